@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
+import type { Profile } from '../model/profile';
+import { contextStats } from '../stats/context-stats';
+import { caliperJsonSplitReader, parseSourceLocation } from './caliper-json-split';
+import { readProfile } from './index';
+import { ProfileReadError } from './reader';
+
+interface OracleNode { path: string[]; metrics: Record<string, number | string>; derived_inclusive?: Record<string, number>; across_rows_time?: { min: number; mean: number; max: number } }
+interface Oracle {
+  dataset: string;
+  graph: { n_nodes: number; n_roots: number };
+  metrics: { main_exclusive_metric: string | null; main_inclusive_metric: string | null };
+  ranks_threads: { n_distinct_rank?: number };
+  totals: { sum_exclusive_over_all_nodes: Record<string, number> };
+  top10: Record<string, { path: string[]; value: number }[]>;
+  nodes: OracleNode[];
+}
+
+const close = (a: number, b: number, what: string) =>
+  assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b)), `${what}: got ${a}, Hatchet ${b}`);
+
+/**
+ * The values of a Hatchet column in our model. Hatchet keeps every Caliper column as it is (and
+ * calls most of them exclusive); `X (inc)` is Hatchet's inclusive partner of `X`.
+ */
+function ourValues(profile: Profile, hatchetColumn: string): Float64Array {
+  const inc = hatchetColumn.endsWith(' (inc)');
+  const name = inc ? hatchetColumn.slice(0, -' (inc)'.length) : hatchetColumn;
+  const m = profile.metricIndex(name);
+  assert.ok(m >= 0, `metric ${name} missing; we have ${profile.metrics.map(x => x.name).join(', ')}`);
+  const d = profile.metrics[m]!;
+  const inclusiveSide = inc || d.kind === 'inclusive';
+  return inclusiveSide ? profile.inclusiveTotals(m) : profile.exclusiveTotals(m);
+}
+
+function pathIndex(profile: Profile): Map<string, number> {
+  const out = new Map<string, number>();
+  for (let i = 0; i < profile.tree.size; i++) out.set(JSON.stringify(profile.tree.path(i)), i);
+  return out;
+}
+
+describe('Caliper json-split reader against Hatchet', { skip: skipUnlessShared('oracle', 'caliper-json') }, () => {
+  for (const rel of sharedFiles('oracle/caliper-json', '.json')) {
+    const oracle = JSON.parse(readFileSync(sharedPath('oracle', 'caliper-json', rel), 'utf8')) as Oracle;
+    const dataFile = join(dirname(sharedPath()), oracle.dataset);
+    it(rel, async () => {
+      const profile = await caliperJsonSplitReader.read(dataFile);
+      assert.equal(profile.tree.size, oracle.graph.n_nodes, 'node count');
+      assert.equal(profile.tree.roots().length, oracle.graph.n_roots, 'root count');
+      if (oracle.ranks_threads.n_distinct_rank) assert.equal(profile.contextCount, oracle.ranks_threads.n_distinct_rank, 'ranks');
+      const byPath = pathIndex(profile);
+
+      // Every node, every numeric metric.
+      for (const n of oracle.nodes) {
+        const i = byPath.get(JSON.stringify(n.path));
+        assert.ok(i !== undefined, `missing node ${n.path.join(' > ')}`);
+        const all = { ...n.metrics, ...(n.derived_inclusive ?? {}) };
+        for (const [col, v] of Object.entries(all)) {
+          if (typeof v !== 'number') continue;
+          close(ourValues(profile, col)[i]!, v, `${n.path.join(' > ')} ${col}`);
+        }
+        if (n.across_rows_time && profile.contextCount > 1) {
+          const m = profile.metricIndex('time');
+          const s = contextStats(profile.exclusive(m), profile.contextCount);
+          close(s.min[i]!, n.across_rows_time.min, 'min over ranks');
+          close(s.mean[i]!, n.across_rows_time.mean, 'mean over ranks');
+          close(s.max[i]!, n.across_rows_time.max, 'max over ranks');
+        }
+      }
+
+      // Totals and the top-10 of the main metric.
+      const main = oracle.metrics.main_exclusive_metric ?? oracle.metrics.main_inclusive_metric!;
+      const ours = ourValues(profile, main);
+      close(ours.reduce((a, b) => a + b, 0), oracle.totals.sum_exclusive_over_all_nodes[main]!, `Σ ${main}`);
+      const top = oracle.top10[main]!;
+      const ranked = [...ours.keys()].sort((a, b) => ours[b]! - ours[a]!).slice(0, top.length);
+      top.forEach((t, k) => close(ours[ranked[k]!]!, t.value, `top-10 #${k + 1} value`));
+      for (const t of top) {
+        const i = byPath.get(JSON.stringify(t.path))!;
+        close(ours[i]!, t.value, `top-10 ${t.path.join(' > ')}`);
+      }
+    });
+  }
+});
+
+describe('Caliper json-split reader', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-cali-'));
+  const write = (name: string, text: string) => { const p = join(tmp, name); writeFileSync(p, text); return p; };
+  const tiny = {
+    data: [[10, 0, 4, 0], [3, 0, 3, 1], [5, 1, 5, 1], [7, 1, 2, 0], [1, 0, 1, null]],
+    columns: ['inclusive#sum#time.duration', 'mpi.rank', 'sum#time.duration', 'path'],
+    column_metadata: [{ is_value: true }, { is_value: true }, { is_value: true }, { is_value: false }],
+    nodes: [{ label: 'main', column: 'path' }, { label: 'solve', column: 'path', parent: 0 }],
+    'mpi.world.size': '2', compiler: 'gcc',
+  };
+
+  it('reads ranks, paired time metric, metadata and drops global rows', async () => {
+    const p = await readProfile(write('tiny.json', JSON.stringify(tiny)));
+    assert.equal(p.format, 'caliper-json-split');
+    assert.deepEqual(p.contexts.map(c => c.label), ['rank 0', 'rank 1']);
+    assert.deepEqual(p.metrics.map(m => [m.name, m.kind, m.unit]), [['time', 'both', 'µs']]);
+    assert.equal(p.metadata['compiler'], 'gcc');
+    assert.deepEqual([...p.exclusive(0)], [4, 2, 3, 5]);
+    assert.deepEqual([...p.inclusive(0)], [10, 7, 3, 5]);
+    assert.equal(p.total(0), 17);
+  });
+
+  it('derives inclusive values when only exclusive is recorded', async () => {
+    const doc = { ...tiny, data: tiny.data.map(r => r.slice(1)), columns: tiny.columns.slice(1), column_metadata: tiny.column_metadata.slice(1) };
+    const p = await readProfile(write('excl.json', JSON.stringify(doc)));
+    assert.equal(p.metrics[0]!.kind, 'exclusive');
+    assert.deepEqual([...p.inclusive(0)], [4 + 3, 2 + 5, 3, 5]);
+  });
+
+  it('accepts nodes listed before their parents', async () => {
+    const doc = { ...tiny, data: tiny.data.map(r => [r[0], r[1], r[2], r[3] === null ? null : 1 - (r[3] as number)]), nodes: [{ label: 'solve', column: 'path', parent: 1 }, { label: 'main', column: 'path' }] };
+    const p = await readProfile(write('order.json', JSON.stringify(doc)));
+    assert.deepEqual(p.tree.path(1), ['main', 'solve']);
+    assert.deepEqual([...p.exclusive(0)], [4, 2, 3, 5]);
+  });
+
+  it('splits a function sampled at several lines into statement children', async () => {
+    const doc = {
+      data: [[2, 0, 2, 3, 0.2], [5, 0, 2, 4, 0.5], [1, 5, 1, 6, 0.1]],
+      columns: ['count', 'module#cali.sampler.pc', 'source.function#callpath.address', 'sourceloc#cali.sampler.pc', 'sum#time.duration'],
+      column_metadata: [{ is_value: true }, { is_value: false }, { is_value: false }, { is_value: false }, { is_value: true, 'attribute.unit': 'sec' }],
+      nodes: [{ label: 'libstencil.so', column: 'module#cali.sampler.pc' }, { label: 'main', column: 'source.function#callpath.address' },
+        { label: 'sweep', column: 'source.function#callpath.address', parent: 1 }, { label: '/b/src/stencil.c:40', column: 'sourceloc#cali.sampler.pc' },
+        { label: '/b/src/stencil.c:42', column: 'sourceloc#cali.sampler.pc' }, { label: 'heat', column: 'module#cali.sampler.pc' },
+        { label: '/b/src/main.c:7', column: 'sourceloc#cali.sampler.pc' }],
+    };
+    const p = await readProfile(write('sampling.json', JSON.stringify(doc)));
+    const t = p.tree;
+    assert.equal(t.size, 4);
+    assert.deepEqual([t.name(0), t.file(0), t.line(0), t.module(0)], ['main', '/b/src/main.c', 7, 'heat']);
+    assert.deepEqual([2, 3].map(i => [t.name(i), t.kind(i), t.file(i), t.line(i), t.module(i)]), [
+      ['stencil.c:40', 2, '/b/src/stencil.c', 40, 'libstencil.so'],
+      ['stencil.c:42', 2, '/b/src/stencil.c', 42, 'libstencil.so'],
+    ]);
+    assert.equal(t.module(1), 'libstencil.so', 'a function takes the module its statements agree on');
+    assert.deepEqual(p.metrics.map(m => [m.name, m.unit]), [['count', 'count'], ['time', 's']]);
+    close(p.total(1), 0.8, 'total');
+  });
+
+  it('parses source locations', () => {
+    assert.deepEqual(parseSourceLocation('/a/b.c:12'), { file: '/a/b.c', line: 12 });
+    assert.deepEqual(parseSourceLocation('UNKNOWN:0'), { file: null, line: null });
+    assert.deepEqual(parseSourceLocation('C:\\x\\y.c:7'), { file: 'C:\\x\\y.c', line: 7 });
+  });
+
+  it('names the file and the reason for bad input', async () => {
+    const cases: [string, string, RegExp][] = [
+      ['truncated.json', JSON.stringify(tiny).slice(0, 60), /unexpected end of input|not valid JSON/],
+      ['missing-nodes.json', JSON.stringify({ ...tiny, nodes: undefined }), /"nodes" is missing/],
+      ['ragged.json', JSON.stringify({ ...tiny, data: [[1, 0, 1, 0], [1, 0]] }), /row 2 of "data" has 2 values/],
+      ['bad-index.json', JSON.stringify({ ...tiny, data: [[1, 0, 1, 9]] }), /not an index into "nodes"/],
+      ['no-tree.json', JSON.stringify({ ...tiny, columns: ['a', 'b', 'c', 'd'] }), /no call-tree column/],
+      ['garbage.json', '{"data": [[1, 2] x', /not valid JSON/],
+    ];
+    for (const [name, text, reason] of cases) {
+      const path = write(name, text);
+      await assert.rejects(readProfile(path), (e: Error) => {
+        assert.ok(e instanceof ProfileReadError, `${name}: ${e}`);
+        assert.ok(e.message.startsWith(path), `${name}: message names the file: ${e.message}`);
+        assert.match(e.message, reason, name);
+        return true;
+      });
+    }
+    await assert.rejects(readProfile(write('empty.json', '')), /the file is empty/);
+    await assert.rejects(readProfile(write('other.json', '{"hello": 1}')), /not a recognised profile format/);
+    await assert.rejects(readProfile(join(tmp, 'nope.json')), /no such file/);
+  });
+
+  it('can be cancelled', async () => {
+    const path = write('cancel.json', JSON.stringify(tiny));
+    const ac = new AbortController();
+    ac.abort();
+    await assert.rejects(caliperJsonSplitReader.read(path, { signal: ac.signal }), (e: Error) => e.name === 'AbortError');
+  });
+});

@@ -1,0 +1,50 @@
+import type { Profile } from '../model/profile';
+
+/** What a reader may look at to decide whether a file is its format (content, not extension). */
+export interface FileSample {
+  path: string;
+  isDirectory: boolean;
+  size: number;
+  /** The first bytes of a file decoded as UTF-8 (empty for directories). */
+  head: string;
+  /** The last bytes of a file decoded as UTF-8 (empty for directories and small files). */
+  tail: string;
+  /** Names of the entries of a directory (empty for files). */
+  entries: string[];
+}
+
+export interface ReadOptions {
+  signal?: AbortSignal;
+  /** Progress in [0, 1] with an optional phase message. */
+  onProgress?: (fraction: number, message?: string) => void;
+}
+
+export interface ProfileReader {
+  /** Stable id, also reported as `format` by `hpc-lens inspect`. */
+  readonly id: string;
+  /** Human name for messages. */
+  readonly name: string;
+  /** Confidence in [0, 1] that the sample is this reader's format; 0 means "not mine". */
+  sniff(sample: FileSample): number;
+  read(path: string, options?: ReadOptions): Promise<Profile>;
+}
+
+/** A file could not be read as a profile. The message always names the file and the reason. */
+export class ProfileReadError extends Error {
+  constructor(readonly path: string, readonly reason: string, options?: { cause?: unknown }) {
+    super(`${path}: ${reason}`, options);
+    this.name = 'ProfileReadError';
+  }
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) {
+    const e = new Error('the operation was cancelled');
+    e.name = 'AbortError';
+    throw e;
+  }
+}
+
+export function isAbortError(e: unknown): boolean {
+  return e instanceof Error && e.name === 'AbortError';
+}

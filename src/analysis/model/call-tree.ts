@@ -1,0 +1,150 @@
+import { GrowableInt32, GrowableUint8 } from './growable';
+import { StringTable } from './string-table';
+
+/** What a call-tree node stands for. Stored as a byte per node. */
+export const NodeKind = {
+  Function: 0,
+  Loop: 1,
+  Statement: 2,
+  CallSite: 3,
+  Region: 4,
+} as const;
+export type NodeKind = (typeof NodeKind)[keyof typeof NodeKind];
+
+export const NODE_KIND_NAMES = ['function', 'loop', 'statement', 'call site', 'region'] as const;
+export type NodeKindName = (typeof NODE_KIND_NAMES)[number];
+
+export function nodeKindName(kind: number): NodeKindName {
+  const name = NODE_KIND_NAMES[kind];
+  if (name === undefined) throw new RangeError(`unknown node kind ${kind}`);
+  return name;
+}
+
+/** Columns of a call tree, as moved between threads (all typed arrays are transferable). */
+export interface CallTreeColumns {
+  parent: Int32Array;
+  name: Int32Array;
+  file: Int32Array;
+  line: Int32Array;
+  module: Int32Array;
+  kind: Uint8Array;
+}
+
+/**
+ * A calling-context tree (or forest) in columns: node i has parent[i] (-1 for a root) and string ids
+ * for name, file and module (0 = unknown) and a line (0 = unknown). Parents always come before their
+ * children (parent[i] < i), so a reverse scan visits children before parents: that keeps every
+ * derived quantity O(n) without recursion or per-node objects.
+ */
+export class CallTree {
+  readonly size: number;
+  private childStart?: Int32Array;
+  private childList?: Int32Array;
+
+  constructor(readonly columns: CallTreeColumns, readonly strings: StringTable) {
+    this.size = columns.parent.length;
+    const { parent } = columns;
+    for (let i = 0; i < this.size; i++) {
+      const p = parent[i]!;
+      if (p >= i || p < -1) throw new Error(`call tree node ${i} has parent ${p}; parents must precede children`);
+    }
+  }
+
+  parent(i: number): number { return this.columns.parent[i]!; }
+  kind(i: number): NodeKind { return this.columns.kind[i] as NodeKind; }
+  name(i: number): string { return this.strings.get(this.columns.name[i]!); }
+  /** Source file as recorded by the tool, or null. */
+  file(i: number): string | null { const f = this.columns.file[i]!; return f === 0 ? null : this.strings.get(f); }
+  /** 1-based source line, or null. */
+  line(i: number): number | null { const l = this.columns.line[i]!; return l > 0 ? l : null; }
+  module(i: number): string | null { const m = this.columns.module[i]!; return m === 0 ? null : this.strings.get(m); }
+
+  /** Node ids of the roots, in order. */
+  roots(): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.size; i++) if (this.columns.parent[i] === -1) out.push(i);
+    return out;
+  }
+
+  /** Children of node i (a view into a shared index, built once in O(n)). */
+  children(i: number): Int32Array {
+    this.buildChildIndex();
+    return this.childList!.subarray(this.childStart![i]!, this.childStart![i + 1]!);
+  }
+
+  /** Names from the root down to node i. */
+  path(i: number): string[] {
+    const out: string[] = [];
+    for (let n = i; n !== -1; n = this.columns.parent[n]!) out.push(this.name(n));
+    return out.reverse();
+  }
+
+  depth(i: number): number {
+    let d = 0;
+    for (let n = this.columns.parent[i]!; n !== -1; n = this.columns.parent[n]!) d++;
+    return d;
+  }
+
+  private buildChildIndex(): void {
+    if (this.childStart) return;
+    const { parent } = this.columns;
+    const start = new Int32Array(this.size + 1);
+    for (let i = 0; i < this.size; i++) { const p = parent[i]!; if (p >= 0) start[p + 1]!++; }
+    for (let i = 0; i < this.size; i++) start[i + 1]! += start[i]!;
+    const fill = start.slice(0, this.size);
+    const list = new Int32Array(Math.max(0, this.size - this.roots().length));
+    for (let i = 0; i < this.size; i++) { const p = parent[i]!; if (p >= 0) list[fill[p]!++] = i; }
+    this.childStart = start;
+    this.childList = list;
+  }
+}
+
+/** Optional attributes of a node as a reader knows them. */
+export interface NodeAttributes {
+  file?: string | null;
+  line?: number | null;
+  module?: string | null;
+}
+
+/** Appends nodes column by column; `finish()` hands out the tight columns. */
+export class CallTreeBuilder {
+  private readonly parent = new GrowableInt32();
+  private readonly name = new GrowableInt32();
+  private readonly file = new GrowableInt32();
+  private readonly line = new GrowableInt32();
+  private readonly module = new GrowableInt32();
+  private readonly kind = new GrowableUint8();
+
+  constructor(readonly strings: StringTable = new StringTable()) {}
+
+  get size(): number { return this.parent.length; }
+
+  /** Adds a node under `parent` (-1 for a root) and returns its id. The parent must already exist. */
+  add(parent: number, name: string, kind: NodeKind, attrs: NodeAttributes = {}): number {
+    if (parent < -1 || parent >= this.size) throw new RangeError(`parent ${parent} does not exist yet`);
+    this.parent.push(parent);
+    this.name.push(this.strings.intern(name));
+    this.file.push(attrs.file ? this.strings.intern(attrs.file) : 0);
+    this.line.push(attrs.line && attrs.line > 0 ? attrs.line : 0);
+    this.module.push(attrs.module ? this.strings.intern(attrs.module) : 0);
+    return this.kind.push(kind);
+  }
+
+  setModule(node: number, module: string): void { this.module.set(node, this.strings.intern(module)); }
+  setLocation(node: number, file: string, line: number | null): void {
+    this.file.set(node, this.strings.intern(file));
+    this.line.set(node, line && line > 0 ? line : 0);
+  }
+  moduleId(node: number): number { return this.module.get(node); }
+
+  finish(): CallTree {
+    return new CallTree({
+      parent: this.parent.finish(),
+      name: this.name.finish(),
+      file: this.file.finish(),
+      line: this.line.finish(),
+      module: this.module.finish(),
+      kind: this.kind.finish(),
+    }, this.strings);
+  }
+}

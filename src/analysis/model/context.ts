@@ -1,0 +1,32 @@
+/**
+ * One execution context: the unit a metric value belongs to (an MPI rank, a thread of a rank, a GPU
+ * stream). -1 means "not applicable" (e.g. thread of a rank-only profile).
+ */
+export interface ExecutionContext {
+  rank: number;
+  thread: number;
+  /** GPU device and stream for GPU contexts, else -1. */
+  gpuDevice: number;
+  gpuStream: number;
+  /** Short label for views, e.g. `rank 3`, `rank 0 · thread 2`, `GPU 0 · stream 7`. */
+  label: string;
+}
+
+export function makeContext(parts: Partial<Omit<ExecutionContext, 'label'>> & { label?: string }): ExecutionContext {
+  const ctx = {
+    rank: parts.rank ?? -1,
+    thread: parts.thread ?? -1,
+    gpuDevice: parts.gpuDevice ?? -1,
+    gpuStream: parts.gpuStream ?? -1,
+  };
+  return { ...ctx, label: parts.label ?? contextLabel(ctx) };
+}
+
+function contextLabel(c: Omit<ExecutionContext, 'label'>): string {
+  const parts: string[] = [];
+  if (c.rank >= 0) parts.push(`rank ${c.rank}`);
+  if (c.thread >= 0) parts.push(`thread ${c.thread}`);
+  if (c.gpuDevice >= 0) parts.push(`GPU ${c.gpuDevice}`);
+  if (c.gpuStream >= 0) parts.push(`stream ${c.gpuStream}`);
+  return parts.length ? parts.join(' · ') : 'process';
+}

@@ -1,0 +1,47 @@
+/** Typed-array columns that grow while a reader appends rows, then hand out a tight copy. */
+type TypedArray = Int32Array | Uint8Array | Float64Array;
+type TypedArrayCtor<T extends TypedArray> = { new (length: number): T };
+
+class Growable<T extends TypedArray> {
+  private data: T;
+  length = 0;
+
+  constructor(private readonly ctor: TypedArrayCtor<T>, capacity = 1024) {
+    this.data = new ctor(Math.max(16, capacity));
+  }
+
+  push(value: number): number {
+    if (this.length === this.data.length) this.grow(this.length + 1);
+    this.data[this.length] = value;
+    return this.length++;
+  }
+
+  get(i: number): number {
+    return this.data[i]!;
+  }
+
+  set(i: number, value: number): void {
+    this.data[i] = value;
+  }
+
+  /** A tight copy of the first `length` values. */
+  finish(): T {
+    return this.data.slice(0, this.length) as T;
+  }
+
+  private grow(min: number): void {
+    const next = new this.ctor(Math.max(min, this.data.length * 2));
+    next.set(this.data as never);
+    this.data = next;
+  }
+}
+
+export class GrowableInt32 extends Growable<Int32Array> {
+  constructor(capacity?: number) { super(Int32Array, capacity); }
+}
+export class GrowableUint8 extends Growable<Uint8Array> {
+  constructor(capacity?: number) { super(Uint8Array, capacity); }
+}
+export class GrowableFloat64 extends Growable<Float64Array> {
+  constructor(capacity?: number) { super(Float64Array, capacity); }
+}

@@ -1,0 +1,41 @@
+/** Which values a file recorded for a metric; the other kind is derived from the call tree. */
+export type MetricKind = 'exclusive' | 'inclusive' | 'both';
+
+/**
+ * How a metric's values combine across execution contexts. `sum` metrics add up over ranks
+ * (time, samples, bytes); the others are already cross-rank statistics written by the tool, so the
+ * total over contexts is only meaningful as that statistic (e.g. Caliper's `avg#inclusive#…`).
+ */
+export type MetricAggregation = 'sum' | 'min' | 'max' | 'avg';
+
+export interface MetricDescriptor {
+  /** Stable name used in queries and in `hpc-lens inspect`, e.g. `time`. */
+  name: string;
+  /** Human label, e.g. `Avg time/rank`; defaults to the name. */
+  label: string;
+  /** The name(s) of the column(s) in the source file, e.g. `sum#time.duration`. */
+  sourceKeys: string[];
+  /** Unit of the values: `s`, `ms`, `µs`, `ns`, `samples`, `bytes`, `count`, or `` when unknown. */
+  unit: string;
+  kind: MetricKind;
+  aggregation: MetricAggregation;
+}
+
+/** True for metrics that measure time (used to choose the primary metric). */
+export function isTimeUnit(unit: string): boolean {
+  return unit === 's' || unit === 'ms' || unit === 'µs' || unit === 'ns';
+}
+
+/** Normalises unit spellings found in profiles (`sec`, `usec`, `nsec`, …) to the model's units. */
+export function normaliseUnit(unit: string | undefined | null): string {
+  if (!unit) return '';
+  const u = unit.trim().toLowerCase();
+  switch (u) {
+    case 's': case 'sec': case 'secs': case 'second': case 'seconds': return 's';
+    case 'ms': case 'msec': case 'millisecond': case 'milliseconds': return 'ms';
+    case 'us': case 'µs': case 'usec': case 'microsecond': case 'microseconds': return 'µs';
+    case 'ns': case 'nsec': case 'nanosecond': case 'nanoseconds': return 'ns';
+    case 'b': case 'byte': case 'bytes': return 'bytes';
+    default: return unit.trim();
+  }
+}

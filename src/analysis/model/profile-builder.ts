@@ -1,0 +1,103 @@
+import { CallTreeBuilder } from './call-tree';
+import { makeContext, type ExecutionContext } from './context';
+import { GrowableFloat64, GrowableInt32 } from './growable';
+import type { MetricDescriptor } from './metric';
+import { Profile, type MetadataValue } from './profile';
+
+/** Values a reader appends as (node, context, value) triples; densified once at the end. */
+class SparseValues {
+  readonly nodes = new GrowableInt32();
+  readonly contexts = new GrowableInt32();
+  readonly values = new GrowableFloat64();
+
+  densify(nodeCount: number, contextCount: number): Float64Array {
+    const out = new Float64Array(nodeCount * contextCount);
+    for (let k = 0; k < this.values.length; k++) {
+      out[this.nodes.get(k) * contextCount + this.contexts.get(k)]! += this.values.get(k);
+    }
+    return out;
+  }
+}
+
+interface MetricColumns {
+  descriptor: MetricDescriptor;
+  exclusive: SparseValues | null;
+  inclusive: SparseValues | null;
+}
+
+/**
+ * What every reader fills: the call tree, the execution contexts, metric values and metadata.
+ * Values added twice for the same node and context are summed (as Hatchet does when a file has
+ * several records for one node and rank).
+ */
+export class ProfileBuilder {
+  readonly tree = new CallTreeBuilder();
+  readonly metadata: Record<string, MetadataValue> = {};
+  readonly warnings: string[] = [];
+  private readonly contexts: ExecutionContext[] = [];
+  private readonly contextIds = new Map<string, number>();
+  private readonly metrics: MetricColumns[] = [];
+
+  constructor(readonly format: string, readonly path: string) {}
+
+  /** Id of the context with these coordinates, created on first use. */
+  context(parts: Partial<Omit<ExecutionContext, 'label'>>): number {
+    const c = makeContext(parts);
+    const key = `${c.rank}/${c.thread}/${c.gpuDevice}/${c.gpuStream}`;
+    let id = this.contextIds.get(key);
+    if (id === undefined) {
+      id = this.contexts.length;
+      this.contexts.push(c);
+      this.contextIds.set(key, id);
+    }
+    return id;
+  }
+
+  get contextCount(): number { return this.contexts.length; }
+
+  addMetric(descriptor: MetricDescriptor): number {
+    this.metrics.push({
+      descriptor,
+      exclusive: descriptor.kind === 'inclusive' ? null : new SparseValues(),
+      inclusive: descriptor.kind === 'exclusive' ? null : new SparseValues(),
+    });
+    return this.metrics.length - 1;
+  }
+
+  addExclusive(metric: number, node: number, context: number, value: number): void {
+    this.append(this.metrics[metric]!.exclusive, metric, 'exclusive', node, context, value);
+  }
+
+  addInclusive(metric: number, node: number, context: number, value: number): void {
+    this.append(this.metrics[metric]!.inclusive, metric, 'inclusive', node, context, value);
+  }
+
+  /** Densifies the values and returns the finished profile. */
+  build(primaryMetric: number): Profile {
+    if (this.contexts.length === 0) this.context({});
+    const tree = this.tree.finish();
+    const n = tree.size;
+    const c = this.contexts.length;
+    return new Profile({
+      format: this.format,
+      path: this.path,
+      strings: tree.strings.toArray(),
+      tree: tree.columns,
+      contexts: this.contexts.slice(),
+      metrics: this.metrics.map(m => m.descriptor),
+      exclusive: this.metrics.map(m => m.exclusive?.densify(n, c) ?? null),
+      inclusive: this.metrics.map(m => m.inclusive?.densify(n, c) ?? null),
+      primaryMetric,
+      metadata: this.metadata,
+      warnings: this.warnings,
+    });
+  }
+
+  private append(col: SparseValues | null, metric: number, side: string, node: number, context: number, value: number): void {
+    if (!col) throw new Error(`metric ${this.metrics[metric]!.descriptor.name} has no ${side} values`);
+    if (!Number.isFinite(value) || value === 0) return;
+    col.nodes.push(node);
+    col.contexts.push(context);
+    col.values.push(value);
+  }
+}

@@ -1,0 +1,121 @@
+import { CallTree, type CallTreeColumns } from './call-tree';
+import type { ExecutionContext } from './context';
+import { exclusiveFromInclusive, inclusiveFromExclusive, sumOverContexts } from './derive';
+import type { MetricDescriptor } from './metric';
+import { StringTable } from './string-table';
+
+export type MetadataValue = string | number | boolean | null | MetadataValue[] | { [key: string]: MetadataValue };
+
+/**
+ * Everything a reader produces, as plain data: typed-array columns and small arrays of strings and
+ * descriptors. This is what crosses from the parse worker to the extension host (the typed arrays'
+ * buffers are transferred, not copied).
+ */
+export interface ProfileData {
+  /** Reader id, e.g. `caliper-json-split`. */
+  format: string;
+  /** The file or directory that was read. */
+  path: string;
+  strings: string[];
+  tree: CallTreeColumns;
+  contexts: ExecutionContext[];
+  metrics: MetricDescriptor[];
+  /** Per metric: the node-major exclusive matrix when the file recorded it, else null. */
+  exclusive: (Float64Array | null)[];
+  /** Per metric: the node-major inclusive matrix when the file recorded it, else null. */
+  inclusive: (Float64Array | null)[];
+  /** Index into `metrics` of the metric views open with. */
+  primaryMetric: number;
+  /** Run metadata (Adiak keys, command line, …). */
+  metadata: Record<string, MetadataValue>;
+  /** Things the reader tolerated but the user may want to know. */
+  warnings: string[];
+}
+
+/**
+ * The profile model every reader targets: a call tree, execution contexts, metrics with values per
+ * node × context, and run metadata. Derived data (the missing inclusive/exclusive side, totals over
+ * contexts) is computed on first use in O(nodes × contexts) and cached.
+ */
+export class Profile {
+  readonly tree: CallTree;
+  private readonly excl: (Float64Array | null)[];
+  private readonly incl: (Float64Array | null)[];
+  private readonly totals = new Map<string, Float64Array>();
+
+  constructor(readonly data: ProfileData) {
+    this.tree = new CallTree(data.tree, new StringTable(data.strings));
+    const cells = this.tree.size * data.contexts.length;
+    data.metrics.forEach((m, i) => {
+      const e = data.exclusive[i];
+      const n = data.inclusive[i];
+      if (!e && !n) throw new Error(`metric ${m.name} has no values`);
+      for (const mat of [e, n]) if (mat && mat.length !== cells) throw new Error(`metric ${m.name}: ${mat.length} values for ${cells} node × context cells`);
+    });
+    if (data.metrics.length && !(data.primaryMetric >= 0 && data.primaryMetric < data.metrics.length)) throw new Error(`primary metric ${data.primaryMetric} out of range`);
+    this.excl = data.exclusive.slice();
+    this.incl = data.inclusive.slice();
+  }
+
+  get format(): string { return this.data.format; }
+  get path(): string { return this.data.path; }
+  get metrics(): readonly MetricDescriptor[] { return this.data.metrics; }
+  get contexts(): readonly ExecutionContext[] { return this.data.contexts; }
+  get contextCount(): number { return this.data.contexts.length; }
+  get metadata(): Record<string, unknown> { return this.data.metadata; }
+  get warnings(): readonly string[] { return this.data.warnings; }
+
+  metricIndex(name: string): number {
+    return this.data.metrics.findIndex(m => m.name === name);
+  }
+
+  /** Index of the metric views open with (chosen by the reader, which knows its format's conventions). */
+  get primaryMetric(): number { return this.data.primaryMetric; }
+
+  /** Node-major exclusive values of metric m (derived from inclusive when the file had none). */
+  exclusive(m: number): Float64Array {
+    let v = this.excl[m];
+    if (!v) v = this.excl[m] = exclusiveFromInclusive(this.tree.columns.parent, this.incl[m]!, this.contextCount);
+    return v;
+  }
+
+  /** Node-major inclusive values of metric m (derived from exclusive when the file had none). */
+  inclusive(m: number): Float64Array {
+    let v = this.incl[m];
+    if (!v) v = this.incl[m] = inclusiveFromExclusive(this.tree.columns.parent, this.excl[m]!, this.contextCount);
+    return v;
+  }
+
+  /** Per-node values summed over contexts. */
+  exclusiveTotals(m: number): Float64Array { return this.cachedTotals('e', m, () => this.exclusive(m)); }
+  inclusiveTotals(m: number): Float64Array { return this.cachedTotals('i', m, () => this.inclusive(m)); }
+
+  /** Σ over roots of the inclusive value summed over contexts: "100 %" for shares. */
+  total(m: number): number {
+    const t = this.inclusiveTotals(m);
+    let s = 0;
+    for (const r of this.tree.roots()) s += t[r]!;
+    return s;
+  }
+
+  /** Value of node i in context c. */
+  value(matrix: Float64Array, node: number, context: number): number {
+    return matrix[node * this.contextCount + context]!;
+  }
+
+  /** The data with all derived matrices filled in, plus the buffers to transfer. */
+  toTransferable(): { data: ProfileData; transfer: ArrayBuffer[] } {
+    const data = { ...this.data, exclusive: this.excl.slice(), inclusive: this.incl.slice() };
+    const buffers = new Set<ArrayBuffer>();
+    for (const col of Object.values(data.tree)) buffers.add(col.buffer as ArrayBuffer);
+    for (const m of [...data.exclusive, ...data.inclusive]) if (m) buffers.add(m.buffer as ArrayBuffer);
+    return { data, transfer: [...buffers] };
+  }
+
+  private cachedTotals(side: string, m: number, matrix: () => Float64Array): Float64Array {
+    const key = side + m;
+    let t = this.totals.get(key);
+    if (!t) this.totals.set(key, (t = sumOverContexts(matrix(), this.contextCount)));
+    return t;
+  }
+}
