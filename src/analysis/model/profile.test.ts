@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { contextStats, quantileSorted } from '../stats/context-stats';
+import { functionTotals, lineCosts } from './aggregates';
+import { CallTree, CallTreeBuilder, NodeKind } from './call-tree';
+import { exclusiveFromInclusive, inclusiveFromExclusive } from './derive';
+import { Profile } from './profile';
+import { StringTable } from './string-table';
+import { profileFromOutline } from './test-profiles';
+
+describe('profile model', () => {
+  it('interns strings', () => {
+    const s = new StringTable();
+    assert.equal(s.intern('a'), s.intern('a'));
+    assert.equal(s.get(0), '');
+    assert.equal(s.find('zzz'), -1);
+  });
+
+  it('rejects a child before its parent', () => {
+    const strings = new StringTable();
+    const cols = { parent: Int32Array.from([1, -1]), name: new Int32Array(2), file: new Int32Array(2), line: new Int32Array(2), module: new Int32Array(2), kind: new Uint8Array(2) };
+    assert.throws(() => new CallTree(cols, strings), /parents must precede children/);
+    assert.throws(() => new CallTreeBuilder().add(3, 'x', NodeKind.Function), /does not exist/);
+  });
+
+  it('derives inclusive from exclusive and back, per context', () => {
+    const parent = Int32Array.from([-1, 0, 1, 0, -1]);
+    const excl = Float64Array.from([1, 10, 2, 20, 3, 30, 4, 40, 5, 50]);
+    const incl = inclusiveFromExclusive(parent, excl, 2);
+    assert.deepEqual([...incl], [10, 100, 5, 50, 3, 30, 4, 40, 5, 50]);
+    assert.deepEqual([...exclusiveFromInclusive(parent, incl, 2)], [...excl]);
+  });
+
+  it('computes totals, children and paths', () => {
+    const p = profileFromOutline(`
+main @heat = 1 1
+  solve @libsolve = 4 2
+    solve.c:10 @libsolve = 3 9
+  io @libio = 0 2`, 2);
+    assert.equal(p.total(0), 22);
+    assert.deepEqual([...p.inclusiveTotals(0)], [22, 18, 12, 2]);
+    assert.deepEqual([...p.tree.children(0)], [1, 3]);
+    assert.deepEqual(p.tree.path(2), ['main', 'solve', 'solve.c:10']);
+    assert.equal(p.tree.depth(2), 2);
+  });
+
+  it('per-node statistics across contexts match numpy', () => {
+    const s = contextStats(Float64Array.from([1, 2, 3, 4, 10, 0, 0, 0]), 4);
+    assert.deepEqual([s.min[0], s.mean[0], s.max[0], s.median[0], s.q1[0], s.q3[0]], [1, 2.5, 4, 2.5, 1.75, 3.25]);
+    assert.equal(s.imbalance[0], 4 / 2.5);
+    assert.ok(Math.abs(s.std[0]! - Math.sqrt(1.25)) < 1e-12);
+    assert.equal(s.imbalance[1], 10 / 2.5);
+    assert.equal(quantileSorted([5], 0.25), 5);
+    assert.ok(Number.isNaN(quantileSorted([], 0.5)));
+  });
+
+  it('function totals count recursion once and own their statements', () => {
+    const p = profileFromOutline(`
+main = 1
+  fib = 2
+    fib.c:3 = 5
+    fib = 4
+      fib = 8`);
+    const f = functionTotals(p, 0);
+    const fib = f.names.indexOf('fib');
+    assert.equal(f.exclusive[fib], 2 + 5 + 4 + 8);
+    assert.equal(f.inclusive[fib], 19, 'outermost fib only');
+    assert.equal(f.inclusive[f.names.indexOf('main')], 20);
+    assert.equal(f.functionOfNode[2], fib, 'a statement belongs to its function');
+  });
+
+  it('groups exclusive cost by source line', () => {
+    const p = profileFromOutline(`
+main = 1
+  a a.c:5 = 2
+  b.c:7 = 3
+  c a.c:5 = 4`);
+    const lines = lineCosts(p, 0);
+    assert.deepEqual(lines.get('a.c')!.map(l => [l.line, l.exclusive, l.nodes.length]), [[5, 6, 2]]);
+    assert.deepEqual(lines.get('b.c')!.map(l => [l.line, l.exclusive]), [[7, 3]]);
+  });
+
+  it('round-trips through the transferable form', () => {
+    const p = profileFromOutline('main = 1 2\n  x = 3 4', 2);
+    const { data, transfer } = p.toTransferable();
+    assert.ok(transfer.length >= 7);
+    const q = new Profile(structuredClone(data));
+    assert.deepEqual([...q.inclusive(0)], [4, 6, 3, 4]);
+    assert.equal(q.tree.name(1), 'x');
+  });
+
+  it('holds 10^6 nodes x 100 contexts in typed arrays', () => {
+    const n = 1_000_000, C = 100;
+    const parent = new Int32Array(n);
+    for (let i = 0; i < n; i++) parent[i] = i === 0 ? -1 : (i - 1) >> 2;
+    const zeros = () => new Int32Array(n);
+    const excl = new Float64Array(n * C).fill(1);
+    const p = new Profile({
+      format: 'synthetic', path: '<memory>', strings: ['', 'f'], tree: { parent, name: zeros().fill(1), file: zeros(), line: zeros(), module: zeros(), kind: new Uint8Array(n) },
+      contexts: Array.from({ length: C }, (_, r) => ({ rank: r, thread: -1, gpuDevice: -1, gpuStream: -1, label: `rank ${r}` })),
+      metrics: [{ name: 'time', label: 'time', sourceKeys: [], unit: 's', kind: 'exclusive', aggregation: 'sum' }],
+      exclusive: [excl], inclusive: [null], primaryMetric: 0, metadata: {}, warnings: [],
+    });
+    assert.equal(p.total(0), n * C);
+    assert.equal(p.inclusive(0)[0], n);
+  });
+});

@@ -1,0 +1,36 @@
+import { NodeKind } from './call-tree';
+import type { Profile } from './profile';
+import { ProfileBuilder } from './profile-builder';
+
+/**
+ * Builds a small profile from an indented text outline, for tests:
+ *
+ *   main @heat            ← name, then optional @module and file:line
+ *     solve @libsolve a.c:10 = 1 2 3   ← exclusive values per context after "="
+ */
+export function profileFromOutline(outline: string, contexts = 1): Profile {
+  const b = new ProfileBuilder('test-outline', '<outline>');
+  const ctx = Array.from({ length: contexts }, (_, r) => b.context({ rank: contexts > 1 ? r : -1 }));
+  const m = b.addMetric({ name: 'time', label: 'time', sourceKeys: ['time'], unit: 's', kind: 'exclusive', aggregation: 'sum' });
+  const stack: { indent: number; id: number }[] = [];
+  for (const raw of outline.split('\n')) {
+    if (!raw.trim()) continue;
+    const indent = raw.length - raw.trimStart().length;
+    const [decl, values = ''] = raw.trim().split('=');
+    const words = decl!.trim().split(/\s+/);
+    const name = words[0]!;
+    const mod = words.find(w => w.startsWith('@'))?.slice(1) ?? null;
+    const loc = words.find(w => /:\d+$/.test(w) && !w.startsWith('@'));
+    const kind = name.includes(':') ? NodeKind.Statement : NodeKind.Function;
+    while (stack.length && stack[stack.length - 1]!.indent >= indent) stack.pop();
+    const parent = stack.length ? stack[stack.length - 1]!.id : -1;
+    const id = b.tree.add(parent, name, kind, {
+      module: mod,
+      file: loc ? loc.slice(0, loc.lastIndexOf(':')) : null,
+      line: loc ? Number(loc.slice(loc.lastIndexOf(':') + 1)) : null,
+    });
+    stack.push({ indent, id });
+    values.trim().split(/\s+/).filter(Boolean).forEach((v, c) => b.addExclusive(m, id, ctx[c]!, Number(v)));
+  }
+  return b.build(m);
+}
