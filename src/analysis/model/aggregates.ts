@@ -15,6 +15,8 @@ export interface FunctionTotals {
   inclusive: Float64Array;
   /** Function index of every call-tree node (its own function, or the function that owns it), or -1. */
   functionOfNode: Int32Array;
+  /** 1 for nodes that are the outermost frame of their function on their path. */
+  outermost: Uint8Array;
 }
 
 /**
@@ -45,6 +47,7 @@ export function functionTotals(profile: Profile, m: number): FunctionTotals {
   // Depth-first walk with a count of active frames per function: only the outermost frame adds.
   const inclusive = new Float64Array(names.length);
   const active = new Int32Array(names.length);
+  const outermost = new Uint8Array(tree.size);
   const stack: number[] = [];
   for (const r of tree.roots()) stack.push(r);
   while (stack.length) {
@@ -52,14 +55,14 @@ export function functionTotals(profile: Profile, m: number): FunctionTotals {
     if (v < 0) { const i = ~v; if (ownsCost(kind[i]!)) active[functionOfNode[i]!]!--; continue; }
     if (ownsCost(kind[v]!)) {
       const f = functionOfNode[v]!;
-      if (active[f] === 0) inclusive[f]! += incl[v]!;
+      if (active[f] === 0) { inclusive[f]! += incl[v]!; outermost[v] = 1; }
       active[f]!++;
     }
     stack.push(~v);
     const ch = tree.children(v);
     for (let k = ch.length - 1; k >= 0; k--) stack.push(ch[k]!);
   }
-  return { names, exclusive, inclusive, functionOfNode };
+  return { names, exclusive, inclusive, functionOfNode, outermost };
 }
 
 export interface LineCost {
@@ -92,5 +95,18 @@ export function lineCosts(profile: Profile, m: number): Map<string, LineCost[]> 
   }
   const out = new Map<string, LineCost[]>();
   for (const [f, lines] of byFile) out.set(tree.strings.get(f), [...lines.values()].sort((a, b) => a.line - b.line));
+  return out;
+}
+
+/** Inclusive value per function and context (function-major), from the outermost frames. */
+export function functionInclusiveByContext(profile: Profile, m: number, totals: FunctionTotals): Float64Array {
+  const C = profile.contextCount;
+  const incl = profile.inclusive(m);
+  const out = new Float64Array(totals.names.length * C);
+  for (let i = 0; i < profile.tree.size; i++) {
+    if (!totals.outermost[i]) continue;
+    const f = totals.functionOfNode[i]!;
+    for (let c = 0; c < C; c++) out[f * C + c]! += incl[i * C + c]!;
+  }
   return out;
 }

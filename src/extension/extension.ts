@@ -1,0 +1,60 @@
+import * as vscode from 'vscode';
+import type { SankeyData, ToWebview } from '../shared/protocol';
+import { registerCommands } from './commands/register-commands';
+import { ProfileCodeLensProvider } from './overlays/code-lens';
+import { HeatDecorations } from './overlays/heat-decorations';
+import { ProfileManager } from './profile-manager';
+import { SourceNavigator } from './source-navigator';
+import { SourceResolver } from './source-resolver';
+import { StatusBar } from './status-bar';
+import { SankeyPanel, type RenderReport } from './webviews/sankey-panel';
+
+/** What `activate` returns: a small API for other extensions and for the integration tests. */
+export interface HpcLensApi {
+  open(uri: vscode.Uri): Promise<boolean>;
+  readonly active: { name: string; format: string; nodes: number; contexts: number; metric: string; mappedFiles: number } | undefined;
+  readonly lastError: string | undefined;
+  /** Heat-decorated lines currently applied to the document. */
+  decoratedLines(uri: vscode.Uri): number;
+  sankey: {
+    readonly data: SankeyData | undefined;
+    readonly lastRender: RenderReport | undefined;
+    nextRender(): Promise<RenderReport>;
+    post(message: ToWebview): void;
+  };
+}
+
+export function activate(context: vscode.ExtensionContext): HpcLensApi {
+  const log = vscode.window.createOutputChannel('HPC Lens', { log: true });
+  const resolver = new SourceResolver();
+  const profiles = new ProfileManager(context.extensionUri, resolver, log);
+  const navigator = new SourceNavigator(resolver);
+  const lenses = new ProfileCodeLensProvider(profiles);
+  const heat = new HeatDecorations(context.extensionUri, profiles);
+  const sankey = new SankeyPanel(context.extensionUri, profiles, navigator, log);
+  const status = new StatusBar(profiles);
+  context.subscriptions.push(
+    log, profiles, navigator, lenses, heat, sankey, status,
+    vscode.languages.registerCodeLensProvider({ scheme: 'file' }, lenses),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => resolver.clear()),
+    ...registerCommands({ profiles, sankey, navigator }),
+  );
+  return {
+    open: async uri => (await profiles.open(uri)) !== undefined,
+    get active() {
+      const lp = profiles.active;
+      if (!lp) return undefined;
+      return { name: lp.name, format: lp.profile.format, nodes: lp.profile.tree.size, contexts: lp.profile.contextCount, metric: lp.profile.metrics[lp.metric]!.name, mappedFiles: lp.files.size };
+    },
+    get lastError() { return profiles.lastError; },
+    decoratedLines: uri => heat.applied.get(uri.toString()) ?? 0,
+    sankey: {
+      get data() { return sankey.currentData; },
+      get lastRender() { return sankey.lastRender; },
+      nextRender: () => sankey.nextRender(),
+      post: m => sankey.post(m),
+    },
+  };
+}
+
+export function deactivate(): void {}
