@@ -11,6 +11,8 @@ import { SankeyPanel, type RenderReport } from './webviews/sankey-panel';
 
 /** What `activate` returns: a small API for other extensions and for the integration tests. */
 export interface HpcLensApi {
+  /** Settles when the profiles listed in `hpcLens.openOnStartup` have been opened (or failed). */
+  readonly startup: Promise<void>;
   open(uri: vscode.Uri): Promise<boolean>;
   readonly active: { name: string; format: string; nodes: number; contexts: number; metric: string; mappedFiles: number } | undefined;
   readonly lastError: string | undefined;
@@ -39,7 +41,9 @@ export function activate(context: vscode.ExtensionContext): HpcLensApi {
     vscode.workspace.onDidChangeWorkspaceFolders(() => resolver.clear()),
     ...registerCommands({ profiles, sankey, navigator }),
   );
+  const startup = openOnStartup(profiles);
   return {
+    startup,
     open: async uri => (await profiles.open(uri)) !== undefined,
     get active() {
       const lp = profiles.active;
@@ -55,6 +59,17 @@ export function activate(context: vscode.ExtensionContext): HpcLensApi {
       post: m => sankey.post(m),
     },
   };
+}
+
+/** Opens the profiles a workspace asks for in `hpcLens.openOnStartup` (e.g. the demo workspace). */
+async function openOnStartup(profiles: ProfileManager): Promise<void> {
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const paths = vscode.workspace.getConfiguration('hpcLens', folder.uri).get<string[]>('openOnStartup', []);
+    for (const p of paths) {
+      const uri = p.startsWith('/') ? vscode.Uri.file(p) : vscode.Uri.joinPath(folder.uri, p);
+      await profiles.open(uri);
+    }
+  }
 }
 
 export function deactivate(): void {}

@@ -45,7 +45,9 @@ export interface SankeyData {
 /** Host → webview. */
 export type ToWebview =
   | { type: 'sankey'; data: SankeyData }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  /** Automation: dispatch a real click on the node with this id (used by the extension-host tests). */
+  | { type: 'simulateClick'; nodeId: string };
 
 /** Webview → host. */
 export type FromWebview =

@@ -394,6 +394,7 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
       agreed.set(parent, seen === undefined || seen === m ? m : -1);
     }
     for (const [parent, m] of agreed) if (m > 0 && b.tree.moduleId(parent) === 0) b.tree.setModule(parent, b.tree.strings.get(m));
+    b.tree.inferModulesByName();
   }
 
   const skip = new Set([treeCol, rankCol, sourceCol, moduleCol].filter(c => c >= 0));

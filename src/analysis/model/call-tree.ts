@@ -137,6 +137,27 @@ export class CallTreeBuilder {
   }
   moduleId(node: number): number { return this.module.get(node); }
 
+  /**
+   * Gives function nodes without a module the module that other nodes of the same function have
+   * (a function lives in one load module; sampling profiles only know the module of sampled
+   * frames). Names seen in several modules are left alone.
+   */
+  inferModulesByName(): void {
+    const moduleOfName = new Map<number, number>(); // name id → module id, -1 if ambiguous
+    for (let i = 0; i < this.size; i++) {
+      const m = this.module.get(i);
+      if (m === 0 || this.kind.get(i) !== NodeKind.Function) continue;
+      const n = this.name.get(i);
+      const seen = moduleOfName.get(n);
+      moduleOfName.set(n, seen === undefined || seen === m ? m : -1);
+    }
+    for (let i = 0; i < this.size; i++) {
+      if (this.module.get(i) !== 0 || this.kind.get(i) !== NodeKind.Function) continue;
+      const m = moduleOfName.get(this.name.get(i));
+      if (m !== undefined && m > 0) this.module.set(i, m);
+    }
+  }
+
   finish(): CallTree {
     return new CallTree({
       parent: this.parent.finish(),

@@ -637,9 +637,11 @@ describe('JsonTokenizer: valid documents', () => {
   });
 
   it('returns the right strings when the short-string cache collides', () => {
-    // 20000 distinct same-length strings (more than the cache has slots), differing anywhere incl. the last byte, twice.
+    // Far more distinct short strings than the cache has slots, many of the same length, twice.
     const strings: string[] = [];
     for (let i = 0; i < 20000; i++) strings.push(`k${String(i).padStart(5, '0')}`, `${String(i).padStart(5, '0')}é`, 'x'.repeat(i % 40) + (i % 10));
+    // Runs of same-length strings differing in one byte (first, middle or last): some of them land in the same slot.
+    for (let i = 0; i < 3000; i++) for (const c of 'abcdefghijklmnopqrstuvwxyz') strings.push(`${c}_${i}`, `p${i}${c}!`, `q${i}${c}`);
     const doc = JSON.stringify([strings, strings.map(x => ({ [x]: x }))]);
     assert.deepStrictEqual(parseChunks(randomChunks(utf8(doc), rng(4), 100_000)).value, JSON.parse(doc));
   });
@@ -679,25 +681,27 @@ describe('JsonTokenizer: valid documents', () => {
 
   it('reports depth inside callbacks and bytesConsumed per chunk', () => {
     const seen: string[] = [];
-    let t!: JsonTokenizer;
     class DepthProbe extends Recorder {
+      tokenizer!: JsonTokenizer;
       override startObject(): void {
-        seen.push(`{${t.depth}`);
+        seen.push(`{${this.tokenizer.depth}`);
       }
       override endObject(): void {
-        seen.push(`}${t.depth}`);
+        seen.push(`}${this.tokenizer.depth}`);
       }
       override startArray(): void {
-        seen.push(`[${t.depth}`);
+        seen.push(`[${this.tokenizer.depth}`);
       }
       override endArray(): void {
-        seen.push(`]${t.depth}`);
+        seen.push(`]${this.tokenizer.depth}`);
       }
       override number(v: number): void {
-        seen.push(`${v}@${t.depth}`);
+        seen.push(`${v}@${this.tokenizer.depth}`);
       }
     }
-    t = new JsonTokenizer(new DepthProbe());
+    const probe = new DepthProbe();
+    const t = new JsonTokenizer(probe);
+    probe.tokenizer = t;
     assert.equal(t.depth, 0);
     t.write(utf8('{"a":[1,{'));
     assert.equal(t.bytesConsumed, 9);

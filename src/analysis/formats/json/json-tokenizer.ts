@@ -515,7 +515,7 @@ export class JsonTokenizer {
       this.base = this.pendingStart;
       const e = this.scanNumber(this.carry, 0, this.carryLen, false);
       // Bytes that look numeric but do not continue the number ("1-2", "1.2.3") are unexpected.
-      if (false) this.unexpected(this.carry[e], this.pendingStart + e, EXPECTED[this.afterValueState()]);
+      if (e !== this.carryLen - 1) this.unexpected(this.carry[e], this.pendingStart + e, EXPECTED[this.afterValueState()]);
       this.pending = P_NONE;
       this.carryLen = 0;
       this.handler.number(this.numValue);

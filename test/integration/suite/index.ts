@@ -1,0 +1,18 @@
+/**
+ * Extension-host test entry (the `run()` that @vscode/test-electron and the offline harness call).
+ * Bundled by esbuild to dist/test/suite/index.js together with the suites it imports.
+ */
+import Mocha from 'mocha';
+import { registerSuites } from './extension.itest';
+
+export function run(): Promise<void> {
+  const mocha = new Mocha({ ui: 'tdd', timeout: 60000, color: false, reporter: 'spec' });
+  mocha.suite.emit('pre-require', globalThis, 'extension.itest', mocha);
+  registerSuites();
+  return new Promise((resolve, reject) => {
+    const runner = mocha.run(failures => {
+      console.log(`HPC_LENS_RESULT passed=${runner.stats?.passes ?? 0} failed=${failures}`);
+      if (failures > 0) reject(new Error(`${failures} extension-host test(s) failed`)); else resolve();
+    });
+  });
+}
