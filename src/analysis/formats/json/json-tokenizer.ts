@@ -194,6 +194,8 @@ export class JsonTokenizer {
   /** Container stack (C_OBJECT/C_ARRAY), `d` entries in use. */
   private stack = new Uint8Array(64);
   private d = 0;
+  /** State after a complete value: S_AFTER_OBJ/S_AFTER_ARR for the innermost container, S_DONE at the top level. */
+  private after = S_DONE;
   /** Absolute stream offset of `buf[0]` of the buffer being lexed (the chunk, or the carry). */
   private base = 0;
   private consumed = 0;
@@ -285,7 +287,7 @@ export class JsonTokenizer {
         this.pending = P_NONE;
         this.carryLen = 0;
         this.handler.number(this.numValue);
-        this.state = this.afterValueState();
+        this.state = this.after;
       }
       if (this.state !== S_DONE || this.pending !== P_NONE) {
         const what = this.consumed === 0 || (this.state === S_VALUE && this.d === 0 && this.pending === P_NONE) ? ' (empty document)' : '';
@@ -319,11 +321,6 @@ export class JsonTokenizer {
     return -1;
   }
 
-  /** State after a complete value, given the innermost container. */
-  private afterValueState(): number {
-    return this.d === 0 ? S_DONE : this.stack[this.d - 1] === C_OBJECT ? S_AFTER_OBJ : S_AFTER_ARR;
-  }
-
   private push(container: number): void {
     if (this.d === this.stack.length) {
       const grown = new Uint8Array(this.stack.length * 2);
@@ -331,6 +328,12 @@ export class JsonTokenizer {
       this.stack = grown;
     }
     this.stack[this.d++] = container;
+    this.after = container === C_OBJECT ? S_AFTER_OBJ : S_AFTER_ARR;
+  }
+
+  private pop(): void {
+    const d = --this.d;
+    this.after = d === 0 ? S_DONE : this.stack[d - 1] === C_OBJECT ? S_AFTER_OBJ : S_AFTER_ARR;
   }
 
   /** The main loop over `buf[i, n)`, with no token pending at `i`. */
@@ -364,7 +367,7 @@ export class JsonTokenizer {
             }
             h.string(this.decodeString(buf, i + 1, e - 1));
             i = e;
-            state = this.afterValueState();
+            state = this.after;
           } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
             const e = this.scanNumber(buf, i, n, false);
             if (e < 0) {
@@ -374,7 +377,7 @@ export class JsonTokenizer {
             }
             h.number(this.numValue);
             i = e;
-            state = this.afterValueState();
+            state = this.after;
           } else if (c === 0x7b) {
             this.push(C_OBJECT);
             h.startObject();
@@ -396,12 +399,12 @@ export class JsonTokenizer {
             }
             h.literal(LITERAL_VALUES[lit]);
             i = e;
-            state = this.afterValueState();
+            state = this.after;
           } else if (c === 0x5d && state === S_ARRAY_FIRST) {
-            this.d--;
+            this.pop();
             h.endArray();
             i++;
-            state = this.afterValueState();
+            state = this.after;
           } else {
             this.unexpected(c, this.base + i, EXPECTED[state]);
           }
@@ -411,10 +414,10 @@ export class JsonTokenizer {
             i++;
             state = S_VALUE;
           } else if (c === 0x5d) {
-            this.d--;
+            this.pop();
             h.endArray();
             i++;
-            state = this.afterValueState();
+            state = this.after;
           } else {
             this.unexpected(c, this.base + i, EXPECTED[state]);
           }
@@ -424,10 +427,10 @@ export class JsonTokenizer {
             i++;
             state = S_KEY;
           } else if (c === 0x7d) {
-            this.d--;
+            this.pop();
             h.endObject();
             i++;
-            state = this.afterValueState();
+            state = this.after;
           } else {
             this.unexpected(c, this.base + i, EXPECTED[state]);
           }
@@ -445,10 +448,10 @@ export class JsonTokenizer {
             i = e;
             state = S_COLON;
           } else if (c === 0x7d && state === S_OBJECT_FIRST) {
-            this.d--;
+            this.pop();
             h.endObject();
             i++;
-            state = this.afterValueState();
+            state = this.after;
           } else {
             this.unexpected(c, this.base + i, EXPECTED[state]);
           }
@@ -500,7 +503,7 @@ export class JsonTokenizer {
       if (e < 0) return -1;
       this.pending = P_NONE;
       this.handler.literal(LITERAL_VALUES[this.literalIndex]);
-      this.state = this.afterValueState();
+      this.state = this.after;
       return e;
     }
     if (kind === P_NUMBER) {
@@ -515,11 +518,11 @@ export class JsonTokenizer {
       this.base = this.pendingStart;
       const e = this.scanNumber(this.carry, 0, this.carryLen, false);
       // Bytes that look numeric but do not continue the number ("1-2", "1.2.3") are unexpected.
-      if (e !== this.carryLen - 1) this.unexpected(this.carry[e], this.pendingStart + e, EXPECTED[this.afterValueState()]);
+      if (e !== this.carryLen - 1) this.unexpected(this.carry[e], this.pendingStart + e, EXPECTED[this.after]);
       this.pending = P_NONE;
       this.carryLen = 0;
       this.handler.number(this.numValue);
-      this.state = this.afterValueState();
+      this.state = this.after;
       return j;
     }
     // A string or key: find its closing quote, minding escapes.
@@ -550,7 +553,7 @@ export class JsonTokenizer {
       this.state = S_COLON;
     } else {
       this.handler.string(s);
-      this.state = this.afterValueState();
+      this.state = this.after;
     }
     return j;
   }
