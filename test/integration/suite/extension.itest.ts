@@ -123,10 +123,12 @@ export function registerSuites(): void {
     test('clicking a Sankey node opens its source at the right line', async () => {
       const node = api.sankey.data!.nodes.find(n => n.module === 'libstencil.so')!;
       assert.ok(node.entry.file && node.entry.line, 'the node has a source location');
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      // Start from another file so the click has to open stencil.c (closing all editors would close the panel).
+      const main = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'src', 'main.c'));
+      await vscode.window.showTextDocument(main, vscode.ViewColumn.One);
       api.sankey.post({ type: 'simulateClick', nodeId: node.id });
       const editor = await until('an editor on the clicked source', () => {
-        const e = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors.find(v => v.document.uri.path.endsWith('/src/stencil.c'));
+        const e = vscode.window.activeTextEditor;
         return e && e.document.uri.path.endsWith('/src/stencil.c') ? e : undefined;
       });
       assert.equal(editor.selection.active.line, node.entry.line! - 1);

@@ -1,0 +1,405 @@
+// Renders the webview bundle in headless Chromium the way VS Code hosts it (same CSP, a fake
+// `acquireVsCodeApi`, the theme's CSS variables on <html>) and saves screenshots of the Sankey view
+// in dark, light and high-contrast themes. It also drives the view like a host would and fails when
+// something is off: the `rendered` counts, hover tooltip, click and keyboard `openSource`, new data,
+// resizing, the empty graph, the error panel, overlapping labels, console errors or CSP violations.
+//
+//   node scripts/screenshot-webview.mjs [--theme=dark|light|hc|all] [--no-build] [--out=dist/screenshots]
+//
+// Writes sankey-<theme>.png and sankey-<theme>-hover.png per theme, plus, for dark, the states it
+// drives (focus, link hover, counts metric, narrow panel, empty graph, error banner). Exits 1 when a
+// check fails. CHROMIUM_PATH overrides /usr/bin/chromium; KEEP_TMP=1 keeps the generated pages.
+// Functions passed to page.evaluate() run in the page:
+/* global window, document */
+import * as esbuild from 'esbuild';
+import { chromium } from 'playwright-core';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const root = resolve(import.meta.dirname, '..');
+const arg = (name, dflt) => {
+  const hit = process.argv.find(a => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (!hit) return dflt;
+  return hit.includes('=') ? hit.slice(hit.indexOf('=') + 1) : true;
+};
+const themeArg = arg('theme', 'all');
+const themes = themeArg === 'all' ? ['dark', 'light', 'hc'] : String(themeArg).split(',');
+const outDir = resolve(root, String(arg('out', 'dist/screenshots')));
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const fixture = JSON.parse(readFileSync(join(root, 'webview-ui/src/views/sankey/fixtures/heat-stencil.json'), 'utf8'));
+
+// --------------------------------------------------------------------------- build
+
+if (!arg('no-build', false)) {
+  // The webview entry of esbuild.mjs, on its own.
+  await esbuild.build({
+    entryPoints: { webview: join(root, 'webview-ui/src/main.tsx') },
+    outdir: join(root, 'dist'),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome130',
+    jsx: 'automatic',
+    sourcemap: 'inline',
+    logLevel: 'warning',
+    define: { 'process.env.NODE_ENV': JSON.stringify('development') },
+  });
+}
+for (const f of ['dist/webview.js', 'dist/webview.css']) {
+  if (!existsSync(join(root, f))) throw new Error(`${f} is missing: build the webview first`);
+}
+
+// --------------------------------------------------------------------------- themes
+
+const font = '-apple-system, BlinkMacSystemFont, "Segoe WPC", "Segoe UI", "Ubuntu", "Droid Sans", sans-serif';
+const common = {
+  '--vscode-font-family': font,
+  '--vscode-font-size': '13px',
+  '--vscode-font-weight': 'normal',
+  '--vscode-editor-font-family': '"Droid Sans Mono", "monospace", monospace',
+};
+/** A subset of the variables VS Code sets for its default themes (Dark Modern, Light Modern, HC). */
+const THEMES = {
+  dark: {
+    bodyClass: 'vscode-dark',
+    vars: {
+      ...common,
+      '--vscode-editor-background': '#1f1f1f',
+      '--vscode-foreground': '#cccccc',
+      '--vscode-descriptionForeground': '#9d9d9d',
+      '--vscode-editorWidget-border': '#454545',
+      '--vscode-panel-border': '#2b2b2b',
+      '--vscode-editorHoverWidget-background': '#202020',
+      '--vscode-editorHoverWidget-foreground': '#cccccc',
+      '--vscode-editorHoverWidget-border': '#454545',
+      '--vscode-widget-shadow': 'rgba(0, 0, 0, 0.36)',
+      '--vscode-focusBorder': '#0078d4',
+      '--vscode-progressBar-background': '#0078d4',
+      '--vscode-charts-foreground': '#cccccc',
+      '--vscode-charts-lines': 'rgba(204, 204, 204, 0.5)',
+      '--vscode-charts-red': '#f14c4c',
+      '--vscode-charts-blue': '#3794ff',
+      '--vscode-charts-yellow': '#cca700',
+      '--vscode-charts-orange': '#d18616',
+      '--vscode-charts-green': '#89d185',
+      '--vscode-charts-purple': '#b180d7',
+      '--vscode-editorWarning-foreground': '#cca700',
+      '--vscode-errorForeground': '#f85149',
+      '--vscode-inputValidation-errorBackground': '#5a1d1d',
+      '--vscode-inputValidation-errorBorder': '#be1100',
+    },
+  },
+  light: {
+    bodyClass: 'vscode-light',
+    vars: {
+      ...common,
+      '--vscode-editor-background': '#ffffff',
+      '--vscode-foreground': '#3b3b3b',
+      '--vscode-descriptionForeground': '#6f6f6f',
+      '--vscode-editorWidget-border': '#c8c8c8',
+      '--vscode-panel-border': '#e5e5e5',
+      '--vscode-editorHoverWidget-background': '#f8f8f8',
+      '--vscode-editorHoverWidget-foreground': '#3b3b3b',
+      '--vscode-editorHoverWidget-border': '#c8c8c8',
+      '--vscode-widget-shadow': 'rgba(0, 0, 0, 0.16)',
+      '--vscode-focusBorder': '#005fb8',
+      '--vscode-progressBar-background': '#005fb8',
+      '--vscode-charts-foreground': '#616161',
+      '--vscode-charts-lines': 'rgba(97, 97, 97, 0.5)',
+      '--vscode-charts-red': '#e51400',
+      '--vscode-charts-blue': '#1a85ff',
+      '--vscode-charts-yellow': '#bf8803',
+      '--vscode-charts-orange': '#d18616',
+      '--vscode-charts-green': '#388a34',
+      '--vscode-charts-purple': '#652d90',
+      '--vscode-editorWarning-foreground': '#bf8803',
+      '--vscode-errorForeground': '#a1260d',
+      '--vscode-inputValidation-errorBackground': '#f2dede',
+      '--vscode-inputValidation-errorBorder': '#be1100',
+    },
+  },
+  hc: {
+    bodyClass: 'vscode-high-contrast',
+    vars: {
+      ...common,
+      '--vscode-editor-background': '#000000',
+      '--vscode-foreground': '#ffffff',
+      '--vscode-descriptionForeground': 'rgba(255, 255, 255, 0.7)',
+      '--vscode-contrastBorder': '#6fc3df',
+      '--vscode-contrastActiveBorder': '#f38518',
+      '--vscode-editorWidget-border': '#6fc3df',
+      '--vscode-panel-border': '#6fc3df',
+      '--vscode-editorHoverWidget-background': '#0c141f',
+      '--vscode-editorHoverWidget-foreground': '#ffffff',
+      '--vscode-editorHoverWidget-border': '#6fc3df',
+      '--vscode-focusBorder': '#f38518',
+      '--vscode-progressBar-background': '#6fc3df',
+      '--vscode-charts-foreground': '#ffffff',
+      '--vscode-charts-lines': 'rgba(255, 255, 255, 0.5)',
+      '--vscode-charts-red': '#f14c4c',
+      '--vscode-charts-blue': '#3794ff',
+      '--vscode-charts-yellow': '#ffd700',
+      '--vscode-charts-orange': '#d18616',
+      '--vscode-charts-green': '#89d185',
+      '--vscode-charts-purple': '#b180d7',
+      '--vscode-editorWarning-foreground': '#ffd700',
+      '--vscode-errorForeground': '#f48771',
+      '--vscode-inputValidation-errorBackground': '#000000',
+      '--vscode-inputValidation-errorBorder': '#be1100',
+    },
+  },
+};
+
+// --------------------------------------------------------------------------- page
+
+const nonce = 'c2NyZWVuc2hvdC1ub25jZQ';
+function pageHtml(theme) {
+  const t = THEMES[theme];
+  if (!t) throw new Error(`unknown theme ${theme}; use dark, light or hc`);
+  const style = Object.entries(t.vars).map(([k, v]) => `${k}: ${v}`).join('; ');
+  const url = f => pathToFileURL(join(root, f)).href;
+  const csp = `default-src 'none'; img-src file: data:; style-src file: 'unsafe-inline'; font-src file:; script-src 'nonce-${nonce}';`;
+  // The fake VS Code API: records messages and answers `ready` with the fixture, like the host does.
+  const fake = `
+    window.__messages = [];
+    window.__state = undefined;
+    window.__acquired = 0;
+    window.__host = data => window.postMessage(data, '*');
+    window.acquireVsCodeApi = () => {
+      if (++window.__acquired > 1) throw new Error('acquireVsCodeApi() called more than once');
+      return {
+        postMessage(m) {
+          window.__messages.push(JSON.parse(JSON.stringify(m)));
+          if (m.type === 'ready') setTimeout(() => window.__host({ type: 'sankey', data: ${JSON.stringify(fixture)} }), 20);
+        },
+        getState: () => window.__state,
+        setState: s => (window.__state = s),
+      };
+    };`;
+  return `<!DOCTYPE html>
+<html lang="en" style="${style.replaceAll('"', '&quot;')}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${url('dist/webview.css')}">
+<script nonce="${nonce}">${fake}</script>
+<title>HPC Lens: Sankey</title>
+</head>
+<body class="${t.bodyClass}" data-vscode-theme-kind="${t.bodyClass}"><div id="root" data-view="sankey"></div><script nonce="${nonce}" src="${url('dist/webview.js')}"></script></body>
+</html>`;
+}
+
+// --------------------------------------------------------------------------- checks
+
+const failures = [];
+const check = (ok, what) => {
+  if (ok) console.log(`  ok  ${what}`);
+  else { console.log(`  FAIL ${what}`); failures.push(what); }
+};
+
+const messages = page => page.evaluate(() => window.__messages);
+async function waitForMessage(page, predicate, what, timeout = 5000) {
+  const t0 = Date.now();
+  for (;;) {
+    const found = (await messages(page)).filter(predicate);
+    if (found.length) return found[found.length - 1];
+    if (Date.now() - t0 > timeout) { check(false, `${what} (timed out)`); return null; }
+    await page.waitForTimeout(25);
+  }
+}
+async function clearMessages(page) { await page.evaluate(() => { window.__messages.length = 0; }); }
+
+/** Labels that overlap each other or stick out of the SVG. */
+function labelProblems(page) {
+  return page.evaluate(() => {
+    const svg = document.querySelector('.sankey-svg');
+    if (!svg) return ['no svg'];
+    const box = svg.getBoundingClientRect();
+    const rects = [...svg.querySelectorAll('.sankey-label')].map(t => ({ text: t.textContent, r: t.getBoundingClientRect() }));
+    const problems = [];
+    for (const { text, r } of rects) {
+      if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5) problems.push(`"${text}" outside the chart`);
+    }
+    for (let i = 0; i < rects.length; i++) {
+      for (let j = i + 1; j < rects.length; j++) {
+        const a = rects[i].r;
+        const b = rects[j].r;
+        if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) problems.push(`"${rects[i].text}" overlaps "${rects[j].text}"`);
+      }
+    }
+    return problems;
+  });
+}
+
+const nodeCount = fixture.nodes.length;
+const linkCount = fixture.links.length;
+
+async function shoot(browser, theme, dir) {
+  console.log(`[${theme}]`);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 760 }, deviceScaleFactor: 1 });
+  const problems = [];
+  page.on('console', m => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+  page.on('pageerror', e => problems.push(`page error: ${e.message}`));
+  const file = join(dir, `sankey-${theme}.html`);
+  writeFileSync(file, pageHtml(theme));
+  await page.goto(pathToFileURL(file).href);
+
+  const ready = await waitForMessage(page, m => m.type === 'ready', 'ready is posted');
+  check(ready?.view === 'sankey', 'ready names the sankey view');
+  const rendered = await waitForMessage(page, m => m.type === 'rendered', 'rendered is posted');
+  check(rendered?.view === 'sankey' && rendered.nodeCount === nodeCount && rendered.linkCount === linkCount,
+    `rendered counts ${rendered?.nodeCount}/${rendered?.linkCount} = ${nodeCount}/${linkCount}`);
+  check(await page.locator('.sankey-node-rect').count() === nodeCount, 'one rect per node in the DOM');
+  check(await page.locator('path.sankey-link').count() === linkCount, 'one path per link in the DOM');
+  const overlaps = await labelProblems(page);
+  check(overlaps.length === 0, `labels do not overlap${overlaps.length ? ': ' + overlaps.join('; ') : ''}`);
+  await page.screenshot({ path: join(outDir, `sankey-${theme}.png`) });
+
+  // Hover: tooltip and highlight.
+  await page.hover('[data-node="heat/libhalo.so"] .sankey-node-rect');
+  await page.waitForTimeout(250);
+  const tip = await page.locator('.sankey-tooltip.is-visible').textContent().catch(() => '');
+  check(/libhalo\.so/.test(tip) && /21\.7 s/.test(tip) && /halo\.c:41/.test(tip), 'node tooltip shows module, value and file:line');
+  check(await page.locator('.sankey-svg.has-highlight').count() === 1, 'hover highlights the flow');
+  await page.screenshot({ path: join(outDir, `sankey-${theme}-hover.png`) });
+
+  if (theme === 'dark') {
+    await page.hover('[data-node="heat/libckpt.so/libc.so.6"] .sankey-node-rect');
+    await page.waitForTimeout(100);
+    const tip2 = await page.locator('.sankey-tooltip.is-visible').textContent().catch(() => '');
+    check(/Source location unknown/i.test(tip2), 'tooltip says when the source location is unknown');
+    // Playwright's box of a thick SVG stroke is far too large: point at the path's centre line instead.
+    const mid = await page.evaluate(() => {
+      const p = document.querySelector('path.sankey-link[data-link="heat→heat/libstencil.so"]');
+      const r = p.getBoundingClientRect();
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    });
+    await page.mouse.move(mid.x, mid.y, { steps: 4 });
+    await page.waitForTimeout(100);
+    const tip3 = await page.locator('.sankey-tooltip.is-visible').textContent().catch(() => '');
+    check(/heat.*→.*libstencil\.so/.test(tip3) && /48\.2 s/.test(tip3), 'link tooltip shows source → target and value');
+    await page.screenshot({ path: join(outDir, `sankey-${theme}-link-hover.png`) });
+
+    // Click: openSource for a node with a file, nothing for one without.
+    await clearMessages(page);
+    await page.click('[data-node="heat/libhalo.so"] .sankey-node-rect');
+    // aria-disabled: Playwright would wait for it to become enabled.
+    await page.click('[data-node="heat/libckpt.so/libc.so.6"] .sankey-node-rect', { force: true });
+    await page.waitForTimeout(100);
+    const opened = (await messages(page)).filter(m => m.type === 'openSource');
+    check(opened.length === 1 && opened[0].file === 'src/halo/halo.c' && opened[0].line === 41 && opened[0].name === 'halo_exchange',
+      'click posts openSource only for nodes with a file');
+
+    // Keyboard: Tab to the first node, Enter opens it.
+    // Click the header: sequential focus navigation starts from there.
+    await page.mouse.click(300, 20);
+    await clearMessages(page);
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => document.activeElement?.getAttribute('data-node'));
+    check(focused === 'heat', `Tab focuses the first node (${focused})`);
+    await page.keyboard.press('ArrowRight');
+    const next = await page.evaluate(() => document.activeElement?.getAttribute('data-node'));
+    check(next === 'heat/libstencil.so', `ArrowRight follows the heaviest call (${next})`);
+    await page.waitForTimeout(250); // let the highlight transitions finish
+    await page.screenshot({ path: join(outDir, `sankey-${theme}-focus.png`) });
+    await page.keyboard.press('Enter');
+    const key = await waitForMessage(page, m => m.type === 'openSource', 'Enter posts openSource');
+    check(key?.file === 'src/stencil/stencil.c' && key.line === 88, 'Enter opens the focused node');
+    await page.keyboard.press('Escape');
+
+    // New data (another metric) re-renders and reports again.
+    await clearMessages(page);
+    const misses = {
+      ...fixture,
+      metric: { name: 'PAPI_L2_TCM', unit: '' },
+      total: fixture.total * 4.1e6,
+      nodes: fixture.nodes.filter(n => n.id !== 'heat/libminimpi.so/heat')
+        .map(n => ({ ...n, inclusive: n.inclusive * 4.1e6, exclusive: n.exclusive * 4.1e6 })),
+      links: fixture.links.filter(l => l.target !== 'heat/libminimpi.so/heat').map(l => ({ ...l, value: l.value * 4.1e6 })),
+    };
+    await page.evaluate(d => window.__host({ type: 'sankey', data: d }), misses);
+    const again = await waitForMessage(page, m => m.type === 'rendered', 'rendered after new data');
+    check(again?.nodeCount === misses.nodes.length && again.linkCount === misses.links.length, `new data: rendered ${again?.nodeCount}/${again?.linkCount}`);
+    check(/339M/.test(await page.locator('.sankey-header').textContent()), 'counts formatted with k/M in the header');
+    await page.screenshot({ path: join(outDir, `sankey-${theme}-counts.png`) });
+    const state = await page.evaluate(() => window.__state);
+    check(state?.sankey?.data?.metric?.name === 'PAPI_L2_TCM', 'the last data is persisted with setState');
+
+    // Theme switch while open: VS Code swaps the body class and the variables on <html>.
+    const fillOf = () => page.locator('[data-node="heat"] .sankey-node-rect').getAttribute('fill');
+    const darkFill = await fillOf();
+    await page.evaluate(vars => {
+      for (const [k, v] of Object.entries(vars)) document.documentElement.style.setProperty(k, v);
+      document.body.className = 'vscode-light';
+      document.body.dataset.vscodeThemeKind = 'vscode-light';
+    }, THEMES.light.vars);
+    await page.waitForTimeout(100);
+    const lightFill = await fillOf();
+    check(darkFill === THEMES.dark.vars['--vscode-charts-red'] && lightFill === THEMES.light.vars['--vscode-charts-red'],
+      `colours are re-read on theme change (${darkFill} → ${lightFill})`);
+    await page.evaluate(vars => {
+      for (const [k, v] of Object.entries(vars)) document.documentElement.style.setProperty(k, v);
+      document.body.className = 'vscode-dark';
+      document.body.dataset.vscodeThemeKind = 'vscode-dark';
+    }, THEMES.dark.vars);
+
+    // Back to the fixture, then resize: responsive re-layout and a new rendered message.
+    await page.evaluate(d => window.__host({ type: 'sankey', data: d }), fixture);
+    await waitForMessage(page, m => m.type === 'rendered' && m.linkCount === linkCount, 'rendered after restoring data');
+    await clearMessages(page);
+    await page.setViewportSize({ width: 720, height: 480 });
+    const resized = await waitForMessage(page, m => m.type === 'rendered', 'rendered after resize');
+    check(resized?.nodeCount === nodeCount, 'resize re-renders all nodes');
+    const narrowOverlaps = await labelProblems(page);
+    check(narrowOverlaps.length === 0, `narrow: labels do not overlap${narrowOverlaps.length ? ': ' + narrowOverlaps.join('; ') : ''}`);
+    await page.screenshot({ path: join(outDir, `sankey-${theme}-narrow.png`) });
+    await page.setViewportSize({ width: 1280, height: 760 });
+
+    // Empty graph.
+    await clearMessages(page);
+    await page.evaluate(d => window.__host({ type: 'sankey', data: d }), { ...fixture, nodes: [], links: [], total: 0 });
+    const none = await waitForMessage(page, m => m.type === 'rendered', 'rendered for an empty graph');
+    check(none?.nodeCount === 0 && none.linkCount === 0, 'empty graph renders 0/0');
+    await page.screenshot({ path: join(outDir, `sankey-${theme}-empty.png`) });
+
+    // Error panel: a banner above the last graph, dismissible.
+    await page.evaluate(d => window.__host({ type: 'sankey', data: d }), fixture);
+    await waitForMessage(page, m => m.type === 'rendered' && m.nodeCount === nodeCount, 'rendered before the error');
+    await page.evaluate(() => window.__host({ type: 'error', message: 'Metric "PAPI_TOT_CYC" is not in this profile (heat2d-64.cali.json).' }));
+    await page.waitForSelector('.error-panel');
+    check(await page.locator('.error-panel[role="alert"]').count() === 1, 'error message shows the error panel');
+    check(await page.locator('.sankey-svg').count() === 1, 'the last graph stays under the error banner');
+    await page.screenshot({ path: join(outDir, `sankey-${theme}-error.png`) });
+    await page.click('.error-panel-close');
+    check(await page.locator('.error-panel').count() === 0, 'the error banner can be dismissed');
+  }
+
+  check(await page.evaluate(() => window.__acquired) === 1, 'acquireVsCodeApi() called once');
+  check(problems.length === 0, `no console errors or CSP violations${problems.length ? ':\n      ' + problems.join('\n      ') : ''}`);
+  await page.close();
+}
+
+// --------------------------------------------------------------------------- main
+
+mkdirSync(outDir, { recursive: true });
+const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-webview-'));
+while (!existsSync(chromiumPath)) {
+  console.log(`waiting for ${chromiumPath} …`);
+  await new Promise(r => setTimeout(r, 5000));
+}
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+});
+try {
+  for (const theme of themes) await shoot(browser, theme, tmp);
+} finally {
+  await browser.close();
+  if (!process.env.KEEP_TMP) rmSync(tmp, { recursive: true, force: true }); else console.log(tmp);
+}
+console.log(failures.length ? `\n${failures.length} check(s) failed` : `\nall checks passed; screenshots in ${outDir}`);
+process.exit(failures.length ? 1 : 0);

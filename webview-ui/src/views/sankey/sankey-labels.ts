@@ -1,0 +1,145 @@
+/**
+ * Label placement for the module Sankey (pure): each node gets a two-line label (module name, then
+ * value and share) beside it, on the right for nodes in the left half and on the left for nodes in
+ * the right half, like standard Sankeys. Where two labels of the same column would overlap, the
+ * smaller node's label loses its second line, then the label altogether (the tooltip and the
+ * aria-label still tell everything). Labels are truncated with an ellipsis to the free width of
+ * their column gap, which two labels level with each other from both sides of the gap share.
+ */
+import { formatShare, formatValue } from '../../format';
+import { truncateText } from '../../text-measure';
+import type { MeasureText, TextStyle } from '../../text-measure';
+import type { PositionedNode, SankeyLayout } from './sankey-layout';
+
+export interface LabelLine { text: string; style: TextStyle; /** Untruncated text, for a title when truncated. */ full: string }
+
+export interface NodeLabel {
+  nodeId: string;
+  side: 'left' | 'right';
+  /** Anchor point of the text: x at the node edge plus a gap, y of the first baseline. */
+  x: number;
+  y: number;
+  anchor: 'start' | 'end';
+  lines: LabelLine[];
+  /** Extent of the label block: top and bottom, and the width of its widest line. */
+  top: number;
+  bottom: number;
+  width: number;
+}
+
+export interface LabelOptions {
+  unit: string;
+  measure: MeasureText;
+  /** Space between node and label. */
+  gap?: number;
+  lineHeight?: Record<TextStyle, number>;
+}
+
+export const LINE_HEIGHT: Record<TextStyle, number> = { title: 15, detail: 14 };
+
+/** The text lines of a node's label, untruncated. */
+export function labelLines(node: PositionedNode, unit: string): Array<{ text: string; style: TextStyle }> {
+  return [
+    { text: node.data.label || node.data.module, style: 'title' },
+    { text: `${formatValue(node.data.inclusive, unit)} · ${formatShare(node.data.share)}`, style: 'detail' },
+  ];
+}
+
+/** Whether at least a few characters of `line` fit in `room`. */
+function fits(line: { text: string; style: TextStyle }, room: number, measure: MeasureText): boolean {
+  return room > 0 && measure(line.text.slice(0, 3) + '…', line.style) <= room;
+}
+
+/** Places the labels of all nodes of `layout`; nodes whose label does not fit get none. */
+export function placeLabels(layout: SankeyLayout, options: LabelOptions): NodeLabel[] {
+  const gap = options.gap ?? 8;
+  const lh = options.lineHeight ?? LINE_HEIGHT;
+  const { width, height } = layout;
+  if (layout.nodes.length === 0) return [];
+
+  // Column x ranges, left to right.
+  const columnX = new Map<number, { x0: number; x1: number }>();
+  for (const n of layout.nodes) {
+    const c = columnX.get(n.layer);
+    if (c) { c.x0 = Math.min(c.x0, n.x0); c.x1 = Math.max(c.x1, n.x1); } else columnX.set(n.layer, { x0: n.x0, x1: n.x1 });
+  }
+  const layers = [...columnX.keys()].sort((a, b) => a - b);
+  const sideOf = (layer: number): 'left' | 'right' => {
+    if (layers.length === 1) return 'right';
+    const c = columnX.get(layer)!;
+    return (c.x0 + c.x1) / 2 < width / 2 ? 'right' : 'left';
+  };
+
+  // The gap each column's labels go into: its room, and whether labels come from both sides.
+  const gapOf = new Map<number, { key: number; room: number; shared: boolean }>();
+  layers.forEach((layer, i) => {
+    const c = columnX.get(layer)!;
+    if (sideOf(layer) === 'right') {
+      const next = layers[i + 1];
+      const end = next === undefined ? width : columnX.get(next)!.x0;
+      gapOf.set(layer, { key: i, room: end - c.x1 - gap * 2, shared: next !== undefined && sideOf(next) === 'left' });
+    } else {
+      const prev = layers[i - 1];
+      const start = prev === undefined ? 0 : columnX.get(prev)!.x1;
+      gapOf.set(layer, { key: i - 1, room: c.x0 - start - gap * 2, shared: prev !== undefined && sideOf(prev) === 'right' });
+    }
+  });
+
+  // Pass 1, vertical: within a column the biggest nodes choose first; a label that would overlap
+  // one already placed loses its second line, then its place.
+  interface Draft { node: PositionedNode; side: 'left' | 'right'; lines: Array<{ text: string; style: TextStyle }>; top: number; bottom: number; width?: number }
+  const placed = new Map<number, Array<[number, number]>>();
+  const drafts: Draft[] = [];
+  const order = [...layout.nodes].sort((a, b) => b.value - a.value || a.y0 - b.y0);
+  for (const node of order) {
+    const { room } = gapOf.get(node.layer)!;
+    const lines = labelLines(node, options.unit);
+    if (!fits(lines[0]!, room, options.measure)) continue;
+    const taken = placed.get(node.layer) ?? [];
+    const centre = (node.y0 + node.y1) / 2;
+    for (const count of [2, 1]) {
+      const use = lines.slice(0, count);
+      const blockHeight = use.reduce((h, l) => h + lh[l.style], 0);
+      const top = Math.max(0, Math.min(height - blockHeight, centre - blockHeight / 2));
+      const bottom = top + blockHeight;
+      if (taken.some(([t, b]) => top < b + 1 && bottom > t - 1)) continue;
+      taken.push([top, bottom]);
+      placed.set(node.layer, taken);
+      drafts.push({ node, side: sideOf(node.layer), lines: use, top, bottom });
+      break;
+    }
+  }
+
+  // Pass 2, horizontal: a label takes the whole gap unless a label from the other side of the
+  // gap is level with it; then they share it (the bigger node first, leaving the other at least
+  // what it needs or half).
+  const spacing = 8;
+  const desired = (d: Draft): number => Math.max(...d.lines.map(l => options.measure(l.text, l.style)));
+  const labels: NodeLabel[] = [];
+  for (const d of drafts) {
+    const g = gapOf.get(d.node.layer)!;
+    const level = g.shared
+      ? drafts.filter(o => o !== d && o.side !== d.side && gapOf.get(o.node.layer)!.key === g.key && o.top < d.bottom + 2 && o.bottom > d.top - 2)
+      : [];
+    let room = g.room;
+    if (level.length) {
+      const assigned = level.filter(o => o.width !== undefined);
+      room = assigned.length
+        ? g.room - spacing - Math.max(...assigned.map(o => o.width!))
+        : Math.max((g.room - spacing) / 2, g.room - spacing - Math.max(...level.map(desired)));
+    }
+    const lines = d.lines
+      .map(l => ({ ...l, full: l.text, text: truncateText(l.text, room, l.style, options.measure) }))
+      .filter(l => l.text !== '');
+    d.width = lines.length ? Math.max(...lines.map(l => options.measure(l.text, l.style))) : 0;
+    if (!lines.length || lines[0]!.style !== 'title' || lines[0]!.text === '…') continue;
+    const x = d.side === 'right' ? d.node.x1 + gap : d.node.x0 - gap;
+    labels.push({
+      nodeId: d.node.id, side: d.side, x,
+      // First baseline: the title's line box top plus its ascent.
+      y: d.top + lh[lines[0]!.style] * 0.75,
+      anchor: d.side === 'right' ? 'start' : 'end', lines, top: d.top, bottom: d.bottom, width: d.width,
+    });
+  }
+  return labels;
+}
