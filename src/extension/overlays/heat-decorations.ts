@@ -6,8 +6,9 @@ import { heatMinShare, overlaysEnabled } from '../settings';
 export const HEAT_LEVELS = 5;
 
 /**
- * Gutter heat on lines that carry cost: five levels, each a gutter bar (light/dark variants) and an
- * overview-ruler mark in a themable colour (`hpcLens.heat1` … `hpcLens.heat5`). Only visible
+ * Gutter heat on lines that carry cost: five levels, each a gutter bar (light/dark variants), a
+ * faint line tint (`hpcLens.heatBackground1` … 5) and an overview-ruler mark (`hpcLens.heat1` … 5),
+ * all themable. Only visible
  * editors are decorated; the level is the line's exclusive cost relative to the hottest line of
  * the same file.
  */
@@ -24,6 +25,9 @@ export class HeatDecorations implements vscode.Disposable {
         light: { gutterIconPath: icon('light') },
         dark: { gutterIconPath: icon('dark') },
         gutterIconSize: 'contain',
+        // A whole-line tint as well: visible in every host (web workbenches may not load gutter icons).
+        isWholeLine: true,
+        backgroundColor: new vscode.ThemeColor(`hpcLens.heatBackground${k + 1}`),
         overviewRulerColor: new vscode.ThemeColor(`hpcLens.heat${k + 1}`),
         overviewRulerLane: vscode.OverviewRulerLane.Left,
       });
