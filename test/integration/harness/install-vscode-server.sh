@@ -8,6 +8,9 @@ DEST="$(realpath -m "${1:-.cache/vscode-offline}")"
 CODE_SERVER_VERSION="${CODE_SERVER_VERSION:-4.139.1}"
 NODE24_VERSION="${NODE24_VERSION:-24.21.0}"
 STAMP="$DEST/.installed-$CODE_SERVER_VERSION-$NODE24_VERSION"
+# When run from `npm test`, the outer npm's variables (npm_config_user_agent names Node 20,
+# npm_execpath, …) would leak into the nested installs; code-server's postinstall reads them.
+for v in $(env | grep -o '^npm_[A-Za-z0-9_]*' || true); do unset "$v"; done
 [ -f "$STAMP" ] && { echo "vscode server already installed in $DEST"; exit 0; }
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
