@@ -1,34 +1,22 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
+import { checkAgainstOracle, closeTo, oracleCases } from '../../../test/support/hatchet-oracle';
+import { skipUnlessShared } from '../../../test/support/shared-data';
 import type { Profile } from '../model/profile';
-import { contextStats } from '../stats/context-stats';
 import { caliperJsonSplitReader, parseSourceLocation } from './caliper-json-split';
 import { readProfile } from './index';
 import { ProfileReadError } from './reader';
 
-interface OracleNode { path: string[]; metrics: Record<string, number | string>; derived_inclusive?: Record<string, number>; across_rows_time?: { min: number; mean: number; max: number } }
-interface Oracle {
-  dataset: string;
-  graph: { n_nodes: number; n_roots: number };
-  metrics: { main_exclusive_metric: string | null; main_inclusive_metric: string | null };
-  ranks_threads: { n_distinct_rank?: number };
-  totals: { sum_exclusive_over_all_nodes: Record<string, number> };
-  top10: Record<string, { path: string[]; value: number }[]>;
-  nodes: OracleNode[];
-}
-
-const close = (a: number, b: number, what: string) =>
-  assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b)), `${what}: got ${a}, Hatchet ${b}`);
+const close = (a: number, b: number, what: string) => closeTo(a, b, what);
 
 /**
  * The values of a Hatchet column in our model. Hatchet keeps every Caliper column as it is (and
  * calls most of them exclusive); `X (inc)` is Hatchet's inclusive partner of `X`.
  */
-function ourValues(profile: Profile, hatchetColumn: string): Float64Array {
+function caliperColumnValues(profile: Profile, hatchetColumn: string): Float64Array {
   const inc = hatchetColumn.endsWith(' (inc)');
   const name = inc ? hatchetColumn.slice(0, -' (inc)'.length) : hatchetColumn;
   const m = profile.metricIndex(name);
@@ -38,52 +26,11 @@ function ourValues(profile: Profile, hatchetColumn: string): Float64Array {
   return inclusiveSide ? profile.inclusiveTotals(m) : profile.exclusiveTotals(m);
 }
 
-function pathIndex(profile: Profile): Map<string, number> {
-  const out = new Map<string, number>();
-  for (let i = 0; i < profile.tree.size; i++) out.set(JSON.stringify(profile.tree.path(i)), i);
-  return out;
-}
-
 describe('Caliper json-split reader against Hatchet', { skip: skipUnlessShared('oracle', 'caliper-json') }, () => {
-  for (const rel of sharedFiles('oracle/caliper-json', '.json')) {
-    const oracle = JSON.parse(readFileSync(sharedPath('oracle', 'caliper-json', rel), 'utf8')) as Oracle;
-    const dataFile = join(dirname(sharedPath()), oracle.dataset);
-    it(rel, async () => {
-      const profile = await caliperJsonSplitReader.read(dataFile);
-      assert.equal(profile.tree.size, oracle.graph.n_nodes, 'node count');
-      assert.equal(profile.tree.roots().length, oracle.graph.n_roots, 'root count');
-      if (oracle.ranks_threads.n_distinct_rank) assert.equal(profile.contextCount, oracle.ranks_threads.n_distinct_rank, 'ranks');
-      const byPath = pathIndex(profile);
-
-      // Every node, every numeric metric.
-      for (const n of oracle.nodes) {
-        const i = byPath.get(JSON.stringify(n.path));
-        assert.ok(i !== undefined, `missing node ${n.path.join(' > ')}`);
-        const all = { ...n.metrics, ...(n.derived_inclusive ?? {}) };
-        for (const [col, v] of Object.entries(all)) {
-          if (typeof v !== 'number') continue;
-          close(ourValues(profile, col)[i]!, v, `${n.path.join(' > ')} ${col}`);
-        }
-        if (n.across_rows_time && profile.contextCount > 1) {
-          const m = profile.metricIndex('time');
-          const s = contextStats(profile.exclusive(m), profile.contextCount);
-          close(s.min[i]!, n.across_rows_time.min, 'min over ranks');
-          close(s.mean[i]!, n.across_rows_time.mean, 'mean over ranks');
-          close(s.max[i]!, n.across_rows_time.max, 'max over ranks');
-        }
-      }
-
-      // Totals and the top-10 of the main metric.
-      const main = oracle.metrics.main_exclusive_metric ?? oracle.metrics.main_inclusive_metric!;
-      const ours = ourValues(profile, main);
-      close(ours.reduce((a, b) => a + b, 0), oracle.totals.sum_exclusive_over_all_nodes[main]!, `Σ ${main}`);
-      const top = oracle.top10[main]!;
-      const ranked = [...ours.keys()].sort((a, b) => ours[b]! - ours[a]!).slice(0, top.length);
-      top.forEach((t, k) => close(ours[ranked[k]!]!, t.value, `top-10 #${k + 1} value`));
-      for (const t of top) {
-        const i = byPath.get(JSON.stringify(t.path))!;
-        close(ours[i]!, t.value, `top-10 ${t.path.join(' > ')}`);
-      }
+  for (const { name, oracle, dataPath } of oracleCases('caliper-json')) {
+    it(name, async () => {
+      const profile = await caliperJsonSplitReader.read(dataPath);
+      checkAgainstOracle(profile, oracle, { values: caliperColumnValues, acrossRows: [['time', 'time', 'exclusive']] });
     });
   }
 });

@@ -11,6 +11,8 @@ export interface FileSample {
   tail: string;
   /** Names of the entries of a directory (empty for files). */
   entries: string[];
+  /** The file is gzip-compressed; `head` is then the start of the decompressed content. */
+  gzip: boolean;
 }
 
 export interface ReadOptions {

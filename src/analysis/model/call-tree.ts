@@ -28,6 +28,8 @@ export interface CallTreeColumns {
   line: Int32Array;
   module: Int32Array;
   kind: Uint8Array;
+  /** Line in the caller's source from which this node was called (0 = unknown or not a call). */
+  callLine: Int32Array;
 }
 
 /**
@@ -58,6 +60,8 @@ export class CallTree {
   /** 1-based source line, or null. */
   line(i: number): number | null { const l = this.columns.line[i]!; return l > 0 ? l : null; }
   module(i: number): string | null { const m = this.columns.module[i]!; return m === 0 ? null : this.strings.get(m); }
+  /** Line of the call site this node was called from (in its parent's file), or null. */
+  callLine(i: number): number | null { const l = this.columns.callLine[i]!; return l > 0 ? l : null; }
 
   /** Node ids of the roots, in order. */
   roots(): number[] {
@@ -104,6 +108,8 @@ export interface NodeAttributes {
   file?: string | null;
   line?: number | null;
   module?: string | null;
+  /** Line of the call site in the caller's file (HPCToolkit `C` elements, callgrind `calls=` lines). */
+  callLine?: number | null;
 }
 
 /** Appends nodes column by column; `finish()` hands out the tight columns. */
@@ -114,6 +120,7 @@ export class CallTreeBuilder {
   private readonly line = new GrowableInt32();
   private readonly module = new GrowableInt32();
   private readonly kind = new GrowableUint8();
+  private readonly callLine = new GrowableInt32();
 
   constructor(readonly strings: StringTable = new StringTable()) {}
 
@@ -127,6 +134,7 @@ export class CallTreeBuilder {
     this.file.push(attrs.file ? this.strings.intern(attrs.file) : 0);
     this.line.push(attrs.line && attrs.line > 0 ? attrs.line : 0);
     this.module.push(attrs.module ? this.strings.intern(attrs.module) : 0);
+    this.callLine.push(attrs.callLine && attrs.callLine > 0 ? attrs.callLine : 0);
     return this.kind.push(kind);
   }
 
@@ -166,6 +174,7 @@ export class CallTreeBuilder {
       line: this.line.finish(),
       module: this.module.finish(),
       kind: this.kind.finish(),
+      callLine: this.callLine.finish(),
     }, this.strings);
   }
 }

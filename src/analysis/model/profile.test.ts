@@ -18,7 +18,7 @@ describe('profile model', () => {
 
   it('rejects a child before its parent', () => {
     const strings = new StringTable();
-    const cols = { parent: Int32Array.from([1, -1]), name: new Int32Array(2), file: new Int32Array(2), line: new Int32Array(2), module: new Int32Array(2), kind: new Uint8Array(2) };
+    const cols = { parent: Int32Array.from([1, -1]), name: new Int32Array(2), file: new Int32Array(2), line: new Int32Array(2), module: new Int32Array(2), kind: new Uint8Array(2), callLine: new Int32Array(2) };
     assert.throws(() => new CallTree(cols, strings), /parents must precede children/);
     assert.throws(() => new CallTreeBuilder().add(3, 'x', NodeKind.Function), /does not exist/);
   });
@@ -96,7 +96,7 @@ main = 1
     const zeros = () => new Int32Array(n);
     const excl = new Float64Array(n * C).fill(1);
     const p = new Profile({
-      format: 'synthetic', path: '<memory>', strings: ['', 'f'], tree: { parent, name: zeros().fill(1), file: zeros(), line: zeros(), module: zeros(), kind: new Uint8Array(n) },
+      format: 'synthetic', path: '<memory>', strings: ['', 'f'], tree: { parent, name: zeros().fill(1), file: zeros(), line: zeros(), module: zeros(), kind: new Uint8Array(n), callLine: zeros() },
       contexts: Array.from({ length: C }, (_, r) => ({ rank: r, thread: -1, gpuDevice: -1, gpuStream: -1, label: `rank ${r}` })),
       metrics: [{ name: 'time', label: 'time', sourceKeys: [], unit: 's', kind: 'exclusive', aggregation: 'sum' }],
       exclusive: [excl], inclusive: [null], primaryMetric: 0, metadata: {}, warnings: [],

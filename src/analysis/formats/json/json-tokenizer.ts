@@ -14,6 +14,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { open } from 'node:fs/promises';
+import { isGzip, readChunks } from '../io/file-input';
 
 /** Receives SAX-style events. Implemented by readers as a class (monomorphic calls). */
 export interface JsonHandler {
@@ -864,10 +865,21 @@ export class ValueAssembler implements JsonHandler {
 export interface TokenizeFileOptions {
   /** Checked between chunks; when aborted the promise rejects with an Error named 'AbortError'. */
   signal?: AbortSignal;
-  /** Called after each chunk with the bytes read so far and the file size. */
+  /** Called after each chunk with the bytes read so far and the file size (for gzip files: the fraction read, and 1). */
   onProgress?: (bytesRead: number, totalBytes: number) => void;
   /** Bytes per read (default 1 MiB). */
   chunkSize?: number;
+}
+
+async function startsWithGzipMagic(path: string): Promise<boolean> {
+  const fh = await open(path, 'r');
+  try {
+    const b = Buffer.alloc(2);
+    const { bytesRead } = await fh.read(b, 0, 2, 0);
+    return bytesRead === 2 && isGzip(b);
+  } finally {
+    await fh.close();
+  }
 }
 
 function abortError(path: string, signal: AbortSignal): Error {
@@ -891,6 +903,16 @@ export async function tokenizeJsonFile(
   const chunkSize = Math.max(1, Math.floor(options.chunkSize ?? 1 << 20));
   if (signal?.aborted) throw abortError(path, signal);
   const tokenizer = new JsonTokenizer(handler);
+  if (await startsWithGzipMagic(path)) {
+    try {
+      for await (const chunk of readChunks(path, { signal, chunkSize, onProgress: f => onProgress?.(f, 1) })) tokenizer.write(chunk);
+      tokenizer.end();
+    } catch (e) {
+      if (e instanceof JsonSyntaxError) throw new JsonSyntaxError(`${path}: ${e.message}`, e.offset, e.line, e.column);
+      throw e;
+    }
+    return;
+  }
   const file = await open(path, 'r');
   let inflight: Promise<unknown> | null = null;
   try {
