@@ -10,6 +10,7 @@ import { readProfile } from '../src/analysis/formats';
 import { functionInclusiveByContext, functionTotals, lineCosts } from '../src/analysis/model/aggregates';
 import { findFunctionDefinition } from '../src/analysis/source/function-definitions';
 import { parseInWorker } from '../src/extension/workers/parse-client';
+import { benchReaders, readerTable } from './bench-readers';
 
 const ROOT = resolve(__dirname, '..');
 const SHARED = resolve(ROOT, '..', 'shared');
@@ -86,6 +87,11 @@ async function main(): Promise<void> {
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+  }
+
+  if (existsSync(join(SHARED, 'oracle'))) {
+    console.log('\nEvery reader on the shared datasets with a Hatchet oracle (median read time in this process after a warm-up):\n');
+    console.log(readerTable(await benchReaders(SHARED)));
   }
 
   if (existsSync(SAMPLE)) {

@@ -6,7 +6,7 @@ class Growable<T extends TypedArray> {
   private data: T;
   length = 0;
 
-  constructor(private readonly ctor: TypedArrayCtor<T>, capacity = 1024) {
+  constructor(private readonly ctor: TypedArrayCtor<T>, capacity = 64) {
     this.data = new ctor(Math.max(16, capacity));
   }
 

@@ -42,12 +42,11 @@ export class ProfileBuilder {
 
   /** Id of the context with these coordinates, created on first use. */
   context(parts: Partial<Omit<ExecutionContext, 'label'>>): number {
-    const c = makeContext(parts);
-    const key = `${c.rank}/${c.thread}/${c.gpuDevice}/${c.gpuStream}`;
+    const key = `${parts.rank ?? -1}/${parts.thread ?? -1}/${parts.gpuDevice ?? -1}/${parts.gpuStream ?? -1}`;
     let id = this.contextIds.get(key);
     if (id === undefined) {
       id = this.contexts.length;
-      this.contexts.push(c);
+      this.contexts.push(makeContext(parts));
       this.contextIds.set(key, id);
     }
     return id;

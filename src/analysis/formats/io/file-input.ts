@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import { ProfileReadError } from '../reader';
@@ -34,6 +34,29 @@ async function firstBytes(path: string, n: number): Promise<Buffer> {
 }
 
 /**
+ * The whole file when it is at most `limit` bytes, else null. Reading a small file synchronously
+ * costs microseconds, while each asynchronous fs call is a thread-pool round trip (~50 µs): for the
+ * many small profiles users open, those round trips would dominate the read time.
+ */
+export function readSmallFile(path: string, limit: number): Buffer | null {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size > limit) return null;
+    const out = Buffer.allocUnsafe(size);
+    let got = 0;
+    while (got < size) {
+      const n = readSync(fd, out, got, size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return out.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * The bytes of a file in chunks, gunzipped transparently when the file is gzip-compressed (by
  * content, not by name). Memory stays bounded by the chunk size. A truncated or corrupt gzip stream
  * ends in a ProfileReadError naming the file.
@@ -42,6 +65,12 @@ export async function* readChunks(path: string, options: InputOptions = {}): Asy
   const { signal, onProgress } = options;
   if (signal?.aborted) throw abortError(path, signal);
   const chunkSize = Math.max(1, Math.floor(options.chunkSize ?? 1 << 20));
+  const small = readSmallFile(path, chunkSize);
+  if (small && !isGzip(small)) {
+    if (small.length) yield small;
+    onProgress?.(1);
+    return;
+  }
   const total = (await stat(path)).size;
   const gzip = total >= 2 && isGzip(await firstBytes(path, 2));
   const file = createReadStream(path, { highWaterMark: chunkSize });

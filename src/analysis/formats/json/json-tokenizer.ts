@@ -14,7 +14,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { open } from 'node:fs/promises';
-import { isGzip, readChunks } from '../io/file-input';
+import { isGzip, readChunks, readSmallFile } from '../io/file-input';
 
 /** Receives SAX-style events. Implemented by readers as a class (monomorphic calls). */
 export interface JsonHandler {
@@ -871,17 +871,6 @@ export interface TokenizeFileOptions {
   chunkSize?: number;
 }
 
-async function startsWithGzipMagic(path: string): Promise<boolean> {
-  const fh = await open(path, 'r');
-  try {
-    const b = Buffer.alloc(2);
-    const { bytesRead } = await fh.read(b, 0, 2, 0);
-    return bytesRead === 2 && isGzip(b);
-  } finally {
-    await fh.close();
-  }
-}
-
 function abortError(path: string, signal: AbortSignal): Error {
   const err = new Error(`${path}: aborted`, { cause: signal.reason });
   err.name = 'AbortError';
@@ -903,37 +892,54 @@ export async function tokenizeJsonFile(
   const chunkSize = Math.max(1, Math.floor(options.chunkSize ?? 1 << 20));
   if (signal?.aborted) throw abortError(path, signal);
   const tokenizer = new JsonTokenizer(handler);
-  if (await startsWithGzipMagic(path)) {
+  const small = readSmallFile(path, chunkSize);
+  if (small && !isGzip(small)) {
     try {
-      for await (const chunk of readChunks(path, { signal, chunkSize, onProgress: f => onProgress?.(f, 1) })) tokenizer.write(chunk);
+      tokenizer.write(small);
       tokenizer.end();
     } catch (e) {
       if (e instanceof JsonSyntaxError) throw new JsonSyntaxError(`${path}: ${e.message}`, e.offset, e.line, e.column);
       throw e;
     }
+    onProgress?.(small.length, small.length);
     return;
   }
   const file = await open(path, 'r');
+  let closed = false;
   let inflight: Promise<unknown> | null = null;
   try {
     const total = (await file.stat()).size;
-    const buffers = [Buffer.allocUnsafe(chunkSize), Buffer.allocUnsafe(chunkSize)];
+    // Small files get one exact-size buffer: below ~100 KB allocation, not parsing, dominates.
+    const size = Math.max(2, Math.min(chunkSize, total));
+    const buffers = [Buffer.allocUnsafe(size), total > size ? Buffer.allocUnsafe(size) : Buffer.alloc(0)];
+    const first = await file.read(buffers[0]!, 0, size, 0);
+    if (isGzip(buffers[0]!.subarray(0, first.bytesRead))) {
+      await file.close();
+      closed = true;
+      for await (const chunk of readChunks(path, { signal, chunkSize, onProgress: f => onProgress?.(f, 1) })) tokenizer.write(chunk);
+      tokenizer.end();
+      return;
+    }
     let which = 0;
     let position = 0;
-    let read: Promise<{ bytesRead: number }> = file.read(buffers[0], 0, chunkSize, 0);
-    inflight = read;
+    let read: Promise<{ bytesRead: number }> = Promise.resolve(first);
     for (;;) {
       const { bytesRead } = await read;
       inflight = null;
       if (signal?.aborted) throw abortError(path, signal);
       if (bytesRead === 0) break;
-      const current = buffers[which];
+      const current = buffers[which]!;
       position += bytesRead;
-      which ^= 1;
-      read = file.read(buffers[which], 0, chunkSize, position);
-      inflight = read;
-      tokenizer.write(bytesRead === chunkSize ? current : current.subarray(0, bytesRead));
+      const last = position >= total;
+      if (!last) {
+        // The next read overlaps the tokenizing of this chunk.
+        which ^= 1;
+        read = file.read(buffers[which]!, 0, size, position);
+        inflight = read;
+      }
+      tokenizer.write(bytesRead === size ? current : current.subarray(0, bytesRead));
       onProgress?.(position, total);
+      if (last) break;
     }
     tokenizer.end();
   } catch (e) {
@@ -941,6 +947,6 @@ export async function tokenizeJsonFile(
     throw e;
   } finally {
     if (inflight) await inflight.catch(() => undefined);
-    await file.close();
+    if (!closed) await file.close();
   }
 }

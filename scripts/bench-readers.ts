@@ -1,0 +1,133 @@
+/**
+ * The per-reader table of `npm run bench`: for every dataset that has a Hatchet oracle, our read
+ * time (median, in this process after a warm-up), throughput, the ratio to a plain parse of the
+ * same bytes for JSON and XML inputs, and the speed-up over Hatchet's reader as timed on this
+ * machine class (shared/oracle/README.md). Datasets are only read, never copied.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { SaxesParser } from 'saxes';
+import { readProfile } from '../src/analysis/formats';
+import { sampleFile } from '../src/analysis/formats/file-sample';
+
+export interface ReaderBenchRow {
+  dataset: string;
+  format: string;
+  bytes: number;
+  nodes: number;
+  medianMs: number;
+  plainParseMs: number | null;
+  hatchetMs: number | null;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+/** Times `f` repeatedly (after one warm-up) until `budgetMs` is spent or `max` runs are done. */
+async function timeRepeatedly(f: () => unknown, budgetMs = 400, max = 25): Promise<number> {
+  await f();
+  const runs: number[] = [];
+  const start = performance.now();
+  while (runs.length < max && (runs.length < 3 || performance.now() - start < budgetMs)) {
+    const t = performance.now();
+    await f();
+    runs.push(performance.now() - t);
+  }
+  return median(runs);
+}
+
+function sizeOf(path: string): number {
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.size;
+  return readdirSync(path).reduce((s, e) => s + sizeOf(join(path, e)), 0);
+}
+
+/** Hatchet's median load times keyed by `<format>/<dataset>`, from the oracle README's table. */
+function hatchetTimings(shared: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const readme = join(shared, 'oracle', 'README.md');
+  if (!existsSync(readme)) return out;
+  for (const line of readFileSync(readme, 'utf8').split('\n')) {
+    const cells = line.split('|').map(c => c.trim());
+    // | format | dataset | reader | size | nodes | rows | median load (ms) | min–max | proc | status |
+    if (cells.length < 11 || !/^\d+(\.\d+)?$/.test(cells[7] ?? '') || cells[10] !== 'ok') continue;
+    const dataset = cells[2]!.replace(/ \(.*\)$/, '');
+    out.set(`${cells[1]}/${dataset}`, Number(cells[7]));
+  }
+  return out;
+}
+
+/** The plain parse our reader is compared with: JSON.parse for JSON, a bare SAX pass for XML. */
+function plainParse(path: string): (() => unknown) | null {
+  const st = statSync(path);
+  const file = st.isDirectory() ? join(path, 'experiment.xml') : path;
+  if (!existsSync(file) || statSync(file).isDirectory()) return null;
+  const head = readFileSync(file).subarray(0, 64).toString('utf8').trimStart();
+  if (head.startsWith('{') || head.startsWith('[')) return () => JSON.parse(readFileSync(file, 'utf8'));
+  if (head.startsWith('<?xml') || head.startsWith('<')) {
+    return () => {
+      const p = new SaxesParser();
+      p.on('opentag', () => undefined);
+      p.write(readFileSync(file, 'utf8')).close();
+    };
+  }
+  return null;
+}
+
+function oracleFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const e of readdirSync(dir)) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) out.push(...oracleFiles(p));
+    else if (e.endsWith('.json')) out.push(p);
+  }
+  return out.sort();
+}
+
+export async function benchReaders(shared: string): Promise<ReaderBenchRow[]> {
+  const timings = hatchetTimings(shared);
+  const rows: ReaderBenchRow[] = [];
+  const oracleRoot = join(shared, 'oracle');
+  for (const file of oracleFiles(oracleRoot)) {
+    const oracle = JSON.parse(readFileSync(file, 'utf8')) as { dataset: string };
+    const dataPath = join(shared, '..', oracle.dataset);
+    if (!existsSync(dataPath)) continue;
+    const key = relative(oracleRoot, file).replace(/\.json$/, '');
+    let nodes = 0;
+    let format = '';
+    try {
+      const p = await readProfile(dataPath);
+      nodes = p.tree.size;
+      format = p.format;
+    } catch (e) {
+      console.log(`${key.padEnd(60)} cannot be read: ${(e as Error).message}`);
+      continue;
+    }
+    const medianMs = await timeRepeatedly(() => readProfile(dataPath));
+    const plain = plainParse(dataPath);
+    const plainParseMs = plain && !(await sampleFile(dataPath)).gzip ? await timeRepeatedly(plain) : null;
+    rows.push({ dataset: key, format, bytes: sizeOf(dataPath), nodes, medianMs, plainParseMs, hatchetMs: timings.get(key) ?? null });
+  }
+  return rows;
+}
+
+/** The table as Markdown (the README's performance section is pasted from this output). */
+export function readerTable(rows: ReaderBenchRow[]): string {
+  const out = [
+    '| dataset | reader | size (KB) | nodes | HPC Lens (ms) | MB/s | plain parse ÷ ours | Hatchet (ms) | speed-up vs Hatchet |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of rows) {
+    const mbs = r.bytes / 1e6 / (r.medianMs / 1e3);
+    out.push(`| ${r.dataset} | ${r.format} | ${(r.bytes / 1024).toFixed(1)} | ${r.nodes} | ${r.medianMs.toFixed(2)} | ${mbs.toFixed(1)} | ${r.plainParseMs === null ? '–' : (r.plainParseMs / r.medianMs).toFixed(2)} | ${r.hatchetMs ?? '–'} | ${r.hatchetMs === null ? '–' : `${(r.hatchetMs / r.medianMs).toFixed(0)}×`} |`);
+  }
+  const withHatchet = rows.filter(r => r.hatchetMs !== null);
+  if (withHatchet.length) {
+    const ratios = withHatchet.map(r => r.hatchetMs! / r.medianMs);
+    out.push('', `Speed-up over Hatchet: median ${median(ratios).toFixed(0)}×, lowest ${Math.min(...ratios).toFixed(0)}× (${withHatchet[ratios.indexOf(Math.min(...ratios))]!.dataset}), over ${withHatchet.length} datasets.`);
+  }
+  return out.join('\n');
+}
