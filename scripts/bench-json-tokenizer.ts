@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import parser from 'stream-json/parser.js';
 import { tokenizeJsonFile, ValueAssembler, type JsonHandler } from '../src/analysis/formats/json/json-tokenizer';
+import { seededRandom } from '../src/analysis/stats/seeded-random';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -24,17 +25,6 @@ function arg(name: string, fallback: number): number {
 const targetBytes = arg('mb', 50) * 1e6;
 const runs = arg('runs', 3);
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Writes a document produced piecewise by `next()` (returns null when done) to `path`. */
 function writeDoc(path: string, head: string, next: (first: boolean) => string | null, tail: string): void {
@@ -63,7 +53,7 @@ function writeDoc(path: string, head: string, next: (first: boolean) => string |
  * digits (what Caliper prints), one in ten at full double precision (17 digits).
  */
 function writeCaliper(path: string): void {
-  const r = rng(1);
+  const r = seededRandom(1);
   let bytes = 0;
   writeDoc(
     path,
@@ -85,7 +75,7 @@ function writeCaliper(path: string): void {
 
 /** Chrome trace: complete events with repeated names and categories, unique-ish args strings. */
 function writeChromeTrace(path: string): void {
-  const r = rng(2);
+  const r = seededRandom(2);
   const kernels = Array.from(
     { length: 300 },
     (_, i) => `void stencil::kernel_${i}<double, ${1 + (i % 8)}>(double const*, double*, int, int, stencil::Params<${i % 5}>)`,

@@ -19,6 +19,7 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seededRandom } from '../src/analysis/stats/seeded-random';
 
 export const SAMPLE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'samples', 'heat-stencil');
 export const SOURCE_DIR = join(SAMPLE_DIR, 'src');
@@ -271,17 +272,6 @@ function checkCall(sources: Sources, caller: string, callee: string): void {
 // The cost model
 // ---------------------------------------------------------------------------------------------------
 
-/** Seeded PRNG (mulberry32): uniform in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Mirrors partition_rows() in main.c: weights 2, 1, 1, ..., 1, so rank 0 owns twice the rows of the others. */
 export function partitionRows(ny: number, nranks: number, rank: number): { first: number; count: number } {
@@ -314,7 +304,7 @@ function residualSteps(): number {
 }
 
 function modelRun(): RankTime[] {
-  const rng = mulberry32(SEED);
+  const rng = seededRandom(SEED);
   const noisy = (x: number): number => x * (1 + NOISE * (2 * rng() - 1));
   const copy = (doubles: number): number => (doubles * 8) / COST.copyBandwidth;
   const { ranks, nx, ny, iterations } = RUN;

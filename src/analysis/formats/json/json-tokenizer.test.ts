@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JsonSyntaxError, JsonTokenizer, ValueAssembler, tokenizeJsonFile, type JsonHandler } from './json-tokenizer';
+import { seededRandom } from '../../stats/seeded-random';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -165,17 +166,6 @@ function failure(chunks: Uint8Array[]): { error: JsonSyntaxError; at: 'write' | 
   return { error, at };
 }
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Random JSON generator: produces the text together with the exact event stream it must yield.
@@ -531,7 +521,7 @@ describe('JsonTokenizer: valid documents', () => {
   });
 
   it('computes numbers exactly like Number(text)', () => {
-    const r = rng(7);
+    const r = seededRandom(7);
     const texts: string[] = [];
     for (let i = 0; i < 20000; i++) {
       const intDigits = 1 + Math.floor(r() * 16);
@@ -581,7 +571,7 @@ describe('JsonTokenizer: valid documents', () => {
       [0xc3],
       [0xef, 0xbb, 0xbf, 0x61],
     ];
-    const r = rng(3);
+    const r = seededRandom(3);
     for (let i = 0; i < 300; i++) {
       const n = Math.floor(r() * 40);
       const body: number[] = [];
@@ -608,7 +598,7 @@ describe('JsonTokenizer: valid documents', () => {
   });
 
   it('matches the generator on random documents, at every split point (small) and in random 1..64-byte chunks (larger)', () => {
-    const r = rng(42);
+    const r = seededRandom(42);
     const gen = new Generator(r);
     let small = 0;
     for (let i = 0; i < 400; i++) {
@@ -643,7 +633,7 @@ describe('JsonTokenizer: valid documents', () => {
     // Runs of same-length strings differing in one byte (first, middle or last): some of them land in the same slot.
     for (let i = 0; i < 3000; i++) for (const c of 'abcdefghijklmnopqrstuvwxyz') strings.push(`${c}_${i}`, `p${i}${c}!`, `q${i}${c}`);
     const doc = JSON.stringify([strings, strings.map(x => ({ [x]: x }))]);
-    assert.deepStrictEqual(parseChunks(randomChunks(utf8(doc), rng(4), 100_000)).value, JSON.parse(doc));
+    assert.deepStrictEqual(parseChunks(randomChunks(utf8(doc), seededRandom(4), 100_000)).value, JSON.parse(doc));
   });
 
   it('handles deep nesting without recursion limits', () => {
@@ -653,7 +643,7 @@ describe('JsonTokenizer: valid documents', () => {
     const t = new JsonTokenizer(rec);
     let maxDepth = 0;
     const bytes = utf8(doc);
-    for (const c of randomChunks(bytes, rng(1), 5000)) {
+    for (const c of randomChunks(bytes, seededRandom(1), 5000)) {
       t.write(c);
       maxDepth = Math.max(maxDepth, t.depth);
     }
@@ -752,7 +742,7 @@ describe('JsonTokenizer: errors', () => {
   });
 
   it('throws for every truncation of valid documents (never returns silently)', () => {
-    const r = rng(9);
+    const r = seededRandom(9);
     const gen = new Generator(r);
     const docs = EDGE_DOCS.filter(d => /^\s*[[{]/.test(d));
     for (let i = 0; i < 150; i++) {
@@ -893,7 +883,7 @@ describe('ValueAssembler', () => {
     const reader = new Reader();
     const t = new JsonTokenizer(reader);
     reader.attach(t);
-    for (const c of randomChunks(utf8(doc), rng(5), 7)) t.write(c);
+    for (const c of randomChunks(utf8(doc), seededRandom(5), 7)) t.write(c);
     t.end();
     assert.deepStrictEqual(reader.meta, [{ a: [1, 2, { b: null }] }, 7, [], 's']);
     assert.equal(reader.rows, 3);
@@ -910,7 +900,7 @@ describe('tokenizeJsonFile', () => {
   });
 
   function bigDocument(): string {
-    const gen = new Generator(rng(11));
+    const gen = new Generator(seededRandom(11));
     const parts: string[] = [];
     for (let i = 0; i < 300; i++) parts.push(gen.document(4).text);
     return `{"items":[${parts.join(',')}],"end":true}`;
