@@ -96,8 +96,8 @@ export async function benchReaders(shared: string): Promise<ReaderBenchRow[]> {
     const dataPath = join(shared, '..', oracle.dataset);
     if (!existsSync(dataPath)) continue;
     const key = relative(oracleRoot, file).replace(/\.json$/, '');
-    let nodes = 0;
-    let format = '';
+    let nodes: number;
+    let format: string;
     try {
       const p = await readProfile(dataPath);
       nodes = p.tree.size;
