@@ -44,10 +44,13 @@ export function oracleCases(format: string): { name: string; oracle: Oracle; dat
 export const closeTo = (a: number, b: number, what: string, rel = 1e-9): void =>
   assert.ok(Math.abs(a - b) <= rel * Math.max(1, Math.abs(a), Math.abs(b)), `${what}: got ${a}, Hatchet ${b}`);
 
+const namesByNid = new WeakMap<Oracle, Map<number, string>>();
+
 /** Root-first names of an oracle node, in either encoding. */
 export function oraclePath(oracle: Oracle, node: { path?: string[]; path_nids?: number[] }): string[] {
   if (node.path) return node.path;
-  const names = new Map(oracle.nodes.map(n => [n.nid, n.name]));
+  let names = namesByNid.get(oracle);
+  if (!names) namesByNid.set(oracle, (names = new Map(oracle.nodes.map(n => [n.nid, n.name]))));
   return node.path_nids!.map(id => names.get(id)!);
 }
 
@@ -108,6 +111,12 @@ export function checkAgainstOracle(profile: Profile, oracle: Oracle, options: Co
     return columnCache.get(c)!;
   };
   const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
+  const statsCache = new Map<string, ReturnType<typeof contextStats>>();
+  const statsOf = (m: number, side: 'exclusive' | 'inclusive') => {
+    const key = `${m}/${side}`;
+    if (!statsCache.has(key)) statsCache.set(key, contextStats(side === 'exclusive' ? profile.exclusive(m) : profile.inclusive(m), profile.contextCount));
+    return statsCache.get(key)!;
+  };
   for (const [k, group] of theirs) {
     const mine = ours.get(k)!;
     const columns = new Set(group.flatMap(n => Object.keys({ ...n.metrics, ...(n.derived_inclusive ?? {}) })));
@@ -122,7 +131,7 @@ export function checkAgainstOracle(profile: Profile, oracle: Oracle, options: Co
     for (const [col, metric, side] of options.acrossRows ?? []) {
       const m = profile.metricIndex(metric);
       if (m < 0 || profile.contextCount < 2) continue;
-      const stats = contextStats(side === 'exclusive' ? profile.exclusive(m) : profile.inclusive(m), profile.contextCount);
+      const stats = statsOf(m, side);
       const expected = group.map(n => n[`across_rows_${col}`] as { min: number; mean: number; max: number } | undefined);
       if (expected.some(e => !e)) continue;
       for (const stat of ['min', 'mean', 'max'] as const) {

@@ -4,27 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { checkAgainstOracle, closeTo, oracleCases } from '../../../test/support/hatchet-oracle';
+import { caliperColumnValues } from '../../../test/support/caliper-columns';
 import { skipUnlessShared } from '../../../test/support/shared-data';
-import type { Profile } from '../model/profile';
-import { caliperJsonSplitReader, parseSourceLocation } from './caliper-json-split';
+import { caliperJsonSplitReader } from './caliper-json-split';
 import { readProfile } from './index';
 import { ProfileReadError } from './reader';
 
 const close = (a: number, b: number, what: string) => closeTo(a, b, what);
-
-/**
- * The values of a Hatchet column in our model. Hatchet keeps every Caliper column as it is (and
- * calls most of them exclusive); `X (inc)` is Hatchet's inclusive partner of `X`.
- */
-function caliperColumnValues(profile: Profile, hatchetColumn: string): Float64Array {
-  const inc = hatchetColumn.endsWith(' (inc)');
-  const name = inc ? hatchetColumn.slice(0, -' (inc)'.length) : hatchetColumn;
-  const m = profile.metricIndex(name);
-  assert.ok(m >= 0, `metric ${name} missing; we have ${profile.metrics.map(x => x.name).join(', ')}`);
-  const d = profile.metrics[m]!;
-  const inclusiveSide = inc || d.kind === 'inclusive';
-  return inclusiveSide ? profile.inclusiveTotals(m) : profile.exclusiveTotals(m);
-}
 
 describe('Caliper json-split reader against Hatchet', { skip: skipUnlessShared('oracle', 'caliper-json') }, () => {
   for (const { name, oracle, dataPath } of oracleCases('caliper-json')) {
@@ -92,12 +78,6 @@ describe('Caliper json-split reader', () => {
     assert.equal(t.module(1), 'libstencil.so', 'a function takes the module its statements agree on');
     assert.deepEqual(p.metrics.map(m => [m.name, m.unit]), [['count', 'count'], ['time', 's']]);
     close(p.total(1), 0.8, 'total');
-  });
-
-  it('parses source locations', () => {
-    assert.deepEqual(parseSourceLocation('/a/b.c:12'), { file: '/a/b.c', line: 12 });
-    assert.deepEqual(parseSourceLocation('UNKNOWN:0'), { file: null, line: null });
-    assert.deepEqual(parseSourceLocation('C:\\x\\y.c:7'), { file: 'C:\\x\\y.c', line: 7 });
   });
 
   it('names the file and the reason for bad input', async () => {

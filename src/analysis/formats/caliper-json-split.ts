@@ -1,8 +1,10 @@
 import { NodeKind } from '../model/call-tree';
 import { GrowableFloat64 } from '../model/growable';
-import { normaliseUnit, type MetricAggregation, type MetricDescriptor, type MetricKind } from '../model/metric';
 import type { MetadataValue, Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
+import { CALLPATH, MODULE, PATH, RANK, SOURCELOC } from './caliper/attributes';
+import type { ValueColumn } from './caliper/metrics';
+import { assembleCaliperProfile, type CaliperRows } from './caliper/profile-assembly';
 import { JsonSyntaxError, tokenizeJsonFile, ValueAssembler, type JsonHandler } from './json/json-tokenizer';
 import { isAbortError, ProfileReadError, type FileSample, type ProfileReader, type ReadOptions } from './reader';
 
@@ -18,12 +20,6 @@ import { isAbortError, ProfileReadError, type FileSample, type ProfileReader, ty
  * with a null tree column are global records and are dropped, as Hatchet does. With
  * `sourceloc#cali.sampler.pc`, a node sampled at several lines gets one statement child per line.
  */
-
-const CALLPATH = 'source.function#callpath.address';
-const PATH = 'path';
-const SOURCELOC = 'sourceloc#cali.sampler.pc';
-const MODULE = 'module#cali.sampler.pc';
-const RANK = 'mpi.rank';
 
 interface JsonSplitDocument {
   rows: GrowableFloat64;
@@ -152,93 +148,16 @@ class JsonSplitHandler implements JsonHandler {
   }
 }
 
-interface ColumnPlan {
-  index: number;
-  name: string;
+const NO_METRICS = 'no metric columns (columns with "is_value": true other than mpi.rank)';
+
+interface ColumnPlan extends ValueColumn {
   isValue: boolean;
-  alias?: string;
-  unit?: string;
-}
-
-interface MetricPlan {
-  descriptor: MetricDescriptor;
-  exclusiveColumn: number;
-  inclusiveColumn: number;
-}
-
-/** Names Hatchet gives Caliper's time columns, so results line up with Hatchet and Thicket. */
-const EXCLUSIVE_TIME = new Set(['sum#time.duration', 'sum#avg#sum#time.duration']);
-const INCLUSIVE_TIME = new Set(['inclusive#sum#time.duration', 'sum#avg#inclusive#sum#time.duration']);
-
-/** Splits Caliper's `<op>#<op>#attr` naming into what the model needs. */
-function classify(column: ColumnPlan): { name: string; kind: Exclude<MetricKind, 'both'>; aggregation: MetricAggregation; pairKey: string } {
-  const key = column.name;
-  if (EXCLUSIVE_TIME.has(key)) return { name: 'time', kind: 'exclusive', aggregation: 'sum', pairKey: 'time' };
-  if (INCLUSIVE_TIME.has(key)) return { name: 'time', kind: 'inclusive', aggregation: 'sum', pairKey: 'time' };
-  const ops = key.split('#');
-  const first = ops.length > 1 ? ops[0]! : '';
-  const aggregation: MetricAggregation = first === 'avg' || first === 'min' || first === 'max' ? first : 'sum';
-  const inclusive = ops.slice(0, -1).includes('inclusive');
-  // `inclusive#X` pairs with `X` when both are present.
-  const pairKey = key.startsWith('inclusive#') ? key.slice('inclusive#'.length) : key;
-  return { name: key, kind: inclusive ? 'inclusive' : 'exclusive', aggregation, pairKey };
-}
-
-function unitOf(column: ColumnPlan): string {
-  if (column.unit) return normaliseUnit(column.unit);
-  const attr = column.name.split('#').pop()!;
-  // Caliper before 2.x wrote time.duration in microseconds without a unit attribute.
-  if (attr === 'time.duration' || column.name === 'time') return 'µs';
-  if (attr === 'time.duration.ns') return 'ns';
-  if (column.name === 'count' || attr === 'count') return 'count';
-  return '';
-}
-
-function planMetrics(columns: ColumnPlan[], skip: Set<number>): MetricPlan[] {
-  const byPair = new Map<string, MetricPlan>();
-  const plans: MetricPlan[] = [];
-  for (const c of columns) {
-    if (!c.isValue || skip.has(c.index)) continue;
-    const cls = classify(c);
-    let plan = byPair.get(cls.pairKey);
-    if (plan && ((cls.kind === 'exclusive' && plan.exclusiveColumn < 0) || (cls.kind === 'inclusive' && plan.inclusiveColumn < 0))) {
-      // The other half of a pair: e.g. `inclusive#sum#time.duration` after `sum#time.duration`.
-      if (cls.kind === 'exclusive') { plan.exclusiveColumn = c.index; plan.descriptor.name = cls.name; } else plan.inclusiveColumn = c.index;
-      plan.descriptor.kind = 'both';
-      plan.descriptor.sourceKeys.push(c.name);
-      if (!plan.descriptor.unit) plan.descriptor.unit = unitOf(c);
-      continue;
-    }
-    plan = {
-      descriptor: { name: cls.name, label: c.alias ?? cls.name, sourceKeys: [c.name], unit: unitOf(c), kind: cls.kind, aggregation: cls.aggregation },
-      exclusiveColumn: cls.kind === 'exclusive' ? c.index : -1,
-      inclusiveColumn: cls.kind === 'inclusive' ? c.index : -1,
-    };
-    byPair.set(cls.pairKey, plan);
-    plans.push(plan);
-  }
-  return plans;
 }
 
 function asArray(v: unknown, what: string, path: string): unknown[] {
   if (v === undefined) throw new ProfileReadError(path, `not a Caliper json-split profile: "${what}" is missing`);
   if (!Array.isArray(v)) throw new ProfileReadError(path, `"${what}" must be an array`);
   return v;
-}
-
-/** Splits `/path/file.c:123` into file and line (Caliper's source-location labels). */
-export function parseSourceLocation(label: string): { file: string | null; line: number | null } {
-  const m = /^(.*):(\d+)$/.exec(label);
-  if (!m) return { file: label || null, line: null };
-  const file = m[1]!;
-  const line = Number(m[2]);
-  if (file === 'UNKNOWN' || file === '') return { file: null, line: null };
-  return { file, line: line > 0 ? line : null };
-}
-
-function basename(p: string): string {
-  const i = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'));
-  return i >= 0 ? p.slice(i + 1) : p;
 }
 
 /** Builds the model from a parsed json-split document. */
@@ -251,10 +170,11 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
     const m = (meta[index] ?? {}) as Record<string, unknown>;
     // Without metadata, a column is a tree column when some node is labelled with it.
     const isValue = typeof m['is_value'] === 'boolean' ? (m['is_value'] as boolean) : !nodes.some(n => (n as { column?: unknown })?.column === name);
+    const unit = m['attribute.unit'] ?? m['time.unit'];
     return {
       index, name, isValue,
       alias: typeof m['attribute.alias'] === 'string' ? (m['attribute.alias'] as string) : undefined,
-      unit: typeof m['attribute.unit'] === 'string' ? (m['attribute.unit'] as string) : undefined,
+      unit: typeof unit === 'string' ? unit : undefined,
     };
   });
   const col = (name: string) => columns.findIndex(c => c.name === name);
@@ -269,6 +189,7 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
   }
 
   const b = new ProfileBuilder('caliper-json-split', path);
+  Object.assign(b.metadata, doc.metadata);
   const kind = treeName === CALLPATH ? NodeKind.Function : NodeKind.Region;
 
   // Node labels are read lazily by index; validate the shape once.
@@ -306,126 +227,40 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
     if (n.column === treeName) ensure(i);
   }
 
-  // Contexts: every rank 0..max gets a context (as Hatchet gives every node a row per rank).
-  const { rows, rowWidth: w, rowCount } = doc;
-  const rankContext: number[] = [];
-  let unknownRankContext = -1;
-  if (rankCol >= 0) {
-    let maxRank = -1;
-    for (let r = 0; r < rowCount; r++) {
-      if (Number.isNaN(rows.get(r * w + treeCol))) continue;
-      const rank = rows.get(r * w + rankCol);
-      if (Number.isInteger(rank) && rank > maxRank) maxRank = rank;
-    }
-    for (let k = 0; k <= maxRank; k++) rankContext.push(b.context({ rank: k }));
-  }
-  const contextOfRow = (r: number): number => {
-    if (rankCol < 0) return b.context({});
-    const rank = rows.get(r * w + rankCol);
-    if (Number.isInteger(rank) && rank >= 0) return rankContext[rank]!;
-    if (unknownRankContext < 0) {
-      unknownRankContext = b.context({ rank: -1 });
-      b.warnings.push('some rows have no mpi.rank; their values are kept in a separate context');
-    }
-    return unknownRankContext;
-  };
-
+  const { rows: cells, rowWidth: w, rowCount } = doc;
   const nodeIndexOf = (r: number, c: number): number => {
-    const v = rows.get(r * w + c);
+    const v = cells.get(r * w + c);
     if (!Number.isInteger(v) || v < 0 || v >= nodes.length) throw new ProfileReadError(path, `row ${r + 1}, column "${columns[c]!.name}": ${v} is not an index into "nodes"`);
     return v;
   };
-  const treeNodeOfRow = (r: number): number => {
-    const v = rows.get(r * w + treeCol);
-    if (Number.isNaN(v)) return -1;
+  // Validated once here, so that the row functions below are plain lookups.
+  const rowNode = new Int32Array(rowCount).fill(-1);
+  for (let r = 0; r < rowCount; r++) {
+    if (Number.isNaN(cells.get(r * w + treeCol))) continue;
     const i = nodeIndexOf(r, treeCol);
     if (modelOf[i] === -1) throw new ProfileReadError(path, `row ${r + 1} refers to node ${i} ("${label(i)}"), which is not a "${treeName}" node`);
-    return modelOf[i]!;
+    rowNode[r] = modelOf[i]!;
+  }
+  const labelAt = (c: number) => (r: number): string | null =>
+    Number.isNaN(cells.get(r * w + c)) ? null : label(nodeIndexOf(r, c));
+  const structural = new Set([treeCol, rankCol, sourceCol, moduleCol]);
+  const valueColumns = columns.filter(c => c.isValue && !structural.has(c.index));
+  if (valueColumns.length === 0) throw new ProfileReadError(path, NO_METRICS);
+  const valueIndices = Int32Array.from(valueColumns, c => c.index);
+  const rows: CaliperRows = {
+    count: rowCount,
+    columns: valueColumns,
+    node: r => rowNode[r]!,
+    rank: rankCol >= 0 ? r => cells.get(r * w + rankCol) : null,
+    location: sourceCol >= 0 ? labelAt(sourceCol) : null,
+    module: moduleCol >= 0 ? labelAt(moduleCol) : null,
+    forEachValue(r, add) {
+      const base = r * w;
+      for (let k = 0; k < valueIndices.length; k++) add(valueIndices[k]!, cells.get(base + valueIndices[k]!));
+    },
   };
-
-  // Source locations: a node sampled at one location takes it; at several, one statement child each.
-  const rowTarget = new Int32Array(rowCount).fill(-1);
-  const statementChildren: [child: number, parent: number][] = [];
-  if (sourceCol >= 0) {
-    const locationsOf = new Map<number, Map<string, number[]>>();
-    for (let r = 0; r < rowCount; r++) {
-      const node = treeNodeOfRow(r);
-      if (node < 0) continue;
-      const loc = Number.isNaN(rows.get(r * w + sourceCol)) ? 'UNKNOWN:0' : label(nodeIndexOf(r, sourceCol));
-      let locs = locationsOf.get(node);
-      if (!locs) locationsOf.set(node, (locs = new Map()));
-      let list = locs.get(loc);
-      if (!list) locs.set(loc, (list = []));
-      list.push(r);
-    }
-    for (const [node, locs] of locationsOf) {
-      if (locs.size === 1) {
-        const [loc, list] = [...locs][0]!;
-        const { file, line } = parseSourceLocation(loc);
-        if (file) b.tree.setLocation(node, file, line);
-        for (const r of list) rowTarget[r] = node;
-        continue;
-      }
-      for (const [loc, list] of [...locs].sort((a, c) => a[0].localeCompare(c[0]))) {
-        const { file, line } = parseSourceLocation(loc);
-        const name = file ? `${basename(file)}:${line ?? 0}` : loc;
-        const child = b.tree.add(node, name, NodeKind.Statement, { file, line });
-        statementChildren.push([child, node]);
-        for (const r of list) rowTarget[r] = child;
-      }
-    }
-  } else {
-    for (let r = 0; r < rowCount; r++) rowTarget[r] = treeNodeOfRow(r);
-  }
-
-  // Load modules: a node takes the module of its samples; a function whose statements all share a
-  // module takes that one too.
-  if (moduleCol >= 0) {
-    for (let r = 0; r < rowCount; r++) {
-      const t = rowTarget[r]!;
-      if (t < 0 || Number.isNaN(rows.get(r * w + moduleCol)) || b.tree.moduleId(t) !== 0) continue;
-      b.tree.setModule(t, label(nodeIndexOf(r, moduleCol)));
-    }
-    const agreed = new Map<number, number>(); // function node → module id, or -1 on conflict
-    for (const [child, parent] of statementChildren) {
-      const m = b.tree.moduleId(child);
-      if (m === 0) continue;
-      const seen = agreed.get(parent);
-      agreed.set(parent, seen === undefined || seen === m ? m : -1);
-    }
-    for (const [parent, m] of agreed) if (m > 0 && b.tree.moduleId(parent) === 0) b.tree.setModule(parent, b.tree.strings.get(m));
-    b.tree.inferModulesByName();
-  }
-
-  const skip = new Set([treeCol, rankCol, sourceCol, moduleCol].filter(c => c >= 0));
-  const plans = planMetrics(columns, skip);
-  if (plans.length === 0) throw new ProfileReadError(path, 'no metric columns (columns with "is_value": true other than mpi.rank)');
-  const metricIds = plans.map(p => b.addMetric(p.descriptor));
-  for (let r = 0; r < rowCount; r++) {
-    const node = rowTarget[r]!;
-    if (node < 0) continue;
-    const ctx = contextOfRow(r);
-    const base = r * w;
-    for (let k = 0; k < plans.length; k++) {
-      const p = plans[k]!;
-      if (p.exclusiveColumn >= 0) b.addExclusive(metricIds[k]!, node, ctx, rows.get(base + p.exclusiveColumn));
-      if (p.inclusiveColumn >= 0) b.addInclusive(metricIds[k]!, node, ctx, rows.get(base + p.inclusiveColumn));
-    }
-  }
   if (doc.stringCells > 0) b.warnings.push(`${doc.stringCells} non-numeric value cells were read as missing`);
-  Object.assign(b.metadata, doc.metadata);
-  return b.build(primaryMetricOf(plans.map(p => p.descriptor)));
-}
-
-/** Hatchet's choice: `time` when present, else the average inclusive time per rank, else the first metric. */
-function primaryMetricOf(metrics: MetricDescriptor[]): number {
-  const order = ['time', 'avg#inclusive#sum#time.duration', 'sum#inclusive#sum#time.duration'];
-  for (const name of order) {
-    const i = metrics.findIndex(m => m.name === name);
-    if (i >= 0) return i;
-  }
-  const t = metrics.findIndex(m => m.unit === 's' || m.unit === 'µs' || m.unit === 'ms' || m.unit === 'ns');
-  return t >= 0 ? t : 0;
+  return assembleCaliperProfile(b, rows, NO_METRICS);
 }
 
 export const caliperJsonSplitReader: ProfileReader = {

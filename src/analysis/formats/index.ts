@@ -1,10 +1,13 @@
 import type { Profile } from '../model/profile';
+import { caliperCaliReader } from './caliper-cali';
+import { caliperExpandReader } from './caliper-expand';
+import { caliperJsonRecordsReader } from './caliper-json-records';
 import { caliperJsonSplitReader } from './caliper-json-split';
 import { sampleFile } from './file-sample';
 import { ProfileReadError, type FileSample, type ProfileReader, type ReadOptions } from './reader';
 
 /** Every reader HPC Lens has, consulted by content sniffing (never by file extension alone). */
-export const READERS: readonly ProfileReader[] = [caliperJsonSplitReader];
+export const READERS: readonly ProfileReader[] = [caliperJsonSplitReader, caliperCaliReader, caliperJsonRecordsReader, caliperExpandReader];
 
 /** The reader most confident that the sample is its format, or null. */
 export function chooseReader(sample: FileSample, readers: readonly ProfileReader[] = READERS): ProfileReader | null {

@@ -1,0 +1,316 @@
+import { NodeKind } from '../model/call-tree';
+import type { MetadataValue, Profile } from '../model/profile';
+import { ProfileBuilder } from '../model/profile-builder';
+import { CALLPATH, isBookkeepingAttribute, metadataValue, MODULE, RANK, SOURCELOC } from './caliper/attributes';
+import { CaliLine } from './caliper/cali-line';
+import { AttributeProperty, CaliMetadata, isNumericType } from './caliper/cali-metadata';
+import type { ValueColumn } from './caliper/metrics';
+import { assembleCaliperProfile } from './caliper/profile-assembly';
+import { RowStore } from './caliper/row-store';
+import { forEachLine } from './io/file-input';
+import { isAbortError, ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+
+/**
+ * Caliper's native `.cali` stream, as Caliper's `caliper-reader` and Hatchet's `from_caliperreader`
+ * read it. Every line is a record:
+ *
+ *   __rec=node,id=33,attr=32,data=main,parent=20     a node of the metadata tree
+ *   __rec=ctx,ref=41=80,attr=66=72,data=0.29=0.29    a snapshot: context nodes + immediate values
+ *   __rec=globals,ref=161=151                        run metadata (Adiak keys, …)
+ *
+ * A snapshot's path is the values of the nested attributes (region, function, loop, …) met walking
+ * from its context nodes to the root, root first; sampling profiles have a call path instead
+ * (`source.function#callpath.address`). Immediate values of numeric attributes are the metrics.
+ * Snapshots without a path are the global record and are dropped, as Hatchet does; several
+ * snapshots of one path and rank add up (Spot's `lulesh.cycle` time series, caveat 16).
+ */
+
+/** What the immediate values of an attribute are for, when they are not (yet) a value column. */
+const Role = { Ignored: -1, Rank: -2, Location: -3, Module: -4, Metric: -5 } as const;
+
+class CaliStream {
+  private readonly metadata: Record<string, MetadataValue> = {};
+  private readonly meta = new CaliMetadata();
+  private readonly line = new CaliLine();
+  private lineNumber = 0;
+
+  private readonly store = new RowStore();
+
+  // Per metadata slot, the path, call path, rank, location and module of the node's chain.
+  private readonly memoDone: number[] = [];
+  private readonly memoPath: number[] = [];
+  private readonly memoCall: number[] = [];
+  private readonly memoRank: number[] = [];
+  private readonly memoLocation: number[] = [];
+  private readonly memoModule: number[] = [];
+  private readonly chain: number[] = [];
+
+  /** Per attribute slot: its value column (≥ 0) once a kept snapshot has a value of it, else a Role. */
+  private readonly roleOf = new Map<number, number>();
+  private readonly columns: ValueColumn[] = [];
+
+  private sawGlobals = false;
+  private readonly unknownKinds = new Map<string, number>();
+  private valuesInContextNodes = 0;
+  // Immediate values of the snapshot being read (validated before the row is known to be kept).
+  private attrEntry = -1;
+  private dataEntry = -1;
+  private readonly pendingSlot: number[] = [];
+  private readonly pendingValue: number[] = [];
+  private readonly pendingColumn: number[] = [];
+
+  constructor(private readonly path: string) {}
+
+  onLine(text: string, lineNumber: number): void {
+    if (lineNumber === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (text.length === 0) return;
+    this.lineNumber = lineNumber;
+    const line = this.line;
+    line.parse(text);
+    if (line.keyCount === 0 || !line.keyIs(0, '__rec') || line.count(0) !== 1) {
+      this.fail(`not a .cali record (a record starts with "__rec="): "${text.slice(0, 60)}${text.length > 60 ? '…' : ''}"`);
+    }
+    if (line.valueIs(0, 0, 'ctx')) this.snapshot();
+    else if (line.valueIs(0, 0, 'node')) this.node();
+    else if (line.valueIs(0, 0, 'globals')) this.globals();
+    else {
+      const kind = line.value(0, 0);
+      this.unknownKinds.set(kind, (this.unknownKinds.get(kind) ?? 0) + 1);
+    }
+  }
+
+  private fail(reason: string): never {
+    throw new ProfileReadError(this.path, `line ${this.lineNumber}: ${reason}`);
+  }
+
+  /** Value j of entry k as a node id, failing with `what` when it is missing or not an id. */
+  private id(k: number, what: string, j = 0): number {
+    const line = this.line;
+    if (k < 0 || line.count(k) <= j) this.fail(`${what} is missing`);
+    const id = line.id(k, j);
+    if (id < 0) this.fail(`${what} "${line.value(k, j)}" is not a node id`);
+    return id;
+  }
+
+  private node(): void {
+    const line = this.line;
+    const id = this.id(line.find('id'), 'the node id');
+    const attr = this.id(line.find('attr'), `the attribute of node ${id}`);
+    const p = line.find('parent');
+    const parent = p < 0 ? null : this.id(p, `the parent of node ${id}`);
+    const slot = this.meta.define(id, attr, line.single('data') ?? '', parent);
+    if (typeof slot === 'string') this.fail(slot);
+  }
+
+  /** The slot of node j of entry k, which must be defined. */
+  private refSlot(k: number, j: number): number {
+    const id = this.id(k, 'a node reference', j);
+    const slot = this.meta.slot(id);
+    if (slot < 0) this.fail(`refers to node ${id}, which is not defined before it`);
+    return slot;
+  }
+
+  /** The slot of attribute j of entry k (the record's `attr`). */
+  private attributeSlot(k: number, j: number): number {
+    const slot = this.refSlot(k, j);
+    if (!this.meta.isAttribute(slot)) this.fail(`node ${this.meta.idOf(slot)} is used as an attribute but is not one`);
+    return slot;
+  }
+
+  /** Finds the record's `attr` and `data` entries (equally long lists) and returns their length. */
+  private immediates(): number {
+    const line = this.line;
+    const a = (this.attrEntry = line.find('attr'));
+    const d = (this.dataEntry = line.find('data'));
+    const na = a < 0 ? 0 : line.count(a);
+    const nd = d < 0 ? 0 : line.count(d);
+    if (na !== nd) this.fail(`${na} attributes but ${nd} values ("attr" and "data" must pair up)`);
+    return na;
+  }
+
+  /** Value j of the record's `data` entry as a number; `nan` and `inf` are missing values. */
+  private number(d: number, j: number, attribute: string): number {
+    const v = this.line.number(d, j);
+    if (!Number.isNaN(v)) return v;
+    const text = this.line.value(d, j);
+    if (/^[-+]?(nan|inf|infinity)$/i.test(text)) return NaN;
+    this.fail(`"${text}" is not a number (value of ${attribute})`);
+  }
+
+  /** Fills the memo of `slot` and of its ancestors that lack one. */
+  private summarize(slot: number): void {
+    const { meta, chain, memoDone } = this;
+    while (memoDone.length < meta.size) {
+      memoDone.push(0); this.memoPath.push(-1); this.memoCall.push(-1); this.memoRank.push(NaN);
+      this.memoLocation.push(-1); this.memoModule.push(-1);
+    }
+    chain.length = 0;
+    for (let s = slot; s >= 0 && !memoDone[s]; s = meta.parent(s)) chain.push(s);
+    for (let k = chain.length - 1; k >= 0; k--) {
+      const s = chain[k]!;
+      const p = meta.parent(s);
+      let path = p >= 0 ? this.memoPath[p]! : -1;
+      let call = p >= 0 ? this.memoCall[p]! : -1;
+      let rank = p >= 0 ? this.memoRank[p]! : NaN;
+      let location = p >= 0 ? this.memoLocation[p]! : -1;
+      let module = p >= 0 ? this.memoModule[p]! : -1;
+      const attr = meta.attribute(meta.attributeOf(s));
+      const data = meta.value(s);
+      if (!(attr.props & AttributeProperty.Hidden)) {
+        if (attr.props & AttributeProperty.Nested) path = this.store.paths.child(path, data, attr.name === 'loop' ? NodeKind.Loop : NodeKind.Region);
+        else if (attr.name === CALLPATH) call = this.store.callpaths.child(call, data, NodeKind.Function);
+        else if (attr.name === RANK) { rank = this.rankValue(data); this.store.hasRank = true; }
+        else if (attr.name === SOURCELOC) { location = this.store.labels.intern(data); this.store.hasLocation = true; }
+        else if (attr.name === MODULE) { module = this.store.labels.intern(data); this.store.hasModule = true; }
+        else if (attr.props & AttributeProperty.AsValue && isNumericType(attr.type)) this.valuesInContextNodes++;
+      }
+      memoDone[s] = 1;
+      this.memoPath[s] = path; this.memoCall[s] = call; this.memoRank[s] = rank;
+      this.memoLocation[s] = location; this.memoModule[s] = module;
+    }
+  }
+
+  /** Value j of entry k as an MPI rank. */
+  private rankAt(k: number, j: number): number {
+    const rank = this.line.number(k, j);
+    return Number.isInteger(rank) ? rank : this.rankValue(this.line.value(k, j));
+  }
+
+  private rankValue(text: string): number {
+    const rank = Number(text);
+    if (text.length === 0 || !Number.isInteger(rank)) this.fail(`mpi.rank "${text}" is not an integer`);
+    return rank;
+  }
+
+  /** What the immediate values of an attribute are for: a value column, a Role, or ignored. */
+  private role(slot: number): number {
+    let role = this.roleOf.get(slot);
+    if (role !== undefined) return role;
+    const attr = this.meta.attribute(slot);
+    if (attr.props & AttributeProperty.Hidden) role = Role.Ignored;
+    else if (attr.name === RANK) role = Role.Rank;
+    else if (attr.name === SOURCELOC) role = Role.Location;
+    else if (attr.name === MODULE) role = Role.Module;
+    else if (isNumericType(attr.type) && !isBookkeepingAttribute(attr.name)) role = Role.Metric;
+    else role = Role.Ignored;
+    this.roleOf.set(slot, role);
+    return role;
+  }
+
+  private snapshot(): void {
+    const line = this.line;
+    const { store, memoDone } = this;
+    let path = -1;
+    let call = -1;
+    let rank = NaN;
+    let location = -1;
+    let module = -1;
+    const refs = line.find('ref');
+    const refCount = refs < 0 ? 0 : line.count(refs);
+    for (let j = 0; j < refCount; j++) {
+      const s = this.refSlot(refs, j);
+      if (memoDone[s] !== 1) this.summarize(s);
+      const p = this.memoPath[s]!;
+      if (p >= 0) path = path < 0 ? p : store.paths.graft(path, p);
+      const c = this.memoCall[s]!;
+      if (c >= 0) call = call < 0 ? c : store.callpaths.graft(call, c);
+      if (!Number.isNaN(this.memoRank[s]!)) rank = this.memoRank[s]!;
+      if (this.memoLocation[s]! >= 0) location = this.memoLocation[s]!;
+      if (this.memoModule[s]! >= 0) module = this.memoModule[s]!;
+    }
+
+    const n = this.immediates();
+    const { attrEntry: a, dataEntry: d, pendingSlot, pendingValue } = this;
+    let pending = 0;
+    for (let j = 0; j < n; j++) {
+      const slot = this.attributeSlot(a, j);
+      const role = this.role(slot);
+      if (role === Role.Ignored) continue;
+      if (role === Role.Rank) { rank = this.rankAt(d, j); store.hasRank = true; }
+      else if (role === Role.Location) { location = store.labels.intern(line.value(d, j)); store.hasLocation = true; }
+      else if (role === Role.Module) { module = store.labels.intern(line.value(d, j)); store.hasModule = true; }
+      else { pendingSlot[pending] = slot; pendingValue[pending++] = this.number(d, j, this.meta.value(slot)); }
+    }
+    if (path < 0 && call < 0) return;
+    const { pendingColumn } = this;
+    for (let j = 0; j < pending; j++) pendingColumn[j] = this.column(pendingSlot[j]!);
+    store.add(path, call, rank, location, module, pendingColumn, pendingValue, pending);
+  }
+
+  /** The value column of a metric attribute, created on first use. */
+  private column(slot: number): number {
+    const role = this.roleOf.get(slot)!;
+    if (role >= 0) return role;
+    const attr = this.meta.attribute(slot);
+    const index = this.columns.length;
+    this.columns.push({ index, name: attr.name, alias: attr.alias, unit: attr.unit });
+    this.roleOf.set(slot, index);
+    return index;
+  }
+
+  private globals(): void {
+    this.sawGlobals = true;
+    const line = this.line;
+    const refs = line.find('ref');
+    const refCount = refs < 0 ? 0 : line.count(refs);
+    for (let j = 0; j < refCount; j++) {
+      // Walking to the root meets the deepest value first; Caliper lists repeated attributes root first.
+      const values = new Map<string, MetadataValue[]>();
+      for (let s = this.refSlot(refs, j); s >= 0; s = this.meta.parent(s)) {
+        const attr = this.meta.attribute(this.meta.attributeOf(s));
+        if (attr.props & AttributeProperty.Hidden) continue;
+        const list = values.get(attr.name);
+        const v = metadataValue(this.meta.value(s), attr.type);
+        if (list) list.unshift(v);
+        else values.set(attr.name, [v]);
+      }
+      for (const [k, list] of values) this.metadata[k] = list.length === 1 ? list[0]! : list;
+    }
+    const n = this.immediates();
+    const d = this.dataEntry;
+    for (let j = 0; j < n; j++) {
+      const attr = this.meta.attribute(this.attributeSlot(this.attrEntry, j));
+      if (!(attr.props & AttributeProperty.Hidden)) this.metadata[attr.name] = metadataValue(line.value(d, j), attr.type);
+    }
+  }
+
+  /** The profile, once every line has been read. */
+  build(): Profile {
+    const b = new ProfileBuilder('caliper-cali', this.path);
+    Object.assign(b.metadata, this.metadata);
+    if (!this.sawGlobals) b.warnings.push('the file has no globals record (run metadata), which Caliper writes last: it may be truncated');
+    for (const [kind, count] of this.unknownKinds) b.warnings.push(`${count} record(s) of unknown kind "${kind}" were skipped`);
+    if (this.valuesInContextNodes > 0) b.warnings.push(`${this.valuesInContextNodes} numeric values stored in context nodes (not as immediate values) were not read as metrics`);
+    return assembleCaliperProfile(b, this.store.rows(b, this.columns), 'no metrics: the snapshots hold no numeric immediate values');
+  }
+}
+
+export const caliperCaliReader: ProfileReader = {
+  id: 'caliper-cali',
+  name: 'Caliper .cali',
+
+  sniff(sample: FileSample): number {
+    if (sample.isDirectory) return 0;
+    const head = sample.head.replace(/^\uFEFF/, '').trimStart();
+    if (/^__rec=(node|ctx|globals),/.test(head)) return 0.95;
+    return head.startsWith('__rec=') ? 0.8 : 0;
+  },
+
+  async read(path: string, options: ReadOptions = {}): Promise<Profile> {
+    const stream = new CaliStream(path);
+    try {
+      await forEachLine(path, (text, n) => stream.onLine(text, n), {
+        signal: options.signal,
+        onProgress: f => options.onProgress?.(0.9 * f, 'Reading Caliper .cali'),
+      });
+    } catch (e) {
+      if (isAbortError(e) || e instanceof ProfileReadError) throw e;
+      throw new ProfileReadError(path, (e as Error).message, { cause: e });
+    }
+    throwIfAborted(options.signal);
+    options.onProgress?.(0.9, 'Building the call tree');
+    const profile = stream.build();
+    options.onProgress?.(1);
+    return profile;
+  },
+};

@@ -1,0 +1,148 @@
+import { GrowableInt32 } from '../../model/growable';
+
+/** Attribute property bits (Caliper's `cali_attr_properties`). */
+export const AttributeProperty = {
+  AsValue: 1,
+  Hidden: 128,
+  Nested: 256,
+  Global: 512,
+} as const;
+
+/** What a `.cali` file says about one attribute, gathered from its node and the node's ancestors. */
+export interface CaliAttribute {
+  name: string;
+  /** Caliper type name: `int`, `uint`, `double`, `string`, `bool`, `usr`, `addr`, `type`, `ptr` ('' if unknown). */
+  type: string;
+  /** Property bits; see {@link AttributeProperty}. */
+  props: number;
+  /** `attribute.unit` or `time.unit` meta-attribute. */
+  unit?: string;
+  /** `attribute.alias` meta-attribute. */
+  alias?: string;
+}
+
+export function isNumericType(type: string): boolean {
+  return type === 'int' || type === 'uint' || type === 'double';
+}
+
+/** Ids below this are looked up in a flat table (Caliper numbers nodes from 0 up). */
+const DENSE_LIMIT = 1 << 24;
+
+// The built-in nodes take the slots equal to their ids.
+const ATTRIBUTE_NAME = 8;
+const ATTRIBUTE_TYPE = 9;
+const ATTRIBUTE_PROP = 10;
+
+/**
+ * Caliper's built-in nodes, present in every stream without being written: the types (attribute
+ * `cali.attribute.type`) and the three attributes that describe attributes.
+ */
+const BOOTSTRAP: [id: number, attr: number, data: string, parent: number][] = [
+  [0, 9, 'usr', -1], [1, 9, 'int', -1], [2, 9, 'uint', -1], [3, 9, 'string', -1],
+  [4, 9, 'addr', -1], [5, 9, 'double', -1], [6, 9, 'bool', -1], [7, 9, 'type', -1],
+  [8, 8, 'cali.attribute.name', 3], [9, 8, 'cali.attribute.type', 7], [10, 8, 'cali.attribute.prop', 1],
+  [11, 9, 'ptr', -1],
+];
+
+/**
+ * The metadata tree of a `.cali` stream (`__rec=node` records). Every node has an attribute and a
+ * value (`data`) and optionally a parent; an attribute is itself the node whose attribute is
+ * `cali.attribute.name` (id 8), and its type, properties and meta-attributes (unit, alias) are the
+ * values of its ancestors. Nodes are kept in slots, in definition order: a parent must be defined
+ * before its children, so every walk towards the root visits decreasing slots and ends.
+ */
+export class CaliMetadata {
+  // Slots by id: a flat table for the small ids Caliper hands out, a map for any others.
+  private dense = new Int32Array(1024).fill(-1);
+  private readonly sparse = new Map<number, number>();
+  private readonly attrSlot = new GrowableInt32();
+  private readonly parentSlot = new GrowableInt32();
+  private readonly data: string[] = [];
+  private readonly ids: number[] = [];
+  private readonly attributes: (CaliAttribute | undefined)[] = [];
+
+  constructor() {
+    for (const [id, attr, data, parent] of BOOTSTRAP) {
+      this.setSlot(id, this.data.length);
+      this.ids.push(id);
+      this.attrSlot.push(attr);
+      this.parentSlot.push(parent);
+      this.data.push(data);
+    }
+  }
+
+  get size(): number { return this.data.length; }
+
+  /** Slot of the node with this id, or -1. */
+  slot(id: number): number {
+    return id < this.dense.length ? this.dense[id]! : (this.sparse.get(id) ?? -1);
+  }
+
+  private setSlot(id: number, slot: number): void {
+    if (id >= DENSE_LIMIT) { this.sparse.set(id, slot); return; }
+    if (id >= this.dense.length) {
+      const grown = new Int32Array(Math.min(DENSE_LIMIT, Math.max(id + 1, this.dense.length * 2))).fill(-1);
+      grown.set(this.dense);
+      this.dense = grown;
+    }
+    this.dense[id] = slot;
+  }
+
+  idOf(slot: number): number { return this.ids[slot]!; }
+  parent(slot: number): number { return this.parentSlot.get(slot); }
+  value(slot: number): string { return this.data[slot]!; }
+  /** Slot of the attribute node of the node in `slot`. */
+  attributeOf(slot: number): number { return this.attrSlot.get(slot); }
+
+  /**
+   * Adds a node and returns its slot, or returns the reason it cannot be added. Defining an id again
+   * with the same content is harmless; with other content it is an error.
+   */
+  define(id: number, attrId: number, data: string, parentId: number | null): number | string {
+    const a = this.slot(attrId);
+    if (a < 0) return `node ${id} has attribute ${attrId}, which is not defined before it`;
+    if (this.attrSlot.get(a) !== ATTRIBUTE_NAME) return `node ${id} has attribute ${attrId}, which is not an attribute`;
+    const p = parentId === null ? -1 : this.slot(parentId);
+    if (parentId !== null && p < 0) return `node ${id} has parent ${parentId}, which is not defined before it`;
+    const existing = this.slot(id);
+    if (existing >= 0) {
+      if (this.attrSlot.get(existing) === a && this.parentSlot.get(existing) === p && this.data[existing] === data) return existing;
+      return `node ${id} is defined twice, differently`;
+    }
+    const slot = this.data.length;
+    this.setSlot(id, slot);
+    this.ids.push(id);
+    this.attrSlot.push(a);
+    this.parentSlot.push(p);
+    this.data.push(data);
+    return slot;
+  }
+
+  /** True when the node in `slot` is an attribute (its own attribute is `cali.attribute.name`). */
+  isAttribute(slot: number): boolean {
+    return this.attrSlot.get(slot) === ATTRIBUTE_NAME;
+  }
+
+  /** The attribute whose node is in `slot` (which must be an attribute node). */
+  attribute(slot: number): CaliAttribute {
+    let info = this.attributes[slot];
+    if (info) return info;
+    info = { name: this.data[slot]!, type: '', props: 0 };
+    let typeSeen = false;
+    let propsSeen = false;
+    for (let s = this.parentSlot.get(slot); s >= 0; s = this.parentSlot.get(s)) {
+      const a = this.attrSlot.get(s);
+      if (a === ATTRIBUTE_TYPE) {
+        if (!typeSeen) { info.type = this.data[s]!; typeSeen = true; }
+      } else if (a === ATTRIBUTE_PROP) {
+        if (!propsSeen) { const p = Number(this.data[s]); info.props = Number.isInteger(p) ? p : 0; propsSeen = true; }
+      } else {
+        const meta = this.data[a]!;
+        if ((meta === 'attribute.unit' || meta === 'time.unit') && info.unit === undefined) info.unit = this.data[s]!;
+        else if (meta === 'attribute.alias' && info.alias === undefined) info.alias = this.data[s]!;
+      }
+    }
+    this.attributes[slot] = info;
+    return info;
+  }
+}

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { planMetrics, primaryMetricOf, unitOf } from './metrics';
+
+describe('Caliper metric columns', () => {
+  const columns = (...names: string[]) => names.map((name, index) => ({ index, name }));
+
+  it('pairs X with inclusive#X and renames the time pair as Hatchet does', () => {
+    const plans = planMetrics(columns('sum#time.duration', 'count', 'inclusive#sum#time.duration', 'inclusive#count'), 2);
+    assert.deepEqual(plans.map(p => [p.descriptor.name, p.descriptor.kind, p.exclusiveColumn, p.inclusiveColumn, p.descriptor.unit]), [
+      ['time', 'both', 0, 2, 's'],
+      ['count', 'both', 1, 3, 'count'],
+    ]);
+  });
+
+  it('models cross-rank aggregates as inclusive or exclusive metrics with their aggregation', () => {
+    const plans = planMetrics(columns('avg#inclusive#sum#time.duration', 'max#sum#time.duration', 'min#min#aggregate.slot', 'any#any#max#Reps'), null);
+    assert.deepEqual(plans.map(p => [p.descriptor.name, p.descriptor.kind, p.descriptor.aggregation]), [
+      ['avg#inclusive#sum#time.duration', 'inclusive', 'avg'],
+      ['max#sum#time.duration', 'exclusive', 'max'],
+      ['any#any#max#Reps', 'exclusive', 'sum'],
+    ]);
+    assert.equal(primaryMetricOf(plans.map(p => p.descriptor)), 0);
+  });
+
+  it('knows the timer\'s inclusive durations', () => {
+    const [plan] = planMetrics(columns('sum#time.inclusive.duration.ns'), 2);
+    assert.deepEqual([plan!.descriptor.kind, plan!.descriptor.unit], ['inclusive', 'ns']);
+  });
+
+  it('takes units from the file, else from the Caliper version', () => {
+    assert.equal(unitOf({ index: 0, name: 'sum#time.duration', unit: 'sec' }, null), 's');
+    assert.equal(unitOf({ index: 0, name: 'sum#time.duration' }, 2), 's');
+    assert.equal(unitOf({ index: 0, name: 'sum#time.duration' }, 1), 'µs');
+    assert.equal(unitOf({ index: 0, name: 'sum#time.duration' }, null), 'µs');
+    assert.equal(unitOf({ index: 0, name: 'sum#time.duration.ns' }, 2), 'ns');
+  });
+});

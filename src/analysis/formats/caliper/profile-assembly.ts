@@ -1,0 +1,155 @@
+import { NodeKind } from '../../model/call-tree';
+import type { Profile } from '../../model/profile';
+import type { ProfileBuilder } from '../../model/profile-builder';
+import { ProfileReadError } from '../reader';
+import { caliperMajorVersion, parseSourceLocation } from './attributes';
+import { planMetrics, primaryMetricOf, type ValueColumn } from './metrics';
+
+/**
+ * The records of a Caliper profile as every form yields them once its call tree is in the builder:
+ * one row per record, each with its tree node, rank, sampled source location and module, and its
+ * values. Rows are read through functions so that each reader keeps its own compact storage.
+ */
+export interface CaliperRows {
+  readonly count: number;
+  /** The value columns (structural attributes such as the path or mpi.rank are not among them). */
+  readonly columns: readonly ValueColumn[];
+  /** Model node of row r, or -1 for a global record (no region), which is dropped as Hatchet does. */
+  node(r: number): number;
+  /** mpi.rank of row r (NaN when the row has none); null when the profile has no rank attribute. */
+  readonly rank: ((r: number) => number) | null;
+  /** `sourceloc#cali.sampler.pc` label of row r; null when the profile has no such attribute. */
+  readonly location: ((r: number) => string | null) | null;
+  /** `module#cali.sampler.pc` of row r; null when the profile has no such attribute. */
+  readonly module: ((r: number) => string | null) | null;
+  /** Calls `add` with the column index and value of every value of row r (NaN = missing). */
+  forEachValue(r: number, add: (column: number, value: number) => void): void;
+}
+
+function basename(p: string): string {
+  const i = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'));
+  return i >= 0 ? p.slice(i + 1) : p;
+}
+
+/**
+ * Turns the rows into contexts, source locations, modules and metric values, and builds the
+ * profile. The builder already holds the call tree and the run metadata. With a source-location
+ * attribute, a node sampled at one location takes it, and a node sampled at several gets one
+ * statement child per location (as Hatchet does). `caliperMajor` is the Caliper version assumed
+ * when the metadata does not give one (it decides the unit of `time.duration`).
+ */
+export function assembleCaliperProfile(b: ProfileBuilder, rows: CaliperRows, noMetricsReason: string, caliperMajor: number | null = null): Profile {
+  const { count } = rows;
+
+  // Contexts: every rank 0..max gets a context (as Hatchet gives every node a row per rank).
+  const rankContext: number[] = [];
+  let unknownRankContext = -1;
+  const rankOf = rows.rank;
+  if (rankOf) {
+    let maxRank = -1;
+    for (let r = 0; r < count; r++) {
+      if (rows.node(r) < 0) continue;
+      const rank = rankOf(r);
+      if (Number.isInteger(rank) && rank > maxRank) maxRank = rank;
+    }
+    for (let k = 0; k <= maxRank; k++) rankContext.push(b.context({ rank: k }));
+  }
+  const contextOfRow = (r: number): number => {
+    if (!rankOf) return b.context({});
+    const rank = rankOf(r);
+    if (Number.isInteger(rank) && rank >= 0) return rankContext[rank]!;
+    if (unknownRankContext < 0) {
+      unknownRankContext = b.context({ rank: -1 });
+      b.warnings.push('some records have no mpi.rank; their values are kept in a separate context');
+    }
+    return unknownRankContext;
+  };
+
+  const rowTarget = new Int32Array(count).fill(-1);
+  const statementChildren: [child: number, parent: number][] = [];
+  const locationOf = rows.location;
+  if (locationOf) {
+    const locationsOf = new Map<number, Map<string, number[]>>();
+    for (let r = 0; r < count; r++) {
+      const node = rows.node(r);
+      if (node < 0) continue;
+      const loc = locationOf(r) ?? 'UNKNOWN:0';
+      let locs = locationsOf.get(node);
+      if (!locs) locationsOf.set(node, (locs = new Map()));
+      let list = locs.get(loc);
+      if (!list) locs.set(loc, (list = []));
+      list.push(r);
+    }
+    for (const [node, locs] of locationsOf) {
+      if (locs.size === 1) {
+        const [loc, list] = [...locs][0]!;
+        const { file, line } = parseSourceLocation(loc);
+        if (file) b.tree.setLocation(node, file, line);
+        for (const r of list) rowTarget[r] = node;
+        continue;
+      }
+      for (const [loc, list] of [...locs].sort((a, c) => a[0].localeCompare(c[0]))) {
+        const { file, line } = parseSourceLocation(loc);
+        const name = file ? `${basename(file)}:${line ?? 0}` : loc;
+        const child = b.tree.add(node, name, NodeKind.Statement, { file, line });
+        statementChildren.push([child, node]);
+        for (const r of list) rowTarget[r] = child;
+      }
+    }
+  } else {
+    for (let r = 0; r < count; r++) rowTarget[r] = rows.node(r);
+  }
+
+  // Load modules: a node takes the module of its samples; a function whose statements all share a
+  // module takes that one too.
+  const moduleOf = rows.module;
+  if (moduleOf) {
+    for (let r = 0; r < count; r++) {
+      const t = rowTarget[r]!;
+      if (t < 0 || b.tree.moduleId(t) !== 0) continue;
+      const m = moduleOf(r);
+      if (m) b.tree.setModule(t, m);
+    }
+    const agreed = new Map<number, number>(); // function node → module id, or -1 on conflict
+    for (const [child, parent] of statementChildren) {
+      const m = b.tree.moduleId(child);
+      if (m === 0) continue;
+      const seen = agreed.get(parent);
+      agreed.set(parent, seen === undefined || seen === m ? m : -1);
+    }
+    for (const [parent, m] of agreed) if (m > 0 && b.tree.moduleId(parent) === 0) b.tree.setModule(parent, b.tree.strings.get(m));
+    b.tree.inferModulesByName();
+  }
+
+  const plans = planMetrics(rows.columns, caliperMajorVersion(b.metadata) ?? caliperMajor);
+  if (plans.length === 0) {
+    if (b.tree.size > 0) throw new ProfileReadError(b.path, noMetricsReason);
+    b.warnings.push('the profile holds no performance records');
+    return b.build(0);
+  }
+  const metricIds = plans.map(p => b.addMetric(p.descriptor));
+  // Column index → (metric, side): a flat lookup instead of a search per value.
+  let maxColumn = -1;
+  for (const c of rows.columns) maxColumn = Math.max(maxColumn, c.index);
+  const metricOfColumn = new Int32Array(maxColumn + 1).fill(-1);
+  const inclusiveColumn = new Uint8Array(maxColumn + 1);
+  plans.forEach((p, k) => {
+    if (p.exclusiveColumn >= 0) metricOfColumn[p.exclusiveColumn] = metricIds[k]!;
+    if (p.inclusiveColumn >= 0) { metricOfColumn[p.inclusiveColumn] = metricIds[k]!; inclusiveColumn[p.inclusiveColumn] = 1; }
+  });
+  let node = -1;
+  let ctx = -1;
+  const add = (column: number, value: number): void => {
+    const m = column < metricOfColumn.length ? metricOfColumn[column]! : -1;
+    if (m < 0) return;
+    if (inclusiveColumn[column]) b.addInclusive(m, node, ctx, value);
+    else b.addExclusive(m, node, ctx, value);
+  };
+  for (let r = 0; r < count; r++) {
+    node = rowTarget[r]!;
+    if (node < 0) continue;
+    ctx = contextOfRow(r);
+    rows.forEachValue(r, add);
+  }
+  return b.build(primaryMetricOf(plans.map(p => p.descriptor)));
+}
