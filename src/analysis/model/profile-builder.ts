@@ -1,3 +1,4 @@
+import type { CallGraphData } from './call-graph';
 import { CallTreeBuilder } from './call-tree';
 import { makeContext, type ExecutionContext } from './context';
 import { GrowableFloat64, GrowableInt32 } from './growable';
@@ -34,6 +35,8 @@ export class ProfileBuilder {
   readonly tree = new CallTreeBuilder();
   readonly metadata: Record<string, MetadataValue> = {};
   readonly warnings: string[] = [];
+  /** The call graph the tree was unfolded from, for call-graph formats. */
+  callGraph?: CallGraphData;
   private readonly contexts: ExecutionContext[] = [];
   private readonly contextIds = new Map<string, number>();
   private readonly metrics: MetricColumns[] = [];
@@ -89,6 +92,7 @@ export class ProfileBuilder {
       primaryMetric,
       metadata: this.metadata,
       warnings: this.warnings,
+      ...(this.callGraph ? { callGraph: this.callGraph } : {}),
     });
   }
 

@@ -1,3 +1,4 @@
+import { callGraphBuffers, type CallGraphData } from './call-graph';
 import { CallTree, type CallTreeColumns } from './call-tree';
 import type { ExecutionContext } from './context';
 import { exclusiveFromInclusive, inclusiveFromExclusive, sumOverContexts } from './derive';
@@ -30,6 +31,8 @@ export interface ProfileData {
   metadata: Record<string, MetadataValue>;
   /** Things the reader tolerated but the user may want to know. */
   warnings: string[];
+  /** The function-level call graph, for formats that record one (gprof, callgrind, gprof2dot); the tree is unfolded from it. */
+  callGraph?: CallGraphData;
 }
 
 /**
@@ -64,6 +67,7 @@ export class Profile {
   get contextCount(): number { return this.data.contexts.length; }
   get metadata(): Record<string, unknown> { return this.data.metadata; }
   get warnings(): readonly string[] { return this.data.warnings; }
+  get callGraph(): CallGraphData | undefined { return this.data.callGraph; }
 
   metricIndex(name: string): number {
     return this.data.metrics.findIndex(m => m.name === name);
@@ -109,6 +113,7 @@ export class Profile {
     const buffers = new Set<ArrayBuffer>();
     for (const col of Object.values(data.tree)) buffers.add(col.buffer as ArrayBuffer);
     for (const m of [...data.exclusive, ...data.inclusive]) if (m) buffers.add(m.buffer as ArrayBuffer);
+    if (data.callGraph) for (const b of callGraphBuffers(data.callGraph)) buffers.add(b);
     return { data, transfer: [...buffers] };
   }
 
