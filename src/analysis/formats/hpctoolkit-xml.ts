@@ -1,0 +1,267 @@
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join } from 'node:path';
+import { constants, gunzipSync } from 'node:zlib';
+import { NodeKind } from '../model/call-tree';
+import { exclusiveFromInclusive } from '../model/derive';
+import type { Profile } from '../model/profile';
+import { ProfileBuilder } from '../model/profile-builder';
+import { readExperimentXml, type Experiment } from './hpctoolkit-xml/experiment-xml';
+import { FIRST_GPU_STREAM_THREAD, isMetricDbName, MetricDb, rankThreadOf } from './hpctoolkit-xml/metric-db';
+import { planMetrics, primaryMetricOf, type MetricEntry, type MetricPlan } from './hpctoolkit-xml/metric-plan';
+import { isGzip, readBytes } from './io/file-input';
+import { ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+
+/**
+ * HPCToolkit's classic database (hpcprof / hpcprof-mpi up to 2020), as Hatchet's `from_hpctoolkit`
+ * reads it: a directory with `experiment.xml` (tables, metric descriptions and the calling-context
+ * tree) and one `*.metric-db` file per rank × thread (a node × metric matrix). Databases written
+ * without metric-db files carry whole-program values inline as `<M>` elements; those are read too.
+ *
+ * Metric values. HPCToolkit's inclusive values are exact subtree totals, but its exclusive values
+ * are per *scope*: a procedure's exclusive value repeats the cost of the statements in its loops,
+ * a loop's that of its statements. The model wants exclusive values that add up to inclusive over
+ * every subtree, so from a metric-db the inclusive side is kept and exclusive is derived from it
+ * (every statement keeps its cost, every other node keeps what its children do not explain, which
+ * in hpcprof output is 0). Hatchet instead subtracts each statement from its direct parent only,
+ * which double counts statements inside loops (oracle README caveat 6).
+ */
+
+const EXPERIMENT_XML = ['experiment.xml', 'experiment.xml.gz'];
+
+interface Located {
+  dir: string;
+  xml: string;
+  entries: string[];
+}
+
+async function locate(path: string): Promise<Located> {
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await stat(path)).isDirectory();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new ProfileReadError(path, code === 'ENOENT' ? 'no such file or directory' : (e as Error).message, { cause: e });
+  }
+  const dir = isDirectory ? path : dirname(path);
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch (e) {
+    throw new ProfileReadError(path, `cannot list the database directory ${dir} (${(e as Error).message})`, { cause: e });
+  }
+  if (!isDirectory) return { dir, xml: path, entries };
+  const name = EXPERIMENT_XML.find(n => entries.includes(n));
+  if (!name) throw new ProfileReadError(path, 'not an HPCToolkit database: the directory has no experiment.xml');
+  return { dir, xml: join(dir, name), entries };
+}
+
+/** The first bytes of a file as text, gunzipped when compressed ('' when unreadable). */
+function readHead(path: string, bytes = 16 * 1024): string {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const buf = Buffer.alloc(bytes);
+      const got = readSync(fd, buf, 0, bytes, 0);
+      const head = buf.subarray(0, got);
+      if (!isGzip(head)) return head.toString('utf8');
+      return gunzipSync(head, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: 256 * 1024 }).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * How sure a file head is experiment.xml: HPCToolkit's root element (or its DOCTYPE). Versions
+ * after 2.x came with other value files, so they are left to a reader that knows them.
+ */
+function experimentHeadScore(head: string): number {
+  const text = head.replace(/^\uFEFF/, '').trimStart();
+  if (!text.startsWith('<') || !/<(!DOCTYPE\s+)?HPCToolkitExperiment[\s>]/.test(text)) return 0;
+  const version = /<HPCToolkitExperiment\s+version\s*=\s*["'](\d+)\./.exec(text);
+  return version && Number(version[1]) > 2 ? 0.5 : 0.95;
+}
+
+/**
+ * Nodes that own cost in HPCToolkit's attribution: statements, and leaves of any kind. An
+ * exclusive-only metric is kept there (other nodes' scope values repeat them).
+ */
+function costOwners(exp: Experiment): Uint8Array {
+  const n = exp.parent.length;
+  const owns = new Uint8Array(n).fill(1);
+  for (let i = 0; i < n; i++) {
+    const p = exp.parent[i]!;
+    if (p >= 0 && exp.kind[p] !== NodeKind.Statement) owns[p] = 0;
+  }
+  return owns;
+}
+
+/** Progress over a list of files, weighted by their sizes. */
+class ByteProgress {
+  private done = 0;
+  constructor(private readonly total: number, private readonly report?: (fraction: number, message?: string) => void) {}
+  within(size: number, message: string): (fraction: number) => void {
+    const start = this.done;
+    this.done += size;
+    return f => this.report?.(0.98 * (start + f * size) / Math.max(1, this.total), message);
+  }
+}
+
+async function readMetricDbs(
+  b: ProfileBuilder, exp: Experiment, located: Located, dbNames: string[], sizes: number[], progress: ByteProgress, signal?: AbortSignal,
+): Promise<MetricPlan[]> {
+  if (exp.metricDbs.length === 0) {
+    throw new ProfileReadError(located.xml, `the directory has ${dbNames.length} *.metric-db files but experiment.xml has no MetricDBTable describing their columns`);
+  }
+  const plans = planMetrics(exp.metricDbs);
+  // Row k of a metric-db belongs to the node with i = k + 1: two nodes with one id would share values.
+  const ids = exp.xmlId.slice().sort();
+  for (let k = 1; k < ids.length; k++) {
+    if (ids[k] === ids[k - 1]) throw new ProfileReadError(located.xml, `node id i="${ids[k]}" is used by two tree elements`);
+  }
+
+  const files = dbNames.map((name, k) => {
+    const path = join(located.dir, name);
+    const rt = rankThreadOf(name);
+    if (!rt) throw new ProfileReadError(path, 'cannot tell the rank and thread from the file name (expected <n>.<program>-<rank>-<thread>-<host>-<pid>-<gen>.metric-db)');
+    return { path, size: sizes[k]!, ...rt };
+  }).sort((x, y) => x.rank - y.rank || x.thread - y.thread);
+  // As in Hatchet, a thread level exists only when some rank has CPU threads besides thread 0.
+  const threaded = files.some(f => f.thread !== 0 && f.thread < FIRST_GPU_STREAM_THREAD);
+  const contexts = files.map(f => f.thread >= FIRST_GPU_STREAM_THREAD
+    ? b.context({ rank: f.rank, gpuStream: f.thread - FIRST_GPU_STREAM_THREAD })
+    : b.context(threaded ? { rank: f.rank, thread: f.thread } : { rank: f.rank }));
+  if (new Set(contexts).size < contexts.length) b.warnings.push('several *.metric-db files name the same rank and thread; their values are added');
+
+  const metricIds = plans.map(p => b.addMetric(p.descriptor));
+  const columns = Math.max(...exp.metricDbs.map(e => e.column)) + 1;
+  const owners = plans.some(p => !p.inclusive) ? costOwners(exp) : null;
+  const { xmlId } = exp;
+  const n = xmlId.length;
+  for (let f = 0; f < files.length; f++) {
+    throwIfAborted(signal);
+    const file = files[f]!;
+    const bytes = await readBytes(file.path, { signal, onProgress: progress.within(file.size, 'Reading metric-db files') });
+    const db = new MetricDb(file.path, bytes);
+    if (db.nodeCount < exp.maxXmlId) {
+      throw new ProfileReadError(file.path, `has values for ${db.nodeCount} nodes, but experiment.xml has a node with i="${exp.maxXmlId}"`);
+    }
+    if (db.metricCount < columns) {
+      throw new ProfileReadError(file.path, `has ${db.metricCount} metric columns, but the MetricDBTable of experiment.xml describes ${columns}`);
+    }
+    const ctx = contexts[f]!;
+    for (let k = 0; k < plans.length; k++) {
+      const plan = plans[k]!;
+      const entry = (plan.inclusive ?? plan.exclusive)!;
+      const m = metricIds[k]!;
+      if (plan.inclusive) {
+        for (let i = 0; i < n; i++) b.addInclusive(m, i, ctx, db.value(xmlId[i]!, entry.column));
+      } else {
+        for (let i = 0; i < n; i++) if (owners![i]) b.addExclusive(m, i, ctx, db.value(xmlId[i]!, entry.column));
+      }
+    }
+  }
+  b.metadata['values'] = 'per rank and thread (*.metric-db)';
+  b.metadata['metric-db files'] = files.length;
+  return plans;
+}
+
+/**
+ * Inline `<M>` values: one whole-program context. They are printed rounded (hpcprof uses 6
+ * significant digits), so a node's inclusive value minus its children's leaves rounding noise of
+ * either sign; exclusive values within that noise are taken as 0, and inclusive is then derived
+ * from exclusive so the tree stays consistent.
+ */
+function readInlineValues(b: ProfileBuilder, exp: Experiment, xmlPath: string): MetricPlan[] {
+  if (exp.metrics.length === 0) throw new ProfileReadError(xmlPath, 'no metric values: no *.metric-db files beside experiment.xml and no MetricTable in it');
+  const plans = planMetrics(exp.metrics);
+  const n = exp.parent.length;
+  const entryIndex = new Map(exp.metrics.map((e, k) => [e, k]));
+  const dense = exp.metrics.map(() => new Float64Array(0));
+  const column = (e: MetricEntry): Float64Array => {
+    const k = entryIndex.get(e)!;
+    if (dense[k]!.length !== n) dense[k] = new Float64Array(n);
+    return dense[k]!;
+  };
+  const { inline } = exp;
+  for (let k = 0; k < inline.value.length; k++) {
+    const values = column(exp.metrics[inline.metric[k]!]!);
+    values[inline.node[k]!]! += inline.value[k]!;
+  }
+  const ctx = b.context({});
+  const rounding = inline.significantDigits > 0 ? 0.5 * 10 ** (1 - inline.significantDigits) : 0;
+  const owners = plans.some(p => !p.inclusive) ? costOwners(exp) : null;
+  let negative = 0;
+  for (const plan of plans) {
+    const m = b.addMetric({ ...plan.descriptor, kind: 'exclusive' });
+    if (plan.inclusive) {
+      const incl = column(plan.inclusive);
+      const self = exclusiveFromInclusive(exp.parent, incl, 1);
+      const spread = incl.map(Math.abs);
+      for (let i = n - 1; i >= 0; i--) { const p = exp.parent[i]!; if (p >= 0) spread[p]! += Math.abs(incl[i]!); }
+      for (let i = 0; i < n; i++) {
+        if (Math.abs(self[i]!) <= rounding * spread[i]!) self[i] = 0;
+        else if (self[i]! < 0) negative++;
+        b.addExclusive(m, i, ctx, self[i]!);
+      }
+    } else {
+      const excl = column(plan.exclusive!);
+      for (let i = 0; i < n; i++) if (owners![i]) b.addExclusive(m, i, ctx, excl[i]!);
+    }
+  }
+  if (negative > 0) b.warnings.push(`${negative} nodes have an inclusive value below the sum of their children's (beyond rounding); their exclusive values are negative`);
+  if (exp.metricDbs.length > 0) b.warnings.push('experiment.xml describes *.metric-db files, but there are none beside it: showing the whole-program values written inline');
+  b.metadata['values'] = 'whole-program summary (inline <M> values; no *.metric-db files)';
+  return plans;
+}
+
+export const hpctoolkitXmlReader: ProfileReader = {
+  id: 'hpctoolkit-xml',
+  name: 'HPCToolkit database (experiment.xml)',
+
+  sniff(sample: FileSample): number {
+    if (sample.isDirectory) {
+      const name = EXPERIMENT_XML.find(n => sample.entries.includes(n));
+      return name ? experimentHeadScore(readHead(join(sample.path, name))) : 0;
+    }
+    return experimentHeadScore(sample.head);
+  },
+
+  async read(path: string, options: ReadOptions = {}): Promise<Profile> {
+    const { signal, onProgress } = options;
+    throwIfAborted(signal);
+    const located = await locate(path);
+    const dbNames = located.entries.filter(isMetricDbName).sort();
+    const sizes = await Promise.all([located.xml, ...dbNames.map(n => join(located.dir, n))].map(async p => (await stat(p)).size));
+    const progress = new ByteProgress(sizes.reduce((s, x) => s + x, 0), onProgress);
+
+    const b = new ProfileBuilder('hpctoolkit-xml', path);
+    // hpcprof copies sources into the database's src/ and records them as ./src/<original path>.
+    const hasSources = located.entries.includes('src');
+    const resolveFile = (recorded: string) => {
+      if (!hasSources || isAbsolute(recorded)) return recorded;
+      const copy = join(located.dir, recorded);
+      return existsSync(copy) ? copy : recorded;
+    };
+    const exp = await readExperimentXml(located.xml, b.tree, {
+      inlineValues: dbNames.length === 0,
+      requireIds: dbNames.length > 0,
+      resolveFile,
+      signal,
+      onProgress: progress.within(sizes[0]!, 'Reading experiment.xml'),
+    });
+    b.warnings.push(...exp.warnings);
+    Object.assign(b.metadata, exp.metadata);
+    const plans = dbNames.length > 0
+      ? await readMetricDbs(b, exp, located, dbNames, sizes.slice(1), progress, signal)
+      : readInlineValues(b, exp, located.xml);
+    throwIfAborted(signal);
+    onProgress?.(0.99, 'Building the profile');
+    const profile = b.build(primaryMetricOf(plans));
+    onProgress?.(1);
+    return profile;
+  },
+};
