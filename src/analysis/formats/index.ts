@@ -7,11 +7,12 @@ import { callgrindReader } from './callgrind';
 import { sampleFile } from './file-sample';
 import { gprof2dotDotReader } from './gprof2dot-dot';
 import { gprofTextReader } from './gprof-text';
+import { hpctoolkitMetaDbReader } from './hpctoolkit-metadb';
 import { hpctoolkitXmlReader } from './hpctoolkit-xml';
 import { ProfileReadError, type FileSample, type ProfileReader, type ReadOptions } from './reader';
 
 /** Every reader HPC Lens has, consulted by content sniffing (never by file extension alone). */
-export const READERS: readonly ProfileReader[] = [caliperJsonSplitReader, caliperCaliReader, caliperJsonRecordsReader, caliperExpandReader, hpctoolkitXmlReader, gprofTextReader, gprof2dotDotReader, callgrindReader];
+export const READERS: readonly ProfileReader[] = [caliperJsonSplitReader, caliperCaliReader, caliperJsonRecordsReader, caliperExpandReader, hpctoolkitMetaDbReader, hpctoolkitXmlReader, gprofTextReader, gprof2dotDotReader, callgrindReader];
 
 /** The reader most confident that the sample is its format, or null. */
 export function chooseReader(sample: FileSample, readers: readonly ProfileReader[] = READERS): ProfileReader | null {

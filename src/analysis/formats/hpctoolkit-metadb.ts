@@ -1,0 +1,293 @@
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { constants, gunzipSync } from 'node:zlib';
+import { GrowableFloat64, GrowableInt32 } from '../model/growable';
+import { isTimeUnit, normaliseUnit, type MetricDescriptor } from '../model/metric';
+import type { MetadataValue, Profile } from '../model/profile';
+import { ProfileBuilder } from '../model/profile-builder';
+import { addContextTree } from './hpctoolkit-metadb/context-tree';
+import { isMetaDbHead } from './hpctoolkit-metadb/db-file';
+import { addExecutionContexts } from './hpctoolkit-metadb/execution-contexts';
+import { ScopeType, parseMetaDb, type MetaDb, type MetricDescription } from './hpctoolkit-metadb/meta-db';
+import { parseMetricTaxonomy, type TaxonomyEntry } from './hpctoolkit-metadb/metric-taxonomy';
+import { forEachProfileValue, parseProfileDb, type ProfileDb } from './hpctoolkit-metadb/profile-db';
+import { isGzip, readBytes } from './io/file-input';
+import { isAbortError, ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+
+/**
+ * HPCToolkit's sparse database, format v4 (hpcprof ≥ 2022): a directory with `meta.db` (context
+ * tree, metric descriptions), `profile.db` (values per application thread), `cct.db` (the same
+ * values per context), `trace.db` and `metrics/default.yaml`. The binary layout is specified in the
+ * `FORMATS.md` every database carries; helpers per file live in `hpctoolkit-metadb/`.
+ *
+ * Values come from profile.db, which also holds the identifier tuples that make the execution
+ * contexts (the summary profile is not one). Metrics: hpcprof stores each metric in several
+ * propagation scopes. Our inclusive value is the "execution" scope (everything below the context);
+ * our exclusive value is the true self cost, inclusive minus the children's inclusive, so that
+ * exclusive values of a subtree add up to its inclusive value. That self cost includes values of
+ * contexts hpcprof records but does not list in meta.db (it counts them into their parents' scopes
+ * only). hpcviewer's and Hatchet's "exclusive" is the "function" scope instead: a function's or
+ * loop's own cost plus that of its lines and loops (oracle README caveat 8); the conformance test
+ * derives it from our model. `CPUTIME (sec)` is named `time`, as Hatchet names it.
+ *
+ * Read times (reader.read, median of 51 runs in one process after a warm-up, tsx, 2-core VM under
+ * load; Hatchet 1.4.0 in parentheses, from shared/oracle/README.md): cpi-4ranks (205 nodes × 16
+ * threads) 1.1 ms (47 ms); ping-pong-mpi-with-trace (117 × 2) 0.7 ms (30 ms); lammps-openmp
+ * (1908 × 24) 3.9 ms (Hatchet fails; 285 ms with a rewritten default.yaml). `npm run bench` lists
+ * them in its per-reader table.
+ */
+
+/** Self costs smaller than this fraction of the inclusive value are rounding residue of the subtraction. */
+const RESIDUE = 1e-10;
+
+export const hpctoolkitMetaDbReader: ProfileReader = {
+  id: 'hpctoolkit-metadb',
+  name: 'HPCToolkit database v4 (meta.db)',
+
+  sniff(sample: FileSample): number {
+    if (!sample.isDirectory) return isMetaDbHead(sample.head) ? 0.95 : 0;
+    const meta = ['meta.db', 'meta.db.gz'].find(e => sample.entries.includes(e));
+    return meta && isMetaDbHead(fileHead(join(sample.path, meta))) ? 0.9 : 0;
+  },
+
+  async read(path: string, options: ReadOptions = {}): Promise<Profile> {
+    const { signal, onProgress } = options;
+    const files = databaseFiles(path);
+    const metaSize = statSync(files.meta).size;
+    const profileSize = statSync(files.profile).size;
+    const readShare = 0.8 * metaSize / Math.max(1, metaSize + profileSize);
+    onProgress?.(0, 'Reading meta.db');
+    const meta = parseMetaDb(files.meta, await readBytes(files.meta, { signal, onProgress: f => onProgress?.(readShare * f, 'Reading meta.db') }));
+    const warnings: string[] = [];
+    const taxonomy = files.taxonomy ? await readTaxonomy(files.taxonomy, signal, warnings) : [];
+    throwIfAborted(signal);
+    const profileBytes = await readBytes(files.profile, { signal, onProgress: f => onProgress?.(readShare + (0.8 - readShare) * f, 'Reading profile.db') });
+    const profiles = parseProfileDb(files.profile, profileBytes);
+    onProgress?.(0.8, 'Building the call tree');
+    const profile = buildProfile(path, files, meta, profiles, taxonomy, warnings, options);
+    onProgress?.(1);
+    return profile;
+  },
+};
+
+interface DatabaseFiles { dir: string; meta: string; profile: string; taxonomy: string | null }
+
+/** The files of the database at `path` (the directory, or its meta.db); each may be gzip-compressed. */
+function databaseFiles(path: string): DatabaseFiles {
+  let isDir: boolean;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch (e) {
+    throw new ProfileReadError(path, (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (e as Error).message, { cause: e });
+  }
+  const dir = isDir ? path : dirname(path);
+  const find = (name: string) => [name, `${name}.gz`].map(n => join(dir, n)).find(p => existsSync(p)) ?? null;
+  const meta = isDir ? find('meta.db') : path;
+  if (!meta) throw new ProfileReadError(path, 'the directory has no meta.db, so it is not an HPCToolkit v4 database');
+  const profile = find('profile.db');
+  if (!profile) throw new ProfileReadError(path, `profile.db is missing from ${dir}: the measurements of an HPCToolkit v4 database are in profile.db`);
+  return { dir, meta, profile, taxonomy: find(join('metrics', 'default.yaml')) };
+}
+
+/** The metric taxonomy only adds names and descriptions: when it cannot be read, say so and go on. */
+async function readTaxonomy(path: string, signal: AbortSignal | undefined, warnings: string[]): Promise<TaxonomyEntry[]> {
+  try {
+    return parseMetricTaxonomy((await readBytes(path, { signal, maxBytes: 64 << 20 })).toString('utf8'));
+  } catch (e) {
+    if (isAbortError(e)) throw e;
+    warnings.push(`${path} could not be read (${(e as Error).message.split('\n')[0]}); metric names come from meta.db alone`);
+    return [];
+  }
+}
+
+/** One model metric: the meta.db metric and the ids of the scopes we take its values from. */
+interface MetricPlan {
+  descriptor: MetricDescriptor;
+  /** propMetricId of the execution scope (inclusive), or -1. */
+  executionId: number;
+  /** propMetricId of the point scope, used as exclusive only when there is no execution scope. */
+  pointId: number;
+}
+
+function planMetrics(meta: MetaDb, taxonomy: TaxonomyEntry[], warnings: string[]): MetricPlan[] {
+  const rank = new Map(taxonomy.map((t, i) => [t.metric, i]));
+  const ordered = [...meta.metrics].sort((a, b) => (rank.get(a.name) ?? Infinity) - (rank.get(b.name) ?? Infinity));
+  const plans: MetricPlan[] = [];
+  const names = new Set<string>();
+  for (const m of ordered) {
+    const idOf = (type: number) => m.scopes.find(s => s.scope.type === type)?.propMetricId ?? -1;
+    const executionId = idOf(ScopeType.Execution);
+    const pointId = executionId >= 0 ? -1 : idOf(ScopeType.Point);
+    if (executionId < 0 && pointId < 0) {
+      warnings.push(`metric "${m.name}" has neither an execution nor a point scope (scopes: ${m.scopes.map(s => s.scope.name).join(', ') || 'none'}); it is left out`);
+      continue;
+    }
+    let name = m.name === 'CPUTIME (sec)' ? 'time' : m.name;
+    while (names.has(name)) name += "'";
+    names.add(name);
+    const entry = taxonomy[rank.get(m.name) ?? -1];
+    plans.push({
+      descriptor: {
+        name, label: entry?.name ?? m.name, sourceKeys: [m.name], unit: unitOf(m),
+        kind: executionId >= 0 ? 'both' : 'exclusive', aggregation: 'sum',
+      },
+      executionId, pointId,
+    });
+  }
+  return plans;
+}
+
+/** hpcrun writes units in parentheses: `CPUTIME (sec)`, `GPU time (ns)`. */
+function unitOf(m: MetricDescription): string {
+  const u = /\(([^()]+)\)\s*$/.exec(m.name);
+  return u ? normaliseUnit(u[1]) : '';
+}
+
+function buildProfile(
+  path: string, files: DatabaseFiles, meta: MetaDb, db: ProfileDb, taxonomy: TaxonomyEntry[], warnings: string[], options: ReadOptions,
+): Profile {
+  const b = new ProfileBuilder('hpctoolkit-metadb', path);
+  b.warnings.push(...warnings);
+  const nodeOfRow = addContextTree(meta, b.tree, files.dir);
+  const t = meta.contexts;
+  const parentNode = new Int32Array(b.tree.size).fill(-1);
+  for (let r = 0; r < t.count; r++) if (t.parent[r]! >= 0) parentNode[nodeOfRow[r]!] = nodeOfRow[t.parent[r]!]!;
+
+  const { contextOfProfile, applicationProfiles } = addExecutionContexts(b, db.profiles, meta.idNames);
+
+  const plans = planMetrics(meta, taxonomy, b.warnings);
+  if (plans.length === 0) throw new ProfileReadError(files.meta, `no usable metric: meta.db lists ${meta.metrics.length === 0 ? 'no metrics' : 'only metrics without execution or point scope'}`);
+  const slotOfExecution = new Int32Array(1 << 16).fill(-1);
+  const slotOfPoint = new Int32Array(1 << 16).fill(-1);
+  const knownId = new Uint8Array(1 << 16);
+  for (const m of meta.metrics) for (const s of m.scopes) knownId[s.propMetricId] = 1;
+  plans.forEach((plan, k) => {
+    b.addMetric(plan.descriptor);
+    if (plan.executionId >= 0) slotOfExecution[plan.executionId] = k;
+    if (plan.pointId >= 0) slotOfPoint[plan.pointId] = k;
+  });
+
+  const loader = new ValueLoader(b, parentNode, plans.length);
+  let unknownMetricValues = 0;
+  let unlistedPointValues = 0;
+  applicationProfiles.forEach((p, i) => {
+    throwIfAborted(options.signal);
+    const ctx = contextOfProfile[p.index]!;
+    forEachProfileValue(db, p, (ctxId, metricId, value) => {
+      const row = t.rowOf(ctxId);
+      const slot = slotOfExecution[metricId]!;
+      if (slot >= 0) {
+        if (row >= 0) loader.add(slot, nodeOfRow[row]!, value);
+      } else if (slotOfPoint[metricId]! >= 0) {
+        if (row >= 0) b.addExclusive(slotOfPoint[metricId]!, nodeOfRow[row]!, ctx, value);
+        else if (ctxId !== 0) unlistedPointValues++;
+      } else if (!knownId[metricId]) unknownMetricValues++;
+    });
+    loader.flush(ctx);
+    options.onProgress?.(0.8 + 0.18 * (i + 1) / applicationProfiles.length, 'Reading values');
+  });
+  if (unknownMetricValues) b.warnings.push(`${unknownMetricValues} values have metric ids that meta.db does not describe; they are ignored`);
+  if (unlistedPointValues) b.warnings.push(`${unlistedPointValues} point-scope values belong to contexts meta.db does not list; without an execution scope they cannot be placed and are left out`);
+  if (loader.negative) b.warnings.push(`${loader.negative} exclusive values came out negative: some contexts' children add up to more than the context itself in profile.db`);
+
+  Object.assign(b.metadata, metadataOf(meta, taxonomy, applicationProfiles.length));
+  const primary = plans.findIndex(p => p.descriptor.name === 'time');
+  return b.build(primary >= 0 ? primary : Math.max(0, plans.findIndex(p => isTimeUnit(p.descriptor.unit))));
+}
+
+/**
+ * Collects one profile's execution-scope values per metric and emits inclusive = the value and
+ * exclusive = the value minus its children's values. Work is proportional to the values present
+ * (parents of non-zero contexts are non-zero), not to the tree size.
+ */
+class ValueLoader {
+  negative = 0;
+  private readonly nodes: GrowableInt32[] = [];
+  private readonly values: GrowableFloat64[] = [];
+  private readonly inclusive: Float64Array;
+  private readonly exclusive: Float64Array;
+  private readonly touchedMark: Uint8Array;
+  private readonly touched = new GrowableInt32();
+
+  constructor(private readonly b: ProfileBuilder, private readonly parent: Int32Array, slots: number) {
+    for (let k = 0; k < slots; k++) { this.nodes.push(new GrowableInt32()); this.values.push(new GrowableFloat64()); }
+    this.inclusive = new Float64Array(parent.length);
+    this.exclusive = new Float64Array(parent.length);
+    this.touchedMark = new Uint8Array(parent.length);
+  }
+
+  add(slot: number, node: number, value: number): void {
+    this.nodes[slot]!.push(node);
+    this.values[slot]!.push(value);
+  }
+
+  flush(ctx: number): void {
+    const { inclusive, exclusive, parent, touched } = this;
+    for (let slot = 0; slot < this.nodes.length; slot++) {
+      const nodes = this.nodes[slot]!, values = this.values[slot]!;
+      if (nodes.length === 0) continue;
+      for (let k = 0; k < nodes.length; k++) {
+        const n = nodes.get(k), v = values.get(k), p = parent[n]!;
+        this.touch(n);
+        inclusive[n]! += v;
+        exclusive[n]! += v;
+        if (p >= 0) { this.touch(p); exclusive[p]! -= v; }
+      }
+      for (let k = 0; k < touched.length; k++) {
+        const n = touched.get(k);
+        let x = exclusive[n]!;
+        // The subtraction leaves rounding residue where the true self cost is zero.
+        if (Math.abs(x) <= RESIDUE * Math.abs(inclusive[n]!)) x = 0;
+        else if (x < 0) this.negative++;
+        this.b.addInclusive(slot, n, ctx, inclusive[n]!);
+        this.b.addExclusive(slot, n, ctx, x);
+        inclusive[n] = 0;
+        exclusive[n] = 0;
+        this.touchedMark[n] = 0;
+      }
+      touched.length = 0;
+      nodes.length = 0;
+      values.length = 0;
+    }
+  }
+
+  private touch(n: number): void {
+    if (this.touchedMark[n]) return;
+    this.touchedMark[n] = 1;
+    this.touched.push(n);
+  }
+}
+
+function metadataOf(meta: MetaDb, taxonomy: TaxonomyEntry[], profiles: number): Record<string, MetadataValue> {
+  const out: Record<string, MetadataValue> = {
+    title: meta.title,
+    description: meta.description,
+    'hpctoolkit.format': `meta.db 4.${meta.minorVersion}`,
+    'hpctoolkit.profiles': profiles,
+  };
+  if (taxonomy.length) {
+    out['hpctoolkit.metricTaxonomy'] = taxonomy.map(t => ({
+      metric: t.metric, name: [...t.groups, t.name].join(' › '), description: t.description,
+      inclusiveScope: t.inclusiveScope, exclusiveScope: t.exclusiveScope,
+    }));
+  }
+  return out;
+}
+
+/** The first bytes of a file (gunzipped when compressed), decoded as text, for sniffing a directory. */
+function fileHead(path: string): string {
+  let fd = -1;
+  try {
+    fd = openSync(path, 'r');
+    // A few hundred compressed bytes hold the header and cannot inflate to anything large.
+    const buf = Buffer.alloc(256);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const head = buf.subarray(0, n);
+    if (!isGzip(head)) return head.toString('latin1');
+    return gunzipSync(head, { finishFlush: constants.Z_SYNC_FLUSH }).subarray(0, 64).toString('latin1');
+  } catch {
+    return '';
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
+}

@@ -1,0 +1,79 @@
+import { resolve } from 'node:path';
+import { NodeKind, type CallTreeBuilder } from '../../model/call-tree';
+import { LexicalType, Relation, type MetaDb } from './meta-db';
+
+/**
+ * How meta.db contexts become call-tree nodes (one node per context, same pre-order):
+ *
+ *   entry point             → Region    "main thread", "application thread", "unknown entry"
+ *   function                → Function  HPCToolkit's function name, file/line of its definition
+ *   loop                    → Loop      "Loop@<basename>:<line>"
+ *   line                    → Statement "<basename>:<line>"
+ *   instruction, lexical    → Statement "<module basename>:0x<offset>"
+ *   instruction, called     → Function  same name: a frame of a procedure known only by address
+ *
+ * A function called from a line gets that line as its call line, so callee cost can be shown on
+ * the calling line. Source paths relative to the database (copied sources) are resolved against
+ * its directory; HPCToolkit's bracketed pseudo-files for binary-only code (`[libc.so.6]`) are not
+ * files and only appear in names.
+ */
+export function addContextTree(meta: MetaDb, tree: CallTreeBuilder, databaseDir: string): Int32Array {
+  const { contexts: t, functions, modules } = meta;
+  const files = meta.files.map(f => {
+    const pseudo = /^\[.*\]$/.test(f.path);
+    return {
+      display: basename(f.path),
+      path: pseudo ? null : resolve(databaseDir, f.path),
+    };
+  });
+  const nodeOfRow = new Int32Array(t.count);
+  for (let r = 0; r < t.count; r++) {
+    const parentRow = t.parent[r]!;
+    const parent = parentRow < 0 ? -1 : nodeOfRow[parentRow]!;
+    const f = t.file[r]!, m = t.module[r]!, line = t.line[r]!;
+    const file = f >= 0 ? files[f]!.path : null;
+    const where = `${f >= 0 ? files[f]!.display : '<unknown file>'}:${line}`;
+    const module = m >= 0 ? modules[m]! : null;
+    // Callee cost can be shown on the calling line when a callee hangs directly below a line.
+    const callLine = parentRow >= 0 && t.lexicalType[parentRow] === LexicalType.Line && t.line[parentRow]! > 0 ? t.line[parentRow]! : null;
+    if (parentRow < 0) {
+      nodeOfRow[r] = tree.add(-1, t.entryPoints.get(r)?.name ?? `<entry point ${t.ctxId[r]}>`, NodeKind.Region);
+      continue;
+    }
+    switch (t.lexicalType[r]) {
+      case LexicalType.Function: {
+        const fn = t.func[r]! >= 0 ? functions[t.func[r]!]! : null;
+        const fnFile = fn && fn.file >= 0 ? files[fn.file]!.path : file;
+        const fnModule = fn && fn.module >= 0 ? modules[fn.module]! : module;
+        const name = fn?.name ?? (fnModule ? address(fnModule, fn ? fn.offset : t.offset[r]!) : '<unknown function>');
+        nodeOfRow[r] = tree.add(parent, name, NodeKind.Function, { file: fnFile, line: fn && fn.file >= 0 ? fn.line : line, module: fnModule, callLine });
+        break;
+      }
+      case LexicalType.Loop:
+        nodeOfRow[r] = tree.add(parent, `Loop@${where}`, NodeKind.Loop, { file, line });
+        break;
+      case LexicalType.Line:
+        nodeOfRow[r] = tree.add(parent, where, NodeKind.Statement, { file, line, module });
+        break;
+      case LexicalType.Instruction: {
+        const called = t.relation[r] !== Relation.Lexical;
+        nodeOfRow[r] = tree.add(parent, address(module, t.offset[r]!), called ? NodeKind.Function : NodeKind.Statement, {
+          file, line, module, callLine: called ? callLine : null,
+        });
+        break;
+      }
+      default:
+        // A lexical type newer than format 4.0: keep the context (its values count) under a neutral name.
+        nodeOfRow[r] = tree.add(parent, `<context ${t.ctxId[r]} of type ${t.lexicalType[r]}>`, NodeKind.Statement, { file, line, module });
+    }
+  }
+  return nodeOfRow;
+}
+
+function address(module: string | null, offset: bigint): string {
+  return `${module ? basename(module) : '<unknown module>'}:0x${offset.toString(16)}`;
+}
+
+function basename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1) || path;
+}

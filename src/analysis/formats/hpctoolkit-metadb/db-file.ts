@@ -1,0 +1,126 @@
+import { ProfileReadError } from '../reader';
+
+/**
+ * One `*.db` file of an HPCToolkit v4 database held in memory, with little-endian accessors that
+ * check every offset against the file size. Every problem ends in a ProfileReadError naming the
+ * file and what is wrong (the formats are binary: a bad pointer must never become a RangeError).
+ *
+ * Common header (FORMATS.md, "Common file structure"): `HPCTOOLKIT`, a 4-byte format tag, u8 major
+ * (4), u8 minor, then `{u64 size, u64 pointer}` per section from 0x10; an 8-byte footer ends the file.
+ */
+
+export const MAGIC = 'HPCTOOLKIT';
+const SUPPORTED_MAJOR_VERSION = 4;
+
+/** The format tag at 0x0a and the footer of each file of a v4 database. */
+export const DB_FORMATS = {
+  meta: { tag: 'meta', footer: '_meta.db' },
+  profile: { tag: 'prof', footer: '_prof.db' },
+  cct: { tag: 'ctxt', footer: '__ctx.db' },
+  trace: { tag: 'trce', footer: 'trace.db' },
+} as const;
+export type DbFormat = keyof typeof DB_FORMATS;
+
+export interface Section {
+  name: string;
+  offset: number;
+  size: number;
+}
+
+const TWO_32 = 2 ** 32;
+const utf8 = new TextDecoder('utf-8');
+
+export class DbFile {
+  readonly view: DataView;
+  readonly size: number;
+  readonly minorVersion: number;
+  readonly sections: readonly Section[];
+
+  /** Validates the common header and footer; `sectionNames` are the sections this reader needs, in header order. */
+  constructor(readonly path: string, readonly bytes: Uint8Array, format: DbFormat, sectionNames: readonly string[]) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.size = bytes.byteLength;
+    const { tag, footer } = DB_FORMATS[format];
+    const headerSize = 0x10 + 0x10 * sectionNames.length;
+    if (this.size < MAGIC.length || this.ascii(0, MAGIC.length) !== MAGIC) {
+      throw this.error(`not an HPCToolkit database file (the magic "${MAGIC}" is missing)`);
+    }
+    if (this.size < 0x10) throw this.error(`the file is truncated: ${this.size} bytes, shorter than the 16-byte header`);
+    const actualTag = this.ascii(0x0a, 4);
+    if (actualTag !== tag) throw this.error(`wrong file type: the header says "${printable(actualTag)}", expected "${tag}"`);
+    const major = this.bytes[0x0e]!;
+    this.minorVersion = this.bytes[0x0f]!;
+    if (major !== SUPPORTED_MAJOR_VERSION) {
+      throw this.error(`unsupported format version ${major}.${this.minorVersion} (HPC Lens reads version ${SUPPORTED_MAJOR_VERSION}.x)`);
+    }
+    if (this.size < headerSize + footer.length) throw this.error(`the file is truncated: ${this.size} bytes, too short for its ${headerSize}-byte header and footer`);
+    const actualFooter = this.ascii(this.size - footer.length, footer.length);
+    if (actualFooter !== footer) throw this.error(`the file is truncated or damaged: it does not end with the footer "${footer}"`);
+    this.sections = sectionNames.map((name, i) => {
+      const size = this.u64(0x10 + 0x10 * i);
+      const offset = this.u64(0x18 + 0x10 * i);
+      if (offset + size > this.size) {
+        throw this.error(`the ${name} section (${size} bytes at offset ${offset}) extends past the end of the file (${this.size} bytes)`);
+      }
+      return { name, offset, size };
+    });
+  }
+
+  error(reason: string): ProfileReadError {
+    return new ProfileReadError(this.path, reason);
+  }
+
+  /** Checks that `count` records of `stride` bytes at `offset` lie inside `within` (default: the file). */
+  checkRange(offset: number, count: number, stride: number, what: string, within?: Section): void {
+    const lo = within ? within.offset : 0;
+    const hi = within ? within.offset + within.size : this.size;
+    const end = offset + count * stride;
+    if (!(offset >= lo && end <= hi && Number.isSafeInteger(end))) {
+      const where = within ? `the ${within.name} section (offsets ${lo}–${hi})` : `the file (${this.size} bytes)`;
+      throw this.error(`${what} (${count} × ${stride} bytes at offset ${offset}) lies outside ${where}`);
+    }
+  }
+
+  u8(offset: number): number { this.check(offset, 1); return this.bytes[offset]!; }
+  u16(offset: number): number { this.check(offset, 2); return this.view.getUint16(offset, true); }
+  u32(offset: number): number { this.check(offset, 4); return this.view.getUint32(offset, true); }
+
+  /**
+   * A u64 as a number. Pointers, sizes and counts beyond 2^53 cannot address a real file; they come
+   * out as large numbers (no longer exact) and fail the next bounds check.
+   */
+  u64(offset: number): number {
+    this.check(offset, 8);
+    return this.view.getUint32(offset, true) + this.view.getUint32(offset + 4, true) * TWO_32;
+  }
+
+  /** A u64 that must be exact (e.g. an instruction offset). */
+  bigU64(offset: number): bigint { this.check(offset, 8); return this.view.getBigUint64(offset, true); }
+
+  /** The NUL-terminated UTF-8 string at `offset`. */
+  cString(offset: number, what: string): string {
+    if (!(offset > 0 && offset < this.size)) throw this.error(`${what}: string pointer ${offset} lies outside the file (${this.size} bytes)`);
+    const end = this.bytes.indexOf(0, offset);
+    if (end < 0) throw this.error(`${what}: the string at offset ${offset} has no terminating NUL before the end of the file`);
+    return utf8.decode(this.bytes.subarray(offset, end));
+  }
+
+  private ascii(offset: number, length: number): string {
+    return String.fromCharCode(...this.bytes.subarray(offset, offset + length));
+  }
+
+  private check(offset: number, width: number): void {
+    if (!(offset >= 0 && offset + width <= this.size)) {
+      throw this.error(`read of ${width} bytes at offset ${offset} lies outside the file (${this.size} bytes): the file is truncated or a pointer is corrupt`);
+    }
+  }
+}
+
+function printable(s: string): string {
+  return s.replace(/[^\x20-\x7e]/g, c => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** True when `head` (the start of a file, decoded as text) is the header of a v4 `meta.db`. */
+export function isMetaDbHead(head: string): boolean {
+  return head.startsWith(MAGIC + DB_FORMATS.meta.tag);
+}
