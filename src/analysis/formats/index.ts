@@ -10,9 +10,10 @@ import { gprofTextReader } from './gprof-text';
 import { hpctoolkitMetaDbReader } from './hpctoolkit-metadb';
 import { hpctoolkitXmlReader } from './hpctoolkit-xml';
 import { ProfileReadError, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { tauProfileReader } from './tau-profile';
 
 /** Every reader HPC Lens has, consulted by content sniffing (never by file extension alone). */
-export const READERS: readonly ProfileReader[] = [caliperJsonSplitReader, caliperCaliReader, caliperJsonRecordsReader, caliperExpandReader, hpctoolkitMetaDbReader, hpctoolkitXmlReader, gprofTextReader, gprof2dotDotReader, callgrindReader];
+export const READERS: readonly ProfileReader[] = [caliperJsonSplitReader, caliperCaliReader, caliperJsonRecordsReader, caliperExpandReader, hpctoolkitMetaDbReader, hpctoolkitXmlReader, tauProfileReader, gprofTextReader, gprof2dotDotReader, callgrindReader];
 
 /** The reader most confident that the sample is its format, or null. */
 export function chooseReader(sample: FileSample, readers: readonly ProfileReader[] = READERS): ProfileReader | null {
