@@ -1,33 +1,8 @@
 import type { Profile } from '../model/profile';
-import { caliperCaliReader } from './caliper-cali';
-import { caliperExpandReader } from './caliper-expand';
-import { caliperJsonRecordsReader } from './caliper-json-records';
-import { caliperJsonSplitReader } from './caliper-json-split';
-import { callgrindReader } from './callgrind';
-import { cubeReader } from './cube';
 import { sampleFile } from './file-sample';
-import { gprof2dotDotReader } from './gprof2dot-dot';
-import { gprofTextReader } from './gprof-text';
-import { hatchetLiteralReader } from './hatchet-literal';
-import { hpctoolkitMetaDbReader } from './hpctoolkit-metadb';
-import { hpctoolkitXmlReader } from './hpctoolkit-xml';
 import { findProfiles } from './profile-folder';
-import { ProfileReadError, type FileSample, type ProfileReader, type ReadOptions } from './reader';
-import { tauProfileReader } from './tau-profile';
-
-/** Every reader HPC Lens has, consulted by content sniffing (never by file extension alone). */
-export const READERS: readonly ProfileReader[] = [caliperJsonSplitReader, caliperCaliReader, caliperJsonRecordsReader, caliperExpandReader, hatchetLiteralReader, hpctoolkitMetaDbReader, hpctoolkitXmlReader, cubeReader, tauProfileReader, gprofTextReader, gprof2dotDotReader, callgrindReader];
-
-/** The reader most confident that the sample is its format, or null. */
-export function chooseReader(sample: FileSample, readers: readonly ProfileReader[] = READERS): ProfileReader | null {
-  let best: ProfileReader | null = null;
-  let bestScore = 0;
-  for (const r of readers) {
-    const s = r.sniff(sample);
-    if (s > bestScore) { best = r; bestScore = s; }
-  }
-  return best;
-}
+import { ProfileReadError, type FileSample, type ReadOptions } from './reader';
+import { chooseReader, READERS } from './registry';
 
 /** Detects the format of a file or directory and reads it into the profile model. */
 export async function readProfile(path: string, options: ReadOptions = {}): Promise<Profile> {
@@ -56,6 +31,7 @@ export async function readProfile(path: string, options: ReadOptions = {}): Prom
 }
 
 export { ProfileReadError } from './reader';
+export { chooseReader, READERS } from './registry';
 export { findProfiles, parametersFromPath } from './profile-folder';
 export type { FindProfilesOptions, FolderScan, FoundProfile } from './profile-folder';
 export type { ProfileReader, ReadOptions } from './reader';

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { sampleFile } from './file-sample';
 // index.ts re-exports this module; both only use each other's functions at call time, so the cycle is harmless.
-import { chooseReader, READERS } from './index';
+import { chooseReader, READERS } from './registry';
 import { isAbortError, ProfileReadError, throwIfAborted, type ProfileReader } from './reader';
 
 /**

@@ -1,0 +1,27 @@
+import type { FileSample, ProfileReader } from './reader';
+import { caliperCaliReader } from './caliper-cali';
+import { caliperExpandReader } from './caliper-expand';
+import { caliperJsonRecordsReader } from './caliper-json-records';
+import { caliperJsonSplitReader } from './caliper-json-split';
+import { callgrindReader } from './callgrind';
+import { cubeReader } from './cube';
+import { gprof2dotDotReader } from './gprof2dot-dot';
+import { gprofTextReader } from './gprof-text';
+import { hatchetLiteralReader } from './hatchet-literal';
+import { hpctoolkitMetaDbReader } from './hpctoolkit-metadb';
+import { hpctoolkitXmlReader } from './hpctoolkit-xml';
+import { tauProfileReader } from './tau-profile';
+
+/** Every reader HPC Lens has, consulted by content sniffing (never by file extension alone). */
+export const READERS: readonly ProfileReader[] = [caliperJsonSplitReader, caliperCaliReader, caliperJsonRecordsReader, caliperExpandReader, hatchetLiteralReader, hpctoolkitMetaDbReader, hpctoolkitXmlReader, cubeReader, tauProfileReader, gprofTextReader, gprof2dotDotReader, callgrindReader];
+
+/** The reader most confident that the sample is its format, or null. */
+export function chooseReader(sample: FileSample, readers: readonly ProfileReader[] = READERS): ProfileReader | null {
+  let best: ProfileReader | null = null;
+  let bestScore = 0;
+  for (const r of readers) {
+    const s = r.sniff(sample);
+    if (s > bestScore) { best = r; bestScore = s; }
+  }
+  return best;
+}
