@@ -20,9 +20,11 @@ export async function readProfile(path: string, options: ReadOptions = {}): Prom
     if (sample.isDirectory) {
       // A folder of runs is no single profile; say what it holds so the caller can offer an ensemble.
       const { profiles } = await findProfiles(path, { signal: options.signal });
-      if (profiles.length > 0) {
+      // A folder holding one profile (e.g. gprof/gnu2/gnu2.prof) is that profile.
+      if (profiles.length === 1) return readProfile(profiles[0]!.path, options);
+      if (profiles.length > 1) {
         const names = profiles.slice(0, 3).map(p => p.runName).join(', ') + (profiles.length > 3 ? ', …' : '');
-        throw new ProfileReadError(path, `a folder of ${profiles.length} profile${profiles.length === 1 ? '' : 's'} (${names}); open it as an ensemble`);
+        throw new ProfileReadError(path, `a folder of ${profiles.length} profiles (${names}); open it as an ensemble`);
       }
     }
     throw new ProfileReadError(path, `not a recognised profile format (HPC Lens reads: ${READERS.map(r => r.name).join(', ')})`);

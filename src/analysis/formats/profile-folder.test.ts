@@ -149,8 +149,13 @@ describe('readProfile on a folder', () => {
       assert.equal(e.message, `${folder}: a folder of 4 profiles (27_cores, 64_cores, 125_cores, …); open it as an ensemble`);
       return true;
     });
+  });
+
+  it('reads the one profile of a folder that holds a single profile', async () => {
     const single = tree({ 'only/run.json': LITERAL });
-    await assert.rejects(readProfile(join(single, 'only')), /: a folder of 1 profile \(run\); open it as an ensemble$/);
+    const p = await readProfile(join(single, 'only'));
+    assert.equal(p.format, 'hatchet-literal');
+    assert.equal(p.path, join(single, 'only', 'run.json'));
   });
 
   it('still says "not a recognised profile format" for a folder without profiles', async () => {
