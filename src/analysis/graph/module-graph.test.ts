@@ -30,6 +30,17 @@ _start
     assert.deepEqual(g.droppedEdges, []);
   });
 
+  it('groups by function name when the profile knows no modules (CallFlow\'s fallback)', () => {
+    const flat = moduleGraph(profileFromOutline(`
+main = 1
+  solve = 2
+    loop.c:4 = 5
+  io = 3
+    solve = 1`), 0);
+    assert.deepEqual(flat.nodes.map(n => [n.id, n.inclusive, n.exclusive]), [['main', 12, 1], ['solve', 8, 8], ['io', 4, 3]]);
+    assert.deepEqual(flat.edges.map(e => [e.source, e.target, e.value]), [['io', 'solve', 1], ['main', 'io', 4], ['main', 'solve', 7]]);
+  });
+
   it('is acyclic and deterministic', () => {
     assert.deepEqual(moduleGraph(p, 0).edges, g.edges);
     const { kept, dropped } = dropBackEdges(['a', 'b', 'c'], [

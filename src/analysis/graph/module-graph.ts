@@ -1,3 +1,4 @@
+import { NodeKind } from '../model/call-tree';
 import type { Profile } from '../model/profile';
 
 /**
@@ -39,11 +40,27 @@ export interface ModuleGraph {
   droppedEdges: ModuleGraphEdge[];
 }
 
+/**
+ * The string id each node is grouped by: its load module, or — when the profile names fewer than
+ * two modules (TAU, gprof text, Hatchet literals) — its function name, CallFlow's fallback, so the
+ * graph still shows who calls whom. Loops and statements always belong to their function.
+ */
+function groupingColumn(profile: Profile): Int32Array {
+  const { module, name, kind } = profile.tree.columns;
+  const distinct = new Set<number>();
+  for (let i = 0; i < module.length && distinct.size < 3; i++) if (module[i] !== 0) distinct.add(module[i]!);
+  if (distinct.size >= 2) return module;
+  const out = new Int32Array(name.length);
+  for (let i = 0; i < out.length; i++) if (kind[i] !== NodeKind.Loop && kind[i] !== NodeKind.Statement) out[i] = name[i]!;
+  return out;
+}
+
 export function moduleGraph(profile: Profile, m: number): ModuleGraph {
   const tree = profile.tree;
   const n = tree.size;
   const C = profile.contextCount;
-  const { parent, module } = tree.columns;
+  const { parent } = tree.columns;
+  const module = groupingColumn(profile);
   const incl = profile.inclusive(m);
   const inclTotal = profile.inclusiveTotals(m);
   const exclTotal = profile.exclusiveTotals(m);
