@@ -8,8 +8,8 @@ import { functionTotals, lineCosts } from '../../../src/analysis/model/aggregate
 import { findFunctionDefinition } from '../../../src/analysis/source/function-definitions';
 import { formatShare } from '../../../src/analysis/stats/format';
 import type { HpcLensApi } from '../../../src/extension/extension';
+import { EXTENSION_ID, until } from './itest-support';
 
-const EXTENSION_ID = 'hpc-lens.hpc-lens';
 
 function workspaceRoot(): vscode.Uri {
   const f = vscode.workspace.workspaceFolders?.[0];
@@ -18,16 +18,6 @@ function workspaceRoot(): vscode.Uri {
 }
 const sampleProfile = () => vscode.Uri.joinPath(workspaceRoot(), 'profiles', 'heat-stencil-sampling-4ranks.json');
 const stencilSource = () => vscode.Uri.joinPath(workspaceRoot(), 'src', 'stencil.c');
-
-async function until<T>(what: string, f: () => T | undefined | false | Promise<T | undefined | false>, ms = 15000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise(r => setTimeout(r, 100));
-  }
-}
 
 export function registerSuites(): void {
   let api: HpcLensApi;

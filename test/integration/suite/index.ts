@@ -4,10 +4,13 @@
  */
 import Mocha from 'mocha';
 import { registerSuites } from './extension.itest';
+import { registerFormatSuites } from './formats.itest';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', timeout: 60000, color: false, reporter: 'spec' });
   mocha.suite.emit('pre-require', globalThis, 'extension.itest', mocha);
+  // The format suite runs first: the main suite ends by leaving the demo state for the screenshot.
+  registerFormatSuites();
   registerSuites();
   return new Promise((resolve, reject) => {
     const runner = mocha.run(failures => {

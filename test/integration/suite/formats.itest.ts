@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as vscode from 'vscode';
+import { readProfile } from '../../../src/analysis/formats';
+import { lineCosts } from '../../../src/analysis/model/aggregates';
+import type { HpcLensApi } from '../../../src/extension/extension';
+import { EXTENSION_ID, until } from './itest-support';
+
+/** shared/ beside the checkout (real tool output); absent outside the development workplace. */
+function sharedDir(): string {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+  return process.env.HPC_LENS_SHARED_DIR ?? resolve(ext.extensionPath, '..', 'shared');
+}
+
+/** A cpi.c whose functions carry the names HPCToolkit recorded (the classic MPI pi example's shape). */
+const CPI_SOURCE = `#include <mpi.h>
+#include <stdio.h>
+#include <math.h>
+
+double f(double a)
+{
+    return 4.0 / (1.0 + a * a);
+}
+
+int main(int argc, char *argv[])
+{
+    int n = 100000000, rank, size;
+    double h, sum = 0.0, x, mypi, pi;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    h = 1.0 / (double)n;
+    for (int i = rank + 1; i <= n; i += size) {
+        x = h * ((double)i - 0.5);
+        sum += f(x);
+    }
+    mypi = h * sum;
+    MPI_Reduce(&mypi, &pi, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0) printf("pi is approximately %.16f\\n", pi);
+    MPI_Finalize();
+    return 0;
+}
+`;
+
+export function registerFormatSuites(): void {
+  suite('HPC Lens reads every profile format in VS Code', () => {
+    let api: HpcLensApi;
+    suiteSetup(async () => {
+      api = await vscode.extensions.getExtension<HpcLensApi>(EXTENSION_ID)!.activate();
+      await api.startup;
+    });
+
+    test('an HPCToolkit database recorded elsewhere maps onto local sources through a search root', async function () {
+      const db = join(sharedDir(), 'data', 'hpctoolkit-xml', 'cpi-4ranks');
+      if (!existsSync(db)) this.skip();
+      const root = mkdtempSync(join(tmpdir(), 'hpc-lens-cpi-'));
+      mkdirSync(join(root, 'src'));
+      const source = join(root, 'src', 'cpi.c');
+      writeFileSync(source, CPI_SOURCE);
+      const cfg = vscode.workspace.getConfiguration('hpcLens');
+      await cfg.update('sourceSearchRoots', [root], vscode.ConfigurationTarget.Global);
+      try {
+        assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', vscode.Uri.file(db)), true, `opened (last error: ${api.lastError})`);
+        const a = api.active!;
+        assert.deepEqual([a.format, a.nodes, a.contexts], ['hpctoolkit-xml', 34, 4]);
+        const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(source));
+        await vscode.window.showTextDocument(doc);
+        const lenses = await until('CodeLens on cpi.c', async () => {
+          const ls = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+          return ls.length ? ls : undefined;
+        });
+        const mainLine = doc.getText().split('\n').findIndex(l => l.startsWith('int main('));
+        const lens = lenses.find(l => l.range.start.line === mainLine);
+        assert.ok(lens?.command, `a lens on main; lenses at ${lenses.map(l => l.range.start.line + 1).join(', ')}`);
+        assert.match(lens.command.title, /^\$\(flame\) 100(\.0)?% inclusive .* over 4 ranks$/);
+      } finally {
+        await cfg.update('sourceSearchRoots', undefined, vscode.ConfigurationTarget.Global);
+      }
+    });
+
+    test('a TAU profile directory opens with its ranks and draws its Sankey', async function () {
+      const dir = join(sharedDir(), 'data', 'tau', 'cpi-mpi-4ranks-callpath');
+      if (!existsSync(dir)) this.skip();
+      assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', vscode.Uri.file(dir)), true, `opened (last error: ${api.lastError})`);
+      const a = api.active!;
+      assert.deepEqual([a.format, a.nodes, a.contexts, a.metric], ['tau-profile', 12, 4, 'time']);
+      const rendered = api.sankey.nextRender();
+      await vscode.commands.executeCommand('hpcLens.showSankey');
+      const report = await Promise.race([rendered, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('no render report')), 30000))]);
+      assert.ok(report.nodeCount > 0 && report.nodeCount === api.sankey.data!.nodes.length);
+    });
+
+    test('the demo callgrind profile puts line-level heat on the Jacobi sweep', async () => {
+      const folder = vscode.workspace.workspaceFolders![0]!.uri;
+      const profileUri = vscode.Uri.joinPath(folder, 'profiles', 'callgrind.out.heat-stencil-4ranks');
+      assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', profileUri), true, `opened (last error: ${api.lastError})`);
+      assert.equal(api.active!.format, 'callgrind');
+      const stencil = vscode.Uri.joinPath(folder, 'src', 'stencil.c');
+      const doc = await vscode.workspace.openTextDocument(stencil);
+      await vscode.window.showTextDocument(doc);
+      // Expected: the statement lines of stencil.c whose share passes the heat threshold.
+      const profile = await readProfile(profileUri.fsPath);
+      const m = profile.primaryMetric;
+      const total = profile.total(m);
+      const minShare = vscode.workspace.getConfiguration('hpcLens').get<number>('heat.minShare', 0.001);
+      let expected = 0;
+      for (const [file, lines] of lineCosts(profile, m)) {
+        if (file.endsWith('/src/stencil.c')) expected += lines.filter(l => l.exclusive > 0 && l.exclusive / total >= minShare).length;
+      }
+      assert.ok(expected >= 3, `callgrind gives several hot lines in stencil.c (${expected})`);
+      assert.equal(await until('heat on stencil.c', () => api.decoratedLines(stencil) === expected || undefined), true);
+    });
+  });
+}
