@@ -13,7 +13,7 @@ import type { Profile } from '../model/profile';
 import { caliperCaliReader } from './caliper-cali';
 import { caliperJsonSplitReader } from './caliper-json-split';
 import { readProfile } from './index';
-import { ProfileReadError } from './reader';
+import { expectReadError } from '../../../test/support/read-errors';
 
 describe('Caliper .cali reader against Hatchet', { skip: skipUnlessShared('oracle', 'caliper-cali') }, () => {
   // Hatchet's from_caliperreader lists `…inclusive…` columns as inclusive metrics (caveat 17), as we
@@ -244,12 +244,7 @@ describe('Caliper .cali reader', () => {
     ];
     for (const [name, text, reason] of cases) {
       const path = write(`${name}.cali`, text);
-      await assert.rejects(readProfile(path), (e: Error) => {
-        assert.ok(e instanceof ProfileReadError, `${name}: ${e}`);
-        assert.ok(e.message.startsWith(path), `${name}: message names the file: ${e.message}`);
-        assert.match(e.message, reason, name);
-        return true;
-      });
+      await expectReadError(readProfile(path), path, reason, name);
     }
   });
 

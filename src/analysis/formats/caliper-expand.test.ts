@@ -11,7 +11,7 @@ import { caliperCaliReader } from './caliper-cali';
 import { caliperExpandReader } from './caliper-expand';
 import { caliperJsonRecordsReader } from './caliper-json-records';
 import { readProfile } from './index';
-import { ProfileReadError } from './reader';
+import { expectReadError } from '../../../test/support/read-errors';
 
 // What `cali-query -e` (format expand) writes: one record per line, `name=value` entries joined by
 // ",", each attribute of the record's context nodes on its own (ordered by decreasing attribute id),
@@ -65,12 +65,7 @@ describe('Caliper expand reader', () => {
     ];
     for (const [name, text, reason] of cases) {
       const path = write(`${name}.txt`, text);
-      await assert.rejects(caliperExpandReader.read(path), (e: Error) => {
-        assert.ok(e instanceof ProfileReadError, `${name}: ${e}`);
-        assert.ok(e.message.startsWith(path), `${name}: ${e.message}`);
-        assert.match(e.message, reason, name);
-        return true;
-      });
+      await expectReadError(caliperExpandReader.read(path), path, reason, name);
     }
   });
 

@@ -11,7 +11,7 @@ import type { Profile } from '../model/profile';
 import { caliperJsonRecordsReader } from './caliper-json-records';
 import { caliperJsonSplitReader } from './caliper-json-split';
 import { chooseReader, readProfile } from './index';
-import { ProfileReadError } from './reader';
+import { expectReadError } from '../../../test/support/read-errors';
 
 // What `cali-query -q "select * format json"` (Caliper 2) writes: "[", then one flat object per
 // record on its own line separated by ",\n", then "\n]". Keys are sorted, quoted (string) values
@@ -121,12 +121,7 @@ describe('Caliper json (records) reader', () => {
     ];
     for (const [name, text, reason] of cases) {
       const path = write(`${name}.json`, text);
-      await assert.rejects(caliperJsonRecordsReader.read(path), (e: Error) => {
-        assert.ok(e instanceof ProfileReadError, `${name}: ${e}`);
-        assert.ok(e.message.startsWith(path), `${name}: ${e.message}`);
-        assert.match(e.message, reason, name);
-        return true;
-      });
+      await expectReadError(caliperJsonRecordsReader.read(path), path, reason, name);
     }
   });
 

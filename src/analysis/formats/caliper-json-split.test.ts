@@ -8,7 +8,7 @@ import { caliperColumnValues } from '../../../test/support/caliper-columns';
 import { skipUnlessShared } from '../../../test/support/shared-data';
 import { caliperJsonSplitReader } from './caliper-json-split';
 import { readProfile } from './index';
-import { ProfileReadError } from './reader';
+import { expectReadError } from '../../../test/support/read-errors';
 
 const close = (a: number, b: number, what: string) => closeTo(a, b, what);
 
@@ -91,12 +91,7 @@ describe('Caliper json-split reader', () => {
     ];
     for (const [name, text, reason] of cases) {
       const path = write(name, text);
-      await assert.rejects(readProfile(path), (e: Error) => {
-        assert.ok(e instanceof ProfileReadError, `${name}: ${e}`);
-        assert.ok(e.message.startsWith(path), `${name}: message names the file: ${e.message}`);
-        assert.match(e.message, reason, name);
-        return true;
-      });
+      await expectReadError(readProfile(path), path, reason, name);
     }
     await assert.rejects(readProfile(write('empty.json', '')), /the file is empty/);
     await assert.rejects(readProfile(write('other.json', '{"hello": 1}')), /not a recognised profile format/);

@@ -13,7 +13,7 @@ import type { Profile } from '../model/profile';
 import { callgrindReader } from './callgrind';
 import { sampleFile } from './file-sample';
 import { chooseReader, readProfile } from './index';
-import { ProfileReadError } from './reader';
+import { expectReadError } from '../../../test/support/read-errors';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'call-graph');
 const fixture = (name: string) => join(FIXTURES, name);
@@ -272,12 +272,7 @@ describe('callgrind reader', () => {
     ];
     for (const [name, text, reason] of cases) {
       const path = write(name, text);
-      await assert.rejects(callgrindReader.read(path), (e: Error) => {
-        assert.ok(e instanceof ProfileReadError, `${name}: ${e}`);
-        assert.ok(e.message.startsWith(path), `${name}: the message names the file: ${e.message}`);
-        assert.match(e.message, reason, name);
-        return true;
-      });
+      await expectReadError(callgrindReader.read(path), path, reason, name);
     }
   });
 

@@ -14,6 +14,7 @@ import { sampleFile } from './file-sample';
 import { gprofTextReader, parseSymbol } from './gprof-text';
 import { chooseReader, readProfile } from './index';
 import { ProfileReadError } from './reader';
+import { exclusiveByFunction } from '../model/test-profiles';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'call-graph');
 const fixture = (name: string) => join(FIXTURES, name);
@@ -35,17 +36,6 @@ function flatProfile(text: string): Map<string, number> {
   return out;
 }
 
-/** Σ exclusive of each function's nodes in the tree (its statements included). */
-function exclusiveByFunction(p: Profile): Map<string, number> {
-  const out = new Map<string, number>();
-  const e = p.exclusiveTotals(0);
-  for (let i = 0; i < p.tree.size; i++) {
-    let f = i;
-    while (p.tree.kind(f) !== NodeKind.Function) f = p.tree.parent(f);
-    out.set(p.tree.name(f), (out.get(p.tree.name(f)) ?? 0) + e[i]!);
-  }
-  return out;
-}
 
 /** The flat profile's total and every function's self time are the tree's (conservation of the unfolding). */
 function checkAgainstFlatProfile(p: Profile, text: string): void {

@@ -14,7 +14,7 @@ import { ProfileBuilder } from '../model/profile-builder';
 import { sampleFile } from './file-sample';
 import { gprof2dotDotReader, parseEdgeLabel, parseNodeLabel } from './gprof2dot-dot';
 import { chooseReader, readProfile } from './index';
-import { ProfileReadError } from './reader';
+import { expectReadError } from '../../../test/support/read-errors';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'call-graph');
 const fixture = (name: string) => join(FIXTURES, name);
@@ -198,12 +198,7 @@ describe('gprof2dot DOT reader', () => {
     ];
     for (const [name, text, reason] of cases) {
       const path = write(name, text);
-      await assert.rejects(gprof2dotDotReader.read(path), (e: Error) => {
-        assert.ok(e instanceof ProfileReadError, `${name}: ${e}`);
-        assert.ok(e.message.startsWith(path), `${name}: the message names the file: ${e.message}`);
-        assert.match(e.message, reason, name);
-        return true;
-      });
+      await expectReadError(gprof2dotDotReader.read(path), path, reason, name);
     }
   });
 

@@ -11,8 +11,8 @@ import { NodeKind } from '../model/call-tree';
 import type { Profile } from '../model/profile';
 import { sampleFile } from './file-sample';
 import { chooseReader, readProfile } from './index';
-import { ProfileReadError } from './reader';
 import { tauProfileReader } from './tau-profile';
+import { expectReadError } from '../../../test/support/read-errors';
 
 /** One timer line: name, Calls, Subrs, Excl, Incl. */
 type Timer = [name: string, calls: number, subrs: number, excl: number, incl: number];
@@ -355,12 +355,7 @@ describe('TAU profile reader', () => {
     ];
     for (const [what, files, reason] of cases) {
       const dir = profileDir(files);
-      await assert.rejects(tauProfileReader.read(dir), (e: Error) => {
-        assert.ok(e instanceof ProfileReadError, `${what}: ${e.stack}`);
-        assert.ok(e.message.startsWith(dir), `${what}: the message names the file: ${e.message}`);
-        assert.match(e.message, reason, what);
-        return true;
-      });
+      await expectReadError(tauProfileReader.read(dir), dir, reason, what);
     }
     await assert.rejects(tauProfileReader.read(profileDir({ 'notes.txt': 'x' })), /no TAU profile files/);
     await assert.rejects(tauProfileReader.read(join(tmp, 'nope')), /nope: no such file or directory/);

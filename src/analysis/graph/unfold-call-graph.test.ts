@@ -6,6 +6,7 @@ import { NodeKind } from '../model/call-tree';
 import type { Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
 import { CallGraphUnfolder, stronglyConnectedComponents, unfoldCallGraph, type UnfoldOptions } from './unfold-call-graph';
+import { exclusiveByFunction } from '../model/test-profiles';
 
 /** A small call graph: `self` per function, arcs as [caller, callee, calls, cost]. */
 interface GraphSpec {
@@ -28,17 +29,6 @@ function build(spec: GraphSpec, options: Partial<UnfoldOptions> = {}): { profile
   return { profile: b.build(metric), graph };
 }
 
-/** Σ exclusive of the nodes of each function (statements count for their function). */
-function exclusiveByFunction(p: Profile): Map<string, number> {
-  const out = new Map<string, number>();
-  const e = p.exclusiveTotals(0);
-  for (let i = 0; i < p.tree.size; i++) {
-    let f = i;
-    while (p.tree.kind(f) !== NodeKind.Function) f = p.tree.parent(f);
-    out.set(p.tree.name(f), (out.get(p.tree.name(f)) ?? 0) + e[i]!);
-  }
-  return out;
-}
 
 const outline = (p: Profile) => Array.from({ length: p.tree.size }, (_, i) => `${'  '.repeat(p.tree.depth(i))}${p.tree.name(i)} ${+p.inclusiveTotals(0)[i]!.toFixed(6)}`).join('\n');
 

@@ -34,3 +34,16 @@ export function profileFromOutline(outline: string, contexts = 1): Profile {
   }
   return b.build(m);
 }
+
+/** Σ exclusive of each function's nodes, its statements and loops included (names as keys). */
+export function exclusiveByFunction(p: Profile, metric = 0): Map<string, number> {
+  const out = new Map<string, number>();
+  const e = p.exclusiveTotals(metric);
+  for (let i = 0; i < p.tree.size; i++) {
+    let f = i;
+    while (f >= 0 && p.tree.kind(f) !== NodeKind.Function) f = p.tree.parent(f);
+    if (f < 0) continue;
+    out.set(p.tree.name(f), (out.get(p.tree.name(f)) ?? 0) + e[i]!);
+  }
+  return out;
+}
