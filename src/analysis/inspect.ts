@@ -1,6 +1,7 @@
 import { nodeKindName } from './model/call-tree';
 import type { MetricKind } from './model/metric';
 import type { Profile } from './model/profile';
+import { dataMovementTotals } from './model/trace';
 
 /**
  * The stable JSON schema of `hpc-lens inspect --json` (documented in the README). Every reader's
@@ -14,6 +15,14 @@ export interface InspectReport {
   contexts: number;
   metadata: Record<string, unknown>;
   nodes: InspectNode[];
+  /** Trace formats only: the tracks with their event counts. */
+  tracks?: { name: string; kind: string; events: number }[];
+  /** Trace formats only: total events. */
+  events?: number;
+  /** Trace formats only: [first, last] time covered, in ns from the trace origin. */
+  timeRange?: [number, number];
+  /** Trace formats only: copies and memsets, in total and per kind. */
+  dataMovement?: { count: number; bytes: number; byKind: Record<string, { count: number; bytes: number }> };
 }
 
 export interface InspectNode {
@@ -48,6 +57,13 @@ export function inspectReport(profile: Profile): InspectReport {
       file: tree.file(i), line: tree.line(i), module: tree.module(i), inclusive, exclusive,
     };
   }
+  const trace = profile.trace;
+  const traceFacts = trace ? {
+    tracks: trace.tracks.map((t, i) => ({ name: `${t.process} · ${t.name}`, kind: t.kind, events: trace.trackEventStart[i + 1]! - trace.trackEventStart[i]! })),
+    events: trace.events.track.length,
+    timeRange: trace.timeRange,
+    dataMovement: dataMovementTotals(trace.dataMovement),
+  } : {};
   return {
     format: profile.format,
     path: profile.path,
@@ -56,5 +72,6 @@ export function inspectReport(profile: Profile): InspectReport {
     contexts: profile.contextCount,
     metadata: profile.metadata,
     nodes,
+    ...traceFacts,
   };
 }

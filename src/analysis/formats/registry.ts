@@ -4,6 +4,7 @@ import { caliperExpandReader } from './caliper-expand';
 import { caliperJsonRecordsReader } from './caliper-json-records';
 import { caliperJsonSplitReader } from './caliper-json-split';
 import { callgrindReader } from './callgrind';
+import { chromeTraceReader } from './chrome-trace';
 import { cubeReader } from './cube';
 import { gprof2dotDotReader } from './gprof2dot-dot';
 import { gprofTextReader } from './gprof-text';
@@ -13,7 +14,7 @@ import { hpctoolkitXmlReader } from './hpctoolkit-xml';
 import { tauProfileReader } from './tau-profile';
 
 /** Every reader HPC Lens has, consulted by content sniffing (never by file extension alone). */
-export const READERS: readonly ProfileReader[] = [caliperJsonSplitReader, caliperCaliReader, caliperJsonRecordsReader, caliperExpandReader, hatchetLiteralReader, hpctoolkitMetaDbReader, hpctoolkitXmlReader, cubeReader, tauProfileReader, gprofTextReader, gprof2dotDotReader, callgrindReader];
+export const READERS: readonly ProfileReader[] = [caliperJsonSplitReader, caliperCaliReader, caliperJsonRecordsReader, caliperExpandReader, hatchetLiteralReader, hpctoolkitMetaDbReader, hpctoolkitXmlReader, cubeReader, tauProfileReader, gprofTextReader, gprof2dotDotReader, callgrindReader, chromeTraceReader];
 
 /** The reader most confident that the sample is its format, or null. */
 export function chooseReader(sample: FileSample, readers: readonly ProfileReader[] = READERS): ProfileReader | null {

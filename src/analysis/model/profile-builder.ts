@@ -4,6 +4,7 @@ import { makeContext, type ExecutionContext } from './context';
 import { GrowableFloat64, GrowableInt32 } from './growable';
 import type { MetricDescriptor } from './metric';
 import { Profile, type MetadataValue } from './profile';
+import type { TraceData } from './trace';
 
 /** Values a reader appends as (node, context, value) triples; densified once at the end. */
 class SparseValues {
@@ -37,6 +38,8 @@ export class ProfileBuilder {
   readonly warnings: string[] = [];
   /** The call graph the tree was unfolded from, for call-graph formats. */
   callGraph?: CallGraphData;
+  /** The timeline, for trace formats. */
+  trace?: TraceData;
   private readonly contexts: ExecutionContext[] = [];
   private readonly contextIds = new Map<string, number>();
   private readonly metrics: MetricColumns[] = [];
@@ -53,6 +56,12 @@ export class ProfileBuilder {
       this.contextIds.set(key, id);
     }
     return id;
+  }
+
+  /** A new context that is never merged with another (a trace track), e.g. two threads without numeric ids. */
+  newContext(parts: Partial<ExecutionContext>): number {
+    this.contexts.push(makeContext(parts));
+    return this.contexts.length - 1;
   }
 
   get contextCount(): number { return this.contexts.length; }
@@ -93,6 +102,7 @@ export class ProfileBuilder {
       metadata: this.metadata,
       warnings: this.warnings,
       ...(this.callGraph ? { callGraph: this.callGraph } : {}),
+      ...(this.trace ? { trace: this.trace } : {}),
     });
   }
 

@@ -4,6 +4,7 @@ import type { ExecutionContext } from './context';
 import { exclusiveFromInclusive, inclusiveFromExclusive, sumOverContexts } from './derive';
 import type { MetricDescriptor } from './metric';
 import { StringTable } from './string-table';
+import { traceBuffers, type TraceData } from './trace';
 
 export type MetadataValue = string | number | boolean | null | MetadataValue[] | { [key: string]: MetadataValue };
 
@@ -33,6 +34,8 @@ export interface ProfileData {
   warnings: string[];
   /** The function-level call graph, for formats that record one (gprof, callgrind, gprof2dot); the tree is unfolded from it. */
   callGraph?: CallGraphData;
+  /** The timeline, for trace formats (Chrome/Kineto, Nsight, OTF2, …); the tree and metrics then summarise it. */
+  trace?: TraceData;
 }
 
 /**
@@ -68,6 +71,7 @@ export class Profile {
   get metadata(): Record<string, unknown> { return this.data.metadata; }
   get warnings(): readonly string[] { return this.data.warnings; }
   get callGraph(): CallGraphData | undefined { return this.data.callGraph; }
+  get trace(): TraceData | undefined { return this.data.trace; }
 
   metricIndex(name: string): number {
     return this.data.metrics.findIndex(m => m.name === name);
@@ -114,6 +118,7 @@ export class Profile {
     for (const col of Object.values(data.tree)) buffers.add(col.buffer as ArrayBuffer);
     for (const m of [...data.exclusive, ...data.inclusive]) if (m) buffers.add(m.buffer as ArrayBuffer);
     if (data.callGraph) for (const b of callGraphBuffers(data.callGraph)) buffers.add(b);
+    if (data.trace) for (const b of traceBuffers(data.trace)) buffers.add(b);
     return { data, transfer: [...buffers] };
   }
 

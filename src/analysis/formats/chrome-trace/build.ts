@@ -1,0 +1,443 @@
+import { NodeKind } from '../../model/call-tree';
+import type { Profile } from '../../model/profile';
+import type { ProfileBuilder } from '../../model/profile-builder';
+import { DataMovementKind, FlowKind, TraceEventKind } from '../../model/trace';
+import { nestSlices, TraceBuilder } from '../../model/trace-builder';
+import { Cpu, Gpu, Ph, type ChromeTraceCollector, type RawTrack } from './collect';
+
+/** `file.py(LINE): func` — a Python frame as Kineto writes it (in `Call stack` and python_function names). */
+const PY_FRAME = /^(.+?)\((\d+)\): (.+)$/;
+
+const TRACK_KIND_ORDER = { thread: 0, 'gpu-stream': 1, async: 2, counter: 3 } as const;
+
+/**
+ * The finishing pass: B/E matching, async lanes, nesting per track, call-tree nodes (GPU work under
+ * the CPU call that launched it, Python frames from `Call stack`), flows, samples, counters, data
+ * movement, and the profile (time, bytes and samples per node × track).
+ */
+export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, warnings: string[]): Profile {
+  const strings = b.tree.strings;
+  const origin = Number.isFinite(c.minTs) ? Math.floor(c.minTs) : 0;
+  const ns = (us: number) => Math.round((us - origin) * 1000);
+
+  // --- B/E matching (per track, in time order; lenient) --------------------------------------------
+  const nS0 = c.sTrack.length;
+  const dur = new Float64Array(nS0);
+  const beByTrack = new Map<number, number[]>();
+  for (let i = 0; i < nS0; i++) {
+    if (c.sPhase.get(i) === Ph.X) { dur[i] = c.sDur.get(i); continue; }
+    dur[i] = NaN;
+    const t = c.sTrack.get(i);
+    let list = beByTrack.get(t);
+    if (!list) beByTrack.set(t, (list = []));
+    list.push(i);
+  }
+  let unmatchedEnds = 0, unclosed = 0, overlapping = 0;
+  for (const [t, list] of beByTrack) {
+    list.sort((x, y) => c.sTs.get(x) - c.sTs.get(y) || x - y);
+    const open: number[] = [];
+    for (const i of list) {
+      if (c.sPhase.get(i) === Ph.B) { open.push(i); continue; }
+      if (open.length === 0) { unmatchedEnds++; continue; }
+      const name = c.sName.get(i);
+      let k = open.length - 1;
+      if (name !== 0 && c.sName.get(open[k]!) !== name) {
+        let j = k - 1;
+        while (j >= 0 && c.sName.get(open[j]!) !== name) j--;
+        if (j >= 0) { k = j; overlapping++; }
+      }
+      const bi = open.splice(k, 1)[0]!;
+      dur[bi] = Math.max(0, c.sTs.get(i) - c.sTs.get(bi));
+    }
+    const last = c.trackList[t]!.last;
+    for (const bi of open) { dur[bi] = Math.max(0, last - c.sTs.get(bi)); unclosed++; }
+  }
+  if (unmatchedEnds) warnings.push(`${unmatchedEnds} end event${unmatchedEnds === 1 ? '' : 's'} (ph E) without a matching begin were ignored`);
+  if (unclosed) warnings.push(`${unclosed} begin event${unclosed === 1 ? '' : 's'} (ph B) without an end were closed at the last timestamp of their track`);
+  if (overlapping) warnings.push(`${overlapping} begin/end pair${overlapping === 1 ? '' : 's'} overlap instead of nesting`);
+
+  // Slice candidates: matched slices as (track, start ns, duration ns, source row).
+  const cTrack = new GrowableArray(), cStart = new GrowableArray(), cDur = new GrowableArray(), cRow = new GrowableArray();
+  const cName: number[] = [], cCat: number[] = [];
+  for (let i = 0; i < nS0; i++) {
+    if (!(dur[i]! >= 0)) continue;
+    const s = ns(c.sTs.get(i));
+    cTrack.push(c.sTrack.get(i)); cStart.push(s); cDur.push(Math.max(0, ns(c.sTs.get(i) + dur[i]!) - s)); cRow.push(i);
+    cName.push(c.sName.get(i)); cCat.push(c.sCat.get(i));
+  }
+
+  // --- async slices: matched per (pid, cat, id), packed into lanes per (pid, name) -------------------
+  const asyncTracks: { pid: string; name: string; lane: number }[] = [];
+  const asyncTrackBase = c.trackList.length;
+  {
+    const byKey = new Map<string, number[]>();
+    for (let i = 0; i < c.aKey.length; i++) {
+      let l = byKey.get(c.aKey[i]!);
+      if (!l) byKey.set(c.aKey[i]!, (l = []));
+      l.push(i);
+    }
+    interface AsyncSlice { pid: string; start: number; end: number; name: number; cat: number; root: AsyncSlice | null; track: number }
+    const slices: AsyncSlice[] = [];
+    let unmatched = 0;
+    for (const list of byKey.values()) {
+      list.sort((x, y) => c.aTs.get(x) - c.aTs.get(y) || x - y);
+      const open: AsyncSlice[] = [];
+      for (const i of list) {
+        const ph = c.aPhase.get(i);
+        if (ph === 0) {
+          open.push({ pid: c.aPid[i]!, start: c.aTs.get(i), end: NaN, name: c.aName.get(i), cat: c.aCat.get(i), root: open[0] ?? null, track: -1 });
+        } else if (ph === 1) {
+          const s = open.pop();
+          if (!s) { unmatched++; continue; }
+          s.end = c.aTs.get(i);
+          slices.push(s);
+        }
+      }
+      for (const s of open) { s.end = s.start; slices.push(s); unmatched++; }
+    }
+    if (unmatched) warnings.push(`${unmatched} async begin/end event${unmatched === 1 ? '' : 's'} (ph b/e) had no partner`);
+    const roots = slices.filter(s => !s.root).sort((x, y) => x.start - y.start);
+    const lanes = new Map<string, { end: number[]; track: number[] }>();
+    for (const r of roots) {
+      const key = r.pid + '\u0000' + r.name;
+      let l = lanes.get(key);
+      if (!l) lanes.set(key, (l = { end: [], track: [] }));
+      let k = l.end.findIndex(e => e <= r.start);
+      if (k < 0) {
+        k = l.end.length;
+        l.end.push(r.end);
+        l.track.push(asyncTrackBase + asyncTracks.length);
+        asyncTracks.push({ pid: r.pid, name: strings.get(r.name), lane: k });
+      }
+      l.end[k] = r.end;
+      r.track = l.track[k]!;
+    }
+    for (const s of slices) {
+      const track = s.root ? s.root.track : s.track;
+      const start = ns(s.start);
+      cTrack.push(track); cStart.push(start); cDur.push(Math.max(0, ns(s.end) - start)); cRow.push(-1);
+      cName.push(s.name); cCat.push(s.cat);
+    }
+  }
+
+  // --- tracks in display order, one context each ---------------------------------------------------
+  interface TrackPlan { raw: RawTrack | null; kind: 'thread' | 'gpu-stream' | 'async' | 'counter'; pid: string; tid: string; name: string; sortIndex: number }
+  const counterTracks = new Set<number>();
+  for (const s of c.counters.values()) counterTracks.add(s.track);
+  const plans: TrackPlan[] = c.trackList.map(t => ({
+    raw: t,
+    kind: t.gpu ? 'gpu-stream' : counterTracks.has(t.id) ? 'counter' : 'thread',
+    pid: t.pid, tid: t.tid,
+    name: t.name ?? (t.gpu ? (t.tid.startsWith('stream') ? t.tid : `stream ${t.stream >= 0 ? t.stream : t.tid}`) : counterTracks.has(t.id) ? t.tid : /^-?\d+$/.test(t.tid) ? `thread ${t.tid}` : t.tid),
+    sortIndex: t.sortIndex,
+  }));
+  for (const a of asyncTracks) plans.push({ raw: null, kind: 'async', pid: a.pid, tid: '', name: a.lane ? `${a.name} (${a.lane + 1})` : a.name, sortIndex: 0 });
+  const nCand = cTrack.length;
+  const used = new Uint8Array(plans.length);
+  for (let k = 0; k < nCand; k++) used[cTrack.get(k)] = 1;
+  for (let i = 0; i < c.iTrack.length; i++) used[c.iTrack.get(i)] = 1;
+  for (let i = 0; i < c.smTrack.length; i++) used[c.smTrack.get(i)] = 1;
+  for (const t of counterTracks) used[t] = 1;
+  for (let i = 0; i < c.fTrack.length; i++) used[c.fTrack.get(i)] = 1;
+  const procGpu = new Set(plans.filter(p => p.kind === 'gpu-stream').map(p => p.pid));
+  const procInfo = (pid: string) => c.processes.get(pid) ?? { name: null, labels: null, sortIndex: 0 };
+  const processName = (pid: string) => {
+    const p = procInfo(pid);
+    const base = p.name ?? (pid === '' ? 'process' : `process ${pid}`);
+    return p.labels ? `${base} [${p.labels}]` : base;
+  };
+  const cmpId = (x: string, y: string) => {
+    const a = Number(x), b2 = Number(y);
+    return x !== '' && y !== '' && Number.isFinite(a) && Number.isFinite(b2) ? a - b2 : x < y ? -1 : x > y ? 1 : 0;
+  };
+  const order = plans.map((_, i) => i).filter(i => used[i]).sort((x, y) => {
+    const p = plans[x]!, q = plans[y]!;
+    return procInfo(p.pid).sortIndex - procInfo(q.pid).sortIndex
+      || Number(procGpu.has(p.pid)) - Number(procGpu.has(q.pid))
+      || cmpId(p.pid, q.pid)
+      || TRACK_KIND_ORDER[p.kind] - TRACK_KIND_ORDER[q.kind]
+      || p.sortIndex - q.sortIndex
+      || cmpId(p.tid, q.tid)
+      || x - y;
+  });
+  const tb = new TraceBuilder(strings);
+  tb.originNs = (BigInt(origin) * 1000n).toString();
+  const trackOf = new Int32Array(plans.length).fill(-1);
+  for (const i of order) {
+    const p = plans[i]!;
+    const raw = p.raw;
+    const thread = p.kind === 'thread' && /^-?\d+$/.test(p.tid) ? Number(p.tid) : -1;
+    const gpuDevice = p.kind === 'gpu-stream' ? (raw!.device >= 0 ? raw!.device : Number.isInteger(Number(p.pid)) ? Number(p.pid) : -1) : -1;
+    const gpuStream = p.kind === 'gpu-stream' ? raw!.stream : -1;
+    const process = processName(p.pid);
+    const context = p.kind === 'counter' ? -1 : b.newContext({ thread, gpuDevice, gpuStream, label: `${process} · ${p.name}` });
+    trackOf[i] = tb.addTrack({ name: p.name, kind: p.kind, process, pid: p.pid, tid: p.tid, thread, gpuDevice, gpuStream, context, sortIndex: p.sortIndex });
+  }
+
+  // --- call-tree nodes -----------------------------------------------------------------------------
+  const nodeFile: number[] = [];
+  const nodeParent: number[] = [];
+  const nodeName: string[] = [];
+  const children = new Map<number, number>();
+  const parsed = new Map<number, { name: string; file: string | null; line: number }>();
+  const child = (parent: number, rawName: number): number => {
+    const key = (parent + 1) * 67108864 + rawName;
+    let n = children.get(key);
+    if (n === undefined) {
+      let p = parsed.get(rawName);
+      if (!p) {
+        const s = strings.get(rawName);
+        const m = PY_FRAME.exec(s);
+        p = m ? { name: m[3]!, file: m[1]!, line: Number(m[2]) } : { name: s || '<unnamed>', file: null, line: 0 };
+        parsed.set(rawName, p);
+      }
+      n = b.tree.add(parent, p.name, NodeKind.Function, p.file ? { file: p.file, line: p.line } : {});
+      nodeFile.push(p.file ? 1 : 0);
+      nodeParent.push(parent);
+      nodeName.push(p.name);
+      children.set(key, n);
+    }
+    return n;
+  };
+  const pyChain = (base: number, stackId: number): number => {
+    const frames = strings.get(stackId).split(';');
+    let n = base;
+    for (let k = frames.length - 1; k >= 0; k--) {
+      const f = frames[k]!.trim();
+      if (f) n = child(n, strings.intern(f));
+    }
+    return n;
+  };
+  const sourceNodeOf = (node: number): number => {
+    for (let n = node; n >= 0; n = nodeParent[n]!) if (nodeFile[n]) return n;
+    return -1;
+  };
+
+  const time = b.addMetric({ name: 'time', label: 'Time', sourceKeys: ['dur'], unit: 'ns', kind: 'exclusive', aggregation: 'sum' });
+  let bytesMetric = -1;
+  let samplesMetric = -1;
+
+  const startArr = cStart.finish(), durArr = cDur.finish();
+  const candNode = new Int32Array(nCand).fill(-1);
+  const candParent = new Int32Array(nCand).fill(-1);
+  const candEvent = new Int32Array(nCand).fill(-1);
+  const candPy = new Uint8Array(nCand);
+  const corrToCand = new Map<number, number>();
+  for (let k = 0; k < nCand; k++) {
+    const row = cRow.get(k);
+    if (row >= 0 && c.sGpu.get(row) === Gpu.None) { const corr = c.sCorr.get(row); if (Number.isFinite(corr)) corrToCand.set(corr, k); }
+  }
+
+  // Per track: candidates, instants and samples.
+  const byTrack = (n: number, trackAt: (i: number) => number) => {
+    const lists = new Map<number, number[]>();
+    for (let i = 0; i < n; i++) {
+      const t = trackOf[trackAt(i)]!;
+      let l = lists.get(t);
+      if (!l) lists.set(t, (l = []));
+      l.push(i);
+    }
+    return lists;
+  };
+  const candByTrack = byTrack(nCand, k => cTrack.get(k));
+  const instByTrack = byTrack(c.iTrack.length, i => c.iTrack.get(i));
+  const sampleByTrack = byTrack(c.smTrack.length, i => c.smTrack.get(i));
+
+  // Sampled stacks: frame id → node, parents first.
+  const frameNode = new Map<string, number>();
+  const frameDepth = new Map<string, number>();
+  const frames = c.stackFrames ?? {};
+  let unresolved = 0;
+  const resolveFrame = (id: string): number => {
+    const chain: string[] = [];
+    for (let f: string | null = id; f !== null && !frameNode.has(f); ) {
+      const fr: Record<string, unknown> | null | undefined = Object.prototype.hasOwnProperty.call(frames, f) ? (frames[f] as Record<string, unknown> | null) : undefined;
+      if (!fr || typeof fr !== 'object' || chain.length > 10000) return -1;
+      chain.push(f);
+      const p: unknown = fr['parent'];
+      f = p === undefined || p === null ? null : String(p);
+      if (f !== null && chain.includes(f)) return -1;
+    }
+    for (let k = chain.length - 1; k >= 0; k--) {
+      const f = chain[k]!;
+      const fr = frames[f] as Record<string, unknown>;
+      const p = fr['parent'];
+      const parent = p === undefined || p === null ? -1 : frameNode.get(String(p))!;
+      if (parent === undefined) return -1;
+      frameNode.set(f, child(parent, strings.intern(typeof fr['name'] === 'string' ? fr['name'] : String(fr['name'] ?? ''))));
+      frameDepth.set(f, p === undefined || p === null ? 0 : frameDepth.get(String(p))! + 1);
+    }
+    return frameNode.get(id) ?? -1;
+  };
+
+  // CPU tracks first so that GPU work finds the node of the call that launched it.
+  const trackIds = [...new Set(order.map(i => trackOf[i]!))];
+  const gpuLast = trackIds.filter(t => tb.tracks[t]!.kind !== 'gpu-stream').concat(trackIds.filter(t => tb.tracks[t]!.kind === 'gpu-stream'));
+  const sorted = new Map<number, { idx: Int32Array; starts: Float64Array }>();
+  for (const t of gpuLast) {
+    const track = tb.tracks[t]!;
+    const ctx = track.context;
+    const list = candByTrack.get(t) ?? [];
+    const idx = Int32Array.from(list);
+    const { parent, depth } = nestSlices(idx, startArr, durArr);
+    const excl = new Float64Array(idx.length);
+    for (let k = 0; k < idx.length; k++) {
+      const ci = idx[k]!;
+      const p = parent[k]!;
+      candParent[ci] = p;
+      const row = cRow.get(ci);
+      let base = p >= 0 ? candNode[p]! : -1;
+      let py = p >= 0 ? candPy[p]! : 0;
+      if (row >= 0) {
+        if (p < 0 && c.sGpu.get(row) !== Gpu.None) {
+          const l = corrToCand.get(c.sCorr.get(row));
+          if (l !== undefined && candNode[l]! >= 0) base = candNode[l]!;
+        }
+        const stack = c.sStack.get(row);
+        if (stack && !py) { base = pyChain(base, stack); py = 1; }
+        if (c.sCpu.get(row) === Cpu.Python) py = 1;
+      }
+      candNode[ci] = child(base, cName[ci]!);
+      candPy[ci] = py;
+      excl[k] = durArr[ci]!;
+    }
+    // Exclusive = own duration minus the parts covered by direct children (clipped to the parent).
+    const pos = new Map<number, number>();
+    for (let k = 0; k < idx.length; k++) pos.set(idx[k]!, k);
+    for (let k = 0; k < idx.length; k++) {
+      const p = parent[k]!;
+      if (p < 0) continue;
+      const ci = idx[k]!;
+      const end = Math.min(startArr[ci]! + durArr[ci]!, startArr[p]! + durArr[p]!);
+      excl[pos.get(p)!]! -= Math.max(0, end - startArr[ci]!);
+    }
+    const starts = Float64Array.from(idx, ci => startArr[ci]!);
+    sorted.set(t, { idx, starts });
+    const enclosing = (at: number): number => {
+      let lo = 0, hi = starts.length;
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (starts[mid]! <= at) lo = mid + 1; else hi = mid; }
+      for (let ci = lo > 0 ? idx[lo - 1]! : -1; ci >= 0; ci = candParent[ci]!) if (at < startArr[ci]! + durArr[ci]! || at === startArr[ci]!) return ci;
+      return -1;
+    };
+
+    // Instants and samples, then everything in (start, depth) order.
+    const inst = (instByTrack.get(t) ?? []).map(i => {
+      const at = ns(c.iTs.get(i));
+      const e = enclosing(at);
+      return { at, depth: e >= 0 ? depth[pos.get(e)!]! + 1 : 0, node: e >= 0 ? candNode[e]! : -1, i, kind: TraceEventKind.Instant as TraceEventKind };
+    });
+    for (const i of sampleByTrack.get(t) ?? []) {
+      const node = resolveFrame(c.smFrame[i]!);
+      if (node < 0) { unresolved++; continue; }
+      if (samplesMetric < 0) samplesMetric = b.addMetric({ name: 'samples', label: 'Samples', sourceKeys: ['samples', 'stackFrames'], unit: 'samples', kind: 'exclusive', aggregation: 'sum' });
+      b.addExclusive(samplesMetric, node, ctx, c.smWeight.get(i));
+      inst.push({ at: ns(c.smTs.get(i)), depth: frameDepth.get(c.smFrame[i]!) ?? 0, node, i, kind: TraceEventKind.Sample });
+    }
+    inst.sort((x, y) => x.at - y.at || x.depth - y.depth);
+    let j = 0;
+    const flushUntil = (at: number, d: number) => {
+      for (; j < inst.length && (inst[j]!.at < at || (inst[j]!.at === at && inst[j]!.depth < d)); j++) {
+        const e = inst[j]!;
+        if (e.kind === TraceEventKind.Instant) tb.addEvent(e.kind, t, e.at, 0, e.node, e.depth, strings.get(c.iCat.get(e.i)), strings.get(c.iName.get(e.i)));
+        else tb.addEvent(e.kind, t, e.at, 0, e.node, e.depth, '', nodeName[e.node]!);
+      }
+    };
+    for (let k = 0; k < idx.length; k++) {
+      const ci = idx[k]!;
+      flushUntil(startArr[ci]!, depth[k]!);
+      candEvent[ci] = tb.addSlice(t, startArr[ci]!, durArr[ci]!, candNode[ci]!, depth[k]!, strings.get(cCat[ci]!), strings.get(cName[ci]!));
+      if (ctx >= 0) b.addExclusive(time, candNode[ci]!, ctx, Math.max(0, excl[k]!));
+      const row = cRow.get(ci);
+      const gpu = row >= 0 ? c.sGpu.get(row) : Gpu.None;
+      if (gpu === Gpu.Memcpy || gpu === Gpu.Memset) {
+        const bytes = c.sBytes.get(row);
+        const kind = gpu === Gpu.Memset ? DataMovementKind.Memset : copyKind(strings.get(cName[ci]!));
+        const device = c.sDevice.get(row) >= 0 ? c.sDevice.get(row) : track.gpuDevice;
+        tb.addDataMovement({
+          kind, bytes: Number.isFinite(bytes) ? bytes : 0,
+          srcDevice: kind === DataMovementKind.HostToDevice ? -1 : device,
+          dstDevice: kind === DataMovementKind.DeviceToHost ? -1 : device,
+          start: startArr[ci]!, duration: durArr[ci]!, track: t, event: candEvent[ci]!, node: candNode[ci]!, sourceNode: sourceNodeOf(candNode[ci]!),
+        });
+        if (Number.isFinite(bytes) && bytes > 0) {
+          if (bytesMetric < 0) bytesMetric = b.addMetric({ name: 'bytes', label: 'Bytes moved', sourceKeys: ['args.bytes'], unit: 'bytes', kind: 'exclusive', aggregation: 'sum' });
+          b.addExclusive(bytesMetric, candNode[ci]!, ctx, bytes);
+        }
+      }
+    }
+    flushUntil(Infinity, 0);
+  }
+  if (unresolved) warnings.push(`${unresolved} sample${unresolved === 1 ? '' : 's'} refer to stack frames missing from "stackFrames"`);
+
+  // --- flows: s → t → … → f per id, bound to the slices at their ends --------------------------------
+  {
+    const byKey = new Map<number, number[]>();
+    for (let i = 0; i < c.fKey.length; i++) {
+      let l = byKey.get(c.fKey.get(i));
+      if (!l) byKey.set(c.fKey.get(i), (l = []));
+      l.push(i);
+    }
+    const bind = (i: number): { track: number; time: number; event: number } => {
+      const t = trackOf[c.fTrack.get(i)]!;
+      const at = ns(c.fTs.get(i));
+      const s = sorted.get(t);
+      let event = -1;
+      if (s) {
+        let lo = 0, hi = s.starts.length;
+        while (lo < hi) { const mid = (lo + hi) >> 1; if (s.starts[mid]! <= at) lo = mid + 1; else hi = mid; }
+        if (c.fEnclosing.get(i)) {
+          for (let ci = lo > 0 ? s.idx[lo - 1]! : -1; ci >= 0; ci = candParent[ci]!) if (at < startArr[ci]! + durArr[ci]! || at === startArr[ci]!) { event = candEvent[ci]!; break; }
+        } else {
+          let k = lo;
+          while (k > 0 && s.starts[k - 1] === at) k--;
+          if (k < s.idx.length) event = candEvent[s.idx[k]!]!;
+        }
+      }
+      return { track: t, time: at, event };
+    };
+    for (const [key, list] of byKey) {
+      list.sort((x, y) => c.fTs.get(x) - c.fTs.get(y) || c.fPhase.get(x) - c.fPhase.get(y) || x - y);
+      let from: ReturnType<typeof bind> | null = null;
+      for (const i of list) {
+        const ph = c.fPhase.get(i);
+        const here = bind(i);
+        if (ph !== 0 && from) {
+          const launch = strings.get(c.fCat.get(i)) === 'ac2g'
+            || (tb.tracks[from.track]!.kind !== 'gpu-stream' && tb.tracks[here.track]!.kind === 'gpu-stream');
+          tb.addFlow(launch ? FlowKind.Launch : FlowKind.Generic, strings.get(key), from, here);
+        }
+        from = ph === 2 ? null : here;
+      }
+    }
+  }
+
+  // --- counters --------------------------------------------------------------------------------------
+  for (const s of c.counters.values()) {
+    const id = tb.addCounterSeries(trackOf[s.track]!, s.name);
+    for (let i = 0; i < s.time.length; i++) tb.addCounterSample(id, ns(s.time.get(i)), s.value.get(i));
+  }
+
+  b.trace = tb.finish();
+  return b.build(time);
+}
+
+/** Copy direction from Kineto/CUPTI names (`Memcpy HtoD (Pageable -> Device)`, `Memcpy DtoD`, `Memcpy PtoP`). */
+function copyKind(name: string): DataMovementKind {
+  if (/HtoD|Host\s*to\s*Device/i.test(name)) return DataMovementKind.HostToDevice;
+  if (/DtoH|Device\s*to\s*Host/i.test(name)) return DataMovementKind.DeviceToHost;
+  if (/PtoP|Peer/i.test(name)) return DataMovementKind.Peer;
+  if (/DtoD|Device\s*to\s*Device/i.test(name)) return DataMovementKind.DeviceToDevice;
+  return DataMovementKind.Other;
+}
+
+/** A growable plain-number column (values up to 2^53). */
+class GrowableArray {
+  private data = new Float64Array(1024);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.data.length) { const d = new Float64Array(this.data.length * 2); d.set(this.data); this.data = d; }
+    this.data[this.length++] = v;
+  }
+  get(i: number): number { return this.data[i]!; }
+  finish(): Float64Array { return this.data.slice(0, this.length); }
+}
