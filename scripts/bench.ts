@@ -74,7 +74,7 @@ async function throughput(label: string, path: string, repeats: number): Promise
 async function main(): Promise<void> {
   console.log('Reader throughput (median of repeats; ratio = JSON.parse time / reader time, higher is better)');
   const files = [
-    ...jsonFiles(join(ROOT, 'samples')).map(p => [relative(ROOT, p), p] as const),
+    ...jsonFiles(join(ROOT, 'samples', 'heat-stencil', 'profiles')).map(p => [relative(ROOT, p), p] as const),
     ...jsonFiles(join(SHARED, 'data', 'caliper-json')).map(p => [relative(join(SHARED, '..'), p), p] as const),
   ];
   for (const [label, p] of files) await throughput(label, p, 15);
