@@ -265,7 +265,7 @@ describe('Caliper .cali reader', () => {
   });
 
   it('sniffs by content', () => {
-    const sample = (head: string) => ({ path: 'x', isDirectory: false, size: head.length, head, tail: '', entries: [], gzip: false });
+    const sample = (head: string) => ({ path: 'x', isDirectory: false, size: head.length, head, tail: '', entries: [], gzip: false, binary: false });
     assert.equal(caliperCaliReader.sniff(sample(ANNOTATION)), 0.95);
     assert.equal(caliperCaliReader.sniff(sample('{"data": [[1]], "columns": [], "nodes": []}')), 0);
     assert.equal(caliperCaliReader.sniff(sample('path=main,sum#time.duration=1')), 0);

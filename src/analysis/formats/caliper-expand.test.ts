@@ -84,7 +84,7 @@ describe('Caliper expand reader', () => {
   });
 
   it('sniffs by content', () => {
-    const sample = (head: string) => ({ path: 'x', isDirectory: false, size: head.length, head, tail: '', entries: [], gzip: false });
+    const sample = (head: string) => ({ path: 'x', isDirectory: false, size: head.length, head, tail: '', entries: [], gzip: false, binary: false });
     assert.equal(caliperExpandReader.sniff(sample(EXPAND)), 0.7);
     assert.equal(caliperExpandReader.sniff(sample('__rec=node,id=12,attr=10,data=64,parent=3\n')), 0, '.cali');
     assert.equal(caliperCaliReader.sniff(sample(EXPAND)), 0);

@@ -18,7 +18,7 @@ export const caliperExpandReader: ProfileReader = {
   name: 'Caliper expand (cali-query)',
 
   sniff(sample: FileSample): number {
-    if (sample.isDirectory) return 0;
+    if (sample.isDirectory || sample.binary) return 0;
     const lines = sample.head.replace(/^\uFEFF/, '').split('\n').map(l => l.trim()).filter(Boolean);
     // The last sampled line may be cut short; judge the complete ones (or the only one).
     const whole = lines.length > 1 ? lines.slice(0, -1).slice(0, 20) : lines;

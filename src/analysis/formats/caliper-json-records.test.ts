@@ -143,7 +143,7 @@ describe('Caliper json (records) reader', () => {
   });
 
   it('sniffs by content, leaving json-split, Hatchet literals and trace events to their readers', () => {
-    const sample = (head: string) => ({ path: 'x', isDirectory: false, size: head.length, head, tail: '', entries: [], gzip: false });
+    const sample = (head: string) => ({ path: 'x', isDirectory: false, size: head.length, head, tail: '', entries: [], gzip: false, binary: false });
     const jsonSplit = JSON.stringify({ data: [[1, 0]], columns: ['sum#time.duration', 'path'], column_metadata: [{ is_value: true }, { is_value: false }], nodes: [{ label: 'main', column: 'path' }] });
     assert.equal(caliperJsonRecordsReader.sniff(sample(RECORDS)), 0.85);
     assert.equal(caliperJsonRecordsReader.sniff(sample(OBJECT)), 0.9);

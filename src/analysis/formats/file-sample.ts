@@ -1,5 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { constants, gunzipSync } from 'node:zlib';
 import { isGzip } from './io/file-input';
 import type { FileSample } from './reader';
@@ -14,7 +13,7 @@ const SAMPLE_BYTES = 64 * 1024;
 export async function sampleFile(path: string): Promise<FileSample> {
   const st = statSync(path);
   if (st.isDirectory()) {
-    return { path, isDirectory: true, size: 0, head: '', tail: '', entries: await readdir(path), gzip: false };
+    return { path, isDirectory: true, size: 0, head: '', tail: '', entries: readdirSync(path), gzip: false, binary: false };
   }
   // Synchronous reads of at most 128 KiB: microseconds, where async calls cost a thread-pool hop each.
   const fd = openSync(path, 'r');
@@ -24,7 +23,8 @@ export async function sampleFile(path: string): Promise<FileSample> {
     const head = Buffer.alloc(headLen);
     readSync(fd, head, 0, headLen, 0);
     if (isGzip(head)) {
-      return { path, isDirectory: false, size, head: gunzipPrefix(head).toString('utf8'), tail: '', entries: [], gzip: true };
+      const text = gunzipPrefix(head).toString('utf8');
+      return { path, isDirectory: false, size, head: text, tail: '', entries: [], gzip: true, binary: hasNul(text) };
     }
     let tail = Buffer.alloc(0);
     if (size > SAMPLE_BYTES) {
@@ -32,10 +32,15 @@ export async function sampleFile(path: string): Promise<FileSample> {
       tail = Buffer.alloc(tailLen);
       readSync(fd, tail, 0, tailLen, size - tailLen);
     }
-    return { path, isDirectory: false, size, head: head.toString('utf8'), tail: tail.toString('utf8'), entries: [], gzip: false };
+    const text = head.toString('utf8');
+    return { path, isDirectory: false, size, head: text, tail: tail.toString('utf8'), entries: [], gzip: false, binary: hasNul(text) };
   } finally {
     closeSync(fd);
   }
+}
+
+function hasNul(text: string): boolean {
+  return text.slice(0, 8192).includes('\0');
 }
 
 /**

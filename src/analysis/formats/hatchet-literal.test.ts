@@ -54,7 +54,7 @@ const EXAMPLE: LiteralNode[] = [{
 }];
 
 const sample = (head: string, extra: Partial<FileSample> = {}): FileSample =>
-  ({ path: 'x', isDirectory: false, size: head.length, head, tail: '', entries: [], gzip: false, ...extra });
+  ({ path: 'x', isDirectory: false, size: head.length, head, tail: '', entries: [], gzip: false, binary: false, ...extra });
 
 const names = (p: Profile) => Array.from({ length: p.tree.size }, (_, i) => p.tree.path(i).join('/'));
 const column = (p: Profile, metric: string, side: 'exclusive' | 'inclusive') => {

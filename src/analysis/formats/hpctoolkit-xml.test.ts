@@ -286,7 +286,7 @@ describe('HPCToolkit XML reader', () => {
 
   it('sniffs by content', async () => {
     const dir = writeFixtureDatabase(freshDir('sniff'), sampleDatabase());
-    const sample = (over: Partial<Parameters<typeof hpctoolkitXmlReader.sniff>[0]>) => ({ path: dir, isDirectory: false, size: 1, head: '', tail: '', entries: [], gzip: false, ...over });
+    const sample = (over: Partial<Parameters<typeof hpctoolkitXmlReader.sniff>[0]>) => ({ path: dir, isDirectory: false, size: 1, head: '', tail: '', entries: [], gzip: false, binary: false, ...over });
     const entries = readdirSync(dir);
     assert.ok(hpctoolkitXmlReader.sniff(sample({ isDirectory: true, entries })) > 0.9);
     assert.ok(hpctoolkitXmlReader.sniff(sample({ head: readFileSync(join(dir, 'experiment.xml'), 'utf8').slice(0, 4096) })) > 0.9);

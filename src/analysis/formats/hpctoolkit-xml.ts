@@ -1,5 +1,7 @@
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+// Directory listings and stats are synchronous: microseconds each, where an async call costs a
+// thread-pool round trip that dominates reading small databases.
+import { readdirSync as readdir, statSync as stat } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { constants, gunzipSync } from 'node:zlib';
 import { NodeKind } from '../model/call-tree';
@@ -38,7 +40,7 @@ interface Located {
 async function locate(path: string): Promise<Located> {
   let isDirectory: boolean;
   try {
-    isDirectory = (await stat(path)).isDirectory();
+    isDirectory = stat(path).isDirectory();
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new ProfileReadError(path, code === 'ENOENT' ? 'no such file or directory' : (e as Error).message, { cause: e });
@@ -46,7 +48,7 @@ async function locate(path: string): Promise<Located> {
   const dir = isDirectory ? path : dirname(path);
   let entries: string[];
   try {
-    entries = await readdir(dir);
+    entries = readdir(dir);
   } catch (e) {
     throw new ProfileReadError(path, `cannot list the database directory ${dir} (${(e as Error).message})`, { cause: e });
   }
@@ -235,7 +237,7 @@ export const hpctoolkitXmlReader: ProfileReader = {
     throwIfAborted(signal);
     const located = await locate(path);
     const dbNames = located.entries.filter(isMetricDbName).sort();
-    const sizes = await Promise.all([located.xml, ...dbNames.map(n => join(located.dir, n))].map(async p => (await stat(p)).size));
+    const sizes = [located.xml, ...dbNames.map(n => join(located.dir, n))].map(p => stat(p).size);
     const progress = new ByteProgress(sizes.reduce((s, x) => s + x, 0), onProgress);
 
     const b = new ProfileBuilder('hpctoolkit-xml', path);

@@ -13,6 +13,8 @@ export interface FileSample {
   entries: string[];
   /** The file is gzip-compressed; `head` is then the start of the decompressed content. */
   gzip: boolean;
+  /** The head holds NUL characters: a binary file, which text-format sniffers can dismiss at once. */
+  binary: boolean;
 }
 
 export interface ReadOptions {

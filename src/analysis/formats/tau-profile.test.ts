@@ -396,8 +396,8 @@ describe('TAU profile reader', () => {
   });
 
   it('sniffs by content and by directory entries', () => {
-    const file = (head: string) => ({ path: 'x', isDirectory: false, size: head.length, head, tail: '', entries: [], gzip: false });
-    const dir = (entries: string[]) => ({ path: 'd', isDirectory: true, size: 0, head: '', tail: '', entries, gzip: false });
+    const file = (head: string) => ({ path: 'x', isDirectory: false, size: head.length, head, tail: '', entries: [], gzip: false, binary: false });
+    const dir = (entries: string[]) => ({ path: 'd', isDirectory: true, size: 0, head: '', tail: '', entries, gzip: false, binary: false });
     assert.equal(tauProfileReader.sniff(file(tauFile(callpathTimers(1)))), 0.95);
     assert.equal(tauProfileReader.sniff(file('12 templated_functions\n# Name Calls Subrs Excl Incl ProfileCalls\n')), 0.95);
     assert.equal(tauProfileReader.sniff(file('12 templated functions\n')), 0);

@@ -1,4 +1,6 @@
-import { readdir, stat } from 'node:fs/promises';
+// Directory listings and stats are synchronous: microseconds each, where an async call costs a
+// thread-pool round trip that dominates reading small profiles.
+import { readdirSync as readdir, statSync as stat } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { makeContext } from '../model/context';
 import type { MetricDescriptor } from '../model/metric';
@@ -70,7 +72,7 @@ function fileIdKey(name: string): { key: string; id: FileId } | null {
 
 async function profileFilesIn(dir: string, warnings: string[]): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  for (const name of (await readdir(dir)).sort()) {
+  for (const name of readdir(dir).sort()) {
     const k = fileIdKey(name);
     if (!k) continue;
     if (files.has(k.key)) { warnings.push(`${join(dir, name)} duplicates ${basename(files.get(k.key)!)} and was ignored`); continue; }
@@ -83,7 +85,7 @@ async function profileFilesIn(dir: string, warnings: string[]): Promise<Map<stri
 async function locate(path: string): Promise<Layout> {
   const warnings: string[] = [];
   let dir = path;
-  if (!(await stat(path)).isDirectory()) {
+  if (!stat(path).isDirectory()) {
     const name = basename(path);
     if (!fileIdKey(name)) {
       // A lone file of another name (a renamed or decompressed copy): one context.
@@ -94,7 +96,7 @@ async function locate(path: string): Promise<Layout> {
     if (MULTI_DIR.test(basename(dir))) dir = dirname(dir);
   }
 
-  const entries = await readdir(dir, { withFileTypes: true });
+  const entries = readdir(dir, { withFileTypes: true });
   const multi = entries.filter(e => e.isDirectory() && MULTI_DIR.test(e.name)).map(e => e.name).sort();
   const sets: MetricSet[] = [];
   if (multi.length > 0) {
@@ -480,7 +482,7 @@ async function readTau(path: string, options: ReadOptions): Promise<Profile> {
   const layout = await locate(path);
   const sizes = new Map<string, number>();
   let totalBytes = 0;
-  for (const s of layout.sets) for (const f of s.files.values()) { const size = (await stat(f)).size; sizes.set(f, size); totalBytes += size; }
+  for (const s of layout.sets) for (const f of s.files.values()) { const size = stat(f).size; sizes.set(f, size); totalBytes += size; }
   let doneBytes = 0;
   const timers = new TimerTable();
   const readFile = async (file: string): Promise<TauProfileFile> => {
