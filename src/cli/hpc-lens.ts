@@ -8,7 +8,8 @@ import { ProfileReadError } from '../analysis/formats/reader';
 import { inspectReport } from '../analysis/inspect';
 import type { Profile } from '../analysis/model/profile';
 import { formatValue } from '../analysis/stats/format';
-import { hotPath, topNodes } from '../analysis/stats/hot-spots';
+import { rootHotPaths } from '../analysis/stats/hot-path';
+import { topIndices } from '../analysis/stats/top-k';
 
 const USAGE = `usage: hpc-lens inspect [--json] [--top N] PATH
 
@@ -70,13 +71,15 @@ function textReport(profile: Profile, top: number): string {
   }
   for (const w of profile.warnings) lines.push(`  warning   ${w}`);
   lines.push('', `Hot path (${metric.name}, inclusive):`);
-  for (const step of hotPath(profile, m)) {
+  for (const step of rootHotPaths(profile, m)[0] ?? []) {
     lines.push(`  ${(100 * step.share).toFixed(1).padStart(5)}%  ${'  '.repeat(step.depth)}${tree.name(step.node)}${location(profile, step.node)}`);
   }
   if (top > 0) {
     lines.push('', `Top ${top} by exclusive ${metric.name}:`);
-    for (const t of topNodes(profile, m, top)) {
-      lines.push(`  ${(100 * t.share).toFixed(1).padStart(5)}%  ${formatValue(t.value, metric.unit).padStart(10)}  ${tree.name(t.node)}${location(profile, t.node)}`);
+    const excl = profile.exclusiveTotals(m);
+    for (const node of topIndices(excl, top, i => excl[i] !== 0)) {
+      const share = total > 0 ? excl[node]! / total : 0;
+      lines.push(`  ${(100 * share).toFixed(1).padStart(5)}%  ${formatValue(excl[node]!, metric.unit).padStart(10)}  ${tree.name(node)}${location(profile, node)}`);
     }
   }
   return lines.join('\n') + '\n';
