@@ -19,6 +19,7 @@ const args = process.argv.slice(2);
 const opt = name => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
 const screenshotDir = opt('--screenshot');
 const workspace = resolve(opt('--workspace') ?? join(root, 'samples', 'heat-stencil'));
+if (screenshotDir) mkdirSync(resolve(screenshotDir), { recursive: true });
 const offline = resolve(process.env.HPC_LENS_VSCODE_DIR ?? join(root, '.cache', 'vscode-offline'));
 const testsIndex = join(root, 'dist', 'test', 'suite', 'index.js');
 const timeoutMs = Number(process.env.HPC_LENS_ITEST_TIMEOUT_MS ?? 600000);
@@ -57,10 +58,17 @@ const exited = new Promise(r => (finish = r));
 let passed = 0, failed = 0;
 // Only the extension host's console reaches us here; filter the workbench's offline noise.
 const noise = /getaddrinfo|ENOTFOUND|open-vsx|AgentHost|marketplace|gallery|Failed to fetch|update\.code/i;
+// A suite asks for a screenshot while the extension host still runs (decorations vanish with it).
+const shots = [];
 await page.exposeFunction('codeAutomationLog', (_type, logArgs) => {
   const line = format(...(logArgs ?? []));
   const m = /HPC_LENS_RESULT passed=(\d+) failed=(\d+)/.exec(line);
   if (m) { passed = Number(m[1]); failed = Number(m[2]); return; }
+  const shot = /HPC_LENS_SCREENSHOT (\S+)/.exec(line);
+  if (shot) {
+    if (screenshotDir) shots.push(page.screenshot({ path: join(resolve(screenshotDir), `${shot[1]}.png`) }).then(() => console.log(`screenshot: ${shot[1]}.png`), e => console.error(`screenshot ${shot[1]} failed: ${e.message}`)));
+    return;
+  }
   if (!noise.test(line)) console.log(line);
 });
 await page.exposeFunction('codeAutomationExit', code => finish(code));
@@ -70,6 +78,7 @@ const payload = JSON.stringify([['extensionDevelopmentPath', remote(root)], ['ex
 await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
 const code = await Promise.race([exited, new Promise(r => setTimeout(() => r('timeout'), timeoutMs))]);
 
+await Promise.all(shots);
 if (screenshotDir || code !== 0) {
   const dir = resolve(screenshotDir ?? join(root, 'test-results'));
   mkdirSync(dir, { recursive: true });

@@ -143,6 +143,9 @@ export function registerSuites(): void {
       await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
       await vscode.commands.executeCommand('hpcLens.showSankey');
       await new Promise(r => setTimeout(r, 1500));
+      // The harness screenshots now, while the extension host (and its decorations) still run.
+      console.log('HPC_LENS_SCREENSHOT demo-editor');
+      await new Promise(r => setTimeout(r, 2500));
     });
   });
 }
