@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 
 /**
  * Test support: writes small HPCToolkit v4 databases (meta.db, profile.db, cct.db and optionally
- * metrics/default.yaml) following FORMATS.md, from a description of the context tree and the self
+ * trace.db and metrics/default.yaml) following FORMATS.md, from a description of the context tree and the self
  * cost of each context per profile. Like hpcprof, it propagates the self costs into the "point",
  * "function", "lex_aware" and "execution" scopes, writes a summary profile first, the global
  * context 0, and can leave contexts out of meta.db while keeping their values ("hidden").
@@ -45,6 +45,13 @@ export interface FixtureDatabase {
   profiles: [string, number][][];
   /** Text of metrics/default.yaml. */
   taxonomy?: string;
+  /** trace.db lines: an application profile (index into `profiles`) and its `[timestamp ns, ctxId]` elements, written as given. */
+  traces?: FixtureTrace[];
+}
+
+export interface FixtureTrace {
+  profile: number;
+  samples: [timestamp: number | bigint, ctxId: number][];
 }
 
 export const HPCPROF_ID_NAMES = ['SUMMARY', 'NODE', 'RANK', 'THREAD', 'GPUDEVICE', 'GPUCONTEXT', 'GPUSTREAM', 'CORE'];
@@ -127,14 +134,14 @@ function propagate(db: FixtureDatabase, metrics: { scopes: ScopeName[] }[], ids:
   return out;
 }
 
-export interface EncodedDatabase { meta: Buffer; profile: Buffer; cct: Buffer }
+export interface EncodedDatabase { meta: Buffer; profile: Buffer; cct: Buffer; trace?: Buffer }
 
 export function encodeDatabase(db: FixtureDatabase): EncodedDatabase {
   const metrics = (db.metrics ?? [{ name: 'CPUTIME (sec)' }]).map(m => ({ name: m.name, scopes: m.scopes ?? ALL_SCOPES }));
   let nextId = 0;
   const ids = metrics.map(m => m.scopes.map(() => nextId++));
   const values = propagate(db, metrics, ids);
-  return { meta: encodeMeta(db, metrics, ids), ...encodeProfiles(db, values) };
+  return { meta: encodeMeta(db, metrics, ids), ...encodeProfiles(db, values), ...(db.traces ? { trace: encodeTrace(db.traces) } : {}) };
 }
 
 function encodeMeta(db: FixtureDatabase, metrics: { name: string; scopes: ScopeName[] }[], ids: number[][]): Buffer {
@@ -360,6 +367,30 @@ function encodeProfiles(db: FixtureDatabase, values: Map<number, Map<number, num
   return { profile, cct: c.finish() };
 }
 
+/** trace.db: the headers section (with the time range, INT64_MAX / INT64_MIN when empty as hpcprof writes it), then the lines. */
+function encodeTrace(traces: FixtureTrace[]): Buffer {
+  const w = new ByteWriter();
+  const section = header(w, 'trce', 1);
+  const start = w.align(8);
+  const pTraces = w.u64(0);
+  w.u32(traces.length); w.u8(24); w.align(8);
+  const all = traces.flatMap(t => t.samples.map(([ts]) => BigInt(ts)));
+  w.u64(all.length ? all.reduce((a, b) => (b < a ? b : a)) : 2n ** 63n - 1n);
+  w.u64(all.length ? all.reduce((a, b) => (b > a ? b : a)) : 2n ** 63n);
+  w.patchU64(pTraces, w.pos);
+  // profIndex counts profile.db profiles, where the summary is 0.
+  const headerAt = traces.map(t => { const at = w.u32(t.profile + 1); w.u32(0); w.u64(0); w.u64(0); return at; });
+  section(0, start);
+  traces.forEach((t, i) => {
+    const pStart = w.align(8);
+    for (const [ts, ctx] of t.samples) { w.u64(ts); w.u32(ctx); }
+    w.patchU64(headerAt[i]! + 8, pStart);
+    w.patchU64(headerAt[i]! + 16, w.pos);
+  });
+  w.bytes(Buffer.from('trace.db', 'ascii'));
+  return w.finish();
+}
+
 /** Writes the database into `dir` (created); `gzip` compresses every file (`meta.db.gz`, …). */
 export function writeDatabase(dir: string, db: FixtureDatabase, options: { gzip?: boolean } = {}): EncodedDatabase {
   const encoded = encodeDatabase(db);
@@ -368,6 +399,7 @@ export function writeDatabase(dir: string, db: FixtureDatabase, options: { gzip?
   put('meta.db', encoded.meta);
   put('profile.db', encoded.profile);
   put('cct.db', encoded.cct);
+  if (encoded.trace) put('trace.db', encoded.trace);
   if (db.taxonomy !== undefined) {
     mkdirSync(join(dir, 'metrics'), { recursive: true });
     writeFileSync(join(dir, 'metrics', 'default.yaml'), db.taxonomy);
