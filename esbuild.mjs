@@ -1,6 +1,7 @@
 // Builds every bundle HPC Lens ships: the extension host, the parse worker, the CLI, the benchmark
 // and the single webview bundle. `--production` minifies; `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -38,6 +39,10 @@ const builds = [
     define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
   },
 ];
+
+// sql.js (Nsight SQLite reader) loads its WebAssembly from beside the bundle.
+mkdirSync('dist', { recursive: true });
+copyFileSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
 
 if (watch) {
   const contexts = await Promise.all(builds.map(b => esbuild.context(b)));
