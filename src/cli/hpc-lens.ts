@@ -11,11 +11,13 @@ import { formatValue } from '../analysis/stats/format';
 import { rootHotPaths } from '../analysis/stats/hot-path';
 import { topIndices } from '../analysis/stats/top-k';
 
-const USAGE = `usage: hpc-lens inspect [--json] [--top N] PATH
+const USAGE = `usage: hpc-lens inspect [--json] [--top N] [--all-nodes] PATH
 
 Reads a profile (format detected from its content) and prints what was read.
   --json     print one JSON object (schema in the README)
-  --top N    number of hottest nodes listed in the text report (default 15)`;
+  --top N    number of hottest nodes listed in the text report (default 15)
+  --all-nodes  list every node in the JSON (by default trees above 5000 nodes list the
+             5000 heaviest and their ancestors)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -28,11 +30,13 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   let json = false;
+  let allNodes = false;
   let top = 15;
   const paths: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
     if (a === '--json') json = true;
+    else if (a === '--all-nodes') allNodes = true;
     else if (a === '--top') {
       top = Number(rest[++i]);
       if (!Number.isInteger(top) || top < 0) { console.error('hpc-lens: --top needs a non-negative integer'); return 2; }
@@ -42,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
   if (paths.length !== 1) { console.error(USAGE); return 2; }
   try {
     const profile = await readProfile(paths[0]!);
-    if (json) process.stdout.write(JSON.stringify(inspectReport(profile)) + '\n');
+    if (json) process.stdout.write(JSON.stringify(inspectReport(profile, { maxNodes: allNodes ? Infinity : undefined })) + '\n');
     else process.stdout.write(textReport(profile, top));
     return 0;
   } catch (e) {
