@@ -15,7 +15,9 @@ describe('hpc-lens inspect', () => {
     const r = cli('inspect', '--json', SAMPLE);
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout);
-    assert.deepEqual(Object.keys(out), ['format', 'path', 'primaryMetric', 'metrics', 'contexts', 'metadata', 'nodes']);
+    assert.deepEqual(Object.keys(out), ['format', 'path', 'primaryMetric', 'metrics', 'contexts', 'metadata', 'nodeCount', 'nodesTruncated', 'nodes']);
+    assert.equal(out.nodesTruncated, false);
+    assert.equal(out.nodes.length, out.nodeCount);
     assert.equal(out.format, 'caliper-json-split');
     assert.equal(out.primaryMetric, 'time');
     assert.deepEqual(out.metrics, [{ name: 'count', unit: 'count', kind: 'exclusive' }, { name: 'time', unit: 's', kind: 'exclusive' }]);
