@@ -12,11 +12,12 @@ import { hatchetLiteralReader } from './hatchet-literal';
 import { hpctoolkitMetaDbReader } from './hpctoolkit-metadb';
 import { hpctoolkitXmlReader } from './hpctoolkit-xml';
 import { nsightSqliteReader } from './nsight-sqlite';
+import { otf2Reader } from './otf2';
 import { pprofReader } from './pprof';
 import { tauProfileReader } from './tau-profile';
 
 /** Every reader HPC Lens has, consulted by content sniffing (never by file extension alone). */
-export const READERS: readonly ProfileReader[] = [caliperJsonSplitReader, caliperCaliReader, caliperJsonRecordsReader, caliperExpandReader, hatchetLiteralReader, hpctoolkitMetaDbReader, hpctoolkitXmlReader, cubeReader, tauProfileReader, gprofTextReader, gprof2dotDotReader, callgrindReader, chromeTraceReader, nsightSqliteReader, pprofReader];
+export const READERS: readonly ProfileReader[] = [caliperJsonSplitReader, caliperCaliReader, caliperJsonRecordsReader, caliperExpandReader, hatchetLiteralReader, hpctoolkitMetaDbReader, hpctoolkitXmlReader, cubeReader, tauProfileReader, gprofTextReader, gprof2dotDotReader, callgrindReader, chromeTraceReader, nsightSqliteReader, pprofReader, otf2Reader];
 
 /** The reader most confident that the sample is its format, or null. */
 export function chooseReader(sample: FileSample, readers: readonly ProfileReader[] = READERS): ProfileReader | null {
