@@ -7,6 +7,8 @@ import { ProfileManager } from './profile-manager';
 import { SourceNavigator } from './source-navigator';
 import { SourceResolver } from './source-resolver';
 import { StatusBar } from './status-bar';
+import { registerSideBarViews, type SideBarViewId } from './views/side-bar-views';
+import type { AnalysisEntry } from './views/analysis-tree';
 import { SankeyPanel, type RenderReport } from './webviews/sankey-panel';
 
 /** What `activate` returns: a small API for other extensions and for the integration tests. */
@@ -24,6 +26,8 @@ export interface HpcLensApi {
     nextRender(): Promise<RenderReport>;
     post(message: ToWebview): void;
   };
+  /** The rows a side-bar view shows now (top level; a hot path's steps nest as children). */
+  viewEntries(view: SideBarViewId): readonly AnalysisEntry[];
 }
 
 export function activate(context: vscode.ExtensionContext): HpcLensApi {
@@ -35,11 +39,13 @@ export function activate(context: vscode.ExtensionContext): HpcLensApi {
   const heat = new HeatDecorations(context.extensionUri, profiles);
   const sankey = new SankeyPanel(context.extensionUri, profiles, navigator, log);
   const status = new StatusBar(profiles);
+  const sideBar = registerSideBarViews(profiles);
   context.subscriptions.push(
     log, profiles, navigator, lenses, heat, sankey, status,
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, lenses),
     vscode.workspace.onDidChangeWorkspaceFolders(() => resolver.clear()),
     ...registerCommands({ profiles, sankey, navigator }),
+    ...sideBar.disposables,
   );
   const startup = openOnStartup(profiles);
   return {
@@ -58,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensApi {
       nextRender: () => sankey.nextRender(),
       post: m => sankey.post(m),
     },
+    viewEntries: view => sideBar.providers.get(view)?.entries ?? [],
   };
 }
 

@@ -30,3 +30,10 @@ function contextLabel(c: Omit<ExecutionContext, 'label'>): string {
   if (c.gpuStream >= 0) parts.push(`stream ${c.gpuStream}`);
   return parts.length ? parts.join(' · ') : 'process';
 }
+
+/** What to call a profile's contexts in prose: `ranks`, `threads`, or `contexts` when mixed. */
+export function contextNoun(contexts: readonly Pick<ExecutionContext, 'rank' | 'thread'>[]): string {
+  if (contexts.every(c => c.rank >= 0 && c.thread < 0)) return 'ranks';
+  if (contexts.every(c => c.rank < 0 && c.thread >= 0)) return 'threads';
+  return 'contexts';
+}

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { summarizeProfile, summaryToCsv, summaryToMarkdown } from '../../analysis/stats/summary-export';
+import { SideBarView } from '../views/side-bar-views';
 import type { ProfileManager } from '../profile-manager';
 import type { SourceNavigator } from '../source-navigator';
 import type { SankeyPanel } from '../webviews/sankey-panel';
@@ -12,6 +14,10 @@ export const Command = {
   selectMetric: 'hpcLens.selectMetric',
   closeProfile: 'hpcLens.closeProfile',
   revealNode: 'hpcLens.revealNode',
+  showHotPath: 'hpcLens.showHotPath',
+  showTopLines: 'hpcLens.showTopLines',
+  showLoadImbalance: 'hpcLens.showLoadImbalance',
+  exportSummary: 'hpcLens.exportSummary',
 } as const;
 
 interface Services {
@@ -61,5 +67,23 @@ export function registerCommands({ profiles, sankey, navigator }: Services): vsc
     }),
     reg(Command.closeProfile, () => profiles.close()),
     reg(Command.revealNode, (file: string, line: number | null, name: string) => navigator.open(file, line, name)),
+    reg(Command.showHotPath, () => vscode.commands.executeCommand(`${SideBarView.hotPaths}.focus`)),
+    reg(Command.showTopLines, () => vscode.commands.executeCommand(`${SideBarView.topLines}.focus`)),
+    reg(Command.showLoadImbalance, () => vscode.commands.executeCommand(`${SideBarView.imbalance}.focus`)),
+    // Opens the summary as an untitled document the user can save anywhere (`format` skips the picker).
+    reg(Command.exportSummary, async (format?: 'markdown' | 'csv') => {
+      const lp = profiles.active;
+      if (!lp) return undefined;
+      format ??= (await vscode.window.showQuickPick(
+        [{ label: 'Markdown', format: 'markdown' as const }, { label: 'CSV', format: 'csv' as const }],
+        { title: 'HPC Lens: export hot paths, top lines, top functions and load imbalance as' },
+      ))?.format;
+      if (!format) return undefined;
+      const summary = summarizeProfile(lp.profile, lp.metric);
+      const content = format === 'markdown' ? summaryToMarkdown(summary) : summaryToCsv(summary);
+      const doc = await vscode.workspace.openTextDocument({ content, language: format === 'markdown' ? 'markdown' : 'plaintext' });
+      await vscode.window.showTextDocument(doc);
+      return doc;
+    }),
   ];
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { contextNoun } from '../../analysis/model/context';
 import { findFunctionDefinition } from '../../analysis/source/function-definitions';
 import { formatShare, formatValue } from '../../analysis/stats/format';
 import type { ProfileManager } from '../profile-manager';
@@ -42,7 +43,7 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
       const excl = lp.functions.exclusive[fn.index]!;
       const share = (v: number) => (lp.total > 0 ? formatShare(v / lp.total) : '–');
       let title = `$(flame) ${share(incl)} inclusive (${formatValue(incl, metric.unit)}) · ${share(excl)} exclusive`;
-      if (contexts > 1) title += ` · imbalance ${lp.functionImbalance(fn.index).toFixed(2)}× max/mean over ${contexts} ${contextNoun(lp)}`;
+      if (contexts > 1) title += ` · imbalance ${lp.functionImbalance(fn.index).toFixed(2)}× max/mean over ${contexts} ${contextNoun(lp.profile.contexts)}`;
       lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
         title,
         tooltip: `${name}: ${metric.label} in ${lp.name}. Click to show the call graph.`,
@@ -54,11 +55,4 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
   }
 
   dispose(): void { this.subs.forEach(s => s.dispose()); this.changed.dispose(); }
-}
-
-function contextNoun(lp: { profile: { contexts: readonly { rank: number; thread: number }[] } }): string {
-  const cs = lp.profile.contexts;
-  if (cs.every(c => c.rank >= 0 && c.thread < 0)) return 'ranks';
-  if (cs.every(c => c.rank < 0 && c.thread >= 0)) return 'threads';
-  return 'contexts';
 }

@@ -7,7 +7,12 @@ import { readProfile } from '../../../src/analysis/formats';
 import { functionTotals, lineCosts } from '../../../src/analysis/model/aggregates';
 import { findFunctionDefinition } from '../../../src/analysis/source/function-definitions';
 import { formatShare } from '../../../src/analysis/stats/format';
+import { rootHotPaths } from '../../../src/analysis/stats/hot-path';
+import { md as mdEscape } from '../../../src/analysis/stats/summary-export';
+import { nodeImbalance } from '../../../src/analysis/stats/imbalance';
+import { topFunctions, topLines } from '../../../src/analysis/stats/top-lists';
 import type { HpcLensApi } from '../../../src/extension/extension';
+import type { AnalysisEntry } from '../../../src/extension/views/analysis-tree';
 import { EXTENSION_ID, until } from './itest-support';
 
 
@@ -97,6 +102,45 @@ export function registerSuites(): void {
       assert.equal(none.length, 0, 'no lenses while overlays are off');
       await vscode.commands.executeCommand('hpcLens.toggleOverlays');
       await until('decorations back', () => api.decoratedLines(doc.uri) === expected);
+    });
+
+    test('the side bar lists the hot path, top lines, top functions and load imbalance; a row opens its line', async () => {
+      const profile = await readProfile(sampleProfile().fsPath);
+      const m = profile.primaryMetric;
+      const hot = rootHotPaths(profile, m, 0.05)[0]!.map(s => profile.tree.name(s.node));
+      const chain: string[] = [];
+      for (let e: AnalysisEntry | undefined = api.viewEntries('hpcLens.hotPaths')[0]; e; e = e.children?.[0]) chain.push(e.label);
+      assert.deepEqual(chain, hot);
+      const lines = topLines(profile, m, { limit: 50 }).entries;
+      const shownLines = api.viewEntries('hpcLens.topLines');
+      assert.equal(shownLines.length, lines.length);
+      assert.equal(shownLines[0]!.label, `${lines[0]!.file.split('/').pop()}:${lines[0]!.line}`);
+      assert.equal(api.viewEntries('hpcLens.topFunctions')[0]!.label, topFunctions(profile, m, { limit: 1 })[0]!.name);
+      const imbalanced = nodeImbalance(profile, m, { limit: 1 })[0]!;
+      assert.equal(api.viewEntries('hpcLens.imbalance')[0]!.label, imbalanced.name);
+      assert.match(api.viewEntries('hpcLens.imbalance')[0]!.description, /^\d+\.\d\d× · max on rank \d$/);
+      // A click runs the row's command: the editor opens the file at the line.
+      const loc = shownLines[0]!.location!;
+      await vscode.commands.executeCommand('hpcLens.revealNode', loc.file, loc.line, loc.name);
+      const editor = await until('the top line in an editor', () => {
+        const e = vscode.window.activeTextEditor;
+        return e && e.document.uri.path.endsWith(`/${loc.file.split('/').slice(-2).join('/')}`) ? e : undefined;
+      });
+      assert.equal(editor.selection.active.line, loc.line! - 1);
+      await vscode.commands.executeCommand('hpcLens.showHotPath');
+    });
+
+    test('Export Summary writes the hot path and the top lists as Markdown and CSV', async () => {
+      const profile = await readProfile(sampleProfile().fsPath);
+      const top = topFunctions(profile, profile.primaryMetric, { limit: 1 })[0]!.name;
+      const md = await vscode.commands.executeCommand<vscode.TextDocument>('hpcLens.exportSummary', 'markdown');
+      assert.equal(md.languageId, 'markdown');
+      assert.match(md.getText(), /^# HPC Lens summary/);
+      assert.ok(md.getText().includes(mdEscape(top)), `the Markdown names ${top}`);
+      const csv = await vscode.commands.executeCommand<vscode.TextDocument>('hpcLens.exportSummary', 'csv');
+      assert.ok(csv.getText().split('\r\n').length > 10 && csv.getText().includes(top));
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     });
 
     test('the Sankey webview renders the module graph and reports what it drew', async () => {

@@ -1,0 +1,62 @@
+import * as vscode from 'vscode';
+import type { LoadedProfile } from '../profile-session';
+import type { ProfileManager } from '../profile-manager';
+
+/** One row of a side-bar analysis: what it shows and where a click leads. */
+export interface AnalysisEntry {
+  label: string;
+  description: string;
+  tooltip: string;
+  /** Source location as the profile records it; null when the frame has none (no click target). */
+  location: { file: string; line: number | null; name: string } | null;
+  /** Codicon id, e.g. `flame`. */
+  icon: string;
+  /** Rows shown under this one, expanded (a hot path's next step). */
+  children?: AnalysisEntry[];
+}
+
+/**
+ * A side-bar tree of analysis rows for the active profile and metric. Every view (hot paths, top
+ * lines, top functions, load imbalance) is this one provider with its own `compute`; rows are
+ * recomputed when the profile or metric changes, and a click opens the row's source line.
+ */
+export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEntry>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subs: vscode.Disposable[];
+  private rows: AnalysisEntry[] = [];
+
+  constructor(private readonly profiles: ProfileManager, private readonly compute: (lp: LoadedProfile) => AnalysisEntry[]) {
+    this.subs = [
+      profiles.onDidChange(() => this.refresh()),
+      vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('hpcLens')) this.refresh(); }),
+    ];
+    this.refresh();
+  }
+
+  /** The rows as last computed (top level), for tests and exports. */
+  get entries(): readonly AnalysisEntry[] { return this.rows; }
+
+  refresh(): void {
+    const lp = this.profiles.active;
+    this.rows = lp ? this.compute(lp) : [];
+    this.changed.fire();
+  }
+
+  getTreeItem(e: AnalysisEntry): vscode.TreeItem {
+    const item = new vscode.TreeItem(e.label, e.children?.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    item.description = e.description;
+    item.tooltip = new vscode.MarkdownString(e.tooltip);
+    item.iconPath = new vscode.ThemeIcon(e.icon);
+    if (e.location) {
+      item.command = { command: 'hpcLens.revealNode', title: 'Open Source', arguments: [e.location.file, e.location.line, e.location.name] };
+    }
+    return item;
+  }
+
+  getChildren(e?: AnalysisEntry): AnalysisEntry[] {
+    return e ? e.children ?? [] : this.rows;
+  }
+
+  dispose(): void { this.subs.forEach(s => s.dispose()); this.changed.dispose(); }
+}

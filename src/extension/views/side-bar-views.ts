@@ -1,0 +1,105 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { contextNoun } from '../../analysis/model/context';
+import type { Profile } from '../../analysis/model/profile';
+import { formatShare, formatValue } from '../../analysis/stats/format';
+import { rootHotPaths, type HotPath } from '../../analysis/stats/hot-path';
+import { nodeImbalance } from '../../analysis/stats/imbalance';
+import { topFunctions, topLines } from '../../analysis/stats/top-lists';
+import type { LoadedProfile } from '../profile-session';
+import type { ProfileManager } from '../profile-manager';
+import { hotPathThreshold } from '../settings';
+import { AnalysisTreeProvider, type AnalysisEntry } from './analysis-tree';
+
+/** View ids, kept in step with package.json by the integration tests. */
+export const SideBarView = {
+  hotPaths: 'hpcLens.hotPaths',
+  topLines: 'hpcLens.topLines',
+  topFunctions: 'hpcLens.topFunctions',
+  imbalance: 'hpcLens.imbalance',
+} as const;
+export type SideBarViewId = (typeof SideBarView)[keyof typeof SideBarView];
+
+const LIST_LENGTH = 50;
+
+function nodeLocation(p: Profile, node: number): AnalysisEntry['location'] {
+  const file = p.tree.file(node);
+  return file ? { file, line: p.tree.line(node), name: p.tree.name(node) } : null;
+}
+
+function where(file: string | null, line: number | null): string {
+  return file ? `\n\n${file}${line ? `:${line}` : ''}` : '';
+}
+
+function metricOf(lp: LoadedProfile) { return lp.profile.metrics[lp.metric]!; }
+
+/** hpcviewer's hot path from each heavy root, one expanded chain per root. */
+function hotPaths(lp: LoadedProfile): AnalysisEntry[] {
+  const p = lp.profile;
+  const { unit, label } = metricOf(lp);
+  const chain = (path: HotPath, k: number): AnalysisEntry[] => {
+    const step = path[k];
+    if (!step) return [];
+    const name = p.tree.name(step.node);
+    return [{
+      label: name,
+      description: `${formatShare(step.share)} · ${formatValue(step.inclusive, unit)}`,
+      tooltip: `**${name}**: ${formatValue(step.inclusive, unit)} inclusive (${formatShare(step.share)}), ${formatValue(step.exclusive, unit)} exclusive ${label}${where(p.tree.file(step.node), p.tree.line(step.node))}`,
+      location: nodeLocation(p, step.node),
+      icon: k === path.length - 1 ? 'flame' : 'arrow-small-right',
+      children: chain(path, k + 1),
+    }];
+  };
+  return rootHotPaths(p, lp.metric, hotPathThreshold()).flatMap(path => chain(path, 0));
+}
+
+function lines(lp: LoadedProfile): AnalysisEntry[] {
+  const p = lp.profile;
+  const { unit } = metricOf(lp);
+  return topLines(p, lp.metric, { limit: LIST_LENGTH }).entries.map(e => ({
+    label: `${path.basename(e.file)}:${e.line}`,
+    description: `${formatShare(e.share)} · ${formatValue(e.exclusive, unit)}${e.calls > 0 ? ` · calls ${formatValue(e.calls, unit)}` : ''}`,
+    tooltip: `**${e.file}:${e.line}**\n\n${formatValue(e.exclusive, unit)} on this line, ${formatValue(e.calls, unit)} in calls made from it` +
+      (p.contextCount > 1 ? `\n\nper ${contextNoun(p.contexts)}: min ${formatValue(e.contexts.min, unit)} · mean ${formatValue(e.contexts.mean, unit)} · max ${formatValue(e.contexts.max, unit)} (${p.contexts[e.contexts.maxContext]!.label})` : ''),
+    location: { file: e.file, line: e.line, name: `${path.basename(e.file)}:${e.line}` },
+    icon: 'symbol-number',
+  }));
+}
+
+function functions(lp: LoadedProfile): AnalysisEntry[] {
+  const p = lp.profile;
+  const { unit } = metricOf(lp);
+  return topFunctions(p, lp.metric, { limit: LIST_LENGTH }, lp.functions).map(e => ({
+    label: e.name,
+    description: `${formatShare(e.share)} · ${formatValue(e.exclusive, unit)}`,
+    tooltip: `**${e.name}**: ${formatValue(e.exclusive, unit)} exclusive, ${formatValue(e.inclusive, unit)} inclusive${where(e.file, e.line)}`,
+    location: e.file ? { file: e.file, line: e.line, name: e.name } : null,
+    icon: 'symbol-function',
+  }));
+}
+
+function imbalance(lp: LoadedProfile): AnalysisEntry[] {
+  const p = lp.profile;
+  if (p.contextCount < 2) return [];
+  const { unit } = metricOf(lp);
+  return nodeImbalance(p, lp.metric, { limit: LIST_LENGTH }).map(e => ({
+    label: e.name,
+    description: `${e.imbalance.toFixed(2)}× · max on ${p.contexts[e.maxContext]!.label}`,
+    tooltip: `**${e.name}**: max/mean ${e.imbalance.toFixed(2)}× over ${p.contextCount} ${contextNoun(p.contexts)}\n\nmin ${formatValue(e.min, unit)} · mean ${formatValue(e.mean, unit)} · max ${formatValue(e.max, unit)} (${p.contexts[e.maxContext]!.label}) · ${formatShare(e.share)} of the total${where(p.tree.file(e.id), p.tree.line(e.id))}`,
+    location: nodeLocation(p, e.id),
+    icon: 'warning',
+  }));
+}
+
+/** Registers the four analysis views of the HPC Lens side bar. */
+export function registerSideBarViews(profiles: ProfileManager): { providers: Map<SideBarViewId, AnalysisTreeProvider>; disposables: vscode.Disposable[] } {
+  const providers = new Map<SideBarViewId, AnalysisTreeProvider>([
+    [SideBarView.hotPaths, new AnalysisTreeProvider(profiles, hotPaths)],
+    [SideBarView.topLines, new AnalysisTreeProvider(profiles, lines)],
+    [SideBarView.topFunctions, new AnalysisTreeProvider(profiles, functions)],
+    [SideBarView.imbalance, new AnalysisTreeProvider(profiles, imbalance)],
+  ]);
+  const disposables: vscode.Disposable[] = [...providers.values()];
+  for (const [id, provider] of providers) disposables.push(vscode.window.createTreeView(id, { treeDataProvider: provider, showCollapseAll: id === SideBarView.hotPaths }));
+  return { providers, disposables };
+}
