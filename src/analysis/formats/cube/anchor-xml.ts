@@ -1,6 +1,6 @@
-import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { GrowableFloat64, GrowableInt32 } from '../../model/growable';
 import { throwIfAborted } from '../reader';
+import { XmlSyntaxError, XmlTokenizer, type XmlAttributes, type XmlHandler } from '../xml/xml-tokenizer';
 import { CubeFormatError } from './cube-format-error';
 
 /**
@@ -98,7 +98,7 @@ const LOCATION_ELEMENTS = new Set(['location', 'thread']);
 interface OpenGroup { rank: number; type: string }
 interface OpenLocation { id: number; name: string; rank: number; type: string }
 
-class AnchorHandler {
+class AnchorHandler implements XmlHandler {
   version = '';
   readonly attributes: Record<string, string> = {};
   readonly metrics: CubeMetricDefinition[] = [];
@@ -119,35 +119,35 @@ class AnchorHandler {
   private location: OpenLocation | null = null;
   private matrix: { cnodeIds: GrowableInt32; values: GrowableFloat64 } | null = null;
   private rowCnode = -1;
-  private text = '';
+  private collected = '';
   private keepText = false;
 
   constructor(private readonly line: () => number) {}
 
-  openTag(tag: SaxesTagPlain): void {
-    const name = tag.name;
-    const a = tag.attributes as Record<string, string>;
+  openTag(name: string, a: XmlAttributes): void {
     const parent = this.stack.length ? this.stack[this.stack.length - 1]! : '';
     if (!parent && name !== 'cube') this.fail(`the root element is <${name}>, not <cube>: not a CUBE profile`);
     this.stack.push(name);
     this.keepText = TEXT_ELEMENTS.has(name);
-    this.text = '';
+    this.collected = '';
     switch (name) {
       case 'cube':
-        this.version = a['version'] ?? '';
+        this.version = a.get('version') ?? '';
         break;
-      case 'attr':
-        if (parent === 'cube' && a['key'] !== undefined) this.attributes[a['key']] = a['value'] ?? '';
+      case 'attr': {
+        const key = a.get('key');
+        if (parent === 'cube' && key !== undefined) this.attributes[key] = a.get('value') ?? '';
         break;
+      }
       case 'metric': {
-        const m: CubeMetricDefinition = { id: this.int(a, 'id', name), uniqName: '', dispName: '', dtype: '', uom: '', type: (a['type'] ?? '').toUpperCase(), val: '', descr: '' };
+        const m: CubeMetricDefinition = { id: this.int(a, 'id', name), uniqName: '', dispName: '', dtype: '', uom: '', type: (a.get('type') ?? '').toUpperCase(), val: '', descr: '' };
         this.metrics.push(m);
         this.metricStack.push(m);
         break;
       }
       case 'region':
         if (parent === 'program') {
-          this.currentRegion = { id: this.int(a, 'id', name), name: '', mod: a['mod'] ?? '', begin: this.optionalInt(a, 'begin', name), end: this.optionalInt(a, 'end', name), paradigm: '', role: '' };
+          this.currentRegion = { id: this.int(a, 'id', name), name: '', mod: a.get('mod') ?? '', begin: this.optionalInt(a, 'begin', name), end: this.optionalInt(a, 'end', name), paradigm: '', role: '' };
         }
         break;
       case 'cnode': {
@@ -163,7 +163,7 @@ class AnchorHandler {
       case 'parameter':
         if (parent === 'cnode') {
           const node = this.cnodeStack[this.cnodeStack.length - 1]!;
-          const param = `${a['parkey'] ?? '?'}=${a['parvalue'] ?? ''}`;
+          const param = `${a.get('parkey') ?? '?'}=${a.get('parvalue') ?? ''}`;
           const seen = this.parameters.get(node);
           this.parameters.set(node, seen ? `${seen}, ${param}` : param);
         }
@@ -189,14 +189,14 @@ class AnchorHandler {
     }
   }
 
-  onText(text: string): void {
-    if (this.keepText) this.text += text;
+  text(text: string): void {
+    if (this.keepText) this.collected += text;
   }
 
   closeTag(name: string): void {
     this.stack.pop();
     const parent = this.stack.length ? this.stack[this.stack.length - 1]! : '';
-    const text = this.text;
+    const text = this.collected;
     this.keepText = false;
     switch (name) {
       case 'metric': this.metricStack.pop(); return;
@@ -286,14 +286,14 @@ class AnchorHandler {
     };
   }
 
-  private int(a: Record<string, string>, key: string, element: string): number {
-    const v = a[key];
+  private int(a: XmlAttributes, key: string, element: string): number {
+    const v = a.get(key);
     if (v === undefined) this.fail(`<${element}> has no ${key} attribute`);
     return this.intValue(v, `attribute ${key} of <${element}>`);
   }
 
-  private optionalInt(a: Record<string, string>, key: string, element: string): number {
-    const v = a[key];
+  private optionalInt(a: XmlAttributes, key: string, element: string): number {
+    const v = a.get(key);
     return v === undefined || v === '' ? -1 : this.intValue(v, `attribute ${key} of <${element}>`);
   }
 
@@ -322,28 +322,23 @@ export async function parseCubeAnchor(
   chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   options: { signal?: AbortSignal; onBytes?: (bytes: number) => void } = {},
 ): Promise<CubeAnchor> {
-  const parser = new SaxesParser({ xmlns: false });
-  const handler = new AnchorHandler(() => parser.line);
-  let xmlError: Error | null = null;
-  parser.on('error', e => { xmlError ??= e; });
-  parser.on('opentag', t => handler.openTag(t as SaxesTagPlain));
-  parser.on('closetag', t => handler.closeTag(t.name));
-  parser.on('text', t => handler.onText(t));
-  const decoder = new TextDecoder('utf-8');
-  const check = () => { if (xmlError) throw new CubeFormatError(`anchor.xml is not well-formed XML (${xmlError.message})`); };
-  let consumed = 0;
+  let tokenizer: XmlTokenizer | null = null;
+  const handler = new AnchorHandler(() => tokenizer!.line);
+  // Text elements keep their whitespace (a severity row is numbers separated by it).
+  tokenizer = new XmlTokenizer(handler, { whitespaceText: true });
   let sinceYield = 0;
-  for await (const chunk of chunks) {
-    throwIfAborted(options.signal);
-    parser.write(decoder.decode(chunk, { stream: true }));
-    check();
-    consumed += chunk.length;
-    sinceYield += chunk.length;
-    options.onBytes?.(consumed);
-    if (sinceYield >= YIELD_EVERY_BYTES) { sinceYield = 0; await new Promise(resolve => setImmediate(resolve)); }
+  try {
+    for await (const chunk of chunks) {
+      throwIfAborted(options.signal);
+      tokenizer.write(chunk);
+      sinceYield += chunk.length;
+      options.onBytes?.(tokenizer.bytesConsumed);
+      if (sinceYield >= YIELD_EVERY_BYTES) { sinceYield = 0; await new Promise(resolve => setImmediate(resolve)); }
+    }
+    tokenizer.end();
+  } catch (e) {
+    if (e instanceof XmlSyntaxError) throw new CubeFormatError(`anchor.xml is not well-formed XML (line ${e.line}:${e.column}: ${e.reason})`);
+    throw e;
   }
-  parser.write(decoder.decode());
-  parser.close();
-  check();
   return handler.finish();
 }

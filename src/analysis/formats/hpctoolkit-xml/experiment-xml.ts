@@ -1,10 +1,10 @@
 import { basename } from 'node:path';
-import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { NodeKind, type CallTreeBuilder } from '../../model/call-tree';
 import { GrowableFloat64, GrowableInt32, GrowableUint8 } from '../../model/growable';
 import type { MetadataValue } from '../../model/profile';
 import { readChunks } from '../io/file-input';
 import { isAbortError, ProfileReadError } from '../reader';
+import { XmlTokenizer, type XmlAttributes, type XmlHandler } from '../xml/xml-tokenizer';
 import type { MetricEntry } from './metric-plan';
 
 export interface ExperimentOptions {
@@ -60,7 +60,7 @@ const MAX_ID = 0x3fffffff;
  *   C        call site                      → no node; its line becomes the callee's `callLine`
  *   Pr with an empty name                   → no node (as in Hatchet); it acts like a call site
  */
-class ExperimentHandler {
+class ExperimentHandler implements XmlHandler {
   readonly result: Experiment;
   private rootSeen = false;
   private sections = 0;
@@ -104,12 +104,11 @@ class ExperimentHandler {
     };
   }
 
-  open(tag: SaxesTagPlain): void {
-    const a = tag.attributes;
+  openTag(name: string, a: XmlAttributes): void {
     if (!this.rootSeen) {
-      if (tag.name !== 'HPCToolkitExperiment') this.fail(`not an HPCToolkit experiment.xml: the root element is <${tag.name}>`);
+      if (name !== 'HPCToolkitExperiment') this.fail(`not an HPCToolkit experiment.xml: the root element is <${name}>`);
       this.rootSeen = true;
-      const version = a['version'] ?? '';
+      const version = a.get('version') ?? '';
       const major = Number(/^(\d+)\./.exec(version)?.[1] ?? NaN);
       if (!(major >= 1 && major <= 2)) this.fail(`unsupported experiment.xml version "${version}" (HPC Lens reads versions 1.x and 2.x)`);
       this.result.version = version;
@@ -117,23 +116,28 @@ class ExperimentHandler {
       return;
     }
     if (this.inData) {
-      if (TREE_ELEMENTS.has(tag.name)) this.openTreeElement(tag.name, a);
-      else if (tag.name === 'M') this.value(a);
+      if (name === 'M') this.value(a);
+      else if (TREE_ELEMENTS.has(name)) this.openTreeElement(name, a);
       return;
     }
-    switch (tag.name) {
-      case 'Header':
+    switch (name) {
+      case 'Header': {
         this.inTopHeader = true;
-        if (a['n']) this.result.metadata['program'] = a['n'];
+        const program = a.get('n');
+        if (program) this.result.metadata['program'] = program;
         break;
-      case 'NV':
-        if (this.inTopHeader && a['n'] !== undefined) this.result.metadata[a['n']] = a['v'] ?? '';
+      }
+      case 'NV': {
+        const key = a.get('n');
+        if (this.inTopHeader && key !== undefined) this.result.metadata[key] = a.get('v') ?? '';
         break;
+      }
       case 'SecCallPathProfile':
         // hpcprof writes one; a second one (never seen in practice) would need its own tree.
         if (++this.sections === 1) {
           this.inSection = true;
-          if (a['n']) this.result.metadata['profile'] = a['n'];
+          const profile = a.get('n');
+          if (profile) this.result.metadata['profile'] = profile;
         } else if (this.sections === 2) {
           this.result.warnings.push('experiment.xml has several call-path profile sections; only the first is read');
         }
@@ -145,19 +149,20 @@ class ExperimentHandler {
         if (this.inSection) { this.inData = true; this.dataSeen = true; }
         break;
       default:
-        if (this.inHeader) this.headerEntry(tag.name, a);
+        if (this.inHeader) this.headerEntry(name, a);
     }
   }
 
-  close(tag: SaxesTagPlain): void {
+  closeTag(name: string): void {
     if (this.inData) {
-      if (TREE_ELEMENTS.has(tag.name)) this.closeTreeElement();
-      else if (tag.name === 'SecCallPathProfileData') this.inData = false;
+      if (name === 'M') return;
+      if (TREE_ELEMENTS.has(name)) this.closeTreeElement();
+      else if (name === 'SecCallPathProfileData') this.inData = false;
       return;
     }
-    if (tag.name === 'Header') this.inTopHeader = false;
-    else if (tag.name === 'SecHeader') this.inHeader = false;
-    else if (tag.name === 'SecCallPathProfile') this.inSection = false;
+    if (name === 'Header') this.inTopHeader = false;
+    else if (name === 'SecHeader') this.inHeader = false;
+    else if (name === 'SecCallPathProfile') this.inSection = false;
   }
 
   finish(): Experiment {
@@ -171,7 +176,7 @@ class ExperimentHandler {
     return r;
   }
 
-  private headerEntry(name: string, a: Record<string, string>): void {
+  private headerEntry(name: string, a: XmlAttributes): void {
     switch (name) {
       case 'LoadModule': this.tableEntry(this.loadModules, name, a); break;
       case 'File': this.tableEntry(this.files, name, a, this.options.resolveFile); break;
@@ -181,19 +186,19 @@ class ExperimentHandler {
     }
   }
 
-  private tableEntry(table: Map<string, string>, element: string, a: Record<string, string>, map?: (s: string) => string): void {
-    const id = a['i'];
-    const name = a['n'];
+  private tableEntry(table: Map<string, string>, element: string, a: XmlAttributes, map?: (s: string) => string): void {
+    const id = a.get('i');
+    const name = a.get('n');
     if (id === undefined || name === undefined) this.fail(`<${element}> needs both i and n attributes`);
     table.set(id, map && name !== '' && !name.startsWith('<') ? map(name) : name);
   }
 
-  private metricEntry(element: string, a: Record<string, string>, position: number): MetricEntry {
-    const id = a['i'];
-    const name = a['n'];
+  private metricEntry(element: string, a: XmlAttributes, position: number): MetricEntry {
+    const id = a.get('i');
+    const name = a.get('n');
     if (id === undefined || name === undefined) this.fail(`<${element}> needs both i and n attributes`);
-    const t = a['t'];
-    const dbId = a['db-id'];
+    const t = a.get('t');
+    const dbId = a.get('db-id');
     let column = position;
     if (dbId !== undefined) {
       if (!/^\d+$/.test(dbId)) this.fail(`<${element} n="${name}"> has db-id "${dbId}", which is not a column number`);
@@ -202,37 +207,41 @@ class ExperimentHandler {
     return {
       id, name, column,
       type: t === 'inclusive' || t === 'exclusive' ? t : 'nil',
-      partner: a['partner'] ?? null,
+      partner: a.get('partner') ?? null,
     };
   }
 
-  private openTreeElement(element: string, a: Record<string, string>): void {
+  private openTreeElement(element: string, a: XmlAttributes): void {
     const top = this.openNode.length - 1;
     const attachTo = top >= 0 ? this.openAttach[top]! : -1;
     const scopeFile = top >= 0 ? this.openFile[top]! : null;
     const scopeModule = top >= 0 ? this.openModule[top]! : null;
     // Procedures entered through an element that makes no node (a call site) record its line.
     const callLine = top >= 0 && this.openNode[top]! < 0 ? this.openLine[top]! : 0;
-    const line = this.lineOf(element, a['l']);
+    const line = this.lineOf(element, a.get('l'));
     let node = -1;
     let file = scopeFile;
     let module = scopeModule;
     switch (element) {
       case 'PF':
       case 'Pr': {
-        const proc = this.lookup(this.procedures, a['n'], 'procedure', 'ProcedureTable', element);
+        const proc = this.lookup(this.procedures, a.get('n'), 'procedure', 'ProcedureTable', element);
         // A frame's own file and module; an inlined Pr without them stays in its host's.
-        file = a['f'] !== undefined ? this.lookup(this.files, a['f'], 'file', 'FileTable', element) : element === 'Pr' ? scopeFile : null;
-        module = a['lm'] !== undefined ? this.lookup(this.loadModules, a['lm'], 'load module', 'LoadModuleTable', element) : element === 'Pr' ? scopeModule : null;
-        if (element === 'PF' || proc !== '') node = this.addNode(attachTo, proc, NodeKind.Function, file, line, module, callLine, a['i'], element);
+        const f = a.get('f');
+        const lm = a.get('lm');
+        file = f !== undefined ? this.lookup(this.files, f, 'file', 'FileTable', element) : element === 'Pr' ? scopeFile : null;
+        module = lm !== undefined ? this.lookup(this.loadModules, lm, 'load module', 'LoadModuleTable', element) : element === 'Pr' ? scopeModule : null;
+        if (element === 'PF' || proc !== '') node = this.addNode(attachTo, proc, NodeKind.Function, file, line, module, callLine, a.get('i'), element);
         break;
       }
-      case 'L':
-        if (a['f'] !== undefined) file = this.lookup(this.files, a['f'], 'file', 'FileTable', element);
-        node = this.addNode(attachTo, `Loop@${shortName(file)}:${line}`, NodeKind.Loop, file, line, module, 0, a['i'], element);
+      case 'L': {
+        const f = a.get('f');
+        if (f !== undefined) file = this.lookup(this.files, f, 'file', 'FileTable', element);
+        node = this.addNode(attachTo, `Loop@${shortName(file)}:${line}`, NodeKind.Loop, file, line, module, 0, a.get('i'), element);
         break;
+      }
       case 'S':
-        node = this.addNode(attachTo, `${shortName(file)}:${line}`, NodeKind.Statement, file, line, module, 0, a['i'], element);
+        node = this.addNode(attachTo, `${shortName(file)}:${line}`, NodeKind.Statement, file, line, module, 0, a.get('i'), element);
         break;
       case 'C':
         break;
@@ -291,10 +300,10 @@ class ExperimentHandler {
     return key;
   }
 
-  private value(a: Record<string, string>): void {
+  private value(a: XmlAttributes): void {
     if (!this.options.inlineValues) return;
-    const n = a['n'];
-    const v = a['v'];
+    const n = a.get('n');
+    const v = a.get('v');
     if (n === undefined || v === undefined) this.fail('<M> needs both n and v attributes');
     if (!this.metricIndexById) this.metricIndexById = new Map(this.result.metrics.map((m, k) => [m.id, k]));
     const metric = this.metricIndexById.get(n);
@@ -350,21 +359,16 @@ function significantDigits(v: string): number {
 }
 
 /**
- * Streams experiment.xml through a SAX parser (gzip transparently), adding the call tree to `tree`
- * and returning the tables and inline values.
+ * Streams experiment.xml through the XML tokenizer (gzip transparently), adding the call tree to
+ * `tree` and returning the tables and inline values.
  */
 export async function readExperimentXml(path: string, tree: CallTreeBuilder, options: ExperimentOptions): Promise<Experiment> {
-  const parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
-  const handler = new ExperimentHandler(path, tree, options, () => parser.line);
-  parser.on('opentag', tag => handler.open(tag));
-  parser.on('closetag', tag => handler.close(tag));
-  const decoder = new TextDecoder('utf-8');
+  let tokenizer: XmlTokenizer | null = null;
+  const handler = new ExperimentHandler(path, tree, options, () => tokenizer!.line);
+  tokenizer = new XmlTokenizer(handler);
   try {
-    for await (const chunk of readChunks(path, { signal: options.signal, onProgress: options.onProgress })) {
-      parser.write(decoder.decode(chunk, { stream: true }));
-    }
-    parser.write(decoder.decode());
-    parser.close();
+    for await (const chunk of readChunks(path, { signal: options.signal, onProgress: options.onProgress })) tokenizer.write(chunk);
+    tokenizer.end();
   } catch (e) {
     if (isAbortError(e) || e instanceof ProfileReadError) throw e;
     throw new ProfileReadError(path, `not well-formed XML (${(e as Error).message})`, { cause: e });

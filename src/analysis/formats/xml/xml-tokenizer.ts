@@ -1,0 +1,802 @@
+/**
+ * A fast, byte-level, push-based streaming XML tokenizer for the XML profile formats (HPCToolkit's
+ * experiment.xml, CUBE's anchor.xml and CUBE3 files).
+ *
+ * Bytes go in through {@link XmlTokenizer.write} in chunks split anywhere (inside names, attribute
+ * values, entities or multi-byte UTF-8 sequences); SAX-style events come out through an
+ * {@link XmlHandler}. Every construct (a tag, a text run, a comment, …) is lexed straight from the
+ * chunk when it lies wholly inside it; a construct cut by a chunk boundary is copied into a carry
+ * buffer that grows by doubling with the next chunk's bytes until it holds the whole construct, so
+ * the work stays linear however the input is split. Element and attribute names, and short attribute
+ * values, are decoded through a byte-keyed cache, so repeated names cost no allocation.
+ *
+ * It checks the well-formedness a reader relies on: matching close tags, quoted attribute values, no
+ * duplicate attributes, a single root element, only whitespace, comments and processing
+ * instructions around it, defined entities, and complete constructs at the end of input. It skips
+ * the XML declaration, processing instructions, comments and a DOCTYPE (with its internal subset),
+ * but does not validate characters against the XML `Char` production, does not expand entities
+ * declared in a DTD, and does not process namespaces.
+ */
+import { Buffer } from 'node:buffer';
+
+/** The attributes of a start tag, as parallel arrays. The object and its arrays are reused by every tag. */
+export class XmlAttributes {
+  /** Number of attributes; entries past it in {@link names} and {@link values} are stale. */
+  count = 0;
+  /** Attribute names in document order. */
+  readonly names: string[] = [];
+  /** Attribute values (entities decoded, whitespace normalized as XML requires). */
+  readonly values: string[] = [];
+
+  /** The value of attribute `name`, or undefined. */
+  get(name: string): string | undefined {
+    const names = this.names;
+    for (let k = 0; k < this.count; k++) if (names[k] === name) return this.values[k];
+    return undefined;
+  }
+
+  /** A plain-object copy (for tests and for consumers that keep the attributes). */
+  toObject(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (let k = 0; k < this.count; k++) out[this.names[k]!] = this.values[k]!;
+    return out;
+  }
+}
+
+/** Receives SAX-style events. Implemented by readers as a class (monomorphic calls). */
+export interface XmlHandler {
+  /**
+   * A start tag (or an empty-element tag, which is followed at once by its {@link closeTag}).
+   * `attributes` is only valid during the call.
+   */
+  openTag(name: string, attributes: XmlAttributes): void;
+  /** The end of the innermost open element. */
+  closeTag(name: string): void;
+  /**
+   * Character data inside the root element (entities decoded, line ends normalized to `\n`), one call
+   * per run of text between two pieces of markup, and one per CDATA section. Runs of only whitespace
+   * are left out unless the tokenizer was created with `whitespaceText`. Leave the method out to
+   * skip text altogether (then it is not even decoded).
+   */
+  text?(content: string): void;
+}
+
+/** Options of {@link XmlTokenizer}. */
+export interface XmlTokenizerOptions {
+  /** Deliver runs of text that are only whitespace too (default false). */
+  whitespaceText?: boolean;
+}
+
+/**
+ * Thrown for malformed or truncated input; `offset` is the byte offset in the whole stream (0-based),
+ * `line`/`column` 1-based (the column counts bytes from the start of the line).
+ */
+export class XmlSyntaxError extends Error {
+  /** What is wrong, without the position. */
+  readonly reason: string;
+  /** Byte offset of the offending construct or byte (or of the end of input), 0-based. */
+  readonly offset: number;
+  /** 1-based line of {@link offset}. */
+  readonly line: number;
+  /** 1-based column of {@link offset}, in bytes. */
+  readonly column: number;
+
+  constructor(reason: string, offset: number, line: number, column: number) {
+    super(`${reason} at line ${line}, column ${column} (byte ${offset})`);
+    this.name = 'XmlSyntaxError';
+    this.reason = reason;
+    this.offset = offset;
+    this.line = line;
+    this.column = column;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Byte-level tables and shared helpers
+// ---------------------------------------------------------------------------------------------
+
+/** Node's Buffer has fast (undocumented but long-stable) slice decoders; fall back when absent. */
+interface FastBuffer extends Buffer {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+}
+
+const hasFastSlices =
+  typeof (Buffer.prototype as Partial<FastBuffer>).latin1Slice === 'function' &&
+  typeof (Buffer.prototype as Partial<FastBuffer>).utf8Slice === 'function';
+
+const fromCharCode = String.fromCharCode;
+
+/**
+ * Latin-1 (here: ASCII) decode of `buf[start, end)`. Up to 8 bytes, `String.fromCharCode` with a
+ * fixed number of arguments is about 5× faster than a call into the native slice decoder.
+ */
+function latin1(buf: FastBuffer, start: number, end: number): string {
+  const b = buf;
+  const a = start;
+  switch (end - start) {
+    case 0: return '';
+    case 1: return fromCharCode(b[a]!);
+    case 2: return fromCharCode(b[a]!, b[a + 1]!);
+    case 3: return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!);
+    case 4: return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!);
+    case 5: return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!);
+    case 6: return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!);
+    case 7: return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!);
+    case 8: return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!, b[a + 7]!);
+  }
+  if (end - start <= 16) return latin1(buf, start, start + 8) + latin1(buf, start + 8, end);
+  return hasFastSlices ? buf.latin1Slice(start, end) : buf.toString('latin1', start, end);
+}
+
+/** UTF-8 decode, replacing invalid sequences by U+FFFD like `TextDecoder`. */
+function utf8(buf: FastBuffer, start: number, end: number): string {
+  return hasFastSlices ? buf.utf8Slice(start, end) : buf.toString('utf8', start, end);
+}
+
+function asFastBuffer(chunk: Uint8Array): FastBuffer {
+  return (Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)) as FastBuffer;
+}
+
+const LT = 0x3c;
+const GT = 0x3e;
+const AMP = 0x26;
+const SLASH = 0x2f;
+const QUESTION = 0x3f;
+const BANG = 0x21;
+const EQUALS = 0x3d;
+const DQUOTE = 0x22;
+const SQUOTE = 0x27;
+const SEMICOLON = 0x3b;
+const HASH = 0x23;
+const LF = 0x0a;
+const CR = 0x0d;
+const TAB = 0x09;
+const SPACE = 0x20;
+
+/** 1 for bytes that may start a name: ASCII letters, `_`, `:`, and every non-ASCII byte (not checked further). */
+const NAME_START = new Uint8Array(256);
+/** 1 for bytes that may continue a name. */
+const NAME_CHAR = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+  const start = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x3a || c >= 0x80;
+  NAME_START[c] = start ? 1 : 0;
+  NAME_CHAR[c] = start || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e ? 1 : 0;
+}
+
+/** 1 for XML whitespace. */
+const WS = new Uint8Array(256);
+WS[SPACE] = WS[TAB] = WS[LF] = WS[CR] = 1;
+
+/** 1 for bytes that need no attention in an attribute value: printable ASCII other than quotes, `&`, `<`. */
+const VALUE_PLAIN = new Uint8Array(256);
+for (let c = 0x20; c < 0x80; c++) VALUE_PLAIN[c] = c === DQUOTE || c === SQUOTE || c === AMP || c === LT ? 0 : 1;
+
+/** 1 for bytes that need no attention when decoding text: all but `&` and CR. */
+const TEXT_PLAIN = new Uint8Array(256).fill(1);
+TEXT_PLAIN[AMP] = TEXT_PLAIN[CR] = 0;
+
+const HEX = new Int8Array(256).fill(-1);
+for (let c = 0; c < 10; c++) HEX[0x30 + c] = c;
+for (let c = 0; c < 6; c++) HEX[0x41 + c] = HEX[0x61 + c] = 10 + c;
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const COMMENT_OPEN = Buffer.from('<!--');
+const CDATA_OPEN = Buffer.from('<![CDATA[');
+const DOCTYPE_OPEN = Buffer.from('<!DOCTYPE');
+const COMMENT_CLOSE = Buffer.from('-->');
+const DOUBLE_DASH = Buffer.from('--');
+const CDATA_CLOSE = Buffer.from(']]>');
+const PI_CLOSE = Buffer.from('?>');
+
+const PREDEFINED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+/**
+ * Byte-keyed cache of decoded short strings (names, short attribute values), shared by all tokenizers
+ * of this isolate: a hit costs a hash and a compare, and no allocation.
+ */
+const CACHE_SIZE = 4096;
+const CACHE_MASK = CACHE_SIZE - 1;
+const CACHE_MAX_LEN = 32;
+const cacheStrings: string[] = new Array<string>(CACHE_SIZE).fill('');
+const cacheLengths = new Uint8Array(CACHE_SIZE);
+const cacheBytes = new Uint8Array(CACHE_SIZE * CACHE_MAX_LEN);
+
+/** Decodes `buf[start, end)` (1..CACHE_MAX_LEN bytes, no entities) through the cache. */
+function cachedString(buf: FastBuffer, start: number, end: number): string {
+  const len = end - start;
+  let h = len;
+  let high = 0;
+  for (let i = start; i < end; i++) {
+    const c = buf[i]!;
+    high |= c;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  h ^= h >>> 15;
+  const slot = h & CACHE_MASK;
+  const base = slot * CACHE_MAX_LEN;
+  if (cacheLengths[slot] === len) {
+    let k = 0;
+    while (k < len && cacheBytes[base + k] === buf[start + k]) k++;
+    if (k === len) return cacheStrings[slot]!;
+  }
+  const s = high < 0x80 ? latin1(buf, start, end) : utf8(buf, start, end);
+  cacheLengths[slot] = len;
+  cacheStrings[slot] = s;
+  for (let k = 0; k < len; k++) cacheBytes[base + k] = buf[start + k]!;
+  return s;
+}
+
+function describeByte(c: number): string {
+  if (c > 0x20 && c < 0x7f) return `character '${String.fromCharCode(c)}'`;
+  if (c < 0x80) return `character U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+  return `byte 0x${c.toString(16).toUpperCase()}`;
+}
+
+/** Whether `code` is a character XML allows (the `Char` production). */
+function isXmlChar(code: number): boolean {
+  return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+}
+
+/** Whether `buf[i, n)` starts with `bytes`: 1 yes, 0 no, -1 cannot tell yet (the buffer ends in a matching prefix). */
+function matchAt(buf: FastBuffer, i: number, n: number, bytes: Buffer): number {
+  for (let k = 0; k < bytes.length; k++) {
+    if (i + k >= n) return -1;
+    if (buf[i + k] !== bytes[k]) return 0;
+  }
+  return 1;
+}
+
+/** Index of `needle` in `buf[from, n)` (whole), or -1. */
+function find(buf: FastBuffer, needle: Buffer, from: number, n: number): number {
+  if (from >= n) return -1;
+  const k = buf.indexOf(needle, from);
+  return k < 0 || k + needle.length > n ? -1 : k;
+}
+
+/** Returned by the construct lexers when the buffer ends before the construct does. */
+const INCOMPLETE = -1;
+
+/**
+ * Push-based streaming tokenizer. Feed bytes with {@link write}, finish with {@link end}; events go
+ * to the handler synchronously. After an {@link XmlSyntaxError} (or a handler exception) the
+ * tokenizer is unusable: further calls rethrow the first error.
+ */
+export class XmlTokenizer {
+  private readonly handler: XmlHandler;
+  private readonly wantText: boolean;
+  private readonly whitespaceText: boolean;
+  private readonly attributes = new XmlAttributes();
+  /** Names of the open elements, `depth` entries in use. */
+  private readonly stack: string[] = [];
+  private d = 0;
+  private rootSeen = false;
+  private doctypeSeen = false;
+  /** Stream offset where an XML declaration may stand (0, or 3 after a BOM). */
+  private declarationAt = 0;
+  private consumed = 0;
+  private ended = false;
+  private error: unknown = null;
+
+  /** The buffer being lexed (a chunk or the carry) and the stream offset of its first byte. */
+  private buf: FastBuffer = Buffer.alloc(0) as FastBuffer;
+  private bufBase = 0;
+  /** Bytes of a construct cut by a chunk boundary, from its first byte; `carry[0]` is at stream offset `carryBase`. */
+  private carry: FastBuffer = Buffer.allocUnsafe(1024) as FastBuffer;
+  private carryLen = 0;
+  private carryBase = 0;
+  /** Length of the carry when it was last lexed (and found to end inside a construct). */
+  private carryTried = 0;
+
+  /** Lines are counted lazily: newlines before stream offset `lineCounted` are counted in `lineNo`. */
+  private lineCounted = 0;
+  private lineNo = 1;
+  /** Stream offset of the first byte of line `lineNo`. */
+  private lineStart = 0;
+  /** Stream offset of the construct whose event is being delivered (for {@link line}). */
+  private eventOffset = 0;
+
+  /** @param handler receives the events, synchronously from {@link write} and {@link end}. */
+  constructor(handler: XmlHandler, options: XmlTokenizerOptions = {}) {
+    this.handler = handler;
+    this.wantText = typeof handler.text === 'function';
+    this.whitespaceText = options.whitespaceText ?? false;
+  }
+
+  /** Bytes consumed so far: the total length of the chunks written. */
+  get bytesConsumed(): number {
+    return this.consumed;
+  }
+
+  /** Number of open elements. Inside `openTag` it counts the new element; inside `closeTag` it no longer does. */
+  get depth(): number {
+    return this.d;
+  }
+
+  /** 1-based line where the construct of the event being delivered starts (for a handler's error messages). */
+  get line(): number {
+    this.countLines(this.eventOffset);
+    return this.lineNo;
+  }
+
+  /** Feed the next chunk (split anywhere, including inside names, values, entities and multi-byte characters). */
+  write(chunk: Uint8Array): void {
+    if (this.error !== null) throw this.error;
+    if (this.ended) throw new Error('XmlTokenizer: write() after end()');
+    const n = chunk.length;
+    if (n === 0) return;
+    const buf = asFastBuffer(chunk);
+    const base = this.consumed;
+    this.consumed += n;
+    try {
+      let i = 0;
+      // A cut construct: lex the carry again only once it has doubled (or grown by 256 bytes), which
+      // keeps the work linear however small the chunks are.
+      while (this.carryLen > 0) {
+        if (i === n) return;
+        const need = Math.max(this.carryTried * 2, this.carryTried + 256);
+        const take = Math.min(n - i, need - this.carryLen);
+        this.append(buf, i, i + take);
+        i += take;
+        if (this.carryLen < need) return;
+        this.runCarry(false);
+      }
+      if (i < n) {
+        this.buf = buf;
+        this.bufBase = base;
+        const r = this.run(buf, i, n, false);
+        this.countLines(base + r);
+        if (r < n) {
+          this.carryBase = base + r;
+          this.append(buf, r, n);
+          this.carryTried = n - r;
+        }
+      }
+    } catch (e) {
+      this.error = e;
+      throw e;
+    } finally {
+      this.buf = this.carry;
+      this.bufBase = this.carryBase;
+    }
+  }
+
+  /**
+   * Signal end of input; throws an XmlSyntaxError if the document is incomplete (a truncated file),
+   * has no root element, or ends inside a construct.
+   */
+  end(): void {
+    if (this.error !== null) throw this.error;
+    if (this.ended) return;
+    this.ended = true;
+    try {
+      if (this.carryLen > 0) this.runCarry(true);
+      if (this.d > 0) this.fail(`unexpected end of input: <${this.stack[this.d - 1]}> is not closed`, this.consumed);
+      if (!this.rootSeen) this.fail(this.consumed === 0 ? 'empty document' : 'unexpected end of input: no root element', this.consumed);
+    } catch (e) {
+      this.error = e;
+      throw e;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private append(buf: FastBuffer, start: number, end: number): void {
+    const len = end - start;
+    if (this.carryLen + len > this.carry.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.carry.length * 2, this.carryLen + len)) as FastBuffer;
+      this.carry.copy(grown, 0, 0, this.carryLen);
+      this.carry = grown;
+    }
+    buf.copy(this.carry, this.carryLen, start, end);
+    this.carryLen += len;
+  }
+
+  /** Lexes the carry; keeps the bytes of a construct still cut at its end. */
+  private runCarry(final: boolean): void {
+    const carry = this.carry;
+    this.buf = carry;
+    this.bufBase = this.carryBase;
+    const r = this.run(carry, 0, this.carryLen, final);
+    this.countLines(this.carryBase + r);
+    if (r > 0) {
+      carry.copy(carry, 0, r, this.carryLen);
+      this.carryLen -= r;
+      this.carryBase += r;
+    }
+    this.carryTried = this.carryLen;
+    if (this.carryLen === 0 && carry.length > 1 << 16) this.carry = Buffer.allocUnsafe(1024) as FastBuffer;
+  }
+
+  /** Advances the line count to stream offset `to`, which must lie in the current buffer. */
+  private countLines(to: number): void {
+    if (to <= this.lineCounted) return;
+    const buf = this.buf;
+    const base = this.bufBase;
+    let p = Math.max(this.lineCounted - base, 0);
+    const end = to - base;
+    for (;;) {
+      const k = buf.indexOf(LF, p);
+      if (k < 0 || k >= end) break;
+      this.lineNo++;
+      this.lineStart = base + k + 1;
+      p = k + 1;
+    }
+    this.lineCounted = to;
+  }
+
+  /**
+   * The main loop over `buf[i, n)`, at the start of a construct. Returns `n`, or the index where a
+   * construct cut by the end of the buffer starts. With `final`, the end of the buffer is the end of
+   * input: a cut construct is an error.
+   */
+  private run(buf: FastBuffer, i: number, n: number, final: boolean): number {
+    if (this.bufBase + i === 0 && buf[i] === 0xef) {
+      const bom = matchAt(buf, i, n, UTF8_BOM);
+      if (bom < 0) return final ? this.fail('unexpected end of input inside a byte order mark', this.consumed) : i;
+      if (bom > 0) {
+        i += 3;
+        this.declarationAt = 3;
+      }
+    }
+    while (i < n) {
+      const start = i;
+      let r: number;
+      if (buf[i] !== LT) {
+        r = this.lexText(buf, i, n, final);
+      } else if (i + 1 >= n) {
+        r = INCOMPLETE;
+      } else {
+        const c = buf[i + 1]!;
+        if (NAME_START[c] === 1) r = this.lexStartTag(buf, i, n);
+        else if (c === SLASH) r = this.lexEndTag(buf, i, n);
+        else if (c === QUESTION) r = this.lexProcessingInstruction(buf, i, n);
+        else if (c === BANG) r = this.lexBang(buf, i, n);
+        else r = this.unexpected(c, this.bufBase + i + 1, "expected a name, '/', '?' or '!' after '<'");
+      }
+      if (r === INCOMPLETE) {
+        if (final) this.failCut(buf, start, n);
+        return start;
+      }
+      i = r;
+    }
+    return n;
+  }
+
+  /** Character data from `i` to the next `<` (or the end of input when `final`). */
+  private lexText(buf: FastBuffer, i: number, n: number, final: boolean): number {
+    const start = i;
+    while (i < n && WS[buf[i]!] === 1) i++;
+    const blank = i === n || buf[i] === LT;
+    if (!blank) {
+      const k = buf.indexOf(LT, i);
+      i = k < 0 || k > n ? n : k;
+    }
+    if (i === n) {
+      if (!final) return INCOMPLETE;
+      if (this.d > 0) this.fail(`unexpected end of input: <${this.stack[this.d - 1]}> is not closed`, this.consumed);
+    }
+    if (this.d === 0) {
+      if (!blank) {
+        let j = start;
+        while (WS[buf[j]!] === 1) j++;
+        this.fail(`text ${this.rootSeen ? 'after' : 'before'} the root element`, this.bufBase + j);
+      }
+      return i;
+    }
+    if (this.wantText && (!blank || this.whitespaceText)) {
+      const text = this.decodeText(buf, start, i);
+      this.eventOffset = this.bufBase + start;
+      this.handler.text!(text);
+    }
+    return i;
+  }
+
+  /** `<name attr="value" …>` or `<name … />` at `i`. */
+  private lexStartTag(buf: FastBuffer, i: number, n: number): number {
+    const tagStart = i;
+    let j = i + 1;
+    while (j < n && NAME_CHAR[buf[j]!] === 1) j++;
+    if (j >= n) return INCOMPLETE;
+    const name = this.name(buf, i + 1, j);
+    const attrs = this.attributes;
+    const names = attrs.names;
+    const values = attrs.values;
+    let count = 0;
+    let empty = false;
+    for (;;) {
+      const ws = j;
+      while (j < n && WS[buf[j]!] === 1) j++;
+      if (j >= n) return INCOMPLETE;
+      let c = buf[j]!;
+      if (c === GT) {
+        j++;
+        break;
+      }
+      if (c === SLASH) {
+        if (j + 1 >= n) return INCOMPLETE;
+        if (buf[j + 1] !== GT) this.unexpected(buf[j + 1]!, this.bufBase + j + 1, `expected '>' after '/' in the start tag of <${name}>`);
+        j += 2;
+        empty = true;
+        break;
+      }
+      if (NAME_START[c] !== 1) this.unexpected(c, this.bufBase + j, `expected an attribute name, '>' or '/>' in the start tag of <${name}>`);
+      if (ws === j) this.unexpected(c, this.bufBase + j, `expected whitespace before an attribute in the start tag of <${name}>`);
+      const nameStart = j;
+      while (j < n && NAME_CHAR[buf[j]!] === 1) j++;
+      if (j >= n) return INCOMPLETE;
+      const nameEnd = j;
+      while (j < n && WS[buf[j]!] === 1) j++;
+      if (j >= n) return INCOMPLETE;
+      if (buf[j] !== EQUALS) this.unexpected(buf[j]!, this.bufBase + j, `expected '=' after attribute ${latin1(buf, nameStart, nameEnd)} of <${name}>`);
+      j++;
+      while (j < n && WS[buf[j]!] === 1) j++;
+      if (j >= n) return INCOMPLETE;
+      const q = buf[j]!;
+      if (q !== DQUOTE && q !== SQUOTE) this.unexpected(q, this.bufBase + j, `expected a quoted value for attribute ${latin1(buf, nameStart, nameEnd)} of <${name}>`);
+      const valueStart = ++j;
+      let flags = 0;
+      for (;;) {
+        while (j < n && VALUE_PLAIN[buf[j]!] === 1) j++;
+        if (j >= n) return INCOMPLETE;
+        c = buf[j]!;
+        if (c === q) break;
+        if (c >= 0x80) flags |= 2;
+        else if (c === AMP || c === TAB || c === LF || c === CR) flags |= 1;
+        else if (c === LT) this.unexpected(c, this.bufBase + j, `'<' is not allowed in an attribute value (attribute ${latin1(buf, nameStart, nameEnd)} of <${name}>)`);
+        else if (c !== DQUOTE && c !== SQUOTE) this.unexpected(c, this.bufBase + j, `control characters are not allowed in an attribute value (attribute ${latin1(buf, nameStart, nameEnd)} of <${name}>)`);
+        j++;
+      }
+      const attrName = this.name(buf, nameStart, nameEnd);
+      for (let k = 0; k < count; k++) {
+        if (names[k] === attrName) this.fail(`duplicate attribute ${attrName} in the start tag of <${name}>`, this.bufBase + nameStart);
+      }
+      names[count] = attrName;
+      values[count] =
+        flags === 0 ? latin1(buf, valueStart, j)
+        : flags === 2 ? utf8(buf, valueStart, j)
+        : this.decode(buf, valueStart, j, true);
+      count++;
+      j++;
+    }
+    if (this.d === 0) {
+      if (this.rootSeen) this.fail(`a second root element <${name}>: only one is allowed`, this.bufBase + tagStart);
+      this.rootSeen = true;
+    }
+    attrs.count = count;
+    this.stack[this.d++] = name;
+    this.eventOffset = this.bufBase + tagStart;
+    this.handler.openTag(name, attrs);
+    if (empty) {
+      this.d--;
+      this.handler.closeTag(name);
+    }
+    return j;
+  }
+
+  /** `</name>` at `i`. */
+  private lexEndTag(buf: FastBuffer, i: number, n: number): number {
+    let j = i + 2;
+    if (j >= n) return INCOMPLETE;
+    if (NAME_START[buf[j]!] !== 1) this.unexpected(buf[j]!, this.bufBase + j, "expected a name after '</'");
+    while (j < n && NAME_CHAR[buf[j]!] === 1) j++;
+    if (j >= n) return INCOMPLETE;
+    const nameEnd = j;
+    while (j < n && WS[buf[j]!] === 1) j++;
+    if (j >= n) return INCOMPLETE;
+    const name = this.name(buf, i + 2, nameEnd);
+    if (buf[j] !== GT) this.unexpected(buf[j]!, this.bufBase + j, `expected '>' to end </${name}`);
+    if (this.d === 0) this.fail(`end tag </${name}> without a matching start tag`, this.bufBase + i);
+    const open = this.stack[this.d - 1]!;
+    if (open !== name) this.fail(`end tag </${name}> does not match the start tag <${open}>`, this.bufBase + i);
+    this.d--;
+    this.eventOffset = this.bufBase + i;
+    this.handler.closeTag(name);
+    return j + 1;
+  }
+
+  /** `<?target …?>` at `i`, including the XML declaration. */
+  private lexProcessingInstruction(buf: FastBuffer, i: number, n: number): number {
+    let j = i + 2;
+    if (j >= n) return INCOMPLETE;
+    if (NAME_START[buf[j]!] !== 1) this.unexpected(buf[j]!, this.bufBase + j, "expected a processing-instruction target after '<?'");
+    while (j < n && NAME_CHAR[buf[j]!] === 1) j++;
+    if (j >= n) return INCOMPLETE;
+    if (j - i === 5 && (buf[i + 2]! | 0x20) === 0x78 && (buf[i + 3]! | 0x20) === 0x6d && (buf[i + 4]! | 0x20) === 0x6c) {
+      if (this.bufBase + i !== this.declarationAt) this.fail('the XML declaration (or a processing instruction named xml) must come first in the document', this.bufBase + i);
+    }
+    if (buf[j] !== QUESTION && WS[buf[j]!] !== 1) this.unexpected(buf[j]!, this.bufBase + j, 'expected whitespace or \'?>\' after the processing-instruction target');
+    const k = find(buf, PI_CLOSE, j, n);
+    return k < 0 ? INCOMPLETE : k + 2;
+  }
+
+  /** `<!--…-->`, `<![CDATA[…]]>` or `<!DOCTYPE …>` at `i`. */
+  private lexBang(buf: FastBuffer, i: number, n: number): number {
+    let m = matchAt(buf, i, n, COMMENT_OPEN);
+    if (m > 0) {
+      const k = find(buf, COMMENT_CLOSE, i + 4, n);
+      if (k < 0) return INCOMPLETE;
+      const dd = find(buf, DOUBLE_DASH, i + 4, n);
+      if (dd !== k) this.fail("'--' is not allowed inside a comment", this.bufBase + dd);
+      return k + 3;
+    }
+    if (m < 0) return INCOMPLETE;
+    m = matchAt(buf, i, n, CDATA_OPEN);
+    if (m > 0) {
+      if (this.d === 0) this.fail('a CDATA section outside the root element', this.bufBase + i);
+      const k = find(buf, CDATA_CLOSE, i + 9, n);
+      if (k < 0) return INCOMPLETE;
+      if (this.wantText) {
+        let blank = true;
+        for (let j = i + 9; j < k && blank; j++) blank = WS[buf[j]!] === 1;
+        if (k > i + 9 && (!blank || this.whitespaceText)) {
+          const cr = buf.indexOf(CR, i + 9);
+          const text = cr >= 0 && cr < k ? this.decode(buf, i + 9, k, false, false) : utf8(buf, i + 9, k);
+          this.eventOffset = this.bufBase + i;
+          this.handler.text!(text);
+        }
+      }
+      return k + 3;
+    }
+    if (m < 0) return INCOMPLETE;
+    m = matchAt(buf, i, n, DOCTYPE_OPEN);
+    if (m > 0) {
+      if (this.rootSeen || this.doctypeSeen) this.fail('a DOCTYPE is only allowed once, before the root element', this.bufBase + i);
+      const k = this.skipDoctype(buf, i + 9, n);
+      if (k < 0) return INCOMPLETE;
+      this.doctypeSeen = true;
+      return k;
+    }
+    if (m < 0) return INCOMPLETE;
+    return this.unexpected(buf[i + 2]!, this.bufBase + i + 2, "expected '--', '[CDATA[' or 'DOCTYPE' after '<!'");
+  }
+
+  /** The rest of a DOCTYPE from `j` (just after `<!DOCTYPE`): quoted literals, and an internal subset with comments and PIs. */
+  private skipDoctype(buf: FastBuffer, j: number, n: number): number {
+    if (j >= n) return INCOMPLETE;
+    if (WS[buf[j]!] !== 1) this.unexpected(buf[j]!, this.bufBase + j, "expected whitespace after '<!DOCTYPE'");
+    let subset = false;
+    while (j < n) {
+      const c = buf[j]!;
+      if (c === DQUOTE || c === SQUOTE) {
+        const k = buf.indexOf(c, j + 1);
+        if (k < 0 || k >= n) return INCOMPLETE;
+        j = k + 1;
+      } else if (c === GT && !subset) {
+        return j + 1;
+      } else if (c === 0x5b) {
+        if (subset) this.unexpected(c, this.bufBase + j, 'nested internal subsets are not allowed');
+        subset = true;
+        j++;
+      } else if (c === 0x5d && subset) {
+        subset = false;
+        j++;
+      } else if (c === LT && subset) {
+        const comment = matchAt(buf, j, n, COMMENT_OPEN);
+        if (comment < 0) return INCOMPLETE;
+        const close = comment > 0 ? COMMENT_CLOSE : buf[j + 1] === QUESTION ? PI_CLOSE : null;
+        if (close === null) {
+          j++;
+          continue;
+        }
+        const k = find(buf, close, j + 2, n);
+        if (k < 0) return INCOMPLETE;
+        j = k + close.length;
+      } else {
+        j++;
+      }
+    }
+    return INCOMPLETE;
+  }
+
+  /** An element or attribute name. */
+  private name(buf: FastBuffer, start: number, end: number): string {
+    return end - start <= CACHE_MAX_LEN ? cachedString(buf, start, end) : utf8(buf, start, end);
+  }
+
+  /** Text between markup: entities decoded, CR and CRLF read as LF. */
+  private decodeText(buf: FastBuffer, start: number, end: number): string {
+    let j = start;
+    while (j < end && TEXT_PLAIN[buf[j]!] === 1) j++;
+    return j === end ? utf8(buf, start, end) : this.decode(buf, start, end, false);
+  }
+
+  /**
+   * Slow path of attribute values and text: decodes entities (unless `entities` is false, for CDATA)
+   * and normalizes line ends; in an attribute value tabs and line ends become spaces.
+   */
+  private decode(buf: FastBuffer, start: number, end: number, attribute: boolean, entities = true): string {
+    let out = '';
+    let run = start;
+    // OR of the bytes of the current run: below 0x80, the run is ASCII and decodes without the native call.
+    let high = 0;
+    let j = start;
+    while (j < end) {
+      const c = buf[j]!;
+      if (c === AMP && entities) {
+        if (j > run) out += high < 0x80 ? latin1(buf, run, j) : utf8(buf, run, j);
+        j = this.entity(buf, j, end);
+        out += this.entityValue;
+      } else if (c === CR) {
+        if (j > run) out += high < 0x80 ? latin1(buf, run, j) : utf8(buf, run, j);
+        out += attribute ? ' ' : '\n';
+        j += buf[j + 1] === LF && j + 1 < end ? 2 : 1;
+      } else if (attribute && (c === LF || c === TAB)) {
+        if (j > run) out += high < 0x80 ? latin1(buf, run, j) : utf8(buf, run, j);
+        out += ' ';
+        j++;
+      } else {
+        high |= c;
+        j++;
+        continue;
+      }
+      run = j;
+      high = 0;
+    }
+    if (run < end) out += high < 0x80 ? latin1(buf, run, end) : utf8(buf, run, end);
+    return out;
+  }
+
+
+  /** Result of {@link entity}. */
+  private entityValue = '';
+
+  /** Decodes the reference at `buf[i]` (`&`) into {@link entityValue}; returns the index past its `;`. */
+  private entity(buf: FastBuffer, i: number, end: number): number {
+    let j = i + 1;
+    if (j < end && buf[j] === HASH) {
+      j++;
+      const hex = j < end && buf[j] === 0x78;
+      if (hex) j++;
+      const digitsStart = j;
+      let code = 0;
+      for (; j < end && buf[j] !== SEMICOLON; j++) {
+        const v = HEX[buf[j]!]!;
+        if (v < 0 || (!hex && v > 9)) this.unexpected(buf[j]!, this.bufBase + j, `expected a ${hex ? 'hex ' : ''}digit in a character reference`);
+        code = Math.min(code * (hex ? 16 : 10) + v, 0x110000);
+      }
+      if (j >= end) this.fail('unterminated character reference (no \';\')', this.bufBase + i);
+      if (j === digitsStart) this.fail('empty character reference', this.bufBase + i);
+      if (!isXmlChar(code)) this.fail(`character reference ${latin1(buf, i, j + 1)} is not an XML character`, this.bufBase + i);
+      this.entityValue = String.fromCodePoint(code);
+      return j + 1;
+    }
+    while (j < end && NAME_CHAR[buf[j]!] === 1) j++;
+    if (j >= end || buf[j] !== SEMICOLON) this.fail('unterminated entity reference (no \';\')', this.bufBase + i);
+    const name = utf8(buf, i + 1, j);
+    const value = Object.hasOwn(PREDEFINED_ENTITIES, name) ? PREDEFINED_ENTITIES[name] : undefined;
+    if (value === undefined) this.fail(name === '' ? "empty entity reference '&;'" : `undefined entity &${name};`, this.bufBase + i);
+    this.entityValue = value;
+    return j + 1;
+  }
+
+  /** The markup at `buf[start]` is cut by the end of input (text never is: it ends there). */
+  private failCut(buf: FastBuffer, start: number, n: number): never {
+    const c = buf[start + 1];
+    let what = 'the markup';
+    if (c === undefined || start + 1 >= n) what = "the markup '<'";
+    else if (NAME_START[c] === 1) what = `the start tag of <${this.name(buf, start + 1, this.nameEnd(buf, start + 1, n))}>`;
+    else if (c === SLASH) what = 'an end tag';
+    else if (c === QUESTION) what = 'a processing instruction';
+    else if (matchAt(buf, start, n, COMMENT_OPEN) !== 0) what = 'a comment';
+    else if (matchAt(buf, start, n, CDATA_OPEN) !== 0) what = 'a CDATA section';
+    else if (matchAt(buf, start, n, DOCTYPE_OPEN) !== 0) what = 'a DOCTYPE';
+    return this.fail(`unexpected end of input: ${what} that starts at byte ${this.bufBase + start} is not complete`, this.consumed);
+  }
+
+  private nameEnd(buf: FastBuffer, j: number, n: number): number {
+    while (j < n && NAME_CHAR[buf[j]!] === 1) j++;
+    return j;
+  }
+
+  private unexpected(c: number, offset: number, expected: string): never {
+    return this.fail(`unexpected ${describeByte(c)}: ${expected}`, offset);
+  }
+
+  private fail(reason: string, offset: number): never {
+    this.countLines(Math.min(offset, this.bufBase + this.buf.length));
+    const line = this.lineNo;
+    const column = Math.max(offset - this.lineStart + 1, 1);
+    throw new XmlSyntaxError(reason, offset, line, column);
+  }
+}
