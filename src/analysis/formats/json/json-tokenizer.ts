@@ -14,6 +14,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { open } from 'node:fs/promises';
+import { asFastBuffer, cachedString, CACHE_MAX_LEN, HEX, latin1, utf8, type FastBuffer } from '../io/byte-strings';
 import { isGzip, readChunks, readSmallFile } from '../io/file-input';
 
 /** Receives SAX-style events. Implemented by readers as a class (monomorphic calls). */
@@ -62,30 +63,6 @@ export class JsonSyntaxError extends Error {
 // Byte-level tables and shared helpers
 // ---------------------------------------------------------------------------------------------
 
-/** Node's Buffer has fast (undocumented but long-stable) slice decoders; fall back when absent. */
-interface FastBuffer extends Buffer {
-  latin1Slice(start: number, end: number): string;
-  utf8Slice(start: number, end: number): string;
-}
-
-const hasFastSlices =
-  typeof (Buffer.prototype as Partial<FastBuffer>).latin1Slice === 'function' &&
-  typeof (Buffer.prototype as Partial<FastBuffer>).utf8Slice === 'function';
-
-/** Latin-1 (here: ASCII) decode of `buf[start, end)`. */
-function latin1(buf: FastBuffer, start: number, end: number): string {
-  return hasFastSlices ? buf.latin1Slice(start, end) : buf.toString('latin1', start, end);
-}
-
-/** UTF-8 decode of `buf[start, end)`, replacing invalid sequences by U+FFFD like `TextDecoder`, keeping a BOM. */
-function utf8(buf: FastBuffer, start: number, end: number): string {
-  return hasFastSlices ? buf.utf8Slice(start, end) : buf.toString('utf8', start, end);
-}
-
-function asFastBuffer(chunk: Uint8Array): FastBuffer {
-  return (Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)) as FastBuffer;
-}
-
 /** 1 for bytes that need no attention inside a string: printable ASCII other than `"` and `\`. */
 const STRING_PLAIN = new Uint8Array(256);
 for (let c = 0x20; c < 0x80; c++) STRING_PLAIN[c] = c === 0x22 || c === 0x5c ? 0 : 1;
@@ -94,47 +71,11 @@ for (let c = 0x20; c < 0x80; c++) STRING_PLAIN[c] = c === 0x22 || c === 0x5c ? 0
 const NUMBER_CHAR = new Uint8Array(256);
 for (const ch of '0123456789+-.eE') NUMBER_CHAR[ch.charCodeAt(0)] = 1;
 
-/** Hex digit values, -1 for other bytes. */
-const HEX = new Int8Array(256).fill(-1);
-for (let c = 0; c < 10; c++) HEX[0x30 + c] = c;
-for (let c = 0; c < 6; c++) HEX[0x41 + c] = HEX[0x61 + c] = 10 + c;
-
 /** Exactly representable powers of ten (the Clinger fast path). */
 const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 
 const LITERAL_BYTES = [[0x74, 0x72, 0x75, 0x65], [0x66, 0x61, 0x6c, 0x73, 0x65], [0x6e, 0x75, 0x6c, 0x6c]];
 const LITERAL_VALUES = [true, false, null];
-
-/**
- * Byte-keyed cache of decoded short strings (keys, names, enum-like values), shared by all
- * tokenizers of this isolate: a hit costs a hash and a compare, and no allocation.
- */
-const CACHE_SIZE = 4096;
-const CACHE_MASK = CACHE_SIZE - 1;
-const CACHE_MAX_LEN = 32;
-const cacheStrings: string[] = new Array<string>(CACHE_SIZE).fill('');
-const cacheLengths = new Uint8Array(CACHE_SIZE);
-const cacheBytes = new Uint8Array(CACHE_SIZE * CACHE_MAX_LEN);
-
-/** Decodes the escape-free string `buf[start, end)` (1..CACHE_MAX_LEN bytes) through the cache. */
-function cachedString(buf: FastBuffer, start: number, end: number, ascii: boolean): string {
-  const len = end - start;
-  let h = len;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
-  h ^= h >>> 15;
-  const slot = h & CACHE_MASK;
-  const base = slot * CACHE_MAX_LEN;
-  if (cacheLengths[slot] === len) {
-    let k = 0;
-    while (k < len && cacheBytes[base + k] === buf[start + k]) k++;
-    if (k === len) return cacheStrings[slot];
-  }
-  const s = ascii ? latin1(buf, start, end) : utf8(buf, start, end);
-  cacheLengths[slot] = len;
-  cacheStrings[slot] = s;
-  for (let k = 0; k < len; k++) cacheBytes[base + k] = buf[start + k];
-  return s;
-}
 
 function describeByte(c: number): string {
   if (c >= 0x20 && c < 0x7f) return `character '${String.fromCharCode(c)}'`;

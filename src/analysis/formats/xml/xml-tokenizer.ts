@@ -18,6 +18,7 @@
  * declared in a DTD, and does not process namespaces.
  */
 import { Buffer } from 'node:buffer';
+import { asFastBuffer, cachedString, CACHE_MAX_LEN, HEX, latin1, utf8, type FastBuffer } from '../io/byte-strings';
 
 /** The attributes of a start tag, as parallel arrays. The object and its arrays are reused by every tag. */
 export class XmlAttributes {
@@ -95,49 +96,6 @@ export class XmlSyntaxError extends Error {
 // Byte-level tables and shared helpers
 // ---------------------------------------------------------------------------------------------
 
-/** Node's Buffer has fast (undocumented but long-stable) slice decoders; fall back when absent. */
-interface FastBuffer extends Buffer {
-  latin1Slice(start: number, end: number): string;
-  utf8Slice(start: number, end: number): string;
-}
-
-const hasFastSlices =
-  typeof (Buffer.prototype as Partial<FastBuffer>).latin1Slice === 'function' &&
-  typeof (Buffer.prototype as Partial<FastBuffer>).utf8Slice === 'function';
-
-const fromCharCode = String.fromCharCode;
-
-/**
- * Latin-1 (here: ASCII) decode of `buf[start, end)`. Up to 8 bytes, `String.fromCharCode` with a
- * fixed number of arguments is about 5× faster than a call into the native slice decoder.
- */
-function latin1(buf: FastBuffer, start: number, end: number): string {
-  const b = buf;
-  const a = start;
-  switch (end - start) {
-    case 0: return '';
-    case 1: return fromCharCode(b[a]!);
-    case 2: return fromCharCode(b[a]!, b[a + 1]!);
-    case 3: return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!);
-    case 4: return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!);
-    case 5: return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!);
-    case 6: return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!);
-    case 7: return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!);
-    case 8: return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!, b[a + 7]!);
-  }
-  if (end - start <= 16) return latin1(buf, start, start + 8) + latin1(buf, start + 8, end);
-  return hasFastSlices ? buf.latin1Slice(start, end) : buf.toString('latin1', start, end);
-}
-
-/** UTF-8 decode, replacing invalid sequences by U+FFFD like `TextDecoder`. */
-function utf8(buf: FastBuffer, start: number, end: number): string {
-  return hasFastSlices ? buf.utf8Slice(start, end) : buf.toString('utf8', start, end);
-}
-
-function asFastBuffer(chunk: Uint8Array): FastBuffer {
-  return (Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)) as FastBuffer;
-}
-
 const LT = 0x3c;
 const GT = 0x3e;
 const AMP = 0x26;
@@ -176,10 +134,6 @@ for (let c = 0x20; c < 0x80; c++) VALUE_PLAIN[c] = c === DQUOTE || c === SQUOTE 
 const TEXT_PLAIN = new Uint8Array(256).fill(1);
 TEXT_PLAIN[AMP] = TEXT_PLAIN[CR] = 0;
 
-const HEX = new Int8Array(256).fill(-1);
-for (let c = 0; c < 10; c++) HEX[0x30 + c] = c;
-for (let c = 0; c < 6; c++) HEX[0x41 + c] = HEX[0x61 + c] = 10 + c;
-
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const COMMENT_OPEN = Buffer.from('<!--');
 const CDATA_OPEN = Buffer.from('<![CDATA[');
@@ -190,42 +144,6 @@ const CDATA_CLOSE = Buffer.from(']]>');
 const PI_CLOSE = Buffer.from('?>');
 
 const PREDEFINED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-
-/**
- * Byte-keyed cache of decoded short strings (names, short attribute values), shared by all tokenizers
- * of this isolate: a hit costs a hash and a compare, and no allocation.
- */
-const CACHE_SIZE = 4096;
-const CACHE_MASK = CACHE_SIZE - 1;
-const CACHE_MAX_LEN = 32;
-const cacheStrings: string[] = new Array<string>(CACHE_SIZE).fill('');
-const cacheLengths = new Uint8Array(CACHE_SIZE);
-const cacheBytes = new Uint8Array(CACHE_SIZE * CACHE_MAX_LEN);
-
-/** Decodes `buf[start, end)` (1..CACHE_MAX_LEN bytes, no entities) through the cache. */
-function cachedString(buf: FastBuffer, start: number, end: number): string {
-  const len = end - start;
-  let h = len;
-  let high = 0;
-  for (let i = start; i < end; i++) {
-    const c = buf[i]!;
-    high |= c;
-    h = Math.imul(h ^ c, 0x01000193);
-  }
-  h ^= h >>> 15;
-  const slot = h & CACHE_MASK;
-  const base = slot * CACHE_MAX_LEN;
-  if (cacheLengths[slot] === len) {
-    let k = 0;
-    while (k < len && cacheBytes[base + k] === buf[start + k]) k++;
-    if (k === len) return cacheStrings[slot]!;
-  }
-  const s = high < 0x80 ? latin1(buf, start, end) : utf8(buf, start, end);
-  cacheLengths[slot] = len;
-  cacheStrings[slot] = s;
-  for (let k = 0; k < len; k++) cacheBytes[base + k] = buf[start + k]!;
-  return s;
-}
 
 function describeByte(c: number): string {
   if (c > 0x20 && c < 0x7f) return `character '${String.fromCharCode(c)}'`;
