@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import type { SankeyData, ToWebview } from '../shared/protocol';
 import { registerCommands } from './commands/register-commands';
+import { registerSourceCommands } from './commands/source-commands';
 import { ProfileCodeLensProvider } from './overlays/code-lens';
-import { HeatDecorations } from './overlays/heat-decorations';
+import { HeatDecorations, type HeatLine } from './overlays/heat-decorations';
+import { ProfileHoverProvider } from './overlays/profile-hover';
 import { ProfileManager } from './profile-manager';
 import { SourceNavigator } from './source-navigator';
 import { SourceResolver } from './source-resolver';
@@ -20,6 +22,8 @@ export interface HpcLensApi {
   readonly lastError: string | undefined;
   /** Heat-decorated lines currently applied to the document. */
   decoratedLines(uri: vscode.Uri): number;
+  /** The heat-marked lines of the document (line, level, after-line text when shown), as last applied. */
+  heatLines(uri: vscode.Uri): readonly HeatLine[];
   sankey: {
     readonly data: SankeyData | undefined;
     readonly lastRender: RenderReport | undefined;
@@ -28,11 +32,16 @@ export interface HpcLensApi {
   };
   /** The rows a side-bar view shows now (top level; a hot path's steps nest as children). */
   viewEntries(view: SideBarViewId): readonly AnalysisEntry[];
+  /** How a recorded source path resolves here, and the active profile's files that do not resolve. */
+  sources: {
+    resolution(recorded: string): Promise<{ kind: string; uri?: string; candidates?: string[] }>;
+    unresolved(): Promise<{ recorded: string; kind: string; candidates: string[] }[]>;
+  };
 }
 
 export function activate(context: vscode.ExtensionContext): HpcLensApi {
   const log = vscode.window.createOutputChannel('HPC Lens', { log: true });
-  const resolver = new SourceResolver();
+  const resolver = new SourceResolver(context.workspaceState);
   const profiles = new ProfileManager(context.extensionUri, resolver, log);
   const navigator = new SourceNavigator(resolver);
   const lenses = new ProfileCodeLensProvider(profiles);
@@ -43,7 +52,9 @@ export function activate(context: vscode.ExtensionContext): HpcLensApi {
   context.subscriptions.push(
     log, profiles, navigator, lenses, heat, sankey, status,
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, lenses),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => resolver.clear()),
+    vscode.languages.registerHoverProvider({ scheme: 'file' }, new ProfileHoverProvider(profiles)),
+    resolver,
+    ...registerSourceCommands({ profiles, resolver, navigator, log }),
     ...registerCommands({ profiles, sankey, navigator }),
     ...sideBar.disposables,
   );
@@ -58,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensApi {
     },
     get lastError() { return profiles.lastError; },
     decoratedLines: uri => heat.applied.get(uri.toString()) ?? 0,
+    heatLines: uri => heat.marked.get(uri.toString()) ?? [],
     sankey: {
       get data() { return sankey.currentData; },
       get lastRender() { return sankey.lastRender; },
@@ -65,6 +77,17 @@ export function activate(context: vscode.ExtensionContext): HpcLensApi {
       post: m => sankey.post(m),
     },
     viewEntries: view => sideBar.providers.get(view)?.entries ?? [],
+    sources: {
+      resolution: async recorded => {
+        const r = await resolver.resolution(recorded);
+        return { kind: r.kind, uri: 'uri' in r ? r.uri.toString() : undefined, candidates: r.kind === 'ambiguous' ? r.candidates.map(c => c.toString()) : undefined };
+      },
+      unresolved: async () => {
+        const lp = profiles.active;
+        const list = lp ? await resolver.unresolved(lp.profile) : [];
+        return list.map(u => ({ recorded: u.recorded, kind: u.resolution.kind, candidates: u.resolution.kind === 'ambiguous' ? u.resolution.candidates.map(c => c.toString()) : [] }));
+      },
+    },
   };
 }
 

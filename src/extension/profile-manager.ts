@@ -81,6 +81,11 @@ export class ProfileManager implements vscode.Disposable {
     this.changed.fire(this.current);
   }
 
+  /** Maps the active profile's recorded paths again (after path mappings or search roots changed). */
+  async remap(): Promise<void> {
+    if (this.current) await this.setMetric(this.current.metric);
+  }
+
   async close(): Promise<void> {
     this.current = undefined;
     await vscode.commands.executeCommand('setContext', 'hpcLens.hasProfile', false);

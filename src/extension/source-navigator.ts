@@ -1,7 +1,11 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { SourceResolver } from './source-resolver';
+import type { Resolution, SourceResolver } from './source-resolver';
 
-/** Opens a profile's source location in an editor and flashes the line so the eye finds it. */
+/**
+ * Opens a profile's source location in an editor and flashes the line so the eye finds it. When the
+ * recorded file is missing or ambiguous here, offers "Locate file…" and remembers the answer.
+ */
 export class SourceNavigator implements vscode.Disposable {
   private readonly flash = vscode.window.createTextEditorDecorationType({
     isWholeLine: true,
@@ -12,11 +16,59 @@ export class SourceNavigator implements vscode.Disposable {
 
   /** Opens `file` (as recorded in the profile) at 1-based `line`; returns the editor or undefined. */
   async open(file: string, line: number | null, name: string): Promise<vscode.TextEditor | undefined> {
-    const uri = await this.resolver.resolve(file);
+    const resolution = await this.resolver.resolution(file);
+    let uri = 'uri' in resolution ? resolution.uri : undefined;
     if (!uri) {
-      void vscode.window.showWarningMessage(`HPC Lens: cannot find ${file} (for ${name}) in this workspace. Add its folder to "hpcLens.sourceSearchRoots".`);
-      return undefined;
+      const base = path.posix.basename(file.replace(/\\/g, '/'));
+      const message = resolution.kind === 'ambiguous'
+        ? `HPC Lens: ${base} (for ${name}) matches ${resolution.candidates.length} files in this workspace equally well. Which one was profiled?`
+        : `HPC Lens: cannot find ${file} (for ${name}) in this workspace.`;
+      const locate = 'Locate file…';
+      if (await vscode.window.showWarningMessage(message, locate) !== locate) return undefined;
+      uri = await this.locate(file, resolution);
+      if (!uri) return undefined;
     }
+    return this.show(uri, line);
+  }
+
+  /**
+   * Asks the user where `recorded` is (a quick pick among the ambiguous candidates, or an open
+   * dialog) and remembers the answer in the workspace settings. `chosen` skips the asking.
+   */
+  async locate(recorded: string, resolution?: Resolution, chosen?: vscode.Uri): Promise<vscode.Uri | undefined> {
+    resolution ??= await this.resolver.resolution(recorded);
+    const base = path.posix.basename(recorded.replace(/\\/g, '/'));
+    if (!chosen && resolution.kind === 'ambiguous') {
+      const browse = { label: '$(folder-opened) Browse…', description: 'choose another file', uri: undefined };
+      const items = [
+        ...resolution.candidates.map(uri => ({ label: `$(file) ${vscode.workspace.asRelativePath(uri)}`, description: uri.scheme === 'file' ? undefined : uri.authority, uri: uri as vscode.Uri | undefined })),
+        browse,
+      ];
+      const pick = await vscode.window.showQuickPick(items, {
+        title: `HPC Lens: which file is ${base}?`,
+        placeHolder: `recorded as ${recorded}; the answer is remembered in the workspace settings`,
+      });
+      if (!pick) return undefined;
+      chosen = pick.uri;
+    }
+    if (!chosen) {
+      const picked = await vscode.window.showOpenDialog({
+        title: `Locate ${base} (recorded as ${recorded})`,
+        openLabel: 'Use this file',
+        canSelectFiles: true,
+        canSelectFolders: false,
+        canSelectMany: false,
+        defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+      });
+      chosen = picked?.[0];
+      if (!chosen) return undefined;
+    }
+    const mapping = await this.resolver.remember(recorded, chosen);
+    void vscode.window.setStatusBarMessage(`HPC Lens: ${mapping.from} → ${mapping.to} saved in hpcLens.pathMappings`, 5000);
+    return chosen;
+  }
+
+  private async show(uri: vscode.Uri, line: number | null): Promise<vscode.TextEditor> {
     const doc = await vscode.workspace.openTextDocument(uri);
     const l = Math.max(0, Math.min((line ?? 1) - 1, doc.lineCount - 1));
     const range = new vscode.Range(l, 0, l, 0);

@@ -1,41 +1,195 @@
 import * as vscode from 'vscode';
-import { bestSuffixMatch } from '../analysis/model/path-match';
+import type { Profile } from '../analysis/model/profile';
+import {
+  applyMappings, basenameOf, compileMappings, isPseudoPath, mappingForAnswer, rankSuffixMatches, withMapping,
+  type CompiledMapping, type MappingVariables, type PathMapping,
+} from '../analysis/source/path-mapping';
+import { Setting } from './settings';
+
+/** How a recorded path was placed here, or why it was not. */
+export type Resolution =
+  | { kind: 'exact' | 'mapped' | 'suffix' | 'remembered'; uri: vscode.Uri }
+  | { kind: 'ambiguous'; candidates: vscode.Uri[] }
+  | { kind: 'missing' };
+
+/** A recorded file of a profile that has no unique file here. */
+export interface UnresolvedFile {
+  recorded: string;
+  resolution: Extract<Resolution, { kind: 'ambiguous' | 'missing' }>;
+}
+
+const REMEMBERED_KEY = 'hpcLens.rememberedSources';
+const PATH_MAPPINGS = `hpcLens.${Setting.pathMappings}`;
+const SEARCH_ROOTS = `hpcLens.${Setting.sourceSearchRoots}`;
 
 /**
- * Maps file paths recorded in a profile (often absolute paths on the machine where the program
- * was built or run) onto files that exist here: the path itself when it exists, else the workspace
- * file (or file under `hpcLens.sourceSearchRoots`) sharing the longest trailing run of path
- * components. Results are cached per profile path.
+ * Maps file paths recorded in a profile (often absolute paths on the cluster where the program was
+ * built or run) onto files that exist here, in this order:
+ *   1. the recorded path itself;
+ *   2. `hpcLens.pathMappings` (prefix or /regex/ rewrites; the first rewritten path that exists);
+ *   3. the workspace file, or file under `hpcLens.sourceSearchRoots`, sharing the longest run of
+ *      trailing path components — when two share it, the answer is ambiguous and nothing is picked;
+ *   4. an answer the user gave through "Locate file…" (kept in workspace state).
+ * Files are checked through `vscode.workspace.fs`, with the workspace's scheme and authority, so
+ * this works where the extension runs next to the data (Remote SSH, containers, WSL). Results are
+ * cached per recorded path until the settings, the workspace folders or a remembered answer change.
  */
-export class SourceResolver {
-  private readonly cache = new Map<string, Promise<vscode.Uri | null>>();
+export class SourceResolver implements vscode.Disposable {
+  private readonly cache = new Map<string, Promise<Resolution>>();
+  private compiled: CompiledMapping[] | undefined;
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires after the cache was dropped because the way paths resolve changed. */
+  readonly onDidChange = this.changed.event;
+  /** Problems with `hpcLens.pathMappings` (bad entries are skipped). */
+  mappingErrors: string[] = [];
+  private readonly subs: vscode.Disposable[];
 
-  clear(): void { this.cache.clear(); }
+  constructor(private readonly memory?: vscode.Memento) {
+    this.subs = [
+      vscode.workspace.onDidChangeConfiguration(e => {
+        if (e.affectsConfiguration(PATH_MAPPINGS) || e.affectsConfiguration(SEARCH_ROOTS)) this.reset();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.reset()),
+    ];
+  }
 
-  resolve(recorded: string): Promise<vscode.Uri | null> {
+  clear(): void {
+    this.cache.clear();
+    this.compiled = undefined;
+  }
+
+  /** Drops every cached answer and tells listeners (the overlays re-derive). */
+  reset(): void {
+    this.clear();
+    this.changed.fire();
+  }
+
+  /** The local file for a recorded path, or null when it is missing or ambiguous. */
+  async resolve(recorded: string): Promise<vscode.Uri | null> {
+    const r = await this.resolution(recorded);
+    return 'uri' in r ? r.uri : null;
+  }
+
+  resolution(recorded: string): Promise<Resolution> {
     let r = this.cache.get(recorded);
     if (!r) this.cache.set(recorded, (r = this.lookup(recorded)));
     return r;
   }
 
-  private async lookup(recorded: string): Promise<vscode.Uri | null> {
-    const direct = vscode.Uri.file(recorded);
-    if (await exists(direct)) return direct;
-    const base = recorded.split(/[\\/]/).pop();
-    if (!base) return null;
-    const candidates = await vscode.workspace.findFiles(`**/${escapeGlob(base)}`, '**/node_modules/**', 200);
-    const roots = vscode.workspace.getConfiguration('hpcLens').get<string[]>('sourceSearchRoots', []);
-    for (const root of roots) {
-      const found = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.file(root), `**/${escapeGlob(base)}`), null, 200);
-      candidates.push(...found);
+  /** The distinct recorded files of `profile` that do not resolve uniquely, sorted by path. */
+  async unresolved(profile: Profile): Promise<UnresolvedFile[]> {
+    const out: UnresolvedFile[] = [];
+    await Promise.all([...recordedFiles(profile)].map(async recorded => {
+      const resolution = await this.resolution(recorded);
+      if (resolution.kind === 'ambiguous' || resolution.kind === 'missing') out.push({ recorded, resolution });
+    }));
+    return out.sort((a, b) => a.recorded.localeCompare(b.recorded));
+  }
+
+  /**
+   * Remembers that `recorded` is `chosen` here: a `{from, to}` mapping in the workspace settings
+   * (folder to folder when the names agree, so siblings resolve too) and the exact answer in
+   * workspace state. Returns the mapping written.
+   */
+  async remember(recorded: string, chosen: vscode.Uri): Promise<PathMapping> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const mapping = mappingForAnswer(recorded, chosen.path, folder?.uri.path);
+    const cfg = vscode.workspace.getConfiguration('hpcLens');
+    const target = folder ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    const inspected = cfg.inspect<PathMapping[]>(Setting.pathMappings);
+    const current = (folder ? inspected?.workspaceValue : inspected?.globalValue) ?? [];
+    if (this.memory) {
+      const remembered = { ...this.memory.get<Record<string, string>>(REMEMBERED_KEY, {}), [recorded]: chosen.toString() };
+      await this.memory.update(REMEMBERED_KEY, remembered);
     }
-    const best = bestSuffixMatch(recorded, candidates.map(c => c.fsPath));
-    return best === null ? null : candidates.find(c => c.fsPath === best) ?? null;
+    await cfg.update(Setting.pathMappings, withMapping(Array.isArray(current) ? current : [], mapping), target);
+    this.reset();
+    return mapping;
+  }
+
+  private mappings(): CompiledMapping[] {
+    if (!this.compiled) {
+      const vars: Record<string, string> = {};
+      const folders = vscode.workspace.workspaceFolders ?? [];
+      if (folders[0]) vars.workspaceFolder = folders[0].uri.path;
+      for (const f of folders) vars[`workspaceFolder:${f.name}`] = f.uri.path;
+      const { mappings, errors } = compileMappings(vscode.workspace.getConfiguration('hpcLens').get<unknown>(Setting.pathMappings), vars as MappingVariables);
+      this.compiled = mappings;
+      this.mappingErrors = errors;
+    }
+    return this.compiled;
+  }
+
+  private async lookup(recorded: string): Promise<Resolution> {
+    if (isPseudoPath(recorded)) return { kind: 'missing' };
+    const normalized = recorded.replace(/\\/g, '/');
+    if (isAbsolute(normalized)) {
+      const direct = here(normalized);
+      if (await isFile(direct)) return { kind: 'exact', uri: direct };
+    }
+    for (const mapped of applyMappings(recorded, this.mappings())) {
+      const uri = here(mapped);
+      if (await isFile(uri)) return { kind: 'mapped', uri };
+    }
+    const suffix = await this.suffixMatch(recorded);
+    if (suffix.kind !== 'missing') return suffix;
+    const remembered = this.memory?.get<Record<string, string>>(REMEMBERED_KEY, {})[recorded];
+    if (remembered) {
+      const uri = vscode.Uri.parse(remembered);
+      if (await isFile(uri)) return { kind: 'remembered', uri };
+    }
+    return { kind: 'missing' };
+  }
+
+  private async suffixMatch(recorded: string): Promise<Resolution> {
+    const base = basenameOf(recorded);
+    if (!base) return { kind: 'missing' };
+    const glob = `**/${escapeGlob(base)}`;
+    const candidates = await vscode.workspace.findFiles(glob, '**/node_modules/**', 200);
+    const roots = vscode.workspace.getConfiguration('hpcLens').get<string[]>(Setting.sourceSearchRoots, []);
+    for (const root of roots) {
+      candidates.push(...await vscode.workspace.findFiles(new vscode.RelativePattern(here(root), glob), null, 200));
+    }
+    const byPath = new Map(candidates.map(c => [c.path, c]));
+    const match = rankSuffixMatches(recorded, [...byPath.keys()]);
+    switch (match.kind) {
+      case 'unique': return { kind: 'suffix', uri: byPath.get(match.path)! };
+      case 'ambiguous': return { kind: 'ambiguous', candidates: match.paths.map(p => byPath.get(p)!) };
+      default: return { kind: 'missing' };
+    }
+  }
+
+  dispose(): void {
+    this.subs.forEach(s => s.dispose());
+    this.changed.dispose();
   }
 }
 
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try { return (await vscode.workspace.fs.stat(uri)).type === vscode.FileType.File; } catch { return false; }
+/** Each distinct file path recorded (`<unknown file>` and the like left out) on a node of the profile's call tree. */
+export function recordedFiles(profile: Profile): Set<string> {
+  const files = new Set<string>();
+  const tree = profile.tree;
+  for (let i = 0; i < tree.size; i++) {
+    const f = tree.file(i);
+    if (f && !isPseudoPath(f)) files.add(f);
+  }
+  return files;
+}
+
+function isAbsolute(p: string): boolean {
+  return p.startsWith('/') || /^[A-Za-z]:\//.test(p);
+}
+
+/** A path on the machine the workspace lives on (same scheme and authority as its first folder). */
+function here(p: string): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const normalized = p.replace(/\\/g, '/');
+  if (!folder || folder.scheme === 'file') return vscode.Uri.file(normalized);
+  return folder.with({ path: /^[A-Za-z]:\//.test(normalized) ? `/${normalized}` : normalized, query: '', fragment: '' });
+}
+
+async function isFile(uri: vscode.Uri): Promise<boolean> {
+  try { return ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.File) !== 0; } catch { return false; }
 }
 
 function escapeGlob(s: string): string {

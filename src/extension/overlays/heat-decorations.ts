@@ -1,22 +1,33 @@
 import * as vscode from 'vscode';
-import { formatShare, formatValue } from '../../analysis/stats/format';
+import { heatAnnotation, heatLevel, nodeSetByContext, spreadOf } from '../../analysis/stats/line-details';
 import type { ProfileManager } from '../profile-manager';
-import { heatMinShare, overlaysEnabled } from '../settings';
+import { heatAnnotations, heatMinShare, heatScale, overlaysEnabled } from '../settings';
+import { hottestLineValue } from './overlay-cache';
 
 export const HEAT_LEVELS = 5;
+
+/** One heat-marked line: 1-based line, level 0 … HEAT_LEVELS − 1, and its after-line text when shown. */
+export interface HeatLine {
+  line: number;
+  level: number;
+  annotation?: string;
+}
 
 /**
  * Gutter heat on lines that carry cost: five levels, each a gutter bar (light/dark variants), a
  * faint line tint (`hpcLens.heatBackground1` … 5) and an overview-ruler mark (`hpcLens.heat1` … 5),
- * all themable. Only visible
- * editors are decorated; the level is the line's exclusive cost relative to the hottest line of
- * the same file.
+ * all themable. Only visible editors are decorated. The level is the line's exclusive cost relative
+ * to the hottest line of the same file (`hpcLens.heat.scale` = `file`) or of the whole profile
+ * (`global`). With `hpcLens.heat.annotations` on, each marked line ends with its share, value and
+ * imbalance in `hpcLens.annotationForeground`. The line's hover comes from ProfileHoverProvider.
  */
 export class HeatDecorations implements vscode.Disposable {
   private readonly types: vscode.TextEditorDecorationType[];
   private readonly subs: vscode.Disposable[];
   /** Number of decorated lines per document URI, as last applied (for the status bar and tests). */
   readonly applied = new Map<string, number>();
+  /** The heat-marked lines per document URI, as last applied (for tests). */
+  readonly marked = new Map<string, readonly HeatLine[]>();
 
   constructor(extensionUri: vscode.Uri, private readonly profiles: ProfileManager) {
     this.types = Array.from({ length: HEAT_LEVELS }, (_, k) => {
@@ -49,23 +60,34 @@ export class HeatDecorations implements vscode.Disposable {
     const lp = this.profiles.active;
     const overlay = lp && overlaysEnabled() ? lp.overlayFor(editor.document.uri) : undefined;
     const perLevel: vscode.DecorationOptions[][] = this.types.map(() => []);
+    const marked: HeatLine[] = [];
     if (lp && overlay && lp.total > 0) {
-      const unit = lp.profile.metrics[lp.metric]!.unit;
-      const label = lp.profile.metrics[lp.metric]!.label;
+      const p = lp.profile;
+      const unit = p.metrics[lp.metric]!.unit;
       const min = heatMinShare();
+      const annotate = heatAnnotations();
       let max = 0;
-      for (const l of overlay.lines) max = Math.max(max, l.exclusive);
+      if (heatScale() === 'global') max = hottestLineValue(p, lp.metric);
+      else for (const l of overlay.lines) max = Math.max(max, l.exclusive);
+      const doc = editor.document;
       for (const l of overlay.lines) {
         const share = l.exclusive / lp.total;
-        if (l.exclusive <= 0 || share < min || l.line > editor.document.lineCount) continue;
-        const level = Math.min(HEAT_LEVELS - 1, Math.floor((l.exclusive / max) * HEAT_LEVELS - 1e-9));
-        const hover = new vscode.MarkdownString(`**HPC Lens** · ${label}: ${formatValue(l.exclusive, unit)} exclusive on this line (${formatShare(share)} of ${lp.name})`);
-        perLevel[level]!.push({ range: new vscode.Range(l.line - 1, 0, l.line - 1, 0), hoverMessage: hover });
+        if (l.exclusive <= 0 || share < min || l.line > doc.lineCount) continue;
+        const level = heatLevel(l.exclusive, max, HEAT_LEVELS);
+        const range = doc.lineAt(l.line - 1).range;
+        const options: vscode.DecorationOptions = { range };
+        const h: HeatLine = { line: l.line, level };
+        if (annotate) {
+          const imbalance = p.contextCount > 1 ? spreadOf(nodeSetByContext(p, lp.metric, l.nodes, 'exclusive')).imbalance : null;
+          h.annotation = heatAnnotation(share, l.exclusive, unit, imbalance);
+          options.renderOptions = { after: { contentText: h.annotation, color: new vscode.ThemeColor('hpcLens.annotationForeground'), margin: '0 0 0 2.5em', fontStyle: 'italic' } };
+        }
+        perLevel[level]!.push(options);
+        marked.push(h);
       }
     }
     this.types.forEach((t, k) => editor.setDecorations(t, perLevel[k]!));
-    const count = perLevel.reduce((a, l) => a + l.length, 0);
-    if (count) this.applied.set(key, count); else this.applied.delete(key);
+    if (marked.length) { this.applied.set(key, marked.length); this.marked.set(key, marked); } else { this.applied.delete(key); this.marked.delete(key); }
   }
 
   dispose(): void {

@@ -5,12 +5,16 @@
 import Mocha from 'mocha';
 import { registerSuites } from './extension.itest';
 import { registerFormatSuites } from './formats.itest';
+import { registerHoverSuites } from './hover.itest';
+import { registerRemappingSuites } from './remapping.itest';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', timeout: 60000, color: false, reporter: 'spec' });
   mocha.suite.emit('pre-require', globalThis, 'extension.itest', mocha);
   // The format suite runs first: the main suite ends by leaving the demo state for the screenshot.
   registerFormatSuites();
+  registerHoverSuites();
+  registerRemappingSuites();
   registerSuites();
   return new Promise((resolve, reject) => {
     const runner = mocha.run(failures => {
