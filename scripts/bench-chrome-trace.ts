@@ -1,17 +1,24 @@
-// Read throughput of the streamed Chrome-trace reader vs JSON.parse on the same bytes.
-// Usage: node --import tsx scripts/bench-chrome-trace.ts [events=1000000]
-import { openSync, readFileSync, rmSync, writeSync, closeSync, statSync } from 'node:fs';
+// Read throughput of the streamed Chrome-trace reader vs JSON.parse on the same bytes, read times of
+// the shared Chrome traces, and (large) the wall time and peak memory of opening a generated 2 GB trace.
+// Usage: node --import tsx scripts/bench-chrome-trace.ts [events=1000000] [--large]
+//   (`npm run bench` calls benchChromeTrace(); HPC_LENS_BENCH_LARGE=1 adds the 2 GB case, which takes minutes.)
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { chromeTraceReader } from '../src/analysis/formats/chrome-trace';
 
-/** A Kineto-like trace: nested CPU operators with Python call stacks, runtime launches, GPU kernels and copies. */
-export function writeSyntheticTrace(path: string, events: number): void {
+/**
+ * A Kineto-like trace: nested CPU operators with Python call stacks, runtime launches, GPU kernels and
+ * copies, five events per step. Stops after `events` events or once about `maxBytes` are written.
+ */
+export function writeSyntheticTrace(path: string, events: number, maxBytes = Infinity): { events: number; bytes: number } {
   const fd = openSync(path, 'w');
   let buf = '{"schemaVersion":1,"traceEvents":[\n';
   let ts = 1623142623460111;
   let n = 0;
-  for (let i = 0; n < events; i++) {
+  let bytes = 0;
+  for (let i = 0; n < events && bytes + buf.length < maxBytes; i++) {
     const cs = `model.py(${10 + (i % 50)}): forward;train.py(${40 + (i % 7)}): <module>`;
     buf += `{"ph":"X","cat":"Operator","name":"aten::op${i % 97}","pid":1,"tid":"1","ts":${ts},"dur":40,"args":{"External id":${i},"Call stack":"${cs}"}},\n`;
     buf += `{"ph":"X","cat":"Runtime","name":"cudaLaunchKernel","pid":1,"tid":"1","ts":${ts + 5},"dur":10,"args":{"correlation":${i},"external id":${i}}},\n`;
@@ -22,32 +29,116 @@ export function writeSyntheticTrace(path: string, events: number): void {
     buf += `{"ph":"s","id":${i},"pid":1,"tid":1,"ts":${ts + 5},"cat":"ac2g","name":"launch"},\n{"ph":"f","id":${i},"pid":0,"tid":"stream 7","ts":${ts + 20},"cat":"ac2g","name":"launch","bp":"e"},\n`;
     n += 5;
     ts += 50;
-    if (buf.length > 1 << 20) { writeSync(fd, buf); buf = ''; }
+    if (buf.length > 1 << 20) { writeSync(fd, buf); bytes += buf.length; buf = ''; }
   }
   buf += `{"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"python"}}\n]}\n`;
   writeSync(fd, buf);
+  bytes += buf.length;
   closeSync(fd);
+  return { events: n + 1, bytes };
 }
 
-async function main(): Promise<void> {
-  const events = Number(process.argv[2] ?? 1e6);
-  const path = join(tmpdir(), `bench-trace-${process.pid}.json`);
-  writeSyntheticTrace(path, events);
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+async function timed(f: () => unknown): Promise<number> {
+  const t = performance.now();
+  await f();
+  return performance.now() - t;
+}
+
+/** JSON.parse and the reader alternately, after one warm-up of each; medians. */
+async function throughput(path: string, repeats: number): Promise<void> {
   const mb = statSync(path).size / 1e6;
-  try {
-    let t0 = performance.now();
-    const text = readFileSync(path, 'utf8');
-    const parsed = JSON.parse(text) as { traceEvents: unknown[] };
-    const parseMs = performance.now() - t0;
-    console.log(`JSON.parse: ${parsed.traceEvents.length} events, ${mb.toFixed(0)} MB in ${parseMs.toFixed(0)} ms = ${(mb / parseMs * 1000).toFixed(0)} MB/s`);
-    t0 = performance.now();
-    const p = await chromeTraceReader.read(path);
-    const readMs = performance.now() - t0;
-    console.log(`chrome-trace reader: ${p.trace!.events.track.length} events, ${p.tree.size} nodes in ${readMs.toFixed(0)} ms = ${(mb / readMs * 1000).toFixed(0)} MB/s (${(parseMs / readMs).toFixed(2)}× JSON.parse)`);
-    console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
-  } finally {
-    rmSync(path, { force: true });
+  let events = 0, slices = 0, nodes = 0;
+  const parse: number[] = [], read: number[] = [];
+  for (let k = 0; k <= repeats; k++) {
+    const jp = await timed(() => { events = (JSON.parse(readFileSync(path, 'utf8')) as { traceEvents: unknown[] }).traceEvents.length; });
+    const rd = await timed(async () => { const p = await chromeTraceReader.read(path); slices = p.trace!.events.track.length; nodes = p.tree.size; });
+    if (k > 0) { parse.push(jp); read.push(rd); }
+  }
+  const jp = median(parse), rd = median(read);
+  console.log(`  JSON.parse:          ${events} events, ${mb.toFixed(0)} MB in ${jp.toFixed(0)} ms = ${(mb / jp * 1000).toFixed(0)} MB/s`);
+  console.log(`  chrome-trace reader: ${slices} timeline events, ${nodes} nodes in ${rd.toFixed(0)} ms = ${(mb / rd * 1000).toFixed(0)} MB/s`);
+  console.log(`  ratio ${(jp / rd).toFixed(2)}× JSON.parse (median of ${repeats} after a warm-up)`);
+}
+
+/** Read time of every shared Chrome trace (median of 5 after a warm-up). */
+async function sharedTraces(shared: string): Promise<void> {
+  const root = join(shared, 'data', 'chrome-trace');
+  if (!existsSync(root)) return;
+  console.log('\nShared Chrome traces (median read time of 5 after a warm-up):');
+  for (const dir of readdirSync(root).sort()) {
+    for (const f of readdirSync(join(root, dir)).sort()) {
+      const path = join(root, dir, f);
+      const runs: number[] = [];
+      let events = 0;
+      for (let k = 0; k <= 5; k++) {
+        const ms = await timed(async () => { events = (await chromeTraceReader.read(path)).trace!.events.track.length; });
+        if (k > 0) runs.push(ms);
+      }
+      console.log(`  ${`${dir}/${f}`.padEnd(72)} ${(statSync(path).size / 1e6).toFixed(2).padStart(7)} MB  ${String(events).padStart(7)} events  ${median(runs).toFixed(1).padStart(8)} ms`);
+    }
   }
 }
 
-if (require.main === module) void main();
+/** The CLI as this process was started: the bundle beside dist/bench.js, or the TypeScript source through tsx. */
+function cliCommand(): string[] {
+  const bundled = join(dirname(process.argv[1] ?? ''), 'cli.js');
+  if (basename(process.argv[1] ?? '').endsWith('.js') && existsSync(bundled)) return [process.execPath, bundled];
+  return [process.execPath, ...process.execArgv, resolve(__dirname, '..', 'src', 'cli', 'hpc-lens.ts')];
+}
+
+/**
+ * Opens a generated ~2 GB trace in a child process (`hpc-lens inspect --json`) under `/usr/bin/time -v`:
+ * wall time, peak RSS (from time -v) and peak JS heap (the largest heap seen at a GC, from --trace-gc).
+ */
+async function large(dir: string, gigabytes: number): Promise<void> {
+  const path = join(dir, 'large-trace.json');
+  let t = performance.now();
+  const { events, bytes } = writeSyntheticTrace(path, Infinity, gigabytes * 1e9);
+  console.log(`\nGenerated ${(bytes / 1e9).toFixed(2)} GB (${events} events) in ${((performance.now() - t) / 1e3).toFixed(0)} s`);
+  const [node, ...args] = cliCommand();
+  const hasTime = existsSync('/usr/bin/time');
+  const cmd = hasTime ? '/usr/bin/time' : node!;
+  const argv = [...(hasTime ? ['-v', node!] : []), '--trace-gc', ...args, 'inspect', '--json', path];
+  t = performance.now();
+  const r = spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const wall = (performance.now() - t) / 1e3;
+  if (r.status !== 0) { console.log(`  the child failed (status ${r.status}): ${r.stderr.slice(-2000)}`); return; }
+  // --trace-gc lines: "… Mark-Compact 812.3 (840.1) -> 640.2 (700.5) MB, …": heap used before the GC.
+  let heap = 0;
+  for (const m of r.stdout.matchAll(/: [A-Za-z(). -]+? (\d+(?:\.\d+)?) \((\d+(?:\.\d+)?)\) -> /g)) heap = Math.max(heap, Number(m[1]));
+  const jsonLine = r.stdout.split('\n').find(l => l.startsWith('{')) ?? '{}';
+  const report = JSON.parse(jsonLine) as { events?: number; tracks?: unknown[]; dataMovement?: { count: number } };
+  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
+  const elapsed = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)/.exec(r.stderr);
+  console.log(`  hpc-lens inspect --json: ${report.events ?? '?'} timeline events, ${report.tracks?.length ?? '?'} tracks, ${report.dataMovement?.count ?? '?'} copies`);
+  console.log(`  wall ${wall.toFixed(1)} s${elapsed ? ` (time -v: ${elapsed[1]})` : ''} = ${(bytes / 1e6 / wall).toFixed(0)} MB/s`);
+  console.log(`  peak RSS ${rss ? (Number(rss[1]) / 1024).toFixed(0) + ' MB (time -v)' : 'n/a (no /usr/bin/time)'}, peak JS heap ${heap.toFixed(0)} MB (largest heap at a GC, --trace-gc)`);
+}
+
+/** The benchmark `npm run bench` runs: 10^6 events always; the 2 GB case when `large`. */
+export async function benchChromeTrace(options: { events?: number; large?: boolean; shared?: string } = {}): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-trace-'));
+  try {
+    const path = join(dir, 'trace.json');
+    const events = options.events ?? 1e6;
+    writeSyntheticTrace(path, events);
+    console.log(`\nChrome trace reader vs JSON.parse on a generated ${events}-event Kineto-like trace (uncompressed):`);
+    await throughput(path, 3);
+    rmSync(path, { force: true });
+    if (options.shared) await sharedTraces(options.shared);
+    if (options.large) await large(dir, 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// Run directly (not when bundled into dist/bench.js, where require.main is the bundle).
+if (/bench-chrome-trace\.[cm]?[tj]s$/.test(process.argv[1] ?? '')) {
+  const events = Number(process.argv.slice(2).find(a => /^\d/.test(a)) ?? 1e6);
+  void benchChromeTrace({ events, large: process.argv.includes('--large') || process.env.HPC_LENS_BENCH_LARGE === '1', shared: resolve(__dirname, '..', '..', 'shared') });
+}

@@ -11,6 +11,7 @@ import { functionInclusiveByContext, functionTotals, lineCosts } from '../src/an
 import { findFunctionDefinition } from '../src/analysis/source/function-definitions';
 import { parseInWorker } from '../src/extension/workers/parse-client';
 import { benchReaders, readerTable } from './bench-readers';
+import { benchChromeTrace } from './bench-chrome-trace';
 
 const ROOT = resolve(__dirname, '..');
 const SHARED = resolve(ROOT, '..', 'shared');
@@ -110,6 +111,8 @@ async function main(): Promise<void> {
     }
     console.log(`\nTime to first CodeLens for the sample (worker parse + transfer + overlay data + lens placement): median ${median(runs).toFixed(1)} ms (min ${Math.min(...runs).toFixed(1)} ms, first run ${runs[0]!.toFixed(1)} ms)`);
   }
+
+  await benchChromeTrace({ large: process.env.HPC_LENS_BENCH_LARGE === '1', shared: existsSync(SHARED) ? SHARED : undefined });
 }
 
 main().catch(e => { console.error(e); process.exit(1); });

@@ -172,6 +172,54 @@ describe('Chrome trace reader: phases', () => {
     assert.equal(r.tracks!.length, 2);
   });
 
+  it('links GPU work through ac2g flows when args.correlation is absent', async () => {
+    const p = await read(JSON.stringify({ traceEvents: [
+      { ph: 'X', cat: 'cpu_op', name: 'aten::mm', pid: 9, tid: 9, ts: 100, dur: 50 },
+      { ph: 'X', cat: 'cuda_runtime', name: 'cudaLaunchKernel', pid: 9, tid: 9, ts: 110, dur: 10 },
+      { ph: 'X', cat: 'cuda_runtime', name: 'cudaMemcpyAsync', pid: 9, tid: 9, ts: 130, dur: 10 },
+      { ph: 'X', cat: 'kernel', name: 'gemm', pid: 0, tid: 'stream 7', ts: 125, dur: 20, args: { device: 0, stream: 7 } },
+      { ph: 'X', cat: 'gpu_memcpy', name: 'Memcpy DtoH (Device -> Pinned)', pid: 0, tid: 'stream 7', ts: 150, dur: 5, args: { device: 0, stream: 7, bytes: 64 } },
+      { ph: 'X', cat: 'kernel', name: 'orphan', pid: 0, tid: 'stream 7', ts: 160, dur: 5, args: { device: 0, stream: 7 } },
+      // Flow ids as Kineto writes them (numbers on one end, strings on the other are the same flow).
+      { ph: 's', cat: 'ac2g', id: 41, pid: 9, tid: 9, ts: 110, name: 'ac2g' },
+      { ph: 'f', cat: 'ac2g', id: '41', pid: 0, tid: 'stream 7', ts: 125, bp: 'e', name: 'ac2g' },
+      { ph: 's', cat: 'ac2g', id: 42, pid: 9, tid: 9, ts: 130, name: 'ac2g' },
+      { ph: 'f', cat: 'ac2g', id: 42, pid: 0, tid: 'stream 7', ts: 150, bp: 'e', name: 'ac2g' },
+    ] }));
+    assert.equal(incl(p, 'aten::mm/cudaLaunchKernel/gemm'), 20000);
+    assert.equal(incl(p, 'aten::mm/cudaMemcpyAsync/Memcpy DtoH (Device -> Pinned)'), 5000);
+    assert.equal(incl(p, 'aten::mm/cudaMemcpyAsync/Memcpy DtoH (Device -> Pinned)', 'bytes'), 64);
+    assert.equal(incl(p, 'aten::mm', 'bytes'), 64);
+    // No flow, no correlation: a root of its own.
+    assert.equal(incl(p, 'orphan'), 5000);
+    const t = p.trace!;
+    assert.deepEqual(Array.from(t.flows.kind), [FlowKind.Launch, FlowKind.Launch]);
+    assert.equal(p.tree.name(t.events.node[t.flows.toEvent[0]!]!), 'gemm');
+    assert.equal(p.tree.name(t.events.node[t.flows.fromEvent[0]!]!), 'cudaLaunchKernel');
+    assert.equal(p.tree.name(t.dataMovement.node[0]!), 'Memcpy DtoH (Device -> Pinned)');
+  });
+
+  it('keeps correlation ahead of flows, and reads odd member values like JSON.parse', async () => {
+    const events = [
+      { ph: 'X', cat: 'Runtime', name: 'launchA', pid: 1, tid: 1, ts: 0, dur: 10, args: { correlation: 7 } },
+      { ph: 'X', cat: 'Runtime', name: 'launchB', pid: 1, tid: 1, ts: 20, dur: 10, args: { correlation: 8 } },
+      { ph: 'X', cat: 'Kernel', name: 'k', pid: 0, tid: 'stream 1', ts: 25, dur: 5, args: { correlation: 7, grid: [1, 2, { x: [3] }] } },
+      { ph: 's', cat: 'ac2g', id: 8, pid: 1, tid: 1, ts: 20 }, { ph: 'f', cat: 'ac2g', id: 8, pid: 0, tid: 'stream 1', ts: 25, bp: 'e' },
+      // Nested values where the reader expects scalars.
+      { ph: 'X', name: 'odd', pid: { p: [1] }, tid: 1, ts: 40, dur: [2], args: [5, { a: 1 }] },
+      { ph: 'C', name: 'ctr', pid: 1, ts: 50, args: { b: 2, 1: 5, a: 'x', c: ' 3 ', d: { e: 1 } } },
+    ].map(e => JSON.stringify(e));
+    // Duplicated members: the last wins.
+    events.push('{"ph":"X","name":"first","name":"second","pid":1,"tid":1,"ts":"nope","ts":60,"dur":1,"args":{"b":1},"args":null}');
+    const p = await read(`{"traceEvents":[${events.join(',')}]}`);
+    assert.equal(incl(p, 'launchA/k'), 5000);
+    assert.equal(incl(p, 'odd'), 0);
+    assert.equal(incl(p, 'second'), 1000);
+    const t = p.trace!;
+    assert.ok(t.tracks.some(k => k.pid === '{"p":[1]}'));
+    assert.deepEqual(t.counters.series.map(s => s.name), ['ctr.1', 'ctr.b', 'ctr.c']);
+  });
+
   it('is chosen by sniffing and rejects non-traces with a clear message', async () => {
     assert.equal((await readProfile(write(`[${ev({ ph: 'X', name: 'a', ts: 0, dur: 1 })}]`))).format, 'chrome-trace');
     assert.ok(chromeTraceReader.sniff(await sampleFile(write('{"traceEvents": []}'))) > 0.9);
@@ -198,7 +246,8 @@ describe('Chrome trace reader: phases', () => {
   });
 });
 
-const KINETO = 'chrome-trace/pytorch-profiler-resnet50';
+const KINETO = 'data/chrome-trace/pytorch-profiler-resnet50';
+interface RawEvent { ph: string; tid?: unknown; sf?: unknown; weight?: unknown }
 interface KinetoEvent { ph: string; cat?: string; name: string; dur: number; args: { bytes: number; stream: number } }
 describe('Chrome trace reader on shared data', () => {
   it('PyTorch profiler (Kineto) ResNet-50: counts, bytes and GPU time per stream match a direct count', { skip: skipUnlessShared(KINETO) }, async () => {
@@ -239,7 +288,7 @@ describe('Chrome trace reader on shared data', () => {
     assert.match(path[path.length - 2]!, /^cuda/);
   });
 
-  for (const folder of ['chrome-trace/chrome-devtools-116', 'chrome-trace/speedscope-trace-event-samples']) {
+  for (const folder of ['data/chrome-trace/chrome-devtools-116', 'data/chrome-trace/speedscope-trace-event-samples']) {
     it(`reads ${folder}`, { skip: skipUnlessShared(folder) }, async () => {
       for (const f of sharedFiles(folder, '.json')) {
         const p = await readProfile(sharedPath(folder, f));
@@ -247,7 +296,16 @@ describe('Chrome trace reader on shared data', () => {
         assert.ok(t.tracks.length >= 1 && t.events.track.length >= 4, f);
         assert.ok(p.tree.size >= 4, f);
         assert.ok(t.tracks.every(k => k.name && k.process), f);
-        assert.ok(Number.isFinite(p.total(p.primaryMetric)) && p.total(p.primaryMetric) > 0, f);
+        // Timeline events by a direct count: slices (X, B, async b), instants, and samples with a frame.
+        const json = JSON.parse(readFileSync(sharedPath(folder, f), 'utf8')) as { traceEvents?: RawEvent[]; samples?: RawEvent[] } | RawEvent[];
+        const events = Array.isArray(json) ? json : json.traceEvents ?? [];
+        const samples = [...events.filter(e => e.ph === 'P' && e.sf !== undefined), ...(Array.isArray(json) ? [] : json.samples ?? [])];
+        const n = (phs: string) => events.filter(e => phs.split(',').includes(e.ph) && !(e.ph === 'n' && e.tid === undefined)).length;
+        assert.equal(t.events.track.length, n('X,B,b,S') + n('i,I,R,n') + samples.length, f);
+        const weight = samples.reduce((sum, e) => sum + Number(e.weight ?? 1), 0);
+        assert.equal(weight ? p.total(p.metricIndex('samples')) : 0, weight, f);
+        const ms = p.metrics.map((_, m) => p.total(m));
+        assert.ok(ms.every(Number.isFinite) && ms.some(v => v > 0), f);
       }
     });
   }

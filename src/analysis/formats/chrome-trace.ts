@@ -12,10 +12,11 @@ import { isAbortError, ProfileReadError, type FileSample, type ProfileReader, ty
  * writes no closing `]` when tracing stops abruptly), gzip or not. Streamed one event at a time.
  *
  * Every slice becomes a call-tree node under the slices that enclose it on its track; Kineto GPU
- * activities hang under the runtime call that launched them (`args.correlation`), and operators
- * under the Python frames of their `Call stack`. Each track is an execution context; the profile's
- * `time` metric (ns) is the slices' exclusive time, `bytes` the bytes of copies and memsets, and
- * `samples` the weights of sampled stacks (`P` events and top-level `samples` with `stackFrames`).
+ * activities hang under the runtime call that launched them (`args.correlation`, else the `ac2g`
+ * flow that ends on them), and operators under the Python frames of their `Call stack`. Each track
+ * is an execution context; the profile's `time` metric (ns) is the slices' exclusive time, `bytes`
+ * the bytes of copies and memsets, and `samples` the weights of sampled stacks (`P` events and
+ * top-level `samples` with `stackFrames`).
  */
 export const chromeTraceReader: ProfileReader = {
   id: 'chrome-trace',

@@ -1,4 +1,5 @@
 import { NodeKind } from '../../model/call-tree';
+import { GrowableInt32 } from '../../model/growable';
 import type { Profile } from '../../model/profile';
 import type { ProfileBuilder } from '../../model/profile-builder';
 import { DataMovementKind, FlowKind, TraceEventKind } from '../../model/trace';
@@ -57,8 +58,8 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
   if (overlapping) warnings.push(`${overlapping} begin/end pair${overlapping === 1 ? '' : 's'} overlap instead of nesting`);
 
   // Slice candidates: matched slices as (track, start ns, duration ns, source row).
-  const cTrack = new GrowableArray(), cStart = new GrowableArray(), cDur = new GrowableArray(), cRow = new GrowableArray();
-  const cName: number[] = [], cCat: number[] = [];
+  const cStart = new GrowableArray(), cDur = new GrowableArray();
+  const cTrack = new GrowableInt32(), cRow = new GrowableInt32(), cName = new GrowableInt32(), cCat = new GrowableInt32();
   for (let i = 0; i < nS0; i++) {
     if (!(dur[i]! >= 0)) continue;
     const s = ns(c.sTs.get(i));
@@ -178,12 +179,11 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
   const nodeFile: number[] = [];
   const nodeParent: number[] = [];
   const nodeName: string[] = [];
-  const children = new Map<number, number>();
+  const children = new PairTable();
   const parsed = new Map<number, { name: string; file: string | null; line: number }>();
   const child = (parent: number, rawName: number): number => {
-    const key = (parent + 1) * 67108864 + rawName;
-    let n = children.get(key);
-    if (n === undefined) {
+    let n = children.get(parent, rawName);
+    if (n < 0) {
       let p = parsed.get(rawName);
       if (!p) {
         const s = strings.get(rawName);
@@ -195,17 +195,24 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
       nodeFile.push(p.file ? 1 : 0);
       nodeParent.push(parent);
       nodeName.push(p.name);
-      children.set(key, n);
+      children.set(parent, rawName, n);
     }
     return n;
   };
+  // The node a `Call stack` leads to from a base node, memoized: stacks repeat by the thousand.
+  const pyChains: (Map<number, number> | undefined)[] = [];
   const pyChain = (base: number, stackId: number): number => {
+    let byBase = pyChains[stackId];
+    if (byBase === undefined) pyChains[stackId] = byBase = new Map();
+    let n = byBase.get(base);
+    if (n !== undefined) return n;
     const frames = strings.get(stackId).split(';');
-    let n = base;
+    n = base;
     for (let k = frames.length - 1; k >= 0; k--) {
       const f = frames[k]!.trim();
       if (f) n = child(n, strings.intern(f));
     }
+    byBase.set(base, n);
     return n;
   };
   const sourceNodeOf = (node: number): number => {
@@ -222,11 +229,14 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
   const candParent = new Int32Array(nCand).fill(-1);
   const candEvent = new Int32Array(nCand).fill(-1);
   const candPy = new Uint8Array(nCand);
-  const corrToCand = new Map<number, number>();
+  /** Position of each candidate in its track's nesting order. */
+  const candPos = new Int32Array(nCand);
+  const corrToCand = new CorrelationIndex();
   for (let k = 0; k < nCand; k++) {
     const row = cRow.get(k);
-    if (row >= 0 && c.sGpu.get(row) === Gpu.None) { const corr = c.sCorr.get(row); if (Number.isFinite(corr)) corrToCand.set(corr, k); }
+    if (row >= 0 && c.sGpu.get(row) === Gpu.None) corrToCand.add(c.sCorr.get(row), k);
   }
+  corrToCand.seal();
 
   // Per track: candidates, instants and samples.
   const byTrack = (n: number, trackAt: (i: number) => number) => {
@@ -239,7 +249,15 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
     }
     return lists;
   };
-  const candByTrack = byTrack(nCand, k => cTrack.get(k));
+  // Candidates grouped by track (a counting sort: no list per track).
+  const candStart = new Int32Array(tb.tracks.length + 1);
+  for (let k = 0; k < nCand; k++) candStart[trackOf[cTrack.get(k)]! + 1]++;
+  for (let t = 0; t < tb.tracks.length; t++) candStart[t + 1] += candStart[t]!;
+  const candOrder = new Int32Array(nCand);
+  {
+    const fill = candStart.slice(0, tb.tracks.length);
+    for (let k = 0; k < nCand; k++) candOrder[fill[trackOf[cTrack.get(k)]!]!++] = k;
+  }
   const instByTrack = byTrack(c.iTrack.length, i => c.iTrack.get(i));
   const sampleByTrack = byTrack(c.smTrack.length, i => c.smTrack.get(i));
 
@@ -270,61 +288,128 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
     return frameNode.get(id) ?? -1;
   };
 
+  // Flow endpoints grouped by key (first-met order), each group in (time, phase, file) order.
+  const nF = c.fKey.length;
+  const nKeys = c.flowNames.length;
+  const keyStart = new Int32Array(nKeys + 1);
+  for (let i = 0; i < nF; i++) keyStart[c.fKey.get(i) + 1]++;
+  for (let k = 0; k < nKeys; k++) keyStart[k + 1] += keyStart[k]!;
+  const flowOrder = new Int32Array(nF);
+  {
+    const fill = keyStart.slice(0, nKeys);
+    for (let i = 0; i < nF; i++) flowOrder[fill[c.fKey.get(i)]!++] = i;
+    const before = (x: number, y: number) => c.fTs.get(x) - c.fTs.get(y) || c.fPhase.get(x) - c.fPhase.get(y) || x - y;
+    for (let k = 0; k < nKeys; k++) {
+      const lo = keyStart[k]!, hi = keyStart[k + 1]!;
+      if (hi - lo > 16) { flowOrder.set(Array.from(flowOrder.subarray(lo, hi)).sort(before), lo); continue; }
+      // Most groups are tiny (s, f): insertion sort.
+      for (let a = lo + 1; a < hi; a++) {
+        const v = flowOrder[a]!;
+        let b = a;
+        for (; b > lo && before(flowOrder[b - 1]!, v) > 0; b--) flowOrder[b] = flowOrder[b - 1]!;
+        flowOrder[b] = v;
+      }
+    }
+  }
+  // Kineto's ac2g flows (runtime call → GPU activity) link GPU work whose `args.correlation` is missing.
+  const ac2gFrom = new Map<number, number[]>();
+  {
+    const ac2g = strings.find('ac2g');
+    let uncorrelated = false;
+    for (let i = 0; i < nS0 && !uncorrelated; i++) uncorrelated = c.sGpu.get(i) !== Gpu.None && !Number.isFinite(c.sCorr.get(i));
+    if (ac2g >= 0 && uncorrelated) {
+      for (let k = 0; k < nKeys; k++) {
+        let from = -1;
+        for (let a = keyStart[k]!; a < keyStart[k + 1]!; a++) {
+          const i = flowOrder[a]!;
+          const ph = c.fPhase.get(i);
+          if (ph !== 0 && from >= 0 && c.fCat.get(i) === ac2g) {
+            const t = trackOf[c.fTrack.get(i)]!;
+            let l = ac2gFrom.get(t);
+            if (!l) ac2gFrom.set(t, (l = []));
+            l.push(i, from);
+          }
+          from = ph === 2 ? -1 : i;
+        }
+      }
+    }
+  }
+
+  /** The candidate a flow endpoint binds to: the innermost slice enclosing it, or (`enclosing` false) the next slice to start. */
+  const sorted = new Map<number, { idx: Int32Array; starts: Float64Array }>();
+  const bindCand = (t: number, at: number, enclosing: boolean): number => {
+    const s = sorted.get(t);
+    if (!s) return -1;
+    let lo = 0, hi = s.starts.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (s.starts[mid]! <= at) lo = mid + 1; else hi = mid; }
+    if (enclosing) {
+      for (let ci = lo > 0 ? s.idx[lo - 1]! : -1; ci >= 0; ci = candParent[ci]!) if (at < startArr[ci]! + durArr[ci]! || at === startArr[ci]!) return ci;
+      return -1;
+    }
+    let k = lo;
+    while (k > 0 && s.starts[k - 1] === at) k--;
+    return k < s.idx.length ? s.idx[k]! : -1;
+  };
+  const bindFlow = (i: number): number => bindCand(trackOf[c.fTrack.get(i)]!, ns(c.fTs.get(i)), c.fEnclosing.get(i) === 1);
+
   // CPU tracks first so that GPU work finds the node of the call that launched it.
   const trackIds = [...new Set(order.map(i => trackOf[i]!))];
   const gpuLast = trackIds.filter(t => tb.tracks[t]!.kind !== 'gpu-stream').concat(trackIds.filter(t => tb.tracks[t]!.kind === 'gpu-stream'));
-  const sorted = new Map<number, { idx: Int32Array; starts: Float64Array }>();
+  const launchedBy = new Map<number, number>();
   for (const t of gpuLast) {
     const track = tb.tracks[t]!;
     const ctx = track.context;
-    const list = candByTrack.get(t) ?? [];
-    const idx = Int32Array.from(list);
+    const idx = candOrder.subarray(candStart[t]!, candStart[t + 1]!);
     const { parent, depth } = nestSlices(idx, startArr, durArr);
+    for (let k = 0; k < idx.length; k++) candParent[idx[k]!] = parent[k]!;
+    const starts = new Float64Array(idx.length);
+    for (let k = 0; k < idx.length; k++) starts[k] = startArr[idx[k]!]!;
+    sorted.set(t, { idx, starts });
+    // ac2g flows ending on this track: GPU slice → launching CPU slice (CPU tracks are done by now).
+    const ends = ac2gFrom.get(t);
+    if (ends) {
+      for (let a = 0; a < ends.length; a += 2) {
+        const gpuCand = bindFlow(ends[a]!);
+        if (gpuCand >= 0 && !launchedBy.has(gpuCand)) { const l = bindFlow(ends[a + 1]!); if (l >= 0) launchedBy.set(gpuCand, l); }
+      }
+    }
     const excl = new Float64Array(idx.length);
     for (let k = 0; k < idx.length; k++) {
       const ci = idx[k]!;
       const p = parent[k]!;
-      candParent[ci] = p;
       const row = cRow.get(ci);
       let base = p >= 0 ? candNode[p]! : -1;
       let py = p >= 0 ? candPy[p]! : 0;
       if (row >= 0) {
         if (p < 0 && c.sGpu.get(row) !== Gpu.None) {
-          const l = corrToCand.get(c.sCorr.get(row));
+          const corr = c.sCorr.get(row);
+          const l = Number.isFinite(corr) ? corrToCand.get(corr) : launchedBy.get(ci);
           if (l !== undefined && candNode[l]! >= 0) base = candNode[l]!;
         }
         const stack = c.sStack.get(row);
         if (stack && !py) { base = pyChain(base, stack); py = 1; }
         if (c.sCpu.get(row) === Cpu.Python) py = 1;
       }
-      candNode[ci] = child(base, cName[ci]!);
+      candNode[ci] = child(base, cName.get(ci));
       candPy[ci] = py;
       excl[k] = durArr[ci]!;
     }
     // Exclusive = own duration minus the parts covered by direct children (clipped to the parent).
-    const pos = new Map<number, number>();
-    for (let k = 0; k < idx.length; k++) pos.set(idx[k]!, k);
+    for (let k = 0; k < idx.length; k++) candPos[idx[k]!] = k;
     for (let k = 0; k < idx.length; k++) {
       const p = parent[k]!;
       if (p < 0) continue;
       const ci = idx[k]!;
       const end = Math.min(startArr[ci]! + durArr[ci]!, startArr[p]! + durArr[p]!);
-      excl[pos.get(p)!]! -= Math.max(0, end - startArr[ci]!);
+      excl[candPos[p]!]! -= Math.max(0, end - startArr[ci]!);
     }
-    const starts = Float64Array.from(idx, ci => startArr[ci]!);
-    sorted.set(t, { idx, starts });
-    const enclosing = (at: number): number => {
-      let lo = 0, hi = starts.length;
-      while (lo < hi) { const mid = (lo + hi) >> 1; if (starts[mid]! <= at) lo = mid + 1; else hi = mid; }
-      for (let ci = lo > 0 ? idx[lo - 1]! : -1; ci >= 0; ci = candParent[ci]!) if (at < startArr[ci]! + durArr[ci]! || at === startArr[ci]!) return ci;
-      return -1;
-    };
+    const enclosing = (at: number): number => bindCand(t, at, true);
 
     // Instants and samples, then everything in (start, depth) order.
     const inst = (instByTrack.get(t) ?? []).map(i => {
       const at = ns(c.iTs.get(i));
       const e = enclosing(at);
-      return { at, depth: e >= 0 ? depth[pos.get(e)!]! + 1 : 0, node: e >= 0 ? candNode[e]! : -1, i, kind: TraceEventKind.Instant as TraceEventKind };
+      return { at, depth: e >= 0 ? depth[candPos[e]!]! + 1 : 0, node: e >= 0 ? candNode[e]! : -1, i, kind: TraceEventKind.Instant as TraceEventKind };
     });
     for (const i of sampleByTrack.get(t) ?? []) {
       const node = resolveFrame(c.smFrame[i]!);
@@ -345,13 +430,13 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
     for (let k = 0; k < idx.length; k++) {
       const ci = idx[k]!;
       flushUntil(startArr[ci]!, depth[k]!);
-      candEvent[ci] = tb.addSlice(t, startArr[ci]!, durArr[ci]!, candNode[ci]!, depth[k]!, strings.get(cCat[ci]!), strings.get(cName[ci]!));
+      candEvent[ci] = tb.addSlice(t, startArr[ci]!, durArr[ci]!, candNode[ci]!, depth[k]!, strings.get(cCat.get(ci)), strings.get(cName.get(ci)));
       if (ctx >= 0) b.addExclusive(time, candNode[ci]!, ctx, Math.max(0, excl[k]!));
       const row = cRow.get(ci);
       const gpu = row >= 0 ? c.sGpu.get(row) : Gpu.None;
       if (gpu === Gpu.Memcpy || gpu === Gpu.Memset) {
         const bytes = c.sBytes.get(row);
-        const kind = gpu === Gpu.Memset ? DataMovementKind.Memset : copyKind(strings.get(cName[ci]!));
+        const kind = gpu === Gpu.Memset ? DataMovementKind.Memset : copyKind(strings.get(cName.get(ci)));
         const device = c.sDevice.get(row) >= 0 ? c.sDevice.get(row) : track.gpuDevice;
         tb.addDataMovement({
           kind, bytes: Number.isFinite(bytes) ? bytes : 0,
@@ -371,40 +456,20 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
 
   // --- flows: s → t → … → f per id, bound to the slices at their ends --------------------------------
   {
-    const byKey = new Map<number, number[]>();
-    for (let i = 0; i < c.fKey.length; i++) {
-      let l = byKey.get(c.fKey.get(i));
-      if (!l) byKey.set(c.fKey.get(i), (l = []));
-      l.push(i);
-    }
     const bind = (i: number): { track: number; time: number; event: number } => {
-      const t = trackOf[c.fTrack.get(i)]!;
-      const at = ns(c.fTs.get(i));
-      const s = sorted.get(t);
-      let event = -1;
-      if (s) {
-        let lo = 0, hi = s.starts.length;
-        while (lo < hi) { const mid = (lo + hi) >> 1; if (s.starts[mid]! <= at) lo = mid + 1; else hi = mid; }
-        if (c.fEnclosing.get(i)) {
-          for (let ci = lo > 0 ? s.idx[lo - 1]! : -1; ci >= 0; ci = candParent[ci]!) if (at < startArr[ci]! + durArr[ci]! || at === startArr[ci]!) { event = candEvent[ci]!; break; }
-        } else {
-          let k = lo;
-          while (k > 0 && s.starts[k - 1] === at) k--;
-          if (k < s.idx.length) event = candEvent[s.idx[k]!]!;
-        }
-      }
-      return { track: t, time: at, event };
+      const ci = bindFlow(i);
+      return { track: trackOf[c.fTrack.get(i)]!, time: ns(c.fTs.get(i)), event: ci >= 0 ? candEvent[ci]! : -1 };
     };
-    for (const [key, list] of byKey) {
-      list.sort((x, y) => c.fTs.get(x) - c.fTs.get(y) || c.fPhase.get(x) - c.fPhase.get(y) || x - y);
+    for (let key = 0; key < nKeys; key++) {
       let from: ReturnType<typeof bind> | null = null;
-      for (const i of list) {
+      for (let a = keyStart[key]!; a < keyStart[key + 1]!; a++) {
+        const i = flowOrder[a]!;
         const ph = c.fPhase.get(i);
         const here = bind(i);
         if (ph !== 0 && from) {
           const launch = strings.get(c.fCat.get(i)) === 'ac2g'
             || (tb.tracks[from.track]!.kind !== 'gpu-stream' && tb.tracks[here.track]!.kind === 'gpu-stream');
-          tb.addFlow(launch ? FlowKind.Launch : FlowKind.Generic, strings.get(key), from, here);
+          tb.addFlow(launch ? FlowKind.Launch : FlowKind.Generic, c.flowNames[key]!, from, here);
         }
         from = ph === 2 ? null : here;
       }
@@ -430,6 +495,97 @@ function copyKind(name: string): DataMovementKind {
   return DataMovementKind.Other;
 }
 
+/**
+ * Correlation id → CPU candidate (the last one wins). Kineto numbers correlations densely from a
+ * small base, so they index a typed array; sparse or fractional ids fall back to a Map.
+ */
+class CorrelationIndex {
+  private readonly ids = new GrowableArray();
+  private readonly cands = new GrowableArray();
+  private table: Int32Array | null = null;
+  private base = 0;
+  private map: Map<number, number> | null = null;
+
+  add(corr: number, cand: number): void {
+    if (Number.isFinite(corr)) { this.ids.push(corr); this.cands.push(cand); }
+  }
+
+  seal(): void {
+    const n = this.ids.length;
+    let lo = Infinity, hi = -Infinity, integral = true;
+    for (let i = 0; i < n; i++) {
+      const v = this.ids.get(i);
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+      if (!Number.isInteger(v)) integral = false;
+    }
+    if (n > 0 && integral && hi - lo < 4 * n + 1024) {
+      this.base = lo;
+      this.table = new Int32Array(hi - lo + 1).fill(-1);
+      for (let i = 0; i < n; i++) this.table[this.ids.get(i) - lo] = this.cands.get(i);
+    } else {
+      this.map = new Map();
+      for (let i = 0; i < n; i++) this.map.set(this.ids.get(i), this.cands.get(i));
+    }
+  }
+
+  get(corr: number): number | undefined {
+    if (this.table) {
+      const k = corr - this.base;
+      const v = k >= 0 && k < this.table.length && Number.isInteger(k) ? this.table[k]! : -1;
+      return v >= 0 ? v : undefined;
+    }
+    return this.map!.get(corr);
+  }
+}
+
+/**
+ * (int, int) → non-negative int, open addressing in typed arrays: the call tree's child lookup, where
+ * a Map per parent (or a Map keyed by a double) would cost hundreds of thousands of small objects.
+ */
+class PairTable {
+  private keyA = new Int32Array(1 << 12);
+  private keyB = new Int32Array(1 << 12);
+  private value = new Int32Array(1 << 12).fill(-1);
+  private size = 0;
+
+  private slot(a: number, b: number): number {
+    const mask = this.value.length - 1;
+    let h = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b)) & mask;
+    while (this.value[h]! >= 0 && (this.keyA[h] !== a || this.keyB[h] !== b)) h = (h + 1) & mask;
+    return h;
+  }
+
+  /** The value of (a, b), or -1. */
+  get(a: number, b: number): number {
+    return this.value[this.slot(a, b)]!;
+  }
+
+  /** Sets (a, b) → v (v ≥ 0). */
+  set(a: number, b: number, v: number): void {
+    if (2 * (this.size + 1) > this.value.length) this.grow();
+    const h = this.slot(a, b);
+    if (this.value[h]! < 0) this.size++;
+    this.keyA[h] = a;
+    this.keyB[h] = b;
+    this.value[h] = v;
+  }
+
+  private grow(): void {
+    const { keyA, keyB, value } = this;
+    this.keyA = new Int32Array(value.length * 2);
+    this.keyB = new Int32Array(value.length * 2);
+    this.value = new Int32Array(value.length * 2).fill(-1);
+    for (let i = 0; i < value.length; i++) {
+      if (value[i]! < 0) continue;
+      const h = this.slot(keyA[i]!, keyB[i]!);
+      this.keyA[h] = keyA[i]!;
+      this.keyB[h] = keyB[i]!;
+      this.value[h] = value[i]!;
+    }
+  }
+}
+
 /** A growable plain-number column (values up to 2^53). */
 class GrowableArray {
   private data = new Float64Array(1024);
@@ -439,5 +595,6 @@ class GrowableArray {
     this.data[this.length++] = v;
   }
   get(i: number): number { return this.data[i]!; }
-  finish(): Float64Array { return this.data.slice(0, this.length); }
+  /** The values so far (a view: no second copy of a large column). */
+  finish(): Float64Array { return this.data.subarray(0, this.length); }
 }

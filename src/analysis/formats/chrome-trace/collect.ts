@@ -1,7 +1,7 @@
 import { GrowableFloat64, GrowableInt32, GrowableUint8 } from '../../model/growable';
 import type { MetadataValue } from '../../model/profile';
 import type { StringTable } from '../../model/string-table';
-import type { TraceEventSink } from './stream';
+import { num, type EventFields, type TraceEventSink } from './stream';
 
 /** GPU activity classes of Kineto categories (0 = not a GPU activity). */
 export const Gpu = { None: 0, Kernel: 1, Memcpy: 2, Memset: 3 } as const;
@@ -77,13 +77,17 @@ export class ChromeTraceCollector implements TraceEventSink {
   readonly aName = new GrowableInt32();
   readonly aCat = new GrowableInt32();
 
-  /** Flow endpoints s/t/f. */
+  /** Flow endpoints s/t/f; `fKey` indexes {@link flowNames} (one per category + id). */
   readonly fKey = new GrowableInt32();
   readonly fPhase = new GrowableUint8();
   readonly fTrack = new GrowableInt32();
   readonly fTs = new GrowableFloat64();
   readonly fEnclosing = new GrowableUint8();
   readonly fCat = new GrowableInt32();
+  /** `cat:id` of each flow key. */
+  readonly flowNames: string[] = [];
+  /** Flow keys by category id, then id (a number when the id is numeric: `5` and `"5"` are one flow). */
+  private readonly flowKeys = new Map<number, Map<number | string, number>>();
 
   /** Counter series by track + name; values by time. */
   readonly counters = new Map<string, { track: number; name: string; time: GrowableFloat64; value: GrowableFloat64 }>();
@@ -94,37 +98,47 @@ export class ChromeTraceCollector implements TraceEventSink {
   readonly smFrame: string[] = [];
   readonly smWeight = new GrowableFloat64();
 
+  /** The tracks of the last few (pid, tid) JSON values: most events repeat a recent pair, and this skips building the string key. */
+  private readonly recentPid: unknown[] = [undefined, undefined, undefined, undefined];
+  private readonly recentTid: unknown[] = [undefined, undefined, undefined, undefined];
+  private readonly recentTrack: (RawTrack | null)[] = [null, null, null, null];
+  private recentNext = 0;
+  /** The last category string and its id (categories repeat). */
+  private lastCat: unknown = undefined;
+  private lastCatId = 0;
+  private lastGpu: number = Gpu.None;
+  private lastCpu: number = Cpu.Other;
+
   constructor(private readonly strings: StringTable) {}
 
   member(key: string, value: unknown): void {
-    if (key === 'samples[]') return this.sample(value as Record<string, unknown>);
     if (key === 'stackFrames') { if (value && typeof value === 'object') this.stackFrames = value as Record<string, unknown>; return; }
     if (key === 'samples') return;
     this.metadata[key] = value as MetadataValue;
   }
 
-  event(e: Record<string, unknown>): void {
-    const ph = e['ph'];
+  event(e: EventFields): void {
+    const ph = e.ph;
     if (typeof ph !== 'string') { this.ignore(String(ph)); return; }
     if (ph === 'M') return this.meta(e);
-    const ts = num(e['ts']);
+    const ts = e.ts;
     if (!Number.isFinite(ts)) { this.counts.noTime++; return; }
     switch (ph) {
       case 'X': case 'B': case 'E': return this.slice(e, ph, ts);
       case 'i': case 'I': case 'R': case 'n': {
-        if (ph === 'n' && e['id'] !== undefined && e['tid'] === undefined) return this.async(e, ph, ts);
-        const t = this.track(e, ts);
+        if (ph === 'n' && e.id !== undefined && e.tid === undefined) return this.async(e, ph, ts);
+        const t = this.track(e.pid, e.tid, ts);
         this.iTrack.push(t.id);
         this.iTs.push(ts);
-        this.iName.push(this.strings.intern(str(e['name'])));
-        this.iCat.push(this.strings.intern(str(e['cat'])));
+        this.iName.push(this.strings.intern(str(e.name)));
+        this.iCat.push(this.catId(e.cat));
         return;
       }
       case 'b': case 'e': case 'S': case 'F': return this.async(e, ph === 'S' ? 'b' : ph === 'F' ? 'e' : ph, ts);
       case 's': case 't': case 'f': return this.flow(e, ph, ts);
       case 'C': return this.counter(e, ts);
       case 'P':
-        if (e['sf'] !== undefined) return this.sample(e);
+        if (e.sf !== undefined) return this.sample(e);
         this.counts.profileChunks++;
         return;
       default: this.ignore(ph);
@@ -139,9 +153,39 @@ export class ChromeTraceCollector implements TraceEventSink {
     if (ts < this.minTs) this.minTs = ts;
   }
 
-  track(e: Record<string, unknown>, ts: number): RawTrack {
-    const pid = idOf(e['pid']);
-    const tid = idOf(e['tid']);
+  /** The string id of a category (and, in lastGpu/lastCpu, its Kineto classes). */
+  private catId(cat: unknown): number {
+    if (cat !== this.lastCat) {
+      const s = str(cat);
+      this.lastCat = cat;
+      this.lastCatId = this.strings.intern(s);
+      this.lastGpu = GPU_CATEGORIES[s] ?? Gpu.None;
+      this.lastCpu = CPU_CATEGORIES[s] ?? Cpu.Other;
+    }
+    return this.lastCatId;
+  }
+
+  /** The track of an event's `pid` and `tid` JSON values; moves its last timestamp and the trace start. */
+  private track(pid: unknown, tid: unknown, ts: number): RawTrack {
+    let t: RawTrack | null = null;
+    for (let k = 0; k < 4; k++) {
+      if (this.recentPid[k] === pid && this.recentTid[k] === tid && this.recentTrack[k] !== null) { t = this.recentTrack[k]!; break; }
+    }
+    if (t === null) {
+      t = this.trackOf(idOf(pid), idOf(tid));
+      const k = this.recentNext;
+      this.recentNext = (k + 1) & 3;
+      this.recentPid[k] = pid;
+      this.recentTid[k] = tid;
+      this.recentTrack[k] = t;
+    }
+    if (ts > t.last) t.last = ts;
+    if (Number.isFinite(ts)) this.seen(ts);
+    return t;
+  }
+
+  /** The track a (pid, tid) pair names, created if needed (does not move the time range). */
+  trackOf(pid: string, tid: string): RawTrack {
     const key = pid + '\u0000' + tid;
     let t = this.tracks.get(key);
     if (!t) {
@@ -151,32 +195,29 @@ export class ChromeTraceCollector implements TraceEventSink {
       this.trackList.push(t);
       if (!this.processes.has(pid)) this.processes.set(pid, { name: null, labels: null, sortIndex: 0 });
     }
-    if (ts > t.last) t.last = ts;
-    if (Number.isFinite(ts)) this.seen(ts);
     return t;
   }
 
-  private slice(e: Record<string, unknown>, ph: 'X' | 'B' | 'E', ts: number): void {
-    const t = this.track(e, ts);
+  private slice(e: EventFields, ph: 'X' | 'B' | 'E', ts: number): void {
+    const t = this.track(e.pid, e.tid, ts);
     let dur = NaN;
     if (ph === 'X') {
-      dur = num(e['dur']);
+      dur = e.dur;
       if (!(dur >= 0)) dur = 0;
       if (ts + dur > t.last) t.last = ts + dur;
     }
-    const cat = str(e['cat']);
-    const gpu = GPU_CATEGORIES[cat] ?? Gpu.None;
-    const args = e['args'] as Record<string, unknown> | undefined;
+    const catId = this.catId(e.cat);
+    const gpu = this.lastGpu;
     let corr = NaN, bytes = NaN, device = -1, stack = 0;
-    if (args && typeof args === 'object') {
-      corr = num(args['correlation']);
-      bytes = num(args['bytes']);
-      const d = num(args['device']);
+    if (e.hasArgs) {
+      corr = e.correlation;
+      bytes = e.bytes;
+      const d = e.device;
       if (Number.isInteger(d)) device = d;
-      const cs = args['Call stack'];
+      const cs = e.callStack;
       if (typeof cs === 'string' && cs) stack = this.strings.intern(cs);
       if (gpu !== Gpu.None) {
-        const s = num(args['stream']);
+        const s = e.stream;
         if (!t.gpu || t.stream < 0) { t.gpu = true; if (Number.isInteger(s)) t.stream = s; }
         if (t.device < 0 && device >= 0) t.device = device;
       }
@@ -185,49 +226,60 @@ export class ChromeTraceCollector implements TraceEventSink {
     this.sTs.push(ts);
     this.sDur.push(dur);
     this.sPhase.push(ph === 'X' ? Ph.X : ph === 'B' ? Ph.B : Ph.E);
-    this.sName.push(this.strings.intern(str(e['name'])));
-    this.sCat.push(this.strings.intern(cat));
+    this.sName.push(this.strings.intern(str(e.name)));
+    this.sCat.push(catId);
     this.sGpu.push(gpu);
-    this.sCpu.push(CPU_CATEGORIES[cat] ?? Cpu.Other);
+    this.sCpu.push(this.lastCpu);
     this.sCorr.push(corr);
     this.sBytes.push(bytes);
     this.sDevice.push(device);
     this.sStack.push(stack);
   }
 
-  private async(e: Record<string, unknown>, ph: string, ts: number): void {
-    const pid = idOf(e['pid']);
-    const id2 = e['id2'] as Record<string, unknown> | undefined;
-    const id = e['id'] !== undefined ? idOf(e['id']) : id2 && typeof id2 === 'object' ? idOf(id2['global'] ?? id2['local']) : '';
-    this.aKey.push(pid + '\u0000' + str(e['cat']) + '\u0000' + id);
+  private async(e: EventFields, ph: string, ts: number): void {
+    const pid = idOf(e.pid);
+    const id2 = e.id2 as Record<string, unknown> | undefined;
+    const id = e.id !== undefined ? idOf(e.id) : id2 && typeof id2 === 'object' ? idOf(id2['global'] ?? id2['local']) : '';
+    this.aKey.push(pid + '\u0000' + str(e.cat) + '\u0000' + id);
     this.aPid.push(pid);
     this.aPhase.push(ph === 'b' ? 0 : ph === 'e' ? 1 : 2);
     this.aTs.push(ts);
-    this.aName.push(this.strings.intern(str(e['name'])));
-    this.aCat.push(this.strings.intern(str(e['cat'])));
+    this.aName.push(this.strings.intern(str(e.name)));
+    this.aCat.push(this.catId(e.cat));
     if (!this.processes.has(pid)) this.processes.set(pid, { name: null, labels: null, sortIndex: 0 });
     this.seen(ts);
   }
 
-  private flow(e: Record<string, unknown>, ph: 's' | 't' | 'f', ts: number): void {
-    const t = this.track(e, ts);
-    const id = e['id'] !== undefined ? idOf(e['id']) : idOf(e['bind_id']);
-    this.fKey.push(this.strings.intern(`${str(e['cat'])}:${id}`));
+  private flow(e: EventFields, ph: 's' | 't' | 'f', ts: number): void {
+    const t = this.track(e.pid, e.tid, ts);
+    const cat = this.catId(e.cat);
+    const raw = e.id !== undefined ? e.id : e.bindId;
+    // The id as idOf() spells it, keyed without building that string when it is a number.
+    let id: number | string = typeof raw === 'number' ? raw : idOf(raw);
+    if (typeof id === 'string' && id !== '' && String(Number(id)) === id) id = Number(id);
+    let ids = this.flowKeys.get(cat);
+    if (!ids) this.flowKeys.set(cat, (ids = new Map()));
+    let key = ids.get(id);
+    if (key === undefined) {
+      key = this.flowNames.length;
+      ids.set(id, key);
+      this.flowNames.push(`${this.strings.get(cat)}:${String(id)}`);
+    }
+    this.fKey.push(key);
     this.fPhase.push(ph === 's' ? 0 : ph === 't' ? 1 : 2);
     this.fTrack.push(t.id);
     this.fTs.push(ts);
-    this.fEnclosing.push(ph !== 'f' || e['bp'] === 'e' ? 1 : 0);
-    this.fCat.push(this.strings.intern(str(e['cat'])));
+    this.fEnclosing.push(ph !== 'f' || e.bp === 'e' ? 1 : 0);
+    this.fCat.push(cat);
   }
 
-  private counter(e: Record<string, unknown>, ts: number): void {
-    const args = e['args'];
-    if (!args || typeof args !== 'object') return;
-    const pid = idOf(e['pid']);
-    const name = str(e['name']) + (e['id'] !== undefined ? ` ${idOf(e['id'])}` : '');
-    const t = this.track({ pid, tid: `counter: ${name}` }, ts);
-    for (const [k, v] of Object.entries(args as Record<string, unknown>)) {
-      const value = num(v);
+  private counter(e: EventFields, ts: number): void {
+    if (!e.hasArgs) return;
+    const pid = idOf(e.pid);
+    const name = str(e.name) + (e.id !== undefined ? ` ${idOf(e.id)}` : '');
+    const t = this.track(pid, `counter: ${name}`, ts);
+    for (const k of argOrder(e)) {
+      const value = num(e.arg(k));
       if (!Number.isFinite(value)) continue;
       const series = k === 'value' ? name : `${name}.${k}`;
       const key = t.id + '\u0000' + series;
@@ -238,49 +290,38 @@ export class ChromeTraceCollector implements TraceEventSink {
     }
   }
 
-  private sample(e: Record<string, unknown>): void {
-    if (!e || typeof e !== 'object') return;
-    const ts = num(e['ts']);
-    if (!Number.isFinite(ts) || e['sf'] === undefined) { this.counts.noTime++; return; }
-    const t = this.track(e, ts);
-    const w = num(e['weight']);
+  /** A `P` event with `sf`, or an element of the top-level `samples` array. */
+  sample(e: EventFields): void {
+    const ts = e.ts;
+    if (!Number.isFinite(ts) || e.sf === undefined) { this.counts.noTime++; return; }
+    const t = this.track(e.pid, e.tid, ts);
+    const w = e.weight;
     this.smTrack.push(t.id);
     this.smTs.push(ts);
-    this.smFrame.push(idOf(e['sf']));
+    this.smFrame.push(idOf(e.sf));
     this.smWeight.push(Number.isFinite(w) && w > 0 ? w : 1);
   }
 
-  private meta(e: Record<string, unknown>): void {
-    const args = (e['args'] ?? {}) as Record<string, unknown>;
-    const pid = idOf(e['pid']);
+  private meta(e: EventFields): void {
+    const pid = idOf(e.pid);
     let p = this.processes.get(pid);
     if (!p) this.processes.set(pid, (p = { name: null, labels: null, sortIndex: 0 }));
-    switch (e['name']) {
-      case 'process_name': p.name = str(args['name']) || null; break;
-      case 'process_labels': p.labels = str(args['labels']) || null; break;
-      case 'process_sort_index': p.sortIndex = num(args['sort_index']) || 0; break;
-      case 'thread_name': this.metaTrack(e).name = str(args['name']) || null; break;
-      case 'thread_sort_index': this.metaTrack(e).sortIndex = num(args['sort_index']) || 0; break;
+    switch (e.name) {
+      case 'process_name': p.name = str(e.arg('name')) || null; break;
+      case 'process_labels': p.labels = str(e.arg('labels')) || null; break;
+      case 'process_sort_index': p.sortIndex = num(e.arg('sort_index')) || 0; break;
+      case 'thread_name': this.trackOf(pid, idOf(e.tid)).name = str(e.arg('name')) || null; break;
+      case 'thread_sort_index': this.trackOf(pid, idOf(e.tid)).sortIndex = num(e.arg('sort_index')) || 0; break;
       default: break;
     }
   }
-
-  /** The track of a metadata event (does not move the time range). */
-  private metaTrack(e: Record<string, unknown>): RawTrack {
-    return this.track(e, -Infinity);
-  }
-
-  /** The track a trace-level (pid, tid) pair names, created if needed. */
-  trackOf(pid: string, tid: string): RawTrack {
-    return this.track({ pid, tid }, -Infinity);
-  }
 }
 
-/** Chrome allows numbers as strings (`"ts": "11550183666"`). */
-export function num(v: unknown): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string' && v.trim() !== '') return Number(v);
-  return NaN;
+/** The distinct keys of `args` in `Object.keys` order: array-index keys ascending, then the rest as first met. */
+function argOrder(e: EventFields): string[] {
+  const keys = [...new Set(e.argKeys.slice(0, e.argCount))];
+  const index = keys.filter(k => /^(0|[1-9]\d*)$/.test(k) && Number(k) < 4294967295).sort((a, b) => Number(a) - Number(b));
+  return index.length ? [...index, ...keys.filter(k => !index.includes(k))] : keys;
 }
 
 function str(v: unknown): string {
