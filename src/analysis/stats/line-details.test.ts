@@ -33,13 +33,19 @@ describe('line details', () => {
       srcDevice: Int32Array.of(-1, 0, -1, 0), dstDevice: Int32Array.of(0, -1, 0, 0),
       start: Float64Array.of(0, 10, 20, 30), duration: Float64Array.of(100, 200, 300, 5),
       track: Int32Array.of(0, 0, 0, 0), event: Int32Array.of(-1, -1, -1, -1),
-      node: Int32Array.of(7, 8, 9, 10), sourceNode: Int32Array.of(3, 4, 3, -1),
+      node: Int32Array.of(3, 4, 3, 2), sourceNode: Int32Array.of(3, 4, 3, 2),
     };
-    assert.deepEqual(dataMovementFrom(dm, new Set([3, 4])), [
+    const tree = profileFromOutline(outline, 2).tree;
+    assert.deepEqual(dataMovementFrom(dm, tree, new Set([3, 4])), [
       { kind: 'device-to-host', count: 1, bytes: 5000, durationNs: 200 },
       { kind: 'host-to-device', count: 2, bytes: 4000, durationNs: 400 },
     ]);
-    assert.deepEqual(dataMovementFrom(dm, new Set([5])), []);
+    // Through calls: the outer a.c:5 (node 1) issues what solve (2) and the inner a.c:5 (3) issue.
+    assert.deepEqual(dataMovementFrom(dm, tree, new Set([1])), [
+      { kind: 'host-to-device', count: 2, bytes: 4000, durationNs: 400 },
+      { kind: 'memset', count: 1, bytes: 10, durationNs: 5 },
+    ]);
+    assert.deepEqual(dataMovementFrom(dm, tree, new Set([5])), []);
   });
 
   it('writes the after-line text and the heat level', () => {

@@ -61,13 +61,17 @@ export interface DataMovementByKind {
 }
 
 /**
- * Data-movement records whose source node (the nearest node with a file and line on the issuing
- * path) is in `nodes`, grouped by direction, most bytes first. O(records).
+ * Data-movement records issued from `nodes`, directly or through the calls they make (the issuing
+ * node is one of them or below one of them), grouped by direction, most bytes first: a Python line
+ * that calls `tensor.to("cuda")` moves the bytes the copies under that call move.
+ * O(records × depth).
  */
-export function dataMovementFrom(dm: DataMovementColumns, nodes: ReadonlySet<number>): DataMovementByKind[] {
+export function dataMovementFrom(dm: DataMovementColumns, tree: CallTree, nodes: ReadonlySet<number>): DataMovementByKind[] {
   const byKind = new Map<string, DataMovementByKind>();
   for (let i = 0; i < dm.kind.length; i++) {
-    if (!nodes.has(dm.sourceNode[i]!)) continue;
+    let n = dm.node[i]!;
+    while (n >= 0 && !nodes.has(n)) n = tree.parent(n);
+    if (n < 0) continue;
     const kind = DATA_MOVEMENT_KIND_NAMES[dm.kind[i]!] ?? 'other';
     let e = byKind.get(kind);
     if (!e) byKind.set(kind, (e = { kind, count: 0, bytes: 0, durationNs: 0 }));

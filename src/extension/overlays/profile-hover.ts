@@ -106,7 +106,7 @@ export function hoverMarkdown(lp: LoadedProfile, subject: Subject, fileName: str
     return { desc, k, total, ...v };
   });
   const dm = p.trace?.dataMovement;
-  const moved = dm && dm.kind.length > 0 ? dataMovementFrom(dm, new Set(subject.kind === 'line' ? subject.nodes : functionNodes(lp, subject.fn))) : [];
+  const moved = dm && dm.kind.length > 0 ? dataMovementFrom(dm, p.tree, new Set(subject.kind === 'line' ? subject.nodes : functionNodes(lp, subject.fn))) : [];
   if (rows.every(r => r.inclusive === 0 && r.exclusive === 0) && moved.length === 0) return undefined;
 
   const out = new vscode.MarkdownString();

@@ -5,6 +5,8 @@ import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { readProfile } from '../../../src/analysis/formats';
 import { lineCosts } from '../../../src/analysis/model/aggregates';
+import { DataMovementKind } from '../../../src/analysis/model/trace';
+import { formatBytes, formatValue } from '../../../src/analysis/stats/format';
 import type { HpcLensApi } from '../../../src/extension/extension';
 import { EXTENSION_ID, until } from './itest-support';
 
@@ -90,6 +92,46 @@ export function registerFormatSuites(): void {
       await vscode.commands.executeCommand('hpcLens.showSankey');
       const report = await Promise.race([rendered, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('no render report')), 30000))]);
       assert.ok(report.nodeCount > 0 && report.nodeCount === api.sankey.data!.nodes.length);
+    });
+
+    test('a PyTorch (Kineto) trace: the Python line shows its operator time and the host→device bytes it moves', async function () {
+      const trace = join(sharedDir(), 'data', 'chrome-trace', 'pytorch-profiler-resnet50', 'worker0.1623143089861.pt.trace.json.gz');
+      if (!existsSync(trace)) this.skip();
+      // The trace records the script as "resnet50_profiler_api.py"; a local copy sits in a search root.
+      const root = mkdtempSync(join(tmpdir(), 'hpc-lens-kineto-'));
+      const script = join(root, 'resnet50_profiler_api.py');
+      writeFileSync(script, Array.from({ length: 60 }, (_, i) => (i === 53 ? '        output = model(inputs.to(device))' : `# line ${i + 1}`)).join('\n') + '\n');
+      const cfg = vscode.workspace.getConfiguration('hpcLens');
+      await cfg.update('sourceSearchRoots', [root], vscode.ConfigurationTarget.Global);
+      try {
+        assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', vscode.Uri.file(trace)), true, `opened (last error: ${api.lastError})`);
+        assert.equal(api.active!.format, 'chrome-trace');
+        // Expected, straight from the model: the nodes at line 54 and the copies issued beneath them.
+        const p = await readProfile(trace);
+        const atLine: number[] = [];
+        for (let i = 0; i < p.tree.size; i++) if (p.tree.file(i)?.endsWith('resnet50_profiler_api.py') && p.tree.line(i) === 54) atLine.push(i);
+        assert.ok(atLine.length > 0, 'the trace has frames at resnet50_profiler_api.py:54');
+        const under = (n: number) => { for (; n >= 0; n = p.tree.parent(n)) if (atLine.includes(n)) return true; return false; };
+        const dm = p.trace!.dataMovement;
+        let h2d = 0;
+        for (let i = 0; i < dm.kind.length; i++) if (dm.kind[i] === DataMovementKind.HostToDevice && under(dm.node[i]!)) h2d += dm.bytes[i]!;
+        assert.ok(h2d > 0, 'host→device copies are issued beneath line 54');
+        const time = p.metricIndex('time');
+        const outermost = atLine.filter(n => { for (let a = p.tree.parent(n); a >= 0; a = p.tree.parent(a)) if (atLine.includes(a)) return false; return true; });
+        const inclusive = outermost.reduce((sum, n) => sum + p.inclusiveTotals(time)[n]!, 0);
+
+        const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(script));
+        await vscode.window.showTextDocument(doc);
+        const hovers = await until('a hover on line 54', async () => {
+          const hs = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, new vscode.Position(53, 12));
+          return hs.length ? hs : undefined;
+        });
+        const text = hovers.flatMap(h => h.contents.map(c => (typeof c === 'string' ? c : c.value))).join('\n');
+        assert.ok(text.includes(`| host-to-device | ${formatBytes(h2d)} |`), `the hover shows ${formatBytes(h2d)} host→device:\n${text}`);
+        assert.ok(text.includes(formatValue(inclusive, p.metrics[time]!.unit)), `the hover shows the operator time ${formatValue(inclusive, p.metrics[time]!.unit)}:\n${text}`);
+      } finally {
+        await cfg.update('sourceSearchRoots', undefined, vscode.ConfigurationTarget.Global);
+      }
     });
 
     test('the demo callgrind profile puts line-level heat on the Jacobi sweep', async () => {
