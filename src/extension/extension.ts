@@ -3,7 +3,7 @@ import type { SankeyData, ToWebview } from '../shared/protocol';
 import { registerCommands } from './commands/register-commands';
 import { registerSourceCommands } from './commands/source-commands';
 import { ProfileCodeLensProvider } from './overlays/code-lens';
-import { HeatDecorations, type HeatLine } from './overlays/heat-decorations';
+import { HeatDecorations, type DiffMarks, type HeatLine } from './overlays/heat-decorations';
 import { ProfileHoverProvider } from './overlays/profile-hover';
 import { ProfileManager } from './profile-manager';
 import { SourceNavigator } from './source-navigator';
@@ -24,6 +24,8 @@ export interface HpcLensApi {
   decoratedLines(uri: vscode.Uri): number;
   /** The heat-marked lines of the document (line, level, after-line text when shown), as last applied. */
   heatLines(uri: vscode.Uri): readonly HeatLine[];
+  /** The regression and improvement lines a diff dataset (Compare Two Profiles) marks in the document. */
+  diffDecorations(uri: vscode.Uri): DiffMarks;
   sankey: {
     readonly data: SankeyData | undefined;
     readonly lastRender: RenderReport | undefined;
@@ -70,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensApi {
     get lastError() { return profiles.lastError; },
     decoratedLines: uri => heat.applied.get(uri.toString()) ?? 0,
     heatLines: uri => heat.marked.get(uri.toString()) ?? [],
+    diffDecorations: uri => heat.diffMarked.get(uri.toString()) ?? { regressions: [], improvements: [] },
     sankey: {
       get data() { return sankey.currentData; },
       get lastRender() { return sankey.lastRender; },

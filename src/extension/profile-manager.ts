@@ -10,6 +10,8 @@ import { ParseCancelled, parseInWorker } from './workers/parse-client';
  */
 export class ProfileManager implements vscode.Disposable {
   private current: LoadedProfile | undefined;
+  /** The profile that was active when a diff dataset replaced it; closing the diff brings it back. */
+  private beforeDiff: LoadedProfile | undefined;
   private readonly changed = new vscode.EventEmitter<LoadedProfile | undefined>();
   readonly onDidChange = this.changed.event;
   /** The last error shown to the user (kept for the status bar and for tests). */
@@ -54,6 +56,7 @@ export class ProfileManager implements vscode.Disposable {
         },
       );
       this.current = loaded;
+      this.beforeDiff = undefined;
       this.lastError = undefined;
       const p = loaded.profile;
       this.log.info(`opened ${uri.fsPath} (${p.format}, ${p.tree.size} nodes, ${p.contextCount} contexts, ${loaded.files.size} source files mapped) in ${Date.now() - started} ms`);
@@ -75,6 +78,68 @@ export class ProfileManager implements vscode.Disposable {
     }
   }
 
+  /**
+   * Compare Two Profiles: reads both in the parse worker and makes the diff of `comparison` against
+   * `baseline` the active dataset. Resolves to it, or undefined when either failed or was cancelled.
+   */
+  async compare(baseline: vscode.Uri, comparison: vscode.Uri): Promise<LoadedProfile | undefined> {
+    const names = [baseline, comparison].map(u => path.basename(u.fsPath));
+    const workerScript = vscode.Uri.joinPath(this.extensionUri, 'dist', 'parse-worker.js').fsPath;
+    const started = Date.now();
+    let reading = baseline;
+    try {
+      const loaded = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `HPC Lens: comparing ${names[1]} with ${names[0]}`, cancellable: true },
+        async (progress, token) => {
+          const abort = new AbortController();
+          const sub = token.onCancellationRequested(() => abort.abort());
+          try {
+            const read = (uri: vscode.Uri) => {
+              reading = uri;
+              let reported = 0;
+              return parseInWorker(uri.fsPath, {
+                workerScript,
+                signal: abort.signal,
+                onProgress: (fraction, message) => {
+                  progress.report({ increment: Math.max(0, (fraction - reported) * 50), message: `${path.basename(uri.fsPath)}: ${message ?? ''}`.trim() });
+                  reported = Math.max(reported, fraction);
+                },
+              });
+            };
+            const base = await read(baseline);
+            const cmp = await read(comparison);
+            progress.report({ message: 'matching calling contexts' });
+            const lp = new LoadedProfile(cmp, comparison, { profile: base, uri: baseline });
+            const name = base.metrics[base.primaryMetric]?.name;
+            const metric = name !== undefined && cmp.metricIndex(name) >= 0 ? cmp.metricIndex(name) : cmp.primaryMetric;
+            await lp.derive(metric, this.resolver);
+            return lp;
+          } finally {
+            sub.dispose();
+          }
+        },
+      );
+      if (this.current && !this.current.baseline) this.beforeDiff = this.current;
+      this.current = loaded;
+      this.lastError = undefined;
+      this.log.info(`compared ${comparison.fsPath} with baseline ${baseline.fsPath} (${loaded.diff!.nodes.length} matched contexts) in ${Date.now() - started} ms`);
+      await vscode.commands.executeCommand('setContext', 'hpcLens.hasProfile', true);
+      this.changed.fire(loaded);
+      return loaded;
+    } catch (e) {
+      if (e instanceof ParseCancelled) {
+        this.log.info('comparing profiles was cancelled');
+        void vscode.window.showInformationMessage('HPC Lens: comparing profiles was cancelled.');
+        return undefined;
+      }
+      const message = (e as Error).message;
+      this.lastError = message;
+      this.log.error(`could not compare ${comparison.fsPath} with ${baseline.fsPath} (while reading ${reading.fsPath}): ${message}`);
+      void vscode.window.showErrorMessage(`HPC Lens could not compare the profiles: ${message}`);
+      return undefined;
+    }
+  }
+
   async setMetric(metric: number): Promise<void> {
     if (!this.current) return;
     await this.current.derive(metric, this.resolver);
@@ -87,7 +152,15 @@ export class ProfileManager implements vscode.Disposable {
   }
 
   async close(): Promise<void> {
+    // Closing a diff dataset returns to the profile it replaced.
+    if (this.current?.baseline && this.beforeDiff) {
+      this.current = this.beforeDiff;
+      this.beforeDiff = undefined;
+      this.changed.fire(this.current);
+      return;
+    }
     this.current = undefined;
+    this.beforeDiff = undefined;
     await vscode.commands.executeCommand('setContext', 'hpcLens.hasProfile', false);
     this.changed.fire(undefined);
   }

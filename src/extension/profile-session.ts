@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { functionInclusiveByContext, functionTotals, lineCosts, type FunctionTotals, type LineCost } from '../analysis/model/aggregates';
+import { diffProfiles, mergeDiffLines, type DiffLine, type ProfileDiff } from '../analysis/graph/profile-diff';
 import type { Profile } from '../analysis/model/profile';
 import type { SourceResolver } from './source-resolver';
 
@@ -24,12 +25,23 @@ export class LoadedProfile {
   functionByContext!: Float64Array;
   total = 0;
   files = new Map<string, FileOverlay>();
+  /** For a diff dataset (Compare Two Profiles): the comparison against `baseline` for the selected metric. */
+  diff: ProfileDiff | undefined;
+  /** For a diff dataset: changed and unchanged lines per workspace file URI (both runs' paths mapped). */
+  diffLines = new Map<string, DiffLine[]>();
 
-  constructor(readonly profile: Profile, readonly uri: vscode.Uri) {
+  /**
+   * `profile` is what the views and hovers show; with a `baseline`, this is a diff dataset: `profile`
+   * is the comparison run and the overlays show its change against the baseline.
+   */
+  constructor(readonly profile: Profile, readonly uri: vscode.Uri, readonly baseline?: { profile: Profile; uri: vscode.Uri }) {
     this.metric = profile.primaryMetric;
   }
 
-  get name(): string { return path.basename(this.uri.fsPath); }
+  get name(): string {
+    const own = path.basename(this.uri.fsPath);
+    return this.baseline ? `Δ ${path.basename(this.baseline.uri.fsPath)} → ${own}` : own;
+  }
 
   /** Recomputes the derived data for `metric` and maps recorded paths onto workspace files. */
   async derive(metric: number, resolver: SourceResolver): Promise<void> {
@@ -65,6 +77,22 @@ export class LoadedProfile {
       for (const [index, near] of fnFiles.get(rec) ?? []) o.functions.push({ index, near });
     }));
     this.files = files;
+    if (this.baseline) await this.deriveDiff(resolver);
+  }
+
+  /** Diffs the selected metric (by name) against the baseline and maps both runs' lines onto workspace files. */
+  private async deriveDiff(resolver: SourceResolver): Promise<void> {
+    const diff = diffProfiles(this.baseline!.profile, this.profile, this.profile.metrics[this.metric]!.name);
+    const perUri = new Map<string, DiffLine[][]>();
+    await Promise.all([...diff.lines].map(async ([rec, lines]) => {
+      const uri = await resolver.resolve(rec);
+      if (!uri) return;
+      const key = uri.toString();
+      const lists = perUri.get(key);
+      if (lists) lists.push(lines); else perUri.set(key, [lines]);
+    }));
+    this.diff = diff;
+    this.diffLines = new Map([...perUri].map(([k, lists]) => [k, mergeDiffLines(lists)]));
   }
 
   overlayFor(uri: vscode.Uri): FileOverlay | undefined {

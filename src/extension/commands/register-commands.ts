@@ -18,6 +18,7 @@ export const Command = {
   showTopLines: 'hpcLens.showTopLines',
   showLoadImbalance: 'hpcLens.showLoadImbalance',
   exportSummary: 'hpcLens.exportSummary',
+  compareProfiles: 'hpcLens.compareProfiles',
 } as const;
 
 interface Services {
@@ -61,9 +62,21 @@ export function registerCommands({ profiles, sankey, navigator }: Services): vsc
         description: `${m.name}${m.unit ? ` · ${m.unit}` : ''} · ${m.kind}`,
         picked: i === lp.metric,
         index: i,
-      }));
+      })).filter(item => !lp.baseline || lp.baseline.profile.metricIndex(lp.profile.metrics[item.index]!.name) >= 0); // a diff needs the metric in both runs
       const choice = await vscode.window.showQuickPick(items, { title: 'HPC Lens: metric for overlays and views' });
       if (choice) await profiles.setMetric(choice.index);
+    }),
+    // Baseline and comparison from two file pickers, or as arguments (tests, other extensions).
+    reg(Command.compareProfiles, async (baseline?: vscode.Uri, comparison?: vscode.Uri) => {
+      const pick = async (title: string, openLabel: string) => (await vscode.window.showOpenDialog({
+        title, openLabel, canSelectFiles: true, canSelectFolders: true, canSelectMany: false,
+        defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+      }))?.[0];
+      baseline ??= await pick('Compare Two Profiles: the baseline run (1 of 2)', 'Use as Baseline');
+      if (!baseline) return false;
+      comparison ??= await pick('Compare Two Profiles: the run to compare with the baseline (2 of 2)', 'Compare with Baseline');
+      if (!comparison) return false;
+      return (await profiles.compare(baseline, comparison)) !== undefined;
     }),
     reg(Command.closeProfile, () => profiles.close()),
     reg(Command.revealNode, (file: string, line: number | null, name: string) => navigator.open(file, line, name)),

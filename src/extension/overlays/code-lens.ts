@@ -1,13 +1,16 @@
 import * as vscode from 'vscode';
 import { contextNoun } from '../../analysis/model/context';
 import { findFunctionDefinition } from '../../analysis/source/function-definitions';
+import { formatDelta } from '../../analysis/graph/profile-diff';
 import { formatShare, formatValue } from '../../analysis/stats/format';
 import type { ProfileManager } from '../profile-manager';
 import { overlaysEnabled } from '../settings';
 
 /**
  * One CodeLens above each profiled function in the file: inclusive and exclusive share of the
- * total and, with several ranks or threads, the max/mean imbalance across them.
+ * total and, with several ranks or threads, the max/mean imbalance across them. For a diff dataset
+ * (Compare Two Profiles) the lens shows the change of the function's inclusive value instead:
+ * `+0.84 s (+23%) vs baseline · 1.2 s → 2.04 s` (means over contexts).
  */
 export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -32,6 +35,7 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
     const contexts = p.contextCount;
     const lenses: vscode.CodeLens[] = [];
     const seen = new Set<number>();
+    const diffByName = lp.diff ? new Map(lp.diff.functions.map(f => [f.name, f])) : undefined;
     for (const fn of overlay.functions) {
       const name = lp.functions.names[fn.index]!;
       const near = fn.near !== null ? fn.near - 1 : undefined;
@@ -39,6 +43,22 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
       if (line < 0) line = near ?? -1; // no definition found: put it on the profiled line itself
       if (line < 0 || line >= doc.lineCount || seen.has(line)) continue;
       seen.add(line);
+      const d = diffByName?.get(name);
+      if (diffByName) {
+        if (!d) continue;
+        const fmt = (v: number) => formatValue(v, metric.unit);
+        const delta = d.comparisonInclusive - d.baselineInclusive;
+        const title = delta === 0
+          ? `$(dash) unchanged vs baseline · ${fmt(d.baselineInclusive)}`
+          : `${delta > 0 ? '$(arrow-up)' : '$(arrow-down)'} ${formatDelta(d.baselineInclusive, d.comparisonInclusive, fmt)} vs baseline · ${fmt(d.baselineInclusive)} → ${fmt(d.comparisonInclusive)}`;
+        lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+          title,
+          tooltip: `${name}: inclusive ${metric.label}, mean over ${contextNoun(p.contexts)}, in ${lp.name}. Exclusive ${fmt(d.baselineExclusive)} → ${fmt(d.comparisonExclusive)}. Click to show the call graph of the comparison run.`,
+          command: 'hpcLens.showSankey',
+          arguments: [{ focusFunction: name }],
+        }));
+        continue;
+      }
       const incl = lp.functions.inclusive[fn.index]!;
       const excl = lp.functions.exclusive[fn.index]!;
       const share = (v: number) => (lp.total > 0 ? formatShare(v / lp.total) : '–');

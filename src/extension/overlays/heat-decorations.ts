@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { deltaDirection, formatDelta } from '../../analysis/graph/profile-diff';
+import { formatValue } from '../../analysis/stats/format';
 import { heatAnnotation, heatLevel, nodeSetByContext, spreadOf } from '../../analysis/stats/line-details';
 import type { ProfileManager } from '../profile-manager';
 import { heatAnnotations, heatMinShare, heatScale, overlaysEnabled } from '../settings';
@@ -13,6 +15,12 @@ export interface HeatLine {
   annotation?: string;
 }
 
+/** The lines a diff dataset marks in a document (1-based), as last applied (for tests). */
+export interface DiffMarks {
+  regressions: number[];
+  improvements: number[];
+}
+
 /**
  * Gutter heat on lines that carry cost: five levels, each a gutter bar (light/dark variants), a
  * faint line tint (`hpcLens.heatBackground1` … 5) and an overview-ruler mark (`hpcLens.heat1` … 5),
@@ -20,10 +28,18 @@ export interface HeatLine {
  * to the hottest line of the same file (`hpcLens.heat.scale` = `file`) or of the whole profile
  * (`global`). With `hpcLens.heat.annotations` on, each marked line ends with its share, value and
  * imbalance in `hpcLens.annotationForeground`. The line's hover comes from ProfileHoverProvider.
+ *
+ * For a diff dataset (Compare Two Profiles) the heat gives way to two marks: lines whose exclusive
+ * value (mean over contexts) grew get `hpcLens.regressionBackground`, lines that got cheaper
+ * `hpcLens.improvementBackground`, each with its delta after the line; changes below
+ * `hpcLens.heat.minShare` of the larger run's total count as noise and stay unmarked.
  */
 export class HeatDecorations implements vscode.Disposable {
   private readonly types: vscode.TextEditorDecorationType[];
+  private readonly diffTypes: { regression: vscode.TextEditorDecorationType; improvement: vscode.TextEditorDecorationType };
   private readonly subs: vscode.Disposable[];
+  /** Regression and improvement lines per document URI, as last applied by a diff dataset (for tests). */
+  readonly diffMarked = new Map<string, DiffMarks>();
   /** Number of decorated lines per document URI, as last applied (for the status bar and tests). */
   readonly applied = new Map<string, number>();
   /** The heat-marked lines per document URI, as last applied (for tests). */
@@ -43,6 +59,16 @@ export class HeatDecorations implements vscode.Disposable {
         overviewRulerLane: vscode.OverviewRulerLane.Left,
       });
     });
+    const diffType = (background: string, ruler: string) => vscode.window.createTextEditorDecorationType({
+      isWholeLine: true,
+      backgroundColor: new vscode.ThemeColor(background),
+      overviewRulerColor: new vscode.ThemeColor(ruler),
+      overviewRulerLane: vscode.OverviewRulerLane.Left,
+    });
+    this.diffTypes = {
+      regression: diffType('hpcLens.regressionBackground', 'editorOverviewRuler.deletedForeground'),
+      improvement: diffType('hpcLens.improvementBackground', 'editorOverviewRuler.addedForeground'),
+    };
     this.subs = [
       profiles.onDidChange(() => this.refresh()),
       vscode.window.onDidChangeVisibleTextEditors(() => this.refresh()),
@@ -61,7 +87,8 @@ export class HeatDecorations implements vscode.Disposable {
     const overlay = lp && overlaysEnabled() ? lp.overlayFor(editor.document.uri) : undefined;
     const perLevel: vscode.DecorationOptions[][] = this.types.map(() => []);
     const marked: HeatLine[] = [];
-    if (lp && overlay && lp.total > 0) {
+    this.decorateDiff(editor);
+    if (lp && overlay && lp.total > 0 && !lp.diff) {
       const p = lp.profile;
       const unit = p.metrics[lp.metric]!.unit;
       const min = heatMinShare();
@@ -90,8 +117,38 @@ export class HeatDecorations implements vscode.Disposable {
     if (marked.length) { this.applied.set(key, marked.length); this.marked.set(key, marked); } else { this.applied.delete(key); this.marked.delete(key); }
   }
 
+  /** Regression and improvement marks of a diff dataset (cleared for normal profiles). */
+  private decorateDiff(editor: vscode.TextEditor): void {
+    const key = editor.document.uri.toString();
+    const lp = this.profiles.active;
+    const diff = lp?.diff;
+    const lines = diff && overlaysEnabled() ? lp.diffLines.get(key) : undefined;
+    const up: vscode.DecorationOptions[] = [], down: vscode.DecorationOptions[] = [];
+    const marks: DiffMarks = { regressions: [], improvements: [] };
+    if (diff && lines) {
+      const floor = heatMinShare() * Math.max(diff.baselineTotal, diff.comparisonTotal);
+      const doc = editor.document;
+      const fmt = (v: number) => formatValue(v, diff.metric.unit);
+      for (const l of lines) {
+        const dir = deltaDirection(l.baselineExclusive, l.comparisonExclusive, floor);
+        if (dir === 0 || l.line > doc.lineCount) continue;
+        const text = `${formatDelta(l.baselineExclusive, l.comparisonExclusive, fmt)} · ${fmt(l.baselineExclusive)} → ${fmt(l.comparisonExclusive)}`;
+        (dir > 0 ? up : down).push({
+          range: doc.lineAt(l.line - 1).range,
+          renderOptions: { after: { contentText: text, color: new vscode.ThemeColor('hpcLens.annotationForeground'), margin: '0 0 0 2.5em', fontStyle: 'italic' } },
+        });
+        (dir > 0 ? marks.regressions : marks.improvements).push(l.line);
+      }
+    }
+    editor.setDecorations(this.diffTypes.regression, up);
+    editor.setDecorations(this.diffTypes.improvement, down);
+    if (up.length || down.length) this.diffMarked.set(key, marks); else this.diffMarked.delete(key);
+  }
+
   dispose(): void {
     this.subs.forEach(s => s.dispose());
     this.types.forEach(t => t.dispose());
+    this.diffTypes.regression.dispose();
+    this.diffTypes.improvement.dispose();
   }
 }

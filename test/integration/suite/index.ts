@@ -3,6 +3,7 @@
  * Bundled by esbuild to dist/test/suite/index.js together with the suites it imports.
  */
 import Mocha from 'mocha';
+import { registerCompareSuites } from './compare.itest';
 import { registerSuites } from './extension.itest';
 import { registerFormatSuites } from './formats.itest';
 import { registerHoverSuites } from './hover.itest';
@@ -15,6 +16,7 @@ export function run(): Promise<void> {
   registerFormatSuites();
   registerHoverSuites();
   registerRemappingSuites();
+  registerCompareSuites();
   registerSuites();
   return new Promise((resolve, reject) => {
     const runner = mocha.run(failures => {
