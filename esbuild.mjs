@@ -21,7 +21,7 @@ const builds = [
   { ...node, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...node, entryPoints: { 'parse-worker': 'src/extension/workers/parse-worker.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { cli: 'src/cli/hpc-lens.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
-  { ...node, entryPoints: { bench: 'scripts/bench.ts' }, outdir: 'dist' },
+  { ...node, entryPoints: { bench: 'scripts/bench.ts', 'read-once': 'scripts/read-once.ts' }, outdir: 'dist' },
   // Extension-host tests: bundled so they run in any VS Code without a TypeScript step.
   { ...node, entryPoints: { 'test/suite/index': 'test/integration/suite/index.ts' }, outdir: 'dist', external: ['vscode', 'mocha'] },
   {

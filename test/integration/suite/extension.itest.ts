@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { readProfile } from '../../../src/analysis/formats';
-import { functionTotals, lineCosts } from '../../../src/analysis/model/aggregates';
+import { functionTotals } from '../../../src/analysis/model/aggregates';
 import { findFunctionDefinition } from '../../../src/analysis/source/function-definitions';
 import { formatShare } from '../../../src/analysis/stats/format';
 import { rootHotPaths } from '../../../src/analysis/stats/hot-path';
@@ -13,7 +13,7 @@ import { nodeImbalance } from '../../../src/analysis/stats/imbalance';
 import { topFunctions, topLines } from '../../../src/analysis/stats/top-lists';
 import type { HpcLensApi } from '../../../src/extension/extension';
 import type { AnalysisEntry } from '../../../src/extension/views/analysis-tree';
-import { EXTENSION_ID, until } from './itest-support';
+import { EXTENSION_ID, expectedHeatLines, until } from './itest-support';
 
 
 function workspaceRoot(): vscode.Uri {
@@ -85,14 +85,7 @@ export function registerSuites(): void {
     test('gutter heat marks exactly the lines that carry cost', async () => {
       const doc = await vscode.workspace.openTextDocument(stencilSource());
       await vscode.window.showTextDocument(doc);
-      const profile = await readProfile(sampleProfile().fsPath);
-      const m = profile.primaryMetric;
-      const total = profile.total(m);
-      const minShare = vscode.workspace.getConfiguration('hpcLens').get<number>('heat.minShare', 0.001);
-      let expected = 0;
-      for (const [file, lines] of lineCosts(profile, m)) {
-        if (file.endsWith('/src/stencil.c')) expected += lines.filter(l => l.exclusive > 0 && l.exclusive / total >= minShare).length;
-      }
+      const expected = await expectedHeatLines(sampleProfile().fsPath, '/src/stencil.c');
       assert.ok(expected > 2, `the sample has several hot lines in stencil.c (${expected})`);
       const applied = await until('heat decorations', () => api.decoratedLines(doc.uri) || undefined);
       assert.equal(applied, expected);

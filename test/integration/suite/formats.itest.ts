@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { readProfile } from '../../../src/analysis/formats';
-import { lineCosts } from '../../../src/analysis/model/aggregates';
 import { DataMovementKind } from '../../../src/analysis/model/trace';
 import { formatBytes, formatValue } from '../../../src/analysis/stats/format';
 import type { HpcLensApi } from '../../../src/extension/extension';
-import { EXTENSION_ID, until } from './itest-support';
+import { EXTENSION_ID, expectedHeatLines, until } from './itest-support';
 
 /** shared/ beside the checkout (real tool output); absent outside the development workplace. */
 function sharedDir(): string {
@@ -143,14 +142,7 @@ export function registerFormatSuites(): void {
       const doc = await vscode.workspace.openTextDocument(stencil);
       await vscode.window.showTextDocument(doc);
       // Expected: the statement lines of stencil.c whose share passes the heat threshold.
-      const profile = await readProfile(profileUri.fsPath);
-      const m = profile.primaryMetric;
-      const total = profile.total(m);
-      const minShare = vscode.workspace.getConfiguration('hpcLens').get<number>('heat.minShare', 0.001);
-      let expected = 0;
-      for (const [file, lines] of lineCosts(profile, m)) {
-        if (file.endsWith('/src/stencil.c')) expected += lines.filter(l => l.exclusive > 0 && l.exclusive / total >= minShare).length;
-      }
+      const expected = await expectedHeatLines(profileUri.fsPath, '/src/stencil.c');
       assert.ok(expected >= 3, `callgrind gives several hot lines in stencil.c (${expected})`);
       assert.equal(await until('heat on stencil.c', () => api.decoratedLines(stencil) === expected || undefined), true);
     });

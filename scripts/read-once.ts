@@ -1,0 +1,24 @@
+/**
+ * `node dist/read-once.js PATH`: reads one profile in a fresh process and prints the milliseconds
+ * the read took, after the module is loaded. That is how Hatchet's reader timings were taken (fresh
+ * Python processes, load time after `import hatchet`), so the bench can compare cold to cold.
+ */
+import { readProfile } from '../src/analysis/formats';
+
+const path = process.argv[2];
+if (!path) {
+  console.error('usage: node dist/read-once.js PATH');
+  process.exit(2);
+}
+async function main(): Promise<void> {
+  // `--again N` also prints N further reads of the same file, to separate first-use compilation from the read.
+  const again = Number(process.argv[process.argv.indexOf('--again') + 1]) || 0;
+  const times: string[] = [];
+  for (let k = 0; k <= again; k++) {
+    const started = performance.now();
+    await readProfile(path!);
+    times.push((performance.now() - started).toFixed(3));
+  }
+  console.log(times.join(' '));
+}
+main().catch(e => { console.error((e as Error).message); process.exit(1); });
