@@ -39,6 +39,25 @@ export async function sampleFile(path: string): Promise<FileSample> {
   }
 }
 
+/**
+ * The first `maxBytes` of a file's content, gunzipped when the file is gzip-compressed; empty when
+ * the file cannot be read. For sniffers that need bytes rather than UTF-8 text (protobuf) or the head
+ * of a file inside a directory (experiment.xml, meta.db). Synchronous: a few KiB at most.
+ */
+export function readHeadBytes(path: string, maxBytes = SAMPLE_BYTES): Buffer {
+  let fd = -1;
+  try {
+    fd = openSync(path, 'r');
+    const raw = Buffer.alloc(maxBytes);
+    const head = raw.subarray(0, readSync(fd, raw, 0, maxBytes, 0));
+    return isGzip(head) ? gunzipPrefix(head).subarray(0, maxBytes) : head;
+  } catch {
+    return Buffer.alloc(0);
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
+}
+
 function hasNul(text: string): boolean {
   return text.slice(0, 8192).includes('\0');
 }

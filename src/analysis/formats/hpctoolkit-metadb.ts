@@ -1,6 +1,5 @@
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { constants, gunzipSync } from 'node:zlib';
 import { GrowableFloat64, GrowableInt32 } from '../model/growable';
 import { isTimeUnit, normaliseUnit, type MetricDescriptor } from '../model/metric';
 import type { MetadataValue, Profile } from '../model/profile';
@@ -13,7 +12,8 @@ import { parseMetricTaxonomy, type TaxonomyEntry } from './hpctoolkit-metadb/met
 import { forEachProfileValue, parseProfileDb, type ProfileDb } from './hpctoolkit-metadb/profile-db';
 import { parseTraceDb, type TraceDb } from './hpctoolkit-metadb/trace-db';
 import { addTraceTimeline } from './hpctoolkit-metadb/trace-timeline';
-import { isGzip, readBytes } from './io/file-input';
+import { readHeadBytes } from './file-sample';
+import { readBytes } from './io/file-input';
 import { isAbortError, ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
 
 /**
@@ -294,18 +294,5 @@ function metadataOf(meta: MetaDb, taxonomy: TaxonomyEntry[], profiles: number): 
 
 /** The first bytes of a file (gunzipped when compressed), decoded as text, for sniffing a directory. */
 function fileHead(path: string): string {
-  let fd = -1;
-  try {
-    fd = openSync(path, 'r');
-    // A few hundred compressed bytes hold the header and cannot inflate to anything large.
-    const buf = Buffer.alloc(256);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const head = buf.subarray(0, n);
-    if (!isGzip(head)) return head.toString('latin1');
-    return gunzipSync(head, { finishFlush: constants.Z_SYNC_FLUSH }).subarray(0, 64).toString('latin1');
-  } catch {
-    return '';
-  } finally {
-    if (fd >= 0) closeSync(fd);
-  }
+  return readHeadBytes(path, 256).subarray(0, 64).toString('latin1');
 }

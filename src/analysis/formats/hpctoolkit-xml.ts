@@ -1,9 +1,7 @@
-import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 // Directory listings and stats are synchronous: microseconds each, where an async call costs a
 // thread-pool round trip that dominates reading small databases.
-import { readdirSync as readdir, statSync as stat } from 'node:fs';
+import { existsSync, readdirSync as readdir, statSync as stat } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { constants, gunzipSync } from 'node:zlib';
 import { NodeKind } from '../model/call-tree';
 import { exclusiveFromInclusive } from '../model/derive';
 import type { Profile } from '../model/profile';
@@ -11,7 +9,8 @@ import { ProfileBuilder } from '../model/profile-builder';
 import { readExperimentXml, type Experiment } from './hpctoolkit-xml/experiment-xml';
 import { FIRST_GPU_STREAM_THREAD, isMetricDbName, MetricDb, rankThreadOf } from './hpctoolkit-xml/metric-db';
 import { planMetrics, primaryMetricOf, type MetricEntry, type MetricPlan } from './hpctoolkit-xml/metric-plan';
-import { isGzip, readBytes } from './io/file-input';
+import { readHeadBytes } from './file-sample';
+import { readBytes } from './io/file-input';
 import { ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
 
 /**
@@ -59,21 +58,8 @@ async function locate(path: string): Promise<Located> {
 }
 
 /** The first bytes of a file as text, gunzipped when compressed ('' when unreadable). */
-function readHead(path: string, bytes = 16 * 1024): string {
-  try {
-    const fd = openSync(path, 'r');
-    try {
-      const buf = Buffer.alloc(bytes);
-      const got = readSync(fd, buf, 0, bytes, 0);
-      const head = buf.subarray(0, got);
-      if (!isGzip(head)) return head.toString('utf8');
-      return gunzipSync(head, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: 256 * 1024 }).toString('utf8');
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return '';
-  }
+function readHead(path: string): string {
+  return readHeadBytes(path, 16 * 1024).toString('utf8');
 }
 
 /**

@@ -1,11 +1,10 @@
-import { closeSync, openSync, readSync } from 'node:fs';
-import { constants, gunzipSync } from 'node:zlib';
 import { Profile as PprofProfile } from 'pprof-format';
 import type { MetricDescriptor } from '../model/metric';
 import { normaliseUnit } from '../model/metric';
 import type { MetadataValue, Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
-import { isGzip, readBytes } from './io/file-input';
+import { readHeadBytes } from './file-sample';
+import { readBytes } from './io/file-input';
 import { SampleTreeBuilder } from './pprof/sample-tree';
 import { buildTables, num, PprofDataError, stringAt } from './pprof/tables';
 import { checkFraming, WireError } from './pprof/wire';
@@ -31,24 +30,8 @@ const SNIFF_BYTES = 4096;
  * readable file fall back to the head's own encoding.
  */
 function headBytes(sample: FileSample): Uint8Array {
-  let raw: Buffer;
-  try {
-    const fd = openSync(sample.path, 'r');
-    try {
-      raw = Buffer.alloc(Math.min(sample.size || SNIFF_BYTES, SNIFF_BYTES));
-      raw = raw.subarray(0, readSync(fd, raw, 0, raw.length, 0));
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return Buffer.from(sample.head.slice(0, SNIFF_BYTES), 'utf8');
-  }
-  if (!isGzip(raw)) return raw;
-  try {
-    return gunzipSync(raw, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: 1 << 20 }).subarray(0, SNIFF_BYTES);
-  } catch {
-    return new Uint8Array(0);
-  }
+  const bytes = readHeadBytes(sample.path, SNIFF_BYTES);
+  return bytes.length > 0 || sample.size === 0 ? bytes : Buffer.from(sample.head.slice(0, SNIFF_BYTES), 'utf8');
 }
 
 /** A name for each sample type, unique within the profile (`cpu`, or `cpu (nanoseconds)` on a clash). */

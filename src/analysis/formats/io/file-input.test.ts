@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { sampleFile } from '../file-sample';
+import { readHeadBytes, sampleFile } from '../file-sample';
 import { ProfileReadError } from '../reader';
 import { forEachLine, readBytes, readChunks } from './file-input';
 
@@ -52,5 +52,12 @@ describe('file input', () => {
     assert.equal(s.head, '{"traceEvents": []}');
     const bomb = await sampleFile(write('zeros.gz', gzipSync(Buffer.alloc(50_000_000))));
     assert.ok(bomb.head.length > 0 && bomb.head.length <= 64 * 1024);
+  });
+
+  it('reads the first bytes of a file, gunzipped, for byte-level sniffers', () => {
+    const bytes = Uint8Array.from({ length: 5000 }, (_, i) => (i * 7) & 0xff);
+    assert.deepEqual(new Uint8Array(readHeadBytes(write('raw.bin', bytes), 100)), bytes.subarray(0, 100));
+    assert.deepEqual(new Uint8Array(readHeadBytes(write('packed.bin.gz', gzipSync(bytes)), 100)), bytes.subarray(0, 100));
+    assert.equal(readHeadBytes(join(tmp, 'missing.bin')).length, 0);
   });
 });
