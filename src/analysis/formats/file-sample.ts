@@ -48,9 +48,10 @@ export function readHeadBytes(path: string, maxBytes = SAMPLE_BYTES): Buffer {
   let fd = -1;
   try {
     fd = openSync(path, 'r');
-    const raw = Buffer.alloc(maxBytes);
-    const head = raw.subarray(0, readSync(fd, raw, 0, maxBytes, 0));
-    return isGzip(head) ? gunzipPrefix(head).subarray(0, maxBytes) : head;
+    // Deflate can expand incompressible data a little (block headers), so gzip files get some slack.
+    const raw = Buffer.alloc(maxBytes + 1024);
+    const head = raw.subarray(0, readSync(fd, raw, 0, raw.length, 0));
+    return (isGzip(head) ? gunzipPrefix(head) : head).subarray(0, maxBytes);
   } catch {
     return Buffer.alloc(0);
   } finally {
