@@ -42,6 +42,7 @@ export class CallTree {
   readonly size: number;
   private childStart?: Int32Array;
   private childList?: Int32Array;
+  private rootList?: number[];
 
   constructor(readonly columns: CallTreeColumns, readonly strings: StringTable) {
     this.size = columns.parent.length;
@@ -63,11 +64,17 @@ export class CallTree {
   /** Line of the call site this node was called from (in its parent's file), or null. */
   callLine(i: number): number | null { const l = this.columns.callLine[i]!; return l > 0 ? l : null; }
 
-  /** Node ids of the roots, in order. */
+  /**
+   * Node ids of the roots, in order (a fresh array the caller may change). The scan over all nodes
+   * runs once: profile totals, shares and hot paths ask for the roots on every hover and view.
+   */
   roots(): number[] {
-    const out: number[] = [];
-    for (let i = 0; i < this.size; i++) if (this.columns.parent[i] === -1) out.push(i);
-    return out;
+    if (!this.rootList) {
+      const out: number[] = [];
+      for (let i = 0; i < this.size; i++) if (this.columns.parent[i] === -1) out.push(i);
+      this.rootList = out;
+    }
+    return this.rootList.slice();
   }
 
   /** Children of node i (a view into a shared index, built once in O(n)). */
