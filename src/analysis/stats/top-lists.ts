@@ -134,6 +134,23 @@ export interface FunctionEntry {
  * The heaviest functions of metric m, by exclusive (default) or inclusive value, from
  * aggregates.functionTotals. Pass `totals` when the caller already has them. O(n × C).
  */
+/**
+ * For each function in `functions`: its first frame (function or region node) that has a source
+ * file, or -1 — where a list entry of that function leads when clicked. One O(n) scan.
+ */
+export function firstFramesOf(profile: Profile, totals: FunctionTotals, functions: readonly number[]): Int32Array {
+  const rowOf = new Int32Array(totals.names.length).fill(-1);
+  functions.forEach((f, r) => (rowOf[f] = r));
+  const firstFrame = new Int32Array(functions.length).fill(-1);
+  const { kind, file } = profile.tree.columns;
+  for (let i = 0; i < profile.tree.size; i++) {
+    const f = totals.functionOfNode[i]!;
+    const r = f >= 0 ? rowOf[f]! : -1;
+    if (r >= 0 && firstFrame[r]! < 0 && file[i] !== 0 && (kind[i] === NodeKind.Function || kind[i] === NodeKind.Region)) firstFrame[r] = i;
+  }
+  return firstFrame;
+}
+
 export function topFunctions(profile: Profile, m: number, options: TopListOptions = {}, totals: FunctionTotals = functionTotals(profile, m)): FunctionEntry[] {
   const { limit = 20, by = 'exclusive' } = options;
   const tree = profile.tree;
@@ -141,16 +158,7 @@ export function topFunctions(profile: Profile, m: number, options: TopListOption
   const total = profile.total(m);
   const value = by === 'exclusive' ? totals.exclusive : totals.inclusive;
   const top = topIndices(value, limit, f => value[f] !== 0);
-  const rowOf = new Int32Array(totals.names.length).fill(-1);
-  top.forEach((f, r) => (rowOf[f] = r));
-
-  const firstFrame = new Int32Array(top.length).fill(-1);
-  const { kind, file } = tree.columns;
-  for (let i = 0; i < tree.size; i++) {
-    const f = totals.functionOfNode[i]!;
-    const r = f >= 0 ? rowOf[f]! : -1;
-    if (r >= 0 && firstFrame[r]! < 0 && file[i] !== 0 && (kind[i] === NodeKind.Function || kind[i] === NodeKind.Region)) firstFrame[r] = i;
-  }
+  const firstFrame = firstFramesOf(profile, totals, top);
 
   const rows = functionRows(profile, m, totals, top, by);
   const spread = summarizeRows(rows, C);

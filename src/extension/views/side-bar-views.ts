@@ -4,8 +4,8 @@ import { contextNoun } from '../../analysis/model/context';
 import type { Profile } from '../../analysis/model/profile';
 import { formatShare, formatValue } from '../../analysis/stats/format';
 import { rootHotPaths, type HotPath } from '../../analysis/stats/hot-path';
-import { nodeImbalance } from '../../analysis/stats/imbalance';
-import { topFunctions, topLines } from '../../analysis/stats/top-lists';
+import { functionImbalance } from '../../analysis/stats/imbalance';
+import { firstFramesOf, topFunctions, topLines } from '../../analysis/stats/top-lists';
 import type { LoadedProfile } from '../profile-session';
 import type { ProfileManager } from '../profile-manager';
 import { hotPathThreshold } from '../settings';
@@ -78,17 +78,28 @@ function functions(lp: LoadedProfile): AnalysisEntry[] {
   }));
 }
 
+/**
+ * Functions ranked by max/mean of their inclusive value across ranks. By function, not by call-tree
+ * node: threads and ranks often reach the same function along different paths (a thread's entry
+ * point vs main), and per node each path then looks idle on all but one rank.
+ */
 function imbalance(lp: LoadedProfile): AnalysisEntry[] {
   const p = lp.profile;
   if (p.contextCount < 2) return [];
   const { unit } = metricOf(lp);
-  return nodeImbalance(p, lp.metric, { limit: LIST_LENGTH }).map(e => ({
-    label: e.name,
-    description: `${e.imbalance.toFixed(2)}× · max on ${p.contexts[e.maxContext]!.label}`,
-    tooltip: `**${e.name}**: max/mean ${e.imbalance.toFixed(2)}× over ${p.contextCount} ${contextNoun(p.contexts)}\n\nmin ${formatValue(e.min, unit)} · mean ${formatValue(e.mean, unit)} · max ${formatValue(e.max, unit)} (${p.contexts[e.maxContext]!.label}) · ${formatShare(e.share)} of the total${where(p.tree.file(e.id), p.tree.line(e.id))}`,
-    location: nodeLocation(p, e.id),
-    icon: 'warning',
-  }));
+  const entries = functionImbalance(p, lp.metric, { limit: LIST_LENGTH }, lp.functions);
+  const frames = firstFramesOf(p, lp.functions, entries.map(e => e.id));
+  return entries.map((e, k) => {
+    const frame = frames[k]!;
+    return {
+      label: e.name,
+      description: `${e.imbalance.toFixed(2)}× · max on ${p.contexts[e.maxContext]!.label}`,
+      tooltip: `**${e.name}**: max/mean ${e.imbalance.toFixed(2)}× over ${p.contextCount} ${contextNoun(p.contexts)}\n\nmin ${formatValue(e.min, unit)} · mean ${formatValue(e.mean, unit)} · max ${formatValue(e.max, unit)} (${p.contexts[e.maxContext]!.label}) · ${formatShare(e.share)} of the total` +
+        (frame >= 0 ? where(p.tree.file(frame), p.tree.line(frame)) : ''),
+      location: frame >= 0 ? nodeLocation(p, frame) : null,
+      icon: 'warning',
+    };
+  });
 }
 
 /** Registers the four analysis views of the HPC Lens side bar. */

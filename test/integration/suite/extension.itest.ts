@@ -9,7 +9,7 @@ import { findFunctionDefinition } from '../../../src/analysis/source/function-de
 import { formatShare } from '../../../src/analysis/stats/format';
 import { rootHotPaths } from '../../../src/analysis/stats/hot-path';
 import { md as mdEscape } from '../../../src/analysis/stats/summary-export';
-import { nodeImbalance } from '../../../src/analysis/stats/imbalance';
+import { functionImbalance } from '../../../src/analysis/stats/imbalance';
 import { topFunctions, topLines } from '../../../src/analysis/stats/top-lists';
 import type { HpcLensApi } from '../../../src/extension/extension';
 import type { AnalysisEntry } from '../../../src/extension/views/analysis-tree';
@@ -109,7 +109,7 @@ export function registerSuites(): void {
       assert.equal(shownLines.length, lines.length);
       assert.equal(shownLines[0]!.label, `${lines[0]!.file.split('/').pop()}:${lines[0]!.line}`);
       assert.equal(api.viewEntries('hpcLens.topFunctions')[0]!.label, topFunctions(profile, m, { limit: 1 })[0]!.name);
-      const imbalanced = nodeImbalance(profile, m, { limit: 1 })[0]!;
+      const imbalanced = functionImbalance(profile, m, { limit: 1 })[0]!;
       assert.equal(api.viewEntries('hpcLens.imbalance')[0]!.label, imbalanced.name);
       assert.match(api.viewEntries('hpcLens.imbalance')[0]!.description, /^\d+\.\d\d× · max on rank \d$/);
       // A click runs the row's command: the editor opens the file at the line.
@@ -121,6 +121,9 @@ export function registerSuites(): void {
       });
       assert.equal(editor.selection.active.line, loc.line! - 1);
       await vscode.commands.executeCommand('hpcLens.showHotPath');
+      await new Promise(r => setTimeout(r, 1500));
+      console.log('HPC_LENS_SCREENSHOT side-bar');
+      await new Promise(r => setTimeout(r, 2000));
     });
 
     test('Export Summary writes the hot path and the top lists as Markdown and CSV', async () => {
