@@ -12,6 +12,7 @@ import { findFunctionDefinition } from '../src/analysis/source/function-definiti
 import { parseInWorker } from '../src/extension/workers/parse-client';
 import { benchReaders, readerTable } from './bench-readers';
 import { benchChromeTrace } from './bench-chrome-trace';
+import { benchTimeline } from './bench-timeline';
 
 const ROOT = resolve(__dirname, '..');
 const SHARED = resolve(ROOT, '..', 'shared');
@@ -114,6 +115,7 @@ async function main(): Promise<void> {
   }
 
   await benchChromeTrace({ large: process.env.HPC_LENS_BENCH_LARGE === '1', shared: existsSync(SHARED) ? SHARED : undefined });
+  benchTimeline();
 }
 
 main().catch(e => { console.error(e); process.exit(1); });

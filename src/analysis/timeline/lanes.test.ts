@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { colourIndex, colourOf, CATEGORICAL_PALETTE, fnv1a } from './colors';
+import { buildLaneTree, filterLanes, flattenLanes, laneMatcher, sortLanes, visibleRows } from './lanes';
+import { syntheticTraceProfile } from './testing/synthetic-trace';
+import { TimelineIndex } from './timeline-index';
+
+const profile = syntheticTraceProfile({ ranks: 12, threadsPerRank: 2, streamsPerRank: 2, targetEvents: 20_000, stragglerRank: 7 });
+const ix = new TimelineIndex(profile);
+const tree = buildLaneTree(profile.trace!.tracks);
+
+describe('timeline lanes', () => {
+  it('group threads under their rank and streams under their GPU device, with stable unique ids', () => {
+    assert.equal(tree.length, 12);
+    const r3 = tree[3]!;
+    assert.equal(r3.label, 'rank 3');
+    assert.deepEqual(r3.lanes.map(l => l.label), ['thread 0 (main)', 'thread 1 (omp)']);
+    assert.equal(r3.groups.length, 1);
+    assert.equal(r3.groups[0]!.kind, 'gpu-device');
+    assert.equal(r3.groups[0]!.label, 'GPU 3');
+    assert.deepEqual(r3.groups[0]!.lanes.map(l => l.label), ['stream 0', 'stream 1']);
+    const ids = flattenLanes(tree).map(l => l.id);
+    assert.equal(new Set(ids).size, ids.length);
+    assert.equal(ids.length, profile.trace!.tracks.length);
+    assert.deepEqual(buildLaneTree(profile.trace!.tracks).map(g => g.id), tree.map(g => g.id), 'ids are a function of the tracks');
+  });
+
+  it('collapse to group headers', () => {
+    const rows = visibleRows(tree, new Set([tree[0]!.id, tree[1]!.groups[0]!.id]));
+    assert.deepEqual(rows.slice(0, 4).map(r => r.type === 'group' ? `G ${r.group.label} ${r.collapsed}` : `L ${r.lane.label}`),
+      ['G rank 0 true', 'G rank 1 false', 'L thread 0 (main)', 'L thread 1 (omp)']);
+    assert.equal(rows[4]!.type === 'group' && rows[4]!.collapsed, true);
+  });
+
+  it('filter by substring or glob, keeping whole groups whose label matches', () => {
+    assert.deepEqual(flattenLanes(filterLanes(tree, 'rank 1?')).map(l => l.track).length, 2 * 4, 'ranks 10 and 11');
+    const streams = flattenLanes(filterLanes(tree, '*stream 1'));
+    assert.equal(streams.length, 12);
+    assert.ok(streams.every(l => l.label === 'stream 1'));
+    assert.equal(flattenLanes(filterLanes(tree, 'OMP')).length, 12, 'case-insensitive substring');
+    assert.equal(filterLanes(tree, 'nothing like this').length, 0);
+    assert.ok(laneMatcher('rank ?')('rank 5') && !laneMatcher('rank ?')('rank 15'));
+  });
+
+  it('sort by name, busy time and a node\'s time, within groups', () => {
+    const byName = sortLanes(tree, ix, { by: 'name' });
+    assert.deepEqual(byName.slice(0, 3).map(g => g.label), ['rank 0', 'rank 1', 'rank 2'], 'natural order');
+    const byBusy = sortLanes(tree, ix, { by: 'busy' });
+    for (const g of byBusy) {
+      const b = g.lanes.map(l => ix.busy(l.track, 0, Infinity));
+      for (let i = 1; i < b.length; i++) assert.ok(b[i - 1]! >= b[i]!);
+    }
+    const computeNode = profile.tree.columns.name.findIndex(id => profile.data.strings[id] === 'compute_stencil');
+    const byNode = sortLanes(tree, ix, { by: 'node', node: computeNode });
+    assert.equal(byNode[0]!.label, 'rank 7', 'the straggler computes longest');
+    assert.equal(byNode[0]!.lanes[0]!.label, 'thread 0 (main)');
+    assert.throws(() => sortLanes(tree, ix, { by: 'node', node: 1e9 }), /no call-tree node/);
+  });
+});
+
+describe('colours', () => {
+  it('depend only on the name and stay in the palette', () => {
+    assert.equal(colourOf('MPI_Send'), colourOf('MPI_Send'));
+    // FNV-1a 32-bit reference vectors.
+    assert.equal(fnv1a(''), 0x811c9dc5);
+    assert.equal(fnv1a('a'), 0xe40c292c);
+    assert.equal(colourIndex('MPI_Send'), 0x85098f2a % CATEGORICAL_PALETTE.length);
+    const used = new Set(['a', 'b', 'c', 'MPI_Recv', 'MPI_Send', 'compute', 'stencil_kernel', 'memcpy', 'io', 'x'].map(n => colourIndex(n)));
+    assert.ok(used.size >= 6, 'names spread over the palette');
+    assert.ok(CATEGORICAL_PALETTE.includes(colourOf('')));
+  });
+});

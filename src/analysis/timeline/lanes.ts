@@ -1,0 +1,147 @@
+import type { TraceTrack } from '../model/trace';
+import type { TimelineIndex } from './timeline-index';
+
+/** One timeline lane: a track of the trace. */
+export interface Lane {
+  /** Stable across reloads of the same file: built from the track's kind, process and ids. */
+  id: string;
+  track: number;
+  label: string;
+  kind: TraceTrack['kind'];
+}
+
+/** A collapsible group: a process/rank (threads), a GPU device (its streams), async or counter tracks of a process. */
+export interface LaneGroup {
+  id: string;
+  label: string;
+  kind: 'process' | 'gpu-device' | 'async' | 'counters';
+  groups: LaneGroup[];
+  lanes: Lane[];
+}
+
+/**
+ * The lane tree of a trace, in the trace's display order: one group per process (rank), holding
+ * its threads as lanes, then one sub-group per GPU device (its streams), then its async tracks and
+ * its counter tracks as sub-groups. Ids are paths of names (`p:rank 0/gpu:0/…`), so a collapsed
+ * state or a selection survives re-reading the file.
+ */
+export function buildLaneTree(tracks: readonly TraceTrack[]): LaneGroup[] {
+  const top: LaneGroup[] = [];
+  const byId = new Map<string, LaneGroup>();
+  const used = new Map<string, number>();
+  const group = (parent: LaneGroup | null, id: string, label: string, kind: LaneGroup['kind']): LaneGroup => {
+    let g = byId.get(id);
+    if (!g) {
+      g = { id, label, kind, groups: [], lanes: [] };
+      byId.set(id, g);
+      (parent ? parent.groups : top).push(g);
+    }
+    return g;
+  };
+  tracks.forEach((tr, t) => {
+    const proc = group(null, `p:${tr.process}`, tr.process || 'process', 'process');
+    const home = tr.kind === 'gpu-stream'
+      ? group(proc, `${proc.id}/gpu:${tr.gpuDevice}`, tr.gpuDevice >= 0 ? `GPU ${tr.gpuDevice}` : 'GPU', 'gpu-device')
+      : tr.kind === 'async' ? group(proc, `${proc.id}/async`, 'async', 'async')
+      : tr.kind === 'counter' ? group(proc, `${proc.id}/counters`, 'counters', 'counters')
+      : proc;
+    const base = `${home.id}/${tr.kind}:${tr.pid}:${tr.tid}:${tr.name}`;
+    const seen = used.get(base) ?? 0;
+    used.set(base, seen + 1);
+    home.lanes.push({ id: seen ? `${base}#${seen + 1}` : base, track: t, label: tr.name || (tr.tid ? `thread ${tr.tid}` : 'main'), kind: tr.kind });
+  });
+  return top;
+}
+
+/** Every lane of a tree, depth first (groups' own lanes, then their sub-groups). */
+export function flattenLanes(groups: readonly LaneGroup[]): Lane[] {
+  const out: Lane[] = [];
+  const walk = (g: LaneGroup) => { out.push(...g.lanes); g.groups.forEach(walk); };
+  groups.forEach(walk);
+  return out;
+}
+
+/** A row of the lane list as the view draws it. */
+export type LaneRow = { type: 'group'; group: LaneGroup; level: number; collapsed: boolean } | { type: 'lane'; lane: Lane; level: number };
+
+/** The rows to draw given the collapsed group ids: a collapsed group shows as its header alone. */
+export function visibleRows(groups: readonly LaneGroup[], collapsed: ReadonlySet<string>): LaneRow[] {
+  const out: LaneRow[] = [];
+  const walk = (g: LaneGroup, level: number) => {
+    const c = collapsed.has(g.id);
+    out.push({ type: 'group', group: g, level, collapsed: c });
+    if (c) return;
+    for (const lane of g.lanes) out.push({ type: 'lane', lane, level: level + 1 });
+    for (const s of g.groups) walk(s, level + 1);
+  };
+  groups.forEach(g => walk(g, 0));
+  return out;
+}
+
+/**
+ * A lane filter: `*` and `?` are globs, anything else a case-insensitive substring. It matches a
+ * lane's label or `group › … › label`, so `rank 1*` keeps ranks 1, 10–19… and `stream` keeps GPU streams.
+ */
+export function laneMatcher(pattern: string): (text: string) => boolean {
+  const p = pattern.trim().toLowerCase();
+  if (!p) return () => true;
+  if (!/[*?]/.test(p)) return text => text.toLowerCase().includes(p);
+  const re = new RegExp('^' + p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$');
+  return text => re.test(text.toLowerCase());
+}
+
+/** The tree with only the lanes that match (a group whose own label matches keeps all its lanes); empty groups are dropped. */
+export function filterLanes(groups: readonly LaneGroup[], pattern: string): LaneGroup[] {
+  const match = laneMatcher(pattern);
+  const walk = (g: LaneGroup, path: string, keepAll: boolean): LaneGroup | null => {
+    const here = path ? `${path} › ${g.label}` : g.label;
+    const all = keepAll || match(g.label) || match(here);
+    const lanes = g.lanes.filter(l => all || match(l.label) || match(`${here} › ${l.label}`));
+    const subs = g.groups.map(s => walk(s, here, all)).filter((s): s is LaneGroup => s !== null);
+    return lanes.length || subs.length ? { ...g, lanes, groups: subs } : null;
+  };
+  return groups.map(g => walk(g, '', false)).filter((g): g is LaneGroup => g !== null);
+}
+
+export type LaneSort =
+  | { by: 'display' }
+  | { by: 'name' }
+  /** Busy time over the whole run (outermost slices or sample holds), largest first. */
+  | { by: 'busy' }
+  /** Inclusive value of a call-tree node on each lane's context (profile metric `metric`, default primary), largest first. */
+  | { by: 'node'; node: number; metric?: number };
+
+const natural = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+/**
+ * Lanes sorted inside each group, and groups among themselves by their largest lane (names: by
+ * label). Sorting never moves a lane out of its group. `by: 'node'` reads the profile's per-context
+ * inclusive values, so it costs O(lanes), not a pass over the events.
+ */
+export function sortLanes(groups: readonly LaneGroup[], index: TimelineIndex, sort: LaneSort): LaneGroup[] {
+  if (sort.by === 'display') return groups.slice();
+  const [lo, hi] = index.trace.timeRange;
+  const p = index.profile;
+  let score: (l: Lane) => number;
+  if (sort.by === 'busy') score = l => index.busy(l.track, lo, hi + 1);
+  else if (sort.by === 'node') {
+    if (!(sort.node >= 0 && sort.node < p.tree.size)) throw new RangeError(`no call-tree node ${sort.node}`);
+    const incl = p.inclusive(sort.metric ?? p.primaryMetric);
+    score = l => { const c = index.trace.tracks[l.track]!.context; return c >= 0 ? incl[sort.node * p.contextCount + c]! : 0; };
+  } else score = () => 0;
+  const byName = (a: { label: string }, b: { label: string }) => natural.compare(a.label, b.label);
+  const best = new Map<LaneGroup, number>();
+  const walk = (g: LaneGroup): LaneGroup => {
+    const scored = g.lanes.map(l => ({ l, s: score(l) }));
+    const subs = g.groups.map(walk);
+    let top = -Infinity;
+    for (const x of scored) top = Math.max(top, x.s);
+    for (const s of subs) top = Math.max(top, best.get(s)!);
+    const lanes = sort.by === 'name' ? g.lanes.slice().sort(byName) : scored.sort((a, b) => b.s - a.s || byName(a.l, b.l)).map(x => x.l);
+    const out = { ...g, lanes, groups: sort.by === 'name' ? subs.sort(byName) : subs.sort((a, b) => best.get(b)! - best.get(a)! || byName(a, b)) };
+    best.set(out, top);
+    return out;
+  };
+  const out = groups.map(walk);
+  return sort.by === 'name' ? out.sort(byName) : out.sort((a, b) => best.get(b)! - best.get(a)! || byName(a, b));
+}
