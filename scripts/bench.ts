@@ -13,6 +13,7 @@ import { parseInWorker } from '../src/extension/workers/parse-client';
 import { benchReaders, readerTable } from './bench-readers';
 import { benchChromeTrace } from './bench-chrome-trace';
 import { benchTimeline } from './bench-timeline';
+import { benchLayout } from './bench-layout';
 
 const ROOT = resolve(__dirname, '..');
 const SHARED = resolve(ROOT, '..', 'shared');
@@ -115,6 +116,7 @@ async function main(): Promise<void> {
   }
 
   await benchChromeTrace({ large: process.env.HPC_LENS_BENCH_LARGE === '1', shared: existsSync(SHARED) ? SHARED : undefined });
+  benchLayout();
   benchTimeline();
 }
 

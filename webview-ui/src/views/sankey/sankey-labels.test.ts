@@ -91,6 +91,20 @@ describe('placeLabels', () => {
     assertNoOverlap(labels);
   });
 
+  test('a label that would be truncated in a shared gap moves to the other side of its node when that holds it whole', () => {
+    // At 500 px the gap between libhalo.so and libminimpi.so (level, joined by a straight ribbon)
+    // holds only about half of each label: this used to give "libhal…" and "libminimp…".
+    const layout = layoutSankey(fixture, { width: 500, height: 500 });
+    const labels = placeLabels(layout, { unit: 's', measure: estimateText });
+    assert.equal(labels.length, fixture.nodes.length);
+    for (const l of labels) for (const line of l.lines) assert.equal(line.text, line.full, `${l.nodeId}: "${line.text}" untruncated`);
+    const byId = new Map(labels.map(l => [l.nodeId, l]));
+    const halo = byId.get('heat/libhalo.so')!;
+    const mpi = byId.get('heat/libhalo.so/libminimpi.so')!;
+    assert.ok(halo.side !== 'right' || mpi.side !== 'left', 'they no longer face each other across one gap');
+    assertNoOverlap(labels);
+  });
+
   test('crowded columns drop second lines, then labels, but never overlap', () => {
     const nodes: SankeyNodeData[] = [
       { id: 'root', label: 'root', module: 'root', inclusive: 100, exclusive: 0, share: 1, imbalance: 1, entry: { name: 'main', file: null, line: null } },

@@ -4,7 +4,8 @@
  * the right half, like standard Sankeys. Where two labels of the same column would overlap, the
  * smaller node's label loses its second line, then the label altogether (the tooltip and the
  * aria-label still tell everything). Labels are truncated with an ellipsis to the free width of
- * their column gap, which two labels level with each other from both sides of the gap share.
+ * their column gap, which two labels level with each other from both sides of the gap share; a label
+ * that would be truncated there goes to the other side of its node when that gap holds it whole.
  */
 import { formatShare, formatValue } from '../../format';
 import { truncateText } from '../../text-measure';
@@ -70,20 +71,18 @@ export function placeLabels(layout: SankeyLayout, options: LabelOptions): NodeLa
     return (c.x0 + c.x1) / 2 < width / 2 ? 'right' : 'left';
   };
 
-  // The gap each column's labels go into: its room, and whether labels come from both sides.
-  const gapOf = new Map<number, { key: number; room: number; shared: boolean }>();
-  layers.forEach((layer, i) => {
+  // The gap on each side of a column: its key (gap i lies between columns i and i + 1) and room.
+  const gapAt = (layer: number, side: 'left' | 'right'): { key: number; room: number } => {
+    const i = layers.indexOf(layer);
     const c = columnX.get(layer)!;
-    if (sideOf(layer) === 'right') {
+    if (side === 'right') {
       const next = layers[i + 1];
-      const end = next === undefined ? width : columnX.get(next)!.x0;
-      gapOf.set(layer, { key: i, room: end - c.x1 - gap * 2, shared: next !== undefined && sideOf(next) === 'left' });
-    } else {
-      const prev = layers[i - 1];
-      const start = prev === undefined ? 0 : columnX.get(prev)!.x1;
-      gapOf.set(layer, { key: i - 1, room: c.x0 - start - gap * 2, shared: prev !== undefined && sideOf(prev) === 'right' });
+      return { key: i, room: (next === undefined ? width : columnX.get(next)!.x0) - c.x1 - gap * 2 };
     }
-  });
+    const prev = layers[i - 1];
+    return { key: i - 1, room: c.x0 - (prev === undefined ? 0 : columnX.get(prev)!.x1) - gap * 2 };
+  };
+  const gapOf = new Map(layers.map(layer => [layer, gapAt(layer, sideOf(layer))]));
 
   // Pass 1, vertical: within a column the biggest nodes choose first; a label that would overlap
   // one already placed loses its second line, then its place.
@@ -112,21 +111,33 @@ export function placeLabels(layout: SankeyLayout, options: LabelOptions): NodeLa
 
   // Pass 2, horizontal: a label takes the whole gap unless a label from the other side of the
   // gap is level with it; then they share it (the bigger node first, leaving the other at least
-  // what it needs or half).
+  // what it needs or half). Nodes joined by a straight ribbon sit level, so their labels often
+  // meet in one gap: a label that would be truncated there moves to the other side of its node
+  // when that gap holds it whole.
   const spacing = 8;
   const desired = (d: Draft): number => Math.max(...d.lines.map(l => options.measure(l.text, l.style)));
+  const keyOf = new Map<Draft, number>(drafts.map(d => [d, gapOf.get(d.node.layer)!.key]));
+  const roomIn = (d: Draft, side: 'left' | 'right'): number => {
+    const g = gapAt(d.node.layer, side);
+    const level = drafts.filter(o => o !== d && o.side !== side && keyOf.get(o) === g.key && o.top < d.bottom + 2 && o.bottom > d.top - 2);
+    if (!level.length) return g.room;
+    const assigned = level.filter(o => o.width !== undefined);
+    return assigned.length
+      ? g.room - spacing - Math.max(...assigned.map(o => o.width!))
+      : Math.max((g.room - spacing) / 2, g.room - spacing - Math.max(...level.map(desired)));
+  };
   const labels: NodeLabel[] = [];
   for (const d of drafts) {
-    const g = gapOf.get(d.node.layer)!;
-    const level = g.shared
-      ? drafts.filter(o => o !== d && o.side !== d.side && gapOf.get(o.node.layer)!.key === g.key && o.top < d.bottom + 2 && o.bottom > d.top - 2)
-      : [];
-    let room = g.room;
-    if (level.length) {
-      const assigned = level.filter(o => o.width !== undefined);
-      room = assigned.length
-        ? g.room - spacing - Math.max(...assigned.map(o => o.width!))
-        : Math.max((g.room - spacing) / 2, g.room - spacing - Math.max(...level.map(desired)));
+    let room = roomIn(d, d.side);
+    const need = desired(d);
+    if (room < need && layers.length > 1) {
+      const other = d.side === 'right' ? 'left' : 'right';
+      const otherRoom = roomIn(d, other);
+      if (otherRoom >= need) {
+        d.side = other;
+        keyOf.set(d, gapAt(d.node.layer, other).key);
+        room = otherRoom;
+      }
     }
     const lines = d.lines
       .map(l => ({ ...l, full: l.text, text: truncateText(l.text, room, l.style, options.measure) }))

@@ -82,13 +82,49 @@ describe('layoutSankey on the heat-stencil fixture', () => {
     }
   });
 
-  test('links leave the source node and enter the target node', () => {
+  test('ribbons leave the source node and enter the target node, within both bars', () => {
     for (const l of layout.links) {
-      assert.ok(l.path.startsWith(`M${l.source.x1},`), l.path);
-      assert.ok(l.path.endsWith(`${l.target.x0},${l.y1}`), l.path);
-      assert.ok(l.y0 - l.width / 2 >= l.source.y0 - 1e-6 && l.y0 + l.width / 2 <= l.source.y1 + 1e-6, `${l.id} within its source`);
-      assert.ok(l.y1 - l.width / 2 >= l.target.y0 - 1e-6 && l.y1 + l.width / 2 <= l.target.y1 + 1e-6, `${l.id} within its target`);
+      const [mx, my] = l.path.slice(1).split(/[C,]/).map(Number);
+      assert.ok(Math.abs(mx! - l.source.x1) < 0.01 && Math.abs(my! - l.sourceY0) < 0.01, `${l.path} starts at the source's right side`);
+      assert.ok(l.path.endsWith('Z'), 'a closed outline');
+      assert.ok(l.sourceY0 >= l.source.y0 - 1e-6 && l.sourceY1 <= l.source.y1 + 1e-6, `${l.id} within its source`);
+      assert.ok(l.targetY0 >= l.target.y0 - 1e-6 && l.targetY1 <= l.target.y1 + 1e-6, `${l.id} within its target`);
+      assert.ok(Math.abs(l.y0 - (l.sourceY0 + l.sourceY1) / 2) < 1e-9 && Math.abs(l.y1 - (l.targetY0 + l.targetY1) / 2) < 1e-9);
+      assert.equal(l.tapered, false, 'the fixture’s flows fit their nodes');
     }
+  });
+
+  test('the exclusive part is what the outgoing calls leave at the bottom of each bar (AT-15)', () => {
+    for (const n of layout.nodes) {
+      const out = layout.links.filter(l => l.source.id === n.id).reduce((s, l) => s + l.width, 0);
+      assert.ok(Math.abs(n.outgoing - out) < 1e-6, n.id);
+      assert.ok(out <= n.y1 - n.y0 + 1e-6, `${n.id}: Σ outgoing ≤ height`);
+    }
+    const halo = layout.nodes.find(n => n.id === 'heat/libhalo.so')!;
+    assert.ok(Math.abs((halo.y1 - halo.y0 - halo.outgoing) / layout.scale - 2.6) < 0.05, 'libhalo: 2.6 s exclusive');
+  });
+
+  test('the fixture draws without crossings', () => {
+    assert.equal(layout.crossings, 0);
+  });
+
+  test('the same data laid out again after a change keeps the order of persisting nodes', () => {
+    // Split libhalo.so into two entry functions, as the view does on a split.
+    const halo = fixture.nodes.find(n => n.id === 'heat/libhalo.so')!;
+    const split: SankeyData = {
+      ...fixture,
+      nodes: fixture.nodes.flatMap(n => (n === halo ? [
+        { ...halo, id: 'heat/libhalo.so-pack', label: 'libhalo.so-pack', inclusive: 2.6, exclusive: 2.6 },
+        { ...halo, id: 'heat/libhalo.so-exchange', label: 'libhalo.so-exchange', inclusive: 19.1, exclusive: 0 },
+      ] : [n])),
+      links: fixture.links.flatMap(l => (l.target === halo.id ? [{ ...l, target: 'heat/libhalo.so-pack', value: 2.6 }, { ...l, target: 'heat/libhalo.so-exchange', value: 19.1 }]
+        : l.source === halo.id ? [{ ...l, source: 'heat/libhalo.so-exchange' }] : [l])),
+    };
+    const next = layoutSankey(split, { width, height, previous: layout });
+    const column = (l: SankeyLayout, ids: string[]): string[] => l.nodes.filter(n => n.layer === 1 && ids.includes(n.id)).map(n => n.id);
+    const persisting = ['heat/libstencil.so', 'heat/libckpt.so', 'heat/libminimpi.so'];
+    assert.deepEqual(column(next, persisting), column(layout, persisting));
+    assertInside(next, width, height);
   });
 
   test('nodes of one column do not overlap', () => {
@@ -190,6 +226,19 @@ describe('layoutSankey edge cases', () => {
     assert.equal(layout.links.length, 2);
     assert.equal(layout.droppedLinks, 3);
     assertInside(layout, 600, 300);
+  });
+
+  test('maxima instead of flows (AT-14) give tapered ribbons that never overflow a bar', () => {
+    const data = graph([node('LIB1', 40), node('A', 20), node('B', 30), node('C', 35)], [
+      { source: 'LIB1', target: 'A', value: 20 },
+      { source: 'LIB1', target: 'B', value: 10 },
+      { source: 'LIB1', target: 'C', value: 35 },
+    ]);
+    const layout = layoutSankey(data, { width: 800, height: 400 });
+    assertInside(layout, 800, 400);
+    const lib1 = layout.nodes.find(n => n.id === 'LIB1')!;
+    assert.ok(layout.links.reduce((s, l) => s + l.width, 0) <= lib1.y1 - lib1.y0 + 1e-6);
+    assert.ok(layout.links.every(l => l.tapered));
   });
 
   test('duplicate node ids keep the first node; parallel links get distinct ids', () => {

@@ -1,11 +1,13 @@
 /**
- * The pure layout step of the module Sankey: `SankeyData` and a box size in, positioned nodes and
- * links (with their SVG paths) out. d3-sankey does the work; this module makes its input safe
- * (unknown ids, self-loops, cycles, zero and non-finite values, a single column) and its output
- * finite and inside the box.
+ * The layout step of the module Sankey: `SankeyData` and a box size in, positioned nodes and
+ * ribbons out. The CallFlow layout (src/analysis/layout) does the work — longest-path levels,
+ * adaptive layer spacing, dummy items for long calls, crossing minimisation, height = inclusive and
+ * ribbon width = flow on one scale; this module adapts the protocol's data to it and back, and
+ * keeps the view's guarantees (unknown ids, self-loops, cycles, zero and non-finite values never
+ * throw; every number is finite and inside the box).
  */
-import { sankey, sankeyLeft, sankeyLinkHorizontal } from 'd3-sankey';
-import type { SankeyLink, SankeyNode } from 'd3-sankey';
+import { layoutCallflow } from '../../../../src/analysis/layout/callflow-layout';
+import type { CallflowLayout } from '../../../../src/analysis/layout/callflow-layout';
 import type { SankeyData, SankeyLinkData, SankeyNodeData } from '../../../../src/shared/protocol';
 
 export interface LayoutOptions {
@@ -15,24 +17,31 @@ export interface LayoutOptions {
   /** Free space around the graph inside the box. */
   margin?: { top: number; right: number; bottom: number; left: number };
   nodeWidth?: number;
-  /** Preferred vertical gap between nodes of a column; d3-sankey shrinks it when space is short. */
+  /** Minimum vertical gap between nodes of a column; shrinks when space is short. */
   nodePadding?: number;
+  /** Room kept above every node for a mini histogram. */
+  histogramHeight?: number;
   /** Nodes are drawn at least this tall, so that tiny and zero values stay visible and clickable. */
   minNodeHeight?: number;
-  iterations?: number;
+  /** The layout drawn before (same view, new data): persisting nodes keep their order and place. */
+  previous?: SankeyLayout | null;
 }
 
 export interface PositionedNode {
   id: string;
   data: SankeyNodeData;
-  /** Column (call depth) of the node, 0 for the roots. */
+  /** Column (longest call path from the root), 0 for the roots. */
   layer: number;
+  /** Rank within its column, top to bottom. */
+  order: number;
   x0: number;
   x1: number;
   y0: number;
   y1: number;
-  /** Value the node height stands for: its inclusive value (at least the flow through it). */
+  /** Value the node height stands for: its inclusive value. */
   value: number;
+  /** Height (px) from the top taken by the calls leaving the node; below it is exclusive time. */
+  outgoing: number;
 }
 
 export interface PositionedLink {
@@ -42,13 +51,22 @@ export interface PositionedLink {
   source: PositionedNode;
   target: PositionedNode;
   value: number;
-  /** Ribbon width in px, proportional to `value` (0 for zero-valued links). */
+  /** Ribbon width in px at the source end, proportional to `value` (0 for zero-valued links). */
   width: number;
   /** Vertical centre of the ribbon at the source and at the target. */
   y0: number;
   y1: number;
-  /** SVG path of the ribbon's centre line (stroke it with `width`). */
+  /** Ribbon ends: at the source's right side and at the target's left side. */
+  sourceY0: number;
+  sourceY1: number;
+  targetY0: number;
+  targetY1: number;
+  /** The ends differ in width (values are maxima, not flows). */
+  tapered: boolean;
+  /** Closed outline of the ribbon (fill it), through the dummy waypoints of long calls. */
   path: string;
+  /** Centre line of the ribbon (stroke it; used for hairlines). */
+  centreLine: string;
 }
 
 export interface SankeyLayout {
@@ -56,160 +74,71 @@ export interface SankeyLayout {
   height: number;
   nodes: PositionedNode[];
   links: PositionedLink[];
-  /** Number of columns (call depths). */
+  /** Number of columns (levels). */
   columns: number;
-  /** Pixels per metric unit (link width = value × scale). */
+  /** Pixels per metric unit (node height and link width = value × scale). */
   scale: number;
   /** Input links that could not be drawn: unknown node ids, self-loops or links closing a cycle. */
   droppedLinks: number;
+  /** Ribbon pairs that cross. */
+  crossings: number;
+  /** The underlying CallFlow layout (the `previous` of the next one). */
+  callflow: CallflowLayout;
 }
 
 export const DEFAULT_MARGIN = { top: 10, right: 8, bottom: 10, left: 8 };
 
-// `layer` is set by d3-sankey 0.12 but missing from its type declarations.
-interface NodeExtra { id: string; data: SankeyNodeData; fixedValue: number; layer?: number }
-interface LinkExtra { key: string; data: SankeyLinkData }
-type LNode = SankeyNode<NodeExtra, LinkExtra>;
-type LLink = SankeyLink<NodeExtra, LinkExtra>;
-
-const clean = (v: number): number => (Number.isFinite(v) && v > 0 ? v : 0);
-
 /** Positions `data` in a `width` × `height` box. Never throws on odd data; an empty graph gives an empty layout. */
 export function layoutSankey(data: SankeyData, options: LayoutOptions): SankeyLayout {
-  const width = Math.max(0, Number.isFinite(options.width) ? options.width : 0);
-  const height = Math.max(0, Number.isFinite(options.height) ? options.height : 0);
-  const margin = options.margin ?? DEFAULT_MARGIN;
-  const nodeWidth = options.nodeWidth ?? 14;
-  const nodePadding = options.nodePadding ?? 28;
-  const minNodeHeight = options.minNodeHeight ?? 2;
+  const callflow = layoutCallflow(
+    {
+      nodes: data.nodes.map(n => ({ id: n.id, value: n.inclusive })),
+      edges: data.links.map(l => ({ source: l.source, target: l.target, value: l.value })),
+    },
+    {
+      width: options.width,
+      height: options.height,
+      margin: options.margin ?? DEFAULT_MARGIN,
+      nodeWidth: options.nodeWidth ?? 14,
+      nodeGap: options.nodePadding ?? 28,
+      histogramHeight: options.histogramHeight ?? 0,
+      minNodeHeight: options.minNodeHeight ?? 2,
+      previous: options.previous?.callflow,
+    },
+  );
 
-  // Nodes: first occurrence of an id wins.
-  const byId = new Map<string, SankeyNodeData>();
-  for (const n of data.nodes) if (!byId.has(n.id)) byId.set(n.id, n);
-  const empty: SankeyLayout = { width, height, nodes: [], links: [], columns: 0, scale: 0, droppedLinks: data.links.length };
-  if (byId.size === 0) return empty;
-
-  const links = acyclicLinks(data.links, byId);
-  const droppedLinks = data.links.length - links.length;
-
-  // Node heights stand for inclusive values, but never less than the flow in or out of the node.
-  const flowIn = new Map<string, number>();
-  const flowOut = new Map<string, number>();
-  for (const l of links) {
-    flowOut.set(l.source, (flowOut.get(l.source) ?? 0) + clean(l.value));
-    flowIn.set(l.target, (flowIn.get(l.target) ?? 0) + clean(l.value));
-  }
-  const values = new Map<string, number>();
-  for (const [id, n] of byId) values.set(id, Math.max(clean(n.inclusive), flowIn.get(id) ?? 0, flowOut.get(id) ?? 0));
-  const maxValue = Math.max(...values.values());
-  // A zero-valued node would get no height (and an all-zero graph NaN coordinates): give it a sliver.
-  const floor = maxValue > 0 ? maxValue * 1e-3 : 1;
-
-  const nodes: NodeExtra[] = [...byId.values()].map(n => ({ id: n.id, data: n, fixedValue: Math.max(values.get(n.id)!, floor) }));
-  const inputLinks = links.map((l, i) => ({
-    source: l.source, target: l.target, value: clean(l.value), key: linkKey(l, i, links), data: l,
-  }));
-
-  const x0 = Math.min(margin.left, width / 2);
-  const y0 = Math.min(margin.top, height / 2);
-  const x1 = Math.max(x0 + nodeWidth, width - margin.right);
-  const y1 = Math.max(y0 + 1, height - margin.bottom);
-
-  const generator = sankey<NodeExtra, LinkExtra>()
-    .nodeId(d => d.id)
-    .nodeAlign(sankeyLeft)
-    .nodeWidth(nodeWidth)
-    .nodePadding(nodePadding)
-    .iterations(options.iterations ?? 32)
-    .extent([[x0, y0], [x1, y1]]);
-  const graph = generator({ nodes, links: inputLinks as unknown as LLink[] });
-
-  const lnodes = graph.nodes as LNode[];
-  const columns = Math.max(...lnodes.map(n => n.layer ?? 0)) + 1;
-  let scale = Infinity;
-  for (const n of lnodes) {
-    // One column: d3-sankey divides by zero for the x position.
-    if (columns === 1 || !Number.isFinite(n.x0)) { n.x0 = x0; n.x1 = x0 + nodeWidth; }
-    const h = (n.y1 ?? 0) - (n.y0 ?? 0);
-    if ((n.value ?? 0) > 0 && h > 0) scale = Math.min(scale, h / n.value!);
-  }
-  if (!Number.isFinite(scale)) scale = 0;
-
-  const positioned = new Map<LNode, PositionedNode>();
-  for (const n of lnodes) {
-    let top = finite(n.y0, y0);
-    let bottom = finite(n.y1, top);
-    if (bottom - top < minNodeHeight) {
-      const mid = (top + bottom) / 2;
-      top = mid - minNodeHeight / 2;
-      bottom = mid + minNodeHeight / 2;
-    }
-    // Keep the node inside the box.
-    if (top < 0) { bottom -= top; top = 0; }
-    if (bottom > height) { top = Math.max(0, top - (bottom - height)); bottom = Math.min(height, bottom); }
-    positioned.set(n, {
-      id: n.id, data: n.data, layer: n.layer ?? 0,
-      x0: clamp(finite(n.x0, x0), 0, width), x1: clamp(finite(n.x1, x0 + nodeWidth), 0, width),
-      y0: top, y1: bottom, value: n.value ?? 0,
+  const nodes = new Map<string, PositionedNode>();
+  for (const n of callflow.nodes) {
+    nodes.set(n.id, {
+      id: n.id, data: data.nodes[n.index]!, layer: n.level, order: n.order,
+      x0: n.x0, x1: n.x1, y0: n.y0, y1: n.y1, value: n.value, outgoing: n.outgoing,
     });
   }
-
-  const path = sankeyLinkHorizontal<NodeExtra, LinkExtra>();
-  const outLinks: PositionedLink[] = (graph.links as LLink[]).map(l => {
-    const source = positioned.get(l.source as LNode)!;
-    const target = positioned.get(l.target as LNode)!;
-    const w = Number.isFinite(l.width) ? l.width! : 0;
-    const ly0 = clamp(finite(l.y0, (source.y0 + source.y1) / 2), source.y0, source.y1);
-    const ly1 = clamp(finite(l.y1, (target.y0 + target.y1) / 2), target.y0, target.y1);
-    // Recompute the path from the clamped positions (same shape as sankeyLinkHorizontal).
-    const d = path({ source: { x1: source.x1 }, target: { x0: target.x0 }, y0: ly0, y1: ly1 } as unknown as LLink) ?? '';
-    return { id: l.key, data: l.data, source, target, value: l.value, width: w, y0: ly0, y1: ly1, path: d };
+  const key = linkKeys(data.links);
+  const links: PositionedLink[] = callflow.edges.map(e => {
+    const l = data.links[e.index]!;
+    return {
+      id: key[e.index]!, data: l, source: nodes.get(e.source)!, target: nodes.get(e.target)!, value: e.value,
+      width: e.sourceY1 - e.sourceY0, y0: (e.sourceY0 + e.sourceY1) / 2, y1: (e.targetY0 + e.targetY1) / 2,
+      sourceY0: e.sourceY0, sourceY1: e.sourceY1, targetY0: e.targetY0, targetY1: e.targetY1,
+      tapered: e.tapered, path: e.path, centreLine: e.centreLine,
+    };
   });
 
   // Tab order and drawing order: by column, then top to bottom.
-  const outNodes = [...positioned.values()].sort((a, b) => a.layer - b.layer || a.y0 - b.y0);
-  return { width, height, nodes: outNodes, links: outLinks, columns, scale, droppedLinks };
-}
-
-function finite(v: number | undefined, dflt: number): number {
-  return v !== undefined && Number.isFinite(v) ? v : dflt;
-}
-
-function clamp(v: number, lo: number, hi: number): number {
-  return Math.min(hi, Math.max(lo, v));
-}
-
-function linkKey(l: SankeyLinkData, i: number, all: SankeyLinkData[]): string {
-  const base = `${l.source}→${l.target}`;
-  const first = all.findIndex(o => o.source === l.source && o.target === l.target);
-  return first === i ? base : `${base}#${i}`;
-}
-
-/**
- * The links that can be drawn: both ends known, not a self-loop, and not closing a cycle (d3-sankey
- * throws on cycles). Links are kept in input order; a link that would close a cycle is dropped.
- */
-function acyclicLinks(links: SankeyLinkData[], nodes: Map<string, SankeyNodeData>): SankeyLinkData[] {
-  const out: SankeyLinkData[] = [];
-  const succ = new Map<string, string[]>();
-  const reaches = (from: string, to: string): boolean => {
-    const seen = new Set<string>();
-    const stack = [from];
-    while (stack.length) {
-      const n = stack.pop()!;
-      if (n === to) return true;
-      if (seen.has(n)) continue;
-      seen.add(n);
-      for (const s of succ.get(n) ?? []) stack.push(s);
-    }
-    return false;
+  const outNodes = [...nodes.values()].sort((a, b) => a.layer - b.layer || a.y0 - b.y0);
+  return {
+    width: callflow.width, height: callflow.height, nodes: outNodes, links, columns: callflow.levels, scale: callflow.scale,
+    droppedLinks: callflow.removedEdges.length, crossings: callflow.crossings, callflow,
   };
-  for (const l of links) {
-    if (!nodes.has(l.source) || !nodes.has(l.target) || l.source === l.target) continue;
-    if (reaches(l.target, l.source)) continue;
-    out.push(l);
-    const s = succ.get(l.source);
-    if (s) s.push(l.target); else succ.set(l.source, [l.target]);
-  }
-  return out;
+}
+
+/** `source→target`, with `#index` for the second and later links between the same pair. */
+function linkKeys(all: readonly SankeyLinkData[]): string[] {
+  const seen = new Set<string>();
+  return all.map((l, i) => {
+    const base = `${l.source}→${l.target}`;
+    if (!seen.has(base)) { seen.add(base); return base; }
+    return `${base}#${i}`;
+  });
 }

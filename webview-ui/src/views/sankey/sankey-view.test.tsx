@@ -33,6 +33,17 @@ describe('SankeyView (server-rendered)', () => {
     assert.equal(count(html, /<svg class="sankey-svg/), 1);
   });
 
+  test('links are filled ribbons; the solid top of a bar flows on to callees, the lighter rest is exclusive', () => {
+    for (const m of html.matchAll(/<path class="sankey-link[^"]*" d="([^"]*)"/g)) assert.match(m[1]!, /^M.*Z$/, 'a closed outline');
+    const callers = new Set(fixture.links.map(l => l.source));
+    assert.equal(count(html, /class="sankey-node-calls"/), callers.size);
+    assert.match(html, /data-node="heat\/libstencil.so"[^>]*><rect class="sankey-node-rect"[^>]*fill-opacity="0.42"[^>]*><\/rect><rect class="sankey-node-focus"/, 'a leaf is all exclusive');
+    const part = (id: string, cls: string): number => Number(html.match(new RegExp(`data-node="${id}"[^>]*>.*?<rect class="${cls}"[^>]*height="([0-9.]+)"`))![1]);
+    const halo = 'heat/libhalo.so';
+    // libhalo.so: 21.7 s inclusive, of which 19.1 s go on to libminimpi.so.
+    assert.ok(Math.abs(part(halo, 'sankey-node-calls') / part(halo, 'sankey-node-rect') - 19.1 / 21.7) < 1e-6);
+  });
+
   test('the SVG has the given size', () => {
     assert.match(html, /<svg class="sankey-svg"[^>]* width="1100" height="640" viewBox="0 0 1100 640"/);
   });

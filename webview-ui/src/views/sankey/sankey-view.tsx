@@ -2,7 +2,9 @@
 // (The pragma lets tsx run this file in unit tests; the bundle is built with jsx: automatic anyway.)
 /**
  * The module Sankey: a header with the metric, total and counts, and the SVG drawn by React from the
- * computed layout (no d3 DOM mutation). Nodes are coloured by a heat scale of their share; hovering
+ * CallFlow layout (no d3 DOM mutation): fixed-width bars as tall as their inclusive value, solid
+ * where the time flows on to callees and lighter below (exclusive time), filled ribbons as wide as
+ * the flow. Nodes are coloured by a heat scale of their share; hovering
  * or focusing a node or a link highlights its flow and shows a tooltip; clicking a node (or Enter on
  * it) opens its entry function's source.
  */
@@ -34,9 +36,16 @@ export interface SankeyViewProps {
   onOpenSource?: (entry: SourceEntry) => void;
   /** Called after every drawing of new content with what is on screen. */
   onRendered?: (counts: { nodeCount: number; linkCount: number }) => void;
+  /** Nodes the host marks (Reveal Current Line, a CodeLens click): outlined, the first scrolled into view. */
+  revealedIds?: readonly string[];
+  /** Called once the marks are drawn, with the requested ids that are on screen. */
+  onRevealed?: (ids: string[]) => void;
 }
 
 type Hover = { kind: 'node' | 'link'; id: string } | null;
+
+/** Fill opacity of the exclusive (bottom) part of a bar; the part flowing on to callees is solid. */
+const EXCLUSIVE_OPACITY = 0.42;
 
 /** Imbalance (max/mean) from which the tooltip flags a node. */
 const IMBALANCE_WARNING = 1.5;
@@ -52,10 +61,13 @@ export function SankeyView(props: SankeyViewProps) {
   const height = fixedSize ? props.height! : measured?.height ?? 0;
   const isEmpty = data.nodes.length === 0;
 
+  // The last drawing: new data (a split, another metric) keeps the order and places of nodes that persist.
+  const previousLayout = useRef<SankeyLayout | null>(null);
   const layout = useMemo(
-    () => (isEmpty || width <= 0 || height <= 0 ? null : layoutSankey(data, { width, height })),
+    () => (isEmpty || width <= 0 || height <= 0 ? null : layoutSankey(data, { width, height, previous: previousLayout.current })),
     [data, width, height, isEmpty],
   );
+  useEffect(() => { if (layout) previousLayout.current = layout; }, [layout]);
   const measure = useMemo<MeasureText>(
     () => props.measureText ?? (typeof document === 'undefined'
       ? estimateText
@@ -116,6 +128,18 @@ export function SankeyView(props: SankeyViewProps) {
   const highlight = useMemo(() => (layout && current ? highlighted(layout, current) : null), [layout, current]);
 
   const nodeElements = useRef(new Map<string, SVGGElement>());
+  const revealed = useMemo(() => new Set(props.revealedIds ?? []), [props.revealedIds]);
+  const onRevealedRef = useRef(props.onRevealed);
+  useLayoutEffect(() => { onRevealedRef.current = props.onRevealed; });
+  // Once per request (not on every redraw), as soon as the nodes are drawn.
+  const reported = useRef<readonly string[] | undefined>(undefined);
+  useEffect(() => {
+    if (!props.revealedIds || props.revealedIds === reported.current || (!layout && !isEmpty)) return;
+    reported.current = props.revealedIds;
+    const shown = props.revealedIds.filter(id => nodeElements.current.has(id));
+    nodeElements.current.get(shown[0] ?? '')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+    onRevealedRef.current?.(shown);
+  }, [props.revealedIds, layout, isEmpty]);
   const open = useCallback((n: SankeyNodeData) => {
     if (n.entry.file) onOpenSource?.({ file: n.entry.file, line: n.entry.line, name: n.entry.name });
   }, [onOpenSource]);
@@ -202,19 +226,30 @@ export function SankeyView(props: SankeyViewProps) {
             aria-label={`Module call flow of ${data.title}: ${layout.nodes.length} modules, ${layout.links.length} calls. Use Tab or the arrow keys to move between modules, Enter to open a module's source.`}
           >
             <g className="sankey-links" fill="none">
-              {layout.links.map(l => (
-                <path
-                  key={l.id}
-                  className={'sankey-link' + (highlight?.links.has(l.id) ? ' is-active' : '') + (l.width < 1 ? ' is-hairline' : '')}
-                  d={l.path}
-                  style={{ '--link-color': heat(l.target.data.share) } as CSSProperties}
-                  strokeWidth={Math.max(1, l.width)}
-                  data-link={l.id}
-                  onMouseEnter={e => { pointerAt(e); setHover({ kind: 'link', id: l.id }); }}
-                  onMouseMove={pointerAt}
-                  onMouseLeave={() => setHover(null)}
-                />
-              ))}
+              {layout.links.map(l => {
+                const active = highlight?.links.has(l.id) ?? false;
+                // A ribbon is a filled outline (its two ends may differ in width); a hairline is a stroked centre line.
+                const hairline = Math.max(l.width, l.targetY1 - l.targetY0) < 1;
+                const ribbon: CSSProperties = hairline ? {} : {
+                  fill: active ? 'var(--link-color)' : 'var(--vscode-foreground)',
+                  fillOpacity: active ? 'var(--hl-link-opacity-active)' : highlight ? 'var(--hl-link-opacity-dim)' : 'var(--hl-link-opacity)',
+                  stroke: 'none',
+                  pointerEvents: 'visiblePainted',
+                };
+                return (
+                  <path
+                    key={l.id}
+                    className={'sankey-link' + (active ? ' is-active' : '') + (hairline ? ' is-hairline' : '') + (l.tapered ? ' is-tapered' : '')}
+                    d={hairline ? l.centreLine : l.path}
+                    style={{ '--link-color': heat(l.target.data.share), ...ribbon } as CSSProperties}
+                    strokeWidth={hairline ? 1 : undefined}
+                    data-link={l.id}
+                    onMouseEnter={e => { pointerAt(e); setHover({ kind: 'link', id: l.id }); }}
+                    onMouseMove={pointerAt}
+                    onMouseLeave={() => setHover(null)}
+                  />
+                );
+              })}
             </g>
             <g className="sankey-nodes">
               {layout.nodes.map(n => {
@@ -224,7 +259,7 @@ export function SankeyView(props: SankeyViewProps) {
                   <g
                     key={n.id}
                     ref={el => { if (el) nodeElements.current.set(n.id, el); else nodeElements.current.delete(n.id); }}
-                    className={'sankey-node' + (highlight?.nodes.has(n.id) ? ' is-active' : '') + (openable ? ' is-openable' : '')}
+                    className={'sankey-node' + (highlight?.nodes.has(n.id) ? ' is-active' : '') + (openable ? ' is-openable' : '') + (revealed.has(n.id) ? ' is-revealed' : '')}
                     data-node={n.id}
                     tabIndex={0}
                     role="button"
@@ -246,9 +281,25 @@ export function SankeyView(props: SankeyViewProps) {
                       height={n.y1 - n.y0}
                       rx={2}
                       fill={fill}
+                      fillOpacity={EXCLUSIVE_OPACITY}
                       stroke={outlineOf(fill, colors)}
                     />
+                    {/* The part of the bar whose time flows on to callees is solid; the lighter rest below is exclusive time. */}
+                    {n.outgoing > 0 ? (
+                      <rect
+                        className="sankey-node-calls"
+                        x={n.x0}
+                        y={n.y0}
+                        width={n.x1 - n.x0}
+                        height={n.outgoing}
+                        rx={2}
+                        fill={fill}
+                        pointerEvents="none"
+                        style={highlight && !highlight.nodes.has(n.id) ? { opacity: 0.35 } : undefined}
+                      />
+                    ) : null}
                     <rect className="sankey-node-focus" x={n.x0 - 3} y={n.y0 - 3} width={n.x1 - n.x0 + 6} height={n.y1 - n.y0 + 6} rx={4} />
+                    {revealed.has(n.id) ? <RevealMark node={n} /> : null}
                   </g>
                 );
               })}
@@ -281,6 +332,12 @@ export function SankeyView(props: SankeyViewProps) {
       </div>
     </div>
   );
+}
+
+/** The outline of a node the host revealed: the theme's focus colour, dashed, so it reads beside hover highlighting. */
+function RevealMark({ node: n }: { node: PositionedNode }) {
+  const style: CSSProperties = { fill: 'none', stroke: 'var(--vscode-focusBorder, #0078d4)', strokeWidth: 2, strokeDasharray: '4 2', pointerEvents: 'none' };
+  return <rect className="sankey-node-revealed" x={n.x0 - 5} y={n.y0 - 5} width={n.x1 - n.x0 + 10} height={n.y1 - n.y0 + 10} rx={5} style={style} />;
 }
 
 /** Nodes and links lit by hovering `hover`: a node's whole flow (callers up, callees down), or a link and its ends. */
