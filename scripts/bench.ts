@@ -12,6 +12,7 @@ import { findFunctionDefinition } from '../src/analysis/source/function-definiti
 import { parseInWorker } from '../src/extension/workers/parse-client';
 import { benchReaders, readerTable } from './bench-readers';
 import { benchChromeTrace } from './bench-chrome-trace';
+import { benchDataMovement } from './bench-data-movement';
 import { benchTimeline } from './bench-timeline';
 import { benchLayout } from './bench-layout';
 
@@ -117,6 +118,7 @@ async function main(): Promise<void> {
 
   await benchChromeTrace({ large: process.env.HPC_LENS_BENCH_LARGE === '1', shared: existsSync(SHARED) ? SHARED : undefined });
   benchLayout();
+  benchDataMovement();
   benchTimeline();
 }
 

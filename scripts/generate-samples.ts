@@ -20,6 +20,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seededRandom } from '../src/analysis/stats/seeded-random';
+import { generateOffloadTrace, OFFLOAD_TRACE_FILE } from './sample-offload-trace';
 
 export const SAMPLE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'samples', 'heat-stencil');
 export const SOURCE_DIR = join(SAMPLE_DIR, 'src');
@@ -35,7 +36,7 @@ export const RUN = { ranks: 4, nx: 1024, ny: 1024, iterations: 4000, residEvery:
 export const SAMPLE_PERIOD_US = 1000;
 
 /** Where the profiled binary was built: a made-up path, mapped onto the workspace by its trailing components. */
-const BUILD_SRC = '/home/hpc/heat-stencil/src/';
+export const BUILD_SRC = '/home/hpc/heat-stencil/src/';
 
 const SEED = 0x4ea7;
 
@@ -65,9 +66,9 @@ const NOISE = 0.04;
 // ---------------------------------------------------------------------------------------------------
 
 /** A statement, found as the one line inside function `fn` of `file` that contains `code`. */
-interface Site { file: string; fn: string; code: string }
+export interface Site { file: string; fn: string; code: string }
 
-const site = (file: string, fn: string, code: string): Site => ({ file, fn, code });
+export const site = (file: string, fn: string, code: string): Site => ({ file, fn, code });
 
 const S = {
   initStore: site('main.c', 'init_field', 'u[i * w + j] = 0.5 + 0.25 * sin('),
@@ -206,9 +207,9 @@ interface FunctionSpan { header: number; open: number; close: number }
 interface SourceText { lines: string[]; code: string[] }
 
 /** The sources, prepared once for scanning. */
-type Sources = Map<string, SourceText>;
+export type Sources = Map<string, SourceText>;
 
-function prepare(sources: Record<string, string>): Sources {
+export function prepare(sources: Record<string, string>): Sources {
   return new Map(Object.entries(sources).map(([name, text]) =>
     [name, { lines: text.split('\n'), code: blankCommentsAndStrings(text).split('\n') }]));
 }
@@ -245,7 +246,7 @@ function findFunction(sources: Sources, file: string, fn: string): FunctionSpan 
 }
 
 /** The 1-based line of `s`: the one line inside the body of s.fn whose code (not comments) contains s.code. */
-function locate(sources: Sources, s: Site): number {
+export function locate(sources: Sources, s: Site): number {
   const span = findFunction(sources, s.file, s.fn);
   const code = sourceFile(sources, s.file).code;
   const hits: number[] = [];
@@ -673,6 +674,9 @@ function main(): void {
     writeFileSync(join(PROFILE_DIR, f.name), f.text);
     console.log(`wrote ${join('samples', 'heat-stencil', 'profiles', f.name)} (${f.text.length} bytes)`);
   }
+  const trace = generateOffloadTrace(readSources());
+  writeFileSync(join(PROFILE_DIR, OFFLOAD_TRACE_FILE), trace);
+  console.log(`wrote ${join('samples', 'heat-stencil', 'profiles', OFFLOAD_TRACE_FILE)} (${trace.length} bytes)`);
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -1,0 +1,114 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CallTree } from '../../analysis/model/call-tree';
+import { DataMovementKind } from '../../analysis/model/trace';
+import { deviceLabel, directionSummary, type DataMovementSite, type DirectionTotals } from '../../analysis/stats/data-movement-sites';
+import { formatBytes, formatSeconds } from '../../analysis/stats/format';
+import { dataMovementSitesOf } from '../overlays/data-movement-decorations';
+import type { ProfileManager } from '../profile-manager';
+import type { LoadedProfile } from '../profile-session';
+import { AnalysisTreeProvider, type AnalysisEntry } from './analysis-tree';
+
+export const DATA_MOVEMENT_VIEW = 'hpcLens.dataMovement';
+/** Context key that shows the view: the active dataset has copies. */
+const HAS_DATA_MOVEMENT = 'hpcLens.hasDataMovement';
+
+const LIST_LENGTH = 50;
+/** Frames of a call path shown in its row (the tooltip has all of them). */
+const PATH_FRAMES = 3;
+
+function siteLabel(s: DataMovementSite): string {
+  return s.file ? `${path.basename(s.file)}:${s.line}` : s.name;
+}
+
+function sizeRange(d: DirectionTotals): string {
+  return d.minBytes === d.maxBytes ? `each ${formatBytes(d.minBytes)}` : `${formatBytes(d.minBytes)} … ${formatBytes(d.maxBytes)} each`;
+}
+
+function directionRow(s: DataMovementSite, d: DirectionTotals, location: AnalysisEntry['location']): AnalysisEntry {
+  return {
+    label: d.label,
+    description: directionSummary(d).slice(d.label.length + 1),
+    tooltip: `**${d.label}** from ${siteLabel(s)}: ${d.count} × (${sizeRange(d)}), ${formatBytes(d.bytes)} in ${formatSeconds(d.durationNs * 1e-9)}` +
+      (d.bandwidth !== null ? `, ${formatBytes(d.bandwidth)}/s achieved` : '') + `\n\ndevices: ${d.devices.map(deviceLabel).join(', ')}`,
+    location,
+    icon: d.kind === DataMovementKind.HostToDevice ? 'arrow-right' : d.kind === DataMovementKind.DeviceToHost ? 'arrow-left' : d.kind === DataMovementKind.Memset ? 'symbol-constant' : 'arrow-swap',
+  };
+}
+
+/** The frame of a copy's call path that is the site (its line, or its function for a site without one). */
+function siteFrame(tree: CallTree, s: DataMovementSite, copyNode: number): number {
+  for (let n = copyNode; n >= 0; n = tree.parent(n)) {
+    if (s.file ? tree.file(n) === s.file && tree.line(n) === s.line : tree.name(n) === s.name) return n;
+  }
+  return s.node;
+}
+
+/** The frames above a path's site frame, outermost first, and the nearest of them with a location (where a click on the path leads). */
+function callers(tree: CallTree, frame: number): { frames: string[]; caller: number } {
+  const frames: string[] = [];
+  let caller = -1;
+  for (let n = tree.parent(frame); n >= 0; n = tree.parent(n)) {
+    frames.push(tree.name(n));
+    if (caller < 0 && tree.file(n) !== null) caller = n;
+  }
+  return { frames: frames.reverse(), caller };
+}
+
+function siteEntry(lp: LoadedProfile, s: DataMovementSite): AnalysisEntry {
+  const tree = lp.profile.tree;
+  const location: AnalysisEntry['location'] = s.file ? { file: s.file, line: s.line, name: s.name } : null;
+  const dominant = s.directions[0]!;
+  const more = s.directions.length - 1;
+  const paths: AnalysisEntry[] = s.paths.map(p => {
+    const frame = siteFrame(tree, s, p.node);
+    const { frames, caller } = callers(tree, frame);
+    const shown = frames.length > PATH_FRAMES ? ['…', ...frames.slice(-PATH_FRAMES)] : frames;
+    const below = tree.path(p.node).slice(frames.length + 1);
+    return {
+      label: [...shown, s.name].join(' › '),
+      description: `${formatBytes(p.bytes)} · ${p.count}×`,
+      tooltip: `**Issuing call path** (${formatBytes(p.bytes)} in ${p.count} operation${p.count === 1 ? '' : 's'}, ${formatSeconds(p.durationNs * 1e-9)})\n\n` +
+        [...frames, `**${s.name}**${s.file ? ` (${siteLabel(s)})` : ''}`, ...below].map(f => `- ${f}`).join('\n'),
+      location: caller >= 0 ? { file: tree.file(caller)!, line: tree.line(caller), name: tree.name(caller) } : location,
+      icon: 'call-incoming',
+    };
+  });
+  return {
+    label: siteLabel(s),
+    description: `${dominant.label} ${formatBytes(dominant.bytes)} · ${dominant.count}×${more ? ` · +${more} more` : ''}`,
+    tooltip: `**${siteLabel(s)}** in ${s.name}${s.file ? `\n\n${s.file}:${s.line}` : ' (no source location on the call path: grouped by the launching function)'}\n\n` +
+      s.directions.map(d => `- ${directionSummary(d)} (${sizeRange(d)})`).join('\n'),
+    location,
+    icon: 'arrow-swap',
+    children: [...s.directions.map(d => directionRow(s, d, location)), ...paths],
+  };
+}
+
+function dataMovementRows(lp: LoadedProfile): AnalysisEntry[] {
+  return dataMovementSitesOf(lp.profile).sites.slice(0, LIST_LENGTH).map(s => siteEntry(lp, s));
+}
+
+/** The first site opens expanded, the rest collapsed: a trace can issue copies from many places. */
+class DataMovementTreeProvider extends AnalysisTreeProvider {
+  override getTreeItem(e: AnalysisEntry): vscode.TreeItem {
+    const item = super.getTreeItem(e);
+    if (e.children?.length && this.entries.indexOf(e) > 0) item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
+    return item;
+  }
+}
+
+/**
+ * The Data Movement view: copies grouped by the source line (or, without one, the function) that
+ * issues them, most bytes first; under each, its directions and the call paths that issue the most
+ * bytes. Shown only while the active dataset has data movement; a click opens the line.
+ */
+export function registerDataMovementView(profiles: ProfileManager): { provider: AnalysisTreeProvider; disposables: vscode.Disposable[] } {
+  const provider = new DataMovementTreeProvider(profiles, dataMovementRows);
+  const setContext = () => void vscode.commands.executeCommand('setContext', HAS_DATA_MOVEMENT, provider.entries.length > 0);
+  setContext();
+  return {
+    provider,
+    disposables: [provider, profiles.onDidChange(setContext), vscode.window.createTreeView(DATA_MOVEMENT_VIEW, { treeDataProvider: provider, showCollapseAll: true })],
+  };
+}
