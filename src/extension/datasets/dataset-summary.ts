@@ -1,0 +1,75 @@
+import { contextNoun } from '../../analysis/model/context';
+import type { Profile } from '../../analysis/model/profile';
+import { formatBytes, formatCount } from '../../analysis/stats/format';
+import { md } from '../../analysis/stats/summary-export';
+
+/** A dataset kind as the Datasets view shows it (its icon); ensembles will be a fourth. */
+export type DatasetKind = 'profile' | 'trace' | 'diff';
+
+/** What the Datasets view says about one dataset. Pure: the view and its tests share it. */
+export interface DatasetFacts {
+  kind: DatasetKind;
+  name: string;
+  profile: Profile;
+  /** Path of the file or folder (for a diff: the comparison run). */
+  path: string;
+  /** For a diff: the baseline run's path. */
+  baselinePath?: string;
+  /** Bytes on disk (a folder: all its files), undefined when unknown. */
+  size: number | undefined;
+  /** Index of the metric the overlays show. */
+  metric: number;
+  active: boolean;
+}
+
+export function datasetKindOf(profile: Profile, isDiff: boolean): DatasetKind {
+  return isDiff ? 'diff' : profile.trace ? 'trace' : 'profile';
+}
+
+/** `4 ranks`, `1 thread`, `8 contexts`. */
+export function contextCountText(profile: Profile): string {
+  const n = profile.contextCount;
+  const noun = contextNoun(profile.contexts);
+  return `${formatCount(n)} ${n === 1 ? noun.replace(/s$/, '') : noun}`;
+}
+
+/** `caliper-json-split · 41.2 kB · 4 ranks · 37 nodes` (traces add `· 12.3k events`). */
+export function datasetDescription(f: DatasetFacts): string {
+  const p = f.profile;
+  const parts = [p.format];
+  if (f.size !== undefined) parts.push(formatBytes(f.size));
+  parts.push(contextCountText(p), `${formatCount(p.tree.size)} nodes`);
+  if (p.trace) parts.push(`${formatCount(p.trace.events.start.length)} events`);
+  return parts.join(' · ');
+}
+
+const METADATA_SHOWN = 6;
+
+/** Scalar metadata worth a glance (strings, numbers, booleans), at most `METADATA_SHOWN`. */
+function metadataHighlights(p: Profile): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [k, v] of Object.entries(p.metadata)) {
+    if (out.length >= METADATA_SHOWN) break;
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') {
+      const text = String(v);
+      out.push([k, text.length > 80 ? `${text.slice(0, 79)}…` : text]);
+    }
+  }
+  return out;
+}
+
+/** The Markdown tooltip of a Datasets row: path(s), shape, metrics, metadata highlights, warnings. */
+export function datasetTooltip(f: DatasetFacts): string {
+  const p = f.profile;
+  const lines = [`**${md(f.name)}**${f.active ? ' (active)' : ''}`, ''];
+  if (f.baselinePath !== undefined) lines.push(`Baseline: \`${f.baselinePath}\``, '', `Compared: \`${f.path}\``);
+  else lines.push(`\`${f.path}\``);
+  lines.push('', md(datasetDescription(f)));
+  if (p.trace) lines.push('', `${formatCount(p.trace.tracks.length)} tracks`);
+  const metrics = p.metrics.map((m, i) => (i === f.metric ? `**${md(m.label)}**` : md(m.label)));
+  lines.push('', `Metrics: ${metrics.join(', ')}`);
+  const meta = metadataHighlights(p);
+  if (meta.length) lines.push('', ...meta.map(([k, v]) => `- ${md(k)}: ${md(v)}`));
+  if (p.warnings.length) lines.push('', `$(warning) ${p.warnings.length} reader warning${p.warnings.length === 1 ? '' : 's'} (see the HPC Lens output)`);
+  return lines.join('\n');
+}

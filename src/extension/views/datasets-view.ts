@@ -1,0 +1,155 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { datasetDescription, datasetTooltip, type DatasetFacts, type DatasetKind } from '../datasets/dataset-summary';
+import type { Dataset, ProfileManager } from '../profile-manager';
+
+export const DATASETS_VIEW = 'hpcLens.datasets';
+
+/** Command ids of the Datasets view, kept in step with package.json by the integration tests. */
+export const DatasetCommand = {
+  activate: 'hpcLens.activateDataset',
+  close: 'hpcLens.closeDataset',
+  closeAll: 'hpcLens.closeAllDatasets',
+  reload: 'hpcLens.reloadDataset',
+  revealInExplorer: 'hpcLens.revealDatasetInExplorer',
+  revealInOS: 'hpcLens.revealDatasetInOS',
+  copyPath: 'hpcLens.copyDatasetPath',
+} as const;
+
+const KIND_ICON: Record<DatasetKind, string> = { profile: 'list-tree', trace: 'pulse', diff: 'diff' };
+
+/** One row of the Datasets view as shown (for tests and the status bar). */
+export interface DatasetEntry {
+  label: string;
+  description: string;
+  tooltip: string;
+  kind: DatasetKind;
+  active: boolean;
+  /** Name of the dataset's selected metric. */
+  metric: string;
+}
+
+/** Size on disk: a diff shows its comparison run's. */
+function facts(d: Dataset, active: boolean): DatasetFacts {
+  const lp = d.loaded;
+  return {
+    kind: d.kind,
+    name: lp.name,
+    profile: lp.profile,
+    path: lp.uri.fsPath,
+    baselinePath: lp.baseline?.uri.fsPath,
+    size: d.stamps[d.stamps.length - 1]?.size,
+    metric: lp.metric,
+    active,
+  };
+}
+
+export function datasetEntry(d: Dataset, active: boolean): DatasetEntry {
+  const f = facts(d, active);
+  return {
+    label: f.name,
+    description: datasetDescription(f),
+    tooltip: datasetTooltip(f),
+    kind: d.kind,
+    active,
+    metric: d.loaded.profile.metrics[d.loaded.metric]!.name,
+  };
+}
+
+/** The loaded datasets, in the order they were opened; the active one is highlighted. A click activates. */
+class DatasetsTreeProvider implements vscode.TreeDataProvider<Dataset>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly sub: vscode.Disposable;
+
+  constructor(private readonly profiles: ProfileManager) {
+    this.sub = profiles.onDidChangeDatasets(() => this.changed.fire());
+  }
+
+  getTreeItem(d: Dataset): vscode.TreeItem {
+    const active = this.profiles.activeDataset === d;
+    const e = datasetEntry(d, active);
+    // The whole label highlighted marks the active dataset without a second column of icons.
+    const item = new vscode.TreeItem(active ? { label: e.label, highlights: [[0, e.label.length]] } : e.label);
+    item.id = d.key;
+    item.description = active ? `● ${e.description}` : e.description;
+    const tooltip = new vscode.MarkdownString(e.tooltip, true);
+    tooltip.isTrusted = false;
+    item.tooltip = tooltip;
+    item.iconPath = new vscode.ThemeIcon(KIND_ICON[d.kind], active ? new vscode.ThemeColor('charts.orange') : undefined);
+    item.contextValue = `hpcLens.dataset.${d.kind}${active ? '.active' : ''}`;
+    item.accessibilityInformation = { label: `${e.label}, ${e.kind}${active ? ', active' : ''}, ${e.description}` };
+    item.command = { command: DatasetCommand.activate, title: 'Activate Dataset', arguments: [d] };
+    return item;
+  }
+
+  getChildren(d?: Dataset): Dataset[] {
+    return d ? [] : [...this.profiles.datasets];
+  }
+
+  dispose(): void { this.sub.dispose(); this.changed.dispose(); }
+}
+
+/** From a view row the dataset itself; from the palette a quick pick (undefined when dismissed). */
+async function pickDataset(profiles: ProfileManager, arg: unknown, title: string): Promise<Dataset | undefined> {
+  if (typeof arg === 'number') return profiles.datasets[arg];
+  if (arg && typeof arg === 'object' && profiles.datasets.includes(arg as Dataset)) return arg as Dataset;
+  if (profiles.datasets.length === 0) return undefined;
+  const items = profiles.datasets.map(d => {
+    const e = datasetEntry(d, d === profiles.activeDataset);
+    return { label: `$(${KIND_ICON[d.kind]}) ${e.label}`, description: e.active ? `active · ${e.description}` : e.description, dataset: d };
+  });
+  return (await vscode.window.showQuickPick(items, { title, matchOnDescription: true }))?.dataset;
+}
+
+/** The files a dataset was read from (a diff: baseline and comparison). */
+function datasetUris(d: Dataset): vscode.Uri[] {
+  return d.loaded.baseline ? [d.loaded.baseline.uri, d.loaded.uri] : [d.loaded.uri];
+}
+
+/** Registers the Datasets view and its commands. */
+export function registerDatasetsView(profiles: ProfileManager): { entries(): DatasetEntry[]; disposables: vscode.Disposable[] } {
+  const provider = new DatasetsTreeProvider(profiles);
+  const view = vscode.window.createTreeView(DATASETS_VIEW, { treeDataProvider: provider });
+  const describeView = () => { view.description = profiles.datasets.length > 1 ? `${profiles.datasets.length} loaded` : undefined; };
+  const reg = vscode.commands.registerCommand;
+  return {
+    entries: () => profiles.datasets.map(d => datasetEntry(d, d === profiles.activeDataset)),
+    disposables: [
+      provider,
+      view,
+      profiles.onDidChangeDatasets(describeView),
+      reg(DatasetCommand.activate, async (arg?: unknown) => {
+        const d = await pickDataset(profiles, arg, 'HPC Lens: switch to dataset');
+        if (d) await profiles.activate(d);
+        return d !== undefined;
+      }),
+      reg(DatasetCommand.close, async (arg?: unknown) => {
+        const d = await pickDataset(profiles, arg, 'HPC Lens: close dataset');
+        if (d) await profiles.closeDataset(d);
+        return d !== undefined;
+      }),
+      reg(DatasetCommand.closeAll, () => profiles.closeAll()),
+      reg(DatasetCommand.reload, async (arg?: unknown) => {
+        const d = await pickDataset(profiles, arg, 'HPC Lens: reload dataset from disk');
+        return d ? (await profiles.reload(d)) !== undefined : false;
+      }),
+      reg(DatasetCommand.revealInExplorer, async (arg?: unknown) => {
+        const d = await pickDataset(profiles, arg, 'HPC Lens: reveal dataset in the Explorer');
+        if (d) await vscode.commands.executeCommand('revealInExplorer', datasetUris(d).at(-1));
+      }),
+      reg(DatasetCommand.revealInOS, async (arg?: unknown) => {
+        const d = await pickDataset(profiles, arg, 'HPC Lens: reveal dataset in the file manager');
+        if (d) await vscode.commands.executeCommand('revealFileInOS', datasetUris(d).at(-1));
+      }),
+      reg(DatasetCommand.copyPath, async (arg?: unknown) => {
+        const d = await pickDataset(profiles, arg, 'HPC Lens: copy dataset path');
+        if (!d) return undefined;
+        const text = datasetUris(d).map(u => u.fsPath).join('\n');
+        await vscode.env.clipboard.writeText(text);
+        void vscode.window.setStatusBarMessage(`Copied ${datasetUris(d).map(u => path.basename(u.fsPath)).join(' and ')} path`, 3000);
+        return text;
+      }),
+    ],
+  };
+}
