@@ -2,13 +2,19 @@ import * as vscode from 'vscode';
 import { contextNoun } from '../../analysis/model/context';
 import { findFunctionDefinition } from '../../analysis/source/function-definitions';
 import { formatDelta } from '../../analysis/graph/profile-diff';
+import type { FunctionTotals } from '../../analysis/model/aggregates';
+import { functionCallCounts } from '../../analysis/stats/call-counts';
 import { formatShare, formatValue } from '../../analysis/stats/format';
 import type { ProfileManager } from '../profile-manager';
+import type { LoadedProfile } from '../profile-session';
 import { overlaysEnabled } from '../settings';
+import { SOURCE_CHANGED, type SourceEdits } from './source-edits';
 
 /**
  * One CodeLens above each profiled function in the file: inclusive and exclusive share of the
- * total and, with several ranks or threads, the max/mean imbalance across them. For a diff dataset
+ * total, the call count when the profile knows it, and, with several ranks or threads, the
+ * max/mean imbalance across them. A click shows the function's node(s) in the Sankey. When the
+ * file no longer matches the profile (SourceEdits), a single lens on line 1 says so instead. For a diff dataset
  * (Compare Two Profiles) the lens shows the change of the function's inclusive value instead:
  * `+0.84 s (+23%) vs baseline · 1.2 s → 2.04 s` (means over contexts).
  */
@@ -17,9 +23,13 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly subs: vscode.Disposable[];
 
-  constructor(private readonly profiles: ProfileManager) {
+  /** Call counts per function, for the function totals they were computed from. */
+  private readonly calls = new WeakMap<FunctionTotals, Float64Array>();
+
+  constructor(private readonly profiles: ProfileManager, private readonly edits: SourceEdits) {
     this.subs = [
       profiles.onDidChange(() => this.changed.fire()),
+      edits.onDidChange(() => this.changed.fire()),
       vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('hpcLens')) this.changed.fire(); }),
     ];
   }
@@ -29,6 +39,14 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
     if (!lp || !overlaysEnabled()) return [];
     const overlay = lp.overlayFor(doc.uri);
     if (!overlay) return [];
+    const lines = this.edits.linesOf(doc);
+    if (!lines) {
+      return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
+        title: `$(warning) HPC Lens: ${SOURCE_CHANGED} — overlays hidden for this file`,
+        tooltip: `${lp.name} was recorded from another version of this file: most of its profiled lines were edited or replaced. Undo the changes (or revert the file) to see the overlays again, or open a profile of the current source.`,
+        command: '',
+      })];
+    }
     const text = doc.getText();
     const p = lp.profile;
     const metric = p.metrics[lp.metric]!;
@@ -38,7 +56,7 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
     const diffByName = lp.diff ? new Map(lp.diff.functions.map(f => [f.name, f])) : undefined;
     for (const fn of overlay.functions) {
       const name = lp.functions.names[fn.index]!;
-      const near = fn.near !== null ? fn.near - 1 : undefined;
+      const near = fn.near !== null ? lines.current(fn.near) : undefined;
       let line = findFunctionDefinition(text, name, near);
       if (line < 0) line = near ?? -1; // no definition found: put it on the profiled line itself
       if (line < 0 || line >= doc.lineCount || seen.has(line)) continue;
@@ -63,15 +81,23 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
       const excl = lp.functions.exclusive[fn.index]!;
       const share = (v: number) => (lp.total > 0 ? formatShare(v / lp.total) : '–');
       let title = `$(flame) ${share(incl)} inclusive (${formatValue(incl, metric.unit)}) · ${share(excl)} exclusive`;
+      const calls = this.callCounts(lp)[fn.index]!;
+      if (!Number.isNaN(calls)) title += ` · ${formatValue(calls, 'count')} call${calls === 1 ? '' : 's'}`;
       if (contexts > 1) title += ` · imbalance ${lp.functionImbalance(fn.index).toFixed(2)}× max/mean over ${contexts} ${contextNoun(lp.profile.contexts)}`;
       lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
         title,
-        tooltip: `${name}: ${metric.label} in ${lp.name}. Click to show the call graph.`,
+        tooltip: `${name}: ${metric.label} in ${lp.name}. Click to show the function in the call graph.`,
         command: 'hpcLens.showSankey',
         arguments: [{ focusFunction: name }],
       }));
     }
     return lenses;
+  }
+
+  private callCounts(lp: LoadedProfile): Float64Array {
+    let c = this.calls.get(lp.functions);
+    if (!c) this.calls.set(lp.functions, (c = functionCallCounts(lp.profile, lp.functions)));
+    return c;
   }
 
   dispose(): void { this.subs.forEach(s => s.dispose()); this.changed.dispose(); }

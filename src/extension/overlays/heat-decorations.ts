@@ -5,17 +5,18 @@ import { heatAnnotation, heatLevel, nodeSetByContext, spreadOf } from '../../ana
 import type { ProfileManager } from '../profile-manager';
 import { heatAnnotations, heatMinShare, heatScale, overlaysEnabled } from '../settings';
 import { hottestLineValue } from './overlay-cache';
+import type { SourceEdits } from './source-edits';
 
 export const HEAT_LEVELS = 5;
 
-/** One heat-marked line: 1-based line, level 0 … HEAT_LEVELS − 1, and its after-line text when shown. */
+/** One heat-marked line: 1-based line in the document as it is now, level 0 … HEAT_LEVELS − 1, and its after-line text when shown. */
 export interface HeatLine {
   line: number;
   level: number;
   annotation?: string;
 }
 
-/** The lines a diff dataset marks in a document (1-based), as last applied (for tests). */
+/** The lines a diff dataset marks in a document (1-based, as the document is now), as last applied (for tests). */
 export interface DiffMarks {
   regressions: number[];
   improvements: number[];
@@ -28,6 +29,8 @@ export interface DiffMarks {
  * to the hottest line of the same file (`hpcLens.heat.scale` = `file`) or of the whole profile
  * (`global`). With `hpcLens.heat.annotations` on, each marked line ends with its share, value and
  * imbalance in `hpcLens.annotationForeground`. The line's hover comes from ProfileHoverProvider.
+ * Marks follow the user's edits through SourceEdits (shifted, dropped on edited lines, hidden when
+ * the file no longer matches the profile).
  *
  * For a diff dataset (Compare Two Profiles) the heat gives way to two marks: lines whose exclusive
  * value (mean over contexts) grew get `hpcLens.regressionBackground`, lines that got cheaper
@@ -45,7 +48,7 @@ export class HeatDecorations implements vscode.Disposable {
   /** The heat-marked lines per document URI, as last applied (for tests). */
   readonly marked = new Map<string, readonly HeatLine[]>();
 
-  constructor(extensionUri: vscode.Uri, private readonly profiles: ProfileManager) {
+  constructor(extensionUri: vscode.Uri, private readonly profiles: ProfileManager, private readonly edits: SourceEdits) {
     this.types = Array.from({ length: HEAT_LEVELS }, (_, k) => {
       const icon = (theme: string) => vscode.Uri.joinPath(extensionUri, 'media', 'heat', `heat-${k + 1}-${theme}.svg`);
       return vscode.window.createTextEditorDecorationType({
@@ -72,6 +75,9 @@ export class HeatDecorations implements vscode.Disposable {
     this.subs = [
       profiles.onDidChange(() => this.refresh()),
       vscode.window.onDidChangeVisibleTextEditors(() => this.refresh()),
+      edits.onDidChange(uri => {
+        for (const editor of vscode.window.visibleTextEditors) if (editor.document.uri.toString() === uri.toString()) this.decorate(editor);
+      }),
       vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('hpcLens')) this.refresh(); }),
     ];
     this.refresh();
@@ -84,11 +90,12 @@ export class HeatDecorations implements vscode.Disposable {
   private decorate(editor: vscode.TextEditor): void {
     const key = editor.document.uri.toString();
     const lp = this.profiles.active;
-    const overlay = lp && overlaysEnabled() ? lp.overlayFor(editor.document.uri) : undefined;
+    const lines = this.edits.linesOf(editor.document);
+    const overlay = lp && lines && overlaysEnabled() ? lp.overlayFor(editor.document.uri) : undefined;
     const perLevel: vscode.DecorationOptions[][] = this.types.map(() => []);
     const marked: HeatLine[] = [];
     this.decorateDiff(editor);
-    if (lp && overlay && lp.total > 0 && !lp.diff) {
+    if (lp && overlay && lines && lp.total > 0 && !lp.diff) {
       const p = lp.profile;
       const unit = p.metrics[lp.metric]!.unit;
       const min = heatMinShare();
@@ -99,11 +106,13 @@ export class HeatDecorations implements vscode.Disposable {
       const doc = editor.document;
       for (const l of overlay.lines) {
         const share = l.exclusive / lp.total;
-        if (l.exclusive <= 0 || share < min || l.line > doc.lineCount) continue;
+        if (l.exclusive <= 0 || share < min) continue;
+        const at = lines.current(l.line);
+        if (at === undefined || at >= doc.lineCount) continue;
         const level = heatLevel(l.exclusive, max, HEAT_LEVELS);
-        const range = doc.lineAt(l.line - 1).range;
+        const range = doc.lineAt(at).range;
         const options: vscode.DecorationOptions = { range };
-        const h: HeatLine = { line: l.line, level };
+        const h: HeatLine = { line: at + 1, level };
         if (annotate) {
           const imbalance = p.contextCount > 1 ? spreadOf(nodeSetByContext(p, lp.metric, l.nodes, 'exclusive')).imbalance : null;
           h.annotation = heatAnnotation(share, l.exclusive, unit, imbalance);
@@ -122,22 +131,24 @@ export class HeatDecorations implements vscode.Disposable {
     const key = editor.document.uri.toString();
     const lp = this.profiles.active;
     const diff = lp?.diff;
-    const lines = diff && overlaysEnabled() ? lp.diffLines.get(key) : undefined;
+    const map = this.edits.linesOf(editor.document);
+    const lines = diff && map && overlaysEnabled() ? lp.diffLines.get(key) : undefined;
     const up: vscode.DecorationOptions[] = [], down: vscode.DecorationOptions[] = [];
     const marks: DiffMarks = { regressions: [], improvements: [] };
-    if (diff && lines) {
+    if (diff && map && lines) {
       const floor = heatMinShare() * Math.max(diff.baselineTotal, diff.comparisonTotal);
       const doc = editor.document;
       const fmt = (v: number) => formatValue(v, diff.metric.unit);
       for (const l of lines) {
         const dir = deltaDirection(l.baselineExclusive, l.comparisonExclusive, floor);
-        if (dir === 0 || l.line > doc.lineCount) continue;
+        const at = map.current(l.line);
+        if (dir === 0 || at === undefined || at >= doc.lineCount) continue;
         const text = `${formatDelta(l.baselineExclusive, l.comparisonExclusive, fmt)} · ${fmt(l.baselineExclusive)} → ${fmt(l.comparisonExclusive)}`;
         (dir > 0 ? up : down).push({
-          range: doc.lineAt(l.line - 1).range,
+          range: doc.lineAt(at).range,
           renderOptions: { after: { contentText: text, color: new vscode.ThemeColor('hpcLens.annotationForeground'), margin: '0 0 0 2.5em', fontStyle: 'italic' } },
         });
-        (dir > 0 ? marks.regressions : marks.improvements).push(l.line);
+        (dir > 0 ? marks.regressions : marks.improvements).push(at + 1);
       }
     }
     editor.setDecorations(this.diffTypes.regression, up);

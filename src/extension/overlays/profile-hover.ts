@@ -13,38 +13,46 @@ import type { ProfileManager } from '../profile-manager';
 import type { LoadedProfile } from '../profile-session';
 import { overlaysEnabled } from '../settings';
 import { cachedFunctionTotals } from './overlay-cache';
+import { SOURCE_CHANGED, type DocumentLines, type SourceEdits } from './source-edits';
 
 /** Callers and callees listed per hover; the rest are counted. */
 const EDGES_SHOWN = 5;
 /** Sparkline fill: an explicit colour (images get no theme colour), readable on light and dark. */
 const SPARKLINE_COLOR = '#e8772b';
 
-/** Where the profile's costs sit in one file: lines by number and function definitions by 0-based line. */
+/** Where the profile's costs sit in one file: lines by profiled number and function definitions by 0-based document line. */
 interface FileIndex {
   version: number;
+  map: DocumentLines;
   lines: Map<number, LineCost>;
   definitions: Map<number, number>;
 }
 
 /** What a hover is about: the nodes of one line, or one function. */
 type Subject =
-  | { kind: 'line'; line: number; nodes: number[]; owner: number }
+  /** `line`: as the profile records it; `at`: 1-based in the document now (differs after edits). */
+  | { kind: 'line'; line: number; at: number; nodes: number[]; owner: number }
   | { kind: 'function'; fn: number };
 
 /**
  * The hover on a profiled line or function definition: every metric (inclusive and exclusive,
  * with shares), the spread over ranks with a sorted-bar sparkline, top callers and callees, and
  * the bytes copied from there when the profile has a trace. Per file, the line and definition
- * index is built on first hover and kept per (profile, metric, document version).
+ * index is built on first hover and kept per (profile, metric, document version). Lines are looked
+ * up through SourceEdits, so the hover follows the user's edits; when the file no longer matches
+ * the profile, a hover on line 1 says why the overlays are gone.
  */
 export class ProfileHoverProvider implements vscode.HoverProvider {
   private readonly index = new WeakMap<LoadedProfile, Map<string, FileIndex>>();
 
-  constructor(private readonly profiles: ProfileManager) {}
+  constructor(private readonly profiles: ProfileManager, private readonly edits: SourceEdits) {}
 
   provideHover(doc: vscode.TextDocument, pos: vscode.Position): vscode.Hover | undefined {
     const lp = this.profiles.active;
     if (!lp || !overlaysEnabled()) return undefined;
+    if (pos.line === 0 && lp.overlayFor(doc.uri) && this.edits.staleReason(doc.uri)) {
+      return new vscode.Hover(new vscode.MarkdownString(`**HPC Lens:** ${SOURCE_CHANGED} (${md(lp.name)}): most of the lines it measured in this file were edited or replaced, so its overlays are hidden here. Undo the changes or revert the file to see them again.`));
+    }
     const ix = this.fileIndex(lp, doc);
     if (!ix) return undefined;
     const subject = this.subjectAt(lp, ix, pos.line);
@@ -55,23 +63,24 @@ export class ProfileHoverProvider implements vscode.HoverProvider {
 
   private fileIndex(lp: LoadedProfile, doc: vscode.TextDocument): FileIndex | undefined {
     const overlay = lp.overlayFor(doc.uri);
-    if (!overlay) return undefined;
+    const map = this.edits.linesOf(doc);
+    if (!overlay || !map) return undefined;
     let perFile = this.index.get(lp);
     if (!perFile) this.index.set(lp, (perFile = new Map()));
     const key = `${lp.metric}|${doc.uri.toString()}`;
     const cached = perFile.get(key);
-    if (cached && cached.version === doc.version) return cached;
+    if (cached && cached.version === doc.version && cached.map === map) return cached;
     const lines = new Map(overlay.lines.map(l => [l.line, l]));
     const definitions = new Map<number, number>();
     const text = doc.getText();
     for (const fn of overlay.functions) {
       // The line the CodeLens sits on (code-lens.ts places it the same way).
-      const near = fn.near !== null ? fn.near - 1 : undefined;
+      const near = fn.near !== null ? map.current(fn.near) : undefined;
       let line = findFunctionDefinition(text, lp.functions.names[fn.index]!, near);
       if (line < 0) line = near ?? -1;
       if (line >= 0 && !definitions.has(line)) definitions.set(line, fn.index);
     }
-    const ix = { version: doc.version, lines, definitions };
+    const ix = { version: doc.version, map, lines, definitions };
     perFile.set(key, ix);
     return ix;
   }
@@ -79,10 +88,11 @@ export class ProfileHoverProvider implements vscode.HoverProvider {
   private subjectAt(lp: LoadedProfile, ix: FileIndex, line0: number): Subject | undefined {
     const fn = ix.definitions.get(line0);
     if (fn !== undefined) return { kind: 'function', fn };
-    const lc = ix.lines.get(line0 + 1);
+    const profiled = ix.map.profiled(line0);
+    const lc = profiled === undefined ? undefined : ix.lines.get(profiled);
     if (!lc || lc.nodes.length === 0) return undefined;
     const owner = lp.functions.functionOfNode[lc.nodes[0]!]!;
-    return { kind: 'line', line: line0 + 1, nodes: lc.nodes, owner };
+    return { kind: 'line', line: lc.line, at: line0 + 1, nodes: lc.nodes, owner };
   }
 }
 
@@ -112,7 +122,7 @@ export function hoverMarkdown(lp: LoadedProfile, subject: Subject, fileName: str
   const out = new vscode.MarkdownString();
   const owner = subject.kind === 'line' ? fnName(subject.owner) : fnName(subject.fn)!;
   out.appendMarkdown(subject.kind === 'line'
-    ? `**${md(fileName)}:${subject.line}**${owner ? ` in ${code(owner)}` : ''}`
+    ? `**${md(fileName)}:${subject.at}**${owner ? ` in ${code(owner)}` : ''}${subject.at !== subject.line ? ` · line ${subject.line} in the profile` : ''}`
     : `**${code(owner!)}** · function`);
   out.appendMarkdown('\n\n');
 

@@ -25,6 +25,8 @@ export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEnt
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subs: vscode.Disposable[];
   private rows: AnalysisEntry[] = [];
+  /** Parent of every nested row (TreeView.reveal walks up through getParent). */
+  private parents = new Map<AnalysisEntry, AnalysisEntry>();
 
   constructor(private readonly profiles: ProfileManager, private readonly compute: (lp: LoadedProfile) => AnalysisEntry[]) {
     this.subs = [
@@ -40,6 +42,9 @@ export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEnt
   refresh(): void {
     const lp = this.profiles.active;
     this.rows = lp ? this.compute(lp) : [];
+    this.parents = new Map();
+    const link = (e: AnalysisEntry) => { for (const c of e.children ?? []) { this.parents.set(c, e); link(c); } };
+    this.rows.forEach(link);
     this.changed.fire();
   }
 
@@ -56,6 +61,18 @@ export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEnt
 
   getChildren(e?: AnalysisEntry): AnalysisEntry[] {
     return e ? e.children ?? [] : this.rows;
+  }
+
+  getParent(e: AnalysisEntry): AnalysisEntry | undefined {
+    return this.parents.get(e);
+  }
+
+  /** Every row (nested ones too, parents first) that `match` accepts. */
+  find(match: (e: AnalysisEntry) => boolean): AnalysisEntry[] {
+    const out: AnalysisEntry[] = [];
+    const walk = (list: readonly AnalysisEntry[]) => { for (const e of list) { if (match(e)) out.push(e); walk(e.children ?? []); } };
+    walk(this.rows);
+    return out;
   }
 
   dispose(): void { this.subs.forEach(s => s.dispose()); this.changed.dispose(); }

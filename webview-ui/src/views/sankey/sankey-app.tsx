@@ -18,16 +18,21 @@ interface SankeyState { data?: SankeyData }
 export function SankeyApp() {
   const [data, setData] = useState<SankeyData | null>(() => getViewState<SankeyState>('sankey')?.data ?? null);
   const [error, setError] = useState<string | null>(null);
+  const [revealedIds, setRevealedIds] = useState<string[] | undefined>(undefined);
 
   useHostMessages(message => {
     switch (message.type) {
       case 'sankey':
         setData(message.data);
         setError(null);
+        setRevealedIds(undefined); // marks belong to the graph they were asked for
         setViewState<SankeyState>('sankey', { data: message.data });
         break;
       case 'error':
         setError(message.message);
+        break;
+      case 'highlight':
+        setRevealedIds(message.nodeIds);
         break;
       case 'simulateClick': {
         // Automation: a real DOM click on the node, so the whole click path is exercised.
@@ -44,6 +49,7 @@ export function SankeyApp() {
   const onRendered = useCallback(({ nodeCount, linkCount }: { nodeCount: number; linkCount: number }) => {
     postMessage({ type: 'rendered', view: 'sankey', nodeCount, linkCount });
   }, []);
+  const onRevealed = useCallback((nodeIds: string[]) => postMessage({ type: 'highlighted', view: 'sankey', nodeIds }), []);
   const onOpenSource = useCallback((entry: SourceEntry) => {
     postMessage({ type: 'openSource', file: entry.file, line: entry.line, name: entry.name });
   }, []);
@@ -61,7 +67,7 @@ export function SankeyApp() {
           <ErrorPanel title="Could not update the call graph" message={error} onDismiss={() => setError(null)} />
         </div>
       ) : null}
-      <SankeyView data={data} onRendered={onRendered} onOpenSource={onOpenSource} />
+      <SankeyView data={data} onRendered={onRendered} onOpenSource={onOpenSource} revealedIds={revealedIds} onRevealed={onRevealed} />
     </div>
   );
 }

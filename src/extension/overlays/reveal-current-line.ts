@@ -1,0 +1,135 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { NodeKind } from '../../analysis/model/call-tree';
+import { nodesAtLine } from '../../analysis/source/line-nodes';
+import type { ProfileManager } from '../profile-manager';
+import type { LoadedProfile } from '../profile-session';
+import { recordedFiles, type SourceResolver } from '../source-resolver';
+import type { AnalysisEntry, AnalysisTreeProvider } from '../views/analysis-tree';
+import type { SankeyPanel } from '../webviews/sankey-panel';
+import { resolveRecordedFiles, type MappedFile } from './recorded-files';
+import { SOURCE_CHANGED, type SourceEdits } from './source-edits';
+
+/** A side-bar tree with its view (the view reveals and selects rows). */
+export interface RevealableTree { provider: AnalysisTreeProvider; view: vscode.TreeView<AnalysisEntry> }
+
+/** What the last Reveal Current Line found and showed (for the status of the command and for tests). */
+export interface LineReveal {
+  /** The document and its 1-based line (as it is now); `profiledLine` as the profile records it. */
+  uri: string;
+  line: number;
+  profiledLine: number | undefined;
+  /** Call-tree nodes of the line, or of the function around it (`exact` false). */
+  nodes: number[];
+  exact: boolean;
+  function: string | undefined;
+  /** Per visible side-bar view: the labels of the rows revealed and selected. */
+  views: Record<string, string[]>;
+  /** Sankey node ids highlighted (empty when the panel is closed). */
+  sankey: string[];
+  /** Shown to the user when nothing matched. */
+  message: string | undefined;
+}
+
+const ownsCost = (kind: number) => kind === NodeKind.Function || kind === NodeKind.Region;
+
+/** The frames of a function by name (what its CodeLens stands for in the Sankey). */
+export function functionFrames(lp: LoadedProfile, name: string): number[] {
+  const f = lp.functions.names.indexOf(name);
+  if (f < 0) return [];
+  const { kind } = lp.profile.tree.columns;
+  const out: number[] = [];
+  for (let i = 0; i < kind.length; i++) if (lp.functions.functionOfNode[i] === f && ownsCost(kind[i]!)) out.push(i);
+  return out;
+}
+
+/**
+ * `HPC Lens: Reveal Current Line in Views`: the call-tree nodes at the cursor's line (the recorded
+ * paths that resolve to this file, the line mapped back through the user's edits; the function
+ * around the line when nothing is recorded on it) are selected in the visible side-bar views and
+ * highlighted in the Sankey when it is open; otherwise the user is told there is no profile data on
+ * that line.
+ */
+export class LineRevealer {
+  last: LineReveal | undefined;
+  /** Workspace files and the recorded paths that resolve to each, per profile. */
+  private readonly mapped = new WeakMap<LoadedProfile, Promise<Map<string, MappedFile>>>();
+
+  constructor(
+    private readonly profiles: ProfileManager,
+    private readonly resolver: SourceResolver,
+    private readonly edits: SourceEdits,
+    private readonly sankey: SankeyPanel,
+    private readonly trees: () => ReadonlyMap<string, RevealableTree>,
+  ) {}
+
+  async revealCurrentLine(editor = vscode.window.activeTextEditor): Promise<LineReveal | undefined> {
+    const lp = this.profiles.active;
+    if (!lp || !editor) return undefined;
+    const doc = editor.document;
+    const line0 = editor.selection.active.line;
+    const name = path.basename(doc.uri.fsPath);
+    const result: LineReveal = { uri: doc.uri.toString(), line: line0 + 1, profiledLine: undefined, nodes: [], exact: false, function: undefined, views: {}, sankey: [], message: undefined };
+    const map = this.edits.linesOf(doc);
+    const files = await this.recordedPathsOf(lp, doc.uri);
+    if (!map) result.message = `HPC Lens: ${SOURCE_CHANGED} — ${name} no longer matches ${lp.name}.`;
+    else {
+      result.profiledLine = map.profiled(line0);
+      if (files.size && result.profiledLine !== undefined) {
+        const found = nodesAtLine(lp.profile, files, result.profiledLine, lp.functions);
+        result.nodes = found.nodes;
+        result.exact = found.exact;
+        result.function = found.function >= 0 ? lp.functions.names[found.function] : undefined;
+      }
+      if (result.nodes.length === 0) {
+        result.message = result.profiledLine === undefined && files.size
+          ? `HPC Lens: line ${line0 + 1} of ${name} was edited since the profile; no profile data for it.`
+          : `HPC Lens: no profile data on line ${line0 + 1} of ${name}.`;
+      }
+    }
+    this.last = result;
+    if (result.message) {
+      void vscode.window.showInformationMessage(result.message);
+      return result;
+    }
+    await this.revealInTrees(result, files);
+    if (this.sankey.isOpen) result.sankey = this.sankey.highlight(result.nodes);
+    return result;
+  }
+
+  /** Selects the best matching row of every visible side-bar view: the line itself, else the function. */
+  private async revealInTrees(r: LineReveal, files: ReadonlySet<string>): Promise<void> {
+    for (const [id, { provider, view }] of this.trees()) {
+      if (!view.visible) continue;
+      const atLine = r.exact ? provider.find(e => !!e.location && files.has(e.location.file) && e.location.line === r.profiledLine) : [];
+      // Function rows: by location name, or by label where the profile gives the function no file.
+      const ofFunction = r.function ? provider.find(e => e.location?.name === r.function || e.label === r.function) : [];
+      // A hot path lists a function on every step below it: the deepest step is the one meant.
+      const pick = atLine[atLine.length - 1] ?? ofFunction[ofFunction.length - 1];
+      if (!pick) continue;
+      try {
+        await view.reveal(pick, { select: true, focus: false, expand: true });
+        r.views[id] = [pick.label];
+      } catch {
+        // The view refreshed under us (profile or metric switched): nothing to select any more.
+      }
+    }
+  }
+
+  /** The paths the profile records that resolve to this workspace file. */
+  private async recordedPathsOf(lp: LoadedProfile, uri: vscode.Uri): Promise<Set<string>> {
+    let mapped = this.mapped.get(lp);
+    if (!mapped) this.mapped.set(lp, (mapped = resolveRecordedFiles(this.resolver, recordedFiles(lp.profile))));
+    return new Set((await mapped).get(uri.toString())?.recorded ?? []);
+  }
+}
+
+/** The tree views of the side bar, paired with their providers (both are created in the same order). */
+export function revealableTrees(sideBar: { providers: ReadonlyMap<string, AnalysisTreeProvider>; disposables: readonly vscode.Disposable[] }): Map<string, RevealableTree> {
+  const views = sideBar.disposables.filter((d): d is vscode.TreeView<AnalysisEntry> => typeof (d as Partial<vscode.TreeView<AnalysisEntry>>).reveal === 'function');
+  const ids = [...sideBar.providers.keys()];
+  const out = new Map<string, RevealableTree>();
+  if (views.length !== ids.length) return out;
+  ids.forEach((id, k) => out.set(id, { provider: sideBar.providers.get(id)!, view: views[k]! }));
+  return out;
+}
