@@ -15,6 +15,7 @@ import { benchChromeTrace } from './bench-chrome-trace';
 import { benchDataMovement } from './bench-data-movement';
 import { benchTimeline } from './bench-timeline';
 import { benchLayout } from './bench-layout';
+import { benchEnsemble } from './bench-ensemble';
 
 const ROOT = resolve(__dirname, '..');
 const SHARED = resolve(ROOT, '..', 'shared');
@@ -120,6 +121,7 @@ async function main(): Promise<void> {
   benchLayout();
   benchDataMovement();
   benchTimeline();
+  await benchEnsemble();
 }
 
 main().catch(e => { console.error(e); process.exit(1); });
