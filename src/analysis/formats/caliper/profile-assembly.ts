@@ -41,18 +41,19 @@ function basename(p: string): string {
 export function assembleCaliperProfile(b: ProfileBuilder, rows: CaliperRows, noMetricsReason: string, caliperMajor: number | null = null): Profile {
   const { count } = rows;
 
-  // Contexts: every rank 0..max gets a context (as Hatchet gives every node a row per rank).
+  // Contexts: one per rank that has records, in rank order (Hatchet gives every node a row per such
+  // rank). Ranks that never appear get none, so per-rank means are over the ranks that ran.
   const rankContext: number[] = [];
   let unknownRankContext = -1;
   const rankOf = rows.rank;
   if (rankOf) {
-    let maxRank = -1;
+    const present = new Set<number>();
     for (let r = 0; r < count; r++) {
       if (rows.node(r) < 0) continue;
       const rank = rankOf(r);
-      if (Number.isInteger(rank) && rank > maxRank) maxRank = rank;
+      if (Number.isInteger(rank) && rank >= 0) present.add(rank);
     }
-    for (let k = 0; k <= maxRank; k++) rankContext.push(b.context({ rank: k }));
+    for (const k of [...present].sort((a, c) => a - c)) rankContext[k] = b.context({ rank: k });
   }
   const contextOfRow = (r: number): number => {
     if (!rankOf) return b.context({});
