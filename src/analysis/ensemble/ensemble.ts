@@ -2,7 +2,7 @@ import { CallTreeBuilder, type CallTree } from '../model/call-tree';
 import type { ExecutionContext } from '../model/context';
 import type { Profile } from '../model/profile';
 import type { EnsembleRun, RunProfile } from './ensemble-runs';
-import { FrameKeys } from './node-identity';
+import { FrameKeys } from '../model/frame-keys';
 
 /** Which time of a node: with its callees (inclusive) or its own (exclusive). */
 export type Side = 'inclusive' | 'exclusive';

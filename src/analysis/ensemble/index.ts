@@ -7,7 +7,7 @@ export { describeRun, loadEnsemble, rankCount } from './ensemble-runs';
 export type { EnsembleRun, LoadEnsembleOptions, LoadedRuns, ParameterValue, RunLoadError, RunProfile } from './ensemble-runs';
 export { buildEnsemble, Ensemble, MISSING } from './ensemble';
 export type { BuildEnsembleOptions, EnsembleMetric, Side, SkippedRun } from './ensemble';
-export { frameKey } from './node-identity';
+export { frameKey } from '../model/frame-keys';
 export { binOf, computeNodeStatistics, DEFAULT_BINS, freedmanDiaconisBins, histogramCountScale, matrixStatistics, runHistogram, summarizeNode } from './node-statistics';
 export type { BinRule, NodeStatistics, NodeSummary, RunHistogram, SummaryOptions } from './node-statistics';
 export { ensembleCallGraph, functionSpreads } from './ensemble-functions';

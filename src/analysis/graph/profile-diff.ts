@@ -1,15 +1,12 @@
 import { functionTotals } from '../model/aggregates';
-import { NodeKind } from '../model/call-tree';
+import { FrameKeys, fileBasename, isLocationKeyed } from '../model/frame-keys';
 import type { Profile } from '../model/profile';
 
 /**
  * Comparing two runs of a program: a baseline and a comparison profile, matched node by node.
  *
- * What identifies a node across runs: the path of node keys from the root. A node's key is its kind
- * plus, for statements, loops and call sites with a known location, the basename of its file and its
- * line (directories differ between machines, and those nodes' names often embed the recorded path);
- * without a location, and for functions and regions always, its name. So a function that moved in its
- * file still matches, and a statement matches when it is on the same line of the same-named file. Call lines and modules are not part of the key (they shift with edits and installs).
+ * What identifies a node across runs: the path of frame keys from the root (model/frame-keys.ts, the
+ * rule the ensemble union uses too).
  * Siblings with the same key in one profile (e.g. a function called from two call sites) fold into
  * one matched node whose values are their sum. Recursion needs nothing special: each level of a
  * recursive chain has its own path.
@@ -69,14 +66,6 @@ export interface ProfileDiff {
   lines: Map<string, DiffLine[]>;
 }
 
-function basename(p: string): string {
-  const i = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'));
-  return i >= 0 ? p.slice(i + 1) : p;
-}
-
-function keyed(kind: number): boolean {
-  return kind === NodeKind.Statement || kind === NodeKind.Loop || kind === NodeKind.CallSite;
-}
 
 function statusOf(inBaseline: boolean, inComparison: boolean): DiffStatus {
   return inBaseline && inComparison ? 'matched' : inBaseline ? 'removed' : 'added';
@@ -142,30 +131,29 @@ export function diffProfiles(baseline: Profile, comparison: Profile, metricName?
   const desc = comparison.metrics[mc]!;
   const sb = 1 / Math.max(1, baseline.contextCount), sc = 1 / Math.max(1, comparison.contextCount);
 
-  // Merged tree: (parent merged id, key id) → merged id.
+  // Merged tree: (parent merged id, frame key id) → merged id.
   const nodes: DiffNode[] = [];
-  const keyIds = new Map<string, number>();
+  const frameKeys = new FrameKeys();
   const childOf = new Map<string, number>();
   const add = (p: Profile, m: number, scale: number, side: 'baseline' | 'comparison') => {
     const tree = p.tree;
     const { parent, kind, name: nameCol, file, line } = tree.columns;
     const incl = p.inclusiveTotals(m), excl = p.exclusiveTotals(m);
     const merged = new Int32Array(tree.size);
+    const keyOf = frameKeys.idsOf(tree);
     const fileKey = new Map<number, string>();
     for (let i = 0; i < tree.size; i++) {
       const k = kind[i]!;
       const nm = tree.strings.get(nameCol[i]!);
       let fb: string | null = null, ln: number | null = null;
-      if (keyed(k) && file[i]! !== 0 && line[i]! > 0) {
+      if (isLocationKeyed(k) && file[i]! !== 0 && line[i]! > 0) {
         const f = file[i]!;
         let b = fileKey.get(f);
-        if (b === undefined) fileKey.set(f, (b = basename(tree.strings.get(f))));
+        if (b === undefined) fileKey.set(f, (b = fileBasename(tree.strings.get(f))));
         fb = b;
         ln = line[i]!;
       }
-      const key = fb !== null ? `${k}\u0000${fb}\u0000${ln}` : `${k}\u0000${nm}`;
-      let kid = keyIds.get(key);
-      if (kid === undefined) keyIds.set(key, (kid = keyIds.size));
+      const kid = keyOf[i]!;
       const pm = parent[i]! >= 0 ? merged[parent[i]!]! : -1;
       const ck = `${pm}:${kid}`;
       let id = childOf.get(ck);

@@ -1,22 +1,23 @@
-import { NodeKind, type CallTree } from '../model/call-tree';
+import { NodeKind, type CallTree } from './call-tree';
 
 /**
- * When two call-tree nodes of different runs are "the same" node of the ensemble (CallFlow's
- * unify, §2.8): same calling context, i.e. same parent in the union and the same frame key.
+ * When two call-tree nodes of different runs are "the same" node — for the ensemble union
+ * (CallFlow's unify, §2.8) and for Compare Two Profiles (graph/profile-diff.ts): same calling
+ * context, i.e. same parent in the merged tree and the same frame key.
  *
  * Frame key = kind + name, except for statements, loops and call sites with a known location,
  * whose key is kind + basename of the file + line: their names often embed the recorded path,
  * which differs between machines and builds, while directories do not tell them apart. Functions
  * and regions are always keyed by name, so a function that moved within its file still unifies
- * (this is the policy of the two-run comparison in graph/profile-diff.ts, so "Compare" and the
- * ensemble agree). Call lines and load modules are not part of the key: they change with edits
+ * (one rule, so "Compare" and the ensemble agree). Call lines and load modules are not part of the key: they change with edits
  * and installs. Siblings with the same key inside one run fold into one union node (values add).
  */
 export function isLocationKeyed(kind: number): boolean {
   return kind === NodeKind.Statement || kind === NodeKind.Loop || kind === NodeKind.CallSite;
 }
 
-function basename(p: string): string {
+/** The last component of a recorded path (either separator). */
+export function fileBasename(p: string): string {
   const i = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'));
   return i >= 0 ? p.slice(i + 1) : p;
 }
@@ -25,7 +26,7 @@ function basename(p: string): string {
 export function frameKey(tree: CallTree, i: number): string {
   const { kind, file, line, name } = tree.columns;
   const k = kind[i]!;
-  if (isLocationKeyed(k) && file[i]! !== 0 && line[i]! > 0) return `${k}\u0000${basename(tree.strings.get(file[i]!))}\u0000${line[i]}`;
+  if (isLocationKeyed(k) && file[i]! !== 0 && line[i]! > 0) return `${k}\u0000${fileBasename(tree.strings.get(file[i]!))}\u0000${line[i]}`;
   return `${k}\u0001${tree.strings.get(name[i]!)}`;
 }
 
@@ -51,7 +52,7 @@ export class FrameKeys {
       const k = kind[i]!;
       if (isLocationKeyed(k) && file[i]! !== 0 && line[i]! > 0) {
         let b = baseCache[file[i]!]!;
-        if (b < 0) baseCache[file[i]!] = b = this.intern(this.basenames, basename(tree.strings.get(file[i]!)));
+        if (b < 0) baseCache[file[i]!] = b = this.intern(this.basenames, fileBasename(tree.strings.get(file[i]!)));
         const l = line[i]!;
         out[i] = l < 4194304 ? this.internNumber(this.byLocation, (b * 4194304 + l) * 8 + k) : this.intern(this.byLongLocation, `${k}:${b}:${l}`, true);
       } else {
