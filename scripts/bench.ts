@@ -16,6 +16,7 @@ import { benchDataMovement } from './bench-data-movement';
 import { benchTimeline } from './bench-timeline';
 import { benchLayout } from './bench-layout';
 import { benchEnsemble } from './bench-ensemble';
+import { benchResponsiveness, firstOpenOnce } from './bench-responsiveness';
 
 const ROOT = resolve(__dirname, '..');
 const SHARED = resolve(ROOT, '..', 'shared');
@@ -77,6 +78,10 @@ async function throughput(label: string, path: string, repeats: number): Promise
 }
 
 async function main(): Promise<void> {
+  // `node dist/bench.js first-open …` is one fresh-process run of the responsiveness bench; `responsiveness` runs only that part.
+  if (process.argv[2] === 'first-open') return firstOpenOnce(process.argv[3]!, process.argv[4]!, process.argv[5] === 'warm', join(__dirname, 'parse-worker.js'));
+  const responsiveness = () => benchResponsiveness({ distDir: __dirname, ...(existsSync(SAMPLE) ? { samplePath: SAMPLE } : {}) });
+  if (process.argv[2] === 'responsiveness') return responsiveness();
   // First, while the heap is small: the per-reader table against Hatchet.
   if (existsSync(join(SHARED, 'oracle'))) {
     console.log('Every reader on the shared datasets with a Hatchet oracle (median read time in this process after a warm-up):\n');
@@ -122,6 +127,7 @@ async function main(): Promise<void> {
   benchDataMovement();
   benchTimeline();
   await benchEnsemble();
+  await responsiveness();
 }
 
 main().catch(e => { console.error(e); process.exit(1); });

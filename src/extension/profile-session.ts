@@ -1,9 +1,18 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { functionInclusiveByContext, functionTotals, lineCosts, type FunctionTotals, type LineCost } from '../analysis/model/aggregates';
+import type { FunctionTotals, LineCost } from '../analysis/model/aggregates';
 import { diffProfiles, mergeDiffLines, type DiffLine, type ProfileDiff } from '../analysis/graph/profile-diff';
+import { superGraphData, type SuperGraphDataOptions } from '../analysis/graph/super-graph-data';
 import type { Profile } from '../analysis/model/profile';
+import type { SankeyData } from '../shared/protocol';
+import { seedMetricCache } from './overlays/overlay-cache';
+import { hotPathThreshold } from './settings';
 import type { SourceResolver } from './source-resolver';
+import { deriveData, sideBarLists as sideBarListsOf, unpackLines, type DeriveOptions, type PackedLineCosts, type SideBarLists } from './workers/derived-data';
+import { analysisWorkerOf } from './workers/parse-client';
+
+/** Rows per side-bar list. */
+export const SIDE_BAR_LIST_LENGTH = 50;
 
 /** What the overlays of one source file show. */
 export interface FileOverlay {
@@ -12,6 +21,30 @@ export interface FileOverlay {
   lines: LineCost[];
   /** Functions with nodes located in this file, with a 1-based line known to be inside each. */
   functions: { index: number; near: number | null }[];
+}
+
+/**
+ * The model's lazy O(nodes × contexts) caches that hovers, lenses and heat read synchronously
+ * (per-node totals over ranks, the child index), filled one per task: at 10⁶ nodes × 16 ranks each
+ * takes ~30 ms, and left to the change listeners they would all run in one task of over 100 ms.
+ */
+async function fillHostCaches(p: Profile, metric: number): Promise<void> {
+  const turn = () => new Promise<void>(r => setImmediate(r));
+  for (const fill of [() => p.inclusiveTotals(metric), () => p.exclusiveTotals(metric), () => p.tree.children(0), () => p.total(metric)]) {
+    await turn();
+    fill();
+  }
+}
+
+/** A file's overlay whose line costs are unpacked on first use (an editor showing the file). */
+function lazyOverlay(uri: vscode.Uri, lines: PackedLineCosts): FileOverlay & { packed: number[] } {
+  let unpacked: LineCost[] | undefined;
+  return {
+    uri,
+    functions: [],
+    packed: [],
+    get lines() { return (unpacked ??= this.packed.flatMap(k => unpackLines(lines, k))); },
+  };
 }
 
 /**
@@ -43,41 +76,80 @@ export class LoadedProfile {
     return this.baseline ? `Δ ${path.basename(this.baseline.uri.fsPath)} → ${own}` : own;
   }
 
-  /** Recomputes the derived data for `metric` and maps recorded paths onto workspace files. */
+  /** The side-bar lists (hot paths, top lines and functions, imbalance) for `metric`, as derived with it. */
+  sideBar: SideBarLists | undefined;
+  private deriving = 0;
+
+  /**
+   * Recomputes the derived data for `metric` and maps recorded paths onto workspace files. For a
+   * profile held by the analysis worker, every O(nodes) pass runs there and this thread only maps
+   * the (few) recorded files; profiles read on this thread are derived here by the same code.
+   */
   async derive(metric: number, resolver: SourceResolver): Promise<void> {
     const p = this.profile;
-    this.metric = metric;
-    this.functions = functionTotals(p, metric);
-    this.functionByContext = functionInclusiveByContext(p, metric, this.functions);
-    this.total = p.total(metric);
-    const lines = lineCosts(p, metric);
+    const ticket = ++this.deriving;
+    const options = this.deriveOptions();
+    const worker = analysisWorkerOf(p);
+    const d = worker ? await worker.derive(p, metric, options) : deriveData(p, metric, options);
 
-    // Functions per recorded file, with a line inside each (the smallest seen).
-    const tree = p.tree;
-    const fnFiles = new Map<string, Map<number, number | null>>();
-    for (let i = 0; i < tree.size; i++) {
-      const file = tree.file(i);
-      const f = this.functions.functionOfNode[i]!;
-      if (!file || f < 0) continue;
-      let m = fnFiles.get(file);
-      if (!m) fnFiles.set(file, (m = new Map()));
-      const line = tree.line(i);
-      const prev = m.get(f);
-      if (prev === undefined || (line !== null && (prev === null || line < prev))) m.set(f, line);
-    }
-    const recorded = new Set([...lines.keys(), ...fnFiles.keys()]);
-    const files = new Map<string, FileOverlay>();
-    await Promise.all([...recorded].map(async rec => {
+    const files = new Map<string, FileOverlay & { packed: number[] }>();
+    const recorded = new Map<string, { lines?: number; functions?: number }>();
+    d.lines.files.forEach((f, k) => recorded.set(f, { lines: k }));
+    d.fileFunctions.files.forEach((f, k) => { const r = recorded.get(f); if (r) r.functions = k; else recorded.set(f, { functions: k }); });
+    await Promise.all([...recorded].map(async ([rec, at]) => {
       const uri = await resolver.resolve(rec);
       if (!uri) return;
       const key = uri.toString();
       let o = files.get(key);
-      if (!o) files.set(key, (o = { uri, lines: [], functions: [] }));
-      o.lines.push(...(lines.get(rec) ?? []));
-      for (const [index, near] of fnFiles.get(rec) ?? []) o.functions.push({ index, near });
+      if (!o) files.set(key, (o = lazyOverlay(uri, d.lines)));
+      if (at.lines !== undefined) o.packed.push(at.lines);
+      const ff = d.fileFunctions;
+      if (at.functions !== undefined) {
+        for (let j = ff.start[at.functions]!; j < ff.start[at.functions + 1]!; j++) o.functions.push({ index: ff.fn[j]!, near: ff.near[j]! > 0 ? ff.near[j]! : null });
+      }
     }));
+    if (worker) await fillHostCaches(p, metric);
+    // A newer derive (the user switched metric again) has the last word.
+    if (ticket !== this.deriving) return;
+    this.metric = metric;
+    this.functions = d.functions;
+    this.functionByContext = d.functionByContext;
+    this.total = d.total;
+    this.sideBar = d.sideBar;
     this.files = files;
+    const { names, functionOfNode, outermost } = d.functions;
+    d.exclusiveByMetric.forEach((exclusive, k) => seedMetricCache(p, k, {
+      totals: k === metric ? d.functions : { names, functionOfNode, outermost, exclusive, inclusive: d.inclusiveByMetric[k]! },
+      ...(k === metric ? { hottestLine: d.hottestLine } : {}),
+    }));
     if (this.baseline) await this.deriveDiff(resolver);
+  }
+
+  /** The side-bar lists for the selected metric with the current settings (recomputed when a setting changed). */
+  async sideBarLists(): Promise<SideBarLists> {
+    const options = this.deriveOptions();
+    if (this.sideBar && this.sideBar.threshold === options.hotPathThreshold && this.sideBar.limit === options.listLength) return this.sideBar;
+    const metric = this.metric;
+    const worker = analysisWorkerOf(this.profile);
+    const lists = worker
+      ? await worker.sideBar(this.profile, metric, options)
+      : sideBarListsOf(this.profile, metric, this.functions, options);
+    if (metric === this.metric) this.sideBar = lists;
+    return lists;
+  }
+
+  /**
+   * The Sankey's data (superGraphData) for the selected metric unless `options` names one; computed
+   * in the analysis worker when it holds the profile, so the host only receives the small result.
+   */
+  async sankey(options: SuperGraphDataOptions = {}): Promise<SankeyData> {
+    const o = { metric: this.metric, ...options };
+    const worker = analysisWorkerOf(this.profile);
+    return worker ? worker.sankey(this.profile, this.name, o) : superGraphData(this.profile, this.name, o);
+  }
+
+  private deriveOptions(): DeriveOptions {
+    return { hotPathThreshold: hotPathThreshold(), listLength: SIDE_BAR_LIST_LENGTH };
   }
 
   /** Diffs the selected metric (by name) against the baseline and maps both runs' lines onto workspace files. */

@@ -20,6 +20,16 @@ function cacheOf(profile: Profile, m: number): MetricCache {
   return c;
 }
 
+/**
+ * Stores results computed elsewhere (the analysis worker derives them with the overlays), so the
+ * first hover or global heat scale does not walk the whole profile on the host's thread.
+ */
+export function seedMetricCache(profile: Profile, m: number, values: MetricCache): void {
+  const c = cacheOf(profile, m);
+  if (values.totals) c.totals = values.totals;
+  if (values.hottestLine !== undefined) c.hottestLine = values.hottestLine;
+}
+
 /** functionTotals(profile, m), once per profile and metric. */
 export function cachedFunctionTotals(profile: Profile, m: number): FunctionTotals {
   const c = cacheOf(profile, m);

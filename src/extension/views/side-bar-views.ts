@@ -3,12 +3,11 @@ import * as vscode from 'vscode';
 import { contextNoun } from '../../analysis/model/context';
 import type { Profile } from '../../analysis/model/profile';
 import { formatShare, formatValue } from '../../analysis/stats/format';
-import { rootHotPaths, type HotPath } from '../../analysis/stats/hot-path';
-import { functionImbalance } from '../../analysis/stats/imbalance';
-import { firstFramesOf, topFunctions, topLines } from '../../analysis/stats/top-lists';
-import type { LoadedProfile } from '../profile-session';
+import type { HotPath } from '../../analysis/stats/hot-path';
+import { SIDE_BAR_LIST_LENGTH, type LoadedProfile } from '../profile-session';
 import type { ProfileManager } from '../profile-manager';
 import { hotPathThreshold } from '../settings';
+import type { SideBarLists } from '../workers/derived-data';
 import { AnalysisTreeProvider, type AnalysisEntry } from './analysis-tree';
 
 /** View ids, kept in step with package.json by the integration tests. */
@@ -19,8 +18,6 @@ export const SideBarView = {
   imbalance: 'hpcLens.imbalance',
 } as const;
 export type SideBarViewId = (typeof SideBarView)[keyof typeof SideBarView];
-
-const LIST_LENGTH = 50;
 
 function nodeLocation(p: Profile, node: number): AnalysisEntry['location'] {
   const file = p.tree.file(node);
@@ -33,8 +30,20 @@ function where(file: string | null, line: number | null): string {
 
 function metricOf(lp: LoadedProfile) { return lp.profile.metrics[lp.metric]!; }
 
+/**
+ * The lists derived with the selected metric (in the analysis worker, with the overlays), or
+ * undefined while they are being recomputed after a setting changed; `recompute` then refreshes
+ * the views when they arrive, so the host never ranks 10⁶ nodes itself.
+ */
+function listsOf(lp: LoadedProfile, recompute: (lp: LoadedProfile) => void): SideBarLists | undefined {
+  const s = lp.sideBar;
+  if (s && s.threshold === hotPathThreshold() && s.limit === SIDE_BAR_LIST_LENGTH) return s;
+  recompute(lp);
+  return undefined;
+}
+
 /** hpcviewer's hot path from each heavy root, one expanded chain per root. */
-function hotPaths(lp: LoadedProfile): AnalysisEntry[] {
+function hotPaths(lp: LoadedProfile, s: SideBarLists): AnalysisEntry[] {
   const p = lp.profile;
   const { unit, label } = metricOf(lp);
   const chain = (path: HotPath, k: number): AnalysisEntry[] => {
@@ -50,13 +59,13 @@ function hotPaths(lp: LoadedProfile): AnalysisEntry[] {
       children: chain(path, k + 1),
     }];
   };
-  return rootHotPaths(p, lp.metric, hotPathThreshold()).flatMap(path => chain(path, 0));
+  return s.hotPaths.flatMap(path => chain(path, 0));
 }
 
-function lines(lp: LoadedProfile): AnalysisEntry[] {
+function lines(lp: LoadedProfile, s: SideBarLists): AnalysisEntry[] {
   const p = lp.profile;
   const { unit } = metricOf(lp);
-  return topLines(p, lp.metric, { limit: LIST_LENGTH }).entries.map(e => ({
+  return s.topLines.map(e => ({
     label: `${path.basename(e.file)}:${e.line}`,
     description: `${formatShare(e.share)} · ${formatValue(e.exclusive, unit)}${e.calls > 0 ? ` · calls ${formatValue(e.calls, unit)}` : ''}`,
     tooltip: `**${e.file}:${e.line}**\n\n${formatValue(e.exclusive, unit)} on this line, ${formatValue(e.calls, unit)} in calls made from it` +
@@ -66,10 +75,9 @@ function lines(lp: LoadedProfile): AnalysisEntry[] {
   }));
 }
 
-function functions(lp: LoadedProfile): AnalysisEntry[] {
-  const p = lp.profile;
+function functions(lp: LoadedProfile, s: SideBarLists): AnalysisEntry[] {
   const { unit } = metricOf(lp);
-  return topFunctions(p, lp.metric, { limit: LIST_LENGTH }, lp.functions).map(e => ({
+  return s.topFunctions.map(e => ({
     label: e.name,
     description: `${formatShare(e.share)} · ${formatValue(e.exclusive, unit)}`,
     tooltip: `**${e.name}**: ${formatValue(e.exclusive, unit)} exclusive, ${formatValue(e.inclusive, unit)} inclusive${where(e.file, e.line)}`,
@@ -83,14 +91,12 @@ function functions(lp: LoadedProfile): AnalysisEntry[] {
  * node: threads and ranks often reach the same function along different paths (a thread's entry
  * point vs main), and per node each path then looks idle on all but one rank.
  */
-function imbalance(lp: LoadedProfile): AnalysisEntry[] {
+function imbalance(lp: LoadedProfile, s: SideBarLists): AnalysisEntry[] {
   const p = lp.profile;
   if (p.contextCount < 2) return [];
   const { unit } = metricOf(lp);
-  const entries = functionImbalance(p, lp.metric, { limit: LIST_LENGTH }, lp.functions);
-  const frames = firstFramesOf(p, lp.functions, entries.map(e => e.id));
-  return entries.map((e, k) => {
-    const frame = frames[k]!;
+  return s.imbalance.map((e, k) => {
+    const frame = s.imbalanceFrames[k]!;
     return {
       label: e.name,
       description: `${e.imbalance.toFixed(2)}× · max on ${p.contexts[e.maxContext]!.label}`,
@@ -104,12 +110,22 @@ function imbalance(lp: LoadedProfile): AnalysisEntry[] {
 
 /** Registers the four analysis views of the HPC Lens side bar. */
 export function registerSideBarViews(profiles: ProfileManager): { providers: Map<SideBarViewId, AnalysisTreeProvider>; disposables: vscode.Disposable[] } {
-  const providers = new Map<SideBarViewId, AnalysisTreeProvider>([
-    [SideBarView.hotPaths, new AnalysisTreeProvider(profiles, hotPaths)],
-    [SideBarView.topLines, new AnalysisTreeProvider(profiles, lines)],
-    [SideBarView.topFunctions, new AnalysisTreeProvider(profiles, functions)],
-    [SideBarView.imbalance, new AnalysisTreeProvider(profiles, imbalance)],
-  ]);
+  const views: [SideBarViewId, (lp: LoadedProfile, s: SideBarLists) => AnalysisEntry[]][] = [
+    [SideBarView.hotPaths, hotPaths], [SideBarView.topLines, lines], [SideBarView.topFunctions, functions], [SideBarView.imbalance, imbalance],
+  ];
+  const providers = new Map<SideBarViewId, AnalysisTreeProvider>();
+  let inFlight: LoadedProfile | undefined;
+  const recompute = (lp: LoadedProfile) => {
+    if (inFlight === lp) return;
+    inFlight = lp;
+    lp.sideBarLists().then(
+      () => { inFlight = undefined; if (profiles.active === lp) for (const p of providers.values()) p.refresh(); },
+      e => { inFlight = undefined; console.error(`HPC Lens: the side-bar lists could not be computed: ${(e as Error).message}`); },
+    );
+  };
+  for (const [id, format] of views) {
+    providers.set(id, new AnalysisTreeProvider(profiles, lp => { const s = listsOf(lp, recompute); return s ? format(lp, s) : []; }));
+  }
   const disposables: vscode.Disposable[] = [...providers.values()];
   for (const [id, provider] of providers) disposables.push(vscode.window.createTreeView(id, { treeDataProvider: provider, showCollapseAll: id === SideBarView.hotPaths }));
   return { providers, disposables };

@@ -1,0 +1,177 @@
+/**
+ * Everything the editor overlays and side-bar views need for one (profile, metric), computed in one
+ * place: by the analysis worker for profiles it holds, or on the calling thread for profiles that
+ * never went through it. No vscode import: the worker and the benchmark use it too.
+ *
+ * The result is small or made of typed arrays (transferable), never per-node objects: line costs
+ * are packed into columns and unpacked per file only when an editor shows that file.
+ */
+import { functionInclusiveByContext, functionTotals, lineCosts, type FunctionTotals, type LineCost } from '../../analysis/model/aggregates';
+import type { Profile } from '../../analysis/model/profile';
+import { rootHotPaths, type HotPath } from '../../analysis/stats/hot-path';
+import { functionImbalance, type ImbalanceEntry } from '../../analysis/stats/imbalance';
+import { firstFramesOf, topFunctions, topLines, type FunctionEntry, type LineEntry } from '../../analysis/stats/top-lists';
+
+/** Exclusive line costs of every recorded file, packed: file k's lines are lineStart[k] … lineStart[k+1]-1. */
+export interface PackedLineCosts {
+  files: string[];
+  lineStart: Int32Array;
+  line: Int32Array;
+  exclusive: Float64Array;
+  /** Line j's nodes are nodes[nodeStart[j]] … nodes[nodeStart[j+1]-1]. */
+  nodeStart: Int32Array;
+  nodes: Int32Array;
+}
+
+/** Functions with nodes located in each recorded file, with the smallest line seen (0 = none). */
+export interface PackedFileFunctions {
+  files: string[];
+  start: Int32Array;
+  fn: Int32Array;
+  near: Int32Array;
+}
+
+/** The side-bar lists for one metric and hot-path threshold. */
+export interface SideBarLists {
+  threshold: number;
+  limit: number;
+  hotPaths: HotPath[];
+  topLines: LineEntry[];
+  topFunctions: FunctionEntry[];
+  imbalance: ImbalanceEntry[];
+  /** First call-tree frame of each imbalance entry's function (-1 when none). */
+  imbalanceFrames: Int32Array;
+}
+
+export interface DerivedData {
+  metric: number;
+  functions: FunctionTotals;
+  /** Function-major inclusive value per function and context. */
+  functionByContext: Float64Array;
+  /**
+   * Function totals of every metric (the tree part — names, functionOfNode, outermost — is shared):
+   * hovers show all metrics, and computing them later would walk 10⁶ nodes on the host per metric.
+   */
+  exclusiveByMetric: Float64Array[];
+  inclusiveByMetric: Float64Array[];
+  total: number;
+  /** Largest exclusive value of any source line (the global heat scale's top). */
+  hottestLine: number;
+  lines: PackedLineCosts;
+  fileFunctions: PackedFileFunctions;
+  sideBar: SideBarLists;
+}
+
+export interface DeriveOptions {
+  hotPathThreshold: number;
+  listLength: number;
+}
+
+export function packLineCosts(byFile: Map<string, LineCost[]>): PackedLineCosts {
+  const files = [...byFile.keys()];
+  let lineCount = 0, nodeCount = 0;
+  for (const ls of byFile.values()) { lineCount += ls.length; for (const l of ls) nodeCount += l.nodes.length; }
+  const lineStart = new Int32Array(files.length + 1);
+  const line = new Int32Array(lineCount);
+  const exclusive = new Float64Array(lineCount);
+  const nodeStart = new Int32Array(lineCount + 1);
+  const nodes = new Int32Array(nodeCount);
+  let j = 0, n = 0;
+  files.forEach((f, k) => {
+    for (const l of byFile.get(f)!) {
+      line[j] = l.line;
+      exclusive[j] = l.exclusive;
+      nodeStart[j] = n;
+      for (const v of l.nodes) nodes[n++] = v;
+      j++;
+    }
+    lineStart[k + 1] = j;
+  });
+  nodeStart[lineCount] = n;
+  return { files, lineStart, line, exclusive, nodeStart, nodes };
+}
+
+/** The LineCost rows of packed file k (what FileOverlay.lines holds). */
+export function unpackLines(p: PackedLineCosts, k: number): LineCost[] {
+  const out: LineCost[] = [];
+  for (let j = p.lineStart[k]!; j < p.lineStart[k + 1]!; j++) {
+    out.push({ line: p.line[j]!, exclusive: p.exclusive[j]!, nodes: Array.from(p.nodes.subarray(p.nodeStart[j]!, p.nodeStart[j + 1]!)) });
+  }
+  return out;
+}
+
+/** Per recorded file, the functions with a node in it and the smallest line seen (for placing CodeLens). */
+export function fileFunctions(profile: Profile, functionOfNode: Int32Array): PackedFileFunctions {
+  const { file, line } = profile.tree.columns;
+  const byFile = new Map<number, Map<number, number>>();
+  for (let i = 0; i < profile.tree.size; i++) {
+    const fi = file[i]!, f = functionOfNode[i]!;
+    if (fi === 0 || f < 0) continue;
+    let m = byFile.get(fi);
+    if (!m) byFile.set(fi, (m = new Map()));
+    const l = Math.max(0, line[i]!);
+    const prev = m.get(f);
+    if (prev === undefined || (l > 0 && (prev === 0 || l < prev))) m.set(f, l);
+  }
+  const files: string[] = [];
+  let count = 0;
+  for (const m of byFile.values()) count += m.size;
+  const start = new Int32Array(byFile.size + 1), fn = new Int32Array(count), near = new Int32Array(count);
+  let j = 0;
+  for (const [fi, m] of byFile) {
+    files.push(profile.tree.strings.get(fi));
+    for (const [f, l] of m) { fn[j] = f; near[j] = l; j++; }
+    start[files.length] = j;
+  }
+  return { files, start, fn, near };
+}
+
+export function sideBarLists(profile: Profile, metric: number, totals: FunctionTotals, options: DeriveOptions): SideBarLists {
+  const limit = options.listLength;
+  const imbalance = profile.contextCount < 2 ? [] : functionImbalance(profile, metric, { limit }, totals);
+  return {
+    threshold: options.hotPathThreshold,
+    limit,
+    hotPaths: rootHotPaths(profile, metric, options.hotPathThreshold),
+    topLines: topLines(profile, metric, { limit }).entries,
+    topFunctions: topFunctions(profile, metric, { limit }, totals),
+    imbalance,
+    imbalanceFrames: firstFramesOf(profile, totals, imbalance.map(e => e.id)),
+  };
+}
+
+export function deriveData(profile: Profile, metric: number, options: DeriveOptions): DerivedData {
+  const functions = functionTotals(profile, metric);
+  const byFile = lineCosts(profile, metric);
+  let hottestLine = 0;
+  for (const ls of byFile.values()) for (const l of ls) if (l.exclusive > hottestLine) hottestLine = l.exclusive;
+  const exclusiveByMetric: Float64Array[] = [], inclusiveByMetric: Float64Array[] = [];
+  profile.metrics.forEach((_, k) => {
+    const t = k === metric ? functions : functionTotals(profile, k);
+    exclusiveByMetric.push(t.exclusive);
+    inclusiveByMetric.push(t.inclusive);
+  });
+  return {
+    metric,
+    functions,
+    functionByContext: functionInclusiveByContext(profile, metric, functions),
+    exclusiveByMetric,
+    inclusiveByMetric,
+    total: profile.total(metric),
+    hottestLine,
+    lines: packLineCosts(byFile),
+    fileFunctions: fileFunctions(profile, functions.functionOfNode),
+    sideBar: sideBarLists(profile, metric, functions, options),
+  };
+}
+
+/** The buffers of a DerivedData to transfer instead of copying. */
+export function derivedBuffers(d: DerivedData): ArrayBuffer[] {
+  const arrays: ArrayBufferView[] = [
+    d.functions.exclusive, d.functions.inclusive, d.functions.functionOfNode, d.functions.outermost, d.functionByContext,
+    d.lines.lineStart, d.lines.line, d.lines.exclusive, d.lines.nodeStart, d.lines.nodes,
+    d.fileFunctions.start, d.fileFunctions.fn, d.fileFunctions.near, d.sideBar.imbalanceFrames,
+    ...d.exclusiveByMetric, ...d.inclusiveByMetric,
+  ];
+  return [...new Set(arrays.map(a => a.buffer as ArrayBuffer))].filter(b => !(b instanceof SharedArrayBuffer));
+}
