@@ -15,6 +15,7 @@ import { benchChromeTrace } from './bench-chrome-trace';
 import { benchDataMovement } from './bench-data-movement';
 import { benchTimeline } from './bench-timeline';
 import { benchLayout } from './bench-layout';
+import { benchSuperGraph } from './bench-super-graph';
 import { benchEnsemble } from './bench-ensemble';
 import { benchResponsiveness, firstOpenOnce } from './bench-responsiveness';
 
@@ -123,6 +124,7 @@ async function main(): Promise<void> {
   }
 
   await benchChromeTrace({ large: process.env.HPC_LENS_BENCH_LARGE === '1', shared: existsSync(SHARED) ? SHARED : undefined });
+  benchSuperGraph();
   benchLayout();
   benchDataMovement();
   benchTimeline();

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { parseModuleRules, type ModuleRule } from '../analysis/graph/module-map';
 
 /** Setting keys, checked against package.json by the integration tests. */
 export const Setting = {
@@ -9,6 +10,8 @@ export const Setting = {
   sourceSearchRoots: 'sourceSearchRoots',
   pathMappings: 'pathMappings',
   hotPathThreshold: 'hotPath.threshold',
+  dataMovementAnnotations: 'dataMovement.annotations',
+  moduleMap: 'moduleMap',
 } as const;
 
 const config = () => vscode.workspace.getConfiguration('hpcLens');
@@ -19,3 +22,14 @@ export function heatAnnotations(): boolean { return config().get<boolean>(Settin
 /** `file`: heat relative to the hottest line of the file; `global`: to the hottest line of the whole profile. */
 export function heatScale(): 'file' | 'global' { return config().get<string>(Setting.heatScale, 'file') === 'global' ? 'global' : 'file'; }
 export function hotPathThreshold(): number { return config().get<number>(Setting.hotPathThreshold, 0.05); }
+/**
+ * The user's module map for the call graph (rules in order, first match wins). Malformed rules are
+ * skipped and described through `onProblem`, so one typo does not discard the whole map.
+ */
+export function moduleMap(onProblem?: (message: string) => void): ModuleRule[] {
+  const { rules, problems } = parseModuleRules(config().get<unknown>(Setting.moduleMap, []));
+  problems.forEach(p => onProblem?.(`hpcLens.moduleMap: ${p}`));
+  return rules;
+}
+/** After-line text on the lines that issue copies (`⇅ H→D 96 MB · 24× · …`). */
+export function dataMovementAnnotations(): boolean { return config().get<boolean>(Setting.dataMovementAnnotations, true); }
