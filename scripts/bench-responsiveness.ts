@@ -111,7 +111,7 @@ async function before(path: string, workerScript: string): Promise<{ open: Phase
     const sideBar = await hostStep(watch, () => sideBarLists(p, m, functions, OPTIONS));
     // The Sankey data (superGraphData) is left out here: at 10⁶ nodes it alone runs for minutes, so
     // these "before" figures are a lower bound; the "after" run times it in the worker.
-    return { metric: m, functions, functionByContext, lines, fileFunctions: ff, sideBar, exclusiveByMetric: [], inclusiveByMetric: [], total: p.total(m), hottestLine: 0 };
+    return { metric: m, functions, functionByContext, lines, fileFunctions: ff, sideBar, exclusiveByMetric: [], inclusiveByMetric: [], total: p.total(m), hottestLine: 0, nodeTotals: { inclusive: p.inclusiveTotals(m), exclusive: p.exclusiveTotals(m) } };
   };
   let d = await derive(profile, profile.primaryMetric);
   const { text, k } = await lensFile(d);
@@ -131,6 +131,9 @@ async function after(path: string, worker: AnalysisWorker): Promise<{ open: Phas
   let t = performance.now();
   const profile = await worker.parse(path);
   let d = await worker.derive(profile, profile.primaryMetric, OPTIONS);
+  // What LoadedProfile.derive does on the host besides mapping files: adopt the shared node totals, build the child index.
+  await hostStep(watch, () => profile.adoptTotals(d.metric, d.nodeTotals));
+  await hostStep(watch, () => profile.tree.children(0));
   const { text, k } = await lensFile(d);
   const lenses = await hostStep(watch, () => { unpackLines(d.lines, d.lines.files.indexOf(d.fileFunctions.files[k]!)); return placeLenses(d, k, text); });
   const open = { ms: performance.now() - t, ...watch.stop() };
@@ -144,6 +147,7 @@ async function after(path: string, worker: AnalysisWorker): Promise<{ open: Phas
   watch = new LoopWatch();
   t = performance.now();
   d = await worker.derive(profile, (profile.primaryMetric + 1) % profile.metrics.length, OPTIONS);
+  await hostStep(watch, () => profile.adoptTotals(d.metric, d.nodeTotals));
   await hostStep(watch, () => { unpackLines(d.lines, d.lines.files.indexOf(d.fileFunctions.files[k]!)); return placeLenses(d, k, text); });
   const sw = { ms: performance.now() - t, ...watch.stop() };
   return { open, switch: sw, sankeyMs, lenses };

@@ -23,19 +23,6 @@ export interface FileOverlay {
   functions: { index: number; near: number | null }[];
 }
 
-/**
- * The model's lazy O(nodes × contexts) caches that hovers, lenses and heat read synchronously
- * (per-node totals over ranks, the child index), filled one per task: at 10⁶ nodes × 16 ranks each
- * takes ~30 ms, and left to the change listeners they would all run in one task of over 100 ms.
- */
-async function fillHostCaches(p: Profile, metric: number): Promise<void> {
-  const turn = () => new Promise<void>(r => setImmediate(r));
-  for (const fill of [() => p.inclusiveTotals(metric), () => p.exclusiveTotals(metric), () => p.tree.children(0), () => p.total(metric)]) {
-    await turn();
-    fill();
-  }
-}
-
 /** A file's overlay whose line costs are unpacked on first use (an editor showing the file). */
 function lazyOverlay(uri: vscode.Uri, lines: PackedLineCosts): FileOverlay & { packed: number[] } {
   let unpacked: LineCost[] | undefined;
@@ -108,7 +95,10 @@ export class LoadedProfile {
         for (let j = ff.start[at.functions]!; j < ff.start[at.functions + 1]!; j++) o.functions.push({ index: ff.fn[j]!, near: ff.near[j]! > 0 ? ff.near[j]! : null });
       }
     }));
-    if (worker) await fillHostCaches(p, metric);
+    // The per-node totals that hovers, lenses and heat read synchronously, from the worker's shared
+    // memory: summed here they are one O(nodes × contexts) pass each, 100–200 ms with the GC at
+    // 10⁶ nodes × 16 ranks. (The child index came with the parse, built by the worker as well.)
+    if (worker) p.adoptTotals(metric, d.nodeTotals);
     // A newer derive (the user switched metric again) has the last word.
     if (ticket !== this.deriving) return;
     this.metric = metric;

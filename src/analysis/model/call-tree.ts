@@ -96,6 +96,23 @@ export class CallTree {
     return d;
   }
 
+  /** The child index (children of node i: list[start[i]] … list[start[i+1]-1]), built on first use. */
+  childIndex(): { start: Int32Array; list: Int32Array } {
+    this.buildChildIndex();
+    return { start: this.childStart!, list: this.childList! };
+  }
+
+  /**
+   * Takes a child index built elsewhere over the same columns (the analysis worker, in shared
+   * memory), so this thread never makes the O(n) pass; checked for shape, not rebuilt.
+   */
+  adoptChildIndex(index: { start: Int32Array; list: Int32Array }): void {
+    if (index.start.length !== this.size + 1) throw new Error(`child index for ${index.start.length - 1} nodes, the tree has ${this.size}`);
+    if (index.start[this.size] !== index.list.length) throw new Error(`child index ends at ${index.start[this.size]} but lists ${index.list.length} children`);
+    this.childStart = index.start;
+    this.childList = index.list;
+  }
+
   private buildChildIndex(): void {
     if (this.childStart) return;
     const { parent } = this.columns;

@@ -104,4 +104,16 @@ main = 1
     assert.equal(p.total(0), n * C);
     assert.equal(p.inclusive(0)[0], n);
   });
+  it('adopts a child index built over the same tree and rejects one of another shape', () => {
+    const built = profileFromOutline('main 1\n  a 1\n    b 1\n  c 1\n').tree;
+    const index = built.childIndex();
+    const other = profileFromOutline('main 1\n  a 1\n    b 1\n  c 1\n').tree;
+    other.adoptChildIndex(index);
+    assert.equal(other.childIndex().list, index.list, 'the same arrays, not a rebuild');
+    assert.deepEqual([...other.children(0)], [1, 3]);
+    assert.deepEqual([...other.children(1)], [2]);
+    const small = profileFromOutline('main 1\n').tree;
+    assert.throws(() => small.adoptChildIndex(index), /child index for 4 nodes, the tree has 1/);
+    assert.throws(() => other.adoptChildIndex({ start: index.start, list: new Int32Array(1) }), /ends at 3 but lists 1 children/);
+  });
 });

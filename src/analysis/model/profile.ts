@@ -98,6 +98,18 @@ export class Profile {
   exclusiveTotals(m: number): Float64Array { return this.cachedTotals('e', m, () => this.exclusive(m)); }
   inclusiveTotals(m: number): Float64Array { return this.cachedTotals('i', m, () => this.inclusive(m)); }
 
+  /**
+   * Takes per-node totals of metric m computed elsewhere (the analysis worker, over the same shared
+   * model), so this thread never makes the O(nodes × contexts) pass itself.
+   */
+  adoptTotals(m: number, totals: { inclusive: Float64Array; exclusive: Float64Array }): void {
+    if (!(m >= 0 && m < this.metrics.length)) throw new Error(`metric ${m} out of range`);
+    for (const [side, t] of [['i', totals.inclusive], ['e', totals.exclusive]] as const) {
+      if (t.length !== this.tree.size) throw new Error(`${t.length} per-node totals for ${this.tree.size} nodes`);
+      this.totals.set(side + m, t);
+    }
+  }
+
   /** Σ over roots of the inclusive value summed over contexts: "100 %" for shares. */
   total(m: number): number {
     const t = this.inclusiveTotals(m);

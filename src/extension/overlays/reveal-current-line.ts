@@ -6,6 +6,7 @@ import type { ProfileManager } from '../profile-manager';
 import type { LoadedProfile } from '../profile-session';
 import { recordedFiles, type SourceResolver } from '../source-resolver';
 import type { AnalysisEntry, AnalysisTreeProvider } from '../views/analysis-tree';
+import type { SideBarViews } from '../views/side-bar-views';
 import type { SankeyPanel } from '../webviews/sankey-panel';
 import { resolveRecordedFiles, type MappedFile } from './recorded-files';
 import { SOURCE_CHANGED, type SourceEdits } from './source-edits';
@@ -124,12 +125,12 @@ export class LineRevealer {
   }
 }
 
-/** The tree views of the side bar, paired with their providers (both are created in the same order). */
-export function revealableTrees(sideBar: { providers: ReadonlyMap<string, AnalysisTreeProvider>; disposables: readonly vscode.Disposable[] }): Map<string, RevealableTree> {
-  const views = sideBar.disposables.filter((d): d is vscode.TreeView<AnalysisEntry> => typeof (d as Partial<vscode.TreeView<AnalysisEntry>>).reveal === 'function');
-  const ids = [...sideBar.providers.keys()];
+/** The side-bar trees by view id, each provider with its own tree view. */
+export function revealableTrees(sideBar: Pick<SideBarViews, 'providers' | 'views'>): Map<string, RevealableTree> {
   const out = new Map<string, RevealableTree>();
-  if (views.length !== ids.length) return out;
-  ids.forEach((id, k) => out.set(id, { provider: sideBar.providers.get(id)!, view: views[k]! }));
+  for (const [id, provider] of sideBar.providers) {
+    const view = sideBar.views.get(id);
+    if (view) out.set(id, { provider, view });
+  }
   return out;
 }

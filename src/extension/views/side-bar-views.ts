@@ -108,8 +108,15 @@ function imbalance(lp: LoadedProfile, s: SideBarLists): AnalysisEntry[] {
   });
 }
 
+/** The analysis views of the side bar: each view's data provider and its tree view (which reveals and selects rows). */
+export interface SideBarViews {
+  providers: Map<SideBarViewId, AnalysisTreeProvider>;
+  views: Map<SideBarViewId, vscode.TreeView<AnalysisEntry>>;
+  disposables: vscode.Disposable[];
+}
+
 /** Registers the four analysis views of the HPC Lens side bar. */
-export function registerSideBarViews(profiles: ProfileManager): { providers: Map<SideBarViewId, AnalysisTreeProvider>; disposables: vscode.Disposable[] } {
+export function registerSideBarViews(profiles: ProfileManager): SideBarViews {
   const views: [SideBarViewId, (lp: LoadedProfile, s: SideBarLists) => AnalysisEntry[]][] = [
     [SideBarView.hotPaths, hotPaths], [SideBarView.topLines, lines], [SideBarView.topFunctions, functions], [SideBarView.imbalance, imbalance],
   ];
@@ -126,7 +133,7 @@ export function registerSideBarViews(profiles: ProfileManager): { providers: Map
   for (const [id, format] of views) {
     providers.set(id, new AnalysisTreeProvider(profiles, lp => { const s = listsOf(lp, recompute); return s ? format(lp, s) : []; }));
   }
-  const disposables: vscode.Disposable[] = [...providers.values()];
-  for (const [id, provider] of providers) disposables.push(vscode.window.createTreeView(id, { treeDataProvider: provider, showCollapseAll: id === SideBarView.hotPaths }));
-  return { providers, disposables };
+  const treeViews = new Map<SideBarViewId, vscode.TreeView<AnalysisEntry>>();
+  for (const [id, provider] of providers) treeViews.set(id, vscode.window.createTreeView(id, { treeDataProvider: provider, showCollapseAll: id === SideBarView.hotPaths }));
+  return { providers, views: treeViews, disposables: [...providers.values(), ...treeViews.values()] };
 }

@@ -55,6 +55,8 @@ export interface DerivedData {
   exclusiveByMetric: Float64Array[];
   inclusiveByMetric: Float64Array[];
   total: number;
+  /** Per-node values of `metric` summed over contexts (the profile's own cached arrays: shared when the worker holds it). */
+  nodeTotals: { inclusive: Float64Array; exclusive: Float64Array };
   /** Largest exclusive value of any source line (the global heat scale's top). */
   hottestLine: number;
   lines: PackedLineCosts;
@@ -158,6 +160,7 @@ export function deriveData(profile: Profile, metric: number, options: DeriveOpti
     exclusiveByMetric,
     inclusiveByMetric,
     total: profile.total(metric),
+    nodeTotals: { inclusive: profile.inclusiveTotals(metric), exclusive: profile.exclusiveTotals(metric) },
     hottestLine,
     lines: packLineCosts(byFile),
     fileFunctions: fileFunctions(profile, functions.functionOfNode),
@@ -173,5 +176,7 @@ export function derivedBuffers(d: DerivedData): ArrayBuffer[] {
     d.fileFunctions.start, d.fileFunctions.fn, d.fileFunctions.near, d.sideBar.imbalanceFrames,
     ...d.exclusiveByMetric, ...d.inclusiveByMetric,
   ];
-  return [...new Set(arrays.map(a => a.buffer as ArrayBuffer))].filter(b => !(b instanceof SharedArrayBuffer));
+  // The node totals are the profile's cache: transferring them would take them from it.
+  const kept = new Set<ArrayBufferLike>([d.nodeTotals.inclusive.buffer, d.nodeTotals.exclusive.buffer]);
+  return [...new Set(arrays.map(a => a.buffer as ArrayBuffer))].filter(b => !(b instanceof SharedArrayBuffer) && !kept.has(b));
 }

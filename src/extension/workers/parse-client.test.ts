@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { profileFromOutline } from '../../analysis/model/test-profiles';
 import { AnalysisWorker, ParseCancelled } from './parse-client';
 import { lineCosts } from '../../analysis/model/aggregates';
-import { deriveData, unpackLines } from './derived-data';
+import { deriveData, derivedBuffers, unpackLines } from './derived-data';
 
 /** JavaScript source that rebuilds `v` (typed arrays included), to embed a profile in a stand-in worker. */
 function toJs(v: unknown): string {
@@ -135,5 +135,24 @@ describe('deriveData (what the worker answers per dataset and metric)', () => {
     assert.deepEqual(inA, [['main', 1], ['solve', 10]]);
     assert.deepEqual(d.sideBar.topFunctions.map(e => e.name), ['kernel', 'solve', 'main']);
     assert.equal(d.sideBar.imbalance[0]?.name, 'kernel');
+  });
+
+  it('answers the per-node totals the host adopts, and keeps them out of the transfer list (they are the profile\'s cache)', () => {
+    const outline = 'main a.c:1 = 1 1\n  solve a.c:10 = 5 1\n    kernel b.c:20 = 3 9\n';
+    const p = profileFromOutline(outline, 2);
+    const d = deriveData(p, 0, { hotPathThreshold: 0.05, listLength: 10 });
+    assert.deepEqual([...d.nodeTotals.inclusive], [20, 18, 12]);
+    assert.deepEqual([...d.nodeTotals.exclusive], [2, 6, 12]);
+    const buffers = derivedBuffers(d);
+    assert.ok(!buffers.includes(d.nodeTotals.inclusive.buffer as ArrayBuffer) && !buffers.includes(d.nodeTotals.exclusive.buffer as ArrayBuffer));
+    assert.ok(buffers.includes(d.functions.exclusive.buffer as ArrayBuffer), 'the rest is still transferred');
+    // A second model over the same data adopts them: the same arrays, no pass of its own.
+    const host = profileFromOutline(outline, 2);
+    host.adoptTotals(0, d.nodeTotals);
+    assert.equal(host.inclusiveTotals(0), d.nodeTotals.inclusive);
+    assert.equal(host.exclusiveTotals(0), d.nodeTotals.exclusive);
+    assert.equal(host.total(0), 20);
+    assert.throws(() => host.adoptTotals(0, { inclusive: new Float64Array(2), exclusive: new Float64Array(3) }), /2 per-node totals for 3 nodes/);
+    assert.throws(() => host.adoptTotals(5, d.nodeTotals), /metric 5 out of range/);
   });
 });

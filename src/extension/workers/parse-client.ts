@@ -172,6 +172,7 @@ export class AnalysisWorker {
 
   private adopt(r: WorkerResults['parse'], generation: number): Profile {
     const profile = new Profile(r.data);
+    if (r.childIndex) profile.tree.adoptChildIndex(r.childIndex);
     const d = { generation, id: r.dataset };
     this.datasets.set(profile, d);
     this.released.register(profile, d);

@@ -25,7 +25,12 @@ export type WorkerRequest =
   /** A timeline request about a held trace (timeline-requests.ts). */
   | { id: number; type: 'timeline'; dataset: number; request: TimelineWorkerRequest };
 
-export interface ParseResult { dataset: number; data: ProfileData }
+export interface ParseResult {
+  dataset: number;
+  data: ProfileData;
+  /** The call tree's child index, built by the worker in shared memory (CallTree.adoptChildIndex). */
+  childIndex?: { start: Int32Array; list: Int32Array };
+}
 
 /** What each request type answers with. */
 export interface WorkerResults {

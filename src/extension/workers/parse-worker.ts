@@ -31,6 +31,16 @@ const datasets = new Map<number, Profile>();
 const running = new Map<number, AbortController>();
 let nextDataset = 1;
 
+/**
+ * The profile with its per-node totals of metric m in shared memory: the host adopts the same
+ * arrays (LoadedProfile.derive) instead of summing 10⁶ nodes × ranks on its own thread.
+ */
+function withSharedTotals(p: Profile, m: number): Profile {
+  const inclusive = p.inclusiveTotals(m), exclusive = p.exclusiveTotals(m);
+  if (!(inclusive.buffer instanceof SharedArrayBuffer) || !(exclusive.buffer instanceof SharedArrayBuffer)) p.adoptTotals(m, { inclusive: shared(inclusive), exclusive: shared(exclusive) });
+  return p;
+}
+
 /** A copy of `v` whose typed arrays live in SharedArrayBuffers (plain objects and arrays are walked). */
 function shared<T>(v: T): T {
   if (ArrayBuffer.isView(v)) {
@@ -73,8 +83,12 @@ async function parse(id: number, path: string): Promise<WorkerResults['parse']> 
     read.metrics.forEach((_, m) => { read.exclusive(m); read.inclusive(m); });
     const data: ProfileData = shared(read.toTransferable().data);
     const dataset = nextDataset++;
-    datasets.set(dataset, new Profile(data));
-    return { dataset, data };
+    const profile = new Profile(data);
+    // Built here in shared memory: at 10⁶ nodes it is a 20–140 ms pass the host would otherwise make.
+    const childIndex = shared(profile.tree.childIndex());
+    profile.tree.adoptChildIndex(childIndex);
+    datasets.set(dataset, profile);
+    return { dataset, data, childIndex };
   } finally {
     running.delete(id);
   }
@@ -134,7 +148,7 @@ async function handle(req: WorkerRequest): Promise<void> {
         running.get(req.target)?.abort();
         return post({ id: req.id, type: 'done', result: null });
       case 'derive': {
-        const d = deriveData(dataset(req.dataset), req.metric, options(req.options));
+        const d = deriveData(withSharedTotals(dataset(req.dataset), req.metric), req.metric, options(req.options));
         return post({ id: req.id, type: 'done', result: d }, derivedBuffers(d));
       }
       case 'sideBar': {

@@ -40,6 +40,9 @@ const state = mkdtempSync(join(tmpdir(), 'hpc-lens-vscode-'));
 const port = 20000 + Math.floor(Math.random() * 20000);
 const phaseFile = join(state, 'phase');
 writeFileSync(phaseFile, '1');
+// The suites edit the sample sources and must never save them: no auto save (the server's machine settings; the web workbench defaults to afterDelay).
+mkdirSync(join(state, 'ud', 'Machine'), { recursive: true });
+writeFileSync(join(state, 'ud', 'Machine', 'settings.json'), JSON.stringify({ 'files.autoSave': 'off' }));
 
 const server = spawn(node24, [serverMain,
   '--host', '127.0.0.1', '--port', String(port), '--without-connection-token', '--accept-server-license-terms',

@@ -84,18 +84,23 @@ export function registerDatasetSuites(): void {
       assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.activateDataset', 0), true);
       assert.equal(api.active?.name, SAMPLING);
       assert.deepEqual(api.datasets.entries().map(e => e.active), [true, false]);
-      await until(`${samplingHeat} sampling heat lines`, () => api.heatLines(doc.uri).length === samplingHeat);
-      const samplingLens = await until('the sampling CodeLens on jacobi_sweep', async () => { const t = await sweepLens(doc); return t !== callgrindLens && t; });
+      // Right after the switch, not eventually: the lens must never show the previous dataset's text.
+      const samplingLens = await sweepLens(doc);
+      assert.ok(samplingLens && samplingLens !== callgrindLens, `the jacobi_sweep CodeLens follows the switch at once: ${samplingLens}`);
       assert.match(samplingLens, /inclusive \([\d.]+ m?s\)/, 'a time, not instructions');
+      await until(`${samplingHeat} sampling heat lines`, () => api.heatLines(doc.uri).length === samplingHeat);
     });
 
     test('each dataset keeps its own metric; reopening a loaded file activates it instead of loading it twice', async () => {
       assert.equal(api.active?.name, SAMPLING);
       assert.equal(await api.datasets.setMetric('count'), true);
       assert.equal(api.active?.metric, 'count');
+      const countLens = await sweepLens(await vscode.workspace.openTextDocument(stencil()));
       await api.datasets.activate(1);
       assert.equal(api.active?.name, CALLGRIND);
       assert.equal(api.active?.metric, 'Ir');
+      const irLens = await sweepLens(await vscode.workspace.openTextDocument(stencil()));
+      assert.ok(irLens && irLens !== countLens && !/inclusive \([\d.]+ m?s\)/.test(irLens), `the CodeLens shows the activated dataset's Ir at once: ${irLens}`);
       assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', profileUri(SAMPLING)), true);
       assert.equal(api.datasets.entries().length, 2, 'no duplicate');
       assert.equal(api.active?.name, SAMPLING);

@@ -46,6 +46,8 @@ export function registerEditingSuites(): void {
     }
 
     suiteSetup(async () => {
+      // The suite edits the sample's sources and must never write them: auto save would.
+      assert.equal(vscode.workspace.getConfiguration('files').get('autoSave'), 'off', 'files.autoSave is off (the harness sets it)');
       api = await vscode.extensions.getExtension<HpcLensApi>(EXTENSION_ID)!.activate();
       await api.startup;
       assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', samplingProfile()), true, `opened (last error: ${api.lastError})`);
@@ -59,6 +61,16 @@ export function registerEditingSuites(): void {
     });
 
     teardown(revert);
+    // Whatever a failed test left: every dirty sample document goes back to its text on disk, unsaved.
+    suiteTeardown(async () => {
+      const root = workspaceRoot().toString();
+      for (const doc of vscode.workspace.textDocuments) {
+        if (!doc.isDirty || !doc.uri.toString().startsWith(root)) continue;
+        await vscode.window.showTextDocument(doc);
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+        assert.equal(doc.isDirty, false, `${doc.uri.fsPath} reverted`);
+      }
+    });
 
     test('three lines inserted above move heat, CodeLens and hover down by three; revert puts them back', async () => {
       const edit = new vscode.WorkspaceEdit();
