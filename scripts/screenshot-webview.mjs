@@ -10,13 +10,14 @@
 // drives (focus, link hover, counts metric, narrow panel, empty graph, error banner). Exits 1 when a
 // check fails. CHROMIUM_PATH overrides /usr/bin/chromium; KEEP_TMP=1 keeps the generated pages.
 // Functions passed to page.evaluate() run in the page:
-/* global window, document */
+/* global window, document, getComputedStyle */
 import * as esbuild from 'esbuild';
 import { chromium } from 'playwright-core';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
 
 const root = resolve(import.meta.dirname, '..');
 const arg = (name, dflt) => {
@@ -156,7 +157,7 @@ const THEMES = {
 // --------------------------------------------------------------------------- page
 
 const nonce = 'c2NyZWVuc2hvdC1ub25jZQ';
-function pageHtml(theme) {
+function pageHtml(theme, initial = { type: 'sankey', data: fixture }) {
   const t = THEMES[theme];
   if (!t) throw new Error(`unknown theme ${theme}; use dark, light or hc`);
   const style = Object.entries(t.vars).map(([k, v]) => `${k}: ${v}`).join('; ');
@@ -173,7 +174,7 @@ function pageHtml(theme) {
       return {
         postMessage(m) {
           window.__messages.push(JSON.parse(JSON.stringify(m)));
-          if (m.type === 'ready') setTimeout(() => window.__host({ type: 'sankey', data: ${JSON.stringify(fixture)} }), 20);
+          if (m.type === 'ready') setTimeout(() => window.__host(${JSON.stringify(initial)}), 20);
         },
         getState: () => window.__state,
         setState: s => (window.__state = s),
@@ -284,19 +285,16 @@ async function shoot(browser, theme, dir) {
     check(/heat.*→.*libstencil\.so/.test(tip3) && /48\.2 s/.test(tip3), 'link tooltip shows source → target and value');
     await page.screenshot({ path: join(outDir, `sankey-${theme}-link-hover.png`) });
 
-    // Click: openSource for a node with a file, nothing for one without.
+    // Click: selects the node (the host opens its entry function's source and flashes its entry lines).
     await clearMessages(page);
     await page.click('[data-node="heat/libhalo.so"] .sankey-node-rect');
-    // aria-disabled: Playwright would wait for it to become enabled.
-    await page.click('[data-node="heat/libckpt.so/libc.so.6"] .sankey-node-rect', { force: true });
-    await page.waitForTimeout(100);
-    const opened = (await messages(page)).filter(m => m.type === 'openSource');
-    check(opened.length === 1 && opened[0].file === 'src/halo/halo.c' && opened[0].line === 41 && opened[0].name === 'halo_exchange',
-      'click posts openSource only for nodes with a file');
+    const picked = await waitForMessage(page, m => m.type === 'callflow/select', 'click posts callflow/select');
+    check(picked?.nodeId === 'heat/libhalo.so', 'the selection names the clicked node');
+    check(await page.locator('[data-node="heat/libhalo.so"] .sankey-node-selected').count() === 1, 'the selected node is outlined');
 
     // Keyboard: Tab to the first node, Enter opens it.
     // Click the header: sequential focus navigation starts from there.
-    await page.mouse.click(300, 20);
+    await page.click('.sankey-title');
     await clearMessages(page);
     await page.keyboard.press('Tab');
     const focused = await page.evaluate(() => document.activeElement?.getAttribute('data-node'));
@@ -330,7 +328,9 @@ async function shoot(browser, theme, dir) {
     check(state?.sankey?.data?.metric?.name === 'PAPI_L2_TCM', 'the last data is persisted with setState');
 
     // Theme switch while open: VS Code swaps the body class and the variables on <html>.
-    const fillOf = () => page.locator('[data-node="heat"] .sankey-node-rect').getAttribute('fill');
+    // Nodes are coloured by exclusive value: the largest one takes the top of the heat scale.
+    const hottest = [...fixture.nodes].sort((a, b) => b.exclusive - a.exclusive)[0].id;
+    const fillOf = () => page.locator(`[data-node="${hottest}"] .sankey-node-rect`).getAttribute('fill');
     const darkFill = await fillOf();
     await page.evaluate(vars => {
       for (const [k, v] of Object.entries(vars)) document.documentElement.style.setProperty(k, v);
@@ -362,7 +362,8 @@ async function shoot(browser, theme, dir) {
     // Empty graph.
     await clearMessages(page);
     await page.evaluate(d => window.__host({ type: 'sankey', data: d }), { ...fixture, nodes: [], links: [], total: 0 });
-    const none = await waitForMessage(page, m => m.type === 'rendered', 'rendered for an empty graph');
+    // (A render report of the resize above may still arrive first: wait for the empty one.)
+    const none = await waitForMessage(page, m => m.type === 'rendered' && m.nodeCount === 0, 'rendered for an empty graph');
     check(none?.nodeCount === 0 && none.linkCount === 0, 'empty graph renders 0/0');
     await page.screenshot({ path: join(outDir, `sankey-${theme}-empty.png`) });
 
@@ -383,6 +384,112 @@ async function shoot(browser, theme, dir) {
   await page.close();
 }
 
+// --------------------------------------------------------------------------- CallFlow views
+
+/** Screenshots and checks of the CallFlow views on fixtures the analysis computes (scripts/callflow-fixtures.ts). */
+async function callflowShots(browser, theme, dir) {
+  const fixturesFile = join(dir, 'callflow-fixtures.json');
+  const gen = spawnSync('npx', ['tsx', join(root, 'scripts/callflow-fixtures.ts'), fixturesFile], { cwd: root, encoding: 'utf8' });
+  if (gen.status !== 0) { check(false, `callflow fixtures: ${gen.stderr}`); return; }
+  const all = JSON.parse(readFileSync(fixturesFile, 'utf8'));
+  for (const [name, f] of Object.entries(all)) {
+    const state = (extra = {}) => ({ mode: 'single', brushed: null, selected: f.focus, canCompare: Boolean(f.sideBySide), ...extra });
+    const file = join(dir, `callflow-${name}-${theme}.html`);
+    writeFileSync(file, pageHtml(theme, { type: 'sankey', data: f.data, callflow: state() }));
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+    const problems = [];
+    page.on('console', m => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+    page.on('pageerror', e => problems.push(`page error: ${e.message}`));
+    await page.goto(pathToFileURL(file).href);
+    await page.waitForSelector('.sankey-node-rect');
+    await waitForMessage(page, m => m.type === 'rendered', `${name}: rendered`);
+    const withHist = f.data.nodes.filter(n => n.histogram?.inclusive.counts.some(c => c > 0)).length;
+    check(await page.locator('.sankey-mini-hist').count() === withHist, `${name}: a mini histogram on every bar with per-rank values (${withHist})`);
+    check(await page.locator('.callflow-bin').count() > 0, `${name}: the histogram view shows the selected node`);
+    // Metrics for the correlation view, as the host answers them.
+    await page.evaluate(m => window.__host(m), { type: 'callflow/nodeMetrics', nodeId: f.focus, metrics: f.nodeMetrics });
+    const focusSel = `[data-node="${f.focus}"] .sankey-node-rect`;
+    await page.hover(focusSel);
+    await page.waitForTimeout(250);
+    const tip = await page.locator('.sankey-tooltip.is-visible').textContent().catch(() => '');
+    check(/Called from/.test(tip) && /Inclusive/.test(tip) && /Exclusive/.test(tip), `${name}: node tooltip lists callers and values`);
+    await page.screenshot({ path: join(outDir, `callflow-${name}-sankey-tooltip.png`) });
+
+    // Histogram: hover a bin for its ranks, then brush the lower bins.
+    const firstBin = await page.locator('.callflow-bin').first().boundingBox();
+    await page.mouse.move(firstBin.x + firstBin.width / 2, firstBin.y + firstBin.height - 2);
+    await page.waitForTimeout(100);
+    check(/Ranks:/.test(await page.locator('.callflow-tip').textContent().catch(() => '')), `${name}: a bin's tooltip lists its ranks`);
+    await page.screenshot({ path: join(outDir, `callflow-${name}-histogram.png`) });
+    const plot = await page.locator('.callflow-histogram svg').boundingBox();
+    await clearMessages(page);
+    await page.mouse.move(plot.x + 46, plot.y + 30);
+    await page.mouse.down();
+    await page.mouse.move(plot.x + 46 + (plot.width - 60) * 0.45, plot.y + 40, { steps: 5 });
+    await page.mouse.up();
+    const brushMsg = await waitForMessage(page, m => m.type === 'callflow/brush', `${name}: brushing bins posts callflow/brush`);
+    check(Array.isArray(brushMsg?.contexts) && brushMsg.contexts.length > 0, `${name}: the brush selects ranks (${brushMsg?.contexts?.join(',')})`);
+    await page.waitForTimeout(100);
+    await page.screenshot({ path: join(outDir, `callflow-${name}-histogram-brushed.png`) });
+
+    // Correlation tab.
+    await page.click('[data-tab="correlation"]');
+    await page.waitForSelector('.callflow-point');
+    check(await page.locator('.callflow-point').count() === f.data.contexts.indices.length, `${name}: one point per rank`);
+    await page.locator('.callflow-fit-hit').hover({ force: true });
+    await page.waitForTimeout(100);
+    check(/r = /.test(await page.locator('.callflow-tip').textContent().catch(() => '')), `${name}: hovering the fit line shows r`);
+    await page.screenshot({ path: join(outDir, `callflow-${name}-correlation.png`) });
+    await page.click('[data-tab="histogram"]');
+
+    // Brush split: two graphs, coloured by difference.
+    await page.evaluate(m => window.__host(m), { type: 'sankey', data: f.top, callflow: state({ mode: 'brush', brushed: f.brushed, second: f.bottom, labels: f.labels }) });
+    await page.waitForTimeout(1000); // the three-phase transition is 700 ms
+    check(await page.locator('.sankey-svg').count() === 2, `${name}: the brush split draws two graphs`);
+    check(/brushed − rest/.test(await page.locator('.callflow-toolbar').textContent()), `${name}: a diverging difference legend`);
+    await page.mouse.move(5, 5);
+    await page.screenshot({ path: join(outDir, `callflow-${name}-brush-split.png`) });
+
+    // Split by entry function, with the three-phase transition (back to one graph first).
+    await page.evaluate(m => window.__host(m), { type: 'sankey', data: f.data, callflow: state() });
+    await page.waitForTimeout(300);
+    if (f.splitNode) {
+      await clearMessages(page);
+      await page.dblclick(`[data-node="${f.splitNode}"] .sankey-node-rect`);
+      const split = await waitForMessage(page, m => m.type === 'callflow/split', `${name}: double-click posts callflow/split`);
+      check(split?.nodeId === f.splitNode && split.mode === 'entry', `${name}: double-click splits by entry function`);
+      await page.evaluate(m => window.__host(m), { type: 'sankey', data: f.split, callflow: state() });
+      await page.waitForTimeout(80);
+      const midOpacity = await page.evaluate(() => Number(getComputedStyle(document.querySelector('.sankey-links')).opacity));
+      check(midOpacity < 1, `${name}: links fade out first (opacity ${midOpacity.toFixed(2)})`);
+      await page.waitForTimeout(900);
+      const parts = f.split.nodes.filter(n => n.baseId === f.splitNode && n.id !== f.splitNode).length;
+      check(parts >= 2 && await page.locator('.sankey-node-rect').count() === f.split.nodes.length, `${name}: ${parts} split parts drawn`);
+      await page.click(`[data-node="${f.split.nodes.find(n => n.baseId === f.splitNode && n.id !== f.splitNode).id}"] .sankey-node-rect`, { button: 'right' });
+      check(await page.locator('.callflow-menu').count() === 1, `${name}: right-click opens the node menu`);
+      await page.screenshot({ path: join(outDir, `callflow-${name}-split-menu.png`) });
+      await page.keyboard.press('Escape');
+      await page.mouse.click(5, 5);
+    }
+
+    if (f.sideBySide) {
+      const sb = f.sideBySide;
+      await page.evaluate(m => window.__host(m), { type: 'sankey', data: sb.a, callflow: state({ mode: 'sideBySide', second: sb.b, labels: sb.labels }) });
+      await page.waitForTimeout(1000);
+      const heights = await page.evaluate(() => [...document.querySelectorAll('.sankey-svg')].map(svg => {
+        const rects = [...svg.querySelectorAll('.sankey-node-rect')];
+        return Math.max(...rects.map(r => Number(r.getAttribute('height'))));
+      }));
+      const ratio = heights[1] / heights[0];
+      const want = sb.b.total / sb.a.total;
+      check(Math.abs(ratio - want) < 0.01, `${name}: side by side, B's root is ${ratio.toFixed(3)} of A's (totals: ${want.toFixed(3)})`);
+      await page.screenshot({ path: join(outDir, `callflow-${name}-side-by-side.png`) });
+    }
+    check(problems.length === 0, `${name}: no console errors${problems.length ? ':\n      ' + problems.join('\n      ') : ''}`);
+    await page.close();
+  }
+}
+
 // --------------------------------------------------------------------------- main
 
 mkdirSync(outDir, { recursive: true });
@@ -397,6 +504,7 @@ const browser = await chromium.launch({
 });
 try {
   for (const theme of themes) await shoot(browser, theme, tmp);
+  if (!arg('no-callflow', false)) await callflowShots(browser, themes.includes('dark') ? 'dark' : themes[0], tmp);
 } finally {
   await browser.close();
   if (!process.env.KEEP_TMP) rmSync(tmp, { recursive: true, force: true }); else console.log(tmp);

@@ -70,6 +70,8 @@ export interface CallflowLayoutOptions {
   curvature?: number;
   /** A layout to stay close to (split / unsplit transitions). */
   previous?: CallflowLayout;
+  /** Upper bound of the vertical scale (px per value unit): two graphs drawn on one scale compare by height. */
+  maxScale?: number;
 }
 
 export interface PlacedNode {
@@ -132,6 +134,8 @@ export interface CallflowLayout {
   layerX: number[];
   /** Pixels per value unit (node height and ribbon width = value × scale). */
   scale: number;
+  /** The scale that fits the box before `maxScale` caps it. */
+  fittedScale: number;
   /** Crossing ribbon pairs, and Σ of the products of their flows. */
   crossings: number;
   weightedCrossings: number;
@@ -204,7 +208,7 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
 
   const empty = (): CallflowLayout => ({
     width, height, nodes: [], edges: [], removedEdges, duplicateNodes: input.nodes.length - n, levels: 0, layerX: [],
-    scale: 0, crossings: 0, weightedCrossings: 0, dummyCount: 0, bounds: { x0: 0, y0: 0, x1: 0, y1: 0 },
+    scale: 0, fittedScale: 0, crossings: 0, weightedCrossings: 0, dummyCount: 0, bounds: { x0: 0, y0: 0, x1: 0, y1: 0 },
   });
   if (n === 0) return empty();
 
@@ -340,6 +344,8 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
     scale = Math.min(scale, lo);
   }
   if (!Number.isFinite(scale)) scale = 0;
+  const fittedScale = scale;
+  if (options.maxScale !== undefined && Number.isFinite(options.maxScale) && options.maxScale >= 0) scale = Math.min(scale, options.maxScale);
   const h = Array.from({ length: items }, (_, v) => Math.max(minHeight(v) * minFactor, itemValue[v]! * scale));
   const gap = layers.map(layer => layer.map((_, i) => gapBefore(layer, i) * gapFactor));
 
@@ -463,7 +469,7 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
   for (const p of nodes) { bx0 = Math.min(bx0, p.x0); by0 = Math.min(by0, p.y0); bx1 = Math.max(bx1, p.x1); by1 = Math.max(by1, p.y1); }
   for (const e of placedEdges) for (const p of e.points) { by0 = Math.min(by0, p.top); by1 = Math.max(by1, p.bottom); }
   return {
-    width, height, nodes, edges: placedEdges, removedEdges, duplicateNodes: input.nodes.length - n, levels, layerX, scale,
+    width, height, nodes, edges: placedEdges, removedEdges, duplicateNodes: input.nodes.length - n, levels, layerX, scale, fittedScale,
     crossings: ordering.count, weightedCrossings: ordering.weighted, dummyCount: items - n,
     bounds: { x0: bx0, y0: by0, x1: bx1, y1: by1 },
   };

@@ -25,6 +25,8 @@ export interface LayoutOptions {
   minNodeHeight?: number;
   /** The layout drawn before (same view, new data): persisting nodes keep their order and place. */
   previous?: SankeyLayout | null;
+  /** Cap of the vertical scale (px per unit), so that two graphs side by side share one scale. */
+  maxScale?: number;
 }
 
 export interface PositionedNode {
@@ -78,6 +80,8 @@ export interface SankeyLayout {
   columns: number;
   /** Pixels per metric unit (node height and link width = value × scale). */
   scale: number;
+  /** The scale that would fill the box (before `maxScale`). */
+  fittedScale: number;
   /** Input links that could not be drawn: unknown node ids, self-loops or links closing a cycle. */
   droppedLinks: number;
   /** Ribbon pairs that cross. */
@@ -104,6 +108,7 @@ export function layoutSankey(data: SankeyData, options: LayoutOptions): SankeyLa
       histogramHeight: options.histogramHeight ?? 0,
       minNodeHeight: options.minNodeHeight ?? 2,
       previous: options.previous?.callflow,
+      ...(options.maxScale !== undefined ? { maxScale: options.maxScale } : {}),
     },
   );
 
@@ -128,7 +133,7 @@ export function layoutSankey(data: SankeyData, options: LayoutOptions): SankeyLa
   // Tab order and drawing order: by column, then top to bottom.
   const outNodes = [...nodes.values()].sort((a, b) => a.layer - b.layer || a.y0 - b.y0);
   return {
-    width: callflow.width, height: callflow.height, nodes: outNodes, links, columns: callflow.levels, scale: callflow.scale,
+    width: callflow.width, height: callflow.height, nodes: outNodes, links, columns: callflow.levels, scale: callflow.scale, fittedScale: callflow.fittedScale,
     droppedLinks: callflow.removedEdges.length, crossings: callflow.crossings, callflow,
   };
 }

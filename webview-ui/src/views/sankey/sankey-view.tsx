@@ -9,6 +9,7 @@
  * it) opens its entry function's source.
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
 import type { CSSProperties, KeyboardEvent as ReactKeyboardEvent, MouseEvent as ReactMouseEvent, ReactNode } from 'react';
 import type { SankeyData, SankeyNodeData } from '../../../../src/shared/protocol';
 import { formatImbalance, formatLocation, formatShare, formatValue } from '../../format';
@@ -21,6 +22,8 @@ import { useElementSize } from '../../components/use-element-size';
 import { layoutSankey } from './sankey-layout';
 import type { PositionedLink, PositionedNode, SankeyLayout } from './sankey-layout';
 import { LINE_HEIGHT, placeLabels } from './sankey-labels';
+import { sequentialPosition, valueOf, type ColourBy } from '../callflow/callflow-colours';
+import { planTransition, type PlacedItem } from '../callflow/split-transition';
 
 export interface SourceEntry { file: string; line: number | null; name: string }
 
@@ -40,9 +43,46 @@ export interface SankeyViewProps {
   revealedIds?: readonly string[];
   /** Called once the marks are drawn, with the requested ids that are on screen. */
   onRevealed?: (ids: string[]) => void;
+  /** Colour nodes by exclusive or inclusive value on [0, colourMax] (default: the share heat scale). */
+  colourBy?: ColourBy;
+  /** Upper end of the colour domain, shared by graphs drawn together (default: this graph's maximum). */
+  colourMax?: number;
+  /** A colour per node that overrides the scale (difference colouring of a brush split). */
+  nodeColour?: (n: SankeyNodeData) => string | undefined;
+  /** Legend drawn instead of the default one. */
+  legend?: ReactNode;
+  /** Draws the mini per-rank histogram of this value above every bar, with a linear or log count axis. */
+  miniHistogram?: { metric: 'inclusive' | 'exclusive'; scale: 'linear' | 'log' };
+  /** Cap of the vertical scale (two graphs side by side share one); `onFitted` reports the scale that fills the box. */
+  maxScale?: number;
+  onFitted?: (fittedScale: number) => void;
+  /** The selected node: outlined solid. */
+  selectedId?: string | null;
+  /** Click selects (instead of opening the source); double-click splits; right-click opens a menu at window coordinates. */
+  onSelect?: (n: SankeyNodeData) => void;
+  onSplit?: (n: SankeyNodeData) => void;
+  onContextMenu?: (n: SankeyNodeData, at: { x: number; y: number }) => void;
+  /** Zoom (wheel) and pan (drag) with d3-zoom; labels keep their size. */
+  zoomable?: boolean;
+  /** A new value resets the zoom. */
+  zoomResetKey?: number;
+  /** Caption shown instead of the header (graphs stacked in one panel). */
+  caption?: ReactNode;
 }
 
 type Hover = { kind: 'node' | 'link'; id: string } | null;
+
+/** Mini histogram size: its height (room the layout keeps above each bar) and the bar width that holds 20 bins. */
+const MINI_HISTOGRAM_HEIGHT = 18;
+const MINI_HISTOGRAM_NODE_WIDTH = 24;
+
+/** Time a click waits for a second click (a double-click splits instead of selecting). */
+const DOUBLE_CLICK_MS = 230;
+
+/** Zoomed out below this, labels of bars shorter than LABEL_MIN_PX on screen are hidden. */
+const LABEL_MIN_PX = 9;
+
+const prefersReducedMotion = (): boolean => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 /** Fill opacity of the exclusive (bottom) part of a bar; the part flowing on to callees is solid. */
 const EXCLUSIVE_OPACITY = 0.42;
@@ -51,7 +91,27 @@ const EXCLUSIVE_OPACITY = 0.42;
 const IMBALANCE_WARNING = 1.5;
 
 export function SankeyView(props: SankeyViewProps) {
-  const { data, onOpenSource, onRendered } = props;
+  const { onOpenSource, onRendered } = props;
+  // The data on screen lags `props.data` while the links of a split fade out (phase 1 of 3).
+  const [data, setShownData] = useState(props.data);
+  const linksRef = useRef<SVGGElement>(null);
+  const labelsRef = useRef<SVGGElement>(null);
+  const pendingMove = useRef<PlacedItem[] | null>(null);
+  useEffect(() => {
+    if (props.data === data) return;
+    const structural = props.data.nodes.length !== data.nodes.length || props.data.nodes.some((n, i) => n.id !== data.nodes[i]?.id);
+    const links = linksRef.current;
+    if (!structural || !links || props.data.nodes.length === 0 || data.nodes.length === 0 || prefersReducedMotion()) { setShownData(props.data); return; }
+    pendingMove.current = (previousLayout.current?.nodes ?? []).map(n => ({ id: n.id, baseId: n.data.baseId, x0: n.x0, y0: n.y0, x1: n.x1, y1: n.y1 }));
+    const next = props.data;
+    const plan = planTransition([], [], false);
+    const fadeOut = plan.phases[0]!.duration;
+    select(links).interrupt('split').transition('split').duration(fadeOut).style('opacity', 0);
+    if (labelsRef.current) select(labelsRef.current).interrupt('split').transition('split').duration(fadeOut).style('opacity', 0);
+    // The new data is drawn when the fade-out is over (a timer, not the transition's end: an interrupted fade must not lose the data).
+    const timer = setTimeout(() => setShownData(next), fadeOut);
+    return () => clearTimeout(timer);
+  }, [props.data, data]);
   const themeColors = useThemeColors();
   const colors = props.colors ?? themeColors;
   const chartRef = useRef<HTMLDivElement>(null);
@@ -63,10 +123,60 @@ export function SankeyView(props: SankeyViewProps) {
 
   // The last drawing: new data (a split, another metric) keeps the order and places of nodes that persist.
   const previousLayout = useRef<SankeyLayout | null>(null);
+  const mini = props.miniHistogram;
   const layout = useMemo(
-    () => (isEmpty || width <= 0 || height <= 0 ? null : layoutSankey(data, { width, height, previous: previousLayout.current })),
-    [data, width, height, isEmpty],
+    () => (isEmpty || width <= 0 || height <= 0 ? null : layoutSankey(data, {
+      width, height, previous: previousLayout.current,
+      ...(mini ? { histogramHeight: MINI_HISTOGRAM_HEIGHT + 4, nodeWidth: MINI_HISTOGRAM_NODE_WIDTH, margin: { top: 10 + MINI_HISTOGRAM_HEIGHT, right: 8, bottom: 10, left: 8 } } : {}),
+      ...(props.maxScale !== undefined ? { maxScale: props.maxScale } : {}),
+    })),
+    [data, width, height, isEmpty, mini !== undefined, props.maxScale],
   );
+  const onFittedRef = useRef(props.onFitted);
+  useLayoutEffect(() => { onFittedRef.current = props.onFitted; });
+  useEffect(() => { if (layout) onFittedRef.current?.(layout.fittedScale); }, [layout]);
+
+  // Phases 2 and 3 of a split: nodes move from where they (or the bar they came from) were, then the links fade in.
+  useLayoutEffect(() => {
+    const before = pendingMove.current;
+    if (!layout || !before) return;
+    pendingMove.current = null;
+    const plan = planTransition(before, layout.nodes.map(n => ({ id: n.id, baseId: n.data.baseId, x0: n.x0, y0: n.y0, x1: n.x1, y1: n.y1 })), prefersReducedMotion());
+    const [, move, fadeIn] = plan.phases;
+    if (!move || !fadeIn) return;
+    for (const m of plan.moves) {
+      const el = nodeElements.current.get(m.id);
+      if (!el) continue;
+      const sy = (m.from.y1 - m.from.y0) / Math.max(1e-9, m.to.y1 - m.to.y0);
+      const start = `translate(${m.from.x0},${m.from.y0}) scale(1,${Number.isFinite(sy) ? sy : 1}) translate(${-m.to.x0},${-m.to.y0})`;
+      select(el).attr('transform', start).transition('split').duration(move.duration).attr('transform', 'translate(0,0) scale(1,1) translate(0,0)')
+        .on('end', function () { select(this).attr('transform', null); });
+    }
+    for (const g of [linksRef.current, labelsRef.current]) {
+      if (g) select(g).style('opacity', 0).transition('split').delay(move.duration).duration(fadeIn.duration).style('opacity', 1);
+    }
+  }, [layout]);
+
+  // Zoom and pan: the drawing scales, labels keep their size (and hide when their bar gets too small).
+  const svgRef = useRef<SVGSVGElement>(null);
+  const [zoomT, setZoomT] = useState<ZoomTransform>(zoomIdentity);
+  const zoomBehaviour = useRef<ZoomBehavior<SVGSVGElement, unknown> | null>(null);
+  const hasSvg = layout !== null;
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (!props.zoomable || !svg) return;
+    const z = d3zoom<SVGSVGElement, unknown>().scaleExtent([0.25, 8])
+      .filter(e => (e.type === 'wheel' || e.button === 0) && !(e.target as Element).closest?.('.sankey-node'))
+      .on('zoom', e => setZoomT(e.transform));
+    zoomBehaviour.current = z;
+    select(svg).call(z).on('dblclick.zoom', null);
+    return () => { select(svg).on('.zoom', null); };
+  }, [props.zoomable, hasSvg]);
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (svg && zoomBehaviour.current) select(svg).call(zoomBehaviour.current.transform, zoomIdentity);
+    else setZoomT(zoomIdentity);
+  }, [props.zoomResetKey]);
   useEffect(() => { if (layout) previousLayout.current = layout; }, [layout]);
   const measure = useMemo<MeasureText>(
     () => props.measureText ?? (typeof document === 'undefined'
@@ -80,6 +190,18 @@ export function SankeyView(props: SankeyViewProps) {
     [layout, data.metric.unit, measure],
   );
   const heat = useMemo(() => heatScale(colors), [colors]);
+  const colourBy = props.colourBy;
+  const colourMax = useMemo(
+    () => (colourBy ? props.colourMax ?? data.nodes.reduce((m, n) => Math.max(m, valueOf(n, colourBy)), 0) : 0),
+    [colourBy, props.colourMax, data],
+  );
+  const nodeColour = props.nodeColour;
+  const fillOf = useCallback((n: SankeyNodeData): string => {
+    const own = nodeColour?.(n);
+    if (own) return own;
+    // heat() takes a share and spaces it by square root; a position on [0, max] goes through the same curve.
+    return colourBy ? heat(sequentialPosition(valueOf(n, colourBy), colourMax)) : heat(n.share);
+  }, [nodeColour, colourBy, colourMax, heat]);
 
   // Tell the host what is on screen, once per new drawing.
   const drawn = useMemo(
@@ -143,6 +265,27 @@ export function SankeyView(props: SankeyViewProps) {
   const open = useCallback((n: SankeyNodeData) => {
     if (n.entry.file) onOpenSource?.({ file: n.entry.file, line: n.entry.line, name: n.entry.name });
   }, [onOpenSource]);
+  // A click selects after a short wait, so that a double-click (split) does not also select.
+  const clickTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(clickTimer.current), []);
+  const onNodeClick = (n: SankeyNodeData): void => {
+    const onSelect = props.onSelect;
+    if (!onSelect) { open(n); return; }
+    clearTimeout(clickTimer.current);
+    clickTimer.current = setTimeout(() => onSelect(n), props.onSplit ? DOUBLE_CLICK_MS : 0);
+  };
+  const onNodeDoubleClick = (n: SankeyNodeData): void => {
+    if (!props.onSplit) return;
+    clearTimeout(clickTimer.current);
+    props.onSplit(n);
+  };
+  const onNodeContextMenu = (e: ReactMouseEvent, n: SankeyNodeData): void => {
+    if (!props.onContextMenu) return;
+    e.preventDefault();
+    e.stopPropagation();
+    setHover(null);
+    props.onContextMenu(n, { x: e.clientX, y: e.clientY });
+  };
 
   const focusNode = (id: string | undefined): void => { if (id) nodeElements.current.get(id)?.focus(); };
   const onNodeKey = (e: ReactKeyboardEvent, node: PositionedNode): void => {
@@ -199,7 +342,7 @@ export function SankeyView(props: SankeyViewProps) {
     if (current.kind === 'node') {
       const n = layout.nodes.find(x => x.id === current.id)!;
       const callers = [...new Set(layout.links.filter(l => l.target.id === n.id).map(l => labelById.get(l.source.id)!))];
-      tooltip = <NodeTooltip node={n.data} unit={unit} color={heat(n.data.share)} callers={callers} />;
+      tooltip = <NodeTooltip node={n.data} unit={unit} total={total} color={fillOf(n.data)} colourOf={id => { const c = layout.nodes.find(x => x.id === id); return c ? fillOf(c.data) : undefined; }} labelOf={id => labelById.get(id) ?? id} callers={callers} interactive={props.onSelect !== undefined} />;
     } else {
       const l = layout.links.find(x => x.id === current.id)!;
       tooltip = <LinkTooltip link={l} unit={unit} total={total} labelOf={id => labelById.get(id) ?? id} />;
@@ -210,14 +353,17 @@ export function SankeyView(props: SankeyViewProps) {
   const drawnLinks = layout?.links.length ?? data.links.length;
   return (
     <div className="sankey-view">
-      <SankeyHeader data={data} nodeCount={drawnNodes} linkCount={drawnLinks} droppedLinks={layout?.droppedLinks ?? 0} heat={isEmpty ? null : heat} />
-      <div className="sankey-chart" ref={chartRef} onMouseLeave={() => setHover(null)}>
+      {props.caption !== undefined
+        ? <div className="sankey-caption">{props.caption}</div>
+        : <SankeyHeader data={data} nodeCount={drawnNodes} linkCount={drawnLinks} droppedLinks={layout?.droppedLinks ?? 0} heat={isEmpty ? null : heat} legend={props.legend} />}
+      <div className={'sankey-chart' + (props.zoomable ? ' is-zoomable' : '')} ref={chartRef} onMouseLeave={() => setHover(null)}>
         {isEmpty ? (
           <StatusMessage title="No call flow to show">
             The profile has no module-level calls with a value for <em>{data.metric.name}</em>.
           </StatusMessage>
         ) : layout ? (
           <svg
+            ref={svgRef}
             className={'sankey-svg' + (highlight ? ' has-highlight' : '')}
             width={layout.width}
             height={layout.height}
@@ -225,7 +371,8 @@ export function SankeyView(props: SankeyViewProps) {
             role="group"
             aria-label={`Module call flow of ${data.title}: ${layout.nodes.length} modules, ${layout.links.length} calls. Use Tab or the arrow keys to move between modules, Enter to open a module's source.`}
           >
-            <g className="sankey-links" fill="none">
+            <g className="sankey-zoom" transform={zoomT.k === 1 && zoomT.x === 0 && zoomT.y === 0 ? undefined : zoomT.toString()}>
+            <g className="sankey-links" fill="none" ref={linksRef}>
               {layout.links.map(l => {
                 const active = highlight?.links.has(l.id) ?? false;
                 // A ribbon is a filled outline (its two ends may differ in width); a hairline is a stroked centre line.
@@ -241,7 +388,7 @@ export function SankeyView(props: SankeyViewProps) {
                     key={l.id}
                     className={'sankey-link' + (active ? ' is-active' : '') + (hairline ? ' is-hairline' : '') + (l.tapered ? ' is-tapered' : '')}
                     d={hairline ? l.centreLine : l.path}
-                    style={{ '--link-color': heat(l.target.data.share), ...ribbon } as CSSProperties}
+                    style={{ '--link-color': fillOf(l.target.data), ...ribbon } as CSSProperties}
                     strokeWidth={hairline ? 1 : undefined}
                     data-link={l.id}
                     onMouseEnter={e => { pointerAt(e); setHover({ kind: 'link', id: l.id }); }}
@@ -253,19 +400,21 @@ export function SankeyView(props: SankeyViewProps) {
             </g>
             <g className="sankey-nodes">
               {layout.nodes.map(n => {
-                const fill = heat(n.data.share);
+                const fill = fillOf(n.data);
                 const openable = n.data.entry.file != null;
                 return (
                   <g
                     key={n.id}
                     ref={el => { if (el) nodeElements.current.set(n.id, el); else nodeElements.current.delete(n.id); }}
-                    className={'sankey-node' + (highlight?.nodes.has(n.id) ? ' is-active' : '') + (openable ? ' is-openable' : '') + (revealed.has(n.id) ? ' is-revealed' : '')}
+                    className={'sankey-node' + (highlight?.nodes.has(n.id) ? ' is-active' : '') + (openable || props.onSelect ? ' is-openable' : '') + (revealed.has(n.id) ? ' is-revealed' : '') + (props.selectedId === n.id ? ' is-selected' : '')}
                     data-node={n.id}
                     tabIndex={0}
                     role="button"
                     aria-disabled={openable ? undefined : true}
                     aria-label={nodeAriaLabel(n.data, unit)}
-                    onClick={() => open(n.data)}
+                    onClick={() => onNodeClick(n.data)}
+                    onDoubleClick={() => onNodeDoubleClick(n.data)}
+                    onContextMenu={e => onNodeContextMenu(e, n.data)}
                     onKeyDown={e => onNodeKey(e, n)}
                     onFocus={e => onNodeFocus(n, e.currentTarget)}
                     onBlur={() => setHover(h => (h?.kind === 'node' && h.id === n.id ? null : h))}
@@ -300,13 +449,22 @@ export function SankeyView(props: SankeyViewProps) {
                     ) : null}
                     <rect className="sankey-node-focus" x={n.x0 - 3} y={n.y0 - 3} width={n.x1 - n.x0 + 6} height={n.y1 - n.y0 + 6} rx={4} />
                     {revealed.has(n.id) ? <RevealMark node={n} /> : null}
+                    {props.selectedId === n.id ? <rect className="sankey-node-selected" x={n.x0 - 3} y={n.y0 - 3} width={n.x1 - n.x0 + 6} height={n.y1 - n.y0 + 6} rx={4} /> : null}
+                    {mini ? <MiniHistogram node={n} metric={mini.metric} scale={mini.scale} /> : null}
                   </g>
                 );
               })}
             </g>
-            <g className="sankey-labels" aria-hidden="true">
-              {labels.map(l => (
-                <g key={l.nodeId} className={'sankey-label' + (highlight && !highlight.nodes.has(l.nodeId) ? ' is-dimmed' : '')}>
+            <g className="sankey-labels" aria-hidden="true" ref={labelsRef}>
+              {labels.map(l => {
+                const k = zoomT.k;
+                const labelled = layout.nodes.find(x => x.id === l.nodeId);
+                if (k < 1 && labelled && (labelled.y1 - labelled.y0) * k < LABEL_MIN_PX) return null;
+                // Counter-scaled about the label's anchor, so text keeps its size at any zoom.
+                const mid = (l.top + l.bottom) / 2;
+                const keep = k === 1 ? undefined : `translate(${l.x},${mid}) scale(${1 / k}) translate(${-l.x},${-mid})`;
+                return (
+                <g key={l.nodeId} className={'sankey-label' + (highlight && !highlight.nodes.has(l.nodeId) ? ' is-dimmed' : '')} transform={keep}>
                   {/* A backing chip keeps the label readable where it crosses link ribbons. */}
                   <rect
                     className="sankey-label-bg"
@@ -322,7 +480,9 @@ export function SankeyView(props: SankeyViewProps) {
                     ))}
                   </text>
                 </g>
-              ))}
+                );
+              })}
+            </g>
             </g>
           </svg>
         ) : null}
@@ -375,8 +535,8 @@ function nodeAriaLabel(n: SankeyNodeData, unit: string): string {
     + `${formatValue(n.exclusive, unit)} exclusive, imbalance ${formatImbalance(n.imbalance)}. Entry ${n.entry.name}, ${where}`;
 }
 
-function SankeyHeader({ data, nodeCount, linkCount, droppedLinks, heat }: {
-  data: SankeyData; nodeCount: number; linkCount: number; droppedLinks: number;
+function SankeyHeader({ data, nodeCount, linkCount, droppedLinks, heat, legend }: {
+  data: SankeyData; nodeCount: number; linkCount: number; droppedLinks: number; legend?: ReactNode;
   /** The node colour scale, for the legend; null when there is nothing to explain. */
   heat: ((share: number) => string) | null;
 }) {
@@ -399,7 +559,7 @@ function SankeyHeader({ data, nodeCount, linkCount, droppedLinks, heat }: {
           <dd>{linkCount}{droppedLinks > 0 ? <span className="sankey-dropped" title={`${droppedLinks} call edge(s) could not be drawn (unknown modules or cycles)`}> +{droppedLinks} hidden</span> : null}</dd>
         </div>
       </dl>
-      {heat ? (
+      {legend !== undefined ? legend : heat ? (
         <div className="sankey-legend" role="img" aria-label="Node colour: share of the total, from 0% to 100%">
           <div className="sankey-legend-title">Share of total</div>
           <div className="sankey-legend-bar" style={{ background: `linear-gradient(to right, ${stops.join(', ')})` }} />
@@ -410,27 +570,88 @@ function SankeyHeader({ data, nodeCount, linkCount, droppedLinks, heat }: {
   );
 }
 
-function NodeTooltip({ node, unit, color, callers }: { node: SankeyNodeData; unit: string; color: string; callers: string[] }) {
+/** Entry functions listed in the tooltip (the rest are counted). */
+const TOOLTIP_ENTRIES = 6;
+
+function NodeTooltip({ node, unit, total, color, colourOf, labelOf, callers, interactive }: {
+  node: SankeyNodeData; unit: string; total: number; color: string; callers: string[]; interactive: boolean;
+  colourOf: (id: string) => string | undefined; labelOf: (id: string) => string;
+}) {
   const location = node.entry.file ? formatLocation(node.entry.file, node.entry.line) : null;
+  const ofTotal = (v: number): string => (total > 0 ? formatShare(v / total) : '–');
+  const entries = node.entries ?? [];
+  const more = (node.entryCount ?? entries.length) - Math.min(entries.length, TOOLTIP_ENTRIES);
   return (
     <>
       <div className="tooltip-title">
         <span className="tooltip-swatch" style={{ background: color }} />
         <span>{node.label || node.module}</span>
       </div>
-      {node.label && node.label !== node.module ? <div className="tooltip-subtitle">{node.module}</div> : null}
+      <div className="tooltip-subtitle">Module {node.module}{node.kind && node.kind !== 'module' ? ` · split by ${node.kind === 'caller' ? 'caller' : node.kind === 'entry' ? 'entry function' : 'reveal'}` : ''}</div>
       <dl className="tooltip-grid">
-        <dt>Inclusive</dt><dd>{formatValue(node.inclusive, unit)}</dd>
-        <dt>Exclusive</dt><dd>{formatValue(node.exclusive, unit)}</dd>
-        <dt>Share</dt><dd>{formatShare(node.share)} of total</dd>
+        <dt>Inclusive</dt><dd>{formatValue(node.inclusive, unit)} · {ofTotal(node.inclusive)}</dd>
+        <dt>Exclusive</dt><dd>{formatValue(node.exclusive, unit)} · {ofTotal(node.exclusive)}</dd>
         <dt>Imbalance</dt>
         <dd className={node.imbalance >= IMBALANCE_WARNING ? 'is-warning' : undefined}>{formatImbalance(node.imbalance)} max/mean</dd>
-        {callers.length ? <><dt>Called from</dt><dd>{callers.join(', ')}</dd></> : null}
-        <dt>Entry</dt><dd><code>{node.entry.name}</code></dd>
-        <dt>Source</dt><dd>{location ? <code>{location}</code> : <span className="tooltip-muted">unknown</span>}</dd>
+        {node.callers?.length ? null : callers.length ? <><dt>Called from</dt><dd>{callers.join(', ')}</dd></> : null}
       </dl>
-      <div className="tooltip-hint">{location ? 'Click or press Enter to open the source' : 'Source location unknown — nothing to open'}</div>
+      {node.callers?.length ? (
+        <div className="tooltip-section">
+          <div className="tooltip-section-title">Called from</div>
+          <ul className="tooltip-list">
+            {node.callers.map(c => (
+              <li key={c.id}>
+                <span className="tooltip-swatch is-small" style={{ background: colourOf(c.id) ?? 'transparent' }} />
+                <span className="tooltip-list-name">{labelOf(c.id)}</span>
+                <span className="tooltip-list-value">{formatValue(c.value, unit)} · {formatShare(c.share)}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {entries.length ? (
+        <div className="tooltip-section">
+          <div className="tooltip-section-title">Entry functions</div>
+          <ul className="tooltip-list">
+            {entries.slice(0, TOOLTIP_ENTRIES).map(e => (
+              <li key={e.name}>
+                <code className="tooltip-list-name">{e.name}</code>
+                <span className="tooltip-list-value">{formatValue(e.inclusive, unit)}{e.line !== null ? <span className="tooltip-muted"> · :{e.line}</span> : null}</span>
+              </li>
+            ))}
+            {more > 0 ? <li className="tooltip-muted">… {more} more</li> : null}
+          </ul>
+        </div>
+      ) : (
+        <dl className="tooltip-grid">
+          <dt>Entry</dt><dd><code>{node.entry.name}</code></dd>
+          <dt>Source</dt><dd>{location ? <code>{location}</code> : <span className="tooltip-muted">unknown</span>}</dd>
+        </dl>
+      )}
+      <div className="tooltip-hint">
+        {interactive
+          ? `${location ? 'Click: select and open the source' : 'Source location unknown · click: select'} · double-click: split · right-click: more`
+          : location ? 'Click or press Enter to open the source' : 'Source location unknown — nothing to open'}
+      </div>
     </>
+  );
+}
+
+/** The per-rank histogram drawn in the room above a bar (neutral grey, as in CallFlow): bin counts, linear or log scaled to the room. */
+function MiniHistogram({ node: n, metric, scale }: { node: PositionedNode; metric: 'inclusive' | 'exclusive'; scale: 'linear' | 'log' }) {
+  const h = n.data.histogram?.[metric];
+  if (!h || h.counts.length === 0) return null;
+  const max = Math.max(...h.counts);
+  if (max <= 0) return null;
+  const w = (n.x1 - n.x0) / h.counts.length;
+  const bottom = n.y0 - 3;
+  const size = (c: number): number => (scale === 'log' ? Math.log1p(c) / Math.log1p(max) : c / max) * MINI_HISTOGRAM_HEIGHT;
+  return (
+    <g className="sankey-mini-hist" pointerEvents="none" aria-hidden="true">
+      <rect className="sankey-mini-hist-bg" x={n.x0} y={bottom - MINI_HISTOGRAM_HEIGHT} width={n.x1 - n.x0} height={MINI_HISTOGRAM_HEIGHT} />
+      <line className="sankey-mini-hist-base" x1={n.x0} x2={n.x1} y1={bottom + 0.5} y2={bottom + 0.5} />
+      {h.counts.map((c, i) => (c > 0 ? <rect key={i} x={n.x0 + i * w} y={bottom - size(c)} width={Math.max(0.6, w - 0.3)} height={size(c)} /> : null))}
+    </g>
   );
 }
 
