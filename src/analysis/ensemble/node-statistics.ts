@@ -1,7 +1,10 @@
 import { quantile, quantileSorted } from 'simple-statistics';
 
 const QUARTILES = [0.25, 0.5, 0.75];
+import { binOf } from '../stats/histogram';
 import type { Ensemble, Side } from './ensemble';
+
+export { binOf };
 
 /**
  * Statistics of a node's run vector over the runs where the node exists (CallFlow §1.9, §4.2,
@@ -146,12 +149,6 @@ export function binCount(rule: BinRule, sorted: ArrayLike<number>): number {
   if (rule === 'auto') return freedmanDiaconisBins(sorted);
   if (!Number.isInteger(rule) || rule < 1) throw new RangeError(`bin count must be a positive integer or "auto", got ${rule}`);
   return rule;
-}
-
-/** Bin of value v in a histogram of `bins` equal bins over [min, max] (the max in the last bin; all in the middle bin when min = max). */
-export function binOf(v: number, min: number, max: number, bins: number): number {
-  const width = (max - min) / bins;
-  return width > 0 ? Math.max(0, Math.min(bins - 1, Math.floor((v - min) / width))) : bins >> 1;
 }
 
 /**

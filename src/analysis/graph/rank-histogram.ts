@@ -1,4 +1,5 @@
 import type { BinnedHistogram } from '../../shared/protocol';
+import { binOf } from '../stats/histogram';
 
 export const DEFAULT_HISTOGRAM_BINS = 20;
 
@@ -6,27 +7,28 @@ export const DEFAULT_HISTOGRAM_BINS = 20;
  * A fixed-bin histogram of per-context values (CallFlow's mini histogram: 20 bins by default,
  * equal-width on a linear or logarithmic value axis). `binOf[c]` is the bin of context c, so a view
  * can list the ranks of a bin and draw shadow lines from bins to rank ids. A log axis needs positive
- * values; with any value ≤ 0 it falls back to linear and says so in `scale`.
+ * values; with any value ≤ 0 it falls back to linear and says so in `scale`. Binning follows
+ * stats/histogram.ts (a constant vector lands in the middle bin; NaN in none, `binOf` -1).
  */
 export function rankHistogram(values: ArrayLike<number>, bins = DEFAULT_HISTOGRAM_BINS, scale: 'linear' | 'log' = 'linear'): BinnedHistogram & { binOf: number[] } {
   if (!(Number.isInteger(bins) && bins >= 1)) throw new RangeError(`histogram bin count ${bins} must be a positive integer`);
   const n = values.length;
   let min = Infinity, max = -Infinity;
   for (let k = 0; k < n; k++) { const v = values[k]!; if (v < min) min = v; if (v > max) max = v; }
-  if (n === 0) return { scale, min: 0, max: 0, edges: [], counts: [], binOf: [] };
+  if (!(min <= max)) return { scale, min: 0, max: 0, edges: [], counts: [], binOf: new Array<number>(n).fill(-1) };
   const log = scale === 'log' && min > 0;
   const f = log ? Math.log : (v: number) => v;
   const lo = f(min), hi = f(max);
   const width = (hi - lo) / bins;
   const edges = Array.from({ length: bins + 1 }, (_, k) => (k === 0 ? min : k === bins ? max : log ? Math.exp(lo + k * width) : lo + k * width));
   const counts = new Array<number>(bins).fill(0);
-  const binOf = new Array<number>(n);
+  const binOfContext = new Array<number>(n);
   for (let c = 0; c < n; c++) {
-    const b = width > 0 ? Math.min(bins - 1, Math.floor((f(values[c]!) - lo) / width)) : 0;
-    binOf[c] = b;
-    counts[b]!++;
+    const b = binOf(f(values[c]!), lo, hi, bins);
+    binOfContext[c] = b;
+    if (b >= 0) counts[b]!++;
   }
-  return { scale: log ? 'log' : 'linear', min, max, edges, counts, binOf };
+  return { scale: log ? 'log' : 'linear', min, max, edges, counts, binOf: binOfContext };
 }
 
 /**
@@ -37,6 +39,6 @@ export function rankHistogram(values: ArrayLike<number>, bins = DEFAULT_HISTOGRA
 export function binsAreContiguousInRank(h: BinnedHistogram & { binOf: number[] }): boolean {
   const first = new Array<number>(h.counts.length).fill(-1);
   const last = new Array<number>(h.counts.length).fill(-1);
-  h.binOf.forEach((b, c) => { if (first[b] === -1) first[b] = c; last[b] = c; });
+  h.binOf.forEach((b, c) => { if (b < 0) return; if (first[b] === -1) first[b] = c; last[b] = c; });
   return h.counts.every((count, b) => count === 0 || last[b]! - first[b]! + 1 === count);
 }
