@@ -1,8 +1,8 @@
 import { TraceEventKind } from '../model/trace';
+import { ColumnScratch, Keyer, laneColumns, type ColourBy } from './lane-columns';
 import type { TimelineIndex, TimeWindow } from './timeline-index';
 
-/** What a column's colour stands for: the function (event name) or its load module. */
-export type ColourBy = 'function' | 'module';
+export { Keyer, type ColourBy };
 
 export interface TileRequest {
   window: TimeWindow;
@@ -23,6 +23,11 @@ export interface TileRequest {
    * could then be drawn at least that many pixels wide on average. Default 3; Infinity = never.
    */
   minPixelsPerEvent?: number;
+  /**
+   * Compute every column from the events instead of the lane summaries (TileSummary), which answer
+   * columns at least one finest bin wide to within a bin at the column edges. Default false.
+   */
+  exact?: boolean;
 }
 
 /** Events of full-detail lanes, concatenated; lane i's are `laneStart[i] … laneStart[i + 1] - 1`. */
@@ -57,13 +62,17 @@ export interface TileResult {
   events: DetailEvents;
   /** Display names of every key present in `key` or `events.key`. */
   names: Map<number, string>;
+  /** Per lane: the width in ns of the summary bins its columns were answered from, 0 when computed exactly from its events. */
+  resolution?: Float64Array;
 }
 
 /**
  * Level-of-detail tiles for a window: per lane and pixel column, the dominant function (or module)
- * at the chosen depth, its share, and the busy fraction. Each lane costs
- * O(depth × log n + W × (depth + 1) + events of depth ≤ d in the window): a zoomed-in window
- * touches only its own events, never the whole trace.
+ * at the chosen depth, its share, and the busy fraction. A lane whose columns are at least one of
+ * its finest summary bins wide is answered from its TileSummary pyramid in O(W) (see there for the
+ * accuracy rule); narrower columns are exact from the events in
+ * O(depth × log n + W × (depth + 1) + events of depth ≤ d in the window), which is cheap there
+ * since such a column holds a few events at most on average.
  */
 export function computeTiles(index: TimelineIndex, req: TileRequest): TileResult {
   const { window, width } = req;
@@ -81,165 +90,44 @@ export function computeTiles(index: TimelineIndex, req: TileRequest): TileResult
   const keyer = new Keyer(index, colourBy);
   const scratch = new ColumnScratch();
   const detailRows: number[][] = [];
+  const resolution = new Float64Array(lanes);
+  const out = { key, share, busy };
+  const summary = req.exact ? null : index.tileSummary;
   for (let i = 0; i < lanes; i++) {
     const t = req.tracks[i]!;
-    laneColumns(index, t, window, width, req.depth, keyer, scratch, key, share, busy, i * width);
+    resolution[i] = summary ? summary.columns(t, window, width, req.depth, keyer, out, i * width) : 0;
+    if (resolution[i] === 0) laneColumns(index, t, window, width, req.depth, keyer, scratch, out, i * width);
     const visible = countInWindow(index, t, window);
     if (visible <= width / minPx) { detail[i] = 1; detailRows.push(eventsInWindow(index, t, window)); } else detailRows.push([]);
   }
   const events = detailEvents(index, detailRows, keyer, req.depth);
+  // Keys are string ids: a bitmap finds the distinct ones without a map lookup per column.
+  const seen = new Uint8Array(index.profile.data.strings.length + 1);
   const names = new Map<number, string>();
-  for (const k of key) if (k >= 0 && !names.has(k)) names.set(k, keyer.name(k));
-  for (const k of events.key) if (k >= 0 && !names.has(k)) names.set(k, keyer.name(k));
-  return { window, width, depth: req.depth, colourBy, tracks: Int32Array.from(req.tracks), key, share, busy, detail, events, names };
+  for (const keys of [key, events.key]) {
+    for (let j = 0, prev = -1; j < keys.length; j++) {
+      const k = keys[j]!;
+      if (k === prev) continue; // runs of one key are common
+      prev = k;
+      if (k < 0 || seen[k] === 1) continue;
+      if (k < seen.length) seen[k] = 1;
+      names.set(k, keyer.name(k));
+    }
+  }
+  return { window, width, depth: req.depth, colourBy, tracks: Int32Array.from(req.tracks), key, share, busy, detail, events, names, resolution };
 }
 
-/** The whole run at a fixed width, for the mini-map: compute once per trace (never full detail). */
+/** The whole run at a fixed width, for the mini-map (never full detail; answered from the lane summaries). */
 export function computeMinimap(index: TimelineIndex, width = 1024, depth = 0, colourBy: ColourBy = 'function'): TileResult {
   const [lo, hi] = index.trace.timeRange;
   const tracks = Array.from({ length: index.trackCount }, (_, t) => t);
   return computeTiles(index, { window: { start: lo, end: hi > lo ? hi : lo + 1 }, tracks, width, depth, colourBy, minPixelsPerEvent: Infinity });
 }
 
-/** Maps slices and sampled frames to colour keys (string ids of the profile). */
-export class Keyer {
-  private readonly strings: readonly string[];
-  constructor(private readonly index: TimelineIndex, readonly colourBy: ColourBy) {
-    this.strings = index.profile.data.strings;
-  }
-
-  ofSlice(row: number): number {
-    const ev = this.index.trace.events;
-    if (this.colourBy === 'function') return ev.name[row]!;
-    const node = ev.node[row]!;
-    return node >= 0 ? this.index.profile.tree.columns.module[node]! : 0;
-  }
-
-  ofNode(node: number): number {
-    const c = this.index.profile.tree.columns;
-    return this.colourBy === 'function' ? c.name[node]! : c.module[node]!;
-  }
-
-  name(key: number): string {
-    const s = this.strings[key] ?? '';
-    return s !== '' ? s : this.colourBy === 'module' ? '(unknown module)' : '(unnamed)';
-  }
-}
-
-/** Weights of the keys seen in one column (a handful in practice, so a linear list). */
-class ColumnScratch {
-  keys = new Int32Array(64);
-  weights = new Float64Array(64);
-  size = 0;
-
-  add(k: number, w: number): void {
-    for (let i = 0; i < this.size; i++) if (this.keys[i] === k) { this.weights[i]! += w; return; }
-    if (this.size === this.keys.length) {
-      const keys = new Int32Array(this.size * 2); keys.set(this.keys); this.keys = keys;
-      const weights = new Float64Array(this.size * 2); weights.set(this.weights); this.weights = weights;
-    }
-    this.keys[this.size] = k;
-    this.weights[this.size++] = w;
-  }
-
-  /** Index of the heaviest key (ties: the smaller key), or -1. */
-  best(): number {
-    let b = -1;
-    for (let i = 0; i < this.size; i++) {
-      const w = this.weights[i]!;
-      if (w <= 0) continue;
-      if (b < 0 || w > this.weights[b]! || (w === this.weights[b]! && this.keys[i]! < this.keys[b]!)) b = i;
-    }
-    return b;
-  }
-}
-
 /** Column boundaries shared by tiles and their tests: column c is [t0 + c·w, t0 + (c+1)·w). */
 export function columnBounds(window: TimeWindow, width: number, c: number): [number, number] {
   const w = (window.end - window.start) / width;
   return [window.start + c * w, c + 1 === width ? window.end : window.start + (c + 1) * w];
-}
-
-function laneColumns(
-  index: TimelineIndex, t: number, window: TimeWindow, width: number, depth: number,
-  keyer: Keyer, scratch: ColumnScratch, key: Int32Array, share: Float32Array, busy: Float32Array, at: number,
-): void {
-  const ev = index.trace.events;
-  const { rows } = index;
-  const dEnd = Math.min(depth, index.trackDepths(t) - 1);
-  // Per depth: the window's position range, a column cursor, and a cursor to find a slice's parent.
-  const pos: number[] = [], hiPos: number[] = [], parentPos: number[] = [];
-  let overlapping = false;
-  for (let j = 0; j <= dEnd; j++) overlapping ||= index.isOverlapping(t, j);
-  for (let j = 0; j <= dEnd; j++) {
-    const [lo, hi] = index.slicesIn(t, j, window.start, window.end);
-    pos.push(lo); hiPos.push(hi); parentPos.push(lo);
-  }
-  const [sp0, sHi] = index.samplesIn(t, window.start, window.end);
-  let sp = sp0;
-  const sampleRows = index.sampleRows, hold = index.sampleHold;
-  const t0 = window.start, t1 = window.end, colW = (t1 - t0) / width;
-  if (!(colW > 0)) return;
-  for (let c = 0; c < width; c++) {
-    const a = t0 + c * colW, b = c + 1 === width ? t1 : t0 + (c + 1) * colW;
-    scratch.size = 0;
-    let sliceBusy = 0, sampleBusy = 0;
-    // The column's result holds for every later column that ends by `horizon`: the time until
-    // which the same slices cover it whole (or the same gap lasts) at every depth.
-    let horizon = Infinity;
-    for (let j = 0; j <= dEnd; j++) {
-      let p = pos[j]!;
-      const hi = hiPos[j]!;
-      while (p < hi && ev.start[rows[p]!]! + ev.duration[rows[p]!]! <= a) p++;
-      pos[j] = p;
-      if (p >= hi) continue;
-      const first = rows[p]!, fs = ev.start[first]!, fe = fs + ev.duration[first]!;
-      if (fs >= b) { horizon = Math.min(horizon, fs); continue; }
-      horizon = fs <= a && fe >= b && !overlapping ? Math.min(horizon, fe) : -Infinity;
-      for (let q = p; q < hi; q++) {
-        const r = rows[q]!;
-        const s = ev.start[r]!;
-        if (s >= b) break;
-        const cov = Math.min(s + ev.duration[r]!, b) - Math.max(s, a);
-        if (cov <= 0) continue;
-        scratch.add(keyer.ofSlice(r), cov);
-        if (j === 0) sliceBusy += cov;
-        else {
-          // Time inside a deeper slice is not its parent's at this depth: take it off the parent.
-          let pp = parentPos[j - 1]!;
-          const pHi = hiPos[j - 1]!;
-          while (pp < pHi && ev.start[rows[pp]!]! + ev.duration[rows[pp]!]! <= s) pp++;
-          parentPos[j - 1] = pp;
-          if (pp < pHi && ev.start[rows[pp]!]! <= s) scratch.add(keyer.ofSlice(rows[pp]!), -cov);
-        }
-      }
-    }
-    while (sp < sHi && ev.start[sampleRows[sp]!]! + hold[sp]! <= a && ev.start[sampleRows[sp]!]! < a) sp++;
-    if (sp < sHi) {
-      const fs = ev.start[sampleRows[sp]!]!;
-      horizon = fs >= b ? Math.min(horizon, fs) : -Infinity;
-    }
-    for (let q = sp; q < sHi; q++) {
-      const s = ev.start[sampleRows[q]!]!;
-      if (s >= b) break;
-      const cov = Math.min(s + hold[q]!, b) - Math.max(s, a);
-      if (cov <= 0) continue;
-      const leaf = ev.node[sampleRows[q]!]!;
-      if (leaf < 0) continue;
-      scratch.add(keyer.ofNode(index.frameAtDepth(leaf, depth)), cov);
-      sampleBusy += cov;
-    }
-    const best = scratch.best();
-    const k = best >= 0 ? scratch.keys[best]! : -1;
-    const sh = best >= 0 ? Math.min(1, scratch.weights[best]! / (b - a)) : 0;
-    const bu = Math.min(1, Math.max(sliceBusy, sampleBusy) / (b - a));
-    key[at + c] = k; share[at + c] = sh; busy[at + c] = bu;
-    // Copy the result over the columns that lie wholly before the horizon (zoomed in: most of them).
-    while (c + 1 < width && (c + 2 === width ? t1 : t0 + (c + 2) * colW) <= horizon) {
-      c++;
-      key[at + c] = k; share[at + c] = sh; busy[at + c] = bu;
-    }
-  }
 }
 
 /** Events of track t overlapping the window (slices of all depths, instants, samples): a count from binary searches. */

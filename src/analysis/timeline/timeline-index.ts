@@ -1,5 +1,6 @@
 import type { Profile } from '../model/profile';
 import { TraceEventKind, type TraceData } from '../model/trace';
+import { TileSummary } from './tile-summary';
 
 /** A half-open time range [start, end) in nanoseconds from the trace origin. */
 export interface TimeWindow {
@@ -151,6 +152,12 @@ export class TimelineIndex {
     for (let q = 0; q < keep.length; q++) this.samplePrefix[q + 1] = this.samplePrefix[q]! + this.sampleHold[q]!;
   }
 
+  private summary: TileSummary | undefined;
+  /** Per-lane multi-resolution summaries for zoomed-out tiles, built lazily per lane and depth. */
+  get tileSummary(): TileSummary {
+    return (this.summary ??= new TileSummary(this));
+  }
+
   /** Number of slice depths on track t (0 when it has no slices). */
   trackDepths(t: number): number { return this.trackGroup[t + 1]! - this.trackGroup[t]!; }
 
@@ -259,7 +266,7 @@ export class TimelineIndex {
     return n;
   }
 
-  /** Bytes held by the index's own arrays (the trace's columns are not counted). */
+  /** Bytes held by the index's own arrays (the trace's columns and the lazily built tile summary are not counted). */
   get memoryBytes(): number {
     let b = this.rows.byteLength + this.groupStart.byteLength + this.trackGroup.byteLength + this.nodeDepth.byteLength;
     for (const m of this.maxEnd.values()) b += m.byteLength;
