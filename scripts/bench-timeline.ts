@@ -4,7 +4,13 @@
  * at W = 1,600 (full view and zoomed in 10× … 10⁵×, call depths 0 and 3), window statistics and
  * the windowed profile. `HPC_LENS_BENCH_TIMELINE_EVENTS` overrides the event count.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Profile, type ProfileData } from '../src/analysis/model/profile';
 import { computeMinimap, computeTiles } from '../src/analysis/timeline/tiles';
+import { AnalysisWorker } from '../src/extension/workers/parse-client';
+import type { TimelineWorkerRequest } from '../src/extension/workers/timeline-requests';
 import { syntheticTraceProfile } from '../src/analysis/timeline/testing/synthetic-trace';
 import { TimelineIndex } from '../src/analysis/timeline/timeline-index';
 import { profileForWindow, windowStatistics } from '../src/analysis/timeline/window-stats';
@@ -33,6 +39,8 @@ export function benchTimeline(events = Number(process.env.HPC_LENS_BENCH_TIMELIN
   const [lo, hi] = trace.timeRange;
   const tracks = Array.from({ length: index.trackCount }, (_, t) => t);
   const width = 1600;
+  const [, summaryMs] = timed(() => computeTiles(index, { window: { start: lo, end: hi }, tracks, width, depth: 3 }));
+  console.log(`  first whole-run frame at depth 3 (builds that depth's lane summaries)  ${summaryMs.toFixed(0)} ms`);
   console.log('  tiles, 1,024 lanes × 1,600 px (median of 5 pans):');
   for (const zoom of [1, 10, 100, 1e3, 1e4, 1e5]) {
     for (const depth of [0, 3]) {
@@ -48,6 +56,9 @@ export function benchTimeline(events = Number(process.env.HPC_LENS_BENCH_TIMELIN
       console.log(`    zoom ${String(zoom).padStart(6)}× depth ${depth}: ${median(times).toFixed(1).padStart(7)} ms/frame  (${detail} lanes in full detail)`);
     }
   }
+  const [, exactMs] = timed(() => computeTiles(index, { window: { start: lo, end: hi }, tracks, width, depth: 3, exact: true }));
+  console.log(`    zoom      1× depth 3 from the events (exact: true, no summary): ${exactMs.toFixed(0)} ms/frame`);
+  console.log(`  lane summaries (depths 0 and 3, every lane): ${(index.tileSummary.memoryBytes / 2 ** 20).toFixed(1)} MiB = ${(index.tileSummary.memoryBytes / n).toFixed(1)} B/event`);
   for (const zoom of [1, 100]) {
     const span = (hi - lo) / zoom, start = lo + (hi - lo - span) / 2;
     const [, statsMs] = timed(() => windowStatistics(index, { start, end: start + span }));
@@ -56,4 +67,86 @@ export function benchTimeline(events = Number(process.env.HPC_LENS_BENCH_TIMELIN
   }
 }
 
-if (require.main === module) benchTimeline();
+/**
+ * A copy of the profile whose typed arrays live in SharedArrayBuffers, as the analysis worker
+ * hands them to the host after a parse; the worker then adopts it without copying the columns.
+ * (Scaffolding: a parsed trace arrives this way already.)
+ */
+function sharedProfile(p: Profile): Profile {
+  const share = (v: unknown): unknown => {
+    if (ArrayBuffer.isView(v)) {
+      const src = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+      const sab = new SharedArrayBuffer(src.byteLength);
+      new Uint8Array(sab).set(src);
+      return new (v.constructor as new (b: SharedArrayBuffer) => unknown)(sab);
+    }
+    if (Array.isArray(v)) return v.map(share);
+    if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, share(x)]));
+    return v;
+  };
+  return new Profile(share(p.toTransferable().data) as ProfileData);
+}
+
+/**
+ * The timeline view's path: the host asks the persistent analysis worker (dist/parse-worker.js,
+ * timeline-requests.ts) and receives tiles by postMessage. Reports the time to the first paint's
+ * data (init: index + mini-map, then the first tiles of the lanes a panel shows) and the latency
+ * of each pan/zoom frame request, and how long the host's event loop was blocked meanwhile.
+ */
+export async function benchTimelineWorker(events = Number(process.env.HPC_LENS_BENCH_TIMELINE_EVENTS ?? 1e7)): Promise<void> {
+  // dist/bench.js sits beside the worker bundle; run from scripts/ (tsx), use the built one in dist/.
+  const workerScript = [join(__dirname, 'parse-worker.js'), join(__dirname, '..', 'dist', 'parse-worker.js')].find(p => existsSync(p));
+  if (!workerScript) throw new Error('dist/parse-worker.js is missing: run `node esbuild.mjs` first');
+  const profile = sharedProfile(syntheticTraceProfile({ ranks: 128, threadsPerRank: 6, streamsPerRank: 2, targetEvents: events }));
+  const worker = new AnalysisWorker({ workerScript });
+  const lag = monitorEventLoopDelay({ resolution: 5 });
+  try {
+    const ask = <K extends TimelineWorkerRequest['kind']>(req: Extract<TimelineWorkerRequest, { kind: K }>) => worker.timeline<K>(profile, req);
+    const [lo, hi] = profile.trace!.timeRange;
+    const width = 1600;
+    // A panel 900 px tall shows about 40 lanes; the view asks for those (plus overscan) only.
+    const visible = Array.from({ length: 44 }, (_, t) => t);
+    const all = Array.from({ length: profile.trace!.tracks.length }, (_, t) => t);
+    lag.enable();
+    const t0 = performance.now();
+    const init = await ask({ kind: 'init', minimapWidth: 1024 });
+    const t1 = performance.now();
+    await ask({ kind: 'tiles', window: { start: lo, end: hi }, tracks: visible, width, depth: 0, colourBy: 'function', depthViews: [] });
+    const t2 = performance.now();
+    lag.disable();
+    console.log(`
+timeline through the analysis worker (${(profile.trace!.events.track.length / 1e6).toFixed(2)} M events, ${init.trackCount} lanes):`);
+    console.log(`  first paint data: ${(t2 - t0).toFixed(0)} ms = init (adopt, index, lane rows, 1,024-px mini-map) ${(t1 - t0).toFixed(0)} ms + first tiles (44 lanes × ${width} px) ${(t2 - t1).toFixed(0)} ms; host event loop blocked at most ${(lag.max / 1e6).toFixed(1)} ms`);
+    for (const [label, tracks] of [['44 visible lanes', visible], ['all 1,024 lanes', all]] as const) {
+      for (const zoom of [1, 10, 1e3, 1e5]) {
+        const span = (hi - lo) / zoom;
+        const times: number[] = [];
+        lag.reset();
+        lag.enable();
+        for (let k = 0; k < 7; k++) {
+          const start = lo + (hi - lo - span) * (0.1 + 0.12 * k);
+          const t = performance.now();
+          await ask({ kind: 'tiles', window: { start, end: start + span }, tracks: [...tracks], width, depth: 3, colourBy: 'function', depthViews: [] });
+          times.push(performance.now() - t);
+        }
+        lag.disable();
+        console.log(`  pan at zoom ${String(zoom).padStart(6)}×, ${label.padEnd(16)}: median ${median(times).toFixed(1).padStart(7)} ms/frame (max ${Math.max(...times).toFixed(1)} ms), host blocked ≤ ${(lag.max / 1e6).toFixed(1)} ms`);
+      }
+    }
+    const mid = (lo + hi) / 2, span = (hi - lo) / 100;
+    const [, statsMs] = await timedAsync(() => ask({ kind: 'windowStats', window: { start: mid, end: mid + span }, tracks: null }));
+    const [, profMs] = await timedAsync(() => ask({ kind: 'profileForWindow', window: { start: mid, end: mid + span }, tracks: null }));
+    const [, hoverMs] = await timedAsync(() => ask({ kind: 'hover', track: 0, time: mid }));
+    console.log(`  1/100 of the run: window statistics ${statsMs.toFixed(0)} ms, windowed profile ${profMs.toFixed(0)} ms (round trips); hover lookup ${hoverMs.toFixed(1)} ms`);
+  } finally {
+    worker.dispose();
+  }
+}
+
+async function timedAsync<T>(f: () => Promise<T>): Promise<[T, number]> {
+  const t = performance.now();
+  const v = await f();
+  return [v, performance.now() - t];
+}
+
+if (require.main === module) { benchTimeline(); void benchTimelineWorker(); }

@@ -28,6 +28,10 @@ export interface TimelineInitMessage {
   rows: TimelineLaneRow[];
   maxDepth: number;
   minimap: TimelineTilesPayload;
+  trackCount: number;
+  eventCount: number;
+  /** The dataset shows a window of the run in the overlays (Use This Window for Overlays), or null for the whole run. */
+  overlayWindow: TimelineWindow | null;
 }
 
 /** View → host: draw this window (sent on pan/zoom, debounced to one in flight). */
@@ -41,6 +45,8 @@ export interface TimelineTileRequestMessage {
   width: number;
   depth: number;
   colourBy: ColourBy;
+  /** Lanes (tracks) drawn as a depth view: the call stack over time, one row per depth. */
+  depthViews: number[];
 }
 
 /** The data of tiles.ts TileResult, with the name dictionary as pairs. */
@@ -62,12 +68,22 @@ export interface TimelineTilesPayload {
   names: [number, string][];
 }
 
+/** A flow arrow: from/to lane (track) and time, kind name. */
+export interface TimelineFlow { fromTrack: number; fromTime: number; toTrack: number; toTime: number; kind: 'generic' | 'launch' | 'message' }
+
+/** A copy or memset on a data-movement lane (direction: a DATA_MOVEMENT_KIND_NAMES name). */
+export interface TimelineCopyMarker { track: number; start: number; duration: number; direction: string; bytes: number }
+
 export interface TimelineTilesMessage {
   type: 'timeline/tiles';
   requestId: number;
   tiles: TimelineTilesPayload;
-  /** Flow arrows in the window: from/to lane (track) and time, kind name. */
-  flows: { fromTrack: number; fromTime: number; toTrack: number; toTime: number; kind: 'generic' | 'launch' | 'message' }[];
+  /** Flow arrows in the window (empty when there are too many to draw). */
+  flows: TimelineFlow[];
+  /** Copies and memsets in the window, for the direction markers (empty when there are too many). */
+  copies: TimelineCopyMarker[];
+  /** Per lane shown as a depth view: its tiles at each call depth 0, 1, … */
+  depthViews: { track: number; depths: TimelineTilesPayload[] }[];
 }
 
 /** View → host: the pointer is over (track, time[, depth]); the host answers with eventDetails. */
@@ -104,12 +120,68 @@ export interface TimelineWindowStatsMessage {
 export interface TimelineUseWindowMessage { type: 'timeline/useWindowForOverlays'; window: TimelineWindow | null; tracks: number[] | null }
 
 /** Host → view: highlight the events of a node (Sankey or editor selection), per visible lane. */
-export interface TimelineHighlightMessage { type: 'timeline/highlight'; node: number | null; rows: Int32Array[] }
+export interface TimelineHighlightMessage {
+  type: 'timeline/highlight';
+  node: number | null;
+  name: string;
+  tracks: number[];
+  /** Per listed lane: the event rows, and their extents as [start, end, start, end, …]. */
+  rows: Int32Array[];
+  spans: Float64Array[];
+}
+
+/** Host → view: the overlays now follow this window (null: the whole run). */
+export interface TimelineOverlayWindowMessage { type: 'timeline/overlayWindow'; window: TimelineWindow | null }
+
+/** Host → view: the active dataset has no timeline (or it could not be read); shown instead of the lanes. */
+export interface TimelineUnavailableMessage { type: 'timeline/unavailable'; message: string }
+
+/** Automation (extension-host tests): select a window as a shift-drag would, zoom to one, or hover and click (track, time). */
+export type TimelineSimulateMessage =
+  | { type: 'timeline/simulate'; action: 'select' | 'zoom'; window: TimelineWindow }
+  | { type: 'timeline/simulate'; action: 'click'; track: number; time: number };
+
+/** View → host: what was drawn, after each frame (for the host and the tests). */
+export interface TimelineRenderedMessage {
+  type: 'timeline/rendered';
+  requestId: number;
+  /** Lane rows drawn (lanes, not group headers) and their labels, top to bottom. */
+  lanes: number;
+  laneLabels: string[];
+  groups: number;
+  /** Filled tile runs and individually drawn events, flow arrows and copy markers. */
+  rects: number;
+  events: number;
+  flows: number;
+  copies: number;
+  window: TimelineWindow;
+}
 
 /** View → host: lane list changes. */
 export interface TimelineLanesMessage { type: 'timeline/lanes'; filter: string; sort: TimelineLaneSort; collapsed: string[] }
 
 export type TimelineHostToView = TimelineInitMessage | TimelineTilesMessage | TimelineEventDetailsMessage | TimelineWindowStatsMessage | TimelineHighlightMessage
-  | { type: 'timeline/rows'; rows: TimelineLaneRow[] };
+  | { type: 'timeline/rows'; rows: TimelineLaneRow[] } | TimelineOverlayWindowMessage | TimelineUnavailableMessage | TimelineSimulateMessage;
 export type TimelineViewToHost = TimelineTileRequestMessage | TimelineHoverMessage | TimelineOpenSourceMessage | TimelineSelectWindowMessage
-  | TimelineUseWindowMessage | TimelineLanesMessage;
+  | TimelineUseWindowMessage | TimelineLanesMessage | TimelineRenderedMessage;
+
+/** Whether a message belongs to the timeline view (its types start with `timeline/`); narrows the other views' switches. */
+export function isTimelineMessage<T extends { type: string }>(m: T): m is Extract<T, { type: `timeline/${string}` }> {
+  return m.type.startsWith('timeline/');
+}
+
+/** The time unit that reads best for a span or step of `ns` nanoseconds. */
+export function timeUnitFor(ns: number): { unit: 'ns' | 'µs' | 'ms' | 's'; scale: number } {
+  const a = Math.abs(ns);
+  return a >= 1e9 ? { unit: 's', scale: 1e9 } : a >= 1e6 ? { unit: 'ms', scale: 1e6 } : a >= 1e3 ? { unit: 'µs', scale: 1e3 } : { unit: 'ns', scale: 1 };
+}
+
+/** A window as `12.3–45.6 ms` (both ends in the unit of the end, relative to the trace origin). */
+export function formatWindow(w: TimelineWindow): string {
+  const { unit, scale } = timeUnitFor(Math.max(Math.abs(w.start), Math.abs(w.end)));
+  const span = (w.end - w.start) / scale;
+  // Enough decimals that the two ends differ when the window is narrow.
+  const decimals = Math.min(6, Math.max(1, Math.ceil(-Math.log10(Math.max(span, 1e-9))) + 2));
+  const f = (x: number) => (x / scale).toFixed(decimals);
+  return `${f(w.start)}–${f(w.end)} ${unit}`;
+}

@@ -116,6 +116,11 @@ export function eventsOfNode(index: TimelineIndex, node: number, window: TimeWin
 /** Where to zoom for a double-click: the event's extent with `margin` × its duration either side (at least 1 µs wide). */
 export function zoomToEvent(index: TimelineIndex, row: number, margin = 0.1): TimeWindow {
   const d = eventDetails(index, row);
-  const width = Math.max(d.duration, 1000);
-  return { start: d.start - width * margin, end: d.start + width * (1 + margin) };
+  return windowAroundEvent(d.start, d.duration, margin);
+}
+
+/** An event's extent [start, start + duration) with `margin` × its duration either side, at least 1 µs wide (the view uses it too). */
+export function windowAroundEvent(start: number, duration: number, margin = 0.1): TimeWindow {
+  const width = Math.max(duration, 1000);
+  return { start: start - width * margin, end: start + width * (1 + margin) };
 }

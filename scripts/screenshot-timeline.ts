@@ -1,0 +1,187 @@
+/**
+ * Screenshots of the timeline webview outside VS Code: headless Chromium renders the real bundle
+ * (same CSP as webview-html.ts, the theme's --vscode-* variables) while this process plays the
+ * host, answering the view's requests with the worker's own code (timeline-requests.ts) over a real
+ * trace. Fails when the view does not report a drawn frame with lanes, or logs errors.
+ *
+ *   npx tsx scripts/screenshot-timeline.ts [trace path…] [--theme=dark|light] [--out=dist/screenshots] [--no-build]
+ *
+ * Without paths: the PyTorch resnet50 trace and the OTF2 ping-pong of ../shared/data (when present)
+ * and a synthetic MPI+GPU trace. Writes timeline-<name>-<theme>.png, plus -zoom and -select states.
+ */
+import * as esbuild from 'esbuild';
+import { chromium, type Page } from 'playwright-core';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { readProfile } from '../src/analysis/formats';
+import type { Profile } from '../src/analysis/model/profile';
+import { syntheticTraceProfile } from '../src/analysis/timeline/testing/synthetic-trace';
+import type { FromWebview, ToWebview } from '../src/shared/protocol';
+import { timelineRequest, type TimelineInitResult, type TimelineResults, type TimelineTilesResult } from '../src/extension/workers/timeline-requests';
+
+const root = resolve(__dirname, '..');
+const args = process.argv.slice(2);
+const opt = (name: string, dflt: string) => args.find(a => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt;
+const themes = opt('theme', 'dark').split(',');
+const outDir = resolve(root, opt('out', 'dist/screenshots'));
+const shared = resolve(root, '..', 'shared', 'data');
+
+const THEMES: Record<string, { bodyClass: string; vars: Record<string, string> }> = {
+  dark: {
+    bodyClass: 'vscode-dark',
+    vars: {
+      '--vscode-font-family': '"Segoe WPC", "Segoe UI", "Ubuntu", "Droid Sans", sans-serif', '--vscode-font-size': '13px',
+      '--vscode-editor-background': '#1f1f1f', '--vscode-foreground': '#cccccc', '--vscode-descriptionForeground': '#9d9d9d',
+      '--vscode-editorWidget-border': '#454545', '--vscode-panel-border': '#2b2b2b', '--vscode-editorHoverWidget-background': '#202020',
+      '--vscode-editorHoverWidget-border': '#454545', '--vscode-focusBorder': '#0078d4', '--vscode-sideBarSectionHeader-background': '#181818',
+      '--vscode-editor-selectionBackground': '#264f78', '--vscode-button-background': '#0078d4', '--vscode-button-foreground': '#ffffff',
+      '--vscode-button-secondaryBackground': '#313131', '--vscode-button-secondaryForeground': '#cccccc', '--vscode-input-background': '#313131',
+      '--vscode-dropdown-background': '#313131', '--vscode-charts-blue': '#3794ff', '--vscode-charts-yellow': '#cca700', '--vscode-charts-orange': '#d18616',
+      '--vscode-charts-green': '#89d185', '--vscode-charts-purple': '#b180d7', '--vscode-textLink-foreground': '#4daafc', '--vscode-widget-shadow': 'rgba(0,0,0,0.36)',
+    },
+  },
+  light: {
+    bodyClass: 'vscode-light',
+    vars: {
+      '--vscode-font-family': '"Segoe WPC", "Segoe UI", "Ubuntu", "Droid Sans", sans-serif', '--vscode-font-size': '13px',
+      '--vscode-editor-background': '#ffffff', '--vscode-foreground': '#3b3b3b', '--vscode-descriptionForeground': '#6f6f6f',
+      '--vscode-editorWidget-border': '#c8c8c8', '--vscode-panel-border': '#e5e5e5', '--vscode-editorHoverWidget-background': '#f8f8f8',
+      '--vscode-editorHoverWidget-border': '#c8c8c8', '--vscode-focusBorder': '#005fb8', '--vscode-sideBarSectionHeader-background': '#f8f8f8',
+      '--vscode-editor-selectionBackground': '#add6ff', '--vscode-button-background': '#005fb8', '--vscode-button-foreground': '#ffffff',
+      '--vscode-button-secondaryBackground': '#e5e5e5', '--vscode-button-secondaryForeground': '#3b3b3b', '--vscode-input-background': '#ffffff',
+      '--vscode-dropdown-background': '#ffffff', '--vscode-charts-blue': '#1a85ff', '--vscode-charts-yellow': '#bf8803', '--vscode-charts-orange': '#d18616',
+      '--vscode-charts-green': '#388a34', '--vscode-charts-purple': '#652d90', '--vscode-textLink-foreground': '#005fb8', '--vscode-widget-shadow': 'rgba(0,0,0,0.16)',
+    },
+  },
+};
+
+/** Typed arrays as tagged plain arrays (page.evaluate's argument is JSON-like), revived in the page. */
+function encode(v: unknown): unknown {
+  if (ArrayBuffer.isView(v)) return { __ta: v.constructor.name, v: Array.from(v as unknown as ArrayLike<number>) };
+  if (Array.isArray(v)) return v.map(encode);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, encode(x)]));
+  return v;
+}
+
+function host(profile: Profile, title: string, send: (m: ToWebview) => Promise<void>, log: string[]) {
+  return async (m: FromWebview) => {
+    switch (m.type) {
+      case 'ready': {
+        const r = timelineRequest(profile, { kind: 'init', minimapWidth: 1024 }).result as TimelineInitResult;
+        return send({ type: 'timeline/init', title, timeRange: r.timeRange, originNs: r.originNs, rows: r.rows, maxDepth: r.maxDepth, minimap: r.minimap, trackCount: r.trackCount, eventCount: r.eventCount, overlayWindow: null });
+      }
+      case 'timeline/requestTiles': {
+        const r = timelineRequest(profile, { kind: 'tiles', window: m.window, tracks: m.tracks, width: m.width, depth: m.depth, colourBy: m.colourBy, depthViews: m.depthViews }).result as TimelineTilesResult;
+        return send({ type: 'timeline/tiles', requestId: m.requestId, ...r });
+      }
+      case 'timeline/hover':
+        return send({ type: 'timeline/eventDetails', requestId: m.requestId, details: timelineRequest(profile, { kind: 'hover', track: m.track, time: m.time, depth: m.depth }).result as never });
+      case 'timeline/selectWindow':
+        return send({ type: 'timeline/windowStats', ...(timelineRequest(profile, { kind: 'windowStats', window: m.window, tracks: m.tracks }).result as TimelineResults['windowStats']) });
+      case 'timeline/lanes':
+        return send({ type: 'timeline/rows', rows: timelineRequest(profile, { kind: 'rows', filter: m.filter, sort: m.sort, collapsed: m.collapsed }).result as never });
+      case 'log':
+        log.push(`${m.level}: ${m.message}`);
+        return;
+      default:
+        return;
+    }
+  };
+}
+
+function pageHtml(theme: string): string {
+  const t = THEMES[theme]!;
+  const nonce = 'dGltZWxpbmUtc2hvdA';
+  const url = (f: string) => pathToFileURL(join(root, f)).href;
+  const style = Object.entries(t.vars).map(([k, v]) => `${k}: ${v}`).join('; ').replaceAll('"', '&quot;');
+  const fake = `
+    window.__messages = [];
+    const revive = v => v && typeof v === 'object' ? (v.__ta ? new globalThis[v.__ta](v.v) : Array.isArray(v) ? v.map(revive) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revive(x)]))) : v;
+    window.__fromHost = m => window.postMessage(revive(m), '*');
+    window.acquireVsCodeApi = () => ({ postMessage(m) { window.__messages.push(m); window.__toHost(JSON.stringify(m)); }, getState: () => undefined, setState: s => s });`;
+  const csp = `default-src 'none'; img-src file: data:; style-src file: 'unsafe-inline'; font-src file:; script-src 'nonce-${nonce}';`;
+  return `<!DOCTYPE html><html lang="en" style="${style}"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${csp}">
+<link rel="stylesheet" href="${url('dist/webview.css')}"><script nonce="${nonce}">${fake}</script></head>
+<body class="${t.bodyClass}" data-vscode-theme-kind="${t.bodyClass}"><div id="root" data-view="timeline"></div><script nonce="${nonce}" src="${url('dist/webview.js')}"></script></body></html>`;
+}
+
+async function rendered(page: Page, after: number, what: string): Promise<{ lanes: number; rects: number; events: number; flows: number; copies: number }> {
+  const t0 = Date.now();
+  for (;;) {
+    const found = await page.evaluate(n => (globalThis as unknown as { __messages: { type: string }[] }).__messages.slice(n).filter(m => m.type === 'timeline/rendered'), after);
+    if (found.length) return found[found.length - 1] as never;
+    if (Date.now() - t0 > 20000) throw new Error(`${what}: no rendered frame within 20 s`);
+    await page.waitForTimeout(50);
+  }
+}
+
+async function main(): Promise<void> {
+  if (!args.includes('--no-build')) {
+    await esbuild.build({
+      entryPoints: { webview: join(root, 'webview-ui/src/main.tsx') }, outdir: join(root, 'dist'), bundle: true, platform: 'browser', format: 'iife',
+      target: 'chrome130', jsx: 'automatic', logLevel: 'warning', define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    });
+  }
+  const paths = args.filter(a => !a.startsWith('--'));
+  const inputs: { name: string; load: () => Promise<Profile> }[] = paths.length ? paths.map(p => ({ name: basename(p).replace(/\..*$/, ''), load: () => readProfile(p) })) : [
+    ...[join(shared, 'chrome-trace/pytorch-profiler-resnet50/worker0.1623143089861.pt.trace.json.gz'), join(shared, 'scorep-otf2/ping-pong-2ranks'), join(shared, 'hpctoolkit-metadb/ping-pong-mpi-with-trace')]
+      .filter(p => existsSync(p)).map(p => ({ name: p.includes('resnet') ? 'pytorch' : p.includes('otf2') ? 'pingpong-otf2' : 'pingpong-tracedb', load: () => readProfile(p) })),
+    { name: 'synthetic', load: async () => syntheticTraceProfile({ ranks: 8, threadsPerRank: 2, targetEvents: 2e5 }) },
+  ];
+  mkdirSync(outDir, { recursive: true });
+  const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-timeline-'));
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const failures: string[] = [];
+  try {
+    for (const input of inputs) {
+      const profile = await input.load();
+      for (const theme of themes) {
+        const page = await browser.newPage({ viewport: { width: 1400, height: 820 }, deviceScaleFactor: 1 });
+        const log: string[] = [];
+        page.on('console', m => { if (m.type() === 'error') log.push(`console: ${m.text()}`); });
+        page.on('pageerror', e => log.push(`page error: ${e.message}`));
+        const answer = host(profile, input.name, m => page.evaluate(x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x), encode(m)), log);
+        await page.exposeFunction('__toHost', (json: string) => answer(JSON.parse(json)));
+        const file = join(tmp, `${input.name}-${theme}.html`);
+        writeFileSync(file, pageHtml(theme));
+        await page.goto(pathToFileURL(file).href);
+        const r = await rendered(page, 0, input.name);
+        console.log(`${input.name} ${theme}: ${r.lanes} lanes, ${r.rects} tile runs, ${r.events} events, ${r.flows} flows, ${r.copies} copies`);
+        if (!(r.lanes > 0 && r.rects + r.events > 0)) failures.push(`${input.name}: nothing drawn`);
+        await page.waitForTimeout(200);
+        await page.screenshot({ path: join(outDir, `timeline-${input.name}-${theme}.png`) });
+        // Zoom to a tenth of the run in its middle, hover the first lane, then select a range.
+        const [lo, hi] = profile.trace!.timeRange;
+        const mid = (lo + hi) / 2, span = (hi - lo) / 40;
+        let n = await page.evaluate(() => (globalThis as unknown as { __messages: unknown[] }).__messages.length);
+        await page.evaluate(x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x), { type: 'timeline/simulate', action: 'zoom', window: { start: mid - span, end: mid + span } });
+        await rendered(page, n, `${input.name} zoom`);
+        await page.waitForTimeout(200);
+        const box = (await page.locator('.timeline-canvas').boundingBox())!;
+        // Hover the lane drawn fullest near the middle (the first one with detail or tiles there).
+        const headers = page.locator('.timeline-lane-header');
+        const lane = await headers.nth(Math.min(1, (await headers.count()) - 1)).boundingBox();
+        if (lane) await page.mouse.move(box.x + box.width * 0.45, lane.y + lane.height / 2);
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: join(outDir, `timeline-${input.name}-${theme}-zoom.png`) });
+        n = await page.evaluate(() => (globalThis as unknown as { __messages: unknown[] }).__messages.length);
+        await page.mouse.move(box.x + 5, box.y + box.height + 60);
+        await page.evaluate(x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x), { type: 'timeline/simulate', action: 'select', window: { start: mid - span / 2, end: mid + span / 2 } });
+        await page.waitForSelector('.timeline-stats-functions', { timeout: 10000 }).catch(() => failures.push(`${input.name}: no window statistics`));
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: join(outDir, `timeline-${input.name}-${theme}-select.png`) });
+        if (log.length) failures.push(...log.map(l => `${input.name} ${theme}: ${l}`));
+        await page.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  console.log(failures.length ? `\n${failures.join('\n')}` : `screenshots in ${outDir}`);
+  process.exit(failures.length ? 1 : 0);
+}
+
+void main();
