@@ -13,7 +13,7 @@ import { parseInWorker } from '../src/extension/workers/parse-client';
 import { benchReaders, readerTable } from './bench-readers';
 import { benchChromeTrace } from './bench-chrome-trace';
 import { benchDataMovement } from './bench-data-movement';
-import { benchTimeline } from './bench-timeline';
+import { benchTimeline, benchTimelineWorker } from './bench-timeline';
 import { benchLayout } from './bench-layout';
 import { benchSuperGraph } from './bench-super-graph';
 import { benchEnsemble } from './bench-ensemble';
@@ -128,6 +128,7 @@ async function main(): Promise<void> {
   benchLayout();
   benchDataMovement();
   benchTimeline();
+  await benchTimelineWorker();
   await benchEnsemble();
   await responsiveness();
 }

@@ -2,9 +2,10 @@
  * Messages between the extension host and the webviews, one union per direction. Both sides import
  * this file; it must stay free of `vscode` and of DOM types.
  */
+import type { TimelineHostToView, TimelineViewToHost } from './timeline-protocol';
 
 /** The views the single webview bundle can render, chosen by `data-view` on its root element. */
-export type ViewName = 'sankey';
+export type ViewName = 'sankey' | 'timeline';
 
 /** A node of the module-level Sankey: one module (or a re-entry of it further down the call paths). */
 export interface SankeyNodeData {
@@ -24,7 +25,47 @@ export interface SankeyNodeData {
   imbalance: number;
   /** Hottest entry function of this node, with its source location when known (click target). */
   entry: { name: string; file: string | null; line: number | null };
+  /** What the node is: a module (or its re-entry), a split component by entry function or by caller, or a revealed function. */
+  kind?: 'module' | 'entry' | 'caller' | 'function';
+  /** Id of the unsplit supernode this node comes from (== id for modules): the key to split or unsplit by. */
+  baseId?: string;
+  /** 1 for the module's first entry on a path, 2 for a re-entry below it (a duplicate label), … */
+  occurrence?: number;
+  /** Per selected context, in `SankeyData.contexts` order; present up to `MAX_RAW_CONTEXT_VALUES` contexts. */
+  contextValues?: { inclusive: number[]; exclusive: number[] };
+  /** Fixed-bin per-context histograms (the mini histogram on the bar and the histogram view). */
+  histogram?: { inclusive: BinnedHistogram; exclusive: BinnedHistogram };
+  /** Entry functions (where control enters the node), largest inclusive first, with source locations (at most `MAX_ENTRIES_SENT`). */
+  entries?: { name: string; inclusive: number; exclusive: number; file: string | null; line: number | null }[];
+  /** How many entry functions the node has in all (more than `entries` holds when capped). */
+  entryCount?: number;
+  /** Calling nodes with the inclusive value each sends in, and its share of this node's inclusive value. */
+  callers?: { id: string; value: number; share: number }[];
+  /** Call-tree nodes and distinct functions the node covers. */
+  memberCount?: number;
+  functionCount?: number;
+  /** Inclusive value of callees removed by the filter (counted in this node's gap below its outgoing links). */
+  filteredInclusive?: number;
 }
+
+/** An equal-width histogram of per-context values. */
+export interface BinnedHistogram {
+  /** Value axis of the bins; `log` needs positive values (else the builder uses `linear`). */
+  scale: 'linear' | 'log';
+  min: number;
+  max: number;
+  /** bins + 1 ascending edges; the last bin includes its upper edge. */
+  edges: number[];
+  counts: number[];
+  /** Bin of each selected context (omitted beyond `MAX_RAW_CONTEXT_VALUES` contexts). */
+  binOf?: number[];
+}
+
+/** Beyond this many contexts, nodes carry histograms only, not one value per context. */
+export const MAX_RAW_CONTEXT_VALUES = 4096;
+
+/** Entry functions sent per node (the tooltip lists the largest; a split by entry still covers all). */
+export const MAX_ENTRIES_SENT = 50;
 
 export interface SankeyLinkData {
   source: string;
@@ -40,19 +81,78 @@ export interface SankeyData {
   total: number;
   nodes: SankeyNodeData[];
   links: SankeyLinkData[];
+  /** The contexts (ranks, threads) the values are computed over: a brushed subset or all of them. */
+  contexts?: { count: number; indices: number[]; labels: string[] };
+  /** Links the back-edge pass removed to keep the graph acyclic (normally none). */
+  droppedLinks?: SankeyLinkData[];
+  /** The filter that was applied: share of the root inclusive value, by inclusive or exclusive value, and what it removed. */
+  filter?: { threshold: number; by: 'inclusive' | 'exclusive'; removedNodes: number; removedFunctions: number };
+  /** Split and reveal requests in effect, so the view can show and undo them. */
+  splits?: { node: string; mode: 'entry' | 'caller'; entries?: string[] }[];
+  reveal?: { node: string; function: string }[];
+  /** Split or reveal requests that named no node of this graph (e.g. after a filter change). */
+  unmatched?: string[];
+  histogramBins?: number;
 }
 
 /** Host → webview. */
 export type ToWebview =
-  | { type: 'sankey'; data: SankeyData }
+  | TimelineHostToView
+  /** The graph to draw; `callflow` carries the CallFlow panel's state (mode, second graph, brush, selection). */
+  | { type: 'sankey'; data: SankeyData; callflow?: CallflowViewState }
+  /** Per-context values of every metric for one node (the correlation view's axes), on request. */
+  | { type: 'callflow/nodeMetrics'; nodeId: string; metrics: NodeMetricValues[] }
+  /** Automation: the webview sends this request as if the user had made it (extension-host tests). */
+  | { type: 'callflow/simulate'; request: CallflowRequest }
   | { type: 'error'; message: string }
   /** Automation: dispatch a real click on the node with this id (used by the extension-host tests). */
-  | { type: 'simulateClick'; nodeId: string };
+  | { type: 'simulateClick'; nodeId: string }
+  /** Mark these nodes (Reveal Current Line, a CodeLens click) and scroll the first into view; [] clears. */
+  | { type: 'highlight'; nodeIds: string[] };
 
 /** Webview → host. */
 export type FromWebview =
+  | TimelineViewToHost
   | { type: 'ready'; view: ViewName }
   /** Sent after each render: what is on screen, so the host (and tests) can check it. */
   | { type: 'rendered'; view: ViewName; nodeCount: number; linkCount: number }
   | { type: 'openSource'; file: string; line: number | null; name: string }
-  | { type: 'log'; level: 'info' | 'error'; message: string };
+  | { type: 'log'; level: 'info' | 'error'; message: string }
+  /** After a `highlight`: the node ids now marked on screen (those of the request that exist). */
+  | { type: 'highlighted'; view: ViewName; nodeIds: string[] }
+  | CallflowRequest;
+
+/** What the CallFlow panel shows: one graph, brushed ranks over the rest, or two runs side by side. */
+export type CallflowMode = 'single' | 'brush' | 'sideBySide';
+
+/** The CallFlow panel's state, kept by the host per dataset and sent with the data. */
+export interface CallflowViewState {
+  mode: CallflowMode;
+  /** The graph drawn below `data`: the ranks outside the brush (mode `brush`) or run B (`sideBySide`, `data` is run A). */
+  second?: SankeyData;
+  /** Captions of `data` and `second`. */
+  labels?: [string, string];
+  /** Brushed contexts (profile context indices), or null. */
+  brushed: number[] | null;
+  /** The selected node (histogram and correlation views follow it). */
+  selected: string | null;
+  /** The active dataset compares two runs, so side by side is available. */
+  canCompare: boolean;
+}
+
+/** One metric's per-context values for a node, in the graph's context order. */
+export interface NodeMetricValues { name: string; unit: string; inclusive: number[]; exclusive: number[] }
+
+/** Webview → host requests of the CallFlow panel; the host keeps the state and sends new data. */
+export type CallflowRequest =
+  | { type: 'callflow/split'; nodeId: string; mode: 'entry' | 'caller' }
+  /** Undo the split of the supernode this node belongs to (its base id). */
+  | { type: 'callflow/unsplit'; nodeId: string }
+  /** Show one function of a node as its own node (CallFlow's reveal call site). */
+  | { type: 'callflow/reveal'; nodeId: string; function: string }
+  /** Select a node: the host highlights its entry functions' lines in the editor. */
+  | { type: 'callflow/select'; nodeId: string | null }
+  /** Ranks brushed in the histogram (profile context indices), null to clear. */
+  | { type: 'callflow/brush'; contexts: number[] | null }
+  | { type: 'callflow/mode'; mode: CallflowMode }
+  | { type: 'callflow/requestNodeMetrics'; nodeId: string };

@@ -9,10 +9,12 @@ import type { ViewName } from '../../src/shared/protocol';
 import { ErrorPanel } from './components/error-panel';
 import { postMessage } from './vscode-api';
 import { SankeyApp } from './views/sankey/sankey-app';
+import { TimelineApp } from './views/timeline/timeline-app';
 import './styles.css';
 
 const views: Record<ViewName, ComponentType> = {
   sankey: SankeyApp,
+  timeline: TimelineApp,
 };
 
 function isViewName(name: string | undefined): name is ViewName {

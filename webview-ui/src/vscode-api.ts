@@ -56,7 +56,7 @@ export function setViewState<T>(view: ViewName, state: T): void {
 
 // A record, not a list, so adding a message type to the protocol fails to compile until it is listed here.
 const TO_WEBVIEW_TYPE_LIST: Record<ToWebview['type'], true> = {
-  sankey: true, error: true, simulateClick: true, highlight: true,
+  sankey: true, error: true, simulateClick: true, highlight: true, 'callflow/nodeMetrics': true, 'callflow/simulate': true,
   'timeline/init': true, 'timeline/tiles': true, 'timeline/eventDetails': true, 'timeline/windowStats': true, 'timeline/highlight': true,
   'timeline/rows': true, 'timeline/overlayWindow': true, 'timeline/unavailable': true, 'timeline/simulate': true,
 };
