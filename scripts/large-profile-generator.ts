@@ -10,6 +10,7 @@
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { seededRandom } from '../src/analysis/stats/seeded-random';
 
 export interface LargeProfileOptions {
   /** Call-tree nodes (call paths). */
@@ -29,17 +30,6 @@ const FUNCTION_SPAN = 12;
 const SAMPLED_LINES = 8;
 const MAX_DEPTH = 48;
 
-/** Small, fast, deterministic PRNG (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function generatedFileName(file: number): string {
   return `kernel_${String(file).padStart(4, '0')}.c`;
@@ -83,7 +73,7 @@ function* largeProfileChunks(options: LargeProfileOptions): Generator<string> {
   const { nodes, ranks, files, sourceDir } = options;
   if (nodes < 1 || ranks < 1 || files < 1) throw new Error('a generated profile needs at least one node, rank and file');
   const functions = files * FUNCTIONS_PER_FILE;
-  const rnd = random(0x5eed);
+  const rnd = seededRandom(0x5eed);
   const parent = new Int32Array(nodes);
   const fnOf = new Int32Array(nodes);
   const stack: number[] = [];

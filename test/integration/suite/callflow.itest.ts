@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { HpcLensApi } from '../../../src/extension/extension';
 import type { CallflowRequest } from '../../../src/shared/protocol';
-import { EXTENSION_ID, until } from './itest-support';
+import { EXTENSION_ID, sampleProfile, slowerCopy, until, workspaceRoot } from './itest-support';
 
-function workspaceRoot(): vscode.Uri {
-  const f = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(f, 'the sample workspace is open');
-  return f.uri;
-}
-const sampleProfile = () => vscode.Uri.joinPath(workspaceRoot(), 'profiles', 'heat-stencil-sampling-4ranks.json');
 
 const timeout = <T>(p: Promise<T>, what: string, ms = 30000): Promise<T> =>
   Promise.race([p, new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`timed out: ${what}`)), ms))]);
@@ -28,17 +22,6 @@ async function simulate(api: HpcLensApi, request: CallflowRequest): Promise<void
 const settle = () => new Promise(r => setTimeout(r, 1000));
 const shot = () => new Promise(r => setTimeout(r, 1500));
 
-/** A copy of the sample with every sample of `fn` taking `factor` times as long (a slower second run). */
-function slowerCopy(dir: string, fn: string, factor: number): vscode.Uri {
-  const json = JSON.parse(readFileSync(sampleProfile().fsPath, 'utf8')) as { nodes: { label: string }[]; columns: string[]; data: number[][] };
-  const fnCol = json.columns.indexOf('source.function#callpath.address');
-  const timeCol = json.columns.indexOf('sum#time.duration');
-  const nodes = new Set(json.nodes.flatMap((n, i) => (n.label === fn ? [i] : [])));
-  for (const row of json.data) if (nodes.has(row[fnCol]!)) row[timeCol] = row[timeCol]! * factor;
-  const file = join(dir, `heat-stencil-${fn}-x${factor}.json`);
-  writeFileSync(file, JSON.stringify(json));
-  return vscode.Uri.file(file);
-}
 
 export function registerCallflowSuites(): void {
   suite('HPC Lens CallFlow views', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -8,27 +8,10 @@ import { deltaDirection, diffProfiles, formatDelta } from '../../../src/analysis
 import { findFunctionDefinition } from '../../../src/analysis/source/function-definitions';
 import { formatValue } from '../../../src/analysis/stats/format';
 import type { HpcLensApi } from '../../../src/extension/extension';
-import { EXTENSION_ID, until } from './itest-support';
+import { EXTENSION_ID, sampleProfile, slowerCopy, until, workspaceRoot } from './itest-support';
 
-function workspaceRoot(): vscode.Uri {
-  const f = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(f, 'the sample workspace is open');
-  return f.uri;
-}
-const sampleProfile = () => vscode.Uri.joinPath(workspaceRoot(), 'profiles', 'heat-stencil-sampling-4ranks.json');
 const stencil = () => vscode.Uri.joinPath(workspaceRoot(), 'src', 'stencil.c');
 
-/** A copy of the sample in a temp dir with every sample of `fn` taking `factor` times as long. */
-function slowerCopy(dir: string, fn: string, factor: number): vscode.Uri {
-  const json = JSON.parse(readFileSync(sampleProfile().fsPath, 'utf8')) as { nodes: { label: string }[]; columns: string[]; data: number[][] };
-  const fnCol = json.columns.indexOf('source.function#callpath.address');
-  const timeCol = json.columns.indexOf('sum#time.duration');
-  const nodes = new Set(json.nodes.flatMap((n, i) => (n.label === fn ? [i] : [])));
-  for (const row of json.data) if (nodes.has(row[fnCol]!)) row[timeCol] = row[timeCol]! * factor;
-  const file = join(dir, `heat-stencil-${fn}-x${factor}.json`);
-  writeFileSync(file, JSON.stringify(json));
-  return vscode.Uri.file(file);
-}
 
 async function lensTitles(doc: vscode.TextDocument): Promise<Map<number, string>> {
   const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);

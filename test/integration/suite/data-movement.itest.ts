@@ -6,13 +6,8 @@ import { readProfile } from '../../../src/analysis/formats';
 import { DATA_MOVEMENT_KIND_NAMES } from '../../../src/analysis/model/trace';
 import { dataMovementAnnotation, dataMovementSites, DIRECTION_LABELS } from '../../../src/analysis/stats/data-movement-sites';
 import type { HpcLensApi } from '../../../src/extension/extension';
-import { EXTENSION_ID, until } from './itest-support';
+import { EXTENSION_ID, until, workspaceRoot } from './itest-support';
 
-function workspaceRoot(): vscode.Uri {
-  const f = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(f, 'the sample workspace is open');
-  return f.uri;
-}
 const sampleTrace = () => vscode.Uri.joinPath(workspaceRoot(), 'profiles', 'heat-offload-kineto.json');
 const offloadC = () => vscode.Uri.joinPath(workspaceRoot(), 'src', 'offload.c');
 const config = () => vscode.workspace.getConfiguration('hpcLens');

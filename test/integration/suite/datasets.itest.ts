@@ -8,13 +8,8 @@ import { contextNoun } from '../../../src/analysis/model/context';
 import { findFunctionDefinition } from '../../../src/analysis/source/function-definitions';
 import { formatBytes, formatCount } from '../../../src/analysis/stats/format';
 import type { HpcLensApi } from '../../../src/extension/extension';
-import { EXTENSION_ID, expectedHeatLines, until } from './itest-support';
+import { EXTENSION_ID, expectedHeatLines, until, workspaceRoot } from './itest-support';
 
-function workspaceRoot(): vscode.Uri {
-  const f = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(f, 'the sample workspace is open');
-  return f.uri;
-}
 const profileUri = (name: string) => vscode.Uri.joinPath(workspaceRoot(), 'profiles', name);
 const SAMPLING = 'heat-stencil-sampling-4ranks.json';
 const CALLGRIND = 'callgrind.out.heat-stencil-4ranks';

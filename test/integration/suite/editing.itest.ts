@@ -6,13 +6,8 @@ import { functionCallCounts } from '../../../src/analysis/stats/call-counts';
 import { formatValue } from '../../../src/analysis/stats/format';
 import type { HpcLensApi } from '../../../src/extension/extension';
 import type { LineReveal } from '../../../src/extension/overlays/reveal-current-line';
-import { EXTENSION_ID, until } from './itest-support';
+import { EXTENSION_ID, until, workspaceRoot } from './itest-support';
 
-function workspaceRoot(): vscode.Uri {
-  const f = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(f, 'the sample workspace is open');
-  return f.uri;
-}
 const samplingProfile = () => vscode.Uri.joinPath(workspaceRoot(), 'profiles', 'heat-stencil-sampling-4ranks.json');
 const callgrindProfile = () => vscode.Uri.joinPath(workspaceRoot(), 'profiles', 'callgrind.out.heat-stencil-4ranks');
 const stencil = () => vscode.Uri.joinPath(workspaceRoot(), 'src', 'stencil.c');

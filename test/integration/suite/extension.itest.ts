@@ -13,15 +13,9 @@ import { functionImbalance } from '../../../src/analysis/stats/imbalance';
 import { topFunctions, topLines } from '../../../src/analysis/stats/top-lists';
 import type { HpcLensApi } from '../../../src/extension/extension';
 import type { AnalysisEntry } from '../../../src/extension/views/analysis-tree';
-import { EXTENSION_ID, expectedHeatLines, until } from './itest-support';
+import { EXTENSION_ID, expectedHeatLines, sampleProfile, until, workspaceRoot } from './itest-support';
 
 
-function workspaceRoot(): vscode.Uri {
-  const f = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(f, 'the sample workspace is open');
-  return f.uri;
-}
-const sampleProfile = () => vscode.Uri.joinPath(workspaceRoot(), 'profiles', 'heat-stencil-sampling-4ranks.json');
 const stencilSource = () => vscode.Uri.joinPath(workspaceRoot(), 'src', 'stencil.c');
 
 export function registerSuites(): void {

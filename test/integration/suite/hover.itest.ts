@@ -7,16 +7,10 @@ import { findFunctionDefinition } from '../../../src/analysis/source/function-de
 import { callersCallees } from '../../../src/analysis/stats/callers-callees';
 import { formatShare, formatValue } from '../../../src/analysis/stats/format';
 import type { HpcLensApi } from '../../../src/extension/extension';
-import { EXTENSION_ID, until } from './itest-support';
+import { EXTENSION_ID, sampleProfile, until, workspaceRoot } from './itest-support';
 
 const HEAT_LEVELS = 5;
 
-function workspaceRoot(): vscode.Uri {
-  const f = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(f, 'the sample workspace is open');
-  return f.uri;
-}
-const sampleProfile = () => vscode.Uri.joinPath(workspaceRoot(), 'profiles', 'heat-stencil-sampling-4ranks.json');
 const source = (name: string) => vscode.Uri.joinPath(workspaceRoot(), 'src', name);
 
 /** The Markdown of every hover VS Code shows at the position. */

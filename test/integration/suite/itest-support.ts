@@ -1,9 +1,34 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { readProfile } from '../../../src/analysis/formats';
 import { lineCosts } from '../../../src/analysis/model/aggregates';
 
 /** The extension's id as the integration suites look it up. */
 export const EXTENSION_ID = 'hpc-lens.hpc-lens';
+
+/** The sample workspace (samples/heat-stencil) the harness opens. */
+export function workspaceRoot(): vscode.Uri {
+  const f = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(f, 'the sample workspace is open');
+  return f.uri;
+}
+
+/** The sample's sampling profile (Caliper json-split, 4 ranks). */
+export const sampleProfile = (): vscode.Uri => vscode.Uri.joinPath(workspaceRoot(), 'profiles', 'heat-stencil-sampling-4ranks.json');
+
+/** A copy of the sample profile in `dir` with every sample of `fn` taking `factor` times as long (a slower second run). */
+export function slowerCopy(dir: string, fn: string, factor: number): vscode.Uri {
+  const json = JSON.parse(readFileSync(sampleProfile().fsPath, 'utf8')) as { nodes: { label: string }[]; columns: string[]; data: number[][] };
+  const fnCol = json.columns.indexOf('source.function#callpath.address');
+  const timeCol = json.columns.indexOf('sum#time.duration');
+  const nodes = new Set(json.nodes.flatMap((n, i) => (n.label === fn ? [i] : [])));
+  for (const row of json.data) if (nodes.has(row[fnCol]!)) row[timeCol] = row[timeCol]! * factor;
+  const file = join(dir, `heat-stencil-${fn}-x${factor}.json`);
+  writeFileSync(file, JSON.stringify(json));
+  return vscode.Uri.file(file);
+}
 
 /** Polls `f` every 100 ms until it yields a truthy value, or fails after `ms`. */
 export async function until<T>(what: string, f: () => T | undefined | false | Promise<T | undefined | false>, ms = 15000): Promise<T> {
