@@ -8,6 +8,8 @@ export interface ExecutionContext {
   /** GPU device and stream for GPU contexts, else -1. */
   gpuDevice: number;
   gpuStream: number;
+  /** In a profile made from an ensemble (ensemble/ensemble-profile.ts): the index of the run this context stands for. */
+  run?: number;
   /** Short label for views, e.g. `rank 3`, `rank 0 · thread 2`, `GPU 0 · stream 7`. */
   label: string;
 }
@@ -31,8 +33,9 @@ function contextLabel(c: Omit<ExecutionContext, 'label'>): string {
   return parts.length ? parts.join(' · ') : 'process';
 }
 
-/** What to call a profile's contexts in prose: `ranks`, `threads`, or `contexts` when mixed. */
-export function contextNoun(contexts: readonly Pick<ExecutionContext, 'rank' | 'thread'>[]): string {
+/** What to call a profile's contexts in prose: `runs` (an ensemble), `ranks`, `threads`, or `contexts` when mixed. */
+export function contextNoun(contexts: readonly Pick<ExecutionContext, 'rank' | 'thread' | 'run'>[]): string {
+  if (contexts.length > 0 && contexts.every(c => c.run !== undefined && c.run >= 0)) return 'runs';
   if (contexts.every(c => c.rank >= 0 && c.thread < 0)) return 'ranks';
   if (contexts.every(c => c.rank < 0 && c.thread >= 0)) return 'threads';
   return 'contexts';

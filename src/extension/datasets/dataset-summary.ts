@@ -1,10 +1,11 @@
 import { contextNoun } from '../../analysis/model/context';
+import type { EnsembleProfile } from '../../analysis/ensemble/ensemble-profile';
 import type { Profile } from '../../analysis/model/profile';
 import { formatBytes, formatCount } from '../../analysis/stats/format';
 import { md } from '../../analysis/stats/summary-export';
 
-/** A dataset kind as the Datasets view shows it (its icon); ensembles will be a fourth. */
-export type DatasetKind = 'profile' | 'trace' | 'diff';
+/** A dataset kind as the Datasets view shows it (its icon). */
+export type DatasetKind = 'profile' | 'trace' | 'diff' | 'ensemble';
 
 /** What the Datasets view says about one dataset. Pure: the view and its tests share it. */
 export interface DatasetFacts {
@@ -20,6 +21,8 @@ export interface DatasetFacts {
   /** Index of the metric the overlays show. */
   metric: number;
   active: boolean;
+  /** For an ensemble: its runs, and the files that could not be read. */
+  ensemble?: EnsembleProfile;
 }
 
 export function datasetKindOf(profile: Profile, isDiff: boolean): DatasetKind {
@@ -36,6 +39,12 @@ export function contextCountText(profile: Profile): string {
 /** `caliper-json-split · 41.2 kB · 4 ranks · 37 nodes` (traces add `· 12.3k events`). */
 export function datasetDescription(f: DatasetFacts): string {
   const p = f.profile;
+  if (f.ensemble) {
+    const runs = f.ensemble.ensemble.runs;
+    const parts = [`${formatCount(runs.length)} runs`, [...new Set(runs.map(r => r.format))].join(', '), `${formatCount(p.tree.size)} union nodes`];
+    if (f.ensemble.errors.length) parts.push(`${f.ensemble.errors.length} unreadable`);
+    return parts.join(' · ');
+  }
   const parts = [p.format];
   if (f.size !== undefined) parts.push(formatBytes(f.size));
   parts.push(contextCountText(p), `${formatCount(p.tree.size)} nodes`);
@@ -66,10 +75,28 @@ export function datasetTooltip(f: DatasetFacts): string {
   else lines.push(`\`${f.path}\``);
   lines.push('', md(datasetDescription(f)));
   if (p.trace) lines.push('', `${formatCount(p.trace.tracks.length)} tracks`);
+  if (f.ensemble) lines.push('', ...ensembleLines(f.ensemble));
   const metrics = p.metrics.map((m, i) => (i === f.metric ? `**${md(m.label)}**` : md(m.label)));
   lines.push('', `Metrics: ${metrics.join(', ')}`);
   const meta = metadataHighlights(p);
   if (meta.length) lines.push('', ...meta.map(([k, v]) => `- ${md(k)}: ${md(v)}`));
-  if (p.warnings.length) lines.push('', `$(warning) ${p.warnings.length} reader warning${p.warnings.length === 1 ? '' : 's'} (see the HPC Lens output)`);
+  if (p.warnings.length && !f.ensemble) lines.push('', `$(warning) ${p.warnings.length} reader warning${p.warnings.length === 1 ? '' : 's'} (see the HPC Lens output)`);
   return lines.join('\n');
+}
+
+/** Runs shown in an ensemble's tooltip; the rest are counted. */
+const RUNS_SHOWN = 20;
+
+/** An ensemble's runs with their parameters and ranks, then the files that could not be read and why. */
+function ensembleLines(e: EnsembleProfile): string[] {
+  const runs = e.ensemble.runs;
+  const out = [`**Runs** (values: mean over each run's ranks; a context missing in a run counts 0 in sums and is left out of run-to-run spreads)`, ''];
+  for (const r of runs.slice(0, RUNS_SHOWN)) {
+    const params = Object.entries(r.parameters).map(([k, v]) => `${md(k)}=${md(String(v))}`).join(', ');
+    out.push(`- ${md(r.name)} · ${md(r.format)} · ${formatCount(r.ranks)} rank${r.ranks === 1 ? '' : 's'}${params ? ` · ${params}` : ''}`);
+  }
+  if (runs.length > RUNS_SHOWN) out.push(`- … and ${formatCount(runs.length - RUNS_SHOWN)} more`);
+  const problems = [...e.ensemble.skipped.map(s => `${md(s.name)}: left out, ${md(s.reason)}`), ...e.errors.map(err => `${md(err.name)}: ${md(err.reason)}`)];
+  if (problems.length) out.push('', `$(error) **${problems.length} file${problems.length === 1 ? '' : 's'} not in the ensemble**`, '', ...problems.map(x => `- ${x}`));
+  return out;
 }

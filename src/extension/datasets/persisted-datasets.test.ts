@@ -8,12 +8,20 @@ const b = 'file:///w/profiles/b.json';
 test('a remembered list round-trips through the parser unchanged', () => {
   const state: PersistedDatasets = {
     version: 1,
-    datasets: [{ source: 'file', uri: a, metric: 'time' }, { source: 'diff', baseline: a, comparison: b, metric: 'sum#time.duration' }, { source: 'file', uri: b }],
+    datasets: [{ source: 'file', uri: a, metric: 'time' }, { source: 'diff', baseline: a, comparison: b, metric: 'sum#time.duration' }, { source: 'file', uri: b }, { source: 'ensemble', uris: ['file:///w/runs'], metric: 'time' }],
     active: 1,
   };
   const { state: back, problems } = parsePersistedDatasets(JSON.parse(JSON.stringify(state)));
   assert.deepEqual(problems, []);
   assert.deepEqual(back, state);
+});
+
+test('an ensemble is keyed by its folder or files, distinct from a file dataset of the same URI', () => {
+  const folder = 'file:///w/runs';
+  assert.notEqual(datasetKey({ source: 'ensemble', uris: [folder] }), datasetKey({ source: 'file', uri: folder }));
+  assert.notEqual(datasetKey({ source: 'ensemble', uris: [a, b] }), datasetKey({ source: 'ensemble', uris: [a] }));
+  const { problems } = parsePersistedDatasets({ version: 1, datasets: [{ source: 'ensemble', uris: [a, 7] }], active: 0 });
+  assert.deepEqual(problems, ['dataset 1: an ensemble without its folder or files']);
 });
 
 test('nothing remembered is an empty list without complaints', () => {
@@ -33,7 +41,7 @@ test('malformed entries are dropped with a reason, the rest is kept and the acti
     'dataset 3: a comparison without both URIs',
     'dataset 4: not an object',
     'dataset 5: a duplicate',
-    'dataset 6: unknown kind "ensemble"',
+    'dataset 6: an ensemble without its folder or files',
     'dataset 7: its metric is not a name',
   ]);
 });

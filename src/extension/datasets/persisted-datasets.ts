@@ -4,10 +4,11 @@
  * whatever the workspace storage holds is unit-tested; the extension keeps it in `workspaceState`.
  */
 
-/** One remembered dataset. Ensembles will be a third `source`. */
+/** One remembered dataset: a profile or trace, a comparison of two, or an ensemble (a folder, or several Explorer selections). */
 export type PersistedDataset =
   | { source: 'file'; uri: string; metric?: string }
-  | { source: 'diff'; baseline: string; comparison: string; metric?: string };
+  | { source: 'diff'; baseline: string; comparison: string; metric?: string }
+  | { source: 'ensemble'; uris: string[]; metric?: string };
 
 export interface PersistedDatasets {
   version: 1;
@@ -20,6 +21,7 @@ export const PERSISTED_DATASETS_KEY = 'hpcLens.datasets';
 
 /** The identity of a dataset: opening something with the same key activates the loaded one. */
 export function datasetKey(d: PersistedDataset): string {
+  if (d.source === 'ensemble') return `ensemble:${d.uris.join('\n')}`;
   return d.source === 'file' ? `file:${d.uri}` : `diff:${d.baseline}\n${d.comparison}`;
 }
 
@@ -65,6 +67,10 @@ function readEntry(d: unknown): PersistedDataset | string {
   if (e.source === 'diff') {
     if (!isNonEmptyString(e.baseline) || !isNonEmptyString(e.comparison)) return 'a comparison without both URIs';
     return withMetric({ source: 'diff' as const, baseline: e.baseline, comparison: e.comparison });
+  }
+  if (e.source === 'ensemble') {
+    if (!Array.isArray(e.uris) || e.uris.length === 0 || !e.uris.every(isNonEmptyString)) return 'an ensemble without its folder or files';
+    return withMetric({ source: 'ensemble' as const, uris: [...e.uris] });
   }
   return `unknown kind ${JSON.stringify(e.source)}`;
 }

@@ -5,6 +5,8 @@ import { formatDelta } from '../../analysis/graph/profile-diff';
 import type { FunctionTotals } from '../../analysis/model/aggregates';
 import { functionCallCounts } from '../../analysis/stats/call-counts';
 import { formatShare, formatValue } from '../../analysis/stats/format';
+import type { FunctionSpread } from '../../analysis/ensemble';
+import { isEnsemble } from '../ensembles/ensemble-dataset';
 import type { ProfileManager } from '../profile-manager';
 import type { LoadedProfile } from '../profile-session';
 import { overlaysEnabled } from '../settings';
@@ -80,6 +82,17 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
       const incl = lp.functions.inclusive[fn.index]!;
       const excl = lp.functions.exclusive[fn.index]!;
       const share = (v: number) => (lp.total > 0 ? formatShare(v / lp.total) : '–');
+      const ensemble = isEnsemble(lp) ? lp.ensemble : undefined;
+      const spread = ensemble?.spreads(metric.name).get(name);
+      if (ensemble && spread) {
+        lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+          title: `$(flame) ${share(incl)} inclusive · ${share(excl)} exclusive · ${spreadText(spread, metric.unit)}`,
+          tooltip: `${name}: ${metric.label}, inclusive, per run (mean over each run's ranks) across the ${ensemble.runCount} runs of ${lp.name}; runs without the function are left out of min/median/max and CV. Click to show the function in the call graph.`,
+          command: 'hpcLens.showSankey',
+          arguments: [{ focusFunction: name }],
+        }));
+        continue;
+      }
       let title = `$(flame) ${share(incl)} inclusive (${formatValue(incl, metric.unit)}) · ${share(excl)} exclusive`;
       const calls = this.callCounts(lp)[fn.index]!;
       if (!Number.isNaN(calls)) title += ` · ${formatValue(calls, 'count')} call${calls === 1 ? '' : 's'}`;
@@ -101,4 +114,13 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
   }
 
   dispose(): void { this.subs.forEach(s => s.dispose()); this.changed.dispose(); }
+}
+
+/** Run-to-run spread of a function: `min 1.2 s · median 1.5 s · max 2.9 s (run clang_64) · CV 18%`, and the runs it is in when not all. */
+export function spreadText(s: FunctionSpread, unit: string): string {
+  const fmt = (v: number) => formatValue(v, unit);
+  let text = `min ${fmt(s.min)} · median ${fmt(s.median)} · max ${fmt(s.max)}${s.maxRun !== null ? ` (run ${s.maxRun})` : ''}`;
+  if (s.present > 1 && Number.isFinite(s.cv)) text += ` · CV ${Math.round(s.cv * 100)}%`;
+  if (s.missing > 0) text += ` · in ${s.present} of ${s.present + s.missing} runs`;
+  return text;
 }

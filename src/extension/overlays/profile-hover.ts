@@ -9,7 +9,11 @@ import { functionRows } from '../../analysis/stats/function-rows';
 import { dataMovementFrom, nodeSetByContext, nodeSetValues, spreadOf, type DataMovementByKind } from '../../analysis/stats/line-details';
 import { distributionOf, sortedBarSparkline } from '../../analysis/stats/rank-distribution';
 import { md } from '../../analysis/stats/summary-export';
+import type { EnsembleProfile } from '../../analysis/ensemble/ensemble-profile';
+import type { MetricDescriptor } from '../../analysis/model/metric';
+import { isEnsemble } from '../ensembles/ensemble-dataset';
 import type { ProfileManager } from '../profile-manager';
+import { spreadText } from './code-lens';
 import type { LoadedProfile } from '../profile-session';
 import { overlaysEnabled } from '../settings';
 import { cachedFunctionTotals } from './overlay-cache';
@@ -137,7 +141,10 @@ export function hoverMarkdown(lp: LoadedProfile, subject: Subject, fileName: str
 
   // Spread over contexts of the selected metric (inclusive), with the sorted-bar sparkline.
   const C = p.contextCount;
-  if (C > 1) {
+  const ensemble = isEnsemble(lp) ? lp.ensemble : undefined;
+  if (ensemble) out.appendMarkdown(`*Values above: sums over the ${ensemble.runCount} runs of each run's mean over its ranks; shares are of the ensemble's total.*\n\n`);
+  if (ensemble) out.appendMarkdown(ensembleSpreadMarkdown(ensemble, metric, subject.kind === 'line' ? { nodes: subject.nodes } : { fn: lp.functions.names[subject.fn]! }));
+  else if (C > 1) {
     const values = subject.kind === 'line'
       ? nodeSetByContext(p, m, subject.nodes, 'inclusive')
       : functionRows(p, m, cachedFunctionTotals(p, m), [subject.fn], 'inclusive');
@@ -194,4 +201,46 @@ function functionNodes(lp: LoadedProfile, fn: number): number[] {
   const out: number[] = [];
   for (let i = 0; i < owner.length; i++) if (owner[i] === fn) out.push(i);
   return out;
+}
+
+/** Per-run values listed in an ensemble hover before they are only summarised. */
+const RUNS_LISTED = 8;
+
+/**
+ * An ensemble hover's run-to-run section: the per-run values (mean over each run's ranks) of the
+ * function or the line's nodes as a sorted sparkline, the spread, and the slowest and fastest runs.
+ * Runs without the function or line are left out (and counted), never drawn as zeros.
+ */
+function ensembleSpreadMarkdown(ep: EnsembleProfile, metric: MetricDescriptor, of: { fn: string } | { nodes: number[] }): string {
+  const e = ep.ensembleOf(metric.name);
+  let values: Float64Array | null;
+  if ('fn' in of) values = ep.functionValues(metric.name, of.fn);
+  else {
+    values = new Float64Array(e.runCount).fill(NaN);
+    for (const u of of.nodes) {
+      for (let r = 0; r < e.runCount; r++) {
+        const v = e.value(u, r, 'inclusive');
+        if (v === v) values[r] = values[r]! === values[r]! ? values[r]! + v : v;
+      }
+    }
+  }
+  if (!values) return '';
+  const runs = Array.from(values, (v, r) => ({ run: e.runs[r]!.name, v })).filter(x => x.v === x.v).sort((a, b) => a.v - b.v);
+  if (runs.length === 0) return '';
+  const fv = (v: number) => formatValue(v, metric.unit);
+  const sorted = Float64Array.from(runs, x => x.v);
+  const svg = sortedBarSparkline(sorted, { width: 160, height: 28, color: SPARKLINE_COLOR, title: `${metric.label} per run, sorted: ${fv(sorted[0]!)} … ${fv(sorted[sorted.length - 1]!)}` });
+  const uri = `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
+  let text = `**${md(metric.label)} across ${runs.length} of ${e.runCount} runs** (inclusive, mean over each run's ranks, sorted)\n\n`;
+  text += `![${md(metric.label)} per run, sorted](${uri})\n\n`;
+  const spread = 'fn' in of ? ep.spreads(metric.name).get(of.fn) : undefined;
+  if (spread) text += `${md(spreadText(spread, metric.unit))}\n\n`;
+  const slowest = runs[runs.length - 1]!, fastest = runs[0]!;
+  text += `slowest ${code(slowest.run)} ${fv(slowest.v)} · fastest ${code(fastest.run)} ${fv(fastest.v)}${runs.length < e.runCount ? ` · missing in ${e.runCount - runs.length} run${e.runCount - runs.length === 1 ? '' : 's'}` : ''}\n\n`;
+  if (runs.length <= RUNS_LISTED) {
+    text += '| run | value |\n|:--|--:|\n';
+    for (const x of [...runs].reverse()) text += `| ${md(x.run)} | ${fv(x.v)} |\n`;
+    text += '\n';
+  }
+  return text;
 }

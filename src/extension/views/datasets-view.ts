@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { datasetDescription, datasetTooltip, type DatasetFacts, type DatasetKind } from '../datasets/dataset-summary';
+import { isEnsemble } from '../ensembles/ensemble-dataset';
 import type { Dataset, ProfileManager } from '../profile-manager';
 
 export const DATASETS_VIEW = 'hpcLens.datasets';
@@ -16,7 +17,7 @@ export const DatasetCommand = {
   copyPath: 'hpcLens.copyDatasetPath',
 } as const;
 
-const KIND_ICON: Record<DatasetKind, string> = { profile: 'list-tree', trace: 'pulse', diff: 'diff' };
+const KIND_ICON: Record<DatasetKind, string> = { profile: 'list-tree', trace: 'pulse', diff: 'diff', ensemble: 'layers' };
 
 /** One row of the Datasets view as shown (for tests and the status bar). */
 export interface DatasetEntry {
@@ -41,6 +42,7 @@ function facts(d: Dataset, active: boolean): DatasetFacts {
     size: d.stamps[d.stamps.length - 1]?.size,
     metric: lp.metric,
     active,
+    ...(isEnsemble(lp) ? { ensemble: lp.ensemble } : {}),
   };
 }
 
