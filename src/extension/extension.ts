@@ -1,22 +1,42 @@
 import * as vscode from 'vscode';
-import type { SankeyData, ToWebview } from '../shared/protocol';
-import { registerCommands } from './commands/register-commands';
+import type { CallflowViewState, SankeyData, ToWebview } from '../shared/protocol';
+import { Command, registerCommands } from './commands/register-commands';
 import { registerSourceCommands } from './commands/source-commands';
 import { ProfileCodeLensProvider } from './overlays/code-lens';
+import { DataMovementDecorations, type DataMovementLine } from './overlays/data-movement-decorations';
 import { HeatDecorations, type DiffMarks, type HeatLine } from './overlays/heat-decorations';
 import { ProfileHoverProvider } from './overlays/profile-hover';
-import { ProfileManager } from './profile-manager';
+import { LineRevealer, revealableTrees, type LineReveal } from './overlays/reveal-current-line';
+import { SourceEdits } from './overlays/source-edits';
+import { ProfileManager, type RestoreReport } from './profile-manager';
 import { SourceNavigator } from './source-navigator';
 import { SourceResolver } from './source-resolver';
 import { StatusBar } from './status-bar';
+import { startAnalysisWorker } from './workers/parse-client';
 import { registerSideBarViews, type SideBarViewId } from './views/side-bar-views';
 import type { AnalysisEntry } from './views/analysis-tree';
+import { registerDataMovementView } from './views/data-movement-view';
+import { registerDatasetsView, type DatasetEntry } from './views/datasets-view';
 import { SankeyPanel, type RenderReport } from './webviews/sankey-panel';
+import { TimelinePanel } from './webviews/timeline-panel';
+import type { TimelineHostToView, TimelineRenderedMessage, TimelineWindow, TimelineWindowStatsMessage } from '../shared/timeline-protocol';
 
 /** What `activate` returns: a small API for other extensions and for the integration tests. */
 export interface HpcLensApi {
-  /** Settles when the profiles listed in `hpcLens.openOnStartup` have been opened (or failed). */
+  /** Settles when the datasets of the last session and those listed in `hpcLens.openOnStartup` have been opened (or failed). */
   readonly startup: Promise<void>;
+  /** The loaded datasets as the Datasets view lists them; activate or close one by its index there. */
+  datasets: {
+    entries(): DatasetEntry[];
+    activate(index: number): Promise<void>;
+    close(index: number): Promise<void>;
+    /** Selects the active dataset's metric by name (what the metric picker does); false when it has none of that name. */
+    setMetric(name: string): Promise<boolean>;
+    /** What restoring the last session did (settles with `startup`). */
+    readonly restored: Promise<RestoreReport>;
+    /** The status bar item's text and Markdown tooltip. */
+    statusBar(): { text: string; tooltip: string };
+  };
   open(uri: vscode.Uri): Promise<boolean>;
   readonly active: { name: string; format: string; nodes: number; contexts: number; metric: string; mappedFiles: number } | undefined;
   readonly lastError: string | undefined;
@@ -26,11 +46,46 @@ export interface HpcLensApi {
   heatLines(uri: vscode.Uri): readonly HeatLine[];
   /** The regression and improvement lines a diff dataset (Compare Two Profiles) marks in the document. */
   diffDecorations(uri: vscode.Uri): DiffMarks;
+  /** The lines marked as issuing copies in the document (line, dominant direction, after-line text when shown), once the active dataset's markers are applied. */
+  dataMovementLines(uri: vscode.Uri): Promise<readonly DataMovementLine[]>;
+  /** The rows of the Data Movement view (source locations; directions and call paths as children). */
+  dataMovementEntries(): readonly AnalysisEntry[];
+  /** The timeline panel: what it drew last, messages to it and from the host, the window used for the overlays. */
+  timeline: {
+    readonly isOpen: boolean;
+    readonly lastRender: TimelineRenderedMessage | undefined;
+    nextRender(): Promise<TimelineRenderedMessage>;
+    post(message: ToWebview): void;
+    nextMessage<T extends TimelineHostToView['type']>(type: T): Promise<Extract<TimelineHostToView, { type: T }>>;
+    readonly lastStats: TimelineWindowStatsMessage | undefined;
+    readonly selection: { window: TimelineWindow; tracks: number[] | null } | undefined;
+    /** Marks the events of these call-tree nodes (and their subtrees) in the window on screen; returns how many. */
+    highlightNode(nodes: readonly number[]): Promise<number>;
+  };
   sankey: {
     readonly data: SankeyData | undefined;
     readonly lastRender: RenderReport | undefined;
     nextRender(): Promise<RenderReport>;
     post(message: ToWebview): void;
+    /** The node ids the webview last reported as highlighted, and the next such report. */
+    readonly lastHighlight: string[] | undefined;
+    nextHighlight(): Promise<string[]>;
+    /** CallFlow: the state sent with the data (mode, second graph, brush, selection). */
+    readonly callflow: CallflowViewState | undefined;
+    /** Resolves after the next recomputation the panel posts (or refuses: see lastRequestError). */
+    nextUpdate(): Promise<void>;
+    readonly lastRequestError: string | undefined;
+    /** The entry function (file:line, and all its entry lines in that file) the last node selection opened. */
+    readonly lastSelection: { nodeId: string; file: string; line: number | null; lines: number[] } | undefined;
+  };
+  /** Overlays that follow edits, and Reveal Current Line. */
+  editing: {
+    /** Why the document's overlays are hidden (`source changed since the profile`), or undefined. */
+    staleReason(uri: vscode.Uri): string | undefined;
+    /** What the last HPC Lens: Reveal Current Line in Views found and showed. */
+    readonly lastReveal: LineReveal | undefined;
+    /** The labels of the rows selected in a side-bar view. */
+    selection(view: SideBarViewId): string[];
   };
   /** The rows a side-bar view shows now (top level; a hot path's steps nest as children). */
   viewEntries(view: SideBarViewId): readonly AnalysisEntry[];
@@ -43,26 +98,53 @@ export interface HpcLensApi {
 
 export function activate(context: vscode.ExtensionContext): HpcLensApi {
   const log = vscode.window.createOutputChannel('HPC Lens', { log: true });
+  context.subscriptions.push(startAnalysisWorker(vscode.Uri.joinPath(context.extensionUri, 'dist', 'parse-worker.js').fsPath, context.globalStorageUri.fsPath, m => log.info(m)));
   const resolver = new SourceResolver(context.workspaceState);
-  const profiles = new ProfileManager(context.extensionUri, resolver, log);
+  const profiles = new ProfileManager(context.extensionUri, resolver, log, context.workspaceState);
   const navigator = new SourceNavigator(resolver);
-  const lenses = new ProfileCodeLensProvider(profiles);
-  const heat = new HeatDecorations(context.extensionUri, profiles);
+  const edits = new SourceEdits(profiles);
+  const lenses = new ProfileCodeLensProvider(profiles, edits);
+  const heat = new HeatDecorations(context.extensionUri, profiles, edits);
+  const dataMovement = new DataMovementDecorations(context.extensionUri, profiles, resolver, edits);
+  const dataMovementView = registerDataMovementView(profiles);
   const sankey = new SankeyPanel(context.extensionUri, profiles, navigator, log);
+  const timeline = new TimelinePanel(context.extensionUri, profiles, navigator, log);
   const status = new StatusBar(profiles);
   const sideBar = registerSideBarViews(profiles);
+  const trees = revealableTrees(sideBar);
+  const revealer = new LineRevealer(profiles, resolver, edits, sankey, () => trees);
+  const datasetsView = registerDatasetsView(profiles);
   context.subscriptions.push(
-    log, profiles, navigator, lenses, heat, sankey, status,
+    log, profiles, edits, navigator, lenses, heat, sankey, timeline, status, dataMovement, ...dataMovementView.disposables,
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, lenses),
-    vscode.languages.registerHoverProvider({ scheme: 'file' }, new ProfileHoverProvider(profiles)),
+    vscode.languages.registerHoverProvider({ scheme: 'file' }, new ProfileHoverProvider(profiles, edits)),
+    vscode.commands.registerCommand(Command.revealCurrentLine, async () => {
+      const r = await revealer.revealCurrentLine();
+      if (r?.nodes.length && timeline.isOpen) await timeline.highlightNode(r.nodes);
+      return r;
+    }),
     resolver,
     ...registerSourceCommands({ profiles, resolver, navigator, log }),
-    ...registerCommands({ profiles, sankey, navigator }),
+    ...registerCommands({ profiles, sankey, navigator, timeline }),
     ...sideBar.disposables,
+    ...datasetsView.disposables,
   );
-  const startup = openOnStartup(profiles);
+  const restored = restoreSession(profiles);
+  const startup = restored.then(() => undefined);
   return {
     startup,
+    datasets: {
+      entries: () => datasetsView.entries(),
+      activate: async i => { const d = profiles.datasets[i]; if (d) await profiles.activate(d); },
+      close: async i => { const d = profiles.datasets[i]; if (d) await profiles.closeDataset(d); },
+      setMetric: async name => {
+        const m = profiles.active?.profile.metricIndex(name) ?? -1;
+        if (m >= 0) await profiles.setMetric(m);
+        return m >= 0;
+      },
+      restored,
+      statusBar: () => ({ text: status.text, tooltip: status.tooltip }),
+    },
     open: async uri => (await profiles.open(uri)) !== undefined,
     get active() {
       const lp = profiles.active;
@@ -73,11 +155,34 @@ export function activate(context: vscode.ExtensionContext): HpcLensApi {
     decoratedLines: uri => heat.applied.get(uri.toString()) ?? 0,
     heatLines: uri => heat.marked.get(uri.toString()) ?? [],
     diffDecorations: uri => heat.diffMarked.get(uri.toString()) ?? { regressions: [], improvements: [] },
+    dataMovementLines: async uri => { await dataMovement.ready; return dataMovement.marked.get(uri.toString()) ?? []; },
+    dataMovementEntries: () => dataMovementView.provider.entries,
+    timeline: {
+      get isOpen() { return timeline.isOpen; },
+      get lastRender() { return timeline.lastRender; },
+      nextRender: () => timeline.nextRender(),
+      post: m => timeline.post(m),
+      nextMessage: type => timeline.nextMessage(type),
+      get lastStats() { return timeline.lastStats; },
+      get selection() { return timeline.selection; },
+      highlightNode: nodes => timeline.highlightNode(nodes),
+    },
     sankey: {
       get data() { return sankey.currentData; },
       get lastRender() { return sankey.lastRender; },
       nextRender: () => sankey.nextRender(),
       post: m => sankey.post(m),
+      get lastHighlight() { return sankey.lastHighlight; },
+      nextHighlight: () => sankey.nextHighlight(),
+      get callflow() { return sankey.currentCallflow; },
+      nextUpdate: () => sankey.nextUpdate(),
+      get lastRequestError() { return sankey.lastRequestError; },
+      get lastSelection() { return sankey.lastSelection; },
+    },
+    editing: {
+      staleReason: uri => edits.staleReason(uri),
+      get lastReveal() { return revealer.last; },
+      selection: view => trees.get(view)?.view.selection.map(e => e.label) ?? [],
     },
     viewEntries: view => sideBar.providers.get(view)?.entries ?? [],
     sources: {
@@ -94,15 +199,16 @@ export function activate(context: vscode.ExtensionContext): HpcLensApi {
   };
 }
 
-/** Opens the profiles a workspace asks for in `hpcLens.openOnStartup` (e.g. the demo workspace). */
-async function openOnStartup(profiles: ProfileManager): Promise<void> {
-  for (const folder of vscode.workspace.workspaceFolders ?? []) {
-    const paths = vscode.workspace.getConfiguration('hpcLens', folder.uri).get<string[]>('openOnStartup', []);
-    for (const p of paths) {
-      const uri = p.startsWith('/') ? vscode.Uri.file(p) : vscode.Uri.joinPath(folder.uri, p);
-      await profiles.open(uri);
-    }
-  }
+/**
+ * Reopens the datasets of the last session and the profiles a workspace asks for in
+ * `hpcLens.openOnStartup` (e.g. the demo workspace), each once. In an untrusted workspace VS Code
+ * hides the workspace's value of that restricted setting, so a repository cannot make us parse files.
+ */
+function restoreSession(profiles: ProfileManager): Promise<RestoreReport> {
+  const startup = (vscode.workspace.workspaceFolders ?? []).flatMap(folder =>
+    vscode.workspace.getConfiguration('hpcLens', folder.uri).get<string[]>('openOnStartup', [])
+      .map(p => (p.startsWith('/') ? vscode.Uri.file(p) : vscode.Uri.joinPath(folder.uri, p))));
+  return profiles.restore(startup);
 }
 
 export function deactivate(): void {}

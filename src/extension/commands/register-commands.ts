@@ -4,12 +4,16 @@ import { SideBarView } from '../views/side-bar-views';
 import type { ProfileManager } from '../profile-manager';
 import type { SourceNavigator } from '../source-navigator';
 import type { SankeyPanel } from '../webviews/sankey-panel';
+import type { TimelinePanel } from '../webviews/timeline-panel';
+import { functionFrames } from '../overlays/reveal-current-line';
+import { openEnsembleCommand } from '../ensembles/ensemble-commands';
 
 /** Command ids, kept in step with package.json by the integration tests. */
 export const Command = {
   openProfile: 'hpcLens.openProfile',
   openProfileFromExplorer: 'hpcLens.openProfileFromExplorer',
   showSankey: 'hpcLens.showSankey',
+  showSankeySideBySide: 'hpcLens.showSankeySideBySide',
   toggleOverlays: 'hpcLens.toggleOverlays',
   selectMetric: 'hpcLens.selectMetric',
   closeProfile: 'hpcLens.closeProfile',
@@ -19,17 +23,27 @@ export const Command = {
   showLoadImbalance: 'hpcLens.showLoadImbalance',
   exportSummary: 'hpcLens.exportSummary',
   compareProfiles: 'hpcLens.compareProfiles',
+  openEnsemble: 'hpcLens.openEnsemble',
+  revealCurrentLine: 'hpcLens.revealCurrentLine',
+  showTimeline: 'hpcLens.showTimeline',
+  useTimelineWindowForOverlays: 'hpcLens.useTimelineWindowForOverlays',
+  useWholeRunForOverlays: 'hpcLens.useWholeRunForOverlays',
 } as const;
 
 interface Services {
   profiles: ProfileManager;
   sankey: SankeyPanel;
   navigator: SourceNavigator;
+  timeline: TimelinePanel;
 }
 
-export function registerCommands({ profiles, sankey, navigator }: Services): vscode.Disposable[] {
+export function registerCommands({ profiles, sankey, navigator, timeline }: Services): vscode.Disposable[] {
   const reg = vscode.commands.registerCommand;
   return [
+    reg(Command.showTimeline, () => timeline.show()),
+    reg(Command.useTimelineWindowForOverlays, () => timeline.useWindowForOverlays()),
+    reg(Command.useWholeRunForOverlays, () => timeline.useWholeRunForOverlays()),
+    reg(Command.openEnsemble, (clicked?: unknown, selected?: unknown) => openEnsembleCommand(profiles, clicked, selected)),
     reg(Command.openProfile, async (uri?: vscode.Uri) => {
       if (!uri) {
         const picked = await vscode.window.showOpenDialog({
@@ -49,7 +63,17 @@ export function registerCommands({ profiles, sankey, navigator }: Services): vsc
       uri ??= vscode.window.activeTextEditor?.document.uri;
       return uri ? (await profiles.open(uri)) !== undefined : false;
     }),
-    reg(Command.showSankey, () => sankey.show()),
+    // From a CodeLens: `{ focusFunction }` also highlights the node(s) holding that function.
+    reg(Command.showSankey, (arg?: { focusFunction?: string }) => {
+      sankey.show();
+      const lp = profiles.active;
+      if (lp && typeof arg?.focusFunction === 'string') sankey.highlight(functionFrames(lp, arg.focusFunction));
+    }),
+    // A diff dataset's two runs as two Sankeys on one scale (the request explains itself when there is no diff).
+    reg(Command.showSankeySideBySide, () => {
+      sankey.show();
+      if (profiles.active) sankey.request({ type: 'callflow/mode', mode: 'sideBySide' });
+    }),
     reg(Command.toggleOverlays, async () => {
       const cfg = vscode.workspace.getConfiguration('hpcLens');
       await cfg.update('overlays.enabled', !cfg.get<boolean>('overlays.enabled', true), vscode.ConfigurationTarget.Global);
