@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { readProfile } from '../../../src/analysis/formats';
@@ -203,5 +203,20 @@ export function registerTimelineSuites(): void {
         }
       });
     }
+
+    test('the Nsight Systems saxpy export: the MPI rank thread and the GPU stream, with its copies', async function () {
+      const dir = sharedData('nsight-systems-sqlite', 'saxpy-mpi-cuda-perlmutter');
+      if (!existsSync(dir)) this.skip();
+      const file = readdirSync(dir).find(f => f.endsWith('.sqlite'));
+      if (!file) this.skip();
+      const path = join(dir, file!);
+      const p = await readProfile(path);
+      opened.push(file!);
+      const { render, labels } = await openTimeline(api, vscode.Uri.file(path), p);
+      assert.ok(render.lanes >= 2, labels.join(', '));
+      assert.ok(labels.some(l => /stream/i.test(l)), `a GPU stream lane among ${labels.join(', ')}`);
+      assert.ok(labels.some(l => /rank|thread|MPI/i.test(l)), `a CPU lane among ${labels.join(', ')}`);
+      assert.ok(p.trace!.dataMovement.kind.length > 0, 'the export records copies');
+    });
   });
 }
