@@ -392,38 +392,27 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
     const a = anchorTop[v];
     return a === undefined ? want : (want + a) / 2;
   };
+  // Moves v toward the weighted mean position its segments on one side ask for (`towardUpper`: the
+  // callers to the left, else the callees to the right), damped by alpha.
+  const relaxed = (v: number, alpha: number, towardUpper: boolean): number => {
+    const segs = towardUpper ? up[v]! : down[v]!;
+    if (segs.length === 0) return hasAnchors ? pullToAnchor(v, y[v]!) : y[v]!;
+    let sw = 0;
+    let sy = 0;
+    for (const s of segs) {
+      const w = segWeight[s]! + 1e-9;
+      sw += w;
+      const mid = upperPx(s) / 2 - lowerPx(s) / 2;
+      sy += w * (towardUpper ? y[upper[s]!]! + outOff[s]! - inOff[s]! + mid : y[lower[s]!]! + inOff[s]! - outOff[s]! - mid);
+    }
+    return pullToAnchor(v, y[v]! + alpha * (sy / sw - y[v]!));
+  };
   for (let it = 0; it < Math.max(0, opt.relaxIterations); it++) {
     const alpha = Math.pow(0.9, it);
     stackEnds();
-    for (let l = 1; l < levels; l++) {
-      placeLayer(l, v => {
-        const segs = up[v]!;
-        if (segs.length === 0) return hasAnchors ? pullToAnchor(v, y[v]!) : y[v]!;
-        let sw = 0;
-        let sy = 0;
-        for (const s of segs) {
-          const w = segWeight[s]! + 1e-9;
-          sw += w;
-          sy += w * (y[upper[s]!]! + outOff[s]! + upperPx(s) / 2 - inOff[s]! - lowerPx(s) / 2);
-        }
-        return pullToAnchor(v, y[v]! + alpha * (sy / sw - y[v]!));
-      });
-    }
+    for (let l = 1; l < levels; l++) placeLayer(l, v => relaxed(v, alpha, true));
     stackEnds();
-    for (let l = levels - 2; l >= 0; l--) {
-      placeLayer(l, v => {
-        const segs = down[v]!;
-        if (segs.length === 0) return hasAnchors ? pullToAnchor(v, y[v]!) : y[v]!;
-        let sw = 0;
-        let sy = 0;
-        for (const s of segs) {
-          const w = segWeight[s]! + 1e-9;
-          sw += w;
-          sy += w * (y[lower[s]!]! + inOff[s]! + lowerPx(s) / 2 - outOff[s]! - upperPx(s) / 2);
-        }
-        return pullToAnchor(v, y[v]! + alpha * (sy / sw - y[v]!));
-      });
-    }
+    for (let l = levels - 2; l >= 0; l--) placeLayer(l, v => relaxed(v, alpha, false));
   }
   stackEnds();
 
