@@ -253,15 +253,16 @@ export function SankeyView(props: SankeyViewProps) {
   const revealed = useMemo(() => new Set(props.revealedIds ?? []), [props.revealedIds]);
   const onRevealedRef = useRef(props.onRevealed);
   useLayoutEffect(() => { onRevealedRef.current = props.onRevealed; });
-  // Once per request (not on every redraw), as soon as the nodes are drawn.
+  // Once per request (not on every redraw), as soon as the nodes are drawn — of the data the ids
+  // belong to: during a split's fade-out the previous graph is still on screen.
   const reported = useRef<readonly string[] | undefined>(undefined);
   useEffect(() => {
-    if (!props.revealedIds || props.revealedIds === reported.current || (!layout && !isEmpty)) return;
+    if (!props.revealedIds || props.revealedIds === reported.current || (!layout && !isEmpty) || data !== props.data) return;
     reported.current = props.revealedIds;
     const shown = props.revealedIds.filter(id => nodeElements.current.has(id));
     nodeElements.current.get(shown[0] ?? '')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
     onRevealedRef.current?.(shown);
-  }, [props.revealedIds, layout, isEmpty]);
+  }, [props.revealedIds, layout, isEmpty, data, props.data]);
   const open = useCallback((n: SankeyNodeData) => {
     if (n.entry.file) onOpenSource?.({ file: n.entry.file, line: n.entry.line, name: n.entry.name });
   }, [onOpenSource]);
