@@ -8,7 +8,7 @@ import type { ValueColumn } from './caliper/metrics';
 import { assembleCaliperProfile } from './caliper/profile-assembly';
 import { RowStore } from './caliper/row-store';
 import { forEachLine } from './io/file-input';
-import { isAbortError, ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { contentHead, type FileSample, isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
 
 /**
  * Caliper's native `.cali` stream, as Caliper's `caliper-reader` and Hatchet's `from_caliperreader`
@@ -291,7 +291,7 @@ export const caliperCaliReader: ProfileReader = {
 
   sniff(sample: FileSample): number {
     if (sample.isDirectory) return 0;
-    const head = sample.head.replace(/^\uFEFF/, '').trimStart();
+    const head = contentHead(sample);
     if (/^__rec=(node|ctx|globals),/.test(head)) return 0.95;
     return head.startsWith('__rec=') ? 0.8 : 0;
   },

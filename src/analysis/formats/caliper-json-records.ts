@@ -1,7 +1,7 @@
 import type { MetadataValue, Profile } from '../model/profile';
 import { RecordTable, type RecordAttribute } from './caliper/record-table';
 import { JsonSyntaxError, tokenizeJsonFile, ValueAssembler, type JsonHandler } from './json/json-tokenizer';
-import { isAbortError, ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { contentHead, type FileSample, isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
 
 /**
  * Caliper's `json` output (`cali-query -q "… format json"`, Caliper 2): one flat object per
@@ -144,7 +144,7 @@ export const caliperJsonRecordsReader: ProfileReader = {
 
   sniff(sample: FileSample): number {
     if (sample.isDirectory) return 0;
-    const head = sample.head.replace(/^\uFEFF/, '').trimStart();
+    const head = contentHead(sample);
     if (/^\{\s*"records"\s*:\s*\[/.test(head)) return 0.9;
     const first = /^\[\s*\{([^{}[\]]*)\}/.exec(head);
     // A flat first record (no nested values: not a Hatchet literal or a trace event) with a Caliper key.

@@ -6,7 +6,7 @@ import { CALLPATH, MODULE, PATH, RANK, SOURCELOC } from './caliper/attributes';
 import type { ValueColumn } from './caliper/metrics';
 import { assembleCaliperProfile, type CaliperRows } from './caliper/profile-assembly';
 import { JsonSyntaxError, tokenizeJsonFile, ValueAssembler, type JsonHandler } from './json/json-tokenizer';
-import { isAbortError, ProfileReadError, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { contentHead, type FileSample, isAbortError, type ProfileReader, ProfileReadError, type ReadOptions } from './reader';
 
 /**
  * Caliper's `json-split` output (`cali-query -q "… format json-split"`), as Hatchet's `from_caliper`
@@ -269,7 +269,7 @@ export const caliperJsonSplitReader: ProfileReader = {
 
   sniff(sample: FileSample): number {
     if (sample.isDirectory) return 0;
-    const head = sample.head.replace(/^\uFEFF/, '').trimStart();
+    const head = contentHead(sample);
     if (!head.startsWith('{')) return 0;
     const text = head + sample.tail;
     const has = (k: string) => text.includes(`"${k}"`);

@@ -4,7 +4,7 @@ import type { MetricDescriptor } from '../model/metric';
 import type { MetadataValue, Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
 import { forEachLine } from './io/file-input';
-import { ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { type FileSample, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted, withoutBom } from './reader';
 
 /**
  * Valgrind callgrind output (`callgrind.out.<pid>`, callgrind format version 1; cachegrind's older
@@ -351,7 +351,7 @@ export const callgrindReader: ProfileReader = {
 
   sniff(sample: FileSample): number {
     if (sample.isDirectory) return 0;
-    const head = sample.head.replace(/^\uFEFF/, '');
+    const head = withoutBom(sample.head);
     if (head.startsWith('# callgrind format')) return 0.95;
     const lines = head.split('\n', 40);
     const has = (re: RegExp) => lines.some(l => re.test(l));

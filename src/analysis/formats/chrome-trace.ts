@@ -4,7 +4,7 @@ import { buildChromeTrace } from './chrome-trace/build';
 import { ChromeTraceCollector } from './chrome-trace/collect';
 import { TraceEventStream } from './chrome-trace/stream';
 import { JsonSyntaxError, tokenizeJsonFile } from './json/json-tokenizer';
-import { isAbortError, ProfileReadError, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { contentHead, type FileSample, isAbortError, type ProfileReader, ProfileReadError, type ReadOptions } from './reader';
 
 /**
  * Chrome trace-event JSON (chrome://tracing, Perfetto's legacy JSON, PyTorch profiler / Kineto), in
@@ -24,7 +24,7 @@ export const chromeTraceReader: ProfileReader = {
 
   sniff(sample: FileSample): number {
     if (sample.isDirectory) return 0;
-    const head = sample.head.replace(/^\uFEFF/, '').trimStart();
+    const head = contentHead(sample);
     if (head.startsWith('{')) {
       if (/"traceEvents"\s*:/.test(head)) return 0.95;
       return /"ph"\s*:\s*"/.test(head) && /^\{\s*"(schemaVersion|deviceProperties|displayTimeUnit|otherData|metadata)"/.test(head) ? 0.6 : 0;

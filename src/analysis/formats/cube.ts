@@ -8,7 +8,7 @@ import { CubeFormatError } from './cube/cube-format-error';
 import { cubeRowOrder, decodeCubeData, parseCubeIndex, scalarType } from './cube/metric-values';
 import { hasUstarMagic, headerString, readTarArchive } from './cube/tar-archive';
 import { isGzip, readBytes, readChunks } from './io/file-input';
-import { isAbortError, ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { contentHead, type FileSample, isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
 
 /**
  * CUBE profiles as Score-P and Scalasca write them (Hatchet's `from_scorep` reads the same files):
@@ -292,7 +292,7 @@ export const cubeReader: ProfileReader = {
   sniff(sample: FileSample): number {
     if (sample.isDirectory) return 0;
     if (looksLikeCubex(sample.head)) return 0.95;
-    const text = sample.head.replace(/^\uFEFF/, '').trimStart();
+    const text = contentHead(sample);
     if (!text.startsWith('<')) return 0;
     const version = /<cube\s+version\s*=\s*["'](\d+)/.exec(text.slice(0, 8192))?.[1];
     if (version === undefined) return 0;

@@ -4,7 +4,7 @@ import type { Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
 import { DotParser, DotSyntaxError, type DotAttributes } from './gprof2dot-dot/dot-parser';
 import { forEachLine } from './io/file-input';
-import { isAbortError, ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { type FileSample, isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted, withoutBom } from './reader';
 
 /**
  * The DOT call graphs gprof2dot draws from gprof, callgrind, perf, … profiles:
@@ -117,7 +117,7 @@ export const gprof2dotDotReader: ProfileReader = {
 
   sniff(sample: FileSample): number {
     if (sample.isDirectory) return 0;
-    const head = sample.head.replace(/^\uFEFF/, '');
+    const head = withoutBom(sample.head);
     if (!/^\s*(?:(?:\/\/|#)[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*(?:strict\s+)?digraph\b/i.test(head)) return 0;
     // gprof2dot's node labels: a percentage line followed by a parenthesised one and a call count.
     if (/label="[^"]*\\n\d+(?:\.\d+)?%\\n\(\d+(?:\.\d+)?%\)(?:\\n\d+\s*×)?"/.test(head)) return 0.9;

@@ -6,7 +6,7 @@ import { ProfileBuilder } from '../model/profile-builder';
 import { PythonJsonFilter } from './hatchet-literal/python-json-filter';
 import { readChunks } from './io/file-input';
 import { JsonSyntaxError, JsonTokenizer, tokenizeJsonFile, type JsonHandler } from './json/json-tokenizer';
-import { isAbortError, ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { contentHead, type FileSample, isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
 
 /**
  * Hatchet's "literal" format: what `GraphFrame.to_literal()` returns and `GraphFrame.from_literal()`
@@ -562,7 +562,7 @@ export const hatchetLiteralReader: ProfileReader = {
 
   sniff(sample: FileSample): number {
     if (sample.isDirectory) return 0;
-    const head = sample.head.replace(/^\uFEFF/, '').trimStart();
+    const head = contentHead(sample);
     // The first root opens with one of the keys to_literal writes (in its order or sorted).
     if (!/^\[\s*\{\s*"(name|frame|metrics|attributes|children)"\s*:/.test(head)) return 0;
     if (!head.includes('"metrics"')) return 0;

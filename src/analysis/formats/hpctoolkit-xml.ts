@@ -11,7 +11,7 @@ import { FIRST_GPU_STREAM_THREAD, isMetricDbName, MetricDb, rankThreadOf } from 
 import { planMetrics, primaryMetricOf, type MetricEntry, type MetricPlan } from './hpctoolkit-xml/metric-plan';
 import { readHeadBytes } from './file-sample';
 import { readBytes } from './io/file-input';
-import { ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { type FileSample, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted, withoutBom } from './reader';
 
 /**
  * HPCToolkit's classic database (hpcprof / hpcprof-mpi up to 2020), as Hatchet's `from_hpctoolkit`
@@ -67,7 +67,7 @@ function readHead(path: string): string {
  * after 2.x came with other value files, so they are left to a reader that knows them.
  */
 function experimentHeadScore(head: string): number {
-  const text = head.replace(/^\uFEFF/, '').trimStart();
+  const text = withoutBom(head).trimStart();
   if (!text.startsWith('<') || !/<(!DOCTYPE\s+)?HPCToolkitExperiment[\s>]/.test(text)) return 0;
   const version = /<HPCToolkitExperiment\s+version\s*=\s*["'](\d+)\./.exec(text);
   return version && Number(version[1]) > 2 ? 0.5 : 0.95;

@@ -17,6 +17,16 @@ export interface FileSample {
   binary: boolean;
 }
 
+/** `text` without a leading UTF-8 byte-order mark (editors on Windows write one). */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** The head of a sample as text formats see it: no byte-order mark, no leading whitespace. */
+export function contentHead(sample: FileSample): string {
+  return withoutBom(sample.head).trimStart();
+}
+
 export interface ReadOptions {
   signal?: AbortSignal;
   /** Progress in [0, 1] with an optional phase message. */

@@ -1,6 +1,6 @@
 import type { Profile } from '../model/profile';
 import { JsonSyntaxError, tokenizeJsonFile } from './json/json-tokenizer';
-import { isAbortError, ProfileReadError, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { contentHead, type FileSample, isAbortError, type ProfileReader, ProfileReadError, type ReadOptions } from './reader';
 import { SampledProfile, type WeightMetric } from './sampled-stacks/sampled-profile';
 import { SpeedscopeDocument, type SpeedscopeProfile } from './speedscope/document';
 
@@ -32,7 +32,7 @@ export const speedscopeReader: ProfileReader = {
 
   sniff(sample: FileSample): number {
     if (sample.isDirectory) return 0;
-    const head = sample.head.replace(/^\uFEFF/, '').trimStart();
+    const head = contentHead(sample);
     if (!head.startsWith('{')) return 0;
     if (/speedscope\.app\/file-format-schema\.json/.test(head)) return 0.95;
     if (/"exporter"\s*:\s*"speedscope@/.test(head)) return 0.9;
