@@ -5,7 +5,7 @@
  * tiles.ts (computeTiles, computeMinimap), window-stats.ts (windowStatistics, profileForWindow),
  * lookup.ts (eventAt, eventDetails, eventsOfNode), lanes.ts, flows-and-copies.ts, colors.ts.
  */
-import type { ColourBy } from '../analysis/timeline/tiles';
+import type { ColourBy, TileResult } from '../analysis/timeline/tiles';
 
 export interface TimelineWindow {
   start: number;
@@ -19,10 +19,8 @@ export type TimelineLaneRow =
 
 export type TimelineLaneSort = { by: 'display' } | { by: 'name' } | { by: 'busy' } | { by: 'node'; node: number };
 
-/** Host → view: the trace is open (sent once; the mini-map is computed once per trace). */
-export interface TimelineInitMessage {
-  type: 'timeline/init';
-  title: string;
+/** What the analysis worker answers to a timeline `init` request. */
+export interface TimelineInitResult {
   timeRange: [number, number];
   originNs: string;
   rows: TimelineLaneRow[];
@@ -30,6 +28,12 @@ export interface TimelineInitMessage {
   minimap: TimelineTilesPayload;
   trackCount: number;
   eventCount: number;
+}
+
+/** Host → view: the trace is open (sent once; the mini-map is computed once per trace). */
+export interface TimelineInitMessage extends TimelineInitResult {
+  type: 'timeline/init';
+  title: string;
   /** The dataset shows a window of the run in the overlays (Use This Window for Overlays), or null for the whole run. */
   overlayWindow: TimelineWindow | null;
 }
@@ -49,21 +53,8 @@ export interface TimelineTileRequestMessage {
   depthViews: number[];
 }
 
-/** The data of tiles.ts TileResult, with the name dictionary as pairs. */
-export interface TimelineTilesPayload {
-  window: TimelineWindow;
-  width: number;
-  depth: number;
-  colourBy: ColourBy;
-  tracks: Int32Array;
-  key: Int32Array;
-  share: Float32Array;
-  busy: Float32Array;
-  detail: Uint8Array;
-  events: {
-    laneStart: Int32Array; row: Int32Array; start: Float64Array; duration: Float64Array;
-    depth: Int32Array; kind: Uint8Array; key: Int32Array; node: Int32Array;
-  };
+/** tiles.ts TileResult as it crosses postMessage: the name dictionary as pairs. */
+export interface TimelineTilesPayload extends Omit<TileResult, 'names' | 'resolution'> {
   /** [key id, display name] for every key present; colour = colors.ts colourOf(name). */
   names: [number, string][];
 }

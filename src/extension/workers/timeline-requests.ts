@@ -13,8 +13,11 @@ import { TimelineIndex, type TimeWindow } from '../../analysis/timeline/timeline
 import { profileForWindow, windowStatistics } from '../../analysis/timeline/window-stats';
 import { DATA_MOVEMENT_KIND_NAMES, FLOW_KIND_NAMES } from '../../analysis/model/trace';
 import type {
-  TimelineCopyMarker, TimelineEventDetailsMessage, TimelineFlow, TimelineLaneRow, TimelineLaneSort, TimelineTilesPayload, TimelineWindowStatsMessage,
+  TimelineCopyMarker, TimelineInitResult, TimelineEventDetailsMessage, TimelineFlow, TimelineLaneRow, TimelineLaneSort, TimelineTilesPayload, TimelineWindowStatsMessage,
 } from '../../shared/timeline-protocol';
+
+// Tests and scripts read the init result from here, beside the request that makes it.
+export type { TimelineInitResult } from '../../shared/timeline-protocol';
 
 /** Beyond this many copies in a window, direction markers are left out (the tiles still show the copies' colours). */
 export const MAX_COPY_MARKERS = 20000;
@@ -32,16 +35,6 @@ export type TimelineWorkerRequest =
   | { kind: 'windowStats'; window: TimeWindow; tracks: number[] | null }
   | { kind: 'eventsOfNode'; nodes: number[]; window: TimeWindow; tracks: number[] }
   | { kind: 'profileForWindow'; window: TimeWindow; tracks: number[] | null };
-
-export interface TimelineInitResult {
-  timeRange: [number, number];
-  originNs: string;
-  rows: TimelineLaneRow[];
-  maxDepth: number;
-  minimap: TimelineTilesPayload;
-  trackCount: number;
-  eventCount: number;
-}
 
 export interface TimelineTilesResult {
   tiles: TimelineTilesPayload;
