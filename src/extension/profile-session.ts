@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { FunctionTotals, LineCost } from '../analysis/model/aggregates';
 import { diffProfiles, mergeDiffLines, type DiffLine, type ProfileDiff } from '../analysis/graph/profile-diff';
 import { superGraphData, type SuperGraphDataOptions } from '../analysis/graph/super-graph-data';
+import { answerSuperGraphQuery, type SuperGraphQuery, type SuperGraphQueryResults } from '../analysis/graph/super-graph-queries';
 import type { Profile } from '../analysis/model/profile';
 import type { SankeyData } from '../shared/protocol';
 import { seedMetricCache } from './overlays/overlay-cache';
@@ -13,6 +14,12 @@ import { analysisWorkerOf } from './workers/parse-client';
 
 /** Rows per side-bar list. */
 export const SIDE_BAR_LIST_LENGTH = 50;
+
+/** superGraphData of any profile (e.g. a diff's baseline run), in the analysis worker when it holds the profile. */
+export function sankeyDataOf(profile: Profile, title: string, options: SuperGraphDataOptions): Promise<SankeyData> {
+  const worker = analysisWorkerOf(profile);
+  return worker ? worker.sankey(profile, title, options) : Promise.resolve(superGraphData(profile, title, options));
+}
 
 /** What the overlays of one source file show. */
 export interface FileOverlay {
@@ -133,9 +140,13 @@ export class LoadedProfile {
    * in the analysis worker when it holds the profile, so the host only receives the small result.
    */
   async sankey(options: SuperGraphDataOptions = {}): Promise<SankeyData> {
-    const o = { metric: this.metric, ...options };
+    return sankeyDataOf(this.profile, this.name, { metric: this.metric, ...options });
+  }
+
+  /** A question about the Sankey's super graph (super-graph-queries.ts), answered in the analysis worker when it holds the profile. */
+  superGraphQuery<K extends SuperGraphQuery['kind']>(query: Extract<SuperGraphQuery, { kind: K }>): Promise<SuperGraphQueryResults[K]> {
     const worker = analysisWorkerOf(this.profile);
-    return worker ? worker.sankey(this.profile, this.name, o) : superGraphData(this.profile, this.name, o);
+    return worker ? worker.superGraphQuery<K>(this.profile, query) : Promise.resolve(answerSuperGraphQuery<K>(this.profile, query));
   }
 
   private deriveOptions(): DeriveOptions {

@@ -67,7 +67,7 @@ export function registerCommands({ profiles, sankey, navigator, timeline }: Serv
     reg(Command.showSankey, (arg?: { focusFunction?: string }) => {
       sankey.show();
       const lp = profiles.active;
-      if (lp && typeof arg?.focusFunction === 'string') sankey.highlight(functionFrames(lp, arg.focusFunction));
+      if (lp && typeof arg?.focusFunction === 'string') void sankey.highlight(functionFrames(lp, arg.focusFunction));
     }),
     // A diff dataset's two runs as two Sankeys on one scale (the request explains itself when there is no diff).
     reg(Command.showSankeySideBySide, () => {

@@ -94,7 +94,7 @@ export class LineRevealer {
       return result;
     }
     await this.revealInTrees(result, files);
-    if (this.sankey.isOpen) result.sankey = this.sankey.highlight(result.nodes);
+    if (this.sankey.isOpen) result.sankey = await this.sankey.highlight(result.nodes);
     return result;
   }
 

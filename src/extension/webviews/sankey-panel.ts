@@ -1,11 +1,8 @@
 import * as vscode from 'vscode';
-import { sankeyNodeIds } from '../../analysis/graph/node-membership';
-import { superGraph } from '../../analysis/graph/super-graph';
-import { superGraphData } from '../../analysis/graph/super-graph-data';
-import type { CallflowRequest, CallflowViewState, FromWebview, NodeMetricValues, SankeyData, ToWebview } from '../../shared/protocol';
+import type { CallflowRequest, CallflowViewState, FromWebview, SankeyData, ToWebview } from '../../shared/protocol';
 import { isTimelineMessage } from '../../shared/timeline-protocol';
 import type { ProfileManager } from '../profile-manager';
-import type { LoadedProfile } from '../profile-session';
+import { sankeyDataOf, type LoadedProfile } from '../profile-session';
 import { moduleMap } from '../settings';
 import type { SourceNavigator } from '../source-navigator';
 import { applyCallflowRequest, graphPlan, initialCallflowState, viewState, type CallflowState } from './callflow-state';
@@ -100,11 +97,14 @@ export class SankeyPanel implements vscode.Disposable {
    * Highlights the Sankey node(s) that hold these call-tree nodes (split nodes by their base), in
    * the open panel or in the next one shown; returns the node ids.
    */
-  highlight(cctNodes: readonly number[]): string[] {
+  async highlight(cctNodes: readonly number[]): Promise<string[]> {
     const lp = this.profiles.active;
     if (!lp) return [];
-    // Membership by the unsplit graph with the panel's module map; splits of a node share its base id.
-    const bases = new Set(sankeyNodeIds(superGraph(lp.profile, { metric: lp.metric, moduleMap: moduleMap(msg => this.log.warn(msg)) }), cctNodes));
+    // Membership by the unsplit graph with the panel's module map (splits of a node share its base
+    // id), asked of the analysis worker: the graph of a big profile is not built on this thread.
+    const ids = await lp.superGraphQuery<'nodeIds'>({ kind: 'nodeIds', options: { metric: lp.metric, moduleMap: moduleMap(msg => this.log.warn(msg)) }, nodes: [...cctNodes] });
+    if (this.profiles.active !== lp) return [];
+    const bases = new Set(ids);
     // The graph is being (re)computed (e.g. the panel was just shown): mark the nodes once it is there.
     if (!this.data || this.inFlight > 0) { this.pendingBases = bases; return []; }
     return this.markBases(bases);
@@ -166,7 +166,7 @@ export class SankeyPanel implements vscode.Disposable {
         const metricA = lp.baseline.profile.metricIndex(name);
         const baseName = lp.baseline.uri.path.split('/').pop() ?? 'baseline';
         const ownName = lp.uri.path.split('/').pop() ?? 'comparison';
-        data = superGraphData(lp.baseline.profile, baseName, { ...plan.first, metric: metricA >= 0 ? metricA : lp.baseline.profile.primaryMetric });
+        data = await sankeyDataOf(lp.baseline.profile, baseName, { ...plan.first, metric: metricA >= 0 ? metricA : lp.baseline.profile.primaryMetric });
         second = await lp.sankey(plan.second);
         second = { ...second, title: ownName };
         labels = [`A: ${baseName}`, `B: ${ownName}`];
@@ -197,7 +197,7 @@ export class SankeyPanel implements vscode.Disposable {
   private onCallflowRequest(m: CallflowRequest): void {
     const lp = this.profiles.active;
     if (!lp) return;
-    if (m.type === 'callflow/requestNodeMetrics') { this.sendNodeMetrics(lp, m.nodeId); return; }
+    if (m.type === 'callflow/requestNodeMetrics') { void this.sendNodeMetrics(lp, m.nodeId); return; }
     const before = this.stateOf(lp);
     const next = applyCallflowRequest(before, m, this.data, lp.profile.contextCount, lp.baseline !== undefined);
     if ('error' in next) {
@@ -252,20 +252,12 @@ export class SankeyPanel implements vscode.Disposable {
   }
 
   /** Per-context values of every metric (up to MAX_CORRELATION_METRICS) for one node, with the panel's splits. */
-  private sendNodeMetrics(lp: LoadedProfile, nodeId: string): void {
+  private async sendNodeMetrics(lp: LoadedProfile, nodeId: string): Promise<void> {
     const state = this.stateOf(lp);
-    const rules = moduleMap(msg => this.log.warn(msg));
-    const metrics: NodeMetricValues[] = [];
-    const count = Math.min(lp.profile.metrics.length, MAX_CORRELATION_METRICS);
-    for (let m = 0; m < count; m++) {
-      const metric = lp.profile.metrics[m]!;
-      // No filter: a node kept for the shown metric must exist for every other metric too.
-      const g = superGraph(lp.profile, { metric: m, moduleMap: rules, splits: state.splits, reveal: state.reveal, filter: { threshold: 0 } });
-      const n = g.nodes.find(x => x.id === nodeId);
-      if (!n) continue;
-      metrics.push({ name: metric.label || metric.name, unit: metric.unit, inclusive: Array.from(n.inclusiveByContext), exclusive: Array.from(n.exclusiveByContext) });
-    }
-    this.post({ type: 'callflow/nodeMetrics', nodeId, metrics });
+    // No filter: a node kept for the shown metric must exist for every other metric too.
+    const options = { moduleMap: moduleMap(msg => this.log.warn(msg)), splits: state.splits, reveal: state.reveal, filter: { threshold: 0 } };
+    const metrics = await lp.superGraphQuery<'nodeMetrics'>({ kind: 'nodeMetrics', options, nodeId, maxMetrics: MAX_CORRELATION_METRICS });
+    if (this.profiles.active === lp) this.post({ type: 'callflow/nodeMetrics', nodeId, metrics });
   }
 
   private onMessage(m: FromWebview): void {

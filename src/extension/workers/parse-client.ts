@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { SuperGraphDataOptions } from '../../analysis/graph/super-graph-data';
+import type { SuperGraphQuery, SuperGraphQueryResults } from '../../analysis/graph/super-graph-queries';
 import { Profile } from '../../analysis/model/profile';
 import type { SankeyData } from '../../shared/protocol';
 import type { DerivedData, DeriveOptions, SideBarLists } from './derived-data';
@@ -157,6 +158,10 @@ export class AnalysisWorker {
 
   sankey(profile: Profile, title: string, options: SuperGraphDataOptions): Promise<SankeyData> {
     return this.withDataset(profile, dataset => ({ type: 'sankey', dataset, title, options }));
+  }
+
+  superGraphQuery<K extends SuperGraphQuery['kind']>(profile: Profile, query: Extract<SuperGraphQuery, { kind: K }>): Promise<SuperGraphQueryResults[K]> {
+    return this.withDataset(profile, dataset => ({ type: 'superGraphQuery', dataset, query })) as Promise<SuperGraphQueryResults[K]>;
   }
 
   /** A timeline request (tiles, lookups, window statistics…) answered by the worker from the trace it holds. */

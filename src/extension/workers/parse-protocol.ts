@@ -1,5 +1,6 @@
 import type { ProfileData } from '../../analysis/model/profile';
 import type { SuperGraphDataOptions } from '../../analysis/graph/super-graph-data';
+import type { SuperGraphQuery, SuperGraphQueryResults } from '../../analysis/graph/super-graph-queries';
 import type { SankeyData } from '../../shared/protocol';
 import type { DerivedData, DeriveOptions, SideBarLists } from './derived-data';
 import type { TimelineResults, TimelineWorkerRequest } from './timeline-requests';
@@ -17,6 +18,8 @@ export type WorkerRequest =
   | { id: number; type: 'sideBar'; dataset: number; metric: number; options: DeriveOptions }
   /** The Sankey's level-of-detail data (superGraphData) with the panel's options (metric, splits, filter, …). */
   | { id: number; type: 'sankey'; dataset: number; title: string; options: SuperGraphDataOptions }
+  /** A question about the super graph the Sankey shows (node membership, one node's values per metric). */
+  | { id: number; type: 'superGraphQuery'; dataset: number; query: SuperGraphQuery }
   | { id: number; type: 'release'; dataset: number }
   /** Holds a profile the host already has (its columns in SharedArrayBuffers), after a worker restart. */
   | { id: number; type: 'adopt'; data: ProfileData }
@@ -39,6 +42,7 @@ export interface WorkerResults {
   derive: DerivedData;
   sideBar: SideBarLists;
   sankey: SankeyData;
+  superGraphQuery: SuperGraphQueryResults[SuperGraphQuery['kind']];
   release: null;
   adopt: { dataset: number };
   warm: { ms: number; codeCache: 'accepted' | 'rejected' | 'created' | 'none' };

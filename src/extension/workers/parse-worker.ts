@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { superGraphData } from '../../analysis/graph/super-graph-data';
+import { answerSuperGraphQuery } from '../../analysis/graph/super-graph-queries';
 import { readProfile } from '../../analysis/formats';
 import { functionTotals } from '../../analysis/model/aggregates';
 import { Profile, type ProfileData } from '../../analysis/model/profile';
@@ -158,6 +159,8 @@ async function handle(req: WorkerRequest): Promise<void> {
       }
       case 'sankey':
         return post({ id: req.id, type: 'done', result: superGraphData(dataset(req.dataset), req.title, req.options) });
+      case 'superGraphQuery':
+        return post({ id: req.id, type: 'done', result: answerSuperGraphQuery(dataset(req.dataset), req.query) });
       case 'release':
         datasets.delete(req.dataset);
         return post({ id: req.id, type: 'done', result: null });
