@@ -73,7 +73,9 @@ export class SankeyPanel implements vscode.Disposable {
       return;
     }
     if (this.panel) {
-      this.panel.reveal(undefined, true);
+      // Beside the code it explains: a panel sharing the active editor's column would cover it.
+      const sharesColumn = this.panel.viewColumn !== undefined && this.panel.viewColumn === vscode.window.activeTextEditor?.viewColumn;
+      this.panel.reveal(sharesColumn ? vscode.ViewColumn.Beside : undefined, true);
       void this.update();
       return;
     }
