@@ -22,13 +22,7 @@ const METRIC_INDEX_SIZE = 10;
 
 export function parseCctDb(path: string, bytes: Uint8Array): CctDb {
   const file = new DbFile(path, bytes, 'cct', SECTIONS);
-  const info = file.sections[0] as Section;
-  if (info.size < 0x0d) throw file.error(`the ${info.name} section is ${info.size} bytes, too small for its 13-byte header`);
-  const pCtxs = file.u64(info.offset);
-  const count = file.u32(info.offset + 8);
-  const szCtx = file.u8(info.offset + 0x0c);
-  if (count > 0 && szCtx < 0x20) throw file.error(`the context structures are ${szCtx} bytes, smaller than the 32 bytes of format 4.0`);
-  file.checkRange(pCtxs, count, szCtx, 'the context descriptions', info);
+  const { pointer: pCtxs, count, size: szCtx } = file.structArray(file.sections[0] as Section, 'context structures', 0x20);
   return { file, count, pCtxs, szCtx };
 }
 

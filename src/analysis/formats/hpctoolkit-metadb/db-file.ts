@@ -81,6 +81,21 @@ export class DbFile {
     }
   }
 
+  /**
+   * The array of fixed-size structures a section opens with (format 4.0's common header: u64 pointer,
+   * u32 count, u8 structure size), checked to lie in the file: `what` names the structures in
+   * errors, `minSize` is their size in format 4.0 and `headerSize` the section's header.
+   */
+  structArray(section: Section, what: string, minSize: number, headerSize = 0x0d): { pointer: number; count: number; size: number } {
+    if (section.size < headerSize) throw this.error(`the ${section.name} section is ${section.size} bytes, too small for its ${headerSize}-byte header`);
+    const pointer = this.u64(section.offset);
+    const count = this.u32(section.offset + 0x08);
+    const size = this.u8(section.offset + 0x0c);
+    if (count > 0 && size < minSize) throw this.error(`the ${what} are ${size} bytes, smaller than the ${minSize} bytes of format 4.0`);
+    this.checkRange(pointer, count, size, `the ${what}`, section);
+    return { pointer, count, size };
+  }
+
   u8(offset: number): number { this.check(offset, 1); return this.bytes[offset]!; }
   u16(offset: number): number { this.check(offset, 2); return this.view.getUint16(offset, true); }
   u32(offset: number): number { this.check(offset, 4); return this.view.getUint32(offset, true); }

@@ -39,12 +39,7 @@ const ID_SIZE = 16;
 export function parseProfileDb(path: string, bytes: Uint8Array): ProfileDb {
   const file = new DbFile(path, bytes, 'profile', SECTIONS);
   const [infos, tuples] = file.sections as Section[];
-  if (infos!.size < 0x0d) throw file.error(`the ${infos!.name} section is ${infos!.size} bytes, too small for its 13-byte header`);
-  const pProfiles = file.u64(infos!.offset);
-  const nProfiles = file.u32(infos!.offset + 8);
-  const szProfile = file.u8(infos!.offset + 0x0c);
-  if (nProfiles > 0 && szProfile < 0x2c) throw file.error(`the profile structures are ${szProfile} bytes, smaller than the 44 bytes of format 4.0`);
-  file.checkRange(pProfiles, nProfiles, szProfile, 'the profile descriptions', infos);
+  const { pointer: pProfiles, count: nProfiles, size: szProfile } = file.structArray(infos!, 'profile structures', 0x2c);
   const profiles: ProfileInfo[] = [];
   for (let i = 0; i < nProfiles; i++) {
     const at = pProfiles + i * szProfile;

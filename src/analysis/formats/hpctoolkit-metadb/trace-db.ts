@@ -32,12 +32,7 @@ const TRACE_HEADER_SIZE = 0x18;
 export function parseTraceDb(path: string, bytes: Uint8Array): TraceDb {
   const file = new DbFile(path, bytes, 'trace', SECTIONS);
   const section = file.sections[0] as Section;
-  if (section.size < 0x20) throw file.error(`the ${section.name} section is ${section.size} bytes, too small for its 32-byte header`);
-  const pTraces = file.u64(section.offset);
-  const nTraces = file.u32(section.offset + 0x08);
-  const szTrace = file.u8(section.offset + 0x0c);
-  if (nTraces > 0 && szTrace < TRACE_HEADER_SIZE) throw file.error(`the trace headers are ${szTrace} bytes, smaller than the ${TRACE_HEADER_SIZE} bytes of format 4.0`);
-  file.checkRange(pTraces, nTraces, szTrace, 'the trace headers', section);
+  const { pointer: pTraces, count: nTraces, size: szTrace } = file.structArray(section, 'trace headers', TRACE_HEADER_SIZE, 0x20);
   const lines: TraceLine[] = [];
   for (let i = 0; i < nTraces; i++) {
     const at = pTraces + i * szTrace;
