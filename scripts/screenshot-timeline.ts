@@ -19,6 +19,7 @@ import { readProfile } from '../src/analysis/formats';
 import type { Profile } from '../src/analysis/model/profile';
 import { syntheticTraceProfile } from '../src/analysis/timeline/testing/synthetic-trace';
 import type { FromWebview, ToWebview } from '../src/shared/protocol';
+import { THEMES } from './webview-themes.mjs';
 import { timelineRequest, type TimelineInitResult, type TimelineResults, type TimelineTilesResult } from '../src/extension/workers/timeline-requests';
 
 const root = resolve(__dirname, '..');
@@ -27,35 +28,6 @@ const opt = (name: string, dflt: string) => args.find(a => a.startsWith(`--${nam
 const themes = opt('theme', 'dark').split(',');
 const outDir = resolve(root, opt('out', 'dist/screenshots'));
 const shared = resolve(root, '..', 'shared', 'data');
-
-const THEMES: Record<string, { bodyClass: string; vars: Record<string, string> }> = {
-  dark: {
-    bodyClass: 'vscode-dark',
-    vars: {
-      '--vscode-font-family': '"Segoe WPC", "Segoe UI", "Ubuntu", "Droid Sans", sans-serif', '--vscode-font-size': '13px',
-      '--vscode-editor-background': '#1f1f1f', '--vscode-foreground': '#cccccc', '--vscode-descriptionForeground': '#9d9d9d',
-      '--vscode-editorWidget-border': '#454545', '--vscode-panel-border': '#2b2b2b', '--vscode-editorHoverWidget-background': '#202020',
-      '--vscode-editorHoverWidget-border': '#454545', '--vscode-focusBorder': '#0078d4', '--vscode-sideBarSectionHeader-background': '#181818',
-      '--vscode-editor-selectionBackground': '#264f78', '--vscode-button-background': '#0078d4', '--vscode-button-foreground': '#ffffff',
-      '--vscode-button-secondaryBackground': '#313131', '--vscode-button-secondaryForeground': '#cccccc', '--vscode-input-background': '#313131',
-      '--vscode-dropdown-background': '#313131', '--vscode-charts-blue': '#3794ff', '--vscode-charts-yellow': '#cca700', '--vscode-charts-orange': '#d18616',
-      '--vscode-charts-green': '#89d185', '--vscode-charts-purple': '#b180d7', '--vscode-textLink-foreground': '#4daafc', '--vscode-widget-shadow': 'rgba(0,0,0,0.36)',
-    },
-  },
-  light: {
-    bodyClass: 'vscode-light',
-    vars: {
-      '--vscode-font-family': '"Segoe WPC", "Segoe UI", "Ubuntu", "Droid Sans", sans-serif', '--vscode-font-size': '13px',
-      '--vscode-editor-background': '#ffffff', '--vscode-foreground': '#3b3b3b', '--vscode-descriptionForeground': '#6f6f6f',
-      '--vscode-editorWidget-border': '#c8c8c8', '--vscode-panel-border': '#e5e5e5', '--vscode-editorHoverWidget-background': '#f8f8f8',
-      '--vscode-editorHoverWidget-border': '#c8c8c8', '--vscode-focusBorder': '#005fb8', '--vscode-sideBarSectionHeader-background': '#f8f8f8',
-      '--vscode-editor-selectionBackground': '#add6ff', '--vscode-button-background': '#005fb8', '--vscode-button-foreground': '#ffffff',
-      '--vscode-button-secondaryBackground': '#e5e5e5', '--vscode-button-secondaryForeground': '#3b3b3b', '--vscode-input-background': '#ffffff',
-      '--vscode-dropdown-background': '#ffffff', '--vscode-charts-blue': '#1a85ff', '--vscode-charts-yellow': '#bf8803', '--vscode-charts-orange': '#d18616',
-      '--vscode-charts-green': '#388a34', '--vscode-charts-purple': '#652d90', '--vscode-textLink-foreground': '#005fb8', '--vscode-widget-shadow': 'rgba(0,0,0,0.16)',
-    },
-  },
-};
 
 /** Typed arrays as tagged plain arrays (page.evaluate's argument is JSON-like), revived in the page. */
 function encode(v: unknown): unknown {

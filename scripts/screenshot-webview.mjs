@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
+import { THEMES } from './webview-themes.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const arg = (name, dflt) => {
@@ -52,107 +53,6 @@ if (!arg('no-build', false)) {
 for (const f of ['dist/webview.js', 'dist/webview.css']) {
   if (!existsSync(join(root, f))) throw new Error(`${f} is missing: build the webview first`);
 }
-
-// --------------------------------------------------------------------------- themes
-
-const font = '-apple-system, BlinkMacSystemFont, "Segoe WPC", "Segoe UI", "Ubuntu", "Droid Sans", sans-serif';
-const common = {
-  '--vscode-font-family': font,
-  '--vscode-font-size': '13px',
-  '--vscode-font-weight': 'normal',
-  '--vscode-editor-font-family': '"Droid Sans Mono", "monospace", monospace',
-};
-/** A subset of the variables VS Code sets for its default themes (Dark Modern, Light Modern, HC). */
-const THEMES = {
-  dark: {
-    bodyClass: 'vscode-dark',
-    vars: {
-      ...common,
-      '--vscode-editor-background': '#1f1f1f',
-      '--vscode-foreground': '#cccccc',
-      '--vscode-descriptionForeground': '#9d9d9d',
-      '--vscode-editorWidget-border': '#454545',
-      '--vscode-panel-border': '#2b2b2b',
-      '--vscode-editorHoverWidget-background': '#202020',
-      '--vscode-editorHoverWidget-foreground': '#cccccc',
-      '--vscode-editorHoverWidget-border': '#454545',
-      '--vscode-widget-shadow': 'rgba(0, 0, 0, 0.36)',
-      '--vscode-focusBorder': '#0078d4',
-      '--vscode-progressBar-background': '#0078d4',
-      '--vscode-charts-foreground': '#cccccc',
-      '--vscode-charts-lines': 'rgba(204, 204, 204, 0.5)',
-      '--vscode-charts-red': '#f14c4c',
-      '--vscode-charts-blue': '#3794ff',
-      '--vscode-charts-yellow': '#cca700',
-      '--vscode-charts-orange': '#d18616',
-      '--vscode-charts-green': '#89d185',
-      '--vscode-charts-purple': '#b180d7',
-      '--vscode-editorWarning-foreground': '#cca700',
-      '--vscode-errorForeground': '#f85149',
-      '--vscode-inputValidation-errorBackground': '#5a1d1d',
-      '--vscode-inputValidation-errorBorder': '#be1100',
-    },
-  },
-  light: {
-    bodyClass: 'vscode-light',
-    vars: {
-      ...common,
-      '--vscode-editor-background': '#ffffff',
-      '--vscode-foreground': '#3b3b3b',
-      '--vscode-descriptionForeground': '#6f6f6f',
-      '--vscode-editorWidget-border': '#c8c8c8',
-      '--vscode-panel-border': '#e5e5e5',
-      '--vscode-editorHoverWidget-background': '#f8f8f8',
-      '--vscode-editorHoverWidget-foreground': '#3b3b3b',
-      '--vscode-editorHoverWidget-border': '#c8c8c8',
-      '--vscode-widget-shadow': 'rgba(0, 0, 0, 0.16)',
-      '--vscode-focusBorder': '#005fb8',
-      '--vscode-progressBar-background': '#005fb8',
-      '--vscode-charts-foreground': '#616161',
-      '--vscode-charts-lines': 'rgba(97, 97, 97, 0.5)',
-      '--vscode-charts-red': '#e51400',
-      '--vscode-charts-blue': '#1a85ff',
-      '--vscode-charts-yellow': '#bf8803',
-      '--vscode-charts-orange': '#d18616',
-      '--vscode-charts-green': '#388a34',
-      '--vscode-charts-purple': '#652d90',
-      '--vscode-editorWarning-foreground': '#bf8803',
-      '--vscode-errorForeground': '#a1260d',
-      '--vscode-inputValidation-errorBackground': '#f2dede',
-      '--vscode-inputValidation-errorBorder': '#be1100',
-    },
-  },
-  hc: {
-    bodyClass: 'vscode-high-contrast',
-    vars: {
-      ...common,
-      '--vscode-editor-background': '#000000',
-      '--vscode-foreground': '#ffffff',
-      '--vscode-descriptionForeground': 'rgba(255, 255, 255, 0.7)',
-      '--vscode-contrastBorder': '#6fc3df',
-      '--vscode-contrastActiveBorder': '#f38518',
-      '--vscode-editorWidget-border': '#6fc3df',
-      '--vscode-panel-border': '#6fc3df',
-      '--vscode-editorHoverWidget-background': '#0c141f',
-      '--vscode-editorHoverWidget-foreground': '#ffffff',
-      '--vscode-editorHoverWidget-border': '#6fc3df',
-      '--vscode-focusBorder': '#f38518',
-      '--vscode-progressBar-background': '#6fc3df',
-      '--vscode-charts-foreground': '#ffffff',
-      '--vscode-charts-lines': 'rgba(255, 255, 255, 0.5)',
-      '--vscode-charts-red': '#f14c4c',
-      '--vscode-charts-blue': '#3794ff',
-      '--vscode-charts-yellow': '#ffd700',
-      '--vscode-charts-orange': '#d18616',
-      '--vscode-charts-green': '#89d185',
-      '--vscode-charts-purple': '#b180d7',
-      '--vscode-editorWarning-foreground': '#ffd700',
-      '--vscode-errorForeground': '#f48771',
-      '--vscode-inputValidation-errorBackground': '#000000',
-      '--vscode-inputValidation-errorBorder': '#be1100',
-    },
-  },
-};
 
 // --------------------------------------------------------------------------- page
 
