@@ -2,10 +2,11 @@
  * Messages between the extension host and the webviews, one union per direction. Both sides import
  * this file; it must stay free of `vscode` and of DOM types.
  */
+import type { EnsembleHostToView, EnsembleViewToHost } from './ensemble-protocol';
 import type { TimelineHostToView, TimelineViewToHost } from './timeline-protocol';
 
 /** The views the single webview bundle can render, chosen by `data-view` on its root element. */
-export type ViewName = 'sankey' | 'timeline';
+export type ViewName = 'sankey' | 'timeline' | 'ensemble';
 
 /** A node of the module-level Sankey: one module (or a re-entry of it further down the call paths). */
 export interface SankeyNodeData {
@@ -98,6 +99,7 @@ export interface SankeyData {
 /** Host → webview. */
 export type ToWebview =
   | TimelineHostToView
+  | EnsembleHostToView
   /** The graph to draw; `callflow` carries the CallFlow panel's state (mode, second graph, brush, selection). */
   | { type: 'sankey'; data: SankeyData; callflow?: CallflowViewState }
   /** Per-context values of every metric for one node (the correlation view's axes), on request. */
@@ -113,6 +115,7 @@ export type ToWebview =
 /** Webview → host. */
 export type FromWebview =
   | TimelineViewToHost
+  | EnsembleViewToHost
   | { type: 'ready'; view: ViewName }
   /** Sent after each render: what is on screen, so the host (and tests) can check it. */
   | { type: 'rendered'; view: ViewName; nodeCount: number; linkCount: number }

@@ -59,6 +59,7 @@ const TO_WEBVIEW_TYPE_LIST: Record<ToWebview['type'], true> = {
   sankey: true, error: true, simulateClick: true, highlight: true, 'callflow/nodeMetrics': true, 'callflow/simulate': true,
   'timeline/init': true, 'timeline/tiles': true, 'timeline/eventDetails': true, 'timeline/windowStats': true, 'timeline/highlight': true,
   'timeline/rows': true, 'timeline/overlayWindow': true, 'timeline/unavailable': true, 'timeline/simulate': true,
+  'ensemble/graph': true, 'ensemble/detail': true, 'ensemble/simulate': true, 'ensemble/panes': true,
 };
 const TO_WEBVIEW_TYPES = new Set(Object.keys(TO_WEBVIEW_TYPE_LIST));
 

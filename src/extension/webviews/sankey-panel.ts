@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { CallflowRequest, CallflowViewState, FromWebview, SankeyData, ToWebview } from '../../shared/protocol';
+import { isEnsembleMessage } from '../../shared/ensemble-protocol';
 import { isTimelineMessage } from '../../shared/timeline-protocol';
 import type { ProfileManager } from '../profile-manager';
 import { sankeyDataOf, type LoadedProfile } from '../profile-session';
@@ -263,7 +264,7 @@ export class SankeyPanel implements vscode.Disposable {
   }
 
   private onMessage(m: FromWebview): void {
-    if (isTimelineMessage(m)) return; // the timeline panel's messages
+    if (isTimelineMessage(m) || isEnsembleMessage(m)) return; // the other panels' messages
     if (m.type.startsWith('callflow/')) { this.onCallflowRequest(m as CallflowRequest); return; }
     switch (m.type) {
       case 'ready':
