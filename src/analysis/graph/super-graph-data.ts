@@ -1,5 +1,5 @@
 import { MAX_ENTRIES_SENT, MAX_RAW_CONTEXT_VALUES, type SankeyData, type SankeyNodeData } from '../../shared/protocol';
-import { NodeKind } from '../model/call-tree';
+import { NodeKind, type CallTree } from '../model/call-tree';
 import { sourceOf } from '../model/node-source';
 import type { Profile } from '../model/profile';
 import { DEFAULT_HISTOGRAM_BINS, rankHistogram } from './rank-histogram';
@@ -18,6 +18,35 @@ function shortName(module: string): string {
 }
 
 /**
+ * Display label of every supernode: the short module name, `(k)` for its k-th entry on a path, and
+ * for split parts the entry function or the calling supernode's own label (`MPI-solver (2)`).
+ */
+export function supernodeLabels(graph: SuperGraph): string[] {
+  const labelOf = new Map<string, string>();
+  return graph.nodes.map(n => {
+    const short = shortName(n.module);
+    const baseLabel = n.occurrence === 1 ? short : `${short} (${n.occurrence})`;
+    const suffix = n.id.slice(n.base.length + 1);
+    const label = n.kind === 'module' ? baseLabel : `${baseLabel}-${n.kind === 'caller' ? labelOf.get(suffix) ?? shortName(suffix) : suffix}`;
+    labelOf.set(n.id, label);
+    return label;
+  });
+}
+
+/** Distinct functions (by name) among each supernode's members. */
+export function supernodeFunctionCounts(graph: SuperGraph, tree: CallTree): Int32Array {
+  const { kind, name: nameColumn, parent } = tree.columns;
+  const seenIn = new Int32Array(tree.strings.size).fill(-1); // supernode that last counted a function name
+  const out = new Int32Array(graph.nodes.length);
+  graph.nodes.forEach((n, s) => {
+    for (const i of n.members) {
+      if ((parent[i]! < 0 || kind[i] === NodeKind.Function || kind[i] === NodeKind.Region) && seenIn[nameColumn[i]!] !== s) { seenIn[nameColumn[i]!] = s; out[s]!++; }
+    }
+  });
+  return out;
+}
+
+/**
  * The level-of-detail message the Sankey webview receives: the super graph's nodes with display
  * fields, per-context values (up to MAX_RAW_CONTEXT_VALUES contexts) and fixed-bin histograms,
  * entry functions with source locations, callers with shares — never the call tree itself.
@@ -30,31 +59,21 @@ export function superGraphData(profile: Profile, title: string, options: SuperGr
   const bins = options.bins ?? DEFAULT_HISTOGRAM_BINS;
   const scale = options.scale ?? 'linear';
   const raw = K <= MAX_RAW_CONTEXT_VALUES;
-  const labelOf = new Map<string, string>();
   const callers = callersByNode(graph);
-  const { kind, name: nameColumn, parent } = tree.columns;
-  const seenIn = new Int32Array(tree.strings.size).fill(-1); // supernode that last counted a function name
+  const labels = supernodeLabels(graph);
+  const functionCounts = supernodeFunctionCounts(graph, tree);
   const nodes = graph.nodes.map((n, s): SankeyNodeData => {
-    const short = shortName(n.module);
-    const baseLabel = n.occurrence === 1 ? short : `${short} (${n.occurrence})`;
-    const suffix = n.id.slice(n.base.length + 1);
-    const label = n.kind === 'module' ? baseLabel : `${baseLabel}-${n.kind === 'caller' ? labelOf.get(suffix) ?? shortName(suffix) : suffix}`;
-    labelOf.set(n.id, label);
     let max = 0;
     for (let k = 0; k < K; k++) max = Math.max(max, n.inclusiveByContext[k]!);
     const mean = K > 0 ? n.inclusive / K : 0;
     const hottest = n.entries[0]?.hottest ?? n.members[0]!;
     const loc = sourceOf(profile, hottest);
-    let functionCount = 0;
-    for (const i of n.members) {
-      if ((parent[i]! < 0 || kind[i] === NodeKind.Function || kind[i] === NodeKind.Region) && seenIn[nameColumn[i]!] !== s) { seenIn[nameColumn[i]!] = s; functionCount++; }
-    }
     const incHist = rankHistogram(n.inclusiveByContext, bins, scale);
     const excHist = rankHistogram(n.exclusiveByContext, bins, scale);
     if (!raw) { delete (incHist as { binOf?: number[] }).binOf; delete (excHist as { binOf?: number[] }).binOf; }
     return {
       id: n.id,
-      label,
+      label: labels[s]!,
       module: n.module,
       inclusive: n.inclusive,
       exclusive: n.exclusive,
@@ -70,7 +89,7 @@ export function superGraphData(profile: Profile, title: string, options: SuperGr
       entryCount: n.entries.length,
       callers: (callers[s] ?? []).map(c => ({ id: c.id, value: c.value, share: c.share })),
       memberCount: n.members.length,
-      functionCount,
+      functionCount: functionCounts[s]!,
       filteredInclusive: n.filteredInclusive,
     };
   });
