@@ -11,6 +11,11 @@ import {
   loadEnsemble, modulesOfNodes, orderRuns, outOfOrderNodes, projectRuns, slowestRun, summarizeNode, targetStatistics,
 } from '../src/analysis/ensemble';
 import { generateSyntheticEnsemble, writeSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthetic-ensemble';
+import { ensembleGraph } from '../src/analysis/ensemble/ensemble-graph';
+import { EnsembleProfile } from '../src/analysis/ensemble/ensemble-profile';
+import { ensembleDetail } from '../src/analysis/ensemble/ensemble-detail';
+import { superGraph, type SuperGraph } from '../src/analysis/graph/super-graph';
+import { DEFAULT_ENSEMBLE_OPTIONS, MAX_RUN_VALUES, type EnsembleOptions, type EnsembleViewState } from '../src/shared/ensemble-protocol';
 
 function ms(t0: number): number { return performance.now() - t0; }
 function fmt(v: number): string { return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v.toFixed(1)} ms`; }
@@ -76,6 +81,27 @@ export async function benchEnsemble(options: EnsembleBenchOptions = {}): Promise
   const flagged = outOfOrderNodes(e, orderRuns(e, 'ranks'), 'exclusive');
   console.log(`  out-of-order nodes found: ${flagged.length} (planted: ${synthetic.outOfOrderPath.join(' → ')}; found ${flagged.some(f => e.tree.path(f.node).join('/') === synthetic.outOfOrderPath.join('/')) ? 'yes' : 'no'})`);
 
+  // The Ensemble-Sankey message (ensembleGraph) per interaction, on the ensemble as a profile.
+  t0 = performance.now();
+  const ep = new EnsembleProfile(synthetic.runs, { path: 'synthetic' });
+  console.log(`  ensemble profile (union + per-run matrices as a Profile): ${fmt(ms(t0))}`);
+  const view = (over: Partial<EnsembleViewState> = {}, options: Partial<EnsembleOptions> = {}): EnsembleViewState =>
+    ({ mode: 'summary', target: null, diff: null, runs: null, selected: null, ...over, options: { ...DEFAULT_ENSEMBLE_OPTIONS, ...options } });
+  const graphOf = (state: EnsembleViewState) => ensembleGraph(ep, { state, title: 'bench' });
+  const summary = graphOf(view());
+  const subset = Array.from({ length: Math.min(100, runs) }, (_, k) => Math.floor((k * runs) / Math.min(100, runs)));
+  const graphRows: [string, number][] = [
+    [`ensemble graph, summary (${summary.data.nodes.length} supernodes, ${summary.data.links.length} links)`, timeIt(() => graphOf(view()), 5)],
+    ['ensemble graph, target switch', timeIt(() => graphOf(view({ mode: 'target', target: (target + 1) % runs })), 5)],
+    ['ensemble graph, diff pair switch', timeIt(() => graphOf(view({ mode: 'diff', diff: { baseline: 0, compare: runs - 1 } })), 5)],
+    [`ensemble graph, subset of ${subset.length} runs`, timeIt(() => graphOf(view({ runs: subset })), 5)],
+    ['ensemble graph, ordered by ranks (sparklines)', timeIt(() => graphOf(view({}, { orderBy: 'ranks' })), 5)],
+  ];
+  for (const [label, t] of graphRows) console.log(`  ${label.padEnd(62)} ${fmt(t)}`);
+  console.log(`  ensemble graph message: ${(JSON.stringify(summary.data).length / 1e6).toFixed(2)} MB of JSON (${runs <= MAX_RUN_VALUES ? 'with' : 'without'} per-run values)`);
+  benchEnsembleDetail(ep, summary.graph, `${runs} runs`);
+  benchEnsembleDetail(new EnsembleProfile(generateSyntheticEnsemble({ runs: 100, nodes: 40, maxContexts: 16 }).runs, { path: 'osu-like' }), null, '100 OSU-like runs (16 ranks, ~40 call sites)');
+
   // From disk, through the json-split reader: AT-11's 100 small profiles, then 100 runs × 2,000 nodes.
   for (const [n, size, contexts] of [[100, 40, 16], [100, 2000, 4]] as const) {
     const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-ensemble-'));
@@ -93,6 +119,30 @@ export async function benchEnsemble(options: EnsembleBenchOptions = {}): Promise
       rmSync(dir, { recursive: true, force: true });
     }
   }
+}
+
+/**
+ * The linked views' data for one selection (ensembleDetail: hierarchy, box plots over every rank of
+ * every run, correlation points, distributions) on the supernode with the most call-tree nodes —
+ * AT-11's budget is < 100 ms per selection. `graph` null: the super graph over all runs is built here.
+ */
+function benchEnsembleDetail(ep: EnsembleProfile, graph: SuperGraph | null, label: string): void {
+  const g = graph ?? superGraph(ep.profile);
+  const heaviest = g.nodes.reduce((a, b) => (b.members.length > a.members.length ? b : a));
+  const R = ep.runCount;
+  const view = (over: Partial<EnsembleViewState> = {}): EnsembleViewState =>
+    ({ mode: 'summary', target: null, diff: null, runs: null, selected: heaviest.id, ...over, options: DEFAULT_ENSEMBLE_OPTIONS });
+  const t0 = performance.now();
+  const first = ensembleDetail(ep, g, heaviest.id, view())!;
+  const cold = ms(t0);
+  const half = Array.from({ length: Math.ceil(R / 2) }, (_, k) => 2 * k);
+  const rows: [string, number][] = [
+    ['summary', timeIt(() => ensembleDetail(ep, g, heaviest.id, view()), 5)],
+    ['target mode', timeIt(() => ensembleDetail(ep, g, heaviest.id, view({ mode: 'target', target: R - 1 })), 5)],
+    [`subset of ${half.length} runs`, timeIt(() => ensembleDetail(ep, g, heaviest.id, view({ runs: half })), 5)],
+  ];
+  const sent = `${first.hierarchy.nodes.length} icicle nodes, ${first.callSites.length} boxes (+${first.callSitesTruncated}), ${first.correlation.run.length} points, ${(JSON.stringify(first).length / 1e6).toFixed(2)} MB`;
+  console.log(`  linked views of ${heaviest.id} (${heaviest.members.length} nodes) over ${label}: first ${fmt(cold)}; ${rows.map(([k, t]) => `${k} ${fmt(t)}`).join(', ')} (target < 100 ms: ${Math.max(...rows.map(r => r[1])) < 100 ? 'met' : 'NOT met'}); ${sent}`);
 }
 
 // Run directly (not when bundled into dist/bench.js, where require.main is the bundle itself).

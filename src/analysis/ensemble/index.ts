@@ -8,8 +8,8 @@ export type { EnsembleRun, LoadEnsembleOptions, LoadedRuns, ParameterValue, RunL
 export { buildEnsemble, Ensemble, MISSING } from './ensemble';
 export type { BuildEnsembleOptions, EnsembleMetric, Side, SkippedRun } from './ensemble';
 export { frameKey } from '../model/frame-keys';
-export { binOf, computeNodeStatistics, DEFAULT_BINS, freedmanDiaconisBins, histogramCountScale, matrixStatistics, runHistogram, summarizeNode } from './node-statistics';
-export type { BinRule, NodeStatistics, NodeSummary, RunHistogram, SummaryOptions } from './node-statistics';
+export { binOf, computeNodeStatistics, DEFAULT_BINS, freedmanDiaconisBins, histogramCountScale, matrixStatistics, runHistogram, runHistogramCounts, summarizeNode, valueBox } from './node-statistics';
+export type { BinRule, NodeStatistics, NodeSummary, RunHistogram, SummaryOptions, ValueBox } from './node-statistics';
 export { ensembleCallGraph, functionSpreads } from './ensemble-functions';
 export type { EnsembleCallGraph, FunctionSpread } from './ensemble-functions';
 export { aggregateDiff, DiffPresence, diffRuns, modulesOfNodes, rankDiff, slowestRun, symmetricDomain, targetStatistics } from './run-comparison';
@@ -18,3 +18,15 @@ export { levelSeries, orderingKeys, orderRuns, orderScore, outOfOrderNodes, runP
 export type { OrderScore, OutOfOrderNode, ParameterKey, RunOrder } from './ordered-ensemble';
 export { classicalMds, euclideanDistances, kMeans, projectRuns, PROJECTION_SEED, runFeatures, structureDistances } from './projection';
 export type { KMeansResult, MdsResult, Projection, ProjectionOptions, RunFeatures } from './projection';
+export { ensembleGraph, selectRuns, SupernodePresence, supernodeRunValues } from './ensemble-graph';
+export type { EnsembleGraphRequest, EnsembleGraphResult, SupernodeRunValues } from './ensemble-graph';
+export { PROJECTION_CLUSTERS, projectionData } from './projection-data';
+export { ensembleDetail } from './ensemble-detail';
+export { MAX_HIERARCHY_NODES, supernodeHierarchy } from './supernode-hierarchy';
+export type { HierarchyOptions } from './supernode-hierarchy';
+export { callSiteBoxes, componentPath, MAX_CALL_SITE_BOXES, rankValues } from './call-site-boxes';
+export type { CallSiteBoxOptions, CallSiteRanks, RankValues } from './call-site-boxes';
+export { MAX_CORRELATION_POINTS, metricCorrelation } from './metric-correlation';
+export { distributionHistogram, runtimeDistribution } from './runtime-distribution';
+export { callSiteRunValues, supernodeCallSites, supernodeScope, supernodeValuesOverRuns } from './supernode-scope';
+export type { CallSiteRunValues, CallSites, SupernodeScope } from './supernode-scope';

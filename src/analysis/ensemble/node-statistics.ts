@@ -272,3 +272,76 @@ export function summarizeNode(ensemble: Ensemble, node: number, side: Side, opti
     histogram: runHistogram(vec, options.bins ?? DEFAULT_BINS),
   };
 }
+
+/** Box-plot statistics of a plain set of values (e.g. every rank of every run of a call site, §4.4). */
+export interface ValueBox {
+  count: number;
+  min: number; q1: number; median: number; q3: number; max: number;
+  mean: number;
+  /** Sample variance (n − 1; 0 for one value). */
+  variance: number;
+  /** (max − mean) / mean; max when the mean is 0 (CallFlow's imbalance). */
+  imbalance: number;
+  /** Sample skewness / excess kurtosis, null where summarizeNode's rules leave them undefined. */
+  skewness: number | null;
+  kurtosis: number | null;
+  /** The most extreme values within iqrFactor × IQR of the quartiles. */
+  whiskerLow: number; whiskerHigh: number;
+  lowFence: number; highFence: number;
+  /** Positions (in `values`) of the values beyond the fences, the farthest from the median first, at most `maxOutliers`. */
+  outliers: Int32Array;
+  outlierCount: number;
+}
+
+/**
+ * Box statistics of values with the same rules as the node statistics (one row of
+ * {@link matrixStatistics}: type-7 quartiles, sample variance, skewness and kurtosis) and
+ * {@link summarizeNode}'s fences. O(n) plus a sort of the outliers. Throws on no values.
+ */
+export function valueBox(values: Float64Array, iqrFactor = 1.5, maxOutliers = Infinity): ValueBox {
+  const n = values.length;
+  if (n === 0) throw new RangeError('box statistics of no values');
+  if (!(iqrFactor >= 0)) throw new RangeError(`IQR factor must be a non-negative number, got ${iqrFactor}`);
+  const s = matrixStatistics(values, 1, n);
+  const q1 = s.q1[0]!, q3 = s.q3[0]!, median = s.median[0]!, mean = s.mean[0]!, max = s.max[0]!;
+  if (s.present[0] !== n) throw new RangeError(`box statistics of ${n - s.present[0]!} NaN values`);
+  const lowFence = q1 - iqrFactor * (q3 - q1), highFence = q3 + iqrFactor * (q3 - q1);
+  let whiskerLow = Infinity, whiskerHigh = -Infinity, outlierCount = 0;
+  for (let k = 0; k < n; k++) {
+    const v = values[k]!;
+    if (v < lowFence || v > highFence) outlierCount++;
+    else { if (v < whiskerLow) whiskerLow = v; if (v > whiskerHigh) whiskerHigh = v; }
+  }
+  const positions = new Int32Array(outlierCount);
+  for (let k = 0, j = 0; k < n; k++) { const v = values[k]!; if (v < lowFence || v > highFence) positions[j++] = k; }
+  positions.sort((a, b) => Math.abs(values[b]! - median) - Math.abs(values[a]! - median) || a - b);
+  const std = s.std[0]!, skew = s.skewness[0]!, kurt = s.kurtosis[0]!;
+  return {
+    count: n, min: s.min[0]!, q1, median, q3, max, mean, variance: std * std,
+    imbalance: mean !== 0 ? (max - mean) / mean : max,
+    skewness: skew === skew ? skew : null, kurtosis: kurt === kurt ? kurt : null,
+    whiskerLow, whiskerHigh, lowFence, highFence,
+    outliers: positions.length > maxOutliers ? positions.slice(0, maxOutliers) : positions,
+    outlierCount,
+  };
+}
+
+/**
+ * Only the [min, max] and counts of {@link runHistogram} (same bins, same rule for every value), for
+ * views that draw many histograms and need no run lists: no per-run or per-bin arrays allocated.
+ */
+export function runHistogramCounts(values: ArrayLike<number>, rule: BinRule = DEFAULT_BINS): { min: number; max: number; counts: Int32Array } {
+  let n = 0, min = Infinity, max = -Infinity;
+  for (let r = 0; r < values.length; r++) {
+    const v = values[r]!;
+    if (v !== v) continue;
+    n++;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (rule === 'auto') return runHistogram(values, rule);
+  const bins = binCount(rule, []);
+  const counts = new Int32Array(bins);
+  for (let r = 0; r < values.length; r++) { const b = binOf(values[r]!, min, max, bins); if (b >= 0) counts[b]!++; }
+  return n === 0 ? { min: NaN, max: NaN, counts } : { min, max, counts };
+}

@@ -1,0 +1,179 @@
+import { MAX_OUTLIERS, type BoxStatistics, type CallSiteBox, type CallSiteSort } from '../../shared/ensemble-protocol';
+import { sourceOf } from '../model/node-source';
+import type { Profile } from '../model/profile';
+import { GrowableFloat64 } from '../model/growable';
+import { valueBox } from './node-statistics';
+import type { CallSiteRunValues, CallSites, SupernodeScope } from './supernode-scope';
+
+/** Box plots sent at most (the first by the chosen sort). */
+export const MAX_CALL_SITE_BOXES = 50;
+
+/** Values per (run, rank) of one call site, run after run. */
+export interface CallSiteRanks {
+  values: Float64Array;
+  /** The run of each block of values and where the block starts in `values` (`starts` has one more entry: the end). */
+  runs: Int32Array;
+  starts: Int32Array;
+}
+
+export interface RankValues {
+  /** Per call site (in `CallSites` order), over the walked runs where it exists. */
+  callSites: CallSiteRanks[];
+  /** The supernode's per-rank values in each walked run (null where the supernode is missing). */
+  supernode: (Float64Array | null)[];
+}
+
+/**
+ * Per-rank values of every call site and of the supernode itself in the given runs, on the scope's
+ * side: exclusive = Σ over the nodes a call site owns (the supernode: over all members), inclusive
+ * = Σ over the outermost function nodes of a call site (the supernode: over its entry nodes). One
+ * pass over each run's call-tree nodes (the run's node → union node map), never one lookup per
+ * union node per run: O(Σ run sizes + member values × ranks).
+ */
+export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32Array): RankValues {
+  const { ensemble, inSupernode, isEntry, side, entries } = scope;
+  const S = sites.names.length;
+  const siteOf = side === 'inclusive' ? sites.inclusiveOf : sites.exclusiveOf;
+  const values = Array.from({ length: S }, () => new GrowableFloat64());
+  const blockRuns = Array.from({ length: S }, () => [] as number[]);
+  const blockStarts = Array.from({ length: S }, () => [] as number[]);
+  const supernode: (Float64Array | null)[] = [];
+  let acc = new Float64Array(0);
+  const stamp = new Int32Array(S).fill(-1);
+  const touched: number[] = [];
+  const presenceOf = sites.presenceOf, ownAll = side === 'exclusive';
+  let hits = new Int32Array(0);
+  for (let k = 0; k < runs.length; k++) {
+    const run = runs[k]!;
+    let present = false;
+    for (const u of entries) if (ensemble.isPresent(u, run)) { present = true; break; }
+    if (!present) { supernode.push(null); continue; }
+    const p = ensemble.profile(run);
+    const matrix = runMatrix(p, ensemble.metric.name, side);
+    const C = p.contextCount;
+    if (acc.length < S * C) acc = new Float64Array(S * C);
+    const own = new Float64Array(C);
+    const map = ensemble.unionNodes(run);
+    // The scan touches every node of the run once; the sums then read only the supernode's rows.
+    if (hits.length < map.length) hits = new Int32Array(map.length);
+    const h = collectMembers(map, inSupernode, hits);
+    touched.length = 0;
+    for (let j = 0; j < h; j++) {
+      const i = hits[j]!, u = map[i]!;
+      const row = i * C;
+      if (ownAll || isEntry[u]) for (let c = 0; c < C; c++) own[c]! += matrix[row + c]!;
+      const pr = presenceOf[u]!;
+      if (pr >= 0 && stamp[pr] !== k) { stamp[pr] = k; touched.push(pr); }
+      const cs = siteOf[u]!;
+      if (cs < 0) continue;
+      const base = cs * C;
+      for (let c = 0; c < C; c++) acc[base + c]! += matrix[row + c]!;
+    }
+    supernode.push(own);
+    // Every row written belongs to a touched call site: an owned loop or statement exists in a run
+    // only below its owner, so clearing the touched rows leaves the accumulator zero.
+    for (const cs of touched) {
+      blockRuns[cs]!.push(run);
+      blockStarts[cs]!.push(values[cs]!.length);
+      const base = cs * C;
+      for (let c = 0; c < C; c++) { values[cs]!.push(acc[base + c]!); acc[base + c] = 0; }
+    }
+  }
+  return {
+    callSites: values.map((v, cs) => ({ values: v.finish(), runs: Int32Array.from(blockRuns[cs]!), starts: Int32Array.from([...blockStarts[cs]!, v.length]) })),
+    supernode,
+  };
+}
+
+/** Writes the positions i with `flag[map[i]]` set into `out` and returns how many (a tight loop V8 optimises on its own). */
+function collectMembers(map: Int32Array, flag: Uint8Array, out: Int32Array): number {
+  let h = 0;
+  for (let i = 0; i < map.length; i++) if (flag[map[i]!]) out[h++] = i;
+  return h;
+}
+
+function runMatrix(p: Profile, metric: string, side: 'inclusive' | 'exclusive'): Float64Array {
+  const m = p.metricIndex(metric);
+  if (m < 0) throw new Error(`a run's profile lacks the ensemble's metric ${metric}`);
+  return side === 'inclusive' ? p.inclusive(m) : p.exclusive(m);
+}
+
+/** The run and rank of the value at `position` of a call site's per-rank values. */
+function runAndRank(scope: SupernodeScope, ranks: CallSiteRanks, position: number): { run: number; rank: number } {
+  let lo = 0, hi = ranks.runs.length - 1;
+  while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (ranks.starts[mid]! <= position) lo = mid; else hi = mid - 1; }
+  const run = ranks.runs[lo]!;
+  const c = position - ranks.starts[lo]!;
+  const ctx = scope.ensemble.contexts(run)[c];
+  return { run, rank: ctx && ctx.rank >= 0 ? ctx.rank : c };
+}
+
+function boxOf(scope: SupernodeScope, ranks: CallSiteRanks, iqrFactor: number): BoxStatistics {
+  const b = valueBox(ranks.values, iqrFactor, MAX_OUTLIERS);
+  return {
+    count: b.count, min: b.min, q1: b.q1, median: b.median, q3: b.q3, max: b.max, mean: b.mean, variance: b.variance,
+    imbalance: b.imbalance, skewness: b.skewness, kurtosis: b.kurtosis, whiskerLow: b.whiskerLow, whiskerHigh: b.whiskerHigh,
+    outliers: Array.from(b.outliers, pos => ({ value: ranks.values[pos]!, ...runAndRank(scope, ranks, pos) })),
+    outlierCount: b.outlierCount,
+  };
+}
+
+/** `module › entry › … › call site`: the component path of a union node inside the supernode. */
+export function componentPath(scope: SupernodeScope, module: string, node: number): string {
+  const tree = scope.ensemble.tree;
+  const names: string[] = [];
+  for (let v = node; v >= 0 && scope.inSupernode[v]; v = tree.parent(v)) names.push(tree.name(v));
+  names.reverse();
+  const shown = names.length > 4 ? [names[0]!, '…', ...names.slice(-2)] : names;
+  // A module named after its function (no load module) would repeat it.
+  return (shown[0] === module ? shown : [module, ...shown]).join(' › ');
+}
+
+export interface CallSiteBoxOptions {
+  iqrFactor: number;
+  sort: CallSiteSort;
+  /** The supernode's module, first in each component path. */
+  module: string;
+  /** Source locations come from this profile (the ensemble profile: the union tree with totals). */
+  profile: Profile;
+  /** Default {@link MAX_CALL_SITE_BOXES}. */
+  maxBoxes?: number;
+}
+
+/**
+ * One box plot per call site over every rank of every selected run where it exists (§4.4), and over
+ * the target run's ranks in target mode; sorted (mean, max, imbalance, variance: largest first;
+ * name: ascending), the first `maxBoxes` sent.
+ */
+export function callSiteBoxes(scope: SupernodeScope, sites: CallSites, runValues: CallSiteRunValues, ranks: RankValues, targetRanks: RankValues | null, options: CallSiteBoxOptions): { boxes: CallSiteBox[]; truncated: number } {
+  const maxBoxes = options.maxBoxes ?? MAX_CALL_SITE_BOXES;
+  const rows: { box: CallSiteBox; sortValue: number }[] = [];
+  for (let cs = 0; cs < sites.names.length; cs++) {
+    const r = ranks.callSites[cs]!;
+    if (r.values.length === 0) continue;
+    const ensembleBox = boxOf(scope, r, options.iqrFactor);
+    // The heaviest function node gives the source location and the path (max over selected runs).
+    const heaviness = scope.maxInclusive;
+    let hottest = -1;
+    for (const u of sites.nodes[cs]!) if (heaviness[u] === heaviness[u] && (hottest < 0 || heaviness[u]! > heaviness[hottest]!)) hottest = u;
+    if (hottest < 0) hottest = sites.nodes[cs]![0]!;
+    const { file, line } = sourceOf(options.profile, hottest);
+    const contexts = sites.nodes[cs]!.length;
+    const box: CallSiteBox = {
+      name: sites.names[cs]!,
+      file, line,
+      ensemble: ensembleBox,
+      present: runValues.present[cs]!,
+      path: componentPath(scope, options.module, hottest) + (contexts > 1 ? ` (${contexts} calling contexts)` : ''),
+    };
+    if (targetRanks) {
+      const t = targetRanks.callSites[cs]!;
+      box.target = t.values.length ? boxOf(scope, t, options.iqrFactor) : null;
+    }
+    const sortValue = options.sort === 'max' ? ensembleBox.max : options.sort === 'imbalance' ? ensembleBox.imbalance : options.sort === 'variance' ? ensembleBox.variance : ensembleBox.mean;
+    rows.push({ box, sortValue });
+  }
+  const byName = (a: CallSiteBox, b: CallSiteBox) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  rows.sort(options.sort === 'name' ? (a, b) => byName(a.box, b.box) : (a, b) => b.sortValue - a.sortValue || byName(a.box, b.box));
+  return { boxes: rows.slice(0, maxBoxes).map(r => r.box), truncated: Math.max(0, rows.length - maxBoxes) };
+}
