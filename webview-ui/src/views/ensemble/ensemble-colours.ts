@@ -1,0 +1,89 @@
+/**
+ * Colours of the Ensemble-Sankey (seed-callflow §4.2, §4.8), pure: the run-count scale of the
+ * gradient fill (white → red, one scale for every node), the border scale of the max over runs
+ * (OrRd, 9 classes, gamma 0.5), the green target and grey ensemble of target mode, and the
+ * symmetric red–yellow–green scale of diff mode (positive = compare slower = red).
+ */
+import { color as parseColor, interpolateRdYlGn, interpolateReds, schemeOrRd } from 'd3';
+import type { EnsembleHistogram } from '../../../../src/shared/ensemble-protocol';
+
+/** The target run in every ensemble view (CallFlow's ColorBrewer green). */
+export const TARGET_COLOUR = '#4DAF4A';
+
+/** Colour of an empty bin: the white end of the count scale. */
+export const EMPTY_BIN_COLOUR = '#ffffff';
+
+/**
+ * Lowest position a non-empty bin takes on the count scale: with hundreds of runs a bin holding one
+ * or two of them would otherwise be indistinguishable from an empty one.
+ */
+const MIN_NONEMPTY = 0.08;
+
+const hex = (c: string): string => parseColor(c)?.formatHex() ?? c;
+
+/** Position 0..1 of a bin count on the global count scale (0 = empty). */
+export function countPosition(count: number, scale: number): number {
+  if (!(count > 0) || !(scale > 0)) return 0;
+  return MIN_NONEMPTY + (1 - MIN_NONEMPTY) * Math.min(1, count / scale);
+}
+
+/** Colour of a bin holding `count` runs, on the count scale [0, scale] shared by every node. */
+export function countColour(count: number, scale: number): string {
+  const t = countPosition(count, scale);
+  return t === 0 ? EMPTY_BIN_COLOUR : hex(interpolateReds(t));
+}
+
+export interface GradientStop { offset: number; colour: string; count: number }
+
+/**
+ * Stops of a node's vertical gradient: one per bin at (i + 0.5) / bins, bin 0 (lowest values) at the
+ * top; the SVG gradient interpolates linearly between bin centres (CallFlow's smoothing).
+ */
+export function gradientStops(histogram: EnsembleHistogram, scale: number): GradientStop[] {
+  const bins = histogram.counts.length;
+  return histogram.counts.map((count, i) => ({ offset: (i + 0.5) / bins, colour: countColour(count, scale), count }));
+}
+
+/** Text colour readable on a bin of the count scale: dark on the light end, white on the dark end. */
+export function countTextColour(count: number, scale: number): string {
+  return countPosition(count, scale) > 0.55 ? '#ffffff' : '#1f1f1f';
+}
+
+/** OrRd with 9 classes: the border (max over runs) colour map of CallFlow. */
+const BORDER_CLASSES = schemeOrRd[9]!;
+
+/**
+ * Border colour of a node whose max over runs is `value`, on [min, max] over nodes: the position is
+ * raised to the power 0.5 (chroma's gamma, so the many small nodes spread over the light classes)
+ * and falls in one of 9 classes.
+ */
+export function borderColour(value: number, domain: readonly [number, number]): string {
+  const [lo, hi] = domain;
+  const t = hi > lo && Number.isFinite(value) ? Math.max(0, Math.min(1, (value - lo) / (hi - lo))) : hi > lo ? 0 : 1;
+  const k = Math.min(BORDER_CLASSES.length - 1, Math.floor(Math.sqrt(t) * BORDER_CLASSES.length));
+  return BORDER_CLASSES[k]!;
+}
+
+/** The border classes, light to dark (the legend). */
+export function borderClasses(): readonly string[] {
+  return BORDER_CLASSES;
+}
+
+/** Position 0..1 of a difference on the symmetric domain [−bound, +bound] (0.5 = no change). */
+export function diffPosition(diff: number, bound: number): number {
+  if (!(bound > 0) || !Number.isFinite(diff)) return 0.5;
+  return 0.5 + Math.max(-1, Math.min(1, diff / bound)) / 2;
+}
+
+/**
+ * Diverging colour of compare − baseline on [−bound, +bound]: red where the compare run is slower
+ * (positive), green where it is faster, pale yellow for no change (RdYlGn reversed, §4.8).
+ */
+export function diffColour(diff: number, bound: number): string {
+  return hex(interpolateRdYlGn(1 - diffPosition(diff, bound)));
+}
+
+/** Evenly spaced samples of a scale for a CSS legend gradient. */
+export function legendGradient(colourAt: (t: number) => string, samples = 11): string {
+  return `linear-gradient(to right, ${Array.from({ length: samples }, (_, i) => colourAt(i / (samples - 1))).join(', ')})`;
+}
