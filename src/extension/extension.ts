@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { EnsembleDetailData, EnsembleGraphData, EnsembleProjectionData, EnsembleRenderedMessage, EnsembleRequest, EnsembleViewState } from '../shared/ensemble-protocol';
 import type { CallflowViewState, SankeyData, ToWebview } from '../shared/protocol';
 import { Command, registerCommands } from './commands/register-commands';
 import { registerSourceCommands } from './commands/source-commands';
@@ -17,6 +18,8 @@ import { registerSideBarViews, type SideBarViewId } from './views/side-bar-views
 import type { AnalysisEntry } from './views/analysis-tree';
 import { registerDataMovementView } from './views/data-movement-view';
 import { registerDatasetsView, type DatasetEntry } from './views/datasets-view';
+import { EnsemblePanel } from './webviews/ensemble-panel';
+import type { EnsembleTimings } from './webviews/ensemble-session';
 import { SankeyPanel, type RenderReport } from './webviews/sankey-panel';
 import { TimelinePanel } from './webviews/timeline-panel';
 import type { TimelineHostToView, TimelineRenderedMessage, TimelineWindow, TimelineWindowStatsMessage } from '../shared/timeline-protocol';
@@ -78,6 +81,20 @@ export interface HpcLensApi {
     /** The entry function (file:line, and all its entry lines in that file) the last node selection opened. */
     readonly lastSelection: { nodeId: string; file: string; line: number | null; lines: number[] } | undefined;
   };
+  /** Ensemble CallFlow: the data on screen, the state, what the webview drew, requests as if from the webview. */
+  ensemble: {
+    readonly isOpen: boolean;
+    readonly data: EnsembleGraphData | undefined;
+    readonly detail: EnsembleDetailData | null | undefined;
+    readonly projection: EnsembleProjectionData | undefined;
+    readonly state: EnsembleViewState | undefined;
+    readonly lastRender: EnsembleRenderedMessage | undefined;
+    nextRender(): Promise<EnsembleRenderedMessage>;
+    request(request: EnsembleRequest): Promise<void>;
+    post(message: ToWebview): void;
+    readonly lastRequestError: string | undefined;
+    readonly lastTimings: EnsembleTimings;
+  };
   /** Overlays that follow edits, and Reveal Current Line. */
   editing: {
     /** Why the document's overlays are hidden (`source changed since the profile`), or undefined. */
@@ -109,13 +126,14 @@ export function activate(context: vscode.ExtensionContext): HpcLensApi {
   const dataMovementView = registerDataMovementView(profiles);
   const sankey = new SankeyPanel(context.extensionUri, profiles, navigator, log);
   const timeline = new TimelinePanel(context.extensionUri, profiles, navigator, log);
+  const ensemble = new EnsemblePanel(context.extensionUri, profiles, navigator, log);
   const status = new StatusBar(profiles);
   const sideBar = registerSideBarViews(profiles);
   const trees = revealableTrees(sideBar);
   const revealer = new LineRevealer(profiles, resolver, edits, sankey, () => trees);
   const datasetsView = registerDatasetsView(profiles);
   context.subscriptions.push(
-    log, profiles, edits, navigator, lenses, heat, sankey, timeline, status, dataMovement, ...dataMovementView.disposables,
+    log, profiles, edits, navigator, lenses, heat, sankey, timeline, ensemble, status, dataMovement, ...dataMovementView.disposables,
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, lenses),
     vscode.languages.registerHoverProvider({ scheme: 'file' }, new ProfileHoverProvider(profiles, edits)),
     vscode.commands.registerCommand(Command.revealCurrentLine, async () => {
@@ -125,7 +143,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensApi {
     }),
     resolver,
     ...registerSourceCommands({ profiles, resolver, navigator, log }),
-    ...registerCommands({ profiles, sankey, navigator, timeline }),
+    ...registerCommands({ profiles, sankey, navigator, timeline, ensemble }),
     ...sideBar.disposables,
     ...datasetsView.disposables,
   );
@@ -178,6 +196,19 @@ export function activate(context: vscode.ExtensionContext): HpcLensApi {
       nextUpdate: () => sankey.nextUpdate(),
       get lastRequestError() { return sankey.lastRequestError; },
       get lastSelection() { return sankey.lastSelection; },
+    },
+    ensemble: {
+      get isOpen() { return ensemble.isOpen; },
+      get data() { return ensemble.data; },
+      get detail() { return ensemble.detail; },
+      get projection() { return ensemble.projection; },
+      get state() { return ensemble.state?.view; },
+      get lastRender() { return ensemble.lastRender; },
+      nextRender: () => ensemble.nextRender(),
+      request: r => ensemble.request(r),
+      post: m => ensemble.post(m),
+      get lastRequestError() { return ensemble.lastRequestError; },
+      get lastTimings() { return ensemble.lastTimings; },
     },
     editing: {
       staleReason: uri => edits.staleReason(uri),

@@ -8,6 +8,7 @@ import type { ComponentType } from 'react';
 import type { ViewName } from '../../src/shared/protocol';
 import { ErrorPanel } from './components/error-panel';
 import { postMessage } from './vscode-api';
+import { EnsembleApp } from './views/ensemble/ensemble-app';
 import { SankeyApp } from './views/sankey/sankey-app';
 import { TimelineApp } from './views/timeline/timeline-app';
 import './styles.css';
@@ -15,6 +16,7 @@ import './styles.css';
 const views: Record<ViewName, ComponentType> = {
   sankey: SankeyApp,
   timeline: TimelineApp,
+  ensemble: EnsembleApp,
 };
 
 function isViewName(name: string | undefined): name is ViewName {

@@ -4,9 +4,11 @@ import { SideBarView } from '../views/side-bar-views';
 import type { ProfileManager } from '../profile-manager';
 import type { SourceNavigator } from '../source-navigator';
 import type { SankeyPanel } from '../webviews/sankey-panel';
+import type { EnsemblePanel } from '../webviews/ensemble-panel';
 import type { TimelinePanel } from '../webviews/timeline-panel';
 import { functionFrames } from '../overlays/reveal-current-line';
 import { openEnsembleCommand } from '../ensembles/ensemble-commands';
+import { isEnsemble } from '../ensembles/ensemble-dataset';
 
 /** Command ids, kept in step with package.json by the integration tests. */
 export const Command = {
@@ -24,6 +26,7 @@ export const Command = {
   exportSummary: 'hpcLens.exportSummary',
   compareProfiles: 'hpcLens.compareProfiles',
   openEnsemble: 'hpcLens.openEnsemble',
+  showEnsemble: 'hpcLens.showEnsemble',
   revealCurrentLine: 'hpcLens.revealCurrentLine',
   showTimeline: 'hpcLens.showTimeline',
   useTimelineWindowForOverlays: 'hpcLens.useTimelineWindowForOverlays',
@@ -35,9 +38,10 @@ interface Services {
   sankey: SankeyPanel;
   navigator: SourceNavigator;
   timeline: TimelinePanel;
+  ensemble: EnsemblePanel;
 }
 
-export function registerCommands({ profiles, sankey, navigator, timeline }: Services): vscode.Disposable[] {
+export function registerCommands({ profiles, sankey, navigator, timeline, ensemble }: Services): vscode.Disposable[] {
   const reg = vscode.commands.registerCommand;
   return [
     reg(Command.showTimeline, () => timeline.show()),
@@ -64,7 +68,10 @@ export function registerCommands({ profiles, sankey, navigator, timeline }: Serv
       return uri ? (await profiles.open(uri)) !== undefined : false;
     }),
     // From a CodeLens: `{ focusFunction }` also highlights the node(s) holding that function.
+    reg(Command.showEnsemble, (arg?: { focusFunction?: string }) => ensemble.show(arg?.focusFunction)),
     reg(Command.showSankey, (arg?: { focusFunction?: string }) => {
+      // An ensemble's call graph is the ensemble-Sankey with its linked views.
+      if (isEnsemble(profiles.active)) return ensemble.show(arg?.focusFunction);
       sankey.show();
       const lp = profiles.active;
       if (lp && typeof arg?.focusFunction === 'string') void sankey.highlight(functionFrames(lp, arg.focusFunction));
