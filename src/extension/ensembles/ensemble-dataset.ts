@@ -6,17 +6,40 @@ import { EnsembleProfile } from '../../analysis/ensemble/ensemble-profile';
 import { findProfiles } from '../../analysis/formats';
 import { LoadedProfile } from '../profile-session';
 import { ParseCancelled, parseInWorker } from '../workers/parse-client';
+import type { EnsembleMode } from '../../shared/ensemble-protocol';
 
 /**
  * An ensemble dataset: the ensemble as a profile whose contexts are the runs (heat, hot paths, top
  * lists and the Sankey read it like any profile), plus the ensemble itself for run-to-run spreads.
  */
 export class EnsembleLoadedProfile extends LoadedProfile {
+  private readonly comparisonChanged = new vscode.EventEmitter<EnsembleComparison>();
+  /** Fires when the Ensemble CallFlow panel changes mode, target or diff pair (CodeLens and hovers follow). */
+  readonly onDidChangeComparison = this.comparisonChanged.event;
+  private current: EnsembleComparison = { mode: 'summary', target: null, diff: null };
+
   constructor(readonly ensemble: EnsembleProfile, uri: vscode.Uri, private readonly label: string) {
     super(ensemble.profile, uri);
   }
 
   override get name(): string { return this.label; }
+
+  /** What the editor overlays compare: the ensemble's spread, one target run against it, or two runs. */
+  get comparison(): EnsembleComparison { return this.current; }
+
+  set comparison(c: EnsembleComparison) {
+    const same = c.mode === this.current.mode && c.target === this.current.target
+      && c.diff?.baseline === this.current.diff?.baseline && c.diff?.compare === this.current.diff?.compare;
+    this.current = c;
+    if (!same) this.comparisonChanged.fire(c);
+  }
+}
+
+/** The ensemble panel's analytic mode as the editor overlays use it (CallFlow §4.8). */
+export interface EnsembleComparison {
+  mode: EnsembleMode;
+  target: number | null;
+  diff: { baseline: number; compare: number } | null;
 }
 
 export function isEnsemble(lp: LoadedProfile | undefined): lp is EnsembleLoadedProfile {

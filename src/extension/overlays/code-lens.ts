@@ -6,6 +6,7 @@ import type { FunctionTotals } from '../../analysis/model/aggregates';
 import { functionCallCounts } from '../../analysis/stats/call-counts';
 import { formatShare, formatValue } from '../../analysis/stats/format';
 import type { FunctionSpread } from '../../analysis/ensemble';
+import { ensembleComparisonText } from '../ensembles/ensemble-comparison-text';
 import { isEnsemble } from '../ensembles/ensemble-dataset';
 import type { ProfileManager } from '../profile-manager';
 import type { LoadedProfile } from '../profile-session';
@@ -24,13 +25,19 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly subs: vscode.Disposable[];
+  private comparisonSub: vscode.Disposable | undefined;
 
   /** Call counts per function, for the function totals they were computed from. */
   private readonly calls = new WeakMap<FunctionTotals, Float64Array>();
 
   constructor(private readonly profiles: ProfileManager, private readonly edits: SourceEdits) {
     this.subs = [
-      profiles.onDidChange(() => this.changed.fire()),
+      profiles.onDidChange(lp => {
+        // The ensemble panel's mode, target and diff pair change the lenses of an ensemble.
+        this.comparisonSub?.dispose();
+        this.comparisonSub = isEnsemble(lp) ? lp.onDidChangeComparison(() => this.changed.fire()) : undefined;
+        this.changed.fire();
+      }),
       edits.onDidChange(() => this.changed.fire()),
       vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('hpcLens')) this.changed.fire(); }),
     ];
@@ -83,6 +90,17 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
       const excl = lp.functions.exclusive[fn.index]!;
       const share = (v: number) => (lp.total > 0 ? formatShare(v / lp.total) : '–');
       const ensemble = isEnsemble(lp) ? lp.ensemble : undefined;
+      // The Ensemble CallFlow panel compares a target run or two runs: the lens says that instead.
+      const compared = isEnsemble(lp) ? ensembleComparisonText(lp, metric, name) : undefined;
+      if (compared) {
+        lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+          title: compared.title,
+          tooltip: `${compared.tooltip} Click to show the function in Ensemble CallFlow.`,
+          command: 'hpcLens.showEnsemble',
+          arguments: [{ focusFunction: name }],
+        }));
+        continue;
+      }
       const spread = ensemble?.spreads(metric.name).get(name);
       if (ensemble && spread) {
         lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
@@ -113,7 +131,7 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
     return c;
   }
 
-  dispose(): void { this.subs.forEach(s => s.dispose()); this.changed.dispose(); }
+  dispose(): void { this.subs.forEach(s => s.dispose()); this.comparisonSub?.dispose(); this.changed.dispose(); }
 }
 
 /** Run-to-run spread of a function: `min 1.2 s · median 1.5 s · max 2.9 s (run clang_64) · CV 18%`, and the runs it is in when not all. */

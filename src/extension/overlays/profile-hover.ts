@@ -11,6 +11,7 @@ import { distributionOf, sortedBarSparkline } from '../../analysis/stats/rank-di
 import { md } from '../../analysis/stats/summary-export';
 import type { EnsembleProfile } from '../../analysis/ensemble/ensemble-profile';
 import type { MetricDescriptor } from '../../analysis/model/metric';
+import { ensembleComparisonText } from '../ensembles/ensemble-comparison-text';
 import { isEnsemble } from '../ensembles/ensemble-dataset';
 import type { ProfileManager } from '../profile-manager';
 import { spreadText } from './code-lens';
@@ -143,6 +144,12 @@ export function hoverMarkdown(lp: LoadedProfile, subject: Subject, fileName: str
   const C = p.contextCount;
   const ensemble = isEnsemble(lp) ? lp.ensemble : undefined;
   if (ensemble) out.appendMarkdown(`*Values above: sums over the ${ensemble.runCount} runs of each run's mean over its ranks; shares are of the ensemble's total.*\n\n`);
+  if (isEnsemble(lp)) {
+    // The Ensemble CallFlow panel's diff or target, for the function (of the line).
+    const f = subject.kind === 'line' ? subject.owner : subject.fn;
+    const compared = f >= 0 ? ensembleComparisonText(lp, metric, lp.functions.names[f]!) : undefined;
+    if (compared) out.appendMarkdown(`${compared.markdown}\n\n`);
+  }
   if (ensemble) out.appendMarkdown(ensembleSpreadMarkdown(ensemble, metric, subject.kind === 'line' ? { nodes: subject.nodes } : { fn: lp.functions.names[subject.fn]! }));
   else if (C > 1) {
     const values = subject.kind === 'line'
