@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
@@ -7,24 +7,14 @@ import { writeSyntheticEnsemble } from '../../../src/analysis/ensemble/testing/s
 import { readProfile } from '../../../src/analysis/formats';
 import { topFunctions } from '../../../src/analysis/stats/top-lists';
 import type { HpcLensApi } from '../../../src/extension/extension';
-import { EXTENSION_ID, until } from './itest-support';
+import { EXTENSION_ID, until, writeScaledRuns } from './itest-support';
 
-/** Scaled copies of the sample's Caliper profile: runs of the same program whose source is in the workspace. */
-function writeScaledRuns(folder: string, sample: string, factors: Record<string, number>): void {
-  const doc = JSON.parse(readFileSync(sample, 'utf8')) as { columns: string[]; data: number[][] };
-  const scaled = ['count', 'sum#time.duration'].map(c => doc.columns.indexOf(c)).filter(i => i >= 0);
-  for (const [name, f] of Object.entries(factors)) {
-    const data = doc.data.map(row => row.map((v, i) => (scaled.includes(i) ? v * f : v)));
-    writeFileSync(join(folder, `${name}.json`), JSON.stringify({ ...doc, data }));
-  }
-}
-
-async function lensTitles(uri: vscode.Uri): Promise<{ line: number; title: string }[]> {
+export async function lensTitles(uri: vscode.Uri): Promise<{ line: number; title: string }[]> {
   const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
   return lenses.map(l => ({ line: l.range.start.line, title: l.command?.title ?? '' }));
 }
 
-async function hoverText(uri: vscode.Uri, line0: number): Promise<string> {
+export async function hoverText(uri: vscode.Uri, line0: number): Promise<string> {
   const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(line0, 4));
   return hovers.flatMap(h => h.contents.map(c => (typeof c === 'string' ? c : c.value))).join('\n');
 }
@@ -99,16 +89,16 @@ export function registerEnsembleSuites(): void {
       console.log('HPC_LENS_SCREENSHOT ensemble-codelens');
     });
 
-    test('the side-bar lists and the Sankey work on the ensemble unchanged', async () => {
+    test('the side-bar lists work on the ensemble unchanged; Show Call Graph opens Ensemble CallFlow', async () => {
       // Still the scaled ensemble: runs are the sample × 1, 1.5, 3, so its rankings are the sample's.
       const sample = await readProfile(vscode.Uri.joinPath(workspace, 'profiles', 'heat-stencil-sampling-4ranks.json').fsPath);
       const top = topFunctions(sample, sample.primaryMetric, { limit: 1 })[0]!.name;
       await until('the Top Functions view of the ensemble', () => api.viewEntries('hpcLens.topFunctions')[0]?.label === top);
       assert.match(api.viewEntries('hpcLens.hotPaths')[0]!.label, /\S/);
-      const rendered = api.sankey.nextRender();
       await vscode.commands.executeCommand('hpcLens.showSankey');
-      const report = await rendered;
-      assert.ok(report.nodeCount > 0 && report.linkCount > 0, JSON.stringify(report));
+      const report = await until('the ensemble-Sankey drawn', () => (api.ensemble.lastRender?.counts['sankeyNodes'] ?? 0) > 0 && api.ensemble.lastRender);
+      assert.ok(report.counts['sankeyLinks']! > 0, JSON.stringify(report));
+      assert.equal(api.ensemble.data?.runs.length, 3);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 

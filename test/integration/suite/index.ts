@@ -10,6 +10,7 @@ import { registerDataMovementSuites } from './data-movement.itest';
 import { registerDatasetSuites, registerReloadSuites } from './datasets.itest';
 import { registerEditingSuites } from './editing.itest';
 import { registerEnsembleSuites } from './ensemble.itest';
+import { registerEnsembleViewSuites } from './ensemble-views.itest';
 import { registerSuites } from './extension.itest';
 import { registerFormatSuites } from './formats.itest';
 import { registerHoverSuites } from './hover.itest';
@@ -39,6 +40,7 @@ export function run(): Promise<void> {
     registerCallflowSuites();
     registerDatasetSuites();
     registerEnsembleSuites();
+    registerEnsembleViewSuites();
     registerDataMovementSuites();
     registerTimelineSuites();
     registerResponsivenessSuites();

@@ -56,3 +56,13 @@ export async function expectedHeatLines(profilePath: string, fileSuffix: string)
   }
   return expected;
 }
+
+/** Scaled copies of the sample's Caliper profile: runs of the same program whose source is in the workspace. */
+export function writeScaledRuns(folder: string, sample: string, factors: Record<string, number>): void {
+  const doc = JSON.parse(readFileSync(sample, 'utf8')) as { columns: string[]; data: number[][] };
+  const scaled = ['count', 'sum#time.duration'].map(c => doc.columns.indexOf(c)).filter(i => i >= 0);
+  for (const [name, f] of Object.entries(factors)) {
+    const data = doc.data.map(row => row.map((v, i) => (scaled.includes(i) ? v * f : v)));
+    writeFileSync(join(folder, `${name}.json`), JSON.stringify({ ...doc, data }));
+  }
+}
