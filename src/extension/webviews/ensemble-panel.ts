@@ -7,7 +7,7 @@ import { moduleMap } from '../settings';
 import type { SourceNavigator } from '../source-navigator';
 import { EnsembleSession, type EnsembleTimings } from './ensemble-session';
 import type { EnsemblePanelState } from './ensemble-state';
-import { webviewHtml } from './webview-html';
+import { createViewPanel } from './webview-html';
 
 /** Context key: some loaded dataset is an ensemble (enables Show Ensemble CallFlow). */
 const HAS_ENSEMBLE = 'hpcLens.hasEnsemble';
@@ -74,17 +74,13 @@ export class EnsemblePanel implements vscode.Disposable {
       void this.update('graph');
       return true;
     }
-    const panel = vscode.window.createWebviewPanel('hpcLens.ensemble', 'HPC Lens: Ensemble', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
-    });
+    // The page's `ready` cannot arrive before this tick ends, so the listeners below still see it.
+    const panel = createViewPanel(this.extensionUri, 'hpcLens.ensemble', 'HPC Lens: Ensemble', 'ensemble');
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'sankey.svg');
     this.panel = panel;
     this.ready = false;
     panel.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(m));
     panel.onDidDispose(() => { this.panel = undefined; this.ready = false; this.shown = undefined; });
-    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, 'ensemble', 'HPC Lens: Ensemble');
     void this.update('graph');
     return true;
   }

@@ -7,7 +7,7 @@ import { sankeyDataOf, type LoadedProfile } from '../profile-session';
 import { moduleMap } from '../settings';
 import type { SourceNavigator } from '../source-navigator';
 import { applyCallflowRequest, graphPlan, initialCallflowState, viewState, type CallflowState } from './callflow-state';
-import { webviewHtml } from './webview-html';
+import { createViewPanel } from './webview-html';
 
 export interface RenderReport { nodeCount: number; linkCount: number }
 
@@ -80,17 +80,13 @@ export class SankeyPanel implements vscode.Disposable {
       void this.update();
       return;
     }
-    const panel = vscode.window.createWebviewPanel('hpcLens.sankey', 'HPC Lens: Call Graph', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
-    });
+    // The page's `ready` cannot arrive before this tick ends, so the listeners below still see it.
+    const panel = createViewPanel(this.extensionUri, 'hpcLens.sankey', 'HPC Lens: Call Graph', 'sankey');
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'sankey.svg');
     this.panel = panel;
     this.ready = false;
     panel.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(m));
     panel.onDidDispose(() => { this.panel = undefined; this.ready = false; });
-    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, 'sankey', 'HPC Lens: Call Graph');
     void this.update();
   }
 

@@ -11,7 +11,7 @@ import { LoadedProfile } from '../profile-session';
 import type { SourceNavigator } from '../source-navigator';
 import { analysisWorkerOf } from '../workers/parse-client';
 import { timelineRequest, type TimelineResults, type TimelineWorkerRequest } from '../workers/timeline-requests';
-import { webviewHtml } from './webview-html';
+import { createViewPanel } from './webview-html';
 
 /** Context key: the active dataset is a trace (shows Show Timeline in the palette). */
 export const HAS_TRACE = 'hpcLens.hasTrace';
@@ -88,17 +88,13 @@ export class TimelinePanel implements vscode.Disposable {
       void this.update();
       return;
     }
-    const panel = vscode.window.createWebviewPanel('hpcLens.timeline', 'HPC Lens: Timeline', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
-    });
+    // The page's `ready` cannot arrive before this tick ends, so the listeners below still see it.
+    const panel = createViewPanel(this.extensionUri, 'hpcLens.timeline', 'HPC Lens: Timeline', 'timeline');
     this.panel = panel;
     this.ready = false;
     this.shown = undefined;
     panel.webview.onDidReceiveMessage((m: FromWebview) => { void this.onMessage(m); });
     panel.onDidDispose(() => { this.panel = undefined; this.ready = false; this.shown = undefined; this.init = undefined; });
-    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, 'timeline', 'HPC Lens: Timeline');
   }
 
   /** Sends a message as the host would (automation in tests). */

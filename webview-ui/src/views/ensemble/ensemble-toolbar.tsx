@@ -7,9 +7,9 @@
  * matching `EnsembleRequest`; the host answers with the new state, which the controls show (they
  * hold no state of their own).
  */
-import type { ReactNode } from 'react';
 import type { EnsembleGraphData, EnsembleMode, EnsembleRequest, EnsembleSide, EnsembleViewState } from '../../../../src/shared/ensemble-protocol';
 import { formatValue } from '../../format';
+import { Segmented } from '../../components/segmented';
 
 export interface EnsembleToolbarProps { data: EnsembleGraphData; state: EnsembleViewState; onRequest(r: EnsembleRequest): void }
 
@@ -109,16 +109,3 @@ function binOrder(a: number | 'auto', b: number | 'auto'): number {
   return (a === 'auto' ? Infinity : a) - (b === 'auto' ? Infinity : b);
 }
 
-function Segmented<T extends string>({ label, value, choices, onChange, disabled }: {
-  label: string; value: T; choices: [T, string][]; onChange: (v: T) => void; disabled?: (v: T) => boolean;
-}): ReactNode {
-  return (
-    <div className="callflow-segmented" role="radiogroup" aria-label={label}>
-      <span className="callflow-segmented-label">{label}</span>
-      {choices.map(([v, text]) => (
-        <button key={v} role="radio" aria-checked={v === value} className={'callflow-segment' + (v === value ? ' is-on' : '')}
-          disabled={disabled?.(v) ?? false} data-choice={v} onClick={() => { if (v !== value) onChange(v); }}>{text}</button>
-      ))}
-    </div>
-  );
-}

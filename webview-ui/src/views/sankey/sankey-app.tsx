@@ -22,6 +22,7 @@ import { HistogramView } from '../callflow/histogram-view';
 import { sharedScale } from '../callflow/juxtapose';
 import { SankeyView } from './sankey-view';
 import type { SourceEntry } from './sankey-view';
+import { Segmented } from '../../components/segmented';
 
 interface Options {
   colourBy: ColourBy;
@@ -212,20 +213,6 @@ function Toolbar({ options, setOption, mode, brushedCount, total, canCompare, sp
       {splits > 0 ? <span className="callflow-muted">{splits} split{splits === 1 ? '' : 's'} · double-click a part to undo</span> : null}
       <span className="callflow-toolbar-spacer" />
       {legend}
-    </div>
-  );
-}
-
-function Segmented<T extends string>({ label, value, choices, onChange, disabled }: {
-  label: string; value: T; choices: [T, string][]; onChange: (v: T) => void; disabled?: (v: T) => boolean;
-}) {
-  return (
-    <div className="callflow-segmented" role="radiogroup" aria-label={label}>
-      <span className="callflow-segmented-label">{label}</span>
-      {choices.map(([v, text]) => (
-        <button key={v} role="radio" aria-checked={v === value} className={'callflow-segment' + (v === value ? ' is-on' : '')}
-          disabled={disabled?.(v) ?? false} data-choice={v} onClick={() => { if (v !== value) onChange(v); }}>{text}</button>
-      ))}
     </div>
   );
 }
