@@ -21,7 +21,7 @@ import { writeSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthet
 import { EnsembleSession } from '../src/extension/webviews/ensemble-session';
 import type { EnsembleRenderedMessage, EnsembleRequest, LinkedViewName } from '../src/shared/ensemble-protocol';
 import type { FromWebview, ToWebview } from '../src/shared/protocol';
-import { THEMES } from './webview-themes.mjs';
+import { webviewPage } from './webview-page';
 
 const root = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -29,21 +29,6 @@ const opt = (name: string, dflt: string) => args.find(a => a.startsWith(`--${nam
 const themes = opt('theme', 'dark').split(',');
 const outDir = resolve(root, opt('out', 'dist/screenshots'));
 const shared = resolve(root, '..', 'shared', 'data');
-
-function pageHtml(theme: string): string {
-  const t = THEMES[theme]!;
-  const nonce = 'ZW5zZW1ibGUtc2hvdA';
-  const url = (f: string) => pathToFileURL(join(root, f)).href;
-  const style = Object.entries(t.vars).map(([k, v]) => `${k}: ${v}`).join('; ').replaceAll('"', '&quot;');
-  const fake = `
-    window.__messages = [];
-    window.__fromHost = m => window.postMessage(m, '*');
-    window.acquireVsCodeApi = () => ({ postMessage(m) { window.__messages.push(m); window.__toHost(JSON.stringify(m)); }, getState: () => undefined, setState: s => s });`;
-  const csp = `default-src 'none'; img-src file: data:; style-src file: 'unsafe-inline'; font-src file:; script-src 'nonce-${nonce}';`;
-  return `<!DOCTYPE html><html lang="en" style="${style}"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${csp}">
-<link rel="stylesheet" href="${url('dist/webview.css')}"><script nonce="${nonce}">${fake}</script></head>
-<body class="${t.bodyClass}" data-vscode-theme-kind="${t.bodyClass}"><div id="root" data-view="ensemble"></div><script nonce="${nonce}" src="${url('dist/webview.js')}"></script></body></html>`;
-}
 
 /** The panel's message handling over a session (EnsemblePanel without VS Code). */
 function host(session: EnsembleSession, send: (m: ToWebview) => Promise<void>, log: string[]) {
@@ -119,7 +104,7 @@ async function main(): Promise<void> {
         const answer = host(session, send, log);
         await page.exposeFunction('__toHost', (json: string) => answer(JSON.parse(json)));
         const file = join(tmp, `${input.name}-${theme}.html`);
-        writeFileSync(file, pageHtml(theme));
+        writeFileSync(file, webviewPage(root, theme, 'ensemble'));
         await page.goto(pathToFileURL(file).href);
         const count = () => page.evaluate(() => (globalThis as unknown as { __messages: unknown[] }).__messages.length);
         const shot = async (state: string) => { await page.waitForTimeout(250); await page.screenshot({ path: join(outDir, `ensemble-${input.name}-${theme}-${state}.png`) }); };

@@ -19,7 +19,7 @@ import { readProfile } from '../src/analysis/formats';
 import type { Profile } from '../src/analysis/model/profile';
 import { syntheticTraceProfile } from '../src/analysis/timeline/testing/synthetic-trace';
 import type { FromWebview, ToWebview } from '../src/shared/protocol';
-import { THEMES } from './webview-themes.mjs';
+import { encode, webviewPage } from './webview-page';
 import { timelineRequest, type TimelineInitResult, type TimelineResults, type TimelineTilesResult } from '../src/extension/workers/timeline-requests';
 
 const root = resolve(__dirname, '..');
@@ -28,14 +28,6 @@ const opt = (name: string, dflt: string) => args.find(a => a.startsWith(`--${nam
 const themes = opt('theme', 'dark').split(',');
 const outDir = resolve(root, opt('out', 'dist/screenshots'));
 const shared = resolve(root, '..', 'shared', 'data');
-
-/** Typed arrays as tagged plain arrays (page.evaluate's argument is JSON-like), revived in the page. */
-function encode(v: unknown): unknown {
-  if (ArrayBuffer.isView(v)) return { __ta: v.constructor.name, v: Array.from(v as unknown as ArrayLike<number>) };
-  if (Array.isArray(v)) return v.map(encode);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, encode(x)]));
-  return v;
-}
 
 function host(profile: Profile, title: string, send: (m: ToWebview) => Promise<void>, log: string[]) {
   return async (m: FromWebview) => {
@@ -61,22 +53,6 @@ function host(profile: Profile, title: string, send: (m: ToWebview) => Promise<v
         return;
     }
   };
-}
-
-function pageHtml(theme: string): string {
-  const t = THEMES[theme]!;
-  const nonce = 'dGltZWxpbmUtc2hvdA';
-  const url = (f: string) => pathToFileURL(join(root, f)).href;
-  const style = Object.entries(t.vars).map(([k, v]) => `${k}: ${v}`).join('; ').replaceAll('"', '&quot;');
-  const fake = `
-    window.__messages = [];
-    const revive = v => v && typeof v === 'object' ? (v.__ta ? new globalThis[v.__ta](v.v) : Array.isArray(v) ? v.map(revive) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revive(x)]))) : v;
-    window.__fromHost = m => window.postMessage(revive(m), '*');
-    window.acquireVsCodeApi = () => ({ postMessage(m) { window.__messages.push(m); window.__toHost(JSON.stringify(m)); }, getState: () => undefined, setState: s => s });`;
-  const csp = `default-src 'none'; img-src file: data:; style-src file: 'unsafe-inline'; font-src file:; script-src 'nonce-${nonce}';`;
-  return `<!DOCTYPE html><html lang="en" style="${style}"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${csp}">
-<link rel="stylesheet" href="${url('dist/webview.css')}"><script nonce="${nonce}">${fake}</script></head>
-<body class="${t.bodyClass}" data-vscode-theme-kind="${t.bodyClass}"><div id="root" data-view="timeline"></div><script nonce="${nonce}" src="${url('dist/webview.js')}"></script></body></html>`;
 }
 
 async function rendered(page: Page, after: number, what: string): Promise<{ lanes: number; rects: number; events: number; flows: number; copies: number }> {
@@ -117,7 +93,7 @@ async function main(): Promise<void> {
         const answer = host(profile, input.name, m => page.evaluate(x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x), encode(m)), log);
         await page.exposeFunction('__toHost', (json: string) => answer(JSON.parse(json)));
         const file = join(tmp, `${input.name}-${theme}.html`);
-        writeFileSync(file, pageHtml(theme));
+        writeFileSync(file, webviewPage(root, theme, 'timeline'));
         await page.goto(pathToFileURL(file).href);
         const r = await rendered(page, 0, input.name);
         console.log(`${input.name} ${theme}: ${r.lanes} lanes, ${r.rects} tile runs, ${r.events} events, ${r.flows} flows, ${r.copies} copies`);

@@ -1,0 +1,34 @@
+/**
+ * The page the screenshot scripts load in headless Chromium: the real webview bundle under the same
+ * CSP as webview-html.ts, a theme's --vscode-* variables, and a fake `acquireVsCodeApi` whose
+ * messages reach the script through `window.__toHost` (and are kept in `window.__messages`), while
+ * `window.__fromHost(m)` delivers a host message (typed arrays tagged by `encode` are revived).
+ */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ViewName } from '../src/shared/protocol';
+import { THEMES } from './webview-themes.mjs';
+
+export function webviewPage(root: string, theme: string, view: ViewName): string {
+  const t = THEMES[theme]!;
+  const nonce = 'c2NyZWVuc2hvdC1wYWdl';
+  const url = (f: string) => pathToFileURL(join(root, f)).href;
+  const style = Object.entries(t.vars).map(([k, v]) => `${k}: ${v}`).join('; ').replaceAll('"', '&quot;');
+  const fake = `
+    window.__messages = [];
+    const revive = v => v && typeof v === 'object' ? (v.__ta ? new globalThis[v.__ta](v.v) : Array.isArray(v) ? v.map(revive) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revive(x)]))) : v;
+    window.__fromHost = m => window.postMessage(revive(m), '*');
+    window.acquireVsCodeApi = () => ({ postMessage(m) { window.__messages.push(m); window.__toHost(JSON.stringify(m)); }, getState: () => undefined, setState: s => s });`;
+  const csp = `default-src 'none'; img-src file: data:; style-src file: 'unsafe-inline'; font-src file:; script-src 'nonce-${nonce}';`;
+  return `<!DOCTYPE html><html lang="en" style="${style}"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${csp}">
+<link rel="stylesheet" href="${url('dist/webview.css')}"><script nonce="${nonce}">${fake}</script></head>
+<body class="${t.bodyClass}" data-vscode-theme-kind="${t.bodyClass}"><div id="root" data-view="${view}"></div><script nonce="${nonce}" src="${url('dist/webview.js')}"></script></body></html>`;
+}
+
+/** Typed arrays as tagged plain arrays (page.evaluate's argument is JSON-like), revived in the page. */
+export function encode(v: unknown): unknown {
+  if (ArrayBuffer.isView(v)) return { __ta: v.constructor.name, v: Array.from(v as unknown as ArrayLike<number>) };
+  if (Array.isArray(v)) return v.map(encode);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, encode(x)]));
+  return v;
+}
