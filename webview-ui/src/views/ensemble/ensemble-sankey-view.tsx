@@ -29,6 +29,7 @@ import { borderColour, countTextColour, diffColour, gradientStops, TARGET_COLOUR
 import { hottestEntry, layoutEnsemble, layoutKey, placeGuides, targetLineY, targetRibbonPath } from './ensemble-sankey-layout';
 import type { GuideText } from './ensemble-sankey-layout';
 import { BinPopover, EnsembleLegend, LinkTooltip, NodeMenu, nodeMenuItems, NodeTooltip, Sparkline } from './ensemble-sankey-parts';
+import { tooltipPlacement } from '../../components/tooltip-placement';
 
 export interface EnsembleSankeyProps {
   data: EnsembleGraphData;
@@ -133,13 +134,8 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
     const box = chartRef.current;
     if (!tip || !box) return;
     const { x, y } = pointer.current;
-    const w = tip.offsetWidth, h = tip.offsetHeight, bw = box.clientWidth, bh = box.clientHeight;
-    let left = x + 14 + w <= bw - 4 ? x + 14 : x - 14 - w;
-    left = Math.max(4, Math.min(bw - w - 4, left));
-    let top = y + 16;
-    if (top + h > bh - 4) top = y - h - 10;
-    top = Math.max(4, Math.min(bh - h - 4, top));
-    tip.style.transform = `translate(${Math.round(left)}px, ${Math.round(top)}px)`;
+    const { left, top } = tooltipPlacement(x, y, { width: tip.offsetWidth, height: tip.offsetHeight }, { width: box.clientWidth, height: box.clientHeight });
+    tip.style.transform = `translate(${left}px, ${top}px)`;
   }, []);
   useLayoutEffect(placeTooltip, [hover, placeTooltip]);
   const pointerAt = useCallback((e: ReactMouseEvent) => {

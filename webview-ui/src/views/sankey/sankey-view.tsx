@@ -24,6 +24,7 @@ import type { PositionedLink, PositionedNode, SankeyLayout } from './sankey-layo
 import { LINE_HEIGHT, placeLabels } from './sankey-labels';
 import { sequentialPosition, valueOf, type ColourBy } from '../callflow/callflow-colours';
 import { planTransition, type PlacedItem } from '../callflow/split-transition';
+import { tooltipPlacement } from '../../components/tooltip-placement';
 
 export interface SourceEntry { file: string; line: number | null; name: string }
 
@@ -222,18 +223,8 @@ export function SankeyView(props: SankeyViewProps) {
     const box = chartRef.current;
     if (!tip || !box) return;
     const { x, y, prefer } = anchor.current;
-    const w = tip.offsetWidth;
-    const h = tip.offsetHeight;
-    const bw = box.clientWidth;
-    const bh = box.clientHeight;
-    const rightOf = x + 14;
-    const leftOf = x - 14 - w;
-    let left = prefer === 'right' ? (rightOf + w <= bw - 4 ? rightOf : leftOf) : (leftOf >= 4 ? leftOf : rightOf);
-    left = Math.max(4, Math.min(bw - w - 4, left));
-    let top = y + 16;
-    if (top + h > bh - 4) top = y - h - 10;
-    top = Math.max(4, Math.min(bh - h - 4, top));
-    tip.style.transform = `translate(${Math.round(left)}px, ${Math.round(top)}px)`;
+    const { left, top } = tooltipPlacement(x, y, { width: tip.offsetWidth, height: tip.offsetHeight }, { width: box.clientWidth, height: box.clientHeight }, prefer);
+    tip.style.transform = `translate(${left}px, ${top}px)`;
   }, []);
   useLayoutEffect(placeTooltip, [hover, placeTooltip]);
   const pointerAt = useCallback((e: ReactMouseEvent) => {
