@@ -104,7 +104,11 @@ export function EnsembleApp() {
     const { mode, selected } = current.current;
     if (!el || !mode) return;
     const counts: Record<string, number> = {};
-    el.querySelectorAll<HTMLElement>('[data-ensemble-view]').forEach(v => { counts[v.dataset['ensembleView']!] = Number(v.dataset['drawn'] ?? 0); });
+    el.querySelectorAll<HTMLElement>('[data-ensemble-view]').forEach(v => {
+      counts[v.dataset['ensembleView']!] = Number(v.dataset['drawn'] ?? 0);
+      // Items a view left out for size (e.g. icicle bars narrower than a pixel).
+      if (v.dataset['hidden']) counts[`${v.dataset['ensembleView']!}Hidden`] = Number(v.dataset['hidden']);
+    });
     const q = (sel: string) => el.querySelectorAll(sel).length;
     Object.assign(counts, {
       sankeyNodes: q('.ens-node'), sankeyLinks: q('.ens-link'), targetLinks: q('.ens-target-link'),

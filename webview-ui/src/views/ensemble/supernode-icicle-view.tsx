@@ -134,7 +134,7 @@ export function SupernodeIcicleView({ data, state, detail, width, height, onRequ
 
   const tipNode = hover !== null ? nodes[hover.index] : undefined;
   return (
-    <div className="ensemble-view ensemble-icicle" data-ensemble-view="icicle" data-drawn={drawn.length} style={viewStyle(width, height)}>
+    <div className="ensemble-view ensemble-icicle" data-ensemble-view="icicle" data-drawn={drawn.length} data-hidden={layout.hidden} style={viewStyle(width, height)}>
       <ViewHeader title={<>Call sites in <strong>{detail.label}</strong> <span className="callflow-muted">· width = max inclusive over {plural(runs, 'run')}; fill = histogram of {detail.side} over runs</span></>} />
       {nodes.length === 0 ? <div className="callflow-empty">No call sites inside {detail.label}.</div> : (
         <div className="ensemble-scroll" style={{ height: height - HEADER - FOOTER }}>
