@@ -121,6 +121,17 @@ async function main(): Promise<void> {
         console.log(`${input.name} ${theme}: ${first.counts['sankeyNodes']} nodes, ${first.counts['sankeyLinks']} links, ${session.computed!.data.runs.length} runs; graph ${session.timings.graph?.toFixed(0)} ms`);
         await act('select', simulate({ type: 'ensemble/select', nodeId: top.id }), r => r.selected === top.id && (r.counts['icicle'] ?? 0) > 0 && (r.counts['boxes'] ?? 0) > 0);
         await shot('summary');
+        // Wheel zoom over the Sankey's background scales the drawing; Reset zoom brings it back.
+        const sankey = (await page.locator('[data-ensemble-view="sankey"] svg').first().boundingBox())!;
+        await page.mouse.move(sankey.x + 8, sankey.y + sankey.height - 8);
+        await page.mouse.wheel(0, -400);
+        await page.waitForTimeout(200);
+        const zoomed = await page.locator('.ens-zoom').getAttribute('transform');
+        if (!zoomed?.includes('scale')) failures.push(`${input.name}: wheel did not zoom the Sankey (transform ${zoomed})`);
+        await shot('zoom');
+        await page.locator('.ens-reset-zoom').click();
+        await page.waitForTimeout(200);
+        if (await page.locator('.ens-zoom').getAttribute('transform')) failures.push(`${input.name}: Reset zoom left a transform`);
         await act('text guides', simulate({ type: 'ensemble/options', options: { textGuides: true } }), r => (r.counts['textGuides'] ?? 0) > 0);
         await shot('guides');
         await act('target', simulate({ type: 'ensemble/mode', mode: 'target' }), r => r.mode === 'target' && (r.counts['targetLines'] ?? 0) > 0);

@@ -17,7 +17,7 @@
  */
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent as ReactKeyboardEvent, MouseEvent as ReactMouseEvent, ReactNode } from 'react';
-import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
+import { useSvgZoom } from '../../components/use-svg-zoom';
 import type { EnsembleGraphData, EnsembleNodeData, EnsembleRequest, EnsembleViewState } from '../../../../src/shared/ensemble-protocol';
 import { formatValue } from '../../format';
 import { createTextMeasurer, estimateText } from '../../text-measure';
@@ -102,24 +102,7 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
 
   // Zoom and pan (wheel, drag on the background); labels and text guides keep their size.
   const svgRef = useRef<SVGSVGElement>(null);
-  const [zoomT, setZoomT] = useState<ZoomTransform>(zoomIdentity);
-  const zoomBehaviour = useRef<ZoomBehavior<SVGSVGElement, unknown> | null>(null);
-  const hasSvg = layout !== null;
-  useEffect(() => {
-    const svg = svgRef.current;
-    if (!svg) return;
-    const z = d3zoom<SVGSVGElement, unknown>().scaleExtent([0.25, 8])
-      .filter(e => (e.type === 'wheel' || e.button === 0) && !(e.target as Element).closest?.('.ens-node'))
-      .on('zoom', e => setZoomT(e.transform));
-    zoomBehaviour.current = z;
-    select(svg).call(z).on('dblclick.zoom', null);
-    return () => { select(svg).on('.zoom', null); };
-  }, [hasSvg]);
-  const resetZoom = useCallback(() => {
-    const svg = svgRef.current;
-    if (svg && zoomBehaviour.current) select(svg).call(zoomBehaviour.current.transform, zoomIdentity);
-    else setZoomT(zoomIdentity);
-  }, []);
+  const { transform: zoomT, reset: resetZoom } = useSvgZoom(svgRef, { enabled: true, ignore: '.ens-node', attachKey: layout !== null });
   const zoomed = zoomT.k !== 1 || zoomT.x !== 0 || zoomT.y !== 0;
 
   // Hover, tooltip, popover and menu.

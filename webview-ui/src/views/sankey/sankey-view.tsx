@@ -9,7 +9,8 @@
  * it) opens its entry function's source.
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
+import { select } from 'd3';
+import { useSvgZoom } from '../../components/use-svg-zoom';
 import type { CSSProperties, KeyboardEvent as ReactKeyboardEvent, MouseEvent as ReactMouseEvent, ReactNode } from 'react';
 import type { SankeyData, SankeyNodeData } from '../../../../src/shared/protocol';
 import { formatImbalance, formatLocation, formatShare, formatValue } from '../../format';
@@ -160,24 +161,8 @@ export function SankeyView(props: SankeyViewProps) {
 
   // Zoom and pan: the drawing scales, labels keep their size (and hide when their bar gets too small).
   const svgRef = useRef<SVGSVGElement>(null);
-  const [zoomT, setZoomT] = useState<ZoomTransform>(zoomIdentity);
-  const zoomBehaviour = useRef<ZoomBehavior<SVGSVGElement, unknown> | null>(null);
-  const hasSvg = layout !== null;
-  useEffect(() => {
-    const svg = svgRef.current;
-    if (!props.zoomable || !svg) return;
-    const z = d3zoom<SVGSVGElement, unknown>().scaleExtent([0.25, 8])
-      .filter(e => (e.type === 'wheel' || e.button === 0) && !(e.target as Element).closest?.('.sankey-node'))
-      .on('zoom', e => setZoomT(e.transform));
-    zoomBehaviour.current = z;
-    select(svg).call(z).on('dblclick.zoom', null);
-    return () => { select(svg).on('.zoom', null); };
-  }, [props.zoomable, hasSvg]);
-  useEffect(() => {
-    const svg = svgRef.current;
-    if (svg && zoomBehaviour.current) select(svg).call(zoomBehaviour.current.transform, zoomIdentity);
-    else setZoomT(zoomIdentity);
-  }, [props.zoomResetKey]);
+  const { transform: zoomT, reset: resetZoom } = useSvgZoom(svgRef, { enabled: props.zoomable ?? false, ignore: '.sankey-node', attachKey: layout !== null });
+  useEffect(resetZoom, [props.zoomResetKey, resetZoom]);
   useEffect(() => { if (layout) previousLayout.current = layout; }, [layout]);
   const measure = useMemo<MeasureText>(
     () => props.measureText ?? (typeof document === 'undefined'
