@@ -53,6 +53,7 @@ describe('ensemble as a profile', () => {
     const solve = ep.spreads(p.metrics[0]!.name).get('solve')!;
     assert.deepEqual([solve.min, solve.median, solve.max, solve.minRun, solve.maxRun], [3, 4, 9, 'b', 'c']);
     assert.deepEqual([...ep.functionValues(p.metrics[0]!.name, 'io')!].map(String), ['4', 'NaN', 'NaN']);
+    assert.equal(ep.functionValues(p.metrics[0]!.name, 'no_such_function'), null);
   });
 
   it('rejects fewer than 2 runs with the reason', () => {

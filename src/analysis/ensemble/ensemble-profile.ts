@@ -94,9 +94,14 @@ export class EnsembleProfile {
   /** A function's per-run inclusive values (NaN where it is missing), in run order. */
   functionValues(metric: string, name: string): Float64Array | null {
     const g = this.graphOf(metric);
-    const f = g.names.indexOf(name);
-    return f < 0 ? null : g.inclusive.slice(f * g.runCount, (f + 1) * g.runCount);
+    // A lookup per CodeLens and hover: by map, not by a scan of every function name.
+    let index = this.functionIndex.get(g);
+    if (!index) this.functionIndex.set(g, (index = new Map(g.names.map((n, f) => [n, f]))));
+    const f = index.get(name);
+    return f === undefined ? null : g.inclusive.slice(f * g.runCount, (f + 1) * g.runCount);
   }
+
+  private readonly functionIndex = new WeakMap<EnsembleCallGraph, Map<string, number>>();
 
   private readonly graphs = new Map<string, EnsembleCallGraph>();
 
