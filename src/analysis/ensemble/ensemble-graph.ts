@@ -9,7 +9,7 @@ import type { Ensemble } from './ensemble';
 import type { EnsembleProfile } from './ensemble-profile';
 import { binCount, binOf, matrixStatistics, runHistogram, type RunHistogram } from './node-statistics';
 import { orderingKeys, orderRuns, orderScore, type RunOrder } from './ordered-ensemble';
-import { symmetricDomain } from './run-comparison';
+import { fastestRun, slowestRun, symmetricDomain } from './run-comparison';
 
 /**
  * The ensemble super graph message (CallFlow §4.2, §4.8): the super graph of the ensemble profile
@@ -86,7 +86,7 @@ export function ensembleGraph(ep: EnsembleProfile, request: EnsembleGraphRequest
   const K = selected.length;
   const binRule = state.options.bins;
   if (binRule !== 'auto') binCount(binRule, []);
-  const target = state.mode === 'target' ? (state.target === null ? slowestOf(em, selected) : checkRun(state.target, R, 'target run')) : null;
+  const target = state.mode === 'target' ? (state.target === null ? slowestRun(em, selected) : checkRun(state.target, R, 'target run')) : null;
   const diff = state.mode === 'diff' ? diffPair(state.diff, em, selected) : null;
 
   const graph = superGraph(profile, {
@@ -264,21 +264,8 @@ function checkRun(run: number, R: number, what: string): number {
   return run;
 }
 
-/** CallFlow's default target (the largest root inclusive, as slowestRun) among the selected runs. */
-function slowestOf(em: Ensemble, selected: Int32Array): number {
-  let best = selected[0]!;
-  for (const r of selected) if (em.runTotal(r) > em.runTotal(best)) best = r;
-  return best;
-}
-
-function fastestOf(em: Ensemble, selected: Int32Array): number {
-  let best = selected[0]!;
-  for (const r of selected) if (em.runTotal(r) < em.runTotal(best)) best = r;
-  return best;
-}
-
 function diffPair(pair: EnsembleViewState['diff'], em: Ensemble, selected: Int32Array): { baseline: number; compare: number } {
-  if (pair === null) return { baseline: fastestOf(em, selected), compare: slowestOf(em, selected) };
+  if (pair === null) return { baseline: fastestRun(em, selected), compare: slowestRun(em, selected) };
   return { baseline: checkRun(pair.baseline, em.runCount, 'diff baseline run'), compare: checkRun(pair.compare, em.runCount, 'diff compare run') };
 }
 

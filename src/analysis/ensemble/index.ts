@@ -12,7 +12,7 @@ export { binOf, computeNodeStatistics, DEFAULT_BINS, freedmanDiaconisBins, histo
 export type { BinRule, NodeStatistics, NodeSummary, RunHistogram, SummaryOptions, ValueBox } from './node-statistics';
 export { ensembleCallGraph, functionSpreads } from './ensemble-functions';
 export type { EnsembleCallGraph, FunctionSpread } from './ensemble-functions';
-export { aggregateDiff, DiffPresence, diffRuns, modulesOfNodes, rankDiff, slowestRun, symmetricDomain, targetStatistics } from './run-comparison';
+export { aggregateDiff, DiffPresence, diffRuns, fastestRun, modulesOfNodes, rankDiff, slowestRun, symmetricDomain, targetStatistics } from './run-comparison';
 export type { GroupDiff, RankDiff, RunDiff, TargetStatistics } from './run-comparison';
 export { levelSeries, orderingKeys, orderRuns, orderScore, outOfOrderNodes, runParameter } from './ordered-ensemble';
 export type { OrderScore, OutOfOrderNode, ParameterKey, RunOrder } from './ordered-ensemble';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildEnsemble, type Ensemble } from './ensemble';
 import { ensembleCallGraph } from './ensemble-functions';
-import { aggregateDiff, DiffPresence, diffRuns, modulesOfNodes, rankDiff, slowestRun, symmetricDomain, targetStatistics } from './run-comparison';
+import { aggregateDiff, DiffPresence, diffRuns, fastestRun, modulesOfNodes, rankDiff, slowestRun, symmetricDomain, targetStatistics } from './run-comparison';
 import { runsFromOutlines } from './testing/outline-runs';
 
 function nodeAt(e: Ensemble, path: string): number {
@@ -100,5 +100,11 @@ describe('target vs ensemble', () => {
 
   it('the default target is the run with the largest root inclusive time', () => {
     assert.equal(slowestRun(e), 0);
+  });
+
+  it('slowest and fastest among a subset of runs (the default target and diff pair of a selection)', () => {
+    const three = buildEnsemble(runsFromOutlines({ a: 'main = 5', b: 'main = 9', c: 'main = 2' }));
+    assert.deepEqual([slowestRun(three), fastestRun(three)], [1, 2]);
+    assert.deepEqual([slowestRun(three, [0, 2]), fastestRun(three, [0, 1])], [0, 0]);
   });
 });

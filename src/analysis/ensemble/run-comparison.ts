@@ -178,10 +178,27 @@ export function targetStatistics(ensemble: Ensemble, target: number, side: Side 
   return { target, side, value, percentile, zScore, bin };
 }
 
-/** CallFlow's default target: the run with the largest root inclusive time (mean over ranks). */
-export function slowestRun(ensemble: Ensemble): number {
-  let best = 0, bestValue = -Infinity;
-  for (let r = 0; r < ensemble.runCount; r++) { const t = ensemble.runTotal(r); if (t > bestValue) { bestValue = t; best = r; } }
+/**
+ * CallFlow's default target: the run with the largest root inclusive time (mean over ranks), among
+ * `runs` (default: all); the first such run on a tie.
+ */
+export function slowestRun(ensemble: Ensemble, runs?: ArrayLike<number>): number {
+  return extremeRun(ensemble, runs, (a, b) => a > b);
+}
+
+/** The run with the smallest root inclusive time among `runs` (default: all): the default diff baseline. */
+export function fastestRun(ensemble: Ensemble, runs?: ArrayLike<number>): number {
+  return extremeRun(ensemble, runs, (a, b) => a < b);
+}
+
+function extremeRun(ensemble: Ensemble, runs: ArrayLike<number> | undefined, better: (a: number, b: number) => boolean): number {
+  const n = runs ? runs.length : ensemble.runCount;
+  let best = runs ? runs[0]! : 0, bestValue = ensemble.runTotal(best);
+  for (let k = 1; k < n; k++) {
+    const r = runs ? runs[k]! : k;
+    const t = ensemble.runTotal(r);
+    if (better(t, bestValue)) { bestValue = t; best = r; }
+  }
   return best;
 }
 

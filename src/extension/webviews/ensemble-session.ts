@@ -7,6 +7,7 @@
  */
 import { ensembleDetail } from '../../analysis/ensemble/ensemble-detail';
 import type { EnsembleProfile } from '../../analysis/ensemble/ensemble-profile';
+import { fastestRun, slowestRun } from '../../analysis/ensemble/run-comparison';
 import { ensembleGraph } from '../../analysis/ensemble/ensemble-graph';
 import { projectionData } from '../../analysis/ensemble/projection-data';
 import type { ModuleRule } from '../../analysis/graph/module-map';
@@ -41,18 +42,16 @@ export class EnsembleSession {
   timings: EnsembleTimings = {};
   /** A function whose supernode the next graph computation selects (a CodeLens click). */
   focusFunction: string | undefined;
-  private readonly totals: number[];
+  constructor(readonly ep: EnsembleProfile, private readonly options: EnsembleSessionOptions) {}
 
-  constructor(readonly ep: EnsembleProfile, private readonly options: EnsembleSessionOptions) {
-    const e = ep.ensemble;
-    this.totals = e.runs.map((_, r) => e.runTotal(r));
-  }
-
+  /** What requests are checked against; the default target and pair come from the selected runs. */
   context(): EnsembleContext {
-    let slowest = 0, fastest = 0;
-    this.totals.forEach((t, r) => { if (t > this.totals[slowest]!) slowest = r; if (t < this.totals[fastest]!) fastest = r; });
-    const runs = this.ep.ensemble.runs;
-    return { runCount: runs.length, slowestRun: slowest, fastestRun: fastest, runName: r => runs[r]?.name ?? `#${r}`, data: this.computed?.data };
+    const e = this.ep.ensemble;
+    const runs = this.state.view.runs ?? undefined;
+    return {
+      runCount: e.runCount, slowestRun: slowestRun(e, runs), fastestRun: fastestRun(e, runs),
+      runName: r => e.runs[r]?.name ?? `#${r}`, data: this.computed?.data,
+    };
   }
 
   /** Applies a request to the state; says what it invalidates, or why it cannot apply (state unchanged). */
