@@ -125,7 +125,7 @@ export function EnsembleApp() {
     if (!el || typeof MutationObserver === 'undefined') return;
     let frame = 0;
     const observer = new MutationObserver(() => { cancelAnimationFrame(frame); frame = requestAnimationFrame(report); });
-    observer.observe(el, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-drawn', 'class'] });
+    observer.observe(el, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-drawn', 'data-hidden'] });
     return () => { observer.disconnect(); cancelAnimationFrame(frame); };
   }, [report, data !== null]);
 
