@@ -23,21 +23,25 @@ export const ENSEMBLE_NODE_GAP = 30;
 export const ENSEMBLE_MARGIN = { top: 18, right: 8, bottom: 18, left: 8 };
 
 /**
- * The graph as the single-run layout and labels see it: height = max inclusive, share of the
- * largest root's max, ribbons = max flows. Nothing here depends on the mode, target or diff.
+ * The graph as the single-run layout and labels see it: height = max inclusive, ribbons = max
+ * flows, share = of the longest selected run's total (Σ of its roots). A node's value in a run
+ * never exceeds that run's total, so no share passes 100 % — unlike a share of the largest root,
+ * which a function called under two roots (threads) outgrows. Nothing here depends on the mode,
+ * target or diff.
  */
 export function asSankeyData(data: EnsembleGraphData): SankeyData {
   const incoming = new Set(data.links.map(l => l.target));
   const rootMax = Math.max(0, ...data.nodes.filter(n => !incoming.has(n.id)).map(n => n.maxInclusive));
+  const longestRun = Math.max(rootMax, ...data.selectedRuns.map(r => data.runs[r]?.total ?? 0));
   return {
     title: data.title,
     metric: data.metric,
-    total: rootMax,
+    total: longestRun,
     nodes: data.nodes.map(n => {
       const entry = hottestEntry(n) ?? n.entries[0];
       return {
         id: n.id, label: n.label, module: n.module, inclusive: n.maxInclusive, exclusive: n.maxExclusive,
-        share: rootMax > 0 ? n.maxInclusive / rootMax : 0, imbalance: 1,
+        share: longestRun > 0 ? n.maxInclusive / longestRun : 0, imbalance: 1,
         entry: entry ? { name: entry.name, file: entry.file, line: entry.line } : { name: n.label, file: null, line: null },
         kind: n.kind, baseId: n.baseId, occurrence: n.occurrence,
       };
