@@ -168,6 +168,16 @@ async function shoot(browser, theme, dir) {
   check(await page.locator('.sankey-svg.has-highlight').count() === 1, 'hover highlights the flow');
   await page.screenshot({ path: join(outDir, `sankey-${theme}-hover.png`) });
 
+  // Wheel zoom over the background scales the drawing; Reset zoom brings it back.
+  const svgBox = await page.locator('.sankey-svg').first().boundingBox();
+  await page.mouse.move(svgBox.x + 6, svgBox.y + svgBox.height - 6);
+  await page.mouse.wheel(0, -400);
+  await page.waitForTimeout(200);
+  check(/scale/.test(await page.locator('.sankey-zoom').first().getAttribute('transform') ?? ''), 'wheel zooms the drawing');
+  await page.getByRole('button', { name: 'Reset zoom' }).click();
+  await page.waitForTimeout(200);
+  check(await page.locator('.sankey-zoom').first().getAttribute('transform') === null, 'Reset zoom restores the drawing');
+
   if (theme === 'dark') {
     await page.hover('[data-node="heat/libckpt.so/libc.so.6"] .sankey-node-rect');
     await page.waitForTimeout(100);
