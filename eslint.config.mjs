@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import prettier from 'eslint-config-prettier';
 
 const noVscode = {
   'no-restricted-imports': ['error', {
@@ -23,4 +24,6 @@ export default tseslint.config(
   { files: ['src/analysis/**', 'src/shared/**', 'src/cli/**'], rules: noVscode },
   { files: ['webview-ui/**'], languageOptions: { globals: { ...globals.browser } }, rules: noVscode },
   { files: ['test/integration/**/*.js'], languageOptions: { globals: { ...globals.mocha } } },
+  // Layout is Prettier's (`npm run lint` checks it): no ESLint rule may disagree with it.
+  prettier,
 );

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 const stages = [
   ['type check', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
   ['type check (webview)', 'npx', ['tsc', '-p', 'webview-ui/tsconfig.json', '--noEmit']],
-  ['lint', 'npx', ['eslint', '.']],
+  ['lint', 'npm', ['run', 'lint']],
   ['unit tests', process.execPath, ['scripts/run-unit-tests.mjs']],
   ['build', process.execPath, ['esbuild.mjs']],
   ['extension-host tests (real VS Code)', process.execPath, ['test/integration/harness/run-in-vscode.mjs', ...process.argv.slice(2)]],
