@@ -23,7 +23,12 @@ const builds = [
   { ...node, entryPoints: { cli: 'src/cli/hpc-lens.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: { bench: 'scripts/bench.ts', 'read-once': 'scripts/read-once.ts' }, outdir: 'dist' },
   // Extension-host tests: bundled so they run in any VS Code without a TypeScript step.
-  { ...node, entryPoints: { 'test/suite/index': 'test/integration/suite/index.ts' }, outdir: 'dist', external: ['vscode', 'mocha'] },
+  {
+    ...node,
+    entryPoints: { 'test/suite/index': 'test/integration/suite/index.ts' },
+    outdir: 'dist',
+    external: ['vscode', 'mocha'],
+  },
   {
     entryPoints: { webview: 'webview-ui/src/main.tsx' },
     outdir: 'dist',

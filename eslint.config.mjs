@@ -4,9 +4,17 @@ import globals from 'globals';
 import prettier from 'eslint-config-prettier';
 
 const noVscode = {
-  'no-restricted-imports': ['error', {
-    paths: [{ name: 'vscode', message: 'src/analysis and src/shared must stay free of VS Code: pass what you need in from src/extension.' }],
-  }],
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: [
+        {
+          name: 'vscode',
+          message: 'src/analysis and src/shared must stay free of VS Code: pass what you need in from src/extension.',
+        },
+      ],
+    },
+  ],
 };
 
 export default tseslint.config(

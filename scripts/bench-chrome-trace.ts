@@ -3,7 +3,17 @@
 // Usage: node --import tsx scripts/bench-chrome-trace.ts [events=1000000] [--large]
 //   (`npm run bench` calls benchChromeTrace(); HPC_LENS_BENCH_LARGE=1 adds the 2 GB case, which takes minutes.)
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { chromeTraceReader } from '../src/analysis/formats/chrome-trace';
@@ -12,7 +22,11 @@ import { chromeTraceReader } from '../src/analysis/formats/chrome-trace';
  * A Kineto-like trace: nested CPU operators with Python call stacks, runtime launches, GPU kernels and
  * copies, five events per step. Stops after `events` events or once about `maxBytes` are written.
  */
-export function writeSyntheticTrace(path: string, events: number, maxBytes = Infinity): { events: number; bytes: number } {
+export function writeSyntheticTrace(
+  path: string,
+  events: number,
+  maxBytes = Infinity,
+): { events: number; bytes: number } {
   const fd = openSync(path, 'w');
   let buf = '{"schemaVersion":1,"traceEvents":[\n';
   let ts = 1623142623460111;
@@ -29,7 +43,11 @@ export function writeSyntheticTrace(path: string, events: number, maxBytes = Inf
     buf += `{"ph":"s","id":${i},"pid":1,"tid":1,"ts":${ts + 5},"cat":"ac2g","name":"launch"},\n{"ph":"f","id":${i},"pid":0,"tid":"stream 7","ts":${ts + 20},"cat":"ac2g","name":"launch","bp":"e"},\n`;
     n += 5;
     ts += 50;
-    if (buf.length > 1 << 20) { writeSync(fd, buf); bytes += buf.length; buf = ''; }
+    if (buf.length > 1 << 20) {
+      writeSync(fd, buf);
+      bytes += buf.length;
+      buf = '';
+    }
   }
   buf += `{"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"python"}}\n]}\n`;
   writeSync(fd, buf);
@@ -52,16 +70,33 @@ async function timed(f: () => unknown): Promise<number> {
 /** JSON.parse and the reader alternately, after one warm-up of each; medians. */
 async function throughput(path: string, repeats: number): Promise<void> {
   const mb = statSync(path).size / 1e6;
-  let events = 0, slices = 0, nodes = 0;
-  const parse: number[] = [], read: number[] = [];
+  let events = 0,
+    slices = 0,
+    nodes = 0;
+  const parse: number[] = [],
+    read: number[] = [];
   for (let k = 0; k <= repeats; k++) {
-    const jp = await timed(() => { events = (JSON.parse(readFileSync(path, 'utf8')) as { traceEvents: unknown[] }).traceEvents.length; });
-    const rd = await timed(async () => { const p = await chromeTraceReader.read(path); slices = p.trace!.events.track.length; nodes = p.tree.size; });
-    if (k > 0) { parse.push(jp); read.push(rd); }
+    const jp = await timed(() => {
+      events = (JSON.parse(readFileSync(path, 'utf8')) as { traceEvents: unknown[] }).traceEvents.length;
+    });
+    const rd = await timed(async () => {
+      const p = await chromeTraceReader.read(path);
+      slices = p.trace!.events.track.length;
+      nodes = p.tree.size;
+    });
+    if (k > 0) {
+      parse.push(jp);
+      read.push(rd);
+    }
   }
-  const jp = median(parse), rd = median(read);
-  console.log(`  JSON.parse:          ${events} events, ${mb.toFixed(0)} MB in ${jp.toFixed(0)} ms = ${(mb / jp * 1000).toFixed(0)} MB/s`);
-  console.log(`  chrome-trace reader: ${slices} timeline events, ${nodes} nodes in ${rd.toFixed(0)} ms = ${(mb / rd * 1000).toFixed(0)} MB/s`);
+  const jp = median(parse),
+    rd = median(read);
+  console.log(
+    `  JSON.parse:          ${events} events, ${mb.toFixed(0)} MB in ${jp.toFixed(0)} ms = ${((mb / jp) * 1000).toFixed(0)} MB/s`,
+  );
+  console.log(
+    `  chrome-trace reader: ${slices} timeline events, ${nodes} nodes in ${rd.toFixed(0)} ms = ${((mb / rd) * 1000).toFixed(0)} MB/s`,
+  );
   console.log(`  ratio ${(jp / rd).toFixed(2)}× JSON.parse (median of ${repeats} after a warm-up)`);
 }
 
@@ -76,10 +111,14 @@ async function sharedTraces(shared: string): Promise<void> {
       const runs: number[] = [];
       let events = 0;
       for (let k = 0; k <= 5; k++) {
-        const ms = await timed(async () => { events = (await chromeTraceReader.read(path)).trace!.events.track.length; });
+        const ms = await timed(async () => {
+          events = (await chromeTraceReader.read(path)).trace!.events.track.length;
+        });
         if (k > 0) runs.push(ms);
       }
-      console.log(`  ${`${dir}/${f}`.padEnd(72)} ${(statSync(path).size / 1e6).toFixed(2).padStart(7)} MB  ${String(events).padStart(7)} events  ${median(runs).toFixed(1).padStart(8)} ms`);
+      console.log(
+        `  ${`${dir}/${f}`.padEnd(72)} ${(statSync(path).size / 1e6).toFixed(2).padStart(7)} MB  ${String(events).padStart(7)} events  ${median(runs).toFixed(1).padStart(8)} ms`,
+      );
     }
   }
 }
@@ -99,7 +138,9 @@ async function large(dir: string, gigabytes: number): Promise<void> {
   const path = join(dir, 'large-trace.json');
   let t = performance.now();
   const { events, bytes } = writeSyntheticTrace(path, Infinity, gigabytes * 1e9);
-  console.log(`\nGenerated ${(bytes / 1e9).toFixed(2)} GB (${events} events) in ${((performance.now() - t) / 1e3).toFixed(0)} s`);
+  console.log(
+    `\nGenerated ${(bytes / 1e9).toFixed(2)} GB (${events} events) in ${((performance.now() - t) / 1e3).toFixed(0)} s`,
+  );
   const [node, ...args] = cliCommand();
   const hasTime = existsSync('/usr/bin/time');
   const cmd = hasTime ? '/usr/bin/time' : node!;
@@ -107,21 +148,33 @@ async function large(dir: string, gigabytes: number): Promise<void> {
   t = performance.now();
   const r = spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 1 << 30 });
   const wall = (performance.now() - t) / 1e3;
-  if (r.status !== 0) { console.log(`  the child failed (status ${r.status}): ${r.stderr.slice(-2000)}`); return; }
+  if (r.status !== 0) {
+    console.log(`  the child failed (status ${r.status}): ${r.stderr.slice(-2000)}`);
+    return;
+  }
   // --trace-gc lines: "… Mark-Compact 812.3 (840.1) -> 640.2 (700.5) MB, …": heap used before the GC.
   let heap = 0;
-  for (const m of r.stdout.matchAll(/: [A-Za-z(). -]+? (\d+(?:\.\d+)?) \((\d+(?:\.\d+)?)\) -> /g)) heap = Math.max(heap, Number(m[1]));
+  for (const m of r.stdout.matchAll(/: [A-Za-z(). -]+? (\d+(?:\.\d+)?) \((\d+(?:\.\d+)?)\) -> /g))
+    heap = Math.max(heap, Number(m[1]));
   const jsonLine = r.stdout.split('\n').find(l => l.startsWith('{')) ?? '{}';
   const report = JSON.parse(jsonLine) as { events?: number; tracks?: unknown[]; dataMovement?: { count: number } };
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
   const elapsed = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)/.exec(r.stderr);
-  console.log(`  hpc-lens inspect --json: ${report.events ?? '?'} timeline events, ${report.tracks?.length ?? '?'} tracks, ${report.dataMovement?.count ?? '?'} copies`);
-  console.log(`  wall ${wall.toFixed(1)} s${elapsed ? ` (time -v: ${elapsed[1]})` : ''} = ${(bytes / 1e6 / wall).toFixed(0)} MB/s`);
-  console.log(`  peak RSS ${rss ? (Number(rss[1]) / 1024).toFixed(0) + ' MB (time -v)' : 'n/a (no /usr/bin/time)'}, peak JS heap ${heap.toFixed(0)} MB (largest heap at a GC, --trace-gc)`);
+  console.log(
+    `  hpc-lens inspect --json: ${report.events ?? '?'} timeline events, ${report.tracks?.length ?? '?'} tracks, ${report.dataMovement?.count ?? '?'} copies`,
+  );
+  console.log(
+    `  wall ${wall.toFixed(1)} s${elapsed ? ` (time -v: ${elapsed[1]})` : ''} = ${(bytes / 1e6 / wall).toFixed(0)} MB/s`,
+  );
+  console.log(
+    `  peak RSS ${rss ? (Number(rss[1]) / 1024).toFixed(0) + ' MB (time -v)' : 'n/a (no /usr/bin/time)'}, peak JS heap ${heap.toFixed(0)} MB (largest heap at a GC, --trace-gc)`,
+  );
 }
 
 /** The benchmark `npm run bench` runs: 10^6 events always; the 2 GB case when `large`. */
-export async function benchChromeTrace(options: { events?: number; large?: boolean; shared?: string } = {}): Promise<void> {
+export async function benchChromeTrace(
+  options: { events?: number; large?: boolean; shared?: string } = {},
+): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-trace-'));
   try {
     const path = join(dir, 'trace.json');
@@ -140,5 +193,9 @@ export async function benchChromeTrace(options: { events?: number; large?: boole
 // Run directly (not when bundled into dist/bench.js, where require.main is the bundle).
 if (/bench-chrome-trace\.[cm]?[tj]s$/.test(process.argv[1] ?? '')) {
   const events = Number(process.argv.slice(2).find(a => /^\d/.test(a)) ?? 1e6);
-  void benchChromeTrace({ events, large: process.argv.includes('--large') || process.env.HPC_LENS_BENCH_LARGE === '1', shared: resolve(__dirname, '..', '..', 'shared') });
+  void benchChromeTrace({
+    events,
+    large: process.argv.includes('--large') || process.env.HPC_LENS_BENCH_LARGE === '1',
+    shared: resolve(__dirname, '..', '..', 'shared'),
+  });
 }

@@ -12,20 +12,35 @@ import { seededRandom } from '../src/analysis/stats/seeded-random';
  */
 function synthetic(copies: number, lines: number): { tree: CallTree; dm: DataMovementColumns } {
   const b = new CallTreeBuilder();
-  const roots = Array.from({ length: 8 }, (_, k) => b.add(-1, `train_step_${k}`, NodeKind.Function, { file: 'train.py', line: 10 + k }));
-  const site: number[] = [], copy: number[] = [];
+  const roots = Array.from({ length: 8 }, (_, k) =>
+    b.add(-1, `train_step_${k}`, NodeKind.Function, { file: 'train.py', line: 10 + k }),
+  );
+  const site: number[] = [],
+    copy: number[] = [];
   for (let l = 0; l < lines; l++) {
-    const s = b.add(roots[l % roots.length]!, `op_${l % 200}`, NodeKind.Function, { file: `model_${l % 40}.py`, line: 1 + Math.floor(l / 40) });
+    const s = b.add(roots[l % roots.length]!, `op_${l % 200}`, NodeKind.Function, {
+      file: `model_${l % 40}.py`,
+      line: 1 + Math.floor(l / 40),
+    });
     const api = b.add(s, 'cudaMemcpyAsync', NodeKind.Function);
     site.push(s);
-    copy.push(b.add(api, l % 2 ? 'Memcpy DtoH (Device -> Pageable)' : 'Memcpy HtoD (Pageable -> Device)', NodeKind.Function));
+    copy.push(
+      b.add(api, l % 2 ? 'Memcpy DtoH (Device -> Pageable)' : 'Memcpy HtoD (Pageable -> Device)', NodeKind.Function),
+    );
   }
   const tree = b.finish();
   const rnd = seededRandom(0xd17a);
   const dm: DataMovementColumns = {
-    kind: new Uint8Array(copies), bytes: new Float64Array(copies), srcDevice: new Int32Array(copies), dstDevice: new Int32Array(copies),
-    start: new Float64Array(copies), duration: new Float64Array(copies), track: new Int32Array(copies), event: new Int32Array(copies),
-    node: new Int32Array(copies), sourceNode: new Int32Array(copies),
+    kind: new Uint8Array(copies),
+    bytes: new Float64Array(copies),
+    srcDevice: new Int32Array(copies),
+    dstDevice: new Int32Array(copies),
+    start: new Float64Array(copies),
+    duration: new Float64Array(copies),
+    track: new Int32Array(copies),
+    event: new Int32Array(copies),
+    node: new Int32Array(copies),
+    sourceNode: new Int32Array(copies),
   };
   for (let i = 0; i < copies; i++) {
     const l = Math.floor(rnd() * lines);
@@ -43,7 +58,11 @@ function synthetic(copies: number, lines: number): { tree: CallTree; dm: DataMov
 
 function medianMs(runs: number, f: () => void): number {
   const t: number[] = [];
-  for (let k = 0; k < runs; k++) { const s = performance.now(); f(); t.push(performance.now() - s); }
+  for (let k = 0; k < runs; k++) {
+    const s = performance.now();
+    f();
+    t.push(performance.now() - s);
+  }
   return t.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
 }
 
@@ -52,8 +71,10 @@ export function benchDataMovement(copies = 1_000_000, lines = 2000): void {
   dataMovementSites(dm, tree); // warm-up
   const sites = medianMs(5, () => dataMovementSites(dm, tree));
   const plain = medianMs(5, () => dataMovementTotals(dm));
-  console.log(`\nData movement by issuing site: ${copies.toLocaleString('en')} copies from ${lines} lines: median ${sites.toFixed(1)} ms ` +
-    `(${((sites * 1e6) / copies).toFixed(0)} ns a copy; ${(sites / plain).toFixed(2)}× a plain totals pass, ${plain.toFixed(1)} ms)`);
+  console.log(
+    `\nData movement by issuing site: ${copies.toLocaleString('en')} copies from ${lines} lines: median ${sites.toFixed(1)} ms ` +
+      `(${((sites * 1e6) / copies).toFixed(0)} ns a copy; ${(sites / plain).toFixed(2)}× a plain totals pass, ${plain.toFixed(1)} ms)`,
+  );
 }
 
 if (process.argv[1]?.endsWith('bench-data-movement.ts')) benchDataMovement();

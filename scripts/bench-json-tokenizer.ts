@@ -25,7 +25,6 @@ function arg(name: string, fallback: number): number {
 const targetBytes = arg('mb', 50) * 1e6;
 const runs = arg('runs', 3);
 
-
 /** Writes a document produced piecewise by `next()` (returns null when done) to `path`. */
 function writeDoc(path: string, head: string, next: (first: boolean) => string | null, tail: string): void {
   const fd = openSync(path, 'w');
@@ -78,9 +77,18 @@ function writeChromeTrace(path: string): void {
   const r = seededRandom(2);
   const kernels = Array.from(
     { length: 300 },
-    (_, i) => `void stencil::kernel_${i}<double, ${1 + (i % 8)}>(double const*, double*, int, int, stencil::Params<${i % 5}>)`,
+    (_, i) =>
+      `void stencil::kernel_${i}<double, ${1 + (i % 8)}>(double const*, double*, int, int, stencil::Params<${i % 5}>)`,
   );
-  const apis = ['cudaLaunchKernel', 'cudaMemcpyAsync', 'cudaStreamSynchronize', 'MPI_Allreduce', 'MPI_Isend', 'MPI_Wait', 'omp_parallel'];
+  const apis = [
+    'cudaLaunchKernel',
+    'cudaMemcpyAsync',
+    'cudaStreamSynchronize',
+    'MPI_Allreduce',
+    'MPI_Isend',
+    'MPI_Wait',
+    'omp_parallel',
+  ];
   let bytes = 0;
   let ts = 0;
   writeDoc(
@@ -155,7 +163,9 @@ async function bench(label: string, path: string): Promise<void> {
   rows.push(['stream-json parser (packValues)', await best(1, () => viaStreamJson(path))]);
   const base = rows[0][1];
   for (const [name, ms] of rows) {
-    console.log(`  ${name.padEnd(38)} ${(mb / (ms / 1000)).toFixed(1).padStart(7)} MB/s  ${ms.toFixed(0).padStart(6)} ms  ${(base / ms).toFixed(2)}x JSON.parse`);
+    console.log(
+      `  ${name.padEnd(38)} ${(mb / (ms / 1000)).toFixed(1).padStart(7)} MB/s  ${ms.toFixed(0).padStart(6)} ms  ${(base / ms).toFixed(2)}x JSON.parse`,
+    );
   }
 }
 

@@ -22,8 +22,10 @@ export function benchLayout(sizes: readonly number[] = [100, 500, 2000, 5000]): 
     }
     times.sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)]!;
-    console.log(`  ${String(nodes).padStart(5)} nodes, ${String(graph.edges.length).padStart(5)} edges, ${String(last.levels).padStart(3)} levels, `
-      + `${String(last.dummyCount).padStart(6)} dummies: ${median.toFixed(1).padStart(8)} ms  (${last.crossings} crossings left)`);
+    console.log(
+      `  ${String(nodes).padStart(5)} nodes, ${String(graph.edges.length).padStart(5)} edges, ${String(last.levels).padStart(3)} levels, ` +
+        `${String(last.dummyCount).padStart(6)} dummies: ${median.toFixed(1).padStart(8)} ms  (${last.crossings} crossings left)`,
+    );
   }
 }
 

@@ -126,7 +126,16 @@ export async function benchReaders(shared: string): Promise<ReaderBenchRow[]> {
     const medianMs = await timeRepeatedly(() => readProfile(dataPath));
     const plain = plainParse(dataPath);
     const plainParseMs = plain && !(await sampleFile(dataPath)).gzip ? await timeRepeatedly(plain) : null;
-    rows.push({ dataset: key, format, bytes: sizeOf(dataPath), nodes, medianMs, coldMs: coldReadMs(dataPath), plainParseMs, hatchetMs: timings.get(key) ?? null });
+    rows.push({
+      dataset: key,
+      format,
+      bytes: sizeOf(dataPath),
+      nodes,
+      medianMs,
+      coldMs: coldReadMs(dataPath),
+      plainParseMs,
+      hatchetMs: timings.get(key) ?? null,
+    });
   }
   return rows;
 }
@@ -137,17 +146,22 @@ export function readerTable(rows: ReaderBenchRow[]): string {
     '| dataset | reader | size (KB) | nodes | warm (ms) | MB/s warm | plain parse ÷ ours | cold (ms) | Hatchet (ms) | vs Hatchet, warm | vs Hatchet, cold |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  const x = (h: number | null, ours: number | null) => (h === null || ours === null ? '–' : `${(h / ours).toFixed(h / ours < 10 ? 1 : 0)}×`);
+  const x = (h: number | null, ours: number | null) =>
+    h === null || ours === null ? '–' : `${(h / ours).toFixed(h / ours < 10 ? 1 : 0)}×`;
   for (const r of rows) {
     const mbs = r.bytes / 1e6 / (r.medianMs / 1e3);
-    out.push(`| ${r.dataset} | ${r.format} | ${(r.bytes / 1024).toFixed(1)} | ${r.nodes} | ${r.medianMs.toFixed(2)} | ${mbs.toFixed(1)} | ${r.plainParseMs === null ? '–' : (r.plainParseMs / r.medianMs).toFixed(2)} | ${r.coldMs === null ? '–' : r.coldMs.toFixed(1)} | ${r.hatchetMs ?? '–'} | ${x(r.hatchetMs, r.medianMs)} | ${x(r.hatchetMs, r.coldMs)} |`);
+    out.push(
+      `| ${r.dataset} | ${r.format} | ${(r.bytes / 1024).toFixed(1)} | ${r.nodes} | ${r.medianMs.toFixed(2)} | ${mbs.toFixed(1)} | ${r.plainParseMs === null ? '–' : (r.plainParseMs / r.medianMs).toFixed(2)} | ${r.coldMs === null ? '–' : r.coldMs.toFixed(1)} | ${r.hatchetMs ?? '–'} | ${x(r.hatchetMs, r.medianMs)} | ${x(r.hatchetMs, r.coldMs)} |`,
+    );
   }
   const summary = (label: string, pick: (r: ReaderBenchRow) => number | null) => {
     const rs = rows.filter(r => r.hatchetMs !== null && pick(r) !== null);
     if (!rs.length) return;
     const ratios = rs.map(r => r.hatchetMs! / pick(r)!);
     const low = ratios.indexOf(Math.min(...ratios));
-    out.push(`Speed-up over Hatchet, ${label}: median ${median(ratios).toFixed(1)}×, lowest ${ratios[low]!.toFixed(1)}× (${rs[low]!.dataset}), over ${rs.length} datasets.`);
+    out.push(
+      `Speed-up over Hatchet, ${label}: median ${median(ratios).toFixed(1)}×, lowest ${ratios[low]!.toFixed(1)}× (${rs[low]!.dataset}), over ${rs.length} datasets.`,
+    );
   };
   out.push('');
   summary('warm (in-process median after a warm-up)', r => r.medianMs);

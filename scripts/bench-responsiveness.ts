@@ -18,7 +18,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { findFunctionDefinition } from '../src/analysis/source/function-definitions';
-import { fileFunctions, packLineCosts, sideBarLists, unpackLines, type DerivedData, type DeriveOptions } from '../src/extension/workers/derived-data';
+import {
+  fileFunctions,
+  packLineCosts,
+  sideBarLists,
+  unpackLines,
+  type DerivedData,
+  type DeriveOptions,
+} from '../src/extension/workers/derived-data';
 import { AnalysisWorker } from '../src/extension/workers/parse-client';
 import { functionInclusiveByContext, functionTotals, lineCosts } from '../src/analysis/model/aggregates';
 import type { Profile } from '../src/analysis/model/profile';
@@ -41,7 +48,9 @@ class LoopWatch {
     }, 1);
   }
   /** Counts a synchronous step the caller timed itself (a gap the interval may not see if the phase ends with it). */
-  blocked(ms: number): void { this.longest = Math.max(this.longest, ms); }
+  blocked(ms: number): void {
+    this.longest = Math.max(this.longest, ms);
+  }
   stop(): { max: number; p99: number; longest: number } {
     clearInterval(this.timer);
     this.longest = Math.max(this.longest, performance.now() - this.last);
@@ -76,18 +85,28 @@ function placeLenses(d: DerivedData, fileIndex: number, sourceText: string): num
 
 /** The recorded file with the most exclusive cost (the one a user opens first). */
 function hottestFile(d: DerivedData): number {
-  let best = 0, bestV = -1;
+  let best = 0,
+    bestV = -1;
   const l = d.lines;
   for (let k = 0; k < l.files.length; k++) {
     let v = 0;
     for (let j = l.lineStart[k]!; j < l.lineStart[k + 1]!; j++) v += l.exclusive[j]!;
-    if (v > bestV) { bestV = v; best = k; }
+    if (v > bestV) {
+      bestV = v;
+      best = k;
+    }
   }
   return best;
 }
 
-interface Phase { ms: number; max: number; p99: number; longest: number }
-const fmt = (p: Phase) => `${p.ms.toFixed(0).padStart(6)} ms   event loop max ${p.max.toFixed(1).padStart(6)} ms · p99 ${p.p99.toFixed(1).padStart(6)} ms · longest task ${p.longest.toFixed(1).padStart(6)} ms`;
+interface Phase {
+  ms: number;
+  max: number;
+  p99: number;
+  longest: number;
+}
+const fmt = (p: Phase) =>
+  `${p.ms.toFixed(0).padStart(6)} ms   event loop max ${p.max.toFixed(1).padStart(6)} ms · p99 ${p.p99.toFixed(1).padStart(6)} ms · longest task ${p.longest.toFixed(1).padStart(6)} ms`;
 
 async function lensFile(d: DerivedData): Promise<{ file: string; text: string; k: number }> {
   const k = d.fileFunctions.files.indexOf(d.lines.files[hottestFile(d)]!);
@@ -111,7 +130,19 @@ async function before(path: string, workerScript: string): Promise<{ open: Phase
     const sideBar = await hostStep(watch, () => sideBarLists(p, m, functions, OPTIONS));
     // The Sankey data (superGraphData) is left out here: at 10⁶ nodes it alone runs for minutes, so
     // these "before" figures are a lower bound; the "after" run times it in the worker.
-    return { metric: m, functions, functionByContext, lines, fileFunctions: ff, sideBar, exclusiveByMetric: [], inclusiveByMetric: [], total: p.total(m), hottestLine: 0, nodeTotals: { inclusive: p.inclusiveTotals(m), exclusive: p.exclusiveTotals(m) } };
+    return {
+      metric: m,
+      functions,
+      functionByContext,
+      lines,
+      fileFunctions: ff,
+      sideBar,
+      exclusiveByMetric: [],
+      inclusiveByMetric: [],
+      total: p.total(m),
+      hottestLine: 0,
+      nodeTotals: { inclusive: p.inclusiveTotals(m), exclusive: p.exclusiveTotals(m) },
+    };
   };
   let d = await derive(profile, profile.primaryMetric);
   const { text, k } = await lensFile(d);
@@ -126,7 +157,10 @@ async function before(path: string, workerScript: string): Promise<{ open: Phase
 }
 
 /** The pipeline now: the warm analysis worker does every O(n) pass; the host maps and places lenses. */
-async function after(path: string, worker: AnalysisWorker): Promise<{ open: Phase; switch: Phase; sankeyMs: number | null; lenses: number }> {
+async function after(
+  path: string,
+  worker: AnalysisWorker,
+): Promise<{ open: Phase; switch: Phase; sankeyMs: number | null; lenses: number }> {
   let watch = new LoopWatch();
   let t = performance.now();
   const profile = await worker.parse(path);
@@ -135,7 +169,10 @@ async function after(path: string, worker: AnalysisWorker): Promise<{ open: Phas
   await hostStep(watch, () => profile.adoptTotals(d.metric, d.nodeTotals));
   await hostStep(watch, () => profile.tree.children(0));
   const { text, k } = await lensFile(d);
-  const lenses = await hostStep(watch, () => { unpackLines(d.lines, d.lines.files.indexOf(d.fileFunctions.files[k]!)); return placeLenses(d, k, text); });
+  const lenses = await hostStep(watch, () => {
+    unpackLines(d.lines, d.lines.files.indexOf(d.fileFunctions.files[k]!));
+    return placeLenses(d, k, text);
+  });
   const open = { ms: performance.now() - t, ...watch.stop() };
   // superGraphData is far from linear today: above 2·10⁵ nodes it runs for minutes (in the worker, off the host).
   let sankeyMs: number | null = null;
@@ -148,7 +185,10 @@ async function after(path: string, worker: AnalysisWorker): Promise<{ open: Phas
   t = performance.now();
   d = await worker.derive(profile, (profile.primaryMetric + 1) % profile.metrics.length, OPTIONS);
   await hostStep(watch, () => profile.adoptTotals(d.metric, d.nodeTotals));
-  await hostStep(watch, () => { unpackLines(d.lines, d.lines.files.indexOf(d.fileFunctions.files[k]!)); return placeLenses(d, k, text); });
+  await hostStep(watch, () => {
+    unpackLines(d.lines, d.lines.files.indexOf(d.fileFunctions.files[k]!));
+    return placeLenses(d, k, text);
+  });
   const sw = { ms: performance.now() - t, ...watch.stop() };
   return { open, switch: sw, sankeyMs, lenses };
 }
@@ -173,15 +213,23 @@ function median(xs: number[]): number {
 function firstOpen(bench: string, path: string, cache: string, warm: boolean, runs = 5): number {
   const xs: number[] = [];
   for (let k = 0; k < runs; k++) {
-    const r = spawnSync(process.execPath, [bench, 'first-open', path, cache, warm ? 'warm' : 'cold'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [bench, 'first-open', path, cache, warm ? 'warm' : 'cold'], {
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(`first-open run failed: ${r.stderr}`);
     xs.push(Number(r.stdout.trim().split('\n').pop()));
   }
   return median(xs);
 }
 
-export async function benchResponsiveness(options: { distDir: string; samplePath?: string; nodes?: number; ranks?: number }): Promise<void> {
-  const nodes = options.nodes ?? (Number(process.env.HPC_LENS_BENCH_NODES) || 1_000_000), ranks = options.ranks ?? 16;
+export async function benchResponsiveness(options: {
+  distDir: string;
+  samplePath?: string;
+  nodes?: number;
+  ranks?: number;
+}): Promise<void> {
+  const nodes = options.nodes ?? (Number(process.env.HPC_LENS_BENCH_NODES) || 1_000_000),
+    ranks = options.ranks ?? 16;
   const workerScript = join(options.distDir, 'parse-worker.js');
   const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-responsiveness-'));
   try {
@@ -190,7 +238,9 @@ export async function benchResponsiveness(options: { distDir: string; samplePath
     const t = performance.now();
     const { bytes } = writeLargeProfile(path, gen);
     writeLargeProfileSources(gen);
-    console.log(`\nResponsiveness: generated ${nodes.toLocaleString('en')} nodes × ${ranks} ranks, ${gen.files} files, 2 metrics (Caliper json-split, ${(bytes / 1e6).toFixed(0)} MB) in ${((performance.now() - t) / 1e3).toFixed(1)} s`);
+    console.log(
+      `\nResponsiveness: generated ${nodes.toLocaleString('en')} nodes × ${ranks} ranks, ${gen.files} files, 2 metrics (Caliper json-split, ${(bytes / 1e6).toFixed(0)} MB) in ${((performance.now() - t) / 1e3).toFixed(1)} s`,
+    );
 
     const b = await before(path, workerScript);
     console.log(`  before (fresh worker, derivations on the host), open → first CodeLens: ${fmt(b.open)}`);
@@ -200,11 +250,17 @@ export async function benchResponsiveness(options: { distDir: string; samplePath
     const w = await worker.warm();
     const a = await after(path, worker);
     worker.dispose();
-    console.log(`  after (warm analysis worker, warm-up ${w.ms.toFixed(0)} ms), open → first CodeLens:  ${fmt(a.open)}`);
+    console.log(
+      `  after (warm analysis worker, warm-up ${w.ms.toFixed(0)} ms), open → first CodeLens:  ${fmt(a.open)}`,
+    );
     console.log(`  after, switch metric → CodeLens:                                      ${fmt(a.switch)}`);
-    console.log(`  after, Sankey data computed in the worker: ${a.sankeyMs === null ? 'not measured above 2·10⁵ nodes (minutes)' : `${a.sankeyMs.toFixed(0)} ms`} (host not involved); lenses placed: ${a.lenses} (before: ${b.lenses})`);
-    console.log(`  longest host task: before ${Math.max(b.open.longest, b.switch.longest).toFixed(0)} ms → after ${Math.max(a.open.longest, a.switch.longest).toFixed(0)} ms; ` +
-      `time to first CodeLens ${(b.open.ms / a.open.ms).toFixed(2)}× faster, metric switch ${(b.switch.ms / a.switch.ms).toFixed(2)}× faster`);
+    console.log(
+      `  after, Sankey data computed in the worker: ${a.sankeyMs === null ? 'not measured above 2·10⁵ nodes (minutes)' : `${a.sankeyMs.toFixed(0)} ms`} (host not involved); lenses placed: ${a.lenses} (before: ${b.lenses})`,
+    );
+    console.log(
+      `  longest host task: before ${Math.max(b.open.longest, b.switch.longest).toFixed(0)} ms → after ${Math.max(a.open.longest, a.switch.longest).toFixed(0)} ms; ` +
+        `time to first CodeLens ${(b.open.ms / a.open.ms).toFixed(2)}× faster, metric switch ${(b.switch.ms / a.switch.ms).toFixed(2)}× faster`,
+    );
 
     if (options.samplePath) {
       const bench = join(options.distDir, 'bench.js');
@@ -213,12 +269,12 @@ export async function benchResponsiveness(options: { distDir: string; samplePath
       firstOpen(bench, options.samplePath, cache, true, 1); // writes the code cache, as the first activation does
       const cached = firstOpen(bench, options.samplePath, cache, false);
       const warmed = firstOpen(bench, options.samplePath, cache, true);
-      console.log(`  first open of the sample in a fresh process (parse + derive, median of 5 processes): fresh worker ${cold.toFixed(1)} ms · ` +
-        `with the code cache ${cached.toFixed(1)} ms (${(cold / cached).toFixed(2)}×) · pre-warmed at activation ${warmed.toFixed(1)} ms (${(cold / warmed).toFixed(2)}×)`);
+      console.log(
+        `  first open of the sample in a fresh process (parse + derive, median of 5 processes): fresh worker ${cold.toFixed(1)} ms · ` +
+          `with the code cache ${cached.toFixed(1)} ms (${(cold / cached).toFixed(2)}×) · pre-warmed at activation ${warmed.toFixed(1)} ms (${(cold / warmed).toFixed(2)}×)`,
+      );
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
 }
-
-

@@ -27,13 +27,19 @@ function timed<T>(f: () => T): [T, number] {
 }
 
 export function benchTimeline(events = Number(process.env.HPC_LENS_BENCH_TIMELINE_EVENTS ?? 1e7)): void {
-  const [profile, genMs] = timed(() => syntheticTraceProfile({ ranks: 128, threadsPerRank: 6, streamsPerRank: 2, targetEvents: events }));
+  const [profile, genMs] = timed(() =>
+    syntheticTraceProfile({ ranks: 128, threadsPerRank: 6, streamsPerRank: 2, targetEvents: events }),
+  );
   const trace = profile.trace!;
   const n = trace.events.track.length;
   const [index, indexMs] = timed(() => new TimelineIndex(profile));
   const tableBytes = Object.values(trace.events).reduce((s, c) => s + (c as ArrayBufferView).byteLength, 0);
-  console.log(`\ntimeline: ${(n / 1e6).toFixed(2)} M events, ${trace.tracks.length} lanes (generated in ${genMs.toFixed(0)} ms)`);
-  console.log(`  index build        ${indexMs.toFixed(0)} ms (${(n / indexMs / 1e3).toFixed(1)} M events/s); index ${(index.memoryBytes / 2 ** 20).toFixed(1)} MiB = ${(index.memoryBytes / n).toFixed(1)} B/event (the event table itself: ${(tableBytes / 2 ** 20).toFixed(0)} MiB)`);
+  console.log(
+    `\ntimeline: ${(n / 1e6).toFixed(2)} M events, ${trace.tracks.length} lanes (generated in ${genMs.toFixed(0)} ms)`,
+  );
+  console.log(
+    `  index build        ${indexMs.toFixed(0)} ms (${(n / indexMs / 1e3).toFixed(1)} M events/s); index ${(index.memoryBytes / 2 ** 20).toFixed(1)} MiB = ${(index.memoryBytes / n).toFixed(1)} B/event (the event table itself: ${(tableBytes / 2 ** 20).toFixed(0)} MiB)`,
+  );
   const [, miniMs] = timed(() => computeMinimap(index, 1024));
   console.log(`  mini-map (1,024 px, all lanes, once)  ${miniMs.toFixed(0)} ms`);
   const [lo, hi] = trace.timeRange;
@@ -48,22 +54,33 @@ export function benchTimeline(events = Number(process.env.HPC_LENS_BENCH_TIMELIN
       const times: number[] = [];
       let detail = 0;
       for (let k = 0; k < 5; k++) {
-        const start = lo + ((hi - lo - span) * (0.2 + 0.15 * k));
-        const [r, ms] = timed(() => computeTiles(index, { window: { start, end: start + span }, tracks, width, depth }));
+        const start = lo + (hi - lo - span) * (0.2 + 0.15 * k);
+        const [r, ms] = timed(() =>
+          computeTiles(index, { window: { start, end: start + span }, tracks, width, depth }),
+        );
         times.push(ms);
         detail = r.detail.reduce((s, x) => s + x, 0);
       }
-      console.log(`    zoom ${String(zoom).padStart(6)}× depth ${depth}: ${median(times).toFixed(1).padStart(7)} ms/frame  (${detail} lanes in full detail)`);
+      console.log(
+        `    zoom ${String(zoom).padStart(6)}× depth ${depth}: ${median(times).toFixed(1).padStart(7)} ms/frame  (${detail} lanes in full detail)`,
+      );
     }
   }
-  const [, exactMs] = timed(() => computeTiles(index, { window: { start: lo, end: hi }, tracks, width, depth: 3, exact: true }));
+  const [, exactMs] = timed(() =>
+    computeTiles(index, { window: { start: lo, end: hi }, tracks, width, depth: 3, exact: true }),
+  );
   console.log(`    zoom      1× depth 3 from the events (exact: true, no summary): ${exactMs.toFixed(0)} ms/frame`);
-  console.log(`  lane summaries (depths 0 and 3, every lane): ${(index.tileSummary.memoryBytes / 2 ** 20).toFixed(1)} MiB = ${(index.tileSummary.memoryBytes / n).toFixed(1)} B/event`);
+  console.log(
+    `  lane summaries (depths 0 and 3, every lane): ${(index.tileSummary.memoryBytes / 2 ** 20).toFixed(1)} MiB = ${(index.tileSummary.memoryBytes / n).toFixed(1)} B/event`,
+  );
   for (const zoom of [1, 100]) {
-    const span = (hi - lo) / zoom, start = lo + (hi - lo - span) / 2;
+    const span = (hi - lo) / zoom,
+      start = lo + (hi - lo - span) / 2;
     const [, statsMs] = timed(() => windowStatistics(index, { start, end: start + span }));
     const [, profMs] = timed(() => profileForWindow(index, { start, end: start + span }));
-    console.log(`  window ${zoom === 1 ? 'whole run' : `1/${zoom} of the run`}: statistics ${statsMs.toFixed(0)} ms, windowed profile ${profMs.toFixed(0)} ms`);
+    console.log(
+      `  window ${zoom === 1 ? 'whole run' : `1/${zoom} of the run`}: statistics ${statsMs.toFixed(0)} ms, windowed profile ${profMs.toFixed(0)} ms`,
+    );
   }
 }
 
@@ -81,7 +98,8 @@ function sharedProfile(p: Profile): Profile {
       return new (v.constructor as new (b: SharedArrayBuffer) => unknown)(sab);
     }
     if (Array.isArray(v)) return v.map(share);
-    if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, share(x)]));
+    if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype)
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, share(x)]));
     return v;
   };
   return new Profile(share(p.toTransferable().data) as ProfileData);
@@ -93,15 +111,22 @@ function sharedProfile(p: Profile): Profile {
  * data (init: index + mini-map, then the first tiles of the lanes a panel shows) and the latency
  * of each pan/zoom frame request, and how long the host's event loop was blocked meanwhile.
  */
-export async function benchTimelineWorker(events = Number(process.env.HPC_LENS_BENCH_TIMELINE_EVENTS ?? 1e7)): Promise<void> {
+export async function benchTimelineWorker(
+  events = Number(process.env.HPC_LENS_BENCH_TIMELINE_EVENTS ?? 1e7),
+): Promise<void> {
   // dist/bench.js sits beside the worker bundle; run from scripts/ (tsx), use the built one in dist/.
-  const workerScript = [join(__dirname, 'parse-worker.js'), join(__dirname, '..', 'dist', 'parse-worker.js')].find(p => existsSync(p));
+  const workerScript = [join(__dirname, 'parse-worker.js'), join(__dirname, '..', 'dist', 'parse-worker.js')].find(p =>
+    existsSync(p),
+  );
   if (!workerScript) throw new Error('dist/parse-worker.js is missing: run `node esbuild.mjs` first');
-  const profile = sharedProfile(syntheticTraceProfile({ ranks: 128, threadsPerRank: 6, streamsPerRank: 2, targetEvents: events }));
+  const profile = sharedProfile(
+    syntheticTraceProfile({ ranks: 128, threadsPerRank: 6, streamsPerRank: 2, targetEvents: events }),
+  );
   const worker = new AnalysisWorker({ workerScript });
   const lag = monitorEventLoopDelay({ resolution: 5 });
   try {
-    const ask = <K extends TimelineWorkerRequest['kind']>(req: Extract<TimelineWorkerRequest, { kind: K }>) => worker.timeline<K>(profile, req);
+    const ask = <K extends TimelineWorkerRequest['kind']>(req: Extract<TimelineWorkerRequest, { kind: K }>) =>
+      worker.timeline<K>(profile, req);
     const [lo, hi] = profile.trace!.timeRange;
     const width = 1600;
     // A panel 900 px tall shows about 40 lanes; the view asks for those (plus overscan) only.
@@ -111,13 +136,26 @@ export async function benchTimelineWorker(events = Number(process.env.HPC_LENS_B
     const t0 = performance.now();
     const init = await ask({ kind: 'init', minimapWidth: 1024 });
     const t1 = performance.now();
-    await ask({ kind: 'tiles', window: { start: lo, end: hi }, tracks: visible, width, depth: 0, colourBy: 'function', depthViews: [] });
+    await ask({
+      kind: 'tiles',
+      window: { start: lo, end: hi },
+      tracks: visible,
+      width,
+      depth: 0,
+      colourBy: 'function',
+      depthViews: [],
+    });
     const t2 = performance.now();
     lag.disable();
     console.log(`
 timeline through the analysis worker (${(profile.trace!.events.track.length / 1e6).toFixed(2)} M events, ${init.trackCount} lanes):`);
-    console.log(`  first paint data: ${(t2 - t0).toFixed(0)} ms = init (adopt, index, lane rows, 1,024-px mini-map) ${(t1 - t0).toFixed(0)} ms + first tiles (44 lanes × ${width} px) ${(t2 - t1).toFixed(0)} ms; host event loop blocked at most ${(lag.max / 1e6).toFixed(1)} ms`);
-    for (const [label, tracks] of [['44 visible lanes', visible], ['all 1,024 lanes', all]] as const) {
+    console.log(
+      `  first paint data: ${(t2 - t0).toFixed(0)} ms = init (adopt, index, lane rows, 1,024-px mini-map) ${(t1 - t0).toFixed(0)} ms + first tiles (44 lanes × ${width} px) ${(t2 - t1).toFixed(0)} ms; host event loop blocked at most ${(lag.max / 1e6).toFixed(1)} ms`,
+    );
+    for (const [label, tracks] of [
+      ['44 visible lanes', visible],
+      ['all 1,024 lanes', all],
+    ] as const) {
       for (const zoom of [1, 10, 1e3, 1e5]) {
         const span = (hi - lo) / zoom;
         const times: number[] = [];
@@ -126,18 +164,35 @@ timeline through the analysis worker (${(profile.trace!.events.track.length / 1e
         for (let k = 0; k < 7; k++) {
           const start = lo + (hi - lo - span) * (0.1 + 0.12 * k);
           const t = performance.now();
-          await ask({ kind: 'tiles', window: { start, end: start + span }, tracks: [...tracks], width, depth: 3, colourBy: 'function', depthViews: [] });
+          await ask({
+            kind: 'tiles',
+            window: { start, end: start + span },
+            tracks: [...tracks],
+            width,
+            depth: 3,
+            colourBy: 'function',
+            depthViews: [],
+          });
           times.push(performance.now() - t);
         }
         lag.disable();
-        console.log(`  pan at zoom ${String(zoom).padStart(6)}×, ${label.padEnd(16)}: median ${median(times).toFixed(1).padStart(7)} ms/frame (max ${Math.max(...times).toFixed(1)} ms), host blocked ≤ ${(lag.max / 1e6).toFixed(1)} ms`);
+        console.log(
+          `  pan at zoom ${String(zoom).padStart(6)}×, ${label.padEnd(16)}: median ${median(times).toFixed(1).padStart(7)} ms/frame (max ${Math.max(...times).toFixed(1)} ms), host blocked ≤ ${(lag.max / 1e6).toFixed(1)} ms`,
+        );
       }
     }
-    const mid = (lo + hi) / 2, span = (hi - lo) / 100;
-    const [, statsMs] = await timedAsync(() => ask({ kind: 'windowStats', window: { start: mid, end: mid + span }, tracks: null }));
-    const [, profMs] = await timedAsync(() => ask({ kind: 'profileForWindow', window: { start: mid, end: mid + span }, tracks: null }));
+    const mid = (lo + hi) / 2,
+      span = (hi - lo) / 100;
+    const [, statsMs] = await timedAsync(() =>
+      ask({ kind: 'windowStats', window: { start: mid, end: mid + span }, tracks: null }),
+    );
+    const [, profMs] = await timedAsync(() =>
+      ask({ kind: 'profileForWindow', window: { start: mid, end: mid + span }, tracks: null }),
+    );
     const [, hoverMs] = await timedAsync(() => ask({ kind: 'hover', track: 0, time: mid }));
-    console.log(`  1/100 of the run: window statistics ${statsMs.toFixed(0)} ms, windowed profile ${profMs.toFixed(0)} ms (round trips); hover lookup ${hoverMs.toFixed(1)} ms`);
+    console.log(
+      `  1/100 of the run: window statistics ${statsMs.toFixed(0)} ms, windowed profile ${profMs.toFixed(0)} ms (round trips); hover lookup ${hoverMs.toFixed(1)} ms`,
+    );
   } finally {
     worker.dispose();
   }
@@ -149,4 +204,7 @@ async function timedAsync<T>(f: () => Promise<T>): Promise<[T, number]> {
   return [v, performance.now() - t];
 }
 
-if (require.main === module) { benchTimeline(); void benchTimelineWorker(); }
+if (require.main === module) {
+  benchTimeline();
+  void benchTimelineWorker();
+}

@@ -93,15 +93,19 @@ function compare(label: string, bytes: Buffer, n: number, warm: number): void {
   const ours = time(() => runOurs(chunks), n, warm);
   const saxes = time(() => runSaxes(chunks), n, warm);
   const mbs = (ms: number) => (bytes.length / 1e6 / (ms / 1000)).toFixed(0);
-  console.log(`${label} (${(bytes.length / 1e6).toFixed(2)} MB): ours ${ours.toFixed(2)} ms = ${mbs(ours)} MB/s, saxes ${saxes.toFixed(2)} ms = ${mbs(saxes)} MB/s, ${(saxes / ours).toFixed(1)}× faster`);
+  console.log(
+    `${label} (${(bytes.length / 1e6).toFixed(2)} MB): ours ${ours.toFixed(2)} ms = ${mbs(ours)} MB/s, saxes ${saxes.toFixed(2)} ms = ${mbs(saxes)} MB/s, ${(saxes / ours).toFixed(1)}× faster`,
+  );
 }
 
 /** An experiment.xml-like document: header tables, then nested PF/C/L/S scopes with <M> values. */
 function writeExperiment(path: string): void {
   const r = seededRandom(1);
   const fd = openSync(path, 'w');
-  let pending = '<?xml version="1.0"?>\n<!DOCTYPE HPCToolkitExperiment [\n<!ELEMENT HPCToolkitExperiment (Header)>\n]>\n<HPCToolkitExperiment version="2.2">\n<SecCallPathProfile i="0" n="bench">\n<SecHeader>\n<ProcedureTable>\n';
-  for (let k = 0; k < 2000; k++) pending += `<Procedure i="${k}" n="ns::Solver&lt;double&gt;::step_${k}(int, double const*)" f="0"/>\n`;
+  let pending =
+    '<?xml version="1.0"?>\n<!DOCTYPE HPCToolkitExperiment [\n<!ELEMENT HPCToolkitExperiment (Header)>\n]>\n<HPCToolkitExperiment version="2.2">\n<SecCallPathProfile i="0" n="bench">\n<SecHeader>\n<ProcedureTable>\n';
+  for (let k = 0; k < 2000; k++)
+    pending += `<Procedure i="${k}" n="ns::Solver&lt;double&gt;::step_${k}(int, double const*)" f="0"/>\n`;
   pending += '</ProcedureTable>\n</SecHeader>\n<SecCallPathProfileData>\n';
   let written = 0;
   let id = 1;
@@ -115,9 +119,11 @@ function writeExperiment(path: string): void {
     const tag = depth % 2 === 0 ? 'PF' : r() < 0.3 ? 'L' : 'C';
     pending += `<${tag} i="${id++}" s="${Math.floor(r() * 5000)}" l="${Math.floor(r() * 900)}"${tag === 'PF' ? ` lm="1" f="2" n="${Math.floor(r() * 2000)}"` : ''}>\n`;
     pending += `<M n="${Math.floor(r() * 4)}" v="${(r() * 1e7).toPrecision(6)}"/><M n="4" v="${Math.floor(r() * 1e5)}"/>\n`;
-    for (let s = Math.floor(r() * 3); s > 0; s--) pending += `<S i="${id++}" s="${Math.floor(r() * 5000)}" l="${Math.floor(r() * 900)}">\n<M n="0" v="${(r() * 1e5).toPrecision(6)}"/>\n</S>\n`;
+    for (let s = Math.floor(r() * 3); s > 0; s--)
+      pending += `<S i="${id++}" s="${Math.floor(r() * 5000)}" l="${Math.floor(r() * 900)}">\n<M n="0" v="${(r() * 1e5).toPrecision(6)}"/>\n</S>\n`;
     flush();
-    if (depth < 12) for (let c = r() < 0.5 ? 1 : 2; c > 0 && written + pending.length < targetBytes; c--) scope(depth + 1);
+    if (depth < 12)
+      for (let c = r() < 0.5 ? 1 : 2; c > 0 && written + pending.length < targetBytes; c--) scope(depth + 1);
     pending += `</${tag}>\n`;
   };
   while (written + pending.length < targetBytes) scope(0);
@@ -135,7 +141,9 @@ async function main(): Promise<void> {
       await readProfile(OSU);
       xs.push(performance.now() - t);
     }
-    console.log(`hpctoolkit-xml osu-allgather-10ranks-2threads read: median ${median(xs).toFixed(2)} ms of ${reads} reads`);
+    console.log(
+      `hpctoolkit-xml osu-allgather-10ranks-2threads read: median ${median(xs).toFixed(2)} ms of ${reads} reads`,
+    );
   } else {
     console.log(`${OSU} is absent: skipping the osu dataset`);
   }

@@ -3,7 +3,17 @@
  * watch: it is measured in one run on one machine), and the time from "open" to the first CodeLens
  * for the sample (worker parse + transfer + overlay derivation + lens placement).
  */
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { readProfile } from '../src/analysis/formats';
@@ -49,7 +59,10 @@ function jsonFiles(dir: string): string[] {
 function writeSyntheticJsonSplit(path: string, nodes: number, ranks: number): void {
   const fd = openSync(path, 'w');
   let buf: string[] = [];
-  const flush = () => { writeSync(fd, buf.join('')); buf = []; };
+  const flush = () => {
+    writeSync(fd, buf.join(''));
+    buf = [];
+  };
   buf.push('{"data":[');
   for (let i = 0; i < nodes; i++) {
     for (let r = 0; r < ranks; r++) {
@@ -60,7 +73,8 @@ function writeSyntheticJsonSplit(path: string, nodes: number, ranks: number): vo
   }
   buf.push('],"columns":["inclusive#sum#time.duration","mpi.rank","sum#time.duration","path"],');
   buf.push('"column_metadata":[{"is_value":true},{"is_value":true},{"is_value":true},{"is_value":false}],"nodes":[');
-  for (let i = 0; i < nodes; i++) buf.push(`${i ? ',' : ''}{"label":"region_${i}","column":"path"${i ? `,"parent":${(i - 1) >> 2}` : ''}}`);
+  for (let i = 0; i < nodes; i++)
+    buf.push(`${i ? ',' : ''}{"label":"region_${i}","column":"path"${i ? `,"parent":${(i - 1) >> 2}` : ''}}`);
   buf.push('],"mpi.world.size":"' + ranks + '"}');
   flush();
   closeSync(fd);
@@ -68,24 +82,37 @@ function writeSyntheticJsonSplit(path: string, nodes: number, ranks: number): vo
 
 async function throughput(label: string, path: string, repeats: number): Promise<void> {
   const bytes = statSync(path).size;
-  const parse: number[] = [], read: number[] = [];
+  const parse: number[] = [],
+    read: number[] = [];
   for (let k = 0; k < repeats; k++) {
     parse.push(await time(() => JSON.parse(readFileSync(path, 'utf8'))));
     read.push(await time(() => readProfile(path)));
   }
   const mb = bytes / 1e6;
-  const jp = median(parse), rd = median(read);
-  console.log(`${label.padEnd(72)} ${(mb).toFixed(3).padStart(8)} MB  JSON.parse ${(mb / (jp / 1e3)).toFixed(1).padStart(7)} MB/s  reader ${(mb / (rd / 1e3)).toFixed(1).padStart(7)} MB/s  ratio ${(jp / rd).toFixed(2)}`);
+  const jp = median(parse),
+    rd = median(read);
+  console.log(
+    `${label.padEnd(72)} ${mb.toFixed(3).padStart(8)} MB  JSON.parse ${(mb / (jp / 1e3)).toFixed(1).padStart(7)} MB/s  reader ${(mb / (rd / 1e3)).toFixed(1).padStart(7)} MB/s  ratio ${(jp / rd).toFixed(2)}`,
+  );
 }
 
 async function main(): Promise<void> {
   // `node dist/bench.js first-open …` is one fresh-process run of the responsiveness bench; `responsiveness` runs only that part.
-  if (process.argv[2] === 'first-open') return firstOpenOnce(process.argv[3]!, process.argv[4]!, process.argv[5] === 'warm', join(__dirname, 'parse-worker.js'));
-  const responsiveness = () => benchResponsiveness({ distDir: __dirname, ...(existsSync(SAMPLE) ? { samplePath: SAMPLE } : {}) });
+  if (process.argv[2] === 'first-open')
+    return firstOpenOnce(
+      process.argv[3]!,
+      process.argv[4]!,
+      process.argv[5] === 'warm',
+      join(__dirname, 'parse-worker.js'),
+    );
+  const responsiveness = () =>
+    benchResponsiveness({ distDir: __dirname, ...(existsSync(SAMPLE) ? { samplePath: SAMPLE } : {}) });
   if (process.argv[2] === 'responsiveness') return responsiveness();
   // First, while the heap is small: the per-reader table against Hatchet.
   if (existsSync(join(SHARED, 'oracle'))) {
-    console.log('Every reader on the shared datasets with a Hatchet oracle (median read time in this process after a warm-up):\n');
+    console.log(
+      'Every reader on the shared datasets with a Hatchet oracle (median read time in this process after a warm-up):\n',
+    );
     console.log(readerTable(await benchReaders(SHARED)));
   }
 
@@ -97,7 +124,10 @@ async function main(): Promise<void> {
   for (const [label, p] of files) await throughput(label, p, 15);
   const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-'));
   try {
-    for (const [nodes, ranks] of [[20000, 64], [50000, 128]] as const) {
+    for (const [nodes, ranks] of [
+      [20000, 64],
+      [50000, 128],
+    ] as const) {
       const p = join(tmp, `synthetic-${nodes}x${ranks}.json`);
       writeSyntheticJsonSplit(p, nodes, ranks);
       await throughput(`synthetic json-split, ${nodes} nodes × ${ranks} ranks`, p, 3);
@@ -110,20 +140,27 @@ async function main(): Promise<void> {
     const worker = join(ROOT, 'dist', 'parse-worker.js');
     const runs: number[] = [];
     for (let k = 0; k < 7; k++) {
-      runs.push(await time(async () => {
-        const profile = await parseInWorker(SAMPLE, { workerScript: worker });
-        const m = profile.primaryMetric;
-        const fns = functionTotals(profile, m);
-        functionInclusiveByContext(profile, m, fns);
-        lineCosts(profile, m);
-        const text = readFileSync(join(ROOT, 'samples/heat-stencil/src/stencil.c'), 'utf8');
-        for (const name of fns.names) findFunctionDefinition(text, name);
-      }));
+      runs.push(
+        await time(async () => {
+          const profile = await parseInWorker(SAMPLE, { workerScript: worker });
+          const m = profile.primaryMetric;
+          const fns = functionTotals(profile, m);
+          functionInclusiveByContext(profile, m, fns);
+          lineCosts(profile, m);
+          const text = readFileSync(join(ROOT, 'samples/heat-stencil/src/stencil.c'), 'utf8');
+          for (const name of fns.names) findFunctionDefinition(text, name);
+        }),
+      );
     }
-    console.log(`\nTime to first CodeLens for the sample (worker parse + transfer + overlay data + lens placement): median ${median(runs).toFixed(1)} ms (min ${Math.min(...runs).toFixed(1)} ms, first run ${runs[0]!.toFixed(1)} ms)`);
+    console.log(
+      `\nTime to first CodeLens for the sample (worker parse + transfer + overlay data + lens placement): median ${median(runs).toFixed(1)} ms (min ${Math.min(...runs).toFixed(1)} ms, first run ${runs[0]!.toFixed(1)} ms)`,
+    );
   }
 
-  await benchChromeTrace({ large: process.env.HPC_LENS_BENCH_LARGE === '1', shared: existsSync(SHARED) ? SHARED : undefined });
+  await benchChromeTrace({
+    large: process.env.HPC_LENS_BENCH_LARGE === '1',
+    shared: existsSync(SHARED) ? SHARED : undefined,
+  });
   benchSuperGraph();
   benchLayout();
   benchDataMovement();
@@ -133,4 +170,7 @@ async function main(): Promise<void> {
   await responsiveness();
 }
 
-main().catch(e => { console.error(e); process.exit(1); });
+main().catch(e => {
+  console.error(e);
+  process.exit(1);
+});

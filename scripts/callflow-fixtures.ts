@@ -20,7 +20,16 @@ const root = join(__dirname, '..');
 function nodeMetrics(profile: Profile, nodeId: string): NodeMetricValues[] {
   return profile.metrics.flatMap((metric, m) => {
     const n = superGraph(profile, { metric: m, filter: { threshold: 0 } }).nodes.find(x => x.id === nodeId);
-    return n ? [{ name: metric.label || metric.name, unit: metric.unit, inclusive: Array.from(n.inclusiveByContext), exclusive: Array.from(n.exclusiveByContext) }] : [];
+    return n
+      ? [
+          {
+            name: metric.label || metric.name,
+            unit: metric.unit,
+            inclusive: Array.from(n.inclusiveByContext),
+            exclusive: Array.from(n.exclusiveByContext),
+          },
+        ]
+      : [];
   });
 }
 
@@ -28,17 +37,38 @@ function fixtureOf(profile: Profile, title: string) {
   const data = superGraphData(profile, title);
   const K = profile.contextCount;
   const splittable = [...data.nodes].filter(n => (n.entryCount ?? 0) >= 2).sort((a, b) => b.inclusive - a.inclusive)[0];
-  const split = splittable ? superGraphData(profile, title, { splits: [{ node: splittable.id, mode: 'entry' }] }) : data;
+  const split = splittable
+    ? superGraphData(profile, title, { splits: [{ node: splittable.id, mode: 'entry' }] })
+    : data;
   // The most imbalanced sizeable module: its histogram is the interesting one to brush.
-  const focus = [...data.nodes].filter(n => n.share > 0.05 && (n.callers?.length ?? 0) > 0).sort((a, b) => b.imbalance - a.imbalance)[0] ?? data.nodes[0]!;
+  const focus =
+    [...data.nodes]
+      .filter(n => n.share > 0.05 && (n.callers?.length ?? 0) > 0)
+      .sort((a, b) => b.imbalance - a.imbalance)[0] ?? data.nodes[0]!;
   const values = focus.contextValues!.inclusive;
   // Brush the low-runtime half of the ranks that run the node at all (idle helper threads would make a trivial split).
-  const busy = values.map((v, p) => [v, data.contexts!.indices[p]!] as const).filter(x => x[0] > 0).sort((a, b) => a[0] - b[0]);
-  const low = busy.slice(0, Math.max(1, Math.floor(busy.length / 2))).map(x => x[1]).sort((a, b) => a - b);
+  const busy = values
+    .map((v, p) => [v, data.contexts!.indices[p]!] as const)
+    .filter(x => x[0] > 0)
+    .sort((a, b) => a[0] - b[0]);
+  const low = busy
+    .slice(0, Math.max(1, Math.floor(busy.length / 2)))
+    .map(x => x[1])
+    .sort((a, b) => a - b);
   const rest = Array.from(complementContexts(K, low));
   const top = superGraphData(profile, title, { contexts: low });
   const bottom = superGraphData(profile, title, { contexts: rest });
-  return { data, split, splitNode: splittable?.id ?? null, focus: focus.id, brushed: low, top, bottom, labels: [`Brushed ranks (${low.length})`, `Other ranks (${rest.length})`], nodeMetrics: nodeMetrics(profile, focus.id) };
+  return {
+    data,
+    split,
+    splitNode: splittable?.id ?? null,
+    focus: focus.id,
+    brushed: low,
+    top,
+    bottom,
+    labels: [`Brushed ranks (${low.length})`, `Other ranks (${rest.length})`],
+    nodeMetrics: nodeMetrics(profile, focus.id),
+  };
 }
 
 async function main(): Promise<void> {
@@ -53,9 +83,19 @@ async function main(): Promise<void> {
     // Side by side: the whole run (A) against its first half of the contexts (B), so B's root is visibly shorter.
     const half = Array.from({ length: Math.floor(osu.contextCount / 2) }, (_, c) => c);
     const b: SankeyData = { ...superGraphData(osu, 'osu-allgather (first half of the threads)', { contexts: half }) };
-    result['osu'] = { ...f, sideBySide: { a: f.data, b, labels: ['A: osu-allgather, all 20 threads', `B: the same run, threads 0–${half.length - 1}`] } };
+    result['osu'] = {
+      ...f,
+      sideBySide: {
+        a: f.data,
+        b,
+        labels: ['A: osu-allgather, all 20 threads', `B: the same run, threads 0–${half.length - 1}`],
+      },
+    };
   }
   writeFileSync(out, JSON.stringify(result));
 }
 
-main().catch(e => { console.error(e instanceof Error ? e.message : e); process.exit(1); });
+main().catch(e => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

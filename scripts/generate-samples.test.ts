@@ -11,7 +11,11 @@ import {
   readSources,
 } from './generate-samples';
 
-interface JsonNode { label: string; column: string; parent?: number }
+interface JsonNode {
+  label: string;
+  column: string;
+  parent?: number;
+}
 interface JsonSplit {
   data: (number | null)[][];
   columns: string[];
@@ -35,8 +39,9 @@ const FILE_MODULE: Record<string, string> = {
 
 /** Comments and string/char literals replaced by spaces, newlines kept. */
 function codeOnly(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g,
-    m => m.replace(/[^\n]/g, ' '));
+  return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g, m =>
+    m.replace(/[^\n]/g, ' '),
+  );
 }
 
 /** Function definitions of a C file: name and the 1-based lines of the body's opening and closing brace. */
@@ -45,25 +50,30 @@ function functionDefinitions(text: string): { name: string; open: number; close:
   let depth = 0;
   let header = '';
   let current: { name: string | null; open: number } | null = null;
-  codeOnly(text).split('\n').forEach((line, i) => {
-    if (depth === 0 && line.trimStart().startsWith('#')) { header = ''; return; }
-    for (const ch of line) {
-      if (depth === 0) {
-        if (ch === '{') {
-          const m = /([A-Za-z_]\w*)\s*\(/.exec(header.replace(/__attribute__\s*\(\([^)]*\)\)/g, ''));
-          current = { name: m ? m[1]! : null, open: i + 1 };
-          depth = 1;
-          header = '';
-        } else if (ch === ';') header = '';
-        else header += ch;
-      } else if (ch === '{') depth++;
-      else if (ch === '}' && --depth === 0) {
-        if (current?.name) out.push({ name: current.name, open: current.open, close: i + 1 });
-        current = null;
+  codeOnly(text)
+    .split('\n')
+    .forEach((line, i) => {
+      if (depth === 0 && line.trimStart().startsWith('#')) {
+        header = '';
+        return;
       }
-    }
-    if (depth === 0) header += '\n';
-  });
+      for (const ch of line) {
+        if (depth === 0) {
+          if (ch === '{') {
+            const m = /([A-Za-z_]\w*)\s*\(/.exec(header.replace(/__attribute__\s*\(\([^)]*\)\)/g, ''));
+            current = { name: m ? m[1]! : null, open: i + 1 };
+            depth = 1;
+            header = '';
+          } else if (ch === ';') header = '';
+          else header += ch;
+        } else if (ch === '{') depth++;
+        else if (ch === '}' && --depth === 0) {
+          if (current?.name) out.push({ name: current.name, open: current.open, close: i + 1 });
+          current = null;
+        }
+      }
+      if (depth === 0) header += '\n';
+    });
   return out;
 }
 
@@ -76,7 +86,11 @@ function callPath(nodes: JsonNode[], index: number): string[] {
 /** Sum of sum#time.duration per rank over the sampling rows whose call path satisfies `pick`. */
 function timeByRank(profile: JsonSplit, pick: (path: string[]) => boolean): number[] {
   const col = (name: string): number => profile.columns.indexOf(name);
-  const [rankCol, pathCol, timeCol] = [col('mpi.rank'), col('source.function#callpath.address'), col('sum#time.duration')];
+  const [rankCol, pathCol, timeCol] = [
+    col('mpi.rank'),
+    col('source.function#callpath.address'),
+    col('sum#time.duration'),
+  ];
   const out = [0, 0, 0, 0];
   for (const row of profile.data) {
     if (pick(callPath(profile.nodes, row[pathCol] as number))) out[row[rankCol] as number]! += row[timeCol] as number;
@@ -89,7 +103,11 @@ describe('generate-samples', () => {
     const files = generateProfiles(readSources());
     assert.deepEqual(files.map(f => f.name).sort(), [REGIONS_FILE, SAMPLING_FILE].sort());
     for (const f of files) {
-      assert.equal(f.text, readFileSync(join(PROFILE_DIR, f.name), 'utf8'), `${f.name} is stale: run npx tsx scripts/generate-samples.ts`);
+      assert.equal(
+        f.text,
+        readFileSync(join(PROFILE_DIR, f.name), 'utf8'),
+        `${f.name} is stale: run npx tsx scripts/generate-samples.ts`,
+      );
       assert.ok(f.text.length < 50_000, `${f.name} should stay small`);
     }
   });
@@ -97,10 +115,17 @@ describe('generate-samples', () => {
   it('writes the json-split shape Caliper and Hatchet use', () => {
     const sampling = load(SAMPLING_FILE);
     assert.deepEqual(sampling.columns, [
-      'count', 'module#cali.sampler.pc', 'mpi.rank', 'source.function#callpath.address',
-      'sourceloc#cali.sampler.pc', 'sum#time.duration',
+      'count',
+      'module#cali.sampler.pc',
+      'mpi.rank',
+      'source.function#callpath.address',
+      'sourceloc#cali.sampler.pc',
+      'sum#time.duration',
     ]);
-    assert.deepEqual(sampling.column_metadata.map(m => m.is_value), [true, false, true, false, false, true]);
+    assert.deepEqual(
+      sampling.column_metadata.map(m => m.is_value),
+      [true, false, true, false, false, true],
+    );
     assert.equal(sampling.column_metadata[5]!['attribute.unit'], 'sec');
     const regions = load(REGIONS_FILE);
     assert.deepEqual(regions.columns, ['inclusive#sum#time.duration', 'mpi.rank', 'sum#time.duration', 'path']);
@@ -140,7 +165,10 @@ describe('generate-samples', () => {
       }
       assert.ok(line >= 1 && line <= src.lines.length, `${label}: ${file} has ${src.lines.length} lines`);
       const code = src.code[line - 1]!.trim();
-      assert.ok(code !== '' && !/^[{}]+$/.test(code) && !code.startsWith('#'), `${label} is not a statement: "${src.lines[line - 1]}"`);
+      assert.ok(
+        code !== '' && !/^[{}]+$/.test(code) && !code.startsWith('#'),
+        `${label} is not a statement: "${src.lines[line - 1]}"`,
+      );
       const leaf = profile.nodes[row[pathCol] as number]!.label;
       const enclosing = src.fns.find(f => f.open < line && line < f.close);
       assert.equal(enclosing?.name, leaf, `${label} ("${src.lines[line - 1]!.trim()}") is attributed to ${leaf}()`);
@@ -181,7 +209,10 @@ describe('generate-samples', () => {
         const own = exclusive.get(`${node}/${rank}`);
         assert.notEqual(own, undefined, `no row for node ${node}, rank ${rank}`);
         const sum = own! + children.reduce((s, c) => s + inclusive.get(`${c}/${rank}`)!, 0);
-        assert.ok(Math.abs(inclusive.get(`${node}/${rank}`)! - sum) <= 1e-9, `node ${node} (${profile.nodes[node]!.label}), rank ${rank}`);
+        assert.ok(
+          Math.abs(inclusive.get(`${node}/${rank}`)! - sum) <= 1e-9,
+          `node ${node} (${profile.nodes[node]!.label}), rank ${rank}`,
+        );
       }
     });
     assert.equal(profile.data.filter(r => r[3] === null).length, 4, 'one global row per rank');

@@ -66,7 +66,11 @@ const NOISE = 0.04;
 // ---------------------------------------------------------------------------------------------------
 
 /** A statement, found as the one line inside function `fn` of `file` that contains `code`. */
-export interface Site { file: string; fn: string; code: string }
+export interface Site {
+  file: string;
+  fn: string;
+  code: string;
+}
 
 export const site = (file: string, fn: string, code: string): Site => ({ file, fn, code });
 
@@ -201,17 +205,28 @@ export function blankCommentsAndStrings(text: string): string {
 }
 
 /** 1-based line range of a function definition: its header line and the lines of its opening and closing braces. */
-interface FunctionSpan { header: number; open: number; close: number }
+interface FunctionSpan {
+  header: number;
+  open: number;
+  close: number;
+}
 
 /** A C file as lines, and as lines with comments and literals blanked (what the scanners look at). */
-interface SourceText { lines: string[]; code: string[] }
+interface SourceText {
+  lines: string[];
+  code: string[];
+}
 
 /** The sources, prepared once for scanning. */
 export type Sources = Map<string, SourceText>;
 
 export function prepare(sources: Record<string, string>): Sources {
-  return new Map(Object.entries(sources).map(([name, text]) =>
-    [name, { lines: text.split('\n'), code: blankCommentsAndStrings(text).split('\n') }]));
+  return new Map(
+    Object.entries(sources).map(([name, text]) => [
+      name,
+      { lines: text.split('\n'), code: blankCommentsAndStrings(text).split('\n') },
+    ]),
+  );
 }
 
 function sourceFile(sources: Sources, file: string): SourceText {
@@ -232,11 +247,17 @@ function findFunction(sources: Sources, file: string, fn: string): FunctionSpan 
     for (let k = h; k < lines.length; k++) {
       for (const ch of lines[k]!) {
         if (open < 0 && ch === ';') break; // a prototype
-        if (ch === '{') { if (open < 0) open = k; depth++; }
+        if (ch === '{') {
+          if (open < 0) open = k;
+          depth++;
+        }
         if (ch === '}') depth--;
       }
       if (open < 0 && lines[k]!.includes(';')) break;
-      if (open >= 0 && depth === 0) { spans.push({ header: h + 1, open: open + 1, close: k + 1 }); break; }
+      if (open >= 0 && depth === 0) {
+        spans.push({ header: h + 1, open: open + 1, close: k + 1 });
+        break;
+      }
     }
   }
   if (spans.length !== 1) {
@@ -252,7 +273,9 @@ export function locate(sources: Sources, s: Site): number {
   const hits: number[] = [];
   for (let n = span.open + 1; n < span.close; n++) if (code[n - 1]!.includes(s.code)) hits.push(n);
   if (hits.length !== 1) {
-    throw new Error(`generate-samples: "${s.code}" occurs ${hits.length} times in ${s.fn}() of ${s.file}, expected once`);
+    throw new Error(
+      `generate-samples: "${s.code}" occurs ${hits.length} times in ${s.fn}() of ${s.file}, expected once`,
+    );
   }
   return hits[0]!;
 }
@@ -263,7 +286,9 @@ function checkCall(sources: Sources, caller: string, callee: string): void {
   if (file === undefined) return; // a libc frame: not ours to check
   const spelled = CALL_SPELLING[`${caller}>${callee}`] ?? CALL_SPELLING[callee] ?? callee;
   const span = findFunction(sources, file, caller);
-  const body = sourceFile(sources, file).code.slice(span.open - 1, span.close).join('\n');
+  const body = sourceFile(sources, file)
+    .code.slice(span.open - 1, span.close)
+    .join('\n');
   if (!new RegExp(`\\b${spelled}\\s*\\(`).test(body)) {
     throw new Error(`generate-samples: ${caller}() in ${file} does not call ${spelled}(), but a call path says so`);
   }
@@ -272,7 +297,6 @@ function checkCall(sources: Sources, caller: string, callee: string): void {
 // ---------------------------------------------------------------------------------------------------
 // The cost model
 // ---------------------------------------------------------------------------------------------------
-
 
 /** Mirrors partition_rows() in main.c: weights 2, 1, 1, ..., 1, so rank 0 owns twice the rows of the others. */
 export function partitionRows(ny: number, nranks: number, rank: number): { first: number; count: number } {
@@ -286,12 +310,28 @@ export function partitionRows(ny: number, nranks: number, rank: number): { first
 /** One rank's modelled time, in seconds, by what it was doing. */
 interface RankTime {
   rows: number;
-  initSelf: number; initSin: number; barrierWait: number;
-  wrap: number; sendrecvSelf: number; haloCopy: number; haloWait: number;
-  sweep: number; residual: number; allreduceSelf: number; allreduceWait: number;
-  ckptPack: number; ckptChecksum: number; ckptRecvCopy: number; ckptFwrite: number; ckptWrite: number;
-  ckptSendrecvSelf: number; ckptWait: number;
-  reportAllreduce: number; stepSelf: number; mainSelf: number; outside: number;
+  initSelf: number;
+  initSin: number;
+  barrierWait: number;
+  wrap: number;
+  sendrecvSelf: number;
+  haloCopy: number;
+  haloWait: number;
+  sweep: number;
+  residual: number;
+  allreduceSelf: number;
+  allreduceWait: number;
+  ckptPack: number;
+  ckptChecksum: number;
+  ckptRecvCopy: number;
+  ckptFwrite: number;
+  ckptWrite: number;
+  ckptSendrecvSelf: number;
+  ckptWait: number;
+  reportAllreduce: number;
+  stepSelf: number;
+  mainSelf: number;
+  outside: number;
 }
 
 /** Steps of run_timesteps() that compute the residual (mirrors its `report` / `resid_every` test). */
@@ -355,8 +395,18 @@ function modelRun(): RankTime[] {
   // every rank steps at the pace of the slowest and waits out the difference in MPI_Sendrecv; the
   // residual's MPI_Allreduce and the barrier after setup wait out the imbalance of the work before them.
   const stepWork = (t: RankTime): number =>
-    t.sweep + t.wrap + t.sendrecvSelf + t.haloCopy + t.stepSelf
-    + t.ckptPack + t.ckptChecksum + t.ckptRecvCopy + t.ckptFwrite + t.ckptWrite + t.ckptSendrecvSelf + t.ckptWait;
+    t.sweep +
+    t.wrap +
+    t.sendrecvSelf +
+    t.haloCopy +
+    t.stepSelf +
+    t.ckptPack +
+    t.ckptChecksum +
+    t.ckptRecvCopy +
+    t.ckptFwrite +
+    t.ckptWrite +
+    t.ckptSendrecvSelf +
+    t.ckptWait;
   const maxStep = Math.max(...time.map(stepWork));
   const maxResidual = Math.max(...time.map(t => t.residual));
   const maxInit = Math.max(...time.map(t => t.initSelf + t.initSin));
@@ -374,7 +424,11 @@ function modelRun(): RankTime[] {
 // ---------------------------------------------------------------------------------------------------
 
 /** Time spent with the program counter at `where`, below rank_main along `path`. */
-interface Sampled { path: string[]; where: Site | 'UNKNOWN'; seconds: number }
+interface Sampled {
+  path: string[];
+  where: Site | 'UNKNOWN';
+  seconds: number;
+}
 
 /** A spin-wait: mostly in sched_yield (a system call), the rest polling. */
 function waitIn(path: string[], poll: Site, seconds: number): Sampled[] {
@@ -435,7 +489,11 @@ const SAMPLING_COLUMNS = [
   'sum#time.duration',
 ];
 
-interface JsonNode { label: string; column: string; parent?: number }
+interface JsonNode {
+  label: string;
+  column: string;
+  parent?: number;
+}
 
 /** Interns json-split nodes in order of first use, as cali-query does (a parent always before its children). */
 class NodeTable {
@@ -512,7 +570,12 @@ function samplingProfile(sources: Sources, time: RankTime[]): string {
  * A region of the annotation profile: either a REGION_BEGIN/REGION_END pair in main.c, or an MPI call
  * that Caliper's MPI wrappers make a region of, called from `calledIn`.
  */
-interface Region { name: string; calledIn?: string; exclusive: (t: RankTime) => number; children?: Region[] }
+interface Region {
+  name: string;
+  calledIn?: string;
+  exclusive: (t: RankTime) => number;
+  children?: Region[];
+}
 
 const REGIONS: Region = {
   name: 'main',
@@ -535,9 +598,7 @@ const REGIONS: Region = {
         {
           name: 'global_residual',
           exclusive: t => t.residual,
-          children: [
-            { name: 'MPI_Allreduce', calledIn: 'halo.c', exclusive: t => t.allreduceSelf + t.allreduceWait },
-          ],
+          children: [{ name: 'MPI_Allreduce', calledIn: 'halo.c', exclusive: t => t.allreduceSelf + t.allreduceWait }],
         },
         {
           name: 'checkpoint',
@@ -557,9 +618,8 @@ const REGIONS: Region = {
 };
 
 function checkRegion(sources: Sources, region: Region): void {
-  const [file, spelled] = region.calledIn === undefined
-    ? ['main.c', `REGION_BEGIN("${region.name}")`]
-    : [region.calledIn, `${region.name}(`];
+  const [file, spelled] =
+    region.calledIn === undefined ? ['main.c', `REGION_BEGIN("${region.name}")`] : [region.calledIn, `${region.name}(`];
   if (!sourceFile(sources, file).lines.some(l => l.includes(spelled))) {
     throw new Error(`generate-samples: region ${region.name}: no ${spelled} in ${file}`);
   }
@@ -583,10 +643,15 @@ function regionsProfile(sources: Sources, time: RankTime[]): string {
     const exclusive = time.map(t => us(region.exclusive(t)));
     const inclusive = [...exclusive];
     for (const child of region.children ?? []) {
-      visit(child, node).forEach((v, rank) => { inclusive[rank]! += v; });
+      visit(child, node).forEach((v, rank) => {
+        inclusive[rank]! += v;
+      });
     }
-    rows.splice(at, 1, ...time.map((_, rank) =>
-      `[ ${seconds6(inclusive[rank]!)}, ${rank}, ${seconds6(exclusive[rank]!)}, ${node} ]`));
+    rows.splice(
+      at,
+      1,
+      ...time.map((_, rank) => `[ ${seconds6(inclusive[rank]!)}, ${rank}, ${seconds6(exclusive[rank]!)}, ${node} ]`),
+    );
     return inclusive;
   };
   visit(REGIONS, undefined);
@@ -596,8 +661,13 @@ function regionsProfile(sources: Sources, time: RankTime[]): string {
     { is_value: true, 'attribute.unit': 'sec' },
     { is_value: false },
   ];
-  return jsonSplit(rows, ['inclusive#sum#time.duration', 'mpi.rank', 'sum#time.duration', 'path'], metadata,
-    nodes.nodes, runMetadata());
+  return jsonSplit(
+    rows,
+    ['inclusive#sum#time.duration', 'mpi.rank', 'sum#time.duration', 'path'],
+    metadata,
+    nodes.nodes,
+    runMetadata(),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -647,16 +717,23 @@ function jsonSplit(
   nodes.forEach((n, i) => out.push(`    ${inline(n)}${i < nodes.length - 1 ? ',' : ''}`));
   out.push('  ],');
   const keys = Object.entries(extra);
-  keys.forEach(([k, v], i) => out.push(`  ${JSON.stringify(k)}: ${JSON.stringify(v)}${i < keys.length - 1 ? ',' : ''}`));
+  keys.forEach(([k, v], i) =>
+    out.push(`  ${JSON.stringify(k)}: ${JSON.stringify(v)}${i < keys.length - 1 ? ',' : ''}`),
+  );
   out.push('}');
   return out.join('\n') + '\n';
 }
 
 function inline(o: object): string {
-  return `{ ${Object.entries(o).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ')} }`;
+  return `{ ${Object.entries(o)
+    .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+    .join(', ')} }`;
 }
 
-export interface GeneratedFile { name: string; text: string }
+export interface GeneratedFile {
+  name: string;
+  text: string;
+}
 
 /** The profiles for the given C sources (by file name), without touching the disk. */
 export function generateProfiles(sources: Record<string, string>): GeneratedFile[] {

@@ -30,7 +30,6 @@ const FUNCTION_SPAN = 12;
 const SAMPLED_LINES = 8;
 const MAX_DEPTH = 48;
 
-
 export function generatedFileName(file: number): string {
   return `kernel_${String(file).padStart(4, '0')}.c`;
 }
@@ -50,7 +49,8 @@ export function generatedSource(file: number): string {
   for (let j = 0; j < FUNCTIONS_PER_FILE; j++) {
     const fn = file * FUNCTIONS_PER_FILE + j;
     out.push(`void ${generatedFunctionName(fn)}(double *restrict a, const double *restrict b, int n)`, '{');
-    for (let l = 0; l < SAMPLED_LINES; l++) out.push(`  for (int i = ${l}; i < n; i += ${SAMPLED_LINES}) a[i] += ${l + 1}.0 * b[i];`);
+    for (let l = 0; l < SAMPLED_LINES; l++)
+      out.push(`  for (int i = ${l}; i < n; i += ${SAMPLED_LINES}) a[i] += ${l + 1}.0 * b[i];`);
     while (out.length % FUNCTION_SPAN !== FUNCTION_SPAN - 1) out.push('');
     out.push('}');
   }
@@ -60,7 +60,8 @@ export function generatedSource(file: number): string {
 /** Writes every source file the profile names into `options.sourceDir`. */
 export function writeLargeProfileSources(options: LargeProfileOptions): void {
   mkdirSync(options.sourceDir, { recursive: true });
-  for (let f = 0; f < options.files; f++) writeFileSync(join(options.sourceDir, generatedFileName(f)), generatedSource(f));
+  for (let f = 0; f < options.files; f++)
+    writeFileSync(join(options.sourceDir, generatedFileName(f)), generatedSource(f));
 }
 
 /**
@@ -71,14 +72,20 @@ export function writeLargeProfileSources(options: LargeProfileOptions): void {
  */
 function* largeProfileChunks(options: LargeProfileOptions): Generator<string> {
   const { nodes, ranks, files, sourceDir } = options;
-  if (nodes < 1 || ranks < 1 || files < 1) throw new Error('a generated profile needs at least one node, rank and file');
+  if (nodes < 1 || ranks < 1 || files < 1)
+    throw new Error('a generated profile needs at least one node, rank and file');
   const functions = files * FUNCTIONS_PER_FILE;
   const rnd = seededRandom(0x5eed);
   const parent = new Int32Array(nodes);
   const fnOf = new Int32Array(nodes);
   const stack: number[] = [];
   for (let i = 0; i < nodes; i++) {
-    if (i === 0) { parent[0] = -1; fnOf[0] = 0; stack.push(0); continue; }
+    if (i === 0) {
+      parent[0] = -1;
+      fnOf[0] = 0;
+      stack.push(0);
+      continue;
+    }
     while (stack.length > MAX_DEPTH || (stack.length > 1 && rnd() < 0.3)) stack.pop();
     parent[i] = stack[stack.length - 1]!;
     fnOf[i] = Math.min(functions - 1, Math.floor(functions * rnd() ** 3));
@@ -86,7 +93,11 @@ function* largeProfileChunks(options: LargeProfileOptions): Generator<string> {
   }
 
   let buf: string[] = [];
-  const take = () => { const s = buf.join(''); buf = []; return s; };
+  const take = () => {
+    const s = buf.join('');
+    buf = [];
+    return s;
+  };
   const locNode = (fn: number, k: number) => nodes + fn * SAMPLED_LINES + k;
   buf.push('{"data":[');
   let first = true;
@@ -103,15 +114,24 @@ function* largeProfileChunks(options: LargeProfileOptions): Generator<string> {
     }
     if (buf.length > 50000) yield take();
   }
-  buf.push('],"columns":["sum#time.duration","sum#papi.PAPI_TOT_CYC","mpi.rank","source.function#callpath.address","sourceloc#cali.sampler.pc"],');
-  buf.push('"column_metadata":[{"is_value":true},{"is_value":true},{"is_value":false},{"is_value":false},{"is_value":false}],"nodes":[');
+  buf.push(
+    '],"columns":["sum#time.duration","sum#papi.PAPI_TOT_CYC","mpi.rank","source.function#callpath.address","sourceloc#cali.sampler.pc"],',
+  );
+  buf.push(
+    '"column_metadata":[{"is_value":true},{"is_value":true},{"is_value":false},{"is_value":false},{"is_value":false}],"nodes":[',
+  );
   for (let i = 0; i < nodes; i++) {
-    buf.push(`${i ? ',' : ''}{"label":"${generatedFunctionName(fnOf[i]!)}","column":"source.function#callpath.address"${i ? `,"parent":${parent[i]}` : ''}}`);
+    buf.push(
+      `${i ? ',' : ''}{"label":"${generatedFunctionName(fnOf[i]!)}","column":"source.function#callpath.address"${i ? `,"parent":${parent[i]}` : ''}}`,
+    );
     if (buf.length > 50000) yield take();
   }
   for (let fn = 0; fn < functions; fn++) {
     const file = join(sourceDir, generatedFileName(Math.floor(fn / FUNCTIONS_PER_FILE))).replaceAll('\\', '/');
-    for (let k = 0; k < SAMPLED_LINES; k++) buf.push(`,{"label":${JSON.stringify(`${file}:${definitionLine(fn) + 2 + k}`)},"column":"sourceloc#cali.sampler.pc"}`);
+    for (let k = 0; k < SAMPLED_LINES; k++)
+      buf.push(
+        `,{"label":${JSON.stringify(`${file}:${definitionLine(fn) + 2 + k}`)},"column":"sourceloc#cali.sampler.pc"}`,
+      );
     if (buf.length > 50000) yield take();
   }
   buf.push(`],"mpi.world.size":${ranks},"cali.caliper.version":"2.10.0"}`);

@@ -21,4 +21,7 @@ async function main(): Promise<void> {
   }
   console.log(times.join(' '));
 }
-main().catch(e => { console.error((e as Error).message); process.exit(1); });
+main().catch(e => {
+  console.error((e as Error).message);
+  process.exit(1);
+});

@@ -9,7 +9,11 @@ const skip = new Set(['node_modules', 'dist', '.cache', 'build']);
 
 function find(dir, out) {
   let entries;
-  try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return out; }
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
   for (const e of entries) {
     if (skip.has(e.name)) continue;
     const p = join(dir, e.name);
@@ -20,7 +24,15 @@ function find(dir, out) {
 }
 
 const filter = process.argv.slice(2);
-const files = roots.flatMap(r => find(r, [])).filter(f => filter.length === 0 || filter.some(x => f.includes(x))).sort();
-if (files.length === 0) { console.error('no unit test files found'); process.exit(1); }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+const files = roots
+  .flatMap(r => find(r, []))
+  .filter(f => filter.length === 0 || filter.some(x => f.includes(x)))
+  .sort();
+if (files.length === 0) {
+  console.error('no unit test files found');
+  process.exit(1);
+}
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+  stdio: 'inherit',
+});
 process.exit(r.status ?? 1);

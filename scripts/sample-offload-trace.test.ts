@@ -12,15 +12,21 @@ const TRACE = join(PROFILE_DIR, OFFLOAD_TRACE_FILE);
 /** The calls of the mock copy API in offload.c, by a plain scan of the text (not the generator's): 1-based line → the call's code. */
 function copyCalls(): Map<number, string> {
   const out = new Map<number, string>();
-  readFileSync(join(SOURCE_DIR, 'offload.c'), 'utf8').split('\n').forEach((text, i) => {
-    if (/^\s+dev_mem(cpy|set)_async\(/.test(text)) out.set(i + 1, text.trim());
-  });
+  readFileSync(join(SOURCE_DIR, 'offload.c'), 'utf8')
+    .split('\n')
+    .forEach((text, i) => {
+      if (/^\s+dev_mem(cpy|set)_async\(/.test(text)) out.set(i + 1, text.trim());
+    });
   return out;
 }
 
 describe('sample-offload-trace', () => {
   it('produces exactly the committed trace (it cannot go stale)', () => {
-    assert.equal(generateOffloadTrace(readSources()), readFileSync(TRACE, 'utf8'), `${OFFLOAD_TRACE_FILE} is stale: run npm run samples`);
+    assert.equal(
+      generateOffloadTrace(readSources()),
+      readFileSync(TRACE, 'utf8'),
+      `${OFFLOAD_TRACE_FILE} is stale: run npm run samples`,
+    );
   });
 
   it('reads through the Chrome reader with every copy charged to the offload.c line that issues it', async () => {
@@ -32,15 +38,20 @@ describe('sample-offload-trace', () => {
     assert.equal(unattributed.count, 0);
     const calls = copyCalls();
     assert.equal(calls.size, 7, 'offload.c issues seven copies and memsets');
-    assert.deepEqual(sites.map(s => s.line).sort((a, b) => a! - b!), [...calls.keys()]);
+    assert.deepEqual(
+      sites.map(s => s.line).sort((a, b) => a! - b!),
+      [...calls.keys()],
+    );
     const steps = OFFLOAD_RUN.steps;
     for (const s of sites) {
       assert.equal(s.file, '/home/hpc/heat-stencil/src/offload.c');
       const code = calls.get(s.line!)!;
       assert.equal(s.directions.length, 1, code);
       const d = s.directions[0]!;
-      const expected = code.startsWith('dev_memset_async') ? ['memset', 1]
-        : code.includes('COPY_HOST_TO_DEVICE') ? ['H→D', code.includes(', row,') ? steps : 1]
+      const expected = code.startsWith('dev_memset_async')
+        ? ['memset', 1]
+        : code.includes('COPY_HOST_TO_DEVICE')
+          ? ['H→D', code.includes(', row,') ? steps : 1]
           : ['D→H', code.includes(', row,') ? steps : 1];
       assert.deepEqual([d.label, d.count], expected, `${s.line}: ${code}`);
       // A row is 1026 doubles; the block is rank 0's 409 rows plus two ghost rows.
@@ -50,7 +61,17 @@ describe('sample-offload-trace', () => {
       assert.equal(p.tree.name(s.paths[0]!.node).startsWith(d.label === 'memset' ? 'Memset' : 'Memcpy'), true);
     }
     // The whole-block copies and the memset (same bytes, ties in file order) lead; the halo rows follow.
-    assert.deepEqual(sites.map(s => s.name), ['offload_stage_in', 'offload_stage_in', 'offload_stage_out',
-      'offload_halos_to_host', 'offload_halos_to_host', 'offload_halos_to_device', 'offload_halos_to_device']);
+    assert.deepEqual(
+      sites.map(s => s.name),
+      [
+        'offload_stage_in',
+        'offload_stage_in',
+        'offload_stage_out',
+        'offload_halos_to_host',
+        'offload_halos_to_host',
+        'offload_halos_to_device',
+        'offload_halos_to_device',
+      ],
+    );
   });
 });

@@ -25,9 +25,12 @@ const NOISE = 0.04;
 
 /** The model of the device and its link, in µs and bytes per µs. Roughly a PCIe 4 x16 link and an A100. */
 const LINK = {
-  h2dLatency: 2, h2dBandwidth: 11e3, // pageable host → device, 11 GB/s
-  d2hLatency: 2, d2hBandwidth: 12e3, // device → pageable host, 12 GB/s
-  memsetLatency: 1, memsetBandwidth: 900e3, // device fill, 900 GB/s
+  h2dLatency: 2,
+  h2dBandwidth: 11e3, // pageable host → device, 11 GB/s
+  d2hLatency: 2,
+  d2hBandwidth: 12e3, // device → pageable host, 12 GB/s
+  memsetLatency: 1,
+  memsetBandwidth: 900e3, // device fill, 900 GB/s
   sweepPerCell: 9e-6, // jacobi kernel, bandwidth-bound: ~14 bytes a cell at 1.5 TB/s
   launch: 3, // runtime call overhead on the host
   exchange: 28, // exchange_halos on rank 0 (the slowest rank: its neighbours are already waiting)
@@ -78,43 +81,100 @@ export function generateOffloadTrace(sources: Record<string, string>): string {
   let gpuFree = 0; // when stream 7 is next idle
   let correlation = 1000;
   let external = 1;
-  const x = (cat: string, name: string, pid: number, tid: string, ts: number, dur: number, args: Record<string, unknown>) =>
-    events.push(`  {"ph": "X", "cat": ${JSON.stringify(cat)}, "name": ${JSON.stringify(name)}, "pid": ${pid}, "tid": ${JSON.stringify(tid)}, "ts": ${origin + ts}, "dur": ${dur}, "args": ${JSON.stringify(args)}}`);
+  const x = (
+    cat: string,
+    name: string,
+    pid: number,
+    tid: string,
+    ts: number,
+    dur: number,
+    args: Record<string, unknown>,
+  ) =>
+    events.push(
+      `  {"ph": "X", "cat": ${JSON.stringify(cat)}, "name": ${JSON.stringify(name)}, "pid": ${pid}, "tid": ${JSON.stringify(tid)}, "ts": ${origin + ts}, "dur": ${dur}, "args": ${JSON.stringify(args)}}`,
+    );
   const flow = (ph: 's' | 'f', id: number, pid: number, tid: string, ts: number) =>
-    events.push(`  {"ph": "${ph}", "id": ${id}, "pid": ${pid}, "tid": ${JSON.stringify(tid)}, "ts": ${origin + ts}, "cat": "async", "name": "launch"${ph === 'f' ? ', "bp": "e"' : ''}}`);
-  const cpuTid = String(CPU_PID), gpuTid = `stream ${STREAM}`;
+    events.push(
+      `  {"ph": "${ph}", "id": ${id}, "pid": ${pid}, "tid": ${JSON.stringify(tid)}, "ts": ${origin + ts}, "cat": "async", "name": "launch"${ph === 'f' ? ', "bp": "e"' : ''}}`,
+    );
+  const cpuTid = String(CPU_PID),
+    gpuTid = `stream ${STREAM}`;
 
   /** One runtime call under an Operator with the given stack, and the GPU activity it starts. */
-  const launch = (op: string, callStack: string, runtime: string, gpu: { cat: string; name: string; dur: number; args: Record<string, unknown> }, blocking: boolean) => {
-    const corr = correlation++, ext = external++;
-    const opStart = cpu, callStart = cpu + 1;
+  const launch = (
+    op: string,
+    callStack: string,
+    runtime: string,
+    gpu: { cat: string; name: string; dur: number; args: Record<string, unknown> },
+    blocking: boolean,
+  ) => {
+    const corr = correlation++,
+      ext = external++;
+    const opStart = cpu,
+      callStart = cpu + 1;
     const gpuStart = Math.max(gpuFree, callStart + 2);
     const gpuDur = gpu.dur;
     gpuFree = gpuStart + gpuDur;
     // Copies from or to pageable memory return when the copy is done; launches and memsets at once.
     const callEnd = blocking ? gpuFree + 1 : callStart + noisy(LINK.launch);
     const opEnd = callEnd + 1;
-    x('Operator', op, CPU_PID, cpuTid, opStart, opEnd - opStart, { 'Device': CPU_PID, 'External id': ext, 'Trace name': 'PyTorch Profiler', 'Trace iteration': 0, 'Call stack': callStack });
-    x('Runtime', runtime, CPU_PID, cpuTid, callStart, callEnd - callStart, { cbid: runtime === 'cudaLaunchKernel' ? 211 : runtime === 'cudaMemsetAsync' ? 51 : 41, correlation: corr, 'external id': ext });
+    x('Operator', op, CPU_PID, cpuTid, opStart, opEnd - opStart, {
+      Device: CPU_PID,
+      'External id': ext,
+      'Trace name': 'PyTorch Profiler',
+      'Trace iteration': 0,
+      'Call stack': callStack,
+    });
+    x('Runtime', runtime, CPU_PID, cpuTid, callStart, callEnd - callStart, {
+      cbid: runtime === 'cudaLaunchKernel' ? 211 : runtime === 'cudaMemsetAsync' ? 51 : 41,
+      correlation: corr,
+      'external id': ext,
+    });
     flow('s', corr, CPU_PID, cpuTid, callStart);
-    x(gpu.cat, gpu.name, GPU_PID, gpuTid, gpuStart, gpuDur, { device: 0, context: 1, stream: STREAM, correlation: corr, 'external id': ext, ...gpu.args });
+    x(gpu.cat, gpu.name, GPU_PID, gpuTid, gpuStart, gpuDur, {
+      device: 0,
+      context: 1,
+      stream: STREAM,
+      correlation: corr,
+      'external id': ext,
+      ...gpu.args,
+    });
     flow('f', corr, GPU_PID, gpuTid, gpuStart);
     cpu = opEnd + 1;
   };
   const copy = (kind: Activity, bytes: number, at: Site, caller: Site) => {
     if (kind === 'memset') {
       const dur = noisy(LINK.memsetLatency + bytes / LINK.memsetBandwidth);
-      launch('dev_memset_async', stack(at, caller), 'cudaMemsetAsync', { cat: 'Memset', name: 'Memset (Device)', dur, args: { bytes, 'memory bandwidth (GB/s)': bytes / dur / 1e3 } }, false);
+      launch(
+        'dev_memset_async',
+        stack(at, caller),
+        'cudaMemsetAsync',
+        { cat: 'Memset', name: 'Memset (Device)', dur, args: { bytes, 'memory bandwidth (GB/s)': bytes / dur / 1e3 } },
+        false,
+      );
       return;
     }
-    const [latency, bandwidth, name] = kind === 'HtoD'
-      ? [LINK.h2dLatency, LINK.h2dBandwidth, 'Memcpy HtoD (Pageable -> Device)']
-      : [LINK.d2hLatency, LINK.d2hBandwidth, 'Memcpy DtoH (Device -> Pageable)'];
+    const [latency, bandwidth, name] =
+      kind === 'HtoD'
+        ? [LINK.h2dLatency, LINK.h2dBandwidth, 'Memcpy HtoD (Pageable -> Device)']
+        : [LINK.d2hLatency, LINK.d2hBandwidth, 'Memcpy DtoH (Device -> Pageable)'];
     const dur = noisy(latency + bytes / bandwidth);
-    launch('dev_memcpy_async', stack(at, caller), 'cudaMemcpyAsync', { cat: 'Memcpy', name, dur, args: { bytes, 'memory bandwidth (GB/s)': bytes / dur / 1e3 } }, true);
+    launch(
+      'dev_memcpy_async',
+      stack(at, caller),
+      'cudaMemcpyAsync',
+      { cat: 'Memcpy', name, dur, args: { bytes, 'memory bandwidth (GB/s)': bytes / dur / 1e3 } },
+      true,
+    );
   };
   const hostOp = (name: string, at: Site, dur: number) => {
-    x('Operator', name, CPU_PID, cpuTid, cpu, dur, { 'Device': CPU_PID, 'External id': external++, 'Trace name': 'PyTorch Profiler', 'Trace iteration': 0, 'Call stack': stack(at) });
+    x('Operator', name, CPU_PID, cpuTid, cpu, dur, {
+      Device: CPU_PID,
+      'External id': external++,
+      'Trace name': 'PyTorch Profiler',
+      'Trace iteration': 0,
+      'Call stack': stack(at),
+    });
     cpu += dur + 1;
   };
 
@@ -126,10 +186,23 @@ export function generateOffloadTrace(sources: Record<string, string>): string {
     hostOp('exchange_halos', O.callExchange, noisy(LINK.exchange));
     copy('HtoD', rowBytes, O.toDeviceFirst, O.callToDevice);
     copy('HtoD', rowBytes, O.toDeviceLast, O.callToDevice);
-    launch('jacobi_sweep', stack(O.callSweep), 'cudaLaunchKernel', {
-      cat: 'Kernel', name: 'jacobi_sweep_kernel', dur: noisy(2 + rows * RUN.nx * LINK.sweepPerCell),
-      args: { grid: [Math.ceil(RUN.nx / 32), Math.ceil(rows / 8), 1], block: [32, 8, 1], 'registers per thread': 24, 'shared memory': 0 },
-    }, false);
+    launch(
+      'jacobi_sweep',
+      stack(O.callSweep),
+      'cudaLaunchKernel',
+      {
+        cat: 'Kernel',
+        name: 'jacobi_sweep_kernel',
+        dur: noisy(2 + rows * RUN.nx * LINK.sweepPerCell),
+        args: {
+          grid: [Math.ceil(RUN.nx / 32), Math.ceil(rows / 8), 1],
+          block: [32, 8, 1],
+          'registers per thread': 24,
+          'shared memory': 0,
+        },
+      },
+      false,
+    );
   }
   copy('DtoH', blockBytes, O.stageOutCopy, O.callStageOut);
 

@@ -34,27 +34,49 @@ const shared = resolve(root, '..', 'shared', 'data');
 function host(session: EnsembleSession, send: (m: ToWebview) => Promise<void>, log: string[]) {
   const sendAll = async (graph: boolean) => {
     const c = session.computed!;
-    if (graph) await send({ type: 'ensemble/graph', data: c.data, state: session.state.view, projection: c.projection });
+    if (graph)
+      await send({ type: 'ensemble/graph', data: c.data, state: session.state.view, projection: c.projection });
     await send({ type: 'ensemble/detail', detail: c.detail, state: session.state.view });
   };
   return async (m: FromWebview) => {
-    if (m.type === 'ready') { session.compute('graph'); return sendAll(true); }
-    if (m.type === 'log') { log.push(`${m.level}: ${m.message}`); return; }
+    if (m.type === 'ready') {
+      session.compute('graph');
+      return sendAll(true);
+    }
+    if (m.type === 'log') {
+      log.push(`${m.level}: ${m.message}`);
+      return;
+    }
     if (m.type === 'ensemble/rendered' || !m.type.startsWith('ensemble/')) return;
     const applied = session.apply(m as EnsembleRequest);
-    if ('error' in applied) { log.push(`request refused: ${applied.error}`); return; }
+    if ('error' in applied) {
+      log.push(`request refused: ${applied.error}`);
+      return;
+    }
     if (applied.scope !== 'state') session.compute(applied.scope);
     return sendAll(applied.scope === 'graph');
   };
 }
 
-async function lastRender(page: Page, after: number, what: string, ok: (r: EnsembleRenderedMessage) => boolean): Promise<EnsembleRenderedMessage> {
+async function lastRender(
+  page: Page,
+  after: number,
+  what: string,
+  ok: (r: EnsembleRenderedMessage) => boolean,
+): Promise<EnsembleRenderedMessage> {
   const t0 = Date.now();
   for (;;) {
-    const found = await page.evaluate(n => (globalThis as unknown as { __messages: { type: string }[] }).__messages.slice(n).filter(m => m.type === 'ensemble/rendered'), after) as unknown as EnsembleRenderedMessage[];
+    const found = (await page.evaluate(
+      n =>
+        (globalThis as unknown as { __messages: { type: string }[] }).__messages
+          .slice(n)
+          .filter(m => m.type === 'ensemble/rendered'),
+      after,
+    )) as unknown as EnsembleRenderedMessage[];
     const r = found[found.length - 1];
     if (r && ok(r)) return r;
-    if (Date.now() - t0 > 20000) throw new Error(`${what}: not drawn within 20 s (last counts ${JSON.stringify(r?.counts)})`);
+    if (Date.now() - t0 > 20000)
+      throw new Error(`${what}: not drawn within 20 s (last counts ${JSON.stringify(r?.counts)})`);
     await page.waitForTimeout(50);
   }
 }
@@ -67,10 +89,15 @@ async function loadInputs(tmp: string): Promise<{ name: string; folder: string }
   if (existsSync(lulesh)) inputs.push({ name: 'lulesh', folder: lulesh });
   const scaled = join(tmp, 'scaled');
   mkdirSync(scaled);
-  const doc = JSON.parse(readFileSync(join(root, 'samples/heat-stencil/profiles/heat-stencil-sampling-4ranks.json'), 'utf8')) as { columns: string[]; data: number[][] };
+  const doc = JSON.parse(
+    readFileSync(join(root, 'samples/heat-stencil/profiles/heat-stencil-sampling-4ranks.json'), 'utf8'),
+  ) as { columns: string[]; data: number[][] };
   const time = doc.columns.indexOf('sum#time.duration');
   for (const [name, f] of Object.entries({ run_a: 1, run_b: 1.5, run_c: 3 })) {
-    writeFileSync(join(scaled, `${name}.json`), JSON.stringify({ ...doc, data: doc.data.map(row => row.map((v, i) => (i === time ? v * f : v))) }));
+    writeFileSync(
+      join(scaled, `${name}.json`),
+      JSON.stringify({ ...doc, data: doc.data.map(row => row.map((v, i) => (i === time ? v * f : v))) }),
+    );
   }
   inputs.push({ name: 'sample', folder: scaled });
   const synthetic = join(tmp, 'synthetic');
@@ -82,44 +109,76 @@ async function loadInputs(tmp: string): Promise<{ name: string; folder: string }
 async function main(): Promise<void> {
   if (!args.includes('--no-build')) {
     await esbuild.build({
-      entryPoints: { webview: join(root, 'webview-ui/src/main.tsx') }, outdir: join(root, 'dist'), bundle: true, platform: 'browser', format: 'iife',
-      target: 'chrome130', jsx: 'automatic', logLevel: 'warning', define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+      entryPoints: { webview: join(root, 'webview-ui/src/main.tsx') },
+      outdir: join(root, 'dist'),
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      target: 'chrome130',
+      jsx: 'automatic',
+      logLevel: 'warning',
+      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     });
   }
   mkdirSync(outDir, { recursive: true });
   const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-ensemble-shot-'));
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
   const failures: string[] = [];
   try {
     for (const input of await loadInputs(tmp)) {
       const loaded = await loadEnsemble(input.folder);
       const ep = new EnsembleProfile(loaded.runs, { path: input.folder, errors: loaded.errors });
       for (const theme of themes) {
-        const session = new EnsembleSession(ep, { title: input.name, metric: () => ep.profile.metrics[ep.profile.primaryMetric]!.name });
+        const session = new EnsembleSession(ep, {
+          title: input.name,
+          metric: () => ep.profile.metrics[ep.profile.primaryMetric]!.name,
+        });
         const page = await browser.newPage({ viewport: { width: 1400, height: 980 }, deviceScaleFactor: 1 });
         const log: string[] = [];
-        page.on('console', m => { if (m.type() === 'error') log.push(`console: ${m.text()}`); });
+        page.on('console', m => {
+          if (m.type() === 'error') log.push(`console: ${m.text()}`);
+        });
         page.on('pageerror', e => log.push(`page error: ${e.message}`));
-        const send = (m: ToWebview) => page.evaluate(x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x), m as never);
+        const send = (m: ToWebview) =>
+          page.evaluate(x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x), m as never);
         const answer = host(session, send, log);
         await page.exposeFunction('__toHost', (json: string) => answer(JSON.parse(json)));
         const file = join(tmp, `${input.name}-${theme}.html`);
         writeFileSync(file, webviewPage(root, theme, 'ensemble'));
         await page.goto(pathToFileURL(file).href);
         const count = () => page.evaluate(() => (globalThis as unknown as { __messages: unknown[] }).__messages.length);
-        const shot = async (state: string) => { await page.waitForTimeout(250); await page.screenshot({ path: join(outDir, `ensemble-${input.name}-${theme}-${state}.png`) }); };
+        const shot = async (state: string) => {
+          await page.waitForTimeout(250);
+          await page.screenshot({ path: join(outDir, `ensemble-${input.name}-${theme}-${state}.png`) });
+        };
         const act = async (what: string, m: ToWebview, ok: (r: EnsembleRenderedMessage) => boolean) => {
           const n = await count();
           await send(m);
-          return lastRender(page, n, `${input.name} ${what}`, ok).catch(e => { failures.push(String(e)); return undefined; });
+          return lastRender(page, n, `${input.name} ${what}`, ok).catch(e => {
+            failures.push(String(e));
+            return undefined;
+          });
         };
         const simulate = (request: EnsembleRequest): ToWebview => ({ type: 'ensemble/simulate', request });
         const panes = (p: [LinkedViewName, LinkedViewName]): ToWebview => ({ type: 'ensemble/panes', panes: p });
-        const first = await lastRender(page, 0, input.name, r => (r.counts['sankeyNodes'] ?? 0) > 0)
-          .catch(async (e: unknown) => { await shot('failed'); throw new Error(`${String(e)}\n${log.join('\n')}`); });
+        const first = await lastRender(page, 0, input.name, r => (r.counts['sankeyNodes'] ?? 0) > 0).catch(
+          async (e: unknown) => {
+            await shot('failed');
+            throw new Error(`${String(e)}\n${log.join('\n')}`);
+          },
+        );
         const top = [...session.computed!.data.nodes].sort((a, b) => b.maxExclusive - a.maxExclusive)[0]!;
-        console.log(`${input.name} ${theme}: ${first.counts['sankeyNodes']} nodes, ${first.counts['sankeyLinks']} links, ${session.computed!.data.runs.length} runs; graph ${session.timings.graph?.toFixed(0)} ms`);
-        await act('select', simulate({ type: 'ensemble/select', nodeId: top.id }), r => r.selected === top.id && (r.counts['icicle'] ?? 0) > 0 && (r.counts['boxes'] ?? 0) > 0);
+        console.log(
+          `${input.name} ${theme}: ${first.counts['sankeyNodes']} nodes, ${first.counts['sankeyLinks']} links, ${session.computed!.data.runs.length} runs; graph ${session.timings.graph?.toFixed(0)} ms`,
+        );
+        await act(
+          'select',
+          simulate({ type: 'ensemble/select', nodeId: top.id }),
+          r => r.selected === top.id && (r.counts['icicle'] ?? 0) > 0 && (r.counts['boxes'] ?? 0) > 0,
+        );
         await shot('summary');
         // Wheel zoom over the Sankey's background scales the drawing; Reset zoom brings it back.
         const sankey = (await page.locator('[data-ensemble-view="sankey"] svg').first().boundingBox())!;
@@ -127,16 +186,30 @@ async function main(): Promise<void> {
         await page.mouse.wheel(0, -400);
         await page.waitForTimeout(200);
         const zoomed = await page.locator('.ens-zoom').getAttribute('transform');
-        if (!zoomed?.includes('scale')) failures.push(`${input.name}: wheel did not zoom the Sankey (transform ${zoomed})`);
+        if (!zoomed?.includes('scale'))
+          failures.push(`${input.name}: wheel did not zoom the Sankey (transform ${zoomed})`);
         await shot('zoom');
         await page.locator('.ens-reset-zoom').click();
         await page.waitForTimeout(200);
-        if (await page.locator('.ens-zoom').getAttribute('transform')) failures.push(`${input.name}: Reset zoom left a transform`);
-        await act('text guides', simulate({ type: 'ensemble/options', options: { textGuides: true } }), r => (r.counts['textGuides'] ?? 0) > 0);
+        if (await page.locator('.ens-zoom').getAttribute('transform'))
+          failures.push(`${input.name}: Reset zoom left a transform`);
+        await act(
+          'text guides',
+          simulate({ type: 'ensemble/options', options: { textGuides: true } }),
+          r => (r.counts['textGuides'] ?? 0) > 0,
+        );
         await shot('guides');
-        await act('target', simulate({ type: 'ensemble/mode', mode: 'target' }), r => r.mode === 'target' && (r.counts['targetLines'] ?? 0) > 0);
+        await act(
+          'target',
+          simulate({ type: 'ensemble/mode', mode: 'target' }),
+          r => r.mode === 'target' && (r.counts['targetLines'] ?? 0) > 0,
+        );
         await shot('target');
-        await act('correlation + distribution', panes(['correlation', 'distribution']), r => (r.counts['correlation'] ?? 0) > 0 && (r.counts['distribution'] ?? 0) > 0);
+        await act(
+          'correlation + distribution',
+          panes(['correlation', 'distribution']),
+          r => (r.counts['correlation'] ?? 0) > 0 && (r.counts['distribution'] ?? 0) > 0,
+        );
         await shot('target-correlation');
         await act('diff', simulate({ type: 'ensemble/mode', mode: 'diff' }), r => r.mode === 'diff');
         await act('projection', panes(['projection', 'boxes']), r => 'projection' in r.counts);

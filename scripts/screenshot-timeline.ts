@@ -20,7 +20,12 @@ import type { Profile } from '../src/analysis/model/profile';
 import { syntheticTraceProfile } from '../src/analysis/timeline/testing/synthetic-trace';
 import type { FromWebview, ToWebview } from '../src/shared/protocol';
 import { encode, webviewPage } from './webview-page';
-import { timelineRequest, type TimelineInitResult, type TimelineResults, type TimelineTilesResult } from '../src/extension/workers/timeline-requests';
+import {
+  timelineRequest,
+  type TimelineInitResult,
+  type TimelineResults,
+  type TimelineTilesResult,
+} from '../src/extension/workers/timeline-requests';
 
 const root = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -34,18 +39,50 @@ function host(profile: Profile, title: string, send: (m: ToWebview) => Promise<v
     switch (m.type) {
       case 'ready': {
         const r = timelineRequest(profile, { kind: 'init', minimapWidth: 1024 }).result as TimelineInitResult;
-        return send({ type: 'timeline/init', title, timeRange: r.timeRange, originNs: r.originNs, rows: r.rows, maxDepth: r.maxDepth, minimap: r.minimap, trackCount: r.trackCount, eventCount: r.eventCount, overlayWindow: null });
+        return send({
+          type: 'timeline/init',
+          title,
+          timeRange: r.timeRange,
+          originNs: r.originNs,
+          rows: r.rows,
+          maxDepth: r.maxDepth,
+          minimap: r.minimap,
+          trackCount: r.trackCount,
+          eventCount: r.eventCount,
+          overlayWindow: null,
+        });
       }
       case 'timeline/requestTiles': {
-        const r = timelineRequest(profile, { kind: 'tiles', window: m.window, tracks: m.tracks, width: m.width, depth: m.depth, colourBy: m.colourBy, depthViews: m.depthViews }).result as TimelineTilesResult;
+        const r = timelineRequest(profile, {
+          kind: 'tiles',
+          window: m.window,
+          tracks: m.tracks,
+          width: m.width,
+          depth: m.depth,
+          colourBy: m.colourBy,
+          depthViews: m.depthViews,
+        }).result as TimelineTilesResult;
         return send({ type: 'timeline/tiles', requestId: m.requestId, ...r });
       }
       case 'timeline/hover':
-        return send({ type: 'timeline/eventDetails', requestId: m.requestId, details: timelineRequest(profile, { kind: 'hover', track: m.track, time: m.time, depth: m.depth }).result as never });
+        return send({
+          type: 'timeline/eventDetails',
+          requestId: m.requestId,
+          details: timelineRequest(profile, { kind: 'hover', track: m.track, time: m.time, depth: m.depth })
+            .result as never,
+        });
       case 'timeline/selectWindow':
-        return send({ type: 'timeline/windowStats', ...(timelineRequest(profile, { kind: 'windowStats', window: m.window, tracks: m.tracks }).result as TimelineResults['windowStats']) });
+        return send({
+          type: 'timeline/windowStats',
+          ...(timelineRequest(profile, { kind: 'windowStats', window: m.window, tracks: m.tracks })
+            .result as TimelineResults['windowStats']),
+        });
       case 'timeline/lanes':
-        return send({ type: 'timeline/rows', rows: timelineRequest(profile, { kind: 'rows', filter: m.filter, sort: m.sort, collapsed: m.collapsed }).result as never });
+        return send({
+          type: 'timeline/rows',
+          rows: timelineRequest(profile, { kind: 'rows', filter: m.filter, sort: m.sort, collapsed: m.collapsed })
+            .result as never,
+        });
       case 'log':
         log.push(`${m.level}: ${m.message}`);
         return;
@@ -55,10 +92,20 @@ function host(profile: Profile, title: string, send: (m: ToWebview) => Promise<v
   };
 }
 
-async function rendered(page: Page, after: number, what: string): Promise<{ lanes: number; rects: number; events: number; flows: number; copies: number }> {
+async function rendered(
+  page: Page,
+  after: number,
+  what: string,
+): Promise<{ lanes: number; rects: number; events: number; flows: number; copies: number }> {
   const t0 = Date.now();
   for (;;) {
-    const found = await page.evaluate(n => (globalThis as unknown as { __messages: { type: string }[] }).__messages.slice(n).filter(m => m.type === 'timeline/rendered'), after);
+    const found = await page.evaluate(
+      n =>
+        (globalThis as unknown as { __messages: { type: string }[] }).__messages
+          .slice(n)
+          .filter(m => m.type === 'timeline/rendered'),
+      after,
+    );
     if (found.length) return found[found.length - 1] as never;
     if (Date.now() - t0 > 20000) throw new Error(`${what}: no rendered frame within 20 s`);
     await page.waitForTimeout(50);
@@ -68,19 +115,42 @@ async function rendered(page: Page, after: number, what: string): Promise<{ lane
 async function main(): Promise<void> {
   if (!args.includes('--no-build')) {
     await esbuild.build({
-      entryPoints: { webview: join(root, 'webview-ui/src/main.tsx') }, outdir: join(root, 'dist'), bundle: true, platform: 'browser', format: 'iife',
-      target: 'chrome130', jsx: 'automatic', logLevel: 'warning', define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+      entryPoints: { webview: join(root, 'webview-ui/src/main.tsx') },
+      outdir: join(root, 'dist'),
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      target: 'chrome130',
+      jsx: 'automatic',
+      logLevel: 'warning',
+      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     });
   }
   const paths = args.filter(a => !a.startsWith('--'));
-  const inputs: { name: string; load: () => Promise<Profile> }[] = paths.length ? paths.map(p => ({ name: basename(p).replace(/\..*$/, ''), load: () => readProfile(p) })) : [
-    ...[join(shared, 'chrome-trace/pytorch-profiler-resnet50/worker0.1623143089861.pt.trace.json.gz'), join(shared, 'scorep-otf2/ping-pong-2ranks'), join(shared, 'hpctoolkit-metadb/ping-pong-mpi-with-trace')]
-      .filter(p => existsSync(p)).map(p => ({ name: p.includes('resnet') ? 'pytorch' : p.includes('otf2') ? 'pingpong-otf2' : 'pingpong-tracedb', load: () => readProfile(p) })),
-    { name: 'synthetic', load: async () => syntheticTraceProfile({ ranks: 8, threadsPerRank: 2, targetEvents: 2e5 }) },
-  ];
+  const inputs: { name: string; load: () => Promise<Profile> }[] = paths.length
+    ? paths.map(p => ({ name: basename(p).replace(/\..*$/, ''), load: () => readProfile(p) }))
+    : [
+        ...[
+          join(shared, 'chrome-trace/pytorch-profiler-resnet50/worker0.1623143089861.pt.trace.json.gz'),
+          join(shared, 'scorep-otf2/ping-pong-2ranks'),
+          join(shared, 'hpctoolkit-metadb/ping-pong-mpi-with-trace'),
+        ]
+          .filter(p => existsSync(p))
+          .map(p => ({
+            name: p.includes('resnet') ? 'pytorch' : p.includes('otf2') ? 'pingpong-otf2' : 'pingpong-tracedb',
+            load: () => readProfile(p),
+          })),
+        {
+          name: 'synthetic',
+          load: async () => syntheticTraceProfile({ ranks: 8, threadsPerRank: 2, targetEvents: 2e5 }),
+        },
+      ];
   mkdirSync(outDir, { recursive: true });
   const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-timeline-'));
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
   const failures: string[] = [];
   try {
     for (const input of inputs) {
@@ -88,23 +158,37 @@ async function main(): Promise<void> {
       for (const theme of themes) {
         const page = await browser.newPage({ viewport: { width: 1400, height: 820 }, deviceScaleFactor: 1 });
         const log: string[] = [];
-        page.on('console', m => { if (m.type() === 'error') log.push(`console: ${m.text()}`); });
+        page.on('console', m => {
+          if (m.type() === 'error') log.push(`console: ${m.text()}`);
+        });
         page.on('pageerror', e => log.push(`page error: ${e.message}`));
-        const answer = host(profile, input.name, m => page.evaluate(x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x), encode(m)), log);
+        const answer = host(
+          profile,
+          input.name,
+          m => page.evaluate(x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x), encode(m)),
+          log,
+        );
         await page.exposeFunction('__toHost', (json: string) => answer(JSON.parse(json)));
         const file = join(tmp, `${input.name}-${theme}.html`);
         writeFileSync(file, webviewPage(root, theme, 'timeline'));
         await page.goto(pathToFileURL(file).href);
         const r = await rendered(page, 0, input.name);
-        console.log(`${input.name} ${theme}: ${r.lanes} lanes, ${r.rects} tile runs, ${r.events} events, ${r.flows} flows, ${r.copies} copies`);
+        console.log(
+          `${input.name} ${theme}: ${r.lanes} lanes, ${r.rects} tile runs, ${r.events} events, ${r.flows} flows, ${r.copies} copies`,
+        );
         if (!(r.lanes > 0 && r.rects + r.events > 0)) failures.push(`${input.name}: nothing drawn`);
         await page.waitForTimeout(200);
         await page.screenshot({ path: join(outDir, `timeline-${input.name}-${theme}.png`) });
         // Zoom to a tenth of the run in its middle, hover the first lane, then select a range.
         const [lo, hi] = profile.trace!.timeRange;
-        const mid = (lo + hi) / 2, span = (hi - lo) / 40;
+        const mid = (lo + hi) / 2,
+          span = (hi - lo) / 40;
         let n = await page.evaluate(() => (globalThis as unknown as { __messages: unknown[] }).__messages.length);
-        await page.evaluate(x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x), { type: 'timeline/simulate', action: 'zoom', window: { start: mid - span, end: mid + span } });
+        await page.evaluate(x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x), {
+          type: 'timeline/simulate',
+          action: 'zoom',
+          window: { start: mid - span, end: mid + span },
+        });
         await rendered(page, n, `${input.name} zoom`);
         await page.waitForTimeout(200);
         const box = (await page.locator('.timeline-canvas').boundingBox())!;
@@ -116,8 +200,14 @@ async function main(): Promise<void> {
         await page.screenshot({ path: join(outDir, `timeline-${input.name}-${theme}-zoom.png`) });
         n = await page.evaluate(() => (globalThis as unknown as { __messages: unknown[] }).__messages.length);
         await page.mouse.move(box.x + 5, box.y + box.height + 60);
-        await page.evaluate(x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x), { type: 'timeline/simulate', action: 'select', window: { start: mid - span / 2, end: mid + span / 2 } });
-        await page.waitForSelector('.timeline-stats-functions', { timeout: 10000 }).catch(() => failures.push(`${input.name}: no window statistics`));
+        await page.evaluate(x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x), {
+          type: 'timeline/simulate',
+          action: 'select',
+          window: { start: mid - span / 2, end: mid + span / 2 },
+        });
+        await page
+          .waitForSelector('.timeline-stats-functions', { timeout: 10000 })
+          .catch(() => failures.push(`${input.name}: no window statistics`));
         await page.waitForTimeout(300);
         await page.screenshot({ path: join(outDir, `timeline-${input.name}-${theme}-select.png`) });
         if (log.length) failures.push(...log.map(l => `${input.name} ${theme}: ${l}`));

@@ -60,7 +60,9 @@ const nonce = 'c2NyZWVuc2hvdC1ub25jZQ';
 function pageHtml(theme, initial = { type: 'sankey', data: fixture }) {
   const t = THEMES[theme];
   if (!t) throw new Error(`unknown theme ${theme}; use dark, light or hc`);
-  const style = Object.entries(t.vars).map(([k, v]) => `${k}: ${v}`).join('; ');
+  const style = Object.entries(t.vars)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('; ');
   const url = f => pathToFileURL(join(root, f)).href;
   const csp = `default-src 'none'; img-src file: data:; style-src file: 'unsafe-inline'; font-src file:; script-src 'nonce-${nonce}';`;
   // The fake VS Code API: records messages and answers `ready` with the fixture, like the host does.
@@ -99,7 +101,10 @@ function pageHtml(theme, initial = { type: 'sankey', data: fixture }) {
 const failures = [];
 const check = (ok, what) => {
   if (ok) console.log(`  ok  ${what}`);
-  else { console.log(`  FAIL ${what}`); failures.push(what); }
+  else {
+    console.log(`  FAIL ${what}`);
+    failures.push(what);
+  }
 };
 
 const messages = page => page.evaluate(() => window.__messages);
@@ -108,11 +113,18 @@ async function waitForMessage(page, predicate, what, timeout = 5000) {
   for (;;) {
     const found = (await messages(page)).filter(predicate);
     if (found.length) return found[found.length - 1];
-    if (Date.now() - t0 > timeout) { check(false, `${what} (timed out)`); return null; }
+    if (Date.now() - t0 > timeout) {
+      check(false, `${what} (timed out)`);
+      return null;
+    }
     await page.waitForTimeout(25);
   }
 }
-async function clearMessages(page) { await page.evaluate(() => { window.__messages.length = 0; }); }
+async function clearMessages(page) {
+  await page.evaluate(() => {
+    window.__messages.length = 0;
+  });
+}
 
 /** Labels that overlap each other or stick out of the SVG. */
 function labelProblems(page) {
@@ -120,16 +132,21 @@ function labelProblems(page) {
     const svg = document.querySelector('.sankey-svg');
     if (!svg) return ['no svg'];
     const box = svg.getBoundingClientRect();
-    const rects = [...svg.querySelectorAll('.sankey-label')].map(t => ({ text: t.textContent, r: t.getBoundingClientRect() }));
+    const rects = [...svg.querySelectorAll('.sankey-label')].map(t => ({
+      text: t.textContent,
+      r: t.getBoundingClientRect(),
+    }));
     const problems = [];
     for (const { text, r } of rects) {
-      if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5) problems.push(`"${text}" outside the chart`);
+      if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5)
+        problems.push(`"${text}" outside the chart`);
     }
     for (let i = 0; i < rects.length; i++) {
       for (let j = i + 1; j < rects.length; j++) {
         const a = rects[i].r;
         const b = rects[j].r;
-        if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) problems.push(`"${rects[i].text}" overlaps "${rects[j].text}"`);
+        if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+          problems.push(`"${rects[i].text}" overlaps "${rects[j].text}"`);
       }
     }
     return problems;
@@ -143,7 +160,9 @@ async function shoot(browser, theme, dir) {
   console.log(`[${theme}]`);
   const page = await browser.newPage({ viewport: { width: 1280, height: 760 }, deviceScaleFactor: 1 });
   const problems = [];
-  page.on('console', m => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+  page.on('console', m => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
   page.on('pageerror', e => problems.push(`page error: ${e.message}`));
   const file = join(dir, `sankey-${theme}.html`);
   writeFileSync(file, pageHtml(theme));
@@ -152,10 +171,12 @@ async function shoot(browser, theme, dir) {
   const ready = await waitForMessage(page, m => m.type === 'ready', 'ready is posted');
   check(ready?.view === 'sankey', 'ready names the sankey view');
   const rendered = await waitForMessage(page, m => m.type === 'rendered', 'rendered is posted');
-  check(rendered?.view === 'sankey' && rendered.nodeCount === nodeCount && rendered.linkCount === linkCount,
-    `rendered counts ${rendered?.nodeCount}/${rendered?.linkCount} = ${nodeCount}/${linkCount}`);
-  check(await page.locator('.sankey-node-rect').count() === nodeCount, 'one rect per node in the DOM');
-  check(await page.locator('path.sankey-link').count() === linkCount, 'one path per link in the DOM');
+  check(
+    rendered?.view === 'sankey' && rendered.nodeCount === nodeCount && rendered.linkCount === linkCount,
+    `rendered counts ${rendered?.nodeCount}/${rendered?.linkCount} = ${nodeCount}/${linkCount}`,
+  );
+  check((await page.locator('.sankey-node-rect').count()) === nodeCount, 'one rect per node in the DOM');
+  check((await page.locator('path.sankey-link').count()) === linkCount, 'one path per link in the DOM');
   const overlaps = await labelProblems(page);
   check(overlaps.length === 0, `labels do not overlap${overlaps.length ? ': ' + overlaps.join('; ') : ''}`);
   await page.screenshot({ path: join(outDir, `sankey-${theme}.png`) });
@@ -163,9 +184,15 @@ async function shoot(browser, theme, dir) {
   // Hover: tooltip and highlight.
   await page.hover('[data-node="heat/libhalo.so"] .sankey-node-rect');
   await page.waitForTimeout(250);
-  const tip = await page.locator('.sankey-tooltip.is-visible').textContent().catch(() => '');
-  check(/libhalo\.so/.test(tip) && /21\.7 s/.test(tip) && /halo\.c:41/.test(tip), 'node tooltip shows module, value and file:line');
-  check(await page.locator('.sankey-svg.has-highlight').count() === 1, 'hover highlights the flow');
+  const tip = await page
+    .locator('.sankey-tooltip.is-visible')
+    .textContent()
+    .catch(() => '');
+  check(
+    /libhalo\.so/.test(tip) && /21\.7 s/.test(tip) && /halo\.c:41/.test(tip),
+    'node tooltip shows module, value and file:line',
+  );
+  check((await page.locator('.sankey-svg.has-highlight').count()) === 1, 'hover highlights the flow');
   await page.screenshot({ path: join(outDir, `sankey-${theme}-hover.png`) });
 
   // Wheel zoom over the background scales the drawing; Reset zoom brings it back.
@@ -173,15 +200,24 @@ async function shoot(browser, theme, dir) {
   await page.mouse.move(svgBox.x + 6, svgBox.y + svgBox.height - 6);
   await page.mouse.wheel(0, -400);
   await page.waitForTimeout(200);
-  check(/scale/.test(await page.locator('.sankey-zoom').first().getAttribute('transform') ?? ''), 'wheel zooms the drawing');
+  check(
+    /scale/.test((await page.locator('.sankey-zoom').first().getAttribute('transform')) ?? ''),
+    'wheel zooms the drawing',
+  );
   await page.getByRole('button', { name: 'Reset zoom' }).click();
   await page.waitForTimeout(200);
-  check(await page.locator('.sankey-zoom').first().getAttribute('transform') === null, 'Reset zoom restores the drawing');
+  check(
+    (await page.locator('.sankey-zoom').first().getAttribute('transform')) === null,
+    'Reset zoom restores the drawing',
+  );
 
   if (theme === 'dark') {
     await page.hover('[data-node="heat/libckpt.so/libc.so.6"] .sankey-node-rect');
     await page.waitForTimeout(100);
-    const tip2 = await page.locator('.sankey-tooltip.is-visible').textContent().catch(() => '');
+    const tip2 = await page
+      .locator('.sankey-tooltip.is-visible')
+      .textContent()
+      .catch(() => '');
     check(/Source location unknown/i.test(tip2), 'tooltip says when the source location is unknown');
     // Playwright's box of a thick SVG stroke is far too large: point at the path's centre line instead.
     const mid = await page.evaluate(() => {
@@ -191,7 +227,10 @@ async function shoot(browser, theme, dir) {
     });
     await page.mouse.move(mid.x, mid.y, { steps: 4 });
     await page.waitForTimeout(100);
-    const tip3 = await page.locator('.sankey-tooltip.is-visible').textContent().catch(() => '');
+    const tip3 = await page
+      .locator('.sankey-tooltip.is-visible')
+      .textContent()
+      .catch(() => '');
     check(/heat.*→.*libstencil\.so/.test(tip3) && /48\.2 s/.test(tip3), 'link tooltip shows source → target and value');
     await page.screenshot({ path: join(outDir, `sankey-${theme}-link-hover.png`) });
 
@@ -200,7 +239,10 @@ async function shoot(browser, theme, dir) {
     await page.click('[data-node="heat/libhalo.so"] .sankey-node-rect');
     const picked = await waitForMessage(page, m => m.type === 'callflow/select', 'click posts callflow/select');
     check(picked?.nodeId === 'heat/libhalo.so', 'the selection names the clicked node');
-    check(await page.locator('[data-node="heat/libhalo.so"] .sankey-node-selected').count() === 1, 'the selected node is outlined');
+    check(
+      (await page.locator('[data-node="heat/libhalo.so"] .sankey-node-selected').count()) === 1,
+      'the selected node is outlined',
+    );
 
     // Keyboard: Tab to the first node, Enter opens it.
     // Click the header: sequential focus navigation starts from there.
@@ -225,13 +267,19 @@ async function shoot(browser, theme, dir) {
       ...fixture,
       metric: { name: 'PAPI_L2_TCM', unit: '' },
       total: fixture.total * 4.1e6,
-      nodes: fixture.nodes.filter(n => n.id !== 'heat/libminimpi.so/heat')
+      nodes: fixture.nodes
+        .filter(n => n.id !== 'heat/libminimpi.so/heat')
         .map(n => ({ ...n, inclusive: n.inclusive * 4.1e6, exclusive: n.exclusive * 4.1e6 })),
-      links: fixture.links.filter(l => l.target !== 'heat/libminimpi.so/heat').map(l => ({ ...l, value: l.value * 4.1e6 })),
+      links: fixture.links
+        .filter(l => l.target !== 'heat/libminimpi.so/heat')
+        .map(l => ({ ...l, value: l.value * 4.1e6 })),
     };
     await page.evaluate(d => window.__host({ type: 'sankey', data: d }), misses);
     const again = await waitForMessage(page, m => m.type === 'rendered', 'rendered after new data');
-    check(again?.nodeCount === misses.nodes.length && again.linkCount === misses.links.length, `new data: rendered ${again?.nodeCount}/${again?.linkCount}`);
+    check(
+      again?.nodeCount === misses.nodes.length && again.linkCount === misses.links.length,
+      `new data: rendered ${again?.nodeCount}/${again?.linkCount}`,
+    );
     check(/339M/.test(await page.locator('.sankey-header').textContent()), 'counts formatted with k/M in the header');
     await page.screenshot({ path: join(outDir, `sankey-${theme}-counts.png`) });
     const state = await page.evaluate(() => window.__state);
@@ -249,8 +297,10 @@ async function shoot(browser, theme, dir) {
     }, THEMES.light.vars);
     await page.waitForTimeout(100);
     const lightFill = await fillOf();
-    check(darkFill === THEMES.dark.vars['--vscode-charts-red'] && lightFill === THEMES.light.vars['--vscode-charts-red'],
-      `colours are re-read on theme change (${darkFill} → ${lightFill})`);
+    check(
+      darkFill === THEMES.dark.vars['--vscode-charts-red'] && lightFill === THEMES.light.vars['--vscode-charts-red'],
+      `colours are re-read on theme change (${darkFill} → ${lightFill})`,
+    );
     await page.evaluate(vars => {
       for (const [k, v] of Object.entries(vars)) document.documentElement.style.setProperty(k, v);
       document.body.className = 'vscode-dark';
@@ -259,38 +309,59 @@ async function shoot(browser, theme, dir) {
 
     // Back to the fixture, then resize: responsive re-layout and a new rendered message.
     await page.evaluate(d => window.__host({ type: 'sankey', data: d }), fixture);
-    await waitForMessage(page, m => m.type === 'rendered' && m.linkCount === linkCount, 'rendered after restoring data');
+    await waitForMessage(
+      page,
+      m => m.type === 'rendered' && m.linkCount === linkCount,
+      'rendered after restoring data',
+    );
     await clearMessages(page);
     await page.setViewportSize({ width: 720, height: 480 });
     const resized = await waitForMessage(page, m => m.type === 'rendered', 'rendered after resize');
     check(resized?.nodeCount === nodeCount, 'resize re-renders all nodes');
     const narrowOverlaps = await labelProblems(page);
-    check(narrowOverlaps.length === 0, `narrow: labels do not overlap${narrowOverlaps.length ? ': ' + narrowOverlaps.join('; ') : ''}`);
+    check(
+      narrowOverlaps.length === 0,
+      `narrow: labels do not overlap${narrowOverlaps.length ? ': ' + narrowOverlaps.join('; ') : ''}`,
+    );
     await page.screenshot({ path: join(outDir, `sankey-${theme}-narrow.png`) });
     await page.setViewportSize({ width: 1280, height: 760 });
 
     // Empty graph.
     await clearMessages(page);
-    await page.evaluate(d => window.__host({ type: 'sankey', data: d }), { ...fixture, nodes: [], links: [], total: 0 });
+    await page.evaluate(d => window.__host({ type: 'sankey', data: d }), {
+      ...fixture,
+      nodes: [],
+      links: [],
+      total: 0,
+    });
     // (A render report of the resize above may still arrive first: wait for the empty one.)
-    const none = await waitForMessage(page, m => m.type === 'rendered' && m.nodeCount === 0, 'rendered for an empty graph');
+    const none = await waitForMessage(
+      page,
+      m => m.type === 'rendered' && m.nodeCount === 0,
+      'rendered for an empty graph',
+    );
     check(none?.nodeCount === 0 && none.linkCount === 0, 'empty graph renders 0/0');
     await page.screenshot({ path: join(outDir, `sankey-${theme}-empty.png`) });
 
     // Error panel: a banner above the last graph, dismissible.
     await page.evaluate(d => window.__host({ type: 'sankey', data: d }), fixture);
     await waitForMessage(page, m => m.type === 'rendered' && m.nodeCount === nodeCount, 'rendered before the error');
-    await page.evaluate(() => window.__host({ type: 'error', message: 'Metric "PAPI_TOT_CYC" is not in this profile (heat2d-64.cali.json).' }));
+    await page.evaluate(() =>
+      window.__host({ type: 'error', message: 'Metric "PAPI_TOT_CYC" is not in this profile (heat2d-64.cali.json).' }),
+    );
     await page.waitForSelector('.error-panel');
-    check(await page.locator('.error-panel[role="alert"]').count() === 1, 'error message shows the error panel');
-    check(await page.locator('.sankey-svg').count() === 1, 'the last graph stays under the error banner');
+    check((await page.locator('.error-panel[role="alert"]').count()) === 1, 'error message shows the error panel');
+    check((await page.locator('.sankey-svg').count()) === 1, 'the last graph stays under the error banner');
     await page.screenshot({ path: join(outDir, `sankey-${theme}-error.png`) });
     await page.click('.error-panel-close');
-    check(await page.locator('.error-panel').count() === 0, 'the error banner can be dismissed');
+    check((await page.locator('.error-panel').count()) === 0, 'the error banner can be dismissed');
   }
 
-  check(await page.evaluate(() => window.__acquired) === 1, 'acquireVsCodeApi() called once');
-  check(problems.length === 0, `no console errors or CSP violations${problems.length ? ':\n      ' + problems.join('\n      ') : ''}`);
+  check((await page.evaluate(() => window.__acquired)) === 1, 'acquireVsCodeApi() called once');
+  check(
+    problems.length === 0,
+    `no console errors or CSP violations${problems.length ? ':\n      ' + problems.join('\n      ') : ''}`,
+  );
   await page.close();
 }
 
@@ -299,37 +370,72 @@ async function shoot(browser, theme, dir) {
 /** Screenshots and checks of the CallFlow views on fixtures the analysis computes (scripts/callflow-fixtures.ts). */
 async function callflowShots(browser, theme, dir) {
   const fixturesFile = join(dir, 'callflow-fixtures.json');
-  const gen = spawnSync('npx', ['tsx', join(root, 'scripts/callflow-fixtures.ts'), fixturesFile], { cwd: root, encoding: 'utf8' });
-  if (gen.status !== 0) { check(false, `callflow fixtures: ${gen.stderr}`); return; }
+  const gen = spawnSync('npx', ['tsx', join(root, 'scripts/callflow-fixtures.ts'), fixturesFile], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (gen.status !== 0) {
+    check(false, `callflow fixtures: ${gen.stderr}`);
+    return;
+  }
   const all = JSON.parse(readFileSync(fixturesFile, 'utf8'));
   for (const [name, f] of Object.entries(all)) {
-    const state = (extra = {}) => ({ mode: 'single', brushed: null, selected: f.focus, canCompare: Boolean(f.sideBySide), ...extra });
+    const state = (extra = {}) => ({
+      mode: 'single',
+      brushed: null,
+      selected: f.focus,
+      canCompare: Boolean(f.sideBySide),
+      ...extra,
+    });
     const file = join(dir, `callflow-${name}-${theme}.html`);
     writeFileSync(file, pageHtml(theme, { type: 'sankey', data: f.data, callflow: state() }));
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
     const problems = [];
-    page.on('console', m => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+    page.on('console', m => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+    });
     page.on('pageerror', e => problems.push(`page error: ${e.message}`));
     await page.goto(pathToFileURL(file).href);
     await page.waitForSelector('.sankey-node-rect');
     await waitForMessage(page, m => m.type === 'rendered', `${name}: rendered`);
     const withHist = f.data.nodes.filter(n => n.histogram?.inclusive.counts.some(c => c > 0)).length;
-    check(await page.locator('.sankey-mini-hist').count() === withHist, `${name}: a mini histogram on every bar with per-rank values (${withHist})`);
-    check(await page.locator('.callflow-bin').count() > 0, `${name}: the histogram view shows the selected node`);
+    check(
+      (await page.locator('.sankey-mini-hist').count()) === withHist,
+      `${name}: a mini histogram on every bar with per-rank values (${withHist})`,
+    );
+    check((await page.locator('.callflow-bin').count()) > 0, `${name}: the histogram view shows the selected node`);
     // Metrics for the correlation view, as the host answers them.
-    await page.evaluate(m => window.__host(m), { type: 'callflow/nodeMetrics', nodeId: f.focus, metrics: f.nodeMetrics });
+    await page.evaluate(m => window.__host(m), {
+      type: 'callflow/nodeMetrics',
+      nodeId: f.focus,
+      metrics: f.nodeMetrics,
+    });
     const focusSel = `[data-node="${f.focus}"] .sankey-node-rect`;
     await page.hover(focusSel);
     await page.waitForTimeout(250);
-    const tip = await page.locator('.sankey-tooltip.is-visible').textContent().catch(() => '');
-    check(/Called from/.test(tip) && /Inclusive/.test(tip) && /Exclusive/.test(tip), `${name}: node tooltip lists callers and values`);
+    const tip = await page
+      .locator('.sankey-tooltip.is-visible')
+      .textContent()
+      .catch(() => '');
+    check(
+      /Called from/.test(tip) && /Inclusive/.test(tip) && /Exclusive/.test(tip),
+      `${name}: node tooltip lists callers and values`,
+    );
     await page.screenshot({ path: join(outDir, `callflow-${name}-sankey-tooltip.png`) });
 
     // Histogram: hover a bin for its ranks, then brush the lower bins.
     const firstBin = await page.locator('.callflow-bin').first().boundingBox();
     await page.mouse.move(firstBin.x + firstBin.width / 2, firstBin.y + firstBin.height - 2);
     await page.waitForTimeout(100);
-    check(/Ranks:/.test(await page.locator('.callflow-tip').textContent().catch(() => '')), `${name}: a bin's tooltip lists its ranks`);
+    check(
+      /Ranks:/.test(
+        await page
+          .locator('.callflow-tip')
+          .textContent()
+          .catch(() => ''),
+      ),
+      `${name}: a bin's tooltip lists its ranks`,
+    );
     await page.screenshot({ path: join(outDir, `callflow-${name}-histogram.png`) });
     const plot = await page.locator('.callflow-histogram svg').boundingBox();
     await clearMessages(page);
@@ -337,26 +443,51 @@ async function callflowShots(browser, theme, dir) {
     await page.mouse.down();
     await page.mouse.move(plot.x + 46 + (plot.width - 60) * 0.45, plot.y + 40, { steps: 5 });
     await page.mouse.up();
-    const brushMsg = await waitForMessage(page, m => m.type === 'callflow/brush', `${name}: brushing bins posts callflow/brush`);
-    check(Array.isArray(brushMsg?.contexts) && brushMsg.contexts.length > 0, `${name}: the brush selects ranks (${brushMsg?.contexts?.join(',')})`);
+    const brushMsg = await waitForMessage(
+      page,
+      m => m.type === 'callflow/brush',
+      `${name}: brushing bins posts callflow/brush`,
+    );
+    check(
+      Array.isArray(brushMsg?.contexts) && brushMsg.contexts.length > 0,
+      `${name}: the brush selects ranks (${brushMsg?.contexts?.join(',')})`,
+    );
     await page.waitForTimeout(100);
     await page.screenshot({ path: join(outDir, `callflow-${name}-histogram-brushed.png`) });
 
     // Correlation tab.
     await page.click('[data-tab="correlation"]');
     await page.waitForSelector('.callflow-point');
-    check(await page.locator('.callflow-point').count() === f.data.contexts.indices.length, `${name}: one point per rank`);
+    check(
+      (await page.locator('.callflow-point').count()) === f.data.contexts.indices.length,
+      `${name}: one point per rank`,
+    );
     await page.locator('.callflow-fit-hit').hover({ force: true });
     await page.waitForTimeout(100);
-    check(/r = /.test(await page.locator('.callflow-tip').textContent().catch(() => '')), `${name}: hovering the fit line shows r`);
+    check(
+      /r = /.test(
+        await page
+          .locator('.callflow-tip')
+          .textContent()
+          .catch(() => ''),
+      ),
+      `${name}: hovering the fit line shows r`,
+    );
     await page.screenshot({ path: join(outDir, `callflow-${name}-correlation.png`) });
     await page.click('[data-tab="histogram"]');
 
     // Brush split: two graphs, coloured by difference.
-    await page.evaluate(m => window.__host(m), { type: 'sankey', data: f.top, callflow: state({ mode: 'brush', brushed: f.brushed, second: f.bottom, labels: f.labels }) });
+    await page.evaluate(m => window.__host(m), {
+      type: 'sankey',
+      data: f.top,
+      callflow: state({ mode: 'brush', brushed: f.brushed, second: f.bottom, labels: f.labels }),
+    });
     await page.waitForTimeout(1000); // the three-phase transition is 700 ms
-    check(await page.locator('.sankey-svg').count() === 2, `${name}: the brush split draws two graphs`);
-    check(/brushed − rest/.test(await page.locator('.callflow-toolbar').textContent()), `${name}: a diverging difference legend`);
+    check((await page.locator('.sankey-svg').count()) === 2, `${name}: the brush split draws two graphs`);
+    check(
+      /brushed − rest/.test(await page.locator('.callflow-toolbar').textContent()),
+      `${name}: a diverging difference legend`,
+    );
     await page.mouse.move(5, 5);
     await page.screenshot({ path: join(outDir, `callflow-${name}-brush-split.png`) });
 
@@ -366,17 +497,29 @@ async function callflowShots(browser, theme, dir) {
     if (f.splitNode) {
       await clearMessages(page);
       await page.dblclick(`[data-node="${f.splitNode}"] .sankey-node-rect`);
-      const split = await waitForMessage(page, m => m.type === 'callflow/split', `${name}: double-click posts callflow/split`);
+      const split = await waitForMessage(
+        page,
+        m => m.type === 'callflow/split',
+        `${name}: double-click posts callflow/split`,
+      );
       check(split?.nodeId === f.splitNode && split.mode === 'entry', `${name}: double-click splits by entry function`);
       await page.evaluate(m => window.__host(m), { type: 'sankey', data: f.split, callflow: state() });
       await page.waitForTimeout(80);
-      const midOpacity = await page.evaluate(() => Number(getComputedStyle(document.querySelector('.sankey-links')).opacity));
+      const midOpacity = await page.evaluate(() =>
+        Number(getComputedStyle(document.querySelector('.sankey-links')).opacity),
+      );
       check(midOpacity < 1, `${name}: links fade out first (opacity ${midOpacity.toFixed(2)})`);
       await page.waitForTimeout(900);
       const parts = f.split.nodes.filter(n => n.baseId === f.splitNode && n.id !== f.splitNode).length;
-      check(parts >= 2 && await page.locator('.sankey-node-rect').count() === f.split.nodes.length, `${name}: ${parts} split parts drawn`);
-      await page.click(`[data-node="${f.split.nodes.find(n => n.baseId === f.splitNode && n.id !== f.splitNode).id}"] .sankey-node-rect`, { button: 'right' });
-      check(await page.locator('.callflow-menu').count() === 1, `${name}: right-click opens the node menu`);
+      check(
+        parts >= 2 && (await page.locator('.sankey-node-rect').count()) === f.split.nodes.length,
+        `${name}: ${parts} split parts drawn`,
+      );
+      await page.click(
+        `[data-node="${f.split.nodes.find(n => n.baseId === f.splitNode && n.id !== f.splitNode).id}"] .sankey-node-rect`,
+        { button: 'right' },
+      );
+      check((await page.locator('.callflow-menu').count()) === 1, `${name}: right-click opens the node menu`);
       await page.screenshot({ path: join(outDir, `callflow-${name}-split-menu.png`) });
       await page.keyboard.press('Escape');
       await page.mouse.click(5, 5);
@@ -384,18 +527,30 @@ async function callflowShots(browser, theme, dir) {
 
     if (f.sideBySide) {
       const sb = f.sideBySide;
-      await page.evaluate(m => window.__host(m), { type: 'sankey', data: sb.a, callflow: state({ mode: 'sideBySide', second: sb.b, labels: sb.labels }) });
+      await page.evaluate(m => window.__host(m), {
+        type: 'sankey',
+        data: sb.a,
+        callflow: state({ mode: 'sideBySide', second: sb.b, labels: sb.labels }),
+      });
       await page.waitForTimeout(1000);
-      const heights = await page.evaluate(() => [...document.querySelectorAll('.sankey-svg')].map(svg => {
-        const rects = [...svg.querySelectorAll('.sankey-node-rect')];
-        return Math.max(...rects.map(r => Number(r.getAttribute('height'))));
-      }));
+      const heights = await page.evaluate(() =>
+        [...document.querySelectorAll('.sankey-svg')].map(svg => {
+          const rects = [...svg.querySelectorAll('.sankey-node-rect')];
+          return Math.max(...rects.map(r => Number(r.getAttribute('height'))));
+        }),
+      );
       const ratio = heights[1] / heights[0];
       const want = sb.b.total / sb.a.total;
-      check(Math.abs(ratio - want) < 0.01, `${name}: side by side, B's root is ${ratio.toFixed(3)} of A's (totals: ${want.toFixed(3)})`);
+      check(
+        Math.abs(ratio - want) < 0.01,
+        `${name}: side by side, B's root is ${ratio.toFixed(3)} of A's (totals: ${want.toFixed(3)})`,
+      );
       await page.screenshot({ path: join(outDir, `callflow-${name}-side-by-side.png`) });
     }
-    check(problems.length === 0, `${name}: no console errors${problems.length ? ':\n      ' + problems.join('\n      ') : ''}`);
+    check(
+      problems.length === 0,
+      `${name}: no console errors${problems.length ? ':\n      ' + problems.join('\n      ') : ''}`,
+    );
     await page.close();
   }
 }
@@ -410,14 +565,22 @@ while (!existsSync(chromiumPath)) {
 }
 const browser = await chromium.launch({
   executablePath: chromiumPath,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-sync',
+  ],
 });
 try {
   for (const theme of themes) await shoot(browser, theme, tmp);
   if (!arg('no-callflow', false)) await callflowShots(browser, themes.includes('dark') ? 'dark' : themes[0], tmp);
 } finally {
   await browser.close();
-  if (!process.env.KEEP_TMP) rmSync(tmp, { recursive: true, force: true }); else console.log(tmp);
+  if (!process.env.KEEP_TMP) rmSync(tmp, { recursive: true, force: true });
+  else console.log(tmp);
 }
 console.log(failures.length ? `\n${failures.length} check(s) failed` : `\nall checks passed; screenshots in ${outDir}`);
 process.exit(failures.length ? 1 : 0);

@@ -9,7 +9,11 @@ const stages = [
   ['lint', 'npm', ['run', 'lint']],
   ['unit tests', process.execPath, ['scripts/run-unit-tests.mjs']],
   ['build', process.execPath, ['esbuild.mjs']],
-  ['extension-host tests (real VS Code)', process.execPath, ['test/integration/harness/run-in-vscode.mjs', ...process.argv.slice(2)]],
+  [
+    'extension-host tests (real VS Code)',
+    process.execPath,
+    ['test/integration/harness/run-in-vscode.mjs', ...process.argv.slice(2)],
+  ],
 ];
 
 function run(label, cmd, args) {
@@ -17,20 +21,31 @@ function run(label, cmd, args) {
   return new Promise(resolve => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout.on('data', d => { process.stdout.write(d); out += d; });
+    child.stdout.on('data', d => {
+      process.stdout.write(d);
+      out += d;
+    });
     child.on('close', code => resolve({ code: code ?? 1, out }));
   });
 }
 
-let passed = 0, failed = 0;
+let passed = 0,
+  failed = 0;
 const failedStages = [];
 for (const [label, cmd, args] of stages) {
   const { code, out } = await run(label, cmd, args);
   // Node's test runner prints "ℹ pass N"/"ℹ fail N"; the VS Code harness prints "integration: N passed, N failed".
-  const unitPass = /ℹ pass (\d+)/.exec(out), unitFail = /ℹ fail (\d+)/.exec(out);
+  const unitPass = /ℹ pass (\d+)/.exec(out),
+    unitFail = /ℹ fail (\d+)/.exec(out);
   const integ = /integration: (\d+) passed, (\d+) failed/.exec(out);
-  if (unitPass) { passed += Number(unitPass[1]); failed += Number(unitFail?.[1] ?? 0); }
-  if (integ) { passed += Number(integ[1]); failed += Number(integ[2]); }
+  if (unitPass) {
+    passed += Number(unitPass[1]);
+    failed += Number(unitFail?.[1] ?? 0);
+  }
+  if (integ) {
+    passed += Number(integ[1]);
+    failed += Number(integ[2]);
+  }
   if (code !== 0) failedStages.push(label);
 }
 if (failedStages.length) console.log(`\nfailed stages: ${failedStages.join(', ')}`);

@@ -13,7 +13,10 @@ export function webviewPage(root: string, theme: string, view: ViewName): string
   const t = THEMES[theme]!;
   const nonce = 'c2NyZWVuc2hvdC1wYWdl';
   const url = (f: string) => pathToFileURL(join(root, f)).href;
-  const style = Object.entries(t.vars).map(([k, v]) => `${k}: ${v}`).join('; ').replaceAll('"', '&quot;');
+  const style = Object.entries(t.vars)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('; ')
+    .replaceAll('"', '&quot;');
   const fake = `
     window.__messages = [];
     const revive = v => v && typeof v === 'object' ? (v.__ta ? new globalThis[v.__ta](v.v) : Array.isArray(v) ? v.map(revive) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revive(x)]))) : v;

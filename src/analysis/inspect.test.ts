@@ -16,7 +16,10 @@ main = 1
     const r = inspectReport(p);
     assert.equal(r.nodeCount, 6);
     assert.equal(r.nodesTruncated, false);
-    assert.deepEqual(r.nodes.map(n => n.path.join('/')), ['main', 'main/solve', 'main/solve/kernel', 'main/solve/small', 'main/io', 'main/io/write']);
+    assert.deepEqual(
+      r.nodes.map(n => n.path.join('/')),
+      ['main', 'main/solve', 'main/solve/kernel', 'main/solve/small', 'main/io', 'main/io/write'],
+    );
     assert.equal(r.nodes[1]!.inclusive['time'], 43);
   });
 
@@ -25,10 +28,20 @@ main = 1
     assert.equal(r.nodesTruncated, true);
     assert.equal(r.nodeCount, 6);
     // The two heaviest by inclusive are main (77) and solve (43); kernel (40) is third.
-    assert.deepEqual(r.nodes.map(n => n.path.join('/')), ['main', 'main/solve']);
+    assert.deepEqual(
+      r.nodes.map(n => n.path.join('/')),
+      ['main', 'main/solve'],
+    );
     const three = inspectReport(p, { maxNodes: 3 });
-    assert.deepEqual(three.nodes.map(n => n.name), ['main', 'solve', 'kernel']);
+    assert.deepEqual(
+      three.nodes.map(n => n.name),
+      ['main', 'solve', 'kernel'],
+    );
     const deep = inspectReport(profileFromOutline('a = 1\n  b = 1\n    c = 100\n  d = 50'), { maxNodes: 1 });
-    assert.deepEqual(deep.nodes.map(n => n.name), ['a'], 'a node is listed with all its ancestors');
+    assert.deepEqual(
+      deep.nodes.map(n => n.name),
+      ['a'],
+      'a node is listed with all its ancestors',
+    );
   });
 });

@@ -67,19 +67,34 @@ export function inspectReport(profile: Profile, options: InspectOptions = {}): I
     paths.set(i, path);
     const inclusive: Record<string, number> = {};
     const exclusive: Record<string, number> = {};
-    metrics.forEach((m, k) => { inclusive[m.name] = incl[k]![i]!; exclusive[m.name] = excl[k]![i]!; });
+    metrics.forEach((m, k) => {
+      inclusive[m.name] = incl[k]![i]!;
+      exclusive[m.name] = excl[k]![i]!;
+    });
     nodes.push({
-      path, name: tree.name(i), kind: nodeKindName(tree.kind(i)),
-      file: tree.file(i), line: tree.line(i), module: tree.module(i), inclusive, exclusive,
+      path,
+      name: tree.name(i),
+      kind: nodeKindName(tree.kind(i)),
+      file: tree.file(i),
+      line: tree.line(i),
+      module: tree.module(i),
+      inclusive,
+      exclusive,
     });
   }
   const trace = profile.trace;
-  const traceFacts = trace ? {
-    tracks: trace.tracks.map((t, i) => ({ name: `${t.process} · ${t.name}`, kind: t.kind, events: trace.trackEventStart[i + 1]! - trace.trackEventStart[i]! })),
-    events: trace.events.track.length,
-    timeRange: trace.timeRange,
-    dataMovement: dataMovementTotals(trace.dataMovement),
-  } : {};
+  const traceFacts = trace
+    ? {
+        tracks: trace.tracks.map((t, i) => ({
+          name: `${t.process} · ${t.name}`,
+          kind: t.kind,
+          events: trace.trackEventStart[i + 1]! - trace.trackEventStart[i]!,
+        })),
+        events: trace.events.track.length,
+        timeRange: trace.timeRange,
+        dataMovement: dataMovementTotals(trace.dataMovement),
+      }
+    : {};
   return {
     format: profile.format,
     path: profile.path,

@@ -8,27 +8,47 @@ import { describe, it } from 'node:test';
 const ROOT = resolve(__dirname, '..', '..');
 const SAMPLE = join(ROOT, 'samples/heat-stencil/profiles/heat-stencil-sampling-4ranks.json');
 const cli = (...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/hpc-lens.ts'), ...args], { encoding: 'utf8', cwd: ROOT });
+  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/hpc-lens.ts'), ...args], {
+    encoding: 'utf8',
+    cwd: ROOT,
+  });
 
 describe('hpc-lens inspect', () => {
   it('--json prints exactly one object in the documented schema', () => {
     const r = cli('inspect', '--json', SAMPLE);
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout);
-    assert.deepEqual(Object.keys(out), ['format', 'path', 'primaryMetric', 'metrics', 'contexts', 'metadata', 'nodeCount', 'nodesTruncated', 'nodes']);
+    assert.deepEqual(Object.keys(out), [
+      'format',
+      'path',
+      'primaryMetric',
+      'metrics',
+      'contexts',
+      'metadata',
+      'nodeCount',
+      'nodesTruncated',
+      'nodes',
+    ]);
     assert.equal(out.nodesTruncated, false);
     assert.equal(out.nodes.length, out.nodeCount);
     assert.equal(out.format, 'caliper-json-split');
     assert.equal(out.primaryMetric, 'time');
-    assert.deepEqual(out.metrics, [{ name: 'count', unit: 'count', kind: 'exclusive' }, { name: 'time', unit: 's', kind: 'exclusive' }]);
+    assert.deepEqual(out.metrics, [
+      { name: 'count', unit: 'count', kind: 'exclusive' },
+      { name: 'time', unit: 's', kind: 'exclusive' },
+    ]);
     assert.equal(out.contexts, 4);
     assert.equal(out.metadata['mpi.world.size'], '4');
-    const sweep = out.nodes.find((n: { name: string; path: string[] }) => n.name === 'jacobi_sweep' && n.path[0] === 'clone3');
+    const sweep = out.nodes.find(
+      (n: { name: string; path: string[] }) => n.name === 'jacobi_sweep' && n.path[0] === 'clone3',
+    );
     assert.deepEqual(Object.keys(sweep), ['path', 'name', 'kind', 'file', 'line', 'module', 'inclusive', 'exclusive']);
     assert.equal(sweep.kind, 'function');
     assert.equal(sweep.module, 'libstencil.so');
     assert.ok(sweep.inclusive.time > 0 && sweep.exclusive.time === 0, 'sampled lines are statement children');
-    const line = out.nodes.find((n: { path: string[]; kind: string }) => n.kind === 'statement' && n.path.includes('jacobi_sweep'));
+    const line = out.nodes.find(
+      (n: { path: string[]; kind: string }) => n.kind === 'statement' && n.path.includes('jacobi_sweep'),
+    );
     assert.match(line.file, /\/src\/stencil\.c$/);
     assert.ok(Number.isInteger(line.line));
   });

@@ -1,5 +1,12 @@
 import * as vscode from 'vscode';
-import type { EnsembleDetailData, EnsembleGraphData, EnsembleProjectionData, EnsembleRenderedMessage, EnsembleRequest, EnsembleViewState } from '../shared/ensemble-protocol';
+import type {
+  EnsembleDetailData,
+  EnsembleGraphData,
+  EnsembleProjectionData,
+  EnsembleRenderedMessage,
+  EnsembleRequest,
+  EnsembleViewState,
+} from '../shared/ensemble-protocol';
 import type { CallflowViewState, SankeyData, ToWebview } from '../shared/protocol';
 import { Command, registerCommands } from './commands/register-commands';
 import { registerSourceCommands } from './commands/source-commands';
@@ -22,7 +29,12 @@ import { EnsemblePanel } from './webviews/ensemble-panel';
 import type { EnsembleTimings } from './webviews/ensemble-session';
 import { SankeyPanel, type RenderReport } from './webviews/sankey-panel';
 import { TimelinePanel } from './webviews/timeline-panel';
-import type { TimelineHostToView, TimelineRenderedMessage, TimelineWindow, TimelineWindowStatsMessage } from '../shared/timeline-protocol';
+import type {
+  TimelineHostToView,
+  TimelineRenderedMessage,
+  TimelineWindow,
+  TimelineWindowStatsMessage,
+} from '../shared/timeline-protocol';
 
 /** What `activate` returns: a small API for other extensions and for the integration tests. */
 export interface HpcLensApi {
@@ -41,7 +53,8 @@ export interface HpcLensApi {
     statusBar(): { text: string; tooltip: string };
   };
   open(uri: vscode.Uri): Promise<boolean>;
-  readonly active: { name: string; format: string; nodes: number; contexts: number; metric: string; mappedFiles: number } | undefined;
+  readonly active:
+    { name: string; format: string; nodes: number; contexts: number; metric: string; mappedFiles: number } | undefined;
   readonly lastError: string | undefined;
   /** Heat-decorated lines currently applied to the document. */
   decoratedLines(uri: vscode.Uri): number;
@@ -115,7 +128,13 @@ export interface HpcLensApi {
 
 export function activate(context: vscode.ExtensionContext): HpcLensApi {
   const log = vscode.window.createOutputChannel('HPC Lens', { log: true });
-  context.subscriptions.push(startAnalysisWorker(vscode.Uri.joinPath(context.extensionUri, 'dist', 'parse-worker.js').fsPath, context.globalStorageUri.fsPath, m => log.info(m)));
+  context.subscriptions.push(
+    startAnalysisWorker(
+      vscode.Uri.joinPath(context.extensionUri, 'dist', 'parse-worker.js').fsPath,
+      context.globalStorageUri.fsPath,
+      m => log.info(m),
+    ),
+  );
   const resolver = new SourceResolver(context.workspaceState);
   const profiles = new ProfileManager(context.extensionUri, resolver, log, context.workspaceState);
   const navigator = new SourceNavigator(resolver);
@@ -133,7 +152,18 @@ export function activate(context: vscode.ExtensionContext): HpcLensApi {
   const revealer = new LineRevealer(profiles, resolver, edits, sankey, () => trees);
   const datasetsView = registerDatasetsView(profiles);
   context.subscriptions.push(
-    log, profiles, edits, navigator, lenses, heat, sankey, timeline, ensemble, status, dataMovement, ...dataMovementView.disposables,
+    log,
+    profiles,
+    edits,
+    navigator,
+    lenses,
+    heat,
+    sankey,
+    timeline,
+    ensemble,
+    status,
+    dataMovement,
+    ...dataMovementView.disposables,
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, lenses),
     vscode.languages.registerHoverProvider({ scheme: 'file' }, new ProfileHoverProvider(profiles, edits)),
     vscode.commands.registerCommand(Command.revealCurrentLine, async () => {
@@ -153,8 +183,14 @@ export function activate(context: vscode.ExtensionContext): HpcLensApi {
     startup,
     datasets: {
       entries: () => datasetsView.entries(),
-      activate: async i => { const d = profiles.datasets[i]; if (d) await profiles.activate(d); },
-      close: async i => { const d = profiles.datasets[i]; if (d) await profiles.closeDataset(d); },
+      activate: async i => {
+        const d = profiles.datasets[i];
+        if (d) await profiles.activate(d);
+      },
+      close: async i => {
+        const d = profiles.datasets[i];
+        if (d) await profiles.closeDataset(d);
+      },
       setMetric: async name => {
         const m = profiles.active?.profile.metricIndex(name) ?? -1;
         if (m >= 0) await profiles.setMetric(m);
@@ -167,64 +203,122 @@ export function activate(context: vscode.ExtensionContext): HpcLensApi {
     get active() {
       const lp = profiles.active;
       if (!lp) return undefined;
-      return { name: lp.name, format: lp.profile.format, nodes: lp.profile.tree.size, contexts: lp.profile.contextCount, metric: lp.profile.metrics[lp.metric]!.name, mappedFiles: lp.files.size };
+      return {
+        name: lp.name,
+        format: lp.profile.format,
+        nodes: lp.profile.tree.size,
+        contexts: lp.profile.contextCount,
+        metric: lp.profile.metrics[lp.metric]!.name,
+        mappedFiles: lp.files.size,
+      };
     },
-    get lastError() { return profiles.lastError; },
+    get lastError() {
+      return profiles.lastError;
+    },
     decoratedLines: uri => heat.applied.get(uri.toString()) ?? 0,
     heatLines: uri => heat.marked.get(uri.toString()) ?? [],
     diffDecorations: uri => heat.diffMarked.get(uri.toString()) ?? { regressions: [], improvements: [] },
-    dataMovementLines: async uri => { await dataMovement.ready; return dataMovement.marked.get(uri.toString()) ?? []; },
+    dataMovementLines: async uri => {
+      await dataMovement.ready;
+      return dataMovement.marked.get(uri.toString()) ?? [];
+    },
     dataMovementEntries: () => dataMovementView.provider.entries,
     timeline: {
-      get isOpen() { return timeline.isOpen; },
-      get lastRender() { return timeline.lastRender; },
+      get isOpen() {
+        return timeline.isOpen;
+      },
+      get lastRender() {
+        return timeline.lastRender;
+      },
       nextRender: () => timeline.nextRender(),
       post: m => timeline.post(m),
       nextMessage: type => timeline.nextMessage(type),
-      get lastStats() { return timeline.lastStats; },
-      get selection() { return timeline.selection; },
+      get lastStats() {
+        return timeline.lastStats;
+      },
+      get selection() {
+        return timeline.selection;
+      },
       highlightNode: nodes => timeline.highlightNode(nodes),
     },
     sankey: {
-      get data() { return sankey.currentData; },
-      get lastRender() { return sankey.lastRender; },
+      get data() {
+        return sankey.currentData;
+      },
+      get lastRender() {
+        return sankey.lastRender;
+      },
       nextRender: () => sankey.nextRender(),
       post: m => sankey.post(m),
-      get lastHighlight() { return sankey.lastHighlight; },
+      get lastHighlight() {
+        return sankey.lastHighlight;
+      },
       nextHighlight: () => sankey.nextHighlight(),
-      get callflow() { return sankey.currentCallflow; },
+      get callflow() {
+        return sankey.currentCallflow;
+      },
       nextUpdate: () => sankey.nextUpdate(),
-      get lastRequestError() { return sankey.lastRequestError; },
-      get lastSelection() { return sankey.lastSelection; },
+      get lastRequestError() {
+        return sankey.lastRequestError;
+      },
+      get lastSelection() {
+        return sankey.lastSelection;
+      },
     },
     ensemble: {
-      get isOpen() { return ensemble.isOpen; },
-      get data() { return ensemble.data; },
-      get detail() { return ensemble.detail; },
-      get projection() { return ensemble.projection; },
-      get state() { return ensemble.state?.view; },
-      get lastRender() { return ensemble.lastRender; },
+      get isOpen() {
+        return ensemble.isOpen;
+      },
+      get data() {
+        return ensemble.data;
+      },
+      get detail() {
+        return ensemble.detail;
+      },
+      get projection() {
+        return ensemble.projection;
+      },
+      get state() {
+        return ensemble.state?.view;
+      },
+      get lastRender() {
+        return ensemble.lastRender;
+      },
       nextRender: () => ensemble.nextRender(),
       request: r => ensemble.request(r),
       post: m => ensemble.post(m),
-      get lastRequestError() { return ensemble.lastRequestError; },
-      get lastTimings() { return ensemble.lastTimings; },
+      get lastRequestError() {
+        return ensemble.lastRequestError;
+      },
+      get lastTimings() {
+        return ensemble.lastTimings;
+      },
     },
     editing: {
       staleReason: uri => edits.staleReason(uri),
-      get lastReveal() { return revealer.last; },
+      get lastReveal() {
+        return revealer.last;
+      },
       selection: view => trees.get(view)?.view.selection.map(e => e.label) ?? [],
     },
     viewEntries: view => sideBar.providers.get(view)?.entries ?? [],
     sources: {
       resolution: async recorded => {
         const r = await resolver.resolution(recorded);
-        return { kind: r.kind, uri: 'uri' in r ? r.uri.toString() : undefined, candidates: r.kind === 'ambiguous' ? r.candidates.map(c => c.toString()) : undefined };
+        return {
+          kind: r.kind,
+          uri: 'uri' in r ? r.uri.toString() : undefined,
+          candidates: r.kind === 'ambiguous' ? r.candidates.map(c => c.toString()) : undefined,
+        };
       },
       unresolved: async () => {
         const lp = profiles.active;
         const list = lp ? await resolver.unresolved(lp.profile) : [];
-        return list.map(u => ({ recorded: u.recorded, kind: u.resolution.kind, candidates: u.resolution.kind === 'ambiguous' ? u.resolution.candidates.map(c => c.toString()) : [] }));
+        return list.map(u => ({
+          recorded: u.recorded,
+          kind: u.resolution.kind,
+          candidates: u.resolution.kind === 'ambiguous' ? u.resolution.candidates.map(c => c.toString()) : [],
+        }));
       },
     },
   };
@@ -237,8 +331,11 @@ export function activate(context: vscode.ExtensionContext): HpcLensApi {
  */
 function restoreSession(profiles: ProfileManager): Promise<RestoreReport> {
   const startup = (vscode.workspace.workspaceFolders ?? []).flatMap(folder =>
-    vscode.workspace.getConfiguration('hpcLens', folder.uri).get<string[]>('openOnStartup', [])
-      .map(p => (p.startsWith('/') ? vscode.Uri.file(p) : vscode.Uri.joinPath(folder.uri, p))));
+    vscode.workspace
+      .getConfiguration('hpcLens', folder.uri)
+      .get<string[]>('openOnStartup', [])
+      .map(p => (p.startsWith('/') ? vscode.Uri.file(p) : vscode.Uri.joinPath(folder.uri, p))),
+  );
   return profiles.restore(startup);
 }
 

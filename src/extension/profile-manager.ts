@@ -4,17 +4,29 @@ import type { Profile } from '../analysis/model/profile';
 import { DatasetList } from './datasets/dataset-list';
 import { datasetKindOf, type DatasetKind } from './datasets/dataset-summary';
 import {
-  datasetKey, parsePersistedDatasets, PERSISTED_DATASETS_KEY, startupPlan,
-  type PersistedDataset, type PersistedDatasets,
+  datasetKey,
+  parsePersistedDatasets,
+  PERSISTED_DATASETS_KEY,
+  startupPlan,
+  type PersistedDataset,
+  type PersistedDatasets,
 } from './datasets/persisted-datasets';
 import { LoadedProfile } from './profile-session';
 import type { SourceResolver } from './source-resolver';
 import { ParseCancelled, parseInWorker } from './workers/parse-client';
-import { describeLoadErrors, isEnsemble, loadEnsembleDataset, type EnsembleLoadedProfile } from './ensembles/ensemble-dataset';
+import {
+  describeLoadErrors,
+  isEnsemble,
+  loadEnsembleDataset,
+  type EnsembleLoadedProfile,
+} from './ensembles/ensemble-dataset';
 import type { RunLoadError } from '../analysis/ensemble';
 
 /** Size and modification time of a file, or of all files of a folder (HPCToolkit, TAU). */
-interface DiskStamp { size: number; mtime: number }
+interface DiskStamp {
+  size: number;
+  mtime: number;
+}
 
 /** One loaded dataset: a profile, a trace (a profile with `.trace`) or a diff of two runs. */
 export interface Dataset {
@@ -51,7 +63,10 @@ async function statOnDisk(uri: vscode.Uri): Promise<DiskStamp> {
     for (const [name, type] of await vscode.workspace.fs.readDirectory(dir)) {
       if (files >= FOLDER_FILE_LIMIT) return;
       const child = vscode.Uri.joinPath(dir, name);
-      if (type & vscode.FileType.Directory) { await walk(child); continue; }
+      if (type & vscode.FileType.Directory) {
+        await walk(child);
+        continue;
+      }
       const s = await vscode.workspace.fs.stat(child);
       files++;
       stamp.size += s.size;
@@ -66,7 +81,9 @@ const sameStamp = (a: DiskStamp, b: DiskStamp) => a.size === b.size && a.mtime =
 
 /** A dataset's file or folder does not exist (any more). */
 class MissingFile extends Error {
-  constructor(readonly uri: vscode.Uri) { super(`${uri.fsPath}: no such file or folder`); }
+  constructor(readonly uri: vscode.Uri) {
+    super(`${uri.fsPath}: no such file or folder`);
+  }
 }
 
 async function statOrMissing(uri: vscode.Uri): Promise<DiskStamp> {
@@ -113,9 +130,15 @@ export class ProfileManager implements vscode.Disposable {
     private readonly state?: vscode.Memento,
   ) {}
 
-  get active(): LoadedProfile | undefined { return this.list.active?.loaded; }
-  get activeDataset(): Dataset | undefined { return this.list.active; }
-  get datasets(): readonly Dataset[] { return this.list.all; }
+  get active(): LoadedProfile | undefined {
+    return this.list.active?.loaded;
+  }
+  get activeDataset(): Dataset | undefined {
+    return this.list.active;
+  }
+  get datasets(): readonly Dataset[] {
+    return this.list.all;
+  }
 
   /** Opens a profile or trace; resolves to the loaded profile, or undefined when it failed or was cancelled. */
   async open(uri: vscode.Uri): Promise<LoadedProfile | undefined> {
@@ -135,7 +158,11 @@ export class ProfileManager implements vscode.Disposable {
    * `baseline` the active dataset. Resolves to it, or undefined when either failed or was cancelled.
    */
   async compare(baseline: vscode.Uri, comparison: vscode.Uri): Promise<LoadedProfile | undefined> {
-    const source: PersistedDataset = { source: 'diff', baseline: baseline.toString(), comparison: comparison.toString() };
+    const source: PersistedDataset = {
+      source: 'diff',
+      baseline: baseline.toString(),
+      comparison: comparison.toString(),
+    };
     const existing = this.list.find(d => d.key === datasetKey(source));
     if (existing) {
       await this.activate(existing);
@@ -143,7 +170,11 @@ export class ProfileManager implements vscode.Disposable {
       return existing.loaded;
     }
     const names = [baseline, comparison].map(u => path.basename(u.fsPath));
-    return this.loadWithProgress(source, `HPC Lens: comparing ${names[1]} with ${names[0]}`, 'HPC Lens could not compare the profiles');
+    return this.loadWithProgress(
+      source,
+      `HPC Lens: comparing ${names[1]} with ${names[0]}`,
+      'HPC Lens could not compare the profiles',
+    );
   }
 
   /**
@@ -160,7 +191,11 @@ export class ProfileManager implements vscode.Disposable {
       return existing.loaded;
     }
     const name = uris.length === 1 ? path.basename(uris[0]!.fsPath) : `${uris.length} selections`;
-    const loaded = await this.loadWithProgress(source, `HPC Lens: opening ${name} as an ensemble`, `HPC Lens could not open ${name} as an ensemble`);
+    const loaded = await this.loadWithProgress(
+      source,
+      `HPC Lens: opening ${name} as an ensemble`,
+      `HPC Lens could not open ${name} as an ensemble`,
+    );
     if (isEnsemble(loaded)) this.reportEnsembleErrors(loaded);
     return loaded;
   }
@@ -242,7 +277,11 @@ export class ProfileManager implements vscode.Disposable {
   async reload(dataset: Dataset): Promise<LoadedProfile | undefined> {
     if (this.list.indexOf(dataset) < 0) return undefined;
     const metric = dataset.loaded.profile.metrics[dataset.loaded.metric]?.name;
-    const fresh = await this.withNotification(`HPC Lens: reloading ${dataset.loaded.name}`, `HPC Lens could not reload ${dataset.loaded.name}`, (slice, token) => this.build({ ...dataset.source, metric }, slice, token));
+    const fresh = await this.withNotification(
+      `HPC Lens: reloading ${dataset.loaded.name}`,
+      `HPC Lens could not reload ${dataset.loaded.name}`,
+      (slice, token) => this.build({ ...dataset.source, metric }, slice, token),
+    );
     if (!fresh || this.list.indexOf(dataset) < 0) return undefined;
     const replacement: Dataset = { ...fresh, stale: false };
     this.list.replace(dataset, replacement);
@@ -260,22 +299,36 @@ export class ProfileManager implements vscode.Disposable {
     const report: RestoreReport = { restored: 0, missing: [], failed: [] };
     const { state, problems } = parsePersistedDatasets(this.state?.get(PERSISTED_DATASETS_KEY));
     for (const p of problems) this.log.warn(`remembered datasets: ${p}`);
-    const plan = startupPlan(state, startupUris.map(u => u.toString()));
+    const plan = startupPlan(
+      state,
+      startupUris.map(u => u.toString()),
+    );
     if (plan.datasets.length === 0) return report;
     const activationsBefore = this.userActivations;
     const restored = new Map<number, Dataset>();
     this.restoring = true;
     try {
       await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `HPC Lens: restoring ${plan.datasets.length} dataset${plan.datasets.length === 1 ? '' : 's'}`, cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `HPC Lens: restoring ${plan.datasets.length} dataset${plan.datasets.length === 1 ? '' : 's'}`,
+          cancellable: true,
+        },
         async (progress, token) => {
           for (const [i, entry] of plan.datasets.entries()) {
             if (token.isCancellationRequested) break;
             const already = this.list.find(d => d.key === datasetKey(entry));
-            if (already) { restored.set(i, already); continue; }
+            if (already) {
+              restored.set(i, already);
+              continue;
+            }
             const label = describeSource(entry);
             try {
-              const d = await this.build(entry, { progress, span: 100 / plan.datasets.length, prefix: `${path.basename(label)}: ` }, token);
+              const d = await this.build(
+                entry,
+                { progress, span: 100 / plan.datasets.length, prefix: `${path.basename(label)}: ` },
+                token,
+              );
               // The remembered active dataset becomes active as soon as it is back, unless the user chose another meanwhile.
               const mine = this.userActivations === activationsBefore;
               this.list.add(d, this.list.active === undefined || (mine && i === plan.active));
@@ -314,7 +367,9 @@ export class ProfileManager implements vscode.Disposable {
 
   private save(): void {
     if (this.restoring || !this.state) return;
-    void Promise.resolve(this.state.update(PERSISTED_DATASETS_KEY, this.snapshot())).catch(e => this.log.warn(`could not remember the datasets: ${(e as Error).message}`));
+    void Promise.resolve(this.state.update(PERSISTED_DATASETS_KEY, this.snapshot())).catch(e =>
+      this.log.warn(`could not remember the datasets: ${(e as Error).message}`),
+    );
   }
 
   /** Tells the views which dataset is active now and remembers the list. */
@@ -332,15 +387,24 @@ export class ProfileManager implements vscode.Disposable {
       if (now.every((s, i) => d.stamps[i] && sameStamp(s, d.stamps[i]))) return;
     } catch (e) {
       if (!(e instanceof MissingFile)) return;
-      void vscode.window.showWarningMessage(`HPC Lens: ${d.loaded.name} no longer exists on disk; the loaded copy stays until you close it.`);
+      void vscode.window.showWarningMessage(
+        `HPC Lens: ${d.loaded.name} no longer exists on disk; the loaded copy stays until you close it.`,
+      );
       return;
     }
     this.log.info(`${d.loaded.name} changed on disk since it was read`);
-    const choice = await vscode.window.showInformationMessage(`HPC Lens: ${d.loaded.name} changed on disk since it was read.`, 'Reload');
+    const choice = await vscode.window.showInformationMessage(
+      `HPC Lens: ${d.loaded.name} changed on disk since it was read.`,
+      'Reload',
+    );
     if (choice === 'Reload') await this.reload(d);
   }
 
-  private async loadWithProgress(source: PersistedDataset, title: string, failure: string): Promise<LoadedProfile | undefined> {
+  private async loadWithProgress(
+    source: PersistedDataset,
+    title: string,
+    failure: string,
+  ): Promise<LoadedProfile | undefined> {
     const started = Date.now();
     const d = await this.withNotification(title, failure, (slice, token) => this.build(source, slice, token));
     if (!d) return undefined;
@@ -348,8 +412,12 @@ export class ProfileManager implements vscode.Disposable {
     this.list.add(d);
     const p = d.loaded.profile;
     const name = d.loaded.name;
-    if (d.loaded.diff) this.log.info(`compared ${name} (${d.loaded.diff.nodes.length} matched contexts) in ${Date.now() - started} ms`);
-    else this.log.info(`opened ${d.loaded.uri.fsPath} (${p.format}, ${p.tree.size} nodes, ${p.contextCount} contexts, ${d.loaded.files.size} source files mapped) in ${Date.now() - started} ms`);
+    if (d.loaded.diff)
+      this.log.info(`compared ${name} (${d.loaded.diff.nodes.length} matched contexts) in ${Date.now() - started} ms`);
+    else
+      this.log.info(
+        `opened ${d.loaded.uri.fsPath} (${p.format}, ${p.tree.size} nodes, ${p.contextCount} contexts, ${d.loaded.files.size} source files mapped) in ${Date.now() - started} ms`,
+      );
     for (const w of p.warnings) this.log.warn(`${name}: ${w}`);
     this.lastError = undefined;
     await this.announce();
@@ -357,7 +425,11 @@ export class ProfileManager implements vscode.Disposable {
   }
 
   /** Runs one load behind its own cancellable notification; errors are shown and kept in `lastError`. */
-  private async withNotification(title: string, failure: string, load: (slice: ProgressSlice, token: vscode.CancellationToken) => Promise<Dataset>): Promise<Dataset | undefined> {
+  private async withNotification(
+    title: string,
+    failure: string,
+    load: (slice: ProgressSlice, token: vscode.CancellationToken) => Promise<Dataset>,
+  ): Promise<Dataset | undefined> {
     try {
       return await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title, cancellable: true },
@@ -378,7 +450,11 @@ export class ProfileManager implements vscode.Disposable {
   }
 
   /** Reads a dataset's file(s) in the worker and derives the overlays for its (remembered) metric. */
-  private async build(source: PersistedDataset, slice: ProgressSlice, token?: vscode.CancellationToken): Promise<Dataset> {
+  private async build(
+    source: PersistedDataset,
+    slice: ProgressSlice,
+    token?: vscode.CancellationToken,
+  ): Promise<Dataset> {
     const abort = new AbortController();
     const sub = token?.onCancellationRequested(() => abort.abort());
     try {
@@ -388,22 +464,43 @@ export class ProfileManager implements vscode.Disposable {
       for (const u of uris) {
         const uri = vscode.Uri.parse(u);
         const stamp = await statOrMissing(uri); // a vanished file fails here, before the worker starts
-        parsed.push({ uri, stamp, profile: await this.parse(uri, abort.signal, { ...slice, span: slice.span / uris.length, prefix: uris.length > 1 ? `${slice.prefix}${path.basename(uri.fsPath)}: ` : slice.prefix }) });
+        parsed.push({
+          uri,
+          stamp,
+          profile: await this.parse(uri, abort.signal, {
+            ...slice,
+            span: slice.span / uris.length,
+            prefix: uris.length > 1 ? `${slice.prefix}${path.basename(uri.fsPath)}: ` : slice.prefix,
+          }),
+        });
       }
-      slice.progress.report({ message: `${slice.prefix}${parsed.length > 1 ? 'matching calling contexts' : 'mapping source files'}` });
+      slice.progress.report({
+        message: `${slice.prefix}${parsed.length > 1 ? 'matching calling contexts' : 'mapping source files'}`,
+      });
       const [first, second] = parsed;
       const loaded = second
         ? new LoadedProfile(second.profile, second.uri, { profile: first!.profile, uri: first!.uri })
         : new LoadedProfile(first!.profile, first!.uri);
       await loaded.derive(this.metricFor(loaded, source.metric), this.resolver);
       const { metric: _remembered, ...identity } = source;
-      return { source: identity, key: datasetKey(source), loaded, kind: datasetKindOf(loaded.profile, !!second), stamps: parsed.map(p => p.stamp), stale: false };
+      return {
+        source: identity,
+        key: datasetKey(source),
+        loaded,
+        kind: datasetKindOf(loaded.profile, !!second),
+        stamps: parsed.map(p => p.stamp),
+        stale: false,
+      };
     } finally {
       sub?.dispose();
     }
   }
 
-  private async buildEnsemble(source: PersistedDataset & { source: 'ensemble' }, slice: ProgressSlice, signal: AbortSignal): Promise<Dataset> {
+  private async buildEnsemble(
+    source: PersistedDataset & { source: 'ensemble' },
+    slice: ProgressSlice,
+    signal: AbortSignal,
+  ): Promise<Dataset> {
     const uris = source.uris.map(u => vscode.Uri.parse(u));
     const stamps: DiskStamp[] = [];
     for (const uri of uris) stamps.push(await statOrMissing(uri));
@@ -413,7 +510,10 @@ export class ProfileManager implements vscode.Disposable {
       signal,
       ...(source.metric ? { metric: source.metric } : {}),
       onProgress: (fraction, message) => {
-        slice.progress.report({ increment: Math.max(0, (fraction - reported) * slice.span), message: `${slice.prefix}${message}` });
+        slice.progress.report({
+          increment: Math.max(0, (fraction - reported) * slice.span),
+          message: `${slice.prefix}${message}`,
+        });
         reported = Math.max(reported, fraction);
       },
     });
@@ -425,7 +525,8 @@ export class ProfileManager implements vscode.Disposable {
   /** The remembered metric when the profile (and a diff's baseline) still has it, else the default. */
   private metricFor(lp: LoadedProfile, remembered: string | undefined): number {
     const p = lp.profile;
-    const inBoth = (name: string | undefined) => name !== undefined && p.metricIndex(name) >= 0 && (!lp.baseline || lp.baseline.profile.metricIndex(name) >= 0);
+    const inBoth = (name: string | undefined) =>
+      name !== undefined && p.metricIndex(name) >= 0 && (!lp.baseline || lp.baseline.profile.metricIndex(name) >= 0);
     if (inBoth(remembered)) return p.metricIndex(remembered!);
     if (lp.baseline) {
       const name = lp.baseline.profile.metrics[lp.baseline.profile.primaryMetric]?.name;
@@ -441,13 +542,19 @@ export class ProfileManager implements vscode.Disposable {
       workerScript,
       signal,
       onProgress: (fraction, message) => {
-        slice.progress.report({ increment: Math.max(0, (fraction - reported) * slice.span), message: `${slice.prefix}${message ?? ''}`.trim() });
+        slice.progress.report({
+          increment: Math.max(0, (fraction - reported) * slice.span),
+          message: `${slice.prefix}${message ?? ''}`.trim(),
+        });
         reported = Math.max(reported, fraction);
       },
     });
   }
 
-  dispose(): void { this.changed.dispose(); this.listChanged.dispose(); }
+  dispose(): void {
+    this.changed.dispose();
+    this.listChanged.dispose();
+  }
 }
 
 /** A short name for a remembered dataset in messages. */

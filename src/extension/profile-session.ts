@@ -3,13 +3,24 @@ import * as vscode from 'vscode';
 import type { FunctionTotals, LineCost } from '../analysis/model/aggregates';
 import { diffProfiles, mergeDiffLines, type DiffLine, type ProfileDiff } from '../analysis/graph/profile-diff';
 import { superGraphData, type SuperGraphDataOptions } from '../analysis/graph/super-graph-data';
-import { answerSuperGraphQuery, type SuperGraphQuery, type SuperGraphQueryResults } from '../analysis/graph/super-graph-queries';
+import {
+  answerSuperGraphQuery,
+  type SuperGraphQuery,
+  type SuperGraphQueryResults,
+} from '../analysis/graph/super-graph-queries';
 import type { Profile } from '../analysis/model/profile';
 import type { SankeyData } from '../shared/protocol';
 import { seedMetricCache } from './overlays/overlay-cache';
 import { hotPathThreshold } from './settings';
 import type { SourceResolver } from './source-resolver';
-import { deriveData, sideBarLists as sideBarListsOf, unpackLines, type DeriveOptions, type PackedLineCosts, type SideBarLists } from './workers/derived-data';
+import {
+  deriveData,
+  sideBarLists as sideBarListsOf,
+  unpackLines,
+  type DeriveOptions,
+  type PackedLineCosts,
+  type SideBarLists,
+} from './workers/derived-data';
 import { analysisWorkerOf } from './workers/parse-client';
 
 /** Rows per side-bar list. */
@@ -37,7 +48,9 @@ function lazyOverlay(uri: vscode.Uri, lines: PackedLineCosts): FileOverlay & { p
     uri,
     functions: [],
     packed: [],
-    get lines() { return (unpacked ??= this.packed.flatMap(k => unpackLines(lines, k))); },
+    get lines() {
+      return (unpacked ??= this.packed.flatMap(k => unpackLines(lines, k)));
+    },
   };
 }
 
@@ -61,7 +74,11 @@ export class LoadedProfile {
    * `profile` is what the views and hovers show; with a `baseline`, this is a diff dataset: `profile`
    * is the comparison run and the overlays show its change against the baseline.
    */
-  constructor(readonly profile: Profile, readonly uri: vscode.Uri, readonly baseline?: { profile: Profile; uri: vscode.Uri }) {
+  constructor(
+    readonly profile: Profile,
+    readonly uri: vscode.Uri,
+    readonly baseline?: { profile: Profile; uri: vscode.Uri },
+  ) {
     this.metric = profile.primaryMetric;
   }
 
@@ -89,19 +106,26 @@ export class LoadedProfile {
     const files = new Map<string, FileOverlay & { packed: number[] }>();
     const recorded = new Map<string, { lines?: number; functions?: number }>();
     d.lines.files.forEach((f, k) => recorded.set(f, { lines: k }));
-    d.fileFunctions.files.forEach((f, k) => { const r = recorded.get(f); if (r) r.functions = k; else recorded.set(f, { functions: k }); });
-    await Promise.all([...recorded].map(async ([rec, at]) => {
-      const uri = await resolver.resolve(rec);
-      if (!uri) return;
-      const key = uri.toString();
-      let o = files.get(key);
-      if (!o) files.set(key, (o = lazyOverlay(uri, d.lines)));
-      if (at.lines !== undefined) o.packed.push(at.lines);
-      const ff = d.fileFunctions;
-      if (at.functions !== undefined) {
-        for (let j = ff.start[at.functions]!; j < ff.start[at.functions + 1]!; j++) o.functions.push({ index: ff.fn[j]!, near: ff.near[j]! > 0 ? ff.near[j]! : null });
-      }
-    }));
+    d.fileFunctions.files.forEach((f, k) => {
+      const r = recorded.get(f);
+      if (r) r.functions = k;
+      else recorded.set(f, { functions: k });
+    });
+    await Promise.all(
+      [...recorded].map(async ([rec, at]) => {
+        const uri = await resolver.resolve(rec);
+        if (!uri) return;
+        const key = uri.toString();
+        let o = files.get(key);
+        if (!o) files.set(key, (o = lazyOverlay(uri, d.lines)));
+        if (at.lines !== undefined) o.packed.push(at.lines);
+        const ff = d.fileFunctions;
+        if (at.functions !== undefined) {
+          for (let j = ff.start[at.functions]!; j < ff.start[at.functions + 1]!; j++)
+            o.functions.push({ index: ff.fn[j]!, near: ff.near[j]! > 0 ? ff.near[j]! : null });
+        }
+      }),
+    );
     // The per-node totals that hovers, lenses and heat read synchronously, from the worker's shared
     // memory: summed here they are one O(nodes × contexts) pass each, 100–200 ms with the GC at
     // 10⁶ nodes × 16 ranks. (The child index came with the parse, built by the worker as well.)
@@ -115,17 +139,27 @@ export class LoadedProfile {
     this.sideBar = d.sideBar;
     this.files = files;
     const { names, functionOfNode, outermost } = d.functions;
-    d.exclusiveByMetric.forEach((exclusive, k) => seedMetricCache(p, k, {
-      totals: k === metric ? d.functions : { names, functionOfNode, outermost, exclusive, inclusive: d.inclusiveByMetric[k]! },
-      ...(k === metric ? { hottestLine: d.hottestLine } : {}),
-    }));
+    d.exclusiveByMetric.forEach((exclusive, k) =>
+      seedMetricCache(p, k, {
+        totals:
+          k === metric
+            ? d.functions
+            : { names, functionOfNode, outermost, exclusive, inclusive: d.inclusiveByMetric[k]! },
+        ...(k === metric ? { hottestLine: d.hottestLine } : {}),
+      }),
+    );
     if (this.baseline) await this.deriveDiff(resolver);
   }
 
   /** The side-bar lists for the selected metric with the current settings (recomputed when a setting changed). */
   async sideBarLists(): Promise<SideBarLists> {
     const options = this.deriveOptions();
-    if (this.sideBar && this.sideBar.threshold === options.hotPathThreshold && this.sideBar.limit === options.listLength) return this.sideBar;
+    if (
+      this.sideBar &&
+      this.sideBar.threshold === options.hotPathThreshold &&
+      this.sideBar.limit === options.listLength
+    )
+      return this.sideBar;
     const metric = this.metric;
     const worker = analysisWorkerOf(this.profile);
     const lists = worker
@@ -144,9 +178,13 @@ export class LoadedProfile {
   }
 
   /** A question about the Sankey's super graph (super-graph-queries.ts), answered in the analysis worker when it holds the profile. */
-  superGraphQuery<K extends SuperGraphQuery['kind']>(query: Extract<SuperGraphQuery, { kind: K }>): Promise<SuperGraphQueryResults[K]> {
+  superGraphQuery<K extends SuperGraphQuery['kind']>(
+    query: Extract<SuperGraphQuery, { kind: K }>,
+  ): Promise<SuperGraphQueryResults[K]> {
     const worker = analysisWorkerOf(this.profile);
-    return worker ? worker.superGraphQuery<K>(this.profile, query) : Promise.resolve(answerSuperGraphQuery<K>(this.profile, query));
+    return worker
+      ? worker.superGraphQuery<K>(this.profile, query)
+      : Promise.resolve(answerSuperGraphQuery<K>(this.profile, query));
   }
 
   private deriveOptions(): DeriveOptions {
@@ -157,13 +195,16 @@ export class LoadedProfile {
   private async deriveDiff(resolver: SourceResolver): Promise<void> {
     const diff = diffProfiles(this.baseline!.profile, this.profile, this.profile.metrics[this.metric]!.name);
     const perUri = new Map<string, DiffLine[][]>();
-    await Promise.all([...diff.lines].map(async ([rec, lines]) => {
-      const uri = await resolver.resolve(rec);
-      if (!uri) return;
-      const key = uri.toString();
-      const lists = perUri.get(key);
-      if (lists) lists.push(lines); else perUri.set(key, [lines]);
-    }));
+    await Promise.all(
+      [...diff.lines].map(async ([rec, lines]) => {
+        const uri = await resolver.resolve(rec);
+        if (!uri) return;
+        const key = uri.toString();
+        const lists = perUri.get(key);
+        if (lists) lists.push(lines);
+        else perUri.set(key, [lines]);
+      }),
+    );
     this.diff = diff;
     this.diffLines = new Map([...perUri].map(([k, lists]) => [k, mergeDiffLines(lists)]));
   }
@@ -175,8 +216,13 @@ export class LoadedProfile {
   /** max/mean of a function's inclusive value across contexts (1 when balanced, 0 when empty). */
   functionImbalance(f: number): number {
     const C = this.profile.contextCount;
-    let max = 0, sum = 0;
-    for (let c = 0; c < C; c++) { const v = this.functionByContext[f * C + c]!; sum += v; if (v > max) max = v; }
+    let max = 0,
+      sum = 0;
+    for (let c = 0; c < C; c++) {
+      const v = this.functionByContext[f * C + c]!;
+      sum += v;
+      if (v > max) max = v;
+    }
     return sum > 0 ? max / (sum / C) : 0;
   }
 }

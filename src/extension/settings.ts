@@ -16,12 +16,22 @@ export const Setting = {
 
 const config = () => vscode.workspace.getConfiguration('hpcLens');
 
-export function overlaysEnabled(): boolean { return config().get<boolean>(Setting.overlaysEnabled, true); }
-export function heatMinShare(): number { return config().get<number>(Setting.heatMinShare, 0.001); }
-export function heatAnnotations(): boolean { return config().get<boolean>(Setting.heatAnnotations, false); }
+export function overlaysEnabled(): boolean {
+  return config().get<boolean>(Setting.overlaysEnabled, true);
+}
+export function heatMinShare(): number {
+  return config().get<number>(Setting.heatMinShare, 0.001);
+}
+export function heatAnnotations(): boolean {
+  return config().get<boolean>(Setting.heatAnnotations, false);
+}
 /** `file`: heat relative to the hottest line of the file; `global`: to the hottest line of the whole profile. */
-export function heatScale(): 'file' | 'global' { return config().get<string>(Setting.heatScale, 'file') === 'global' ? 'global' : 'file'; }
-export function hotPathThreshold(): number { return config().get<number>(Setting.hotPathThreshold, 0.05); }
+export function heatScale(): 'file' | 'global' {
+  return config().get<string>(Setting.heatScale, 'file') === 'global' ? 'global' : 'file';
+}
+export function hotPathThreshold(): number {
+  return config().get<number>(Setting.hotPathThreshold, 0.05);
+}
 /**
  * The user's module map for the call graph (rules in order, first match wins). Malformed rules are
  * skipped and described through `onProblem`, so one typo does not discard the whole map.
@@ -32,4 +42,6 @@ export function moduleMap(onProblem?: (message: string) => void): ModuleRule[] {
   return rules;
 }
 /** After-line text on the lines that issue copies (`⇅ H→D 96 MB · 24× · …`). */
-export function dataMovementAnnotations(): boolean { return config().get<boolean>(Setting.dataMovementAnnotations, true); }
+export function dataMovementAnnotations(): boolean {
+  return config().get<boolean>(Setting.dataMovementAnnotations, true);
+}

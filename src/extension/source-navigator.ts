@@ -20,11 +20,12 @@ export class SourceNavigator implements vscode.Disposable {
     let uri = 'uri' in resolution ? resolution.uri : undefined;
     if (!uri) {
       const base = path.posix.basename(file.replace(/\\/g, '/'));
-      const message = resolution.kind === 'ambiguous'
-        ? `HPC Lens: ${base} (for ${name}) matches ${resolution.candidates.length} files in this workspace equally well. Which one was profiled?`
-        : `HPC Lens: cannot find ${file} (for ${name}) in this workspace.`;
+      const message =
+        resolution.kind === 'ambiguous'
+          ? `HPC Lens: ${base} (for ${name}) matches ${resolution.candidates.length} files in this workspace equally well. Which one was profiled?`
+          : `HPC Lens: cannot find ${file} (for ${name}) in this workspace.`;
       const locate = 'Locate file…';
-      if (await vscode.window.showWarningMessage(message, locate) !== locate) return undefined;
+      if ((await vscode.window.showWarningMessage(message, locate)) !== locate) return undefined;
       uri = await this.locate(file, resolution);
       if (!uri) return undefined;
     }
@@ -41,7 +42,11 @@ export class SourceNavigator implements vscode.Disposable {
     if (!chosen && resolution.kind === 'ambiguous') {
       const browse = { label: '$(folder-opened) Browse…', description: 'choose another file', uri: undefined };
       const items = [
-        ...resolution.candidates.map(uri => ({ label: `$(file) ${vscode.workspace.asRelativePath(uri)}`, description: uri.scheme === 'file' ? undefined : uri.authority, uri: uri as vscode.Uri | undefined })),
+        ...resolution.candidates.map(uri => ({
+          label: `$(file) ${vscode.workspace.asRelativePath(uri)}`,
+          description: uri.scheme === 'file' ? undefined : uri.authority,
+          uri: uri as vscode.Uri | undefined,
+        })),
         browse,
       ];
       const pick = await vscode.window.showQuickPick(items, {
@@ -64,7 +69,10 @@ export class SourceNavigator implements vscode.Disposable {
       if (!chosen) return undefined;
     }
     const mapping = await this.resolver.remember(recorded, chosen);
-    void vscode.window.setStatusBarMessage(`HPC Lens: ${mapping.from} → ${mapping.to} saved in hpcLens.pathMappings`, 5000);
+    void vscode.window.setStatusBarMessage(
+      `HPC Lens: ${mapping.from} → ${mapping.to} saved in hpcLens.pathMappings`,
+      5000,
+    );
     return chosen;
   }
 
@@ -72,12 +80,18 @@ export class SourceNavigator implements vscode.Disposable {
     const doc = await vscode.workspace.openTextDocument(uri);
     const l = Math.max(0, Math.min((line ?? 1) - 1, doc.lineCount - 1));
     const range = new vscode.Range(l, 0, l, 0);
-    const editor = await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, selection: range, preserveFocus: false });
+    const editor = await vscode.window.showTextDocument(doc, {
+      viewColumn: vscode.ViewColumn.One,
+      selection: range,
+      preserveFocus: false,
+    });
     editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     editor.setDecorations(this.flash, [range]);
     setTimeout(() => editor.setDecorations(this.flash, []), 1500);
     return editor;
   }
 
-  dispose(): void { this.flash.dispose(); }
+  dispose(): void {
+    this.flash.dispose();
+  }
 }

@@ -1,8 +1,16 @@
 import * as vscode from 'vscode';
 import type { Profile } from '../analysis/model/profile';
 import {
-  applyMappings, basenameOf, compileMappings, isPseudoPath, mappingForAnswer, rankSuffixMatches, withMapping,
-  type CompiledMapping, type MappingVariables, type PathMapping,
+  applyMappings,
+  basenameOf,
+  compileMappings,
+  isPseudoPath,
+  mappingForAnswer,
+  rankSuffixMatches,
+  withMapping,
+  type CompiledMapping,
+  type MappingVariables,
+  type PathMapping,
 } from '../analysis/source/path-mapping';
 import { Setting } from './settings';
 
@@ -79,10 +87,12 @@ export class SourceResolver implements vscode.Disposable {
   /** The distinct recorded files of `profile` that do not resolve uniquely, sorted by path. */
   async unresolved(profile: Profile): Promise<UnresolvedFile[]> {
     const out: UnresolvedFile[] = [];
-    await Promise.all([...recordedFiles(profile)].map(async recorded => {
-      const resolution = await this.resolution(recorded);
-      if (resolution.kind === 'ambiguous' || resolution.kind === 'missing') out.push({ recorded, resolution });
-    }));
+    await Promise.all(
+      [...recordedFiles(profile)].map(async recorded => {
+        const resolution = await this.resolution(recorded);
+        if (resolution.kind === 'ambiguous' || resolution.kind === 'missing') out.push({ recorded, resolution });
+      }),
+    );
     return out.sort((a, b) => a.recorded.localeCompare(b.recorded));
   }
 
@@ -99,7 +109,10 @@ export class SourceResolver implements vscode.Disposable {
     const inspected = cfg.inspect<PathMapping[]>(Setting.pathMappings);
     const current = (folder ? inspected?.workspaceValue : inspected?.globalValue) ?? [];
     if (this.memory) {
-      const remembered = { ...this.memory.get<Record<string, string>>(REMEMBERED_KEY, {}), [recorded]: chosen.toString() };
+      const remembered = {
+        ...this.memory.get<Record<string, string>>(REMEMBERED_KEY, {}),
+        [recorded]: chosen.toString(),
+      };
       await this.memory.update(REMEMBERED_KEY, remembered);
     }
     await cfg.update(Setting.pathMappings, withMapping(Array.isArray(current) ? current : [], mapping), target);
@@ -113,7 +126,10 @@ export class SourceResolver implements vscode.Disposable {
       const folders = vscode.workspace.workspaceFolders ?? [];
       if (folders[0]) vars.workspaceFolder = folders[0].uri.path;
       for (const f of folders) vars[`workspaceFolder:${f.name}`] = f.uri.path;
-      const { mappings, errors } = compileMappings(vscode.workspace.getConfiguration('hpcLens').get<unknown>(Setting.pathMappings), vars as MappingVariables);
+      const { mappings, errors } = compileMappings(
+        vscode.workspace.getConfiguration('hpcLens').get<unknown>(Setting.pathMappings),
+        vars as MappingVariables,
+      );
       this.compiled = mappings;
       this.mappingErrors = errors;
     }
@@ -148,14 +164,17 @@ export class SourceResolver implements vscode.Disposable {
     const candidates = await vscode.workspace.findFiles(glob, '**/node_modules/**', 200);
     const roots = vscode.workspace.getConfiguration('hpcLens').get<string[]>(Setting.sourceSearchRoots, []);
     for (const root of roots) {
-      candidates.push(...await vscode.workspace.findFiles(new vscode.RelativePattern(here(root), glob), null, 200));
+      candidates.push(...(await vscode.workspace.findFiles(new vscode.RelativePattern(here(root), glob), null, 200)));
     }
     const byPath = new Map(candidates.map(c => [c.path, c]));
     const match = rankSuffixMatches(recorded, [...byPath.keys()]);
     switch (match.kind) {
-      case 'unique': return { kind: 'suffix', uri: byPath.get(match.path)! };
-      case 'ambiguous': return { kind: 'ambiguous', candidates: match.paths.map(p => byPath.get(p)!) };
-      default: return { kind: 'missing' };
+      case 'unique':
+        return { kind: 'suffix', uri: byPath.get(match.path)! };
+      case 'ambiguous':
+        return { kind: 'ambiguous', candidates: match.paths.map(p => byPath.get(p)!) };
+      default:
+        return { kind: 'missing' };
     }
   }
 
@@ -185,11 +204,19 @@ function here(p: string): vscode.Uri {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const normalized = p.replace(/\\/g, '/');
   if (!folder || folder.scheme === 'file') return vscode.Uri.file(normalized);
-  return folder.with({ path: /^[A-Za-z]:\//.test(normalized) ? `/${normalized}` : normalized, query: '', fragment: '' });
+  return folder.with({
+    path: /^[A-Za-z]:\//.test(normalized) ? `/${normalized}` : normalized,
+    query: '',
+    fragment: '',
+  });
 }
 
 async function isFile(uri: vscode.Uri): Promise<boolean> {
-  try { return ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.File) !== 0; } catch { return false; }
+  try {
+    return ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.File) !== 0;
+  } catch {
+    return false;
+  }
 }
 
 function escapeGlob(s: string): string {

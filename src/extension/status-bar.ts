@@ -15,12 +15,21 @@ export class StatusBar implements vscode.Disposable {
   }
 
   /** The tooltip as last shown (for tests). */
-  get tooltip(): string { return this.item.tooltip instanceof vscode.MarkdownString ? this.item.tooltip.value : String(this.item.tooltip ?? ''); }
-  get text(): string { return this.item.text; }
+  get tooltip(): string {
+    return this.item.tooltip instanceof vscode.MarkdownString
+      ? this.item.tooltip.value
+      : String(this.item.tooltip ?? '');
+  }
+  get text(): string {
+    return this.item.text;
+  }
 
   private update(): void {
     const lp = this.profiles.active;
-    if (!lp) { this.item.hide(); return; }
+    if (!lp) {
+      this.item.hide();
+      return;
+    }
     const m = lp.profile.metrics[lp.metric]!;
     const others = this.profiles.datasets.length - 1;
     this.item.text = `$(flame) ${lp.name} · ${m.label}${others > 0 ? ` (+${others})` : ''}`;
@@ -33,7 +42,9 @@ export class StatusBar implements vscode.Disposable {
       '',
       ...this.profiles.datasets.map(d => {
         const metric = d.loaded.profile.metrics[d.loaded.metric]!.label;
-        return d.loaded === lp ? `- **${md(d.loaded.name)}** · ${md(metric)} (active)` : `- ${md(d.loaded.name)} · ${md(metric)}`;
+        return d.loaded === lp
+          ? `- **${md(d.loaded.name)}** · ${md(metric)} (active)`
+          : `- ${md(d.loaded.name)} · ${md(metric)}`;
       }),
       '',
       'Click to choose another metric; switch datasets in the Datasets view.',
@@ -42,5 +53,8 @@ export class StatusBar implements vscode.Disposable {
     this.item.show();
   }
 
-  dispose(): void { this.sub.dispose(); this.item.dispose(); }
+  dispose(): void {
+    this.sub.dispose();
+    this.item.dispose();
+  }
 }

@@ -144,7 +144,12 @@ export interface CallflowViewState {
 }
 
 /** One metric's per-context values for a node, in the graph's context order. */
-export interface NodeMetricValues { name: string; unit: string; inclusive: number[]; exclusive: number[] }
+export interface NodeMetricValues {
+  name: string;
+  unit: string;
+  inclusive: number[];
+  exclusive: number[];
+}
 
 /** Webview → host requests of the CallFlow panel; the host keeps the state and sends new data. */
 export type CallflowRequest =

@@ -14,8 +14,22 @@ export interface TimelineWindow {
 
 /** A lane row of the lane list (see lanes.ts visibleRows). */
 export type TimelineLaneRow =
-  | { type: 'group'; id: string; label: string; kind: 'process' | 'gpu-device' | 'async' | 'counters'; level: number; collapsed: boolean }
-  | { type: 'lane'; id: string; track: number; label: string; kind: 'thread' | 'gpu-stream' | 'async' | 'counter'; level: number };
+  | {
+      type: 'group';
+      id: string;
+      label: string;
+      kind: 'process' | 'gpu-device' | 'async' | 'counters';
+      level: number;
+      collapsed: boolean;
+    }
+  | {
+      type: 'lane';
+      id: string;
+      track: number;
+      label: string;
+      kind: 'thread' | 'gpu-stream' | 'async' | 'counter';
+      level: number;
+    };
 
 export type TimelineLaneSort = { by: 'display' } | { by: 'name' } | { by: 'busy' } | { by: 'node'; node: number };
 
@@ -60,10 +74,22 @@ export interface TimelineTilesPayload extends Omit<TileResult, 'names' | 'resolu
 }
 
 /** A flow arrow: from/to lane (track) and time, kind name. */
-export interface TimelineFlow { fromTrack: number; fromTime: number; toTrack: number; toTime: number; kind: 'generic' | 'launch' | 'message' }
+export interface TimelineFlow {
+  fromTrack: number;
+  fromTime: number;
+  toTrack: number;
+  toTime: number;
+  kind: 'generic' | 'launch' | 'message';
+}
 
 /** A copy or memset on a data-movement lane (direction: a DATA_MOVEMENT_KIND_NAMES name). */
-export interface TimelineCopyMarker { track: number; start: number; duration: number; direction: string; bytes: number }
+export interface TimelineCopyMarker {
+  track: number;
+  start: number;
+  duration: number;
+  direction: string;
+  bytes: number;
+}
 
 export interface TimelineTilesMessage {
   type: 'timeline/tiles';
@@ -78,37 +104,78 @@ export interface TimelineTilesMessage {
 }
 
 /** View → host: the pointer is over (track, time[, depth]); the host answers with eventDetails. */
-export interface TimelineHoverMessage { type: 'timeline/hover'; requestId: number; track: number; time: number; depth?: number }
+export interface TimelineHoverMessage {
+  type: 'timeline/hover';
+  requestId: number;
+  track: number;
+  time: number;
+  depth?: number;
+}
 export interface TimelineEventDetailsMessage {
   type: 'timeline/eventDetails';
   requestId: number;
   /** lookup.ts EventDetails, or null when nothing is there. */
   details: {
-    row: number; kind: 'slice' | 'instant' | 'sample'; name: string; category: string; start: number; duration: number;
-    depth: number; track: number; trackName: string; process: string; node: number; callPath: string[];
+    row: number;
+    kind: 'slice' | 'instant' | 'sample';
+    name: string;
+    category: string;
+    start: number;
+    duration: number;
+    depth: number;
+    track: number;
+    trackName: string;
+    process: string;
+    node: number;
+    callPath: string[];
     source: { node: number; file: string; line: number | null } | null;
-    copy: { direction: string; bytes: number; bytesPerSecond: number | null; srcDevice: number; dstDevice: number } | null;
+    copy: {
+      direction: string;
+      bytes: number;
+      bytesPerSecond: number | null;
+      srcDevice: number;
+      dstDevice: number;
+    } | null;
   } | null;
 }
 
 /** View → host: click (open source of the event's nearest located node). */
-export interface TimelineOpenSourceMessage { type: 'timeline/openSource'; row: number }
+export interface TimelineOpenSourceMessage {
+  type: 'timeline/openSource';
+  row: number;
+}
 
 /** View → host: a time range was selected (lanes: null = all). */
-export interface TimelineSelectWindowMessage { type: 'timeline/selectWindow'; window: TimelineWindow; tracks: number[] | null }
+export interface TimelineSelectWindowMessage {
+  type: 'timeline/selectWindow';
+  window: TimelineWindow;
+  tracks: number[] | null;
+}
 
 /** Host → view: window-stats.ts WindowStatistics for the selection. */
 export interface TimelineWindowStatsMessage {
   type: 'timeline/windowStats';
   window: TimelineWindow;
-  functions: { nameId: number; name: string; inclusive: number; exclusive: number; count: number; samples: number; samplesExclusive: number }[];
+  functions: {
+    nameId: number;
+    name: string;
+    inclusive: number;
+    exclusive: number;
+    count: number;
+    samples: number;
+    samplesExclusive: number;
+  }[];
   lanes: { track: number; busy: number; idle: number }[];
   bytes: Record<string, { count: number; bytes: number }>;
   eventCount: number;
 }
 
 /** View → host: re-weight the editor overlays to a window (profileForWindow), or back to the whole run (window null). */
-export interface TimelineUseWindowMessage { type: 'timeline/useWindowForOverlays'; window: TimelineWindow | null; tracks: number[] | null }
+export interface TimelineUseWindowMessage {
+  type: 'timeline/useWindowForOverlays';
+  window: TimelineWindow | null;
+  tracks: number[] | null;
+}
 
 /** Host → view: highlight the events of a node (Sankey or editor selection), per visible lane. */
 export interface TimelineHighlightMessage {
@@ -122,10 +189,16 @@ export interface TimelineHighlightMessage {
 }
 
 /** Host → view: the overlays now follow this window (null: the whole run). */
-export interface TimelineOverlayWindowMessage { type: 'timeline/overlayWindow'; window: TimelineWindow | null }
+export interface TimelineOverlayWindowMessage {
+  type: 'timeline/overlayWindow';
+  window: TimelineWindow | null;
+}
 
 /** Host → view: the active dataset has no timeline (or it could not be read); shown instead of the lanes. */
-export interface TimelineUnavailableMessage { type: 'timeline/unavailable'; message: string }
+export interface TimelineUnavailableMessage {
+  type: 'timeline/unavailable';
+  message: string;
+}
 
 /** Automation (extension-host tests): select a window as a shift-drag would, zoom to one, or hover and click (track, time). */
 export type TimelineSimulateMessage =
@@ -149,12 +222,31 @@ export interface TimelineRenderedMessage {
 }
 
 /** View → host: lane list changes. */
-export interface TimelineLanesMessage { type: 'timeline/lanes'; filter: string; sort: TimelineLaneSort; collapsed: string[] }
+export interface TimelineLanesMessage {
+  type: 'timeline/lanes';
+  filter: string;
+  sort: TimelineLaneSort;
+  collapsed: string[];
+}
 
-export type TimelineHostToView = TimelineInitMessage | TimelineTilesMessage | TimelineEventDetailsMessage | TimelineWindowStatsMessage | TimelineHighlightMessage
-  | { type: 'timeline/rows'; rows: TimelineLaneRow[] } | TimelineOverlayWindowMessage | TimelineUnavailableMessage | TimelineSimulateMessage;
-export type TimelineViewToHost = TimelineTileRequestMessage | TimelineHoverMessage | TimelineOpenSourceMessage | TimelineSelectWindowMessage
-  | TimelineUseWindowMessage | TimelineLanesMessage | TimelineRenderedMessage;
+export type TimelineHostToView =
+  | TimelineInitMessage
+  | TimelineTilesMessage
+  | TimelineEventDetailsMessage
+  | TimelineWindowStatsMessage
+  | TimelineHighlightMessage
+  | { type: 'timeline/rows'; rows: TimelineLaneRow[] }
+  | TimelineOverlayWindowMessage
+  | TimelineUnavailableMessage
+  | TimelineSimulateMessage;
+export type TimelineViewToHost =
+  | TimelineTileRequestMessage
+  | TimelineHoverMessage
+  | TimelineOpenSourceMessage
+  | TimelineSelectWindowMessage
+  | TimelineUseWindowMessage
+  | TimelineLanesMessage
+  | TimelineRenderedMessage;
 
 /** Whether a message belongs to the timeline view (its types start with `timeline/`); narrows the other views' switches. */
 export function isTimelineMessage<T extends { type: string }>(m: T): m is Extract<T, { type: `timeline/${string}` }> {
@@ -164,7 +256,13 @@ export function isTimelineMessage<T extends { type: string }>(m: T): m is Extrac
 /** The time unit that reads best for a span or step of `ns` nanoseconds. */
 export function timeUnitFor(ns: number): { unit: 'ns' | 'µs' | 'ms' | 's'; scale: number } {
   const a = Math.abs(ns);
-  return a >= 1e9 ? { unit: 's', scale: 1e9 } : a >= 1e6 ? { unit: 'ms', scale: 1e6 } : a >= 1e3 ? { unit: 'µs', scale: 1e3 } : { unit: 'ns', scale: 1 };
+  return a >= 1e9
+    ? { unit: 's', scale: 1e9 }
+    : a >= 1e6
+      ? { unit: 'ms', scale: 1e6 }
+      : a >= 1e3
+        ? { unit: 'µs', scale: 1e3 }
+        : { unit: 'ns', scale: 1 };
 }
 
 /** A window as `12.3–45.6 ms` (both ends in the unit of the end, relative to the trace origin). */

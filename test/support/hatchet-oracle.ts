@@ -26,7 +26,12 @@ export interface OracleNode {
 export interface Oracle {
   dataset: string;
   graph: { n_nodes: number; n_roots: number; n_nodes_in_dataframe?: number };
-  metrics: { main_exclusive_metric: string | null; main_inclusive_metric: string | null; exclusive: string[]; inclusive: string[] };
+  metrics: {
+    main_exclusive_metric: string | null;
+    main_inclusive_metric: string | null;
+    exclusive: string[];
+    inclusive: string[];
+  };
   ranks_threads: { n_distinct_rank?: number; n_distinct_thread?: number; n_distinct_rank_thread_pairs?: number };
   totals: { sum_exclusive_over_all_nodes: Record<string, number>; sum_over_roots_inclusive?: Record<string, number> };
   top10: Record<string, { nid: number; path?: string[]; path_nids?: number[]; value: number }[]>;
@@ -81,14 +86,16 @@ export function checkAgainstOracle(profile: Profile, oracle: Oracle, options: Co
   const ourKey = options.ourKey ?? ((p: Profile, i: number) => JSON.stringify(p.tree.path(i)));
   const oracleKey = options.oracleKey ?? ((o: Oracle, n: OracleNode) => JSON.stringify(oraclePath(o, n)));
   const included: number[] = [];
-  for (let i = 0; i < profile.tree.size; i++) if (!options.includeNode || options.includeNode(profile, i)) included.push(i);
+  for (let i = 0; i < profile.tree.size; i++)
+    if (!options.includeNode || options.includeNode(profile, i)) included.push(i);
 
   const expectedNodes = oracle.graph.n_nodes_in_dataframe ?? oracle.graph.n_nodes;
   assert.equal(included.length, expectedNodes, 'node count');
   const rootCount = included.filter(i => profile.tree.parent(i) === -1).length;
   if (options.includeNode === undefined) assert.equal(rootCount, oracle.graph.n_roots, 'root count');
   const rt = oracle.ranks_threads;
-  const contexts = options.contexts !== undefined ? options.contexts : (rt.n_distinct_rank_thread_pairs ?? rt.n_distinct_rank ?? null);
+  const contexts =
+    options.contexts !== undefined ? options.contexts : (rt.n_distinct_rank_thread_pairs ?? rt.n_distinct_rank ?? null);
   if (contexts !== null) assert.equal(profile.contextCount, contexts, 'contexts');
 
   const ours = new Map<string, number[]>();
@@ -114,7 +121,11 @@ export function checkAgainstOracle(profile: Profile, oracle: Oracle, options: Co
   const statsCache = new Map<string, ReturnType<typeof contextStats>>();
   const statsOf = (m: number, side: 'exclusive' | 'inclusive') => {
     const key = `${m}/${side}`;
-    if (!statsCache.has(key)) statsCache.set(key, contextStats(side === 'exclusive' ? profile.exclusive(m) : profile.inclusive(m), profile.contextCount));
+    if (!statsCache.has(key))
+      statsCache.set(
+        key,
+        contextStats(side === 'exclusive' ? profile.exclusive(m) : profile.inclusive(m), profile.contextCount),
+      );
     return statsCache.get(key)!;
   };
   for (const [k, group] of theirs) {
@@ -123,7 +134,9 @@ export function checkAgainstOracle(profile: Profile, oracle: Oracle, options: Co
     for (const c of columns) {
       const values = column(c);
       if (!values) continue;
-      const expected = group.map(n => ({ ...n.metrics, ...(n.derived_inclusive ?? {}) })[c]).filter((v): v is number => typeof v === 'number');
+      const expected = group
+        .map(n => ({ ...n.metrics, ...(n.derived_inclusive ?? {}) })[c])
+        .filter((v): v is number => typeof v === 'number');
       if (expected.length !== group.length) continue;
       const got = sorted(mine.map(i => values[i]!));
       sorted(expected).forEach((v, j) => closeTo(got[j]!, v, `${k} ${c}`, tol));
@@ -132,11 +145,15 @@ export function checkAgainstOracle(profile: Profile, oracle: Oracle, options: Co
       const m = profile.metricIndex(metric);
       if (m < 0 || profile.contextCount < 2) continue;
       const stats = statsOf(m, side);
-      const expected = group.map(n => n[`across_rows_${col}`] as { min: number; mean: number; max: number } | undefined);
+      const expected = group.map(
+        n => n[`across_rows_${col}`] as { min: number; mean: number; max: number } | undefined,
+      );
       if (expected.some(e => !e)) continue;
       for (const stat of ['min', 'mean', 'max'] as const) {
         const got = sorted(mine.map(i => stats[stat][i]!));
-        sorted(expected.map(e => e![stat])).forEach((v, j) => closeTo(got[j]!, v, `${k} ${stat} of ${col} over contexts`, tol));
+        sorted(expected.map(e => e![stat])).forEach((v, j) =>
+          closeTo(got[j]!, v, `${k} ${stat} of ${col} over contexts`, tol),
+        );
       }
     }
   }
@@ -147,7 +164,12 @@ export function checkAgainstOracle(profile: Profile, oracle: Oracle, options: Co
   if (!values) return;
   const total = oracle.totals.sum_exclusive_over_all_nodes[main] ?? oracle.totals.sum_over_roots_inclusive?.[main];
   if (total !== undefined && oracle.totals.sum_exclusive_over_all_nodes[main] !== undefined) {
-    closeTo(included.reduce((s, i) => s + values[i]!, 0), total, `Σ ${main}`, tol);
+    closeTo(
+      included.reduce((s, i) => s + values[i]!, 0),
+      total,
+      `Σ ${main}`,
+      tol,
+    );
   }
   const top = oracle.top10[main] ?? [];
   const ranked = included.map(i => values[i]!).sort((a, b) => b - a);

@@ -16,7 +16,9 @@ export function sharedPath(...parts: string[]): string {
 
 /** `false` when the folder exists (so tests run), else a skip reason for node:test. */
 export function skipUnlessShared(...parts: string[]): false | string {
-  return existsSync(sharedPath(...parts)) ? false : `shared data not present (${relative(REPO_ROOT, sharedPath(...parts))})`;
+  return existsSync(sharedPath(...parts))
+    ? false
+    : `shared data not present (${relative(REPO_ROOT, sharedPath(...parts))})`;
 }
 
 /** Files under a shared folder whose names end with `suffix`, relative to that folder, sorted. */

@@ -1,7 +1,14 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  formatBytes, formatCount, formatImbalance, formatLocation, formatSeconds, formatShare, formatSignificant, formatValue,
+  formatBytes,
+  formatCount,
+  formatImbalance,
+  formatLocation,
+  formatSeconds,
+  formatShare,
+  formatSignificant,
+  formatValue,
 } from './format';
 
 describe('formatSignificant', () => {

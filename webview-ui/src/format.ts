@@ -5,16 +5,37 @@
  */
 
 const TIME_UNITS: Record<string, number> = {
-  s: 1, sec: 1, secs: 1, second: 1, seconds: 1,
-  ms: 1e-3, msec: 1e-3, millisecond: 1e-3, milliseconds: 1e-3,
-  us: 1e-6, 'µs': 1e-6, 'μs': 1e-6, usec: 1e-6, microsecond: 1e-6, microseconds: 1e-6,
-  ns: 1e-9, nsec: 1e-9, nanosecond: 1e-9, nanoseconds: 1e-9,
+  s: 1,
+  sec: 1,
+  secs: 1,
+  second: 1,
+  seconds: 1,
+  ms: 1e-3,
+  msec: 1e-3,
+  millisecond: 1e-3,
+  milliseconds: 1e-3,
+  us: 1e-6,
+  µs: 1e-6,
+  μs: 1e-6,
+  usec: 1e-6,
+  microsecond: 1e-6,
+  microseconds: 1e-6,
+  ns: 1e-9,
+  nsec: 1e-9,
+  nanosecond: 1e-9,
+  nanoseconds: 1e-9,
 };
 
 const BYTE_UNITS: Record<string, number> = {
-  b: 1, byte: 1, bytes: 1,
-  kb: 1e3, mb: 1e6, gb: 1e9,
-  kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3,
+  b: 1,
+  byte: 1,
+  bytes: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
 };
 
 /** Units that are plain counts: shown as `12.3k`, without a unit suffix. */
@@ -61,7 +82,10 @@ export function formatBytes(bytes: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
   let v = bytes;
   let i = 0;
-  while (Math.abs(v) >= 1024 && i < units.length - 1) { v /= 1024; i++; }
+  while (Math.abs(v) >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
   return `${i === 0 ? formatSignificant(Math.round(v)) : formatSignificant(v)} ${units[i]}`;
 }
 
@@ -71,7 +95,10 @@ export function formatCount(value: number): string {
   let v = value;
   let i = 0;
   // Compare after rounding, so 999,950 becomes "1M" rather than "1000k".
-  while (i < suffixes.length - 1 && Number(Math.abs(v).toPrecision(3)) >= 1000) { v /= 1000; i++; }
+  while (i < suffixes.length - 1 && Number(Math.abs(v).toPrecision(3)) >= 1000) {
+    v /= 1000;
+    i++;
+  }
   return formatSignificant(v) + suffixes[i];
 }
 

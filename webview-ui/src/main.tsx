@@ -36,9 +36,14 @@ if (rootElement) {
   const name = rootElement.dataset.view;
   const View = isViewName(name) ? views[name] : null;
   createRoot(rootElement).render(
-    View ? <View /> : (
+    View ? (
+      <View />
+    ) : (
       <div className="view-error">
-        <ErrorPanel title="Unknown view" message={`This webview has no view named “${name ?? ''}”. Known views: ${Object.keys(views).join(', ')}.`} />
+        <ErrorPanel
+          title="Unknown view"
+          message={`This webview has no view named “${name ?? ''}”. Known views: ${Object.keys(views).join(', ')}.`}
+        />
       </div>
     ),
   );

@@ -75,10 +75,12 @@ export function useThemeColors(): ThemeColors {
   const [colors, setColors] = useState<ThemeColors>(readThemeColors);
   useEffect(() => {
     if (typeof MutationObserver === 'undefined') return;
-    const observer = new MutationObserver(() => setColors(prev => {
-      const next = readThemeColors();
-      return JSON.stringify(next) === JSON.stringify(prev) ? prev : next;
-    }));
+    const observer = new MutationObserver(() =>
+      setColors(prev => {
+        const next = readThemeColors();
+        return JSON.stringify(next) === JSON.stringify(prev) ? prev : next;
+      }),
+    );
     observer.observe(document.body, { attributes: true, attributeFilter: ['class', 'data-vscode-theme-kind'] });
     // The variables live in <html>'s style attribute; VS Code rewrites it on theme change too.
     observer.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });

@@ -56,17 +56,35 @@ export function setViewState<T>(view: ViewName, state: T): void {
 
 // A record, not a list, so adding a message type to the protocol fails to compile until it is listed here.
 const TO_WEBVIEW_TYPE_LIST: Record<ToWebview['type'], true> = {
-  sankey: true, error: true, simulateClick: true, highlight: true, 'callflow/nodeMetrics': true, 'callflow/simulate': true,
-  'timeline/init': true, 'timeline/tiles': true, 'timeline/eventDetails': true, 'timeline/windowStats': true, 'timeline/highlight': true,
-  'timeline/rows': true, 'timeline/overlayWindow': true, 'timeline/unavailable': true, 'timeline/simulate': true,
-  'ensemble/graph': true, 'ensemble/detail': true, 'ensemble/simulate': true, 'ensemble/panes': true,
+  sankey: true,
+  error: true,
+  simulateClick: true,
+  highlight: true,
+  'callflow/nodeMetrics': true,
+  'callflow/simulate': true,
+  'timeline/init': true,
+  'timeline/tiles': true,
+  'timeline/eventDetails': true,
+  'timeline/windowStats': true,
+  'timeline/highlight': true,
+  'timeline/rows': true,
+  'timeline/overlayWindow': true,
+  'timeline/unavailable': true,
+  'timeline/simulate': true,
+  'ensemble/graph': true,
+  'ensemble/detail': true,
+  'ensemble/simulate': true,
+  'ensemble/panes': true,
 };
 const TO_WEBVIEW_TYPES = new Set(Object.keys(TO_WEBVIEW_TYPE_LIST));
 
 /** Whether `data` looks like a message of the protocol (the page may receive others). */
 export function isToWebview(data: unknown): data is ToWebview {
-  return typeof data === 'object' && data !== null
-    && TO_WEBVIEW_TYPES.has((data as { type?: unknown }).type as ToWebview['type']);
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    TO_WEBVIEW_TYPES.has((data as { type?: unknown }).type as ToWebview['type'])
+  );
 }
 
 /**
@@ -75,7 +93,9 @@ export function isToWebview(data: unknown): data is ToWebview {
  */
 export function useHostMessages(handler: (message: ToWebview) => void): void {
   const ref = useRef(handler);
-  useLayoutEffect(() => { ref.current = handler; });
+  useLayoutEffect(() => {
+    ref.current = handler;
+  });
   useEffect(() => {
     const listener = (event: MessageEvent): void => {
       if (isToWebview(event.data)) ref.current(event.data);

@@ -10,18 +10,45 @@ import { callSiteRunValues, supernodeCallSites, supernodeScope } from './superno
 import { runsFromOutlines } from './testing/outline-runs';
 import type { Side } from './ensemble';
 
-function boxesOf(outlines: Record<string, string>, contexts: Record<string, number>, module: string, o: { side?: Side; target?: number | null; iqrFactor?: number; sort?: CallSiteSort; maxBoxes?: number; runs?: number[] | null } = {}) {
+function boxesOf(
+  outlines: Record<string, string>,
+  contexts: Record<string, number>,
+  module: string,
+  o: {
+    side?: Side;
+    target?: number | null;
+    iqrFactor?: number;
+    sort?: CallSiteSort;
+    maxBoxes?: number;
+    runs?: number[] | null;
+  } = {},
+) {
   // An ensemble needs two runs: a single outline gets a run without the module beside it.
   const runs = Object.keys(outlines).length > 1 ? outlines : { ...outlines, without: 'main @app = 1' };
   const ep = new EnsembleProfile(runsFromOutlines(runs, contexts), { path: '/test' });
   const graph = superGraph(ep.profile, { filter: { threshold: 0 } });
-  const scope = supernodeScope(ep.ensemble, graph, graph.nodes.findIndex(n => n.id === module), o.runs ?? null, o.target ?? null, o.side ?? 'inclusive');
+  const scope = supernodeScope(
+    ep.ensemble,
+    graph,
+    graph.nodes.findIndex(n => n.id === module),
+    o.runs ?? null,
+    o.target ?? null,
+    o.side ?? 'inclusive',
+  );
   const sites = supernodeCallSites(scope);
   const ranks = rankValues(scope, sites, scope.runs);
   const targetRanks = scope.target >= 0 ? rankValues(scope, sites, Int32Array.of(scope.target)) : null;
   return {
-    scope, sites, ranks,
-    ...callSiteBoxes(scope, sites, callSiteRunValues(scope, sites), ranks, targetRanks, { iqrFactor: o.iqrFactor ?? 1.5, sort: o.sort ?? 'mean', module, profile: ep.profile, maxBoxes: o.maxBoxes }),
+    scope,
+    sites,
+    ranks,
+    ...callSiteBoxes(scope, sites, callSiteRunValues(scope, sites), ranks, targetRanks, {
+      iqrFactor: o.iqrFactor ?? 1.5,
+      sort: o.sort ?? 'mean',
+      module,
+      profile: ep.profile,
+      maxBoxes: o.maxBoxes,
+    }),
   };
 }
 
@@ -61,14 +88,20 @@ describe('call-site box plots', () => {
     assert.deepEqual([e.whiskerHigh, e.outlierCount, e.outliers.length], [100, 0, 0]);
     const tight = boxesOf(WORK, WORK_RANKS, 'lib', { iqrFactor: 0.2 }).boxes[0]!.ensemble;
     // Fences 2.75 − 0.7 = 2.05 and 6.25 + 0.7 = 6.95: 1, 2, 7 and 100 are out, the farthest from the median first.
-    assert.deepEqual(tight.outliers.map(o => o.value), [100, 1, 2, 7]);
+    assert.deepEqual(
+      tight.outliers.map(o => o.value),
+      [100, 1, 2, 7],
+    );
     assert.deepEqual([tight.whiskerLow, tight.whiskerHigh], [3, 6]);
   });
 
-  it('the target box is over the target run\'s ranks only, null when the target lacks the call site', () => {
+  it("the target box is over the target run's ranks only, null when the target lacks the call site", () => {
     const b = boxesOf(WORK, WORK_RANKS, 'lib', { target: 1 }).boxes[0]!;
     const t = b.target!;
-    assert.deepEqual([t.count, t.min, t.q1, t.median, t.q3, t.max], [4, 5, quantile([5, 6, 7, 100], 0.25), 6.5, 30.25, 100]);
+    assert.deepEqual(
+      [t.count, t.min, t.q1, t.median, t.q3, t.max],
+      [4, 5, quantile([5, 6, 7, 100], 0.25), 6.5, 30.25, 100],
+    );
     assert.deepEqual(t.outliers, [{ value: 100, run: 1, rank: 3 }]);
     assert.equal(b.ensemble.count, 8);
     assert.equal(boxesOf(WORK, WORK_RANKS, 'lib', { target: 2 }).boxes[0]!.target, null);
@@ -78,27 +111,50 @@ describe('call-site box plots', () => {
   });
 
   it('counts a recursive function once (outermost frames) on the inclusive side and every frame on the exclusive side', () => {
-    const rec = { a: 'main @app = 1 1\n  rec @lib = 1 2\n    rec @lib = 3 4\n      rec @lib = 5 6\n  other @lib = 1 1', b: 'main @app = 1 1' };
+    const rec = {
+      a: 'main @app = 1 1\n  rec @lib = 1 2\n    rec @lib = 3 4\n      rec @lib = 5 6\n  other @lib = 1 1',
+      b: 'main @app = 1 1',
+    };
     const inc = boxesOf(rec, { a: 2, b: 2 }, 'lib');
     const r = inc.boxes.find(x => x.name === 'rec')!;
     assert.deepEqual([r.ensemble.min, r.ensemble.max, r.ensemble.count], [9, 12, 2]);
     assert.equal(r.path, 'lib › rec (3 calling contexts)');
     const exc = boxesOf(rec, { a: 2, b: 2 }, 'lib', { side: 'exclusive' }).boxes.find(x => x.name === 'rec')!;
     assert.deepEqual([exc.ensemble.min, exc.ensemble.max], [9, 12]);
-    const top = boxesOf({ a: 'main @app = 1\n  rec @lib = 1\n    leaf @lib = 2\n      rec @lib = 4' }, {}, 'lib').boxes.find(x => x.name === 'rec')!;
+    const top = boxesOf(
+      { a: 'main @app = 1\n  rec @lib = 1\n    leaf @lib = 2\n      rec @lib = 4' },
+      {},
+      'lib',
+    ).boxes.find(x => x.name === 'rec')!;
     assert.equal(top.ensemble.max, 7);
-    const leaf = boxesOf({ a: 'main @app = 1\n  rec @lib = 1\n    leaf @lib = 2\n      rec @lib = 4' }, {}, 'lib', { side: 'exclusive' }).boxes.find(x => x.name === 'rec')!;
+    const leaf = boxesOf({ a: 'main @app = 1\n  rec @lib = 1\n    leaf @lib = 2\n      rec @lib = 4' }, {}, 'lib', {
+      side: 'exclusive',
+    }).boxes.find(x => x.name === 'rec')!;
     assert.equal(leaf.ensemble.max, 5);
   });
 
-  it('owned statements add to their function\'s exclusive value', () => {
-    const { boxes } = boxesOf({ a: 'main @app = 1 1\n  f @lib = 1 1\n    f.c:3 = 2 4\n    g @lib = 10 10' }, { a: 2 }, 'lib', { side: 'exclusive' });
-    assert.deepEqual(boxes.map(b => [b.name, b.ensemble.min, b.ensemble.max]), [['g', 10, 10], ['f', 3, 5]]);
+  it("owned statements add to their function's exclusive value", () => {
+    const { boxes } = boxesOf(
+      { a: 'main @app = 1 1\n  f @lib = 1 1\n    f.c:3 = 2 4\n    g @lib = 10 10' },
+      { a: 2 },
+      'lib',
+      { side: 'exclusive' },
+    );
+    assert.deepEqual(
+      boxes.map(b => [b.name, b.ensemble.min, b.ensemble.max]),
+      [
+        ['g', 10, 10],
+        ['f', 3, 5],
+      ],
+    );
   });
 
   it('sorts by mean, max, imbalance, variance or name, and sends the first ones', () => {
-    const outlines = { a: 'main @app = 1 1\n  lib @lib = 0 0\n    flat @lib = 10 10\n    skew @lib = 1 19\n    zz @lib = 2 3' };
-    const names = (sort: CallSiteSort, maxBoxes?: number) => boxesOf(outlines, { a: 2 }, 'lib', { side: 'exclusive', sort, maxBoxes }).boxes.map(b => b.name);
+    const outlines = {
+      a: 'main @app = 1 1\n  lib @lib = 0 0\n    flat @lib = 10 10\n    skew @lib = 1 19\n    zz @lib = 2 3',
+    };
+    const names = (sort: CallSiteSort, maxBoxes?: number) =>
+      boxesOf(outlines, { a: 2 }, 'lib', { side: 'exclusive', sort, maxBoxes }).boxes.map(b => b.name);
     assert.deepEqual(names('mean'), ['flat', 'skew', 'zz', 'lib']);
     assert.deepEqual(names('max'), ['skew', 'flat', 'zz', 'lib']);
     assert.deepEqual(names('variance'), ['skew', 'zz', 'flat', 'lib']);
@@ -110,12 +166,23 @@ describe('call-site box plots', () => {
 
   it('keeps per-rank values of runs with different rank counts apart and skips runs without the call site', () => {
     const many = Array.from({ length: 512 }, (_, r) => r + 1).join(' ');
-    const { ranks, sites } = boxesOf({ small: `main @app = ${'1 '.repeat(8)}\n  work @lib = 1 1 1 1 1 1 1 1`, none: 'main @app = 1', big: `main @app = ${'1 '.repeat(512)}\n  work @lib = ${many}` }, { small: 8, big: 512 }, 'lib');
+    const { ranks, sites } = boxesOf(
+      {
+        small: `main @app = ${'1 '.repeat(8)}\n  work @lib = 1 1 1 1 1 1 1 1`,
+        none: 'main @app = 1',
+        big: `main @app = ${'1 '.repeat(512)}\n  work @lib = ${many}`,
+      },
+      { small: 8, big: 512 },
+      'lib',
+    );
     const w = ranks.callSites[sites.names.indexOf('work')]!;
     assert.deepEqual([...w.runs], [0, 2]);
     assert.deepEqual([...w.starts], [0, 8, 520]);
     assert.equal(w.values[519], 512);
-    assert.deepEqual(ranks.supernode.map(v => v?.length ?? null), [8, null, 512]);
+    assert.deepEqual(
+      ranks.supernode.map(v => v?.length ?? null),
+      [8, null, 512],
+    );
   });
 });
 

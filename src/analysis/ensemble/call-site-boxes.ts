@@ -41,13 +41,21 @@ export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32A
   let acc = new Float64Array(0);
   const stamp = new Int32Array(S).fill(-1);
   const touched: number[] = [];
-  const presenceOf = sites.presenceOf, ownAll = side === 'exclusive';
+  const presenceOf = sites.presenceOf,
+    ownAll = side === 'exclusive';
   let hits = new Int32Array(0);
   for (let k = 0; k < runs.length; k++) {
     const run = runs[k]!;
     let present = false;
-    for (const u of entries) if (ensemble.isPresent(u, run)) { present = true; break; }
-    if (!present) { supernode.push(null); continue; }
+    for (const u of entries)
+      if (ensemble.isPresent(u, run)) {
+        present = true;
+        break;
+      }
+    if (!present) {
+      supernode.push(null);
+      continue;
+    }
     const p = ensemble.profile(run);
     const matrix = runMatrix(p, ensemble.metric.name, side);
     const C = p.contextCount;
@@ -59,11 +67,15 @@ export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32A
     const h = collectMembers(map, inSupernode, hits);
     touched.length = 0;
     for (let j = 0; j < h; j++) {
-      const i = hits[j]!, u = map[i]!;
+      const i = hits[j]!,
+        u = map[i]!;
       const row = i * C;
       if (ownAll || isEntry[u]) for (let c = 0; c < C; c++) own[c]! += matrix[row + c]!;
       const pr = presenceOf[u]!;
-      if (pr >= 0 && stamp[pr] !== k) { stamp[pr] = k; touched.push(pr); }
+      if (pr >= 0 && stamp[pr] !== k) {
+        stamp[pr] = k;
+        touched.push(pr);
+      }
       const cs = siteOf[u]!;
       if (cs < 0) continue;
       const base = cs * C;
@@ -76,11 +88,18 @@ export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32A
       blockRuns[cs]!.push(run);
       blockStarts[cs]!.push(values[cs]!.length);
       const base = cs * C;
-      for (let c = 0; c < C; c++) { values[cs]!.push(acc[base + c]!); acc[base + c] = 0; }
+      for (let c = 0; c < C; c++) {
+        values[cs]!.push(acc[base + c]!);
+        acc[base + c] = 0;
+      }
     }
   }
   return {
-    callSites: values.map((v, cs) => ({ values: v.finish(), runs: Int32Array.from(blockRuns[cs]!), starts: Int32Array.from([...blockStarts[cs]!, v.length]) })),
+    callSites: values.map((v, cs) => ({
+      values: v.finish(),
+      runs: Int32Array.from(blockRuns[cs]!),
+      starts: Int32Array.from([...blockStarts[cs]!, v.length]),
+    })),
     supernode,
   };
 }
@@ -100,8 +119,13 @@ function runMatrix(p: Profile, metric: string, side: 'inclusive' | 'exclusive'):
 
 /** The run and rank of the value at `position` of a call site's per-rank values. */
 function runAndRank(scope: SupernodeScope, ranks: CallSiteRanks, position: number): { run: number; rank: number } {
-  let lo = 0, hi = ranks.runs.length - 1;
-  while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (ranks.starts[mid]! <= position) lo = mid; else hi = mid - 1; }
+  let lo = 0,
+    hi = ranks.runs.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ranks.starts[mid]! <= position) lo = mid;
+    else hi = mid - 1;
+  }
   const run = ranks.runs[lo]!;
   const c = position - ranks.starts[lo]!;
   const ctx = scope.ensemble.contexts(run)[c];
@@ -111,8 +135,19 @@ function runAndRank(scope: SupernodeScope, ranks: CallSiteRanks, position: numbe
 function boxOf(scope: SupernodeScope, ranks: CallSiteRanks, iqrFactor: number): BoxStatistics {
   const b = valueBox(ranks.values, iqrFactor, MAX_OUTLIERS);
   return {
-    count: b.count, min: b.min, q1: b.q1, median: b.median, q3: b.q3, max: b.max, mean: b.mean, variance: b.variance,
-    imbalance: b.imbalance, skewness: b.skewness, kurtosis: b.kurtosis, whiskerLow: b.whiskerLow, whiskerHigh: b.whiskerHigh,
+    count: b.count,
+    min: b.min,
+    q1: b.q1,
+    median: b.median,
+    q3: b.q3,
+    max: b.max,
+    mean: b.mean,
+    variance: b.variance,
+    imbalance: b.imbalance,
+    skewness: b.skewness,
+    kurtosis: b.kurtosis,
+    whiskerLow: b.whiskerLow,
+    whiskerHigh: b.whiskerHigh,
     outliers: Array.from(b.outliers, pos => ({ value: ranks.values[pos]!, ...runAndRank(scope, ranks, pos) })),
     outlierCount: b.outlierCount,
   };
@@ -145,7 +180,14 @@ export interface CallSiteBoxOptions {
  * the target run's ranks in target mode; sorted (mean, max, imbalance, variance: largest first;
  * name: ascending), the first `maxBoxes` sent.
  */
-export function callSiteBoxes(scope: SupernodeScope, sites: CallSites, runValues: CallSiteRunValues, ranks: RankValues, targetRanks: RankValues | null, options: CallSiteBoxOptions): { boxes: CallSiteBox[]; truncated: number } {
+export function callSiteBoxes(
+  scope: SupernodeScope,
+  sites: CallSites,
+  runValues: CallSiteRunValues,
+  ranks: RankValues,
+  targetRanks: RankValues | null,
+  options: CallSiteBoxOptions,
+): { boxes: CallSiteBox[]; truncated: number } {
   const maxBoxes = options.maxBoxes ?? MAX_CALL_SITE_BOXES;
   const rows: { box: CallSiteBox; sortValue: number }[] = [];
   for (let cs = 0; cs < sites.names.length; cs++) {
@@ -155,13 +197,15 @@ export function callSiteBoxes(scope: SupernodeScope, sites: CallSites, runValues
     // The heaviest function node gives the source location and the path (max over selected runs).
     const heaviness = scope.maxInclusive;
     let hottest = -1;
-    for (const u of sites.nodes[cs]!) if (heaviness[u] === heaviness[u] && (hottest < 0 || heaviness[u]! > heaviness[hottest]!)) hottest = u;
+    for (const u of sites.nodes[cs]!)
+      if (heaviness[u] === heaviness[u] && (hottest < 0 || heaviness[u]! > heaviness[hottest]!)) hottest = u;
     if (hottest < 0) hottest = sites.nodes[cs]![0]!;
     const { file, line } = sourceOf(options.profile, hottest);
     const contexts = sites.nodes[cs]!.length;
     const box: CallSiteBox = {
       name: sites.names[cs]!,
-      file, line,
+      file,
+      line,
       ensemble: ensembleBox,
       present: runValues.present[cs]!,
       path: componentPath(scope, options.module, hottest) + (contexts > 1 ? ` (${contexts} calling contexts)` : ''),
@@ -170,10 +214,21 @@ export function callSiteBoxes(scope: SupernodeScope, sites: CallSites, runValues
       const t = targetRanks.callSites[cs]!;
       box.target = t.values.length ? boxOf(scope, t, options.iqrFactor) : null;
     }
-    const sortValue = options.sort === 'max' ? ensembleBox.max : options.sort === 'imbalance' ? ensembleBox.imbalance : options.sort === 'variance' ? ensembleBox.variance : ensembleBox.mean;
+    const sortValue =
+      options.sort === 'max'
+        ? ensembleBox.max
+        : options.sort === 'imbalance'
+          ? ensembleBox.imbalance
+          : options.sort === 'variance'
+            ? ensembleBox.variance
+            : ensembleBox.mean;
     rows.push({ box, sortValue });
   }
   const byName = (a: CallSiteBox, b: CallSiteBox) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  rows.sort(options.sort === 'name' ? (a, b) => byName(a.box, b.box) : (a, b) => b.sortValue - a.sortValue || byName(a.box, b.box));
+  rows.sort(
+    options.sort === 'name'
+      ? (a, b) => byName(a.box, b.box)
+      : (a, b) => b.sortValue - a.sortValue || byName(a.box, b.box),
+  );
   return { boxes: rows.slice(0, maxBoxes).map(r => r.box), truncated: Math.max(0, rows.length - maxBoxes) };
 }

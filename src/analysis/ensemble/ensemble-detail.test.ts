@@ -1,26 +1,50 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
-import { DEFAULT_ENSEMBLE_OPTIONS, type EnsembleDetailData, type EnsembleOptions, type EnsembleViewState } from '../../shared/ensemble-protocol';
+import {
+  DEFAULT_ENSEMBLE_OPTIONS,
+  type EnsembleDetailData,
+  type EnsembleOptions,
+  type EnsembleViewState,
+} from '../../shared/ensemble-protocol';
 import { superGraph } from '../graph/super-graph';
 import { ensembleDetail } from './ensemble-detail';
 import { EnsembleProfile } from './ensemble-profile';
 import { loadEnsemble } from './ensemble-runs';
 import { generateSyntheticEnsemble } from './testing/synthetic-ensemble';
 
-function stateOf(s: Partial<Omit<EnsembleViewState, 'options'>> & { options?: Partial<EnsembleOptions> } = {}): EnsembleViewState {
-  return { mode: 'summary', target: null, diff: null, runs: null, selected: null, ...s, options: { ...DEFAULT_ENSEMBLE_OPTIONS, ...s.options } };
+function stateOf(
+  s: Partial<Omit<EnsembleViewState, 'options'>> & { options?: Partial<EnsembleOptions> } = {},
+): EnsembleViewState {
+  return {
+    mode: 'summary',
+    target: null,
+    diff: null,
+    runs: null,
+    selected: null,
+    ...s,
+    options: { ...DEFAULT_ENSEMBLE_OPTIONS, ...s.options },
+  };
 }
 
 const sum = (a: readonly number[] | null) => (a ?? []).reduce((x, y) => x + y, 0);
 
 /** Checks that hold for any supernode of any ensemble, against values recomputed from the ensemble itself. */
-function checkDetail(ep: EnsembleProfile, d: EnsembleDetailData, members: Int32Array, runs: number[], target: number | null): void {
+function checkDetail(
+  ep: EnsembleProfile,
+  d: EnsembleDetailData,
+  members: Int32Array,
+  runs: number[],
+  target: number | null,
+): void {
   const e = ep.ensemble;
   const present = (r: number) => members.some(u => e.isPresent(u, r));
   const presentRuns = runs.filter(present);
   assert.equal(sum(d.distribution.run.counts), presentRuns.length);
-  assert.equal(sum(d.distribution.rank.counts), presentRuns.reduce((n, r) => n + e.profile(r).contextCount, 0));
+  assert.equal(
+    sum(d.distribution.rank.counts),
+    presentRuns.reduce((n, r) => n + e.profile(r).contextCount, 0),
+  );
   if (target !== null) {
     assert.equal(sum(d.distribution.run.targetCounts), present(target) ? 1 : 0);
     assert.equal(sum(d.distribution.rank.targetCounts), present(target) ? e.profile(target).contextCount : 0);
@@ -30,18 +54,31 @@ function checkDetail(ep: EnsembleProfile, d: EnsembleDetailData, members: Int32A
     assert.ok(n.parent < i, 'parents first');
     assert.ok(n.present >= 1 && n.present <= presentRuns.length);
     assert.equal(sum(n.gradient.counts), n.present);
-    if (n.parent >= 0) assert.ok(h[n.parent]!.maxInclusive >= n.maxInclusive - 1e-9 * n.maxInclusive, `${n.name} under ${h[n.parent]!.name}`);
+    if (n.parent >= 0)
+      assert.ok(
+        h[n.parent]!.maxInclusive >= n.maxInclusive - 1e-9 * n.maxInclusive,
+        `${n.name} under ${h[n.parent]!.name}`,
+      );
     assert.equal(n.inTarget !== undefined, target !== null);
   });
   assert.ok(d.callSites.length <= 50);
   for (const b of d.callSites) {
     const s = b.ensemble;
-    assert.ok(s.min <= s.whiskerLow && s.whiskerLow <= s.q1 && s.q1 <= s.median && s.median <= s.q3 && s.q3 <= s.whiskerHigh && s.whiskerHigh <= s.max, b.name);
+    assert.ok(
+      s.min <= s.whiskerLow &&
+        s.whiskerLow <= s.q1 &&
+        s.q1 <= s.median &&
+        s.median <= s.q3 &&
+        s.q3 <= s.whiskerHigh &&
+        s.whiskerHigh <= s.max,
+      b.name,
+    );
     assert.ok(b.present >= 1 && s.outliers.length <= s.outlierCount);
     for (const o of s.outliers) assert.ok(runs.includes(o.run));
   }
   // One point per call site × selected run where it exists.
-  if (d.callSitesTruncated === 0) assert.equal(d.correlation.run.length + d.correlation.truncated, sum(d.callSites.map(b => b.present)));
+  if (d.callSitesTruncated === 0)
+    assert.equal(d.correlation.run.length + d.correlation.truncated, sum(d.callSites.map(b => b.present)));
   assert.ok(d.correlation.run.every(r => runs.includes(r)));
   assert.equal(sum(d.distribution.callsite.counts), d.callSites.length + d.callSitesTruncated);
 }
@@ -61,7 +98,12 @@ describe('ensemble detail (the linked views of the selected supernode)', () => {
     for (const mode of ['summary', 'target'] as const) {
       const target = mode === 'target' ? 0 : null;
       for (const node of graph.nodes) {
-        const d = ensembleDetail(ep, graph, node.id, stateOf({ mode, target: 0, runs, options: { gradientSide: 'exclusive', bins: 'auto' } }))!;
+        const d = ensembleDetail(
+          ep,
+          graph,
+          node.id,
+          stateOf({ mode, target: 0, runs, options: { gradientSide: 'exclusive', bins: 'auto' } }),
+        )!;
         assert.equal(d.nodeId, node.id);
         assert.equal(d.side, 'exclusive');
         assert.equal(d.label, node.module);
@@ -78,7 +120,10 @@ describe('ensemble detail (the linked views of the selected supernode)', () => {
     assert.deepEqual(names, names.slice().sort());
     const byMean = ensembleDetail(ep, graph, heaviest.id, stateOf())!;
     byMean.callSites.forEach((b, i) => i === 0 || assert.ok(byMean.callSites[i - 1]!.ensemble.mean >= b.ensemble.mean));
-    assert.equal(byMean.callSites.length + byMean.callSitesTruncated, byName.callSites.length + byName.callSitesTruncated);
+    assert.equal(
+      byMean.callSites.length + byMean.callSitesTruncated,
+      byName.callSites.length + byName.callSitesTruncated,
+    );
   });
 
   it('refuses run subsets and targets that are not in the ensemble', () => {
@@ -91,27 +136,31 @@ describe('ensemble detail (the linked views of the selected supernode)', () => {
   });
 
   const LULESH = 'data/caliper-cali/lulesh-mpi-scaling-5runs';
-  it('LULESH scaling, 5 Caliper runs: every supernode\'s views are consistent', { skip: skipUnlessShared(LULESH) }, async () => {
-    const { runs, errors } = await loadEnsemble(sharedPath(LULESH));
-    assert.deepEqual(errors, []);
-    const lulesh = new EnsembleProfile(runs, { path: sharedPath(LULESH) });
-    assert.equal(lulesh.runCount, 5);
-    const graph = superGraph(lulesh.profile);
-    assert.ok(graph.nodes.length > 5);
-    const slowest = lulesh.ensemble.runs.findIndex(r => r.name.startsWith('343'));
-    for (const node of graph.nodes) {
-      const d = ensembleDetail(lulesh, graph, node.id, stateOf({ mode: 'target', target: slowest }))!;
-      checkDetail(lulesh, d, node.members, [0, 1, 2, 3, 4], slowest);
-      assert.ok(d.hierarchy.nodes.length >= 1);
-      assert.ok(d.callSites.every(b => b.target && b.target.count >= 1));
-    }
-    // main holds the time-step loop: a loop row in its hierarchy, revealed through main.
-    const main = ensembleDetail(lulesh, graph, 'main', stateOf())!;
-    const loop = main.hierarchy.nodes.find(n => n.kind === 'loop');
-    assert.ok(loop, main.hierarchy.nodes.map(n => `${n.name}:${n.kind}`).join(', '));
-    assert.equal(loop.function, 'main');
-    const mainNode = graph.nodes.find(n => n.id === 'main')!.members[0]!;
-    assert.equal(lulesh.ensemble.tree.name(mainNode), 'main');
-    assert.equal(main.hierarchy.nodes[0]!.maxInclusive, Math.max(...lulesh.ensemble.values(mainNode, 'inclusive')));
-  });
+  it(
+    "LULESH scaling, 5 Caliper runs: every supernode's views are consistent",
+    { skip: skipUnlessShared(LULESH) },
+    async () => {
+      const { runs, errors } = await loadEnsemble(sharedPath(LULESH));
+      assert.deepEqual(errors, []);
+      const lulesh = new EnsembleProfile(runs, { path: sharedPath(LULESH) });
+      assert.equal(lulesh.runCount, 5);
+      const graph = superGraph(lulesh.profile);
+      assert.ok(graph.nodes.length > 5);
+      const slowest = lulesh.ensemble.runs.findIndex(r => r.name.startsWith('343'));
+      for (const node of graph.nodes) {
+        const d = ensembleDetail(lulesh, graph, node.id, stateOf({ mode: 'target', target: slowest }))!;
+        checkDetail(lulesh, d, node.members, [0, 1, 2, 3, 4], slowest);
+        assert.ok(d.hierarchy.nodes.length >= 1);
+        assert.ok(d.callSites.every(b => b.target && b.target.count >= 1));
+      }
+      // main holds the time-step loop: a loop row in its hierarchy, revealed through main.
+      const main = ensembleDetail(lulesh, graph, 'main', stateOf())!;
+      const loop = main.hierarchy.nodes.find(n => n.kind === 'loop');
+      assert.ok(loop, main.hierarchy.nodes.map(n => `${n.name}:${n.kind}`).join(', '));
+      assert.equal(loop.function, 'main');
+      const mainNode = graph.nodes.find(n => n.id === 'main')!.members[0]!;
+      assert.equal(lulesh.ensemble.tree.name(mainNode), 'main');
+      assert.equal(main.hierarchy.nodes[0]!.maxInclusive, Math.max(...lulesh.ensemble.values(mainNode, 'inclusive')));
+    },
+  );
 });

@@ -22,7 +22,13 @@ function supernodeLabel(node: SuperNode): string {
  * `target`. `graph` is the ensemble profile's super graph over those runs; `metric` names the metric
  * (default: the ensemble's primary one). Null when the graph has no node `nodeId`.
  */
-export function ensembleDetail(ep: EnsembleProfile, graph: SuperGraph, nodeId: string, state: EnsembleViewState, metric?: string): EnsembleDetailData | null {
+export function ensembleDetail(
+  ep: EnsembleProfile,
+  graph: SuperGraph,
+  nodeId: string,
+  state: EnsembleViewState,
+  metric?: string,
+): EnsembleDetailData | null {
   const s = graph.nodes.findIndex(n => n.id === nodeId);
   if (s < 0) return null;
   const node = graph.nodes[s]!;
@@ -37,7 +43,10 @@ export function ensembleDetail(ep: EnsembleProfile, graph: SuperGraph, nodeId: s
   const ranks = rankValues(scope, sites, scope.runs);
   const targetRanks = targetRun ? rankValues(scope, sites, targetRun) : null;
   const boxes = callSiteBoxes(scope, sites, runValues, ranks, targetRanks, {
-    iqrFactor: options.iqrFactor, sort: options.callSiteSort, module: node.module, profile: ep.profile,
+    iqrFactor: options.iqrFactor,
+    sort: options.callSiteSort,
+    module: node.module,
+    profile: ep.profile,
   });
   return {
     nodeId,

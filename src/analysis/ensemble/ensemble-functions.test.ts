@@ -5,11 +5,13 @@ import { ensembleCallGraph, functionSpreads } from './ensemble-functions';
 import { runsFromOutlines } from './testing/outline-runs';
 
 describe('ensemble call graph', () => {
-  const e = buildEnsemble(runsFromOutlines({
-    a: 'main = 1\n  solve = 2\n    mpi = 3\n  io = 4\n    mpi = 5\n    solve.c:12 = 6',
-    b: 'main = 1\n  solve = 1\n    mpi = 1\n  io = 1',
-    c: 'main = 1\n  fib = 1\n    fib = 2\n      fib = 4',
-  }));
+  const e = buildEnsemble(
+    runsFromOutlines({
+      a: 'main = 1\n  solve = 2\n    mpi = 3\n  io = 4\n    mpi = 5\n    solve.c:12 = 6',
+      b: 'main = 1\n  solve = 1\n    mpi = 1\n  io = 1',
+      c: 'main = 1\n  fib = 1\n    fib = 2\n      fib = 4',
+    }),
+  );
   const g = ensembleCallGraph(e);
   const fn = (name: string) => g.names.indexOf(name);
   const vec = (m: Float64Array, f: number) => [...m.subarray(f * g.runCount, (f + 1) * g.runCount)].map(String);
@@ -20,7 +22,10 @@ describe('ensemble call graph', () => {
     // The statement under io is io's own cost.
     assert.deepEqual(vec(g.exclusive, fn('io')), ['10', '1', 'NaN']);
     assert.deepEqual(vec(g.inclusive, fn('io')), ['15', '1', 'NaN']);
-    assert.deepEqual([...g.present], g.names.map(n => (n === 'main' ? 3 : n === 'fib' ? 1 : 2)));
+    assert.deepEqual(
+      [...g.present],
+      g.names.map(n => (n === 'main' ? 3 : n === 'fib' ? 1 : 2)),
+    );
   });
 
   it('counts recursion once in inclusive time, every level in exclusive time', () => {
@@ -28,10 +33,12 @@ describe('ensemble call graph', () => {
     assert.deepEqual(vec(g.exclusive, fn('fib')), ['NaN', 'NaN', '7']);
   });
 
-  it('has caller → callee edges with the callee\'s inclusive time per run', () => {
+  it("has caller → callee edges with the callee's inclusive time per run", () => {
     const edges = Array.from(g.edges.caller, (c, k) => `${g.names[c]}→${g.names[g.edges.callee[k]!]}`);
     assert.deepEqual(edges.sort(), ['fib→fib', 'io→mpi', 'main→fib', 'main→io', 'main→solve', 'solve→mpi']);
-    const k = Array.from(g.edges.caller.keys()).find(i => g.names[g.edges.caller[i]!] === 'io' && g.names[g.edges.callee[i]!] === 'mpi')!;
+    const k = Array.from(g.edges.caller.keys()).find(
+      i => g.names[g.edges.caller[i]!] === 'io' && g.names[g.edges.callee[i]!] === 'mpi',
+    )!;
     assert.deepEqual([...g.edges.inclusive.subarray(k * 3, k * 3 + 3)].map(String), ['5', 'NaN', 'NaN']);
   });
 

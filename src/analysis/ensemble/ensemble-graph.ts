@@ -1,9 +1,23 @@
 import { isAbsolute, relative } from 'node:path';
-import type { EnsembleGraphData, EnsembleHistogram, EnsembleLinkData, EnsembleNodeData, EnsembleRunInfo, EnsembleSide, EnsembleViewState } from '../../shared/ensemble-protocol';
+import type {
+  EnsembleGraphData,
+  EnsembleHistogram,
+  EnsembleLinkData,
+  EnsembleNodeData,
+  EnsembleRunInfo,
+  EnsembleSide,
+  EnsembleViewState,
+} from '../../shared/ensemble-protocol';
 import { MAX_RUN_VALUES } from '../../shared/ensemble-protocol';
 import { MAX_ENTRIES_SENT } from '../../shared/protocol';
 import { sourceOf } from '../model/node-source';
-import { superGraph, type RevealRequest, type SplitRequest, type SuperGraph, type SuperGraphOptions } from '../graph/super-graph';
+import {
+  superGraph,
+  type RevealRequest,
+  type SplitRequest,
+  type SuperGraph,
+  type SuperGraphOptions,
+} from '../graph/super-graph';
 import { supernodeFunctionCounts, supernodeLabels } from '../graph/super-graph-data';
 import type { Ensemble } from './ensemble';
 import type { EnsembleProfile } from './ensemble-profile';
@@ -79,18 +93,27 @@ export function ensembleGraph(ep: EnsembleProfile, request: EnsembleGraphRequest
   const profile = ep.profile;
   const metricName = request.metric ?? profile.metrics[profile.primaryMetric]!.name;
   const metric = profile.metricIndex(metricName);
-  if (metric < 0) throw new RangeError(`metric "${metricName}" is not in the ensemble (it has ${profile.metrics.map(m => m.name).join(', ')})`);
+  if (metric < 0)
+    throw new RangeError(
+      `metric "${metricName}" is not in the ensemble (it has ${profile.metrics.map(m => m.name).join(', ')})`,
+    );
   const em = ep.ensembleOf(metricName);
   const R = em.runCount;
   const selected = selectRuns(state.runs, R);
   const K = selected.length;
   const binRule = state.options.bins;
   if (binRule !== 'auto') binCount(binRule, []);
-  const target = state.mode === 'target' ? (state.target === null ? slowestRun(em, selected) : checkRun(state.target, R, 'target run')) : null;
+  const target =
+    state.mode === 'target'
+      ? state.target === null
+        ? slowestRun(em, selected)
+        : checkRun(state.target, R, 'target run')
+      : null;
   const diff = state.mode === 'diff' ? diffPair(state.diff, em, selected) : null;
 
   const graph = superGraph(profile, {
-    metric, contexts: selected,
+    metric,
+    contexts: selected,
     ...(request.filter ? { filter: request.filter } : {}),
     ...(request.moduleMap ? { moduleMap: request.moduleMap } : {}),
     ...(request.splits ? { splits: request.splits } : {}),
@@ -109,13 +132,23 @@ export function ensembleGraph(ep: EnsembleProfile, request: EnsembleGraphRequest
       vectors.exclusive[s * K + k] = here ? nd.exclusiveByContext[k]! : NaN;
     }
   });
-  const stats = { inclusive: matrixStatistics(vectors.inclusive, S, K), exclusive: matrixStatistics(vectors.exclusive, S, K) };
+  const stats = {
+    inclusive: matrixStatistics(vectors.inclusive, S, K),
+    exclusive: matrixStatistics(vectors.exclusive, S, K),
+  };
   const rowOf = (side: EnsembleSide, s: number) => vectors[side].subarray(s * K, (s + 1) * K);
-  const histograms = graph.nodes.map((_, s) => ({ inclusive: runHistogram(rowOf('inclusive', s), binRule), exclusive: runHistogram(rowOf('exclusive', s), binRule) }));
+  const histograms = graph.nodes.map((_, s) => ({
+    inclusive: runHistogram(rowOf('inclusive', s), binRule),
+    exclusive: runHistogram(rowOf('exclusive', s), binRule),
+  }));
 
   // Links: the max over the selected runs of each edge's flow. Maxima of different runs, so a
   // node's outgoing links may add up to more than its height (AT-14: the layout tapers the ends).
-  const links: EnsembleLinkData[] = graph.edges.map(e => ({ source: e.source, target: e.target, value: maxOf(e.valueByContext) }));
+  const links: EnsembleLinkData[] = graph.edges.map(e => ({
+    source: e.source,
+    target: e.target,
+    value: maxOf(e.valueByContext),
+  }));
   const callers: { id: string; value: number }[][] = graph.nodes.map(() => []);
   links.forEach((l, e) => callers[graph.edges[e]!.to]!.push({ id: l.source, value: l.value }));
   for (const list of callers) list.sort((a, b) => b.value - a.value || (a.id < b.id ? -1 : 1));
@@ -124,8 +157,10 @@ export function ensembleGraph(ep: EnsembleProfile, request: EnsembleGraphRequest
   const functionCounts = supernodeFunctionCounts(graph, profile.tree);
   const sendRunValues = K <= MAX_RUN_VALUES;
   const nodes = graph.nodes.map((nd, s): EnsembleNodeData => {
-    const inc = stats.inclusive, exc = stats.exclusive;
-    const entries = nd.entries.map(e => ({ e, max: maxOverRuns(em, e.nodes, selected) }))
+    const inc = stats.inclusive,
+      exc = stats.exclusive;
+    const entries = nd.entries
+      .map(e => ({ e, max: maxOverRuns(em, e.nodes, selected) }))
       .sort((a, b) => b.max - a.max || (a.e.name < b.e.name ? -1 : a.e.name > b.e.name ? 1 : 0));
     return {
       id: nd.id,
@@ -141,9 +176,16 @@ export function ensembleGraph(ep: EnsembleProfile, request: EnsembleGraphRequest
       maxInclusiveRun: inc.maxRun[s]! >= 0 ? selected[inc.maxRun[s]!]! : -1,
       maxExclusiveRun: exc.maxRun[s]! >= 0 ? selected[exc.maxRun[s]!]! : -1,
       present: inc.present[s]!,
-      ...(sendRunValues ? { runValues: { inclusive: nullable(rowOf('inclusive', s)), exclusive: nullable(rowOf('exclusive', s)) } } : {}),
-      gradient: { inclusive: histogramData(histograms[s]!.inclusive), exclusive: histogramData(histograms[s]!.exclusive) },
-      entries: entries.slice(0, MAX_ENTRIES_SENT).map(({ e, max }) => ({ name: e.name, maxInclusive: max, ...sourceOf(profile, e.hottest) })),
+      ...(sendRunValues
+        ? { runValues: { inclusive: nullable(rowOf('inclusive', s)), exclusive: nullable(rowOf('exclusive', s)) } }
+        : {}),
+      gradient: {
+        inclusive: histogramData(histograms[s]!.inclusive),
+        exclusive: histogramData(histograms[s]!.exclusive),
+      },
+      entries: entries
+        .slice(0, MAX_ENTRIES_SENT)
+        .map(({ e, max }) => ({ name: e.name, maxInclusive: max, ...sourceOf(profile, e.hottest) })),
       entryCount: nd.entries.length,
       callers: callers[s]!,
       memberCount: nd.members.length,
@@ -159,12 +201,27 @@ export function ensembleGraph(ep: EnsembleProfile, request: EnsembleGraphRequest
     nodes,
     links,
     countScale: { inclusive: countScale(histograms, 'inclusive'), exclusive: countScale(histograms, 'exclusive') },
-    borderDomain: { inclusive: domainOf(nodes.map(n => n.maxInclusive)), exclusive: domainOf(nodes.map(n => n.maxExclusive)) },
+    borderDomain: {
+      inclusive: domainOf(nodes.map(n => n.maxInclusive)),
+      exclusive: domainOf(nodes.map(n => n.maxExclusive)),
+    },
     orderKeys: orderingKeys(em).map(k => k.key),
-    filter: { threshold: graph.filter.threshold, by: graph.filter.by, removedNodes: graph.filter.removedNodes, removedFunctions: graph.filter.removedFunctions },
+    filter: {
+      threshold: graph.filter.threshold,
+      by: graph.filter.by,
+      removedNodes: graph.filter.removedNodes,
+      removedFunctions: graph.filter.removedFunctions,
+    },
     splits: (request.splits ?? []).map(sp => ({ node: sp.node, mode: sp.mode })),
     unmatched: graph.unmatched,
-    bins: binRule === 'auto' ? Math.max(1, ...histograms.map(h => h.inclusive.counts.length), ...histograms.map(h => h.exclusive.counts.length)) : binRule,
+    bins:
+      binRule === 'auto'
+        ? Math.max(
+            1,
+            ...histograms.map(h => h.inclusive.counts.length),
+            ...histograms.map(h => h.exclusive.counts.length),
+          )
+        : binRule,
     // Runs left out (no such metric) and files that could not be read, as the profile lists them.
     warnings: [...profile.warnings],
   };
@@ -180,9 +237,16 @@ export function ensembleGraph(ep: EnsembleProfile, request: EnsembleGraphRequest
         const h = histograms[s]![side];
         return here && h.missing < K ? binOf(tv[side][s]!, h.min, h.max, h.counts.length) : -1;
       };
-      n.target = { inclusive: here ? tv.inclusive[s]! : null, exclusive: here ? tv.exclusive[s]! : null, binInclusive: bin('inclusive'), binExclusive: bin('exclusive') };
+      n.target = {
+        inclusive: here ? tv.inclusive[s]! : null,
+        exclusive: here ? tv.exclusive[s]! : null,
+        binInclusive: bin('inclusive'),
+        binExclusive: bin('exclusive'),
+      };
     });
-    links.forEach((l, e) => { l.targetValue = tv.edges[e]!; });
+    links.forEach((l, e) => {
+      l.targetValue = tv.edges[e]!;
+    });
   }
   if (diff !== null) {
     // CallFlow's module diff (§2.10, aggregateDiff with the supernode map): Σ member exclusives in
@@ -193,16 +257,28 @@ export function ensembleGraph(ep: EnsembleProfile, request: EnsembleGraphRequest
     const vc = supernodeRunValues(graph, em, diff.compare, edgeIndex);
     const exclusiveDiffs: number[] = [];
     nodes.forEach((n, s) => {
-      const hb = vb.present[s] === 1, hc = vc.present[s] === 1;
-      if (!hb && !hc) { n.diff = { exclusive: null, inclusive: null, baseline: null, compare: null }; return; }
+      const hb = vb.present[s] === 1,
+        hc = vc.present[s] === 1;
+      if (!hb && !hc) {
+        n.diff = { exclusive: null, inclusive: null, baseline: null, compare: null };
+        return;
+      }
       const exclusive = vc.exclusive[s]! - vb.exclusive[s]!;
       exclusiveDiffs.push(exclusive);
-      n.diff = { exclusive, inclusive: vc.inclusive[s]! - vb.inclusive[s]!, baseline: hb ? vb.exclusive[s]! : null, compare: hc ? vc.exclusive[s]! : null };
+      n.diff = {
+        exclusive,
+        inclusive: vc.inclusive[s]! - vb.inclusive[s]!,
+        baseline: hb ? vb.exclusive[s]! : null,
+        compare: hc ? vc.exclusive[s]! : null,
+      };
     });
-    links.forEach((l, e) => { l.diff = vc.edges[e]! - vb.edges[e]!; });
+    links.forEach((l, e) => {
+      l.diff = vc.edges[e]! - vb.edges[e]!;
+    });
     data.diffDomain = symmetricDomain(exclusiveDiffs);
   }
-  if (state.options.orderBy !== null) orderedEnsemble(data, em, selected, vectors, state.options.orderBy, state.options.gradientSide);
+  if (state.options.orderBy !== null)
+    orderedEnsemble(data, em, selected, vectors, state.options.orderBy, state.options.gradientSide);
 
   return { data, graph, ensemble: em, metric, selectedRuns: selected, presence, target, diff };
 }
@@ -214,9 +290,18 @@ export function ensembleGraph(ep: EnsembleProfile, request: EnsembleGraphRequest
  * more than orderScore's tolerance. A parameter none of the selected runs has gives a warning, not
  * an error: the user may have sub-selected runs after choosing it.
  */
-function orderedEnsemble(data: EnsembleGraphData, em: Ensemble, selected: Int32Array, vectors: Record<EnsembleSide, Float64Array>, key: string, side: EnsembleSide): void {
+function orderedEnsemble(
+  data: EnsembleGraphData,
+  em: Ensemble,
+  selected: Int32Array,
+  vectors: Record<EnsembleSide, Float64Array>,
+  key: string,
+  side: EnsembleSide,
+): void {
   const positionOf = new Int32Array(em.runCount).fill(-1);
-  selected.forEach((r, k) => { positionOf[r] = k; });
+  selected.forEach((r, k) => {
+    positionOf[r] = k;
+  });
   let order: RunOrder;
   try {
     order = orderRuns(em, key);
@@ -228,18 +313,33 @@ function orderedEnsemble(data: EnsembleGraphData, em: Ensemble, selected: Int32A
   const runsAtLevel: number[][] = [];
   order.runsAtLevel.forEach((runs, l) => {
     const kept = runs.filter(r => positionOf[r]! >= 0);
-    if (kept.length) { levels.push(order.levels[l]!); runsAtLevel.push(kept); }
+    if (kept.length) {
+      levels.push(order.levels[l]!);
+      runsAtLevel.push(kept);
+    }
   });
-  if (levels.length === 0) { data.warnings.push(`cannot order by "${key}": none of the selected runs has it`); return; }
+  if (levels.length === 0) {
+    data.warnings.push(`cannot order by "${key}": none of the selected runs has it`);
+    return;
+  }
   data.order = { key, levels, runsAtLevel };
   const K = selected.length;
-  const series = (s: number, which: EnsembleSide) => runsAtLevel.map(runs => {
-    let sum = 0, n = 0;
-    for (const r of runs) { const v = vectors[which][s * K + positionOf[r]!]!; if (v === v) { sum += v; n++; } }
-    return n > 0 ? sum / n : null;
-  });
+  const series = (s: number, which: EnsembleSide) =>
+    runsAtLevel.map(runs => {
+      let sum = 0,
+        n = 0;
+      for (const r of runs) {
+        const v = vectors[which][s * K + positionOf[r]!]!;
+        if (v === v) {
+          sum += v;
+          n++;
+        }
+      }
+      return n > 0 ? sum / n : null;
+    });
   data.nodes.forEach((n, s) => {
-    const inclusive = series(s, 'inclusive'), exclusive = series(s, 'exclusive');
+    const inclusive = series(s, 'inclusive'),
+      exclusive = series(s, 'exclusive');
     const chosen = side === 'inclusive' ? inclusive : exclusive;
     const score = orderScore(chosen.map(v => v ?? NaN));
     n.sparkline = { inclusive, exclusive, outOfOrder: score.inversions.length > 0 };
@@ -260,13 +360,21 @@ export function selectRuns(runs: readonly number[] | null, R: number): Int32Arra
 }
 
 function checkRun(run: number, R: number, what: string): number {
-  if (!(Number.isInteger(run) && run >= 0 && run < R)) throw new RangeError(`${what} ${run} is not in the ensemble (it has ${R} runs, 0–${R - 1})`);
+  if (!(Number.isInteger(run) && run >= 0 && run < R))
+    throw new RangeError(`${what} ${run} is not in the ensemble (it has ${R} runs, 0–${R - 1})`);
   return run;
 }
 
-function diffPair(pair: EnsembleViewState['diff'], em: Ensemble, selected: Int32Array): { baseline: number; compare: number } {
+function diffPair(
+  pair: EnsembleViewState['diff'],
+  em: Ensemble,
+  selected: Int32Array,
+): { baseline: number; compare: number } {
   if (pair === null) return { baseline: fastestRun(em, selected), compare: slowestRun(em, selected) };
-  return { baseline: checkRun(pair.baseline, em.runCount, 'diff baseline run'), compare: checkRun(pair.compare, em.runCount, 'diff compare run') };
+  return {
+    baseline: checkRun(pair.baseline, em.runCount, 'diff baseline run'),
+    compare: checkRun(pair.compare, em.runCount, 'diff compare run'),
+  };
 }
 
 /** OR of the member union nodes' presence bits. */
@@ -284,11 +392,20 @@ function supernodePresence(graph: SuperGraph, em: Ensemble): SupernodePresence {
  * matrices: the same sums, in the same member order, as superGraph's per-context values (the
  * profile's zeros for missing members added nothing there), so a selected run gets identical numbers.
  */
-export function supernodeRunValues(graph: SuperGraph, em: Ensemble, run: number, edgeIndex?: Map<number, number>): SupernodeRunValues {
+export function supernodeRunValues(
+  graph: SuperGraph,
+  em: Ensemble,
+  run: number,
+  edgeIndex?: Map<number, number>,
+): SupernodeRunValues {
   checkRun(run, em.runCount, 'run');
-  const S = graph.nodes.length, R = em.runCount;
+  const S = graph.nodes.length,
+    R = em.runCount;
   const index = edgeIndex ?? new Map(graph.edges.map((e, i) => [e.from * S + e.to, i] as const));
-  const inclusive = new Float64Array(S), exclusive = new Float64Array(S), present = new Uint8Array(S), edges = new Float64Array(graph.edges.length);
+  const inclusive = new Float64Array(S),
+    exclusive = new Float64Array(S),
+    present = new Uint8Array(S),
+    edges = new Float64Array(graph.edges.length);
   const { superOf, parent } = graph;
   graph.nodes.forEach((nd, s) => {
     for (const u of nd.members) {
@@ -299,7 +416,10 @@ export function supernodeRunValues(graph: SuperGraph, em: Ensemble, run: number,
       if (p >= 0 && superOf[p] === s) continue; // not an entry: its time is in its entry's inclusive
       const v = em.inclusive[u * R + run]!;
       inclusive[s]! += v;
-      if (p >= 0) { const e = index.get(superOf[p]! * S + s); if (e !== undefined) edges[e]! += v; }
+      if (p >= 0) {
+        const e = index.get(superOf[p]! * S + s);
+        if (e !== undefined) edges[e]! += v;
+      }
     }
   });
   return { run, inclusive, exclusive, present, edges };
@@ -307,7 +427,8 @@ export function supernodeRunValues(graph: SuperGraph, em: Ensemble, run: number,
 
 /** Max over the selected runs of Σ inclusive of the given union nodes (runs where none exists are skipped). */
 function maxOverRuns(em: Ensemble, nodes: Int32Array, selected: Int32Array): number {
-  const K = selected.length, R = em.runCount;
+  const K = selected.length,
+    R = em.runCount;
   const sums = new Float64Array(K).fill(NaN);
   for (const u of nodes) {
     const row = u * R;
@@ -325,7 +446,9 @@ function maxOf(values: ArrayLike<number>): number {
   return m === -Infinity ? NaN : m;
 }
 
-function finiteOr0(v: number): number { return Number.isFinite(v) ? v : 0; }
+function finiteOr0(v: number): number {
+  return Number.isFinite(v) ? v : 0;
+}
 
 function nullable(values: Float64Array): (number | null)[] {
   return Array.from(values, v => (v === v ? v : null));
@@ -351,9 +474,13 @@ function runInfos(ep: EnsembleProfile, em: Ensemble): EnsembleRunInfo[] {
   return em.runs.map((run, index) => {
     const rel = relative(folder, run.path);
     return {
-      index, name: run.name,
+      index,
+      name: run.name,
       path: rel === '' ? run.name : rel.startsWith('..') || isAbsolute(rel) ? run.path : rel,
-      format: run.format, ranks: run.ranks, parameters: { ...run.parameters }, total: em.runTotal(index),
+      format: run.format,
+      ranks: run.ranks,
+      parameters: { ...run.parameters },
+      total: em.runTotal(index),
     };
   });
 }

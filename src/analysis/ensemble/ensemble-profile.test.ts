@@ -6,21 +6,28 @@ import { EnsembleProfile } from './ensemble-profile';
 import { generateSyntheticEnsemble } from './testing/synthetic-ensemble';
 import { runsFromOutlines } from './testing/outline-runs';
 
-const close = (a: number, b: number, msg?: string) => assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${msg ?? ''} ${a} ≠ ${b}`);
+const close = (a: number, b: number, msg?: string) =>
+  assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${msg ?? ''} ${a} ≠ ${b}`);
 
 describe('ensemble as a profile', () => {
   // Run a has 2 ranks (values are per rank), b and c one; `io` is missing in c.
-  const runs = runsFromOutlines({
-    a: 'main = 1 3\n  solve = 2 6\n  io = 4 4',
-    b: 'main = 1\n  solve = 3',
-    c: 'main = 2\n  solve = 9',
-  }, { a: 2 });
+  const runs = runsFromOutlines(
+    {
+      a: 'main = 1 3\n  solve = 2 6\n  io = 4 4',
+      b: 'main = 1\n  solve = 3',
+      c: 'main = 2\n  solve = 9',
+    },
+    { a: 2 },
+  );
   const ep = new EnsembleProfile(runs, { path: '/runs' });
   const p = ep.profile;
   const node = (name: string) => Array.from({ length: p.tree.size }, (_, i) => i).find(i => p.tree.name(i) === name)!;
 
   it('has one context per run, labelled with the run name, called "runs"', () => {
-    assert.deepEqual(p.contexts.map(c => c.label), ['a', 'b', 'c']);
+    assert.deepEqual(
+      p.contexts.map(c => c.label),
+      ['a', 'b', 'c'],
+    );
     assert.equal(contextNoun(p.contexts), 'runs');
     assert.equal(p.format, 'ensemble');
   });
@@ -32,7 +39,7 @@ describe('ensemble as a profile', () => {
     assert.deepEqual([...p.inclusive(0).subarray(node('main') * 3, node('main') * 3 + 3)], [10, 4, 11]);
   });
 
-  it('keeps Σ invariants: each run\'s total is its runtime, the profile total the sum over runs', () => {
+  it("keeps Σ invariants: each run's total is its runtime, the profile total the sum over runs", () => {
     let sum = 0;
     runs.forEach((r, run) => {
       const runtime = r.profile.total(0) / r.profile.contextCount;
@@ -57,21 +64,31 @@ describe('ensemble as a profile', () => {
   });
 
   it('rejects fewer than 2 runs with the reason', () => {
-    assert.throws(() => new EnsembleProfile(runs.slice(0, 1), { path: '/runs' }), /at least 2 runs, only a could be read/);
+    assert.throws(
+      () => new EnsembleProfile(runs.slice(0, 1), { path: '/runs' }),
+      /at least 2 runs, only a could be read/,
+    );
     assert.throws(() => new EnsembleProfile([], { path: '/runs' }), /at least 2 runs/);
   });
 
   it('matches the ensemble on a synthetic ensemble with missing subtrees, for every run and node', () => {
     const syn = generateSyntheticEnsemble({ runs: 9, nodes: 400, seed: 3 });
-    const big = new EnsembleProfile(syn.runs, { path: '/syn', errors: [{ path: '/syn/x', name: 'x', reason: 'truncated' }] });
-    const e = big.ensemble, R = e.runCount;
+    const big = new EnsembleProfile(syn.runs, {
+      path: '/syn',
+      errors: [{ path: '/syn/x', name: 'x', reason: 'truncated' }],
+    });
+    const e = big.ensemble,
+      R = e.runCount;
     assert.equal(big.profile.contextCount, R);
     const inc = big.profile.inclusive(big.profile.primaryMetric);
     let missing = 0;
     for (let u = 0; u < e.size; u++) {
       for (let r = 0; r < R; r++) {
         const v = e.value(u, r, 'inclusive');
-        if (v !== v) { missing++; assert.equal(inc[u * R + r], 0); } else close(inc[u * R + r]!, v);
+        if (v !== v) {
+          missing++;
+          assert.equal(inc[u * R + r], 0);
+        } else close(inc[u * R + r]!, v);
       }
     }
     assert.ok(missing > 0, 'the synthetic ensemble has missing subtrees');
@@ -80,8 +97,14 @@ describe('ensemble as a profile', () => {
     const totals = functionTotals(big.profile, big.profile.primaryMetric);
     const spreads = big.spreads(big.profile.metrics[big.profile.primaryMetric]!.name);
     for (const name of totals.names.slice(0, 20)) {
-      const vals = [...big.functionValues(big.profile.metrics[big.profile.primaryMetric]!.name, name)!].filter(v => v === v);
-      close(totals.inclusive[totals.names.indexOf(name)]!, vals.reduce((a, b) => a + b, 0), name);
+      const vals = [...big.functionValues(big.profile.metrics[big.profile.primaryMetric]!.name, name)!].filter(
+        v => v === v,
+      );
+      close(
+        totals.inclusive[totals.names.indexOf(name)]!,
+        vals.reduce((a, b) => a + b, 0),
+        name,
+      );
       assert.equal(spreads.get(name)!.present, vals.length);
     }
   });

@@ -35,41 +35,78 @@ export class EnsembleProfile {
   private readonly byMetric = new Map<string, Ensemble>();
   private readonly spreadCache = new Map<string, Map<string, FunctionSpread>>();
 
-  constructor(readonly runs: readonly RunProfile[], options: EnsembleProfileOptions) {
-    if (runs.length < 2) throw new Error(`an ensemble needs at least 2 runs, ${runs.length === 1 ? `only ${runs[0]!.run.name} could be read` : 'none could be read'}`);
+  constructor(
+    readonly runs: readonly RunProfile[],
+    options: EnsembleProfileOptions,
+  ) {
+    if (runs.length < 2)
+      throw new Error(
+        `an ensemble needs at least 2 runs, ${runs.length === 1 ? `only ${runs[0]!.run.name} could be read` : 'none could be read'}`,
+      );
     this.errors = options.errors ?? [];
     const first = runs[0]!.profile;
     const primaryName = options.metric ?? first.metrics[first.primaryMetric]?.name;
     const metrics = commonMetrics(runs);
-    if (metrics.length === 0) throw new Error(`the runs share no metric (${runs.map(r => `${r.run.name}: ${r.profile.metrics.map(m => m.name).join(', ') || 'none'}`).join('; ')})`);
-    const primary = Math.max(0, metrics.findIndex(m => m.name === primaryName));
+    if (metrics.length === 0)
+      throw new Error(
+        `the runs share no metric (${runs.map(r => `${r.run.name}: ${r.profile.metrics.map(m => m.name).join(', ') || 'none'}`).join('; ')})`,
+      );
+    const primary = Math.max(
+      0,
+      metrics.findIndex(m => m.name === primaryName),
+    );
     this.ensemble = buildEnsemble(runs, { metric: metrics[primary]!.name });
     this.byMetric.set(metrics[primary]!.name, this.ensemble);
     const e = this.ensemble;
-    const exclusive: Float64Array[] = [], inclusive: Float64Array[] = [];
+    const exclusive: Float64Array[] = [],
+      inclusive: Float64Array[] = [];
     for (const m of metrics) {
       const em = this.ensembleOf(m.name);
       // Same runs in the same order give the same union; a mismatch would silently misalign values.
-      if (em.size !== e.size || em.runCount !== e.runCount) throw new Error(`metric ${m.name}: union of ${em.size} nodes × ${em.runCount} runs differs from ${e.size} × ${e.runCount}`);
+      if (em.size !== e.size || em.runCount !== e.runCount)
+        throw new Error(
+          `metric ${m.name}: union of ${em.size} nodes × ${em.runCount} runs differs from ${e.size} × ${e.runCount}`,
+        );
       exclusive.push(zeroMissing(em.exclusive));
       inclusive.push(zeroMissing(em.inclusive));
     }
-    const contexts: ExecutionContext[] = e.runs.map((r, run) => ({ rank: -1, thread: -1, gpuDevice: -1, gpuStream: -1, run, label: r.name }));
+    const contexts: ExecutionContext[] = e.runs.map((r, run) => ({
+      rank: -1,
+      thread: -1,
+      gpuDevice: -1,
+      gpuStream: -1,
+      run,
+      label: r.name,
+    }));
     const formats = [...new Set(e.runs.map(r => r.format))];
-    const metadata: Record<string, MetadataValue> = { 'ensemble.runs': e.runCount, 'ensemble.formats': formats.join(', '), 'ensemble.values': 'per-run mean over ranks; a node missing in a run counts 0' };
+    const metadata: Record<string, MetadataValue> = {
+      'ensemble.runs': e.runCount,
+      'ensemble.formats': formats.join(', '),
+      'ensemble.values': 'per-run mean over ranks; a node missing in a run counts 0',
+    };
     const warnings = [
       ...e.skipped.map(s => `${s.name} left out: ${s.reason}`),
       ...this.errors.map(err => `${err.name} could not be read: ${err.reason}`),
     ];
     const columns = e.tree.columns;
     this.profile = new Profile({
-      format: ENSEMBLE_FORMAT, path: options.path, strings: e.tree.strings.toArray(), tree: columns, contexts,
+      format: ENSEMBLE_FORMAT,
+      path: options.path,
+      strings: e.tree.strings.toArray(),
+      tree: columns,
+      contexts,
       metrics: metrics.map(m => ({ ...m, kind: 'both', aggregation: 'sum' })),
-      exclusive, inclusive, primaryMetric: primary, metadata, warnings,
+      exclusive,
+      inclusive,
+      primaryMetric: primary,
+      metadata,
+      warnings,
     });
   }
 
-  get runCount(): number { return this.ensemble.runCount; }
+  get runCount(): number {
+    return this.ensemble.runCount;
+  }
 
   /** The ensemble of a metric every run has (built once). */
   ensembleOf(metric: string): Ensemble {
@@ -119,6 +156,9 @@ function commonMetrics(runs: readonly RunProfile[]): MetricDescriptor[] {
 
 function zeroMissing(values: Float64Array): Float64Array {
   const out = new Float64Array(values.length);
-  for (let i = 0; i < values.length; i++) { const v = values[i]!; out[i] = v === v ? v : 0; }
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    out[i] = v === v ? v : 0;
+  }
   return out;
 }

@@ -92,7 +92,10 @@ export function describeRun(profile: Profile, name: string, relativePath: string
  * when no profile at all could be read); an aborted signal stops the remaining reads and rejects
  * with an AbortError.
  */
-export async function loadEnsemble(folderOrPaths: string | readonly string[], options: LoadEnsembleOptions = {}): Promise<LoadedRuns> {
+export async function loadEnsemble(
+  folderOrPaths: string | readonly string[],
+  options: LoadEnsembleOptions = {},
+): Promise<LoadedRuns> {
   const { signal, onProgress } = options;
   const read = options.read ?? ((p: string, s?: AbortSignal) => readProfile(p, s ? { signal: s } : {}));
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
@@ -100,10 +103,20 @@ export async function loadEnsemble(folderOrPaths: string | readonly string[], op
 
   let targets: { path: string; name: string; relativePath: string }[];
   const errors: RunLoadError[] = [];
-  if (typeof folderOrPaths === 'string' && (await stat(folderOrPaths).then(s => s.isDirectory(), () => false))) {
+  if (
+    typeof folderOrPaths === 'string' &&
+    (await stat(folderOrPaths).then(
+      s => s.isDirectory(),
+      () => false,
+    ))
+  ) {
     const scan = await findProfiles(folderOrPaths, signal ? { signal } : {});
     if (scan.profiles.length === 0) throw new Error(`${folderOrPaths}: no profiles found in this folder`);
-    targets = scan.profiles.map(p => ({ path: p.path, name: p.runName, relativePath: p.relativePath === '.' ? basename(p.path) : p.relativePath }));
+    targets = scan.profiles.map(p => ({
+      path: p.path,
+      name: p.runName,
+      relativePath: p.relativePath === '.' ? basename(p.path) : p.relativePath,
+    }));
     for (const e of scan.errors) errors.push({ path: e.path, name: e.relativePath, reason: e.reason });
   } else {
     const paths = (typeof folderOrPaths === 'string' ? [folderOrPaths] : [...folderOrPaths]).map(p => resolve(p));
@@ -138,7 +151,10 @@ export async function loadEnsemble(folderOrPaths: string | readonly string[], op
   throwIfAborted(signal);
   const runs = results.filter((r): r is RunProfile => r !== null);
   if (runs.length === 0) {
-    const shown = errors.slice(0, 3).map(e => `${e.name}: ${e.reason}`).join('; ');
+    const shown = errors
+      .slice(0, 3)
+      .map(e => `${e.name}: ${e.reason}`)
+      .join('; ');
     throw new Error(`none of the ${targets.length} profiles could be read (${shown}${errors.length > 3 ? '; …' : ''})`);
   }
   return { runs, errors };

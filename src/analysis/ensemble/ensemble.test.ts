@@ -17,14 +17,17 @@ function nodeAt(e: Ensemble, ...path: string[]): number {
 
 describe('ensemble union', () => {
   it('merges the same calling context across runs and keeps the same name on different paths apart', () => {
-    const e = buildEnsemble(runsFromOutlines({
-      a: 'main = 1\n  solve = 2\n    mpi = 3\n  io = 4',
-      b: 'main = 1\n  solve = 5\n  io = 4\n    mpi = 6',
-    }));
+    const e = buildEnsemble(
+      runsFromOutlines({
+        a: 'main = 1\n  solve = 2\n    mpi = 3\n  io = 4',
+        b: 'main = 1\n  solve = 5\n  io = 4\n    mpi = 6',
+      }),
+    );
     assert.equal(e.runCount, 2);
     // main, solve, solve/mpi, io, io/mpi: mpi under solve and under io are different contexts.
     assert.equal(e.size, 5);
-    const solveMpi = nodeAt(e, 'main', 'solve', 'mpi'), ioMpi = nodeAt(e, 'main', 'io', 'mpi');
+    const solveMpi = nodeAt(e, 'main', 'solve', 'mpi'),
+      ioMpi = nodeAt(e, 'main', 'io', 'mpi');
     assert.notEqual(solveMpi, ioMpi);
     assert.deepEqual([...e.values(nodeAt(e, 'main', 'solve'), 'exclusive')], [2, 5]);
     assert.deepEqual([...e.values(solveMpi, 'exclusive')].map(String), ['3', 'NaN']);
@@ -33,15 +36,27 @@ describe('ensemble union', () => {
   });
 
   it('AT-16: three runs whose bar/qux contexts differ keep every context, ∅ where missing, full vectors where present everywhere', () => {
-    const e = buildEnsemble(runsFromOutlines({
-      r1: 'foo = 1\n  bar = 2\n    baz = 3',
-      r2: 'foo = 1\n  qux = 2\n    baz = 3',
-      r3: 'foo = 1\n  bar = 2\n  qux = 4\n    baz = 5',
-    }));
-    const bar = nodeAt(e, 'foo', 'bar'), qux = nodeAt(e, 'foo', 'qux');
-    assert.deepEqual([bar, qux].map(u => e.presentCount[u]), [2, 2]);
-    assert.deepEqual([0, 1, 2].map(r => e.isPresent(bar, r)), [true, false, true]);
-    assert.deepEqual([0, 1, 2].map(r => e.isPresent(qux, r)), [false, true, true]);
+    const e = buildEnsemble(
+      runsFromOutlines({
+        r1: 'foo = 1\n  bar = 2\n    baz = 3',
+        r2: 'foo = 1\n  qux = 2\n    baz = 3',
+        r3: 'foo = 1\n  bar = 2\n  qux = 4\n    baz = 5',
+      }),
+    );
+    const bar = nodeAt(e, 'foo', 'bar'),
+      qux = nodeAt(e, 'foo', 'qux');
+    assert.deepEqual(
+      [bar, qux].map(u => e.presentCount[u]),
+      [2, 2],
+    );
+    assert.deepEqual(
+      [0, 1, 2].map(r => e.isPresent(bar, r)),
+      [true, false, true],
+    );
+    assert.deepEqual(
+      [0, 1, 2].map(r => e.isPresent(qux, r)),
+      [false, true, true],
+    );
     assert.equal(nodeAt(e, 'foo', 'bar', 'baz') >= 0 && nodeAt(e, 'foo', 'qux', 'baz') >= 0, true);
     const foo = nodeAt(e, 'foo');
     assert.equal(e.presentCount[foo], 3);
@@ -64,15 +79,26 @@ describe('ensemble union', () => {
     assert.equal(e.missingCount(idle), 1);
   });
 
-  it('per-run value is the mean over that run\'s ranks, so runs with different rank counts compare', () => {
-    const e = buildEnsemble(runsFromOutlines({
-      '2_ranks': 'main = 1 1\n  work = 4 6',
-      '8_ranks': 'main = 1 1 1 1 1 1 1 1\n  work = 5 5 5 5 5 5 5 5',
-    }, { '2_ranks': 2, '8_ranks': 8 }));
+  it("per-run value is the mean over that run's ranks, so runs with different rank counts compare", () => {
+    const e = buildEnsemble(
+      runsFromOutlines(
+        {
+          '2_ranks': 'main = 1 1\n  work = 4 6',
+          '8_ranks': 'main = 1 1 1 1 1 1 1 1\n  work = 5 5 5 5 5 5 5 5',
+        },
+        { '2_ranks': 2, '8_ranks': 8 },
+      ),
+    );
     const work = nodeAt(e, 'main', 'work');
     assert.deepEqual([...e.values(work, 'exclusive')], [5, 5]);
-    assert.deepEqual(e.runs.map(r => r.ranks), [2, 8]);
-    assert.deepEqual(e.runs.map(r => r.parameters), [{ ranks: 2 }, { ranks: 8 }]);
+    assert.deepEqual(
+      e.runs.map(r => r.ranks),
+      [2, 8],
+    );
+    assert.deepEqual(
+      e.runs.map(r => r.parameters),
+      [{ ranks: 2 }, { ranks: 8 }],
+    );
     // Per-rank values on demand, from the run's profile.
     assert.deepEqual([...e.perRank(work, 0, 'exclusive')!], [4, 6]);
     assert.deepEqual([...e.perRank(work, 1, 'inclusive')!], [5, 5, 5, 5, 5, 5, 5, 5]);
@@ -87,10 +113,12 @@ describe('ensemble union', () => {
   });
 
   it('keys statements by file basename and line, not by the recorded directory', () => {
-    const e = buildEnsemble(runsFromOutlines({
-      a: 'main\n  /home/a/src/x.c:10 = 1',
-      b: 'main\n  /scratch/b/src/x.c:10 = 2\n  /scratch/b/src/x.c:11 = 3',
-    }));
+    const e = buildEnsemble(
+      runsFromOutlines({
+        a: 'main\n  /home/a/src/x.c:10 = 1',
+        b: 'main\n  /scratch/b/src/x.c:10 = 2\n  /scratch/b/src/x.c:11 = 3',
+      }),
+    );
     assert.equal(e.size, 3);
     assert.deepEqual([...e.values(1, 'exclusive')], [1, 2]);
   });
@@ -116,19 +144,27 @@ describe('loadEnsemble', () => {
       const paths = [8, 16, 32].map(n => join(dir, `${n}_ranks.folded`));
       const broken = join(dir, '64_ranks.folded');
       writeFileSync(broken, 'x');
-      let active = 0, peak = 0;
+      let active = 0,
+        peak = 0;
       const { runs, errors } = await loadEnsemble([...paths, broken], {
         concurrency: 2,
         read: async p => {
-          active++; peak = Math.max(peak, active);
+          active++;
+          peak = Math.max(peak, active);
           await new Promise(r => setTimeout(r, 5));
           active--;
           if (p === broken) throw new Error(`${p}: truncated`);
           return profileFromOutline('main = 1');
         },
       });
-      assert.deepEqual(runs.map(r => r.run.name), ['8_ranks', '16_ranks', '32_ranks']);
-      assert.deepEqual(runs.map(r => r.run.parameters), [{ ranks: 8 }, { ranks: 16 }, { ranks: 32 }]);
+      assert.deepEqual(
+        runs.map(r => r.run.name),
+        ['8_ranks', '16_ranks', '32_ranks'],
+      );
+      assert.deepEqual(
+        runs.map(r => r.run.parameters),
+        [{ ranks: 8 }, { ranks: 16 }, { ranks: 32 }],
+      );
       assert.equal(errors.length, 1);
       assert.equal(errors[0]!.name, '64_ranks');
       assert.match(errors[0]!.reason, /truncated/);
@@ -145,13 +181,22 @@ describe('loadEnsemble', () => {
       good(join(dir, 'runs'), 'a.folded', 1);
       good(join(dir, 'runs'), 'b.folded', 2);
       const progress: number[] = [];
-      const { runs, errors } = await loadEnsemble([join(dir, 'runs', 'a.folded'), join(dir, 'runs', 'b.folded'), join(dir, 'runs', 'missing.folded')], { onProgress: f => progress.push(f) });
-      assert.deepEqual(runs.map(r => r.run.name), ['a', 'b']);
+      const { runs, errors } = await loadEnsemble(
+        [join(dir, 'runs', 'a.folded'), join(dir, 'runs', 'b.folded'), join(dir, 'runs', 'missing.folded')],
+        { onProgress: f => progress.push(f) },
+      );
+      assert.deepEqual(
+        runs.map(r => r.run.name),
+        ['a', 'b'],
+      );
       assert.equal(errors.length, 1);
       assert.match(errors[0]!.reason, /no such file/);
       assert.equal(progress[progress.length - 1], 1);
       const folder = await loadEnsemble(join(dir, 'runs'));
-      assert.deepEqual(folder.runs.map(r => r.run.name), ['a', 'b']);
+      assert.deepEqual(
+        folder.runs.map(r => r.run.name),
+        ['a', 'b'],
+      );
       assert.equal(buildEnsemble(folder.runs).size, 3);
       await assert.rejects(loadEnsemble(join(dir, 'nothing-here')), /no such file/);
       mkdirSync(join(dir, 'empty'));
@@ -165,58 +210,119 @@ describe('loadEnsemble', () => {
     const controller = new AbortController();
     let reads = 0;
     const paths = Array.from({ length: 20 }, (_, i) => `/virtual/${i}.folded`);
-    await assert.rejects(loadEnsemble(paths, {
-      concurrency: 2, signal: controller.signal,
-      read: async () => {
-        reads++;
-        if (reads === 3) controller.abort();
-        await new Promise(r => setTimeout(r, 2));
-        return profileFromOutline('main = 1');
-      },
-    }), (e: Error) => e.name === 'AbortError');
+    await assert.rejects(
+      loadEnsemble(paths, {
+        concurrency: 2,
+        signal: controller.signal,
+        read: async () => {
+          reads++;
+          if (reads === 3) controller.abort();
+          await new Promise(r => setTimeout(r, 2));
+          return profileFromOutline('main = 1');
+        },
+      }),
+      (e: Error) => e.name === 'AbortError',
+    );
     assert.ok(reads < 20, `stopped after ${reads} reads`);
   });
 });
 
 describe('real ensembles', () => {
   const cases = [
-    { dir: 'caliper-cali/lulesh-mpi-scaling-5runs', names: ['27_cores', '64_cores', '125_cores', '216_cores', '343_cores'], union: 45, key: 'cores' },
-    { dir: 'caliper-json/lulesh-mpi-scaling-5runs', names: ['27_cores', '64_cores', '125_cores', '216_cores', '343_cores'], union: 45, key: 'cores' },
+    {
+      dir: 'caliper-cali/lulesh-mpi-scaling-5runs',
+      names: ['27_cores', '64_cores', '125_cores', '216_cores', '343_cores'],
+      union: 45,
+      key: 'cores',
+    },
+    {
+      dir: 'caliper-json/lulesh-mpi-scaling-5runs',
+      names: ['27_cores', '64_cores', '125_cores', '216_cores', '343_cores'],
+      union: 45,
+      key: 'cores',
+    },
     { dir: 'caliper-cali/spotdb-4runs', names: ['0', '1', '2', '3'], union: 32, key: 'param1' },
     { dir: 'caliper-json/spotdb-4runs', names: ['0', '1', '2', '3'], union: 32, key: 'param1' },
-    { dir: 'caliper-cali/rajaperf-quartz-seq-ensemble', names: ['gcc10.3.1_1048576/O3/1', 'gcc10.3.1_1048576/O3/2', 'gcc10.3.1_1048576/O3/3', 'gcc10.3.1_1048576/O3/4', 'gcc10.3.1_2097152/O3/1'], union: 74, key: 'param1' },
-    { dir: 'caliper-json/rajaperf-quartz-seq-ensemble', names: ['gcc10.3.1_1048576/O3/1', 'gcc10.3.1_1048576/O3/2', 'gcc10.3.1_1048576/O3/3', 'gcc10.3.1_1048576/O3/4', 'gcc10.3.1_2097152/O3/1'], union: 74, key: 'param1' },
+    {
+      dir: 'caliper-cali/rajaperf-quartz-seq-ensemble',
+      names: [
+        'gcc10.3.1_1048576/O3/1',
+        'gcc10.3.1_1048576/O3/2',
+        'gcc10.3.1_1048576/O3/3',
+        'gcc10.3.1_1048576/O3/4',
+        'gcc10.3.1_2097152/O3/1',
+      ],
+      union: 74,
+      key: 'param1',
+    },
+    {
+      dir: 'caliper-json/rajaperf-quartz-seq-ensemble',
+      names: [
+        'gcc10.3.1_1048576/O3/1',
+        'gcc10.3.1_1048576/O3/2',
+        'gcc10.3.1_1048576/O3/3',
+        'gcc10.3.1_1048576/O3/4',
+        'gcc10.3.1_2097152/O3/1',
+      ],
+      union: 74,
+      key: 'param1',
+    },
   ];
   for (const c of cases) {
-    it(`${c.dir}: run names, Adiak metadata and a sensible union`, { skip: skipUnlessShared('data', c.dir) }, async () => {
-      const { runs, errors } = await loadEnsemble(sharedPath('data', c.dir));
-      assert.deepEqual(errors, []);
-      const e = buildEnsemble(runs);
-      assert.deepEqual(e.runs.map(r => r.name), c.names);
-      assert.equal(e.size, c.union);
-      // The union is a superset of every run and no larger than their sum.
-      for (const { profile } of runs) assert.ok(e.size >= profile.tree.size);
-      assert.ok(e.runs.every(r => c.key in r.parameters));
-      assert.ok(e.runs.every(r => Object.keys(r.metadata).length > 5), 'Adiak metadata is kept');
-      for (let r = 0; r < e.runCount; r++) assert.ok(e.runTotal(r) > 0);
-    });
+    it(
+      `${c.dir}: run names, Adiak metadata and a sensible union`,
+      { skip: skipUnlessShared('data', c.dir) },
+      async () => {
+        const { runs, errors } = await loadEnsemble(sharedPath('data', c.dir));
+        assert.deepEqual(errors, []);
+        const e = buildEnsemble(runs);
+        assert.deepEqual(
+          e.runs.map(r => r.name),
+          c.names,
+        );
+        assert.equal(e.size, c.union);
+        // The union is a superset of every run and no larger than their sum.
+        for (const { profile } of runs) assert.ok(e.size >= profile.tree.size);
+        assert.ok(e.runs.every(r => c.key in r.parameters));
+        assert.ok(
+          e.runs.every(r => Object.keys(r.metadata).length > 5),
+          'Adiak metadata is kept',
+        );
+        for (let r = 0; r < e.runCount; r++) assert.ok(e.runTotal(r) > 0);
+      },
+    );
   }
 
-  it('LULESH scaling: ranks from mpi.world.size, a node present in every run, 1 context per file', { skip: skipUnlessShared('data', 'caliper-cali/lulesh-mpi-scaling-5runs') }, async () => {
-    const { runs } = await loadEnsemble(sharedPath('data', 'caliper-cali/lulesh-mpi-scaling-5runs'));
-    const e = buildEnsemble(runs);
-    assert.deepEqual(e.runs.map(r => r.ranks), [27, 64, 125, 216, 343]);
-    assert.deepEqual(e.runs.map(r => r.metadata['mpi.world.size']), [27, 64, 125, 216, 343]);
-    const root = e.tree.roots()[0]!;
-    assert.equal(e.presentCount[root], 5);
-  });
+  it(
+    'LULESH scaling: ranks from mpi.world.size, a node present in every run, 1 context per file',
+    { skip: skipUnlessShared('data', 'caliper-cali/lulesh-mpi-scaling-5runs') },
+    async () => {
+      const { runs } = await loadEnsemble(sharedPath('data', 'caliper-cali/lulesh-mpi-scaling-5runs'));
+      const e = buildEnsemble(runs);
+      assert.deepEqual(
+        e.runs.map(r => r.ranks),
+        [27, 64, 125, 216, 343],
+      );
+      assert.deepEqual(
+        e.runs.map(r => r.metadata['mpi.world.size']),
+        [27, 64, 125, 216, 343],
+      );
+      const root = e.tree.roots()[0]!;
+      assert.equal(e.presentCount[root], 5);
+    },
+  );
 
-  it('spotdb: runs 2 and 3 lack the MPI calls of runs 0 and 1, which are missing, not zero', { skip: skipUnlessShared('data', 'caliper-cali/spotdb-4runs') }, async () => {
-    const { runs } = await loadEnsemble(sharedPath('data', 'caliper-cali/spotdb-4runs'));
-    const e = buildEnsemble(runs);
-    const partial: number[] = [];
-    for (let u = 0; u < e.size; u++) if (e.presentCount[u] === 2) partial.push(u);
-    assert.equal(partial.length, 12);
-    for (const u of partial) assert.ok(Number.isNaN(e.value(u, 2, 'inclusive')) && Number.isNaN(e.value(u, 3, 'inclusive')));
-  });
+  it(
+    'spotdb: runs 2 and 3 lack the MPI calls of runs 0 and 1, which are missing, not zero',
+    { skip: skipUnlessShared('data', 'caliper-cali/spotdb-4runs') },
+    async () => {
+      const { runs } = await loadEnsemble(sharedPath('data', 'caliper-cali/spotdb-4runs'));
+      const e = buildEnsemble(runs);
+      const partial: number[] = [];
+      for (let u = 0; u < e.size; u++) if (e.presentCount[u] === 2) partial.push(u);
+      assert.equal(partial.length, 12);
+      for (const u of partial)
+        assert.ok(Number.isNaN(e.value(u, 2, 'inclusive')) && Number.isNaN(e.value(u, 3, 'inclusive')));
+    },
+  );
 });

@@ -56,7 +56,11 @@ class ChildTable {
   insert(parent: number, key: number, u: number): void {
     if (u !== this.count) throw new Error(`union node ${u} inserted out of order`);
     if (u >= this.parents.length) {
-      const grow = (a: Int32Array) => { const b = new Int32Array(a.length * 2); b.set(a); return b; };
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
       this.parents = grow(this.parents);
       this.keys = grow(this.keys);
     }
@@ -116,17 +120,23 @@ export class Ensemble {
     this.presenceWords = (this.runCount + 31) >>> 5;
   }
 
-  get size(): number { return this.tree.size; }
+  get size(): number {
+    return this.tree.size;
+  }
 
   /** Index of the run with this name, or -1. */
-  runIndex(name: string): number { return this.runs.findIndex(r => r.name === name); }
+  runIndex(name: string): number {
+    return this.runs.findIndex(r => r.name === name);
+  }
 
   isPresent(node: number, run: number): boolean {
     return (this.presence[node * this.presenceWords + (run >>> 5)]! & (1 << (run & 31))) !== 0;
   }
 
   /** Runs in which the node is missing. */
-  missingCount(node: number): number { return this.runCount - this.presentCount[node]!; }
+  missingCount(node: number): number {
+    return this.runCount - this.presentCount[node]!;
+  }
 
   /** The node's vector over runs (a view into the ensemble's matrix; NaN where missing). */
   values(node: number, side: Side): Float64Array {
@@ -141,17 +151,26 @@ export class Ensemble {
   /** Σ over union roots of a run's inclusive value: the run's runtime (mean over its contexts). */
   runTotal(run: number): number {
     let s = 0;
-    for (const r of this.tree.roots()) { const v = this.value(r, run, 'inclusive'); if (v === v) s += v; }
+    for (const r of this.tree.roots()) {
+      const v = this.value(r, run, 'inclusive');
+      if (v === v) s += v;
+    }
     return s;
   }
 
   /** The profile a run was read from (for per-rank detail and source locations). */
-  profile(run: number): Profile { return this.profiles[run]!; }
+  profile(run: number): Profile {
+    return this.profiles[run]!;
+  }
 
-  contexts(run: number): readonly ExecutionContext[] { return this.profiles[run]!.contexts; }
+  contexts(run: number): readonly ExecutionContext[] {
+    return this.profiles[run]!.contexts;
+  }
 
   /** Union node of each call-tree node of a run's profile. */
-  unionNodes(run: number): Int32Array { return this.unionOfRunNode[run]!; }
+  unionNodes(run: number): Int32Array {
+    return this.unionOfRunNode[run]!;
+  }
 
   /**
    * Per-context values of a node in one run (the run's call-tree nodes folded into it added up), one
@@ -205,7 +224,12 @@ export function buildEnsemble(loaded: readonly RunProfile[], options: BuildEnsem
   const kept: { rp: RunProfile; m: number }[] = [];
   for (const rp of loaded) {
     const m = rp.profile.metricIndex(metricName);
-    if (m < 0) skipped.push({ name: rp.run.name, path: rp.run.path, reason: `has no metric "${metricName}" (it has ${rp.profile.metrics.map(d => d.name).join(', ') || 'none'})` });
+    if (m < 0)
+      skipped.push({
+        name: rp.run.name,
+        path: rp.run.path,
+        reason: `has no metric "${metricName}" (it has ${rp.profile.metrics.map(d => d.name).join(', ') || 'none'})`,
+      });
     else kept.push({ rp, m });
   }
   if (kept.length === 0) throw new Error(`no run has the metric "${metricName}"`);
@@ -225,7 +249,12 @@ export function buildEnsemble(loaded: readonly RunProfile[], options: BuildEnsem
       const up = parent[i]! >= 0 ? map[parent[i]!]! : -1;
       let u = children.find(up, keys[i]!);
       if (u < 0) {
-        u = builder.add(up, tree.name(i), tree.kind(i), { file: tree.file(i), line: tree.line(i), module: tree.module(i), callLine: tree.callLine(i) });
+        u = builder.add(up, tree.name(i), tree.kind(i), {
+          file: tree.file(i),
+          line: tree.line(i),
+          module: tree.module(i),
+          callLine: tree.callLine(i),
+        });
         children.insert(up, keys[i]!, u);
       } else if (module[i] !== 0 && builder.moduleId(u) === 0) {
         builder.setModule(u, tree.module(i)!);
@@ -237,7 +266,8 @@ export function buildEnsemble(loaded: readonly RunProfile[], options: BuildEnsem
   const union = builder.finish();
 
   // Pass 2: per-run means over contexts into node-major matrices, NaN where missing.
-  const N = union.size, R = kept.length;
+  const N = union.size,
+    R = kept.length;
   const inclusive = new Float64Array(N * R);
   const exclusive = new Float64Array(N * R);
   const words = (R + 31) >>> 5;
@@ -248,7 +278,8 @@ export function buildEnsemble(loaded: readonly RunProfile[], options: BuildEnsem
   // Writing node-major directly would stride by 8·runCount bytes per value and miss the cache on
   // almost every one of the Σ run sizes writes.
   const BLOCK = 64;
-  const blockInc = new Float64Array(Math.min(BLOCK, R) * N), blockExc = new Float64Array(Math.min(BLOCK, R) * N);
+  const blockInc = new Float64Array(Math.min(BLOCK, R) * N),
+    blockExc = new Float64Array(Math.min(BLOCK, R) * N);
   for (let r0 = 0; r0 < R; r0 += BLOCK) {
     const width = Math.min(BLOCK, R - r0);
     blockInc.fill(MISSING);
@@ -258,12 +289,16 @@ export function buildEnsemble(loaded: readonly RunProfile[], options: BuildEnsem
       const { rp, m } = kept[r]!;
       const p = rp.profile;
       const scale = 1 / Math.max(1, p.contextCount);
-      const inc = p.inclusiveTotals(m), exc = p.exclusiveTotals(m);
+      const inc = p.inclusiveTotals(m),
+        exc = p.exclusiveTotals(m);
       const map = maps[r]!;
-      const bit = 1 << (r & 31), word = r >>> 5;
+      const bit = 1 << (r & 31),
+        word = r >>> 5;
       const base = b * N;
       for (let i = 0; i < map.length; i++) {
-        const u = map[i]!, cell = base + u, pw = u * words + word;
+        const u = map[i]!,
+          cell = base + u,
+          pw = u * words + word;
         if ((presence[pw]! & bit) === 0) {
           presence[pw]! |= bit;
           presentCount[u]!++;
@@ -282,6 +317,17 @@ export function buildEnsemble(loaded: readonly RunProfile[], options: BuildEnsem
       }
     }
   }
-  return new Ensemble(kept.map(k => k.rp.run), union, { name: desc.name, label: desc.label, unit: desc.unit },
-    inclusive, exclusive, presence, presentCount, skipped, kept.map(k => k.rp.profile), kept.map(k => k.m), maps);
+  return new Ensemble(
+    kept.map(k => k.rp.run),
+    union,
+    { name: desc.name, label: desc.label, unit: desc.unit },
+    inclusive,
+    exclusive,
+    presence,
+    presentCount,
+    skipped,
+    kept.map(k => k.rp.profile),
+    kept.map(k => k.m),
+    maps,
+  );
 }

@@ -15,7 +15,14 @@ const SOLVER_RUNS = {
 function correlation(runs: number[] | null, maxPoints?: number) {
   const ep = new EnsembleProfile(runsFromOutlines(SOLVER_RUNS, { r0: 2, r1: 2 }), { path: '/test' });
   const graph = superGraph(ep.profile, { filter: { threshold: 0 } });
-  const scope = supernodeScope(ep.ensemble, graph, graph.nodes.findIndex(n => n.id === 'solver'), runs, null, 'inclusive');
+  const scope = supernodeScope(
+    ep.ensemble,
+    graph,
+    graph.nodes.findIndex(n => n.id === 'solver'),
+    runs,
+    null,
+    'inclusive',
+  );
   const sites = supernodeCallSites(scope);
   return metricCorrelation(scope, sites, callSiteRunValues(scope, sites), maxPoints);
 }

@@ -1,14 +1,30 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { interquartileRange, mean, median, quantile, sampleKurtosis, sampleSkewness, sampleStandardDeviation } from 'simple-statistics';
+import {
+  interquartileRange,
+  mean,
+  median,
+  quantile,
+  sampleKurtosis,
+  sampleSkewness,
+  sampleStandardDeviation,
+} from 'simple-statistics';
 import { buildEnsemble } from './ensemble';
-import { computeNodeStatistics, freedmanDiaconisBins, histogramCountScale, runHistogram, summarizeNode } from './node-statistics';
+import {
+  computeNodeStatistics,
+  freedmanDiaconisBins,
+  histogramCountScale,
+  runHistogram,
+  summarizeNode,
+} from './node-statistics';
 import { runsFromOutlines } from './testing/outline-runs';
 
 /** An ensemble whose node `main/work` has the given exclusive values per run (NaN = missing in that run). */
 function ensembleOf(values: number[]) {
   const outlines: Record<string, string> = {};
-  values.forEach((v, r) => { outlines[`run${r}`] = Number.isNaN(v) ? 'main = 1' : `main = 1\n  work = ${v}`; });
+  values.forEach((v, r) => {
+    outlines[`run${r}`] = Number.isNaN(v) ? 'main = 1' : `main = 1\n  work = ${v}`;
+  });
   const e = buildEnsemble(runsFromOutlines(outlines));
   return { e, work: e.tree.path(1).join('/') === 'main/work' ? 1 : -1 };
 }
@@ -41,12 +57,16 @@ describe('per-node statistics over runs', () => {
 
   it('quartiles equal simple-statistics on sorted data for random vectors of many sizes', () => {
     let seed = 1;
-    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     for (const n of [1, 2, 3, 4, 5, 7, 10, 33, 100]) {
       const v = Array.from({ length: n }, () => Math.round(rand() * 50) / 10);
       const { e, work } = ensembleOf(v);
       const s = computeNodeStatistics(e, 'exclusive');
-      for (const [p, got] of [[0.25, s.q1[work]], [0.5, s.median[work]], [0.75, s.q3[work]]] as const) {
+      for (const [p, got] of [
+        [0.25, s.q1[work]],
+        [0.5, s.median[work]],
+        [0.75, s.q3[work]],
+      ] as const) {
         assert.ok(Math.abs(got! - quantile(v, p)) < 1e-12, `n=${n} p=${p}`);
       }
     }
@@ -62,7 +82,10 @@ describe('per-node statistics over runs', () => {
     assert.equal(sum.missing, 2);
     assert.deepEqual(sum.missingRuns, ['run1', 'run3']);
     assert.equal(sum.histogram.missing, 2);
-    assert.equal([...sum.histogram.counts].reduce((a, b) => a + b, 0), 3);
+    assert.equal(
+      [...sum.histogram.counts].reduce((a, b) => a + b, 0),
+      3,
+    );
     assert.deepEqual([...sum.histogram.binOfRun].filter(b => b < 0).length, 2);
   });
 
@@ -72,7 +95,13 @@ describe('per-node statistics over runs', () => {
     const iqr = interquartileRange(values);
     assert.ok(Math.abs(sum.iqr - iqr) < 1e-12);
     // Q3 + 1.5·IQR ≈ 8.95: 9.8 and 30 are outliers.
-    assert.deepEqual(sum.outliers.map(o => [o.name, o.value]), [['run3', 9.8], ['run8', 30]]);
+    assert.deepEqual(
+      sum.outliers.map(o => [o.name, o.value]),
+      [
+        ['run3', 9.8],
+        ['run8', 30],
+      ],
+    );
     assert.equal(sum.whiskerLow, 2.2);
     assert.equal(sum.whiskerHigh, 6.3);
     assert.equal(summarizeNode(e, work, 'exclusive', { iqrFactor: 10 }).outliers.length, 1);
@@ -99,7 +128,10 @@ describe('run histograms', () => {
     assert.equal(h.counts.length, 20);
     assert.equal(h.counts[0], 9);
     assert.equal(h.counts[19], 9);
-    assert.equal([...h.counts.slice(1, 19)].reduce((a, b) => a + b, 0), 0);
+    assert.equal(
+      [...h.counts.slice(1, 19)].reduce((a, b) => a + b, 0),
+      0,
+    );
     assert.deepEqual(h.runsInBin[0], [0, 1, 2, 3, 4, 5, 6, 7, 8]);
     assert.equal(h.min, 10);
     assert.equal(h.max, 20);

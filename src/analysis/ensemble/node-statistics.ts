@@ -64,46 +64,89 @@ export function computeNodeStatistics(ensemble: Ensemble, side: Side, nodes?: Ar
 }
 
 /** Statistics of the rows of a row-major rows × runs matrix with NaN for missing (nodes, functions, modules). */
-export function matrixStatistics(matrix: Float64Array, rowCount: number, R: number, rows?: ArrayLike<number>): Omit<NodeStatistics, 'side'> {
+export function matrixStatistics(
+  matrix: Float64Array,
+  rowCount: number,
+  R: number,
+  rows?: ArrayLike<number>,
+): Omit<NodeStatistics, 'side'> {
   const N = rowCount;
   if (matrix.length !== N * R) throw new RangeError(`matrix has ${matrix.length} cells for ${N} rows × ${R} runs`);
   const f = () => new Float64Array(N).fill(NaN);
   const s: Omit<NodeStatistics, 'side'> = {
-    present: new Int32Array(N), min: f(), max: f(), minRun: new Int32Array(N).fill(-1), maxRun: new Int32Array(N).fill(-1),
-    mean: f(), median: f(), q1: f(), q3: f(), std: f(), cv: f(), skewness: f(), kurtosis: f(),
+    present: new Int32Array(N),
+    min: f(),
+    max: f(),
+    minRun: new Int32Array(N).fill(-1),
+    maxRun: new Int32Array(N).fill(-1),
+    mean: f(),
+    median: f(),
+    q1: f(),
+    q3: f(),
+    std: f(),
+    cv: f(),
+    skewness: f(),
+    kurtosis: f(),
   };
   const scratch = new Float64Array(R);
   const count = rows ? rows.length : N;
   for (let k = 0; k < count; k++) {
     const u = rows ? rows[k]! : k;
     const base = u * R;
-    let n = 0, sum = 0, lo = Infinity, hi = -Infinity, loRun = -1, hiRun = -1;
+    let n = 0,
+      sum = 0,
+      lo = Infinity,
+      hi = -Infinity,
+      loRun = -1,
+      hiRun = -1;
     for (let r = 0; r < R; r++) {
       const v = matrix[base + r]!;
       if (v !== v) continue;
       scratch[n++] = v;
       sum += v;
-      if (v < lo) { lo = v; loRun = r; }
-      if (v > hi) { hi = v; hiRun = r; }
+      if (v < lo) {
+        lo = v;
+        loRun = r;
+      }
+      if (v > hi) {
+        hi = v;
+        hiRun = r;
+      }
     }
     s.present[u] = n;
     if (n === 0) continue;
     const present = scratch.subarray(0, n);
     const mean = sum / n;
-    s.min[u] = lo; s.max[u] = hi; s.minRun[u] = loRun; s.maxRun[u] = hiRun;
+    s.min[u] = lo;
+    s.max[u] = hi;
+    s.minRun[u] = loRun;
+    s.maxRun[u] = hiRun;
     s.mean[u] = mean;
     // simple-statistics' multi-quantile selection: O(n) per node where a sort is O(n log n).
     const [q1, median, q3] = quantile(present as unknown as number[], QUARTILES);
-    s.q1[u] = q1!; s.median[u] = median!; s.q3[u] = q3!;
+    s.q1[u] = q1!;
+    s.median[u] = median!;
+    s.q3[u] = q3!;
     // Central moments in one pass; the estimators are simple-statistics' (sampleStandardDeviation,
     // sampleSkewness, sampleKurtosis — the tests hold them equal), without its three extra passes.
-    let m2 = 0, m3 = 0, m4 = 0;
-    for (let k2 = 0; k2 < n; k2++) { const d = present[k2]! - mean, d2 = d * d; m2 += d2; m3 += d2 * d; m4 += d2 * d2; }
+    let m2 = 0,
+      m3 = 0,
+      m4 = 0;
+    for (let k2 = 0; k2 < n; k2++) {
+      const d = present[k2]! - mean,
+        d2 = d * d;
+      m2 += d2;
+      m3 += d2 * d;
+      m4 += d2 * d2;
+    }
     const std = n > 1 ? Math.sqrt(m2 / (n - 1)) : 0;
     s.std[u] = std;
     s.cv[u] = mean !== 0 ? std / mean : NaN;
     if (hi > lo) {
-      if (n >= 3) { const sd = Math.sqrt(m2 / (n - 1)); s.skewness[u] = (n * m3) / ((n - 1) * (n - 2) * sd * sd * sd); }
+      if (n >= 3) {
+        const sd = Math.sqrt(m2 / (n - 1));
+        s.skewness[u] = (n * m3) / ((n - 1) * (n - 2) * sd * sd * sd);
+      }
       if (n >= 4) s.kurtosis[u] = ((n - 1) / ((n - 2) * (n - 3))) * ((n * (n + 1) * m4) / (m2 * m2) - 3 * (n - 1));
     } else if (n >= 3) {
       s.skewness[u] = 0;
@@ -147,7 +190,8 @@ export function freedmanDiaconisBins(sorted: ArrayLike<number>, maxBins = MAX_AU
 /** Resolves a bin rule for one vector's present values (sorted). */
 export function binCount(rule: BinRule, sorted: ArrayLike<number>): number {
   if (rule === 'auto') return freedmanDiaconisBins(sorted);
-  if (!Number.isInteger(rule) || rule < 1) throw new RangeError(`bin count must be a positive integer or "auto", got ${rule}`);
+  if (!Number.isInteger(rule) || rule < 1)
+    throw new RangeError(`bin count must be a positive integer or "auto", got ${rule}`);
   return rule;
 }
 
@@ -158,7 +202,9 @@ export function binCount(rule: BinRule, sorted: ArrayLike<number>): number {
  */
 export function runHistogram(values: ArrayLike<number>, rule: BinRule = DEFAULT_BINS): RunHistogram {
   const present = new Float64Array(values.length);
-  let n = 0, min = Infinity, max = -Infinity;
+  let n = 0,
+    min = Infinity,
+    max = -Infinity;
   for (let r = 0; r < values.length; r++) {
     const v = values[r]!;
     if (v !== v) continue;
@@ -167,7 +213,10 @@ export function runHistogram(values: ArrayLike<number>, rule: BinRule = DEFAULT_
     if (v > max) max = v;
   }
   const bins = binCount(rule, rule === 'auto' ? present.subarray(0, n).sort() : present);
-  if (n === 0) { min = NaN; max = NaN; }
+  if (n === 0) {
+    min = NaN;
+    max = NaN;
+  }
   const edges = new Float64Array(bins + 1);
   const width = (max - min) / bins;
   for (let b = 0; b <= bins; b++) edges[b] = b === bins ? max : min + b * width;
@@ -190,7 +239,12 @@ export function runHistogram(values: ArrayLike<number>, rule: BinRule = DEFAULT_
  * for every node's gradient, so distributions compare between nodes (CallFlow §4.2). O(nodes × runs)
  * for a fixed bin count.
  */
-export function histogramCountScale(ensemble: Ensemble, side: Side, rule: BinRule = DEFAULT_BINS, nodes?: ArrayLike<number>): number {
+export function histogramCountScale(
+  ensemble: Ensemble,
+  side: Side,
+  rule: BinRule = DEFAULT_BINS,
+  nodes?: ArrayLike<number>,
+): number {
   const R = ensemble.runCount;
   const matrix = side === 'inclusive' ? ensemble.inclusive : ensemble.exclusive;
   let best = 0;
@@ -203,8 +257,13 @@ export function histogramCountScale(ensemble: Ensemble, side: Side, rule: BinRul
       for (const c of runHistogram(ensemble.values(u, side), rule).counts) if (c > best) best = c;
       continue;
     }
-    let min = Infinity, max = -Infinity;
-    for (let r = 0; r < R; r++) { const v = matrix[u * R + r]!; if (v < min) min = v; if (v > max) max = v; }
+    let min = Infinity,
+      max = -Infinity;
+    for (let r = 0; r < R; r++) {
+      const v = matrix[u * R + r]!;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
     counts.fill(0);
     for (let r = 0; r < R; r++) {
       const v = matrix[u * R + r]!;
@@ -224,14 +283,24 @@ export interface NodeSummary {
   missing: number;
   /** Names of the runs without the node. */
   missingRuns: string[];
-  min: number; minRun: string | null;
-  max: number; maxRun: string | null;
-  mean: number; median: number; q1: number; q3: number; iqr: number;
-  std: number; cv: number; skewness: number; kurtosis: number;
+  min: number;
+  minRun: string | null;
+  max: number;
+  maxRun: string | null;
+  mean: number;
+  median: number;
+  q1: number;
+  q3: number;
+  iqr: number;
+  std: number;
+  cv: number;
+  skewness: number;
+  kurtosis: number;
   /** (max − mean) / mean over runs (CallFlow's imbalance; max when the mean is 0). */
   imbalance: number;
   /** Whisker ends: the most extreme values within iqrFactor·IQR of the quartiles. */
-  whiskerLow: number; whiskerHigh: number;
+  whiskerLow: number;
+  whiskerHigh: number;
   /** Runs beyond iqrFactor·IQR below Q1 or above Q3, with their values. */
   outliers: { run: number; name: string; value: number }[];
   histogram: RunHistogram;
@@ -249,26 +318,50 @@ export function summarizeNode(ensemble: Ensemble, node: number, side: Side, opti
   const vec = ensemble.values(node, side);
   const stats = computeNodeStatistics(ensemble, side, [node]);
   const { values: sorted, runs } = presentSorted(vec);
-  const q1 = stats.q1[node]!, q3 = stats.q3[node]!, iqr = q3 - q1;
-  const lowFence = q1 - factor * iqr, highFence = q3 + factor * iqr;
+  const q1 = stats.q1[node]!,
+    q3 = stats.q3[node]!,
+    iqr = q3 - q1;
+  const lowFence = q1 - factor * iqr,
+    highFence = q3 + factor * iqr;
   const outliers: NodeSummary['outliers'] = [];
-  let whiskerLow = NaN, whiskerHigh = NaN;
+  let whiskerLow = NaN,
+    whiskerHigh = NaN;
   for (let k = 0; k < sorted.length; k++) {
     const v = sorted[k]!;
     if (v < lowFence || v > highFence) outliers.push({ run: runs[k]!, name: ensemble.runs[runs[k]!]!.name, value: v });
-    else { if (!(v >= whiskerLow)) whiskerLow = v; whiskerHigh = v; }
+    else {
+      if (!(v >= whiskerLow)) whiskerLow = v;
+      whiskerHigh = v;
+    }
   }
-  const mean = stats.mean[node]!, max = stats.max[node]!;
+  const mean = stats.mean[node]!,
+    max = stats.max[node]!;
   const missingRuns: string[] = [];
   for (let r = 0; r < ensemble.runCount; r++) if (vec[r] !== vec[r]) missingRuns.push(ensemble.runs[r]!.name);
   const runName = (r: number) => (r >= 0 ? ensemble.runs[r]!.name : null);
   return {
-    node, side, present: sorted.length, missing: missingRuns.length, missingRuns,
-    min: stats.min[node]!, minRun: runName(stats.minRun[node]!), max, maxRun: runName(stats.maxRun[node]!),
-    mean, median: stats.median[node]!, q1, q3, iqr,
-    std: stats.std[node]!, cv: stats.cv[node]!, skewness: stats.skewness[node]!, kurtosis: stats.kurtosis[node]!,
+    node,
+    side,
+    present: sorted.length,
+    missing: missingRuns.length,
+    missingRuns,
+    min: stats.min[node]!,
+    minRun: runName(stats.minRun[node]!),
+    max,
+    maxRun: runName(stats.maxRun[node]!),
+    mean,
+    median: stats.median[node]!,
+    q1,
+    q3,
+    iqr,
+    std: stats.std[node]!,
+    cv: stats.cv[node]!,
+    skewness: stats.skewness[node]!,
+    kurtosis: stats.kurtosis[node]!,
     imbalance: mean !== 0 ? (max - mean) / mean : max,
-    whiskerLow, whiskerHigh, outliers,
+    whiskerLow,
+    whiskerHigh,
+    outliers,
     histogram: runHistogram(vec, options.bins ?? DEFAULT_BINS),
   };
 }
@@ -276,7 +369,11 @@ export function summarizeNode(ensemble: Ensemble, node: number, side: Side, opti
 /** Box-plot statistics of a plain set of values (e.g. every rank of every run of a call site, §4.4). */
 export interface ValueBox {
   count: number;
-  min: number; q1: number; median: number; q3: number; max: number;
+  min: number;
+  q1: number;
+  median: number;
+  q3: number;
+  max: number;
   mean: number;
   /** Sample variance (n − 1; 0 for one value). */
   variance: number;
@@ -286,8 +383,10 @@ export interface ValueBox {
   skewness: number | null;
   kurtosis: number | null;
   /** The most extreme values within iqrFactor × IQR of the quartiles. */
-  whiskerLow: number; whiskerHigh: number;
-  lowFence: number; highFence: number;
+  whiskerLow: number;
+  whiskerHigh: number;
+  lowFence: number;
+  highFence: number;
   /** Positions (in `values`) of the values beyond the fences, the farthest from the median first, at most `maxOutliers`. */
   outliers: Int32Array;
   outlierCount: number;
@@ -303,24 +402,50 @@ export function valueBox(values: Float64Array, iqrFactor = 1.5, maxOutliers = In
   if (n === 0) throw new RangeError('box statistics of no values');
   if (!(iqrFactor >= 0)) throw new RangeError(`IQR factor must be a non-negative number, got ${iqrFactor}`);
   const s = matrixStatistics(values, 1, n);
-  const q1 = s.q1[0]!, q3 = s.q3[0]!, median = s.median[0]!, mean = s.mean[0]!, max = s.max[0]!;
+  const q1 = s.q1[0]!,
+    q3 = s.q3[0]!,
+    median = s.median[0]!,
+    mean = s.mean[0]!,
+    max = s.max[0]!;
   if (s.present[0] !== n) throw new RangeError(`box statistics of ${n - s.present[0]!} NaN values`);
-  const lowFence = q1 - iqrFactor * (q3 - q1), highFence = q3 + iqrFactor * (q3 - q1);
-  let whiskerLow = Infinity, whiskerHigh = -Infinity, outlierCount = 0;
+  const lowFence = q1 - iqrFactor * (q3 - q1),
+    highFence = q3 + iqrFactor * (q3 - q1);
+  let whiskerLow = Infinity,
+    whiskerHigh = -Infinity,
+    outlierCount = 0;
   for (let k = 0; k < n; k++) {
     const v = values[k]!;
     if (v < lowFence || v > highFence) outlierCount++;
-    else { if (v < whiskerLow) whiskerLow = v; if (v > whiskerHigh) whiskerHigh = v; }
+    else {
+      if (v < whiskerLow) whiskerLow = v;
+      if (v > whiskerHigh) whiskerHigh = v;
+    }
   }
   const positions = new Int32Array(outlierCount);
-  for (let k = 0, j = 0; k < n; k++) { const v = values[k]!; if (v < lowFence || v > highFence) positions[j++] = k; }
+  for (let k = 0, j = 0; k < n; k++) {
+    const v = values[k]!;
+    if (v < lowFence || v > highFence) positions[j++] = k;
+  }
   positions.sort((a, b) => Math.abs(values[b]! - median) - Math.abs(values[a]! - median) || a - b);
-  const std = s.std[0]!, skew = s.skewness[0]!, kurt = s.kurtosis[0]!;
+  const std = s.std[0]!,
+    skew = s.skewness[0]!,
+    kurt = s.kurtosis[0]!;
   return {
-    count: n, min: s.min[0]!, q1, median, q3, max, mean, variance: std * std,
+    count: n,
+    min: s.min[0]!,
+    q1,
+    median,
+    q3,
+    max,
+    mean,
+    variance: std * std,
     imbalance: mean !== 0 ? (max - mean) / mean : max,
-    skewness: skew === skew ? skew : null, kurtosis: kurt === kurt ? kurt : null,
-    whiskerLow, whiskerHigh, lowFence, highFence,
+    skewness: skew === skew ? skew : null,
+    kurtosis: kurt === kurt ? kurt : null,
+    whiskerLow,
+    whiskerHigh,
+    lowFence,
+    highFence,
     outliers: positions.length > maxOutliers ? positions.slice(0, maxOutliers) : positions,
     outlierCount,
   };
@@ -330,8 +455,13 @@ export function valueBox(values: Float64Array, iqrFactor = 1.5, maxOutliers = In
  * Only the [min, max] and counts of {@link runHistogram} (same bins, same rule for every value), for
  * views that draw many histograms and need no run lists: no per-run or per-bin arrays allocated.
  */
-export function runHistogramCounts(values: ArrayLike<number>, rule: BinRule = DEFAULT_BINS): { min: number; max: number; counts: Int32Array } {
-  let n = 0, min = Infinity, max = -Infinity;
+export function runHistogramCounts(
+  values: ArrayLike<number>,
+  rule: BinRule = DEFAULT_BINS,
+): { min: number; max: number; counts: Int32Array } {
+  let n = 0,
+    min = Infinity,
+    max = -Infinity;
   for (let r = 0; r < values.length; r++) {
     const v = values[r]!;
     if (v !== v) continue;
@@ -342,6 +472,9 @@ export function runHistogramCounts(values: ArrayLike<number>, rule: BinRule = DE
   if (rule === 'auto') return runHistogram(values, rule);
   const bins = binCount(rule, []);
   const counts = new Int32Array(bins);
-  for (let r = 0; r < values.length; r++) { const b = binOf(values[r]!, min, max, bins); if (b >= 0) counts[b]!++; }
+  for (let r = 0; r < values.length; r++) {
+    const b = binOf(values[r]!, min, max, bins);
+    if (b >= 0) counts[b]!++;
+  }
   return n === 0 ? { min: NaN, max: NaN, counts } : { min, max, counts };
 }

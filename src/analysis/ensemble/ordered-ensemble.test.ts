@@ -18,7 +18,9 @@ const CORES = [8, 27, 64, 125, 216, 343, 512, 729];
 const MPI = [1.0, 1.5, 2.0, 2.5, 3.2, 2.6, 3.6, 4.0];
 function weakScaling(): Ensemble {
   const outlines: Record<string, string> = {};
-  CORES.forEach((c, r) => { outlines[`${c}_cores`] = `main = 0.1\n  CalcForce = ${10 + (r % 3) * 0.05}\n  MPI = ${MPI[r]}`; });
+  CORES.forEach((c, r) => {
+    outlines[`${c}_cores`] = `main = 0.1\n  CalcForce = ${10 + (r % 3) * 0.05}\n  MPI = ${MPI[r]}`;
+  });
   // Insert out of order, so the order comes from the parameter, not the file order.
   const runs = runsFromOutlines(outlines).reverse();
   return buildEnsemble(runs);
@@ -30,7 +32,10 @@ describe('ordered ensembles', () => {
     const o = orderRuns(e, 'cores');
     assert.equal(o.numeric, true);
     assert.deepEqual(o.levels, CORES);
-    assert.deepEqual(o.order.map(r => e.runs[r]!.name), CORES.map(c => `${c}_cores`));
+    assert.deepEqual(
+      o.order.map(r => e.runs[r]!.name),
+      CORES.map(c => `${c}_cores`),
+    );
     const text = buildEnsemble(runsFromOutlines({ a: 'main = 1', b: 'main = 1', c: 'main = 1' }));
     text.runs[0]!.parameters.commit = 'v10';
     text.runs[1]!.parameters.commit = 'v9';
@@ -45,7 +50,10 @@ describe('ordered ensembles', () => {
     const e = weakScaling();
     assert.equal(runParameter(e.runs[0]!, 'cores'), 729);
     assert.equal(runParameter(e.runs[0]!, 'missing'), undefined);
-    assert.deepEqual(orderingKeys(e).map(k => [k.key, k.numeric, k.distinct]), [['cores', true, 8]]);
+    assert.deepEqual(
+      orderingKeys(e).map(k => [k.key, k.numeric, k.distinct]),
+      [['cores', true, 8]],
+    );
   });
 
   it('AT-8: the text guides put the 343-core run in a lower MPI bin than the 216-core run, with run names per bin', () => {
@@ -67,18 +75,29 @@ describe('ordered ensembles', () => {
     const mpi = nodeAt(e, 'main/MPI');
     assert.deepEqual([...levelSeries(e, o, mpi, 'exclusive')], MPI);
     const flagged = outOfOrderNodes(e, o, 'exclusive');
-    assert.deepEqual(flagged.map(f => e.tree.path(f.node).join('/')), ['main/MPI']);
+    assert.deepEqual(
+      flagged.map(f => e.tree.path(f.node).join('/')),
+      ['main/MPI'],
+    );
     const inv = flagged[0]!.score.inversions;
-    assert.deepEqual(inv.map(i => [o.levels[i.from], o.levels[i.to]]), [[216, 343]]);
+    assert.deepEqual(
+      inv.map(i => [o.levels[i.from], o.levels[i.to]]),
+      [[216, 343]],
+    );
     assert.ok(Math.abs(inv[0]!.change - -0.6) < 1e-12);
     assert.equal(flagged[0]!.score.direction, 1);
   });
 
   it('repetitions of one level collapse to their median; missing levels are skipped', () => {
-    const e = buildEnsemble(runsFromOutlines({
-      '8_ranks_1': 'main = 8', '8_ranks_2': 'main = 10', '8_ranks_3': 'main = 30',
-      '16_ranks_1': 'main\n  x = 1', '32_ranks_1': 'main = 4\n  x = 2',
-    }));
+    const e = buildEnsemble(
+      runsFromOutlines({
+        '8_ranks_1': 'main = 8',
+        '8_ranks_2': 'main = 10',
+        '8_ranks_3': 'main = 30',
+        '16_ranks_1': 'main\n  x = 1',
+        '32_ranks_1': 'main = 4\n  x = 2',
+      }),
+    );
     const o = orderRuns(e, 'ranks');
     assert.deepEqual(o.levels, [8, 16, 32]);
     assert.deepEqual([...levelSeries(e, o, nodeAt(e, 'main'), 'exclusive')], [10, 0, 4]);
@@ -97,13 +116,22 @@ describe('ordered ensembles', () => {
     assert.equal(orderScore([NaN, 5]).direction, 0);
   });
 
-  it('LULESH 27…343 cores: MPI_Allreduce under TimeIncrement scales out of order (216 < 125 cores)', { skip: skipUnlessShared('data', 'caliper-cali/lulesh-mpi-scaling-5runs') }, async () => {
-    const { runs } = await loadEnsemble(sharedPath('data', 'caliper-cali/lulesh-mpi-scaling-5runs'));
-    const e = buildEnsemble(runs);
-    const o = orderRuns(e, 'cores');
-    const flagged = outOfOrderNodes(e, o, 'inclusive');
-    const allreduce = flagged.find(f => e.tree.path(f.node).join('/') === 'main/lulesh.cycle/TimeIncrement/MPI_Allreduce');
-    assert.ok(allreduce, flagged.map(f => e.tree.path(f.node).join('/')).join(', '));
-    assert.deepEqual(allreduce.score.inversions.map(i => [o.levels[i.from], o.levels[i.to]]), [[125, 216]]);
-  });
+  it(
+    'LULESH 27…343 cores: MPI_Allreduce under TimeIncrement scales out of order (216 < 125 cores)',
+    { skip: skipUnlessShared('data', 'caliper-cali/lulesh-mpi-scaling-5runs') },
+    async () => {
+      const { runs } = await loadEnsemble(sharedPath('data', 'caliper-cali/lulesh-mpi-scaling-5runs'));
+      const e = buildEnsemble(runs);
+      const o = orderRuns(e, 'cores');
+      const flagged = outOfOrderNodes(e, o, 'inclusive');
+      const allreduce = flagged.find(
+        f => e.tree.path(f.node).join('/') === 'main/lulesh.cycle/TimeIncrement/MPI_Allreduce',
+      );
+      assert.ok(allreduce, flagged.map(f => e.tree.path(f.node).join('/')).join(', '));
+      assert.deepEqual(
+        allreduce.score.inversions.map(i => [o.levels[i.from], o.levels[i.to]]),
+        [[125, 216]],
+      );
+    },
+  );
 });

@@ -38,7 +38,9 @@ export function orderingKeys(ensemble: Ensemble): ParameterKey[] {
   const keys = new Map<string, 'parameters' | 'metadata'>();
   for (const run of ensemble.runs) {
     for (const k of Object.keys(run.parameters)) keys.set(k, 'parameters');
-    for (const [k, v] of Object.entries(run.metadata)) if (!keys.has(k) && (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean')) keys.set(k, 'metadata');
+    for (const [k, v] of Object.entries(run.metadata))
+      if (!keys.has(k) && (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean'))
+        keys.set(k, 'metadata');
   }
   const out: ParameterKey[] = [];
   for (const [key, source] of keys) {
@@ -47,7 +49,12 @@ export function orderingKeys(ensemble: Ensemble): ParameterKey[] {
     if (distinct < 2) continue;
     out.push({ key, runs: values.length, distinct, numeric: values.every(v => typeof v === 'number'), source });
   }
-  return out.sort((a, b) => Number(b.source === 'parameters') - Number(a.source === 'parameters') || b.runs - a.runs || (a.key < b.key ? -1 : 1));
+  return out.sort(
+    (a, b) =>
+      Number(b.source === 'parameters') - Number(a.source === 'parameters') ||
+      b.runs - a.runs ||
+      (a.key < b.key ? -1 : 1),
+  );
 }
 
 export interface RunOrder {
@@ -70,16 +77,27 @@ export function orderRuns(ensemble: Ensemble, key: string): RunOrder {
   const present = values.map((_, r) => r).filter(r => values[r] !== undefined);
   if (present.length === 0) throw new Error(`no run has the parameter "${key}"`);
   const numeric = present.every(r => typeof values[r] === 'number');
-  const cmp = (a: ParameterValue, b: ParameterValue) => (numeric ? (a as number) - (b as number) : comparePaths(String(a), String(b)));
+  const cmp = (a: ParameterValue, b: ParameterValue) =>
+    numeric ? (a as number) - (b as number) : comparePaths(String(a), String(b));
   const order = present.slice().sort((a, b) => cmp(values[a]!, values[b]!) || a - b);
   const levels: ParameterValue[] = [];
   const runsAtLevel: number[][] = [];
   for (const r of order) {
     const v = values[r]!;
-    if (levels.length === 0 || cmp(levels[levels.length - 1]!, v) !== 0) { levels.push(v); runsAtLevel.push([]); }
+    if (levels.length === 0 || cmp(levels[levels.length - 1]!, v) !== 0) {
+      levels.push(v);
+      runsAtLevel.push([]);
+    }
     runsAtLevel[runsAtLevel.length - 1]!.push(r);
   }
-  return { key, numeric, levels, runsAtLevel, order, unordered: values.map((_, r) => r).filter(r => values[r] === undefined) };
+  return {
+    key,
+    numeric,
+    levels,
+    runsAtLevel,
+    order,
+    unordered: values.map((_, r) => r).filter(r => values[r] === undefined),
+  };
 }
 
 /**
@@ -87,13 +105,22 @@ export function orderRuns(ensemble: Ensemble, key: string): RunOrder {
  * (repetitions of one configuration collapse to one point), NaN where it exists in none. `scratch`
  * (≥ runCount values) avoids an allocation per call in scans over all nodes.
  */
-export function levelSeries(ensemble: Ensemble, order: RunOrder, node: number, side: Side, scratch?: Float64Array): Float64Array {
+export function levelSeries(
+  ensemble: Ensemble,
+  order: RunOrder,
+  node: number,
+  side: Side,
+  scratch?: Float64Array,
+): Float64Array {
   const vec = ensemble.values(node, side);
   const out = new Float64Array(order.levels.length).fill(NaN);
   const buf = scratch && scratch.length >= ensemble.runCount ? scratch : new Float64Array(ensemble.runCount);
   order.runsAtLevel.forEach((runs, l) => {
     let n = 0;
-    for (const r of runs) { const v = vec[r]!; if (v === v) buf[n++] = v; }
+    for (const r of runs) {
+      const v = vec[r]!;
+      if (v === v) buf[n++] = v;
+    }
     if (n === 1) out[l] = buf[0]!;
     else if (n > 1) out[l] = quantileSorted(buf.subarray(0, n).sort() as unknown as number[], 0.5);
   });
@@ -124,18 +151,28 @@ export interface OrderScoreOptions {
 /** How well a series follows its trend (see {@link OrderScore}). NaN levels are skipped. */
 export function orderScore(series: ArrayLike<number>, options: OrderScoreOptions = {}): OrderScore {
   const tolerance = options.tolerance ?? 0.1;
-  const xs: number[] = [], ys: number[] = [];
-  for (let l = 0; l < series.length; l++) { const v = series[l]!; if (v === v) { xs.push(l); ys.push(v); } }
+  const xs: number[] = [],
+    ys: number[] = [];
+  for (let l = 0; l < series.length; l++) {
+    const v = series[l]!;
+    if (v === v) {
+      xs.push(l);
+      ys.push(v);
+    }
+  }
   const n = ys.length;
   if (n < 2) return { direction: 0, outOfOrder: 0, worstReversal: 0, inversions: [] };
   let direction: -1 | 0 | 1 = options.expect ?? 0;
   if (!options.expect) {
-    const mx = xs.reduce((a, b) => a + b, 0) / n, my = ys.reduce((a, b) => a + b, 0) / n;
+    const mx = xs.reduce((a, b) => a + b, 0) / n,
+      my = ys.reduce((a, b) => a + b, 0) / n;
     let sxy = 0;
     for (let k = 0; k < n; k++) sxy += (xs[k]! - mx) * (ys[k]! - my);
     direction = sxy > 0 ? 1 : sxy < 0 ? -1 : 0;
   }
-  let total = 0, against = 0, worstReversal = 0;
+  let total = 0,
+    against = 0,
+    worstReversal = 0;
   const inversions: OrderScore['inversions'] = [];
   for (let k = 0; k + 1 < n; k++) {
     const d = ys[k + 1]! - ys[k]!;
@@ -166,7 +203,12 @@ export interface OutOfOrderOptions extends OrderScoreOptions {
  * Nodes whose runtime does not follow the order: at least one inversion beyond the tolerance,
  * largest inversion (in the metric's unit) first. O(nodes × runs).
  */
-export function outOfOrderNodes(ensemble: Ensemble, order: RunOrder, side: Side, options: OutOfOrderOptions = {}): OutOfOrderNode[] {
+export function outOfOrderNodes(
+  ensemble: Ensemble,
+  order: RunOrder,
+  side: Side,
+  options: OutOfOrderOptions = {},
+): OutOfOrderNode[] {
   let top = 0;
   for (const r of ensemble.tree.roots()) for (const v of ensemble.values(r, 'inclusive')) if (v > top) top = v;
   const floor = (options.minShare ?? 0.001) * top;

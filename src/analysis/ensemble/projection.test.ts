@@ -2,11 +2,20 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { seededRandom } from '../stats/seeded-random';
 import { buildEnsemble } from './ensemble';
-import { classicalMds, euclideanDistances, jacobiEigen, kMeans, projectRuns, runFeatures, structureDistances } from './projection';
+import {
+  classicalMds,
+  euclideanDistances,
+  jacobiEigen,
+  kMeans,
+  projectRuns,
+  runFeatures,
+  structureDistances,
+} from './projection';
 import { runsFromOutlines } from './testing/outline-runs';
 
 function maxDistanceError(points: Float64Array, coords: Float64Array, n: number, d: number): number {
-  const a = euclideanDistances(points, n, d), b = euclideanDistances(coords, n, 2);
+  const a = euclideanDistances(points, n, d),
+    b = euclideanDistances(coords, n, 2);
   let err = 0;
   for (let i = 0; i < n * n; i++) err = Math.max(err, Math.abs(a[i]! - b[i]!));
   return err;
@@ -29,7 +38,13 @@ describe('classical MDS', () => {
     assert.ok(maxDistanceError(pts, classicalMds(euclideanDistances(pts, n, 2), n, 2).coordinates, n, 2) < 1e-7);
     // Points on a tilted plane in 3-D are still exactly 2-D.
     const p3 = new Float64Array(n * 3);
-    for (let i = 0; i < n; i++) { const x = pts[2 * i]!, y = pts[2 * i + 1]!; p3[3 * i] = x; p3[3 * i + 1] = y * 0.6; p3[3 * i + 2] = y * 0.8; }
+    for (let i = 0; i < n; i++) {
+      const x = pts[2 * i]!,
+        y = pts[2 * i + 1]!;
+      p3[3 * i] = x;
+      p3[3 * i + 1] = y * 0.6;
+      p3[3 * i + 2] = y * 0.8;
+    }
     assert.ok(maxDistanceError(p3, classicalMds(euclideanDistances(p3, n, 3), n, 2).coordinates, n, 3) < 1e-7);
   });
 
@@ -52,14 +67,22 @@ describe('classical MDS', () => {
 describe('k-means', () => {
   const blobs = (() => {
     const rand = seededRandom(11);
-    const centres = [[0, 0], [10, 0], [5, 9]];
+    const centres = [
+      [0, 0],
+      [10, 0],
+      [5, 9],
+    ];
     const out: number[] = [];
-    for (let i = 0; i < 90; i++) { const c = centres[i % 3]!; out.push(c[0]! + rand() - 0.5, c[1]! + rand() - 0.5); }
+    for (let i = 0; i < 90; i++) {
+      const c = centres[i % 3]!;
+      out.push(c[0]! + rand() - 0.5, c[1]! + rand() - 0.5);
+    }
     return Float64Array.from(out);
   })();
 
   it('separates three well-separated blobs and gives the same labels on every call', () => {
-    const a = kMeans(blobs, 90, 2, 3), b = kMeans(blobs, 90, 2, 3);
+    const a = kMeans(blobs, 90, 2, 3),
+      b = kMeans(blobs, 90, 2, 3);
     assert.deepEqual(a.labels, b.labels);
     for (let i = 3; i < 90; i++) assert.equal(a.labels[i], a.labels[i % 3]);
     assert.equal(new Set(a.labels).size, 3);
@@ -75,8 +98,10 @@ describe('k-means', () => {
 describe('parameter projection', () => {
   const outlines: Record<string, string> = {};
   const configs: [string, number][] = [];
-  for (const compiler of ['gcc10', 'clang12']) for (const ranks of [8, 16, 32]) configs.push([`${compiler}_${ranks}_ranks`, ranks]);
-  for (const [name, ranks] of configs) outlines[name] = `main = 1\n  solve = ${64 / ranks}\n  ${ranks > 8 ? 'mpi' : 'serial'} = ${Math.log2(ranks)}`;
+  for (const compiler of ['gcc10', 'clang12'])
+    for (const ranks of [8, 16, 32]) configs.push([`${compiler}_${ranks}_ranks`, ranks]);
+  for (const [name, ranks] of configs)
+    outlines[name] = `main = 1\n  solve = ${64 / ranks}\n  ${ranks > 8 ? 'mpi' : 'serial'} = ${Math.log2(ranks)}`;
   const e = buildEnsemble(runsFromOutlines(outlines));
 
   it('builds min–max scaled features from parameters (text coded in natural order) and runtimes', () => {
@@ -85,7 +110,10 @@ describe('parameter projection', () => {
     const F = f.names.length;
     const col = (k: number) => Array.from({ length: e.runCount }, (_, r) => f.matrix[r * F + k]!);
     assert.deepEqual(col(0), [1, 1, 1, 0, 0, 0]); // clang12 < gcc10
-    assert.deepEqual(col(1).map(v => v.toFixed(9)), [0, 8 / 24, 1, 0, 8 / 24, 1].map(v => v.toFixed(9)));
+    assert.deepEqual(
+      col(1).map(v => v.toFixed(9)),
+      [0, 8 / 24, 1, 0, 8 / 24, 1].map(v => v.toFixed(9)),
+    );
     assert.ok(col(2).every(v => v >= 0 && v <= 1));
   });
 

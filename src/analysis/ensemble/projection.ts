@@ -30,17 +30,25 @@ export function runFeatures(ensemble: Ensemble, parameterKeys?: readonly string[
   const columns: (number | undefined)[][] = [];
   for (const key of keys) {
     const raw = ensemble.runs.map(r => r.parameters[key]);
-    if (raw.every(v => v === undefined || typeof v === 'number')) { columns.push(raw as (number | undefined)[]); continue; }
+    if (raw.every(v => v === undefined || typeof v === 'number')) {
+      columns.push(raw as (number | undefined)[]);
+      continue;
+    }
     const levels = [...new Set(raw.filter(v => v !== undefined).map(String))].sort(comparePaths);
     columns.push(raw.map(v => (v === undefined ? undefined : levels.indexOf(String(v)))));
   }
-  const meanInc: number[] = [], meanExc: number[] = [];
+  const meanInc: number[] = [],
+    meanExc: number[] = [];
   for (let r = 0; r < R; r++) {
-    let si = 0, se = 0, n = 0;
+    let si = 0,
+      se = 0,
+      n = 0;
     for (let u = 0; u < ensemble.size; u++) {
       const vi = ensemble.inclusive[u * R + r]!;
       if (vi !== vi) continue;
-      si += vi; se += ensemble.exclusive[u * R + r]!; n++;
+      si += vi;
+      se += ensemble.exclusive[u * R + r]!;
+      n++;
     }
     meanInc.push(n ? si / n : 0);
     meanExc.push(n ? se / n : 0);
@@ -51,11 +59,14 @@ export function runFeatures(ensemble: Ensemble, parameterKeys?: readonly string[
   const matrix = new Float64Array(R * F);
   columns.forEach((col, f) => {
     const vals = col.filter((v): v is number => v !== undefined && Number.isFinite(v));
-    const lo = Math.min(...vals), hi = Math.max(...vals);
+    const lo = Math.min(...vals),
+      hi = Math.max(...vals);
     const scaled = col.map(v => (v === undefined || !Number.isFinite(v) ? NaN : hi > lo ? (v - lo) / (hi - lo) : 0));
     const present = scaled.filter(v => v === v);
     const fill = present.length ? present.reduce((a, b) => a + b, 0) / present.length : 0;
-    scaled.forEach((v, r) => { matrix[r * F + f] = v === v ? v : fill; });
+    scaled.forEach((v, r) => {
+      matrix[r * F + f] = v === v ? v : fill;
+    });
   });
   return { names, matrix, runCount: R };
 }
@@ -66,7 +77,10 @@ export function euclideanDistances(matrix: Float64Array, n: number, d: number): 
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       let s = 0;
-      for (let k = 0; k < d; k++) { const t = matrix[i * d + k]! - matrix[j * d + k]!; s += t * t; }
+      for (let k = 0; k < d; k++) {
+        const t = matrix[i * d + k]! - matrix[j * d + k]!;
+        s += t * t;
+      }
       out[i * n + j] = out[j * n + i] = Math.sqrt(s);
     }
   }
@@ -93,18 +107,30 @@ export function structureDistances(ensemble: Ensemble, maxNodes = 512): Float64A
       if (s > peak[u]!) peak[u] = s;
     }
   }
-  const nodes = Array.from({ length: ensemble.size }, (_, u) => u).sort((a, b) => peak[b]! - peak[a]! || a - b).slice(0, maxNodes);
+  const nodes = Array.from({ length: ensemble.size }, (_, u) => u)
+    .sort((a, b) => peak[b]! - peak[a]! || a - b)
+    .slice(0, maxNodes);
   // Run-major copy of the chosen columns for cache-friendly pairs.
   const K = nodes.length;
   const rows = new Float64Array(R * K);
-  nodes.forEach((u, k) => { for (let r = 0; r < R; r++) rows[r * K + k] = share[u * R + r]!; });
+  nodes.forEach((u, k) => {
+    for (let r = 0; r < R; r++) rows[r * K + k] = share[u * R + r]!;
+  });
   const out = new Float64Array(R * R);
   for (let i = 0; i < R; i++) {
     for (let j = i + 1; j < R; j++) {
-      let lo = 0, hi = 0;
+      let lo = 0,
+        hi = 0;
       for (let k = 0; k < K; k++) {
-        const a = rows[i * K + k]!, b = rows[j * K + k]!;
-        if (a < b) { lo += a; hi += b; } else { lo += b; hi += a; }
+        const a = rows[i * K + k]!,
+          b = rows[j * K + k]!;
+        if (a < b) {
+          lo += a;
+          hi += b;
+        } else {
+          lo += b;
+          hi += a;
+        }
       }
       out[i * R + j] = out[j * R + i] = hi > 0 ? 1 - lo / hi : 0;
     }
@@ -132,18 +158,25 @@ export function classicalMds(distances: Float64Array, n: number, dims = 2): MdsR
   const rowMean = new Float64Array(n);
   let all = 0;
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) { const d = distances[i * n + j]!; const d2 = d * d; B[i * n + j] = d2; rowMean[i]! += d2; }
+    for (let j = 0; j < n; j++) {
+      const d = distances[i * n + j]!;
+      const d2 = d * d;
+      B[i * n + j] = d2;
+      rowMean[i]! += d2;
+    }
     all += rowMean[i]!;
     rowMean[i]! /= n;
   }
   all /= n * n;
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) B[i * n + j] = -0.5 * (B[i * n + j]! - rowMean[i]! - rowMean[j]! + all);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) B[i * n + j] = -0.5 * (B[i * n + j]! - rowMean[i]! - rowMean[j]! + all);
   // Orthogonal iteration on a block a little wider than `dims` (so large negative eigenvalues of
   // non-Euclidean distances cannot crowd out the top positive ones), with a Rayleigh–Ritz step every
   // few iterations; stops when the top Ritz values settle.
   const b = Math.min(n, k + 6);
   let Q: Float64Array = new Float64Array(n * b);
-  for (let i = 0; i < n; i++) for (let c = 0; c < b; c++) Q[i * b + c] = Math.cos((i + 1) * (c + 1) * 0.7) + (c === 0 ? 1 : 0);
+  for (let i = 0; i < n; i++)
+    for (let c = 0; c < b; c++) Q[i * b + c] = Math.cos((i + 1) * (c + 1) * 0.7) + (c === 0 ? 1 : 0);
   orthonormalize(Q, n, b);
   let Z: Float64Array = new Float64Array(n * b);
   let ritz: { values: number[]; Q: Float64Array } = { values: [], Q };
@@ -167,8 +200,15 @@ export function classicalMds(distances: Float64Array, n: number, dims = 2): MdsR
   const eigenvalues = ritz.values.slice(0, k);
   for (let c = 0; c < k; c++) {
     const scale = Math.sqrt(Math.max(0, eigenvalues[c]!));
-    let maxAbs = 0, sign = 1;
-    for (let i = 0; i < n; i++) { const v = ritz.Q[i * b + c]!; if (Math.abs(v) > maxAbs + 1e-12) { maxAbs = Math.abs(v); sign = v < 0 ? -1 : 1; } }
+    let maxAbs = 0,
+      sign = 1;
+    for (let i = 0; i < n; i++) {
+      const v = ritz.Q[i * b + c]!;
+      if (Math.abs(v) > maxAbs + 1e-12) {
+        maxAbs = Math.abs(v);
+        sign = v < 0 ? -1 : 1;
+      }
+    }
     for (let i = 0; i < n; i++) coordinates[i * dims + c] = sign * ritz.Q[i * b + c]! * scale;
   }
   return { coordinates, dims, eigenvalues };
@@ -180,8 +220,14 @@ export function classicalMds(distances: Float64Array, n: number, dims = 2): MdsR
  */
 function rayleighRitz(Q: Float64Array, BQ: Float64Array, n: number, b: number): { values: number[]; Q: Float64Array } {
   const T = new Float64Array(b * b);
-  for (let x = 0; x < b; x++) for (let y = 0; y < b; y++) { let s = 0; for (let i = 0; i < n; i++) s += Q[i * b + x]! * BQ[i * b + y]!; T[x * b + y] = s; }
-  for (let x = 0; x < b; x++) for (let y = x + 1; y < b; y++) T[x * b + y] = T[y * b + x] = (T[x * b + y]! + T[y * b + x]!) / 2;
+  for (let x = 0; x < b; x++)
+    for (let y = 0; y < b; y++) {
+      let s = 0;
+      for (let i = 0; i < n; i++) s += Q[i * b + x]! * BQ[i * b + y]!;
+      T[x * b + y] = s;
+    }
+  for (let x = 0; x < b; x++)
+    for (let y = x + 1; y < b; y++) T[x * b + y] = T[y * b + x] = (T[x * b + y]! + T[y * b + x]!) / 2;
   const { values, vectors } = jacobiEigen(T, b);
   const order = values.map((_, i) => i).sort((x, y) => values[y]! - values[x]! || x - y);
   const out = new Float64Array(n * b);
@@ -219,7 +265,10 @@ function orthonormalize(Q: Float64Array, n: number, k: number): void {
     let norm = 0;
     for (let i = 0; i < n; i++) norm += Q[i * k + c]! ** 2;
     norm = Math.sqrt(norm);
-    if (norm < 1e-300) { for (let i = 0; i < n; i++) Q[i * k + c] = i === c ? 1 : 0; continue; }
+    if (norm < 1e-300) {
+      for (let i = 0; i < n; i++) Q[i * k + c] = i === c ? 1 : 0;
+      continue;
+    }
     for (let i = 0; i < n; i++) Q[i * k + c]! /= norm;
   }
 }
@@ -239,18 +288,25 @@ export function jacobiEigen(matrix: Float64Array, k: number): { values: number[]
         if (Math.abs(apq) < 1e-300) continue;
         const theta = (A[q * k + q]! - A[p * k + p]!) / (2 * apq);
         const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-        const c = 1 / Math.sqrt(t * t + 1), s = t * c;
+        const c = 1 / Math.sqrt(t * t + 1),
+          s = t * c;
         for (let r = 0; r < k; r++) {
-          const arp = A[r * k + p]!, arq = A[r * k + q]!;
-          A[r * k + p] = c * arp - s * arq; A[r * k + q] = s * arp + c * arq;
+          const arp = A[r * k + p]!,
+            arq = A[r * k + q]!;
+          A[r * k + p] = c * arp - s * arq;
+          A[r * k + q] = s * arp + c * arq;
         }
         for (let r = 0; r < k; r++) {
-          const apr = A[p * k + r]!, aqr = A[q * k + r]!;
-          A[p * k + r] = c * apr - s * aqr; A[q * k + r] = s * apr + c * aqr;
+          const apr = A[p * k + r]!,
+            aqr = A[q * k + r]!;
+          A[p * k + r] = c * apr - s * aqr;
+          A[q * k + r] = s * apr + c * aqr;
         }
         for (let r = 0; r < k; r++) {
-          const vrp = V[r * k + p]!, vrq = V[r * k + q]!;
-          V[r * k + p] = c * vrp - s * vrq; V[r * k + q] = s * vrp + c * vrq;
+          const vrp = V[r * k + p]!,
+            vrq = V[r * k + q]!;
+          V[r * k + p] = c * vrp - s * vrq;
+          V[r * k + q] = s * vrp + c * vrq;
         }
       }
     }
@@ -274,18 +330,34 @@ export function kMeans(points: Float64Array, n: number, dims: number, k = 3, see
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got ${k}`);
   if (n < k) throw new RangeError(`k-means needs at least k = ${k} points, got ${n}`);
   const rand = seededRandom(seed);
-  const dist2 = (i: number, c: Float64Array, j: number) => { let s = 0; for (let d = 0; d < dims; d++) { const t = points[i * dims + d]! - c[j * dims + d]!; s += t * t; } return s; };
+  const dist2 = (i: number, c: Float64Array, j: number) => {
+    let s = 0;
+    for (let d = 0; d < dims; d++) {
+      const t = points[i * dims + d]! - c[j * dims + d]!;
+      s += t * t;
+    }
+    return s;
+  };
   const centroids = new Float64Array(k * dims);
   const first = Math.min(n - 1, Math.floor(rand() * n));
   centroids.set(points.subarray(first * dims, first * dims + dims), 0);
   const nearest = new Float64Array(n).fill(Infinity);
   for (let c = 1; c < k; c++) {
     let total = 0;
-    for (let i = 0; i < n; i++) { nearest[i] = Math.min(nearest[i]!, dist2(i, centroids, c - 1)); total += nearest[i]!; }
+    for (let i = 0; i < n; i++) {
+      nearest[i] = Math.min(nearest[i]!, dist2(i, centroids, c - 1));
+      total += nearest[i]!;
+    }
     let pick = n - 1;
     if (total > 0) {
       let target = rand() * total;
-      for (let i = 0; i < n; i++) { target -= nearest[i]!; if (target < 0) { pick = i; break; } }
+      for (let i = 0; i < n; i++) {
+        target -= nearest[i]!;
+        if (target < 0) {
+          pick = i;
+          break;
+        }
+      }
     } else {
       pick = c; // every point coincides with a centroid: any distinct index will do
     }
@@ -296,14 +368,30 @@ export function kMeans(points: Float64Array, n: number, dims: number, k = 3, see
   for (; iterations < 300; iterations++) {
     let changed = false;
     for (let i = 0; i < n; i++) {
-      let best = 0, bestD = Infinity;
-      for (let c = 0; c < k; c++) { const d = dist2(i, centroids, c); if (d < bestD) { bestD = d; best = c; } }
-      if (labels[i] !== best) { labels[i] = best; changed = true; }
+      let best = 0,
+        bestD = Infinity;
+      for (let c = 0; c < k; c++) {
+        const d = dist2(i, centroids, c);
+        if (d < bestD) {
+          bestD = d;
+          best = c;
+        }
+      }
+      if (labels[i] !== best) {
+        labels[i] = best;
+        changed = true;
+      }
     }
     if (!changed) break;
-    const sums = new Float64Array(k * dims), counts = new Int32Array(k);
-    for (let i = 0; i < n; i++) { const c = labels[i]!; counts[c]!++; for (let d = 0; d < dims; d++) sums[c * dims + d]! += points[i * dims + d]!; }
-    for (let c = 0; c < k; c++) if (counts[c]! > 0) for (let d = 0; d < dims; d++) centroids[c * dims + d] = sums[c * dims + d]! / counts[c]!;
+    const sums = new Float64Array(k * dims),
+      counts = new Int32Array(k);
+    for (let i = 0; i < n; i++) {
+      const c = labels[i]!;
+      counts[c]!++;
+      for (let d = 0; d < dims; d++) sums[c * dims + d]! += points[i * dims + d]!;
+    }
+    for (let c = 0; c < k; c++)
+      if (counts[c]! > 0) for (let d = 0; d < dims; d++) centroids[c * dims + d] = sums[c * dims + d]! / counts[c]!;
   }
   return { labels, centroids, iterations };
 }

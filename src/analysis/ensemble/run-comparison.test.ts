@@ -2,7 +2,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildEnsemble, type Ensemble } from './ensemble';
 import { ensembleCallGraph } from './ensemble-functions';
-import { aggregateDiff, DiffPresence, diffRuns, fastestRun, modulesOfNodes, rankDiff, slowestRun, symmetricDomain, targetStatistics } from './run-comparison';
+import {
+  aggregateDiff,
+  DiffPresence,
+  diffRuns,
+  fastestRun,
+  modulesOfNodes,
+  rankDiff,
+  slowestRun,
+  symmetricDomain,
+  targetStatistics,
+} from './run-comparison';
 import { runsFromOutlines } from './testing/outline-runs';
 
 function nodeAt(e: Ensemble, path: string): number {
@@ -12,16 +22,23 @@ function nodeAt(e: Ensemble, path: string): number {
 
 describe('diff of two runs', () => {
   // 27 and 64 cores: CalcForce and CalcLagrange slower at 64, MPI faster (the LULESH figure's pattern).
-  const e = buildEnsemble(runsFromOutlines({
-    '27_cores': 'main @lulesh = 1 1\n  CalcForce @lulesh = 10 10\n  CalcLagrange @lulesh = 4 4\n  MPI_Allreduce @MPI = 6 8\n  old @lulesh = 2 2',
-    '64_cores': 'main @lulesh = 1 1 1 1\n  CalcForce @lulesh = 13 13 13 13\n  CalcLagrange @lulesh = 5 5 5 5\n  MPI_Allreduce @MPI = 3 3 3 3\n  new @lulesh = 1 1 1 1',
-  }, { '27_cores': 2, '64_cores': 4 }));
+  const e = buildEnsemble(
+    runsFromOutlines(
+      {
+        '27_cores':
+          'main @lulesh = 1 1\n  CalcForce @lulesh = 10 10\n  CalcLagrange @lulesh = 4 4\n  MPI_Allreduce @MPI = 6 8\n  old @lulesh = 2 2',
+        '64_cores':
+          'main @lulesh = 1 1 1 1\n  CalcForce @lulesh = 13 13 13 13\n  CalcLagrange @lulesh = 5 5 5 5\n  MPI_Allreduce @MPI = 3 3 3 3\n  new @lulesh = 1 1 1 1',
+      },
+      { '27_cores': 2, '64_cores': 4 },
+    ),
+  );
 
   it('is compare − baseline by mean over ranks; positive = slower; missing on either side is NaN with its presence', () => {
     const d = diffRuns(e, 0, 1);
     assert.equal(d.exclusive[nodeAt(e, 'main/CalcForce')], 3);
     assert.equal(d.exclusive[nodeAt(e, 'main/MPI_Allreduce')], -4);
-    assert.equal(d.inclusive[nodeAt(e, 'main')], (1 + 13 + 5 + 3 + 1) - (1 + 10 + 4 + 7 + 2));
+    assert.equal(d.inclusive[nodeAt(e, 'main')], 1 + 13 + 5 + 3 + 1 - (1 + 10 + 4 + 7 + 2));
     assert.ok(Number.isNaN(d.exclusive[nodeAt(e, 'main/old')]!));
     assert.equal(d.presence[nodeAt(e, 'main/old')], DiffPresence.OnlyBaseline);
     assert.equal(d.presence[nodeAt(e, 'main/new')], DiffPresence.OnlyCompare);
@@ -33,8 +50,11 @@ describe('diff of two runs', () => {
   });
 
   it('AT-10 (data): every pair is diffed over the same union nodes, so switching the pair keeps the graph', () => {
-    const three = buildEnsemble(runsFromOutlines({ a: 'main = 1\n  x = 1', b: 'main = 2\n  y = 1', c: 'main = 3\n  x = 2\n  z = 1' }));
-    const ab = diffRuns(three, 0, 1), bc = diffRuns(three, 1, 2);
+    const three = buildEnsemble(
+      runsFromOutlines({ a: 'main = 1\n  x = 1', b: 'main = 2\n  y = 1', c: 'main = 3\n  x = 2\n  z = 1' }),
+    );
+    const ab = diffRuns(three, 0, 1),
+      bc = diffRuns(three, 1, 2);
     assert.equal(ab.exclusive.length, three.size);
     assert.equal(bc.exclusive.length, three.size);
     const z = nodeAt(three, 'main/z');
@@ -45,7 +65,8 @@ describe('diff of two runs', () => {
   it('AT-9: per-module sums (exclusive) give red = slower modules, green = faster, on a symmetric scale', () => {
     const { groupOfNode, names } = modulesOfNodes(e);
     const mods = aggregateDiff(e, 0, 1, groupOfNode, names);
-    const lulesh = mods.find(m => m.name === 'lulesh')!, mpi = mods.find(m => m.name === 'MPI')!;
+    const lulesh = mods.find(m => m.name === 'lulesh')!,
+      mpi = mods.find(m => m.name === 'MPI')!;
     assert.equal(lulesh.baseline, 1 + 10 + 4 + 2);
     assert.equal(lulesh.compare, 1 + 13 + 5 + 1);
     assert.equal(lulesh.diff, 3);
@@ -55,7 +76,13 @@ describe('diff of two runs', () => {
     // Per function, through the ensemble call graph.
     const g = ensembleCallGraph(e);
     const fns = aggregateDiff(e, 0, 1, g.functionOfNode, g.names);
-    assert.deepEqual(fns.filter(f => f.presence !== DiffPresence.Both).map(f => [f.name, f.presence]), [['old', DiffPresence.OnlyBaseline], ['new', DiffPresence.OnlyCompare]]);
+    assert.deepEqual(
+      fns.filter(f => f.presence !== DiffPresence.Both).map(f => [f.name, f.presence]),
+      [
+        ['old', DiffPresence.OnlyBaseline],
+        ['new', DiffPresence.OnlyCompare],
+      ],
+    );
     assert.throws(() => aggregateDiff(e, 0, 1, new Int32Array(2), ['x']), /group map/);
   });
 
@@ -73,10 +100,12 @@ describe('diff of two runs', () => {
 
 describe('target vs ensemble', () => {
   const outlines: Record<string, string> = {};
-  [5, 1, 3, 2, 4].forEach((v, r) => { outlines[`r${r}`] = `main = 1\n  work = ${v}${r === 4 ? '' : '\n  rare = 1'}`; });
+  [5, 1, 3, 2, 4].forEach((v, r) => {
+    outlines[`r${r}`] = `main = 1\n  work = ${v}${r === 4 ? '' : '\n  rare = 1'}`;
+  });
   const e = buildEnsemble(runsFromOutlines(outlines));
 
-  it('gives the target\'s value, mid-rank percentile, z-score and bin per node', () => {
+  it("gives the target's value, mid-rank percentile, z-score and bin per node", () => {
     const work = nodeAt(e, 'main/work');
     const t = targetStatistics(e, 0, 'exclusive');
     assert.equal(t.value[work], 5);

@@ -20,11 +20,24 @@ const RUNS = {
 function distribution(o: { runs?: number[] | null; target?: number | null; side?: Side; bins?: BinRule } = {}) {
   const ep = new EnsembleProfile(runsFromOutlines(RUNS, { small: 8, big: 512 }), { path: '/test' });
   const graph = superGraph(ep.profile, { filter: { threshold: 0 } });
-  const scope = supernodeScope(ep.ensemble, graph, graph.nodes.findIndex(n => n.id === 'lib'), o.runs ?? null, o.target ?? null, o.side ?? 'inclusive');
+  const scope = supernodeScope(
+    ep.ensemble,
+    graph,
+    graph.nodes.findIndex(n => n.id === 'lib'),
+    o.runs ?? null,
+    o.target ?? null,
+    o.side ?? 'inclusive',
+  );
   const sites = supernodeCallSites(scope);
   const t = scope.target >= 0 ? Int32Array.of(scope.target) : null;
-  return runtimeDistribution(scope, callSiteRunValues(scope, sites), t && callSiteRunValues(scope, sites, t),
-    rankValues(scope, sites, scope.runs), t && rankValues(scope, sites, t), o.bins ?? 20);
+  return runtimeDistribution(
+    scope,
+    callSiteRunValues(scope, sites),
+    t && callSiteRunValues(scope, sites, t),
+    rankValues(scope, sites, scope.runs),
+    t && rankValues(scope, sites, t),
+    o.bins ?? 20,
+  );
 }
 
 const total = (a: number[] | null) => (a ?? []).reduce((x, y) => x + y, 0);
@@ -53,15 +66,24 @@ describe('runtime distribution', () => {
     // small ranks: work 10…17 and tail 1 → 11…18, as the inclusive side here.
     assert.equal(total(d.rank.counts), 520);
     assert.deepEqual([d.rank.edges[0], d.rank.edges[20]], [11, 26]);
-    assert.deepEqual([d.callsite.edges[0], d.callsite.edges[20]], [1, (13.5 + (Array.from({ length: 512 }, (_, r) => 20 + (r % 7)).reduce((a, b) => a + b) / 512)) / 2]);
+    assert.deepEqual(
+      [d.callsite.edges[0], d.callsite.edges[20]],
+      [1, (13.5 + Array.from({ length: 512 }, (_, r) => 20 + (r % 7)).reduce((a, b) => a + b) / 512) / 2],
+    );
   });
 
   it('target counts on the same edges: its ranks, one run, its call sites; zero when the target lacks the supernode', () => {
     const big = distribution({ target: 2 });
-    assert.deepEqual([total(big.rank.targetCounts), total(big.run.targetCounts), total(big.callsite.targetCounts)], [512, 1, 1]);
+    assert.deepEqual(
+      [total(big.rank.targetCounts), total(big.run.targetCounts), total(big.callsite.targetCounts)],
+      [512, 1, 1],
+    );
     assert.equal(big.run.targetCounts![19], 1);
     const none = distribution({ target: 1 });
-    assert.deepEqual([total(none.rank.targetCounts), total(none.run.targetCounts), total(none.callsite.targetCounts)], [0, 0, 0]);
+    assert.deepEqual(
+      [total(none.rank.targetCounts), total(none.run.targetCounts), total(none.callsite.targetCounts)],
+      [0, 0, 0],
+    );
     assert.equal(total(none.rank.counts), 520);
   });
 

@@ -9,15 +9,32 @@ import { supernodeValuesOverRuns, type CallSiteRunValues, type SupernodeScope } 
  * of both (CallFlow's `abs`/`rel` bars), equal-width bins (`auto` = Freedman–Diaconis on the
  * ensemble's values). NaN (missing) values are never counted. `target` null = not in target mode.
  */
-export function distributionHistogram(values: Float64Array, target: Float64Array | null, bins: BinRule, unit: string): DistributionHistogram {
+export function distributionHistogram(
+  values: Float64Array,
+  target: Float64Array | null,
+  bins: BinRule,
+  unit: string,
+): DistributionHistogram {
   const present = values.filter(v => v === v);
   const targetPresent = target ? target.filter(v => v === v) : new Float64Array(0);
-  let min = Infinity, max = -Infinity;
-  for (const a of [present, targetPresent]) for (const v of a) { if (v < min) min = v; if (v > max) max = v; }
+  let min = Infinity,
+    max = -Infinity;
+  for (const a of [present, targetPresent])
+    for (const v of a) {
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
   const n = binCount(bins, bins === 'auto' ? present.slice().sort() : present);
-  if (min > max) { min = 0; max = 0; }
+  if (min > max) {
+    min = 0;
+    max = 0;
+  }
   const edges = Array.from({ length: n + 1 }, (_, b) => (b === n ? max : min + (b * (max - min)) / n));
-  const count = (a: Float64Array) => { const c = new Array<number>(n).fill(0); for (const v of a) c[binOf(v, min, max, n)]!++; return c; };
+  const count = (a: Float64Array) => {
+    const c = new Array<number>(n).fill(0);
+    for (const v of a) c[binOf(v, min, max, n)]!++;
+    return c;
+  };
   return { edges, counts: count(present), targetCounts: target ? count(targetPresent) : null, unit };
 }
 
@@ -26,7 +43,11 @@ function concat(arrays: readonly (Float64Array | null)[]): Float64Array {
   for (const a of arrays) if (a) n += a.length;
   const out = new Float64Array(n);
   let at = 0;
-  for (const a of arrays) if (a) { out.set(a, at); at += a.length; }
+  for (const a of arrays)
+    if (a) {
+      out.set(a, at);
+      at += a.length;
+    }
   return out;
 }
 
@@ -36,7 +57,14 @@ function concat(arrays: readonly (Float64Array | null)[]): Float64Array {
  * target run), per selected run (the supernode's value; the target: one count), per rank (every rank
  * of every selected run; the target's ranks).
  */
-export function runtimeDistribution(scope: SupernodeScope, callSiteValues: CallSiteRunValues, targetCallSiteValues: CallSiteRunValues | null, ranks: RankValues, targetRanks: RankValues | null, bins: BinRule): RuntimeDistributionData {
+export function runtimeDistribution(
+  scope: SupernodeScope,
+  callSiteValues: CallSiteRunValues,
+  targetCallSiteValues: CallSiteRunValues | null,
+  ranks: RankValues,
+  targetRanks: RankValues | null,
+  bins: BinRule,
+): RuntimeDistributionData {
   const { side, runs } = scope;
   const K = runs.length;
   const S = callSiteValues.present.length;
@@ -44,14 +72,31 @@ export function runtimeDistribution(scope: SupernodeScope, callSiteValues: CallS
   const siteMeans = new Float64Array(S).fill(NaN);
   for (let cs = 0; cs < S; cs++) {
     let sum = 0;
-    for (let k = 0; k < K; k++) { const v = perSite[cs * K + k]!; if (v === v) sum += v; }
+    for (let k = 0; k < K; k++) {
+      const v = perSite[cs * K + k]!;
+      if (v === v) sum += v;
+    }
     if (callSiteValues.present[cs]! > 0) siteMeans[cs] = sum / callSiteValues.present[cs]!;
   }
   const targetRun = scope.target >= 0 ? Int32Array.of(scope.target) : null;
-  const targetSites = targetCallSiteValues ? (side === 'inclusive' ? targetCallSiteValues.inclusive : targetCallSiteValues.exclusive) : null;
+  const targetSites = targetCallSiteValues
+    ? side === 'inclusive'
+      ? targetCallSiteValues.inclusive
+      : targetCallSiteValues.exclusive
+    : null;
   return {
     callsite: distributionHistogram(siteMeans, targetSites, bins, 'call sites'),
-    run: distributionHistogram(supernodeValuesOverRuns(scope, side), targetRun ? supernodeValuesOverRuns(scope, side, targetRun) : null, bins, 'runs'),
-    rank: distributionHistogram(concat(ranks.supernode), targetRanks ? concat(targetRanks.supernode) : null, bins, 'ranks'),
+    run: distributionHistogram(
+      supernodeValuesOverRuns(scope, side),
+      targetRun ? supernodeValuesOverRuns(scope, side, targetRun) : null,
+      bins,
+      'runs',
+    ),
+    rank: distributionHistogram(
+      concat(ranks.supernode),
+      targetRanks ? concat(targetRanks.supernode) : null,
+      bins,
+      'ranks',
+    ),
   };
 }

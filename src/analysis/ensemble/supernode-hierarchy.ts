@@ -32,7 +32,8 @@ export function supernodeHierarchy(scope: SupernodeScope, options: HierarchyOpti
   const tree = ensemble.tree;
   const { kind, parent: treeParent } = tree.columns;
   const maxNodes = options.maxNodes ?? MAX_HIERARCHY_NODES;
-  if (!(Number.isInteger(maxNodes) && maxNodes >= 1)) throw new RangeError(`the hierarchy needs room for at least one node, got ${maxNodes}`);
+  if (!(Number.isInteger(maxNodes) && maxNodes >= 1))
+    throw new RangeError(`the hierarchy needs room for at least one node, got ${maxNodes}`);
 
   const heaviness = scope.maxInclusive;
   const exists = (u: number) => heaviness[u] === heaviness[u];
@@ -77,7 +78,10 @@ export function supernodeHierarchy(scope: SupernodeScope, options: HierarchyOpti
     const values = nodeRunValues(ensemble, u, side, runs);
     const h = runHistogramCounts(values, options.bins);
     let present = 0;
-    for (const c of h.counts) { present += c; if (c > countScale) countScale = c; }
+    for (const c of h.counts) {
+      present += c;
+      if (c > countScale) countScale = c;
+    }
     let fn = u;
     while (!isFunctionLike(kind[fn]!) && treeParent[fn]! >= 0 && inSupernode[treeParent[fn]!]) fn = treeParent[fn]!;
     const node: HierarchyNodeData = {

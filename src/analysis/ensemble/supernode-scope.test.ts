@@ -8,7 +8,14 @@ import { runsFromOutlines } from './testing/outline-runs';
 function scopeOf(outlines: Record<string, string>, module: string, runs: number[] | null = null) {
   const ep = new EnsembleProfile(runsFromOutlines(outlines), { path: '/test' });
   const graph = superGraph(ep.profile, { filter: { threshold: 0 } });
-  return supernodeScope(ep.ensemble, graph, graph.nodes.findIndex(n => n.id === module), runs, null, 'inclusive');
+  return supernodeScope(
+    ep.ensemble,
+    graph,
+    graph.nodes.findIndex(n => n.id === module),
+    runs,
+    null,
+    'inclusive',
+  );
 }
 
 describe('supernode scope', () => {
@@ -21,7 +28,10 @@ describe('supernode scope', () => {
   it('finds entries, call sites, outermost frames and owners', () => {
     const scope = scopeOf(RUNS, 'lib');
     const tree = scope.ensemble.tree;
-    assert.deepEqual([...scope.entries].map(u => tree.path(u).join('/')), ['main/f']);
+    assert.deepEqual(
+      [...scope.entries].map(u => tree.path(u).join('/')),
+      ['main/f'],
+    );
     const sites = supernodeCallSites(scope);
     assert.deepEqual(sites.names, ['f', 'g']);
     const path = (u: number) => tree.path(u).join('/');
@@ -30,7 +40,10 @@ describe('supernode scope', () => {
     const inclusiveNodes = scope.members.filter(u => sites.inclusiveOf[u]! >= 0);
     assert.deepEqual([...inclusiveNodes].map(path), ['main/f', 'main/f/f/g', 'main/f/g']);
     const statement = scope.members.find(u => tree.name(u) === 'f.c:3')!;
-    assert.deepEqual([sites.exclusiveOf[statement], sites.presenceOf[statement], sites.inclusiveOf[statement]], [0, -1, -1]);
+    assert.deepEqual(
+      [sites.exclusiveOf[statement], sites.presenceOf[statement], sites.inclusiveOf[statement]],
+      [0, -1, -1],
+    );
   });
 
   it('per-run values of call sites and of the supernode, NaN where missing', () => {
@@ -43,7 +56,10 @@ describe('supernode scope', () => {
     assert.deepEqual([...supernodeValuesOverRuns(scope, 'inclusive')].map(String), ['31', '8', 'NaN']);
     assert.deepEqual([...supernodeValuesOverRuns(scope, 'exclusive')].map(String), ['15', '8', 'NaN']);
     // Members only: f 31, the statement 2, the inner f 12, its g 8, and b's g 5.
-    assert.deepEqual([...scope.maxInclusive].filter(x => x === x).sort((x, y) => x - y), [2, 5, 8, 12, 31]);
+    assert.deepEqual(
+      [...scope.maxInclusive].filter(x => x === x).sort((x, y) => x - y),
+      [2, 5, 8, 12, 31],
+    );
   });
 
   it('follows the run subset and checks the graph and target', () => {
@@ -51,7 +67,9 @@ describe('supernode scope', () => {
     assert.deepEqual([...scope.runs], [1, 2]);
     assert.deepEqual([...callSiteRunValues(scope, supernodeCallSites(scope)).present], [1, 1]);
     const ep = new EnsembleProfile(runsFromOutlines(RUNS), { path: '/test' });
-    const other = new EnsembleProfile(runsFromOutlines({ x: 'main @app = 1\n  f @lib = 1', y: 'main @app = 1' }), { path: '/other' });
+    const other = new EnsembleProfile(runsFromOutlines({ x: 'main @app = 1\n  f @lib = 1', y: 'main @app = 1' }), {
+      path: '/other',
+    });
     const graph = superGraph(other.profile, { filter: { threshold: 0 } });
     assert.throws(() => supernodeScope(ep.ensemble, graph, 1, null, null, 'inclusive'), /union tree has/);
     const own = superGraph(ep.profile, { filter: { threshold: 0 } });

@@ -35,10 +35,21 @@ export function isFunctionLike(kind: number): boolean {
   return kind === NodeKind.Function || kind === NodeKind.Region;
 }
 
-export function supernodeScope(ensemble: Ensemble, graph: SuperGraph, supernode: number, runs: readonly number[] | null, target: number | null, side: Side): SupernodeScope {
+export function supernodeScope(
+  ensemble: Ensemble,
+  graph: SuperGraph,
+  supernode: number,
+  runs: readonly number[] | null,
+  target: number | null,
+  side: Side,
+): SupernodeScope {
   const N = ensemble.size;
-  if (graph.superOf.length !== N) throw new RangeError(`the super graph covers ${graph.superOf.length} call-tree nodes, the ensemble's union tree has ${N}`);
-  if (target !== null && !(Number.isInteger(target) && target >= 0 && target < ensemble.runCount)) throw new RangeError(`target run ${target} is not in the ensemble (it has ${ensemble.runCount} runs)`);
+  if (graph.superOf.length !== N)
+    throw new RangeError(
+      `the super graph covers ${graph.superOf.length} call-tree nodes, the ensemble's union tree has ${N}`,
+    );
+  if (target !== null && !(Number.isInteger(target) && target >= 0 && target < ensemble.runCount))
+    throw new RangeError(`target run ${target} is not in the ensemble (it has ${ensemble.runCount} runs)`);
   const members = graph.nodes[supernode]!.members;
   const inSupernode = new Uint8Array(N);
   for (const u of members) inSupernode[u] = 1;
@@ -47,11 +58,22 @@ export function supernodeScope(ensemble: Ensemble, graph: SuperGraph, supernode:
   const entries: number[] = [];
   for (const u of members) {
     const p = parent[u]!;
-    if (p < 0 || !inSupernode[p]) { isEntry[u] = 1; entries.push(u); }
+    if (p < 0 || !inSupernode[p]) {
+      isEntry[u] = 1;
+      entries.push(u);
+    }
   }
   const selected = selectRuns(runs, ensemble.runCount);
   return {
-    ensemble, supernode, members, inSupernode, entries: Int32Array.from(entries), isEntry, runs: selected, target: target ?? -1, side,
+    ensemble,
+    supernode,
+    members,
+    inSupernode,
+    entries: Int32Array.from(entries),
+    isEntry,
+    runs: selected,
+    target: target ?? -1,
+    side,
     maxInclusive: maxOverRuns(ensemble.inclusive, ensemble.runCount, members, selected, N),
     maxExclusive: maxOverRuns(ensemble.exclusive, ensemble.runCount, members, selected, N),
   };
@@ -63,7 +85,10 @@ function maxOverRuns(matrix: Float64Array, R: number, nodes: Int32Array, runs: I
   for (const u of nodes) {
     const row = u * R;
     let m = -Infinity;
-    for (let k = 0; k < K; k++) { const v = matrix[row + runs[k]!]!; if (v > m) m = v; }
+    for (let k = 0; k < K; k++) {
+      const v = matrix[row + runs[k]!]!;
+      if (v > m) m = v;
+    }
     if (m > -Infinity) out[u] = m;
   }
   return out;
@@ -94,7 +119,9 @@ export function supernodeCallSites(scope: SupernodeScope): CallSites {
   const N = tree.size;
   const { parent, kind, name } = tree.columns;
   const owner = new Int32Array(N).fill(-1);
-  const exclusiveOf = new Int32Array(N).fill(-1), presenceOf = new Int32Array(N).fill(-1), inclusiveOf = new Int32Array(N).fill(-1);
+  const exclusiveOf = new Int32Array(N).fill(-1),
+    presenceOf = new Int32Array(N).fill(-1),
+    inclusiveOf = new Int32Array(N).fill(-1);
   const siteOfName = new Map<number, number>();
   const names: string[] = [];
   const nodeLists: number[][] = [];
@@ -102,9 +129,17 @@ export function supernodeCallSites(scope: SupernodeScope): CallSites {
     const p = parent[u]!;
     const owned = p >= 0 && inSupernode[p] && !isFunctionLike(kind[u]!);
     owner[u] = owned ? owner[p]! : u;
-    if (owned) { exclusiveOf[u] = exclusiveOf[owner[u]!]!; continue; }
+    if (owned) {
+      exclusiveOf[u] = exclusiveOf[owner[u]!]!;
+      continue;
+    }
     let cs = siteOfName.get(name[u]!);
-    if (cs === undefined) { cs = names.length; siteOfName.set(name[u]!, cs); names.push(tree.name(u)); nodeLists.push([]); }
+    if (cs === undefined) {
+      cs = names.length;
+      siteOfName.set(name[u]!, cs);
+      names.push(tree.name(u));
+      nodeLists.push([]);
+    }
     exclusiveOf[u] = presenceOf[u] = cs;
     nodeLists[cs]!.push(u);
   }
@@ -114,7 +149,10 @@ export function supernodeCallSites(scope: SupernodeScope): CallSites {
   for (let k = scope.entries.length - 1; k >= 0; k--) stack.push(scope.entries[k]!);
   while (stack.length) {
     const v = stack.pop()!;
-    if (v < 0) { active[presenceOf[~v]!]!--; continue; }
+    if (v < 0) {
+      active[presenceOf[~v]!]!--;
+      continue;
+    }
     const cs = presenceOf[v]!;
     if (cs >= 0) {
       if (active[cs] === 0) inclusiveOf[v] = cs;
@@ -137,14 +175,24 @@ export interface CallSiteRunValues {
 }
 
 /** From the ensemble's per-run matrices: O(members × selected runs). */
-export function callSiteRunValues(scope: SupernodeScope, sites: CallSites, runs: Int32Array = scope.runs): CallSiteRunValues {
+export function callSiteRunValues(
+  scope: SupernodeScope,
+  sites: CallSites,
+  runs: Int32Array = scope.runs,
+): CallSiteRunValues {
   const { ensemble, members } = scope;
-  const R = ensemble.runCount, K = runs.length, S = sites.names.length;
-  const inclusive = new Float64Array(S * K), exclusive = new Float64Array(S * K);
+  const R = ensemble.runCount,
+    K = runs.length,
+    S = sites.names.length;
+  const inclusive = new Float64Array(S * K),
+    exclusive = new Float64Array(S * K);
   const seen = new Uint8Array(S * K);
-  const inc = ensemble.inclusive, exc = ensemble.exclusive;
+  const inc = ensemble.inclusive,
+    exc = ensemble.exclusive;
   for (const u of members) {
-    const i = sites.inclusiveOf[u]!, x = sites.exclusiveOf[u]!, pr = sites.presenceOf[u]!;
+    const i = sites.inclusiveOf[u]!,
+      x = sites.exclusiveOf[u]!,
+      pr = sites.presenceOf[u]!;
     const row = u * R;
     for (let k = 0; k < K; k++) {
       const vi = inc[row + runs[k]!]!;
@@ -165,9 +213,14 @@ export function callSiteRunValues(scope: SupernodeScope, sites: CallSites, runs:
 }
 
 /** The supernode's value in each given run (exclusive = Σ members, inclusive = Σ entry nodes), NaN where it is missing. */
-export function supernodeValuesOverRuns(scope: SupernodeScope, side: Side, runs: Int32Array = scope.runs): Float64Array {
+export function supernodeValuesOverRuns(
+  scope: SupernodeScope,
+  side: Side,
+  runs: Int32Array = scope.runs,
+): Float64Array {
   const { ensemble } = scope;
-  const R = ensemble.runCount, K = runs.length;
+  const R = ensemble.runCount,
+    K = runs.length;
   const matrix = side === 'inclusive' ? ensemble.inclusive : ensemble.exclusive;
   const nodes = side === 'inclusive' ? scope.entries : scope.members;
   const out = new Float64Array(K).fill(NaN);

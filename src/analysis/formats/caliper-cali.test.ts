@@ -39,84 +39,104 @@ function pathIndex(p: Profile): Map<string, number> {
   return out;
 }
 
-describe('Caliper .cali and its cali-query json-split conversion', { skip: skipUnlessShared('data', 'caliper-json') || skipUnlessShared('data', 'caliper-cali') }, () => {
-  // caliper-cali/lulesh-annotation-profile is another run than caliper-json's file of that name (caveat 18).
-  const pairs = sharedFiles(join('data', 'caliper-cali'), '.cali')
-    .filter(rel => !rel.startsWith('lulesh-annotation-profile'))
-    .map(rel => [sharedPath('data', 'caliper-cali', rel), sharedPath('data', 'caliper-json', rel.replace(/\.cali$/, '.json'))] as const)
-    .filter(([, json]) => existsSync(json));
+describe(
+  'Caliper .cali and its cali-query json-split conversion',
+  { skip: skipUnlessShared('data', 'caliper-json') || skipUnlessShared('data', 'caliper-cali') },
+  () => {
+    // caliper-cali/lulesh-annotation-profile is another run than caliper-json's file of that name (caveat 18).
+    const pairs = sharedFiles(join('data', 'caliper-cali'), '.cali')
+      .filter(rel => !rel.startsWith('lulesh-annotation-profile'))
+      .map(
+        rel =>
+          [
+            sharedPath('data', 'caliper-cali', rel),
+            sharedPath('data', 'caliper-json', rel.replace(/\.cali$/, '.json')),
+          ] as const,
+      )
+      .filter(([, json]) => existsSync(json));
 
-  it('covers the 16 converted files', () => assert.equal(pairs.length, 16));
+    it('covers the 16 converted files', () => assert.equal(pairs.length, 16));
 
-  for (const [cali, json] of pairs) {
-    it(`${cali.slice(sharedPath('data', 'caliper-cali').length + 1)} gives the same paths and values in both forms`, async () => {
-      const a = await caliperCaliReader.read(cali);
-      const b = await caliperJsonSplitReader.read(json);
-      const pa = pathIndex(a);
-      const pb = pathIndex(b);
-      assert.deepEqual([...pa.keys()].sort(), [...pb.keys()].sort(), 'paths');
-      assert.deepEqual(a.metrics.map(m => m.name).sort(), b.metrics.map(m => m.name).sort(), 'metrics');
-      assert.equal(a.contextCount, b.contextCount, 'contexts');
-      for (const [m, d] of a.metrics.entries()) {
-        const n = b.metricIndex(d.name);
-        const e = b.metrics[n]!;
-        assert.deepEqual([e.kind, e.unit, e.aggregation, e.label], [d.kind, d.unit, d.aggregation, d.label], d.name);
-        const [ea, eb, ia, ib] = [a.exclusiveTotals(m), b.exclusiveTotals(n), a.inclusiveTotals(m), b.inclusiveTotals(n)];
-        for (const [key, i] of pa) {
-          const j = pb.get(key)!;
-          closeTo(ea[i]!, eb[j]!, `${key} exclusive ${d.name}`, 1e-12);
-          closeTo(ia[i]!, ib[j]!, `${key} inclusive ${d.name}`, 1e-12);
+    for (const [cali, json] of pairs) {
+      it(`${cali.slice(sharedPath('data', 'caliper-cali').length + 1)} gives the same paths and values in both forms`, async () => {
+        const a = await caliperCaliReader.read(cali);
+        const b = await caliperJsonSplitReader.read(json);
+        const pa = pathIndex(a);
+        const pb = pathIndex(b);
+        assert.deepEqual([...pa.keys()].sort(), [...pb.keys()].sort(), 'paths');
+        assert.deepEqual(a.metrics.map(m => m.name).sort(), b.metrics.map(m => m.name).sort(), 'metrics');
+        assert.equal(a.contextCount, b.contextCount, 'contexts');
+        for (const [m, d] of a.metrics.entries()) {
+          const n = b.metricIndex(d.name);
+          const e = b.metrics[n]!;
+          assert.deepEqual([e.kind, e.unit, e.aggregation, e.label], [d.kind, d.unit, d.aggregation, d.label], d.name);
+          const [ea, eb, ia, ib] = [
+            a.exclusiveTotals(m),
+            b.exclusiveTotals(n),
+            a.inclusiveTotals(m),
+            b.inclusiveTotals(n),
+          ];
+          for (const [key, i] of pa) {
+            const j = pb.get(key)!;
+            closeTo(ea[i]!, eb[j]!, `${key} exclusive ${d.name}`, 1e-12);
+            closeTo(ia[i]!, ib[j]!, `${key} inclusive ${d.name}`, 1e-12);
+          }
         }
-      }
-    });
-  }
-});
+      });
+    }
+  },
+);
 
 // A hand-written stream in the shape Caliper 2.x writes (attributes first, then the nodes and
 // snapshots that use them, globals last). Ids 0–11 are Caliper's built-in nodes: 1 int, 2 uint,
 // 3 string, 5 double; 8 cali.attribute.name, 10 cali.attribute.prop. Property bits: 1 as_value,
 // 64 skip events, 128 hidden, 256 nested, 512 global, 2048 aggregatable.
-const ANNOTATION = [
-  '__rec=node,id=12,attr=10,data=64,parent=3',
-  '__rec=node,id=13,attr=8,data=attribute.alias,parent=12',
-  '__rec=node,id=14,attr=8,data=attribute.unit,parent=12',
-  '__rec=node,id=20,attr=10,data=268,parent=3',
-  '__rec=node,id=21,attr=8,data=function,parent=20',
-  '__rec=node,id=22,attr=8,data=loop,parent=20',
-  '__rec=node,id=23,attr=10,data=65,parent=1',
-  '__rec=node,id=24,attr=8,data=mpi.rank,parent=23',
-  '__rec=node,id=30,attr=14,data=sec,parent=5',
-  '__rec=node,id=31,attr=13,data=Time (exc),parent=30',
-  '__rec=node,id=32,attr=10,data=2113,parent=31',
-  '__rec=node,id=33,attr=8,data=sum#time.duration,parent=32',
-  '__rec=node,id=34,attr=10,data=2113,parent=30',
-  '__rec=node,id=35,attr=8,data=inclusive#sum#time.duration,parent=34',
-  '__rec=node,id=36,attr=10,data=193,parent=2',
-  '__rec=node,id=37,attr=8,data=avg.count#time.duration,parent=36',
-  '__rec=ctx,attr=24=33=35,data=0=100=100',
-  '__rec=node,id=40,attr=21,data=main',
-  '__rec=ctx,ref=40,attr=24=33=35=37,data=0=1=10=7',
-  '__rec=node,id=41,attr=21,data=fib,parent=40',
-  '__rec=ctx,ref=41,attr=24=33=35,data=0=2=6',
-  '__rec=node,id=42,attr=21,data=fib,parent=41',
-  '__rec=ctx,ref=42,attr=24=33=35,data=0=4=4',
-  '__rec=node,id=43,attr=22,data=ré\\,gion\\=1 計算 \\\\o/,parent=40',
-  '__rec=ctx,ref=43,attr=24=33=35,data=0=3=3',
-  '__rec=ctx,ref=40,attr=24=33=35,data=2=5=5',
-  '__rec=node,id=50,attr=10,data=512,parent=3',
-  '__rec=node,id=51,attr=8,data=cluster,parent=50',
-  '__rec=node,id=52,attr=10,data=512,parent=1',
-  '__rec=node,id=53,attr=8,data=mpi.world.size,parent=52',
-  '__rec=node,id=54,attr=8,data=cali.caliper.version,parent=50',
-  '__rec=node,id=60,attr=54,data=2.10.0',
-  '__rec=node,id=61,attr=53,data=3,parent=60',
-  '__rec=node,id=62,attr=51,data=quartz,parent=61',
-  '__rec=globals,ref=62',
-].join('\n') + '\n';
+const ANNOTATION =
+  [
+    '__rec=node,id=12,attr=10,data=64,parent=3',
+    '__rec=node,id=13,attr=8,data=attribute.alias,parent=12',
+    '__rec=node,id=14,attr=8,data=attribute.unit,parent=12',
+    '__rec=node,id=20,attr=10,data=268,parent=3',
+    '__rec=node,id=21,attr=8,data=function,parent=20',
+    '__rec=node,id=22,attr=8,data=loop,parent=20',
+    '__rec=node,id=23,attr=10,data=65,parent=1',
+    '__rec=node,id=24,attr=8,data=mpi.rank,parent=23',
+    '__rec=node,id=30,attr=14,data=sec,parent=5',
+    '__rec=node,id=31,attr=13,data=Time (exc),parent=30',
+    '__rec=node,id=32,attr=10,data=2113,parent=31',
+    '__rec=node,id=33,attr=8,data=sum#time.duration,parent=32',
+    '__rec=node,id=34,attr=10,data=2113,parent=30',
+    '__rec=node,id=35,attr=8,data=inclusive#sum#time.duration,parent=34',
+    '__rec=node,id=36,attr=10,data=193,parent=2',
+    '__rec=node,id=37,attr=8,data=avg.count#time.duration,parent=36',
+    '__rec=ctx,attr=24=33=35,data=0=100=100',
+    '__rec=node,id=40,attr=21,data=main',
+    '__rec=ctx,ref=40,attr=24=33=35=37,data=0=1=10=7',
+    '__rec=node,id=41,attr=21,data=fib,parent=40',
+    '__rec=ctx,ref=41,attr=24=33=35,data=0=2=6',
+    '__rec=node,id=42,attr=21,data=fib,parent=41',
+    '__rec=ctx,ref=42,attr=24=33=35,data=0=4=4',
+    '__rec=node,id=43,attr=22,data=ré\\,gion\\=1 計算 \\\\o/,parent=40',
+    '__rec=ctx,ref=43,attr=24=33=35,data=0=3=3',
+    '__rec=ctx,ref=40,attr=24=33=35,data=2=5=5',
+    '__rec=node,id=50,attr=10,data=512,parent=3',
+    '__rec=node,id=51,attr=8,data=cluster,parent=50',
+    '__rec=node,id=52,attr=10,data=512,parent=1',
+    '__rec=node,id=53,attr=8,data=mpi.world.size,parent=52',
+    '__rec=node,id=54,attr=8,data=cali.caliper.version,parent=50',
+    '__rec=node,id=60,attr=54,data=2.10.0',
+    '__rec=node,id=61,attr=53,data=3,parent=60',
+    '__rec=node,id=62,attr=51,data=quartz,parent=61',
+    '__rec=globals,ref=62',
+  ].join('\n') + '\n';
 
 describe('Caliper .cali reader', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-cali-'));
-  const write = (name: string, text: string | Buffer) => { const p = join(tmp, name); writeFileSync(p, text); return p; };
+  const write = (name: string, text: string | Buffer) => {
+    const p = join(tmp, name);
+    writeFileSync(p, text);
+    return p;
+  };
   const at = (p: Profile, m: number, side: 'exclusive' | 'inclusive', path: string[]) => {
     const i = pathIndex(p).get(JSON.stringify(path));
     assert.ok(i !== undefined, `no node ${path.join('/')}`);
@@ -127,13 +147,28 @@ describe('Caliper .cali reader', () => {
   it('reads nested regions, recursion, escapes, ranks, units and typed run metadata', async () => {
     const p = await readProfile(write('annotation.cali', ANNOTATION));
     assert.equal(p.format, 'caliper-cali');
-    assert.deepEqual(p.contexts.map(c => c.label), ['rank 0', 'rank 2'], 'rank 1 has no records, so it gets no context (we cannot claim it spent zero time)');
-    assert.deepEqual(p.metrics.map(m => [m.name, m.kind, m.unit, m.label]), [['time', 'both', 's', 'Time (exc)']], 'the hidden avg.count is no metric');
+    assert.deepEqual(
+      p.contexts.map(c => c.label),
+      ['rank 0', 'rank 2'],
+      'rank 1 has no records, so it gets no context (we cannot claim it spent zero time)',
+    );
+    assert.deepEqual(
+      p.metrics.map(m => [m.name, m.kind, m.unit, m.label]),
+      [['time', 'both', 's', 'Time (exc)']],
+      'the hidden avg.count is no metric',
+    );
     const loop = 'ré,gion=1 計算 \\o/';
-    assert.deepEqual([...pathIndex(p).keys()].map(k => JSON.parse(k)), [['main'], ['main', 'fib'], ['main', 'fib', 'fib'], ['main', loop]]);
+    assert.deepEqual(
+      [...pathIndex(p).keys()].map(k => JSON.parse(k)),
+      [['main'], ['main', 'fib'], ['main', 'fib', 'fib'], ['main', loop]],
+    );
     assert.equal(p.tree.kind(3), NodeKind.Loop);
     assert.equal(p.tree.kind(1), NodeKind.Region);
-    assert.deepEqual(at(p, 0, 'exclusive', ['main']), [1, 5], 'the record without a region (the global record) is dropped');
+    assert.deepEqual(
+      at(p, 0, 'exclusive', ['main']),
+      [1, 5],
+      'the record without a region (the global record) is dropped',
+    );
     assert.deepEqual(at(p, 0, 'inclusive', ['main']), [10, 5]);
     assert.deepEqual(at(p, 0, 'inclusive', ['main', 'fib']), [6, 0]);
     assert.deepEqual(at(p, 0, 'exclusive', ['main', loop]), [3, 0]);
@@ -170,8 +205,11 @@ describe('Caliper .cali reader', () => {
       '__rec=globals',
     ].join('\n');
     const p = await readProfile(write('spot.cali', spot));
-    assert.deepEqual(p.metrics.map(m => [m.name, m.kind, m.aggregation, m.label, m.unit]), [['avg#inclusive#sum#time.duration', 'inclusive', 'avg', 'Avg time/rank', 'µs']],
-      'aggregate.slot (Node order) is bookkeeping; no version, so time.duration is taken as µs');
+    assert.deepEqual(
+      p.metrics.map(m => [m.name, m.kind, m.aggregation, m.label, m.unit]),
+      [['avg#inclusive#sum#time.duration', 'inclusive', 'avg', 'Avg time/rank', 'µs']],
+      'aggregate.slot (Node order) is bookkeeping; no version, so time.duration is taken as µs',
+    );
     assert.deepEqual([...p.exclusive(0)], [2.5, 7], 'exclusive is derived from the inclusive values');
   });
 
@@ -204,18 +242,38 @@ describe('Caliper .cali reader', () => {
     const p = await readProfile(write('sampling.cali', sampling));
     const t = p.tree;
     assert.equal(t.size, 4);
-    assert.deepEqual([t.name(0), t.kind(0), t.file(0), t.line(0), t.module(0)], ['main', NodeKind.Function, '/b/src/main.c', 7, 'heat']);
-    assert.deepEqual([2, 3].map(i => [t.name(i), t.kind(i), t.line(i), t.module(i)]), [
-      ['stencil.c:40', NodeKind.Statement, 40, 'libstencil.so'],
-      ['stencil.c:42', NodeKind.Statement, 42, 'libstencil.so'],
-    ]);
+    assert.deepEqual(
+      [t.name(0), t.kind(0), t.file(0), t.line(0), t.module(0)],
+      ['main', NodeKind.Function, '/b/src/main.c', 7, 'heat'],
+    );
+    assert.deepEqual(
+      [2, 3].map(i => [t.name(i), t.kind(i), t.line(i), t.module(i)]),
+      [
+        ['stencil.c:40', NodeKind.Statement, 40, 'libstencil.so'],
+        ['stencil.c:42', NodeKind.Statement, 42, 'libstencil.so'],
+      ],
+    );
     assert.equal(t.module(1), 'libstencil.so');
-    assert.deepEqual(p.metrics.map(m => [m.name, m.unit]), [['time', 's'], ['count', 'count']], 'Caliper 2.x: time.duration in seconds');
+    assert.deepEqual(
+      p.metrics.map(m => [m.name, m.unit]),
+      [
+        ['time', 's'],
+        ['count', 'count'],
+      ],
+      'Caliper 2.x: time.duration in seconds',
+    );
     closeTo(p.total(0), 0.8, 'total');
   });
 
   it('reads a profile without snapshots as an empty profile', async () => {
-    const p = await readProfile(write('empty.cali', ANNOTATION.split('\n').filter(l => !l.startsWith('__rec=ctx')).join('\n')));
+    const p = await readProfile(
+      write(
+        'empty.cali',
+        ANNOTATION.split('\n')
+          .filter(l => !l.startsWith('__rec=ctx'))
+          .join('\n'),
+      ),
+    );
     assert.equal(p.tree.size, 0);
     assert.equal(p.metrics.length, 0);
     assert.match(p.warnings.join(), /no performance records/);
@@ -233,14 +291,34 @@ describe('Caliper .cali reader', () => {
       ['not-a-record', edit(3, 'hello'), /line 4: not a \.cali record/],
       ['no-attr', edit(17, '__rec=node,id=40,data=main'), /line 18: the attribute of node 40 is missing/],
       ['bad-id', edit(17, '__rec=node,id=4x,attr=21,data=main'), /line 18: the node id "4x" is not a node id/],
-      ['undefined-parent', edit(19, '__rec=node,id=41,attr=21,data=fib,parent=99'), /line 20: node 41 has parent 99, which is not defined before it/],
-      ['not-an-attribute', edit(17, '__rec=node,id=40,attr=5,data=main'), /line 18: node 40 has attribute 5, which is not an attribute/],
+      [
+        'undefined-parent',
+        edit(19, '__rec=node,id=41,attr=21,data=fib,parent=99'),
+        /line 20: node 41 has parent 99, which is not defined before it/,
+      ],
+      [
+        'not-an-attribute',
+        edit(17, '__rec=node,id=40,attr=5,data=main'),
+        /line 18: node 40 has attribute 5, which is not an attribute/,
+      ],
       ['twice', edit(19, '__rec=node,id=40,attr=21,data=other'), /line 20: node 40 is defined twice/],
-      ['undefined-ref', edit(18, '__rec=ctx,ref=77,attr=33,data=1'), /line 19: refers to node 77, which is not defined/],
+      [
+        'undefined-ref',
+        edit(18, '__rec=ctx,ref=77,attr=33,data=1'),
+        /line 19: refers to node 77, which is not defined/,
+      ],
       ['unpaired', edit(18, '__rec=ctx,ref=40,attr=24=33,data=0'), /line 19: 2 attributes but 1 values/],
-      ['bad-number', edit(18, '__rec=ctx,ref=40,attr=24=33,data=0=abc'), /line 19: "abc" is not a number \(value of sum#time.duration\)/],
+      [
+        'bad-number',
+        edit(18, '__rec=ctx,ref=40,attr=24=33,data=0=abc'),
+        /line 19: "abc" is not a number \(value of sum#time.duration\)/,
+      ],
       ['bad-rank', edit(18, '__rec=ctx,ref=40,attr=24=33,data=x=1'), /line 19: mpi.rank "x" is not an integer/],
-      ['value-of-non-attribute', edit(18, '__rec=ctx,ref=40,attr=40,data=1'), /line 19: node 40 is used as an attribute but is not one/],
+      [
+        'value-of-non-attribute',
+        edit(18, '__rec=ctx,ref=40,attr=40,data=1'),
+        /line 19: node 40 is used as an attribute but is not one/,
+      ],
     ];
     for (const [name, text, reason] of cases) {
       const path = write(`${name}.cali`, text);
@@ -248,24 +326,41 @@ describe('Caliper .cali reader', () => {
     }
   });
 
-  it('survives truncation, flipped bytes and deleted lines with a result or a ProfileReadError', { timeout: 60_000 }, async () => {
-    let ok = 0;
-    let rejected = 0;
-    for (const [name, bytes] of mutationsOf(Buffer.from(ANNOTATION), { seed: 7 })) {
-      const outcome = await readOrReject(write('mutant.cali', bytes), caliperCaliReader, name);
-      if (outcome === 'read') ok++; else rejected++;
-    }
-    assert.ok(ok > 0 && rejected > 0, `${ok} read, ${rejected} rejected`);
-  });
+  it(
+    'survives truncation, flipped bytes and deleted lines with a result or a ProfileReadError',
+    { timeout: 60_000 },
+    async () => {
+      let ok = 0;
+      let rejected = 0;
+      for (const [name, bytes] of mutationsOf(Buffer.from(ANNOTATION), { seed: 7 })) {
+        const outcome = await readOrReject(write('mutant.cali', bytes), caliperCaliReader, name);
+        if (outcome === 'read') ok++;
+        else rejected++;
+      }
+      assert.ok(ok > 0 && rejected > 0, `${ok} read, ${rejected} rejected`);
+    },
+  );
 
   it('can be cancelled', async () => {
     const ac = new AbortController();
     ac.abort();
-    await assert.rejects(caliperCaliReader.read(write('cancel.cali', ANNOTATION), { signal: ac.signal }), (e: Error) => e.name === 'AbortError');
+    await assert.rejects(
+      caliperCaliReader.read(write('cancel.cali', ANNOTATION), { signal: ac.signal }),
+      (e: Error) => e.name === 'AbortError',
+    );
   });
 
   it('sniffs by content', () => {
-    const sample = (head: string) => ({ path: 'x', isDirectory: false, size: head.length, head, tail: '', entries: [], gzip: false, binary: false });
+    const sample = (head: string) => ({
+      path: 'x',
+      isDirectory: false,
+      size: head.length,
+      head,
+      tail: '',
+      entries: [],
+      gzip: false,
+      binary: false,
+    });
     assert.equal(caliperCaliReader.sniff(sample(ANNOTATION)), 0.95);
     assert.equal(caliperCaliReader.sniff(sample('{"data": [[1]], "columns": [], "nodes": []}')), 0);
     assert.equal(caliperCaliReader.sniff(sample('path=main,sum#time.duration=1')), 0);

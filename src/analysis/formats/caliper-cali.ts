@@ -8,7 +8,15 @@ import type { ValueColumn } from './caliper/metrics';
 import { assembleCaliperProfile } from './caliper/profile-assembly';
 import { RowStore } from './caliper/row-store';
 import { forEachLine } from './io/file-input';
-import { contentHead, type FileSample, isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
+import {
+  contentHead,
+  type FileSample,
+  isAbortError,
+  type ProfileReader,
+  ProfileReadError,
+  type ReadOptions,
+  throwIfAborted,
+} from './reader';
 
 /**
  * Caliper's native `.cali` stream, as Caliper's `caliper-reader` and Hatchet's `from_caliperreader`
@@ -68,7 +76,9 @@ class CaliStream {
     const line = this.line;
     line.parse(text);
     if (line.keyCount === 0 || !line.keyIs(0, '__rec') || line.count(0) !== 1) {
-      this.fail(`not a .cali record (a record starts with "__rec="): "${text.slice(0, 60)}${text.length > 60 ? '…' : ''}"`);
+      this.fail(
+        `not a .cali record (a record starts with "__rec="): "${text.slice(0, 60)}${text.length > 60 ? '…' : ''}"`,
+      );
     }
     if (line.valueIs(0, 0, 'ctx')) this.snapshot();
     else if (line.valueIs(0, 0, 'node')) this.node();
@@ -141,8 +151,12 @@ class CaliStream {
   private summarize(slot: number): void {
     const { meta, chain, memoDone } = this;
     while (memoDone.length < meta.size) {
-      memoDone.push(0); this.memoPath.push(-1); this.memoCall.push(-1); this.memoRank.push(NaN);
-      this.memoLocation.push(-1); this.memoModule.push(-1);
+      memoDone.push(0);
+      this.memoPath.push(-1);
+      this.memoCall.push(-1);
+      this.memoRank.push(NaN);
+      this.memoLocation.push(-1);
+      this.memoModule.push(-1);
     }
     chain.length = 0;
     for (let s = slot; s >= 0 && !memoDone[s]; s = meta.parent(s)) chain.push(s);
@@ -157,16 +171,26 @@ class CaliStream {
       const attr = meta.attribute(meta.attributeOf(s));
       const data = meta.value(s);
       if (!(attr.props & AttributeProperty.Hidden)) {
-        if (attr.props & AttributeProperty.Nested) path = this.store.paths.child(path, data, attr.name === 'loop' ? NodeKind.Loop : NodeKind.Region);
+        if (attr.props & AttributeProperty.Nested)
+          path = this.store.paths.child(path, data, attr.name === 'loop' ? NodeKind.Loop : NodeKind.Region);
         else if (attr.name === CALLPATH) call = this.store.callpaths.child(call, data, NodeKind.Function);
-        else if (attr.name === RANK) { rank = this.rankValue(data); this.store.hasRank = true; }
-        else if (attr.name === SOURCELOC) { location = this.store.labels.intern(data); this.store.hasLocation = true; }
-        else if (attr.name === MODULE) { module = this.store.labels.intern(data); this.store.hasModule = true; }
-        else if (attr.props & AttributeProperty.AsValue && isNumericType(attr.type)) this.valuesInContextNodes++;
+        else if (attr.name === RANK) {
+          rank = this.rankValue(data);
+          this.store.hasRank = true;
+        } else if (attr.name === SOURCELOC) {
+          location = this.store.labels.intern(data);
+          this.store.hasLocation = true;
+        } else if (attr.name === MODULE) {
+          module = this.store.labels.intern(data);
+          this.store.hasModule = true;
+        } else if (attr.props & AttributeProperty.AsValue && isNumericType(attr.type)) this.valuesInContextNodes++;
       }
       memoDone[s] = 1;
-      this.memoPath[s] = path; this.memoCall[s] = call; this.memoRank[s] = rank;
-      this.memoLocation[s] = location; this.memoModule[s] = module;
+      this.memoPath[s] = path;
+      this.memoCall[s] = call;
+      this.memoRank[s] = rank;
+      this.memoLocation[s] = location;
+      this.memoModule[s] = module;
     }
   }
 
@@ -226,10 +250,19 @@ class CaliStream {
       const slot = this.attributeSlot(a, j);
       const role = this.role(slot);
       if (role === Role.Ignored) continue;
-      if (role === Role.Rank) { rank = this.rankAt(d, j); store.hasRank = true; }
-      else if (role === Role.Location) { location = store.labels.intern(line.value(d, j)); store.hasLocation = true; }
-      else if (role === Role.Module) { module = store.labels.intern(line.value(d, j)); store.hasModule = true; }
-      else { pendingSlot[pending] = slot; pendingValue[pending++] = this.number(d, j, this.meta.value(slot)); }
+      if (role === Role.Rank) {
+        rank = this.rankAt(d, j);
+        store.hasRank = true;
+      } else if (role === Role.Location) {
+        location = store.labels.intern(line.value(d, j));
+        store.hasLocation = true;
+      } else if (role === Role.Module) {
+        module = store.labels.intern(line.value(d, j));
+        store.hasModule = true;
+      } else {
+        pendingSlot[pending] = slot;
+        pendingValue[pending++] = this.number(d, j, this.meta.value(slot));
+      }
     }
     if (path < 0 && call < 0) return;
     const { pendingColumn } = this;
@@ -270,7 +303,8 @@ class CaliStream {
     const d = this.dataEntry;
     for (let j = 0; j < n; j++) {
       const attr = this.meta.attribute(this.attributeSlot(this.attrEntry, j));
-      if (!(attr.props & AttributeProperty.Hidden)) this.metadata[attr.name] = metadataValue(line.value(d, j), attr.type);
+      if (!(attr.props & AttributeProperty.Hidden))
+        this.metadata[attr.name] = metadataValue(line.value(d, j), attr.type);
     }
   }
 
@@ -278,10 +312,19 @@ class CaliStream {
   build(): Profile {
     const b = new ProfileBuilder('caliper-cali', this.path);
     Object.assign(b.metadata, this.metadata);
-    if (!this.sawGlobals) b.warnings.push('the file has no globals record (run metadata), which Caliper writes last: it may be truncated');
-    for (const [kind, count] of this.unknownKinds) b.warnings.push(`${count} record(s) of unknown kind "${kind}" were skipped`);
-    if (this.valuesInContextNodes > 0) b.warnings.push(`${this.valuesInContextNodes} numeric values stored in context nodes (not as immediate values) were not read as metrics`);
-    return assembleCaliperProfile(b, this.store.rows(b, this.columns), 'no metrics: the snapshots hold no numeric immediate values');
+    if (!this.sawGlobals)
+      b.warnings.push('the file has no globals record (run metadata), which Caliper writes last: it may be truncated');
+    for (const [kind, count] of this.unknownKinds)
+      b.warnings.push(`${count} record(s) of unknown kind "${kind}" were skipped`);
+    if (this.valuesInContextNodes > 0)
+      b.warnings.push(
+        `${this.valuesInContextNodes} numeric values stored in context nodes (not as immediate values) were not read as metrics`,
+      );
+    return assembleCaliperProfile(
+      b,
+      this.store.rows(b, this.columns),
+      'no metrics: the snapshots hold no numeric immediate values',
+    );
   }
 }
 

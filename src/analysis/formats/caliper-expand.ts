@@ -1,7 +1,15 @@
 import type { Profile } from '../model/profile';
 import { RecordTable } from './caliper/record-table';
 import { forEachLine } from './io/file-input';
-import { type FileSample, isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted, withoutBom } from './reader';
+import {
+  type FileSample,
+  isAbortError,
+  type ProfileReader,
+  ProfileReadError,
+  type ReadOptions,
+  throwIfAborted,
+  withoutBom,
+} from './reader';
 
 /**
  * Caliper's `expand` output (`cali-query -e`, or `-q "… format expand"`): one record per line as
@@ -19,7 +27,10 @@ export const caliperExpandReader: ProfileReader = {
 
   sniff(sample: FileSample): number {
     if (sample.isDirectory || sample.binary) return 0;
-    const lines = withoutBom(sample.head).split('\n').map(l => l.trim()).filter(Boolean);
+    const lines = withoutBom(sample.head)
+      .split('\n')
+      .map(l => l.trim())
+      .filter(Boolean);
     // The last sampled line may be cut short; judge the complete ones (or the only one).
     const whole = lines.length > 1 ? lines.slice(0, -1).slice(0, 20) : lines;
     if (whole.length === 0 || whole.some(l => !/^[^=,\s"{}[\]#_][^=,]*=/.test(l))) return 0;
@@ -39,7 +50,8 @@ export const caliperExpandReader: ProfileReader = {
       for (const entry of text.split(',')) {
         const eq = entry.indexOf('=');
         if (eq < 0) {
-          if (key === null) throw new ProfileReadError(path, `${where}: not a key=value record: "${text.slice(0, 60)}"`);
+          if (key === null)
+            throw new ProfileReadError(path, `${where}: not a key=value record: "${text.slice(0, 60)}"`);
           value += `,${entry}`;
           continue;
         }

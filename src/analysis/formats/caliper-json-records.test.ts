@@ -63,7 +63,11 @@ function pathIndex(p: Profile): Map<string, number> {
 
 describe('Caliper json (records) reader', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-cali-json-'));
-  const write = (name: string, text: string | Buffer) => { const p = join(tmp, name); writeFileSync(p, text); return p; };
+  const write = (name: string, text: string | Buffer) => {
+    const p = join(tmp, name);
+    writeFileSync(p, text);
+    return p;
+  };
   const values = (p: Profile, side: 'exclusive' | 'inclusive', path: string) => {
     const i = pathIndex(p).get(path)!;
     const mat = side === 'exclusive' ? p.exclusive(0) : p.inclusive(0);
@@ -75,8 +79,16 @@ describe('Caliper json (records) reader', () => {
     assert.equal(p.format, 'caliper-json-records');
     const loop = 'ré,gion=1 "計算"';
     assert.deepEqual([...pathIndex(p).keys()], ['main', 'main/fib', 'main/fib/fib', `main/${loop}`]);
-    assert.deepEqual(p.contexts.map(c => c.label), ['rank 0', 'rank 2'], 'no context for the rank without records');
-    assert.deepEqual(p.metrics.map(m => [m.name, m.kind, m.unit]), [['time', 'both', 's']], 'spot.channel (a string) is no metric; a json path means Caliper 2: seconds');
+    assert.deepEqual(
+      p.contexts.map(c => c.label),
+      ['rank 0', 'rank 2'],
+      'no context for the rank without records',
+    );
+    assert.deepEqual(
+      p.metrics.map(m => [m.name, m.kind, m.unit]),
+      [['time', 'both', 's']],
+      'spot.channel (a string) is no metric; a json path means Caliper 2: seconds',
+    );
     assert.deepEqual(values(p, 'exclusive', 'main'), [1, 5], 'the record without a path is dropped');
     assert.deepEqual(values(p, 'inclusive', 'main/fib'), [6, 0]);
     assert.equal(p.total(0), 15);
@@ -86,8 +98,11 @@ describe('Caliper json (records) reader', () => {
   it('reads the object layout with its run metadata and attribute types, units and aliases', async () => {
     const p = await readProfile(write('object.json', OBJECT));
     assert.equal(p.format, 'caliper-json-records');
-    assert.deepEqual(p.metrics.map(m => [m.name, m.kind, m.aggregation, m.unit, m.label]), [['avg#inclusive#sum#time.duration', 'inclusive', 'avg', 's', 'Avg time/rank']],
-      'count is hidden and the aggregate slot is bookkeeping');
+    assert.deepEqual(
+      p.metrics.map(m => [m.name, m.kind, m.aggregation, m.unit, m.label]),
+      [['avg#inclusive#sum#time.duration', 'inclusive', 'avg', 's', 'Avg time/rank']],
+      'count is hidden and the aggregate slot is bookkeeping',
+    );
     assert.deepEqual([...p.exclusive(0)], [2.5, 7]);
     assert.deepEqual(p.metadata, { 'cali.caliper.version': '2.10.0', 'mpi.world.size': '8' });
   });
@@ -95,7 +110,10 @@ describe('Caliper json (records) reader', () => {
   it('builds sampling profiles from the call path, with statements per sampled line', async () => {
     const p = await readProfile(write('sampling.json', SAMPLING));
     const t = p.tree;
-    assert.deepEqual([...pathIndex(p).keys()], ['main', 'main/sweep', 'main/sweep/stencil.c:40', 'main/sweep/stencil.c:42']);
+    assert.deepEqual(
+      [...pathIndex(p).keys()],
+      ['main', 'main/sweep', 'main/sweep/stencil.c:40', 'main/sweep/stencil.c:42'],
+    );
     assert.deepEqual([t.kind(0), t.file(0), t.line(0), t.module(0)], [NodeKind.Function, '/b/src/main.c', 7, 'heat']);
     assert.deepEqual([t.kind(2), t.line(3), t.module(1)], [NodeKind.Statement, 42, 'libstencil.so']);
     closeTo(p.total(p.metricIndex('time')), 0.8, 'total');
@@ -125,34 +143,67 @@ describe('Caliper json (records) reader', () => {
     }
   });
 
-  it('survives truncation, flipped bytes and deleted lines with a result or a ProfileReadError', { timeout: 60_000 }, async () => {
-    let read = 0;
-    for (const [name, bytes] of mutationsOf(Buffer.from(RECORDS), { seed: 11 })) {
-      if ((await readOrReject(write('mutant.json', bytes), caliperJsonRecordsReader, name)) === 'read') read++;
-    }
-    for (const [name, bytes] of mutationsOf(Buffer.from(OBJECT), { seed: 12, flips: 80 })) {
-      if ((await readOrReject(write('mutant-object.json', bytes), caliperJsonRecordsReader, name)) === 'read') read++;
-    }
-    assert.ok(read > 0);
-  });
+  it(
+    'survives truncation, flipped bytes and deleted lines with a result or a ProfileReadError',
+    { timeout: 60_000 },
+    async () => {
+      let read = 0;
+      for (const [name, bytes] of mutationsOf(Buffer.from(RECORDS), { seed: 11 })) {
+        if ((await readOrReject(write('mutant.json', bytes), caliperJsonRecordsReader, name)) === 'read') read++;
+      }
+      for (const [name, bytes] of mutationsOf(Buffer.from(OBJECT), { seed: 12, flips: 80 })) {
+        if ((await readOrReject(write('mutant-object.json', bytes), caliperJsonRecordsReader, name)) === 'read') read++;
+      }
+      assert.ok(read > 0);
+    },
+  );
 
   it('can be cancelled', async () => {
     const ac = new AbortController();
     ac.abort();
-    await assert.rejects(caliperJsonRecordsReader.read(write('cancel.json', RECORDS), { signal: ac.signal }), (e: Error) => e.name === 'AbortError');
+    await assert.rejects(
+      caliperJsonRecordsReader.read(write('cancel.json', RECORDS), { signal: ac.signal }),
+      (e: Error) => e.name === 'AbortError',
+    );
   });
 
   it('sniffs by content, leaving json-split, Hatchet literals and trace events to their readers', () => {
-    const sample = (head: string) => ({ path: 'x', isDirectory: false, size: head.length, head, tail: '', entries: [], gzip: false, binary: false });
-    const jsonSplit = JSON.stringify({ data: [[1, 0]], columns: ['sum#time.duration', 'path'], column_metadata: [{ is_value: true }, { is_value: false }], nodes: [{ label: 'main', column: 'path' }] });
+    const sample = (head: string) => ({
+      path: 'x',
+      isDirectory: false,
+      size: head.length,
+      head,
+      tail: '',
+      entries: [],
+      gzip: false,
+      binary: false,
+    });
+    const jsonSplit = JSON.stringify({
+      data: [[1, 0]],
+      columns: ['sum#time.duration', 'path'],
+      column_metadata: [{ is_value: true }, { is_value: false }],
+      nodes: [{ label: 'main', column: 'path' }],
+    });
     assert.equal(caliperJsonRecordsReader.sniff(sample(RECORDS)), 0.85);
     assert.equal(caliperJsonRecordsReader.sniff(sample(OBJECT)), 0.9);
     assert.equal(caliperJsonRecordsReader.sniff(sample(jsonSplit)), 0);
     assert.equal(chooseReader(sample(jsonSplit)), caliperJsonSplitReader);
     assert.equal(chooseReader(sample(RECORDS)), caliperJsonRecordsReader);
-    assert.equal(caliperJsonRecordsReader.sniff(sample('[{"frame": {"name": "main", "type": "function"}, "metrics": {"time": 1}, "children": []}]')), 0);
-    assert.equal(caliperJsonRecordsReader.sniff(sample('[{"name": "a#b", "ph": "X", "ts": 1, "dur": 2, "pid": 1, "tid": 1}]')), 0);
+    assert.equal(
+      caliperJsonRecordsReader.sniff(
+        sample('[{"frame": {"name": "main", "type": "function"}, "metrics": {"time": 1}, "children": []}]'),
+      ),
+      0,
+    );
+    assert.equal(
+      caliperJsonRecordsReader.sniff(sample('[{"name": "a#b", "ph": "X", "ts": 1, "dur": 2, "pid": 1, "tid": 1}]')),
+      0,
+    );
     assert.equal(caliperJsonRecordsReader.sniff(sample('[1, 2]')), 0);
-    assert.equal(caliperJsonRecordsReader.sniff(sample('[{"path": "main", "children": [{"path": "x"}]}]')), 0, 'records are flat');
+    assert.equal(
+      caliperJsonRecordsReader.sniff(sample('[{"path": "main", "children": [{"path": "x"}]}]')),
+      0,
+      'records are flat',
+    );
   });
 });

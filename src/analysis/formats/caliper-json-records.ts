@@ -1,7 +1,15 @@
 import type { MetadataValue, Profile } from '../model/profile';
 import { RecordTable, type RecordAttribute } from './caliper/record-table';
 import { JsonSyntaxError, tokenizeJsonFile, ValueAssembler, type JsonHandler } from './json/json-tokenizer';
-import { contentHead, type FileSample, isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
+import {
+  contentHead,
+  type FileSample,
+  isAbortError,
+  type ProfileReader,
+  ProfileReadError,
+  type ReadOptions,
+  throwIfAborted,
+} from './reader';
 
 /**
  * Caliper's `json` output (`cali-query -q "… format json"`, Caliper 2): one flat object per
@@ -42,7 +50,10 @@ class JsonRecordsHandler implements JsonHandler {
   private assembling = false;
   private readonly assembler = new ValueAssembler();
 
-  constructor(private readonly path: string, readonly table: RecordTable) {}
+  constructor(
+    private readonly path: string,
+    readonly table: RecordTable,
+  ) {}
 
   /** Fails unless the document had a records array. */
   finish(): void {
@@ -51,7 +62,10 @@ class JsonRecordsHandler implements JsonHandler {
 
   startObject(): void {
     if (this.assembling) return this.forward(a => a.startObject());
-    if (this.inRecord) this.fail(`record ${this.records}: the value of "${this.fieldKey}" is an object; cali-query writes only strings and numbers`);
+    if (this.inRecord)
+      this.fail(
+        `record ${this.records}: the value of "${this.fieldKey}" is an object; cali-query writes only strings and numbers`,
+      );
     if (this.depth === this.recordDepth) {
       this.inRecord = true;
       this.records++;
@@ -65,16 +79,27 @@ class JsonRecordsHandler implements JsonHandler {
   endObject(): void {
     if (this.assembling) return this.forward(a => a.endObject());
     this.depth--;
-    if (this.inRecord) { this.inRecord = false; this.table.endRecord(); }
+    if (this.inRecord) {
+      this.inRecord = false;
+      this.table.endRecord();
+    }
   }
 
   startArray(): void {
     if (this.assembling) return this.forward(a => a.startArray());
-    if (this.inRecord) this.fail(`record ${this.records}: the value of "${this.fieldKey}" is an array; cali-query writes only strings and numbers`);
+    if (this.inRecord)
+      this.fail(
+        `record ${this.records}: the value of "${this.fieldKey}" is an array; cali-query writes only strings and numbers`,
+      );
     if (this.depth === this.recordDepth) this.fail(`record ${this.records + 1} is an array; records are objects`);
-    if (this.depth === 0) { this.recordDepth = 1; this.depth = 1; }
-    else if (this.depth === 1 && this.sectionKey === 'records') { this.recordDepth = 2; this.depth = 2; this.sectionKey = null; }
-    else this.section(a => a.startArray());
+    if (this.depth === 0) {
+      this.recordDepth = 1;
+      this.depth = 1;
+    } else if (this.depth === 1 && this.sectionKey === 'records') {
+      this.recordDepth = 2;
+      this.depth = 2;
+      this.sectionKey = null;
+    } else this.section(a => a.startArray());
   }
 
   endArray(): void {
@@ -84,9 +109,14 @@ class JsonRecordsHandler implements JsonHandler {
 
   key(name: string): void {
     if (this.assembling) return this.forward(a => a.key(name));
-    if (this.inRecord) { this.fieldKey = name; return; }
+    if (this.inRecord) {
+      this.fieldKey = name;
+      return;
+    }
     if (name !== 'records' && name !== 'globals' && name !== 'attributes') {
-      this.fail(`unexpected member "${name}": a Caliper json(object) profile has "records", "globals" and "attributes"`);
+      this.fail(
+        `unexpected member "${name}": a Caliper json(object) profile has "records", "globals" and "attributes"`,
+      );
     }
     this.sectionKey = name;
   }
@@ -105,14 +135,16 @@ class JsonRecordsHandler implements JsonHandler {
 
   literal(value: boolean | null): void {
     if (this.assembling) return this.forward(a => a.literal(value));
-    if (this.inRecord) { if (value !== null) this.table.field(this.fieldKey, String(value), `record ${this.records}`); }
-    else this.section(a => a.literal(value));
+    if (this.inRecord) {
+      if (value !== null) this.table.field(this.fieldKey, String(value), `record ${this.records}`);
+    } else this.section(a => a.literal(value));
   }
 
   /** "globals" or "attributes" of the object layout: assembled whole. */
   private section(event: (a: ValueAssembler) => void): void {
     if (this.depth === this.recordDepth) this.fail(`record ${this.records + 1} is not an object`);
-    if (this.depth !== 1 || this.sectionKey === null) this.fail('not a Caliper json profile: expected an array of records');
+    if (this.depth !== 1 || this.sectionKey === null)
+      this.fail('not a Caliper json profile: expected an array of records');
     if (this.sectionKey === 'records') this.fail('"records" must be an array');
     this.assembler.begin();
     this.assembling = true;
@@ -162,7 +194,8 @@ export const caliperJsonRecordsReader: ProfileReader = {
       });
     } catch (e) {
       if (isAbortError(e) || e instanceof ProfileReadError) throw e;
-      if (e instanceof JsonSyntaxError) throw new ProfileReadError(path, `not valid JSON (${e.message.replace(`${path}: `, '')})`, { cause: e });
+      if (e instanceof JsonSyntaxError)
+        throw new ProfileReadError(path, `not valid JSON (${e.message.replace(`${path}: `, '')})`, { cause: e });
       throw new ProfileReadError(path, (e as Error).message, { cause: e });
     }
     throwIfAborted(options.signal);

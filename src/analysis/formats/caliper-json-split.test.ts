@@ -23,20 +23,40 @@ describe('Caliper json-split reader against Hatchet', { skip: skipUnlessShared('
 
 describe('Caliper json-split reader', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-cali-'));
-  const write = (name: string, text: string) => { const p = join(tmp, name); writeFileSync(p, text); return p; };
+  const write = (name: string, text: string) => {
+    const p = join(tmp, name);
+    writeFileSync(p, text);
+    return p;
+  };
   const tiny = {
-    data: [[10, 0, 4, 0], [3, 0, 3, 1], [5, 1, 5, 1], [7, 1, 2, 0], [1, 0, 1, null]],
+    data: [
+      [10, 0, 4, 0],
+      [3, 0, 3, 1],
+      [5, 1, 5, 1],
+      [7, 1, 2, 0],
+      [1, 0, 1, null],
+    ],
     columns: ['inclusive#sum#time.duration', 'mpi.rank', 'sum#time.duration', 'path'],
     column_metadata: [{ is_value: true }, { is_value: true }, { is_value: true }, { is_value: false }],
-    nodes: [{ label: 'main', column: 'path' }, { label: 'solve', column: 'path', parent: 0 }],
-    'mpi.world.size': '2', compiler: 'gcc',
+    nodes: [
+      { label: 'main', column: 'path' },
+      { label: 'solve', column: 'path', parent: 0 },
+    ],
+    'mpi.world.size': '2',
+    compiler: 'gcc',
   };
 
   it('reads ranks, paired time metric, metadata and drops global rows', async () => {
     const p = await readProfile(write('tiny.json', JSON.stringify(tiny)));
     assert.equal(p.format, 'caliper-json-split');
-    assert.deepEqual(p.contexts.map(c => c.label), ['rank 0', 'rank 1']);
-    assert.deepEqual(p.metrics.map(m => [m.name, m.kind, m.unit]), [['time', 'both', 'µs']]);
+    assert.deepEqual(
+      p.contexts.map(c => c.label),
+      ['rank 0', 'rank 1'],
+    );
+    assert.deepEqual(
+      p.metrics.map(m => [m.name, m.kind, m.unit]),
+      [['time', 'both', 'µs']],
+    );
     assert.equal(p.metadata['compiler'], 'gcc');
     assert.deepEqual([...p.exclusive(0)], [4, 2, 3, 5]);
     assert.deepEqual([...p.inclusive(0)], [10, 7, 3, 5]);
@@ -44,14 +64,26 @@ describe('Caliper json-split reader', () => {
   });
 
   it('derives inclusive values when only exclusive is recorded', async () => {
-    const doc = { ...tiny, data: tiny.data.map(r => r.slice(1)), columns: tiny.columns.slice(1), column_metadata: tiny.column_metadata.slice(1) };
+    const doc = {
+      ...tiny,
+      data: tiny.data.map(r => r.slice(1)),
+      columns: tiny.columns.slice(1),
+      column_metadata: tiny.column_metadata.slice(1),
+    };
     const p = await readProfile(write('excl.json', JSON.stringify(doc)));
     assert.equal(p.metrics[0]!.kind, 'exclusive');
     assert.deepEqual([...p.inclusive(0)], [4 + 3, 2 + 5, 3, 5]);
   });
 
   it('accepts nodes listed before their parents', async () => {
-    const doc = { ...tiny, data: tiny.data.map(r => [r[0], r[1], r[2], r[3] === null ? null : 1 - (r[3] as number)]), nodes: [{ label: 'solve', column: 'path', parent: 1 }, { label: 'main', column: 'path' }] };
+    const doc = {
+      ...tiny,
+      data: tiny.data.map(r => [r[0], r[1], r[2], r[3] === null ? null : 1 - (r[3] as number)]),
+      nodes: [
+        { label: 'solve', column: 'path', parent: 1 },
+        { label: 'main', column: 'path' },
+      ],
+    };
     const p = await readProfile(write('order.json', JSON.stringify(doc)));
     assert.deepEqual(p.tree.path(1), ['main', 'solve']);
     assert.deepEqual([...p.exclusive(0)], [4, 2, 3, 5]);
@@ -59,24 +91,54 @@ describe('Caliper json-split reader', () => {
 
   it('splits a function sampled at several lines into statement children', async () => {
     const doc = {
-      data: [[2, 0, 2, 3, 0.2], [5, 0, 2, 4, 0.5], [1, 5, 1, 6, 0.1]],
-      columns: ['count', 'module#cali.sampler.pc', 'source.function#callpath.address', 'sourceloc#cali.sampler.pc', 'sum#time.duration'],
-      column_metadata: [{ is_value: true }, { is_value: false }, { is_value: false }, { is_value: false }, { is_value: true, 'attribute.unit': 'sec' }],
-      nodes: [{ label: 'libstencil.so', column: 'module#cali.sampler.pc' }, { label: 'main', column: 'source.function#callpath.address' },
-        { label: 'sweep', column: 'source.function#callpath.address', parent: 1 }, { label: '/b/src/stencil.c:40', column: 'sourceloc#cali.sampler.pc' },
-        { label: '/b/src/stencil.c:42', column: 'sourceloc#cali.sampler.pc' }, { label: 'heat', column: 'module#cali.sampler.pc' },
-        { label: '/b/src/main.c:7', column: 'sourceloc#cali.sampler.pc' }],
+      data: [
+        [2, 0, 2, 3, 0.2],
+        [5, 0, 2, 4, 0.5],
+        [1, 5, 1, 6, 0.1],
+      ],
+      columns: [
+        'count',
+        'module#cali.sampler.pc',
+        'source.function#callpath.address',
+        'sourceloc#cali.sampler.pc',
+        'sum#time.duration',
+      ],
+      column_metadata: [
+        { is_value: true },
+        { is_value: false },
+        { is_value: false },
+        { is_value: false },
+        { is_value: true, 'attribute.unit': 'sec' },
+      ],
+      nodes: [
+        { label: 'libstencil.so', column: 'module#cali.sampler.pc' },
+        { label: 'main', column: 'source.function#callpath.address' },
+        { label: 'sweep', column: 'source.function#callpath.address', parent: 1 },
+        { label: '/b/src/stencil.c:40', column: 'sourceloc#cali.sampler.pc' },
+        { label: '/b/src/stencil.c:42', column: 'sourceloc#cali.sampler.pc' },
+        { label: 'heat', column: 'module#cali.sampler.pc' },
+        { label: '/b/src/main.c:7', column: 'sourceloc#cali.sampler.pc' },
+      ],
     };
     const p = await readProfile(write('sampling.json', JSON.stringify(doc)));
     const t = p.tree;
     assert.equal(t.size, 4);
     assert.deepEqual([t.name(0), t.file(0), t.line(0), t.module(0)], ['main', '/b/src/main.c', 7, 'heat']);
-    assert.deepEqual([2, 3].map(i => [t.name(i), t.kind(i), t.file(i), t.line(i), t.module(i)]), [
-      ['stencil.c:40', 2, '/b/src/stencil.c', 40, 'libstencil.so'],
-      ['stencil.c:42', 2, '/b/src/stencil.c', 42, 'libstencil.so'],
-    ]);
+    assert.deepEqual(
+      [2, 3].map(i => [t.name(i), t.kind(i), t.file(i), t.line(i), t.module(i)]),
+      [
+        ['stencil.c:40', 2, '/b/src/stencil.c', 40, 'libstencil.so'],
+        ['stencil.c:42', 2, '/b/src/stencil.c', 42, 'libstencil.so'],
+      ],
+    );
     assert.equal(t.module(1), 'libstencil.so', 'a function takes the module its statements agree on');
-    assert.deepEqual(p.metrics.map(m => [m.name, m.unit]), [['count', 'count'], ['time', 's']]);
+    assert.deepEqual(
+      p.metrics.map(m => [m.name, m.unit]),
+      [
+        ['count', 'count'],
+        ['time', 's'],
+      ],
+    );
     close(p.total(1), 0.8, 'total');
   });
 
@@ -84,7 +146,17 @@ describe('Caliper json-split reader', () => {
     const cases: [string, string, RegExp][] = [
       ['truncated.json', JSON.stringify(tiny).slice(0, 60), /unexpected end of input|not valid JSON/],
       ['missing-nodes.json', JSON.stringify({ ...tiny, nodes: undefined }), /"nodes" is missing/],
-      ['ragged.json', JSON.stringify({ ...tiny, data: [[1, 0, 1, 0], [1, 0]] }), /row 2 of "data" has 2 values/],
+      [
+        'ragged.json',
+        JSON.stringify({
+          ...tiny,
+          data: [
+            [1, 0, 1, 0],
+            [1, 0],
+          ],
+        }),
+        /row 2 of "data" has 2 values/,
+      ],
       ['bad-index.json', JSON.stringify({ ...tiny, data: [[1, 0, 1, 9]] }), /not an index into "nodes"/],
       ['no-tree.json', JSON.stringify({ ...tiny, columns: ['a', 'b', 'c', 'd'] }), /no call-tree column/],
       ['garbage.json', '{"data": [[1, 2] x', /not valid JSON/],
@@ -102,6 +174,9 @@ describe('Caliper json-split reader', () => {
     const path = write('cancel.json', JSON.stringify(tiny));
     const ac = new AbortController();
     ac.abort();
-    await assert.rejects(caliperJsonSplitReader.read(path, { signal: ac.signal }), (e: Error) => e.name === 'AbortError');
+    await assert.rejects(
+      caliperJsonSplitReader.read(path, { signal: ac.signal }),
+      (e: Error) => e.name === 'AbortError',
+    );
   });
 });

@@ -6,7 +6,14 @@ import { CALLPATH, MODULE, PATH, RANK, SOURCELOC } from './caliper/attributes';
 import type { ValueColumn } from './caliper/metrics';
 import { assembleCaliperProfile, type CaliperRows } from './caliper/profile-assembly';
 import { JsonSyntaxError, tokenizeJsonFile, ValueAssembler, type JsonHandler } from './json/json-tokenizer';
-import { contentHead, type FileSample, isAbortError, type ProfileReader, ProfileReadError, type ReadOptions } from './reader';
+import {
+  contentHead,
+  type FileSample,
+  isAbortError,
+  type ProfileReader,
+  ProfileReadError,
+  type ReadOptions,
+} from './reader';
 
 /**
  * Caliper's `json-split` output (`cali-query -q "… format json-split"`), as Hatchet's `from_caliper`
@@ -38,7 +45,13 @@ interface JsonSplitDocument {
  * everything else (small) is assembled as plain values.
  */
 class JsonSplitHandler implements JsonHandler {
-  readonly doc: JsonSplitDocument = { rows: new GrowableFloat64(1 << 16), rowWidth: -1, rowCount: 0, stringCells: 0, metadata: {} };
+  readonly doc: JsonSplitDocument = {
+    rows: new GrowableFloat64(1 << 16),
+    rowWidth: -1,
+    rowCount: 0,
+    stringCells: 0,
+    metadata: {},
+  };
   private depth = 0;
   private currentKey: string | null = null;
   private inData = false;
@@ -50,7 +63,10 @@ class JsonSplitHandler implements JsonHandler {
 
   startObject(): void {
     if (this.assembling) return this.forward(a => a.startObject());
-    if (this.depth === 0) { this.depth = 1; return; }
+    if (this.depth === 0) {
+      this.depth = 1;
+      return;
+    }
     if (this.inData) this.fail(`row ${this.doc.rowCount + 1} of "data" holds an object; rows must be arrays of values`);
     this.beginValue();
     this.forward(a => a.startObject());
@@ -63,12 +79,21 @@ class JsonSplitHandler implements JsonHandler {
 
   startArray(): void {
     if (this.assembling) return this.forward(a => a.startArray());
-    if (this.depth === 0) this.fail('the top level is an array; a json-split profile is an object with "data", "columns" and "nodes"');
+    if (this.depth === 0)
+      this.fail('the top level is an array; a json-split profile is an object with "data", "columns" and "nodes"');
     if (this.inData) {
-      if (this.depth === 2) { this.depth = 3; this.rowLength = 0; return; }
+      if (this.depth === 2) {
+        this.depth = 3;
+        this.rowLength = 0;
+        return;
+      }
       this.fail(`row ${this.doc.rowCount + 1} of "data" holds a nested array`);
     }
-    if (this.currentKey === 'data') { this.inData = true; this.depth = 2; return; }
+    if (this.currentKey === 'data') {
+      this.inData = true;
+      this.depth = 2;
+      return;
+    }
     this.beginValue();
     this.forward(a => a.startArray());
   }
@@ -78,7 +103,8 @@ class JsonSplitHandler implements JsonHandler {
     if (this.depth === 3) {
       const d = this.doc;
       if (d.rowWidth === -1) d.rowWidth = this.rowLength;
-      else if (this.rowLength !== d.rowWidth) this.fail(`row ${d.rowCount + 1} of "data" has ${this.rowLength} values, earlier rows have ${d.rowWidth}`);
+      else if (this.rowLength !== d.rowWidth)
+        this.fail(`row ${d.rowCount + 1} of "data" has ${this.rowLength} values, earlier rows have ${d.rowWidth}`);
       d.rowCount++;
       this.depth = 2;
       return;
@@ -169,23 +195,35 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
     if (typeof name !== 'string') throw new ProfileReadError(path, `column ${index} has a non-string name`);
     const m = (meta[index] ?? {}) as Record<string, unknown>;
     // Without metadata, a column is a tree column when some node is labelled with it.
-    const isValue = typeof m['is_value'] === 'boolean' ? (m['is_value'] as boolean) : !nodes.some(n => (n as { column?: unknown })?.column === name);
+    const isValue =
+      typeof m['is_value'] === 'boolean'
+        ? (m['is_value'] as boolean)
+        : !nodes.some(n => (n as { column?: unknown })?.column === name);
     const unit = m['attribute.unit'] ?? m['time.unit'];
     return {
-      index, name, isValue,
+      index,
+      name,
+      isValue,
       alias: typeof m['attribute.alias'] === 'string' ? (m['attribute.alias'] as string) : undefined,
       unit: typeof unit === 'string' ? unit : undefined,
     };
   });
   const col = (name: string) => columns.findIndex(c => c.name === name);
   const treeName = col(CALLPATH) >= 0 ? CALLPATH : col(PATH) >= 0 ? PATH : null;
-  if (!treeName) throw new ProfileReadError(path, `no call-tree column: expected "${CALLPATH}" or "${PATH}" among the columns (${columnNames.join(', ')})`);
+  if (!treeName)
+    throw new ProfileReadError(
+      path,
+      `no call-tree column: expected "${CALLPATH}" or "${PATH}" among the columns (${columnNames.join(', ')})`,
+    );
   const treeCol = col(treeName);
   const rankCol = col(RANK);
   const sourceCol = col(SOURCELOC);
   const moduleCol = col(MODULE);
   if (doc.rowCount > 0 && doc.rowWidth !== columns.length) {
-    throw new ProfileReadError(path, `rows of "data" have ${doc.rowWidth} values but there are ${columns.length} columns`);
+    throw new ProfileReadError(
+      path,
+      `rows of "data" have ${doc.rowWidth} values but there are ${columns.length} columns`,
+    );
   }
 
   const b = new ProfileBuilder('caliper-json-split', path);
@@ -195,7 +233,8 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
   // Node labels are read lazily by index; validate the shape once.
   const label = (i: number): string => {
     const n = nodes[i] as { label?: unknown } | undefined;
-    if (!n || typeof n !== 'object') throw new ProfileReadError(path, `data refers to node ${i}, but "nodes" has ${nodes.length} entries`);
+    if (!n || typeof n !== 'object')
+      throw new ProfileReadError(path, `data refers to node ${i}, but "nodes" has ${nodes.length} entries`);
     return typeof n.label === 'string' ? n.label : String(n.label ?? '');
   };
 
@@ -203,12 +242,13 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
   const modelOf = new Int32Array(nodes.length).fill(-1);
   const ensure = (start: number): number => {
     const chain: number[] = [];
-    for (let i = start; modelOf[i] === -1; ) {
+    for (let i = start; modelOf[i] === -1;) {
       chain.push(i);
       if (chain.length > nodes.length) throw new ProfileReadError(path, `node ${start} is part of a parent cycle`);
       const n = nodes[i] as { column?: unknown; parent?: unknown };
       if (typeof n.parent !== 'number') break;
-      if (n.parent < 0 || n.parent >= nodes.length) throw new ProfileReadError(path, `node ${i} has parent ${n.parent}, outside "nodes"`);
+      if (n.parent < 0 || n.parent >= nodes.length)
+        throw new ProfileReadError(path, `node ${i} has parent ${n.parent}, outside "nodes"`);
       i = n.parent;
     }
     for (let k = chain.length - 1; k >= 0; k--) {
@@ -230,7 +270,8 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
   const { rows: cells, rowWidth: w, rowCount } = doc;
   const nodeIndexOf = (r: number, c: number): number => {
     const v = cells.get(r * w + c);
-    if (!Number.isInteger(v) || v < 0 || v >= nodes.length) throw new ProfileReadError(path, `row ${r + 1}, column "${columns[c]!.name}": ${v} is not an index into "nodes"`);
+    if (!Number.isInteger(v) || v < 0 || v >= nodes.length)
+      throw new ProfileReadError(path, `row ${r + 1}, column "${columns[c]!.name}": ${v} is not an index into "nodes"`);
     return v;
   };
   // Validated once here, so that the row functions below are plain lookups.
@@ -238,11 +279,17 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
   for (let r = 0; r < rowCount; r++) {
     if (Number.isNaN(cells.get(r * w + treeCol))) continue;
     const i = nodeIndexOf(r, treeCol);
-    if (modelOf[i] === -1) throw new ProfileReadError(path, `row ${r + 1} refers to node ${i} ("${label(i)}"), which is not a "${treeName}" node`);
+    if (modelOf[i] === -1)
+      throw new ProfileReadError(
+        path,
+        `row ${r + 1} refers to node ${i} ("${label(i)}"), which is not a "${treeName}" node`,
+      );
     rowNode[r] = modelOf[i]!;
   }
-  const labelAt = (c: number) => (r: number): string | null =>
-    Number.isNaN(cells.get(r * w + c)) ? null : label(nodeIndexOf(r, c));
+  const labelAt =
+    (c: number) =>
+    (r: number): string | null =>
+      Number.isNaN(cells.get(r * w + c)) ? null : label(nodeIndexOf(r, c));
   const structural = new Set([treeCol, rankCol, sourceCol, moduleCol]);
   const valueColumns = columns.filter(c => c.isValue && !structural.has(c.index));
   if (valueColumns.length === 0) throw new ProfileReadError(path, NO_METRICS);
@@ -284,11 +331,13 @@ export const caliperJsonSplitReader: ProfileReader = {
     try {
       await tokenizeJsonFile(path, handler, {
         signal: options.signal,
-        onProgress: (read, total) => options.onProgress?.(total > 0 ? 0.9 * (read / total) : 0, 'Reading Caliper json-split'),
+        onProgress: (read, total) =>
+          options.onProgress?.(total > 0 ? 0.9 * (read / total) : 0, 'Reading Caliper json-split'),
       });
     } catch (e) {
       if (isAbortError(e) || e instanceof ProfileReadError) throw e;
-      if (e instanceof JsonSyntaxError) throw new ProfileReadError(path, `not valid JSON (${e.message.replace(`${path}: `, '')})`, { cause: e });
+      if (e instanceof JsonSyntaxError)
+        throw new ProfileReadError(path, `not valid JSON (${e.message.replace(`${path}: `, '')})`, { cause: e });
       throw new ProfileReadError(path, (e as Error).message, { cause: e });
     }
     options.onProgress?.(0.9, 'Building the call tree');

@@ -18,10 +18,14 @@ import { expectReadError } from '../../../test/support/read-errors';
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'call-graph');
 const fixture = (name: string) => join(FIXTURES, name);
 const SAMPLE = join(REPO_ROOT, 'samples', 'heat-stencil', 'profiles', 'callgrind.out.heat-stencil-4ranks');
-const textOf = (path: string) => { const b = readFileSync(path); return (b[0] === 0x1f ? gunzipSync(b) : b).toString('utf8'); };
+const textOf = (path: string) => {
+  const b = readFileSync(path);
+  return (b[0] === 0x1f ? gunzipSync(b) : b).toString('utf8');
+};
 
 /** The `totals:` lines of a file, one per part, read independently of the reader. */
-const totalsOf = (text: string) => [...text.matchAll(/^totals: (.*)$/gm)].map(m => m[1]!.trim().split(/\s+/).map(Number));
+const totalsOf = (text: string) =>
+  [...text.matchAll(/^totals: (.*)$/gm)].map(m => m[1]!.trim().split(/\s+/).map(Number));
 
 /** Callgrind's own totals must be the tree's Σ exclusive, event by event. */
 function checkTotals(p: Profile, text: string): void {
@@ -31,14 +35,24 @@ function checkTotals(p: Profile, text: string): void {
     const e = p.exclusiveTotals(k);
     let sum = 0;
     for (let i = 0; i < p.tree.size; i++) sum += e[i]!;
-    closeTo(sum, parts.reduce((s, t) => s + (t[k] ?? 0), 0), `Σ exclusive ${m.name} vs totals:`);
+    closeTo(
+      sum,
+      parts.reduce((s, t) => s + (t[k] ?? 0), 0),
+      `Σ exclusive ${m.name} vs totals:`,
+    );
   });
-  assert.deepEqual(p.warnings.filter(w => /add up/.test(w)), []);
+  assert.deepEqual(
+    p.warnings.filter(w => /add up/.test(w)),
+    [],
+  );
 }
 
 const paths = (p: Profile) => Array.from({ length: p.tree.size }, (_, i) => p.tree.path(i).join(' → '));
 const nodeAt = (p: Profile, path: string) => paths(p).indexOf(path);
-const lineOf = (file: string, code: string) => readFileSync(file, 'utf8').split('\n').findIndex(l => l.includes(code)) + 1;
+const lineOf = (file: string, code: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .findIndex(l => l.includes(code)) + 1;
 const functionNames = (p: Profile) => new Set(Array.from(p.callGraph!.functions.name, id => p.tree.strings.get(id)));
 
 /** A small file in callgrind's own style, with costs worked out by hand (see the comments). */
@@ -102,7 +116,12 @@ totals: 500 50
 // second level, called from line 12 with 200 inclusive. memcpy: 80 Ir without a line.
 
 describe('callgrind reader: fixtures written by callgrind from test/fixtures/call-graph', () => {
-  for (const name of ['callgrind.out.main', 'callgrind.out.uncompressed-strings', 'callgrind.out.instr', 'callgrind.out.whole-program.gz']) {
+  for (const name of [
+    'callgrind.out.main',
+    'callgrind.out.uncompressed-strings',
+    'callgrind.out.instr',
+    'callgrind.out.whole-program.gz',
+  ]) {
     it(`${name}: Σ exclusive equals callgrind's totals for every event`, async () => {
       const p = await readProfile(fixture(name));
       assert.equal(p.format, 'callgrind');
@@ -126,12 +145,18 @@ describe('callgrind reader: fixtures written by callgrind from test/fixtures/cal
     assert.match(t.module(a)!, /\/hpc-lens-call-graph-fixtures\/prog$/, 'the program object is the module');
     assert.equal(t.file(a), '/build/call-graph/kernels.c');
     // The hottest statements of accumulate are its loop: the for line and the body (equal at -O1).
-    const hot = [...t.children(a)].filter(c => t.kind(c) === NodeKind.Statement).sort((x, y) => p.exclusiveTotals(0)[y]! - p.exclusiveTotals(0)[x]!).slice(0, 2);
-    assert.deepEqual(hot.map(i => t.line(i)).sort(), [lineOf(kernels, 'for (int i = 0; i < n; i++)'), lineOf(kernels, 's += v[i] * scale;')]);
+    const hot = [...t.children(a)]
+      .filter(c => t.kind(c) === NodeKind.Statement)
+      .sort((x, y) => p.exclusiveTotals(0)[y]! - p.exclusiveTotals(0)[x]!)
+      .slice(0, 2);
+    assert.deepEqual(hot.map(i => t.line(i)).sort(), [
+      lineOf(kernels, 'for (int i = 0; i < n; i++)'),
+      lineOf(kernels, 's += v[i] * scale;'),
+    ]);
     assert.equal(t.name(hot[0]!), `kernels.c:${t.line(hot[0]!)}`);
   });
 
-  it('merges recursion levels (fib\'2) into their function and keeps cycles on one path', async () => {
+  it("merges recursion levels (fib'2) into their function and keeps cycles on one path", async () => {
     const p = await readProfile(fixture('callgrind.out.main'));
     assert.ok(![...functionNames(p)].some(n => /'\d+$/.test(n)));
     const base = paths(p).find(x => x.endsWith('→ main'))!;
@@ -140,13 +165,18 @@ describe('callgrind reader: fixtures written by callgrind from test/fixtures/cal
     // (Functions are told apart by module too: libc and the program each have a "(below main)".)
     for (let i = 0; i < p.tree.size; i++) {
       const fns: string[] = [];
-      for (let n = i; n !== -1; n = p.tree.parent(n)) if (p.tree.kind(n) === NodeKind.Function) fns.push(`${p.tree.module(n)}|${p.tree.name(n)}`);
+      for (let n = i; n !== -1; n = p.tree.parent(n))
+        if (p.tree.kind(n) === NodeKind.Function) fns.push(`${p.tree.module(n)}|${p.tree.name(n)}`);
       assert.equal(new Set(fns).size, fns.length, p.tree.path(i).join(' → '));
     }
   });
 
   it('reads the same functions with compressed or plain strings and line or instr positions', async () => {
-    const [main, plain, instr] = await Promise.all(['callgrind.out.main', 'callgrind.out.uncompressed-strings', 'callgrind.out.instr'].map(n => readProfile(fixture(n))));
+    const [main, plain, instr] = await Promise.all(
+      ['callgrind.out.main', 'callgrind.out.uncompressed-strings', 'callgrind.out.instr'].map(n =>
+        readProfile(fixture(n)),
+      ),
+    );
     assert.deepEqual([...functionNames(plain)].sort(), [...functionNames(main)].sort());
     assert.deepEqual([...functionNames(instr)].sort(), [...functionNames(main)].sort());
     assert.equal(plain.metrics.length, 13);
@@ -155,11 +185,14 @@ describe('callgrind reader: fixtures written by callgrind from test/fixtures/cal
 });
 
 describe('callgrind reader: the heat-stencil demo profile', () => {
-  it('has one context per rank thread, each with its part\'s totals, and the sweep as hottest line', async () => {
+  it("has one context per rank thread, each with its part's totals, and the sweep as hottest line", async () => {
     const text = readFileSync(SAMPLE, 'utf8');
     const p = await readProfile(SAMPLE);
     const threads = [...text.matchAll(/^thread: (\d+)$/gm)].map(m => Number(m[1]));
-    assert.deepEqual(p.contexts.map(c => c.thread), threads);
+    assert.deepEqual(
+      p.contexts.map(c => c.thread),
+      threads,
+    );
     const perPart = totalsOf(text);
     const e = p.exclusive(0);
     threads.forEach((_, c) => {
@@ -169,7 +202,8 @@ describe('callgrind reader: the heat-stencil demo profile', () => {
     });
     const ex = p.exclusiveTotals(0);
     let hottest = -1;
-    for (let i = 0; i < p.tree.size; i++) if (p.tree.kind(i) === NodeKind.Statement && (hottest < 0 || ex[i]! > ex[hottest]!)) hottest = i;
+    for (let i = 0; i < p.tree.size; i++)
+      if (p.tree.kind(i) === NodeKind.Statement && (hottest < 0 || ex[i]! > ex[hottest]!)) hottest = i;
     assert.equal(p.tree.file(hottest), '/home/hpc/heat-stencil/src/stencil.c');
     const source = readFileSync(join(REPO_ROOT, 'samples', 'heat-stencil', 'src', 'stencil.c'), 'utf8').split('\n');
     assert.match(source[p.tree.line(hottest)! - 1]!, /u\[/, 'a line of the Jacobi update');
@@ -178,15 +212,31 @@ describe('callgrind reader: the heat-stencil demo profile', () => {
 
 describe('callgrind reader', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-callgrind-'));
-  const write = (name: string, text: string | Buffer) => { const p = join(tmp, name); writeFileSync(p, text); return p; };
+  const write = (name: string, text: string | Buffer) => {
+    const p = join(tmp, name);
+    writeFileSync(p, text);
+    return p;
+  };
 
   it('reads names, positions, inlined files, calls and recursion levels as worked out by hand', async () => {
     const p = await readProfile(write('small.out', SMALL));
     const t = p.tree;
-    assert.deepEqual(p.metrics.map(m => [m.name, m.label]), [['Ir', 'Instruction Fetch'], ['Dr', 'Dr']]);
+    assert.deepEqual(
+      p.metrics.map(m => [m.name, m.label]),
+      [
+        ['Ir', 'Instruction Fetch'],
+        ['Dr', 'Dr'],
+      ],
+    );
     assert.deepEqual(paths(p), [
-      'main', 'main → main.c:3', 'main → main.c:5', 'main → main.c:6',
-      'main → work', 'main → work → main.c:10', 'main → work → main.c:12', 'main → work → inline.h:2',
+      'main',
+      'main → main.c:3',
+      'main → main.c:5',
+      'main → main.c:6',
+      'main → work',
+      'main → work → main.c:10',
+      'main → work → main.c:12',
+      'main → work → inline.h:2',
       'main → memcpy',
     ]);
     assert.deepEqual([...p.exclusiveTotals(0)], [0, 10, 5, 5, 0, 200, 100, 100, 80]);
@@ -195,7 +245,7 @@ describe('callgrind reader', () => {
     assert.deepEqual([t.callLine(8), t.file(8), t.module(8)], [6, null, '/lib/libc.so.6']);
     assert.equal(t.file(7), '/src/inline.h');
     const g = p.callGraph!;
-    assert.equal(g.functions.name.length, 3, 'work and work\'2 are one function');
+    assert.equal(g.functions.name.length, 3, "work and work'2 are one function");
     assert.deepEqual([...g.functions.self[0]!], [20, 400, 80]);
     assert.deepEqual(Array.from(g.arcs.calls), [2, 1, 1]);
     checkTotals(p, SMALL);
@@ -203,14 +253,30 @@ describe('callgrind reader', () => {
   });
 
   it('reads several parts, one context per thread (a thread without costs too)', async () => {
-    const part = (thread: number, body: string, total: string) => `version: 1\ncreator: callgrind-3.19.0\npart: 1\nthread: ${thread}\n\npositions: line\nevents: Ir\nsummary: ${total}\n\n${body}\ntotals: ${total}\n`;
-    const text = '# callgrind format\n'
-      + part(1, 'ob=(1) /opt/prog\nfl=(1) /src/main.c\nfn=(1) main\n3 10\ncfn=(2) work\ncalls=1 10\n* 30\n\nfn=(2)\n10 30\n', '40')
-      + part(2, 'ob=(1) /opt/prog\nfl=(1) /src/main.c\nfn=(2) work\n10 7\n', '7')
-      + part(3, '', '0');
+    const part = (thread: number, body: string, total: string) =>
+      `version: 1\ncreator: callgrind-3.19.0\npart: 1\nthread: ${thread}\n\npositions: line\nevents: Ir\nsummary: ${total}\n\n${body}\ntotals: ${total}\n`;
+    const text =
+      '# callgrind format\n' +
+      part(
+        1,
+        'ob=(1) /opt/prog\nfl=(1) /src/main.c\nfn=(1) main\n3 10\ncfn=(2) work\ncalls=1 10\n* 30\n\nfn=(2)\n10 30\n',
+        '40',
+      ) +
+      part(2, 'ob=(1) /opt/prog\nfl=(1) /src/main.c\nfn=(2) work\n10 7\n', '7') +
+      part(3, '', '0');
     const p = await readProfile(write('threads.out', text));
-    assert.deepEqual(p.contexts.map(c => c.label), ['thread 1', 'thread 2', 'thread 3']);
-    assert.deepEqual(paths(p), ['main', 'main → main.c:3', 'main → work', 'main → work → main.c:10', 'work', 'work → main.c:10']);
+    assert.deepEqual(
+      p.contexts.map(c => c.label),
+      ['thread 1', 'thread 2', 'thread 3'],
+    );
+    assert.deepEqual(paths(p), [
+      'main',
+      'main → main.c:3',
+      'main → work',
+      'main → work → main.c:10',
+      'work',
+      'work → main.c:10',
+    ]);
     // Node-major, three contexts per node: thread 3 has no costs.
     assert.deepEqual([...p.exclusive(0)], [0, 0, 0, 10, 0, 0, 0, 0, 0, 30, 0, 0, 0, 0, 0, 0, 7, 0]);
     assert.equal(p.metadata['callgrind.parts'], 3);
@@ -218,8 +284,23 @@ describe('callgrind reader', () => {
 
   it('reads instr positions in hex and relative, and skips jump lines', async () => {
     const text = [
-      '# callgrind format', 'version: 1', 'creator: callgrind-3.19.0', 'positions: instr line', 'events: Ir', '',
-      'ob=/opt/prog', 'fl=/src/a.c', 'fn=main', '0x1000 5 3', '+4 +1 2', 'jump=3 +8 +2', '+2 *', 'jcnd=1/3 -4 -1', '* *', '+4 * 1', 'totals: 6',
+      '# callgrind format',
+      'version: 1',
+      'creator: callgrind-3.19.0',
+      'positions: instr line',
+      'events: Ir',
+      '',
+      'ob=/opt/prog',
+      'fl=/src/a.c',
+      'fn=main',
+      '0x1000 5 3',
+      '+4 +1 2',
+      'jump=3 +8 +2',
+      '+2 *',
+      'jcnd=1/3 -4 -1',
+      '* *',
+      '+4 * 1',
+      'totals: 6',
     ].join('\n');
     const p = await readProfile(write('instr.out', text));
     assert.deepEqual(paths(p), ['main', 'main → a.c:5', 'main → a.c:6']);
@@ -233,7 +314,12 @@ describe('callgrind reader', () => {
     const p = await readProfile(path);
     assert.deepEqual(paths(p), ['größe', 'größe → a.c:1', 'größe → a.c:2']);
     closeTo(p.total(0), 8, 'total');
-    const empty = await callgrindReader.read(write('empty.out', '# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\nevents: Ir\nsummary: 0\n\ntotals: 0\n'));
+    const empty = await callgrindReader.read(
+      write(
+        'empty.out',
+        '# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\nevents: Ir\nsummary: 0\n\ntotals: 0\n',
+      ),
+    );
     assert.equal(empty.tree.size, 0);
   });
 
@@ -244,11 +330,20 @@ describe('callgrind reader', () => {
   });
 
   it('sniffs callgrind files by content', async () => {
-    for (const name of ['callgrind.out.main', 'callgrind.out.uncompressed-strings', 'callgrind.out.instr', 'callgrind.out.whole-program.gz']) {
+    for (const name of [
+      'callgrind.out.main',
+      'callgrind.out.uncompressed-strings',
+      'callgrind.out.instr',
+      'callgrind.out.whole-program.gz',
+    ]) {
       assert.equal(chooseReader(await sampleFile(fixture(name))), callgrindReader, name);
     }
-    assert.equal(chooseReader(await sampleFile(write('no-magic.out', SMALL.replace('# callgrind format\n', '')))), callgrindReader);
-    for (const other of ['gprof.txt', 'gprof2dot-gprof.dot']) assert.equal(callgrindReader.sniff(await sampleFile(fixture(other))), 0, other);
+    assert.equal(
+      chooseReader(await sampleFile(write('no-magic.out', SMALL.replace('# callgrind format\n', '')))),
+      callgrindReader,
+    );
+    for (const other of ['gprof.txt', 'gprof2dot-gprof.dot'])
+      assert.equal(callgrindReader.sniff(await sampleFile(fixture(other))), 0, other);
   });
 
   it('warns when the self costs do not add up to the totals', async () => {
@@ -258,15 +353,31 @@ describe('callgrind reader', () => {
 
   it('names the file and the reason for bad input', async () => {
     const cases: [string, string, RegExp][] = [
-      ['undefined-id.out', SMALL.replace('fn=(2)\n10 100', 'fn=(9)\n10 100'), /line \d+: function \(9\) is used before it is defined/],
+      [
+        'undefined-id.out',
+        SMALL.replace('fn=(2)\n10 100', 'fn=(9)\n10 100'),
+        /line \d+: function \(9\) is used before it is defined/,
+      ],
       ['no-fn.out', SMALL.replace('fn=(1) main\n', ''), /line \d+: a cost line outside a function/],
-      ['no-call-cost.out', SMALL.replace('* 80 8\n', ''), /line \d+: "calls=" must be followed by the cost line of the call/],
+      [
+        'no-call-cost.out',
+        SMALL.replace('* 80 8\n', ''),
+        /line \d+: "calls=" must be followed by the cost line of the call/,
+      ],
       ['version.out', SMALL.replace('version: 1', 'version: 3'), /unsupported callgrind format version "3"/],
       ['costs.out', SMALL.replace('3 10 1', '3 10 1 7'), /line \d+: more costs than the 2 events/],
       ['number.out', SMALL.replace('3 10 1', '3 1x 1'), /line \d+: bad cost "1x"/],
       ['position.out', SMALL.replace('+1 5 1', '-9 5 1'), /line \d+: position "-9" is negative/],
-      ['truncated.out', SMALL.slice(0, SMALL.indexOf('\nob=(2)')), /no "totals:" line at the end, which callgrind always writes \(truncated\?\)/],
-      ['cut-call.out', SMALL.slice(0, SMALL.indexOf('* 400 40')), /the file ends after "calls=" without the cost line of the call \(truncated\?\)/],
+      [
+        'truncated.out',
+        SMALL.slice(0, SMALL.indexOf('\nob=(2)')),
+        /no "totals:" line at the end, which callgrind always writes \(truncated\?\)/,
+      ],
+      [
+        'cut-call.out',
+        SMALL.slice(0, SMALL.indexOf('* 400 40')),
+        /the file ends after "calls=" without the cost line of the call \(truncated\?\)/,
+      ],
       ['no-events.out', '# callgrind format\nversion: 1\n', /no "events:" line/],
       ['garbage.out', SMALL.replace('fe=(1)', 'fe=(1)\n  what'), /line \d+: not a line of the callgrind format/],
     ];
@@ -279,7 +390,10 @@ describe('callgrind reader', () => {
   it('can be cancelled', async () => {
     const ac = new AbortController();
     ac.abort();
-    await assert.rejects(callgrindReader.read(fixture('callgrind.out.main'), { signal: ac.signal }), (e: Error) => e.name === 'AbortError');
+    await assert.rejects(
+      callgrindReader.read(fixture('callgrind.out.main'), { signal: ac.signal }),
+      (e: Error) => e.name === 'AbortError',
+    );
   });
 
   it('survives damaged files: each one is read or rejected with a ProfileReadError, quickly', async () => {

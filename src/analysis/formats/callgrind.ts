@@ -4,7 +4,14 @@ import type { MetricDescriptor } from '../model/metric';
 import type { MetadataValue, Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
 import { forEachLine } from './io/file-input';
-import { type FileSample, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted, withoutBom } from './reader';
+import {
+  type FileSample,
+  type ProfileReader,
+  ProfileReadError,
+  type ReadOptions,
+  throwIfAborted,
+  withoutBom,
+} from './reader';
 
 /**
  * Valgrind callgrind output (`callgrind.out.<pid>`, callgrind format version 1; cachegrind's older
@@ -73,7 +80,10 @@ class CallgrindParser {
   private readonly minLine: Map<number, number>[] = [];
   private lineNumber = 0;
 
-  constructor(private readonly path: string, private readonly builder: ProfileBuilder) {}
+  constructor(
+    private readonly path: string,
+    private readonly builder: ProfileBuilder,
+  ) {}
 
   private fail(reason: string): never {
     throw new ProfileReadError(this.path, `line ${this.lineNumber}: ${reason}`);
@@ -97,10 +107,16 @@ class CallgrindParser {
   private header(key: string, value: string): void {
     switch (key) {
       case 'version':
-        if (!/^1(?:\.\d+)?$/.test(value)) throw new ProfileReadError(this.path, `unsupported callgrind format version "${value}" (HPC Lens reads version 1)`);
+        if (!/^1(?:\.\d+)?$/.test(value))
+          throw new ProfileReadError(
+            this.path,
+            `unsupported callgrind format version "${value}" (HPC Lens reads version 1)`,
+          );
         this.metadata['callgrind.version'] = value;
         return;
-      case 'creator': case 'cmd': case 'pid':
+      case 'creator':
+      case 'cmd':
+      case 'pid':
         this.metadata[`callgrind.${key}`] = value;
         return;
       case 'part':
@@ -123,7 +139,8 @@ class CallgrindParser {
       case 'positions': {
         const p = value.split(/\s+/).filter(Boolean);
         const known = ['instr', 'bb', 'line'];
-        if (p.length === 0 || p.some(x => !known.includes(x))) this.fail(`unsupported positions "${value}" (expected instr, bb and/or line)`);
+        if (p.length === 0 || p.some(x => !known.includes(x)))
+          this.fail(`unsupported positions "${value}" (expected instr, bb and/or line)`);
         this.positions = p;
         this.lineColumn = p.indexOf('line');
         this.last = new Float64Array(p.length);
@@ -132,7 +149,8 @@ class CallgrindParser {
       case 'events': {
         const e = value.split(/\s+/).filter(Boolean);
         if (e.length === 0) this.fail('"events:" lists no events');
-        if (this.events && this.events.join(' ') !== e.join(' ')) this.fail(`parts with different events (${this.events.join(' ')} / ${e.join(' ')}) are not supported`);
+        if (this.events && this.events.join(' ') !== e.join(' '))
+          this.fail(`parts with different events (${this.events.join(' ')} / ${e.join(' ')}) are not supported`);
         this.events = e;
         this.costs = new Float64Array(e.length);
         return;
@@ -143,11 +161,14 @@ class CallgrindParser {
         if (m) this.eventLabels.set(m[1]!, m[2]!.trim());
         return;
       }
-      case 'summary': case 'totals': {
+      case 'summary':
+      case 'totals': {
         const v = value.split(/\s+/).filter(Boolean).map(Number);
         if (v.some(x => !Number.isFinite(x) || x < 0)) this.fail(`bad ${key} "${value}"`);
         const acc = key === 'summary' ? (this.summary ??= []) : (this.totals ??= []);
-        v.forEach((x, i) => { acc[i] = (acc[i] ?? 0) + x; });
+        v.forEach((x, i) => {
+          acc[i] = (acc[i] ?? 0) + x;
+        });
         return;
       }
       default:
@@ -162,7 +183,10 @@ class CallgrindParser {
     const id = close > 0 ? Number(value.slice(1, close)) : NaN;
     if (!Number.isInteger(id)) this.fail(`bad compressed ${what} "${value}"`);
     const rest = value.slice(close + 1).trim();
-    if (rest) { map.set(id, rest); return rest; }
+    if (rest) {
+      map.set(id, rest);
+      return rest;
+    }
     const known = map.get(id);
     if (known === undefined) this.fail(`${what} (${id}) is used before it is defined`);
     return known;
@@ -170,18 +194,35 @@ class CallgrindParser {
 
   private spec(key: string, value: string): void {
     switch (key) {
-      case 'ob': this.ob = this.name(value, this.objects, 'object'); this.resetFunction(); return;
-      case 'fl': this.fl = this.name(value, this.files, 'file'); this.resetFunction(); return;
-      case 'fi': case 'fe': this.costFileName = this.name(value, this.files, 'file'); this.costFile = this.fileId(this.costFileName); return;
+      case 'ob':
+        this.ob = this.name(value, this.objects, 'object');
+        this.resetFunction();
+        return;
+      case 'fl':
+        this.fl = this.name(value, this.files, 'file');
+        this.resetFunction();
+        return;
+      case 'fi':
+      case 'fe':
+        this.costFileName = this.name(value, this.files, 'file');
+        this.costFile = this.fileId(this.costFileName);
+        return;
       case 'fn': {
         if (!this.events) this.fail('a function before the "events:" line');
         this.resetFunction();
         this.fn = this.functionIndex(this.ob, this.fl, this.name(value, this.functions, 'function'));
         return;
       }
-      case 'cob': this.cob = this.name(value, this.objects, 'object'); return;
-      case 'cfi': case 'cfl': this.cfi = this.name(value, this.files, 'file'); return;
-      case 'cfn': this.cfn = this.name(value, this.functions, 'function'); return;
+      case 'cob':
+        this.cob = this.name(value, this.objects, 'object');
+        return;
+      case 'cfi':
+      case 'cfl':
+        this.cfi = this.name(value, this.files, 'file');
+        return;
+      case 'cfn':
+        this.cfn = this.name(value, this.functions, 'function');
+        return;
       case 'calls': {
         if (this.fn < 0) this.fail('"calls=" outside a function');
         if (this.cfn === null) this.fail('"calls=" without "cfn=" naming the called function');
@@ -192,16 +233,23 @@ class CallgrindParser {
         const target = this.positionsOf(sp < 0 ? '' : value.slice(sp + 1), false, true);
         // Without cfi= the callee is in the file of the current cost lines (callgrind omits it when equal).
         const callee = this.functionIndex(this.cob ?? this.ob, this.cfi ?? this.costFileName, this.cfn);
-        if (this.lineColumn >= 0 && target > 0 && !this.targetLine[this.thread]!.has(callee)) this.targetLine[this.thread]!.set(callee, target);
+        if (this.lineColumn >= 0 && target > 0 && !this.targetLine[this.thread]!.has(callee))
+          this.targetLine[this.thread]!.set(callee, target);
         this.callCount = count;
         this.callee = callee;
         return;
       }
-      case 'jump': case 'jcnd':
+      case 'jump':
+      case 'jcnd':
         this.skipPositionLine = true;
         return;
       // jfi=, jfn= (jump targets), rec=, frfn= (context names), bb=, ln= (dump-bbs) carry no cost.
-      case 'jfi': case 'jfn': case 'rec': case 'frfn': case 'bb': case 'ln':
+      case 'jfi':
+      case 'jfn':
+      case 'rec':
+      case 'frfn':
+      case 'bb':
+      case 'ln':
         return;
       default:
         return;
@@ -210,7 +258,9 @@ class CallgrindParser {
 
   private callee = -1;
 
-  private get strings() { return this.builder.tree.strings; }
+  private get strings() {
+    return this.builder.tree.strings;
+  }
 
   private fileId(name: string): number {
     return name === '???' || name === '' ? 0 : this.strings.intern(name);
@@ -266,7 +316,12 @@ class CallgrindParser {
         v = this.last[k]! + (tok.charCodeAt(0) === 45 ? -d : d);
       } else {
         v = parseNumber(tok);
-        if (Number.isNaN(v)) this.fail(tok === '' ? `a line with fewer than ${P} positions (${this.positions.join(' ')})` : `bad position "${tok}"`);
+        if (Number.isNaN(v))
+          this.fail(
+            tok === ''
+              ? `a line with fewer than ${P} positions (${this.positions.join(' ')})`
+              : `bad position "${tok}"`,
+          );
       }
       if (v < 0) this.fail(`position "${tok}" is negative`);
       this.pos[k] = v;
@@ -280,7 +335,11 @@ class CallgrindParser {
   private restOffset = 0;
 
   private costLine(text: string): void {
-    if (this.skipPositionLine) { this.skipPositionLine = false; this.positionsOf(text, false, true); return; }
+    if (this.skipPositionLine) {
+      this.skipPositionLine = false;
+      this.positionsOf(text, false, true);
+      return;
+    }
     if (!this.events) this.fail('a cost line before the "events:" line');
     if (this.fn < 0) this.fail('a cost line outside a function (no "fn=" before it)');
     this.sawBody = true;
@@ -289,19 +348,22 @@ class CallgrindParser {
     const costs = this.costs;
     const E = costs.length;
     costs.fill(0);
-    let i = this.restOffset, k = 0;
+    let i = this.restOffset,
+      k = 0;
     const n = text.length;
     for (;;) {
       while (i < n && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
       if (i >= n) break;
       if (k === E) this.fail(`more costs than the ${E} events (${this.events.join(' ')})`);
-      let v = 0, digits = 0;
+      let v = 0,
+        digits = 0;
       for (; i < n; i++, digits++) {
         const d = text.charCodeAt(i) - 48;
         if (d < 0 || d > 9) break;
         v = v * 10 + d;
       }
-      if (digits === 0 || (i < n && text.charCodeAt(i) !== 32 && text.charCodeAt(i) !== 9)) this.fail(`bad cost "${text.slice(i - digits).split(/\s/)[0]}"`);
+      if (digits === 0 || (i < n && text.charCodeAt(i) !== 32 && text.charCodeAt(i) !== 9))
+        this.fail(`bad cost "${text.slice(i - digits).split(/\s/)[0]}"`);
       costs[k++] = v;
     }
     const g = this.currentGraph();
@@ -341,7 +403,8 @@ class CallgrindParser {
 
 function parseNumber(tok: string): number {
   if (tok === '') return NaN;
-  if (tok.startsWith('0x') || tok.startsWith('0X')) return /^0[xX][0-9a-fA-F]+$/.test(tok) ? parseInt(tok.slice(2), 16) : NaN;
+  if (tok.startsWith('0x') || tok.startsWith('0X'))
+    return /^0[xX][0-9a-fA-F]+$/.test(tok) ? parseInt(tok.slice(2), 16) : NaN;
   return /^\d+$/.test(tok) ? Number(tok) : NaN;
 }
 
@@ -375,8 +438,12 @@ export const callgrindReader: ProfileReader = {
 
     const events = parser.events!;
     const metrics: MetricDescriptor[] = events.map(e => ({
-      name: e, label: parser.eventLabels.get(e) ?? e, sourceKeys: [e],
-      unit: /time/i.test(e) ? '' : 'count', kind: 'exclusive', aggregation: 'sum',
+      name: e,
+      label: parser.eventLabels.get(e) ?? e,
+      sourceKeys: [e],
+      unit: /time/i.test(e) ? '' : 'count',
+      kind: 'exclusive',
+      aggregation: 'sum',
     }));
     const ids = metrics.map(m => b.addMetric(m));
     const timeLike = events.findIndex(e => TIME_EVENT.test(e));
@@ -426,5 +493,8 @@ function checkTotals(b: ProfileBuilder, parser: CallgrindParser, self: Float64Ar
     const want = stated[m] ?? 0;
     if (Math.abs(sum - want) > 1e-9 * Math.max(1, want)) off.push(`${e}: ${sum} read, ${want} stated`);
   });
-  if (off.length) b.warnings.push(`the self costs do not add up to the file's ${parser.totals ? 'totals' : 'summary'} (${off.join('; ')})`);
+  if (off.length)
+    b.warnings.push(
+      `the self costs do not add up to the file's ${parser.totals ? 'totals' : 'summary'} (${off.join('; ')})`,
+    );
 }

@@ -16,7 +16,11 @@ import { ProfileReadError } from './reader';
 
 const dir = mkdtempSync(join(tmpdir(), 'chrome-trace-'));
 let seq = 0;
-const write = (content: string | Buffer, name = `t${seq++}.json`) => { const p = join(dir, name); writeFileSync(p, content); return p; };
+const write = (content: string | Buffer, name = `t${seq++}.json`) => {
+  const p = join(dir, name);
+  writeFileSync(p, content);
+  return p;
+};
 const read = (content: string | Buffer) => chromeTraceReader.read(write(content));
 
 const paths = (p: Profile) => Array.from({ length: p.tree.size }, (_, i) => p.tree.path(i).join('/'));
@@ -33,11 +37,13 @@ const ev = (o: Record<string, unknown>) => JSON.stringify({ pid: 1, tid: 1, ...o
 
 describe('Chrome trace reader: phases', () => {
   it('nests X slices into a call tree with inclusive and exclusive time per track', async () => {
-    const p = await read(`{"traceEvents":[${[
-      ev({ ph: 'X', name: 'main', ts: 0, dur: 10 }),
-      ev({ ph: 'X', name: 'work', ts: 2, dur: 5 }),
-      ev({ ph: 'X', name: 'main', ts: 0, dur: 4, tid: 2 }),
-    ].join(',')}],"displayTimeUnit":"ns"}`);
+    const p = await read(
+      `{"traceEvents":[${[
+        ev({ ph: 'X', name: 'main', ts: 0, dur: 10 }),
+        ev({ ph: 'X', name: 'work', ts: 2, dur: 5 }),
+        ev({ ph: 'X', name: 'main', ts: 0, dur: 4, tid: 2 }),
+      ].join(',')}],"displayTimeUnit":"ns"}`,
+    );
     assert.equal(incl(p, 'main'), 14000);
     assert.equal(excl(p, 'main'), 9000);
     assert.equal(incl(p, 'main/work'), 5000);
@@ -50,20 +56,25 @@ describe('Chrome trace reader: phases', () => {
   });
 
   it('matches B/E leniently: unmatched E ignored, unclosed B closed at the last timestamp, overlaps kept', async () => {
-    const p = await read(`[${[
-      ev({ ph: 'E', ts: 0 }),
-      ev({ ph: 'B', name: 'a', ts: 1 }),
-      ev({ ph: 'B', name: 'b', ts: 2 }),
-      ev({ ph: 'E', name: 'a', ts: 5 }),
-      ev({ ph: 'E', name: 'b', ts: 7 }),
-      ev({ ph: 'B', name: 'open', ts: 8 }),
-      ev({ ph: 'i', name: 'mark', ts: 10, s: 't' }),
-      ev({ ph: 'i', name: 'end', ts: 12, s: 't' }),
-    ].join(',')}]`);
+    const p = await read(
+      `[${[
+        ev({ ph: 'E', ts: 0 }),
+        ev({ ph: 'B', name: 'a', ts: 1 }),
+        ev({ ph: 'B', name: 'b', ts: 2 }),
+        ev({ ph: 'E', name: 'a', ts: 5 }),
+        ev({ ph: 'E', name: 'b', ts: 7 }),
+        ev({ ph: 'B', name: 'open', ts: 8 }),
+        ev({ ph: 'i', name: 'mark', ts: 10, s: 't' }),
+        ev({ ph: 'i', name: 'end', ts: 12, s: 't' }),
+      ].join(',')}]`,
+    );
     assert.equal(incl(p, 'a/b'), 5000);
     assert.equal(excl(p, 'a'), 1000);
     assert.equal(incl(p, 'open'), 4000); // closed at the track's last timestamp, 12
-    assert.ok(p.warnings.some(w => /1 end event .* ignored/.test(w)), p.warnings.join('; '));
+    assert.ok(
+      p.warnings.some(w => /1 end event .* ignored/.test(w)),
+      p.warnings.join('; '),
+    );
     assert.ok(p.warnings.some(w => /1 begin event .* closed/.test(w)));
     assert.ok(p.warnings.some(w => /overlap/.test(w)));
     const t = p.trace!;
@@ -82,7 +93,9 @@ describe('Chrome trace reader: phases', () => {
   });
 
   it('reads gzip, unicode names, string timestamps and an empty trace', async () => {
-    const p = await chromeTraceReader.read(write(gzipSync(`[${ev({ ph: 'X', name: 'größe 🚀', ts: '5', dur: '2' })}]`), 'g.json.gz'));
+    const p = await chromeTraceReader.read(
+      write(gzipSync(`[${ev({ ph: 'X', name: 'größe 🚀', ts: '5', dur: '2' })}]`), 'g.json.gz'),
+    );
     assert.equal(incl(p, 'größe 🚀'), 2000);
     assert.equal(p.trace!.originNs, '5000');
     const empty = await read('{"traceEvents":[]}');
@@ -92,33 +105,48 @@ describe('Chrome trace reader: phases', () => {
   });
 
   it('keeps epoch-microsecond timestamps exact relative to the origin', async () => {
-    const p = await read(`[${ev({ ph: 'X', name: 'a', ts: 1623142623460111, dur: 25 })},${ev({ ph: 'X', name: 'b', ts: 1623142623460147.5, dur: 7 })}]`);
+    const p = await read(
+      `[${ev({ ph: 'X', name: 'a', ts: 1623142623460111, dur: 25 })},${ev({ ph: 'X', name: 'b', ts: 1623142623460147.5, dur: 7 })}]`,
+    );
     assert.equal(p.trace!.originNs, '1623142623460111000');
     assert.deepEqual(Array.from(p.trace!.events.start), [0, 36500]);
   });
 
   it('reads counters, flows, async slices, metadata and sort indices', async () => {
-    const p = await read(`[${[
-      ev({ ph: 'M', name: 'process_name', args: { name: 'rank 0' } }),
-      ev({ ph: 'M', name: 'thread_name', tid: 2, args: { name: 'worker' } }),
-      ev({ ph: 'M', name: 'thread_sort_index', tid: 2, args: { sort_index: -1 } }),
-      ev({ ph: 'C', name: 'mem', ts: 0, args: { used: 1, free: 9 } }),
-      ev({ ph: 'C', name: 'mem', ts: 5, args: { used: 3, free: 7 } }),
-      ev({ ph: 'X', name: 'send', ts: 0, dur: 2 }),
-      ev({ ph: 's', name: 'msg', cat: 'c', id: 7, ts: 1 }),
-      ev({ ph: 'X', name: 'recv', ts: 4, dur: 2, tid: 2 }),
-      ev({ ph: 'f', name: 'msg', cat: 'c', id: 7, ts: 4, tid: 2 }),
-      ev({ ph: 'b', name: 'req', cat: 'net', id: '0x1', ts: 1 }),
-      ev({ ph: 'b', name: 'sub', cat: 'net', id: '0x1', ts: 2 }),
-      ev({ ph: 'e', name: 'sub', cat: 'net', id: '0x1', ts: 3 }),
-      ev({ ph: 'e', name: 'req', cat: 'net', id: '0x1', ts: 6 }),
-      ev({ ph: 'b', name: 'req', cat: 'net', id: '0x2', ts: 2 }),
-      ev({ ph: 'e', name: 'req', cat: 'net', id: '0x2', ts: 3 }),
-    ].join(',')}]`);
+    const p = await read(
+      `[${[
+        ev({ ph: 'M', name: 'process_name', args: { name: 'rank 0' } }),
+        ev({ ph: 'M', name: 'thread_name', tid: 2, args: { name: 'worker' } }),
+        ev({ ph: 'M', name: 'thread_sort_index', tid: 2, args: { sort_index: -1 } }),
+        ev({ ph: 'C', name: 'mem', ts: 0, args: { used: 1, free: 9 } }),
+        ev({ ph: 'C', name: 'mem', ts: 5, args: { used: 3, free: 7 } }),
+        ev({ ph: 'X', name: 'send', ts: 0, dur: 2 }),
+        ev({ ph: 's', name: 'msg', cat: 'c', id: 7, ts: 1 }),
+        ev({ ph: 'X', name: 'recv', ts: 4, dur: 2, tid: 2 }),
+        ev({ ph: 'f', name: 'msg', cat: 'c', id: 7, ts: 4, tid: 2 }),
+        ev({ ph: 'b', name: 'req', cat: 'net', id: '0x1', ts: 1 }),
+        ev({ ph: 'b', name: 'sub', cat: 'net', id: '0x1', ts: 2 }),
+        ev({ ph: 'e', name: 'sub', cat: 'net', id: '0x1', ts: 3 }),
+        ev({ ph: 'e', name: 'req', cat: 'net', id: '0x1', ts: 6 }),
+        ev({ ph: 'b', name: 'req', cat: 'net', id: '0x2', ts: 2 }),
+        ev({ ph: 'e', name: 'req', cat: 'net', id: '0x2', ts: 3 }),
+      ].join(',')}]`,
+    );
     const t = p.trace!;
-    assert.deepEqual(t.tracks.map(x => `${x.process}:${x.name}:${x.kind}`),
-      ['rank 0:worker:thread', 'rank 0:thread 1:thread', 'rank 0:req:async', 'rank 0:req (2):async', 'rank 0:counter: mem:counter']);
-    assert.deepEqual(t.counters.series.map(s => s.name), ['mem.used', 'mem.free']);
+    assert.deepEqual(
+      t.tracks.map(x => `${x.process}:${x.name}:${x.kind}`),
+      [
+        'rank 0:worker:thread',
+        'rank 0:thread 1:thread',
+        'rank 0:req:async',
+        'rank 0:req (2):async',
+        'rank 0:counter: mem:counter',
+      ],
+    );
+    assert.deepEqual(
+      t.counters.series.map(s => s.name),
+      ['mem.used', 'mem.free'],
+    );
     assert.deepEqual(Array.from(t.counters.value), [1, 3, 9, 7]);
     assert.equal(t.flows.kind.length, 1);
     assert.equal(t.flows.kind[0], FlowKind.Generic);
@@ -129,11 +157,16 @@ describe('Chrome trace reader: phases', () => {
   });
 
   it('reads sampled stacks from P events and top-level samples with stackFrames', async () => {
-    const p = await read(JSON.stringify({
-      traceEvents: [{ ph: 'P', pid: 1, tid: 1, ts: 1, sf: 2 }],
-      samples: [{ pid: 1, tid: 1, ts: 2, sf: 3, weight: 2 }, { pid: 1, tid: 1, ts: 3, sf: 99 }],
-      stackFrames: { 1: { name: 'main' }, 2: { name: 'f', parent: 1 }, 3: { name: 'g', parent: 2 } },
-    }));
+    const p = await read(
+      JSON.stringify({
+        traceEvents: [{ ph: 'P', pid: 1, tid: 1, ts: 1, sf: 2 }],
+        samples: [
+          { pid: 1, tid: 1, ts: 2, sf: 3, weight: 2 },
+          { pid: 1, tid: 1, ts: 3, sf: 99 },
+        ],
+        stackFrames: { 1: { name: 'main' }, 2: { name: 'f', parent: 1 }, 3: { name: 'g', parent: 2 } },
+      }),
+    );
     assert.equal(incl(p, 'main', 'samples'), 3);
     assert.equal(incl(p, 'main/f/g', 'samples'), 2);
     assert.ok(p.warnings.some(w => /missing from "stackFrames"/.test(w)));
@@ -142,14 +175,55 @@ describe('Chrome trace reader: phases', () => {
 
   it('links Kineto GPU work to the launching call and its Python source line', async () => {
     const cs = 'model.py(12): forward;train.py(40): <module>';
-    const p = await read(JSON.stringify({ schemaVersion: 1, traceEvents: [
-      { ph: 'X', cat: 'Operator', name: 'aten::copy_', pid: 9, tid: '9', ts: 100, dur: 50, args: { 'Call stack': cs } },
-      { ph: 'X', cat: 'Runtime', name: 'cudaMemcpyAsync', pid: 9, tid: 9, ts: 110, dur: 20, args: { correlation: 5 } },
-      { ph: 'X', cat: 'Memcpy', name: 'Memcpy HtoD (Pageable -> Device)', pid: 0, tid: 'stream 7', ts: 120, dur: 30, args: { device: 0, stream: 7, correlation: 5, bytes: 4096 } },
-      { ph: 'X', cat: 'Kernel', name: 'k', pid: 0, tid: 'stream 7', ts: 160, dur: 10, args: { device: 0, stream: 7, correlation: 6 } },
-      { ph: 's', cat: 'ac2g', id: 5, pid: 9, tid: 9, ts: 110, name: 'launch' },
-      { ph: 'f', cat: 'ac2g', id: 5, pid: 0, tid: 'stream 7', ts: 120, bp: 'e', name: 'launch' },
-    ] }));
+    const p = await read(
+      JSON.stringify({
+        schemaVersion: 1,
+        traceEvents: [
+          {
+            ph: 'X',
+            cat: 'Operator',
+            name: 'aten::copy_',
+            pid: 9,
+            tid: '9',
+            ts: 100,
+            dur: 50,
+            args: { 'Call stack': cs },
+          },
+          {
+            ph: 'X',
+            cat: 'Runtime',
+            name: 'cudaMemcpyAsync',
+            pid: 9,
+            tid: 9,
+            ts: 110,
+            dur: 20,
+            args: { correlation: 5 },
+          },
+          {
+            ph: 'X',
+            cat: 'Memcpy',
+            name: 'Memcpy HtoD (Pageable -> Device)',
+            pid: 0,
+            tid: 'stream 7',
+            ts: 120,
+            dur: 30,
+            args: { device: 0, stream: 7, correlation: 5, bytes: 4096 },
+          },
+          {
+            ph: 'X',
+            cat: 'Kernel',
+            name: 'k',
+            pid: 0,
+            tid: 'stream 7',
+            ts: 160,
+            dur: 10,
+            args: { device: 0, stream: 7, correlation: 6 },
+          },
+          { ph: 's', cat: 'ac2g', id: 5, pid: 9, tid: 9, ts: 110, name: 'launch' },
+          { ph: 'f', cat: 'ac2g', id: 5, pid: 0, tid: 'stream 7', ts: 120, bp: 'e', name: 'launch' },
+        ],
+      }),
+    );
     const copy = '<module>/forward/aten::copy_/cudaMemcpyAsync/Memcpy HtoD (Pageable -> Device)';
     assert.equal(incl(p, copy), 30000);
     assert.equal(incl(p, copy, 'bytes'), 4096);
@@ -168,24 +242,59 @@ describe('Chrome trace reader: phases', () => {
     assert.deepEqual([gpu.gpuDevice, gpu.gpuStream], [0, 7]);
     const r = inspectReport(p);
     assert.equal(r.events, 4);
-    assert.deepEqual(r.dataMovement, { count: 1, bytes: 4096, byKind: { 'host-to-device': { count: 1, bytes: 4096 } } });
+    assert.deepEqual(r.dataMovement, {
+      count: 1,
+      bytes: 4096,
+      byKind: { 'host-to-device': { count: 1, bytes: 4096 } },
+    });
     assert.equal(r.tracks!.length, 2);
   });
 
   it('links GPU work through ac2g flows when args.correlation is absent', async () => {
-    const p = await read(JSON.stringify({ traceEvents: [
-      { ph: 'X', cat: 'cpu_op', name: 'aten::mm', pid: 9, tid: 9, ts: 100, dur: 50 },
-      { ph: 'X', cat: 'cuda_runtime', name: 'cudaLaunchKernel', pid: 9, tid: 9, ts: 110, dur: 10 },
-      { ph: 'X', cat: 'cuda_runtime', name: 'cudaMemcpyAsync', pid: 9, tid: 9, ts: 130, dur: 10 },
-      { ph: 'X', cat: 'kernel', name: 'gemm', pid: 0, tid: 'stream 7', ts: 125, dur: 20, args: { device: 0, stream: 7 } },
-      { ph: 'X', cat: 'gpu_memcpy', name: 'Memcpy DtoH (Device -> Pinned)', pid: 0, tid: 'stream 7', ts: 150, dur: 5, args: { device: 0, stream: 7, bytes: 64 } },
-      { ph: 'X', cat: 'kernel', name: 'orphan', pid: 0, tid: 'stream 7', ts: 160, dur: 5, args: { device: 0, stream: 7 } },
-      // Flow ids as Kineto writes them (numbers on one end, strings on the other are the same flow).
-      { ph: 's', cat: 'ac2g', id: 41, pid: 9, tid: 9, ts: 110, name: 'ac2g' },
-      { ph: 'f', cat: 'ac2g', id: '41', pid: 0, tid: 'stream 7', ts: 125, bp: 'e', name: 'ac2g' },
-      { ph: 's', cat: 'ac2g', id: 42, pid: 9, tid: 9, ts: 130, name: 'ac2g' },
-      { ph: 'f', cat: 'ac2g', id: 42, pid: 0, tid: 'stream 7', ts: 150, bp: 'e', name: 'ac2g' },
-    ] }));
+    const p = await read(
+      JSON.stringify({
+        traceEvents: [
+          { ph: 'X', cat: 'cpu_op', name: 'aten::mm', pid: 9, tid: 9, ts: 100, dur: 50 },
+          { ph: 'X', cat: 'cuda_runtime', name: 'cudaLaunchKernel', pid: 9, tid: 9, ts: 110, dur: 10 },
+          { ph: 'X', cat: 'cuda_runtime', name: 'cudaMemcpyAsync', pid: 9, tid: 9, ts: 130, dur: 10 },
+          {
+            ph: 'X',
+            cat: 'kernel',
+            name: 'gemm',
+            pid: 0,
+            tid: 'stream 7',
+            ts: 125,
+            dur: 20,
+            args: { device: 0, stream: 7 },
+          },
+          {
+            ph: 'X',
+            cat: 'gpu_memcpy',
+            name: 'Memcpy DtoH (Device -> Pinned)',
+            pid: 0,
+            tid: 'stream 7',
+            ts: 150,
+            dur: 5,
+            args: { device: 0, stream: 7, bytes: 64 },
+          },
+          {
+            ph: 'X',
+            cat: 'kernel',
+            name: 'orphan',
+            pid: 0,
+            tid: 'stream 7',
+            ts: 160,
+            dur: 5,
+            args: { device: 0, stream: 7 },
+          },
+          // Flow ids as Kineto writes them (numbers on one end, strings on the other are the same flow).
+          { ph: 's', cat: 'ac2g', id: 41, pid: 9, tid: 9, ts: 110, name: 'ac2g' },
+          { ph: 'f', cat: 'ac2g', id: '41', pid: 0, tid: 'stream 7', ts: 125, bp: 'e', name: 'ac2g' },
+          { ph: 's', cat: 'ac2g', id: 42, pid: 9, tid: 9, ts: 130, name: 'ac2g' },
+          { ph: 'f', cat: 'ac2g', id: 42, pid: 0, tid: 'stream 7', ts: 150, bp: 'e', name: 'ac2g' },
+        ],
+      }),
+    );
     assert.equal(incl(p, 'aten::mm/cudaLaunchKernel/gemm'), 20000);
     assert.equal(incl(p, 'aten::mm/cudaMemcpyAsync/Memcpy DtoH (Device -> Pinned)'), 5000);
     assert.equal(incl(p, 'aten::mm/cudaMemcpyAsync/Memcpy DtoH (Device -> Pinned)', 'bytes'), 64);
@@ -203,21 +312,36 @@ describe('Chrome trace reader: phases', () => {
     const events = [
       { ph: 'X', cat: 'Runtime', name: 'launchA', pid: 1, tid: 1, ts: 0, dur: 10, args: { correlation: 7 } },
       { ph: 'X', cat: 'Runtime', name: 'launchB', pid: 1, tid: 1, ts: 20, dur: 10, args: { correlation: 8 } },
-      { ph: 'X', cat: 'Kernel', name: 'k', pid: 0, tid: 'stream 1', ts: 25, dur: 5, args: { correlation: 7, grid: [1, 2, { x: [3] }] } },
-      { ph: 's', cat: 'ac2g', id: 8, pid: 1, tid: 1, ts: 20 }, { ph: 'f', cat: 'ac2g', id: 8, pid: 0, tid: 'stream 1', ts: 25, bp: 'e' },
+      {
+        ph: 'X',
+        cat: 'Kernel',
+        name: 'k',
+        pid: 0,
+        tid: 'stream 1',
+        ts: 25,
+        dur: 5,
+        args: { correlation: 7, grid: [1, 2, { x: [3] }] },
+      },
+      { ph: 's', cat: 'ac2g', id: 8, pid: 1, tid: 1, ts: 20 },
+      { ph: 'f', cat: 'ac2g', id: 8, pid: 0, tid: 'stream 1', ts: 25, bp: 'e' },
       // Nested values where the reader expects scalars.
       { ph: 'X', name: 'odd', pid: { p: [1] }, tid: 1, ts: 40, dur: [2], args: [5, { a: 1 }] },
       { ph: 'C', name: 'ctr', pid: 1, ts: 50, args: { b: 2, 1: 5, a: 'x', c: ' 3 ', d: { e: 1 } } },
     ].map(e => JSON.stringify(e));
     // Duplicated members: the last wins.
-    events.push('{"ph":"X","name":"first","name":"second","pid":1,"tid":1,"ts":"nope","ts":60,"dur":1,"args":{"b":1},"args":null}');
+    events.push(
+      '{"ph":"X","name":"first","name":"second","pid":1,"tid":1,"ts":"nope","ts":60,"dur":1,"args":{"b":1},"args":null}',
+    );
     const p = await read(`{"traceEvents":[${events.join(',')}]}`);
     assert.equal(incl(p, 'launchA/k'), 5000);
     assert.equal(incl(p, 'odd'), 0);
     assert.equal(incl(p, 'second'), 1000);
     const t = p.trace!;
     assert.ok(t.tracks.some(k => k.pid === '{"p":[1]}'));
-    assert.deepEqual(t.counters.series.map(s => s.name), ['ctr.1', 'ctr.b', 'ctr.c']);
+    assert.deepEqual(
+      t.counters.series.map(s => s.name),
+      ['ctr.1', 'ctr.b', 'ctr.c'],
+    );
   });
 
   it('is chosen by sniffing and rejects non-traces with a clear message', async () => {
@@ -229,17 +353,28 @@ describe('Chrome trace reader: phases', () => {
   });
 
   it('damaged files are read or rejected cleanly, never crash or hang', async () => {
-    const valid = Buffer.from(`{"traceEvents":[\n${[
-      ev({ ph: 'M', name: 'thread_name', args: { name: 'main' } }),
-      ev({ ph: 'B', name: 'a', ts: 0 }), ev({ ph: 'X', name: 'b', ts: 1, dur: 2, args: { 'Call stack': 'x.py(1): f' } }),
-      ev({ ph: 'E', ts: 5 }), ev({ ph: 'C', name: 'c', ts: 1, args: { v: 1 } }),
-      ev({ ph: 's', id: 1, ts: 1 }), ev({ ph: 'f', id: 1, ts: 3, bp: 'e', tid: 2 }), ev({ ph: 'X', name: 'r', ts: 3, dur: 1, tid: 2 }),
-      ev({ ph: 'b', id: 1, name: 'q', cat: 'n', ts: 0 }), ev({ ph: 'e', id: 1, name: 'q', cat: 'n', ts: 4 }),
-      ev({ ph: 'P', ts: 2, sf: 1 }),
-    ].join(',\n')}\n],"stackFrames":{"1":{"name":"s"}}}`);
+    const valid = Buffer.from(
+      `{"traceEvents":[\n${[
+        ev({ ph: 'M', name: 'thread_name', args: { name: 'main' } }),
+        ev({ ph: 'B', name: 'a', ts: 0 }),
+        ev({ ph: 'X', name: 'b', ts: 1, dur: 2, args: { 'Call stack': 'x.py(1): f' } }),
+        ev({ ph: 'E', ts: 5 }),
+        ev({ ph: 'C', name: 'c', ts: 1, args: { v: 1 } }),
+        ev({ ph: 's', id: 1, ts: 1 }),
+        ev({ ph: 'f', id: 1, ts: 3, bp: 'e', tid: 2 }),
+        ev({ ph: 'X', name: 'r', ts: 3, dur: 1, tid: 2 }),
+        ev({ ph: 'b', id: 1, name: 'q', cat: 'n', ts: 0 }),
+        ev({ ph: 'e', id: 1, name: 'q', cat: 'n', ts: 4 }),
+        ev({ ph: 'P', ts: 2, sf: 1 }),
+      ].join(',\n')}\n],"stackFrames":{"1":{"name":"s"}}}`,
+    );
     const counts = { read: 0, rejected: 0 };
-    for (const [name, bytes] of mutationsOf(valid, { seed: 7 })) counts[await readOrReject(write(bytes, 'mutant.json'), chromeTraceReader, name)]++;
-    for (const [name, bytes] of mutationsOf(Buffer.from(`[${valid.toString().slice(16, valid.lastIndexOf(']'))}`), { seed: 8, flips: 60 })) {
+    for (const [name, bytes] of mutationsOf(valid, { seed: 7 }))
+      counts[await readOrReject(write(bytes, 'mutant.json'), chromeTraceReader, name)]++;
+    for (const [name, bytes] of mutationsOf(Buffer.from(`[${valid.toString().slice(16, valid.lastIndexOf(']'))}`), {
+      seed: 8,
+      flips: 60,
+    })) {
       counts[await readOrReject(write(bytes, 'mutant2.json'), chromeTraceReader, name)]++;
     }
     assert.ok(counts.rejected > 50 && counts.read > 50, JSON.stringify(counts));
@@ -247,46 +382,66 @@ describe('Chrome trace reader: phases', () => {
 });
 
 const KINETO = 'data/chrome-trace/pytorch-profiler-resnet50';
-interface RawEvent { ph: string; tid?: unknown; sf?: unknown; weight?: unknown }
-interface KinetoEvent { ph: string; cat?: string; name: string; dur: number; args: { bytes: number; stream: number } }
+interface RawEvent {
+  ph: string;
+  tid?: unknown;
+  sf?: unknown;
+  weight?: unknown;
+}
+interface KinetoEvent {
+  ph: string;
+  cat?: string;
+  name: string;
+  dur: number;
+  args: { bytes: number; stream: number };
+}
 describe('Chrome trace reader on shared data', () => {
-  it('PyTorch profiler (Kineto) ResNet-50: counts, bytes and GPU time per stream match a direct count', { skip: skipUnlessShared(KINETO) }, async () => {
-    const file = sharedPath(KINETO, sharedFiles(KINETO, '.json.gz')[0]!);
-    const events = (JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as { traceEvents: KinetoEvent[] }).traceEvents;
-    const x = (cat: string) => events.filter(e => e['ph'] === 'X' && e['cat'] === cat);
-    const p = await readProfile(file);
-    const t = p.trace!;
-    const count = (cat: string) => Array.from(t.events.category).filter(c => p.tree.strings.get(c) === cat).length;
-    for (const cat of ['Kernel', 'Memcpy', 'Memset', 'Operator', 'Runtime']) assert.equal(count(cat), x(cat).length, cat);
-    const r = inspectReport(p);
-    const copies = x('Memcpy'), sets = x('Memset');
-    const sum = (l: KinetoEvent[]) => l.reduce((s, e) => s + e.args.bytes, 0);
-    assert.equal(r.dataMovement!.byKind['host-to-device']!.count, copies.filter(e => /HtoD/.test(e.name)).length);
-    assert.equal(r.dataMovement!.byKind['host-to-device']!.bytes, sum(copies.filter(e => /HtoD/.test(e.name))));
-    assert.equal(r.dataMovement!.byKind['memset']!.bytes, sum(sets));
-    assert.equal(r.dataMovement!.bytes, sum(copies) + sum(sets));
-    // GPU time per stream: Σ dur of GPU activities (µs → ns); the profile's time in that context.
-    const gpu = events.filter(e => e['ph'] === 'X' && ['Kernel', 'Memcpy', 'Memset'].includes(e.cat ?? ''));
-    const perStream = new Map<number, number>();
-    for (const e of gpu) perStream.set(e['args']['stream'], (perStream.get(e['args']['stream']) ?? 0) + e['dur'] * 1000);
-    const time = p.metricIndex('time');
-    const inclusive = p.inclusive(time);
-    for (const [stream, ns] of perStream) {
-      const ti = t.tracks.findIndex(k => k.kind === 'gpu-stream' && k.gpuStream === stream);
-      const ctx = t.tracks[ti]!.context;
-      let total = 0;
-      for (const root of p.tree.roots()) total += inclusive[root * p.contextCount + ctx]!;
-      assert.equal(total, ns, `stream ${stream}`);
-      let slices = 0;
-      for (let k = t.trackEventStart[ti]!; k < t.trackEventStart[ti + 1]!; k++) slices += t.events.duration[k]!;
-      assert.equal(slices, ns);
-    }
-    // Every kernel hangs under the runtime call that launched it, below the Python frames.
-    const kernelNode = t.events.node[Array.from(t.events.category).findIndex(c => p.tree.strings.get(c) === 'Kernel')]!;
-    const path = p.tree.path(kernelNode);
-    assert.equal(path[0], '<module>');
-    assert.match(path[path.length - 2]!, /^cuda/);
-  });
+  it(
+    'PyTorch profiler (Kineto) ResNet-50: counts, bytes and GPU time per stream match a direct count',
+    { skip: skipUnlessShared(KINETO) },
+    async () => {
+      const file = sharedPath(KINETO, sharedFiles(KINETO, '.json.gz')[0]!);
+      const events = (JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as { traceEvents: KinetoEvent[] })
+        .traceEvents;
+      const x = (cat: string) => events.filter(e => e['ph'] === 'X' && e['cat'] === cat);
+      const p = await readProfile(file);
+      const t = p.trace!;
+      const count = (cat: string) => Array.from(t.events.category).filter(c => p.tree.strings.get(c) === cat).length;
+      for (const cat of ['Kernel', 'Memcpy', 'Memset', 'Operator', 'Runtime'])
+        assert.equal(count(cat), x(cat).length, cat);
+      const r = inspectReport(p);
+      const copies = x('Memcpy'),
+        sets = x('Memset');
+      const sum = (l: KinetoEvent[]) => l.reduce((s, e) => s + e.args.bytes, 0);
+      assert.equal(r.dataMovement!.byKind['host-to-device']!.count, copies.filter(e => /HtoD/.test(e.name)).length);
+      assert.equal(r.dataMovement!.byKind['host-to-device']!.bytes, sum(copies.filter(e => /HtoD/.test(e.name))));
+      assert.equal(r.dataMovement!.byKind['memset']!.bytes, sum(sets));
+      assert.equal(r.dataMovement!.bytes, sum(copies) + sum(sets));
+      // GPU time per stream: Σ dur of GPU activities (µs → ns); the profile's time in that context.
+      const gpu = events.filter(e => e['ph'] === 'X' && ['Kernel', 'Memcpy', 'Memset'].includes(e.cat ?? ''));
+      const perStream = new Map<number, number>();
+      for (const e of gpu)
+        perStream.set(e['args']['stream'], (perStream.get(e['args']['stream']) ?? 0) + e['dur'] * 1000);
+      const time = p.metricIndex('time');
+      const inclusive = p.inclusive(time);
+      for (const [stream, ns] of perStream) {
+        const ti = t.tracks.findIndex(k => k.kind === 'gpu-stream' && k.gpuStream === stream);
+        const ctx = t.tracks[ti]!.context;
+        let total = 0;
+        for (const root of p.tree.roots()) total += inclusive[root * p.contextCount + ctx]!;
+        assert.equal(total, ns, `stream ${stream}`);
+        let slices = 0;
+        for (let k = t.trackEventStart[ti]!; k < t.trackEventStart[ti + 1]!; k++) slices += t.events.duration[k]!;
+        assert.equal(slices, ns);
+      }
+      // Every kernel hangs under the runtime call that launched it, below the Python frames.
+      const kernelNode =
+        t.events.node[Array.from(t.events.category).findIndex(c => p.tree.strings.get(c) === 'Kernel')]!;
+      const path = p.tree.path(kernelNode);
+      assert.equal(path[0], '<module>');
+      assert.match(path[path.length - 2]!, /^cuda/);
+    },
+  );
 
   for (const folder of ['data/chrome-trace/chrome-devtools-116', 'data/chrome-trace/speedscope-trace-event-samples']) {
     it(`reads ${folder}`, { skip: skipUnlessShared(folder) }, async () => {
@@ -295,12 +450,20 @@ describe('Chrome trace reader on shared data', () => {
         const t = p.trace!;
         assert.ok(t.tracks.length >= 1 && t.events.track.length >= 4, f);
         assert.ok(p.tree.size >= 4, f);
-        assert.ok(t.tracks.every(k => k.name && k.process), f);
+        assert.ok(
+          t.tracks.every(k => k.name && k.process),
+          f,
+        );
         // Timeline events by a direct count: slices (X, B, async b), instants, and samples with a frame.
-        const json = JSON.parse(readFileSync(sharedPath(folder, f), 'utf8')) as { traceEvents?: RawEvent[]; samples?: RawEvent[] } | RawEvent[];
-        const events = Array.isArray(json) ? json : json.traceEvents ?? [];
-        const samples = [...events.filter(e => e.ph === 'P' && e.sf !== undefined), ...(Array.isArray(json) ? [] : json.samples ?? [])];
-        const n = (phs: string) => events.filter(e => phs.split(',').includes(e.ph) && !(e.ph === 'n' && e.tid === undefined)).length;
+        const json = JSON.parse(readFileSync(sharedPath(folder, f), 'utf8')) as
+          { traceEvents?: RawEvent[]; samples?: RawEvent[] } | RawEvent[];
+        const events = Array.isArray(json) ? json : (json.traceEvents ?? []);
+        const samples = [
+          ...events.filter(e => e.ph === 'P' && e.sf !== undefined),
+          ...(Array.isArray(json) ? [] : (json.samples ?? [])),
+        ];
+        const n = (phs: string) =>
+          events.filter(e => phs.split(',').includes(e.ph) && !(e.ph === 'n' && e.tid === undefined)).length;
         assert.equal(t.events.track.length, n('X,B,b,S') + n('i,I,R,n') + samples.length, f);
         const weight = samples.reduce((sum, e) => sum + Number(e.weight ?? 1), 0);
         assert.equal(weight ? p.total(p.metricIndex('samples')) : 0, weight, f);

@@ -4,7 +4,14 @@ import { buildChromeTrace } from './chrome-trace/build';
 import { ChromeTraceCollector } from './chrome-trace/collect';
 import { TraceEventStream } from './chrome-trace/stream';
 import { JsonSyntaxError, tokenizeJsonFile } from './json/json-tokenizer';
-import { contentHead, type FileSample, isAbortError, type ProfileReader, ProfileReadError, type ReadOptions } from './reader';
+import {
+  contentHead,
+  type FileSample,
+  isAbortError,
+  type ProfileReader,
+  ProfileReadError,
+  type ReadOptions,
+} from './reader';
 
 /**
  * Chrome trace-event JSON (chrome://tracing, Perfetto's legacy JSON, PyTorch profiler / Kineto), in
@@ -27,7 +34,10 @@ export const chromeTraceReader: ProfileReader = {
     const head = contentHead(sample);
     if (head.startsWith('{')) {
       if (/"traceEvents"\s*:/.test(head)) return 0.95;
-      return /"ph"\s*:\s*"/.test(head) && /^\{\s*"(schemaVersion|deviceProperties|displayTimeUnit|otherData|metadata)"/.test(head) ? 0.6 : 0;
+      return /"ph"\s*:\s*"/.test(head) &&
+        /^\{\s*"(schemaVersion|deviceProperties|displayTimeUnit|otherData|metadata)"/.test(head)
+        ? 0.6
+        : 0;
     }
     if (head.startsWith('[')) {
       if (/^\[\s*\]?\s*$/.test(head)) return 0.3;
@@ -39,7 +49,9 @@ export const chromeTraceReader: ProfileReader = {
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const b = new ProfileBuilder('chrome-trace', path);
     const collector = new ChromeTraceCollector(b.tree.strings);
-    const fail = (reason: string): never => { throw new ProfileReadError(path, reason); };
+    const fail = (reason: string): never => {
+      throw new ProfileReadError(path, reason);
+    };
     const stream = new TraceEventStream(collector, fail);
     const warnings = b.warnings;
     try {
@@ -56,21 +68,37 @@ export const chromeTraceReader: ProfileReader = {
         const message = e.message.startsWith(`${path}: `) ? e.message.slice(path.length + 2) : e.message;
         throw new ProfileReadError(path, `not valid trace-event JSON (${message})`, { cause: e });
       }
-      warnings.push(stream.betweenEvents ? 'the event array has no closing bracket (a truncated trace)' : 'the trace is truncated; its last, incomplete event was dropped');
+      warnings.push(
+        stream.betweenEvents
+          ? 'the event array has no closing bracket (a truncated trace)'
+          : 'the trace is truncated; its last, incomplete event was dropped',
+      );
     }
     if (stream.form === null) throw new ProfileReadError(path, 'the file holds no JSON value');
     if (stream.form === 'object' && !stream.sawEventArray && !collector.stackFrames && collector.smTrack.length === 0) {
       const keys = Object.keys(collector.metadata);
-      if (!keys.length || !keys.some(k => k === 'displayTimeUnit' || k === 'otherData' || k === 'metadata' || k === 'schemaVersion')) {
-        throw new ProfileReadError(path, `not a Chrome trace: the object has no "traceEvents" (keys: ${keys.slice(0, 8).join(', ') || 'none'})`);
+      if (
+        !keys.length ||
+        !keys.some(k => k === 'displayTimeUnit' || k === 'otherData' || k === 'metadata' || k === 'schemaVersion')
+      ) {
+        throw new ProfileReadError(
+          path,
+          `not a Chrome trace: the object has no "traceEvents" (keys: ${keys.slice(0, 8).join(', ') || 'none'})`,
+        );
       }
     }
     delete collector.metadata['traceEvents'];
     Object.assign(b.metadata, collector.metadata);
     const { noTime, ignoredPhases, profileChunks } = collector.counts;
     if (noTime) warnings.push(`${noTime} event${noTime === 1 ? '' : 's'} without a numeric "ts" were skipped`);
-    if (profileChunks) warnings.push(`${profileChunks} V8 CPU-profile event${profileChunks === 1 ? '' : 's'} (ph P without "sf") were not read`);
-    if (ignoredPhases.size) warnings.push(`events of phases not shown were skipped: ${[...ignoredPhases].map(([p, n]) => `${p} ×${n}`).join(', ')}`);
+    if (profileChunks)
+      warnings.push(
+        `${profileChunks} V8 CPU-profile event${profileChunks === 1 ? '' : 's'} (ph P without "sf") were not read`,
+      );
+    if (ignoredPhases.size)
+      warnings.push(
+        `events of phases not shown were skipped: ${[...ignoredPhases].map(([p, n]) => `${p} ×${n}`).join(', ')}`,
+      );
     options.onProgress?.(0.8, 'Building the timeline');
     const profile = buildChromeTrace(collector, b, warnings);
     options.onProgress?.(1);

@@ -10,7 +10,16 @@ import { NodeKind } from '../model/call-tree';
 import type { Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
 import { cubeReader } from './cube';
-import { anchorXml, cube3Document, cubexArchive, cubexFiles, tarArchive, type CubeSpec, type CnodeSpec, type MetricSpec } from './cube/test-cubex';
+import {
+  anchorXml,
+  cube3Document,
+  cubexArchive,
+  cubexFiles,
+  tarArchive,
+  type CubeSpec,
+  type CnodeSpec,
+  type MetricSpec,
+} from './cube/test-cubex';
 import { sampleFile } from './file-sample';
 import { chooseReader, readProfile } from './index';
 import { ProfileReadError } from './reader';
@@ -44,7 +53,11 @@ function hatchetView(p: Profile): Profile {
     const key = `${parent}/${tree.name(i)}`;
     let m = byKey.get(key);
     if (m === undefined) {
-      m = b.tree.add(parent, tree.name(i), NodeKind.Function, { file: tree.file(i), line: tree.line(i), module: tree.module(i) });
+      m = b.tree.add(parent, tree.name(i), NodeKind.Function, {
+        file: tree.file(i),
+        line: tree.line(i),
+        module: tree.module(i),
+      });
       byKey.set(key, m);
     }
     merged[i] = m;
@@ -56,12 +69,14 @@ function hatchetView(p: Profile): Profile {
     return out;
   };
   const columns = new Map<string, Float64Array>();
-  for (const name of ['visits', 'hits', 'bytes_sent', 'bytes_received', 'min_time', 'max_time']) columns.set(name, sumInto(p.exclusive(p.metricIndex(name))));
+  for (const name of ['visits', 'hits', 'bytes_sent', 'bytes_received', 'min_time', 'max_time'])
+    columns.set(name, sumInto(p.exclusive(p.metricIndex(name))));
   const inc = sumInto(p.inclusive(p.metricIndex('time')));
   const parentOf = new Int32Array(n).fill(-1);
   for (let i = 0; i < tree.size; i++) if (tree.parent(i) >= 0) parentOf[merged[i]!] = merged[tree.parent(i)]!;
   const childSum = new Float64Array(n * C);
-  for (let v = 0; v < n; v++) if (parentOf[v]! >= 0) for (let c = 0; c < C; c++) childSum[parentOf[v]! * C + c]! += inc[v * C + c]!;
+  for (let v = 0; v < n; v++)
+    if (parentOf[v]! >= 0) for (let c = 0; c < C; c++) childSum[parentOf[v]! * C + c]! += inc[v * C + c]!;
   for (let v = 0; v < n; v++) if (parentOf[v]! < 0) for (let c = 0; c < C; c++) inc[v * C + c] = childSum[v * C + c]!;
   const exc = new Float64Array(n * C);
   for (let k = 0; k < n * C; k++) exc[k] = inc[k]! - childSum[k]!;
@@ -80,8 +95,14 @@ describe('CUBE reader against Hatchet', { skip: skipUnlessShared('oracle', 'scor
       const profile = await cubeReader.read(dataPath);
       const view = hatchetView(profile);
       checkAgainstOracle(view, oracle, {
-        values: (p, column) => { const m = p.metricIndex(column); return m < 0 ? null : p.exclusiveTotals(m); },
-        acrossRows: [['time', 'time', 'exclusive'], ['time (inc)', 'time (inc)', 'exclusive']],
+        values: (p, column) => {
+          const m = p.metricIndex(column);
+          return m < 0 ? null : p.exclusiveTotals(m);
+        },
+        acrossRows: [
+          ['time', 'time', 'exclusive'],
+          ['time (inc)', 'time (inc)', 'exclusive'],
+        ],
       });
       // Frames: Hatchet's file is the region's mod (ours: file or module), its line the region's begin (-1: none).
       const byPath = new Map<string, number>();
@@ -99,10 +120,26 @@ describe('CUBE reader against Hatchet', { skip: skipUnlessShared('oracle', 'scor
     assert.equal(p.tree.size, 11, 'the instrumented and the sampled MPI_Bcast stay two nodes');
     const t = p.metricIndex('time');
     const excl = p.exclusiveTotals(t);
-    closeTo(excl.reduce((s, v) => s + v, 0), p.total(t), 'Σ exclusive time = root inclusive time');
-    assert.ok(excl.every(v => v >= -1e-12), 'no negative self time');
-    assert.deepEqual(p.metrics.filter(m => m.name.endsWith('_time')).map(m => [m.name, m.aggregation]), [['min_time', 'min'], ['max_time', 'max']]);
-    assert.deepEqual(p.contexts.map(c => c.label), ['rank 0', 'rank 1', 'rank 2', 'rank 3']);
+    closeTo(
+      excl.reduce((s, v) => s + v, 0),
+      p.total(t),
+      'Σ exclusive time = root inclusive time',
+    );
+    assert.ok(
+      excl.every(v => v >= -1e-12),
+      'no negative self time',
+    );
+    assert.deepEqual(
+      p.metrics.filter(m => m.name.endsWith('_time')).map(m => [m.name, m.aggregation]),
+      [
+        ['min_time', 'min'],
+        ['max_time', 'max'],
+      ],
+    );
+    assert.deepEqual(
+      p.contexts.map(c => c.label),
+      ['rank 0', 'rank 1', 'rank 2', 'rank 3'],
+    );
     assert.equal(p.metrics[p.primaryMetric]!.name, 'time');
     assert.equal(p.metadata['Creator'], 'Score-P 7.1');
   });
@@ -121,21 +158,37 @@ describe('CUBE reader against Hatchet', { skip: skipUnlessShared('oracle', 'scor
  * OpenMP construct with a loop, a parameter node, two processes × two threads where the second
  * thread of rank 1 has no values, a derived metric and a metric without data files.
  */
-const E: Record<number, number[]> = { // exclusive time per cnode and location
-  0: [0.5, 0, 0.25, 0], 1: [1, 0.5, 2, 0], 2: [3, 0, 1, 0], 3: [2, 0, 0.5, 0], 4: [1, 0, 0.25, 0],
-  5: [0.125, 0, 4, 0], 6: [7, 1, 0, 0], 7: [0.5, 0.5, 0.5, 0], 8: [2, 2, 2, 0], 9: [0.75, 0, 0, 0],
+const E: Record<number, number[]> = {
+  // exclusive time per cnode and location
+  0: [0.5, 0, 0.25, 0],
+  1: [1, 0.5, 2, 0],
+  2: [3, 0, 1, 0],
+  3: [2, 0, 0.5, 0],
+  4: [1, 0, 0.25, 0],
+  5: [0.125, 0, 4, 0],
+  6: [7, 1, 0, 0],
+  7: [0.5, 0.5, 0.5, 0],
+  8: [2, 2, 2, 0],
+  9: [0.75, 0, 0, 0],
 };
-const tree: CnodeSpec[] = [{
-  region: 0, children: [{
-    region: 1, line: 3, children: [
-      { region: 2, line: 12, children: [{ region: 2, line: 5, children: [{ region: 2, line: 5 }] }] },
-      { region: 3, line: 14 },
-      { region: 4, line: 15 },
-      { region: 5, children: [{ region: 6 }] },
-      { region: 2, line: 20, params: [['n', '10']] },
+const tree: CnodeSpec[] = [
+  {
+    region: 0,
+    children: [
+      {
+        region: 1,
+        line: 3,
+        children: [
+          { region: 2, line: 12, children: [{ region: 2, line: 5, children: [{ region: 2, line: 5 }] }] },
+          { region: 3, line: 14 },
+          { region: 4, line: 15 },
+          { region: 5, children: [{ region: 6 }] },
+          { region: 2, line: 20, params: [['n', '10']] },
+        ],
+      },
     ],
-  }],
-}];
+  },
+];
 
 /** Inclusive values of a cnode-id table over the fixture tree (ids are pre-order positions). */
 function inclusive(table: Record<number, number[]>): Record<number, number[]> {
@@ -144,7 +197,10 @@ function inclusive(table: Record<number, number[]>): Record<number, number[]> {
   const visit = (node: CnodeSpec): number[] => {
     const id = next++;
     const sum = [...(table[id] ?? [0, 0, 0, 0])];
-    for (const c of node.children ?? []) visit(c).forEach((v, k) => { sum[k]! += v; });
+    for (const c of node.children ?? [])
+      visit(c).forEach((v, k) => {
+        sum[k]! += v;
+      });
     out[id] = sum;
     return sum;
   };
@@ -153,8 +209,15 @@ function inclusive(table: Record<number, number[]>): Record<number, number[]> {
 }
 
 /** The fixture with a storage layout for every metric, and a data type for the integer metrics. */
-function fixture(layout: Pick<MetricSpec, 'index' | 'compressed' | 'bigEndian'> = {}, integerType = 'UINT64'): CubeSpec {
-  const stored = (m: MetricSpec): MetricSpec => ({ ...m, ...layout, dtype: m.dtype === 'UINT64' ? integerType : m.dtype });
+function fixture(
+  layout: Pick<MetricSpec, 'index' | 'compressed' | 'bigEndian'> = {},
+  integerType = 'UINT64',
+): CubeSpec {
+  const stored = (m: MetricSpec): MetricSpec => ({
+    ...m,
+    ...layout,
+    dtype: m.dtype === 'UINT64' ? integerType : m.dtype,
+  });
   return {
     attrs: { Creator: 'Score-P test', 'Cube Version': '4.8' },
     regions: [
@@ -163,17 +226,72 @@ function fixture(layout: Pick<MetricSpec, 'index' | 'compressed' | 'bigEndian'> 
       { id: 2, name: 'fib', mod: '/src/fib.c', begin: 3, end: 9, paradigm: 'compiler' },
       { id: 3, name: 'MPI_Send', mod: 'MPI', paradigm: 'mpi', role: 'point2point' },
       { id: 4, name: 'größe_berechnen ✓ 計算', mod: '/src/ü.c', begin: 7, paradigm: 'compiler' },
-      { id: 5, name: '!$omp parallel @solver.f90:12', mod: '/src/solver.f90', begin: 12, paradigm: 'openmp', role: 'parallel' },
+      {
+        id: 5,
+        name: '!$omp parallel @solver.f90:12',
+        mod: '/src/solver.f90',
+        begin: 12,
+        paradigm: 'openmp',
+        role: 'parallel',
+      },
       { id: 6, name: '!$omp do @solver.f90:14', mod: '/src/solver.f90', begin: 14, paradigm: 'openmp', role: 'loop' },
     ],
     cnodes: tree,
-    processes: [{ rank: 0, threads: [0, 1] }, { rank: 1, threads: [0, 1] }],
+    processes: [
+      { rank: 0, threads: [0, 1] },
+      { rank: 1, threads: [0, 1] },
+    ],
     metrics: [
-      stored({ id: 0, uniqName: 'visits', dispName: 'Visits', type: 'EXCLUSIVE', dtype: 'UINT64', uom: 'occ', values: { 0: [1, 0, 1, 0], 1: [1, 1, 1, 0], 2: [1, 0, 1, 0], 3: [2, 0, 2, 0], 4: [4, 0, 4, 0], 5: [3, 0, 3, 0], 9: [1, 0, 0, 0] } }),
-      stored({ id: 1, uniqName: 'time', dispName: 'Time', type: 'INCLUSIVE', dtype: 'DOUBLE', uom: 'sec', values: inclusive(E) }),
-      stored({ id: 2, uniqName: 'min_time', type: 'EXCLUSIVE', dtype: 'MINDOUBLE', uom: 'sec', values: { 1: [9, 4, 9, 0], 5: [0.125, 0, 1, 0] } }),
-      stored({ id: 3, uniqName: 'max_time', type: 'EXCLUSIVE', dtype: 'MAXDOUBLE', uom: 'sec', values: { 1: [9, 4, 9, 0], 5: [0.125, 0, 3, 0] } }),
-      stored({ id: 4, uniqName: 'bytes_sent', type: 'EXCLUSIVE', dtype: 'UINT64', uom: 'bytes', values: { 5: [4096, 0, 2 ** 40, 0] } }),
+      stored({
+        id: 0,
+        uniqName: 'visits',
+        dispName: 'Visits',
+        type: 'EXCLUSIVE',
+        dtype: 'UINT64',
+        uom: 'occ',
+        values: {
+          0: [1, 0, 1, 0],
+          1: [1, 1, 1, 0],
+          2: [1, 0, 1, 0],
+          3: [2, 0, 2, 0],
+          4: [4, 0, 4, 0],
+          5: [3, 0, 3, 0],
+          9: [1, 0, 0, 0],
+        },
+      }),
+      stored({
+        id: 1,
+        uniqName: 'time',
+        dispName: 'Time',
+        type: 'INCLUSIVE',
+        dtype: 'DOUBLE',
+        uom: 'sec',
+        values: inclusive(E),
+      }),
+      stored({
+        id: 2,
+        uniqName: 'min_time',
+        type: 'EXCLUSIVE',
+        dtype: 'MINDOUBLE',
+        uom: 'sec',
+        values: { 1: [9, 4, 9, 0], 5: [0.125, 0, 1, 0] },
+      }),
+      stored({
+        id: 3,
+        uniqName: 'max_time',
+        type: 'EXCLUSIVE',
+        dtype: 'MAXDOUBLE',
+        uom: 'sec',
+        values: { 1: [9, 4, 9, 0], 5: [0.125, 0, 3, 0] },
+      }),
+      stored({
+        id: 4,
+        uniqName: 'bytes_sent',
+        type: 'EXCLUSIVE',
+        dtype: 'UINT64',
+        uom: 'bytes',
+        values: { 5: [4096, 0, 2 ** 40, 0] },
+      }),
       { id: 5, uniqName: 'comp', type: 'POSTDERIVED', dtype: 'DOUBLE', uom: 'sec' },
       { id: 6, uniqName: 'bytes_put', type: 'EXCLUSIVE', dtype: 'UINT64', uom: 'bytes' },
     ],
@@ -181,8 +299,13 @@ function fixture(layout: Pick<MetricSpec, 'index' | 'compressed' | 'bigEndian'> 
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-cube-'));
-const write = (name: string, data: Uint8Array | string) => { const p = join(tmp, name); writeFileSync(p, data); return p; };
-const column = (p: Profile, matrix: Float64Array, node: number) => Array.from(matrix.subarray(node * p.contextCount, (node + 1) * p.contextCount));
+const write = (name: string, data: Uint8Array | string) => {
+  const p = join(tmp, name);
+  writeFileSync(p, data);
+  return p;
+};
+const column = (p: Profile, matrix: Float64Array, node: number) =>
+  Array.from(matrix.subarray(node * p.contextCount, (node + 1) * p.contextCount));
 const byId = (table: Record<number, number[]>, id: number) => table[id] ?? [0, 0, 0, 0];
 
 function assertFixture(p: Profile): void {
@@ -192,29 +315,56 @@ function assertFixture(p: Profile): void {
   assert.equal(p.tree.name(6), 'größe_berechnen ✓ 計算');
   assert.equal(p.tree.file(6), '/src/ü.c');
   assert.equal(p.tree.name(9), 'fib [n=10]', 'parameter-based profiling nodes are named by their parameters');
-  assert.deepEqual([p.tree.file(2), p.tree.line(2), p.tree.callLine(2), p.tree.module(5), p.tree.file(5)], ['/src/fib.c', 3, 12, 'MPI', null]);
-  assert.deepEqual([1, 5, 7, 8].map(i => p.tree.kind(i)), [NodeKind.Function, NodeKind.Function, NodeKind.Region, NodeKind.Loop]);
-  assert.deepEqual(p.contexts.map(c => c.label), ['rank 0 · thread 0', 'rank 0 · thread 1', 'rank 1 · thread 0', 'rank 1 · thread 1']);
-  assert.deepEqual(p.metrics.map(m => [m.name, m.kind, m.aggregation, m.unit]), [
-    ['visits', 'exclusive', 'sum', 'count'], ['time', 'inclusive', 'sum', 's'], ['min_time', 'both', 'min', 's'],
-    ['max_time', 'both', 'max', 's'], ['bytes_sent', 'exclusive', 'sum', 'bytes'],
-  ]);
+  assert.deepEqual(
+    [p.tree.file(2), p.tree.line(2), p.tree.callLine(2), p.tree.module(5), p.tree.file(5)],
+    ['/src/fib.c', 3, 12, 'MPI', null],
+  );
+  assert.deepEqual(
+    [1, 5, 7, 8].map(i => p.tree.kind(i)),
+    [NodeKind.Function, NodeKind.Function, NodeKind.Region, NodeKind.Loop],
+  );
+  assert.deepEqual(
+    p.contexts.map(c => c.label),
+    ['rank 0 · thread 0', 'rank 0 · thread 1', 'rank 1 · thread 0', 'rank 1 · thread 1'],
+  );
+  assert.deepEqual(
+    p.metrics.map(m => [m.name, m.kind, m.aggregation, m.unit]),
+    [
+      ['visits', 'exclusive', 'sum', 'count'],
+      ['time', 'inclusive', 'sum', 's'],
+      ['min_time', 'both', 'min', 's'],
+      ['max_time', 'both', 'max', 's'],
+      ['bytes_sent', 'exclusive', 'sum', 'bytes'],
+    ],
+  );
   assert.equal(p.metrics[p.primaryMetric]!.name, 'time');
   const time = p.metricIndex('time');
   const incl = inclusive(E);
   for (let i = 0; i < 10; i++) {
-    column(p, p.exclusive(time), i).forEach((v, c) => closeTo(v, byId(E, i)[c]!, `exclusive time of ${i} in context ${c}`, 1e-12));
-    column(p, p.inclusive(time), i).forEach((v, c) => closeTo(v, byId(incl, i)[c]!, `inclusive time of ${i} in context ${c}`, 1e-12));
+    column(p, p.exclusive(time), i).forEach((v, c) =>
+      closeTo(v, byId(E, i)[c]!, `exclusive time of ${i} in context ${c}`, 1e-12),
+    );
+    column(p, p.inclusive(time), i).forEach((v, c) =>
+      closeTo(v, byId(incl, i)[c]!, `inclusive time of ${i} in context ${c}`, 1e-12),
+    );
   }
   assert.deepEqual(column(p, p.exclusive(p.metricIndex('visits')), 4), [4, 0, 4, 0]);
   assert.deepEqual(column(p, p.exclusive(p.metricIndex('bytes_sent')), 5), [4096, 0, 2 ** 40, 0]);
   const min = p.metricIndex('min_time');
-  assert.deepEqual(column(p, p.exclusive(min), 5), column(p, p.inclusive(min), 5), 'a per-visit statistic is the same on both sides');
+  assert.deepEqual(
+    column(p, p.exclusive(min), 5),
+    column(p, p.inclusive(min), 5),
+    'a per-visit statistic is the same on both sides',
+  );
   assert.deepEqual(column(p, p.inclusive(min), 5), [0.125, 0, 1, 0]);
-  for (const m of p.metrics.keys()) assert.ok(column(p, p.inclusive(m), 0).length === 4 && p.inclusiveTotals(m).every(Number.isFinite));
+  for (const m of p.metrics.keys())
+    assert.ok(column(p, p.inclusive(m), 0).length === 4 && p.inclusiveTotals(m).every(Number.isFinite));
   assert.equal(p.inclusive(time)[3], 0, 'the thread without values is a context of zeros');
   assert.equal(p.metadata['Creator'], 'Score-P test');
-  assert.ok(p.warnings.some(w => /derived .*comp/.test(w)), p.warnings.join('; '));
+  assert.ok(
+    p.warnings.some(w => /derived .*comp/.test(w)),
+    p.warnings.join('; '),
+  );
 }
 
 describe('CUBE reader', () => {
@@ -228,10 +378,13 @@ describe('CUBE reader', () => {
 
   it('reads dense indexes, compressed rows, big-endian files and integer types the same way', async () => {
     const layouts: [string, Parameters<typeof fixture>[0]][] = [
-      ['dense', { index: 'dense' }], ['compressed', { compressed: true }], ['big-endian', { bigEndian: true }],
+      ['dense', { index: 'dense' }],
+      ['compressed', { compressed: true }],
+      ['big-endian', { bigEndian: true }],
       ['dense-compressed-be', { index: 'dense', compressed: true, bigEndian: true }],
     ];
-    for (const [name, layout] of layouts) assertFixture(await cubeReader.read(write(`${name}.cubex`, cubexArchive(fixture(layout)))));
+    for (const [name, layout] of layouts)
+      assertFixture(await cubeReader.read(write(`${name}.cubex`, cubexArchive(fixture(layout)))));
     assertFixture(await cubeReader.read(write('int64.cubex', cubexArchive(fixture({}, 'INT64')))));
     // Narrow integer types, for the visits metric whose values fit.
     for (const dtype of ['UINT32', 'INT32', 'INT16', 'UINT8']) {
@@ -248,11 +401,21 @@ describe('CUBE reader', () => {
     assert.equal(cubeReader.sniff(await sampleFile(gz)), 0.95);
     assertFixture(await readProfile(gz));
 
-    const files = cubexFiles(fixture()).map(f => (f.name === 'anchor.xml' ? { ...f, data: gzipSync(f.data) } : f.name === '1.data' ? { name: '1.data.gz', data: gzipSync(f.data) } : f));
+    const files = cubexFiles(fixture()).map(f =>
+      f.name === 'anchor.xml'
+        ? { ...f, data: gzipSync(f.data) }
+        : f.name === '1.data'
+          ? { name: '1.data.gz', data: gzipSync(f.data) }
+          : f,
+    );
     assertFixture(await cubeReader.read(write('gz-entries.cubex', tarArchive(files))));
 
-    const long = [...cubexFiles(fixture()), { name: `${'very-long-directory-name/'.repeat(6)}notes.txt`, data: Buffer.from('x') }];
-    for (const longNames of ['gnu', 'pax'] as const) assertFixture(await cubeReader.read(write(`long-${longNames}.cubex`, tarArchive(long, { longNames }))));
+    const long = [
+      ...cubexFiles(fixture()),
+      { name: `${'very-long-directory-name/'.repeat(6)}notes.txt`, data: Buffer.from('x') },
+    ];
+    for (const longNames of ['gnu', 'pax'] as const)
+      assertFixture(await cubeReader.read(write(`long-${longNames}.cubex`, tarArchive(long, { longNames }))));
 
     const buggy = await cubeReader.read(write('cube48.cubex', cubexArchive(fixture(), { checksum: c => c + 17 })));
     assertFixture(buggy);
@@ -272,7 +435,10 @@ describe('CUBE reader', () => {
       version: '3.0',
       regions: fixture().regions,
       cnodes: tree,
-      processes: [{ rank: 0, threads: [0, 1] }, { rank: 1, threads: [0, 1] }],
+      processes: [
+        { rank: 0, threads: [0, 1] },
+        { rank: 1, threads: [0, 1] },
+      ],
       metrics: [
         { id: 0, uniqName: 'time', dispName: 'Time', dtype: 'FLOAT', uom: 'sec', values: E },
         { id: 1, uniqName: 'visits', dtype: 'INTEGER', uom: 'occ', values: { 4: [4, 0, 4, 0] } },
@@ -283,9 +449,16 @@ describe('CUBE reader', () => {
     assert.equal(chooseReader(await sampleFile(path)), cubeReader);
     const p = await readProfile(path);
     assert.equal(p.metadata['cube.version'], '3.0');
-    assert.deepEqual(p.metrics.map(m => [m.name, m.kind]), [['time', 'exclusive'], ['visits', 'exclusive']]);
+    assert.deepEqual(
+      p.metrics.map(m => [m.name, m.kind]),
+      [
+        ['time', 'exclusive'],
+        ['visits', 'exclusive'],
+      ],
+    );
     const incl = inclusive(E);
-    for (let i = 0; i < 10; i++) column(p, p.inclusive(0), i).forEach((v, c) => closeTo(v, byId(incl, i)[c]!, `inclusive time of ${i}`, 1e-12));
+    for (let i = 0; i < 10; i++)
+      column(p, p.inclusive(0), i).forEach((v, c) => closeTo(v, byId(incl, i)[c]!, `inclusive time of ${i}`, 1e-12));
     assert.equal(p.tree.name(6), 'größe_berechnen ✓ 計算');
     const gz = write('fixture.cube.gz', gzipSync(cube3Document(spec)));
     assert.equal(cubeReader.sniff(await sampleFile(gz)), 0.95);
@@ -297,12 +470,21 @@ describe('CUBE reader', () => {
     spec.metrics.push({ id: 7, uniqName: 'io_stats', type: 'EXCLUSIVE', dtype: 'TAU_ATOMIC', uom: 'bytes' });
     spec.processes[1] = { rank: 1, threads: [0, 0] };
     const files = cubexFiles(spec);
-    files.push({ name: '7.index', data: files.find(f => f.name === '0.index')!.data }, { name: '7.data', data: files.find(f => f.name === '0.data')!.data });
+    files.push(
+      { name: '7.index', data: files.find(f => f.name === '0.index')!.data },
+      { name: '7.data', data: files.find(f => f.name === '0.data')!.data },
+    );
     const p = await cubeReader.read(write('tolerated.cubex', tarArchive(files)));
     assert.equal(p.metricIndex('io_stats'), -1);
     assert.equal(p.contextCount, 3);
-    assert.ok(p.warnings.some(w => /io_stats" has data type TAU_ATOMIC/.test(w)), p.warnings.join('; '));
-    assert.ok(p.warnings.some(w => /"thread 0" and "thread 0" have the same rank and thread; their values were added/.test(w)), p.warnings.join('; '));
+    assert.ok(
+      p.warnings.some(w => /io_stats" has data type TAU_ATOMIC/.test(w)),
+      p.warnings.join('; '),
+    );
+    assert.ok(
+      p.warnings.some(w => /"thread 0" and "thread 0" have the same rank and thread; their values were added/.test(w)),
+      p.warnings.join('; '),
+    );
   });
 
   it('explains that a lone CUBE4 anchor.xml holds no values', async () => {
@@ -328,7 +510,15 @@ describe('CUBE reader', () => {
     ac.abort();
     await assert.rejects(cubeReader.read(path, { signal: ac.signal }), (e: Error) => e.name === 'AbortError');
     const late = new AbortController();
-    await assert.rejects(cubeReader.read(path, { signal: late.signal, onProgress: f => { if (f > 0.5) late.abort(); } }), (e: Error) => e.name === 'AbortError');
+    await assert.rejects(
+      cubeReader.read(path, {
+        signal: late.signal,
+        onProgress: f => {
+          if (f > 0.5) late.abort();
+        },
+      }),
+      (e: Error) => e.name === 'AbortError',
+    );
     const fromTimer = new AbortController();
     const reading = cubeReader.read(path, { signal: fromTimer.signal });
     setImmediate(() => fromTimer.abort());
@@ -339,56 +529,147 @@ describe('CUBE reader', () => {
     const spec = fixture();
     const files = cubexFiles(spec);
     const without = (name: string) => tarArchive(files.filter(f => f.name !== name));
-    const replace = (name: string, f: (d: Buffer) => Buffer) => tarArchive(files.map(x => (x.name === name ? { ...x, data: f(Buffer.from(x.data)) } : x)));
+    const replace = (name: string, f: (d: Buffer) => Buffer) =>
+      tarArchive(files.map(x => (x.name === name ? { ...x, data: f(Buffer.from(x.data)) } : x)));
     const good = cubexArchive(spec);
     const flipped = Buffer.from(good);
     flipped[3]! ^= 0x20; // a byte of the first entry's name
     const cases: [string, Buffer, RegExp][] = [
       ['truncated-header', good.subarray(0, 1100), /truncated: the header of entry 2 at byte 1024 is cut off/],
-      ['truncated-data', good.subarray(0, 600), /truncated: entry 1 \("0\.data"\) at byte 0 holds 234 bytes but only 88 follow/],
-      ['no-end-marker', cubexArchive(spec, { noEndMarker: true }), /ends after 11 entries without the end-of-archive marker/],
+      [
+        'truncated-data',
+        good.subarray(0, 600),
+        /truncated: entry 1 \("0\.data"\) at byte 0 holds 234 bytes but only 88 follow/,
+      ],
+      [
+        'no-end-marker',
+        cubexArchive(spec, { noEndMarker: true }),
+        /ends after 11 entries without the end-of-archive marker/,
+      ],
       ['bad-checksum', flipped, /entry 1 .* has a bad checksum .*while later headers are correct/],
-      ['no-anchor', without('anchor.xml'), /has no anchor\.xml \(it holds 0\.data, 0\.index, 1\.data, .*, …\): not a CUBE4 profile/],
+      [
+        'no-anchor',
+        without('anchor.xml'),
+        /has no anchor\.xml \(it holds 0\.data, 0\.index, 1\.data, .*, …\): not a CUBE4 profile/,
+      ],
       ['no-data', without('1.data'), /1\.index \(metric "time"\) is in the archive but 1\.data is missing/],
       ['no-index', without('0.index'), /0\.data \(metric "visits"\) is in the archive but 0\.index is missing/],
-      ['index-magic', replace('1.index', d => Buffer.concat([Buffer.from('CUBEX.INDEZ'), d.subarray(11)])), /1\.index \(metric "time"\): wrong magic/],
-      ['data-magic', replace('1.data', d => Buffer.concat([Buffer.from('CUBEX.DAT@'), d.subarray(10)])), /1\.data \(metric "time"\): wrong magic/],
-      ['endianness', replace('1.index', d => { d.writeUInt32LE(7, 11); return d; }), /bad endianness marker 0x7/],
-      ['index-version', replace('1.index', d => { d.writeUInt16LE(2, 15); return d; }), /unsupported index version 2/],
-      ['index-format', replace('1.index', d => { d[17] = 2; return d; }), /unsupported index format 2/],
-      ['index-range', replace('1.index', d => { d.writeUInt32LE(99, 22); return d; }), /names call-tree position 99, but the call tree has 10 nodes/],
-      ['short-data', replace('1.data', d => d.subarray(0, d.length - 8)), /1\.data \(metric "time"\): holds \d+ bytes of values, but 10 rows × 4 locations × 8 bytes \(DOUBLE\) need 320/],
+      [
+        'index-magic',
+        replace('1.index', d => Buffer.concat([Buffer.from('CUBEX.INDEZ'), d.subarray(11)])),
+        /1\.index \(metric "time"\): wrong magic/,
+      ],
+      [
+        'data-magic',
+        replace('1.data', d => Buffer.concat([Buffer.from('CUBEX.DAT@'), d.subarray(10)])),
+        /1\.data \(metric "time"\): wrong magic/,
+      ],
+      [
+        'endianness',
+        replace('1.index', d => {
+          d.writeUInt32LE(7, 11);
+          return d;
+        }),
+        /bad endianness marker 0x7/,
+      ],
+      [
+        'index-version',
+        replace('1.index', d => {
+          d.writeUInt16LE(2, 15);
+          return d;
+        }),
+        /unsupported index version 2/,
+      ],
+      [
+        'index-format',
+        replace('1.index', d => {
+          d[17] = 2;
+          return d;
+        }),
+        /unsupported index format 2/,
+      ],
+      [
+        'index-range',
+        replace('1.index', d => {
+          d.writeUInt32LE(99, 22);
+          return d;
+        }),
+        /names call-tree position 99, but the call tree has 10 nodes/,
+      ],
+      [
+        'short-data',
+        replace('1.data', d => d.subarray(0, d.length - 8)),
+        /1\.data \(metric "time"\): holds \d+ bytes of values, but 10 rows × 4 locations × 8 bytes \(DOUBLE\) need 320/,
+      ],
       ['bad-xml', replace('anchor.xml', d => d.subarray(0, 2000)), /anchor\.xml is not well-formed XML \(.*\d+:\d+/],
-      ['no-region', replace('anchor.xml', d => Buffer.from(d.toString().replace('calleeId="6"', 'calleeId="66"'))), /cnode 8 calls region 66, which is not defined/],
-      ['bad-attribute', replace('anchor.xml', d => Buffer.from(d.toString().replace('<cnode id="3"', '<cnode id="three"'))), /anchor\.xml line \d+: attribute id of <cnode> is not an integer: "three"/],
-      ['no-locations', replace('anchor.xml', d => Buffer.from(d.toString().replace(/<locationgroup[\s\S]*<\/locationgroup>/, ''))), /no locations/],
+      [
+        'no-region',
+        replace('anchor.xml', d => Buffer.from(d.toString().replace('calleeId="6"', 'calleeId="66"'))),
+        /cnode 8 calls region 66, which is not defined/,
+      ],
+      [
+        'bad-attribute',
+        replace('anchor.xml', d => Buffer.from(d.toString().replace('<cnode id="3"', '<cnode id="three"'))),
+        /anchor\.xml line \d+: attribute id of <cnode> is not an integer: "three"/,
+      ],
+      [
+        'no-locations',
+        replace('anchor.xml', d => Buffer.from(d.toString().replace(/<locationgroup[\s\S]*<\/locationgroup>/, ''))),
+        /no locations/,
+      ],
       ['not-tar', Buffer.from('garbage that is no tar archive at all'.repeat(30)), /not a tar header|bad checksum/],
     ];
     for (const [name, bytes, reason] of cases) {
       const path = write(`${name}.cubex`, bytes);
-      await assert.rejects(cubeReader.read(path), (e: Error) => {
-        assert.ok(e instanceof ProfileReadError, `${name}: ${e.stack}`);
-        assert.ok(e.message.startsWith(path), `${name}: message names the file: ${e.message}`);
-        assert.match(e.message, reason, name);
-        return true;
-      }, `${name} must be rejected`);
+      await assert.rejects(
+        cubeReader.read(path),
+        (e: Error) => {
+          assert.ok(e instanceof ProfileReadError, `${name}: ${e.stack}`);
+          assert.ok(e.message.startsWith(path), `${name}: message names the file: ${e.message}`);
+          assert.match(e.message, reason, name);
+          return true;
+        },
+        `${name} must be rejected`,
+      );
     }
-    const cube3 = cube3Document({ ...fixture(), version: '3.0', metrics: [{ id: 0, uniqName: 'time', dtype: 'FLOAT', uom: 'sec', values: { 4: [1, 2, 3] } }] });
-    await assert.rejects(cubeReader.read(write('short-row.cube', cube3)), /severity row for cnode 4 has 3 values, but the system has 4 threads/);
+    const cube3 = cube3Document({
+      ...fixture(),
+      version: '3.0',
+      metrics: [{ id: 0, uniqName: 'time', dtype: 'FLOAT', uom: 'sec', values: { 4: [1, 2, 3] } }],
+    });
+    await assert.rejects(
+      cubeReader.read(write('short-row.cube', cube3)),
+      /severity row for cnode 4 has 3 values, but the system has 4 threads/,
+    );
     const nan = cube3.replace(/<row cnodeId="4">\n1\n2\n3/, '<row cnodeId="4">\n1\n2\nx3\n4');
-    await assert.rejects(cubeReader.read(write('bad-number.cube', nan)), /line \d+: bad number "x3" in the severity row for cnode 4/);
+    await assert.rejects(
+      cubeReader.read(write('bad-number.cube', nan)),
+      /line \d+: bad number "x3" in the severity row for cnode 4/,
+    );
   });
 
   it('survives truncation and byte flips anywhere: a ProfileReadError or a good read, quickly', async () => {
     const spec = fixture({ compressed: true });
     spec.metrics[0] = { ...spec.metrics[0]!, compressed: false, index: 'dense' };
     const good = cubexArchive(spec);
-    const cube3 = Buffer.from(cube3Document({ ...fixture(), version: '3.0', metrics: [{ id: 0, uniqName: 'time', dtype: 'FLOAT', uom: 'sec', values: E }] }));
+    const cube3 = Buffer.from(
+      cube3Document({
+        ...fixture(),
+        version: '3.0',
+        metrics: [{ id: 0, uniqName: 'time', dtype: 'FLOAT', uom: 'sec', values: E }],
+      }),
+    );
     let seed = 12345;
-    const random = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
     // [label, bytes, must fail]: a cut is harmless only after the first end-of-archive block.
     const mutants: [string, Buffer, boolean][] = [];
-    for (const [label, original, harmlessCut] of [['cubex', good, good.length - 512], ['cube3', cube3, Infinity]] as const) {
+    for (const [label, original, harmlessCut] of [
+      ['cubex', good, good.length - 512],
+      ['cube3', cube3, Infinity],
+    ] as const) {
       for (let k = 1; k <= 60; k++) {
         const cut = Math.floor((k * original.length) / 61);
         mutants.push([`${label} truncated at ${cut}`, original.subarray(0, cut), cut < harmlessCut]);

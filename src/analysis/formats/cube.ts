@@ -1,14 +1,34 @@
 import { gunzipSync } from 'node:zlib';
 import { NodeKind } from '../model/call-tree';
-import { isTimeUnit, normaliseUnit, type MetricAggregation, type MetricDescriptor, type MetricKind } from '../model/metric';
+import {
+  isTimeUnit,
+  normaliseUnit,
+  type MetricAggregation,
+  type MetricDescriptor,
+  type MetricKind,
+} from '../model/metric';
 import type { Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
-import { parseCubeAnchor, type CubeAnchor, type CubeLocation, type CubeMetricDefinition, type CubeRegion } from './cube/anchor-xml';
+import {
+  parseCubeAnchor,
+  type CubeAnchor,
+  type CubeLocation,
+  type CubeMetricDefinition,
+  type CubeRegion,
+} from './cube/anchor-xml';
 import { CubeFormatError } from './cube/cube-format-error';
 import { cubeRowOrder, decodeCubeData, parseCubeIndex, scalarType } from './cube/metric-values';
 import { hasUstarMagic, headerString, readTarArchive } from './cube/tar-archive';
 import { isGzip, readBytes, readChunks } from './io/file-input';
-import { contentHead, type FileSample, isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
+import {
+  contentHead,
+  type FileSample,
+  isAbortError,
+  type ProfileReader,
+  ProfileReadError,
+  type ReadOptions,
+  throwIfAborted,
+} from './reader';
 
 /**
  * CUBE profiles as Score-P and Scalasca write them (Hatchet's `from_scorep` reads the same files):
@@ -34,11 +54,26 @@ const CUBEX_FIRST_ENTRY = /^(\.\/)?(anchor\.xml|remapping\.spec|\d+\.(index|data
 /** Derived metrics hold CubePL formulas, not values. */
 const DERIVED_TYPES = new Set(['POSTDERIVED', 'PREDERIVED_INCLUSIVE', 'PREDERIVED_EXCLUSIVE']);
 /** `mod` values that name a source file rather than a module such as `MPI`. */
-const SOURCE_FILE = /[\\/]|\.(c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|f|for|ftn|f77|f90|f95|f03|f08|cu|cuh|cl|py|rs|go|java|chpl|upc)$/i;
+const SOURCE_FILE =
+  /[\\/]|\.(c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|f|for|ftn|f77|f90|f95|f03|f08|cu|cuh|cl|py|rs|go|java|chpl|upc)$/i;
 /** Paradigms that say nothing about where code lives; others (mpi, openmp, cuda, …) serve as a module. */
 const GENERIC_PARADIGMS = new Set(['', 'user', 'compiler', 'sampling', 'measurement', 'unknown']);
 /** Region roles of annotated or structured code blocks rather than called functions. */
-const BLOCK_ROLES = new Set(['code', 'phase', 'dynamic phase', 'parallel', 'sections', 'section', 'workshare', 'single', 'master', 'critical', 'ordered', 'task', 'task untied']);
+const BLOCK_ROLES = new Set([
+  'code',
+  'phase',
+  'dynamic phase',
+  'parallel',
+  'sections',
+  'section',
+  'workshare',
+  'single',
+  'master',
+  'critical',
+  'ordered',
+  'task',
+  'task untied',
+]);
 
 function nodeKindOf(region: CubeRegion): NodeKind {
   const role = region.role.toLowerCase();
@@ -109,7 +144,9 @@ function archiveRows(anchor: CubeAnchor, files: Map<string, Uint8Array>, warning
     const n = anchor.tree.size;
     const layout = inEntry(indexName, what, () => parseCubeIndex(index, n));
     const rows = layout.positions ? layout.positions.length : n;
-    const values = inEntry(dataName, what, () => decodeCubeData(data, rows, anchor.locations.length, type, layout.littleEndian));
+    const values = inEntry(dataName, what, () =>
+      decodeCubeData(data, rows, anchor.locations.length, type, layout.littleEndian),
+    );
     const orderKind = def.type === 'INCLUSIVE' ? 'inclusive' : 'exclusive';
     let order = orders.get(orderKind);
     if (!order) orders.set(orderKind, (order = cubeRowOrder(anchor.tree.parent, orderKind)));
@@ -138,7 +175,10 @@ function inlineRows(anchor: CubeAnchor): RowSource {
     const nodes = new Int32Array(m.cnodeIds.length);
     m.cnodeIds.forEach((id, r) => {
       const node = nodeOfCnode.get(id);
-      if (node === undefined) throw new CubeFormatError(`the severity matrix of metric "${def.uniqName}" has a row for cnode ${id}, which is not in the call tree`);
+      if (node === undefined)
+        throw new CubeFormatError(
+          `the severity matrix of metric "${def.uniqName}" has a row for cnode ${id}, which is not in the call tree`,
+        );
       nodes[r] = node;
     });
     return { nodes, values: m.values };
@@ -146,20 +186,33 @@ function inlineRows(anchor: CubeAnchor): RowSource {
 }
 
 /** Execution context coordinates of a location: rank = process, thread = thread number (GPU streams as streams). */
-function contextCoordinates(l: CubeLocation, singleThreaded: boolean): { rank: number; thread?: number; gpuStream?: number } {
+function contextCoordinates(
+  l: CubeLocation,
+  singleThreaded: boolean,
+): { rank: number; thread?: number; gpuStream?: number } {
   if (/accelerator|gpu|stream/i.test(l.type)) return { rank: l.groupRank, gpuStream: l.rank };
   return singleThreaded ? { rank: l.groupRank } : { rank: l.groupRank, thread: l.rank };
 }
 
 /** Builds the model from a parsed anchor and the rows of each metric. */
-async function buildCubeProfile(anchor: CubeAnchor, rowsOf: RowSource, path: string, warnings: string[], options: ReadOptions): Promise<Profile> {
+async function buildCubeProfile(
+  anchor: CubeAnchor,
+  rowsOf: RowSource,
+  path: string,
+  warnings: string[],
+  options: ReadOptions,
+): Promise<Profile> {
   const { tree, regions, locations } = anchor;
   if (tree.size === 0) throw new CubeFormatError('the call tree is empty (no <cnode> in <program>)');
-  if (locations.length === 0) throw new CubeFormatError('the system tree has no locations (threads), so no value can be placed');
+  if (locations.length === 0)
+    throw new CubeFormatError('the system tree has no locations (threads), so no value can be placed');
   const b = new ProfileBuilder(FORMAT_ID, path);
 
   // Many cnodes call the same region: work out each region's node attributes once.
-  const nodeOfRegion = new Map<number, { name: string; kind: NodeKind; file: string | null; line: number | null; module: string | null }>();
+  const nodeOfRegion = new Map<
+    number,
+    { name: string; kind: NodeKind; file: string | null; line: number | null; module: string | null }
+  >();
   const seenIds = new Set<number>();
   for (let i = 0; i < tree.size; i++) {
     const id = tree.cnodeId[i]!;
@@ -170,10 +223,18 @@ async function buildCubeProfile(anchor: CubeAnchor, rowsOf: RowSource, path: str
     if (!node) {
       const region = regions.get(regionId);
       if (!region) throw new CubeFormatError(`cnode ${id} calls region ${regionId}, which is not defined`);
-      nodeOfRegion.set(regionId, (node = { name: region.name || `region ${regionId}`, kind: nodeKindOf(region), ...locationOf(region) }));
+      nodeOfRegion.set(
+        regionId,
+        (node = { name: region.name || `region ${regionId}`, kind: nodeKindOf(region), ...locationOf(region) }),
+      );
     }
     const params = tree.parameters.get(i);
-    b.tree.add(tree.parent[i]!, params ? `${node.name} [${params}]` : node.name, node.kind, { file: node.file, line: node.line, module: node.module, callLine: tree.callLine[i] || null });
+    b.tree.add(tree.parent[i]!, params ? `${node.name} [${params}]` : node.name, node.kind, {
+      file: node.file,
+      line: node.line,
+      module: node.module,
+      callLine: tree.callLine[i] || null,
+    });
   }
 
   const perGroup = new Map<number, number>();
@@ -184,7 +245,8 @@ async function buildCubeProfile(anchor: CubeAnchor, rowsOf: RowSource, path: str
   for (const l of locations) {
     const c = b.context(contextCoordinates(l, singleThreaded));
     const owner = ownerOfContext.get(c);
-    if (owner) warnings.push(`locations "${owner.name}" and "${l.name}" have the same rank and thread; their values were added`);
+    if (owner)
+      warnings.push(`locations "${owner.name}" and "${l.name}" have the same rank and thread; their values were added`);
     else ownerOfContext.set(c, l);
     contextOf[l.id] = c;
   }
@@ -198,7 +260,10 @@ async function buildCubeProfile(anchor: CubeAnchor, rowsOf: RowSource, path: str
     await new Promise(resolve => setImmediate(resolve));
     throwIfAborted(options.signal);
     options.onProgress?.(0.7 + (0.25 * k) / anchor.metrics.length, 'Reading metric values');
-    if (DERIVED_TYPES.has(def.type)) { derived.push(def.uniqName || def.dispName); continue; }
+    if (DERIVED_TYPES.has(def.type)) {
+      derived.push(def.uniqName || def.dispName);
+      continue;
+    }
     if (def.val.toUpperCase() === 'VOID') continue;
     const rows = rowsOf(def);
     if (!rows) continue;
@@ -206,7 +271,14 @@ async function buildCubeProfile(anchor: CubeAnchor, rowsOf: RowSource, path: str
     if (usedNames.has(name)) name = `${name}#${def.id}`;
     usedNames.add(name);
     const { kind, aggregation } = metricSemantics(def);
-    const descriptor: MetricDescriptor = { name, label: def.dispName || name, sourceKeys: [def.uniqName || String(def.id)], unit: unitOf(def.uom), kind, aggregation };
+    const descriptor: MetricDescriptor = {
+      name,
+      label: def.dispName || name,
+      sourceKeys: [def.uniqName || String(def.id)],
+      unit: unitOf(def.uom),
+      kind,
+      aggregation,
+    };
     const m = b.addMetric(descriptor);
     descriptors.push(descriptor);
     const { nodes, values } = rows;
@@ -222,9 +294,15 @@ async function buildCubeProfile(anchor: CubeAnchor, rowsOf: RowSource, path: str
       }
     }
   }
-  if (descriptors.length === 0) throw new CubeFormatError(`no metric has values (the file defines ${anchor.metrics.map(d => d.uniqName).join(', ') || 'no metrics'})`);
+  if (descriptors.length === 0)
+    throw new CubeFormatError(
+      `no metric has values (the file defines ${anchor.metrics.map(d => d.uniqName).join(', ') || 'no metrics'})`,
+    );
   if (derived.length) warnings.push(`derived (CubePL) metrics are not computed: ${derived.join(', ')}`);
-  if (anchor.attributes['CLUSTERING']?.toUpperCase() === 'ON') warnings.push('the profile was written with call-path clustering; its clustered call tree is shown as stored, clusters are not expanded');
+  if (anchor.attributes['CLUSTERING']?.toUpperCase() === 'ON')
+    warnings.push(
+      'the profile was written with call-path clustering; its clustered call tree is shown as stored, clusters are not expanded',
+    );
 
   b.metadata['cube.version'] = anchor.version;
   for (const [k, v] of Object.entries(anchor.attributes)) b.metadata[k] = v;
@@ -258,9 +336,14 @@ async function readCube(path: string, options: ReadOptions): Promise<Profile> {
   throwIfAborted(signal);
   const warnings: string[] = [];
   if (startsWithXml(await firstBytes(path, signal))) {
-    const anchor = await parseCubeAnchor(readChunks(path, { signal, onProgress: f => onProgress?.(0.7 * f, 'Reading CUBE XML') }), { signal });
+    const anchor = await parseCubeAnchor(
+      readChunks(path, { signal, onProgress: f => onProgress?.(0.7 * f, 'Reading CUBE XML') }),
+      { signal },
+    );
     if (!anchor.version.startsWith('3')) {
-      throw new CubeFormatError(`this is the anchor.xml of a CUBE ${anchor.version || '4'} archive on its own; the values are in the .cubex archive it came from: open that instead`);
+      throw new CubeFormatError(
+        `this is the anchor.xml of a CUBE ${anchor.version || '4'} archive on its own; the values are in the .cubex archive it came from: open that instead`,
+      );
     }
     return buildCubeProfile(anchor, inlineRows(anchor), path, warnings, options);
   }
@@ -270,9 +353,14 @@ async function readCube(path: string, options: ReadOptions): Promise<Profile> {
   const anchorBytes = archiveEntry(archive.files, 'anchor.xml');
   if (!anchorBytes) {
     const names = [...archive.files.keys()];
-    throw new CubeFormatError(`the archive has no anchor.xml (it holds ${names.length ? names.slice(0, 8).join(', ') + (names.length > 8 ? ', …' : '') : 'no files'}): not a CUBE4 profile`);
+    throw new CubeFormatError(
+      `the archive has no anchor.xml (it holds ${names.length ? names.slice(0, 8).join(', ') + (names.length > 8 ? ', …' : '') : 'no files'}): not a CUBE4 profile`,
+    );
   }
-  const anchor = await parseCubeAnchor(slices(anchorBytes), { signal, onBytes: n => onProgress?.(0.4 + (0.3 * n) / anchorBytes.length, 'Reading anchor.xml') });
+  const anchor = await parseCubeAnchor(slices(anchorBytes), {
+    signal,
+    onBytes: n => onProgress?.(0.4 + (0.3 * n) / anchorBytes.length, 'Reading anchor.xml'),
+  });
   return buildCubeProfile(anchor, archiveRows(anchor, archive.files, warnings), path, warnings, options);
 }
 

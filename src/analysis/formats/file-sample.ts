@@ -13,7 +13,16 @@ const SAMPLE_BYTES = 64 * 1024;
 export async function sampleFile(path: string): Promise<FileSample> {
   const st = statSync(path);
   if (st.isDirectory()) {
-    return { path, isDirectory: true, size: 0, head: '', tail: '', entries: readdirSync(path), gzip: false, binary: false };
+    return {
+      path,
+      isDirectory: true,
+      size: 0,
+      head: '',
+      tail: '',
+      entries: readdirSync(path),
+      gzip: false,
+      binary: false,
+    };
   }
   // Synchronous reads of at most 128 KiB: microseconds, where async calls cost a thread-pool hop each.
   const fd = openSync(path, 'r');
@@ -33,7 +42,16 @@ export async function sampleFile(path: string): Promise<FileSample> {
       readSync(fd, tail, 0, tailLen, size - tailLen);
     }
     const text = head.toString('utf8');
-    return { path, isDirectory: false, size, head: text, tail: tail.toString('utf8'), entries: [], gzip: false, binary: hasNul(text) };
+    return {
+      path,
+      isDirectory: false,
+      size,
+      head: text,
+      tail: tail.toString('utf8'),
+      entries: [],
+      gzip: false,
+      binary: hasNul(text),
+    };
   } finally {
     closeSync(fd);
   }
@@ -71,7 +89,10 @@ function hasNul(text: string): boolean {
 function gunzipPrefix(prefix: Buffer): Buffer {
   for (const len of [prefix.length, 8192, 1024, 128]) {
     try {
-      const out = gunzipSync(prefix.subarray(0, len), { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: 4 * SAMPLE_BYTES });
+      const out = gunzipSync(prefix.subarray(0, len), {
+        finishFlush: constants.Z_SYNC_FLUSH,
+        maxOutputLength: 4 * SAMPLE_BYTES,
+      });
       return out.subarray(0, SAMPLE_BYTES);
     } catch (e) {
       if (!(e instanceof RangeError)) return Buffer.alloc(0);

@@ -15,7 +15,11 @@ import { readProfile } from './index';
 
 const dir = mkdtempSync(join(tmpdir(), 'folded-stacks-'));
 let seq = 0;
-const write = (content: string | Buffer, name = `f${seq++}.txt`) => { const p = join(dir, name); writeFileSync(p, content); return p; };
+const write = (content: string | Buffer, name = `f${seq++}.txt`) => {
+  const p = join(dir, name);
+  writeFileSync(p, content);
+  return p;
+};
 const read = (content: string | Buffer) => foldedStacksReader.read(write(content));
 
 const paths = (p: Profile) => Array.from({ length: p.tree.size }, (_, i) => p.tree.path(i).join(';'));
@@ -42,12 +46,18 @@ describe('folded stacks reader', () => {
   });
 
   it('keeps spaces and C++/Rust names intact and turns _[k]/_[j]/_[i]/_[w] into module hints', async () => {
-    const p = await read([
-      'java;std::vector<int>::push_back(int const&);read_[k] 2',
-      'java;Interpreter_[j];<alloc::vec::Vec<T> as core::ops::Drop>::drop_[i] 1',
-      'java;futex_wait_[w] 1',
-    ].join('\r\n'));
-    const byName = (n: string) => { const i = Array.from({ length: p.tree.size }, (_, k) => k).find(k => p.tree.name(k) === n); assert.ok(i !== undefined, n); return i; };
+    const p = await read(
+      [
+        'java;std::vector<int>::push_back(int const&);read_[k] 2',
+        'java;Interpreter_[j];<alloc::vec::Vec<T> as core::ops::Drop>::drop_[i] 1',
+        'java;futex_wait_[w] 1',
+      ].join('\r\n'),
+    );
+    const byName = (n: string) => {
+      const i = Array.from({ length: p.tree.size }, (_, k) => k).find(k => p.tree.name(k) === n);
+      assert.ok(i !== undefined, n);
+      return i;
+    };
     assert.equal(p.tree.module(byName('read')), '[kernel]');
     assert.equal(p.tree.module(byName('Interpreter')), '[jit]');
     assert.equal(p.tree.module(byName('<alloc::vec::Vec<T> as core::ops::Drop>::drop')), '[inlined]');
@@ -60,7 +70,11 @@ describe('folded stacks reader', () => {
     const text = 'a;b 2\r\na;c 3\r\n';
     const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
     const be = Buffer.from(le);
-    for (let i = 0; i < be.length; i += 2) { const t = be[i]!; be[i] = be[i + 1]!; be[i + 1] = t; }
+    for (let i = 0; i < be.length; i += 2) {
+      const t = be[i]!;
+      be[i] = be[i + 1]!;
+      be[i + 1] = t;
+    }
     for (const bytes of [le, be, Buffer.from(`\uFEFF${text}`), gzipSync(text)]) {
       const path = write(bytes);
       assert.ok(foldedStacksReader.sniff(await sampleFile(path)) > 0, 'sniffed');
@@ -94,9 +108,12 @@ describe('folded stacks reader', () => {
   });
 
   it('survives mutations: every damaged file is read or rejected cleanly', async () => {
-    const valid = Buffer.from('main;work;leaf 3\nmain;work 2\nmain;std::map<int, int>::find_[i] 1\nmain;sys_read_[k] 4\n');
+    const valid = Buffer.from(
+      'main;work;leaf 3\nmain;work 2\nmain;std::map<int, int>::find_[i] 1\nmain;sys_read_[k] 4\n',
+    );
     const counts = { read: 0, rejected: 0 };
-    for (const [name, bytes] of mutationsOf(valid, { seed: 3 })) counts[await readOrReject(write(bytes), foldedStacksReader, name)]++;
+    for (const [name, bytes] of mutationsOf(valid, { seed: 3 }))
+      counts[await readOrReject(write(bytes), foldedStacksReader, name)]++;
     assert.ok(counts.read > 0 && counts.rejected > 0, JSON.stringify(counts));
   });
 });
@@ -108,7 +125,9 @@ describe('folded stacks reader: shared data', () => {
     assert.ok(files.length >= 5);
     for (const f of files) {
       const path = sharedPath(folder, f);
-      const lines = readFileSync(path, 'utf8').split(/\r?\n/).filter(l => l.trim());
+      const lines = readFileSync(path, 'utf8')
+        .split(/\r?\n/)
+        .filter(l => l.trim());
       const total = lines.reduce((s, l) => s + Number(l.trim().split(/\s+/).pop()), 0);
       const byLeaf = new Map<string, number>();
       for (const line of lines) {
@@ -121,7 +140,11 @@ describe('folded stacks reader: shared data', () => {
       assert.equal(p.total(p.metricIndex('samples')), total, f);
       const leafSums = new Map<string, number>();
       for (const [stack, n] of byLeaf) {
-        const key = stack.split(';').filter(x => x).map(x => x.replace(/_\[[kjiw]\]$/, '')).join(';');
+        const key = stack
+          .split(';')
+          .filter(x => x)
+          .map(x => x.replace(/_\[[kjiw]\]$/, ''))
+          .join(';');
         leafSums.set(key, (leafSums.get(key) ?? 0) + n);
       }
       for (const [stack, n] of leafSums) assert.equal(samples(p, stack, 'exclusive'), n, `${f}: …${stack.slice(-150)}`);

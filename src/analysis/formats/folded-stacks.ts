@@ -25,10 +25,15 @@ export const foldedStacksReader: ProfileReader = {
     if (sample.isDirectory) return 0;
     let head = sample.head;
     // UTF-16 decoded as UTF-8: a mangled BOM, then NUL between ASCII characters.
-    if (/^(\uFFFD\uFFFD|\uFEFF)/.test(head) || head.slice(0, 64).includes('\u0000')) head = head.replace(/^(\uFFFD\uFFFD|\uFEFF)/, '').split('\u0000').join('');
+    if (/^(\uFFFD\uFFFD|\uFEFF)/.test(head) || head.slice(0, 64).includes('\u0000'))
+      head = head
+        .replace(/^(\uFFFD\uFFFD|\uFEFF)/, '')
+        .split('\u0000')
+        .join('');
     const lines = head.split(/\r?\n/);
     if (sample.size > sample.head.length || sample.gzip) lines.pop(); // may be cut short
-    let seen = 0, withSemicolon = 0;
+    let seen = 0,
+      withSemicolon = 0;
     for (const line of lines) {
       if (!line.trim()) continue;
       if (!FOLDED_LINE.test(line)) return 0;
@@ -63,14 +68,21 @@ export const foldedStacksReader: ProfileReader = {
       const cut = Math.max(line.lastIndexOf(' '), line.lastIndexOf('\t'));
       const count = cut > 0 ? Number(line.slice(cut + 1)) : NaN;
       if (!(count >= 0) || !Number.isFinite(count)) {
-        throw new ProfileReadError(path, `line ${lineNumber} is not "frame;frame;… count": ${JSON.stringify(line.slice(0, 80))}`);
+        throw new ProfileReadError(
+          path,
+          `line ${lineNumber} is not "frame;frame;… count": ${JSON.stringify(line.slice(0, 80))}`,
+        );
       }
       const body = line.slice(0, cut).trimEnd();
       let n = 0;
       for (let at = 0; at <= body.length;) {
         let end = body.indexOf(';', at);
         if (end < 0) end = body.length;
-        if (n === stack.length) { const grown = new Int32Array(n * 2); grown.set(stack); stack = grown; }
+        if (n === stack.length) {
+          const grown = new Int32Array(n * 2);
+          grown.set(stack);
+          stack = grown;
+        }
         // Empty frames (`a;;b`, a trailing `;`) are artefacts of the collapsing scripts.
         if (end > at) stack[n++] = frameId(body.slice(at, end));
         at = end + 1;
@@ -79,7 +91,10 @@ export const foldedStacksReader: ProfileReader = {
       sp.addSample(sp.stacks.path(stack, n, true), context, count);
       rows++;
     };
-    const input = { signal: options.signal, onProgress: (f: number) => options.onProgress?.(0.95 * f, 'Reading stacks') };
+    const input = {
+      signal: options.signal,
+      onProgress: (f: number) => options.onProgress?.(0.95 * f, 'Reading stacks'),
+    };
     const utf16 = await utf16Encoding(path, options.signal);
     if (utf16) {
       // UTF-16 files (Windows redirections) are small; decode them whole.

@@ -36,7 +36,6 @@ function flatProfile(text: string): Map<string, number> {
   return out;
 }
 
-
 /** The flat profile's total and every function's self time are the tree's (conservation of the unfolding). */
 function checkAgainstFlatProfile(p: Profile, text: string): void {
   const flat = flatProfile(text);
@@ -52,7 +51,10 @@ function checkAgainstFlatProfile(p: Profile, text: string): void {
   }
 }
 
-const lineOf = (file: string, code: string) => readFileSync(fixture(file), 'utf8').split('\n').findIndex(l => l.includes(code)) + 1;
+const lineOf = (file: string, code: string) =>
+  readFileSync(fixture(file), 'utf8')
+    .split('\n')
+    .findIndex(l => l.includes(code)) + 1;
 const pathsOf = (p: Profile) => new Set(Array.from({ length: p.tree.size }, (_, i) => p.tree.path(i).join(' → ')));
 
 describe('gprof text reader: fixtures written by gprof from test/fixtures/call-graph', () => {
@@ -60,21 +62,34 @@ describe('gprof text reader: fixtures written by gprof from test/fixtures/call-g
     it(`${name}: totals and self times equal the file's flat profile`, async () => {
       const p = await readProfile(fixture(name));
       assert.equal(p.format, 'gprof-text');
-      assert.deepEqual(p.metrics.map(m => [m.name, m.unit, m.kind]), [['time', 's', 'exclusive']]);
+      assert.deepEqual(
+        p.metrics.map(m => [m.name, m.unit, m.kind]),
+        [['time', 's', 'exclusive']],
+      );
       checkAgainstFlatProfile(p, readFileSync(fixture(name), 'utf8'));
-      assert.deepEqual(p.tree.roots().map(r => p.tree.name(r)), ['main']);
+      assert.deepEqual(
+        p.tree.roots().map(r => p.tree.name(r)),
+        ['main'],
+      );
     });
   }
 
   it('unfolds the shared callee under both callers, by their share of its time', async () => {
     const p = await readProfile(fixture('gprof.txt'));
     const paths = pathsOf(p);
-    for (const caller of ['compute_a', 'compute_b']) assert.ok(paths.has(`main → run_rounds → ${caller} → accumulate`), caller);
+    for (const caller of ['compute_a', 'compute_b'])
+      assert.ok(paths.has(`main → run_rounds → ${caller} → accumulate`), caller);
     const g = p.callGraph!;
     const name = (f: number) => p.tree.strings.get(g.functions.name[f]!);
     const arcs = Array.from(g.arcs.caller, (c, a) => `${name(c)}→${name(g.arcs.callee[a]!)} ${g.arcs.calls[a]}`);
-    assert.ok(arcs.includes('compute_a→accumulate 50000') && arcs.includes('compute_b→accumulate 150000'), arcs.join(', '));
-    assert.ok(arcs.some(a => /^fib→fib \d+$/.test(a)), 'the recursive arc of fib is kept in the call graph');
+    assert.ok(
+      arcs.includes('compute_a→accumulate 50000') && arcs.includes('compute_b→accumulate 150000'),
+      arcs.join(', '),
+    );
+    assert.ok(
+      arcs.some(a => /^fib→fib \d+$/.test(a)),
+      'the recursive arc of fib is kept in the call graph',
+    );
     // The child lines of accumulate's callers split its time: their shares add up to its self time.
     const accumulate = [...paths].filter(x => x.endsWith('→ accumulate'));
     assert.equal(accumulate.length, 2);
@@ -87,7 +102,10 @@ describe('gprof text reader: fixtures written by gprof from test/fixtures/call-g
   });
 
   it('reads the same tree from the default and the brief output', async () => {
-    const [full, brief] = await Promise.all([readProfile(fixture('gprof.txt')), readProfile(fixture('gprof-brief.txt'))]);
+    const [full, brief] = await Promise.all([
+      readProfile(fixture('gprof.txt')),
+      readProfile(fixture('gprof-brief.txt')),
+    ]);
     assert.deepEqual([...pathsOf(full)], [...pathsOf(brief)]);
     assert.deepEqual([...full.exclusiveTotals(0)], [...brief.exclusiveTotals(0)]);
   });
@@ -103,9 +121,13 @@ describe('gprof text reader: fixtures written by gprof from test/fixtures/call-g
       assert.equal(t.name(i), `${t.file(i)}:${t.line(i)}`);
       assert.ok(p.exclusiveTotals(0)[i]! > 0, 'statements without time are left out');
     }
-    const underA = Array.from({ length: t.size }, (_, i) => i).find(i => t.path(i).join(' → ').endsWith('compute_a → accumulate'))!;
+    const underA = Array.from({ length: t.size }, (_, i) => i).find(i =>
+      t.path(i).join(' → ').endsWith('compute_a → accumulate'),
+    )!;
     assert.equal(t.callLine(underA), lineOf('kernels.c', 'return accumulate(buffer, N, 1.0);'));
-    const entry = /^.*\s\d+\s+[\d.]+\s+[\d.]+\s+accumulate \(kernels\.c:(\d+) @/m.exec(readFileSync(fixture('gprof-lines.txt'), 'utf8'))!;
+    const entry = /^.*\s\d+\s+[\d.]+\s+[\d.]+\s+accumulate \(kernels\.c:(\d+) @/m.exec(
+      readFileSync(fixture('gprof-lines.txt'), 'utf8'),
+    )!;
     assert.equal(t.line(underA), Number(entry[1]), 'the function sits at its entry line (the symbol with the calls)');
   });
 
@@ -136,25 +158,56 @@ describe('gprof text reader: shared gprof outputs', { skip: skipUnlessShared('da
 
   it('gnu2: the flat-profile time of mcount (no call-graph entry) becomes roots of its own', async () => {
     const p = await readProfile(sharedPath('data', 'gprof', 'gnu2', 'gnu2.prof'));
-    assert.deepEqual(p.tree.roots().map(r => p.tree.name(r)).sort(), ['__libc_start_main', '__mcount_internal', 'mcount']);
-    assert.match(p.warnings.join('\n'), /0.64 seconds of the flat profile are in functions without call-graph arcs \(__mcount_internal, mcount\)/);
-    closeTo(p.inclusiveTotals(0)[p.tree.roots().find(r => p.tree.name(r) === '__libc_start_main')!]!, p.metadata['gprof.callGraphTotal'] as number, 'the call graph\'s total, within gprof\'s rounding', 0.01);
+    assert.deepEqual(
+      p.tree
+        .roots()
+        .map(r => p.tree.name(r))
+        .sort(),
+      ['__libc_start_main', '__mcount_internal', 'mcount'],
+    );
+    assert.match(
+      p.warnings.join('\n'),
+      /0.64 seconds of the flat profile are in functions without call-graph arcs \(__mcount_internal, mcount\)/,
+    );
+    closeTo(
+      p.inclusiveTotals(0)[p.tree.roots().find(r => p.tree.name(r) === '__libc_start_main')!]!,
+      p.metadata['gprof.callGraphTotal'] as number,
+      "the call graph's total, within gprof's rounding",
+      0.01,
+    );
   });
 });
 
 describe('gprof text reader', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-gprof-'));
-  const write = (name: string, text: string | Buffer) => { const p = join(tmp, name); writeFileSync(p, text); return p; };
+  const write = (name: string, text: string | Buffer) => {
+    const p = join(tmp, name);
+    writeFileSync(p, text);
+    return p;
+  };
   const brief = readFileSync(fixture('gprof-brief.txt'), 'utf8');
 
   it('parses symbols: cycles, line-by-line locations, C++ names', () => {
     assert.deepEqual(parseSymbol('is_even <cycle 1>'), { fn: 'is_even', file: null, line: 0 });
-    assert.deepEqual(parseSymbol('accumulate (kernels.c:12 @ 11f5)'), { fn: 'accumulate', file: 'kernels.c', line: 12 });
-    assert.deepEqual(parseSymbol('std::vector<int, std::allocator<int> >::size() const'), { fn: 'std::vector<int, std::allocator<int> >::size() const', file: null, line: 0 });
+    assert.deepEqual(parseSymbol('accumulate (kernels.c:12 @ 11f5)'), {
+      fn: 'accumulate',
+      file: 'kernels.c',
+      line: 12,
+    });
+    assert.deepEqual(parseSymbol('std::vector<int, std::allocator<int> >::size() const'), {
+      fn: 'std::vector<int, std::allocator<int> >::size() const',
+      file: null,
+      line: 0,
+    });
   });
 
   it('reads an empty profile', async () => {
-    const p = await gprofTextReader.read(write('empty.txt', 'Flat profile:\n\nEach sample counts as 0.01 seconds.\n no time accumulated\n\n  %   cumulative   self              self     total           \n time   seconds   seconds    calls  Ts/call  Ts/call  name    \n'));
+    const p = await gprofTextReader.read(
+      write(
+        'empty.txt',
+        'Flat profile:\n\nEach sample counts as 0.01 seconds.\n no time accumulated\n\n  %   cumulative   self              self     total           \n time   seconds   seconds    calls  Ts/call  Ts/call  name    \n',
+      ),
+    );
     assert.equal(p.tree.size, 0);
     assert.equal(p.total(0), 0);
   });
@@ -174,18 +227,36 @@ describe('gprof text reader', () => {
   });
 
   it('sniffs gprof output by content', async () => {
-    for (const name of ['gprof.txt', 'gprof-brief.txt', 'gprof-lines.txt']) assert.equal(chooseReader(await sampleFile(fixture(name))), gprofTextReader, name);
+    for (const name of ['gprof.txt', 'gprof-brief.txt', 'gprof-lines.txt'])
+      assert.equal(chooseReader(await sampleFile(fixture(name))), gprofTextReader, name);
     const callGraphOnly = write('q.txt', brief.slice(brief.indexOf('\t\t\tCall graph')));
     assert.equal(chooseReader(await sampleFile(callGraphOnly)), gprofTextReader);
-    for (const other of ['gprof2dot-gprof.dot', 'callgrind.out.main']) assert.equal(gprofTextReader.sniff(await sampleFile(fixture(other))), 0, other);
+    for (const other of ['gprof2dot-gprof.dot', 'callgrind.out.main'])
+      assert.equal(gprofTextReader.sniff(await sampleFile(fixture(other))), 0, other);
   });
 
   it('names the file and the reason for bad input', async () => {
     const cases: [string, string, RegExp][] = [
-      ['no-index.txt', brief.slice(0, brief.indexOf('Index by function name')), /not followed by gprof's "Index by function name" \(truncated\?\)/],
-      ['garbage.txt', brief.replace(/^(\s+0\.\d\d\s+0\.\d\d\s+\d+\/\d+\s+)compute_b(.*)$/m, '$1compute_b$2\n     what is this?'), /line \d+: not a line of gprof's call graph: "what is this\?"/],
-      ['two-names.txt', brief.replace(/is_odd <cycle 1> \[(\d+)\]$/m, 'is_weird <cycle 1> [$1]'), /line \d+: index \[\d+\] names both/],
-      ['open-entry.txt', brief.replace(/-+\n\f?\n?Index by function name/, '\nIndex by function name'), /not closed by a line of dashes/],
+      [
+        'no-index.txt',
+        brief.slice(0, brief.indexOf('Index by function name')),
+        /not followed by gprof's "Index by function name" \(truncated\?\)/,
+      ],
+      [
+        'garbage.txt',
+        brief.replace(/^(\s+0\.\d\d\s+0\.\d\d\s+\d+\/\d+\s+)compute_b(.*)$/m, '$1compute_b$2\n     what is this?'),
+        /line \d+: not a line of gprof's call graph: "what is this\?"/,
+      ],
+      [
+        'two-names.txt',
+        brief.replace(/is_odd <cycle 1> \[(\d+)\]$/m, 'is_weird <cycle 1> [$1]'),
+        /line \d+: index \[\d+\] names both/,
+      ],
+      [
+        'open-entry.txt',
+        brief.replace(/-+\n\f?\n?Index by function name/, '\nIndex by function name'),
+        /not closed by a line of dashes/,
+      ],
       ['not-gprof.txt', 'hello\nworld\n', /not gprof output/],
     ];
     for (const [name, text, reason] of cases) {
@@ -203,7 +274,10 @@ describe('gprof text reader', () => {
   it('can be cancelled', async () => {
     const ac = new AbortController();
     ac.abort();
-    await assert.rejects(gprofTextReader.read(fixture('gprof.txt'), { signal: ac.signal }), (e: Error) => e.name === 'AbortError');
+    await assert.rejects(
+      gprofTextReader.read(fixture('gprof.txt'), { signal: ac.signal }),
+      (e: Error) => e.name === 'AbortError',
+    );
   });
 
   it('reports progress in [0, 1], ending at 1', async () => {

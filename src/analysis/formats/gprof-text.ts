@@ -29,15 +29,21 @@ import { ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, 
  */
 
 const NUMBER = String.raw`(\d+(?:\.\d+)?)`;
-const FLAT_ROW = new RegExp(String.raw`^\s*${NUMBER}\s+${NUMBER}\s+${NUMBER}(?:\s+(\d+)\s+${NUMBER}\s+${NUMBER})?\s+(\S.*?)\s*$`);
+const FLAT_ROW = new RegExp(
+  String.raw`^\s*${NUMBER}\s+${NUMBER}\s+${NUMBER}(?:\s+(\d+)\s+${NUMBER}\s+${NUMBER})?\s+(\S.*?)\s*$`,
+);
 const FLAT_UNITS = /^\s*time\s+(\S+)\s+(\S+)\s+calls\s+(\S+)\/call\s+(\S+)\/call\s+name\s*$/;
 const SAMPLE_PERIOD = /^\s*Each sample counts as ([\d.eE+-]+) (\S+?)\.?\s*$/;
 const CALL_GRAPH = /^\s*Call graph(?:\s+\(explanation follows\))?\s*$/;
 const GRANULARITY = /^granularity: .*?(?:of ([\d.]+) (\S+?)\.?)?\s*$/;
 const GRAPH_HEADER = /^index\s+% time\s+self\s+children\s+called\s+name\s*$/;
 const SEPARATOR = /^-{10,}\s*$/;
-const PRIMARY = new RegExp(String.raw`^\[(\d+)\]\s+${NUMBER}\s+${NUMBER}\s+${NUMBER}\s+(?:(\d+)(?:\+(\d+))?\s+)?(\S.*?)\s+\[(\d+)\]\s*$`);
-const ARC_WITH_TIME = new RegExp(String.raw`^\s+${NUMBER}\s+${NUMBER}\s+(\d+)(?:/(\d+)|\+(\d+))?\s+(\S.*?)\s+\[(\d+)\]\s*$`);
+const PRIMARY = new RegExp(
+  String.raw`^\[(\d+)\]\s+${NUMBER}\s+${NUMBER}\s+${NUMBER}\s+(?:(\d+)(?:\+(\d+))?\s+)?(\S.*?)\s+\[(\d+)\]\s*$`,
+);
+const ARC_WITH_TIME = new RegExp(
+  String.raw`^\s+${NUMBER}\s+${NUMBER}\s+(\d+)(?:/(\d+)|\+(\d+))?\s+(\S.*?)\s+\[(\d+)\]\s*$`,
+);
 const ARC_COUNT_ONLY = /^\s+(\d+)(?:\/(\d+)|\+(\d+))?\s+(\S.*?)\s+\[(\d+)\]\s*$/;
 const SPONTANEOUS = /^\s+<spontaneous>\s*$/;
 const CYCLE_WHOLE = /^<cycle (\d+) as a whole>$/;
@@ -45,7 +51,11 @@ const CYCLE_MEMBER = /^(.*) <cycle (\d+)>$/;
 const LINE_SYMBOL = /^(.*) \(([^()]*):(\d+) @ ([0-9a-fA-F]+)\)$/;
 
 /** A symbol of the call graph or flat profile: a function, or with `-l` a source line of one. */
-interface SymbolName { fn: string; file: string | null; line: number }
+interface SymbolName {
+  fn: string;
+  file: string | null;
+  line: number;
+}
 
 export function parseSymbol(text: string): SymbolName {
   const cycle = CYCLE_MEMBER.exec(text);
@@ -55,9 +65,26 @@ export function parseSymbol(text: string): SymbolName {
   return { fn: name, file: null, line: 0 };
 }
 
-interface EntryLine { kind: 'primary' | 'arc' | 'spontaneous'; index: number; name: string; self: number; children: number; calls: number; recursive: number; timed: boolean }
+interface EntryLine {
+  kind: 'primary' | 'arc' | 'spontaneous';
+  index: number;
+  name: string;
+  self: number;
+  children: number;
+  calls: number;
+  recursive: number;
+  timed: boolean;
+}
 
-const enum Section { Start, Flat, FlatRows, FlatEnd, Graph, Entries, Index }
+const enum Section {
+  Start,
+  Flat,
+  FlatRows,
+  FlatEnd,
+  Graph,
+  Entries,
+  Index,
+}
 
 class GprofParser {
   private section = Section.Start;
@@ -79,7 +106,10 @@ class GprofParser {
   graphTotal: number | null = null;
   cycles = new Set<number>();
 
-  constructor(private readonly path: string, readonly builder: ProfileBuilder) {
+  constructor(
+    private readonly path: string,
+    readonly builder: ProfileBuilder,
+  ) {
     this.graph = new CallGraphBuilder(builder.tree.strings, 1);
   }
 
@@ -94,32 +124,56 @@ class GprofParser {
 
   line(text: string, n: number): void {
     if (text.startsWith('\f')) text = text.slice(1);
-    if (/^\s*Flat profile:\s*$/.test(text)) { this.flushEntry(n); this.section = Section.Flat; this.sawFlat = true; return; }
-    if (CALL_GRAPH.test(text)) { this.flushEntry(n); this.section = Section.Graph; this.sawGraph = true; return; }
+    if (/^\s*Flat profile:\s*$/.test(text)) {
+      this.flushEntry(n);
+      this.section = Section.Flat;
+      this.sawFlat = true;
+      return;
+    }
+    if (CALL_GRAPH.test(text)) {
+      this.flushEntry(n);
+      this.section = Section.Graph;
+      this.sawGraph = true;
+      return;
+    }
     if (/^\s*Index by function name\s*$/.test(text)) {
-      if (this.section === Section.Entries && this.entry.length) this.fail(n, 'the call-graph entry above is not closed by a line of dashes');
+      if (this.section === Section.Entries && this.entry.length)
+        this.fail(n, 'the call-graph entry above is not closed by a line of dashes');
       this.section = Section.Index;
       this.sawIndex = true;
       return;
     }
     switch (this.section) {
-      case Section.Flat: case Section.FlatRows: return this.flatLine(text, n);
+      case Section.Flat:
+      case Section.FlatRows:
+        return this.flatLine(text, n);
       case Section.Graph: {
         const g = GRANULARITY.exec(text);
-        if (g) { if (g[1]) this.graphTotal = Number(g[1]); return; }
+        if (g) {
+          if (g[1]) this.graphTotal = Number(g[1]);
+          return;
+        }
         if (GRAPH_HEADER.test(text)) this.section = Section.Entries;
         return;
       }
-      case Section.Entries: return this.entryLine(text, n);
-      default: return;
+      case Section.Entries:
+        return this.entryLine(text, n);
+      default:
+        return;
     }
   }
 
   private flatLine(text: string, n: number): void {
     const period = SAMPLE_PERIOD.exec(text);
-    if (period) { this.samplePeriod = Number(period[1]); return; }
+    if (period) {
+      this.samplePeriod = Number(period[1]);
+      return;
+    }
     const units = FLAT_UNITS.exec(text);
-    if (units) { this.unitWord = units[2]!; return; }
+    if (units) {
+      this.unitWord = units[2]!;
+      return;
+    }
     const row = FLAT_ROW.exec(text);
     if (!row) {
       // The table ends at the first line that is not a row (gprof's explanation follows).
@@ -150,13 +204,49 @@ class GprofParser {
     let m: RegExpExecArray | null;
     if ((m = PRIMARY.exec(text))) {
       if (m[1] !== m[8]) this.fail(n, `the primary line's indices [${m[1]}] and [${m[8]}] differ`);
-      this.entry.push({ kind: 'primary', index: Number(m[1]), name: m[7]!, self: Number(m[3]), children: Number(m[4]), calls: m[5] === undefined ? NaN : Number(m[5]), recursive: m[6] === undefined ? 0 : Number(m[6]), timed: true });
+      this.entry.push({
+        kind: 'primary',
+        index: Number(m[1]),
+        name: m[7]!,
+        self: Number(m[3]),
+        children: Number(m[4]),
+        calls: m[5] === undefined ? NaN : Number(m[5]),
+        recursive: m[6] === undefined ? 0 : Number(m[6]),
+        timed: true,
+      });
     } else if ((m = ARC_WITH_TIME.exec(text))) {
-      this.entry.push({ kind: 'arc', index: Number(m[7]), name: m[6]!, self: Number(m[1]), children: Number(m[2]), calls: Number(m[3]), recursive: 0, timed: true });
+      this.entry.push({
+        kind: 'arc',
+        index: Number(m[7]),
+        name: m[6]!,
+        self: Number(m[1]),
+        children: Number(m[2]),
+        calls: Number(m[3]),
+        recursive: 0,
+        timed: true,
+      });
     } else if ((m = ARC_COUNT_ONLY.exec(text))) {
-      this.entry.push({ kind: 'arc', index: Number(m[5]), name: m[4]!, self: NaN, children: NaN, calls: Number(m[1]), recursive: 0, timed: false });
+      this.entry.push({
+        kind: 'arc',
+        index: Number(m[5]),
+        name: m[4]!,
+        self: NaN,
+        children: NaN,
+        calls: Number(m[1]),
+        recursive: 0,
+        timed: false,
+      });
     } else if (SPONTANEOUS.test(text)) {
-      this.entry.push({ kind: 'spontaneous', index: -1, name: '', self: NaN, children: NaN, calls: NaN, recursive: 0, timed: false });
+      this.entry.push({
+        kind: 'spontaneous',
+        index: -1,
+        name: '',
+        self: NaN,
+        children: NaN,
+        calls: NaN,
+        recursive: 0,
+        timed: false,
+      });
     } else if (this.entry.length === 0) {
       // Text right after an entry: gprof's explanation of the table, the end of the call graph.
       this.section = Section.Index;
@@ -183,8 +273,10 @@ class GprofParser {
     if (lines.length === 0) return;
     this.entry = [];
     const p = lines.findIndex(l => l.kind === 'primary');
-    if (p < 0) this.fail(this.entryStart, 'a call-graph entry without a primary line ([index] %time self children called name)');
-    if (lines.findIndex((l, k) => k > p && l.kind === 'primary') >= 0) this.fail(this.entryStart, 'a call-graph entry with two primary lines');
+    if (p < 0)
+      this.fail(this.entryStart, 'a call-graph entry without a primary line ([index] %time self children called name)');
+    if (lines.findIndex((l, k) => k > p && l.kind === 'primary') >= 0)
+      this.fail(this.entryStart, 'a call-graph entry with two primary lines');
     const primary = lines[p]!;
     const whole = CYCLE_WHOLE.exec(primary.name);
     if (whole) {
@@ -193,16 +285,20 @@ class GprofParser {
       for (const l of lines) if (l.kind === 'arc') this.symbol(l.index, l.name, this.entryStart);
       return;
     }
-    for (const l of lines) if (l.kind === 'spontaneous' && lines.indexOf(l) > p) this.fail(n, '<spontaneous> below the primary line');
+    for (const l of lines)
+      if (l.kind === 'spontaneous' && lines.indexOf(l) > p) this.fail(n, '<spontaneous> below the primary line');
     const me = this.symbol(primary.index, primary.name, this.entryStart);
-    if (!Number.isFinite(primary.self) || !Number.isFinite(primary.children)) this.fail(this.entryStart, 'bad time on the primary line');
+    if (!Number.isFinite(primary.self) || !Number.isFinite(primary.children))
+      this.fail(this.entryStart, 'bad time on the primary line');
     this.primarySelf.set(me.fn, (this.primarySelf.get(me.fn) ?? 0) + primary.self);
     if (!this.lineMode) this.graph.addTotal(me.fn, 0, primary.self + primary.children);
-    if (!this.flatFunctions.has(me.fn) && Number.isFinite(primary.calls)) this.graph.addCalls(me.fn, primary.calls + primary.recursive);
+    if (!this.flatFunctions.has(me.fn) && Number.isFinite(primary.calls))
+      this.graph.addCalls(me.fn, primary.calls + primary.recursive);
     lines.forEach((l, k) => {
       if (l.kind !== 'arc') return;
       const other = this.symbol(l.index, l.name, this.entryStart);
-      const [from, fromIndex, to, toIndex] = k < p ? [other, l.index, me, primary.index] : [me, primary.index, other, l.index];
+      const [from, fromIndex, to, toIndex] =
+        k < p ? [other, l.index, me, primary.index] : [me, primary.index, other, l.index];
       const key = `${fromIndex}:${toIndex}`;
       if (this.arcsSeen.has(key)) return;
       this.arcsSeen.add(key);
@@ -213,8 +309,13 @@ class GprofParser {
 
   finish(): void {
     if (this.entry.length) this.fail(this.entryStart, 'the file ends inside a call-graph entry (truncated?)');
-    if (!this.sawFlat && !this.sawGraph) throw new ProfileReadError(this.path, 'not gprof output: no "Flat profile:" and no "Call graph" section');
-    if (this.sawGraph && !this.sawIndex) throw new ProfileReadError(this.path, 'the call graph is not followed by gprof\'s "Index by function name" (truncated?)');
+    if (!this.sawFlat && !this.sawGraph)
+      throw new ProfileReadError(this.path, 'not gprof output: no "Flat profile:" and no "Call graph" section');
+    if (this.sawGraph && !this.sawIndex)
+      throw new ProfileReadError(
+        this.path,
+        'the call graph is not followed by gprof\'s "Index by function name" (truncated?)',
+      );
     // Functions known only from the call graph take their self time from it.
     for (const [f, self] of this.primarySelf) if (!this.flatFunctions.has(f)) this.graph.setSelf(f, 0, self);
   }
@@ -228,7 +329,11 @@ export const gprofTextReader: ProfileReader = {
     if (sample.isDirectory || sample.binary) return 0;
     const head = sample.head.slice(0, 16384);
     if (/^\f?\s*Flat profile:\s*$/m.test(head) && /Each sample counts as|%\s+cumulative\s+self/.test(head)) return 0.95;
-    if (/^\s*Call graph(?: \(explanation follows\))?\s*$/m.test(head) && /^granularity: each sample hit covers/m.test(head)) return 0.9;
+    if (
+      /^\s*Call graph(?: \(explanation follows\))?\s*$/m.test(head) &&
+      /^granularity: each sample hit covers/m.test(head)
+    )
+      return 0.9;
     if (/^\s*Flat profile:\s*$/m.test(head)) return 0.5;
     return 0;
   },
@@ -245,8 +350,12 @@ export const gprofTextReader: ProfileReader = {
 
     const seconds = parser.unitWord === 'seconds';
     const metric = b.addMetric({
-      name: seconds ? 'time' : parser.unitWord, label: seconds ? 'Time' : parser.unitWord,
-      sourceKeys: [`self ${parser.unitWord}`], unit: normaliseUnit(parser.unitWord), kind: 'exclusive', aggregation: 'sum',
+      name: seconds ? 'time' : parser.unitWord,
+      label: seconds ? 'Time' : parser.unitWord,
+      sourceKeys: [`self ${parser.unitWord}`],
+      unit: normaliseUnit(parser.unitWord),
+      kind: 'exclusive',
+      aggregation: 'sum',
     });
     const graph = parser.graph.finish();
     b.callGraph = graph;
@@ -270,14 +379,22 @@ const round = (x: number) => Math.round(x * 1e9) / 1e9;
 function warnAboutUncoveredTime(b: ProfileBuilder, parser: GprofParser, callee: Int32Array, caller: Int32Array): void {
   if (!parser.sawGraph || parser.graphTotal === null) return;
   const inGraph = new Uint8Array(parser.graph.functionCount);
-  for (let a = 0; a < callee.length; a++) { inGraph[callee[a]!] = 1; inGraph[caller[a]!] = 1; }
+  for (let a = 0; a < callee.length; a++) {
+    inGraph[callee[a]!] = 1;
+    inGraph[caller[a]!] = 1;
+  }
   const outside: string[] = [];
   let time = 0;
   for (let f = 0; f < inGraph.length; f++) {
     const self = parser.graph.selfOf(f, 0);
-    if (!inGraph[f] && self > 0) { outside.push(parser.graph.name(f)); time += self; }
+    if (!inGraph[f] && self > 0) {
+      outside.push(parser.graph.name(f));
+      time += self;
+    }
   }
   if (outside.length && parser.flatTotal > parser.graphTotal) {
-    b.warnings.push(`${round(time)} ${parser.unitWord} of the flat profile are in functions without call-graph arcs (${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ', …' : ''}); they are roots of their own`);
+    b.warnings.push(
+      `${round(time)} ${parser.unitWord} of the flat profile are in functions without call-graph arcs (${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ', …' : ''}); they are roots of their own`,
+    );
   }
 }

@@ -29,7 +29,14 @@ const fixture = (name: string) => join(FIXTURES, name);
 function functionLevel(p: Profile): Profile {
   const g = p.callGraph!;
   const b = new ProfileBuilder('function level', p.path);
-  const m = b.addMetric({ name: 'time', label: 'time', sourceKeys: [], unit: '%', kind: 'exclusive', aggregation: 'sum' });
+  const m = b.addMetric({
+    name: 'time',
+    label: 'time',
+    sourceKeys: [],
+    unit: '%',
+    kind: 'exclusive',
+    aggregation: 'sum',
+  });
   for (let f = 0; f < g.functions.id.length; f++) {
     const n = b.tree.add(-1, p.tree.strings.get(g.functions.id[f]!), NodeKind.Function);
     b.addExclusive(m, n, b.context({}), g.functions.self[0]![f]!);
@@ -73,7 +80,8 @@ describe('gprof2dot DOT reader against Hatchet', { skip: skipUnlessShared('oracl
       const real = { ...oracle, nodes: oracle.nodes.filter(n => !(n.name === '\\n' && n.metrics === null)) };
       assert.equal(oracle.nodes.length - real.nodes.length, 1, 'one bogus "\\n" node');
       checkAgainstOracle(fl, real, {
-        values: (_, column) => (column === 'time' ? g.functions.self[0]! : column === 'time (inc)' ? g.functions.total[0]! : null),
+        values: (_, column) =>
+          column === 'time' ? g.functions.self[0]! : column === 'time (inc)' ? g.functions.total[0]! : null,
         ourKey: (p, i) => p.tree.name(i),
         oracleKey: (_, n) => n.name,
         includeNode: () => true,
@@ -83,19 +91,28 @@ describe('gprof2dot DOT reader against Hatchet', { skip: skipUnlessShared('oracl
       const byId = new Map(Array.from(g.functions.id, (id, f) => [profile.tree.strings.get(id), f]));
       for (const n of oracle.nodes) {
         const f = byId.get(n.name);
-        if (f === undefined) { assert.equal(n.name, '\\n', 'only the pydot artefact is missing'); continue; }
+        if (f === undefined) {
+          assert.equal(n.name, '\\n', 'only the pydot artefact is missing');
+          continue;
+        }
         const module = g.functions.module[f]! ? profile.tree.strings.get(g.functions.module[f]!) : null;
         assert.equal(module, n.module ?? null, `module of ${n.name}`);
       }
       // The unfolded tree: Σ exclusive is Hatchet's Σ time (each function's self % once), and every
       // function's contexts add up to its self %.
-      closeTo(profile.total(0), oracle.totals.sum_exclusive_over_all_nodes['time']!, 'Σ exclusive of the unfolded tree');
+      closeTo(
+        profile.total(0),
+        oracle.totals.sum_exclusive_over_all_nodes['time']!,
+        'Σ exclusive of the unfolded tree',
+      );
       checkConservation(profile);
     });
   }
 
-  it('callgrind-cpi: DOT ids are the function names, so our names equal Hatchet\'s there', async () => {
-    const p = await gprof2dotDotReader.read(sharedPath('data', 'gprof2dot-dot', 'callgrind-cpi', 'callgrind.dot.64042.0.1'));
+  it("callgrind-cpi: DOT ids are the function names, so our names equal Hatchet's there", async () => {
+    const p = await gprof2dotDotReader.read(
+      sharedPath('data', 'gprof2dot-dot', 'callgrind-cpi', 'callgrind.dot.64042.0.1'),
+    );
     const g = p.callGraph!;
     for (let f = 0; f < g.functions.id.length; f++) assert.equal(g.functions.name[f], g.functions.id[f]);
   });
@@ -120,13 +137,35 @@ describe('gprof2dot DOT reader: shared files', { skip: skipUnlessShared('data', 
 
 describe('gprof2dot DOT reader', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-dot-'));
-  const write = (name: string, text: string | Buffer) => { const p = join(tmp, name); writeFileSync(p, text); return p; };
+  const write = (name: string, text: string | Buffer) => {
+    const p = join(tmp, name);
+    writeFileSync(p, text);
+    return p;
+  };
   const pathsOf = (p: Profile) => Array.from({ length: p.tree.size }, (_, i) => p.tree.path(i).join(' → '));
 
   it('parses node and edge labels', () => {
-    assert.deepEqual(parseNodeLabel('libc.so\\nmain\\n97.95%\\n(0.00%)\\n1×'), { module: 'libc.so', name: 'main', total: 97.95, self: 0, calls: 1 });
-    assert.deepEqual(parseNodeLabel('f\\n2.00%\\n(1.00%)\\n3×'), { module: null, name: 'f', total: 2, self: 1, calls: 3 });
-    assert.deepEqual(parseNodeLabel('main\\n100.00%\\n(0.00%)'), { module: null, name: 'main', total: 100, self: 0, calls: NaN });
+    assert.deepEqual(parseNodeLabel('libc.so\\nmain\\n97.95%\\n(0.00%)\\n1×'), {
+      module: 'libc.so',
+      name: 'main',
+      total: 97.95,
+      self: 0,
+      calls: 1,
+    });
+    assert.deepEqual(parseNodeLabel('f\\n2.00%\\n(1.00%)\\n3×'), {
+      module: null,
+      name: 'f',
+      total: 2,
+      self: 1,
+      calls: 3,
+    });
+    assert.deepEqual(parseNodeLabel('main\\n100.00%\\n(0.00%)'), {
+      module: null,
+      name: 'main',
+      total: 100,
+      self: 0,
+      calls: NaN,
+    });
     assert.equal(parseNodeLabel('just a box'), null);
     assert.equal(parseNodeLabel('f\\n2.00%\\nsomething else'), null);
     assert.deepEqual(parseEdgeLabel('97.94%\\n1×'), { cost: 97.94, calls: 1 });
@@ -138,7 +177,10 @@ describe('gprof2dot DOT reader', () => {
     it(`${name}: the unfolded tree holds every function's total, its self % conserved`, async () => {
       const p = await readProfile(fixture(name));
       assert.equal(p.format, 'gprof2dot-dot');
-      assert.deepEqual(p.metrics.map(m => [m.name, m.unit]), [['time', '%']]);
+      assert.deepEqual(
+        p.metrics.map(m => [m.name, m.unit]),
+        [['time', '%']],
+      );
       const g = p.callGraph!;
       // The hand-written fixtures are consistent (total = self + Σ out-edge %), so every context's
       // subtree holds its share of the function's total, and a root holds all of it.
@@ -155,18 +197,27 @@ describe('gprof2dot DOT reader', () => {
     const p = await readProfile(fixture('gprof2dot-gprof.dot'));
     const paths = pathsOf(p);
     assert.ok(paths.includes('main → is_even → is_odd → busy') && paths.includes('main → is_even → busy'));
-    assert.ok(paths.includes('main → run_rounds → compute_a → accumulate') && paths.includes('main → run_rounds → compute_b → accumulate'));
+    assert.ok(
+      paths.includes('main → run_rounds → compute_a → accumulate') &&
+        paths.includes('main → run_rounds → compute_b → accumulate'),
+    );
     assert.ok(!paths.some(x => x.includes('fib')), 'fib has no time (0.00 %)');
     const q = await readProfile(fixture('gprof2dot-callgrind.dot'));
-    assert.ok(pathsOf(q).includes("(below main) → main → fib → fib'2"), 'gprof2dot keeps callgrind\'s recursion levels as functions');
+    assert.ok(
+      pathsOf(q).includes("(below main) → main → fib → fib'2"),
+      "gprof2dot keeps callgrind's recursion levels as functions",
+    );
     assert.equal(q.tree.module(0), 'libc.so.6');
   });
 
   it('reads non-ASCII names, 3-line labels, defaults and gzip', async () => {
     const text = [
-      'digraph {', '\tnode [fontname=Arial];',
-      '\t"größe" [label="größe\\n100.00%\\n(40.00%)"];', '\t"größe" -> "naïve" [label="60.00%\\n3×"];',
-      '\t"naïve" [label="naïve\\n60.00%\\n(60.00%)\\n3×"];', '}',
+      'digraph {',
+      '\tnode [fontname=Arial];',
+      '\t"größe" [label="größe\\n100.00%\\n(40.00%)"];',
+      '\t"größe" -> "naïve" [label="60.00%\\n3×"];',
+      '\t"naïve" [label="naïve\\n60.00%\\n(60.00%)\\n3×"];',
+      '}',
     ].join('\n');
     const path = write('utf8.dot.gz', gzipSync(text));
     assert.equal(chooseReader(await sampleFile(path)), gprof2dotDotReader);
@@ -181,7 +232,8 @@ describe('gprof2dot DOT reader', () => {
   });
 
   it('sniffs gprof2dot graphs by content, not every DOT file', async () => {
-    for (const name of ['gprof2dot-gprof.dot', 'gprof2dot-callgrind.dot']) assert.equal(chooseReader(await sampleFile(fixture(name))), gprof2dotDotReader, name);
+    for (const name of ['gprof2dot-gprof.dot', 'gprof2dot-callgrind.dot'])
+      assert.equal(chooseReader(await sampleFile(fixture(name))), gprof2dotDotReader, name);
     assert.equal(gprof2dotDotReader.sniff(await sampleFile(write('plain.dot', 'digraph { a -> b [label="x"] }'))), 0);
     assert.equal(gprof2dotDotReader.sniff(await sampleFile(fixture('gprof.txt'))), 0);
   });
@@ -189,11 +241,27 @@ describe('gprof2dot DOT reader', () => {
   it('names the file and the reason for bad input', async () => {
     const valid = readFileSync(fixture('gprof2dot-gprof.dot'), 'utf8');
     const cases: [string, string, RegExp][] = [
-      ['label.dot', valid.replace('label="busy\\n5.08%\\n(5.08%)\\n1004×"', 'label="busy"'), /line \d+: the label of node "8" is not gprof2dot's/],
-      ['edge.dot', valid.replace('label="52.54%\\n150000×"', 'label="lots"'), /line \d+: the label of edge "3" -> "4" is not gprof2dot's/],
-      ['truncated.dot', valid.slice(0, valid.length - 10), /not valid DOT \(line \d+: the file ends inside a quoted string\)|before the graph's closing/],
+      [
+        'label.dot',
+        valid.replace('label="busy\\n5.08%\\n(5.08%)\\n1004×"', 'label="busy"'),
+        /line \d+: the label of node "8" is not gprof2dot's/,
+      ],
+      [
+        'edge.dot',
+        valid.replace('label="52.54%\\n150000×"', 'label="lots"'),
+        /line \d+: the label of edge "3" -> "4" is not gprof2dot's/,
+      ],
+      [
+        'truncated.dot',
+        valid.slice(0, valid.length - 10),
+        /not valid DOT \(line \d+: the file ends inside a quoted string\)|before the graph's closing/,
+      ],
       ['undirected.dot', 'graph {\n a [label="a\\n1.00%\\n(1.00%)\\n1×"]\n}', /an undirected graph/],
-      ['twice.dot', 'digraph {\n a [label="a\\n1.00%\\n(1.00%)\\n1×"]\n a [label="a\\n1.00%\\n(1.00%)\\n1×"]\n}', /node "a" is labelled twice/],
+      [
+        'twice.dot',
+        'digraph {\n a [label="a\\n1.00%\\n(1.00%)\\n1×"]\n a [label="a\\n1.00%\\n(1.00%)\\n1×"]\n}',
+        /node "a" is labelled twice/,
+      ],
       ['plain.dot', 'digraph { a -> b }', /no node has a gprof2dot label/],
     ];
     for (const [name, text, reason] of cases) {
@@ -205,7 +273,10 @@ describe('gprof2dot DOT reader', () => {
   it('can be cancelled', async () => {
     const ac = new AbortController();
     ac.abort();
-    await assert.rejects(gprof2dotDotReader.read(fixture('gprof2dot-gprof.dot'), { signal: ac.signal }), (e: Error) => e.name === 'AbortError');
+    await assert.rejects(
+      gprof2dotDotReader.read(fixture('gprof2dot-gprof.dot'), { signal: ac.signal }),
+      (e: Error) => e.name === 'AbortError',
+    );
   });
 
   it('survives damaged files: each one is read or rejected with a ProfileReadError, quickly', async () => {

@@ -4,7 +4,15 @@ import type { Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
 import { DotParser, DotSyntaxError, type DotAttributes } from './gprof2dot-dot/dot-parser';
 import { forEachLine } from './io/file-input';
-import { type FileSample, isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted, withoutBom } from './reader';
+import {
+  type FileSample,
+  isAbortError,
+  type ProfileReader,
+  ProfileReadError,
+  type ReadOptions,
+  throwIfAborted,
+  withoutBom,
+} from './reader';
 
 /**
  * The DOT call graphs gprof2dot draws from gprof, callgrind, perf, … profiles:
@@ -24,7 +32,13 @@ const PERCENT = /^(\d+(?:\.\d+)?(?:e[+-]?\d+)?)%$/i;
 const SELF_PERCENT = /^\((\d+(?:\.\d+)?(?:e[+-]?\d+)?)%\)$/i;
 const CALLS = /^(\d+)\s*[×x]$/;
 
-export interface NodeLabel { module: string | null; name: string; total: number; self: number; calls: number }
+export interface NodeLabel {
+  module: string | null;
+  name: string;
+  total: number;
+  self: number;
+  calls: number;
+}
 
 /** Splits a DOT label into its lines (`\n`, `\l` and `\r` end lines). */
 function labelLines(label: string): string[] {
@@ -44,11 +58,18 @@ export function parseNodeLabel(label: string): NodeLabel | null {
   if (t < 1) return null;
   const total = Number(PERCENT.exec(lines[t]!)![1]);
   let k = t + 1;
-  let self = NaN, calls = NaN;
+  let self = NaN,
+    calls = NaN;
   const s = k < lines.length ? SELF_PERCENT.exec(lines[k]!) : null;
-  if (s) { self = Number(s[1]); k++; }
+  if (s) {
+    self = Number(s[1]);
+    k++;
+  }
   const c = k < lines.length ? CALLS.exec(lines[k]!) : null;
-  if (c) { calls = Number(c[1]); k++; }
+  if (c) {
+    calls = Number(c[1]);
+    k++;
+  }
   if (k !== lines.length) return null;
   const before = lines.slice(0, t);
   return before.length === 1
@@ -59,9 +80,11 @@ export function parseNodeLabel(label: string): NodeLabel | null {
 /** Reads gprof2dot's edge label `total%\ncalls×` (either part may be missing). */
 export function parseEdgeLabel(label: string | undefined): { cost: number; calls: number } | null {
   if (label === undefined) return { cost: NaN, calls: NaN };
-  let cost = NaN, calls = NaN;
+  let cost = NaN,
+    calls = NaN;
   for (const line of labelLines(label)) {
-    const p = PERCENT.exec(line), c = CALLS.exec(line);
+    const p = PERCENT.exec(line),
+      c = CALLS.exec(line);
     if (p && Number.isNaN(cost)) cost = Number(p[1]);
     else if (c && Number.isNaN(calls)) calls = Number(c[1]);
     else if (line.trim() !== '') return null;
@@ -74,7 +97,10 @@ class Gprof2dotHandler {
   private readonly labelled = new Set<number>();
   edges = 0;
 
-  constructor(private readonly path: string, builder: ProfileBuilder) {
+  constructor(
+    private readonly path: string,
+    builder: ProfileBuilder,
+  ) {
     this.graph = new CallGraphBuilder(builder.tree.strings, 1);
   }
 
@@ -87,7 +113,11 @@ class Gprof2dotHandler {
     const label = attrs.get('label');
     if (label === undefined) return;
     const parsed = parseNodeLabel(label);
-    if (!parsed) throw new ProfileReadError(this.path, `line ${line}: the label of node "${id}" is not gprof2dot's ([module\\n]name\\ntotal%\\n(self%)\\ncalls×): "${label.slice(0, 120)}"`);
+    if (!parsed)
+      throw new ProfileReadError(
+        this.path,
+        `line ${line}: the label of node "${id}" is not gprof2dot's ([module\\n]name\\ntotal%\\n(self%)\\ncalls×): "${label.slice(0, 120)}"`,
+      );
     if (this.labelled.has(f)) throw new ProfileReadError(this.path, `line ${line}: node "${id}" is labelled twice`);
     this.labelled.add(f);
     // The builder was created with the id as name; the label's name is what a user wants to see.
@@ -99,7 +129,11 @@ class Gprof2dotHandler {
 
   edge(from: string, to: string, attrs: DotAttributes, line: number): void {
     const label = parseEdgeLabel(attrs.get('label'));
-    if (!label) throw new ProfileReadError(this.path, `line ${line}: the label of edge "${from}" -> "${to}" is not gprof2dot's (total%\\ncalls×): "${attrs.get('label')!.slice(0, 120)}"`);
+    if (!label)
+      throw new ProfileReadError(
+        this.path,
+        `line ${line}: the label of edge "${from}" -> "${to}" is not gprof2dot's (total%\\ncalls×): "${attrs.get('label')!.slice(0, 120)}"`,
+      );
     this.graph.addArc(this.fn(from), this.fn(to), label.calls, 0, [label.cost]);
     this.edges++;
   }
@@ -143,11 +177,24 @@ export const gprof2dotDotReader: ProfileReader = {
     if (!parser.directed) throw new ProfileReadError(path, 'an undirected graph: gprof2dot writes "digraph"');
     const unlabelled = handler.unlabelled();
     if (handler.graph.functionCount > 0 && unlabelled.length === handler.graph.functionCount) {
-      throw new ProfileReadError(path, 'no node has a gprof2dot label (name, total %, self %, calls): not a gprof2dot graph');
+      throw new ProfileReadError(
+        path,
+        'no node has a gprof2dot label (name, total %, self %, calls): not a gprof2dot graph',
+      );
     }
-    if (unlabelled.length) b.warnings.push(`${unlabelled.length} nodes have no label and count as 0 % (${unlabelled.slice(0, 5).join(', ')}${unlabelled.length > 5 ? ', …' : ''})`);
+    if (unlabelled.length)
+      b.warnings.push(
+        `${unlabelled.length} nodes have no label and count as 0 % (${unlabelled.slice(0, 5).join(', ')}${unlabelled.length > 5 ? ', …' : ''})`,
+      );
 
-    const metric = b.addMetric({ name: 'time', label: 'Time (% of the run)', sourceKeys: ['self %'], unit: '%', kind: 'exclusive', aggregation: 'sum' });
+    const metric = b.addMetric({
+      name: 'time',
+      label: 'Time (% of the run)',
+      sourceKeys: ['self %'],
+      unit: '%',
+      kind: 'exclusive',
+      aggregation: 'sum',
+    });
     const graph = handler.graph.finish();
     b.callGraph = graph;
     b.metadata['gprof2dot.nodes'] = graph.functions.name.length;

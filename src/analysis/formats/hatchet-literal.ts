@@ -6,7 +6,15 @@ import { ProfileBuilder } from '../model/profile-builder';
 import { PythonJsonFilter } from './hatchet-literal/python-json-filter';
 import { readChunks } from './io/file-input';
 import { JsonSyntaxError, JsonTokenizer, tokenizeJsonFile, type JsonHandler } from './json/json-tokenizer';
-import { contentHead, type FileSample, isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
+import {
+  contentHead,
+  type FileSample,
+  isAbortError,
+  type ProfileReader,
+  ProfileReadError,
+  type ReadOptions,
+  throwIfAborted,
+} from './reader';
 
 /**
  * Hatchet's "literal" format: what `GraphFrame.to_literal()` returns and `GraphFrame.from_literal()`
@@ -76,7 +84,9 @@ class LiteralNodes {
   readonly file: string[] = [];
   readonly module: string[] = [];
 
-  get size(): number { return this.parent.length; }
+  get size(): number {
+    return this.parent.length;
+  }
 
   open(parent: number): number {
     this.flags.push(0);
@@ -97,19 +107,37 @@ class LiteralNodes {
   /** Sets a location attribute of node `i` unless a better source already did. */
   attribute(i: number, key: string, value: string | number, source: number): void {
     switch (key) {
-      case 'type': case 'kind':
-        if (typeof value === 'string' && source >= this.kindSource.get(i)) { this.kind.set(i, kindOf(value)); this.kindSource.set(i, source); }
+      case 'type':
+      case 'kind':
+        if (typeof value === 'string' && source >= this.kindSource.get(i)) {
+          this.kind.set(i, kindOf(value));
+          this.kindSource.set(i, source);
+        }
         return;
-      case 'file': case 'filename': case 'file_name':
-        if (typeof value === 'string' && value !== '' && source >= this.fileSource.get(i)) { this.file[i] = value; this.fileSource.set(i, source); }
+      case 'file':
+      case 'filename':
+      case 'file_name':
+        if (typeof value === 'string' && value !== '' && source >= this.fileSource.get(i)) {
+          this.file[i] = value;
+          this.fileSource.set(i, source);
+        }
         return;
-      case 'line': case 'lineno': case 'line_number': {
+      case 'line':
+      case 'lineno':
+      case 'line_number': {
         const line = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
-        if (Number.isInteger(line) && line > 0 && line < 2 ** 31 && source >= this.lineSource.get(i)) { this.line.set(i, line); this.lineSource.set(i, source); }
+        if (Number.isInteger(line) && line > 0 && line < 2 ** 31 && source >= this.lineSource.get(i)) {
+          this.line.set(i, line);
+          this.lineSource.set(i, source);
+        }
         return;
       }
-      case 'module': case 'library':
-        if (typeof value === 'string' && value !== '' && source >= this.moduleSource.get(i)) { this.module[i] = value; this.moduleSource.set(i, source); }
+      case 'module':
+      case 'library':
+        if (typeof value === 'string' && value !== '' && source >= this.moduleSource.get(i)) {
+          this.module[i] = value;
+          this.moduleSource.set(i, source);
+        }
         return;
     }
   }
@@ -118,11 +146,23 @@ class LiteralNodes {
 /** Hatchet frame types (and HPCToolkit's XML tags, which Hatchet keeps as `type`) to node kinds. */
 function kindOf(type: string): NodeKind {
   switch (type.toLowerCase()) {
-    case 'loop': case 'l': return NodeKind.Loop;
-    case 'statement': case 's': case 'line': case 'instruction': return NodeKind.Statement;
-    case 'region': return NodeKind.Region;
-    case 'call site': case 'callsite': case 'call_site': case 'c': return NodeKind.CallSite;
-    default: return NodeKind.Function;
+    case 'loop':
+    case 'l':
+      return NodeKind.Loop;
+    case 'statement':
+    case 's':
+    case 'line':
+    case 'instruction':
+      return NodeKind.Statement;
+    case 'region':
+      return NodeKind.Region;
+    case 'call site':
+    case 'callsite':
+    case 'call_site':
+    case 'c':
+      return NodeKind.CallSite;
+    default:
+      return NodeKind.Function;
   }
 }
 
@@ -152,7 +192,10 @@ class LiteralHandler implements JsonHandler {
   constructor(private readonly path: string) {}
 
   startObject(): void {
-    if (this.skipping > 0) { this.skipping++; return; }
+    if (this.skipping > 0) {
+      this.skipping++;
+      return;
+    }
     const role = this.depth === 0 ? 0 : this.roles[this.depth - 1]!;
     if (role === R_ROOTS || role === R_CHILDREN) {
       const parent = role === R_ROOTS ? -1 : this.nodeStack[this.nodeDepth - 1]!;
@@ -164,19 +207,30 @@ class LiteralHandler implements JsonHandler {
     if (role === R_NODE) {
       const node = this.nodeStack[this.nodeDepth - 1]!;
       switch (this.currentKey) {
-        case 'metrics': return this.push(R_METRICS);
-        case 'frame': this.nodes.flags.set(node, this.nodes.flags.get(node) | HAS_FRAME); return this.push(R_FRAME);
-        case 'attributes': return this.push(R_ATTRIBUTES);
-        case 'children': this.fail(`${this.nodeLabel(node)}: "children" must be a list of nodes, not an object`);
+        case 'metrics':
+          return this.push(R_METRICS);
+        case 'frame':
+          this.nodes.flags.set(node, this.nodes.flags.get(node) | HAS_FRAME);
+          return this.push(R_FRAME);
+        case 'attributes':
+          return this.push(R_ATTRIBUTES);
+        case 'children':
+          this.fail(`${this.nodeLabel(node)}: "children" must be a list of nodes, not an object`);
       }
     }
-    if (role === 0) this.fail('the top level is an object; a Hatchet literal is a list of root nodes ([{"frame": …, "metrics": …, "children": […]}, …])');
+    if (role === 0)
+      this.fail(
+        'the top level is an object; a Hatchet literal is a list of root nodes ([{"frame": …, "metrics": …, "children": […]}, …])',
+      );
     if (role === R_METRICS) this.text();
     this.skipping = 1;
   }
 
   endObject(): void {
-    if (this.skipping > 0) { this.skipping--; return; }
+    if (this.skipping > 0) {
+      this.skipping--;
+      return;
+    }
     const role = this.roles[--this.depth]!;
     if (role !== R_NODE) return;
     const node = this.nodeStack[--this.nodeDepth]!;
@@ -186,20 +240,28 @@ class LiteralHandler implements JsonHandler {
   }
 
   startArray(): void {
-    if (this.skipping > 0) { this.skipping++; return; }
+    if (this.skipping > 0) {
+      this.skipping++;
+      return;
+    }
     const role = this.depth === 0 ? 0 : this.roles[this.depth - 1]!;
     if (role === 0) return this.push(R_ROOTS);
     if (role === R_NODE && this.currentKey === 'children') return this.push(R_CHILDREN);
     if (role === R_ROOTS || role === R_CHILDREN) this.fail(`${this.elementLabel(role)} is a list; nodes are objects`);
     if (role === R_NODE && (this.currentKey === 'metrics' || this.currentKey === 'frame')) {
-      this.fail(`${this.nodeLabel(this.nodeStack[this.nodeDepth - 1]!)}: "${this.currentKey}" must be an object, not a list`);
+      this.fail(
+        `${this.nodeLabel(this.nodeStack[this.nodeDepth - 1]!)}: "${this.currentKey}" must be an object, not a list`,
+      );
     }
     if (role === R_METRICS) this.text();
     this.skipping = 1;
   }
 
   endArray(): void {
-    if (this.skipping > 0) { this.skipping--; return; }
+    if (this.skipping > 0) {
+      this.skipping--;
+      return;
+    }
     const role = this.roles[--this.depth]!;
     if (role === R_ROOTS) this.ended = true;
   }
@@ -212,11 +274,16 @@ class LiteralHandler implements JsonHandler {
     if (this.skipping > 0) return;
     const role = this.depth === 0 ? 0 : this.roles[this.depth - 1]!;
     switch (role) {
-      case R_METRICS: return this.text();
-      case R_NODE: return this.nodeScalar(value);
-      case R_FRAME: return this.frameScalar(value);
-      case R_ATTRIBUTES: return this.nodes.attribute(this.nodeStack[this.nodeDepth - 1]!, this.currentKey, value, FROM_ATTRIBUTES);
-      default: return this.scalarOutsideNode(role);
+      case R_METRICS:
+        return this.text();
+      case R_NODE:
+        return this.nodeScalar(value);
+      case R_FRAME:
+        return this.frameScalar(value);
+      case R_ATTRIBUTES:
+        return this.nodes.attribute(this.nodeStack[this.nodeDepth - 1]!, this.currentKey, value, FROM_ATTRIBUTES);
+      default:
+        return this.scalarOutsideNode(role);
     }
   }
 
@@ -226,18 +293,29 @@ class LiteralHandler implements JsonHandler {
     switch (role) {
       case R_METRICS: {
         const node = this.nodeStack[this.nodeDepth - 1]!;
-        if (this.currentKey === NID_KEY) { this.nodes.nid.set(node, value); return; }
+        if (this.currentKey === NID_KEY) {
+          this.nodes.nid.set(node, value);
+          return;
+        }
         // Beyond the range of a double (e.g. 1e400): no usable value.
-        if (!Number.isFinite(value)) { this.metricKey(this.currentKey); this.outOfRange++; return; }
+        if (!Number.isFinite(value)) {
+          this.metricKey(this.currentKey);
+          this.outOfRange++;
+          return;
+        }
         this.valueNode.push(node);
         this.valueKey.push(this.metricKey(this.currentKey));
         this.valueNumber.push(value);
         return;
       }
-      case R_NODE: return this.nodeScalar(value);
-      case R_FRAME: return this.frameScalar(value);
-      case R_ATTRIBUTES: return this.nodes.attribute(this.nodeStack[this.nodeDepth - 1]!, this.currentKey, value, FROM_ATTRIBUTES);
-      default: return this.scalarOutsideNode(role);
+      case R_NODE:
+        return this.nodeScalar(value);
+      case R_FRAME:
+        return this.frameScalar(value);
+      case R_ATTRIBUTES:
+        return this.nodes.attribute(this.nodeStack[this.nodeDepth - 1]!, this.currentKey, value, FROM_ATTRIBUTES);
+      default:
+        return this.scalarOutsideNode(role);
     }
   }
 
@@ -246,7 +324,9 @@ class LiteralHandler implements JsonHandler {
     const role = this.depth === 0 ? 0 : this.roles[this.depth - 1]!;
     if (role === R_METRICS) {
       // null is pandas' NaN: a known column without a value here.
-      if (value === null) { if (this.currentKey !== NID_KEY) this.metricKey(this.currentKey); } else this.text();
+      if (value === null) {
+        if (this.currentKey !== NID_KEY) this.metricKey(this.currentKey);
+      } else this.text();
       return;
     }
     if (role === R_NODE || role === R_FRAME || role === R_ATTRIBUTES) return;
@@ -260,8 +340,12 @@ class LiteralHandler implements JsonHandler {
         this.nodes.ownName[node] = String(value);
         this.nodes.flags.set(node, this.nodes.flags.get(node) | HAS_NAME);
         return;
-      case 'children': case 'metrics': case 'frame':
-        this.fail(`${this.nodeLabel(node)}: "${this.currentKey}" must be ${this.currentKey === 'children' ? 'a list' : 'an object'}, not ${typeof value === 'string' ? 'text' : 'a number'}`);
+      case 'children':
+      case 'metrics':
+      case 'frame':
+        this.fail(
+          `${this.nodeLabel(node)}: "${this.currentKey}" must be ${this.currentKey === 'children' ? 'a list' : 'an object'}, not ${typeof value === 'string' ? 'text' : 'a number'}`,
+        );
     }
     this.nodes.attribute(node, this.currentKey, value, FROM_NODE);
   }
@@ -299,7 +383,9 @@ class LiteralHandler implements JsonHandler {
   }
 
   private elementLabel(role: number): string {
-    return role === R_ROOTS ? 'an element of the root list' : `a child of ${this.nodeLabel(this.nodeStack[this.nodeDepth - 1]!)}`;
+    return role === R_ROOTS
+      ? 'an element of the root list'
+      : `a child of ${this.nodeLabel(this.nodeStack[this.nodeDepth - 1]!)}`;
   }
 
   /** `node 12 ("main" › "solve")`, for messages; names may still be unknown for open nodes. */
@@ -344,12 +430,17 @@ function planMetrics(keys: readonly string[], usable: (k: number) => boolean): M
   const byName = new Map<string, MetricPlan>();
   const plan = (name: string): MetricPlan => {
     let p = byName.get(name);
-    if (!p) { p = { name, exclusiveKey: -1, inclusiveKey: -1 }; byName.set(name, p); plans.push(p); }
+    if (!p) {
+      p = { name, exclusiveKey: -1, inclusiveKey: -1 };
+      byName.set(name, p);
+      plans.push(p);
+    }
     return p;
   };
   keys.forEach((key, k) => {
     if (!usable(k)) return;
-    if (key.endsWith(INC_SUFFIX) && key.length > INC_SUFFIX.length) plan(key.slice(0, -INC_SUFFIX.length)).inclusiveKey = k;
+    if (key.endsWith(INC_SUFFIX) && key.length > INC_SUFFIX.length)
+      plan(key.slice(0, -INC_SUFFIX.length)).inclusiveKey = k;
     else if (key.includes('(inc)') || /(^|#)inclusive#/.test(key)) plan(key).inclusiveKey = k;
     else plan(key).exclusiveKey = k;
   });
@@ -375,7 +466,9 @@ function primaryMetricOf(metrics: MetricDescriptor[]): number {
     const i = metrics.findIndex(m => m.name === name);
     if (i >= 0) return i;
   }
-  const timeLike = metrics.findIndex(m => usable(m) && (/time/i.test(m.name) || ['s', 'ms', 'µs', 'ns'].includes(m.unit)));
+  const timeLike = metrics.findIndex(
+    m => usable(m) && (/time/i.test(m.name) || ['s', 'ms', 'µs', 'ns'].includes(m.unit)),
+  );
   return timeLike >= 0 ? timeLike : 0;
 }
 
@@ -383,7 +476,12 @@ function primaryMetricOf(metrics: MetricDescriptor[]): number {
 const CONSISTENCY_TOLERANCE = 1e-6;
 
 /** Builds the model from what the handler collected. */
-function buildLiteralProfile(h: LiteralHandler, path: string, signal: AbortSignal | undefined, notes: string[]): Profile {
+function buildLiteralProfile(
+  h: LiteralHandler,
+  path: string,
+  signal: AbortSignal | undefined,
+  notes: string[],
+): Profile {
   const nodes = h.nodes;
   const n = nodes.size;
   if (n === 0) throw new ProfileReadError(path, 'the list of root nodes is empty: there is no call tree');
@@ -402,11 +500,17 @@ function buildLiteralProfile(h: LiteralHandler, path: string, signal: AbortSigna
     const line = nodes.line.get(i) || null;
     let name = nodes.frameName[i] || nodes.ownName[i];
     if (!name) name = file ? `${basename(file)}:${line ?? 0}` : '<unnamed>';
-    modelOf[i] = b.tree.add(parent, name, nodes.kind.get(i) as NodeKind, { file, line, module: nodes.module[i] || null });
+    modelOf[i] = b.tree.add(parent, name, nodes.kind.get(i) as NodeKind, {
+      file,
+      line,
+      module: nodes.module[i] || null,
+    });
     modelParent.push(parent);
   }
   if (references > 0) {
-    b.warnings.push(`${references} node references (a node listed again under another parent, by its _hatchet_nid) were folded into the node's first occurrence: the call graph is read as a tree`);
+    b.warnings.push(
+      `${references} node references (a node listed again under another parent, by its _hatchet_nid) were folded into the node's first occurrence: the call graph is read as a tree`,
+    );
   }
   throwIfAborted(signal);
 
@@ -424,13 +528,19 @@ function buildLiteralProfile(h: LiteralHandler, path: string, signal: AbortSigna
   }
   keys.forEach((key, k) => {
     const text = h.textValues[k]!;
-    if (text > 0 && !numeric[k]) b.warnings.push(`metric "${key}" holds no numbers (${text} text values); it was left out`);
+    if (text > 0 && !numeric[k])
+      b.warnings.push(`metric "${key}" holds no numbers (${text} text values); it was left out`);
     else if (text > 0) b.warnings.push(`metric "${key}": ${text} values that are not numbers were read as missing`);
   });
   if (h.outOfRange > 0) b.warnings.push(`${h.outOfRange} metric values too large for a double were read as missing`);
   const plans = planMetrics(keys, k => numeric[k] === 1);
   if (plans.length === 0) {
-    throw new ProfileReadError(path, keys.length === 0 ? 'no node has "metrics": there is nothing to show' : `no metric has numeric values (metrics: ${keys.join(', ')})`);
+    throw new ProfileReadError(
+      path,
+      keys.length === 0
+        ? 'no node has "metrics": there is nothing to show'
+        : `no metric has numeric values (metrics: ${keys.join(', ')})`,
+    );
   }
 
   const parent = modelParent.finish();
@@ -442,7 +552,14 @@ function buildLiteralProfile(h: LiteralHandler, path: string, signal: AbortSigna
     const inclusive = plan.inclusiveKey >= 0 ? columns[plan.inclusiveKey]! : null;
     const sourceKeys = [plan.exclusiveKey, plan.inclusiveKey].filter(k => k >= 0).map(k => keys[k]!);
     const describe = (kind: MetricDescriptor['kind'], name = plan.name, keysOf = sourceKeys): number => {
-      const d: MetricDescriptor = { name, label: name, sourceKeys: keysOf, unit: unitOf(plan.name), kind, aggregation: aggregationOf(plan.name) };
+      const d: MetricDescriptor = {
+        name,
+        label: name,
+        sourceKeys: keysOf,
+        unit: unitOf(plan.name),
+        kind,
+        aggregation: aggregationOf(plan.name),
+      };
       descriptors.push(d);
       return b.addMetric(d);
     };
@@ -468,7 +585,9 @@ function buildLiteralProfile(h: LiteralHandler, path: string, signal: AbortSigna
       const recordedName = plan.name + RECORDED_EXCLUSIVE_SUFFIX;
       const r = describe('exclusive', recordedName, [keys[plan.exclusiveKey]!]);
       for (let i = 0; i < size; i++) b.addExclusive(r, i, context, exclusive[i]!);
-      b.warnings.push(`"${keys[plan.exclusiveKey]}" does not add up to "${keys[plan.inclusiveKey]}" at ${broken} nodes (exclusive + children's inclusive ≠ inclusive): ${plan.name} keeps the inclusive values and derives exclusive ones; the recorded exclusive values are the metric "${recordedName}"`);
+      b.warnings.push(
+        `"${keys[plan.exclusiveKey]}" does not add up to "${keys[plan.inclusiveKey]}" at ${broken} nodes (exclusive + children's inclusive ≠ inclusive): ${plan.name} keeps the inclusive values and derives exclusive ones; the recorded exclusive values are the metric "${recordedName}"`,
+      );
     }
   }
   return b.build(primaryMetricOf(descriptors));
@@ -492,7 +611,7 @@ function foldReferences(nids: Float64Array): { canonical: Int32Array; references
     canonical[i] = i;
     const nid = nids[i]!;
     if (Number.isNaN(nid)) continue;
-    const first = firstOf ? firstOf[nid]! : firstOfMap!.get(nid) ?? -1;
+    const first = firstOf ? firstOf[nid]! : (firstOfMap!.get(nid) ?? -1);
     if (first < 0) {
       if (firstOf) firstOf[nid] = i;
       else firstOfMap!.set(nid, i);
@@ -518,7 +637,11 @@ function childInclusiveSums(parent: Int32Array, inclusive: Float64Array): Float6
  * Inclusive values with the missing ones derived (own exclusive + children's inclusive), and how many
  * nodes that have both values break exclusive + Σ children's inclusive = inclusive.
  */
-function completeInclusive(parent: Int32Array, exclusive: Float64Array | null, inclusive: Float64Array): { filled: Float64Array; broken: number } {
+function completeInclusive(
+  parent: Int32Array,
+  exclusive: Float64Array | null,
+  inclusive: Float64Array,
+): { filled: Float64Array; broken: number } {
   const n = parent.length;
   const filled = new Float64Array(n);
   const childSum = new Float64Array(n);
@@ -545,13 +668,23 @@ function isPythonNonFinite(e: unknown): boolean {
 }
 
 /** Streams the file through the handler, through the NaN filter when `python` is set. */
-async function tokenize(path: string, handler: LiteralHandler, signal: AbortSignal | undefined, progress: (fraction: number) => void, python: PythonJsonFilter | null): Promise<void> {
+async function tokenize(
+  path: string,
+  handler: LiteralHandler,
+  signal: AbortSignal | undefined,
+  progress: (fraction: number) => void,
+  python: PythonJsonFilter | null,
+): Promise<void> {
   if (!python) {
-    await tokenizeJsonFile(path, handler, { signal, onProgress: (read, total) => progress(total > 0 ? read / total : 0) });
+    await tokenizeJsonFile(path, handler, {
+      signal,
+      onProgress: (read, total) => progress(total > 0 ? read / total : 0),
+    });
     return;
   }
   const tokenizer = new JsonTokenizer(handler);
-  for await (const chunk of readChunks(path, { signal, onProgress: progress })) tokenizer.write(python.transform(chunk));
+  for await (const chunk of readChunks(path, { signal, onProgress: progress }))
+    tokenizer.write(python.transform(chunk));
   tokenizer.write(python.flush());
   tokenizer.end();
 }
@@ -576,7 +709,10 @@ export const hatchetLiteralReader: ProfileReader = {
     let shown = 0;
     const progress = (fraction: number, message = 'Reading Hatchet literal') => {
       const f = Math.min(1, fraction);
-      if (f >= shown) { shown = f; options.onProgress?.(f, message); }
+      if (f >= shown) {
+        shown = f;
+        options.onProgress?.(f, message);
+      }
     };
     const reading = (f: number) => progress(0.9 * f);
     let handler = new LiteralHandler(path);
@@ -592,12 +728,16 @@ export const hatchetLiteralReader: ProfileReader = {
       }
     } catch (e) {
       if (isAbortError(e) || e instanceof ProfileReadError) throw e;
-      if (e instanceof JsonSyntaxError) throw new ProfileReadError(path, `not valid JSON (${e.message.replace(`${path}: `, '')})`, { cause: e });
+      if (e instanceof JsonSyntaxError)
+        throw new ProfileReadError(path, `not valid JSON (${e.message.replace(`${path}: `, '')})`, { cause: e });
       throw new ProfileReadError(path, (e as Error).message, { cause: e });
     }
     if (!handler.ended) throw new ProfileReadError(path, 'the root list is incomplete');
     progress(0.9, 'Building the call tree');
-    const notes = python && python.replaced > 0 ? [`${python.replaced} NaN/Infinity values (as Python's json writes them) were read as missing`] : [];
+    const notes =
+      python && python.replaced > 0
+        ? [`${python.replaced} NaN/Infinity values (as Python's json writes them) were read as missing`]
+        : [];
     const profile = buildLiteralProfile(handler, path, signal, notes);
     progress(1);
     return profile;

@@ -18,7 +18,12 @@ import { contextOfIdTuple } from './hpctoolkit-metadb/execution-contexts';
 import { parseMetaDb } from './hpctoolkit-metadb/meta-db';
 import { parseMetricTaxonomy } from './hpctoolkit-metadb/metric-taxonomy';
 import { forEachProfileValue, parseProfileDb } from './hpctoolkit-metadb/profile-db';
-import { encodeDatabase, writeDatabase, type FixtureContext, type FixtureDatabase } from './hpctoolkit-metadb/test-db-writer';
+import {
+  encodeDatabase,
+  writeDatabase,
+  type FixtureContext,
+  type FixtureDatabase,
+} from './hpctoolkit-metadb/test-db-writer';
 import { readProfile } from './index';
 import { ProfileReadError } from './reader';
 
@@ -74,9 +79,13 @@ function hatchetName(profile: Profile, i: number, databaseDir: string): string {
   const t = profile.tree;
   const name = t.name(i);
   const stored = (f: string) => (f.startsWith(databaseDir + '/') ? f.slice(databaseDir.length + 1) : f);
-  const file = t.file(i), module = t.module(i), line = t.line(i) ?? 0;
+  const file = t.file(i),
+    module = t.module(i),
+    line = t.line(i) ?? 0;
   const kind = t.kind(i);
-  const address = module ? new RegExp(`^${escapeRegExp(module.slice(module.lastIndexOf('/') + 1))}(:0x[0-9a-f]+)$`).exec(name) : null;
+  const address = module
+    ? new RegExp(`^${escapeRegExp(module.slice(module.lastIndexOf('/') + 1))}(:0x[0-9a-f]+)$`).exec(name)
+    : null;
   if ((kind === NodeKind.Function || kind === NodeKind.Statement) && address && !file) return `${module}${address[1]}`;
   if (kind === NodeKind.Statement && file) return `${stored(file)}:${line}`;
   if (kind === NodeKind.Loop && file) return `Loop@${stored(file)}:${line}`;
@@ -95,7 +104,8 @@ function checkAcross(profile: Profile, oracle: Oracle, column: string, databaseD
   const ranks = [...new Set(profile.contexts.map(c => c.rank))].sort((a, b) => a - b);
   const rankOf = profile.contexts.map(c => ranks.indexOf(c.rank));
   const byRank = new Float64Array(profile.tree.size * ranks.length);
-  for (let i = 0; i < profile.tree.size; i++) for (let c = 0; c < C; c++) byRank[i * ranks.length + rankOf[c]!]! += matrix[i * C + c]!;
+  for (let i = 0; i < profile.tree.size; i++)
+    for (let c = 0; c < C; c++) byRank[i * ranks.length + rankOf[c]!]! += matrix[i * C + c]!;
   const rankStats = contextStats(byRank, ranks.length);
   const groups = new Map<string, number[]>();
   for (let i = 0; i < profile.tree.size; i++) {
@@ -111,7 +121,10 @@ function checkAcross(profile: Profile, oracle: Oracle, column: string, databaseD
   const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
   for (const [key, nodes] of theirs) {
     const mine = groups.get(key)!;
-    for (const [field, stats] of [[`across_rows_${column}`, rows], [`across_ranks_${column}`, rankStats]] as const) {
+    for (const [field, stats] of [
+      [`across_rows_${column}`, rows],
+      [`across_ranks_${column}`, rankStats],
+    ] as const) {
       for (const stat of ['min', 'mean', 'max'] as const) {
         const expected = nodes.map(n => (n[field] as Record<string, number> | undefined)?.[stat]);
         if (expected.some(e => e === undefined)) continue;
@@ -137,44 +150,57 @@ function keyOf(profile: Profile, i: number, databaseDir: string): string {
   return keys[i]!;
 }
 
-describe('HPCToolkit v4 database reader against Hatchet', { skip: skipUnlessShared('oracle', 'hpctoolkit-metadb') }, () => {
-  for (const { name, oracle, dataPath } of oracleCases('hpctoolkit-metadb')) {
-    it(name, async () => {
-      // lammps-openmp: Hatchet fails on this database as shipped (caveat 10); its oracle was made with a
-      // rewritten default.yaml. We read the unmodified database and must give the same values.
-      const profile = await hpctoolkitMetaDbReader.read(dataPath);
-      const C = profile.contextCount;
-      checkAgainstOracle(profile, oracle, {
-        values: (p, column) => totals(hatchetMatrix(p, column), C),
-        ourKey: (p, i) => keyOf(p, i, dataPath),
-        acrossRows: [],
+describe(
+  'HPCToolkit v4 database reader against Hatchet',
+  { skip: skipUnlessShared('oracle', 'hpctoolkit-metadb') },
+  () => {
+    for (const { name, oracle, dataPath } of oracleCases('hpctoolkit-metadb')) {
+      it(name, async () => {
+        // lammps-openmp: Hatchet fails on this database as shipped (caveat 10); its oracle was made with a
+        // rewritten default.yaml. We read the unmodified database and must give the same values.
+        const profile = await hpctoolkitMetaDbReader.read(dataPath);
+        const C = profile.contextCount;
+        checkAgainstOracle(profile, oracle, {
+          values: (p, column) => totals(hatchetMatrix(p, column), C),
+          ourKey: (p, i) => keyOf(p, i, dataPath),
+          acrossRows: [],
+        });
+        for (const column of [...oracle.metrics.exclusive, ...oracle.metrics.inclusive])
+          checkAcross(profile, oracle, column, dataPath);
+
+        // Our own model keeps the invariant Hatchet's columns do not: exclusive adds up to inclusive.
+        const m = profile.primaryMetric;
+        const incl = profile.inclusiveTotals(m);
+        let exclusiveSum = 0;
+        for (const v of profile.exclusiveTotals(m)) exclusiveSum += v;
+        let rootSum = 0;
+        for (const r of profile.tree.roots()) rootSum += incl[r]!;
+        closeTo(exclusiveSum, rootSum, 'Σ exclusive = Σ root inclusive');
+        closeTo(
+          rootSum,
+          Object.values(oracle.totals.sum_over_roots_inclusive ?? {})[0]!,
+          'Σ root inclusive against Hatchet',
+        );
+        // What `hpc-lens inspect --json` prints.
+        const report = JSON.parse(JSON.stringify(inspectReport(profile))) as ReturnType<typeof inspectReport>;
+        assert.equal(report.nodes.length, oracle.graph.n_nodes);
       });
-      for (const column of [...oracle.metrics.exclusive, ...oracle.metrics.inclusive]) checkAcross(profile, oracle, column, dataPath);
+    }
+  },
+);
 
-      // Our own model keeps the invariant Hatchet's columns do not: exclusive adds up to inclusive.
-      const m = profile.primaryMetric;
-      const incl = profile.inclusiveTotals(m);
-      let exclusiveSum = 0;
-      for (const v of profile.exclusiveTotals(m)) exclusiveSum += v;
-      let rootSum = 0;
-      for (const r of profile.tree.roots()) rootSum += incl[r]!;
-      closeTo(exclusiveSum, rootSum, 'Σ exclusive = Σ root inclusive');
-      closeTo(rootSum, Object.values(oracle.totals.sum_over_roots_inclusive ?? {})[0]!, 'Σ root inclusive against Hatchet');
-      // What `hpc-lens inspect --json` prints.
-      const report = JSON.parse(JSON.stringify(inspectReport(profile))) as ReturnType<typeof inspectReport>;
-      assert.equal(report.nodes.length, oracle.graph.n_nodes);
-    });
-  }
-});
-
-describe('HPCToolkit v4 database: profile.db and cct.db agree', { skip: skipUnlessShared('data', 'hpctoolkit-metadb') }, () => {
-  for (const name of ['cpi-4ranks', 'lammps-openmp', 'ping-pong-mpi-with-trace']) {
-    it(name, () => {
-      const dir = sharedPath('data', 'hpctoolkit-metadb', name);
-      assertSameValues(readFileSync(join(dir, 'profile.db')), readFileSync(join(dir, 'cct.db')));
-    });
-  }
-});
+describe(
+  'HPCToolkit v4 database: profile.db and cct.db agree',
+  { skip: skipUnlessShared('data', 'hpctoolkit-metadb') },
+  () => {
+    for (const name of ['cpi-4ranks', 'lammps-openmp', 'ping-pong-mpi-with-trace']) {
+      it(name, () => {
+        const dir = sharedPath('data', 'hpctoolkit-metadb', name);
+        assertSameValues(readFileSync(join(dir, 'profile.db')), readFileSync(join(dir, 'cct.db')));
+      });
+    }
+  },
+);
 
 /** Every (context, metric, profile) value of profile.db's application profiles is cct.db's, and back. */
 function assertSameValues(profileBytes: Uint8Array, cctBytes: Uint8Array): void {
@@ -189,7 +215,11 @@ function assertSameValues(profileBytes: Uint8Array, cctBytes: Uint8Array): void 
   for (let ctx = 0; ctx < cct.count; ctx++) {
     forEachContextValue(cct, ctx, (metric, prof, value) => {
       n++;
-      assert.equal(fromProfiles.get(`${ctx}/${metric}/${prof}`), value, `context ${ctx}, metric ${metric}, profile ${prof}`);
+      assert.equal(
+        fromProfiles.get(`${ctx}/${metric}/${prof}`),
+        value,
+        `context ${ctx}, metric ${metric}, profile ${prof}`,
+      );
     });
   }
   assert.equal(n, fromProfiles.size, 'value count');
@@ -210,7 +240,12 @@ const FIXTURE: FixtureDatabase = {
     { name: 'WEIRD', scopes: ['function'] },
   ],
   modules: ['/opt/app/bin/stencil', '/usr/lib64/libc.so.6'],
-  files: [{ path: 'src/home/u/stencil/main.c', copied: true }, '/home/u/stencil/sweep.c', '[libc.so.6]', '/home/jörg/größe.c'],
+  files: [
+    { path: 'src/home/u/stencil/main.c', copied: true },
+    '/home/u/stencil/sweep.c',
+    '[libc.so.6]',
+    '/home/jörg/größe.c',
+  ],
   functions: [
     { name: 'main', module: 0, file: 0, line: 10 },
     { name: 'sweep', module: 0, file: 1, line: 3 },
@@ -220,45 +255,141 @@ const FIXTURE: FixtureDatabase = {
   ],
   entries: [
     {
-      id: 1, kind: 1, children: [{
-        id: 2, type: 'function', function: 0, self: { 0: 0.5 }, children: [
-          {
-            id: 3, type: 'loop', file: 0, line: 12, children: [
-              {
-                id: 4, type: 'line', file: 0, line: 13, self: { 0: 1, 1: [2, 2, 200] }, children: [{
-                  id: 5, type: 'function', function: 1, children: [
-                    { id: 6, type: 'line', file: 1, line: 5, self: { 0: [3, 3, 300], 1: 4 } },
-                    { id: 7, type: 'line', file: 1, line: 6, children: [{ id: 8, type: 'function', function: 2, children: [{ id: 9, type: 'line', file: 2, line: 0, self: { 0: 0.25 } }] }] },
+      id: 1,
+      kind: 1,
+      children: [
+        {
+          id: 2,
+          type: 'function',
+          function: 0,
+          self: { 0: 0.5 },
+          children: [
+            {
+              id: 3,
+              type: 'loop',
+              file: 0,
+              line: 12,
+              children: [
+                {
+                  id: 4,
+                  type: 'line',
+                  file: 0,
+                  line: 13,
+                  self: { 0: 1, 1: [2, 2, 200] },
+                  children: [
+                    {
+                      id: 5,
+                      type: 'function',
+                      function: 1,
+                      children: [
+                        { id: 6, type: 'line', file: 1, line: 5, self: { 0: [3, 3, 300], 1: 4 } },
+                        {
+                          id: 7,
+                          type: 'line',
+                          file: 1,
+                          line: 6,
+                          children: [
+                            {
+                              id: 8,
+                              type: 'function',
+                              function: 2,
+                              children: [{ id: 9, type: 'line', file: 2, line: 0, self: { 0: 0.25 } }],
+                            },
+                          ],
+                        },
+                      ],
+                    },
                   ],
-                }],
-              },
-              { id: 10, type: 'line', file: 0, line: 14, children: [{ id: 11, type: 'line', file: 0, line: 14, hidden: true, self: { 0: 0.125, 1: 0.5 } }] },
-            ],
-          },
-          {
-            id: 12, type: 'line', file: 0, line: 20, children: [{
-              id: 13, type: 'instruction', relation: 'call', module: 1, offset: 0x4f4b3, children: [{ id: 19, type: 'function', function: 2, self: { 1: 0.75 } }],
-            }],
-          },
-          {
-            id: 14, type: 'line', file: 0, line: 21, children: [{
-              id: 15, type: 'function', function: 3, children: [{
-                id: 16, type: 'line', file: 1, line: 42, self: { 0: 1 }, children: [{
-                  id: 17, type: 'function', function: 3, children: [{ id: 18, type: 'line', file: 1, line: 42, self: { 0: 2 } }],
-                }],
-              }],
-            }],
-          },
-          { id: 21, type: 'line', file: 0, line: 22, children: [{ id: 22, type: 'function', function: 4, relation: 'inlined', self: { 0: 0.0625 } }] },
-        ],
-      }],
+                },
+                {
+                  id: 10,
+                  type: 'line',
+                  file: 0,
+                  line: 14,
+                  children: [{ id: 11, type: 'line', file: 0, line: 14, hidden: true, self: { 0: 0.125, 1: 0.5 } }],
+                },
+              ],
+            },
+            {
+              id: 12,
+              type: 'line',
+              file: 0,
+              line: 20,
+              children: [
+                {
+                  id: 13,
+                  type: 'instruction',
+                  relation: 'call',
+                  module: 1,
+                  offset: 0x4f4b3,
+                  children: [{ id: 19, type: 'function', function: 2, self: { 1: 0.75 } }],
+                },
+              ],
+            },
+            {
+              id: 14,
+              type: 'line',
+              file: 0,
+              line: 21,
+              children: [
+                {
+                  id: 15,
+                  type: 'function',
+                  function: 3,
+                  children: [
+                    {
+                      id: 16,
+                      type: 'line',
+                      file: 1,
+                      line: 42,
+                      self: { 0: 1 },
+                      children: [
+                        {
+                          id: 17,
+                          type: 'function',
+                          function: 3,
+                          children: [{ id: 18, type: 'line', file: 1, line: 42, self: { 0: 2 } }],
+                        },
+                      ],
+                    },
+                  ],
+                },
+              ],
+            },
+            {
+              id: 21,
+              type: 'line',
+              file: 0,
+              line: 22,
+              children: [{ id: 22, type: 'function', function: 4, relation: 'inlined', self: { 0: 0.0625 } }],
+            },
+          ],
+        },
+      ],
     },
-    { id: 30, kind: 2, children: [{ id: 31, type: 'instruction', relation: 'call', module: 1, offset: 0x10, self: { 1: 1.5 } }] },
+    {
+      id: 30,
+      kind: 2,
+      children: [{ id: 31, type: 'instruction', relation: 'call', module: 1, offset: 0x10, self: { 1: 1.5 } }],
+    },
   ],
   profiles: [
-    [['NODE', 0], ['RANK', 1], ['THREAD', 0]],
-    [['NODE', 0], ['RANK', 0], ['THREAD', 0], ['CORE', 3]],
-    [['NODE', 0], ['RANK', 1], ['THREAD', 1]],
+    [
+      ['NODE', 0],
+      ['RANK', 1],
+      ['THREAD', 0],
+    ],
+    [
+      ['NODE', 0],
+      ['RANK', 0],
+      ['THREAD', 0],
+      ['CORE', 3],
+    ],
+    [
+      ['NODE', 0],
+      ['RANK', 1],
+      ['THREAD', 1],
+    ],
   ],
   taxonomy: [
     'version: 0',
@@ -291,59 +422,133 @@ describe('HPCToolkit v4 database reader', () => {
     for (let i = 0; i < p.tree.size; i++) if (JSON.stringify(p.tree.path(i)) === JSON.stringify(path)) return i;
     assert.fail(`no node ${path.join(' / ')}`);
   };
-  const contextValues = (p: Profile, matrix: Float64Array, i: number) => [...matrix.subarray(i * p.contextCount, (i + 1) * p.contextCount)];
+  const contextValues = (p: Profile, matrix: Float64Array, i: number) => [
+    ...matrix.subarray(i * p.contextCount, (i + 1) * p.contextCount),
+  ];
 
   it('reads the tree, contexts, metrics and metadata', async () => {
     const dir = database();
     const p = await readProfile(dir);
     assert.equal(p.format, 'hpctoolkit-metadb');
-    assert.deepEqual(p.contexts.map(c => c.label), ['rank 0 · thread 0', 'rank 1 · thread 0', 'rank 1 · thread 1']);
-    assert.deepEqual(p.metrics.map(m => [m.name, m.label, m.kind, m.unit]), [
-      ['time', 'CPU time', 'both', 's'], ['REALTIME (sec)', 'REALTIME (sec)', 'both', 's'], ['PAPI_TOT_CYC', 'PAPI_TOT_CYC', 'exclusive', ''],
-    ]);
+    assert.deepEqual(
+      p.contexts.map(c => c.label),
+      ['rank 0 · thread 0', 'rank 1 · thread 0', 'rank 1 · thread 1'],
+    );
+    assert.deepEqual(
+      p.metrics.map(m => [m.name, m.label, m.kind, m.unit]),
+      [
+        ['time', 'CPU time', 'both', 's'],
+        ['REALTIME (sec)', 'REALTIME (sec)', 'both', 's'],
+        ['PAPI_TOT_CYC', 'PAPI_TOT_CYC', 'exclusive', ''],
+      ],
+    );
     assert.equal(p.metrics[p.primaryMetric]!.name, 'time');
-    assert.ok(p.warnings.some(w => /"WEIRD" has neither an execution nor a point scope/.test(w)), p.warnings.join('\n'));
+    assert.ok(
+      p.warnings.some(w => /"WEIRD" has neither an execution nor a point scope/.test(w)),
+      p.warnings.join('\n'),
+    );
     assert.equal(p.metadata['title'], 'stencil');
     assert.equal(p.metadata['hpctoolkit.profiles'], 3);
-    assert.deepEqual((p.metadata['hpctoolkit.metricTaxonomy'] as { name: string }[]).map(t => t.name), ['CPU › CPU time', 'REALTIME (sec)']);
+    assert.deepEqual(
+      (p.metadata['hpctoolkit.metricTaxonomy'] as { name: string }[]).map(t => t.name),
+      ['CPU › CPU time', 'REALTIME (sec)'],
+    );
 
     const t = p.tree;
-    assert.deepEqual(t.roots().map(r => [t.name(r), t.kind(r)]), [['main thread', NodeKind.Region], ['application thread', NodeKind.Region]]);
+    assert.deepEqual(
+      t.roots().map(r => [t.name(r), t.kind(r)]),
+      [
+        ['main thread', NodeKind.Region],
+        ['application thread', NodeKind.Region],
+      ],
+    );
     const main = node(p, ['main thread', 'main']);
-    assert.deepEqual([t.kind(main), t.file(main), t.line(main), t.module(main)], [NodeKind.Function, join(dir, 'src/home/u/stencil/main.c'), 10, '/opt/app/bin/stencil']);
+    assert.deepEqual(
+      [t.kind(main), t.file(main), t.line(main), t.module(main)],
+      [NodeKind.Function, join(dir, 'src/home/u/stencil/main.c'), 10, '/opt/app/bin/stencil'],
+    );
     const loop = node(p, ['main thread', 'main', 'Loop@main.c:12']);
     assert.deepEqual([t.kind(loop), t.line(loop)], [NodeKind.Loop, 12]);
     const sweep = node(p, ['main thread', 'main', 'Loop@main.c:12', 'main.c:13', 'sweep']);
-    assert.deepEqual([t.file(sweep), t.line(sweep), t.callLine(sweep)], ['/home/u/stencil/sweep.c', 3, 13], 'a callee below a line is called from that line');
-    const memcpy = node(p, ['main thread', 'main', 'Loop@main.c:12', 'main.c:13', 'sweep', 'sweep.c:6', 'memcpy [libc.so.6]']);
-    assert.deepEqual([t.file(memcpy), t.module(memcpy), t.callLine(memcpy)], [null, '/usr/lib64/libc.so.6', 6], 'pseudo-files of binary-only code are not files');
-    const pseudoLine = node(p, ['main thread', 'main', 'Loop@main.c:12', 'main.c:13', 'sweep', 'sweep.c:6', 'memcpy [libc.so.6]', '[libc.so.6]:0']);
+    assert.deepEqual(
+      [t.file(sweep), t.line(sweep), t.callLine(sweep)],
+      ['/home/u/stencil/sweep.c', 3, 13],
+      'a callee below a line is called from that line',
+    );
+    const memcpy = node(p, [
+      'main thread',
+      'main',
+      'Loop@main.c:12',
+      'main.c:13',
+      'sweep',
+      'sweep.c:6',
+      'memcpy [libc.so.6]',
+    ]);
+    assert.deepEqual(
+      [t.file(memcpy), t.module(memcpy), t.callLine(memcpy)],
+      [null, '/usr/lib64/libc.so.6', 6],
+      'pseudo-files of binary-only code are not files',
+    );
+    const pseudoLine = node(p, [
+      'main thread',
+      'main',
+      'Loop@main.c:12',
+      'main.c:13',
+      'sweep',
+      'sweep.c:6',
+      'memcpy [libc.so.6]',
+      '[libc.so.6]:0',
+    ]);
     assert.equal(t.file(pseudoLine), null);
     const instruction = node(p, ['main thread', 'main', 'main.c:20', 'libc.so.6:0x4f4b3']);
-    assert.deepEqual([t.kind(instruction), t.module(instruction), t.callLine(instruction)], [NodeKind.Function, '/usr/lib64/libc.so.6', 20]);
+    assert.deepEqual(
+      [t.kind(instruction), t.module(instruction), t.callLine(instruction)],
+      [NodeKind.Function, '/usr/lib64/libc.so.6', 20],
+    );
     const inner = node(p, ['main thread', 'main', 'main.c:21', 'fib', 'sweep.c:42', 'fib']);
-    assert.deepEqual([t.callLine(inner), t.callLine(t.parent(t.parent(inner)))], [42, 21], 'recursion: each frame knows its calling line');
+    assert.deepEqual(
+      [t.callLine(inner), t.callLine(t.parent(t.parent(inner)))],
+      [42, 21],
+      'recursion: each frame knows its calling line',
+    );
     const inlined = node(p, ['main thread', 'main', 'main.c:22', 'berechne_größe∑']);
     assert.deepEqual([t.file(inlined), t.callLine(inlined)], ['/home/jörg/größe.c', 22]);
   });
 
   it('keeps the true self cost as exclusive, including contexts meta.db leaves out', async () => {
     const p = await readProfile(database());
-    const time = p.metricIndex('time'), real = p.metricIndex('REALTIME (sec)'), cycles = p.metricIndex('PAPI_TOT_CYC');
+    const time = p.metricIndex('time'),
+      real = p.metricIndex('REALTIME (sec)'),
+      cycles = p.metricIndex('PAPI_TOT_CYC');
     // Contexts are rank 0 (profile 1), rank 1 thread 0 (profile 0), rank 1 thread 1 (profile 2, no samples).
     const line13 = node(p, ['main thread', 'main', 'Loop@main.c:12', 'main.c:13']);
     assert.deepEqual(contextValues(p, p.exclusive(time), line13), [2, 1, 0]);
     assert.deepEqual(contextValues(p, p.exclusive(cycles), line13), [200, 1, 0]);
     const line14 = node(p, ['main thread', 'main', 'Loop@main.c:12', 'main.c:14']);
-    assert.deepEqual(contextValues(p, p.exclusive(time), line14), [0.5, 0.125, 0], 'the left-out child\'s cost is the line\'s own');
+    assert.deepEqual(
+      contextValues(p, p.exclusive(time), line14),
+      [0.5, 0.125, 0],
+      "the left-out child's cost is the line's own",
+    );
     const main = node(p, ['main thread', 'main']);
     assert.deepEqual(contextValues(p, p.exclusive(time), main), [0, 0.5, 0]);
-    assert.deepEqual(contextValues(p, p.inclusive(time), main), [2 + 4 + 0.5 + 0.75, 0.5 + 1 + 3 + 0.25 + 0.125 + 1 + 2 + 0.0625, 0]);
-    assert.deepEqual(contextValues(p, p.inclusive(real), main), [2 + 4 + 0.5 + 0.75, 0.5 + 1 + 3 + 0.25 + 0.125 + 1 + 2 + 0.0625, 0]);
+    assert.deepEqual(contextValues(p, p.inclusive(time), main), [
+      2 + 4 + 0.5 + 0.75,
+      0.5 + 1 + 3 + 0.25 + 0.125 + 1 + 2 + 0.0625,
+      0,
+    ]);
+    assert.deepEqual(contextValues(p, p.inclusive(real), main), [
+      2 + 4 + 0.5 + 0.75,
+      0.5 + 1 + 3 + 0.25 + 0.125 + 1 + 2 + 0.0625,
+      0,
+    ]);
     assert.equal(p.total(real), 7.25 + 7.9375 + 1.5);
     // A point-only metric cannot place the values of left-out contexts (2 of them here): they are dropped, with a warning.
-    assert.equal(p.total(cycles), (200 + 4 + 0.75 + 1.5) + (0.5 + 1 + 300 + 0.25 + 1 + 2 + 0.0625));
-    assert.ok(p.warnings.some(w => /^2 point-scope values belong to contexts meta.db does not list/.test(w)), p.warnings.join('\n'));
+    assert.equal(p.total(cycles), 200 + 4 + 0.75 + 1.5 + (0.5 + 1 + 300 + 0.25 + 1 + 2 + 0.0625));
+    assert.ok(
+      p.warnings.some(w => /^2 point-scope values belong to contexts meta.db does not list/.test(w)),
+      p.warnings.join('\n'),
+    );
     // Every view relies on this: exclusive values of a subtree add up to its inclusive value.
     for (const m of [time, real, cycles]) {
       const derived = inclusiveFromExclusive(p.tree.columns.parent, p.exclusive(m), p.contextCount);
@@ -351,19 +556,27 @@ describe('HPCToolkit v4 database reader', () => {
     }
   });
 
-  it('derives hpcprof\'s function scope (Hatchet\'s exclusive) exactly from the model', async () => {
+  it("derives hpcprof's function scope (Hatchet's exclusive) exactly from the model", async () => {
     const dir = database();
     const p = await readProfile(dir);
     // The writer stores the function scope the way hpcprof does; the rule in functionScope() must reproduce it.
     const meta = parseMetaDb('meta.db', readFileSync(join(dir, 'meta.db')));
     const functionId = meta.metrics[0]!.scopes.find(s => s.scope.name === 'function')!.propMetricId;
     const db = parseProfileDb('profile.db', readFileSync(join(dir, 'profile.db')));
-    const rows = p.contexts.map(c => db.profiles.find(x => !x.isSummary && contextOfIdTuple(x.idTuple, meta.idNames).description.includes(`RANK ${c.rank} THREAD ${c.thread}`))!);
+    const rows = p.contexts.map(c =>
+      db.profiles.find(
+        x =>
+          !x.isSummary &&
+          contextOfIdTuple(x.idTuple, meta.idNames).description.includes(`RANK ${c.rank} THREAD ${c.thread}`),
+      )!,
+    );
     const expected = new Float64Array(p.tree.size * p.contextCount);
-    rows.forEach((profile, c) => forEachProfileValue(db, profile, (ctx, metric, value) => {
-      const r = meta.contexts.rowOf(ctx);
-      if (metric === functionId && r >= 0) expected[r * p.contextCount + c] = value;
-    }));
+    rows.forEach((profile, c) =>
+      forEachProfileValue(db, profile, (ctx, metric, value) => {
+        const r = meta.contexts.rowOf(ctx);
+        if (metric === functionId && r >= 0) expected[r * p.contextCount + c] = value;
+      }),
+    );
     const got = functionScope(p, p.metricIndex('time'));
     got.forEach((v, k) => closeTo(v, expected[k]!, `cell ${k}`, 1e-12));
   });
@@ -374,7 +587,10 @@ describe('HPCToolkit v4 database reader', () => {
   });
 
   it('reads a database without samples and threads without samples', async () => {
-    const empty: FixtureDatabase = { ...FIXTURE, entries: FIXTURE.entries.map(e => ({ ...e, children: stripSelf(e.children ?? []) })) };
+    const empty: FixtureDatabase = {
+      ...FIXTURE,
+      entries: FIXTURE.entries.map(e => ({ ...e, children: stripSelf(e.children ?? []) })),
+    };
     const p = await readProfile(database(empty));
     assert.equal(p.tree.size, 22);
     assert.equal(p.contextCount, 3);
@@ -386,22 +602,46 @@ describe('HPCToolkit v4 database reader', () => {
   });
 
   it('reads the metric taxonomy in both layouts and goes on without it when it is broken', async () => {
-    assert.deepEqual(parseMetricTaxonomy(FIXTURE.taxonomy!).map(t => [t.metric, t.name, t.groups, t.inclusiveScope, t.exclusiveScope]), [
-      ['CPUTIME (sec)', 'CPU time', ['CPU'], 'execution', 'function'],
-      ['REALTIME (sec)', 'REALTIME (sec)', [], 'execution', null],
-    ]);
+    assert.deepEqual(
+      parseMetricTaxonomy(FIXTURE.taxonomy!).map(t => [t.metric, t.name, t.groups, t.inclusiveScope, t.exclusiveScope]),
+      [
+        ['CPUTIME (sec)', 'CPU time', ['CPU'], 'execution', 'function'],
+        ['REALTIME (sec)', 'REALTIME (sec)', [], 'execution', null],
+      ],
+    );
     const p = await readProfile(database({ ...FIXTURE, taxonomy: 'roots: [unclosed' }));
     assert.equal(p.metrics[0]!.label, 'CPUTIME (sec)');
-    assert.ok(p.warnings.some(w => /default\.yaml could not be read/.test(w)), p.warnings.join('\n'));
+    assert.ok(
+      p.warnings.some(w => /default\.yaml could not be read/.test(w)),
+      p.warnings.join('\n'),
+    );
   });
 
   it('maps identifier tuples to ranks, threads and GPU streams', async () => {
     const gpu: FixtureDatabase = {
       ...FIXTURE,
-      profiles: [[['RANK', 0], ['THREAD', 0]], [['RANK', 0], ['GPUCONTEXT', 1], ['GPUSTREAM', 7]], [['RANK', 0], ['GPUCONTEXT', 1], ['GPUSTREAM', 7]]],
+      profiles: [
+        [
+          ['RANK', 0],
+          ['THREAD', 0],
+        ],
+        [
+          ['RANK', 0],
+          ['GPUCONTEXT', 1],
+          ['GPUSTREAM', 7],
+        ],
+        [
+          ['RANK', 0],
+          ['GPUCONTEXT', 1],
+          ['GPUSTREAM', 7],
+        ],
+      ],
     };
     const p = await readProfile(database(gpu));
-    assert.deepEqual(p.contexts.map(c => c.label), ['rank 0 · thread 0', 'rank 0 · GPU 1 · stream 7']);
+    assert.deepEqual(
+      p.contexts.map(c => c.label),
+      ['rank 0 · thread 0', 'rank 0 · GPU 1 · stream 7'],
+    );
     assert.ok(p.warnings.some(w => /same rank\/thread\/GPU coordinates/.test(w)));
   });
 
@@ -421,7 +661,10 @@ describe('HPCToolkit v4 database reader', () => {
     const dir = database();
     assert.equal(hpctoolkitMetaDbReader.sniff(await sampleFile(dir)), 0.9);
     assert.equal(hpctoolkitMetaDbReader.sniff(await sampleFile(join(dir, 'meta.db'))), 0.95);
-    assert.equal(hpctoolkitMetaDbReader.sniff(await sampleFile(join(database(FIXTURE, { gzip: true }), 'meta.db.gz'))), 0.95);
+    assert.equal(
+      hpctoolkitMetaDbReader.sniff(await sampleFile(join(database(FIXTURE, { gzip: true }), 'meta.db.gz'))),
+      0.95,
+    );
     assert.equal(hpctoolkitMetaDbReader.sniff(await sampleFile(join(dir, 'profile.db'))), 0);
     const fake = join(tmp, 'fake');
     mkdirSync(fake);
@@ -434,11 +677,17 @@ describe('HPCToolkit v4 database reader', () => {
     const dir = database();
     const seen: number[] = [];
     await hpctoolkitMetaDbReader.read(dir, { onProgress: f => seen.push(f) });
-    assert.ok(seen.every((f, i) => f >= 0 && f <= 1 && (i === 0 || f >= seen[i - 1]!)), `monotone in [0, 1]: ${seen.join(', ')}`);
+    assert.ok(
+      seen.every((f, i) => f >= 0 && f <= 1 && (i === 0 || f >= seen[i - 1]!)),
+      `monotone in [0, 1]: ${seen.join(', ')}`,
+    );
     assert.equal(seen.at(-1), 1);
     const ac = new AbortController();
     ac.abort();
-    await assert.rejects(hpctoolkitMetaDbReader.read(dir, { signal: ac.signal }), (e: Error) => e.name === 'AbortError');
+    await assert.rejects(
+      hpctoolkitMetaDbReader.read(dir, { signal: ac.signal }),
+      (e: Error) => e.name === 'AbortError',
+    );
   });
 
   it('names the file and the reason for bad input', async () => {
@@ -446,16 +695,77 @@ describe('HPCToolkit v4 database reader', () => {
     const cases: [string, (d: { meta: Buffer; profile: Buffer }) => void, 'meta.db' | 'profile.db', RegExp][] = [
       ['bad magic', d => d.meta.write('HPCTOOLKIX', 0, 'ascii'), 'meta.db', /magic "HPCTOOLKIT" is missing/],
       ['wrong file type', d => d.meta.write('prof', 10, 'ascii'), 'meta.db', /header says "prof", expected "meta"/],
-      ['unsupported version', d => { d.meta[14] = 5; }, 'meta.db', /unsupported format version 5\.0/],
-      ['section past the end', d => d.meta.writeBigUInt64LE(BigInt(d.meta.length), 0x48), 'meta.db', /Context Tree section .* extends past the end/],
-      ['children pointer out of range', d => d.meta.writeBigUInt64LE(10n ** 6n, firstChild(d.meta) + 8), 'meta.db', /children of context 2 .* lies outside the Context Tree section/],
-      ['function pointer off an entry', d => d.meta.writeBigUInt64LE(d.meta.readBigUInt64LE(firstChild(d.meta) + 0x20) + 4n, firstChild(d.meta) + 0x20), 'meta.db', /context 2 refers to offset \d+, which is not one of the 5 entries of the Functions section/],
-      ['duplicate context id', d => d.meta.writeUInt32LE(1, firstChild(d.meta) + 0x10), 'meta.db', /context id 1 appears twice/],
-      ['cyclic children', d => { const c = firstChild(d.meta); const entry = entryRecord(d.meta); d.meta.writeBigUInt64LE(d.meta.readBigUInt64LE(entry), c); d.meta.writeBigUInt64LE(BigInt(c), c + 8); }, 'meta.db', /child pointers overlap or form a cycle/],
-      ['flex too short', d => { d.meta[firstChild(d.meta) + 0x14] = 7; }, 'meta.db', /flags 7 that need 5 flex words, but its record has 1/],
-      ['values past the end', d => d.profile.writeBigUInt64LE(BigInt(d.profile.length), profileInfo(d.profile, 1) + 8), 'profile.db', /the values of profile 1 .* lies outside the file/],
-      ['bad context index', d => d.profile.writeBigUInt64LE(999n, Number(d.profile.readBigUInt64LE(profileInfo(d.profile, 1) + 0x18)) + 4), 'profile.db', /profile 1: the context index entry 0 starts at value 999/],
-      ['truncated profile.db', d => { d.profile = d.profile.subarray(0, 100); }, 'profile.db', /truncated or damaged: it does not end with the footer "_prof.db"/],
+      [
+        'unsupported version',
+        d => {
+          d.meta[14] = 5;
+        },
+        'meta.db',
+        /unsupported format version 5\.0/,
+      ],
+      [
+        'section past the end',
+        d => d.meta.writeBigUInt64LE(BigInt(d.meta.length), 0x48),
+        'meta.db',
+        /Context Tree section .* extends past the end/,
+      ],
+      [
+        'children pointer out of range',
+        d => d.meta.writeBigUInt64LE(10n ** 6n, firstChild(d.meta) + 8),
+        'meta.db',
+        /children of context 2 .* lies outside the Context Tree section/,
+      ],
+      [
+        'function pointer off an entry',
+        d => d.meta.writeBigUInt64LE(d.meta.readBigUInt64LE(firstChild(d.meta) + 0x20) + 4n, firstChild(d.meta) + 0x20),
+        'meta.db',
+        /context 2 refers to offset \d+, which is not one of the 5 entries of the Functions section/,
+      ],
+      [
+        'duplicate context id',
+        d => d.meta.writeUInt32LE(1, firstChild(d.meta) + 0x10),
+        'meta.db',
+        /context id 1 appears twice/,
+      ],
+      [
+        'cyclic children',
+        d => {
+          const c = firstChild(d.meta);
+          const entry = entryRecord(d.meta);
+          d.meta.writeBigUInt64LE(d.meta.readBigUInt64LE(entry), c);
+          d.meta.writeBigUInt64LE(BigInt(c), c + 8);
+        },
+        'meta.db',
+        /child pointers overlap or form a cycle/,
+      ],
+      [
+        'flex too short',
+        d => {
+          d.meta[firstChild(d.meta) + 0x14] = 7;
+        },
+        'meta.db',
+        /flags 7 that need 5 flex words, but its record has 1/,
+      ],
+      [
+        'values past the end',
+        d => d.profile.writeBigUInt64LE(BigInt(d.profile.length), profileInfo(d.profile, 1) + 8),
+        'profile.db',
+        /the values of profile 1 .* lies outside the file/,
+      ],
+      [
+        'bad context index',
+        d => d.profile.writeBigUInt64LE(999n, Number(d.profile.readBigUInt64LE(profileInfo(d.profile, 1) + 0x18)) + 4),
+        'profile.db',
+        /profile 1: the context index entry 0 starts at value 999/,
+      ],
+      [
+        'truncated profile.db',
+        d => {
+          d.profile = d.profile.subarray(0, 100);
+        },
+        'profile.db',
+        /truncated or damaged: it does not end with the footer "_prof.db"/,
+      ],
     ];
     for (const [name, mutate, file, reason] of cases) {
       const d = { meta: Buffer.from(good.meta), profile: Buffer.from(good.profile) };
@@ -488,7 +798,10 @@ describe('HPCToolkit v4 database reader', () => {
     await assert.rejects(hpctoolkitMetaDbReader.read(join(tmp, 'nowhere')), /no such file or directory/);
     const gz = database(FIXTURE, { gzip: true });
     writeFileSync(join(gz, 'profile.db.gz'), readFileSync(join(gz, 'profile.db.gz')).subarray(0, 60));
-    await assert.rejects(readProfile(gz), (e: Error) => e instanceof ProfileReadError && /gzip data is truncated/.test(e.message));
+    await assert.rejects(
+      readProfile(gz),
+      (e: Error) => e instanceof ProfileReadError && /gzip data is truncated/.test(e.message),
+    );
   });
 
   it('survives truncation and corruption: every mutation ends in a ProfileReadError or a complete profile', async () => {
@@ -502,7 +815,11 @@ describe('HPCToolkit v4 database reader', () => {
         const cut = Math.floor((k / 40) * bytes.length);
         mutants.push({ ...good, [file]: bytes.subarray(0, cut), what: `${file}.db cut at ${cut}` });
         // A cut that keeps the footer gets past the footer check and exercises the pointer checks.
-        mutants.push({ ...good, [file]: Buffer.concat([bytes.subarray(0, cut), footer]), what: `${file}.db cut at ${cut} + footer` });
+        mutants.push({
+          ...good,
+          [file]: Buffer.concat([bytes.subarray(0, cut), footer]),
+          what: `${file}.db cut at ${cut} + footer`,
+        });
       }
       for (let k = 0; k < 300; k++) {
         const b = Buffer.from(bytes);
@@ -513,7 +830,9 @@ describe('HPCToolkit v4 database reader', () => {
     }
     const dir = join(tmp, 'mutant');
     mkdirSync(dir);
-    let failures = 0, successes = 0, slowest = 0;
+    let failures = 0,
+      successes = 0,
+      slowest = 0;
     const started = performance.now();
     for (const m of mutants) {
       writeFileSync(join(dir, 'meta.db'), m.meta);

@@ -14,7 +14,14 @@ import { parseTraceDb, type TraceDb } from './hpctoolkit-metadb/trace-db';
 import { addTraceTimeline } from './hpctoolkit-metadb/trace-timeline';
 import { readHeadBytes } from './file-sample';
 import { readBytes } from './io/file-input';
-import { isAbortError, ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import {
+  isAbortError,
+  ProfileReadError,
+  throwIfAborted,
+  type FileSample,
+  type ProfileReader,
+  type ReadOptions,
+} from './reader';
 
 /**
  * HPCToolkit's sparse database, format v4 (hpcprof ≥ 2022): a directory with `meta.db` (context
@@ -63,17 +70,29 @@ export const hpctoolkitMetaDbReader: ProfileReader = {
     const metaSize = statSync(files.meta).size;
     const profileSize = statSync(files.profile).size;
     const traceSize = files.trace ? statSync(files.trace).size : 0;
-    const readShare = 0.8 * metaSize / Math.max(1, metaSize + profileSize + traceSize);
-    const profileEnd = 0.8 * (metaSize + profileSize) / Math.max(1, metaSize + profileSize + traceSize);
+    const readShare = (0.8 * metaSize) / Math.max(1, metaSize + profileSize + traceSize);
+    const profileEnd = (0.8 * (metaSize + profileSize)) / Math.max(1, metaSize + profileSize + traceSize);
     onProgress?.(0, 'Reading meta.db');
-    const meta = parseMetaDb(files.meta, await readBytes(files.meta, { signal, onProgress: f => onProgress?.(readShare * f, 'Reading meta.db') }));
+    const meta = parseMetaDb(
+      files.meta,
+      await readBytes(files.meta, { signal, onProgress: f => onProgress?.(readShare * f, 'Reading meta.db') }),
+    );
     const warnings: string[] = [];
     const taxonomy = files.taxonomy ? await readTaxonomy(files.taxonomy, signal, warnings) : [];
     throwIfAborted(signal);
-    const profileBytes = await readBytes(files.profile, { signal, onProgress: f => onProgress?.(readShare + (profileEnd - readShare) * f, 'Reading profile.db') });
+    const profileBytes = await readBytes(files.profile, {
+      signal,
+      onProgress: f => onProgress?.(readShare + (profileEnd - readShare) * f, 'Reading profile.db'),
+    });
     const profiles = parseProfileDb(files.profile, profileBytes);
     const trace = files.trace
-      ? parseTraceDb(files.trace, await readBytes(files.trace, { signal, onProgress: f => onProgress?.(profileEnd + (0.8 - profileEnd) * f, 'Reading trace.db') }))
+      ? parseTraceDb(
+          files.trace,
+          await readBytes(files.trace, {
+            signal,
+            onProgress: f => onProgress?.(profileEnd + (0.8 - profileEnd) * f, 'Reading trace.db'),
+          }),
+        )
       : null;
     onProgress?.(0.8, 'Building the call tree');
     const profile = buildProfile(path, files, meta, profiles, trace, taxonomy, warnings, options);
@@ -82,7 +101,13 @@ export const hpctoolkitMetaDbReader: ProfileReader = {
   },
 };
 
-interface DatabaseFiles { dir: string; meta: string; profile: string; trace: string | null; taxonomy: string | null }
+interface DatabaseFiles {
+  dir: string;
+  meta: string;
+  profile: string;
+  trace: string | null;
+  taxonomy: string | null;
+}
 
 /** The files of the database at `path` (the directory, or its meta.db); each may be gzip-compressed. */
 function databaseFiles(path: string): DatabaseFiles {
@@ -90,24 +115,38 @@ function databaseFiles(path: string): DatabaseFiles {
   try {
     isDir = statSync(path).isDirectory();
   } catch (e) {
-    throw new ProfileReadError(path, (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (e as Error).message, { cause: e });
+    throw new ProfileReadError(
+      path,
+      (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (e as Error).message,
+      { cause: e },
+    );
   }
   const dir = isDir ? path : dirname(path);
   const find = (name: string) => [name, `${name}.gz`].map(n => join(dir, n)).find(p => existsSync(p)) ?? null;
   const meta = isDir ? find('meta.db') : path;
   if (!meta) throw new ProfileReadError(path, 'the directory has no meta.db, so it is not an HPCToolkit v4 database');
   const profile = find('profile.db');
-  if (!profile) throw new ProfileReadError(path, `profile.db is missing from ${dir}: the measurements of an HPCToolkit v4 database are in profile.db`);
+  if (!profile)
+    throw new ProfileReadError(
+      path,
+      `profile.db is missing from ${dir}: the measurements of an HPCToolkit v4 database are in profile.db`,
+    );
   return { dir, meta, profile, trace: find('trace.db'), taxonomy: find(join('metrics', 'default.yaml')) };
 }
 
 /** The metric taxonomy only adds names and descriptions: when it cannot be read, say so and go on. */
-async function readTaxonomy(path: string, signal: AbortSignal | undefined, warnings: string[]): Promise<TaxonomyEntry[]> {
+async function readTaxonomy(
+  path: string,
+  signal: AbortSignal | undefined,
+  warnings: string[],
+): Promise<TaxonomyEntry[]> {
   try {
     return parseMetricTaxonomy((await readBytes(path, { signal, maxBytes: 64 << 20 })).toString('utf8'));
   } catch (e) {
     if (isAbortError(e)) throw e;
-    warnings.push(`${path} could not be read (${(e as Error).message.split('\n')[0]}); metric names come from meta.db alone`);
+    warnings.push(
+      `${path} could not be read (${(e as Error).message.split('\n')[0]}); metric names come from meta.db alone`,
+    );
     return [];
   }
 }
@@ -131,7 +170,9 @@ function planMetrics(meta: MetaDb, taxonomy: TaxonomyEntry[], warnings: string[]
     const executionId = idOf(ScopeType.Execution);
     const pointId = executionId >= 0 ? -1 : idOf(ScopeType.Point);
     if (executionId < 0 && pointId < 0) {
-      warnings.push(`metric "${m.name}" has neither an execution nor a point scope (scopes: ${m.scopes.map(s => s.scope.name).join(', ') || 'none'}); it is left out`);
+      warnings.push(
+        `metric "${m.name}" has neither an execution nor a point scope (scopes: ${m.scopes.map(s => s.scope.name).join(', ') || 'none'}); it is left out`,
+      );
       continue;
     }
     let name = m.name === 'CPUTIME (sec)' ? 'time' : m.name;
@@ -140,10 +181,15 @@ function planMetrics(meta: MetaDb, taxonomy: TaxonomyEntry[], warnings: string[]
     const entry = taxonomy[rank.get(m.name) ?? -1];
     plans.push({
       descriptor: {
-        name, label: entry?.name ?? m.name, sourceKeys: [m.name], unit: unitOf(m),
-        kind: executionId >= 0 ? 'both' : 'exclusive', aggregation: 'sum',
+        name,
+        label: entry?.name ?? m.name,
+        sourceKeys: [m.name],
+        unit: unitOf(m),
+        kind: executionId >= 0 ? 'both' : 'exclusive',
+        aggregation: 'sum',
       },
-      executionId, pointId,
+      executionId,
+      pointId,
     });
   }
   return plans;
@@ -156,7 +202,14 @@ function unitOf(m: MetricDescription): string {
 }
 
 function buildProfile(
-  path: string, files: DatabaseFiles, meta: MetaDb, db: ProfileDb, trace: TraceDb | null, taxonomy: TaxonomyEntry[], warnings: string[], options: ReadOptions,
+  path: string,
+  files: DatabaseFiles,
+  meta: MetaDb,
+  db: ProfileDb,
+  trace: TraceDb | null,
+  taxonomy: TaxonomyEntry[],
+  warnings: string[],
+  options: ReadOptions,
 ): Profile {
   const b = new ProfileBuilder('hpctoolkit-metadb', path);
   b.warnings.push(...warnings);
@@ -168,7 +221,11 @@ function buildProfile(
   const { contextOfProfile, applicationProfiles } = addExecutionContexts(b, db.profiles, meta.idNames);
 
   const plans = planMetrics(meta, taxonomy, b.warnings);
-  if (plans.length === 0) throw new ProfileReadError(files.meta, `no usable metric: meta.db lists ${meta.metrics.length === 0 ? 'no metrics' : 'only metrics without execution or point scope'}`);
+  if (plans.length === 0)
+    throw new ProfileReadError(
+      files.meta,
+      `no usable metric: meta.db lists ${meta.metrics.length === 0 ? 'no metrics' : 'only metrics without execution or point scope'}`,
+    );
   const slotOfExecution = new Int32Array(1 << 16).fill(-1);
   const slotOfPoint = new Int32Array(1 << 16).fill(-1);
   const knownId = new Uint8Array(1 << 16);
@@ -197,20 +254,43 @@ function buildProfile(
       } else if (!knownId[metricId]) unknownMetricValues++;
     });
     loader.flush(ctx);
-    options.onProgress?.(0.8 + valueShare * (i + 1) / applicationProfiles.length, 'Reading values');
+    options.onProgress?.(0.8 + (valueShare * (i + 1)) / applicationProfiles.length, 'Reading values');
   });
-  if (unknownMetricValues) b.warnings.push(`${unknownMetricValues} values have metric ids that meta.db does not describe; they are ignored`);
-  if (unlistedPointValues) b.warnings.push(`${unlistedPointValues} point-scope values belong to contexts meta.db does not list; without an execution scope they cannot be placed and are left out`);
-  if (loader.negative) b.warnings.push(`${loader.negative} exclusive values came out negative: some contexts' children add up to more than the context itself in profile.db`);
+  if (unknownMetricValues)
+    b.warnings.push(`${unknownMetricValues} values have metric ids that meta.db does not describe; they are ignored`);
+  if (unlistedPointValues)
+    b.warnings.push(
+      `${unlistedPointValues} point-scope values belong to contexts meta.db does not list; without an execution scope they cannot be placed and are left out`,
+    );
+  if (loader.negative)
+    b.warnings.push(
+      `${loader.negative} exclusive values came out negative: some contexts' children add up to more than the context itself in profile.db`,
+    );
 
   Object.assign(b.metadata, metadataOf(meta, taxonomy, applicationProfiles.length));
   if (trace) {
-    b.metadata['hpctoolkit.traceSamples'] = addTraceTimeline(b, trace, meta, { nodeOfRow, parentNode, nodeName }, db.profiles, contextOfProfile, {
-      signal: options.signal, onProgress: f => options.onProgress?.(0.89 + 0.09 * f, 'Building the timeline'),
-    });
+    b.metadata['hpctoolkit.traceSamples'] = addTraceTimeline(
+      b,
+      trace,
+      meta,
+      { nodeOfRow, parentNode, nodeName },
+      db.profiles,
+      contextOfProfile,
+      {
+        signal: options.signal,
+        onProgress: f => options.onProgress?.(0.89 + 0.09 * f, 'Building the timeline'),
+      },
+    );
   }
   const primary = plans.findIndex(p => p.descriptor.name === 'time');
-  return b.build(primary >= 0 ? primary : Math.max(0, plans.findIndex(p => isTimeUnit(p.descriptor.unit))));
+  return b.build(
+    primary >= 0
+      ? primary
+      : Math.max(
+          0,
+          plans.findIndex(p => isTimeUnit(p.descriptor.unit)),
+        ),
+  );
 }
 
 /**
@@ -227,8 +307,15 @@ class ValueLoader {
   private readonly touchedMark: Uint8Array;
   private readonly touched = new GrowableInt32();
 
-  constructor(private readonly b: ProfileBuilder, private readonly parent: Int32Array, slots: number) {
-    for (let k = 0; k < slots; k++) { this.nodes.push(new GrowableInt32()); this.values.push(new GrowableFloat64()); }
+  constructor(
+    private readonly b: ProfileBuilder,
+    private readonly parent: Int32Array,
+    slots: number,
+  ) {
+    for (let k = 0; k < slots; k++) {
+      this.nodes.push(new GrowableInt32());
+      this.values.push(new GrowableFloat64());
+    }
     this.inclusive = new Float64Array(parent.length);
     this.exclusive = new Float64Array(parent.length);
     this.touchedMark = new Uint8Array(parent.length);
@@ -242,14 +329,20 @@ class ValueLoader {
   flush(ctx: number): void {
     const { inclusive, exclusive, parent, touched } = this;
     for (let slot = 0; slot < this.nodes.length; slot++) {
-      const nodes = this.nodes[slot]!, values = this.values[slot]!;
+      const nodes = this.nodes[slot]!,
+        values = this.values[slot]!;
       if (nodes.length === 0) continue;
       for (let k = 0; k < nodes.length; k++) {
-        const n = nodes.get(k), v = values.get(k), p = parent[n]!;
+        const n = nodes.get(k),
+          v = values.get(k),
+          p = parent[n]!;
         this.touch(n);
         inclusive[n]! += v;
         exclusive[n]! += v;
-        if (p >= 0) { this.touch(p); exclusive[p]! -= v; }
+        if (p >= 0) {
+          this.touch(p);
+          exclusive[p]! -= v;
+        }
       }
       for (let k = 0; k < touched.length; k++) {
         const n = touched.get(k);
@@ -285,8 +378,11 @@ function metadataOf(meta: MetaDb, taxonomy: TaxonomyEntry[], profiles: number): 
   };
   if (taxonomy.length) {
     out['hpctoolkit.metricTaxonomy'] = taxonomy.map(t => ({
-      metric: t.metric, name: [...t.groups, t.name].join(' › '), description: t.description,
-      inclusiveScope: t.inclusiveScope, exclusiveScope: t.exclusiveScope,
+      metric: t.metric,
+      name: [...t.groups, t.name].join(' › '),
+      description: t.description,
+      inclusiveScope: t.inclusiveScope,
+      exclusiveScope: t.exclusiveScope,
     }));
   }
   return out;

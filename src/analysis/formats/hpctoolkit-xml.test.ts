@@ -3,7 +3,14 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { checkAgainstOracle, closeTo, oracleCases, oraclePath, type Oracle, type OracleNode } from '../../../test/support/hatchet-oracle';
+import {
+  checkAgainstOracle,
+  closeTo,
+  oracleCases,
+  oraclePath,
+  type Oracle,
+  type OracleNode,
+} from '../../../test/support/hatchet-oracle';
 import { mutationsOf, readOrReject } from '../../../test/support/mutations';
 import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
 import { NodeKind } from '../model/call-tree';
@@ -12,7 +19,14 @@ import { Profile } from '../model/profile';
 import { hpctoolkitXmlReader } from './hpctoolkit-xml';
 import { MetricDb, rankThreadOf } from './hpctoolkit-xml/metric-db';
 import { planMetrics, type MetricEntry } from './hpctoolkit-xml/metric-plan';
-import { experimentXml, formatG, metricDbBytes, metricDbName, writeFixtureDatabase, type FixtureDatabase } from './hpctoolkit-xml/test-database';
+import {
+  experimentXml,
+  formatG,
+  metricDbBytes,
+  metricDbName,
+  writeFixtureDatabase,
+  type FixtureDatabase,
+} from './hpctoolkit-xml/test-database';
 import { readProfile } from './index';
 import { ProfileReadError } from './reader';
 
@@ -56,7 +70,10 @@ function hatchetView(p: Profile): { profile: Profile; key: (p: Profile, i: numbe
     const call = t.callLine(i);
     return t.kind(i) === NodeKind.Function && call !== null ? `${call}:${t.name(i)}` : t.name(i);
   };
-  const frameOf = (i: number) => t.kind(i) === NodeKind.Function ? ['function'] : [t.kind(i) === NodeKind.Loop ? 'loop' : 'statement', hatchetFile[i], t.line(i) ?? 0];
+  const frameOf = (i: number) =>
+    t.kind(i) === NodeKind.Function
+      ? ['function']
+      : [t.kind(i) === NodeKind.Loop ? 'loop' : 'statement', hatchetFile[i], t.line(i) ?? 0];
   const key = (_: Profile, i: number) => {
     const path: string[] = [];
     for (let n = i; n !== -1; n = t.parent(n)) path.push(hatchetName(n));
@@ -100,16 +117,21 @@ describe('HPCToolkit XML reader against Hatchet', { skip: skipUnlessShared('orac
 
       const view = hatchetView(profile);
       checkAgainstOracle(view.profile, oracle, {
-        values: (p, column) => column === 'time' ? p.exclusiveTotals(0) : column === 'time (inc)' ? p.inclusiveTotals(0) : null,
+        values: (p, column) =>
+          column === 'time' ? p.exclusiveTotals(0) : column === 'time (inc)' ? p.inclusiveTotals(0) : null,
         ourKey: view.key,
         oracleKey,
-        acrossRows: [['time', 'time', 'exclusive'], ['time (inc)', 'time', 'inclusive']],
+        acrossRows: [
+          ['time', 'time', 'exclusive'],
+          ['time (inc)', 'time', 'inclusive'],
+        ],
       });
 
       // Our Σ exclusive is the total time; Hatchet's exceeds it by exactly what it double counts.
       const ours = profile.exclusiveTotals(m).reduce((s, v) => s + v, 0);
       closeTo(ours, profile.total(m), 'Σ exclusive = Σ root inclusive');
-      const doubleCounted = oracle.totals.sum_exclusive_over_all_nodes['time']! - oracle.totals.sum_over_roots_inclusive!['time (inc)']!;
+      const doubleCounted =
+        oracle.totals.sum_exclusive_over_all_nodes['time']! - oracle.totals.sum_over_roots_inclusive!['time (inc)']!;
       closeTo(view.profile.exclusiveTotals(0).reduce((s, v) => s + v, 0) - ours, doubleCounted, 'Hatchet double count');
       assert.equal(view.movedNodes > 0, doubleCounted > 0, 'nodes whose exclusive value differs from Hatchet');
     });
@@ -141,31 +163,99 @@ function sampleDatabase(extra: Partial<FixtureDatabase> = {}): FixtureDatabase {
   const lib = './src/home/ü/données.c';
   return {
     program: 'cpi',
-    contexts: [[0, 0], [0, 1], [1, 0], [1, 500]],
-    roots: [{
-      tag: 'PF', proc: '<program root>', file: '<unknown file> [libmonitor.so]', line: 0, module: '/opt/hpctoolkit/libmonitor.so', children: [{
-        tag: 'C', line: 0, children: [{
-          tag: 'PF', proc: 'main', file: src, line: 19, module: '/home/ü/cpi', children: [
-            { tag: 'S', line: 21, cost: [1, 2, 0, 0] },
-            {
-              tag: 'L', file: src, line: 30, children: [
-                { tag: 'S', line: 31, cost: [10, 20, 0, 5] },
-                {
-                  tag: 'C', line: 32, children: [{
-                    tag: 'PF', proc: 'résoudre_π', file: lib, line: 5, module: '/home/ü/cpi', children: [
-                      { tag: 'S', line: 6, cost: [3, 3, 0, 0] },
-                      { tag: 'C', line: 7, children: [{ tag: 'PF', proc: 'résoudre_π', file: lib, line: 5, module: '/home/ü/cpi', children: [{ tag: 'S', line: 6, cost: [1, 1, 0, 0] }] }] },
+    contexts: [
+      [0, 0],
+      [0, 1],
+      [1, 0],
+      [1, 500],
+    ],
+    roots: [
+      {
+        tag: 'PF',
+        proc: '<program root>',
+        file: '<unknown file> [libmonitor.so]',
+        line: 0,
+        module: '/opt/hpctoolkit/libmonitor.so',
+        children: [
+          {
+            tag: 'C',
+            line: 0,
+            children: [
+              {
+                tag: 'PF',
+                proc: 'main',
+                file: src,
+                line: 19,
+                module: '/home/ü/cpi',
+                children: [
+                  { tag: 'S', line: 21, cost: [1, 2, 0, 0] },
+                  {
+                    tag: 'L',
+                    file: src,
+                    line: 30,
+                    children: [
+                      { tag: 'S', line: 31, cost: [10, 20, 0, 5] },
+                      {
+                        tag: 'C',
+                        line: 32,
+                        children: [
+                          {
+                            tag: 'PF',
+                            proc: 'résoudre_π',
+                            file: lib,
+                            line: 5,
+                            module: '/home/ü/cpi',
+                            children: [
+                              { tag: 'S', line: 6, cost: [3, 3, 0, 0] },
+                              {
+                                tag: 'C',
+                                line: 7,
+                                children: [
+                                  {
+                                    tag: 'PF',
+                                    proc: 'résoudre_π',
+                                    file: lib,
+                                    line: 5,
+                                    module: '/home/ü/cpi',
+                                    children: [{ tag: 'S', line: 6, cost: [1, 1, 0, 0] }],
+                                  },
+                                ],
+                              },
+                            ],
+                          },
+                        ],
+                      },
                     ],
-                  }],
-                },
-              ],
-            },
-            { tag: 'Pr', proc: 'inlined_helper', file: './src/home/ü/util.h', line: 40, children: [{ tag: 'S', line: 41, cost: [2, 0, 0, 0] }] },
-            { tag: 'Pr', proc: '', line: 50, children: [{ tag: 'PF', proc: 'MPI_Finalize', file: '<unknown file> [libmpi.so]', line: 0, module: '/usr/lib/libmpi.so', children: [{ tag: 'S', line: 0, cost: [4, 4, 0, 1] }] }] },
-          ],
-        }],
-      }],
-    }],
+                  },
+                  {
+                    tag: 'Pr',
+                    proc: 'inlined_helper',
+                    file: './src/home/ü/util.h',
+                    line: 40,
+                    children: [{ tag: 'S', line: 41, cost: [2, 0, 0, 0] }],
+                  },
+                  {
+                    tag: 'Pr',
+                    proc: '',
+                    line: 50,
+                    children: [
+                      {
+                        tag: 'PF',
+                        proc: 'MPI_Finalize',
+                        file: '<unknown file> [libmpi.so]',
+                        line: 0,
+                        module: '/usr/lib/libmpi.so',
+                        children: [{ tag: 'S', line: 0, cost: [4, 4, 0, 1] }],
+                      },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
     ...extra,
   };
 }
@@ -180,31 +270,43 @@ describe('HPCToolkit XML reader', () => {
     const p = await readProfile(dir);
     const t = p.tree;
     assert.equal(p.format, 'hpctoolkit-xml');
-    assert.deepEqual(p.contexts.map(c => c.label), ['rank 0 · thread 0', 'rank 0 · thread 1', 'rank 1 · thread 0', 'rank 1 · stream 0']);
-    assert.deepEqual(p.metrics.map(m => [m.name, m.unit, m.kind]), [['time', 'µs', 'inclusive']]);
-    assert.deepEqual(Array.from({ length: t.size }, (_, i) => [t.name(i), t.kind(i), t.callLine(i)]), [
-      ['<program root>', NodeKind.Function, null],
-      ['main', NodeKind.Function, null],
-      ['cpi.c:21', NodeKind.Statement, null],
-      ['Loop@cpi.c:30', NodeKind.Loop, null],
-      ['cpi.c:31', NodeKind.Statement, null],
-      ['résoudre_π', NodeKind.Function, 32],
-      ['données.c:6', NodeKind.Statement, null],
-      ['résoudre_π', NodeKind.Function, 7],
-      ['données.c:6', NodeKind.Statement, null],
-      ['inlined_helper', NodeKind.Function, null],
-      ['util.h:41', NodeKind.Statement, null],
-      ['MPI_Finalize', NodeKind.Function, 50],
-      ['<unknown file> [libmpi.so]:0', NodeKind.Statement, null],
-    ]);
+    assert.deepEqual(
+      p.contexts.map(c => c.label),
+      ['rank 0 · thread 0', 'rank 0 · thread 1', 'rank 1 · thread 0', 'rank 1 · stream 0'],
+    );
+    assert.deepEqual(
+      p.metrics.map(m => [m.name, m.unit, m.kind]),
+      [['time', 'µs', 'inclusive']],
+    );
+    assert.deepEqual(
+      Array.from({ length: t.size }, (_, i) => [t.name(i), t.kind(i), t.callLine(i)]),
+      [
+        ['<program root>', NodeKind.Function, null],
+        ['main', NodeKind.Function, null],
+        ['cpi.c:21', NodeKind.Statement, null],
+        ['Loop@cpi.c:30', NodeKind.Loop, null],
+        ['cpi.c:31', NodeKind.Statement, null],
+        ['résoudre_π', NodeKind.Function, 32],
+        ['données.c:6', NodeKind.Statement, null],
+        ['résoudre_π', NodeKind.Function, 7],
+        ['données.c:6', NodeKind.Statement, null],
+        ['inlined_helper', NodeKind.Function, null],
+        ['util.h:41', NodeKind.Statement, null],
+        ['MPI_Finalize', NodeKind.Function, 50],
+        ['<unknown file> [libmpi.so]:0', NodeKind.Statement, null],
+      ],
+    );
     assert.deepEqual(t.path(8), ['<program root>', 'main', 'Loop@cpi.c:30', 'résoudre_π', 'résoudre_π', 'données.c:6']);
     assert.deepEqual(t.path(12), ['<program root>', 'main', 'MPI_Finalize', '<unknown file> [libmpi.so]:0']);
     // Statements carry their scope's file and line (line-level heat) and their procedure's module.
-    assert.deepEqual([4, 6, 10].map(i => [t.file(i), t.line(i), t.module(i)]), [
-      ['./src/home/ü/cpi.c', 31, '/home/ü/cpi'],
-      ['./src/home/ü/données.c', 6, '/home/ü/cpi'],
-      ['./src/home/ü/util.h', 41, '/home/ü/cpi'],
-    ]);
+    assert.deepEqual(
+      [4, 6, 10].map(i => [t.file(i), t.line(i), t.module(i)]),
+      [
+        ['./src/home/ü/cpi.c', 31, '/home/ü/cpi'],
+        ['./src/home/ü/données.c', 6, '/home/ü/cpi'],
+        ['./src/home/ü/util.h', 41, '/home/ü/cpi'],
+      ],
+    );
     assert.deepEqual([t.file(1), t.line(1), t.module(1)], ['./src/home/ü/cpi.c', 19, '/home/ü/cpi']);
 
     // Exclusive values are statement costs; main's scope value (which repeats its loop's statement) is not.
@@ -213,7 +315,11 @@ describe('HPCToolkit XML reader', () => {
     assert.deepEqual(at(1), [0, 0, 0, 0]);
     assert.deepEqual(at(4), [10, 20, 0, 5]);
     assert.deepEqual(at(12), [4, 4, 0, 1]);
-    assert.deepEqual(Array.from(p.inclusive(0).subarray(0, 4)), [21, 30, 0, 6], 'rank 1 · thread 0 has no samples: zeros');
+    assert.deepEqual(
+      Array.from(p.inclusive(0).subarray(0, 4)),
+      [21, 30, 0, 6],
+      'rank 1 · thread 0 has no samples: zeros',
+    );
     assertConsistent(p, 0);
     assert.equal(p.metadata['program'], 'cpi');
     assert.equal(p.metadata['launch'], 'srun -n 4');
@@ -223,12 +329,19 @@ describe('HPCToolkit XML reader', () => {
     const db = sampleDatabase({ inline: true });
     // Seven-digit costs: hpcprof prints six, so parents and children disagree by rounding.
     const scale = (c?: number[]) => c?.map(v => v * 1234567);
-    const rescale = (e: FixtureDatabase['roots'][number]): FixtureDatabase['roots'][number] => ({ ...e, cost: scale(e.cost), children: e.children?.map(rescale) });
+    const rescale = (e: FixtureDatabase['roots'][number]): FixtureDatabase['roots'][number] => ({
+      ...e,
+      cost: scale(e.cost),
+      children: e.children?.map(rescale),
+    });
     db.roots = db.roots.map(rescale);
     const dir = writeFixtureDatabase(freshDir('inline'), db);
     assert.ok(!readdirSync(dir).some(n => n.endsWith('.metric-db')));
     const p = await readProfile(dir);
-    assert.deepEqual(p.contexts.map(c => c.label), ['process']);
+    assert.deepEqual(
+      p.contexts.map(c => c.label),
+      ['process'],
+    );
     assert.equal(p.metrics[0]!.name, 'time');
     const excl = p.exclusive(0);
     const t = p.tree;
@@ -244,8 +357,12 @@ describe('HPCToolkit XML reader', () => {
     // A metric-db database whose metric-db files went missing falls back to the inline values, and says so.
     const orphan = freshDir('orphan');
     mkdirSync(orphan);
-    const table = '<MetricDBTable><MetricDB i="0" n="CPUTIME (usec) (I)" t="inclusive" db-id="0" db-num-metrics="1"/></MetricDBTable>';
-    writeFileSync(join(orphan, 'experiment.xml'), readFileSync(join(dir, 'experiment.xml'), 'utf8').replace('</MetricTable>', `</MetricTable>${table}`));
+    const table =
+      '<MetricDBTable><MetricDB i="0" n="CPUTIME (usec) (I)" t="inclusive" db-id="0" db-num-metrics="1"/></MetricDBTable>';
+    writeFileSync(
+      join(orphan, 'experiment.xml'),
+      readFileSync(join(dir, 'experiment.xml'), 'utf8').replace('</MetricTable>', `</MetricTable>${table}`),
+    );
     const q = await readProfile(orphan);
     assert.deepEqual(Array.from(q.exclusive(0)), Array.from(excl));
     assert.match(q.warnings.join('\n'), /describes \*\.metric-db files, but there are none beside it/);
@@ -268,38 +385,71 @@ describe('HPCToolkit XML reader', () => {
   });
 
   it('keeps an exclusive-only metric at the statements', async () => {
-    const p = await readProfile(writeFixtureDatabase(freshDir('excl'), sampleDatabase({ exclusiveOnly: true, metric: 'REALTIME (sec)' })));
-    assert.deepEqual(p.metrics.map(m => [m.name, m.unit, m.kind]), [['REALTIME (sec)', 's', 'exclusive']]);
+    const p = await readProfile(
+      writeFixtureDatabase(freshDir('excl'), sampleDatabase({ exclusiveOnly: true, metric: 'REALTIME (sec)' })),
+    );
+    assert.deepEqual(
+      p.metrics.map(m => [m.name, m.unit, m.kind]),
+      [['REALTIME (sec)', 's', 'exclusive']],
+    );
     const plain = await readProfile(writeFixtureDatabase(freshDir('pair'), sampleDatabase()));
     assert.deepEqual(Array.from(p.exclusive(0)), Array.from(plain.exclusive(0)));
   });
 
   it('reads an empty profile', async () => {
-    const dir = writeFixtureDatabase(freshDir('empty'), { program: 'idle', contexts: [[0, 0], [1, 0]], roots: [] });
+    const dir = writeFixtureDatabase(freshDir('empty'), {
+      program: 'idle',
+      contexts: [
+        [0, 0],
+        [1, 0],
+      ],
+      roots: [],
+    });
     const p = await readProfile(dir);
     assert.equal(p.tree.size, 0);
     assert.equal(p.contextCount, 2);
     assert.equal(p.total(0), 0);
-    const inline = await readProfile(writeFixtureDatabase(freshDir('empty-inline'), { program: 'idle', contexts: [[0, 0]], roots: [], inline: true }));
+    const inline = await readProfile(
+      writeFixtureDatabase(freshDir('empty-inline'), { program: 'idle', contexts: [[0, 0]], roots: [], inline: true }),
+    );
     assert.equal(inline.tree.size, 0);
   });
 
   it('sniffs by content', async () => {
     const dir = writeFixtureDatabase(freshDir('sniff'), sampleDatabase());
-    const sample = (over: Partial<Parameters<typeof hpctoolkitXmlReader.sniff>[0]>) => ({ path: dir, isDirectory: false, size: 1, head: '', tail: '', entries: [], gzip: false, binary: false, ...over });
+    const sample = (over: Partial<Parameters<typeof hpctoolkitXmlReader.sniff>[0]>) => ({
+      path: dir,
+      isDirectory: false,
+      size: 1,
+      head: '',
+      tail: '',
+      entries: [],
+      gzip: false,
+      binary: false,
+      ...over,
+    });
     const entries = readdirSync(dir);
     assert.ok(hpctoolkitXmlReader.sniff(sample({ isDirectory: true, entries })) > 0.9);
-    assert.ok(hpctoolkitXmlReader.sniff(sample({ head: readFileSync(join(dir, 'experiment.xml'), 'utf8').slice(0, 4096) })) > 0.9);
+    assert.ok(
+      hpctoolkitXmlReader.sniff(sample({ head: readFileSync(join(dir, 'experiment.xml'), 'utf8').slice(0, 4096) })) >
+        0.9,
+    );
     const gz = writeFixtureDatabase(freshDir('sniff-gz'), sampleDatabase({ gzip: true }));
     assert.ok(hpctoolkitXmlReader.sniff(sample({ path: gz, isDirectory: true, entries: readdirSync(gz) })) > 0.9);
-    assert.equal((await readProfile(join(gz, 'experiment.xml'))).format, 'hpctoolkit-xml', 'a gzip experiment.xml is sniffed from its decompressed head');
+    assert.equal(
+      (await readProfile(join(gz, 'experiment.xml'))).format,
+      'hpctoolkit-xml',
+      'a gzip experiment.xml is sniffed from its decompressed head',
+    );
     const other = freshDir('other');
     mkdirSync(other);
     writeFileSync(join(other, 'experiment.xml'), '<?xml version="1.0"?><Experiment/>');
     assert.equal(hpctoolkitXmlReader.sniff(sample({ path: other, isDirectory: true, entries: ['experiment.xml'] })), 0);
     assert.equal(hpctoolkitXmlReader.sniff(sample({ isDirectory: true, entries: ['meta.db', 'profile.db'] })), 0);
     assert.equal(hpctoolkitXmlReader.sniff(sample({ head: '{"HPCToolkitExperiment": 1}' })), 0);
-    const later = hpctoolkitXmlReader.sniff(sample({ head: '<?xml version="1.0"?>\n<HPCToolkitExperiment version="4.0">' }));
+    const later = hpctoolkitXmlReader.sniff(
+      sample({ head: '<?xml version="1.0"?>\n<HPCToolkitExperiment version="4.0">' }),
+    );
     assert.ok(later > 0 && later < 0.9, 'later versions are left to a reader that knows them');
   });
 
@@ -309,13 +459,22 @@ describe('HPCToolkit XML reader', () => {
     ac.abort();
     await assert.rejects(hpctoolkitXmlReader.read(dir, { signal: ac.signal }), (e: Error) => e.name === 'AbortError');
     const late = new AbortController();
-    await assert.rejects(hpctoolkitXmlReader.read(dir, {
-      signal: late.signal,
-      onProgress: (f, message) => { assert.ok(f >= 0 && f <= 1); if (message === 'Reading metric-db files') late.abort(); },
-    }), (e: Error) => e.name === 'AbortError');
+    await assert.rejects(
+      hpctoolkitXmlReader.read(dir, {
+        signal: late.signal,
+        onProgress: (f, message) => {
+          assert.ok(f >= 0 && f <= 1);
+          if (message === 'Reading metric-db files') late.abort();
+        },
+      }),
+      (e: Error) => e.name === 'AbortError',
+    );
     const fractions: number[] = [];
     await hpctoolkitXmlReader.read(dir, { onProgress: f => fractions.push(f) });
-    assert.ok(fractions.every((f, k) => f >= 0 && f <= 1 && (k === 0 || f >= fractions[k - 1]!)), 'progress rises within [0, 1]');
+    assert.ok(
+      fractions.every((f, k) => f >= 0 && f <= 1 && (k === 0 || f >= fractions[k - 1]!)),
+      'progress rises within [0, 1]',
+    );
     assert.equal(fractions.at(-1), 1);
   });
 
@@ -323,45 +482,168 @@ describe('HPCToolkit XML reader', () => {
     const base = sampleDatabase();
     const xml = experimentXml(base);
     const cases: [string, (dir: string) => void, RegExp, string?][] = [
-      ['no-procedure-table', d => writeFileSync(join(d, 'experiment.xml'), xml.replace(/<ProcedureTable>[^]*<\/ProcedureTable>/, '')), /line \d+: <PF> refers to procedure \d+, which is not in the ProcedureTable/, 'experiment.xml'],
-      ['no-tree', d => writeFileSync(join(d, 'experiment.xml'), xml.replace(/<SecCallPathProfileData>[^]*<\/SecCallPathProfileData>/, '')), /no <SecCallPathProfileData>/, 'experiment.xml'],
-      ['wrong-root', d => writeFileSync(join(d, 'experiment.xml'), '<?xml version="1.0"?>\n<Profile/>'), /not an HPCToolkit experiment.xml: the root element is <Profile>/, 'experiment.xml'],
-      ['version', d => writeFileSync(join(d, 'experiment.xml'), xml.replace('version="2.1"', 'version="4.0"')), /unsupported experiment.xml version "4.0"/, 'experiment.xml'],
-      ['truncated-xml', d => writeFileSync(join(d, 'experiment.xml'), xml.slice(0, xml.length / 2)), /not well-formed XML/, 'experiment.xml'],
-      ['bad-line', d => writeFileSync(join(d, 'experiment.xml'), xml.replace('l="31"', 'l="x31"')), /line \d+: <S> has l="x31", which is not a line number/, 'experiment.xml'],
-      ['duplicate-id', d => writeFileSync(join(d, 'experiment.xml'), xml.replace('i="6"', 'i="5"')), /node id i="5" is used by two tree elements/, 'experiment.xml'],
-      ['missing-id', d => writeFileSync(join(d, 'experiment.xml'), xml.replace(/i="6" /, '')), /<L> has no i attribute, which names its row in the \*\.metric-db files/, 'experiment.xml'],
-      ['no-metricdb-table', d => writeFileSync(join(d, 'experiment.xml'), xml.replace(/<MetricDBTable>[^]*<\/MetricDBTable>/, '')), /4 \*\.metric-db files but experiment.xml has no MetricDBTable/, 'experiment.xml'],
-      ['magic', d => writeFileSync(join(d, metricDbName(base, 0)), Buffer.from('NOTAPROF-metricdb__00.10b' + '\0'.repeat(40), 'latin1')), /not a metric-db file: wrong magic "NOTAPROF-metricdb_"/, metricDbName(base, 0)],
-      ['db-version', d => { const b = metricDbBytes(base, 1); b.write('00.11', 18, 'latin1'); writeFileSync(join(d, metricDbName(base, 1)), b); }, /unsupported metric-db version "00.11"/, metricDbName(base, 1)],
-      ['db-order', d => { const b = metricDbBytes(base, 1); b.write('x', 23, 'latin1'); writeFileSync(join(d, metricDbName(base, 1)), b); }, /unknown byte order "x"/, metricDbName(base, 1)],
-      ['db-truncated', d => writeFileSync(join(d, metricDbName(base, 2)), metricDbBytes(base, 2).subarray(0, 100)), /truncated metric-db: 18 nodes × 2 metrics need 320 bytes, the file has 100/, metricDbName(base, 2)],
-      ['db-header', d => writeFileSync(join(d, metricDbName(base, 2)), metricDbBytes(base, 2).subarray(0, 20)), /truncated metric-db: the header needs 32 bytes, the file has 20/, metricDbName(base, 2)],
-      ['db-rows', d => { const b = metricDbBytes(base, 3); b.writeUInt32BE(10, 24); writeFileSync(join(d, metricDbName(base, 3)), b); }, /has values for 10 nodes, but experiment.xml has a node with i="18"/, metricDbName(base, 3)],
-      ['db-columns', d => { const b = metricDbBytes(base, 3); b.writeUInt32BE(1, 28); b.writeUInt32BE(36, 24); writeFileSync(join(d, metricDbName(base, 3)), b); }, /has 1 metric columns, but the MetricDBTable of experiment.xml describes 2/, metricDbName(base, 3)],
-      ['db-name', d => writeFileSync(join(d, 'cpi.metric-db'), metricDbBytes(base, 0)), /cannot tell the rank and thread from the file name/, 'cpi.metric-db'],
+      [
+        'no-procedure-table',
+        d => writeFileSync(join(d, 'experiment.xml'), xml.replace(/<ProcedureTable>[^]*<\/ProcedureTable>/, '')),
+        /line \d+: <PF> refers to procedure \d+, which is not in the ProcedureTable/,
+        'experiment.xml',
+      ],
+      [
+        'no-tree',
+        d =>
+          writeFileSync(
+            join(d, 'experiment.xml'),
+            xml.replace(/<SecCallPathProfileData>[^]*<\/SecCallPathProfileData>/, ''),
+          ),
+        /no <SecCallPathProfileData>/,
+        'experiment.xml',
+      ],
+      [
+        'wrong-root',
+        d => writeFileSync(join(d, 'experiment.xml'), '<?xml version="1.0"?>\n<Profile/>'),
+        /not an HPCToolkit experiment.xml: the root element is <Profile>/,
+        'experiment.xml',
+      ],
+      [
+        'version',
+        d => writeFileSync(join(d, 'experiment.xml'), xml.replace('version="2.1"', 'version="4.0"')),
+        /unsupported experiment.xml version "4.0"/,
+        'experiment.xml',
+      ],
+      [
+        'truncated-xml',
+        d => writeFileSync(join(d, 'experiment.xml'), xml.slice(0, xml.length / 2)),
+        /not well-formed XML/,
+        'experiment.xml',
+      ],
+      [
+        'bad-line',
+        d => writeFileSync(join(d, 'experiment.xml'), xml.replace('l="31"', 'l="x31"')),
+        /line \d+: <S> has l="x31", which is not a line number/,
+        'experiment.xml',
+      ],
+      [
+        'duplicate-id',
+        d => writeFileSync(join(d, 'experiment.xml'), xml.replace('i="6"', 'i="5"')),
+        /node id i="5" is used by two tree elements/,
+        'experiment.xml',
+      ],
+      [
+        'missing-id',
+        d => writeFileSync(join(d, 'experiment.xml'), xml.replace(/i="6" /, '')),
+        /<L> has no i attribute, which names its row in the \*\.metric-db files/,
+        'experiment.xml',
+      ],
+      [
+        'no-metricdb-table',
+        d => writeFileSync(join(d, 'experiment.xml'), xml.replace(/<MetricDBTable>[^]*<\/MetricDBTable>/, '')),
+        /4 \*\.metric-db files but experiment.xml has no MetricDBTable/,
+        'experiment.xml',
+      ],
+      [
+        'magic',
+        d =>
+          writeFileSync(
+            join(d, metricDbName(base, 0)),
+            Buffer.from('NOTAPROF-metricdb__00.10b' + '\0'.repeat(40), 'latin1'),
+          ),
+        /not a metric-db file: wrong magic "NOTAPROF-metricdb_"/,
+        metricDbName(base, 0),
+      ],
+      [
+        'db-version',
+        d => {
+          const b = metricDbBytes(base, 1);
+          b.write('00.11', 18, 'latin1');
+          writeFileSync(join(d, metricDbName(base, 1)), b);
+        },
+        /unsupported metric-db version "00.11"/,
+        metricDbName(base, 1),
+      ],
+      [
+        'db-order',
+        d => {
+          const b = metricDbBytes(base, 1);
+          b.write('x', 23, 'latin1');
+          writeFileSync(join(d, metricDbName(base, 1)), b);
+        },
+        /unknown byte order "x"/,
+        metricDbName(base, 1),
+      ],
+      [
+        'db-truncated',
+        d => writeFileSync(join(d, metricDbName(base, 2)), metricDbBytes(base, 2).subarray(0, 100)),
+        /truncated metric-db: 18 nodes × 2 metrics need 320 bytes, the file has 100/,
+        metricDbName(base, 2),
+      ],
+      [
+        'db-header',
+        d => writeFileSync(join(d, metricDbName(base, 2)), metricDbBytes(base, 2).subarray(0, 20)),
+        /truncated metric-db: the header needs 32 bytes, the file has 20/,
+        metricDbName(base, 2),
+      ],
+      [
+        'db-rows',
+        d => {
+          const b = metricDbBytes(base, 3);
+          b.writeUInt32BE(10, 24);
+          writeFileSync(join(d, metricDbName(base, 3)), b);
+        },
+        /has values for 10 nodes, but experiment.xml has a node with i="18"/,
+        metricDbName(base, 3),
+      ],
+      [
+        'db-columns',
+        d => {
+          const b = metricDbBytes(base, 3);
+          b.writeUInt32BE(1, 28);
+          b.writeUInt32BE(36, 24);
+          writeFileSync(join(d, metricDbName(base, 3)), b);
+        },
+        /has 1 metric columns, but the MetricDBTable of experiment.xml describes 2/,
+        metricDbName(base, 3),
+      ],
+      [
+        'db-name',
+        d => writeFileSync(join(d, 'cpi.metric-db'), metricDbBytes(base, 0)),
+        /cannot tell the rank and thread from the file name/,
+        'cpi.metric-db',
+      ],
     ];
     for (const [name, mutate, reason, file] of cases) {
       const dir = writeFixtureDatabase(freshDir(name), base);
       mutate(dir);
-      await assert.rejects(hpctoolkitXmlReader.read(dir), (e: Error) => {
-        assert.ok(e instanceof ProfileReadError, `${name}: ${e.stack}`);
-        assert.ok(e.message.startsWith(join(dir, file ?? '')), `${name}: the message names the file: ${e.message}`);
-        assert.match(e.message, reason, name);
-        return true;
-      }, name);
+      await assert.rejects(
+        hpctoolkitXmlReader.read(dir),
+        (e: Error) => {
+          assert.ok(e instanceof ProfileReadError, `${name}: ${e.stack}`);
+          assert.ok(e.message.startsWith(join(dir, file ?? '')), `${name}: the message names the file: ${e.message}`);
+          assert.match(e.message, reason, name);
+          return true;
+        },
+        name,
+      );
     }
     const inline = experimentXml({ ...base, inline: true });
     const inlineCases: [string, string, RegExp][] = [
       ['bad-number', inline.replace(/<M n="2" v="[^"]+"/, '<M n="2" v="12x"'), /"12x" is not a number/],
       ['unknown-metric', inline.replace(/<M n="2"/, '<M n="9"'), /<M n="9"> refers to no metric of the MetricTable/],
-      ['no-metrics', inline.replace(/<MetricTable>[^]*<\/MetricTable>/, '').replace(/<M [^>]*\/>/g, ''), /no metric values: no \*\.metric-db files beside experiment.xml and no MetricTable/],
+      [
+        'no-metrics',
+        inline.replace(/<MetricTable>[^]*<\/MetricTable>/, '').replace(/<M [^>]*\/>/g, ''),
+        /no metric values: no \*\.metric-db files beside experiment.xml and no MetricTable/,
+      ],
     ];
     for (const [name, text, reason] of inlineCases) {
       const dir = freshDir(name);
       mkdirSync(dir);
       writeFileSync(join(dir, 'experiment.xml'), text);
-      await assert.rejects(readProfile(dir), (e: Error) => e instanceof ProfileReadError && e.message.startsWith(join(dir, 'experiment.xml')) && reason.test(e.message), name);
+      await assert.rejects(
+        readProfile(dir),
+        (e: Error) =>
+          e instanceof ProfileReadError && e.message.startsWith(join(dir, 'experiment.xml')) && reason.test(e.message),
+        name,
+      );
     }
     const noXml = freshDir('no-xml');
     mkdirSync(noXml);
@@ -385,29 +667,51 @@ describe('HPCToolkit XML reader', () => {
         outcomes[await readOrReject(dir, hpctoolkitXmlReader, `${label}, ${what}`)]++;
       }
       t.diagnostic(`${label}: ${outcomes.rejected} rejected, ${outcomes.read} read`);
-      assert.ok(outcomes.rejected > outcomes.read / 2, `${label}: damage is mostly detected (${JSON.stringify(outcomes)})`);
+      assert.ok(
+        outcomes.rejected > outcomes.read / 2,
+        `${label}: damage is mostly detected (${JSON.stringify(outcomes)})`,
+      );
     }
   });
 });
 
 describe('HPCToolkit XML metric naming and metric-db files', () => {
-  const entry = (id: string, name: string, type: MetricEntry['type'], partner: string | null = null): MetricEntry => ({ id, name, type, partner, column: Number(id) });
+  const entry = (id: string, name: string, type: MetricEntry['type'], partner: string | null = null): MetricEntry => ({
+    id,
+    name,
+    type,
+    partner,
+    column: Number(id),
+  });
 
   it('pairs inclusive and exclusive halves and names them as Hatchet does', () => {
     const plans = planMetrics([
-      entry('0', 'CPUTIME (usec) (I)', 'inclusive', '1'), entry('1', 'CPUTIME (usec) (E)', 'exclusive', '0'),
-      entry('2', 'REALTIME (sec) (E)', 'nil'), entry('3', 'REALTIME (sec) (I)', 'nil'),
-      entry('4', 'CPUTIME (usec):Mean (I)', 'inclusive', '5'), entry('5', 'CPUTIME (usec):Mean (E)', 'exclusive', '4'),
+      entry('0', 'CPUTIME (usec) (I)', 'inclusive', '1'),
+      entry('1', 'CPUTIME (usec) (E)', 'exclusive', '0'),
+      entry('2', 'REALTIME (sec) (E)', 'nil'),
+      entry('3', 'REALTIME (sec) (I)', 'nil'),
+      entry('4', 'CPUTIME (usec):Mean (I)', 'inclusive', '5'),
+      entry('5', 'CPUTIME (usec):Mean (E)', 'exclusive', '4'),
       entry('6', 'PAPI_TOT_CYC', 'nil'),
       entry('7', 'CPUTIME (sec) (I)', 'inclusive'),
     ]);
-    assert.deepEqual(plans.map(p => [p.descriptor.name, p.descriptor.unit, p.descriptor.kind, p.descriptor.aggregation, p.inclusive?.id ?? null, p.exclusive?.id ?? null]), [
-      ['time', 'µs', 'inclusive', 'sum', '0', '1'],
-      ['REALTIME (sec)', 's', 'inclusive', 'sum', '3', '2'],
-      ['time:Mean', 'µs', 'inclusive', 'avg', '4', '5'],
-      ['PAPI_TOT_CYC', '', 'exclusive', 'sum', null, '6'],
-      ['CPUTIME (sec)', 's', 'inclusive', 'sum', '7', null],
-    ]);
+    assert.deepEqual(
+      plans.map(p => [
+        p.descriptor.name,
+        p.descriptor.unit,
+        p.descriptor.kind,
+        p.descriptor.aggregation,
+        p.inclusive?.id ?? null,
+        p.exclusive?.id ?? null,
+      ]),
+      [
+        ['time', 'µs', 'inclusive', 'sum', '0', '1'],
+        ['REALTIME (sec)', 's', 'inclusive', 'sum', '3', '2'],
+        ['time:Mean', 'µs', 'inclusive', 'avg', '4', '5'],
+        ['PAPI_TOT_CYC', '', 'exclusive', 'sum', null, '6'],
+        ['CPUTIME (sec)', 's', 'inclusive', 'sum', '7', null],
+      ],
+    );
   });
 
   it('takes rank and thread from the end of the file name', () => {
@@ -428,7 +732,14 @@ describe('HPCToolkit XML metric naming and metric-db files', () => {
   });
 
   it('formats values like hpcprof', () => {
-    assert.deepEqual([3998242, 179877, 35980, 0.5, 1e-7, 0].map(formatG), ['3.99824e+06', '179877', '35980', '0.5', '1e-07', '0']);
+    assert.deepEqual([3998242, 179877, 35980, 0.5, 1e-7, 0].map(formatG), [
+      '3.99824e+06',
+      '179877',
+      '35980',
+      '0.5',
+      '1e-07',
+      '0',
+    ]);
   });
 });
 

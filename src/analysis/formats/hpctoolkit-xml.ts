@@ -11,7 +11,14 @@ import { FIRST_GPU_STREAM_THREAD, isMetricDbName, MetricDb, rankThreadOf } from 
 import { planMetrics, primaryMetricOf, type MetricEntry, type MetricPlan } from './hpctoolkit-xml/metric-plan';
 import { readHeadBytes } from './file-sample';
 import { readBytes } from './io/file-input';
-import { type FileSample, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted, withoutBom } from './reader';
+import {
+  type FileSample,
+  type ProfileReader,
+  ProfileReadError,
+  type ReadOptions,
+  throwIfAborted,
+  withoutBom,
+} from './reader';
 
 /**
  * HPCToolkit's classic database (hpcprof / hpcprof-mpi up to 2020), as Hatchet's `from_hpctoolkit`
@@ -42,14 +49,18 @@ async function locate(path: string): Promise<Located> {
     isDirectory = stat(path).isDirectory();
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new ProfileReadError(path, code === 'ENOENT' ? 'no such file or directory' : (e as Error).message, { cause: e });
+    throw new ProfileReadError(path, code === 'ENOENT' ? 'no such file or directory' : (e as Error).message, {
+      cause: e,
+    });
   }
   const dir = isDirectory ? path : dirname(path);
   let entries: string[];
   try {
     entries = readdir(dir);
   } catch (e) {
-    throw new ProfileReadError(path, `cannot list the database directory ${dir} (${(e as Error).message})`, { cause: e });
+    throw new ProfileReadError(path, `cannot list the database directory ${dir} (${(e as Error).message})`, {
+      cause: e,
+    });
   }
   if (!isDirectory) return { dir, xml: path, entries };
   const name = EXPERIMENT_XML.find(n => entries.includes(n));
@@ -90,39 +101,61 @@ function costOwners(exp: Experiment): Uint8Array {
 /** Progress over a list of files, weighted by their sizes. */
 class ByteProgress {
   private done = 0;
-  constructor(private readonly total: number, private readonly report?: (fraction: number, message?: string) => void) {}
+  constructor(
+    private readonly total: number,
+    private readonly report?: (fraction: number, message?: string) => void,
+  ) {}
   within(size: number, message: string): (fraction: number) => void {
     const start = this.done;
     this.done += size;
-    return f => this.report?.(0.98 * (start + f * size) / Math.max(1, this.total), message);
+    return f => this.report?.((0.98 * (start + f * size)) / Math.max(1, this.total), message);
   }
 }
 
 async function readMetricDbs(
-  b: ProfileBuilder, exp: Experiment, located: Located, dbNames: string[], sizes: number[], progress: ByteProgress, signal?: AbortSignal,
+  b: ProfileBuilder,
+  exp: Experiment,
+  located: Located,
+  dbNames: string[],
+  sizes: number[],
+  progress: ByteProgress,
+  signal?: AbortSignal,
 ): Promise<MetricPlan[]> {
   if (exp.metricDbs.length === 0) {
-    throw new ProfileReadError(located.xml, `the directory has ${dbNames.length} *.metric-db files but experiment.xml has no MetricDBTable describing their columns`);
+    throw new ProfileReadError(
+      located.xml,
+      `the directory has ${dbNames.length} *.metric-db files but experiment.xml has no MetricDBTable describing their columns`,
+    );
   }
   const plans = planMetrics(exp.metricDbs);
   // Row k of a metric-db belongs to the node with i = k + 1: two nodes with one id would share values.
   const ids = exp.xmlId.slice().sort();
   for (let k = 1; k < ids.length; k++) {
-    if (ids[k] === ids[k - 1]) throw new ProfileReadError(located.xml, `node id i="${ids[k]}" is used by two tree elements`);
+    if (ids[k] === ids[k - 1])
+      throw new ProfileReadError(located.xml, `node id i="${ids[k]}" is used by two tree elements`);
   }
 
-  const files = dbNames.map((name, k) => {
-    const path = join(located.dir, name);
-    const rt = rankThreadOf(name);
-    if (!rt) throw new ProfileReadError(path, 'cannot tell the rank and thread from the file name (expected <n>.<program>-<rank>-<thread>-<host>-<pid>-<gen>.metric-db)');
-    return { path, size: sizes[k]!, ...rt };
-  }).sort((x, y) => x.rank - y.rank || x.thread - y.thread);
+  const files = dbNames
+    .map((name, k) => {
+      const path = join(located.dir, name);
+      const rt = rankThreadOf(name);
+      if (!rt)
+        throw new ProfileReadError(
+          path,
+          'cannot tell the rank and thread from the file name (expected <n>.<program>-<rank>-<thread>-<host>-<pid>-<gen>.metric-db)',
+        );
+      return { path, size: sizes[k]!, ...rt };
+    })
+    .sort((x, y) => x.rank - y.rank || x.thread - y.thread);
   // As in Hatchet, a thread level exists only when some rank has CPU threads besides thread 0.
   const threaded = files.some(f => f.thread !== 0 && f.thread < FIRST_GPU_STREAM_THREAD);
-  const contexts = files.map(f => f.thread >= FIRST_GPU_STREAM_THREAD
-    ? b.context({ rank: f.rank, gpuStream: f.thread - FIRST_GPU_STREAM_THREAD })
-    : b.context(threaded ? { rank: f.rank, thread: f.thread } : { rank: f.rank }));
-  if (new Set(contexts).size < contexts.length) b.warnings.push('several *.metric-db files name the same rank and thread; their values are added');
+  const contexts = files.map(f =>
+    f.thread >= FIRST_GPU_STREAM_THREAD
+      ? b.context({ rank: f.rank, gpuStream: f.thread - FIRST_GPU_STREAM_THREAD })
+      : b.context(threaded ? { rank: f.rank, thread: f.thread } : { rank: f.rank }),
+  );
+  if (new Set(contexts).size < contexts.length)
+    b.warnings.push('several *.metric-db files name the same rank and thread; their values are added');
 
   const metricIds = plans.map(p => b.addMetric(p.descriptor));
   const columns = Math.max(...exp.metricDbs.map(e => e.column)) + 1;
@@ -132,13 +165,22 @@ async function readMetricDbs(
   for (let f = 0; f < files.length; f++) {
     throwIfAborted(signal);
     const file = files[f]!;
-    const bytes = await readBytes(file.path, { signal, onProgress: progress.within(file.size, 'Reading metric-db files') });
+    const bytes = await readBytes(file.path, {
+      signal,
+      onProgress: progress.within(file.size, 'Reading metric-db files'),
+    });
     const db = new MetricDb(file.path, bytes);
     if (db.nodeCount < exp.maxXmlId) {
-      throw new ProfileReadError(file.path, `has values for ${db.nodeCount} nodes, but experiment.xml has a node with i="${exp.maxXmlId}"`);
+      throw new ProfileReadError(
+        file.path,
+        `has values for ${db.nodeCount} nodes, but experiment.xml has a node with i="${exp.maxXmlId}"`,
+      );
     }
     if (db.metricCount < columns) {
-      throw new ProfileReadError(file.path, `has ${db.metricCount} metric columns, but the MetricDBTable of experiment.xml describes ${columns}`);
+      throw new ProfileReadError(
+        file.path,
+        `has ${db.metricCount} metric columns, but the MetricDBTable of experiment.xml describes ${columns}`,
+      );
     }
     const ctx = contexts[f]!;
     for (let k = 0; k < plans.length; k++) {
@@ -164,7 +206,11 @@ async function readMetricDbs(
  * from exclusive so the tree stays consistent.
  */
 function readInlineValues(b: ProfileBuilder, exp: Experiment, xmlPath: string): MetricPlan[] {
-  if (exp.metrics.length === 0) throw new ProfileReadError(xmlPath, 'no metric values: no *.metric-db files beside experiment.xml and no MetricTable in it');
+  if (exp.metrics.length === 0)
+    throw new ProfileReadError(
+      xmlPath,
+      'no metric values: no *.metric-db files beside experiment.xml and no MetricTable in it',
+    );
   const plans = planMetrics(exp.metrics);
   const n = exp.parent.length;
   const entryIndex = new Map(exp.metrics.map((e, k) => [e, k]));
@@ -189,7 +235,10 @@ function readInlineValues(b: ProfileBuilder, exp: Experiment, xmlPath: string): 
       const incl = column(plan.inclusive);
       const self = exclusiveFromInclusive(exp.parent, incl, 1);
       const spread = incl.map(Math.abs);
-      for (let i = n - 1; i >= 0; i--) { const p = exp.parent[i]!; if (p >= 0) spread[p]! += Math.abs(incl[i]!); }
+      for (let i = n - 1; i >= 0; i--) {
+        const p = exp.parent[i]!;
+        if (p >= 0) spread[p]! += Math.abs(incl[i]!);
+      }
       for (let i = 0; i < n; i++) {
         if (Math.abs(self[i]!) <= rounding * spread[i]!) self[i] = 0;
         else if (self[i]! < 0) negative++;
@@ -200,8 +249,14 @@ function readInlineValues(b: ProfileBuilder, exp: Experiment, xmlPath: string): 
       for (let i = 0; i < n; i++) if (owners![i]) b.addExclusive(m, i, ctx, excl[i]!);
     }
   }
-  if (negative > 0) b.warnings.push(`${negative} nodes have an inclusive value below the sum of their children's (beyond rounding); their exclusive values are negative`);
-  if (exp.metricDbs.length > 0) b.warnings.push('experiment.xml describes *.metric-db files, but there are none beside it: showing the whole-program values written inline');
+  if (negative > 0)
+    b.warnings.push(
+      `${negative} nodes have an inclusive value below the sum of their children's (beyond rounding); their exclusive values are negative`,
+    );
+  if (exp.metricDbs.length > 0)
+    b.warnings.push(
+      'experiment.xml describes *.metric-db files, but there are none beside it: showing the whole-program values written inline',
+    );
   b.metadata['values'] = 'whole-program summary (inline <M> values; no *.metric-db files)';
   return plans;
 }
@@ -224,7 +279,10 @@ export const hpctoolkitXmlReader: ProfileReader = {
     const located = await locate(path);
     const dbNames = located.entries.filter(isMetricDbName).sort();
     const sizes = [located.xml, ...dbNames.map(n => join(located.dir, n))].map(p => stat(p).size);
-    const progress = new ByteProgress(sizes.reduce((s, x) => s + x, 0), onProgress);
+    const progress = new ByteProgress(
+      sizes.reduce((s, x) => s + x, 0),
+      onProgress,
+    );
 
     const b = new ProfileBuilder('hpctoolkit-xml', path);
     // hpcprof copies sources into the database's src/ and records them as ./src/<original path>.
@@ -243,9 +301,10 @@ export const hpctoolkitXmlReader: ProfileReader = {
     });
     b.warnings.push(...exp.warnings);
     Object.assign(b.metadata, exp.metadata);
-    const plans = dbNames.length > 0
-      ? await readMetricDbs(b, exp, located, dbNames, sizes.slice(1), progress, signal)
-      : readInlineValues(b, exp, located.xml);
+    const plans =
+      dbNames.length > 0
+        ? await readMetricDbs(b, exp, located, dbNames, sizes.slice(1), progress, signal)
+        : readInlineValues(b, exp, located.xml);
     throwIfAborted(signal);
     onProgress?.(0.99, 'Building the profile');
     const profile = b.build(primaryMetricOf(plans));

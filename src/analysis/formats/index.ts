@@ -11,7 +11,8 @@ export async function readProfile(path: string, options: ReadOptions = {}): Prom
     sample = await sampleFile(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+    const reason =
+      code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
     throw new ProfileReadError(path, reason, { cause: e });
   }
   if (!sample.isDirectory && sample.size === 0) throw new ProfileReadError(path, 'the file is empty');
@@ -23,11 +24,18 @@ export async function readProfile(path: string, options: ReadOptions = {}): Prom
       // A folder holding one profile (e.g. gprof/gnu2/gnu2.prof) is that profile.
       if (profiles.length === 1) return readProfile(profiles[0]!.path, options);
       if (profiles.length > 1) {
-        const names = profiles.slice(0, 3).map(p => p.runName).join(', ') + (profiles.length > 3 ? ', …' : '');
+        const names =
+          profiles
+            .slice(0, 3)
+            .map(p => p.runName)
+            .join(', ') + (profiles.length > 3 ? ', …' : '');
         throw new ProfileReadError(path, `a folder of ${profiles.length} profiles (${names}); open it as an ensemble`);
       }
     }
-    throw new ProfileReadError(path, `not a recognised profile format (HPC Lens reads: ${READERS.map(r => r.name).join(', ')})`);
+    throw new ProfileReadError(
+      path,
+      `not a recognised profile format (HPC Lens reads: ${READERS.map(r => r.name).join(', ')})`,
+    );
   }
   return reader.read(path, options);
 }

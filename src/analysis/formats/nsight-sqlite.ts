@@ -7,13 +7,21 @@ import { isAbortError, ProfileReadError, type FileSample, type ProfileReader, ty
 
 /** Tables that carry Nsight Systems activity; an export has StringIds and at least one of them. */
 const ACTIVITY_TABLES = [
-  'CUPTI_ACTIVITY_KIND_KERNEL', 'CUPTI_ACTIVITY_KIND_RUNTIME', 'CUPTI_ACTIVITY_KIND_MEMCPY', 'CUPTI_ACTIVITY_KIND_MEMSET',
-  'NVTX_EVENTS', 'OSRT_API', 'COMPOSITE_EVENTS',
+  'CUPTI_ACTIVITY_KIND_KERNEL',
+  'CUPTI_ACTIVITY_KIND_RUNTIME',
+  'CUPTI_ACTIVITY_KIND_MEMCPY',
+  'CUPTI_ACTIVITY_KIND_MEMSET',
+  'NVTX_EVENTS',
+  'OSRT_API',
+  'COMPOSITE_EVENTS',
 ];
 
 /** Export metadata worth showing (EXPORT_META_DATA name → profile metadata key). */
 const META_KEYS: Record<string, string> = {
-  EXPORT_PRODUCT_VERSION: 'nsys version', EXPORT_SCHEMA_VERSION: 'schema version', EXPORT_INPUT_FILE: 'report', EXPORT_HOST: 'export host',
+  EXPORT_PRODUCT_VERSION: 'nsys version',
+  EXPORT_SCHEMA_VERSION: 'schema version',
+  EXPORT_INPUT_FILE: 'report',
+  EXPORT_HOST: 'export host',
 };
 
 /**
@@ -33,7 +41,9 @@ export const nsightSqliteReader: ProfileReader = {
   sniff(sample: FileSample): number {
     if (sample.isDirectory || !sample.head.startsWith(SQLITE_MAGIC)) return 0;
     // The schema (CREATE TABLE …) sits in the first pages; an SQLite file without these names is someone else's.
-    return /\bStringIds\b/.test(sample.head) && /\b(CUPTI_ACTIVITY_KIND_|NVTX_EVENTS|TARGET_INFO_)/.test(sample.head) ? 0.95 : 0.2;
+    return /\bStringIds\b/.test(sample.head) && /\b(CUPTI_ACTIVITY_KIND_|NVTX_EVENTS|TARGET_INFO_)/.test(sample.head)
+      ? 0.95
+      : 0.2;
   },
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
@@ -43,24 +53,37 @@ export const nsightSqliteReader: ProfileReader = {
       throw new ProfileReadError(path, 'not an SQLite database (it does not start with "SQLite format 3")');
     }
     const SQL = await sqlEngine().catch((e: unknown) => {
-      throw new ProfileReadError(path, `the SQLite engine (sql.js WebAssembly) could not be loaded: ${(e as Error).message}`, { cause: e });
+      throw new ProfileReadError(
+        path,
+        `the SQLite engine (sql.js WebAssembly) could not be loaded: ${(e as Error).message}`,
+        { cause: e },
+      );
     });
     const db = new SQL.Database(bytes);
     try {
       const file = new SqliteFile(db, signal);
       const activity = ACTIVITY_TABLES.filter(t => file.has(t));
       if (!file.has('StringIds') || activity.length === 0) {
-        const missing = [!file.has('StringIds') ? 'the StringIds table' : '', activity.length === 0 ? `any activity table (${ACTIVITY_TABLES.join(', ')})` : '']
-          .filter(Boolean).join(' and ');
+        const missing = [
+          !file.has('StringIds') ? 'the StringIds table' : '',
+          activity.length === 0 ? `any activity table (${ACTIVITY_TABLES.join(', ')})` : '',
+        ]
+          .filter(Boolean)
+          .join(' and ');
         throw new ProfileReadError(path, `an SQLite database, but not an Nsight Systems export: it lacks ${missing}`);
       }
       const b = new ProfileBuilder('nsight-sqlite', path);
       if (file.has('EXPORT_META_DATA')) {
-        file.each('SELECT name, value FROM EXPORT_META_DATA', r => { const k = META_KEYS[String(r[0])]; if (k && r[1] !== null) b.metadata[k] = String(r[1]); });
+        file.each('SELECT name, value FROM EXPORT_META_DATA', r => {
+          const k = META_KEYS[String(r[0])];
+          if (k && r[1] !== null) b.metadata[k] = String(r[1]);
+        });
       }
       if (file.has('TARGET_INFO_GPU')) {
         const gpus: string[] = [];
-        file.each(`SELECT ${file.select('TARGET_INFO_GPU', ['name'])} FROM TARGET_INFO_GPU`, r => { if (typeof r[0] === 'string') gpus.push(r[0]); });
+        file.each(`SELECT ${file.select('TARGET_INFO_GPU', ['name'])} FROM TARGET_INFO_GPU`, r => {
+          if (typeof r[0] === 'string') gpus.push(r[0]);
+        });
         if (gpus.length) b.metadata['GPUs'] = gpus.join(', ');
       }
       const profile = buildNsight(file, b, signal, f => onProgress?.(0.3 + 0.7 * f, 'Building the timeline'));

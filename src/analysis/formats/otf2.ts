@@ -12,7 +12,9 @@ import { Otf2Timeline } from './otf2/timeline';
 import { ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
 
 /** OTF2_LocationType and OTF2_LocationGroupType values. */
-const LOCATION_GPU = 2, LOCATION_METRIC = 3, GROUP_PROCESS = 1;
+const LOCATION_GPU = 2,
+  LOCATION_METRIC = 3,
+  GROUP_PROCESS = 1;
 
 /**
  * OTF2 traces as Score-P writes them: the anchor file `<name>.otf2`, the global definitions
@@ -50,7 +52,11 @@ async function readArchive(path: string, options: ReadOptions): Promise<Profile>
   const anchorPath = resolveAnchor(path);
   const archive = join(dirname(anchorPath), basename(anchorPath).replace(/\.otf2$/, ''));
   const anchorBytes = await guard(anchorPath, () => readBytes(anchorPath, { signal, maxBytes: 64 << 20 }));
-  const anchor = guardSync(anchorPath, () => parseAnchor(anchorBytes, reason => { throw new ProfileReadError(anchorPath, reason); }));
+  const anchor = guardSync(anchorPath, () =>
+    parseAnchor(anchorBytes, reason => {
+      throw new ProfileReadError(anchorPath, reason);
+    }),
+  );
 
   const defPath = `${archive}.def`;
   const defs = new Otf2Definitions();
@@ -63,23 +69,54 @@ async function readArchive(path: string, options: ReadOptions): Promise<Profile>
   const warnings = b.warnings;
   const { resolution, offsetHi, offsetLo, length } = defs.clock;
   if (!(resolution > 0)) warnings.push('the definitions have no ClockProperties; timestamps are taken as nanoseconds');
-  else tb.originNs = ((BigInt(offsetHi) * 4294967296n + BigInt(offsetLo)) * 1_000_000_000n / BigInt(resolution)).toString();
+  else
+    tb.originNs = (
+      ((BigInt(offsetHi) * 4294967296n + BigInt(offsetLo)) * 1_000_000_000n) /
+      BigInt(resolution)
+    ).toString();
   Object.assign(b.metadata, {
-    'otf2.version': anchor.version.join('.'), creator: anchor.creator, machine: anchor.machine, description: anchor.description,
-    'timer resolution (ticks/s)': resolution, 'trace length (ticks)': length, locations: defs.locations.length,
+    'otf2.version': anchor.version.join('.'),
+    creator: anchor.creator,
+    machine: anchor.machine,
+    description: anchor.description,
+    'timer resolution (ticks/s)': resolution,
+    'trace length (ticks)': length,
+    locations: defs.locations.length,
     ...anchor.properties,
   });
   const metrics = {
-    time: b.addMetric({ name: 'time', label: 'Time', sourceKeys: ['Enter', 'Leave'], unit: 'ns', kind: 'exclusive', aggregation: 'sum' }),
-    visits: b.addMetric({ name: 'visits', label: 'Visits', sourceKeys: ['Enter'], unit: 'count', kind: 'exclusive', aggregation: 'sum' }),
-    bytes: b.addMetric({ name: 'bytes', label: 'MPI bytes sent', sourceKeys: ['MpiSend', 'MpiIsend', 'MpiCollectiveEnd'], unit: 'bytes', kind: 'exclusive', aggregation: 'sum' }),
+    time: b.addMetric({
+      name: 'time',
+      label: 'Time',
+      sourceKeys: ['Enter', 'Leave'],
+      unit: 'ns',
+      kind: 'exclusive',
+      aggregation: 'sum',
+    }),
+    visits: b.addMetric({
+      name: 'visits',
+      label: 'Visits',
+      sourceKeys: ['Enter'],
+      unit: 'count',
+      kind: 'exclusive',
+      aggregation: 'sum',
+    }),
+    bytes: b.addMetric({
+      name: 'bytes',
+      label: 'MPI bytes sent',
+      sourceKeys: ['MpiSend', 'MpiIsend', 'MpiCollectiveEnd'],
+      unit: 'bytes',
+      kind: 'exclusive',
+      aggregation: 'sum',
+    }),
   };
   const timeline = new Otf2Timeline(defs, b, tb, metrics);
 
   const evtPath = (id: number) => join(archive, `${id}.evt`);
   const sizes = defs.locations.map(l => (existsSync(evtPath(l.id)) ? statSync(evtPath(l.id)).size : 0));
   const total = sizes.reduce((s, n) => s + n, 0) || 1;
-  let done = 0, missing = 0;
+  let done = 0,
+    missing = 0;
   const threadInGroup = new Map<number, number>();
   for (const [i, loc] of defs.locations.entries()) {
     throwIfAborted(signal);
@@ -91,31 +128,64 @@ async function readArchive(path: string, options: ReadOptions): Promise<Profile>
     const name = defs.str(loc.name) || `location ${loc.id}`;
     const kind = loc.type === LOCATION_GPU ? 'gpu-stream' : loc.type === LOCATION_METRIC ? 'counter' : 'thread';
     const context = kind === 'counter' ? -1 : b.newContext({ rank, thread, label: `${process} · ${name}` });
-    const track = tb.addTrack({ name, kind, process, pid: String(loc.group), tid: String(loc.id), rank, thread, context, sortIndex: i });
+    const track = tb.addTrack({
+      name,
+      kind,
+      process,
+      pid: String(loc.group),
+      tid: String(loc.id),
+      rank,
+      thread,
+      context,
+      sortIndex: i,
+    });
 
     const local = new Otf2LocalDefinitions();
     const localPath = join(archive, `${loc.id}.def`);
-    if (existsSync(localPath)) await guard(localPath, () => walkFile(localPath, anchor.defChunkSize, false, local.onRecord, { signal }));
+    if (existsSync(localPath))
+      await guard(localPath, () => walkFile(localPath, anchor.defChunkSize, false, local.onRecord, { signal }));
     const events = evtPath(loc.id);
-    if (!existsSync(events)) { missing++; continue; }
+    if (!existsSync(events)) {
+      missing++;
+      continue;
+    }
     timeline.begin(loc.id, track, context, local);
     const size = sizes[i]!;
-    await guard(events, () => walkFile(events, anchor.eventChunkSize, true, timeline.onRecord, {
-      signal,
-      onProgress: f => options.onProgress?.(0.95 * (done + f * size) / total, 'Reading OTF2 events'),
-    }));
+    await guard(events, () =>
+      walkFile(events, anchor.eventChunkSize, true, timeline.onRecord, {
+        signal,
+        onProgress: f => options.onProgress?.((0.95 * (done + f * size)) / total, 'Reading OTF2 events'),
+      }),
+    );
     timeline.end();
     done += size;
   }
 
   if (missing) warnings.push(`${missing} location${missing === 1 ? ' has' : 's have'} no event file`);
-  if (timeline.skipped.size) warnings.push(`events not shown were skipped: ${Otf2Timeline.skippedSummary(timeline.skipped)}`);
-  if (timeline.unmatchedLeaves) warnings.push(`${timeline.unmatchedLeaves} Leave event${timeline.unmatchedLeaves === 1 ? '' : 's'} without a matching Enter were ignored`);
-  if (timeline.unclosed) warnings.push(`${timeline.unclosed} region${timeline.unclosed === 1 ? ' was' : 's were'} left open and closed at the last event of their location`);
-  if (timeline.unresolvedPeers) warnings.push(`${timeline.unresolvedPeers} MPI message${timeline.unresolvedPeers === 1 ? '' : 's'} name a communicator rank that the definitions do not resolve`);
+  if (timeline.skipped.size)
+    warnings.push(`events not shown were skipped: ${Otf2Timeline.skippedSummary(timeline.skipped)}`);
+  if (timeline.unmatchedLeaves)
+    warnings.push(
+      `${timeline.unmatchedLeaves} Leave event${timeline.unmatchedLeaves === 1 ? '' : 's'} without a matching Enter were ignored`,
+    );
+  if (timeline.unclosed)
+    warnings.push(
+      `${timeline.unclosed} region${timeline.unclosed === 1 ? ' was' : 's were'} left open and closed at the last event of their location`,
+    );
+  if (timeline.unresolvedPeers)
+    warnings.push(
+      `${timeline.unresolvedPeers} MPI message${timeline.unresolvedPeers === 1 ? '' : 's'} name a communicator rank that the definitions do not resolve`,
+    );
   const { unmatchedSends, unmatchedRecvs } = timeline.finish();
-  if (unmatchedSends || unmatchedRecvs) warnings.push(`MPI messages without a partner: ${unmatchedSends} send${unmatchedSends === 1 ? '' : 's'}, ${unmatchedRecvs} receive${unmatchedRecvs === 1 ? '' : 's'}`);
-  Object.assign(b.metadata, { 'MPI messages': timeline.messages, 'MPI collectives': timeline.collectives, 'metric samples': timeline.metricSamples });
+  if (unmatchedSends || unmatchedRecvs)
+    warnings.push(
+      `MPI messages without a partner: ${unmatchedSends} send${unmatchedSends === 1 ? '' : 's'}, ${unmatchedRecvs} receive${unmatchedRecvs === 1 ? '' : 's'}`,
+    );
+  Object.assign(b.metadata, {
+    'MPI messages': timeline.messages,
+    'MPI collectives': timeline.collectives,
+    'metric samples': timeline.metricSamples,
+  });
 
   options.onProgress?.(0.95, 'Building the timeline');
   b.trace = tb.finish();
@@ -127,15 +197,25 @@ async function readArchive(path: string, options: ReadOptions): Promise<Profile>
 /** Anchor files of a directory listing: `*.otf2` with a `.def` of the same name beside them. */
 function findAnchors(entries: string[]): string[] {
   const names = new Set(entries);
-  return entries.filter(e => e.endsWith('.otf2') && names.has(`${e.slice(0, -5)}.def`)).sort((x, y) => (x === 'traces.otf2' ? -1 : y === 'traces.otf2' ? 1 : x.localeCompare(y)));
+  return entries
+    .filter(e => e.endsWith('.otf2') && names.has(`${e.slice(0, -5)}.def`))
+    .sort((x, y) => (x === 'traces.otf2' ? -1 : y === 'traces.otf2' ? 1 : x.localeCompare(y)));
 }
 
 function resolveAnchor(path: string): string {
   let st;
-  try { st = statSync(path); } catch (e) { throw new ProfileReadError(path, (e as Error).message, { cause: e }); }
+  try {
+    st = statSync(path);
+  } catch (e) {
+    throw new ProfileReadError(path, (e as Error).message, { cause: e });
+  }
   if (!st.isDirectory()) return path;
   const anchors = findAnchors(readdirSync(path));
-  if (!anchors.length) throw new ProfileReadError(path, 'the directory holds no OTF2 archive (an anchor file *.otf2 with its .def beside it)');
+  if (!anchors.length)
+    throw new ProfileReadError(
+      path,
+      'the directory holds no OTF2 archive (an anchor file *.otf2 with its .def beside it)',
+    );
   return join(path, anchors[0]!);
 }
 

@@ -19,11 +19,19 @@ import { parseFrameLine, parseSampleHeader } from './perf-script/lines';
 // Not `/tmp/perf-…`: perf takes such paths for JIT symbol maps and would not read the test binary's symbols.
 const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-perf-script-'));
 let seq = 0;
-const write = (content: string | Buffer, name = `p${seq++}.txt`) => { const p = join(dir, name); writeFileSync(p, content); return p; };
+const write = (content: string | Buffer, name = `p${seq++}.txt`) => {
+  const p = join(dir, name);
+  writeFileSync(p, content);
+  return p;
+};
 const read = (content: string | Buffer) => perfScriptReader.read(write(content));
 
 const paths = (p: Profile) => Array.from({ length: p.tree.size }, (_, i) => p.tree.path(i).join(' > '));
-const nodeAt = (p: Profile, path: string) => { const i = paths(p).indexOf(path); assert.ok(i >= 0, `no node ${path} in\n${paths(p).join('\n')}`); return i; };
+const nodeAt = (p: Profile, path: string) => {
+  const i = paths(p).indexOf(path);
+  assert.ok(i >= 0, `no node ${path} in\n${paths(p).join('\n')}`);
+  return i;
+};
 const excl = (p: Profile, metric: string, i: number) => p.exclusiveTotals(p.metricIndex(metric))[i]!;
 
 /** Modelled on `perf script --header -F comm,pid,tid,cpu,time,period,event,ip,sym,symoff,dso,srcline` output. */
@@ -68,19 +76,39 @@ solver worker  100/101  [000] 4295.530000:     250000 cycles:u:
 describe('perf script lines', () => {
   it('parses sample headers with and without pid/tid, cpu, period and modifiers', () => {
     assert.deepEqual(parseSampleHeader('simple-terminat     9/9     198791.127353: cpu-clock: '), {
-      comm: 'simple-terminat', pid: 9, tid: 9, cpu: -1, seconds: '198791', fraction: '127353', period: -1, event: 'cpu-clock', rest: '',
+      comm: 'simple-terminat',
+      pid: 9,
+      tid: 9,
+      cpu: -1,
+      seconds: '198791',
+      fraction: '127353',
+      period: -1,
+      event: 'cpu-clock',
+      rest: '',
     });
     const h = parseSampleHeader('Web Content  4711 [003] 12.000000001:   16949152 task-clock:ppp: ')!;
-    assert.deepEqual([h.comm, h.pid, h.tid, h.cpu, h.fraction, h.period, h.event], ['Web Content', 4711, 4711, 3, '000000001', 16949152, 'task-clock']);
+    assert.deepEqual(
+      [h.comm, h.pid, h.tid, h.cpu, h.fraction, h.period, h.event],
+      ['Web Content', 4711, 4711, 3, '000000001', 16949152, 'task-clock'],
+    );
     const t = parseSampleHeader('swapper     0 [002]  5.5: sched:sched_switch: prev_comm=swapper')!;
     assert.deepEqual([t.event, t.rest], ['sched:sched_switch', 'prev_comm=swapper']);
     assert.equal(parseSampleHeader('\t 116a main (/x)'), null);
   });
 
   it('parses frames: symbol offsets, dso with parentheses, symbols with spaces', () => {
-    assert.deepEqual(parseFrameLine('\t  63c _Z4betav (/workdir/simple)'), { symbol: '_Z4betav', dso: '/workdir/simple' });
-    assert.deepEqual(parseFrameLine('\t 2040 foo(int, char const*) const+0x20 (/a b/lib.so (deleted))'), { symbol: 'foo(int, char const*) const', dso: '/a b/lib.so (deleted)' });
-    assert.deepEqual(parseFrameLine('\tffffffff [unknown] ([kernel.kallsyms])'), { symbol: '[unknown]', dso: '[kernel.kallsyms]' });
+    assert.deepEqual(parseFrameLine('\t  63c _Z4betav (/workdir/simple)'), {
+      symbol: '_Z4betav',
+      dso: '/workdir/simple',
+    });
+    assert.deepEqual(parseFrameLine('\t 2040 foo(int, char const*) const+0x20 (/a b/lib.so (deleted))'), {
+      symbol: 'foo(int, char const*) const',
+      dso: '/a b/lib.so (deleted)',
+    });
+    assert.deepEqual(parseFrameLine('\tffffffff [unknown] ([kernel.kallsyms])'), {
+      symbol: '[unknown]',
+      dso: '[kernel.kallsyms]',
+    });
     assert.deepEqual(parseFrameLine('\tmain'), { symbol: 'main', dso: '' });
   });
 });
@@ -90,7 +118,10 @@ describe('perf script reader', () => {
     const p = await read(FIXTURE);
     assert.equal(p.format, 'perf-script');
     assert.equal(p.metadata['hostname'], 'node17');
-    assert.equal(p.metadata['event'], 'name = cycles:u, , id = { 12 }, type = 0\nname = instructions, , id = { 13 }, type = 0');
+    assert.equal(
+      p.metadata['event'],
+      'name = cycles:u, , id = { 12 }, type = 0\nname = instructions, , id = { 13 }, type = 0',
+    );
     assert.equal(p.total(p.metricIndex('samples')), 4);
     assert.equal(p.total(p.metricIndex('cycles')), 750000);
     assert.equal(p.total(p.metricIndex('instructions')), 400000);
@@ -116,7 +147,13 @@ describe('perf script reader', () => {
 
     // Two threads of one process → two tracks and contexts, rank = pid; events in time order per track.
     const t = p.trace!;
-    assert.deepEqual(t.tracks.map(k => [k.name, k.process, k.rank, k.thread]), [['thread 100 (solver)', 'solver (pid 100)', 100, 100], ['thread 101 (solver worker)', 'solver worker (pid 100)', 100, 101]]);
+    assert.deepEqual(
+      t.tracks.map(k => [k.name, k.process, k.rank, k.thread]),
+      [
+        ['thread 100 (solver)', 'solver (pid 100)', 100, 100],
+        ['thread 101 (solver worker)', 'solver worker (pid 100)', 100, 101],
+      ],
+    );
     assert.equal(p.contextCount, 2);
     assert.deepEqual(Array.from(t.events.start), [0, 1_000_000, 624_000, 8_624_000]);
     assert.ok(Array.from(t.events.kind).every(k => k === TraceEventKind.Sample));
@@ -128,7 +165,9 @@ describe('perf script reader', () => {
   });
 
   it('reads samples without call chains, without times and with nanosecond times', async () => {
-    const p = await read('app 7 1.000000001: 10 cpu-clock:  4005d6 hot+0x6 (/bin/app)\napp 7 1.000000003: 10 cpu-clock:  4005d6 hot+0x6 (/bin/app)\n');
+    const p = await read(
+      'app 7 1.000000001: 10 cpu-clock:  4005d6 hot+0x6 (/bin/app)\napp 7 1.000000003: 10 cpu-clock:  4005d6 hot+0x6 (/bin/app)\n',
+    );
     assert.deepEqual(paths(p), ['hot']);
     assert.equal(p.metrics[p.primaryMetric]!.name, 'cpu-clock');
     assert.equal(p.metrics[p.primaryMetric]!.unit, 'ns');
@@ -142,7 +181,10 @@ describe('perf script reader', () => {
     const gz = write(gzipSync(FIXTURE), 'perf.out.gz');
     assert.ok(perfScriptReader.sniff(await sampleFile(gz)) >= 0.9);
     assert.equal((await readProfile(gz)).total(0) > 0, true);
-    assert.equal((await readProfile(write(FIXTURE.slice(FIXTURE.indexOf('solver  100')), 'x.json'))).format, 'perf-script');
+    assert.equal(
+      (await readProfile(write(FIXTURE.slice(FIXTURE.indexOf('solver  100')), 'x.json'))).format,
+      'perf-script',
+    );
     assert.equal(perfScriptReader.sniff(await sampleFile(write('a;b;c 12\n'))), 0);
     let p = write('\t  63c _Z4betav (/workdir/simple)\n');
     await expectReadError(perfScriptReader.read(p), p, /line 1: a stack frame outside a sample/);
@@ -160,41 +202,73 @@ describe('perf script reader', () => {
 
   it('survives mutations: every damaged file is read or rejected cleanly', async () => {
     const counts = { read: 0, rejected: 0 };
-    for (const [name, bytes] of mutationsOf(Buffer.from(FIXTURE), { seed: 5 })) counts[await readOrReject(write(bytes), perfScriptReader, name)]++;
+    for (const [name, bytes] of mutationsOf(Buffer.from(FIXTURE), { seed: 5 }))
+      counts[await readOrReject(write(bytes), perfScriptReader, name)]++;
     assert.ok(counts.read > 0 && counts.rejected > 0, JSON.stringify(counts));
   });
 
   const perf = '/usr/bin/perf';
   const canRecord = (() => {
     if (!existsSync(perf)) return false;
-    try { execFileSync(perf, ['record', '-q', '-o', join(dir, 'probe.data'), 'true'], { stdio: 'ignore', timeout: 20000 }); return true; } catch { return false; }
+    try {
+      execFileSync(perf, ['record', '-q', '-o', join(dir, 'probe.data'), 'true'], { stdio: 'ignore', timeout: 20000 });
+      return true;
+    } catch {
+      return false;
+    }
   })();
-  it('reads the output of the real perf with -F +srcline on a tiny program', { skip: canRecord ? false : 'perf record does not work here' }, async (t) => {
-    const src = join(dir, 'tiny.c');
-    writeFileSync(src, [
-      'static volatile double s;',
-      '__attribute__((noinline)) void leaf(int n) { for (int i = 0; i < n; i++) s += i * 0.5; }',
-      'int main(void) { for (int k = 0; k < 300; k++) leaf(200000); return s < 0; }',
-      // A unique binary: perf's build-id cache would otherwise mix it up with earlier runs' copies.
-      `const char *tag = "${process.pid}-${Date.now()}";`,
-    ].join('\n'));
-    const exe = join(dir, 'tiny');
-    try { execFileSync('cc', ['-g', '-O1', '-fno-omit-frame-pointer', src, '-o', exe], { stdio: 'ignore' }); } catch { t.skip('no C compiler'); return; }
-    const data = join(dir, 'tiny.data');
-    execFileSync(perf, ['record', '-q', '-N', '-F', '2000', '-g', '-o', data, exe], { stdio: 'ignore', timeout: 60000 });
-    const text = execFileSync(perf, ['script', '--header', '-F', '+pid,+srcline', '-i', data], { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
-    const file = write(text, 'tiny.perf.txt');
-    const p = await readProfile(file);
-    assert.equal(p.format, 'perf-script');
-    const headers = text.split('\n').filter(l => /^\S/.test(l) && !l.startsWith('#')).length;
-    assert.equal(p.total(p.metricIndex('samples')), headers);
-    assert.equal(p.trace!.events.track.length, headers);
-    const leaf = Array.from({ length: p.tree.size }, (_, i) => i).filter(i => p.tree.name(i) === 'leaf');
-    assert.ok(leaf.length > 0 && leaf.every(i => p.tree.file(i)?.endsWith('tiny.c')), `leaf() is in tiny.c: ${leaf.map(i => p.tree.file(i)).join(', ')}`);
-    assert.ok(!paths(p).some(x => x.includes('[kernel.kallsyms]][')), 'kernel srclines are no frames');
-    const lines = Array.from({ length: p.tree.size }, (_, i) => i).filter(i => p.tree.kind(i) === 2 && p.tree.file(i)?.endsWith('tiny.c'));
-    assert.ok(lines.some(i => p.tree.line(i) === 2), 'samples land on line 2');
-  });
+  it(
+    'reads the output of the real perf with -F +srcline on a tiny program',
+    { skip: canRecord ? false : 'perf record does not work here' },
+    async t => {
+      const src = join(dir, 'tiny.c');
+      writeFileSync(
+        src,
+        [
+          'static volatile double s;',
+          '__attribute__((noinline)) void leaf(int n) { for (int i = 0; i < n; i++) s += i * 0.5; }',
+          'int main(void) { for (int k = 0; k < 300; k++) leaf(200000); return s < 0; }',
+          // A unique binary: perf's build-id cache would otherwise mix it up with earlier runs' copies.
+          `const char *tag = "${process.pid}-${Date.now()}";`,
+        ].join('\n'),
+      );
+      const exe = join(dir, 'tiny');
+      try {
+        execFileSync('cc', ['-g', '-O1', '-fno-omit-frame-pointer', src, '-o', exe], { stdio: 'ignore' });
+      } catch {
+        t.skip('no C compiler');
+        return;
+      }
+      const data = join(dir, 'tiny.data');
+      execFileSync(perf, ['record', '-q', '-N', '-F', '2000', '-g', '-o', data, exe], {
+        stdio: 'ignore',
+        timeout: 60000,
+      });
+      const text = execFileSync(perf, ['script', '--header', '-F', '+pid,+srcline', '-i', data], {
+        maxBuffer: 1 << 28,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).toString();
+      const file = write(text, 'tiny.perf.txt');
+      const p = await readProfile(file);
+      assert.equal(p.format, 'perf-script');
+      const headers = text.split('\n').filter(l => /^\S/.test(l) && !l.startsWith('#')).length;
+      assert.equal(p.total(p.metricIndex('samples')), headers);
+      assert.equal(p.trace!.events.track.length, headers);
+      const leaf = Array.from({ length: p.tree.size }, (_, i) => i).filter(i => p.tree.name(i) === 'leaf');
+      assert.ok(
+        leaf.length > 0 && leaf.every(i => p.tree.file(i)?.endsWith('tiny.c')),
+        `leaf() is in tiny.c: ${leaf.map(i => p.tree.file(i)).join(', ')}`,
+      );
+      assert.ok(!paths(p).some(x => x.includes('[kernel.kallsyms]][')), 'kernel srclines are no frames');
+      const lines = Array.from({ length: p.tree.size }, (_, i) => i).filter(
+        i => p.tree.kind(i) === 2 && p.tree.file(i)?.endsWith('tiny.c'),
+      );
+      assert.ok(
+        lines.some(i => p.tree.line(i) === 2),
+        'samples land on line 2',
+      );
+    },
+  );
 });
 
 describe('perf script reader: shared data', () => {
@@ -230,7 +304,8 @@ describe('perf script reader: shared data', () => {
       assert.equal(t.events.track.length, samples, f);
       const ex = p.exclusiveTotals(p.metricIndex('samples'));
       const byLeaf = new Map<string, number>();
-      for (let i = 0; i < p.tree.size; i++) if (ex[i]) byLeaf.set(p.tree.name(i), (byLeaf.get(p.tree.name(i)) ?? 0) + ex[i]!);
+      for (let i = 0; i < p.tree.size; i++)
+        if (ex[i]) byLeaf.set(p.tree.name(i), (byLeaf.get(p.tree.name(i)) ?? 0) + ex[i]!);
       assert.deepEqual(byLeaf, leafCounts, f);
       const r = inspectReport(p);
       assert.equal(r.events, samples);

@@ -7,7 +7,12 @@ import { ProfileReadError, type FileSample, type ProfileReader, type ReadOptions
 import { SampledProfile } from './sampled-stacks/sampled-profile';
 
 /** A thread seen in the samples (a track and an execution context). */
-interface PerfThread { pid: number; tid: number; comm: string; context: number }
+interface PerfThread {
+  pid: number;
+  tid: number;
+  comm: string;
+  context: number;
+}
 
 /** Software clock events count nanoseconds; every other event's period is an event count. */
 const NS_EVENTS = new Set(['cpu-clock', 'task-clock']);
@@ -46,22 +51,28 @@ export const perfScriptReader: ProfileReader = {
     const sp = new SampledProfile('perf-script', path);
     const b = sp.builder;
     const { stacks } = sp;
-    const fail = (reason: string): never => { throw new ProfileReadError(path, reason); };
+    const fail = (reason: string): never => {
+      throw new ProfileReadError(path, reason);
+    };
 
     const threads: PerfThread[] = [];
     const threadOf = new Map<number, number>();
     const events: string[] = [];
     const eventOf = new Map<string, { index: number; metric: number }>();
     // Timed samples, kept until all are read: tracks are ordered by pid/tid and times by their minimum.
-    const smThread = new GrowableInt32(1024), smTime = new GrowableFloat64(1024), smLeaf = new GrowableInt32(1024);
-    const smFunction = new GrowableInt32(1024), smEvent = new GrowableInt32(1024);
+    const smThread = new GrowableInt32(1024),
+      smTime = new GrowableFloat64(1024),
+      smLeaf = new GrowableInt32(1024);
+    const smFunction = new GrowableInt32(1024),
+      smEvent = new GrowableInt32(1024);
     let baseSeconds = -1;
     let samples = 0;
 
     // The sample being read: its header and frames (leaf first), with srcline file and line per frame.
     let header: SampleHeader | null = null;
     // Raw frame lines are parsed once: most frames repeat (same address, same symbol).
-    const raws: string[] = [], files: string[] = [];
+    const raws: string[] = [],
+      files: string[] = [];
     const frameOfLine = new Map<string, number>();
     let lines = new Int32Array(64);
     let depth = 0;
@@ -69,7 +80,11 @@ export const perfScriptReader: ProfileReader = {
     let path_ = new Int32Array(64);
 
     const pushFrame = (raw: string) => {
-      if (depth === lines.length) { const grown = new Int32Array(depth * 2); grown.set(lines); lines = grown; }
+      if (depth === lines.length) {
+        const grown = new Int32Array(depth * 2);
+        grown.set(lines);
+        lines = grown;
+      }
       raws[depth] = raw;
       files[depth] = '';
       lines[depth] = 0;
@@ -89,20 +104,35 @@ export const perfScriptReader: ProfileReader = {
         let id = located ? undefined : frameOfLine.get(raws[i]!);
         if (id === undefined) {
           const f = parseFrameLine(raws[i]!);
-          id = stacks.frame(f.symbol, { module: f.dso === '[unknown]' ? null : f.dso || null, file: files[i] || null, callLine });
+          id = stacks.frame(f.symbol, {
+            module: f.dso === '[unknown]' ? null : f.dso || null,
+            file: files[i] || null,
+            callLine,
+          });
           if (!located) frameOfLine.set(raws[i]!, id);
         }
         path_[k] = id;
       }
       const fn = stacks.path(path_, depth, true);
-      const leaf = lines[0]! > 0 ? stacks.child(fn, stacks.frame(`${files[0]}:${lines[0]}`, { file: files[0], line: lines[0] }, NodeKind.Statement)) : fn;
+      const leaf =
+        lines[0]! > 0
+          ? stacks.child(
+              fn,
+              stacks.frame(`${files[0]}:${lines[0]}`, { file: files[0], line: lines[0] }, NodeKind.Statement),
+            )
+          : fn;
       depth = 0;
 
       const key = (h.pid + 1) * 2 ** 23 + (h.tid + 1);
       let t = threadOf.get(key);
       if (t === undefined) {
         t = threads.length;
-        threads.push({ pid: h.pid, tid: h.tid, comm: h.comm, context: b.newContext({ rank: h.pid, thread: h.tid, label: `${h.comm} ${h.pid}/${h.tid}` }) });
+        threads.push({
+          pid: h.pid,
+          tid: h.tid,
+          comm: h.comm,
+          context: b.newContext({ rank: h.pid, thread: h.tid, label: `${h.comm} ${h.pid}/${h.tid}` }),
+        });
         threadOf.set(key, t);
       }
       let ev = eventOf.get(h.event);
@@ -113,14 +143,20 @@ export const perfScriptReader: ProfileReader = {
       }
       if (h.period >= 0 && ev.metric < 0) {
         const name = h.event || 'period';
-        ev.metric = sp.weightMetric({ name, label: h.event ? `${h.event} (period)` : 'Period', unit: NS_EVENTS.has(h.event) ? 'ns' : 'count', sourceKeys: [`period:${name}`] });
+        ev.metric = sp.weightMetric({
+          name,
+          label: h.event ? `${h.event} (period)` : 'Period',
+          unit: NS_EVENTS.has(h.event) ? 'ns' : 'count',
+          sourceKeys: [`period:${name}`],
+        });
       }
       sp.addSample(leaf, threads[t]!.context, 1, ev.metric, h.period >= 0 ? h.period : 0);
       samples++;
       if (h.seconds) {
         const sec = Number(h.seconds);
         if (baseSeconds < 0) baseSeconds = sec;
-        const frac = h.fraction.length >= 9 ? Number(h.fraction.slice(0, 9)) : Number(h.fraction) * 10 ** (9 - h.fraction.length);
+        const frac =
+          h.fraction.length >= 9 ? Number(h.fraction.slice(0, 9)) : Number(h.fraction) * 10 ** (9 - h.fraction.length);
         smThread.push(t);
         smTime.push((sec - baseSeconds) * 1e9 + frac);
         smLeaf.push(leaf);
@@ -131,10 +167,16 @@ export const perfScriptReader: ProfileReader = {
 
     let inHeaderBlock = false;
     const onLine = (line: string, lineNumber: number) => {
-      if (!line.trim()) { endSample(); return; }
+      if (!line.trim()) {
+        endSample();
+        return;
+      }
       const c = line.charCodeAt(0);
       if (c === 35 /* # */ && header === null) {
-        if (/^# =+\s*$/.test(line)) { inHeaderBlock = !inHeaderBlock; return; }
+        if (/^# =+\s*$/.test(line)) {
+          inHeaderBlock = !inHeaderBlock;
+          return;
+        }
         const m = inHeaderBlock ? /^# ([^:]+?)\s*: (.*)$/.exec(line) : null;
         if (m) {
           const key = m[1]!.trim();
@@ -149,7 +191,11 @@ export const perfScriptReader: ProfileReader = {
         // (`file.c:12`, `??:0`, `[kernel.kallsyms][ffff…]` — only the first kind locates the frame).
         if (c === 32 && !FRAME_WITH_ADDRESS.test(line)) {
           const src = parseSrcLine(line);
-          if (depth > 0 && src) { files[depth - 1] = src.file; lines[depth - 1] = src.line; sawSrcLine = true; }
+          if (depth > 0 && src) {
+            files[depth - 1] = src.file;
+            lines[depth - 1] = src.line;
+            sawSrcLine = true;
+          }
           return;
         }
         pushFrame(line);
@@ -157,15 +203,22 @@ export const perfScriptReader: ProfileReader = {
       }
       endSample();
       const h = parseSampleHeader(line);
-      if (!h) fail(`line ${lineNumber}: not a perf script sample header (comm pid/tid time: event:): ${JSON.stringify(line.slice(0, 80))}`);
+      if (!h)
+        fail(
+          `line ${lineNumber}: not a perf script sample header (comm pid/tid time: event:): ${JSON.stringify(line.slice(0, 80))}`,
+        );
       header = h;
       // Without call chains perf prints the sampled ip, symbol and dso on the header line.
       if (h!.rest && /^[0-9a-fA-F]+ \S.*\)$/.test(h!.rest)) pushFrame(h!.rest);
     };
 
-    await forEachLine(path, onLine, { signal: options.signal, onProgress: f => options.onProgress?.(0.9 * f, 'Reading samples') });
+    await forEachLine(path, onLine, {
+      signal: options.signal,
+      onProgress: f => options.onProgress?.(0.9 * f, 'Reading samples'),
+    });
     endSample();
-    if (samples === 0) fail('no samples: expected "comm pid/tid time: event:" header lines, each followed by its call chain');
+    if (samples === 0)
+      fail('no samples: expected "comm pid/tid time: event:" header lines, each followed by its call chain');
 
     // Tracks by pid, then tid; times relative to the earliest sample.
     options.onProgress?.(0.9, 'Building the timeline');
@@ -174,18 +227,32 @@ export const perfScriptReader: ProfileReader = {
       let min = Infinity;
       for (let i = 0; i < smTime.length; i++) min = Math.min(min, smTime.get(i));
       tb.originNs = (BigInt(Math.round(baseSeconds)) * 1_000_000_000n + BigInt(min)).toString();
-      const order = threads.map((_, i) => i).sort((x, y) => threads[x]!.pid - threads[y]!.pid || threads[x]!.tid - threads[y]!.tid);
+      const order = threads
+        .map((_, i) => i)
+        .sort((x, y) => threads[x]!.pid - threads[y]!.pid || threads[x]!.tid - threads[y]!.tid);
       const trackOf = new Int32Array(threads.length);
       for (const i of order) {
         const th = threads[i]!;
         trackOf[i] = tb.addTrack({
-          name: `thread ${th.tid} (${th.comm})`, kind: 'thread', process: `${th.comm} (pid ${th.pid})`,
-          pid: String(th.pid), tid: String(th.tid), rank: th.pid, thread: th.tid, context: th.context,
+          name: `thread ${th.tid} (${th.comm})`,
+          kind: 'thread',
+          process: `${th.comm} (pid ${th.pid})`,
+          pid: String(th.pid),
+          tid: String(th.tid),
+          rank: th.pid,
+          thread: th.tid,
+          context: th.context,
         });
       }
       for (let i = 0; i < smTime.length; i++) {
         const fn = smFunction.get(i);
-        sp.addTimedSample(trackOf[smThread.get(i)]!, smTime.get(i) - min, smLeaf.get(i), events[smEvent.get(i)]!, stacks.frameName(stacks.frameOf(fn)));
+        sp.addTimedSample(
+          trackOf[smThread.get(i)]!,
+          smTime.get(i) - min,
+          smLeaf.get(i),
+          events[smEvent.get(i)]!,
+          stacks.frameName(stacks.frameOf(fn)),
+        );
       }
     }
     b.metadata['samples'] = samples;

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { Profile as PprofProfile, StringTable, type FunctionInput, type LocationInput, type MappingInput, type SampleInput } from 'pprof-format';
+import {
+  Profile as PprofProfile,
+  StringTable,
+  type FunctionInput,
+  type LocationInput,
+  type MappingInput,
+  type SampleInput,
+} from 'pprof-format';
 import { mutationsOf, readOrReject } from '../../../test/support/mutations';
 import { expectReadError } from '../../../test/support/read-errors';
 import { sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
@@ -17,7 +24,11 @@ import { pprofReader } from './pprof';
 
 const dir = mkdtempSync(join(tmpdir(), 'pprof-'));
 let written = 0;
-const write = (bytes: Uint8Array, name = `p${++written}.pb`) => { const p = join(dir, name); writeFileSync(p, bytes); return p; };
+const write = (bytes: Uint8Array, name = `p${++written}.pb`) => {
+  const p = join(dir, name);
+  writeFileSync(p, bytes);
+  return p;
+};
 
 /** What a fixture says, with strings in place of string-table indices. */
 interface Spec {
@@ -38,11 +49,21 @@ function encode(spec: Spec): Uint8Array {
   const st = new StringTable();
   const s = (x: string | undefined) => (x ? st.dedup(x) : 0);
   const p = new PprofProfile({
-    sampleType: (spec.types ?? [['samples', 'count'], ['cpu', 'nanoseconds']]).map(([type, unit]) => ({ type: s(type), unit: s(unit) })),
+    sampleType: (
+      spec.types ?? [
+        ['samples', 'count'],
+        ['cpu', 'nanoseconds'],
+      ]
+    ).map(([type, unit]) => ({ type: s(type), unit: s(unit) })),
     mapping: (spec.mappings ?? []).map(m => ({ ...m, filename: s(m.filename), buildId: s(m.buildId) })),
-    function: (spec.functions ?? []).map(f => ({ id: f.id, name: s(f.name), filename: s(f.file), startLine: f.startLine ?? 0 }) satisfies FunctionInput),
+    function: (spec.functions ?? []).map(
+      f => ({ id: f.id, name: s(f.name), filename: s(f.file), startLine: f.startLine ?? 0 }) satisfies FunctionInput,
+    ),
     location: spec.locations ?? [],
-    sample: (spec.samples ?? []).map(x => ({ ...x, label: (x.labels ?? []).map(l => ({ key: s(l.key), str: s(l.str), num: l.num ?? 0 })) })),
+    sample: (spec.samples ?? []).map(x => ({
+      ...x,
+      label: (x.labels ?? []).map(l => ({ key: s(l.key), str: s(l.str), num: l.num ?? 0 })),
+    })),
     comment: (spec.comments ?? []).map(s),
     defaultSampleType: s(spec.defaultType),
     timeNanos: spec.timeNanos ?? 0,
@@ -70,7 +91,15 @@ const SMALL: Spec = {
     { id: 1, mappingId: 1, address: 0x401000, line: [{ functionId: 1, line: 12 }] },
     { id: 2, mappingId: 1, address: 0x402000, line: [{ functionId: 2, line: 22 }] },
     { id: 3, mappingId: 1, address: 0x403000, line: [{ functionId: 3, line: 7 }] },
-    { id: 4, mappingId: 1, address: 0x404000, line: [{ functionId: 4, line: 31 }, { functionId: 2, line: 25 }] },
+    {
+      id: 4,
+      mappingId: 1,
+      address: 0x404000,
+      line: [
+        { functionId: 4, line: 31 },
+        { functionId: 2, line: 25 },
+      ],
+    },
     { id: 5, mappingId: 1, address: 0x405abc },
   ],
   samples: [
@@ -88,14 +117,28 @@ const SMALL: Spec = {
 };
 
 const paths = (p: Profile) => Array.from({ length: p.tree.size }, (_, i) => p.tree.path(i).join(' → '));
-const nodeAt = (p: Profile, path: string) => { const i = paths(p).indexOf(path); assert.ok(i >= 0, `no node ${path} in ${paths(p).join(' | ')}`); return i; };
-const sum = (a: ArrayLike<number>) => { let s = 0; for (let i = 0; i < a.length; i++) s += a[i]!; return s; };
+const nodeAt = (p: Profile, path: string) => {
+  const i = paths(p).indexOf(path);
+  assert.ok(i >= 0, `no node ${path} in ${paths(p).join(' | ')}`);
+  return i;
+};
+const sum = (a: ArrayLike<number>) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]!;
+  return s;
+};
 
 describe('pprof reader', () => {
   it('builds function nodes with call lines, statement leaves and inlined frames', async () => {
     const p = await pprofReader.read(write(encode(SMALL)));
     assert.equal(p.format, 'pprof');
-    assert.deepEqual(p.metrics.map(m => [m.name, m.unit, m.kind]), [['samples', 'samples', 'exclusive'], ['cpu', 'ns', 'exclusive']]);
+    assert.deepEqual(
+      p.metrics.map(m => [m.name, m.unit, m.kind]),
+      [
+        ['samples', 'samples', 'exclusive'],
+        ['cpu', 'ns', 'exclusive'],
+      ],
+    );
     assert.equal(p.metrics[p.primaryMetric]!.name, 'cpu');
     assert.equal(p.total(0), 11);
     assert.equal(p.total(1), 110);
@@ -104,11 +147,16 @@ describe('pprof reader', () => {
     assert.equal(t.kind(work), NodeKind.Function);
     assert.deepEqual([t.file(work), t.line(work), t.callLine(work), t.module(work)], ['main.go', 20, 12, '/bin/prog']);
     const inl = nodeAt(p, 'main → work → inl');
-    assert.deepEqual([t.file(inl), t.callLine(inl)], ['util.go', 25], 'the inlined frame carries the line of the inlining site');
+    assert.deepEqual(
+      [t.file(inl), t.callLine(inl)],
+      ['util.go', 25],
+      'the inlined frame carries the line of the inlining site',
+    );
     const helperLine = nodeAt(p, 'main → work → helper → util.go:7');
     assert.equal(t.kind(helperLine), NodeKind.Statement);
     assert.deepEqual([t.file(helperLine), t.line(helperLine)], ['util.go', 7]);
-    const cpu = p.exclusiveTotals(1), cpuIncl = p.inclusiveTotals(1);
+    const cpu = p.exclusiveTotals(1),
+      cpuIncl = p.inclusiveTotals(1);
     assert.equal(cpu[helperLine], 30);
     assert.equal(cpu[nodeAt(p, 'main → work → inl → util.go:31')], 10);
     assert.equal(cpu[nodeAt(p, 'main → work → main.go:22')], 30);
@@ -133,17 +181,34 @@ describe('pprof reader', () => {
     assert.deepEqual(paths(b), paths(a));
     assert.deepEqual(Array.from(b.exclusiveTotals(1)), Array.from(a.exclusiveTotals(1)));
     assert.equal(chooseReader(await sampleFile(write(raw, 'x.json')))?.id, 'pprof');
-    for (const text of ['# callgrind format\n', 'hello world\n', '{"traceEvents": []}', 'main;work 3\n', 'Z not a profile', '\n\n']) {
+    for (const text of [
+      '# callgrind format\n',
+      'hello world\n',
+      '{"traceEvents": []}',
+      'main;work 3\n',
+      'Z not a profile',
+      '\n\n',
+    ]) {
       assert.equal(pprofReader.sniff(await sampleFile(write(Buffer.from(text), 'x.prof'))), 0, JSON.stringify(text));
     }
   });
 
   it('keeps recursion as nested nodes without double counting', async () => {
-    const p = await pprofReader.read(write(encode({
-      functions: [{ id: 1, name: 'fib', file: 'fib.go' }],
-      locations: [{ id: 1, line: [{ functionId: 1, line: 4 }] }, { id: 2, line: [{ functionId: 1, line: 6 }] }],
-      samples: [{ locationId: [1, 2, 2, 2], value: [1, 5] }, { locationId: [1, 2], value: [2, 7] }],
-    })));
+    const p = await pprofReader.read(
+      write(
+        encode({
+          functions: [{ id: 1, name: 'fib', file: 'fib.go' }],
+          locations: [
+            { id: 1, line: [{ functionId: 1, line: 4 }] },
+            { id: 2, line: [{ functionId: 1, line: 6 }] },
+          ],
+          samples: [
+            { locationId: [1, 2, 2, 2], value: [1, 5] },
+            { locationId: [1, 2], value: [2, 7] },
+          ],
+        }),
+      ),
+    );
     nodeAt(p, 'fib → fib → fib → fib → fib.go:4');
     const top = nodeAt(p, 'fib');
     assert.equal(p.inclusiveTotals(1)[top], 12);
@@ -153,22 +218,54 @@ describe('pprof reader', () => {
   });
 
   it('makes a context per thread and process label', async () => {
-    const p = await pprofReader.read(write(encode({
-      functions: [{ id: 1, name: 'f' }],
-      locations: [{ id: 1, line: [{ functionId: 1 }] }],
-      samples: [
-        { locationId: [1], value: [1, 1], labels: [{ key: 'thread', num: 3 }, { key: 'pid', num: 9 }] },
-        { locationId: [1], value: [2, 2], labels: [{ key: 'thread', num: 4 }, { key: 'pid', num: 9 }, { key: 'span', str: 'x' }] },
-        { locationId: [1], value: [4, 4], labels: [{ key: 'thread', num: 3 }, { key: 'pid', num: 9 }] },
-        { locationId: [1], value: [8, 8], labels: [{ key: 'thread_name', str: 'worker-1' }] },
-        { locationId: [1], value: [16, 16], labels: [{ key: 'goroutine', num: 17 }] },
-        { locationId: [1], value: [32, 32] },
-      ],
-    })));
-    assert.deepEqual(p.contexts.map(c => c.label), ['pid 9 · thread 3', 'pid 9 · thread 4', 'thread_name worker-1', 'goroutine 17', 'process']);
+    const p = await pprofReader.read(
+      write(
+        encode({
+          functions: [{ id: 1, name: 'f' }],
+          locations: [{ id: 1, line: [{ functionId: 1 }] }],
+          samples: [
+            {
+              locationId: [1],
+              value: [1, 1],
+              labels: [
+                { key: 'thread', num: 3 },
+                { key: 'pid', num: 9 },
+              ],
+            },
+            {
+              locationId: [1],
+              value: [2, 2],
+              labels: [
+                { key: 'thread', num: 4 },
+                { key: 'pid', num: 9 },
+                { key: 'span', str: 'x' },
+              ],
+            },
+            {
+              locationId: [1],
+              value: [4, 4],
+              labels: [
+                { key: 'thread', num: 3 },
+                { key: 'pid', num: 9 },
+              ],
+            },
+            { locationId: [1], value: [8, 8], labels: [{ key: 'thread_name', str: 'worker-1' }] },
+            { locationId: [1], value: [16, 16], labels: [{ key: 'goroutine', num: 17 }] },
+            { locationId: [1], value: [32, 32] },
+          ],
+        }),
+      ),
+    );
+    assert.deepEqual(
+      p.contexts.map(c => c.label),
+      ['pid 9 · thread 3', 'pid 9 · thread 4', 'thread_name worker-1', 'goroutine 17', 'process'],
+    );
     assert.deepEqual([p.contexts[0]!.rank, p.contexts[0]!.thread], [9, 3]);
     const f = nodeAt(p, 'f');
-    assert.deepEqual(p.contexts.map((_, c) => p.value(p.exclusive(0), f, c)), [5, 2, 8, 16, 32]);
+    assert.deepEqual(
+      p.contexts.map((_, c) => p.value(p.exclusive(0), f, c)),
+      [5, 2, 8, 16, 32],
+    );
   });
 
   it('reads an empty profile and a profile with no stack', async () => {
@@ -182,18 +279,44 @@ describe('pprof reader', () => {
   });
 
   it('rejects unknown ids, bad string indices, truncation and mismatched values with a reason', async () => {
-    const bad = async (spec: Spec, reason: RegExp) => { const p = write(encode(spec)); await expectReadError(pprofReader.read(p), p, reason); };
-    await bad({ ...SMALL, samples: [{ locationId: [99], value: [1, 1] }] }, /sample 1 refers to location 99, which does not exist/);
+    const bad = async (spec: Spec, reason: RegExp) => {
+      const p = write(encode(spec));
+      await expectReadError(pprofReader.read(p), p, reason);
+    };
+    await bad(
+      { ...SMALL, samples: [{ locationId: [99], value: [1, 1] }] },
+      /sample 1 refers to location 99, which does not exist/,
+    );
     await bad({ ...SMALL, locations: [{ id: 1, line: [{ functionId: 42 }] }] }, /location 1 refers to function 42/);
     await bad({ ...SMALL, locations: [{ id: 1, mappingId: 7 }] }, /location 1 refers to mapping 7/);
-    await bad({ ...SMALL, samples: [{ locationId: [1], value: [1] }] }, /sample 1 has 1 values, but the profile has 2 sample types/);
-    await bad({ ...SMALL, functions: [{ id: 1, name: 'a' }, { id: 1, name: 'b' }] }, /function id 1 is defined twice/);
+    await bad(
+      { ...SMALL, samples: [{ locationId: [1], value: [1] }] },
+      /sample 1 has 1 values, but the profile has 2 sample types/,
+    );
+    await bad(
+      {
+        ...SMALL,
+        functions: [
+          { id: 1, name: 'a' },
+          { id: 1, name: 'b' },
+        ],
+      },
+      /function id 1 is defined twice/,
+    );
 
     // String indices past the table: patch a function name index after encoding.
     const st = new StringTable();
-    const broken = new PprofProfile({ sampleType: [{ type: st.dedup('cpu'), unit: st.dedup('ns') }], function: [{ id: 1, name: 77 }], stringTable: st }).encode();
+    const broken = new PprofProfile({
+      sampleType: [{ type: st.dedup('cpu'), unit: st.dedup('ns') }],
+      function: [{ id: 1, name: 77 }],
+      stringTable: st,
+    }).encode();
     const bp = write(broken);
-    await expectReadError(pprofReader.read(bp), bp, /function 1's name refers to string 77, but the string table has 3 entries/);
+    await expectReadError(
+      pprofReader.read(bp),
+      bp,
+      /function 1's name refers to string 77, but the string table has 3 entries/,
+    );
 
     const raw = Buffer.from(encode(SMALL));
     const cut = write(raw.subarray(0, raw.length - 7));
@@ -209,7 +332,10 @@ describe('pprof reader', () => {
   it('stops when aborted', async () => {
     const ac = new AbortController();
     ac.abort();
-    await assert.rejects(pprofReader.read(write(encode(SMALL)), { signal: ac.signal }), (e: Error) => e.name === 'AbortError');
+    await assert.rejects(
+      pprofReader.read(write(encode(SMALL)), { signal: ac.signal }),
+      (e: Error) => e.name === 'AbortError',
+    );
   });
 
   it('reads or rejects every mutation cleanly', async () => {
@@ -236,7 +362,9 @@ function oracle(bytes: Buffer) {
     const f = fn.get(Number(line.functionId))!;
     const key = `${str[Number(f.name)]} ${str[Number(f.filename)]}:${Number(line.line)}`;
     const acc = leaves.get(key) ?? types.map(() => 0);
-    s.value.forEach((v, m) => { acc[m]! += Number(v); });
+    s.value.forEach((v, m) => {
+      acc[m]! += Number(v);
+    });
     leaves.set(key, acc);
   }
   return { types, totals, leaves, samples: p.sample.length };
@@ -249,7 +377,10 @@ describe('pprof reader on the shared datasets', { skip: skipUnlessShared('data',
       assert.equal(chooseReader(await sampleFile(path))?.id, 'pprof');
       const p = await readProfile(path);
       const want = oracle(readFileSync(path));
-      assert.deepEqual(p.metrics.map(m => m.name), want.types);
+      assert.deepEqual(
+        p.metrics.map(m => m.name),
+        want.types,
+      );
       want.totals.forEach((t, m) => assert.equal(p.total(m), t, `Σ ${want.types[m]}`));
       assert.equal(p.metadata['pprof.samples'], want.samples);
       // Every statement leaf holds exactly what the samples ending on its function and line hold.
@@ -259,7 +390,9 @@ describe('pprof reader on the shared datasets', { skip: skipUnlessShared('data',
         if (t.kind(i) !== NodeKind.Statement) continue;
         const key = `${t.name(t.parent(i))} ${t.file(i) ?? ''}:${t.line(i)}`;
         const acc = got.get(key) ?? want.types.map(() => 0);
-        p.metrics.forEach((_, m) => { acc[m]! += p.exclusiveTotals(m)[i]!; });
+        p.metrics.forEach((_, m) => {
+          acc[m]! += p.exclusiveTotals(m)[i]!;
+        });
         got.set(key, acc);
       }
       assert.deepEqual(got, want.leaves);

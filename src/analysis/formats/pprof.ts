@@ -59,7 +59,8 @@ function metadataOf(p: PprofProfile, strings: readonly string[]): Record<string,
     if (Number.isFinite(start.getTime())) md['pprof.startTime'] = start.toISOString();
   }
   if (num(p.durationNanos)) md['pprof.durationNanos'] = num(p.durationNanos);
-  if (p.periodType) md['pprof.periodType'] = `${s(p.periodType.type, 'period_type')}/${s(p.periodType.unit, 'period_type')}`;
+  if (p.periodType)
+    md['pprof.periodType'] = `${s(p.periodType.type, 'period_type')}/${s(p.periodType.unit, 'period_type')}`;
   if (num(p.period)) md['pprof.period'] = num(p.period);
   if (p.comment.length) md['pprof.comments'] = p.comment.map(c => s(c, 'a comment'));
   if (num(p.dropFrames)) md['pprof.dropFrames'] = s(p.dropFrames, 'drop_frames');
@@ -102,11 +103,13 @@ export const pprofReader: ProfileReader = {
       signal: options.signal,
       onProgress: f => options.onProgress?.(0.3 * f, 'Reading the pprof profile'),
     });
-    if (bytes.length === 0) throw new ProfileReadError(path, 'the file is empty (a pprof profile is a protobuf message)');
+    if (bytes.length === 0)
+      throw new ProfileReadError(path, 'the file is empty (a pprof profile is a protobuf message)');
     try {
       checkFraming(bytes, 0, bytes.length);
     } catch (e) {
-      if (e instanceof WireError) throw new ProfileReadError(path, `not a valid pprof protobuf: ${e.message}`, { cause: e });
+      if (e instanceof WireError)
+        throw new ProfileReadError(path, `not a valid pprof protobuf: ${e.message}`, { cause: e });
       throw e;
     }
     throwIfAborted(options.signal);
@@ -123,14 +126,21 @@ export const pprofReader: ProfileReader = {
     try {
       const tables = buildTables(p);
       const s = (v: number | bigint, what: string) => stringAt(tables.strings, v, what);
-      const types = p.sampleType.map((t, k) => ({ type: s(t.type, `sample type ${k + 1}`), unit: s(t.unit, `sample type ${k + 1}'s unit`) }));
-      if (types.length === 0 && p.sample.length) throw new PprofDataError('the profile has samples but no sample types');
+      const types = p.sampleType.map((t, k) => ({
+        type: s(t.type, `sample type ${k + 1}`),
+        unit: s(t.unit, `sample type ${k + 1}'s unit`),
+      }));
+      if (types.length === 0 && p.sample.length)
+        throw new PprofDataError('the profile has samples but no sample types');
       const ids = metricDescriptors(types).map(d => b.addMetric(d));
-      new SampleTreeBuilder(b, tables, ids).addAll(p, options.signal, f => options.onProgress?.(0.5 + 0.5 * f, 'Building the call tree'));
+      new SampleTreeBuilder(b, tables, ids).addAll(p, options.signal, f =>
+        options.onProgress?.(0.5 + 0.5 * f, 'Building the call tree'),
+      );
       Object.assign(b.metadata, metadataOf(p, tables.strings));
       const wanted = num(p.defaultSampleType) ? s(p.defaultSampleType, 'default_sample_type') : '';
       const byDefault = types.findIndex(t => t.type === wanted);
-      if (wanted && byDefault < 0) b.warnings.push(`default_sample_type "${wanted}" is none of the sample types; the last one is primary`);
+      if (wanted && byDefault < 0)
+        b.warnings.push(`default_sample_type "${wanted}" is none of the sample types; the last one is primary`);
       options.onProgress?.(1);
       return b.build(byDefault >= 0 ? byDefault : Math.max(0, ids.length - 1));
     } catch (e) {

@@ -80,7 +80,11 @@ export async function findProfiles(folder: string, options: FindProfilesOptions 
   const root = resolve(folder);
   throwIfAborted(signal);
   const rootStat = await stat(root).catch((e: NodeJS.ErrnoException) => {
-    throw new ProfileReadError(folder, e.code === 'ENOENT' ? 'no such file or directory' : e.code === 'EACCES' ? 'permission denied' : e.message, { cause: e });
+    throw new ProfileReadError(
+      folder,
+      e.code === 'ENOENT' ? 'no such file or directory' : e.code === 'EACCES' ? 'permission denied' : e.message,
+      { cause: e },
+    );
   });
   if (!rootStat.isDirectory()) throw new ProfileReadError(folder, 'not a folder');
 
@@ -93,7 +97,10 @@ export async function findProfiles(folder: string, options: FindProfilesOptions 
   let reported = 0;
   const progress = () => {
     const f = Math.min(0.99, examined / discovered);
-    if (f > reported) { reported = f; onProgress?.(f, `Looking for profiles (${examined} entries)`); }
+    if (f > reported) {
+      reported = f;
+      onProgress?.(f, `Looking for profiles (${examined} entries)`);
+    }
   };
 
   const examine = async (task: Task): Promise<void> => {
@@ -110,13 +117,23 @@ export async function findProfiles(folder: string, options: FindProfilesOptions 
     const sample = await sampleFile(task.path);
     const reader = chooseReader(sample, readers);
     if (reader) {
-      found.push({ path: task.path, relativePath: task.relativePath || '.', readerId: reader.id, isDirectory: sample.isDirectory });
+      found.push({
+        path: task.path,
+        relativePath: task.relativePath || '.',
+        readerId: reader.id,
+        isDirectory: sample.isDirectory,
+      });
       return;
     }
     if (!sample.isDirectory || task.depth > maxDepth) return;
     for (const entry of sample.entries) {
       if (entry.startsWith('.')) continue;
-      queue.push({ path: join(task.path, entry), relativePath: task.relativePath ? `${task.relativePath}/${entry}` : entry, depth: task.depth + 1, ancestors });
+      queue.push({
+        path: join(task.path, entry),
+        relativePath: task.relativePath ? `${task.relativePath}/${entry}` : entry,
+        depth: task.depth + 1,
+        ancestors,
+      });
       discovered++;
     }
   };
@@ -130,8 +147,17 @@ export async function findProfiles(folder: string, options: FindProfilesOptions 
       throwIfAborted(signal);
       const task = next < queue.length ? queue[next++] : undefined;
       if (!task) {
-        if (active === 0) { wake?.(); return; }
-        await new Promise<void>(r => { const prev = wake; wake = () => { prev?.(); r(); }; });
+        if (active === 0) {
+          wake?.();
+          return;
+        }
+        await new Promise<void>(r => {
+          const prev = wake;
+          wake = () => {
+            prev?.();
+            r();
+          };
+        });
         continue;
       }
       active++;
@@ -155,8 +181,15 @@ export async function findProfiles(folder: string, options: FindProfilesOptions 
 
   found.sort((a, b) => comparePaths(a.relativePath, b.relativePath));
   errors.sort((a, b) => comparePaths(a.relativePath, b.relativePath));
-  const names = runNames(found.map(p => (p.relativePath === '.' ? basename(root) : p.relativePath)), found.map(p => p.isDirectory));
-  const profiles = found.map((p, i) => ({ ...p, runName: names[i]!, parameters: parametersFromPath(p.relativePath === '.' ? basename(root) : p.relativePath) }));
+  const names = runNames(
+    found.map(p => (p.relativePath === '.' ? basename(root) : p.relativePath)),
+    found.map(p => p.isDirectory),
+  );
+  const profiles = found.map((p, i) => ({
+    ...p,
+    runName: names[i]!,
+    parameters: parametersFromPath(p.relativePath === '.' ? basename(root) : p.relativePath),
+  }));
   onProgress?.(1);
   return { folder: root, profiles, errors };
 }
@@ -223,15 +256,33 @@ export function runNames(relativePaths: readonly string[], isDirectory: readonly
   while (common < shortest - 1 && segments.every(s => s[common] === segments[0]![common])) common++;
   let names = segments.map(s => s.slice(common));
   const last = names[0]![names[0]!.length - 1];
-  if (names.length > 1 && names.every(s => s.length > 1 && s[s.length - 1] === last)) names = names.map(s => s.slice(0, -1));
+  if (names.length > 1 && names.every(s => s.length > 1 && s[s.length - 1] === last))
+    names = names.map(s => s.slice(0, -1));
   const joined = names.map(s => s.join('/'));
   const count = new Map<string, number>();
   for (const n of joined) count.set(n, (count.get(n) ?? 0) + 1);
   return joined.map((n, i) => (count.get(n)! > 1 ? relativePaths[i]! : n));
 }
 
-const COUNT_WORDS = new Set(['cores', 'core', 'ranks', 'rank', 'procs', 'processes', 'nodes', 'node', 'threads', 'thread', 'gpus', 'gpu', 'tasks', 'pes', 'nprocs']);
-const COMPILER = /^(gcc|g\+\+|gnu|clang|llvm|icc|icpc|icx|icpx|ifort|ifx|intel|oneapi|xl|xlc|xlC|xlf|nvhpc|nvc|nvcc|pgi|cce|cray|aocc|rocmcc|hipcc|armclang|fujitsu|fcc)-?\d[\w.]*$/i;
+const COUNT_WORDS = new Set([
+  'cores',
+  'core',
+  'ranks',
+  'rank',
+  'procs',
+  'processes',
+  'nodes',
+  'node',
+  'threads',
+  'thread',
+  'gpus',
+  'gpu',
+  'tasks',
+  'pes',
+  'nprocs',
+]);
+const COMPILER =
+  /^(gcc|g\+\+|gnu|clang|llvm|icc|icpc|icx|icpx|ifort|ifx|intel|oneapi|xl|xlc|xlC|xlf|nvhpc|nvc|nvcc|pgi|cce|cray|aocc|rocmcc|hipcc|armclang|fujitsu|fcc)-?\d[\w.]*$/i;
 const OPTIMISATION = /^-?(O[0-3sgz]|Ofast)$/;
 
 function parameterValue(text: string): string | number {
@@ -257,7 +308,9 @@ function parameterValue(text: string): string | number {
  */
 export function parametersFromPath(relativePath: string): Record<string, string | number> {
   const out: Record<string, string | number> = {};
-  const set = (key: string, value: string | number) => { if (!(key in out)) out[key] = value; };
+  const set = (key: string, value: string | number) => {
+    if (!(key in out)) out[key] = value;
+  };
   const segments = relativePath.split(/[\\/]/).filter(s => s !== '' && s !== '.');
   if (segments.length) segments[segments.length - 1] = withoutExtension(segments[segments.length - 1]!);
   let unnamed = 0;
@@ -266,23 +319,45 @@ export function parametersFromPath(relativePath: string): Record<string, string 
     const used = new Uint8Array(tokens.length);
     tokens.forEach((t, i) => {
       const kv = /^([A-Za-z][\w.-]*)=(.+)$/.exec(t);
-      if (kv) { set(kv[1]!, parameterValue(kv[2]!)); used[i] = 1; return; }
+      if (kv) {
+        set(kv[1]!, parameterValue(kv[2]!));
+        used[i] = 1;
+        return;
+      }
       const joined = /^(\d+)([A-Za-z]+)$/.exec(t);
-      if (joined && COUNT_WORDS.has(joined[2]!.toLowerCase())) { set(plural(joined[2]!), Number(joined[1])); used[i] = 1; return; }
-      if (COMPILER.test(t)) { set('compiler', t); used[i] = 1; return; }
-      if (OPTIMISATION.test(t)) { set('optimization', t.replace(/^-/, '')); used[i] = 1; }
+      if (joined && COUNT_WORDS.has(joined[2]!.toLowerCase())) {
+        set(plural(joined[2]!), Number(joined[1]));
+        used[i] = 1;
+        return;
+      }
+      if (COMPILER.test(t)) {
+        set('compiler', t);
+        used[i] = 1;
+        return;
+      }
+      if (OPTIMISATION.test(t)) {
+        set('optimization', t.replace(/^-/, ''));
+        used[i] = 1;
+      }
     });
     // Counts written as two tokens: `27_cores` or `cores_27`.
     for (let i = 0; i + 1 < tokens.length; i++) {
       if (used[i] || used[i + 1]) continue;
       const [a, b] = [tokens[i]!, tokens[i + 1]!];
-      if (/^\d+$/.test(a) && COUNT_WORDS.has(b.toLowerCase())) { set(plural(b), Number(a)); used[i] = used[i + 1] = 1; }
-      else if (/^\d+$/.test(b) && COUNT_WORDS.has(a.toLowerCase())) { set(plural(a), Number(b)); used[i] = used[i + 1] = 1; }
+      if (/^\d+$/.test(a) && COUNT_WORDS.has(b.toLowerCase())) {
+        set(plural(b), Number(a));
+        used[i] = used[i + 1] = 1;
+      } else if (/^\d+$/.test(b) && COUNT_WORDS.has(a.toLowerCase())) {
+        set(plural(a), Number(b));
+        used[i] = used[i + 1] = 1;
+      }
     }
     // Bare integers count only in segments made of parameters alone (`gcc10_1048576`, `1`), not
     // in names like `230525-151723_1930647_FSY8b8` where they are dates or process ids.
     if (tokens.every((t, i) => used[i] || /^\d+$/.test(t))) {
-      tokens.forEach((t, i) => { if (!used[i]) set(`param${++unnamed}`, Number(t)); });
+      tokens.forEach((t, i) => {
+        if (!used[i]) set(`param${++unnamed}`, Number(t));
+      });
     }
   }
   return out;

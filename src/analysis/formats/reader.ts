@@ -45,7 +45,11 @@ export interface ProfileReader {
 
 /** A file could not be read as a profile. The message always names the file and the reason. */
 export class ProfileReadError extends Error {
-  constructor(readonly path: string, readonly reason: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
     super(`${path}: ${reason}`, options);
     this.name = 'ProfileReadError';
   }

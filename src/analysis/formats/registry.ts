@@ -20,7 +20,27 @@ import { speedscopeReader } from './speedscope';
 import { tauProfileReader } from './tau-profile';
 
 /** Every reader HPC Lens has, consulted by content sniffing (never by file extension alone). */
-export const READERS: readonly ProfileReader[] = [caliperJsonSplitReader, caliperCaliReader, caliperJsonRecordsReader, caliperExpandReader, hatchetLiteralReader, hpctoolkitMetaDbReader, hpctoolkitXmlReader, cubeReader, tauProfileReader, gprofTextReader, gprof2dotDotReader, callgrindReader, chromeTraceReader, nsightSqliteReader, pprofReader, otf2Reader, perfScriptReader, foldedStacksReader, speedscopeReader];
+export const READERS: readonly ProfileReader[] = [
+  caliperJsonSplitReader,
+  caliperCaliReader,
+  caliperJsonRecordsReader,
+  caliperExpandReader,
+  hatchetLiteralReader,
+  hpctoolkitMetaDbReader,
+  hpctoolkitXmlReader,
+  cubeReader,
+  tauProfileReader,
+  gprofTextReader,
+  gprof2dotDotReader,
+  callgrindReader,
+  chromeTraceReader,
+  nsightSqliteReader,
+  pprofReader,
+  otf2Reader,
+  perfScriptReader,
+  foldedStacksReader,
+  speedscopeReader,
+];
 
 /** The reader most confident that the sample is its format, or null. */
 export function chooseReader(sample: FileSample, readers: readonly ProfileReader[] = READERS): ProfileReader | null {
@@ -28,7 +48,10 @@ export function chooseReader(sample: FileSample, readers: readonly ProfileReader
   let bestScore = 0;
   for (const r of readers) {
     const s = r.sniff(sample);
-    if (s > bestScore) { best = r; bestScore = s; }
+    if (s > bestScore) {
+      best = r;
+      bestScore = s;
+    }
   }
   return best;
 }

@@ -16,7 +16,11 @@ import { speedscopeReader } from './speedscope';
 
 const dir = mkdtempSync(join(tmpdir(), 'speedscope-'));
 let seq = 0;
-const write = (content: string | Buffer, name = `s${seq++}.json`) => { const p = join(dir, name); writeFileSync(p, content); return p; };
+const write = (content: string | Buffer, name = `s${seq++}.json`) => {
+  const p = join(dir, name);
+  writeFileSync(p, content);
+  return p;
+};
 const SCHEMA = 'https://www.speedscope.app/file-format-schema.json';
 const doc = (o: Record<string, unknown>) => JSON.stringify({ $schema: SCHEMA, ...o });
 const read = (o: Record<string, unknown>) => speedscopeReader.read(write(doc(o)));
@@ -29,16 +33,39 @@ function value(p: Profile, path: string, metric: string, side: 'inclusive' | 'ex
   return (side === 'inclusive' ? p.inclusiveTotals(m) : p.exclusiveTotals(m))[i]!;
 }
 
-const FRAMES = [{ name: 'main', file: 'app.py', line: 10, col: 1 }, { name: 'solve', file: 'app.py', line: 20 }, { name: '<core::ops::Fn>::call' }, { name: 'io' }];
+const FRAMES = [
+  { name: 'main', file: 'app.py', line: 10, col: 1 },
+  { name: 'solve', file: 'app.py', line: 20 },
+  { name: '<core::ops::Fn>::call' },
+  { name: 'io' },
+];
 
 describe('speedscope reader', () => {
   it('reads sampled profiles: weights in their unit, one context and track per profile, samples laid end to end', async () => {
     const p = await read({
-      name: 'run', exporter: 'py-spy@0.3.14', activeProfileIndex: 0,
+      name: 'run',
+      exporter: 'py-spy@0.3.14',
+      activeProfileIndex: 0,
       shared: { frames: FRAMES },
       profiles: [
-        { type: 'sampled', name: 'MainThread', unit: 'milliseconds', startValue: 100, endValue: 110, samples: [[0, 1], [0, 1, 2], [0]], weights: [2, 3, 5] },
-        { type: 'sampled', name: 'worker', unit: 'milliseconds', startValue: 0, endValue: 1, samples: [[0, 3]], weights: [1] },
+        {
+          type: 'sampled',
+          name: 'MainThread',
+          unit: 'milliseconds',
+          startValue: 100,
+          endValue: 110,
+          samples: [[0, 1], [0, 1, 2], [0]],
+          weights: [2, 3, 5],
+        },
+        {
+          type: 'sampled',
+          name: 'worker',
+          unit: 'milliseconds',
+          startValue: 0,
+          endValue: 1,
+          samples: [[0, 3]],
+          weights: [1],
+        },
       ],
     });
     assert.equal(p.format, 'speedscope');
@@ -50,10 +77,16 @@ describe('speedscope reader', () => {
     const solve = paths(p).indexOf('main;solve');
     assert.equal(p.tree.file(solve), 'app.py');
     assert.equal(p.tree.line(solve), 20);
-    assert.deepEqual(p.contexts.map(c => c.label), ['MainThread', 'worker']);
+    assert.deepEqual(
+      p.contexts.map(c => c.label),
+      ['MainThread', 'worker'],
+    );
     assert.deepEqual(p.metadata, { name: 'run', exporter: 'py-spy@0.3.14', activeProfileIndex: 0 });
     const t = p.trace!;
-    assert.deepEqual(t.tracks.map(k => `${k.process} · ${k.name}`), ['run · MainThread', 'run · worker']);
+    assert.deepEqual(
+      t.tracks.map(k => `${k.process} · ${k.name}`),
+      ['run · MainThread', 'run · worker'],
+    );
     assert.deepEqual(Array.from(t.events.start), [100e6, 102e6, 105e6, 0]);
     assert.ok(Array.from(t.events.kind).every(k => k === TraceEventKind.Sample));
     assert.deepEqual(Array.from(t.events.depth), [1, 2, 0, 1]);
@@ -62,10 +95,25 @@ describe('speedscope reader', () => {
   it('reads evented profiles as nested slices, with exclusive time where a frame is innermost', async () => {
     const ev = (type: string, frame: number, at: number) => ({ type, frame, at });
     const p = await read({
-      profiles: [{
-        type: 'evented', name: 'thread', unit: 'microseconds', startValue: 0, endValue: 10,
-        events: [ev('O', 0, 0), ev('O', 1, 1), ev('O', 2, 2), ev('C', 2, 4), ev('C', 1, 5), ev('O', 1, 6), ev('C', 1, 9), ev('C', 0, 10)],
-      }],
+      profiles: [
+        {
+          type: 'evented',
+          name: 'thread',
+          unit: 'microseconds',
+          startValue: 0,
+          endValue: 10,
+          events: [
+            ev('O', 0, 0),
+            ev('O', 1, 1),
+            ev('O', 2, 2),
+            ev('C', 2, 4),
+            ev('C', 1, 5),
+            ev('O', 1, 6),
+            ev('C', 1, 9),
+            ev('C', 0, 10),
+          ],
+        },
+      ],
       shared: { frames: FRAMES, extra: { nested: [1, { x: 2 }] } },
       version: '0.7.1',
     });
@@ -86,8 +134,24 @@ describe('speedscope reader', () => {
     const p = await read({
       shared: { frames: FRAMES },
       profiles: [
-        { type: 'sampled', name: 'alloc', unit: 'bytes', startValue: 0, endValue: 0, samples: [[0, 3]], weights: [4096] },
-        { type: 'sampled', name: 'count', unit: 'none', startValue: 0, endValue: 0, samples: [[0], []], weights: [7, 1] },
+        {
+          type: 'sampled',
+          name: 'alloc',
+          unit: 'bytes',
+          startValue: 0,
+          endValue: 0,
+          samples: [[0, 3]],
+          weights: [4096],
+        },
+        {
+          type: 'sampled',
+          name: 'count',
+          unit: 'none',
+          startValue: 0,
+          endValue: 0,
+          samples: [[0], []],
+          weights: [7, 1],
+        },
       ],
     });
     assert.equal(value(p, 'main;io', 'bytes'), 4096);
@@ -97,7 +161,12 @@ describe('speedscope reader', () => {
   });
 
   it('sniffs by content and reads gzip', async () => {
-    const text = doc({ shared: { frames: FRAMES }, profiles: [{ type: 'sampled', name: 'x', unit: 'seconds', startValue: 0, endValue: 1, samples: [[0]], weights: [1] }] });
+    const text = doc({
+      shared: { frames: FRAMES },
+      profiles: [
+        { type: 'sampled', name: 'x', unit: 'seconds', startValue: 0, endValue: 1, samples: [[0]], weights: [1] },
+      ],
+    });
     const gz = write(gzipSync(text), 'profile.gz');
     assert.ok(speedscopeReader.sniff(await sampleFile(gz)) >= 0.9);
     assert.equal((await readProfile(gz)).format, 'speedscope');
@@ -107,20 +176,52 @@ describe('speedscope reader', () => {
 
   it('rejects invalid documents with a clear reason', async () => {
     const frames = { frames: [{ name: 'A' }, { name: 'B' }] };
-    const evented = (events: unknown[]) => doc({ shared: frames, profiles: [{ type: 'evented', name: 'p', unit: 'none', startValue: 0, endValue: 9, events }] });
+    const evented = (events: unknown[]) =>
+      doc({
+        shared: frames,
+        profiles: [{ type: 'evented', name: 'p', unit: 'none', startValue: 0, endValue: 9, events }],
+      });
     const cases: [string, RegExp][] = [
       [evented([{ type: 'O', frame: 0, at: 0 }]), /1 frame is still open at the end/],
-      [evented([{ type: 'O', frame: 0, at: 0 }, { type: 'O', frame: 1, at: 1 }, { type: 'C', frame: 0, at: 2 }]), /closes frame 0 at 2, but frame 1 is the innermost open one/],
-      [evented([{ type: 'O', frame: 0, at: 5 }, { type: 'C', frame: 0, at: 4 }]), /events must be in time order/],
+      [
+        evented([
+          { type: 'O', frame: 0, at: 0 },
+          { type: 'O', frame: 1, at: 1 },
+          { type: 'C', frame: 0, at: 2 },
+        ]),
+        /closes frame 0 at 2, but frame 1 is the innermost open one/,
+      ],
+      [
+        evented([
+          { type: 'O', frame: 0, at: 5 },
+          { type: 'C', frame: 0, at: 4 },
+        ]),
+        /events must be in time order/,
+      ],
       [evented([{ type: 'C', frame: 0, at: 1 }]), /no frame is open/],
       [evented([{ type: 'O', frame: 7, at: 1 }]), /refers to frame 7, but shared.frames has 2/],
       [evented([{ type: 'X', frame: 0, at: 1 }]), /type must be "O" or "C"/],
       [evented([{ type: 'O', frame: 0 }]), /no numeric "at"/],
-      [doc({ shared: frames, profiles: [{ type: 'sampled', unit: 'none', samples: [[0], [1]], weights: [1] }] }), /2 samples but 1 weights/],
-      [doc({ shared: frames, profiles: [{ type: 'sampled', unit: 'none', samples: [[0, 2]], weights: [1] }] }), /refers to frame 2/],
-      [doc({ shared: frames, profiles: [{ type: 'sampled', unit: 'none', samples: [[0, -1]], weights: [1] }] }), /not a non-negative integer/],
-      [doc({ shared: frames, profiles: [{ type: 'sampled', unit: 'none', samples: [0], weights: [1] }] }), /each sample must be an array/],
-      [doc({ shared: frames, profiles: [{ type: 'flame', unit: 'none' }] }), /type "flame"; expected "sampled" or "evented"/],
+      [
+        doc({ shared: frames, profiles: [{ type: 'sampled', unit: 'none', samples: [[0], [1]], weights: [1] }] }),
+        /2 samples but 1 weights/,
+      ],
+      [
+        doc({ shared: frames, profiles: [{ type: 'sampled', unit: 'none', samples: [[0, 2]], weights: [1] }] }),
+        /refers to frame 2/,
+      ],
+      [
+        doc({ shared: frames, profiles: [{ type: 'sampled', unit: 'none', samples: [[0, -1]], weights: [1] }] }),
+        /not a non-negative integer/,
+      ],
+      [
+        doc({ shared: frames, profiles: [{ type: 'sampled', unit: 'none', samples: [0], weights: [1] }] }),
+        /each sample must be an array/,
+      ],
+      [
+        doc({ shared: frames, profiles: [{ type: 'flame', unit: 'none' }] }),
+        /type "flame"; expected "sampled" or "evented"/,
+      ],
       [doc({ shared: { frames: [{ file: 'x' }] }, profiles: [] }), /shared.frames\[0\] has no "name"/],
       [doc({ shared: frames }), /no "profiles" array/],
       [doc({ shared: frames, profiles: [] }), /holds no profiles/],
@@ -142,15 +243,46 @@ describe('speedscope reader', () => {
   });
 
   it('survives mutations: every damaged file is read or rejected cleanly', async () => {
-    const valid = Buffer.from(JSON.stringify({
-      $schema: SCHEMA, shared: { frames: FRAMES.slice(0, 3) },
-      profiles: [
-        { type: 'evented', name: 'e', unit: 'nanoseconds', startValue: 0, endValue: 9, events: [{ type: 'O', frame: 0, at: 0 }, { type: 'O', frame: 1, at: 2 }, { type: 'C', frame: 1, at: 5 }, { type: 'C', frame: 0, at: 9 }] },
-        { type: 'sampled', name: 's', unit: 'seconds', startValue: 0, endValue: 3, samples: [[0, 1], [0, 2]], weights: [1, 2] },
-      ],
-    }, null, 1));
+    const valid = Buffer.from(
+      JSON.stringify(
+        {
+          $schema: SCHEMA,
+          shared: { frames: FRAMES.slice(0, 3) },
+          profiles: [
+            {
+              type: 'evented',
+              name: 'e',
+              unit: 'nanoseconds',
+              startValue: 0,
+              endValue: 9,
+              events: [
+                { type: 'O', frame: 0, at: 0 },
+                { type: 'O', frame: 1, at: 2 },
+                { type: 'C', frame: 1, at: 5 },
+                { type: 'C', frame: 0, at: 9 },
+              ],
+            },
+            {
+              type: 'sampled',
+              name: 's',
+              unit: 'seconds',
+              startValue: 0,
+              endValue: 3,
+              samples: [
+                [0, 1],
+                [0, 2],
+              ],
+              weights: [1, 2],
+            },
+          ],
+        },
+        null,
+        1,
+      ),
+    );
     const counts = { read: 0, rejected: 0 };
-    for (const [name, bytes] of mutationsOf(valid, { seed: 11 })) counts[await readOrReject(write(bytes), speedscopeReader, name)]++;
+    for (const [name, bytes] of mutationsOf(valid, { seed: 11 }))
+      counts[await readOrReject(write(bytes), speedscopeReader, name)]++;
     assert.ok(counts.read > 0 && counts.rejected > 0, JSON.stringify(counts));
   });
 });
@@ -158,36 +290,66 @@ describe('speedscope reader', () => {
 describe('speedscope reader: shared data', () => {
   const folder = 'data/speedscope-json';
   const NS: Record<string, number> = { nanoseconds: 1, microseconds: 1e3, milliseconds: 1e6, seconds: 1e9 };
-  it('reads every valid shared file with the totals of a direct computation', { skip: skipUnlessShared(folder) }, async () => {
-    const files = sharedFiles(folder, '.json').filter(f => !f.includes('/invalid/'));
-    assert.ok(files.length >= 4);
-    for (const f of files) {
-      const path = sharedPath(folder, f);
-      const json = JSON.parse(readFileSync(path, 'utf8')) as { profiles: { type: string; unit: string; samples?: number[][]; weights?: number[]; events?: { type: string; at: number }[] }[] };
-      let weight = 0, samples = 0, events = 0;
-      for (const prof of json.profiles) {
-        const scale = NS[prof.unit] ?? 1;
-        if (prof.type === 'sampled') {
-          samples += prof.samples!.length;
-          weight += prof.weights!.reduce((s, w) => s + w * scale, 0);
-          if (NS[prof.unit]) events += prof.samples!.length;
-        } else {
-          let depth = 0, last = 0;
-          for (const e of prof.events!) { if (depth > 0) weight += (e.at - last) * scale; last = e.at; depth += e.type === 'O' ? 1 : -1; if (e.type === 'C') events++; }
+  it(
+    'reads every valid shared file with the totals of a direct computation',
+    { skip: skipUnlessShared(folder) },
+    async () => {
+      const files = sharedFiles(folder, '.json').filter(f => !f.includes('/invalid/'));
+      assert.ok(files.length >= 4);
+      for (const f of files) {
+        const path = sharedPath(folder, f);
+        const json = JSON.parse(readFileSync(path, 'utf8')) as {
+          profiles: {
+            type: string;
+            unit: string;
+            samples?: number[][];
+            weights?: number[];
+            events?: { type: string; at: number }[];
+          }[];
+        };
+        let weight = 0,
+          samples = 0,
+          events = 0;
+        for (const prof of json.profiles) {
+          const scale = NS[prof.unit] ?? 1;
+          if (prof.type === 'sampled') {
+            samples += prof.samples!.length;
+            weight += prof.weights!.reduce((s, w) => s + w * scale, 0);
+            if (NS[prof.unit]) events += prof.samples!.length;
+          } else {
+            let depth = 0,
+              last = 0;
+            for (const e of prof.events!) {
+              if (depth > 0) weight += (e.at - last) * scale;
+              last = e.at;
+              depth += e.type === 'O' ? 1 : -1;
+              if (e.type === 'C') events++;
+            }
+          }
         }
+        const p = await readProfile(path);
+        assert.equal(p.format, 'speedscope', f);
+        assert.equal(p.total(p.primaryMetric), weight, f);
+        if (samples) assert.equal(p.total(p.metricIndex('samples')), samples, f);
+        assert.equal(p.contextCount, json.profiles.length, f);
+        assert.equal(inspectReport(p).events, events, f);
       }
-      const p = await readProfile(path);
-      assert.equal(p.format, 'speedscope', f);
-      assert.equal(p.total(p.primaryMetric), weight, f);
-      if (samples) assert.equal(p.total(p.metricIndex('samples')), samples, f);
-      assert.equal(p.contextCount, json.profiles.length, f);
-      assert.equal(inspectReport(p).events, events, f);
-    }
-  });
+    },
+  );
 
-  it('rejects every file of the invalid folder with a ProfileReadError', { skip: skipUnlessShared(folder) }, async () => {
-    const files = sharedFiles(folder, '.json').filter(f => f.includes('/invalid/'));
-    assert.ok(files.length >= 2);
-    for (const f of files) await expectReadError(readProfile(sharedPath(folder, f)), sharedPath(folder, f), /still open|closes frame|time order/, f);
-  });
+  it(
+    'rejects every file of the invalid folder with a ProfileReadError',
+    { skip: skipUnlessShared(folder) },
+    async () => {
+      const files = sharedFiles(folder, '.json').filter(f => f.includes('/invalid/'));
+      assert.ok(files.length >= 2);
+      for (const f of files)
+        await expectReadError(
+          readProfile(sharedPath(folder, f)),
+          sharedPath(folder, f),
+          /still open|closes frame|time order/,
+          f,
+        );
+    },
+  );
 });

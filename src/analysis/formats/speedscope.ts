@@ -1,6 +1,13 @@
 import type { Profile } from '../model/profile';
 import { JsonSyntaxError, tokenizeJsonFile } from './json/json-tokenizer';
-import { contentHead, type FileSample, isAbortError, type ProfileReader, ProfileReadError, type ReadOptions } from './reader';
+import {
+  contentHead,
+  type FileSample,
+  isAbortError,
+  type ProfileReader,
+  ProfileReadError,
+  type ReadOptions,
+} from './reader';
 import { SampledProfile, type WeightMetric } from './sampled-stacks/sampled-profile';
 import { SpeedscopeDocument, type SpeedscopeProfile } from './speedscope/document';
 
@@ -9,7 +16,8 @@ const NS_PER_UNIT: Record<string, number> = { nanoseconds: 1, microseconds: 1e3,
 
 /** The weight metric a profile's unit stands for (time in ns, bytes, or plain weights). */
 function weightFor(unit: string): WeightMetric {
-  if (NS_PER_UNIT[unit] !== undefined) return { name: 'time', label: 'Time', unit: 'ns', sourceKeys: ['weights', 'events'] };
+  if (NS_PER_UNIT[unit] !== undefined)
+    return { name: 'time', label: 'Time', unit: 'ns', sourceKeys: ['weights', 'events'] };
   if (unit === 'bytes') return { name: 'bytes', label: 'Bytes', unit: 'bytes', sourceKeys: ['weights', 'events'] };
   return { name: 'weight', label: 'Weight', unit: '', sourceKeys: ['weights', 'events'] };
 }
@@ -40,7 +48,9 @@ export const speedscopeReader: ProfileReader = {
   },
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
-    const fail = (reason: string): never => { throw new ProfileReadError(path, reason); };
+    const fail = (reason: string): never => {
+      throw new ProfileReadError(path, reason);
+    };
     const doc = new SpeedscopeDocument(fail);
     try {
       await tokenizeJsonFile(path, doc, {
@@ -50,7 +60,10 @@ export const speedscopeReader: ProfileReader = {
     } catch (e) {
       if (isAbortError(e) || e instanceof ProfileReadError) throw e;
       const message = (e as Error).message;
-      const reason = e instanceof JsonSyntaxError ? `not valid JSON (${message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message})` : message;
+      const reason =
+        e instanceof JsonSyntaxError
+          ? `not valid JSON (${message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message})`
+          : message;
       throw new ProfileReadError(path, reason, { cause: e });
     }
     if (!doc.sawProfiles) fail('not a speedscope file: no "profiles" array');
@@ -65,18 +78,27 @@ export const speedscopeReader: ProfileReader = {
     const fileName = typeof doc.metadata['name'] === 'string' ? doc.metadata['name'] : '';
     doc.profiles.forEach((p, i) => {
       const where = `profile ${i}${p.name ? ` ("${p.name}")` : ''}`;
-      if (p.type !== 'sampled' && p.type !== 'evented') fail(`${where} has type ${JSON.stringify(p.type)}; expected "sampled" or "evented"`);
-      if (!(p.unit in NS_PER_UNIT) && p.unit !== 'bytes' && p.unit !== 'none') b.warnings.push(`${where} has unknown unit ${JSON.stringify(p.unit)}; its values are shown unscaled`);
+      if (p.type !== 'sampled' && p.type !== 'evented')
+        fail(`${where} has type ${JSON.stringify(p.type)}; expected "sampled" or "evented"`);
+      if (!(p.unit in NS_PER_UNIT) && p.unit !== 'bytes' && p.unit !== 'none')
+        b.warnings.push(`${where} has unknown unit ${JSON.stringify(p.unit)}; its values are shown unscaled`);
       const label = p.name || `profile ${i}`;
       const context = b.newContext({ label });
       const track = timeline
-        ? sp.trace.addTrack({ name: label, kind: 'thread', process: fileName || 'speedscope', pid: '', tid: String(i), context })
+        ? sp.trace.addTrack({
+            name: label,
+            kind: 'thread',
+            process: fileName || 'speedscope',
+            pid: '',
+            tid: String(i),
+            context,
+          })
         : -1;
       if (p.type === 'sampled') addSampled(sp, p, frameIds, context, track, where, fail);
       else addEvented(sp, p, frameIds, context, track, where, fail);
     });
     if (timeline && doc.profiles.some(p => p.type === 'evented' && NS_PER_UNIT[p.unit] === undefined)) {
-      b.metadata['traceTimeUnit'] = 'the profiles\' own unit (not nanoseconds)';
+      b.metadata['traceTimeUnit'] = "the profiles' own unit (not nanoseconds)";
     }
     options.onProgress?.(1);
     return sp.finish();
@@ -84,7 +106,13 @@ export const speedscopeReader: ProfileReader = {
 };
 
 function addSampled(
-  sp: SampledProfile, p: SpeedscopeProfile, frameIds: Int32Array, context: number, track: number, where: string, fail: (r: string) => never,
+  sp: SampledProfile,
+  p: SpeedscopeProfile,
+  frameIds: Int32Array,
+  context: number,
+  track: number,
+  where: string,
+  fail: (r: string) => never,
 ): void {
   const n = p.stackEnds.length;
   const haveWeights = p.weights.length > 0;
@@ -102,7 +130,8 @@ function addSampled(
     if (to - from > stack.length) stack = new Int32Array(2 * (to - from));
     for (let j = from; j < to; j++) {
       const f = p.stackFrames.get(j);
-      if (f >= frameIds.length) fail(`${where}: sample ${k} refers to frame ${f}, but shared.frames has ${frameIds.length}`);
+      if (f >= frameIds.length)
+        fail(`${where}: sample ${k} refers to frame ${f}, but shared.frames has ${frameIds.length}`);
       stack[j - from] = frameIds[f]!;
     }
     if (to === from) empty++;
@@ -118,19 +147,28 @@ function addSampled(
 }
 
 function addEvented(
-  sp: SampledProfile, p: SpeedscopeProfile, frameIds: Int32Array, context: number, track: number, where: string, fail: (r: string) => never,
+  sp: SampledProfile,
+  p: SpeedscopeProfile,
+  frameIds: Int32Array,
+  context: number,
+  track: number,
+  where: string,
+  fail: (r: string) => never,
 ): void {
   const metric = sp.weightMetric(weightFor(p.unit));
   const scale = NS_PER_UNIT[p.unit] ?? 1;
   const b = sp.builder;
   // The open frames: node, frame index and open time.
-  const nodes: number[] = [], frames: number[] = [], opened: number[] = [];
+  const nodes: number[] = [],
+    frames: number[] = [],
+    opened: number[] = [];
   let last = -Infinity;
   for (let k = 0; k < p.eventAt.length; k++) {
     const at = p.eventAt.get(k);
     const f = p.eventFrame.get(k);
     if (at < last) fail(`${where}: event ${k} at ${at} comes after an event at ${last} (events must be in time order)`);
-    if (f >= frameIds.length) fail(`${where}: event ${k} refers to frame ${f}, but shared.frames has ${frameIds.length}`);
+    if (f >= frameIds.length)
+      fail(`${where}: event ${k} refers to frame ${f}, but shared.frames has ${frameIds.length}`);
     if (nodes.length) b.addExclusive(metric, nodes[nodes.length - 1]!, context, (at - last) * scale);
     last = at;
     if (p.eventOpen.get(k)) {
@@ -147,7 +185,18 @@ function addEvented(
     frames.pop();
     const start = opened.pop()!;
     const name = sp.stacks.frameName(sp.stacks.frameOf(node));
-    sp.trace.addSlice(track, Math.round(start * scale), Math.round(at * scale) - Math.round(start * scale), node, nodes.length, '', name);
+    sp.trace.addSlice(
+      track,
+      Math.round(start * scale),
+      Math.round(at * scale) - Math.round(start * scale),
+      node,
+      nodes.length,
+      '',
+      name,
+    );
   }
-  if (frames.length) fail(`${where}: ${frames.length} frame${frames.length === 1 ? ' is' : 's are'} still open at the end (an incomplete profile)`);
+  if (frames.length)
+    fail(
+      `${where}: ${frames.length} frame${frames.length === 1 ? ' is' : 's are'} still open at the end (an incomplete profile)`,
+    );
 }

@@ -20,11 +20,22 @@ type Timer = [name: string, calls: number, subrs: number, excl: number, incl: nu
 type UserEvent = [name: string, count: number, max: number, min: number, mean: number, sumSquares: number];
 
 /** The text of a TAU profile file, as TAU 2.2x writes it. */
-function tauFile(timers: Timer[], o: { metric?: string; attributes?: [string, string][]; events?: UserEvent[] } = {}): string {
+function tauFile(
+  timers: Timer[],
+  o: { metric?: string; attributes?: [string, string][]; events?: UserEvent[] } = {},
+): string {
   const metric = o.metric ?? 'TIME';
-  const meta = [['Metric Name', metric], ...(o.attributes ?? [])].map(([k, v]) => `<attribute><name>${k}</name><value>${v}</value></attribute>`).join('');
-  const lines = [`${timers.length} templated_functions_MULTI_${metric}`, `# Name Calls Subrs Excl Incl ProfileCalls # <metadata>${meta}</metadata>`];
-  for (const [name, c, s, e, i] of timers) lines.push(`"${name}" ${c} ${s} ${e} ${i} 0 GROUP="${name.includes('=>') ? 'TAU_CALLPATH|TAU_USER' : 'TAU_USER'}" `);
+  const meta = [['Metric Name', metric], ...(o.attributes ?? [])]
+    .map(([k, v]) => `<attribute><name>${k}</name><value>${v}</value></attribute>`)
+    .join('');
+  const lines = [
+    `${timers.length} templated_functions_MULTI_${metric}`,
+    `# Name Calls Subrs Excl Incl ProfileCalls # <metadata>${meta}</metadata>`,
+  ];
+  for (const [name, c, s, e, i] of timers)
+    lines.push(
+      `"${name}" ${c} ${s} ${e} ${i} 0 GROUP="${name.includes('=>') ? 'TAU_CALLPATH|TAU_USER' : 'TAU_USER'}" `,
+    );
   lines.push('0 aggregates');
   if (o.events) {
     lines.push(`${o.events.length} userevents`, '# eventname numevents max min mean sumsqr');
@@ -71,7 +82,9 @@ const idle = (timers: Timer[]): Timer[] => timers.map(([n]) => [n, 0, 0, 0, 0]);
 
 function nodeByPath(p: Profile, ...path: string[]): number {
   for (let i = 0; i < p.tree.size; i++) if (JSON.stringify(p.tree.path(i)) === JSON.stringify(path)) return i;
-  assert.fail(`no node ${path.join(' / ')}; have ${[...Array(p.tree.size).keys()].map(i => p.tree.path(i).join(' / ')).join('; ')}`);
+  assert.fail(
+    `no node ${path.join(' / ')}; have ${[...Array(p.tree.size).keys()].map(i => p.tree.path(i).join(' / ')).join('; ')}`,
+  );
 }
 
 const metric = (p: Profile, name: string) => {
@@ -120,10 +133,16 @@ describe('TAU profile reader against Hatchet', { skip: skipUnlessShared('oracle'
     const profile = await tauProfileReader.read(dataPath);
     checkAgainstOracle(profile, oracle, {
       values: tauColumnValues,
-      acrossRows: [['time', 'time', 'exclusive'], ['time (inc)', 'time', 'inclusive']],
+      acrossRows: [
+        ['time', 'time', 'exclusive'],
+        ['time (inc)', 'time', 'inclusive'],
+      ],
     });
     otherSums(profile, oracle, () => true);
-    assert.deepEqual(profile.contexts.map(c => c.label), ['rank 0', 'rank 1', 'rank 2', 'rank 3']);
+    assert.deepEqual(
+      profile.contexts.map(c => c.label),
+      ['rank 0', 'rank 1', 'rank 2', 'rank 3'],
+    );
     assert.deepEqual(profile.warnings, []);
   });
 
@@ -143,7 +162,10 @@ describe('TAU profile reader against Hatchet', { skip: skipUnlessShared('oracle'
     assert.equal(profile.tree.size, timers.length);
     const time = metric(profile, 'time');
     const [excl, incl] = [profile.exclusiveTotals(time), profile.inclusiveTotals(time)];
-    const [calls, subrs] = [profile.exclusiveTotals(metric(profile, 'calls')), profile.exclusiveTotals(metric(profile, 'subrs'))];
+    const [calls, subrs] = [
+      profile.exclusiveTotals(metric(profile, 'calls')),
+      profile.exclusiveTotals(metric(profile, 'subrs')),
+    ];
     for (const t of timers) {
       const loc = /^(.*?)\s*\[\{(.*)\} \{(\d+),\d+\}\]$/.exec(t.name);
       const name = (loc ? loc[1]! : t.name).trim();
@@ -151,7 +173,11 @@ describe('TAU profile reader against Hatchet', { skip: skipUnlessShared('oracle'
       assert.equal(matches.length, 1, name);
       const i = matches[0]!;
       assert.deepEqual([excl[i], incl[i], calls[i], subrs[i]], [t.excl, t.incl, t.calls, t.subrs], name);
-      assert.deepEqual([profile.tree.file(i), profile.tree.line(i)], loc ? [loc[2], Number(loc[3])] : [null, null], name);
+      assert.deepEqual(
+        [profile.tree.file(i), profile.tree.line(i)],
+        loc ? [loc[2], Number(loc[3])] : [null, null],
+        name,
+      );
       // The nesting is the one the numbers prove: the children's Calls add up to the node's Subrs.
       const childCalls = [...profile.tree.children(i)].reduce((s, c) => s + calls[c]!, 0);
       assert.equal(childCalls, t.subrs, `${name}: children's calls`);
@@ -174,15 +200,45 @@ describe('TAU profile reader against Hatchet', { skip: skipUnlessShared('oracle'
 describe('TAU profile reader', () => {
   it('builds the tree from call paths, without counting the flat timers again', async () => {
     const dir = profileDir({
-      'profile.0.0.0': tauFile(callpathTimers(1), { attributes: [['Hostname', 'n0'], ['TAU_CALLPATH', 'on']] }),
-      'profile.0.0.1': tauFile(idle(callpathTimers(1)), { attributes: [['Hostname', 'n0'], ['TAU_CALLPATH', 'on']] }),
-      'profile.1.0.0': tauFile(callpathTimers(2), { attributes: [['Hostname', 'n1'], ['TAU_CALLPATH', 'on']] }),
-      'profile.1.0.1': tauFile([[ROOT, 1, 0, 5, 5], ...idle(callpathTimers(1).slice(1))], { attributes: [['Hostname', 'n1'], ['TAU_CALLPATH', 'on']] }),
+      'profile.0.0.0': tauFile(callpathTimers(1), {
+        attributes: [
+          ['Hostname', 'n0'],
+          ['TAU_CALLPATH', 'on'],
+        ],
+      }),
+      'profile.0.0.1': tauFile(idle(callpathTimers(1)), {
+        attributes: [
+          ['Hostname', 'n0'],
+          ['TAU_CALLPATH', 'on'],
+        ],
+      }),
+      'profile.1.0.0': tauFile(callpathTimers(2), {
+        attributes: [
+          ['Hostname', 'n1'],
+          ['TAU_CALLPATH', 'on'],
+        ],
+      }),
+      'profile.1.0.1': tauFile([[ROOT, 1, 0, 5, 5], ...idle(callpathTimers(1).slice(1))], {
+        attributes: [
+          ['Hostname', 'n1'],
+          ['TAU_CALLPATH', 'on'],
+        ],
+      }),
     });
     const p = await readProfile(dir);
     assert.equal(p.format, 'tau-profile');
-    assert.deepEqual(p.contexts.map(c => c.label), ['rank 0 · thread 0', 'rank 0 · thread 1', 'rank 1 · thread 0', 'rank 1 · thread 1']);
-    assert.deepEqual(p.metrics.map(m => [m.name, m.unit, m.kind]), [['time', 'µs', 'exclusive'], ['calls', 'count', 'exclusive'], ['subrs', 'count', 'exclusive']]);
+    assert.deepEqual(
+      p.contexts.map(c => c.label),
+      ['rank 0 · thread 0', 'rank 0 · thread 1', 'rank 1 · thread 0', 'rank 1 · thread 1'],
+    );
+    assert.deepEqual(
+      p.metrics.map(m => [m.name, m.unit, m.kind]),
+      [
+        ['time', 'µs', 'exclusive'],
+        ['calls', 'count', 'exclusive'],
+        ['subrs', 'count', 'exclusive'],
+      ],
+    );
     assert.equal(p.tree.size, 5);
     const time = metric(p, 'time');
     const root = nodeByPath(p, ROOT);
@@ -190,9 +246,16 @@ describe('TAU profile reader', () => {
     const solve = nodeByPath(p, ROOT, 'main', 'void solve(int)');
     const recursion = nodeByPath(p, ROOT, 'main', 'void solve(int)', 'void solve(int)');
     const cafe = nodeByPath(p, ROOT, 'main', '計算_café()');
-    const ex = p.exclusiveTotals(time), inc = p.inclusiveTotals(time);
-    assert.deepEqual([root, main, solve, recursion, cafe].map(i => ex[i]), [10 * 3 + 5, 20 * 3, 30 * 3, 30 * 3, 10 * 3]);
-    assert.deepEqual([root, main, solve, recursion, cafe].map(i => inc[i]), [100 * 3 + 5, 90 * 3, 60 * 3, 30 * 3, 10 * 3]);
+    const ex = p.exclusiveTotals(time),
+      inc = p.inclusiveTotals(time);
+    assert.deepEqual(
+      [root, main, solve, recursion, cafe].map(i => ex[i]),
+      [10 * 3 + 5, 20 * 3, 30 * 3, 30 * 3, 10 * 3],
+    );
+    assert.deepEqual(
+      [root, main, solve, recursion, cafe].map(i => inc[i]),
+      [100 * 3 + 5, 90 * 3, 60 * 3, 30 * 3, 10 * 3],
+    );
     assert.equal(p.total(time), 305);
     // The thread that ran nothing has a context and no values.
     assert.equal(p.value(p.inclusive(time), root, 1), 0);
@@ -200,17 +263,28 @@ describe('TAU profile reader', () => {
     assert.deepEqual([p.tree.file(main), p.tree.line(main), p.tree.kind(main)], ['/src/app.c', 10, NodeKind.Function]);
     assert.deepEqual([p.tree.file(cafe), p.tree.line(cafe)], ['/src/ü.c', 3]);
     const calls = p.exclusiveTotals(metric(p, 'calls'));
-    assert.deepEqual([root, main, solve, recursion, cafe].map(i => calls[i]), [3, 2, 2, 2, 2]);
+    assert.deepEqual(
+      [root, main, solve, recursion, cafe].map(i => calls[i]),
+      [3, 2, 2, 2, 2],
+    );
     assert.equal(p.exclusiveTotals(metric(p, 'subrs'))[main], 4);
     assert.equal(p.metadata['TAU_CALLPATH'], 'on');
-    assert.deepEqual(p.metadata['Hostname'], { 'rank 0 · thread 0': 'n0', 'rank 0 · thread 1': 'n0', 'rank 1 · thread 0': 'n1', 'rank 1 · thread 1': 'n1' });
+    assert.deepEqual(p.metadata['Hostname'], {
+      'rank 0 · thread 0': 'n0',
+      'rank 0 · thread 1': 'n0',
+      'rank 1 · thread 0': 'n1',
+      'rank 1 · thread 1': 'n1',
+    });
     assert.equal(p.metadata['Metric Name'], undefined);
     assert.deepEqual(p.warnings, []);
   });
 
   it('infers the nesting of a profile without call paths, or shows it flat when no nesting fits', async () => {
     const nested: Timer[] = [
-      [ROOT, 1, 1, 5, 100], [MAIN, 1, 3, 10, 95], ['MPI_Init()  ', 1, 0, 20, 20], [SOLVE, 2, 0, 65, 65],
+      [ROOT, 1, 1, 5, 100],
+      [MAIN, 1, 3, 10, 95],
+      ['MPI_Init()  ', 1, 0, 20, 20],
+      [SOLVE, 2, 0, 65, 65],
     ];
     const p = await readProfile(profileDir({ 'profile.0.0.0': tauFile(nested) }));
     const solve = nodeByPath(p, ROOT, 'main', 'void solve(int)');
@@ -220,7 +294,10 @@ describe('TAU profile reader', () => {
 
     // solve is called by main and by MPI_Init: no single parent explains the numbers.
     const ambiguous: Timer[] = [
-      [ROOT, 1, 1, 5, 90], [MAIN, 1, 2, 10, 85], ['MPI_Init()', 1, 1, 10, 35], [SOLVE, 2, 0, 65, 65],
+      [ROOT, 1, 1, 5, 90],
+      [MAIN, 1, 2, 10, 85],
+      ['MPI_Init()', 1, 1, 10, 35],
+      [SOLVE, 2, 0, 65, 65],
     ];
     const f = await readProfile(profileDir({ 'profile.0.0.0': tauFile(ambiguous) }));
     assert.equal(f.tree.size, 4);
@@ -233,10 +310,20 @@ describe('TAU profile reader', () => {
   it('takes sampled time out of the instrumented timer it re-measures', async () => {
     const ctx = `${ROOT} => ${MAIN} => [CONTEXT] main`;
     const timers: Timer[] = [
-      [ROOT, 1, 1, 10, 100], [MAIN, 1, 0, 90, 90], [`${ROOT} => ${MAIN}`, 1, 0, 90, 90],
-      ['[CONTEXT] main', 8, 0, 0, 80], [ctx, 8, 0, 0, 80],
-      ['[SAMPLE] kernel [{/src/k.c} {42}]', 6, 0, 60, 60], [`${ctx} => [UNWIND] /src/app.c.20 [@] kernel [{/src/k.c} {30}]`, 6, 0, 0, 60],
-      [`${ctx} => [UNWIND] /src/app.c.20 [@] kernel [{/src/k.c} {30}] => [SAMPLE] kernel [{/src/k.c} {42}]`, 6, 0, 60, 60],
+      [ROOT, 1, 1, 10, 100],
+      [MAIN, 1, 0, 90, 90],
+      [`${ROOT} => ${MAIN}`, 1, 0, 90, 90],
+      ['[CONTEXT] main', 8, 0, 0, 80],
+      [ctx, 8, 0, 0, 80],
+      ['[SAMPLE] kernel [{/src/k.c} {42}]', 6, 0, 60, 60],
+      [`${ctx} => [UNWIND] /src/app.c.20 [@] kernel [{/src/k.c} {30}]`, 6, 0, 0, 60],
+      [
+        `${ctx} => [UNWIND] /src/app.c.20 [@] kernel [{/src/k.c} {30}] => [SAMPLE] kernel [{/src/k.c} {42}]`,
+        6,
+        0,
+        60,
+        60,
+      ],
       [`${ctx} => [SAMPLE] main [{/src/app.c} {12}]`, 2, 0, 20, 20],
     ];
     const p = await readProfile(profileDir({ 'profile.0.0.0': tauFile(timers) }));
@@ -245,7 +332,10 @@ describe('TAU profile reader', () => {
     assert.equal(p.exclusiveTotals(0)[main], 10);
     assert.equal(p.inclusiveTotals(0)[main], 90);
     assert.equal(p.total(0), 100);
-    assert.deepEqual([p.tree.kind(sample), p.tree.file(sample), p.tree.line(sample)], [NodeKind.Statement, '/src/k.c', 42]);
+    assert.deepEqual(
+      [p.tree.kind(sample), p.tree.file(sample), p.tree.line(sample)],
+      [NodeKind.Statement, '/src/k.c', 42],
+    );
     assert.equal(p.tree.kind(nodeByPath(p, ROOT, 'main', '[CONTEXT] main')), NodeKind.Region);
 
     // Without call paths the samples cannot be placed; they are left out, not counted twice.
@@ -258,11 +348,27 @@ describe('TAU profile reader', () => {
     const send = `${ROOT} => ${MAIN}`;
     const events: UserEvent[] = [
       ['Message size sent : .TAU application => main [{/src/app.c} {10,1}-{40,1}]', 4, 100, 10, 40, 8000],
-      ['Message size sent', 4, 100, 10, 40, 8000], ['Heap memory (KB)', 0, 0, 0, 0, 0], ['Message size sent : nowhere', 1, 2, 2, 2, 4],
+      ['Message size sent', 4, 100, 10, 40, 8000],
+      ['Heap memory (KB)', 0, 0, 0, 0, 0],
+      ['Message size sent : nowhere', 1, 2, 2, 2, 4],
     ];
     const dir = profileDir({
-      'profile.0.0.0': tauFile([[ROOT, 1, 1, 10, 100], [MAIN, 1, 0, 90, 90], [send, 1, 0, 90, 90]], { events }),
-      'profile.1.0.0': tauFile([[ROOT, 1, 1, 10, 100], [MAIN, 1, 0, 90, 90], [send, 1, 0, 90, 90]], { events: [['Message size sent', 2, 50, 30, 40, 3400]] }),
+      'profile.0.0.0': tauFile(
+        [
+          [ROOT, 1, 1, 10, 100],
+          [MAIN, 1, 0, 90, 90],
+          [send, 1, 0, 90, 90],
+        ],
+        { events },
+      ),
+      'profile.1.0.0': tauFile(
+        [
+          [ROOT, 1, 1, 10, 100],
+          [MAIN, 1, 0, 90, 90],
+          [send, 1, 0, 90, 90],
+        ],
+        { events: [['Message size sent', 2, 50, 30, 40, 3400]] },
+      ),
     });
     const p = await readProfile(dir);
     const main = nodeByPath(p, ROOT, 'main');
@@ -284,13 +390,24 @@ describe('TAU profile reader', () => {
     });
     for (const path of [dir, join(dir, 'MULTI__PAPI_TOT_CYC', 'profile.1.0.0')]) {
       const p = await readProfile(path);
-      assert.deepEqual(p.metrics.map(m => [m.name, m.unit]), [['PAPI_TOT_CYC', 'count'], ['time', 'µs'], ['calls', 'count'], ['subrs', 'count']]);
+      assert.deepEqual(
+        p.metrics.map(m => [m.name, m.unit]),
+        [
+          ['PAPI_TOT_CYC', 'count'],
+          ['time', 'µs'],
+          ['calls', 'count'],
+          ['subrs', 'count'],
+        ],
+      );
       assert.equal(p.metrics[p.primaryMetric]!.name, 'time');
       assert.equal(p.total(metric(p, 'time')), 300);
       assert.equal(p.total(metric(p, 'PAPI_TOT_CYC')), 300_000);
       const solve = nodeByPath(p, ROOT, 'main', 'void solve(int)');
       assert.equal(p.exclusiveTotals(metric(p, 'PAPI_TOT_CYC'))[solve], 90_000);
-      assert.deepEqual(p.contexts.map(c => c.label), ['rank 0', 'rank 1']);
+      assert.deepEqual(
+        p.contexts.map(c => c.label),
+        ['rank 0', 'rank 1'],
+      );
     }
   });
 
@@ -311,16 +428,27 @@ describe('TAU profile reader', () => {
     assert.equal(empty.tree.size, 0);
     assert.equal(empty.total(0), 0);
 
-    const dir = profileDir({ 'run-42.txt': tauFile([[ROOT, 1, 1, 1, 3], ['say "hi" [{q.c} {7}]', 1, 0, 2, 2]]) });
+    const dir = profileDir({
+      'run-42.txt': tauFile([
+        [ROOT, 1, 1, 1, 3],
+        ['say "hi" [{q.c} {7}]', 1, 0, 2, 2],
+      ]),
+    });
     const p = await readProfile(join(dir, 'run-42.txt'));
-    assert.deepEqual(p.contexts.map(c => c.label), ['process']);
+    assert.deepEqual(
+      p.contexts.map(c => c.label),
+      ['process'],
+    );
     const hi = nodeByPath(p, ROOT, 'say "hi"');
     assert.deepEqual([p.tree.file(hi), p.tree.line(hi), p.exclusiveTotals(0)[hi]], ['q.c', 7, 2]);
   });
 
   it('warns about call paths cut by TAU_CALLPATH_DEPTH and missing ranks', async () => {
     const timers: Timer[] = [
-      [ROOT, 1, 1, 10, 100], [`${ROOT} => main`, 1, 1, 20, 90], ['main => solve', 1, 1, 30, 70], ['solve => leaf', 1, 0, 40, 40],
+      [ROOT, 1, 1, 10, 100],
+      [`${ROOT} => main`, 1, 1, 20, 90],
+      ['main => solve', 1, 1, 30, 70],
+      ['solve => leaf', 1, 0, 40, 40],
     ];
     const dir = profileDir({
       'profile.0.0.0': tauFile(timers, { attributes: [['TAU_CALLPATH_DEPTH', '2']] }),
@@ -328,7 +456,10 @@ describe('TAU profile reader', () => {
     });
     const p = await readProfile(dir);
     assert.equal(p.total(0), 200, 'fragments keep every exclusive value once');
-    assert.deepEqual(p.tree.roots().map(r => p.tree.name(r)), [ROOT, 'main', 'solve']);
+    assert.deepEqual(
+      p.tree.roots().map(r => p.tree.name(r)),
+      [ROOT, 'main', 'solve'],
+    );
     assert.match(p.warnings.join('\n'), /4 call-path timers do not start at a top-level timer \(TAU_CALLPATH_DEPTH=2/);
     assert.match(p.warnings.join('\n'), /no profile files for rank 1 \(of 0–2\)/);
   });
@@ -340,18 +471,84 @@ describe('TAU profile reader', () => {
       ['not TAU', { 'profile.0.0.0': 'hello\n' }, /line 1: not a TAU profile/],
       ['no column line', { 'profile.0.0.0': lines[0] + '\n' }, /column line .* is missing/],
       ['truncated timers', { 'profile.0.0.0': lines.slice(0, 5).join('\n') }, /ends after 3 of the 8 timer lines/],
-      ['no aggregates', { 'profile.0.0.0': lines.slice(0, 10).join('\n') + '\n' }, /ends before the "<m> aggregates" line/],
-      ['count too high', { 'profile.0.0.0': good.replace(/^8 /, '9 ') }, /line 11: the header announces 9 timers but only 8/],
+      [
+        'no aggregates',
+        { 'profile.0.0.0': lines.slice(0, 10).join('\n') + '\n' },
+        /ends before the "<m> aggregates" line/,
+      ],
+      [
+        'count too high',
+        { 'profile.0.0.0': good.replace(/^8 /, '9 ') },
+        /line 11: the header announces 9 timers but only 8/,
+      ],
       ['count too low', { 'profile.0.0.0': good.replace(/^8 /, '7 ') }, /line 10: more timer lines than the 7/],
-      ['bad number', { 'profile.0.0.0': good.replace('" 1 2 20 90', '" 1 2 2x0 90') }, /line 4: bad number "2x0" in the values of timer/],
-      ['too few values', { 'profile.0.0.0': good.replace('" 1 2 20 90 0', '" 1 2 20 90') }, /line 4: timer ".*" has 4 values, expected 5/],
-      ['no closing quote', { 'profile.0.0.0': good.replace(`"${ROOT}" 1 1`, `"${ROOT} 1 1`).replace(/ GROUP="TAU_USER" \n"main/, ' \n"main') }, /line 3: (the timer name has no closing quote|timer)/],
-      ['truncated events', { 'profile.0.0.0': tauFile(callpathTimers(1), { events: [['a', 1, 1, 1, 1, 1], ['b', 1, 1, 1, 1, 1]] }).split('\n').slice(0, -2).join('\n') }, /ends after 1 of the 2 user events/],
+      [
+        'bad number',
+        { 'profile.0.0.0': good.replace('" 1 2 20 90', '" 1 2 2x0 90') },
+        /line 4: bad number "2x0" in the values of timer/,
+      ],
+      [
+        'too few values',
+        { 'profile.0.0.0': good.replace('" 1 2 20 90 0', '" 1 2 20 90') },
+        /line 4: timer ".*" has 4 values, expected 5/,
+      ],
+      [
+        'no closing quote',
+        {
+          'profile.0.0.0': good
+            .replace(`"${ROOT}" 1 1`, `"${ROOT} 1 1`)
+            .replace(/ GROUP="TAU_USER" \n"main/, ' \n"main'),
+        },
+        /line 3: (the timer name has no closing quote|timer)/,
+      ],
+      [
+        'truncated events',
+        {
+          'profile.0.0.0': tauFile(callpathTimers(1), {
+            events: [
+              ['a', 1, 1, 1, 1, 1],
+              ['b', 1, 1, 1, 1, 1],
+            ],
+          })
+            .split('\n')
+            .slice(0, -2)
+            .join('\n'),
+        },
+        /ends after 1 of the 2 user events/,
+      ],
       ['trailing text', { 'profile.0.0.0': good + 'garbage\n' }, /expected "<k> userevents" or the end of the file/],
-      ['mixed metrics in one directory', { 'profile.0.0.0': good, 'profile.1.0.0': tauFile(callpathTimers(1), { metric: 'PAPI_FP_OPS' }) }, /profile\.1\.0\.0: measures PAPI_FP_OPS, but the other files measure TIME/],
-      ['missing metric file', { 'MULTI__TIME/profile.0.0.0': good, 'MULTI__TIME/profile.1.0.0': good, 'MULTI__PAPI_L1_DCM/profile.0.0.0': tauFile(callpathTimers(1), { metric: 'PAPI_L1_DCM' }) }, /MULTI__PAPI_L1_DCM\/profile\.1\.0\.0: missing: MULTI__PAPI_L1_DCM has no profile\.1\.0\.0, but MULTI__TIME has one/],
-      ['metric files of other runs', { 'MULTI__TIME/profile.0.0.0': good, 'MULTI__PAPI_L1_DCM/profile.0.0.0': tauFile(callpathTimers(1).slice(0, 4), { metric: 'PAPI_L1_DCM' }) }, /lists 8 timers but .* lists 4: the metric directories do not come from the same run/],
-      ['renamed timer in one metric', { 'MULTI__TIME/profile.0.0.0': tauFile(callpathTimers(1).map(([n, ...v]) => [n === CAFE ? 'other()' : n, ...v] as Timer)), 'MULTI__PAPI_L1_DCM/profile.0.0.0': tauFile(callpathTimers(1).reverse(), { metric: 'PAPI_L1_DCM' }) }, /lists the timer "other\(\)", which .* does not/],
+      [
+        'mixed metrics in one directory',
+        { 'profile.0.0.0': good, 'profile.1.0.0': tauFile(callpathTimers(1), { metric: 'PAPI_FP_OPS' }) },
+        /profile\.1\.0\.0: measures PAPI_FP_OPS, but the other files measure TIME/,
+      ],
+      [
+        'missing metric file',
+        {
+          'MULTI__TIME/profile.0.0.0': good,
+          'MULTI__TIME/profile.1.0.0': good,
+          'MULTI__PAPI_L1_DCM/profile.0.0.0': tauFile(callpathTimers(1), { metric: 'PAPI_L1_DCM' }),
+        },
+        /MULTI__PAPI_L1_DCM\/profile\.1\.0\.0: missing: MULTI__PAPI_L1_DCM has no profile\.1\.0\.0, but MULTI__TIME has one/,
+      ],
+      [
+        'metric files of other runs',
+        {
+          'MULTI__TIME/profile.0.0.0': good,
+          'MULTI__PAPI_L1_DCM/profile.0.0.0': tauFile(callpathTimers(1).slice(0, 4), { metric: 'PAPI_L1_DCM' }),
+        },
+        /lists 8 timers but .* lists 4: the metric directories do not come from the same run/,
+      ],
+      [
+        'renamed timer in one metric',
+        {
+          'MULTI__TIME/profile.0.0.0': tauFile(
+            callpathTimers(1).map(([n, ...v]) => [n === CAFE ? 'other()' : n, ...v] as Timer),
+          ),
+          'MULTI__PAPI_L1_DCM/profile.0.0.0': tauFile(callpathTimers(1).reverse(), { metric: 'PAPI_L1_DCM' }),
+        },
+        /lists the timer "other\(\)", which .* does not/,
+      ],
     ];
     for (const [what, files, reason] of cases) {
       const dir = profileDir(files);
@@ -362,20 +559,28 @@ describe('TAU profile reader', () => {
   });
 
   it('ends every mutation of a valid file in a read or a ProfileReadError, quickly', { timeout: 120_000 }, async () => {
-    const valid = Buffer.from(tauFile(callpathTimers(3), {
-      attributes: [['Hostname', 'node&lt;1&gt;']],
-      events: [['Message size : .TAU application => main [{/src/app.c} {10,1}-{40,1}]', 2, 8, 4, 6, 80], ['Bytes written', 1, 5, 5, 5, 25]],
-    }));
+    const valid = Buffer.from(
+      tauFile(callpathTimers(3), {
+        attributes: [['Hostname', 'node&lt;1&gt;']],
+        events: [
+          ['Message size : .TAU application => main [{/src/app.c} {10,1}-{40,1}]', 2, 8, 4, 6, 80],
+          ['Bytes written', 1, 5, 5, 5, 25],
+        ],
+      }),
+    );
     const endOfTimers = valid.indexOf('0 aggregates\n') + '0 aggregates'.length;
     const dir = profileDir({});
     mkdirSync(dir, { recursive: true });
     const path = join(dir, 'profile.0.0.0');
-    let read = 0, rejected = 0;
+    let read = 0,
+      rejected = 0;
     for (const [what, bytes] of mutationsOf(valid, { seed: 11 })) {
       writeFileSync(path, bytes);
       const outcome = await readOrReject(path, tauProfileReader, what, 2000);
-      if (outcome === 'read') read++; else rejected++;
-      if (/^truncated/.test(what) && bytes.length < endOfTimers) assert.equal(outcome, 'rejected', `${what} must be rejected`);
+      if (outcome === 'read') read++;
+      else rejected++;
+      if (/^truncated/.test(what) && bytes.length < endOfTimers)
+        assert.equal(outcome, 'rejected', `${what} must be rejected`);
     }
     assert.ok(read > 0 && rejected > 0, `${read} read, ${rejected} rejected`);
   });
@@ -388,7 +593,10 @@ describe('TAU profile reader', () => {
   });
 
   it('reports progress in [0, 1]', async () => {
-    const dir = profileDir({ 'profile.0.0.0': tauFile(callpathTimers(1)), 'profile.1.0.0': tauFile(callpathTimers(2)) });
+    const dir = profileDir({
+      'profile.0.0.0': tauFile(callpathTimers(1)),
+      'profile.1.0.0': tauFile(callpathTimers(2)),
+    });
     const seen: number[] = [];
     await tauProfileReader.read(dir, { onProgress: f => seen.push(f) });
     assert.ok(seen.length >= 2 && seen.every(f => f >= 0 && f <= 1), JSON.stringify(seen));
@@ -396,10 +604,31 @@ describe('TAU profile reader', () => {
   });
 
   it('sniffs by content and by directory entries', () => {
-    const file = (head: string) => ({ path: 'x', isDirectory: false, size: head.length, head, tail: '', entries: [], gzip: false, binary: false });
-    const dir = (entries: string[]) => ({ path: 'd', isDirectory: true, size: 0, head: '', tail: '', entries, gzip: false, binary: false });
+    const file = (head: string) => ({
+      path: 'x',
+      isDirectory: false,
+      size: head.length,
+      head,
+      tail: '',
+      entries: [],
+      gzip: false,
+      binary: false,
+    });
+    const dir = (entries: string[]) => ({
+      path: 'd',
+      isDirectory: true,
+      size: 0,
+      head: '',
+      tail: '',
+      entries,
+      gzip: false,
+      binary: false,
+    });
     assert.equal(tauProfileReader.sniff(file(tauFile(callpathTimers(1)))), 0.95);
-    assert.equal(tauProfileReader.sniff(file('12 templated_functions\n# Name Calls Subrs Excl Incl ProfileCalls\n')), 0.95);
+    assert.equal(
+      tauProfileReader.sniff(file('12 templated_functions\n# Name Calls Subrs Excl Incl ProfileCalls\n')),
+      0.95,
+    );
     assert.equal(tauProfileReader.sniff(file('12 templated functions\n')), 0);
     assert.equal(tauProfileReader.sniff(file('{"data": []}')), 0);
     assert.ok(tauProfileReader.sniff(dir(['profile.0.0.0', 'profile.1.0.0'])) > 0.5);

@@ -6,7 +6,14 @@ import { makeContext } from '../model/context';
 import type { MetricDescriptor } from '../model/metric';
 import type { MetadataValue, Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
-import { isAbortError, ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import {
+  isAbortError,
+  ProfileReadError,
+  throwIfAborted,
+  type FileSample,
+  type ProfileReader,
+  type ReadOptions,
+} from './reader';
 import { inferNesting } from './tau/flat-nesting';
 import { readTauProfileFile, TimerTable, type TauProfileFile, type TauUserEvent } from './tau/profile-file';
 import { MetadataMerger } from './tau/tau-metadata';
@@ -46,7 +53,11 @@ const HEADER = /^\s*\d+\s+templated_functions/;
 const WALL_TIME_METRICS = ['TIME', 'P_WALL_CLOCK_TIME', 'LINUX_TIMERS'];
 const CPU_TIME_METRICS = ['CPU_TIME', 'P_VIRTUAL_TIME'];
 
-interface FileId { node: number; context: number; thread: number }
+interface FileId {
+  node: number;
+  context: number;
+  thread: number;
+}
 
 interface MetricSet {
   /** The MULTI__<metric> directory, or null for files directly in the profile directory. */
@@ -75,7 +86,10 @@ async function profileFilesIn(dir: string, warnings: string[]): Promise<Map<stri
   for (const name of readdir(dir).sort()) {
     const k = fileIdKey(name);
     if (!k) continue;
-    if (files.has(k.key)) { warnings.push(`${join(dir, name)} duplicates ${basename(files.get(k.key)!)} and was ignored`); continue; }
+    if (files.has(k.key)) {
+      warnings.push(`${join(dir, name)} duplicates ${basename(files.get(k.key)!)} and was ignored`);
+      continue;
+    }
     files.set(k.key, join(dir, name));
   }
   return files;
@@ -89,7 +103,11 @@ async function locate(path: string): Promise<Layout> {
     const name = basename(path);
     if (!fileIdKey(name)) {
       // A lone file of another name (a renamed or decompressed copy): one context.
-      return { sets: [{ dir: null, metric: null, files: new Map([['', path]]) }], ids: [{ key: '', id: null }], warnings };
+      return {
+        sets: [{ dir: null, metric: null, files: new Map([['', path]]) }],
+        ids: [{ key: '', id: null }],
+        warnings,
+      };
     }
     dir = dirname(path);
     // A file inside MULTI__<metric>/ stands for the whole multi-metric profile.
@@ -97,17 +115,29 @@ async function locate(path: string): Promise<Layout> {
   }
 
   const entries = readdir(dir, { withFileTypes: true });
-  const multi = entries.filter(e => e.isDirectory() && MULTI_DIR.test(e.name)).map(e => e.name).sort();
+  const multi = entries
+    .filter(e => e.isDirectory() && MULTI_DIR.test(e.name))
+    .map(e => e.name)
+    .sort();
   const sets: MetricSet[] = [];
   if (multi.length > 0) {
-    for (const name of multi) sets.push({ dir: join(dir, name), metric: MULTI_DIR.exec(name)![1]!, files: await profileFilesIn(join(dir, name), warnings) });
-    if (entries.some(e => !e.isDirectory() && fileIdKey(e.name))) warnings.push(`the profile files directly in ${dir} were ignored: the MULTI__ directories hold the metrics`);
+    for (const name of multi)
+      sets.push({
+        dir: join(dir, name),
+        metric: MULTI_DIR.exec(name)![1]!,
+        files: await profileFilesIn(join(dir, name), warnings),
+      });
+    if (entries.some(e => !e.isDirectory() && fileIdKey(e.name)))
+      warnings.push(`the profile files directly in ${dir} were ignored: the MULTI__ directories hold the metrics`);
   } else {
     sets.push({ dir: null, metric: null, files: await profileFilesIn(dir, warnings) });
   }
   const withFiles = sets.filter(s => s.files.size > 0);
   if (withFiles.length === 0) {
-    throw new ProfileReadError(dir, 'no TAU profile files: expected profile.<node>.<context>.<thread> files, or MULTI__<metric> directories holding them');
+    throw new ProfileReadError(
+      dir,
+      'no TAU profile files: expected profile.<node>.<context>.<thread> files, or MULTI__<metric> directories holding them',
+    );
   }
   for (const s of sets) if (s.files.size === 0) warnings.push(`${s.dir} holds no profile files and was ignored`);
   // Every metric must have a file for every thread; TAU writes them together.
@@ -117,11 +147,15 @@ async function locate(path: string): Promise<Layout> {
     for (const key of all.keys()) {
       if (!s.files.has(key)) {
         const other = withFiles.find(o => o.files.has(key))!;
-        throw new ProfileReadError(join(s.dir ?? dir, `profile.${key}`), `missing: ${basename(s.dir ?? dir)} has no profile.${key}, but ${basename(other.dir ?? dir)} has one`);
+        throw new ProfileReadError(
+          join(s.dir ?? dir, `profile.${key}`),
+          `missing: ${basename(s.dir ?? dir)} has no profile.${key}, but ${basename(other.dir ?? dir)} has one`,
+        );
       }
     }
   }
-  const ids = [...all].map(([key, id]) => ({ key, id }))
+  const ids = [...all]
+    .map(([key, id]) => ({ key, id }))
     .sort((a, b) => a.id.node - b.id.node || a.id.context - b.id.context || a.id.thread - b.id.thread);
   return { sets: withFiles, ids, warnings };
 }
@@ -138,8 +172,14 @@ function describeMetrics(names: string[]): MetricDescriptor[] {
   }));
 }
 
-const countMetric = (name: string, label: string, sourceKey: string): MetricDescriptor =>
-  ({ name, label, sourceKeys: [sourceKey], unit: 'count', kind: 'exclusive', aggregation: 'sum' });
+const countMetric = (name: string, label: string, sourceKey: string): MetricDescriptor => ({
+  name,
+  label,
+  sourceKeys: [sourceKey],
+  unit: 'count',
+  kind: 'exclusive',
+  aggregation: 'sum',
+});
 
 /** One thread's data, the values of every metric aligned to the timer lines of the first metric's file. */
 interface ThreadData {
@@ -149,7 +189,12 @@ interface ThreadData {
   inclusive: Float64Array[];
 }
 
-interface EventSummary { events: number; sum: number; min: number; max: number }
+interface EventSummary {
+  events: number;
+  sum: number;
+  min: number;
+  max: number;
+}
 
 /** What the assembler needs to know of a timer name, worked out once per distinct name. */
 interface TimerInfo {
@@ -184,12 +229,23 @@ class TauAssembler {
   private readonly flatThreads: ThreadData[] = [];
   readonly metadata = new MetadataMerger();
   private positions = new Int32Array(0);
-  private readonly problems = { negative: 0, badMetadata: 0, clamped: 0, truncatedPaths: 0, inconsistent: [] as string[], samplingLeftOut: 0 };
+  private readonly problems = {
+    negative: 0,
+    badMetadata: 0,
+    clamped: 0,
+    truncatedPaths: 0,
+    inconsistent: [] as string[],
+    samplingLeftOut: 0,
+  };
   private callpathDepth: string | null = null;
 
   private readonly timeMetric: number;
 
-  constructor(path: string, readonly timers: TimerTable, readonly metricNames: string[]) {
+  constructor(
+    path: string,
+    readonly timers: TimerTable,
+    readonly metricNames: string[],
+  ) {
     this.b = new ProfileBuilder('tau-profile', path);
     const descriptors = describeMetrics(metricNames);
     for (const d of descriptors) this.metricIds.push(this.b.addMetric(d));
@@ -218,7 +274,11 @@ class TauAssembler {
 
     this.describeNewTimers();
     let callpaths = false;
-    for (const id of base.timers) if (this.timerInfo(id).callpath) { callpaths = true; break; }
+    for (const id of base.timers)
+      if (this.timerInfo(id).callpath) {
+        callpaths = true;
+        break;
+      }
     if (callpaths) this.addCallpathThread(data);
     else this.flatThreads.push(data);
   }
@@ -227,7 +287,10 @@ class TauAssembler {
   private align(base: TauProfileFile, other: TauProfileFile): [Float64Array, Float64Array] {
     const n = base.timers.length;
     if (other.timers.length !== n) {
-      throw new ProfileReadError(other.path, `lists ${other.timers.length} timers but ${base.path} lists ${n}: the metric directories do not come from the same run`);
+      throw new ProfileReadError(
+        other.path,
+        `lists ${other.timers.length} timers but ${base.path} lists ${n}: the metric directories do not come from the same run`,
+      );
     }
     let same = true;
     for (let i = 0; i < n && same; i++) same = base.timers[i] === other.timers[i];
@@ -235,11 +298,16 @@ class TauAssembler {
     if (this.positions.length < this.timers.size) this.positions = new Int32Array(this.timers.size * 2).fill(-1);
     const pos = this.positions;
     for (let i = 0; i < n; i++) pos[base.timers[i]!] = i;
-    const e = new Float64Array(n), inc = new Float64Array(n);
+    const e = new Float64Array(n),
+      inc = new Float64Array(n);
     try {
       for (let i = 0; i < n; i++) {
         const p = pos[other.timers[i]!]!;
-        if (p < 0) throw new ProfileReadError(other.path, `lists the timer "${this.timers.names[other.timers[i]!]}", which ${base.path} does not: the metric directories do not come from the same run`);
+        if (p < 0)
+          throw new ProfileReadError(
+            other.path,
+            `lists the timer "${this.timers.names[other.timers[i]!]}", which ${base.path} does not: the metric directories do not come from the same run`,
+          );
         e[p] = other.exclusive[i]!;
         inc[p] = other.inclusive[i]!;
       }
@@ -264,10 +332,19 @@ class TauAssembler {
       const callpath = isCallpath(name);
       const parts = callpath ? callpathParts(name) : [name.trim()];
       const last = parts[parts.length - 1]!;
-      this.info.push({ callpath, first: partId(parts[0]!), last: partId(last), samplingTag: describeTimer(last).samplingTag });
+      this.info.push({
+        callpath,
+        first: partId(parts[0]!),
+        last: partId(last),
+        samplingTag: describeTimer(last).samplingTag,
+      });
     }
     if (this.calledMark.length < this.partIds.size) {
-      const grow = (a: Int32Array) => { const g = new Int32Array(this.partIds.size * 2); g.set(a); return g; };
+      const grow = (a: Int32Array) => {
+        const g = new Int32Array(this.partIds.size * 2);
+        g.set(a);
+        return g;
+      };
       this.calledMark = grow(this.calledMark);
       this.rootMark = grow(this.rootMark);
     }
@@ -340,7 +417,9 @@ class TauAssembler {
   /** Takes the time of every `[CONTEXT] f` subtree out of f's exclusive time (see the top of the file). */
   private subtractSampledTime(t: ThreadData, nodeOfLine: Int32Array): void {
     const lineOfNode = new Map<number, number>();
-    nodeOfLine.forEach((node, i) => { if (node >= 0) lineOfNode.set(node, i); });
+    nodeOfLine.forEach((node, i) => {
+      if (node >= 0) lineOfNode.set(node, i);
+    });
     for (let i = 0; i < nodeOfLine.length; i++) {
       const node = nodeOfLine[i]!;
       if (node < 0 || t.file.calls[i]! <= 0) continue;
@@ -358,18 +437,21 @@ class TauAssembler {
 
   private emit(t: ThreadData, nodeOfLine: Int32Array): void {
     const { file, context } = t;
-    let sumExclusive = 0, rootInclusive = 0;
+    let sumExclusive = 0,
+      rootInclusive = 0;
     for (let i = 0; i < nodeOfLine.length; i++) {
       const node = nodeOfLine[i]!;
       if (node < 0) continue;
-      for (let m = 0; m < this.metricIds.length; m++) this.b.addExclusive(this.metricIds[m]!, node, context, t.exclusive[m]![i]!);
+      for (let m = 0; m < this.metricIds.length; m++)
+        this.b.addExclusive(this.metricIds[m]!, node, context, t.exclusive[m]![i]!);
       this.b.addExclusive(this.callsMetric, node, context, file.calls[i]!);
       this.b.addExclusive(this.subrsMetric, node, context, file.subrs[i]!);
       sumExclusive += t.exclusive[0]![i]!;
       if (this.parentOfNode[node] === -1) rootInclusive += t.inclusive[0]![i]!;
     }
     // TAU's inclusive time of the top-level timers is the thread's total: the parts must add up to it.
-    if (Math.abs(sumExclusive - rootInclusive) > 1e-6 * Math.max(1, rootInclusive)) this.problems.inconsistent.push(file.path);
+    if (Math.abs(sumExclusive - rootInclusive) > 1e-6 * Math.max(1, rootInclusive))
+      this.problems.inconsistent.push(file.path);
   }
 
   /** Places the threads without call paths, once all are read (the nesting must hold in every thread). */
@@ -384,24 +466,38 @@ class TauAssembler {
       for (let i = 0; i < t.file.timers.length; i++) {
         if (t.file.calls[i]! <= 0) continue;
         // Samples of event-based sampling re-measure instrumented time; without call paths they cannot be placed.
-        if (this.timerInfo(t.file.timers[i]!).samplingTag !== null) { this.problems.samplingLeftOut++; continue; }
+        if (this.timerInfo(t.file.timers[i]!).samplingTag !== null) {
+          this.problems.samplingLeftOut++;
+          continue;
+        }
         lines.push(i);
       }
       const sel = Int32Array.from(lines);
       chosen.push(sel);
       const pick = (a: Float64Array) => Float64Array.from(sel, i => a[i]!);
-      const nesting = failed === null
-        ? inferNesting({ count: sel.length, calls: pick(t.file.calls), subrs: pick(t.file.subrs), exclusive: t.exclusive.map(pick), inclusive: t.inclusive.map(pick) })
-        : null;
+      const nesting =
+        failed === null
+          ? inferNesting({
+              count: sel.length,
+              calls: pick(t.file.calls),
+              subrs: pick(t.file.subrs),
+              exclusive: t.exclusive.map(pick),
+              inclusive: t.inclusive.map(pick),
+            })
+          : null;
       if (failed === null && nesting === null) failed = t.file.path;
       nestings.push(nesting);
     }
     if (chosen.every(sel => sel.length === 0)) {
       // Nothing ran: no structure to explain.
     } else if (failed === null) {
-      this.b.warnings.push('the profile has no call paths (TAU_CALLPATH was off): the call tree was inferred from the timers\' inclusive times and Subrs counts, which it reproduces exactly');
+      this.b.warnings.push(
+        "the profile has no call paths (TAU_CALLPATH was off): the call tree was inferred from the timers' inclusive times and Subrs counts, which it reproduces exactly",
+      );
     } else {
-      this.b.warnings.push(`the profile has no call paths (TAU_CALLPATH was off) and no nesting of the timers reproduces their inclusive times and Subrs counts in ${failed} (typically a timer called from several places, or recursion): the timers are shown flat under the top-level timer, so their inclusive time is their exclusive time`);
+      this.b.warnings.push(
+        `the profile has no call paths (TAU_CALLPATH was off) and no nesting of the timers reproduces their inclusive times and Subrs counts in ${failed} (typically a timer called from several places, or recursion): the timers are shown flat under the top-level timer, so their inclusive time is their exclusive time`,
+      );
     }
 
     this.flatThreads.forEach((t, k) => {
@@ -432,7 +528,12 @@ class TauAssembler {
         const name = e.name.trim();
         const s = this.globalEvents.get(name);
         if (!s) this.globalEvents.set(name, { events: e.count, sum: e.count * e.mean, min: e.min, max: e.max });
-        else { s.events += e.count; s.sum += e.count * e.mean; s.min = Math.min(s.min, e.min); s.max = Math.max(s.max, e.max); }
+        else {
+          s.events += e.count;
+          s.sum += e.count * e.mean;
+          s.min = Math.min(s.min, e.min);
+          s.max = Math.max(s.max, e.max);
+        }
         continue;
       }
       const event = e.name.slice(0, sep).trim();
@@ -440,7 +541,14 @@ class TauAssembler {
       if (!ids) {
         ids = {
           count: this.b.addMetric(countMetric(`${event} (count)`, `${event}: events`, event)),
-          total: this.b.addMetric({ name: `${event} (total)`, label: `${event}: total`, sourceKeys: [event], unit: '', kind: 'exclusive', aggregation: 'sum' }),
+          total: this.b.addMetric({
+            name: `${event} (total)`,
+            label: `${event}: total`,
+            sourceKeys: [event],
+            unit: '',
+            kind: 'exclusive',
+            aggregation: 'sum',
+          }),
         };
         this.eventMetrics.set(event, ids);
       }
@@ -453,13 +561,21 @@ class TauAssembler {
     const p = this.problems;
     const w = this.b.warnings;
     if (p.truncatedPaths > 0) {
-      w.push(`${p.truncatedPaths} call-path timers do not start at a top-level timer (TAU_CALLPATH_DEPTH=${this.callpathDepth ?? '?'} cut them): they are shown as separate roots`);
+      w.push(
+        `${p.truncatedPaths} call-path timers do not start at a top-level timer (TAU_CALLPATH_DEPTH=${this.callpathDepth ?? '?'} cut them): they are shown as separate roots`,
+      );
     }
     if (p.inconsistent.length > 0) {
-      w.push(`in ${p.inconsistent.length} file(s), e.g. ${p.inconsistent[0]}, the exclusive times do not add up to TAU's inclusive time of the top-level timer; the call tree shows the sums`);
+      w.push(
+        `in ${p.inconsistent.length} file(s), e.g. ${p.inconsistent[0]}, the exclusive times do not add up to TAU's inclusive time of the top-level timer; the call tree shows the sums`,
+      );
     }
-    if (p.clamped > 0) w.push(`${p.clamped} times the sampled time of a timer exceeded its exclusive time; its own time was set to 0`);
-    if (p.samplingLeftOut > 0) w.push(`${p.samplingLeftOut} timers of event-based sampling ([SAMPLE], [UNWIND], [CONTEXT]) were left out: without call paths they cannot be placed, and their time is already in the instrumented timers`);
+    if (p.clamped > 0)
+      w.push(`${p.clamped} times the sampled time of a timer exceeded its exclusive time; its own time was set to 0`);
+    if (p.samplingLeftOut > 0)
+      w.push(
+        `${p.samplingLeftOut} timers of event-based sampling ([SAMPLE], [UNWIND], [CONTEXT]) were left out: without call paths they cannot be placed, and their time is already in the instrumented timers`,
+      );
     if (p.negative > 0) w.push(`${p.negative} timers had negative times, read as 0`);
     if (p.badMetadata > 0) w.push(`the <metadata> block of ${p.badMetadata} file(s) is not closed and was ignored`);
 
@@ -467,7 +583,8 @@ class TauAssembler {
     this.metadata.into(meta);
     if (this.globalEvents.size > 0) {
       const events: Record<string, MetadataValue> = {};
-      for (const [name, s] of this.globalEvents) events[name] = { events: s.events, sum: s.sum, mean: s.events ? s.sum / s.events : 0, min: s.min, max: s.max };
+      for (const [name, s] of this.globalEvents)
+        events[name] = { events: s.events, sum: s.sum, mean: s.events ? s.sum / s.events : 0, min: s.min, max: s.max };
       meta['TAU user events'] = events;
     }
     Object.assign(this.b.metadata, meta);
@@ -482,7 +599,12 @@ async function readTau(path: string, options: ReadOptions): Promise<Profile> {
   const layout = await locate(path);
   const sizes = new Map<string, number>();
   let totalBytes = 0;
-  for (const s of layout.sets) for (const f of s.files.values()) { const size = stat(f).size; sizes.set(f, size); totalBytes += size; }
+  for (const s of layout.sets)
+    for (const f of s.files.values()) {
+      const size = stat(f).size;
+      sizes.set(f, size);
+      totalBytes += size;
+    }
   let doneBytes = 0;
   const timers = new TimerTable();
   const readFile = async (file: string): Promise<TauProfileFile> => {
@@ -491,7 +613,8 @@ async function readTau(path: string, options: ReadOptions): Promise<Profile> {
     const before = doneBytes;
     const f = await readTauProfileFile(file, timers, {
       signal,
-      onProgress: fraction => onProgress?.(totalBytes ? (0.9 * (before + fraction * size)) / totalBytes : 0, 'Reading TAU profiles'),
+      onProgress: fraction =>
+        onProgress?.(totalBytes ? (0.9 * (before + fraction * size)) / totalBytes : 0, 'Reading TAU profiles'),
     });
     doneBytes += size;
     return f;
@@ -503,12 +626,19 @@ async function readTau(path: string, options: ReadOptions): Promise<Profile> {
   for (const { key, id } of layout.ids) {
     const files: TauProfileFile[] = [];
     for (const s of layout.sets) files.push(await readFile(s.files.get(key)!));
-    assembler ??= new TauAssembler(path, timers, files.map((f, k) => f.metricName ?? layout.sets[k]!.metric ?? 'TIME'));
+    assembler ??= new TauAssembler(
+      path,
+      timers,
+      files.map((f, k) => f.metricName ?? layout.sets[k]!.metric ?? 'TIME'),
+    );
     files.forEach((f, k) => {
       const expected = assembler!.metricNames[k]!;
       const dir = layout.sets[k]!.dir;
       if (f.metricName !== null && f.metricName !== expected) {
-        throw new ProfileReadError(f.path, `measures ${f.metricName}, but the other files ${dir ? `in ${basename(dir)} ` : ''}measure ${expected}: each metric belongs in its own MULTI__<metric> directory`);
+        throw new ProfileReadError(
+          f.path,
+          `measures ${f.metricName}, but the other files ${dir ? `in ${basename(dir)} ` : ''}measure ${expected}: each metric belongs in its own MULTI__<metric> directory`,
+        );
       }
     });
     const where = id ? { rank: id.node, thread: threaded ? id.thread : undefined } : {};
@@ -528,15 +658,23 @@ async function readTau(path: string, options: ReadOptions): Promise<Profile> {
 function layoutWarnings(layout: Layout): string[] {
   const out: string[] = [];
   const ids = layout.ids.flatMap(x => (x.id ? [x.id] : []));
-  if (ids.some(id => id.context !== 0)) out.push('some files have a TAU context other than 0; their values are added to the rank and thread of the same numbers');
+  if (ids.some(id => id.context !== 0))
+    out.push(
+      'some files have a TAU context other than 0; their values are added to the rank and thread of the same numbers',
+    );
   const ranks = new Set<number>();
   let maxRank = -1;
-  for (const id of ids) { ranks.add(id.node); maxRank = Math.max(maxRank, id.node); }
+  for (const id of ids) {
+    ranks.add(id.node);
+    maxRank = Math.max(maxRank, id.node);
+  }
   const absent = maxRank + 1 - ranks.size;
   if (absent > 0) {
     const missing: number[] = [];
     for (let r = 0; r <= maxRank && missing.length < 10; r++) if (!ranks.has(r)) missing.push(r);
-    out.push(`no profile files for rank${absent > 1 ? 's' : ''} ${missing.join(', ')}${absent > missing.length ? ', …' : ''} (of 0–${maxRank})`);
+    out.push(
+      `no profile files for rank${absent > 1 ? 's' : ''} ${missing.join(', ')}${absent > missing.length ? ', …' : ''} (of 0–${maxRank})`,
+    );
   }
   return out;
 }
@@ -562,7 +700,8 @@ export const tauProfileReader: ProfileReader = {
       const err = e as NodeJS.ErrnoException;
       if (isAbortError(e) || e instanceof ProfileReadError || typeof err.code !== 'string') throw e;
       const where = typeof err.path === 'string' ? err.path : path;
-      const reason = err.code === 'ENOENT' ? 'no such file or directory' : err.code === 'EACCES' ? 'permission denied' : err.message;
+      const reason =
+        err.code === 'ENOENT' ? 'no such file or directory' : err.code === 'EACCES' ? 'permission denied' : err.message;
       throw new ProfileReadError(where, reason, { cause: e });
     }
   },

@@ -39,7 +39,9 @@ describe('module map', () => {
     assert.match(problems[1]!, /rule 3: invalid regular expression \/\(\//);
     assert.match(problems[2]!, /rule 4: "pattern" must be a non-empty string/);
     assert.match(problems[3]!, /rule 5 is not an object/);
-    assert.deepEqual(parseModuleRules({ MPI: ['MPI_Send'] }).problems, ['the module map must be an array of {match, pattern, module} objects']);
+    assert.deepEqual(parseModuleRules({ MPI: ['MPI_Send'] }).problems, [
+      'the module map must be an array of {match, pattern, module} objects',
+    ]);
     assert.deepEqual(parseModuleRules(undefined), { rules: [], problems: [] });
   });
 });

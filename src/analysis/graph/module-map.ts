@@ -32,12 +32,25 @@ function regexOf(pattern: string): RegExp | null {
 export function compileModuleMap(rules: readonly ModuleRule[]): CompiledModuleMap {
   const tests = rules.map((r, k) => {
     let re: RegExp | null;
-    try { re = regexOf(r.pattern); } catch (e) {
-      throw new Error(`module map rule ${k + 1} (${r.module}): invalid regular expression ${r.pattern}: ${(e as Error).message}`, { cause: e });
+    try {
+      re = regexOf(r.pattern);
+    } catch (e) {
+      throw new Error(
+        `module map rule ${k + 1} (${r.module}): invalid regular expression ${r.pattern}: ${(e as Error).message}`,
+        { cause: e },
+      );
     }
-    const pick = r.match === 'name' ? (n: string) => n : r.match === 'file' ? (_: string, f: string | null) => f : (_: string, __: string | null, m: string | null) => m;
+    const pick =
+      r.match === 'name'
+        ? (n: string) => n
+        : r.match === 'file'
+          ? (_: string, f: string | null) => f
+          : (_: string, __: string | null, m: string | null) => m;
     const test = re ? (s: string) => re.test(s) : (s: string) => s === r.pattern;
-    return (n: string, f: string | null, m: string | null) => { const s = pick(n, f, m); return s !== null && test(s); };
+    return (n: string, f: string | null, m: string | null) => {
+      const s = pick(n, f, m);
+      return s !== null && test(s);
+    };
   });
   return {
     rules,
@@ -57,15 +70,33 @@ export function parseModuleRules(raw: unknown): { rules: ModuleRule[]; problems:
   const rules: ModuleRule[] = [];
   const problems: string[] = [];
   if (raw === undefined || raw === null) return { rules, problems };
-  if (!Array.isArray(raw)) return { rules, problems: ['the module map must be an array of {match, pattern, module} objects'] };
+  if (!Array.isArray(raw))
+    return { rules, problems: ['the module map must be an array of {match, pattern, module} objects'] };
   raw.forEach((r: unknown, k) => {
     const where = `module map rule ${k + 1}`;
-    if (typeof r !== 'object' || r === null) { problems.push(`${where} is not an object`); return; }
+    if (typeof r !== 'object' || r === null) {
+      problems.push(`${where} is not an object`);
+      return;
+    }
     const { match, pattern, module } = r as Record<string, unknown>;
-    if (!MATCH_KINDS.includes(match as ModuleRule['match'])) { problems.push(`${where}: "match" must be one of ${MATCH_KINDS.join(', ')}, not ${JSON.stringify(match)}`); return; }
-    if (typeof pattern !== 'string' || pattern === '') { problems.push(`${where}: "pattern" must be a non-empty string`); return; }
-    if (typeof module !== 'string' || module.trim() === '') { problems.push(`${where}: "module" must be a non-empty string`); return; }
-    try { regexOf(pattern); } catch (e) { problems.push(`${where}: invalid regular expression ${pattern}: ${(e as Error).message}`); return; }
+    if (!MATCH_KINDS.includes(match as ModuleRule['match'])) {
+      problems.push(`${where}: "match" must be one of ${MATCH_KINDS.join(', ')}, not ${JSON.stringify(match)}`);
+      return;
+    }
+    if (typeof pattern !== 'string' || pattern === '') {
+      problems.push(`${where}: "pattern" must be a non-empty string`);
+      return;
+    }
+    if (typeof module !== 'string' || module.trim() === '') {
+      problems.push(`${where}: "module" must be a non-empty string`);
+      return;
+    }
+    try {
+      regexOf(pattern);
+    } catch (e) {
+      problems.push(`${where}: invalid regular expression ${pattern}: ${(e as Error).message}`);
+      return;
+    }
     rules.push({ match: match as ModuleRule['match'], pattern, module: module.trim() });
   });
   return { rules, problems };

@@ -37,7 +37,9 @@ export class PairIndex {
       if (k === -1) break;
       if (k === a && this.b[h] === b) return this.ids[h]!;
     }
-    this.a[h] = a; this.b[h] = b; this.ids[h] = this.size;
+    this.a[h] = a;
+    this.b[h] = b;
+    this.ids[h] = this.size;
     return this.size++;
   }
 
@@ -56,7 +58,9 @@ export class PairIndex {
       if (a[h] === -1) continue;
       let s = this.slot(a[h]!, b[h]!);
       while (this.a[s] !== -1) s = (s + 1) & this.mask;
-      this.a[s] = a[h]!; this.b[s] = b[h]!; this.ids[s] = ids[h]!;
+      this.a[s] = a[h]!;
+      this.b[s] = b[h]!;
+      this.ids[s] = ids[h]!;
     }
   }
 }

@@ -66,12 +66,16 @@ export interface ProfileDiff {
   lines: Map<string, DiffLine[]>;
 }
 
-
 function statusOf(inBaseline: boolean, inComparison: boolean): DiffStatus {
   return inBaseline && inComparison ? 'matched' : inBaseline ? 'removed' : 'added';
 }
 
-const emptyValues = (): DiffValues => ({ baselineInclusive: 0, comparisonInclusive: 0, baselineExclusive: 0, comparisonExclusive: 0 });
+const emptyValues = (): DiffValues => ({
+  baselineInclusive: 0,
+  comparisonInclusive: 0,
+  baselineExclusive: 0,
+  comparisonExclusive: 0,
+});
 
 /**
  * Per (file, line): the inclusive value of the nodes at that line that have no ancestor at the same
@@ -80,7 +84,8 @@ const emptyValues = (): DiffValues => ({ baselineInclusive: 0, comparisonInclusi
 function lineValues(p: Profile, m: number, scale: number): Map<string, Map<number, { incl: number; excl: number }>> {
   const tree = p.tree;
   const { file, line } = tree.columns;
-  const incl = p.inclusiveTotals(m), excl = p.exclusiveTotals(m);
+  const incl = p.inclusiveTotals(m),
+    excl = p.exclusiveTotals(m);
   const byFile = new Map<number, Map<number, { incl: number; excl: number }>>();
   // Depth-first walk counting open frames per (file, line): only the outermost one adds its inclusive value.
   const open = new Map<number, Map<number, number>>();
@@ -94,7 +99,8 @@ function lineValues(p: Profile, m: number, scale: number): Map<string, Map<numbe
       cnt.set(line[i]!, cnt.get(line[i]!)! - 1);
       continue;
     }
-    const f = file[v]!, l = line[v]!;
+    const f = file[v]!,
+      l = line[v]!;
     if (f !== 0 && l > 0) {
       let lines = byFile.get(f);
       if (!lines) byFile.set(f, (lines = new Map()));
@@ -123,13 +129,17 @@ function lineValues(p: Profile, m: number, scale: number): Map<string, Map<numbe
 export function diffProfiles(baseline: Profile, comparison: Profile, metricName?: string): ProfileDiff {
   const name = metricName ?? comparison.metrics[comparison.primaryMetric]?.name;
   if (name === undefined) throw new Error('the comparison profile has no metrics');
-  const mb = baseline.metricIndex(name), mc = comparison.metricIndex(name);
+  const mb = baseline.metricIndex(name),
+    mc = comparison.metricIndex(name);
   if (mb < 0 || mc < 0) {
     const missing = mb < 0 ? 'baseline' : 'comparison';
-    throw new Error(`the ${missing} profile has no metric "${name}" (it has ${(mb < 0 ? baseline : comparison).metrics.map(m => m.name).join(', ') || 'none'})`);
+    throw new Error(
+      `the ${missing} profile has no metric "${name}" (it has ${(mb < 0 ? baseline : comparison).metrics.map(m => m.name).join(', ') || 'none'})`,
+    );
   }
   const desc = comparison.metrics[mc]!;
-  const sb = 1 / Math.max(1, baseline.contextCount), sc = 1 / Math.max(1, comparison.contextCount);
+  const sb = 1 / Math.max(1, baseline.contextCount),
+    sc = 1 / Math.max(1, comparison.contextCount);
 
   // Merged tree: (parent merged id, frame key id) → merged id.
   const nodes: DiffNode[] = [];
@@ -138,14 +148,16 @@ export function diffProfiles(baseline: Profile, comparison: Profile, metricName?
   const add = (p: Profile, m: number, scale: number, side: 'baseline' | 'comparison') => {
     const tree = p.tree;
     const { parent, kind, name: nameCol, file, line } = tree.columns;
-    const incl = p.inclusiveTotals(m), excl = p.exclusiveTotals(m);
+    const incl = p.inclusiveTotals(m),
+      excl = p.exclusiveTotals(m);
     const merged = new Int32Array(tree.size);
     const keyOf = frameKeys.idsOf(tree);
     const fileKey = new Map<number, string>();
     for (let i = 0; i < tree.size; i++) {
       const k = kind[i]!;
       const nm = tree.strings.get(nameCol[i]!);
-      let fb: string | null = null, ln: number | null = null;
+      let fb: string | null = null,
+        ln: number | null = null;
       if (isLocationKeyed(k) && file[i]! !== 0 && line[i]! > 0) {
         const f = file[i]!;
         let b = fileKey.get(f);
@@ -160,12 +172,29 @@ export function diffProfiles(baseline: Profile, comparison: Profile, metricName?
       if (id === undefined) {
         id = nodes.length;
         childOf.set(ck, id);
-        nodes.push({ parent: pm, name: nm, kind: k, file: fb, line: ln, status: 'matched', baselineNodes: [], comparisonNodes: [], ...emptyValues() });
+        nodes.push({
+          parent: pm,
+          name: nm,
+          kind: k,
+          file: fb,
+          line: ln,
+          status: 'matched',
+          baselineNodes: [],
+          comparisonNodes: [],
+          ...emptyValues(),
+        });
       }
       merged[i] = id;
       const d = nodes[id]!;
-      if (side === 'baseline') { d.baselineNodes.push(i); d.baselineInclusive += incl[i]! * scale; d.baselineExclusive += excl[i]! * scale; }
-      else { d.comparisonNodes.push(i); d.comparisonInclusive += incl[i]! * scale; d.comparisonExclusive += excl[i]! * scale; }
+      if (side === 'baseline') {
+        d.baselineNodes.push(i);
+        d.baselineInclusive += incl[i]! * scale;
+        d.baselineExclusive += excl[i]! * scale;
+      } else {
+        d.comparisonNodes.push(i);
+        d.comparisonInclusive += incl[i]! * scale;
+        d.comparisonExclusive += excl[i]! * scale;
+      }
     }
   };
   add(baseline, mb, sb, 'baseline');
@@ -176,36 +205,59 @@ export function diffProfiles(baseline: Profile, comparison: Profile, metricName?
   const functions: DiffFunction[] = [];
   const fnIndex = new Map<string, number>();
   const seen = new Map<string, [boolean, boolean]>();
-  for (const [p, m, scale, side] of [[baseline, mb, sb, 0], [comparison, mc, sc, 1]] as const) {
+  for (const [p, m, scale, side] of [
+    [baseline, mb, sb, 0],
+    [comparison, mc, sc, 1],
+  ] as const) {
     const t = functionTotals(p, m);
     t.names.forEach((fname, f) => {
       let i = fnIndex.get(fname);
-      if (i === undefined) { fnIndex.set(fname, (i = functions.length)); functions.push({ name: fname, status: 'matched', ...emptyValues() }); seen.set(fname, [false, false]); }
+      if (i === undefined) {
+        fnIndex.set(fname, (i = functions.length));
+        functions.push({ name: fname, status: 'matched', ...emptyValues() });
+        seen.set(fname, [false, false]);
+      }
       const d = functions[i]!;
-      if (side === 0) { d.baselineInclusive += t.inclusive[f]! * scale; d.baselineExclusive += t.exclusive[f]! * scale; }
-      else { d.comparisonInclusive += t.inclusive[f]! * scale; d.comparisonExclusive += t.exclusive[f]! * scale; }
+      if (side === 0) {
+        d.baselineInclusive += t.inclusive[f]! * scale;
+        d.baselineExclusive += t.exclusive[f]! * scale;
+      } else {
+        d.comparisonInclusive += t.inclusive[f]! * scale;
+        d.comparisonExclusive += t.exclusive[f]! * scale;
+      }
       seen.get(fname)![side] = true;
     });
   }
-  for (const d of functions) { const [b, c] = seen.get(d.name)!; d.status = statusOf(b, c); }
+  for (const d of functions) {
+    const [b, c] = seen.get(d.name)!;
+    d.status = statusOf(b, c);
+  }
 
   // Lines by (recorded file, line).
-  const lb = lineValues(baseline, mb, sb), lc = lineValues(comparison, mc, sc);
+  const lb = lineValues(baseline, mb, sb),
+    lc = lineValues(comparison, mc, sc);
   const lines = new Map<string, DiffLine[]>();
   for (const f of new Set([...lb.keys(), ...lc.keys()])) {
-    const a = lb.get(f), b = lc.get(f);
+    const a = lb.get(f),
+      b = lc.get(f);
     const ls = new Set<number>([...(a?.keys() ?? []), ...(b?.keys() ?? [])]);
     const out: DiffLine[] = [];
     for (const l of ls) {
-      const x = a?.get(l), y = b?.get(l);
+      const x = a?.get(l),
+        y = b?.get(l);
       out.push({
         line: l,
         status: statusOf(x !== undefined, y !== undefined),
-        baselineInclusive: x?.incl ?? 0, baselineExclusive: x?.excl ?? 0,
-        comparisonInclusive: y?.incl ?? 0, comparisonExclusive: y?.excl ?? 0,
+        baselineInclusive: x?.incl ?? 0,
+        baselineExclusive: x?.excl ?? 0,
+        comparisonInclusive: y?.incl ?? 0,
+        comparisonExclusive: y?.excl ?? 0,
       });
     }
-    lines.set(f, out.sort((p, q) => p.line - q.line));
+    lines.set(
+      f,
+      out.sort((p, q) => p.line - q.line),
+    );
   }
 
   const total = (p: Profile, m: number, scale: number) => p.total(m) * scale;
@@ -230,14 +282,21 @@ export function diffProfiles(baseline: Profile, comparison: Profile, metricName?
 export function mergeDiffLines(lists: readonly (readonly DiffLine[])[]): DiffLine[] {
   if (lists.length === 1) return lists[0]!.slice();
   const by = new Map<number, DiffLine>();
-  for (const list of lists) for (const l of list) {
-    const d = by.get(l.line);
-    if (!d) { by.set(l.line, { ...l }); continue; }
-    d.baselineInclusive += l.baselineInclusive; d.baselineExclusive += l.baselineExclusive;
-    d.comparisonInclusive += l.comparisonInclusive; d.comparisonExclusive += l.comparisonExclusive;
-    const b = d.status !== 'added' || l.status !== 'added', c = d.status !== 'removed' || l.status !== 'removed';
-    d.status = b && c ? 'matched' : b ? 'removed' : 'added';
-  }
+  for (const list of lists)
+    for (const l of list) {
+      const d = by.get(l.line);
+      if (!d) {
+        by.set(l.line, { ...l });
+        continue;
+      }
+      d.baselineInclusive += l.baselineInclusive;
+      d.baselineExclusive += l.baselineExclusive;
+      d.comparisonInclusive += l.comparisonInclusive;
+      d.comparisonExclusive += l.comparisonExclusive;
+      const b = d.status !== 'added' || l.status !== 'added',
+        c = d.status !== 'removed' || l.status !== 'removed';
+      d.status = b && c ? 'matched' : b ? 'removed' : 'added';
+    }
   return [...by.values()].sort((a, b) => a.line - b.line);
 }
 

@@ -10,17 +10,30 @@ export const DEFAULT_HISTOGRAM_BINS = 20;
  * values; with any value ≤ 0 it falls back to linear and says so in `scale`. Binning follows
  * stats/histogram.ts (a constant vector lands in the middle bin; NaN in none, `binOf` -1).
  */
-export function rankHistogram(values: ArrayLike<number>, bins = DEFAULT_HISTOGRAM_BINS, scale: 'linear' | 'log' = 'linear'): BinnedHistogram & { binOf: number[] } {
-  if (!(Number.isInteger(bins) && bins >= 1)) throw new RangeError(`histogram bin count ${bins} must be a positive integer`);
+export function rankHistogram(
+  values: ArrayLike<number>,
+  bins = DEFAULT_HISTOGRAM_BINS,
+  scale: 'linear' | 'log' = 'linear',
+): BinnedHistogram & { binOf: number[] } {
+  if (!(Number.isInteger(bins) && bins >= 1))
+    throw new RangeError(`histogram bin count ${bins} must be a positive integer`);
   const n = values.length;
-  let min = Infinity, max = -Infinity;
-  for (let k = 0; k < n; k++) { const v = values[k]!; if (v < min) min = v; if (v > max) max = v; }
+  let min = Infinity,
+    max = -Infinity;
+  for (let k = 0; k < n; k++) {
+    const v = values[k]!;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
   if (!(min <= max)) return { scale, min: 0, max: 0, edges: [], counts: [], binOf: new Array<number>(n).fill(-1) };
   const log = scale === 'log' && min > 0;
   const f = log ? Math.log : (v: number) => v;
-  const lo = f(min), hi = f(max);
+  const lo = f(min),
+    hi = f(max);
   const width = (hi - lo) / bins;
-  const edges = Array.from({ length: bins + 1 }, (_, k) => (k === 0 ? min : k === bins ? max : log ? Math.exp(lo + k * width) : lo + k * width));
+  const edges = Array.from({ length: bins + 1 }, (_, k) =>
+    k === 0 ? min : k === bins ? max : log ? Math.exp(lo + k * width) : lo + k * width,
+  );
   const counts = new Array<number>(bins).fill(0);
   const binOfContext = new Array<number>(n);
   for (let c = 0; c < n; c++) {
@@ -39,6 +52,10 @@ export function rankHistogram(values: ArrayLike<number>, bins = DEFAULT_HISTOGRA
 export function binsAreContiguousInRank(h: BinnedHistogram & { binOf: number[] }): boolean {
   const first = new Array<number>(h.counts.length).fill(-1);
   const last = new Array<number>(h.counts.length).fill(-1);
-  h.binOf.forEach((b, c) => { if (b < 0) return; if (first[b] === -1) first[b] = c; last[b] = c; });
+  h.binOf.forEach((b, c) => {
+    if (b < 0) return;
+    if (first[b] === -1) first[b] = c;
+    last[b] = c;
+  });
   return h.counts.every((count, b) => count === 0 || last[b]! - first[b]! + 1 === count);
 }

@@ -7,6 +7,11 @@ import { superGraphData, type SuperGraphDataOptions } from './super-graph-data';
  * any options (module map, splits, reveals, a context subset). Kept as the stable entry point the
  * panel and the parse worker call.
  */
-export function sankeyData(profile: Profile, m: number, title: string, options: Omit<SuperGraphDataOptions, 'metric'> = {}): SankeyData {
+export function sankeyData(
+  profile: Profile,
+  m: number,
+  title: string,
+  options: Omit<SuperGraphDataOptions, 'metric'> = {},
+): SankeyData {
   return superGraphData(profile, title, { ...options, metric: m });
 }

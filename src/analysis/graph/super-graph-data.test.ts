@@ -10,10 +10,17 @@ import { sankeyData } from './sankey-data';
 import { superGraph } from './super-graph';
 import { superGraphData } from './super-graph-data';
 import { assertInvariants } from './test-fixtures/graph-invariants';
-import { LIB5_ENTRIES, LULESH_MODULE_MAP, luleshLike, mirandaLike, profileFromFixture } from './test-fixtures/synthetic-runs';
+import {
+  LIB5_ENTRIES,
+  LULESH_MODULE_MAP,
+  luleshLike,
+  mirandaLike,
+  profileFromFixture,
+} from './test-fixtures/synthetic-runs';
 
 describe('Sankey message from the super graph', () => {
-  const p = profileFromOutline(`
+  const p = profileFromOutline(
+    `
 _start
   main @heat main.c:3 = 1 1
     step = 1 1
@@ -21,27 +28,42 @@ _start
         stencil.c:12 @libstencil = 10 30
       halo @libhalo = 1 1
         MPI_Sendrecv @libmpi = 8 2
-          cb @libhalo = 1 1`, 2);
+          cb @libhalo = 1 1`,
+    2,
+  );
 
   it('keeps the fields the current Sankey draws: shares, imbalance and a source location per node', () => {
     const s = sankeyData(p, 0, 'demo', { filter: { threshold: 0 } });
-    assert.deepEqual(s.nodes.map(n => n.id), ['_start', 'heat', 'libstencil', 'libhalo', 'libmpi', 'libhalo#2']);
+    assert.deepEqual(
+      s.nodes.map(n => n.id),
+      ['_start', 'heat', 'libstencil', 'libhalo', 'libmpi', 'libhalo#2'],
+    );
     const stencil = s.nodes.find(n => n.id === 'libstencil')!;
     assert.equal(stencil.share, 48 / 66);
     assert.equal(stencil.imbalance, 36 / 24);
     assert.deepEqual(stencil.entry, { name: 'sweep', file: 'stencil.c', line: 12 });
     assert.deepEqual(s.nodes.find(n => n.id === 'heat')!.entry, { name: 'main', file: 'main.c', line: 3 });
     assert.equal(s.nodes.find(n => n.id === 'libhalo#2')!.label, 'libhalo (2)');
-    assert.deepEqual(s.links.map(l => [l.source, l.target, l.value]), [
-      ['_start', 'heat', 66], ['heat', 'libstencil', 48], ['heat', 'libhalo', 14], ['libhalo', 'libmpi', 12], ['libmpi', 'libhalo#2', 2],
-    ]);
+    assert.deepEqual(
+      s.links.map(l => [l.source, l.target, l.value]),
+      [
+        ['_start', 'heat', 66],
+        ['heat', 'libstencil', 48],
+        ['heat', 'libhalo', 14],
+        ['libhalo', 'libmpi', 12],
+        ['libmpi', 'libhalo#2', 2],
+      ],
+    );
   });
 
   it('adds per-context values, histograms, entry functions, callers, member counts and the filter', () => {
     const s = sankeyData(p, 0, 'demo', { filter: { threshold: 0 } });
     const stencil = s.nodes.find(n => n.id === 'libstencil')!;
     assert.deepEqual(stencil.contextValues, { inclusive: [12, 36], exclusive: [12, 36] });
-    assert.deepEqual(stencil.histogram!.inclusive.counts.filter(c => c > 0), [1, 1]);
+    assert.deepEqual(
+      stencil.histogram!.inclusive.counts.filter(c => c > 0),
+      [1, 1],
+    );
     assert.deepEqual(stencil.histogram!.inclusive.binOf, [0, 19]);
     assert.deepEqual(stencil.entries, [{ name: 'sweep', inclusive: 48, exclusive: 48, file: 'stencil.c', line: 12 }]);
     assert.equal(stencil.entryCount, 1);
@@ -56,16 +78,34 @@ _start
   });
 
   it('names split components with hyphens and echoes the split state', () => {
-    const s = superGraphData(profileFromOutline(LIB5_ENTRIES), 'lib5', { filter: { threshold: 0 }, splits: [{ node: 'lib5', mode: 'entry' }, { node: 'mpi', mode: 'caller' }] });
-    assert.deepEqual(s.nodes.map(n => [n.label, n.kind, n.baseId]), [
-      ['app', 'module', 'app'], ['lib3', 'module', 'lib3'], ['lib5-lib5_setup', 'entry', 'lib5'], ['lib5-lib5_apply', 'entry', 'lib5'],
-      ['mpi-lib5-lib5_apply', 'caller', 'mpi'], ['lib4', 'module', 'lib4'],
+    const s = superGraphData(profileFromOutline(LIB5_ENTRIES), 'lib5', {
+      filter: { threshold: 0 },
+      splits: [
+        { node: 'lib5', mode: 'entry' },
+        { node: 'mpi', mode: 'caller' },
+      ],
+    });
+    assert.deepEqual(
+      s.nodes.map(n => [n.label, n.kind, n.baseId]),
+      [
+        ['app', 'module', 'app'],
+        ['lib3', 'module', 'lib3'],
+        ['lib5-lib5_setup', 'entry', 'lib5'],
+        ['lib5-lib5_apply', 'entry', 'lib5'],
+        ['mpi-lib5-lib5_apply', 'caller', 'mpi'],
+        ['lib4', 'module', 'lib4'],
+      ],
+    );
+    assert.deepEqual(s.splits, [
+      { node: 'lib5', mode: 'entry' },
+      { node: 'mpi', mode: 'caller' },
     ]);
-    assert.deepEqual(s.splits, [{ node: 'lib5', mode: 'entry' }, { node: 'mpi', mode: 'caller' }]);
   });
 
   it('shortens load-module paths in labels and keeps the module in the id', () => {
-    const s = superGraphData(mirandaLike(8), 'miranda', { splits: [{ node: '/usr/lib/libpsm_infinipath.so.1', mode: 'caller' }] });
+    const s = superGraphData(mirandaLike(8), 'miranda', {
+      splits: [{ node: '/usr/lib/libpsm_infinipath.so.1', mode: 'caller' }],
+    });
     const labels = s.nodes.map(n => n.label);
     assert.ok(labels.includes('libHYPRE.so'));
     assert.ok(labels.includes('libpsm_infinipath.so.1-libHYPRE.so'), labels.join(', '));
@@ -73,12 +113,25 @@ _start
 
   it('sends histograms only, not one value per context, beyond the raw limit', () => {
     const ranks = MAX_RAW_CONTEXT_VALUES + 1;
-    const big = profileFromFixture([{ name: 'main', module: 'app', exclusive: r => 1 + (r % 7), children: [{ name: 'MPI_Wait', module: 'mpi', exclusive: r => r / ranks }] }], ranks);
+    const big = profileFromFixture(
+      [
+        {
+          name: 'main',
+          module: 'app',
+          exclusive: r => 1 + (r % 7),
+          children: [{ name: 'MPI_Wait', module: 'mpi', exclusive: r => r / ranks }],
+        },
+      ],
+      ranks,
+    );
     const s = superGraphData(big, 'big');
     const node = s.nodes.find(n => n.id === 'mpi')!;
     assert.equal(node.contextValues, undefined);
     assert.equal(node.histogram!.inclusive.binOf, undefined);
-    assert.equal(node.histogram!.inclusive.counts.reduce((a, b) => a + b, 0), ranks);
+    assert.equal(
+      node.histogram!.inclusive.counts.reduce((a, b) => a + b, 0),
+      ranks,
+    );
   });
 });
 
@@ -90,13 +143,23 @@ describe('per-rank histograms', () => {
     const occupied = (c: number[]) => c.filter(x => x > 0).length;
     // 12 light ranks in the bottom bins, 4 heavy ones far right: a long right tail.
     assert.ok(occupied(force.counts) >= 2);
-    assert.ok(force.counts.slice(0, 2).reduce((a, b) => a + b, 0) === 12 && force.counts.slice(-2).reduce((a, b) => a + b, 0) === 4);
+    assert.ok(
+      force.counts.slice(0, 2).reduce((a, b) => a + b, 0) === 12 &&
+        force.counts.slice(-2).reduce((a, b) => a + b, 0) === 4,
+    );
     assert.ok((force.max - force.min) / force.min > 0.3, 'wide relative spread');
     // TimeIncrement: ±1 % noise → the whole distribution within 2 % of its minimum.
     assert.ok((timer.max - timer.min) / timer.min < 0.03);
     const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
-    const skew = (v: number[]) => { const m = mean(v); const sd = Math.sqrt(mean(v.map(x => (x - m) ** 2))); return mean(v.map(x => ((x - m) / sd) ** 3)); };
-    assert.ok(skew(s.nodes.find(n => n.id === 'CalcForce')!.contextValues!.inclusive) > 1, 'skewed towards the slow ranks');
+    const skew = (v: number[]) => {
+      const m = mean(v);
+      const sd = Math.sqrt(mean(v.map(x => (x - m) ** 2)));
+      return mean(v.map(x => ((x - m) / sd) ** 3));
+    };
+    assert.ok(
+      skew(s.nodes.find(n => n.id === 'CalcForce')!.contextValues!.inclusive) > 1,
+      'skewed towards the slow ranks',
+    );
   });
 
   it('AT-6: rank-correlated costs give one contiguous rank range per bin; a random permutation does not', () => {
@@ -106,7 +169,10 @@ describe('per-rank histograms', () => {
     assert.ok(binsAreContiguousInRank(rankHistogram(psm)));
     const rnd = seededRandom(3);
     const shuffled = Float64Array.from(psm);
-    for (let k = shuffled.length - 1; k > 0; k--) { const j = Math.floor(rnd() * (k + 1)); [shuffled[k], shuffled[j]] = [shuffled[j]!, shuffled[k]!]; }
+    for (let k = shuffled.length - 1; k > 0; k--) {
+      const j = Math.floor(rnd() * (k + 1));
+      [shuffled[k], shuffled[j]] = [shuffled[j]!, shuffled[k]!];
+    }
     assert.ok(!binsAreContiguousInRank(rankHistogram(shuffled)));
   });
 
@@ -116,7 +182,10 @@ describe('per-rank histograms', () => {
     assert.deepEqual(h.counts, [1, 1, 2]);
     assert.ok(Math.abs(h.edges[1]! - 10) < 1e-9);
     assert.equal(rankHistogram([0, 1, 2], 2, 'log').scale, 'linear');
-    assert.deepEqual(rankHistogram([5, 5, 5], 20).counts.filter(c => c > 0), [3]);
+    assert.deepEqual(
+      rankHistogram([5, 5, 5], 20).counts.filter(c => c > 0),
+      [3],
+    );
     assert.deepEqual(rankHistogram([], 20).counts, []);
     assert.throws(() => rankHistogram([1], 0), /bin count 0 must be a positive integer/);
   });
@@ -124,28 +193,53 @@ describe('per-rank histograms', () => {
 
 describe('super graph on real profiles', () => {
   const osu = 'data/hpctoolkit-xml/osu-allgather-10ranks-2threads';
-  it('HPCToolkit osu-allgather (10 ranks × 2 threads): invariants hold, MPI is split by caller', { skip: skipUnlessShared(osu) }, async () => {
-    const p = await readProfile(sharedPath(osu));
-    const g = superGraph(p);
-    assertInvariants(g);
-    assert.ok(g.nodes.length > 2);
-    assert.ok(g.filter.removedNodes > 0, 'the 0.1 % filter removes something on a real profile');
-    assert.ok(Math.abs(g.total - p.total(p.primaryMetric)) <= 1e-9 * g.total);
-    const split = superGraph(p, { splits: g.nodes.filter(n => g.edges.filter(e => e.to === g.nodes.indexOf(n)).length > 1).map(n => ({ node: n.id, mode: 'caller' as const })) });
-    assertInvariants(split);
-    const half = Int32Array.from({ length: p.contextCount / 2 }, (_, k) => k);
-    assertInvariants(superGraph(p, { contexts: half }));
-    const s = superGraphData(p, 'osu');
-    assert.equal(s.contexts!.count, 20);
-    assert.ok(s.nodes.every(n => n.contextValues!.inclusive.length === 20 && n.histogram!.inclusive.counts.reduce((a, b) => a + b, 0) === 20));
-  });
+  it(
+    'HPCToolkit osu-allgather (10 ranks × 2 threads): invariants hold, MPI is split by caller',
+    { skip: skipUnlessShared(osu) },
+    async () => {
+      const p = await readProfile(sharedPath(osu));
+      const g = superGraph(p);
+      assertInvariants(g);
+      assert.ok(g.nodes.length > 2);
+      assert.ok(g.filter.removedNodes > 0, 'the 0.1 % filter removes something on a real profile');
+      assert.ok(Math.abs(g.total - p.total(p.primaryMetric)) <= 1e-9 * g.total);
+      const split = superGraph(p, {
+        splits: g.nodes
+          .filter(n => g.edges.filter(e => e.to === g.nodes.indexOf(n)).length > 1)
+          .map(n => ({ node: n.id, mode: 'caller' as const })),
+      });
+      assertInvariants(split);
+      const half = Int32Array.from({ length: p.contextCount / 2 }, (_, k) => k);
+      assertInvariants(superGraph(p, { contexts: half }));
+      const s = superGraphData(p, 'osu');
+      assert.equal(s.contexts!.count, 20);
+      assert.ok(
+        s.nodes.every(
+          n =>
+            n.contextValues!.inclusive.length === 20 && n.histogram!.inclusive.counts.reduce((a, b) => a + b, 0) === 20,
+        ),
+      );
+    },
+  );
 
   const cali = 'data/caliper-cali/lulesh-mpi-scaling-5runs/27_cores.cali';
-  it('Caliper LULESH (27 ranks) with the LULESH module map: invariants hold', { skip: skipUnlessShared(cali) }, async () => {
-    const p = await readProfile(sharedPath(cali));
-    const g = superGraph(p, { moduleMap: LULESH_MODULE_MAP, filter: { threshold: 0 } });
-    assertInvariants(g);
-    assert.ok(g.nodes.some(n => n.module === 'CalcForce' || n.module === 'MPI' || n.module === 'Lulesh'), g.nodes.map(n => n.id).join(', '));
-    assertInvariants(superGraph(p, { moduleMap: LULESH_MODULE_MAP, splits: g.nodes.map(n => ({ node: n.id, mode: 'entry' as const })) }));
-  });
+  it(
+    'Caliper LULESH (27 ranks) with the LULESH module map: invariants hold',
+    { skip: skipUnlessShared(cali) },
+    async () => {
+      const p = await readProfile(sharedPath(cali));
+      const g = superGraph(p, { moduleMap: LULESH_MODULE_MAP, filter: { threshold: 0 } });
+      assertInvariants(g);
+      assert.ok(
+        g.nodes.some(n => n.module === 'CalcForce' || n.module === 'MPI' || n.module === 'Lulesh'),
+        g.nodes.map(n => n.id).join(', '),
+      );
+      assertInvariants(
+        superGraph(p, {
+          moduleMap: LULESH_MODULE_MAP,
+          splits: g.nodes.map(n => ({ node: n.id, mode: 'entry' as const })),
+        }),
+      );
+    },
+  );
 });

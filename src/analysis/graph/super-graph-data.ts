@@ -27,7 +27,10 @@ export function supernodeLabels(graph: SuperGraph): string[] {
     const short = shortName(n.module);
     const baseLabel = n.occurrence === 1 ? short : `${short} (${n.occurrence})`;
     const suffix = n.id.slice(n.base.length + 1);
-    const label = n.kind === 'module' ? baseLabel : `${baseLabel}-${n.kind === 'caller' ? labelOf.get(suffix) ?? shortName(suffix) : suffix}`;
+    const label =
+      n.kind === 'module'
+        ? baseLabel
+        : `${baseLabel}-${n.kind === 'caller' ? (labelOf.get(suffix) ?? shortName(suffix)) : suffix}`;
     labelOf.set(n.id, label);
     return label;
   });
@@ -40,7 +43,13 @@ export function supernodeFunctionCounts(graph: SuperGraph, tree: CallTree): Int3
   const out = new Int32Array(graph.nodes.length);
   graph.nodes.forEach((n, s) => {
     for (const i of n.members) {
-      if ((parent[i]! < 0 || kind[i] === NodeKind.Function || kind[i] === NodeKind.Region) && seenIn[nameColumn[i]!] !== s) { seenIn[nameColumn[i]!] = s; out[s]!++; }
+      if (
+        (parent[i]! < 0 || kind[i] === NodeKind.Function || kind[i] === NodeKind.Region) &&
+        seenIn[nameColumn[i]!] !== s
+      ) {
+        seenIn[nameColumn[i]!] = s;
+        out[s]!++;
+      }
     }
   });
   return out;
@@ -52,7 +61,12 @@ export function supernodeFunctionCounts(graph: SuperGraph, tree: CallTree): Int3
  * entry functions with source locations, callers with shares — never the call tree itself.
  * Pass `graph` when it is already computed with the same options.
  */
-export function superGraphData(profile: Profile, title: string, options: SuperGraphDataOptions = {}, graph: SuperGraph = superGraph(profile, options)): SankeyData {
+export function superGraphData(
+  profile: Profile,
+  title: string,
+  options: SuperGraphDataOptions = {},
+  graph: SuperGraph = superGraph(profile, options),
+): SankeyData {
   const metric = profile.metrics[graph.metric]!;
   const tree = profile.tree;
   const K = graph.contexts.length;
@@ -70,7 +84,10 @@ export function superGraphData(profile: Profile, title: string, options: SuperGr
     const loc = sourceOf(profile, hottest);
     const incHist = rankHistogram(n.inclusiveByContext, bins, scale);
     const excHist = rankHistogram(n.exclusiveByContext, bins, scale);
-    if (!raw) { delete (incHist as { binOf?: number[] }).binOf; delete (excHist as { binOf?: number[] }).binOf; }
+    if (!raw) {
+      delete (incHist as { binOf?: number[] }).binOf;
+      delete (excHist as { binOf?: number[] }).binOf;
+    }
     return {
       id: n.id,
       label: labels[s]!,
@@ -83,9 +100,15 @@ export function superGraphData(profile: Profile, title: string, options: SuperGr
       kind: n.kind,
       baseId: n.base,
       occurrence: n.occurrence,
-      ...(raw ? { contextValues: { inclusive: Array.from(n.inclusiveByContext), exclusive: Array.from(n.exclusiveByContext) } } : {}),
+      ...(raw
+        ? {
+            contextValues: { inclusive: Array.from(n.inclusiveByContext), exclusive: Array.from(n.exclusiveByContext) },
+          }
+        : {}),
       histogram: { inclusive: incHist, exclusive: excHist },
-      entries: n.entries.slice(0, MAX_ENTRIES_SENT).map(e => ({ name: e.name, inclusive: e.inclusive, exclusive: e.exclusive, ...sourceOf(profile, e.hottest) })),
+      entries: n.entries
+        .slice(0, MAX_ENTRIES_SENT)
+        .map(e => ({ name: e.name, inclusive: e.inclusive, exclusive: e.exclusive, ...sourceOf(profile, e.hottest) })),
       entryCount: n.entries.length,
       callers: (callers[s] ?? []).map(c => ({ id: c.id, value: c.value, share: c.share })),
       memberCount: n.members.length,
@@ -99,10 +122,23 @@ export function superGraphData(profile: Profile, title: string, options: SuperGr
     total: graph.total,
     nodes,
     links: graph.edges.map(e => ({ source: e.source, target: e.target, value: e.value })),
-    contexts: { count: profile.contextCount, indices: Array.from(graph.contexts), labels: Array.from(graph.contexts, c => profile.contexts[c]!.label) },
+    contexts: {
+      count: profile.contextCount,
+      indices: Array.from(graph.contexts),
+      labels: Array.from(graph.contexts, c => profile.contexts[c]!.label),
+    },
     droppedLinks: graph.droppedEdges.map(e => ({ source: e.source, target: e.target, value: e.value })),
-    filter: { threshold: graph.filter.threshold, by: graph.filter.by, removedNodes: graph.filter.removedNodes, removedFunctions: graph.filter.removedFunctions },
-    splits: (options.splits ?? []).map(s => ({ node: s.node, mode: s.mode, ...(s.entries ? { entries: [...s.entries] } : {}) })),
+    filter: {
+      threshold: graph.filter.threshold,
+      by: graph.filter.by,
+      removedNodes: graph.filter.removedNodes,
+      removedFunctions: graph.filter.removedFunctions,
+    },
+    splits: (options.splits ?? []).map(s => ({
+      node: s.node,
+      mode: s.mode,
+      ...(s.entries ? { entries: [...s.entries] } : {}),
+    })),
     reveal: (options.reveal ?? []).map(r => ({ node: r.node, function: r.function })),
     unmatched: graph.unmatched,
     histogramBins: bins,

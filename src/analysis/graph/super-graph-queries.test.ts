@@ -19,14 +19,30 @@ describe('super-graph queries (what the Sankey panel asks the analysis worker)',
     assert.deepEqual(answerSuperGraphQuery(p, { kind: 'nodeIds', options, nodes: [] }), []);
   });
 
-  it('nodeMetrics gives one node\'s per-rank inclusive and exclusive values per metric, none for an unknown node', () => {
+  it("nodeMetrics gives one node's per-rank inclusive and exclusive values per metric, none for an unknown node", () => {
     const node = g.nodes.find(n => n.id.startsWith('CalcForce'))!;
-    const [time, ...rest] = answerSuperGraphQuery(p, { kind: 'nodeMetrics', options: { moduleMap: LULESH_MODULE_MAP }, nodeId: node.id, maxMetrics: 12 });
+    const [time, ...rest] = answerSuperGraphQuery(p, {
+      kind: 'nodeMetrics',
+      options: { moduleMap: LULESH_MODULE_MAP },
+      nodeId: node.id,
+      maxMetrics: 12,
+    });
     assert.equal(rest.length, 0, 'the fixture has one metric');
     assert.equal(time!.name, 'time');
     assert.deepEqual(time!.inclusive, Array.from(node.inclusiveByContext));
     assert.deepEqual(time!.exclusive, Array.from(node.exclusiveByContext));
-    assert.deepEqual(answerSuperGraphQuery(p, { kind: 'nodeMetrics', options: {}, nodeId: 'no such node', maxMetrics: 12 }), []);
-    assert.deepEqual(answerSuperGraphQuery(p, { kind: 'nodeMetrics', options: { moduleMap: LULESH_MODULE_MAP }, nodeId: node.id, maxMetrics: 0 }), []);
+    assert.deepEqual(
+      answerSuperGraphQuery(p, { kind: 'nodeMetrics', options: {}, nodeId: 'no such node', maxMetrics: 12 }),
+      [],
+    );
+    assert.deepEqual(
+      answerSuperGraphQuery(p, {
+        kind: 'nodeMetrics',
+        options: { moduleMap: LULESH_MODULE_MAP },
+        nodeId: node.id,
+        maxMetrics: 0,
+      }),
+      [],
+    );
   });
 });

@@ -18,8 +18,14 @@ export interface SuperGraphQueryResults {
   nodeMetrics: NodeMetricValues[];
 }
 
-export function answerSuperGraphQuery<K extends SuperGraphQuery['kind']>(profile: Profile, query: Extract<SuperGraphQuery, { kind: K }>): SuperGraphQueryResults[K];
-export function answerSuperGraphQuery(profile: Profile, query: SuperGraphQuery): SuperGraphQueryResults[SuperGraphQuery['kind']] {
+export function answerSuperGraphQuery<K extends SuperGraphQuery['kind']>(
+  profile: Profile,
+  query: Extract<SuperGraphQuery, { kind: K }>,
+): SuperGraphQueryResults[K];
+export function answerSuperGraphQuery(
+  profile: Profile,
+  query: SuperGraphQuery,
+): SuperGraphQueryResults[SuperGraphQuery['kind']] {
   switch (query.kind) {
     case 'nodeIds':
       return sankeyNodeIds(superGraph(profile, query.options), query.nodes);
@@ -29,7 +35,13 @@ export function answerSuperGraphQuery(profile: Profile, query: SuperGraphQuery):
       for (let m = 0; m < count; m++) {
         const metric = profile.metrics[m]!;
         const n = superGraph(profile, { ...query.options, metric: m }).nodes.find(x => x.id === query.nodeId);
-        if (n) out.push({ name: metric.label || metric.name, unit: metric.unit, inclusive: Array.from(n.inclusiveByContext), exclusive: Array.from(n.exclusiveByContext) });
+        if (n)
+          out.push({
+            name: metric.label || metric.name,
+            unit: metric.unit,
+            inclusive: Array.from(n.inclusiveByContext),
+            exclusive: Array.from(n.exclusiveByContext),
+          });
       }
       return out;
     }

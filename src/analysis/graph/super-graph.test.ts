@@ -1,18 +1,51 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { profileFromOutline } from '../model/test-profiles';
-import { callersOf, complementContexts, dropBackEdges, superGraph, supernodeOfNode, type SuperGraph } from './super-graph';
+import {
+  callersOf,
+  complementContexts,
+  dropBackEdges,
+  superGraph,
+  supernodeOfNode,
+  type SuperGraph,
+} from './super-graph';
 import { assertInvariants, isAcyclic, near } from './test-fixtures/graph-invariants';
-import { LIB1_LIB2_LIB1, LIB5_ENTRIES, LULESH_MODULE_MAP, luleshLike, mirandaLike, RECURSION } from './test-fixtures/synthetic-runs';
+import {
+  LIB1_LIB2_LIB1,
+  LIB5_ENTRIES,
+  LULESH_MODULE_MAP,
+  luleshLike,
+  mirandaLike,
+  RECURSION,
+} from './test-fixtures/synthetic-runs';
 
-const byId = (g: SuperGraph, id: string) => { const n = g.nodes.find(x => x.id === id); assert.ok(n, `no node ${id} in ${g.nodes.map(x => x.id).join(', ')}`); return n; };
+const byId = (g: SuperGraph, id: string) => {
+  const n = g.nodes.find(x => x.id === id);
+  assert.ok(n, `no node ${id} in ${g.nodes.map(x => x.id).join(', ')}`);
+  return n;
+};
 const outgoing = (g: SuperGraph, id: string) => g.edges.filter(e => e.source === id).reduce((s, e) => s + e.value, 0);
 
 describe('super graph: aggregation', () => {
   it('AT-12: lib1 → lib2 → lib1 gives two lib1 supernodes and no cycle', () => {
     const g = superGraph(profileFromOutline(LIB1_LIB2_LIB1), { filter: { threshold: 0 } });
-    assert.deepEqual(g.nodes.map(n => [n.id, n.module, n.occurrence]), [['app', 'app', 1], ['lib1', 'lib1', 1], ['lib2', 'lib2', 1], ['lib1#2', 'lib1', 2]]);
-    assert.deepEqual(g.edges.map(e => [e.source, e.target, e.value]), [['app', 'lib1', 15], ['lib1', 'lib2', 10], ['lib2', 'lib1#2', 6]]);
+    assert.deepEqual(
+      g.nodes.map(n => [n.id, n.module, n.occurrence]),
+      [
+        ['app', 'app', 1],
+        ['lib1', 'lib1', 1],
+        ['lib2', 'lib2', 1],
+        ['lib1#2', 'lib1', 2],
+      ],
+    );
+    assert.deepEqual(
+      g.edges.map(e => [e.source, e.target, e.value]),
+      [
+        ['app', 'lib1', 15],
+        ['lib1', 'lib2', 10],
+        ['lib2', 'lib1#2', 6],
+      ],
+    );
     assert.deepEqual(g.droppedEdges, []);
     assertInvariants(g);
   });
@@ -23,32 +56,67 @@ describe('super graph: aggregation', () => {
     const math = byId(g, 'libmath');
     assert.equal(math.exclusive, 1 + 2 + 3, 'the three nested fib frames');
     assert.equal(math.inclusive, 11, 'only the outermost fib enters libmath on the path');
-    assert.deepEqual(math.entries.map(e => [e.name, e.inclusive, e.exclusive, [...e.nodes]]), [['fib', 11, 1, [1]]]);
+    assert.deepEqual(
+      math.entries.map(e => [e.name, e.inclusive, e.exclusive, [...e.nodes]]),
+      [['fib', 11, 1, [1]]],
+    );
     assert.equal(byId(g, 'libmath#2').inclusive, 4);
     assertInvariants(g);
   });
 
   it('merges by function into the call graph (cycle-free: recursion through another function is a duplicate)', () => {
     const g = superGraph(profileFromOutline(RECURSION), { groupBy: 'function', filter: { threshold: 0 } });
-    assert.deepEqual(g.nodes.map(n => [n.id, n.inclusive, n.exclusive]), [['main', 12, 1], ['fib', 11, 6], ['log_it', 5, 1], ['fib#2', 4, 4]]);
+    assert.deepEqual(
+      g.nodes.map(n => [n.id, n.inclusive, n.exclusive]),
+      [
+        ['main', 12, 1],
+        ['fib', 11, 6],
+        ['log_it', 5, 1],
+        ['fib#2', 4, 4],
+      ],
+    );
     assertInvariants(g);
   });
 
-  it('gives unknown-module frames their caller\'s module and groups by name when the profile knows no modules', () => {
-    const mixed = superGraph(profileFromOutline(`
+  it("gives unknown-module frames their caller's module and groups by name when the profile knows no modules", () => {
+    const mixed = superGraph(
+      profileFromOutline(`
 _start = 1
   main @app = 1
     helper = 2
-    lib_call @lib = 3`), { filter: { threshold: 0 } });
-    assert.deepEqual(mixed.nodes.map(n => [n.id, n.exclusive]), [['_start', 1], ['app', 3], ['lib', 3]]);
-    const flat = superGraph(profileFromOutline(`
+    lib_call @lib = 3`),
+      { filter: { threshold: 0 } },
+    );
+    assert.deepEqual(
+      mixed.nodes.map(n => [n.id, n.exclusive]),
+      [
+        ['_start', 1],
+        ['app', 3],
+        ['lib', 3],
+      ],
+    );
+    const flat = superGraph(
+      profileFromOutline(`
 main = 1
   solve = 2
     loop.c:4 = 5
   io = 3
-    solve = 1`), { filter: { threshold: 0 } });
-    assert.deepEqual(flat.nodes.map(n => [n.id, n.inclusive, n.exclusive]), [['main', 12, 1], ['solve', 8, 8], ['io', 4, 3]]);
-    assert.equal(byId(flat, 'solve').entries.find(e => e.name === 'solve')!.exclusive, 8, 'an entry owns its statements');
+    solve = 1`),
+      { filter: { threshold: 0 } },
+    );
+    assert.deepEqual(
+      flat.nodes.map(n => [n.id, n.inclusive, n.exclusive]),
+      [
+        ['main', 12, 1],
+        ['solve', 8, 8],
+        ['io', 4, 3],
+      ],
+    );
+    assert.equal(
+      byId(flat, 'solve').entries.find(e => e.name === 'solve')!.exclusive,
+      8,
+      'an entry owns its statements',
+    );
   });
 
   it('applies module-map rules before load modules, first match wins, then falls back', () => {
@@ -58,23 +126,52 @@ main @app a.c:1 = 1
   PMPI_Send @libmpi.so = 3
   solve @app solver/s.c:4 = 4
   other @app = 5`);
-    const g = superGraph(p, { filter: { threshold: 0 }, moduleMap: [
-      { match: 'name', pattern: '/^P?MPI_/', module: 'MPI' },
-      { match: 'file', pattern: '/^solver\\//', module: 'Solver' },
-      { match: 'name', pattern: 'solve', module: 'never (an earlier rule matched)' },
-    ] });
-    assert.deepEqual(g.nodes.map(n => [n.id, n.inclusive]), [['app', 15], ['MPI', 5], ['Solver', 4]]);
-    assert.deepEqual(byId(g, 'MPI').entries.map(e => e.name), ['PMPI_Send', 'MPI_Send']);
-    const byModule = superGraph(p, { filter: { threshold: 0 }, moduleMap: [{ match: 'module', pattern: 'libmpi.so', module: 'comm' }] });
-    assert.deepEqual(byModule.nodes.map(n => n.id), ['app', 'comm']);
-    assert.throws(() => superGraph(p, { moduleMap: [{ match: 'name', pattern: '/(/', module: 'x' }] }), /module map rule 1 \(x\): invalid regular expression/);
+    const g = superGraph(p, {
+      filter: { threshold: 0 },
+      moduleMap: [
+        { match: 'name', pattern: '/^P?MPI_/', module: 'MPI' },
+        { match: 'file', pattern: '/^solver\\//', module: 'Solver' },
+        { match: 'name', pattern: 'solve', module: 'never (an earlier rule matched)' },
+      ],
+    });
+    assert.deepEqual(
+      g.nodes.map(n => [n.id, n.inclusive]),
+      [
+        ['app', 15],
+        ['MPI', 5],
+        ['Solver', 4],
+      ],
+    );
+    assert.deepEqual(
+      byId(g, 'MPI').entries.map(e => e.name),
+      ['PMPI_Send', 'MPI_Send'],
+    );
+    const byModule = superGraph(p, {
+      filter: { threshold: 0 },
+      moduleMap: [{ match: 'module', pattern: 'libmpi.so', module: 'comm' }],
+    });
+    assert.deepEqual(
+      byModule.nodes.map(n => n.id),
+      ['app', 'comm'],
+    );
+    assert.throws(
+      () => superGraph(p, { moduleMap: [{ match: 'name', pattern: '/(/', module: 'x' }] }),
+      /module map rule 1 \(x\): invalid regular expression/,
+    );
   });
 
   it('is deterministic: same input, same ids, order, values and edges', () => {
     const p = mirandaLike();
-    const a = superGraph(p), b = superGraph(p);
-    assert.deepEqual(a.nodes.map(n => [n.id, n.inclusive, n.exclusive, [...n.members]]), b.nodes.map(n => [n.id, n.inclusive, n.exclusive, [...n.members]]));
-    assert.deepEqual(a.edges.map(e => [e.source, e.target, e.value]), b.edges.map(e => [e.source, e.target, e.value]));
+    const a = superGraph(p),
+      b = superGraph(p);
+    assert.deepEqual(
+      a.nodes.map(n => [n.id, n.inclusive, n.exclusive, [...n.members]]),
+      b.nodes.map(n => [n.id, n.inclusive, n.exclusive, [...n.members]]),
+    );
+    assert.deepEqual(
+      a.edges.map(e => [e.source, e.target, e.value]),
+      b.edges.map(e => [e.source, e.target, e.value]),
+    );
   });
 
   it('maps every call-tree node to its supernode (filtered nodes to their nearest kept ancestor)', () => {
@@ -84,7 +181,10 @@ main @app = 10
     tinier @lib = 0.001
   work @lib = 10`);
     const g = superGraph(p, { filter: { threshold: 0.01 } });
-    assert.deepEqual(g.nodes.map(n => n.id), ['app', 'lib']);
+    assert.deepEqual(
+      g.nodes.map(n => n.id),
+      ['app', 'lib'],
+    );
     assert.equal(g.nodes[supernodeOfNode(g, 3)]!.id, 'lib');
     assert.equal(supernodeOfNode(g, 1), 0);
     assert.equal(g.superOf[2], -1);
@@ -111,11 +211,14 @@ main @app = 993.9
     near(p.total(0), 1000);
     const g = superGraph(p);
     const lib = byId(g, 'lib');
-    assert.deepEqual(lib.entries.map(e => [e.name, e.nodes.length]), [['spread', 4]]);
+    assert.deepEqual(
+      lib.entries.map(e => [e.name, e.nodes.length]),
+      [['spread', 4]],
+    );
     near(lib.inclusive, 1.2);
     assert.equal(g.filter.removedFunctions, 1);
     assert.equal(g.filter.removedNodes, 1);
-    near(byId(g, 'app').filteredInclusive, 0.9, 'rare\'s time stays in its caller');
+    near(byId(g, 'app').filteredInclusive, 0.9, "rare's time stays in its caller");
     assertInvariants(g);
   });
 
@@ -126,15 +229,25 @@ main @app = 92
     kernel @gpu = 5
   noise @lib = 2.99`);
     const g = superGraph(p, { filter: { threshold: 0.04 } });
-    assert.deepEqual(g.nodes.map(n => n.id), ['app', 'gpu'], 'wrapper (0.01 %) stays: it leads to a kept kernel');
+    assert.deepEqual(
+      g.nodes.map(n => n.id),
+      ['app', 'gpu'],
+      'wrapper (0.01 %) stays: it leads to a kept kernel',
+    );
     const app = byId(g, 'app');
     assert.equal(app.inclusive, 100);
     near(app.filteredInclusive, 2.99);
     near(app.inclusive - outgoing(g, 'app'), app.exclusive + app.filteredInclusive);
     assertInvariants(g);
     const byExclusive = superGraph(p, { filter: { threshold: 0.025, by: 'exclusive' } });
-    assert.deepEqual(byExclusive.nodes.map(n => n.id), ['app', 'gpu', 'lib']);
-    assert.deepEqual(superGraph(p, { filter: { threshold: 0.035, by: 'exclusive' } }).nodes.map(n => n.id), ['app', 'gpu']);
+    assert.deepEqual(
+      byExclusive.nodes.map(n => n.id),
+      ['app', 'gpu', 'lib'],
+    );
+    assert.deepEqual(
+      superGraph(p, { filter: { threshold: 0.035, by: 'exclusive' } }).nodes.map(n => n.id),
+      ['app', 'gpu'],
+    );
   });
 
   it('rejects bad options with the reason', () => {
@@ -153,21 +266,55 @@ describe('super graph: splitting and reveal', () => {
 
   it('lists entry functions per supernode with their callers', () => {
     const lib5 = byId(whole, 'lib5');
-    assert.deepEqual(lib5.entries.map(e => [e.name, e.inclusive, e.nodes.length]), [['lib5_apply', 13, 2], ['lib5_setup', 4, 1]]);
-    assert.deepEqual(callersOf(whole, whole.nodes.indexOf(lib5)).map(c => [c.id, c.value, c.share]), [['lib3', 10, 10 / 17], ['lib4', 7, 7 / 17]]);
+    assert.deepEqual(
+      lib5.entries.map(e => [e.name, e.inclusive, e.nodes.length]),
+      [
+        ['lib5_apply', 13, 2],
+        ['lib5_setup', 4, 1],
+      ],
+    );
+    assert.deepEqual(
+      callersOf(whole, whole.nodes.indexOf(lib5)).map(c => [c.id, c.value, c.share]),
+      [
+        ['lib3', 10, 10 / 17],
+        ['lib4', 7, 7 / 17],
+      ],
+    );
   });
 
   it('AT-13: split by entry function gives lib5-<entry> nodes whose heights sum to the original', () => {
     const g = superGraph(p5, { filter: { threshold: 0 }, splits: [{ node: 'lib5', mode: 'entry' }] });
     const parts = g.nodes.filter(n => n.base === 'lib5');
-    assert.deepEqual(parts.map(n => [n.id, n.kind]).sort(), [['lib5-lib5_apply', 'entry'], ['lib5-lib5_setup', 'entry']]);
-    near(parts.reduce((s, n) => s + n.inclusive, 0), byId(whole, 'lib5').inclusive);
-    near(parts.reduce((s, n) => s + n.exclusive, 0), byId(whole, 'lib5').exclusive);
-    assert.deepEqual(g.edges.filter(e => e.target === 'mpi').map(e => e.source), ['lib5-lib5_apply'], 'the sub-flow follows its entry');
+    assert.deepEqual(parts.map(n => [n.id, n.kind]).sort(), [
+      ['lib5-lib5_apply', 'entry'],
+      ['lib5-lib5_setup', 'entry'],
+    ]);
+    near(
+      parts.reduce((s, n) => s + n.inclusive, 0),
+      byId(whole, 'lib5').inclusive,
+    );
+    near(
+      parts.reduce((s, n) => s + n.exclusive, 0),
+      byId(whole, 'lib5').exclusive,
+    );
+    assert.deepEqual(
+      g.edges.filter(e => e.target === 'mpi').map(e => e.source),
+      ['lib5-lib5_apply'],
+      'the sub-flow follows its entry',
+    );
     assert.deepEqual(g.unmatched, []);
     assertInvariants(g);
-    const one = superGraph(p5, { filter: { threshold: 0 }, splits: [{ node: 'lib5', mode: 'entry', entries: ['lib5_setup'] }] });
-    assert.deepEqual(one.nodes.filter(n => n.base === 'lib5').map(n => [n.id, n.inclusive]), [['lib5-lib5_setup', 4], ['lib5', 13]]);
+    const one = superGraph(p5, {
+      filter: { threshold: 0 },
+      splits: [{ node: 'lib5', mode: 'entry', entries: ['lib5_setup'] }],
+    });
+    assert.deepEqual(
+      one.nodes.filter(n => n.base === 'lib5').map(n => [n.id, n.inclusive]),
+      [
+        ['lib5-lib5_setup', 4],
+        ['lib5', 13],
+      ],
+    );
   });
 
   it('AT-5: split by caller gives one node per calling supernode, heights equal to the edge flows', () => {
@@ -184,14 +331,23 @@ describe('super graph: splitting and reveal', () => {
       assert.equal(part.kind, 'caller');
       near(part.inclusive, e.value, part.id);
       near(g.edges.find(x => x.target === part.id)!.value, e.value);
-      assert.deepEqual(g.edges.filter(x => x.target === part.id).map(x => x.source), [e.source]);
+      assert.deepEqual(
+        g.edges.filter(x => x.target === part.id).map(x => x.source),
+        [e.source],
+      );
     }
     assertInvariants(g);
   });
 
   it('split keys survive recomputation and unknown keys are reported, not guessed', () => {
     const p = profileFromOutline(LIB1_LIB2_LIB1);
-    const g = superGraph(p, { filter: { threshold: 0 }, splits: [{ node: 'lib1#2', mode: 'entry' }, { node: 'nope', mode: 'caller' }] });
+    const g = superGraph(p, {
+      filter: { threshold: 0 },
+      splits: [
+        { node: 'lib1#2', mode: 'entry' },
+        { node: 'nope', mode: 'caller' },
+      ],
+    });
     assert.ok(g.nodes.some(n => n.id === 'lib1#2-lib1_callback'));
     assert.deepEqual(g.unmatched, ['split caller nope']);
   });
@@ -205,10 +361,23 @@ main @app = 1
       send @psm = 5
     precond @hypre = 6`);
     const g = superGraph(p, { filter: { threshold: 0 }, reveal: [{ node: 'hypre', function: 'matvec' }] });
-    assert.deepEqual(g.nodes.map(n => [n.id, n.kind, n.inclusive, n.exclusive]), [
-      ['app', 'module', 21, 1], ['hypre', 'module', 20, 8], ['hypre-matvec', 'function', 12, 7], ['psm', 'module', 5, 5],
-    ]);
-    assert.deepEqual(g.edges.map(e => [e.source, e.target, e.value]), [['app', 'hypre', 20], ['hypre', 'hypre-matvec', 12], ['hypre-matvec', 'psm', 5]]);
+    assert.deepEqual(
+      g.nodes.map(n => [n.id, n.kind, n.inclusive, n.exclusive]),
+      [
+        ['app', 'module', 21, 1],
+        ['hypre', 'module', 20, 8],
+        ['hypre-matvec', 'function', 12, 7],
+        ['psm', 'module', 5, 5],
+      ],
+    );
+    assert.deepEqual(
+      g.edges.map(e => [e.source, e.target, e.value]),
+      [
+        ['app', 'hypre', 20],
+        ['hypre', 'hypre-matvec', 12],
+        ['hypre-matvec', 'psm', 5],
+      ],
+    );
     assertInvariants(g);
   });
 });
@@ -223,15 +392,30 @@ main @app = 1
   b2 @B = 1
     a2 @A = 2`);
     const g = superGraph(p, { filter: { threshold: 0 } });
-    assert.deepEqual(g.nodes.map(n => [n.id, n.module, n.level, n.inclusive]), [['app', 'app', 0, 15], ['A@2', 'A', 2, 11], ['B@3', 'B', 3, 10], ['B@2', 'B', 2, 3], ['A@3', 'A', 3, 2]]);
+    assert.deepEqual(
+      g.nodes.map(n => [n.id, n.module, n.level, n.inclusive]),
+      [
+        ['app', 'app', 0, 15],
+        ['A@2', 'A', 2, 11],
+        ['B@3', 'B', 3, 10],
+        ['B@2', 'B', 2, 3],
+        ['A@3', 'A', 3, 2],
+      ],
+    );
     assert.deepEqual(g.droppedEdges, []);
     assertInvariants(g);
     // Split requests may name the unlevelled id; levels are decided before splits, so ids stay put.
     const split = superGraph(p, { filter: { threshold: 0 }, splits: [{ node: 'B', mode: 'caller' }] });
-    assert.deepEqual(split.nodes.map(n => n.id), ['app', 'A@2', 'B@3-A@2', 'B@2-app', 'A@3']);
+    assert.deepEqual(
+      split.nodes.map(n => n.id),
+      ['app', 'A@2', 'B@3-A@2', 'B@2-app', 'A@3'],
+    );
     assert.deepEqual(split.unmatched, []);
     const entrySplit = superGraph(p, { filter: { threshold: 0 }, splits: [{ node: 'A', mode: 'entry' }] });
-    assert.deepEqual(entrySplit.nodes.map(n => n.id), ['app', 'A@2-a1', 'B@3', 'B@2', 'A@3-a2']);
+    assert.deepEqual(
+      entrySplit.nodes.map(n => n.id),
+      ['app', 'A@2-a1', 'B@3', 'B@2', 'A@3-a2'],
+    );
     assert.deepEqual(entrySplit.unmatched, []);
   });
 
@@ -244,16 +428,42 @@ main @app = 1
   s2 @S = 1
     fb @S = 1
       fa @S = 2`);
-    const g = superGraph(p, { filter: { threshold: 0 }, reveal: [{ node: 'S', function: 'fa' }, { node: 'S', function: 'fb' }] });
-    assert.deepEqual(g.droppedEdges.map(e => [e.source, e.target, e.value]), [['S-fb', 'S-fa', 2]]);
+    const g = superGraph(p, {
+      filter: { threshold: 0 },
+      reveal: [
+        { node: 'S', function: 'fa' },
+        { node: 'S', function: 'fb' },
+      ],
+    });
+    assert.deepEqual(
+      g.droppedEdges.map(e => [e.source, e.target, e.value]),
+      [['S-fb', 'S-fa', 2]],
+    );
     assert.ok(isAcyclic(g));
     assert.deepEqual(g.unmatched, []);
-    assert.deepEqual(superGraph(p, { filter: { threshold: 0 }, reveal: [{ node: 'S', function: 'fa' }, { node: 'S', function: 'fb' }] }).droppedEdges.map(e => e.source + e.target), ['S-fbS-fa']);
+    assert.deepEqual(
+      superGraph(p, {
+        filter: { threshold: 0 },
+        reveal: [
+          { node: 'S', function: 'fa' },
+          { node: 'S', function: 'fb' },
+        ],
+      }).droppedEdges.map(e => e.source + e.target),
+      ['S-fbS-fa'],
+    );
   });
 
   it('the back-edge pass is deterministic on a plain cycle', () => {
-    const nodes = [{ id: 'a', inclusive: 3 }, { id: 'b', inclusive: 2 }, { id: 'c', inclusive: 1 }];
-    const edges = [{ from: 0, to: 1, value: 1 }, { from: 1, to: 2, value: 1 }, { from: 2, to: 0, value: 1 }];
+    const nodes = [
+      { id: 'a', inclusive: 3 },
+      { id: 'b', inclusive: 2 },
+      { id: 'c', inclusive: 1 },
+    ];
+    const edges = [
+      { from: 0, to: 1, value: 1 },
+      { from: 1, to: 2, value: 1 },
+      { from: 2, to: 0, value: 1 },
+    ];
     const { kept, dropped } = dropBackEdges(nodes, edges);
     assert.equal(kept.length, 2);
     assert.deepEqual(dropped, [edges[2]]);
@@ -269,7 +479,11 @@ describe('super graph: per-context values and rank subsets', () => {
     const cut = (Math.min(...force) + Math.max(...force)) / 2;
     const brushed = Int32Array.from([...force.keys()].filter(c => force[c]! < cut));
     const rest = complementContexts(p.contextCount, brushed);
-    assert.deepEqual([...brushed, ...rest].sort((a, b) => a - b), [...Array(16).keys()], 'a partition');
+    assert.deepEqual(
+      [...brushed, ...rest].sort((a, b) => a - b),
+      [...Array(16).keys()],
+      'a partition',
+    );
     assert.deepEqual([...rest], [0, 1, 2, 3], 'the planted heavy ranks');
     const light = superGraph(p, { moduleMap: LULESH_MODULE_MAP, contexts: brushed });
     const heavy = superGraph(p, { moduleMap: LULESH_MODULE_MAP, contexts: rest });
@@ -278,12 +492,21 @@ describe('super graph: per-context values and rank subsets', () => {
     near(byId(light, 'MPI').inclusive, sumOver(brushed));
     near(byId(heavy, 'MPI').inclusive, sumOver(rest));
     near(byId(light, 'MPI').inclusive + byId(heavy, 'MPI').inclusive, mpi.inclusive);
-    assert.ok(byId(light, 'MPI').inclusive / brushed.length > 1.5 * byId(heavy, 'MPI').inclusive / rest.length, 'light ranks wait longer in MPI');
-    assert.deepEqual([...byId(light, 'MPI').inclusiveByContext], [...brushed].map(c => mpi.inclusiveByContext[c]!));
+    assert.ok(
+      byId(light, 'MPI').inclusive / brushed.length > (1.5 * byId(heavy, 'MPI').inclusive) / rest.length,
+      'light ranks wait longer in MPI',
+    );
+    assert.deepEqual(
+      [...byId(light, 'MPI').inclusiveByContext],
+      [...brushed].map(c => mpi.inclusiveByContext[c]!),
+    );
     for (const g of [light, heavy]) assertInvariants(g);
     for (const e of light.edges) {
       const full = all.edges.find(x => x.source === e.source && x.target === e.target)!;
-      assert.deepEqual([...e.valueByContext], [...brushed].map(c => full.valueByContext[c]!));
+      assert.deepEqual(
+        [...e.valueByContext],
+        [...brushed].map(c => full.valueByContext[c]!),
+      );
     }
   });
 

@@ -135,7 +135,15 @@ export interface SuperGraph {
    * whole call-tree roots it removed (in `total` but in no node: tiny roots such as MPI_Init called
    * outside main).
    */
-  filter: { threshold: number; by: FilterBy; absolute: number; removedNodes: number; removedFunctions: number; keptFunctions: number; removedRootInclusive: number };
+  filter: {
+    threshold: number;
+    by: FilterBy;
+    absolute: number;
+    removedNodes: number;
+    removedFunctions: number;
+    keptFunctions: number;
+    removedRootInclusive: number;
+  };
   /** Supernode index of every call-tree node, -1 for nodes removed by the filter. */
   superOf: Int32Array;
   /** Split and reveal requests that named no supernode of this graph. */
@@ -156,7 +164,8 @@ function selectedContexts(profile: Profile, contexts: SuperGraphOptions['context
   if (sel.length === 0) throw new RangeError('the context subset is empty');
   const seen = new Uint8Array(C);
   for (const c of sel) {
-    if (!(Number.isInteger(c) && c >= 0 && c < C)) throw new RangeError(`context ${c} does not exist (the profile has ${C})`);
+    if (!(Number.isInteger(c) && c >= 0 && c < C))
+      throw new RangeError(`context ${c} does not exist (the profile has ${C})`);
     if (seen[c]) throw new RangeError(`context ${c} is selected twice`);
     seen[c] = 1;
   }
@@ -179,9 +188,11 @@ function nodeSums(matrix: Float64Array, all: Float64Array | null, n: number, C: 
 
 export function superGraph(profile: Profile, options: SuperGraphOptions = {}): SuperGraph {
   const m = options.metric ?? profile.primaryMetric;
-  if (!(Number.isInteger(m) && m >= 0 && m < profile.metrics.length)) throw new RangeError(`metric ${m} does not exist (the profile has ${profile.metrics.length})`);
+  if (!(Number.isInteger(m) && m >= 0 && m < profile.metrics.length))
+    throw new RangeError(`metric ${m} does not exist (the profile has ${profile.metrics.length})`);
   const threshold = options.filter?.threshold ?? DEFAULT_FILTER_THRESHOLD;
-  if (!(threshold >= 0 && threshold <= 1)) throw new RangeError(`filter threshold ${threshold} must be a share between 0 and 1`);
+  if (!(threshold >= 0 && threshold <= 1))
+    throw new RangeError(`filter threshold ${threshold} must be a share between 0 and 1`);
   const by: FilterBy = options.filter?.by ?? 'inclusive';
   const tree = profile.tree;
   const n = tree.size;
@@ -235,7 +246,10 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
     for (let r = allRoots.length - 1; r >= 0; r--) stack[top++] = allRoots[r]!;
     while (top > 0) {
       const v = stack[--top]!;
-      if (v < 0) { active[fnKey[~v]!]!--; continue; }
+      if (v < 0) {
+        active[fnKey[~v]!]!--;
+        continue;
+      }
       if (owner[v] === v) {
         const f = fnKey[v]!;
         if (active[f] === 0) fnValue[f]! += incS[v]!;
@@ -253,7 +267,8 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
   const fnKept = new Uint8Array(fnCount);
   for (let i = 0; i < n; i++) {
     if (owner[i] !== i) kept[i] = kept[owner[i]!]!;
-    if (kept[i]) fnKept[fnKey[i]!] = 1; else removedNodes++;
+    if (kept[i]) fnKept[fnKey[i]!] = 1;
+    else removedNodes++;
   }
   let keptFunctions = 0;
   for (let f = 0; f < fnCount; f++) keptFunctions += fnKept[f]!;
@@ -273,7 +288,10 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
     for (let r = allRoots.length - 1; r >= 0; r--) if (kept[allRoots[r]!]) stack[top++] = allRoots[r]!;
     while (top > 0) {
       const i = stack[--top]!;
-      if (i < 0) { active[g[~i]!]!--; continue; }
+      if (i < 0) {
+        active[g[~i]!]!--;
+        continue;
+      }
       const p = parent[i]!;
       if (p >= 0 && g[p] === g[i]) level[i] = level[p]!;
       else {
@@ -281,7 +299,8 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
         level[i] = (p >= 0 ? level[p]! : 0) + 1;
         stack[top++] = ~i;
       }
-      for (let c = childStart[i + 1]! - 1; c >= childStart[i]!; c--) if (kept[childList[c]!]) stack[top++] = childList[c]!;
+      for (let c = childStart[i + 1]! - 1; c >= childStart[i]!; c--)
+        if (kept[childList[c]!]) stack[top++] = childList[c]!;
     }
   }
   // Occurrence keys prevent cycles along a path, not across paths (A → B on one path, B → A on
@@ -300,7 +319,16 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
     set.add(r.function);
   }
   const usedRequests = new Set<string>();
-  interface Base { id: string; module: string; occurrence: number; level: number; split: SplitRequest | undefined; splitEntries: Set<number> | null; reveal: Set<string> | undefined; plain: number }
+  interface Base {
+    id: string;
+    module: string;
+    occurrence: number;
+    level: number;
+    split: SplitRequest | undefined;
+    splitEntries: Set<number> | null;
+    reveal: Set<string> | undefined;
+    plain: number;
+  }
   const bases: Base[] = [];
   const plainBase: ({ id: string; byLevel: boolean; base: number } | undefined)[][] = []; // [group][occurrence]
   const levelledBase = new Map<string, number>(); // `group occurrence level` → base
@@ -318,7 +346,21 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
       sn = nodes.length;
       indexOfId.set(id, sn);
       const base = bases[b]!;
-      nodes.push({ id, module: base.module, kind: kindOf, base: base.id, occurrence: base.occurrence, level: base.level, inclusive: 0, exclusive: 0, inclusiveByContext: new Float64Array(0), exclusiveByContext: new Float64Array(0), filteredInclusive: 0, entries: [], members: new Int32Array(0) });
+      nodes.push({
+        id,
+        module: base.module,
+        kind: kindOf,
+        base: base.id,
+        occurrence: base.occurrence,
+        level: base.level,
+        inclusive: 0,
+        exclusive: 0,
+        inclusiveByContext: new Float64Array(0),
+        exclusiveByContext: new Float64Array(0),
+        filteredInclusive: 0,
+        entries: [],
+        members: new Int32Array(0),
+      });
       nodeBase.push(b);
       revealed.push(fn);
     }
@@ -328,7 +370,11 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
   const part = (b: number, key: number, kindOf: SuperNodeKind, suffix: number | string, fn: number): number => {
     const k = b * 0x80000000 + key;
     let sn = partIndex.get(k);
-    if (sn === undefined) partIndex.set(k, (sn = node(`${bases[b]!.id}-${typeof suffix === 'number' ? strings.get(suffix) : suffix}`, b, kindOf, fn)));
+    if (sn === undefined)
+      partIndex.set(
+        k,
+        (sn = node(`${bases[b]!.id}-${typeof suffix === 'number' ? strings.get(suffix) : suffix}`, b, kindOf, fn)),
+      );
     return sn;
   };
   for (let i = 0; i < n; i++) {
@@ -348,7 +394,7 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
       } else superOf[i] = sp;
       continue;
     }
-    const byGroup = plainBase[gi] ??= [];
+    const byGroup = (plainBase[gi] ??= []);
     let plain = byGroup[occ];
     if (plain === undefined) {
       const id = occ === 1 ? groupName[gi]! : `${groupName[gi]!}#${occ}`;
@@ -359,10 +405,20 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
     if (b === undefined) {
       const id = plain.byLevel ? `${plain.id}@${lv}` : plain.id;
       b = bases.length;
-      if (plain.byLevel) levelledBase.set(`${gi} ${occ} ${lv}`, b); else plain.base = b;
+      if (plain.byLevel) levelledBase.set(`${gi} ${occ} ${lv}`, b);
+      else plain.base = b;
       const split = splitOf.get(id) ?? splitOf.get(plain.id);
       const splitEntries = split?.entries ? new Set(split.entries.map(e => strings.find(e))) : null;
-      bases.push({ id, module: groupName[gi]!, occurrence: occ, level: plain.byLevel ? lv : 0, split, splitEntries, reveal: revealOf.get(id) ?? revealOf.get(plain.id), plain: -1 });
+      bases.push({
+        id,
+        module: groupName[gi]!,
+        occurrence: occ,
+        level: plain.byLevel ? lv : 0,
+        split,
+        splitEntries,
+        reveal: revealOf.get(id) ?? revealOf.get(plain.id),
+        plain: -1,
+      });
     }
     const base = bases[b]!;
     let sn: number;
@@ -389,12 +445,17 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
   const incBy = new Float64Array(S * K);
   const excBy = new Float64Array(S * K);
   const edgeIndex = new PairIndex(4 * S);
-  const edgeFrom: number[] = [], edgeTo: number[] = [];
+  const edgeFrom: number[] = [],
+    edgeTo: number[] = [];
   let edgeBy = new Float64Array(16 * K);
   const entryIndex = new PairIndex(4 * S); // supernode × function → entry function
   const entryOfNode = new Int32Array(n).fill(-1);
-  let efNode = new Int32Array(256), efHottest = new Int32Array(256), efCount = new Int32Array(256);
-  let efInclusive = new Float64Array(256), efExclusive = new Float64Array(256), efHottestValue = new Float64Array(256);
+  let efNode = new Int32Array(256),
+    efHottest = new Int32Array(256),
+    efCount = new Int32Array(256);
+  let efInclusive = new Float64Array(256),
+    efExclusive = new Float64Array(256),
+    efHottestValue = new Float64Array(256);
   const memberCount = new Int32Array(S + 1);
   let removedRootInclusive = 0;
   for (let i = 0; i < n; i++) {
@@ -406,7 +467,8 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
       continue;
     }
     memberCount[s + 1]!++;
-    const row = i * C, out = s * K;
+    const row = i * C,
+      out = s * K;
     for (let k = 0; k < K; k++) excBy[out + k]! += excl[row + sel[k]!]!;
     // An entry function's own exclusive: its entry nodes and the loops and statements they own (an
     // owner precedes what it owns, so its entry function is known by now).
@@ -419,21 +481,42 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
       const from = superOf[p]!;
       const e = edgeIndex.add(from, s);
       if (e === edgeFrom.length) {
-        edgeFrom.push(from); edgeTo.push(s);
-        if ((e + 1) * K > edgeBy.length) { const grown = new Float64Array(edgeBy.length * 2); grown.set(edgeBy); edgeBy = grown; }
+        edgeFrom.push(from);
+        edgeTo.push(s);
+        if ((e + 1) * K > edgeBy.length) {
+          const grown = new Float64Array(edgeBy.length * 2);
+          grown.set(edgeBy);
+          edgeBy = grown;
+        }
       }
       for (let k = 0; k < K; k++) edgeBy[e * K + k]! += incl[row + sel[k]!]!;
     }
     const ef = entryIndex.add(s, fnKey[i]!);
     if (ef === efNode.length) {
-      const grow = <T extends Int32Array | Float64Array>(a: T): T => { const g2 = new (a.constructor as new (n: number) => T)(a.length * 2); g2.set(a); return g2; };
-      efNode = grow(efNode); efHottest = grow(efHottest); efCount = grow(efCount); efInclusive = grow(efInclusive); efExclusive = grow(efExclusive); efHottestValue = grow(efHottestValue);
+      const grow = <T extends Int32Array | Float64Array>(a: T): T => {
+        const g2 = new (a.constructor as new (n: number) => T)(a.length * 2);
+        g2.set(a);
+        return g2;
+      };
+      efNode = grow(efNode);
+      efHottest = grow(efHottest);
+      efCount = grow(efCount);
+      efInclusive = grow(efInclusive);
+      efExclusive = grow(efExclusive);
+      efHottestValue = grow(efHottestValue);
     }
     const v = incS[i]!;
-    if (efCount[ef] === 0) { efNode[ef] = s; efHottest[ef] = i; efHottestValue[ef] = v; }
+    if (efCount[ef] === 0) {
+      efNode[ef] = s;
+      efHottest[ef] = i;
+      efHottestValue[ef] = v;
+    }
     efCount[ef]!++;
     efInclusive[ef]! += v;
-    if (v > efHottestValue[ef]!) { efHottest[ef] = i; efHottestValue[ef] = v; }
+    if (v > efHottestValue[ef]!) {
+      efHottest[ef] = i;
+      efHottestValue[ef] = v;
+    }
     efExclusive[ef]! += excS[i]!;
     entryOfNode[i] = ef;
   }
@@ -441,7 +524,10 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
   for (let s = 0; s < S; s++) memberCount[s + 1]! += memberCount[s]!;
   const memberList = new Int32Array(memberCount[S]!);
   const fill = memberCount.slice(0, S);
-  for (let i = 0; i < n; i++) { const s = superOf[i]!; if (s >= 0) memberList[fill[s]!++] = i; }
+  for (let i = 0; i < n; i++) {
+    const s = superOf[i]!;
+    if (s >= 0) memberList[fill[s]!++] = i;
+  }
 
   nodes.forEach((nd, s) => {
     nd.inclusiveByContext = incBy.subarray(s * K, (s + 1) * K);
@@ -456,11 +542,21 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
   for (let ef = 0; ef < EF; ef++) efStart[ef + 1] = efStart[ef]! + efCount[ef]!;
   const efList = new Int32Array(efStart[EF]!);
   const efFill = efStart.slice(0, EF);
-  for (let i = 0; i < n; i++) { const ef = entryOfNode[i]!; if (ef >= 0) efList[efFill[ef]!++] = i; }
-  for (let ef = 0; ef < EF; ef++) {
-    nodes[efNode[ef]!]!.entries.push({ name: strings.get(name[efHottest[ef]!]!), inclusive: efInclusive[ef]!, exclusive: efExclusive[ef]!, nodes: efList.subarray(efStart[ef]!, efStart[ef + 1]!), hottest: efHottest[ef]! });
+  for (let i = 0; i < n; i++) {
+    const ef = entryOfNode[i]!;
+    if (ef >= 0) efList[efFill[ef]!++] = i;
   }
-  for (const nd of nodes) nd.entries.sort((a, b) => b.inclusive - a.inclusive || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (let ef = 0; ef < EF; ef++) {
+    nodes[efNode[ef]!]!.entries.push({
+      name: strings.get(name[efHottest[ef]!]!),
+      inclusive: efInclusive[ef]!,
+      exclusive: efExclusive[ef]!,
+      nodes: efList.subarray(efStart[ef]!, efStart[ef + 1]!),
+      hottest: efHottest[ef]!,
+    });
+  }
+  for (const nd of nodes)
+    nd.entries.sort((a, b) => b.inclusive - a.inclusive || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
   const allEdges: SuperEdge[] = edgeFrom.map((from, e) => {
     const valueByContext = edgeBy.slice(e * K, (e + 1) * K);
@@ -471,13 +567,31 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
   const { kept: edges, dropped } = dropBackEdges(nodes, allEdges);
 
   const unmatched: string[] = [];
-  for (const s of options.splits ?? []) if (!usedRequests.has(`split ${s.node}`)) unmatched.push(`split ${s.mode} ${s.node}`);
-  for (const r of options.reveal ?? []) if (![...usedRequests].some(u => u.startsWith(`reveal ${r.node}`) && u.endsWith(` ${r.function}`))) unmatched.push(`reveal ${r.function} in ${r.node}`);
+  for (const s of options.splits ?? [])
+    if (!usedRequests.has(`split ${s.node}`)) unmatched.push(`split ${s.mode} ${s.node}`);
+  for (const r of options.reveal ?? [])
+    if (![...usedRequests].some(u => u.startsWith(`reveal ${r.node}`) && u.endsWith(` ${r.function}`)))
+      unmatched.push(`reveal ${r.function} in ${r.node}`);
 
   return {
-    nodes, edges, droppedEdges: dropped, metric: m, contexts: sel, total,
-    filter: { threshold, by, absolute, removedNodes, removedFunctions: fnCount - keptFunctions, keptFunctions, removedRootInclusive },
-    superOf, unmatched, parent,
+    nodes,
+    edges,
+    droppedEdges: dropped,
+    metric: m,
+    contexts: sel,
+    total,
+    filter: {
+      threshold,
+      by,
+      absolute,
+      removedNodes,
+      removedFunctions: fnCount - keptFunctions,
+      keptFunctions,
+      removedRootInclusive,
+    },
+    superOf,
+    unmatched,
+    parent,
   };
 }
 
@@ -487,7 +601,13 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
  * components of more than one node; Tarjan's algorithm, iterative). Splits only refine these nodes,
  * so levelling these keys leaves no cycle after any split either.
  */
-function occurrencesOnCycles(n: number, parent: Int32Array, kept: Uint8Array, g: Int32Array, occurrence: Int32Array): Set<number> {
+function occurrencesOnCycles(
+  n: number,
+  parent: Int32Array,
+  kept: Uint8Array,
+  g: Int32Array,
+  occurrence: Int32Array,
+): Set<number> {
   // Key of the (group, occurrence) instance holding each node: its own on entries, else its parent's.
   const keyOf = new Int32Array(n).fill(-1);
   const dense = new Map<number, number>();
@@ -497,10 +617,18 @@ function occurrencesOnCycles(n: number, parent: Int32Array, kept: Uint8Array, g:
   for (let i = 0; i < n; i++) {
     if (!kept[i]) continue;
     const occ = occurrence[i]!;
-    if (occ === 0) { keyOf[i] = keyOf[parent[i]!]!; continue; }
+    if (occ === 0) {
+      keyOf[i] = keyOf[parent[i]!]!;
+      continue;
+    }
     const key = g[i]! * 0x10000 + occ;
     let d = dense.get(key);
-    if (d === undefined) { d = keys.length; dense.set(key, d); keys.push(key); out.push([]); }
+    if (d === undefined) {
+      d = keys.length;
+      dense.set(key, d);
+      keys.push(key);
+      out.push([]);
+    }
     keyOf[i] = d;
     const p = parent[i]!;
     if (p >= 0) {
@@ -510,29 +638,44 @@ function occurrencesOnCycles(n: number, parent: Int32Array, kept: Uint8Array, g:
     }
   }
   const S = keys.length;
-  const index = new Int32Array(S).fill(-1), low = new Int32Array(S), onStack = new Uint8Array(S);
+  const index = new Int32Array(S).fill(-1),
+    low = new Int32Array(S),
+    onStack = new Uint8Array(S);
   const sccStack: number[] = [];
   const result = new Set<number>();
   let counter = 0;
   for (let root = 0; root < S; root++) {
     if (index[root] !== -1) continue;
     const work: [number, number][] = [[root, 0]];
-    index[root] = low[root] = counter++; sccStack.push(root); onStack[root] = 1;
+    index[root] = low[root] = counter++;
+    sccStack.push(root);
+    onStack[root] = 1;
     while (work.length) {
       const frame = work[work.length - 1]!;
       const v = frame[0];
       if (frame[1] < out[v]!.length) {
         const w = out[v]![frame[1]++]!;
-        if (index[w] === -1) { index[w] = low[w] = counter++; sccStack.push(w); onStack[w] = 1; work.push([w, 0]); }
-        else if (onStack[w]) low[v] = Math.min(low[v]!, index[w]!);
+        if (index[w] === -1) {
+          index[w] = low[w] = counter++;
+          sccStack.push(w);
+          onStack[w] = 1;
+          work.push([w, 0]);
+        } else if (onStack[w]) low[v] = Math.min(low[v]!, index[w]!);
         continue;
       }
       work.pop();
-      if (work.length) { const u = work[work.length - 1]![0]; low[u] = Math.min(low[u]!, low[v]!); }
+      if (work.length) {
+        const u = work[work.length - 1]![0];
+        low[u] = Math.min(low[u]!, low[v]!);
+      }
       if (low[v] === index[v]) {
         const component: number[] = [];
         let w: number;
-        do { w = sccStack.pop()!; onStack[w] = 0; component.push(w); } while (w !== v);
+        do {
+          w = sccStack.pop()!;
+          onStack[w] = 0;
+          component.push(w);
+        } while (w !== v);
         if (component.length > 1) for (const c of component) result.add(keys[c]!);
       }
     }
@@ -550,7 +693,12 @@ function sum(a: Float64Array): number {
  * The group of every kept node as a dense id with names. Rules are evaluated once per distinct
  * (name, load module[, file]) of a function node, not once per node.
  */
-function groupColumn(profile: Profile, options: SuperGraphOptions, owner: Int32Array, kept: Uint8Array): { ids: Int32Array; names: string[] } {
+function groupColumn(
+  profile: Profile,
+  options: SuperGraphOptions,
+  owner: Int32Array,
+  kept: Uint8Array,
+): { ids: Int32Array; names: string[] } {
   const tree = profile.tree;
   const n = tree.size;
   const { parent, name, file, module } = tree.columns;
@@ -558,18 +706,35 @@ function groupColumn(profile: Profile, options: SuperGraphOptions, owner: Int32A
   const ids = new Int32Array(n).fill(-1);
   const names: string[] = [];
   const idOfName = new Map<string, number>();
-  const intern = (s: string) => { let id = idOfName.get(s); if (id === undefined) { id = names.length; idOfName.set(s, id); names.push(s); } return id; };
+  const intern = (s: string) => {
+    let id = idOfName.get(s);
+    if (id === undefined) {
+      id = names.length;
+      idOfName.set(s, id);
+      names.push(s);
+    }
+    return id;
+  };
 
   // Group of an interned string (a module or function name), cached by string id.
   const groupOfId = new Int32Array(strings.size).fill(-1);
-  const groupOfString = (sid: number) => { let gid = groupOfId[sid]!; if (gid < 0) groupOfId[sid] = gid = intern(strings.get(sid)); return gid; };
+  const groupOfString = (sid: number) => {
+    let gid = groupOfId[sid]!;
+    if (gid < 0) groupOfId[sid] = gid = intern(strings.get(sid));
+    return gid;
+  };
   if (options.groupBy === 'function') {
     for (let i = 0; i < n; i++) if (kept[i]) ids[i] = owner[i] === i ? groupOfString(name[i]!) : ids[owner[i]!]!;
     return { ids, names };
   }
-  const map = options.moduleMap === undefined ? null
-    : 'moduleOf' in options.moduleMap ? options.moduleMap as CompiledModuleMap
-      : (options.moduleMap as readonly ModuleRule[]).length ? compileModuleMap(options.moduleMap as readonly ModuleRule[]) : null;
+  const map =
+    options.moduleMap === undefined
+      ? null
+      : 'moduleOf' in options.moduleMap
+        ? (options.moduleMap as CompiledModuleMap)
+        : (options.moduleMap as readonly ModuleRule[]).length
+          ? compileModuleMap(options.moduleMap as readonly ModuleRule[])
+          : null;
   // Unknown-module frames inherit their caller's group only when the profile really names modules.
   const distinct = new Set<number>();
   for (let i = 0; i < n && distinct.size < 2; i++) if (module[i] !== 0) distinct.add(module[i]!);
@@ -578,7 +743,10 @@ function groupColumn(profile: Profile, options: SuperGraphOptions, owner: Int32A
   const cache = new Map<number | string, number>(); // (name, module[, file]) → group id, -2 = no rule matched
   for (let i = 0; i < n; i++) {
     if (!kept[i]) continue;
-    if (owner[i] !== i) { ids[i] = ids[owner[i]!]!; continue; }
+    if (owner[i] !== i) {
+      ids[i] = ids[owner[i]!]!;
+      continue;
+    }
     let gid = -2;
     if (map) {
       const key = map.usesFile ? `${name[i]},${module[i]},${file[i]}` : name[i]! * S + module[i]!;
@@ -606,14 +774,23 @@ function groupColumn(profile: Profile, options: SuperGraphOptions, owner: Int32A
  * first), following each node's edges by decreasing value, so the heaviest flows survive and the
  * result is the same for the same input (CallFlow's reference code visits nodes in random order).
  */
-export function dropBackEdges<E extends { from: number; to: number; value: number }>(nodes: readonly { id: string; inclusive: number }[], edges: readonly E[]): { kept: E[]; dropped: E[] } {
+export function dropBackEdges<E extends { from: number; to: number; value: number }>(
+  nodes: readonly { id: string; inclusive: number }[],
+  edges: readonly E[],
+): { kept: E[]; dropped: E[] } {
   const S = nodes.length;
   const out: E[][] = Array.from({ length: S }, () => []);
   const indegree = new Int32Array(S);
-  for (const e of edges) { out[e.from]!.push(e); indegree[e.to]!++; }
-  const byWeight = (a: number, b: number) => nodes[b]!.inclusive - nodes[a]!.inclusive || (nodes[a]!.id < nodes[b]!.id ? -1 : 1);
+  for (const e of edges) {
+    out[e.from]!.push(e);
+    indegree[e.to]!++;
+  }
+  const byWeight = (a: number, b: number) =>
+    nodes[b]!.inclusive - nodes[a]!.inclusive || (nodes[a]!.id < nodes[b]!.id ? -1 : 1);
   for (const list of out) list.sort((a, b) => b.value - a.value || byWeight(a.to, b.to));
-  const order = Array.from({ length: S }, (_, s) => s).sort((a, b) => (indegree[a] === 0 ? 0 : 1) - (indegree[b] === 0 ? 0 : 1) || byWeight(a, b));
+  const order = Array.from({ length: S }, (_, s) => s).sort(
+    (a, b) => (indegree[a] === 0 ? 0 : 1) - (indegree[b] === 0 ? 0 : 1) || byWeight(a, b),
+  );
   const state = new Uint8Array(S); // 0 new, 1 on the stack, 2 done
   const dropped = new Set<E>();
   for (const root of order) {
@@ -623,10 +800,17 @@ export function dropBackEdges<E extends { from: number; to: number; value: numbe
     while (stack.length) {
       const top = stack[stack.length - 1]!;
       const list = out[top[0]]!;
-      if (top[1] >= list.length) { state[top[0]] = 2; stack.pop(); continue; }
+      if (top[1] >= list.length) {
+        state[top[0]] = 2;
+        stack.pop();
+        continue;
+      }
       const e = list[top[1]++]!;
       if (state[e.to] === 1) dropped.add(e);
-      else if (state[e.to] === 0) { state[e.to] = 1; stack.push([e.to, 0]); }
+      else if (state[e.to] === 0) {
+        state[e.to] = 1;
+        stack.push([e.to, 0]);
+      }
     }
   }
   return { kept: edges.filter(e => !dropped.has(e)), dropped: edges.filter(e => dropped.has(e)) };
@@ -637,12 +821,18 @@ export function dropBackEdges<E extends { from: number; to: number; value: numbe
  * its nearest kept ancestor (where its time is counted). -1 when no ancestor is kept.
  */
 export function supernodeOfNode(graph: SuperGraph, cctNode: number): number {
-  if (!(cctNode >= 0 && cctNode < graph.superOf.length)) throw new RangeError(`call-tree node ${cctNode} does not exist`);
+  if (!(cctNode >= 0 && cctNode < graph.superOf.length))
+    throw new RangeError(`call-tree node ${cctNode} does not exist`);
   for (let v = cctNode; v >= 0; v = graph.parent[v]!) if (graph.superOf[v]! >= 0) return graph.superOf[v]!;
   return -1;
 }
 
-export interface CallerShare { node: number; id: string; value: number; share: number }
+export interface CallerShare {
+  node: number;
+  id: string;
+  value: number;
+  share: number;
+}
 
 /** Callers of supernode `s` with the inclusive value each sends into it and its share of s's inclusive value, largest first. */
 export function callersOf(graph: SuperGraph, s: number): CallerShare[] {

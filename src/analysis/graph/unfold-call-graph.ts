@@ -71,7 +71,10 @@ const MAX_ADAPTIVE_FRACTION = 1e-2;
 export const OTHER_CALLS = '[other calls]';
 
 /** Compressed adjacency: items of group g are list[start[g] .. start[g+1]). */
-interface Csr { start: Int32Array; list: Int32Array }
+interface Csr {
+  start: Int32Array;
+  list: Int32Array;
+}
 
 function groupBy(keys: Int32Array, groups: number): Csr {
   const start = new Int32Array(groups + 1);
@@ -87,7 +90,11 @@ function groupBy(keys: Int32Array, groups: number): Csr {
  * Strongly connected components (Tarjan, iterative). Components are numbered in the order they
  * complete, which puts every component after all components it calls into (callees first).
  */
-export function stronglyConnectedComponents(functionCount: number, caller: Int32Array, callee: Int32Array): { component: Int32Array; count: number } {
+export function stronglyConnectedComponents(
+  functionCount: number,
+  caller: Int32Array,
+  callee: Int32Array,
+): { component: Int32Array; count: number } {
   const out = groupBy(caller, functionCount);
   const index = new Int32Array(functionCount).fill(-1);
   const low = new Int32Array(functionCount);
@@ -96,13 +103,16 @@ export function stronglyConnectedComponents(functionCount: number, caller: Int32
   const stack = new Int32Array(functionCount);
   const callStack = new Int32Array(functionCount);
   const edgePos = new Int32Array(functionCount);
-  let sp = 0, next = 0, count = 0;
+  let sp = 0,
+    next = 0,
+    count = 0;
   for (let root = 0; root < functionCount; root++) {
     if (index[root] !== -1) continue;
     let depth = 0;
     callStack[0] = root;
     index[root] = low[root] = next++;
-    stack[sp++] = root; onStack[root] = 1;
+    stack[sp++] = root;
+    onStack[root] = 1;
     edgePos[root] = out.start[root]!;
     while (depth >= 0) {
       const v = callStack[depth]!;
@@ -110,7 +120,8 @@ export function stronglyConnectedComponents(functionCount: number, caller: Int32
         const w = callee[out.list[edgePos[v]!++]!]!;
         if (index[w] === -1) {
           index[w] = low[w] = next++;
-          stack[sp++] = w; onStack[w] = 1;
+          stack[sp++] = w;
+          onStack[w] = 1;
           edgePos[w] = out.start[w]!;
           callStack[++depth] = w;
         } else if (onStack[w] && index[w]! < low[v]!) {
@@ -120,11 +131,18 @@ export function stronglyConnectedComponents(functionCount: number, caller: Int32
       }
       if (low[v] === index[v]) {
         let w: number;
-        do { w = stack[--sp]!; onStack[w] = 0; component[w] = count; } while (w !== v);
+        do {
+          w = stack[--sp]!;
+          onStack[w] = 0;
+          component[w] = count;
+        } while (w !== v);
         count++;
       }
       depth--;
-      if (depth >= 0) { const u = callStack[depth]!; if (low[v]! < low[u]!) low[u] = low[v]!; }
+      if (depth >= 0) {
+        const u = callStack[depth]!;
+        if (low[v]! < low[u]!) low[u] = low[v]!;
+      }
     }
   }
   return { component, count };
@@ -142,16 +160,26 @@ class TaskStack {
   parent = new Int32Array(64);
   callLine = new Int32Array(64);
   phi: Float64Array;
-  constructor(readonly metrics: number) { this.phi = new Float64Array(64 * metrics); }
+  constructor(readonly metrics: number) {
+    this.phi = new Float64Array(64 * metrics);
+  }
 
   push(fn: number, parent: number, callLine: number): number {
     if (this.size === this.fn.length) {
-      const grow = <T extends Int32Array | Float64Array>(a: T, n: number): T => { const b = new (a.constructor as { new (n: number): T })(n); b.set(a); return b; };
+      const grow = <T extends Int32Array | Float64Array>(a: T, n: number): T => {
+        const b = new (a.constructor as { new (n: number): T })(n);
+        b.set(a);
+        return b;
+      };
       const n = this.fn.length * 2;
-      this.fn = grow(this.fn, n); this.parent = grow(this.parent, n); this.callLine = grow(this.callLine, n);
+      this.fn = grow(this.fn, n);
+      this.parent = grow(this.parent, n);
+      this.callLine = grow(this.callLine, n);
       this.phi = grow(this.phi, n * this.metrics);
     }
-    this.fn[this.size] = fn; this.parent[this.size] = parent; this.callLine[this.size] = callLine;
+    this.fn[this.size] = fn;
+    this.parent[this.size] = parent;
+    this.callLine[this.size] = callLine;
     return this.size++;
   }
 }
@@ -164,7 +192,10 @@ class TaskStack {
 export class CallGraphUnfolder {
   private readonly nodeOf: Map<string, number> | null;
 
-  constructor(private readonly builder: ProfileBuilder, options: { shareNodes?: boolean } = {}) {
+  constructor(
+    private readonly builder: ProfileBuilder,
+    options: { shareNodes?: boolean } = {},
+  ) {
     this.nodeOf = options.shareNodes ? new Map() : null;
   }
 
@@ -193,7 +224,10 @@ export class CallGraphUnfolder {
       inArcs[c]!++;
       const n = calls[a]!;
       if (n > 0) inCalls[c]! += n;
-      for (let m = 0; m < M; m++) { const v = graph.arcs.cost[m]![a]!; if (v > 0) inflow[c * M + m]! += v; }
+      for (let m = 0; m < M; m++) {
+        const v = graph.arcs.cost[m]![a]!;
+        if (v > 0) inflow[c * M + m]! += v;
+      }
     }
     const share = new Float64Array(A * M);
     for (let a = 0; a < A; a++) {
@@ -202,9 +236,14 @@ export class CallGraphUnfolder {
       for (let m = 0; m < M; m++) {
         const into = inflow[c * M + m]!;
         const v = graph.arcs.cost[m]![a]!;
-        share[a * M + m] = into > 0 ? (v > 0 ? v / into : 0)
-          : inCalls[c]! > 0 ? Math.max(0, calls[a]! || 0) / inCalls[c]!
-            : 1 / inArcs[c]!;
+        share[a * M + m] =
+          into > 0
+            ? v > 0
+              ? v / into
+              : 0
+            : inCalls[c]! > 0
+              ? Math.max(0, calls[a]! || 0) / inCalls[c]!
+              : 1 / inArcs[c]!;
       }
     }
 
@@ -219,7 +258,10 @@ export class CallGraphUnfolder {
         const f = members.list[k]!;
         for (let m = 0; m < M; m++) {
           const v = self[m]![f]!;
-          if (v > 0) { subtree[c * M + m]! += v; if (m === pm) total += v; }
+          if (v > 0) {
+            subtree[c * M + m]! += v;
+            if (m === pm) total += v;
+          }
         }
         for (let j = outArcs.start[f]!; j < outArcs.start[f + 1]!; j++) {
           const a = outArcs.list[j]!;
@@ -238,10 +280,19 @@ export class CallGraphUnfolder {
     const lineOf = graph.lines.line;
     const fileOf = graph.lines.file;
     for (let f = 0; f < F; f++) {
-      const from = lineGroups.start[f]!, to = lineGroups.start[f + 1]!;
+      const from = lineGroups.start[f]!,
+        to = lineGroups.start[f + 1]!;
       const own = fns.file[f]!;
       // The function's own file first, then inlined code by file; each by line.
-      if (to - from > 1) lineGroups.list.subarray(from, to).sort((x, y) => Number(fileOf[x] !== own) - Number(fileOf[y] !== own) || fileOf[x]! - fileOf[y]! || lineOf[x]! - lineOf[y]!);
+      if (to - from > 1)
+        lineGroups.list
+          .subarray(from, to)
+          .sort(
+            (x, y) =>
+              Number(fileOf[x] !== own) - Number(fileOf[y] !== own) ||
+              fileOf[x]! - fileOf[y]! ||
+              lineOf[x]! - lineOf[y]!,
+          );
     }
     const restSelf = self.map(col => col.slice());
     for (let k = 0; k < graph.lines.function.length; k++) {
@@ -257,7 +308,12 @@ export class CallGraphUnfolder {
       const key = nodeOf ? `${parent}|${fns.name[f]}|${fns.file[f]}|${fns.module[f]}|${line}` : '';
       let node = nodeOf?.get(key);
       if (node === undefined) {
-        node = b.tree.add(parent, strings.get(fns.name[f]!), NodeKind.Function, { file: str(fns.file[f]!), line: fns.line[f], module: str(fns.module[f]!), callLine: line });
+        node = b.tree.add(parent, strings.get(fns.name[f]!), NodeKind.Function, {
+          file: str(fns.file[f]!),
+          line: fns.line[f],
+          module: str(fns.module[f]!),
+          callLine: line,
+        });
         nodeOf?.set(key, node);
         result.nodesAdded++;
       }
@@ -266,7 +322,8 @@ export class CallGraphUnfolder {
     // A statement's name is made once per line entry: the same string then interns fast in every context.
     const statementNames: (string | undefined)[] = [];
     const statementFor = (parent: number, f: number, k: number): number => {
-      const file = graph.lines.file[k]!, line = lineOf[k]!;
+      const file = graph.lines.file[k]!,
+        line = lineOf[k]!;
       const key = nodeOf ? `${parent}|s${file}|${line}` : '';
       let node = nodeOf?.get(key);
       if (node === undefined) {
@@ -310,13 +367,16 @@ export class CallGraphUnfolder {
       let nodes = 0;
       let checked = 0;
       const tasks = new TaskStack(M);
-      for (let r = roots.length - 1; r >= 0; r--) { // the stack pops the last pushed first
+      for (let r = roots.length - 1; r >= 0; r--) {
+        // the stack pops the last pushed first
         const t = tasks.push(roots[r]!, -1, 0);
         tasks.phi.fill(1, t * M, t * M + M);
       }
       while (tasks.size > 0) {
         const t = --tasks.size;
-        const entry = tasks.fn[t]!, parentNode = tasks.parent[t]!, entryLine = tasks.callLine[t]!;
+        const entry = tasks.fn[t]!,
+          parentNode = tasks.parent[t]!,
+          entryLine = tasks.callLine[t]!;
         for (let m = 0; m < M; m++) phi[m] = tasks.phi[t * M + m]!;
         const comp = component[entry]!;
         const cost = phi[pm]! * subtree[comp * M + pm]!;
@@ -327,7 +387,14 @@ export class CallGraphUnfolder {
             result.capped ||= nodes >= limit;
             let any = false;
             for (let m = 0; m < M; m++) any ||= phi[m]! * subtree[comp * M + m]! !== 0;
-            if (any) for (let m = 0; m < M; m++) b.addExclusive(options.metrics[m]!, otherCalls(parentNode), options.context, phi[m]! * subtree[comp * M + m]!);
+            if (any)
+              for (let m = 0; m < M; m++)
+                b.addExclusive(
+                  options.metrics[m]!,
+                  otherCalls(parentNode),
+                  options.context,
+                  phi[m]! * subtree[comp * M + m]!,
+                );
           }
           continue;
         }
@@ -336,15 +403,23 @@ export class CallGraphUnfolder {
         const stamp = expansion++;
         visited[entry] = stamp;
         inner.fn.length = inner.parent.length = inner.line.length = 0;
-        inner.fn.push(entry); inner.parent.push(parentNode); inner.line.push(entryLine);
+        inner.fn.push(entry);
+        inner.parent.push(parentNode);
+        inner.line.push(entryLine);
         while (inner.fn.length > 0) {
-          const f = inner.fn.pop()!, parent = inner.parent.pop()!, line = inner.line.pop()!;
-          if (nodes >= limit) { if (emit) result.capped = true; break; }
+          const f = inner.fn.pop()!,
+            parent = inner.parent.pop()!,
+            line = inner.line.pop()!;
+          if (nodes >= limit) {
+            if (emit) result.capped = true;
+            break;
+          }
           nodes++;
           let node = -1;
           if (emit) {
             node = nodeFor(parent, f, line);
-            for (let m = 0; m < M; m++) b.addExclusive(options.metrics[m]!, node, options.context, phi[m]! * restSelf[m]![f]!);
+            for (let m = 0; m < M; m++)
+              b.addExclusive(options.metrics[m]!, node, options.context, phi[m]! * restSelf[m]![f]!);
           }
           for (let j = lineGroups.start[f]!; j < lineGroups.start[f + 1]!; j++) {
             const k = lineGroups.list[j]!;
@@ -352,14 +427,20 @@ export class CallGraphUnfolder {
             nodes++;
             if (!emit) continue;
             const s = statementFor(node, f, k);
-            for (let m = 0; m < M; m++) b.addExclusive(options.metrics[m]!, s, options.context, phi[m]! * lineCost[m]![k]!);
+            for (let m = 0; m < M; m++)
+              b.addExclusive(options.metrics[m]!, s, options.context, phi[m]! * lineCost[m]![k]!);
           }
           // Children in arc order: pushed in reverse so they pop in order.
           for (let j = outArcs.start[f + 1]! - 1; j >= outArcs.start[f]!; j--) {
             const a = outArcs.list[j]!;
             const g = callee[a]!;
             if (!external[a]) {
-              if (visited[g] !== stamp) { visited[g] = stamp; inner.fn.push(g); inner.parent.push(node); inner.line.push(callLine[a]!); }
+              if (visited[g] !== stamp) {
+                visited[g] = stamp;
+                inner.fn.push(g);
+                inner.parent.push(node);
+                inner.line.push(callLine[a]!);
+              }
               continue;
             }
             const n = tasks.push(g, node, callLine[a]!);
@@ -377,21 +458,27 @@ export class CallGraphUnfolder {
     const thresholdAt = (x: number) => (total > 0 ? x * total : -Infinity);
     const fits = (x: number) => walk(thresholdAt(x), false, maxNodes) < maxNodes;
     if (total > 0 && !fits(fraction)) {
-      let lo = Math.log10(Math.max(fraction, MIN_ADAPTIVE_FRACTION)), hi = Math.log10(MAX_ADAPTIVE_FRACTION);
+      let lo = Math.log10(Math.max(fraction, MIN_ADAPTIVE_FRACTION)),
+        hi = Math.log10(MAX_ADAPTIVE_FRACTION);
       if (fits(10 ** lo)) hi = lo;
       else if (!fits(10 ** hi)) lo = hi;
       for (let step = 0; step < 12 && hi - lo > 0.01; step++) {
         const mid = (lo + hi) / 2;
-        if (fits(10 ** mid)) hi = mid; else lo = mid;
+        if (fits(10 ** mid)) hi = mid;
+        else lo = mid;
       }
       fraction = 10 ** hi;
     }
     walk(thresholdAt(fraction), true, maxNodes);
 
     if (result.capped) {
-      b.warnings.push(`the call tree unfolded from the call graph was capped at ${maxNodes} nodes; ${result.prunedContexts} calling contexts were folded into "${OTHER_CALLS}" nodes (${formatShare(result.prunedCost, total)} of the total)`);
+      b.warnings.push(
+        `the call tree unfolded from the call graph was capped at ${maxNodes} nodes; ${result.prunedContexts} calling contexts were folded into "${OTHER_CALLS}" nodes (${formatShare(result.prunedCost, total)} of the total)`,
+      );
     } else if (result.prunedCost > 0) {
-      b.warnings.push(`${result.prunedContexts} calling contexts each below ${fraction.toPrecision(2)} of the total were folded into "${OTHER_CALLS}" nodes (${formatShare(result.prunedCost, total)} of the total), to keep the call tree under ${maxNodes} nodes`);
+      b.warnings.push(
+        `${result.prunedContexts} calling contexts each below ${fraction.toPrecision(2)} of the total were folded into "${OTHER_CALLS}" nodes (${formatShare(result.prunedCost, total)} of the total), to keep the call tree under ${maxNodes} nodes`,
+      );
     } else if (result.prunedContexts > 0) {
       b.warnings.push(`${result.prunedContexts} calling contexts without cost were left out of the call tree`);
     }

@@ -26,7 +26,8 @@ function assertWellFormed(layout: CallflowLayout, options: CallflowLayoutOptions
   }
   for (let l = 0; l < layout.levels; l++) {
     const col = layout.nodes.filter(n => n.level === l).sort((a, b) => a.order - b.order);
-    for (let i = 1; i < col.length; i++) assert.ok(col[i]!.y0 >= col[i - 1]!.y1 - tol, `${col[i]!.id} below ${col[i - 1]!.id}`);
+    for (let i = 1; i < col.length; i++)
+      assert.ok(col[i]!.y0 >= col[i - 1]!.y1 - tol, `${col[i]!.id} below ${col[i - 1]!.id}`);
   }
   const nodes = byId(layout);
   const out = new Map<string, number>();
@@ -35,8 +36,14 @@ function assertWellFormed(layout: CallflowLayout, options: CallflowLayoutOptions
     const t = nodes.get(e.target)!;
     assert.ok(s.level < t.level, `${e.source}→${e.target} goes right`);
     for (const v of [e.sourceY0, e.sourceY1, e.targetY0, e.targetY1]) assert.ok(Number.isFinite(v));
-    assert.ok(e.sourceY0 >= s.y0 - tol && e.sourceY1 <= s.y1 + tol, `${e.source}→${e.target}: source end inside ${e.source}`);
-    assert.ok(e.targetY0 >= t.y0 - tol && e.targetY1 <= t.y1 + tol, `${e.source}→${e.target}: target end inside ${e.target}`);
+    assert.ok(
+      e.sourceY0 >= s.y0 - tol && e.sourceY1 <= s.y1 + tol,
+      `${e.source}→${e.target}: source end inside ${e.source}`,
+    );
+    assert.ok(
+      e.targetY0 >= t.y0 - tol && e.targetY1 <= t.y1 + tol,
+      `${e.source}→${e.target}: target end inside ${e.target}`,
+    );
     assert.doesNotMatch(e.path, /NaN|Infinity/);
     assert.match(e.path, /^M[^M]*Z$/, 'one closed outline');
     out.set(e.source, (out.get(e.source) ?? 0) + (e.sourceY1 - e.sourceY0));
@@ -49,36 +56,87 @@ function assertWellFormed(layout: CallflowLayout, options: CallflowLayoutOptions
 
 describe('layoutCallflow: levels and cycles', () => {
   test('AT-12: lib1 → lib2 → lib1 (a duplicate supernode) gives three levels and no cycle', () => {
-    const layout = layoutCallflow(graph({ lib1: 10, lib2: 8, 'lib2/lib1': 5 }, [['lib1', 'lib2', 8], ['lib2', 'lib2/lib1', 5]]), box);
-    assert.deepEqual(layout.nodes.map(n => n.level), [0, 1, 2]);
+    const layout = layoutCallflow(
+      graph({ lib1: 10, lib2: 8, 'lib2/lib1': 5 }, [
+        ['lib1', 'lib2', 8],
+        ['lib2', 'lib2/lib1', 5],
+      ]),
+      box,
+    );
+    assert.deepEqual(
+      layout.nodes.map(n => n.level),
+      [0, 1, 2],
+    );
     assert.deepEqual(layout.removedEdges, []);
     assertWellFormed(layout);
   });
 
   test('level is the longest path from the root, not the shortest', () => {
-    const layout = layoutCallflow(graph({ a: 10, b: 5, c: 5 }, [['a', 'b', 5], ['b', 'c', 2], ['a', 'c', 3]]), box);
+    const layout = layoutCallflow(
+      graph({ a: 10, b: 5, c: 5 }, [
+        ['a', 'b', 5],
+        ['b', 'c', 2],
+        ['a', 'c', 3],
+      ]),
+      box,
+    );
     assert.equal(byId(layout).get('c')!.level, 2);
   });
 
   test('a real cycle loses exactly one edge, deterministically, and it is reported', () => {
-    const g = graph({ a: 10, b: 8, c: 6, r: 20 }, [['r', 'a', 10], ['a', 'b', 8], ['b', 'c', 6], ['c', 'a', 1]]);
+    const g = graph({ a: 10, b: 8, c: 6, r: 20 }, [
+      ['r', 'a', 10],
+      ['a', 'b', 8],
+      ['b', 'c', 6],
+      ['c', 'a', 1],
+    ]);
     const layout = layoutCallflow(g, box);
-    assert.deepEqual(layout.removedEdges.map(e => [e.source, e.target, e.reason]), [['c', 'a', 'back-edge']]);
-    assert.deepEqual(layout.nodes.map(n => n.level), [1, 2, 3, 0]);
+    assert.deepEqual(
+      layout.removedEdges.map(e => [e.source, e.target, e.reason]),
+      [['c', 'a', 'back-edge']],
+    );
+    assert.deepEqual(
+      layout.nodes.map(n => n.level),
+      [1, 2, 3, 0],
+    );
     assertWellFormed(layout);
     // A cycle with no root at all: the DFS starts from the heaviest node.
-    const ring = layoutCallflow(graph({ x: 1, y: 5, z: 2 }, [['x', 'y', 1], ['y', 'z', 1], ['z', 'x', 1]]), box);
-    assert.deepEqual(ring.removedEdges.map(e => `${e.source}→${e.target}`), ['x→y']);
-    assert.deepEqual(ring.nodes.map(n => n.level), [2, 0, 1]);
+    const ring = layoutCallflow(
+      graph({ x: 1, y: 5, z: 2 }, [
+        ['x', 'y', 1],
+        ['y', 'z', 1],
+        ['z', 'x', 1],
+      ]),
+      box,
+    );
+    assert.deepEqual(
+      ring.removedEdges.map(e => `${e.source}→${e.target}`),
+      ['x→y'],
+    );
+    assert.deepEqual(
+      ring.nodes.map(n => n.level),
+      [2, 0, 1],
+    );
   });
 
   test('self-loops and edges to unknown nodes are dropped and reported, duplicate ids counted', () => {
     const g: FlowGraphInput = {
-      nodes: [{ id: 'a', value: 4 }, { id: 'b', value: 3 }, { id: 'a', value: 99 }],
-      edges: [{ source: 'a', target: 'a', value: 1 }, { source: 'a', target: 'zz', value: 1 }, { source: 'a', target: 'b', value: 3 }],
+      nodes: [
+        { id: 'a', value: 4 },
+        { id: 'b', value: 3 },
+        { id: 'a', value: 99 },
+      ],
+      edges: [
+        { source: 'a', target: 'a', value: 1 },
+        { source: 'a', target: 'zz', value: 1 },
+        { source: 'a', target: 'b', value: 3 },
+      ],
     };
     const layout = layoutCallflow(g, box);
-    assert.deepEqual(layout.removedEdges.map(e => e.reason), ['self-loop', 'unknown-node']);
+    assert.deepEqual(
+      layout.removedEdges.map(e => e.reason),
+      ['self-loop', 'unknown-node'],
+    );
     assert.equal(layout.edges.length, 1);
     assert.equal(layout.duplicateNodes, 1);
     assert.equal(byId(layout).get('a')!.value, 4);
@@ -87,7 +145,11 @@ describe('layoutCallflow: levels and cycles', () => {
 
 describe('layoutCallflow: heights and flows', () => {
   // Root 100 (exclusive 10) → A 60 (exclusive 20) → C 40; root → B 30 (a leaf).
-  const g = graph({ root: 100, A: 60, B: 30, C: 40 }, [['root', 'A', 60], ['root', 'B', 30], ['A', 'C', 40]]);
+  const g = graph({ root: 100, A: 60, B: 30, C: 40 }, [
+    ['root', 'A', 60],
+    ['root', 'B', 30],
+    ['A', 'C', 40],
+  ]);
   const layout = layoutCallflow(g, { ...box, histogramHeight: 20 });
   const nodes = byId(layout);
 
@@ -125,7 +187,11 @@ describe('layoutCallflow: heights and flows', () => {
   });
 
   test('AT-14: maxima instead of flows give tapered ribbons that never overflow a bar', () => {
-    const maxima = graph({ LIB1: 40, A: 20, B: 30, C: 35 }, [['LIB1', 'A', 20], ['LIB1', 'B', 10], ['LIB1', 'C', 35]]);
+    const maxima = graph({ LIB1: 40, A: 20, B: 30, C: 35 }, [
+      ['LIB1', 'A', 20],
+      ['LIB1', 'B', 10],
+      ['LIB1', 'C', 35],
+    ]);
     const at14 = layoutCallflow(maxima, box);
     assertWellFormed(at14);
     const lib1 = byId(at14).get('LIB1')!;
@@ -134,15 +200,22 @@ describe('layoutCallflow: heights and flows', () => {
     assert.ok(Math.abs(left - (lib1.y1 - lib1.y0)) < tol, 'scaled to exactly fill the bar');
     for (const e of at14.edges) {
       assert.equal(e.tapered, true);
-      assert.ok(Math.abs((e.sourceY1 - e.sourceY0) - e.value * (40 / 65) * at14.scale) < tol, 'source end scaled by 40/65');
-      assert.ok(Math.abs((e.targetY1 - e.targetY0) - e.value * at14.scale) < tol, 'target end fits its target');
+      assert.ok(
+        Math.abs(e.sourceY1 - e.sourceY0 - e.value * (40 / 65) * at14.scale) < tol,
+        'source end scaled by 40/65',
+      );
+      assert.ok(Math.abs(e.targetY1 - e.targetY0 - e.value * at14.scale) < tol, 'target end fits its target');
     }
   });
 });
 
 describe('layoutCallflow: dummies and crossings', () => {
   test('an edge spanning two levels passes a dummy that keeps clear of the node in between', () => {
-    const g = graph({ a: 10, b: 6, c: 8 }, [['a', 'b', 6], ['b', 'c', 4], ['a', 'c', 4]]);
+    const g = graph({ a: 10, b: 6, c: 8 }, [
+      ['a', 'b', 6],
+      ['b', 'c', 4],
+      ['a', 'c', 4],
+    ]);
     const layout = layoutCallflow(g, box);
     assertWellFormed(layout);
     assert.equal(layout.dummyCount, 1);
@@ -158,7 +231,12 @@ describe('layoutCallflow: dummies and crossings', () => {
 
   test('K2,2 with a twist: the value order crosses the heavy flows, the sweeps uncross them', () => {
     // d is heavier than c, so ordering layer 1 by value puts d first and crosses a→c with b→d.
-    const g = graph({ a: 11, b: 11, c: 11, d: 12 }, [['a', 'c', 10], ['b', 'd', 10], ['a', 'd', 1], ['b', 'c', 1]]);
+    const g = graph({ a: 11, b: 11, c: 11, d: 12 }, [
+      ['a', 'c', 10],
+      ['b', 'd', 10],
+      ['a', 'd', 1],
+      ['b', 'c', 1],
+    ]);
     const layout = layoutCallflow(g, box);
     const n = byId(layout);
     assert.equal(layout.crossings, 1, 'K2,2 always has one crossing');
@@ -173,8 +251,13 @@ describe('layoutCallflow: dummies and crossings', () => {
     assert.equal(t.crossings, 0);
     assertWellFormed(t, { width: 1600, height: 4000 });
     // Two chains that the initial value order interleaves: a0 → a1 → a2, b0 → b1 → b2, with a long edge a0 → a2.
-    const planar = graph({ a0: 9, b0: 10, a1: 4, b1: 10, a2: 5, b2: 10 },
-      [['a0', 'a1', 4], ['a1', 'a2', 4], ['a0', 'a2', 1], ['b0', 'b1', 10], ['b1', 'b2', 10]]);
+    const planar = graph({ a0: 9, b0: 10, a1: 4, b1: 10, a2: 5, b2: 10 }, [
+      ['a0', 'a1', 4],
+      ['a1', 'a2', 4],
+      ['a0', 'a2', 1],
+      ['b0', 'b1', 10],
+      ['b1', 'b2', 10],
+    ]);
     const p = layoutCallflow(planar, box);
     assert.equal(p.crossings, 0);
   });
@@ -187,35 +270,56 @@ describe('layoutCallflow: dummies and crossings', () => {
 
 describe('layoutCallflow: stability', () => {
   test('splitting a node keeps the order of persisting nodes, and the parts take its place', () => {
-    const before = graph(
-      { main: 100, io: 10, solver: 50, mpi: 30, lib5: 40, util: 10 },
-      [['main', 'io', 10], ['main', 'solver', 50], ['main', 'mpi', 30], ['solver', 'lib5', 40], ['mpi', 'util', 10]],
-    );
+    const before = graph({ main: 100, io: 10, solver: 50, mpi: 30, lib5: 40, util: 10 }, [
+      ['main', 'io', 10],
+      ['main', 'solver', 50],
+      ['main', 'mpi', 30],
+      ['solver', 'lib5', 40],
+      ['mpi', 'util', 10],
+    ]);
     const first = layoutCallflow(before, box);
     // Split solver by entry function into two parts; flows go to the parts.
     const after: FlowGraphInput = {
       nodes: [
-        { id: 'main', value: 100 }, { id: 'io', value: 10 }, { id: 'solver-setup', value: 15, origin: 'solver' },
-        { id: 'solver-run', value: 35, origin: 'solver' }, { id: 'mpi', value: 30 }, { id: 'lib5', value: 40 }, { id: 'util', value: 10 },
+        { id: 'main', value: 100 },
+        { id: 'io', value: 10 },
+        { id: 'solver-setup', value: 15, origin: 'solver' },
+        { id: 'solver-run', value: 35, origin: 'solver' },
+        { id: 'mpi', value: 30 },
+        { id: 'lib5', value: 40 },
+        { id: 'util', value: 10 },
       ],
       edges: [
-        { source: 'main', target: 'io', value: 10 }, { source: 'main', target: 'solver-setup', value: 15 },
-        { source: 'main', target: 'solver-run', value: 35 }, { source: 'main', target: 'mpi', value: 30 },
-        { source: 'solver-run', target: 'lib5', value: 35 }, { source: 'solver-setup', target: 'lib5', value: 5 },
+        { source: 'main', target: 'io', value: 10 },
+        { source: 'main', target: 'solver-setup', value: 15 },
+        { source: 'main', target: 'solver-run', value: 35 },
+        { source: 'main', target: 'mpi', value: 30 },
+        { source: 'solver-run', target: 'lib5', value: 35 },
+        { source: 'solver-setup', target: 'lib5', value: 5 },
         { source: 'mpi', target: 'util', value: 10 },
       ],
     };
     const second = layoutCallflow(after, { ...box, previous: first });
     assertWellFormed(second);
     const orderIn = (layout: CallflowLayout, level: number, ids: string[]): string[] =>
-      layout.nodes.filter(n => n.level === level && ids.includes(n.id)).sort((a, b) => a.order - b.order).map(n => n.id);
+      layout.nodes
+        .filter(n => n.level === level && ids.includes(n.id))
+        .sort((a, b) => a.order - b.order)
+        .map(n => n.id);
     const persisting = ['io', 'mpi'];
     assert.deepEqual(orderIn(second, 1, persisting), orderIn(first, 1, persisting));
     // The parts sit together where solver was: between the same neighbours.
     const firstOrder = orderIn(first, 1, ['io', 'solver', 'mpi']);
     const secondOrder = orderIn(second, 1, ['io', 'solver-setup', 'solver-run', 'mpi']);
-    assert.deepEqual(secondOrder.map(id => (id.startsWith('solver') ? 'solver' : id)).filter((id, i, a) => a.indexOf(id) === i), firstOrder);
-    assert.deepEqual(secondOrder.filter(id => id.startsWith('solver')), ['solver-setup', 'solver-run'], 'parts in input order');
+    assert.deepEqual(
+      secondOrder.map(id => (id.startsWith('solver') ? 'solver' : id)).filter((id, i, a) => a.indexOf(id) === i),
+      firstOrder,
+    );
+    assert.deepEqual(
+      secondOrder.filter(id => id.startsWith('solver')),
+      ['solver-setup', 'solver-run'],
+      'parts in input order',
+    );
     // Unchanged nodes move little.
     const a = byId(first).get('io')!;
     const b = byId(second).get('io')!;
@@ -239,23 +343,46 @@ describe('layoutCallflow: odd input', () => {
   });
 
   test('zero, NaN and negative values stay finite and visible', () => {
-    const layout = layoutCallflow(graph({ a: Number.NaN, b: -3, c: 0, d: Infinity }, [['a', 'b', Number.NaN], ['b', 'c', -1], ['a', 'd', 0]]), box);
+    const layout = layoutCallflow(
+      graph({ a: Number.NaN, b: -3, c: 0, d: Infinity }, [
+        ['a', 'b', Number.NaN],
+        ['b', 'c', -1],
+        ['a', 'd', 0],
+      ]),
+      box,
+    );
     assertWellFormed(layout);
     assert.equal(layout.scale, 0);
     for (const n of layout.nodes) assert.ok(n.y1 - n.y0 >= 2 - tol, 'minimum height');
   });
 
   test('disconnected components share the layers without overlapping', () => {
-    const layout = layoutCallflow(graph({ a: 5, b: 5, x: 3, y: 2, lone: 1 }, [['a', 'b', 5], ['x', 'y', 2]]), box);
+    const layout = layoutCallflow(
+      graph({ a: 5, b: 5, x: 3, y: 2, lone: 1 }, [
+        ['a', 'b', 5],
+        ['x', 'y', 2],
+      ]),
+      box,
+    );
     assertWellFormed(layout);
-    assert.deepEqual(layout.nodes.map(n => n.level), [0, 1, 0, 1, 0]);
+    assert.deepEqual(
+      layout.nodes.map(n => n.level),
+      [0, 1, 0, 1, 0],
+    );
   });
 
   test('a very wide level and tiny boxes stay inside the box', () => {
     const nodes: Record<string, number> = { root: 1000 };
     const edges: Array<[string, string, number]> = [];
-    for (let i = 0; i < 800; i++) { nodes[`c${i}`] = 1 + (i % 7); edges.push(['root', `c${i}`, 1 + (i % 7)]); }
-    for (const size of [{ width: 900, height: 500 }, { width: 30, height: 20 }, { width: 1, height: 1 }]) {
+    for (let i = 0; i < 800; i++) {
+      nodes[`c${i}`] = 1 + (i % 7);
+      edges.push(['root', `c${i}`, 1 + (i % 7)]);
+    }
+    for (const size of [
+      { width: 900, height: 500 },
+      { width: 30, height: 20 },
+      { width: 1, height: 1 },
+    ]) {
       const layout = layoutCallflow(graph(nodes, edges), size);
       assertWellFormed(layout, size);
     }

@@ -116,7 +116,13 @@ export interface PlacedEdge {
 
 export type RemovedReason = 'unknown-node' | 'self-loop' | 'back-edge';
 
-export interface RemovedEdge { index: number; source: string; target: string; value: number; reason: RemovedReason }
+export interface RemovedEdge {
+  index: number;
+  source: string;
+  target: string;
+  value: number;
+  reason: RemovedReason;
+}
 
 export interface CallflowLayout {
   width: number;
@@ -203,12 +209,32 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
   const flow = (e: number): number => clean(input.edges[e]!.value);
   const back = backEdges(n, candidate, src, tgt, flow, value);
   const edges = candidate.filter(e => !back.has(e));
-  for (const e of candidate) if (back.has(e)) removedEdges.push({ index: e, source: input.edges[e]!.source, target: input.edges[e]!.target, value: input.edges[e]!.value, reason: 'back-edge' });
+  for (const e of candidate)
+    if (back.has(e))
+      removedEdges.push({
+        index: e,
+        source: input.edges[e]!.source,
+        target: input.edges[e]!.target,
+        value: input.edges[e]!.value,
+        reason: 'back-edge',
+      });
   removedEdges.sort((a, b) => a.index - b.index);
 
   const empty = (): CallflowLayout => ({
-    width, height, nodes: [], edges: [], removedEdges, duplicateNodes: input.nodes.length - n, levels: 0, layerX: [],
-    scale: 0, fittedScale: 0, crossings: 0, weightedCrossings: 0, dummyCount: 0, bounds: { x0: 0, y0: 0, x1: 0, y1: 0 },
+    width,
+    height,
+    nodes: [],
+    edges: [],
+    removedEdges,
+    duplicateNodes: input.nodes.length - n,
+    levels: 0,
+    layerX: [],
+    scale: 0,
+    fittedScale: 0,
+    crossings: 0,
+    weightedCrossings: 0,
+    dummyCount: 0,
+    bounds: { x0: 0, y0: 0, x1: 0, y1: 0 },
   });
   if (n === 0) return empty();
 
@@ -221,7 +247,10 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
   // ---- taper: an end whose node cannot hold the flows attached to it shrinks to fit (AT-14)
   const outSum = new Float64Array(n);
   const inSum = new Float64Array(n);
-  for (const e of edges) { outSum[src(e)] += flow(e); inSum[tgt(e)] += flow(e); }
+  for (const e of edges) {
+    outSum[src(e)] += flow(e);
+    inSum[tgt(e)] += flow(e);
+  }
   const fit = (node: number, sum: number): number => (sum > value[node]! ? value[node]! / sum : 1);
   const sourceValue = (e: number): number => flow(e) * fit(src(e), outSum[src(e)]!);
   const targetValue = (e: number): number => flow(e) * fit(tgt(e), inSum[tgt(e)]!);
@@ -278,7 +307,10 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
     const self = prevNodes.get(nodeInput[v]!.id);
     const originId = nodeInput[v]!.origin;
     const origin = self ? undefined : originId !== undefined ? prevNodes.get(originId) : undefined;
-    if (self) { anchor[v] = (self.y0 + self.y1) / 2; anchorTop[v] = self.y0; } else if (origin) {
+    if (self) {
+      anchor[v] = (self.y0 + self.y1) / 2;
+      anchorTop[v] = self.y0;
+    } else if (origin) {
       // Parts of one split node stay together, in input order, where the node was.
       const k = splitRank.get(origin.id) ?? 0;
       splitRank.set(origin.id, k + 1);
@@ -303,17 +335,25 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
   const ordering = orderLayers(initial, graph, { sweeps: opt.sweeps, fixed: fixed.some(Boolean) ? fixed : undefined });
   const layers = ordering.layers;
   const pos = new Int32Array(items);
-  for (const layer of layers) layer.forEach((v, i) => { pos[v] = i; });
+  for (const layer of layers)
+    layer.forEach((v, i) => {
+      pos[v] = i;
+    });
 
   // ---- horizontal positions
   const nodeWidth = Math.max(0, Math.min(finiteOr(opt.nodeWidth, 14), innerW / Math.max(1, levels)));
   const span = Math.max(0, innerW - nodeWidth);
   const evenGap = levels > 1 ? span / (levels - 1) : 0;
-  const offsets = layerOffsets(counts, { span, exponent: finiteOr(opt.layerExponent, 0.5), minGap: finiteOr(options.minLayerGap, 0.6 * evenGap) });
+  const offsets = layerOffsets(counts, {
+    span,
+    exponent: finiteOr(opt.layerExponent, 0.5),
+    minGap: finiteOr(options.minLayerGap, 0.6 * evenGap),
+  });
   const layerX = offsets.map(o => left + o);
 
   // ---- one vertical scale for all layers; gaps shrink (then minimum heights) when the box is too small
-  const minHeight = (v: number): number => (isReal(v) ? Math.max(0, finiteOr(nodeInput[v]!.minHeight, opt.minNodeHeight)) : 0);
+  const minHeight = (v: number): number =>
+    isReal(v) ? Math.max(0, finiteOr(nodeInput[v]!.minHeight, opt.minNodeHeight)) : 0;
   const gapBefore = (layer: number[], i: number): number => {
     const v = layer[i]!;
     const head = isReal(v) ? histogramHeight : 0;
@@ -336,16 +376,25 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
     const layer = layers[l]!;
     const total = layer.reduce((s, v) => s + itemValue[v]!, 0);
     if (total <= 0) continue;
-    const need = (k: number): number => gapSum[l]! * gapFactor + layer.reduce((s, v) => s + Math.max(minHeight(v) * minFactor, itemValue[v]! * k), 0);
+    const need = (k: number): number =>
+      gapSum[l]! * gapFactor + layer.reduce((s, v) => s + Math.max(minHeight(v) * minFactor, itemValue[v]! * k), 0);
     let lo = 0;
     let hi = Math.max(0, room) / total;
-    if (need(hi) <= room) { scale = Math.min(scale, hi); continue; }
-    for (let i = 0; i < 60; i++) { const mid = (lo + hi) / 2; if (need(mid) <= room) lo = mid; else hi = mid; }
+    if (need(hi) <= room) {
+      scale = Math.min(scale, hi);
+      continue;
+    }
+    for (let i = 0; i < 60; i++) {
+      const mid = (lo + hi) / 2;
+      if (need(mid) <= room) lo = mid;
+      else hi = mid;
+    }
     scale = Math.min(scale, lo);
   }
   if (!Number.isFinite(scale)) scale = 0;
   const fittedScale = scale;
-  if (options.maxScale !== undefined && Number.isFinite(options.maxScale) && options.maxScale >= 0) scale = Math.min(scale, options.maxScale);
+  if (options.maxScale !== undefined && Number.isFinite(options.maxScale) && options.maxScale >= 0)
+    scale = Math.min(scale, options.maxScale);
   const h = Array.from({ length: items }, (_, v) => Math.max(minHeight(v) * minFactor, itemValue[v]! * scale));
   const gap = layers.map(layer => layer.map((_, i) => gapBefore(layer, i) * gapFactor));
 
@@ -355,11 +404,18 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
     const layer = layers[l]!;
     const total = layer.reduce((s, v, i) => s + h[v]! + gap[l]![i]!, 0);
     let at = top + Math.max(0, (innerH - total) / 2);
-    layer.forEach((v, i) => { at += gap[l]![i]!; y[v] = at; at += h[v]!; });
+    layer.forEach((v, i) => {
+      at += gap[l]![i]!;
+      y[v] = at;
+      at += h[v]!;
+    });
   }
   const down: number[][] = Array.from({ length: items }, () => []);
   const up: number[][] = Array.from({ length: items }, () => []);
-  for (let s = 0; s < upper.length; s++) { down[upper[s]!]!.push(s); up[lower[s]!]!.push(s); }
+  for (let s = 0; s < upper.length; s++) {
+    down[upper[s]!]!.push(s);
+    up[lower[s]!]!.push(s);
+  }
   const upperPx = (s: number): number => segUpperValue[s]! * scale;
   const lowerPx = (s: number): number => segLowerValue[s]! * scale;
   const outOff = new Float64Array(upper.length);
@@ -369,23 +425,38 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
   const stackEnds = (): void => {
     for (let v = 0; v < items; v++) {
       const out = down[v]!;
-      if (out.length > 1) out.sort((a, b) => centre(lower[a]!) - centre(lower[b]!) || pos[lower[a]!]! - pos[lower[b]!]! || a - b);
+      if (out.length > 1)
+        out.sort((a, b) => centre(lower[a]!) - centre(lower[b]!) || pos[lower[a]!]! - pos[lower[b]!]! || a - b);
       let at = 0;
-      for (const s of out) { outOff[s] = at; at += upperPx(s); }
+      for (const s of out) {
+        outOff[s] = at;
+        at += upperPx(s);
+      }
     }
     for (let v = 0; v < items; v++) {
       const inc = up[v]!;
       const from = (s: number): number => y[upper[s]!]! + outOff[s]! + upperPx(s) / 2;
       if (inc.length > 1) inc.sort((a, b) => from(a) - from(b) || pos[upper[a]!]! - pos[upper[b]!]! || a - b);
       let at = 0;
-      for (const s of inc) { inOff[s] = at; at += lowerPx(s); }
+      for (const s of inc) {
+        inOff[s] = at;
+        at += lowerPx(s);
+      }
     }
   };
   const placeLayer = (l: number, desired: (v: number) => number): void => {
     const layer = layers[l]!;
     const target = layer.map(desired);
-    const placed = isotonicPlacement(target, layer.map(v => h[v]!), gap[l]!, top, bottom);
-    layer.forEach((v, i) => { y[v] = placed[i]!; });
+    const placed = isotonicPlacement(
+      target,
+      layer.map(v => h[v]!),
+      gap[l]!,
+      top,
+      bottom,
+    );
+    layer.forEach((v, i) => {
+      y[v] = placed[i]!;
+    });
   };
   const hasAnchors = fixed.some(Boolean);
   const pullToAnchor = (v: number, want: number): number => {
@@ -403,7 +474,8 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
       const w = segWeight[s]! + 1e-9;
       sw += w;
       const mid = upperPx(s) / 2 - lowerPx(s) / 2;
-      sy += w * (towardUpper ? y[upper[s]!]! + outOff[s]! - inOff[s]! + mid : y[lower[s]!]! + inOff[s]! - outOff[s]! - mid);
+      sy +=
+        w * (towardUpper ? y[upper[s]!]! + outOff[s]! - inOff[s]! + mid : y[lower[s]!]! + inOff[s]! - outOff[s]! - mid);
     }
     return pullToAnchor(v, y[v]! + alpha * (sy / sw - y[v]!));
   };
@@ -419,47 +491,97 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
   // ---- output
   const nodes: PlacedNode[] = [];
   const order = new Int32Array(n);
-  for (const layer of layers) { let k = 0; for (const v of layer) if (isReal(v)) order[v] = k++; }
+  for (const layer of layers) {
+    let k = 0;
+    for (const v of layer) if (isReal(v)) order[v] = k++;
+  }
   for (let v = 0; v < n; v++) {
     const x0 = layerX[level[v]!]!;
     const outgoing = down[v]!.reduce((s, seg) => s + upperPx(seg), 0);
     nodes.push({
-      id: nodeInput[v]!.id, index: inputIndex[v]!, value: value[v]!, level: level[v]!, order: order[v]!,
-      x0, x1: x0 + nodeWidth, y0: y[v]!, y1: y[v]! + h[v]!, outgoing: Math.min(outgoing, h[v]!),
+      id: nodeInput[v]!.id,
+      index: inputIndex[v]!,
+      value: value[v]!,
+      level: level[v]!,
+      order: order[v]!,
+      x0,
+      x1: x0 + nodeWidth,
+      y0: y[v]!,
+      y1: y[v]! + h[v]!,
+      outgoing: Math.min(outgoing, h[v]!),
     });
   }
   const curvature = finiteOr(opt.curvature, 0.5);
-  const placedEdges: PlacedEdge[] = [...edges].sort((a, b) => a - b).map(e => {
-    const segs = chain.get(e)!;
-    const first = segs[0]!;
-    const last = segs[segs.length - 1]!;
-    const s = src(e);
-    const t = tgt(e);
-    const sourceY0 = y[s]! + outOff[first]!;
-    const targetY0 = y[t]! + inOff[last]!;
-    const points: RibbonPoint[] = [{ x: layerX[level[s]!]! + nodeWidth, top: sourceY0, bottom: sourceY0 + upperPx(first) }];
-    for (const seg of segs.slice(0, -1)) {
-      const d = lower[seg]!;
-      const x0 = layerX[layerOf[d]!]!;
-      points.push({ x: x0, top: y[d]!, bottom: y[d]! + h[d]! }, { x: x0 + nodeWidth, top: y[d]!, bottom: y[d]! + h[d]! });
-    }
-    points.push({ x: layerX[level[t]!]!, top: targetY0, bottom: targetY0 + lowerPx(last) });
-    const vs = sourceValue(e);
-    const vt = targetValue(e);
-    return {
-      index: e, source: input.edges[e]!.source, target: input.edges[e]!.target, value: flow(e),
-      sourceY0, sourceY1: sourceY0 + upperPx(first), targetY0, targetY1: targetY0 + lowerPx(last),
-      tapered: Math.abs(vs - vt) > 1e-12 * Math.max(vs, vt), dummies: segs.length - 1, points,
-      path: ribbonOutline(points, curvature), centreLine: ribbonCentreLine(points, curvature),
-    };
-  });
+  const placedEdges: PlacedEdge[] = [...edges]
+    .sort((a, b) => a - b)
+    .map(e => {
+      const segs = chain.get(e)!;
+      const first = segs[0]!;
+      const last = segs[segs.length - 1]!;
+      const s = src(e);
+      const t = tgt(e);
+      const sourceY0 = y[s]! + outOff[first]!;
+      const targetY0 = y[t]! + inOff[last]!;
+      const points: RibbonPoint[] = [
+        { x: layerX[level[s]!]! + nodeWidth, top: sourceY0, bottom: sourceY0 + upperPx(first) },
+      ];
+      for (const seg of segs.slice(0, -1)) {
+        const d = lower[seg]!;
+        const x0 = layerX[layerOf[d]!]!;
+        points.push(
+          { x: x0, top: y[d]!, bottom: y[d]! + h[d]! },
+          { x: x0 + nodeWidth, top: y[d]!, bottom: y[d]! + h[d]! },
+        );
+      }
+      points.push({ x: layerX[level[t]!]!, top: targetY0, bottom: targetY0 + lowerPx(last) });
+      const vs = sourceValue(e);
+      const vt = targetValue(e);
+      return {
+        index: e,
+        source: input.edges[e]!.source,
+        target: input.edges[e]!.target,
+        value: flow(e),
+        sourceY0,
+        sourceY1: sourceY0 + upperPx(first),
+        targetY0,
+        targetY1: targetY0 + lowerPx(last),
+        tapered: Math.abs(vs - vt) > 1e-12 * Math.max(vs, vt),
+        dummies: segs.length - 1,
+        points,
+        path: ribbonOutline(points, curvature),
+        centreLine: ribbonCentreLine(points, curvature),
+      };
+    });
 
-  let bx0 = Infinity, by0 = Infinity, bx1 = -Infinity, by1 = -Infinity;
-  for (const p of nodes) { bx0 = Math.min(bx0, p.x0); by0 = Math.min(by0, p.y0); bx1 = Math.max(bx1, p.x1); by1 = Math.max(by1, p.y1); }
-  for (const e of placedEdges) for (const p of e.points) { by0 = Math.min(by0, p.top); by1 = Math.max(by1, p.bottom); }
+  let bx0 = Infinity,
+    by0 = Infinity,
+    bx1 = -Infinity,
+    by1 = -Infinity;
+  for (const p of nodes) {
+    bx0 = Math.min(bx0, p.x0);
+    by0 = Math.min(by0, p.y0);
+    bx1 = Math.max(bx1, p.x1);
+    by1 = Math.max(by1, p.y1);
+  }
+  for (const e of placedEdges)
+    for (const p of e.points) {
+      by0 = Math.min(by0, p.top);
+      by1 = Math.max(by1, p.bottom);
+    }
   return {
-    width, height, nodes, edges: placedEdges, removedEdges, duplicateNodes: input.nodes.length - n, levels, layerX, scale, fittedScale,
-    crossings: ordering.count, weightedCrossings: ordering.weighted, dummyCount: items - n,
+    width,
+    height,
+    nodes,
+    edges: placedEdges,
+    removedEdges,
+    duplicateNodes: input.nodes.length - n,
+    levels,
+    layerX,
+    scale,
+    fittedScale,
+    crossings: ordering.count,
+    weightedCrossings: ordering.weighted,
+    dummyCount: items - n,
     bounds: { x0: bx0, y0: by0, x1: bx1, y1: by1 },
   };
 }
@@ -469,16 +591,29 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
  * first) that follows heavier edges first, then from the remaining nodes in the same order: an
  * edge to a node still on the DFS stack is a back edge. Deterministic for a given input.
  */
-function backEdges(n: number, edges: readonly number[], src: (e: number) => number, tgt: (e: number) => number,
-  flow: (e: number) => number, value: readonly number[]): Set<number> {
+function backEdges(
+  n: number,
+  edges: readonly number[],
+  src: (e: number) => number,
+  tgt: (e: number) => number,
+  flow: (e: number) => number,
+  value: readonly number[],
+): Set<number> {
   const out: number[][] = Array.from({ length: n }, () => []);
   const indeg = new Int32Array(n);
-  for (const e of edges) { out[src(e)]!.push(e); indeg[tgt(e)]++; }
+  for (const e of edges) {
+    out[src(e)]!.push(e);
+    indeg[tgt(e)]++;
+  }
   for (const list of out) list.sort((a, b) => flow(b) - flow(a) || value[tgt(b)]! - value[tgt(a)]! || a - b);
   const byWeight = (a: number, b: number): number => value[b]! - value[a]! || a - b;
   const starts = [
-    ...Array.from({ length: n }, (_, v) => v).filter(v => indeg[v] === 0).sort(byWeight),
-    ...Array.from({ length: n }, (_, v) => v).filter(v => indeg[v] !== 0).sort(byWeight),
+    ...Array.from({ length: n }, (_, v) => v)
+      .filter(v => indeg[v] === 0)
+      .sort(byWeight),
+    ...Array.from({ length: n }, (_, v) => v)
+      .filter(v => indeg[v] !== 0)
+      .sort(byWeight),
   ];
   const colour = new Uint8Array(n); // 0 white, 1 grey (on the stack), 2 black
   const back = new Set<number>();
@@ -490,21 +625,36 @@ function backEdges(n: number, edges: readonly number[], src: (e: number) => numb
     while (stack.length) {
       const v = stack[stack.length - 1]!;
       const list = out[v]!;
-      if (next[v]! >= list.length) { colour[v] = 2; stack.pop(); continue; }
+      if (next[v]! >= list.length) {
+        colour[v] = 2;
+        stack.pop();
+        continue;
+      }
       const e = list[next[v]!++]!;
       const w = tgt(e);
       if (colour[w] === 1) back.add(e);
-      else if (colour[w] === 0) { colour[w] = 1; stack.push(w); }
+      else if (colour[w] === 0) {
+        colour[w] = 1;
+        stack.push(w);
+      }
     }
   }
   return back;
 }
 
 /** Level of every node: the longest path from a node without incoming edges (edges must be acyclic). */
-function longestPathLevels(n: number, edges: readonly number[], src: (e: number) => number, tgt: (e: number) => number): number[] {
+function longestPathLevels(
+  n: number,
+  edges: readonly number[],
+  src: (e: number) => number,
+  tgt: (e: number) => number,
+): number[] {
   const out: number[][] = Array.from({ length: n }, () => []);
   const indeg = new Int32Array(n);
-  for (const e of edges) { out[src(e)]!.push(tgt(e)); indeg[tgt(e)]++; }
+  for (const e of edges) {
+    out[src(e)]!.push(tgt(e));
+    indeg[tgt(e)]++;
+  }
   const level = new Array<number>(n).fill(0);
   const queue: number[] = [];
   for (let v = 0; v < n; v++) if (indeg[v] === 0) queue.push(v);
@@ -524,11 +674,21 @@ function longestPathLevels(n: number, edges: readonly number[], src: (e: number)
  * the last ending above `hi`. Substituting z_i = top_i − offset_i turns this into an isotonic
  * regression (pool adjacent violators), clamped to the box.
  */
-export function isotonicPlacement(target: readonly number[], height: readonly number[], gap: readonly number[], lo: number, hi: number): number[] {
+export function isotonicPlacement(
+  target: readonly number[],
+  height: readonly number[],
+  gap: readonly number[],
+  lo: number,
+  hi: number,
+): number[] {
   const k = target.length;
   const offset = new Float64Array(k);
   let at = 0;
-  for (let i = 0; i < k; i++) { at += gap[i]!; offset[i] = at; at += height[i]!; }
+  for (let i = 0; i < k; i++) {
+    at += gap[i]!;
+    offset[i] = at;
+    at += height[i]!;
+  }
   const zMin = lo;
   const zMax = Math.max(lo, hi - at);
   // Pool adjacent violators on t_i = target_i − offset_i.

@@ -11,33 +11,114 @@ function layered(layerOf: number[], segs: Array<[number, number, number]>): Laye
 describe('countCrossings', () => {
   test('counts crossing pairs and weights them by the product of their flows', () => {
     // 0,1 above; 2,3 below; 0→3 (w 2) crosses 1→2 (w 5); 0→2 does not cross 1→2 (shared end).
-    const g = layered([0, 0, 1, 1], [[0, 3, 2], [1, 2, 5], [0, 2, 1]]);
-    assert.deepEqual(countCrossings([[0, 1], [2, 3]], g), { count: 1, weighted: 10 });
-    assert.deepEqual(countCrossings([[1, 0], [2, 3]], g), { count: 0, weighted: 0 }, "swapping the upper pair uncrosses them");
+    const g = layered(
+      [0, 0, 1, 1],
+      [
+        [0, 3, 2],
+        [1, 2, 5],
+        [0, 2, 1],
+      ],
+    );
+    assert.deepEqual(
+      countCrossings(
+        [
+          [0, 1],
+          [2, 3],
+        ],
+        g,
+      ),
+      { count: 1, weighted: 10 },
+    );
+    assert.deepEqual(
+      countCrossings(
+        [
+          [1, 0],
+          [2, 3],
+        ],
+        g,
+      ),
+      { count: 0, weighted: 0 },
+      'swapping the upper pair uncrosses them',
+    );
   });
 
   test('the full bipartite graph K3,3 in any order has 9 crossings', () => {
     const segs: Array<[number, number, number]> = [];
     for (const a of [0, 1, 2]) for (const b of [3, 4, 5]) segs.push([a, b, 1]);
     const g = layered([0, 0, 0, 1, 1, 1], segs);
-    assert.equal(countCrossings([[0, 1, 2], [3, 4, 5]], g).count, 9);
-    assert.equal(countCrossings([[2, 0, 1], [4, 5, 3]], g).count, 9);
+    assert.equal(
+      countCrossings(
+        [
+          [0, 1, 2],
+          [3, 4, 5],
+        ],
+        g,
+      ).count,
+      9,
+    );
+    assert.equal(
+      countCrossings(
+        [
+          [2, 0, 1],
+          [4, 5, 3],
+        ],
+        g,
+      ).count,
+      9,
+    );
   });
 });
 
 describe('orderLayers', () => {
   test('untangles a fully reversed matching', () => {
-    const g = layered([0, 0, 0, 0, 1, 1, 1, 1], [[0, 7, 1], [1, 6, 1], [2, 5, 1], [3, 4, 1]]);
-    assert.equal(countCrossings([[0, 1, 2, 3], [4, 5, 6, 7]], g).count, 6);
-    const r = orderLayers([[0, 1, 2, 3], [4, 5, 6, 7]], g);
+    const g = layered(
+      [0, 0, 0, 0, 1, 1, 1, 1],
+      [
+        [0, 7, 1],
+        [1, 6, 1],
+        [2, 5, 1],
+        [3, 4, 1],
+      ],
+    );
+    assert.equal(
+      countCrossings(
+        [
+          [0, 1, 2, 3],
+          [4, 5, 6, 7],
+        ],
+        g,
+      ).count,
+      6,
+    );
+    const r = orderLayers(
+      [
+        [0, 1, 2, 3],
+        [4, 5, 6, 7],
+      ],
+      g,
+    );
     assert.equal(r.count, 0);
   });
 
   test('fixed items keep their relative order; free items move around them', () => {
     // 0 above 1 fixed; below, 2 and 3 fixed in the order 3, 2, which forces one crossing; 4 is free.
-    const g = layered([0, 0, 1, 1, 1], [[0, 2, 1], [1, 3, 1], [0, 4, 1]]);
+    const g = layered(
+      [0, 0, 1, 1, 1],
+      [
+        [0, 2, 1],
+        [1, 3, 1],
+        [0, 4, 1],
+      ],
+    );
     const fixed = [true, true, true, true, false];
-    const r = orderLayers([[0, 1], [4, 3, 2]], g, { fixed });
+    const r = orderLayers(
+      [
+        [0, 1],
+        [4, 3, 2],
+      ],
+      g,
+      { fixed },
+    );
     assert.deepEqual(r.layers[0], [0, 1]);
     const lower = r.layers[1]!;
     assert.ok(lower.indexOf(3) < lower.indexOf(2), 'fixed order kept');
@@ -49,7 +130,10 @@ describe('orderLayers', () => {
     const layerOf: number[] = [];
     for (let i = 0; i < 60; i++) layerOf.push(Math.floor(i / 20));
     for (let i = 0; i < 40; i++) segs.push([i, 20 + ((i * 7) % 20) + (i >= 20 ? 20 : 0), 1 + (i % 3)]);
-    const g = layered(layerOf, segs.filter(([u, l]) => layerOf[l]! === layerOf[u]! + 1));
+    const g = layered(
+      layerOf,
+      segs.filter(([u, l]) => layerOf[l]! === layerOf[u]! + 1),
+    );
     const initial = [0, 1, 2].map(l => layerOf.map((x, i) => (x === l ? i : -1)).filter(i => i >= 0));
     const a = orderLayers(initial, g);
     const b = orderLayers(initial, g);

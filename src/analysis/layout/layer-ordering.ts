@@ -35,7 +35,11 @@ export interface OrderingResult extends CrossingCount {
 }
 
 /** Crossings of `layers` (item ids top to bottom per layer) in `graph`. O(E log V) per layer pair. */
-export function countCrossings(layers: readonly (readonly number[])[], graph: LayeredGraph, weightOf?: (s: number) => number): CrossingCount {
+export function countCrossings(
+  layers: readonly (readonly number[])[],
+  graph: LayeredGraph,
+  weightOf?: (s: number) => number,
+): CrossingCount {
   const pos = positions(layers, graph.layerOf.length);
   const w = weightOf ?? ((s: number) => graph.weight[s]!);
   const byLayer = segmentsByUpperLayer(graph, layers.length);
@@ -56,11 +60,17 @@ export function countCrossings(layers: readonly (readonly number[])[], graph: La
       const p = pos[graph.lower[s]!]!;
       let c = 0;
       let x = 0;
-      for (let i = p + 1; i > 0; i -= i & -i) { c += cnt[i]!; x += wt[i]!; }
+      for (let i = p + 1; i > 0; i -= i & -i) {
+        c += cnt[i]!;
+        x += wt[i]!;
+      }
       const ws = w(s);
       count += insertedCount - c;
       weighted += ws * (insertedWeight - x);
-      for (let i = p + 1; i <= n; i += i & -i) { cnt[i]! += 1; wt[i]! += ws; }
+      for (let i = p + 1; i <= n; i += i & -i) {
+        cnt[i]! += 1;
+        wt[i]! += ws;
+      }
       insertedCount += 1;
       insertedWeight += ws;
     }
@@ -69,7 +79,11 @@ export function countCrossings(layers: readonly (readonly number[])[], graph: La
 }
 
 /** Orders every layer to reduce (weighted) crossings, starting from `initial`. */
-export function orderLayers(initial: readonly (readonly number[])[], graph: LayeredGraph, options: OrderingOptions = {}): OrderingResult {
+export function orderLayers(
+  initial: readonly (readonly number[])[],
+  graph: LayeredGraph,
+  options: OrderingOptions = {},
+): OrderingResult {
   const sweeps = Math.max(0, options.sweeps ?? 8);
   const fixed = options.fixed;
   const items = graph.layerOf.length;
@@ -80,11 +94,17 @@ export function orderLayers(initial: readonly (readonly number[])[], graph: Laye
   let maxWeight = 0;
   for (const w of graph.weight) if (Number.isFinite(w) && w > maxWeight) maxWeight = w;
   const eps = maxWeight > 0 ? maxWeight * 1e-6 : 1;
-  const weight = (s: number): number => { const w = graph.weight[s]!; return (Number.isFinite(w) && w > 0 ? w : 0) + eps; };
+  const weight = (s: number): number => {
+    const w = graph.weight[s]!;
+    return (Number.isFinite(w) && w > 0 ? w : 0) + eps;
+  };
 
   const up: number[][] = Array.from({ length: items }, () => []);
   const down: number[][] = Array.from({ length: items }, () => []);
-  for (let s = 0; s < graph.upper.length; s++) { down[graph.upper[s]!]!.push(s); up[graph.lower[s]!]!.push(s); }
+  for (let s = 0; s < graph.upper.length; s++) {
+    down[graph.upper[s]!]!.push(s);
+    up[graph.lower[s]!]!.push(s);
+  }
 
   const score = (): CrossingCount => countCrossings(layers, graph, weight);
   let best = layers.map(l => [...l]);
@@ -99,7 +119,14 @@ export function orderLayers(initial: readonly (readonly number[])[], graph: Laye
       const segs = fromAbove ? up[v]! : down[v]!;
       const nb = segs.map(s => ({ p: pos[fromAbove ? graph.upper[s]! : graph.lower[s]!]!, w: weight(s) }));
       // Without neighbours: keep the relative place in the layer.
-      key.set(v, nb.length === 0 ? ((pos[v]! + 0.5) / layer.length) * adjacent.length - 0.5 : median ? weightedMedian(nb) : barycentre(nb));
+      key.set(
+        v,
+        nb.length === 0
+          ? ((pos[v]! + 0.5) / layer.length) * adjacent.length - 0.5
+          : median
+            ? weightedMedian(nb)
+            : barycentre(nb),
+      );
     }
     const byKey = (a: number, b: number): number => key.get(a)! - key.get(b)! || pos[a]! - pos[b]!;
     let next: number[];
@@ -120,20 +147,26 @@ export function orderLayers(initial: readonly (readonly number[])[], graph: Laye
       }
     }
     layers[l] = next;
-    next.forEach((v, i) => { pos[v] = i; });
+    next.forEach((v, i) => {
+      pos[v] = i;
+    });
   };
 
   // Weighted crossings of a directly above b minus those of b above a, over both adjacent layers.
   const swapGain = (a: number, b: number): number => {
     let ab = 0;
     let ba = 0;
-    for (const [segs, end] of [[up, graph.upper], [down, graph.lower]] as const) {
+    for (const [segs, end] of [
+      [up, graph.upper],
+      [down, graph.lower],
+    ] as const) {
       for (const sa of segs[a]!) {
         const pa = pos[end[sa]!]!;
         for (const sb of segs[b]!) {
           const pb = pos[end[sb]!]!;
           const w = weight(sa) * weight(sb);
-          if (pa > pb) ab += w; else if (pa < pb) ba += w;
+          if (pa > pb) ab += w;
+          else if (pa < pb) ba += w;
         }
       }
     }
@@ -148,7 +181,10 @@ export function orderLayers(initial: readonly (readonly number[])[], graph: Laye
           const b = layer[i + 1]!;
           if (fixed && fixed[a] && fixed[b]) continue;
           if (swapGain(a, b) > 1e-12 * eps) {
-            layer[i] = b; layer[i + 1] = a; pos[a] = i + 1; pos[b] = i;
+            layer[i] = b;
+            layer[i + 1] = a;
+            pos[a] = i + 1;
+            pos[b] = i;
             improved = true;
           }
         }
@@ -158,7 +194,10 @@ export function orderLayers(initial: readonly (readonly number[])[], graph: Laye
   };
   const keepIfBetter = (): void => {
     const s = score();
-    if (s.weighted < bestScore.weighted - 1e-9 * Math.max(1, bestScore.weighted)) { best = layers.map(l => [...l]); bestScore = s; }
+    if (s.weighted < bestScore.weighted - 1e-9 * Math.max(1, bestScore.weighted)) {
+      best = layers.map(l => [...l]);
+      bestScore = s;
+    }
   };
 
   for (let it = 0; it < sweeps && bestScore.count > 0; it++) {
@@ -177,7 +216,10 @@ export function orderLayers(initial: readonly (readonly number[])[], graph: Laye
 function barycentre(nb: Array<{ p: number; w: number }>): number {
   let sw = 0;
   let sp = 0;
-  for (const { p, w } of nb) { sw += w; sp += w * p; }
+  for (const { p, w } of nb) {
+    sw += w;
+    sp += w * p;
+  }
   return sp / sw;
 }
 
@@ -196,7 +238,10 @@ function weightedMedian(nb: Array<{ p: number; w: number }>): number {
 
 function positions(layers: readonly (readonly number[])[], items: number): Int32Array {
   const pos = new Int32Array(items);
-  for (const layer of layers) layer.forEach((v, i) => { pos[v] = i; });
+  for (const layer of layers)
+    layer.forEach((v, i) => {
+      pos[v] = i;
+    });
   return pos;
 }
 

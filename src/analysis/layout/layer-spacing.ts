@@ -43,7 +43,8 @@ export function layerOffsets(counts: readonly number[], options: LayerSpacingOpt
     let hi = span / Math.min(...raw);
     for (let i = 0; i < 100 && hi - lo > 1e-12 * hi; i++) {
       const mid = (lo + hi) / 2;
-      if (total(mid) > span) hi = mid; else lo = mid;
+      if (total(mid) > span) hi = mid;
+      else lo = mid;
     }
     px = raw.map(r => Math.max(minGap, lo * r));
     // Put the bisection's rounding remainder on the widest gap so the last layer ends at `span`.

@@ -23,12 +23,16 @@ export function ribbonOutline(points: readonly RibbonPoint[], curvature = 0.5): 
   if (points.length === 0) return '';
   const parts = [`M${num(points[0]!.x)},${num(points[0]!.top)}`];
   for (let i = 1; i < points.length; i++) {
-    parts.push(curve({ x: points[i - 1]!.x, y: points[i - 1]!.top }, { x: points[i]!.x, y: points[i]!.top }, curvature));
+    parts.push(
+      curve({ x: points[i - 1]!.x, y: points[i - 1]!.top }, { x: points[i]!.x, y: points[i]!.top }, curvature),
+    );
   }
   const last = points[points.length - 1]!;
   parts.push(`L${num(last.x)},${num(last.bottom)}`);
   for (let i = points.length - 2; i >= 0; i--) {
-    parts.push(curve({ x: points[i + 1]!.x, y: points[i + 1]!.bottom }, { x: points[i]!.x, y: points[i]!.bottom }, curvature));
+    parts.push(
+      curve({ x: points[i + 1]!.x, y: points[i + 1]!.bottom }, { x: points[i]!.x, y: points[i]!.bottom }, curvature),
+    );
   }
   parts.push('Z');
   return parts.join('');

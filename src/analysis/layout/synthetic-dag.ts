@@ -15,7 +15,11 @@ export function syntheticFlowDag(nodeCount: number, seed = 1, extraEdgeShare = 0
   // What a node has not yet passed on to its callees: the next callee takes part of it.
   const budget: number[] = [];
   for (let i = 0; i < nodeCount; i++) {
-    if (i === 0) { value.push(1000); budget.push(1000); depth.push(0); } else {
+    if (i === 0) {
+      value.push(1000);
+      budget.push(1000);
+      depth.push(0);
+    } else {
       // Prefer recent parents a little, so the graph gets deep as well as wide.
       const parent = Math.floor(Math.pow(random(), 0.7) * i);
       const v = budget[parent]! * (0.2 + 0.5 * random());

@@ -35,7 +35,11 @@ export function functionTotals(profile: Profile, m: number): FunctionTotals {
   for (let i = 0; i < tree.size; i++) {
     if (ownsCost(kind[i]!)) {
       let f = indexOfName.get(name[i]!);
-      if (f === undefined) { f = names.length; indexOfName.set(name[i]!, f); names.push(tree.strings.get(name[i]!)); }
+      if (f === undefined) {
+        f = names.length;
+        indexOfName.set(name[i]!, f);
+        names.push(tree.strings.get(name[i]!));
+      }
       functionOfNode[i] = f;
     } else {
       functionOfNode[i] = parent[i]! >= 0 ? functionOfNode[parent[i]!]! : -1;
@@ -52,10 +56,17 @@ export function functionTotals(profile: Profile, m: number): FunctionTotals {
   for (const r of tree.roots()) stack.push(r);
   while (stack.length) {
     const v = stack.pop()!;
-    if (v < 0) { const i = ~v; if (ownsCost(kind[i]!)) active[functionOfNode[i]!]!--; continue; }
+    if (v < 0) {
+      const i = ~v;
+      if (ownsCost(kind[i]!)) active[functionOfNode[i]!]!--;
+      continue;
+    }
     if (ownsCost(kind[v]!)) {
       const f = functionOfNode[v]!;
-      if (active[f] === 0) { inclusive[f]! += incl[v]!; outermost[v] = 1; }
+      if (active[f] === 0) {
+        inclusive[f]! += incl[v]!;
+        outermost[v] = 1;
+      }
       active[f]!++;
     }
     stack.push(~v);
@@ -84,7 +95,8 @@ export function lineCosts(profile: Profile, m: number): Map<string, LineCost[]> 
   const byFile = new Map<number, Map<number, LineCost>>();
   const { file, line } = tree.columns;
   for (let i = 0; i < tree.size; i++) {
-    const f = file[i]!, l = line[i]!;
+    const f = file[i]!,
+      l = line[i]!;
     if (f === 0 || l <= 0) continue;
     let lines = byFile.get(f);
     if (!lines) byFile.set(f, (lines = new Map()));
@@ -94,7 +106,11 @@ export function lineCosts(profile: Profile, m: number): Map<string, LineCost[]> 
     c.nodes.push(i);
   }
   const out = new Map<string, LineCost[]>();
-  for (const [f, lines] of byFile) out.set(tree.strings.get(f), [...lines.values()].sort((a, b) => a.line - b.line));
+  for (const [f, lines] of byFile)
+    out.set(
+      tree.strings.get(f),
+      [...lines.values()].sort((a, b) => a.line - b.line),
+    );
   return out;
 }
 

@@ -11,7 +11,8 @@ describe('call graph', () => {
     const main = g.function('main', { name: 'main', file: 'a.c', line: 3 });
     const f = g.function('f@lib', { name: 'f', id: '7', module: 'lib.so' });
     assert.equal(g.function('main', { name: 'other' }), main);
-    g.addSelf(f, 0, 2); g.addSelf(f, 0, 3);
+    g.addSelf(f, 0, 2);
+    g.addSelf(f, 0, 3);
     g.addArc(main, f, 1, 10, [4, 40]);
     g.addArc(main, f, 2, 10, [1, 10]);
     g.addArc(main, f, 1, 12, null);
@@ -32,11 +33,14 @@ describe('call graph', () => {
 
   it('absorbs another graph by function key', () => {
     const strings = new StringTable();
-    const a = new CallGraphBuilder(strings, 1), b = new CallGraphBuilder(strings, 1);
+    const a = new CallGraphBuilder(strings, 1),
+      b = new CallGraphBuilder(strings, 1);
     const [x1, y1] = [a.function('x', { name: 'x' }), a.function('y', { name: 'y' })];
     const [y2, x2] = [b.function('y', { name: 'y' }), b.function('x', { name: 'x' })];
-    a.addSelf(y1, 0, 1); b.addSelf(y2, 0, 2);
-    a.addArc(x1, y1, 1, 0, [1]); b.addArc(x2, y2, 1, 0, [2]);
+    a.addSelf(y1, 0, 1);
+    b.addSelf(y2, 0, 2);
+    a.addArc(x1, y1, 1, 0, [1]);
+    b.addArc(x2, y2, 1, 0, [2]);
     a.absorb(b);
     const d = a.finish();
     assert.deepEqual([...d.functions.self[0]!], [0, 3]);
@@ -45,7 +49,14 @@ describe('call graph', () => {
 
   it('travels with the profile, its buffers transferred', () => {
     const b = new ProfileBuilder('test', '<memory>');
-    const m = b.addMetric({ name: 'time', label: 'time', sourceKeys: [], unit: 's', kind: 'exclusive', aggregation: 'sum' });
+    const m = b.addMetric({
+      name: 'time',
+      label: 'time',
+      sourceKeys: [],
+      unit: 's',
+      kind: 'exclusive',
+      aggregation: 'sum',
+    });
     b.tree.add(-1, 'main', 0);
     b.addExclusive(m, 0, b.context({}), 1);
     const g = new CallGraphBuilder(b.tree.strings, 1);

@@ -66,10 +66,22 @@ const addStated = (old: number, v: number) => (Number.isNaN(old) ? v : Number.is
 export class CallGraphBuilder {
   private readonly keys: string[] = [];
   private readonly index = new Map<string, number>();
-  private readonly fn = { id: new GrowableInt32(), name: new GrowableInt32(), file: new GrowableInt32(), line: new GrowableInt32(), module: new GrowableInt32(), calls: new GrowableFloat64() };
+  private readonly fn = {
+    id: new GrowableInt32(),
+    name: new GrowableInt32(),
+    file: new GrowableInt32(),
+    line: new GrowableInt32(),
+    module: new GrowableInt32(),
+    calls: new GrowableFloat64(),
+  };
   private readonly self: GrowableFloat64[];
   private readonly total: GrowableFloat64[];
-  private readonly arc = { caller: new GrowableInt32(), callee: new GrowableInt32(), calls: new GrowableFloat64(), callLine: new GrowableInt32() };
+  private readonly arc = {
+    caller: new GrowableInt32(),
+    callee: new GrowableInt32(),
+    calls: new GrowableFloat64(),
+    callLine: new GrowableInt32(),
+  };
   private readonly arcCost: GrowableFloat64[];
   private readonly arcIndex = new Map<string, number>();
   private readonly ln = { function: new GrowableInt32(), file: new GrowableInt32(), line: new GrowableInt32() };
@@ -77,20 +89,31 @@ export class CallGraphBuilder {
   /** Per function: line entry by file and line (numeric keys: this runs once per cost line of a file). */
   private readonly lineIndex: (Map<number, number> | undefined)[] = [];
 
-  constructor(readonly strings: StringTable, readonly metricCount: number) {
+  constructor(
+    readonly strings: StringTable,
+    readonly metricCount: number,
+  ) {
     this.self = perMetric(metricCount);
     this.total = perMetric(metricCount);
     this.arcCost = perMetric(metricCount);
     this.lineCost = perMetric(metricCount);
   }
 
-  get functionCount(): number { return this.keys.length; }
-  get arcCount(): number { return this.arc.caller.length; }
+  get functionCount(): number {
+    return this.keys.length;
+  }
+  get arcCount(): number {
+    return this.arc.caller.length;
+  }
 
   /** Index of the function with this key, or -1. */
-  find(key: string): number { return this.index.get(key) ?? -1; }
+  find(key: string): number {
+    return this.index.get(key) ?? -1;
+  }
 
-  key(f: number): string { return this.keys[f]!; }
+  key(f: number): string {
+    return this.keys[f]!;
+  }
 
   /** Index of the function with this key, created with these attributes on first use. */
   function(key: string, attrs: FunctionAttributes): number {
@@ -111,9 +134,15 @@ export class CallGraphBuilder {
     return f;
   }
 
-  name(f: number): string { return this.strings.get(this.fn.name.get(f)); }
-  line(f: number): number { return this.fn.line.get(f); }
-  fileId(f: number): number { return this.fn.file.get(f); }
+  name(f: number): string {
+    return this.strings.get(this.fn.name.get(f));
+  }
+  line(f: number): number {
+    return this.fn.line.get(f);
+  }
+  fileId(f: number): number {
+    return this.fn.file.get(f);
+  }
 
   /** Gives function f another display name and module (its key and id stay). */
   rename(f: number, name: string, module: string | null): void {
@@ -131,9 +160,13 @@ export class CallGraphBuilder {
     c.set(f, c.get(f) + value);
   }
 
-  selfOf(f: number, metric: number): number { return this.self[metric]!.get(f); }
+  selfOf(f: number, metric: number): number {
+    return this.self[metric]!.get(f);
+  }
 
-  setSelf(f: number, metric: number, value: number): void { this.self[metric]!.set(f, value); }
+  setSelf(f: number, metric: number, value: number): void {
+    this.self[metric]!.set(f, value);
+  }
 
   addTotal(f: number, metric: number, value: number): void {
     const c = this.total[metric]!;
@@ -158,7 +191,9 @@ export class CallGraphBuilder {
       this.arcIndex.set(key, a);
     }
     this.arc.calls.set(a, addStated(this.arc.calls.get(a), calls));
-    if (cost) for (let m = 0; m < this.metricCount; m++) this.arcCost[m]!.set(a, addStated(this.arcCost[m]!.get(a), cost[m] ?? NaN));
+    if (cost)
+      for (let m = 0; m < this.metricCount; m++)
+        this.arcCost[m]!.set(a, addStated(this.arcCost[m]!.get(a), cost[m] ?? NaN));
     return a;
   }
 
@@ -192,8 +227,11 @@ export class CallGraphBuilder {
     const str = (id: number) => (id === 0 ? null : this.strings.get(id));
     for (let f = 0; f < other.functionCount; f++) {
       const mine = this.function(other.key(f), {
-        id: this.strings.get(g.functions.id[f]!), name: this.strings.get(g.functions.name[f]!),
-        file: str(g.functions.file[f]!), line: g.functions.line[f], module: str(g.functions.module[f]!),
+        id: this.strings.get(g.functions.id[f]!),
+        name: this.strings.get(g.functions.name[f]!),
+        file: str(g.functions.file[f]!),
+        line: g.functions.line[f],
+        module: str(g.functions.module[f]!),
       });
       map[f] = mine;
       this.addCalls(mine, g.functions.calls[f]!);
@@ -216,15 +254,28 @@ export class CallGraphBuilder {
   finish(): CallGraphData {
     return {
       functions: {
-        id: this.fn.id.finish(), name: this.fn.name.finish(), file: this.fn.file.finish(), line: this.fn.line.finish(),
-        module: this.fn.module.finish(), calls: this.fn.calls.finish(),
-        self: this.self.map(c => c.finish()), total: this.total.map(c => c.finish()),
+        id: this.fn.id.finish(),
+        name: this.fn.name.finish(),
+        file: this.fn.file.finish(),
+        line: this.fn.line.finish(),
+        module: this.fn.module.finish(),
+        calls: this.fn.calls.finish(),
+        self: this.self.map(c => c.finish()),
+        total: this.total.map(c => c.finish()),
       },
       arcs: {
-        caller: this.arc.caller.finish(), callee: this.arc.callee.finish(), calls: this.arc.calls.finish(),
-        callLine: this.arc.callLine.finish(), cost: this.arcCost.map(c => c.finish()),
+        caller: this.arc.caller.finish(),
+        callee: this.arc.callee.finish(),
+        calls: this.arc.calls.finish(),
+        callLine: this.arc.callLine.finish(),
+        cost: this.arcCost.map(c => c.finish()),
       },
-      lines: { function: this.ln.function.finish(), file: this.ln.file.finish(), line: this.ln.line.finish(), cost: this.lineCost.map(c => c.finish()) },
+      lines: {
+        function: this.ln.function.finish(),
+        file: this.ln.file.finish(),
+        line: this.ln.line.finish(),
+        cost: this.lineCost.map(c => c.finish()),
+      },
     };
   }
 }
@@ -232,7 +283,9 @@ export class CallGraphBuilder {
 /** Every typed-array buffer of a call graph (for transfer between threads). */
 export function callGraphBuffers(g: CallGraphData): ArrayBuffer[] {
   const cols = [
-    ...Object.values(g.functions).flat(), ...Object.values(g.arcs).flat(), ...Object.values(g.lines).flat(),
+    ...Object.values(g.functions).flat(),
+    ...Object.values(g.arcs).flat(),
+    ...Object.values(g.lines).flat(),
   ] as (Int32Array | Float64Array)[];
   return cols.map(c => c.buffer as ArrayBuffer);
 }

@@ -44,7 +44,10 @@ export class CallTree {
   private childList?: Int32Array;
   private rootList?: number[];
 
-  constructor(readonly columns: CallTreeColumns, readonly strings: StringTable) {
+  constructor(
+    readonly columns: CallTreeColumns,
+    readonly strings: StringTable,
+  ) {
     this.size = columns.parent.length;
     const { parent } = columns;
     for (let i = 0; i < this.size; i++) {
@@ -53,16 +56,34 @@ export class CallTree {
     }
   }
 
-  parent(i: number): number { return this.columns.parent[i]!; }
-  kind(i: number): NodeKind { return this.columns.kind[i] as NodeKind; }
-  name(i: number): string { return this.strings.get(this.columns.name[i]!); }
+  parent(i: number): number {
+    return this.columns.parent[i]!;
+  }
+  kind(i: number): NodeKind {
+    return this.columns.kind[i] as NodeKind;
+  }
+  name(i: number): string {
+    return this.strings.get(this.columns.name[i]!);
+  }
   /** Source file as recorded by the tool, or null. */
-  file(i: number): string | null { const f = this.columns.file[i]!; return f === 0 ? null : this.strings.get(f); }
+  file(i: number): string | null {
+    const f = this.columns.file[i]!;
+    return f === 0 ? null : this.strings.get(f);
+  }
   /** 1-based source line, or null. */
-  line(i: number): number | null { const l = this.columns.line[i]!; return l > 0 ? l : null; }
-  module(i: number): string | null { const m = this.columns.module[i]!; return m === 0 ? null : this.strings.get(m); }
+  line(i: number): number | null {
+    const l = this.columns.line[i]!;
+    return l > 0 ? l : null;
+  }
+  module(i: number): string | null {
+    const m = this.columns.module[i]!;
+    return m === 0 ? null : this.strings.get(m);
+  }
   /** Line of the call site this node was called from (in its parent's file), or null. */
-  callLine(i: number): number | null { const l = this.columns.callLine[i]!; return l > 0 ? l : null; }
+  callLine(i: number): number | null {
+    const l = this.columns.callLine[i]!;
+    return l > 0 ? l : null;
+  }
 
   /**
    * Node ids of the roots, in order (a fresh array the caller may change). The scan over all nodes
@@ -107,8 +128,10 @@ export class CallTree {
    * memory), so this thread never makes the O(n) pass; checked for shape, not rebuilt.
    */
   adoptChildIndex(index: { start: Int32Array; list: Int32Array }): void {
-    if (index.start.length !== this.size + 1) throw new Error(`child index for ${index.start.length - 1} nodes, the tree has ${this.size}`);
-    if (index.start[this.size] !== index.list.length) throw new Error(`child index ends at ${index.start[this.size]} but lists ${index.list.length} children`);
+    if (index.start.length !== this.size + 1)
+      throw new Error(`child index for ${index.start.length - 1} nodes, the tree has ${this.size}`);
+    if (index.start[this.size] !== index.list.length)
+      throw new Error(`child index ends at ${index.start[this.size]} but lists ${index.list.length} children`);
     this.childStart = index.start;
     this.childList = index.list;
   }
@@ -117,11 +140,17 @@ export class CallTree {
     if (this.childStart) return;
     const { parent } = this.columns;
     const start = new Int32Array(this.size + 1);
-    for (let i = 0; i < this.size; i++) { const p = parent[i]!; if (p >= 0) start[p + 1]!++; }
+    for (let i = 0; i < this.size; i++) {
+      const p = parent[i]!;
+      if (p >= 0) start[p + 1]!++;
+    }
     for (let i = 0; i < this.size; i++) start[i + 1]! += start[i]!;
     const fill = start.slice(0, this.size);
     const list = new Int32Array(Math.max(0, this.size - this.roots().length));
-    for (let i = 0; i < this.size; i++) { const p = parent[i]!; if (p >= 0) list[fill[p]!++] = i; }
+    for (let i = 0; i < this.size; i++) {
+      const p = parent[i]!;
+      if (p >= 0) list[fill[p]!++] = i;
+    }
     this.childStart = start;
     this.childList = list;
   }
@@ -148,7 +177,9 @@ export class CallTreeBuilder {
 
   constructor(readonly strings: StringTable = new StringTable()) {}
 
-  get size(): number { return this.parent.length; }
+  get size(): number {
+    return this.parent.length;
+  }
 
   /** Adds a node under `parent` (-1 for a root) and returns its id. The parent must already exist. */
   add(parent: number, name: string, kind: NodeKind, attrs: NodeAttributes = {}): number {
@@ -162,12 +193,16 @@ export class CallTreeBuilder {
     return this.kind.push(kind);
   }
 
-  setModule(node: number, module: string): void { this.module.set(node, this.strings.intern(module)); }
+  setModule(node: number, module: string): void {
+    this.module.set(node, this.strings.intern(module));
+  }
   setLocation(node: number, file: string, line: number | null): void {
     this.file.set(node, this.strings.intern(file));
     this.line.set(node, line && line > 0 ? line : 0);
   }
-  moduleId(node: number): number { return this.module.get(node); }
+  moduleId(node: number): number {
+    return this.module.get(node);
+  }
 
   /**
    * Gives function nodes without a module the module that other nodes of the same function have
@@ -191,14 +226,17 @@ export class CallTreeBuilder {
   }
 
   finish(): CallTree {
-    return new CallTree({
-      parent: this.parent.finish(),
-      name: this.name.finish(),
-      file: this.file.finish(),
-      line: this.line.finish(),
-      module: this.module.finish(),
-      kind: this.kind.finish(),
-      callLine: this.callLine.finish(),
-    }, this.strings);
+    return new CallTree(
+      {
+        parent: this.parent.finish(),
+        name: this.name.finish(),
+        file: this.file.finish(),
+        line: this.line.finish(),
+        module: this.module.finish(),
+        kind: this.kind.finish(),
+        callLine: this.callLine.finish(),
+      },
+      this.strings,
+    );
   }
 }

@@ -26,7 +26,8 @@ export function fileBasename(p: string): string {
 export function frameKey(tree: CallTree, i: number): string {
   const { kind, file, line, name } = tree.columns;
   const k = kind[i]!;
-  if (isLocationKeyed(k) && file[i]! !== 0 && line[i]! > 0) return `${k}\u0000${fileBasename(tree.strings.get(file[i]!))}\u0000${line[i]}`;
+  if (isLocationKeyed(k) && file[i]! !== 0 && line[i]! > 0)
+    return `${k}\u0000${fileBasename(tree.strings.get(file[i]!))}\u0000${line[i]}`;
   return `${k}\u0001${tree.strings.get(name[i]!)}`;
 }
 
@@ -54,7 +55,10 @@ export class FrameKeys {
         let b = baseCache[file[i]!]!;
         if (b < 0) baseCache[file[i]!] = b = this.intern(this.basenames, fileBasename(tree.strings.get(file[i]!)));
         const l = line[i]!;
-        out[i] = l < 4194304 ? this.internNumber(this.byLocation, (b * 4194304 + l) * 8 + k) : this.intern(this.byLongLocation, `${k}:${b}:${l}`, true);
+        out[i] =
+          l < 4194304
+            ? this.internNumber(this.byLocation, (b * 4194304 + l) * 8 + k)
+            : this.intern(this.byLongLocation, `${k}:${b}:${l}`, true);
       } else {
         const c = name[i]! * 8 + k;
         let id = nameCache[c]!;

@@ -6,7 +6,10 @@ class Growable<T extends TypedArray> {
   private data: T;
   length = 0;
 
-  constructor(private readonly ctor: TypedArrayCtor<T>, capacity = 64) {
+  constructor(
+    private readonly ctor: TypedArrayCtor<T>,
+    capacity = 64,
+  ) {
     this.data = new ctor(Math.max(16, capacity));
   }
 
@@ -37,11 +40,17 @@ class Growable<T extends TypedArray> {
 }
 
 export class GrowableInt32 extends Growable<Int32Array> {
-  constructor(capacity?: number) { super(Int32Array, capacity); }
+  constructor(capacity?: number) {
+    super(Int32Array, capacity);
+  }
 }
 export class GrowableUint8 extends Growable<Uint8Array> {
-  constructor(capacity?: number) { super(Uint8Array, capacity); }
+  constructor(capacity?: number) {
+    super(Uint8Array, capacity);
+  }
 }
 export class GrowableFloat64 extends Growable<Float64Array> {
-  constructor(capacity?: number) { super(Float64Array, capacity); }
+  constructor(capacity?: number) {
+    super(Float64Array, capacity);
+  }
 }

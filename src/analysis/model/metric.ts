@@ -31,11 +31,33 @@ export function normaliseUnit(unit: string | undefined | null): string {
   if (!unit) return '';
   const u = unit.trim().toLowerCase();
   switch (u) {
-    case 's': case 'sec': case 'secs': case 'second': case 'seconds': return 's';
-    case 'ms': case 'msec': case 'millisecond': case 'milliseconds': return 'ms';
-    case 'us': case 'µs': case 'usec': case 'microsecond': case 'microseconds': return 'µs';
-    case 'ns': case 'nsec': case 'nanosecond': case 'nanoseconds': return 'ns';
-    case 'b': case 'byte': case 'bytes': return 'bytes';
-    default: return unit.trim();
+    case 's':
+    case 'sec':
+    case 'secs':
+    case 'second':
+    case 'seconds':
+      return 's';
+    case 'ms':
+    case 'msec':
+    case 'millisecond':
+    case 'milliseconds':
+      return 'ms';
+    case 'us':
+    case 'µs':
+    case 'usec':
+    case 'microsecond':
+    case 'microseconds':
+      return 'µs';
+    case 'ns':
+    case 'nsec':
+    case 'nanosecond':
+    case 'nanoseconds':
+      return 'ns';
+    case 'b':
+    case 'byte':
+    case 'bytes':
+      return 'bytes';
+    default:
+      return unit.trim();
   }
 }

@@ -44,7 +44,10 @@ export class ProfileBuilder {
   private readonly contextIds = new Map<string, number>();
   private readonly metrics: MetricColumns[] = [];
 
-  constructor(readonly format: string, readonly path: string) {}
+  constructor(
+    readonly format: string,
+    readonly path: string,
+  ) {}
 
   /** Id of the context with these coordinates, created on first use. */
   context(parts: Partial<Omit<ExecutionContext, 'label'>>): number {
@@ -64,7 +67,9 @@ export class ProfileBuilder {
     return this.contexts.length - 1;
   }
 
-  get contextCount(): number { return this.contexts.length; }
+  get contextCount(): number {
+    return this.contexts.length;
+  }
 
   addMetric(descriptor: MetricDescriptor): number {
     this.metrics.push({
@@ -106,7 +111,14 @@ export class ProfileBuilder {
     });
   }
 
-  private append(col: SparseValues | null, metric: number, side: string, node: number, context: number, value: number): void {
+  private append(
+    col: SparseValues | null,
+    metric: number,
+    side: string,
+    node: number,
+    context: number,
+    value: number,
+  ): void {
     if (!col) throw new Error(`metric ${this.metrics[metric]!.descriptor.name} has no ${side} values`);
     if (!Number.isFinite(value) || value === 0) return;
     col.nodes.push(node);

@@ -18,7 +18,15 @@ describe('profile model', () => {
 
   it('rejects a child before its parent', () => {
     const strings = new StringTable();
-    const cols = { parent: Int32Array.from([1, -1]), name: new Int32Array(2), file: new Int32Array(2), line: new Int32Array(2), module: new Int32Array(2), kind: new Uint8Array(2), callLine: new Int32Array(2) };
+    const cols = {
+      parent: Int32Array.from([1, -1]),
+      name: new Int32Array(2),
+      file: new Int32Array(2),
+      line: new Int32Array(2),
+      module: new Int32Array(2),
+      kind: new Uint8Array(2),
+      callLine: new Int32Array(2),
+    };
     assert.throws(() => new CallTree(cols, strings), /parents must precede children/);
     assert.throws(() => new CallTreeBuilder().add(3, 'x', NodeKind.Function), /does not exist/);
   });
@@ -32,11 +40,14 @@ describe('profile model', () => {
   });
 
   it('computes totals, children and paths', () => {
-    const p = profileFromOutline(`
+    const p = profileFromOutline(
+      `
 main @heat = 1 1
   solve @libsolve = 4 2
     solve.c:10 @libsolve = 3 9
-  io @libio = 0 2`, 2);
+  io @libio = 0 2`,
+      2,
+    );
     assert.equal(p.total(0), 22);
     assert.deepEqual([...p.inclusiveTotals(0)], [22, 18, 12, 2]);
     assert.deepEqual([...p.tree.children(0)], [1, 3]);
@@ -76,8 +87,14 @@ main = 1
   b.c:7 = 3
   c a.c:5 = 4`);
     const lines = lineCosts(p, 0);
-    assert.deepEqual(lines.get('a.c')!.map(l => [l.line, l.exclusive, l.nodes.length]), [[5, 6, 2]]);
-    assert.deepEqual(lines.get('b.c')!.map(l => [l.line, l.exclusive]), [[7, 3]]);
+    assert.deepEqual(
+      lines.get('a.c')!.map(l => [l.line, l.exclusive, l.nodes.length]),
+      [[5, 6, 2]],
+    );
+    assert.deepEqual(
+      lines.get('b.c')!.map(l => [l.line, l.exclusive]),
+      [[7, 3]],
+    );
   });
 
   it('round-trips through the transferable form', () => {
@@ -90,16 +107,38 @@ main = 1
   });
 
   it('holds 10^6 nodes x 100 contexts in typed arrays', () => {
-    const n = 1_000_000, C = 100;
+    const n = 1_000_000,
+      C = 100;
     const parent = new Int32Array(n);
     for (let i = 0; i < n; i++) parent[i] = i === 0 ? -1 : (i - 1) >> 2;
     const zeros = () => new Int32Array(n);
     const excl = new Float64Array(n * C).fill(1);
     const p = new Profile({
-      format: 'synthetic', path: '<memory>', strings: ['', 'f'], tree: { parent, name: zeros().fill(1), file: zeros(), line: zeros(), module: zeros(), kind: new Uint8Array(n), callLine: zeros() },
-      contexts: Array.from({ length: C }, (_, r) => ({ rank: r, thread: -1, gpuDevice: -1, gpuStream: -1, label: `rank ${r}` })),
+      format: 'synthetic',
+      path: '<memory>',
+      strings: ['', 'f'],
+      tree: {
+        parent,
+        name: zeros().fill(1),
+        file: zeros(),
+        line: zeros(),
+        module: zeros(),
+        kind: new Uint8Array(n),
+        callLine: zeros(),
+      },
+      contexts: Array.from({ length: C }, (_, r) => ({
+        rank: r,
+        thread: -1,
+        gpuDevice: -1,
+        gpuStream: -1,
+        label: `rank ${r}`,
+      })),
       metrics: [{ name: 'time', label: 'time', sourceKeys: [], unit: 's', kind: 'exclusive', aggregation: 'sum' }],
-      exclusive: [excl], inclusive: [null], primaryMetric: 0, metadata: {}, warnings: [],
+      exclusive: [excl],
+      inclusive: [null],
+      primaryMetric: 0,
+      metadata: {},
+      warnings: [],
     });
     assert.equal(p.total(0), n * C);
     assert.equal(p.inclusive(0)[0], n);
@@ -114,6 +153,9 @@ main = 1
     assert.deepEqual([...other.children(1)], [2]);
     const small = profileFromOutline('main 1\n').tree;
     assert.throws(() => small.adoptChildIndex(index), /child index for 4 nodes, the tree has 1/);
-    assert.throws(() => other.adoptChildIndex({ start: index.start, list: new Int32Array(1) }), /ends at 3 but lists 1 children/);
+    assert.throws(
+      () => other.adoptChildIndex({ start: index.start, list: new Int32Array(1) }),
+      /ends at 3 but lists 1 children/,
+    );
   });
 });

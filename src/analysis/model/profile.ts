@@ -56,29 +56,52 @@ export class Profile {
       const e = data.exclusive[i];
       const n = data.inclusive[i];
       if (!e && !n) throw new Error(`metric ${m.name} has no values`);
-      for (const mat of [e, n]) if (mat && mat.length !== cells) throw new Error(`metric ${m.name}: ${mat.length} values for ${cells} node × context cells`);
+      for (const mat of [e, n])
+        if (mat && mat.length !== cells)
+          throw new Error(`metric ${m.name}: ${mat.length} values for ${cells} node × context cells`);
     });
-    if (data.metrics.length && !(data.primaryMetric >= 0 && data.primaryMetric < data.metrics.length)) throw new Error(`primary metric ${data.primaryMetric} out of range`);
+    if (data.metrics.length && !(data.primaryMetric >= 0 && data.primaryMetric < data.metrics.length))
+      throw new Error(`primary metric ${data.primaryMetric} out of range`);
     this.excl = data.exclusive.slice();
     this.incl = data.inclusive.slice();
   }
 
-  get format(): string { return this.data.format; }
-  get path(): string { return this.data.path; }
-  get metrics(): readonly MetricDescriptor[] { return this.data.metrics; }
-  get contexts(): readonly ExecutionContext[] { return this.data.contexts; }
-  get contextCount(): number { return this.data.contexts.length; }
-  get metadata(): Record<string, unknown> { return this.data.metadata; }
-  get warnings(): readonly string[] { return this.data.warnings; }
-  get callGraph(): CallGraphData | undefined { return this.data.callGraph; }
-  get trace(): TraceData | undefined { return this.data.trace; }
+  get format(): string {
+    return this.data.format;
+  }
+  get path(): string {
+    return this.data.path;
+  }
+  get metrics(): readonly MetricDescriptor[] {
+    return this.data.metrics;
+  }
+  get contexts(): readonly ExecutionContext[] {
+    return this.data.contexts;
+  }
+  get contextCount(): number {
+    return this.data.contexts.length;
+  }
+  get metadata(): Record<string, unknown> {
+    return this.data.metadata;
+  }
+  get warnings(): readonly string[] {
+    return this.data.warnings;
+  }
+  get callGraph(): CallGraphData | undefined {
+    return this.data.callGraph;
+  }
+  get trace(): TraceData | undefined {
+    return this.data.trace;
+  }
 
   metricIndex(name: string): number {
     return this.data.metrics.findIndex(m => m.name === name);
   }
 
   /** Index of the metric views open with (chosen by the reader, which knows its format's conventions). */
-  get primaryMetric(): number { return this.data.primaryMetric; }
+  get primaryMetric(): number {
+    return this.data.primaryMetric;
+  }
 
   /** Node-major exclusive values of metric m (derived from inclusive when the file had none). */
   exclusive(m: number): Float64Array {
@@ -95,8 +118,12 @@ export class Profile {
   }
 
   /** Per-node values summed over contexts. */
-  exclusiveTotals(m: number): Float64Array { return this.cachedTotals('e', m, () => this.exclusive(m)); }
-  inclusiveTotals(m: number): Float64Array { return this.cachedTotals('i', m, () => this.inclusive(m)); }
+  exclusiveTotals(m: number): Float64Array {
+    return this.cachedTotals('e', m, () => this.exclusive(m));
+  }
+  inclusiveTotals(m: number): Float64Array {
+    return this.cachedTotals('i', m, () => this.inclusive(m));
+  }
 
   /**
    * Takes per-node totals of metric m computed elsewhere (the analysis worker, over the same shared
@@ -104,7 +131,10 @@ export class Profile {
    */
   adoptTotals(m: number, totals: { inclusive: Float64Array; exclusive: Float64Array }): void {
     if (!(m >= 0 && m < this.metrics.length)) throw new Error(`metric ${m} out of range`);
-    for (const [side, t] of [['i', totals.inclusive], ['e', totals.exclusive]] as const) {
+    for (const [side, t] of [
+      ['i', totals.inclusive],
+      ['e', totals.exclusive],
+    ] as const) {
       if (t.length !== this.tree.size) throw new Error(`${t.length} per-node totals for ${this.tree.size} nodes`);
       this.totals.set(side + m, t);
     }

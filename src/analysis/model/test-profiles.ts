@@ -11,7 +11,14 @@ import { ProfileBuilder } from './profile-builder';
 export function profileFromOutline(outline: string, contexts = 1): Profile {
   const b = new ProfileBuilder('test-outline', '<outline>');
   const ctx = Array.from({ length: contexts }, (_, r) => b.context({ rank: contexts > 1 ? r : -1 }));
-  const m = b.addMetric({ name: 'time', label: 'time', sourceKeys: ['time'], unit: 's', kind: 'exclusive', aggregation: 'sum' });
+  const m = b.addMetric({
+    name: 'time',
+    label: 'time',
+    sourceKeys: ['time'],
+    unit: 's',
+    kind: 'exclusive',
+    aggregation: 'sum',
+  });
   const stack: { indent: number; id: number }[] = [];
   for (const raw of outline.split('\n')) {
     if (!raw.trim()) continue;
@@ -30,7 +37,11 @@ export function profileFromOutline(outline: string, contexts = 1): Profile {
       line: loc ? Number(loc.slice(loc.lastIndexOf(':') + 1)) : null,
     });
     stack.push({ indent, id });
-    values.trim().split(/\s+/).filter(Boolean).forEach((v, c) => b.addExclusive(m, id, ctx[c]!, Number(v)));
+    values
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .forEach((v, c) => b.addExclusive(m, id, ctx[c]!, Number(v)));
   }
   return b.build(m);
 }

@@ -1,7 +1,12 @@
 import { GrowableFloat64, GrowableInt32, GrowableUint8 } from './growable';
 import type { StringTable } from './string-table';
 import {
-  TraceEventKind, type DataMovementKind, type FlowKind, type TraceCounterSeries, type TraceData, type TraceTrack,
+  TraceEventKind,
+  type DataMovementKind,
+  type FlowKind,
+  type TraceCounterSeries,
+  type TraceData,
+  type TraceTrack,
 } from './trace';
 
 /**
@@ -52,16 +57,30 @@ export class TraceBuilder {
   /** @param strings the profile's string table (categories and names are interned into it). */
   constructor(readonly strings: StringTable) {}
 
-  get eventCount(): number { return this.evTrack.length; }
+  get eventCount(): number {
+    return this.evTrack.length;
+  }
 
   /** Adds a track; tracks are kept in the order they are added (the display order). */
-  addTrack(track: Omit<TraceTrack, 'context' | 'sortIndex' | 'rank' | 'thread' | 'gpuDevice' | 'gpuStream'> & Partial<TraceTrack>): number {
+  addTrack(
+    track: Omit<TraceTrack, 'context' | 'sortIndex' | 'rank' | 'thread' | 'gpuDevice' | 'gpuStream'> &
+      Partial<TraceTrack>,
+  ): number {
     this.tracks.push({ rank: -1, thread: -1, gpuDevice: -1, gpuStream: -1, context: -1, sortIndex: 0, ...track });
     return this.tracks.length - 1;
   }
 
   /** Adds an event row and returns its index (valid for flow and data-movement references). */
-  addEvent(kind: TraceEventKind, track: number, start: number, duration: number, node: number, depth: number, category: string, name: string): number {
+  addEvent(
+    kind: TraceEventKind,
+    track: number,
+    start: number,
+    duration: number,
+    node: number,
+    depth: number,
+    category: string,
+    name: string,
+  ): number {
     this.evTrack.push(track);
     this.evStart.push(start);
     this.evDuration.push(duration);
@@ -72,7 +91,15 @@ export class TraceBuilder {
     return this.evName.push(this.strings.intern(name));
   }
 
-  addSlice(track: number, start: number, duration: number, node: number, depth: number, category: string, name: string): number {
+  addSlice(
+    track: number,
+    start: number,
+    duration: number,
+    node: number,
+    depth: number,
+    category: string,
+    name: string,
+  ): number {
     return this.addEvent(TraceEventKind.Slice, track, start, duration, node, depth, category, name);
   }
 
@@ -89,7 +116,12 @@ export class TraceBuilder {
   }
 
   /** An arrow from (track, time) to (track, time); events are `addEvent` indices or -1. */
-  addFlow(kind: FlowKind, id: string, from: { track: number; time: number; event: number }, to: { track: number; time: number; event: number }): void {
+  addFlow(
+    kind: FlowKind,
+    id: string,
+    from: { track: number; time: number; event: number },
+    to: { track: number; time: number; event: number },
+  ): void {
     this.flKind.push(kind);
     this.flId.push(this.strings.intern(id));
     this.flFromTrack.push(from.track);
@@ -101,8 +133,16 @@ export class TraceBuilder {
   }
 
   addDataMovement(r: {
-    kind: DataMovementKind; bytes: number; srcDevice: number; dstDevice: number; start: number; duration: number;
-    track: number; event: number; node: number; sourceNode: number;
+    kind: DataMovementKind;
+    bytes: number;
+    srcDevice: number;
+    dstDevice: number;
+    start: number;
+    duration: number;
+    track: number;
+    event: number;
+    node: number;
+    sourceNode: number;
   }): void {
     this.dmKind.push(r.kind);
     this.dmBytes.push(r.bytes);
@@ -129,25 +169,47 @@ export class TraceBuilder {
       return out;
     };
     const events = {
-      track: pick(this.evTrack), start: pick(this.evStart), duration: pick(this.evDuration), node: pick(this.evNode),
-      depth: pick(this.evDepth), kind: pick(this.evKind), category: pick(this.evCategory), name: pick(this.evName),
+      track: pick(this.evTrack),
+      start: pick(this.evStart),
+      duration: pick(this.evDuration),
+      node: pick(this.evNode),
+      depth: pick(this.evDepth),
+      kind: pick(this.evKind),
+      category: pick(this.evCategory),
+      name: pick(this.evName),
     };
     const trackEventStart = new Int32Array(this.tracks.length + 1);
     for (let k = 0; k < n; k++) trackEventStart[events.track[k]! + 1]!++;
     for (let t = 0; t < this.tracks.length; t++) trackEventStart[t + 1]! += trackEventStart[t]!;
-    const remap = (g: GrowableInt32) => { const a = g.finish(); for (let i = 0; i < a.length; i++) if (a[i]! >= 0) a[i] = rank[a[i]!]!; return a; };
+    const remap = (g: GrowableInt32) => {
+      const a = g.finish();
+      for (let i = 0; i < a.length; i++) if (a[i]! >= 0) a[i] = rank[a[i]!]!;
+      return a;
+    };
 
     // Counter samples sorted by series, then time (stable).
     const cn = this.ctSeries.length;
-    const cs = this.ctSeries.finish(), ct = this.ctTime.finish(), cv = this.ctValue.finish();
+    const cs = this.ctSeries.finish(),
+      ct = this.ctTime.finish(),
+      cv = this.ctValue.finish();
     const corder = Array.from({ length: cn }, (_, i) => i).sort((a, b) => cs[a]! - cs[b]! || ct[a]! - ct[b]! || a - b);
     const seriesStart = new Int32Array(this.series.length + 1);
     for (let i = 0; i < cn; i++) seriesStart[cs[i]! + 1]!++;
     for (let s = 0; s < this.series.length; s++) seriesStart[s + 1]! += seriesStart[s]!;
 
-    let lo = Infinity, hi = -Infinity;
-    for (let k = 0; k < n; k++) { const s = events.start[k]!; if (s < lo) lo = s; const e = s + events.duration[k]!; if (e > hi) hi = e; }
-    for (let i = 0; i < cn; i++) { const t = ct[i]!; if (t < lo) lo = t; if (t > hi) hi = t; }
+    let lo = Infinity,
+      hi = -Infinity;
+    for (let k = 0; k < n; k++) {
+      const s = events.start[k]!;
+      if (s < lo) lo = s;
+      const e = s + events.duration[k]!;
+      if (e > hi) hi = e;
+    }
+    for (let i = 0; i < cn; i++) {
+      const t = ct[i]!;
+      if (t < lo) lo = t;
+      if (t > hi) hi = t;
+    }
 
     return {
       originNs: this.originNs,
@@ -155,18 +217,32 @@ export class TraceBuilder {
       events,
       trackEventStart,
       counters: {
-        series: this.series.slice(), seriesStart,
-        time: Float64Array.from(corder, i => ct[i]!), value: Float64Array.from(corder, i => cv[i]!),
+        series: this.series.slice(),
+        seriesStart,
+        time: Float64Array.from(corder, i => ct[i]!),
+        value: Float64Array.from(corder, i => cv[i]!),
       },
       flows: {
-        kind: this.flKind.finish(), id: this.flId.finish(),
-        fromTrack: this.flFromTrack.finish(), fromTime: this.flFromTime.finish(), fromEvent: remap(this.flFromEvent),
-        toTrack: this.flToTrack.finish(), toTime: this.flToTime.finish(), toEvent: remap(this.flToEvent),
+        kind: this.flKind.finish(),
+        id: this.flId.finish(),
+        fromTrack: this.flFromTrack.finish(),
+        fromTime: this.flFromTime.finish(),
+        fromEvent: remap(this.flFromEvent),
+        toTrack: this.flToTrack.finish(),
+        toTime: this.flToTime.finish(),
+        toEvent: remap(this.flToEvent),
       },
       dataMovement: {
-        kind: this.dmKind.finish(), bytes: this.dmBytes.finish(), srcDevice: this.dmSrc.finish(), dstDevice: this.dmDst.finish(),
-        start: this.dmStart.finish(), duration: this.dmDuration.finish(), track: this.dmTrack.finish(),
-        event: remap(this.dmEvent), node: this.dmNode.finish(), sourceNode: this.dmSource.finish(),
+        kind: this.dmKind.finish(),
+        bytes: this.dmBytes.finish(),
+        srcDevice: this.dmSrc.finish(),
+        dstDevice: this.dmDst.finish(),
+        start: this.dmStart.finish(),
+        duration: this.dmDuration.finish(),
+        track: this.dmTrack.finish(),
+        event: remap(this.dmEvent),
+        node: this.dmNode.finish(),
+        sourceNode: this.dmSource.finish(),
       },
       timeRange: lo <= hi ? [lo, hi] : [0, 0],
     };
@@ -178,7 +254,9 @@ export class TraceBuilder {
     const order = new Int32Array(n);
     for (let k = 0; k < n; k++) order[k] = k;
     const before = (a: number, b: number) =>
-      this.evTrack.get(a) - this.evTrack.get(b) || this.evStart.get(a) - this.evStart.get(b) || this.evDepth.get(a) - this.evDepth.get(b);
+      this.evTrack.get(a) - this.evTrack.get(b) ||
+      this.evStart.get(a) - this.evStart.get(b) ||
+      this.evDepth.get(a) - this.evDepth.get(b);
     let sorted = true;
     for (let k = 1; k < n && sorted; k++) if (before(k - 1, k) > 0) sorted = false;
     if (sorted) return order;
@@ -198,7 +276,11 @@ function isIdentity(order: Int32Array): boolean {
  * child of the innermost open slice that it starts within, even if it ends after it (overlapping
  * slices, which lenient readers keep, are nested by their start).
  */
-export function nestSlices(idx: Int32Array, start: Float64Array, duration: Float64Array): { parent: Int32Array; depth: Int32Array } {
+export function nestSlices(
+  idx: Int32Array,
+  start: Float64Array,
+  duration: Float64Array,
+): { parent: Int32Array; depth: Int32Array } {
   const arr = Array.from(idx).sort((a, b) => start[a]! - start[b]! || duration[b]! - duration[a]! || a - b);
   idx.set(arr);
   const parent = new Int32Array(idx.length);

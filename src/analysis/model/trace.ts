@@ -125,7 +125,14 @@ export const DataMovementKind = {
   Other: 5,
 } as const;
 export type DataMovementKind = (typeof DataMovementKind)[keyof typeof DataMovementKind];
-export const DATA_MOVEMENT_KIND_NAMES = ['host-to-device', 'device-to-host', 'device-to-device', 'peer', 'memset', 'other'] as const;
+export const DATA_MOVEMENT_KIND_NAMES = [
+  'host-to-device',
+  'device-to-host',
+  'device-to-device',
+  'peer',
+  'memset',
+  'other',
+] as const;
 
 /** Bytes moved (or set) by copies and memsets, one row per operation, in event order. */
 export interface DataMovementColumns {
@@ -164,7 +171,9 @@ export interface TraceData {
 /** The buffers of a trace, for transfer between threads. */
 export function traceBuffers(trace: TraceData): ArrayBuffer[] {
   const out = new Set<ArrayBuffer>();
-  const add = (cols: object) => { for (const c of Object.values(cols)) if (ArrayBuffer.isView(c)) out.add(c.buffer as ArrayBuffer); };
+  const add = (cols: object) => {
+    for (const c of Object.values(cols)) if (ArrayBuffer.isView(c)) out.add(c.buffer as ArrayBuffer);
+  };
   add(trace.events);
   add(trace.counters);
   add(trace.flows);
@@ -174,7 +183,11 @@ export function traceBuffers(trace: TraceData): ArrayBuffer[] {
 }
 
 /** Totals of the data-movement table, per kind name. */
-export function dataMovementTotals(dm: DataMovementColumns): { count: number; bytes: number; byKind: Record<string, { count: number; bytes: number }> } {
+export function dataMovementTotals(dm: DataMovementColumns): {
+  count: number;
+  bytes: number;
+  byKind: Record<string, { count: number; bytes: number }>;
+} {
   const byKind: Record<string, { count: number; bytes: number }> = {};
   let bytes = 0;
   for (let i = 0; i < dm.kind.length; i++) {

@@ -31,7 +31,10 @@ export function findFunctionDefinition(text: string, name: string, near?: number
   const fortran = new RegExp(`^\\s*(?:[\\w\\s\\(\\)\\*=,]*\\s)?(?:subroutine|function)\\s+${id}\\b`, 'i');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (python.test(line) || fortran.test(line)) { candidates.push(i); continue; }
+    if (python.test(line) || fortran.test(line)) {
+      candidates.push(i);
+      continue;
+    }
     // C-like: the name at the start of a declaration (not indented: not a call inside a body),
     // followed by a body `{` before any `;` (not a prototype).
     if (!cLike.test(line) || /^\s/.test(line) || /^(?:return|else|if|while|for|switch|do)\b/.test(line)) continue;

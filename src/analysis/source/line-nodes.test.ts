@@ -23,7 +23,11 @@ it('reverse lookup: the nodes recorded at a line, else the frames of the functio
   assert.deepEqual(nodesAtLine(p, s, 12, t), { nodes: [3, 7], exact: true, function: t.names.indexOf('solve') });
   assert.deepEqual(nodesAtLine(p, s, 13, t), { nodes: [2, 6], exact: false, function: t.names.indexOf('solve') });
   assert.deepEqual(nodesAtLine(p, s, 41, t), { nodes: [8], exact: false, function: t.names.indexOf('post') });
-  assert.deepEqual(nodesAtLine(p, s, 9, t), { nodes: [], exact: false, function: -1 }, 'above every function of the file');
+  assert.deepEqual(
+    nodesAtLine(p, s, 9, t),
+    { nodes: [], exact: false, function: -1 },
+    'above every function of the file',
+  );
   assert.deepEqual(nodesAtLine(p, new Set(['m.c', '/elsewhere/m.c']), 3, t).nodes, [1]);
   assert.deepEqual(nodesAtLine(p, new Set(['x.c']), 12, t).nodes, [], 'a file the profile does not know');
 });

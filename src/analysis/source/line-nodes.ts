@@ -20,7 +20,12 @@ const ownsCost = (kind: number) => kind === NodeKind.Function || kind === NodeKi
  * are none, the line belongs to the function of these files that starts last at or above it (its
  * first recorded line), and the result is that function's frames whose code lies in these files.
  */
-export function nodesAtLine(profile: Profile, files: ReadonlySet<string>, line: number, totals: FunctionTotals): NodesAtLine {
+export function nodesAtLine(
+  profile: Profile,
+  files: ReadonlySet<string>,
+  line: number,
+  totals: FunctionTotals,
+): NodesAtLine {
   const tree = profile.tree;
   const { file, line: lineCol, kind, parent } = tree.columns;
   const fileIds = new Set<number>();
@@ -37,8 +42,13 @@ export function nodesAtLine(profile: Profile, files: ReadonlySet<string>, line: 
     if (f >= 0 && (!start.has(f) || lineCol[i]! < start.get(f)!)) start.set(f, lineCol[i]!);
   }
   if (exact.length) return { nodes: exact, exact: true, function: totals.functionOfNode[exact[0]!]! };
-  let best = -1, bestStart = 0;
-  for (const [f, s] of start) if (s <= line && (best < 0 || s > bestStart || (s === bestStart && f < best))) { best = f; bestStart = s; }
+  let best = -1,
+    bestStart = 0;
+  for (const [f, s] of start)
+    if (s <= line && (best < 0 || s > bestStart || (s === bestStart && f < best))) {
+      best = f;
+      bestStart = s;
+    }
   if (best < 0) return { nodes: [], exact: false, function: -1 };
   // The frames that own the function's nodes in these files.
   const frames = new Set<number>();

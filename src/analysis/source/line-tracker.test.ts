@@ -14,12 +14,16 @@ class Doc {
   /** Replaces (sl, sc)–(el, ec) with `text`, as one content change. */
   replace(sl: number, sc: number, el: number, ec: number, text: string): void {
     const before = this.lines[sl]!;
-    this.tracker.apply(lineChangeOf({ startLine: sl, startCharacter: sc, endLine: el, endCharacter: ec }, text, before.length));
+    this.tracker.apply(
+      lineChangeOf({ startLine: sl, startCharacter: sc, endLine: el, endCharacter: ec }, text, before.length),
+    );
     const joined = before.slice(0, sc) + text + this.lines[el]!.slice(ec);
     this.lines.splice(sl, el - sl + 1, ...joined.split(/\r\n|\r|\n/));
   }
   /** Where original line o is now (0-based), or undefined. */
-  at(o: number): number | undefined { return this.tracker.toCurrent(o); }
+  at(o: number): number | undefined {
+    return this.tracker.toCurrent(o);
+  }
 }
 
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i}`);
@@ -28,7 +32,10 @@ describe('LineTracker', () => {
   it('shifts every line below an insertion of whole lines above it', () => {
     const d = new Doc(numbered(10));
     d.replace(4, 0, 4, 0, 'a\nb\nc\n');
-    assert.deepEqual([0, 3, 4, 5, 9].map(o => d.at(o)), [0, 3, 7, 8, 12]);
+    assert.deepEqual(
+      [0, 3, 4, 5, 9].map(o => d.at(o)),
+      [0, 3, 7, 8, 12],
+    );
     assert.equal(d.lines[7], 'line 4');
     assert.equal(d.tracker.toOriginal(7), 4);
     assert.equal(d.tracker.toOriginal(5), undefined, 'an inserted line has no profiled line');
@@ -45,14 +52,20 @@ describe('LineTracker', () => {
   it('forgets the lines of a deleted range and moves the lines after it up', () => {
     const d = new Doc(numbered(10));
     d.replace(3, 0, 6, 0, ''); // delete lines 3, 4, 5 entirely
-    assert.deepEqual([2, 3, 4, 5, 6, 9].map(o => d.at(o)), [2, undefined, undefined, undefined, 3, 6]);
+    assert.deepEqual(
+      [2, 3, 4, 5, 6, 9].map(o => d.at(o)),
+      [2, undefined, undefined, undefined, 3, 6],
+    );
     assert.equal(d.lines[3], 'line 6');
   });
 
   it('forgets a line whose own text was edited, and only that line', () => {
     const d = new Doc(numbered(6));
     d.replace(3, 2, 3, 4, 'XX');
-    assert.deepEqual(numbered(6).map((_, o) => d.at(o)), [0, 1, 2, undefined, 4, 5]);
+    assert.deepEqual(
+      numbered(6).map((_, o) => d.at(o)),
+      [0, 1, 2, undefined, 4, 5],
+    );
     d.replace(1, 0, 1, 0, 'x'); // typing at column 0 edits the line too
     assert.equal(d.at(1), undefined);
   });
@@ -60,7 +73,10 @@ describe('LineTracker', () => {
   it('forgets both lines when two lines are joined', () => {
     const d = new Doc(numbered(4));
     d.replace(1, 'line 1'.length, 2, 0, '');
-    assert.deepEqual([0, 1, 2, 3].map(o => d.at(o)), [0, undefined, undefined, 2]);
+    assert.deepEqual(
+      [0, 1, 2, 3].map(o => d.at(o)),
+      [0, undefined, undefined, 2],
+    );
   });
 
   it('applies the changes of one event in VS Code order (bottom change first)', () => {
@@ -68,7 +84,10 @@ describe('LineTracker', () => {
     const d = new Doc(numbered(10));
     d.replace(7, 0, 7, 0, 'new\n');
     d.replace(2, 0, 2, 0, 'new\n');
-    assert.deepEqual([1, 2, 6, 7, 9].map(o => d.at(o)), [1, 3, 7, 9, 11]);
+    assert.deepEqual(
+      [1, 2, 6, 7, 9].map(o => d.at(o)),
+      [1, 3, 7, 9, 11],
+    );
     for (let o = 0; o < 10; o++) assert.equal(d.lines[d.at(o)!], `line ${o}`);
   });
 
@@ -110,7 +129,10 @@ describe('LineTracker', () => {
   });
 
   it('rejects a malformed change', () => {
-    assert.throws(() => new LineTracker(3).apply({ startLine: 2, endLine: 1, insertedLineCount: 0 }), /invalid line change/);
+    assert.throws(
+      () => new LineTracker(3).apply({ startLine: 2, endLine: 1, insertedLineCount: 0 }),
+      /invalid line change/,
+    );
   });
 });
 

@@ -28,7 +28,11 @@ export interface LineChange {
 }
 
 /** A run of original lines [original, original + length) now at [current, current + length). */
-interface Run { original: number; current: number; length: number }
+interface Run {
+  original: number;
+  current: number;
+  length: number;
+}
 
 export class LineTracker {
   /** Surviving runs, sorted by both original and current line (edits never reorder lines). */
@@ -41,7 +45,9 @@ export class LineTracker {
   }
 
   /** True while no change has moved or removed a line. */
-  get isIdentity(): boolean { return !this.edited; }
+  get isIdentity(): boolean {
+    return !this.edited;
+  }
 
   /** How many original lines still exist unchanged. */
   get survivingLineCount(): number {
@@ -58,7 +64,8 @@ export class LineTracker {
 
   apply(change: LineChange): void {
     const { startLine: s, endLine: e, insertedLineCount: k } = change;
-    if (!(s >= 0 && e >= s && k >= 0)) throw new RangeError(`invalid line change: lines ${s}…${e}, ${k} line breaks inserted`);
+    if (!(s >= 0 && e >= s && k >= 0))
+      throw new RangeError(`invalid line change: lines ${s}…${e}, ${k} line breaks inserted`);
     const keepEnd = change.keepsEndLine === true;
     // One touched line kept twice would be ambiguous; for a single line the end rule wins.
     const keepStart = change.keepsStartLine === true && !(keepEnd && s === e);
@@ -67,7 +74,8 @@ export class LineTracker {
     const push = (original: number, current: number, length: number) => {
       if (length <= 0) return;
       const last = out[out.length - 1];
-      if (last && last.original + last.length === original && last.current + last.length === current) last.length += length;
+      if (last && last.original + last.length === original && last.current + last.length === current)
+        last.length += length;
       else out.push({ original, current, length });
     };
     for (const r of this.runs) {
@@ -99,7 +107,8 @@ export class LineTracker {
   }
 
   private find(line: number, by: 'original' | 'current'): Run | undefined {
-    let lo = 0, hi = this.runs.length - 1;
+    let lo = 0,
+      hi = this.runs.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const r = this.runs[mid]!;
@@ -126,7 +135,8 @@ export function lineChangeOf(
     endLine: range.endLine,
     insertedLineCount: breaks,
     keepsStartLine: range.startCharacter >= startLineLength && /^(\r\n|\r|\n)/.test(text),
-    keepsEndLine: range.endCharacter === 0 && (/(\r\n|\r|\n)$/.test(text) || (text === '' && range.startCharacter === 0)),
+    keepsEndLine:
+      range.endCharacter === 0 && (/(\r\n|\r|\n)$/.test(text) || (text === '' && range.startCharacter === 0)),
   };
 }
 

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyMappings, compileMappings, isPseudoPath, mappingForAnswer, normalizePath, rankSuffixMatches, withMapping } from './path-mapping';
+import {
+  applyMappings,
+  compileMappings,
+  isPseudoPath,
+  mappingForAnswer,
+  normalizePath,
+  rankSuffixMatches,
+  withMapping,
+} from './path-mapping';
 
 const WS = { workspaceFolder: '/home/me/heat', 'workspaceFolder:heat': '/home/me/heat' };
 const apply = (recorded: string, raw: unknown) => {
@@ -15,7 +23,11 @@ describe('path mappings', () => {
     assert.deepEqual(apply('/scratch/user/other/stencil.c', maps), ['/home/me/heat/src/stencil.c']);
     assert.deepEqual(apply('/scratch/user/otherwise/stencil.c', maps), []);
     assert.deepEqual(apply('/scratch/user/other', maps), ['/home/me/heat/src']);
-    assert.deepEqual(apply('/scratch/user/other/x.c', [{ from: '/scratch/user/other/', to: '/w//src/' }]), ['/w/src/x.c'], 'trailing and doubled slashes do not matter');
+    assert.deepEqual(
+      apply('/scratch/user/other/x.c', [{ from: '/scratch/user/other/', to: '/w//src/' }]),
+      ['/w/src/x.c'],
+      'trailing and doubled slashes do not matter',
+    );
     assert.deepEqual(apply('/a/b.c', [{ from: '/', to: '/mnt' }]), ['/mnt/a/b.c']);
     assert.deepEqual(apply('/x/y.c', [{ from: '/x', to: '${workspaceFolder:heat}/lib' }]), ['/home/me/heat/lib/y.c']);
   });
@@ -25,14 +37,23 @@ describe('path mappings', () => {
       { from: '/scratch', to: '/short' },
       { from: '/^\\/scratch\\/[^/]+\\/run\\d+\\/(src|include)\\//', to: '${workspaceFolder}/$1/' },
     ];
-    assert.deepEqual(apply('/scratch/user/run42/src/stencil.c', maps), ['/home/me/heat/src/stencil.c', '/short/user/run42/src/stencil.c']);
+    assert.deepEqual(apply('/scratch/user/run42/src/stencil.c', maps), [
+      '/home/me/heat/src/stencil.c',
+      '/short/user/run42/src/stencil.c',
+    ]);
     assert.deepEqual(apply('/scratch/user/run42/include/grid.h', maps.slice(1)), ['/home/me/heat/include/grid.h']);
-    assert.deepEqual(apply('/SCRATCH/u/run1/src/a.c', [{ from: '/^\\/scratch\\/[^/]+\\/run\\d+/i', to: '/w' }]), ['/w/src/a.c'], 'the i flag');
+    assert.deepEqual(
+      apply('/SCRATCH/u/run1/src/a.c', [{ from: '/^\\/scratch\\/[^/]+\\/run\\d+/i', to: '/w' }]),
+      ['/w/src/a.c'],
+      'the i flag',
+    );
     assert.deepEqual(apply('/home/x/run1/src/a.c', maps), []);
   });
 
   it('keeps a $ in a substituted folder literal inside a regex replacement', () => {
-    const { mappings } = compileMappings([{ from: '/^\\/s\\/(.*)$/', to: '${workspaceFolder}/$1' }], { workspaceFolder: '/w$1x' });
+    const { mappings } = compileMappings([{ from: '/^\\/s\\/(.*)$/', to: '${workspaceFolder}/$1' }], {
+      workspaceFolder: '/w$1x',
+    });
     assert.deepEqual(applyMappings('/s/a.c', mappings), ['/w$1x/a.c']);
   });
 
@@ -45,13 +66,20 @@ describe('path mappings', () => {
   });
 
   it('skips malformed entries and unknown variables with a message', () => {
-    const { mappings, errors } = compileMappings([{ from: '/a' }, 'x', null, { from: '', to: '/b' }, { from: '/c', to: '${nope}/d' }, { from: '/e', to: '/f' }], {});
+    const { mappings, errors } = compileMappings(
+      [{ from: '/a' }, 'x', null, { from: '', to: '/b' }, { from: '/c', to: '${nope}/d' }, { from: '/e', to: '/f' }],
+      {},
+    );
     assert.equal(mappings.length, 1);
     assert.equal(errors.length, 5);
     assert.match(errors[4]!, /unknown variable \$\{nope\}/);
     assert.deepEqual(compileMappings({ from: '/a', to: '/b' }, {}).mappings, []);
     assert.deepEqual(compileMappings(undefined, {}), { mappings: [], errors: [] });
-    assert.match(compileMappings([{ from: '/a', to: '${workspaceFolder}' }], {}).errors[0]!, /workspaceFolder/, 'no folder open');
+    assert.match(
+      compileMappings([{ from: '/a', to: '${workspaceFolder}' }], {}).errors[0]!,
+      /workspaceFolder/,
+      'no folder open',
+    );
   });
 
   it('normalises Windows separators', () => {
@@ -69,10 +97,18 @@ describe('suffix ranking', () => {
   });
 
   it('reports a tie on the longest suffix as ambiguous instead of guessing', () => {
-    const r = rankSuffixMatches('/scratch/run42/src/stencil.c', ['/ws/src/stencil.c', '/other/src/stencil.c', '/x/stencil.c']);
+    const r = rankSuffixMatches('/scratch/run42/src/stencil.c', [
+      '/ws/src/stencil.c',
+      '/other/src/stencil.c',
+      '/x/stencil.c',
+    ]);
     assert.deepEqual(r, { kind: 'ambiguous', paths: ['/ws/src/stencil.c', '/other/src/stencil.c'], length: 2 });
     assert.equal(rankSuffixMatches('a.c', ['/x/y/a.c', '/x/a.c']).kind, 'ambiguous');
-    assert.equal(rankSuffixMatches('/s/a.c', ['/w/a.c', '/w/a.c']).kind, 'unique', 'the same file found twice is one candidate');
+    assert.equal(
+      rankSuffixMatches('/s/a.c', ['/w/a.c', '/w/a.c']).kind,
+      'unique',
+      'the same file found twice is one candidate',
+    );
   });
 });
 
@@ -85,10 +121,22 @@ describe('pseudo paths', () => {
 
 describe('remembering an answer', () => {
   it('maps folder to folder when the names agree, file to file otherwise, relative to the workspace folder', () => {
-    assert.deepEqual(mappingForAnswer('/scratch/run42/src/stencil.c', '/home/me/heat/src/stencil.c', '/home/me/heat'), { from: '/scratch/run42/src', to: '${workspaceFolder}/src' });
-    assert.deepEqual(mappingForAnswer('/scratch/run42/stencil.c', '/home/me/heat/stencil.c', '/home/me/heat/'), { from: '/scratch/run42', to: '${workspaceFolder}' });
-    assert.deepEqual(mappingForAnswer('/scratch/k.c', '/elsewhere/kernel.c', '/home/me/heat'), { from: '/scratch/k.c', to: '/elsewhere/kernel.c' });
-    assert.deepEqual(mappingForAnswer('/scratch/a/k.c', '/home/me/heatwave/k.c', '/home/me/heat'), { from: '/scratch/a', to: '/home/me/heatwave' });
+    assert.deepEqual(mappingForAnswer('/scratch/run42/src/stencil.c', '/home/me/heat/src/stencil.c', '/home/me/heat'), {
+      from: '/scratch/run42/src',
+      to: '${workspaceFolder}/src',
+    });
+    assert.deepEqual(mappingForAnswer('/scratch/run42/stencil.c', '/home/me/heat/stencil.c', '/home/me/heat/'), {
+      from: '/scratch/run42',
+      to: '${workspaceFolder}',
+    });
+    assert.deepEqual(mappingForAnswer('/scratch/k.c', '/elsewhere/kernel.c', '/home/me/heat'), {
+      from: '/scratch/k.c',
+      to: '/elsewhere/kernel.c',
+    });
+    assert.deepEqual(mappingForAnswer('/scratch/a/k.c', '/home/me/heatwave/k.c', '/home/me/heat'), {
+      from: '/scratch/a',
+      to: '/home/me/heatwave',
+    });
   });
 
   it('a remembered folder mapping places sibling files', () => {
@@ -97,7 +145,16 @@ describe('remembering an answer', () => {
   });
 
   it('replaces an earlier mapping with the same from', () => {
-    const list = withMapping([{ from: '/a', to: '/old' }, { from: '/b', to: '/c' }], { from: '/a', to: '/new' });
-    assert.deepEqual(list, [{ from: '/a', to: '/new' }, { from: '/b', to: '/c' }]);
+    const list = withMapping(
+      [
+        { from: '/a', to: '/old' },
+        { from: '/b', to: '/c' },
+      ],
+      { from: '/a', to: '/new' },
+    );
+    assert.deepEqual(list, [
+      { from: '/a', to: '/new' },
+      { from: '/b', to: '/c' },
+    ]);
   });
 });

@@ -40,7 +40,10 @@ function substitute(to: string, vars: MappingVariables, escapeDollar: boolean): 
   const unknown: string[] = [];
   const text = to.replace(/\$\{([^}]+)\}/g, (whole, name: string) => {
     const v = vars[name];
-    if (v === undefined) { unknown.push(name); return whole; }
+    if (v === undefined) {
+      unknown.push(name);
+      return whole;
+    }
     return escapeDollar ? v.replace(/\$/g, '$$$$') : v;
   });
   return { text, unknown };
@@ -52,11 +55,15 @@ function substitute(to: string, vars: MappingVariables, escapeDollar: boolean): 
  * A `from` of the form `/…/` that contains a regex metacharacter and compiles is a regex; anything
  * else is a path prefix.
  */
-export function compileMappings(raw: unknown, vars: MappingVariables): { mappings: CompiledMapping[]; errors: string[] } {
+export function compileMappings(
+  raw: unknown,
+  vars: MappingVariables,
+): { mappings: CompiledMapping[]; errors: string[] } {
   const mappings: CompiledMapping[] = [];
   const errors: string[] = [];
   if (raw === undefined || raw === null) return { mappings, errors };
-  if (!Array.isArray(raw)) return { mappings, errors: ['hpcLens.pathMappings must be an array of {"from", "to"} objects'] };
+  if (!Array.isArray(raw))
+    return { mappings, errors: ['hpcLens.pathMappings must be an array of {"from", "to"} objects'] };
   raw.forEach((entry: unknown, i) => {
     const e = entry as Partial<PathMapping> | null;
     if (!e || typeof e !== 'object' || typeof e.from !== 'string' || typeof e.to !== 'string' || e.from === '') {
@@ -67,13 +74,17 @@ export function compileMappings(raw: unknown, vars: MappingVariables): { mapping
     const form = REGEX_FORM.exec(e.from);
     let regex: RegExp | undefined;
     if (form && REGEX_META.test(form[1]!)) {
-      try { regex = new RegExp(form[1]!, form[2]); } catch (err) {
+      try {
+        regex = new RegExp(form[1]!, form[2]);
+      } catch (err) {
         errors.push(`hpcLens.pathMappings[${i}]: ${(err as Error).message}; "${e.from}" is used as a path prefix`);
       }
     }
     const { text, unknown } = substitute(e.to, vars, regex !== undefined);
     if (unknown.length) {
-      errors.push(`hpcLens.pathMappings[${i}]: unknown variable ${unknown.map(u => `\${${u}}`).join(', ')} in "${e.to}"`);
+      errors.push(
+        `hpcLens.pathMappings[${i}]: unknown variable ${unknown.map(u => `\${${u}}`).join(', ')} in "${e.to}"`,
+      );
       return;
     }
     mappings.push(regex ? { source, regex, to: text } : { source, prefix: normalizePath(e.from), to: text });
@@ -113,7 +124,8 @@ function components(p: string): string[] {
 
 /** How many trailing path components `a` and `b` share. */
 export function commonSuffixLength(a: string, b: string): number {
-  const x = components(a), y = components(b);
+  const x = components(a),
+    y = components(b);
   let k = 0;
   while (k < x.length && k < y.length && x[x.length - 1 - k] === y[y.length - 1 - k]) k++;
   return k;
@@ -136,10 +148,15 @@ export function rankSuffixMatches(recorded: string, candidates: readonly string[
   for (const c of new Set(candidates)) {
     const k = commonSuffixLength(recorded, c);
     if (k === 0 || k < bestLen) continue;
-    if (k > bestLen) { best = [c]; bestLen = k; } else best.push(c);
+    if (k > bestLen) {
+      best = [c];
+      bestLen = k;
+    } else best.push(c);
   }
   if (bestLen === 0) return { kind: 'none' };
-  return best.length === 1 ? { kind: 'unique', path: best[0]!, length: bestLen } : { kind: 'ambiguous', paths: best, length: bestLen };
+  return best.length === 1
+    ? { kind: 'unique', path: best[0]!, length: bestLen }
+    : { kind: 'ambiguous', paths: best, length: bestLen };
 }
 
 /** Names profilers record where no source file is known (`<unknown file>`, `[vdso]`, `??`). */

@@ -23,22 +23,44 @@ it('counts calls from the arcs into a function when the call graph states no per
 it('prefers the per-function count the file states (gprof)', () => {
   const b = new ProfileBuilder('test', '<gprof>');
   const ctx = b.context({ rank: 0 });
-  const m = b.addMetric({ name: 'time', label: 'time', sourceKeys: ['time'], unit: 's', kind: 'exclusive', aggregation: 'sum' });
+  const m = b.addMetric({
+    name: 'time',
+    label: 'time',
+    sourceKeys: ['time'],
+    unit: 's',
+    kind: 'exclusive',
+    aggregation: 'sum',
+  });
   const main = b.tree.add(-1, 'main', NodeKind.Function);
   b.addExclusive(m, b.tree.add(main, 'work', NodeKind.Function), ctx, 1);
   const g = new CallGraphBuilder(b.tree.strings, 1);
-  const gm = g.function('main', { name: 'main' }), gw = g.function('work', { name: 'work' });
+  const gm = g.function('main', { name: 'main' }),
+    gw = g.function('work', { name: 'work' });
   g.addCalls(gw, 1024);
   g.addArc(gm, gw, 1000, 0, [1]);
   b.callGraph = g.finish();
   assert.equal(countsByName(b.build(m))['work'], 1024);
 });
 
-it('sums a calls metric over the function\'s frames (TAU), and says nothing without one', () => {
+it("sums a calls metric over the function's frames (TAU), and says nothing without one", () => {
   const b = new ProfileBuilder('test', '<tau>');
   const ctx = [b.context({ rank: 0 }), b.context({ rank: 1 })];
-  const time = b.addMetric({ name: 'time', label: 'time', sourceKeys: ['t'], unit: 's', kind: 'exclusive', aggregation: 'sum' });
-  const calls = b.addMetric({ name: 'calls', label: 'Calls', sourceKeys: ['Calls'], unit: 'count', kind: 'exclusive', aggregation: 'sum' });
+  const time = b.addMetric({
+    name: 'time',
+    label: 'time',
+    sourceKeys: ['t'],
+    unit: 's',
+    kind: 'exclusive',
+    aggregation: 'sum',
+  });
+  const calls = b.addMetric({
+    name: 'calls',
+    label: 'Calls',
+    sourceKeys: ['Calls'],
+    unit: 'count',
+    kind: 'exclusive',
+    aggregation: 'sum',
+  });
   const main = b.tree.add(-1, 'main', NodeKind.Function, { file: 'a.c', line: 1 });
   const a = b.tree.add(main, 'solve', NodeKind.Function, { file: 'a.c', line: 10 });
   const s = b.tree.add(a, 'a.c:12', NodeKind.Statement, { file: 'a.c', line: 12 });

@@ -21,7 +21,8 @@ export function functionCallCounts(profile: Profile, totals: FunctionTotals): Fl
     const { name, calls } = graph.functions;
     const intoArcs = new Float64Array(name.length).fill(NaN);
     for (let a = 0; a < graph.arcs.callee.length; a++) {
-      const c = graph.arcs.calls[a]!, g = graph.arcs.callee[a]!;
+      const c = graph.arcs.calls[a]!,
+        g = graph.arcs.callee[a]!;
       if (!Number.isNaN(c)) intoArcs[g] = Number.isNaN(intoArcs[g]!) ? c : intoArcs[g]! + c;
     }
     for (let g = 0; g < name.length; g++) {

@@ -39,15 +39,32 @@ export interface CallersCallees {
  * the tool printed; otherwise aggregates over every frame of the function in the call tree. Returns
  * null for a name the profile does not have. O(n) (plus the arcs).
  */
-export function callersCallees(profile: Profile, m: number, fn: string | number, totals: FunctionTotals = functionTotals(profile, m)): CallersCallees | null {
+export function callersCallees(
+  profile: Profile,
+  m: number,
+  fn: string | number,
+  totals: FunctionTotals = functionTotals(profile, m),
+): CallersCallees | null {
   const f = functionIndex(totals, fn);
   if (f < 0) return null;
-  const base = { function: f, name: totals.names[f]!, inclusive: totals.inclusive[f]!, exclusive: totals.exclusive[f]! };
+  const base = {
+    function: f,
+    name: totals.names[f]!,
+    inclusive: totals.inclusive[f]!,
+    exclusive: totals.exclusive[f]!,
+  };
   const fromGraph = profile.callGraph && edgesFromCallGraph(profile, profile.callGraph, m, base.name, totals);
   if (fromGraph) {
     const inclusive = Number.isNaN(fromGraph.inclusive) ? base.inclusive : fromGraph.inclusive;
     const finish = (edges: CallEdge[]) => sortEdges(edges.map(e => ({ ...e, share: shareOf(e.value, inclusive) })));
-    return { ...base, inclusive, exclusive: fromGraph.exclusive, callers: finish(fromGraph.callers), callees: finish(fromGraph.callees), source: 'call-graph' };
+    return {
+      ...base,
+      inclusive,
+      exclusive: fromGraph.exclusive,
+      callers: finish(fromGraph.callers),
+      callees: finish(fromGraph.callees),
+      source: 'call-graph',
+    };
   }
   return { ...base, ...edgesFromCallTree(profile, m, f, totals), source: 'call-tree' };
 }
@@ -57,7 +74,12 @@ export function callersCallees(profile: Profile, m: number, fn: string | number,
  * call). Each edge is a key for outermostByKey, so a frame is summed only when no ancestor frame
  * made the same call: a recursive call's cost is already inside the outer one.
  */
-function edgesFromCallTree(profile: Profile, m: number, f: number, totals: FunctionTotals): Pick<CallersCallees, 'callers' | 'callees'> {
+function edgesFromCallTree(
+  profile: Profile,
+  m: number,
+  f: number,
+  totals: FunctionTotals,
+): Pick<CallersCallees, 'callers' | 'callees'> {
   const tree = profile.tree;
   const { parent, kind, callLine } = tree.columns;
   const owner = totals.functionOfNode;
@@ -66,14 +88,18 @@ function edgesFromCallTree(profile: Profile, m: number, f: number, totals: Funct
   const calleeEdge = new Map<number, number>();
   const edgeOf = (map: Map<number, number>, other: number, caller: boolean, callee: boolean) => {
     let e = map.get(other);
-    if (e === undefined) { map.set(other, (e = edges.length)); edges.push({ other, caller, callee, value: 0, lines: new Set() }); }
+    if (e === undefined) {
+      map.set(other, (e = edges.length));
+      edges.push({ other, caller, callee, value: 0, lines: new Set() });
+    }
     return e;
   };
   const key = new Int32Array(tree.size).fill(-1);
   for (let i = 0; i < tree.size; i++) {
     const p = parent[i]!;
     if (p < 0 || (kind[i] !== NodeKind.Function && kind[i] !== NodeKind.Region)) continue;
-    const caller = owner[p]!, callee = owner[i]!;
+    const caller = owner[p]!,
+      callee = owner[i]!;
     if (caller < 0) continue;
     // A self-call f → f is one edge, listed among both the callers and the callees.
     if (callee === f) key[i] = edgeOf(callerEdge, caller, true, caller === f);
@@ -87,20 +113,38 @@ function edgesFromCallTree(profile: Profile, m: number, f: number, totals: Funct
 
   const inclusive = totals.inclusive[f]!;
   const toEdge = (e: (typeof edges)[number]): CallEdge => ({
-    function: e.other, name: totals.names[e.other]!, value: e.value, share: shareOf(e.value, inclusive), calls: null,
+    function: e.other,
+    name: totals.names[e.other]!,
+    value: e.value,
+    share: shareOf(e.value, inclusive),
+    calls: null,
     callLines: [...e.lines].sort((a, b) => a - b),
   });
-  return { callers: sortEdges(edges.filter(e => e.caller).map(toEdge)), callees: sortEdges(edges.filter(e => e.callee).map(toEdge)) };
+  return {
+    callers: sortEdges(edges.filter(e => e.caller).map(toEdge)),
+    callees: sortEdges(edges.filter(e => e.callee).map(toEdge)),
+  };
 }
 
-interface GraphEdges { inclusive: number; exclusive: number; callers: CallEdge[]; callees: CallEdge[] }
+interface GraphEdges {
+  inclusive: number;
+  exclusive: number;
+  callers: CallEdge[];
+  callees: CallEdge[];
+}
 
 /**
  * The arcs into and out of every graph function named `name` (a name may stand for several graph
  * functions, e.g. one per file; the call tree merges them by name too), grouped by the other
  * function's name. Null when some arc does not state a cost for metric m.
  */
-function edgesFromCallGraph(profile: Profile, graph: CallGraphData, m: number, name: string, totals: FunctionTotals): GraphEdges | null {
+function edgesFromCallGraph(
+  profile: Profile,
+  graph: CallGraphData,
+  m: number,
+  name: string,
+  totals: FunctionTotals,
+): GraphEdges | null {
   const strings = profile.tree.strings;
   const nameOf = (g: number) => strings.get(graph.functions.name[g]!);
   const cost = graph.arcs.cost[m];
@@ -110,29 +154,43 @@ function edgesFromCallGraph(profile: Profile, graph: CallGraphData, m: number, n
   if (mine.size === 0) return null;
 
   const group = () => new Map<string, { value: number; calls: number; stated: boolean; lines: Set<number> }>();
-  const callers = group(), callees = group();
+  const callers = group(),
+    callees = group();
   const add = (into: ReturnType<typeof group>, other: string, a: number) => {
     let e = into.get(other);
     if (!e) into.set(other, (e = { value: 0, calls: 0, stated: false, lines: new Set() }));
     e.value += cost[a]!;
-    if (!Number.isNaN(graph.arcs.calls[a]!)) { e.calls += graph.arcs.calls[a]!; e.stated = true; }
+    if (!Number.isNaN(graph.arcs.calls[a]!)) {
+      e.calls += graph.arcs.calls[a]!;
+      e.stated = true;
+    }
     if (graph.arcs.callLine[a]! > 0) e.lines.add(graph.arcs.callLine[a]!);
   };
   const { caller, callee } = graph.arcs;
   for (let a = 0; a < caller.length; a++) {
-    const into = mine.has(callee[a]!), out = mine.has(caller[a]!);
+    const into = mine.has(callee[a]!),
+      out = mine.has(caller[a]!);
     if (!into && !out) continue;
     if (Number.isNaN(cost[a]!)) return null;
     if (into) add(callers, nameOf(caller[a]!), a);
     if (out) add(callees, nameOf(callee[a]!), a);
   }
 
-  let inclusive = 0, exclusive = 0;
-  for (const g of mine) { inclusive += graph.functions.total[m]![g]!; exclusive += graph.functions.self[m]![g]!; }
-  const toEdges = (grouped: ReturnType<typeof group>): CallEdge[] => [...grouped].map(([other, e]) => ({
-    function: totals.names.indexOf(other), name: other, value: e.value, share: 0, calls: e.stated ? e.calls : null,
-    callLines: [...e.lines].sort((x, y) => x - y),
-  }));
+  let inclusive = 0,
+    exclusive = 0;
+  for (const g of mine) {
+    inclusive += graph.functions.total[m]![g]!;
+    exclusive += graph.functions.self[m]![g]!;
+  }
+  const toEdges = (grouped: ReturnType<typeof group>): CallEdge[] =>
+    [...grouped].map(([other, e]) => ({
+      function: totals.names.indexOf(other),
+      name: other,
+      value: e.value,
+      share: 0,
+      calls: e.stated ? e.calls : null,
+      callLines: [...e.lines].sort((x, y) => x - y),
+    }));
   return { inclusive, exclusive, callers: toEdges(callers), callees: toEdges(callees) };
 }
 

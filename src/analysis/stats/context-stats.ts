@@ -20,14 +20,21 @@ export interface ContextStats {
 export function contextStats(matrix: Float64Array, contexts: number): ContextStats {
   const n = contexts === 0 ? 0 : matrix.length / contexts;
   const s: ContextStats = {
-    min: new Float64Array(n), mean: new Float64Array(n), max: new Float64Array(n),
-    imbalance: new Float64Array(n), std: new Float64Array(n),
-    q1: new Float64Array(n), median: new Float64Array(n), q3: new Float64Array(n),
+    min: new Float64Array(n),
+    mean: new Float64Array(n),
+    max: new Float64Array(n),
+    imbalance: new Float64Array(n),
+    std: new Float64Array(n),
+    q1: new Float64Array(n),
+    median: new Float64Array(n),
+    q3: new Float64Array(n),
   };
   const scratch = new Float64Array(contexts);
   for (let i = 0; i < n; i++) {
     const base = i * contexts;
-    let min = Infinity, max = -Infinity, sum = 0;
+    let min = Infinity,
+      max = -Infinity,
+      sum = 0;
     for (let c = 0; c < contexts; c++) {
       const v = matrix[base + c]!;
       scratch[c] = v;
@@ -37,9 +44,14 @@ export function contextStats(matrix: Float64Array, contexts: number): ContextSta
     }
     const mean = sum / contexts;
     let sq = 0;
-    for (let c = 0; c < contexts; c++) { const d = scratch[c]! - mean; sq += d * d; }
+    for (let c = 0; c < contexts; c++) {
+      const d = scratch[c]! - mean;
+      sq += d * d;
+    }
     scratch.sort();
-    s.min[i] = min; s.max[i] = max; s.mean[i] = mean;
+    s.min[i] = min;
+    s.max[i] = max;
+    s.mean[i] = mean;
     s.imbalance[i] = mean > 0 ? max / mean : 0;
     s.std[i] = Math.sqrt(sq / contexts);
     s.q1[i] = quantileSorted(scratch, 0.25);

@@ -19,7 +19,8 @@ export function summarizeRows(matrix: Float64Array, contexts: number): ContextSu
   const s = contextStats(matrix, contexts);
   return Array.from(s.min, (min, r) => {
     let maxContext = 0;
-    for (let c = 1; c < contexts; c++) if (matrix[r * contexts + c]! > matrix[r * contexts + maxContext]!) maxContext = c;
+    for (let c = 1; c < contexts; c++)
+      if (matrix[r * contexts + c]! > matrix[r * contexts + maxContext]!) maxContext = c;
     return { min, mean: s.mean[r]!, max: s.max[r]!, imbalance: s.imbalance[r]!, maxContext };
   });
 }

@@ -4,13 +4,26 @@ import { CallTreeBuilder, NodeKind, type CallTree } from '../model/call-tree';
 import { DataMovementKind, type DataMovementColumns } from '../model/trace';
 import { dataMovementAnnotation, dataMovementLinesByFile, dataMovementSites } from './data-movement-sites';
 
-interface Copy { kind: DataMovementKind; bytes: number; durationNs: number; node: number; sourceNode: number; src?: number; dst?: number }
+interface Copy {
+  kind: DataMovementKind;
+  bytes: number;
+  durationNs: number;
+  node: number;
+  sourceNode: number;
+  src?: number;
+  dst?: number;
+}
 
 function table(copies: Copy[]): DataMovementColumns {
   const n = copies.length;
-  const col = <T extends Int32Array | Float64Array | Uint8Array>(make: new (n: number) => T, get: (c: Copy, i: number) => number): T => {
+  const col = <T extends Int32Array | Float64Array | Uint8Array>(
+    make: new (n: number) => T,
+    get: (c: Copy, i: number) => number,
+  ): T => {
     const a = new make(n);
-    copies.forEach((c, i) => { a[i] = get(c, i); });
+    copies.forEach((c, i) => {
+      a[i] = get(c, i);
+    });
     return a;
   };
   return {
@@ -72,18 +85,48 @@ describe('dataMovementSites', () => {
     ]);
     const { sites, unattributed } = dataMovementSites(dm, t);
     assert.deepEqual(unattributed, { count: 0, bytes: 0 });
-    assert.deepEqual(sites.map(s => [s.file, s.line, s.name]), [['/src/offload.c', 20, 'stage_in'], ['/src/offload.c', 30, 'halos']]);
+    assert.deepEqual(
+      sites.map(s => [s.file, s.line, s.name]),
+      [
+        ['/src/offload.c', 20, 'stage_in'],
+        ['/src/offload.c', 30, 'halos'],
+      ],
+    );
     const stage = sites[0]!;
     // Nodes 1 and 5 are two calling contexts of the same line: one site.
-    assert.deepEqual(stage.total, { count: 4, bytes: 11e6, durationNs: 1_010_000, bandwidth: (11e6 / 1_010_000) * 1e9, minBytes: 1e6, maxBytes: 4e6, devices: [-1, 0, 1] });
-    assert.deepEqual(stage.directions.map(d => [d.label, d.count, d.bytes, d.durationNs, d.minBytes, d.maxBytes, d.devices]), [
-      ['H→D', 3, 9e6, 1_000_000, 1e6, 4e6, [-1, 0, 1]],
-      ['memset', 1, 2e6, 10_000, 2e6, 2e6, [0]],
-    ]);
+    assert.deepEqual(stage.total, {
+      count: 4,
+      bytes: 11e6,
+      durationNs: 1_010_000,
+      bandwidth: (11e6 / 1_010_000) * 1e9,
+      minBytes: 1e6,
+      maxBytes: 4e6,
+      devices: [-1, 0, 1],
+    });
+    assert.deepEqual(
+      stage.directions.map(d => [d.label, d.count, d.bytes, d.durationNs, d.minBytes, d.maxBytes, d.devices]),
+      [
+        ['H→D', 3, 9e6, 1_000_000, 1e6, 4e6, [-1, 0, 1]],
+        ['memset', 1, 2e6, 10_000, 2e6, 2e6, [0]],
+      ],
+    );
     assert.equal(stage.directions[0]!.bandwidth, 9e9);
-    assert.deepEqual(stage.paths.map(p => [p.node, p.count, p.bytes]), [[3, 2, 8e6], [2, 1, 2e6], [7, 1, 1e6]]);
-    assert.deepEqual(sites[1]!.directions.map(d => [d.label, d.count, d.bytes, d.bandwidth]), [['D→H', 2, 16000, 2e9]]);
-    assert.deepEqual(dataMovementSites(dm, t, { maxPaths: 1 }).sites[0]!.paths.map(p => p.node), [3]);
+    assert.deepEqual(
+      stage.paths.map(p => [p.node, p.count, p.bytes]),
+      [
+        [3, 2, 8e6],
+        [2, 1, 2e6],
+        [7, 1, 1e6],
+      ],
+    );
+    assert.deepEqual(
+      sites[1]!.directions.map(d => [d.label, d.count, d.bytes, d.bandwidth]),
+      [['D→H', 2, 16000, 2e9]],
+    );
+    assert.deepEqual(
+      dataMovementSites(dm, t, { maxPaths: 1 }).sites[0]!.paths.map(p => p.node),
+      [3],
+    );
   });
 
   it('falls back to the launching function, by name, skipping runtime calls, when no frame has a location', () => {
@@ -98,7 +141,10 @@ describe('dataMovementSites', () => {
     const s = sites[0]!;
     assert.deepEqual([s.file, s.line, s.name, s.total.count, s.total.bytes], [null, null, 'step', 2, 400]);
     assert.equal(s.total.bandwidth, null, 'no recorded time: no bandwidth');
-    assert.deepEqual(s.paths.map(p => p.node), [17, 13]);
+    assert.deepEqual(
+      s.paths.map(p => p.node),
+      [17, 13],
+    );
     assert.deepEqual(unattributed, { count: 1, bytes: 50 });
     assert.deepEqual(dataMovementLinesByFile(sites), new Map(), 'a function site marks no line');
   });
@@ -109,13 +155,19 @@ describe('dataMovementSites', () => {
 
   it('lists marked lines per file in line order and writes the after-line text', () => {
     const t = tree();
-    const { sites } = dataMovementSites(table([
-      { kind: D2H, bytes: 8000, durationNs: 4000, node: 10, sourceNode: 8 },
-      { kind: H2D, bytes: 96e6, durationNs: 3.1e6, node: 3, sourceNode: 1 },
-      { kind: Memset, bytes: 1e6, durationNs: 0, node: 2, sourceNode: 1 },
-    ]), t);
+    const { sites } = dataMovementSites(
+      table([
+        { kind: D2H, bytes: 8000, durationNs: 4000, node: 10, sourceNode: 8 },
+        { kind: H2D, bytes: 96e6, durationNs: 3.1e6, node: 3, sourceNode: 1 },
+        { kind: Memset, bytes: 1e6, durationNs: 0, node: 2, sourceNode: 1 },
+      ]),
+      t,
+    );
     const lines = dataMovementLinesByFile(sites).get('/src/offload.c')!;
-    assert.deepEqual(lines.map(s => s.line), [20, 30]);
+    assert.deepEqual(
+      lines.map(s => s.line),
+      [20, 30],
+    );
     assert.equal(dataMovementAnnotation(lines[0]!), '⇅ H→D 96 MB · 1× · 3.1 ms · 31 GB/s  │  memset 1 MB · 1× · 0 s');
     assert.equal(dataMovementAnnotation(lines[1]!), '⇅ D→H 8 kB · 1× · 4 µs · 2 GB/s');
   });
@@ -125,12 +177,26 @@ describe('dataMovementSites', () => {
     const n = 1_000_000;
     const copies: Copy[] = [];
     for (let i = 0; i < n; i++) {
-      copies.push(i % 4 === 0
-        ? { kind: D2H, bytes: 8, durationNs: 1, node: 10, sourceNode: 8 }
-        : { kind: H2D, bytes: 16, durationNs: 2, node: i % 2 ? 3 : 7, sourceNode: i % 2 ? 1 : 5 });
+      copies.push(
+        i % 4 === 0
+          ? { kind: D2H, bytes: 8, durationNs: 1, node: 10, sourceNode: 8 }
+          : { kind: H2D, bytes: 16, durationNs: 2, node: i % 2 ? 3 : 7, sourceNode: i % 2 ? 1 : 5 },
+      );
     }
     const { sites } = dataMovementSites(table(copies), t);
-    assert.deepEqual(sites.map(s => [s.line, s.total.count, s.total.bytes, s.total.durationNs]), [[20, 750_000, 12e6, 1.5e6], [30, 250_000, 2e6, 250_000]]);
-    assert.deepEqual(sites[0]!.paths.map(p => [p.node, p.count]), [[3, 500_000], [7, 250_000]]);
+    assert.deepEqual(
+      sites.map(s => [s.line, s.total.count, s.total.bytes, s.total.durationNs]),
+      [
+        [20, 750_000, 12e6, 1.5e6],
+        [30, 250_000, 2e6, 250_000],
+      ],
+    );
+    assert.deepEqual(
+      sites[0]!.paths.map(p => [p.node, p.count]),
+      [
+        [3, 500_000],
+        [7, 250_000],
+      ],
+    );
   });
 });

@@ -83,7 +83,11 @@ const RUNTIME_CALL = /^(cuda|cu[A-Z]|hip|hsa_|zeCommand|cl[A-Z])/;
  * a GPU runtime or driver call), by name.
  * O(copies + distinct nodes × depth): per copy only typed-array reads and writes, no objects.
  */
-export function dataMovementSites(dm: DataMovementColumns, tree: CallTree, options: DataMovementSiteOptions = {}): DataMovementSites {
+export function dataMovementSites(
+  dm: DataMovementColumns,
+  tree: CallTree,
+  options: DataMovementSiteOptions = {},
+): DataMovementSites {
   const maxPaths = options.maxPaths ?? 3;
   const n = dm.kind.length;
   const unattributed = { count: 0, bytes: 0 };
@@ -92,14 +96,20 @@ export function dataMovementSites(dm: DataMovementColumns, tree: CallTree, optio
   // Site of each copy, memoized per source node (or per launching node when there is no source node).
   const siteOfNode = new Int32Array(tree.size).fill(-1);
   const siteKeys = new Map<string, number>();
-  const siteNode: number[] = [], siteSourced: boolean[] = [];
+  const siteNode: number[] = [],
+    siteSourced: boolean[] = [];
   const siteOf = (node: number, sourced: boolean): number => {
     let s = siteOfNode[node]!;
     if (s >= 0) return s;
     const { file, line, name } = tree.columns;
     const key = sourced ? `${file[node]}:${line[node]}` : `fn:${name[node]}`;
     s = siteKeys.get(key) ?? -1;
-    if (s < 0) { s = siteNode.length; siteKeys.set(key, s); siteNode.push(node); siteSourced.push(sourced); }
+    if (s < 0) {
+      s = siteNode.length;
+      siteKeys.set(key, s);
+      siteNode.push(node);
+      siteSourced.push(sourced);
+    }
     siteOfNode[node] = s;
     return s;
   };
@@ -108,7 +118,10 @@ export function dataMovementSites(dm: DataMovementColumns, tree: CallTree, optio
     let l = launcherOf[node]!;
     if (l !== -2) return l;
     l = node;
-    for (let p = tree.parent(node); p >= 0; p = tree.parent(p)) { l = p; if (!RUNTIME_CALL.test(tree.name(p))) break; }
+    for (let p = tree.parent(node); p >= 0; p = tree.parent(p)) {
+      l = p;
+      if (!RUNTIME_CALL.test(tree.name(p))) break;
+    }
     return (launcherOf[node] = l);
   };
   const rowSite = new Int32Array(n);
@@ -119,26 +132,39 @@ export function dataMovementSites(dm: DataMovementColumns, tree: CallTree, optio
   }
 
   const S = siteNode.length;
-  const count = new Float64Array(S * KINDS), bytes = new Float64Array(S * KINDS), dur = new Float64Array(S * KINDS);
-  const minB = new Float64Array(S * KINDS).fill(Infinity), maxB = new Float64Array(S * KINDS).fill(-Infinity);
+  const count = new Float64Array(S * KINDS),
+    bytes = new Float64Array(S * KINDS),
+    dur = new Float64Array(S * KINDS);
+  const minB = new Float64Array(S * KINDS).fill(Infinity),
+    maxB = new Float64Array(S * KINDS).fill(-Infinity);
   const devices: (Set<number> | undefined)[] = new Array(S * KINDS);
-  const lastSrc = new Int32Array(S * KINDS).fill(-2), lastDst = new Int32Array(S * KINDS).fill(-2);
+  const lastSrc = new Int32Array(S * KINDS).fill(-2),
+    lastDst = new Int32Array(S * KINDS).fill(-2);
   // Issuing paths: one per (site, copy node), memoized per node (a node belongs to one site).
   const pathOfNode = new Int32Array(tree.size).fill(-1);
-  const pathNode: number[] = [], pathSite: number[] = [];
-  const pCount: number[] = [], pBytes: number[] = [], pDur: number[] = [];
+  const pathNode: number[] = [],
+    pathSite: number[] = [];
+  const pCount: number[] = [],
+    pBytes: number[] = [],
+    pDur: number[] = [];
   for (let i = 0; i < n; i++) {
     const s = rowSite[i]!;
-    if (s < 0) { unattributed.count++; unattributed.bytes += dm.bytes[i]!; continue; }
+    if (s < 0) {
+      unattributed.count++;
+      unattributed.bytes += dm.bytes[i]!;
+      continue;
+    }
     const kind = dm.kind[i]! < KINDS ? dm.kind[i]! : DataMovementKind.Other;
     const k = s * KINDS + kind;
-    const b = dm.bytes[i]!, d = dm.duration[i]!;
+    const b = dm.bytes[i]!,
+      d = dm.duration[i]!;
     count[k]!++;
     bytes[k]! += b;
     dur[k]! += d;
     if (b < minB[k]!) minB[k] = b;
     if (b > maxB[k]!) maxB[k] = b;
-    const sd = dm.srcDevice[i]!, dd = dm.dstDevice[i]!;
+    const sd = dm.srcDevice[i]!,
+      dd = dm.dstDevice[i]!;
     if (sd !== lastSrc[k] || dd !== lastDst[k]) {
       const set = (devices[k] ??= new Set());
       set.add(sd);
@@ -152,7 +178,11 @@ export function dataMovementSites(dm: DataMovementColumns, tree: CallTree, optio
     if (p < 0 || pathSite[p] !== s) {
       p = pathNode.length;
       pathOfNode[node] = p;
-      pathNode.push(node); pathSite.push(s); pCount.push(0); pBytes.push(0); pDur.push(0);
+      pathNode.push(node);
+      pathSite.push(s);
+      pCount.push(0);
+      pBytes.push(0);
+      pDur.push(0);
     }
     pCount[p]!++;
     pBytes[p]! += b;
@@ -160,7 +190,8 @@ export function dataMovementSites(dm: DataMovementColumns, tree: CallTree, optio
   }
 
   const pathsBySite: IssuingPath[][] = Array.from({ length: S }, () => []);
-  for (let p = 0; p < pathNode.length; p++) pathsBySite[pathSite[p]!]!.push({ node: pathNode[p]!, count: pCount[p]!, bytes: pBytes[p]!, durationNs: pDur[p]! });
+  for (let p = 0; p < pathNode.length; p++)
+    pathsBySite[pathSite[p]!]!.push({ node: pathNode[p]!, count: pCount[p]!, bytes: pBytes[p]!, durationNs: pDur[p]! });
 
   const sites: DataMovementSite[] = [];
   for (let s = 0; s < S; s++) {
@@ -173,35 +204,72 @@ export function dataMovementSites(dm: DataMovementColumns, tree: CallTree, optio
       const devs = [...(devices[k] ?? [])].sort((a, b) => a - b);
       for (const dv of devs) all.add(dv);
       directions.push({
-        kind: kind as DataMovementKind, label: DIRECTION_LABELS[kind]!,
+        kind: kind as DataMovementKind,
+        label: DIRECTION_LABELS[kind]!,
         ...totals(count[k]!, bytes[k]!, dur[k]!, minB[k]!, maxB[k]!, devs),
       });
     }
     if (directions.length === 0) continue;
     directions.sort((a, b) => b.bytes - a.bytes || b.count - a.count || a.kind - b.kind);
-    let c = 0, by = 0, du = 0, mn = Infinity, mx = -Infinity;
-    for (const d of directions) { c += d.count; by += d.bytes; du += d.durationNs; mn = Math.min(mn, d.minBytes); mx = Math.max(mx, d.maxBytes); }
+    let c = 0,
+      by = 0,
+      du = 0,
+      mn = Infinity,
+      mx = -Infinity;
+    for (const d of directions) {
+      c += d.count;
+      by += d.bytes;
+      du += d.durationNs;
+      mn = Math.min(mn, d.minBytes);
+      mx = Math.max(mx, d.maxBytes);
+    }
     const sourced = siteSourced[s]!;
     sites.push({
       file: sourced ? tree.file(node) : null,
       line: sourced ? tree.line(node) : null,
       name: tree.name(node),
       node,
-      total: totals(c, by, du, mn, mx, [...all].sort((a, b) => a - b)),
+      total: totals(
+        c,
+        by,
+        du,
+        mn,
+        mx,
+        [...all].sort((a, b) => a - b),
+      ),
       directions,
-      paths: pathsBySite[s]!.sort((a, b) => b.bytes - a.bytes || b.count - a.count || a.node - b.node).slice(0, maxPaths),
+      paths: pathsBySite[s]!.sort((a, b) => b.bytes - a.bytes || b.count - a.count || a.node - b.node).slice(
+        0,
+        maxPaths,
+      ),
     });
   }
   sites.sort((a, b) => b.total.bytes - a.total.bytes || b.total.count - a.total.count || compareLocation(a, b));
   return { sites, unattributed };
 }
 
-function totals(count: number, bytes: number, durationNs: number, minBytes: number, maxBytes: number, devices: number[]): CopyTotals {
-  return { count, bytes, durationNs, bandwidth: durationNs > 0 ? (bytes / durationNs) * 1e9 : null, minBytes, maxBytes, devices };
+function totals(
+  count: number,
+  bytes: number,
+  durationNs: number,
+  minBytes: number,
+  maxBytes: number,
+  devices: number[],
+): CopyTotals {
+  return {
+    count,
+    bytes,
+    durationNs,
+    bandwidth: durationNs > 0 ? (bytes / durationNs) * 1e9 : null,
+    minBytes,
+    maxBytes,
+    devices,
+  };
 }
 
 function compareLocation(a: DataMovementSite, b: DataMovementSite): number {
-  const fa = a.file ?? '', fb = b.file ?? '';
+  const fa = a.file ?? '',
+    fb = b.file ?? '';
   if (fa !== fb) return fa < fb ? -1 : 1;
   if ((a.line ?? 0) !== (b.line ?? 0)) return (a.line ?? 0) - (b.line ?? 0);
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;

@@ -1,5 +1,5 @@
 /** Human formatting of metric values with their unit (`12.3 s`, `845 ms`, `1.2 GB`, `3.4k`). */
-const TIME_SCALE: Record<string, number> = { s: 1, ms: 1e-3, 'µs': 1e-6, ns: 1e-9 };
+const TIME_SCALE: Record<string, number> = { s: 1, ms: 1e-3, µs: 1e-6, ns: 1e-9 };
 
 export function formatValue(value: number, unit: string): string {
   if (!Number.isFinite(value)) return String(value);
@@ -22,8 +22,12 @@ export function formatSeconds(s: number): string {
 
 export function formatBytes(b: number): string {
   const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
-  let v = b, i = 0;
-  while (Math.abs(v) >= 1000 && i < units.length - 1) { v /= 1000; i++; }
+  let v = b,
+    i = 0;
+  while (Math.abs(v) >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
   return `${trim(v, 3)} ${units[i]}`;
 }
 

@@ -8,7 +8,8 @@ import { addRow } from './context-summary';
  */
 export function functionIndex(totals: FunctionTotals, fn: string | number): number {
   if (typeof fn === 'string') return totals.names.indexOf(fn);
-  if (!(Number.isInteger(fn) && fn >= 0 && fn < totals.names.length)) throw new RangeError(`function ${fn} does not exist`);
+  if (!(Number.isInteger(fn) && fn >= 0 && fn < totals.names.length))
+    throw new RangeError(`function ${fn} does not exist`);
   return fn;
 }
 
@@ -16,7 +17,13 @@ export function functionIndex(totals: FunctionTotals, fn: string | number): numb
  * Per-context values of the given functions (row r = functions[r], `contexts` wide): exclusive
  * sums every node the function owns, inclusive its outermost frames (aggregates' rules). O(n × C).
  */
-export function functionRows(profile: Profile, m: number, totals: FunctionTotals, functions: readonly number[], side: 'exclusive' | 'inclusive'): Float64Array {
+export function functionRows(
+  profile: Profile,
+  m: number,
+  totals: FunctionTotals,
+  functions: readonly number[],
+  side: 'exclusive' | 'inclusive',
+): Float64Array {
   const C = profile.contextCount;
   const rows = new Float64Array(functions.length * C);
   if (side === 'inclusive') {

@@ -22,7 +22,10 @@ describe('hot path', () => {
   it('starts at a given node, which is always on its own path', () => {
     const p = twoRankProfile();
     assert.deepEqual(nodes(hotPathFrom(p, 0, 1)), [1, 2]);
-    assert.deepEqual(hotPathFrom(p, 0, 4).map(s => [s.node, s.depth]), [[4, 1]]);
+    assert.deepEqual(
+      hotPathFrom(p, 0, 4).map(s => [s.node, s.depth]),
+      [[4, 1]],
+    );
     assert.deepEqual(nodes(hotPathFrom(p, 0, 5, 0.9)), [5]);
     assert.throws(() => hotPathFrom(p, 0, 6), RangeError);
   });
@@ -40,14 +43,26 @@ crumb = 0.01`);
 
   it('ranks root-to-leaf paths by the leaf, lower id first on ties', () => {
     const p = twoRankProfile();
-    assert.deepEqual(heaviestLeafPaths(p, 0, 3).map(nodes), [[0, 1, 2], [0, 1, 3], [0, 4]]);
+    assert.deepEqual(heaviestLeafPaths(p, 0, 3).map(nodes), [
+      [0, 1, 2],
+      [0, 1, 3],
+      [0, 4],
+    ]);
     const ties = profileFromOutline(`
 r
   a = 2
   b = 3
   c = 2
   d = 0`);
-    assert.deepEqual(heaviestLeafPaths(ties, 0, 10).map(nodes), [[0, 2], [0, 1], [0, 3]], 'costless d left out');
+    assert.deepEqual(
+      heaviestLeafPaths(ties, 0, 10).map(nodes),
+      [
+        [0, 2],
+        [0, 1],
+        [0, 3],
+      ],
+      'costless d left out',
+    );
     assert.deepEqual(heaviestLeafPaths(ties, 0, 0), []);
   });
 
@@ -57,7 +72,9 @@ r
     assert.deepEqual(heaviestLeafPaths(empty, 0, 5), []);
     const zero = profileFromOutline('a\n  b = 0');
     assert.deepEqual(rootHotPaths(zero, 0), []);
-    assert.deepEqual(hotPathFrom(zero, 0, 0), [{ node: 0, depth: 0, inclusive: 0, exclusive: 0, share: 0, exclusiveShare: 0 }]);
+    assert.deepEqual(hotPathFrom(zero, 0, 0), [
+      { node: 0, depth: 0, inclusive: 0, exclusive: 0, share: 0, exclusiveShare: 0 },
+    ]);
     assert.deepEqual(nodes(rootHotPaths(profileFromOutline('a\n  b = 3'), 0)[0]!), [0, 1]);
   });
 
@@ -66,6 +83,9 @@ r
 fib = 1
   fib = 1
     fib = 4`);
-    assert.deepEqual(rootHotPaths(p, 0)[0]!.map(s => s.inclusive), [6, 5, 4]);
+    assert.deepEqual(
+      rootHotPaths(p, 0)[0]!.map(s => s.inclusive),
+      [6, 5, 4],
+    );
   });
 });

@@ -26,7 +26,12 @@ export const DEFAULT_HOT_PATH_THRESHOLD = 0.05;
  * is always the first step. A profile whose total is not positive has no heavy child, so the path
  * is `start` alone. O(n) for the profile total, then O(depth × fan-out).
  */
-export function hotPathFrom(profile: Profile, m: number, start: number, threshold = DEFAULT_HOT_PATH_THRESHOLD): HotPath {
+export function hotPathFrom(
+  profile: Profile,
+  m: number,
+  start: number,
+  threshold = DEFAULT_HOT_PATH_THRESHOLD,
+): HotPath {
   if (!(start >= 0 && start < profile.tree.size)) throw new RangeError(`node ${start} does not exist`);
   return follow(profile, m, profile.total(m), start, threshold);
 }
@@ -40,7 +45,11 @@ export function rootHotPaths(profile: Profile, m: number, threshold = DEFAULT_HO
   if (!(total > 0)) return [];
   const incl = profile.inclusiveTotals(m);
   const roots = profile.tree.roots();
-  const heavy = topIndices(roots.map(r => incl[r]!), roots.length, k => incl[roots[k]!]! >= threshold * total);
+  const heavy = topIndices(
+    roots.map(r => incl[r]!),
+    roots.length,
+    k => incl[roots[k]!]! >= threshold * total,
+  );
   return heavy.map(k => follow(profile, m, total, roots[k]!, threshold));
 }
 
@@ -53,7 +62,10 @@ export function heaviestLeafPaths(profile: Profile, m: number, count: number): H
   const tree = profile.tree;
   const incl = profile.inclusiveTotals(m);
   const isLeaf = new Uint8Array(tree.size).fill(1);
-  for (let i = 0; i < tree.size; i++) { const p = tree.parent(i); if (p >= 0) isLeaf[p] = 0; }
+  for (let i = 0; i < tree.size; i++) {
+    const p = tree.parent(i);
+    if (p >= 0) isLeaf[p] = 0;
+  }
   const total = profile.total(m);
   const leaves = topIndices(incl, count, i => isLeaf[i] === 1 && incl[i]! > 0);
   return leaves.map(leaf => {
@@ -79,5 +91,12 @@ function follow(profile: Profile, m: number, total: number, start: number, thres
 function step(profile: Profile, m: number, total: number, node: number, depth: number): HotPathStep {
   const inclusive = profile.inclusiveTotals(m)[node]!;
   const exclusive = profile.exclusiveTotals(m)[node]!;
-  return { node, depth, inclusive, exclusive, share: shareOf(inclusive, total), exclusiveShare: shareOf(exclusive, total) };
+  return {
+    node,
+    depth,
+    inclusive,
+    exclusive,
+    share: shareOf(inclusive, total),
+    exclusiveShare: shareOf(exclusive, total),
+  };
 }

@@ -35,12 +35,24 @@ export function nodeImbalance(profile: Profile, m: number, options: ImbalanceOpt
 }
 
 /** Functions ranked like nodeImbalance, on their inclusive value (recursion counted once). */
-export function functionImbalance(profile: Profile, m: number, options: ImbalanceOptions = {}, totals: FunctionTotals = functionTotals(profile, m)): ImbalanceEntry[] {
+export function functionImbalance(
+  profile: Profile,
+  m: number,
+  options: ImbalanceOptions = {},
+  totals: FunctionTotals = functionTotals(profile, m),
+): ImbalanceEntry[] {
   const byContext = functionInclusiveByContext(profile, m, totals);
   return rankByImbalance(profile, m, byContext, totals.inclusive, f => totals.names[f]!, options);
 }
 
-function rankByImbalance(profile: Profile, m: number, matrix: Float64Array, sums: Float64Array, name: (id: number) => string, options: ImbalanceOptions): ImbalanceEntry[] {
+function rankByImbalance(
+  profile: Profile,
+  m: number,
+  matrix: Float64Array,
+  sums: Float64Array,
+  name: (id: number) => string,
+  options: ImbalanceOptions,
+): ImbalanceEntry[] {
   const { limit = 20, floor = 0.01 } = options;
   const C = profile.contextCount;
   const total = profile.total(m);
@@ -49,7 +61,13 @@ function rankByImbalance(profile: Profile, m: number, matrix: Float64Array, sums
   for (let i = 0; i < sums.length; i++) if (sums[i]! > 0 && sums[i]! >= floor * total) ids.push(i);
   const rows = new Float64Array(ids.length * C);
   ids.forEach((id, r) => rows.set(matrix.subarray(id * C, (id + 1) * C), r * C));
-  const entries = summarizeRows(rows, C).map((s, r) => ({ id: ids[r]!, name: name(ids[r]!), inclusive: sums[ids[r]!]!, share: shareOf(sums[ids[r]!]!, total), ...s }));
+  const entries = summarizeRows(rows, C).map((s, r) => ({
+    id: ids[r]!,
+    name: name(ids[r]!),
+    inclusive: sums[ids[r]!]!,
+    share: shareOf(sums[ids[r]!]!, total),
+    ...s,
+  }));
   entries.sort((a, b) => b.imbalance - a.imbalance || b.share - a.share || a.id - b.id);
   return entries.slice(0, limit);
 }

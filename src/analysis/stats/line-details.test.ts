@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { profileFromOutline } from '../model/test-profiles';
 import { DataMovementKind, type DataMovementColumns } from '../model/trace';
-import { dataMovementFrom, heatAnnotation, heatLevel, nodeSetByContext, nodeSetValues, outermostNodes, spreadOf } from './line-details';
+import {
+  dataMovementFrom,
+  heatAnnotation,
+  heatLevel,
+  nodeSetByContext,
+  nodeSetValues,
+  outermostNodes,
+  spreadOf,
+} from './line-details';
 
 // Node ids in outline order: 0 main, 1 a.c:5, 2 solve, 3 a.c:5 (a recursive frame on the same line), 4 a.c:9.
 const outline = `
@@ -28,12 +36,21 @@ describe('line details', () => {
 
   it('groups the copies issued from a set of nodes by direction, most bytes first', () => {
     const dm: DataMovementColumns = {
-      kind: Uint8Array.of(DataMovementKind.HostToDevice, DataMovementKind.DeviceToHost, DataMovementKind.HostToDevice, DataMovementKind.Memset),
+      kind: Uint8Array.of(
+        DataMovementKind.HostToDevice,
+        DataMovementKind.DeviceToHost,
+        DataMovementKind.HostToDevice,
+        DataMovementKind.Memset,
+      ),
       bytes: Float64Array.of(1000, 5000, 3000, 10),
-      srcDevice: Int32Array.of(-1, 0, -1, 0), dstDevice: Int32Array.of(0, -1, 0, 0),
-      start: Float64Array.of(0, 10, 20, 30), duration: Float64Array.of(100, 200, 300, 5),
-      track: Int32Array.of(0, 0, 0, 0), event: Int32Array.of(-1, -1, -1, -1),
-      node: Int32Array.of(3, 4, 3, 2), sourceNode: Int32Array.of(3, 4, 3, 2),
+      srcDevice: Int32Array.of(-1, 0, -1, 0),
+      dstDevice: Int32Array.of(0, -1, 0, 0),
+      start: Float64Array.of(0, 10, 20, 30),
+      duration: Float64Array.of(100, 200, 300, 5),
+      track: Int32Array.of(0, 0, 0, 0),
+      event: Int32Array.of(-1, -1, -1, -1),
+      node: Int32Array.of(3, 4, 3, 2),
+      sourceNode: Int32Array.of(3, 4, 3, 2),
     };
     const tree = profileFromOutline(outline, 2).tree;
     assert.deepEqual(dataMovementFrom(dm, tree, new Set([3, 4])), [
@@ -51,7 +68,10 @@ describe('line details', () => {
   it('writes the after-line text and the heat level', () => {
     assert.equal(heatAnnotation(0.124, 3.1, 's', 2.345), '12% · 3.1 s · imbalance 2.3×');
     assert.equal(heatAnnotation(0.031, 0.25, 's', null), '3.1% · 250 ms');
-    assert.deepEqual([0, 0.1, 0.2, 0.21, 0.99, 1].map(v => heatLevel(v, 1, 5)), [0, 0, 0, 1, 4, 4]);
+    assert.deepEqual(
+      [0, 0.1, 0.2, 0.21, 0.99, 1].map(v => heatLevel(v, 1, 5)),
+      [0, 0, 0, 1, 4, 4],
+    );
     assert.equal(heatLevel(1, 0, 5), 0);
   });
 });

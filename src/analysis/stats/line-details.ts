@@ -27,15 +27,22 @@ export interface NodeSetValues {
 
 /** Inclusive and exclusive value of a set of nodes (e.g. the nodes of one line) for metric m. */
 export function nodeSetValues(profile: Profile, m: number, nodes: readonly number[]): NodeSetValues {
-  const incl = profile.inclusiveTotals(m), excl = profile.exclusiveTotals(m);
-  let inclusive = 0, exclusive = 0;
+  const incl = profile.inclusiveTotals(m),
+    excl = profile.exclusiveTotals(m);
+  let inclusive = 0,
+    exclusive = 0;
   for (const n of outermostNodes(profile.tree, nodes)) inclusive += incl[n]!;
   for (const n of nodes) exclusive += excl[n]!;
   return { inclusive, exclusive };
 }
 
 /** Per-context values of a set of nodes (inclusive over its outermost nodes, or exclusive over all), in `profile.contexts` order. */
-export function nodeSetByContext(profile: Profile, m: number, nodes: readonly number[], side: 'inclusive' | 'exclusive'): Float64Array {
+export function nodeSetByContext(
+  profile: Profile,
+  m: number,
+  nodes: readonly number[],
+  side: 'inclusive' | 'exclusive',
+): Float64Array {
   const C = profile.contextCount;
   const matrix = side === 'inclusive' ? profile.inclusive(m) : profile.exclusive(m);
   const out = new Float64Array(C);
@@ -66,7 +73,11 @@ export interface DataMovementByKind {
  * that calls `tensor.to("cuda")` moves the bytes the copies under that call move.
  * O(records × depth).
  */
-export function dataMovementFrom(dm: DataMovementColumns, tree: CallTree, nodes: ReadonlySet<number>): DataMovementByKind[] {
+export function dataMovementFrom(
+  dm: DataMovementColumns,
+  tree: CallTree,
+  nodes: ReadonlySet<number>,
+): DataMovementByKind[] {
   const byKind = new Map<string, DataMovementByKind>();
   for (let i = 0; i < dm.kind.length; i++) {
     let n = dm.node[i]!;

@@ -12,7 +12,11 @@ export function outermostByKey(tree: CallTree, key: Int32Array, keyCount: number
   const stack: number[] = tree.roots().reverse();
   while (stack.length) {
     const v = stack.pop()!;
-    if (v < 0) { const k = key[~v]!; if (k >= 0) active[k]!--; continue; }
+    if (v < 0) {
+      const k = key[~v]!;
+      if (k >= 0) active[k]!--;
+      continue;
+    }
     const k = key[v]!;
     if (k >= 0) {
       if (active[k] === 0) outermost[v] = 1;

@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SaxesParser } from 'saxes';
 import { profileFromOutline } from '../model/test-profiles';
-import { distributionOf, functionDistribution, histogram, nodeDistribution, sortedBarSparkline } from './rank-distribution';
+import {
+  distributionOf,
+  functionDistribution,
+  histogram,
+  nodeDistribution,
+  sortedBarSparkline,
+} from './rank-distribution';
 import { callLineProfile, twoRankProfile } from './test-fixtures';
 
 /** Parses an SVG string as XML and returns the root element's name and attributes. */
@@ -10,8 +16,13 @@ function parseSvg(svg: string): { name: string; attributes: Record<string, strin
   const parser = new SaxesParser({ xmlns: false });
   const elements: string[] = [];
   let root: { name: string; attributes: Record<string, string> } | undefined;
-  parser.on('opentag', t => { elements.push(t.name); root ??= { name: t.name, attributes: t.attributes as Record<string, string> }; });
-  parser.on('error', e => { throw e; });
+  parser.on('opentag', t => {
+    elements.push(t.name);
+    root ??= { name: t.name, attributes: t.attributes as Record<string, string> };
+  });
+  parser.on('error', e => {
+    throw e;
+  });
   parser.write(svg).close();
   return { ...root!, elements };
 }
@@ -19,7 +30,14 @@ function parseSvg(svg: string): { name: string; attributes: Record<string, strin
 describe('rank distribution', () => {
   it('sorts a node or function per-context values, lower context first on ties', () => {
     const d = nodeDistribution(twoRankProfile(), 0, 2);
-    assert.deepEqual([[...d.values], [...d.order], [...d.sorted]], [[30, 10], [1, 0], [10, 30]]);
+    assert.deepEqual(
+      [[...d.values], [...d.order], [...d.sorted]],
+      [
+        [30, 10],
+        [1, 0],
+        [10, 30],
+      ],
+    );
     assert.deepEqual(d.histogram, { edges: [10, 20, 30], counts: [1, 1] });
     assert.deepEqual([...nodeDistribution(twoRankProfile(), 0, 1, 'exclusive').values], [0, 0]);
     assert.deepEqual([...distributionOf(Float64Array.from([2, 1, 2])).order], [1, 0, 2]);
@@ -49,18 +67,30 @@ describe('rank distribution', () => {
     const svg = sortedBarSparkline([1, 2, 3, 6], { title: 'time <per rank> & "more"' });
     const doc = parseSvg(svg);
     assert.equal(doc.name, 'svg');
-    assert.deepEqual([doc.attributes.xmlns, doc.attributes.width, doc.attributes.height, doc.attributes.viewBox], ['http://www.w3.org/2000/svg', '120', '24', '0 0 120 24']);
+    assert.deepEqual(
+      [doc.attributes.xmlns, doc.attributes.width, doc.attributes.height, doc.attributes.viewBox],
+      ['http://www.w3.org/2000/svg', '120', '24', '0 0 120 24'],
+    );
     assert.deepEqual(doc.elements, ['svg', 'title', 'path', 'line']);
     assert.match(svg, /fill="currentColor"/);
-    assert.match(svg, /<path fill="currentColor" fill-opacity="0.8" d="M0 24V20H30V24ZM30 24V16H60V24ZM60 24V12H90V24ZM90 24V0H120V24Z"\/>/);
+    assert.match(
+      svg,
+      /<path fill="currentColor" fill-opacity="0.8" d="M0 24V20H30V24ZM30 24V16H60V24ZM60 24V12H90V24ZM90 24V0H120V24Z"\/>/,
+    );
     assert.match(svg, /y1="12" y2="12"/, 'the mean, 3, at half the max');
     // Thousands of ranks still give one bar per pixel, and the largest value survives.
-    const many = sortedBarSparkline(Array.from({ length: 5000 }, (_, k) => k), { width: 50, height: 10, color: 'red' });
+    const many = sortedBarSparkline(
+      Array.from({ length: 5000 }, (_, k) => k),
+      { width: 50, height: 10, color: 'red' },
+    );
     assert.equal(many.match(/M/g)!.length, 50);
     assert.match(many, /M49 10V0H50V10Z/);
     assert.equal(parseSvg(many).attributes.width, '50');
     for (const edge of [[], [0, 0], [-1, 2]]) parseSvg(sortedBarSparkline(edge));
-    assert.equal(sortedBarSparkline([]), '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="24" viewBox="0 0 120 24" role="img"></svg>');
+    assert.equal(
+      sortedBarSparkline([]),
+      '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="24" viewBox="0 0 120 24" role="img"></svg>',
+    );
   });
 
   it('handles a single-context profile', () => {

@@ -23,7 +23,12 @@ export interface RankDistribution {
 export const MAX_HISTOGRAM_BINS = 30;
 
 /** Per-context values of one call-tree node (inclusive by default). */
-export function nodeDistribution(profile: Profile, m: number, node: number, side: 'inclusive' | 'exclusive' = 'inclusive'): RankDistribution {
+export function nodeDistribution(
+  profile: Profile,
+  m: number,
+  node: number,
+  side: 'inclusive' | 'exclusive' = 'inclusive',
+): RankDistribution {
   if (!(node >= 0 && node < profile.tree.size)) throw new RangeError(`node ${node} does not exist`);
   const C = profile.contextCount;
   const matrix = side === 'inclusive' ? profile.inclusive(m) : profile.exclusive(m);
@@ -31,7 +36,13 @@ export function nodeDistribution(profile: Profile, m: number, node: number, side
 }
 
 /** Per-context values of one function (by name or functionTotals index), or null for an unknown name. */
-export function functionDistribution(profile: Profile, m: number, fn: string | number, side: 'inclusive' | 'exclusive' = 'inclusive', totals: FunctionTotals = functionTotals(profile, m)): RankDistribution | null {
+export function functionDistribution(
+  profile: Profile,
+  m: number,
+  fn: string | number,
+  side: 'inclusive' | 'exclusive' = 'inclusive',
+  totals: FunctionTotals = functionTotals(profile, m),
+): RankDistribution | null {
   const f = functionIndex(totals, fn);
   return f < 0 ? null : distributionOf(functionRows(profile, m, totals, [f], side));
 }
@@ -52,7 +63,8 @@ export function distributionOf(values: Float64Array): RankDistribution {
 export function histogram(sorted: ArrayLike<number>, maxBins = MAX_HISTOGRAM_BINS): Histogram {
   const n = sorted.length;
   if (n === 0) return { edges: [], counts: [] };
-  const min = sorted[0]!, max = sorted[n - 1]!;
+  const min = sorted[0]!,
+    max = sorted[n - 1]!;
   const range = max - min;
   if (!(range > 0)) return { edges: [min, max], counts: [n] };
   const iqr = quantileSorted(sorted, 0.75) - quantileSorted(sorted, 0.25);
@@ -96,10 +108,15 @@ export function sortedBarSparkline(sorted: ArrayLike<number>, options: Sparkline
   let mean = 0;
   for (let k = 0; k < n; k++) mean += sorted[k]!;
   mean /= n || 1;
-  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img">`
-    + (title ? `<title>${esc(title)}</title>` : '')
-    + (d ? `<path fill="${esc(color)}" fill-opacity="0.8" d="${d}"/>` : '')
-    + (n ? `<line x1="0" x2="${width}" y1="${y(mean)}" y2="${y(mean)}" stroke="${esc(color)}" stroke-width="1" stroke-dasharray="2 2"/>` : '')
-    + '</svg>';
+  const esc = (s: string) =>
+    s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img">` +
+    (title ? `<title>${esc(title)}</title>` : '') +
+    (d ? `<path fill="${esc(color)}" fill-opacity="0.8" d="${d}"/>` : '') +
+    (n
+      ? `<line x1="0" x2="${width}" y1="${y(mean)}" y2="${y(mean)}" stroke="${esc(color)}" stroke-width="1" stroke-dasharray="2 2"/>`
+      : '') +
+    '</svg>'
+  );
 }

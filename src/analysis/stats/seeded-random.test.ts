@@ -4,9 +4,14 @@ import { seededRandom } from './seeded-random';
 
 describe('seededRandom', () => {
   it('repeats for a seed, differs across seeds, stays in [0, 1) and is roughly uniform', () => {
-    const a = seededRandom(42), b = seededRandom(42), c = seededRandom(43);
+    const a = seededRandom(42),
+      b = seededRandom(42),
+      c = seededRandom(43);
     const xs = Array.from({ length: 10_000 }, () => a());
-    assert.deepEqual(Array.from({ length: 10_000 }, () => b()), xs);
+    assert.deepEqual(
+      Array.from({ length: 10_000 }, () => b()),
+      xs,
+    );
     assert.notEqual(c(), xs[0]);
     assert.ok(xs.every(x => x >= 0 && x < 1));
     const mean = xs.reduce((s, x) => s + x, 0) / xs.length;

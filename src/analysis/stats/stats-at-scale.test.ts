@@ -8,7 +8,8 @@ import { summarizeProfile, summaryToCsv, summaryToMarkdown } from './summary-exp
 import { fourAryProfile } from './test-fixtures';
 import { topFunctions, topLines } from './top-lists';
 
-const N = 1_000_000, C = 4;
+const N = 1_000_000,
+  C = 4;
 
 /** Runs `f`, records its wall time under `label`, returns its result. */
 function timed<T>(times: Record<string, number>, label: string, f: () => T): T {
@@ -28,13 +29,26 @@ describe('analyses on a 10⁶-node, 4-context profile', () => {
     assert.equal(p.total(0), total);
 
     const [path] = timed(times, 'rootHotPaths', () => rootHotPaths(p, 0));
-    assert.deepEqual(path!.map(s => s.node), [0, 1, 5], 'node 21 holds ~1/64 < 5 %');
+    assert.deepEqual(
+      path!.map(s => s.node),
+      [0, 1, 5],
+      'node 21 holds ~1/64 < 5 %',
+    );
     const leaves = timed(times, 'heaviestLeafPaths(20)', () => heaviestLeafPaths(p, 0, 20));
-    assert.deepEqual(leaves.slice(0, 3).map(l => l.at(-1)!.node), [250002, 250005, 250008], 'first leaves costing 5');
-    assert.deepEqual(leaves[0]!.map(s => s.depth), [...leaves[0]!.keys()]);
+    assert.deepEqual(
+      leaves.slice(0, 3).map(l => l.at(-1)!.node),
+      [250002, 250005, 250008],
+      'first leaves costing 5',
+    );
+    assert.deepEqual(
+      leaves[0]!.map(s => s.depth),
+      [...leaves[0]!.keys()],
+    );
 
     // Oracles: one plain loop per answer.
-    const lineValue = new Float64Array(1001), fnExclusive = new Float64Array(100), inclusive = new Float64Array(N);
+    const lineValue = new Float64Array(1001),
+      fnExclusive = new Float64Array(100),
+      inclusive = new Float64Array(N);
     for (let i = N - 1; i >= 0; i--) {
       const cost = C + (i % 3 === 0 ? 1 : 0);
       const leaf = 4 * i + 1 >= N;
@@ -45,10 +59,16 @@ describe('analyses on a 10⁶-node, 4-context profile', () => {
     }
     const lines = timed(times, 'topLines(20)', () => topLines(p, 0));
     assert.equal(lines.level, 'statement');
-    assert.deepEqual(lines.entries.map(e => e.exclusive), lines.entries.map(e => lineValue[e.line]));
+    assert.deepEqual(
+      lines.entries.map(e => e.exclusive),
+      lines.entries.map(e => lineValue[e.line]),
+    );
     assert.equal(lines.entries[0]!.value, Math.max(...lineValue));
     const fns = timed(times, 'topFunctions(20)', () => topFunctions(p, 0));
-    assert.deepEqual(fns.map(f => f.exclusive), fns.map(f => fnExclusive[Number(f.name.slice(1))]));
+    assert.deepEqual(
+      fns.map(f => f.exclusive),
+      fns.map(f => fnExclusive[Number(f.name.slice(1))]),
+    );
     assert.equal(fns[0]!.exclusive, Math.max(...fnExclusive));
     timed(times, 'topFunctions(20, inclusive)', () => topFunctions(p, 0, { by: 'inclusive' }));
 
@@ -71,7 +91,11 @@ describe('analyses on a 10⁶-node, 4-context profile', () => {
     }
     assert.equal(f1.callers.find(e => e.name === 'f0')!.value, f0ToF1);
 
-    const d = timed(times, 'nodeDistribution + SVG', () => { const d = nodeDistribution(p, 0, 0); sortedBarSparkline(d.sorted); return d; });
+    const d = timed(times, 'nodeDistribution + SVG', () => {
+      const d = nodeDistribution(p, 0, 0);
+      sortedBarSparkline(d.sorted);
+      return d;
+    });
     assert.deepEqual([...d.sorted], [N, N, N, N + multiplesOf3]);
 
     const summary = timed(times, 'summarizeProfile', () => summarizeProfile(p, 0));

@@ -35,7 +35,10 @@ export function summarizeProfile(profile: Profile, m: number, options: SummaryOp
   const ranked = { limit: opts.limit, by: opts.by };
   const imbalance = { limit: opts.limit, floor: opts.floor };
   return {
-    profile, metric: m, total: profile.total(m), options: opts,
+    profile,
+    metric: m,
+    total: profile.total(m),
+    options: opts,
     hotPaths: rootHotPaths(profile, m, opts.threshold),
     topLines: topLines(profile, m, ranked),
     topFunctions: topFunctions(profile, m, ranked, totals),
@@ -68,14 +71,18 @@ export function summaryToMarkdown(s: ProfileSummary): string {
   const label = (c: number) => profile.contexts[c]?.label ?? String(c);
   const tree = profile.tree;
   const out: string[] = [
-    '# HPC Lens summary', '',
+    '# HPC Lens summary',
+    '',
     `- **Profile:** ${md(profile.path)} (${md(profile.format)}, ${profile.contextCount} context${profile.contextCount === 1 ? '' : 's'})`,
     `- **Metric:** ${md(metric.label)}${metric.unit ? ` (${md(metric.unit)})` : ''}, total ${md(v(s.total))}`,
     `- **Settings:** hot-path threshold ${formatShare(s.options.threshold)} of the total, imbalance floor ${formatShare(s.options.floor)}, top ${s.options.limit} by ${s.options.by} value`,
   ];
   const section = (title: string, header: string[], rows: string[][]) => {
     out.push('', `## ${title}`, '');
-    if (rows.length === 0) { out.push('_None._'); return; }
+    if (rows.length === 0) {
+      out.push('_None._');
+      return;
+    }
     table(out, header, rows);
   };
 
@@ -83,22 +90,77 @@ export function summaryToMarkdown(s: ProfileSummary): string {
   if (s.hotPaths.length === 0) out.push('_None._');
   s.hotPaths.forEach((path, k) => {
     if (s.hotPaths.length > 1) out.push(`${k ? '\n' : ''}### From ${md(tree.name(path[0]!.node))}`, '');
-    table(out, ['Depth', 'Node', 'Location', 'Inclusive', 'Share', 'Exclusive'], path.map(p => [
-      String(p.depth), tree.name(p.node), location(tree.file(p.node), tree.line(p.node)), v(p.inclusive), formatShare(p.share), v(p.exclusive),
-    ]));
+    table(
+      out,
+      ['Depth', 'Node', 'Location', 'Inclusive', 'Share', 'Exclusive'],
+      path.map(p => [
+        String(p.depth),
+        tree.name(p.node),
+        location(tree.file(p.node), tree.line(p.node)),
+        v(p.inclusive),
+        formatShare(p.share),
+        v(p.exclusive),
+      ]),
+    );
   });
-  section(`Top lines (${s.topLines.level} level)`, ['#', 'Location', 'Self', 'Calls from line', 'Share', 'Min', 'Mean', 'Max'], s.topLines.entries.map((e, k) => [
-    String(k + 1), location(e.file, e.line), v(e.exclusive), v(e.calls), formatShare(e.share), v(e.contexts.min), v(e.contexts.mean), v(e.contexts.max),
-  ]));
-  section('Top functions', ['#', 'Function', 'Location', 'Exclusive', 'Inclusive', 'Share', 'Min', 'Mean', 'Max'], s.topFunctions.map((e, k) => [
-    String(k + 1), e.name, location(e.file, e.line), v(e.exclusive), v(e.inclusive), formatShare(e.share), v(e.contexts.min), v(e.contexts.mean), v(e.contexts.max),
-  ]));
-  section('Load imbalance', ['#', 'Node', 'Call path', 'Max/mean', 'Min', 'Mean', 'Max', 'Max at', 'Share'], s.nodeImbalance.map((e, k) => [
-    String(k + 1), e.name, tree.path(e.id).join(' › '), `${e.imbalance.toFixed(2)}×`, v(e.min), v(e.mean), v(e.max), label(e.maxContext), formatShare(e.share),
-  ]));
-  section('Function imbalance', ['#', 'Function', 'Max/mean', 'Min', 'Mean', 'Max', 'Max at', 'Share'], s.functionImbalance.map((e, k) => [
-    String(k + 1), e.name, `${e.imbalance.toFixed(2)}×`, v(e.min), v(e.mean), v(e.max), label(e.maxContext), formatShare(e.share),
-  ]));
+  section(
+    `Top lines (${s.topLines.level} level)`,
+    ['#', 'Location', 'Self', 'Calls from line', 'Share', 'Min', 'Mean', 'Max'],
+    s.topLines.entries.map((e, k) => [
+      String(k + 1),
+      location(e.file, e.line),
+      v(e.exclusive),
+      v(e.calls),
+      formatShare(e.share),
+      v(e.contexts.min),
+      v(e.contexts.mean),
+      v(e.contexts.max),
+    ]),
+  );
+  section(
+    'Top functions',
+    ['#', 'Function', 'Location', 'Exclusive', 'Inclusive', 'Share', 'Min', 'Mean', 'Max'],
+    s.topFunctions.map((e, k) => [
+      String(k + 1),
+      e.name,
+      location(e.file, e.line),
+      v(e.exclusive),
+      v(e.inclusive),
+      formatShare(e.share),
+      v(e.contexts.min),
+      v(e.contexts.mean),
+      v(e.contexts.max),
+    ]),
+  );
+  section(
+    'Load imbalance',
+    ['#', 'Node', 'Call path', 'Max/mean', 'Min', 'Mean', 'Max', 'Max at', 'Share'],
+    s.nodeImbalance.map((e, k) => [
+      String(k + 1),
+      e.name,
+      tree.path(e.id).join(' › '),
+      `${e.imbalance.toFixed(2)}×`,
+      v(e.min),
+      v(e.mean),
+      v(e.max),
+      label(e.maxContext),
+      formatShare(e.share),
+    ]),
+  );
+  section(
+    'Function imbalance',
+    ['#', 'Function', 'Max/mean', 'Min', 'Mean', 'Max', 'Max at', 'Share'],
+    s.functionImbalance.map((e, k) => [
+      String(k + 1),
+      e.name,
+      `${e.imbalance.toFixed(2)}×`,
+      v(e.min),
+      v(e.mean),
+      v(e.max),
+      label(e.maxContext),
+      formatShare(e.share),
+    ]),
+  );
   return out.join('\n') + '\n';
 }
 
@@ -114,8 +176,24 @@ export function md(text: string): string {
 
 /** Columns of summaryToCsv, in order. */
 export const SUMMARY_CSV_COLUMNS = [
-  'section', 'rank', 'name', 'call_path', 'file', 'line', 'metric', 'unit', 'value', 'share',
-  'exclusive', 'inclusive', 'calls', 'min', 'mean', 'max', 'imbalance', 'max_context',
+  'section',
+  'rank',
+  'name',
+  'call_path',
+  'file',
+  'line',
+  'metric',
+  'unit',
+  'value',
+  'share',
+  'exclusive',
+  'inclusive',
+  'calls',
+  'min',
+  'mean',
+  'max',
+  'imbalance',
+  'max_context',
 ] as const;
 
 /**
@@ -141,28 +219,90 @@ export function summaryToCsv(s: ProfileSummary): string {
   const rows: Row[] = [];
   const common = { metric: metric.name, unit: metric.unit };
   const spread = (c: { min: number; mean: number; max: number; imbalance: number; maxContext: number }) => ({
-    min: c.min, mean: c.mean, max: c.max, imbalance: c.imbalance, max_context: profile.contexts[c.maxContext]?.label ?? c.maxContext,
+    min: c.min,
+    mean: c.mean,
+    max: c.max,
+    imbalance: c.imbalance,
+    max_context: profile.contexts[c.maxContext]?.label ?? c.maxContext,
   });
-  s.hotPaths.forEach((path, k) => path.forEach(p => rows.push({
-    section: 'hot-path', rank: k + 1, name: tree.name(p.node), call_path: tree.path(p.node).join(' > '), file: tree.file(p.node), line: tree.line(p.node),
-    ...common, value: p.inclusive, share: p.share, exclusive: p.exclusive, inclusive: p.inclusive,
-  })));
-  s.topLines.entries.forEach((e, k) => rows.push({
-    section: 'top-lines', rank: k + 1, file: e.file, line: e.line, ...common, value: e.value, share: e.share,
-    exclusive: e.exclusive, inclusive: e.inclusive, calls: e.calls, ...spread(e.contexts),
-  }));
-  s.topFunctions.forEach((e, k) => rows.push({
-    section: 'top-functions', rank: k + 1, name: e.name, file: e.file, line: e.line, ...common, value: e.value, share: e.share,
-    exclusive: e.exclusive, inclusive: e.inclusive, ...spread(e.contexts),
-  }));
-  s.nodeImbalance.forEach((e, k) => rows.push({
-    section: 'imbalance', rank: k + 1, name: e.name, call_path: tree.path(e.id).join(' > '), file: tree.file(e.id), line: tree.line(e.id),
-    ...common, value: e.inclusive, share: e.share, inclusive: e.inclusive, ...spread(e),
-  }));
-  s.functionImbalance.forEach((e, k) => rows.push({
-    section: 'function-imbalance', rank: k + 1, name: e.name, ...common, value: e.inclusive, share: e.share, inclusive: e.inclusive, ...spread(e),
-  }));
-  const lines = [SUMMARY_CSV_COLUMNS.join(','), ...rows.map(r => SUMMARY_CSV_COLUMNS.map(c => csvCell(r[c])).join(','))];
+  s.hotPaths.forEach((path, k) =>
+    path.forEach(p =>
+      rows.push({
+        section: 'hot-path',
+        rank: k + 1,
+        name: tree.name(p.node),
+        call_path: tree.path(p.node).join(' > '),
+        file: tree.file(p.node),
+        line: tree.line(p.node),
+        ...common,
+        value: p.inclusive,
+        share: p.share,
+        exclusive: p.exclusive,
+        inclusive: p.inclusive,
+      }),
+    ),
+  );
+  s.topLines.entries.forEach((e, k) =>
+    rows.push({
+      section: 'top-lines',
+      rank: k + 1,
+      file: e.file,
+      line: e.line,
+      ...common,
+      value: e.value,
+      share: e.share,
+      exclusive: e.exclusive,
+      inclusive: e.inclusive,
+      calls: e.calls,
+      ...spread(e.contexts),
+    }),
+  );
+  s.topFunctions.forEach((e, k) =>
+    rows.push({
+      section: 'top-functions',
+      rank: k + 1,
+      name: e.name,
+      file: e.file,
+      line: e.line,
+      ...common,
+      value: e.value,
+      share: e.share,
+      exclusive: e.exclusive,
+      inclusive: e.inclusive,
+      ...spread(e.contexts),
+    }),
+  );
+  s.nodeImbalance.forEach((e, k) =>
+    rows.push({
+      section: 'imbalance',
+      rank: k + 1,
+      name: e.name,
+      call_path: tree.path(e.id).join(' > '),
+      file: tree.file(e.id),
+      line: tree.line(e.id),
+      ...common,
+      value: e.inclusive,
+      share: e.share,
+      inclusive: e.inclusive,
+      ...spread(e),
+    }),
+  );
+  s.functionImbalance.forEach((e, k) =>
+    rows.push({
+      section: 'function-imbalance',
+      rank: k + 1,
+      name: e.name,
+      ...common,
+      value: e.inclusive,
+      share: e.share,
+      inclusive: e.inclusive,
+      ...spread(e),
+    }),
+  );
+  const lines = [
+    SUMMARY_CSV_COLUMNS.join(','),
+    ...rows.map(r => SUMMARY_CSV_COLUMNS.map(c => csvCell(r[c])).join(',')),
+  ];
   return lines.join('\r\n') + '\r\n';
 }
 

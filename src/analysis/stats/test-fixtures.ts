@@ -10,13 +10,16 @@ import { profileFromOutline } from '../model/test-profiles';
  * 0 main, 1 solve, 2 a.c:12, 3 a.c:13, 4 io, 5 tiny. Total 60.5; rank 0 holds 38, rank 1 22.5.
  */
 export function twoRankProfile(): Profile {
-  return profileFromOutline(`
+  return profileFromOutline(
+    `
 main a.c:1 = 1 1
   solve a.c:10
     a.c:12 a.c:12 = 30 10
     a.c:13 a.c:13 = 5 5
   io b.c:5 = 2 6
-  tiny = 0 0.5`, 2);
+  tiny = 0 0.5`,
+    2,
+  );
 }
 
 /**
@@ -36,9 +39,19 @@ main a.c:1 = 1 1
 export function callLineProfile(graph?: { statedCost: boolean }): Profile {
   const b = new ProfileBuilder('test-calls', '<calls>');
   const ctx = [b.context({ rank: 0 }), b.context({ rank: 1 })];
-  const m = b.addMetric({ name: 'time', label: 'time', sourceKeys: ['time'], unit: 's', kind: 'exclusive', aggregation: 'sum' });
+  const m = b.addMetric({
+    name: 'time',
+    label: 'time',
+    sourceKeys: ['time'],
+    unit: 's',
+    kind: 'exclusive',
+    aggregation: 'sum',
+  });
   const t = b.tree;
-  const add = (node: number, a: number, c: number) => { b.addExclusive(m, node, ctx[0]!, a); b.addExclusive(m, node, ctx[1]!, c); };
+  const add = (node: number, a: number, c: number) => {
+    b.addExclusive(m, node, ctx[0]!, a);
+    b.addExclusive(m, node, ctx[1]!, c);
+  };
   const main = t.add(-1, 'main', NodeKind.Function, { file: 'm.c', line: 1 });
   add(main, 1, 1);
   add(t.add(main, 'm.c:5', NodeKind.Statement, { file: 'm.c', line: 5 }), 2, 4);
@@ -52,8 +65,10 @@ export function callLineProfile(graph?: { statedCost: boolean }): Profile {
     const g = new CallGraphBuilder(t.strings, 1);
     const gm = g.function('main', { name: 'main', file: 'm.c', line: 1 });
     const gw = g.function('work', { name: 'work', file: 'w.c', line: 20 });
-    g.addSelf(gm, 0, 8); g.addTotal(gm, 0, 50);
-    g.addSelf(gw, 0, 42); g.addTotal(gw, 0, 45);
+    g.addSelf(gm, 0, 8);
+    g.addTotal(gm, 0, 50);
+    g.addSelf(gw, 0, 42);
+    g.addTotal(gw, 0, 45);
     g.addArc(gm, gw, 2, 5, [30]);
     g.addArc(gm, gw, 1, 7, [10]);
     g.addArc(gw, gw, 3, 30, [graph.statedCost ? 7 : NaN]);
@@ -74,21 +89,40 @@ export function fourAryProfile(n: number, contexts: number): Profile {
   const file = strings.intern('big.c');
   const fnNames = Array.from({ length: 100 }, (_, k) => strings.intern(`f${k}`));
   const lineNames = Array.from({ length: 1000 }, (_, k) => strings.intern(`big.c:${k + 1}`));
-  const parent = new Int32Array(n), name = new Int32Array(n), fileCol = new Int32Array(n), line = new Int32Array(n), kind = new Uint8Array(n);
+  const parent = new Int32Array(n),
+    name = new Int32Array(n),
+    fileCol = new Int32Array(n),
+    line = new Int32Array(n),
+    kind = new Uint8Array(n);
   const exclusive = new Float64Array(n * contexts).fill(1);
   for (let i = 0; i < n; i++) {
     parent[i] = i === 0 ? -1 : (i - 1) >> 2;
     const leaf = 4 * i + 1 >= n;
     kind[i] = leaf ? NodeKind.Statement : NodeKind.Function;
     name[i] = leaf ? lineNames[i % 1000]! : fnNames[i % 100]!;
-    if (leaf) { fileCol[i] = file; line[i] = (i % 1000) + 1; }
+    if (leaf) {
+      fileCol[i] = file;
+      line[i] = (i % 1000) + 1;
+    }
     if (i % 3 === 0) exclusive[i * contexts] = 2;
   }
   return new Profile({
-    format: 'generated', path: '<4-ary>', strings: strings.toArray(),
+    format: 'generated',
+    path: '<4-ary>',
+    strings: strings.toArray(),
     tree: { parent, name, file: fileCol, line, module: new Int32Array(n), kind, callLine: new Int32Array(n) },
-    contexts: Array.from({ length: contexts }, (_, r) => ({ rank: r, thread: -1, gpuDevice: -1, gpuStream: -1, label: `rank ${r}` })),
+    contexts: Array.from({ length: contexts }, (_, r) => ({
+      rank: r,
+      thread: -1,
+      gpuDevice: -1,
+      gpuStream: -1,
+      label: `rank ${r}`,
+    })),
     metrics: [{ name: 'time', label: 'time', sourceKeys: [], unit: 's', kind: 'exclusive', aggregation: 'sum' }],
-    exclusive: [exclusive], inclusive: [null], primaryMetric: 0, metadata: {}, warnings: [],
+    exclusive: [exclusive],
+    inclusive: [null],
+    primaryMetric: 0,
+    metadata: {},
+    warnings: [],
   });
 }

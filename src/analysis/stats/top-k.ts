@@ -3,14 +3,19 @@
  * every ranked list in the side bar is deterministic. A bounded min-heap keeps it O(n log limit):
  * ranking a 10⁶-node profile for a top-20 list must not sort all 10⁶ values.
  */
-export function topIndices(values: ArrayLike<number>, limit: number, keep: (i: number) => boolean = () => true): number[] {
+export function topIndices(
+  values: ArrayLike<number>,
+  limit: number,
+  keep: (i: number) => boolean = () => true,
+): number[] {
   if (limit <= 0) return [];
   // `worse(a, b)`: a ranks below b. The heap's root is the worst entry kept so far.
   const worse = (a: number, b: number) => values[a]! < values[b]! || (values[a] === values[b] && a > b);
   const heap: number[] = [];
   const siftDown = (k: number) => {
     for (;;) {
-      const l = 2 * k + 1, r = l + 1;
+      const l = 2 * k + 1,
+        r = l + 1;
       let w = k;
       if (l < heap.length && worse(heap[l]!, heap[w]!)) w = l;
       if (r < heap.length && worse(heap[r]!, heap[w]!)) w = r;

@@ -12,9 +12,15 @@ describe('top lines', () => {
   it('ranks statement lines by own cost, with the spread over contexts', () => {
     const { level, entries } = topLines(twoRankProfile(), 0);
     assert.equal(level, 'statement');
-    assert.deepEqual(entries.map(e => [`${e.file}:${e.line}`, e.exclusive, e.calls, e.share]), [
-      ['a.c:12', 40, 0, 40 / 60.5], ['a.c:13', 10, 0, 10 / 60.5], ['b.c:5', 8, 0, 8 / 60.5], ['a.c:1', 2, 0, 2 / 60.5],
-    ]);
+    assert.deepEqual(
+      entries.map(e => [`${e.file}:${e.line}`, e.exclusive, e.calls, e.share]),
+      [
+        ['a.c:12', 40, 0, 40 / 60.5],
+        ['a.c:13', 10, 0, 10 / 60.5],
+        ['b.c:5', 8, 0, 8 / 60.5],
+        ['a.c:1', 2, 0, 2 / 60.5],
+      ],
+    );
     assert.deepEqual(entries[0]!.contexts, { min: 10, mean: 20, max: 30, imbalance: 1.5, maxContext: 0 });
     assert.deepEqual(entries[2]!.contexts.maxContext, 1);
     assert.deepEqual(entries[0]!.nodes, [2]);
@@ -28,16 +34,29 @@ describe('top lines', () => {
     assert.deepEqual([call.exclusive, call.calls, call.inclusive, call.value], [6, 38, 44, 44]);
     assert.deepEqual(call.callNodes, [2]);
     assert.deepEqual(call.contexts, { min: 2 + 14, mean: 22, max: 4 + 24, imbalance: 28 / 22, maxContext: 1 });
-    assert.deepEqual([byLine.get('w.c:30')!.calls, byLine.get('w.c:30')!.callNodes], [8, [3]], 'the inner recursive call is inside the outer one');
+    assert.deepEqual(
+      [byLine.get('w.c:30')!.calls, byLine.get('w.c:30')!.callNodes],
+      [8, [3]],
+      'the inner recursive call is inside the outer one',
+    );
     assert.deepEqual(byLine.get('w.c:20')!.nodes, [2, 3, 4, 5], 'function nodes carry their own cost at their line');
     // Ranked by own cost, a line that only calls does not appear.
-    assert.deepEqual(topLines(p, 0).entries.map(e => `${e.file}:${e.line}`), ['w.c:20', 'm.c:5', 'm.c:1']);
+    assert.deepEqual(
+      topLines(p, 0).entries.map(e => `${e.file}:${e.line}`),
+      ['w.c:20', 'm.c:5', 'm.c:1'],
+    );
   });
 
   it('falls back to function lines, and copes with empty and all-zero profiles', () => {
     const fn = topLines(profileFromOutline('main a.c:3 = 1\n  f a.c:9 = 2'), 0);
     assert.equal(fn.level, 'function');
-    assert.deepEqual(fn.entries.map(e => [e.line, e.share]), [[9, 2 / 3], [3, 1 / 3]]);
+    assert.deepEqual(
+      fn.entries.map(e => [e.line, e.share]),
+      [
+        [9, 2 / 3],
+        [3, 1 / 3],
+      ],
+    );
     assert.deepEqual(topLines(profileFromOutline(''), 0), { level: 'function', entries: [] });
     assert.deepEqual(topLines(profileFromOutline('a a.c:1 = 0'), 0).entries, []);
     assert.deepEqual(topLines(twoRankProfile(), 0, { limit: 1 }).entries.length, 1);
@@ -45,7 +64,10 @@ describe('top lines', () => {
 
   it('breaks ties by first appearance', () => {
     const p = profileFromOutline('m\n  z.c:2 z.c:2 = 1\n  a.c:1 a.c:1 = 1', 1);
-    assert.deepEqual(topLines(p, 0).entries.map(e => e.file), ['z.c', 'a.c']);
+    assert.deepEqual(
+      topLines(p, 0).entries.map(e => e.file),
+      ['z.c', 'a.c'],
+    );
   });
 });
 
@@ -53,18 +75,36 @@ describe('top functions', () => {
   it('ranks by exclusive (statements belong to their function) or inclusive', () => {
     const p = twoRankProfile();
     const excl = topFunctions(p, 0);
-    assert.deepEqual(excl.map(e => [e.name, e.exclusive, e.inclusive, e.file, e.line]), [
-      ['solve', 50, 50, 'a.c', 10], ['io', 8, 8, 'b.c', 5], ['main', 2, 60.5, 'a.c', 1], ['tiny', 0.5, 0.5, null, null],
-    ]);
+    assert.deepEqual(
+      excl.map(e => [e.name, e.exclusive, e.inclusive, e.file, e.line]),
+      [
+        ['solve', 50, 50, 'a.c', 10],
+        ['io', 8, 8, 'b.c', 5],
+        ['main', 2, 60.5, 'a.c', 1],
+        ['tiny', 0.5, 0.5, null, null],
+      ],
+    );
     assert.deepEqual(excl[0]!.contexts, { min: 15, mean: 25, max: 35, imbalance: 1.4, maxContext: 0 });
     const incl = topFunctions(p, 0, { by: 'inclusive', limit: 2 });
-    assert.deepEqual(incl.map(e => [e.name, e.value, e.share]), [['main', 60.5, 1], ['solve', 50, 50 / 60.5]]);
+    assert.deepEqual(
+      incl.map(e => [e.name, e.value, e.share]),
+      [
+        ['main', 60.5, 1],
+        ['solve', 50, 50 / 60.5],
+      ],
+    );
     assert.deepEqual(incl[0]!.contexts, { min: 22.5, mean: 30.25, max: 38, imbalance: 38 / 30.25, maxContext: 0 });
   });
 
   it('counts recursion once for inclusive', () => {
     const all = topFunctions(callLineProfile(), 0, { by: 'inclusive' });
-    assert.deepEqual(all.map(e => [e.name, e.value]), [['main', 56], ['work', 48]]);
+    assert.deepEqual(
+      all.map(e => [e.name, e.value]),
+      [
+        ['main', 56],
+        ['work', 48],
+      ],
+    );
     assert.deepEqual(all[1]!.contexts, { min: 19, mean: 24, max: 29, imbalance: 29 / 24, maxContext: 1 });
   });
 
@@ -78,13 +118,20 @@ describe('top lists on real readers', () => {
     const p = await readProfile(`${SAMPLES}/callgrind.out.heat-stencil-4ranks`);
     const { level, entries } = topLines(p, 0, { limit: 10 });
     assert.equal(level, 'statement');
-    const stencil = lineCosts(p, 0).get('/home/hpc/heat-stencil/src/stencil.c')!.find(l => l.line === 20)!;
-    assert.deepEqual([entries[0]!.file, entries[0]!.line, entries[0]!.exclusive], ['/home/hpc/heat-stencil/src/stencil.c', 20, stencil.exclusive]);
+    const stencil = lineCosts(p, 0)
+      .get('/home/hpc/heat-stencil/src/stencil.c')!
+      .find(l => l.line === 20)!;
+    assert.deepEqual(
+      [entries[0]!.file, entries[0]!.line, entries[0]!.exclusive],
+      ['/home/hpc/heat-stencil/src/stencil.c', 20, stencil.exclusive],
+    );
     for (let k = 1; k < entries.length; k++) assert.ok(entries[k - 1]!.value >= entries[k]!.value);
     // rank_main calls run_timesteps from main.c:211 (callgrind's calls= line): all of its cost.
     const fns = topFunctions(p, 0, { by: 'inclusive', limit: 200 });
     const runTimesteps = fns.find(f => f.name === 'run_timesteps')!;
-    const line211 = topLines(p, 0, { by: 'inclusive', limit: 10_000 }).entries.find(e => e.file.endsWith('/main.c') && e.line === 211)!;
+    const line211 = topLines(p, 0, { by: 'inclusive', limit: 10_000 }).entries.find(
+      e => e.file.endsWith('/main.c') && e.line === 211,
+    )!;
     assert.equal(line211.calls, runTimesteps.inclusive);
     assert.equal(fns[0]!.share, 1);
   });

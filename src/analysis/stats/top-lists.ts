@@ -64,7 +64,10 @@ export function topLines(profile: Profile, m: number, options: TopListOptions = 
   const slot = (file: string, line: number) => {
     const key = `${file}\n${line}`;
     let s = slotOf.get(key);
-    if (s === undefined) { slotOf.set(key, (s = lines.length)); lines.push({ file, line, exclusive: 0, calls: 0, nodes: [], callNodes: [] }); }
+    if (s === undefined) {
+      slotOf.set(key, (s = lines.length));
+      lines.push({ file, line, exclusive: 0, calls: 0, nodes: [], callNodes: [] });
+    }
     return s;
   };
 
@@ -103,14 +106,21 @@ export function topLines(profile: Profile, m: number, options: TopListOptions = 
   const spread = summarizeRows(rows, C);
   const entries = top.map((s, r) => {
     const l = lines[s]!;
-    return { ...l, inclusive: l.exclusive + l.calls, value: value[s]!, share: shareOf(value[s]!, total), contexts: spread[r]! };
+    return {
+      ...l,
+      inclusive: l.exclusive + l.calls,
+      value: value[s]!,
+      share: shareOf(value[s]!, total),
+      contexts: spread[r]!,
+    };
   });
   return { level: hasStatementNodes(profile) ? 'statement' : 'function', entries };
 }
 
 function hasStatementNodes(profile: Profile): boolean {
   const { kind, line } = profile.tree.columns;
-  for (let i = 0; i < kind.length; i++) if ((kind[i] === NodeKind.Statement || kind[i] === NodeKind.Loop) && line[i]! > 0) return true;
+  for (let i = 0; i < kind.length; i++)
+    if ((kind[i] === NodeKind.Statement || kind[i] === NodeKind.Loop) && line[i]! > 0) return true;
   return false;
 }
 
@@ -146,12 +156,18 @@ export function firstFramesOf(profile: Profile, totals: FunctionTotals, function
   for (let i = 0; i < profile.tree.size; i++) {
     const f = totals.functionOfNode[i]!;
     const r = f >= 0 ? rowOf[f]! : -1;
-    if (r >= 0 && firstFrame[r]! < 0 && file[i] !== 0 && (kind[i] === NodeKind.Function || kind[i] === NodeKind.Region)) firstFrame[r] = i;
+    if (r >= 0 && firstFrame[r]! < 0 && file[i] !== 0 && (kind[i] === NodeKind.Function || kind[i] === NodeKind.Region))
+      firstFrame[r] = i;
   }
   return firstFrame;
 }
 
-export function topFunctions(profile: Profile, m: number, options: TopListOptions = {}, totals: FunctionTotals = functionTotals(profile, m)): FunctionEntry[] {
+export function topFunctions(
+  profile: Profile,
+  m: number,
+  options: TopListOptions = {},
+  totals: FunctionTotals = functionTotals(profile, m),
+): FunctionEntry[] {
   const { limit = 20, by = 'exclusive' } = options;
   const tree = profile.tree;
   const C = profile.contextCount;

@@ -19,13 +19,21 @@ export class IntervalIndex {
     this.ends = Float64Array.from(this.order, i => end[i]!);
     this.maxEnd = new Float64Array(n);
     let run = -Infinity;
-    for (let k = 0; k < n; k++) { run = Math.max(run, this.ends[k]!); this.maxEnd[k] = run; }
+    for (let k = 0; k < n; k++) {
+      run = Math.max(run, this.ends[k]!);
+      this.maxEnd[k] = run;
+    }
   }
 
   /** Ids of the intervals with start < t1 and end ≥ t0 (an instantaneous one at t0 counts), in start order. */
   query(t0: number, t1: number, keep?: (id: number) => boolean): number[] {
-    let lo = 0, hi = this.order.length;
-    while (lo < hi) { const m = (lo + hi) >>> 1; if (this.maxEnd[m]! >= t0) hi = m; else lo = m + 1; }
+    let lo = 0,
+      hi = this.order.length;
+    while (lo < hi) {
+      const m = (lo + hi) >>> 1;
+      if (this.maxEnd[m]! >= t0) hi = m;
+      else lo = m + 1;
+    }
     const out: number[] = [];
     for (let k = lo; k < this.order.length && this.starts[k]! < t1; k++) {
       if (this.ends[k]! < t0) continue;
@@ -35,7 +43,9 @@ export class IntervalIndex {
     return out;
   }
 
-  get memoryBytes(): number { return this.order.byteLength + this.starts.byteLength + this.ends.byteLength + this.maxEnd.byteLength; }
+  get memoryBytes(): number {
+    return this.order.byteLength + this.starts.byteLength + this.ends.byteLength + this.maxEnd.byteLength;
+  }
 }
 
 const flowIndexes = new WeakMap<TimelineIndex, IntervalIndex>();
@@ -46,8 +56,12 @@ function flowIndex(index: TimelineIndex): IntervalIndex {
   if (!x) {
     const f = index.trace.flows;
     const n = f.kind.length;
-    const s = new Float64Array(n), e = new Float64Array(n);
-    for (let i = 0; i < n; i++) { s[i] = Math.min(f.fromTime[i]!, f.toTime[i]!); e[i] = Math.max(f.fromTime[i]!, f.toTime[i]!); }
+    const s = new Float64Array(n),
+      e = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      s[i] = Math.min(f.fromTime[i]!, f.toTime[i]!);
+      e[i] = Math.max(f.fromTime[i]!, f.toTime[i]!);
+    }
     flowIndexes.set(index, (x = new IntervalIndex(s, e)));
   }
   return x;
@@ -77,7 +91,13 @@ function laneMask(index: TimelineIndex, tracks?: readonly number[]): Uint8Array 
 export function flowsInWindow(index: TimelineIndex, window: TimeWindow, tracks?: readonly number[]): Int32Array {
   const f = index.trace.flows;
   const mask = laneMask(index, tracks);
-  return Int32Array.from(flowIndex(index).query(window.start, window.end, mask ? i => mask[f.fromTrack[i]!] === 1 || mask[f.toTrack[i]!] === 1 : undefined));
+  return Int32Array.from(
+    flowIndex(index).query(
+      window.start,
+      window.end,
+      mask ? i => mask[f.fromTrack[i]!] === 1 || mask[f.toTrack[i]!] === 1 : undefined,
+    ),
+  );
 }
 
 export interface CopiesInWindow {
@@ -91,7 +111,11 @@ export interface CopiesInWindow {
 }
 
 /** Copies and memsets (the data-movement lanes: direction in `trace.dataMovement.kind`) on the listed lanes in a window. */
-export function dataMovementInWindow(index: TimelineIndex, window: TimeWindow, tracks?: readonly number[]): CopiesInWindow {
+export function dataMovementInWindow(
+  index: TimelineIndex,
+  window: TimeWindow,
+  tracks?: readonly number[],
+): CopiesInWindow {
   const dm = index.trace.dataMovement;
   const mask = laneMask(index, tracks);
   const { start: t0, end: t1 } = window;
@@ -102,7 +126,8 @@ export function dataMovementInWindow(index: TimelineIndex, window: TimeWindow, t
   });
   const bytesInWindow = new Float64Array(rows.length);
   rows.forEach((r, i) => {
-    const s = dm.start[r]!, d = dm.duration[r]!;
+    const s = dm.start[r]!,
+      d = dm.duration[r]!;
     bytesInWindow[i] = d > 0 ? dm.bytes[r]! * (Math.max(0, Math.min(s + d, t1) - Math.max(s, t0)) / d) : dm.bytes[r]!;
   });
   return { rows: Int32Array.from(rows), bytesInWindow };

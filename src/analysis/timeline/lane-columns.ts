@@ -6,7 +6,10 @@ export type ColourBy = 'function' | 'module';
 /** Maps slices and sampled frames to colour keys (string ids of the profile). */
 export class Keyer {
   private readonly strings: readonly string[];
-  constructor(private readonly index: TimelineIndex, readonly colourBy: ColourBy) {
+  constructor(
+    private readonly index: TimelineIndex,
+    readonly colourBy: ColourBy,
+  ) {
     this.strings = index.profile.data.strings;
   }
 
@@ -35,10 +38,18 @@ export class ColumnScratch {
   size = 0;
 
   add(k: number, w: number): void {
-    for (let i = 0; i < this.size; i++) if (this.keys[i] === k) { this.weights[i]! += w; return; }
+    for (let i = 0; i < this.size; i++)
+      if (this.keys[i] === k) {
+        this.weights[i]! += w;
+        return;
+      }
     if (this.size === this.keys.length) {
-      const keys = new Int32Array(this.size * 2); keys.set(this.keys); this.keys = keys;
-      const weights = new Float64Array(this.size * 2); weights.set(this.weights); this.weights = weights;
+      const keys = new Int32Array(this.size * 2);
+      keys.set(this.keys);
+      this.keys = keys;
+      const weights = new Float64Array(this.size * 2);
+      weights.set(this.weights);
+      this.weights = weights;
     }
     this.keys[this.size] = k;
     this.weights[this.size++] = w;
@@ -74,30 +85,46 @@ export interface ColumnOutput {
  * O(W × (depth + 1) + events of depth ≤ d in the window).
  */
 export function laneColumns(
-  index: TimelineIndex, t: number, window: TimeWindow, width: number, depth: number,
-  keyer: Keyer, scratch: ColumnScratch, out: ColumnOutput, at: number,
+  index: TimelineIndex,
+  t: number,
+  window: TimeWindow,
+  width: number,
+  depth: number,
+  keyer: Keyer,
+  scratch: ColumnScratch,
+  out: ColumnOutput,
+  at: number,
 ): void {
   const ev = index.trace.events;
   const { rows } = index;
   const { key, share, busy, key2, share2 } = out;
   const dEnd = Math.min(depth, index.trackDepths(t) - 1);
   // Per depth: the window's position range, a column cursor, and a cursor to find a slice's parent.
-  const pos: number[] = [], hiPos: number[] = [], parentPos: number[] = [];
+  const pos: number[] = [],
+    hiPos: number[] = [],
+    parentPos: number[] = [];
   let overlapping = false;
   for (let j = 0; j <= dEnd; j++) overlapping ||= index.isOverlapping(t, j);
   for (let j = 0; j <= dEnd; j++) {
     const [lo, hi] = index.slicesIn(t, j, window.start, window.end);
-    pos.push(lo); hiPos.push(hi); parentPos.push(lo);
+    pos.push(lo);
+    hiPos.push(hi);
+    parentPos.push(lo);
   }
   const [sp0, sHi] = index.samplesIn(t, window.start, window.end);
   let sp = sp0;
-  const sampleRows = index.sampleRows, hold = index.sampleHold;
-  const t0 = window.start, t1 = window.end, colW = (t1 - t0) / width;
+  const sampleRows = index.sampleRows,
+    hold = index.sampleHold;
+  const t0 = window.start,
+    t1 = window.end,
+    colW = (t1 - t0) / width;
   if (!(colW > 0)) return;
   for (let c = 0; c < width; c++) {
-    const a = t0 + c * colW, b = c + 1 === width ? t1 : t0 + (c + 1) * colW;
+    const a = t0 + c * colW,
+      b = c + 1 === width ? t1 : t0 + (c + 1) * colW;
     scratch.size = 0;
-    let sliceBusy = 0, sampleBusy = 0;
+    let sliceBusy = 0,
+      sampleBusy = 0;
     // The column's result holds for every later column that ends by `horizon`: the time until
     // which the same slices cover it whole (or the same gap lasts) at every depth.
     let horizon = Infinity;
@@ -107,8 +134,13 @@ export function laneColumns(
       while (p < hi && ev.start[rows[p]!]! + ev.duration[rows[p]!]! <= a) p++;
       pos[j] = p;
       if (p >= hi) continue;
-      const first = rows[p]!, fs = ev.start[first]!, fe = fs + ev.duration[first]!;
-      if (fs >= b) { horizon = Math.min(horizon, fs); continue; }
+      const first = rows[p]!,
+        fs = ev.start[first]!,
+        fe = fs + ev.duration[first]!;
+      if (fs >= b) {
+        horizon = Math.min(horizon, fs);
+        continue;
+      }
       horizon = fs <= a && fe >= b && !overlapping ? Math.min(horizon, fe) : -Infinity;
       for (let q = p; q < hi; q++) {
         const r = rows[q]!;
@@ -147,18 +179,32 @@ export function laneColumns(
     const k = best >= 0 ? scratch.keys[best]! : -1;
     const sh = best >= 0 ? Math.min(1, scratch.weights[best]! / (b - a)) : 0;
     const bu = Math.min(1, Math.max(sliceBusy, sampleBusy) / (b - a));
-    let k2 = -1, sh2 = 0;
+    let k2 = -1,
+      sh2 = 0;
     if (key2 && best >= 0) {
       const second = scratch.best(best);
-      if (second >= 0) { k2 = scratch.keys[second]!; sh2 = Math.min(1, scratch.weights[second]! / (b - a)); }
+      if (second >= 0) {
+        k2 = scratch.keys[second]!;
+        sh2 = Math.min(1, scratch.weights[second]! / (b - a));
+      }
     }
-    key[at + c] = k; share[at + c] = sh; busy[at + c] = bu;
-    if (key2) { key2[at + c] = k2; share2![at + c] = sh2; }
+    key[at + c] = k;
+    share[at + c] = sh;
+    busy[at + c] = bu;
+    if (key2) {
+      key2[at + c] = k2;
+      share2![at + c] = sh2;
+    }
     // Copy the result over the columns that lie wholly before the horizon (zoomed in: most of them).
     while (c + 1 < width && (c + 2 === width ? t1 : t0 + (c + 2) * colW) <= horizon) {
       c++;
-      key[at + c] = k; share[at + c] = sh; busy[at + c] = bu;
-      if (key2) { key2[at + c] = k2; share2![at + c] = sh2; }
+      key[at + c] = k;
+      share[at + c] = sh;
+      busy[at + c] = bu;
+      if (key2) {
+        key2[at + c] = k2;
+        share2![at + c] = sh2;
+      }
     }
   }
 }

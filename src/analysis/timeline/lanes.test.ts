@@ -5,7 +5,13 @@ import { buildLaneTree, filterLanes, flattenLanes, laneMatcher, sortLanes, visib
 import { syntheticTraceProfile } from './testing/synthetic-trace';
 import { TimelineIndex } from './timeline-index';
 
-const profile = syntheticTraceProfile({ ranks: 12, threadsPerRank: 2, streamsPerRank: 2, targetEvents: 20_000, stragglerRank: 7 });
+const profile = syntheticTraceProfile({
+  ranks: 12,
+  threadsPerRank: 2,
+  streamsPerRank: 2,
+  targetEvents: 20_000,
+  stragglerRank: 7,
+});
 const ix = new TimelineIndex(profile);
 const tree = buildLaneTree(profile.trace!.tracks);
 
@@ -14,21 +20,33 @@ describe('timeline lanes', () => {
     assert.equal(tree.length, 12);
     const r3 = tree[3]!;
     assert.equal(r3.label, 'rank 3');
-    assert.deepEqual(r3.lanes.map(l => l.label), ['thread 0 (main)', 'thread 1 (omp)']);
+    assert.deepEqual(
+      r3.lanes.map(l => l.label),
+      ['thread 0 (main)', 'thread 1 (omp)'],
+    );
     assert.equal(r3.groups.length, 1);
     assert.equal(r3.groups[0]!.kind, 'gpu-device');
     assert.equal(r3.groups[0]!.label, 'GPU 3');
-    assert.deepEqual(r3.groups[0]!.lanes.map(l => l.label), ['stream 0', 'stream 1']);
+    assert.deepEqual(
+      r3.groups[0]!.lanes.map(l => l.label),
+      ['stream 0', 'stream 1'],
+    );
     const ids = flattenLanes(tree).map(l => l.id);
     assert.equal(new Set(ids).size, ids.length);
     assert.equal(ids.length, profile.trace!.tracks.length);
-    assert.deepEqual(buildLaneTree(profile.trace!.tracks).map(g => g.id), tree.map(g => g.id), 'ids are a function of the tracks');
+    assert.deepEqual(
+      buildLaneTree(profile.trace!.tracks).map(g => g.id),
+      tree.map(g => g.id),
+      'ids are a function of the tracks',
+    );
   });
 
   it('collapse to group headers', () => {
     const rows = visibleRows(tree, new Set([tree[0]!.id, tree[1]!.groups[0]!.id]));
-    assert.deepEqual(rows.slice(0, 4).map(r => r.type === 'group' ? `G ${r.group.label} ${r.collapsed}` : `L ${r.lane.label}`),
-      ['G rank 0 true', 'G rank 1 false', 'L thread 0 (main)', 'L thread 1 (omp)']);
+    assert.deepEqual(
+      rows.slice(0, 4).map(r => (r.type === 'group' ? `G ${r.group.label} ${r.collapsed}` : `L ${r.lane.label}`)),
+      ['G rank 0 true', 'G rank 1 false', 'L thread 0 (main)', 'L thread 1 (omp)'],
+    );
     assert.equal(rows[4]!.type === 'group' && rows[4]!.collapsed, true);
   });
 
@@ -42,9 +60,13 @@ describe('timeline lanes', () => {
     assert.ok(laneMatcher('rank ?')('rank 5') && !laneMatcher('rank ?')('rank 15'));
   });
 
-  it('sort by name, busy time and a node\'s time, within groups', () => {
+  it("sort by name, busy time and a node's time, within groups", () => {
     const byName = sortLanes(tree, ix, { by: 'name' });
-    assert.deepEqual(byName.slice(0, 3).map(g => g.label), ['rank 0', 'rank 1', 'rank 2'], 'natural order');
+    assert.deepEqual(
+      byName.slice(0, 3).map(g => g.label),
+      ['rank 0', 'rank 1', 'rank 2'],
+      'natural order',
+    );
     const byBusy = sortLanes(tree, ix, { by: 'busy' });
     for (const g of byBusy) {
       const b = g.lanes.map(l => ix.busy(l.track, 0, Infinity));
@@ -65,7 +87,11 @@ describe('colours', () => {
     assert.equal(fnv1a(''), 0x811c9dc5);
     assert.equal(fnv1a('a'), 0xe40c292c);
     assert.equal(colourIndex('MPI_Send'), 0x85098f2a % CATEGORICAL_PALETTE.length);
-    const used = new Set(['a', 'b', 'c', 'MPI_Recv', 'MPI_Send', 'compute', 'stencil_kernel', 'memcpy', 'io', 'x'].map(n => colourIndex(n)));
+    const used = new Set(
+      ['a', 'b', 'c', 'MPI_Recv', 'MPI_Send', 'compute', 'stencil_kernel', 'memcpy', 'io', 'x'].map(n =>
+        colourIndex(n),
+      ),
+    );
     assert.ok(used.size >= 6, 'names spread over the palette');
     assert.ok(CATEGORICAL_PALETTE.includes(colourOf('')));
   });

@@ -40,15 +40,23 @@ export function buildLaneTree(tracks: readonly TraceTrack[]): LaneGroup[] {
   };
   tracks.forEach((tr, t) => {
     const proc = group(null, `p:${tr.process}`, tr.process || 'process', 'process');
-    const home = tr.kind === 'gpu-stream'
-      ? group(proc, `${proc.id}/gpu:${tr.gpuDevice}`, tr.gpuDevice >= 0 ? `GPU ${tr.gpuDevice}` : 'GPU', 'gpu-device')
-      : tr.kind === 'async' ? group(proc, `${proc.id}/async`, 'async', 'async')
-      : tr.kind === 'counter' ? group(proc, `${proc.id}/counters`, 'counters', 'counters')
-      : proc;
+    const home =
+      tr.kind === 'gpu-stream'
+        ? group(proc, `${proc.id}/gpu:${tr.gpuDevice}`, tr.gpuDevice >= 0 ? `GPU ${tr.gpuDevice}` : 'GPU', 'gpu-device')
+        : tr.kind === 'async'
+          ? group(proc, `${proc.id}/async`, 'async', 'async')
+          : tr.kind === 'counter'
+            ? group(proc, `${proc.id}/counters`, 'counters', 'counters')
+            : proc;
     const base = `${home.id}/${tr.kind}:${tr.pid}:${tr.tid}:${tr.name}`;
     const seen = used.get(base) ?? 0;
     used.set(base, seen + 1);
-    home.lanes.push({ id: seen ? `${base}#${seen + 1}` : base, track: t, label: tr.name || (tr.tid ? `thread ${tr.tid}` : 'main'), kind: tr.kind });
+    home.lanes.push({
+      id: seen ? `${base}#${seen + 1}` : base,
+      track: t,
+      label: tr.name || (tr.tid ? `thread ${tr.tid}` : 'main'),
+      kind: tr.kind,
+    });
   });
   return top;
 }
@@ -56,13 +64,17 @@ export function buildLaneTree(tracks: readonly TraceTrack[]): LaneGroup[] {
 /** Every lane of a tree, depth first (groups' own lanes, then their sub-groups). */
 export function flattenLanes(groups: readonly LaneGroup[]): Lane[] {
   const out: Lane[] = [];
-  const walk = (g: LaneGroup) => { out.push(...g.lanes); g.groups.forEach(walk); };
+  const walk = (g: LaneGroup) => {
+    out.push(...g.lanes);
+    g.groups.forEach(walk);
+  };
   groups.forEach(walk);
   return out;
 }
 
 /** A row of the lane list as the view draws it. */
-export type LaneRow = { type: 'group'; group: LaneGroup; level: number; collapsed: boolean } | { type: 'lane'; lane: Lane; level: number };
+export type LaneRow =
+  { type: 'group'; group: LaneGroup; level: number; collapsed: boolean } | { type: 'lane'; lane: Lane; level: number };
 
 /** The rows to draw given the collapsed group ids: a collapsed group shows as its header alone. */
 export function visibleRows(groups: readonly LaneGroup[], collapsed: ReadonlySet<string>): LaneRow[] {
@@ -86,7 +98,14 @@ export function laneMatcher(pattern: string): (text: string) => boolean {
   const p = pattern.trim().toLowerCase();
   if (!p) return () => true;
   if (!/[*?]/.test(p)) return text => text.toLowerCase().includes(p);
-  const re = new RegExp('^' + p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$');
+  const re = new RegExp(
+    '^' +
+      p
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.') +
+      '$',
+  );
   return text => re.test(text.toLowerCase());
 }
 
@@ -127,7 +146,10 @@ export function sortLanes(groups: readonly LaneGroup[], index: TimelineIndex, so
   else if (sort.by === 'node') {
     if (!(sort.node >= 0 && sort.node < p.tree.size)) throw new RangeError(`no call-tree node ${sort.node}`);
     const incl = p.inclusive(sort.metric ?? p.primaryMetric);
-    score = l => { const c = index.trace.tracks[l.track]!.context; return c >= 0 ? incl[sort.node * p.contextCount + c]! : 0; };
+    score = l => {
+      const c = index.trace.tracks[l.track]!.context;
+      return c >= 0 ? incl[sort.node * p.contextCount + c]! : 0;
+    };
   } else score = () => 0;
   const byName = (a: { label: string }, b: { label: string }) => natural.compare(a.label, b.label);
   const best = new Map<LaneGroup, number>();
@@ -137,8 +159,15 @@ export function sortLanes(groups: readonly LaneGroup[], index: TimelineIndex, so
     let top = -Infinity;
     for (const x of scored) top = Math.max(top, x.s);
     for (const s of subs) top = Math.max(top, best.get(s)!);
-    const lanes = sort.by === 'name' ? g.lanes.slice().sort(byName) : scored.sort((a, b) => b.s - a.s || byName(a.l, b.l)).map(x => x.l);
-    const out = { ...g, lanes, groups: sort.by === 'name' ? subs.sort(byName) : subs.sort((a, b) => best.get(b)! - best.get(a)! || byName(a, b)) };
+    const lanes =
+      sort.by === 'name'
+        ? g.lanes.slice().sort(byName)
+        : scored.sort((a, b) => b.s - a.s || byName(a.l, b.l)).map(x => x.l);
+    const out = {
+      ...g,
+      lanes,
+      groups: sort.by === 'name' ? subs.sort(byName) : subs.sort((a, b) => best.get(b)! - best.get(a)! || byName(a, b)),
+    };
     best.set(out, top);
     return out;
   };

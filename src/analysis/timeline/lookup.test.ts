@@ -16,7 +16,11 @@ describe('timeline lookup', () => {
       assert.equal(eventAt(ix, ev.track[r]!, mid, ev.depth[r]!), r);
       const inner = eventAt(ix, ev.track[r]!, mid);
       assert.ok(ev.depth[inner]! >= ev.depth[r]!);
-      assert.equal(eventAt(ix, ev.track[r]!, ev.start[r]! + ev.duration[r]!, ev.depth[r]!) === r, false, 'half-open: the end is outside');
+      assert.equal(
+        eventAt(ix, ev.track[r]!, ev.start[r]! + ev.duration[r]!, ev.depth[r]!) === r,
+        false,
+        'half-open: the end is outside',
+      );
     }
     const sampled = ix.trackCount - 1;
     const p = ix.sampleStart[sampled]!;
@@ -51,7 +55,10 @@ describe('timeline lookup', () => {
     const window = { start: 2000, end: 6000 };
     const tracks = Array.from({ length: ix.trackCount }, (_, t) => t);
     const got = eventsOfNode(ix, root, window, tracks);
-    const under = (n: number) => { for (let x = n; x >= 0; x = tree.parent(x)) if (x === root) return true; return false; };
+    const under = (n: number) => {
+      for (let x = n; x >= 0; x = tree.parent(x)) if (x === root) return true;
+      return false;
+    };
     tracks.forEach((t, i) => {
       const want: number[] = [];
       for (let r = ix.trace.trackEventStart[t]!; r < ix.trace.trackEventStart[t + 1]!; r++) {
@@ -60,7 +67,11 @@ describe('timeline lookup', () => {
         if (ev.kind[r] === TraceEventKind.Sample) {
           const p = Array.from(ix.sampleRows).indexOf(r);
           if (s < window.end && (s + ix.sampleHold[p]! > window.start || s >= window.start)) want.push(r);
-        } else if (s < window.end && (s + ev.duration[r]! > window.start || (ev.duration[r] === 0 && s >= window.start))) want.push(r);
+        } else if (
+          s < window.end &&
+          (s + ev.duration[r]! > window.start || (ev.duration[r] === 0 && s >= window.start))
+        )
+          want.push(r);
       }
       assert.deepEqual(Array.from(got[i]!), want, `lane ${t}`);
     });

@@ -44,7 +44,13 @@ export interface EventDetails {
   /** Nearest node on the path (the node or an ancestor) with a source file, or null. */
   source: { node: number; file: string; line: number | null } | null;
   /** For copies and memsets: the data-movement record. */
-  copy: { direction: string; bytes: number; bytesPerSecond: number | null; srcDevice: number; dstDevice: number } | null;
+  copy: {
+    direction: string;
+    bytes: number;
+    bytesPerSecond: number | null;
+    srcDevice: number;
+    dstDevice: number;
+  } | null;
 }
 
 const copyRowOfEvent = new WeakMap<TimelineIndex, Map<number, number>>();
@@ -52,13 +58,15 @@ const copyRowOfEvent = new WeakMap<TimelineIndex, Map<number, number>>();
 /** Everything the model knows about an event row, for hovers and click-to-source. */
 export function eventDetails(index: TimelineIndex, row: number): EventDetails {
   const ev = index.trace.events;
-  if (!(row >= 0 && row < ev.track.length)) throw new RangeError(`no event row ${row} (the trace has ${ev.track.length})`);
+  if (!(row >= 0 && row < ev.track.length))
+    throw new RangeError(`no event row ${row} (the trace has ${ev.track.length})`);
   const strings = index.profile.data.strings;
   const tree = index.profile.tree;
   const node = ev.node[row]!;
   const t = ev.track[row]!;
   const track = index.trace.tracks[t]!;
-  const kind = ev.kind[row] === TraceEventKind.Slice ? 'slice' : ev.kind[row] === TraceEventKind.Instant ? 'instant' : 'sample';
+  const kind =
+    ev.kind[row] === TraceEventKind.Slice ? 'slice' : ev.kind[row] === TraceEventKind.Instant ? 'instant' : 'sample';
   let source: EventDetails['source'] = null;
   for (let n = node; n >= 0 && !source; n = tree.parent(n)) {
     const file = tree.file(n);
@@ -73,18 +81,31 @@ export function eventDetails(index: TimelineIndex, row: number): EventDetails {
   }
   const dmRow = byEvent.get(row);
   const dm = index.trace.dataMovement;
-  const copy = dmRow === undefined ? null : {
-    direction: DATA_MOVEMENT_KIND_NAMES[dm.kind[dmRow]!] ?? 'other',
-    bytes: dm.bytes[dmRow]!,
-    bytesPerSecond: dm.duration[dmRow]! > 0 ? dm.bytes[dmRow]! / (dm.duration[dmRow]! * 1e-9) : null,
-    srcDevice: dm.srcDevice[dmRow]!,
-    dstDevice: dm.dstDevice[dmRow]!,
-  };
+  const copy =
+    dmRow === undefined
+      ? null
+      : {
+          direction: DATA_MOVEMENT_KIND_NAMES[dm.kind[dmRow]!] ?? 'other',
+          bytes: dm.bytes[dmRow]!,
+          bytesPerSecond: dm.duration[dmRow]! > 0 ? dm.bytes[dmRow]! / (dm.duration[dmRow]! * 1e-9) : null,
+          srcDevice: dm.srcDevice[dmRow]!,
+          dstDevice: dm.dstDevice[dmRow]!,
+        };
   return {
-    row, kind, name: strings[ev.name[row]!] ?? '', category: strings[ev.category[row]!] ?? '',
-    start: ev.start[row]!, duration: kind === 'sample' ? sampleHoldLookup(index)(row) : ev.duration[row]!,
-    depth: ev.depth[row]!, track: t, trackName: track.name, process: track.process, node,
-    callPath: node >= 0 ? tree.path(node) : [], source, copy,
+    row,
+    kind,
+    name: strings[ev.name[row]!] ?? '',
+    category: strings[ev.category[row]!] ?? '',
+    start: ev.start[row]!,
+    duration: kind === 'sample' ? sampleHoldLookup(index)(row) : ev.duration[row]!,
+    depth: ev.depth[row]!,
+    track: t,
+    trackName: track.name,
+    process: track.process,
+    node,
+    callPath: node >= 0 ? tree.path(node) : [],
+    source,
+    copy,
   };
 }
 
@@ -93,7 +114,12 @@ export function eventDetails(index: TimelineIndex, row: number): EventDetails {
  * overlapping the window: what to highlight when a Sankey node or an editor line is selected.
  * O(nodes) for the subtree, then O(depth × log n + events in window) per lane.
  */
-export function eventsOfNode(index: TimelineIndex, node: number, window: TimeWindow, tracks: readonly number[]): Int32Array[] {
+export function eventsOfNode(
+  index: TimelineIndex,
+  node: number,
+  window: TimeWindow,
+  tracks: readonly number[],
+): Int32Array[] {
   const size = index.profile.tree.size;
   if (!(node >= 0 && node < size)) throw new RangeError(`no call-tree node ${node} (the tree has ${size})`);
   const inSubtree = new Uint8Array(size);
@@ -105,10 +131,16 @@ export function eventsOfNode(index: TimelineIndex, node: number, window: TimeWin
     const out: number[] = [];
     for (let d = 0; d < index.trackDepths(t); d++) {
       const [lo, hi] = index.slicesIn(t, d, window.start, window.end);
-      for (let p = lo; p < hi; p++) { const r = index.rows[p]!; if (ev.node[r]! >= 0 && inSubtree[ev.node[r]!]) out.push(r); }
+      for (let p = lo; p < hi; p++) {
+        const r = index.rows[p]!;
+        if (ev.node[r]! >= 0 && inSubtree[ev.node[r]!]) out.push(r);
+      }
     }
     const [slo, shi] = index.samplesIn(t, window.start, window.end);
-    for (let p = slo; p < shi; p++) { const r = index.sampleRows[p]!; if (ev.node[r]! >= 0 && inSubtree[ev.node[r]!]) out.push(r); }
+    for (let p = slo; p < shi; p++) {
+      const r = index.sampleRows[p]!;
+      if (ev.node[r]! >= 0 && inSubtree[ev.node[r]!]) out.push(r);
+    }
     return Int32Array.from(out.sort((a, b) => a - b));
   });
 }

@@ -89,24 +89,42 @@ export class TileSummary {
    * Writes track t's columns for the window from the summary and returns the bin width used, or 0
    * (nothing written) when the columns are narrower than the finest bins.
    */
-  columns(t: number, window: TimeWindow, width: number, depth: number, keyer: Keyer, out: ColumnOutput, at: number): number {
-    const t0 = window.start, t1 = window.end, colW = (t1 - t0) / width;
+  columns(
+    t: number,
+    window: TimeWindow,
+    width: number,
+    depth: number,
+    keyer: Keyer,
+    out: ColumnOutput,
+    at: number,
+  ): number {
+    const t0 = window.start,
+      t1 = window.end,
+      colW = (t1 - t0) / width;
     const L = this.levelFor(t, colW);
     if (L < 0) return 0;
     const g = this.grid(t)!;
     const p = this.pyramid(t, depth, keyer);
-    const sc = this.sliceCumOf(t), mc = this.sampleCumOf(t);
-    const w = g.w0 * 2 ** L, base = p.levelStart[L]!, nL = p.levelStart[L + 1]! - base;
+    const sc = this.sliceCumOf(t),
+      mc = this.sampleCumOf(t);
+    const w = g.w0 * 2 ** L,
+      base = p.levelStart[L]!,
+      nL = p.levelStart[L + 1]! - base;
     const { key1, key2, share1, share2 } = p;
     const { key, share, busy } = out;
     // A column touches at most 3 bins (bins are over half a column wide), so at most 6 candidate keys.
-    const ck = this.candKeys, cw = this.candWeights;
+    const ck = this.candKeys,
+      cw = this.candWeights;
     const inv = w / SHARE_SCALE;
-    let prevS = sc ? cumulativeAt(sc, g, t0) : 0, prevM = mc ? cumulativeAt(mc, g, t0) : 0;
+    let prevS = sc ? cumulativeAt(sc, g, t0) : 0,
+      prevM = mc ? cumulativeAt(mc, g, t0) : 0;
     for (let c = 0; c < width; c++) {
-      const a = t0 + c * colW, b = c + 1 === width ? t1 : t0 + (c + 1) * colW;
-      const lo = (a - g.origin) / w, hi = (b - g.origin) / w;
-      const i0 = Math.max(0, Math.floor(lo)), i1 = Math.min(nL, Math.ceil(hi));
+      const a = t0 + c * colW,
+        b = c + 1 === width ? t1 : t0 + (c + 1) * colW;
+      const lo = (a - g.origin) / w,
+        hi = (b - g.origin) / w;
+      const i0 = Math.max(0, Math.floor(lo)),
+        i1 = Math.min(nL, Math.ceil(hi));
       let n = 0;
       for (let i = i0; i < i1; i++) {
         const f = (Math.min(i + 1, hi) - Math.max(i, lo)) * inv;
@@ -114,24 +132,36 @@ export class TileSummary {
         if (!(f > 0) || k1 < 0) continue;
         let j = 0;
         while (j < n && ck[j] !== k1) j++;
-        if (j === n) { ck[n] = k1; cw[n++] = f * share1[base + i]!; } else cw[j]! += f * share1[base + i]!;
+        if (j === n) {
+          ck[n] = k1;
+          cw[n++] = f * share1[base + i]!;
+        } else cw[j]! += f * share1[base + i]!;
         const k2 = key2[base + i]!;
         if (k2 < 0) continue;
         j = 0;
         while (j < n && ck[j] !== k2) j++;
-        if (j === n) { ck[n] = k2; cw[n++] = f * share2[base + i]!; } else cw[j]! += f * share2[base + i]!;
+        if (j === n) {
+          ck[n] = k2;
+          cw[n++] = f * share2[base + i]!;
+        } else cw[j]! += f * share2[base + i]!;
       }
       // The heaviest candidate; ties go to the smaller key, as in the exact columns.
-      let bk = -1, bw = 0;
+      let bk = -1,
+        bw = 0;
       for (let j = 0; j < n; j++) {
         const x = cw[j]!;
-        if (x > bw || (x === bw && x > 0 && ck[j]! < bk)) { bw = x; bk = ck[j]!; }
+        if (x > bw || (x === bw && x > 0 && ck[j]! < bk)) {
+          bw = x;
+          bk = ck[j]!;
+        }
       }
-      const s = sc ? cumulativeAt(sc, g, b) : 0, m = mc ? cumulativeAt(mc, g, b) : 0;
+      const s = sc ? cumulativeAt(sc, g, b) : 0,
+        m = mc ? cumulativeAt(mc, g, b) : 0;
       key[at + c] = bk;
       share[at + c] = bk >= 0 ? Math.min(1, bw / (b - a)) : 0;
       busy[at + c] = Math.min(1, Math.max(0, s - prevS, m - prevM) / (b - a));
-      prevS = s; prevM = m;
+      prevS = s;
+      prevM = m;
     }
     return w;
   }
@@ -141,9 +171,17 @@ export class TileSummary {
     const g = this.grid(t);
     if (!g || L < 0 || L >= g.levels) return null;
     const p = this.pyramid(t, depth, new Keyer(this.index, colourBy));
-    const a = p.levelStart[L]!, b = p.levelStart[L + 1]!;
+    const a = p.levelStart[L]!,
+      b = p.levelStart[L + 1]!;
     const toShare = (q: Uint16Array) => Float32Array.from(q.subarray(a, b), x => x / SHARE_SCALE);
-    return { start: g.origin, binWidth: g.w0 * 2 ** L, key1: p.key1.slice(a, b), share1: toShare(p.share1), key2: p.key2.slice(a, b), share2: toShare(p.share2) };
+    return {
+      start: g.origin,
+      binWidth: g.w0 * 2 ** L,
+      key1: p.key1.slice(a, b),
+      share1: toShare(p.share1),
+      key2: p.key2.slice(a, b),
+      share2: toShare(p.share2),
+    };
   }
 
   /** Bytes held by the grids, busy sums and pyramids built so far. */
@@ -152,31 +190,40 @@ export class TileSummary {
     for (const c of this.sliceCum) if (c) b += c.byteLength;
     for (const c of this.sampleCum) if (c) b += c.byteLength;
     for (const lanes of this.pyramids.values()) {
-      for (const p of lanes) if (p) b += p.levelStart.byteLength + p.key1.byteLength + p.key2.byteLength + p.share1.byteLength + p.share2.byteLength;
+      for (const p of lanes)
+        if (p)
+          b +=
+            p.levelStart.byteLength + p.key1.byteLength + p.key2.byteLength + p.share1.byteLength + p.share2.byteLength;
     }
     return b;
   }
 
   private makeGrid(t: number): LaneGrid | null {
-    const ix = this.index, ev = ix.trace.events;
-    let first = Infinity, last = -Infinity, count = 0;
+    const ix = this.index,
+      ev = ix.trace.events;
+    let first = Infinity,
+      last = -Infinity,
+      count = 0;
     for (let j = 0; j < ix.trackDepths(t); j++) {
       const g = ix.trackGroup[t]! + j;
-      const a = ix.groupStart[g]!, b = ix.groupStart[g + 1]!;
+      const a = ix.groupStart[g]!,
+        b = ix.groupStart[g + 1]!;
       count += b - a;
       if (j > 0 || b <= a) continue;
       first = Math.min(first, ev.start[ix.rows[a]!]!);
       for (let p = a; p < b; p++) last = Math.max(last, ix.sliceEnd(ix.rows[p]!));
     }
-    const sa = ix.sampleStart[t]!, sb = ix.sampleStart[t + 1]!;
+    const sa = ix.sampleStart[t]!,
+      sb = ix.sampleStart[t + 1]!;
     if (sb > sa) {
       count += sb - sa;
       first = Math.min(first, ev.start[ix.sampleRows[sa]!]!);
       last = Math.max(last, ev.start[ix.sampleRows[sb - 1]!]! + ix.sampleHold[sb - 1]!);
     }
     if (count === 0 || !(last > first)) return null;
-    const origin = Math.floor(first), span = last - origin;
-    const w0 = 2 ** Math.max(0, Math.ceil(Math.log2(EVENTS_PER_FINE_BIN * span / count)));
+    const origin = Math.floor(first),
+      span = last - origin;
+    const w0 = 2 ** Math.max(0, Math.ceil(Math.log2((EVENTS_PER_FINE_BIN * span) / count)));
     const bins = Math.max(1, Math.ceil(span / w0));
     return { origin, w0, bins, levels: Math.ceil(Math.log2(bins)) + 1 };
   }
@@ -184,7 +231,9 @@ export class TileSummary {
   private sliceCumOf(t: number): Float64Array | null {
     const c = this.sliceCum[t];
     if (c !== undefined) return c;
-    const g = this.grid(t)!, ix = this.index, ev = ix.trace.events;
+    const g = this.grid(t)!,
+      ix = this.index,
+      ev = ix.trace.events;
     if (ix.trackDepths(t) === 0) return (this.sliceCum[t] = null);
     const cum = new Float64Array(g.bins + 1);
     if (ix.isOverlapping(t, 0)) {
@@ -204,12 +253,17 @@ export class TileSummary {
   private sampleCumOf(t: number): Float64Array | null {
     const c = this.sampleCum[t];
     if (c !== undefined) return c;
-    const ix = this.index, ev = ix.trace.events;
-    const sa = ix.sampleStart[t]!, sb = ix.sampleStart[t + 1]!;
+    const ix = this.index,
+      ev = ix.trace.events;
+    const sa = ix.sampleStart[t]!,
+      sb = ix.sampleStart[t + 1]!;
     if (sb <= sa) return (this.sampleCum[t] = null);
     const g = this.grid(t)!;
     const cum = new Float64Array(g.bins + 1);
-    for (let q = sa; q < sb; q++) { const s = ev.start[ix.sampleRows[q]!]!; addInterval(cum, g, s, s + ix.sampleHold[q]!); }
+    for (let q = sa; q < sb; q++) {
+      const s = ev.start[ix.sampleRows[q]!]!;
+      addInterval(cum, g, s, s + ix.sampleHold[q]!);
+    }
     for (let i = 0; i < g.bins; i++) cum[i + 1]! += cum[i]!;
     return (this.sampleCum[t] = cum);
   }
@@ -226,15 +280,29 @@ export class TileSummary {
     const levelStart = new Int32Array(g.levels + 1);
     for (let L = 0, n = g.bins; L < g.levels; L++, n = Math.ceil(n / 2)) levelStart[L + 1] = levelStart[L]! + n;
     const total = levelStart[g.levels]!;
-    const key1 = new Int32Array(total), key2 = new Int32Array(total);
-    const s1 = new Float32Array(total), s2 = new Float32Array(total);
+    const key1 = new Int32Array(total),
+      key2 = new Int32Array(total);
+    const s1 = new Float32Array(total),
+      s2 = new Float32Array(total);
     // Finest level: the exact columns of the lane at the bin width (w0 is a power of two, so the bin edges are exact).
     const out: ColumnOutput = { key: key1, share: s1, busy: new Float32Array(g.bins), key2, share2: s2 };
-    laneColumns(this.index, t, { start: g.origin, end: g.origin + g.bins * g.w0 }, g.bins, depth, keyer, this.scratch, out, 0);
+    laneColumns(
+      this.index,
+      t,
+      { start: g.origin, end: g.origin + g.bins * g.w0 },
+      g.bins,
+      depth,
+      keyer,
+      this.scratch,
+      out,
+      0,
+    );
     // Coarser levels: each bin merges its two children's top-2 lists (weights halve with the doubled width).
     const sc = this.scratch;
     for (let L = 1; L < g.levels; L++) {
-      const from = levelStart[L - 1]!, n = levelStart[L]! - from, to = levelStart[L]!;
+      const from = levelStart[L - 1]!,
+        n = levelStart[L]! - from,
+        to = levelStart[L]!;
       for (let i = 0; i < levelStart[L + 1]! - to; i++) {
         sc.size = 0;
         for (const child of [from + 2 * i, from + 2 * i + 1]) {
@@ -242,9 +310,12 @@ export class TileSummary {
           if (key1[child]! >= 0) sc.add(key1[child]!, s1[child]! / 2);
           if (key2[child]! >= 0) sc.add(key2[child]!, s2[child]! / 2);
         }
-        const b1 = sc.best(), b2 = b1 >= 0 ? sc.best(b1) : -1;
-        key1[to + i] = b1 >= 0 ? sc.keys[b1]! : -1; s1[to + i] = b1 >= 0 ? sc.weights[b1]! : 0;
-        key2[to + i] = b2 >= 0 ? sc.keys[b2]! : -1; s2[to + i] = b2 >= 0 ? sc.weights[b2]! : 0;
+        const b1 = sc.best(),
+          b2 = b1 >= 0 ? sc.best(b1) : -1;
+        key1[to + i] = b1 >= 0 ? sc.keys[b1]! : -1;
+        s1[to + i] = b1 >= 0 ? sc.weights[b1]! : 0;
+        key2[to + i] = b2 >= 0 ? sc.keys[b2]! : -1;
+        s2[to + i] = b2 >= 0 ? sc.weights[b2]! : 0;
       }
     }
     const q = (s: Float32Array) => Uint16Array.from(s, x => Math.round(Math.min(1, Math.max(0, x)) * SHARE_SCALE));
@@ -255,8 +326,10 @@ export class TileSummary {
 /** Adds the part of [s, e) in each finest bin to `perBin[i + 1]` (before the running sum). */
 function addInterval(perBin: Float64Array, g: LaneGrid, s: number, e: number): void {
   if (!(e > s)) return;
-  const u0 = (s - g.origin) / g.w0, u1 = (e - g.origin) / g.w0;
-  const i0 = Math.max(0, Math.floor(u0)), i1 = Math.min(g.bins, Math.ceil(u1));
+  const u0 = (s - g.origin) / g.w0,
+    u1 = (e - g.origin) / g.w0;
+  const i0 = Math.max(0, Math.floor(u0)),
+    i1 = Math.min(g.bins, Math.ceil(u1));
   for (let i = i0; i < i1; i++) perBin[i + 1]! += (Math.min(i + 1, u1) - Math.max(i, u0)) * g.w0;
 }
 

@@ -76,13 +76,15 @@ export interface TileResult {
  */
 export function computeTiles(index: TimelineIndex, req: TileRequest): TileResult {
   const { window, width } = req;
-  if (!(width >= 1) || !Number.isInteger(width)) throw new RangeError(`tile width must be a positive integer, got ${width}`);
+  if (!(width >= 1) || !Number.isInteger(width))
+    throw new RangeError(`tile width must be a positive integer, got ${width}`);
   if (!(window.end > window.start)) throw new RangeError(`empty or inverted window [${window.start}, ${window.end})`);
   if (!(req.depth >= 0)) throw new RangeError(`depth must be ≥ 0, got ${req.depth}`);
   const colourBy = req.colourBy ?? 'function';
   const minPx = req.minPixelsPerEvent ?? 3;
   const lanes = req.tracks.length;
-  for (const t of req.tracks) if (!(t >= 0 && t < index.trackCount)) throw new RangeError(`no lane ${t} (the trace has ${index.trackCount})`);
+  for (const t of req.tracks)
+    if (!(t >= 0 && t < index.trackCount)) throw new RangeError(`no lane ${t} (the trace has ${index.trackCount})`);
   const key = new Int32Array(lanes * width).fill(-1);
   const share = new Float32Array(lanes * width);
   const busy = new Float32Array(lanes * width);
@@ -98,7 +100,10 @@ export function computeTiles(index: TimelineIndex, req: TileRequest): TileResult
     resolution[i] = summary ? summary.columns(t, window, width, req.depth, keyer, out, i * width) : 0;
     if (resolution[i] === 0) laneColumns(index, t, window, width, req.depth, keyer, scratch, out, i * width);
     const visible = countInWindow(index, t, window);
-    if (visible <= width / minPx) { detail[i] = 1; detailRows.push(eventsInWindow(index, t, window)); } else detailRows.push([]);
+    if (visible <= width / minPx) {
+      detail[i] = 1;
+      detailRows.push(eventsInWindow(index, t, window));
+    } else detailRows.push([]);
   }
   const events = detailEvents(index, detailRows, keyer, req.depth);
   // Keys are string ids: a bitmap finds the distinct ones without a map lookup per column.
@@ -114,14 +119,39 @@ export function computeTiles(index: TimelineIndex, req: TileRequest): TileResult
       names.set(k, keyer.name(k));
     }
   }
-  return { window, width, depth: req.depth, colourBy, tracks: Int32Array.from(req.tracks), key, share, busy, detail, events, names, resolution };
+  return {
+    window,
+    width,
+    depth: req.depth,
+    colourBy,
+    tracks: Int32Array.from(req.tracks),
+    key,
+    share,
+    busy,
+    detail,
+    events,
+    names,
+    resolution,
+  };
 }
 
 /** The whole run at a fixed width, for the mini-map (never full detail; answered from the lane summaries). */
-export function computeMinimap(index: TimelineIndex, width = 1024, depth = 0, colourBy: ColourBy = 'function'): TileResult {
+export function computeMinimap(
+  index: TimelineIndex,
+  width = 1024,
+  depth = 0,
+  colourBy: ColourBy = 'function',
+): TileResult {
   const [lo, hi] = index.trace.timeRange;
   const tracks = Array.from({ length: index.trackCount }, (_, t) => t);
-  return computeTiles(index, { window: { start: lo, end: hi > lo ? hi : lo + 1 }, tracks, width, depth, colourBy, minPixelsPerEvent: Infinity });
+  return computeTiles(index, {
+    window: { start: lo, end: hi > lo ? hi : lo + 1 },
+    tracks,
+    width,
+    depth,
+    colourBy,
+    minPixelsPerEvent: Infinity,
+  });
 }
 
 /** Column boundaries shared by tiles and their tests: column c is [t0 + c·w, t0 + (c+1)·w). */
@@ -133,7 +163,10 @@ export function columnBounds(window: TimeWindow, width: number, c: number): [num
 /** Events of track t overlapping the window (slices of all depths, instants, samples): a count from binary searches. */
 export function countInWindow(index: TimelineIndex, t: number, window: TimeWindow): number {
   let n = 0;
-  for (let j = 0; j < index.trackDepths(t); j++) { const [lo, hi] = index.slicesIn(t, j, window.start, window.end); n += hi - lo; }
+  for (let j = 0; j < index.trackDepths(t); j++) {
+    const [lo, hi] = index.slicesIn(t, j, window.start, window.end);
+    n += hi - lo;
+  }
   const [slo, shi] = index.samplesIn(t, window.start, window.end);
   const [ilo, ihi] = instantsIn(index, t, window);
   return n + (shi - slo) + (ihi - ilo);
@@ -141,10 +174,16 @@ export function countInWindow(index: TimelineIndex, t: number, window: TimeWindo
 
 /** Instant positions [lo, hi) of track t with start in the window. */
 export function instantsIn(index: TimelineIndex, t: number, window: TimeWindow): [number, number] {
-  const start = index.trace.events.start, rows = index.instantRows;
+  const start = index.trace.events.start,
+    rows = index.instantRows;
   const bound = (x: number) => {
-    let lo = index.instantStart[t]!, hi = index.instantStart[t + 1]!;
-    while (lo < hi) { const m = (lo + hi) >>> 1; if (start[rows[m]!]! < x) lo = m + 1; else hi = m; }
+    let lo = index.instantStart[t]!,
+      hi = index.instantStart[t + 1]!;
+    while (lo < hi) {
+      const m = (lo + hi) >>> 1;
+      if (start[rows[m]!]! < x) lo = m + 1;
+      else hi = m;
+    }
     return lo;
   };
   return [bound(window.start), bound(window.end)];
@@ -158,7 +197,8 @@ export function eventsInWindow(index: TimelineIndex, t: number, window: TimeWind
     const [lo, hi] = index.slicesIn(t, j, window.start, window.end);
     for (let p = lo; p < hi; p++) {
       const r = index.rows[p]!;
-      const s = ev.start[r]!, e = s + ev.duration[r]!;
+      const s = ev.start[r]!,
+        e = s + ev.duration[r]!;
       if (s < window.end && (e > window.start || (e === s && s >= window.start))) out.push(r);
     }
   }
@@ -173,9 +213,14 @@ function detailEvents(index: TimelineIndex, perLane: number[][], keyer: Keyer, d
   const total = perLane.reduce((s, r) => s + r.length, 0);
   const ev = index.trace.events;
   const out: DetailEvents = {
-    laneStart: new Int32Array(perLane.length + 1), row: new Int32Array(total), start: new Float64Array(total),
-    duration: new Float64Array(total), depth: new Int32Array(total), kind: new Uint8Array(total),
-    key: new Int32Array(total), node: new Int32Array(total),
+    laneStart: new Int32Array(perLane.length + 1),
+    row: new Int32Array(total),
+    start: new Float64Array(total),
+    duration: new Float64Array(total),
+    depth: new Int32Array(total),
+    kind: new Uint8Array(total),
+    key: new Int32Array(total),
+    node: new Int32Array(total),
   };
   const holdOf = sampleHoldLookup(index);
   let k = 0;
@@ -189,9 +234,12 @@ function detailEvents(index: TimelineIndex, perLane: number[][], keyer: Keyer, d
       out.depth[k] = ev.depth[r]!;
       out.kind[k] = kind;
       out.node[k] = ev.node[r]!;
-      out.key[k] = kind === TraceEventKind.Sample
-        ? (ev.node[r]! >= 0 ? keyer.ofNode(index.frameAtDepth(ev.node[r]!, depth)) : -1)
-        : keyer.ofSlice(r);
+      out.key[k] =
+        kind === TraceEventKind.Sample
+          ? ev.node[r]! >= 0
+            ? keyer.ofNode(index.frameAtDepth(ev.node[r]!, depth))
+            : -1
+          : keyer.ofSlice(r);
       k++;
     }
   });
@@ -203,8 +251,13 @@ function detailEvents(index: TimelineIndex, perLane: number[][], keyer: Keyer, d
 export function sampleHoldLookup(index: TimelineIndex): (row: number) => number {
   return (row: number) => {
     const t = index.trace.events.track[row]!;
-    let lo = index.sampleStart[t]!, hi = index.sampleStart[t + 1]!;
-    while (lo < hi) { const m = (lo + hi) >>> 1; if (index.sampleRows[m]! < row) lo = m + 1; else hi = m; }
+    let lo = index.sampleStart[t]!,
+      hi = index.sampleStart[t + 1]!;
+    while (lo < hi) {
+      const m = (lo + hi) >>> 1;
+      if (index.sampleRows[m]! < row) lo = m + 1;
+      else hi = m;
+    }
     return lo < index.sampleStart[t + 1]! && index.sampleRows[lo] === row ? index.sampleHold[lo]! : 0;
   };
 }

@@ -63,12 +63,15 @@ export class TimelineIndex {
     const n = ev.track.length;
     // Depth count per track, then groups.
     const depths = new Int32Array(tracks);
-    let slices = 0, instants = 0, samples = 0;
+    let slices = 0,
+      instants = 0,
+      samples = 0;
     for (let k = 0; k < n; k++) {
       const kind = ev.kind[k]!;
       if (kind === TraceEventKind.Slice) {
         slices++;
-        const t = ev.track[k]!, d = ev.depth[k]!;
+        const t = ev.track[k]!,
+          d = ev.depth[k]!;
         if (d < 0) throw new Error(`event row ${k}: negative depth ${d}`);
         if (d + 1 > depths[t]!) depths[t] = d + 1;
       } else if (kind === TraceEventKind.Instant) instants++;
@@ -78,7 +81,8 @@ export class TimelineIndex {
     for (let t = 0; t < tracks; t++) this.trackGroup[t + 1] = this.trackGroup[t]! + depths[t]!;
     const groups = this.trackGroup[tracks]!;
     this.groupStart = new Int32Array(groups + 1);
-    for (let k = 0; k < n; k++) if (ev.kind[k] === TraceEventKind.Slice) this.groupStart[this.trackGroup[ev.track[k]!]! + ev.depth[k]! + 1]!++;
+    for (let k = 0; k < n; k++)
+      if (ev.kind[k] === TraceEventKind.Slice) this.groupStart[this.trackGroup[ev.track[k]!]! + ev.depth[k]! + 1]!++;
     for (let g = 0; g < groups; g++) this.groupStart[g + 1]! += this.groupStart[g]!;
     this.rows = new Int32Array(slices);
     const fill = this.groupStart.slice(0, groups);
@@ -86,7 +90,8 @@ export class TimelineIndex {
     this.instantRows = new Int32Array(instants);
     const candidates = new Int32Array(samples);
     const candStart = new Int32Array(tracks + 1);
-    let ni = 0, ns = 0;
+    let ni = 0,
+      ns = 0;
     for (let t = 0; t < tracks; t++) {
       this.instantStart[t] = ni;
       candStart[t] = ns;
@@ -102,23 +107,33 @@ export class TimelineIndex {
 
     // Overlap check per group; running max of ends where needed.
     for (let g = 0; g < groups; g++) {
-      const a = this.groupStart[g]!, b = this.groupStart[g + 1]!;
-      let prevEnd = -Infinity, overlapping = false;
+      const a = this.groupStart[g]!,
+        b = this.groupStart[g + 1]!;
+      let prevEnd = -Infinity,
+        overlapping = false;
       for (let p = a; p < b; p++) {
         const r = this.rows[p]!;
-        if (ev.start[r]! < prevEnd) { overlapping = true; break; }
+        if (ev.start[r]! < prevEnd) {
+          overlapping = true;
+          break;
+        }
         prevEnd = ev.start[r]! + ev.duration[r]!;
       }
       if (!overlapping) continue;
       const m = new Float64Array(b - a);
       let run = -Infinity;
-      for (let p = a; p < b; p++) { const r = this.rows[p]!; run = Math.max(run, ev.start[r]! + ev.duration[r]!); m[p - a] = run; }
+      for (let p = a; p < b; p++) {
+        const r = this.rows[p]!;
+        run = Math.max(run, ev.start[r]! + ev.duration[r]!);
+        m[p - a] = run;
+      }
       this.maxEnd.set(g, m);
     }
     this.depth0Prefix = [];
     for (let t = 0; t < tracks; t++) {
       const g = this.trackGroup[t]!;
-      const a = depths[t]! > 0 ? this.groupStart[g]! : 0, b = depths[t]! > 0 ? this.groupStart[g + 1]! : 0;
+      const a = depths[t]! > 0 ? this.groupStart[g]! : 0,
+        b = depths[t]! > 0 ? this.groupStart[g + 1]! : 0;
       const pre = new Float64Array(b - a + 1);
       for (let p = a; p < b; p++) pre[p - a + 1] = pre[p - a]! + ev.duration[this.rows[p]!]!;
       this.depth0Prefix.push(pre);
@@ -142,7 +157,8 @@ export class TimelineIndex {
     this.sampleHold = new Float64Array(keep.length);
     this.samplePrefix = new Float64Array(keep.length + 1);
     for (let t = 0; t < tracks; t++) {
-      const a = this.sampleStart[t]!, b = this.sampleStart[t + 1]!;
+      const a = this.sampleStart[t]!,
+        b = this.sampleStart[t + 1]!;
       if (b - a < 2) continue;
       const gaps = new Float64Array(b - a - 1);
       for (let q = a; q + 1 < b; q++) gaps[q - a] = ev.start[this.sampleRows[q + 1]!]! - ev.start[this.sampleRows[q]!]!;
@@ -159,7 +175,9 @@ export class TimelineIndex {
   }
 
   /** Number of slice depths on track t (0 when it has no slices). */
-  trackDepths(t: number): number { return this.trackGroup[t + 1]! - this.trackGroup[t]!; }
+  trackDepths(t: number): number {
+    return this.trackGroup[t + 1]! - this.trackGroup[t]!;
+  }
 
   /** The global deepest slice depth + 1 over all tracks. */
   get maxDepths(): number {
@@ -169,9 +187,13 @@ export class TimelineIndex {
   }
 
   /** True when slices of track t at depth d overlap each other (lenient readers' malformed nesting). */
-  isOverlapping(t: number, d: number): boolean { return this.maxEnd.has(this.trackGroup[t]! + d); }
+  isOverlapping(t: number, d: number): boolean {
+    return this.maxEnd.has(this.trackGroup[t]! + d);
+  }
 
-  sliceEnd(row: number): number { return this.trace.events.start[row]! + this.trace.events.duration[row]!; }
+  sliceEnd(row: number): number {
+    return this.trace.events.start[row]! + this.trace.events.duration[row]!;
+  }
 
   /**
    * Positions [lo, hi) in `rows` of the slices of track t at depth d that may overlap [t0, t1):
@@ -181,7 +203,8 @@ export class TimelineIndex {
   slicesIn(t: number, d: number, t0: number, t1: number): [number, number] {
     if (d < 0 || d >= this.trackDepths(t)) return [0, 0];
     const g = this.trackGroup[t]! + d;
-    const a = this.groupStart[g]!, b = this.groupStart[g + 1]!;
+    const a = this.groupStart[g]!,
+      b = this.groupStart[g + 1]!;
     const lo = this.firstEndingAfter(g, a, b, t0);
     const hi = this.firstStartingAt(a, b, t1, lo);
     return [lo, Math.max(lo, hi)];
@@ -210,19 +233,27 @@ export class TimelineIndex {
     const ev = this.trace.events;
     if (this.maxEnd.has(g)) {
       // Overlapping outermost slices (malformed input): merge the covered intervals.
-      let covered = 0, curS = -Infinity, curE = -Infinity;
+      let covered = 0,
+        curS = -Infinity,
+        curE = -Infinity;
       for (let p = lo; p < hi; p++) {
         const r = this.rows[p]!;
-        const s = Math.max(ev.start[r]!, t0), e = Math.min(ev.start[r]! + ev.duration[r]!, t1);
+        const s = Math.max(ev.start[r]!, t0),
+          e = Math.min(ev.start[r]! + ev.duration[r]!, t1);
         if (e <= s) continue;
-        if (s > curE) { covered += Math.max(0, curE - curS); curS = s; curE = e; } else curE = Math.max(curE, e);
+        if (s > curE) {
+          covered += Math.max(0, curE - curS);
+          curS = s;
+          curE = e;
+        } else curE = Math.max(curE, e);
       }
       return covered + Math.max(0, curE - curS);
     }
     const a = this.groupStart[g]!;
     const pre = this.depth0Prefix[t]!;
     let sum = pre[hi - a]! - pre[lo - a]!;
-    const first = this.rows[lo]!, last = this.rows[hi - 1]!;
+    const first = this.rows[lo]!,
+      last = this.rows[hi - 1]!;
     if (ev.start[first]! < t0) sum -= t0 - ev.start[first]!;
     const lastEnd = ev.start[last]! + ev.duration[last]!;
     if (lastEnd > t1) sum -= lastEnd - Math.max(t1, ev.start[last]!);
@@ -231,13 +262,24 @@ export class TimelineIndex {
 
   /** Sample positions [lo, hi) of track t whose hold [start, start + hold) overlaps [t0, t1). */
   samplesIn(t: number, t0: number, t1: number): [number, number] {
-    const a = this.sampleStart[t]!, b = this.sampleStart[t + 1]!;
+    const a = this.sampleStart[t]!,
+      b = this.sampleStart[t + 1]!;
     const start = this.trace.events.start;
     // Holds never overlap (each ends by the next sample), so ends are sorted.
-    let lo = a, hi = b;
-    while (lo < hi) { const m = (lo + hi) >>> 1; if (start[this.sampleRows[m]!]! + this.sampleHold[m]! > t0 || start[this.sampleRows[m]!]! >= t0) hi = m; else lo = m + 1; }
-    let h = lo, e = b;
-    while (h < e) { const m = (h + e) >>> 1; if (start[this.sampleRows[m]!]! < t1) h = m + 1; else e = m; }
+    let lo = a,
+      hi = b;
+    while (lo < hi) {
+      const m = (lo + hi) >>> 1;
+      if (start[this.sampleRows[m]!]! + this.sampleHold[m]! > t0 || start[this.sampleRows[m]!]! >= t0) hi = m;
+      else lo = m + 1;
+    }
+    let h = lo,
+      e = b;
+    while (h < e) {
+      const m = (h + e) >>> 1;
+      if (start[this.sampleRows[m]!]! < t1) h = m + 1;
+      else e = m;
+    }
     return [lo, h];
   }
 
@@ -249,7 +291,8 @@ export class TimelineIndex {
     let sum = this.samplePrefix[hi]! - this.samplePrefix[lo]!;
     const s0 = start[this.sampleRows[lo]!]!;
     if (s0 < t0) sum -= Math.min(t0 - s0, this.sampleHold[lo]!);
-    const sl = start[this.sampleRows[hi - 1]!]!, el = sl + this.sampleHold[hi - 1]!;
+    const sl = start[this.sampleRows[hi - 1]!]!,
+      el = sl + this.sampleHold[hi - 1]!;
     if (el > t1) sum -= el - Math.max(t1, sl);
     return Math.max(0, sum);
   }
@@ -271,7 +314,11 @@ export class TimelineIndex {
     let b = this.rows.byteLength + this.groupStart.byteLength + this.trackGroup.byteLength + this.nodeDepth.byteLength;
     for (const m of this.maxEnd.values()) b += m.byteLength;
     for (const p of this.depth0Prefix) b += p.byteLength;
-    b += this.sampleRows.byteLength + this.sampleHold.byteLength + this.samplePrefix.byteLength + this.sampleStart.byteLength;
+    b +=
+      this.sampleRows.byteLength +
+      this.sampleHold.byteLength +
+      this.samplePrefix.byteLength +
+      this.sampleStart.byteLength;
     b += this.instantRows.byteLength + this.instantStart.byteLength;
     return b;
   }
@@ -279,21 +326,28 @@ export class TimelineIndex {
   private firstEndingAfter(g: number, a: number, b: number, t0: number): number {
     const ev = this.trace.events;
     const m = this.maxEnd.get(g);
-    let lo = a, hi = b;
+    let lo = a,
+      hi = b;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const r = this.rows[mid]!;
       const end = m ? m[mid - a]! : ev.start[r]! + ev.duration[r]!;
       // A zero-length slice at t0 counts as inside (it is drawn and can be hovered).
-      if (end > t0 || (end === t0 && ev.start[r] === t0)) hi = mid; else lo = mid + 1;
+      if (end > t0 || (end === t0 && ev.start[r] === t0)) hi = mid;
+      else lo = mid + 1;
     }
     return lo;
   }
 
   private firstStartingAt(a: number, b: number, t1: number, from: number): number {
     const start = this.trace.events.start;
-    let lo = Math.max(a, from), hi = b;
-    while (lo < hi) { const mid = (lo + hi) >>> 1; if (start[this.rows[mid]!]! < t1) lo = mid + 1; else hi = mid; }
+    let lo = Math.max(a, from),
+      hi = b;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (start[this.rows[mid]!]! < t1) lo = mid + 1;
+      else hi = mid;
+    }
     return lo;
   }
 }

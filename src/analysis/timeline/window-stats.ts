@@ -72,9 +72,14 @@ export function sweepWindow(index: TimelineIndex, t: number, window: TimeWindow,
   }
   const open = stack.length;
   // Rows of the track starting in [t0, t1).
-  let lo = index.trace.trackEventStart[t]!, hi = index.trace.trackEventStart[t + 1]!;
+  let lo = index.trace.trackEventStart[t]!,
+    hi = index.trace.trackEventStart[t + 1]!;
   const end = hi;
-  while (lo < hi) { const m = (lo + hi) >>> 1; if (ev.start[m]! < t0) lo = m + 1; else hi = m; }
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1;
+    if (ev.start[m]! < t0) lo = m + 1;
+    else hi = m;
+  }
   const samplePositions = sampleSet(index, t, window);
   for (let r = lo; r < end && ev.start[r]! < t1; r++) {
     const kind = ev.kind[r]!;
@@ -99,16 +104,22 @@ function sampleSet(index: TimelineIndex, t: number, window: TimeWindow): Set<num
 /** All tracks with events, or the given subset, checked. */
 function laneList(index: TimelineIndex, tracks?: readonly number[]): number[] {
   if (!tracks) return Array.from({ length: index.trackCount }, (_, t) => t);
-  for (const t of tracks) if (!(t >= 0 && t < index.trackCount)) throw new RangeError(`no lane ${t} (the trace has ${index.trackCount})`);
+  for (const t of tracks)
+    if (!(t >= 0 && t < index.trackCount)) throw new RangeError(`no lane ${t} (the trace has ${index.trackCount})`);
   return [...tracks];
 }
 
 function checkWindow(w: TimeWindow): void {
-  if (!(Number.isFinite(w.start) && Number.isFinite(w.end) && w.end > w.start)) throw new RangeError(`empty or invalid window [${w.start}, ${w.end})`);
+  if (!(Number.isFinite(w.start) && Number.isFinite(w.end) && w.end > w.start))
+    throw new RangeError(`empty or invalid window [${w.start}, ${w.end})`);
 }
 
 /** Per-function time, busy/idle per lane, bytes per direction and the event count of a window. */
-export function windowStatistics(index: TimelineIndex, window: TimeWindow, tracks?: readonly number[]): WindowStatistics {
+export function windowStatistics(
+  index: TimelineIndex,
+  window: TimeWindow,
+  tracks?: readonly number[],
+): WindowStatistics {
   checkWindow(window);
   const lanes = laneList(index, tracks);
   const ev = index.trace.events;
@@ -117,7 +128,19 @@ export function windowStatistics(index: TimelineIndex, window: TimeWindow, track
   const strings = index.profile.data.strings;
   const row = (id: number) => {
     let x = rows.get(id);
-    if (!x) rows.set(id, (x = { nameId: id, name: strings[id] || '(unnamed)', inclusive: 0, exclusive: 0, count: 0, samples: 0, samplesExclusive: 0 }));
+    if (!x)
+      rows.set(
+        id,
+        (x = {
+          nameId: id,
+          name: strings[id] || '(unnamed)',
+          inclusive: 0,
+          exclusive: 0,
+          count: 0,
+          samples: 0,
+          samplesExclusive: 0,
+        }),
+      );
     return x;
   };
   let eventCount = 0;
@@ -131,10 +154,16 @@ export function windowStatistics(index: TimelineIndex, window: TimeWindow, track
         f.exclusive += clipped;
         if (parent >= 0) row(ev.name[parent]!).exclusive -= clipped;
         let nested = false;
-        for (const s of stack) if (ev.name[s] === ev.name[r]) { nested = true; break; }
+        for (const s of stack)
+          if (ev.name[s] === ev.name[r]) {
+            nested = true;
+            break;
+          }
         if (!nested) f.inclusive += clipped;
       },
-      instant() { eventCount++; },
+      instant() {
+        eventCount++;
+      },
       sample(r) {
         eventCount++;
         const leaf = ev.node[r]!;
@@ -143,7 +172,10 @@ export function windowStatistics(index: TimelineIndex, window: TimeWindow, track
         const seen = new Set<number>();
         for (let n = leaf; n >= 0; n = index.nodeParent[n]!) {
           const id = nodeName[n]!;
-          if (!seen.has(id)) { seen.add(id); row(id).samples++; }
+          if (!seen.has(id)) {
+            seen.add(id);
+            row(id).samples++;
+          }
         }
       },
     });
@@ -159,19 +191,40 @@ export function windowStatistics(index: TimelineIndex, window: TimeWindow, track
     e.count++;
     e.bytes += moved.bytesInWindow[i]!;
   }
-  const functions = [...rows.values()].sort((a, b) => b.inclusive - a.inclusive || b.exclusive - a.exclusive || b.samples - a.samples || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const functions = [...rows.values()].sort(
+    (a, b) =>
+      b.inclusive - a.inclusive ||
+      b.exclusive - a.exclusive ||
+      b.samples - a.samples ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
   return { window, tracks: lanes, functions, lanes: laneRows, bytes, eventCount };
 }
 
 /** The metric a windowed profile carries: slice time inside the window, in ns. */
 export const TIME_IN_WINDOW: MetricDescriptor = {
-  name: 'time in window', label: 'Time in window', sourceKeys: [], unit: 'ns', kind: 'both', aggregation: 'sum',
+  name: 'time in window',
+  label: 'Time in window',
+  sourceKeys: [],
+  unit: 'ns',
+  kind: 'both',
+  aggregation: 'sum',
 };
 export const SAMPLES_IN_WINDOW: MetricDescriptor = {
-  name: 'samples in window', label: 'Samples in window', sourceKeys: [], unit: 'samples', kind: 'both', aggregation: 'sum',
+  name: 'samples in window',
+  label: 'Samples in window',
+  sourceKeys: [],
+  unit: 'samples',
+  kind: 'both',
+  aggregation: 'sum',
 };
 export const BYTES_IN_WINDOW: MetricDescriptor = {
-  name: 'bytes in window', label: 'Bytes moved in window', sourceKeys: [], unit: 'bytes', kind: 'both', aggregation: 'sum',
+  name: 'bytes in window',
+  label: 'Bytes moved in window',
+  sourceKeys: [],
+  unit: 'bytes',
+  kind: 'both',
+  aggregation: 'sum',
 };
 
 /**
@@ -193,7 +246,8 @@ export function profileForWindow(index: TimelineIndex, window: TimeWindow, track
   const lanes = laneList(index, tracks);
   const profile = index.profile;
   const ev = index.trace.events;
-  const nodes = profile.tree.size, contexts = profile.contextCount;
+  const nodes = profile.tree.size,
+    contexts = profile.contextCount;
   const time = new Float64Array(nodes * contexts);
   const samples = new Float64Array(nodes * contexts);
   let sampleCount = 0;
@@ -209,13 +263,19 @@ export function profileForWindow(index: TimelineIndex, window: TimeWindow, track
       },
       sample(r) {
         const node = ev.node[r]!;
-        if (node >= 0) { samples[node * contexts + ctx]!++; sampleCount++; }
+        if (node >= 0) {
+          samples[node * contexts + ctx]!++;
+          sampleCount++;
+        }
       },
     });
   }
   const metrics: MetricDescriptor[] = [TIME_IN_WINDOW];
   const exclusive: Float64Array[] = [time];
-  if (sampleCount > 0) { metrics.push(SAMPLES_IN_WINDOW); exclusive.push(samples); }
+  if (sampleCount > 0) {
+    metrics.push(SAMPLES_IN_WINDOW);
+    exclusive.push(samples);
+  }
   const dm = index.trace.dataMovement;
   if (dm.kind.length > 0) {
     const bytes = new Float64Array(nodes * contexts);
@@ -236,7 +296,11 @@ export function profileForWindow(index: TimelineIndex, window: TimeWindow, track
     exclusive,
     inclusive: exclusive.map(e => inclusiveFromExclusive(parent, e, contexts)),
     primaryMetric: 0,
-    metadata: { ...profile.data.metadata, 'timeline window (ns)': [window.start, window.end], 'timeline lanes': tracks ? lanes.length : 'all' },
+    metadata: {
+      ...profile.data.metadata,
+      'timeline window (ns)': [window.start, window.end],
+      'timeline lanes': tracks ? lanes.length : 'all',
+    },
     warnings: profile.data.warnings,
   });
 }

@@ -47,7 +47,9 @@ export function registerCommands({ profiles, sankey, navigator, timeline, ensemb
     reg(Command.showTimeline, () => timeline.show()),
     reg(Command.useTimelineWindowForOverlays, () => timeline.useWindowForOverlays()),
     reg(Command.useWholeRunForOverlays, () => timeline.useWholeRunForOverlays()),
-    reg(Command.openEnsemble, (clicked?: unknown, selected?: unknown) => openEnsembleCommand(profiles, clicked, selected)),
+    reg(Command.openEnsemble, (clicked?: unknown, selected?: unknown) =>
+      openEnsembleCommand(profiles, clicked, selected),
+    ),
     reg(Command.openProfile, async (uri?: vscode.Uri) => {
       if (!uri) {
         const picked = await vscode.window.showOpenDialog({
@@ -83,29 +85,45 @@ export function registerCommands({ profiles, sankey, navigator, timeline, ensemb
     }),
     reg(Command.toggleOverlays, async () => {
       const cfg = vscode.workspace.getConfiguration('hpcLens');
-      await cfg.update('overlays.enabled', !cfg.get<boolean>('overlays.enabled', true), vscode.ConfigurationTarget.Global);
+      await cfg.update(
+        'overlays.enabled',
+        !cfg.get<boolean>('overlays.enabled', true),
+        vscode.ConfigurationTarget.Global,
+      );
     }),
     reg(Command.selectMetric, async () => {
       const lp = profiles.active;
       if (!lp) return;
-      const items = lp.profile.metrics.map((m, i) => ({
-        label: m.label,
-        description: `${m.name}${m.unit ? ` · ${m.unit}` : ''} · ${m.kind}`,
-        picked: i === lp.metric,
-        index: i,
-      })).filter(item => !lp.baseline || lp.baseline.profile.metricIndex(lp.profile.metrics[item.index]!.name) >= 0); // a diff needs the metric in both runs
+      const items = lp.profile.metrics
+        .map((m, i) => ({
+          label: m.label,
+          description: `${m.name}${m.unit ? ` · ${m.unit}` : ''} · ${m.kind}`,
+          picked: i === lp.metric,
+          index: i,
+        }))
+        .filter(item => !lp.baseline || lp.baseline.profile.metricIndex(lp.profile.metrics[item.index]!.name) >= 0); // a diff needs the metric in both runs
       const choice = await vscode.window.showQuickPick(items, { title: 'HPC Lens: metric for overlays and views' });
       if (choice) await profiles.setMetric(choice.index);
     }),
     // Baseline and comparison from two file pickers, or as arguments (tests, other extensions).
     reg(Command.compareProfiles, async (baseline?: vscode.Uri, comparison?: vscode.Uri) => {
-      const pick = async (title: string, openLabel: string) => (await vscode.window.showOpenDialog({
-        title, openLabel, canSelectFiles: true, canSelectFolders: true, canSelectMany: false,
-        defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
-      }))?.[0];
+      const pick = async (title: string, openLabel: string) =>
+        (
+          await vscode.window.showOpenDialog({
+            title,
+            openLabel,
+            canSelectFiles: true,
+            canSelectFolders: true,
+            canSelectMany: false,
+            defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+          })
+        )?.[0];
       baseline ??= await pick('Compare Two Profiles: the baseline run (1 of 2)', 'Use as Baseline');
       if (!baseline) return false;
-      comparison ??= await pick('Compare Two Profiles: the run to compare with the baseline (2 of 2)', 'Compare with Baseline');
+      comparison ??= await pick(
+        'Compare Two Profiles: the run to compare with the baseline (2 of 2)',
+        'Compare with Baseline',
+      );
       if (!comparison) return false;
       return (await profiles.compare(baseline, comparison)) !== undefined;
     }),
@@ -118,14 +136,22 @@ export function registerCommands({ profiles, sankey, navigator, timeline, ensemb
     reg(Command.exportSummary, async (format?: 'markdown' | 'csv') => {
       const lp = profiles.active;
       if (!lp) return undefined;
-      format ??= (await vscode.window.showQuickPick(
-        [{ label: 'Markdown', format: 'markdown' as const }, { label: 'CSV', format: 'csv' as const }],
-        { title: 'HPC Lens: export hot paths, top lines, top functions and load imbalance as' },
-      ))?.format;
+      format ??= (
+        await vscode.window.showQuickPick(
+          [
+            { label: 'Markdown', format: 'markdown' as const },
+            { label: 'CSV', format: 'csv' as const },
+          ],
+          { title: 'HPC Lens: export hot paths, top lines, top functions and load imbalance as' },
+        )
+      )?.format;
       if (!format) return undefined;
       const summary = summarizeProfile(lp.profile, lp.metric);
       const content = format === 'markdown' ? summaryToMarkdown(summary) : summaryToCsv(summary);
-      const doc = await vscode.workspace.openTextDocument({ content, language: format === 'markdown' ? 'markdown' : 'plaintext' });
+      const doc = await vscode.workspace.openTextDocument({
+        content,
+        language: format === 'markdown' ? 'markdown' : 'plaintext',
+      });
       await vscode.window.showTextDocument(doc);
       return doc;
     }),

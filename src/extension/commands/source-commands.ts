@@ -41,7 +41,9 @@ export function registerSourceCommands({ profiles, resolver, navigator, log }: S
     }
     const list = await resolver.unresolved(lp.profile);
     if (list.length === 0) {
-      void vscode.window.showInformationMessage(`HPC Lens: every source file recorded in ${lp.name} maps onto a file here.`);
+      void vscode.window.showInformationMessage(
+        `HPC Lens: every source file recorded in ${lp.name} maps onto a file here.`,
+      );
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(list.map(item), {
@@ -54,11 +56,16 @@ export function registerSourceCommands({ profiles, resolver, navigator, log }: S
 
   return [
     resolver.onDidChange(remapSoon),
-    { dispose: () => { if (timer) clearTimeout(timer); } },
+    {
+      dispose: () => {
+        if (timer) clearTimeout(timer);
+      },
+    },
     vscode.commands.registerCommand(SourceCommand.showUnresolved, showUnresolved),
     // `recorded` as in the profile; `chosen` answers without asking (used by tests and other extensions).
     vscode.commands.registerCommand(SourceCommand.locate, (recorded?: string, chosen?: vscode.Uri) =>
-      recorded ? navigator.locate(recorded, undefined, chosen) : showUnresolved()),
+      recorded ? navigator.locate(recorded, undefined, chosen) : showUnresolved(),
+    ),
   ];
 }
 
@@ -68,9 +75,10 @@ function item(file: UnresolvedFile): vscode.QuickPickItem & { file: UnresolvedFi
   return {
     label: `${r.kind === 'ambiguous' ? '$(files)' : '$(question)'} ${path.posix.basename(recorded)}`,
     description: path.posix.dirname(recorded),
-    detail: r.kind === 'ambiguous'
-      ? `Ambiguous, ${r.candidates.length} files match equally well: ${r.candidates.map(c => vscode.workspace.asRelativePath(c)).join(' · ')}`
-      : 'Not found in the workspace or hpcLens.sourceSearchRoots',
+    detail:
+      r.kind === 'ambiguous'
+        ? `Ambiguous, ${r.candidates.length} files match equally well: ${r.candidates.map(c => vscode.workspace.asRelativePath(c)).join(' · ')}`
+        : 'Not found in the workspace or hpcLens.sourceSearchRoots',
     file,
   };
 }

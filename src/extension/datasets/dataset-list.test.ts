@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DatasetList } from './dataset-list';
 
-const listOf = (...names: string[]) => { const l = new DatasetList<string>(); for (const n of names) l.add(n); return l; };
+const listOf = (...names: string[]) => {
+  const l = new DatasetList<string>();
+  for (const n of names) l.add(n);
+  return l;
+};
 
 test('datasets keep the order they were opened in; the last added is active', () => {
   const l = listOf('a', 'b', 'c');

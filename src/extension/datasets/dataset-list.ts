@@ -8,12 +8,22 @@ export class DatasetList<T> {
   /** Most recently active last. */
   private readonly recency: T[] = [];
 
-  get all(): readonly T[] { return this.items; }
-  get size(): number { return this.items.length; }
-  get active(): T | undefined { return this.recency[this.recency.length - 1]; }
+  get all(): readonly T[] {
+    return this.items;
+  }
+  get size(): number {
+    return this.items.length;
+  }
+  get active(): T | undefined {
+    return this.recency[this.recency.length - 1];
+  }
 
-  find(predicate: (item: T) => boolean): T | undefined { return this.items.find(predicate); }
-  indexOf(item: T): number { return this.items.indexOf(item); }
+  find(predicate: (item: T) => boolean): T | undefined {
+    return this.items.find(predicate);
+  }
+  indexOf(item: T): number {
+    return this.items.indexOf(item);
+  }
 
   /** Appends a new dataset (or keeps its place if already listed) and, unless told not to, makes it active. */
   add(item: T, activate = true): void {
@@ -50,10 +60,14 @@ export class DatasetList<T> {
     const r = this.recency.indexOf(item);
     if (r >= 0) this.recency.splice(r, 1);
     if (!wasActive) return false;
-    const next = [...this.recency].reverse().find(prefer) ?? this.active ?? this.items[Math.min(i, this.items.length - 1)];
+    const next =
+      [...this.recency].reverse().find(prefer) ?? this.active ?? this.items[Math.min(i, this.items.length - 1)];
     if (next !== undefined) this.activate(next);
     return true;
   }
 
-  clear(): void { this.items.length = 0; this.recency.length = 0; }
+  clear(): void {
+    this.items.length = 0;
+    this.recency.length = 0;
+  }
 }

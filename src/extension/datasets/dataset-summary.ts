@@ -41,7 +41,11 @@ export function datasetDescription(f: DatasetFacts): string {
   const p = f.profile;
   if (f.ensemble) {
     const runs = f.ensemble.ensemble.runs;
-    const parts = [`${formatCount(runs.length)} runs`, [...new Set(runs.map(r => r.format))].join(', '), `${formatCount(p.tree.size)} union nodes`];
+    const parts = [
+      `${formatCount(runs.length)} runs`,
+      [...new Set(runs.map(r => r.format))].join(', '),
+      `${formatCount(p.tree.size)} union nodes`,
+    ];
     if (f.ensemble.errors.length) parts.push(`${f.ensemble.errors.length} unreadable`);
     return parts.join(' · ');
   }
@@ -80,7 +84,11 @@ export function datasetTooltip(f: DatasetFacts): string {
   lines.push('', `Metrics: ${metrics.join(', ')}`);
   const meta = metadataHighlights(p);
   if (meta.length) lines.push('', ...meta.map(([k, v]) => `- ${md(k)}: ${md(v)}`));
-  if (p.warnings.length && !f.ensemble) lines.push('', `$(warning) ${p.warnings.length} reader warning${p.warnings.length === 1 ? '' : 's'} (see the HPC Lens output)`);
+  if (p.warnings.length && !f.ensemble)
+    lines.push(
+      '',
+      `$(warning) ${p.warnings.length} reader warning${p.warnings.length === 1 ? '' : 's'} (see the HPC Lens output)`,
+    );
   return lines.join('\n');
 }
 
@@ -90,13 +98,29 @@ const RUNS_SHOWN = 20;
 /** An ensemble's runs with their parameters and ranks, then the files that could not be read and why. */
 function ensembleLines(e: EnsembleProfile): string[] {
   const runs = e.ensemble.runs;
-  const out = [`**Runs** (values: mean over each run's ranks; a context missing in a run counts 0 in sums and is left out of run-to-run spreads)`, ''];
+  const out = [
+    `**Runs** (values: mean over each run's ranks; a context missing in a run counts 0 in sums and is left out of run-to-run spreads)`,
+    '',
+  ];
   for (const r of runs.slice(0, RUNS_SHOWN)) {
-    const params = Object.entries(r.parameters).map(([k, v]) => `${md(k)}=${md(String(v))}`).join(', ');
-    out.push(`- ${md(r.name)} · ${md(r.format)} · ${formatCount(r.ranks)} rank${r.ranks === 1 ? '' : 's'}${params ? ` · ${params}` : ''}`);
+    const params = Object.entries(r.parameters)
+      .map(([k, v]) => `${md(k)}=${md(String(v))}`)
+      .join(', ');
+    out.push(
+      `- ${md(r.name)} · ${md(r.format)} · ${formatCount(r.ranks)} rank${r.ranks === 1 ? '' : 's'}${params ? ` · ${params}` : ''}`,
+    );
   }
   if (runs.length > RUNS_SHOWN) out.push(`- … and ${formatCount(runs.length - RUNS_SHOWN)} more`);
-  const problems = [...e.ensemble.skipped.map(s => `${md(s.name)}: left out, ${md(s.reason)}`), ...e.errors.map(err => `${md(err.name)}: ${md(err.reason)}`)];
-  if (problems.length) out.push('', `$(error) **${problems.length} file${problems.length === 1 ? '' : 's'} not in the ensemble**`, '', ...problems.map(x => `- ${x}`));
+  const problems = [
+    ...e.ensemble.skipped.map(s => `${md(s.name)}: left out, ${md(s.reason)}`),
+    ...e.errors.map(err => `${md(err.name)}: ${md(err.reason)}`),
+  ];
+  if (problems.length)
+    out.push(
+      '',
+      `$(error) **${problems.length} file${problems.length === 1 ? '' : 's'} not in the ensemble**`,
+      '',
+      ...problems.map(x => `- ${x}`),
+    );
   return out;
 }

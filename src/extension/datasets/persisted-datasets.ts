@@ -34,9 +34,11 @@ const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v
 export function parsePersistedDatasets(raw: unknown): { state: PersistedDatasets; problems: string[] } {
   const empty: PersistedDatasets = { version: 1, datasets: [], active: -1 };
   if (raw === undefined || raw === null) return { state: empty, problems: [] };
-  if (typeof raw !== 'object' || Array.isArray(raw)) return { state: empty, problems: ['the remembered datasets are not an object'] };
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    return { state: empty, problems: ['the remembered datasets are not an object'] };
   const r = raw as Record<string, unknown>;
-  if (r.version !== 1) return { state: empty, problems: [`unknown version ${JSON.stringify(r.version)} of the remembered datasets`] };
+  if (r.version !== 1)
+    return { state: empty, problems: [`unknown version ${JSON.stringify(r.version)} of the remembered datasets`] };
   if (!Array.isArray(r.datasets)) return { state: empty, problems: ['the remembered datasets have no list'] };
   const problems: string[] = [];
   const datasets: PersistedDataset[] = [];
@@ -44,9 +46,15 @@ export function parsePersistedDatasets(raw: unknown): { state: PersistedDatasets
   let active = -1;
   r.datasets.forEach((d: unknown, i: number) => {
     const entry = readEntry(d);
-    if (typeof entry === 'string') { problems.push(`dataset ${i + 1}: ${entry}`); return; }
+    if (typeof entry === 'string') {
+      problems.push(`dataset ${i + 1}: ${entry}`);
+      return;
+    }
     const key = datasetKey(entry);
-    if (seen.has(key)) { problems.push(`dataset ${i + 1}: a duplicate`); return; }
+    if (seen.has(key)) {
+      problems.push(`dataset ${i + 1}: a duplicate`);
+      return;
+    }
     seen.add(key);
     if (r.active === i) active = datasets.length;
     datasets.push(entry);
@@ -69,7 +77,8 @@ function readEntry(d: unknown): PersistedDataset | string {
     return withMetric({ source: 'diff' as const, baseline: e.baseline, comparison: e.comparison });
   }
   if (e.source === 'ensemble') {
-    if (!Array.isArray(e.uris) || e.uris.length === 0 || !e.uris.every(isNonEmptyString)) return 'an ensemble without its folder or files';
+    if (!Array.isArray(e.uris) || e.uris.length === 0 || !e.uris.every(isNonEmptyString))
+      return 'an ensemble without its folder or files';
     return withMetric({ source: 'ensemble' as const, uris: [...e.uris] });
   }
   return `unknown kind ${JSON.stringify(e.source)}`;

@@ -6,7 +6,11 @@ import type { ProfileManager } from '../profile-manager';
  * picked); from the Explorer the clicked folder, or the whole multi-selection as one ensemble.
  * Resolves to true when an ensemble was opened.
  */
-export async function openEnsembleCommand(profiles: ProfileManager, clicked?: unknown, selected?: unknown): Promise<boolean> {
+export async function openEnsembleCommand(
+  profiles: ProfileManager,
+  clicked?: unknown,
+  selected?: unknown,
+): Promise<boolean> {
   let uris = uriList(selected);
   if (uris.length < 2) uris = clicked instanceof vscode.Uri ? [clicked] : uriList(clicked);
   if (uris.length === 0) {

@@ -4,7 +4,11 @@ import type { MetricDescriptor } from '../../analysis/model/metric';
 import type { EnsembleLoadedProfile } from './ensemble-dataset';
 
 /** What a CodeLens (title) and a hover (one Markdown line) say about a function in the panel's mode. */
-export interface ComparisonText { title: string; tooltip: string; markdown: string }
+export interface ComparisonText {
+  title: string;
+  tooltip: string;
+  markdown: string;
+}
 
 /**
  * A function's line in the editor when the Ensemble CallFlow panel compares runs (CallFlow §4.8):
@@ -13,7 +17,11 @@ export interface ComparisonText { title: string; tooltip: string; markdown: stri
  * Values are the function's inclusive value per run (mean over the run's ranks); a run without the
  * function is said to lack it, never taken as 0. Undefined in summary mode or for unknown functions.
  */
-export function ensembleComparisonText(lp: EnsembleLoadedProfile, metric: MetricDescriptor, fn: string): ComparisonText | undefined {
+export function ensembleComparisonText(
+  lp: EnsembleLoadedProfile,
+  metric: MetricDescriptor,
+  fn: string,
+): ComparisonText | undefined {
   const c = lp.comparison;
   if (c.mode === 'summary') return undefined;
   const ep = lp.ensemble;
@@ -26,12 +34,23 @@ export function ensembleComparisonText(lp: EnsembleLoadedProfile, metric: Metric
   const fmt = (v: number) => formatValue(v, metric.unit);
   if (c.mode === 'diff' && c.diff) {
     const { baseline, compare } = c.diff;
-    const b = values[baseline]!, v = values[compare]!;
+    const b = values[baseline]!,
+      v = values[compare]!;
     const pair = `${name(compare)} vs ${name(baseline)}`;
     const tooltip = `${fn}: ${metric.label}, inclusive, mean over each run's ranks; Ensemble CallFlow diff ${pair} (compare − baseline, positive = slower).`;
     if (b !== b && v !== v) return undefined;
-    if (b !== b) return { title: `$(diff-added) only in ${name(compare)} · ${fmt(v)} (not in ${name(baseline)})`, tooltip, markdown: `**Diff ${code(compare)} vs ${code(baseline)}:** only in ${code(compare)} (${fmt(v)})` };
-    if (v !== v) return { title: `$(diff-removed) only in ${name(baseline)} · ${fmt(b)} (not in ${name(compare)})`, tooltip, markdown: `**Diff ${code(compare)} vs ${code(baseline)}:** only in ${code(baseline)} (${fmt(b)})` };
+    if (b !== b)
+      return {
+        title: `$(diff-added) only in ${name(compare)} · ${fmt(v)} (not in ${name(baseline)})`,
+        tooltip,
+        markdown: `**Diff ${code(compare)} vs ${code(baseline)}:** only in ${code(compare)} (${fmt(v)})`,
+      };
+    if (v !== v)
+      return {
+        title: `$(diff-removed) only in ${name(baseline)} · ${fmt(b)} (not in ${name(compare)})`,
+        tooltip,
+        markdown: `**Diff ${code(compare)} vs ${code(baseline)}:** only in ${code(baseline)} (${fmt(b)})`,
+      };
     const delta = v - b;
     const change = delta === 0 ? 'unchanged' : formatDelta(b, v, fmt);
     const icon = delta > 0 ? '$(arrow-up)' : delta < 0 ? '$(arrow-down)' : '$(dash)';
@@ -45,9 +64,21 @@ export function ensembleComparisonText(lp: EnsembleLoadedProfile, metric: Metric
   if (c.mode === 'target' && c.target !== null) {
     const t = values[c.target]!;
     const tooltip = `${fn}: ${metric.label}, inclusive, mean over each run's ranks; where the Ensemble CallFlow target run sits among the runs that have the function.`;
-    if (t !== t) return { title: `$(target) not in target run ${name(c.target)}`, tooltip, markdown: `**Target ${code(c.target)}:** the function does not run there` };
-    let below = 0, equal = 0, n = 0;
-    for (const v of values) { if (v !== v) continue; n++; if (v < t) below++; else if (v === t) equal++; }
+    if (t !== t)
+      return {
+        title: `$(target) not in target run ${name(c.target)}`,
+        tooltip,
+        markdown: `**Target ${code(c.target)}:** the function does not run there`,
+      };
+    let below = 0,
+      equal = 0,
+      n = 0;
+    for (const v of values) {
+      if (v !== v) continue;
+      n++;
+      if (v < t) below++;
+      else if (v === t) equal++;
+    }
     const percentile = Math.round((100 * (below + 0.5 * equal)) / n);
     const text = `${fmt(t)} · ${ordinal(percentile)} percentile of ${n} run${n === 1 ? '' : 's'}`;
     return { title: `$(target) ${name(c.target)} ${text}`, tooltip, markdown: `**Target ${code(c.target)}:** ${text}` };
@@ -56,6 +87,6 @@ export function ensembleComparisonText(lp: EnsembleLoadedProfile, metric: Metric
 }
 
 function ordinal(n: number): string {
-  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
+  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${s}`;
 }

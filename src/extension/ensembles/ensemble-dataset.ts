@@ -18,18 +18,29 @@ export class EnsembleLoadedProfile extends LoadedProfile {
   readonly onDidChangeComparison = this.comparisonChanged.event;
   private current: EnsembleComparison = { mode: 'summary', target: null, diff: null };
 
-  constructor(readonly ensemble: EnsembleProfile, uri: vscode.Uri, private readonly label: string) {
+  constructor(
+    readonly ensemble: EnsembleProfile,
+    uri: vscode.Uri,
+    private readonly label: string,
+  ) {
     super(ensemble.profile, uri);
   }
 
-  override get name(): string { return this.label; }
+  override get name(): string {
+    return this.label;
+  }
 
   /** What the editor overlays compare: the ensemble's spread, one target run against it, or two runs. */
-  get comparison(): EnsembleComparison { return this.current; }
+  get comparison(): EnsembleComparison {
+    return this.current;
+  }
 
   set comparison(c: EnsembleComparison) {
-    const same = c.mode === this.current.mode && c.target === this.current.target
-      && c.diff?.baseline === this.current.diff?.baseline && c.diff?.compare === this.current.diff?.compare;
+    const same =
+      c.mode === this.current.mode &&
+      c.target === this.current.target &&
+      c.diff?.baseline === this.current.diff?.baseline &&
+      c.diff?.compare === this.current.diff?.compare;
     this.current = c;
     if (!same) this.comparisonChanged.fire(c);
   }
@@ -59,7 +70,10 @@ export interface LoadEnsembleDatasetOptions {
  * Explorer selections (files are runs; folders contribute every profile inside them). Files that
  * fail are kept in `ensemble.errors` while the rest load; fewer than 2 readable runs is an error.
  */
-export async function loadEnsembleDataset(uris: readonly vscode.Uri[], options: LoadEnsembleDatasetOptions): Promise<EnsembleLoadedProfile> {
+export async function loadEnsembleDataset(
+  uris: readonly vscode.Uri[],
+  options: LoadEnsembleDatasetOptions,
+): Promise<EnsembleLoadedProfile> {
   const { signal } = options;
   const paths = uris.map(u => u.fsPath);
   try {
@@ -69,9 +83,13 @@ export async function loadEnsembleDataset(uris: readonly vscode.Uri[], options: 
     else {
       target = [];
       for (const p of paths) {
-        if (!(await stat(p)).isDirectory()) { target.push(p); continue; }
+        if (!(await stat(p)).isDirectory()) {
+          target.push(p);
+          continue;
+        }
         const scan = await findProfiles(p, { signal });
-        if (scan.profiles.length === 0) scanErrors.push({ path: p, name: path.basename(p), reason: 'no profiles found in this folder' });
+        if (scan.profiles.length === 0)
+          scanErrors.push({ path: p, name: path.basename(p), reason: 'no profiles found in this folder' });
         target.push(...scan.profiles.map(f => f.path));
         scanErrors.push(...scan.errors.map(e => ({ path: e.path, name: e.relativePath, reason: e.reason })));
       }
@@ -85,8 +103,13 @@ export async function loadEnsembleDataset(uris: readonly vscode.Uri[], options: 
     options.onProgress(1, `building the union of ${loaded.runs.length} runs`);
     const errors = [...scanErrors, ...loaded.errors];
     const folder = paths.length === 1 ? paths[0]! : commonFolder(paths);
-    const ensemble = new EnsembleProfile(loaded.runs, { path: folder, errors, ...(options.metric ? { metric: options.metric } : {}) });
-    const label = paths.length === 1 ? path.basename(folder) : `${path.basename(folder) || folder} (${paths.length} selected)`;
+    const ensemble = new EnsembleProfile(loaded.runs, {
+      path: folder,
+      errors,
+      ...(options.metric ? { metric: options.metric } : {}),
+    });
+    const label =
+      paths.length === 1 ? path.basename(folder) : `${path.basename(folder) || folder} (${paths.length} selected)`;
     return new EnsembleLoadedProfile(ensemble, vscode.Uri.file(folder), label);
   } catch (e) {
     if (signal.aborted) throw new ParseCancelled(paths.join(', '));
@@ -104,6 +127,9 @@ function commonFolder(paths: readonly string[]): string {
 
 /** The per-file errors as one line for a message (the first few) and as lines for the log. */
 export function describeLoadErrors(errors: readonly RunLoadError[], shown = 3): string {
-  const list = errors.slice(0, shown).map(e => `${e.name}: ${e.reason}`).join('; ');
+  const list = errors
+    .slice(0, shown)
+    .map(e => `${e.name}: ${e.reason}`)
+    .join('; ');
   return errors.length > shown ? `${list}; and ${errors.length - shown} more (see the HPC Lens output)` : list;
 }

@@ -30,7 +30,10 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
   /** Call counts per function, for the function totals they were computed from. */
   private readonly calls = new WeakMap<FunctionTotals, Float64Array>();
 
-  constructor(private readonly profiles: ProfileManager, private readonly edits: SourceEdits) {
+  constructor(
+    private readonly profiles: ProfileManager,
+    private readonly edits: SourceEdits,
+  ) {
     this.subs = [
       profiles.onDidChange(lp => {
         // The ensemble panel's mode, target and diff pair change the lenses of an ensemble.
@@ -39,7 +42,9 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
         this.changed.fire();
       }),
       edits.onDidChange(() => this.changed.fire()),
-      vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('hpcLens')) this.changed.fire(); }),
+      vscode.workspace.onDidChangeConfiguration(e => {
+        if (e.affectsConfiguration('hpcLens')) this.changed.fire();
+      }),
     ];
   }
 
@@ -50,11 +55,13 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
     if (!overlay) return [];
     const lines = this.edits.linesOf(doc);
     if (!lines) {
-      return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
-        title: `$(warning) HPC Lens: ${SOURCE_CHANGED} — overlays hidden for this file`,
-        tooltip: `${lp.name} was recorded from another version of this file: most of its profiled lines were edited or replaced. Undo the changes (or revert the file) to see the overlays again, or open a profile of the current source.`,
-        command: '',
-      })];
+      return [
+        new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
+          title: `$(warning) HPC Lens: ${SOURCE_CHANGED} — overlays hidden for this file`,
+          tooltip: `${lp.name} was recorded from another version of this file: most of its profiled lines were edited or replaced. Undo the changes (or revert the file) to see the overlays again, or open a profile of the current source.`,
+          command: '',
+        }),
+      ];
     }
     const text = doc.getText();
     const p = lp.profile;
@@ -75,15 +82,18 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
         if (!d) continue;
         const fmt = (v: number) => formatValue(v, metric.unit);
         const delta = d.comparisonInclusive - d.baselineInclusive;
-        const title = delta === 0
-          ? `$(dash) unchanged vs baseline · ${fmt(d.baselineInclusive)}`
-          : `${delta > 0 ? '$(arrow-up)' : '$(arrow-down)'} ${formatDelta(d.baselineInclusive, d.comparisonInclusive, fmt)} vs baseline · ${fmt(d.baselineInclusive)} → ${fmt(d.comparisonInclusive)}`;
-        lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
-          title,
-          tooltip: `${name}: inclusive ${metric.label}, mean over ${contextNoun(p.contexts)}, in ${lp.name}. Exclusive ${fmt(d.baselineExclusive)} → ${fmt(d.comparisonExclusive)}. Click to show the call graph of the comparison run.`,
-          command: 'hpcLens.showSankey',
-          arguments: [{ focusFunction: name }],
-        }));
+        const title =
+          delta === 0
+            ? `$(dash) unchanged vs baseline · ${fmt(d.baselineInclusive)}`
+            : `${delta > 0 ? '$(arrow-up)' : '$(arrow-down)'} ${formatDelta(d.baselineInclusive, d.comparisonInclusive, fmt)} vs baseline · ${fmt(d.baselineInclusive)} → ${fmt(d.comparisonInclusive)}`;
+        lenses.push(
+          new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+            title,
+            tooltip: `${name}: inclusive ${metric.label}, mean over ${contextNoun(p.contexts)}, in ${lp.name}. Exclusive ${fmt(d.baselineExclusive)} → ${fmt(d.comparisonExclusive)}. Click to show the call graph of the comparison run.`,
+            command: 'hpcLens.showSankey',
+            arguments: [{ focusFunction: name }],
+          }),
+        );
         continue;
       }
       const incl = lp.functions.inclusive[fn.index]!;
@@ -93,34 +103,41 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
       // The Ensemble CallFlow panel compares a target run or two runs: the lens says that instead.
       const compared = isEnsemble(lp) ? ensembleComparisonText(lp, metric, name) : undefined;
       if (compared) {
-        lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
-          title: compared.title,
-          tooltip: `${compared.tooltip} Click to show the function in Ensemble CallFlow.`,
-          command: 'hpcLens.showEnsemble',
-          arguments: [{ focusFunction: name }],
-        }));
+        lenses.push(
+          new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+            title: compared.title,
+            tooltip: `${compared.tooltip} Click to show the function in Ensemble CallFlow.`,
+            command: 'hpcLens.showEnsemble',
+            arguments: [{ focusFunction: name }],
+          }),
+        );
         continue;
       }
       const spread = ensemble?.spreads(metric.name).get(name);
       if (ensemble && spread) {
-        lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
-          title: `$(flame) ${share(incl)} inclusive · ${share(excl)} exclusive · ${spreadText(spread, metric.unit)}`,
-          tooltip: `${name}: ${metric.label}, inclusive, per run (mean over each run's ranks) across the ${ensemble.runCount} runs of ${lp.name}; runs without the function are left out of min/median/max and CV. Click to show the function in the call graph.`,
-          command: 'hpcLens.showSankey',
-          arguments: [{ focusFunction: name }],
-        }));
+        lenses.push(
+          new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+            title: `$(flame) ${share(incl)} inclusive · ${share(excl)} exclusive · ${spreadText(spread, metric.unit)}`,
+            tooltip: `${name}: ${metric.label}, inclusive, per run (mean over each run's ranks) across the ${ensemble.runCount} runs of ${lp.name}; runs without the function are left out of min/median/max and CV. Click to show the function in the call graph.`,
+            command: 'hpcLens.showSankey',
+            arguments: [{ focusFunction: name }],
+          }),
+        );
         continue;
       }
       let title = `$(flame) ${share(incl)} inclusive (${formatValue(incl, metric.unit)}) · ${share(excl)} exclusive`;
       const calls = this.callCounts(lp)[fn.index]!;
       if (!Number.isNaN(calls)) title += ` · ${formatValue(calls, 'count')} call${calls === 1 ? '' : 's'}`;
-      if (contexts > 1) title += ` · imbalance ${lp.functionImbalance(fn.index).toFixed(2)}× max/mean over ${contexts} ${contextNoun(lp.profile.contexts)}`;
-      lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
-        title,
-        tooltip: `${name}: ${metric.label} in ${lp.name}. Click to show the function in the call graph.`,
-        command: 'hpcLens.showSankey',
-        arguments: [{ focusFunction: name }],
-      }));
+      if (contexts > 1)
+        title += ` · imbalance ${lp.functionImbalance(fn.index).toFixed(2)}× max/mean over ${contexts} ${contextNoun(lp.profile.contexts)}`;
+      lenses.push(
+        new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+          title,
+          tooltip: `${name}: ${metric.label} in ${lp.name}. Click to show the function in the call graph.`,
+          command: 'hpcLens.showSankey',
+          arguments: [{ focusFunction: name }],
+        }),
+      );
     }
     return lenses;
   }
@@ -131,7 +148,11 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
     return c;
   }
 
-  dispose(): void { this.subs.forEach(s => s.dispose()); this.comparisonSub?.dispose(); this.changed.dispose(); }
+  dispose(): void {
+    this.subs.forEach(s => s.dispose());
+    this.comparisonSub?.dispose();
+    this.changed.dispose();
+  }
 }
 
 /** Run-to-run spread of a function: `min 1.2 s · median 1.5 s · max 2.9 s (run clang_64) · CV 18%`, and the runs it is in when not all. */

@@ -2,7 +2,11 @@ import * as vscode from 'vscode';
 import type { Profile } from '../../analysis/model/profile';
 import { DataMovementKind } from '../../analysis/model/trace';
 import {
-  dataMovementAnnotation, dataMovementLinesByFile, dataMovementSites, type DataMovementSite, type DataMovementSites,
+  dataMovementAnnotation,
+  dataMovementLinesByFile,
+  dataMovementSites,
+  type DataMovementSite,
+  type DataMovementSites,
 } from '../../analysis/stats/data-movement-sites';
 import type { ProfileManager } from '../profile-manager';
 import { dataMovementAnnotations, overlaysEnabled } from '../settings';
@@ -34,12 +38,20 @@ export function dataMovementSitesOf(profile: Profile): DataMovementSites {
 const STYLES = [
   { icon: 'h2d', ruler: 'hpcLens.dataMovementHostToDevice', kinds: [DataMovementKind.HostToDevice] },
   { icon: 'd2h', ruler: 'hpcLens.dataMovementDeviceToHost', kinds: [DataMovementKind.DeviceToHost] },
-  { icon: 'd2d', ruler: 'hpcLens.dataMovementDeviceToDevice', kinds: [DataMovementKind.DeviceToDevice, DataMovementKind.Peer] },
+  {
+    icon: 'd2d',
+    ruler: 'hpcLens.dataMovementDeviceToDevice',
+    kinds: [DataMovementKind.DeviceToDevice, DataMovementKind.Peer],
+  },
   { icon: 'memset', ruler: 'hpcLens.dataMovementMemset', kinds: [DataMovementKind.Memset] },
   { icon: 'copy', ruler: 'hpcLens.dataMovementForeground', kinds: [DataMovementKind.Other] },
 ] as const;
 
-const styleOf = (kind: DataMovementKind): number => Math.max(0, STYLES.findIndex(s => (s.kinds as readonly number[]).includes(kind)));
+const styleOf = (kind: DataMovementKind): number =>
+  Math.max(
+    0,
+    STYLES.findIndex(s => (s.kinds as readonly number[]).includes(kind)),
+  );
 
 /**
  * Markers on the source lines that issue host↔device and device↔device copies (from the trace's
@@ -60,9 +72,15 @@ export class DataMovementDecorations implements vscode.Disposable {
   /** The marked lines per document URI, as last applied (for tests). */
   readonly marked = new Map<string, readonly DataMovementLine[]>();
 
-  constructor(extensionUri: vscode.Uri, private readonly profiles: ProfileManager, private readonly resolver: SourceResolver, private readonly edits?: SourceEdits) {
+  constructor(
+    extensionUri: vscode.Uri,
+    private readonly profiles: ProfileManager,
+    private readonly resolver: SourceResolver,
+    private readonly edits?: SourceEdits,
+  ) {
     this.types = STYLES.map(s => {
-      const icon = (theme: string) => vscode.Uri.joinPath(extensionUri, 'media', 'data-movement', `${s.icon}-${theme}.svg`);
+      const icon = (theme: string) =>
+        vscode.Uri.joinPath(extensionUri, 'media', 'data-movement', `${s.icon}-${theme}.svg`);
       return vscode.window.createTextEditorDecorationType({
         light: { gutterIconPath: icon('light') },
         dark: { gutterIconPath: icon('dark') },
@@ -76,7 +94,9 @@ export class DataMovementDecorations implements vscode.Disposable {
       resolver.onDidChange(() => void this.remap()),
       vscode.window.onDidChangeVisibleTextEditors(() => this.refresh()),
       ...(edits ? [edits.onDidChange(() => this.refresh())] : []),
-      vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('hpcLens')) this.refresh(); }),
+      vscode.workspace.onDidChangeConfiguration(e => {
+        if (e.affectsConfiguration('hpcLens')) this.refresh();
+      }),
     ];
     void this.remap();
   }
@@ -93,7 +113,10 @@ export class DataMovementDecorations implements vscode.Disposable {
       if (lp) {
         const byRecorded = dataMovementLinesByFile(dataMovementSitesOf(lp.profile).sites);
         for (const [key, mapped] of await resolveRecordedFiles(this.resolver, byRecorded.keys())) {
-          files.set(key, mapped.recorded.flatMap(r => byRecorded.get(r)!));
+          files.set(
+            key,
+            mapped.recorded.flatMap(r => byRecorded.get(r)!),
+          );
         }
       }
       if (generation !== this.generation) return;
@@ -120,7 +143,7 @@ export class DataMovementDecorations implements vscode.Disposable {
   private decorate(editor: vscode.TextEditor): void {
     const doc = editor.document;
     const key = doc.uri.toString();
-    const sites = overlaysEnabled() ? this.files.get(key) ?? [] : [];
+    const sites = overlaysEnabled() ? (this.files.get(key) ?? []) : [];
     const annotate = dataMovementAnnotations();
     const perStyle: vscode.DecorationOptions[][] = this.types.map(() => []);
     const marked: DataMovementLine[] = [];
@@ -132,13 +155,21 @@ export class DataMovementDecorations implements vscode.Disposable {
       const m: DataMovementLine = { line: line + 1, direction: dominant.label };
       if (annotate) {
         m.annotation = dataMovementAnnotation(site);
-        options.renderOptions = { after: { contentText: m.annotation, color: new vscode.ThemeColor('hpcLens.dataMovementForeground'), margin: '0 0 0 2.5em', fontStyle: 'italic' } };
+        options.renderOptions = {
+          after: {
+            contentText: m.annotation,
+            color: new vscode.ThemeColor('hpcLens.dataMovementForeground'),
+            margin: '0 0 0 2.5em',
+            fontStyle: 'italic',
+          },
+        };
       }
       perStyle[styleOf(dominant.kind)]!.push(options);
       marked.push(m);
     }
     this.types.forEach((t, k) => editor.setDecorations(t, perStyle[k]!));
-    if (marked.length) this.marked.set(key, marked); else this.marked.delete(key);
+    if (marked.length) this.marked.set(key, marked);
+    else this.marked.delete(key);
   }
 
   dispose(): void {

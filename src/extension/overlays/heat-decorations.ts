@@ -39,7 +39,10 @@ export interface DiffMarks {
  */
 export class HeatDecorations implements vscode.Disposable {
   private readonly types: vscode.TextEditorDecorationType[];
-  private readonly diffTypes: { regression: vscode.TextEditorDecorationType; improvement: vscode.TextEditorDecorationType };
+  private readonly diffTypes: {
+    regression: vscode.TextEditorDecorationType;
+    improvement: vscode.TextEditorDecorationType;
+  };
   private readonly subs: vscode.Disposable[];
   /** Regression and improvement lines per document URI, as last applied by a diff dataset (for tests). */
   readonly diffMarked = new Map<string, DiffMarks>();
@@ -48,7 +51,11 @@ export class HeatDecorations implements vscode.Disposable {
   /** The heat-marked lines per document URI, as last applied (for tests). */
   readonly marked = new Map<string, readonly HeatLine[]>();
 
-  constructor(extensionUri: vscode.Uri, private readonly profiles: ProfileManager, private readonly edits: SourceEdits) {
+  constructor(
+    extensionUri: vscode.Uri,
+    private readonly profiles: ProfileManager,
+    private readonly edits: SourceEdits,
+  ) {
     this.types = Array.from({ length: HEAT_LEVELS }, (_, k) => {
       const icon = (theme: string) => vscode.Uri.joinPath(extensionUri, 'media', 'heat', `heat-${k + 1}-${theme}.svg`);
       return vscode.window.createTextEditorDecorationType({
@@ -62,12 +69,13 @@ export class HeatDecorations implements vscode.Disposable {
         overviewRulerLane: vscode.OverviewRulerLane.Left,
       });
     });
-    const diffType = (background: string, ruler: string) => vscode.window.createTextEditorDecorationType({
-      isWholeLine: true,
-      backgroundColor: new vscode.ThemeColor(background),
-      overviewRulerColor: new vscode.ThemeColor(ruler),
-      overviewRulerLane: vscode.OverviewRulerLane.Left,
-    });
+    const diffType = (background: string, ruler: string) =>
+      vscode.window.createTextEditorDecorationType({
+        isWholeLine: true,
+        backgroundColor: new vscode.ThemeColor(background),
+        overviewRulerColor: new vscode.ThemeColor(ruler),
+        overviewRulerLane: vscode.OverviewRulerLane.Left,
+      });
     this.diffTypes = {
       regression: diffType('hpcLens.regressionBackground', 'editorOverviewRuler.deletedForeground'),
       improvement: diffType('hpcLens.improvementBackground', 'editorOverviewRuler.addedForeground'),
@@ -76,9 +84,12 @@ export class HeatDecorations implements vscode.Disposable {
       profiles.onDidChange(() => this.refresh()),
       vscode.window.onDidChangeVisibleTextEditors(() => this.refresh()),
       edits.onDidChange(uri => {
-        for (const editor of vscode.window.visibleTextEditors) if (editor.document.uri.toString() === uri.toString()) this.decorate(editor);
+        for (const editor of vscode.window.visibleTextEditors)
+          if (editor.document.uri.toString() === uri.toString()) this.decorate(editor);
       }),
-      vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('hpcLens')) this.refresh(); }),
+      vscode.workspace.onDidChangeConfiguration(e => {
+        if (e.affectsConfiguration('hpcLens')) this.refresh();
+      }),
     ];
     this.refresh();
   }
@@ -114,16 +125,30 @@ export class HeatDecorations implements vscode.Disposable {
         const options: vscode.DecorationOptions = { range };
         const h: HeatLine = { line: at + 1, level };
         if (annotate) {
-          const imbalance = p.contextCount > 1 ? spreadOf(nodeSetByContext(p, lp.metric, l.nodes, 'exclusive')).imbalance : null;
+          const imbalance =
+            p.contextCount > 1 ? spreadOf(nodeSetByContext(p, lp.metric, l.nodes, 'exclusive')).imbalance : null;
           h.annotation = heatAnnotation(share, l.exclusive, unit, imbalance);
-          options.renderOptions = { after: { contentText: h.annotation, color: new vscode.ThemeColor('hpcLens.annotationForeground'), margin: '0 0 0 2.5em', fontStyle: 'italic' } };
+          options.renderOptions = {
+            after: {
+              contentText: h.annotation,
+              color: new vscode.ThemeColor('hpcLens.annotationForeground'),
+              margin: '0 0 0 2.5em',
+              fontStyle: 'italic',
+            },
+          };
         }
         perLevel[level]!.push(options);
         marked.push(h);
       }
     }
     this.types.forEach((t, k) => editor.setDecorations(t, perLevel[k]!));
-    if (marked.length) { this.applied.set(key, marked.length); this.marked.set(key, marked); } else { this.applied.delete(key); this.marked.delete(key); }
+    if (marked.length) {
+      this.applied.set(key, marked.length);
+      this.marked.set(key, marked);
+    } else {
+      this.applied.delete(key);
+      this.marked.delete(key);
+    }
   }
 
   /** Regression and improvement marks of a diff dataset (cleared for normal profiles). */
@@ -133,7 +158,8 @@ export class HeatDecorations implements vscode.Disposable {
     const diff = lp?.diff;
     const map = this.edits.linesOf(editor.document);
     const lines = diff && map && overlaysEnabled() ? lp.diffLines.get(key) : undefined;
-    const up: vscode.DecorationOptions[] = [], down: vscode.DecorationOptions[] = [];
+    const up: vscode.DecorationOptions[] = [],
+      down: vscode.DecorationOptions[] = [];
     const marks: DiffMarks = { regressions: [], improvements: [] };
     if (diff && map && lines) {
       const floor = heatMinShare() * Math.max(diff.baselineTotal, diff.comparisonTotal);
@@ -146,14 +172,22 @@ export class HeatDecorations implements vscode.Disposable {
         const text = `${formatDelta(l.baselineExclusive, l.comparisonExclusive, fmt)} · ${fmt(l.baselineExclusive)} → ${fmt(l.comparisonExclusive)}`;
         (dir > 0 ? up : down).push({
           range: doc.lineAt(at).range,
-          renderOptions: { after: { contentText: text, color: new vscode.ThemeColor('hpcLens.annotationForeground'), margin: '0 0 0 2.5em', fontStyle: 'italic' } },
+          renderOptions: {
+            after: {
+              contentText: text,
+              color: new vscode.ThemeColor('hpcLens.annotationForeground'),
+              margin: '0 0 0 2.5em',
+              fontStyle: 'italic',
+            },
+          },
         });
         (dir > 0 ? marks.regressions : marks.improvements).push(at + 1);
       }
     }
     editor.setDecorations(this.diffTypes.regression, up);
     editor.setDecorations(this.diffTypes.improvement, down);
-    if (up.length || down.length) this.diffMarked.set(key, marks); else this.diffMarked.delete(key);
+    if (up.length || down.length) this.diffMarked.set(key, marks);
+    else this.diffMarked.delete(key);
   }
 
   dispose(): void {

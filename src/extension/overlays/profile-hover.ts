@@ -6,7 +6,13 @@ import { findFunctionDefinition } from '../../analysis/source/function-definitio
 import { callersCallees, type CallEdge } from '../../analysis/stats/callers-callees';
 import { formatBytes, formatSeconds, formatShare, formatValue } from '../../analysis/stats/format';
 import { functionRows } from '../../analysis/stats/function-rows';
-import { dataMovementFrom, nodeSetByContext, nodeSetValues, spreadOf, type DataMovementByKind } from '../../analysis/stats/line-details';
+import {
+  dataMovementFrom,
+  nodeSetByContext,
+  nodeSetValues,
+  spreadOf,
+  type DataMovementByKind,
+} from '../../analysis/stats/line-details';
 import { distributionOf, sortedBarSparkline } from '../../analysis/stats/rank-distribution';
 import { md } from '../../analysis/stats/summary-export';
 import type { EnsembleProfile } from '../../analysis/ensemble/ensemble-profile';
@@ -36,8 +42,7 @@ interface FileIndex {
 /** What a hover is about: the nodes of one line, or one function. */
 type Subject =
   /** `line`: as the profile records it; `at`: 1-based in the document now (differs after edits). */
-  | { kind: 'line'; line: number; at: number; nodes: number[]; owner: number }
-  | { kind: 'function'; fn: number };
+  { kind: 'line'; line: number; at: number; nodes: number[]; owner: number } | { kind: 'function'; fn: number };
 
 /**
  * The hover on a profiled line or function definition: every metric (inclusive and exclusive,
@@ -50,13 +55,20 @@ type Subject =
 export class ProfileHoverProvider implements vscode.HoverProvider {
   private readonly index = new WeakMap<LoadedProfile, Map<string, FileIndex>>();
 
-  constructor(private readonly profiles: ProfileManager, private readonly edits: SourceEdits) {}
+  constructor(
+    private readonly profiles: ProfileManager,
+    private readonly edits: SourceEdits,
+  ) {}
 
   provideHover(doc: vscode.TextDocument, pos: vscode.Position): vscode.Hover | undefined {
     const lp = this.profiles.active;
     if (!lp || !overlaysEnabled()) return undefined;
     if (pos.line === 0 && lp.overlayFor(doc.uri) && this.edits.staleReason(doc.uri)) {
-      return new vscode.Hover(new vscode.MarkdownString(`**HPC Lens:** ${SOURCE_CHANGED} (${md(lp.name)}): most of the lines it measured in this file were edited or replaced, so its overlays are hidden here. Undo the changes or revert the file to see them again.`));
+      return new vscode.Hover(
+        new vscode.MarkdownString(
+          `**HPC Lens:** ${SOURCE_CHANGED} (${md(lp.name)}): most of the lines it measured in this file were edited or replaced, so its overlays are hidden here. Undo the changes or revert the file to see them again.`,
+        ),
+      );
     }
     const ix = this.fileIndex(lp, doc);
     if (!ix) return undefined;
@@ -102,7 +114,11 @@ export class ProfileHoverProvider implements vscode.HoverProvider {
 }
 
 /** The hover's Markdown, or undefined when the subject carries no cost and moves no data. */
-export function hoverMarkdown(lp: LoadedProfile, subject: Subject, fileName: string): vscode.MarkdownString | undefined {
+export function hoverMarkdown(
+  lp: LoadedProfile,
+  subject: Subject,
+  fileName: string,
+): vscode.MarkdownString | undefined {
   const p = lp.profile;
   const m = lp.metric;
   const metric = p.metrics[m]!;
@@ -121,14 +137,19 @@ export function hoverMarkdown(lp: LoadedProfile, subject: Subject, fileName: str
     return { desc, k, total, ...v };
   });
   const dm = p.trace?.dataMovement;
-  const moved = dm && dm.kind.length > 0 ? dataMovementFrom(dm, p.tree, new Set(subject.kind === 'line' ? subject.nodes : functionNodes(lp, subject.fn))) : [];
+  const moved =
+    dm && dm.kind.length > 0
+      ? dataMovementFrom(dm, p.tree, new Set(subject.kind === 'line' ? subject.nodes : functionNodes(lp, subject.fn)))
+      : [];
   if (rows.every(r => r.inclusive === 0 && r.exclusive === 0) && moved.length === 0) return undefined;
 
   const out = new vscode.MarkdownString();
   const owner = subject.kind === 'line' ? fnName(subject.owner) : fnName(subject.fn)!;
-  out.appendMarkdown(subject.kind === 'line'
-    ? `**${md(fileName)}:${subject.at}**${owner ? ` in ${code(owner)}` : ''}${subject.at !== subject.line ? ` · line ${subject.line} in the profile` : ''}`
-    : `**${code(owner!)}** · function`);
+  out.appendMarkdown(
+    subject.kind === 'line'
+      ? `**${md(fileName)}:${subject.at}**${owner ? ` in ${code(owner)}` : ''}${subject.at !== subject.line ? ` · line ${subject.line} in the profile` : ''}`
+      : `**${code(owner!)}** · function`,
+  );
   out.appendMarkdown('\n\n');
 
   // The metric table: the selected metric first and in bold.
@@ -136,34 +157,54 @@ export function hoverMarkdown(lp: LoadedProfile, subject: Subject, fileName: str
   out.appendMarkdown('| metric | inclusive | share | exclusive | share |\n|:--|--:|--:|--:|--:|\n');
   for (const r of [rows[m]!, ...rows.filter(r => r.k !== m)]) {
     const b = (s: string) => (r.k === m ? `**${s}**` : s);
-    out.appendMarkdown(`| ${b(md(r.desc.label))} | ${b(formatValue(r.inclusive, r.desc.unit))} | ${share(r.inclusive, r.total)} | ${formatValue(r.exclusive, r.desc.unit)} | ${share(r.exclusive, r.total)} |\n`);
+    out.appendMarkdown(
+      `| ${b(md(r.desc.label))} | ${b(formatValue(r.inclusive, r.desc.unit))} | ${share(r.inclusive, r.total)} | ${formatValue(r.exclusive, r.desc.unit)} | ${share(r.exclusive, r.total)} |\n`,
+    );
   }
   out.appendMarkdown('\n');
 
   // Spread over contexts of the selected metric (inclusive), with the sorted-bar sparkline.
   const C = p.contextCount;
   const ensemble = isEnsemble(lp) ? lp.ensemble : undefined;
-  if (ensemble) out.appendMarkdown(`*Values above: sums over the ${ensemble.runCount} runs of each run's mean over its ranks; shares are of the ensemble's total.*\n\n`);
+  if (ensemble)
+    out.appendMarkdown(
+      `*Values above: sums over the ${ensemble.runCount} runs of each run's mean over its ranks; shares are of the ensemble's total.*\n\n`,
+    );
   if (isEnsemble(lp)) {
     // The Ensemble CallFlow panel's diff or target, for the function (of the line).
     const f = subject.kind === 'line' ? subject.owner : subject.fn;
     const compared = f >= 0 ? ensembleComparisonText(lp, metric, lp.functions.names[f]!) : undefined;
     if (compared) out.appendMarkdown(`${compared.markdown}\n\n`);
   }
-  if (ensemble) out.appendMarkdown(ensembleSpreadMarkdown(ensemble, metric, subject.kind === 'line' ? { nodes: subject.nodes } : { fn: lp.functions.names[subject.fn]! }));
+  if (ensemble)
+    out.appendMarkdown(
+      ensembleSpreadMarkdown(
+        ensemble,
+        metric,
+        subject.kind === 'line' ? { nodes: subject.nodes } : { fn: lp.functions.names[subject.fn]! },
+      ),
+    );
   else if (C > 1) {
-    const values = subject.kind === 'line'
-      ? nodeSetByContext(p, m, subject.nodes, 'inclusive')
-      : functionRows(p, m, cachedFunctionTotals(p, m), [subject.fn], 'inclusive');
+    const values =
+      subject.kind === 'line'
+        ? nodeSetByContext(p, m, subject.nodes, 'inclusive')
+        : functionRows(p, m, cachedFunctionTotals(p, m), [subject.fn], 'inclusive');
     const s = spreadOf(values);
     const noun = contextNoun(p.contexts);
     const fv = (v: number) => formatValue(v, metric.unit);
     const dist = distributionOf(values);
-    const svg = sortedBarSparkline(dist.sorted, { width: 160, height: 28, color: SPARKLINE_COLOR, title: `${metric.label} per ${noun.replace(/s$/, '')}, sorted: ${fv(s.min)} … ${fv(s.max)}` });
+    const svg = sortedBarSparkline(dist.sorted, {
+      width: 160,
+      height: 28,
+      color: SPARKLINE_COLOR,
+      title: `${metric.label} per ${noun.replace(/s$/, '')}, sorted: ${fv(s.min)} … ${fv(s.max)}`,
+    });
     const uri = `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
     out.appendMarkdown(`**${md(metric.label)} across ${C} ${noun}** (inclusive, sorted)\n\n`);
     out.appendMarkdown(`![${md(metric.label)} per ${noun}, sorted](${uri})\n\n`);
-    out.appendMarkdown(`min ${fv(s.min)} · mean ${fv(s.mean)} · max ${fv(s.max)} on ${md(p.contexts[s.maxContext]!.label)} · imbalance ${s.imbalance.toFixed(2)}× max/mean\n\n`);
+    out.appendMarkdown(
+      `min ${fv(s.min)} · mean ${fv(s.mean)} · max ${fv(s.max)} on ${md(p.contexts[s.maxContext]!.label)} · imbalance ${s.imbalance.toFixed(2)}× max/mean\n\n`,
+    );
   }
 
   // Callers and callees of the function (for a line: of the function it belongs to).
@@ -181,11 +222,14 @@ export function hoverMarkdown(lp: LoadedProfile, subject: Subject, fileName: str
     };
     const of = subject.kind === 'line' ? ` of ${code(cc.name)}` : '';
     if (cc.callers.length) out.appendMarkdown(`**Callers${of}:** ${list(cc.callers, null)}\n\n`);
-    if (cc.callees.length) out.appendMarkdown(`**Callees${of}:** ${list(cc.callees, subject.kind === 'line' ? subject.line : null)}\n\n`);
+    if (cc.callees.length)
+      out.appendMarkdown(`**Callees${of}:** ${list(cc.callees, subject.kind === 'line' ? subject.line : null)}\n\n`);
   }
 
   if (moved.length) {
-    out.appendMarkdown(`**Data movement from this ${subject.kind}**\n\n| direction | bytes | copies | time |\n|:--|--:|--:|--:|\n`);
+    out.appendMarkdown(
+      `**Data movement from this ${subject.kind}**\n\n| direction | bytes | copies | time |\n|:--|--:|--:|--:|\n`,
+    );
     for (const d of moved) out.appendMarkdown(dataMovementRow(d));
     out.appendMarkdown('\n');
   }
@@ -218,7 +262,11 @@ const RUNS_LISTED = 8;
  * function or the line's nodes as a sorted sparkline, the spread, and the slowest and fastest runs.
  * Runs without the function or line are left out (and counted), never drawn as zeros.
  */
-function ensembleSpreadMarkdown(ep: EnsembleProfile, metric: MetricDescriptor, of: { fn: string } | { nodes: number[] }): string {
+function ensembleSpreadMarkdown(
+  ep: EnsembleProfile,
+  metric: MetricDescriptor,
+  of: { fn: string } | { nodes: number[] },
+): string {
   const e = ep.ensembleOf(metric.name);
   let values: Float64Array | null;
   if ('fn' in of) values = ep.functionValues(metric.name, of.fn);
@@ -232,17 +280,25 @@ function ensembleSpreadMarkdown(ep: EnsembleProfile, metric: MetricDescriptor, o
     }
   }
   if (!values) return '';
-  const runs = Array.from(values, (v, r) => ({ run: e.runs[r]!.name, v })).filter(x => x.v === x.v).sort((a, b) => a.v - b.v);
+  const runs = Array.from(values, (v, r) => ({ run: e.runs[r]!.name, v }))
+    .filter(x => x.v === x.v)
+    .sort((a, b) => a.v - b.v);
   if (runs.length === 0) return '';
   const fv = (v: number) => formatValue(v, metric.unit);
   const sorted = Float64Array.from(runs, x => x.v);
-  const svg = sortedBarSparkline(sorted, { width: 160, height: 28, color: SPARKLINE_COLOR, title: `${metric.label} per run, sorted: ${fv(sorted[0]!)} … ${fv(sorted[sorted.length - 1]!)}` });
+  const svg = sortedBarSparkline(sorted, {
+    width: 160,
+    height: 28,
+    color: SPARKLINE_COLOR,
+    title: `${metric.label} per run, sorted: ${fv(sorted[0]!)} … ${fv(sorted[sorted.length - 1]!)}`,
+  });
   const uri = `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
   let text = `**${md(metric.label)} across ${runs.length} of ${e.runCount} runs** (inclusive, mean over each run's ranks, sorted)\n\n`;
   text += `![${md(metric.label)} per run, sorted](${uri})\n\n`;
   const spread = 'fn' in of ? ep.spreads(metric.name).get(of.fn) : undefined;
   if (spread) text += `${md(spreadText(spread, metric.unit))}\n\n`;
-  const slowest = runs[runs.length - 1]!, fastest = runs[0]!;
+  const slowest = runs[runs.length - 1]!,
+    fastest = runs[0]!;
   text += `slowest ${code(slowest.run)} ${fv(slowest.v)} · fastest ${code(fastest.run)} ${fv(fastest.v)}${runs.length < e.runCount ? ` · missing in ${e.runCount - runs.length} run${e.runCount - runs.length === 1 ? '' : 's'}` : ''}\n\n`;
   if (runs.length <= RUNS_LISTED) {
     text += '| run | value |\n|:--|--:|\n';

@@ -12,15 +12,21 @@ export interface MappedFile {
  * path, pathMappings, trailing components, remembered answers), keyed by the file's URI string.
  * Paths that do not resolve are left out; the resolver lists them as unresolved.
  */
-export async function resolveRecordedFiles(resolver: SourceResolver, recorded: Iterable<string>): Promise<Map<string, MappedFile>> {
+export async function resolveRecordedFiles(
+  resolver: SourceResolver,
+  recorded: Iterable<string>,
+): Promise<Map<string, MappedFile>> {
   const out = new Map<string, MappedFile>();
-  await Promise.all([...new Set(recorded)].map(async rec => {
-    const uri = await resolver.resolve(rec);
-    if (!uri) return;
-    const key = uri.toString();
-    const f = out.get(key);
-    if (f) f.recorded.push(rec); else out.set(key, { uri, recorded: [rec] });
-  }));
+  await Promise.all(
+    [...new Set(recorded)].map(async rec => {
+      const uri = await resolver.resolve(rec);
+      if (!uri) return;
+      const key = uri.toString();
+      const f = out.get(key);
+      if (f) f.recorded.push(rec);
+      else out.set(key, { uri, recorded: [rec] });
+    }),
+  );
   for (const f of out.values()) f.recorded.sort();
   return out;
 }

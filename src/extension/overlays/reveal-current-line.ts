@@ -12,7 +12,10 @@ import { resolveRecordedFiles, type MappedFile } from './recorded-files';
 import { SOURCE_CHANGED, type SourceEdits } from './source-edits';
 
 /** A side-bar tree with its view (the view reveals and selects rows). */
-export interface RevealableTree { provider: AnalysisTreeProvider; view: vscode.TreeView<AnalysisEntry> }
+export interface RevealableTree {
+  provider: AnalysisTreeProvider;
+  view: vscode.TreeView<AnalysisEntry>;
+}
 
 /** What the last Reveal Current Line found and showed (for the status of the command and for tests). */
 export interface LineReveal {
@@ -70,7 +73,17 @@ export class LineRevealer {
     const doc = editor.document;
     const line0 = editor.selection.active.line;
     const name = path.basename(doc.uri.fsPath);
-    const result: LineReveal = { uri: doc.uri.toString(), line: line0 + 1, profiledLine: undefined, nodes: [], exact: false, function: undefined, views: {}, sankey: [], message: undefined };
+    const result: LineReveal = {
+      uri: doc.uri.toString(),
+      line: line0 + 1,
+      profiledLine: undefined,
+      nodes: [],
+      exact: false,
+      function: undefined,
+      views: {},
+      sankey: [],
+      message: undefined,
+    };
     const map = this.edits.linesOf(doc);
     const files = await this.recordedPathsOf(lp, doc.uri);
     if (!map) result.message = `HPC Lens: ${SOURCE_CHANGED} — ${name} no longer matches ${lp.name}.`;
@@ -83,9 +96,10 @@ export class LineRevealer {
         result.function = found.function >= 0 ? lp.functions.names[found.function] : undefined;
       }
       if (result.nodes.length === 0) {
-        result.message = result.profiledLine === undefined && files.size
-          ? `HPC Lens: line ${line0 + 1} of ${name} was edited since the profile; no profile data for it.`
-          : `HPC Lens: no profile data on line ${line0 + 1} of ${name}.`;
+        result.message =
+          result.profiledLine === undefined && files.size
+            ? `HPC Lens: line ${line0 + 1} of ${name} was edited since the profile; no profile data for it.`
+            : `HPC Lens: no profile data on line ${line0 + 1} of ${name}.`;
       }
     }
     this.last = result;
@@ -102,9 +116,13 @@ export class LineRevealer {
   private async revealInTrees(r: LineReveal, files: ReadonlySet<string>): Promise<void> {
     for (const [id, { provider, view }] of this.trees()) {
       if (!view.visible) continue;
-      const atLine = r.exact ? provider.find(e => !!e.location && files.has(e.location.file) && e.location.line === r.profiledLine) : [];
+      const atLine = r.exact
+        ? provider.find(e => !!e.location && files.has(e.location.file) && e.location.line === r.profiledLine)
+        : [];
       // Function rows: by location name, or by label where the profile gives the function no file.
-      const ofFunction = r.function ? provider.find(e => e.location?.name === r.function || e.label === r.function) : [];
+      const ofFunction = r.function
+        ? provider.find(e => e.location?.name === r.function || e.label === r.function)
+        : [];
       // A hot path lists a function on every step below it: the deepest step is the one meant.
       const pick = atLine[atLine.length - 1] ?? ofFunction[ofFunction.length - 1];
       if (!pick) continue;

@@ -78,7 +78,10 @@ export class SourceEdits implements vscode.Disposable {
     const tracker = t.tracker;
     return {
       current: l => tracker.toCurrent(l - 1),
-      profiled: l => { const o = tracker.toOriginal(l); return o === undefined ? undefined : o + 1; },
+      profiled: l => {
+        const o = tracker.toOriginal(l);
+        return o === undefined ? undefined : o + 1;
+      },
     };
   }
 
@@ -105,7 +108,12 @@ export class SourceEdits implements vscode.Disposable {
     if (t) return t;
     const text = doc.getText();
     d.lines ??= splitLines(text);
-    t = { tracker: new LineTracker(doc.lineCount), baseline: textFingerprint(text), baselineLineCount: doc.lineCount, stale: undefined };
+    t = {
+      tracker: new LineTracker(doc.lineCount),
+      baseline: textFingerprint(text),
+      baselineLineCount: doc.lineCount,
+      stale: undefined,
+    };
     d.tracks.set(lp, t);
     if (d.tracks.size > PROFILES_KEPT) d.tracks.delete(d.tracks.keys().next().value!);
     return t;
@@ -113,14 +121,20 @@ export class SourceEdits implements vscode.Disposable {
 
   private onOpen(doc: vscode.TextDocument): void {
     const d = this.docs.get(doc.uri.toString());
-    if (!d) { const lp = this.profiles.active; if (lp) this.trackOf(doc, lp); return; }
+    if (!d) {
+      const lp = this.profiles.active;
+      if (lp) this.trackOf(doc, lp);
+      return;
+    }
     // Reopened: the baseline again, the text we followed until it closed, or something we did not see change.
     const text = doc.getText();
     const fp = textFingerprint(text);
     d.lines = splitLines(text);
     for (const t of d.tracks.values()) {
-      if (fp === t.baseline) { t.tracker.reset(); t.stale = undefined; }
-      else if (fp !== d.closed) t.stale = SOURCE_CHANGED;
+      if (fp === t.baseline) {
+        t.tracker.reset();
+        t.stale = undefined;
+      } else if (fp !== d.closed) t.stale = SOURCE_CHANGED;
     }
     this.changed.fire(doc.uri);
   }
@@ -140,22 +154,38 @@ export class SourceEdits implements vscode.Disposable {
     const lines = d.lines ?? splitLines(doc.getText());
     for (const c of e.contentChanges) {
       const r = c.range;
-      const change = lineChangeOf({ startLine: r.start.line, startCharacter: r.start.character, endLine: r.end.line, endCharacter: r.end.character }, c.text, lines[r.start.line]?.length ?? 0);
+      const change = lineChangeOf(
+        {
+          startLine: r.start.line,
+          startCharacter: r.start.character,
+          endLine: r.end.line,
+          endCharacter: r.end.character,
+        },
+        c.text,
+        lines[r.start.line]?.length ?? 0,
+      );
       for (const t of d.tracks.values()) t.tracker.apply(change);
-      const joined = (lines[r.start.line] ?? '').slice(0, r.start.character) + c.text + (lines[r.end.line] ?? '').slice(r.end.character);
+      const joined =
+        (lines[r.start.line] ?? '').slice(0, r.start.character) +
+        c.text +
+        (lines[r.end.line] ?? '').slice(r.end.character);
       lines.splice(r.start.line, r.end.line - r.start.line + 1, ...splitLines(joined));
     }
     d.lines = lines;
     // Back at a profile's text (undo, revert): its original lines, exactly.
     let fp: string | undefined;
     for (const [lp, t] of d.tracks) {
-      if (doc.lineCount === t.baselineLineCount && (fp ??= textFingerprint(doc.getText())) === t.baseline) t.tracker.reset();
+      if (doc.lineCount === t.baselineLineCount && (fp ??= textFingerprint(doc.getText())) === t.baseline)
+        t.tracker.reset();
       t.stale = isStale(t, lp, doc.uri) ? SOURCE_CHANGED : undefined;
     }
     this.changed.fire(doc.uri);
   }
 
-  dispose(): void { this.subs.forEach(s => s.dispose()); this.changed.dispose(); }
+  dispose(): void {
+    this.subs.forEach(s => s.dispose());
+    this.changed.dispose();
+  }
 }
 
 /** Most of the file's profiled lines (costly lines and function lines) no longer exist as they were. */
@@ -166,7 +196,8 @@ function isStale(t: ProfileTrack, lp: LoadedProfile, uri: vscode.Uri): boolean {
   if (!o) return false;
   const profiled = new Set<number>(o.lines.map(l => l.line));
   for (const f of o.functions) if (f.near !== null) profiled.add(f.near);
-  let kept = 0, inFile = 0;
+  let kept = 0,
+    inFile = 0;
   for (const line of profiled) {
     if (line > t.baselineLineCount) continue; // not a line of this text at all
     inFile++;

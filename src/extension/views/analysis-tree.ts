@@ -28,39 +28,58 @@ export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEnt
   /** Parent of every nested row (TreeView.reveal walks up through getParent). */
   private parents = new Map<AnalysisEntry, AnalysisEntry>();
 
-  constructor(private readonly profiles: ProfileManager, private readonly compute: (lp: LoadedProfile) => AnalysisEntry[]) {
+  constructor(
+    private readonly profiles: ProfileManager,
+    private readonly compute: (lp: LoadedProfile) => AnalysisEntry[],
+  ) {
     this.subs = [
       profiles.onDidChange(() => this.refresh()),
-      vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('hpcLens')) this.refresh(); }),
+      vscode.workspace.onDidChangeConfiguration(e => {
+        if (e.affectsConfiguration('hpcLens')) this.refresh();
+      }),
     ];
     this.refresh();
   }
 
   /** The rows as last computed (top level), for tests and exports. */
-  get entries(): readonly AnalysisEntry[] { return this.rows; }
+  get entries(): readonly AnalysisEntry[] {
+    return this.rows;
+  }
 
   refresh(): void {
     const lp = this.profiles.active;
     this.rows = lp ? this.compute(lp) : [];
     this.parents = new Map();
-    const link = (e: AnalysisEntry) => { for (const c of e.children ?? []) { this.parents.set(c, e); link(c); } };
+    const link = (e: AnalysisEntry) => {
+      for (const c of e.children ?? []) {
+        this.parents.set(c, e);
+        link(c);
+      }
+    };
     this.rows.forEach(link);
     this.changed.fire();
   }
 
   getTreeItem(e: AnalysisEntry): vscode.TreeItem {
-    const item = new vscode.TreeItem(e.label, e.children?.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      e.label,
+      e.children?.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
     item.description = e.description;
     item.tooltip = new vscode.MarkdownString(e.tooltip);
     item.iconPath = new vscode.ThemeIcon(e.icon);
     if (e.location) {
-      item.command = { command: 'hpcLens.revealNode', title: 'Open Source', arguments: [e.location.file, e.location.line, e.location.name] };
+      item.command = {
+        command: 'hpcLens.revealNode',
+        title: 'Open Source',
+        arguments: [e.location.file, e.location.line, e.location.name],
+      };
     }
     return item;
   }
 
   getChildren(e?: AnalysisEntry): AnalysisEntry[] {
-    return e ? e.children ?? [] : this.rows;
+    return e ? (e.children ?? []) : this.rows;
   }
 
   getParent(e: AnalysisEntry): AnalysisEntry | undefined {
@@ -70,10 +89,18 @@ export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEnt
   /** Every row (nested ones too, parents first) that `match` accepts. */
   find(match: (e: AnalysisEntry) => boolean): AnalysisEntry[] {
     const out: AnalysisEntry[] = [];
-    const walk = (list: readonly AnalysisEntry[]) => { for (const e of list) { if (match(e)) out.push(e); walk(e.children ?? []); } };
+    const walk = (list: readonly AnalysisEntry[]) => {
+      for (const e of list) {
+        if (match(e)) out.push(e);
+        walk(e.children ?? []);
+      }
+    };
     walk(this.rows);
     return out;
   }
 
-  dispose(): void { this.subs.forEach(s => s.dispose()); this.changed.dispose(); }
+  dispose(): void {
+    this.subs.forEach(s => s.dispose());
+    this.changed.dispose();
+  }
 }

@@ -2,7 +2,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CallTree } from '../../analysis/model/call-tree';
 import { DataMovementKind } from '../../analysis/model/trace';
-import { deviceLabel, directionSummary, type DataMovementSite, type DirectionTotals } from '../../analysis/stats/data-movement-sites';
+import {
+  deviceLabel,
+  directionSummary,
+  type DataMovementSite,
+  type DirectionTotals,
+} from '../../analysis/stats/data-movement-sites';
 import { formatBytes, formatSeconds } from '../../analysis/stats/format';
 import { dataMovementSitesOf } from '../overlays/data-movement-decorations';
 import type { ProfileManager } from '../profile-manager';
@@ -22,17 +27,28 @@ function siteLabel(s: DataMovementSite): string {
 }
 
 function sizeRange(d: DirectionTotals): string {
-  return d.minBytes === d.maxBytes ? `each ${formatBytes(d.minBytes)}` : `${formatBytes(d.minBytes)} … ${formatBytes(d.maxBytes)} each`;
+  return d.minBytes === d.maxBytes
+    ? `each ${formatBytes(d.minBytes)}`
+    : `${formatBytes(d.minBytes)} … ${formatBytes(d.maxBytes)} each`;
 }
 
 function directionRow(s: DataMovementSite, d: DirectionTotals, location: AnalysisEntry['location']): AnalysisEntry {
   return {
     label: d.label,
     description: directionSummary(d).slice(d.label.length + 1),
-    tooltip: `**${d.label}** from ${siteLabel(s)}: ${d.count} × (${sizeRange(d)}), ${formatBytes(d.bytes)} in ${formatSeconds(d.durationNs * 1e-9)}` +
-      (d.bandwidth !== null ? `, ${formatBytes(d.bandwidth)}/s achieved` : '') + `\n\ndevices: ${d.devices.map(deviceLabel).join(', ')}`,
+    tooltip:
+      `**${d.label}** from ${siteLabel(s)}: ${d.count} × (${sizeRange(d)}), ${formatBytes(d.bytes)} in ${formatSeconds(d.durationNs * 1e-9)}` +
+      (d.bandwidth !== null ? `, ${formatBytes(d.bandwidth)}/s achieved` : '') +
+      `\n\ndevices: ${d.devices.map(deviceLabel).join(', ')}`,
     location,
-    icon: d.kind === DataMovementKind.HostToDevice ? 'arrow-right' : d.kind === DataMovementKind.DeviceToHost ? 'arrow-left' : d.kind === DataMovementKind.Memset ? 'symbol-constant' : 'arrow-swap',
+    icon:
+      d.kind === DataMovementKind.HostToDevice
+        ? 'arrow-right'
+        : d.kind === DataMovementKind.DeviceToHost
+          ? 'arrow-left'
+          : d.kind === DataMovementKind.Memset
+            ? 'symbol-constant'
+            : 'arrow-swap',
   };
 }
 
@@ -68,7 +84,8 @@ function siteEntry(lp: LoadedProfile, s: DataMovementSite): AnalysisEntry {
     return {
       label: [...shown, s.name].join(' › '),
       description: `${formatBytes(p.bytes)} · ${p.count}×`,
-      tooltip: `**Issuing call path** (${formatBytes(p.bytes)} in ${p.count} operation${p.count === 1 ? '' : 's'}, ${formatSeconds(p.durationNs * 1e-9)})\n\n` +
+      tooltip:
+        `**Issuing call path** (${formatBytes(p.bytes)} in ${p.count} operation${p.count === 1 ? '' : 's'}, ${formatSeconds(p.durationNs * 1e-9)})\n\n` +
         [...frames, `**${s.name}**${s.file ? ` (${siteLabel(s)})` : ''}`, ...below].map(f => `- ${f}`).join('\n'),
       location: caller >= 0 ? { file: tree.file(caller)!, line: tree.line(caller), name: tree.name(caller) } : location,
       icon: 'call-incoming',
@@ -77,7 +94,8 @@ function siteEntry(lp: LoadedProfile, s: DataMovementSite): AnalysisEntry {
   return {
     label: siteLabel(s),
     description: `${dominant.label} ${formatBytes(dominant.bytes)} · ${dominant.count}×${more ? ` · +${more} more` : ''}`,
-    tooltip: `**${siteLabel(s)}** in ${s.name}${s.file ? `\n\n${s.file}:${s.line}` : ' (no source location on the call path: grouped by the launching function)'}\n\n` +
+    tooltip:
+      `**${siteLabel(s)}** in ${s.name}${s.file ? `\n\n${s.file}:${s.line}` : ' (no source location on the call path: grouped by the launching function)'}\n\n` +
       s.directions.map(d => `- ${directionSummary(d)} (${sizeRange(d)})`).join('\n'),
     location,
     icon: 'arrow-swap',
@@ -86,14 +104,17 @@ function siteEntry(lp: LoadedProfile, s: DataMovementSite): AnalysisEntry {
 }
 
 function dataMovementRows(lp: LoadedProfile): AnalysisEntry[] {
-  return dataMovementSitesOf(lp.profile).sites.slice(0, LIST_LENGTH).map(s => siteEntry(lp, s));
+  return dataMovementSitesOf(lp.profile)
+    .sites.slice(0, LIST_LENGTH)
+    .map(s => siteEntry(lp, s));
 }
 
 /** The first site opens expanded, the rest collapsed: a trace can issue copies from many places. */
 class DataMovementTreeProvider extends AnalysisTreeProvider {
   override getTreeItem(e: AnalysisEntry): vscode.TreeItem {
     const item = super.getTreeItem(e);
-    if (e.children?.length && this.entries.indexOf(e) > 0) item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
+    if (e.children?.length && this.entries.indexOf(e) > 0)
+      item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
     return item;
   }
 }
@@ -103,12 +124,20 @@ class DataMovementTreeProvider extends AnalysisTreeProvider {
  * issues them, most bytes first; under each, its directions and the call paths that issue the most
  * bytes. Shown only while the active dataset has data movement; a click opens the line.
  */
-export function registerDataMovementView(profiles: ProfileManager): { provider: AnalysisTreeProvider; disposables: vscode.Disposable[] } {
+export function registerDataMovementView(profiles: ProfileManager): {
+  provider: AnalysisTreeProvider;
+  disposables: vscode.Disposable[];
+} {
   const provider = new DataMovementTreeProvider(profiles, dataMovementRows);
-  const setContext = () => void vscode.commands.executeCommand('setContext', HAS_DATA_MOVEMENT, provider.entries.length > 0);
+  const setContext = () =>
+    void vscode.commands.executeCommand('setContext', HAS_DATA_MOVEMENT, provider.entries.length > 0);
   setContext();
   return {
     provider,
-    disposables: [provider, profiles.onDidChange(setContext), vscode.window.createTreeView(DATA_MOVEMENT_VIEW, { treeDataProvider: provider, showCollapseAll: true })],
+    disposables: [
+      provider,
+      profiles.onDidChange(setContext),
+      vscode.window.createTreeView(DATA_MOVEMENT_VIEW, { treeDataProvider: provider, showCollapseAll: true }),
+    ],
   };
 }

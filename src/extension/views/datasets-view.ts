@@ -17,7 +17,12 @@ export const DatasetCommand = {
   copyPath: 'hpcLens.copyDatasetPath',
 } as const;
 
-const KIND_ICON: Record<DatasetKind, string> = { profile: 'list-tree', trace: 'pulse', diff: 'diff', ensemble: 'layers' };
+const KIND_ICON: Record<DatasetKind, string> = {
+  profile: 'list-tree',
+  trace: 'pulse',
+  diff: 'diff',
+  ensemble: 'layers',
+};
 
 /** One row of the Datasets view as shown (for tests and the status bar). */
 export interface DatasetEntry {
@@ -78,7 +83,10 @@ class DatasetsTreeProvider implements vscode.TreeDataProvider<Dataset>, vscode.D
     const tooltip = new vscode.MarkdownString(e.tooltip, true);
     tooltip.isTrusted = false;
     item.tooltip = tooltip;
-    item.iconPath = new vscode.ThemeIcon(KIND_ICON[d.kind], active ? new vscode.ThemeColor('charts.orange') : undefined);
+    item.iconPath = new vscode.ThemeIcon(
+      KIND_ICON[d.kind],
+      active ? new vscode.ThemeColor('charts.orange') : undefined,
+    );
     item.contextValue = `hpcLens.dataset.${d.kind}${active ? '.active' : ''}`;
     item.accessibilityInformation = { label: `${e.label}, ${e.kind}${active ? ', active' : ''}, ${e.description}` };
     item.command = { command: DatasetCommand.activate, title: 'Activate Dataset', arguments: [d] };
@@ -89,7 +97,10 @@ class DatasetsTreeProvider implements vscode.TreeDataProvider<Dataset>, vscode.D
     return d ? [] : [...this.profiles.datasets];
   }
 
-  dispose(): void { this.sub.dispose(); this.changed.dispose(); }
+  dispose(): void {
+    this.sub.dispose();
+    this.changed.dispose();
+  }
 }
 
 /** From a view row the dataset itself; from the palette a quick pick (undefined when dismissed). */
@@ -99,7 +110,11 @@ async function pickDataset(profiles: ProfileManager, arg: unknown, title: string
   if (profiles.datasets.length === 0) return undefined;
   const items = profiles.datasets.map(d => {
     const e = datasetEntry(d, d === profiles.activeDataset);
-    return { label: `$(${KIND_ICON[d.kind]}) ${e.label}`, description: e.active ? `active · ${e.description}` : e.description, dataset: d };
+    return {
+      label: `$(${KIND_ICON[d.kind]}) ${e.label}`,
+      description: e.active ? `active · ${e.description}` : e.description,
+      dataset: d,
+    };
   });
   return (await vscode.window.showQuickPick(items, { title, matchOnDescription: true }))?.dataset;
 }
@@ -110,10 +125,15 @@ function datasetUris(d: Dataset): vscode.Uri[] {
 }
 
 /** Registers the Datasets view and its commands. */
-export function registerDatasetsView(profiles: ProfileManager): { entries(): DatasetEntry[]; disposables: vscode.Disposable[] } {
+export function registerDatasetsView(profiles: ProfileManager): {
+  entries(): DatasetEntry[];
+  disposables: vscode.Disposable[];
+} {
   const provider = new DatasetsTreeProvider(profiles);
   const view = vscode.window.createTreeView(DATASETS_VIEW, { treeDataProvider: provider });
-  const describeView = () => { view.description = profiles.datasets.length > 1 ? `${profiles.datasets.length} loaded` : undefined; };
+  const describeView = () => {
+    view.description = profiles.datasets.length > 1 ? `${profiles.datasets.length} loaded` : undefined;
+  };
   const reg = vscode.commands.registerCommand;
   return {
     entries: () => profiles.datasets.map(d => datasetEntry(d, d === profiles.activeDataset)),
@@ -147,9 +167,16 @@ export function registerDatasetsView(profiles: ProfileManager): { entries(): Dat
       reg(DatasetCommand.copyPath, async (arg?: unknown) => {
         const d = await pickDataset(profiles, arg, 'HPC Lens: copy dataset path');
         if (!d) return undefined;
-        const text = datasetUris(d).map(u => u.fsPath).join('\n');
+        const text = datasetUris(d)
+          .map(u => u.fsPath)
+          .join('\n');
         await vscode.env.clipboard.writeText(text);
-        void vscode.window.setStatusBarMessage(`Copied ${datasetUris(d).map(u => path.basename(u.fsPath)).join(' and ')} path`, 3000);
+        void vscode.window.setStatusBarMessage(
+          `Copied ${datasetUris(d)
+            .map(u => path.basename(u.fsPath))
+            .join(' and ')} path`,
+          3000,
+        );
         return text;
       }),
     ],

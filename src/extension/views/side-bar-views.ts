@@ -28,7 +28,9 @@ function where(file: string | null, line: number | null): string {
   return file ? `\n\n${file}${line ? `:${line}` : ''}` : '';
 }
 
-function metricOf(lp: LoadedProfile) { return lp.profile.metrics[lp.metric]!; }
+function metricOf(lp: LoadedProfile) {
+  return lp.profile.metrics[lp.metric]!;
+}
 
 /**
  * The lists derived with the selected metric (in the analysis worker, with the overlays), or
@@ -50,14 +52,16 @@ function hotPaths(lp: LoadedProfile, s: SideBarLists): AnalysisEntry[] {
     const step = path[k];
     if (!step) return [];
     const name = p.tree.name(step.node);
-    return [{
-      label: name,
-      description: `${formatShare(step.share)} · ${formatValue(step.inclusive, unit)}`,
-      tooltip: `**${name}**: ${formatValue(step.inclusive, unit)} inclusive (${formatShare(step.share)}), ${formatValue(step.exclusive, unit)} exclusive ${label}${where(p.tree.file(step.node), p.tree.line(step.node))}`,
-      location: nodeLocation(p, step.node),
-      icon: k === path.length - 1 ? 'flame' : 'arrow-small-right',
-      children: chain(path, k + 1),
-    }];
+    return [
+      {
+        label: name,
+        description: `${formatShare(step.share)} · ${formatValue(step.inclusive, unit)}`,
+        tooltip: `**${name}**: ${formatValue(step.inclusive, unit)} inclusive (${formatShare(step.share)}), ${formatValue(step.exclusive, unit)} exclusive ${label}${where(p.tree.file(step.node), p.tree.line(step.node))}`,
+        location: nodeLocation(p, step.node),
+        icon: k === path.length - 1 ? 'flame' : 'arrow-small-right',
+        children: chain(path, k + 1),
+      },
+    ];
   };
   return s.hotPaths.flatMap(path => chain(path, 0));
 }
@@ -68,8 +72,11 @@ function lines(lp: LoadedProfile, s: SideBarLists): AnalysisEntry[] {
   return s.topLines.map(e => ({
     label: `${path.basename(e.file)}:${e.line}`,
     description: `${formatShare(e.share)} · ${formatValue(e.exclusive, unit)}${e.calls > 0 ? ` · calls ${formatValue(e.calls, unit)}` : ''}`,
-    tooltip: `**${e.file}:${e.line}**\n\n${formatValue(e.exclusive, unit)} on this line, ${formatValue(e.calls, unit)} in calls made from it` +
-      (p.contextCount > 1 ? `\n\nper ${contextNoun(p.contexts)}: min ${formatValue(e.contexts.min, unit)} · mean ${formatValue(e.contexts.mean, unit)} · max ${formatValue(e.contexts.max, unit)} (${p.contexts[e.contexts.maxContext]!.label})` : ''),
+    tooltip:
+      `**${e.file}:${e.line}**\n\n${formatValue(e.exclusive, unit)} on this line, ${formatValue(e.calls, unit)} in calls made from it` +
+      (p.contextCount > 1
+        ? `\n\nper ${contextNoun(p.contexts)}: min ${formatValue(e.contexts.min, unit)} · mean ${formatValue(e.contexts.mean, unit)} · max ${formatValue(e.contexts.max, unit)} (${p.contexts[e.contexts.maxContext]!.label})`
+        : ''),
     location: { file: e.file, line: e.line, name: `${path.basename(e.file)}:${e.line}` },
     icon: 'symbol-number',
   }));
@@ -100,7 +107,8 @@ function imbalance(lp: LoadedProfile, s: SideBarLists): AnalysisEntry[] {
     return {
       label: e.name,
       description: `${e.imbalance.toFixed(2)}× · max on ${p.contexts[e.maxContext]!.label}`,
-      tooltip: `**${e.name}**: max/mean ${e.imbalance.toFixed(2)}× over ${p.contextCount} ${contextNoun(p.contexts)}\n\nmin ${formatValue(e.min, unit)} · mean ${formatValue(e.mean, unit)} · max ${formatValue(e.max, unit)} (${p.contexts[e.maxContext]!.label}) · ${formatShare(e.share)} of the total` +
+      tooltip:
+        `**${e.name}**: max/mean ${e.imbalance.toFixed(2)}× over ${p.contextCount} ${contextNoun(p.contexts)}\n\nmin ${formatValue(e.min, unit)} · mean ${formatValue(e.mean, unit)} · max ${formatValue(e.max, unit)} (${p.contexts[e.maxContext]!.label}) · ${formatShare(e.share)} of the total` +
         (frame >= 0 ? where(p.tree.file(frame), p.tree.line(frame)) : ''),
       location: frame >= 0 ? nodeLocation(p, frame) : null,
       icon: 'warning',
@@ -118,7 +126,10 @@ export interface SideBarViews {
 /** Registers the four analysis views of the HPC Lens side bar. */
 export function registerSideBarViews(profiles: ProfileManager): SideBarViews {
   const views: [SideBarViewId, (lp: LoadedProfile, s: SideBarLists) => AnalysisEntry[]][] = [
-    [SideBarView.hotPaths, hotPaths], [SideBarView.topLines, lines], [SideBarView.topFunctions, functions], [SideBarView.imbalance, imbalance],
+    [SideBarView.hotPaths, hotPaths],
+    [SideBarView.topLines, lines],
+    [SideBarView.topFunctions, functions],
+    [SideBarView.imbalance, imbalance],
   ];
   const providers = new Map<SideBarViewId, AnalysisTreeProvider>();
   let inFlight: LoadedProfile | undefined;
@@ -126,14 +137,30 @@ export function registerSideBarViews(profiles: ProfileManager): SideBarViews {
     if (inFlight === lp) return;
     inFlight = lp;
     lp.sideBarLists().then(
-      () => { inFlight = undefined; if (profiles.active === lp) for (const p of providers.values()) p.refresh(); },
-      e => { inFlight = undefined; console.error(`HPC Lens: the side-bar lists could not be computed: ${(e as Error).message}`); },
+      () => {
+        inFlight = undefined;
+        if (profiles.active === lp) for (const p of providers.values()) p.refresh();
+      },
+      e => {
+        inFlight = undefined;
+        console.error(`HPC Lens: the side-bar lists could not be computed: ${(e as Error).message}`);
+      },
     );
   };
   for (const [id, format] of views) {
-    providers.set(id, new AnalysisTreeProvider(profiles, lp => { const s = listsOf(lp, recompute); return s ? format(lp, s) : []; }));
+    providers.set(
+      id,
+      new AnalysisTreeProvider(profiles, lp => {
+        const s = listsOf(lp, recompute);
+        return s ? format(lp, s) : [];
+      }),
+    );
   }
   const treeViews = new Map<SideBarViewId, vscode.TreeView<AnalysisEntry>>();
-  for (const [id, provider] of providers) treeViews.set(id, vscode.window.createTreeView(id, { treeDataProvider: provider, showCollapseAll: id === SideBarView.hotPaths }));
+  for (const [id, provider] of providers)
+    treeViews.set(
+      id,
+      vscode.window.createTreeView(id, { treeDataProvider: provider, showCollapseAll: id === SideBarView.hotPaths }),
+    );
   return { providers, views: treeViews, disposables: [...providers.values(), ...treeViews.values()] };
 }

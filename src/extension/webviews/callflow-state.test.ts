@@ -19,7 +19,15 @@ describe('CallFlow panel state', () => {
     const data = superGraphData(profile, 't');
     const multi = data.nodes.find(n => (n.entryCount ?? 0) >= 2)!;
     assert.ok(multi, 'a node with several entry functions');
-    let s = ok(applyCallflowRequest(initialCallflowState(), { type: 'callflow/split', nodeId: multi.id, mode: 'entry' }, data, 4, false));
+    let s = ok(
+      applyCallflowRequest(
+        initialCallflowState(),
+        { type: 'callflow/split', nodeId: multi.id, mode: 'entry' },
+        data,
+        4,
+        false,
+      ),
+    );
     assert.deepEqual(s.splits, [{ node: multi.id, mode: 'entry' }]);
     const split = superGraphData(profile, 't', { splits: s.splits });
     const parts = split.nodes.filter(n => n.baseId === multi.id && n.id !== multi.id);
@@ -30,8 +38,20 @@ describe('CallFlow panel state', () => {
     assert.deepEqual(s.splits, [{ node: multi.id, mode: 'caller' }], 'one split per supernode, the latest wins');
     s = ok(applyCallflowRequest(s, { type: 'callflow/unsplit', nodeId: parts[1]!.id }, split, 4, false));
     assert.deepEqual(s.splits, []);
-    assert.match((applyCallflowRequest(s, { type: 'callflow/unsplit', nodeId: multi.id }, data, 4, false) as { error: string }).error, /not split/);
-    s = ok(applyCallflowRequest(s, { type: 'callflow/reveal', nodeId: multi.id, function: multi.entries![0]!.name }, data, 4, false));
+    assert.match(
+      (applyCallflowRequest(s, { type: 'callflow/unsplit', nodeId: multi.id }, data, 4, false) as { error: string })
+        .error,
+      /not split/,
+    );
+    s = ok(
+      applyCallflowRequest(
+        s,
+        { type: 'callflow/reveal', nodeId: multi.id, function: multi.entries![0]!.name },
+        data,
+        4,
+        false,
+      ),
+    );
     assert.equal(s.reveal.length, 1);
   });
 
@@ -39,12 +59,32 @@ describe('CallFlow panel state', () => {
     const profile = await readProfile(samplePath);
     const data = superGraphData(profile, 't');
     const s0 = initialCallflowState();
-    assert.match((applyCallflowRequest(s0, { type: 'callflow/split', nodeId: 'nope', mode: 'entry' }, data, 4, false) as { error: string }).error, /no node nope/);
-    assert.match((applyCallflowRequest(s0, { type: 'callflow/brush', contexts: [9] }, data, 4, false) as { error: string }).error, /not one of the profile's 4/);
-    assert.match((applyCallflowRequest(s0, { type: 'callflow/mode', mode: 'brush' }, data, 4, false) as { error: string }).error, /Brush some bins/);
+    assert.match(
+      (
+        applyCallflowRequest(s0, { type: 'callflow/split', nodeId: 'nope', mode: 'entry' }, data, 4, false) as {
+          error: string;
+        }
+      ).error,
+      /no node nope/,
+    );
+    assert.match(
+      (applyCallflowRequest(s0, { type: 'callflow/brush', contexts: [9] }, data, 4, false) as { error: string }).error,
+      /not one of the profile's 4/,
+    );
+    assert.match(
+      (applyCallflowRequest(s0, { type: 'callflow/mode', mode: 'brush' }, data, 4, false) as { error: string }).error,
+      /Brush some bins/,
+    );
     const all = ok(applyCallflowRequest(s0, { type: 'callflow/brush', contexts: [0, 1, 2, 3] }, data, 4, false));
-    assert.match((applyCallflowRequest(all, { type: 'callflow/mode', mode: 'brush' }, data, 4, false) as { error: string }).error, /every rank/);
-    assert.match((applyCallflowRequest(s0, { type: 'callflow/mode', mode: 'sideBySide' }, data, 4, false) as { error: string }).error, /two runs/);
+    assert.match(
+      (applyCallflowRequest(all, { type: 'callflow/mode', mode: 'brush' }, data, 4, false) as { error: string }).error,
+      /every rank/,
+    );
+    assert.match(
+      (applyCallflowRequest(s0, { type: 'callflow/mode', mode: 'sideBySide' }, data, 4, false) as { error: string })
+        .error,
+      /two runs/,
+    );
   });
 
   test('AT-2: a brush over the low bins of a module gives two graphs over a partition of the ranks, each computed over its own ranks', async () => {
@@ -52,28 +92,48 @@ describe('CallFlow panel state', () => {
     const whole = superGraphData(profile, 't');
     const K = whole.contexts!.count;
     // Brush the low-runtime half of the heaviest non-root module's histogram.
-    const module = [...whole.nodes].filter(n => n.kind === 'module' && (n.callers?.length ?? 0) > 0).sort((a, b) => b.inclusive - a.inclusive)[0]!;
+    const module = [...whole.nodes]
+      .filter(n => n.kind === 'module' && (n.callers?.length ?? 0) > 0)
+      .sort((a, b) => b.inclusive - a.inclusive)[0]!;
     const values = module.contextValues!.inclusive;
-    const order = values.map((v, c) => [v, c] as const).sort((a, b) => a[0] - b[0]).map(x => whole.contexts!.indices[x[1]]!);
+    const order = values
+      .map((v, c) => [v, c] as const)
+      .sort((a, b) => a[0] - b[0])
+      .map(x => whole.contexts!.indices[x[1]]!);
     const low = order.slice(0, Math.floor(K / 2));
-    let s = ok(applyCallflowRequest(initialCallflowState(), { type: 'callflow/brush', contexts: low }, whole, K, false));
+    let s = ok(
+      applyCallflowRequest(initialCallflowState(), { type: 'callflow/brush', contexts: low }, whole, K, false),
+    );
     s = ok(applyCallflowRequest(s, { type: 'callflow/mode', mode: 'brush' }, whole, K, false));
     const plan = graphPlan(s, {}, K, false);
     const top = superGraphData(profile, 't', plan.first);
     const bottom = superGraphData(profile, 't', plan.second!);
-    const a = top.contexts!.indices, b = bottom.contexts!.indices;
-    assert.deepEqual([...a, ...b].sort((x, y) => x - y), Array.from({ length: K }, (_, c) => c), 'the two rank sets partition the ranks');
+    const a = top.contexts!.indices,
+      b = bottom.contexts!.indices;
+    assert.deepEqual(
+      [...a, ...b].sort((x, y) => x - y),
+      Array.from({ length: K }, (_, c) => c),
+      'the two rank sets partition the ranks',
+    );
     assert.equal(a.filter(c => b.includes(c)).length, 0);
     assert.deepEqual(plan.labels, [`Brushed ranks (${low.length})`, `Other ranks (${K - low.length})`]);
     // Every node's height is the sum over its graph's ranks only, and the two sides add up to the whole.
-    const perRank = (id: string, ranks: number[]) => ranks.reduce((sum, c) => sum + whole.nodes.find(n => n.id === id)!.contextValues!.inclusive[whole.contexts!.indices.indexOf(c)]!, 0);
+    const perRank = (id: string, ranks: number[]) =>
+      ranks.reduce(
+        (sum, c) =>
+          sum + whole.nodes.find(n => n.id === id)!.contextValues!.inclusive[whole.contexts!.indices.indexOf(c)]!,
+        0,
+      );
     const mpi = whole.nodes.find(n => /mpi/i.test(n.module))!;
     assert.ok(mpi, 'the sample has an MPI module');
     for (const id of [module.id, mpi.id]) {
-      const t = top.nodes.find(n => n.id === id)!, u = bottom.nodes.find(n => n.id === id)!;
+      const t = top.nodes.find(n => n.id === id)!,
+        u = bottom.nodes.find(n => n.id === id)!;
       assert.ok(Math.abs(t.inclusive - perRank(id, a)) <= 1e-9 * whole.total, `${id} over the brushed ranks`);
       assert.ok(Math.abs(u.inclusive - perRank(id, b)) <= 1e-9 * whole.total, `${id} over the other ranks`);
-      assert.ok(Math.abs(t.inclusive + u.inclusive - whole.nodes.find(n => n.id === id)!.inclusive) <= 1e-9 * whole.total);
+      assert.ok(
+        Math.abs(t.inclusive + u.inclusive - whole.nodes.find(n => n.id === id)!.inclusive) <= 1e-9 * whole.total,
+      );
     }
   });
 });

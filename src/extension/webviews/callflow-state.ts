@@ -16,7 +16,13 @@ export interface CallflowState {
   selected: string | null;
 }
 
-export const initialCallflowState = (): CallflowState => ({ splits: [], reveal: [], brushed: null, mode: 'single', selected: null });
+export const initialCallflowState = (): CallflowState => ({
+  splits: [],
+  reveal: [],
+  brushed: null,
+  mode: 'single',
+  selected: null,
+});
 
 /** The supernode a drawn node belongs to (a split part's base). */
 function baseOf(data: SankeyData | undefined, nodeId: string): string {
@@ -29,8 +35,11 @@ function baseOf(data: SankeyData | undefined, nodeId: string): string {
  * `canCompare` whether the dataset compares two runs.
  */
 export function applyCallflowRequest(
-  state: CallflowState, request: Exclude<CallflowRequest, { type: 'callflow/requestNodeMetrics' }>,
-  data: SankeyData | undefined, contextCount: number, canCompare: boolean,
+  state: CallflowState,
+  request: Exclude<CallflowRequest, { type: 'callflow/requestNodeMetrics' }>,
+  data: SankeyData | undefined,
+  contextCount: number,
+  canCompare: boolean,
 ): CallflowState | { error: string } {
   switch (request.type) {
     case 'callflow/split': {
@@ -38,10 +47,14 @@ export function applyCallflowRequest(
       if (!node) return { error: `no node ${request.nodeId} in the graph to split` };
       const base = node.baseId ?? node.id;
       if (request.mode === 'entry' && (node.entryCount ?? node.entries?.length ?? 0) < 2 && node.kind === 'module') {
-        return { error: `${node.label} has a single entry function (${node.entry.name}): splitting by entry would not change it` };
+        return {
+          error: `${node.label} has a single entry function (${node.entry.name}): splitting by entry would not change it`,
+        };
       }
       if (request.mode === 'caller' && (node.callers?.length ?? 0) < 2 && node.kind === 'module') {
-        return { error: `${node.label} has ${node.callers?.length ? 'a single caller' : 'no caller'}: splitting by caller would not change it` };
+        return {
+          error: `${node.label} has ${node.callers?.length ? 'a single caller' : 'no caller'}: splitting by caller would not change it`,
+        };
       }
       return { ...state, splits: [...state.splits.filter(s => s.node !== base), { node: base, mode: request.mode }] };
     }
@@ -49,8 +62,14 @@ export function applyCallflowRequest(
       const base = baseOf(data, request.nodeId);
       const splits = state.splits.filter(s => s.node !== base);
       const reveal = state.reveal.filter(r => r.node !== base);
-      if (splits.length === state.splits.length && reveal.length === state.reveal.length) return { error: `${base} is not split` };
-      return { ...state, splits, reveal, selected: state.selected && baseOf(data, state.selected) === base ? base : state.selected };
+      if (splits.length === state.splits.length && reveal.length === state.reveal.length)
+        return { error: `${base} is not split` };
+      return {
+        ...state,
+        splits,
+        reveal,
+        selected: state.selected && baseOf(data, state.selected) === base ? base : state.selected,
+      };
     }
     case 'callflow/reveal': {
       const base = baseOf(data, request.nodeId);
@@ -60,18 +79,25 @@ export function applyCallflowRequest(
     case 'callflow/select':
       return { ...state, selected: request.nodeId };
     case 'callflow/brush': {
-      if (request.contexts === null) return { ...state, brushed: null, mode: state.mode === 'brush' ? 'single' : state.mode };
+      if (request.contexts === null)
+        return { ...state, brushed: null, mode: state.mode === 'brush' ? 'single' : state.mode };
       const brushed = [...new Set(request.contexts)].sort((a, b) => a - b);
       const bad = brushed.find(c => !(Number.isInteger(c) && c >= 0 && c < contextCount));
-      if (bad !== undefined) return { error: `brushed context ${bad} is not one of the profile's ${contextCount} contexts` };
+      if (bad !== undefined)
+        return { error: `brushed context ${bad} is not one of the profile's ${contextCount} contexts` };
       return { ...state, brushed: brushed.length ? brushed : null };
     }
     case 'callflow/mode': {
       if (request.mode === 'brush') {
-        if (!state.brushed?.length) return { error: 'Brush some bins of the histogram first: the split compares the brushed ranks with the rest.' };
-        if (state.brushed.length >= contextCount) return { error: 'The brush holds every rank: there is no rest to compare with. Brush fewer bins.' };
+        if (!state.brushed?.length)
+          return {
+            error: 'Brush some bins of the histogram first: the split compares the brushed ranks with the rest.',
+          };
+        if (state.brushed.length >= contextCount)
+          return { error: 'The brush holds every rank: there is no rest to compare with. Brush fewer bins.' };
       }
-      if (request.mode === 'sideBySide' && !canCompare) return { error: 'Side by side needs two runs: use HPC Lens: Compare Two Profiles… first.' };
+      if (request.mode === 'sideBySide' && !canCompare)
+        return { error: 'Side by side needs two runs: use HPC Lens: Compare Two Profiles… first.' };
       return { ...state, mode: request.mode };
     }
   }
@@ -86,12 +112,18 @@ export interface GraphPlan {
   labels?: [string, string];
 }
 
-export function graphPlan(state: CallflowState, base: SuperGraphDataOptions, contextCount: number, canCompare: boolean): GraphPlan {
+export function graphPlan(
+  state: CallflowState,
+  base: SuperGraphDataOptions,
+  contextCount: number,
+  canCompare: boolean,
+): GraphPlan {
   const common = { ...base, splits: state.splits, reveal: state.reveal };
   if (state.mode === 'brush' && state.brushed?.length && state.brushed.length < contextCount) {
     const rest = Array.from(complementContexts(contextCount, state.brushed));
     return {
-      first: { ...common, contexts: state.brushed }, second: { ...common, contexts: rest },
+      first: { ...common, contexts: state.brushed },
+      second: { ...common, contexts: rest },
       labels: [`Brushed ranks (${state.brushed.length})`, `Other ranks (${rest.length})`],
     };
   }
@@ -100,6 +132,18 @@ export function graphPlan(state: CallflowState, base: SuperGraphDataOptions, con
 }
 
 /** The state as sent to the webview with the data. */
-export function viewState(state: CallflowState, canCompare: boolean, second?: SankeyData, labels?: [string, string]): CallflowViewState {
-  return { mode: second ? state.mode : 'single', brushed: state.brushed, selected: state.selected, canCompare, ...(second ? { second } : {}), ...(labels ? { labels } : {}) };
+export function viewState(
+  state: CallflowState,
+  canCompare: boolean,
+  second?: SankeyData,
+  labels?: [string, string],
+): CallflowViewState {
+  return {
+    mode: second ? state.mode : 'single',
+    brushed: state.brushed,
+    selected: state.selected,
+    canCompare,
+    ...(second ? { second } : {}),
+    ...(labels ? { labels } : {}),
+  };
 }

@@ -1,5 +1,13 @@
 import * as vscode from 'vscode';
-import type { EnsembleDetailData, EnsembleGraphData, EnsembleHostToView, EnsembleProjectionData, EnsembleRenderedMessage, EnsembleRequest, EnsembleViewToHost } from '../../shared/ensemble-protocol';
+import type {
+  EnsembleDetailData,
+  EnsembleGraphData,
+  EnsembleHostToView,
+  EnsembleProjectionData,
+  EnsembleRenderedMessage,
+  EnsembleRequest,
+  EnsembleViewToHost,
+} from '../../shared/ensemble-protocol';
 import type { FromWebview, ToWebview } from '../../shared/protocol';
 import { isEnsemble, type EnsembleLoadedProfile } from '../ensembles/ensemble-dataset';
 import type { ProfileManager } from '../profile-manager';
@@ -42,17 +50,31 @@ export class EnsemblePanel implements vscode.Disposable {
     private readonly navigator: SourceNavigator,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.subs = [profiles.onDidChange(lp => {
-      void vscode.commands.executeCommand('setContext', HAS_ENSEMBLE, profiles.datasets.some(d => isEnsemble(d.loaded)));
-      if (isEnsemble(lp)) lp.comparison = comparisonOf(this.sessionOf(lp).state);
-      if (this.panel) void this.update('graph');
-    })];
+    this.subs = [
+      profiles.onDidChange(lp => {
+        void vscode.commands.executeCommand(
+          'setContext',
+          HAS_ENSEMBLE,
+          profiles.datasets.some(d => isEnsemble(d.loaded)),
+        );
+        if (isEnsemble(lp)) lp.comparison = comparisonOf(this.sessionOf(lp).state);
+        if (this.panel) void this.update('graph');
+      }),
+    ];
   }
 
-  get isOpen(): boolean { return this.panel !== undefined; }
-  get data(): EnsembleGraphData | undefined { return this.shown?.computed?.data; }
-  get detail(): EnsembleDetailData | null | undefined { return this.shown?.computed?.detail; }
-  get projection(): EnsembleProjectionData | undefined { return this.shown?.computed?.projection; }
+  get isOpen(): boolean {
+    return this.panel !== undefined;
+  }
+  get data(): EnsembleGraphData | undefined {
+    return this.shown?.computed?.data;
+  }
+  get detail(): EnsembleDetailData | null | undefined {
+    return this.shown?.computed?.detail;
+  }
+  get projection(): EnsembleProjectionData | undefined {
+    return this.shown?.computed?.projection;
+  }
   get state(): EnsemblePanelState | undefined {
     const lp = this.profiles.active;
     return isEnsemble(lp) ? this.sessionOf(lp).state : undefined;
@@ -65,7 +87,9 @@ export class EnsemblePanel implements vscode.Disposable {
   show(focusFunction?: string): boolean {
     const lp = this.profiles.active;
     if (!isEnsemble(lp)) {
-      void vscode.window.showInformationMessage('HPC Lens: Ensemble CallFlow needs an ensemble: use HPC Lens: Open Folder as Ensemble… (or switch to one in the Datasets view).');
+      void vscode.window.showInformationMessage(
+        'HPC Lens: Ensemble CallFlow needs an ensemble: use HPC Lens: Open Folder as Ensemble… (or switch to one in the Datasets view).',
+      );
       return false;
     }
     this.sessionOf(lp).focusFunction = focusFunction;
@@ -80,7 +104,11 @@ export class EnsemblePanel implements vscode.Disposable {
     this.panel = panel;
     this.ready = false;
     panel.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(m));
-    panel.onDidDispose(() => { this.panel = undefined; this.ready = false; this.shown = undefined; });
+    panel.onDidDispose(() => {
+      this.panel = undefined;
+      this.ready = false;
+      this.shown = undefined;
+    });
     void this.update('graph');
     return true;
   }
@@ -92,10 +120,16 @@ export class EnsemblePanel implements vscode.Disposable {
     await done;
   }
 
-  nextRender(): Promise<EnsembleRenderedMessage> { return new Promise(resolve => this.renderWaiters.push(resolve)); }
-  nextUpdate(): Promise<void> { return new Promise(resolve => this.updateWaiters.push(resolve)); }
+  nextRender(): Promise<EnsembleRenderedMessage> {
+    return new Promise(resolve => this.renderWaiters.push(resolve));
+  }
+  nextUpdate(): Promise<void> {
+    return new Promise(resolve => this.updateWaiters.push(resolve));
+  }
 
-  post(message: ToWebview): void { void this.panel?.webview.postMessage(message); }
+  post(message: ToWebview): void {
+    void this.panel?.webview.postMessage(message);
+  }
 
   private sessionOf(lp: EnsembleLoadedProfile): EnsembleSession {
     let s = this.sessions.get(lp);
@@ -125,7 +159,10 @@ export class EnsemblePanel implements vscode.Disposable {
     this.lastRequestError = undefined;
     lp.comparison = comparisonOf(session.state);
     if (request.type === 'ensemble/select' && request.nodeId) this.openSelected(session, request.nodeId);
-    if (applied.scope === 'state') { this.postDetail(session); return this.settle(); }
+    if (applied.scope === 'state') {
+      this.postDetail(session);
+      return this.settle();
+    }
     void this.update(applied.scope);
   }
 
@@ -135,7 +172,11 @@ export class EnsemblePanel implements vscode.Disposable {
     if (!isEnsemble(lp)) {
       // Keep the panel (the user may switch back); say why it is empty.
       this.shown = undefined;
-      if (this.ready) this.post({ type: 'error', message: `The active dataset${lp ? ` (${lp.name})` : ''} is not an ensemble. Switch to an ensemble in the Datasets view, or use HPC Lens: Open Folder as Ensemble….` });
+      if (this.ready)
+        this.post({
+          type: 'error',
+          message: `The active dataset${lp ? ` (${lp.name})` : ''} is not an ensemble. Switch to an ensemble in the Datasets view, or use HPC Lens: Open Folder as Ensemble….`,
+        });
       return this.settle();
     }
     const generation = ++this.generation;
@@ -150,9 +191,19 @@ export class EnsemblePanel implements vscode.Disposable {
       this.shown = session;
       this.lastTimings = session.timings;
       this.panel.title = `HPC Lens: ${lp.name} (ensemble)`;
-      if (this.ready && graphSent) this.post({ type: 'ensemble/graph', data: c.data, state: session.state.view, projection: c.projection } satisfies EnsembleHostToView);
+      if (this.ready && graphSent)
+        this.post({
+          type: 'ensemble/graph',
+          data: c.data,
+          state: session.state.view,
+          projection: c.projection,
+        } satisfies EnsembleHostToView);
       this.postDetail(session);
-      this.log.info(`ensemble ${scope}: ${Object.entries(session.timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}`);
+      this.log.info(
+        `ensemble ${scope}: ${Object.entries(session.timings)
+          .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
+          .join(', ')}`,
+      );
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       this.log.error(`ensemble view: ${message}`);
@@ -163,7 +214,12 @@ export class EnsemblePanel implements vscode.Disposable {
   }
 
   private postDetail(session: EnsembleSession): void {
-    if (this.ready && this.shown === session) this.post({ type: 'ensemble/detail', detail: session.computed?.detail ?? null, state: session.state.view } satisfies EnsembleHostToView);
+    if (this.ready && this.shown === session)
+      this.post({
+        type: 'ensemble/detail',
+        detail: session.computed?.detail ?? null,
+        state: session.state.view,
+      } satisfies EnsembleHostToView);
   }
 
   private settle(): void {
@@ -187,13 +243,21 @@ export class EnsemblePanel implements vscode.Disposable {
       waiters.forEach(w => w(m));
       return;
     }
-    if (m.type.startsWith('ensemble/')) { this.onRequest(m as EnsembleRequest); return; }
+    if (m.type.startsWith('ensemble/')) {
+      this.onRequest(m as EnsembleRequest);
+      return;
+    }
     switch (m.type) {
       case 'ready': {
         this.ready = true;
         const s = this.shown;
         if (s?.computed) {
-          this.post({ type: 'ensemble/graph', data: s.computed.data, state: s.state.view, projection: s.computed.projection });
+          this.post({
+            type: 'ensemble/graph',
+            data: s.computed.data,
+            state: s.state.view,
+            projection: s.computed.projection,
+          });
           this.postDetail(s);
         }
         break;
@@ -202,7 +266,8 @@ export class EnsemblePanel implements vscode.Disposable {
         void this.navigator.open(m.file, m.line, m.name);
         break;
       case 'log':
-        if (m.level === 'error') this.log.error(`[ensemble] ${m.message}`); else this.log.info(`[ensemble] ${m.message}`);
+        if (m.level === 'error') this.log.error(`[ensemble] ${m.message}`);
+        else this.log.info(`[ensemble] ${m.message}`);
         break;
       default:
         break;

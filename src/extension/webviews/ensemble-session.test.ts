@@ -38,7 +38,10 @@ test('target mode picks the slowest run, and the graph and detail carry its valu
   const totals = c.data.runs.map(r => r.total);
   assert.equal(s.state.view.target, totals.indexOf(Math.max(...totals)));
   assert.ok(c.data.nodes.every(n => n.target !== undefined));
-  assert.ok(c.detail!.callSites.every(b => b.target !== undefined), 'target boxes in target mode');
+  assert.ok(
+    c.detail!.callSites.every(b => b.target !== undefined),
+    'target boxes in target mode',
+  );
 });
 
 test('the projection is reused while the runs and input are unchanged, and recomputed for a subset', () => {
@@ -49,13 +52,18 @@ test('the projection is reused while the runs and input are unchanged, and recom
   applied(s, { type: 'ensemble/runs', runs: [0, 1, 2, 3, 4, 5] });
   const subset = s.compute('graph').projection;
   assert.notEqual(subset, first);
-  assert.deepEqual(subset.points.map(p => p.run), [0, 1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    subset.points.map(p => p.run),
+    [0, 1, 2, 3, 4, 5],
+  );
 });
 
 test('a CodeLens focus selects the supernode holding the function, and a refused request leaves the state', () => {
   const s = session();
   const graph = s.compute('graph');
-  const target = graph.data.nodes.find(n => n.entries.length > 0 && n.kind === 'module' && n.id !== graph.data.nodes[0]!.id)!;
+  const target = graph.data.nodes.find(
+    n => n.entries.length > 0 && n.kind === 'module' && n.id !== graph.data.nodes[0]!.id,
+  )!;
   s.focusFunction = target.entries[0]!.name;
   s.compute('graph');
   assert.equal(s.state.view.selected, target.id);

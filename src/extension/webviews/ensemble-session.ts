@@ -12,8 +12,19 @@ import { ensembleGraph } from '../../analysis/ensemble/ensemble-graph';
 import { projectionData } from '../../analysis/ensemble/projection-data';
 import type { ModuleRule } from '../../analysis/graph/module-map';
 import type { SuperGraph } from '../../analysis/graph/super-graph';
-import type { EnsembleDetailData, EnsembleGraphData, EnsembleProjectionData, EnsembleRequest } from '../../shared/ensemble-protocol';
-import { applyEnsembleRequest, changeScope, initialEnsembleState, type EnsembleContext, type EnsemblePanelState } from './ensemble-state';
+import type {
+  EnsembleDetailData,
+  EnsembleGraphData,
+  EnsembleProjectionData,
+  EnsembleRequest,
+} from '../../shared/ensemble-protocol';
+import {
+  applyEnsembleRequest,
+  changeScope,
+  initialEnsembleState,
+  type EnsembleContext,
+  type EnsemblePanelState,
+} from './ensemble-state';
 
 export interface EnsembleSessionOptions {
   title: string;
@@ -23,7 +34,11 @@ export interface EnsembleSessionOptions {
 }
 
 /** Milliseconds each step of the last computation took. */
-export interface EnsembleTimings { graph?: number; detail?: number; projection?: number }
+export interface EnsembleTimings {
+  graph?: number;
+  detail?: number;
+  projection?: number;
+}
 
 export interface EnsembleComputed {
   data: EnsembleGraphData;
@@ -42,15 +57,21 @@ export class EnsembleSession {
   timings: EnsembleTimings = {};
   /** A function whose supernode the next graph computation selects (a CodeLens click). */
   focusFunction: string | undefined;
-  constructor(readonly ep: EnsembleProfile, private readonly options: EnsembleSessionOptions) {}
+  constructor(
+    readonly ep: EnsembleProfile,
+    private readonly options: EnsembleSessionOptions,
+  ) {}
 
   /** What requests are checked against; the default target and pair come from the selected runs. */
   context(): EnsembleContext {
     const e = this.ep.ensemble;
     const runs = this.state.view.runs ?? undefined;
     return {
-      runCount: e.runCount, slowestRun: slowestRun(e, runs), fastestRun: fastestRun(e, runs),
-      runName: r => e.runs[r]?.name ?? `#${r}`, data: this.computed?.data,
+      runCount: e.runCount,
+      slowestRun: slowestRun(e, runs),
+      fastestRun: fastestRun(e, runs),
+      runName: r => e.runs[r]?.name ?? `#${r}`,
+      data: this.computed?.data,
     };
   }
 
@@ -73,7 +94,11 @@ export class EnsembleSession {
     if (scope === 'graph' || !c) {
       let t = performance.now();
       const result = ensembleGraph(this.ep, {
-        state: view(), metric, title: this.options.title, splits: this.state.splits, reveal: this.state.reveal,
+        state: view(),
+        metric,
+        title: this.options.title,
+        splits: this.state.splits,
+        reveal: this.state.reveal,
         ...(this.options.moduleMap ? { moduleMap: this.options.moduleMap() } : {}),
       });
       timings.graph = performance.now() - t;

@@ -1,20 +1,57 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import type { EnsembleGraphData, EnsembleNodeData } from '../../shared/ensemble-protocol';
-import { applyEnsembleRequest, changeScope, initialEnsembleState, type EnsembleContext, type EnsemblePanelState } from './ensemble-state';
+import {
+  applyEnsembleRequest,
+  changeScope,
+  initialEnsembleState,
+  type EnsembleContext,
+  type EnsemblePanelState,
+} from './ensemble-state';
 
 const node = (id: string, over: Partial<EnsembleNodeData> = {}): EnsembleNodeData => ({
-  id, label: id, module: id, kind: 'module', baseId: id, occurrence: 1,
-  maxInclusive: 1, maxExclusive: 1, minInclusive: 1, minExclusive: 1, maxInclusiveRun: 0, maxExclusiveRun: 0, present: 4,
+  id,
+  label: id,
+  module: id,
+  kind: 'module',
+  baseId: id,
+  occurrence: 1,
+  maxInclusive: 1,
+  maxExclusive: 1,
+  minInclusive: 1,
+  minExclusive: 1,
+  maxInclusiveRun: 0,
+  maxExclusiveRun: 0,
+  present: 4,
   gradient: { inclusive: { min: 0, max: 1, counts: [4] }, exclusive: { min: 0, max: 1, counts: [4] } },
-  entries: [{ name: `${id}_main`, maxInclusive: 1, file: null, line: null }], entryCount: 1, callers: [], memberCount: 1, functionCount: 1,
+  entries: [{ name: `${id}_main`, maxInclusive: 1, file: null, line: null }],
+  entryCount: 1,
+  callers: [],
+  memberCount: 1,
+  functionCount: 1,
   ...over,
 });
 
-const data = { nodes: [node('app'), node('MPI', { entryCount: 3, callers: [{ id: 'app', value: 1 }, { id: 'lib', value: 1 }] }), node('lib')], orderKeys: ['cores'] } as unknown as EnsembleGraphData;
+const data = {
+  nodes: [
+    node('app'),
+    node('MPI', {
+      entryCount: 3,
+      callers: [
+        { id: 'app', value: 1 },
+        { id: 'lib', value: 1 },
+      ],
+    }),
+    node('lib'),
+  ],
+  orderKeys: ['cores'],
+} as unknown as EnsembleGraphData;
 const ctx: EnsembleContext = { runCount: 4, slowestRun: 3, fastestRun: 1, runName: r => `run${r}`, data };
 
-function apply(state: EnsemblePanelState, ...requests: Parameters<typeof applyEnsembleRequest>[1][]): EnsemblePanelState {
+function apply(
+  state: EnsemblePanelState,
+  ...requests: Parameters<typeof applyEnsembleRequest>[1][]
+): EnsemblePanelState {
   for (const r of requests) {
     const next = applyEnsembleRequest(state, r, ctx);
     if ('error' in next) throw new Error(next.error);
@@ -35,7 +72,12 @@ test('entering target mode picks the slowest run; diff mode the fastest as basel
   const d = apply(initialEnsembleState(), { type: 'ensemble/mode', mode: 'diff' });
   assert.deepEqual(d.view.diff, { baseline: 1, compare: 3 });
   // Back to summary and into target again keeps the user's target.
-  const again = apply(t, { type: 'ensemble/target', run: 0 }, { type: 'ensemble/mode', mode: 'summary' }, { type: 'ensemble/mode', mode: 'target' });
+  const again = apply(
+    t,
+    { type: 'ensemble/target', run: 0 },
+    { type: 'ensemble/mode', mode: 'summary' },
+    { type: 'ensemble/mode', mode: 'target' },
+  );
   assert.equal(again.view.target, 0);
 });
 
@@ -45,8 +87,14 @@ test('bad runs, pairs, subsets and options are refused with a reason', () => {
   assert.match(errorOf({ type: 'ensemble/runs', runs: [] })!, /at least one/);
   assert.match(errorOf({ type: 'ensemble/runs', runs: [1, -1] })!, /run -1/);
   assert.match(errorOf({ type: 'ensemble/options', options: { bins: 0 } })!, /bins must be/);
-  assert.match(errorOf({ type: 'ensemble/options', options: { gradientSide: 'both' as never } })!, /gradientSide must be one of inclusive, exclusive/);
-  assert.match(errorOf({ type: 'ensemble/options', options: { orderBy: 'compiler' } })!, /cannot be ordered by compiler \(parameters: cores\)/);
+  assert.match(
+    errorOf({ type: 'ensemble/options', options: { gradientSide: 'both' as never } })!,
+    /gradientSide must be one of inclusive, exclusive/,
+  );
+  assert.match(
+    errorOf({ type: 'ensemble/options', options: { orderBy: 'compiler' } })!,
+    /cannot be ordered by compiler \(parameters: cores\)/,
+  );
   assert.match(errorOf({ type: 'ensemble/select', nodeId: 'nope' })!, /no node nope/);
   assert.match(errorOf({ type: 'ensemble/split', nodeId: 'app', mode: 'entry' })!, /single entry function/);
   assert.match(errorOf({ type: 'ensemble/unsplit', nodeId: 'app' })!, /app is not split/);
@@ -58,7 +106,11 @@ test('a subset is sorted and deduplicated; all runs means no subset', () => {
 });
 
 test('split, reveal and unsplit by base id; a selection on a split part falls back to its base', () => {
-  let s = apply(initialEnsembleState(), { type: 'ensemble/split', nodeId: 'MPI', mode: 'caller' }, { type: 'ensemble/reveal', nodeId: 'MPI', function: 'MPI_Allreduce' });
+  let s = apply(
+    initialEnsembleState(),
+    { type: 'ensemble/split', nodeId: 'MPI', mode: 'caller' },
+    { type: 'ensemble/reveal', nodeId: 'MPI', function: 'MPI_Allreduce' },
+  );
   assert.deepEqual(s.splits, [{ node: 'MPI', mode: 'caller' }]);
   assert.deepEqual(s.reveal, [{ node: 'MPI', function: 'MPI_Allreduce' }]);
   s = { ...s, view: { ...s.view, selected: 'MPI' } };
@@ -71,7 +123,10 @@ test('split, reveal and unsplit by base id; a selection on a split part falls ba
 test('what each request invalidates', () => {
   assert.equal(changeScope({ type: 'ensemble/select', nodeId: 'app' }), 'detail');
   assert.equal(changeScope({ type: 'ensemble/options', options: { textGuides: true } }), 'state');
-  assert.equal(changeScope({ type: 'ensemble/options', options: { iqrFactor: 3, distributionMode: 'rank' } }), 'detail');
+  assert.equal(
+    changeScope({ type: 'ensemble/options', options: { iqrFactor: 3, distributionMode: 'rank' } }),
+    'detail',
+  );
   assert.equal(changeScope({ type: 'ensemble/options', options: { bins: 10 } }), 'graph');
   assert.equal(changeScope({ type: 'ensemble/target', run: 1 }), 'graph');
 });

@@ -5,7 +5,13 @@
  * leaves the state as it was.
  */
 import type { RevealRequest, SplitRequest } from '../../analysis/graph/super-graph';
-import { DEFAULT_ENSEMBLE_OPTIONS, type EnsembleGraphData, type EnsembleOptions, type EnsembleRequest, type EnsembleViewState } from '../../shared/ensemble-protocol';
+import {
+  DEFAULT_ENSEMBLE_OPTIONS,
+  type EnsembleGraphData,
+  type EnsembleOptions,
+  type EnsembleRequest,
+  type EnsembleViewState,
+} from '../../shared/ensemble-protocol';
 
 export interface EnsemblePanelState {
   view: EnsembleViewState;
@@ -25,7 +31,14 @@ export interface EnsembleContext {
 }
 
 export const initialEnsembleState = (): EnsemblePanelState => ({
-  view: { mode: 'summary', target: null, diff: null, runs: null, selected: null, options: { ...DEFAULT_ENSEMBLE_OPTIONS } },
+  view: {
+    mode: 'summary',
+    target: null,
+    diff: null,
+    runs: null,
+    selected: null,
+    options: { ...DEFAULT_ENSEMBLE_OPTIONS },
+  },
   splits: [],
   reveal: [],
 });
@@ -42,21 +55,31 @@ const CHOICES: { [K in keyof EnsembleOptions]?: readonly EnsembleOptions[K][] } 
 const MAX_BINS = 200;
 
 /** The state after a request, or why it cannot apply. */
-export function applyEnsembleRequest(state: EnsemblePanelState, request: EnsembleRequest, ctx: EnsembleContext): EnsemblePanelState | { error: string } {
+export function applyEnsembleRequest(
+  state: EnsemblePanelState,
+  request: EnsembleRequest,
+  ctx: EnsembleContext,
+): EnsemblePanelState | { error: string } {
   const view = state.view;
   const badRun = (run: unknown): string | undefined =>
-    Number.isInteger(run) && (run as number) >= 0 && (run as number) < ctx.runCount ? undefined : `run ${String(run)} is not one of the ensemble's ${ctx.runCount} runs`;
+    Number.isInteger(run) && (run as number) >= 0 && (run as number) < ctx.runCount
+      ? undefined
+      : `run ${String(run)} is not one of the ensemble's ${ctx.runCount} runs`;
   const baseOf = (nodeId: string): string => ctx.data?.nodes.find(n => n.id === nodeId)?.baseId ?? nodeId;
   const withView = (v: Partial<EnsembleViewState>): EnsemblePanelState => ({ ...state, view: { ...view, ...v } });
   switch (request.type) {
     case 'ensemble/select':
-      if (request.nodeId !== null && ctx.data && !ctx.data.nodes.some(n => n.id === request.nodeId)) return { error: `no node ${request.nodeId} in the ensemble graph` };
+      if (request.nodeId !== null && ctx.data && !ctx.data.nodes.some(n => n.id === request.nodeId))
+        return { error: `no node ${request.nodeId} in the ensemble graph` };
       return withView({ selected: request.nodeId });
     case 'ensemble/mode':
       if (request.mode === 'target') return withView({ mode: 'target', target: view.target ?? ctx.slowestRun });
       if (request.mode === 'diff') {
         if (ctx.runCount < 2) return { error: 'a diff needs two runs' };
-        const fallback = ctx.fastestRun !== ctx.slowestRun ? { baseline: ctx.fastestRun, compare: ctx.slowestRun } : { baseline: 0, compare: 1 };
+        const fallback =
+          ctx.fastestRun !== ctx.slowestRun
+            ? { baseline: ctx.fastestRun, compare: ctx.slowestRun }
+            : { baseline: 0, compare: 1 };
         return withView({ mode: 'diff', diff: view.diff ?? fallback });
       }
       return withView({ mode: 'summary' });
@@ -67,7 +90,8 @@ export function applyEnsembleRequest(state: EnsemblePanelState, request: Ensembl
     case 'ensemble/diff': {
       const bad = badRun(request.baseline) ?? badRun(request.compare);
       if (bad) return { error: bad };
-      if (request.baseline === request.compare) return { error: `a diff needs two different runs (both are ${ctx.runName(request.baseline)})` };
+      if (request.baseline === request.compare)
+        return { error: `a diff needs two different runs (both are ${ctx.runName(request.baseline)})` };
       return withView({ mode: 'diff', diff: { baseline: request.baseline, compare: request.compare } });
     }
     case 'ensemble/runs': {
@@ -82,11 +106,25 @@ export function applyEnsembleRequest(state: EnsemblePanelState, request: Ensembl
       const next = { ...view.options };
       for (const [key, value] of Object.entries(request.options) as [keyof EnsembleOptions, unknown][]) {
         const choices = CHOICES[key] as readonly unknown[] | undefined;
-        if (choices && !choices.includes(value)) return { error: `${key} must be one of ${choices.join(', ')}, not ${String(value)}` };
-        if (key === 'bins' && value !== 'auto' && !(Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_BINS)) return { error: `bins must be "auto" or a whole number from 1 to ${MAX_BINS}, not ${String(value)}` };
-        if (key === 'iqrFactor' && !(typeof value === 'number' && value > 0 && value <= 10)) return { error: `the outlier fence must be a number of IQRs in (0, 10], not ${String(value)}` };
+        if (choices && !choices.includes(value))
+          return { error: `${key} must be one of ${choices.join(', ')}, not ${String(value)}` };
+        if (
+          key === 'bins' &&
+          value !== 'auto' &&
+          !(Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_BINS)
+        )
+          return { error: `bins must be "auto" or a whole number from 1 to ${MAX_BINS}, not ${String(value)}` };
+        if (key === 'iqrFactor' && !(typeof value === 'number' && value > 0 && value <= 10))
+          return { error: `the outlier fence must be a number of IQRs in (0, 10], not ${String(value)}` };
         if (key === 'textGuides' && typeof value !== 'boolean') return { error: 'textGuides must be true or false' };
-        if (key === 'orderBy' && value !== null && !(typeof value === 'string' && (ctx.data?.orderKeys.includes(value) ?? true))) return { error: `the runs cannot be ordered by ${String(value)} (parameters: ${ctx.data?.orderKeys.join(', ') || 'none'})` };
+        if (
+          key === 'orderBy' &&
+          value !== null &&
+          !(typeof value === 'string' && (ctx.data?.orderKeys.includes(value) ?? true))
+        )
+          return {
+            error: `the runs cannot be ordered by ${String(value)} (parameters: ${ctx.data?.orderKeys.join(', ') || 'none'})`,
+          };
         (next as Record<string, unknown>)[key] = value;
       }
       return withView({ options: next });
@@ -94,15 +132,23 @@ export function applyEnsembleRequest(state: EnsemblePanelState, request: Ensembl
     case 'ensemble/split': {
       const node = ctx.data?.nodes.find(n => n.id === request.nodeId);
       if (!node) return { error: `no node ${request.nodeId} in the ensemble graph to split` };
-      if (request.mode === 'entry' && node.kind === 'module' && node.entryCount < 2) return { error: `${node.label} has a single entry function: splitting by entry would not change it` };
-      if (request.mode === 'caller' && node.kind === 'module' && node.callers.length < 2) return { error: `${node.label} has ${node.callers.length ? 'a single caller' : 'no caller'}: splitting by caller would not change it` };
-      return { ...state, splits: [...state.splits.filter(s => s.node !== node.baseId), { node: node.baseId, mode: request.mode }] };
+      if (request.mode === 'entry' && node.kind === 'module' && node.entryCount < 2)
+        return { error: `${node.label} has a single entry function: splitting by entry would not change it` };
+      if (request.mode === 'caller' && node.kind === 'module' && node.callers.length < 2)
+        return {
+          error: `${node.label} has ${node.callers.length ? 'a single caller' : 'no caller'}: splitting by caller would not change it`,
+        };
+      return {
+        ...state,
+        splits: [...state.splits.filter(s => s.node !== node.baseId), { node: node.baseId, mode: request.mode }],
+      };
     }
     case 'ensemble/unsplit': {
       const base = baseOf(request.nodeId);
       const splits = state.splits.filter(s => s.node !== base);
       const reveal = state.reveal.filter(r => r.node !== base);
-      if (splits.length === state.splits.length && reveal.length === state.reveal.length) return { error: `${base} is not split` };
+      if (splits.length === state.splits.length && reveal.length === state.reveal.length)
+        return { error: `${base} is not split` };
       const selected = view.selected && baseOf(view.selected) === base ? base : view.selected;
       return { view: { ...view, selected }, splits, reveal };
     }

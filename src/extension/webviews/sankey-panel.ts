@@ -9,7 +9,10 @@ import type { SourceNavigator } from '../source-navigator';
 import { applyCallflowRequest, graphPlan, initialCallflowState, viewState, type CallflowState } from './callflow-state';
 import { createViewPanel } from './webview-html';
 
-export interface RenderReport { nodeCount: number; linkCount: number }
+export interface RenderReport {
+  nodeCount: number;
+  linkCount: number;
+}
 
 /** The correlation view offers at most this many metrics (each costs one super graph on request). */
 const MAX_CORRELATION_METRICS = 12;
@@ -61,12 +64,20 @@ export class SankeyPanel implements vscode.Disposable {
     private readonly navigator: SourceNavigator,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.subs = [profiles.onDidChange(() => { if (this.panel) void this.update(); })];
+    this.subs = [
+      profiles.onDidChange(() => {
+        if (this.panel) void this.update();
+      }),
+    ];
   }
 
-  get currentData(): SankeyData | undefined { return this.data; }
+  get currentData(): SankeyData | undefined {
+    return this.data;
+  }
   /** The CallFlow state sent with the data (mode, second graph, brush, selection). */
-  get currentCallflow(): CallflowViewState | undefined { return this.callflow; }
+  get currentCallflow(): CallflowViewState | undefined {
+    return this.callflow;
+  }
 
   show(): void {
     if (!this.profiles.active) {
@@ -75,7 +86,8 @@ export class SankeyPanel implements vscode.Disposable {
     }
     if (this.panel) {
       // Beside the code it explains: a panel sharing the active editor's column would cover it.
-      const sharesColumn = this.panel.viewColumn !== undefined && this.panel.viewColumn === vscode.window.activeTextEditor?.viewColumn;
+      const sharesColumn =
+        this.panel.viewColumn !== undefined && this.panel.viewColumn === vscode.window.activeTextEditor?.viewColumn;
       this.panel.reveal(sharesColumn ? vscode.ViewColumn.Beside : undefined, true);
       void this.update();
       return;
@@ -86,11 +98,16 @@ export class SankeyPanel implements vscode.Disposable {
     this.panel = panel;
     this.ready = false;
     panel.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(m));
-    panel.onDidDispose(() => { this.panel = undefined; this.ready = false; });
+    panel.onDidDispose(() => {
+      this.panel = undefined;
+      this.ready = false;
+    });
     void this.update();
   }
 
-  get isOpen(): boolean { return this.panel !== undefined; }
+  get isOpen(): boolean {
+    return this.panel !== undefined;
+  }
 
   /**
    * Highlights the Sankey node(s) that hold these call-tree nodes (split nodes by their base), in
@@ -101,17 +118,27 @@ export class SankeyPanel implements vscode.Disposable {
     if (!lp) return [];
     // Membership by the unsplit graph with the panel's module map (splits of a node share its base
     // id), asked of the analysis worker: the graph of a big profile is not built on this thread.
-    const ids = await lp.superGraphQuery<'nodeIds'>({ kind: 'nodeIds', options: { metric: lp.metric, moduleMap: moduleMap(msg => this.log.warn(msg)) }, nodes: [...cctNodes] });
+    const ids = await lp.superGraphQuery<'nodeIds'>({
+      kind: 'nodeIds',
+      options: { metric: lp.metric, moduleMap: moduleMap(msg => this.log.warn(msg)) },
+      nodes: [...cctNodes],
+    });
     if (this.profiles.active !== lp) return [];
     const bases = new Set(ids);
     // The graph is being (re)computed (e.g. the panel was just shown): mark the nodes once it is there.
-    if (!this.data || this.inFlight > 0) { this.pendingBases = bases; return []; }
+    if (!this.data || this.inFlight > 0) {
+      this.pendingBases = bases;
+      return [];
+    }
     return this.markBases(bases);
   }
 
   private markBases(bases: ReadonlySet<string>): string[] {
-    const ids = (this.data?.nodes ?? []).filter(n => bases.has(n.id) || (n.baseId !== undefined && bases.has(n.baseId))).map(n => n.id);
-    if (this.ready) this.post({ type: 'highlight', nodeIds: ids }); else this.pendingHighlight = ids;
+    const ids = (this.data?.nodes ?? [])
+      .filter(n => bases.has(n.id) || (n.baseId !== undefined && bases.has(n.baseId)))
+      .map(n => n.id);
+    if (this.ready) this.post({ type: 'highlight', nodeIds: ids });
+    else this.pendingHighlight = ids;
     return ids;
   }
 
@@ -142,13 +169,19 @@ export class SankeyPanel implements vscode.Disposable {
 
   private stateOf(lp: LoadedProfile): CallflowState {
     let s = this.states.get(lp);
-    if (!s) { s = initialCallflowState(); this.states.set(lp, s); }
+    if (!s) {
+      s = initialCallflowState();
+      this.states.set(lp, s);
+    }
     return s;
   }
 
   private async update(): Promise<void> {
     const lp = this.profiles.active;
-    if (!lp) { this.panel?.dispose(); return; }
+    if (!lp) {
+      this.panel?.dispose();
+      return;
+    }
     const generation = ++this.generation;
     this.inFlight++;
     const state = this.stateOf(lp);
@@ -165,19 +198,29 @@ export class SankeyPanel implements vscode.Disposable {
         const metricA = lp.baseline.profile.metricIndex(name);
         const baseName = lp.baseline.uri.path.split('/').pop() ?? 'baseline';
         const ownName = lp.uri.path.split('/').pop() ?? 'comparison';
-        data = await sankeyDataOf(lp.baseline.profile, baseName, { ...plan.first, metric: metricA >= 0 ? metricA : lp.baseline.profile.primaryMetric });
+        data = await sankeyDataOf(lp.baseline.profile, baseName, {
+          ...plan.first,
+          metric: metricA >= 0 ? metricA : lp.baseline.profile.primaryMetric,
+        });
         second = await lp.sankey(plan.second);
         second = { ...second, title: ownName };
         labels = [`A: ${baseName}`, `B: ${ownName}`];
       } else {
-        [data, second] = await Promise.all([lp.sankey(plan.first), plan.second ? lp.sankey(plan.second) : Promise.resolve(undefined)]);
+        [data, second] = await Promise.all([
+          lp.sankey(plan.first),
+          plan.second ? lp.sankey(plan.second) : Promise.resolve(undefined),
+        ]);
       }
       if (generation !== this.generation || this.profiles.active !== lp || !this.panel) return;
       this.data = data;
       this.callflow = viewState(state, canCompare, second, labels);
       this.panel.title = `HPC Lens: ${lp.name}`;
       if (this.ready) this.post({ type: 'sankey', data: this.data, callflow: this.callflow });
-      if (this.pendingBases) { const bases = this.pendingBases; this.pendingBases = undefined; this.markBases(bases); }
+      if (this.pendingBases) {
+        const bases = this.pendingBases;
+        this.pendingBases = undefined;
+        this.markBases(bases);
+      }
     } catch (e) {
       if (generation !== this.generation) return;
       const message = e instanceof Error ? e.message : String(e);
@@ -196,14 +239,22 @@ export class SankeyPanel implements vscode.Disposable {
   private onCallflowRequest(m: CallflowRequest): void {
     const lp = this.profiles.active;
     if (!lp) return;
-    if (m.type === 'callflow/requestNodeMetrics') { void this.sendNodeMetrics(lp, m.nodeId); return; }
+    if (m.type === 'callflow/requestNodeMetrics') {
+      void this.sendNodeMetrics(lp, m.nodeId);
+      return;
+    }
     const before = this.stateOf(lp);
     const next = applyCallflowRequest(before, m, this.data, lp.profile.contextCount, lp.baseline !== undefined);
     if ('error' in next) {
       this.lastRequestError = next.error;
       void vscode.window.showWarningMessage(`HPC Lens: ${next.error}`);
       // The webview undoes its optimistic UI state (e.g. a mode toggle) with the unchanged state.
-      if (this.ready && this.data) this.post({ type: 'sankey', data: this.data, callflow: this.callflow ?? viewState(before, lp.baseline !== undefined) });
+      if (this.ready && this.data)
+        this.post({
+          type: 'sankey',
+          data: this.data,
+          callflow: this.callflow ?? viewState(before, lp.baseline !== undefined),
+        });
       const waiters = this.updateWaiters;
       this.updateWaiters = [];
       waiters.forEach(w => w());
@@ -245,7 +296,9 @@ export class SankeyPanel implements vscode.Disposable {
     this.lastSelection = { nodeId, file, line: target.line, lines };
     const editor = await this.navigator.open(file, target.line, target.name);
     if (!editor) return;
-    const ranges = lines.filter(l => l >= 1 && l <= editor.document.lineCount).map(l => new vscode.Range(l - 1, 0, l - 1, 0));
+    const ranges = lines
+      .filter(l => l >= 1 && l <= editor.document.lineCount)
+      .map(l => new vscode.Range(l - 1, 0, l - 1, 0));
     editor.setDecorations(this.entryFlash, ranges);
     setTimeout(() => editor.setDecorations(this.entryFlash, []), ENTRY_FLASH_MS);
   }
@@ -254,19 +307,36 @@ export class SankeyPanel implements vscode.Disposable {
   private async sendNodeMetrics(lp: LoadedProfile, nodeId: string): Promise<void> {
     const state = this.stateOf(lp);
     // No filter: a node kept for the shown metric must exist for every other metric too.
-    const options = { moduleMap: moduleMap(msg => this.log.warn(msg)), splits: state.splits, reveal: state.reveal, filter: { threshold: 0 } };
-    const metrics = await lp.superGraphQuery<'nodeMetrics'>({ kind: 'nodeMetrics', options, nodeId, maxMetrics: MAX_CORRELATION_METRICS });
+    const options = {
+      moduleMap: moduleMap(msg => this.log.warn(msg)),
+      splits: state.splits,
+      reveal: state.reveal,
+      filter: { threshold: 0 },
+    };
+    const metrics = await lp.superGraphQuery<'nodeMetrics'>({
+      kind: 'nodeMetrics',
+      options,
+      nodeId,
+      maxMetrics: MAX_CORRELATION_METRICS,
+    });
     if (this.profiles.active === lp) this.post({ type: 'callflow/nodeMetrics', nodeId, metrics });
   }
 
   private onMessage(m: FromWebview): void {
     if (isTimelineMessage(m) || isEnsembleMessage(m)) return; // the other panels' messages
-    if (m.type.startsWith('callflow/')) { this.onCallflowRequest(m as CallflowRequest); return; }
+    if (m.type.startsWith('callflow/')) {
+      this.onCallflowRequest(m as CallflowRequest);
+      return;
+    }
     switch (m.type) {
       case 'ready':
         this.ready = true;
-        if (this.data) this.post({ type: 'sankey', data: this.data, ...(this.callflow ? { callflow: this.callflow } : {}) });
-        if (this.pendingHighlight) { this.post({ type: 'highlight', nodeIds: this.pendingHighlight }); this.pendingHighlight = undefined; }
+        if (this.data)
+          this.post({ type: 'sankey', data: this.data, ...(this.callflow ? { callflow: this.callflow } : {}) });
+        if (this.pendingHighlight) {
+          this.post({ type: 'highlight', nodeIds: this.pendingHighlight });
+          this.pendingHighlight = undefined;
+        }
         break;
       case 'highlighted': {
         this.lastHighlight = m.nodeIds;
@@ -286,7 +356,8 @@ export class SankeyPanel implements vscode.Disposable {
         void this.navigator.open(m.file, m.line, m.name);
         break;
       case 'log':
-        if (m.level === 'error') this.log.error(`[sankey] ${m.message}`); else this.log.info(`[sankey] ${m.message}`);
+        if (m.level === 'error') this.log.error(`[sankey] ${m.message}`);
+        else this.log.info(`[sankey] ${m.message}`);
         break;
       default:
         this.log.warn(`unknown message from the Sankey webview: ${JSON.stringify(m)}`);

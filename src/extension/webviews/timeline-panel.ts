@@ -2,9 +2,15 @@ import * as vscode from 'vscode';
 import { Profile } from '../../analysis/model/profile';
 import type { FromWebview, ToWebview } from '../../shared/protocol';
 import {
-  formatWindow, isTimelineMessage,
-  type TimelineHostToView, type TimelineInitMessage, type TimelineRenderedMessage, type TimelineTileRequestMessage, type TimelineViewToHost,
-  type TimelineWindow, type TimelineWindowStatsMessage,
+  formatWindow,
+  isTimelineMessage,
+  type TimelineHostToView,
+  type TimelineInitMessage,
+  type TimelineRenderedMessage,
+  type TimelineTileRequestMessage,
+  type TimelineViewToHost,
+  type TimelineWindow,
+  type TimelineWindowStatsMessage,
 } from '../../shared/timeline-protocol';
 import type { ProfileManager } from '../profile-manager';
 import { LoadedProfile } from '../profile-session';
@@ -22,7 +28,12 @@ const MINIMAP_WIDTH = 1024;
 
 /** The active dataset's profile restricted to a window of its trace (Use This Window for Overlays). */
 export class WindowedProfile extends LoadedProfile {
-  constructor(profile: Profile, readonly whole: LoadedProfile, readonly window: TimelineWindow, readonly tracks: number[] | null) {
+  constructor(
+    profile: Profile,
+    readonly whole: LoadedProfile,
+    readonly window: TimelineWindow,
+    readonly tracks: number[] | null,
+  ) {
     super(profile, whole.uri);
   }
 
@@ -68,19 +79,25 @@ export class TimelinePanel implements vscode.Disposable {
     private readonly navigator: SourceNavigator,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.subs = [profiles.onDidChange(lp => {
-      void vscode.commands.executeCommand('setContext', HAS_TRACE, !!lp?.profile.trace);
-      void vscode.commands.executeCommand('setContext', OVERLAY_WINDOW, lp instanceof WindowedProfile);
-      if (this.panel) void this.update();
-    })];
+    this.subs = [
+      profiles.onDidChange(lp => {
+        void vscode.commands.executeCommand('setContext', HAS_TRACE, !!lp?.profile.trace);
+        void vscode.commands.executeCommand('setContext', OVERLAY_WINDOW, lp instanceof WindowedProfile);
+        if (this.panel) void this.update();
+      }),
+    ];
   }
 
-  get isOpen(): boolean { return this.panel !== undefined; }
+  get isOpen(): boolean {
+    return this.panel !== undefined;
+  }
 
   show(): void {
     const lp = this.profiles.active;
     if (!lp?.profile.trace) {
-      void vscode.window.showInformationMessage('HPC Lens: the timeline needs a trace (Chrome/Kineto, Nsight Systems, OTF2, HPCToolkit trace.db, perf, pprof…) as the active dataset.');
+      void vscode.window.showInformationMessage(
+        'HPC Lens: the timeline needs a trace (Chrome/Kineto, Nsight Systems, OTF2, HPCToolkit trace.db, perf, pprof…) as the active dataset.',
+      );
       return;
     }
     if (this.panel) {
@@ -93,8 +110,15 @@ export class TimelinePanel implements vscode.Disposable {
     this.panel = panel;
     this.ready = false;
     this.shown = undefined;
-    panel.webview.onDidReceiveMessage((m: FromWebview) => { void this.onMessage(m); });
-    panel.onDidDispose(() => { this.panel = undefined; this.ready = false; this.shown = undefined; this.init = undefined; });
+    panel.webview.onDidReceiveMessage((m: FromWebview) => {
+      void this.onMessage(m);
+    });
+    panel.onDidDispose(() => {
+      this.panel = undefined;
+      this.ready = false;
+      this.shown = undefined;
+      this.init = undefined;
+    });
   }
 
   /** Sends a message as the host would (automation in tests). */
@@ -109,7 +133,9 @@ export class TimelinePanel implements vscode.Disposable {
 
   /** Resolves with the next message of this type the host sends the view. */
   nextMessage<T extends TimelineHostToView['type']>(type: T): Promise<Extract<TimelineHostToView, { type: T }>> {
-    return new Promise(resolve => this.messageWaiters.push({ type, resolve: resolve as (m: TimelineHostToView) => void }));
+    return new Promise(resolve =>
+      this.messageWaiters.push({ type, resolve: resolve as (m: TimelineHostToView) => void }),
+    );
   }
 
   /**
@@ -120,17 +146,41 @@ export class TimelinePanel implements vscode.Disposable {
     const lp = this.shown;
     const req = this.lastTiles;
     if (!lp || !req || !this.ready) return 0;
-    if (nodes.length === 0) { this.send({ type: 'timeline/highlight', node: null, name: '', tracks: [], rows: [], spans: [] }); return 0; }
-    const { rows, spans } = await this.request(lp, { kind: 'eventsOfNode', nodes: [...nodes], window: req.window, tracks: req.tracks });
-    this.send({ type: 'timeline/highlight', node: nodes[0]!, name: lp.profile.tree.name(nodes[0]!), tracks: req.tracks, rows, spans });
+    if (nodes.length === 0) {
+      this.send({ type: 'timeline/highlight', node: null, name: '', tracks: [], rows: [], spans: [] });
+      return 0;
+    }
+    const { rows, spans } = await this.request(lp, {
+      kind: 'eventsOfNode',
+      nodes: [...nodes],
+      window: req.window,
+      tracks: req.tracks,
+    });
+    this.send({
+      type: 'timeline/highlight',
+      node: nodes[0]!,
+      name: lp.profile.tree.name(nodes[0]!),
+      tracks: req.tracks,
+      rows,
+      spans,
+    });
     return rows.reduce((s, r) => s + r.length, 0);
   }
 
   /** Use This Window for Overlays: the active dataset shows the profile of `window` (the view's selection by default). */
-  async useWindowForOverlays(window = this.selection?.window, tracks = this.selection?.tracks ?? null): Promise<boolean> {
+  async useWindowForOverlays(
+    window = this.selection?.window,
+    tracks = this.selection?.tracks ?? null,
+  ): Promise<boolean> {
     const active = this.profiles.active;
-    if (!active?.profile.trace) { void vscode.window.showInformationMessage('HPC Lens: the active dataset has no timeline.'); return false; }
-    if (!window) { void vscode.window.showInformationMessage('HPC Lens: select a time range in the timeline first (shift-drag).'); return false; }
+    if (!active?.profile.trace) {
+      void vscode.window.showInformationMessage('HPC Lens: the active dataset has no timeline.');
+      return false;
+    }
+    if (!window) {
+      void vscode.window.showInformationMessage('HPC Lens: select a time range in the timeline first (shift-drag).');
+      return false;
+    }
     const whole = wholeRunOf(active);
     const cols = await this.request(whole, { kind: 'profileForWindow', window, tracks });
     const windowed = new WindowedProfile(new Profile({ ...whole.profile.data, ...cols }), whole, window, tracks);
@@ -151,13 +201,19 @@ export class TimelinePanel implements vscode.Disposable {
   /** Shows the active dataset's trace, initialising the view when it is another trace than shown. */
   private async update(): Promise<void> {
     const active = this.profiles.active;
-    if (!active) { this.panel?.dispose(); return; }
+    if (!active) {
+      this.panel?.dispose();
+      return;
+    }
     if (!this.ready) return;
     const whole = wholeRunOf(active);
     if (!whole.profile.trace) {
       this.shown = undefined;
       this.init = undefined;
-      this.send({ type: 'timeline/unavailable', message: `${whole.name} is not a trace: it has no timeline. Switch to a trace dataset to see it here.` });
+      this.send({
+        type: 'timeline/unavailable',
+        message: `${whole.name} is not a trace: it has no timeline. Switch to a trace dataset to see it here.`,
+      });
       return;
     }
     const overlayWindow = active instanceof WindowedProfile ? active.window : null;
@@ -171,8 +227,21 @@ export class TimelinePanel implements vscode.Disposable {
       const started = Date.now();
       const r = await this.request(whole, { kind: 'init', minimapWidth: MINIMAP_WIDTH });
       if (this.shown !== whole) return;
-      this.init = { type: 'timeline/init', title: whole.name, timeRange: r.timeRange, originNs: r.originNs, rows: r.rows, maxDepth: r.maxDepth, minimap: r.minimap, trackCount: r.trackCount, eventCount: r.eventCount, overlayWindow };
-      this.log.info(`timeline of ${whole.name}: ${r.trackCount} lanes, ${r.eventCount} events, index and mini-map in ${Date.now() - started} ms`);
+      this.init = {
+        type: 'timeline/init',
+        title: whole.name,
+        timeRange: r.timeRange,
+        originNs: r.originNs,
+        rows: r.rows,
+        maxDepth: r.maxDepth,
+        minimap: r.minimap,
+        trackCount: r.trackCount,
+        eventCount: r.eventCount,
+        overlayWindow,
+      };
+      this.log.info(
+        `timeline of ${whole.name}: ${r.trackCount} lanes, ${r.eventCount} events, index and mini-map in ${Date.now() - started} ms`,
+      );
       this.send(this.init);
     } catch (e) {
       this.shown = undefined;
@@ -194,7 +263,10 @@ export class TimelinePanel implements vscode.Disposable {
   }
 
   /** A request to the analysis worker that holds the trace (on this thread only when no worker holds it). */
-  private request<K extends TimelineWorkerRequest['kind']>(lp: LoadedProfile, req: Extract<TimelineWorkerRequest, { kind: K }>): Promise<TimelineResults[K]> {
+  private request<K extends TimelineWorkerRequest['kind']>(
+    lp: LoadedProfile,
+    req: Extract<TimelineWorkerRequest, { kind: K }>,
+  ): Promise<TimelineResults[K]> {
     const worker = analysisWorkerOf(lp.profile);
     if (worker) return worker.timeline(lp.profile, req);
     this.log.warn(`timeline: ${lp.name} is not held by the analysis worker; computing on the extension host`);
@@ -202,8 +274,20 @@ export class TimelinePanel implements vscode.Disposable {
   }
 
   private async onMessage(m: FromWebview): Promise<void> {
-    if (m.type === 'ready') { if (m.view === 'timeline') { this.ready = true; this.init = undefined; this.shown = undefined; await this.update(); } return; }
-    if (m.type === 'log') { if (m.level === 'error') this.log.error(`[timeline] ${m.message}`); else this.log.info(`[timeline] ${m.message}`); return; }
+    if (m.type === 'ready') {
+      if (m.view === 'timeline') {
+        this.ready = true;
+        this.init = undefined;
+        this.shown = undefined;
+        await this.update();
+      }
+      return;
+    }
+    if (m.type === 'log') {
+      if (m.level === 'error') this.log.error(`[timeline] ${m.message}`);
+      else this.log.info(`[timeline] ${m.message}`);
+      return;
+    }
     if (!isTimelineMessage(m)) return;
     const lp = this.shown;
     try {
@@ -220,7 +304,10 @@ export class TimelinePanel implements vscode.Disposable {
           if (!lp) break;
           const d = await this.request(lp, { kind: 'event', row: m.row });
           if (d?.source) await this.navigator.open(d.source.file, d.source.line, lp.profile.tree.name(d.source.node));
-          else void vscode.window.showInformationMessage(`HPC Lens: ${d?.name ?? 'this event'} has no source location in the trace.`);
+          else
+            void vscode.window.showInformationMessage(
+              `HPC Lens: ${d?.name ?? 'this event'} has no source location in the trace.`,
+            );
           break;
         }
         case 'timeline/selectWindow': {
@@ -232,7 +319,8 @@ export class TimelinePanel implements vscode.Disposable {
           break;
         }
         case 'timeline/useWindowForOverlays':
-          if (m.window) await this.useWindowForOverlays(m.window, m.tracks); else await this.useWholeRunForOverlays();
+          if (m.window) await this.useWindowForOverlays(m.window, m.tracks);
+          else await this.useWholeRunForOverlays();
           break;
         case 'timeline/lanes': {
           if (!lp) break;
@@ -263,7 +351,15 @@ export class TimelinePanel implements vscode.Disposable {
         const m = this.waitingTiles;
         this.waitingTiles = undefined;
         this.lastTiles = m;
-        const r = await this.request(lp, { kind: 'tiles', window: m.window, tracks: m.tracks, width: m.width, depth: m.depth, colourBy: m.colourBy, depthViews: m.depthViews });
+        const r = await this.request(lp, {
+          kind: 'tiles',
+          window: m.window,
+          tracks: m.tracks,
+          width: m.width,
+          depth: m.depth,
+          colourBy: m.colourBy,
+          depthViews: m.depthViews,
+        });
         if (lp === this.shown) this.send({ type: 'timeline/tiles', requestId: m.requestId, ...r });
       }
     } finally {

@@ -6,12 +6,22 @@ import type { ViewName } from '../../shared/protocol';
  * A new HPC Lens webview panel beside the active editor (keeping focus there), kept alive while
  * hidden, loading only the bundle and media, with the view's HTML in place.
  */
-export function createViewPanel(extensionUri: vscode.Uri, type: string, title: string, view: ViewName): vscode.WebviewPanel {
-  const panel = vscode.window.createWebviewPanel(type, title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-    enableScripts: true,
-    retainContextWhenHidden: true,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
-  });
+export function createViewPanel(
+  extensionUri: vscode.Uri,
+  type: string,
+  title: string,
+  view: ViewName,
+): vscode.WebviewPanel {
+  const panel = vscode.window.createWebviewPanel(
+    type,
+    title,
+    { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+    {
+      enableScripts: true,
+      retainContextWhenHidden: true,
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+    },
+  );
   panel.webview.html = webviewHtml(panel.webview, extensionUri, view, title);
   return panel;
 }

@@ -6,11 +6,23 @@
  * The result is small or made of typed arrays (transferable), never per-node objects: line costs
  * are packed into columns and unpacked per file only when an editor shows that file.
  */
-import { functionInclusiveByContext, functionTotals, lineCosts, type FunctionTotals, type LineCost } from '../../analysis/model/aggregates';
+import {
+  functionInclusiveByContext,
+  functionTotals,
+  lineCosts,
+  type FunctionTotals,
+  type LineCost,
+} from '../../analysis/model/aggregates';
 import type { Profile } from '../../analysis/model/profile';
 import { rootHotPaths, type HotPath } from '../../analysis/stats/hot-path';
 import { functionImbalance, type ImbalanceEntry } from '../../analysis/stats/imbalance';
-import { firstFramesOf, topFunctions, topLines, type FunctionEntry, type LineEntry } from '../../analysis/stats/top-lists';
+import {
+  firstFramesOf,
+  topFunctions,
+  topLines,
+  type FunctionEntry,
+  type LineEntry,
+} from '../../analysis/stats/top-lists';
 
 /** Exclusive line costs of every recorded file, packed: file k's lines are lineStart[k] … lineStart[k+1]-1. */
 export interface PackedLineCosts {
@@ -71,14 +83,19 @@ export interface DeriveOptions {
 
 export function packLineCosts(byFile: Map<string, LineCost[]>): PackedLineCosts {
   const files = [...byFile.keys()];
-  let lineCount = 0, nodeCount = 0;
-  for (const ls of byFile.values()) { lineCount += ls.length; for (const l of ls) nodeCount += l.nodes.length; }
+  let lineCount = 0,
+    nodeCount = 0;
+  for (const ls of byFile.values()) {
+    lineCount += ls.length;
+    for (const l of ls) nodeCount += l.nodes.length;
+  }
   const lineStart = new Int32Array(files.length + 1);
   const line = new Int32Array(lineCount);
   const exclusive = new Float64Array(lineCount);
   const nodeStart = new Int32Array(lineCount + 1);
   const nodes = new Int32Array(nodeCount);
-  let j = 0, n = 0;
+  let j = 0,
+    n = 0;
   files.forEach((f, k) => {
     for (const l of byFile.get(f)!) {
       line[j] = l.line;
@@ -97,7 +114,11 @@ export function packLineCosts(byFile: Map<string, LineCost[]>): PackedLineCosts 
 export function unpackLines(p: PackedLineCosts, k: number): LineCost[] {
   const out: LineCost[] = [];
   for (let j = p.lineStart[k]!; j < p.lineStart[k + 1]!; j++) {
-    out.push({ line: p.line[j]!, exclusive: p.exclusive[j]!, nodes: Array.from(p.nodes.subarray(p.nodeStart[j]!, p.nodeStart[j + 1]!)) });
+    out.push({
+      line: p.line[j]!,
+      exclusive: p.exclusive[j]!,
+      nodes: Array.from(p.nodes.subarray(p.nodeStart[j]!, p.nodeStart[j + 1]!)),
+    });
   }
   return out;
 }
@@ -107,7 +128,8 @@ export function fileFunctions(profile: Profile, functionOfNode: Int32Array): Pac
   const { file, line } = profile.tree.columns;
   const byFile = new Map<number, Map<number, number>>();
   for (let i = 0; i < profile.tree.size; i++) {
-    const fi = file[i]!, f = functionOfNode[i]!;
+    const fi = file[i]!,
+      f = functionOfNode[i]!;
     if (fi === 0 || f < 0) continue;
     let m = byFile.get(fi);
     if (!m) byFile.set(fi, (m = new Map()));
@@ -118,17 +140,28 @@ export function fileFunctions(profile: Profile, functionOfNode: Int32Array): Pac
   const files: string[] = [];
   let count = 0;
   for (const m of byFile.values()) count += m.size;
-  const start = new Int32Array(byFile.size + 1), fn = new Int32Array(count), near = new Int32Array(count);
+  const start = new Int32Array(byFile.size + 1),
+    fn = new Int32Array(count),
+    near = new Int32Array(count);
   let j = 0;
   for (const [fi, m] of byFile) {
     files.push(profile.tree.strings.get(fi));
-    for (const [f, l] of m) { fn[j] = f; near[j] = l; j++; }
+    for (const [f, l] of m) {
+      fn[j] = f;
+      near[j] = l;
+      j++;
+    }
     start[files.length] = j;
   }
   return { files, start, fn, near };
 }
 
-export function sideBarLists(profile: Profile, metric: number, totals: FunctionTotals, options: DeriveOptions): SideBarLists {
+export function sideBarLists(
+  profile: Profile,
+  metric: number,
+  totals: FunctionTotals,
+  options: DeriveOptions,
+): SideBarLists {
   const limit = options.listLength;
   const imbalance = profile.contextCount < 2 ? [] : functionImbalance(profile, metric, { limit }, totals);
   return {
@@ -138,7 +171,11 @@ export function sideBarLists(profile: Profile, metric: number, totals: FunctionT
     topLines: topLines(profile, metric, { limit }).entries,
     topFunctions: topFunctions(profile, metric, { limit }, totals),
     imbalance,
-    imbalanceFrames: firstFramesOf(profile, totals, imbalance.map(e => e.id)),
+    imbalanceFrames: firstFramesOf(
+      profile,
+      totals,
+      imbalance.map(e => e.id),
+    ),
   };
 }
 
@@ -147,7 +184,8 @@ export function deriveData(profile: Profile, metric: number, options: DeriveOpti
   const byFile = lineCosts(profile, metric);
   let hottestLine = 0;
   for (const ls of byFile.values()) for (const l of ls) if (l.exclusive > hottestLine) hottestLine = l.exclusive;
-  const exclusiveByMetric: Float64Array[] = [], inclusiveByMetric: Float64Array[] = [];
+  const exclusiveByMetric: Float64Array[] = [],
+    inclusiveByMetric: Float64Array[] = [];
   profile.metrics.forEach((_, k) => {
     const t = k === metric ? functions : functionTotals(profile, k);
     exclusiveByMetric.push(t.exclusive);
@@ -171,12 +209,26 @@ export function deriveData(profile: Profile, metric: number, options: DeriveOpti
 /** The buffers of a DerivedData to transfer instead of copying. */
 export function derivedBuffers(d: DerivedData): ArrayBuffer[] {
   const arrays: ArrayBufferView[] = [
-    d.functions.exclusive, d.functions.inclusive, d.functions.functionOfNode, d.functions.outermost, d.functionByContext,
-    d.lines.lineStart, d.lines.line, d.lines.exclusive, d.lines.nodeStart, d.lines.nodes,
-    d.fileFunctions.start, d.fileFunctions.fn, d.fileFunctions.near, d.sideBar.imbalanceFrames,
-    ...d.exclusiveByMetric, ...d.inclusiveByMetric,
+    d.functions.exclusive,
+    d.functions.inclusive,
+    d.functions.functionOfNode,
+    d.functions.outermost,
+    d.functionByContext,
+    d.lines.lineStart,
+    d.lines.line,
+    d.lines.exclusive,
+    d.lines.nodeStart,
+    d.lines.nodes,
+    d.fileFunctions.start,
+    d.fileFunctions.fn,
+    d.fileFunctions.near,
+    d.sideBar.imbalanceFrames,
+    ...d.exclusiveByMetric,
+    ...d.inclusiveByMetric,
   ];
   // The node totals are the profile's cache: transferring them would take them from it.
   const kept = new Set<ArrayBufferLike>([d.nodeTotals.inclusive.buffer, d.nodeTotals.exclusive.buffer]);
-  return [...new Set(arrays.map(a => a.buffer as ArrayBuffer))].filter(b => !(b instanceof SharedArrayBuffer) && !kept.has(b));
+  return [...new Set(arrays.map(a => a.buffer as ArrayBuffer))].filter(
+    b => !(b instanceof SharedArrayBuffer) && !kept.has(b),
+  );
 }

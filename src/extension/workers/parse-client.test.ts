@@ -10,9 +10,13 @@ import { deriveData, derivedBuffers, unpackLines } from './derived-data';
 
 /** JavaScript source that rebuilds `v` (typed arrays included), to embed a profile in a stand-in worker. */
 function toJs(v: unknown): string {
-  if (ArrayBuffer.isView(v)) return `new ${v.constructor.name}([${Array.from(v as unknown as ArrayLike<number>).join(',')}])`;
+  if (ArrayBuffer.isView(v))
+    return `new ${v.constructor.name}([${Array.from(v as unknown as ArrayLike<number>).join(',')}])`;
   if (Array.isArray(v)) return `[${v.map(toJs).join(',')}]`;
-  if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${toJs(x)}`).join(',')}}`;
+  if (v !== null && typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}:${toJs(x)}`)
+      .join(',')}}`;
   return v === undefined ? 'undefined' : JSON.stringify(v);
 }
 
@@ -24,7 +28,9 @@ function toJs(v: unknown): string {
 function standInWorker(dir: string): string {
   const data = profileFromOutline('main 1\n  solve 5\n    kernel 3\n', 2).toTransferable().data;
   const script = join(dir, 'stand-in-worker.js');
-  writeFileSync(script, `
+  writeFileSync(
+    script,
+    `
 const { parentPort } = require('node:worker_threads');
 const data = ${toJs(data)};
 const running = new Map();
@@ -43,35 +49,48 @@ parentPort.on('message', req => {
   }
   done({ echo: req.type, id: req.id });
 });
-`);
+`,
+  );
   return script;
 }
 
 describe('AnalysisWorker (client side of the persistent analysis worker)', () => {
   let dir: string;
   let script: string;
-  before(() => { dir = mkdtempSync(join(tmpdir(), 'hpc-lens-client-')); script = standInWorker(dir); });
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'hpc-lens-client-'));
+    script = standInWorker(dir);
+  });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('reuses one worker for many parses, matching answers to requests by id', async () => {
     const w = new AnalysisWorker({ workerScript: script });
     try {
       const progress: number[] = [];
-      const [a, b, c] = await Promise.all(['one', 'slow', 'two'].map(p => w.parse(p, { onProgress: f => progress.push(f) })));
+      const [a, b, c] = await Promise.all(
+        ['one', 'slow', 'two'].map(p => w.parse(p, { onProgress: f => progress.push(f) })),
+      );
       assert.deepEqual([a!.path, b!.path, c!.path], ['one', 'slow', 'two']);
       assert.equal(a!.tree.size, 3);
       assert.deepEqual(progress, [0.5, 0.5, 0.5]);
       assert.equal(w.starts, 1);
-    } finally { w.dispose(); }
+    } finally {
+      w.dispose();
+    }
   });
 
-  it('passes the worker\'s error through with its name and message', async () => {
+  it("passes the worker's error through with its name and message", async () => {
     const w = new AnalysisWorker({ workerScript: script });
     try {
-      await assert.rejects(w.parse('bad'), (e: Error) => e.name === 'ProfileReadError' && e.message === 'bad: not a profile');
+      await assert.rejects(
+        w.parse('bad'),
+        (e: Error) => e.name === 'ProfileReadError' && e.message === 'bad: not a profile',
+      );
       assert.equal((await w.parse('ok')).path, 'ok');
       assert.equal(w.starts, 1);
-    } finally { w.dispose(); }
+    } finally {
+      w.dispose();
+    }
   });
 
   it('cancels a parse inside the worker without restarting it', async () => {
@@ -83,7 +102,9 @@ describe('AnalysisWorker (client side of the persistent analysis worker)', () =>
       await assert.rejects(p, ParseCancelled);
       assert.equal((await w.parse('after')).path, 'after');
       assert.equal(w.starts, 1);
-    } finally { w.dispose(); }
+    } finally {
+      w.dispose();
+    }
   });
 
   it('restarts the worker when a cancelled parse does not stop within the grace period', async () => {
@@ -100,7 +121,9 @@ describe('AnalysisWorker (client side of the persistent analysis worker)', () =>
       assert.match(log.join('\n'), /did not stop within 200 ms; restarting/);
       assert.equal((await w.parse('next')).path, 'next');
       assert.equal(w.starts, 2);
-    } finally { w.dispose(); }
+    } finally {
+      w.dispose();
+    }
   });
 
   it('fails the pending requests of a crashed worker with a clear error and starts a new one on next use', async () => {
@@ -109,7 +132,9 @@ describe('AnalysisWorker (client side of the persistent analysis worker)', () =>
       await assert.rejects(w.parse('crash'), /crash: the analysis worker stopped unexpectedly \(exit code 3\)/);
       assert.equal((await w.parse('again')).path, 'again');
       assert.equal(w.starts, 2);
-    } finally { w.dispose(); }
+    } finally {
+      w.dispose();
+    }
   });
 
   it('rejects requests after dispose', async () => {
@@ -121,7 +146,10 @@ describe('AnalysisWorker (client side of the persistent analysis worker)', () =>
 
 describe('deriveData (what the worker answers per dataset and metric)', () => {
   it('packs line costs and file functions that unpack to the same values as the model', () => {
-    const p = profileFromOutline('main a.c:1 = 1 1\n  solve a.c:10 = 5 1\n    kernel b.c:20 = 3 9\n  solve a.c:12 = 2 2\n', 2);
+    const p = profileFromOutline(
+      'main a.c:1 = 1 1\n  solve a.c:10 = 5 1\n    kernel b.c:20 = 3 9\n  solve a.c:12 = 2 2\n',
+      2,
+    );
     const d = deriveData(p, 0, { hotPathThreshold: 0.05, listLength: 10 });
     assert.equal(d.total, 24);
     assert.deepEqual(d.functions.names, ['main', 'solve', 'kernel']);
@@ -131,20 +159,31 @@ describe('deriveData (what the worker answers per dataset and metric)', () => {
     assert.equal(d.hottestLine, 12);
     // Functions per file with the smallest line seen: solve at a.c:10, not 12.
     const a = d.fileFunctions.files.indexOf('a.c');
-    const inA = [...d.fileFunctions.fn.subarray(d.fileFunctions.start[a]!, d.fileFunctions.start[a + 1]!)].map((f, j) => [d.functions.names[f], d.fileFunctions.near[d.fileFunctions.start[a]! + j]]);
-    assert.deepEqual(inA, [['main', 1], ['solve', 10]]);
-    assert.deepEqual(d.sideBar.topFunctions.map(e => e.name), ['kernel', 'solve', 'main']);
+    const inA = [...d.fileFunctions.fn.subarray(d.fileFunctions.start[a]!, d.fileFunctions.start[a + 1]!)].map(
+      (f, j) => [d.functions.names[f], d.fileFunctions.near[d.fileFunctions.start[a]! + j]],
+    );
+    assert.deepEqual(inA, [
+      ['main', 1],
+      ['solve', 10],
+    ]);
+    assert.deepEqual(
+      d.sideBar.topFunctions.map(e => e.name),
+      ['kernel', 'solve', 'main'],
+    );
     assert.equal(d.sideBar.imbalance[0]?.name, 'kernel');
   });
 
-  it('answers the per-node totals the host adopts, and keeps them out of the transfer list (they are the profile\'s cache)', () => {
+  it("answers the per-node totals the host adopts, and keeps them out of the transfer list (they are the profile's cache)", () => {
     const outline = 'main a.c:1 = 1 1\n  solve a.c:10 = 5 1\n    kernel b.c:20 = 3 9\n';
     const p = profileFromOutline(outline, 2);
     const d = deriveData(p, 0, { hotPathThreshold: 0.05, listLength: 10 });
     assert.deepEqual([...d.nodeTotals.inclusive], [20, 18, 12]);
     assert.deepEqual([...d.nodeTotals.exclusive], [2, 6, 12]);
     const buffers = derivedBuffers(d);
-    assert.ok(!buffers.includes(d.nodeTotals.inclusive.buffer as ArrayBuffer) && !buffers.includes(d.nodeTotals.exclusive.buffer as ArrayBuffer));
+    assert.ok(
+      !buffers.includes(d.nodeTotals.inclusive.buffer as ArrayBuffer) &&
+        !buffers.includes(d.nodeTotals.exclusive.buffer as ArrayBuffer),
+    );
     assert.ok(buffers.includes(d.functions.exclusive.buffer as ArrayBuffer), 'the rest is still transferred');
     // A second model over the same data adopts them: the same arrays, no pass of its own.
     const host = profileFromOutline(outline, 2);
@@ -152,7 +191,10 @@ describe('deriveData (what the worker answers per dataset and metric)', () => {
     assert.equal(host.inclusiveTotals(0), d.nodeTotals.inclusive);
     assert.equal(host.exclusiveTotals(0), d.nodeTotals.exclusive);
     assert.equal(host.total(0), 20);
-    assert.throws(() => host.adoptTotals(0, { inclusive: new Float64Array(2), exclusive: new Float64Array(3) }), /2 per-node totals for 3 nodes/);
+    assert.throws(
+      () => host.adoptTotals(0, { inclusive: new Float64Array(2), exclusive: new Float64Array(3) }),
+      /2 per-node totals for 3 nodes/,
+    );
     assert.throws(() => host.adoptTotals(5, d.nodeTotals), /metric 5 out of range/);
   });
 });

@@ -18,7 +18,10 @@ export interface ParseOptions {
 
 /** Thrown when the user cancelled a parse; nothing half-loaded is kept. */
 export class ParseCancelled extends Error {
-  constructor(path: string) { super(`${path}: cancelled`); this.name = 'AbortError'; }
+  constructor(path: string) {
+    super(`${path}: cancelled`);
+    this.name = 'AbortError';
+  }
 }
 
 export interface AnalysisWorkerOptions {
@@ -83,7 +86,8 @@ export class AnalysisWorker {
   private generation = 0;
   private readonly datasets = new WeakMap<Profile, { generation: number; id: number }>();
   private readonly released = new FinalizationRegistry<{ generation: number; id: number }>(d => {
-    if (d.generation === this.generation && this.worker) this.send({ type: 'release', dataset: d.id }).catch(() => undefined);
+    if (d.generation === this.generation && this.worker)
+      this.send({ type: 'release', dataset: d.id }).catch(() => undefined);
   });
   /** Times the worker was (re)started; for tests and logs. */
   starts = 0;
@@ -91,14 +95,19 @@ export class AnalysisWorker {
 
   constructor(readonly options: AnalysisWorkerOptions) {}
 
-  get running(): boolean { return this.worker !== undefined; }
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
 
   /** Starts the worker if it is not running (requests also start it). */
   start(): void {
     if (this.worker || this.disposed) return;
     const { workerScript, codeCacheFile } = this.options;
     const w = codeCacheFile
-      ? new Worker(BOOTSTRAP, { eval: true, workerData: { hpcLensBoot: { script: workerScript, cache: codeCacheFile } } })
+      ? new Worker(BOOTSTRAP, {
+          eval: true,
+          workerData: { hpcLensBoot: { script: workerScript, cache: codeCacheFile } },
+        })
       : new Worker(workerScript);
     this.worker = w;
     this.generation++;
@@ -129,10 +138,21 @@ export class AnalysisWorker {
       answer.then(
         r => {
           signal.removeEventListener('abort', onAbort);
-          if (cancelled) { if (generation === this.generation) this.send({ type: 'release', dataset: r.dataset }).catch(() => undefined); return; }
-          try { resolve(this.adopt(r, generation)); } catch (e) { reject(e as Error); }
+          if (cancelled) {
+            if (generation === this.generation)
+              this.send({ type: 'release', dataset: r.dataset }).catch(() => undefined);
+            return;
+          }
+          try {
+            resolve(this.adopt(r, generation));
+          } catch (e) {
+            reject(e as Error);
+          }
         },
-        (e: Error) => { signal.removeEventListener('abort', onAbort); if (!cancelled) reject(e); },
+        (e: Error) => {
+          signal.removeEventListener('abort', onAbort);
+          if (!cancelled) reject(e);
+        },
       );
     });
   }
@@ -145,7 +165,9 @@ export class AnalysisWorker {
 
   /** Whether this worker holds (or can adopt from shared columns) `profile`. */
   canServe(profile: Profile): boolean {
-    return !this.disposed && (this.datasets.has(profile) || profile.tree.columns.parent.buffer instanceof SharedArrayBuffer);
+    return (
+      !this.disposed && (this.datasets.has(profile) || profile.tree.columns.parent.buffer instanceof SharedArrayBuffer)
+    );
   }
 
   derive(profile: Profile, metric: number, options: DeriveOptions): Promise<DerivedData> {
@@ -160,19 +182,30 @@ export class AnalysisWorker {
     return this.withDataset(profile, dataset => ({ type: 'sankey', dataset, title, options }));
   }
 
-  superGraphQuery<K extends SuperGraphQuery['kind']>(profile: Profile, query: Extract<SuperGraphQuery, { kind: K }>): Promise<SuperGraphQueryResults[K]> {
-    return this.withDataset(profile, dataset => ({ type: 'superGraphQuery', dataset, query })) as Promise<SuperGraphQueryResults[K]>;
+  superGraphQuery<K extends SuperGraphQuery['kind']>(
+    profile: Profile,
+    query: Extract<SuperGraphQuery, { kind: K }>,
+  ): Promise<SuperGraphQueryResults[K]> {
+    return this.withDataset(profile, dataset => ({ type: 'superGraphQuery', dataset, query })) as Promise<
+      SuperGraphQueryResults[K]
+    >;
   }
 
   /** A timeline request (tiles, lookups, window statistics…) answered by the worker from the trace it holds. */
-  timeline<K extends TimelineWorkerRequest['kind']>(profile: Profile, request: Extract<TimelineWorkerRequest, { kind: K }>): Promise<TimelineResults[K]> {
+  timeline<K extends TimelineWorkerRequest['kind']>(
+    profile: Profile,
+    request: Extract<TimelineWorkerRequest, { kind: K }>,
+  ): Promise<TimelineResults[K]> {
     return this.withDataset(profile, dataset => ({ type: 'timeline', dataset, request }));
   }
 
   dispose(): void {
     this.disposed = true;
     const w = this.worker;
-    if (w) { this.stopped(w, 'was shut down'); void w.terminate(); }
+    if (w) {
+      this.stopped(w, 'was shut down');
+      void w.terminate();
+    }
   }
 
   private adopt(r: WorkerResults['parse'], generation: number): Profile {
@@ -190,7 +223,8 @@ export class AnalysisWorker {
     this.start();
     let d = this.datasets.get(profile);
     if (!d || d.generation !== this.generation) {
-      if (!(profile.tree.columns.parent.buffer instanceof SharedArrayBuffer)) throw new Error(`${profile.path}: not held by the analysis worker`);
+      if (!(profile.tree.columns.parent.buffer instanceof SharedArrayBuffer))
+        throw new Error(`${profile.path}: not held by the analysis worker`);
       const generation = this.generation;
       const { dataset } = await this.send<{ dataset: number }>({ type: 'adopt', data: profile.data });
       d = { generation, id: dataset };
@@ -206,7 +240,9 @@ export class AnalysisWorker {
     this.send({ type: 'cancel', target }).catch(() => undefined);
     const timer = setTimeout(() => {
       if (this.worker === w && this.pending.has(target)) {
-        this.options.log?.(`a cancelled parse did not stop within ${this.options.cancelGraceMs ?? 1000} ms; restarting the analysis worker`);
+        this.options.log?.(
+          `a cancelled parse did not stop within ${this.options.cancelGraceMs ?? 1000} ms; restarting the analysis worker`,
+        );
         this.stopped(w, 'was restarted after a cancelled parse did not stop');
         void w.terminate();
       }
@@ -232,10 +268,17 @@ export class AnalysisWorker {
   private onMessage(msg: WorkerResponse): void {
     const p = this.pending.get(msg.id);
     if (!p) return;
-    if (msg.type === 'progress') { p.onProgress?.(msg.fraction, msg.message); return; }
+    if (msg.type === 'progress') {
+      p.onProgress?.(msg.fraction, msg.message);
+      return;
+    }
     this.settle(msg.id);
     if (msg.type === 'done') p.resolve(msg.result);
-    else { const e = new Error(msg.message); e.name = msg.name; p.reject(e); }
+    else {
+      const e = new Error(msg.message);
+      e.name = msg.name;
+      p.reject(e);
+    }
   }
 
   private settle(id: number): void {
@@ -282,14 +325,22 @@ export function parseInWorker(path: string, options: ParseOptions): Promise<Prof
   return analysisWorker(options.workerScript).parse(path, options);
 }
 
-
 /**
  * Activation: starts the analysis worker with a V8 code cache kept under `storageDir`, registers it
  * for parseInWorker and warms it up, so the user's first open runs compiled code in a live worker.
  */
-export function startAnalysisWorker(workerScript: string, storageDir: string, log: (message: string) => void): { worker: AnalysisWorker; dispose(): void } {
+export function startAnalysisWorker(
+  workerScript: string,
+  storageDir: string,
+  log: (message: string) => void,
+): { worker: AnalysisWorker; dispose(): void } {
   let stamp = 'unknown';
-  try { const s = statSync(workerScript); stamp = `${s.size}-${Math.round(s.mtimeMs)}`; } catch { /* the worker's own start reports a missing bundle */ }
+  try {
+    const s = statSync(workerScript);
+    stamp = `${s.size}-${Math.round(s.mtimeMs)}`;
+  } catch {
+    /* the worker's own start reports a missing bundle */
+  }
   // One cache per bundle build and Node version: V8 would reject a stale one anyway, this avoids the wasted read.
   const codeCacheFile = join(storageDir, 'code-cache', `parse-worker-${stamp}-${process.version}.bin`);
   const worker = new AnalysisWorker({ workerScript, codeCacheFile, log });

@@ -37,8 +37,10 @@ let nextDataset = 1;
  * arrays (LoadedProfile.derive) instead of summing 10⁶ nodes × ranks on its own thread.
  */
 function withSharedTotals(p: Profile, m: number): Profile {
-  const inclusive = p.inclusiveTotals(m), exclusive = p.exclusiveTotals(m);
-  if (!(inclusive.buffer instanceof SharedArrayBuffer) || !(exclusive.buffer instanceof SharedArrayBuffer)) p.adoptTotals(m, { inclusive: shared(inclusive), exclusive: shared(exclusive) });
+  const inclusive = p.inclusiveTotals(m),
+    exclusive = p.exclusiveTotals(m);
+  if (!(inclusive.buffer instanceof SharedArrayBuffer) || !(exclusive.buffer instanceof SharedArrayBuffer))
+    p.adoptTotals(m, { inclusive: shared(inclusive), exclusive: shared(exclusive) });
   return p;
 }
 
@@ -62,7 +64,8 @@ function shared<T>(v: T): T {
 
 function dataset(id: number): Profile {
   const p = datasets.get(id);
-  if (!p) throw new Error(`dataset ${id} is not loaded in the analysis worker (it was released or the worker restarted)`);
+  if (!p)
+    throw new Error(`dataset ${id} is not loaded in the analysis worker (it was released or the worker restarted)`);
   return p;
 }
 
@@ -76,12 +79,18 @@ async function parse(id: number, path: string): Promise<WorkerResults['parse']> 
       onProgress: (fraction, message) => {
         // At most ~100 progress messages per file.
         const step = Math.floor(fraction * 100);
-        if (step !== last) { last = step; post({ id, type: 'progress', fraction, message }); }
+        if (step !== last) {
+          last = step;
+          post({ id, type: 'progress', fraction, message });
+        }
       },
     });
     abort.signal.throwIfAborted();
     // Fill in derived matrices here, once, so neither thread derives them lazily later.
-    read.metrics.forEach((_, m) => { read.exclusive(m); read.inclusive(m); });
+    read.metrics.forEach((_, m) => {
+      read.exclusive(m);
+      read.inclusive(m);
+    });
     const data: ProfileData = shared(read.toTransferable().data);
     const dataset = nextDataset++;
     const profile = new Profile(data);
@@ -98,13 +107,29 @@ async function parse(id: number, path: string): Promise<WorkerResults['parse']> 
 /** Tiny profiles of the hot readers, parsed at start-up so V8 compiles them before the user's first open. */
 const WARM_PROFILES: Record<string, string> = {
   'warm.json': JSON.stringify({
-    data: [[1.5, 0, 0, 2], [0.5, 1, 0, 3], [2.0, 0, 1, 2], [0.25, 1, 1, 3]],
+    data: [
+      [1.5, 0, 0, 2],
+      [0.5, 1, 0, 3],
+      [2.0, 0, 1, 2],
+      [0.25, 1, 1, 3],
+    ],
     columns: ['sum#time.duration', 'mpi.rank', 'path', 'sourceloc#cali.sampler.pc'],
     column_metadata: [{ is_value: true }, { is_value: false }, { is_value: false }, { is_value: false }],
-    nodes: [{ label: 'main', column: 'path' }, { label: 'solve', column: 'path', parent: 0 }, { label: '/src/a.c:10', column: 'sourceloc#cali.sampler.pc' }, { label: '/src/a.c:12', column: 'sourceloc#cali.sampler.pc' }],
+    nodes: [
+      { label: 'main', column: 'path' },
+      { label: 'solve', column: 'path', parent: 0 },
+      { label: '/src/a.c:10', column: 'sourceloc#cali.sampler.pc' },
+      { label: '/src/a.c:12', column: 'sourceloc#cali.sampler.pc' },
+    ],
     'mpi.world.size': 2,
   }),
-  'warm-literal.json': JSON.stringify([{ frame: { name: 'main', type: 'function' }, metrics: { 'time (inc)': 3, time: 1 }, children: [{ frame: { name: 'solve', type: 'function' }, metrics: { 'time (inc)': 2, time: 2 } }] }]),
+  'warm-literal.json': JSON.stringify([
+    {
+      frame: { name: 'main', type: 'function' },
+      metrics: { 'time (inc)': 3, time: 1 },
+      children: [{ frame: { name: 'solve', type: 'function' }, metrics: { 'time (inc)': 2, time: 2 } }],
+    },
+  ]),
   'warm.callgrind': 'events: Ir\nfl=/src/a.c\nfn=main\n10 5\ncfn=solve\ncalls=1 12\n12 7\nfn=solve\n20 7\n',
   'warm.folded': 'main;solve;kernel 10\nmain;io 3\n',
 };
@@ -127,14 +152,17 @@ async function warm(): Promise<WorkerResults['warm']> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const cache = (globalThis as { __hpcLensCodeCache?: { state: 'accepted' | 'rejected' | 'created' | 'none'; save(): void } }).__hpcLensCodeCache;
+  const cache = (
+    globalThis as { __hpcLensCodeCache?: { state: 'accepted' | 'rejected' | 'created' | 'none'; save(): void } }
+  ).__hpcLensCodeCache;
   // Store the code compiled so far (the readers and analyses just run) for the next start.
   if (cache && cache.state !== 'accepted') cache.save();
   return { ms: performance.now() - started, codeCache: cache?.state ?? 'none' };
 }
 
 function options(o: DeriveOptions): DeriveOptions {
-  if (!(o.hotPathThreshold >= 0 && o.hotPathThreshold <= 1) || !(o.listLength > 0)) throw new Error(`bad derive options ${JSON.stringify(o)}`);
+  if (!(o.hotPathThreshold >= 0 && o.hotPathThreshold <= 1) || !(o.listLength > 0))
+    throw new Error(`bad derive options ${JSON.stringify(o)}`);
   return o;
 }
 
@@ -182,4 +210,6 @@ async function handle(req: WorkerRequest): Promise<void> {
   }
 }
 
-port.on('message', (req: WorkerRequest) => { void handle(req); });
+port.on('message', (req: WorkerRequest) => {
+  void handle(req);
+});

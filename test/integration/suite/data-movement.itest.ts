@@ -4,7 +4,11 @@ import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { readProfile } from '../../../src/analysis/formats';
 import { DATA_MOVEMENT_KIND_NAMES } from '../../../src/analysis/model/trace';
-import { dataMovementAnnotation, dataMovementSites, DIRECTION_LABELS } from '../../../src/analysis/stats/data-movement-sites';
+import {
+  dataMovementAnnotation,
+  dataMovementSites,
+  DIRECTION_LABELS,
+} from '../../../src/analysis/stats/data-movement-sites';
 import type { HpcLensApi } from '../../../src/extension/extension';
 import { EXTENSION_ID, until, workspaceRoot } from './itest-support';
 
@@ -15,10 +19,15 @@ const config = () => vscode.workspace.getConfiguration('hpcLens');
 /** The copy and memset calls of offload.c by a plain text scan: 1-based line → the direction its text says. */
 function copyCallsInSource(): Map<number, string> {
   const out = new Map<number, string>();
-  readFileSync(offloadC().fsPath, 'utf8').split('\n').forEach((text, i) => {
-    if (!/^\s+dev_mem(cpy|set)_async\(/.test(text)) return;
-    out.set(i + 1, text.includes('dev_memset_async') ? 'memset' : text.includes('COPY_HOST_TO_DEVICE') ? 'H→D' : 'D→H');
-  });
+  readFileSync(offloadC().fsPath, 'utf8')
+    .split('\n')
+    .forEach((text, i) => {
+      if (!/^\s+dev_mem(cpy|set)_async\(/.test(text)) return;
+      out.set(
+        i + 1,
+        text.includes('dev_memset_async') ? 'memset' : text.includes('COPY_HOST_TO_DEVICE') ? 'H→D' : 'D→H',
+      );
+    });
   return out;
 }
 
@@ -42,7 +51,11 @@ export function registerDataMovementSuites(): void {
     });
 
     test('the sample GPU-port trace marks exactly the copy calls of offload.c, with direction and totals after the line', async () => {
-      assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', sampleTrace()), true, `opened (last error: ${api.lastError})`);
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', sampleTrace()),
+        true,
+        `opened (last error: ${api.lastError})`,
+      );
       assert.equal(api.active!.format, 'chrome-trace');
       const doc = await vscode.workspace.openTextDocument(offloadC());
       await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
@@ -50,24 +63,33 @@ export function registerDataMovementSuites(): void {
       const calls = copyCallsInSource();
       assert.equal(calls.size, 7);
       const p = await readProfile(sampleTrace().fsPath);
-      const expected = dataMovementSites(p.trace!.dataMovement, p.tree).sites
-        .map(s => ({ line: s.line!, direction: s.directions[0]!.label, annotation: dataMovementAnnotation(s) }))
+      const expected = dataMovementSites(p.trace!.dataMovement, p.tree)
+        .sites.map(s => ({ line: s.line!, direction: s.directions[0]!.label, annotation: dataMovementAnnotation(s) }))
         .sort((a, b) => a.line - b.line);
       const marked = await until('data-movement markers on offload.c', async () => {
         const m = await api.dataMovementLines(doc.uri);
         return m.length ? m : undefined;
       });
       assert.deepEqual(marked, expected);
-      assert.deepEqual(marked.map(m => [m.line, m.direction]), [...calls]);
+      assert.deepEqual(
+        marked.map(m => [m.line, m.direction]),
+        [...calls],
+      );
       // The halo rows: 20 steps × one row of 1026 doubles (8.21 kB), 164 kB in all.
       const halo = marked.find(m => m.line === [...calls.keys()][2])!;
       assert.match(halo.annotation!, /^⇅ D→H 164 kB · 20× · \d+(\.\d+)? µs · \d+(\.\d+)? GB\/s$/);
 
       await config().update('dataMovement.annotations', false, vscode.ConfigurationTarget.Global);
-      await until('markers without text', async () => (await api.dataMovementLines(doc.uri)).every(m => m.annotation === undefined) || undefined);
+      await until(
+        'markers without text',
+        async () => (await api.dataMovementLines(doc.uri)).every(m => m.annotation === undefined) || undefined,
+      );
       assert.equal((await api.dataMovementLines(doc.uri)).length, 7, 'the gutter marks stay');
       await config().update('overlays.enabled', false, vscode.ConfigurationTarget.Global);
-      await until('no markers with overlays off', async () => (await api.dataMovementLines(doc.uri)).length === 0 || undefined);
+      await until(
+        'no markers with overlays off',
+        async () => (await api.dataMovementLines(doc.uri)).length === 0 || undefined,
+      );
       await config().update('overlays.enabled', undefined, vscode.ConfigurationTarget.Global);
       await config().update('dataMovement.annotations', undefined, vscode.ConfigurationTarget.Global);
       await until('markers back', async () => (await api.dataMovementLines(doc.uri)).length === 7 || undefined);
@@ -77,16 +99,29 @@ export function registerDataMovementSuites(): void {
       const p = await readProfile(sampleTrace().fsPath);
       const { sites } = dataMovementSites(p.trace!.dataMovement, p.tree);
       const rows = api.dataMovementEntries();
-      assert.deepEqual(rows.map(r => r.label), sites.map(s => `offload.c:${s.line}`));
+      assert.deepEqual(
+        rows.map(r => r.label),
+        sites.map(s => `offload.c:${s.line}`),
+      );
       const top = rows[0]!;
       assert.equal(top.description, `H→D 3.37 MB · 1×`);
-      assert.deepEqual(top.children!.map(c => c.label), ['H→D', 'offload_timesteps › offload_stage_in']);
+      assert.deepEqual(
+        top.children!.map(c => c.label),
+        ['H→D', 'offload_timesteps › offload_stage_in'],
+      );
       assert.match(top.children![0]!.description, /^3\.37 MB · 1× · \d+(\.\d+)? µs · \d+(\.\d+)? GB\/s$/);
 
-      await vscode.commands.executeCommand('hpcLens.revealNode', top.location!.file, top.location!.line, top.location!.name);
+      await vscode.commands.executeCommand(
+        'hpcLens.revealNode',
+        top.location!.file,
+        top.location!.line,
+        top.location!.name,
+      );
       const editor = await until('offload.c open at the site', () => {
         const e = vscode.window.activeTextEditor;
-        return e && e.document.uri.path.endsWith('/src/offload.c') && e.selection.active.line === sites[0]!.line! - 1 ? e : undefined;
+        return e && e.document.uri.path.endsWith('/src/offload.c') && e.selection.active.line === sites[0]!.line! - 1
+          ? e
+          : undefined;
       });
       assert.match(editor.document.lineAt(editor.selection.active.line).text, /dev_memcpy_async\(d->u, u, d->cells/);
       // A call path leads to the caller's line: where offload_timesteps calls offload_stage_in.
@@ -94,7 +129,9 @@ export function registerDataMovementSuites(): void {
       await vscode.commands.executeCommand('hpcLens.revealNode', path.file, path.line, path.name);
       const caller = await until('the caller line', () => {
         const e = vscode.window.activeTextEditor;
-        return e && e.document.lineAt(e.selection.active.line).text.includes('offload_stage_in(b, u, &d)') ? e : undefined;
+        return e && e.document.lineAt(e.selection.active.line).text.includes('offload_stage_in(b, u, &d)')
+          ? e
+          : undefined;
       });
       assert.ok(caller);
 
@@ -107,14 +144,27 @@ export function registerDataMovementSuites(): void {
     test('a PyTorch (Kineto) trace: the view lists its host→device copies and every direction it records', async function () {
       const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
       const shared = process.env.HPC_LENS_SHARED_DIR ?? resolve(ext.extensionPath, '..', 'shared');
-      const trace = join(shared, 'data', 'chrome-trace', 'pytorch-profiler-resnet50', 'worker0.1623143089861.pt.trace.json.gz');
+      const trace = join(
+        shared,
+        'data',
+        'chrome-trace',
+        'pytorch-profiler-resnet50',
+        'worker0.1623143089861.pt.trace.json.gz',
+      );
       if (!existsSync(trace)) this.skip();
-      assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', vscode.Uri.file(trace)), true, `opened (last error: ${api.lastError})`);
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', vscode.Uri.file(trace)),
+        true,
+        `opened (last error: ${api.lastError})`,
+      );
       const p = await readProfile(trace);
       const dm = p.trace!.dataMovement;
       const recorded = new Set<string>();
       for (let i = 0; i < dm.kind.length; i++) recorded.add(DIRECTION_LABELS[dm.kind[i]!]!);
-      assert.ok(recorded.has('H→D'), `the trace records host→device copies (${[...recorded]}; kinds ${DATA_MOVEMENT_KIND_NAMES.join(', ')})`);
+      assert.ok(
+        recorded.has('H→D'),
+        `the trace records host→device copies (${[...recorded]}; kinds ${DATA_MOVEMENT_KIND_NAMES.join(', ')})`,
+      );
       const rows = await until('Data Movement rows for the trace', () => {
         const r = api.dataMovementEntries();
         return r.some(e => e.description.startsWith('H→D')) ? r : undefined;
@@ -122,7 +172,10 @@ export function registerDataMovementSuites(): void {
       const shown = new Set(rows.flatMap(r => r.children!.filter(c => !c.label.includes('›')).map(c => c.label)));
       assert.deepEqual([...shown].sort(), [...recorded].sort());
       const h2d = rows.find(r => r.description.startsWith('H→D'));
-      assert.ok(h2d, `a site whose dominant direction is H→D among ${rows.map(r => `${r.label} ${r.description}`).join('; ')}`);
+      assert.ok(
+        h2d,
+        `a site whose dominant direction is H→D among ${rows.map(r => `${r.label} ${r.description}`).join('; ')}`,
+      );
       // The host→device site is a Python line of the run (a frame with file:line), not a function fallback.
       assert.match(h2d.label, /\.py:\d+$/);
     });

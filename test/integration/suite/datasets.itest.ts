@@ -37,7 +37,9 @@ async function activateApi(): Promise<HpcLensApi> {
 export function registerDatasetSuites(): void {
   suite('HPC Lens Datasets view', () => {
     let api: HpcLensApi;
-    suiteSetup(async () => { api = await activateApi(); });
+    suiteSetup(async () => {
+      api = await activateApi();
+    });
 
     test('two profiles are listed with format, size, ranks and nodes; the active one drives the heat', async () => {
       await vscode.commands.executeCommand('hpcLens.closeAllDatasets');
@@ -47,14 +49,37 @@ export function registerDatasetSuites(): void {
       await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
 
       for (const name of [SAMPLING, CALLGRIND]) {
-        assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', profileUri(name)), true, `opened ${name} (last error: ${api.lastError})`);
+        assert.equal(
+          await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', profileUri(name)),
+          true,
+          `opened ${name} (last error: ${api.lastError})`,
+        );
       }
       const entries = api.datasets.entries();
-      assert.deepEqual(entries.map(e => e.label), [SAMPLING, CALLGRIND]);
-      assert.deepEqual(entries.map(e => e.description), [await expectedDescription(profileUri(SAMPLING).fsPath), await expectedDescription(profileUri(CALLGRIND).fsPath)]);
-      assert.deepEqual(entries.map(e => e.kind), ['profile', 'profile']);
-      assert.deepEqual(entries.map(e => e.active), [false, true], 'the last opened is active');
-      assert.ok(entries[1]!.tooltip.includes(profileUri(CALLGRIND).fsPath) && entries[1]!.tooltip.includes('Metrics:'), entries[1]!.tooltip);
+      assert.deepEqual(
+        entries.map(e => e.label),
+        [SAMPLING, CALLGRIND],
+      );
+      assert.deepEqual(
+        entries.map(e => e.description),
+        [
+          await expectedDescription(profileUri(SAMPLING).fsPath),
+          await expectedDescription(profileUri(CALLGRIND).fsPath),
+        ],
+      );
+      assert.deepEqual(
+        entries.map(e => e.kind),
+        ['profile', 'profile'],
+      );
+      assert.deepEqual(
+        entries.map(e => e.active),
+        [false, true],
+        'the last opened is active',
+      );
+      assert.ok(
+        entries[1]!.tooltip.includes(profileUri(CALLGRIND).fsPath) && entries[1]!.tooltip.includes('Metrics:'),
+        entries[1]!.tooltip,
+      );
       assert.equal(api.active?.name, CALLGRIND);
 
       const callgrindHeat = await expectedHeatLines(profileUri(CALLGRIND).fsPath, '/src/stencil.c');
@@ -78,10 +103,16 @@ export function registerDatasetSuites(): void {
       // A click on the other row runs Activate with that dataset.
       assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.activateDataset', 0), true);
       assert.equal(api.active?.name, SAMPLING);
-      assert.deepEqual(api.datasets.entries().map(e => e.active), [true, false]);
+      assert.deepEqual(
+        api.datasets.entries().map(e => e.active),
+        [true, false],
+      );
       // Right after the switch, not eventually: the lens must never show the previous dataset's text.
       const samplingLens = await sweepLens(doc);
-      assert.ok(samplingLens && samplingLens !== callgrindLens, `the jacobi_sweep CodeLens follows the switch at once: ${samplingLens}`);
+      assert.ok(
+        samplingLens && samplingLens !== callgrindLens,
+        `the jacobi_sweep CodeLens follows the switch at once: ${samplingLens}`,
+      );
       assert.match(samplingLens, /inclusive \([\d.]+ m?s\)/, 'a time, not instructions');
       await until(`${samplingHeat} sampling heat lines`, () => api.heatLines(doc.uri).length === samplingHeat);
     });
@@ -95,7 +126,10 @@ export function registerDatasetSuites(): void {
       assert.equal(api.active?.name, CALLGRIND);
       assert.equal(api.active?.metric, 'Ir');
       const irLens = await sweepLens(await vscode.workspace.openTextDocument(stencil()));
-      assert.ok(irLens && irLens !== countLens && !/inclusive \([\d.]+ m?s\)/.test(irLens), `the CodeLens shows the activated dataset's Ir at once: ${irLens}`);
+      assert.ok(
+        irLens && irLens !== countLens && !/inclusive \([\d.]+ m?s\)/.test(irLens),
+        `the CodeLens shows the activated dataset's Ir at once: ${irLens}`,
+      );
       assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', profileUri(SAMPLING)), true);
       assert.equal(api.datasets.entries().length, 2, 'no duplicate');
       assert.equal(api.active?.name, SAMPLING);
@@ -106,9 +140,16 @@ export function registerDatasetSuites(): void {
     test('closing a dataset shrinks the list; closing the active one returns to the previous; Close All empties it', async () => {
       const doc = await vscode.workspace.openTextDocument(stencil());
       assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.closeDataset', 0), true);
-      assert.deepEqual(api.datasets.entries().map(e => [e.label, e.active]), [[CALLGRIND, true]]);
+      assert.deepEqual(
+        api.datasets.entries().map(e => [e.label, e.active]),
+        [[CALLGRIND, true]],
+      );
       assert.equal(api.active?.name, CALLGRIND);
-      await until('callgrind heat again', async () => api.heatLines(doc.uri).length === await expectedHeatLines(profileUri(CALLGRIND).fsPath, '/src/stencil.c'));
+      await until(
+        'callgrind heat again',
+        async () =>
+          api.heatLines(doc.uri).length === (await expectedHeatLines(profileUri(CALLGRIND).fsPath, '/src/stencil.c')),
+      );
       await vscode.commands.executeCommand('hpcLens.closeAllDatasets');
       assert.deepEqual(api.datasets.entries(), []);
       assert.equal(api.active === undefined, true, 'nothing active');
@@ -124,7 +165,9 @@ export function registerDatasetSuites(): void {
  * harness's phase file (one folder per harness run, so runs in parallel do not share them).
  */
 const phaseFile = process.env.HPC_LENS_ITEST_PHASE_FILE;
-const reloadDir = phaseFile ? join(dirname(phaseFile), 'reload-itest') : join(tmpdir(), `hpc-lens-reload-itest-${process.pid}`);
+const reloadDir = phaseFile
+  ? join(dirname(phaseFile), 'reload-itest')
+  : join(tmpdir(), `hpc-lens-reload-itest-${process.pid}`);
 
 /**
  * Phase 1 leaves three datasets (one a diff, one with a non-default metric, the last one not active)
@@ -135,7 +178,9 @@ const reloadDir = phaseFile ? join(dirname(phaseFile), 'reload-itest') : join(tm
 export function registerReloadSuites(phase: 1 | 2): void {
   suite(`HPC Lens restores its datasets after a window reload (phase ${phase})`, () => {
     let api: HpcLensApi;
-    suiteSetup(async () => { api = await activateApi(); });
+    suiteSetup(async () => {
+      api = await activateApi();
+    });
 
     if (phase === 1) {
       test('leaves datasets, a diff, a metric and an active one to restore', async () => {
@@ -149,14 +194,30 @@ export function registerReloadSuites(phase: 1 | 2): void {
         assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', profileUri(SAMPLING)), true);
         assert.equal(await api.datasets.setMetric('count'), true);
         assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', profileUri(CALLGRIND)), true);
-        assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.compareProfiles', profileUri(SAMPLING), vscode.Uri.file(copy)), true);
-        assert.equal(api.active?.metric, 'time', 'a diff starts on the baseline run\'s default metric');
+        assert.equal(
+          await vscode.commands.executeCommand<boolean>(
+            'hpcLens.compareProfiles',
+            profileUri(SAMPLING),
+            vscode.Uri.file(copy),
+          ),
+          true,
+        );
+        assert.equal(api.active?.metric, 'time', "a diff starts on the baseline run's default metric");
         assert.equal(await api.datasets.setMetric('count'), true);
-        assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', vscode.Uri.file(vanishing)), true);
+        assert.equal(
+          await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', vscode.Uri.file(vanishing)),
+          true,
+        );
         await api.datasets.activate(1);
-        assert.deepEqual(api.datasets.entries().map(e => [e.label, e.metric, e.active]), [
-          [SAMPLING, 'count', false], [CALLGRIND, 'Ir', true], [`Δ ${SAMPLING} → rerun.json`, 'count', false], ['vanishing.json', 'time', false],
-        ]);
+        assert.deepEqual(
+          api.datasets.entries().map(e => [e.label, e.metric, e.active]),
+          [
+            [SAMPLING, 'count', false],
+            [CALLGRIND, 'Ir', true],
+            [`Δ ${SAMPLING} → rerun.json`, 'count', false],
+            ['vanishing.json', 'time', false],
+          ],
+        );
         rmSync(vanishing);
         await vscode.commands.executeCommand('hpcLens.datasets.focus');
         await new Promise(r => setTimeout(r, 1000));
@@ -169,14 +230,20 @@ export function registerReloadSuites(phase: 1 | 2): void {
         assert.equal(report.missing.length, 1, JSON.stringify(report));
         assert.equal(basename(report.missing[0]!), 'vanishing.json');
         assert.deepEqual(report.failed, []);
-        assert.deepEqual(api.datasets.entries().map(e => [e.label, e.metric, e.active]), [
-          [SAMPLING, 'count', false], [CALLGRIND, 'Ir', true], [`Δ ${SAMPLING} → rerun.json`, 'count', false],
-        ], 'openOnStartup did not open the sample a second time');
+        assert.deepEqual(
+          api.datasets.entries().map(e => [e.label, e.metric, e.active]),
+          [
+            [SAMPLING, 'count', false],
+            [CALLGRIND, 'Ir', true],
+            [`Δ ${SAMPLING} → rerun.json`, 'count', false],
+          ],
+          'openOnStartup did not open the sample a second time',
+        );
         assert.equal(api.active?.name, CALLGRIND);
         const doc = await vscode.workspace.openTextDocument(stencil());
         await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
         const heat = await expectedHeatLines(profileUri(CALLGRIND).fsPath, '/src/stencil.c');
-        await until('the restored active dataset\'s heat', () => api.heatLines(doc.uri).length === heat);
+        await until("the restored active dataset's heat", () => api.heatLines(doc.uri).length === heat);
         await vscode.commands.executeCommand('hpcLens.datasets.focus');
         await new Promise(r => setTimeout(r, 1500));
         console.log('HPC_LENS_SCREENSHOT after-reload');

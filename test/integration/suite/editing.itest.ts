@@ -16,7 +16,11 @@ async function lenses(uri: vscode.Uri): Promise<vscode.CodeLens[]> {
   return vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
 }
 async function hoverText(uri: vscode.Uri, line0: number): Promise<string> {
-  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(line0, 2));
+  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+    'vscode.executeHoverProvider',
+    uri,
+    new vscode.Position(line0, 2),
+  );
   return hovers.flatMap(h => h.contents.map(c => (typeof c === 'string' ? c : c.value))).join('\n');
 }
 const lensLines = (ls: vscode.CodeLens[]) => ls.map(l => l.range.start.line).sort((a, b) => a - b);
@@ -37,18 +41,38 @@ export function registerEditingSuites(): void {
       editor = await vscode.window.showTextDocument(editor.document, vscode.ViewColumn.One);
       if (editor.document.isDirty) await vscode.commands.executeCommand('workbench.action.files.revert');
       assert.equal(editor.document.isDirty, false, 'the sample is left as it was');
-      if (api.active?.name === 'heat-stencil-sampling-4ranks.json') await until('the heat marks of the saved file', () => same(heatNow(), heat));
+      if (api.active?.name === 'heat-stencil-sampling-4ranks.json')
+        await until('the heat marks of the saved file', () => same(heatNow(), heat));
     }
 
     suiteSetup(async () => {
       // The suite edits the sample's sources and must never write them: auto save would.
-      assert.equal(vscode.workspace.getConfiguration('files').get('autoSave'), 'off', 'files.autoSave is off (the harness sets it)');
+      assert.equal(
+        vscode.workspace.getConfiguration('files').get('autoSave'),
+        'off',
+        'files.autoSave is off (the harness sets it)',
+      );
       api = await vscode.extensions.getExtension<HpcLensApi>(EXTENSION_ID)!.activate();
       await api.startup;
-      assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', samplingProfile()), true, `opened (last error: ${api.lastError})`);
-      editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(stencil()), vscode.ViewColumn.One);
-      heat = await until('heat on stencil.c', () => { const h = heatNow(); return h.length > 2 && h; });
-      lensAt = lensLines(await until('CodeLens on stencil.c', async () => { const l = await lenses(stencil()); return l.length > 0 && l; }));
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', samplingProfile()),
+        true,
+        `opened (last error: ${api.lastError})`,
+      );
+      editor = await vscode.window.showTextDocument(
+        await vscode.workspace.openTextDocument(stencil()),
+        vscode.ViewColumn.One,
+      );
+      heat = await until('heat on stencil.c', () => {
+        const h = heatNow();
+        return h.length > 2 && h;
+      });
+      lensAt = lensLines(
+        await until('CodeLens on stencil.c', async () => {
+          const l = await lenses(stencil());
+          return l.length > 0 && l;
+        }),
+      );
       const profile = await readProfile(samplingProfile().fsPath);
       const lines = [...lineCosts(profile, profile.primaryMetric)].find(([f]) => f.endsWith('/src/stencil.c'))![1];
       hottest = [...lines].sort((a, b) => b.exclusive - a.exclusive)[0]!.line;
@@ -73,9 +97,15 @@ export function registerEditingSuites(): void {
       assert.ok(await vscode.workspace.applyEdit(edit));
       const moved = heat.map(l => l + 3);
       await until('heat lines moved by 3', () => same(heatNow(), moved));
-      assert.deepEqual(lensLines(await lenses(stencil())), lensAt.map(l => l + 3));
+      assert.deepEqual(
+        lensLines(await lenses(stencil())),
+        lensAt.map(l => l + 3),
+      );
       const text = await hoverText(stencil(), hottest + 3 - 1);
-      assert.match(text, new RegExp(`stencil\\.c:${hottest + 3}\\*\\* in \`jacobi_sweep\` · line ${hottest} in the profile`));
+      assert.match(
+        text,
+        new RegExp(`stencil\\.c:${hottest + 3}\\*\\* in \`jacobi_sweep\` · line ${hottest} in the profile`),
+      );
       assert.match(text, /\| metric \| inclusive/);
       console.log('HPC_LENS_SCREENSHOT editing-shifted');
     });
@@ -85,12 +115,17 @@ export function registerEditingSuites(): void {
       const edit = new vscode.WorkspaceEdit();
       edit.insert(stencil(), line.range.end, ' /* changed */');
       assert.ok(await vscode.workspace.applyEdit(edit));
-      await until('the edited line loses its mark', () => same(heatNow(), heat.filter(l => l !== hottest)));
+      await until('the edited line loses its mark', () =>
+        same(
+          heatNow(),
+          heat.filter(l => l !== hottest),
+        ),
+      );
       assert.equal(await hoverText(stencil(), hottest - 1), '', 'no hover on the edited line');
       assert.equal(api.editing.staleReason(stencil()), undefined);
     });
 
-    test('replacing the whole text hides the file\'s overlays with a reason; revert brings them back', async () => {
+    test("replacing the whole text hides the file's overlays with a reason; revert brings them back", async () => {
       const doc = editor.document;
       const edit = new vscode.WorkspaceEdit();
       edit.replace(stencil(), new vscode.Range(0, 0, doc.lineCount, 0), 'int main(void)\n{\n  return 0;\n}\n');
@@ -121,7 +156,13 @@ export function registerEditingSuites(): void {
       assert.equal(r.function, 'jacobi_sweep');
       assert.ok(r.nodes.length > 0);
       assert.deepEqual(r.views['hpcLens.topLines'], [`stencil.c:${hottest}`]);
-      assert.deepEqual(await until('Top Lines selection', () => { const s = api.editing.selection('hpcLens.topLines'); return s.length > 0 && s; }), [`stencil.c:${hottest}`]);
+      assert.deepEqual(
+        await until('Top Lines selection', () => {
+          const s = api.editing.selection('hpcLens.topLines');
+          return s.length > 0 && s;
+        }),
+        [`stencil.c:${hottest}`],
+      );
       assert.ok(r.sankey.length > 0, 'a Sankey node holds the line');
       const ids = new Set(api.sankey.data!.nodes.map(n => n.id));
       for (const id of r.sankey) assert.ok(ids.has(id), `${id} is a node of the Sankey`);
@@ -138,14 +179,20 @@ export function registerEditingSuites(): void {
     });
 
     test('the CodeLens of a callgrind profile shows call counts, and a click highlights the function in the Sankey', async () => {
-      assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', callgrindProfile()), true, `opened (last error: ${api.lastError})`);
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', callgrindProfile()),
+        true,
+        `opened (last error: ${api.lastError})`,
+      );
       try {
         const profile = await readProfile(callgrindProfile().fsPath);
         const totals = functionTotals(profile, profile.primaryMetric);
         const calls = functionCallCounts(profile, totals)[totals.names.indexOf('jacobi_sweep')]!;
         assert.ok(calls > 0, 'the callgrind sample states calls of jacobi_sweep');
         const expected = `${formatValue(calls, 'count')} calls`;
-        const lens = await until('a jacobi_sweep lens with calls', async () => (await lenses(stencil())).find(l => l.command?.title.includes(expected)));
+        const lens = await until('a jacobi_sweep lens with calls', async () =>
+          (await lenses(stencil())).find(l => l.command?.title.includes(expected)),
+        );
         assert.match(lens.command!.title, /inclusive .* exclusive · [\d,]+ calls/);
         const highlighted = api.sankey.nextHighlight();
         await vscode.commands.executeCommand(lens.command!.command, ...(lens.command!.arguments ?? []));
@@ -156,7 +203,8 @@ export function registerEditingSuites(): void {
       } finally {
         await vscode.commands.executeCommand('hpcLens.closeProfile');
         for (const tab of vscode.window.tabGroups.all.flatMap(g => g.tabs)) {
-          if (tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('hpcLens.sankey')) await vscode.window.tabGroups.close(tab);
+          if (tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('hpcLens.sankey'))
+            await vscode.window.tabGroups.close(tab);
         }
       }
     });

@@ -21,7 +21,14 @@ export function registerEnsembleViewSuites(): void {
 
     /** The next render report that satisfies `ok` (renders follow every graph and detail update). */
     const rendered = (what: string, ok: (r: EnsembleRenderedMessage) => boolean, ms = 30000) =>
-      until(what, () => { const r = api.ensemble.lastRender; return r && ok(r) ? r : undefined; }, ms);
+      until(
+        what,
+        () => {
+          const r = api.ensemble.lastRender;
+          return r && ok(r) ? r : undefined;
+        },
+        ms,
+      );
 
     /** Shows two linked views in the panes and waits until both report what they drew. */
     async function showPanes(panes: [LinkedViewName, LinkedViewName]): Promise<EnsembleRenderedMessage> {
@@ -36,7 +43,8 @@ export function registerEnsembleViewSuites(): void {
     });
 
     suiteTeardown(async () => {
-      for (let i = api.datasets.entries().length - 1; i >= 0; i--) if (api.datasets.entries()[i]!.kind === 'ensemble') await api.datasets.close(i);
+      for (let i = api.datasets.entries().length - 1; i >= 0; i--)
+        if (api.datasets.entries()[i]!.kind === 'ensemble') await api.datasets.close(i);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       rmSync(dir, { recursive: true, force: true });
     });
@@ -45,27 +53,50 @@ export function registerEnsembleViewSuites(): void {
       const folder = join(dir, 'scaled');
       mkdirSync(folder);
       writeScaledRuns(folder, sampleProfile().fsPath, { run_a: 1, run_b: 1.5, run_c: 3 });
-      assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)), true, `opened (last error: ${api.lastError})`);
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)),
+        true,
+        `opened (last error: ${api.lastError})`,
+      );
       assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.showEnsemble'), true);
       // The panel may still show the ensemble of an earlier suite: wait for this one's graph.
-      const data = await until('the graph of the scaled runs', () => api.ensemble.data?.runs.map(r => r.name).join() === 'run_a,run_b,run_c' && api.ensemble.data);
+      const data = await until(
+        'the graph of the scaled runs',
+        () => api.ensemble.data?.runs.map(r => r.name).join() === 'run_a,run_b,run_c' && api.ensemble.data,
+      );
       const first = await rendered('the ensemble-Sankey', r => r.counts['sankeyNodes'] === data.nodes.length);
       assert.equal(first.counts['sankeyNodes'], data.nodes.length);
-      assert.ok(first.counts['gradients']! >= data.nodes.length, `a gradient per node: ${JSON.stringify(first.counts)}`);
+      assert.ok(
+        first.counts['gradients']! >= data.nodes.length,
+        `a gradient per node: ${JSON.stringify(first.counts)}`,
+      );
       // Runs are the sample × 1, 1.5, 3: every node's maximum comes from run_c, its minimum from run_a.
       for (const n of data.nodes) {
         assert.equal(n.maxInclusiveRun, 2, n.id);
-        assert.ok(Math.abs(n.maxInclusive - 3 * n.minInclusive) <= 1e-9 * n.maxInclusive, `${n.id}: max ${n.maxInclusive} = 3 × min ${n.minInclusive}`);
+        assert.ok(
+          Math.abs(n.maxInclusive - 3 * n.minInclusive) <= 1e-9 * n.maxInclusive,
+          `${n.id}: max ${n.maxInclusive} = 3 × min ${n.minInclusive}`,
+        );
       }
       const heaviest = [...data.nodes].sort((a, b) => b.maxExclusive - a.maxExclusive)[0]!;
       await api.ensemble.request({ type: 'ensemble/select', nodeId: heaviest.id });
       assert.equal(api.ensemble.detail?.nodeId, heaviest.id);
-      const both = await rendered('icicle and box plots of the selection', r => r.selected === heaviest.id && (r.counts['icicle'] ?? 0) > 0 && (r.counts['boxes'] ?? 0) > 0);
+      const both = await rendered(
+        'icicle and box plots of the selection',
+        r => r.selected === heaviest.id && (r.counts['icicle'] ?? 0) > 0 && (r.counts['boxes'] ?? 0) > 0,
+      );
       // Every call site is drawn, or counted as too narrow to draw at this panel width.
-      assert.equal(both.counts['icicle']! + (both.counts['icicleHidden'] ?? 0), api.ensemble.detail!.hierarchy.nodes.length);
+      assert.equal(
+        both.counts['icicle']! + (both.counts['icicleHidden'] ?? 0),
+        api.ensemble.detail!.hierarchy.nodes.length,
+      );
       assert.equal(both.counts['boxes'], api.ensemble.detail!.callSites.length);
       const more = await showPanes(['correlation', 'distribution']);
-      assert.equal(more.counts['correlation'], api.ensemble.detail!.correlation.run.length, 'one dot per call site × run');
+      assert.equal(
+        more.counts['correlation'],
+        api.ensemble.detail!.correlation.run.length,
+        'one dot per call site × run',
+      );
       // Three runs are too few for three clusters: the projection says so instead of drawing.
       api.ensemble.post({ type: 'ensemble/panes', panes: ['projection', 'icicle'] });
       const projection = await rendered('the projection pane', r => 'projection' in r.counts);
@@ -79,28 +110,39 @@ export function registerEnsembleViewSuites(): void {
       assert.equal(api.ensemble.state?.target, 2, 'run_c is the slowest');
       const r = await rendered('target overlays', x => x.mode === 'target' && (x.counts['targetLines'] ?? 0) > 0);
       assert.ok(r.counts['targetLinks']! > 0, JSON.stringify(r.counts));
-      for (const n of api.ensemble.data!.nodes) assert.equal(n.target?.inclusive, n.maxInclusive, `${n.id}: the target is the max run`);
+      for (const n of api.ensemble.data!.nodes)
+        assert.equal(n.target?.inclusive, n.maxInclusive, `${n.id}: the target is the max run`);
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'src', 'stencil.c'));
       await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
       // run_c holds the largest of the values 1 : 1.5 : 3, so its mid-rank percentile is 100 · 2.5 / 3.
-      await until('a target CodeLens', async () => (await lensTitles(doc.uri)).find(l => /^\$\(target\) run_c \S+ \S+ · 83rd percentile of 3 runs$/.test(l.title)));
+      await until('a target CodeLens', async () =>
+        (await lensTitles(doc.uri)).find(l => /^\$\(target\) run_c \S+ \S+ · 83rd percentile of 3 runs$/.test(l.title)),
+      );
     });
 
     test('diff mode: compare − baseline colours slower red, the pair switch keeps the graph, the source shows the regression', async () => {
       await api.ensemble.request({ type: 'ensemble/diff', baseline: 0, compare: 2 });
       const data = api.ensemble.data!;
       assert.equal(api.ensemble.state?.mode, 'diff');
-      for (const n of data.nodes) if (n.maxExclusive > 0) assert.ok(n.diff!.exclusive! > 0, `${n.id} is slower in run_c`);
+      for (const n of data.nodes)
+        if (n.maxExclusive > 0) assert.ok(n.diff!.exclusive! > 0, `${n.id} is slower in run_c`);
       assert.ok(Math.abs(data.diffDomain! - Math.max(...data.nodes.map(n => Math.abs(n.diff!.exclusive ?? 0)))) < 1e-9);
       const layout = data.nodes.map(n => `${n.id}:${n.maxInclusive}`);
       await api.ensemble.request({ type: 'ensemble/diff', baseline: 2, compare: 1 });
       const swapped = api.ensemble.data!;
-      assert.deepEqual(swapped.nodes.map(n => `${n.id}:${n.maxInclusive}`), layout, 'the same ensemble graph for every pair (AT-10)');
-      for (const n of swapped.nodes) if (n.maxExclusive > 0) assert.ok(n.diff!.exclusive! < 0, `${n.id} is faster in run_b than in run_c`);
+      assert.deepEqual(
+        swapped.nodes.map(n => `${n.id}:${n.maxInclusive}`),
+        layout,
+        'the same ensemble graph for every pair (AT-10)',
+      );
+      for (const n of swapped.nodes)
+        if (n.maxExclusive > 0) assert.ok(n.diff!.exclusive! < 0, `${n.id} is faster in run_b than in run_c`);
       await rendered('the diff drawn', r => r.mode === 'diff');
       await api.ensemble.request({ type: 'ensemble/diff', baseline: 0, compare: 2 });
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'src', 'stencil.c'));
-      const lens = await until('a diff CodeLens', async () => (await lensTitles(doc.uri)).find(l => /^\$\(arrow-up\) \+.* \(\+200%\) run_c vs run_a · /.test(l.title)));
+      const lens = await until('a diff CodeLens', async () =>
+        (await lensTitles(doc.uri)).find(l => /^\$\(arrow-up\) \+.* \(\+200%\) run_c vs run_a · /.test(l.title)),
+      );
       const hover = await hoverText(doc.uri, lens.line);
       assert.match(hover, /\*\*Diff `run_c` vs `run_a`:\*\* \+.* \(\+200%\) \(slower\)/);
       console.log('HPC_LENS_SCREENSHOT ensemble-diff');
@@ -121,11 +163,23 @@ export function registerEnsembleViewSuites(): void {
 
     test('the shared LULESH scaling study: ordered by cores, with sparklines and every view', async function () {
       const extensionPath = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
-      const folder = resolve(process.env.HPC_LENS_SHARED_DIR ?? resolve(extensionPath, '..', 'shared'), 'data', 'caliper-cali', 'lulesh-mpi-scaling-5runs');
+      const folder = resolve(
+        process.env.HPC_LENS_SHARED_DIR ?? resolve(extensionPath, '..', 'shared'),
+        'data',
+        'caliper-cali',
+        'lulesh-mpi-scaling-5runs',
+      );
       if (!existsSync(folder)) this.skip();
-      assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)), true, `opened (last error: ${api.lastError})`);
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)),
+        true,
+        `opened (last error: ${api.lastError})`,
+      );
       await vscode.commands.executeCommand('hpcLens.showEnsemble');
-      await rendered('the LULESH ensemble-Sankey', r => (r.counts['sankeyNodes'] ?? 0) > 0 && api.ensemble.data?.runs.length === 5);
+      await rendered(
+        'the LULESH ensemble-Sankey',
+        r => (r.counts['sankeyNodes'] ?? 0) > 0 && api.ensemble.data?.runs.length === 5,
+      );
       const key = api.ensemble.data!.orderKeys.find(k => /core|rank|size/i.test(k)) ?? api.ensemble.data!.orderKeys[0];
       assert.ok(key, `an ordering parameter among ${JSON.stringify(api.ensemble.data!.runs.map(r => r.parameters))}`);
       await api.ensemble.request({ type: 'ensemble/options', options: { orderBy: key, textGuides: true } });
@@ -145,10 +199,18 @@ export function registerEnsembleViewSuites(): void {
       const folder = join(dir, 'thousand');
       writeSyntheticEnsemble(folder, { runs: 1000, nodes: 60, seed: 5 });
       const started = Date.now();
-      assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)), true, `opened (last error: ${api.lastError})`);
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)),
+        true,
+        `opened (last error: ${api.lastError})`,
+      );
       const loadMs = Date.now() - started;
       await vscode.commands.executeCommand('hpcLens.showEnsemble');
-      await rendered('the 1,000-run ensemble-Sankey', r => (r.counts['sankeyNodes'] ?? 0) > 0 && api.ensemble.data?.runs.length === 1000, 120000);
+      await rendered(
+        'the 1,000-run ensemble-Sankey',
+        r => (r.counts['sankeyNodes'] ?? 0) > 0 && api.ensemble.data?.runs.length === 1000,
+        120000,
+      );
       const graphMs = api.ensemble.lastTimings.graph!;
       const top = [...api.ensemble.data!.nodes].sort((a, b) => b.maxExclusive - a.maxExclusive)[0]!;
       await api.ensemble.request({ type: 'ensemble/select', nodeId: top.id });
@@ -156,12 +218,18 @@ export function registerEnsembleViewSuites(): void {
       let t = Date.now();
       await api.ensemble.request({ type: 'ensemble/mode', mode: 'target' });
       const targetMs = Date.now() - t;
-      await rendered('target lines on 1,000 runs', r => r.mode === 'target' && (r.counts['targetLines'] ?? 0) > 0, 60000);
+      await rendered(
+        'target lines on 1,000 runs',
+        r => r.mode === 'target' && (r.counts['targetLines'] ?? 0) > 0,
+        60000,
+      );
       t = Date.now();
       await api.ensemble.request({ type: 'ensemble/diff', baseline: 0, compare: 999 });
       const diffMs = Date.now() - t;
       await showPanes(['projection', 'distribution']);
-      console.log(`HPC_LENS_METRIC ensemble-1000 load ${loadMs} ms · graph ${graphMs.toFixed(0)} ms · selection detail ${detailMs.toFixed(0)} ms · target switch ${targetMs} ms · diff switch ${diffMs} ms`);
+      console.log(
+        `HPC_LENS_METRIC ensemble-1000 load ${loadMs} ms · graph ${graphMs.toFixed(0)} ms · selection detail ${detailMs.toFixed(0)} ms · target switch ${targetMs} ms · diff switch ${diffMs} ms`,
+      );
       console.log('HPC_LENS_SCREENSHOT ensemble-1000');
     });
   });

@@ -15,7 +15,11 @@ export async function lensTitles(uri: vscode.Uri): Promise<{ line: number; title
 }
 
 export async function hoverText(uri: vscode.Uri, line0: number): Promise<string> {
-  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(line0, 4));
+  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+    'vscode.executeHoverProvider',
+    uri,
+    new vscode.Position(line0, 4),
+  );
   return hovers.flatMap(h => h.contents.map(c => (typeof c === 'string' ? c : c.value))).join('\n');
 }
 
@@ -33,7 +37,8 @@ export function registerEnsembleSuites(): void {
     });
 
     suiteTeardown(async () => {
-      for (let i = api.datasets.entries().length - 1; i >= 0; i--) if (api.datasets.entries()[i]!.kind === 'ensemble') await api.datasets.close(i);
+      for (let i = api.datasets.entries().length - 1; i >= 0; i--)
+        if (api.datasets.entries()[i]!.kind === 'ensemble') await api.datasets.close(i);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       rmSync(dir, { recursive: true, force: true });
     });
@@ -42,7 +47,11 @@ export function registerEnsembleSuites(): void {
       const folder = join(dir, 'synthetic');
       writeSyntheticEnsemble(folder, { runs: 3, nodes: 200, seed: 11 });
       writeFileSync(join(folder, 'broken.json'), '{"data":[[1,2,0],[3,');
-      assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)), true, `opened (last error: ${api.lastError})`);
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)),
+        true,
+        `opened (last error: ${api.lastError})`,
+      );
       const entry = api.datasets.entries().find(e => e.active)!;
       assert.equal(entry.kind, 'ensemble');
       assert.match(entry.description, /^3 runs · caliper[\w-]* · [\d.,k]+ union nodes · 1 unreadable$/);
@@ -55,9 +64,14 @@ export function registerEnsembleSuites(): void {
     test('fewer than 2 readable runs is a clear error and leaves the datasets as they were', async () => {
       const folder = join(dir, 'lonely');
       mkdirSync(folder);
-      writeScaledRuns(folder, vscode.Uri.joinPath(workspace, 'profiles', 'heat-stencil-sampling-4ranks.json').fsPath, { solo: 1 });
+      writeScaledRuns(folder, vscode.Uri.joinPath(workspace, 'profiles', 'heat-stencil-sampling-4ranks.json').fsPath, {
+        solo: 1,
+      });
       const before = api.datasets.entries().length;
-      assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)), false);
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)),
+        false,
+      );
       assert.match(api.lastError ?? '', /at least 2 runs, only solo could be read/);
       assert.equal(api.datasets.entries().length, before);
     });
@@ -65,23 +79,37 @@ export function registerEnsembleSuites(): void {
     test('CodeLens and hover show the run-to-run spread of a function on its source', async () => {
       const folder = join(dir, 'scaled');
       mkdirSync(folder);
-      writeScaledRuns(folder, vscode.Uri.joinPath(workspace, 'profiles', 'heat-stencil-sampling-4ranks.json').fsPath, { run_a: 1, run_b: 1.5, run_c: 3 });
+      writeScaledRuns(folder, vscode.Uri.joinPath(workspace, 'profiles', 'heat-stencil-sampling-4ranks.json').fsPath, {
+        run_a: 1,
+        run_b: 1.5,
+        run_c: 3,
+      });
       // Opened from an Explorer multi-selection of the three files: one ensemble.
       const files = ['run_a', 'run_b', 'run_c'].map(n => vscode.Uri.file(join(folder, `${n}.json`)));
-      assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', files[0], files), true, `opened (last error: ${api.lastError})`);
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', files[0], files),
+        true,
+        `opened (last error: ${api.lastError})`,
+      );
       const entry = api.datasets.entries().find(e => e.active)!;
       assert.match(entry.description, /^3 runs · /);
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspace, 'src', 'stencil.c'));
       await vscode.window.showTextDocument(doc);
       const spread = /min (\S+ \S+) · median (\S+ \S+) · max (\S+ \S+) \(run run_c\) · CV (\d+)%/;
-      const lens = await until('an ensemble CodeLens in stencil.c', async () => (await lensTitles(doc.uri)).find(l => spread.test(l.title)));
+      const lens = await until('an ensemble CodeLens in stencil.c', async () =>
+        (await lensTitles(doc.uri)).find(l => spread.test(l.title)),
+      );
       assert.match(lens.title, /^\$\(flame\) [\d.]+% inclusive · [\d.]+% exclusive · /);
       // Values 1 : 1.5 : 3 → CV = std/mean of those ratios, whatever the function.
-      const ratios = [1, 1.5, 3], mean = ratios.reduce((a, b) => a + b) / 3;
+      const ratios = [1, 1.5, 3],
+        mean = ratios.reduce((a, b) => a + b) / 3;
       const cv = Math.sqrt(ratios.reduce((a, r) => a + (r - mean) ** 2, 0) / 2) / mean;
       const cvSample = Math.sqrt(ratios.reduce((a, r) => a + (r - mean) ** 2, 0) / 3) / mean;
       const shown = Number(spread.exec(lens.title)![4]);
-      assert.ok([cv, cvSample].some(c => Math.abs(shown - Math.round(c * 100)) <= 1), `CV ${shown}% in ${lens.title}`);
+      assert.ok(
+        [cv, cvSample].some(c => Math.abs(shown - Math.round(c * 100)) <= 1),
+        `CV ${shown}% in ${lens.title}`,
+      );
       const hover = await hoverText(doc.uri, lens.line);
       assert.match(hover, /across 3 of 3 runs/);
       assert.match(hover, /slowest `run_c`.* · fastest `run_a`/);
@@ -91,12 +119,20 @@ export function registerEnsembleSuites(): void {
 
     test('the side-bar lists work on the ensemble unchanged; Show Call Graph opens Ensemble CallFlow', async () => {
       // Still the scaled ensemble: runs are the sample × 1, 1.5, 3, so its rankings are the sample's.
-      const sample = await readProfile(vscode.Uri.joinPath(workspace, 'profiles', 'heat-stencil-sampling-4ranks.json').fsPath);
+      const sample = await readProfile(
+        vscode.Uri.joinPath(workspace, 'profiles', 'heat-stencil-sampling-4ranks.json').fsPath,
+      );
       const top = topFunctions(sample, sample.primaryMetric, { limit: 1 })[0]!.name;
-      await until('the Top Functions view of the ensemble', () => api.viewEntries('hpcLens.topFunctions')[0]?.label === top);
+      await until(
+        'the Top Functions view of the ensemble',
+        () => api.viewEntries('hpcLens.topFunctions')[0]?.label === top,
+      );
       assert.match(api.viewEntries('hpcLens.hotPaths')[0]!.label, /\S/);
       await vscode.commands.executeCommand('hpcLens.showSankey');
-      const report = await until('the ensemble-Sankey drawn', () => (api.ensemble.lastRender?.counts['sankeyNodes'] ?? 0) > 0 && api.ensemble.lastRender);
+      const report = await until(
+        'the ensemble-Sankey drawn',
+        () => (api.ensemble.lastRender?.counts['sankeyNodes'] ?? 0) > 0 && api.ensemble.lastRender,
+      );
       assert.ok(report.counts['sankeyLinks']! > 0, JSON.stringify(report));
       assert.equal(api.ensemble.data?.runs.length, 3);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -104,9 +140,18 @@ export function registerEnsembleSuites(): void {
 
     test('the shared LULESH scaling study opens as 5 runs', async function () {
       const extensionPath = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
-      const folder = resolve(process.env.HPC_LENS_SHARED_DIR ?? resolve(extensionPath, '..', 'shared'), 'data', 'caliper-cali', 'lulesh-mpi-scaling-5runs');
+      const folder = resolve(
+        process.env.HPC_LENS_SHARED_DIR ?? resolve(extensionPath, '..', 'shared'),
+        'data',
+        'caliper-cali',
+        'lulesh-mpi-scaling-5runs',
+      );
       if (!existsSync(folder)) this.skip();
-      assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)), true, `opened (last error: ${api.lastError})`);
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)),
+        true,
+        `opened (last error: ${api.lastError})`,
+      );
       const entry = api.datasets.entries().find(e => e.active)!;
       assert.match(entry.description, /^5 runs · caliper[\w-]* · /);
       assert.match(entry.tooltip, /27\\_cores · caliper[\w-]* · 27 ranks/);

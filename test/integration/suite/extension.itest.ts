@@ -15,7 +15,6 @@ import type { HpcLensApi } from '../../../src/extension/extension';
 import type { AnalysisEntry } from '../../../src/extension/views/analysis-tree';
 import { EXTENSION_ID, expectedHeatLines, sampleProfile, until, workspaceRoot } from './itest-support';
 
-
 const stencilSource = () => vscode.Uri.joinPath(workspaceRoot(), 'src', 'stencil.c');
 
 export function registerSuites(): void {
@@ -61,19 +60,27 @@ export function registerSuites(): void {
       const expectFor = (fn: string) => {
         const f = totals.names.indexOf(fn);
         assert.ok(f >= 0, `${fn} is in the profile`);
-        return { line: findFunctionDefinition(text, fn), incl: formatShare(totals.inclusive[f]! / total), excl: formatShare(totals.exclusive[f]! / total) };
+        return {
+          line: findFunctionDefinition(text, fn),
+          incl: formatShare(totals.inclusive[f]! / total),
+          excl: formatShare(totals.exclusive[f]! / total),
+        };
       };
       const sweep = expectFor('jacobi_sweep');
       assert.ok(sweep.line > 0, 'jacobi_sweep is defined in stencil.c');
       assert.match(doc.lineAt(sweep.line).text, /jacobi_sweep\s*\(/);
       const lens = lenses.find(l => l.range.start.line === sweep.line);
-      assert.ok(lens?.command, `a lens at line ${sweep.line + 1}; lenses at ${lenses.map(l => l.range.start.line + 1).join(', ')}`);
+      assert.ok(
+        lens?.command,
+        `a lens at line ${sweep.line + 1}; lenses at ${lenses.map(l => l.range.start.line + 1).join(', ')}`,
+      );
       const title = lens.command.title;
       assert.ok(title.includes(`${sweep.incl} inclusive`), title);
       assert.ok(title.includes(`${sweep.excl} exclusive`), title);
       assert.match(title, /imbalance \d+\.\d\d× max\/mean over 4 ranks/);
       assert.equal(lens.command.command, 'hpcLens.showSankey');
-      for (const l of lenses) assert.match(doc.lineAt(l.range.start.line).text, /\w+\s*\(/, 'every lens sits on a function signature');
+      for (const l of lenses)
+        assert.match(doc.lineAt(l.range.start.line).text, /\w+\s*\(/, 'every lens sits on a function signature');
     });
 
     test('gutter heat marks exactly the lines that carry cost', async () => {
@@ -96,7 +103,8 @@ export function registerSuites(): void {
       const m = profile.primaryMetric;
       const hot = rootHotPaths(profile, m, 0.05)[0]!.map(s => profile.tree.name(s.node));
       const chain: string[] = [];
-      for (let e: AnalysisEntry | undefined = api.viewEntries('hpcLens.hotPaths')[0]; e; e = e.children?.[0]) chain.push(e.label);
+      for (let e: AnalysisEntry | undefined = api.viewEntries('hpcLens.hotPaths')[0]; e; e = e.children?.[0])
+        chain.push(e.label);
       assert.deepEqual(chain, hot);
       const lines = topLines(profile, m, { limit: 50 }).entries;
       const shownLines = api.viewEntries('hpcLens.topLines');
@@ -136,7 +144,10 @@ export function registerSuites(): void {
     test('the Sankey webview renders the module graph and reports what it drew', async () => {
       const rendered = api.sankey.nextRender();
       await vscode.commands.executeCommand('hpcLens.showSankey');
-      const report = await Promise.race([rendered, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('the webview never reported a render')), 30000))]);
+      const report = await Promise.race([
+        rendered,
+        new Promise<never>((_, rej) => setTimeout(() => rej(new Error('the webview never reported a render')), 30000)),
+      ]);
       const data = api.sankey.data!;
       assert.ok(data.nodes.length >= 4, `${data.nodes.length} modules`);
       assert.equal(report.nodeCount, data.nodes.length);
@@ -172,7 +183,11 @@ export function registerSuites(): void {
       const doc = await vscode.workspace.openTextDocument(stencilSource());
       const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
       assert.ok(lenses.length > 0, 'overlays still work');
-      assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', sampleProfile()), true, 'and a good profile still opens');
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', sampleProfile()),
+        true,
+        'and a good profile still opens',
+      );
       // Leave the demo state for the screenshot: source with lenses and heat beside the Sankey.
       await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
       await vscode.commands.executeCommand('hpcLens.showSankey');

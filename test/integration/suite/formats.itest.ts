@@ -63,7 +63,11 @@ export function registerFormatSuites(): void {
       const cfg = vscode.workspace.getConfiguration('hpcLens');
       await cfg.update('sourceSearchRoots', [root], vscode.ConfigurationTarget.Global);
       try {
-        assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', vscode.Uri.file(db)), true, `opened (last error: ${api.lastError})`);
+        assert.equal(
+          await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', vscode.Uri.file(db)),
+          true,
+          `opened (last error: ${api.lastError})`,
+        );
         const a = api.active!;
         assert.deepEqual([a.format, a.nodes, a.contexts], ['hpctoolkit-xml', 34, 4]);
         const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(source));
@@ -72,7 +76,10 @@ export function registerFormatSuites(): void {
           const ls = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
           return ls.length ? ls : undefined;
         });
-        const mainLine = doc.getText().split('\n').findIndex(l => l.startsWith('int main('));
+        const mainLine = doc
+          .getText()
+          .split('\n')
+          .findIndex(l => l.startsWith('int main('));
         const lens = lenses.find(l => l.range.start.line === mainLine);
         assert.ok(lens?.command, `a lens on main; lenses at ${lenses.map(l => l.range.start.line + 1).join(', ')}`);
         assert.match(lens.command.title, /^\$\(flame\) 100(\.0)?% inclusive .* over 4 ranks$/);
@@ -84,50 +91,90 @@ export function registerFormatSuites(): void {
     test('a TAU profile directory opens with its ranks and draws its Sankey', async function () {
       const dir = join(sharedDir(), 'data', 'tau', 'cpi-mpi-4ranks-callpath');
       if (!existsSync(dir)) this.skip();
-      assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', vscode.Uri.file(dir)), true, `opened (last error: ${api.lastError})`);
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', vscode.Uri.file(dir)),
+        true,
+        `opened (last error: ${api.lastError})`,
+      );
       const a = api.active!;
       assert.deepEqual([a.format, a.nodes, a.contexts, a.metric], ['tau-profile', 12, 4, 'time']);
       const rendered = api.sankey.nextRender();
       await vscode.commands.executeCommand('hpcLens.showSankey');
-      const report = await Promise.race([rendered, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('no render report')), 30000))]);
+      const report = await Promise.race([
+        rendered,
+        new Promise<never>((_, rej) => setTimeout(() => rej(new Error('no render report')), 30000)),
+      ]);
       assert.ok(report.nodeCount > 0 && report.nodeCount === api.sankey.data!.nodes.length);
     });
 
     test('a PyTorch (Kineto) trace: the Python line shows its operator time and the host→device bytes it moves', async function () {
-      const trace = join(sharedDir(), 'data', 'chrome-trace', 'pytorch-profiler-resnet50', 'worker0.1623143089861.pt.trace.json.gz');
+      const trace = join(
+        sharedDir(),
+        'data',
+        'chrome-trace',
+        'pytorch-profiler-resnet50',
+        'worker0.1623143089861.pt.trace.json.gz',
+      );
       if (!existsSync(trace)) this.skip();
       // The trace records the script as "resnet50_profiler_api.py"; a local copy sits in a search root.
       const root = mkdtempSync(join(tmpdir(), 'hpc-lens-kineto-'));
       const script = join(root, 'resnet50_profiler_api.py');
-      writeFileSync(script, Array.from({ length: 60 }, (_, i) => (i === 53 ? '        output = model(inputs.to(device))' : `# line ${i + 1}`)).join('\n') + '\n');
+      writeFileSync(
+        script,
+        Array.from({ length: 60 }, (_, i) =>
+          i === 53 ? '        output = model(inputs.to(device))' : `# line ${i + 1}`,
+        ).join('\n') + '\n',
+      );
       const cfg = vscode.workspace.getConfiguration('hpcLens');
       await cfg.update('sourceSearchRoots', [root], vscode.ConfigurationTarget.Global);
       try {
-        assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', vscode.Uri.file(trace)), true, `opened (last error: ${api.lastError})`);
+        assert.equal(
+          await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', vscode.Uri.file(trace)),
+          true,
+          `opened (last error: ${api.lastError})`,
+        );
         assert.equal(api.active!.format, 'chrome-trace');
         // Expected, straight from the model: the nodes at line 54 and the copies issued beneath them.
         const p = await readProfile(trace);
         const atLine: number[] = [];
-        for (let i = 0; i < p.tree.size; i++) if (p.tree.file(i)?.endsWith('resnet50_profiler_api.py') && p.tree.line(i) === 54) atLine.push(i);
+        for (let i = 0; i < p.tree.size; i++)
+          if (p.tree.file(i)?.endsWith('resnet50_profiler_api.py') && p.tree.line(i) === 54) atLine.push(i);
         assert.ok(atLine.length > 0, 'the trace has frames at resnet50_profiler_api.py:54');
-        const under = (n: number) => { for (; n >= 0; n = p.tree.parent(n)) if (atLine.includes(n)) return true; return false; };
+        const under = (n: number) => {
+          for (; n >= 0; n = p.tree.parent(n)) if (atLine.includes(n)) return true;
+          return false;
+        };
         const dm = p.trace!.dataMovement;
         let h2d = 0;
-        for (let i = 0; i < dm.kind.length; i++) if (dm.kind[i] === DataMovementKind.HostToDevice && under(dm.node[i]!)) h2d += dm.bytes[i]!;
+        for (let i = 0; i < dm.kind.length; i++)
+          if (dm.kind[i] === DataMovementKind.HostToDevice && under(dm.node[i]!)) h2d += dm.bytes[i]!;
         assert.ok(h2d > 0, 'host→device copies are issued beneath line 54');
         const time = p.metricIndex('time');
-        const outermost = atLine.filter(n => { for (let a = p.tree.parent(n); a >= 0; a = p.tree.parent(a)) if (atLine.includes(a)) return false; return true; });
+        const outermost = atLine.filter(n => {
+          for (let a = p.tree.parent(n); a >= 0; a = p.tree.parent(a)) if (atLine.includes(a)) return false;
+          return true;
+        });
         const inclusive = outermost.reduce((sum, n) => sum + p.inclusiveTotals(time)[n]!, 0);
 
         const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(script));
         await vscode.window.showTextDocument(doc);
         const hovers = await until('a hover on line 54', async () => {
-          const hs = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, new vscode.Position(53, 12));
+          const hs = await vscode.commands.executeCommand<vscode.Hover[]>(
+            'vscode.executeHoverProvider',
+            doc.uri,
+            new vscode.Position(53, 12),
+          );
           return hs.length ? hs : undefined;
         });
         const text = hovers.flatMap(h => h.contents.map(c => (typeof c === 'string' ? c : c.value))).join('\n');
-        assert.ok(text.includes(`| host-to-device | ${formatBytes(h2d)} |`), `the hover shows ${formatBytes(h2d)} host→device:\n${text}`);
-        assert.ok(text.includes(formatValue(inclusive, p.metrics[time]!.unit)), `the hover shows the operator time ${formatValue(inclusive, p.metrics[time]!.unit)}:\n${text}`);
+        assert.ok(
+          text.includes(`| host-to-device | ${formatBytes(h2d)} |`),
+          `the hover shows ${formatBytes(h2d)} host→device:\n${text}`,
+        );
+        assert.ok(
+          text.includes(formatValue(inclusive, p.metrics[time]!.unit)),
+          `the hover shows the operator time ${formatValue(inclusive, p.metrics[time]!.unit)}:\n${text}`,
+        );
       } finally {
         await cfg.update('sourceSearchRoots', undefined, vscode.ConfigurationTarget.Global);
       }
@@ -136,7 +183,11 @@ export function registerFormatSuites(): void {
     test('the demo callgrind profile puts line-level heat on the Jacobi sweep', async () => {
       const folder = vscode.workspace.workspaceFolders![0]!.uri;
       const profileUri = vscode.Uri.joinPath(folder, 'profiles', 'callgrind.out.heat-stencil-4ranks');
-      assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', profileUri), true, `opened (last error: ${api.lastError})`);
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', profileUri),
+        true,
+        `opened (last error: ${api.lastError})`,
+      );
       assert.equal(api.active!.format, 'callgrind');
       const stencil = vscode.Uri.joinPath(folder, 'src', 'stencil.c');
       const doc = await vscode.workspace.openTextDocument(stencil);

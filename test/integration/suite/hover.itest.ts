@@ -15,7 +15,11 @@ const source = (name: string) => vscode.Uri.joinPath(workspaceRoot(), 'src', nam
 
 /** The Markdown of every hover VS Code shows at the position. */
 async function hoverText(uri: vscode.Uri, line0: number, character = 4): Promise<string> {
-  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(line0, character));
+  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+    'vscode.executeHoverProvider',
+    uri,
+    new vscode.Position(line0, character),
+  );
   return hovers.flatMap(h => h.contents.map(c => (typeof c === 'string' ? c : c.value))).join('\n');
 }
 
@@ -29,7 +33,10 @@ function linesOf(profile: Profile, m: number, file: string) {
 function tableRow(md: string, label: string): string[] {
   const row = md.split('\n').find(l => l.startsWith('|') && l.split('|')[1]!.replace(/\*/g, '').trim() === label);
   assert.ok(row, `a table row for ${label} in:\n${md}`);
-  return row.split('|').slice(1, -1).map(c => c.replace(/\*/g, '').trim());
+  return row
+    .split('|')
+    .slice(1, -1)
+    .map(c => c.replace(/\*/g, '').trim());
 }
 
 const config = () => vscode.workspace.getConfiguration('hpcLens');
@@ -44,11 +51,18 @@ export function registerHoverSuites(): void {
     suiteSetup(async () => {
       api = await vscode.extensions.getExtension<HpcLensApi>(EXTENSION_ID)!.activate();
       await api.startup;
-      assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', sampleProfile()), true, `opened (last error: ${api.lastError})`);
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', sampleProfile()),
+        true,
+        `opened (last error: ${api.lastError})`,
+      );
       profile = await readProfile(sampleProfile().fsPath);
       m = profile.primaryMetric;
       total = profile.total(m);
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(source('stencil.c')), vscode.ViewColumn.One);
+      await vscode.window.showTextDocument(
+        await vscode.workspace.openTextDocument(source('stencil.c')),
+        vscode.ViewColumn.One,
+      );
     });
 
     suiteTeardown(async () => {
@@ -63,19 +77,35 @@ export function registerHoverSuites(): void {
       // Every metric: inclusive and exclusive of the line's nodes, with their shares of the total.
       for (let k = 0; k < profile.metrics.length; k++) {
         const desc = profile.metrics[k]!;
-        const incl = profile.inclusiveTotals(k), excl = profile.exclusiveTotals(k);
+        const incl = profile.inclusiveTotals(k),
+          excl = profile.exclusiveTotals(k);
         const nodes = linesOf(profile, k, '/src/stencil.c').find(l => l.line === hottest.line)!.nodes;
-        const i = nodes.reduce((s, n) => s + incl[n]!, 0), e = nodes.reduce((s, n) => s + excl[n]!, 0);
+        const i = nodes.reduce((s, n) => s + incl[n]!, 0),
+          e = nodes.reduce((s, n) => s + excl[n]!, 0);
         const t = profile.total(k);
-        assert.deepEqual(tableRow(text, desc.label), [desc.label, formatValue(i, desc.unit), formatShare(i / t), formatValue(e, desc.unit), formatShare(e / t)]);
+        assert.deepEqual(tableRow(text, desc.label), [
+          desc.label,
+          formatValue(i, desc.unit),
+          formatShare(i / t),
+          formatValue(e, desc.unit),
+          formatShare(e / t),
+        ]);
       }
       // The spread over the 4 ranks, with the rank holding the max.
       const C = profile.contextCount;
-      const perRank = Array.from({ length: C }, (_, c) => hottest.nodes.reduce((s, n) => s + profile.inclusive(m)[n * C + c]!, 0));
-      const max = Math.max(...perRank), mean = perRank.reduce((a, b) => a + b, 0) / C;
+      const perRank = Array.from({ length: C }, (_, c) =>
+        hottest.nodes.reduce((s, n) => s + profile.inclusive(m)[n * C + c]!, 0),
+      );
+      const max = Math.max(...perRank),
+        mean = perRank.reduce((a, b) => a + b, 0) / C;
       const unit = profile.metrics[m]!.unit;
       assert.ok(text.includes(`across ${C} ranks`), text);
-      assert.ok(text.includes(`min ${formatValue(Math.min(...perRank), unit)} · mean ${formatValue(mean, unit)} · max ${formatValue(max, unit)} on ${profile.contexts[perRank.indexOf(max)]!.label} · imbalance ${(max / mean).toFixed(2)}×`), text);
+      assert.ok(
+        text.includes(
+          `min ${formatValue(Math.min(...perRank), unit)} · mean ${formatValue(mean, unit)} · max ${formatValue(max, unit)} on ${profile.contexts[perRank.indexOf(max)]!.label} · imbalance ${(max / mean).toFixed(2)}×`,
+        ),
+        text,
+      );
       // The sorted-bar sparkline, inline as an SVG image with an explicit colour and one bar per rank.
       const img = /!\[[^\]]*\]\(data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)\)/.exec(text);
       assert.ok(img, `a data: image in the hover:\n${text}`);
@@ -86,7 +116,12 @@ export function registerHoverSuites(): void {
       // Callers of the function the line belongs to, with their shares.
       const cc = callersCallees(profile, m, 'jacobi_sweep')!;
       assert.ok(cc.callers.length > 0);
-      assert.ok(text.includes(`**Callers of \`jacobi_sweep\`:** \`${cc.callers[0]!.name}\` ${formatShare(cc.callers[0]!.share)}`), text);
+      assert.ok(
+        text.includes(
+          `**Callers of \`jacobi_sweep\`:** \`${cc.callers[0]!.name}\` ${formatShare(cc.callers[0]!.share)}`,
+        ),
+        text,
+      );
     });
 
     test('the hover on a function definition shows its totals, callers and callees', async () => {
@@ -99,12 +134,15 @@ export function registerHoverSuites(): void {
       const f = totals.names.indexOf('run_timesteps');
       const desc = profile.metrics[m]!;
       assert.deepEqual(tableRow(text, desc.label).slice(1), [
-        formatValue(totals.inclusive[f]!, desc.unit), formatShare(totals.inclusive[f]! / total),
-        formatValue(totals.exclusive[f]!, desc.unit), formatShare(totals.exclusive[f]! / total),
+        formatValue(totals.inclusive[f]!, desc.unit),
+        formatShare(totals.inclusive[f]! / total),
+        formatValue(totals.exclusive[f]!, desc.unit),
+        formatShare(totals.exclusive[f]! / total),
       ]);
       const cc = callersCallees(profile, m, f, totals)!;
       assert.ok(cc.callers.length > 0 && cc.callees.length > 0, 'run_timesteps has callers and callees');
-      for (const e of [cc.callers[0]!, ...cc.callees.slice(0, 5)]) assert.ok(text.includes(`\`${e.name}\` ${formatShare(e.share)}`), `${e.name} in:\n${text}`);
+      for (const e of [cc.callers[0]!, ...cc.callees.slice(0, 5)])
+        assert.ok(text.includes(`\`${e.name}\` ${formatShare(e.share)}`), `${e.name} in:\n${text}`);
       assert.ok(text.includes('**Callees:**') && text.includes('**Callers:**'), text);
       // Lines without cost get no hover from HPC Lens.
       assert.equal(await hoverText(doc.uri, 0, 0), '');
@@ -116,20 +154,33 @@ export function registerHoverSuites(): void {
       const minShare = config().get<number>('heat.minShare', 0.001);
       const C = profile.contextCount;
       const unit = profile.metrics[m]!.unit;
-      const expected = linesOf(profile, m, '/src/stencil.c').filter(l => l.exclusive > 0 && l.exclusive / total >= minShare).map(l => {
-        const perRank = Array.from({ length: C }, (_, c) => l.nodes.reduce((s, n) => s + profile.exclusive(m)[n * C + c]!, 0));
-        const mean = perRank.reduce((a, b) => a + b, 0) / C;
-        return `${formatShare(l.exclusive / total)} · ${formatValue(l.exclusive, unit)} · imbalance ${(Math.max(...perRank) / mean).toFixed(1)}×`;
-      });
+      const expected = linesOf(profile, m, '/src/stencil.c')
+        .filter(l => l.exclusive > 0 && l.exclusive / total >= minShare)
+        .map(l => {
+          const perRank = Array.from({ length: C }, (_, c) =>
+            l.nodes.reduce((s, n) => s + profile.exclusive(m)[n * C + c]!, 0),
+          );
+          const mean = perRank.reduce((a, b) => a + b, 0) / C;
+          return `${formatShare(l.exclusive / total)} · ${formatValue(l.exclusive, unit)} · imbalance ${(Math.max(...perRank) / mean).toFixed(1)}×`;
+        });
       await until('heat on stencil.c', () => api.decoratedLines(uri) === expected.length || undefined);
-      assert.ok(api.heatLines(uri).every(h => h.annotation === undefined), 'no after-line text by default');
+      assert.ok(
+        api.heatLines(uri).every(h => h.annotation === undefined),
+        'no after-line text by default',
+      );
       await config().update('heat.annotations', true, vscode.ConfigurationTarget.Global);
       await until('after-line text', () => api.heatLines(uri).some(h => h.annotation) || undefined);
       assert.equal(api.decoratedLines(uri), expected.length, 'the decoration count does not change');
-      assert.deepEqual(api.heatLines(uri).map(h => h.annotation), expected);
+      assert.deepEqual(
+        api.heatLines(uri).map(h => h.annotation),
+        expected,
+      );
       assert.match(expected[0]!, /^\d+(\.\d)?% · [\d.]+ m?s · imbalance \d+\.\d×$/);
       await config().update('heat.annotations', false, vscode.ConfigurationTarget.Global);
-      await until('after-line text removed', () => api.heatLines(uri).every(h => h.annotation === undefined) || undefined);
+      await until(
+        'after-line text removed',
+        () => api.heatLines(uri).every(h => h.annotation === undefined) || undefined,
+      );
       assert.equal(api.decoratedLines(uri), expected.length);
     });
 
@@ -138,16 +189,25 @@ export function registerHoverSuites(): void {
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), vscode.ViewColumn.One);
       const minShare = config().get<number>('heat.minShare', 0.001);
       let globalMax = 0;
-      for (const lines of lineCosts(profile, m).values()) for (const l of lines) globalMax = Math.max(globalMax, l.exclusive);
+      for (const lines of lineCosts(profile, m).values())
+        for (const l of lines) globalMax = Math.max(globalMax, l.exclusive);
       const lines = linesOf(profile, m, '/src/minimpi.c');
       const fileMax = Math.max(...lines.map(l => l.exclusive));
       const marked = lines.filter(l => l.exclusive > 0 && l.exclusive / total >= minShare);
-      const levels = (max: number) => marked.map(l => ({ line: l.line, level: Math.min(HEAT_LEVELS - 1, Math.floor((l.exclusive / max) * HEAT_LEVELS - 1e-9)) }));
-      const byFile = levels(fileMax), byProfile = levels(globalMax);
-      assert.notDeepEqual(byFile, byProfile, 'minimpi.c is cooler than the profile\'s hottest line');
+      const levels = (max: number) =>
+        marked.map(l => ({
+          line: l.line,
+          level: Math.min(HEAT_LEVELS - 1, Math.floor((l.exclusive / max) * HEAT_LEVELS - 1e-9)),
+        }));
+      const byFile = levels(fileMax),
+        byProfile = levels(globalMax);
+      assert.notDeepEqual(byFile, byProfile, "minimpi.c is cooler than the profile's hottest line");
       assert.equal(Math.max(...byFile.map(l => l.level)), HEAT_LEVELS - 1);
       const applied = () => api.heatLines(uri).map(h => ({ line: h.line, level: h.level }));
-      await until('file-scale heat on minimpi.c', () => JSON.stringify(applied()) === JSON.stringify(byFile) || undefined);
+      await until(
+        'file-scale heat on minimpi.c',
+        () => JSON.stringify(applied()) === JSON.stringify(byFile) || undefined,
+      );
       await config().update('heat.scale', 'global', vscode.ConfigurationTarget.Global);
       await until('global-scale heat', () => JSON.stringify(applied()) === JSON.stringify(byProfile) || undefined);
       await config().update('heat.scale', 'file', vscode.ConfigurationTarget.Global);
@@ -165,7 +225,10 @@ export function registerHoverSuites(): void {
         await vscode.commands.executeCommand('workbench.action.closeEditorsInOtherGroups');
         const pos = new vscode.Position(hottest.line - 1, 8);
         editor.selection = new vscode.Selection(pos, pos);
-        editor.revealRange(new vscode.Range(Math.max(0, hottest.line - 4), 0, Math.max(0, hottest.line - 4), 0), vscode.TextEditorRevealType.AtTop);
+        editor.revealRange(
+          new vscode.Range(Math.max(0, hottest.line - 4), 0, Math.max(0, hottest.line - 4), 0),
+          vscode.TextEditorRevealType.AtTop,
+        );
         await new Promise(r => setTimeout(r, 800));
         await vscode.commands.executeCommand('editor.action.showHover');
         await new Promise(r => setTimeout(r, 1500));

@@ -51,7 +51,8 @@ export function run(): Promise<void> {
   return new Promise((resolve, reject) => {
     const runner = mocha.run(failures => {
       console.log(`HPC_LENS_RESULT passed=${runner.stats?.passes ?? 0} failed=${failures}`);
-      if (failures > 0) reject(new Error(`${failures} extension-host test(s) failed`)); else resolve();
+      if (failures > 0) reject(new Error(`${failures} extension-host test(s) failed`));
+      else resolve();
     });
   });
 }

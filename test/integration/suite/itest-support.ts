@@ -16,11 +16,16 @@ export function workspaceRoot(): vscode.Uri {
 }
 
 /** The sample's sampling profile (Caliper json-split, 4 ranks). */
-export const sampleProfile = (): vscode.Uri => vscode.Uri.joinPath(workspaceRoot(), 'profiles', 'heat-stencil-sampling-4ranks.json');
+export const sampleProfile = (): vscode.Uri =>
+  vscode.Uri.joinPath(workspaceRoot(), 'profiles', 'heat-stencil-sampling-4ranks.json');
 
 /** A copy of the sample profile in `dir` with every sample of `fn` taking `factor` times as long (a slower second run). */
 export function slowerCopy(dir: string, fn: string, factor: number): vscode.Uri {
-  const json = JSON.parse(readFileSync(sampleProfile().fsPath, 'utf8')) as { nodes: { label: string }[]; columns: string[]; data: number[][] };
+  const json = JSON.parse(readFileSync(sampleProfile().fsPath, 'utf8')) as {
+    nodes: { label: string }[];
+    columns: string[];
+    data: number[][];
+  };
   const fnCol = json.columns.indexOf('source.function#callpath.address');
   const timeCol = json.columns.indexOf('sum#time.duration');
   const nodes = new Set(json.nodes.flatMap((n, i) => (n.label === fn ? [i] : [])));
@@ -31,7 +36,11 @@ export function slowerCopy(dir: string, fn: string, factor: number): vscode.Uri 
 }
 
 /** Polls `f` every 100 ms until it yields a truthy value, or fails after `ms`. */
-export async function until<T>(what: string, f: () => T | undefined | false | Promise<T | undefined | false>, ms = 15000): Promise<T> {
+export async function until<T>(
+  what: string,
+  f: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 15000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await f();
@@ -52,7 +61,8 @@ export async function expectedHeatLines(profilePath: string, fileSuffix: string)
   const minShare = vscode.workspace.getConfiguration('hpcLens').get<number>('heat.minShare', 0.001);
   let expected = 0;
   for (const [file, lines] of lineCosts(profile, m)) {
-    if (file.endsWith(fileSuffix)) expected += lines.filter(l => l.exclusive > 0 && l.exclusive / total >= minShare).length;
+    if (file.endsWith(fileSuffix))
+      expected += lines.filter(l => l.exclusive > 0 && l.exclusive / total >= minShare).length;
   }
   return expected;
 }

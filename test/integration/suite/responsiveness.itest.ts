@@ -6,7 +6,11 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { HpcLensApi } from '../../../src/extension/extension';
-import { generatedFileName, writeLargeProfileAsync, writeLargeProfileSources } from '../../../scripts/large-profile-generator';
+import {
+  generatedFileName,
+  writeLargeProfileAsync,
+  writeLargeProfileSources,
+} from '../../../scripts/large-profile-generator';
 import { EXTENSION_ID, until } from './itest-support';
 
 const NODES = 1_000_000;
@@ -16,8 +20,13 @@ const RANKS = 16;
 function watchLoop(): () => { max: number; p99: number; longest: number } {
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
-  let last = performance.now(), longest = 0;
-  const timer = setInterval(() => { const now = performance.now(); longest = Math.max(longest, now - last); last = now; }, 5);
+  let last = performance.now(),
+    longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 5);
   return () => {
     clearInterval(timer);
     h.disable();
@@ -25,8 +34,17 @@ function watchLoop(): () => { max: number; p99: number; longest: number } {
   };
 }
 
-interface CpuProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-interface CpuProfile { nodes: CpuProfileNode[]; startTime: number; samples: number[]; timeDeltas: number[] }
+interface CpuProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: CpuProfileNode[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
 
 /**
  * Development aid (HPC_LENS_CPU_PROFILE_DIR=dir): V8's sampling profiler on this thread while `phase`
@@ -39,7 +57,10 @@ async function profiled<T>(name: string, phase: () => Promise<T>): Promise<T> {
   if (!dir) return phase();
   const session = new Session();
   session.connect();
-  const post = <R>(method: string, params?: object) => new Promise<R>((resolve, reject) => session.post(method, params ?? {}, (e, r) => (e ? reject(e) : resolve(r as R))));
+  const post = <R>(method: string, params?: object) =>
+    new Promise<R>((resolve, reject) =>
+      session.post(method, params ?? {}, (e, r) => (e ? reject(e) : resolve(r as R))),
+    );
   await post('Profiler.enable');
   await post('Profiler.setSamplingInterval', { interval: 250 });
   await post('Profiler.start');
@@ -57,7 +78,8 @@ function summariseLongTasks(profile: CpuProfile, minMs: number): string[] {
   const byId = new Map(profile.nodes.map(n => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const label = (n: CpuProfileNode) => `${n.callFrame.functionName || '(anonymous)'}@${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber + 1}`;
+  const label = (n: CpuProfileNode) =>
+    `${n.callFrame.functionName || '(anonymous)'}@${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber + 1}`;
   const ours = (id: number): string => {
     for (let k: number | undefined = id; k !== undefined; k = parent.get(k)) {
       const n = byId.get(k)!;
@@ -67,17 +89,34 @@ function summariseLongTasks(profile: CpuProfile, minMs: number): string[] {
   };
   const out: string[] = [];
   const totals = new Map<string, number>();
-  let start = -1, t = profile.startTime, self = new Map<string, number>(), mine = new Map<string, number>();
+  let start = -1,
+    t = profile.startTime,
+    self = new Map<string, number>(),
+    mine = new Map<string, number>();
   const bump = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
-  const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, v]) => `${k}=${(v / 1000).toFixed(1)}`).join(', ');
+  const top = (m: Map<string, number>) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([k, v]) => `${k}=${(v / 1000).toFixed(1)}`)
+      .join(', ');
   const close = (end: number) => {
-    if (start >= 0 && (end - start) / 1000 >= minMs) out.push(`task ${((end - start) / 1000).toFixed(1)} ms at +${((start - profile.startTime) / 1000).toFixed(0)} ms | self: ${top(self)} | ours: ${top(mine)}`);
-    start = -1; self = new Map(); mine = new Map();
+    if (start >= 0 && (end - start) / 1000 >= minMs)
+      out.push(
+        `task ${((end - start) / 1000).toFixed(1)} ms at +${((start - profile.startTime) / 1000).toFixed(0)} ms | self: ${top(self)} | ours: ${top(mine)}`,
+      );
+    start = -1;
+    self = new Map();
+    mine = new Map();
   };
   profile.samples.forEach((id, i) => {
     const dt = profile.timeDeltas[i + 1] ?? 0;
     const n = byId.get(id)!;
-    if (n.callFrame.functionName === '(idle)') { close(t); t += profile.timeDeltas[i] ?? 0; return; }
+    if (n.callFrame.functionName === '(idle)') {
+      close(t);
+      t += profile.timeDeltas[i] ?? 0;
+      return;
+    }
     t += profile.timeDeltas[i] ?? 0;
     if (start < 0) start = t;
     bump(self, label(n), dt);
@@ -99,7 +138,9 @@ export function registerResponsivenessSuites(): void {
     this.timeout(240000);
     let dir: string;
     let opened = false;
-    suiteSetup(() => { dir = mkdtempSync(join(tmpdir(), 'hpc-lens-large-')); });
+    suiteSetup(() => {
+      dir = mkdtempSync(join(tmpdir(), 'hpc-lens-large-'));
+    });
     suiteTeardown(() => rmSync(dir, { recursive: true, force: true }));
 
     test('opens with CodeLens on its sources, switches metric, and the numbers are logged', async () => {
@@ -121,19 +162,36 @@ export function registerResponsivenessSuites(): void {
         assert.equal(await api.open(vscode.Uri.file(path)), true, `opened (last error: ${api.lastError})`);
         opened = true;
         loaded = performance.now() - started;
-        return until('CodeLens on the hottest generated file', async () => { const t = await lensTitles(source); return t.length > 0 && t; }, 60000);
+        return until(
+          'CodeLens on the hottest generated file',
+          async () => {
+            const t = await lensTitles(source);
+            return t.length > 0 && t;
+          },
+          60000,
+        );
       });
       const firstLens = performance.now() - started;
       const load = stop();
       assert.equal(api.active?.nodes, NODES);
       assert.equal(api.active?.contexts, RANKS);
-      assert.ok(first.some(t => /%/.test(t)), `lenses show shares: ${first[0]}`);
+      assert.ok(
+        first.some(t => /%/.test(t)),
+        `lenses show shares: ${first[0]}`,
+      );
 
       stop = watchLoop();
       const switched = performance.now();
       const next = await profiled('switch', async () => {
         assert.equal(await api.datasets.setMetric('sum#papi.PAPI_TOT_CYC'), true);
-        return until('CodeLens for the other metric', async () => { const t = await lensTitles(source); return t.length > 0 && t.join('\n') !== first.join('\n') && t; }, 60000);
+        return until(
+          'CodeLens for the other metric',
+          async () => {
+            const t = await lensTitles(source);
+            return t.length > 0 && t.join('\n') !== first.join('\n') && t;
+          },
+          60000,
+        );
       });
       const switchMs = performance.now() - switched;
       const sw = stop();
@@ -141,11 +199,18 @@ export function registerResponsivenessSuites(): void {
       assert.equal(api.active?.metric, 'sum#papi.PAPI_TOT_CYC');
 
       const f = (x: number) => x.toFixed(1);
-      console.log(`HPC_LENS_METRIC responsiveness nodes=${NODES} ranks=${RANKS} open_ms=${f(loaded)} first_codelens_ms=${f(firstLens)} load_loop_max_ms=${f(load.max)} load_loop_p99_ms=${f(load.p99)} load_longest_task_ms=${f(load.longest)}`);
-      console.log(`HPC_LENS_METRIC responsiveness switch_metric_ms=${f(switchMs)} switch_loop_max_ms=${f(sw.max)} switch_loop_p99_ms=${f(sw.p99)} switch_longest_task_ms=${f(sw.longest)}`);
+      console.log(
+        `HPC_LENS_METRIC responsiveness nodes=${NODES} ranks=${RANKS} open_ms=${f(loaded)} first_codelens_ms=${f(firstLens)} load_loop_max_ms=${f(load.max)} load_loop_p99_ms=${f(load.p99)} load_longest_task_ms=${f(load.longest)}`,
+      );
+      console.log(
+        `HPC_LENS_METRIC responsiveness switch_metric_ms=${f(switchMs)} switch_loop_max_ms=${f(sw.max)} switch_loop_p99_ms=${f(sw.p99)} switch_longest_task_ms=${f(sw.longest)}`,
+      );
     });
 
     // Never leave a 10⁶-node dataset behind for the suites after this one (or for the reload phase).
-    teardown(async () => { if (opened) await vscode.commands.executeCommand('hpcLens.closeProfile'); opened = false; });
+    teardown(async () => {
+      if (opened) await vscode.commands.executeCommand('hpcLens.closeProfile');
+      opened = false;
+    });
   });
 }

@@ -13,7 +13,10 @@ const sampleProfile = () => {
 async function showSankey(api: HpcLensApi) {
   const rendered = api.sankey.nextRender();
   await vscode.commands.executeCommand('hpcLens.showSankey');
-  const report = await Promise.race([rendered, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('the webview never reported a render')), 30000))]);
+  const report = await Promise.race([
+    rendered,
+    new Promise<never>((_, rej) => setTimeout(() => rej(new Error('the webview never reported a render')), 30000)),
+  ]);
   return { report, data: api.sankey.data! };
 }
 
@@ -32,15 +35,22 @@ export function registerSuperGraphSuites(): void {
 
     test('the hpcLens.moduleMap setting regroups the Sankey, first match wins, and bad rules are skipped', async () => {
       const before = await showSankey(api);
-      assert.ok(before.data.nodes.some(n => n.module === 'libminimpi.so'), 'load modules without a map');
+      assert.ok(
+        before.data.nodes.some(n => n.module === 'libminimpi.so'),
+        'load modules without a map',
+      );
       assert.ok(!before.data.nodes.some(n => n.module === 'MPI'));
 
-      await config().update('moduleMap', [
-        { match: 'name', pattern: '/^MPI_/', module: 'MPI' },
-        { match: 'name', pattern: '/^(jacobi_sweep|compute_residual)$/', module: 'Stencil kernels' },
-        { match: 'name', pattern: 'jacobi_sweep', module: 'never: an earlier rule matched' },
-        { match: 'name', pattern: '/(/', module: 'a broken rule is skipped' },
-      ], vscode.ConfigurationTarget.Global);
+      await config().update(
+        'moduleMap',
+        [
+          { match: 'name', pattern: '/^MPI_/', module: 'MPI' },
+          { match: 'name', pattern: '/^(jacobi_sweep|compute_residual)$/', module: 'Stencil kernels' },
+          { match: 'name', pattern: 'jacobi_sweep', module: 'never: an earlier rule matched' },
+          { match: 'name', pattern: '/(/', module: 'a broken rule is skipped' },
+        ],
+        vscode.ConfigurationTarget.Global,
+      );
       const { report, data } = await showSankey(api);
       assert.equal(report.nodeCount, data.nodes.length);
       assert.equal(report.linkCount, data.links.length);
@@ -52,7 +62,10 @@ export function registerSuperGraphSuites(): void {
       const kernels = data.nodes.find(n => n.module === 'Stencil kernels');
       assert.ok(kernels);
       assert.deepEqual(kernels.entries!.map(e => e.name).sort(), ['compute_residual', 'jacobi_sweep']);
-      assert.ok(kernels.entries!.every(e => e.file?.endsWith('stencil.c') && (e.line ?? 0) > 0), 'entry functions carry their source lines');
+      assert.ok(
+        kernels.entries!.every(e => e.file?.endsWith('stencil.c') && (e.line ?? 0) > 0),
+        'entry functions carry their source lines',
+      );
       assert.ok(!data.nodes.some(n => n.module.startsWith('never') || n.module.startsWith('a broken')));
 
       // The level-of-detail fields the views use: one value per context, histograms, callers with shares.
@@ -60,8 +73,14 @@ export function registerSuperGraphSuites(): void {
       assert.ok(contexts >= 4);
       for (const n of data.nodes) {
         assert.equal(n.contextValues!.inclusive.length, contexts, n.id);
-        assert.ok(Math.abs(n.contextValues!.inclusive.reduce((a, b) => a + b, 0) - n.inclusive) <= 1e-9 * Math.max(1, n.inclusive));
-        assert.equal(n.histogram!.inclusive.counts.reduce((a, b) => a + b, 0), contexts);
+        assert.ok(
+          Math.abs(n.contextValues!.inclusive.reduce((a, b) => a + b, 0) - n.inclusive) <=
+            1e-9 * Math.max(1, n.inclusive),
+        );
+        assert.equal(
+          n.histogram!.inclusive.counts.reduce((a, b) => a + b, 0),
+          contexts,
+        );
         const inflow = n.callers!.reduce((a, c) => a + c.value, 0);
         assert.ok(inflow <= n.inclusive * (1 + 1e-9), `${n.id}: callers send at most its inclusive value`);
       }
@@ -70,7 +89,11 @@ export function registerSuperGraphSuites(): void {
 
       await config().update('moduleMap', undefined, vscode.ConfigurationTarget.Global);
       const after = await showSankey(api);
-      assert.deepEqual(after.data.nodes.map(n => n.id), before.data.nodes.map(n => n.id), 'removing the map restores the same graph');
+      assert.deepEqual(
+        after.data.nodes.map(n => n.id),
+        before.data.nodes.map(n => n.id),
+        'removing the map restores the same graph',
+      );
     });
   });
 }

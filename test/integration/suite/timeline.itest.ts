@@ -25,20 +25,39 @@ const workspaceFile = (...parts: string[]) => vscode.Uri.joinPath(vscode.workspa
 async function openTimeline(api: HpcLensApi, uri: vscode.Uri, profile: Profile) {
   const labels = flattenLanes(buildLaneTree(profile.trace!.tracks)).map(l => l.label);
   const before = api.timeline.lastRender;
-  assert.equal(await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', uri), true, `opened (last error: ${api.lastError})`);
+  assert.equal(
+    await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', uri),
+    true,
+    `opened (last error: ${api.lastError})`,
+  );
   await vscode.commands.executeCommand('hpcLens.showTimeline');
-  const render = await until(`the timeline of ${uri.path.split('/').pop()} drawn`, () => {
-    const r = api.timeline.lastRender;
-    const [lo, hi] = profile.trace!.timeRange;
-    return r && r !== before && r.lanes === labels.length && r.laneLabels.join('|') === labels.join('|') && r.window.start <= lo && r.window.end >= hi ? r : undefined;
-  }, 30000);
+  const render = await until(
+    `the timeline of ${uri.path.split('/').pop()} drawn`,
+    () => {
+      const r = api.timeline.lastRender;
+      const [lo, hi] = profile.trace!.timeRange;
+      return r &&
+        r !== before &&
+        r.lanes === labels.length &&
+        r.laneLabels.join('|') === labels.join('|') &&
+        r.window.start <= lo &&
+        r.window.end >= hi
+        ? r
+        : undefined;
+    },
+    30000,
+  );
   return { render, labels };
 }
 
 /** The CodeLens titles of a document by the function each stands for. */
 async function lensesByFunction(uri: vscode.Uri): Promise<Map<string, string>> {
   const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
-  return new Map(lenses.filter(l => l.command?.arguments?.[0]?.focusFunction).map(l => [l.command!.arguments![0].focusFunction as string, l.command!.title]));
+  return new Map(
+    lenses
+      .filter(l => l.command?.arguments?.[0]?.focusFunction)
+      .map(l => [l.command!.arguments![0].focusFunction as string, l.command!.title]),
+  );
 }
 
 /** Selects a window in the view as a shift-drag would and resolves with the statistics the host sent. */
@@ -82,7 +101,10 @@ export function registerTimelineSuites(): void {
       const index = new TimelineIndex(p);
       const expected = windowStatistics(index, window);
       assert.deepEqual(stats.window, window);
-      assert.deepEqual(stats.functions.map(f => [f.name, f.inclusive, f.exclusive, f.count]), expected.functions.map(f => [f.name, f.inclusive, f.exclusive, f.count]));
+      assert.deepEqual(
+        stats.functions.map(f => [f.name, f.inclusive, f.exclusive, f.count]),
+        expected.functions.map(f => [f.name, f.inclusive, f.exclusive, f.count]),
+      );
       assert.deepEqual(stats.lanes, expected.lanes);
       assert.deepEqual(stats.bytes, expected.bytes);
       assert.equal(stats.eventCount, expected.eventCount);
@@ -96,25 +118,41 @@ export function registerTimelineSuites(): void {
         const time = ev.start[r]! + ev.duration[r]! / 2;
         const hit = eventAt(index, ev.track[r]!, time);
         const src = hit >= 0 ? eventDetails(index, hit).source : null;
-        if (src?.file.endsWith('offload.c') && src.line) target = { track: ev.track[r]!, time, file: src.file, line: src.line };
+        if (src?.file.endsWith('offload.c') && src.line)
+          target = { track: ev.track[r]!, time, file: src.file, line: src.line };
       }
       assert.ok(target, 'an event located in offload.c');
       api.timeline.post({ type: 'timeline/simulate', action: 'click', track: target.track, time: target.time });
-      await until('offload.c opened at the event\'s line', () => {
+      await until("offload.c opened at the event's line", () => {
         const e = vscode.window.activeTextEditor;
-        return e && e.document.uri.path.endsWith('/src/offload.c') && e.selection.active.line === target!.line - 1 ? e : undefined;
+        return e && e.document.uri.path.endsWith('/src/offload.c') && e.selection.active.line === target!.line - 1
+          ? e
+          : undefined;
       });
 
       // Window → overlays: the CodeLens of offload.c shows the window's profile, then the whole run again.
       const doc = await vscode.workspace.openTextDocument(workspaceFile('src', 'offload.c'));
       await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
-      const whole = await until('CodeLens on offload.c', async () => { const m = await lensesByFunction(doc.uri); return m.size ? m : undefined; });
+      const whole = await until('CodeLens on offload.c', async () => {
+        const m = await lensesByFunction(doc.uri);
+        return m.size ? m : undefined;
+      });
       // The sample trace has no line-level cost (no heat lines); the side bar's Top Functions follow the window too.
-      const topShown = () => api.viewEntries('hpcLens.topFunctions').slice(0, 5).map(e => e.label).join('|');
-      const topWhole = topFunctions(p, p.primaryMetric, { limit: 5 }).map(f => f.name).join('|');
+      const topShown = () =>
+        api
+          .viewEntries('hpcLens.topFunctions')
+          .slice(0, 5)
+          .map(e => e.label)
+          .join('|');
+      const topWhole = topFunctions(p, p.primaryMetric, { limit: 5 })
+        .map(f => f.name)
+        .join('|');
       await until('Top Functions of the whole run', () => topShown() === topWhole || undefined);
       await vscode.commands.executeCommand('hpcLens.useTimelineWindowForOverlays');
-      await until('the dataset named by its window', () => api.active?.name === `heat-offload-kineto.json [${formatWindow(window)}]` || undefined);
+      await until(
+        'the dataset named by its window',
+        () => api.active?.name === `heat-offload-kineto.json [${formatWindow(window)}]` || undefined,
+      );
       assert.equal(api.active!.metric, 'time in window');
       assert.match(api.datasets.statusBar().text, new RegExp(`\\[${formatWindow(window).replace(/[.]/g, '\\.')}\\]`));
       const wp = profileForWindow(index, window);
@@ -129,11 +167,16 @@ export function registerTimelineSuites(): void {
         const f = totals.names.indexOf(fn);
         assert.ok(f >= 0, fn);
         const incl = totals.inclusive[f]!;
-        assert.ok(title.startsWith(`$(flame) ${formatShare(incl / total)} inclusive (${formatValue(incl, 'ns')})`), `${fn}: ${title}`);
+        assert.ok(
+          title.startsWith(`$(flame) ${formatShare(incl / total)} inclusive (${formatValue(incl, 'ns')})`),
+          `${fn}: ${title}`,
+        );
         checked++;
       }
       assert.ok(checked >= 3, `${checked} functions checked`);
-      const topWindow = topFunctions(wp, 0, { limit: 5 }).map(f => f.name).join('|');
+      const topWindow = topFunctions(wp, 0, { limit: 5 })
+        .map(f => f.name)
+        .join('|');
       assert.notEqual(topWindow, topWhole, 'the window ranks functions differently from the whole run');
       await until('Top Functions of the window', () => topShown() === topWindow || undefined);
       console.log('HPC_LENS_SCREENSHOT timeline-window-overlays');
@@ -161,12 +204,22 @@ export function registerTimelineSuites(): void {
       assert.ok(render.copies > 0, 'host→device copies are marked on the GPU stream');
       const [lo, hi] = p.trace!.timeRange;
       const window = { start: Math.round(lo + (hi - lo) * 0.48), end: Math.round(lo + (hi - lo) * 0.52) };
-      api.timeline.post({ type: 'timeline/simulate', action: 'zoom', window: { start: window.start - (hi - lo) * 0.01, end: window.end + (hi - lo) * 0.01 } });
-      const zoomed = await until('the zoomed frame', () => { const r = api.timeline.lastRender; return r && r.window.end - r.window.start < (hi - lo) / 10 ? r : undefined; });
+      api.timeline.post({
+        type: 'timeline/simulate',
+        action: 'zoom',
+        window: { start: window.start - (hi - lo) * 0.01, end: window.end + (hi - lo) * 0.01 },
+      });
+      const zoomed = await until('the zoomed frame', () => {
+        const r = api.timeline.lastRender;
+        return r && r.window.end - r.window.start < (hi - lo) / 10 ? r : undefined;
+      });
       assert.ok(zoomed.flows > 0, 'launch → kernel arrows in the zoomed window');
       const stats = await selectWindow(api, window);
       const expected = windowStatistics(new TimelineIndex(p), window);
-      assert.deepEqual(stats.functions.slice(0, 20).map(f => [f.name, f.inclusive]), expected.functions.slice(0, 20).map(f => [f.name, f.inclusive]));
+      assert.deepEqual(
+        stats.functions.slice(0, 20).map(f => [f.name, f.inclusive]),
+        expected.functions.slice(0, 20).map(f => [f.name, f.inclusive]),
+      );
       assert.deepEqual(stats.bytes, expected.bytes);
       // A call-tree node's events (the operator running mid-window on the busiest CPU thread) are highlighted.
       const index = new TimelineIndex(p);
@@ -180,14 +233,20 @@ export function registerTimelineSuites(): void {
       const shown = api.timeline.lastRender!;
       const expectedRows = eventsOfNode(index, node, shown.window, msg.tracks).reduce((s, r) => s + r.length, 0);
       assert.equal(n, expectedRows);
-      assert.equal(msg.rows.reduce((s, r) => s + r.length, 0), n);
+      assert.equal(
+        msg.rows.reduce((s, r) => s + r.length, 0),
+        n,
+      );
       assert.ok(n > 0, 'events of the node in the zoomed window');
       await new Promise(r => setTimeout(r, 800));
       console.log('HPC_LENS_SCREENSHOT timeline-pytorch');
       await new Promise(r => setTimeout(r, 2000));
     });
 
-    for (const [format, parts] of [['OTF2', ['scorep-otf2', 'ping-pong-2ranks']], ['HPCToolkit trace.db', ['hpctoolkit-metadb', 'ping-pong-mpi-with-trace']]] as const) {
+    for (const [format, parts] of [
+      ['OTF2', ['scorep-otf2', 'ping-pong-2ranks']],
+      ['HPCToolkit trace.db', ['hpctoolkit-metadb', 'ping-pong-mpi-with-trace']],
+    ] as const) {
       test(`the ${format} ping-pong: two rank lanes`, async function () {
         const path = sharedData(...parts);
         if (!existsSync(path)) this.skip();
@@ -214,8 +273,14 @@ export function registerTimelineSuites(): void {
       opened.push(file!);
       const { render, labels } = await openTimeline(api, vscode.Uri.file(path), p);
       assert.ok(render.lanes >= 2, labels.join(', '));
-      assert.ok(labels.some(l => /stream/i.test(l)), `a GPU stream lane among ${labels.join(', ')}`);
-      assert.ok(labels.some(l => /rank|thread|MPI/i.test(l)), `a CPU lane among ${labels.join(', ')}`);
+      assert.ok(
+        labels.some(l => /stream/i.test(l)),
+        `a GPU stream lane among ${labels.join(', ')}`,
+      );
+      assert.ok(
+        labels.some(l => /rank|thread|MPI/i.test(l)),
+        `a CPU lane among ${labels.join(', ')}`,
+      );
       assert.ok(p.trace!.dataMovement.kind.length > 0, 'the export records copies');
     });
   });

@@ -2,7 +2,11 @@
 // (The pragma lets tsx run this file in unit tests; the bundle is built with jsx: automatic anyway.)
 
 /** A themed error panel: the host reported an error, or the view could not start. */
-export function ErrorPanel({ title = 'Something went wrong', message, onDismiss }: {
+export function ErrorPanel({
+  title = 'Something went wrong',
+  message,
+  onDismiss,
+}: {
   title?: string;
   message: string;
   /** Shows a close button when given. */

@@ -4,12 +4,16 @@
  * and always at least 4 px inside the box.
  */
 export function tooltipPlacement(
-  x: number, y: number, tip: { width: number; height: number }, box: { width: number; height: number }, prefer: 'left' | 'right' = 'right',
+  x: number,
+  y: number,
+  tip: { width: number; height: number },
+  box: { width: number; height: number },
+  prefer: 'left' | 'right' = 'right',
 ): { left: number; top: number } {
   const { width: w, height: h } = tip;
   const rightOf = x + 14;
   const leftOf = x - 14 - w;
-  let left = prefer === 'right' ? (rightOf + w <= box.width - 4 ? rightOf : leftOf) : (leftOf >= 4 ? leftOf : rightOf);
+  let left = prefer === 'right' ? (rightOf + w <= box.width - 4 ? rightOf : leftOf) : leftOf >= 4 ? leftOf : rightOf;
   left = Math.max(4, Math.min(box.width - w - 4, left));
   let top = y + 16;
   if (top + h > box.height - 4) top = y - h - 10;

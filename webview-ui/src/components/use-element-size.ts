@@ -1,7 +1,10 @@
 import { useLayoutEffect, useState } from 'react';
 import type { RefObject } from 'react';
 
-export interface Size { width: number; height: number }
+export interface Size {
+  width: number;
+  height: number;
+}
 
 /**
  * The content-box size of the element in `ref`, kept current with a ResizeObserver (whole pixels;
@@ -16,7 +19,9 @@ export function useElementSize(ref: RefObject<HTMLElement | null>, enabled = tru
     const update = (width: number, height: number): void => {
       const w = Math.floor(width);
       const h = Math.floor(height);
-      setSize(prev => (w < 1 || h < 1 ? null : prev && prev.width === w && prev.height === h ? prev : { width: w, height: h }));
+      setSize(prev =>
+        w < 1 || h < 1 ? null : prev && prev.width === w && prev.height === h ? prev : { width: w, height: h },
+      );
     };
     const rect = el.getBoundingClientRect();
     update(rect.width, rect.height);

@@ -8,7 +8,10 @@ import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTrans
  * behaviour is attached while `enabled` and re-attached when `attachKey` changes (the SVG element
  * mounts or is replaced). Returns the transform to draw with and a reset to the identity.
  */
-export function useSvgZoom(svgRef: RefObject<SVGSVGElement | null>, options: { enabled: boolean; ignore: string; attachKey: unknown }): {
+export function useSvgZoom(
+  svgRef: RefObject<SVGSVGElement | null>,
+  options: { enabled: boolean; ignore: string; attachKey: unknown },
+): {
   transform: ZoomTransform;
   reset: () => void;
 } {
@@ -18,12 +21,15 @@ export function useSvgZoom(svgRef: RefObject<SVGSVGElement | null>, options: { e
   useEffect(() => {
     const svg = svgRef.current;
     if (!enabled || !svg) return;
-    const z = d3zoom<SVGSVGElement, unknown>().scaleExtent([0.25, 8])
+    const z = d3zoom<SVGSVGElement, unknown>()
+      .scaleExtent([0.25, 8])
       .filter(e => (e.type === 'wheel' || e.button === 0) && !(e.target as Element).closest?.(ignore))
       .on('zoom', e => setTransform(e.transform));
     behaviour.current = z;
     select(svg).call(z).on('dblclick.zoom', null);
-    return () => { select(svg).on('.zoom', null); };
+    return () => {
+      select(svg).on('.zoom', null);
+    };
   }, [svgRef, enabled, ignore, attachKey]);
   const reset = useCallback(() => {
     const svg = svgRef.current;

@@ -6,7 +6,10 @@ import { describeRun, type RunProfile } from '../ensemble-runs';
  * one exclusive value per context after `=`). Keys are run names; `contexts` gives a run's context
  * count (default 1), and the run's parameters come from its name like a path (`27_cores` → cores 27).
  */
-export function runsFromOutlines(outlines: Record<string, string>, contexts: Record<string, number> = {}): RunProfile[] {
+export function runsFromOutlines(
+  outlines: Record<string, string>,
+  contexts: Record<string, number> = {},
+): RunProfile[] {
   return Object.entries(outlines).map(([name, outline]) => {
     const profile = profileFromOutline(outline, contexts[name] ?? 1);
     return { run: describeRun(profile, name, name), profile };

@@ -30,7 +30,10 @@ describe('synthetic ensemble generator', () => {
     }
     const o = orderRuns(e, 'ranks');
     const flagged = outOfOrderNodes(e, o, 'exclusive');
-    assert.deepEqual(flagged.map(f => e.tree.path(f.node)), [s.outOfOrderPath]);
+    assert.deepEqual(
+      flagged.map(f => e.tree.path(f.node)),
+      [s.outOfOrderPath],
+    );
     assert.equal(o.levels[flagged[0]!.score.inversions[0]!.to], OUT_OF_ORDER_RANKS);
   });
 
@@ -60,7 +63,8 @@ describe('synthetic ensemble generator', () => {
       // Same totals as the in-memory ensemble (9 significant digits in the file).
       for (let r = 0; r < 9; r++) {
         const name = mem.runs[r]!.name;
-        const a = mem.runTotal(r), b = e.runTotal(byName.get(name)!);
+        const a = mem.runTotal(r),
+          b = e.runTotal(byName.get(name)!);
         assert.ok(Math.abs(a - b) <= 1e-6 * a, `${name}: ${a} vs ${b}`);
       }
     } finally {

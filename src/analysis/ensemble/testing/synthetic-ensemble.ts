@@ -76,7 +76,10 @@ function gauss(rand: () => number): number {
 
 /** The program's tree, in preorder, the same for every run. */
 function buildTemplate(nodes: number, missingSubtrees: number, rand: () => number): Template {
-  const parent: number[] = [-1], names: string[] = ['main'], module: number[] = [-1], base: number[] = [1e-4];
+  const parent: number[] = [-1],
+    names: string[] = ['main'],
+    module: number[] = [-1],
+    base: number[] = [1e-4];
   // Depth-first growth keeps preorder; each module gets a share of the node budget.
   const grow = (p: number, mod: number, depth: number, budget: number) => {
     let left = budget;
@@ -86,7 +89,11 @@ function buildTemplate(nodes: number, missingSubtrees: number, rand: () => numbe
       parent.push(p);
       module.push(mod);
       const leafish = depth >= 3 || left < 4;
-      names.push(MODULES[mod] === 'mpi' && leafish ? MPI_CALLS[Math.floor(rand() * MPI_CALLS.length)]! : `${MODULES[mod]}::${depth === 1 ? 'phase' : 'kernel'}_${depth}_${k++}`);
+      names.push(
+        MODULES[mod] === 'mpi' && leafish
+          ? MPI_CALLS[Math.floor(rand() * MPI_CALLS.length)]!
+          : `${MODULES[mod]}::${depth === 1 ? 'phase' : 'kernel'}_${depth}_${k++}`,
+      );
       base.push(Math.exp(gauss(rand) * 1.2) * (leafish ? 2e-3 : 2e-4));
       left--;
       if (!leafish) {
@@ -99,27 +106,50 @@ function buildTemplate(nodes: number, missingSubtrees: number, rand: () => numbe
   const perModule = Math.max(1, Math.floor((nodes - 1) / MODULES.length));
   MODULES.forEach((_, m) => {
     const id = parent.length;
-    parent.push(0); module.push(m); names.push(MODULES[m]!); base.push(1e-4);
+    parent.push(0);
+    module.push(m);
+    names.push(MODULES[m]!);
+    base.push(1e-4);
     grow(id, m, 1, perModule - 1);
   });
   const n = parent.length;
   const end = new Int32Array(n);
-  for (let i = n - 1; i >= 0; i--) { end[i] = Math.max(end[i]!, i + 1); const p = parent[i]!; if (p >= 0) end[p] = Math.max(end[p]!, end[i]!); }
+  for (let i = n - 1; i >= 0; i--) {
+    end[i] = Math.max(end[i]!, i + 1);
+    const p = parent[i]!;
+    if (p >= 0) end[p] = Math.max(end[p]!, end[i]!);
+  }
   // The out-of-order node: the costliest solver node that has no children, so its jump is its own.
   let outOfOrder = -1;
-  for (let i = 0; i < n; i++) if (module[i] === 0 && end[i] === i + 1 && (outOfOrder < 0 || base[i]! > base[outOfOrder]!)) outOfOrder = i;
+  for (let i = 0; i < n; i++)
+    if (module[i] === 0 && end[i] === i + 1 && (outOfOrder < 0 || base[i]! > base[outOfOrder]!)) outOfOrder = i;
   const missing: Template['missing'] = [];
   for (let k = 0; k < missingSubtrees; k++) {
     // Small subtrees in physics/mesh/io, never the out-of-order node or a module root.
     for (let tries = 0; tries < 1000; tries++) {
       const i = 1 + Math.floor(rand() * (n - 1));
       // Not in solver (the out-of-order node's module) nor mpi (whose sibling names repeat and fold).
-      if (names[i] === MODULES[module[i]!] || module[i] === 0 || MODULES[module[i]!] === 'mpi' || end[i]! - i > 20 || missing.some(m => i >= m.node && i < end[m.node]! || m.node >= i && m.node < end[i]!)) continue;
+      if (
+        names[i] === MODULES[module[i]!] ||
+        module[i] === 0 ||
+        MODULES[module[i]!] === 'mpi' ||
+        end[i]! - i > 20 ||
+        missing.some(m => (i >= m.node && i < end[m.node]!) || (m.node >= i && m.node < end[i]!))
+      )
+        continue;
       missing.push({ node: i, period: 3 + k, phase: k });
       break;
     }
   }
-  return { parent: Int32Array.from(parent), names, module: Int32Array.from(module), base: Float64Array.from(base), outOfOrder, missing, end };
+  return {
+    parent: Int32Array.from(parent),
+    names,
+    module: Int32Array.from(module),
+    base: Float64Array.from(base),
+    outOfOrder,
+    missing,
+    end,
+  };
 }
 
 /** Whether template node i exists in run r. */
@@ -130,7 +160,11 @@ function presentInRun(t: Template, r: number): Uint8Array {
 }
 
 /** Mean-over-ranks exclusive time of node i in a run with this configuration, before noise. */
-export function syntheticExpectedTime(t: { module: Int32Array; base: Float64Array; outOfOrder: number }, i: number, c: SyntheticRunConfig): number {
+export function syntheticExpectedTime(
+  t: { module: Int32Array; base: Float64Array; outOfOrder: number },
+  i: number,
+  c: SyntheticRunConfig,
+): number {
   const mod = t.module[i]!;
   const b = t.base[i]!;
   if (mod < 0) return b;
@@ -158,9 +192,20 @@ function pathOf(t: Template, i: number): string[] {
   return out.reverse();
 }
 
-interface RunValues { present: Uint8Array; contexts: number[]; values: Float64Array }
+interface RunValues {
+  present: Uint8Array;
+  contexts: number[];
+  values: Float64Array;
+}
 
-function runValues(t: Template, r: number, c: SyntheticRunConfig, maxContexts: number, noise: number, rand: () => number): RunValues {
+function runValues(
+  t: Template,
+  r: number,
+  c: SyntheticRunConfig,
+  maxContexts: number,
+  noise: number,
+  rand: () => number,
+): RunValues {
   const present = presentInRun(t, r);
   const C = Math.min(c.ranks, maxContexts);
   // The first C ranks stand for the job (readers number contexts densely from rank 0).
@@ -188,21 +233,40 @@ export function generateSyntheticEnsemble(options: SyntheticEnsembleOptions): Sy
     const { present, contexts, values } = runValues(t, r, c, options.maxContexts ?? 4, options.noise ?? 0.03, rand);
     const b = new ProfileBuilder('synthetic', `synthetic/${c.relativePath}`);
     const ctx = contexts.map(rank => b.context({ rank }));
-    const m = b.addMetric({ name: 'time', label: 'Time', sourceKeys: ['sum#time.duration'], unit: 's', kind: 'exclusive', aggregation: 'sum' });
-    Object.assign(b.metadata, { 'mpi.world.size': c.ranks, problem_size: c.size, compiler: c.compiler, launchdate: 1_700_000_000 + r * 600 });
+    const m = b.addMetric({
+      name: 'time',
+      label: 'Time',
+      sourceKeys: ['sum#time.duration'],
+      unit: 's',
+      kind: 'exclusive',
+      aggregation: 'sum',
+    });
+    Object.assign(b.metadata, {
+      'mpi.world.size': c.ranks,
+      problem_size: c.size,
+      compiler: c.compiler,
+      launchdate: 1_700_000_000 + r * 600,
+    });
     const id = new Int32Array(t.parent.length).fill(-1);
     for (let i = 0; i < t.parent.length; i++) {
       if (!present[i]) continue;
       const p = t.parent[i]!;
-      id[i] = b.tree.add(p >= 0 ? id[p]! : -1, t.names[i]!, NodeKind.Function, { module: t.module[i]! >= 0 ? MODULES[t.module[i]!]! : null });
+      id[i] = b.tree.add(p >= 0 ? id[p]! : -1, t.names[i]!, NodeKind.Function, {
+        module: t.module[i]! >= 0 ? MODULES[t.module[i]!]! : null,
+      });
       for (let k = 0; k < ctx.length; k++) b.addExclusive(m, id[i]!, ctx[k]!, values[i * ctx.length + k]!);
     }
     const profile = b.build(m);
     runs.push({ run: describeRun(profile, c.name, c.relativePath), profile });
   }
   return {
-    runs, configs, outOfOrderPath: pathOf(t, t.outOfOrder),
-    missing: t.missing.map(m => ({ path: pathOf(t, m.node), runs: configs.map((_, r) => r).filter(r => r % m.period === m.phase) })),
+    runs,
+    configs,
+    outOfOrderPath: pathOf(t, t.outOfOrder),
+    missing: t.missing.map(m => ({
+      path: pathOf(t, m.node),
+      runs: configs.map((_, r) => r).filter(r => r % m.period === m.phase),
+    })),
   };
 }
 
@@ -232,16 +296,23 @@ export function writeSyntheticEnsemble(folder: string, options: SyntheticEnsembl
         buf += `${first ? '' : ','}[${values[i * contexts.length + k]!.toPrecision(9)},${contexts[k]},${index[i]}]`;
         first = false;
       }
-      if (buf.length > 1 << 20) { writeSync(fd, buf); buf = ''; }
+      if (buf.length > 1 << 20) {
+        writeSync(fd, buf);
+        buf = '';
+      }
     }
-    buf += '],"columns":["sum#time.duration","mpi.rank","path"],"column_metadata":[{"is_value":true,"attribute.unit":"sec"},{"is_value":true},{"is_value":false}],"nodes":[';
+    buf +=
+      '],"columns":["sum#time.duration","mpi.rank","path"],"column_metadata":[{"is_value":true,"attribute.unit":"sec"},{"is_value":true},{"is_value":false}],"nodes":[';
     first = true;
     for (let i = 0; i < t.parent.length; i++) {
       if (!present[i]) continue;
       const p = t.parent[i]!;
       buf += `${first ? '' : ','}{"label":${JSON.stringify(t.names[i])},"column":"path"${p >= 0 ? `,"parent":${index[p]}` : ''}}`;
       first = false;
-      if (buf.length > 1 << 20) { writeSync(fd, buf); buf = ''; }
+      if (buf.length > 1 << 20) {
+        writeSync(fd, buf);
+        buf = '';
+      }
     }
     buf += `],"mpi.world.size":${c.ranks},"problem_size":${c.size},"compiler":"${c.compiler}","launchdate":${1_700_000_000 + r * 600}}\n`;
     writeSync(fd, buf);

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { baseAttribute, caliperMajorVersion, isBookkeepingAttribute, metadataValue, parseSourceLocation } from './attributes';
+import {
+  baseAttribute,
+  caliperMajorVersion,
+  isBookkeepingAttribute,
+  metadataValue,
+  parseSourceLocation,
+} from './attributes';
 
 describe('Caliper attribute conventions', () => {
   it('parses source locations', () => {

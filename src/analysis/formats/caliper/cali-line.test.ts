@@ -5,26 +5,53 @@ import { CaliLine } from './cali-line';
 function entries(text: string): [string, string[]][] {
   const line = new CaliLine();
   line.parse(text);
-  return Array.from({ length: line.keyCount }, (_, k) => [line.key(k), Array.from({ length: line.count(k) }, (_, j) => line.value(k, j))]);
+  return Array.from({ length: line.keyCount }, (_, k) => [
+    line.key(k),
+    Array.from({ length: line.count(k) }, (_, j) => line.value(k, j)),
+  ]);
 }
 
 describe('.cali line', () => {
   it('splits entries and multi-valued keys', () => {
     assert.deepEqual(entries('__rec=ctx,ref=33=80,attr=66=69,data=0.3=1'), [
-      ['__rec', ['ctx']], ['ref', ['33', '80']], ['attr', ['66', '69']], ['data', ['0.3', '1']],
+      ['__rec', ['ctx']],
+      ['ref', ['33', '80']],
+      ['attr', ['66', '69']],
+      ['data', ['0.3', '1']],
     ]);
-    assert.deepEqual(entries('__rec=globals,flag,empty='), [['__rec', ['globals']], ['flag', []], ['empty', ['']]]);
+    assert.deepEqual(entries('__rec=globals,flag,empty='), [
+      ['__rec', ['globals']],
+      ['flag', []],
+      ['empty', ['']],
+    ]);
   });
 
   it('unescapes \\, \\= \\\\ and \\n the way Caliper does, in both parse paths', () => {
-    assert.deepEqual(entries('data=a\\,b\\=c\\\\d\\ne=x,parent=3'), [['data', ['a,b=c\\d\ne', 'x']], ['parent', ['3']]]);
-    assert.deepEqual(entries('k=\\,,x'), [['k', [',']], ['x', []]]);
+    assert.deepEqual(entries('data=a\\,b\\=c\\\\d\\ne=x,parent=3'), [
+      ['data', ['a,b=c\\d\ne', 'x']],
+      ['parent', ['3']],
+    ]);
+    assert.deepEqual(entries('k=\\,,x'), [
+      ['k', [',']],
+      ['x', []],
+    ]);
     assert.deepEqual(entries('k=v\\'), [['k', ['v']]], 'a trailing backslash escapes nothing');
   });
 
   it('reads ids and numbers without losing exactness', () => {
     const line = new CaliLine();
-    for (const text of ['0.1', '-0.000285', '12345.678901', '1e-5', '.5', '7', '123456789012345678', '0.30000000000000004', 'nan', '']) {
+    for (const text of [
+      '0.1',
+      '-0.000285',
+      '12345.678901',
+      '1e-5',
+      '.5',
+      '7',
+      '123456789012345678',
+      '0.30000000000000004',
+      'nan',
+      '',
+    ]) {
       line.parse(`data=${text}`);
       assert.ok(Object.is(line.number(0, 0), text === '' ? NaN : Number(text)), text);
     }

@@ -115,7 +115,10 @@ export class CaliLine {
       let fraction = -1;
       for (; p < e; p++) {
         const c = s.charCodeAt(p);
-        if (c === 46 && fraction < 0) { fraction = 0; continue; }
+        if (c === 46 && fraction < 0) {
+          fraction = 0;
+          continue;
+        }
         const d = c - 48;
         if (d < 0 || d > 9) break;
         m = m * 10 + d;
@@ -172,7 +175,10 @@ export class CaliLine {
         else this.unescaped[this.valueCount++] = word;
         word = '';
         inKey = false;
-        if (c === 44) { this.valueStart[++this.keyCount] = this.valueCount; inKey = true; }
+        if (c === 44) {
+          this.valueStart[++this.keyCount] = this.valueCount;
+          inKey = true;
+        }
       }
     }
     word += line.slice(runStart, n);

@@ -38,9 +38,17 @@ const ATTRIBUTE_PROP = 10;
  * `cali.attribute.type`) and the three attributes that describe attributes.
  */
 const BOOTSTRAP: [id: number, attr: number, data: string, parent: number][] = [
-  [0, 9, 'usr', -1], [1, 9, 'int', -1], [2, 9, 'uint', -1], [3, 9, 'string', -1],
-  [4, 9, 'addr', -1], [5, 9, 'double', -1], [6, 9, 'bool', -1], [7, 9, 'type', -1],
-  [8, 8, 'cali.attribute.name', 3], [9, 8, 'cali.attribute.type', 7], [10, 8, 'cali.attribute.prop', 1],
+  [0, 9, 'usr', -1],
+  [1, 9, 'int', -1],
+  [2, 9, 'uint', -1],
+  [3, 9, 'string', -1],
+  [4, 9, 'addr', -1],
+  [5, 9, 'double', -1],
+  [6, 9, 'bool', -1],
+  [7, 9, 'type', -1],
+  [8, 8, 'cali.attribute.name', 3],
+  [9, 8, 'cali.attribute.type', 7],
+  [10, 8, 'cali.attribute.prop', 1],
   [11, 9, 'ptr', -1],
 ];
 
@@ -71,7 +79,9 @@ export class CaliMetadata {
     }
   }
 
-  get size(): number { return this.data.length; }
+  get size(): number {
+    return this.data.length;
+  }
 
   /** Slot of the node with this id, or -1. */
   slot(id: number): number {
@@ -79,7 +89,10 @@ export class CaliMetadata {
   }
 
   private setSlot(id: number, slot: number): void {
-    if (id >= DENSE_LIMIT) { this.sparse.set(id, slot); return; }
+    if (id >= DENSE_LIMIT) {
+      this.sparse.set(id, slot);
+      return;
+    }
     if (id >= this.dense.length) {
       const grown = new Int32Array(Math.min(DENSE_LIMIT, Math.max(id + 1, this.dense.length * 2))).fill(-1);
       grown.set(this.dense);
@@ -88,11 +101,19 @@ export class CaliMetadata {
     this.dense[id] = slot;
   }
 
-  idOf(slot: number): number { return this.ids[slot]!; }
-  parent(slot: number): number { return this.parentSlot.get(slot); }
-  value(slot: number): string { return this.data[slot]!; }
+  idOf(slot: number): number {
+    return this.ids[slot]!;
+  }
+  parent(slot: number): number {
+    return this.parentSlot.get(slot);
+  }
+  value(slot: number): string {
+    return this.data[slot]!;
+  }
   /** Slot of the attribute node of the node in `slot`. */
-  attributeOf(slot: number): number { return this.attrSlot.get(slot); }
+  attributeOf(slot: number): number {
+    return this.attrSlot.get(slot);
+  }
 
   /**
    * Adds a node and returns its slot, or returns the reason it cannot be added. Defining an id again
@@ -106,7 +127,8 @@ export class CaliMetadata {
     if (parentId !== null && p < 0) return `node ${id} has parent ${parentId}, which is not defined before it`;
     const existing = this.slot(id);
     if (existing >= 0) {
-      if (this.attrSlot.get(existing) === a && this.parentSlot.get(existing) === p && this.data[existing] === data) return existing;
+      if (this.attrSlot.get(existing) === a && this.parentSlot.get(existing) === p && this.data[existing] === data)
+        return existing;
       return `node ${id} is defined twice, differently`;
     }
     const slot = this.data.length;
@@ -133,9 +155,16 @@ export class CaliMetadata {
     for (let s = this.parentSlot.get(slot); s >= 0; s = this.parentSlot.get(s)) {
       const a = this.attrSlot.get(s);
       if (a === ATTRIBUTE_TYPE) {
-        if (!typeSeen) { info.type = this.data[s]!; typeSeen = true; }
+        if (!typeSeen) {
+          info.type = this.data[s]!;
+          typeSeen = true;
+        }
       } else if (a === ATTRIBUTE_PROP) {
-        if (!propsSeen) { const p = Number(this.data[s]); info.props = Number.isInteger(p) ? p : 0; propsSeen = true; }
+        if (!propsSeen) {
+          const p = Number(this.data[s]);
+          info.props = Number.isInteger(p) ? p : 0;
+          propsSeen = true;
+        }
       } else {
         const meta = this.data[a]!;
         if ((meta === 'attribute.unit' || meta === 'time.unit') && info.unit === undefined) info.unit = this.data[s]!;

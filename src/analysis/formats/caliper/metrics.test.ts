@@ -6,24 +6,36 @@ describe('Caliper metric columns', () => {
   const columns = (...names: string[]) => names.map((name, index) => ({ index, name }));
 
   it('pairs X with inclusive#X and renames the time pair as Hatchet does', () => {
-    const plans = planMetrics(columns('sum#time.duration', 'count', 'inclusive#sum#time.duration', 'inclusive#count'), 2);
-    assert.deepEqual(plans.map(p => [p.descriptor.name, p.descriptor.kind, p.exclusiveColumn, p.inclusiveColumn, p.descriptor.unit]), [
-      ['time', 'both', 0, 2, 's'],
-      ['count', 'both', 1, 3, 'count'],
-    ]);
+    const plans = planMetrics(
+      columns('sum#time.duration', 'count', 'inclusive#sum#time.duration', 'inclusive#count'),
+      2,
+    );
+    assert.deepEqual(
+      plans.map(p => [p.descriptor.name, p.descriptor.kind, p.exclusiveColumn, p.inclusiveColumn, p.descriptor.unit]),
+      [
+        ['time', 'both', 0, 2, 's'],
+        ['count', 'both', 1, 3, 'count'],
+      ],
+    );
   });
 
   it('models cross-rank aggregates as inclusive or exclusive metrics with their aggregation', () => {
-    const plans = planMetrics(columns('avg#inclusive#sum#time.duration', 'max#sum#time.duration', 'min#min#aggregate.slot', 'any#any#max#Reps'), null);
-    assert.deepEqual(plans.map(p => [p.descriptor.name, p.descriptor.kind, p.descriptor.aggregation]), [
-      ['avg#inclusive#sum#time.duration', 'inclusive', 'avg'],
-      ['max#sum#time.duration', 'exclusive', 'max'],
-      ['any#any#max#Reps', 'exclusive', 'sum'],
-    ]);
+    const plans = planMetrics(
+      columns('avg#inclusive#sum#time.duration', 'max#sum#time.duration', 'min#min#aggregate.slot', 'any#any#max#Reps'),
+      null,
+    );
+    assert.deepEqual(
+      plans.map(p => [p.descriptor.name, p.descriptor.kind, p.descriptor.aggregation]),
+      [
+        ['avg#inclusive#sum#time.duration', 'inclusive', 'avg'],
+        ['max#sum#time.duration', 'exclusive', 'max'],
+        ['any#any#max#Reps', 'exclusive', 'sum'],
+      ],
+    );
     assert.equal(primaryMetricOf(plans.map(p => p.descriptor)), 0);
   });
 
-  it('knows the timer\'s inclusive durations', () => {
+  it("knows the timer's inclusive durations", () => {
     const [plan] = planMetrics(columns('sum#time.inclusive.duration.ns'), 2);
     assert.deepEqual([plan!.descriptor.kind, plan!.descriptor.unit], ['inclusive', 'ns']);
   });

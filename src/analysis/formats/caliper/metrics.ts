@@ -1,4 +1,10 @@
-import { isTimeUnit, normaliseUnit, type MetricAggregation, type MetricDescriptor, type MetricKind } from '../../model/metric';
+import {
+  isTimeUnit,
+  normaliseUnit,
+  type MetricAggregation,
+  type MetricDescriptor,
+  type MetricKind,
+} from '../../model/metric';
 import { baseAttribute, isBookkeepingAttribute } from './attributes';
 
 /** A value column of a Caliper profile, whatever the form it was read from. */
@@ -30,7 +36,12 @@ const INCLUSIVE_TIME = new Set(['inclusive#sum#time.duration', 'sum#avg#inclusiv
  * timer's `time.inclusive.duration.ns`), as Hatchet decides; its cross-context aggregation is the
  * outermost `min`/`max`/`avg` op (spot and runtime-report profiles are cross-rank statistics).
  */
-function classify(key: string): { name: string; kind: Exclude<MetricKind, 'both'>; aggregation: MetricAggregation; pairKey: string } {
+function classify(key: string): {
+  name: string;
+  kind: Exclude<MetricKind, 'both'>;
+  aggregation: MetricAggregation;
+  pairKey: string;
+} {
   if (EXCLUSIVE_TIME.has(key)) return { name: 'time', kind: 'exclusive', aggregation: 'sum', pairKey: 'time' };
   if (INCLUSIVE_TIME.has(key)) return { name: 'time', kind: 'inclusive', aggregation: 'sum', pairKey: 'time' };
   const ops = key.split('#');
@@ -50,7 +61,8 @@ function classify(key: string): { name: string; kind: Exclude<MetricKind, 'both'
 export function unitOf(column: ValueColumn, caliperMajor: number | null): string {
   if (column.unit) return normaliseUnit(column.unit);
   const attr = baseAttribute(column.name);
-  if (attr === 'time.duration' || column.name === 'time') return caliperMajor !== null && caliperMajor >= 2 ? 's' : 'µs';
+  if (attr === 'time.duration' || column.name === 'time')
+    return caliperMajor !== null && caliperMajor >= 2 ? 's' : 'µs';
   if (attr === 'time.duration.ns' || attr === 'time.inclusive.duration.ns') return 'ns';
   if (attr === 'count') return 'count';
   return '';
@@ -64,16 +76,29 @@ export function planMetrics(columns: readonly ValueColumn[], caliperMajor: numbe
     if (isBookkeepingAttribute(c.name)) continue;
     const cls = classify(c.name);
     let plan = byPair.get(cls.pairKey);
-    if (plan && ((cls.kind === 'exclusive' && plan.exclusiveColumn < 0) || (cls.kind === 'inclusive' && plan.inclusiveColumn < 0))) {
+    if (
+      plan &&
+      ((cls.kind === 'exclusive' && plan.exclusiveColumn < 0) || (cls.kind === 'inclusive' && plan.inclusiveColumn < 0))
+    ) {
       // The other half of a pair: e.g. `inclusive#sum#time.duration` after `sum#time.duration`.
-      if (cls.kind === 'exclusive') { plan.exclusiveColumn = c.index; plan.descriptor.name = cls.name; } else plan.inclusiveColumn = c.index;
+      if (cls.kind === 'exclusive') {
+        plan.exclusiveColumn = c.index;
+        plan.descriptor.name = cls.name;
+      } else plan.inclusiveColumn = c.index;
       plan.descriptor.kind = 'both';
       plan.descriptor.sourceKeys.push(c.name);
       if (!plan.descriptor.unit) plan.descriptor.unit = unitOf(c, caliperMajor);
       continue;
     }
     plan = {
-      descriptor: { name: cls.name, label: c.alias ?? cls.name, sourceKeys: [c.name], unit: unitOf(c, caliperMajor), kind: cls.kind, aggregation: cls.aggregation },
+      descriptor: {
+        name: cls.name,
+        label: c.alias ?? cls.name,
+        sourceKeys: [c.name],
+        unit: unitOf(c, caliperMajor),
+        kind: cls.kind,
+        aggregation: cls.aggregation,
+      },
       exclusiveColumn: cls.kind === 'exclusive' ? c.index : -1,
       inclusiveColumn: cls.kind === 'inclusive' ? c.index : -1,
     };

@@ -13,7 +13,9 @@ export class NameTree {
   private readonly names: string[] = [];
   private readonly index = new Map<string, number>();
 
-  get size(): number { return this.names.length; }
+  get size(): number {
+    return this.names.length;
+  }
 
   /** The child of `parent` (-1 for a root) with this name, created on first use with `kind`. */
   child(parent: number, name: string, kind: NodeKind): number {
@@ -36,14 +38,17 @@ export class NameTree {
     return node;
   }
 
-  parent(node: number): number { return this.parents.get(node); }
+  parent(node: number): number {
+    return this.parents.get(node);
+  }
 
   /** The copy of `node`'s path (root first) under `base`: for records whose path spans several context nodes. */
   graft(base: number, node: number): number {
     const chain: number[] = [];
     for (let n = node; n >= 0; n = this.parents.get(n)) chain.push(n);
     let at = base;
-    for (let k = chain.length - 1; k >= 0; k--) at = this.child(at, this.names[chain[k]!]!, this.kinds.get(chain[k]!) as NodeKind);
+    for (let k = chain.length - 1; k >= 0; k--)
+      at = this.child(at, this.names[chain[k]!]!, this.kinds.get(chain[k]!) as NodeKind);
     return at;
   }
 

@@ -38,7 +38,12 @@ function basename(p: string): string {
  * statement child per location (as Hatchet does). `caliperMajor` is the Caliper version assumed
  * when the metadata does not give one (it decides the unit of `time.duration`).
  */
-export function assembleCaliperProfile(b: ProfileBuilder, rows: CaliperRows, noMetricsReason: string, caliperMajor: number | null = null): Profile {
+export function assembleCaliperProfile(
+  b: ProfileBuilder,
+  rows: CaliperRows,
+  noMetricsReason: string,
+  caliperMajor: number | null = null,
+): Profile {
   const { count } = rows;
 
   // Contexts: one per rank that has records, in rank order (Hatchet gives every node a row per such
@@ -118,7 +123,8 @@ export function assembleCaliperProfile(b: ProfileBuilder, rows: CaliperRows, noM
       const seen = agreed.get(parent);
       agreed.set(parent, seen === undefined || seen === m ? m : -1);
     }
-    for (const [parent, m] of agreed) if (m > 0 && b.tree.moduleId(parent) === 0) b.tree.setModule(parent, b.tree.strings.get(m));
+    for (const [parent, m] of agreed)
+      if (m > 0 && b.tree.moduleId(parent) === 0) b.tree.setModule(parent, b.tree.strings.get(m));
     b.tree.inferModulesByName();
   }
 
@@ -136,7 +142,10 @@ export function assembleCaliperProfile(b: ProfileBuilder, rows: CaliperRows, noM
   const inclusiveColumn = new Uint8Array(maxColumn + 1);
   plans.forEach((p, k) => {
     if (p.exclusiveColumn >= 0) metricOfColumn[p.exclusiveColumn] = metricIds[k]!;
-    if (p.inclusiveColumn >= 0) { metricOfColumn[p.inclusiveColumn] = metricIds[k]!; inclusiveColumn[p.inclusiveColumn] = 1; }
+    if (p.inclusiveColumn >= 0) {
+      metricOfColumn[p.inclusiveColumn] = metricIds[k]!;
+      inclusiveColumn[p.inclusiveColumn] = 1;
+    }
   });
   let node = -1;
   let ctx = -1;

@@ -2,7 +2,17 @@ import { NodeKind } from '../../model/call-tree';
 import type { MetadataValue, Profile } from '../../model/profile';
 import { ProfileBuilder } from '../../model/profile-builder';
 import { ProfileReadError } from '../reader';
-import { baseAttribute, caliperMajorVersion, CALLPATH, isBookkeepingAttribute, MODULE, PATH, RANK, REGION_ATTRIBUTES, SOURCELOC } from './attributes';
+import {
+  baseAttribute,
+  caliperMajorVersion,
+  CALLPATH,
+  isBookkeepingAttribute,
+  MODULE,
+  PATH,
+  RANK,
+  REGION_ATTRIBUTES,
+  SOURCELOC,
+} from './attributes';
 import { AttributeProperty, isNumericType } from './cali-metadata';
 import type { ValueColumn } from './metrics';
 import { assembleCaliperProfile } from './profile-assembly';
@@ -65,7 +75,10 @@ export class RecordTable {
   /** What the file says about attributes (json's "attributes"), keyed by name. */
   readonly attributes = new Map<string, RecordAttribute>();
 
-  constructor(private readonly path: string, private readonly format: string) {}
+  constructor(
+    private readonly path: string,
+    private readonly format: string,
+  ) {}
 
   beginRecord(): void {
     this.pathText = null;
@@ -100,12 +113,17 @@ export class RecordTable {
     else if (role === CALLPATH_KEY) this.callText = text;
     else if (role === RANK_KEY) {
       const rank = Number(text);
-      if (text === '' || !Number.isInteger(rank)) throw new ProfileReadError(this.path, `${where}: mpi.rank "${text}" is not an integer`);
+      if (text === '' || !Number.isInteger(rank))
+        throw new ProfileReadError(this.path, `${where}: mpi.rank "${text}" is not an integer`);
       this.rank = rank;
       this.store.hasRank = true;
-    } else if (role === LOCATION_KEY) { this.location = this.store.labels.intern(text); this.store.hasLocation = true; }
-    else if (role === MODULE_KEY) { this.module = this.store.labels.intern(text); this.store.hasModule = true; }
-    else if (role <= REGION_KEY) {
+    } else if (role === LOCATION_KEY) {
+      this.location = this.store.labels.intern(text);
+      this.store.hasLocation = true;
+    } else if (role === MODULE_KEY) {
+      this.module = this.store.labels.intern(text);
+      this.store.hasModule = true;
+    } else if (role <= REGION_KEY) {
       const k = REGION_KEY - role;
       if (this.regionValues[k] == null) this.regionCount++;
       this.regionValues[k] = text;
@@ -119,16 +137,30 @@ export class RecordTable {
     let call = -1;
     if (this.callText !== null) {
       call = this.callMemo.get(this.callText) ?? -1;
-      if (call < 0) this.callMemo.set(this.callText, (call = this.store.callpaths.path(this.callText.split('/'), () => NodeKind.Function)));
+      if (call < 0)
+        this.callMemo.set(
+          this.callText,
+          (call = this.store.callpaths.path(this.callText.split('/'), () => NodeKind.Function)),
+        );
     }
     if (path < 0 && call < 0) return;
-    this.store.add(path, call, this.rank, this.location, this.module, this.pendingColumn, this.pendingValue, this.pendingColumn.length);
+    this.store.add(
+      path,
+      call,
+      this.rank,
+      this.location,
+      this.module,
+      this.pendingColumn,
+      this.pendingValue,
+      this.pendingColumn.length,
+    );
   }
 
   /** The node of the record's separately written nested attributes, joined in `regionOrder`. */
   private regionPathNode(): number {
     let key = '';
-    for (const k of this.regionOrder) if (this.regionValues[k] != null) key += `${k}\u0001${this.regionValues[k]}\u0002`;
+    for (const k of this.regionOrder)
+      if (this.regionValues[k] != null) key += `${k}\u0001${this.regionValues[k]}\u0002`;
     let path = this.regionMemo.get(key);
     if (path !== undefined) return path;
     if (this.regionCount > 1) this.interleavingLost++;
@@ -145,12 +177,16 @@ export class RecordTable {
 
   private pathNode(text: string): number {
     let node = this.pathMemo.get(text);
-    if (node === undefined) this.pathMemo.set(text, (node = this.store.paths.path(text.split('/'), () => NodeKind.Region)));
+    if (node === undefined)
+      this.pathMemo.set(text, (node = this.store.paths.path(text.split('/'), () => NodeKind.Region)));
     return node;
   }
 
   private roleOf(key: string): number {
-    if (key === PATH) { this.sawPathKey = true; return PATH_KEY; }
+    if (key === PATH) {
+      this.sawPathKey = true;
+      return PATH_KEY;
+    }
     if (key === CALLPATH) return CALLPATH_KEY;
     if (key === RANK) return RANK_KEY;
     if (key === SOURCELOC) return LOCATION_KEY;
@@ -194,12 +230,22 @@ export class RecordTable {
     const assumedMajor = 2;
     if (caliperMajorVersion(b.metadata) === null && !this.sawPathKey) {
       const guessed = columns.filter(c => !c.unit && baseAttribute(c.name) === 'time.duration').map(c => c.name);
-      if (guessed.length) b.warnings.push(`${guessed.join(', ')}: the file gives no unit or Caliper version; the values are taken as seconds (Caliper 2 and later)`);
+      if (guessed.length)
+        b.warnings.push(
+          `${guessed.join(', ')}: the file gives no unit or Caliper version; the values are taken as seconds (Caliper 2 and later)`,
+        );
     }
     if (this.interleavingLost > 0) {
       const order = this.regionOrder.map(k => this.regionNames[k]).join(', ');
-      b.warnings.push(`${this.interleavingLost} paths come from several nested attributes (${order}) written separately, which loses how they nest; they are joined in that order`);
+      b.warnings.push(
+        `${this.interleavingLost} paths come from several nested attributes (${order}) written separately, which loses how they nest; they are joined in that order`,
+      );
     }
-    return assembleCaliperProfile(b, this.store.rows(b, columns), 'no metrics: no attribute has numeric values in every record', assumedMajor);
+    return assembleCaliperProfile(
+      b,
+      this.store.rows(b, columns),
+      'no metrics: no attribute has numeric values in every record',
+      assumedMajor,
+    );
   }
 }

@@ -29,10 +29,21 @@ export class RowStore {
   private readonly cellColumn = new GrowableInt32();
   private readonly cellValue = new GrowableFloat64();
 
-  get count(): number { return this.rowPath.length; }
+  get count(): number {
+    return this.rowPath.length;
+  }
 
   /** Appends a record whose values are `values[j]` of column `columns[j]`, j < `cells`. */
-  add(path: number, call: number, rank: number, location: number, module: number, columns: readonly number[], values: readonly number[], cells: number): void {
+  add(
+    path: number,
+    call: number,
+    rank: number,
+    location: number,
+    module: number,
+    columns: readonly number[],
+    values: readonly number[],
+    cells: number,
+  ): void {
     this.rowPath.push(path);
     this.rowCall.push(call);
     this.rowRank.push(rank);
@@ -66,7 +77,8 @@ export class RowStore {
       location: this.hasLocation ? r => label(rowLocation.get(r)) : null,
       module: this.hasModule ? r => label(rowModule.get(r)) : null,
       forEachValue(r, add) {
-        for (let k = r === 0 ? 0 : rowCellEnd.get(r - 1), end = rowCellEnd.get(r); k < end; k++) add(cellColumn.get(k), cellValue.get(k));
+        for (let k = r === 0 ? 0 : rowCellEnd.get(r - 1), end = rowCellEnd.get(r); k < end; k++)
+          add(cellColumn.get(k), cellValue.get(k));
       },
     };
   }

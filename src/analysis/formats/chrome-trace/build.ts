@@ -26,45 +26,77 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
   const dur = new Float64Array(nS0);
   const beByTrack = new Map<number, number[]>();
   for (let i = 0; i < nS0; i++) {
-    if (c.sPhase.get(i) === Ph.X) { dur[i] = c.sDur.get(i); continue; }
+    if (c.sPhase.get(i) === Ph.X) {
+      dur[i] = c.sDur.get(i);
+      continue;
+    }
     dur[i] = NaN;
     const t = c.sTrack.get(i);
     let list = beByTrack.get(t);
     if (!list) beByTrack.set(t, (list = []));
     list.push(i);
   }
-  let unmatchedEnds = 0, unclosed = 0, overlapping = 0;
+  let unmatchedEnds = 0,
+    unclosed = 0,
+    overlapping = 0;
   for (const [t, list] of beByTrack) {
     list.sort((x, y) => c.sTs.get(x) - c.sTs.get(y) || x - y);
     const open: number[] = [];
     for (const i of list) {
-      if (c.sPhase.get(i) === Ph.B) { open.push(i); continue; }
-      if (open.length === 0) { unmatchedEnds++; continue; }
+      if (c.sPhase.get(i) === Ph.B) {
+        open.push(i);
+        continue;
+      }
+      if (open.length === 0) {
+        unmatchedEnds++;
+        continue;
+      }
       const name = c.sName.get(i);
       let k = open.length - 1;
       if (name !== 0 && c.sName.get(open[k]!) !== name) {
         let j = k - 1;
         while (j >= 0 && c.sName.get(open[j]!) !== name) j--;
-        if (j >= 0) { k = j; overlapping++; }
+        if (j >= 0) {
+          k = j;
+          overlapping++;
+        }
       }
       const bi = open.splice(k, 1)[0]!;
       dur[bi] = Math.max(0, c.sTs.get(i) - c.sTs.get(bi));
     }
     const last = c.trackList[t]!.last;
-    for (const bi of open) { dur[bi] = Math.max(0, last - c.sTs.get(bi)); unclosed++; }
+    for (const bi of open) {
+      dur[bi] = Math.max(0, last - c.sTs.get(bi));
+      unclosed++;
+    }
   }
-  if (unmatchedEnds) warnings.push(`${unmatchedEnds} end event${unmatchedEnds === 1 ? '' : 's'} (ph E) without a matching begin were ignored`);
-  if (unclosed) warnings.push(`${unclosed} begin event${unclosed === 1 ? '' : 's'} (ph B) without an end were closed at the last timestamp of their track`);
-  if (overlapping) warnings.push(`${overlapping} begin/end pair${overlapping === 1 ? '' : 's'} overlap instead of nesting`);
+  if (unmatchedEnds)
+    warnings.push(
+      `${unmatchedEnds} end event${unmatchedEnds === 1 ? '' : 's'} (ph E) without a matching begin were ignored`,
+    );
+  if (unclosed)
+    warnings.push(
+      `${unclosed} begin event${unclosed === 1 ? '' : 's'} (ph B) without an end were closed at the last timestamp of their track`,
+    );
+  if (overlapping)
+    warnings.push(`${overlapping} begin/end pair${overlapping === 1 ? '' : 's'} overlap instead of nesting`);
 
   // Slice candidates: matched slices as (track, start ns, duration ns, source row).
-  const cStart = new GrowableArray(), cDur = new GrowableArray();
-  const cTrack = new GrowableInt32(), cRow = new GrowableInt32(), cName = new GrowableInt32(), cCat = new GrowableInt32();
+  const cStart = new GrowableArray(),
+    cDur = new GrowableArray();
+  const cTrack = new GrowableInt32(),
+    cRow = new GrowableInt32(),
+    cName = new GrowableInt32(),
+    cCat = new GrowableInt32();
   for (let i = 0; i < nS0; i++) {
     if (!(dur[i]! >= 0)) continue;
     const s = ns(c.sTs.get(i));
-    cTrack.push(c.sTrack.get(i)); cStart.push(s); cDur.push(Math.max(0, ns(c.sTs.get(i) + dur[i]!) - s)); cRow.push(i);
-    cName.push(c.sName.get(i)); cCat.push(c.sCat.get(i));
+    cTrack.push(c.sTrack.get(i));
+    cStart.push(s);
+    cDur.push(Math.max(0, ns(c.sTs.get(i) + dur[i]!) - s));
+    cRow.push(i);
+    cName.push(c.sName.get(i));
+    cCat.push(c.sCat.get(i));
   }
 
   // --- async slices: matched per (pid, cat, id), packed into lanes per (pid, name) -------------------
@@ -77,7 +109,15 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
       if (!l) byKey.set(c.aKey[i]!, (l = []));
       l.push(i);
     }
-    interface AsyncSlice { pid: string; start: number; end: number; name: number; cat: number; root: AsyncSlice | null; track: number }
+    interface AsyncSlice {
+      pid: string;
+      start: number;
+      end: number;
+      name: number;
+      cat: number;
+      root: AsyncSlice | null;
+      track: number;
+    }
     const slices: AsyncSlice[] = [];
     let unmatched = 0;
     for (const list of byKey.values()) {
@@ -86,17 +126,33 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
       for (const i of list) {
         const ph = c.aPhase.get(i);
         if (ph === 0) {
-          open.push({ pid: c.aPid[i]!, start: c.aTs.get(i), end: NaN, name: c.aName.get(i), cat: c.aCat.get(i), root: open[0] ?? null, track: -1 });
+          open.push({
+            pid: c.aPid[i]!,
+            start: c.aTs.get(i),
+            end: NaN,
+            name: c.aName.get(i),
+            cat: c.aCat.get(i),
+            root: open[0] ?? null,
+            track: -1,
+          });
         } else if (ph === 1) {
           const s = open.pop();
-          if (!s) { unmatched++; continue; }
+          if (!s) {
+            unmatched++;
+            continue;
+          }
           s.end = c.aTs.get(i);
           slices.push(s);
         }
       }
-      for (const s of open) { s.end = s.start; slices.push(s); unmatched++; }
+      for (const s of open) {
+        s.end = s.start;
+        slices.push(s);
+        unmatched++;
+      }
     }
-    if (unmatched) warnings.push(`${unmatched} async begin/end event${unmatched === 1 ? '' : 's'} (ph b/e) had no partner`);
+    if (unmatched)
+      warnings.push(`${unmatched} async begin/end event${unmatched === 1 ? '' : 's'} (ph b/e) had no partner`);
     const roots = slices.filter(s => !s.root).sort((x, y) => x.start - y.start);
     const lanes = new Map<string, { end: number[]; track: number[] }>();
     for (const r of roots) {
@@ -116,23 +172,53 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
     for (const s of slices) {
       const track = s.root ? s.root.track : s.track;
       const start = ns(s.start);
-      cTrack.push(track); cStart.push(start); cDur.push(Math.max(0, ns(s.end) - start)); cRow.push(-1);
-      cName.push(s.name); cCat.push(s.cat);
+      cTrack.push(track);
+      cStart.push(start);
+      cDur.push(Math.max(0, ns(s.end) - start));
+      cRow.push(-1);
+      cName.push(s.name);
+      cCat.push(s.cat);
     }
   }
 
   // --- tracks in display order, one context each ---------------------------------------------------
-  interface TrackPlan { raw: RawTrack | null; kind: 'thread' | 'gpu-stream' | 'async' | 'counter'; pid: string; tid: string; name: string; sortIndex: number }
+  interface TrackPlan {
+    raw: RawTrack | null;
+    kind: 'thread' | 'gpu-stream' | 'async' | 'counter';
+    pid: string;
+    tid: string;
+    name: string;
+    sortIndex: number;
+  }
   const counterTracks = new Set<number>();
   for (const s of c.counters.values()) counterTracks.add(s.track);
   const plans: TrackPlan[] = c.trackList.map(t => ({
     raw: t,
     kind: t.gpu ? 'gpu-stream' : counterTracks.has(t.id) ? 'counter' : 'thread',
-    pid: t.pid, tid: t.tid,
-    name: t.name ?? (t.gpu ? (t.tid.startsWith('stream') ? t.tid : `stream ${t.stream >= 0 ? t.stream : t.tid}`) : counterTracks.has(t.id) ? t.tid : /^-?\d+$/.test(t.tid) ? `thread ${t.tid}` : t.tid),
+    pid: t.pid,
+    tid: t.tid,
+    name:
+      t.name ??
+      (t.gpu
+        ? t.tid.startsWith('stream')
+          ? t.tid
+          : `stream ${t.stream >= 0 ? t.stream : t.tid}`
+        : counterTracks.has(t.id)
+          ? t.tid
+          : /^-?\d+$/.test(t.tid)
+            ? `thread ${t.tid}`
+            : t.tid),
     sortIndex: t.sortIndex,
   }));
-  for (const a of asyncTracks) plans.push({ raw: null, kind: 'async', pid: a.pid, tid: '', name: a.lane ? `${a.name} (${a.lane + 1})` : a.name, sortIndex: 0 });
+  for (const a of asyncTracks)
+    plans.push({
+      raw: null,
+      kind: 'async',
+      pid: a.pid,
+      tid: '',
+      name: a.lane ? `${a.name} (${a.lane + 1})` : a.name,
+      sortIndex: 0,
+    });
   const nCand = cTrack.length;
   const used = new Uint8Array(plans.length);
   for (let k = 0; k < nCand; k++) used[cTrack.get(k)] = 1;
@@ -148,19 +234,26 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
     return p.labels ? `${base} [${p.labels}]` : base;
   };
   const cmpId = (x: string, y: string) => {
-    const a = Number(x), b2 = Number(y);
+    const a = Number(x),
+      b2 = Number(y);
     return x !== '' && y !== '' && Number.isFinite(a) && Number.isFinite(b2) ? a - b2 : x < y ? -1 : x > y ? 1 : 0;
   };
-  const order = plans.map((_, i) => i).filter(i => used[i]).sort((x, y) => {
-    const p = plans[x]!, q = plans[y]!;
-    return procInfo(p.pid).sortIndex - procInfo(q.pid).sortIndex
-      || Number(procGpu.has(p.pid)) - Number(procGpu.has(q.pid))
-      || cmpId(p.pid, q.pid)
-      || TRACK_KIND_ORDER[p.kind] - TRACK_KIND_ORDER[q.kind]
-      || p.sortIndex - q.sortIndex
-      || cmpId(p.tid, q.tid)
-      || x - y;
-  });
+  const order = plans
+    .map((_, i) => i)
+    .filter(i => used[i])
+    .sort((x, y) => {
+      const p = plans[x]!,
+        q = plans[y]!;
+      return (
+        procInfo(p.pid).sortIndex - procInfo(q.pid).sortIndex ||
+        Number(procGpu.has(p.pid)) - Number(procGpu.has(q.pid)) ||
+        cmpId(p.pid, q.pid) ||
+        TRACK_KIND_ORDER[p.kind] - TRACK_KIND_ORDER[q.kind] ||
+        p.sortIndex - q.sortIndex ||
+        cmpId(p.tid, q.tid) ||
+        x - y
+      );
+    });
   const tb = new TraceBuilder(strings);
   tb.originNs = (BigInt(origin) * 1000n).toString();
   const trackOf = new Int32Array(plans.length).fill(-1);
@@ -168,11 +261,30 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
     const p = plans[i]!;
     const raw = p.raw;
     const thread = p.kind === 'thread' && /^-?\d+$/.test(p.tid) ? Number(p.tid) : -1;
-    const gpuDevice = p.kind === 'gpu-stream' ? (raw!.device >= 0 ? raw!.device : Number.isInteger(Number(p.pid)) ? Number(p.pid) : -1) : -1;
+    const gpuDevice =
+      p.kind === 'gpu-stream'
+        ? raw!.device >= 0
+          ? raw!.device
+          : Number.isInteger(Number(p.pid))
+            ? Number(p.pid)
+            : -1
+        : -1;
     const gpuStream = p.kind === 'gpu-stream' ? raw!.stream : -1;
     const process = processName(p.pid);
-    const context = p.kind === 'counter' ? -1 : b.newContext({ thread, gpuDevice, gpuStream, label: `${process} · ${p.name}` });
-    trackOf[i] = tb.addTrack({ name: p.name, kind: p.kind, process, pid: p.pid, tid: p.tid, thread, gpuDevice, gpuStream, context, sortIndex: p.sortIndex });
+    const context =
+      p.kind === 'counter' ? -1 : b.newContext({ thread, gpuDevice, gpuStream, label: `${process} · ${p.name}` });
+    trackOf[i] = tb.addTrack({
+      name: p.name,
+      kind: p.kind,
+      process,
+      pid: p.pid,
+      tid: p.tid,
+      thread,
+      gpuDevice,
+      gpuStream,
+      context,
+      sortIndex: p.sortIndex,
+    });
   }
 
   // --- call-tree nodes -----------------------------------------------------------------------------
@@ -220,11 +332,19 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
     return -1;
   };
 
-  const time = b.addMetric({ name: 'time', label: 'Time', sourceKeys: ['dur'], unit: 'ns', kind: 'exclusive', aggregation: 'sum' });
+  const time = b.addMetric({
+    name: 'time',
+    label: 'Time',
+    sourceKeys: ['dur'],
+    unit: 'ns',
+    kind: 'exclusive',
+    aggregation: 'sum',
+  });
   let bytesMetric = -1;
   let samplesMetric = -1;
 
-  const startArr = cStart.finish(), durArr = cDur.finish();
+  const startArr = cStart.finish(),
+    durArr = cDur.finish();
   const candNode = new Int32Array(nCand).fill(-1);
   const candParent = new Int32Array(nCand).fill(-1);
   const candEvent = new Int32Array(nCand).fill(-1);
@@ -268,8 +388,10 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
   let unresolved = 0;
   const resolveFrame = (id: string): number => {
     const chain: string[] = [];
-    for (let f: string | null = id; f !== null && !frameNode.has(f); ) {
-      const fr: Record<string, unknown> | null | undefined = Object.prototype.hasOwnProperty.call(frames, f) ? (frames[f] as Record<string, unknown> | null) : undefined;
+    for (let f: string | null = id; f !== null && !frameNode.has(f);) {
+      const fr: Record<string, unknown> | null | undefined = Object.prototype.hasOwnProperty.call(frames, f)
+        ? (frames[f] as Record<string, unknown> | null)
+        : undefined;
       if (!fr || typeof fr !== 'object' || chain.length > 10000) return -1;
       chain.push(f);
       const p: unknown = fr['parent'];
@@ -282,7 +404,10 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
       const p = fr['parent'];
       const parent = p === undefined || p === null ? -1 : frameNode.get(String(p))!;
       if (parent === undefined) return -1;
-      frameNode.set(f, child(parent, strings.intern(typeof fr['name'] === 'string' ? fr['name'] : String(fr['name'] ?? ''))));
+      frameNode.set(
+        f,
+        child(parent, strings.intern(typeof fr['name'] === 'string' ? fr['name'] : String(fr['name'] ?? ''))),
+      );
       frameDepth.set(f, p === undefined || p === null ? 0 : frameDepth.get(String(p))! + 1);
     }
     return frameNode.get(id) ?? -1;
@@ -300,8 +425,12 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
     for (let i = 0; i < nF; i++) flowOrder[fill[c.fKey.get(i)]!++] = i;
     const before = (x: number, y: number) => c.fTs.get(x) - c.fTs.get(y) || c.fPhase.get(x) - c.fPhase.get(y) || x - y;
     for (let k = 0; k < nKeys; k++) {
-      const lo = keyStart[k]!, hi = keyStart[k + 1]!;
-      if (hi - lo > 16) { flowOrder.set(Array.from(flowOrder.subarray(lo, hi)).sort(before), lo); continue; }
+      const lo = keyStart[k]!,
+        hi = keyStart[k + 1]!;
+      if (hi - lo > 16) {
+        flowOrder.set(Array.from(flowOrder.subarray(lo, hi)).sort(before), lo);
+        continue;
+      }
       // Most groups are tiny (s, f): insertion sort.
       for (let a = lo + 1; a < hi; a++) {
         const v = flowOrder[a]!;
@@ -316,7 +445,8 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
   {
     const ac2g = strings.find('ac2g');
     let uncorrelated = false;
-    for (let i = 0; i < nS0 && !uncorrelated; i++) uncorrelated = c.sGpu.get(i) !== Gpu.None && !Number.isFinite(c.sCorr.get(i));
+    for (let i = 0; i < nS0 && !uncorrelated; i++)
+      uncorrelated = c.sGpu.get(i) !== Gpu.None && !Number.isFinite(c.sCorr.get(i));
     if (ac2g >= 0 && uncorrelated) {
       for (let k = 0; k < nKeys; k++) {
         let from = -1;
@@ -340,21 +470,30 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
   const bindCand = (t: number, at: number, enclosing: boolean): number => {
     const s = sorted.get(t);
     if (!s) return -1;
-    let lo = 0, hi = s.starts.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (s.starts[mid]! <= at) lo = mid + 1; else hi = mid; }
+    let lo = 0,
+      hi = s.starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (s.starts[mid]! <= at) lo = mid + 1;
+      else hi = mid;
+    }
     if (enclosing) {
-      for (let ci = lo > 0 ? s.idx[lo - 1]! : -1; ci >= 0; ci = candParent[ci]!) if (at < startArr[ci]! + durArr[ci]! || at === startArr[ci]!) return ci;
+      for (let ci = lo > 0 ? s.idx[lo - 1]! : -1; ci >= 0; ci = candParent[ci]!)
+        if (at < startArr[ci]! + durArr[ci]! || at === startArr[ci]!) return ci;
       return -1;
     }
     let k = lo;
     while (k > 0 && s.starts[k - 1] === at) k--;
     return k < s.idx.length ? s.idx[k]! : -1;
   };
-  const bindFlow = (i: number): number => bindCand(trackOf[c.fTrack.get(i)]!, ns(c.fTs.get(i)), c.fEnclosing.get(i) === 1);
+  const bindFlow = (i: number): number =>
+    bindCand(trackOf[c.fTrack.get(i)]!, ns(c.fTs.get(i)), c.fEnclosing.get(i) === 1);
 
   // CPU tracks first so that GPU work finds the node of the call that launched it.
   const trackIds = [...new Set(order.map(i => trackOf[i]!))];
-  const gpuLast = trackIds.filter(t => tb.tracks[t]!.kind !== 'gpu-stream').concat(trackIds.filter(t => tb.tracks[t]!.kind === 'gpu-stream'));
+  const gpuLast = trackIds
+    .filter(t => tb.tracks[t]!.kind !== 'gpu-stream')
+    .concat(trackIds.filter(t => tb.tracks[t]!.kind === 'gpu-stream'));
   const launchedBy = new Map<number, number>();
   for (const t of gpuLast) {
     const track = tb.tracks[t]!;
@@ -370,7 +509,10 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
     if (ends) {
       for (let a = 0; a < ends.length; a += 2) {
         const gpuCand = bindFlow(ends[a]!);
-        if (gpuCand >= 0 && !launchedBy.has(gpuCand)) { const l = bindFlow(ends[a + 1]!); if (l >= 0) launchedBy.set(gpuCand, l); }
+        if (gpuCand >= 0 && !launchedBy.has(gpuCand)) {
+          const l = bindFlow(ends[a + 1]!);
+          if (l >= 0) launchedBy.set(gpuCand, l);
+        }
       }
     }
     const excl = new Float64Array(idx.length);
@@ -387,7 +529,10 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
           if (l !== undefined && candNode[l]! >= 0) base = candNode[l]!;
         }
         const stack = c.sStack.get(row);
-        if (stack && !py) { base = pyChain(base, stack); py = 1; }
+        if (stack && !py) {
+          base = pyChain(base, stack);
+          py = 1;
+        }
         if (c.sCpu.get(row) === Cpu.Python) py = 1;
       }
       candNode[ci] = child(base, cName.get(ci));
@@ -409,28 +554,60 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
     const inst = (instByTrack.get(t) ?? []).map(i => {
       const at = ns(c.iTs.get(i));
       const e = enclosing(at);
-      return { at, depth: e >= 0 ? depth[candPos[e]!]! + 1 : 0, node: e >= 0 ? candNode[e]! : -1, i, kind: TraceEventKind.Instant as TraceEventKind };
+      return {
+        at,
+        depth: e >= 0 ? depth[candPos[e]!]! + 1 : 0,
+        node: e >= 0 ? candNode[e]! : -1,
+        i,
+        kind: TraceEventKind.Instant as TraceEventKind,
+      };
     });
     for (const i of sampleByTrack.get(t) ?? []) {
       const node = resolveFrame(c.smFrame[i]!);
-      if (node < 0) { unresolved++; continue; }
-      if (samplesMetric < 0) samplesMetric = b.addMetric({ name: 'samples', label: 'Samples', sourceKeys: ['samples', 'stackFrames'], unit: 'samples', kind: 'exclusive', aggregation: 'sum' });
+      if (node < 0) {
+        unresolved++;
+        continue;
+      }
+      if (samplesMetric < 0)
+        samplesMetric = b.addMetric({
+          name: 'samples',
+          label: 'Samples',
+          sourceKeys: ['samples', 'stackFrames'],
+          unit: 'samples',
+          kind: 'exclusive',
+          aggregation: 'sum',
+        });
       b.addExclusive(samplesMetric, node, ctx, c.smWeight.get(i));
-      inst.push({ at: ns(c.smTs.get(i)), depth: frameDepth.get(c.smFrame[i]!) ?? 0, node, i, kind: TraceEventKind.Sample });
+      inst.push({
+        at: ns(c.smTs.get(i)),
+        depth: frameDepth.get(c.smFrame[i]!) ?? 0,
+        node,
+        i,
+        kind: TraceEventKind.Sample,
+      });
     }
     inst.sort((x, y) => x.at - y.at || x.depth - y.depth);
     let j = 0;
     const flushUntil = (at: number, d: number) => {
       for (; j < inst.length && (inst[j]!.at < at || (inst[j]!.at === at && inst[j]!.depth < d)); j++) {
         const e = inst[j]!;
-        if (e.kind === TraceEventKind.Instant) tb.addEvent(e.kind, t, e.at, 0, e.node, e.depth, strings.get(c.iCat.get(e.i)), strings.get(c.iName.get(e.i)));
+        if (e.kind === TraceEventKind.Instant)
+          tb.addEvent(e.kind, t, e.at, 0, e.node, e.depth, strings.get(c.iCat.get(e.i)), strings.get(c.iName.get(e.i)));
         else tb.addEvent(e.kind, t, e.at, 0, e.node, e.depth, '', nodeName[e.node]!);
       }
     };
     for (let k = 0; k < idx.length; k++) {
       const ci = idx[k]!;
       flushUntil(startArr[ci]!, depth[k]!);
-      candEvent[ci] = tb.addSlice(t, startArr[ci]!, durArr[ci]!, candNode[ci]!, depth[k]!, strings.get(cCat.get(ci)), strings.get(cName.get(ci)));
+      candEvent[ci] = tb.addSlice(
+        t,
+        startArr[ci]!,
+        durArr[ci]!,
+        candNode[ci]!,
+        depth[k]!,
+        strings.get(cCat.get(ci)),
+        strings.get(cName.get(ci)),
+      );
       if (ctx >= 0) b.addExclusive(time, candNode[ci]!, ctx, Math.max(0, excl[k]!));
       const row = cRow.get(ci);
       const gpu = row >= 0 ? c.sGpu.get(row) : Gpu.None;
@@ -439,20 +616,37 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
         const kind = gpu === Gpu.Memset ? DataMovementKind.Memset : copyKind(strings.get(cName.get(ci)));
         const device = c.sDevice.get(row) >= 0 ? c.sDevice.get(row) : track.gpuDevice;
         tb.addDataMovement({
-          kind, bytes: Number.isFinite(bytes) ? bytes : 0,
+          kind,
+          bytes: Number.isFinite(bytes) ? bytes : 0,
           srcDevice: kind === DataMovementKind.HostToDevice ? -1 : device,
           dstDevice: kind === DataMovementKind.DeviceToHost ? -1 : device,
-          start: startArr[ci]!, duration: durArr[ci]!, track: t, event: candEvent[ci]!, node: candNode[ci]!, sourceNode: sourceNodeOf(candNode[ci]!),
+          start: startArr[ci]!,
+          duration: durArr[ci]!,
+          track: t,
+          event: candEvent[ci]!,
+          node: candNode[ci]!,
+          sourceNode: sourceNodeOf(candNode[ci]!),
         });
         if (Number.isFinite(bytes) && bytes > 0) {
-          if (bytesMetric < 0) bytesMetric = b.addMetric({ name: 'bytes', label: 'Bytes moved', sourceKeys: ['args.bytes'], unit: 'bytes', kind: 'exclusive', aggregation: 'sum' });
+          if (bytesMetric < 0)
+            bytesMetric = b.addMetric({
+              name: 'bytes',
+              label: 'Bytes moved',
+              sourceKeys: ['args.bytes'],
+              unit: 'bytes',
+              kind: 'exclusive',
+              aggregation: 'sum',
+            });
           b.addExclusive(bytesMetric, candNode[ci]!, ctx, bytes);
         }
       }
     }
     flushUntil(Infinity, 0);
   }
-  if (unresolved) warnings.push(`${unresolved} sample${unresolved === 1 ? '' : 's'} refer to stack frames missing from "stackFrames"`);
+  if (unresolved)
+    warnings.push(
+      `${unresolved} sample${unresolved === 1 ? '' : 's'} refer to stack frames missing from "stackFrames"`,
+    );
 
   // --- flows: s → t → … → f per id, bound to the slices at their ends --------------------------------
   {
@@ -467,8 +661,9 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
         const ph = c.fPhase.get(i);
         const here = bind(i);
         if (ph !== 0 && from) {
-          const launch = strings.get(c.fCat.get(i)) === 'ac2g'
-            || (tb.tracks[from.track]!.kind !== 'gpu-stream' && tb.tracks[here.track]!.kind === 'gpu-stream');
+          const launch =
+            strings.get(c.fCat.get(i)) === 'ac2g' ||
+            (tb.tracks[from.track]!.kind !== 'gpu-stream' && tb.tracks[here.track]!.kind === 'gpu-stream');
           tb.addFlow(launch ? FlowKind.Launch : FlowKind.Generic, c.flowNames[key]!, from, here);
         }
         from = ph === 2 ? null : here;
@@ -507,12 +702,17 @@ class CorrelationIndex {
   private map: Map<number, number> | null = null;
 
   add(corr: number, cand: number): void {
-    if (Number.isFinite(corr)) { this.ids.push(corr); this.cands.push(cand); }
+    if (Number.isFinite(corr)) {
+      this.ids.push(corr);
+      this.cands.push(cand);
+    }
   }
 
   seal(): void {
     const n = this.ids.length;
-    let lo = Infinity, hi = -Infinity, integral = true;
+    let lo = Infinity,
+      hi = -Infinity,
+      integral = true;
     for (let i = 0; i < n; i++) {
       const v = this.ids.get(i);
       if (v < lo) lo = v;
@@ -591,10 +791,18 @@ class GrowableArray {
   private data = new Float64Array(1024);
   length = 0;
   push(v: number): void {
-    if (this.length === this.data.length) { const d = new Float64Array(this.data.length * 2); d.set(this.data); this.data = d; }
+    if (this.length === this.data.length) {
+      const d = new Float64Array(this.data.length * 2);
+      d.set(this.data);
+      this.data = d;
+    }
     this.data[this.length++] = v;
   }
-  get(i: number): number { return this.data[i]!; }
+  get(i: number): number {
+    return this.data[i]!;
+  }
   /** The values so far (a view: no second copy of a large column). */
-  finish(): Float64Array { return this.data.subarray(0, this.length); }
+  finish(): Float64Array {
+    return this.data.subarray(0, this.length);
+  }
 }

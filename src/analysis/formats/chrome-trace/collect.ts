@@ -13,10 +13,18 @@ export const Cpu = { Other: 0, Runtime: 1, Python: 2 } as const;
 export const Ph = { X: 0, B: 1, E: 2 } as const;
 
 const GPU_CATEGORIES: Record<string, number> = {
-  Kernel: Gpu.Kernel, kernel: Gpu.Kernel, Memcpy: Gpu.Memcpy, gpu_memcpy: Gpu.Memcpy, Memset: Gpu.Memset, gpu_memset: Gpu.Memset,
+  Kernel: Gpu.Kernel,
+  kernel: Gpu.Kernel,
+  Memcpy: Gpu.Memcpy,
+  gpu_memcpy: Gpu.Memcpy,
+  Memset: Gpu.Memset,
+  gpu_memset: Gpu.Memset,
 };
 const CPU_CATEGORIES: Record<string, number> = {
-  Runtime: Cpu.Runtime, cuda_runtime: Cpu.Runtime, cuda_driver: Cpu.Runtime, python_function: Cpu.Python,
+  Runtime: Cpu.Runtime,
+  cuda_runtime: Cpu.Runtime,
+  cuda_driver: Cpu.Runtime,
+  python_function: Cpu.Python,
 };
 
 export interface RawTrack {
@@ -32,10 +40,17 @@ export interface RawTrack {
   last: number;
 }
 
-export interface RawProcess { name: string | null; labels: string | null; sortIndex: number }
+export interface RawProcess {
+  name: string | null;
+  labels: string | null;
+  sortIndex: number;
+}
 
 /** One top-level stack frame (`stackFrames`). */
-export interface StackFrame { name: string; parent: string | null }
+export interface StackFrame {
+  name: string;
+  parent: string | null;
+}
 
 /**
  * The streaming pass: every event is reduced to a few numbers in growable columns (times still in
@@ -112,20 +127,35 @@ export class ChromeTraceCollector implements TraceEventSink {
   constructor(private readonly strings: StringTable) {}
 
   member(key: string, value: unknown): void {
-    if (key === 'stackFrames') { if (value && typeof value === 'object') this.stackFrames = value as Record<string, unknown>; return; }
+    if (key === 'stackFrames') {
+      if (value && typeof value === 'object') this.stackFrames = value as Record<string, unknown>;
+      return;
+    }
     if (key === 'samples') return;
     this.metadata[key] = value as MetadataValue;
   }
 
   event(e: EventFields): void {
     const ph = e.ph;
-    if (typeof ph !== 'string') { this.ignore(String(ph)); return; }
+    if (typeof ph !== 'string') {
+      this.ignore(String(ph));
+      return;
+    }
     if (ph === 'M') return this.meta(e);
     const ts = e.ts;
-    if (!Number.isFinite(ts)) { this.counts.noTime++; return; }
+    if (!Number.isFinite(ts)) {
+      this.counts.noTime++;
+      return;
+    }
     switch (ph) {
-      case 'X': case 'B': case 'E': return this.slice(e, ph, ts);
-      case 'i': case 'I': case 'R': case 'n': {
+      case 'X':
+      case 'B':
+      case 'E':
+        return this.slice(e, ph, ts);
+      case 'i':
+      case 'I':
+      case 'R':
+      case 'n': {
         if (ph === 'n' && e.id !== undefined && e.tid === undefined) return this.async(e, ph, ts);
         const t = this.track(e.pid, e.tid, ts);
         this.iTrack.push(t.id);
@@ -134,14 +164,23 @@ export class ChromeTraceCollector implements TraceEventSink {
         this.iCat.push(this.catId(e.cat));
         return;
       }
-      case 'b': case 'e': case 'S': case 'F': return this.async(e, ph === 'S' ? 'b' : ph === 'F' ? 'e' : ph, ts);
-      case 's': case 't': case 'f': return this.flow(e, ph, ts);
-      case 'C': return this.counter(e, ts);
+      case 'b':
+      case 'e':
+      case 'S':
+      case 'F':
+        return this.async(e, ph === 'S' ? 'b' : ph === 'F' ? 'e' : ph, ts);
+      case 's':
+      case 't':
+      case 'f':
+        return this.flow(e, ph, ts);
+      case 'C':
+        return this.counter(e, ts);
       case 'P':
         if (e.sf !== undefined) return this.sample(e);
         this.counts.profileChunks++;
         return;
-      default: this.ignore(ph);
+      default:
+        this.ignore(ph);
     }
   }
 
@@ -169,7 +208,10 @@ export class ChromeTraceCollector implements TraceEventSink {
   private track(pid: unknown, tid: unknown, ts: number): RawTrack {
     let t: RawTrack | null = null;
     for (let k = 0; k < 4; k++) {
-      if (this.recentPid[k] === pid && this.recentTid[k] === tid && this.recentTrack[k] !== null) { t = this.recentTrack[k]!; break; }
+      if (this.recentPid[k] === pid && this.recentTid[k] === tid && this.recentTrack[k] !== null) {
+        t = this.recentTrack[k]!;
+        break;
+      }
     }
     if (t === null) {
       t = this.trackOf(idOf(pid), idOf(tid));
@@ -190,7 +232,17 @@ export class ChromeTraceCollector implements TraceEventSink {
     let t = this.tracks.get(key);
     if (!t) {
       const m = /^stream (\d+)$/.exec(tid);
-      t = { id: this.trackList.length, pid, tid, gpu: m !== null, device: -1, stream: m ? Number(m[1]) : -1, name: null, sortIndex: 0, last: -Infinity };
+      t = {
+        id: this.trackList.length,
+        pid,
+        tid,
+        gpu: m !== null,
+        device: -1,
+        stream: m ? Number(m[1]) : -1,
+        name: null,
+        sortIndex: 0,
+        last: -Infinity,
+      };
       this.tracks.set(key, t);
       this.trackList.push(t);
       if (!this.processes.has(pid)) this.processes.set(pid, { name: null, labels: null, sortIndex: 0 });
@@ -208,7 +260,10 @@ export class ChromeTraceCollector implements TraceEventSink {
     }
     const catId = this.catId(e.cat);
     const gpu = this.lastGpu;
-    let corr = NaN, bytes = NaN, device = -1, stack = 0;
+    let corr = NaN,
+      bytes = NaN,
+      device = -1,
+      stack = 0;
     if (e.hasArgs) {
       corr = e.correlation;
       bytes = e.bytes;
@@ -218,7 +273,10 @@ export class ChromeTraceCollector implements TraceEventSink {
       if (typeof cs === 'string' && cs) stack = this.strings.intern(cs);
       if (gpu !== Gpu.None) {
         const s = e.stream;
-        if (!t.gpu || t.stream < 0) { t.gpu = true; if (Number.isInteger(s)) t.stream = s; }
+        if (!t.gpu || t.stream < 0) {
+          t.gpu = true;
+          if (Number.isInteger(s)) t.stream = s;
+        }
         if (t.device < 0 && device >= 0) t.device = device;
       }
     }
@@ -239,7 +297,8 @@ export class ChromeTraceCollector implements TraceEventSink {
   private async(e: EventFields, ph: string, ts: number): void {
     const pid = idOf(e.pid);
     const id2 = e.id2 as Record<string, unknown> | undefined;
-    const id = e.id !== undefined ? idOf(e.id) : id2 && typeof id2 === 'object' ? idOf(id2['global'] ?? id2['local']) : '';
+    const id =
+      e.id !== undefined ? idOf(e.id) : id2 && typeof id2 === 'object' ? idOf(id2['global'] ?? id2['local']) : '';
     this.aKey.push(pid + '\u0000' + str(e.cat) + '\u0000' + id);
     this.aPid.push(pid);
     this.aPhase.push(ph === 'b' ? 0 : ph === 'e' ? 1 : 2);
@@ -284,7 +343,11 @@ export class ChromeTraceCollector implements TraceEventSink {
       const series = k === 'value' ? name : `${name}.${k}`;
       const key = t.id + '\u0000' + series;
       let c = this.counters.get(key);
-      if (!c) this.counters.set(key, (c = { track: t.id, name: series, time: new GrowableFloat64(), value: new GrowableFloat64() }));
+      if (!c)
+        this.counters.set(
+          key,
+          (c = { track: t.id, name: series, time: new GrowableFloat64(), value: new GrowableFloat64() }),
+        );
       c.time.push(ts);
       c.value.push(value);
     }
@@ -293,7 +356,10 @@ export class ChromeTraceCollector implements TraceEventSink {
   /** A `P` event with `sf`, or an element of the top-level `samples` array. */
   sample(e: EventFields): void {
     const ts = e.ts;
-    if (!Number.isFinite(ts) || e.sf === undefined) { this.counts.noTime++; return; }
+    if (!Number.isFinite(ts) || e.sf === undefined) {
+      this.counts.noTime++;
+      return;
+    }
     const t = this.track(e.pid, e.tid, ts);
     const w = e.weight;
     this.smTrack.push(t.id);
@@ -307,12 +373,23 @@ export class ChromeTraceCollector implements TraceEventSink {
     let p = this.processes.get(pid);
     if (!p) this.processes.set(pid, (p = { name: null, labels: null, sortIndex: 0 }));
     switch (e.name) {
-      case 'process_name': p.name = str(e.arg('name')) || null; break;
-      case 'process_labels': p.labels = str(e.arg('labels')) || null; break;
-      case 'process_sort_index': p.sortIndex = num(e.arg('sort_index')) || 0; break;
-      case 'thread_name': this.trackOf(pid, idOf(e.tid)).name = str(e.arg('name')) || null; break;
-      case 'thread_sort_index': this.trackOf(pid, idOf(e.tid)).sortIndex = num(e.arg('sort_index')) || 0; break;
-      default: break;
+      case 'process_name':
+        p.name = str(e.arg('name')) || null;
+        break;
+      case 'process_labels':
+        p.labels = str(e.arg('labels')) || null;
+        break;
+      case 'process_sort_index':
+        p.sortIndex = num(e.arg('sort_index')) || 0;
+        break;
+      case 'thread_name':
+        this.trackOf(pid, idOf(e.tid)).name = str(e.arg('name')) || null;
+        break;
+      case 'thread_sort_index':
+        this.trackOf(pid, idOf(e.tid)).sortIndex = num(e.arg('sort_index')) || 0;
+        break;
+      default:
+        break;
     }
   }
 }
@@ -320,7 +397,9 @@ export class ChromeTraceCollector implements TraceEventSink {
 /** The distinct keys of `args` in `Object.keys` order: array-index keys ascending, then the rest as first met. */
 function argOrder(e: EventFields): string[] {
   const keys = [...new Set(e.argKeys.slice(0, e.argCount))];
-  const index = keys.filter(k => /^(0|[1-9]\d*)$/.test(k) && Number(k) < 4294967295).sort((a, b) => Number(a) - Number(b));
+  const index = keys
+    .filter(k => /^(0|[1-9]\d*)$/.test(k) && Number(k) < 4294967295)
+    .sort((a, b) => Number(a) - Number(b));
   return index.length ? [...index, ...keys.filter(k => !index.includes(k))] : keys;
 }
 

@@ -37,7 +37,17 @@ export class EventFields {
   readonly argStr: string[] = [];
 
   reset(): void {
-    this.ph = this.name = this.cat = this.pid = this.tid = this.id = this.id2 = this.bindId = this.bp = this.sf = undefined;
+    this.ph =
+      this.name =
+      this.cat =
+      this.pid =
+      this.tid =
+      this.id =
+      this.id2 =
+      this.bindId =
+      this.bp =
+      this.sf =
+        undefined;
     this.ts = this.dur = this.weight = NaN;
     this.resetArgs();
   }
@@ -52,8 +62,12 @@ export class EventFields {
   addArg(key: string, kind: number, n: number, s: string): void {
     const i = this.argCount++;
     if (i === this.argKind.length) {
-      const k = new Uint8Array(i * 2); k.set(this.argKind); this.argKind = k;
-      const v = new Float64Array(i * 2); v.set(this.argNum); this.argNum = v;
+      const k = new Uint8Array(i * 2);
+      k.set(this.argKind);
+      this.argKind = k;
+      const v = new Float64Array(i * 2);
+      v.set(this.argNum);
+      this.argNum = v;
     }
     this.argKeys[i] = key;
     this.argKind[i] = kind;
@@ -64,12 +78,18 @@ export class EventFields {
   /** The JSON value of `args` member i (a container stands as `{}`: only scalars are kept). */
   argValue(i: number): unknown {
     switch (this.argKind[i]) {
-      case ARG_NUMBER: return this.argNum[i];
-      case ARG_STRING: return this.argStr[i];
-      case ARG_TRUE: return true;
-      case ARG_FALSE: return false;
-      case ARG_NULL: return null;
-      default: return {};
+      case ARG_NUMBER:
+        return this.argNum[i];
+      case ARG_STRING:
+        return this.argStr[i];
+      case ARG_TRUE:
+        return true;
+      case ARG_FALSE:
+        return false;
+      case ARG_NULL:
+        return null;
+      default:
+        return {};
     }
   }
 
@@ -80,7 +100,12 @@ export class EventFields {
   }
 }
 
-const ARG_NUMBER = 0, ARG_STRING = 1, ARG_TRUE = 2, ARG_FALSE = 3, ARG_NULL = 4, ARG_CONTAINER = 5;
+const ARG_NUMBER = 0,
+  ARG_STRING = 1,
+  ARG_TRUE = 2,
+  ARG_FALSE = 3,
+  ARG_NULL = 4,
+  ARG_CONTAINER = 5;
 
 /** Chrome allows numbers as strings (`"ts": "11550183666"`). */
 export function num(v: unknown): number {
@@ -100,14 +125,50 @@ export interface TraceEventSink {
 }
 
 // Event members by key; values ≥ F_ARGS are handled specially.
-const F_OTHER = 0, F_PH = 1, F_NAME = 2, F_CAT = 3, F_PID = 4, F_TID = 5, F_ID = 6, F_ID2 = 7, F_BIND_ID = 8, F_BP = 9, F_SF = 10;
-const F_TS = 11, F_DUR = 12, F_WEIGHT = 13, F_ARGS = 14;
+const F_OTHER = 0,
+  F_PH = 1,
+  F_NAME = 2,
+  F_CAT = 3,
+  F_PID = 4,
+  F_TID = 5,
+  F_ID = 6,
+  F_ID2 = 7,
+  F_BIND_ID = 8,
+  F_BP = 9,
+  F_SF = 10;
+const F_TS = 11,
+  F_DUR = 12,
+  F_WEIGHT = 13,
+  F_ARGS = 14;
 const FIELD = new Map<string, number>([
-  ['ph', F_PH], ['name', F_NAME], ['cat', F_CAT], ['pid', F_PID], ['tid', F_TID], ['id', F_ID], ['id2', F_ID2], ['bind_id', F_BIND_ID],
-  ['bp', F_BP], ['sf', F_SF], ['ts', F_TS], ['dur', F_DUR], ['weight', F_WEIGHT], ['args', F_ARGS],
+  ['ph', F_PH],
+  ['name', F_NAME],
+  ['cat', F_CAT],
+  ['pid', F_PID],
+  ['tid', F_TID],
+  ['id', F_ID],
+  ['id2', F_ID2],
+  ['bind_id', F_BIND_ID],
+  ['bp', F_BP],
+  ['sf', F_SF],
+  ['ts', F_TS],
+  ['dur', F_DUR],
+  ['weight', F_WEIGHT],
+  ['args', F_ARGS],
 ]);
-const A_OTHER = 0, A_CORRELATION = 1, A_BYTES = 2, A_DEVICE = 3, A_STREAM = 4, A_CALL_STACK = 5;
-const ARG = new Map<string, number>([['correlation', A_CORRELATION], ['bytes', A_BYTES], ['device', A_DEVICE], ['stream', A_STREAM], ['Call stack', A_CALL_STACK]]);
+const A_OTHER = 0,
+  A_CORRELATION = 1,
+  A_BYTES = 2,
+  A_DEVICE = 3,
+  A_STREAM = 4,
+  A_CALL_STACK = 5;
+const ARG = new Map<string, number>([
+  ['correlation', A_CORRELATION],
+  ['bytes', A_BYTES],
+  ['device', A_DEVICE],
+  ['stream', A_STREAM],
+  ['Call stack', A_CALL_STACK],
+]);
 
 // Where the handler is inside an event.
 /** Between members of the event object. */
@@ -163,12 +224,25 @@ export class TraceEventStream implements JsonHandler {
   private readonly keySeen: string[] = new Array<string>(128).fill('');
   private readonly keyCode = new Int32Array(128);
 
-  constructor(private readonly sink: TraceEventSink, private readonly fail: (reason: string) => never) {}
+  constructor(
+    private readonly sink: TraceEventSink,
+    private readonly fail: (reason: string) => never,
+  ) {}
 
   startObject(): void {
-    if (this.inEvent) { this.openInEvent(false); return; }
-    if (this.assembling) { this.assembler.startObject(); return; }
-    if (this.depth === 0) { this.form = 'object'; this.depth = 1; return; }
+    if (this.inEvent) {
+      this.openInEvent(false);
+      return;
+    }
+    if (this.assembling) {
+      this.assembler.startObject();
+      return;
+    }
+    if (this.depth === 0) {
+      this.form = 'object';
+      this.depth = 1;
+      return;
+    }
     if (this.streamKey !== null) {
       this.inEvent = true;
       this.where = E_MEMBERS;
@@ -183,19 +257,43 @@ export class TraceEventStream implements JsonHandler {
 
   endObject(): void {
     if (this.inEvent) {
-      if (this.where === E_MEMBERS) { this.finishEvent(); return; }
+      if (this.where === E_MEMBERS) {
+        this.finishEvent();
+        return;
+      }
       this.closeInEvent(false);
       return;
     }
-    if (this.assembling) { this.assembler.endObject(); this.check(); return; }
+    if (this.assembling) {
+      this.assembler.endObject();
+      this.check();
+      return;
+    }
     this.depth = 0;
   }
 
   startArray(): void {
-    if (this.inEvent) { this.openInEvent(true); return; }
-    if (this.assembling) { this.assembler.startArray(); return; }
-    if (this.depth === 0) { this.form = 'array'; this.depth = 2; this.streamKey = ''; this.sawEventArray = true; this.betweenEvents = true; return; }
-    if (this.depth === 1 && this.streamKey === null && (this.currentKey === 'traceEvents' || this.currentKey === 'samples')) {
+    if (this.inEvent) {
+      this.openInEvent(true);
+      return;
+    }
+    if (this.assembling) {
+      this.assembler.startArray();
+      return;
+    }
+    if (this.depth === 0) {
+      this.form = 'array';
+      this.depth = 2;
+      this.streamKey = '';
+      this.sawEventArray = true;
+      this.betweenEvents = true;
+      return;
+    }
+    if (
+      this.depth === 1 &&
+      this.streamKey === null &&
+      (this.currentKey === 'traceEvents' || this.currentKey === 'samples')
+    ) {
       this.depth = 2;
       this.streamKey = this.currentKey;
       this.betweenEvents = this.currentKey === 'traceEvents';
@@ -207,8 +305,15 @@ export class TraceEventStream implements JsonHandler {
   }
 
   endArray(): void {
-    if (this.inEvent) { this.closeInEvent(true); return; }
-    if (this.assembling) { this.assembler.endArray(); this.check(); return; }
+    if (this.inEvent) {
+      this.closeInEvent(true);
+      return;
+    }
+    if (this.assembling) {
+      this.assembler.endArray();
+      this.check();
+      return;
+    }
     this.depth--;
     this.streamKey = null;
     this.betweenEvents = false;
@@ -218,13 +323,24 @@ export class TraceEventStream implements JsonHandler {
   key(name: string): void {
     if (this.inEvent) {
       switch (this.where) {
-        case E_MEMBERS: this.field = this.codeOf(name, FIELD, 0); return;
-        case E_ARGS: this.argKey = name; this.argField = this.codeOf(name, ARG, 64); return;
-        case E_ASSEMBLE: this.assembler.key(name); return;
-        default: return;
+        case E_MEMBERS:
+          this.field = this.codeOf(name, FIELD, 0);
+          return;
+        case E_ARGS:
+          this.argKey = name;
+          this.argField = this.codeOf(name, ARG, 64);
+          return;
+        case E_ASSEMBLE:
+          this.assembler.key(name);
+          return;
+        default:
+          return;
       }
     }
-    if (this.assembling) { this.assembler.key(name); return; }
+    if (this.assembling) {
+      this.assembler.key(name);
+      return;
+    }
     this.currentKey = name;
   }
 
@@ -233,7 +349,10 @@ export class TraceEventStream implements JsonHandler {
       // num() only where a number belongs: trimming and converting every string would cost.
       if (this.where === E_MEMBERS) this.setField(value, this.field >= F_TS ? num(value) : NaN);
       else if (this.where === E_ARGS) this.setArg(ARG_STRING, this.argField !== A_OTHER ? num(value) : NaN, value);
-      else if (this.where === E_ASSEMBLE) { this.assembler.string(value); this.assembled(); }
+      else if (this.where === E_ASSEMBLE) {
+        this.assembler.string(value);
+        this.assembled();
+      }
       return;
     }
     if (!this.assembling) this.beginScalar();
@@ -245,7 +364,10 @@ export class TraceEventStream implements JsonHandler {
     if (this.inEvent) {
       if (this.where === E_MEMBERS) this.setField(value, value);
       else if (this.where === E_ARGS) this.setArg(ARG_NUMBER, value, '');
-      else if (this.where === E_ASSEMBLE) { this.assembler.number(value); this.assembled(); }
+      else if (this.where === E_ASSEMBLE) {
+        this.assembler.number(value);
+        this.assembled();
+      }
       return;
     }
     if (!this.assembling) this.beginScalar();
@@ -260,7 +382,10 @@ export class TraceEventStream implements JsonHandler {
         else this.setField(value, NaN);
       } else if (this.where === E_ARGS) {
         this.setArg(value === true ? ARG_TRUE : value === false ? ARG_FALSE : ARG_NULL, NaN, '');
-      } else if (this.where === E_ASSEMBLE) { this.assembler.literal(value); this.assembled(); }
+      } else if (this.where === E_ASSEMBLE) {
+        this.assembler.literal(value);
+        this.assembled();
+      }
       return;
     }
     if (!this.assembling) this.beginScalar();
@@ -285,21 +410,50 @@ export class TraceEventStream implements JsonHandler {
   private setField(raw: string | number | boolean | null, n: number): void {
     const f = this.fields;
     switch (this.field) {
-      case F_PH: f.ph = raw; break;
-      case F_NAME: f.name = raw; break;
-      case F_CAT: f.cat = raw; break;
-      case F_PID: f.pid = raw; break;
-      case F_TID: f.tid = raw; break;
-      case F_ID: f.id = raw; break;
-      case F_ID2: f.id2 = raw; break;
-      case F_BIND_ID: f.bindId = raw; break;
-      case F_BP: f.bp = raw; break;
-      case F_SF: f.sf = raw; break;
-      case F_TS: f.ts = n; break;
-      case F_DUR: f.dur = n; break;
-      case F_WEIGHT: f.weight = n; break;
-      case F_ARGS: f.resetArgs(); break;
-      default: break;
+      case F_PH:
+        f.ph = raw;
+        break;
+      case F_NAME:
+        f.name = raw;
+        break;
+      case F_CAT:
+        f.cat = raw;
+        break;
+      case F_PID:
+        f.pid = raw;
+        break;
+      case F_TID:
+        f.tid = raw;
+        break;
+      case F_ID:
+        f.id = raw;
+        break;
+      case F_ID2:
+        f.id2 = raw;
+        break;
+      case F_BIND_ID:
+        f.bindId = raw;
+        break;
+      case F_BP:
+        f.bp = raw;
+        break;
+      case F_SF:
+        f.sf = raw;
+        break;
+      case F_TS:
+        f.ts = n;
+        break;
+      case F_DUR:
+        f.dur = n;
+        break;
+      case F_WEIGHT:
+        f.weight = n;
+        break;
+      case F_ARGS:
+        f.resetArgs();
+        break;
+      default:
+        break;
     }
   }
 
@@ -309,12 +463,23 @@ export class TraceEventStream implements JsonHandler {
     f.addArg(key, kind, n, s);
     if (this.argsArray) return;
     switch (this.argField) {
-      case A_CORRELATION: f.correlation = n; break;
-      case A_BYTES: f.bytes = n; break;
-      case A_DEVICE: f.device = n; break;
-      case A_STREAM: f.stream = n; break;
-      case A_CALL_STACK: f.callStack = kind === ARG_STRING ? s : undefined; break;
-      default: break;
+      case A_CORRELATION:
+        f.correlation = n;
+        break;
+      case A_BYTES:
+        f.bytes = n;
+        break;
+      case A_DEVICE:
+        f.device = n;
+        break;
+      case A_STREAM:
+        f.stream = n;
+        break;
+      case A_CALL_STACK:
+        f.callStack = kind === ARG_STRING ? s : undefined;
+        break;
+      default:
+        break;
     }
   }
 
@@ -331,7 +496,8 @@ export class TraceEventStream implements JsonHandler {
           this.where = E_ARGS;
         } else if (f >= F_PH && f <= F_SF) {
           this.assembler.begin();
-          if (isArray) this.assembler.startArray(); else this.assembler.startObject();
+          if (isArray) this.assembler.startArray();
+          else this.assembler.startObject();
           this.where = E_ASSEMBLE;
         } else {
           // A container where a number belongs (num() of it is NaN), or a member nobody reads.
@@ -346,21 +512,30 @@ export class TraceEventStream implements JsonHandler {
         this.skip(E_ARGS);
         return;
       }
-      case E_SKIP: this.skipDepth++; return;
+      case E_SKIP:
+        this.skipDepth++;
+        return;
       default:
-        if (isArray) this.assembler.startArray(); else this.assembler.startObject();
+        if (isArray) this.assembler.startArray();
+        else this.assembler.startObject();
     }
   }
 
   private closeInEvent(isArray: boolean): void {
     switch (this.where) {
-      case E_ARGS: this.where = E_MEMBERS; return;
-      case E_SKIP: if (--this.skipDepth === 0) this.where = this.skipReturn; return;
+      case E_ARGS:
+        this.where = E_MEMBERS;
+        return;
+      case E_SKIP:
+        if (--this.skipDepth === 0) this.where = this.skipReturn;
+        return;
       case E_ASSEMBLE:
-        if (isArray) this.assembler.endArray(); else this.assembler.endObject();
+        if (isArray) this.assembler.endArray();
+        else this.assembler.endObject();
         this.assembled();
         return;
-      default: return;
+      default:
+        return;
     }
   }
 
@@ -377,23 +552,47 @@ export class TraceEventStream implements JsonHandler {
     this.where = E_MEMBERS;
     const f = this.fields;
     switch (this.field) {
-      case F_PH: f.ph = v; break;
-      case F_NAME: f.name = v; break;
-      case F_CAT: f.cat = v; break;
-      case F_PID: f.pid = v; break;
-      case F_TID: f.tid = v; break;
-      case F_ID: f.id = v; break;
-      case F_ID2: f.id2 = v; break;
-      case F_BIND_ID: f.bindId = v; break;
-      case F_BP: f.bp = v; break;
-      case F_SF: f.sf = v; break;
-      default: break;
+      case F_PH:
+        f.ph = v;
+        break;
+      case F_NAME:
+        f.name = v;
+        break;
+      case F_CAT:
+        f.cat = v;
+        break;
+      case F_PID:
+        f.pid = v;
+        break;
+      case F_TID:
+        f.tid = v;
+        break;
+      case F_ID:
+        f.id = v;
+        break;
+      case F_ID2:
+        f.id2 = v;
+        break;
+      case F_BIND_ID:
+        f.bindId = v;
+        break;
+      case F_BP:
+        f.bp = v;
+        break;
+      case F_SF:
+        f.sf = v;
+        break;
+      default:
+        break;
     }
   }
 
   private finishEvent(): void {
     this.inEvent = false;
-    if (this.streamKey === 'samples') { this.sink.sample(this.fields); return; }
+    if (this.streamKey === 'samples') {
+      this.sink.sample(this.fields);
+      return;
+    }
     this.eventCount++;
     this.betweenEvents = true;
     this.sink.event(this.fields);
@@ -417,7 +616,10 @@ export class TraceEventStream implements JsonHandler {
     if (this.streamKey !== null) {
       // A non-object element of the event array: nothing to read. An array among the samples counts as one without a time.
       this.betweenEvents = this.streamKey !== 'samples';
-      if (this.streamKey === 'samples' && Array.isArray(v)) { this.fields.reset(); this.sink.sample(this.fields); }
+      if (this.streamKey === 'samples' && Array.isArray(v)) {
+        this.fields.reset();
+        this.sink.sample(this.fields);
+      }
     } else {
       this.sink.member(this.currentKey ?? '', v);
       this.currentKey = null;

@@ -91,12 +91,33 @@ export interface CubeAnchor {
 }
 
 /** Elements whose text content the parser keeps (read when the element closes). */
-const TEXT_ELEMENTS = new Set(['disp_name', 'uniq_name', 'dtype', 'uom', 'val', 'descr', 'name', 'paradigm', 'role', 'rank', 'type', 'row']);
+const TEXT_ELEMENTS = new Set([
+  'disp_name',
+  'uniq_name',
+  'dtype',
+  'uom',
+  'val',
+  'descr',
+  'name',
+  'paradigm',
+  'role',
+  'rank',
+  'type',
+  'row',
+]);
 const GROUP_ELEMENTS = new Set(['locationgroup', 'process']);
 const LOCATION_ELEMENTS = new Set(['location', 'thread']);
 
-interface OpenGroup { rank: number; type: string }
-interface OpenLocation { id: number; name: string; rank: number; type: string }
+interface OpenGroup {
+  rank: number;
+  type: string;
+}
+interface OpenLocation {
+  id: number;
+  name: string;
+  rank: number;
+  type: string;
+}
 
 class AnchorHandler implements XmlHandler {
   version = '';
@@ -140,14 +161,31 @@ class AnchorHandler implements XmlHandler {
         break;
       }
       case 'metric': {
-        const m: CubeMetricDefinition = { id: this.int(a, 'id', name), uniqName: '', dispName: '', dtype: '', uom: '', type: (a.get('type') ?? '').toUpperCase(), val: '', descr: '' };
+        const m: CubeMetricDefinition = {
+          id: this.int(a, 'id', name),
+          uniqName: '',
+          dispName: '',
+          dtype: '',
+          uom: '',
+          type: (a.get('type') ?? '').toUpperCase(),
+          val: '',
+          descr: '',
+        };
         this.metrics.push(m);
         this.metricStack.push(m);
         break;
       }
       case 'region':
         if (parent === 'program') {
-          this.currentRegion = { id: this.int(a, 'id', name), name: '', mod: a.get('mod') ?? '', begin: this.optionalInt(a, 'begin', name), end: this.optionalInt(a, 'end', name), paradigm: '', role: '' };
+          this.currentRegion = {
+            id: this.int(a, 'id', name),
+            name: '',
+            mod: a.get('mod') ?? '',
+            begin: this.optionalInt(a, 'begin', name),
+            end: this.optionalInt(a, 'end', name),
+            paradigm: '',
+            role: '',
+          };
         }
         break;
       case 'cnode': {
@@ -168,10 +206,12 @@ class AnchorHandler implements XmlHandler {
           this.parameters.set(node, seen ? `${seen}, ${param}` : param);
         }
         break;
-      case 'locationgroup': case 'process':
+      case 'locationgroup':
+      case 'process':
         this.group = { rank: 0, type: name === 'process' ? 'process' : '' };
         break;
-      case 'location': case 'thread':
+      case 'location':
+      case 'thread':
         if (!this.group) this.fail(`<${name}> outside a ${name === 'thread' ? '<process>' : '<locationgroup>'}`);
         this.location = { id: this.int(a, 'Id', name), name: '', rank: 0, type: name === 'thread' ? 'thread' : '' };
         break;
@@ -199,8 +239,12 @@ class AnchorHandler implements XmlHandler {
     const text = this.collected;
     this.keepText = false;
     switch (name) {
-      case 'metric': this.metricStack.pop(); return;
-      case 'cnode': this.cnodeStack.pop(); return;
+      case 'metric':
+        this.metricStack.pop();
+        return;
+      case 'cnode':
+        this.cnodeStack.pop();
+        return;
       case 'region': {
         const r = this.currentRegion;
         if (!r || parent !== 'program') return;
@@ -210,27 +254,47 @@ class AnchorHandler implements XmlHandler {
         this.currentRegion = null;
         return;
       }
-      case 'locationgroup': case 'process': this.group = null; return;
-      case 'location': case 'thread': {
+      case 'locationgroup':
+      case 'process':
+        this.group = null;
+        return;
+      case 'location':
+      case 'thread': {
         const l = this.location!;
         this.locations.push({ ...l, groupRank: this.group!.rank, groupType: this.group!.type });
         this.location = null;
         return;
       }
-      case 'matrix': this.matrix = null; return;
-      case 'row': if (parent === 'matrix') this.addRow(text); return;
+      case 'matrix':
+        this.matrix = null;
+        return;
+      case 'row':
+        if (parent === 'matrix') this.addRow(text);
+        return;
     }
     if (!TEXT_ELEMENTS.has(name)) return;
     const value = text.trim();
     if (parent === 'metric') {
       const m = this.metricStack[this.metricStack.length - 1]!;
       switch (name) {
-        case 'uniq_name': m.uniqName = value; break;
-        case 'disp_name': m.dispName = value; break;
-        case 'dtype': m.dtype = value; break;
-        case 'uom': m.uom = value; break;
-        case 'val': m.val = value; break;
-        case 'descr': m.descr = value; break;
+        case 'uniq_name':
+          m.uniqName = value;
+          break;
+        case 'disp_name':
+          m.dispName = value;
+          break;
+        case 'dtype':
+          m.dtype = value;
+          break;
+        case 'uom':
+          m.uom = value;
+          break;
+        case 'val':
+          m.val = value;
+          break;
+        case 'descr':
+          m.descr = value;
+          break;
       }
     } else if (parent === 'region' && this.currentRegion) {
       if (name === 'name') this.currentRegion.name = value;
@@ -252,14 +316,17 @@ class AnchorHandler implements XmlHandler {
     if (!m) return;
     const words = text.trim().split(/\s+/).filter(Boolean);
     if (words.length !== this.locations.length) {
-      this.fail(`the severity row for cnode ${this.rowCnode} has ${words.length} values, but the system has ${this.locations.length} threads`);
+      this.fail(
+        `the severity row for cnode ${this.rowCnode} has ${words.length} values, but the system has ${this.locations.length} threads`,
+      );
     }
     m.cnodeIds.push(this.rowCnode);
     for (const w of words) {
       let v = Number(w);
       if (Number.isNaN(v)) {
         // C's printf writes nan/inf; the profile model drops non-finite values.
-        if (/^[-+]?(nan|inf(inity)?)$/i.test(w)) v = w.startsWith('-') ? -Infinity : w.toLowerCase().includes('nan') ? NaN : Infinity;
+        if (/^[-+]?(nan|inf(inity)?)$/i.test(w))
+          v = w.startsWith('-') ? -Infinity : w.toLowerCase().includes('nan') ? NaN : Infinity;
         else this.fail(`bad number "${w.slice(0, 40)}" in the severity row for cnode ${this.rowCnode}`);
       }
       m.values.push(v);
@@ -271,7 +338,10 @@ class AnchorHandler implements XmlHandler {
     const size = this.parent.length;
     const locations = this.locations.slice().sort((x, y) => x.id - y.id);
     locations.forEach((l, k) => {
-      if (l.id !== k) throw new CubeFormatError(`anchor.xml: location ids must be 0 … ${locations.length - 1}, but ${l.id === locations[k - 1]?.id ? `id ${l.id} is used twice` : `id ${k} is missing`}`);
+      if (l.id !== k)
+        throw new CubeFormatError(
+          `anchor.xml: location ids must be 0 … ${locations.length - 1}, but ${l.id === locations[k - 1]?.id ? `id ${l.id} is used twice` : `id ${k} is missing`}`,
+        );
     });
     const severity = new Map<number, CubeSeverityMatrix>();
     for (const [id, m] of this.severity) severity.set(id, { cnodeIds: m.cnodeIds.finish(), values: m.values.finish() });
@@ -280,7 +350,14 @@ class AnchorHandler implements XmlHandler {
       attributes: this.attributes,
       metrics: this.metrics,
       regions: this.regions,
-      tree: { size, parent: this.parent.finish(), region: this.region.finish(), callLine: this.callLine.finish(), cnodeId: this.cnodeId.finish(), parameters: this.parameters },
+      tree: {
+        size,
+        parent: this.parent.finish(),
+        region: this.region.finish(),
+        callLine: this.callLine.finish(),
+        cnodeId: this.cnodeId.finish(),
+        parameters: this.parameters,
+      },
       locations,
       severity,
     };
@@ -333,11 +410,15 @@ export async function parseCubeAnchor(
       tokenizer.write(chunk);
       sinceYield += chunk.length;
       options.onBytes?.(tokenizer.bytesConsumed);
-      if (sinceYield >= YIELD_EVERY_BYTES) { sinceYield = 0; await new Promise(resolve => setImmediate(resolve)); }
+      if (sinceYield >= YIELD_EVERY_BYTES) {
+        sinceYield = 0;
+        await new Promise(resolve => setImmediate(resolve));
+      }
     }
     tokenizer.end();
   } catch (e) {
-    if (e instanceof XmlSyntaxError) throw new CubeFormatError(`anchor.xml is not well-formed XML (line ${e.line}:${e.column}: ${e.reason})`);
+    if (e instanceof XmlSyntaxError)
+      throw new CubeFormatError(`anchor.xml is not well-formed XML (line ${e.line}:${e.column}: ${e.reason})`);
     throw e;
   }
   return handler.finish();

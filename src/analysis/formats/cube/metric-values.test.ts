@@ -8,7 +8,10 @@ describe('CUBE metric values', () => {
   const parent = Int32Array.from([-1, 0, 1, 0, -1, 4]);
   const spec: CubeSpec = {
     regions: [{ id: 0, name: 'r' }],
-    cnodes: [{ region: 0, children: [{ region: 0, children: [{ region: 0 }] }, { region: 0 }] }, { region: 0, children: [{ region: 0 }] }],
+    cnodes: [
+      { region: 0, children: [{ region: 0, children: [{ region: 0 }] }, { region: 0 }] },
+      { region: 0, children: [{ region: 0 }] },
+    ],
     processes: [{ rank: 0, threads: [0, 1, 2] }],
     metrics: [],
   };
@@ -24,14 +27,25 @@ describe('CUBE metric values', () => {
     for (const index of ['sparse', 'dense'] as const) {
       for (const compressed of [false, true]) {
         for (const bigEndian of [false, true]) {
-          const files = metricFiles(spec, { id: 0, uniqName: 'time', type: 'INCLUSIVE', dtype: 'DOUBLE', uom: 'sec', values, index, compressed, bigEndian });
+          const files = metricFiles(spec, {
+            id: 0,
+            uniqName: 'time',
+            type: 'INCLUSIVE',
+            dtype: 'DOUBLE',
+            uom: 'sec',
+            values,
+            index,
+            compressed,
+            bigEndian,
+          });
           const layout = parseCubeIndex(files.index, 6);
           assert.equal(layout.littleEndian, !bigEndian);
           const rows = layout.positions ? layout.positions.length : 6;
           const data = decodeCubeData(files.data, rows, 3, scalarType('DOUBLE')!, layout.littleEndian);
           const order = cubeRowOrder(parent, 'inclusive');
           const byNode = new Map<number, number[]>();
-          for (let r = 0; r < rows; r++) byNode.set(order[layout.positions ? layout.positions[r]! : r]!, [...data.subarray(3 * r, 3 * r + 3)]);
+          for (let r = 0; r < rows; r++)
+            byNode.set(order[layout.positions ? layout.positions[r]! : r]!, [...data.subarray(3 * r, 3 * r + 3)]);
           const what = `${index}${compressed ? ' compressed' : ''}${bigEndian ? ' big-endian' : ''}`;
           assert.deepEqual(byNode.get(2), [1.5, 0, -2], what);
           assert.deepEqual(byNode.get(5), [4, 8, 16], what);
@@ -54,12 +68,23 @@ describe('CUBE metric values', () => {
   });
 
   it('rejects inconsistent compressed data', () => {
-    const files = metricFiles(spec, { id: 0, uniqName: 'time', type: 'EXCLUSIVE', dtype: 'DOUBLE', uom: 'sec', values: { 1: [1, 2, 3] }, compressed: true });
+    const files = metricFiles(spec, {
+      id: 0,
+      uniqName: 'time',
+      type: 'EXCLUSIVE',
+      dtype: 'DOUBLE',
+      uom: 'sec',
+      values: { 1: [1, 2, 3] },
+      compressed: true,
+    });
     const type = scalarType('DOUBLE')!;
     assert.throws(() => decodeCubeData(files.data, 2, 3, type, true), /1 row headers, but the index lists 2 rows/);
     const corrupt = Buffer.from(files.data);
     corrupt[corrupt.length - 3]! ^= 0xff;
     assert.throws(() => decodeCubeData(corrupt, 1, 3, type, true), /compressed row 1 is corrupt/);
-    assert.throws(() => decodeCubeData(files.data, 1, 4, type, true), /compressed row 1 claims uncompressed offset|inflates to 24 bytes, expected 32|is corrupt/);
+    assert.throws(
+      () => decodeCubeData(files.data, 1, 4, type, true),
+      /compressed row 1 claims uncompressed offset|inflates to 24 bytes, expected 32|is corrupt/,
+    );
   });
 });

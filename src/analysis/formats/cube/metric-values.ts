@@ -36,8 +36,14 @@ export interface ScalarType {
 }
 
 const float64: ScalarType['read'] = (v, o, le) => v.getFloat64(o, le);
-const uint64: ScalarType['read'] = (v, o, le) => le ? v.getUint32(o + 4, true) * 2 ** 32 + v.getUint32(o, true) : v.getUint32(o, false) * 2 ** 32 + v.getUint32(o + 4, false);
-const int64: ScalarType['read'] = (v, o, le) => le ? v.getInt32(o + 4, true) * 2 ** 32 + v.getUint32(o, true) : v.getInt32(o, false) * 2 ** 32 + v.getUint32(o + 4, false);
+const uint64: ScalarType['read'] = (v, o, le) =>
+  le
+    ? v.getUint32(o + 4, true) * 2 ** 32 + v.getUint32(o, true)
+    : v.getUint32(o, false) * 2 ** 32 + v.getUint32(o + 4, false);
+const int64: ScalarType['read'] = (v, o, le) =>
+  le
+    ? v.getInt32(o + 4, true) * 2 ** 32 + v.getUint32(o, true)
+    : v.getInt32(o, false) * 2 ** 32 + v.getUint32(o + 4, false);
 
 /** Cube's scalar dtypes (FLOAT is stored as a double, as Cube's own library reads it). */
 const SCALAR_TYPES: Record<string, Omit<ScalarType, 'name'>> = {
@@ -84,30 +90,43 @@ function viewOf(bytes: Uint8Array): DataView {
 
 /** Reads an index file; `nodeCount` bounds the positions it may list. */
 export function parseCubeIndex(bytes: Uint8Array, nodeCount: number): CubeIndex {
-  if (!startsWith(bytes, INDEX_MAGIC)) throw new CubeFormatError(`wrong magic: an index file starts with "${INDEX_MAGIC}"`);
+  if (!startsWith(bytes, INDEX_MAGIC))
+    throw new CubeFormatError(`wrong magic: an index file starts with "${INDEX_MAGIC}"`);
   const headerEnd = INDEX_MAGIC.length + 7;
-  if (bytes.length < headerEnd) throw new CubeFormatError(`truncated: the index header needs ${headerEnd} bytes, the file has ${bytes.length}`);
+  if (bytes.length < headerEnd)
+    throw new CubeFormatError(`truncated: the index header needs ${headerEnd} bytes, the file has ${bytes.length}`);
   const view = viewOf(bytes);
   const probe = view.getUint32(INDEX_MAGIC.length, true);
-  if (probe !== 1 && probe !== 0x01000000) throw new CubeFormatError(`bad endianness marker 0x${probe.toString(16)} (expected the number 1)`);
+  if (probe !== 1 && probe !== 0x01000000)
+    throw new CubeFormatError(`bad endianness marker 0x${probe.toString(16)} (expected the number 1)`);
   const littleEndian = probe === 1;
   const version = view.getUint16(INDEX_MAGIC.length + 4, littleEndian);
   if (version !== 0) throw new CubeFormatError(`unsupported index version ${version} (HPC Lens reads version 0)`);
   const format = bytes[INDEX_MAGIC.length + 6]!;
   if (format === INDEX_DENSE) {
-    if (bytes.length !== headerEnd) throw new CubeFormatError(`a dense index has no entries, but ${bytes.length - headerEnd} bytes follow its header`);
+    if (bytes.length !== headerEnd)
+      throw new CubeFormatError(
+        `a dense index has no entries, but ${bytes.length - headerEnd} bytes follow its header`,
+      );
     return { littleEndian, positions: null };
   }
-  if (format !== INDEX_SPARSE) throw new CubeFormatError(`unsupported index format ${format} (HPC Lens reads sparse = 1 and dense = 3)`);
+  if (format !== INDEX_SPARSE)
+    throw new CubeFormatError(`unsupported index format ${format} (HPC Lens reads sparse = 1 and dense = 3)`);
   if (bytes.length < headerEnd + 4) throw new CubeFormatError('truncated: the sparse index has no entry count');
   const n = view.getUint32(headerEnd, littleEndian);
   const expected = headerEnd + 4 + 4 * n;
-  if (bytes.length !== expected) throw new CubeFormatError(`the index lists ${n} rows, which takes ${expected} bytes, but the file has ${bytes.length}`);
+  if (bytes.length !== expected)
+    throw new CubeFormatError(
+      `the index lists ${n} rows, which takes ${expected} bytes, but the file has ${bytes.length}`,
+    );
   const positions = new Int32Array(n);
   const seen = new Uint8Array(nodeCount);
   for (let k = 0; k < n; k++) {
     const p = view.getUint32(headerEnd + 4 + 4 * k, littleEndian);
-    if (p >= nodeCount) throw new CubeFormatError(`index entry ${k + 1} names call-tree position ${p}, but the call tree has ${nodeCount} nodes`);
+    if (p >= nodeCount)
+      throw new CubeFormatError(
+        `index entry ${k + 1} names call-tree position ${p}, but the call tree has ${nodeCount} nodes`,
+      );
     if (seen[p]) throw new CubeFormatError(`index entry ${k + 1} repeats call-tree position ${p}`);
     seen[p] = 1;
     positions[k] = p;
@@ -116,17 +135,32 @@ export function parseCubeIndex(bytes: Uint8Array, nodeCount: number): CubeIndex 
 }
 
 /** Reads a data file into a row-major matrix (rows × locations) of doubles. */
-export function decodeCubeData(bytes: Uint8Array, rows: number, locations: number, type: ScalarType, littleEndian: boolean): Float64Array {
+export function decodeCubeData(
+  bytes: Uint8Array,
+  rows: number,
+  locations: number,
+  type: ScalarType,
+  littleEndian: boolean,
+): Float64Array {
   const rowBytes = locations * type.size;
   if (startsWith(bytes, COMPRESSED_DATA_MAGIC)) {
     const out = new Float64Array(rows * locations);
-    decodeCompressedRows(bytes, rows, rowBytes, (row, raw) => decodeRow(viewOf(raw), 0, out, row * locations, locations, type, littleEndian), littleEndian);
+    decodeCompressedRows(
+      bytes,
+      rows,
+      rowBytes,
+      (row, raw) => decodeRow(viewOf(raw), 0, out, row * locations, locations, type, littleEndian),
+      littleEndian,
+    );
     return out;
   }
-  if (!startsWith(bytes, DATA_MAGIC)) throw new CubeFormatError(`wrong magic: a data file starts with "${DATA_MAGIC}" or "${COMPRESSED_DATA_MAGIC}"`);
+  if (!startsWith(bytes, DATA_MAGIC))
+    throw new CubeFormatError(`wrong magic: a data file starts with "${DATA_MAGIC}" or "${COMPRESSED_DATA_MAGIC}"`);
   const expected = DATA_MAGIC.length + rows * rowBytes;
   if (bytes.length !== expected) {
-    throw new CubeFormatError(`holds ${bytes.length - DATA_MAGIC.length} bytes of values, but ${rows} rows × ${locations} locations × ${type.size} bytes (${type.name}) need ${rows * rowBytes}`);
+    throw new CubeFormatError(
+      `holds ${bytes.length - DATA_MAGIC.length} bytes of values, but ${rows} rows × ${locations} locations × ${type.size} bytes (${type.name}) need ${rows * rowBytes}`,
+    );
   }
   // Little-endian doubles (nearly every file) are copied in one go into an aligned buffer.
   if (type.read === float64 && littleEndian && HOST_IS_LITTLE_ENDIAN) {
@@ -136,40 +170,66 @@ export function decodeCubeData(bytes: Uint8Array, rows: number, locations: numbe
   }
   const out = new Float64Array(rows * locations);
   const view = viewOf(bytes);
-  for (let r = 0; r < rows; r++) decodeRow(view, DATA_MAGIC.length + r * rowBytes, out, r * locations, locations, type, littleEndian);
+  for (let r = 0; r < rows; r++)
+    decodeRow(view, DATA_MAGIC.length + r * rowBytes, out, r * locations, locations, type, littleEndian);
   return out;
 }
 
-function decodeRow(view: DataView, offset: number, out: Float64Array, at: number, locations: number, type: ScalarType, littleEndian: boolean): void {
+function decodeRow(
+  view: DataView,
+  offset: number,
+  out: Float64Array,
+  at: number,
+  locations: number,
+  type: ScalarType,
+  littleEndian: boolean,
+): void {
   const { size, read } = type;
   for (let c = 0; c < locations; c++) out[at + c] = read(view, offset + c * size, littleEndian);
 }
 
 /** Inflates the rows of a ZCUBEX.DATA file, handing each to `onRow` (rows of size 0 stay zero). */
-function decodeCompressedRows(bytes: Uint8Array, rows: number, rowBytes: number, onRow: (row: number, raw: Uint8Array) => void, littleEndian: boolean): void {
+function decodeCompressedRows(
+  bytes: Uint8Array,
+  rows: number,
+  rowBytes: number,
+  onRow: (row: number, raw: Uint8Array) => void,
+  littleEndian: boolean,
+): void {
   const countAt = COMPRESSED_DATA_MAGIC.length;
   if (bytes.length < countAt + 8) throw new CubeFormatError('truncated: the compressed data file has no row count');
   const view = viewOf(bytes);
   const n = uint64(view, countAt, littleEndian);
-  if (n !== rows) throw new CubeFormatError(`the compressed data file has ${n} row headers, but the index lists ${rows} rows`);
+  if (n !== rows)
+    throw new CubeFormatError(`the compressed data file has ${n} row headers, but the index lists ${rows} rows`);
   const segments = countAt + 8 + 24 * n;
-  if (segments > bytes.length) throw new CubeFormatError(`truncated: ${n} compressed row headers need ${segments} bytes, the file has ${bytes.length}`);
+  if (segments > bytes.length)
+    throw new CubeFormatError(
+      `truncated: ${n} compressed row headers need ${segments} bytes, the file has ${bytes.length}`,
+    );
   for (let r = 0; r < n; r++) {
     const h = countAt + 8 + 24 * r;
     const uncompressedAt = uint64(view, h, littleEndian);
     const compressedAt = uint64(view, h + 8, littleEndian);
     const size = uint64(view, h + 16, littleEndian);
     if (size === 0) continue;
-    if (uncompressedAt !== r * rowBytes) throw new CubeFormatError(`compressed row ${r + 1} claims uncompressed offset ${uncompressedAt}, expected ${r * rowBytes}`);
+    if (uncompressedAt !== r * rowBytes)
+      throw new CubeFormatError(
+        `compressed row ${r + 1} claims uncompressed offset ${uncompressedAt}, expected ${r * rowBytes}`,
+      );
     const start = segments + compressedAt;
-    if (start + size > bytes.length) throw new CubeFormatError(`truncated: compressed row ${r + 1} needs bytes ${start}–${start + size}, the file has ${bytes.length}`);
+    if (start + size > bytes.length)
+      throw new CubeFormatError(
+        `truncated: compressed row ${r + 1} needs bytes ${start}–${start + size}, the file has ${bytes.length}`,
+      );
     let raw: Buffer;
     try {
       raw = inflateSync(bytes.subarray(start, start + size), { maxOutputLength: Math.max(1, rowBytes) });
     } catch (e) {
       throw new CubeFormatError(`compressed row ${r + 1} is corrupt (${(e as Error).message})`);
     }
-    if (raw.length !== rowBytes) throw new CubeFormatError(`compressed row ${r + 1} inflates to ${raw.length} bytes, expected ${rowBytes}`);
+    if (raw.length !== rowBytes)
+      throw new CubeFormatError(`compressed row ${r + 1} inflates to ${raw.length} bytes, expected ${rowBytes}`);
     onRow(r, raw);
   }
 }

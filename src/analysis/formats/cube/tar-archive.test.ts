@@ -17,7 +17,15 @@ describe('tar archive reader', () => {
   it('lists files with short, GNU long, pax and ustar-prefix names', () => {
     const long = `${'directory/'.repeat(12)}anchor.xml`;
     for (const longNames of ['gnu', 'pax'] as const) {
-      const { files, warnings } = readTarArchive(tarArchive([{ name: 'a.txt', data: Buffer.from('alpha') }, { name: long, data: Buffer.from('beta') }], { longNames }));
+      const { files, warnings } = readTarArchive(
+        tarArchive(
+          [
+            { name: 'a.txt', data: Buffer.from('alpha') },
+            { name: long, data: Buffer.from('beta') },
+          ],
+          { longNames },
+        ),
+      );
       assert.deepEqual([...files.keys()], ['a.txt', long], longNames);
       assert.equal(text(files.get(long)), 'beta');
       assert.deepEqual(warnings, []);
@@ -29,7 +37,11 @@ describe('tar archive reader', () => {
   });
 
   it('reads old v7 headers (no ustar magic) and empty files, and skips directories', () => {
-    const archive = tarArchive([{ name: 'dir/', data: Buffer.alloc(0) }, { name: 'empty', data: Buffer.alloc(0) }, { name: './b', data: Buffer.from('b') }]);
+    const archive = tarArchive([
+      { name: 'dir/', data: Buffer.alloc(0) },
+      { name: 'empty', data: Buffer.alloc(0) },
+      { name: './b', data: Buffer.from('b') },
+    ]);
     archive[156] = 0x35; // directory
     resum(archive, 0);
     archive.fill(0, 512 + 257, 512 + 265);
@@ -40,7 +52,10 @@ describe('tar archive reader', () => {
   });
 
   it('rejects corruption with the entry and byte offset', () => {
-    const good = tarArchive([{ name: 'a', data: Buffer.from('x'.repeat(600)) }, { name: 'b', data: Buffer.from('y') }]);
+    const good = tarArchive([
+      { name: 'a', data: Buffer.from('x'.repeat(600)) },
+      { name: 'b', data: Buffer.from('y') },
+    ]);
     const cases: [Uint8Array, RegExp][] = [
       [good.subarray(0, 100), /too short to be a tar archive \(100 bytes/],
       [good.subarray(0, 1000), /truncated: entry 1 \("a"\) at byte 0 holds 600 bytes but only 488 follow/],
@@ -53,12 +68,23 @@ describe('tar archive reader', () => {
     cases.push([badSize, /entry 1 \("a"\) at byte 0 has a malformed size field/]);
     const laterBad = Buffer.from(good);
     laterBad[1536 + 1] = 0x41;
-    cases.push([laterBad, /entry 2 \("bA"\) at byte 1536 has a bad checksum \(stored \d+, computed \d+\): the archive is corrupt/]);
+    cases.push([
+      laterBad,
+      /entry 2 \("bA"\) at byte 1536 has a bad checksum \(stored \d+, computed \d+\): the archive is corrupt/,
+    ]);
     for (const [bytes, reason] of cases) assert.throws(() => readTarArchive(bytes), reason);
   });
 
   it('accepts headers that are all wrong in the same way (Cube 4.8) with a warning', () => {
-    const { files, warnings } = readTarArchive(tarArchive([{ name: 'a', data: Buffer.from('1') }, { name: 'b', data: Buffer.from('2') }], { checksum: c => c - 3 }));
+    const { files, warnings } = readTarArchive(
+      tarArchive(
+        [
+          { name: 'a', data: Buffer.from('1') },
+          { name: 'b', data: Buffer.from('2') },
+        ],
+        { checksum: c => c - 3 },
+      ),
+    );
     assert.equal(text(files.get('b')), '2');
     assert.match(warnings[0]!, /Cube 4\.8/);
   });

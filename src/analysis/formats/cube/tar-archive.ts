@@ -23,8 +23,15 @@ const EXTENSION_TYPES = new Set(['L', 'K', 'x', 'g']);
 
 /** True when the block starts like a tar header with the ustar magic (POSIX `ustar\0` or GNU `ustar `). */
 export function hasUstarMagic(header: Uint8Array): boolean {
-  return header.length >= 263 && header[257] === 0x75 && header[258] === 0x73 && header[259] === 0x74
-    && header[260] === 0x61 && header[261] === 0x72 && (header[262] === 0 || header[262] === 0x20);
+  return (
+    header.length >= 263 &&
+    header[257] === 0x75 &&
+    header[258] === 0x73 &&
+    header[259] === 0x74 &&
+    header[260] === 0x61 &&
+    header[261] === 0x72 &&
+    (header[262] === 0 || header[262] === 0x20)
+  );
 }
 
 /** The NUL-terminated string of a header field. */
@@ -83,7 +90,8 @@ function paxPath(data: Uint8Array): string | null {
     let j = i;
     while (j < data.length && data[j] !== 0x20) j++;
     const length = Number(decoder.decode(data.subarray(i, j)));
-    if (!Number.isInteger(length) || length <= 0 || i + length > data.length) throw new CubeFormatError('a pax extended header has a malformed record');
+    if (!Number.isInteger(length) || length <= 0 || i + length > data.length)
+      throw new CubeFormatError('a pax extended header has a malformed record');
     const record = decoder.decode(data.subarray(j + 1, i + length - 1));
     const eq = record.indexOf('=');
     if (eq > 0 && record.slice(0, eq) === 'path') path = record.slice(eq + 1);
@@ -109,10 +117,15 @@ export function readTarArchive(bytes: Uint8Array): TarArchive {
   let firstBad = '';
   for (;;) {
     if (offset + TAR_BLOCK > bytes.length) {
-      if (entry === 0 && offset === 0) throw new CubeFormatError(`the file is too short to be a tar archive (${bytes.length} bytes, a header alone has ${TAR_BLOCK})`);
-      throw new CubeFormatError(offset === bytes.length
-        ? `the archive is truncated: it ends after ${entry} entries without the end-of-archive marker`
-        : `the archive is truncated: the header of entry ${entry + 1} at byte ${offset} is cut off`);
+      if (entry === 0 && offset === 0)
+        throw new CubeFormatError(
+          `the file is too short to be a tar archive (${bytes.length} bytes, a header alone has ${TAR_BLOCK})`,
+        );
+      throw new CubeFormatError(
+        offset === bytes.length
+          ? `the archive is truncated: it ends after ${entry} entries without the end-of-archive marker`
+          : `the archive is truncated: the header of entry ${entry + 1} at byte ${offset} is cut off`,
+      );
     }
     const header = bytes.subarray(offset, offset + TAR_BLOCK);
     if (isZeroBlock(header)) break;
@@ -123,17 +136,25 @@ export function readTarArchive(bytes: Uint8Array): TarArchive {
     const [unsigned, signed] = checksums(header);
     const checksumOk = stored === unsigned || stored === signed;
     if (!checksumOk) {
-      if (badChecksums < entry - 1) throw new CubeFormatError(`the tar header of ${where} has a bad checksum (stored ${stored}, computed ${unsigned}): the archive is corrupt`);
-      if (!hasUstarMagic(header)) throw new CubeFormatError(`${where} is not a tar header (bad checksum and no ustar magic)`);
+      if (badChecksums < entry - 1)
+        throw new CubeFormatError(
+          `the tar header of ${where} has a bad checksum (stored ${stored}, computed ${unsigned}): the archive is corrupt`,
+        );
+      if (!hasUstarMagic(header))
+        throw new CubeFormatError(`${where} is not a tar header (bad checksum and no ustar magic)`);
       if (badChecksums++ === 0) firstBad = `${where} has a bad checksum (stored ${stored}, computed ${unsigned})`;
     } else if (badChecksums > 0) {
-      throw new CubeFormatError(`the tar header of ${firstBad} while later headers are correct: the archive is corrupt`);
+      throw new CubeFormatError(
+        `the tar header of ${firstBad} while later headers are correct: the archive is corrupt`,
+      );
     }
     const size = numberField(header, 124, 12);
     if (size < 0) throw new CubeFormatError(`the tar header of ${where} has a malformed size field`);
     const start = offset + TAR_BLOCK;
     if (start + size > bytes.length) {
-      throw new CubeFormatError(`the archive is truncated: ${where} holds ${size} bytes but only ${bytes.length - start} follow`);
+      throw new CubeFormatError(
+        `the archive is truncated: ${where} holds ${size} bytes but only ${bytes.length - start} follow`,
+      );
     }
     const data = bytes.subarray(start, start + size);
     const type = String.fromCharCode(header[156]!);
@@ -149,11 +170,16 @@ export function readTarArchive(bytes: Uint8Array): TarArchive {
       files.set(name.replace(/^(\.\/)+/, ''), data);
     }
     // Long-name and pax records apply to the next real entry only.
-    if (!EXTENSION_TYPES.has(type)) { longName = null; paxName = null; }
+    if (!EXTENSION_TYPES.has(type)) {
+      longName = null;
+      paxName = null;
+    }
     offset = start + Math.ceil(size / TAR_BLOCK) * TAR_BLOCK;
   }
   if (badChecksums > 0) {
-    warnings.push(`every tar header has a wrong checksum (a known bug of the Cube 4.8 writer); the archive was read anyway`);
+    warnings.push(
+      `every tar header has a wrong checksum (a known bug of the Cube 4.8 writer); the archive was read anyway`,
+    );
   }
   return { files, warnings };
 }

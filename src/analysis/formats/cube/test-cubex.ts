@@ -56,7 +56,8 @@ export interface CubeSpec {
   metrics: MetricSpec[];
 }
 
-const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeXml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Cnodes in pre-order with their ids (given or the pre-order position). */
 function preOrder(spec: CubeSpec): { node: CnodeSpec; id: number }[] {
@@ -76,27 +77,48 @@ function wideOrder(spec: CubeSpec): CnodeSpec[] {
     for (const c of node.children ?? []) out.push(c);
     for (const c of node.children ?? []) visit(c);
   };
-  for (const root of spec.cnodes) { out.push(root); visit(root); }
+  for (const root of spec.cnodes) {
+    out.push(root);
+    visit(root);
+  }
   return out;
 }
 
 export function anchorXml(spec: CubeSpec, severity?: string): string {
   const ids = new Map(preOrder(spec).map(({ node, id }) => [node, id]));
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>', '', `<cube version="${spec.version ?? '4.4'}">`];
-  for (const [k, v] of Object.entries(spec.attrs ?? {})) out.push(`<attr key="${escapeXml(k)}" value="${escapeXml(v)}"/>`);
+  for (const [k, v] of Object.entries(spec.attrs ?? {}))
+    out.push(`<attr key="${escapeXml(k)}" value="${escapeXml(v)}"/>`);
   out.push('<metrics>');
   for (const m of spec.metrics) {
-    out.push(`<metric id="${m.id}"${m.type ? ` type="${m.type}"` : ''}>`, `<disp_name>${escapeXml(m.dispName ?? m.uniqName)}</disp_name>`,
-      `<uniq_name>${escapeXml(m.uniqName)}</uniq_name>`, `<dtype>${m.dtype}</dtype>`, `<uom>${m.uom}</uom>`, '<url></url>', '<descr>test metric</descr>', '</metric>');
+    out.push(
+      `<metric id="${m.id}"${m.type ? ` type="${m.type}"` : ''}>`,
+      `<disp_name>${escapeXml(m.dispName ?? m.uniqName)}</disp_name>`,
+      `<uniq_name>${escapeXml(m.uniqName)}</uniq_name>`,
+      `<dtype>${m.dtype}</dtype>`,
+      `<uom>${m.uom}</uom>`,
+      '<url></url>',
+      '<descr>test metric</descr>',
+      '</metric>',
+    );
   }
   out.push('</metrics>', '<program>');
   for (const r of spec.regions) {
-    out.push(`<region id="${r.id}" mod="${escapeXml(r.mod ?? '')}" begin="${r.begin ?? -1}" end="${r.end ?? -1}">`, `<name>${escapeXml(r.name)}</name>`,
-      `<mangled_name>${escapeXml(r.name)}</mangled_name>`, `<paradigm>${r.paradigm ?? 'user'}</paradigm>`, `<role>${r.role ?? 'function'}</role>`, '<url></url>', '<descr></descr>', '</region>');
+    out.push(
+      `<region id="${r.id}" mod="${escapeXml(r.mod ?? '')}" begin="${r.begin ?? -1}" end="${r.end ?? -1}">`,
+      `<name>${escapeXml(r.name)}</name>`,
+      `<mangled_name>${escapeXml(r.name)}</mangled_name>`,
+      `<paradigm>${r.paradigm ?? 'user'}</paradigm>`,
+      `<role>${r.role ?? 'function'}</role>`,
+      '<url></url>',
+      '<descr></descr>',
+      '</region>',
+    );
   }
   const writeCnode = (node: CnodeSpec) => {
     out.push(`<cnode id="${ids.get(node)}"${node.line ? ` line="${node.line}"` : ''} calleeId="${node.region}">`);
-    for (const [k, v] of node.params ?? []) out.push(`<parameter partype="string" parkey="${escapeXml(k)}" parvalue="${escapeXml(v)}"/>`);
+    for (const [k, v] of node.params ?? [])
+      out.push(`<parameter partype="string" parkey="${escapeXml(k)}" parvalue="${escapeXml(v)}"/>`);
     for (const c of node.children ?? []) writeCnode(c);
     out.push('</cnode>');
   };
@@ -107,15 +129,35 @@ export function anchorXml(spec: CubeSpec, severity?: string): string {
     out.push('<machine Id="0">', '<name>test machine</name>', '<node Id="0">', '<name>node0</name>');
     spec.processes.forEach((p, k) => {
       out.push(`<process Id="${k}">`, `<name>Process ${p.rank}</name>`, `<rank>${p.rank}</rank>`);
-      for (const t of p.threads) out.push(`<thread Id="${location++}">`, `<name>Thread ${t}</name>`, `<rank>${t}</rank>`, '</thread>');
+      for (const t of p.threads)
+        out.push(`<thread Id="${location++}">`, `<name>Thread ${t}</name>`, `<rank>${t}</rank>`, '</thread>');
       out.push('</process>');
     });
     out.push('</node>', '</machine>');
   } else {
-    out.push('<systemtreenode Id="0">', '<name>machine Linux</name>', '<class>machine</class>', '<systemtreenode Id="1">', '<name>node</name>', '<class>node</class>');
+    out.push(
+      '<systemtreenode Id="0">',
+      '<name>machine Linux</name>',
+      '<class>machine</class>',
+      '<systemtreenode Id="1">',
+      '<name>node</name>',
+      '<class>node</class>',
+    );
     spec.processes.forEach((p, k) => {
-      out.push(`<locationgroup Id="${k}">`, `<name>MPI Rank ${p.rank}</name>`, `<rank>${p.rank}</rank>`, '<type>process</type>');
-      for (const t of p.threads) out.push(`<location Id="${location++}">`, `<name>thread ${t}</name>`, `<rank>${t}</rank>`, `<type>${p.locationType ?? 'thread'}</type>`, '</location>');
+      out.push(
+        `<locationgroup Id="${k}">`,
+        `<name>MPI Rank ${p.rank}</name>`,
+        `<rank>${p.rank}</rank>`,
+        '<type>process</type>',
+      );
+      for (const t of p.threads)
+        out.push(
+          `<location Id="${location++}">`,
+          `<name>thread ${t}</name>`,
+          `<rank>${t}</rank>`,
+          `<type>${p.locationType ?? 'thread'}</type>`,
+          '</location>',
+        );
       out.push('</locationgroup>');
     });
     out.push('</systemtreenode>', '</systemtreenode>');
@@ -132,14 +174,18 @@ export function cube3Document(spec: CubeSpec): string {
   for (const m of spec.metrics) {
     if (!m.values) continue;
     sev.push(`<matrix metricId="${m.id}">`);
-    for (const [cnode, row] of Object.entries(m.values)) sev.push(`<row cnodeId="${cnode}">`, ...row.map(v => String(v)), '</row>');
+    for (const [cnode, row] of Object.entries(m.values))
+      sev.push(`<row cnodeId="${cnode}">`, ...row.map(v => String(v)), '</row>');
     sev.push('</matrix>');
   }
   sev.push('</severity>');
   return anchorXml({ ...spec, version: spec.version ?? '3.0' }, sev.join('\n'));
 }
 
-interface ValueWriter { size: number; write(v: DataView, o: number, x: number, le: boolean): void }
+interface ValueWriter {
+  size: number;
+  write(v: DataView, o: number, x: number, le: boolean): void;
+}
 
 const VALUE_WRITERS: Record<string, ValueWriter> = {
   DOUBLE: { size: 8, write: (v, o, x, le) => v.setFloat64(o, x, le) },
@@ -165,7 +211,9 @@ export function metricFiles(spec: CubeSpec, m: MetricSpec): { index: Uint8Array;
   const locations = spec.processes.reduce((n, p) => n + p.threads.length, 0);
   const idOf = new Map(preOrder(spec).map(({ node, id }) => [node, id]));
   const order = m.type === 'INCLUSIVE' ? wideOrder(spec) : preOrder(spec).map(x => x.node);
-  const positions = order.map((node, p) => ({ p, row: m.values?.[idOf.get(node)!] })).filter(x => m.index === 'dense' || x.row !== undefined);
+  const positions = order
+    .map((node, p) => ({ p, row: m.values?.[idOf.get(node)!] }))
+    .filter(x => m.index === 'dense' || x.row !== undefined);
   const writer = VALUE_WRITERS[m.dtype];
   if (!writer) throw new Error(`test writer: no encoder for ${m.dtype}`);
 

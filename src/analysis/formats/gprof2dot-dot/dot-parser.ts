@@ -18,7 +18,10 @@ export interface DotHandler {
 }
 
 export class DotSyntaxError extends Error {
-  constructor(readonly line: number, reason: string) {
+  constructor(
+    readonly line: number,
+    reason: string,
+  ) {
     super(`line ${line}: ${reason}`);
     this.name = 'DotSyntaxError';
   }
@@ -27,7 +30,8 @@ export class DotSyntaxError extends Error {
 type Token = { kind: 'id'; value: string; quoted: boolean } | { kind: 'punct'; value: string };
 
 const KEYWORDS = new Set(['node', 'edge', 'graph', 'digraph', 'subgraph', 'strict']);
-const isIdStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c >= 128 || (c >= 48 && c <= 57) || c === 46;
+const isIdStart = (c: number) =>
+  (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c >= 128 || (c >= 48 && c <= 57) || c === 46;
 const isIdChar = isIdStart;
 
 interface Statement {
@@ -43,7 +47,17 @@ interface Statement {
   line: number;
 }
 
-const newStatement = (line: number): Statement => ({ ids: [], keyword: null, edge: false, expectOperand: false, assign: false, assignValue: null, attrs: null, skipPort: false, line });
+const newStatement = (line: number): Statement => ({
+  ids: [],
+  keyword: null,
+  edge: false,
+  expectOperand: false,
+  assign: false,
+  assignValue: null,
+  attrs: null,
+  skipPort: false,
+  line,
+});
 
 export class DotParser {
   private lineNumber = 0;
@@ -69,7 +83,9 @@ export class DotParser {
 
   constructor(private readonly handler: DotHandler) {}
 
-  get finished(): boolean { return this.done; }
+  get finished(): boolean {
+    return this.done;
+  }
 
   feedLine(text: string): void {
     this.lineNumber++;
@@ -97,7 +113,11 @@ export class DotParser {
         let buf = '';
         for (; j < n; j++) {
           const c = text.charCodeAt(j);
-          if (c === 92 /* \ */ && j + 1 < n && text.charCodeAt(j + 1) === 34) { buf += '"'; j++; continue; }
+          if (c === 92 /* \ */ && j + 1 < n && text.charCodeAt(j + 1) === 34) {
+            buf += '"';
+            j++;
+            continue;
+          }
           if (c === 34) break;
           buf += text[j];
         }
@@ -124,14 +144,42 @@ export class DotParser {
         continue;
       }
       const c = text.charCodeAt(i);
-      if (c === 32 || c === 9 || c === 13 || c === 12) { i++; continue; }
+      if (c === 32 || c === 9 || c === 13 || c === 12) {
+        i++;
+        continue;
+      }
       if (c === 47 /* / */ && text.charCodeAt(i + 1) === 47) return;
-      if (c === 47 && text.charCodeAt(i + 1) === 42) { this.blockComment = true; i += 2; continue; }
-      if (c === 34) { this.quoted = ''; i++; continue; }
-      if (c === 60 /* < */) { this.html = ''; this.htmlDepth = 1; i++; continue; }
-      if (c === 45 /* - */ && (text[i + 1] === '>' || text[i + 1] === '-')) { this.token({ kind: 'punct', value: '-' + text[i + 1] }); i += 2; continue; }
-      if (c === 43 /* + */) { this.plusPending = true; i++; continue; }
-      if ('{}[]=;,:'.includes(text[i]!)) { this.token({ kind: 'punct', value: text[i]! }); i++; continue; }
+      if (c === 47 && text.charCodeAt(i + 1) === 42) {
+        this.blockComment = true;
+        i += 2;
+        continue;
+      }
+      if (c === 34) {
+        this.quoted = '';
+        i++;
+        continue;
+      }
+      if (c === 60 /* < */) {
+        this.html = '';
+        this.htmlDepth = 1;
+        i++;
+        continue;
+      }
+      if (c === 45 /* - */ && (text[i + 1] === '>' || text[i + 1] === '-')) {
+        this.token({ kind: 'punct', value: '-' + text[i + 1] });
+        i += 2;
+        continue;
+      }
+      if (c === 43 /* + */) {
+        this.plusPending = true;
+        i++;
+        continue;
+      }
+      if ('{}[]=;,:'.includes(text[i]!)) {
+        this.token({ kind: 'punct', value: text[i]! });
+        i++;
+        continue;
+      }
       if (isIdStart(c) || c === 45) {
         let j = i + 1;
         while (j < n && isIdChar(text.charCodeAt(j))) j++;
@@ -150,20 +198,30 @@ export class DotParser {
     if (this.blockComment) throw new DotSyntaxError(this.lineNumber, 'the file ends inside a /* comment */');
     this.flushHeld();
     if (!this.done) {
-      throw new DotSyntaxError(this.lineNumber, this.depth === 0 ? 'no graph: expected "digraph { … }"' : 'the file ends before the graph\'s closing "}" (truncated?)');
+      throw new DotSyntaxError(
+        this.lineNumber,
+        this.depth === 0
+          ? 'no graph: expected "digraph { … }"'
+          : 'the file ends before the graph\'s closing "}" (truncated?)',
+      );
     }
   }
 
   /** Quoted strings are held back so that `"a" + "b"` can be joined. */
   private quotedToken(value: string): void {
-    if (this.held !== null && this.plusPending) { this.held += value; this.plusPending = false; return; }
+    if (this.held !== null && this.plusPending) {
+      this.held += value;
+      this.plusPending = false;
+      return;
+    }
     this.flushHeld();
     this.held = value;
     this.heldLine = this.lineNumber;
   }
 
   private flushHeld(): void {
-    if (this.plusPending && this.held === null) throw new DotSyntaxError(this.lineNumber, '"+" outside a string concatenation');
+    if (this.plusPending && this.held === null)
+      throw new DotSyntaxError(this.lineNumber, '"+" outside a string concatenation');
     if (this.held === null) return;
     const value = this.held;
     this.held = null;
@@ -183,7 +241,8 @@ export class DotParser {
     const s = this.cur;
     if (t.kind === 'punct') {
       switch (t.value) {
-        case ';': return this.endStatement(line);
+        case ';':
+          return this.endStatement(line);
         case '{':
           if (s.expectOperand) throw new DotSyntaxError(line, 'edges to subgraphs are not supported');
           if (s.keyword !== 'subgraph') this.endStatement(line);
@@ -198,7 +257,8 @@ export class DotParser {
           if (this.depth === 0) this.done = true;
           return;
         case '[':
-          if (s.ids.length === 0 && !s.keyword) throw new DotSyntaxError(line, '"[" without a node, edge or attribute statement');
+          if (s.ids.length === 0 && !s.keyword)
+            throw new DotSyntaxError(line, '"[" without a node, edge or attribute statement');
           if (s.expectOperand) throw new DotSyntaxError(line, 'an edge without a target');
           s.attrs ??= new Map();
           this.inAttrs = true;
@@ -209,8 +269,10 @@ export class DotParser {
           if (s.ids.length !== 1 || s.edge || s.attrs || s.keyword) throw new DotSyntaxError(line, 'unexpected "="');
           s.assign = true;
           return;
-        case '->': case '--':
-          if (s.ids.length === 0 || s.expectOperand || s.attrs) throw new DotSyntaxError(line, `unexpected "${t.value}"`);
+        case '->':
+        case '--':
+          if (s.ids.length === 0 || s.expectOperand || s.attrs)
+            throw new DotSyntaxError(line, `unexpected "${t.value}"`);
           s.expectOperand = true;
           s.edge = true;
           return;
@@ -223,22 +285,41 @@ export class DotParser {
       }
     }
     if (s.assign) {
-      if (s.assignValue !== null) { this.endStatement(line); return this.parse(t, line); }
+      if (s.assignValue !== null) {
+        this.endStatement(line);
+        return this.parse(t, line);
+      }
       s.assignValue = t.value;
       return;
     }
-    if (s.skipPort) { s.skipPort = false; return; }
-    if (s.expectOperand) { s.ids.push(t.value); s.expectOperand = false; return; }
+    if (s.skipPort) {
+      s.skipPort = false;
+      return;
+    }
+    if (s.expectOperand) {
+      s.ids.push(t.value);
+      s.expectOperand = false;
+      return;
+    }
     if (s.ids.length === 0 && !s.keyword) {
       const kw = !t.quoted && KEYWORDS.has(t.value.toLowerCase()) ? t.value.toLowerCase() : null;
       s.line = line;
-      if (kw === 'subgraph') { s.keyword = kw; return; }
-      if (kw === 'node' || kw === 'edge' || kw === 'graph') { s.keyword = kw; return; }
+      if (kw === 'subgraph') {
+        s.keyword = kw;
+        return;
+      }
+      if (kw === 'node' || kw === 'edge' || kw === 'graph') {
+        s.keyword = kw;
+        return;
+      }
       if (kw) throw new DotSyntaxError(line, `unexpected keyword "${t.value}"`);
       s.ids.push(t.value);
       return;
     }
-    if (s.keyword === 'subgraph' && s.ids.length === 0) { s.ids.push(t.value); return; }
+    if (s.keyword === 'subgraph' && s.ids.length === 0) {
+      s.ids.push(t.value);
+      return;
+    }
     // An id after a complete statement starts the next one (the ";" between statements is optional).
     this.endStatement(line);
     this.parse(t, line);
@@ -249,27 +330,37 @@ export class DotParser {
       const words = this.header.map(h => (h.kind === 'id' && !h.quoted ? h.value.toLowerCase() : ''));
       let k = 0;
       if (words[k] === 'strict') k++;
-      if (words[k] !== 'digraph' && words[k] !== 'graph') throw new DotSyntaxError(line, 'not a DOT graph: expected "digraph" or "graph" before "{"');
+      if (words[k] !== 'digraph' && words[k] !== 'graph')
+        throw new DotSyntaxError(line, 'not a DOT graph: expected "digraph" or "graph" before "{"');
       this.directed = words[k] === 'digraph';
       if (this.header.length > k + 2) throw new DotSyntaxError(line, 'unexpected text before "{"');
       this.depth = 1;
       this.cur = newStatement(line);
       return;
     }
-    if (t.kind === 'punct' || this.header.length >= 3) throw new DotSyntaxError(line, 'not a DOT graph: expected "digraph name {"');
+    if (t.kind === 'punct' || this.header.length >= 3)
+      throw new DotSyntaxError(line, 'not a DOT graph: expected "digraph name {"');
     this.header.push(t);
   }
 
   private attrToken(t: Token, line: number): void {
     if (t.kind === 'punct') {
       switch (t.value) {
-        case ']': this.commitAttr(); this.inAttrs = false; return;
-        case ',': case ';': this.commitAttr(); return;
+        case ']':
+          this.commitAttr();
+          this.inAttrs = false;
+          return;
+        case ',':
+        case ';':
+          this.commitAttr();
+          return;
         case '=':
-          if (this.attrKey === null || this.attrExpectValue) throw new DotSyntaxError(line, 'unexpected "=" in an attribute list');
+          if (this.attrKey === null || this.attrExpectValue)
+            throw new DotSyntaxError(line, 'unexpected "=" in an attribute list');
           this.attrExpectValue = true;
           return;
-        default: throw new DotSyntaxError(line, `unexpected "${t.value}" in an attribute list`);
+        default:
+          throw new DotSyntaxError(line, `unexpected "${t.value}" in an attribute list`);
       }
     }
     if (this.attrExpectValue) {
@@ -288,7 +379,9 @@ export class DotParser {
     this.attrKey = null;
   }
 
-  private get scope() { return this.defaults[this.defaults.length - 1]!; }
+  private get scope() {
+    return this.defaults[this.defaults.length - 1]!;
+  }
 
   private endStatement(line: number): void {
     const s = this.cur;

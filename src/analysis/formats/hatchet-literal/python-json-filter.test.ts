@@ -17,8 +17,10 @@ function filter(text: string, cuts: number[] = []): { out: string; replaced: num
 }
 
 describe('PythonJsonFilter', () => {
-  const input = '[{"name": "NaN \\" Infinity", "metrics": {"a": NaN, "b": -Infinity, "c": Infinity, "d": -1.5e-3, "é": "I"}}]';
-  const expected = '[{"name": "NaN \\" Infinity", "metrics": {"a": null, "b": null, "c": null, "d": -1.5e-3, "é": "I"}}]';
+  const input =
+    '[{"name": "NaN \\" Infinity", "metrics": {"a": NaN, "b": -Infinity, "c": Infinity, "d": -1.5e-3, "é": "I"}}]';
+  const expected =
+    '[{"name": "NaN \\" Infinity", "metrics": {"a": null, "b": null, "c": null, "d": -1.5e-3, "é": "I"}}]';
 
   it('turns the bare words into null and leaves strings and numbers alone', () => {
     assert.deepEqual(filter(input), { out: expected, replaced: 3 });

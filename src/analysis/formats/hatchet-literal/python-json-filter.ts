@@ -26,7 +26,7 @@ export class PythonJsonFilter {
   /** The filtered bytes of the next chunk. */
   transform(chunk: Uint8Array): Uint8Array {
     // `null` is one byte longer than `NaN`; a pending word may be flushed verbatim in front.
-    const out = new Uint8Array(LONGEST_WORD + Math.ceil(chunk.length * 4 / 3) + 4);
+    const out = new Uint8Array(LONGEST_WORD + Math.ceil((chunk.length * 4) / 3) + 4);
     let o = 0;
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk[i]!;

@@ -22,7 +22,11 @@ const METRIC_INDEX_SIZE = 10;
 
 export function parseCctDb(path: string, bytes: Uint8Array): CctDb {
   const file = new DbFile(path, bytes, 'cct', SECTIONS);
-  const { pointer: pCtxs, count, size: szCtx } = file.structArray(file.sections[0] as Section, 'context structures', 0x20);
+  const {
+    pointer: pCtxs,
+    count,
+    size: szCtx,
+  } = file.structArray(file.sections[0] as Section, 'context structures', 0x20);
   return { file, count, pCtxs, szCtx };
 }
 
@@ -30,7 +34,11 @@ export function parseCctDb(path: string, bytes: Uint8Array): CctDb {
  * Calls `visit` for every value of context `ctxId` (metrics ascending, profiles ascending within a
  * metric); nothing for ids beyond the table. The block is validated before the loop.
  */
-export function forEachContextValue(db: CctDb, ctxId: number, visit: (metricId: number, profileIndex: number, value: number) => void): void {
+export function forEachContextValue(
+  db: CctDb,
+  ctxId: number,
+  visit: (metricId: number, profileIndex: number, value: number) => void,
+): void {
   if (ctxId >= db.count) return;
   const { file } = db;
   const at = db.pCtxs + ctxId * db.szCtx;
@@ -46,7 +54,10 @@ export function forEachContextValue(db: CctDb, ctxId: number, visit: (metricId: 
   let previous = 0;
   for (let j = 0; j < nMetrics; j++) {
     const start = startOf(j);
-    if (start < previous || start > nValues) throw file.error(`context ${ctxId}: the metric index entry ${j} starts at value ${start}, outside ${previous}–${nValues}`);
+    if (start < previous || start > nValues)
+      throw file.error(
+        `context ${ctxId}: the metric index entry ${j} starts at value ${start}, outside ${previous}–${nValues}`,
+      );
     previous = start;
   }
   for (let j = 0; j < nMetrics; j++) {

@@ -17,7 +17,11 @@ import { LexicalType, Relation, type MetaDb } from './meta-db';
  * its directory; HPCToolkit's bracketed pseudo-files for binary-only code (`[libc.so.6]`) are not
  * files and only appear in names.
  */
-export function addContextTree(meta: MetaDb, tree: CallTreeBuilder, databaseDir: string): { nodeOfRow: Int32Array; nodeName: string[] } {
+export function addContextTree(
+  meta: MetaDb,
+  tree: CallTreeBuilder,
+  databaseDir: string,
+): { nodeOfRow: Int32Array; nodeName: string[] } {
   const { contexts: t, functions, modules } = meta;
   const files = meta.files.map(f => {
     const pseudo = /^\[.*\]$/.test(f.path);
@@ -29,16 +33,24 @@ export function addContextTree(meta: MetaDb, tree: CallTreeBuilder, databaseDir:
   const nodeOfRow = new Int32Array(t.count);
   // Node names by node id, for trace events (the tree builder keeps only string ids).
   const nodeName: string[] = [];
-  const add = (parent: number, name: string, kind: NodeKind, attrs?: NodeAttributes) => { nodeName.push(name); return tree.add(parent, name, kind, attrs); };
+  const add = (parent: number, name: string, kind: NodeKind, attrs?: NodeAttributes) => {
+    nodeName.push(name);
+    return tree.add(parent, name, kind, attrs);
+  };
   for (let r = 0; r < t.count; r++) {
     const parentRow = t.parent[r]!;
     const parent = parentRow < 0 ? -1 : nodeOfRow[parentRow]!;
-    const f = t.file[r]!, m = t.module[r]!, line = t.line[r]!;
+    const f = t.file[r]!,
+      m = t.module[r]!,
+      line = t.line[r]!;
     const file = f >= 0 ? files[f]!.path : null;
     const where = `${f >= 0 ? files[f]!.display : '<unknown file>'}:${line}`;
     const module = m >= 0 ? modules[m]! : null;
     // Callee cost can be shown on the calling line when a callee hangs directly below a line.
-    const callLine = parentRow >= 0 && t.lexicalType[parentRow] === LexicalType.Line && t.line[parentRow]! > 0 ? t.line[parentRow]! : null;
+    const callLine =
+      parentRow >= 0 && t.lexicalType[parentRow] === LexicalType.Line && t.line[parentRow]! > 0
+        ? t.line[parentRow]!
+        : null;
     if (parentRow < 0) {
       nodeOfRow[r] = add(-1, t.entryPoints.get(r)?.name ?? `<entry point ${t.ctxId[r]}>`, NodeKind.Region);
       continue;
@@ -49,7 +61,12 @@ export function addContextTree(meta: MetaDb, tree: CallTreeBuilder, databaseDir:
         const fnFile = fn && fn.file >= 0 ? files[fn.file]!.path : file;
         const fnModule = fn && fn.module >= 0 ? modules[fn.module]! : module;
         const name = fn?.name ?? (fnModule ? address(fnModule, fn ? fn.offset : t.offset[r]!) : '<unknown function>');
-        nodeOfRow[r] = add(parent, name, NodeKind.Function, { file: fnFile, line: fn && fn.file >= 0 ? fn.line : line, module: fnModule, callLine });
+        nodeOfRow[r] = add(parent, name, NodeKind.Function, {
+          file: fnFile,
+          line: fn && fn.file >= 0 ? fn.line : line,
+          module: fnModule,
+          callLine,
+        });
         break;
       }
       case LexicalType.Loop:
@@ -61,13 +78,20 @@ export function addContextTree(meta: MetaDb, tree: CallTreeBuilder, databaseDir:
       case LexicalType.Instruction: {
         const called = t.relation[r] !== Relation.Lexical;
         nodeOfRow[r] = add(parent, address(module, t.offset[r]!), called ? NodeKind.Function : NodeKind.Statement, {
-          file, line, module, callLine: called ? callLine : null,
+          file,
+          line,
+          module,
+          callLine: called ? callLine : null,
         });
         break;
       }
       default:
         // A lexical type newer than format 4.0: keep the context (its values count) under a neutral name.
-        nodeOfRow[r] = add(parent, `<context ${t.ctxId[r]} of type ${t.lexicalType[r]}>`, NodeKind.Statement, { file, line, module });
+        nodeOfRow[r] = add(parent, `<context ${t.ctxId[r]} of type ${t.lexicalType[r]}>`, NodeKind.Statement, {
+          file,
+          line,
+          module,
+        });
     }
   }
   return { nodeOfRow, nodeName };

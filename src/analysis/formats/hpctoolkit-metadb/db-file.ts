@@ -37,7 +37,12 @@ export class DbFile {
   readonly sections: readonly Section[];
 
   /** Validates the common header and footer; `sectionNames` are the sections this reader needs, in header order. */
-  constructor(readonly path: string, readonly bytes: Uint8Array, format: DbFormat, sectionNames: readonly string[]) {
+  constructor(
+    readonly path: string,
+    readonly bytes: Uint8Array,
+    format: DbFormat,
+    sectionNames: readonly string[],
+  ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.size = bytes.byteLength;
     const { tag, footer } = DB_FORMATS[format];
@@ -45,22 +50,32 @@ export class DbFile {
     if (this.size < MAGIC.length || this.ascii(0, MAGIC.length) !== MAGIC) {
       throw this.error(`not an HPCToolkit database file (the magic "${MAGIC}" is missing)`);
     }
-    if (this.size < 0x10) throw this.error(`the file is truncated: ${this.size} bytes, shorter than the 16-byte header`);
+    if (this.size < 0x10)
+      throw this.error(`the file is truncated: ${this.size} bytes, shorter than the 16-byte header`);
     const actualTag = this.ascii(0x0a, 4);
-    if (actualTag !== tag) throw this.error(`wrong file type: the header says "${printable(actualTag)}", expected "${tag}"`);
+    if (actualTag !== tag)
+      throw this.error(`wrong file type: the header says "${printable(actualTag)}", expected "${tag}"`);
     const major = this.bytes[0x0e]!;
     this.minorVersion = this.bytes[0x0f]!;
     if (major !== SUPPORTED_MAJOR_VERSION) {
-      throw this.error(`unsupported format version ${major}.${this.minorVersion} (HPC Lens reads version ${SUPPORTED_MAJOR_VERSION}.x)`);
+      throw this.error(
+        `unsupported format version ${major}.${this.minorVersion} (HPC Lens reads version ${SUPPORTED_MAJOR_VERSION}.x)`,
+      );
     }
-    if (this.size < headerSize + footer.length) throw this.error(`the file is truncated: ${this.size} bytes, too short for its ${headerSize}-byte header and footer`);
+    if (this.size < headerSize + footer.length)
+      throw this.error(
+        `the file is truncated: ${this.size} bytes, too short for its ${headerSize}-byte header and footer`,
+      );
     const actualFooter = this.ascii(this.size - footer.length, footer.length);
-    if (actualFooter !== footer) throw this.error(`the file is truncated or damaged: it does not end with the footer "${footer}"`);
+    if (actualFooter !== footer)
+      throw this.error(`the file is truncated or damaged: it does not end with the footer "${footer}"`);
     this.sections = sectionNames.map((name, i) => {
       const size = this.u64(0x10 + 0x10 * i);
       const offset = this.u64(0x18 + 0x10 * i);
       if (offset + size > this.size) {
-        throw this.error(`the ${name} section (${size} bytes at offset ${offset}) extends past the end of the file (${this.size} bytes)`);
+        throw this.error(
+          `the ${name} section (${size} bytes at offset ${offset}) extends past the end of the file (${this.size} bytes)`,
+        );
       }
       return { name, offset, size };
     });
@@ -86,19 +101,37 @@ export class DbFile {
    * u32 count, u8 structure size), checked to lie in the file: `what` names the structures in
    * errors, `minSize` is their size in format 4.0 and `headerSize` the section's header.
    */
-  structArray(section: Section, what: string, minSize: number, headerSize = 0x0d): { pointer: number; count: number; size: number } {
-    if (section.size < headerSize) throw this.error(`the ${section.name} section is ${section.size} bytes, too small for its ${headerSize}-byte header`);
+  structArray(
+    section: Section,
+    what: string,
+    minSize: number,
+    headerSize = 0x0d,
+  ): { pointer: number; count: number; size: number } {
+    if (section.size < headerSize)
+      throw this.error(
+        `the ${section.name} section is ${section.size} bytes, too small for its ${headerSize}-byte header`,
+      );
     const pointer = this.u64(section.offset);
     const count = this.u32(section.offset + 0x08);
     const size = this.u8(section.offset + 0x0c);
-    if (count > 0 && size < minSize) throw this.error(`the ${what} are ${size} bytes, smaller than the ${minSize} bytes of format 4.0`);
+    if (count > 0 && size < minSize)
+      throw this.error(`the ${what} are ${size} bytes, smaller than the ${minSize} bytes of format 4.0`);
     this.checkRange(pointer, count, size, `the ${what}`, section);
     return { pointer, count, size };
   }
 
-  u8(offset: number): number { this.check(offset, 1); return this.bytes[offset]!; }
-  u16(offset: number): number { this.check(offset, 2); return this.view.getUint16(offset, true); }
-  u32(offset: number): number { this.check(offset, 4); return this.view.getUint32(offset, true); }
+  u8(offset: number): number {
+    this.check(offset, 1);
+    return this.bytes[offset]!;
+  }
+  u16(offset: number): number {
+    this.check(offset, 2);
+    return this.view.getUint16(offset, true);
+  }
+  u32(offset: number): number {
+    this.check(offset, 4);
+    return this.view.getUint32(offset, true);
+  }
 
   /**
    * A u64 as a number. Pointers, sizes and counts beyond 2^53 cannot address a real file; they come
@@ -110,13 +143,18 @@ export class DbFile {
   }
 
   /** A u64 that must be exact (e.g. an instruction offset). */
-  bigU64(offset: number): bigint { this.check(offset, 8); return this.view.getBigUint64(offset, true); }
+  bigU64(offset: number): bigint {
+    this.check(offset, 8);
+    return this.view.getBigUint64(offset, true);
+  }
 
   /** The NUL-terminated UTF-8 string at `offset`. */
   cString(offset: number, what: string): string {
-    if (!(offset > 0 && offset < this.size)) throw this.error(`${what}: string pointer ${offset} lies outside the file (${this.size} bytes)`);
+    if (!(offset > 0 && offset < this.size))
+      throw this.error(`${what}: string pointer ${offset} lies outside the file (${this.size} bytes)`);
     const end = this.bytes.indexOf(0, offset);
-    if (end < 0) throw this.error(`${what}: the string at offset ${offset} has no terminating NUL before the end of the file`);
+    if (end < 0)
+      throw this.error(`${what}: the string at offset ${offset} has no terminating NUL before the end of the file`);
     return utf8.decode(this.bytes.subarray(offset, end));
   }
 
@@ -126,7 +164,9 @@ export class DbFile {
 
   private check(offset: number, width: number): void {
     if (!(offset >= 0 && offset + width <= this.size)) {
-      throw this.error(`read of ${width} bytes at offset ${offset} lies outside the file (${this.size} bytes): the file is truncated or a pointer is corrupt`);
+      throw this.error(
+        `read of ${width} bytes at offset ${offset} lies outside the file (${this.size} bytes): the file is truncated or a pointer is corrupt`,
+      );
     }
   }
 }

@@ -10,7 +10,10 @@ export type ContextCoordinates = Partial<Omit<ExecutionContext, 'label'>>;
  * (or else GPUCONTEXT) → GPU device, GPUSTREAM → stream, all by logical id (dense from 0). NODE and
  * CORE identify hardware and only appear in the description.
  */
-export function contextOfIdTuple(tuple: readonly IdentifierEntry[], idNames: readonly string[]): { coordinates: ContextCoordinates; description: string } {
+export function contextOfIdTuple(
+  tuple: readonly IdentifierEntry[],
+  idNames: readonly string[],
+): { coordinates: ContextCoordinates; description: string } {
   const coordinates: ContextCoordinates = {};
   const parts: string[] = [];
   let gpuDeviceFromContext = -1;
@@ -18,11 +21,21 @@ export function contextOfIdTuple(tuple: readonly IdentifierEntry[], idNames: rea
     const kind = idNames[id.kind] ?? `KIND${id.kind}`;
     parts.push(`${kind} ${id.isPhysical ? id.physicalId.toString() : id.logicalId}`);
     switch (kind.toUpperCase()) {
-      case 'RANK': coordinates.rank = id.logicalId; break;
-      case 'THREAD': coordinates.thread = id.logicalId; break;
-      case 'GPUDEVICE': coordinates.gpuDevice = id.logicalId; break;
-      case 'GPUCONTEXT': gpuDeviceFromContext = id.logicalId; break;
-      case 'GPUSTREAM': coordinates.gpuStream = id.logicalId; break;
+      case 'RANK':
+        coordinates.rank = id.logicalId;
+        break;
+      case 'THREAD':
+        coordinates.thread = id.logicalId;
+        break;
+      case 'GPUDEVICE':
+        coordinates.gpuDevice = id.logicalId;
+        break;
+      case 'GPUCONTEXT':
+        gpuDeviceFromContext = id.logicalId;
+        break;
+      case 'GPUSTREAM':
+        coordinates.gpuStream = id.logicalId;
+        break;
     }
   }
   if (coordinates.gpuDevice === undefined && gpuDeviceFromContext >= 0) coordinates.gpuDevice = gpuDeviceFromContext;
@@ -31,8 +44,12 @@ export function contextOfIdTuple(tuple: readonly IdentifierEntry[], idNames: rea
 
 /** Orders contexts by rank, then CPU threads before GPU streams (absent coordinates first). */
 export function compareCoordinates(a: ContextCoordinates, b: ContextCoordinates): number {
-  return (a.rank ?? -1) - (b.rank ?? -1) || (a.gpuDevice ?? -1) - (b.gpuDevice ?? -1)
-    || (a.gpuStream ?? -1) - (b.gpuStream ?? -1) || (a.thread ?? -1) - (b.thread ?? -1);
+  return (
+    (a.rank ?? -1) - (b.rank ?? -1) ||
+    (a.gpuDevice ?? -1) - (b.gpuDevice ?? -1) ||
+    (a.gpuStream ?? -1) - (b.gpuStream ?? -1) ||
+    (a.thread ?? -1) - (b.thread ?? -1)
+  );
 }
 
 /**
@@ -41,7 +58,9 @@ export function compareCoordinates(a: ContextCoordinates, b: ContextCoordinates)
  * the application profiles in context order. Profiles with the same coordinates share a context.
  */
 export function addExecutionContexts(
-  b: ProfileBuilder, profiles: readonly ProfileInfo[], idNames: readonly string[],
+  b: ProfileBuilder,
+  profiles: readonly ProfileInfo[],
+  idNames: readonly string[],
 ): { contextOfProfile: Int32Array; applicationProfiles: ProfileInfo[] } {
   const app = profiles.filter(p => !p.isSummary).map(p => ({ p, ...contextOfIdTuple(p.idTuple, idNames) }));
   app.sort((x, y) => compareCoordinates(x.coordinates, y.coordinates) || x.p.index - y.p.index);
@@ -49,7 +68,10 @@ export function addExecutionContexts(
   const described = new Map<number, string>();
   for (const { p, coordinates, description } of app) {
     const c = b.context(coordinates);
-    if (described.has(c)) b.warnings.push(`profiles "${described.get(c)}" and "${description}" have the same rank/thread/GPU coordinates; their values are added up`);
+    if (described.has(c))
+      b.warnings.push(
+        `profiles "${described.get(c)}" and "${description}" have the same rank/thread/GPU coordinates; their values are added up`,
+      );
     else described.set(c, description);
     contextOfProfile[p.index] = c;
   }

@@ -83,15 +83,26 @@ export interface MetaDb {
   contexts: ContextTable;
 }
 
-const SECTIONS = ['General Properties', 'Identifier Names', 'Performance Metrics', 'Context Tree', 'Common String Table', 'Load Modules', 'Source Files', 'Functions'] as const;
+const SECTIONS = [
+  'General Properties',
+  'Identifier Names',
+  'Performance Metrics',
+  'Context Tree',
+  'Common String Table',
+  'Load Modules',
+  'Source Files',
+  'Functions',
+] as const;
 const CANONICAL_ENTRY_NAMES = ['unknown entry', 'main thread', 'application thread'];
 const CONTEXT_HEADER_SIZE = 0x20;
 
 export function parseMetaDb(path: string, bytes: Uint8Array): MetaDb {
   const db = new DbFile(path, bytes, 'meta', SECTIONS);
-  const [general, idNamesSection, metricsSection, contextSection, , modulesSection, filesSection, functionsSection] = db.sections as Section[];
+  const [general, idNamesSection, metricsSection, contextSection, , modulesSection, filesSection, functionsSection] =
+    db.sections as Section[];
   const needs = (s: Section, bytes: number) => {
-    if (s.size < bytes) throw db.error(`the ${s.name} section is ${s.size} bytes, too small for its ${bytes}-byte header`);
+    if (s.size < bytes)
+      throw db.error(`the ${s.name} section is ${s.size} bytes, too small for its ${bytes}-byte header`);
   };
   needs(general!, 0x10);
   const optionalString = (ptr: number, what: string) => (ptr === 0 ? '' : db.cString(ptr, what));
@@ -106,7 +117,9 @@ export function parseMetaDb(path: string, bytes: Uint8Array): MetaDb {
   for (let k = 0; k < nKinds; k++) idNames.push(db.cString(db.u64(ppNames + 8 * k), `identifier name ${k}`));
 
   const { scopes, metrics } = parseMetrics(db, metricsSection!);
-  const modules = parseArray(db, modulesSection!, 'load module', 0x10, (at, i) => db.cString(db.u64(at + 8), `the path of load module ${i}`));
+  const modules = parseArray(db, modulesSection!, 'load module', 0x10, (at, i) =>
+    db.cString(db.u64(at + 8), `the path of load module ${i}`),
+  );
   const files = parseArray(db, filesSection!, 'source file', 0x10, (at, i) => ({
     path: db.cString(db.u64(at + 8), `the path of source file ${i}`),
     copied: (db.u32(at) & 1) === 1,
@@ -127,11 +140,23 @@ export function parseMetaDb(path: string, bytes: Uint8Array): MetaDb {
   });
   const functionIndex = arrayIndexer(db, functionsSection!, 'function');
   const contexts = parseContextTree(db, contextSection!, { functionIndex, fileIndex, moduleIndex });
-  return { title, description, minorVersion: db.minorVersion, idNames, scopes, metrics, modules, files, functions, contexts };
+  return {
+    title,
+    description,
+    minorVersion: db.minorVersion,
+    idNames,
+    scopes,
+    metrics,
+    modules,
+    files,
+    functions,
+    contexts,
+  };
 }
 
 function parseMetrics(db: DbFile, section: Section): { scopes: PropagationScope[]; metrics: MetricDescription[] } {
-  if (section.size < 0x1b) throw db.error(`the ${section.name} section is ${section.size} bytes, too small for its 27-byte header`);
+  if (section.size < 0x1b)
+    throw db.error(`the ${section.name} section is ${section.size} bytes, too small for its 27-byte header`);
   const at = section.offset;
   const pMetrics = db.u64(at);
   const nMetrics = db.u32(at + 0x08);
@@ -142,7 +167,8 @@ function parseMetrics(db: DbFile, section: Section): { scopes: PropagationScope[
   const nScopes = db.u16(at + 0x18);
   const szScope = db.u8(at + 0x1a);
   const minSize = (what: string, size: number, min: number) => {
-    if (size < min) throw db.error(`the ${what} structures are ${size} bytes, smaller than the ${min} bytes of format 4.0`);
+    if (size < min)
+      throw db.error(`the ${what} structures are ${size} bytes, smaller than the ${min} bytes of format 4.0`);
   };
   minSize('metric description', szMetric, 0x1c);
   minSize('propagated-metric', szScopeInst, 0x0a);
@@ -153,11 +179,16 @@ function parseMetrics(db: DbFile, section: Section): { scopes: PropagationScope[
   const scopes: PropagationScope[] = [];
   for (let i = 0; i < nScopes; i++) {
     const s = pScopes + i * szScope;
-    scopes.push({ name: db.cString(db.u64(s), `the name of propagation scope ${i}`), type: db.u8(s + 8), propagationIndex: db.u8(s + 9) });
+    scopes.push({
+      name: db.cString(db.u64(s), `the name of propagation scope ${i}`),
+      type: db.u8(s + 8),
+      propagationIndex: db.u8(s + 9),
+    });
   }
   const scopeAt = (ptr: number, what: string): PropagationScope => {
     const k = (ptr - pScopes) / szScope;
-    if (!Number.isInteger(k) || k < 0 || k >= nScopes) throw db.error(`${what} points to ${ptr}, which is not one of the ${nScopes} propagation scopes`);
+    if (!Number.isInteger(k) || k < 0 || k >= nScopes)
+      throw db.error(`${what} points to ${ptr}, which is not one of the ${nScopes} propagation scopes`);
     return scopes[k]!;
   };
   const metrics: MetricDescription[] = [];
@@ -173,7 +204,10 @@ function parseMetrics(db: DbFile, section: Section): { scopes: PropagationScope[
     const scopesOfMetric: MetricDescription['scopes'] = [];
     for (let k = 0; k < nInsts; k++) {
       const p = pInsts + k * szScopeInst;
-      scopesOfMetric.push({ scope: scopeAt(db.u64(p), `variant ${k} of metric "${name}"`), propMetricId: db.u16(p + 8) });
+      scopesOfMetric.push({
+        scope: scopeAt(db.u64(p), `variant ${k} of metric "${name}"`),
+        propMetricId: db.u16(p + 8),
+      });
     }
     const summaries: MetricDescription['summaries'] = [];
     for (let k = 0; k < nSummaries; k++) {
@@ -191,19 +225,32 @@ function parseMetrics(db: DbFile, section: Section): { scopes: PropagationScope[
 }
 
 /** Reads a `{p, u32 n, u16 sz}` array header and its elements (Load Modules, Source Files, Functions). */
-function parseArray<T>(db: DbFile, section: Section, what: string, minStride: number, read: (at: number, i: number) => T): T[] {
+function parseArray<T>(
+  db: DbFile,
+  section: Section,
+  what: string,
+  minStride: number,
+  read: (at: number, i: number) => T,
+): T[] {
   const { base, count, stride } = arrayHeader(db, section, what, minStride);
   const out: T[] = new Array(count);
   for (let i = 0; i < count; i++) out[i] = read(base + i * stride, i);
   return out;
 }
 
-function arrayHeader(db: DbFile, section: Section, what: string, minStride: number): { base: number; count: number; stride: number } {
-  if (section.size < 0x0e) throw db.error(`the ${section.name} section is ${section.size} bytes, too small for its 14-byte header`);
+function arrayHeader(
+  db: DbFile,
+  section: Section,
+  what: string,
+  minStride: number,
+): { base: number; count: number; stride: number } {
+  if (section.size < 0x0e)
+    throw db.error(`the ${section.name} section is ${section.size} bytes, too small for its 14-byte header`);
   const base = db.u64(section.offset);
   const count = db.u32(section.offset + 8);
   const stride = db.u16(section.offset + 0x0c);
-  if (count > 0 && stride < minStride) throw db.error(`the ${what} structures are ${stride} bytes, smaller than the ${minStride} bytes of format 4.0`);
+  if (count > 0 && stride < minStride)
+    throw db.error(`the ${what} structures are ${stride} bytes, smaller than the ${minStride} bytes of format 4.0`);
   db.checkRange(base, count, stride, `the ${what} array`, section);
   return { base, count, stride };
 }
@@ -213,7 +260,10 @@ function arrayIndexer(db: DbFile, section: Section, what: string): (ptr: number,
   const { base, count, stride } = arrayHeader(db, section, what, 1);
   return (ptr, who) => {
     const i = (ptr - base) / stride;
-    if (!Number.isInteger(i) || i < 0 || i >= count) throw db.error(`${who} refers to offset ${ptr}, which is not one of the ${count} entries of the ${section.name} section`);
+    if (!Number.isInteger(i) || i < 0 || i >= count)
+      throw db.error(
+        `${who} refers to offset ${ptr}, which is not one of the ${count} entries of the ${section.name} section`,
+      );
     return i;
   };
 }
@@ -231,11 +281,13 @@ interface Indexers {
  * ends on any input.
  */
 function parseContextTree(db: DbFile, section: Section, ix: Indexers): ContextTable {
-  if (section.size < 0x0b) throw db.error(`the ${section.name} section is ${section.size} bytes, too small for its 11-byte header`);
+  if (section.size < 0x0b)
+    throw db.error(`the ${section.name} section is ${section.size} bytes, too small for its 11-byte header`);
   const pEntries = db.u64(section.offset);
   const nEntries = db.u16(section.offset + 8);
   const szEntry = db.u8(section.offset + 0x0a);
-  if (nEntries > 0 && szEntry < 0x20) throw db.error(`the entry-point structures are ${szEntry} bytes, smaller than the 32 bytes of format 4.0`);
+  if (nEntries > 0 && szEntry < 0x20)
+    throw db.error(`the entry-point structures are ${szEntry} bytes, smaller than the 32 bytes of format 4.0`);
   db.checkRange(pEntries, nEntries, szEntry, 'the entry points', section);
 
   const capacity = Math.floor(section.size / CONTEXT_HEADER_SIZE) + nEntries;
@@ -262,7 +314,10 @@ function parseContextTree(db: DbFile, section: Section, ix: Indexers): ContextTa
   };
   const addRow = (id: number, parentRow: number): number => {
     if (id === 0) throw db.error('a context has id 0, which is reserved for the implicit global context');
-    if (count === capacity) throw db.error(`the ${section.name} section holds more contexts than fit in it: its child pointers overlap or form a cycle`);
+    if (count === capacity)
+      throw db.error(
+        `the ${section.name} section holds more contexts than fit in it: its child pointers overlap or form a cycle`,
+      );
     ctxId[count] = id;
     parent[count] = parentRow;
     func[count] = -1;
@@ -284,11 +339,16 @@ function parseContextTree(db: DbFile, section: Section, ix: Indexers): ContextTa
       const top = stack.length - 3;
       const cursor = stack[top]!;
       const end = stack[top + 1]!;
-      if (cursor >= end) { stack.length = top; continue; }
-      if (end - cursor < CONTEXT_HEADER_SIZE) throw db.error(`a child array ends in the middle of a context record at offset ${cursor}`);
+      if (cursor >= end) {
+        stack.length = top;
+        continue;
+      }
+      if (end - cursor < CONTEXT_HEADER_SIZE)
+        throw db.error(`a child array ends in the middle of a context record at offset ${cursor}`);
       const nFlex = db.u8(cursor + 0x17);
       const size = CONTEXT_HEADER_SIZE + 8 * nFlex;
-      if (end - cursor < size) throw db.error(`the context record at offset ${cursor} (${size} bytes) runs past the end of its child array`);
+      if (end - cursor < size)
+        throw db.error(`the context record at offset ${cursor} (${size} bytes) runs past the end of its child array`);
       stack[top] = cursor + size;
       const r = addRow(db.u32(cursor + 0x10), stack[top + 2]!);
       const flags = db.u8(cursor + 0x14);
@@ -302,9 +362,17 @@ function parseContextTree(db: DbFile, section: Section, ix: Indexers): ContextTa
 
   const table = {
     count,
-    ctxId: ctxId.slice(0, count), parent: parent.slice(0, count), lexicalType: lexicalType.slice(0, count),
-    relation: relation.slice(0, count), func: func.slice(0, count), file: file.slice(0, count), line: line.slice(0, count),
-    module: module.slice(0, count), offset: offset.slice(0, count), propagation: propagation.slice(0, count), entryPoints,
+    ctxId: ctxId.slice(0, count),
+    parent: parent.slice(0, count),
+    lexicalType: lexicalType.slice(0, count),
+    relation: relation.slice(0, count),
+    func: func.slice(0, count),
+    file: file.slice(0, count),
+    line: line.slice(0, count),
+    module: module.slice(0, count),
+    offset: offset.slice(0, count),
+    propagation: propagation.slice(0, count),
+    entryPoints,
   };
   return { ...table, rowOf: contextIndex(db, table.ctxId) };
 }
@@ -315,12 +383,18 @@ function parseContextTree(db: DbFile, section: Section, ix: Indexers): ContextTa
  * has a single u32 (line), so every sub-field starts a word of its own.
  */
 function readFlex(
-  db: DbFile, record: number, flags: number, nFlex: number, row: number,
+  db: DbFile,
+  record: number,
+  flags: number,
+  nFlex: number,
+  row: number,
   cols: { func: Int32Array; file: Int32Array; line: Uint32Array; module: Int32Array; offset: BigUint64Array },
-  ix: Indexers, id: number,
+  ix: Indexers,
+  id: number,
 ): void {
   const words = (flags & 1) + (flags & 2) + (flags & 4) / 2;
-  if (words > nFlex) throw db.error(`context ${id} has flags ${flags} that need ${words} flex words, but its record has ${nFlex}`);
+  if (words > nFlex)
+    throw db.error(`context ${id} has flags ${flags} that need ${words} flex words, but its record has ${nFlex}`);
   let at = record + CONTEXT_HEADER_SIZE;
   if (flags & 1) {
     cols.func[row] = ix.functionIndex(db.u64(at), `context ${id}`);

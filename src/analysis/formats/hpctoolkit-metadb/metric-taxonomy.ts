@@ -21,7 +21,10 @@ export interface TaxonomyEntry {
   exclusiveScope: string | null;
 }
 
-interface Input { metric: string; scope: string }
+interface Input {
+  metric: string;
+  scope: string;
+}
 
 /** Taxonomy entries in document order, one per meta.db metric (the first that presents it). */
 export function parseMetricTaxonomy(text: string): TaxonomyEntry[] {
@@ -41,9 +44,12 @@ export function parseMetricTaxonomy(text: string): TaxonomyEntry[] {
     if (metric && !seen.has(metric)) {
       seen.add(metric);
       out.push({
-        metric, name: name || metric,
+        metric,
+        name: name || metric,
         description: typeof node['description'] === 'string' ? node['description'].trim() : '',
-        groups, inclusiveScope: inclusive?.scope ?? null, exclusiveScope: exclusive?.scope ?? null,
+        groups,
+        inclusiveScope: inclusive?.scope ?? null,
+        exclusiveScope: exclusive?.scope ?? null,
       });
     }
     if (Array.isArray(node['children'])) for (const c of node['children']) walk(c, name ? [...groups, name] : groups);
@@ -62,7 +68,8 @@ function variantFormula(variants: unknown): Record<string, unknown> | null {
 /** An input reference, written directly or as `{standard: …}`; computed formulas give null. */
 function inputOf(v: unknown): Input | null {
   if (isRecord(v) && !('metric' in v) && 'standard' in v) v = v['standard'];
-  if (isRecord(v) && typeof v['metric'] === 'string') return { metric: v['metric'], scope: typeof v['scope'] === 'string' ? v['scope'] : '' };
+  if (isRecord(v) && typeof v['metric'] === 'string')
+    return { metric: v['metric'], scope: typeof v['scope'] === 'string' ? v['scope'] : '' };
   return null;
 }
 

@@ -39,7 +39,11 @@ const ID_SIZE = 16;
 export function parseProfileDb(path: string, bytes: Uint8Array): ProfileDb {
   const file = new DbFile(path, bytes, 'profile', SECTIONS);
   const [infos, tuples] = file.sections as Section[];
-  const { pointer: pProfiles, count: nProfiles, size: szProfile } = file.structArray(infos!, 'profile structures', 0x2c);
+  const {
+    pointer: pProfiles,
+    count: nProfiles,
+    size: szProfile,
+  } = file.structArray(infos!, 'profile structures', 0x2c);
   const profiles: ProfileInfo[] = [];
   for (let i = 0; i < nProfiles; i++) {
     const at = pProfiles + i * szProfile;
@@ -66,7 +70,12 @@ function readIdTuple(file: DbFile, at: number, section: Section, profile: number
   const out: IdentifierEntry[] = [];
   for (let k = 0; k < nIds; k++) {
     const id = at + 8 + k * ID_SIZE;
-    out.push({ kind: file.u8(id), isPhysical: (file.u16(id + 2) & 1) === 1, logicalId: file.u32(id + 4), physicalId: file.bigU64(id + 8) });
+    out.push({
+      kind: file.u8(id),
+      isPhysical: (file.u16(id + 2) & 1) === 1,
+      logicalId: file.u32(id + 4),
+      physicalId: file.bigU64(id + 8),
+    });
   }
   return out;
 }
@@ -76,7 +85,11 @@ function readIdTuple(file: DbFile, at: number, section: Section, profile: number
  * ascending within a context). The whole block is validated first, so the loop itself reads the
  * buffer without per-value checks.
  */
-export function forEachProfileValue(db: ProfileDb, profile: ProfileInfo, visit: (ctxId: number, metricId: number, value: number) => void): void {
+export function forEachProfileValue(
+  db: ProfileDb,
+  profile: ProfileInfo,
+  visit: (ctxId: number, metricId: number, value: number) => void,
+): void {
   const { file } = db;
   const { nValues, pValues, nCtxs, pCtxIndices, index } = profile;
   if (nCtxs === 0 && nValues === 0) return;
@@ -88,7 +101,9 @@ export function forEachProfileValue(db: ProfileDb, profile: ProfileInfo, visit: 
   for (let j = 0; j < nCtxs; j++) {
     const start = startOf(j);
     if (start < previous || start > nValues) {
-      throw file.error(`profile ${index}: the context index entry ${j} starts at value ${start}, outside ${previous}–${nValues}`);
+      throw file.error(
+        `profile ${index}: the context index entry ${j} starts at value ${start}, outside ${previous}–${nValues}`,
+      );
     }
     previous = start;
   }

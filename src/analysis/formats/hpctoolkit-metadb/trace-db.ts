@@ -32,7 +32,11 @@ const TRACE_HEADER_SIZE = 0x18;
 export function parseTraceDb(path: string, bytes: Uint8Array): TraceDb {
   const file = new DbFile(path, bytes, 'trace', SECTIONS);
   const section = file.sections[0] as Section;
-  const { pointer: pTraces, count: nTraces, size: szTrace } = file.structArray(section, 'trace headers', TRACE_HEADER_SIZE, 0x20);
+  const {
+    pointer: pTraces,
+    count: nTraces,
+    size: szTrace,
+  } = file.structArray(section, 'trace headers', TRACE_HEADER_SIZE, 0x20);
   const lines: TraceLine[] = [];
   for (let i = 0; i < nTraces; i++) {
     const at = pTraces + i * szTrace;
@@ -40,11 +44,18 @@ export function parseTraceDb(path: string, bytes: Uint8Array): TraceDb {
     const pEnd = file.u64(at + 0x10);
     const bytesInLine = pEnd - pStart;
     if (bytesInLine < 0 || bytesInLine % TRACE_ELEMENT_SIZE !== 0) {
-      throw file.error(`trace line ${i}: its elements run from offset ${pStart} to ${pEnd}, which is not a whole number of ${TRACE_ELEMENT_SIZE}-byte elements`);
+      throw file.error(
+        `trace line ${i}: its elements run from offset ${pStart} to ${pEnd}, which is not a whole number of ${TRACE_ELEMENT_SIZE}-byte elements`,
+      );
     }
     const count = bytesInLine / TRACE_ELEMENT_SIZE;
     file.checkRange(pStart, count, TRACE_ELEMENT_SIZE, `the elements of trace line ${i}`);
     lines.push({ index: i, profIndex: file.u32(at), start: pStart, count });
   }
-  return { file, lines, minTimestamp: file.bigU64(section.offset + 0x10), maxTimestamp: file.bigU64(section.offset + 0x18) };
+  return {
+    file,
+    lines,
+    minTimestamp: file.bigU64(section.offset + 0x10),
+    maxTimestamp: file.bigU64(section.offset + 0x18),
+  };
 }

@@ -27,22 +27,36 @@ const ABORT_CHECK_EVERY = 1 << 16;
  * Returns the number of samples (0: no trace is attached).
  */
 export function addTraceTimeline(
-  b: ProfileBuilder, db: TraceDb, meta: MetaDb, nodes: ContextNodes, profiles: readonly ProfileInfo[], contextOfProfile: Int32Array,
+  b: ProfileBuilder,
+  db: TraceDb,
+  meta: MetaDb,
+  nodes: ContextNodes,
+  profiles: readonly ProfileInfo[],
+  contextOfProfile: Int32Array,
   options: { signal?: AbortSignal; onProgress?: (fraction: number) => void } = {},
 ): number {
   const { file } = db;
   for (const line of db.lines) {
-    if (line.profIndex >= profiles.length) throw file.error(`trace line ${line.index} belongs to profile ${line.profIndex}, but profile.db has ${profiles.length} profiles`);
-    if (contextOfProfile[line.profIndex]! < 0) throw file.error(`trace line ${line.index} belongs to profile ${line.profIndex}, a summary profile, which is not an execution context`);
+    if (line.profIndex >= profiles.length)
+      throw file.error(
+        `trace line ${line.index} belongs to profile ${line.profIndex}, but profile.db has ${profiles.length} profiles`,
+      );
+    if (contextOfProfile[line.profIndex]! < 0)
+      throw file.error(
+        `trace line ${line.index} belongs to profile ${line.profIndex}, a summary profile, which is not an execution context`,
+      );
   }
   const range = timestampRange(db);
   if (range.count === 0) return 0;
   const span = (range.maxHi - range.minHi) * TWO_32 + (range.maxLo - range.minLo);
-  if (span > Number.MAX_SAFE_INTEGER) throw file.error(`the timestamps span ${span.toExponential(3)} ns, more than 104 days: a timestamp is corrupt`);
+  if (span > Number.MAX_SAFE_INTEGER)
+    throw file.error(`the timestamps span ${span.toExponential(3)} ns, more than 104 days: a timestamp is corrupt`);
   const min = BigInt(range.minHi) * BigInt(TWO_32) + BigInt(range.minLo);
   const max = BigInt(range.maxHi) * BigInt(TWO_32) + BigInt(range.maxLo);
   if (db.minTimestamp !== min || db.maxTimestamp !== max) {
-    b.warnings.push(`${file.path}: the header's time range ${db.minTimestamp}–${db.maxTimestamp} ns differs from the samples' ${min}–${max} ns; the samples' range is used`);
+    b.warnings.push(
+      `${file.path}: the header's time range ${db.minTimestamp}–${db.maxTimestamp} ns differs from the samples' ${min}–${max} ns; the samples' range is used`,
+    );
   }
 
   const { parentNode, nodeName } = nodes;
@@ -63,18 +77,38 @@ export function addTraceTimeline(
   const tb = new TraceBuilder(b.tree.strings);
   tb.originNs = min.toString();
   const timeline = new LineTimeline(depthOfNode, parentNode, maxDepth);
-  const lines = db.lines.filter(l => l.count > 0)
+  const lines = db.lines
+    .filter(l => l.count > 0)
     .sort((x, y) => contextOfProfile[x.profIndex]! - contextOfProfile[y.profIndex]! || x.index - y.index);
-  let unknown = 0, unsorted = 0, samples = 0;
+  let unknown = 0,
+    unsorted = 0,
+    samples = 0;
   lines.forEach((line, k) => {
     throwIfAborted(options.signal);
     const context = contextOfProfile[line.profIndex]!;
     const { coordinates: c } = contextOfIdTuple(profiles[line.profIndex]!.idTuple, meta.idNames);
-    const rank = c.rank ?? -1, thread = c.thread ?? -1, gpuDevice = c.gpuDevice ?? -1, gpuStream = c.gpuStream ?? -1;
-    const name = [thread >= 0 ? `thread ${thread}` : '', gpuDevice >= 0 ? `GPU ${gpuDevice}` : '', gpuStream >= 0 ? `stream ${gpuStream}` : ''].filter(Boolean).join(' · ');
+    const rank = c.rank ?? -1,
+      thread = c.thread ?? -1,
+      gpuDevice = c.gpuDevice ?? -1,
+      gpuStream = c.gpuStream ?? -1;
+    const name = [
+      thread >= 0 ? `thread ${thread}` : '',
+      gpuDevice >= 0 ? `GPU ${gpuDevice}` : '',
+      gpuStream >= 0 ? `stream ${gpuStream}` : '',
+    ]
+      .filter(Boolean)
+      .join(' · ');
     const track = tb.addTrack({
-      name: name || 'main', kind: gpuStream >= 0 ? 'gpu-stream' : 'thread', process: rank >= 0 ? `rank ${rank}` : 'process',
-      pid: rank >= 0 ? String(rank) : '', tid: thread >= 0 ? String(thread) : '', rank, thread, gpuDevice, gpuStream, context,
+      name: name || 'main',
+      kind: gpuStream >= 0 ? 'gpu-stream' : 'thread',
+      process: rank >= 0 ? `rank ${rank}` : 'process',
+      pid: rank >= 0 ? String(rank) : '',
+      tid: thread >= 0 ? String(thread) : '',
+      rank,
+      thread,
+      gpuDevice,
+      gpuStream,
+      context,
     });
     const { time, ctx, sorted } = decodeLine(db, line, range.minHi, range.minLo);
     if (!sorted) unsorted++;
@@ -84,14 +118,23 @@ export function addTraceTimeline(
       const node = nodeOfCtx(ctx[i]!);
       if (node === -2) unknown++;
       if (node < 0) timeline.gap(time[i]!);
-      else { timeline.sample(time[i]!, node); samples++; }
+      else {
+        timeline.sample(time[i]!, node);
+        samples++;
+      }
     }
     timeline.gap(span);
     timeline.emit(tb, track, nodeName);
     options.onProgress?.((k + 1) / lines.length);
   });
-  if (unsorted) b.warnings.push(`${file.path}: ${unsorted} trace line${unsorted === 1 ? ' is' : 's are'} not sorted by time; ${unsorted === 1 ? 'it was' : 'they were'} sorted`);
-  if (unknown) b.warnings.push(`${file.path}: ${unknown} trace samples name contexts meta.db does not list; they are shown as gaps`);
+  if (unsorted)
+    b.warnings.push(
+      `${file.path}: ${unsorted} trace line${unsorted === 1 ? ' is' : 's are'} not sorted by time; ${unsorted === 1 ? 'it was' : 'they were'} sorted`,
+    );
+  if (unknown)
+    b.warnings.push(
+      `${file.path}: ${unknown} trace samples name contexts meta.db does not list; they are shown as gaps`,
+    );
   b.trace = tb.finish();
   return samples;
 }
@@ -99,12 +142,23 @@ export function addTraceTimeline(
 /** Smallest and largest timestamp over all elements, as u32 halves (u64 ns since the epoch exceed 2^53), and the element count. */
 function timestampRange(db: TraceDb): { minHi: number; minLo: number; maxHi: number; maxLo: number; count: number } {
   const view = db.file.view;
-  let minHi = Infinity, minLo = Infinity, maxHi = -1, maxLo = -1, count = 0;
+  let minHi = Infinity,
+    minLo = Infinity,
+    maxHi = -1,
+    maxLo = -1,
+    count = 0;
   for (const line of db.lines) {
     for (let k = 0, at = line.start; k < line.count; k++, at += TRACE_ELEMENT_SIZE) {
-      const lo = view.getUint32(at, true), hi = view.getUint32(at + 4, true);
-      if (hi < minHi || (hi === minHi && lo < minLo)) { minHi = hi; minLo = lo; }
-      if (hi > maxHi || (hi === maxHi && lo > maxLo)) { maxHi = hi; maxLo = lo; }
+      const lo = view.getUint32(at, true),
+        hi = view.getUint32(at + 4, true);
+      if (hi < minHi || (hi === minHi && lo < minLo)) {
+        minHi = hi;
+        minLo = lo;
+      }
+      if (hi > maxHi || (hi === maxHi && lo > maxLo)) {
+        maxHi = hi;
+        maxLo = lo;
+      }
     }
     count += line.count;
   }
@@ -112,7 +166,12 @@ function timestampRange(db: TraceDb): { minHi: number; minLo: number; maxHi: num
 }
 
 /** A line's elements as ns from the origin and ctxIds, sorted by time (stably, when the file's order is not). */
-function decodeLine(db: TraceDb, line: TraceLine, originHi: number, originLo: number): { time: Float64Array; ctx: Uint32Array; sorted: boolean } {
+function decodeLine(
+  db: TraceDb,
+  line: TraceLine,
+  originHi: number,
+  originLo: number,
+): { time: Float64Array; ctx: Uint32Array; sorted: boolean } {
   const view = db.file.view;
   const time = new Float64Array(line.count);
   const ctx = new Uint32Array(line.count);
@@ -141,7 +200,11 @@ class LineTimeline {
   private readonly openRow: Int32Array;
   private open = 0;
 
-  constructor(private readonly depthOfNode: Int32Array, private readonly parent: Int32Array, maxDepth: number) {
+  constructor(
+    private readonly depthOfNode: Int32Array,
+    private readonly parent: Int32Array,
+    maxDepth: number,
+  ) {
     this.openNode = new Int32Array(maxDepth + 1);
     this.openRow = new Int32Array(maxDepth + 1);
   }
@@ -173,7 +236,16 @@ class LineTimeline {
   emit(tb: TraceBuilder, track: number, nodeName: readonly string[]): void {
     for (let r = 0; r < this.kind.length; r++) {
       const node = this.node.get(r);
-      tb.addEvent(this.kind.get(r) as TraceEventKind, track, this.start.get(r), this.duration.get(r), node, this.depth.get(r), '', nodeName[node]!);
+      tb.addEvent(
+        this.kind.get(r) as TraceEventKind,
+        track,
+        this.start.get(r),
+        this.duration.get(r),
+        node,
+        this.depth.get(r),
+        '',
+        nodeName[node]!,
+      );
     }
   }
 

@@ -97,8 +97,14 @@ class ExperimentHandler implements XmlHandler {
     private readonly where: () => number,
   ) {
     this.result = {
-      version: '', metadata: {}, metrics: [], metricDbs: [],
-      parent: new Int32Array(0), kind: new Uint8Array(0), xmlId: new Int32Array(0), maxXmlId: 0,
+      version: '',
+      metadata: {},
+      metrics: [],
+      metricDbs: [],
+      parent: new Int32Array(0),
+      kind: new Uint8Array(0),
+      xmlId: new Int32Array(0),
+      maxXmlId: 0,
       inline: { node: new Int32Array(0), metric: new Int32Array(0), value: new Float64Array(0), significantDigits: 0 },
       warnings: [],
     };
@@ -110,7 +116,8 @@ class ExperimentHandler implements XmlHandler {
       this.rootSeen = true;
       const version = a.get('version') ?? '';
       const major = Number(/^(\d+)\./.exec(version)?.[1] ?? NaN);
-      if (!(major >= 1 && major <= 2)) this.fail(`unsupported experiment.xml version "${version}" (HPC Lens reads versions 1.x and 2.x)`);
+      if (!(major >= 1 && major <= 2))
+        this.fail(`unsupported experiment.xml version "${version}" (HPC Lens reads versions 1.x and 2.x)`);
       this.result.version = version;
       this.result.metadata['experiment.xml version'] = version;
       return;
@@ -146,7 +153,10 @@ class ExperimentHandler implements XmlHandler {
         this.inHeader = this.inSection;
         break;
       case 'SecCallPathProfileData':
-        if (this.inSection) { this.inData = true; this.dataSeen = true; }
+        if (this.inSection) {
+          this.inData = true;
+          this.dataSeen = true;
+        }
         break;
       default:
         if (this.inHeader) this.headerEntry(name, a);
@@ -172,17 +182,32 @@ class ExperimentHandler implements XmlHandler {
     r.parent = this.parent.finish();
     r.kind = this.kind.finish();
     r.xmlId = this.xmlId.finish();
-    r.inline = { node: this.inlineNode.finish(), metric: this.inlineMetric.finish(), value: this.inlineValue.finish(), significantDigits: this.significantDigits };
+    r.inline = {
+      node: this.inlineNode.finish(),
+      metric: this.inlineMetric.finish(),
+      value: this.inlineValue.finish(),
+      significantDigits: this.significantDigits,
+    };
     return r;
   }
 
   private headerEntry(name: string, a: XmlAttributes): void {
     switch (name) {
-      case 'LoadModule': this.tableEntry(this.loadModules, name, a); break;
-      case 'File': this.tableEntry(this.files, name, a, this.options.resolveFile); break;
-      case 'Procedure': this.tableEntry(this.procedures, name, a); break;
-      case 'Metric': this.result.metrics.push(this.metricEntry(name, a, this.result.metrics.length)); break;
-      case 'MetricDB': this.result.metricDbs.push(this.metricEntry(name, a, this.result.metricDbs.length)); break;
+      case 'LoadModule':
+        this.tableEntry(this.loadModules, name, a);
+        break;
+      case 'File':
+        this.tableEntry(this.files, name, a, this.options.resolveFile);
+        break;
+      case 'Procedure':
+        this.tableEntry(this.procedures, name, a);
+        break;
+      case 'Metric':
+        this.result.metrics.push(this.metricEntry(name, a, this.result.metrics.length));
+        break;
+      case 'MetricDB':
+        this.result.metricDbs.push(this.metricEntry(name, a, this.result.metricDbs.length));
+        break;
     }
   }
 
@@ -205,7 +230,9 @@ class ExperimentHandler implements XmlHandler {
       column = Number(dbId);
     }
     return {
-      id, name, column,
+      id,
+      name,
+      column,
       type: t === 'inclusive' || t === 'exclusive' ? t : 'nil',
       partner: a.get('partner') ?? null,
     };
@@ -229,19 +256,50 @@ class ExperimentHandler implements XmlHandler {
         // A frame's own file and module; an inlined Pr without them stays in its host's.
         const f = a.get('f');
         const lm = a.get('lm');
-        file = f !== undefined ? this.lookup(this.files, f, 'file', 'FileTable', element) : element === 'Pr' ? scopeFile : null;
-        module = lm !== undefined ? this.lookup(this.loadModules, lm, 'load module', 'LoadModuleTable', element) : element === 'Pr' ? scopeModule : null;
-        if (element === 'PF' || proc !== '') node = this.addNode(attachTo, proc, NodeKind.Function, file, line, module, callLine, a.get('i'), element);
+        file =
+          f !== undefined
+            ? this.lookup(this.files, f, 'file', 'FileTable', element)
+            : element === 'Pr'
+              ? scopeFile
+              : null;
+        module =
+          lm !== undefined
+            ? this.lookup(this.loadModules, lm, 'load module', 'LoadModuleTable', element)
+            : element === 'Pr'
+              ? scopeModule
+              : null;
+        if (element === 'PF' || proc !== '')
+          node = this.addNode(attachTo, proc, NodeKind.Function, file, line, module, callLine, a.get('i'), element);
         break;
       }
       case 'L': {
         const f = a.get('f');
         if (f !== undefined) file = this.lookup(this.files, f, 'file', 'FileTable', element);
-        node = this.addNode(attachTo, `Loop@${shortName(file)}:${line}`, NodeKind.Loop, file, line, module, 0, a.get('i'), element);
+        node = this.addNode(
+          attachTo,
+          `Loop@${shortName(file)}:${line}`,
+          NodeKind.Loop,
+          file,
+          line,
+          module,
+          0,
+          a.get('i'),
+          element,
+        );
         break;
       }
       case 'S':
-        node = this.addNode(attachTo, `${shortName(file)}:${line}`, NodeKind.Statement, file, line, module, 0, a.get('i'), element);
+        node = this.addNode(
+          attachTo,
+          `${shortName(file)}:${line}`,
+          NodeKind.Statement,
+          file,
+          line,
+          module,
+          0,
+          a.get('i'),
+          element,
+        );
         break;
       case 'C':
         break;
@@ -262,8 +320,15 @@ class ExperimentHandler implements XmlHandler {
   }
 
   private addNode(
-    parent: number, name: string, kind: NodeKind, file: string | null, line: number, module: string | null,
-    callLine: number, id: string | undefined, element: string,
+    parent: number,
+    name: string,
+    kind: NodeKind,
+    file: string | null,
+    line: number,
+    module: string | null,
+    callLine: number,
+    id: string | undefined,
+    element: string,
   ): number {
     const xmlId = id === undefined && !this.options.requireIds ? 0 : this.idOf(id, element);
     const node = this.tree.add(parent, name, kind, { file, line, module, callLine });
@@ -292,8 +357,15 @@ class ExperimentHandler implements XmlHandler {
   }
 
   /** Table lookup; an attribute that is not a known id is a literal name (the DTD allows both). */
-  private lookup(table: Map<string, string>, key: string | undefined, what: string, tableName: string, element: string): string {
-    if (key === undefined) this.fail(`<${element}> has no ${what === 'procedure' ? 'n' : what === 'file' ? 'f' : 'lm'} attribute`);
+  private lookup(
+    table: Map<string, string>,
+    key: string | undefined,
+    what: string,
+    tableName: string,
+    element: string,
+  ): string {
+    if (key === undefined)
+      this.fail(`<${element}> has no ${what === 'procedure' ? 'n' : what === 'file' ? 'f' : 'lm'} attribute`);
     const v = table.get(key);
     if (v !== undefined) return v;
     if (/^\d+$/.test(key)) this.fail(`<${element}> refers to ${what} ${key}, which is not in the ${tableName}`);
@@ -362,12 +434,17 @@ function significantDigits(v: string): number {
  * Streams experiment.xml through the XML tokenizer (gzip transparently), adding the call tree to
  * `tree` and returning the tables and inline values.
  */
-export async function readExperimentXml(path: string, tree: CallTreeBuilder, options: ExperimentOptions): Promise<Experiment> {
+export async function readExperimentXml(
+  path: string,
+  tree: CallTreeBuilder,
+  options: ExperimentOptions,
+): Promise<Experiment> {
   let tokenizer: XmlTokenizer | null = null;
   const handler = new ExperimentHandler(path, tree, options, () => tokenizer!.line);
   tokenizer = new XmlTokenizer(handler);
   try {
-    for await (const chunk of readChunks(path, { signal: options.signal, onProgress: options.onProgress })) tokenizer.write(chunk);
+    for await (const chunk of readChunks(path, { signal: options.signal, onProgress: options.onProgress }))
+      tokenizer.write(chunk);
     tokenizer.end();
   } catch (e) {
     if (isAbortError(e) || e instanceof ProfileReadError) throw e;

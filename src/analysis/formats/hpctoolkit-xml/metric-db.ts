@@ -21,23 +21,34 @@ export class MetricDb {
   private readonly view: DataView;
   private readonly littleEndian: boolean;
 
-  constructor(readonly path: string, bytes: Uint8Array) {
-    const fail = (reason: string): never => { throw new ProfileReadError(path, reason); };
-    if (bytes.length < MetricDb.HEADER_BYTES) fail(`truncated metric-db: the header needs ${MetricDb.HEADER_BYTES} bytes, the file has ${bytes.length}`);
+  constructor(
+    readonly path: string,
+    bytes: Uint8Array,
+  ) {
+    const fail = (reason: string): never => {
+      throw new ProfileReadError(path, reason);
+    };
+    if (bytes.length < MetricDb.HEADER_BYTES)
+      fail(`truncated metric-db: the header needs ${MetricDb.HEADER_BYTES} bytes, the file has ${bytes.length}`);
     const text = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
     const tag = text(0, 18);
-    if (tag !== MetricDb.TAG) fail(`not a metric-db file: wrong magic ${JSON.stringify(tag)} (expected "${MetricDb.TAG}")`);
+    if (tag !== MetricDb.TAG)
+      fail(`not a metric-db file: wrong magic ${JSON.stringify(tag)} (expected "${MetricDb.TAG}")`);
     const version = text(18, 23);
-    if (version !== MetricDb.VERSION) fail(`unsupported metric-db version ${JSON.stringify(version)} (HPC Lens reads ${MetricDb.VERSION})`);
+    if (version !== MetricDb.VERSION)
+      fail(`unsupported metric-db version ${JSON.stringify(version)} (HPC Lens reads ${MetricDb.VERSION})`);
     const order = text(23, 24);
-    if (order !== 'b' && order !== 'l') fail(`unknown byte order ${JSON.stringify(order)} in the metric-db header (expected "b" or "l")`);
+    if (order !== 'b' && order !== 'l')
+      fail(`unknown byte order ${JSON.stringify(order)} in the metric-db header (expected "b" or "l")`);
     this.littleEndian = order === 'l';
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.nodeCount = this.view.getUint32(24, this.littleEndian);
     this.metricCount = this.view.getUint32(28, this.littleEndian);
     const needed = MetricDb.HEADER_BYTES + this.nodeCount * this.metricCount * 8;
     if (bytes.length < needed) {
-      fail(`truncated metric-db: ${this.nodeCount} nodes × ${this.metricCount} metrics need ${needed} bytes, the file has ${bytes.length}`);
+      fail(
+        `truncated metric-db: ${this.nodeCount} nodes × ${this.metricCount} metrics need ${needed} bytes, the file has ${bytes.length}`,
+      );
     }
   }
 

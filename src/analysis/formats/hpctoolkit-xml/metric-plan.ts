@@ -69,10 +69,14 @@ export function planMetrics(entries: readonly MetricEntry[]): MetricPlan[] {
     if (type !== 'nil') {
       const opposite = type === 'inclusive' ? 'exclusive' : 'inclusive';
       const byRef = entry.partner !== null ? byId.get(entry.partner) : undefined;
-      const candidate = byRef && !used.has(byRef) && typeOf(byRef) === opposite
-        ? byRef
-        : entries.find(e => !used.has(e) && typeOf(e) === opposite && baseName(e) === base);
-      if (candidate) { partner = candidate; used.add(candidate); }
+      const candidate =
+        byRef && !used.has(byRef) && typeOf(byRef) === opposite
+          ? byRef
+          : entries.find(e => !used.has(e) && typeOf(e) === opposite && baseName(e) === base);
+      if (candidate) {
+        partner = candidate;
+        used.add(candidate);
+      }
     }
     const inclusive = type === 'inclusive' ? entry : partner;
     const exclusive = type === 'inclusive' ? partner : entry;

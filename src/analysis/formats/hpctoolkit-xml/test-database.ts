@@ -67,8 +67,16 @@ function number(db: FixtureDatabase): { nodes: Numbered[]; maxId: number } {
   const nodes: Numbered[] = [];
   let next = 2;
   const visit = (el: FixtureElement, parent: Numbered | null): Numbered => {
-    const frame = parent && (parent.el.tag === 'PF' || parent.el.tag === 'Pr') ? parent : parent?.frame ?? null;
-    const n: Numbered = { el, id: next++, parent, frame, incl: new Float64Array(C), excl: new Float64Array(C), children: [] };
+    const frame = parent && (parent.el.tag === 'PF' || parent.el.tag === 'Pr') ? parent : (parent?.frame ?? null);
+    const n: Numbered = {
+      el,
+      id: next++,
+      parent,
+      frame,
+      incl: new Float64Array(C),
+      excl: new Float64Array(C),
+      children: [],
+    };
     nodes.push(n);
     for (const c of el.children ?? []) n.children.push(visit(c, n));
     return n;
@@ -76,7 +84,10 @@ function number(db: FixtureDatabase): { nodes: Numbered[]; maxId: number } {
   const roots = db.roots.map(r => visit(r, null));
   const total = (n: Numbered): Float64Array => {
     if (n.el.tag === 'S') n.incl.set(n.el.cost ?? []);
-    for (const c of n.children) { const t = total(c); for (let k = 0; k < C; k++) n.incl[k]! += t[k]!; }
+    for (const c of n.children) {
+      const t = total(c);
+      for (let k = 0; k < C; k++) n.incl[k]! += t[k]!;
+    }
     return n.incl;
   };
   roots.forEach(total);
@@ -86,7 +97,7 @@ function number(db: FixtureDatabase): { nodes: Numbered[]; maxId: number } {
       const v = n.el.cost?.[k] ?? 0;
       n.excl[k]! += v;
       if (n.parent) n.parent.excl[k]! += v;
-      const f = n.parent?.el.tag === 'PF' || n.parent?.el.tag === 'Pr' ? n.parent : n.parent?.frame ?? null;
+      const f = n.parent?.el.tag === 'PF' || n.parent?.el.tag === 'Pr' ? n.parent : (n.parent?.frame ?? null);
       if (f && f !== n.parent) f.excl[k]! += v;
     }
   }
@@ -95,9 +106,17 @@ function number(db: FixtureDatabase): { nodes: Numbered[]; maxId: number } {
 
 export function experimentXml(db: FixtureDatabase): string {
   const { nodes } = number(db);
-  const tables = { proc: new Map<string, number>(), file: new Map<string, number>(), module: new Map<string, number>() };
+  const tables = {
+    proc: new Map<string, number>(),
+    file: new Map<string, number>(),
+    module: new Map<string, number>(),
+  };
   let tableId = 100;
-  const idIn = (t: Map<string, number>, s: string) => { let i = t.get(s); if (i === undefined) t.set(s, (i = tableId++)); return i; };
+  const idIn = (t: Map<string, number>, s: string) => {
+    let i = t.get(s);
+    if (i === undefined) t.set(s, (i = tableId++));
+    return i;
+  };
   for (const n of nodes) {
     if (n.el.proc !== undefined) idIn(tables.proc, n.el.proc);
     if (n.el.file !== undefined) idIn(tables.file, n.el.file);
@@ -106,18 +125,32 @@ export function experimentXml(db: FixtureDatabase): string {
   const measure = db.metric ?? 'CPUTIME (usec)';
   const out: string[] = [];
   out.push('<?xml version="1.0"?>');
-  out.push('<!DOCTYPE HPCToolkitExperiment [\n<!ELEMENT HPCToolkitExperiment (Header, (SecCallPathProfile|SecFlatProfile)*)>\n<!ATTLIST HPCToolkitExperiment version CDATA #REQUIRED>\n]>');
+  out.push(
+    '<!DOCTYPE HPCToolkitExperiment [\n<!ELEMENT HPCToolkitExperiment (Header, (SecCallPathProfile|SecFlatProfile)*)>\n<!ATTLIST HPCToolkitExperiment version CDATA #REQUIRED>\n]>',
+  );
   out.push(`<HPCToolkitExperiment version="${db.version ?? '2.1'}">`);
-  out.push(`<Header n="${esc(db.program)}">\n  <Info><NV n="launch" v="srun -n ${db.contexts.length}"/></Info>\n</Header>`);
+  out.push(
+    `<Header n="${esc(db.program)}">\n  <Info><NV n="launch" v="srun -n ${db.contexts.length}"/></Info>\n</Header>`,
+  );
   out.push(`<SecCallPathProfile i="0" n="${esc(db.program)}">\n<SecHeader>\n  <MetricTable>`);
-  if (!db.exclusiveOnly) out.push(`    <Metric i="2" n="${esc(measure)}:Sum (I)" v="derived-incr" t="inclusive" partner="3" show="1" show-percent="1"><Info><NV n="units" v="events"/></Info></Metric>`);
-  out.push(`    <Metric i="3" n="${esc(measure)}:Sum (E)" v="derived-incr" t="exclusive"${db.exclusiveOnly ? '' : ' partner="2"'} show="1" show-percent="1"/>`);
+  if (!db.exclusiveOnly)
+    out.push(
+      `    <Metric i="2" n="${esc(measure)}:Sum (I)" v="derived-incr" t="inclusive" partner="3" show="1" show-percent="1"><Info><NV n="units" v="events"/></Info></Metric>`,
+    );
+  out.push(
+    `    <Metric i="3" n="${esc(measure)}:Sum (E)" v="derived-incr" t="exclusive"${db.exclusiveOnly ? '' : ' partner="2"'} show="1" show-percent="1"/>`,
+  );
   out.push('  </MetricTable>');
   if (!db.inline) {
     const cols = db.exclusiveOnly ? 1 : 2;
     out.push('  <MetricDBTable>');
-    if (!db.exclusiveOnly) out.push(`    <MetricDB i="0" n="${esc(measure)} (I)" t="inclusive" partner="1" db-glob="*.metric-db" db-id="0" db-num-metrics="${cols}" db-header-sz="24"/>`);
-    out.push(`    <MetricDB i="1" n="${esc(measure)} (E)" t="exclusive"${db.exclusiveOnly ? '' : ' partner="0"'} db-glob="*.metric-db" db-id="${cols - 1}" db-num-metrics="${cols}" db-header-sz="24"/>`);
+    if (!db.exclusiveOnly)
+      out.push(
+        `    <MetricDB i="0" n="${esc(measure)} (I)" t="inclusive" partner="1" db-glob="*.metric-db" db-id="0" db-num-metrics="${cols}" db-header-sz="24"/>`,
+      );
+    out.push(
+      `    <MetricDB i="1" n="${esc(measure)} (E)" t="exclusive"${db.exclusiveOnly ? '' : ' partner="0"'} db-glob="*.metric-db" db-id="${cols - 1}" db-num-metrics="${cols}" db-header-sz="24"/>`,
+    );
     out.push('  </MetricDBTable>');
   }
   const table = (tag: string, inner: string, t: Map<string, number>) => {
@@ -132,8 +165,12 @@ export function experimentXml(db: FixtureDatabase): string {
   const values = (n: Numbered): string => {
     if (!db.inline) return '';
     const sum = (a: Float64Array) => a.reduce((s, x) => s + x, 0);
-    const i = sum(n.incl), e = sum(n.excl);
-    return (i !== 0 && !db.exclusiveOnly ? `<M n="2" v="${formatG(i)}"/>` : '') + (e !== 0 ? `<M n="3" v="${formatG(e)}"/>` : '');
+    const i = sum(n.incl),
+      e = sum(n.excl);
+    return (
+      (i !== 0 && !db.exclusiveOnly ? `<M n="2" v="${formatG(i)}"/>` : '') +
+      (e !== 0 ? `<M n="3" v="${formatG(e)}"/>` : '')
+    );
   };
   const write = (n: Numbered) => {
     const el = n.el;
@@ -143,7 +180,10 @@ export function experimentXml(db: FixtureDatabase): string {
     if (el.file !== undefined) attrs.push(`f="${tables.file.get(el.file)}"`);
     if (el.proc !== undefined) attrs.push(`n="${tables.proc.get(el.proc)}"`);
     const inner = values(n);
-    if (!inner && n.children.length === 0) { out.push(`<${el.tag} ${attrs.join(' ')}/>`); return; }
+    if (!inner && n.children.length === 0) {
+      out.push(`<${el.tag} ${attrs.join(' ')}/>`);
+      return;
+    }
     out.push(`<${el.tag} ${attrs.join(' ')}>${inner}`);
     n.children.forEach(write);
     out.push(`</${el.tag}>`);

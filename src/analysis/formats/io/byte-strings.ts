@@ -28,15 +28,24 @@ export function latin1(buf: FastBuffer, start: number, end: number): string {
   const b = buf;
   const a = start;
   switch (end - start) {
-    case 0: return '';
-    case 1: return fromCharCode(b[a]!);
-    case 2: return fromCharCode(b[a]!, b[a + 1]!);
-    case 3: return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!);
-    case 4: return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!);
-    case 5: return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!);
-    case 6: return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!);
-    case 7: return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!);
-    case 8: return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!, b[a + 7]!);
+    case 0:
+      return '';
+    case 1:
+      return fromCharCode(b[a]!);
+    case 2:
+      return fromCharCode(b[a]!, b[a + 1]!);
+    case 3:
+      return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!);
+    case 4:
+      return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!);
+    case 5:
+      return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!);
+    case 6:
+      return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!);
+    case 7:
+      return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!);
+    case 8:
+      return fromCharCode(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!, b[a + 7]!);
   }
   if (end - start <= 16) return latin1(buf, start, start + 8) + latin1(buf, start + 8, end);
   return hasFastSlices ? buf.latin1Slice(start, end) : buf.toString('latin1', start, end);

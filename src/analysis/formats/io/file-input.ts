@@ -29,7 +29,10 @@ function abortError(path: string, signal: AbortSignal): Error {
 async function firstBytes(path: string, n: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let got = 0;
-  for await (const c of createReadStream(path, { start: 0, end: n - 1 })) { chunks.push(c as Buffer); got += (c as Buffer).length; }
+  for await (const c of createReadStream(path, { start: 0, end: n - 1 })) {
+    chunks.push(c as Buffer);
+    got += (c as Buffer).length;
+  }
   return Buffer.concat(chunks, got);
 }
 
@@ -75,7 +78,9 @@ export async function* readChunks(path: string, options: InputOptions = {}): Asy
   const gzip = total >= 2 && isGzip(await firstBytes(path, 2));
   const file = createReadStream(path, { highWaterMark: chunkSize });
   let consumed = 0;
-  file.on('data', c => { consumed += (c as Buffer).length; });
+  file.on('data', c => {
+    consumed += (c as Buffer).length;
+  });
   const source = gzip ? file.pipe(createGunzip({ chunkSize: Math.max(64, chunkSize) })) : file;
   if (gzip) file.on('error', e => source.destroy(e));
   try {
@@ -139,7 +144,8 @@ export async function readBytes(path: string, options: InputOptions & { maxBytes
   let size = 0;
   for await (const chunk of readChunks(path, options)) {
     size += chunk.length;
-    if (size > maxBytes) throw new ProfileReadError(path, `the file is larger than ${maxBytes} bytes, the limit for this format`);
+    if (size > maxBytes)
+      throw new ProfileReadError(path, `the file is larger than ${maxBytes} bytes, the limit for this format`);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, size);

@@ -98,7 +98,7 @@ function cut(bytes: Uint8Array, points: number[]): Uint8Array[] {
 /** Cuts `bytes` into chunks of random sizes in [1, max]. */
 function randomChunks(bytes: Uint8Array, rand: () => number, max: number): Uint8Array[] {
   const chunks: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const n = 1 + Math.floor(rand() * max);
     chunks.push(bytes.subarray(i, i + n));
     i += n;
@@ -165,7 +165,6 @@ function failure(chunks: Uint8Array[]): { error: JsonSyntaxError; at: 'write' | 
   });
   return { error, at };
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Random JSON generator: produces the text together with the exact event stream it must yield.
@@ -241,7 +240,12 @@ class Generator {
     for (let i = 0; i < n; i++) {
       if (i > 0) this.out.push(',');
       this.ws();
-      const k = this.r() < 0.1 ? this.pick(['1', '__proto__', 'a', 'constructor', '']) : this.r() < 0.5 ? this.pick(['name', 'ts', 'dur', 'args', 'ph']) : null;
+      const k =
+        this.r() < 0.1
+          ? this.pick(['1', '__proto__', 'a', 'constructor', ''])
+          : this.r() < 0.5
+            ? this.pick(['name', 'ts', 'dur', 'args', 'ph'])
+            : null;
       if (k === null) {
         this.events.push(['key', this.string()]);
       } else {
@@ -272,9 +276,13 @@ class Generator {
     const x = r();
     if (x < 0.1) text = sign + '0';
     else if (x < 0.3) text = sign + this.digits(1 + Math.floor(r() * 20));
-    else if (x < 0.55) text = `${sign}${r() < 0.3 ? '0' : this.digits(1 + Math.floor(r() * 10))}.${this.digits(1 + Math.floor(r() * 20), false)}`;
+    else if (x < 0.55)
+      text = `${sign}${r() < 0.3 ? '0' : this.digits(1 + Math.floor(r() * 10))}.${this.digits(1 + Math.floor(r() * 20), false)}`;
     else if (x < 0.75) {
-      const mant = r() < 0.5 ? this.digits(1 + Math.floor(r() * 17)) : `${this.digits(1)}.${this.digits(1 + Math.floor(r() * 16), false)}`;
+      const mant =
+        r() < 0.5
+          ? this.digits(1 + Math.floor(r() * 17))
+          : `${this.digits(1)}.${this.digits(1 + Math.floor(r() * 16), false)}`;
       text = `${sign}${mant}${this.pick(['e', 'E'])}${this.pick(['', '+', '-'])}${r() < 0.2 ? '0' : ''}${Math.floor(r() * (r() < 0.1 ? 400 : 30))}`;
     } else if (x < 0.9) text = String(sign ? -r() * 10 ** Math.floor(r() * 40 - 20) : r() * 1e6);
     else text = `${sign}${Math.floor(r() * 1e6)}.${this.pick(['0', '5', '25', '1', '30'])}`;
@@ -284,7 +292,33 @@ class Generator {
 
   /** Emits a string literal and returns its decoded value. */
   private string(): string {
-    const pool = ['a', 'b', 'Z', '0', ' ', '"', '\\', '/', '\n', '\t', '\b', '\f', '\r', '\u0001', '\u001f', '\u007f', 'é', '日', '本', '😀', '\u2028', '\ufeff', '\ud800', '\udfff', 'x'];
+    const pool = [
+      'a',
+      'b',
+      'Z',
+      '0',
+      ' ',
+      '"',
+      '\\',
+      '/',
+      '\n',
+      '\t',
+      '\b',
+      '\f',
+      '\r',
+      '\u0001',
+      '\u001f',
+      '\u007f',
+      'é',
+      '日',
+      '本',
+      '😀',
+      '\u2028',
+      '\ufeff',
+      '\ud800',
+      '\udfff',
+      'x',
+    ];
     const n = Math.floor(this.r() * (this.r() < 0.1 ? 80 : 12));
     let value = '';
     let text = '"';
@@ -510,10 +544,12 @@ describe('JsonTokenizer: valid documents', () => {
     for (const doc of EDGE_DOCS) {
       const bytes = utf8(doc);
       const expected = parseChunks([bytes]);
-      for (let s = 0; s <= bytes.length; s++) assert.deepStrictEqual(parseChunks(cut(bytes, [s])), expected, `${doc} split at ${s}`);
+      for (let s = 0; s <= bytes.length; s++)
+        assert.deepStrictEqual(parseChunks(cut(bytes, [s])), expected, `${doc} split at ${s}`);
       if (bytes.length <= 48) {
         for (let a = 1; a < bytes.length; a++) {
-          for (let b = a; b < bytes.length; b++) assert.deepStrictEqual(parseChunks(cut(bytes, [a, b])), expected, `${doc} split at ${a},${b}`);
+          for (let b = a; b < bytes.length; b++)
+            assert.deepStrictEqual(parseChunks(cut(bytes, [a, b])), expected, `${doc} split at ${a},${b}`);
         }
       }
       assert.deepStrictEqual(parseChunks(cut(bytes, [...bytes.keys()].slice(1))), expected, `${doc} byte by byte`);
@@ -536,13 +572,22 @@ describe('JsonTokenizer: valid documents', () => {
     }
     for (let i = 0; i < 5000; i++) {
       const x = (r() - 0.5) * 10 ** Math.floor(r() * 40 - 20);
-      texts.push(String(x), x.toFixed(Math.floor(r() * 12)), x.toPrecision(1 + Math.floor(r() * 20)), x.toExponential(Math.floor(r() * 18)));
+      texts.push(
+        String(x),
+        x.toFixed(Math.floor(r() * 12)),
+        x.toPrecision(1 + Math.floor(r() * 20)),
+        x.toExponential(Math.floor(r() * 18)),
+      );
     }
     const doc = `[${texts.join(',')}]`;
     const { events } = parseChunks(randomChunks(utf8(doc), r, 4096));
     const numbers = events.slice(1, -1).map(e => e[1]);
     assert.equal(numbers.length, texts.length);
-    for (let i = 0; i < texts.length; i++) assert.ok(Object.is(numbers[i], Number(texts[i])), `${texts[i]}: got ${String(numbers[i])}, expected ${Number(texts[i])}`);
+    for (let i = 0; i < texts.length; i++)
+      assert.ok(
+        Object.is(numbers[i], Number(texts[i])),
+        `${texts[i]}: got ${String(numbers[i])}, expected ${Number(texts[i])}`,
+      );
   });
 
   it('decodes multi-byte UTF-8 split across chunks at every byte', () => {
@@ -585,14 +630,16 @@ describe('JsonTokenizer: valid documents', () => {
       const bytes = new Uint8Array([0x5b, 0x22, ...body, 0x22, 0x2c, 0x22, ...body, 0x5c, 0x6e, 0x22, 0x5d]);
       const text = decoder.decode(new Uint8Array(body));
       const expected = [text, text + '\n'];
-      for (let s = 0; s <= bytes.length; s++) assert.deepStrictEqual(parseChunks(cut(bytes, [s])).value, expected, `[${body}] split at ${s}`);
+      for (let s = 0; s <= bytes.length; s++)
+        assert.deepStrictEqual(parseChunks(cut(bytes, [s])).value, expected, `[${body}] split at ${s}`);
     }
   });
 
   it('skips a UTF-8 BOM at the start, also when split, but keeps U+FEFF inside strings', () => {
     const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('["\ufeffa"]')]);
     for (let s = 0; s <= bytes.length; s++) {
-      for (let t = s; t <= Math.min(bytes.length, 4); t++) assert.deepStrictEqual(parseChunks(cut(bytes, [s, t])).value, ['\ufeffa'], `split at ${s},${t}`);
+      for (let t = s; t <= Math.min(bytes.length, 4); t++)
+        assert.deepStrictEqual(parseChunks(cut(bytes, [s, t])).value, ['\ufeffa'], `split at ${s},${t}`);
     }
     assert.deepStrictEqual(parseChunks([new Uint8Array([0xef, 0xbb, 0xbf, 0x31])]).value, 1);
   });
@@ -609,7 +656,8 @@ describe('JsonTokenizer: valid documents', () => {
       assert.deepStrictEqual(whole.value, JSON.parse(text), text);
       if (bytes.length > 400) continue;
       small++;
-      for (let s = 0; s <= bytes.length; s++) assert.deepStrictEqual(parseChunks(cut(bytes, [s])).events, events, `${text} split at ${s}`);
+      for (let s = 0; s <= bytes.length; s++)
+        assert.deepStrictEqual(parseChunks(cut(bytes, [s])).events, events, `${text} split at ${s}`);
     }
     assert.ok(small > 200, `${small} small documents`);
     let large = 0;
@@ -629,9 +677,11 @@ describe('JsonTokenizer: valid documents', () => {
   it('returns the right strings when the short-string cache collides', () => {
     // Far more distinct short strings than the cache has slots, many of the same length, twice.
     const strings: string[] = [];
-    for (let i = 0; i < 20000; i++) strings.push(`k${String(i).padStart(5, '0')}`, `${String(i).padStart(5, '0')}é`, 'x'.repeat(i % 40) + (i % 10));
+    for (let i = 0; i < 20000; i++)
+      strings.push(`k${String(i).padStart(5, '0')}`, `${String(i).padStart(5, '0')}é`, 'x'.repeat(i % 40) + (i % 10));
     // Runs of same-length strings differing in one byte (first, middle or last): some of them land in the same slot.
-    for (let i = 0; i < 3000; i++) for (const c of 'abcdefghijklmnopqrstuvwxyz') strings.push(`${c}_${i}`, `p${i}${c}!`, `q${i}${c}`);
+    for (let i = 0; i < 3000; i++)
+      for (const c of 'abcdefghijklmnopqrstuvwxyz') strings.push(`${c}_${i}`, `p${i}${c}!`, `q${i}${c}`);
     const doc = JSON.stringify([strings, strings.map(x => ({ [x]: x }))]);
     assert.deepStrictEqual(parseChunks(randomChunks(utf8(doc), seededRandom(4), 100_000)).value, JSON.parse(doc));
   });
@@ -665,7 +715,13 @@ describe('JsonTokenizer: valid documents', () => {
     t.end();
     assert.ok(performance.now() - started < 5000, 'took too long');
     const expected = JSON.parse(doc) as unknown[];
-    assert.deepStrictEqual(rec.events, [['['], ['string', expected[0]], ['number', expected[1]], ['string', expected[2]], [']']]);
+    assert.deepStrictEqual(rec.events, [
+      ['['],
+      ['string', expected[0]],
+      ['number', expected[1]],
+      ['string', expected[2]],
+      [']'],
+    ]);
     assert.equal(t.bytesConsumed, bytes.length);
   });
 
@@ -714,12 +770,19 @@ describe('JsonTokenizer: errors', () => {
       const truncated = offset === bytes.length;
       assert.equal(whole.at, truncated ? 'end' : 'write', `${JSON.stringify(doc)}: ${whole.error.message}`);
       assert.match(whole.error.message, truncated ? /^unexpected end of input/ : /^(unexpected|unescaped|invalid)/);
-      assert.match(whole.error.message, new RegExp(`at line ${whole.error.line}, column ${whole.error.column} \\(byte ${offset}\\)`));
+      assert.match(
+        whole.error.message,
+        new RegExp(`at line ${whole.error.line}, column ${whole.error.column} \\(byte ${offset}\\)`),
+      );
       for (let s = 0; s <= bytes.length; s++) {
         const split = failure(cut(bytes, [s]));
         assert.equal(split.error.offset, offset, `${JSON.stringify(doc)} split at ${s}: ${split.error.message}`);
       }
-      assert.equal(failure(cut(bytes, [...bytes.keys()].slice(1))).error.offset, offset, `${JSON.stringify(doc)} byte by byte`);
+      assert.equal(
+        failure(cut(bytes, [...bytes.keys()].slice(1))).error.offset,
+        offset,
+        `${JSON.stringify(doc)} byte by byte`,
+      );
     }
   });
 
@@ -736,7 +799,10 @@ describe('JsonTokenizer: errors', () => {
     const e3 = failure([utf8('[1,\n2')]).error;
     assert.match(e3.message, /^unexpected end of input at line 2, column 2 \(byte 5\)/);
     assert.match(failure([utf8('')]).error.message, /unexpected end of input/);
-    assert.match(failure([new Uint8Array([0x5b, 0xc3, 0xa9])]).error.message, /^unexpected byte 0xC3 at line 1, column 2 \(byte 1\)/);
+    assert.match(
+      failure([new Uint8Array([0x5b, 0xc3, 0xa9])]).error.message,
+      /^unexpected byte 0xC3 at line 1, column 2 \(byte 1\)/,
+    );
     assert.match(failure([utf8('"\u0001"')]).error.message, /^unescaped control character U\+0001 in string/);
     assert.match(failure([utf8('"\\q"')]).error.message, /^invalid escape '\\q' in string/);
   });
@@ -765,8 +831,14 @@ describe('JsonTokenizer: errors', () => {
   it('keeps failing after an error, and refuses write() after end()', () => {
     const t = new JsonTokenizer(new Recorder());
     const first = syntaxError(() => t.write(utf8('[1,]')));
-    assert.equal(syntaxError(() => t.write(utf8('2'))), first);
-    assert.equal(syntaxError(() => t.end()), first);
+    assert.equal(
+      syntaxError(() => t.write(utf8('2'))),
+      first,
+    );
+    assert.equal(
+      syntaxError(() => t.end()),
+      first,
+    );
     const done = new JsonTokenizer(new Recorder());
     done.write(utf8('1'));
     done.end();

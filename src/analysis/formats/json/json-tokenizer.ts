@@ -72,9 +72,16 @@ const NUMBER_CHAR = new Uint8Array(256);
 for (const ch of '0123456789+-.eE') NUMBER_CHAR[ch.charCodeAt(0)] = 1;
 
 /** Exactly representable powers of ten (the Clinger fast path). */
-const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const POW10 = [
+  1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+  1e21, 1e22,
+];
 
-const LITERAL_BYTES = [[0x74, 0x72, 0x75, 0x65], [0x66, 0x61, 0x6c, 0x73, 0x65], [0x6e, 0x75, 0x6c, 0x6c]];
+const LITERAL_BYTES = [
+  [0x74, 0x72, 0x75, 0x65],
+  [0x66, 0x61, 0x6c, 0x73, 0x65],
+  [0x6e, 0x75, 0x6c, 0x6c],
+];
 const LITERAL_VALUES = [true, false, null];
 
 function describeByte(c: number): string {
@@ -232,7 +239,10 @@ export class JsonTokenizer {
         this.state = this.after;
       }
       if (this.state !== S_DONE || this.pending !== P_NONE) {
-        const what = this.consumed === 0 || (this.state === S_VALUE && this.d === 0 && this.pending === P_NONE) ? ' (empty document)' : '';
+        const what =
+          this.consumed === 0 || (this.state === S_VALUE && this.d === 0 && this.pending === P_NONE)
+            ? ' (empty document)'
+            : '';
         this.fail(`unexpected end of input${what}`, this.consumed);
       }
     } catch (e) {
@@ -554,14 +564,30 @@ export class JsonTokenizer {
       if (i > run) out += utf8(buf, run, i);
       const x = buf[i + 1];
       switch (x) {
-        case 0x22: out += '"'; break;
-        case 0x5c: out += '\\'; break;
-        case 0x2f: out += '/'; break;
-        case 0x62: out += '\b'; break;
-        case 0x66: out += '\f'; break;
-        case 0x6e: out += '\n'; break;
-        case 0x72: out += '\r'; break;
-        case 0x74: out += '\t'; break;
+        case 0x22:
+          out += '"';
+          break;
+        case 0x5c:
+          out += '\\';
+          break;
+        case 0x2f:
+          out += '/';
+          break;
+        case 0x62:
+          out += '\b';
+          break;
+        case 0x66:
+          out += '\f';
+          break;
+        case 0x6e:
+          out += '\n';
+          break;
+        case 0x72:
+          out += '\r';
+          break;
+        case 0x74:
+          out += '\t';
+          break;
         case 0x75: {
           let code = 0;
           for (let k = 2; k < 6; k++) {
@@ -575,7 +601,10 @@ export class JsonTokenizer {
           break;
         }
         default:
-          this.fail(`invalid escape '\\${x > 0x20 && x < 0x7f ? String.fromCharCode(x) : describeByte(x)}' in string`, this.base + i);
+          this.fail(
+            `invalid escape '\\${x > 0x20 && x < 0x7f ? String.fromCharCode(x) : describeByte(x)}' in string`,
+            this.base + i,
+          );
       }
       i += 2;
       run = i;
@@ -857,7 +886,8 @@ export async function tokenizeJsonFile(
     if (isGzip(buffers[0]!.subarray(0, first.bytesRead))) {
       await file.close();
       closed = true;
-      for await (const chunk of readChunks(path, { signal, chunkSize, onProgress: f => onProgress?.(f, 1) })) tokenizer.write(chunk);
+      for await (const chunk of readChunks(path, { signal, chunkSize, onProgress: f => onProgress?.(f, 1) }))
+        tokenizer.write(chunk);
       tokenizer.end();
       return;
     }

@@ -18,27 +18,63 @@ const processOf = (globalTid: number): number => globalTid - (globalTid % SPAN);
 const Src = { Nvtx: 0, Runtime: 1, Osrt: 2, Kernel: 3, Memcpy: 4, Memset: 5 } as const;
 
 /** NVTX_EVENTS.eventType values (NvtxEventType in the Nsight schema). */
-const NVTX_MARK = 34, NVTX_THREAD_NAME = 39, NVTX_PUSH_POP = 59, NVTX_START_END = 60, NVTX_DOMAIN_CREATE = 75;
+const NVTX_MARK = 34,
+  NVTX_THREAD_NAME = 39,
+  NVTX_PUSH_POP = 59,
+  NVTX_START_END = 60,
+  NVTX_DOMAIN_CREATE = 75;
 
 /** CUPTI_ActivityMemcpyKind → slice name and direction (A = CUDA array, on the device). */
-const COPY_NAMES = ['Memcpy ?', 'Memcpy HtoD', 'Memcpy DtoH', 'Memcpy HtoA', 'Memcpy AtoH', 'Memcpy AtoA', 'Memcpy AtoD', 'Memcpy DtoA', 'Memcpy DtoD', 'Memcpy HtoH', 'Memcpy PtoP'];
-const H = DataMovementKind.HostToDevice, D = DataMovementKind.DeviceToHost, DD = DataMovementKind.DeviceToDevice, O = DataMovementKind.Other;
+const COPY_NAMES = [
+  'Memcpy ?',
+  'Memcpy HtoD',
+  'Memcpy DtoH',
+  'Memcpy HtoA',
+  'Memcpy AtoH',
+  'Memcpy AtoA',
+  'Memcpy AtoD',
+  'Memcpy DtoA',
+  'Memcpy DtoD',
+  'Memcpy HtoH',
+  'Memcpy PtoP',
+];
+const H = DataMovementKind.HostToDevice,
+  D = DataMovementKind.DeviceToHost,
+  DD = DataMovementKind.DeviceToDevice,
+  O = DataMovementKind.Other;
 const COPY_KINDS: DataMovementKind[] = [O, H, D, H, D, DD, DD, DD, DD, O, DataMovementKind.Peer];
 
 /** Environment variables MPI launchers set to the rank. */
 const RANK_ENV = ['OMPI_COMM_WORLD_RANK', 'PMIX_RANK', 'PMI_RANK', 'MV2_COMM_WORLD_RANK', 'SLURM_PROCID'];
 
-interface Plan { gpu: boolean; process: number; tid: number; device: number; stream: number; globalTid: number }
+interface Plan {
+  gpu: boolean;
+  process: number;
+  tid: number;
+  device: number;
+  stream: number;
+  globalTid: number;
+}
 
 const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : NaN);
 
 /** Reads the tables of an Nsight Systems export into the trace and the profile (time, bytes, samples per node × track). */
-export function buildNsight(db: SqliteFile, b: ProfileBuilder, signal: AbortSignal | undefined, progress: (f: number) => void): Profile {
+export function buildNsight(
+  db: SqliteFile,
+  b: ProfileBuilder,
+  signal: AbortSignal | undefined,
+  progress: (f: number) => void,
+): Profile {
   const strings = b.tree.strings;
   const warnings = b.warnings;
   const text: string[] = [];
-  db.each('SELECT id, value FROM StringIds', r => { text[num(r[0])] = String(r[1] ?? ''); });
-  const str = (id: unknown): string | undefined => { const i = num(id); return Number.isInteger(i) && i >= 0 ? text[i] : undefined; };
+  db.each('SELECT id, value FROM StringIds', r => {
+    text[num(r[0])] = String(r[1] ?? '');
+  });
+  const str = (id: unknown): string | undefined => {
+    const i = num(id);
+    return Number.isInteger(i) && i >= 0 ? text[i] : undefined;
+  };
 
   // --- tracks: one per CPU thread (globalTid) and per GPU stream (process, device, stream) ------------
   const plans: Plan[] = [];
@@ -46,33 +82,71 @@ export function buildNsight(db: SqliteFile, b: ProfileBuilder, signal: AbortSign
   const gpuPlan = new Map<string, number>();
   const thread = (g: number): number => {
     let p = threadPlan.get(g);
-    if (p === undefined) { threadPlan.set(g, (p = plans.length)); plans.push({ gpu: false, process: processOf(g), tid: tidOf(g), device: -1, stream: -1, globalTid: g }); }
+    if (p === undefined) {
+      threadPlan.set(g, (p = plans.length));
+      plans.push({ gpu: false, process: processOf(g), tid: tidOf(g), device: -1, stream: -1, globalTid: g });
+    }
     return p;
   };
   const stream = (gpid: number, device: number, s: number): number => {
     const key = `${gpid}:${device}:${s}`;
     let p = gpuPlan.get(key);
-    if (p === undefined) { gpuPlan.set(key, (p = plans.length)); plans.push({ gpu: true, process: gpid, tid: -1, device, stream: s, globalTid: NaN }); }
+    if (p === undefined) {
+      gpuPlan.set(key, (p = plans.length));
+      plans.push({ gpu: true, process: gpid, tid: -1, device, stream: s, globalTid: NaN });
+    }
     return p;
   };
 
   // --- slices, collected column-wise --------------------------------------------------------------------
-  const sPlan = new GrowableInt32(), sSrc = new GrowableUint8(), sName = new GrowableInt32(), sCat = new GrowableInt32();
-  const sStart = new GrowableFloat64(), sDur = new GrowableFloat64(), sCorr = new GrowableFloat64(), sBytes = new GrowableFloat64();
-  const sKind = new GrowableUint8(), sSrcDev = new GrowableInt32(), sDstDev = new GrowableInt32();
+  const sPlan = new GrowableInt32(),
+    sSrc = new GrowableUint8(),
+    sName = new GrowableInt32(),
+    sCat = new GrowableInt32();
+  const sStart = new GrowableFloat64(),
+    sDur = new GrowableFloat64(),
+    sCorr = new GrowableFloat64(),
+    sBytes = new GrowableFloat64();
+  const sKind = new GrowableUint8(),
+    sSrcDev = new GrowableInt32(),
+    sDstDev = new GrowableInt32();
   let badTimes = 0;
-  const slice = (plan: number, src: number, start: number, end: number, name: string, cat: string, corr = NaN): number => {
-    if (!(Number.isFinite(start) && end >= start)) { badTimes++; return -1; }
-    sPlan.push(plan); sSrc.push(src); sName.push(strings.intern(name)); sCat.push(strings.intern(cat));
-    sStart.push(start); sDur.push(end - start); sCorr.push(corr); sBytes.push(NaN);
-    sKind.push(0); sSrcDev.push(-1);
+  const slice = (
+    plan: number,
+    src: number,
+    start: number,
+    end: number,
+    name: string,
+    cat: string,
+    corr = NaN,
+  ): number => {
+    if (!(Number.isFinite(start) && end >= start)) {
+      badTimes++;
+      return -1;
+    }
+    sPlan.push(plan);
+    sSrc.push(src);
+    sName.push(strings.intern(name));
+    sCat.push(strings.intern(cat));
+    sStart.push(start);
+    sDur.push(end - start);
+    sCorr.push(corr);
+    sBytes.push(NaN);
+    sKind.push(0);
+    sSrcDev.push(-1);
     return sDstDev.push(-1);
   };
-  const iPlan: number[] = [], iTime: number[] = [], iName: string[] = [], iCat: string[] = [];
+  const iPlan: number[] = [],
+    iTime: number[] = [],
+    iName: string[] = [],
+    iCat: string[] = [];
 
   const steps = 8;
   let step = 0;
-  const next = () => { throwIfAborted(signal); progress(++step / steps); };
+  const next = () => {
+    throwIfAborted(signal);
+    progress(++step / steps);
+  };
 
   // NVTX: domains first (their names are the categories: "MPI" for nsys --trace=mpi), then ranges and marks.
   const threadNames = new Map<number, string>();
@@ -89,11 +163,20 @@ export function buildNsight(db: SqliteFile, b: ProfileBuilder, signal: AbortSign
       const type = num(r[2]);
       const g = num(r[5]);
       const label = typeof r[3] === 'string' ? r[3] : str(r[4]);
-      if (type === NVTX_THREAD_NAME) { if (label && Number.isFinite(g)) threadNames.set(g, label); continue; }
+      if (type === NVTX_THREAD_NAME) {
+        if (label && Number.isFinite(g)) threadNames.set(g, label);
+        continue;
+      }
       if (!Number.isFinite(g)) continue;
       const cat = domains.get(num(r[6])) || 'NVTX';
-      if (type === NVTX_PUSH_POP || type === NVTX_START_END) slice(thread(g), Src.Nvtx, num(r[0]), num(r[1]), label ?? '<unnamed range>', cat);
-      else if (type === NVTX_MARK && Number.isFinite(num(r[0]))) { iPlan.push(thread(g)); iTime.push(num(r[0])); iName.push(label ?? '<mark>'); iCat.push(cat); }
+      if (type === NVTX_PUSH_POP || type === NVTX_START_END)
+        slice(thread(g), Src.Nvtx, num(r[0]), num(r[1]), label ?? '<unnamed range>', cat);
+      else if (type === NVTX_MARK && Number.isFinite(num(r[0]))) {
+        iPlan.push(thread(g));
+        iTime.push(num(r[0]));
+        iName.push(label ?? '<mark>');
+        iCat.push(cat);
+      }
     }
   }
   next();
@@ -101,7 +184,14 @@ export function buildNsight(db: SqliteFile, b: ProfileBuilder, signal: AbortSign
   // CUDA runtime/driver API calls and OS runtime calls, on their threads; runtime calls by (process, correlationId).
   const launches = new Map<number, Map<number, number>>();
   if (db.has('CUPTI_ACTIVITY_KIND_RUNTIME')) {
-    const cols = db.select('CUPTI_ACTIVITY_KIND_RUNTIME', ['start', 'end', 'globalTid', 'correlationId', 'nameId', 'name']);
+    const cols = db.select('CUPTI_ACTIVITY_KIND_RUNTIME', [
+      'start',
+      'end',
+      'globalTid',
+      'correlationId',
+      'nameId',
+      'name',
+    ]);
     db.each(`SELECT ${cols} FROM CUPTI_ACTIVITY_KIND_RUNTIME`, r => {
       const g = num(r[2]);
       if (!Number.isFinite(g)) return;
@@ -121,22 +211,39 @@ export function buildNsight(db: SqliteFile, b: ProfileBuilder, signal: AbortSign
     const cols = db.select('OSRT_API', ['start', 'end', 'globalTid', 'nameId']);
     db.each(`SELECT ${cols} FROM OSRT_API`, r => {
       const g = num(r[2]);
-      if (Number.isFinite(g)) slice(thread(g), Src.Osrt, num(r[0]), num(r[1]), str(r[3]) ?? '<OS runtime call>', 'OS runtime');
+      if (Number.isFinite(g))
+        slice(thread(g), Src.Osrt, num(r[0]), num(r[1]), str(r[3]) ?? '<OS runtime call>', 'OS runtime');
     });
   }
   next();
 
   // GPU activities on their streams.
   const gpuSlice = (r: unknown[], src: number, name: string, cat: string) =>
-    slice(stream(Number.isFinite(num(r[5])) ? num(r[5]) : 0, num(r[2]), num(r[3])), src, num(r[0]), num(r[1]), name, cat, num(r[4]));
+    slice(
+      stream(Number.isFinite(num(r[5])) ? num(r[5]) : 0, num(r[2]), num(r[3])),
+      src,
+      num(r[0]),
+      num(r[1]),
+      name,
+      cat,
+      num(r[4]),
+    );
   const gpuCols = ['start', 'end', 'deviceId', 'streamId', 'correlationId', 'globalPid'];
   if (db.has('CUPTI_ACTIVITY_KIND_KERNEL')) {
     const cols = db.select('CUPTI_ACTIVITY_KIND_KERNEL', [...gpuCols, 'demangledName', 'shortName']);
-    db.each(`SELECT ${cols} FROM CUPTI_ACTIVITY_KIND_KERNEL`, r => { gpuSlice(r, Src.Kernel, str(r[6]) || str(r[7]) || '<kernel>', 'Kernel'); });
+    db.each(`SELECT ${cols} FROM CUPTI_ACTIVITY_KIND_KERNEL`, r => {
+      gpuSlice(r, Src.Kernel, str(r[6]) || str(r[7]) || '<kernel>', 'Kernel');
+    });
   }
   next();
   if (db.has('CUPTI_ACTIVITY_KIND_MEMCPY')) {
-    const cols = db.select('CUPTI_ACTIVITY_KIND_MEMCPY', [...gpuCols, 'bytes', 'copyKind', 'srcDeviceId', 'dstDeviceId']);
+    const cols = db.select('CUPTI_ACTIVITY_KIND_MEMCPY', [
+      ...gpuCols,
+      'bytes',
+      'copyKind',
+      'srcDeviceId',
+      'dstDeviceId',
+    ]);
     db.each(`SELECT ${cols} FROM CUPTI_ACTIVITY_KIND_MEMCPY`, r => {
       const ck = num(r[7]);
       const known = Number.isInteger(ck) && ck >= 0 && ck < COPY_NAMES.length;
@@ -144,7 +251,8 @@ export function buildNsight(db: SqliteFile, b: ProfileBuilder, signal: AbortSign
       if (i < 0) return;
       const kind = known ? COPY_KINDS[ck]! : O;
       const dev = Number.isFinite(num(r[2])) ? num(r[2]) : -1;
-      const src = num(r[8]), dst = num(r[9]);
+      const src = num(r[8]),
+        dst = num(r[9]);
       sBytes.set(i, num(r[6]));
       sKind.set(i, kind);
       sSrcDev.set(i, Number.isFinite(src) ? src : kind === H ? -1 : dev);
@@ -164,38 +272,66 @@ export function buildNsight(db: SqliteFile, b: ProfileBuilder, signal: AbortSign
   next();
 
   // CPU sampling: COMPOSITE_EVENTS (one row per sample) joined with its call chain (depth 0 = leaf).
-  const smPlan: number[] = [], smTime: number[] = [], smNode: number[] = [], smDepth: number[] = [], smName: string[] = [];
+  const smPlan: number[] = [],
+    smTime: number[] = [],
+    smNode: number[] = [],
+    smDepth: number[] = [],
+    smName: string[] = [];
   if (db.has('COMPOSITE_EVENTS') && db.has('SAMPLING_CALLCHAINS')) {
     const frameNode = new Map<string, number>();
-    let cur = NaN, node = -1, depth = -1, leaf = '';
-    const flush = () => { smNode.push(node); smDepth.push(depth); smName.push(leaf); };
+    let cur = NaN,
+      node = -1,
+      depth = -1,
+      leaf = '';
+    const flush = () => {
+      smNode.push(node);
+      smDepth.push(depth);
+      smName.push(leaf);
+    };
     const cc = db.select('SAMPLING_CALLCHAINS', ['stackDepth', 'symbol', 'module']);
-    db.each(`SELECT e.id, e.start, e.globalTid, ${cc.replace(/"(\w+)"/g, 'c."$1"')} FROM COMPOSITE_EVENTS e JOIN SAMPLING_CALLCHAINS c ON c.id = e.id ORDER BY e.id, c.stackDepth DESC`, r => {
-      const id = num(r[0]);
-      if (id !== cur) {
-        if (!Number.isNaN(cur)) flush();
-        cur = id; node = -1; depth = -1;
-        smPlan.push(Number.isFinite(num(r[2])) ? thread(num(r[2])) : -1); smTime.push(num(r[1]));
-      }
-      const sym = str(r[4]) || '<unknown>';
-      const mod = str(r[5]) ?? '';
-      const key = `${node}\u0000${sym}\u0000${mod}`;
-      let n = frameNode.get(key);
-      if (n === undefined) frameNode.set(key, (n = b.tree.add(node, sym, NodeKind.Function, mod ? { module: mod } : {})));
-      node = n;
-      leaf = sym;
-      depth++;
-    });
+    db.each(
+      `SELECT e.id, e.start, e.globalTid, ${cc.replace(/"(\w+)"/g, 'c."$1"')} FROM COMPOSITE_EVENTS e JOIN SAMPLING_CALLCHAINS c ON c.id = e.id ORDER BY e.id, c.stackDepth DESC`,
+      r => {
+        const id = num(r[0]);
+        if (id !== cur) {
+          if (!Number.isNaN(cur)) flush();
+          cur = id;
+          node = -1;
+          depth = -1;
+          smPlan.push(Number.isFinite(num(r[2])) ? thread(num(r[2])) : -1);
+          smTime.push(num(r[1]));
+        }
+        const sym = str(r[4]) || '<unknown>';
+        const mod = str(r[5]) ?? '';
+        const key = `${node}\u0000${sym}\u0000${mod}`;
+        let n = frameNode.get(key);
+        if (n === undefined)
+          frameNode.set(key, (n = b.tree.add(node, sym, NodeKind.Function, mod ? { module: mod } : {})));
+        node = n;
+        leaf = sym;
+        depth++;
+      },
+    );
     if (!Number.isNaN(cur)) flush();
   }
   next();
 
   // --- names, processes and MPI ranks -----------------------------------------------------------------
-  if (db.has('ThreadNames')) db.each('SELECT nameId, globalTid FROM ThreadNames', r => { const n = str(r[0]); if (n) threadNames.set(num(r[1]), n); });
+  if (db.has('ThreadNames'))
+    db.each('SELECT nameId, globalTid FROM ThreadNames', r => {
+      const n = str(r[0]);
+      if (n) threadNames.set(num(r[1]), n);
+    });
   const procNames = new Map<number, string>();
-  if (db.has('PROCESSES')) db.each(`SELECT ${db.select('PROCESSES', ['globalPid', 'name'])} FROM PROCESSES`, r => { if (typeof r[1] === 'string' && r[1]) procNames.set(num(r[0]), r[1]); });
+  if (db.has('PROCESSES'))
+    db.each(`SELECT ${db.select('PROCESSES', ['globalPid', 'name'])} FROM PROCESSES`, r => {
+      if (typeof r[1] === 'string' && r[1]) procNames.set(num(r[0]), r[1]);
+    });
   const ranks = new Map<number, number>();
-  for (const [g, n] of threadNames) { const m = /\bMPI Rank (\d+)\b/i.exec(n); if (m) ranks.set(processOf(g), Number(m[1])); }
+  for (const [g, n] of threadNames) {
+    const m = /\bMPI Rank (\d+)\b/i.exec(n);
+    if (m) ranks.set(processOf(g), Number(m[1]));
+  }
   const processes = [...new Set(plans.map(p => p.process))];
   if (processes.length === 1 && !ranks.has(processes[0]!) && db.has('TARGET_INFO_SYSTEM_ENV')) {
     // One process per report is the usual `nsys profile mpirun …` layout; its environment names the rank.
@@ -211,34 +347,69 @@ export function buildNsight(db: SqliteFile, b: ProfileBuilder, signal: AbortSign
   };
 
   // --- tracks in display order: per process (by rank, then pid), threads (main first), then GPU streams --
-  const order = plans.map((_, i) => i).sort((x, y) => {
-    const p = plans[x]!, q = plans[y]!;
-    return (ranks.get(p.process) ?? Infinity) - (ranks.get(q.process) ?? Infinity) || pidOf(p.process) - pidOf(q.process) || p.process - q.process
-      || Number(p.gpu) - Number(q.gpu)
-      || Number(p.tid !== pidOf(p.process)) - Number(q.tid !== pidOf(q.process)) || p.tid - q.tid
-      || p.device - q.device || p.stream - q.stream;
-  });
+  const order = plans
+    .map((_, i) => i)
+    .sort((x, y) => {
+      const p = plans[x]!,
+        q = plans[y]!;
+      return (
+        (ranks.get(p.process) ?? Infinity) - (ranks.get(q.process) ?? Infinity) ||
+        pidOf(p.process) - pidOf(q.process) ||
+        p.process - q.process ||
+        Number(p.gpu) - Number(q.gpu) ||
+        Number(p.tid !== pidOf(p.process)) - Number(q.tid !== pidOf(q.process)) ||
+        p.tid - q.tid ||
+        p.device - q.device ||
+        p.stream - q.stream
+      );
+    });
   const tb = new TraceBuilder(strings);
-  const origin = db.has('TARGET_INFO_SESSION_START_TIME') ? db.scalar('SELECT CAST(utcEpochNs AS TEXT) FROM TARGET_INFO_SESSION_START_TIME') : null;
+  const origin = db.has('TARGET_INFO_SESSION_START_TIME')
+    ? db.scalar('SELECT CAST(utcEpochNs AS TEXT) FROM TARGET_INFO_SESSION_START_TIME')
+    : null;
   if (typeof origin === 'string' && /^\d+$/.test(origin)) tb.originNs = origin;
   const trackOf = new Int32Array(plans.length);
   for (const i of order) {
     const p = plans[i]!;
     const process = processLabel(p.process);
     const rank = ranks.get(p.process) ?? -1;
-    const name = p.gpu ? `GPU ${p.device} · stream ${p.stream}` : `${threadNames.get(p.globalTid) ?? 'thread'} (${p.tid})`;
-    const context = b.newContext({ rank, thread: p.gpu ? -1 : p.tid, gpuDevice: p.device, gpuStream: p.stream, label: `${process} · ${name}` });
+    const name = p.gpu
+      ? `GPU ${p.device} · stream ${p.stream}`
+      : `${threadNames.get(p.globalTid) ?? 'thread'} (${p.tid})`;
+    const context = b.newContext({
+      rank,
+      thread: p.gpu ? -1 : p.tid,
+      gpuDevice: p.device,
+      gpuStream: p.stream,
+      label: `${process} · ${name}`,
+    });
     trackOf[i] = tb.addTrack({
-      name, kind: p.gpu ? 'gpu-stream' : 'thread', process, pid: String(pidOf(p.process)), tid: p.gpu ? String(p.stream) : String(p.tid),
-      rank, thread: p.gpu ? -1 : p.tid, gpuDevice: p.device, gpuStream: p.stream, context,
+      name,
+      kind: p.gpu ? 'gpu-stream' : 'thread',
+      process,
+      pid: String(pidOf(p.process)),
+      tid: p.gpu ? String(p.stream) : String(p.tid),
+      rank,
+      thread: p.gpu ? -1 : p.tid,
+      gpuDevice: p.device,
+      gpuStream: p.stream,
+      context,
     });
   }
 
   // --- call tree, events, flows, data movement ------------------------------------------------------------
-  const time = b.addMetric({ name: 'time', label: 'Time', sourceKeys: ['start', 'end'], unit: 'ns', kind: 'exclusive', aggregation: 'sum' });
+  const time = b.addMetric({
+    name: 'time',
+    label: 'Time',
+    sourceKeys: ['start', 'end'],
+    unit: 'ns',
+    kind: 'exclusive',
+    aggregation: 'sum',
+  });
   let bytesMetric = -1;
   const n = sPlan.length;
-  const start = sStart.finish(), dur = sDur.finish();
+  const start = sStart.finish(),
+    dur = sDur.finish();
   const node = new Int32Array(n).fill(-1);
   const event = new Int32Array(n).fill(-1);
   const children = new Map<number, Map<number, number>>();
@@ -251,9 +422,17 @@ export function buildNsight(db: SqliteFile, b: ProfileBuilder, signal: AbortSign
     return c;
   };
   const byPlan = new Map<number, number[]>();
-  for (let i = 0; i < n; i++) { const p = sPlan.get(i); let l = byPlan.get(p); if (!l) byPlan.set(p, (l = [])); l.push(i); }
+  for (let i = 0; i < n; i++) {
+    const p = sPlan.get(i);
+    let l = byPlan.get(p);
+    if (!l) byPlan.set(p, (l = []));
+    l.push(i);
+  }
   let unmatched = 0;
-  const nested = new Map<number, { idx: Int32Array; parent: Int32Array; depth: Int32Array; pos: Map<number, number> }>();
+  const nested = new Map<
+    number,
+    { idx: Int32Array; parent: Int32Array; depth: Int32Array; pos: Map<number, number> }
+  >();
   // CPU threads first, so GPU work finds the node of the call that launched it.
   for (const gpuPass of [false, true]) {
     for (const pi of order) {
@@ -274,7 +453,10 @@ export function buildNsight(db: SqliteFile, b: ProfileBuilder, signal: AbortSign
         if (gpuPass) {
           const l = launches.get(plan.process)?.get(sCorr.get(i));
           if (l !== undefined) base = node[l]!;
-          else { base = -1; unmatched++; }
+          else {
+            base = -1;
+            unmatched++;
+          }
         }
         node[i] = child(base, sName.get(i), sSrc.get(i) === Src.Nvtx ? NodeKind.Region : NodeKind.Function);
         excl[k] = dur[i]!;
@@ -282,28 +464,60 @@ export function buildNsight(db: SqliteFile, b: ProfileBuilder, signal: AbortSign
       }
       for (let k = 0; k < idx.length; k++) {
         const i = idx[k]!;
-        event[i] = tb.addSlice(t, start[i]!, dur[i]!, node[i]!, depth[k]!, strings.get(sCat.get(i)), strings.get(sName.get(i)));
+        event[i] = tb.addSlice(
+          t,
+          start[i]!,
+          dur[i]!,
+          node[i]!,
+          depth[k]!,
+          strings.get(sCat.get(i)),
+          strings.get(sName.get(i)),
+        );
         b.addExclusive(time, node[i]!, ctx, Math.max(0, excl[k]!));
         if (!gpuPass) continue;
         const l = launches.get(plan.process)?.get(sCorr.get(i));
         if (l !== undefined) {
-          tb.addFlow(FlowKind.Launch, `correlation ${sCorr.get(i)}`, { track: trackOf[sPlan.get(l)]!, time: start[l]!, event: event[l]! }, { track: t, time: start[i]!, event: event[i]! });
+          tb.addFlow(
+            FlowKind.Launch,
+            `correlation ${sCorr.get(i)}`,
+            { track: trackOf[sPlan.get(l)]!, time: start[l]!, event: event[l]! },
+            { track: t, time: start[i]!, event: event[i]! },
+          );
         }
         const src = sSrc.get(i);
         if (src !== Src.Memcpy && src !== Src.Memset) continue;
         const bytes = sBytes.get(i);
         tb.addDataMovement({
-          kind: sKind.get(i) as DataMovementKind, bytes: Number.isFinite(bytes) ? bytes : 0, srcDevice: sSrcDev.get(i), dstDevice: sDstDev.get(i),
-          start: start[i]!, duration: dur[i]!, track: t, event: event[i]!, node: node[i]!, sourceNode: -1,
+          kind: sKind.get(i) as DataMovementKind,
+          bytes: Number.isFinite(bytes) ? bytes : 0,
+          srcDevice: sSrcDev.get(i),
+          dstDevice: sDstDev.get(i),
+          start: start[i]!,
+          duration: dur[i]!,
+          track: t,
+          event: event[i]!,
+          node: node[i]!,
+          sourceNode: -1,
         });
         if (bytes > 0) {
-          if (bytesMetric < 0) bytesMetric = b.addMetric({ name: 'bytes', label: 'Bytes moved', sourceKeys: ['bytes'], unit: 'bytes', kind: 'exclusive', aggregation: 'sum' });
+          if (bytesMetric < 0)
+            bytesMetric = b.addMetric({
+              name: 'bytes',
+              label: 'Bytes moved',
+              sourceKeys: ['bytes'],
+              unit: 'bytes',
+              kind: 'exclusive',
+              aggregation: 'sum',
+            });
           b.addExclusive(bytesMetric, node[i]!, ctx, bytes);
         }
       }
     }
   }
-  if (unmatched) warnings.push(`${unmatched} GPU activit${unmatched === 1 ? 'y has' : 'ies have'} no CUDA API call with the same correlationId; shown at the top level`);
+  if (unmatched)
+    warnings.push(
+      `${unmatched} GPU activit${unmatched === 1 ? 'y has' : 'ies have'} no CUDA API call with the same correlationId; shown at the top level`,
+    );
   if (badTimes) warnings.push(`${badTimes} row${badTimes === 1 ? '' : 's'} without a valid start/end were skipped`);
 
   // Marks inside the innermost slice that encloses them: the last slice starting at or before the
@@ -311,8 +525,13 @@ export function buildNsight(db: SqliteFile, b: ProfileBuilder, signal: AbortSign
   const enclosing = (t: number, at: number): { node: number; depth: number } => {
     const s = nested.get(t);
     if (!s) return { node: -1, depth: 0 };
-    let lo = 0, hi = s.idx.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (start[s.idx[mid]!]! <= at) lo = mid + 1; else hi = mid; }
+    let lo = 0,
+      hi = s.idx.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (start[s.idx[mid]!]! <= at) lo = mid + 1;
+      else hi = mid;
+    }
     for (let k = lo - 1; k >= 0; k = s.pos.get(s.parent[k]!) ?? -1) {
       const i = s.idx[k]!;
       if (at < start[i]! + dur[i]!) return { node: node[i]!, depth: s.depth[k]! + 1 };
@@ -325,7 +544,14 @@ export function buildNsight(db: SqliteFile, b: ProfileBuilder, signal: AbortSign
     tb.addEvent(TraceEventKind.Instant, t, iTime[k]!, 0, e.node, e.depth, iCat[k]!, iName[k]!);
   }
   if (smPlan.length) {
-    const samples = b.addMetric({ name: 'samples', label: 'CPU samples', sourceKeys: ['COMPOSITE_EVENTS'], unit: 'samples', kind: 'exclusive', aggregation: 'sum' });
+    const samples = b.addMetric({
+      name: 'samples',
+      label: 'CPU samples',
+      sourceKeys: ['COMPOSITE_EVENTS'],
+      unit: 'samples',
+      kind: 'exclusive',
+      aggregation: 'sum',
+    });
     for (let k = 0; k < smPlan.length; k++) {
       if (smPlan[k]! < 0 || !Number.isFinite(smTime[k]!)) continue;
       const t = trackOf[smPlan[k]!]!;

@@ -23,8 +23,13 @@ export function sqlWasmPath(): string {
 export function sqlEngine(): Promise<SqlJsStatic> {
   engine ??= (async () => {
     const wasm = readFileSync(sqlWasmPath());
-    return initSqlJs({ wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer });
-  })().catch((e: unknown) => { engine = null; throw e; });
+    return initSqlJs({
+      wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer,
+    });
+  })().catch((e: unknown) => {
+    engine = null;
+    throw e;
+  });
   return engine;
 }
 
@@ -33,18 +38,28 @@ export class SqliteFile {
   readonly tables: Set<string>;
   private readonly columnCache = new Map<string, Set<string>>();
 
-  constructor(readonly db: Database, private readonly signal?: AbortSignal) {
+  constructor(
+    readonly db: Database,
+    private readonly signal?: AbortSignal,
+  ) {
     this.tables = new Set<string>();
-    this.each(`SELECT name FROM sqlite_master WHERE type IN ('table', 'view')`, r => { this.tables.add(String(r[0])); });
+    this.each(`SELECT name FROM sqlite_master WHERE type IN ('table', 'view')`, r => {
+      this.tables.add(String(r[0]));
+    });
   }
 
-  has(table: string): boolean { return this.tables.has(table); }
+  has(table: string): boolean {
+    return this.tables.has(table);
+  }
 
   columns(table: string): Set<string> {
     let c = this.columnCache.get(table);
     if (!c) {
       c = new Set();
-      if (this.has(table)) this.each(`PRAGMA table_info("${table}")`, r => { c!.add(String(r[1])); });
+      if (this.has(table))
+        this.each(`PRAGMA table_info("${table}")`, r => {
+          c!.add(String(r[1]));
+        });
       this.columnCache.set(table, c);
     }
     return c;
@@ -75,7 +90,11 @@ export class SqliteFile {
   scalar(sql: string): SqlValue {
     let v: SqlValue = null;
     const stmt = this.db.prepare(sql);
-    try { if (stmt.step()) v = stmt.get()[0] ?? null; } finally { stmt.free(); }
+    try {
+      if (stmt.step()) v = stmt.get()[0] ?? null;
+    } finally {
+      stmt.free();
+    }
     return v;
   }
 }

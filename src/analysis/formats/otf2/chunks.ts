@@ -3,7 +3,14 @@ import { ProfileReadError } from '../reader';
 import { Otf2Cursor, Otf2FormatError } from './cursor';
 
 /** OTF2's buffer-internal record types (the first bytes of the type space). */
-export const BufferRecord = { EndOfChunk: 0, EndOfBuffer: 1, EndOfFile: 2, ChunkHeader: 3, Timestamp: 5, AttributeList: 6 } as const;
+export const BufferRecord = {
+  EndOfChunk: 0,
+  EndOfBuffer: 1,
+  EndOfFile: 2,
+  ChunkHeader: 3,
+  Timestamp: 5,
+  AttributeList: 6,
+} as const;
 
 /** Byte-order marks of a chunk header. */
 const LITTLE_ENDIAN = 0x42;
@@ -32,7 +39,8 @@ export type RecordHandler = (type: number, cur: Otf2Cursor) => void;
  */
 export function walkChunk(chunk: Uint8Array, events: boolean, onRecord: RecordHandler): boolean {
   const cur = new Otf2Cursor(chunk);
-  if (chunk.length < 2 || chunk[0] !== BufferRecord.ChunkHeader) cur.fail('a chunk does not start with a chunk header (not an OTF2 file, or a damaged one)');
+  if (chunk.length < 2 || chunk[0] !== BufferRecord.ChunkHeader)
+    cur.fail('a chunk does not start with a chunk header (not an OTF2 file, or a damaged one)');
   const mark = chunk[1];
   if (mark !== LITTLE_ENDIAN && mark !== BIG_ENDIAN) cur.fail(`unknown byte-order mark 0x${mark!.toString(16)}`);
   cur.littleEndian = mark === LITTLE_ENDIAN;
@@ -73,14 +81,23 @@ export function walkChunk(chunk: Uint8Array, events: boolean, onRecord: RecordHa
  * Streams an OTF2 buffer file chunk by chunk (records never cross chunk boundaries, so memory stays
  * at one chunk), gunzipping transparently. A damaged file ends in a ProfileReadError naming it.
  */
-export async function walkFile(path: string, chunkSize: number, events: boolean, onRecord: RecordHandler, options: InputOptions = {}): Promise<void> {
+export async function walkFile(
+  path: string,
+  chunkSize: number,
+  events: boolean,
+  onRecord: RecordHandler,
+  options: InputOptions = {},
+): Promise<void> {
   const buf = new Uint8Array(chunkSize);
-  let fill = 0, index = 0, done = false;
+  let fill = 0,
+    index = 0,
+    done = false;
   const run = (chunk: Uint8Array) => {
     try {
       done = walkChunk(chunk, events, onRecord);
     } catch (e) {
-      if (e instanceof Otf2FormatError) throw new ProfileReadError(path, `${e.message}${index ? ` (chunk ${index + 1})` : ''}`, { cause: e });
+      if (e instanceof Otf2FormatError)
+        throw new ProfileReadError(path, `${e.message}${index ? ` (chunk ${index + 1})` : ''}`, { cause: e });
       throw e;
     }
     index++;
@@ -92,10 +109,17 @@ export async function walkFile(path: string, chunkSize: number, events: boolean,
       buf.set(data.subarray(at, at + n), fill);
       fill += n;
       at += n;
-      if (fill === chunkSize) { run(buf); fill = 0; }
+      if (fill === chunkSize) {
+        run(buf);
+        fill = 0;
+      }
     }
     if (done) break;
   }
   if (!done && fill > 0) run(buf.subarray(0, fill));
-  if (!done) throw new ProfileReadError(path, index ? 'the file ends without an end-of-file record (truncated)' : 'the file is empty');
+  if (!done)
+    throw new ProfileReadError(
+      path,
+      index ? 'the file ends without an end-of-file record (truncated)' : 'the file is empty',
+    );
 }

@@ -20,7 +20,10 @@ export class Otf2Cursor {
   lo = 0;
   private readonly view: DataView;
 
-  constructor(readonly bytes: Uint8Array, public littleEndian = true) {
+  constructor(
+    readonly bytes: Uint8Array,
+    public littleEndian = true,
+  ) {
     this.end = bytes.length;
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
@@ -60,16 +63,27 @@ export class Otf2Cursor {
   /** A compressed unsigned 64-bit integer into `hi`/`lo`. */
   u64Parts(): void {
     const size = this.u8();
-    if (size === 0) { this.hi = 0; this.lo = 0; return; }
-    if (size === 0xff) { this.hi = 0xffffffff; this.lo = 0xffffffff; return; }
+    if (size === 0) {
+      this.hi = 0;
+      this.lo = 0;
+      return;
+    }
+    if (size === 0xff) {
+      this.hi = 0xffffffff;
+      this.lo = 0xffffffff;
+      return;
+    }
     if (size > 8) this.fail(`invalid compressed-integer length ${size}`);
     this.need(size, 'compressed integer');
-    const b = this.bytes, p = this.pos;
-    let hi = 0, lo = 0;
+    const b = this.bytes,
+      p = this.pos;
+    let hi = 0,
+      lo = 0;
     // Little endian stores the low bytes first; big endian the low `size` bytes of the big-endian form.
     for (let k = 0; k < size; k++) {
       const byte = this.littleEndian ? b[p + k]! : b[p + size - 1 - k]!;
-      if (k < 4) lo += byte * 2 ** (8 * k); else hi += byte * 2 ** (8 * (k - 4));
+      if (k < 4) lo += byte * 2 ** (8 * k);
+      else hi += byte * 2 ** (8 * (k - 4));
     }
     this.hi = hi;
     this.lo = lo;
@@ -79,8 +93,15 @@ export class Otf2Cursor {
   /** A full-width (uncompressed) unsigned 64-bit integer into `hi`/`lo`. */
   fullU64Parts(): void {
     this.need(8, '64-bit value');
-    const v = this.view, p = this.pos;
-    if (this.littleEndian) { this.lo = v.getUint32(p, true); this.hi = v.getUint32(p + 4, true); } else { this.hi = v.getUint32(p, false); this.lo = v.getUint32(p + 4, false); }
+    const v = this.view,
+      p = this.pos;
+    if (this.littleEndian) {
+      this.lo = v.getUint32(p, true);
+      this.hi = v.getUint32(p + 4, true);
+    } else {
+      this.hi = v.getUint32(p, false);
+      this.lo = v.getUint32(p + 4, false);
+    }
     this.pos = p + 8;
   }
 

@@ -2,8 +2,17 @@ import type { Otf2Cursor } from './cursor';
 
 /** Global definition record types (OTF2_GlobalDefinitionType). */
 export const GlobalDef = {
-  ClockProperties: 5, String: 10, SystemTreeNode: 12, LocationGroup: 13, Location: 14, Region: 15, Group: 18,
-  MetricMember: 19, MetricClass: 20, MetricInstance: 21, Comm: 22,
+  ClockProperties: 5,
+  String: 10,
+  SystemTreeNode: 12,
+  LocationGroup: 13,
+  Location: 14,
+  Region: 15,
+  Group: 18,
+  MetricMember: 19,
+  MetricClass: 20,
+  MetricInstance: 21,
+  Comm: 22,
 } as const;
 
 /** Local (per-location) definition record types. */
@@ -16,15 +25,54 @@ export const Mapping = { Region: 3, Metric: 5, Comm: 6 } as const;
 export const GroupType = { CommLocations: 4, CommGroup: 5, CommSelf: 6 } as const;
 
 export interface Otf2Region {
-  name: number; canonicalName: number; description: number; regionType: number; file: number;
-  beginLine: number; endLine: number; role: number; paradigm: number;
+  name: number;
+  canonicalName: number;
+  description: number;
+  regionType: number;
+  file: number;
+  beginLine: number;
+  endLine: number;
+  role: number;
+  paradigm: number;
 }
-export interface Otf2Location { id: number; name: number; type: number; events: number; group: number }
-export interface Otf2LocationGroup { name: number; type: number; parent: number }
-export interface Otf2SystemTreeNode { name: number; className: number; parent: number }
-export interface Otf2Group { name: number; type: number; paradigm: number; members: number[] }
-export interface Otf2Comm { name: number; group: number; parent: number }
-export interface Otf2MetricMember { name: number; description: number; unit: number; metricType: number; mode: number; valueType: number; base: number; exponent: number }
+export interface Otf2Location {
+  id: number;
+  name: number;
+  type: number;
+  events: number;
+  group: number;
+}
+export interface Otf2LocationGroup {
+  name: number;
+  type: number;
+  parent: number;
+}
+export interface Otf2SystemTreeNode {
+  name: number;
+  className: number;
+  parent: number;
+}
+export interface Otf2Group {
+  name: number;
+  type: number;
+  paradigm: number;
+  members: number[];
+}
+export interface Otf2Comm {
+  name: number;
+  group: number;
+  parent: number;
+}
+export interface Otf2MetricMember {
+  name: number;
+  description: number;
+  unit: number;
+  metricType: number;
+  mode: number;
+  valueType: number;
+  base: number;
+  exponent: number;
+}
 
 /** The global definitions (`<name>.def`): ids are kept as written and resolved on use. */
 export class Otf2Definitions {
@@ -79,12 +127,24 @@ export class Otf2Definitions {
         break;
       case GlobalDef.Region: {
         const id = c.u32();
-        const name = c.u32(), description = c.u32(), regionType = c.u8(), file = c.u32(), beginLine = c.u32(), endLine = c.u32();
+        const name = c.u32(),
+          description = c.u32(),
+          regionType = c.u8(),
+          file = c.u32(),
+          beginLine = c.u32(),
+          endLine = c.u32();
         // Attributes added in OTF2 1.1 follow the original ones (older files end here).
         const more = c.pos < c.end;
         this.regions.set(id, {
-          name, description, regionType, file, beginLine, endLine,
-          canonicalName: more ? c.u32() : name, role: more ? c.u8() : 0, paradigm: more ? c.u8() : 0,
+          name,
+          description,
+          regionType,
+          file,
+          beginLine,
+          endLine,
+          canonicalName: more ? c.u32() : name,
+          role: more ? c.u8() : 0,
+          paradigm: more ? c.u8() : 0,
         });
         break;
       }
@@ -107,8 +167,22 @@ export class Otf2Definitions {
       }
       case GlobalDef.MetricMember: {
         const id = c.u32();
-        const name = c.u32(), description = c.u32(), metricType = c.u8(), mode = c.u8(), valueType = c.u8(), base = c.u8();
-        this.metricMembers.set(id, { name, description, metricType, mode, valueType, base, exponent: c.i64(), unit: c.u32() });
+        const name = c.u32(),
+          description = c.u32(),
+          metricType = c.u8(),
+          mode = c.u8(),
+          valueType = c.u8(),
+          base = c.u8();
+        this.metricMembers.set(id, {
+          name,
+          description,
+          metricType,
+          mode,
+          valueType,
+          base,
+          exponent: c.i64(),
+          unit: c.u32(),
+        });
         break;
       }
       case GlobalDef.MetricClass: {
@@ -135,7 +209,10 @@ export class Otf2Definitions {
 
 /** A local → global id mapping of one location (identity where the table is silent). */
 export class IdMap {
-  constructor(private readonly dense: Float64Array | null, private readonly sparse: Map<number, number> | null) {}
+  constructor(
+    private readonly dense: Float64Array | null,
+    private readonly sparse: Map<number, number> | null,
+  ) {}
 
   get(id: number): number {
     if (this.dense) return id < this.dense.length ? this.dense[id]! : id;
@@ -158,7 +235,10 @@ export class Otf2LocalDefinitions {
       if (count > c.end - c.pos) c.fail(`an id map announces ${size} entries in a ${c.end - c.pos}-byte record`);
       if (sparse) {
         const m = new Map<number, number>();
-        for (let i = 0; i < size; i++) { const local = c.u64(); m.set(local, c.u64()); }
+        for (let i = 0; i < size; i++) {
+          const local = c.u64();
+          m.set(local, c.u64());
+        }
         this.maps.set(kind, new IdMap(null, m));
       } else {
         const a = new Float64Array(size);

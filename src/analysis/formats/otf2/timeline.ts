@@ -8,24 +8,63 @@ import { GroupType, Mapping, type IdMap, type Otf2Definitions, type Otf2LocalDef
 
 /** Event record types this reader decodes (OTF2_EventType). */
 const Ev = {
-  Timestamp: 5, Enter: 12, Leave: 13, MpiSend: 14, MpiIsend: 15, MpiRecv: 18, MpiIrecv: 19,
-  MpiCollectiveBegin: 22, MpiCollectiveEnd: 23, Metric: 31, ProgramBegin: 83, ProgramEnd: 84,
+  Timestamp: 5,
+  Enter: 12,
+  Leave: 13,
+  MpiSend: 14,
+  MpiIsend: 15,
+  MpiRecv: 18,
+  MpiIrecv: 19,
+  MpiCollectiveBegin: 22,
+  MpiCollectiveEnd: 23,
+  Metric: 31,
+  ProgramBegin: 83,
+  ProgramEnd: 84,
 } as const;
 /** Event names for the "skipped" warning. */
 const EVENT_NAMES: Record<number, string> = {
-  10: 'BufferFlush', 11: 'MeasurementOnOff', 16: 'MpiIsendComplete', 17: 'MpiIrecvRequest', 20: 'MpiRequestTest', 21: 'MpiRequestCancelled',
-  24: 'OmpFork', 25: 'OmpJoin', 26: 'OmpAcquireLock', 27: 'OmpReleaseLock', 28: 'OmpTaskCreate', 29: 'OmpTaskSwitch', 30: 'OmpTaskComplete',
-  32: 'ParameterString', 33: 'ParameterInt', 34: 'ParameterUnsignedInt', 53: 'ThreadFork', 54: 'ThreadJoin', 55: 'ThreadTeamBegin', 56: 'ThreadTeamEnd',
-  62: 'ThreadCreate', 63: 'ThreadBegin', 64: 'ThreadWait', 65: 'ThreadEnd', 66: 'CallingContextEnter', 67: 'CallingContextLeave', 68: 'CallingContextSample',
+  10: 'BufferFlush',
+  11: 'MeasurementOnOff',
+  16: 'MpiIsendComplete',
+  17: 'MpiIrecvRequest',
+  20: 'MpiRequestTest',
+  21: 'MpiRequestCancelled',
+  24: 'OmpFork',
+  25: 'OmpJoin',
+  26: 'OmpAcquireLock',
+  27: 'OmpReleaseLock',
+  28: 'OmpTaskCreate',
+  29: 'OmpTaskSwitch',
+  30: 'OmpTaskComplete',
+  32: 'ParameterString',
+  33: 'ParameterInt',
+  34: 'ParameterUnsignedInt',
+  53: 'ThreadFork',
+  54: 'ThreadJoin',
+  55: 'ThreadTeamBegin',
+  56: 'ThreadTeamEnd',
+  62: 'ThreadCreate',
+  63: 'ThreadBegin',
+  64: 'ThreadWait',
+  65: 'ThreadEnd',
+  66: 'CallingContextEnter',
+  67: 'CallingContextLeave',
+  68: 'CallingContextSample',
 };
 /** OTF2_Type values of metric samples. */
-const TYPE_UINT64 = 4, TYPE_INT64 = 8, TYPE_DOUBLE = 10;
+const TYPE_UINT64 = 4,
+  TYPE_INT64 = 8,
+  TYPE_DOUBLE = 10;
 const TWO_32 = 4294967296;
 /** Node-map key stride: (region, parent) pairs are packed into one number. */
 const PARENT_SPACE = 2 ** 26;
 
 /** One endpoint of an MPI point-to-point message, waiting for its partner. */
-interface MessageEnd { track: number; time: number; slice: number }
+interface MessageEnd {
+  track: number;
+  time: number;
+  slice: number;
+}
 
 /**
  * Turns the events of each location into slices, call-tree nodes, message flows and counter
@@ -105,7 +144,9 @@ export class Otf2Timeline {
     this.metricMap = maps.get(Mapping.Metric) ?? null;
     this.commMap = maps.get(Mapping.Comm) ?? null;
     this.series = new Map();
-    this.corrections = local.clockOffsets.map(o => [this.ticks(o.hi, o.lo), o.offset] as [number, number]).sort((x, y) => x[0] - y[0]);
+    this.corrections = local.clockOffsets
+      .map(o => [this.ticks(o.hi, o.lo), o.offset] as [number, number])
+      .sort((x, y) => x[0] - y[0]);
     this.nextCorrection = 0;
   }
 
@@ -124,7 +165,10 @@ export class Otf2Timeline {
         this.leave(this.regionMap ? this.regionMap.get(local) : local);
         break;
       }
-      case Ev.MpiSend: case Ev.MpiIsend: case Ev.MpiRecv: case Ev.MpiIrecv: {
+      case Ev.MpiSend:
+      case Ev.MpiIsend:
+      case Ev.MpiRecv:
+      case Ev.MpiIrecv: {
         const peer = c.u32();
         const comm = this.mapComm(c.u32());
         const tag = c.u32();
@@ -146,7 +190,8 @@ export class Otf2Timeline {
       case Ev.Metric:
         this.metric(c);
         break;
-      case Ev.ProgramBegin: case Ev.ProgramEnd:
+      case Ev.ProgramBegin:
+      case Ev.ProgramEnd:
         break;
       default:
         this.skipped.set(type, (this.skipped.get(type) ?? 0) + 1);
@@ -155,15 +200,31 @@ export class Otf2Timeline {
 
   /** Ends a location: closes what is still open, hands its slices to the trace, its values to the profile. */
   end(): void {
-    while (this.stackSlice.length) { this.pop(); this.unclosed++; }
+    while (this.stackSlice.length) {
+      this.pop();
+      this.unclosed++;
+    }
     const base = this.tb.eventCount;
     for (let k = 0; k < this.start.length; k++) {
       const node = this.node.get(k);
-      this.tb.addSlice(this.track, this.start.get(k), this.dur.get(k), node, this.depth.get(k), '', this.nodeNames[node]!);
+      this.tb.addSlice(
+        this.track,
+        this.start.get(k),
+        this.dur.get(k),
+        node,
+        this.depth.get(k),
+        '',
+        this.nodeNames[node]!,
+      );
     }
     for (const e of this.ownEnds) if (e.slice >= 0) e.slice += base;
     for (const f of this.pendingFlows) {
-      this.tb.addFlow(FlowKind.Message, `mpi ${f.key}`, { track: f.from.track, time: f.from.time, event: f.from.slice }, { track: f.to.track, time: f.to.time, event: f.to.slice });
+      this.tb.addFlow(
+        FlowKind.Message,
+        `mpi ${f.key}`,
+        { track: f.from.track, time: f.from.time, event: f.from.slice },
+        { track: f.to.track, time: f.to.time, event: f.to.slice },
+      );
     }
     this.ownEnds = [];
     this.pendingFlows = [];
@@ -181,7 +242,8 @@ export class Otf2Timeline {
 
   /** Flows whose ends were both read; sends or receives without a partner are counted. */
   finish(): { unmatchedSends: number; unmatchedRecvs: number } {
-    let unmatchedSends = 0, unmatchedRecvs = 0;
+    let unmatchedSends = 0,
+      unmatchedRecvs = 0;
     for (const q of this.sends.values()) unmatchedSends += q.length;
     for (const q of this.recvs.values()) unmatchedRecvs += q.length;
     return { unmatchedSends, unmatchedRecvs };
@@ -203,13 +265,15 @@ export class Otf2Timeline {
     const k = this.nextCorrection;
     if (k === 0) return t + c[0]![1];
     if (k === c.length) return t + c[k - 1]![1];
-    const [t0, o0] = c[k - 1]!, [t1, o1] = c[k]!;
+    const [t0, o0] = c[k - 1]!,
+      [t1, o1] = c[k]!;
     return t + o0 + ((o1 - o0) * (t - t0)) / (t1 - t0);
   }
 
   private enter(region: number): void {
     const parent = this.stackSlice.length ? this.node.get(this.stackSlice[this.stackSlice.length - 1]!) : -1;
-    const key = region < PARENT_SPACE && parent + 1 < PARENT_SPACE ? region * PARENT_SPACE + parent + 1 : `${region}:${parent}`;
+    const key =
+      region < PARENT_SPACE && parent + 1 < PARENT_SPACE ? region * PARENT_SPACE + parent + 1 : `${region}:${parent}`;
     let node = this.nodeOf.get(key);
     if (node === undefined) {
       const r = this.defs.regions.get(region);
@@ -230,12 +294,21 @@ export class Otf2Timeline {
 
   private leave(region: number): void {
     const n = this.stackRegion.length;
-    if (n === 0) { this.unmatchedLeaves++; return; }
+    if (n === 0) {
+      this.unmatchedLeaves++;
+      return;
+    }
     if (this.stackRegion[n - 1] !== region) {
       // A leave that skips open regions closes them too (a lenient reading of a damaged trace).
       const at = this.stackRegion.lastIndexOf(region);
-      if (at < 0) { this.unmatchedLeaves++; return; }
-      while (this.stackRegion.length > at + 1) { this.pop(); this.unclosed++; }
+      if (at < 0) {
+        this.unmatchedLeaves++;
+        return;
+      }
+      while (this.stackRegion.length > at + 1) {
+        this.pop();
+        this.unclosed++;
+      }
     }
     this.pop();
   }
@@ -269,12 +342,15 @@ export class Otf2Timeline {
     if (!group || group.type === GroupType.CommSelf) return group ? this.location : -1;
     const world = group.type === GroupType.CommGroup ? group.members[rank] : rank;
     if (world === undefined) return -1;
-    return group.type === GroupType.CommLocations ? world : this.commLocations[world] ?? -1;
+    return group.type === GroupType.CommLocations ? world : (this.commLocations[world] ?? -1);
   }
 
   private message(isSend: boolean, peer: number, comm: number, tag: number, length: number): void {
     const other = this.peerLocation(comm, peer);
-    if (other < 0) { this.unresolvedPeers++; return; }
+    if (other < 0) {
+      this.unresolvedPeers++;
+      return;
+    }
     if (isSend) this.addBytes(length);
     const slice = this.stackSlice.length ? this.stackSlice[this.stackSlice.length - 1]! : -1;
     const here: MessageEnd = { track: this.track, time: this.now, slice };
@@ -305,14 +381,25 @@ export class Otf2Timeline {
     for (let i = 0; i < n; i++) {
       const t = c.bytes[typesAt + i]!;
       c.u64Parts();
-      const value = t === TYPE_DOUBLE ? c.partsAsDouble() : t === TYPE_INT64 && c.hi >= 0x80000000 ? (c.hi - TWO_32) * TWO_32 + c.lo : t === TYPE_UINT64 || t === TYPE_INT64 ? c.hi * TWO_32 + c.lo : NaN;
+      const value =
+        t === TYPE_DOUBLE
+          ? c.partsAsDouble()
+          : t === TYPE_INT64 && c.hi >= 0x80000000
+            ? (c.hi - TWO_32) * TWO_32 + c.lo
+            : t === TYPE_UINT64 || t === TYPE_INT64
+              ? c.hi * TWO_32 + c.lo
+              : NaN;
       if (!Number.isFinite(value)) continue;
       let ids = this.series.get(metric);
       if (!ids) this.series.set(metric, (ids = []));
       let s = ids[i];
       if (s === undefined) {
         const m = this.defs.metricMembers.get(members[i] ?? -1);
-        s = ids[i] = this.tb.addCounterSeries(this.track, m ? this.defs.str(m.name) : `metric ${metric}[${i}]`, m ? this.defs.str(m.unit) : '');
+        s = ids[i] = this.tb.addCounterSeries(
+          this.track,
+          m ? this.defs.str(m.name) : `metric ${metric}[${i}]`,
+          m ? this.defs.str(m.unit) : '',
+        );
       }
       this.tb.addCounterSample(s, this.now, value);
       this.metricSamples++;

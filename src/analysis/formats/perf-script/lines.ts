@@ -19,7 +19,8 @@ export interface SampleHeader {
  * `comm  pid[/tid] [cpu] secs.frac: [period] event[:mods]: [rest]`. comm may hold spaces, so it is
  * the shortest prefix followed by a number; the pid alone is really the thread id (perf's `tid`).
  */
-const HEADER = /^(\S.*?)\s+(-?\d+)(?:\/(-?\d+))?\s+(?:\[(\d+)\]\s+)?(?:(\d+)\.(\d+):\s*)?(?:(\d+)\s+)?(?:(\S+?):(?:\s+|$))?(.*)$/;
+const HEADER =
+  /^(\S.*?)\s+(-?\d+)(?:\/(-?\d+))?\s+(?:\[(\d+)\]\s+)?(?:(\d+)\.(\d+):\s*)?(?:(\d+)\s+)?(?:(\S+?):(?:\s+|$))?(.*)$/;
 /** Event modifiers perf appends (`:u`, `:k`, `:ppp`, `:P`…), as opposed to tracepoint names (`sched:sched_switch`). */
 const MODIFIERS = /:[ukhIGHpPSDWe]+$/;
 
@@ -62,7 +63,10 @@ export function parseFrameLine(text: string): FrameLine {
       const c = s.charCodeAt(i);
       if (c === 41) depth++;
       else if (c === 40 && --depth === 0) {
-        if (i === 0 || s.charCodeAt(i - 1) === 32) { dso = s.slice(i + 1, -1); s = s.slice(0, i).trimEnd(); }
+        if (i === 0 || s.charCodeAt(i - 1) === 32) {
+          dso = s.slice(i + 1, -1);
+          s = s.slice(0, i).trimEnd();
+        }
         break;
       }
     }

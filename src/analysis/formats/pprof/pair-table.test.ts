@@ -9,14 +9,21 @@ describe('PairTable', () => {
     const ref = new Map<string, number>();
     const rnd = seededRandom(5);
     for (let k = 0; k < 20000; k++) {
-      const a = Math.floor(rnd() * 3000), b = Math.floor(rnd() * 50);
+      const a = Math.floor(rnd() * 3000),
+        b = Math.floor(rnd() * 50);
       const key = `${a}/${b}`;
       const want = ref.get(key) ?? -1;
       assert.equal(t.get(a, b), want);
-      if (want < 0) { ref.set(key, k); t.set(a, b, k); }
+      if (want < 0) {
+        ref.set(key, k);
+        t.set(a, b, k);
+      }
     }
     assert.equal(t.size, ref.size);
-    for (const [key, v] of ref) { const [a, b] = key.split('/').map(Number); assert.equal(t.get(a!, b!), v); }
+    for (const [key, v] of ref) {
+      const [a, b] = key.split('/').map(Number);
+      assert.equal(t.get(a!, b!), v);
+    }
     assert.equal(t.get(3001, 0), -1);
   });
 });

@@ -16,7 +16,9 @@ export class PairTable {
     this.mask = n - 1;
   }
 
-  get size(): number { return this.count; }
+  get size(): number {
+    return this.count;
+  }
 
   /** The value of (a, b), or -1. */
   get(a: number, b: number): number {

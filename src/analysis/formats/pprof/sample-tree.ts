@@ -30,7 +30,11 @@ export class SampleTreeBuilder {
   private readonly strings: string[];
   private unknownStack = -1;
 
-  constructor(private readonly b: ProfileBuilder, private readonly t: PprofTables, private readonly metrics: number[]) {
+  constructor(
+    private readonly b: ProfileBuilder,
+    private readonly t: PprofTables,
+    private readonly metrics: number[],
+  ) {
     this.strings = t.strings;
   }
 
@@ -39,9 +43,15 @@ export class SampleTreeBuilder {
     const M = this.metrics.length;
     const values = new Float64Array(M);
     for (let s = 0; s < n; s++) {
-      if ((s & 0xffff) === 0xffff) { throwIfAborted(signal); onProgress(s / n); }
+      if ((s & 0xffff) === 0xffff) {
+        throwIfAborted(signal);
+        onProgress(s / n);
+      }
       const sample = p.sample[s]!;
-      if (sample.value.length !== M) throw new PprofDataError(`sample ${s + 1} has ${sample.value.length} values, but the profile has ${M} sample types`);
+      if (sample.value.length !== M)
+        throw new PprofDataError(
+          `sample ${s + 1} has ${sample.value.length} values, but the profile has ${M} sample types`,
+        );
       for (let m = 0; m < M; m++) values[m] = num(sample.value[m]!);
       const target = this.leafOf(sample, s);
       const context = this.contextOf(sample, s);
@@ -57,10 +67,14 @@ export class SampleTreeBuilder {
       return this.unknownStack;
     }
     const t = this.t;
-    let node = -1, callLine = 0, f = 0, loc = 0;
+    let node = -1,
+      callLine = 0,
+      f = 0,
+      loc = 0;
     for (let k = ids.length - 1; k >= 0; k--) {
       const index = t.locationIndex.get(num(ids[k]!));
-      if (index === undefined) throw new PprofDataError(`sample ${s + 1} refers to location ${num(ids[k]!)}, which does not exist`);
+      if (index === undefined)
+        throw new PprofDataError(`sample ${s + 1} refers to location ${num(ids[k]!)}, which does not exist`);
       loc = index;
       for (let fr = t.frameStart[loc + 1]! - 1; fr >= t.frameStart[loc]!; fr--) {
         f = t.frameFunction[fr]!;
@@ -78,7 +92,10 @@ export class SampleTreeBuilder {
     if (node < 0) {
       const t = this.t;
       node = this.b.tree.add(parent, t.functionName[f]!, NodeKind.Function, {
-        file: t.functionFile[f], line: t.functionLine[f], module: t.locationModule[loc], callLine,
+        file: t.functionFile[f],
+        line: t.functionLine[f],
+        module: t.locationModule[loc],
+        callLine,
       });
       this.children.set(parent + 1, frame, node);
     }
@@ -90,7 +107,11 @@ export class SampleTreeBuilder {
     let node = this.statements.get(parent, line);
     if (node < 0) {
       const file = this.t.functionFile[f]!;
-      node = this.b.tree.add(parent, `${file ? basename(file) : '?'}:${line}`, NodeKind.Statement, { file, line, module: this.t.locationModule[loc] });
+      node = this.b.tree.add(parent, `${file ? basename(file) : '?'}:${line}`, NodeKind.Statement, {
+        file,
+        line,
+        module: this.t.locationModule[loc],
+      });
       this.statements.set(parent, line, node);
     }
     return node;
@@ -99,23 +120,34 @@ export class SampleTreeBuilder {
   /** The context of a sample's thread and process labels; one shared context when it has none. */
   private contextOf(sample: Sample, s: number): number {
     if (sample.label.length === 0) return this.b.context({});
-    let thread = -1, rank = -1;
+    let thread = -1,
+      rank = -1;
     const names: string[] = [];
     for (const l of sample.label) {
       const key = this.str(l.key, s);
       const isThread = THREAD_KEYS.has(key);
-      if (!isThread && !PROCESS_KEYS.has(key)) { this.str(l.str, s); this.str(l.numUnit, s); continue; }
+      if (!isThread && !PROCESS_KEYS.has(key)) {
+        this.str(l.str, s);
+        this.str(l.numUnit, s);
+        continue;
+      }
       const text = this.str(l.str, s);
       const value = num(l.num);
       if (text) names.push(`${key} ${text}`);
-      else if (isThread) { thread = value; if (key === 'goroutine') names.push(`goroutine ${value}`); }
-      else rank = value;
+      else if (isThread) {
+        thread = value;
+        if (key === 'goroutine') names.push(`goroutine ${value}`);
+      } else rank = value;
     }
     if (thread < 0 && rank < 0 && names.length === 0) return this.b.context({});
     const key = `${rank}/${thread}/${names.join('\u0000')}`;
     let id = this.contextIds.get(key);
     if (id === undefined) {
-      const parts = [...(rank >= 0 ? [`pid ${rank}`] : []), ...(thread >= 0 && !names.some(x => x.startsWith('goroutine')) ? [`thread ${thread}`] : []), ...names];
+      const parts = [
+        ...(rank >= 0 ? [`pid ${rank}`] : []),
+        ...(thread >= 0 && !names.some(x => x.startsWith('goroutine')) ? [`thread ${thread}`] : []),
+        ...names,
+      ];
       id = this.b.newContext({ rank, thread, label: parts.join(' · ') });
       this.contextIds.set(key, id);
     }

@@ -25,7 +25,8 @@ function lineOf(v: Numeric): number {
 export function stringAt(strings: readonly string[], v: Numeric, what: string): string {
   const i = num(v);
   const s = strings[i];
-  if (s === undefined) throw new PprofDataError(`${what} refers to string ${i}, but the string table has ${strings.length} entries`);
+  if (s === undefined)
+    throw new PprofDataError(`${what} refers to string ${i}, but the string table has ${strings.length} entries`);
   return s;
 }
 
@@ -53,7 +54,8 @@ export interface PprofTables {
 
 export function buildTables(p: PprofProfile): PprofTables {
   const strings = p.stringTable.strings;
-  if (strings.length && strings[0] !== '') throw new PprofDataError(`the string table must start with the empty string, not "${strings[0]!.slice(0, 40)}"`);
+  if (strings.length && strings[0] !== '')
+    throw new PprofDataError(`the string table must start with the empty string, not "${strings[0]!.slice(0, 40)}"`);
   const str = (v: Numeric, what: string) => stringAt(strings, v, what);
 
   const mappingFile = new Map<number, string | null>();
@@ -95,7 +97,8 @@ export function buildTables(p: PprofProfile): PprofTables {
     locationIndex.set(id, k);
     const mapping = num(loc.mappingId);
     const module = mapping === 0 ? null : mappingFile.get(mapping);
-    if (module === undefined) throw new PprofDataError(`location ${id} refers to mapping ${mapping}, which does not exist`);
+    if (module === undefined)
+      throw new PprofDataError(`location ${id} refers to mapping ${mapping}, which does not exist`);
     locationModule.push(module);
     frameStart[k] = frameFunction.length;
     if (loc.line.length === 0) {
@@ -116,7 +119,14 @@ export function buildTables(p: PprofProfile): PprofTables {
   }
   frameStart[L] = frameFunction.length;
   return {
-    strings, functionName, functionFile, functionLine: Int32Array.from(lines), locationIndex, frameStart,
-    frameFunction: Int32Array.from(frameFunction), frameLine: Int32Array.from(frameLine), locationModule,
+    strings,
+    functionName,
+    functionFile,
+    functionLine: Int32Array.from(lines),
+    locationIndex,
+    frameStart,
+    frameFunction: Int32Array.from(frameFunction),
+    frameLine: Int32Array.from(frameLine),
+    locationModule,
   };
 }

@@ -43,7 +43,14 @@ export class SampledProfile {
   /** Adds `count` samples of the stack ending at `leaf`, and `weight` to `weightMetric` (-1: none). */
   addSample(leaf: number, context: number, count: number, weightMetric = -1, weight = 0): void {
     if (this.samplesMetric < 0) {
-      this.samplesMetric = this.builder.addMetric({ name: 'samples', label: 'Samples', sourceKeys: ['samples'], unit: 'samples', kind: 'exclusive', aggregation: 'sum' });
+      this.samplesMetric = this.builder.addMetric({
+        name: 'samples',
+        label: 'Samples',
+        sourceKeys: ['samples'],
+        unit: 'samples',
+        kind: 'exclusive',
+        aggregation: 'sum',
+      });
     }
     this.builder.addExclusive(this.samplesMetric, leaf, context, count);
     if (weightMetric >= 0) this.builder.addExclusive(weightMetric, leaf, context, weight);
@@ -56,7 +63,16 @@ export class SampledProfile {
 
   /** A Sample event at `time` ns; its name is the leaf frame's unless given. */
   addTimedSample(track: number, time: number, leaf: number, category: string, name?: string): void {
-    this.trace.addEvent(TraceEventKind.Sample, track, time, 0, leaf, this.stacks.depth(leaf), category, name ?? this.stacks.frameName(this.stacks.frameOf(leaf)));
+    this.trace.addEvent(
+      TraceEventKind.Sample,
+      track,
+      time,
+      0,
+      leaf,
+      this.stacks.depth(leaf),
+      category,
+      name ?? this.stacks.frameName(this.stacks.frameOf(leaf)),
+    );
   }
 
   /** The profile; its primary metric is the first time-valued weight, else the sample count. */
@@ -66,7 +82,15 @@ export class SampledProfile {
     const weights = [...this.weights.values()];
     let primary = weights.find(w => isTimeUnit(w.unit))?.id ?? -1;
     if (primary < 0) primary = this.samplesMetric >= 0 ? this.samplesMetric : (weights[0]?.id ?? -1);
-    if (primary < 0) primary = b.addMetric({ name: 'samples', label: 'Samples', sourceKeys: ['samples'], unit: 'samples', kind: 'exclusive', aggregation: 'sum' });
+    if (primary < 0)
+      primary = b.addMetric({
+        name: 'samples',
+        label: 'Samples',
+        sourceKeys: ['samples'],
+        unit: 'samples',
+        kind: 'exclusive',
+        aggregation: 'sum',
+      });
     return b.build(primary);
   }
 }

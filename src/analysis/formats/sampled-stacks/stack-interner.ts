@@ -22,7 +22,9 @@ export class StackInterner {
 
   constructor(readonly tree: CallTreeBuilder) {}
 
-  get frameCount(): number { return this.frameNames.length; }
+  get frameCount(): number {
+    return this.frameNames.length;
+  }
 
   /** Id of the frame with this name and attributes, created on first use. */
   frame(name: string, attrs: NodeAttributes = {}, kind: NodeKind = NodeKind.Function): number {
@@ -39,7 +41,9 @@ export class StackInterner {
     return id;
   }
 
-  frameName(frame: number): string { return this.frameNames[frame]!; }
+  frameName(frame: number): string {
+    return this.frameNames[frame]!;
+  }
 
   /** The node for `frame` called from `parent` (-1 for a root), created on first use. */
   child(parent: number, frame: number): number {
@@ -67,7 +71,11 @@ export class StackInterner {
   }
 
   /** Frame a node was made from. */
-  frameOf(node: number): number { return this.nodeFrames.get(node); }
+  frameOf(node: number): number {
+    return this.nodeFrames.get(node);
+  }
   /** Depth of a node (0 for a root). */
-  depth(node: number): number { return this.nodeDepths.get(node); }
+  depth(node: number): number {
+    return this.nodeDepths.get(node);
+  }
 }

@@ -83,8 +83,14 @@ export function inferNesting(t: FlatTimers, options: NestingOptions = {}): Int32
     if (j >= 0) {
       callBudget[j]! -= t.calls[i]!;
       openCalls -= t.calls[i]!;
-      for (let m = 0; m < metrics; m++) { timeBudget[m]![j]! -= t.inclusive[m]![i]!; openTime[m]! -= t.inclusive[m]![i]!; }
-      if (callBudget[j] === 0) { open.splice(q, 1); closedAt[i] = q; }
+      for (let m = 0; m < metrics; m++) {
+        timeBudget[m]![j]! -= t.inclusive[m]![i]!;
+        openTime[m]! -= t.inclusive[m]![i]!;
+      }
+      if (callBudget[j] === 0) {
+        open.splice(q, 1);
+        closedAt[i] = q;
+      }
     }
     if (t.subrs[i]! > 0) {
       open.push(i);
@@ -102,10 +108,16 @@ export function inferNesting(t: FlatTimers, options: NestingOptions = {}): Int32
     }
     const j = parent[i]!;
     if (j >= 0) {
-      if (closedAt[i]! >= 0) { open.splice(closedAt[i]!, 0, j); closedAt[i] = -1; }
+      if (closedAt[i]! >= 0) {
+        open.splice(closedAt[i]!, 0, j);
+        closedAt[i] = -1;
+      }
       callBudget[j]! += t.calls[i]!;
       openCalls += t.calls[i]!;
-      for (let m = 0; m < metrics; m++) { timeBudget[m]![j]! += t.inclusive[m]![i]!; openTime[m]! += t.inclusive[m]![i]!; }
+      for (let m = 0; m < metrics; m++) {
+        timeBudget[m]![j]! += t.inclusive[m]![i]!;
+        openTime[m]! += t.inclusive[m]![i]!;
+      }
     }
     parent[i] = -1;
   };
@@ -136,7 +148,10 @@ export function inferNesting(t: FlatTimers, options: NestingOptions = {}): Int32
       if (q >= 0 && !fits(open[q]!, i)) continue;
       if (++steps > maxSteps) return null;
       place(i, q);
-      if (feasibleAfter(i)) { placed = true; break; }
+      if (feasibleAfter(i)) {
+        placed = true;
+        break;
+      }
       unplace(i);
     }
     if (placed) {

@@ -32,7 +32,9 @@ export class TimerTable {
     return id;
   }
 
-  get size(): number { return this.names.length; }
+  get size(): number {
+    return this.names.length;
+  }
 
   /** The timer ids of the file read last, in file order. */
   previousFile: Int32Array | null = null;
@@ -89,22 +91,45 @@ const AGGREGATES = /^\s*(\d+)\s+aggregates\b/;
 const USER_EVENTS = /^\s*(\d+)\s+userevents\b/;
 const REQUIRED_COLUMNS = ['Name', 'Calls', 'Subrs', 'Excl', 'Incl'];
 
-const enum Section { Header, Columns, Timers, Aggregates, Aggregate, UserEvents, UserEventColumns, UserEvent, End }
+const enum Section {
+  Header,
+  Columns,
+  Timers,
+  Aggregates,
+  Aggregate,
+  UserEvents,
+  UserEventColumns,
+  UserEvent,
+  End,
+}
 
 function show(line: string): string {
   return JSON.stringify(line.length > 80 ? `${line.slice(0, 77)}…` : line);
 }
 
 /** Reads one profile file; anything that is not the format above is a ProfileReadError naming the file and line. */
-export async function readTauProfileFile(path: string, timers: TimerTable, options: InputOptions = {}): Promise<TauProfileFile> {
+export async function readTauProfileFile(
+  path: string,
+  timers: TimerTable,
+  options: InputOptions = {},
+): Promise<TauProfileFile> {
   const ids = new GrowableInt32(256);
-  const calls = new GrowableFloat64(256), subrs = new GrowableFloat64(256);
-  const excl = new GrowableFloat64(256), incl = new GrowableFloat64(256);
+  const calls = new GrowableFloat64(256),
+    subrs = new GrowableFloat64(256);
+  const excl = new GrowableFloat64(256),
+    incl = new GrowableFloat64(256);
   const out: Omit<TauProfileFile, 'timers' | 'calls' | 'subrs' | 'exclusive' | 'inclusive'> = {
-    path, metricName: null, attributes: [], userEvents: [], negativeValues: 0, badMetadata: false,
+    path,
+    metricName: null,
+    attributes: [],
+    userEvents: [],
+    negativeValues: 0,
+    badMetadata: false,
   };
   let section: Section = Section.Header as Section;
-  let expected = 0, done = 0, valueCount = 0;
+  let expected = 0,
+    done = 0,
+    valueCount = 0;
   const values = new Float64Array(8);
 
   const fail = (lineNumber: number, reason: string): never => {
@@ -116,9 +141,13 @@ export async function readTauProfileFile(path: string, timers: TimerTable, optio
    * quote that closes the name (the name itself is only sliced when needed).
    */
   const splitQuoted = (line: string, n: number, what: string, count: number, trailer: string | null): number => {
-    if (line.charCodeAt(0) !== 34) fail(n, `expected a ${what} line ("name" followed by numbers) but found ${show(line)}`);
+    if (line.charCodeAt(0) !== 34)
+      fail(n, `expected a ${what} line ("name" followed by numbers) but found ${show(line)}`);
     let end = line.length;
-    if (trailer !== null) { const g = line.lastIndexOf(trailer); if (g > 0) end = g; }
+    if (trailer !== null) {
+      const g = line.lastIndexOf(trailer);
+      if (g > 0) end = g;
+    }
     const close = line.lastIndexOf('"', end - 1);
     if (close <= 0) fail(n, `the ${what} name has no closing quote`);
     let got = 0;
@@ -129,7 +158,8 @@ export async function readTauProfileFile(path: string, timers: TimerTable, optio
       let j = i;
       while (j < end && line.charCodeAt(j) !== 32 && line.charCodeAt(j) !== 9) j++;
       const v = parseNumber(line, i, j);
-      if (!Number.isFinite(v)) fail(n, `bad number ${show(line.slice(i, j))} in the values of ${what} "${line.slice(1, close)}"`);
+      if (!Number.isFinite(v))
+        fail(n, `bad number ${show(line.slice(i, j))} in the values of ${what} "${line.slice(1, close)}"`);
       if (got < count) values[got] = v;
       got++;
       i = j;
@@ -156,7 +186,8 @@ export async function readTauProfileFile(path: string, timers: TimerTable, optio
       case Section.Columns: {
         const m = COLUMNS.exec(line);
         const columns = m ? m[1]!.split(/\s+/) : [];
-        if (REQUIRED_COLUMNS.some((c, k) => columns[k] !== c)) fail(n, `expected the column line "# Name Calls Subrs Excl Incl …", found ${show(line)}`);
+        if (REQUIRED_COLUMNS.some((c, k) => columns[k] !== c))
+          fail(n, `expected the column line "# Name Calls Subrs Excl Incl …", found ${show(line)}`);
         valueCount = columns.length - 1;
         if (valueCount > values.length) fail(n, `${valueCount} value columns; TAU writes at most ${values.length}`);
         const attributes = parseTauMetadata(line);
@@ -170,23 +201,39 @@ export async function readTauProfileFile(path: string, timers: TimerTable, optio
         return;
       }
       case Section.Timers: {
-        if (line.charCodeAt(0) !== 34 && AGGREGATES.test(line)) fail(n, `the header announces ${expected} timers but only ${done} precede the aggregates line`);
+        if (line.charCodeAt(0) !== 34 && AGGREGATES.test(line))
+          fail(n, `the header announces ${expected} timers but only ${done} precede the aggregates line`);
         const close = splitQuoted(line, n, 'timer', valueCount, ' GROUP="');
-        let e = values[2]!, i = values[3]!;
-        if (e < 0 || i < 0) { out.negativeValues++; e = Math.max(0, e); i = Math.max(0, i); }
+        let e = values[2]!,
+          i = values[3]!;
+        if (e < 0 || i < 0) {
+          out.negativeValues++;
+          e = Math.max(0, e);
+          i = Math.max(0, i);
+        }
         if (values[0]! < 0 || values[1]! < 0) fail(n, `timer "${line.slice(1, close)}" has a negative number of calls`);
         const name = line.slice(1, close);
         const guess = hint !== null && done < hint.length ? hint[done]! : -1;
         // (Comparing a slice is much faster in V8 than startsWith at an offset.)
         ids.push(guess >= 0 && timers.names[guess] === name ? guess : timers.id(name));
-        calls.push(values[0]!); subrs.push(values[1]!); excl.push(e); incl.push(i);
+        calls.push(values[0]!);
+        subrs.push(values[1]!);
+        excl.push(e);
+        incl.push(i);
         if (++done === expected) section = Section.Aggregates;
         return;
       }
       case Section.Aggregates: {
         const m = AGGREGATES.exec(line);
-        if (!m) fail(n, line.charCodeAt(0) === 34 ? `more timer lines than the ${expected} the header announces` : `expected "<m> aggregates" after the timers, found ${show(line)}`);
-        expected = Number(m![1]); done = 0;
+        if (!m)
+          fail(
+            n,
+            line.charCodeAt(0) === 34
+              ? `more timer lines than the ${expected} the header announces`
+              : `expected "<m> aggregates" after the timers, found ${show(line)}`,
+          );
+        expected = Number(m![1]);
+        done = 0;
         section = expected > 0 ? Section.Aggregate : Section.UserEvents;
         return;
       }
@@ -197,17 +244,26 @@ export async function readTauProfileFile(path: string, timers: TimerTable, optio
         if (line.trim() === '') return;
         const m = USER_EVENTS.exec(line);
         if (!m) fail(n, `expected "<k> userevents" or the end of the file, found ${show(line)}`);
-        expected = Number(m![1]); done = 0;
+        expected = Number(m![1]);
+        done = 0;
         section = Section.UserEventColumns;
         return;
       }
       case Section.UserEventColumns:
-        if (!line.startsWith('#')) fail(n, `expected the column line "# eventname numevents max min mean sumsqr", found ${show(line)}`);
+        if (!line.startsWith('#'))
+          fail(n, `expected the column line "# eventname numevents max min mean sumsqr", found ${show(line)}`);
         section = expected > 0 ? Section.UserEvent : Section.End;
         return;
       case Section.UserEvent: {
         const close = splitQuoted(line, n, 'user event', 5, null);
-        out.userEvents.push({ name: line.slice(1, close), count: values[0]!, max: values[1]!, min: values[2]!, mean: values[3]!, sumSquares: values[4]! });
+        out.userEvents.push({
+          name: line.slice(1, close),
+          count: values[0]!,
+          max: values[1]!,
+          min: values[2]!,
+          mean: values[3]!,
+          sumSquares: values[4]!,
+        });
         if (++done === expected) section = Section.End;
         return;
       }
@@ -220,16 +276,39 @@ export async function readTauProfileFile(path: string, timers: TimerTable, optio
   await forEachLine(path, onLine, options);
 
   switch (section) {
-    case Section.Header: throw new ProfileReadError(path, 'the file is empty');
-    case Section.Columns: throw new ProfileReadError(path, 'the file ends after line 1; the column line "# Name Calls Subrs Excl Incl …" is missing');
-    case Section.Timers: throw new ProfileReadError(path, `the file ends after ${done} of the ${expected} timer lines the header announces (truncated?)`);
-    case Section.Aggregates: throw new ProfileReadError(path, 'the file ends before the "<m> aggregates" line (truncated?)');
-    case Section.Aggregate: throw new ProfileReadError(path, `the file ends after ${done} of ${expected} aggregate lines (truncated?)`);
+    case Section.Header:
+      throw new ProfileReadError(path, 'the file is empty');
+    case Section.Columns:
+      throw new ProfileReadError(
+        path,
+        'the file ends after line 1; the column line "# Name Calls Subrs Excl Incl …" is missing',
+      );
+    case Section.Timers:
+      throw new ProfileReadError(
+        path,
+        `the file ends after ${done} of the ${expected} timer lines the header announces (truncated?)`,
+      );
+    case Section.Aggregates:
+      throw new ProfileReadError(path, 'the file ends before the "<m> aggregates" line (truncated?)');
+    case Section.Aggregate:
+      throw new ProfileReadError(path, `the file ends after ${done} of ${expected} aggregate lines (truncated?)`);
     case Section.UserEventColumns:
-    case Section.UserEvent: throw new ProfileReadError(path, `the file ends after ${done} of the ${expected} user events it announces (truncated?)`);
-    default: break;
+    case Section.UserEvent:
+      throw new ProfileReadError(
+        path,
+        `the file ends after ${done} of the ${expected} user events it announces (truncated?)`,
+      );
+    default:
+      break;
   }
   const timerIds = ids.finish();
   timers.previousFile = timerIds;
-  return { ...out, timers: timerIds, calls: calls.finish(), subrs: subrs.finish(), exclusive: excl.finish(), inclusive: incl.finish() };
+  return {
+    ...out,
+    timers: timerIds,
+    calls: calls.finish(),
+    subrs: subrs.finish(),
+    exclusive: excl.finish(),
+    inclusive: incl.finish(),
+  };
 }

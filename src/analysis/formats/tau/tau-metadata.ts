@@ -35,7 +35,10 @@ const MAX_LISTED_CONTEXTS = 16;
  * context label to value, listing the first contexts only so that huge runs stay small.
  */
 export class MetadataMerger {
-  private readonly values = new Map<string, { first: string; perContext: [string, string][]; differs: boolean; seen: number }>();
+  private readonly values = new Map<
+    string,
+    { first: string; perContext: [string, string][]; differs: boolean; seen: number }
+  >();
   private files = 0;
 
   add(contextLabel: string, attributes: [string, string][]): void {
@@ -54,7 +57,10 @@ export class MetadataMerger {
 
   into(target: Record<string, MetadataValue>): void {
     for (const [key, v] of this.values) {
-      if (!v.differs && v.seen === this.files) { target[key] = v.first; continue; }
+      if (!v.differs && v.seen === this.files) {
+        target[key] = v.first;
+        continue;
+      }
       const listed: Record<string, MetadataValue> = Object.fromEntries(v.perContext);
       if (v.seen > v.perContext.length) listed['…'] = `${v.seen - v.perContext.length} more contexts`;
       target[key] = listed;

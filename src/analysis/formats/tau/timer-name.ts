@@ -15,7 +15,8 @@ import { NodeKind } from '../../model/call-tree';
  */
 
 const CALLPATH_SEPARATOR = /\s+=>\s+/;
-const LOCATION = /\s*\[\{([^{}]*)\}\s*(?:\{\s*(\d+)(?:\s*,\s*\d+)?\s*\}(?:\s*-\s*\{\s*(\d+)(?:\s*,\s*\d+)?\s*\})?)?\s*\]\s*$/;
+const LOCATION =
+  /\s*\[\{([^{}]*)\}\s*(?:\{\s*(\d+)(?:\s*,\s*\d+)?\s*\}(?:\s*-\s*\{\s*(\d+)(?:\s*,\s*\d+)?\s*\})?)?\s*\]\s*$/;
 const TAG = /^\[([A-Z_]+)\]\s*/;
 /** Tags of timers made by TAU's event-based sampling rather than by instrumentation. */
 const SAMPLING_TAGS = new Set(['SAMPLE', 'UNWIND', 'CONTEXT', 'SUMMARY', 'INTERMEDIATE']);
@@ -51,9 +52,15 @@ export function describeTimer(timer: string): TimerDescription {
   let rest = timer.trim();
   let tag: string | null = null;
   const t = TAG.exec(rest);
-  if (t) { tag = t[1]!; rest = rest.slice(t[0].length); }
+  if (t) {
+    tag = t[1]!;
+    rest = rest.slice(t[0].length);
+  }
 
-  let file: string | null = null, line: number | null = null, endLine: number | null = null, module: string | null = null;
+  let file: string | null = null,
+    line: number | null = null,
+    endLine: number | null = null,
+    module: string | null = null;
   const loc = LOCATION.exec(rest);
   if (loc) {
     file = loc[1]!.trim() || null;
@@ -66,7 +73,10 @@ export function describeTimer(timer: string): TimerDescription {
   if (at >= 0) {
     rest = rest.slice(at + 5).trim();
     const words = rest.split(/\s+/);
-    if (!loc && words.length === 2) { rest = words[0]!; module = words[1]!; }
+    if (!loc && words.length === 2) {
+      rest = words[0]!;
+      module = words[1]!;
+    }
   }
   rest = rest.trim().replace(/\s+C$/, '');
   if (!rest) rest = timer.trim() || '<unnamed>';
@@ -77,7 +87,11 @@ export function describeTimer(timer: string): TimerDescription {
   else if (/^Loop:/.test(rest)) kind = NodeKind.Loop;
   return {
     name: tag ? `[${tag}] ${rest}` : rest,
-    kind, file, line, endLine, module,
+    kind,
+    file,
+    line,
+    endLine,
+    module,
     samplingTag: tag && SAMPLING_TAGS.has(tag) ? tag : null,
   };
 }

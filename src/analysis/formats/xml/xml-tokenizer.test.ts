@@ -1,7 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { SaxesParser } from 'saxes';
-import { XmlAttributes, XmlSyntaxError, XmlTokenizer, type XmlHandler, type XmlTokenizerOptions } from './xml-tokenizer';
+import {
+  XmlAttributes,
+  XmlSyntaxError,
+  XmlTokenizer,
+  type XmlHandler,
+  type XmlTokenizerOptions,
+} from './xml-tokenizer';
 import { seededRandom } from '../../stats/seeded-random';
 
 // ---------------------------------------------------------------------------------------------
@@ -58,10 +64,20 @@ function saxesEvents(xml: string): Event[] {
   const events: Event[] = [];
   const parser = new SaxesParser({ xmlns: false });
   let depth = 0;
-  parser.on('opentag', tag => { depth++; events.push(['open', tag.name, { ...(tag.attributes as Record<string, string>) }]); });
-  parser.on('closetag', tag => { depth--; events.push(['close', tag.name]); });
-  parser.on('text', text => { if (depth > 0) events.push(['text', text]); });
-  parser.on('cdata', text => { if (text !== '') events.push(['text', text]); });
+  parser.on('opentag', tag => {
+    depth++;
+    events.push(['open', tag.name, { ...(tag.attributes as Record<string, string>) }]);
+  });
+  parser.on('closetag', tag => {
+    depth--;
+    events.push(['close', tag.name]);
+  });
+  parser.on('text', text => {
+    if (depth > 0) events.push(['text', text]);
+  });
+  parser.on('cdata', text => {
+    if (text !== '') events.push(['text', text]);
+  });
   parser.write(xml);
   parser.close();
   return events;
@@ -70,7 +86,8 @@ function saxesEvents(xml: string): Event[] {
 /** Random cut points (ascending) for chunks of 1..maxChunk bytes. */
 function randomCuts(length: number, random: () => number, maxChunk: number): number[] {
   const cuts: number[] = [];
-  for (let at = 1 + Math.floor(random() * maxChunk); at < length; at += 1 + Math.floor(random() * maxChunk)) cuts.push(at);
+  for (let at = 1 + Math.floor(random() * maxChunk); at < length; at += 1 + Math.floor(random() * maxChunk))
+    cuts.push(at);
   return cuts;
 }
 
@@ -124,8 +141,42 @@ const EVERYTHING_EVENTS: Event[] = [
 // Random documents
 // ---------------------------------------------------------------------------------------------
 
-const NAMES = ['a', 'PF', 'M', 'cnode', 'x-y.z', 'ns:el', '_u', 'é', 'наз', '名前', 'long_element_name_that_exceeds_the_cache_limit_x'];
-const TEXT_PIECES = ['x', ' ', '\n', '\t', '12.5', '&amp;', '&lt;', '&gt;', '&quot;', '&apos;', '&#65;', '&#x3C0;', '&#x1F600;', 'é', '€', '😀', 'a b', '>', "'", '"', ']'];
+const NAMES = [
+  'a',
+  'PF',
+  'M',
+  'cnode',
+  'x-y.z',
+  'ns:el',
+  '_u',
+  'é',
+  'наз',
+  '名前',
+  'long_element_name_that_exceeds_the_cache_limit_x',
+];
+const TEXT_PIECES = [
+  'x',
+  ' ',
+  '\n',
+  '\t',
+  '12.5',
+  '&amp;',
+  '&lt;',
+  '&gt;',
+  '&quot;',
+  '&apos;',
+  '&#65;',
+  '&#x3C0;',
+  '&#x1F600;',
+  'é',
+  '€',
+  '😀',
+  'a b',
+  '>',
+  "'",
+  '"',
+  ']',
+];
 
 function randomName(random: () => number): string {
   return NAMES[Math.floor(random() * NAMES.length)]!;
@@ -186,17 +237,37 @@ describe('XmlTokenizer: valid documents', () => {
   });
 
   it('gives identical events at every split point, in three pieces, and byte by byte', () => {
-    for (let cut = 0; cut <= bytes.length; cut++) assert.deepEqual(tokenize(bytes, [cut]), EVERYTHING_EVENTS, `split at ${cut}`);
+    for (let cut = 0; cut <= bytes.length; cut++)
+      assert.deepEqual(tokenize(bytes, [cut]), EVERYTHING_EVENTS, `split at ${cut}`);
     for (let a = 0; a <= bytes.length; a += 7) {
-      for (let b = a; b <= bytes.length; b += 5) assert.deepEqual(tokenize(bytes, [a, b]), EVERYTHING_EVENTS, `split at ${a}, ${b}`);
+      for (let b = a; b <= bytes.length; b += 5)
+        assert.deepEqual(tokenize(bytes, [a, b]), EVERYTHING_EVENTS, `split at ${a}, ${b}`);
     }
-    assert.deepEqual(tokenize(bytes, Array.from({ length: bytes.length - 1 }, (_, k) => k + 1)), EVERYTHING_EVENTS);
+    assert.deepEqual(
+      tokenize(
+        bytes,
+        Array.from({ length: bytes.length - 1 }, (_, k) => k + 1),
+      ),
+      EVERYTHING_EVENTS,
+    );
   });
 
   it('delivers whitespace-only text only when asked, and no text when the handler has no text method', () => {
     const doc = encoder.encode('<a>\n  <b> </b>\n  <c>x</c>\n</a>');
-    assert.deepEqual(tokenize(doc).filter(e => e[0] === 'text'), [['text', 'x']]);
-    assert.deepEqual(tokenize(doc, [], { whitespaceText: true }).filter(e => e[0] === 'text'), [['text', '\n  '], ['text', ' '], ['text', '\n  '], ['text', 'x'], ['text', '\n']]);
+    assert.deepEqual(
+      tokenize(doc).filter(e => e[0] === 'text'),
+      [['text', 'x']],
+    );
+    assert.deepEqual(
+      tokenize(doc, [], { whitespaceText: true }).filter(e => e[0] === 'text'),
+      [
+        ['text', '\n  '],
+        ['text', ' '],
+        ['text', '\n  '],
+        ['text', 'x'],
+        ['text', '\n'],
+      ],
+    );
     const names: string[] = [];
     const t = new XmlTokenizer({ openTag: n => names.push(n), closeTag: () => undefined });
     t.write(doc);
@@ -212,7 +283,8 @@ describe('XmlTokenizer: valid documents', () => {
       const expected = saxesEvents(xml);
       assert.deepEqual(tokenize(bytes, [], { whitespaceText: true }), expected, xml);
       if (k < 40) {
-        for (let cut = 0; cut <= bytes.length; cut++) assert.deepEqual(tokenize(bytes, [cut], { whitespaceText: true }), expected, `${xml} split at ${cut}`);
+        for (let cut = 0; cut <= bytes.length; cut++)
+          assert.deepEqual(tokenize(bytes, [cut], { whitespaceText: true }), expected, `${xml} split at ${cut}`);
       }
       assert.deepEqual(tokenize(bytes, randomCuts(bytes.length, random, 16), { whitespaceText: true }), expected, xml);
     }
@@ -231,7 +303,11 @@ describe('XmlTokenizer: valid documents', () => {
     });
     t.write(encoder.encode('<r x="1" y="2" z="3"><s y="4"/><t/></r>'));
     t.end();
-    assert.deepEqual(seen, [[3, ['x', 'y', 'z'], '2'], [1, ['y'], '4'], [0, [], undefined]]);
+    assert.deepEqual(seen, [
+      [3, ['x', 'y', 'z'], '2'],
+      [1, ['y'], '4'],
+      [0, [], undefined],
+    ]);
   });
 
   it('reports the line of the current event, the depth and the bytes consumed', () => {
@@ -244,14 +320,26 @@ describe('XmlTokenizer: valid documents', () => {
     for (let k = 0; k < doc.length; k += 3) t.write(doc.subarray(k, k + 3));
     assert.equal(t.bytesConsumed, doc.length);
     t.end();
-    assert.deepEqual(lines, [['a', 2, 1], ['b', 3, 2], ['/b', 3, 1], ['c', 7, 2], ['/c', 7, 1], ['/a', 8, 0]]);
+    assert.deepEqual(lines, [
+      ['a', 2, 1],
+      ['b', 3, 2],
+      ['/b', 3, 1],
+      ['c', 7, 2],
+      ['/c', 7, 1],
+      ['/a', 8, 0],
+    ]);
   });
 
   it('handles deep nesting without recursion, and constructs spanning many chunks in linear time', () => {
     const depth = 100_000;
     const deep = encoder.encode(`${'<d>'.repeat(depth)}${'</d>'.repeat(depth)}`);
     let max = 0;
-    const t: XmlTokenizer = new XmlTokenizer({ openTag: () => { max = Math.max(max, t.depth); }, closeTag: () => undefined });
+    const t: XmlTokenizer = new XmlTokenizer({
+      openTag: () => {
+        max = Math.max(max, t.depth);
+      },
+      closeTag: () => undefined,
+    });
     t.write(deep);
     t.end();
     assert.equal(max, depth);
@@ -260,7 +348,12 @@ describe('XmlTokenizer: valid documents', () => {
     const start = performance.now();
     const events = tokenize(doc, randomCuts(doc.length, seededRandom(3), 64));
     assert.ok(performance.now() - start < 5000, 'linear in the construct length');
-    assert.deepEqual(events, [['open', 'r', { a: big }], ['text', big], ['text', big], ['close', 'r']]);
+    assert.deepEqual(events, [
+      ['open', 'r', { a: big }],
+      ['text', big],
+      ['text', big],
+      ['close', 'r'],
+    ]);
   });
 });
 
@@ -310,7 +403,10 @@ describe('XmlTokenizer: errors', () => {
   it('words errors with the line, the column and the byte offset', () => {
     const e = errorOf(encoder.encode('<a>\n  <b>\n  </c>\n</a>'))!;
     assert.equal(e.message, 'end tag </c> does not match the start tag <b> at line 3, column 3 (byte 12)');
-    assert.deepEqual([e.reason, e.line, e.column, e.offset, e.name], ['end tag </c> does not match the start tag <b>', 3, 3, 12, 'XmlSyntaxError']);
+    assert.deepEqual(
+      [e.reason, e.line, e.column, e.offset, e.name],
+      ['end tag </c> does not match the start tag <b>', 3, 3, 12, 'XmlSyntaxError'],
+    );
   });
 
   it('throws an XmlSyntaxError for every truncation of a valid document, whole and split', () => {
@@ -326,7 +422,12 @@ describe('XmlTokenizer: errors', () => {
     }
     const random = seededRandom(11);
     for (let k = 0; k < 100; k++) {
-      const doc = encoder.encode(randomDocument(random).trimEnd().replace(/<!-- tail -->$/, '').trimEnd());
+      const doc = encoder.encode(
+        randomDocument(random)
+          .trimEnd()
+          .replace(/<!-- tail -->$/, '')
+          .trimEnd(),
+      );
       const len = Math.floor(random() * (doc.length - 1));
       assert.ok(errorOf(doc.subarray(0, len), randomCuts(len, random, 8)), `truncated at ${len}`);
     }
@@ -334,7 +435,33 @@ describe('XmlTokenizer: errors', () => {
 
   it('survives random mutations: every result is events or an XmlSyntaxError, the same at any split', () => {
     const random = seededRandom(5);
-    const alphabet = ['<', '>', '/', '"', "'", '&', ';', '#', 'x', '=', '!', '?', '-', '[', ']', ' ', '\n', '\u00e9', '\u{1F600}', 'CDATA[', '<!--', '-->', ']]>', '<?', '?>'];
+    const alphabet = [
+      '<',
+      '>',
+      '/',
+      '"',
+      "'",
+      '&',
+      ';',
+      '#',
+      'x',
+      '=',
+      '!',
+      '?',
+      '-',
+      '[',
+      ']',
+      ' ',
+      '\n',
+      '\u00e9',
+      '\u{1F600}',
+      'CDATA[',
+      '<!--',
+      '-->',
+      ']]>',
+      '<?',
+      '?>',
+    ];
     for (let k = 0; k < 1500; k++) {
       let xml = randomDocument(random);
       const n = 1 + Math.floor(random() * 3);
@@ -342,11 +469,17 @@ describe('XmlTokenizer: errors', () => {
         const at = Math.floor(random() * (xml.length + 1));
         const r = random();
         const piece = alphabet[Math.floor(random() * alphabet.length)]!;
-        xml = r < 0.33 ? xml.slice(0, at) + xml.slice(at + 1) : r < 0.66 ? xml.slice(0, at) + piece + xml.slice(at) : xml.slice(0, at) + piece + xml.slice(at + piece.length);
+        xml =
+          r < 0.33
+            ? xml.slice(0, at) + xml.slice(at + 1)
+            : r < 0.66
+              ? xml.slice(0, at) + piece + xml.slice(at)
+              : xml.slice(0, at) + piece + xml.slice(at + piece.length);
       }
       const bytes = encoder.encode(xml);
       // Byte-level mutations too: cut a multi-byte character or drop in an invalid byte.
-      if (k % 5 === 0 && bytes.length > 0) bytes[Math.floor(random() * bytes.length)] = 0x80 + Math.floor(random() * 0x80);
+      if (k % 5 === 0 && bytes.length > 0)
+        bytes[Math.floor(random() * bytes.length)] = 0x80 + Math.floor(random() * 0x80);
       const outcome = (cuts: number[]) => {
         try {
           return tokenize(bytes, cuts);
@@ -365,7 +498,12 @@ describe('XmlTokenizer: errors', () => {
         } catch {
           reference = null;
         }
-        if (reference) assert.deepEqual(whole.filter(e => e[0] !== 'text' || e[1].trim() !== ''), reference, JSON.stringify(xml));
+        if (reference)
+          assert.deepEqual(
+            whole.filter(e => e[0] !== 'text' || e[1].trim() !== ''),
+            reference,
+            JSON.stringify(xml),
+          );
       }
     }
   });
@@ -379,7 +517,12 @@ describe('XmlTokenizer: errors', () => {
     done.write(encoder.encode('<a/>'));
     done.end();
     assert.throws(() => done.write(encoder.encode(' ')), /write\(\) after end\(\)/);
-    const boom = new XmlTokenizer({ openTag: () => { throw new RangeError('boom'); }, closeTag: () => undefined });
+    const boom = new XmlTokenizer({
+      openTag: () => {
+        throw new RangeError('boom');
+      },
+      closeTag: () => undefined,
+    });
     assert.throws(() => boom.write(encoder.encode('<a/>')), RangeError);
     assert.throws(() => boom.end(), RangeError);
   });

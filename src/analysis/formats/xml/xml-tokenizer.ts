@@ -153,7 +153,14 @@ function describeByte(c: number): string {
 
 /** Whether `code` is a character XML allows (the `Char` production). */
 function isXmlChar(code: number): boolean {
-  return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  return (
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
+  );
 }
 
 /** Whether `buf[i, n)` starts with `bytes`: 1 yes, 0 no, -1 cannot tell yet (the buffer ends in a matching prefix). */
@@ -290,7 +297,8 @@ export class XmlTokenizer {
     try {
       if (this.carryLen > 0) this.runCarry(true);
       if (this.d > 0) this.fail(`unexpected end of input: <${this.stack[this.d - 1]}> is not closed`, this.consumed);
-      if (!this.rootSeen) this.fail(this.consumed === 0 ? 'empty document' : 'unexpected end of input: no root element', this.consumed);
+      if (!this.rootSeen)
+        this.fail(this.consumed === 0 ? 'empty document' : 'unexpected end of input: no root element', this.consumed);
     } catch (e) {
       this.error = e;
       throw e;
@@ -433,25 +441,38 @@ export class XmlTokenizer {
       }
       if (c === SLASH) {
         if (j + 1 >= n) return INCOMPLETE;
-        if (buf[j + 1] !== GT) this.unexpected(buf[j + 1]!, this.bufBase + j + 1, `expected '>' after '/' in the start tag of <${name}>`);
+        if (buf[j + 1] !== GT)
+          this.unexpected(buf[j + 1]!, this.bufBase + j + 1, `expected '>' after '/' in the start tag of <${name}>`);
         j += 2;
         empty = true;
         break;
       }
-      if (NAME_START[c] !== 1) this.unexpected(c, this.bufBase + j, `expected an attribute name, '>' or '/>' in the start tag of <${name}>`);
-      if (ws === j) this.unexpected(c, this.bufBase + j, `expected whitespace before an attribute in the start tag of <${name}>`);
+      if (NAME_START[c] !== 1)
+        this.unexpected(c, this.bufBase + j, `expected an attribute name, '>' or '/>' in the start tag of <${name}>`);
+      if (ws === j)
+        this.unexpected(c, this.bufBase + j, `expected whitespace before an attribute in the start tag of <${name}>`);
       const nameStart = j;
       while (j < n && NAME_CHAR[buf[j]!] === 1) j++;
       if (j >= n) return INCOMPLETE;
       const nameEnd = j;
       while (j < n && WS[buf[j]!] === 1) j++;
       if (j >= n) return INCOMPLETE;
-      if (buf[j] !== EQUALS) this.unexpected(buf[j]!, this.bufBase + j, `expected '=' after attribute ${latin1(buf, nameStart, nameEnd)} of <${name}>`);
+      if (buf[j] !== EQUALS)
+        this.unexpected(
+          buf[j]!,
+          this.bufBase + j,
+          `expected '=' after attribute ${latin1(buf, nameStart, nameEnd)} of <${name}>`,
+        );
       j++;
       while (j < n && WS[buf[j]!] === 1) j++;
       if (j >= n) return INCOMPLETE;
       const q = buf[j]!;
-      if (q !== DQUOTE && q !== SQUOTE) this.unexpected(q, this.bufBase + j, `expected a quoted value for attribute ${latin1(buf, nameStart, nameEnd)} of <${name}>`);
+      if (q !== DQUOTE && q !== SQUOTE)
+        this.unexpected(
+          q,
+          this.bufBase + j,
+          `expected a quoted value for attribute ${latin1(buf, nameStart, nameEnd)} of <${name}>`,
+        );
       const valueStart = ++j;
       let flags = 0;
       for (;;) {
@@ -461,19 +482,32 @@ export class XmlTokenizer {
         if (c === q) break;
         if (c >= 0x80) flags |= 2;
         else if (c === AMP || c === TAB || c === LF || c === CR) flags |= 1;
-        else if (c === LT) this.unexpected(c, this.bufBase + j, `'<' is not allowed in an attribute value (attribute ${latin1(buf, nameStart, nameEnd)} of <${name}>)`);
-        else if (c !== DQUOTE && c !== SQUOTE) this.unexpected(c, this.bufBase + j, `control characters are not allowed in an attribute value (attribute ${latin1(buf, nameStart, nameEnd)} of <${name}>)`);
+        else if (c === LT)
+          this.unexpected(
+            c,
+            this.bufBase + j,
+            `'<' is not allowed in an attribute value (attribute ${latin1(buf, nameStart, nameEnd)} of <${name}>)`,
+          );
+        else if (c !== DQUOTE && c !== SQUOTE)
+          this.unexpected(
+            c,
+            this.bufBase + j,
+            `control characters are not allowed in an attribute value (attribute ${latin1(buf, nameStart, nameEnd)} of <${name}>)`,
+          );
         j++;
       }
       const attrName = this.name(buf, nameStart, nameEnd);
       for (let k = 0; k < count; k++) {
-        if (names[k] === attrName) this.fail(`duplicate attribute ${attrName} in the start tag of <${name}>`, this.bufBase + nameStart);
+        if (names[k] === attrName)
+          this.fail(`duplicate attribute ${attrName} in the start tag of <${name}>`, this.bufBase + nameStart);
       }
       names[count] = attrName;
       values[count] =
-        flags === 0 ? latin1(buf, valueStart, j)
-        : flags === 2 ? utf8(buf, valueStart, j)
-        : this.decode(buf, valueStart, j, true);
+        flags === 0
+          ? latin1(buf, valueStart, j)
+          : flags === 2
+            ? utf8(buf, valueStart, j)
+            : this.decode(buf, valueStart, j, true);
       count++;
       j++;
     }
@@ -517,13 +551,24 @@ export class XmlTokenizer {
   private lexProcessingInstruction(buf: FastBuffer, i: number, n: number): number {
     let j = i + 2;
     if (j >= n) return INCOMPLETE;
-    if (NAME_START[buf[j]!] !== 1) this.unexpected(buf[j]!, this.bufBase + j, "expected a processing-instruction target after '<?'");
+    if (NAME_START[buf[j]!] !== 1)
+      this.unexpected(buf[j]!, this.bufBase + j, "expected a processing-instruction target after '<?'");
     while (j < n && NAME_CHAR[buf[j]!] === 1) j++;
     if (j >= n) return INCOMPLETE;
-    if (j - i === 5 && (buf[i + 2]! | 0x20) === 0x78 && (buf[i + 3]! | 0x20) === 0x6d && (buf[i + 4]! | 0x20) === 0x6c) {
-      if (this.bufBase + i !== this.declarationAt) this.fail('the XML declaration (or a processing instruction named xml) must come first in the document', this.bufBase + i);
+    if (
+      j - i === 5 &&
+      (buf[i + 2]! | 0x20) === 0x78 &&
+      (buf[i + 3]! | 0x20) === 0x6d &&
+      (buf[i + 4]! | 0x20) === 0x6c
+    ) {
+      if (this.bufBase + i !== this.declarationAt)
+        this.fail(
+          'the XML declaration (or a processing instruction named xml) must come first in the document',
+          this.bufBase + i,
+        );
     }
-    if (buf[j] !== QUESTION && WS[buf[j]!] !== 1) this.unexpected(buf[j]!, this.bufBase + j, 'expected whitespace or \'?>\' after the processing-instruction target');
+    if (buf[j] !== QUESTION && WS[buf[j]!] !== 1)
+      this.unexpected(buf[j]!, this.bufBase + j, "expected whitespace or '?>' after the processing-instruction target");
     const k = find(buf, PI_CLOSE, j, n);
     return k < 0 ? INCOMPLETE : k + 2;
   }
@@ -559,7 +604,8 @@ export class XmlTokenizer {
     if (m < 0) return INCOMPLETE;
     m = matchAt(buf, i, n, DOCTYPE_OPEN);
     if (m > 0) {
-      if (this.rootSeen || this.doctypeSeen) this.fail('a DOCTYPE is only allowed once, before the root element', this.bufBase + i);
+      if (this.rootSeen || this.doctypeSeen)
+        this.fail('a DOCTYPE is only allowed once, before the root element', this.bufBase + i);
       const k = this.skipDoctype(buf, i + 9, n);
       if (k < 0) return INCOMPLETE;
       this.doctypeSeen = true;
@@ -655,7 +701,6 @@ export class XmlTokenizer {
     return out;
   }
 
-
   /** Result of {@link entity}. */
   private entityValue = '';
 
@@ -670,20 +715,23 @@ export class XmlTokenizer {
       let code = 0;
       for (; j < end && buf[j] !== SEMICOLON; j++) {
         const v = HEX[buf[j]!]!;
-        if (v < 0 || (!hex && v > 9)) this.unexpected(buf[j]!, this.bufBase + j, `expected a ${hex ? 'hex ' : ''}digit in a character reference`);
+        if (v < 0 || (!hex && v > 9))
+          this.unexpected(buf[j]!, this.bufBase + j, `expected a ${hex ? 'hex ' : ''}digit in a character reference`);
         code = Math.min(code * (hex ? 16 : 10) + v, 0x110000);
       }
-      if (j >= end) this.fail('unterminated character reference (no \';\')', this.bufBase + i);
+      if (j >= end) this.fail("unterminated character reference (no ';')", this.bufBase + i);
       if (j === digitsStart) this.fail('empty character reference', this.bufBase + i);
-      if (!isXmlChar(code)) this.fail(`character reference ${latin1(buf, i, j + 1)} is not an XML character`, this.bufBase + i);
+      if (!isXmlChar(code))
+        this.fail(`character reference ${latin1(buf, i, j + 1)} is not an XML character`, this.bufBase + i);
       this.entityValue = String.fromCodePoint(code);
       return j + 1;
     }
     while (j < end && NAME_CHAR[buf[j]!] === 1) j++;
-    if (j >= end || buf[j] !== SEMICOLON) this.fail('unterminated entity reference (no \';\')', this.bufBase + i);
+    if (j >= end || buf[j] !== SEMICOLON) this.fail("unterminated entity reference (no ';')", this.bufBase + i);
     const name = utf8(buf, i + 1, j);
     const value = Object.hasOwn(PREDEFINED_ENTITIES, name) ? PREDEFINED_ENTITIES[name] : undefined;
-    if (value === undefined) this.fail(name === '' ? "empty entity reference '&;'" : `undefined entity &${name};`, this.bufBase + i);
+    if (value === undefined)
+      this.fail(name === '' ? "empty entity reference '&;'" : `undefined entity &${name};`, this.bufBase + i);
     this.entityValue = value;
     return j + 1;
   }
@@ -693,13 +741,17 @@ export class XmlTokenizer {
     const c = buf[start + 1];
     let what = 'the markup';
     if (c === undefined || start + 1 >= n) what = "the markup '<'";
-    else if (NAME_START[c] === 1) what = `the start tag of <${this.name(buf, start + 1, this.nameEnd(buf, start + 1, n))}>`;
+    else if (NAME_START[c] === 1)
+      what = `the start tag of <${this.name(buf, start + 1, this.nameEnd(buf, start + 1, n))}>`;
     else if (c === SLASH) what = 'an end tag';
     else if (c === QUESTION) what = 'a processing instruction';
     else if (matchAt(buf, start, n, COMMENT_OPEN) !== 0) what = 'a comment';
     else if (matchAt(buf, start, n, CDATA_OPEN) !== 0) what = 'a CDATA section';
     else if (matchAt(buf, start, n, DOCTYPE_OPEN) !== 0) what = 'a DOCTYPE';
-    return this.fail(`unexpected end of input: ${what} that starts at byte ${this.bufBase + start} is not complete`, this.consumed);
+    return this.fail(
+      `unexpected end of input: ${what} that starts at byte ${this.bufBase + start} is not complete`,
+      this.consumed,
+    );
   }
 
   private nameEnd(buf: FastBuffer, j: number, n: number): number {

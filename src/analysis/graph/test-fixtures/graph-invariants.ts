@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { SuperGraph } from '../super-graph';
 
-export const near = (a: number, b: number, msg?: string) => assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b)), `${msg ?? ''} ${a} ≠ ${b}`);
+export const near = (a: number, b: number, msg?: string) =>
+  assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b)), `${msg ?? ''} ${a} ≠ ${b}`);
 const outgoing = (g: SuperGraph, id: string) => g.edges.filter(e => e.source === id).reduce((s, e) => s + e.value, 0);
 
 /** Kahn's algorithm: true when the edges form no cycle. */
@@ -11,7 +12,8 @@ export function isAcyclic(g: SuperGraph): boolean {
   const queue = [...indeg.keys()].filter(s => indeg[s] === 0);
   let seen = 0;
   while (queue.length) {
-    const s = queue.pop()!; seen++;
+    const s = queue.pop()!;
+    seen++;
     for (const e of g.edges) if (e.from === s && --indeg[e.to]! === 0) queue.push(e.to);
   }
   return seen === g.nodes.length;
@@ -22,9 +24,21 @@ export function assertInvariants(g: SuperGraph): void {
   assert.ok(isAcyclic(g), 'acyclic');
   let rootInclusive = 0;
   for (const n of g.nodes) {
-    near(n.inclusive, n.entries.reduce((s, e) => s + e.inclusive, 0), `${n.id}: inclusive = Σ entry inclusive`);
-    near(n.inclusive, n.inclusiveByContext.reduce((s, v) => s + v, 0), `${n.id}: Σ per context`);
-    near(n.exclusive, n.exclusiveByContext.reduce((s, v) => s + v, 0), `${n.id}: Σ per context (exclusive)`);
+    near(
+      n.inclusive,
+      n.entries.reduce((s, e) => s + e.inclusive, 0),
+      `${n.id}: inclusive = Σ entry inclusive`,
+    );
+    near(
+      n.inclusive,
+      n.inclusiveByContext.reduce((s, v) => s + v, 0),
+      `${n.id}: Σ per context`,
+    );
+    near(
+      n.exclusive,
+      n.exclusiveByContext.reduce((s, v) => s + v, 0),
+      `${n.id}: Σ per context (exclusive)`,
+    );
     // The gap below the outgoing edges is the exclusive value plus the time of filtered callees.
     near(n.inclusive - outgoing(g, n.id), n.exclusive + n.filteredInclusive, `${n.id}: gap`);
     // What does not flow in enters at a call-tree root (a node can be both: several roots in one module).
@@ -33,6 +47,10 @@ export function assertInvariants(g: SuperGraph): void {
     rootInclusive += n.inclusive - into;
   }
   near(rootInclusive + g.filter.removedRootInclusive, g.total, 'Σ root inclusive (shown or filtered) = total');
-  for (const e of g.edges) near(e.value, e.valueByContext.reduce((s, v) => s + v, 0), `${e.source}→${e.target} per context`);
+  for (const e of g.edges)
+    near(
+      e.value,
+      e.valueByContext.reduce((s, v) => s + v, 0),
+      `${e.source}→${e.target} per context`,
+    );
 }
-

@@ -22,9 +22,20 @@ export interface FixtureNode {
 export function profileFromFixture(roots: FixtureNode[], ranks: number, format = 'test-fixture'): Profile {
   const b = new ProfileBuilder(format, `<${format}>`);
   const ctx = Array.from({ length: ranks }, (_, r) => b.context({ rank: r }));
-  const m = b.addMetric({ name: 'time', label: 'time', sourceKeys: ['time'], unit: 's', kind: 'exclusive', aggregation: 'sum' });
+  const m = b.addMetric({
+    name: 'time',
+    label: 'time',
+    sourceKeys: ['time'],
+    unit: 's',
+    kind: 'exclusive',
+    aggregation: 'sum',
+  });
   const add = (parent: number, f: FixtureNode) => {
-    const id = b.tree.add(parent, f.name, f.kind ?? NodeKind.Function, { module: f.module ?? null, file: f.file ?? null, line: f.line ?? null });
+    const id = b.tree.add(parent, f.name, f.kind ?? NodeKind.Function, {
+      module: f.module ?? null,
+      file: f.file ?? null,
+      line: f.line ?? null,
+    });
     for (let r = 0; r < ranks; r++) b.addExclusive(m, id, ctx[r]!, f.exclusive(r));
     for (const c of f.children ?? []) add(id, c);
   };
@@ -32,16 +43,35 @@ export function profileFromFixture(roots: FixtureNode[], ranks: number, format =
   return b.build(m);
 }
 
-const fn = (name: string, exclusive: (r: number) => number, children: FixtureNode[] = [], extra: Partial<FixtureNode> = {}): FixtureNode => ({ name, exclusive, children, ...extra });
+const fn = (
+  name: string,
+  exclusive: (r: number) => number,
+  children: FixtureNode[] = [],
+  extra: Partial<FixtureNode> = {},
+): FixtureNode => ({ name, exclusive, children, ...extra });
 
 /** CallFlow's LULESH module map (seed §1.7), as ordered rules. */
 export const LULESH_MODULE_MAP: ModuleRule[] = [
   ...['main', 'lulesh.cycle'].map(p => ({ match: 'name' as const, pattern: p, module: 'Lulesh' })),
   { match: 'name', pattern: '/^(LagrangeNodal|LagrangeLeapFrog)$/', module: 'LeapFrog' },
-  { match: 'name', pattern: '/^(CalcForceForNodes|CalcVolumeForceForElems|CalcHourglassControlForElems|CalcFBHourglassForceForElems)$/', module: 'CalcForce' },
-  { match: 'name', pattern: '/^(LagrangeElements|CalcLagrangeElements|CalcKinematicsForElems|CalcQForElems|ApplyMaterialPropertiesForElems|EvalEOSForElems|CalcEnergyForElems)$/', module: 'CalcLagrange' },
+  {
+    match: 'name',
+    pattern:
+      '/^(CalcForceForNodes|CalcVolumeForceForElems|CalcHourglassControlForElems|CalcFBHourglassForceForElems)$/',
+    module: 'CalcForce',
+  },
+  {
+    match: 'name',
+    pattern:
+      '/^(LagrangeElements|CalcLagrangeElements|CalcKinematicsForElems|CalcQForElems|ApplyMaterialPropertiesForElems|EvalEOSForElems|CalcEnergyForElems)$/',
+    module: 'CalcLagrange',
+  },
   { match: 'name', pattern: 'TimeIncrement', module: 'Timer' },
-  { match: 'name', pattern: '/^Calc\\w*ConstraintsForElems$|^Calc(Courant|Hydro)ConstraintForElems$/', module: 'CalcConstraint' },
+  {
+    match: 'name',
+    pattern: '/^Calc\\w*ConstraintsForElems$|^Calc(Courant|Hydro)ConstraintForElems$/',
+    module: 'CalcConstraint',
+  },
   { match: 'name', pattern: '/^MPI_/', module: 'MPI' },
 ];
 
@@ -57,30 +87,42 @@ export function luleshLike(ranks = 16): Profile {
   const heavy = (r: number) => (r < ranks / 4 ? 3 : 1);
   const force = (r: number) => 2 * heavy(r) * noise[r]!;
   const wait = (r: number) => 6.5 - force(r);
-  return profileFromFixture([
-    fn('main', () => 0.1, [
-      fn('lulesh.cycle', () => 0.1, [
-        fn('TimeIncrement', r => 0.5 * noise[r]!, [fn('MPI_Allreduce', () => 0.05)]),
-        fn('LagrangeLeapFrog', () => 0.2, [
-          fn('LagrangeNodal', () => 0.2, [
-            fn('CalcForceForNodes', r => 0.1 * heavy(r), [
-              fn('CalcVolumeForceForElems', r => 0.4 * force(r), [
-                fn('CalcHourglassControlForElems', r => 0.3 * force(r), [fn('CalcFBHourglassForceForElems', r => 0.3 * force(r))]),
+  return profileFromFixture(
+    [
+      fn('main', () => 0.1, [
+        fn('lulesh.cycle', () => 0.1, [
+          fn('TimeIncrement', r => 0.5 * noise[r]!, [fn('MPI_Allreduce', () => 0.05)]),
+          fn('LagrangeLeapFrog', () => 0.2, [
+            fn('LagrangeNodal', () => 0.2, [
+              fn('CalcForceForNodes', r => 0.1 * heavy(r), [
+                fn('CalcVolumeForceForElems', r => 0.4 * force(r), [
+                  fn('CalcHourglassControlForElems', r => 0.3 * force(r), [
+                    fn('CalcFBHourglassForceForElems', r => 0.3 * force(r)),
+                  ]),
+                ]),
+                fn('MPI_Isend', () => 0.2),
+                fn('MPI_Wait', r => 0.6 * wait(r)),
               ]),
-              fn('MPI_Isend', () => 0.2), fn('MPI_Wait', r => 0.6 * wait(r)),
+            ]),
+            fn('LagrangeElements', () => 0.3, [
+              fn('CalcLagrangeElements', () => 0.8, [fn('CalcKinematicsForElems', () => 1.2)]),
+              fn('CalcQForElems', () => 0.9, [fn('MPI_Waitall', r => 0.4 * wait(r))]),
+              fn('ApplyMaterialPropertiesForElems', () => 0.4, [
+                fn('EvalEOSForElems', () => 0.5, [fn('CalcEnergyForElems', () => 1.5)]),
+              ]),
+            ]),
+            fn('CalcTimeConstraintsForElems', () => 0.1, [
+              fn('CalcCourantConstraintForElems', () => 0.3),
+              fn('CalcHydroConstraintForElems', () => 0.2),
             ]),
           ]),
-          fn('LagrangeElements', () => 0.3, [
-            fn('CalcLagrangeElements', () => 0.8, [fn('CalcKinematicsForElems', () => 1.2)]),
-            fn('CalcQForElems', () => 0.9, [fn('MPI_Waitall', r => 0.4 * wait(r))]),
-            fn('ApplyMaterialPropertiesForElems', () => 0.4, [fn('EvalEOSForElems', () => 0.5, [fn('CalcEnergyForElems', () => 1.5)])]),
-          ]),
-          fn('CalcTimeConstraintsForElems', () => 0.1, [fn('CalcCourantConstraintForElems', () => 0.3), fn('CalcHydroConstraintForElems', () => 0.2)]),
         ]),
+        fn('MPI_Finalize', () => 0.05),
       ]),
-      fn('MPI_Finalize', () => 0.05),
-    ]),
-  ], ranks, 'lulesh-like');
+    ],
+    ranks,
+    'lulesh-like',
+  );
 }
 
 /**
@@ -90,19 +132,62 @@ export function luleshLike(ranks = 16): Profile {
  */
 export function mirandaLike(ranks = 64): Profile {
   const psm = (r: number) => 1 + 2 * (1 - r / (ranks - 1)); // 3 on rank 0 → 1 on the last rank
-  const M = 'miranda', H = '/usr/lib/libHYPRE.so', P = '/usr/lib/libpsm_infinipath.so.1', L = '/lib/libc.so.6';
-  return profileFromFixture([
-    fn('main', () => 0.2, [
-      fn('advance', () => 1, [
-        fn('physics_rhs', () => 6, [fn('memcpy', () => 0.4, [], { module: L })], { module: M, file: 'physics.f90', line: 120 }),
-        fn('HYPRE_StructPCGSolve', () => 0.5, [
-          fn('hypre_StructMatvec', () => 3, [fn('psm_mq_isend', r => 2 * psm(r), [], { module: P }), fn('psm_mq_irecv', r => 1.5 * psm(r), [], { module: P })], { module: H, file: 'struct_mv/struct_matvec.c', line: 42 }),
-          fn('hypre_InitializeCommunication', () => 0.5, [fn('psm_mq_wait', r => 1.5 * psm(r), [], { module: P })], { module: H, file: 'utilities/communication.c', line: 88 }),
-        ], { module: H, file: 'krylov/HYPRE_pcg.c', line: 10 }),
-        fn('exchange_halo', () => 0.3, [fn('psm_mq_isend', r => 0.5 * psm(r), [], { module: P })], { module: M, file: 'comm.f90', line: 30 }),
-      ], { module: M, file: 'miranda.f90', line: 55 }),
-    ], { module: M, file: 'main.f90', line: 1 }),
-  ], ranks, 'miranda-like');
+  const M = 'miranda',
+    H = '/usr/lib/libHYPRE.so',
+    P = '/usr/lib/libpsm_infinipath.so.1',
+    L = '/lib/libc.so.6';
+  return profileFromFixture(
+    [
+      fn(
+        'main',
+        () => 0.2,
+        [
+          fn(
+            'advance',
+            () => 1,
+            [
+              fn('physics_rhs', () => 6, [fn('memcpy', () => 0.4, [], { module: L })], {
+                module: M,
+                file: 'physics.f90',
+                line: 120,
+              }),
+              fn(
+                'HYPRE_StructPCGSolve',
+                () => 0.5,
+                [
+                  fn(
+                    'hypre_StructMatvec',
+                    () => 3,
+                    [
+                      fn('psm_mq_isend', r => 2 * psm(r), [], { module: P }),
+                      fn('psm_mq_irecv', r => 1.5 * psm(r), [], { module: P }),
+                    ],
+                    { module: H, file: 'struct_mv/struct_matvec.c', line: 42 },
+                  ),
+                  fn(
+                    'hypre_InitializeCommunication',
+                    () => 0.5,
+                    [fn('psm_mq_wait', r => 1.5 * psm(r), [], { module: P })],
+                    { module: H, file: 'utilities/communication.c', line: 88 },
+                  ),
+                ],
+                { module: H, file: 'krylov/HYPRE_pcg.c', line: 10 },
+              ),
+              fn('exchange_halo', () => 0.3, [fn('psm_mq_isend', r => 0.5 * psm(r), [], { module: P })], {
+                module: M,
+                file: 'comm.f90',
+                line: 30,
+              }),
+            ],
+            { module: M, file: 'miranda.f90', line: 55 },
+          ),
+        ],
+        { module: M, file: 'main.f90', line: 1 },
+      ),
+    ],
+    ranks,
+    'miranda-like',
+  );
 }
 
 /** T Fig 3.2(b): lib1 calls lib2, which calls back into lib1. */

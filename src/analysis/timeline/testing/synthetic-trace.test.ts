@@ -13,17 +13,30 @@ describe('synthetic Chrome trace', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-synthetic-'));
     try {
       const path = join(dir, 'synthetic.trace.json');
-      const made = writeSyntheticChromeTrace(path, { ranks: 3, threadsPerRank: 2, streamsPerRank: 2, targetEvents: 6000 });
+      const made = writeSyntheticChromeTrace(path, {
+        ranks: 3,
+        threadsPerRank: 2,
+        streamsPerRank: 2,
+        targetEvents: 6000,
+      });
       const read = await readProfile(path);
-      const a = made.trace!, b = read.trace!;
+      const a = made.trace!,
+        b = read.trace!;
       assert.equal(b.events.track.length, a.events.track.length);
       assert.equal(b.tracks.filter(t => t.kind === 'gpu-stream').length, 6);
       assert.equal(b.tracks.filter(t => t.kind === 'thread').length, 6);
       assert.equal(b.dataMovement.kind.length, a.dataMovement.kind.length);
-      assert.equal(b.dataMovement.bytes.reduce((x, y) => x + y, 0), a.dataMovement.bytes.reduce((x, y) => x + y, 0));
-      const busy = (ix: TimelineIndex) => windowStatistics(ix, { start: -1, end: 1e12 }).lanes.map(l => l.busy).sort((x, y) => x - y);
+      assert.equal(
+        b.dataMovement.bytes.reduce((x, y) => x + y, 0),
+        a.dataMovement.bytes.reduce((x, y) => x + y, 0),
+      );
+      const busy = (ix: TimelineIndex) =>
+        windowStatistics(ix, { start: -1, end: 1e12 })
+          .lanes.map(l => l.busy)
+          .sort((x, y) => x - y);
       // Times pass through decimal µs in the JSON; the reader's rounding leaves a few ns per lane.
-      const got = busy(new TimelineIndex(read)), want = busy(new TimelineIndex(made));
+      const got = busy(new TimelineIndex(read)),
+        want = busy(new TimelineIndex(made));
       assert.equal(got.length, want.length);
       got.forEach((g, i) => assert.ok(Math.abs(g - want[i]!) <= 1e-6 * want[i]! + 1, `lane ${i}: ${g} vs ${want[i]}`));
     } finally {

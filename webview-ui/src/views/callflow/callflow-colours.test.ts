@@ -3,10 +3,24 @@ import assert from 'node:assert/strict';
 import type { SankeyData, SankeyNodeData } from '../../../../src/shared/protocol';
 import { divergingColour, exclusiveDifference, sequentialPosition, sharedDomain } from './callflow-colours';
 
-const node = (id: string, inclusive: number, exclusive: number): SankeyNodeData =>
-  ({ id, label: id, module: id, inclusive, exclusive, share: 0, imbalance: 1, entry: { name: id, file: null, line: null } });
-const graph = (nodes: SankeyNodeData[], ranks: number[]): SankeyData =>
-  ({ title: 't', metric: { name: 'time', unit: 's' }, total: nodes[0]!.inclusive, nodes, links: [], contexts: { count: 8, indices: ranks, labels: ranks.map(String) } });
+const node = (id: string, inclusive: number, exclusive: number): SankeyNodeData => ({
+  id,
+  label: id,
+  module: id,
+  inclusive,
+  exclusive,
+  share: 0,
+  imbalance: 1,
+  entry: { name: id, file: null, line: null },
+});
+const graph = (nodes: SankeyNodeData[], ranks: number[]): SankeyData => ({
+  title: 't',
+  metric: { name: 'time', unit: 's' },
+  total: nodes[0]!.inclusive,
+  nodes,
+  links: [],
+  contexts: { count: 8, indices: ranks, labels: ranks.map(String) },
+});
 
 describe('CallFlow colour scales', () => {
   test('one sequential domain over every graph on screen', () => {

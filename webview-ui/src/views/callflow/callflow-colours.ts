@@ -13,7 +13,11 @@ export const valueOf = (n: SankeyNodeData, by: ColourBy): number => (by === 'exc
 /** Upper end of the sequential domain: the largest value over all nodes of all graphs (0 when none). */
 export function sharedDomain(graphs: readonly SankeyData[], by: ColourBy): number {
   let max = 0;
-  for (const g of graphs) for (const n of g.nodes) { const v = valueOf(n, by); if (Number.isFinite(v) && v > max) max = v; }
+  for (const g of graphs)
+    for (const n of g.nodes) {
+      const v = valueOf(n, by);
+      if (Number.isFinite(v) && v > max) max = v;
+    }
   return max;
 }
 
@@ -30,7 +34,8 @@ const contextCount = (g: SankeyData): number => g.contexts?.indices.length ?? g.
  * node is absent below), and the symmetric domain bound max |difference|.
  */
 export function exclusiveDifference(top: SankeyData, bottom: SankeyData): { byId: Map<string, number>; bound: number } {
-  const kt = Math.max(1, contextCount(top)), kb = Math.max(1, contextCount(bottom));
+  const kt = Math.max(1, contextCount(top)),
+    kb = Math.max(1, contextCount(bottom));
   const below = new Map(bottom.nodes.map(n => [n.id, n.exclusive / kb]));
   const above = new Map(top.nodes.map(n => [n.id, n.exclusive / kt]));
   const byId = new Map<string, number>();

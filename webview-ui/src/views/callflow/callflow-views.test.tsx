@@ -22,10 +22,19 @@ function withRanks(data: SankeyData, K: number): SankeyData {
   const perRank = (v: number) => weights.map(w => (v * w) / sum);
   return {
     ...data,
-    contexts: { count: K, indices: Array.from({ length: K }, (_, r) => r), labels: Array.from({ length: K }, (_, r) => `rank ${r}`) },
+    contexts: {
+      count: K,
+      indices: Array.from({ length: K }, (_, r) => r),
+      labels: Array.from({ length: K }, (_, r) => `rank ${r}`),
+    },
     nodes: data.nodes.map((n): SankeyNodeData => {
-      const inclusive = perRank(n.inclusive), exclusive = perRank(n.exclusive);
-      return { ...n, contextValues: { inclusive, exclusive }, histogram: { inclusive: rankHistogram(inclusive, 20), exclusive: rankHistogram(exclusive, 20) } };
+      const inclusive = perRank(n.inclusive),
+        exclusive = perRank(n.exclusive);
+      return {
+        ...n,
+        contextValues: { inclusive, exclusive },
+        histogram: { inclusive: rankHistogram(inclusive, 20), exclusive: rankHistogram(exclusive, 20) },
+      };
     }),
   };
 }
@@ -33,28 +42,54 @@ function withRanks(data: SankeyData, K: number): SankeyData {
 describe('CallFlow encodings in the Sankey', () => {
   const data = withRanks(heatStencil, 16);
   const html = renderToStaticMarkup(
-    <SankeyView data={data} width={1100} height={640} colors={colors} measureText={estimateText}
-      colourBy="exclusive" miniHistogram={{ metric: 'inclusive', scale: 'log' }} selectedId="heat/libhalo.so" onSelect={() => undefined} />,
+    <SankeyView
+      data={data}
+      width={1100}
+      height={640}
+      colors={colors}
+      measureText={estimateText}
+      colourBy="exclusive"
+      miniHistogram={{ metric: 'inclusive', scale: 'log' }}
+      selectedId="heat/libhalo.so"
+      onSelect={() => undefined}
+    />,
   );
 
   test('a mini histogram above every bar, with one rect per non-empty bin', () => {
     assert.equal(count(html, /class="sankey-mini-hist"/), data.nodes.length);
     const bins = data.nodes.reduce((s, n) => s + n.histogram!.inclusive.counts.filter(c => c > 0).length, 0);
     assert.equal(count(html, /<g class="sankey-mini-hist"[^>]*>/), data.nodes.length);
-    const rects = [...html.matchAll(/<g class="sankey-mini-hist"[^>]*>(.*?)<\/g>/g)].reduce((s, m) => s + count(m[1]!, /<rect (?!class)/), 0);
+    const rects = [...html.matchAll(/<g class="sankey-mini-hist"[^>]*>(.*?)<\/g>/g)].reduce(
+      (s, m) => s + count(m[1]!, /<rect (?!class)/),
+      0,
+    );
     assert.equal(rects, bins);
   });
 
   test('colour by exclusive: the largest exclusive node takes the top of the scale; the selection is outlined', () => {
     const hottest = [...data.nodes].sort((a, b) => b.exclusive - a.exclusive)[0]!;
-    const fill = html.match(new RegExp(`data-node="${hottest.id}"[^>]*><rect class="sankey-node-rect"[^>]*fill="([^"]+)"`))![1];
+    const fill = html.match(
+      new RegExp(`data-node="${hottest.id}"[^>]*><rect class="sankey-node-rect"[^>]*fill="([^"]+)"`),
+    )![1];
     assert.equal(fill, heatScale(colors)(1));
     assert.equal(count(html, /class="sankey-node-selected"/), 1);
-    assert.match(html, /data-node="heat\/libhalo.so"[^>]*class="[^"]*is-selected|class="[^"]*is-selected[^"]*"[^>]*data-node="heat\/libhalo.so"/);
+    assert.match(
+      html,
+      /data-node="heat\/libhalo.so"[^>]*class="[^"]*is-selected|class="[^"]*is-selected[^"]*"[^>]*data-node="heat\/libhalo.so"/,
+    );
   });
 
   test('a node colour function overrides the scale (difference colouring)', () => {
-    const diff = renderToStaticMarkup(<SankeyView data={data} width={1100} height={640} colors={colors} measureText={estimateText} nodeColour={() => '#123456'} />);
+    const diff = renderToStaticMarkup(
+      <SankeyView
+        data={data}
+        width={1100}
+        height={640}
+        colors={colors}
+        measureText={estimateText}
+        nodeColour={() => '#123456'}
+      />,
+    );
     assert.equal(count(diff, /class="sankey-node-rect"[^>]*fill="#123456"/), data.nodes.length);
   });
 });
@@ -62,9 +97,20 @@ describe('CallFlow encodings in the Sankey', () => {
 describe('histogram view', () => {
   const data = withRanks(heatStencil, 32);
   const node = data.nodes.find(n => n.id === 'heat/libhalo.so')!;
-  const render = (n: SankeyNodeData, brushed: number[] = []) => renderToStaticMarkup(
-    <HistogramView data={data} node={n} metric="inclusive" yScale="linear" bins={8} width={600} height={240} brushed={new Set(brushed)} onBrush={() => undefined} />,
-  );
+  const render = (n: SankeyNodeData, brushed: number[] = []) =>
+    renderToStaticMarkup(
+      <HistogramView
+        data={data}
+        node={n}
+        metric="inclusive"
+        yScale="linear"
+        bins={8}
+        width={600}
+        height={240}
+        brushed={new Set(brushed)}
+        onBrush={() => undefined}
+      />,
+    );
 
   test('bins as chosen, one shadow band per contiguous rank range, clean for a rank-ordered cost', () => {
     const html = render(node, [0, 1, 2]);
@@ -88,8 +134,16 @@ describe('correlation view', () => {
     const xs = [1, 2, 3, 4, 5, 6];
     const ys = [2.1, 3.9, 6.2, 7.8, 10.1, 12.0];
     const html = renderToStaticMarkup(
-      <CorrelationView x={{ key: 'a', label: 'time inclusive', unit: 's', values: xs }} y={{ key: 'b', label: 'cycles', unit: '', values: ys }}
-        contexts={[0, 1, 2, 3, 4, 5]} labels={['0', '1', '2', '3', '4', '5']} brushed={new Set([2])} onBrush={() => undefined} width={500} height={260} />,
+      <CorrelationView
+        x={{ key: 'a', label: 'time inclusive', unit: 's', values: xs }}
+        y={{ key: 'b', label: 'cycles', unit: '', values: ys }}
+        contexts={[0, 1, 2, 3, 4, 5]}
+        labels={['0', '1', '2', '3', '4', '5']}
+        brushed={new Set([2])}
+        onBrush={() => undefined}
+        width={500}
+        height={260}
+      />,
     );
     assert.equal(count(html, /class="callflow-point/), 6);
     assert.equal(count(html, /class="callflow-point is-brushed"/), 1);

@@ -7,8 +7,10 @@ import { linearRegression, sampleCorrelation } from 'simple-statistics';
 
 /** ln Γ(x) for x > 0 (Lanczos, g = 7, n = 9; ~15 significant digits). */
 export function logGamma(x: number): number {
-  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
   if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x);
   x -= 1;
   let a = c[0]!;
@@ -20,19 +22,25 @@ export function logGamma(x: number): number {
 /** Continued fraction of the incomplete beta function (modified Lentz). */
 function betaContinuedFraction(x: number, a: number, b: number): number {
   const tiny = 1e-300;
-  let c = 1, d = 1 - (a + b) * x / (a + 1);
+  let c = 1,
+    d = 1 - ((a + b) * x) / (a + 1);
   if (Math.abs(d) < tiny) d = tiny;
   d = 1 / d;
   let h = d;
   for (let m = 1; m <= 300; m++) {
     const m2 = 2 * m;
-    let aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-    d = 1 + aa * d; if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c; if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d; h *= d * c;
-    aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-    d = 1 + aa * d; if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c; if (Math.abs(c) < tiny) c = tiny;
+    let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    h *= d * c;
+    aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
     d = 1 / d;
     const del = d * c;
     h *= del;
@@ -48,7 +56,9 @@ export function regularizedBeta(x: number, a: number, b: number): number {
   if (x >= 1) return 1;
   const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
   // The continued fraction converges fast for x < (a+1)/(a+b+2); use the symmetry otherwise.
-  return x < (a + 1) / (a + b + 2) ? front * betaContinuedFraction(x, a, b) / a : 1 - front * betaContinuedFraction(1 - x, b, a) / b;
+  return x < (a + 1) / (a + b + 2)
+    ? (front * betaContinuedFraction(x, a, b)) / a
+    : 1 - (front * betaContinuedFraction(1 - x, b, a)) / b;
 }
 
 /** Student-t cumulative distribution P(T ≤ t) with `df` degrees of freedom. */
@@ -91,6 +101,12 @@ export function correlationFit(xs: readonly number[], ys: readonly number[]): Co
   const constantX = pts.every(p => p[0] === pts[0]![0]);
   const constantY = pts.every(p => p[1] === pts[0]![1]);
   const { m, b } = constantX ? { m: 0, b: pts.reduce((s, p) => s + p[1], 0) / pts.length } : linearRegression(pts);
-  const r = constantX || constantY ? NaN : sampleCorrelation(pts.map(p => p[0]), pts.map(p => p[1]));
+  const r =
+    constantX || constantY
+      ? NaN
+      : sampleCorrelation(
+          pts.map(p => p[0]),
+          pts.map(p => p[1]),
+        );
   return { n: pts.length, slope: m, intercept: b, r, r2: r * r, p: correlationPValue(r, pts.length) };
 }

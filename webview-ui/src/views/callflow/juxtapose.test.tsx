@@ -13,7 +13,8 @@ import { rootHeightRatio, sharedScale } from './juxtapose';
 const runA: SankeyData = heatStencil;
 /** Run B: 44 % less time everywhere (the LULESH overdecomposition case). */
 const runB: SankeyData = {
-  ...runA, total: runA.total * 0.56,
+  ...runA,
+  total: runA.total * 0.56,
   nodes: runA.nodes.map(n => ({ ...n, inclusive: n.inclusive * 0.56, exclusive: n.exclusive * 0.56 })),
   links: runA.links.map(l => ({ ...l, value: l.value * 0.56 })),
 };
@@ -25,10 +26,15 @@ const rootHeight = (nodes: { data: { id: string }; y0: number; y1: number }[]) =
 describe('juxtaposed runs (AT-1)', () => {
   test('on their own both runs fill the box; on the shared scale B’s root is 0.56× A’s', () => {
     const box = { width: 1000, height: 420 };
-    const a = layoutSankey(runA, box), b = layoutSankey(runB, box);
-    assert.ok(Math.abs(rootHeight(b.nodes) / rootHeight(a.nodes) - 1) < 0.02, 'fitted separately, the roots are equally tall');
+    const a = layoutSankey(runA, box),
+      b = layoutSankey(runB, box);
+    assert.ok(
+      Math.abs(rootHeight(b.nodes) / rootHeight(a.nodes) - 1) < 0.02,
+      'fitted separately, the roots are equally tall',
+    );
     const s = sharedScale([a.fittedScale, b.fittedScale]);
-    const a2 = layoutSankey(runA, { ...box, maxScale: s }), b2 = layoutSankey(runB, { ...box, maxScale: s });
+    const a2 = layoutSankey(runA, { ...box, maxScale: s }),
+      b2 = layoutSankey(runB, { ...box, maxScale: s });
     assert.equal(a2.scale, b2.scale);
     const ratio = rootHeight(b2.nodes) / rootHeight(a2.nodes);
     assert.ok(Math.abs(ratio - 0.56) < 1e-6, `ratio ${ratio}`);
@@ -39,10 +45,21 @@ describe('juxtaposed runs (AT-1)', () => {
   test('the view honours the cap and reports the scale that would fill its box', () => {
     const fitted: number[] = [];
     const html = renderToStaticMarkup(
-      <SankeyView data={runB} width={1000} height={420} maxScale={0.5 * layoutSankey(runB, { width: 1000, height: 420 }).fittedScale}
-        colors={fallbackThemeColors('dark')} measureText={estimateText} onFitted={s => fitted.push(s)} />,
+      <SankeyView
+        data={runB}
+        width={1000}
+        height={420}
+        maxScale={0.5 * layoutSankey(runB, { width: 1000, height: 420 }).fittedScale}
+        colors={fallbackThemeColors('dark')}
+        measureText={estimateText}
+        onFitted={s => fitted.push(s)}
+      />,
     );
-    const h = Number(html.match(new RegExp(`data-node="${runA.nodes[0]!.id}"[^>]*><rect class="sankey-node-rect"[^>]*height="([0-9.]+)"`))![1]);
+    const h = Number(
+      html.match(
+        new RegExp(`data-node="${runA.nodes[0]!.id}"[^>]*><rect class="sankey-node-rect"[^>]*height="([0-9.]+)"`),
+      )![1],
+    );
     const full = rootHeight(layoutSankey(runB, { width: 1000, height: 420 }).nodes);
     assert.ok(Math.abs(h / full - 0.5) < 1e-6, `capped root ${h} vs ${full}`);
   });

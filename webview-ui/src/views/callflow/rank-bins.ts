@@ -7,7 +7,10 @@
 import type { BinnedHistogram } from '../../../../src/shared/protocol';
 
 /** A run of consecutive rank positions [start, end] (inclusive) that share a bin. */
-export interface RankRange { start: number; end: number }
+export interface RankRange {
+  start: number;
+  end: number;
+}
 
 /** For every bin, its rank positions grouped into maximal contiguous ranges, in rank order. */
 export function rankRangesByBin(binOf: readonly number[], bins: number): RankRange[][] {
@@ -17,7 +20,8 @@ export function rankRangesByBin(binOf: readonly number[], bins: number): RankRan
     if (!(b >= 0 && b < bins)) continue;
     const ranges = out[b]!;
     const last = ranges[ranges.length - 1];
-    if (last && last.end === c - 1) last.end = c; else ranges.push({ start: c, end: c });
+    if (last && last.end === c - 1) last.end = c;
+    else ranges.push({ start: c, end: c });
   }
   return out;
 }
@@ -36,7 +40,9 @@ export function formatRankRanges(ranges: readonly RankRange[], labels?: readonly
  * range (runtime follows rank id); near 1 when ranks are spread at random over the bins.
  */
 export function shadowClutter(ranges: readonly RankRange[][]): number {
-  let bands = 0, filled = 0, ranks = 0;
+  let bands = 0,
+    filled = 0,
+    ranks = 0;
   for (const r of ranges) {
     if (r.length === 0) continue;
     filled++;
@@ -47,14 +53,27 @@ export function shadowClutter(ranges: readonly RankRange[][]): number {
 }
 
 /** One shadow band: from a slice [x0, x1] of its bin's bottom edge down to [r0, r1] on the rank axis. */
-export interface ShadowBand { bin: number; x0: number; x1: number; r0: number; r1: number; range: RankRange }
+export interface ShadowBand {
+  bin: number;
+  x0: number;
+  x1: number;
+  r0: number;
+  r1: number;
+  range: RankRange;
+}
 
 /**
  * The shadow bands of a histogram drawn with bins of `binWidth` px starting at `left`, onto a rank
  * axis where rank position p spans [rankX(p), rankX(p) + rankStep]. Each bin's bottom edge is shared
  * among its ranges in proportion to their rank count (CallFlow's widthPerRank = binWidth / count).
  */
-export function shadowBands(ranges: readonly RankRange[][], left: number, binWidth: number, rankX: (p: number) => number, rankStep: number): ShadowBand[] {
+export function shadowBands(
+  ranges: readonly RankRange[][],
+  left: number,
+  binWidth: number,
+  rankX: (p: number) => number,
+  rankStep: number,
+): ShadowBand[] {
   const bands: ShadowBand[] = [];
   ranges.forEach((rs, bin) => {
     const count = rs.reduce((s, r) => s + r.end - r.start + 1, 0);
@@ -65,7 +84,14 @@ export function shadowBands(ranges: readonly RankRange[][], left: number, binWid
     rs.forEach((range, i) => {
       const size = range.end - range.start + 1;
       const x1 = i === rs.length - 1 ? binLeft + binWidth : binLeft + (before + size) * perRank;
-      bands.push({ bin, x0: binLeft + before * perRank, x1, r0: rankX(range.start), r1: rankX(range.end) + rankStep, range });
+      bands.push({
+        bin,
+        x0: binLeft + before * perRank,
+        x1,
+        r0: rankX(range.start),
+        r1: rankX(range.end) + rankStep,
+        range,
+      });
       before += size;
     });
   });
@@ -74,18 +100,28 @@ export function shadowBands(ranges: readonly RankRange[][], left: number, binWid
 
 /** Rank positions whose bin lies in [fromBin, toBin] (a brush over bins), ascending. */
 export function ranksInBins(binOf: readonly number[], fromBin: number, toBin: number): number[] {
-  const lo = Math.min(fromBin, toBin), hi = Math.max(fromBin, toBin);
+  const lo = Math.min(fromBin, toBin),
+    hi = Math.max(fromBin, toBin);
   const out: number[] = [];
-  binOf.forEach((b, c) => { if (b >= lo && b <= hi) out.push(c); });
+  binOf.forEach((b, c) => {
+    if (b >= lo && b <= hi) out.push(c);
+  });
   return out;
 }
 
 /** The bins [from, to] a brush covering pixels [px0, px1] touches (bins of `binWidth` px from `left`). */
-export function binsUnderBrush(px0: number, px1: number, left: number, binWidth: number, bins: number): [number, number] | null {
+export function binsUnderBrush(
+  px0: number,
+  px1: number,
+  left: number,
+  binWidth: number,
+  bins: number,
+): [number, number] | null {
   if (!(binWidth > 0) || bins <= 0) return null;
   const a = Math.floor((Math.min(px0, px1) - left) / binWidth);
   const b = Math.ceil((Math.max(px0, px1) - left) / binWidth) - 1;
-  const from = Math.max(0, a), to = Math.min(bins - 1, b);
+  const from = Math.max(0, a),
+    to = Math.min(bins - 1, b);
   return from <= to ? [from, to] : null;
 }
 

@@ -16,7 +16,10 @@ describe('split transition plan', () => {
 
   test('three phases in order: links out, nodes move, links in', () => {
     const plan = planTransition(before, after, false);
-    assert.deepEqual(plan.phases.map(p => p.name), ['fade-out', 'move', 'fade-in']);
+    assert.deepEqual(
+      plan.phases.map(p => p.name),
+      ['fade-out', 'move', 'fade-in'],
+    );
     for (let i = 1; i < plan.phases.length; i++) {
       const prev = plan.phases[i - 1]!;
       assert.equal(plan.phases[i]!.delay, prev.delay + prev.duration, 'each phase starts when the previous ends');

@@ -4,25 +4,52 @@
  * appears (a split part) starts at the bar it came from (its base); a node that replaces several
  * (an un-split) starts where its parts were. Reduced motion skips the animation.
  */
-export interface Box { x0: number; y0: number; x1: number; y1: number }
-export interface PlacedItem extends Box { id: string; baseId?: string }
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+export interface PlacedItem extends Box {
+  id: string;
+  baseId?: string;
+}
 
-export interface TransitionPhase { name: 'fade-out' | 'move' | 'fade-in'; delay: number; duration: number }
-export interface NodeMove { id: string; from: Box; to: Box; entering: boolean }
+export interface TransitionPhase {
+  name: 'fade-out' | 'move' | 'fade-in';
+  delay: number;
+  duration: number;
+}
+export interface NodeMove {
+  id: string;
+  from: Box;
+  to: Box;
+  entering: boolean;
+}
 
-export interface TransitionPlan { phases: TransitionPhase[]; moves: NodeMove[]; total: number }
+export interface TransitionPlan {
+  phases: TransitionPhase[];
+  moves: NodeMove[];
+  total: number;
+}
 
 export const PHASE_MS = { fadeOut: 150, move: 350, fadeIn: 200 } as const;
 
 /** Bounding box of boxes. */
 function union(boxes: Box[]): Box {
   return {
-    x0: Math.min(...boxes.map(b => b.x0)), y0: Math.min(...boxes.map(b => b.y0)),
-    x1: Math.max(...boxes.map(b => b.x1)), y1: Math.max(...boxes.map(b => b.y1)),
+    x0: Math.min(...boxes.map(b => b.x0)),
+    y0: Math.min(...boxes.map(b => b.y0)),
+    x1: Math.max(...boxes.map(b => b.x1)),
+    y1: Math.max(...boxes.map(b => b.y1)),
   };
 }
 
-export function planTransition(previous: readonly PlacedItem[], next: readonly PlacedItem[], reducedMotion: boolean): TransitionPlan {
+export function planTransition(
+  previous: readonly PlacedItem[],
+  next: readonly PlacedItem[],
+  reducedMotion: boolean,
+): TransitionPlan {
   const before = new Map(previous.map(p => [p.id, p]));
   const partsOf = new Map<string, PlacedItem[]>();
   for (const p of previous) {
@@ -36,7 +63,12 @@ export function planTransition(previous: readonly PlacedItem[], next: readonly P
     const parts = partsOf.get(n.id);
     const from = same ?? fromBase ?? (parts?.length ? union(parts) : undefined);
     if (!from) continue; // a node with no past: it simply fades in with the links
-    moves.push({ id: n.id, from: { x0: from.x0, y0: from.y0, x1: from.x1, y1: from.y1 }, to: { x0: n.x0, y0: n.y0, x1: n.x1, y1: n.y1 }, entering: !same });
+    moves.push({
+      id: n.id,
+      from: { x0: from.x0, y0: from.y0, x1: from.x1, y1: from.y1 },
+      to: { x0: n.x0, y0: n.y0, x1: n.x1, y1: n.y1 },
+      entering: !same,
+    });
   }
   if (reducedMotion) return { phases: [], moves, total: 0 };
   const phases: TransitionPhase[] = [

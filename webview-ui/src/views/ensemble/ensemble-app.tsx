@@ -9,7 +9,12 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type {
-  EnsembleDetailData, EnsembleGraphData, EnsembleProjectionData, EnsembleRequest, EnsembleViewState, LinkedViewName,
+  EnsembleDetailData,
+  EnsembleGraphData,
+  EnsembleProjectionData,
+  EnsembleRequest,
+  EnsembleViewState,
+  LinkedViewName,
 } from '../../../../src/shared/ensemble-protocol';
 import { ErrorPanel } from '../../components/error-panel';
 import { StatusMessage } from '../../components/status-message';
@@ -56,7 +61,14 @@ export function EnsembleApp() {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    setViewState<Persisted>('ensemble', { ...(data ? { data } : {}), ...(state ? { state } : {}), ...(projection ? { projection } : {}), detail, panes, detailsHeight });
+    setViewState<Persisted>('ensemble', {
+      ...(data ? { data } : {}),
+      ...(state ? { state } : {}),
+      ...(projection ? { projection } : {}),
+      detail,
+      panes,
+      detailsHeight,
+    });
   }, [data, state, projection, detail, panes, detailsHeight]);
 
   const request = useCallback((r: EnsembleRequest) => {
@@ -64,7 +76,10 @@ export function EnsembleApp() {
     if (r.type === 'ensemble/select') setState(s => (s ? { ...s, selected: r.nodeId } : s));
     postMessage(r);
   }, []);
-  const openSource = useCallback((file: string, line: number | null, name: string) => postMessage({ type: 'openSource', file, line, name }), []);
+  const openSource = useCallback(
+    (file: string, line: number | null, name: string) => postMessage({ type: 'openSource', file, line, name }),
+    [],
+  );
 
   useHostMessages(message => {
     switch (message.type) {
@@ -111,8 +126,12 @@ export function EnsembleApp() {
     });
     const q = (sel: string) => el.querySelectorAll(sel).length;
     Object.assign(counts, {
-      sankeyNodes: q('.ens-node'), sankeyLinks: q('.ens-link'), targetLinks: q('.ens-target-link'),
-      targetLines: q('.ens-target-line'), gradients: q('.ens-gradient'), textGuides: q('.ens-bin'),
+      sankeyNodes: q('.ens-node'),
+      sankeyLinks: q('.ens-link'),
+      targetLinks: q('.ens-target-link'),
+      targetLines: q('.ens-target-line'),
+      gradients: q('.ens-gradient'),
+      textGuides: q('.ens-bin'),
     });
     const key = JSON.stringify([counts, mode, selected]);
     if (key === reported.current) return;
@@ -124,9 +143,20 @@ export function EnsembleApp() {
     const el = root.current;
     if (!el || typeof MutationObserver === 'undefined') return;
     let frame = 0;
-    const observer = new MutationObserver(() => { cancelAnimationFrame(frame); frame = requestAnimationFrame(report); });
-    observer.observe(el, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-drawn', 'data-hidden'] });
-    return () => { observer.disconnect(); cancelAnimationFrame(frame); };
+    const observer = new MutationObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(report);
+    });
+    observer.observe(el, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['data-drawn', 'data-hidden'],
+    });
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+    };
   }, [report, data !== null]);
 
   const sankeyBox = useRef<HTMLDivElement>(null);
@@ -137,34 +167,60 @@ export function EnsembleApp() {
   const paneSize = useElementSize(paneBox, mounted);
 
   if (!data || !state) {
-    return error
-      ? <div className="view-error"><ErrorPanel title="Could not show the ensemble" message={error} /></div>
-      : <StatusMessage title="Computing the ensemble graph…" busy />;
+    return error ? (
+      <div className="view-error">
+        <ErrorPanel title="Could not show the ensemble" message={error} />
+      </div>
+    ) : (
+      <StatusMessage title="Computing the ensemble graph…" busy />
+    );
   }
   const paneWidth = paneSize ? Math.max(200, Math.floor((paneSize.width - 12) / 2)) : 400;
   const paneHeight = Math.max(120, detailsHeight - 34);
   const common = { data, state, onRequest: request, width: paneWidth, height: paneHeight };
   const linked = (view: LinkedView) => {
     if (view === 'projection') {
-      return projection ? <ParameterProjectionView {...common} projection={projection} /> : <StatusMessage title="No projection" />;
+      return projection ? (
+        <ParameterProjectionView {...common} projection={projection} />
+      ) : (
+        <StatusMessage title="No projection" />
+      );
     }
-    if (!detail) return <p className="ens-pane-hint">Select a node of the ensemble-Sankey to see its {LINKED_VIEWS.find(v => v[0] === view)![1].toLowerCase()}.</p>;
+    if (!detail)
+      return (
+        <p className="ens-pane-hint">
+          Select a node of the ensemble-Sankey to see its {LINKED_VIEWS.find(v => v[0] === view)![1].toLowerCase()}.
+        </p>
+      );
     switch (view) {
-      case 'icicle': return <SupernodeIcicleView {...common} detail={detail} onOpenSource={openSource} />;
-      case 'boxes': return <CallSiteBoxesView {...common} detail={detail} onOpenSource={openSource} />;
-      case 'correlation': return <MetricCorrelationView {...common} detail={detail} />;
-      case 'distribution': return <RuntimeDistributionView {...common} detail={detail} />;
+      case 'icicle':
+        return <SupernodeIcicleView {...common} detail={detail} onOpenSource={openSource} />;
+      case 'boxes':
+        return <CallSiteBoxesView {...common} detail={detail} onOpenSource={openSource} />;
+      case 'correlation':
+        return <MetricCorrelationView {...common} detail={detail} />;
+      case 'distribution':
+        return <RuntimeDistributionView {...common} detail={detail} />;
     }
   };
   return (
     <div className="view-stack ensemble-app" ref={root}>
       {error ? (
-        <div className="view-banner"><ErrorPanel title="Could not update the ensemble" message={error} onDismiss={() => setError(null)} /></div>
+        <div className="view-banner">
+          <ErrorPanel title="Could not update the ensemble" message={error} onDismiss={() => setError(null)} />
+        </div>
       ) : null}
       <EnsembleToolbar data={data} state={state} onRequest={request} />
       <div className="ensemble-sankey-box" ref={sankeyBox}>
         {sankeySize ? (
-          <EnsembleSankeyView data={data} state={state} width={sankeySize.width} height={sankeySize.height} onRequest={request} onOpenSource={openSource} />
+          <EnsembleSankeyView
+            data={data}
+            state={state}
+            width={sankeySize.width}
+            height={sankeySize.height}
+            onRequest={request}
+            onOpenSource={openSource}
+          />
         ) : null}
       </div>
       <PaneResizer height={detailsHeight} onResize={setDetailsHeight} />
@@ -173,12 +229,30 @@ export function EnsembleApp() {
           <section className="ensemble-pane" key={i} aria-label={`Linked view ${i + 1}`}>
             <div className="ensemble-pane-tabs" role="tablist">
               {LINKED_VIEWS.map(([view, label]) => (
-                <button key={view} type="button" role="tab" aria-selected={panes[i] === view} className={panes[i] === view ? 'active' : ''}
-                  onClick={() => setPanes(p => (i === 0 ? [view, p[1]] : [p[0], view]))}>
-                  {label}{view === 'projection' ? <span className="ens-experimental" title="Experimental: projections of run parameters are hard to interpret">β</span> : null}
+                <button
+                  key={view}
+                  type="button"
+                  role="tab"
+                  aria-selected={panes[i] === view}
+                  className={panes[i] === view ? 'active' : ''}
+                  onClick={() => setPanes(p => (i === 0 ? [view, p[1]] : [p[0], view]))}
+                >
+                  {label}
+                  {view === 'projection' ? (
+                    <span
+                      className="ens-experimental"
+                      title="Experimental: projections of run parameters are hard to interpret"
+                    >
+                      β
+                    </span>
+                  ) : null}
                 </button>
               ))}
-              {detail && panes[i] !== 'projection' ? <span className="ensemble-pane-node" title={detail.nodeId}>{detail.label}</span> : null}
+              {detail && panes[i] !== 'projection' ? (
+                <span className="ensemble-pane-node" title={detail.nodeId}>
+                  {detail.label}
+                </span>
+              ) : null}
             </div>
             <div className="ensemble-pane-body">{linked(panes[i])}</div>
           </section>
@@ -192,13 +266,26 @@ function PaneResizer({ height, onResize }: { height: number; onResize: (h: numbe
   const start = useRef<{ y: number; h: number } | null>(null);
   const clamp = (h: number) => Math.max(140, Math.min(window.innerHeight - 200, h));
   return (
-    <div className="callflow-resizer" role="separator" aria-orientation="horizontal" aria-label="Resize the linked views" tabIndex={0}
-      onPointerDown={e => { start.current = { y: e.clientY, h: height }; (e.target as Element).setPointerCapture(e.pointerId); }}
-      onPointerMove={e => { if (start.current) onResize(clamp(start.current.h - (e.clientY - start.current.y))); }}
-      onPointerUp={() => { start.current = null; }}
+    <div
+      className="callflow-resizer"
+      role="separator"
+      aria-orientation="horizontal"
+      aria-label="Resize the linked views"
+      tabIndex={0}
+      onPointerDown={e => {
+        start.current = { y: e.clientY, h: height };
+        (e.target as Element).setPointerCapture(e.pointerId);
+      }}
+      onPointerMove={e => {
+        if (start.current) onResize(clamp(start.current.h - (e.clientY - start.current.y)));
+      }}
+      onPointerUp={() => {
+        start.current = null;
+      }}
       onKeyDown={e => {
         if (e.key === 'ArrowUp') onResize(clamp(height + 20));
         if (e.key === 'ArrowDown') onResize(clamp(height - 20));
-      }} />
+      }}
+    />
   );
 }

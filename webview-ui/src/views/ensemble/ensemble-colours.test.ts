@@ -2,7 +2,15 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hsl } from 'd3';
 import {
-  borderClasses, borderColour, countColour, countPosition, countTextColour, diffColour, diffPosition, EMPTY_BIN_COLOUR, gradientStops,
+  borderClasses,
+  borderColour,
+  countColour,
+  countPosition,
+  countTextColour,
+  diffColour,
+  diffPosition,
+  EMPTY_BIN_COLOUR,
+  gradientStops,
 } from './ensemble-colours';
 
 const lightness = (c: string): number => hsl(c).l;
@@ -31,7 +39,11 @@ describe('count scale (gradient fill)', () => {
     const counts = [9, ...new Array(18).fill(0), 9];
     const stops = gradientStops({ min: 1, max: 2.2, counts }, 9);
     assert.equal(stops.length, 20);
-    assert.deepEqual(stops.map(s => s.offset), counts.map((_, i) => (i + 0.5) / 20), 'stops at bin centres, bin 0 at the top');
+    assert.deepEqual(
+      stops.map(s => s.offset),
+      counts.map((_, i) => (i + 0.5) / 20),
+      'stops at bin centres, bin 0 at the top',
+    );
     assert.ok(lightness(stops[0]!.colour) < 0.45 && lightness(stops[19]!.colour) < 0.45, 'dark ends');
     for (const s of stops.slice(1, 19)) assert.equal(s.colour, EMPTY_BIN_COLOUR);
   });

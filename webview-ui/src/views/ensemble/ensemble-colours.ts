@@ -33,7 +33,11 @@ export function countColour(count: number, scale: number): string {
   return t === 0 ? EMPTY_BIN_COLOUR : hex(interpolateReds(t));
 }
 
-export interface GradientStop { offset: number; colour: string; count: number }
+export interface GradientStop {
+  offset: number;
+  colour: string;
+  count: number;
+}
 
 /**
  * Stops of a node's vertical gradient: one per bin at (i + 0.5) / bins, bin 0 (lowest values) at the

@@ -15,11 +15,21 @@ test('shares are of the longest run, so a function under two roots (threads) sta
       { ...roots[0]!, id: '_start', maxInclusive: 1 },
       { ...callee, id: 'heat', maxInclusive: 4 },
     ],
-    links: [{ source: 'clone3', target: 'heat', value: 3 }, { source: '_start', target: 'heat', value: 1 }],
+    links: [
+      { source: 'clone3', target: 'heat', value: 3 },
+      { source: '_start', target: 'heat', value: 1 },
+    ],
     runs: data.runs.map((r, i) => ({ ...r, total: i === 2 ? 4 : 2 })),
     selectedRuns: data.runs.map(r => r.index),
   };
   const sankey = asSankeyData(twoRoots);
   assert.equal(sankey.total, 4);
-  assert.deepEqual(sankey.nodes.map(n => [n.id, n.share]), [['clone3', 0.75], ['_start', 0.25], ['heat', 1]]);
+  assert.deepEqual(
+    sankey.nodes.map(n => [n.id, n.share]),
+    [
+      ['clone3', 0.75],
+      ['_start', 0.25],
+      ['heat', 1],
+    ],
+  );
 });

@@ -10,7 +10,12 @@
 import type { RibbonPoint } from '../../../../src/analysis/layout/ribbon-path';
 import { ribbonOutline } from '../../../../src/analysis/layout/ribbon-path';
 import { binOf } from '../../../../src/analysis/stats/histogram';
-import type { EnsembleGraphData, EnsembleHistogram, EnsembleNodeData, EnsembleSide } from '../../../../src/shared/ensemble-protocol';
+import type {
+  EnsembleGraphData,
+  EnsembleHistogram,
+  EnsembleNodeData,
+  EnsembleSide,
+} from '../../../../src/shared/ensemble-protocol';
 import type { SankeyData } from '../../../../src/shared/protocol';
 import { layoutSankey } from '../sankey/sankey-layout';
 import type { SankeyLayout } from '../sankey/sankey-layout';
@@ -40,10 +45,19 @@ export function asSankeyData(data: EnsembleGraphData): SankeyData {
     nodes: data.nodes.map(n => {
       const entry = hottestEntry(n) ?? n.entries[0];
       return {
-        id: n.id, label: n.label, module: n.module, inclusive: n.maxInclusive, exclusive: n.maxExclusive,
-        share: longestRun > 0 ? n.maxInclusive / longestRun : 0, imbalance: 1,
-        entry: entry ? { name: entry.name, file: entry.file, line: entry.line } : { name: n.label, file: null, line: null },
-        kind: n.kind, baseId: n.baseId, occurrence: n.occurrence,
+        id: n.id,
+        label: n.label,
+        module: n.module,
+        inclusive: n.maxInclusive,
+        exclusive: n.maxExclusive,
+        share: longestRun > 0 ? n.maxInclusive / longestRun : 0,
+        imbalance: 1,
+        entry: entry
+          ? { name: entry.name, file: entry.file, line: entry.line }
+          : { name: n.label, file: null, line: null },
+        kind: n.kind,
+        baseId: n.baseId,
+        occurrence: n.occurrence,
       };
     }),
     links: data.links.map(l => ({ source: l.source, target: l.target, value: l.value })),
@@ -52,13 +66,27 @@ export function asSankeyData(data: EnsembleGraphData): SankeyData {
 
 /** Everything the layout depends on, as a string: equal keys give the same layout. */
 export function layoutKey(data: EnsembleGraphData): string {
-  return JSON.stringify([data.nodes.map(n => [n.id, n.maxInclusive]), data.links.map(l => [l.source, l.target, l.value])]);
+  return JSON.stringify([
+    data.nodes.map(n => [n.id, n.maxInclusive]),
+    data.links.map(l => [l.source, l.target, l.value]),
+  ]);
 }
 
 /** Lays the ensemble graph out in a `width` × `height` box, staying close to `previous`. */
-export function layoutEnsemble(data: EnsembleGraphData, width: number, height: number, previous?: SankeyLayout | null): SankeyLayout {
+export function layoutEnsemble(
+  data: EnsembleGraphData,
+  width: number,
+  height: number,
+  previous?: SankeyLayout | null,
+): SankeyLayout {
   return layoutSankey(asSankeyData(data), {
-    width, height, nodeWidth: ENSEMBLE_NODE_WIDTH, nodePadding: ENSEMBLE_NODE_GAP, margin: ENSEMBLE_MARGIN, minNodeHeight: 3, previous,
+    width,
+    height,
+    nodeWidth: ENSEMBLE_NODE_WIDTH,
+    nodePadding: ENSEMBLE_NODE_GAP,
+    margin: ENSEMBLE_MARGIN,
+    minNodeHeight: 3,
+    previous,
   });
 }
 
@@ -80,7 +108,12 @@ export function binRange(h: EnsembleHistogram, bin: number): [number, number] {
  * gradient, by the same rule the host binned them with; null when the host sent no per-run values
  * (more than MAX_RUN_VALUES selected runs).
  */
-export function runsInBin(data: EnsembleGraphData, node: EnsembleNodeData, side: EnsembleSide, bin: number): number[] | null {
+export function runsInBin(
+  data: EnsembleGraphData,
+  node: EnsembleNodeData,
+  side: EnsembleSide,
+  bin: number,
+): number[] | null {
   const values = node.runValues?.[side];
   if (!values) return null;
   const h = node.gradient[side];
@@ -102,14 +135,27 @@ export function targetLineY(y0: number, y1: number, bin: number, bins: number): 
  */
 export function targetRibbonPath(points: readonly RibbonPoint[], fraction: number, curvature = 0.5): string {
   const f = Number.isFinite(fraction) ? Math.max(0, Math.min(1, fraction)) : 0;
-  return ribbonOutline(points.map(p => ({ x: p.x, top: p.top, bottom: p.top + (p.bottom - p.top) * f })), curvature);
+  return ribbonOutline(
+    points.map(p => ({ x: p.x, top: p.top, bottom: p.top + (p.bottom - p.top) * f })),
+    curvature,
+  );
 }
 
 /** A box in layout coordinates. */
-interface Box { x0: number; y0: number; x1: number; y1: number }
+interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
 const overlaps = (a: Box, b: Box): boolean => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 
-export interface GuideText { text: string; x: number; y: number; width: number }
+export interface GuideText {
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+}
 export interface NodeGuides {
   nodeId: string;
   /** `min …` above the bar and `max …` below it (bin 0, the lowest values, is at the top); null where it would overlap. */
@@ -131,7 +177,15 @@ export interface GuideOptions {
   sparkline: ReadonlySet<string>;
   outOfOrder: ReadonlySet<string>;
   /** Label boxes already placed (never covered) and the side each label is on. */
-  labels: readonly { nodeId: string; side: 'left' | 'right'; x: number; anchor: 'start' | 'end'; width: number; top: number; bottom: number }[];
+  labels: readonly {
+    nodeId: string;
+    side: 'left' | 'right';
+    x: number;
+    anchor: 'start' | 'end';
+    width: number;
+    top: number;
+    bottom: number;
+  }[];
   measure: (text: string) => number;
   format: (v: number, unit: string) => string;
   sparkSize: { width: number; height: number };
@@ -142,7 +196,11 @@ export interface GuideOptions {
  * the label (under the label when that side is off the chart) — biggest nodes first; a guide that
  * would cover a label or another guide is left out (the tooltip and the bin popover still say it).
  */
-export function placeGuides(layout: SankeyLayout, nodes: ReadonlyMap<string, EnsembleNodeData>, o: GuideOptions): NodeGuides[] {
+export function placeGuides(
+  layout: SankeyLayout,
+  nodes: ReadonlyMap<string, EnsembleNodeData>,
+  o: GuideOptions,
+): NodeGuides[] {
   const taken: Box[] = o.labels.map(l => {
     const x0 = (l.anchor === 'start' ? l.x : l.x - l.width) - 4;
     return { x0, y0: l.top, x1: x0 + l.width + 8, y1: l.bottom };
@@ -165,7 +223,9 @@ export function placeGuides(layout: SankeyLayout, nodes: ReadonlyMap<string, Ens
     const text = (label: string, baseline: number): GuideText | null => {
       const width = o.measure(label) + 6;
       const x = Math.max(width / 2, Math.min(o.width - width / 2, cx));
-      return claim({ x0: x - width / 2, y0: baseline - 10, x1: x + width / 2, y1: baseline + 3 }, ownBox) ? { text: label, x, y: baseline, width } : null;
+      return claim({ x0: x - width / 2, y0: baseline - 10, x1: x + width / 2, y1: baseline + 3 }, ownBox)
+        ? { text: label, x, y: baseline, width }
+        : null;
     };
     if (o.textGuides) {
       const h = n.gradient[o.side];
@@ -177,7 +237,11 @@ export function placeGuides(layout: SankeyLayout, nodes: ReadonlyMap<string, Ens
     const { width: sw, height: sh } = o.sparkSize;
     if (o.textGuides && o.sparkline.has(pn.id)) {
       const mid = (pn.y0 + pn.y1) / 2 - sh / 2;
-      const candidates: Box[] = [away === 'right' ? { x0: pn.x1 + 6, y0: mid, x1: pn.x1 + 6 + sw, y1: mid + sh } : { x0: pn.x0 - 6 - sw, y0: mid, x1: pn.x0 - 6, y1: mid + sh }];
+      const candidates: Box[] = [
+        away === 'right'
+          ? { x0: pn.x1 + 6, y0: mid, x1: pn.x1 + 6 + sw, y1: mid + sh }
+          : { x0: pn.x0 - 6 - sw, y0: mid, x1: pn.x0 - 6, y1: mid + sh },
+      ];
       if (label) {
         const x0 = label.anchor === 'start' ? label.x : label.x - sw;
         candidates.push({ x0, y0: label.bottom + 2, x1: x0 + sw, y1: label.bottom + 2 + sh });
@@ -187,7 +251,9 @@ export function placeGuides(layout: SankeyLayout, nodes: ReadonlyMap<string, Ens
     }
     if (!o.textGuides && o.outOfOrder.has(pn.id)) {
       const candidates: Box[] = [
-        away === 'right' ? { x0: pn.x1 + 3, y0: pn.y0, x1: pn.x1 + 14, y1: pn.y0 + 13 } : { x0: pn.x0 - 14, y0: pn.y0, x1: pn.x0 - 3, y1: pn.y0 + 13 },
+        away === 'right'
+          ? { x0: pn.x1 + 3, y0: pn.y0, x1: pn.x1 + 14, y1: pn.y0 + 13 }
+          : { x0: pn.x0 - 14, y0: pn.y0, x1: pn.x0 - 3, y1: pn.y0 + 13 },
         { x0: pn.x1 - 6, y0: pn.y0 - 15, x1: pn.x1 + 5, y1: pn.y0 - 2 },
       ];
       const spot = candidates.find(b => claim(b));

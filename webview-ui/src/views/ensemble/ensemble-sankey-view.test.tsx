@@ -13,10 +13,23 @@ import { ensembleGraphFixture, taperedEdgeFixture } from './testing/graph-fixtur
 import { hostElements } from './testing/element-tree';
 import { only, textOf } from './testing/element-text';
 
-const W = 1200, H = 600;
-function render(f: { data: EnsembleGraphData; state: EnsembleViewState }, extra: { highlight?: string[] } = {}): string {
+const W = 1200,
+  H = 600;
+function render(
+  f: { data: EnsembleGraphData; state: EnsembleViewState },
+  extra: { highlight?: string[] } = {},
+): string {
   return renderToStaticMarkup(
-    <EnsembleSankeyView data={f.data} state={f.state} width={W} height={H} onRequest={() => undefined} onOpenSource={() => undefined} measureText={estimateText} {...extra} />,
+    <EnsembleSankeyView
+      data={f.data}
+      state={f.state}
+      width={W}
+      height={H}
+      onRequest={() => undefined}
+      onOpenSource={() => undefined}
+      measureText={estimateText}
+      {...extra}
+    />,
   );
 }
 const count = (html: string, re: RegExp): number => html.match(new RegExp(re.source, 'g'))?.length ?? 0;
@@ -25,17 +38,26 @@ const count = (html: string, re: RegExp): number => html.match(new RegExp(re.sou
 function nodeGroups(html: string): Map<string, string> {
   const out = new Map<string, string>();
   const nodes = html.slice(html.indexOf('<g class="ens-nodes">'), html.indexOf('<g class="ens-labels"'));
-  for (const p of nodes.split(/<g class="ens-node(?=[ "])/).slice(1)) out.set(p.match(/data-node-id="([^"]+)" tabindex/)![1]!, p);
+  for (const p of nodes.split(/<g class="ens-node(?=[ "])/).slice(1))
+    out.set(p.match(/data-node-id="([^"]+)" tabindex/)![1]!, p);
   return out;
 }
 function rectOf(group: string): { x: number; y: number; w: number; h: number; fill: string } {
-  const m = group.match(/<rect class="ens-node-rect" x="([^"]+)" y="([^"]+)" width="([^"]+)" height="([^"]+)" fill="([^"]+)"/)!;
+  const m = group.match(
+    /<rect class="ens-node-rect" x="([^"]+)" y="([^"]+)" width="([^"]+)" height="([^"]+)" fill="([^"]+)"/,
+  )!;
   return { x: Number(m[1]), y: Number(m[2]), w: Number(m[3]), h: Number(m[4]), fill: m[5]! };
 }
 /** Stop colours and counts of a node's gradient. */
 function stopsOf(html: string, id: string): { colour: string; count: number; offset: number }[] {
-  const g = html.match(new RegExp(`<linearGradient[^>]*class="ens-gradient" data-node-id="${id}"[^>]*>(.*?)</linearGradient>`))![1]!;
-  return [...g.matchAll(/<stop offset="([^"]+)" stop-color="([^"]+)" data-count="(\d+)"/g)].map(m => ({ offset: Number(m[1]), colour: m[2]!, count: Number(m[3]) }));
+  const g = html.match(
+    new RegExp(`<linearGradient[^>]*class="ens-gradient" data-node-id="${id}"[^>]*>(.*?)</linearGradient>`),
+  )![1]!;
+  return [...g.matchAll(/<stop offset="([^"]+)" stop-color="([^"]+)" data-count="(\d+)"/g)].map(m => ({
+    offset: Number(m[1]),
+    colour: m[2]!,
+    count: Number(m[3]),
+  }));
 }
 
 describe('EnsembleSankeyView: structure', () => {
@@ -43,7 +65,10 @@ describe('EnsembleSankeyView: structure', () => {
   const html = render(f);
 
   test('one node, ribbon and gradient per node and link; the root says how many were drawn', () => {
-    assert.match(html, new RegExp(`^<div class="ens-sankey is-summary" data-ensemble-view="sankey" data-drawn="${f.data.nodes.length}"`));
+    assert.match(
+      html,
+      new RegExp(`^<div class="ens-sankey is-summary" data-ensemble-view="sankey" data-drawn="${f.data.nodes.length}"`),
+    );
     assert.equal(count(html, /<g class="ens-node[ "]/), f.data.nodes.length);
     assert.equal(count(html, /<path class="ens-link[ "]/), f.data.links.length);
     assert.equal(count(html, /class="ens-gradient"/), f.data.nodes.length);
@@ -72,21 +97,28 @@ describe('EnsembleSankeyView: structure', () => {
     assert.equal(stops.length, counts.length);
     assert.ok(hsl(stops[0]!.colour).l < 0.45 && hsl(stops[stops.length - 1]!.colour).l < 0.45);
     for (const s of stops.slice(1, -1)) assert.equal(s.colour, EMPTY_BIN_COLOUR);
-    assert.deepEqual(stops.map(s => s.offset), counts.map((_, i) => Number(((i + 0.5) / counts.length).toFixed(4))));
+    assert.deepEqual(
+      stops.map(s => s.offset),
+      counts.map((_, i) => Number(((i + 0.5) / counts.length).toFixed(4))),
+    );
   });
 
   test('one count → colour scale for every node (§4.2)', () => {
     const colourOfCount = new Map<number, string>();
-    for (const n of f.data.nodes) for (const s of stopsOf(html, n.id)) {
-      const seen = colourOfCount.get(s.count);
-      if (seen) assert.equal(s.colour, seen, `count ${s.count} on ${n.id}`);
-      else colourOfCount.set(s.count, s.colour);
-      assert.equal(s.colour, countColour(s.count, f.data.countScale.inclusive));
-    }
+    for (const n of f.data.nodes)
+      for (const s of stopsOf(html, n.id)) {
+        const seen = colourOfCount.get(s.count);
+        if (seen) assert.equal(s.colour, seen, `count ${s.count} on ${n.id}`);
+        else colourOfCount.set(s.count, s.colour);
+        assert.equal(s.colour, countColour(s.count, f.data.countScale.inclusive));
+      }
     // A node whose fullest bin holds fewer runs than the global maximum is never as dark as the darkest node.
     const lulesh = Math.max(...f.data.nodes.find(n => n.id === 'lulesh')!.gradient.inclusive.counts);
     assert.ok(lulesh < f.data.countScale.inclusive);
-    assert.ok(Math.min(...stopsOf(html, 'lulesh').map(s => hsl(s.colour).l)) > Math.min(...stopsOf(html, 'libm').map(s => hsl(s.colour).l)));
+    assert.ok(
+      Math.min(...stopsOf(html, 'lulesh').map(s => hsl(s.colour).l)) >
+        Math.min(...stopsOf(html, 'libm').map(s => hsl(s.colour).l)),
+    );
   });
 
   test('the selection and revealed nodes are outlined; the legend explains fill and border', () => {
@@ -109,7 +141,8 @@ describe('EnsembleSankeyView: text guides and ordered ensembles', () => {
   const html = render(f);
   const mpi = f.data.nodes.find(n => n.id === 'MPI')!;
   const runIndex = (name: string) => f.data.runs.find(r => r.name === name)!.index;
-  const binOfRun = (run: number) => Array.from({ length: 10 }, (_, b) => b).find(b => runsInBin(f.data, mpi, 'inclusive', b)!.includes(run))!;
+  const binOfRun = (run: number) =>
+    Array.from({ length: 10 }, (_, b) => b).find(b => runsInBin(f.data, mpi, 'inclusive', b)!.includes(run))!;
 
   test('every bin is a click target; run counts and min/max are written on the bars', () => {
     const bins = f.data.nodes.reduce((s, n) => s + n.gradient.inclusive.counts.length, 0);
@@ -118,7 +151,10 @@ describe('EnsembleSankeyView: text guides and ordered ensembles', () => {
     // The root's counts are all written (its bins are tall).
     const root = nodeGroups(html).get('lulesh')!;
     const written = [...root.matchAll(/class="ens-bin-count"[^>]*>(\d+)</g)].map(m => Number(m[1]));
-    assert.deepEqual(written, f.data.nodes[0]!.gradient.inclusive.counts.filter(c => c > 0));
+    assert.deepEqual(
+      written,
+      f.data.nodes[0]!.gradient.inclusive.counts.filter(c => c > 0),
+    );
     assert.match(html, /class="ens-guide-text"[^>]*>min 8\.\d+ s</);
     assert.match(html, /class="ens-guide-text"[^>]*>max 1\d\.\d s</);
   });
@@ -128,15 +164,36 @@ describe('EnsembleSankeyView: text guides and ordered ensembles', () => {
     assert.ok(binOfRun(runIndex('gcc_343')) < binOfRun(runIndex('gcc_216')));
     // Every selected run is in exactly one bin, and the bins hold the histogram's counts.
     const all = Array.from({ length: 10 }, (_, b) => runsInBin(f.data, mpi, 'inclusive', b)!);
-    assert.deepEqual(all.map(r => r.length), mpi.gradient.inclusive.counts);
-    assert.deepEqual(all.flat().sort((a, b) => a - b), f.data.selectedRuns);
+    assert.deepEqual(
+      all.map(r => r.length),
+      mpi.gradient.inclusive.counts,
+    );
+    assert.deepEqual(
+      all.flat().sort((a, b) => a - b),
+      f.data.selectedRuns,
+    );
 
     const bin = binOfRun(runIndex('clang_343'));
     const sent: EnsembleRequest[] = [];
     let closed = 0;
-    const pop = BinPopover({ data: f.data, node: mpi, side: 'inclusive', bin, onRequest: r => sent.push(r), onClose: () => { closed++; }, at: { left: 0, top: 0 } });
-    const names = hostElements(pop).filter(e => e.type === 'li').map(e => textOf(e));
-    assert.deepEqual(names, all[bin]!.map(r => f.data.runs[r]!.name));
+    const pop = BinPopover({
+      data: f.data,
+      node: mpi,
+      side: 'inclusive',
+      bin,
+      onRequest: r => sent.push(r),
+      onClose: () => {
+        closed++;
+      },
+      at: { left: 0, top: 0 },
+    });
+    const names = hostElements(pop)
+      .filter(e => e.type === 'li')
+      .map(e => textOf(e));
+    assert.deepEqual(
+      names,
+      all[bin]!.map(r => f.data.runs[r]!.name),
+    );
     assert.ok(names.includes('clang_343'));
     (only(pop, e => e.props['data-action'] === 'only-these-runs', 'action').props.onClick as () => void)();
     assert.deepEqual(sent, [{ type: 'ensemble/runs', runs: all[bin] }]);
@@ -147,7 +204,15 @@ describe('EnsembleSankeyView: text guides and ordered ensembles', () => {
     const g = ensembleGraphFixture({ runs: 16, withoutRunValues: true });
     const node = g.data.nodes[0]!;
     assert.equal(runsInBin(g.data, node, 'inclusive', 0), null);
-    const pop = BinPopover({ data: g.data, node, side: 'inclusive', bin: 0, onRequest: () => undefined, onClose: () => undefined, at: { left: 0, top: 0 } });
+    const pop = BinPopover({
+      data: g.data,
+      node,
+      side: 'inclusive',
+      bin: 0,
+      onRequest: () => undefined,
+      onClose: () => undefined,
+      at: { left: 0, top: 0 },
+    });
     assert.match(textOf(pop), /narrow the run subset/);
     assert.equal(only(pop, e => e.props['data-action'] === 'only-these-runs', 'action').props.disabled, true);
   });
@@ -172,7 +237,7 @@ describe('EnsembleSankeyView: target mode', () => {
   const html = render(f);
   const groups = nodeGroups(html);
 
-  test('a green target line at the centre of the target\'s bin of every node present in the target', () => {
+  test("a green target line at the centre of the target's bin of every node present in the target", () => {
     const present = f.data.nodes.filter(n => n.target!.inclusive !== null);
     assert.equal(count(html, /class="ens-target-line"/), present.length);
     for (const n of present) {
@@ -197,12 +262,20 @@ describe('EnsembleSankeyView: target mode', () => {
     const withFlow = f.data.links.filter(l => (l.targetValue ?? 0) > 0);
     assert.equal(count(html, /class="ens-target-link"/), withFlow.length);
     const layout = layoutEnsemble(f.data, W, H - LEGEND_HEIGHT);
-    const pairs = [...html.matchAll(/<path class="ens-link[^"]*" d="([^"]+)"[^>]*><\/path><path class="ens-target-link" d="([^"]+)"/g)];
+    const pairs = [
+      ...html.matchAll(
+        /<path class="ens-link[^"]*" d="([^"]+)"[^>]*><\/path><path class="ens-target-link" d="([^"]+)"/g,
+      ),
+    ];
     assert.equal(pairs.length, withFlow.length);
     for (const [i, l] of layout.links.entries()) {
       const e = f.data.links[layout.callflow.edges[i]!.index]!;
       if (!e.targetValue) continue;
-      const start = (d: string) => d.match(/^M([^,]+),([^C]+)C/)!.slice(1).map(Number);
+      const start = (d: string) =>
+        d
+          .match(/^M([^,]+),([^C]+)C/)!
+          .slice(1)
+          .map(Number);
       const pair = pairs.find(p => p[1] === l.path)!;
       assert.deepEqual(start(pair[2]!), start(pair[1]!), 'starts at the top of the ensemble ribbon');
       assert.ok(e.targetValue <= e.value + 1e-12);
@@ -215,18 +288,26 @@ describe('EnsembleSankeyView: diff mode', () => {
   // clang_216 → clang_343: MPI gets faster, libm (bimodal: low in even runs, high in odd ones) slower.
   const a = ensembleGraphFixture({ runs: 16, bimodal: ['libm'], diff: { baseline: 4, compare: 5 } });
   const b = ensembleGraphFixture({ runs: 16, bimodal: ['libm'], diff: { baseline: 9, compare: 14 } });
-  const htmlA = render(a), htmlB = render(b);
+  const htmlA = render(a),
+    htmlB = render(b);
 
   test('AT-9: slower nodes are red, faster nodes green, on a scale symmetric about 0', () => {
     const groups = nodeGroups(htmlA);
     const M = a.data.diffDomain!;
     assert.equal(M, Math.max(...a.data.nodes.map(n => Math.abs(n.diff!.exclusive!))));
-    let red = 0, green = 0;
+    let red = 0,
+      green = 0;
     for (const n of a.data.nodes) {
       const d = n.diff!.exclusive!;
       const { h } = hsl(rectOf(groups.get(n.id)!).fill);
       if (Math.abs(d) < 0.25 * M) continue;
-      if (d > 0) { red++; assert.ok(h < 25 || h > 335, `${n.id} +${d} → ${h}`); } else { green++; assert.ok(h > 80 && h < 160, `${n.id} ${d} → ${h}`); }
+      if (d > 0) {
+        red++;
+        assert.ok(h < 25 || h > 335, `${n.id} +${d} → ${h}`);
+      } else {
+        green++;
+        assert.ok(h > 80 && h < 160, `${n.id} ${d} → ${h}`);
+      }
     }
     assert.ok(green >= 1 && red >= 1, `${red} red, ${green} green`);
     assert.equal(count(htmlA, /class="ens-gradient"/), 0, 'diff fills replace the gradients');
@@ -236,10 +317,12 @@ describe('EnsembleSankeyView: diff mode', () => {
 
   test('AT-10: another pair keeps every node where it was', () => {
     assert.equal(layoutKey(a.data), layoutKey(b.data));
-    const ga = nodeGroups(htmlA), gb = nodeGroups(htmlB);
+    const ga = nodeGroups(htmlA),
+      gb = nodeGroups(htmlB);
     assert.equal(ga.size, gb.size);
     for (const [id, g] of ga) {
-      const ra = rectOf(g), rb = rectOf(gb.get(id)!);
+      const ra = rectOf(g),
+        rb = rectOf(gb.get(id)!);
       assert.deepEqual([ra.x, ra.y, ra.w, ra.h], [rb.x, rb.y, rb.w, rb.h], id);
       assert.notEqual(ra.fill === rb.fill && id === 'MPI', true, 'the colours do change');
     }
@@ -250,7 +333,7 @@ describe('EnsembleSankeyView: diff mode', () => {
 });
 
 describe('ensemble layout', () => {
-  test('AT-14: the tapered ends of LIB1\'s ribbons (maxima 20 + 10 + 35 > 40) never exceed LIB1', () => {
+  test("AT-14: the tapered ends of LIB1's ribbons (maxima 20 + 10 + 35 > 40) never exceed LIB1", () => {
     const { data } = taperedEdgeFixture();
     const layout = layoutEnsemble(data, W, H - LEGEND_HEIGHT);
     const lib1 = layout.nodes.find(n => n.id === 'LIB1')!;
@@ -264,10 +347,13 @@ describe('ensemble layout', () => {
       assert.ok(l.tapered, `${l.target.id} tapers`);
     }
     // LIB4's max flow (35) is most of LIB1's: its end is the largest.
-    const width = (id: string) => { const l = out.find(x => x.target.id === id)!; return l.sourceY1 - l.sourceY0; };
+    const width = (id: string) => {
+      const l = out.find(x => x.target.id === id)!;
+      return l.sourceY1 - l.sourceY0;
+    };
     assert.ok(width('LIB4') > width('LIB2') && width('LIB2') > width('LIB3'));
     const html = render(taperedEdgeFixture());
-    for (const l of out) assert.ok(html.includes(`d="${l.path}"`), 'the view draws the layout\'s ribbons');
+    for (const l of out) assert.ok(html.includes(`d="${l.path}"`), "the view draws the layout's ribbons");
     assert.equal(count(html, /class="ens-link is-tapered"/), 3);
   });
 
@@ -275,7 +361,11 @@ describe('ensemble layout', () => {
     const plain = ensembleGraphFixture({ runs: 10 });
     const target = ensembleGraphFixture({ runs: 10, target: 3 });
     assert.equal(layoutKey(plain.data), layoutKey(target.data));
-    assert.notEqual(layoutKey(plain.data), layoutKey(ensembleGraphFixture({ runs: 10, selectedRuns: [0, 1, 2] }).data), 'a run subset changes the maxima');
+    assert.notEqual(
+      layoutKey(plain.data),
+      layoutKey(ensembleGraphFixture({ runs: 10, selectedRuns: [0, 1, 2] }).data),
+      'a run subset changes the maxima',
+    );
   });
 });
 
@@ -285,16 +375,34 @@ describe('node menu', () => {
     const sent: EnsembleRequest[] = [];
     const opened: unknown[] = [];
     const mpi = f.data.nodes.find(n => n.id === 'MPI')!;
-    const items = nodeMenuItems(f.data, mpi, r => sent.push(r), (...a) => opened.push(a));
+    const items = nodeMenuItems(
+      f.data,
+      mpi,
+      r => sent.push(r),
+      (...a) => opened.push(a),
+    );
     const run = (label: RegExp) => items.find(i => label.test(i.label))!.run();
     run(/^Split by entry function \(3\)/);
     run(/^Split by caller \(2\)/);
-    assert.deepEqual(sent, [{ type: 'ensemble/split', nodeId: 'MPI', mode: 'entry' }, { type: 'ensemble/split', nodeId: 'MPI', mode: 'caller' }]);
+    assert.deepEqual(sent, [
+      { type: 'ensemble/split', nodeId: 'MPI', mode: 'entry' },
+      { type: 'ensemble/split', nodeId: 'MPI', mode: 'caller' },
+    ]);
     assert.ok(!items.some(i => /Un-split/.test(i.label)), 'nothing to un-split');
     assert.ok(items.find(i => /^Open source/.test(i.label))!.disabled, 'MPI entries have no source location');
 
-    const part = { ...f.data.nodes.find(n => n.id === 'CalcForce')!, id: 'CalcForce/CalcForceForNodes', kind: 'entry' as const, baseId: 'CalcForce' };
-    const partItems = nodeMenuItems(f.data, part, r => sent.push(r), (...a) => opened.push(a));
+    const part = {
+      ...f.data.nodes.find(n => n.id === 'CalcForce')!,
+      id: 'CalcForce/CalcForceForNodes',
+      kind: 'entry' as const,
+      baseId: 'CalcForce',
+    };
+    const partItems = nodeMenuItems(
+      f.data,
+      part,
+      r => sent.push(r),
+      (...a) => opened.push(a),
+    );
     partItems.find(i => i.label === 'Un-split')!.run();
     partItems.find(i => /^Open source/.test(i.label))!.run();
     assert.deepEqual(sent.at(-1), { type: 'ensemble/unsplit', nodeId: 'CalcForce' });

@@ -18,7 +18,12 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent as ReactKeyboardEvent, MouseEvent as ReactMouseEvent, ReactNode } from 'react';
 import { useSvgZoom } from '../../components/use-svg-zoom';
-import type { EnsembleGraphData, EnsembleNodeData, EnsembleRequest, EnsembleViewState } from '../../../../src/shared/ensemble-protocol';
+import type {
+  EnsembleGraphData,
+  EnsembleNodeData,
+  EnsembleRequest,
+  EnsembleViewState,
+} from '../../../../src/shared/ensemble-protocol';
 import { formatValue } from '../../format';
 import { createTextMeasurer, estimateText } from '../../text-measure';
 import type { MeasureText } from '../../text-measure';
@@ -26,9 +31,24 @@ import { StatusMessage } from '../../components/status-message';
 import { LINE_HEIGHT, placeLabels } from '../sankey/sankey-labels';
 import type { PositionedNode, SankeyLayout } from '../sankey/sankey-layout';
 import { borderColour, countTextColour, diffColour, gradientStops, TARGET_COLOUR } from './ensemble-colours';
-import { hottestEntry, layoutEnsemble, layoutKey, placeGuides, targetLineY, targetRibbonPath } from './ensemble-sankey-layout';
+import {
+  hottestEntry,
+  layoutEnsemble,
+  layoutKey,
+  placeGuides,
+  targetLineY,
+  targetRibbonPath,
+} from './ensemble-sankey-layout';
 import type { GuideText } from './ensemble-sankey-layout';
-import { BinPopover, EnsembleLegend, LinkTooltip, NodeMenu, nodeMenuItems, NodeTooltip, Sparkline } from './ensemble-sankey-parts';
+import {
+  BinPopover,
+  EnsembleLegend,
+  LinkTooltip,
+  NodeMenu,
+  nodeMenuItems,
+  NodeTooltip,
+  Sparkline,
+} from './ensemble-sankey-parts';
 import { tooltipPlacement } from '../../components/tooltip-placement';
 
 export interface EnsembleSankeyProps {
@@ -59,8 +79,17 @@ const LABEL_MIN_PX = 9;
 const GUIDE_SPARK = { width: 40, height: 14 };
 
 type Hover = { kind: 'node' | 'link'; id: string } | null;
-interface Popover { nodeId: string; bin: number; left: number; top: number }
-interface Menu { nodeId: string; x: number; y: number }
+interface Popover {
+  nodeId: string;
+  bin: number;
+  left: number;
+  top: number;
+}
+interface Menu {
+  nodeId: string;
+  x: number;
+  y: number;
+}
 
 const safeId = (s: string): string => s.replace(/[^A-Za-z0-9_-]/g, '');
 
@@ -80,29 +109,69 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
   const key = layoutKey(data);
   const isEmpty = data.nodes.length === 0;
   const layout = useMemo(
-    () => (isEmpty || chartWidth <= 0 || chartHeight <= 0 ? null : layoutEnsemble(data, chartWidth, chartHeight, previous.current)),
+    () =>
+      isEmpty || chartWidth <= 0 || chartHeight <= 0
+        ? null
+        : layoutEnsemble(data, chartWidth, chartHeight, previous.current),
     // `data` is read through `key`: a new diff pair or target with the same graph keeps this layout (AT-10).
     [key, chartWidth, chartHeight, isEmpty],
   );
-  useEffect(() => { if (layout) previous.current = layout; }, [layout]);
+  useEffect(() => {
+    if (layout) previous.current = layout;
+  }, [layout]);
 
   const measure = useMemo<MeasureText>(
-    () => p.measureText ?? (typeof document === 'undefined' ? estimateText : createTextMeasurer(getComputedStyle(document.body).fontFamily || 'sans-serif')),
+    () =>
+      p.measureText ??
+      (typeof document === 'undefined'
+        ? estimateText
+        : createTextMeasurer(getComputedStyle(document.body).fontFamily || 'sans-serif')),
     [p.measureText],
   );
-  const labels = useMemo(() => (layout ? placeLabels(layout, { unit: data.metric.unit, measure }) : []), [layout, data.metric.unit, measure]);
-  const guides = useMemo(() => (layout ? placeGuides(layout, nodeById, {
-    width: chartWidth, height: chartHeight, textGuides: state.options.textGuides && state.mode !== 'diff', side: state.options.gradientSide, unit: data.metric.unit,
-    sparkline: new Set(data.order ? data.nodes.filter(n => n.sparkline).map(n => n.id) : []),
-    outOfOrder: new Set(data.order ? data.nodes.filter(n => n.sparkline?.outOfOrder).map(n => n.id) : []),
-    labels, measure: t => measure(t, 'detail') * (10 / 11), format: formatValue, sparkSize: GUIDE_SPARK,
-  }) : []), [layout, nodeById, chartWidth, chartHeight, state.options.textGuides, state.mode, state.options.gradientSide, data, labels, measure]);
+  const labels = useMemo(
+    () => (layout ? placeLabels(layout, { unit: data.metric.unit, measure }) : []),
+    [layout, data.metric.unit, measure],
+  );
+  const guides = useMemo(
+    () =>
+      layout
+        ? placeGuides(layout, nodeById, {
+            width: chartWidth,
+            height: chartHeight,
+            textGuides: state.options.textGuides && state.mode !== 'diff',
+            side: state.options.gradientSide,
+            unit: data.metric.unit,
+            sparkline: new Set(data.order ? data.nodes.filter(n => n.sparkline).map(n => n.id) : []),
+            outOfOrder: new Set(data.order ? data.nodes.filter(n => n.sparkline?.outOfOrder).map(n => n.id) : []),
+            labels,
+            measure: t => measure(t, 'detail') * (10 / 11),
+            format: formatValue,
+            sparkSize: GUIDE_SPARK,
+          })
+        : [],
+    [
+      layout,
+      nodeById,
+      chartWidth,
+      chartHeight,
+      state.options.textGuides,
+      state.mode,
+      state.options.gradientSide,
+      data,
+      labels,
+      measure,
+    ],
+  );
   // The ensemble link of each drawn ribbon (the layout keeps the input order of the links).
   const linkData = useMemo(() => (layout ? layout.callflow.edges.map(e => data.links[e.index]) : []), [layout, data]);
 
   // Zoom and pan (wheel, drag on the background); labels and text guides keep their size.
   const svgRef = useRef<SVGSVGElement>(null);
-  const { transform: zoomT, reset: resetZoom } = useSvgZoom(svgRef, { enabled: true, ignore: '.ens-node', attachKey: layout !== null });
+  const { transform: zoomT, reset: resetZoom } = useSvgZoom(svgRef, {
+    enabled: true,
+    ignore: '.ens-node',
+    attachKey: layout !== null,
+  });
   const zoomed = zoomT.k !== 1 || zoomT.x !== 0 || zoomT.y !== 0;
 
   // Hover, tooltip, popover and menu.
@@ -117,29 +186,51 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
     const box = chartRef.current;
     if (!tip || !box) return;
     const { x, y } = pointer.current;
-    const { left, top } = tooltipPlacement(x, y, { width: tip.offsetWidth, height: tip.offsetHeight }, { width: box.clientWidth, height: box.clientHeight });
+    const { left, top } = tooltipPlacement(
+      x,
+      y,
+      { width: tip.offsetWidth, height: tip.offsetHeight },
+      { width: box.clientWidth, height: box.clientHeight },
+    );
     tip.style.transform = `translate(${left}px, ${top}px)`;
   }, []);
   useLayoutEffect(placeTooltip, [hover, placeTooltip]);
-  const pointerAt = useCallback((e: ReactMouseEvent) => {
-    const rect = chartRef.current?.getBoundingClientRect();
-    if (!rect) return;
-    pointer.current = { x: e.clientX - rect.left, y: e.clientY - rect.top };
-    placeTooltip();
-  }, [placeTooltip]);
+  const pointerAt = useCallback(
+    (e: ReactMouseEvent) => {
+      const rect = chartRef.current?.getBoundingClientRect();
+      if (!rect) return;
+      pointer.current = { x: e.clientX - rect.left, y: e.clientY - rect.top };
+      placeTooltip();
+    },
+    [placeTooltip],
+  );
   // New data closes what referred to the old one.
-  useEffect(() => { setPopover(null); setMenu(null); }, [data]);
+  useEffect(() => {
+    setPopover(null);
+    setMenu(null);
+  }, [data]);
 
-  const current = hover && layout && (hover.kind === 'node' ? nodeById.has(hover.id) : layout.links.some(l => l.id === hover.id)) ? hover : null;
+  const current =
+    hover && layout && (hover.kind === 'node' ? nodeById.has(hover.id) : layout.links.some(l => l.id === hover.id))
+      ? hover
+      : null;
   const active = useMemo(() => {
     if (!layout || !current) return null;
-    const nodes = new Set<string>(), links = new Set<string>();
+    const nodes = new Set<string>(),
+      links = new Set<string>();
     if (current.kind === 'link') {
       const l = layout.links.find(x => x.id === current.id)!;
-      links.add(l.id); nodes.add(l.source.id); nodes.add(l.target.id);
+      links.add(l.id);
+      nodes.add(l.source.id);
+      nodes.add(l.target.id);
     } else {
       nodes.add(current.id);
-      for (const l of layout.links) if (l.source.id === current.id || l.target.id === current.id) { links.add(l.id); nodes.add(l.source.id); nodes.add(l.target.id); }
+      for (const l of layout.links)
+        if (l.source.id === current.id || l.target.id === current.id) {
+          links.add(l.id);
+          nodes.add(l.source.id);
+          nodes.add(l.target.id);
+        }
     }
     return { nodes, links };
   }, [layout, current]);
@@ -147,16 +238,22 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
   // Click selects after a short wait, so a double-click (open the source) does not also select.
   const clickTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(clickTimer.current), []);
-  const openSource = useCallback((n: EnsembleNodeData) => {
-    const e = hottestEntry(n);
-    if (e) onOpenSource(e.file!, e.line, e.name);
-  }, [onOpenSource]);
+  const openSource = useCallback(
+    (n: EnsembleNodeData) => {
+      const e = hottestEntry(n);
+      if (e) onOpenSource(e.file!, e.line, e.name);
+    },
+    [onOpenSource],
+  );
   const onNodeClick = (n: EnsembleNodeData): void => {
     clearTimeout(clickTimer.current);
     setPopover(null);
     clickTimer.current = setTimeout(() => onRequest({ type: 'ensemble/select', nodeId: n.id }), DOUBLE_CLICK_MS);
   };
-  const onNodeDoubleClick = (n: EnsembleNodeData): void => { clearTimeout(clickTimer.current); openSource(n); };
+  const onNodeDoubleClick = (n: EnsembleNodeData): void => {
+    clearTimeout(clickTimer.current);
+    openSource(n);
+  };
   const openMenu = (n: EnsembleNodeData, x: number, y: number): void => {
     setHover(null);
     setPopover(null);
@@ -166,31 +263,73 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
     e.stopPropagation();
     clearTimeout(clickTimer.current);
     const rect = chartRef.current?.getBoundingClientRect();
-    const x = rect ? e.clientX - rect.left : 0, y = rect ? e.clientY - rect.top : 0;
+    const x = rect ? e.clientX - rect.left : 0,
+      y = rect ? e.clientY - rect.top : 0;
     setHover(null);
-    setPopover({ nodeId: n.id, bin, left: Math.max(4, Math.min(chartWidth - 290, x + 12)), top: Math.max(4, Math.min(chartHeight - 220, y - 20)) });
+    setPopover({
+      nodeId: n.id,
+      bin,
+      left: Math.max(4, Math.min(chartWidth - 290, x + 12)),
+      top: Math.max(4, Math.min(chartHeight - 220, y - 20)),
+    });
   };
 
   // Keyboard: Tab between nodes, arrows along the graph, Enter selects, O opens the source, the menu key splits.
   const nodeElements = useRef(new Map<string, SVGGElement>());
-  const focusNode = (id: string | undefined): void => { if (id) nodeElements.current.get(id)?.focus(); };
+  const focusNode = (id: string | undefined): void => {
+    if (id) nodeElements.current.get(id)?.focus();
+  };
   const onNodeKey = (e: ReactKeyboardEvent, pn: PositionedNode, n: EnsembleNodeData): void => {
     if (!layout) return;
     const order = layout.nodes;
     const i = order.findIndex(x => x.id === pn.id);
-    const heaviest = (end: 'source' | 'target'): string | undefined => layout.links
-      .filter(l => (end === 'target' ? l.source.id : l.target.id) === pn.id).sort((a, b) => b.value - a.value)[0]?.[end].id;
+    const heaviest = (end: 'source' | 'target'): string | undefined =>
+      layout.links
+        .filter(l => (end === 'target' ? l.source.id : l.target.id) === pn.id)
+        .sort((a, b) => b.value - a.value)[0]?.[end].id;
     const box = (e.currentTarget as SVGGElement).getBoundingClientRect?.();
     switch (e.key) {
-      case 'Enter': case ' ': e.preventDefault(); onRequest({ type: 'ensemble/select', nodeId: n.id }); break;
-      case 'o': case 'O': e.preventDefault(); openSource(n); break;
-      case 'ContextMenu': e.preventDefault(); openMenu(n, box?.right ?? 0, box?.top ?? 0); break;
-      case 'F10': if (e.shiftKey) { e.preventDefault(); openMenu(n, box?.right ?? 0, box?.top ?? 0); } break;
-      case 'Escape': setHover(null); setMenu(null); setPopover(null); break;
-      case 'ArrowDown': e.preventDefault(); focusNode(order[Math.min(order.length - 1, i + 1)]?.id); break;
-      case 'ArrowUp': e.preventDefault(); focusNode(order[Math.max(0, i - 1)]?.id); break;
-      case 'ArrowRight': e.preventDefault(); focusNode(heaviest('target')); break;
-      case 'ArrowLeft': e.preventDefault(); focusNode(heaviest('source')); break;
+      case 'Enter':
+      case ' ':
+        e.preventDefault();
+        onRequest({ type: 'ensemble/select', nodeId: n.id });
+        break;
+      case 'o':
+      case 'O':
+        e.preventDefault();
+        openSource(n);
+        break;
+      case 'ContextMenu':
+        e.preventDefault();
+        openMenu(n, box?.right ?? 0, box?.top ?? 0);
+        break;
+      case 'F10':
+        if (e.shiftKey) {
+          e.preventDefault();
+          openMenu(n, box?.right ?? 0, box?.top ?? 0);
+        }
+        break;
+      case 'Escape':
+        setHover(null);
+        setMenu(null);
+        setPopover(null);
+        break;
+      case 'ArrowDown':
+        e.preventDefault();
+        focusNode(order[Math.min(order.length - 1, i + 1)]?.id);
+        break;
+      case 'ArrowUp':
+        e.preventDefault();
+        focusNode(order[Math.max(0, i - 1)]?.id);
+        break;
+      case 'ArrowRight':
+        e.preventDefault();
+        focusNode(heaviest('target'));
+        break;
+      case 'ArrowLeft':
+        e.preventDefault();
+        focusNode(heaviest('source'));
+        break;
     }
   };
 
@@ -198,29 +337,51 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
   const highlight = useMemo(() => new Set(p.highlight ?? []), [p.highlight]);
   useEffect(() => {
     if (!layout || highlight.size === 0) return;
-    const outside = layout.nodes.some(n => highlight.has(n.id) && (zoomT.applyX(n.x1) < 0 || zoomT.applyX(n.x0) > chartWidth || zoomT.applyY(n.y1) < 0 || zoomT.applyY(n.y0) > chartHeight));
+    const outside = layout.nodes.some(
+      n =>
+        highlight.has(n.id) &&
+        (zoomT.applyX(n.x1) < 0 ||
+          zoomT.applyX(n.x0) > chartWidth ||
+          zoomT.applyY(n.y1) < 0 ||
+          zoomT.applyY(n.y0) > chartHeight),
+    );
     if (outside) resetZoom();
     // Only when the request changes, not on every pan.
   }, [highlight, layout]);
 
   const borderValue = (n: EnsembleNodeData): number => (borderSide === 'inclusive' ? n.maxInclusive : n.maxExclusive);
-  const targetBin = (n: EnsembleNodeData): number => (!n.target ? -1 : side === 'inclusive' ? n.target.binInclusive : n.target.binExclusive);
-  const missingInTarget = (n: EnsembleNodeData): boolean => state.mode === 'target' && (!n.target || n.target.inclusive === null);
+  const targetBin = (n: EnsembleNodeData): number =>
+    !n.target ? -1 : side === 'inclusive' ? n.target.binInclusive : n.target.binExclusive;
+  const missingInTarget = (n: EnsembleNodeData): boolean =>
+    state.mode === 'target' && (!n.target || n.target.inclusive === null);
   const fillOf = (n: EnsembleNodeData, i: number): string => {
-    if (state.mode === 'diff') return n.diff && n.diff.exclusive !== null ? diffColour(n.diff.exclusive, data.diffDomain ?? 0) : `url(#${uid}-hatch)`;
+    if (state.mode === 'diff')
+      return n.diff && n.diff.exclusive !== null
+        ? diffColour(n.diff.exclusive, data.diffDomain ?? 0)
+        : `url(#${uid}-hatch)`;
     if (missingInTarget(n)) return `url(#${uid}-hatch)`;
     return `url(#${uid}-g${i})`;
   };
   const scale = data.countScale[side];
   const k = zoomT.k;
-  const keepSize = (x: number, y: number): string | undefined => (k === 1 ? undefined : `translate(${x},${y}) scale(${1 / k}) translate(${-x},${-y})`);
+  const keepSize = (x: number, y: number): string | undefined =>
+    k === 1 ? undefined : `translate(${x},${y}) scale(${1 / k}) translate(${-x},${-y})`;
 
   let tooltip: ReactNode = null;
   if (layout && current && !menu && !popover) {
-    if (current.kind === 'node') tooltip = <NodeTooltip data={data} node={nodeById.get(current.id)!} state={state} labelOf={labelOf} />;
+    if (current.kind === 'node')
+      tooltip = <NodeTooltip data={data} node={nodeById.get(current.id)!} state={state} labelOf={labelOf} />;
     else {
       const i = layout.links.findIndex(x => x.id === current.id);
-      tooltip = <LinkTooltip data={data} link={linkData[i]!} state={state} labelOf={labelOf} tapered={layout.links[i]!.tapered} />;
+      tooltip = (
+        <LinkTooltip
+          data={data}
+          link={linkData[i]!}
+          state={state}
+          labelOf={labelOf}
+          tapered={layout.links[i]!.tapered}
+        />
+      );
     }
   }
 
@@ -228,27 +389,69 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
   const popNode = popover ? nodeById.get(popover.nodeId) : undefined;
   const menuNode = menu ? nodeById.get(menu.nodeId) : undefined;
   return (
-    <div className={`ens-sankey is-${state.mode}`} data-ensemble-view="sankey" data-drawn={drawn} style={{ width: p.width, height: p.height }}
-      onClick={() => { setMenu(null); setPopover(null); }}>
+    <div
+      className={`ens-sankey is-${state.mode}`}
+      data-ensemble-view="sankey"
+      data-drawn={drawn}
+      style={{ width: p.width, height: p.height }}
+      onClick={() => {
+        setMenu(null);
+        setPopover(null);
+      }}
+    >
       <EnsembleLegend data={data} state={state} />
-      <div className="ens-chart" ref={chartRef} style={{ width: chartWidth, height: chartHeight }} onMouseLeave={() => setHover(null)}>
+      <div
+        className="ens-chart"
+        ref={chartRef}
+        style={{ width: chartWidth, height: chartHeight }}
+        onMouseLeave={() => setHover(null)}
+      >
         {isEmpty ? (
           <StatusMessage title="No call flow to show">
-            No module of the {data.selectedRuns.length} selected runs has a value for <em>{data.metric.name}</em> above the filter.
+            No module of the {data.selectedRuns.length} selected runs has a value for <em>{data.metric.name}</em> above
+            the filter.
           </StatusMessage>
         ) : layout ? (
-          <svg ref={svgRef} className={'ens-svg' + (active ? ' has-highlight' : '')} width={layout.width} height={layout.height}
-            viewBox={`0 0 ${layout.width} ${layout.height}`} role="group"
-            aria-label={`Ensemble call flow of ${data.title}: ${layout.nodes.length} modules over ${data.selectedRuns.length} runs. Tab or the arrow keys move between modules, Enter selects, O opens the source.`}>
+          <svg
+            ref={svgRef}
+            className={'ens-svg' + (active ? ' has-highlight' : '')}
+            width={layout.width}
+            height={layout.height}
+            viewBox={`0 0 ${layout.width} ${layout.height}`}
+            role="group"
+            aria-label={`Ensemble call flow of ${data.title}: ${layout.nodes.length} modules over ${data.selectedRuns.length} runs. Tab or the arrow keys move between modules, Enter selects, O opens the source.`}
+          >
             <defs>
-              <pattern id={`${uid}-hatch`} className="ens-hatch" patternUnits="userSpaceOnUse" width={6} height={6} patternTransform="rotate(45)">
+              <pattern
+                id={`${uid}-hatch`}
+                className="ens-hatch"
+                patternUnits="userSpaceOnUse"
+                width={6}
+                height={6}
+                patternTransform="rotate(45)"
+              >
                 <line x1={0} y1={0} x2={0} y2={6} className="ens-hatch-line" />
               </pattern>
-              {state.mode === 'diff' ? null : data.nodes.map((n, i) => missingInTarget(n) ? null : (
-                <linearGradient key={n.id} id={`${uid}-g${i}`} className="ens-gradient" data-node-id={n.id} x1="0" y1="0" x2="0" y2="1">
-                  {gradientStops(n.gradient[side], scale).map((s, b) => <stop key={b} offset={s.offset.toFixed(4)} stopColor={s.colour} data-count={s.count} />)}
-                </linearGradient>
-              ))}
+              {state.mode === 'diff'
+                ? null
+                : data.nodes.map((n, i) =>
+                    missingInTarget(n) ? null : (
+                      <linearGradient
+                        key={n.id}
+                        id={`${uid}-g${i}`}
+                        className="ens-gradient"
+                        data-node-id={n.id}
+                        x1="0"
+                        y1="0"
+                        x2="0"
+                        y2="1"
+                      >
+                        {gradientStops(n.gradient[side], scale).map((s, b) => (
+                          <stop key={b} offset={s.offset.toFixed(4)} stopColor={s.colour} data-count={s.count} />
+                        ))}
+                      </linearGradient>
+                    ),
+                  )}
             </defs>
             <g className="ens-zoom" transform={zoomed ? zoomT.toString() : undefined}>
               <g className="ens-links">
@@ -258,11 +461,29 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
                   const targetValue = linkData[i]?.targetValue;
                   return (
                     <g key={l.id}>
-                      <path className={'ens-link' + (on ? ' is-active' : '') + (hairline ? ' is-hairline' : '') + (l.tapered ? ' is-tapered' : '')}
-                        d={hairline ? l.centreLine : l.path} data-link-id={l.id}
-                        onMouseEnter={e => { pointerAt(e); setHover({ kind: 'link', id: l.id }); }} onMouseMove={pointerAt} onMouseLeave={() => setHover(null)} />
+                      <path
+                        className={
+                          'ens-link' +
+                          (on ? ' is-active' : '') +
+                          (hairline ? ' is-hairline' : '') +
+                          (l.tapered ? ' is-tapered' : '')
+                        }
+                        d={hairline ? l.centreLine : l.path}
+                        data-link-id={l.id}
+                        onMouseEnter={e => {
+                          pointerAt(e);
+                          setHover({ kind: 'link', id: l.id });
+                        }}
+                        onMouseMove={pointerAt}
+                        onMouseLeave={() => setHover(null)}
+                      />
                       {state.mode === 'target' && targetValue !== undefined && targetValue > 0 && l.value > 0 ? (
-                        <path className="ens-target-link" d={targetRibbonPath(layout.callflow.edges[i]!.points, targetValue / l.value)} fill={TARGET_COLOUR} pointerEvents="none" />
+                        <path
+                          className="ens-target-link"
+                          d={targetRibbonPath(layout.callflow.edges[i]!.points, targetValue / l.value)}
+                          fill={TARGET_COLOUR}
+                          pointerEvents="none"
+                        />
                       ) : null}
                     </g>
                   );
@@ -272,7 +493,8 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
                 {layout.nodes.map(pn => {
                   const n = nodeById.get(pn.id)!;
                   const i = nodeIndex.get(pn.id)!;
-                  const h = pn.y1 - pn.y0, w = pn.x1 - pn.x0;
+                  const h = pn.y1 - pn.y0,
+                    w = pn.x1 - pn.x0;
                   const hist = n.gradient[side];
                   const bins = hist.counts.length;
                   const binPx = h / Math.max(1, bins);
@@ -280,37 +502,140 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
                   const missing = missingInTarget(n);
                   const guides = state.options.textGuides && state.mode !== 'diff';
                   return (
-                    <g key={pn.id} ref={el => { if (el) nodeElements.current.set(pn.id, el); else nodeElements.current.delete(pn.id); }}
-                      className={'ens-node' + (active?.nodes.has(pn.id) ? ' is-active' : '') + (state.selected === pn.id ? ' is-selected' : '') + (highlight.has(pn.id) ? ' is-revealed' : '') + (missing ? ' is-missing-target' : '')}
-                      data-node-id={pn.id} tabIndex={0} role="button" aria-pressed={state.selected === pn.id}
+                    <g
+                      key={pn.id}
+                      ref={el => {
+                        if (el) nodeElements.current.set(pn.id, el);
+                        else nodeElements.current.delete(pn.id);
+                      }}
+                      className={
+                        'ens-node' +
+                        (active?.nodes.has(pn.id) ? ' is-active' : '') +
+                        (state.selected === pn.id ? ' is-selected' : '') +
+                        (highlight.has(pn.id) ? ' is-revealed' : '') +
+                        (missing ? ' is-missing-target' : '')
+                      }
+                      data-node-id={pn.id}
+                      tabIndex={0}
+                      role="button"
+                      aria-pressed={state.selected === pn.id}
                       aria-label={nodeAriaLabel(data, n, state)}
-                      onClick={() => onNodeClick(n)} onDoubleClick={() => onNodeDoubleClick(n)}
-                      onContextMenu={e => { e.preventDefault(); e.stopPropagation(); openMenu(n, e.clientX, e.clientY); }}
+                      onClick={() => onNodeClick(n)}
+                      onDoubleClick={() => onNodeDoubleClick(n)}
+                      onContextMenu={e => {
+                        e.preventDefault();
+                        e.stopPropagation();
+                        openMenu(n, e.clientX, e.clientY);
+                      }}
                       onKeyDown={e => onNodeKey(e, pn, n)}
-                      onFocus={e => { if (e.currentTarget.matches?.(':focus-visible')) { pointer.current = { x: zoomT.applyX(pn.x1) + 4, y: zoomT.applyY(pn.y0) }; setHover({ kind: 'node', id: pn.id }); } }}
+                      onFocus={e => {
+                        if (e.currentTarget.matches?.(':focus-visible')) {
+                          pointer.current = { x: zoomT.applyX(pn.x1) + 4, y: zoomT.applyY(pn.y0) };
+                          setHover({ kind: 'node', id: pn.id });
+                        }
+                      }}
                       onBlur={() => setHover(x => (x?.kind === 'node' && x.id === pn.id ? null : x))}
-                      onMouseEnter={e => { pointerAt(e); setHover({ kind: 'node', id: pn.id }); }} onMouseMove={pointerAt} onMouseLeave={() => setHover(null)}>
-                      <rect className="ens-node-border" x={pn.x0 - 1.5} y={pn.y0 - 1.5} width={w + 3} height={h + 3} rx={2} stroke={borderColour(borderValue(n), data.borderDomain[borderSide])} />
+                      onMouseEnter={e => {
+                        pointerAt(e);
+                        setHover({ kind: 'node', id: pn.id });
+                      }}
+                      onMouseMove={pointerAt}
+                      onMouseLeave={() => setHover(null)}
+                    >
+                      <rect
+                        className="ens-node-border"
+                        x={pn.x0 - 1.5}
+                        y={pn.y0 - 1.5}
+                        width={w + 3}
+                        height={h + 3}
+                        rx={2}
+                        stroke={borderColour(borderValue(n), data.borderDomain[borderSide])}
+                      />
                       <rect className="ens-node-rect" x={pn.x0} y={pn.y0} width={w} height={h} fill={fillOf(n, i)} />
                       {guides && binPx >= SEPARATOR_MIN_BIN_PX ? (
                         <g className="ens-bin-separators" pointerEvents="none">
-                          {Array.from({ length: bins - 1 }, (_, b) => <line key={b} x1={pn.x0} x2={pn.x1} y1={pn.y0 + (b + 1) * binPx} y2={pn.y0 + (b + 1) * binPx} />)}
+                          {Array.from({ length: bins - 1 }, (_, b) => (
+                            <line
+                              key={b}
+                              x1={pn.x0}
+                              x2={pn.x1}
+                              y1={pn.y0 + (b + 1) * binPx}
+                              y2={pn.y0 + (b + 1) * binPx}
+                            />
+                          ))}
                         </g>
                       ) : null}
-                      {guides && binPx * k >= COUNT_MIN_BIN_PX ? hist.counts.map((c, b) => (c > 0 ? (
-                        <text key={b} className="ens-bin-count" x={(pn.x0 + pn.x1) / 2} y={pn.y0 + (b + 0.5) * binPx} fill={countTextColour(c, scale)}
-                          transform={keepSize((pn.x0 + pn.x1) / 2, pn.y0 + (b + 0.5) * binPx)} pointerEvents="none">{c}</text>
-                      ) : null)) : null}
+                      {guides && binPx * k >= COUNT_MIN_BIN_PX
+                        ? hist.counts.map((c, b) =>
+                            c > 0 ? (
+                              <text
+                                key={b}
+                                className="ens-bin-count"
+                                x={(pn.x0 + pn.x1) / 2}
+                                y={pn.y0 + (b + 0.5) * binPx}
+                                fill={countTextColour(c, scale)}
+                                transform={keepSize((pn.x0 + pn.x1) / 2, pn.y0 + (b + 0.5) * binPx)}
+                                pointerEvents="none"
+                              >
+                                {c}
+                              </text>
+                            ) : null,
+                          )
+                        : null}
                       {state.mode === 'target' && tBin >= 0 && !missing ? (
-                        <line className="ens-target-line" x1={pn.x0 - 3} x2={pn.x1 + 3} y1={targetLineY(pn.y0, pn.y1, tBin, bins)} y2={targetLineY(pn.y0, pn.y1, tBin, bins)} stroke={TARGET_COLOUR} pointerEvents="none" />
+                        <line
+                          className="ens-target-line"
+                          x1={pn.x0 - 3}
+                          x2={pn.x1 + 3}
+                          y1={targetLineY(pn.y0, pn.y1, tBin, bins)}
+                          y2={targetLineY(pn.y0, pn.y1, tBin, bins)}
+                          stroke={TARGET_COLOUR}
+                          pointerEvents="none"
+                        />
                       ) : null}
-                      {guides ? hist.counts.map((c, b) => (
-                        <rect key={b} className="ens-bin" data-bin={b} x={pn.x0} y={pn.y0 + b * binPx} width={w} height={binPx}
-                          aria-label={`${c} run${c === 1 ? '' : 's'} in bin ${b + 1}`} onClick={e => onBinClick(e, pn, b)} />
-                      )) : null}
-                      <rect className="ens-node-focus" x={pn.x0 - 5} y={pn.y0 - 5} width={w + 10} height={h + 10} rx={4} />
-                      {state.selected === pn.id ? <rect className="ens-node-selected" x={pn.x0 - 5} y={pn.y0 - 5} width={w + 10} height={h + 10} rx={4} /> : null}
-                      {highlight.has(pn.id) ? <rect className="ens-node-revealed" x={pn.x0 - 7} y={pn.y0 - 7} width={w + 14} height={h + 14} rx={5} /> : null}
+                      {guides
+                        ? hist.counts.map((c, b) => (
+                            <rect
+                              key={b}
+                              className="ens-bin"
+                              data-bin={b}
+                              x={pn.x0}
+                              y={pn.y0 + b * binPx}
+                              width={w}
+                              height={binPx}
+                              aria-label={`${c} run${c === 1 ? '' : 's'} in bin ${b + 1}`}
+                              onClick={e => onBinClick(e, pn, b)}
+                            />
+                          ))
+                        : null}
+                      <rect
+                        className="ens-node-focus"
+                        x={pn.x0 - 5}
+                        y={pn.y0 - 5}
+                        width={w + 10}
+                        height={h + 10}
+                        rx={4}
+                      />
+                      {state.selected === pn.id ? (
+                        <rect
+                          className="ens-node-selected"
+                          x={pn.x0 - 5}
+                          y={pn.y0 - 5}
+                          width={w + 10}
+                          height={h + 10}
+                          rx={4}
+                        />
+                      ) : null}
+                      {highlight.has(pn.id) ? (
+                        <rect
+                          className="ens-node-revealed"
+                          x={pn.x0 - 7}
+                          y={pn.y0 - 7}
+                          width={w + 14}
+                          height={h + 14}
+                          rx={5}
+                        />
+                      ) : null}
                     </g>
                   );
                 })}
@@ -321,10 +646,30 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
                   if (k < 1 && node && (node.y1 - node.y0) * k < LABEL_MIN_PX) return null;
                   const mid = (l.top + l.bottom) / 2;
                   return (
-                    <g key={l.nodeId} className={'ens-label' + (active && !active.nodes.has(l.nodeId) ? ' is-dimmed' : '')} transform={keepSize(l.x, mid)}>
-                      <rect className="sankey-label-bg" x={(l.anchor === 'start' ? l.x : l.x - l.width) - 4} y={l.top} width={l.width + 8} height={l.bottom - l.top} rx={3} />
+                    <g
+                      key={l.nodeId}
+                      className={'ens-label' + (active && !active.nodes.has(l.nodeId) ? ' is-dimmed' : '')}
+                      transform={keepSize(l.x, mid)}
+                    >
+                      <rect
+                        className="sankey-label-bg"
+                        x={(l.anchor === 'start' ? l.x : l.x - l.width) - 4}
+                        y={l.top}
+                        width={l.width + 8}
+                        height={l.bottom - l.top}
+                        rx={3}
+                      />
                       <text className="sankey-label-text" x={l.x} y={l.y} textAnchor={l.anchor}>
-                        {l.lines.map((line, j) => <tspan key={j} className={`sankey-label-${line.style}`} x={l.x} dy={j === 0 ? 0 : LINE_HEIGHT.detail}>{line.text}</tspan>)}
+                        {l.lines.map((line, j) => (
+                          <tspan
+                            key={j}
+                            className={`sankey-label-${line.style}`}
+                            x={l.x}
+                            dy={j === 0 ? 0 : LINE_HEIGHT.detail}
+                          >
+                            {line.text}
+                          </tspan>
+                        ))}
                       </text>
                     </g>
                   );
@@ -339,13 +684,34 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
                       {g.max ? <GuideLabel guide={g.max} transform={keepSize(g.max.x, g.max.y)} /> : null}
                       {g.spark && n.sparkline ? (
                         <g transform={keepSize(g.spark.x, g.spark.y)}>
-                          <rect className="ens-guide-bg" x={g.spark.x - 2} y={g.spark.y - 2} width={GUIDE_SPARK.width + 4} height={GUIDE_SPARK.height + 4} rx={2} />
+                          <rect
+                            className="ens-guide-bg"
+                            x={g.spark.x - 2}
+                            y={g.spark.y - 2}
+                            width={GUIDE_SPARK.width + 4}
+                            height={GUIDE_SPARK.height + 4}
+                            rx={2}
+                          />
                           <g transform={`translate(${g.spark.x},${g.spark.y})`}>
-                            <Sparkline values={n.sparkline[side]} outOfOrder={n.sparkline.outOfOrder} width={GUIDE_SPARK.width} height={GUIDE_SPARK.height} />
+                            <Sparkline
+                              values={n.sparkline[side]}
+                              outOfOrder={n.sparkline.outOfOrder}
+                              width={GUIDE_SPARK.width}
+                              height={GUIDE_SPARK.height}
+                            />
                           </g>
                         </g>
                       ) : null}
-                      {g.flag ? <text className="ens-ooo-flag" x={g.flag.x} y={g.flag.y} transform={keepSize(g.flag.x, g.flag.y)}>↯<title>{`Out of order against ${data.order?.key ?? 'the order'}`}</title></text> : null}
+                      {g.flag ? (
+                        <text
+                          className="ens-ooo-flag"
+                          x={g.flag.x}
+                          y={g.flag.y}
+                          transform={keepSize(g.flag.x, g.flag.y)}
+                        >
+                          ↯<title>{`Out of order against ${data.order?.key ?? 'the order'}`}</title>
+                        </text>
+                      ) : null}
                     </g>
                   );
                 })}
@@ -353,13 +719,45 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
             </g>
           </svg>
         ) : null}
-        {zoomed ? <button className="callflow-button ens-reset-zoom" onClick={e => { e.stopPropagation(); resetZoom(); }}>Reset zoom</button> : null}
-        <div ref={tooltipRef} className={'sankey-tooltip ens-tooltip' + (tooltip ? ' is-visible' : '')} role="tooltip" aria-hidden={tooltip ? undefined : true}>{tooltip}</div>
+        {zoomed ? (
+          <button
+            className="callflow-button ens-reset-zoom"
+            onClick={e => {
+              e.stopPropagation();
+              resetZoom();
+            }}
+          >
+            Reset zoom
+          </button>
+        ) : null}
+        <div
+          ref={tooltipRef}
+          className={'sankey-tooltip ens-tooltip' + (tooltip ? ' is-visible' : '')}
+          role="tooltip"
+          aria-hidden={tooltip ? undefined : true}
+        >
+          {tooltip}
+        </div>
         {popover && popNode ? (
-          <BinPopover data={data} node={popNode} side={side} bin={popover.bin} onRequest={onRequest} onClose={() => setPopover(null)} at={{ left: popover.left, top: popover.top }} />
+          <BinPopover
+            data={data}
+            node={popNode}
+            side={side}
+            bin={popover.bin}
+            onRequest={onRequest}
+            onClose={() => setPopover(null)}
+            at={{ left: popover.left, top: popover.top }}
+          />
         ) : null}
       </div>
-      {menu && menuNode ? <NodeMenu title={menuNode.label} items={nodeMenuItems(data, menuNode, onRequest, onOpenSource)} at={menu} onClose={() => setMenu(null)} /> : null}
+      {menu && menuNode ? (
+        <NodeMenu
+          title={menuNode.label}
+          items={nodeMenuItems(data, menuNode, onRequest, onOpenSource)}
+          at={menu}
+          onClose={() => setMenu(null)}
+        />
+      ) : null}
     </div>
   );
 }
@@ -369,7 +767,9 @@ function GuideLabel({ guide: g, transform }: { guide: GuideText; transform?: str
   return (
     <g transform={transform}>
       <rect className="ens-guide-bg" x={g.x - g.width / 2} y={g.y - 10} width={g.width} height={13} rx={2} />
-      <text className="ens-guide-text" x={g.x} y={g.y}>{g.text}</text>
+      <text className="ens-guide-text" x={g.x} y={g.y}>
+        {g.text}
+      </text>
     </g>
   );
 }
@@ -380,8 +780,18 @@ function nodeAriaLabel(data: EnsembleGraphData, n: EnsembleNodeData, state: Ense
     `${n.label}: inclusive ${formatValue(n.minInclusive, unit)} to ${formatValue(n.maxInclusive, unit)} over ${n.present} of ${data.selectedRuns.length} runs`,
     `max exclusive ${formatValue(n.maxExclusive, unit)}`,
   ];
-  if (state.mode === 'target' && n.target) parts.push(n.target.inclusive === null ? 'missing in the target run' : `target ${formatValue(n.target.inclusive, unit)} inclusive`);
-  if (state.mode === 'diff' && n.diff) parts.push(n.diff.exclusive === null ? 'missing in both runs' : `difference ${n.diff.exclusive >= 0 ? '+' : '−'}${formatValue(Math.abs(n.diff.exclusive), unit)} exclusive`);
+  if (state.mode === 'target' && n.target)
+    parts.push(
+      n.target.inclusive === null
+        ? 'missing in the target run'
+        : `target ${formatValue(n.target.inclusive, unit)} inclusive`,
+    );
+  if (state.mode === 'diff' && n.diff)
+    parts.push(
+      n.diff.exclusive === null
+        ? 'missing in both runs'
+        : `difference ${n.diff.exclusive >= 0 ? '+' : '−'}${formatValue(Math.abs(n.diff.exclusive), unit)} exclusive`,
+    );
   if (n.sparkline?.outOfOrder && data.order) parts.push(`out of order against ${data.order.key}`);
   return parts.join(', ') + '.';
 }

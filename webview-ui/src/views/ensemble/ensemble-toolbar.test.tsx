@@ -31,7 +31,10 @@ describe('EnsembleToolbar', () => {
     click(choice('Mode', 'target')(t.tree));
     click(choice('Mode', 'diff')(t.tree));
     click(choice('Mode', 'summary')(t.tree));
-    assert.deepEqual(t.sent, [{ type: 'ensemble/mode', mode: 'target' }, { type: 'ensemble/mode', mode: 'diff' }]);
+    assert.deepEqual(t.sent, [
+      { type: 'ensemble/mode', mode: 'target' },
+      { type: 'ensemble/mode', mode: 'diff' },
+    ]);
   });
 
   test('target mode: the dropdown lists every run with its runtime and sends ensemble/target', () => {
@@ -43,7 +46,11 @@ describe('EnsembleToolbar', () => {
     assert.match(textOf(options[3]), new RegExp(`^${data.runs[3]!.name} · \\d`));
     change(select, '5');
     assert.deepEqual(t.sent, [{ type: 'ensemble/target', run: 5 }]);
-    assert.equal(hostElements(toolbar().tree).filter(byLabel('Target run')).length, 0, 'no target list outside target mode');
+    assert.equal(
+      hostElements(toolbar().tree).filter(byLabel('Target run')).length,
+      0,
+      'no target list outside target mode',
+    );
   });
 
   test('diff mode: baseline, compare and swap send ensemble/diff, never a pair of one run', () => {
@@ -75,22 +82,46 @@ describe('EnsembleToolbar', () => {
     click(choice('Gradient', 'exclusive')(t.tree));
     click(choice('Border', 'inclusive')(t.tree));
     const bins = only(t.tree, byLabel('Histogram bins'), 'bins');
-    assert.deepEqual(hostElements(bins).filter(e => e.type === 'option').map(e => e.props.value), ['5', '10', '20', '40', 'auto']);
+    assert.deepEqual(
+      hostElements(bins)
+        .filter(e => e.type === 'option')
+        .map(e => e.props.value),
+      ['5', '10', '20', '40', 'auto'],
+    );
     change(bins, '40');
     change(bins, 'auto');
     change(only(t.tree, byLabel('Text guides'), 'text guides'), true);
     const order = only(t.tree, byLabel('Order runs by'), 'order');
-    assert.deepEqual(hostElements(order).filter(e => e.type === 'option').map(e => e.props.value), ['', 'ranks', 'compiler']);
+    assert.deepEqual(
+      hostElements(order)
+        .filter(e => e.type === 'option')
+        .map(e => e.props.value),
+      ['', 'ranks', 'compiler'],
+    );
     change(order, 'ranks');
     change(order, '');
-    assert.deepEqual(t.sent.map(r => (r.type === 'ensemble/options' ? r.options : r)), [
-      { gradientSide: 'exclusive' }, { borderSide: 'inclusive' }, { bins: 40 }, { bins: 'auto' }, { textGuides: true }, { orderBy: 'ranks' }, { orderBy: null },
-    ]);
+    assert.deepEqual(
+      t.sent.map(r => (r.type === 'ensemble/options' ? r.options : r)),
+      [
+        { gradientSide: 'exclusive' },
+        { borderSide: 'inclusive' },
+        { bins: 40 },
+        { bins: 'auto' },
+        { textGuides: true },
+        { orderBy: 'ranks' },
+        { orderBy: null },
+      ],
+    );
   });
 
   test('a bin count outside the choices is listed in order', () => {
     const t = toolbar({ ...state, options: { ...state.options, bins: 13 } });
-    assert.deepEqual(hostElements(only(t.tree, byLabel('Histogram bins'), 'bins')).filter(e => e.type === 'option').map(e => e.props.value), ['5', '10', '13', '20', '40', 'auto']);
+    assert.deepEqual(
+      hostElements(only(t.tree, byLabel('Histogram bins'), 'bins'))
+        .filter(e => e.type === 'option')
+        .map(e => e.props.value),
+      ['5', '10', '13', '20', '40', 'auto'],
+    );
   });
 
   test('a run subset shows its size and "All runs" resets it', () => {
@@ -102,7 +133,13 @@ describe('EnsembleToolbar', () => {
   });
 
   test('renders the metric, the run count and warnings', () => {
-    const html = renderToStaticMarkup(<EnsembleToolbar data={{ ...data, warnings: ['run x.cali has no metric time'] }} state={state} onRequest={() => undefined} />);
+    const html = renderToStaticMarkup(
+      <EnsembleToolbar
+        data={{ ...data, warnings: ['run x.cali has no metric time'] }}
+        state={state}
+        onRequest={() => undefined}
+      />,
+    );
     assert.match(html, /role="toolbar" aria-label="Ensemble options"/);
     assert.match(html, /time<span class="callflow-muted"> \(s\)<\/span>/);
     assert.match(html, /8 runs/);

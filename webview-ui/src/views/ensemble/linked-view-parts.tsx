@@ -38,19 +38,34 @@ export function runName(data: EnsembleGraphData, run: number): string {
 
 /** Measures label text with the real font in the browser, by estimate elsewhere (tests). */
 export function useMeasureText(): MeasureText {
-  return useMemo(() => (typeof document === 'undefined' ? estimateText
-    : createTextMeasurer(getComputedStyle(document.body).fontFamily || 'sans-serif')), []);
+  return useMemo(
+    () =>
+      typeof document === 'undefined'
+        ? estimateText
+        : createTextMeasurer(getComputedStyle(document.body).fontFamily || 'sans-serif'),
+    [],
+  );
 }
 
 /** Top-left of a tooltip of about `tipW` × `tipH` next to (x, y), kept inside a `width` × `height` box. */
-export function tipPosition(x: number, y: number, width: number, height: number, tipW = 260, tipH = 120): { left: number; top: number } {
+export function tipPosition(
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  tipW = 260,
+  tipH = 120,
+): { left: number; top: number } {
   const left = x + 12 + tipW <= width ? x + 12 : Math.max(4, x - 12 - tipW);
   const top = Math.max(4, Math.min(y - 8, height - tipH - 4));
   return { left, top };
 }
 
 /** Pointer position relative to the view's root (tooltips are placed in it, whatever is scrolled). */
-export function pointerInView(e: { clientX: number; clientY: number; currentTarget: Element }): { x: number; y: number } {
+export function pointerInView(e: { clientX: number; clientY: number; currentTarget: Element }): {
+  x: number;
+  y: number;
+} {
   const root = e.currentTarget.closest('.ensemble-view') ?? e.currentTarget;
   const r = root.getBoundingClientRect();
   return { x: e.clientX - r.left, y: e.clientY - r.top };
@@ -64,7 +79,8 @@ export function fittingTicks(scale: ScaleLinear<number, number>, unit: string, c
   for (let c = Math.max(1, count); c >= 1; c--) {
     const ticks = scale.ticks(c);
     const half = ticks.map(t => estimateText(formatValue(t, unit), 'detail') / 2);
-    if (ticks.every((t, i) => i === 0 || Math.abs(scale(t) - scale(ticks[i - 1]!)) >= half[i]! + half[i - 1]! + gap)) return ticks;
+    if (ticks.every((t, i) => i === 0 || Math.abs(scale(t) - scale(ticks[i - 1]!)) >= half[i]! + half[i - 1]! + gap))
+      return ticks;
   }
   return scale.ticks(1).slice(0, 1);
 }
@@ -73,8 +89,20 @@ export function fittingTicks(scale: ScaleLinear<number, number>, unit: string, c
  * A horizontal value axis: grid lines over [top, bottom] and unit-formatted tick labels `labelDy`
  * below `bottom` (negative: above it).
  */
-export function BottomAxis({ scale, top, bottom, unit, ticks = 5, labelDy = 13 }: {
-  scale: ScaleLinear<number, number>; top: number; bottom: number; unit: string; ticks?: number; labelDy?: number;
+export function BottomAxis({
+  scale,
+  top,
+  bottom,
+  unit,
+  ticks = 5,
+  labelDy = 13,
+}: {
+  scale: ScaleLinear<number, number>;
+  top: number;
+  bottom: number;
+  unit: string;
+  ticks?: number;
+  labelDy?: number;
 }) {
   const [r0, r1] = scale.range() as [number, number];
   return (
@@ -82,7 +110,13 @@ export function BottomAxis({ scale, top, bottom, unit, ticks = 5, labelDy = 13 }
       {fittingTicks(scale, unit, ticks).map(t => (
         <g key={t} className="callflow-grid">
           <line x1={scale(t)} x2={scale(t)} y1={top} y2={bottom} />
-          <text x={scale(t)} y={bottom + labelDy} textAnchor={scale(t) - r0 < 16 ? 'start' : r1 - scale(t) < 16 ? 'end' : 'middle'}>{formatValue(t, unit)}</text>
+          <text
+            x={scale(t)}
+            y={bottom + labelDy}
+            textAnchor={scale(t) - r0 < 16 ? 'start' : r1 - scale(t) < 16 ? 'end' : 'middle'}
+          >
+            {formatValue(t, unit)}
+          </text>
         </g>
       ))}
       <line className="callflow-axis" x1={r0} x2={r1} y1={bottom + 0.5} y2={bottom + 0.5} />
@@ -91,8 +125,20 @@ export function BottomAxis({ scale, top, bottom, unit, ticks = 5, labelDy = 13 }
 }
 
 /** A vertical value axis: grid lines over [left, right] and tick labels left of `left`. */
-export function LeftAxis({ scale, left, right, unit, ticks = 4, integer = false }: {
-  scale: ScaleLinear<number, number>; left: number; right: number; unit: string; ticks?: number; integer?: boolean;
+export function LeftAxis({
+  scale,
+  left,
+  right,
+  unit,
+  ticks = 4,
+  integer = false,
+}: {
+  scale: ScaleLinear<number, number>;
+  left: number;
+  right: number;
+  unit: string;
+  ticks?: number;
+  integer?: boolean;
 }) {
   const values = scale.ticks(ticks).filter(t => !integer || Number.isInteger(t));
   return (
@@ -100,7 +146,9 @@ export function LeftAxis({ scale, left, right, unit, ticks = 4, integer = false 
       {values.map(t => (
         <g key={t} className="callflow-grid">
           <line x1={left} x2={right} y1={scale(t)} y2={scale(t)} />
-          <text x={left - 5} y={scale(t) + 4} textAnchor="end">{integer ? String(t) : formatValue(t, unit)}</text>
+          <text x={left - 5} y={scale(t) + 4} textAnchor="end">
+            {integer ? String(t) : formatValue(t, unit)}
+          </text>
         </g>
       ))}
     </g>
@@ -108,16 +156,34 @@ export function LeftAxis({ scale, left, right, unit, ticks = 4, integer = false 
 }
 
 /** A row of mutually exclusive buttons (the distribution mode, the projection input). */
-export function Segmented<T extends string>({ label, value, options, onChange }: {
-  label: string; value: T; options: readonly { value: T; label: string; title?: string }[]; onChange(v: T): void;
+export function Segmented<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: T;
+  options: readonly { value: T; label: string; title?: string }[];
+  onChange(v: T): void;
 }) {
   return (
     <span className="callflow-segmented" role="group" aria-label={label}>
       <span className="callflow-segmented-label">{label}</span>
       {options.map(o => (
-        <button key={o.value} type="button" className={'callflow-segment' + (o.value === value ? ' is-on' : '')}
-          aria-pressed={o.value === value} title={o.title} data-value={o.value}
-          onClick={() => { if (o.value !== value) onChange(o.value); }}>{o.label}</button>
+        <button
+          key={o.value}
+          type="button"
+          className={'callflow-segment' + (o.value === value ? ' is-on' : '')}
+          aria-pressed={o.value === value}
+          title={o.title}
+          data-value={o.value}
+          onClick={() => {
+            if (o.value !== value) onChange(o.value);
+          }}
+        >
+          {o.label}
+        </button>
       ))}
     </span>
   );

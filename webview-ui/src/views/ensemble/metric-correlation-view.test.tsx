@@ -2,13 +2,29 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { CANVAS_THRESHOLD, correlationLayout, CorrelationPlot, MetricCorrelationView, pickPoint, pointTree } from './metric-correlation-view';
+import {
+  CANVAS_THRESHOLD,
+  correlationLayout,
+  CorrelationPlot,
+  MetricCorrelationView,
+  pickPoint,
+  pointTree,
+} from './metric-correlation-view';
 import { detailFixture } from './testing/detail-fixture';
 
 const count = (html: string, re: RegExp): number => html.match(new RegExp(re.source, 'g'))?.length ?? 0;
 
 function render(f: ReturnType<typeof detailFixture>, width = 520, height = 300) {
-  return renderToStaticMarkup(<MetricCorrelationView data={f.data} state={f.state} detail={f.detail} width={width} height={height} onRequest={() => undefined} />);
+  return renderToStaticMarkup(
+    <MetricCorrelationView
+      data={f.data}
+      state={f.state}
+      detail={f.detail}
+      width={width}
+      height={height}
+      onRequest={() => undefined}
+    />,
+  );
 }
 
 describe('metric correlation view', () => {
@@ -40,9 +56,20 @@ describe('metric correlation view', () => {
     const f = detailFixture({ runs: 20, callSites: 8 });
     const c = f.detail.correlation;
     const layout = correlationLayout(c, 520, 260, null);
-    const plot = (highlight: number | null, canvas = false) => renderToStaticMarkup(
-      <CorrelationPlot correlation={c} layout={layout} width={520} height={260} unit="s" metricName="time" target={null} highlight={highlight} canvas={canvas} />,
-    );
+    const plot = (highlight: number | null, canvas = false) =>
+      renderToStaticMarkup(
+        <CorrelationPlot
+          correlation={c}
+          layout={layout}
+          width={520}
+          height={260}
+          unit="s"
+          metricName="time"
+          target={null}
+          highlight={highlight}
+          canvas={canvas}
+        />,
+      );
     const site = 2;
     const html = plot(site);
     const dots = c.callSite.filter(k => k === site).length;

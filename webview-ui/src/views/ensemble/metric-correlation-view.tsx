@@ -12,7 +12,19 @@ import { quadtree, scaleLinear, type Quadtree, type ScaleLinear } from 'd3';
 import type { EnsembleDetailData, MetricCorrelationData } from '../../../../src/shared/ensemble-protocol';
 import { formatValue } from '../../format';
 import { TARGET_COLOUR } from './ensemble-colours';
-import { BottomAxis, LeftAxis, plural, pointerInView, runName, tipPosition, viewStyle, ViewHeader, type LinkedViewProps, VIEW_FOOTER, VIEW_HEADER } from './linked-view-parts';
+import {
+  BottomAxis,
+  LeftAxis,
+  plural,
+  pointerInView,
+  runName,
+  tipPosition,
+  viewStyle,
+  ViewHeader,
+  type LinkedViewProps,
+  VIEW_FOOTER,
+  VIEW_HEADER,
+} from './linked-view-parts';
 
 export interface MetricCorrelationViewProps extends LinkedViewProps {
   detail: EnsembleDetailData;
@@ -37,16 +49,34 @@ export interface CorrelationLayout {
 }
 
 /** Scales from 0 to the largest value (nice), the points' pixels and their drawing order. */
-export function correlationLayout(c: MetricCorrelationData, width: number, height: number, target: number | null): CorrelationLayout {
+export function correlationLayout(
+  c: MetricCorrelationData,
+  width: number,
+  height: number,
+  target: number | null,
+): CorrelationLayout {
   const n = Math.min(c.inclusive.length, c.exclusive.length);
-  let xMax = 0, yMax = 0;
-  for (let i = 0; i < n; i++) { xMax = Math.max(xMax, c.inclusive[i]!); yMax = Math.max(yMax, c.exclusive[i]!); }
-  const x = scaleLinear().domain([0, xMax > 0 ? xMax : 1]).nice().range([M.left, Math.max(M.left + 20, width - M.right)]);
-  const y = scaleLinear().domain([0, yMax > 0 ? yMax : 1]).nice().range([Math.max(M.top + 20, height - M.bottom), M.top]);
-  const px = new Float64Array(n), py = new Float64Array(n);
-  const rest: number[] = [], top: number[] = [];
+  let xMax = 0,
+    yMax = 0;
   for (let i = 0; i < n; i++) {
-    px[i] = x(c.inclusive[i]!); py[i] = y(c.exclusive[i]!);
+    xMax = Math.max(xMax, c.inclusive[i]!);
+    yMax = Math.max(yMax, c.exclusive[i]!);
+  }
+  const x = scaleLinear()
+    .domain([0, xMax > 0 ? xMax : 1])
+    .nice()
+    .range([M.left, Math.max(M.left + 20, width - M.right)]);
+  const y = scaleLinear()
+    .domain([0, yMax > 0 ? yMax : 1])
+    .nice()
+    .range([Math.max(M.top + 20, height - M.bottom), M.top]);
+  const px = new Float64Array(n),
+    py = new Float64Array(n);
+  const rest: number[] = [],
+    top: number[] = [];
+  for (let i = 0; i < n; i++) {
+    px[i] = x(c.inclusive[i]!);
+    py[i] = y(c.exclusive[i]!);
     (target !== null && c.run[i] === target ? top : rest).push(i);
   }
   return { x, y, px, py, order: rest.concat(top) };
@@ -54,7 +84,10 @@ export function correlationLayout(c: MetricCorrelationData, width: number, heigh
 
 /** A spatial index of the points, for picking under the pointer. */
 export function pointTree(layout: CorrelationLayout): Quadtree<number> {
-  return quadtree<number>().x(i => layout.px[i]!).y(i => layout.py[i]!).addAll(layout.order);
+  return quadtree<number>()
+    .x(i => layout.px[i]!)
+    .y(i => layout.py[i]!)
+    .addAll(layout.order);
 }
 
 /** The point nearest to (x, y) in plot pixels within `radius`, or null. */
@@ -77,32 +110,74 @@ export interface CorrelationPlotProps {
 }
 
 /** The SVG part of the plot, without state: axes, the diagonal, and the dots (all, or only the highlighted ones on canvas). */
-export function CorrelationPlot({ correlation: c, layout, width, height, unit, metricName, target, highlight, canvas }: CorrelationPlotProps) {
+export function CorrelationPlot({
+  correlation: c,
+  layout,
+  width,
+  height,
+  unit,
+  metricName,
+  target,
+  highlight,
+  canvas,
+}: CorrelationPlotProps) {
   const { x, y, px, py, order } = layout;
   const [x0, x1] = x.range() as [number, number];
   const [y0, y1] = y.range() as [number, number];
   const diagonalEnd = Math.min(x.domain()[1]!, y.domain()[1]!);
   const highlighted = highlight === null ? [] : order.filter(i => c.callSite[i] === highlight);
   const dot = (i: number, extra: string) => (
-    <circle key={i} className={'ensemble-dot' + (target !== null && c.run[i] === target ? ' is-target' : '') + extra}
-      cx={px[i]} cy={py[i]} r={extra ? 4.5 : 3} data-call-site={c.callSite[i]} data-run={c.run[i]} />
+    <circle
+      key={i}
+      className={'ensemble-dot' + (target !== null && c.run[i] === target ? ' is-target' : '') + extra}
+      cx={px[i]}
+      cy={py[i]}
+      r={extra ? 4.5 : 3}
+      data-call-site={c.callSite[i]}
+      data-run={c.run[i]}
+    />
   );
   return (
-    <svg width={width} height={height} className={'callflow-svg ensemble-correlation-svg' + (highlight !== null ? ' has-highlight' : '')} role="img"
-      aria-label={`Scatter of exclusive against inclusive ${metricName}, ${plural(order.length, 'dot')}: one per call site and run`}>
+    <svg
+      width={width}
+      height={height}
+      className={'callflow-svg ensemble-correlation-svg' + (highlight !== null ? ' has-highlight' : '')}
+      role="img"
+      aria-label={`Scatter of exclusive against inclusive ${metricName}, ${plural(order.length, 'dot')}: one per call site and run`}
+    >
       <BottomAxis scale={x} top={y1} bottom={y0} unit={unit} ticks={Math.max(2, Math.floor((x1 - x0) / 80))} />
       <LeftAxis scale={y} left={x0} right={x1} unit={unit} ticks={Math.max(2, Math.floor((y0 - y1) / 40))} />
       <line className="ensemble-diagonal" x1={x(0)} y1={y(0)} x2={x(diagonalEnd)} y2={y(diagonalEnd)} />
-      <text className="callflow-axis-title" x={(x0 + x1) / 2} y={height - 4} textAnchor="middle">inclusive {metricName}</text>
-      <text className="callflow-axis-title" x={11} y={(y0 + y1) / 2} textAnchor="middle" transform={`rotate(-90 11 ${(y0 + y1) / 2})`}>exclusive {metricName}</text>
+      <text className="callflow-axis-title" x={(x0 + x1) / 2} y={height - 4} textAnchor="middle">
+        inclusive {metricName}
+      </text>
+      <text
+        className="callflow-axis-title"
+        x={11}
+        y={(y0 + y1) / 2}
+        textAnchor="middle"
+        transform={`rotate(-90 11 ${(y0 + y1) / 2})`}
+      >
+        exclusive {metricName}
+      </text>
       {canvas ? null : <g className="ensemble-dots">{order.map(i => dot(i, ''))}</g>}
-      {highlighted.length ? <g className="ensemble-dots-highlight">{highlighted.map(i => dot(i, ' is-highlighted'))}</g> : null}
+      {highlighted.length ? (
+        <g className="ensemble-dots-highlight">{highlighted.map(i => dot(i, ' is-highlighted'))}</g>
+      ) : null}
     </svg>
   );
 }
 
 /** Draws the dots on a canvas in the theme's colours (grey, the target's green on top, dimmed under a highlight). */
-function drawDots(canvas: HTMLCanvasElement, c: MetricCorrelationData, layout: CorrelationLayout, target: number | null, dimmed: boolean, width: number, height: number) {
+function drawDots(
+  canvas: HTMLCanvasElement,
+  c: MetricCorrelationData,
+  layout: CorrelationLayout,
+  target: number | null,
+  dimmed: boolean,
+  width: number,
+  height: number,
+) {
   const ratio = window.devicePixelRatio || 1;
   canvas.width = Math.round(width * ratio);
   canvas.height = Math.round(height * ratio);
@@ -116,7 +191,10 @@ function drawDots(canvas: HTMLCanvasElement, c: MetricCorrelationData, layout: C
   for (const i of layout.order) {
     const isTarget = target !== null && c.run[i] === target;
     const next = isTarget ? TARGET_COLOUR : grey;
-    if (next !== fill) { fill = next; ctx.fillStyle = fill; }
+    if (next !== fill) {
+      fill = next;
+      ctx.fillStyle = fill;
+    }
     ctx.globalAlpha = (isTarget ? 0.95 : 0.5) * (dimmed ? 0.35 : 1);
     ctx.beginPath();
     ctx.arc(layout.px[i]!, layout.py[i]!, isTarget ? 2.5 : 2, 0, 2 * Math.PI);
@@ -134,42 +212,93 @@ export function MetricCorrelationView({ data, state, detail, width, height }: Me
   const highlight = hover !== null ? c.callSite[hover.point]! : null;
   const canvasRef = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
-    if (useCanvas && canvasRef.current) drawDots(canvasRef.current, c, layout, target, highlight !== null, width, plotH);
+    if (useCanvas && canvasRef.current)
+      drawDots(canvasRef.current, c, layout, target, highlight !== null, width, plotH);
   }, [useCanvas, c, layout, target, highlight, width, plotH]);
   const tree = useMemo(() => pointTree(layout), [layout]);
 
   const unit = data.metric.unit;
   const n = layout.order.length;
-  const name = highlight !== null ? c.callSites[highlight] ?? `call site ${highlight}` : null;
+  const name = highlight !== null ? (c.callSites[highlight] ?? `call site ${highlight}`) : null;
   return (
-    <div className="ensemble-view ensemble-correlation" data-ensemble-view="correlation" data-drawn={n} style={viewStyle(width, height)}>
-      <ViewHeader title={name !== null
-        ? <>Call site <strong>{name}</strong> <span className="callflow-muted">· {plural(c.callSite.filter(k => k === highlight).length, 'run')}</span></>
-        : <>Inclusive vs exclusive <span className="callflow-muted">· one dot per call site × run</span></>} />
-      {n === 0 ? <div className="callflow-empty">No call-site values for {detail.label}.</div> : (
-        <div className="ensemble-plot" style={{ height: plotH }}
+    <div
+      className="ensemble-view ensemble-correlation"
+      data-ensemble-view="correlation"
+      data-drawn={n}
+      style={viewStyle(width, height)}
+    >
+      <ViewHeader
+        title={
+          name !== null ? (
+            <>
+              Call site <strong>{name}</strong>{' '}
+              <span className="callflow-muted">· {plural(c.callSite.filter(k => k === highlight).length, 'run')}</span>
+            </>
+          ) : (
+            <>
+              Inclusive vs exclusive <span className="callflow-muted">· one dot per call site × run</span>
+            </>
+          )
+        }
+      />
+      {n === 0 ? (
+        <div className="callflow-empty">No call-site values for {detail.label}.</div>
+      ) : (
+        <div
+          className="ensemble-plot"
+          style={{ height: plotH }}
           onMouseMove={e => {
             const box = e.currentTarget.getBoundingClientRect();
             const i = pickPoint(tree, e.clientX - box.left, e.clientY - box.top);
             const p = pointerInView(e);
             setHover(i === null ? null : { point: i, ...p });
           }}
-          onMouseLeave={() => setHover(null)}>
-          {useCanvas ? <canvas ref={canvasRef} className="ensemble-dot-canvas" style={{ width, height: plotH }} aria-hidden="true" /> : null}
-          <CorrelationPlot correlation={c} layout={layout} width={width} height={plotH} unit={unit} metricName={data.metric.name}
-            target={target} highlight={highlight} canvas={useCanvas} />
+          onMouseLeave={() => setHover(null)}
+        >
+          {useCanvas ? (
+            <canvas
+              ref={canvasRef}
+              className="ensemble-dot-canvas"
+              style={{ width, height: plotH }}
+              aria-hidden="true"
+            />
+          ) : null}
+          <CorrelationPlot
+            correlation={c}
+            layout={layout}
+            width={width}
+            height={plotH}
+            unit={unit}
+            metricName={data.metric.name}
+            target={target}
+            highlight={highlight}
+            canvas={useCanvas}
+          />
         </div>
       )}
       <div className="ensemble-footnote">
         {c.truncated > 0 ? <span className="ensemble-note">{plural(c.truncated, 'dot')} not shown · </span> : null}
-        {target !== null ? <span><span className="ensemble-swatch is-target" />target {runName(data, target)} · </span> : null}
-        <span title="On the dashed diagonal a call site spends all its time in its own code. Hover a dot to highlight every run of its call site.">Dashed: inclusive = exclusive · hover to highlight</span>
+        {target !== null ? (
+          <span>
+            <span className="ensemble-swatch is-target" />
+            target {runName(data, target)} ·{' '}
+          </span>
+        ) : null}
+        <span title="On the dashed diagonal a call site spends all its time in its own code. Hover a dot to highlight every run of its call site.">
+          Dashed: inclusive = exclusive · hover to highlight
+        </span>
       </div>
       {hover !== null ? (
         <div className="callflow-tip" style={tipPosition(hover.x, hover.y, width, height, 260, 80)}>
           <strong>{name}</strong>
-          <div>{runName(data, c.run[hover.point]!)}{target !== null && c.run[hover.point] === target ? ' (target)' : ''}</div>
-          <div>inclusive {formatValue(c.inclusive[hover.point]!, unit)} · exclusive {formatValue(c.exclusive[hover.point]!, unit)}</div>
+          <div>
+            {runName(data, c.run[hover.point]!)}
+            {target !== null && c.run[hover.point] === target ? ' (target)' : ''}
+          </div>
+          <div>
+            inclusive {formatValue(c.inclusive[hover.point]!, unit)} · exclusive{' '}
+            {formatValue(c.exclusive[hover.point]!, unit)}
+          </div>
         </div>
       ) : null}
     </div>

@@ -8,9 +8,24 @@
  */
 import { useMemo, useRef, useState, type PointerEvent } from 'react';
 import { polygonContains } from 'd3';
-import type { EnsembleProjectionData, EnsembleRequest, EnsembleViewState, ProjectionInput } from '../../../../src/shared/ensemble-protocol';
+import type {
+  EnsembleProjectionData,
+  EnsembleRequest,
+  EnsembleViewState,
+  ProjectionInput,
+} from '../../../../src/shared/ensemble-protocol';
 import { formatValue } from '../../format';
-import { plural, pointerInView, runName, Segmented, tipPosition, viewStyle, ViewHeader, type LinkedViewProps, VIEW_HEADER } from './linked-view-parts';
+import {
+  plural,
+  pointerInView,
+  runName,
+  Segmented,
+  tipPosition,
+  viewStyle,
+  ViewHeader,
+  type LinkedViewProps,
+  VIEW_HEADER,
+} from './linked-view-parts';
 
 export interface ParameterProjectionViewProps extends LinkedViewProps {
   projection: EnsembleProjectionData;
@@ -35,12 +50,21 @@ const CLUSTER_CLASSES = 5;
  * every direction), centred.
  */
 export function projectionLayout(p: EnsembleProjectionData, width: number, height: number): ProjectionLayout {
-  const xs = p.points.map(q => q.x), ys = p.points.map(q => q.y);
-  const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
-  const w = Math.max(1, width - 2 * PAD), h = Math.max(1, height - 2 * PAD);
-  const dx = x1 - x0, dy = y1 - y0;
+  const xs = p.points.map(q => q.x),
+    ys = p.points.map(q => q.y);
+  const x0 = Math.min(...xs),
+    x1 = Math.max(...xs),
+    y0 = Math.min(...ys),
+    y1 = Math.max(...ys);
+  const w = Math.max(1, width - 2 * PAD),
+    h = Math.max(1, height - 2 * PAD);
+  const dx = x1 - x0,
+    dy = y1 - y0;
   const s = dx > 0 || dy > 0 ? Math.min(dx > 0 ? w / dx : Infinity, dy > 0 ? h / dy : Infinity) : 0;
-  const cx = width / 2, cy = height / 2, mx = (x0 + x1) / 2, my = (y0 + y1) / 2;
+  const cx = width / 2,
+    cy = height / 2,
+    mx = (x0 + x1) / 2,
+    my = (y0 + y1) / 2;
   return {
     px: p.points.map(q => cx + (q.x - mx) * s),
     // Screen y grows downwards.
@@ -52,12 +76,20 @@ export function projectionLayout(p: EnsembleProjectionData, width: number, heigh
 export function lassoRuns(p: EnsembleProjectionData, layout: ProjectionLayout, polygon: readonly Point2[]): number[] {
   if (polygon.length < 3) return [];
   const ring = polygon as Point2[];
-  return p.points.filter((_, i) => polygonContains(ring, [layout.px[i]!, layout.py[i]!])).map(q => q.run).sort((a, b) => a - b);
+  return p.points
+    .filter((_, i) => polygonContains(ring, [layout.px[i]!, layout.py[i]!]))
+    .map(q => q.run)
+    .sort((a, b) => a - b);
 }
 
 /** The request a finished lasso posts: the runs inside it, or null when it holds none (or is too small to be a lasso). */
-export function lassoRequest(p: EnsembleProjectionData, layout: ProjectionLayout, polygon: readonly Point2[]): EnsembleRequest | null {
-  const xs = polygon.map(q => q[0]), ys = polygon.map(q => q[1]);
+export function lassoRequest(
+  p: EnsembleProjectionData,
+  layout: ProjectionLayout,
+  polygon: readonly Point2[],
+): EnsembleRequest | null {
+  const xs = polygon.map(q => q[0]),
+    ys = polygon.map(q => q[1]);
   if (polygon.length < 3 || Math.max(...xs) - Math.min(...xs) + Math.max(...ys) - Math.min(...ys) < 8) return null;
   const runs = lassoRuns(p, layout, polygon);
   return runs.length ? { type: 'ensemble/runs', runs } : null;
@@ -69,14 +101,37 @@ export const PROJECTION_INPUTS: readonly { value: ProjectionInput; label: string
 ];
 
 /** The input switch and the Clear button (no hooks: the tests call it to reach the handlers). */
-export function ProjectionControls({ state, projection, onRequest }: { state: EnsembleViewState; projection: EnsembleProjectionData; onRequest(r: EnsembleRequest): void }) {
+export function ProjectionControls({
+  state,
+  projection,
+  onRequest,
+}: {
+  state: EnsembleViewState;
+  projection: EnsembleProjectionData;
+  onRequest(r: EnsembleRequest): void;
+}) {
   return (
     <>
-      <Segmented label="From" value={projection.input} options={PROJECTION_INPUTS}
-        onChange={input => onRequest({ type: 'ensemble/options', options: { projectionInput: input } })} />
-      <button type="button" className="callflow-button" disabled={state.runs === null} data-action="clear"
-        title={state.runs === null ? 'All runs are selected' : `Use all runs again (${plural(state.runs.length, 'run')} selected)`}
-        onClick={() => onRequest({ type: 'ensemble/runs', runs: null })}>Clear</button>
+      <Segmented
+        label="From"
+        value={projection.input}
+        options={PROJECTION_INPUTS}
+        onChange={input => onRequest({ type: 'ensemble/options', options: { projectionInput: input } })}
+      />
+      <button
+        type="button"
+        className="callflow-button"
+        disabled={state.runs === null}
+        data-action="clear"
+        title={
+          state.runs === null
+            ? 'All runs are selected'
+            : `Use all runs again (${plural(state.runs.length, 'run')} selected)`
+        }
+        onClick={() => onRequest({ type: 'ensemble/runs', runs: null })}
+      >
+        Clear
+      </button>
     </>
   );
 }
@@ -84,7 +139,14 @@ export function ProjectionControls({ state, projection, onRequest }: { state: En
 /** A pointer drag: its path, whether it moved, and the run under the pointer when it began. */
 type Drag = { points: Point2[]; moved: boolean; run: number | null };
 
-export function ParameterProjectionView({ data, state, projection, width, height, onRequest }: ParameterProjectionViewProps) {
+export function ParameterProjectionView({
+  data,
+  state,
+  projection,
+  width,
+  height,
+  onRequest,
+}: ParameterProjectionViewProps) {
   const plotH = Math.max(80, height - HEADER - FOOTER);
   const layout = useMemo(() => projectionLayout(projection, width, plotH), [projection, width, plotH]);
   const [lasso, setLasso] = useState<Point2[] | null>(null);
@@ -112,7 +174,8 @@ export function ParameterProjectionView({ data, state, projection, width, height
   const onMove = (e: PointerEvent<SVGSVGElement>) => {
     const d = drag.current;
     if (!d) return;
-    const p = local(e), last = d.points[d.points.length - 1]!;
+    const p = local(e),
+      last = d.points[d.points.length - 1]!;
     if (Math.hypot(p[0] - last[0], p[1] - last[1]) < 3) return;
     d.points.push(p);
     d.moved = true;
@@ -132,7 +195,8 @@ export function ParameterProjectionView({ data, state, projection, width, height
       return;
     }
     const request = lassoRequest(projection, layout, d.points);
-    if (request) onRequest(request); else setNote('No runs inside the lasso.');
+    if (request) onRequest(request);
+    else setNote('No runs inside the lasso.');
   };
 
   const clusterSizes = new Map<number, number>();
@@ -141,32 +205,89 @@ export function ParameterProjectionView({ data, state, projection, width, height
   const hoveredRun = hovered ? data.runs[hovered.run] : undefined;
 
   return (
-    <div className="ensemble-view ensemble-projection" data-ensemble-view="projection" data-drawn={projection.unavailable ? 0 : n} style={viewStyle(width, height)}>
-      <ViewHeader title={<>Runs <span className="ensemble-experimental" title="Experimental: the projection of run parameters is hard to interpret">experimental</span></>}>
+    <div
+      className="ensemble-view ensemble-projection"
+      data-ensemble-view="projection"
+      data-drawn={projection.unavailable ? 0 : n}
+      style={viewStyle(width, height)}
+    >
+      <ViewHeader
+        title={
+          <>
+            Runs{' '}
+            <span
+              className="ensemble-experimental"
+              title="Experimental: the projection of run parameters is hard to interpret"
+            >
+              experimental
+            </span>
+          </>
+        }
+      >
         <ProjectionControls state={state} projection={projection} onRequest={onRequest} />
       </ViewHeader>
-      {projection.unavailable ? <div className="callflow-empty" role="status">No projection: {projection.unavailable}</div> : (
-        <svg width={width} height={plotH} className="callflow-svg ensemble-projection-svg" role="img"
+      {projection.unavailable ? (
+        <div className="callflow-empty" role="status">
+          No projection: {projection.unavailable}
+        </div>
+      ) : (
+        <svg
+          width={width}
+          height={plotH}
+          className="callflow-svg ensemble-projection-svg"
+          role="img"
           aria-label={`MDS projection of ${plural(n, 'run')} from ${projection.input === 'parameters' ? 'parameters' : 'call-tree structure'}, ${projection.k} clusters`}
-          onPointerDown={onDown} onPointerMove={onMove} onPointerUp={onUp} onPointerCancel={() => { drag.current = null; setLasso(null); }}>
+          onPointerDown={onDown}
+          onPointerMove={onMove}
+          onPointerUp={onUp}
+          onPointerCancel={() => {
+            drag.current = null;
+            setLasso(null);
+          }}
+        >
           <rect className="ensemble-projection-bg" x={0} y={0} width={width} height={plotH} />
           {projection.points.map((q, i) => {
             const dimmed = subset !== null && !subset.has(q.run);
             return (
-              <circle key={q.run} className={`ensemble-run-point ensemble-cluster-${q.cluster % CLUSTER_CLASSES}` + (dimmed ? ' is-dimmed' : '') + (hover?.point === i ? ' is-hover' : '')}
-                cx={layout.px[i]} cy={layout.py[i]} r={r} data-run={q.run} data-cluster={q.cluster}
-                onPointerEnter={e => setHover({ point: i, ...pointerInView(e) })} onPointerLeave={() => setHover(null)} />
+              <circle
+                key={q.run}
+                className={
+                  `ensemble-run-point ensemble-cluster-${q.cluster % CLUSTER_CLASSES}` +
+                  (dimmed ? ' is-dimmed' : '') +
+                  (hover?.point === i ? ' is-hover' : '')
+                }
+                cx={layout.px[i]}
+                cy={layout.py[i]}
+                r={r}
+                data-run={q.run}
+                data-cluster={q.cluster}
+                onPointerEnter={e => setHover({ point: i, ...pointerInView(e) })}
+                onPointerLeave={() => setHover(null)}
+              />
             );
           })}
           {projection.points.map((q, i) => {
-            const role = q.run === target ? 'target' : diff && q.run === diff.baseline ? 'baseline' : diff && q.run === diff.compare ? 'compare' : null;
+            const role =
+              q.run === target
+                ? 'target'
+                : diff && q.run === diff.baseline
+                  ? 'baseline'
+                  : diff && q.run === diff.compare
+                    ? 'compare'
+                    : null;
             if (!role) return null;
             const label = role === 'target' ? 'target' : role;
             const onLeft = layout.px[i]! > width - 70;
             return (
               <g key={`m${q.run}`} className={`ensemble-run-mark is-${role}`} pointerEvents="none">
                 <circle cx={layout.px[i]} cy={layout.py[i]} r={r + 3.5} />
-                <text x={layout.px[i]! + (onLeft ? -(r + 6) : r + 6)} y={layout.py[i]! + 4} textAnchor={onLeft ? 'end' : 'start'}>{label}</text>
+                <text
+                  x={layout.px[i]! + (onLeft ? -(r + 6) : r + 6)}
+                  y={layout.py[i]! + 4}
+                  textAnchor={onLeft ? 'end' : 'start'}
+                >
+                  {label}
+                </text>
               </g>
             );
           })}
@@ -174,22 +295,41 @@ export function ParameterProjectionView({ data, state, projection, width, height
         </svg>
       )}
       <div className="ensemble-footnote ensemble-projection-legend">
-        {[...clusterSizes.entries()].sort((a, b) => a[0] - b[0]).map(([c, size]) => (
-          <span key={c} className="ensemble-legend-item"><span className={`ensemble-swatch ensemble-cluster-${c % CLUSTER_CLASSES}`} />cluster {c + 1} ({size})</span>
-        ))}
+        {[...clusterSizes.entries()]
+          .sort((a, b) => a[0] - b[0])
+          .map(([c, size]) => (
+            <span key={c} className="ensemble-legend-item">
+              <span className={`ensemble-swatch ensemble-cluster-${c % CLUSTER_CLASSES}`} />
+              cluster {c + 1} ({size})
+            </span>
+          ))}
         {state.runs ? <span className="ensemble-legend-item">{plural(state.runs.length, 'run')} selected</span> : null}
         {note ? <span className="ensemble-note">{note}</span> : null}
-        {projection.unavailable ? null : <div className="ensemble-features" title={projection.features.join(', ')}>
-          {projection.input === 'parameters' ? `MDS of ${projection.features.join(', ') || 'no features'} (min–max scaled), k-means k = ${projection.k}.` : `MDS of ${projection.features.join(', ') || 'call-tree distances'}, k-means k = ${projection.k}.`}
-          {' '}Drag a lasso to select runs; click a run to make it the target.
-        </div>}
+        {projection.unavailable ? null : (
+          <div className="ensemble-features" title={projection.features.join(', ')}>
+            {projection.input === 'parameters'
+              ? `MDS of ${projection.features.join(', ') || 'no features'} (min–max scaled), k-means k = ${projection.k}.`
+              : `MDS of ${projection.features.join(', ') || 'call-tree distances'}, k-means k = ${projection.k}.`}{' '}
+            Drag a lasso to select runs; click a run to make it the target.
+          </div>
+        )}
       </div>
       {hovered && hover ? (
         <div className="callflow-tip" style={tipPosition(hover.x, hover.y, width, height, 260, 140)}>
           <strong>{runName(data, hovered.run)}</strong>
-          {hoveredRun ? <div>runtime {formatValue(hoveredRun.total, data.metric.unit)} · {plural(hoveredRun.ranks, 'rank')}</div> : null}
+          {hoveredRun ? (
+            <div>
+              runtime {formatValue(hoveredRun.total, data.metric.unit)} · {plural(hoveredRun.ranks, 'rank')}
+            </div>
+          ) : null}
           <div>cluster {hovered.cluster + 1}</div>
-          {hoveredRun ? Object.entries(hoveredRun.parameters).map(([k, v]) => <div key={k} className="callflow-muted">{k} = {String(v)}</div>) : null}
+          {hoveredRun
+            ? Object.entries(hoveredRun.parameters).map(([k, v]) => (
+                <div key={k} className="callflow-muted">
+                  {k} = {String(v)}
+                </div>
+              ))
+            : null}
         </div>
       ) : null}
     </div>

@@ -11,7 +11,16 @@ const count = (html: string, re: RegExp): number => html.match(new RegExp(re.sou
 
 function render(f: ReturnType<typeof detailFixture>, mode: DistributionMode, width = 520, height = 280) {
   const state = { ...f.state, options: { ...f.state.options, distributionMode: mode } };
-  return renderToStaticMarkup(<RuntimeDistributionView data={f.data} state={state} detail={f.detail} width={width} height={height} onRequest={() => undefined} />);
+  return renderToStaticMarkup(
+    <RuntimeDistributionView
+      data={f.data}
+      state={state}
+      detail={f.detail}
+      width={width}
+      height={height}
+      onRequest={() => undefined}
+    />,
+  );
 }
 
 describe('runtime distribution view', () => {
@@ -23,8 +32,14 @@ describe('runtime distribution view', () => {
       const nonEmpty = h.counts.filter(c => c > 0).length;
       assert.match(html, new RegExp(`data-ensemble-view="distribution" data-drawn="${nonEmpty}"`), mode);
       assert.equal(count(html, /<rect class="ensemble-bar[ "]/), nonEmpty, mode);
-      const drawnCounts = [...html.matchAll(/class="ensemble-bar[^"]*" data-bin="\d+" data-count="(\d+)"/g)].map(m => Number(m[1]));
-      assert.deepEqual(drawnCounts, h.counts.filter(c => c > 0), mode);
+      const drawnCounts = [...html.matchAll(/class="ensemble-bar[^"]*" data-bin="\d+" data-count="(\d+)"/g)].map(m =>
+        Number(m[1]),
+      );
+      assert.deepEqual(
+        drawnCounts,
+        h.counts.filter(c => c > 0),
+        mode,
+      );
       assert.match(html, new RegExp(`>${h.unit}</text>`), 'y axis says what is counted');
       assert.match(html, /inclusive time \(s\)<\/text>/, 'x axis names the metric and its unit');
       assert.match(html, />\d+(\.\d+)? (s|ms)<\/text>/, 'ticks formatted with the unit');
@@ -37,12 +52,23 @@ describe('runtime distribution view', () => {
     for (const mode of ['callsite', 'run', 'rank'] as const) {
       const t = f.detail.distribution[mode].targetCounts!;
       const html = render(f, mode);
-      const drawn = [...html.matchAll(/class="ensemble-target-bar" data-bin="(\d+)" data-count="(\d+)"/g)].map(m => [Number(m[1]), Number(m[2])]);
-      assert.deepEqual(drawn, t.flatMap((c, b) => (c > 0 ? [[b, c]] : [])), mode);
+      const drawn = [...html.matchAll(/class="ensemble-target-bar" data-bin="(\d+)" data-count="(\d+)"/g)].map(m => [
+        Number(m[1]),
+        Number(m[2]),
+      ]);
+      assert.deepEqual(
+        drawn,
+        t.flatMap((c, b) => (c > 0 ? [[b, c]] : [])),
+        mode,
+      );
       assert.equal(count(html, /class="ensemble-target-marker"/), drawn.length);
       assert.match(html, /has-target/);
     }
-    assert.equal(f.detail.distribution.run.targetCounts!.reduce((a, b) => a + b, 0), 1, 'one target run in run mode');
+    assert.equal(
+      f.detail.distribution.run.targetCounts!.reduce((a, b) => a + b, 0),
+      1,
+      'one target run in run mode',
+    );
     // Target counts sent but the panel left target mode: no overlay.
     assert.equal(count(render({ ...f, state: { ...f.state, mode: 'summary' } }, 'run'), /ensemble-target-bar/), 0);
   });
@@ -53,19 +79,28 @@ describe('runtime distribution view', () => {
     assert.equal(e.length, h.counts.length);
     assert.equal(e[0]!.x0, 40);
     assert.ok(Math.abs(e[e.length - 1]!.x1 - 440) < 1e-9);
-    e.forEach((b, i) => { if (i) assert.equal(b.x0, e[i - 1]!.x1); });
+    e.forEach((b, i) => {
+      if (i) assert.equal(b.x0, e[i - 1]!.x1);
+    });
   });
 
   test('the mode switch posts the distribution mode', () => {
     const f = detailFixture();
     const posted: EnsembleRequest[] = [];
     const buttons = findElements(DistributionModeSwitch({ state: f.state, onRequest: r => posted.push(r) }), 'button');
-    assert.deepEqual(buttons.map(b => b.props['data-value']), ['callsite', 'run', 'rank']);
+    assert.deepEqual(
+      buttons.map(b => b.props['data-value']),
+      ['callsite', 'run', 'rank'],
+    );
     assert.equal(buttons[1]!.props['aria-pressed'], true, 'the current mode is pressed');
     for (const b of buttons) (b.props.onClick as () => void)();
-    assert.deepEqual(posted, [
-      { type: 'ensemble/options', options: { distributionMode: 'callsite' } },
-      { type: 'ensemble/options', options: { distributionMode: 'rank' } },
-    ], 'the current mode posts nothing');
+    assert.deepEqual(
+      posted,
+      [
+        { type: 'ensemble/options', options: { distributionMode: 'callsite' } },
+        { type: 'ensemble/options', options: { distributionMode: 'rank' } },
+      ],
+      'the current mode posts nothing',
+    );
   });
 });

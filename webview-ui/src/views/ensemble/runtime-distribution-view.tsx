@@ -7,9 +7,28 @@
  */
 import { useMemo, useState } from 'react';
 import { scaleLinear } from 'd3';
-import type { DistributionHistogram, DistributionMode, EnsembleDetailData, EnsembleRequest, EnsembleViewState } from '../../../../src/shared/ensemble-protocol';
+import type {
+  DistributionHistogram,
+  DistributionMode,
+  EnsembleDetailData,
+  EnsembleRequest,
+  EnsembleViewState,
+} from '../../../../src/shared/ensemble-protocol';
 import { formatValue } from '../../format';
-import { BottomAxis, LeftAxis, plural, pointerInView, runName, Segmented, tipPosition, viewStyle, ViewHeader, type LinkedViewProps, VIEW_FOOTER, VIEW_HEADER } from './linked-view-parts';
+import {
+  BottomAxis,
+  LeftAxis,
+  plural,
+  pointerInView,
+  runName,
+  Segmented,
+  tipPosition,
+  viewStyle,
+  ViewHeader,
+  type LinkedViewProps,
+  VIEW_FOOTER,
+  VIEW_HEADER,
+} from './linked-view-parts';
 
 export interface RuntimeDistributionViewProps extends LinkedViewProps {
   detail: EnsembleDetailData;
@@ -22,10 +41,20 @@ export const DISTRIBUTION_MODES: readonly { value: DistributionMode; label: stri
 ];
 
 /** The y-axis mode switch (no hooks: the tests call it to reach the handlers). */
-export function DistributionModeSwitch({ state, onRequest }: { state: EnsembleViewState; onRequest(r: EnsembleRequest): void }) {
+export function DistributionModeSwitch({
+  state,
+  onRequest,
+}: {
+  state: EnsembleViewState;
+  onRequest(r: EnsembleRequest): void;
+}) {
   return (
-    <Segmented label="Count" value={state.options.distributionMode} options={DISTRIBUTION_MODES}
-      onChange={mode => onRequest({ type: 'ensemble/options', options: { distributionMode: mode } })} />
+    <Segmented
+      label="Count"
+      value={state.options.distributionMode}
+      options={DISTRIBUTION_MODES}
+      onChange={mode => onRequest({ type: 'ensemble/options', options: { distributionMode: mode } })}
+    />
   );
 }
 
@@ -40,16 +69,32 @@ export function binExtents(h: DistributionHistogram, left: number, right: number
   return h.counts.map((_, i) => ({ x0: left + i * w, x1: left + (i + 1) * w }));
 }
 
-export function RuntimeDistributionView({ data, state, detail, width, height, onRequest }: RuntimeDistributionViewProps) {
+export function RuntimeDistributionView({
+  data,
+  state,
+  detail,
+  width,
+  height,
+  onRequest,
+}: RuntimeDistributionViewProps) {
   const mode = state.options.distributionMode;
   const h = detail.distribution[mode];
   const targetMode = state.mode === 'target' && state.target !== null;
   const targetCounts = targetMode ? h.targetCounts : null;
   const unit = data.metric.unit;
   const plotH = Math.max(80, height - HEADER - FOOTER);
-  const left = M.left, right = Math.max(M.left + 40, width - M.right), bottom = plotH - M.bottom;
-  const lo = h.edges[0] ?? 0, hi = h.edges[h.edges.length - 1] ?? 1;
-  const x = useMemo(() => scaleLinear().domain(hi > lo ? [lo, hi] : [lo - 0.5, hi + 0.5]).range([left, right]), [lo, hi, left, right]);
+  const left = M.left,
+    right = Math.max(M.left + 40, width - M.right),
+    bottom = plotH - M.bottom;
+  const lo = h.edges[0] ?? 0,
+    hi = h.edges[h.edges.length - 1] ?? 1;
+  const x = useMemo(
+    () =>
+      scaleLinear()
+        .domain(hi > lo ? [lo, hi] : [lo - 0.5, hi + 0.5])
+        .range([left, right]),
+    [lo, hi, left, right],
+  );
   const maxCount = Math.max(1, ...h.counts, ...(targetCounts ?? []));
   const y = useMemo(() => scaleLinear().domain([0, maxCount]).nice().range([bottom, M.top]), [maxCount, bottom]);
   const bins = binExtents(h, left, right);
@@ -58,12 +103,29 @@ export function RuntimeDistributionView({ data, state, detail, width, height, on
   const total = h.counts.reduce((a, b) => a + b, 0);
 
   return (
-    <div className="ensemble-view ensemble-distribution" data-ensemble-view="distribution" data-drawn={drawn} style={viewStyle(width, height)}>
-      <ViewHeader title={<>{detail.side} <span className="callflow-muted">· {plural(total, h.unit.replace(/s$/, ''), h.unit)}</span></>}>
+    <div
+      className="ensemble-view ensemble-distribution"
+      data-ensemble-view="distribution"
+      data-drawn={drawn}
+      style={viewStyle(width, height)}
+    >
+      <ViewHeader
+        title={
+          <>
+            {detail.side} <span className="callflow-muted">· {plural(total, h.unit.replace(/s$/, ''), h.unit)}</span>
+          </>
+        }
+      >
         <DistributionModeSwitch state={state} onRequest={onRequest} />
       </ViewHeader>
-      {total === 0 ? <div className="callflow-empty">No values for {detail.label} in this mode.</div> : (
-        <svg width={width} height={plotH} className={'callflow-svg ensemble-distribution-svg' + (targetCounts ? ' has-target' : '')} role="img"
+      {total === 0 ? (
+        <div className="callflow-empty">No values for {detail.label} in this mode.</div>
+      ) : (
+        <svg
+          width={width}
+          height={plotH}
+          className={'callflow-svg ensemble-distribution-svg' + (targetCounts ? ' has-target' : '')}
+          role="img"
           aria-label={`Histogram of ${detail.label} ${detail.side}: ${h.unit} per bin, ${h.counts.length} bins`}
           onMouseMove={e => {
             const box = e.currentTarget.getBoundingClientRect();
@@ -71,14 +133,40 @@ export function RuntimeDistributionView({ data, state, detail, width, height, on
             const b = bins.findIndex(r => px >= r.x0 && px < r.x1);
             setHover(b >= 0 ? { bin: b, ...pointerInView(e) } : null);
           }}
-          onMouseLeave={() => setHover(null)}>
-          <LeftAxis scale={y} left={left} right={right} unit="" integer ticks={Math.max(2, Math.floor((bottom - M.top) / 30))} />
-          <text className="callflow-axis-title" x={10} y={(bottom + M.top) / 2} textAnchor="middle" transform={`rotate(-90 10 ${(bottom + M.top) / 2})`}>{h.unit}</text>
+          onMouseLeave={() => setHover(null)}
+        >
+          <LeftAxis
+            scale={y}
+            left={left}
+            right={right}
+            unit=""
+            integer
+            ticks={Math.max(2, Math.floor((bottom - M.top) / 30))}
+          />
+          <text
+            className="callflow-axis-title"
+            x={10}
+            y={(bottom + M.top) / 2}
+            textAnchor="middle"
+            transform={`rotate(-90 10 ${(bottom + M.top) / 2})`}
+          >
+            {h.unit}
+          </text>
           <g className="ensemble-bars">
-            {h.counts.map((c, i) => (c > 0 ? (
-              <rect key={i} className={'ensemble-bar' + (hover?.bin === i ? ' is-active' : '')} data-bin={i} data-count={c}
-                x={bins[i]!.x0 + 0.5} width={Math.max(1, bins[i]!.x1 - bins[i]!.x0 - 1)} y={y(c)} height={bottom - y(c)} />
-            ) : null))}
+            {h.counts.map((c, i) =>
+              c > 0 ? (
+                <rect
+                  key={i}
+                  className={'ensemble-bar' + (hover?.bin === i ? ' is-active' : '')}
+                  data-bin={i}
+                  data-count={c}
+                  x={bins[i]!.x0 + 0.5}
+                  width={Math.max(1, bins[i]!.x1 - bins[i]!.x0 - 1)}
+                  y={y(c)}
+                  height={bottom - y(c)}
+                />
+              ) : null,
+            )}
           </g>
           {targetCounts ? (
             <g className="ensemble-target-bars">
@@ -86,29 +174,60 @@ export function RuntimeDistributionView({ data, state, detail, width, height, on
                 if (!(c > 0)) return null;
                 const w = bins[i]!.x1 - bins[i]!.x0;
                 // At least 3 px tall, and a marker on the axis: one target run among hundreds is otherwise invisible.
-                const top = Math.min(y(c), bottom - 3), mid = (bins[i]!.x0 + bins[i]!.x1) / 2;
+                const top = Math.min(y(c), bottom - 3),
+                  mid = (bins[i]!.x0 + bins[i]!.x1) / 2;
                 return (
                   <g key={i}>
-                    <rect className="ensemble-target-bar" data-bin={i} data-count={c}
-                      x={bins[i]!.x0 + w * 0.25} width={Math.max(1, w * 0.5)} y={top} height={bottom - top} />
+                    <rect
+                      className="ensemble-target-bar"
+                      data-bin={i}
+                      data-count={c}
+                      x={bins[i]!.x0 + w * 0.25}
+                      width={Math.max(1, w * 0.5)}
+                      y={top}
+                      height={bottom - top}
+                    />
                     <path className="ensemble-target-marker" d={`M${mid},${bottom + 1}l-4,6h8z`} />
                   </g>
                 );
               })}
             </g>
           ) : null}
-          <BottomAxis scale={x} top={bottom} bottom={bottom} unit={unit} ticks={Math.max(2, Math.floor((right - left) / 90))} />
-          <text className="callflow-axis-title" x={(left + right) / 2} y={plotH - 4} textAnchor="middle">{detail.side} {data.metric.name} ({unit})</text>
+          <BottomAxis
+            scale={x}
+            top={bottom}
+            bottom={bottom}
+            unit={unit}
+            ticks={Math.max(2, Math.floor((right - left) / 90))}
+          />
+          <text className="callflow-axis-title" x={(left + right) / 2} y={plotH - 4} textAnchor="middle">
+            {detail.side} {data.metric.name} ({unit})
+          </text>
         </svg>
       )}
       <div className="ensemble-footnote">
-        {targetCounts ? <span><span className="ensemble-swatch is-target" />target {runName(data, state.target!)} <span className="ensemble-swatch is-ensemble" />ensemble · </span> : null}
-        {mode === 'run' ? 'each run at its mean over its ranks' : mode === 'rank' ? 'every rank of every selected run' : 'each call site at its mean over the runs'}
+        {targetCounts ? (
+          <span>
+            <span className="ensemble-swatch is-target" />
+            target {runName(data, state.target!)} <span className="ensemble-swatch is-ensemble" />
+            ensemble ·{' '}
+          </span>
+        ) : null}
+        {mode === 'run'
+          ? 'each run at its mean over its ranks'
+          : mode === 'rank'
+            ? 'every rank of every selected run'
+            : 'each call site at its mean over the runs'}
       </div>
       {hover !== null ? (
         <div className="callflow-tip" style={tipPosition(hover.x, hover.y, width, height, 240, 64)}>
-          <div><strong>{plural(h.counts[hover.bin]!, h.unit.replace(/s$/, ''), h.unit)}</strong>{targetCounts ? <> · target {targetCounts[hover.bin]}</> : null}</div>
-          <div>{formatValue(h.edges[hover.bin]!, unit)} – {formatValue(h.edges[hover.bin + 1]!, unit)}</div>
+          <div>
+            <strong>{plural(h.counts[hover.bin]!, h.unit.replace(/s$/, ''), h.unit)}</strong>
+            {targetCounts ? <> · target {targetCounts[hover.bin]}</> : null}
+          </div>
+          <div>
+            {formatValue(h.edges[hover.bin]!, unit)} – {formatValue(h.edges[hover.bin + 1]!, unit)}
+          </div>
         </div>
       ) : null}
     </div>

@@ -3,19 +3,42 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { EnsembleRequest, HierarchyNodeData } from '../../../../src/shared/ensemble-protocol';
-import { activateCallSite, icicleClickAction, icicleKeyAction, icicleLayout, SupernodeIcicleView } from './supernode-icicle-view';
+import {
+  activateCallSite,
+  icicleClickAction,
+  icicleKeyAction,
+  icicleLayout,
+  SupernodeIcicleView,
+} from './supernode-icicle-view';
 import { detailFixture, FIXTURE_BINS } from './testing/detail-fixture';
 
 const count = (html: string, re: RegExp): number => html.match(new RegExp(re.source, 'g'))?.length ?? 0;
 
 function render(f: ReturnType<typeof detailFixture>, width = 600, height = 260) {
-  return renderToStaticMarkup(<SupernodeIcicleView data={f.data} state={f.state} detail={f.detail} width={width} height={height}
-    onRequest={() => undefined} onOpenSource={() => undefined} />);
+  return renderToStaticMarkup(
+    <SupernodeIcicleView
+      data={f.data}
+      state={f.state}
+      detail={f.detail}
+      width={width}
+      height={height}
+      onRequest={() => undefined}
+      onOpenSource={() => undefined}
+    />,
+  );
 }
 
 const node = (parent: number, maxInclusive: number, name = `n${parent}`): HierarchyNodeData => ({
-  parent, name, file: null, line: null, kind: 'function', maxInclusive, maxExclusive: maxInclusive / 2,
-  gradient: { min: 0, max: maxInclusive, counts: [1] }, present: 1, function: name,
+  parent,
+  name,
+  file: null,
+  line: null,
+  kind: 'function',
+  maxInclusive,
+  maxExclusive: maxInclusive / 2,
+  gradient: { min: 0, max: maxInclusive, counts: [1] },
+  present: 1,
+  function: name,
 });
 
 describe('icicle layout', () => {
@@ -30,7 +53,10 @@ describe('icicle layout', () => {
       const sum = kids.reduce((s, b) => s + b.width, 0);
       assert.ok(sum <= p.width + 1e-9, `children of ${n.name} sum to ${sum} > ${p.width}`);
       for (const b of kids) {
-        assert.ok(b.x >= p.x - 1e-9 && b.x + b.width <= p.x + p.width + 1e-9, `${nodes[b.index]!.name} leaves its parent`);
+        assert.ok(
+          b.x >= p.x - 1e-9 && b.x + b.width <= p.x + p.width + 1e-9,
+          `${nodes[b.index]!.name} leaves its parent`,
+        );
         assert.equal(b.depth, p.depth + 1);
       }
     });
@@ -86,7 +112,11 @@ describe('icicle view', () => {
     assert.equal(count(html, /class="ensemble-icicle-bar is-missing/), missing);
     assert.equal(count(html, /fill="none"[^>]*stroke-dasharray="4 3"/), missing);
     assert.equal(count(html, /fill="url\(#/), nodes.length - missing);
-    assert.equal(count(html, /class="ensemble-target-line"/), nodes.length - missing, 'a target line on every present call site');
+    assert.equal(
+      count(html, /class="ensemble-target-line"/),
+      nodes.length - missing,
+      'a target line on every present call site',
+    );
     // The same data outside target mode: everything filled.
     const summary = render({ ...f, state: { ...f.state, mode: 'summary' } });
     assert.equal(count(summary, /fill="none"/), 0);
@@ -119,9 +149,27 @@ describe('icicle interactions', () => {
     const requests: EnsembleRequest[] = [];
     const opened: unknown[][] = [];
     const n = { ...node(-1, 3, 'smooth'), file: 'src/smooth.c', line: 12 };
-    activateCallSite('reveal', n, 'solver', r => requests.push(r), (...a) => opened.push(a));
-    activateCallSite('open', n, 'solver', r => requests.push(r), (...a) => opened.push(a));
-    activateCallSite('open', { ...n, file: null }, 'solver', r => requests.push(r), (...a) => opened.push(a));
+    activateCallSite(
+      'reveal',
+      n,
+      'solver',
+      r => requests.push(r),
+      (...a) => opened.push(a),
+    );
+    activateCallSite(
+      'open',
+      n,
+      'solver',
+      r => requests.push(r),
+      (...a) => opened.push(a),
+    );
+    activateCallSite(
+      'open',
+      { ...n, file: null },
+      'solver',
+      r => requests.push(r),
+      (...a) => opened.push(a),
+    );
     assert.deepEqual(requests, [{ type: 'ensemble/reveal', nodeId: 'solver', function: 'smooth' }]);
     assert.deepEqual(opened, [['src/smooth.c', 12, 'smooth']], 'no source to open without a file');
   });

@@ -15,14 +15,31 @@ import { binOf } from '../../../../src/analysis/stats/histogram';
 import { formatLocation, formatValue } from '../../format';
 import { truncateText } from '../../text-measure';
 import { borderColour, gradientStops } from './ensemble-colours';
-import { plural, pointerInView, runName, tipPosition, useMeasureText, viewStyle, ViewHeader, type LinkedViewProps, type OpenSource, VIEW_FOOTER, VIEW_HEADER } from './linked-view-parts';
+import {
+  plural,
+  pointerInView,
+  runName,
+  tipPosition,
+  useMeasureText,
+  viewStyle,
+  ViewHeader,
+  type LinkedViewProps,
+  type OpenSource,
+  VIEW_FOOTER,
+  VIEW_HEADER,
+} from './linked-view-parts';
 
 export interface SupernodeIcicleViewProps extends LinkedViewProps {
   detail: EnsembleDetailData;
   onOpenSource: OpenSource;
 }
 
-export interface IcicleBar { index: number; x: number; width: number; depth: number }
+export interface IcicleBar {
+  index: number;
+  x: number;
+  width: number;
+  depth: number;
+}
 
 export interface IcicleLayout {
   /** One per hierarchy node, null when narrower than `minWidth` (not drawn). */
@@ -39,7 +56,8 @@ export interface IcicleLayout {
  * within one parent stay proportional).
  */
 export function icicleLayout(nodes: readonly HierarchyNodeData[], width: number, minWidth = 1): IcicleLayout {
-  const val = (i: number) => (Number.isFinite(nodes[i]!.maxInclusive) && nodes[i]!.maxInclusive > 0 ? nodes[i]!.maxInclusive : 0);
+  const val = (i: number) =>
+    Number.isFinite(nodes[i]!.maxInclusive) && nodes[i]!.maxInclusive > 0 ? nodes[i]!.maxInclusive : 0;
   const children: number[][] = nodes.map(() => []);
   const roots: number[] = [];
   nodes.forEach((n, i) => (n.parent >= 0 && n.parent < i ? children[n.parent]!.push(i) : roots.push(i)));
@@ -48,7 +66,10 @@ export function icicleLayout(nodes: readonly HierarchyNodeData[], width: number,
   let maxDepth = 0;
   const place = (ids: number[], x0: number, available: number, depth: number) => {
     const sum = ids.reduce((s, i) => s + val(i), 0);
-    if (sum <= 0) { for (const i of ids) geometry[i] = { x: x0, width: 0, depth }; return; }
+    if (sum <= 0) {
+      for (const i of ids) geometry[i] = { x: x0, width: 0, depth };
+      return;
+    }
     // Within a parent, px per unit is the parent's unless the children's maxima overflow it.
     let x = x0;
     for (const i of [...ids].sort(heaviestFirst)) {
@@ -71,7 +92,10 @@ export function icicleLayout(nodes: readonly HierarchyNodeData[], width: number,
   let hidden = 0;
   const bars = nodes.map((_, i) => {
     const g = geometry[i];
-    if (!g || g.width < minWidth) { hidden++; return null; }
+    if (!g || g.width < minWidth) {
+      hidden++;
+      return null;
+    }
     return { index: i, ...g };
   });
   return { bars, depth: maxDepth + 1, hidden };
@@ -91,7 +115,13 @@ export function icicleKeyAction(e: { key: string; altKey: boolean; shiftKey: boo
 }
 
 /** Carries out an action on a call site of supernode `nodeId` (opening needs a source file). */
-export function activateCallSite(how: IcicleAction | null, n: HierarchyNodeData, nodeId: string, onRequest: LinkedViewProps['onRequest'], onOpenSource: OpenSource): void {
+export function activateCallSite(
+  how: IcicleAction | null,
+  n: HierarchyNodeData,
+  nodeId: string,
+  onRequest: LinkedViewProps['onRequest'],
+  onOpenSource: OpenSource,
+): void {
   if (how === 'reveal') onRequest({ type: 'ensemble/reveal', nodeId, function: n.function });
   else if (how === 'open' && n.file) onOpenSource(n.file, n.line, n.name);
 }
@@ -100,7 +130,15 @@ const HEADER = VIEW_HEADER;
 const FOOTER = VIEW_FOOTER;
 const BAR_GAP = 1;
 
-export function SupernodeIcicleView({ data, state, detail, width, height, onRequest, onOpenSource }: SupernodeIcicleViewProps) {
+export function SupernodeIcicleView({
+  data,
+  state,
+  detail,
+  width,
+  height,
+  onRequest,
+  onOpenSource,
+}: SupernodeIcicleViewProps) {
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   const measure = useMeasureText();
   const nodes = detail.hierarchy.nodes;
@@ -112,7 +150,9 @@ export function SupernodeIcicleView({ data, state, detail, width, height, onRequ
   const borderValue = (n: HierarchyNodeData) => (borderSide === 'inclusive' ? n.maxInclusive : n.maxExclusive);
   const borderValues = nodes.map(borderValue).filter(Number.isFinite);
   // The border scale spans this supernode's call sites, so they differ from each other.
-  const domain: [number, number] = borderValues.length ? [Math.min(...borderValues), Math.max(...borderValues)] : [0, 0];
+  const domain: [number, number] = borderValues.length
+    ? [Math.min(...borderValues), Math.max(...borderValues)]
+    : [0, 0];
 
   const available = Math.max(40, height - HEADER - FOOTER);
   const rowH = Math.max(18, Math.min(28, Math.floor(available / Math.max(1, layout.depth))));
@@ -121,25 +161,52 @@ export function SupernodeIcicleView({ data, state, detail, width, height, onRequ
   const unit = data.metric.unit;
   const runs = data.selectedRuns.length;
 
-  const act = (how: IcicleAction | null, n: HierarchyNodeData) => activateCallSite(how, n, detail.nodeId, onRequest, onOpenSource);
+  const act = (how: IcicleAction | null, n: HierarchyNodeData) =>
+    activateCallSite(how, n, detail.nodeId, onRequest, onOpenSource);
   const onClick = (e: MouseEvent, n: HierarchyNodeData) => act(icicleClickAction(e), n);
   const onKey = (e: KeyboardEvent, n: HierarchyNodeData) => {
     const how = icicleKeyAction(e);
-    if (how) { e.preventDefault(); act(how, n); }
+    if (how) {
+      e.preventDefault();
+      act(how, n);
+    }
   };
 
   const notes: string[] = [];
-  if (detail.hierarchy.truncated > 0) notes.push(`${plural(detail.hierarchy.truncated, 'call site')} not shown (the lightest)`);
+  if (detail.hierarchy.truncated > 0)
+    notes.push(`${plural(detail.hierarchy.truncated, 'call site')} not shown (the lightest)`);
   if (layout.hidden > 0) notes.push(`${plural(layout.hidden, 'call site')} too narrow to draw`);
 
   const tipNode = hover !== null ? nodes[hover.index] : undefined;
   return (
-    <div className="ensemble-view ensemble-icicle" data-ensemble-view="icicle" data-drawn={drawn.length} data-hidden={layout.hidden} style={viewStyle(width, height)}>
-      <ViewHeader title={<>Call sites in <strong>{detail.label}</strong> <span className="callflow-muted">· width = max inclusive over {plural(runs, 'run')}; fill = histogram of {detail.side} over runs</span></>} />
-      {nodes.length === 0 ? <div className="callflow-empty">No call sites inside {detail.label}.</div> : (
+    <div
+      className="ensemble-view ensemble-icicle"
+      data-ensemble-view="icicle"
+      data-drawn={drawn.length}
+      data-hidden={layout.hidden}
+      style={viewStyle(width, height)}
+    >
+      <ViewHeader
+        title={
+          <>
+            Call sites in <strong>{detail.label}</strong>{' '}
+            <span className="callflow-muted">
+              · width = max inclusive over {plural(runs, 'run')}; fill = histogram of {detail.side} over runs
+            </span>
+          </>
+        }
+      />
+      {nodes.length === 0 ? (
+        <div className="callflow-empty">No call sites inside {detail.label}.</div>
+      ) : (
         <div className="ensemble-scroll" style={{ height: height - HEADER - FOOTER }}>
-          <svg width={plotW + 16} height={svgH} className="callflow-svg" role="img"
-            aria-label={`Icicle of ${nodes.length} call sites inside ${detail.label}`}>
+          <svg
+            width={plotW + 16}
+            height={svgH}
+            className="callflow-svg"
+            role="img"
+            aria-label={`Icicle of ${nodes.length} call sites inside ${detail.label}`}
+          >
             <defs>
               {drawn.map(b => (
                 <linearGradient key={b.index} id={`${uid}-g${b.index}`} x1="0" x2="1" y1="0" y2="0">
@@ -152,25 +219,64 @@ export function SupernodeIcicleView({ data, state, detail, width, height, onRequ
             {drawn.map(b => {
               const n = nodes[b.index]!;
               const missing = targetMode && n.inTarget === false;
-              const x = 8 + b.x, y = b.depth * rowH, w = Math.max(0.5, b.width - BAR_GAP), h = rowH - 2;
+              const x = 8 + b.x,
+                y = b.depth * rowH,
+                w = Math.max(0.5, b.width - BAR_GAP),
+                h = rowH - 2;
               const label = w > 14 ? truncateText(n.name, w - 8, 'detail', measure) : '';
               const bins = n.gradient.counts.length;
-              const targetBin = targetMode && !missing && n.targetValue != null && bins > 0
-                ? binOf(n.targetValue, n.gradient.min, n.gradient.max, bins) : -1;
+              const targetBin =
+                targetMode && !missing && n.targetValue != null && bins > 0
+                  ? binOf(n.targetValue, n.gradient.min, n.gradient.max, bins)
+                  : -1;
               return (
-                <g key={b.index} className={'ensemble-icicle-bar' + (missing ? ' is-missing' : '') + (hover?.index === b.index ? ' is-hover' : '')}
-                  data-bar={b.index} data-width={b.width.toFixed(3)} tabIndex={0} role="button"
+                <g
+                  key={b.index}
+                  className={
+                    'ensemble-icicle-bar' +
+                    (missing ? ' is-missing' : '') +
+                    (hover?.index === b.index ? ' is-hover' : '')
+                  }
+                  data-bar={b.index}
+                  data-width={b.width.toFixed(3)}
+                  tabIndex={0}
+                  role="button"
                   aria-label={`${n.name}: max ${formatValue(n.maxInclusive, unit)}${missing ? ', missing in the target run' : ''}`}
-                  onMouseMove={e => setHover({ index: b.index, ...pointerInView(e) })} onMouseLeave={() => setHover(null)}
-                  onFocus={() => setHover({ index: b.index, x: x + Math.min(w, 60), y: HEADER + y + rowH })} onBlur={() => setHover(null)}
-                  onClick={e => onClick(e, n)} onKeyDown={e => onKey(e, n)}>
-                  <rect className="ensemble-icicle-rect" x={x} y={y + 1} width={w} height={h}
-                    fill={missing ? 'none' : `url(#${uid}-g${b.index})`} stroke={borderColour(borderValue(n), domain)}
-                    strokeDasharray={missing ? '4 3' : undefined} />
+                  onMouseMove={e => setHover({ index: b.index, ...pointerInView(e) })}
+                  onMouseLeave={() => setHover(null)}
+                  onFocus={() => setHover({ index: b.index, x: x + Math.min(w, 60), y: HEADER + y + rowH })}
+                  onBlur={() => setHover(null)}
+                  onClick={e => onClick(e, n)}
+                  onKeyDown={e => onKey(e, n)}
+                >
+                  <rect
+                    className="ensemble-icicle-rect"
+                    x={x}
+                    y={y + 1}
+                    width={w}
+                    height={h}
+                    fill={missing ? 'none' : `url(#${uid}-g${b.index})`}
+                    stroke={borderColour(borderValue(n), domain)}
+                    strokeDasharray={missing ? '4 3' : undefined}
+                  />
                   {targetBin >= 0 ? (
-                    <line className="ensemble-target-line" x1={x + ((targetBin + 0.5) / bins) * w} x2={x + ((targetBin + 0.5) / bins) * w} y1={y + 2} y2={y + h} />
+                    <line
+                      className="ensemble-target-line"
+                      x1={x + ((targetBin + 0.5) / bins) * w}
+                      x2={x + ((targetBin + 0.5) / bins) * w}
+                      y1={y + 2}
+                      y2={y + h}
+                    />
                   ) : null}
-                  {label ? <text className={'ensemble-icicle-label' + (missing ? ' is-plain' : '')} x={x + 4} y={y + 1 + h / 2 + 4}>{label}</text> : null}
+                  {label ? (
+                    <text
+                      className={'ensemble-icicle-label' + (missing ? ' is-plain' : '')}
+                      x={x + 4}
+                      y={y + 1 + h / 2 + 4}
+                    >
+                      {label}
+                    </text>
+                  ) : null}
                 </g>
               );
             })}
@@ -179,18 +285,41 @@ export function SupernodeIcicleView({ data, state, detail, width, height, onRequ
       )}
       <div className="ensemble-footnote">
         {notes.length ? <span className="ensemble-note">{notes.join(' · ')} · </span> : null}
-        {targetMode ? <span title={`Call sites the target run ${runName(data, state.target!)} does not have are drawn unfilled with a dashed outline`}><span className="ensemble-swatch is-target" />target {runName(data, state.target!)}, dashed = missing · </span> : null}
-        <span title="Click a call site to reveal it in the Sankey; alt-click or double-click to open its source">Click: reveal in Sankey · double-click: source</span>
+        {targetMode ? (
+          <span
+            title={`Call sites the target run ${runName(data, state.target!)} does not have are drawn unfilled with a dashed outline`}
+          >
+            <span className="ensemble-swatch is-target" />
+            target {runName(data, state.target!)}, dashed = missing ·{' '}
+          </span>
+        ) : null}
+        <span title="Click a call site to reveal it in the Sankey; alt-click or double-click to open its source">
+          Click: reveal in Sankey · double-click: source
+        </span>
       </div>
       {tipNode && hover ? (
         <div className="callflow-tip" style={tipPosition(hover.x, hover.y + 12, width, height, 280, 130)}>
           <strong>{tipNode.name}</strong>
           {tipNode.file ? <div className="callflow-muted">{formatLocation(tipNode.file, tipNode.line, 48)}</div> : null}
-          <div>max inclusive {formatValue(tipNode.maxInclusive, unit)} · max exclusive {formatValue(tipNode.maxExclusive, unit)}</div>
-          <div>{detail.side}: min {formatValue(tipNode.gradient.min, unit)} · max {formatValue(tipNode.gradient.max, unit)}</div>
-          <div>present in {tipNode.present} of {plural(runs, 'run')}</div>
+          <div>
+            max inclusive {formatValue(tipNode.maxInclusive, unit)} · max exclusive{' '}
+            {formatValue(tipNode.maxExclusive, unit)}
+          </div>
+          <div>
+            {detail.side}: min {formatValue(tipNode.gradient.min, unit)} · max {formatValue(tipNode.gradient.max, unit)}
+          </div>
+          <div>
+            present in {tipNode.present} of {plural(runs, 'run')}
+          </div>
           {targetMode ? (
-            <div>target: {tipNode.inTarget === false ? 'missing' : tipNode.targetValue != null ? formatValue(tipNode.targetValue, unit) : '–'}</div>
+            <div>
+              target:{' '}
+              {tipNode.inTarget === false
+                ? 'missing'
+                : tipNode.targetValue != null
+                  ? formatValue(tipNode.targetValue, unit)
+                  : '–'}
+            </div>
           ) : null}
         </div>
       ) : null}

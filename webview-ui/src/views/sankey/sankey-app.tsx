@@ -9,7 +9,13 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CSSProperties, ReactNode } from 'react';
-import type { CallflowRequest, CallflowViewState, NodeMetricValues, SankeyData, SankeyNodeData } from '../../../../src/shared/protocol';
+import type {
+  CallflowRequest,
+  CallflowViewState,
+  NodeMetricValues,
+  SankeyData,
+  SankeyNodeData,
+} from '../../../../src/shared/protocol';
 import { ErrorPanel } from '../../components/error-panel';
 import { StatusMessage } from '../../components/status-message';
 import { useElementSize } from '../../components/use-element-size';
@@ -33,11 +39,28 @@ interface Options {
   detailsHeight: number;
   differenceColour: boolean;
 }
-const DEFAULT_OPTIONS: Options = { colourBy: 'exclusive', histScale: 'linear', histMetric: 'inclusive', bins: 20, tab: 'histogram', detailsHeight: 250, differenceColour: true };
+const DEFAULT_OPTIONS: Options = {
+  colourBy: 'exclusive',
+  histScale: 'linear',
+  histMetric: 'inclusive',
+  bins: 20,
+  tab: 'histogram',
+  detailsHeight: 250,
+  differenceColour: true,
+};
 
-interface SankeyState { data?: SankeyData; callflow?: CallflowViewState; full?: SankeyData; options?: Options }
+interface SankeyState {
+  data?: SankeyData;
+  callflow?: CallflowViewState;
+  full?: SankeyData;
+  options?: Options;
+}
 
-interface Menu { node: SankeyNodeData; x: number; y: number }
+interface Menu {
+  node: SankeyNodeData;
+  x: number;
+  y: number;
+}
 
 const BIN_CHOICES = [5, 10, 20, 40, 80];
 
@@ -58,9 +81,15 @@ export function SankeyApp() {
   const [fitted, setFitted] = useState<[number, number]>([0, 0]);
   const [axes, setAxes] = useState<{ x: string; y: string } | null>(null);
 
-  const setOption = <K extends keyof Options>(key: K, value: Options[K]): void => setOptions(o => ({ ...o, [key]: value }));
+  const setOption = <K extends keyof Options>(key: K, value: Options[K]): void =>
+    setOptions(o => ({ ...o, [key]: value }));
   useEffect(() => {
-    setViewState<SankeyState>('sankey', { ...(data ? { data } : {}), ...(callflow ? { callflow } : {}), ...(full ? { full } : {}), options });
+    setViewState<SankeyState>('sankey', {
+      ...(data ? { data } : {}),
+      ...(callflow ? { callflow } : {}),
+      ...(full ? { full } : {}),
+      options,
+    });
   }, [data, callflow, full, options]);
 
   const request = useCallback((r: CallflowRequest) => {
@@ -76,7 +105,10 @@ export function SankeyApp() {
         const cf = message.callflow ?? null;
         setCallflow(cf);
         if (!cf || cf.mode === 'single') setFull(message.data);
-        if (cf) { setBrushed(new Set(cf.brushed ?? [])); setSelected(cf.selected); }
+        if (cf) {
+          setBrushed(new Set(cf.brushed ?? []));
+          setSelected(cf.selected);
+        }
         setError(null);
         setRevealedIds(undefined); // marks belong to the graph they were asked for
         break;
@@ -95,7 +127,9 @@ export function SankeyApp() {
         break;
       case 'simulateClick': {
         // Automation: a real DOM click on the node, so the whole click path is exercised.
-        const el = [...document.querySelectorAll<SVGElement>('[data-node]')].find(e => e.dataset['node'] === message.nodeId);
+        const el = [...document.querySelectorAll<SVGElement>('[data-node]')].find(
+          e => e.dataset['node'] === message.nodeId,
+        );
         if (el) el.dispatchEvent(new MouseEvent('click', { bubbles: true }));
         else postMessage({ type: 'log', level: 'error', message: `simulateClick: no node ${message.nodeId}` });
         break;
@@ -106,75 +140,155 @@ export function SankeyApp() {
   useEffect(() => postMessage({ type: 'ready', view: 'sankey' }), []);
 
   // The correlation view's other metrics, for the selected node only.
-  useEffect(() => { if (selected) postMessage({ type: 'callflow/requestNodeMetrics', nodeId: selected }); }, [selected, full]);
+  useEffect(() => {
+    if (selected) postMessage({ type: 'callflow/requestNodeMetrics', nodeId: selected });
+  }, [selected, full]);
 
   const onRendered = useCallback(({ nodeCount, linkCount }: { nodeCount: number; linkCount: number }) => {
     postMessage({ type: 'rendered', view: 'sankey', nodeCount, linkCount });
   }, []);
-  const onRevealed = useCallback((nodeIds: string[]) => postMessage({ type: 'highlighted', view: 'sankey', nodeIds }), []);
+  const onRevealed = useCallback(
+    (nodeIds: string[]) => postMessage({ type: 'highlighted', view: 'sankey', nodeIds }),
+    [],
+  );
   const onOpenSource = useCallback((entry: SourceEntry) => {
     postMessage({ type: 'openSource', file: entry.file, line: entry.line, name: entry.name });
   }, []);
   const onSelect = useCallback((n: SankeyNodeData) => request({ type: 'callflow/select', nodeId: n.id }), [request]);
-  const onSplit = useCallback((n: SankeyNodeData) => {
-    if (n.kind && n.kind !== 'module' && n.baseId && n.baseId !== n.id) { request({ type: 'callflow/unsplit', nodeId: n.id }); return; }
-    request({ type: 'callflow/split', nodeId: n.id, mode: (n.entryCount ?? n.entries?.length ?? 0) >= 2 || (n.callers?.length ?? 0) < 2 ? 'entry' : 'caller' });
-  }, [request]);
-  const onContextMenu = useCallback((n: SankeyNodeData, at: { x: number; y: number }) => setMenu({ node: n, ...at }), []);
+  const onSplit = useCallback(
+    (n: SankeyNodeData) => {
+      if (n.kind && n.kind !== 'module' && n.baseId && n.baseId !== n.id) {
+        request({ type: 'callflow/unsplit', nodeId: n.id });
+        return;
+      }
+      request({
+        type: 'callflow/split',
+        nodeId: n.id,
+        mode: (n.entryCount ?? n.entries?.length ?? 0) >= 2 || (n.callers?.length ?? 0) < 2 ? 'entry' : 'caller',
+      });
+    },
+    [request],
+  );
+  const onContextMenu = useCallback(
+    (n: SankeyNodeData, at: { x: number; y: number }) => setMenu({ node: n, ...at }),
+    [],
+  );
 
   const mode = callflow?.mode ?? 'single';
   const second = callflow?.second;
   const colors = useThemeColors();
   const heat = useMemo(() => heatScale(colors), [colors]);
-  const colourMax = useMemo(() => (data ? sharedDomain(second ? [data, second] : [data], options.colourBy) : 0), [data, second, options.colourBy]);
-  const difference = useMemo(() => (mode === 'brush' && data && second ? exclusiveDifference(data, second) : null), [mode, data, second]);
+  const colourMax = useMemo(
+    () => (data ? sharedDomain(second ? [data, second] : [data], options.colourBy) : 0),
+    [data, second, options.colourBy],
+  );
+  const difference = useMemo(
+    () => (mode === 'brush' && data && second ? exclusiveDifference(data, second) : null),
+    [mode, data, second],
+  );
   const diffOn = difference !== null && options.differenceColour;
-  const nodeColour = useMemo(() => (diffOn ? (n: SankeyNodeData) => divergingColour(difference!.byId.get(n.id) ?? 0, difference!.bound) : undefined), [diffOn, difference]);
+  const nodeColour = useMemo(
+    () =>
+      diffOn ? (n: SankeyNodeData) => divergingColour(difference!.byId.get(n.id) ?? 0, difference!.bound) : undefined,
+    [diffOn, difference],
+  );
   const maxScale = second && mode !== 'single' ? sharedScale(fitted) : undefined;
   useEffect(() => setFitted([0, 0]), [mode]);
 
   const unit = data?.metric.unit ?? '';
-  const legend: ReactNode = diffOn
-    ? <DivergingLegend bound={difference!.bound} unit={unit} />
-    : <SequentialLegend heat={heat} max={colourMax} unit={unit} by={options.colourBy} shared={second !== undefined} />;
+  const legend: ReactNode = diffOn ? (
+    <DivergingLegend bound={difference!.bound} unit={unit} />
+  ) : (
+    <SequentialLegend heat={heat} max={colourMax} unit={unit} by={options.colourBy} shared={second !== undefined} />
+  );
 
   const graphs = useRef<HTMLDivElement>(null);
   if (!data) {
-    return error
-      ? <div className="view-error"><ErrorPanel title="Could not show the call graph" message={error} /></div>
-      : <StatusMessage title="Loading call graph…" busy />;
+    return error ? (
+      <div className="view-error">
+        <ErrorPanel title="Could not show the call graph" message={error} />
+      </div>
+    ) : (
+      <StatusMessage title="Loading call graph…" busy />
+    );
   }
   // After a split the selected supernode lives on in its largest part (parts come largest first); after an un-split, in its base.
   const pool = (full ?? data).nodes;
   const selectedNode = selected
-    ? pool.find(n => n.id === selected) ?? pool.find(n => n.baseId === selected) ?? pool.find(n => n.id === pool.find(m => m.id === selected)?.baseId) ?? null
+    ? (pool.find(n => n.id === selected) ??
+      pool.find(n => n.baseId === selected) ??
+      pool.find(n => n.id === pool.find(m => m.id === selected)?.baseId) ??
+      null)
     : null;
   const common = {
-    onRendered, onOpenSource, revealedIds, onRevealed, onSelect, onSplit, onContextMenu,
-    colourBy: options.colourBy, colourMax, nodeColour, zoomable: true, zoomResetKey: zoomKey,
-    miniHistogram: { metric: options.histMetric, scale: options.histScale }, selectedId: selected,
+    onRendered,
+    onOpenSource,
+    revealedIds,
+    onRevealed,
+    onSelect,
+    onSplit,
+    onContextMenu,
+    colourBy: options.colourBy,
+    colourMax,
+    nodeColour,
+    zoomable: true,
+    zoomResetKey: zoomKey,
+    miniHistogram: { metric: options.histMetric, scale: options.histScale },
+    selectedId: selected,
   };
   return (
-    <div className="view-stack callflow-app" onClick={() => setMenu(null)} onKeyDown={e => { if (e.key === 'Escape') setMenu(null); }}>
+    <div
+      className="view-stack callflow-app"
+      onClick={() => setMenu(null)}
+      onKeyDown={e => {
+        if (e.key === 'Escape') setMenu(null);
+      }}
+    >
       {error ? (
         <div className="view-banner">
           <ErrorPanel title="Could not update the call graph" message={error} onDismiss={() => setError(null)} />
         </div>
       ) : null}
       <Toolbar
-        options={options} setOption={setOption} mode={mode} brushedCount={brushed.size} total={data.contexts?.count ?? 0}
-        canCompare={callflow?.canCompare ?? false} splits={data.splits?.length ?? 0} hasDifference={difference !== null}
-        onMode={m => request({ type: 'callflow/mode', mode: m })} onResetZoom={() => setZoomKey(k => k + 1)}
+        options={options}
+        setOption={setOption}
+        mode={mode}
+        brushedCount={brushed.size}
+        total={data.contexts?.count ?? 0}
+        canCompare={callflow?.canCompare ?? false}
+        splits={data.splits?.length ?? 0}
+        hasDifference={difference !== null}
+        onMode={m => request({ type: 'callflow/mode', mode: m })}
+        onResetZoom={() => setZoomKey(k => k + 1)}
         onClearBrush={() => request({ type: 'callflow/brush', contexts: null })}
         legend={second ? legend : null}
       />
       <div className="callflow-graphs" ref={graphs}>
         {second ? (
           <>
-            <SankeyView {...common} data={data} legend={legend} maxScale={maxScale} onFitted={s => setFitted(f => (f[0] === s ? f : [s, f[1]]))}
-              caption={<GraphCaption label={callflow?.labels?.[0] ?? data.title} data={data} />} />
-            <SankeyView {...common} data={second} legend={legend} maxScale={maxScale} onFitted={s => setFitted(f => (f[1] === s ? f : [f[0], s]))}
-              onRendered={undefined} caption={<GraphCaption label={callflow?.labels?.[1] ?? second.title} data={second} relativeTo={mode === 'sideBySide' ? data : undefined} />} />
+            <SankeyView
+              {...common}
+              data={data}
+              legend={legend}
+              maxScale={maxScale}
+              onFitted={s => setFitted(f => (f[0] === s ? f : [s, f[1]]))}
+              caption={<GraphCaption label={callflow?.labels?.[0] ?? data.title} data={data} />}
+            />
+            <SankeyView
+              {...common}
+              data={second}
+              legend={legend}
+              maxScale={maxScale}
+              onFitted={s => setFitted(f => (f[1] === s ? f : [f[0], s]))}
+              onRendered={undefined}
+              caption={
+                <GraphCaption
+                  label={callflow?.labels?.[1] ?? second.title}
+                  data={second}
+                  relativeTo={mode === 'sideBySide' ? data : undefined}
+                />
+              }
+            />
           </>
         ) : (
           <SankeyView {...common} data={data} legend={legend} />
@@ -182,48 +296,151 @@ export function SankeyApp() {
       </div>
       <Resizer height={options.detailsHeight} onResize={h => setOption('detailsHeight', h)} />
       <Details
-        height={options.detailsHeight} options={options} setOption={setOption} data={full ?? data} node={selectedNode}
-        brushed={brushed} onBrush={contexts => request({ type: 'callflow/brush', contexts })}
-        nodeMetrics={nodeMetrics?.nodeId === selected ? nodeMetrics.metrics : null} axes={axes} setAxes={setAxes}
+        height={options.detailsHeight}
+        options={options}
+        setOption={setOption}
+        data={full ?? data}
+        node={selectedNode}
+        brushed={brushed}
+        onBrush={contexts => request({ type: 'callflow/brush', contexts })}
+        nodeMetrics={nodeMetrics?.nodeId === selected ? nodeMetrics.metrics : null}
+        axes={axes}
+        setAxes={setAxes}
       />
-      {menu ? <ContextMenu menu={menu} data={data} request={request} onOpenSource={onOpenSource} close={() => setMenu(null)} /> : null}
+      {menu ? (
+        <ContextMenu
+          menu={menu}
+          data={data}
+          request={request}
+          onOpenSource={onOpenSource}
+          close={() => setMenu(null)}
+        />
+      ) : null}
     </div>
   );
 }
 
-function Toolbar({ options, setOption, mode, brushedCount, total, canCompare, splits, hasDifference, onMode, onResetZoom, onClearBrush, legend }: {
-  options: Options; setOption: <K extends keyof Options>(k: K, v: Options[K]) => void; mode: CallflowViewState['mode'];
-  brushedCount: number; total: number; canCompare: boolean; splits: number; hasDifference: boolean;
-  onMode: (m: CallflowViewState['mode']) => void; onResetZoom: () => void; onClearBrush: () => void; legend: ReactNode;
+function Toolbar({
+  options,
+  setOption,
+  mode,
+  brushedCount,
+  total,
+  canCompare,
+  splits,
+  hasDifference,
+  onMode,
+  onResetZoom,
+  onClearBrush,
+  legend,
+}: {
+  options: Options;
+  setOption: <K extends keyof Options>(k: K, v: Options[K]) => void;
+  mode: CallflowViewState['mode'];
+  brushedCount: number;
+  total: number;
+  canCompare: boolean;
+  splits: number;
+  hasDifference: boolean;
+  onMode: (m: CallflowViewState['mode']) => void;
+  onResetZoom: () => void;
+  onClearBrush: () => void;
+  legend: ReactNode;
 }) {
   return (
     <div className="callflow-toolbar" role="toolbar" aria-label="Call graph options">
-      <Segmented label="Colour" value={options.colourBy} choices={[['exclusive', 'Exclusive'], ['inclusive', 'Inclusive']]} onChange={v => setOption('colourBy', v)} />
-      <Segmented label="Histograms" value={options.histScale} choices={[['linear', 'Linear'], ['log', 'Log']]} onChange={v => setOption('histScale', v)} />
-      <Segmented label="View" value={mode} choices={[
-        ['single', 'One graph'],
-        ['brush', brushedCount > 0 ? `Split by selection (${brushedCount}/${total})` : 'Split by selection'],
-        ...(canCompare ? [['sideBySide', 'Side by side'] as ['sideBySide', string]] : []),
-      ]} onChange={onMode} disabled={v => (v === 'brush' ? brushedCount === 0 || brushedCount >= total : false)} />
+      <Segmented
+        label="Colour"
+        value={options.colourBy}
+        choices={[
+          ['exclusive', 'Exclusive'],
+          ['inclusive', 'Inclusive'],
+        ]}
+        onChange={v => setOption('colourBy', v)}
+      />
+      <Segmented
+        label="Histograms"
+        value={options.histScale}
+        choices={[
+          ['linear', 'Linear'],
+          ['log', 'Log'],
+        ]}
+        onChange={v => setOption('histScale', v)}
+      />
+      <Segmented
+        label="View"
+        value={mode}
+        choices={[
+          ['single', 'One graph'],
+          ['brush', brushedCount > 0 ? `Split by selection (${brushedCount}/${total})` : 'Split by selection'],
+          ...(canCompare ? [['sideBySide', 'Side by side'] as ['sideBySide', string]] : []),
+        ]}
+        onChange={onMode}
+        disabled={v => (v === 'brush' ? brushedCount === 0 || brushedCount >= total : false)}
+      />
       {hasDifference ? (
-        <label className="callflow-check"><input type="checkbox" checked={options.differenceColour} onChange={e => setOption('differenceColour', e.target.checked)} /> Colour by difference</label>
+        <label className="callflow-check">
+          <input
+            type="checkbox"
+            checked={options.differenceColour}
+            onChange={e => setOption('differenceColour', e.target.checked)}
+          />{' '}
+          Colour by difference
+        </label>
       ) : null}
-      {brushedCount > 0 ? <button className="callflow-button" onClick={onClearBrush}>Clear brush</button> : null}
-      <button className="callflow-button" onClick={onResetZoom} title="Zoom with the wheel, pan by dragging the background">Reset zoom</button>
-      {splits > 0 ? <span className="callflow-muted">{splits} split{splits === 1 ? '' : 's'} · double-click a part to undo</span> : null}
+      {brushedCount > 0 ? (
+        <button className="callflow-button" onClick={onClearBrush}>
+          Clear brush
+        </button>
+      ) : null}
+      <button
+        className="callflow-button"
+        onClick={onResetZoom}
+        title="Zoom with the wheel, pan by dragging the background"
+      >
+        Reset zoom
+      </button>
+      {splits > 0 ? (
+        <span className="callflow-muted">
+          {splits} split{splits === 1 ? '' : 's'} · double-click a part to undo
+        </span>
+      ) : null}
       <span className="callflow-toolbar-spacer" />
       {legend}
     </div>
   );
 }
 
-function SequentialLegend({ heat, max, unit, by, shared }: { heat: (t: number) => string; max: number; unit: string; by: ColourBy; shared: boolean }) {
+function SequentialLegend({
+  heat,
+  max,
+  unit,
+  by,
+  shared,
+}: {
+  heat: (t: number) => string;
+  max: number;
+  unit: string;
+  by: ColourBy;
+  shared: boolean;
+}) {
   const stops = Array.from({ length: 11 }, (_, i) => heat((i / 10) ** 2));
   return (
-    <div className="sankey-legend" role="img" aria-label={`Node colour: ${by} value from 0 to ${formatValue(max, unit)}`}>
-      <div className="sankey-legend-title">{by === 'exclusive' ? 'Exclusive' : 'Inclusive'}{shared ? ' (shared scale)' : ''}</div>
+    <div
+      className="sankey-legend"
+      role="img"
+      aria-label={`Node colour: ${by} value from 0 to ${formatValue(max, unit)}`}
+    >
+      <div className="sankey-legend-title">
+        {by === 'exclusive' ? 'Exclusive' : 'Inclusive'}
+        {shared ? ' (shared scale)' : ''}
+      </div>
       <div className="sankey-legend-bar" style={{ background: `linear-gradient(to right, ${stops.join(', ')})` }} />
-      <div className="sankey-legend-ticks" aria-hidden="true"><span>0</span><span>{formatValue(max / 4, unit)}</span><span>{formatValue(max, unit)}</span></div>
+      <div className="sankey-legend-ticks" aria-hidden="true">
+        <span>0</span>
+        <span>{formatValue(max / 4, unit)}</span>
+        <span>{formatValue(max, unit)}</span>
+      </div>
     </div>
   );
 }
@@ -231,10 +448,18 @@ function SequentialLegend({ heat, max, unit, by, shared }: { heat: (t: number) =
 function DivergingLegend({ bound, unit }: { bound: number; unit: string }) {
   const stops = Array.from({ length: 11 }, (_, i) => divergingColour((i / 5 - 1) * bound, bound));
   return (
-    <div className="sankey-legend" role="img" aria-label={`Node colour: exclusive per rank, brushed minus the rest, from −${formatValue(bound, unit)} to +${formatValue(bound, unit)}`}>
+    <div
+      className="sankey-legend"
+      role="img"
+      aria-label={`Node colour: exclusive per rank, brushed minus the rest, from −${formatValue(bound, unit)} to +${formatValue(bound, unit)}`}
+    >
       <div className="sankey-legend-title">Exclusive per rank: brushed − rest</div>
       <div className="sankey-legend-bar" style={{ background: `linear-gradient(to right, ${stops.join(', ')})` }} />
-      <div className="sankey-legend-ticks is-diverging" aria-hidden="true"><span>−{formatValue(bound, unit)}</span><span>0</span><span>+{formatValue(bound, unit)}</span></div>
+      <div className="sankey-legend-ticks is-diverging" aria-hidden="true">
+        <span>−{formatValue(bound, unit)}</span>
+        <span>0</span>
+        <span>+{formatValue(bound, unit)}</span>
+      </div>
     </div>
   );
 }
@@ -243,7 +468,11 @@ function GraphCaption({ label, data, relativeTo }: { label: string; data: Sankey
   return (
     <>
       <span className="sankey-caption-title">{label}</span>
-      <span className="callflow-muted"> · total {formatValue(data.total, data.metric.unit)}{relativeTo && relativeTo.total > 0 ? ` (${(data.total / relativeTo.total).toFixed(2)}× A)` : ''}</span>
+      <span className="callflow-muted">
+        {' '}
+        · total {formatValue(data.total, data.metric.unit)}
+        {relativeTo && relativeTo.total > 0 ? ` (${(data.total / relativeTo.total).toFixed(2)}× A)` : ''}
+      </span>
     </>
   );
 }
@@ -251,18 +480,53 @@ function GraphCaption({ label, data, relativeTo }: { label: string; data: Sankey
 function Resizer({ height, onResize }: { height: number; onResize: (h: number) => void }) {
   const start = useRef<{ y: number; h: number } | null>(null);
   return (
-    <div className="callflow-resizer" role="separator" aria-orientation="horizontal" aria-label="Resize the histogram and correlation views" tabIndex={0}
-      onKeyDown={e => { if (e.key === 'ArrowUp') onResize(Math.min(600, height + 20)); if (e.key === 'ArrowDown') onResize(Math.max(120, height - 20)); }}
-      onPointerDown={e => { start.current = { y: e.clientY, h: height }; e.currentTarget.setPointerCapture(e.pointerId); }}
-      onPointerMove={e => { if (start.current) onResize(Math.max(120, Math.min(window.innerHeight - 160, start.current.h + start.current.y - e.clientY))); }}
-      onPointerUp={() => { start.current = null; }} />
+    <div
+      className="callflow-resizer"
+      role="separator"
+      aria-orientation="horizontal"
+      aria-label="Resize the histogram and correlation views"
+      tabIndex={0}
+      onKeyDown={e => {
+        if (e.key === 'ArrowUp') onResize(Math.min(600, height + 20));
+        if (e.key === 'ArrowDown') onResize(Math.max(120, height - 20));
+      }}
+      onPointerDown={e => {
+        start.current = { y: e.clientY, h: height };
+        e.currentTarget.setPointerCapture(e.pointerId);
+      }}
+      onPointerMove={e => {
+        if (start.current)
+          onResize(Math.max(120, Math.min(window.innerHeight - 160, start.current.h + start.current.y - e.clientY)));
+      }}
+      onPointerUp={() => {
+        start.current = null;
+      }}
+    />
   );
 }
 
-function Details({ height, options, setOption, data, node, brushed, onBrush, nodeMetrics, axes, setAxes }: {
-  height: number; options: Options; setOption: <K extends keyof Options>(k: K, v: Options[K]) => void; data: SankeyData;
-  node: SankeyNodeData | null; brushed: ReadonlySet<number>; onBrush: (c: number[] | null) => void;
-  nodeMetrics: NodeMetricValues[] | null; axes: { x: string; y: string } | null; setAxes: (a: { x: string; y: string }) => void;
+function Details({
+  height,
+  options,
+  setOption,
+  data,
+  node,
+  brushed,
+  onBrush,
+  nodeMetrics,
+  axes,
+  setAxes,
+}: {
+  height: number;
+  options: Options;
+  setOption: <K extends keyof Options>(k: K, v: Options[K]) => void;
+  data: SankeyData;
+  node: SankeyNodeData | null;
+  brushed: ReadonlySet<number>;
+  onBrush: (c: number[] | null) => void;
+  nodeMetrics: NodeMetricValues[] | null;
+  axes: { x: string; y: string } | null;
+  setAxes: (a: { x: string; y: string }) => void;
 }) {
   const body = useRef<HTMLDivElement>(null);
   const size = useElementSize(body);
@@ -280,68 +544,186 @@ function Details({ height, options, setOption, data, node, brushed, onBrush, nod
   }, [node, nodeMetrics, data.metric]);
   const ownKey = `${data.metric.name}|inclusive`;
   const other = series.find(s => !s.key.startsWith(`${data.metric.name}|`) && s.key.endsWith('|inclusive'));
-  const xKey = axes && series.some(s => s.key === axes.x) ? axes.x : series.some(s => s.key === ownKey) ? ownKey : series[0]?.key;
-  const yKey = axes && series.some(s => s.key === axes.y) ? axes.y : other?.key ?? `${data.metric.name}|exclusive`;
-  const xs = series.find(s => s.key === xKey), ys = series.find(s => s.key === yKey);
+  const xKey =
+    axes && series.some(s => s.key === axes.x) ? axes.x : series.some(s => s.key === ownKey) ? ownKey : series[0]?.key;
+  const yKey = axes && series.some(s => s.key === axes.y) ? axes.y : (other?.key ?? `${data.metric.name}|exclusive`);
+  const xs = series.find(s => s.key === xKey),
+    ys = series.find(s => s.key === yKey);
   return (
     <section className="callflow-details" style={{ height } as CSSProperties} aria-label="Selected node">
       <div className="callflow-details-bar">
         <div className="callflow-tabs" role="tablist">
           {(['histogram', 'correlation'] as const).map(t => (
-            <button key={t} role="tab" aria-selected={options.tab === t} className={'callflow-tab' + (options.tab === t ? ' is-on' : '')} data-tab={t} onClick={() => setOption('tab', t)}>
+            <button
+              key={t}
+              role="tab"
+              aria-selected={options.tab === t}
+              className={'callflow-tab' + (options.tab === t ? ' is-on' : '')}
+              data-tab={t}
+              onClick={() => setOption('tab', t)}
+            >
               {t === 'histogram' ? 'Histogram' : 'Correlation'}
             </button>
           ))}
         </div>
-        <span className="callflow-details-title">{node ? <>{node.label} <span className="callflow-muted">· {node.module}</span></> : <span className="callflow-muted">Click a node to see its ranks</span>}</span>
+        <span className="callflow-details-title">
+          {node ? (
+            <>
+              {node.label} <span className="callflow-muted">· {node.module}</span>
+            </>
+          ) : (
+            <span className="callflow-muted">Click a node to see its ranks</span>
+          )}
+        </span>
         <span className="callflow-toolbar-spacer" />
         {options.tab === 'histogram' ? (
           <>
-            <Segmented label="Value" value={options.histMetric} choices={[['inclusive', 'Inclusive'], ['exclusive', 'Exclusive']]} onChange={v => setOption('histMetric', v)} />
-            <label className="callflow-select">Bins <select value={options.bins} onChange={e => setOption('bins', Number(e.target.value))}>
-              {BIN_CHOICES.map(b => <option key={b} value={b}>{b}</option>)}
-            </select></label>
+            <Segmented
+              label="Value"
+              value={options.histMetric}
+              choices={[
+                ['inclusive', 'Inclusive'],
+                ['exclusive', 'Exclusive'],
+              ]}
+              onChange={v => setOption('histMetric', v)}
+            />
+            <label className="callflow-select">
+              Bins{' '}
+              <select value={options.bins} onChange={e => setOption('bins', Number(e.target.value))}>
+                {BIN_CHOICES.map(b => (
+                  <option key={b} value={b}>
+                    {b}
+                  </option>
+                ))}
+              </select>
+            </label>
           </>
         ) : series.length >= 2 ? (
           <>
-            <label className="callflow-select">X <select value={xKey} onChange={e => setAxes({ x: e.target.value, y: yKey })}>{series.map(s => <option key={s.key} value={s.key}>{s.label}</option>)}</select></label>
-            <label className="callflow-select">Y <select value={yKey} onChange={e => setAxes({ x: xKey!, y: e.target.value })}>{series.map(s => <option key={s.key} value={s.key}>{s.label}</option>)}</select></label>
+            <label className="callflow-select">
+              X{' '}
+              <select value={xKey} onChange={e => setAxes({ x: e.target.value, y: yKey })}>
+                {series.map(s => (
+                  <option key={s.key} value={s.key}>
+                    {s.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="callflow-select">
+              Y{' '}
+              <select value={yKey} onChange={e => setAxes({ x: xKey!, y: e.target.value })}>
+                {series.map(s => (
+                  <option key={s.key} value={s.key}>
+                    {s.label}
+                  </option>
+                ))}
+              </select>
+            </label>
           </>
         ) : null}
       </div>
       <div className="callflow-details-body" ref={body}>
         {!node ? null : !size ? null : options.tab === 'histogram' ? (
-          <HistogramView data={data} node={node} metric={options.histMetric} yScale={options.histScale} bins={options.bins}
-            width={size.width} height={size.height - 20} brushed={brushed} onBrush={onBrush} />
+          <HistogramView
+            data={data}
+            node={node}
+            metric={options.histMetric}
+            yScale={options.histScale}
+            bins={options.bins}
+            width={size.width}
+            height={size.height - 20}
+            brushed={brushed}
+            onBrush={onBrush}
+          />
         ) : xs && ys ? (
-          <CorrelationView x={xs} y={ys} contexts={data.contexts?.indices ?? []} labels={data.contexts?.labels ?? []}
-            brushed={brushed} onBrush={onBrush} width={size.width} height={size.height - 20} />
-        ) : <div className="callflow-empty">No per-rank values for {node.label}.</div>}
+          <CorrelationView
+            x={xs}
+            y={ys}
+            contexts={data.contexts?.indices ?? []}
+            labels={data.contexts?.labels ?? []}
+            brushed={brushed}
+            onBrush={onBrush}
+            width={size.width}
+            height={size.height - 20}
+          />
+        ) : (
+          <div className="callflow-empty">No per-rank values for {node.label}.</div>
+        )}
       </div>
     </section>
   );
 }
 
-function ContextMenu({ menu, data, request, onOpenSource, close }: {
-  menu: Menu; data: SankeyData; request: (r: CallflowRequest) => void; onOpenSource: (e: SourceEntry) => void; close: () => void;
+function ContextMenu({
+  menu,
+  data,
+  request,
+  onOpenSource,
+  close,
+}: {
+  menu: Menu;
+  data: SankeyData;
+  request: (r: CallflowRequest) => void;
+  onOpenSource: (e: SourceEntry) => void;
+  close: () => void;
 }) {
   const n = menu.node;
   const entries = n.entryCount ?? n.entries?.length ?? 0;
   const callers = n.callers?.length ?? 0;
-  const isSplit = (n.baseId !== undefined && n.baseId !== n.id) || (data.splits ?? []).some(s => s.node === n.id) || (data.reveal ?? []).some(r => r.node === (n.baseId ?? n.id));
+  const isSplit =
+    (n.baseId !== undefined && n.baseId !== n.id) ||
+    (data.splits ?? []).some(s => s.node === n.id) ||
+    (data.reveal ?? []).some(r => r.node === (n.baseId ?? n.id));
   const items: { label: string; run: () => void; disabled?: boolean }[] = [
     { label: 'Select', run: () => request({ type: 'callflow/select', nodeId: n.id }) },
-    { label: `Split by entry function (${entries})`, run: () => request({ type: 'callflow/split', nodeId: n.id, mode: 'entry' }), disabled: entries < 2 && n.kind === 'module' },
-    { label: `Split by caller (${callers})`, run: () => request({ type: 'callflow/split', nodeId: n.id, mode: 'caller' }), disabled: callers < 2 && n.kind === 'module' },
+    {
+      label: `Split by entry function (${entries})`,
+      run: () => request({ type: 'callflow/split', nodeId: n.id, mode: 'entry' }),
+      disabled: entries < 2 && n.kind === 'module',
+    },
+    {
+      label: `Split by caller (${callers})`,
+      run: () => request({ type: 'callflow/split', nodeId: n.id, mode: 'caller' }),
+      disabled: callers < 2 && n.kind === 'module',
+    },
     ...(isSplit ? [{ label: 'Un-split', run: () => request({ type: 'callflow/unsplit', nodeId: n.id }) }] : []),
-    ...(n.entries ?? []).slice(0, 5).filter(() => entries >= 2).map(e => ({ label: `Reveal ${e.name}`, run: () => request({ type: 'callflow/reveal', nodeId: n.id, function: e.name }) })),
-    ...(n.entries ?? []).slice(0, 3).filter(e => e.file).map(e => ({ label: `Go to ${e.name}${e.line !== null ? ` (line ${e.line})` : ''}`, run: () => onOpenSource({ file: e.file!, line: e.line, name: e.name }) })),
+    ...(n.entries ?? [])
+      .slice(0, 5)
+      .filter(() => entries >= 2)
+      .map(e => ({
+        label: `Reveal ${e.name}`,
+        run: () => request({ type: 'callflow/reveal', nodeId: n.id, function: e.name }),
+      })),
+    ...(n.entries ?? [])
+      .slice(0, 3)
+      .filter(e => e.file)
+      .map(e => ({
+        label: `Go to ${e.name}${e.line !== null ? ` (line ${e.line})` : ''}`,
+        run: () => onOpenSource({ file: e.file!, line: e.line, name: e.name }),
+      })),
   ];
   return (
-    <div className="callflow-menu" role="menu" style={{ left: Math.min(menu.x, window.innerWidth - 260), top: Math.min(menu.y, window.innerHeight - 240) }} onClick={e => e.stopPropagation()}>
+    <div
+      className="callflow-menu"
+      role="menu"
+      style={{ left: Math.min(menu.x, window.innerWidth - 260), top: Math.min(menu.y, window.innerHeight - 240) }}
+      onClick={e => e.stopPropagation()}
+    >
       <div className="callflow-menu-title">{n.label}</div>
       {items.map(i => (
-        <button key={i.label} role="menuitem" className="callflow-menu-item" disabled={i.disabled} onClick={() => { close(); i.run(); }}>{i.label}</button>
+        <button
+          key={i.label}
+          role="menuitem"
+          className="callflow-menu-item"
+          disabled={i.disabled}
+          onClick={() => {
+            close();
+            i.run();
+          }}
+        >
+          {i.label}
+        </button>
       ))}
     </div>
   );

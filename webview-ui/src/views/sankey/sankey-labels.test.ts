@@ -29,7 +29,10 @@ describe('placeLabels', () => {
     assert.equal(labels.length, fixture.nodes.length);
     for (const l of labels) assert.equal(l.lines.length, 2, l.nodeId);
     const stencil = labels.find(l => l.nodeId === 'heat/libstencil.so')!;
-    assert.deepEqual(stencil.lines.map(l => l.text), ['libstencil.so', '48.2 s · 58.3%']);
+    assert.deepEqual(
+      stencil.lines.map(l => l.text),
+      ['libstencil.so', '48.2 s · 58.3%'],
+    );
     assertNoOverlap(labels);
   });
 
@@ -51,7 +54,11 @@ describe('placeLabels', () => {
   });
 
   test('labels stay inside the box', () => {
-    for (const [w, h] of [[1200, 700], [640, 360], [360, 200]] as const) {
+    for (const [w, h] of [
+      [1200, 700],
+      [640, 360],
+      [360, 200],
+    ] as const) {
       const layout = layoutSankey(fixture, { width: w, height: h });
       for (const l of placeLabels(layout, { unit: 's', measure: estimateText })) {
         assert.ok(l.top >= 0 && l.bottom <= h, `${l.nodeId} vertically inside at ${w}×${h}`);
@@ -97,7 +104,8 @@ describe('placeLabels', () => {
     const layout = layoutSankey(fixture, { width: 500, height: 500 });
     const labels = placeLabels(layout, { unit: 's', measure: estimateText });
     assert.equal(labels.length, fixture.nodes.length);
-    for (const l of labels) for (const line of l.lines) assert.equal(line.text, line.full, `${l.nodeId}: "${line.text}" untruncated`);
+    for (const l of labels)
+      for (const line of l.lines) assert.equal(line.text, line.full, `${l.nodeId}: "${line.text}" untruncated`);
     const byId = new Map(labels.map(l => [l.nodeId, l]));
     const halo = byId.get('heat/libhalo.so')!;
     const mpi = byId.get('heat/libhalo.so/libminimpi.so')!;
@@ -107,12 +115,30 @@ describe('placeLabels', () => {
 
   test('crowded columns drop second lines, then labels, but never overlap', () => {
     const nodes: SankeyNodeData[] = [
-      { id: 'root', label: 'root', module: 'root', inclusive: 100, exclusive: 0, share: 1, imbalance: 1, entry: { name: 'main', file: null, line: null } },
+      {
+        id: 'root',
+        label: 'root',
+        module: 'root',
+        inclusive: 100,
+        exclusive: 0,
+        share: 1,
+        imbalance: 1,
+        entry: { name: 'main', file: null, line: null },
+      },
     ];
     const links: SankeyData['links'] = [];
     for (let i = 0; i < 30; i++) {
       const v = 100 / 30;
-      nodes.push({ id: `m${i}`, label: `libmod${i}.so`, module: `libmod${i}.so`, inclusive: v, exclusive: v, share: v / 100, imbalance: 1, entry: { name: 'f', file: null, line: null } });
+      nodes.push({
+        id: `m${i}`,
+        label: `libmod${i}.so`,
+        module: `libmod${i}.so`,
+        inclusive: v,
+        exclusive: v,
+        share: v / 100,
+        imbalance: 1,
+        entry: { name: 'f', file: null, line: null },
+      });
       links.push({ source: 'root', target: `m${i}`, value: v });
     }
     const data: SankeyData = { title: 'crowded', metric: { name: 'time', unit: 's' }, total: 100, nodes, links };
@@ -126,7 +152,10 @@ describe('placeLabels', () => {
   test('labelLines formats the value with the unit and the share', () => {
     const layout = layoutSankey(fixture, { width: 800, height: 500 });
     const reentry = layout.nodes.find(n => n.id === 'heat/libminimpi.so/heat')!;
-    assert.deepEqual(labelLines(reentry, 's').map(l => l.text), ['heat', '900 ms · 1.1%']);
+    assert.deepEqual(
+      labelLines(reentry, 's').map(l => l.text),
+      ['heat', '900 ms · 1.1%'],
+    );
   });
 
   test('an empty layout has no labels', () => {

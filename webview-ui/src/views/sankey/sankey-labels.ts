@@ -12,7 +12,11 @@ import { truncateText } from '../../text-measure';
 import type { MeasureText, TextStyle } from '../../text-measure';
 import type { PositionedNode, SankeyLayout } from './sankey-layout';
 
-export interface LabelLine { text: string; style: TextStyle; /** Untruncated text, for a title when truncated. */ full: string }
+export interface LabelLine {
+  text: string;
+  style: TextStyle;
+  /** Untruncated text, for a title when truncated. */ full: string;
+}
 
 export interface NodeLabel {
   nodeId: string;
@@ -62,7 +66,10 @@ export function placeLabels(layout: SankeyLayout, options: LabelOptions): NodeLa
   const columnX = new Map<number, { x0: number; x1: number }>();
   for (const n of layout.nodes) {
     const c = columnX.get(n.layer);
-    if (c) { c.x0 = Math.min(c.x0, n.x0); c.x1 = Math.max(c.x1, n.x1); } else columnX.set(n.layer, { x0: n.x0, x1: n.x1 });
+    if (c) {
+      c.x0 = Math.min(c.x0, n.x0);
+      c.x1 = Math.max(c.x1, n.x1);
+    } else columnX.set(n.layer, { x0: n.x0, x1: n.x1 });
   }
   const layers = [...columnX.keys()].sort((a, b) => a - b);
   const sideOf = (layer: number): 'left' | 'right' => {
@@ -86,7 +93,14 @@ export function placeLabels(layout: SankeyLayout, options: LabelOptions): NodeLa
 
   // Pass 1, vertical: within a column the biggest nodes choose first; a label that would overlap
   // one already placed loses its second line, then its place.
-  interface Draft { node: PositionedNode; side: 'left' | 'right'; lines: Array<{ text: string; style: TextStyle }>; top: number; bottom: number; width?: number }
+  interface Draft {
+    node: PositionedNode;
+    side: 'left' | 'right';
+    lines: Array<{ text: string; style: TextStyle }>;
+    top: number;
+    bottom: number;
+    width?: number;
+  }
   const placed = new Map<number, Array<[number, number]>>();
   const drafts: Draft[] = [];
   const order = [...layout.nodes].sort((a, b) => b.value - a.value || a.y0 - b.y0);
@@ -119,7 +133,9 @@ export function placeLabels(layout: SankeyLayout, options: LabelOptions): NodeLa
   const keyOf = new Map<Draft, number>(drafts.map(d => [d, gapOf.get(d.node.layer)!.key]));
   const roomIn = (d: Draft, side: 'left' | 'right'): number => {
     const g = gapAt(d.node.layer, side);
-    const level = drafts.filter(o => o !== d && o.side !== side && keyOf.get(o) === g.key && o.top < d.bottom + 2 && o.bottom > d.top - 2);
+    const level = drafts.filter(
+      o => o !== d && o.side !== side && keyOf.get(o) === g.key && o.top < d.bottom + 2 && o.bottom > d.top - 2,
+    );
     if (!level.length) return g.room;
     const assigned = level.filter(o => o.width !== undefined);
     return assigned.length
@@ -146,10 +162,16 @@ export function placeLabels(layout: SankeyLayout, options: LabelOptions): NodeLa
     if (!lines.length || lines[0]!.style !== 'title' || lines[0]!.text === '…') continue;
     const x = d.side === 'right' ? d.node.x1 + gap : d.node.x0 - gap;
     labels.push({
-      nodeId: d.node.id, side: d.side, x,
+      nodeId: d.node.id,
+      side: d.side,
+      x,
       // First baseline: the title's line box top plus its ascent.
       y: d.top + lh[lines[0]!.style] * 0.75,
-      anchor: d.side === 'right' ? 'start' : 'end', lines, top: d.top, bottom: d.bottom, width: d.width,
+      anchor: d.side === 'right' ? 'start' : 'end',
+      lines,
+      top: d.top,
+      bottom: d.bottom,
+      width: d.width,
     });
   }
   return labels;

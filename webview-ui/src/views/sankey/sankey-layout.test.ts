@@ -9,8 +9,15 @@ const fixture: SankeyData = heatStencil;
 
 function node(id: string, inclusive: number, extra: Partial<SankeyNodeData> = {}): SankeyNodeData {
   return {
-    id, label: id, module: id, inclusive, exclusive: inclusive, share: 0, imbalance: 1,
-    entry: { name: `${id}_main`, file: null, line: null }, ...extra,
+    id,
+    label: id,
+    module: id,
+    inclusive,
+    exclusive: inclusive,
+    share: 0,
+    imbalance: 1,
+    entry: { name: `${id}_main`, file: null, line: null },
+    ...extra,
   };
 }
 
@@ -48,7 +55,10 @@ describe('layoutSankey on the heat-stencil fixture', () => {
   test('every node gets finite coordinates inside the box', () => {
     assertInside(layout, width, height);
     for (const n of layout.nodes) {
-      assert.ok(n.x0 >= DEFAULT_MARGIN.left - 1e-9 && n.x1 <= width - DEFAULT_MARGIN.right + 1e-9, `${n.id} inside the margins`);
+      assert.ok(
+        n.x0 >= DEFAULT_MARGIN.left - 1e-9 && n.x1 <= width - DEFAULT_MARGIN.right + 1e-9,
+        `${n.id} inside the margins`,
+      );
     }
   });
 
@@ -68,7 +78,10 @@ describe('layoutSankey on the heat-stencil fixture', () => {
   test('link widths are proportional to values', () => {
     assert.ok(layout.scale > 0);
     for (const l of layout.links) {
-      assert.ok(Math.abs(l.width - l.value * layout.scale) < 1e-6, `${l.id}: width ${l.width} = ${l.value} × ${layout.scale}`);
+      assert.ok(
+        Math.abs(l.width - l.value * layout.scale) < 1e-6,
+        `${l.id}: width ${l.width} = ${l.value} × ${layout.scale}`,
+      );
     }
     const byId = new Map(layout.links.map(l => [l.id, l]));
     const stencil = byId.get('heat→heat/libstencil.so')!;
@@ -78,18 +91,23 @@ describe('layoutSankey on the heat-stencil fixture', () => {
 
   test('node heights stand for inclusive values, on the same scale as links', () => {
     for (const n of layout.nodes) {
-      assert.ok(Math.abs((n.y1 - n.y0) - n.data.inclusive * layout.scale) < 1e-6, `${n.id}`);
+      assert.ok(Math.abs(n.y1 - n.y0 - n.data.inclusive * layout.scale) < 1e-6, `${n.id}`);
     }
   });
 
   test('ribbons leave the source node and enter the target node, within both bars', () => {
     for (const l of layout.links) {
       const [mx, my] = l.path.slice(1).split(/[C,]/).map(Number);
-      assert.ok(Math.abs(mx! - l.source.x1) < 0.01 && Math.abs(my! - l.sourceY0) < 0.01, `${l.path} starts at the source's right side`);
+      assert.ok(
+        Math.abs(mx! - l.source.x1) < 0.01 && Math.abs(my! - l.sourceY0) < 0.01,
+        `${l.path} starts at the source's right side`,
+      );
       assert.ok(l.path.endsWith('Z'), 'a closed outline');
       assert.ok(l.sourceY0 >= l.source.y0 - 1e-6 && l.sourceY1 <= l.source.y1 + 1e-6, `${l.id} within its source`);
       assert.ok(l.targetY0 >= l.target.y0 - 1e-6 && l.targetY1 <= l.target.y1 + 1e-6, `${l.id} within its target`);
-      assert.ok(Math.abs(l.y0 - (l.sourceY0 + l.sourceY1) / 2) < 1e-9 && Math.abs(l.y1 - (l.targetY0 + l.targetY1) / 2) < 1e-9);
+      assert.ok(
+        Math.abs(l.y0 - (l.sourceY0 + l.sourceY1) / 2) < 1e-9 && Math.abs(l.y1 - (l.targetY0 + l.targetY1) / 2) < 1e-9,
+      );
       assert.equal(l.tapered, false, 'the fixture’s flows fit their nodes');
     }
   });
@@ -113,15 +131,28 @@ describe('layoutSankey on the heat-stencil fixture', () => {
     const halo = fixture.nodes.find(n => n.id === 'heat/libhalo.so')!;
     const split: SankeyData = {
       ...fixture,
-      nodes: fixture.nodes.flatMap(n => (n === halo ? [
-        { ...halo, id: 'heat/libhalo.so-pack', label: 'libhalo.so-pack', inclusive: 2.6, exclusive: 2.6 },
-        { ...halo, id: 'heat/libhalo.so-exchange', label: 'libhalo.so-exchange', inclusive: 19.1, exclusive: 0 },
-      ] : [n])),
-      links: fixture.links.flatMap(l => (l.target === halo.id ? [{ ...l, target: 'heat/libhalo.so-pack', value: 2.6 }, { ...l, target: 'heat/libhalo.so-exchange', value: 19.1 }]
-        : l.source === halo.id ? [{ ...l, source: 'heat/libhalo.so-exchange' }] : [l])),
+      nodes: fixture.nodes.flatMap(n =>
+        n === halo
+          ? [
+              { ...halo, id: 'heat/libhalo.so-pack', label: 'libhalo.so-pack', inclusive: 2.6, exclusive: 2.6 },
+              { ...halo, id: 'heat/libhalo.so-exchange', label: 'libhalo.so-exchange', inclusive: 19.1, exclusive: 0 },
+            ]
+          : [n],
+      ),
+      links: fixture.links.flatMap(l =>
+        l.target === halo.id
+          ? [
+              { ...l, target: 'heat/libhalo.so-pack', value: 2.6 },
+              { ...l, target: 'heat/libhalo.so-exchange', value: 19.1 },
+            ]
+          : l.source === halo.id
+            ? [{ ...l, source: 'heat/libhalo.so-exchange' }]
+            : [l],
+      ),
     };
     const next = layoutSankey(split, { width, height, previous: layout });
-    const column = (l: SankeyLayout, ids: string[]): string[] => l.nodes.filter(n => n.layer === 1 && ids.includes(n.id)).map(n => n.id);
+    const column = (l: SankeyLayout, ids: string[]): string[] =>
+      l.nodes.filter(n => n.layer === 1 && ids.includes(n.id)).map(n => n.id);
     const persisting = ['heat/libstencil.so', 'heat/libckpt.so', 'heat/libminimpi.so'];
     assert.deepEqual(column(next, persisting), column(layout, persisting));
     assertInside(next, width, height);
@@ -131,7 +162,8 @@ describe('layoutSankey on the heat-stencil fixture', () => {
     for (let layer = 0; layer < layout.columns; layer++) {
       const nodes = layout.nodes.filter(n => n.layer === layer);
       const sorted = [...nodes].sort((a, b) => a.y0 - b.y0);
-      for (let i = 1; i < sorted.length; i++) assert.ok(sorted[i]!.y0 >= sorted[i - 1]!.y1, `${sorted[i]!.id} below ${sorted[i - 1]!.id}`);
+      for (let i = 1; i < sorted.length; i++)
+        assert.ok(sorted[i]!.y0 >= sorted[i - 1]!.y1, `${sorted[i]!.id} below ${sorted[i - 1]!.id}`);
     }
   });
 
@@ -144,7 +176,12 @@ describe('layoutSankey on the heat-stencil fixture', () => {
   });
 
   test('the layout fits boxes of other sizes, small ones too', () => {
-    for (const [w, h] of [[1600, 900], [420, 260], [60, 40], [1, 1]] as const) {
+    for (const [w, h] of [
+      [1600, 900],
+      [420, 260],
+      [60, 40],
+      [1, 1],
+    ] as const) {
       assertInside(layoutSankey(fixture, { width: w, height: h }), w, h);
     }
   });
@@ -185,10 +222,13 @@ describe('layoutSankey edge cases', () => {
   });
 
   test('zero-valued links are kept with zero width', () => {
-    const data = graph([node('a', 5), node('b', 5), node('c', 0)], [
-      { source: 'a', target: 'b', value: 5 },
-      { source: 'a', target: 'c', value: 0 },
-    ]);
+    const data = graph(
+      [node('a', 5), node('b', 5), node('c', 0)],
+      [
+        { source: 'a', target: 'b', value: 5 },
+        { source: 'a', target: 'c', value: 0 },
+      ],
+    );
     const layout = layoutSankey(data, { width: 800, height: 400 });
     assert.equal(layout.links.length, 2);
     assertInside(layout, 800, 400);
@@ -205,23 +245,29 @@ describe('layoutSankey edge cases', () => {
   });
 
   test('non-finite and negative values count as zero', () => {
-    const data = graph([node('a', Number.NaN), node('b', -4), node('c', Infinity)], [
-      { source: 'a', target: 'b', value: Number.NaN },
-      { source: 'b', target: 'c', value: -1 },
-    ]);
+    const data = graph(
+      [node('a', Number.NaN), node('b', -4), node('c', Infinity)],
+      [
+        { source: 'a', target: 'b', value: Number.NaN },
+        { source: 'b', target: 'c', value: -1 },
+      ],
+    );
     const layout = layoutSankey(data, { width: 500, height: 300 });
     assertInside(layout, 500, 300);
     for (const l of layout.links) assert.equal(l.width, 0);
   });
 
   test('links to unknown nodes, self-loops and cycles are dropped, not thrown', () => {
-    const data = graph([node('a', 4), node('b', 3), node('c', 2)], [
-      { source: 'a', target: 'b', value: 3 },
-      { source: 'b', target: 'c', value: 2 },
-      { source: 'c', target: 'a', value: 1 },
-      { source: 'b', target: 'b', value: 1 },
-      { source: 'a', target: 'nowhere', value: 1 },
-    ]);
+    const data = graph(
+      [node('a', 4), node('b', 3), node('c', 2)],
+      [
+        { source: 'a', target: 'b', value: 3 },
+        { source: 'b', target: 'c', value: 2 },
+        { source: 'c', target: 'a', value: 1 },
+        { source: 'b', target: 'b', value: 1 },
+        { source: 'a', target: 'nowhere', value: 1 },
+      ],
+    );
     const layout = layoutSankey(data, { width: 600, height: 300 });
     assert.equal(layout.links.length, 2);
     assert.equal(layout.droppedLinks, 3);
@@ -229,11 +275,14 @@ describe('layoutSankey edge cases', () => {
   });
 
   test('maxima instead of flows (AT-14) give tapered ribbons that never overflow a bar', () => {
-    const data = graph([node('LIB1', 40), node('A', 20), node('B', 30), node('C', 35)], [
-      { source: 'LIB1', target: 'A', value: 20 },
-      { source: 'LIB1', target: 'B', value: 10 },
-      { source: 'LIB1', target: 'C', value: 35 },
-    ]);
+    const data = graph(
+      [node('LIB1', 40), node('A', 20), node('B', 30), node('C', 35)],
+      [
+        { source: 'LIB1', target: 'A', value: 20 },
+        { source: 'LIB1', target: 'B', value: 10 },
+        { source: 'LIB1', target: 'C', value: 35 },
+      ],
+    );
     const layout = layoutSankey(data, { width: 800, height: 400 });
     assertInside(layout, 800, 400);
     const lib1 = layout.nodes.find(n => n.id === 'LIB1')!;
@@ -242,10 +291,13 @@ describe('layoutSankey edge cases', () => {
   });
 
   test('duplicate node ids keep the first node; parallel links get distinct ids', () => {
-    const data = graph([node('a', 4), node('a', 99), node('b', 3)], [
-      { source: 'a', target: 'b', value: 1 },
-      { source: 'a', target: 'b', value: 2 },
-    ]);
+    const data = graph(
+      [node('a', 4), node('a', 99), node('b', 3)],
+      [
+        { source: 'a', target: 'b', value: 1 },
+        { source: 'a', target: 'b', value: 2 },
+      ],
+    );
     const layout = layoutSankey(data, { width: 600, height: 300 });
     assert.equal(layout.nodes.length, 2);
     assert.equal(layout.nodes.find(n => n.id === 'a')!.data.inclusive, 4);

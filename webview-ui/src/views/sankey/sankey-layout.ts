@@ -115,26 +115,53 @@ export function layoutSankey(data: SankeyData, options: LayoutOptions): SankeyLa
   const nodes = new Map<string, PositionedNode>();
   for (const n of callflow.nodes) {
     nodes.set(n.id, {
-      id: n.id, data: data.nodes[n.index]!, layer: n.level, order: n.order,
-      x0: n.x0, x1: n.x1, y0: n.y0, y1: n.y1, value: n.value, outgoing: n.outgoing,
+      id: n.id,
+      data: data.nodes[n.index]!,
+      layer: n.level,
+      order: n.order,
+      x0: n.x0,
+      x1: n.x1,
+      y0: n.y0,
+      y1: n.y1,
+      value: n.value,
+      outgoing: n.outgoing,
     });
   }
   const key = linkKeys(data.links);
   const links: PositionedLink[] = callflow.edges.map(e => {
     const l = data.links[e.index]!;
     return {
-      id: key[e.index]!, data: l, source: nodes.get(e.source)!, target: nodes.get(e.target)!, value: e.value,
-      width: e.sourceY1 - e.sourceY0, y0: (e.sourceY0 + e.sourceY1) / 2, y1: (e.targetY0 + e.targetY1) / 2,
-      sourceY0: e.sourceY0, sourceY1: e.sourceY1, targetY0: e.targetY0, targetY1: e.targetY1,
-      tapered: e.tapered, path: e.path, centreLine: e.centreLine,
+      id: key[e.index]!,
+      data: l,
+      source: nodes.get(e.source)!,
+      target: nodes.get(e.target)!,
+      value: e.value,
+      width: e.sourceY1 - e.sourceY0,
+      y0: (e.sourceY0 + e.sourceY1) / 2,
+      y1: (e.targetY0 + e.targetY1) / 2,
+      sourceY0: e.sourceY0,
+      sourceY1: e.sourceY1,
+      targetY0: e.targetY0,
+      targetY1: e.targetY1,
+      tapered: e.tapered,
+      path: e.path,
+      centreLine: e.centreLine,
     };
   });
 
   // Tab order and drawing order: by column, then top to bottom.
   const outNodes = [...nodes.values()].sort((a, b) => a.layer - b.layer || a.y0 - b.y0);
   return {
-    width: callflow.width, height: callflow.height, nodes: outNodes, links, columns: callflow.levels, scale: callflow.scale, fittedScale: callflow.fittedScale,
-    droppedLinks: callflow.removedEdges.length, crossings: callflow.crossings, callflow,
+    width: callflow.width,
+    height: callflow.height,
+    nodes: outNodes,
+    links,
+    columns: callflow.levels,
+    scale: callflow.scale,
+    fittedScale: callflow.fittedScale,
+    droppedLinks: callflow.removedEdges.length,
+    crossings: callflow.crossings,
+    callflow,
   };
 }
 
@@ -143,7 +170,10 @@ function linkKeys(all: readonly SankeyLinkData[]): string[] {
   const seen = new Set<string>();
   return all.map((l, i) => {
     const base = `${l.source}→${l.target}`;
-    if (!seen.has(base)) { seen.add(base); return base; }
+    if (!seen.has(base)) {
+      seen.add(base);
+      return base;
+    }
     return `${base}#${i}`;
   });
 }

@@ -20,8 +20,12 @@ const count = (html: string, re: RegExp): number => html.match(new RegExp(re.sou
 
 /** Text content of the SVG labels, tags stripped. */
 function labelTexts(html: string): string[] {
-  return [...html.matchAll(/<text class="sankey-label-text"[^>]*>(.*?)<\/text>/g)]
-    .map(m => m[1]!.replace(/<tspan[^>]*>/g, '').replace(/<\/tspan>/g, '\n').trim());
+  return [...html.matchAll(/<text class="sankey-label-text"[^>]*>(.*?)<\/text>/g)].map(m =>
+    m[1]!
+      .replace(/<tspan[^>]*>/g, '')
+      .replace(/<\/tspan>/g, '\n')
+      .trim(),
+  );
 }
 
 describe('SankeyView (server-rendered)', () => {
@@ -34,11 +38,17 @@ describe('SankeyView (server-rendered)', () => {
   });
 
   test('links are filled ribbons; the solid top of a bar flows on to callees, the lighter rest is exclusive', () => {
-    for (const m of html.matchAll(/<path class="sankey-link[^"]*" d="([^"]*)"/g)) assert.match(m[1]!, /^M.*Z$/, 'a closed outline');
+    for (const m of html.matchAll(/<path class="sankey-link[^"]*" d="([^"]*)"/g))
+      assert.match(m[1]!, /^M.*Z$/, 'a closed outline');
     const callers = new Set(fixture.links.map(l => l.source));
     assert.equal(count(html, /class="sankey-node-calls"/), callers.size);
-    assert.match(html, /data-node="heat\/libstencil.so"[^>]*><rect class="sankey-node-rect"[^>]*fill-opacity="0.42"[^>]*><\/rect><rect class="sankey-node-focus"/, 'a leaf is all exclusive');
-    const part = (id: string, cls: string): number => Number(html.match(new RegExp(`data-node="${id}"[^>]*>.*?<rect class="${cls}"[^>]*height="([0-9.]+)"`))![1]);
+    assert.match(
+      html,
+      /data-node="heat\/libstencil.so"[^>]*><rect class="sankey-node-rect"[^>]*fill-opacity="0.42"[^>]*><\/rect><rect class="sankey-node-focus"/,
+      'a leaf is all exclusive',
+    );
+    const part = (id: string, cls: string): number =>
+      Number(html.match(new RegExp(`data-node="${id}"[^>]*>.*?<rect class="${cls}"[^>]*height="([0-9.]+)"`))![1]);
     const halo = 'heat/libhalo.so';
     // libhalo.so: 21.7 s inclusive, of which 19.1 s go on to libminimpi.so.
     assert.ok(Math.abs(part(halo, 'sankey-node-calls') / part(halo, 'sankey-node-rect') - 19.1 / 21.7) < 1e-6);
@@ -55,7 +65,11 @@ describe('SankeyView (server-rendered)', () => {
     assert.ok(labels.includes('libhalo.so\n21.7 s · 26.2%'));
     assert.ok(labels.includes('heat\n82.7 s · 100%'));
     assert.ok(labels.includes('heat\n900 ms · 1.1%'), 're-entered module, sub-second value');
-    for (const n of fixture.nodes) assert.ok(labels.some(l => l.startsWith(n.label + '\n')), n.label);
+    for (const n of fixture.nodes)
+      assert.ok(
+        labels.some(l => l.startsWith(n.label + '\n')),
+        n.label,
+      );
   });
 
   test('the header shows title, metric, unit, total and counts', () => {
@@ -71,15 +85,22 @@ describe('SankeyView (server-rendered)', () => {
 
   test('nodes are focusable buttons with descriptive labels', () => {
     assert.equal(count(html, /<g[^>]*class="sankey-node[^"]*"[^>]*tabindex="0" role="button"/), fixture.nodes.length);
-    assert.match(html, /aria-label="libhalo.so: 21.7 s inclusive, 26.2% of total, 2.6 s exclusive, imbalance 1.42×. Entry halo_exchange, src\/halo\/halo.c:41. Press Enter to open the source."/);
+    assert.match(
+      html,
+      /aria-label="libhalo.so: 21.7 s inclusive, 26.2% of total, 2.6 s exclusive, imbalance 1.42×. Entry halo_exchange, src\/halo\/halo.c:41. Press Enter to open the source."/,
+    );
     // libc has no source location: disabled, and it says so.
     assert.match(html, /aria-disabled="true" aria-label="libc.so.6: [^"]*source location unknown."/);
-    assert.match(html, /<svg class="sankey-svg"[^>]*role="group" aria-label="Module call flow of heat2d · 64 MPI ranks: 9 modules, 8 calls/);
+    assert.match(
+      html,
+      /<svg class="sankey-svg"[^>]*role="group" aria-label="Module call flow of heat2d · 64 MPI ranks: 9 modules, 8 calls/,
+    );
   });
 
   test('nodes are coloured on the heat scale: the root is the hottest', () => {
     const colors = fallbackThemeColors('dark');
-    const fillOf = (id: string): string => html.match(new RegExp(`data-node="${id}"[^>]*>\\s*<rect[^>]*fill="(#[0-9a-f]{6})"`))![1]!;
+    const fillOf = (id: string): string =>
+      html.match(new RegExp(`data-node="${id}"[^>]*>\\s*<rect[^>]*fill="(#[0-9a-f]{6})"`))![1]!;
     assert.equal(fillOf('heat'), colors.heat[colors.heat.length - 1]);
     assert.notEqual(fillOf('heat/libstencil.so'), fillOf('heat/libminimpi.so/heat'));
   });

@@ -11,7 +11,12 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { select } from 'd3';
 import { useSvgZoom } from '../../components/use-svg-zoom';
-import type { CSSProperties, KeyboardEvent as ReactKeyboardEvent, MouseEvent as ReactMouseEvent, ReactNode } from 'react';
+import type {
+  CSSProperties,
+  KeyboardEvent as ReactKeyboardEvent,
+  MouseEvent as ReactMouseEvent,
+  ReactNode,
+} from 'react';
 import type { SankeyData, SankeyNodeData } from '../../../../src/shared/protocol';
 import { formatImbalance, formatLocation, formatShare, formatValue } from '../../format';
 import { createTextMeasurer, estimateText } from '../../text-measure';
@@ -27,7 +32,11 @@ import { sequentialPosition, valueOf, type ColourBy } from '../callflow/callflow
 import { planTransition, type PlacedItem } from '../callflow/split-transition';
 import { tooltipPlacement } from '../../components/tooltip-placement';
 
-export interface SourceEntry { file: string; line: number | null; name: string }
+export interface SourceEntry {
+  file: string;
+  line: number | null;
+  name: string;
+}
 
 export interface SankeyViewProps {
   data: SankeyData;
@@ -84,7 +93,10 @@ const DOUBLE_CLICK_MS = 230;
 /** Zoomed out below this, labels of bars shorter than LABEL_MIN_PX on screen are hidden. */
 const LABEL_MIN_PX = 9;
 
-const prefersReducedMotion = (): boolean => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+const prefersReducedMotion = (): boolean =>
+  typeof window !== 'undefined' &&
+  typeof window.matchMedia === 'function' &&
+  window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 /** Fill opacity of the exclusive (bottom) part of a bar; the part flowing on to callees is solid. */
 const EXCLUSIVE_OPACITY = 0.42;
@@ -101,15 +113,27 @@ export function SankeyView(props: SankeyViewProps) {
   const pendingMove = useRef<PlacedItem[] | null>(null);
   useEffect(() => {
     if (props.data === data) return;
-    const structural = props.data.nodes.length !== data.nodes.length || props.data.nodes.some((n, i) => n.id !== data.nodes[i]?.id);
+    const structural =
+      props.data.nodes.length !== data.nodes.length || props.data.nodes.some((n, i) => n.id !== data.nodes[i]?.id);
     const links = linksRef.current;
-    if (!structural || !links || props.data.nodes.length === 0 || data.nodes.length === 0 || prefersReducedMotion()) { setShownData(props.data); return; }
-    pendingMove.current = (previousLayout.current?.nodes ?? []).map(n => ({ id: n.id, baseId: n.data.baseId, x0: n.x0, y0: n.y0, x1: n.x1, y1: n.y1 }));
+    if (!structural || !links || props.data.nodes.length === 0 || data.nodes.length === 0 || prefersReducedMotion()) {
+      setShownData(props.data);
+      return;
+    }
+    pendingMove.current = (previousLayout.current?.nodes ?? []).map(n => ({
+      id: n.id,
+      baseId: n.data.baseId,
+      x0: n.x0,
+      y0: n.y0,
+      x1: n.x1,
+      y1: n.y1,
+    }));
     const next = props.data;
     const plan = planTransition([], [], false);
     const fadeOut = plan.phases[0]!.duration;
     select(links).interrupt('split').transition('split').duration(fadeOut).style('opacity', 0);
-    if (labelsRef.current) select(labelsRef.current).interrupt('split').transition('split').duration(fadeOut).style('opacity', 0);
+    if (labelsRef.current)
+      select(labelsRef.current).interrupt('split').transition('split').duration(fadeOut).style('opacity', 0);
     // The new data is drawn when the fade-out is over (a timer, not the transition's end: an interrupted fade must not lose the data).
     const timer = setTimeout(() => setShownData(next), fadeOut);
     return () => clearTimeout(timer);
@@ -119,31 +143,50 @@ export function SankeyView(props: SankeyViewProps) {
   const chartRef = useRef<HTMLDivElement>(null);
   const fixedSize = props.width !== undefined && props.height !== undefined;
   const measured = useElementSize(chartRef, !fixedSize);
-  const width = fixedSize ? props.width! : measured?.width ?? 0;
-  const height = fixedSize ? props.height! : measured?.height ?? 0;
+  const width = fixedSize ? props.width! : (measured?.width ?? 0);
+  const height = fixedSize ? props.height! : (measured?.height ?? 0);
   const isEmpty = data.nodes.length === 0;
 
   // The last drawing: new data (a split, another metric) keeps the order and places of nodes that persist.
   const previousLayout = useRef<SankeyLayout | null>(null);
   const mini = props.miniHistogram;
   const layout = useMemo(
-    () => (isEmpty || width <= 0 || height <= 0 ? null : layoutSankey(data, {
-      width, height, previous: previousLayout.current,
-      ...(mini ? { histogramHeight: MINI_HISTOGRAM_HEIGHT + 4, nodeWidth: MINI_HISTOGRAM_NODE_WIDTH, margin: { top: 10 + MINI_HISTOGRAM_HEIGHT, right: 8, bottom: 10, left: 8 } } : {}),
-      ...(props.maxScale !== undefined ? { maxScale: props.maxScale } : {}),
-    })),
+    () =>
+      isEmpty || width <= 0 || height <= 0
+        ? null
+        : layoutSankey(data, {
+            width,
+            height,
+            previous: previousLayout.current,
+            ...(mini
+              ? {
+                  histogramHeight: MINI_HISTOGRAM_HEIGHT + 4,
+                  nodeWidth: MINI_HISTOGRAM_NODE_WIDTH,
+                  margin: { top: 10 + MINI_HISTOGRAM_HEIGHT, right: 8, bottom: 10, left: 8 },
+                }
+              : {}),
+            ...(props.maxScale !== undefined ? { maxScale: props.maxScale } : {}),
+          }),
     [data, width, height, isEmpty, mini !== undefined, props.maxScale],
   );
   const onFittedRef = useRef(props.onFitted);
-  useLayoutEffect(() => { onFittedRef.current = props.onFitted; });
-  useEffect(() => { if (layout) onFittedRef.current?.(layout.fittedScale); }, [layout]);
+  useLayoutEffect(() => {
+    onFittedRef.current = props.onFitted;
+  });
+  useEffect(() => {
+    if (layout) onFittedRef.current?.(layout.fittedScale);
+  }, [layout]);
 
   // Phases 2 and 3 of a split: nodes move from where they (or the bar they came from) were, then the links fade in.
   useLayoutEffect(() => {
     const before = pendingMove.current;
     if (!layout || !before) return;
     pendingMove.current = null;
-    const plan = planTransition(before, layout.nodes.map(n => ({ id: n.id, baseId: n.data.baseId, x0: n.x0, y0: n.y0, x1: n.x1, y1: n.y1 })), prefersReducedMotion());
+    const plan = planTransition(
+      before,
+      layout.nodes.map(n => ({ id: n.id, baseId: n.data.baseId, x0: n.x0, y0: n.y0, x1: n.x1, y1: n.y1 })),
+      prefersReducedMotion(),
+    );
     const [, move, fadeIn] = plan.phases;
     if (!move || !fadeIn) return;
     for (const m of plan.moves) {
@@ -151,23 +194,43 @@ export function SankeyView(props: SankeyViewProps) {
       if (!el) continue;
       const sy = (m.from.y1 - m.from.y0) / Math.max(1e-9, m.to.y1 - m.to.y0);
       const start = `translate(${m.from.x0},${m.from.y0}) scale(1,${Number.isFinite(sy) ? sy : 1}) translate(${-m.to.x0},${-m.to.y0})`;
-      select(el).attr('transform', start).transition('split').duration(move.duration).attr('transform', 'translate(0,0) scale(1,1) translate(0,0)')
-        .on('end', function () { select(this).attr('transform', null); });
+      select(el)
+        .attr('transform', start)
+        .transition('split')
+        .duration(move.duration)
+        .attr('transform', 'translate(0,0) scale(1,1) translate(0,0)')
+        .on('end', function () {
+          select(this).attr('transform', null);
+        });
     }
     for (const g of [linksRef.current, labelsRef.current]) {
-      if (g) select(g).style('opacity', 0).transition('split').delay(move.duration).duration(fadeIn.duration).style('opacity', 1);
+      if (g)
+        select(g)
+          .style('opacity', 0)
+          .transition('split')
+          .delay(move.duration)
+          .duration(fadeIn.duration)
+          .style('opacity', 1);
     }
   }, [layout]);
 
   // Zoom and pan: the drawing scales, labels keep their size (and hide when their bar gets too small).
   const svgRef = useRef<SVGSVGElement>(null);
-  const { transform: zoomT, reset: resetZoom } = useSvgZoom(svgRef, { enabled: props.zoomable ?? false, ignore: '.sankey-node', attachKey: layout !== null });
+  const { transform: zoomT, reset: resetZoom } = useSvgZoom(svgRef, {
+    enabled: props.zoomable ?? false,
+    ignore: '.sankey-node',
+    attachKey: layout !== null,
+  });
   useEffect(resetZoom, [props.zoomResetKey, resetZoom]);
-  useEffect(() => { if (layout) previousLayout.current = layout; }, [layout]);
+  useEffect(() => {
+    if (layout) previousLayout.current = layout;
+  }, [layout]);
   const measure = useMemo<MeasureText>(
-    () => props.measureText ?? (typeof document === 'undefined'
-      ? estimateText
-      : createTextMeasurer(getComputedStyle(document.body).fontFamily || 'sans-serif')),
+    () =>
+      props.measureText ??
+      (typeof document === 'undefined'
+        ? estimateText
+        : createTextMeasurer(getComputedStyle(document.body).fontFamily || 'sans-serif')),
     // The font can change with the theme.
     [props.measureText, colors],
   );
@@ -178,25 +241,37 @@ export function SankeyView(props: SankeyViewProps) {
   const heat = useMemo(() => heatScale(colors), [colors]);
   const colourBy = props.colourBy;
   const colourMax = useMemo(
-    () => (colourBy ? props.colourMax ?? data.nodes.reduce((m, n) => Math.max(m, valueOf(n, colourBy)), 0) : 0),
+    () => (colourBy ? (props.colourMax ?? data.nodes.reduce((m, n) => Math.max(m, valueOf(n, colourBy)), 0)) : 0),
     [colourBy, props.colourMax, data],
   );
   const nodeColour = props.nodeColour;
-  const fillOf = useCallback((n: SankeyNodeData): string => {
-    const own = nodeColour?.(n);
-    if (own) return own;
-    // heat() takes a share and spaces it by square root; a position on [0, max] goes through the same curve.
-    return colourBy ? heat(sequentialPosition(valueOf(n, colourBy), colourMax)) : heat(n.share);
-  }, [nodeColour, colourBy, colourMax, heat]);
+  const fillOf = useCallback(
+    (n: SankeyNodeData): string => {
+      const own = nodeColour?.(n);
+      if (own) return own;
+      // heat() takes a share and spaces it by square root; a position on [0, max] goes through the same curve.
+      return colourBy ? heat(sequentialPosition(valueOf(n, colourBy), colourMax)) : heat(n.share);
+    },
+    [nodeColour, colourBy, colourMax, heat],
+  );
 
   // Tell the host what is on screen, once per new drawing.
   const drawn = useMemo(
-    () => (isEmpty ? { nodeCount: 0, linkCount: 0 } : layout ? { nodeCount: layout.nodes.length, linkCount: layout.links.length } : null),
+    () =>
+      isEmpty
+        ? { nodeCount: 0, linkCount: 0 }
+        : layout
+          ? { nodeCount: layout.nodes.length, linkCount: layout.links.length }
+          : null,
     [isEmpty, layout],
   );
   const onRenderedRef = useRef(onRendered);
-  useLayoutEffect(() => { onRenderedRef.current = onRendered; });
-  useEffect(() => { if (drawn) onRenderedRef.current?.(drawn); }, [drawn]);
+  useLayoutEffect(() => {
+    onRenderedRef.current = onRendered;
+  });
+  useEffect(() => {
+    if (drawn) onRenderedRef.current?.(drawn);
+  }, [drawn]);
 
   // Hover / focus highlighting and the tooltip.
   const [hover, setHover] = useState<Hover>(null);
@@ -208,46 +283,67 @@ export function SankeyView(props: SankeyViewProps) {
     const box = chartRef.current;
     if (!tip || !box) return;
     const { x, y, prefer } = anchor.current;
-    const { left, top } = tooltipPlacement(x, y, { width: tip.offsetWidth, height: tip.offsetHeight }, { width: box.clientWidth, height: box.clientHeight }, prefer);
+    const { left, top } = tooltipPlacement(
+      x,
+      y,
+      { width: tip.offsetWidth, height: tip.offsetHeight },
+      { width: box.clientWidth, height: box.clientHeight },
+      prefer,
+    );
     tip.style.transform = `translate(${left}px, ${top}px)`;
   }, []);
   useLayoutEffect(placeTooltip, [hover, placeTooltip]);
-  const pointerAt = useCallback((e: ReactMouseEvent) => {
-    const rect = chartRef.current?.getBoundingClientRect();
-    if (!rect) return;
-    anchor.current = { x: e.clientX - rect.left, y: e.clientY - rect.top, prefer: 'right' };
-    placeTooltip();
-  }, [placeTooltip]);
+  const pointerAt = useCallback(
+    (e: ReactMouseEvent) => {
+      const rect = chartRef.current?.getBoundingClientRect();
+      if (!rect) return;
+      anchor.current = { x: e.clientX - rect.left, y: e.clientY - rect.top, prefer: 'right' };
+      placeTooltip();
+    },
+    [placeTooltip],
+  );
   // A hover/focus that no longer exists in new data is dropped.
-  const current = hover && layout && (hover.kind === 'node'
-    ? layout.nodes.some(n => n.id === hover.id)
-    : layout.links.some(l => l.id === hover.id)) ? hover : null;
+  const current =
+    hover &&
+    layout &&
+    (hover.kind === 'node' ? layout.nodes.some(n => n.id === hover.id) : layout.links.some(l => l.id === hover.id))
+      ? hover
+      : null;
 
   const highlight = useMemo(() => (layout && current ? highlighted(layout, current) : null), [layout, current]);
 
   const nodeElements = useRef(new Map<string, SVGGElement>());
   const revealed = useMemo(() => new Set(props.revealedIds ?? []), [props.revealedIds]);
   const onRevealedRef = useRef(props.onRevealed);
-  useLayoutEffect(() => { onRevealedRef.current = props.onRevealed; });
+  useLayoutEffect(() => {
+    onRevealedRef.current = props.onRevealed;
+  });
   // Once per request (not on every redraw), as soon as the nodes are drawn — of the data the ids
   // belong to: during a split's fade-out the previous graph is still on screen.
   const reported = useRef<readonly string[] | undefined>(undefined);
   useEffect(() => {
-    if (!props.revealedIds || props.revealedIds === reported.current || (!layout && !isEmpty) || data !== props.data) return;
+    if (!props.revealedIds || props.revealedIds === reported.current || (!layout && !isEmpty) || data !== props.data)
+      return;
     reported.current = props.revealedIds;
     const shown = props.revealedIds.filter(id => nodeElements.current.has(id));
     nodeElements.current.get(shown[0] ?? '')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
     onRevealedRef.current?.(shown);
   }, [props.revealedIds, layout, isEmpty, data, props.data]);
-  const open = useCallback((n: SankeyNodeData) => {
-    if (n.entry.file) onOpenSource?.({ file: n.entry.file, line: n.entry.line, name: n.entry.name });
-  }, [onOpenSource]);
+  const open = useCallback(
+    (n: SankeyNodeData) => {
+      if (n.entry.file) onOpenSource?.({ file: n.entry.file, line: n.entry.line, name: n.entry.name });
+    },
+    [onOpenSource],
+  );
   // A click selects after a short wait, so that a double-click (split) does not also select.
   const clickTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(clickTimer.current), []);
   const onNodeClick = (n: SankeyNodeData): void => {
     const onSelect = props.onSelect;
-    if (!onSelect) { open(n); return; }
+    if (!onSelect) {
+      open(n);
+      return;
+    }
     clearTimeout(clickTimer.current);
     clickTimer.current = setTimeout(() => onSelect(n), props.onSplit ? DOUBLE_CLICK_MS : 0);
   };
@@ -264,7 +360,9 @@ export function SankeyView(props: SankeyViewProps) {
     props.onContextMenu(n, { x: e.clientX, y: e.clientY });
   };
 
-  const focusNode = (id: string | undefined): void => { if (id) nodeElements.current.get(id)?.focus(); };
+  const focusNode = (id: string | undefined): void => {
+    if (id) nodeElements.current.get(id)?.focus();
+  };
   const onNodeKey = (e: ReactKeyboardEvent, node: PositionedNode): void => {
     if (!layout) return;
     const order = layout.nodes;
@@ -291,11 +389,21 @@ export function SankeyView(props: SankeyViewProps) {
         break;
       case 'ArrowRight':
         e.preventDefault();
-        focusNode(heaviest(layout.links.filter(l => l.source.id === node.id), 'target'));
+        focusNode(
+          heaviest(
+            layout.links.filter(l => l.source.id === node.id),
+            'target',
+          ),
+        );
         break;
       case 'ArrowLeft':
         e.preventDefault();
-        focusNode(heaviest(layout.links.filter(l => l.target.id === node.id), 'source'));
+        focusNode(
+          heaviest(
+            layout.links.filter(l => l.target.id === node.id),
+            'source',
+          ),
+        );
         break;
     }
   };
@@ -318,8 +426,24 @@ export function SankeyView(props: SankeyViewProps) {
   if (layout && current) {
     if (current.kind === 'node') {
       const n = layout.nodes.find(x => x.id === current.id)!;
-      const callers = [...new Set(layout.links.filter(l => l.target.id === n.id).map(l => labelById.get(l.source.id)!))];
-      tooltip = <NodeTooltip node={n.data} unit={unit} total={total} color={fillOf(n.data)} colourOf={id => { const c = layout.nodes.find(x => x.id === id); return c ? fillOf(c.data) : undefined; }} labelOf={id => labelById.get(id) ?? id} callers={callers} interactive={props.onSelect !== undefined} />;
+      const callers = [
+        ...new Set(layout.links.filter(l => l.target.id === n.id).map(l => labelById.get(l.source.id)!)),
+      ];
+      tooltip = (
+        <NodeTooltip
+          node={n.data}
+          unit={unit}
+          total={total}
+          color={fillOf(n.data)}
+          colourOf={id => {
+            const c = layout.nodes.find(x => x.id === id);
+            return c ? fillOf(c.data) : undefined;
+          }}
+          labelOf={id => labelById.get(id) ?? id}
+          callers={callers}
+          interactive={props.onSelect !== undefined}
+        />
+      );
     } else {
       const l = layout.links.find(x => x.id === current.id)!;
       tooltip = <LinkTooltip link={l} unit={unit} total={total} labelOf={id => labelById.get(id) ?? id} />;
@@ -330,10 +454,23 @@ export function SankeyView(props: SankeyViewProps) {
   const drawnLinks = layout?.links.length ?? data.links.length;
   return (
     <div className="sankey-view">
-      {props.caption !== undefined
-        ? <div className="sankey-caption">{props.caption}</div>
-        : <SankeyHeader data={data} nodeCount={drawnNodes} linkCount={drawnLinks} droppedLinks={layout?.droppedLinks ?? 0} heat={isEmpty ? null : heat} legend={props.legend} />}
-      <div className={'sankey-chart' + (props.zoomable ? ' is-zoomable' : '')} ref={chartRef} onMouseLeave={() => setHover(null)}>
+      {props.caption !== undefined ? (
+        <div className="sankey-caption">{props.caption}</div>
+      ) : (
+        <SankeyHeader
+          data={data}
+          nodeCount={drawnNodes}
+          linkCount={drawnLinks}
+          droppedLinks={layout?.droppedLinks ?? 0}
+          heat={isEmpty ? null : heat}
+          legend={props.legend}
+        />
+      )}
+      <div
+        className={'sankey-chart' + (props.zoomable ? ' is-zoomable' : '')}
+        ref={chartRef}
+        onMouseLeave={() => setHover(null)}
+      >
         {isEmpty ? (
           <StatusMessage title="No call flow to show">
             The profile has no module-level calls with a value for <em>{data.metric.name}</em>.
@@ -348,122 +485,184 @@ export function SankeyView(props: SankeyViewProps) {
             role="group"
             aria-label={`Module call flow of ${data.title}: ${layout.nodes.length} modules, ${layout.links.length} calls. Use Tab or the arrow keys to move between modules, Enter to open a module's source.`}
           >
-            <g className="sankey-zoom" transform={zoomT.k === 1 && zoomT.x === 0 && zoomT.y === 0 ? undefined : zoomT.toString()}>
-            <g className="sankey-links" fill="none" ref={linksRef}>
-              {layout.links.map(l => {
-                const active = highlight?.links.has(l.id) ?? false;
-                // A ribbon is a filled outline (its two ends may differ in width); a hairline is a stroked centre line.
-                const hairline = Math.max(l.width, l.targetY1 - l.targetY0) < 1;
-                const ribbon: CSSProperties = hairline ? {} : {
-                  fill: active ? 'var(--link-color)' : 'var(--vscode-foreground)',
-                  fillOpacity: active ? 'var(--hl-link-opacity-active)' : highlight ? 'var(--hl-link-opacity-dim)' : 'var(--hl-link-opacity)',
-                  stroke: 'none',
-                  pointerEvents: 'visiblePainted',
-                };
-                return (
-                  <path
-                    key={l.id}
-                    className={'sankey-link' + (active ? ' is-active' : '') + (hairline ? ' is-hairline' : '') + (l.tapered ? ' is-tapered' : '')}
-                    d={hairline ? l.centreLine : l.path}
-                    style={{ '--link-color': fillOf(l.target.data), ...ribbon } as CSSProperties}
-                    strokeWidth={hairline ? 1 : undefined}
-                    data-link={l.id}
-                    onMouseEnter={e => { pointerAt(e); setHover({ kind: 'link', id: l.id }); }}
-                    onMouseMove={pointerAt}
-                    onMouseLeave={() => setHover(null)}
-                  />
-                );
-              })}
-            </g>
-            <g className="sankey-nodes">
-              {layout.nodes.map(n => {
-                const fill = fillOf(n.data);
-                const openable = n.data.entry.file != null;
-                return (
-                  <g
-                    key={n.id}
-                    ref={el => { if (el) nodeElements.current.set(n.id, el); else nodeElements.current.delete(n.id); }}
-                    className={'sankey-node' + (highlight?.nodes.has(n.id) ? ' is-active' : '') + (openable || props.onSelect ? ' is-openable' : '') + (revealed.has(n.id) ? ' is-revealed' : '') + (props.selectedId === n.id ? ' is-selected' : '')}
-                    data-node={n.id}
-                    tabIndex={0}
-                    role="button"
-                    aria-disabled={openable ? undefined : true}
-                    aria-label={nodeAriaLabel(n.data, unit)}
-                    onClick={() => onNodeClick(n.data)}
-                    onDoubleClick={() => onNodeDoubleClick(n.data)}
-                    onContextMenu={e => onNodeContextMenu(e, n.data)}
-                    onKeyDown={e => onNodeKey(e, n)}
-                    onFocus={e => onNodeFocus(n, e.currentTarget)}
-                    onBlur={() => setHover(h => (h?.kind === 'node' && h.id === n.id ? null : h))}
-                    onMouseEnter={e => { pointerAt(e); setHover({ kind: 'node', id: n.id }); }}
-                    onMouseMove={pointerAt}
-                    onMouseLeave={() => setHover(null)}
-                  >
-                    <rect
-                      className="sankey-node-rect"
-                      x={n.x0}
-                      y={n.y0}
-                      width={n.x1 - n.x0}
-                      height={n.y1 - n.y0}
-                      rx={2}
-                      fill={fill}
-                      fillOpacity={EXCLUSIVE_OPACITY}
-                      stroke={outlineOf(fill, colors)}
+            <g
+              className="sankey-zoom"
+              transform={zoomT.k === 1 && zoomT.x === 0 && zoomT.y === 0 ? undefined : zoomT.toString()}
+            >
+              <g className="sankey-links" fill="none" ref={linksRef}>
+                {layout.links.map(l => {
+                  const active = highlight?.links.has(l.id) ?? false;
+                  // A ribbon is a filled outline (its two ends may differ in width); a hairline is a stroked centre line.
+                  const hairline = Math.max(l.width, l.targetY1 - l.targetY0) < 1;
+                  const ribbon: CSSProperties = hairline
+                    ? {}
+                    : {
+                        fill: active ? 'var(--link-color)' : 'var(--vscode-foreground)',
+                        fillOpacity: active
+                          ? 'var(--hl-link-opacity-active)'
+                          : highlight
+                            ? 'var(--hl-link-opacity-dim)'
+                            : 'var(--hl-link-opacity)',
+                        stroke: 'none',
+                        pointerEvents: 'visiblePainted',
+                      };
+                  return (
+                    <path
+                      key={l.id}
+                      className={
+                        'sankey-link' +
+                        (active ? ' is-active' : '') +
+                        (hairline ? ' is-hairline' : '') +
+                        (l.tapered ? ' is-tapered' : '')
+                      }
+                      d={hairline ? l.centreLine : l.path}
+                      style={{ '--link-color': fillOf(l.target.data), ...ribbon } as CSSProperties}
+                      strokeWidth={hairline ? 1 : undefined}
+                      data-link={l.id}
+                      onMouseEnter={e => {
+                        pointerAt(e);
+                        setHover({ kind: 'link', id: l.id });
+                      }}
+                      onMouseMove={pointerAt}
+                      onMouseLeave={() => setHover(null)}
                     />
-                    {/* The part of the bar whose time flows on to callees is solid; the lighter rest below is exclusive time. */}
-                    {n.outgoing > 0 ? (
+                  );
+                })}
+              </g>
+              <g className="sankey-nodes">
+                {layout.nodes.map(n => {
+                  const fill = fillOf(n.data);
+                  const openable = n.data.entry.file != null;
+                  return (
+                    <g
+                      key={n.id}
+                      ref={el => {
+                        if (el) nodeElements.current.set(n.id, el);
+                        else nodeElements.current.delete(n.id);
+                      }}
+                      className={
+                        'sankey-node' +
+                        (highlight?.nodes.has(n.id) ? ' is-active' : '') +
+                        (openable || props.onSelect ? ' is-openable' : '') +
+                        (revealed.has(n.id) ? ' is-revealed' : '') +
+                        (props.selectedId === n.id ? ' is-selected' : '')
+                      }
+                      data-node={n.id}
+                      tabIndex={0}
+                      role="button"
+                      aria-disabled={openable ? undefined : true}
+                      aria-label={nodeAriaLabel(n.data, unit)}
+                      onClick={() => onNodeClick(n.data)}
+                      onDoubleClick={() => onNodeDoubleClick(n.data)}
+                      onContextMenu={e => onNodeContextMenu(e, n.data)}
+                      onKeyDown={e => onNodeKey(e, n)}
+                      onFocus={e => onNodeFocus(n, e.currentTarget)}
+                      onBlur={() => setHover(h => (h?.kind === 'node' && h.id === n.id ? null : h))}
+                      onMouseEnter={e => {
+                        pointerAt(e);
+                        setHover({ kind: 'node', id: n.id });
+                      }}
+                      onMouseMove={pointerAt}
+                      onMouseLeave={() => setHover(null)}
+                    >
                       <rect
-                        className="sankey-node-calls"
+                        className="sankey-node-rect"
                         x={n.x0}
                         y={n.y0}
                         width={n.x1 - n.x0}
-                        height={n.outgoing}
+                        height={n.y1 - n.y0}
                         rx={2}
                         fill={fill}
-                        pointerEvents="none"
-                        style={highlight && !highlight.nodes.has(n.id) ? { opacity: 0.35 } : undefined}
+                        fillOpacity={EXCLUSIVE_OPACITY}
+                        stroke={outlineOf(fill, colors)}
                       />
-                    ) : null}
-                    <rect className="sankey-node-focus" x={n.x0 - 3} y={n.y0 - 3} width={n.x1 - n.x0 + 6} height={n.y1 - n.y0 + 6} rx={4} />
-                    {revealed.has(n.id) ? <RevealMark node={n} /> : null}
-                    {props.selectedId === n.id ? <rect className="sankey-node-selected" x={n.x0 - 3} y={n.y0 - 3} width={n.x1 - n.x0 + 6} height={n.y1 - n.y0 + 6} rx={4} /> : null}
-                    {mini ? <MiniHistogram node={n} metric={mini.metric} scale={mini.scale} /> : null}
-                  </g>
-                );
-              })}
-            </g>
-            <g className="sankey-labels" aria-hidden="true" ref={labelsRef}>
-              {labels.map(l => {
-                const k = zoomT.k;
-                const labelled = layout.nodes.find(x => x.id === l.nodeId);
-                if (k < 1 && labelled && (labelled.y1 - labelled.y0) * k < LABEL_MIN_PX) return null;
-                // Counter-scaled about the label's anchor, so text keeps its size at any zoom.
-                const mid = (l.top + l.bottom) / 2;
-                const keep = k === 1 ? undefined : `translate(${l.x},${mid}) scale(${1 / k}) translate(${-l.x},${-mid})`;
-                return (
-                <g key={l.nodeId} className={'sankey-label' + (highlight && !highlight.nodes.has(l.nodeId) ? ' is-dimmed' : '')} transform={keep}>
-                  {/* A backing chip keeps the label readable where it crosses link ribbons. */}
-                  <rect
-                    className="sankey-label-bg"
-                    x={(l.anchor === "start" ? l.x : l.x - l.width) - 4}
-                    y={l.top}
-                    width={l.width + 8}
-                    height={l.bottom - l.top}
-                    rx={3}
-                  />
-                  <text className="sankey-label-text" x={l.x} y={l.y} textAnchor={l.anchor}>
-                    {l.lines.map((line, i) => (
-                      <tspan key={i} className={`sankey-label-${line.style}`} x={l.x} dy={i === 0 ? 0 : LINE_HEIGHT.detail}>{line.text}</tspan>
-                    ))}
-                  </text>
-                </g>
-                );
-              })}
-            </g>
+                      {/* The part of the bar whose time flows on to callees is solid; the lighter rest below is exclusive time. */}
+                      {n.outgoing > 0 ? (
+                        <rect
+                          className="sankey-node-calls"
+                          x={n.x0}
+                          y={n.y0}
+                          width={n.x1 - n.x0}
+                          height={n.outgoing}
+                          rx={2}
+                          fill={fill}
+                          pointerEvents="none"
+                          style={highlight && !highlight.nodes.has(n.id) ? { opacity: 0.35 } : undefined}
+                        />
+                      ) : null}
+                      <rect
+                        className="sankey-node-focus"
+                        x={n.x0 - 3}
+                        y={n.y0 - 3}
+                        width={n.x1 - n.x0 + 6}
+                        height={n.y1 - n.y0 + 6}
+                        rx={4}
+                      />
+                      {revealed.has(n.id) ? <RevealMark node={n} /> : null}
+                      {props.selectedId === n.id ? (
+                        <rect
+                          className="sankey-node-selected"
+                          x={n.x0 - 3}
+                          y={n.y0 - 3}
+                          width={n.x1 - n.x0 + 6}
+                          height={n.y1 - n.y0 + 6}
+                          rx={4}
+                        />
+                      ) : null}
+                      {mini ? <MiniHistogram node={n} metric={mini.metric} scale={mini.scale} /> : null}
+                    </g>
+                  );
+                })}
+              </g>
+              <g className="sankey-labels" aria-hidden="true" ref={labelsRef}>
+                {labels.map(l => {
+                  const k = zoomT.k;
+                  const labelled = layout.nodes.find(x => x.id === l.nodeId);
+                  if (k < 1 && labelled && (labelled.y1 - labelled.y0) * k < LABEL_MIN_PX) return null;
+                  // Counter-scaled about the label's anchor, so text keeps its size at any zoom.
+                  const mid = (l.top + l.bottom) / 2;
+                  const keep =
+                    k === 1 ? undefined : `translate(${l.x},${mid}) scale(${1 / k}) translate(${-l.x},${-mid})`;
+                  return (
+                    <g
+                      key={l.nodeId}
+                      className={'sankey-label' + (highlight && !highlight.nodes.has(l.nodeId) ? ' is-dimmed' : '')}
+                      transform={keep}
+                    >
+                      {/* A backing chip keeps the label readable where it crosses link ribbons. */}
+                      <rect
+                        className="sankey-label-bg"
+                        x={(l.anchor === 'start' ? l.x : l.x - l.width) - 4}
+                        y={l.top}
+                        width={l.width + 8}
+                        height={l.bottom - l.top}
+                        rx={3}
+                      />
+                      <text className="sankey-label-text" x={l.x} y={l.y} textAnchor={l.anchor}>
+                        {l.lines.map((line, i) => (
+                          <tspan
+                            key={i}
+                            className={`sankey-label-${line.style}`}
+                            x={l.x}
+                            dy={i === 0 ? 0 : LINE_HEIGHT.detail}
+                          >
+                            {line.text}
+                          </tspan>
+                        ))}
+                      </text>
+                    </g>
+                  );
+                })}
+              </g>
             </g>
           </svg>
         ) : null}
-        <div ref={tooltipRef} className={'sankey-tooltip' + (tooltip ? ' is-visible' : '')} role="tooltip" aria-hidden={tooltip ? undefined : true}>
+        <div
+          ref={tooltipRef}
+          className={'sankey-tooltip' + (tooltip ? ' is-visible' : '')}
+          role="tooltip"
+          aria-hidden={tooltip ? undefined : true}
+        >
           {tooltip}
         </div>
       </div>
@@ -473,8 +672,24 @@ export function SankeyView(props: SankeyViewProps) {
 
 /** The outline of a node the host revealed: the theme's focus colour, dashed, so it reads beside hover highlighting. */
 function RevealMark({ node: n }: { node: PositionedNode }) {
-  const style: CSSProperties = { fill: 'none', stroke: 'var(--vscode-focusBorder, #0078d4)', strokeWidth: 2, strokeDasharray: '4 2', pointerEvents: 'none' };
-  return <rect className="sankey-node-revealed" x={n.x0 - 5} y={n.y0 - 5} width={n.x1 - n.x0 + 10} height={n.y1 - n.y0 + 10} rx={5} style={style} />;
+  const style: CSSProperties = {
+    fill: 'none',
+    stroke: 'var(--vscode-focusBorder, #0078d4)',
+    strokeWidth: 2,
+    strokeDasharray: '4 2',
+    pointerEvents: 'none',
+  };
+  return (
+    <rect
+      className="sankey-node-revealed"
+      x={n.x0 - 5}
+      y={n.y0 - 5}
+      width={n.x1 - n.x0 + 10}
+      height={n.y1 - n.y0 + 10}
+      rx={5}
+      style={style}
+    />
+  );
 }
 
 /** Nodes and links lit by hovering `hover`: a node's whole flow (callers up, callees down), or a link and its ends. */
@@ -483,7 +698,11 @@ function highlighted(layout: SankeyLayout, hover: NonNullable<Hover>): { nodes: 
   const links = new Set<string>();
   if (hover.kind === 'link') {
     const l = layout.links.find(x => x.id === hover.id);
-    if (l) { links.add(l.id); nodes.add(l.source.id); nodes.add(l.target.id); }
+    if (l) {
+      links.add(l.id);
+      nodes.add(l.source.id);
+      nodes.add(l.target.id);
+    }
     return { nodes, links };
   }
   nodes.add(hover.id);
@@ -497,7 +716,11 @@ function highlighted(layout: SankeyLayout, hover: NonNullable<Hover>): { nodes: 
       for (const l of layout.links) {
         const from = dir === 'down' ? l.source.id : l.target.id;
         const to = dir === 'down' ? l.target.id : l.source.id;
-        if (from === id) { links.add(l.id); nodes.add(to); stack.push(to); }
+        if (from === id) {
+          links.add(l.id);
+          nodes.add(to);
+          stack.push(to);
+        }
       }
     }
   };
@@ -507,13 +730,28 @@ function highlighted(layout: SankeyLayout, hover: NonNullable<Hover>): { nodes: 
 }
 
 function nodeAriaLabel(n: SankeyNodeData, unit: string): string {
-  const where = n.entry.file ? `${formatLocation(n.entry.file, n.entry.line)}. Press Enter to open the source.` : 'source location unknown.';
-  return `${n.label || n.module}: ${formatValue(n.inclusive, unit)} inclusive, ${formatShare(n.share)} of total, `
-    + `${formatValue(n.exclusive, unit)} exclusive, imbalance ${formatImbalance(n.imbalance)}. Entry ${n.entry.name}, ${where}`;
+  const where = n.entry.file
+    ? `${formatLocation(n.entry.file, n.entry.line)}. Press Enter to open the source.`
+    : 'source location unknown.';
+  return (
+    `${n.label || n.module}: ${formatValue(n.inclusive, unit)} inclusive, ${formatShare(n.share)} of total, ` +
+    `${formatValue(n.exclusive, unit)} exclusive, imbalance ${formatImbalance(n.imbalance)}. Entry ${n.entry.name}, ${where}`
+  );
 }
 
-function SankeyHeader({ data, nodeCount, linkCount, droppedLinks, heat, legend }: {
-  data: SankeyData; nodeCount: number; linkCount: number; droppedLinks: number; legend?: ReactNode;
+function SankeyHeader({
+  data,
+  nodeCount,
+  linkCount,
+  droppedLinks,
+  heat,
+  legend,
+}: {
+  data: SankeyData;
+  nodeCount: number;
+  linkCount: number;
+  droppedLinks: number;
+  legend?: ReactNode;
   /** The node colour scale, for the legend; null when there is nothing to explain. */
   heat: ((share: number) => string) | null;
 }) {
@@ -523,24 +761,50 @@ function SankeyHeader({ data, nodeCount, linkCount, droppedLinks, heat, legend }
   return (
     <header className="sankey-header">
       <div className="sankey-heading">
-        <h1 className="sankey-title" title={data.title}>{data.title}</h1>
+        <h1 className="sankey-title" title={data.title}>
+          {data.title}
+        </h1>
         <div className="sankey-subtitle">
-          Module call flow · <span className="sankey-metric">{data.metric.name}</span>{unit ? <span className="sankey-unit"> ({unit})</span> : null}
+          Module call flow · <span className="sankey-metric">{data.metric.name}</span>
+          {unit ? <span className="sankey-unit"> ({unit})</span> : null}
         </div>
       </div>
       <dl className="sankey-stats">
-        <div className="sankey-stat"><dt>Total</dt><dd>{formatValue(data.total, data.metric.unit)}</dd></div>
-        <div className="sankey-stat"><dt>Modules</dt><dd>{nodeCount}</dd></div>
+        <div className="sankey-stat">
+          <dt>Total</dt>
+          <dd>{formatValue(data.total, data.metric.unit)}</dd>
+        </div>
+        <div className="sankey-stat">
+          <dt>Modules</dt>
+          <dd>{nodeCount}</dd>
+        </div>
         <div className="sankey-stat">
           <dt>Calls</dt>
-          <dd>{linkCount}{droppedLinks > 0 ? <span className="sankey-dropped" title={`${droppedLinks} call edge(s) could not be drawn (unknown modules or cycles)`}> +{droppedLinks} hidden</span> : null}</dd>
+          <dd>
+            {linkCount}
+            {droppedLinks > 0 ? (
+              <span
+                className="sankey-dropped"
+                title={`${droppedLinks} call edge(s) could not be drawn (unknown modules or cycles)`}
+              >
+                {' '}
+                +{droppedLinks} hidden
+              </span>
+            ) : null}
+          </dd>
         </div>
       </dl>
-      {legend !== undefined ? legend : heat ? (
+      {legend !== undefined ? (
+        legend
+      ) : heat ? (
         <div className="sankey-legend" role="img" aria-label="Node colour: share of the total, from 0% to 100%">
           <div className="sankey-legend-title">Share of total</div>
           <div className="sankey-legend-bar" style={{ background: `linear-gradient(to right, ${stops.join(', ')})` }} />
-          <div className="sankey-legend-ticks" aria-hidden="true"><span>0%</span><span>25%</span><span>100%</span></div>
+          <div className="sankey-legend-ticks" aria-hidden="true">
+            <span>0%</span>
+            <span>25%</span>
+            <span>100%</span>
+          </div>
         </div>
       ) : null}
     </header>
@@ -550,9 +814,24 @@ function SankeyHeader({ data, nodeCount, linkCount, droppedLinks, heat, legend }
 /** Entry functions listed in the tooltip (the rest are counted). */
 const TOOLTIP_ENTRIES = 6;
 
-function NodeTooltip({ node, unit, total, color, colourOf, labelOf, callers, interactive }: {
-  node: SankeyNodeData; unit: string; total: number; color: string; callers: string[]; interactive: boolean;
-  colourOf: (id: string) => string | undefined; labelOf: (id: string) => string;
+function NodeTooltip({
+  node,
+  unit,
+  total,
+  color,
+  colourOf,
+  labelOf,
+  callers,
+  interactive,
+}: {
+  node: SankeyNodeData;
+  unit: string;
+  total: number;
+  color: string;
+  callers: string[];
+  interactive: boolean;
+  colourOf: (id: string) => string | undefined;
+  labelOf: (id: string) => string;
 }) {
   const location = node.entry.file ? formatLocation(node.entry.file, node.entry.line) : null;
   const ofTotal = (v: number): string => (total > 0 ? formatShare(v / total) : '–');
@@ -564,13 +843,31 @@ function NodeTooltip({ node, unit, total, color, colourOf, labelOf, callers, int
         <span className="tooltip-swatch" style={{ background: color }} />
         <span>{node.label || node.module}</span>
       </div>
-      <div className="tooltip-subtitle">Module {node.module}{node.kind && node.kind !== 'module' ? ` · split by ${node.kind === 'caller' ? 'caller' : node.kind === 'entry' ? 'entry function' : 'reveal'}` : ''}</div>
+      <div className="tooltip-subtitle">
+        Module {node.module}
+        {node.kind && node.kind !== 'module'
+          ? ` · split by ${node.kind === 'caller' ? 'caller' : node.kind === 'entry' ? 'entry function' : 'reveal'}`
+          : ''}
+      </div>
       <dl className="tooltip-grid">
-        <dt>Inclusive</dt><dd>{formatValue(node.inclusive, unit)} · {ofTotal(node.inclusive)}</dd>
-        <dt>Exclusive</dt><dd>{formatValue(node.exclusive, unit)} · {ofTotal(node.exclusive)}</dd>
+        <dt>Inclusive</dt>
+        <dd>
+          {formatValue(node.inclusive, unit)} · {ofTotal(node.inclusive)}
+        </dd>
+        <dt>Exclusive</dt>
+        <dd>
+          {formatValue(node.exclusive, unit)} · {ofTotal(node.exclusive)}
+        </dd>
         <dt>Imbalance</dt>
-        <dd className={node.imbalance >= IMBALANCE_WARNING ? 'is-warning' : undefined}>{formatImbalance(node.imbalance)} max/mean</dd>
-        {node.callers?.length ? null : callers.length ? <><dt>Called from</dt><dd>{callers.join(', ')}</dd></> : null}
+        <dd className={node.imbalance >= IMBALANCE_WARNING ? 'is-warning' : undefined}>
+          {formatImbalance(node.imbalance)} max/mean
+        </dd>
+        {node.callers?.length ? null : callers.length ? (
+          <>
+            <dt>Called from</dt>
+            <dd>{callers.join(', ')}</dd>
+          </>
+        ) : null}
       </dl>
       {node.callers?.length ? (
         <div className="tooltip-section">
@@ -580,7 +877,9 @@ function NodeTooltip({ node, unit, total, color, colourOf, labelOf, callers, int
               <li key={c.id}>
                 <span className="tooltip-swatch is-small" style={{ background: colourOf(c.id) ?? 'transparent' }} />
                 <span className="tooltip-list-name">{labelOf(c.id)}</span>
-                <span className="tooltip-list-value">{formatValue(c.value, unit)} · {formatShare(c.share)}</span>
+                <span className="tooltip-list-value">
+                  {formatValue(c.value, unit)} · {formatShare(c.share)}
+                </span>
               </li>
             ))}
           </ul>
@@ -593,7 +892,10 @@ function NodeTooltip({ node, unit, total, color, colourOf, labelOf, callers, int
             {entries.slice(0, TOOLTIP_ENTRIES).map(e => (
               <li key={e.name}>
                 <code className="tooltip-list-name">{e.name}</code>
-                <span className="tooltip-list-value">{formatValue(e.inclusive, unit)}{e.line !== null ? <span className="tooltip-muted"> · :{e.line}</span> : null}</span>
+                <span className="tooltip-list-value">
+                  {formatValue(e.inclusive, unit)}
+                  {e.line !== null ? <span className="tooltip-muted"> · :{e.line}</span> : null}
+                </span>
               </li>
             ))}
             {more > 0 ? <li className="tooltip-muted">… {more} more</li> : null}
@@ -601,50 +903,92 @@ function NodeTooltip({ node, unit, total, color, colourOf, labelOf, callers, int
         </div>
       ) : (
         <dl className="tooltip-grid">
-          <dt>Entry</dt><dd><code>{node.entry.name}</code></dd>
-          <dt>Source</dt><dd>{location ? <code>{location}</code> : <span className="tooltip-muted">unknown</span>}</dd>
+          <dt>Entry</dt>
+          <dd>
+            <code>{node.entry.name}</code>
+          </dd>
+          <dt>Source</dt>
+          <dd>{location ? <code>{location}</code> : <span className="tooltip-muted">unknown</span>}</dd>
         </dl>
       )}
       <div className="tooltip-hint">
         {interactive
           ? `${location ? 'Click: select and open the source' : 'Source location unknown · click: select'} · double-click: split · right-click: more`
-          : location ? 'Click or press Enter to open the source' : 'Source location unknown — nothing to open'}
+          : location
+            ? 'Click or press Enter to open the source'
+            : 'Source location unknown — nothing to open'}
       </div>
     </>
   );
 }
 
 /** The per-rank histogram drawn in the room above a bar (neutral grey, as in CallFlow): bin counts, linear or log scaled to the room. */
-function MiniHistogram({ node: n, metric, scale }: { node: PositionedNode; metric: 'inclusive' | 'exclusive'; scale: 'linear' | 'log' }) {
+function MiniHistogram({
+  node: n,
+  metric,
+  scale,
+}: {
+  node: PositionedNode;
+  metric: 'inclusive' | 'exclusive';
+  scale: 'linear' | 'log';
+}) {
   const h = n.data.histogram?.[metric];
   if (!h || h.counts.length === 0) return null;
   const max = Math.max(...h.counts);
   if (max <= 0) return null;
   const w = (n.x1 - n.x0) / h.counts.length;
   const bottom = n.y0 - 3;
-  const size = (c: number): number => (scale === 'log' ? Math.log1p(c) / Math.log1p(max) : c / max) * MINI_HISTOGRAM_HEIGHT;
+  const size = (c: number): number =>
+    (scale === 'log' ? Math.log1p(c) / Math.log1p(max) : c / max) * MINI_HISTOGRAM_HEIGHT;
   return (
     <g className="sankey-mini-hist" pointerEvents="none" aria-hidden="true">
-      <rect className="sankey-mini-hist-bg" x={n.x0} y={bottom - MINI_HISTOGRAM_HEIGHT} width={n.x1 - n.x0} height={MINI_HISTOGRAM_HEIGHT} />
+      <rect
+        className="sankey-mini-hist-bg"
+        x={n.x0}
+        y={bottom - MINI_HISTOGRAM_HEIGHT}
+        width={n.x1 - n.x0}
+        height={MINI_HISTOGRAM_HEIGHT}
+      />
       <line className="sankey-mini-hist-base" x1={n.x0} x2={n.x1} y1={bottom + 0.5} y2={bottom + 0.5} />
-      {h.counts.map((c, i) => (c > 0 ? <rect key={i} x={n.x0 + i * w} y={bottom - size(c)} width={Math.max(0.6, w - 0.3)} height={size(c)} /> : null))}
+      {h.counts.map((c, i) =>
+        c > 0 ? (
+          <rect key={i} x={n.x0 + i * w} y={bottom - size(c)} width={Math.max(0.6, w - 0.3)} height={size(c)} />
+        ) : null,
+      )}
     </g>
   );
 }
 
-function LinkTooltip({ link, unit, total, labelOf }: { link: PositionedLink; unit: string; total: number; labelOf: (id: string) => string }) {
+function LinkTooltip({
+  link,
+  unit,
+  total,
+  labelOf,
+}: {
+  link: PositionedLink;
+  unit: string;
+  total: number;
+  labelOf: (id: string) => string;
+}) {
   const ofCaller = link.source.data.inclusive > 0 ? link.value / link.source.data.inclusive : NaN;
   return (
     <>
       <div className="tooltip-title">
         <span>{labelOf(link.source.id)}</span>
-        <span className="tooltip-arrow" aria-label="calls">→</span>
+        <span className="tooltip-arrow" aria-label="calls">
+          →
+        </span>
         <span>{labelOf(link.target.id)}</span>
       </div>
       <dl className="tooltip-grid">
-        <dt>Value</dt><dd>{formatValue(link.value, unit)}</dd>
-        <dt>Share</dt><dd>{total > 0 ? formatShare(link.value / total) : '–'} of total</dd>
-        <dt>Of caller</dt><dd>{formatShare(ofCaller)} of {labelOf(link.source.id)}</dd>
+        <dt>Value</dt>
+        <dd>{formatValue(link.value, unit)}</dd>
+        <dt>Share</dt>
+        <dd>{total > 0 ? formatShare(link.value / total) : '–'} of total</dd>
+        <dt>Of caller</dt>
+        <dd>
+          {formatShare(ofCaller)} of {labelOf(link.source.id)}
+        </dd>
       </dl>
     </>
   );

@@ -1,7 +1,16 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TimelineLaneRow } from '../../../../src/shared/timeline-protocol';
-import { DEPTH_ROW_HEIGHT, GROUP_HEIGHT, LANE_HEIGHT, depthAt, layoutLanes, rowIndexAt, tracksIn, visibleRange } from './lane-layout';
+import {
+  DEPTH_ROW_HEIGHT,
+  GROUP_HEIGHT,
+  LANE_HEIGHT,
+  depthAt,
+  layoutLanes,
+  rowIndexAt,
+  tracksIn,
+  visibleRange,
+} from './lane-layout';
 
 const rows: TimelineLaneRow[] = [
   { type: 'group', id: 'p:rank 0', label: 'rank 0', kind: 'process', level: 0, collapsed: false },
@@ -14,7 +23,10 @@ const rows: TimelineLaneRow[] = [
 describe('lane layout', () => {
   test('stacks groups and lanes; a depth view is one row per depth', () => {
     const plain = layoutLanes(rows);
-    assert.deepEqual(plain.rows.map(r => r.y), [0, GROUP_HEIGHT, GROUP_HEIGHT + LANE_HEIGHT, GROUP_HEIGHT + 2 * LANE_HEIGHT, 2 * GROUP_HEIGHT + 2 * LANE_HEIGHT]);
+    assert.deepEqual(
+      plain.rows.map(r => r.y),
+      [0, GROUP_HEIGHT, GROUP_HEIGHT + LANE_HEIGHT, GROUP_HEIGHT + 2 * LANE_HEIGHT, 2 * GROUP_HEIGHT + 2 * LANE_HEIGHT],
+    );
     assert.equal(plain.height, 2 * GROUP_HEIGHT + 3 * LANE_HEIGHT);
     const deep = layoutLanes(rows, new Map([[1, 5]]));
     assert.equal(deep.byTrack.get(1)!.depthRows, 5);
@@ -36,11 +48,21 @@ describe('lane layout', () => {
   });
 
   test('only the lanes in the scrolled viewport (plus overscan) are asked for', () => {
-    const many: TimelineLaneRow[] = Array.from({ length: 1000 }, (_, t) => ({ type: 'lane', id: `l${t}`, track: t, label: `rank ${t}`, kind: 'thread', level: 0 }));
+    const many: TimelineLaneRow[] = Array.from({ length: 1000 }, (_, t) => ({
+      type: 'lane',
+      id: `l${t}`,
+      track: t,
+      label: `rank ${t}`,
+      kind: 'thread',
+      level: 0,
+    }));
     const l = layoutLanes(many);
     const range = visibleRange(l, 100 * LANE_HEIGHT, 10 * LANE_HEIGHT, 2);
     assert.deepEqual(range, [98, 112]);
-    assert.deepEqual(tracksIn(l, range), Array.from({ length: 14 }, (_, i) => 98 + i));
+    assert.deepEqual(
+      tracksIn(l, range),
+      Array.from({ length: 14 }, (_, i) => 98 + i),
+    );
     assert.deepEqual(visibleRange(l, 0, 3 * LANE_HEIGHT, 0), [0, 3]);
     assert.deepEqual(visibleRange(layoutLanes([]), 0, 100), [0, 0]);
   });

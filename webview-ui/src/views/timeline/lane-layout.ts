@@ -28,12 +28,16 @@ export interface LaneLayout {
  * Stacks the rows. `depthViews` maps a track shown as a depth view to its number of call depths
  * (at least 1 row is drawn even for a lane without slices).
  */
-export function layoutLanes(rows: readonly TimelineLaneRow[], depthViews: ReadonlyMap<number, number> = new Map()): LaneLayout {
+export function layoutLanes(
+  rows: readonly TimelineLaneRow[],
+  depthViews: ReadonlyMap<number, number> = new Map(),
+): LaneLayout {
   const out: LaidOutRow[] = [];
   const byTrack = new Map<number, LaidOutRow>();
   let y = 0;
   for (const row of rows) {
-    let height = GROUP_HEIGHT, depthRows = 0;
+    let height = GROUP_HEIGHT,
+      depthRows = 0;
     if (row.type === 'lane') {
       const d = depthViews.get(row.track);
       depthRows = d === undefined ? 0 : Math.max(1, d);
@@ -50,8 +54,13 @@ export function layoutLanes(rows: readonly TimelineLaneRow[], depthViews: Readon
 /** Index of the row at `y` (layout coordinates), or -1 outside every row. */
 export function rowIndexAt(layout: LaneLayout, y: number): number {
   const rows = layout.rows;
-  let lo = 0, hi = rows.length;
-  while (lo < hi) { const m = (lo + hi) >>> 1; if (rows[m]!.y + rows[m]!.height <= y) lo = m + 1; else hi = m; }
+  let lo = 0,
+    hi = rows.length;
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1;
+    if (rows[m]!.y + rows[m]!.height <= y) lo = m + 1;
+    else hi = m;
+  }
   return lo < rows.length && rows[lo]!.y <= y ? lo : -1;
 }
 
@@ -69,7 +78,10 @@ export function visibleRange(layout: LaneLayout, top: number, height: number, ov
 /** Tracks of the lanes among rows [from, to), top to bottom. */
 export function tracksIn(layout: LaneLayout, [from, to]: [number, number]): number[] {
   const out: number[] = [];
-  for (let i = from; i < to; i++) { const r = layout.rows[i]!.row; if (r.type === 'lane') out.push(r.track); }
+  for (let i = from; i < to; i++) {
+    const r = layout.rows[i]!.row;
+    if (r.type === 'lane') out.push(r.track);
+  }
   return out;
 }
 

@@ -7,16 +7,24 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { PointerEvent as ReactPointerEvent, KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { colourOf } from '../../../../src/analysis/timeline/colors';
-import type { TimelineInitMessage, TimelineTilesPayload, TimelineWindow } from '../../../../src/shared/timeline-protocol';
+import type {
+  TimelineInitMessage,
+  TimelineTilesPayload,
+  TimelineWindow,
+} from '../../../../src/shared/timeline-protocol';
 import type { CanvasTheme } from './tile-render';
 
 export const MINIMAP_HEIGHT = 44;
 
-export interface MinimapColumn { busy: number; key: number }
+export interface MinimapColumn {
+  busy: number;
+  key: number;
+}
 
 /** Per column of the mini-map tiles: mean busy over lanes and the key with the most busy time across lanes. */
 export function minimapColumns(m: TimelineTilesPayload): MinimapColumn[] {
-  const lanes = m.tracks.length, W = m.width;
+  const lanes = m.tracks.length,
+    W = m.width;
   const out: MinimapColumn[] = [];
   const weight = new Map<number, number>();
   for (let c = 0; c < W; c++) {
@@ -28,15 +36,32 @@ export function minimapColumns(m: TimelineTilesPayload): MinimapColumn[] {
       const k = m.key[at]!;
       if (k >= 0) weight.set(k, (weight.get(k) ?? 0) + m.share[at]!);
     }
-    let best = -1, bw = 0;
-    for (const [k, w] of weight) if (w > bw || (w === bw && k < best)) { best = k; bw = w; }
+    let best = -1,
+      bw = 0;
+    for (const [k, w] of weight)
+      if (w > bw || (w === bw && k < best)) {
+        best = k;
+        bw = w;
+      }
     out.push({ busy: lanes ? busy / lanes : 0, key: best });
   }
   return out;
 }
 
-export function Minimap({ init, view, theme, width, offset, onPan }: {
-  init: TimelineInitMessage; view: TimelineWindow; theme: CanvasTheme; width: number; offset: number; onPan(centre: number): void;
+export function Minimap({
+  init,
+  view,
+  theme,
+  width,
+  offset,
+  onPan,
+}: {
+  init: TimelineInitMessage;
+  view: TimelineWindow;
+  theme: CanvasTheme;
+  width: number;
+  offset: number;
+  onPan(centre: number): void;
 }) {
   const ref = useRef<HTMLCanvasElement>(null);
   const plot = Math.max(1, width - offset);
@@ -61,33 +86,60 @@ export function Minimap({ init, view, theme, width, offset, onPan }: {
       const h = Math.max(1, c.busy * (MINIMAP_HEIGHT - 4));
       ctx.fillStyle = colourOf(names.get(c.key) ?? '');
       // Whole device pixels per column: fractional edges would leave light seams between bars.
-      const x0 = Math.floor(i * colW), x1 = Math.max(x0 + 1, Math.floor((i + 1) * colW));
+      const x0 = Math.floor(i * colW),
+        x1 = Math.max(x0 + 1, Math.floor((i + 1) * colW));
       ctx.fillRect(x0, MINIMAP_HEIGHT - 2 - h, x1 - x0, h);
     });
   }, [columns, names, plot, theme]);
 
-  const x0 = (view.start - lo) / (hi - lo) * plot, x1 = (view.end - lo) / (hi - lo) * plot;
+  const x0 = ((view.start - lo) / (hi - lo)) * plot,
+    x1 = ((view.end - lo) / (hi - lo)) * plot;
   const timeAt = (clientX: number) => {
     const rect = ref.current!.getBoundingClientRect();
-    return lo + (clientX - rect.left) / Math.max(1, rect.width) * (hi - lo);
+    return lo + ((clientX - rect.left) / Math.max(1, rect.width)) * (hi - lo);
   };
-  const down = (e: ReactPointerEvent) => { (e.target as Element).setPointerCapture?.(e.pointerId); setDragging(true); onPan(timeAt(e.clientX)); };
-  const move = (e: ReactPointerEvent) => { if (dragging) onPan(timeAt(e.clientX)); };
+  const down = (e: ReactPointerEvent) => {
+    (e.target as Element).setPointerCapture?.(e.pointerId);
+    setDragging(true);
+    onPan(timeAt(e.clientX));
+  };
+  const move = (e: ReactPointerEvent) => {
+    if (dragging) onPan(timeAt(e.clientX));
+  };
   const key = (e: ReactKeyboardEvent) => {
-    const c = (view.start + view.end) / 2, step = (view.end - view.start) / 2;
-    if (e.key === 'ArrowLeft') onPan(c - step); else if (e.key === 'ArrowRight') onPan(c + step); else return;
+    const c = (view.start + view.end) / 2,
+      step = (view.end - view.start) / 2;
+    if (e.key === 'ArrowLeft') onPan(c - step);
+    else if (e.key === 'ArrowRight') onPan(c + step);
+    else return;
     e.preventDefault();
   };
   return (
     <div className="timeline-minimap" style={{ height: MINIMAP_HEIGHT }}>
-      <div className="timeline-minimap-corner" style={{ width: offset }}>Whole run</div>
-      <div className="timeline-minimap-plot" style={{ width: plot, height: MINIMAP_HEIGHT }} tabIndex={0} role="slider"
-        aria-label="Mini-map of the whole run: drag to move the visible window" aria-valuemin={lo} aria-valuemax={hi} aria-valuenow={Math.round((view.start + view.end) / 2)}
-        onPointerDown={down} onPointerMove={move} onPointerUp={() => setDragging(false)} onKeyDown={key}>
+      <div className="timeline-minimap-corner" style={{ width: offset }}>
+        Whole run
+      </div>
+      <div
+        className="timeline-minimap-plot"
+        style={{ width: plot, height: MINIMAP_HEIGHT }}
+        tabIndex={0}
+        role="slider"
+        aria-label="Mini-map of the whole run: drag to move the visible window"
+        aria-valuemin={lo}
+        aria-valuemax={hi}
+        aria-valuenow={Math.round((view.start + view.end) / 2)}
+        onPointerDown={down}
+        onPointerMove={move}
+        onPointerUp={() => setDragging(false)}
+        onKeyDown={key}
+      >
         <canvas ref={ref} style={{ width: plot, height: MINIMAP_HEIGHT }} />
         <div className="timeline-minimap-shade" style={{ left: 0, width: Math.max(0, x0) }} />
         <div className="timeline-minimap-shade" style={{ left: Math.min(plot, x1), width: Math.max(0, plot - x1) }} />
-        <div className="timeline-minimap-window" style={{ left: Math.max(0, x0), width: Math.max(2, Math.min(plot, x1) - Math.max(0, x0)) }} />
+        <div
+          className="timeline-minimap-window"
+          style={{ left: Math.max(0, x0), width: Math.max(2, Math.min(plot, x1) - Math.max(0, x0)) }}
+        />
       </div>
     </div>
   );

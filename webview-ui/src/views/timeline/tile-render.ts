@@ -6,15 +6,41 @@
  * the next tiles are being computed the previous frame is drawn scaled and shifted to the view.
  */
 import { colourOf } from '../../../../src/analysis/timeline/colors';
-import type { TimelineCopyMarker, TimelineFlow, TimelineTilesPayload, TimelineWindow } from '../../../../src/shared/timeline-protocol';
+import type {
+  TimelineCopyMarker,
+  TimelineFlow,
+  TimelineTilesPayload,
+  TimelineWindow,
+} from '../../../../src/shared/timeline-protocol';
 import { DEPTH_ROW_HEIGHT, type LaidOutRow, type LaneLayout } from './lane-layout';
 import { timeToX } from './viewport';
 
 /** What the drawing uses of a canvas context (a recording fake in tests). */
-export type Ctx2D = Pick<CanvasRenderingContext2D,
-  'fillStyle' | 'strokeStyle' | 'globalAlpha' | 'lineWidth' | 'font' | 'textBaseline' | 'textAlign'
-  | 'fillRect' | 'strokeRect' | 'fillText' | 'measureText' | 'beginPath' | 'moveTo' | 'lineTo' | 'bezierCurveTo' | 'closePath'
-  | 'stroke' | 'fill' | 'save' | 'restore' | 'rect' | 'clip'>;
+export type Ctx2D = Pick<
+  CanvasRenderingContext2D,
+  | 'fillStyle'
+  | 'strokeStyle'
+  | 'globalAlpha'
+  | 'lineWidth'
+  | 'font'
+  | 'textBaseline'
+  | 'textAlign'
+  | 'fillRect'
+  | 'strokeRect'
+  | 'fillText'
+  | 'measureText'
+  | 'beginPath'
+  | 'moveTo'
+  | 'lineTo'
+  | 'bezierCurveTo'
+  | 'closePath'
+  | 'stroke'
+  | 'fill'
+  | 'save'
+  | 'restore'
+  | 'rect'
+  | 'clip'
+>;
 
 export interface CanvasTheme {
   background: string;
@@ -68,7 +94,12 @@ export interface FrameCounts {
   highlighted: number;
 }
 
-export interface TileRun { c0: number; c1: number; key: number; busy: number }
+export interface TileRun {
+  c0: number;
+  c1: number;
+  key: number;
+  busy: number;
+}
 
 /** Runs of equal columns of one lane (same key, busy within 1/8), so a 2000-px lane is a few rectangles. */
 export function tileRuns(key: Int32Array, busy: Float32Array, offset: number, width: number): TileRun[] {
@@ -90,7 +121,13 @@ export function tileRuns(key: Int32Array, busy: Float32Array, offset: number, wi
 }
 
 /** The pixel span [x0, x1) of tile columns [c0, c1) of a payload drawn in `view` over `width` px. */
-export function columnsToPixels(tiles: Pick<TimelineTilesPayload, 'window' | 'width'>, c0: number, c1: number, view: TimelineWindow, width: number): [number, number] {
+export function columnsToPixels(
+  tiles: Pick<TimelineTilesPayload, 'window' | 'width'>,
+  c0: number,
+  c1: number,
+  view: TimelineWindow,
+  width: number,
+): [number, number] {
   const colW = (tiles.window.end - tiles.window.start) / tiles.width;
   return [timeToX(view, width, tiles.window.start + c0 * colW), timeToX(view, width, tiles.window.start + c1 * colW)];
 }
@@ -108,8 +145,13 @@ export function textColourOn(fill: string): string {
 export function fitText(ctx: Pick<Ctx2D, 'measureText'>, text: string, maxWidth: number): string {
   if (maxWidth < 8) return '';
   if (ctx.measureText(text).width <= maxWidth) return text;
-  let lo = 0, hi = text.length;
-  while (lo < hi) { const m = (lo + hi + 1) >>> 1; if (ctx.measureText(text.slice(0, m) + '…').width <= maxWidth) lo = m; else hi = m - 1; }
+  let lo = 0,
+    hi = text.length;
+  while (lo < hi) {
+    const m = (lo + hi + 1) >>> 1;
+    if (ctx.measureText(text.slice(0, m) + '…').width <= maxWidth) lo = m;
+    else hi = m - 1;
+  }
   return lo > 0 ? text.slice(0, lo) + '…' : '';
 }
 
@@ -117,7 +159,16 @@ export function fitText(ctx: Pick<Ctx2D, 'measureText'>, text: string, maxWidth:
 export function drawFrame(ctx: Ctx2D, input: FrameInput): FrameCounts {
   const { width, height, scrollTop, layout, range, view, frame, theme } = input;
   const colour = input.colour ?? colourOf;
-  const counts: FrameCounts = { lanes: 0, groups: 0, laneLabels: [], rects: 0, events: 0, flows: 0, copies: 0, highlighted: 0 };
+  const counts: FrameCounts = {
+    lanes: 0,
+    groups: 0,
+    laneLabels: [],
+    rects: 0,
+    events: 0,
+    flows: 0,
+    copies: 0,
+    highlighted: 0,
+  };
   ctx.save();
   ctx.globalAlpha = 1;
   ctx.fillStyle = theme.background;
@@ -170,7 +221,8 @@ export function drawFrame(ctx: Ctx2D, input: FrameInput): FrameCounts {
   if (input.highlight) counts.highlighted = drawHighlight(ctx, input, input.highlight);
   if (frame && input.showFlows) counts.flows = drawFlows(ctx, input, frame.flows);
   if (input.selection) {
-    const x0 = timeToX(view, width, input.selection.start), x1 = timeToX(view, width, input.selection.end);
+    const x0 = timeToX(view, width, input.selection.start),
+      x1 = timeToX(view, width, input.selection.end);
     ctx.globalAlpha = 0.22;
     ctx.fillStyle = theme.selection;
     ctx.fillRect(x0, 0, x1 - x0, height);
@@ -183,7 +235,15 @@ export function drawFrame(ctx: Ctx2D, input: FrameInput): FrameCounts {
   return counts;
 }
 
-function drawTiles(ctx: Ctx2D, input: FrameInput, tiles: TimelineTilesPayload, li: number, y: number, h: number, keyColour: (k: number) => string): number {
+function drawTiles(
+  ctx: Ctx2D,
+  input: FrameInput,
+  tiles: TimelineTilesPayload,
+  li: number,
+  y: number,
+  h: number,
+  keyColour: (k: number) => string,
+): number {
   const runs = tileRuns(tiles.key, tiles.busy, li * tiles.width, tiles.width);
   for (const run of runs) {
     const [x0, x1] = columnsToPixels(tiles, run.c0, run.c1, input.view, input.width);
@@ -202,7 +262,13 @@ function drawTiles(ctx: Ctx2D, input: FrameInput, tiles: TimelineTilesPayload, l
  * the tiles repeat the innermost frame (tiles.ts' rule), so a column is drawn at d only where its
  * key differs from depth d − 1 (a recursive call at the same key is the one thing this hides).
  */
-function drawDepthTiles(ctx: Ctx2D, input: FrameInput, depths: TimelineTilesPayload[], top: number, keyColour: (k: number) => string): number {
+function drawDepthTiles(
+  ctx: Ctx2D,
+  input: FrameInput,
+  depths: TimelineTilesPayload[],
+  top: number,
+  keyColour: (k: number) => string,
+): number {
   let n = 0;
   depths.forEach((p, d) => {
     const above = d > 0 ? depths[d - 1]! : null;
@@ -226,14 +292,25 @@ function drawDepthTiles(ctx: Ctx2D, input: FrameInput, depths: TimelineTilesPayl
  * at each time shows (the tiles' rule); samples as their holds; instants as thin ticks. In a depth
  * view every slice is drawn at its own depth row, like a flame chart.
  */
-function drawEvents(ctx: Ctx2D, input: FrameInput, tiles: TimelineTilesPayload, li: number, r: LaidOutRow, top: number, keyColour: (k: number) => string, names: Map<number, string>): number {
+function drawEvents(
+  ctx: Ctx2D,
+  input: FrameInput,
+  tiles: TimelineTilesPayload,
+  li: number,
+  r: LaidOutRow,
+  top: number,
+  keyColour: (k: number) => string,
+  names: Map<number, string>,
+): number {
   const e = tiles.events;
-  const a = e.laneStart[li]!, b = e.laneStart[li + 1]!;
+  const a = e.laneStart[li]!,
+    b = e.laneStart[li + 1]!;
   const { view, width, theme } = input;
   const maxDepth = r.depthRows ? r.depthRows - 1 : tiles.depth;
   let drawn = 0;
   const label = (text: string, fill: string, x0: number, x1: number, y: number, h: number) => {
-    const visible0 = Math.max(0, x0), visible1 = Math.min(width, x1);
+    const visible0 = Math.max(0, x0),
+      visible1 = Math.min(width, x1);
     if (visible1 - visible0 < 28 || h < 11) return;
     const t = fitText(ctx, text, visible1 - visible0 - 6);
     if (!t) return;
@@ -245,7 +322,8 @@ function drawEvents(ctx: Ctx2D, input: FrameInput, tiles: TimelineTilesPayload, 
       const kind = e.kind[k]!;
       const depth = kind === 2 ? 0 : e.depth[k]!;
       if (kind === 1 || depth !== d) continue;
-      const x0 = timeToX(view, width, e.start[k]!), x1 = timeToX(view, width, e.start[k]! + e.duration[k]!);
+      const x0 = timeToX(view, width, e.start[k]!),
+        x1 = timeToX(view, width, e.start[k]! + e.duration[k]!);
       if (x1 < 0 || x0 > width) continue;
       const y = r.depthRows ? top + 2 + d * DEPTH_ROW_HEIGHT : top + 2;
       const h = r.depthRows ? DEPTH_ROW_HEIGHT - 1 : r.height - 4;
@@ -253,7 +331,12 @@ function drawEvents(ctx: Ctx2D, input: FrameInput, tiles: TimelineTilesPayload, 
       ctx.fillStyle = fill;
       ctx.fillRect(x0, y, Math.max(1, x1 - x0), h);
       // A hairline between adjacent slices of the same function keeps them apart.
-      if (x1 - x0 > 4) { ctx.globalAlpha = 0.35; ctx.fillStyle = theme.background; ctx.fillRect(x1 - 1, y, 1, h); ctx.globalAlpha = 1; }
+      if (x1 - x0 > 4) {
+        ctx.globalAlpha = 0.35;
+        ctx.fillStyle = theme.background;
+        ctx.fillRect(x1 - 1, y, 1, h);
+        ctx.globalAlpha = 1;
+      }
       label(names.get(e.key[k]!) ?? '', fill, x0, x1, y, h);
       drawn++;
     }
@@ -284,19 +367,33 @@ function drawCopies(ctx: Ctx2D, input: FrameInput, copies: readonly TimelineCopy
     if (!r) continue;
     const top = r.y - scrollTop;
     if (top > input.height || top + r.height < 0) continue;
-    const x0 = timeToX(view, width, c.start), x1 = Math.max(x0 + 2, timeToX(view, width, c.start + c.duration));
+    const x0 = timeToX(view, width, c.start),
+      x1 = Math.max(x0 + 2, timeToX(view, width, c.start + c.duration));
     if (x1 < 0 || x0 > width) continue;
     const colour = theme.direction[c.direction] ?? theme.direction['other'] ?? theme.foreground;
     const y = top + r.height - 5;
     ctx.fillStyle = colour;
     ctx.fillRect(x0, y, x1 - x0, 3);
     if (x1 - x0 >= 9) {
-      const cx = (x0 + x1) / 2, gy = top + 3;
+      const cx = (x0 + x1) / 2,
+        gy = top + 3;
       ctx.beginPath();
-      if (c.direction === 'host-to-device') { ctx.moveTo(cx - 4, gy); ctx.lineTo(cx + 4, gy); ctx.lineTo(cx, gy + 6); }
-      else if (c.direction === 'device-to-host') { ctx.moveTo(cx - 4, gy + 6); ctx.lineTo(cx + 4, gy + 6); ctx.lineTo(cx, gy); }
-      else if (c.direction === 'memset') { ctx.rect(cx - 3, gy, 6, 6); }
-      else { ctx.moveTo(cx, gy); ctx.lineTo(cx + 4, gy + 3); ctx.lineTo(cx, gy + 6); ctx.lineTo(cx - 4, gy + 3); }
+      if (c.direction === 'host-to-device') {
+        ctx.moveTo(cx - 4, gy);
+        ctx.lineTo(cx + 4, gy);
+        ctx.lineTo(cx, gy + 6);
+      } else if (c.direction === 'device-to-host') {
+        ctx.moveTo(cx - 4, gy + 6);
+        ctx.lineTo(cx + 4, gy + 6);
+        ctx.lineTo(cx, gy);
+      } else if (c.direction === 'memset') {
+        ctx.rect(cx - 3, gy, 6, 6);
+      } else {
+        ctx.moveTo(cx, gy);
+        ctx.lineTo(cx + 4, gy + 3);
+        ctx.lineTo(cx, gy + 6);
+        ctx.lineTo(cx - 4, gy + 3);
+      }
       ctx.closePath();
       ctx.fill();
     }
@@ -317,7 +414,8 @@ function drawHighlight(ctx: Ctx2D, input: FrameInput, h: { tracks: number[]; spa
     const top = r.y - scrollTop;
     if (top > input.height || top + r.height < 0) return;
     for (let k = 0; k + 1 < spans.length; k += 2) {
-      const x0 = timeToX(view, width, spans[k]!), x1 = timeToX(view, width, spans[k + 1]!);
+      const x0 = timeToX(view, width, spans[k]!),
+        x1 = timeToX(view, width, spans[k + 1]!);
       if (x1 < 0 || x0 > width) continue;
       ctx.strokeRect(x0 + 0.75, top + 1.75, Math.max(1.5, x1 - x0 - 1.5), r.height - 3.5);
       n++;
@@ -331,11 +429,20 @@ function drawFlows(ctx: Ctx2D, input: FrameInput, flows: readonly TimelineFlow[]
   let n = 0;
   ctx.lineWidth = 1.25;
   for (const f of flows) {
-    const a = layout.byTrack.get(f.fromTrack), b = layout.byTrack.get(f.toTrack);
+    const a = layout.byTrack.get(f.fromTrack),
+      b = layout.byTrack.get(f.toTrack);
     if (!a || !b) continue;
-    const x0 = timeToX(view, width, f.fromTime), x1 = timeToX(view, width, f.toTime);
-    const y0 = a.y - scrollTop + a.height / 2, y1 = b.y - scrollTop + b.height / 2;
-    if ((x0 < 0 && x1 < 0) || (x0 > width && x1 > width) || (y0 < 0 && y1 < 0) || (y0 > input.height && y1 > input.height)) continue;
+    const x0 = timeToX(view, width, f.fromTime),
+      x1 = timeToX(view, width, f.toTime);
+    const y0 = a.y - scrollTop + a.height / 2,
+      y1 = b.y - scrollTop + b.height / 2;
+    if (
+      (x0 < 0 && x1 < 0) ||
+      (x0 > width && x1 > width) ||
+      (y0 < 0 && y1 < 0) ||
+      (y0 > input.height && y1 > input.height)
+    )
+      continue;
     const colour = theme.flow[f.kind];
     ctx.strokeStyle = colour;
     ctx.fillStyle = colour;
@@ -360,12 +467,23 @@ function drawFlows(ctx: Ctx2D, input: FrameInput, flows: readonly TimelineFlow[]
 }
 
 /** Per-key column counts of a payload, largest first: the legend's order. */
-export function legendEntries(tiles: TimelineTilesPayload, limit = 14): { key: number; name: string; columns: number }[] {
+export function legendEntries(
+  tiles: TimelineTilesPayload,
+  limit = 14,
+): { key: number; name: string; columns: number }[] {
   const counts = new Map<number, number>();
   for (const k of tiles.key) if (k >= 0) counts.set(k, (counts.get(k) ?? 0) + 1);
   const e = tiles.events;
-  for (let i = 0; i < e.key.length; i++) if (e.key[i]! >= 0) counts.set(e.key[i]!, (counts.get(e.key[i]!) ?? 0) + Math.max(1, (e.duration[i]! / (tiles.window.end - tiles.window.start)) * tiles.width));
+  for (let i = 0; i < e.key.length; i++)
+    if (e.key[i]! >= 0)
+      counts.set(
+        e.key[i]!,
+        (counts.get(e.key[i]!) ?? 0) +
+          Math.max(1, (e.duration[i]! / (tiles.window.end - tiles.window.start)) * tiles.width),
+      );
   const names = new Map(tiles.names);
-  return [...counts].map(([key, columns]) => ({ key, name: names.get(key) ?? String(key), columns }))
-    .sort((a, b) => b.columns - a.columns || (a.name < b.name ? -1 : 1)).slice(0, limit);
+  return [...counts]
+    .map(([key, columns]) => ({ key, name: names.get(key) ?? String(key), columns }))
+    .sort((a, b) => b.columns - a.columns || (a.name < b.name ? -1 : 1))
+    .slice(0, limit);
 }

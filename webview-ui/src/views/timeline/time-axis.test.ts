@@ -8,9 +8,13 @@ describe('time axis', () => {
     assert.equal(niceStep(1e9, 1000, 120), 2e8);
     assert.equal(niceStep(3e6, 900, 90), 5e5);
     assert.equal(niceStep(10, 1000, 90), 1, 'never below 1 ns');
-    for (const [span, w] of [[123456789, 800], [987, 640], [5e10, 1300]] as const) {
+    for (const [span, w] of [
+      [123456789, 800],
+      [987, 640],
+      [5e10, 1300],
+    ] as const) {
       const s = niceStep(span, w, 90);
-      assert.ok(s / span * w >= 90, `${span}/${w}`);
+      assert.ok((s / span) * w >= 90, `${span}/${w}`);
       assert.match(String(s / 10 ** Math.floor(Math.log10(s))), /^(1|2|5)$/);
     }
   });
@@ -18,12 +22,18 @@ describe('time axis', () => {
   test('labels use the unit of the magnitude with the decimals the step needs', () => {
     const t = timeTicks({ start: 0, end: 1e9 }, 1000, 90);
     assert.equal(t.unit, 's');
-    assert.deepEqual(t.ticks.slice(0, 3).map(x => x.label), ['0.0 s', '0.1 s', '0.2 s']);
+    assert.deepEqual(
+      t.ticks.slice(0, 3).map(x => x.label),
+      ['0.0 s', '0.1 s', '0.2 s'],
+    );
     // 12.3 ms into the run, zoomed to 2 µs: milliseconds with four decimals.
     const z = timeTicks({ start: 12_300_000, end: 12_302_000 }, 1000, 90);
     assert.equal(z.unit, 'ms');
     assert.equal(z.step, 200);
-    assert.deepEqual(z.ticks.slice(0, 2).map(x => x.label), ['12.3000 ms', '12.3002 ms']);
+    assert.deepEqual(
+      z.ticks.slice(0, 2).map(x => x.label),
+      ['12.3000 ms', '12.3002 ms'],
+    );
     const ns = timeTicks({ start: 0, end: 500 }, 500, 90);
     assert.equal(ns.unit, 'ns');
     assert.equal(ns.ticks[1]!.label, '100 ns');

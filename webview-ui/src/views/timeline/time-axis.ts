@@ -6,12 +6,20 @@
 import { timeUnitFor } from '../../../../src/shared/timeline-protocol';
 import type { TimelineWindow } from '../../../../src/shared/timeline-protocol';
 
-export interface TimeTick { time: number; x: number; label: string }
-export interface TimeTicks { step: number; unit: string; ticks: TimeTick[] }
+export interface TimeTick {
+  time: number;
+  x: number;
+  label: string;
+}
+export interface TimeTicks {
+  step: number;
+  unit: string;
+  ticks: TimeTick[];
+}
 
 /** The smallest 1/2/5 × 10ⁿ step (ns, at least 1) with at least `minSpacing` px between ticks. */
 export function niceStep(spanNs: number, widthPx: number, minSpacing: number): number {
-  const raw = spanNs * minSpacing / Math.max(1, widthPx);
+  const raw = (spanNs * minSpacing) / Math.max(1, widthPx);
   if (!(raw > 0) || !Number.isFinite(raw)) return 1;
   const p = 10 ** Math.floor(Math.log10(raw));
   for (const m of [1, 2, 5, 10]) if (m * p >= raw) return Math.max(1, m * p);
@@ -39,7 +47,7 @@ export function timeTicks(window: TimelineWindow, widthPx: number, minSpacing = 
   const ticks: TimeTick[] = [];
   const first = Math.ceil(window.start / step) * step;
   for (let t = first, i = 0; t <= window.end && i < 1000; t = first + ++i * step) {
-    ticks.push({ time: t, x: (t - window.start) / span * widthPx, label: formatTime(t, unit, decimals) });
+    ticks.push({ time: t, x: ((t - window.start) / span) * widthPx, label: formatTime(t, unit, decimals) });
   }
   return { step, unit: unit.unit, ticks };
 }

@@ -9,8 +9,15 @@
 import { useCallback, useRef, useState } from 'react';
 import { useEffect } from 'react';
 import type {
-  TimelineEventDetailsMessage, TimelineHighlightMessage, TimelineInitMessage, TimelineLaneRow, TimelineLaneSort, TimelineSimulateMessage, TimelineTilesMessage,
-  TimelineWindow, TimelineWindowStatsMessage,
+  TimelineEventDetailsMessage,
+  TimelineHighlightMessage,
+  TimelineInitMessage,
+  TimelineLaneRow,
+  TimelineLaneSort,
+  TimelineSimulateMessage,
+  TimelineTilesMessage,
+  TimelineWindow,
+  TimelineWindowStatsMessage,
 } from '../../../../src/shared/timeline-protocol';
 import { ErrorPanel } from '../../components/error-panel';
 import { StatusMessage } from '../../components/status-message';
@@ -37,10 +44,19 @@ export function TimelineApp() {
   useHostMessages(m => {
     switch (m.type) {
       case 'timeline/init':
-        setInit(m); setTraceSeq(n => n + 1); setRows(m.rows); setFrame(null); setDetails(null); setStats(null); setHighlight(null);
-        setOverlayWindow(m.overlayWindow); setUnavailable(null);
+        setInit(m);
+        setTraceSeq(n => n + 1);
+        setRows(m.rows);
+        setFrame(null);
+        setDetails(null);
+        setStats(null);
+        setHighlight(null);
+        setOverlayWindow(m.overlayWindow);
+        setUnavailable(null);
         break;
-      case 'timeline/rows': setRows(m.rows); break;
+      case 'timeline/rows':
+        setRows(m.rows);
+        break;
       case 'timeline/tiles':
         // Only the answer to the latest request: older ones are for a window already left.
         if (m.requestId === lastTiles.current) setFrame(m);
@@ -48,12 +64,23 @@ export function TimelineApp() {
       case 'timeline/eventDetails':
         if (m.requestId === lastHover.current) setDetails(m.details);
         break;
-      case 'timeline/windowStats': setStats(m); break;
-      case 'timeline/highlight': setHighlight(m); break;
-      case 'timeline/overlayWindow': setOverlayWindow(m.window); break;
-      case 'timeline/unavailable': setUnavailable(m.message); break;
-      case 'timeline/simulate': setSimulate(s => ({ ...m, seq: (s?.seq ?? 0) + 1 })); break;
-      default: break;
+      case 'timeline/windowStats':
+        setStats(m);
+        break;
+      case 'timeline/highlight':
+        setHighlight(m);
+        break;
+      case 'timeline/overlayWindow':
+        setOverlayWindow(m.window);
+        break;
+      case 'timeline/unavailable':
+        setUnavailable(m.message);
+        break;
+      case 'timeline/simulate':
+        setSimulate(s => ({ ...m, seq: (s?.seq ?? 0) + 1 }));
+        break;
+      default:
+        break;
     }
   });
   useEffect(() => postMessage({ type: 'ready', view: 'timeline' }), []);
@@ -66,20 +93,68 @@ export function TimelineApp() {
     const requestId = ++lastHover.current;
     postMessage({ type: 'timeline/hover', requestId, track, time, depth });
   }, []);
-  const clearHover = useCallback(() => { lastHover.current++; setDetails(null); }, []);
-  const lanesChanged = useCallback((filter: string, sort: TimelineLaneSort, collapsed: string[]) => postMessage({ type: 'timeline/lanes', filter, sort, collapsed }), []);
-  const selectWindow = useCallback((window: TimelineWindow, tracks: number[] | null) => { setStats(null); postMessage({ type: 'timeline/selectWindow', window, tracks }); }, []);
-  const useWindowForOverlays = useCallback((window: TimelineWindow | null, tracks: number[] | null) => postMessage({ type: 'timeline/useWindowForOverlays', window, tracks }), []);
+  const clearHover = useCallback(() => {
+    lastHover.current++;
+    setDetails(null);
+  }, []);
+  const lanesChanged = useCallback(
+    (filter: string, sort: TimelineLaneSort, collapsed: string[]) =>
+      postMessage({ type: 'timeline/lanes', filter, sort, collapsed }),
+    [],
+  );
+  const selectWindow = useCallback((window: TimelineWindow, tracks: number[] | null) => {
+    setStats(null);
+    postMessage({ type: 'timeline/selectWindow', window, tracks });
+  }, []);
+  const useWindowForOverlays = useCallback(
+    (window: TimelineWindow | null, tracks: number[] | null) =>
+      postMessage({ type: 'timeline/useWindowForOverlays', window, tracks }),
+    [],
+  );
   const openSource = useCallback((row: number) => postMessage({ type: 'timeline/openSource', row }), []);
-  const rendered = useCallback((c: FrameCounts, requestId: number, window: TimelineWindow) => postMessage({
-    type: 'timeline/rendered', requestId, lanes: c.lanes, laneLabels: c.laneLabels, groups: c.groups, rects: c.rects, events: c.events, flows: c.flows, copies: c.copies, window,
-  }), []);
+  const rendered = useCallback(
+    (c: FrameCounts, requestId: number, window: TimelineWindow) =>
+      postMessage({
+        type: 'timeline/rendered',
+        requestId,
+        lanes: c.lanes,
+        laneLabels: c.laneLabels,
+        groups: c.groups,
+        rects: c.rects,
+        events: c.events,
+        flows: c.flows,
+        copies: c.copies,
+        window,
+      }),
+    [],
+  );
 
-  if (unavailable) return <div className="view-error"><ErrorPanel title="No timeline" message={unavailable} /></div>;
+  if (unavailable)
+    return (
+      <div className="view-error">
+        <ErrorPanel title="No timeline" message={unavailable} />
+      </div>
+    );
   if (!init) return <StatusMessage title="Loading timeline…" busy />;
   return (
-    <TimelineView key={traceSeq} init={init} rows={rows} frame={frame} details={details} stats={stats} highlight={highlight} overlayWindow={overlayWindow} simulate={simulate}
-      requestTiles={requestTiles} requestHover={requestHover} clearHover={clearHover} lanesChanged={lanesChanged} selectWindow={selectWindow}
-      useWindowForOverlays={useWindowForOverlays} openSource={openSource} rendered={rendered} />
+    <TimelineView
+      key={traceSeq}
+      init={init}
+      rows={rows}
+      frame={frame}
+      details={details}
+      stats={stats}
+      highlight={highlight}
+      overlayWindow={overlayWindow}
+      simulate={simulate}
+      requestTiles={requestTiles}
+      requestHover={requestHover}
+      clearHover={clearHover}
+      lanesChanged={lanesChanged}
+      selectWindow={selectWindow}
+      useWindowForOverlays={useWindowForOverlays}
+      openSource={openSource}
+      rendered={rendered}
+    />
   );
 }

@@ -9,13 +9,32 @@ import { TimelineView, type TimelineViewProps } from './timeline-view';
 import { WindowStatsPanel } from './window-stats-panel';
 import { minimapColumns } from './minimap';
 
-const profile = syntheticTraceProfile({ ranks: 3, threadsPerRank: 2, streamsPerRank: 2, targetEvents: 10_000, seed: 5 });
+const profile = syntheticTraceProfile({
+  ranks: 3,
+  threadsPerRank: 2,
+  streamsPerRank: 2,
+  targetEvents: 10_000,
+  seed: 5,
+});
 const r = timelineRequest(profile, { kind: 'init', minimapWidth: 200 }).result as TimelineInitResult;
 const init: TimelineInitMessage = { type: 'timeline/init', title: 'synthetic.json', ...r, overlayWindow: null };
 const noop = () => undefined;
 const props: TimelineViewProps = {
-  init, rows: init.rows, frame: null, details: null, stats: null, highlight: null, overlayWindow: null,
-  requestTiles: noop, requestHover: noop, clearHover: noop, lanesChanged: noop, selectWindow: noop, useWindowForOverlays: noop, openSource: noop, rendered: noop,
+  init,
+  rows: init.rows,
+  frame: null,
+  details: null,
+  stats: null,
+  highlight: null,
+  overlayWindow: null,
+  requestTiles: noop,
+  requestHover: noop,
+  clearHover: noop,
+  lanesChanged: noop,
+  selectWindow: noop,
+  useWindowForOverlays: noop,
+  openSource: noop,
+  rendered: noop,
   size: { width: 1200, height: 500 },
 };
 const count = (html: string, re: RegExp) => html.match(new RegExp(re.source, 'g'))?.length ?? 0;
@@ -32,11 +51,23 @@ describe('TimelineView (server-rendered)', () => {
     for (const l of lanes) assert.ok(html.includes(`data-track="${l.track}"`));
     assert.match(html, /rank 0/);
     assert.match(html, /stream 0/);
-    assert.equal(count(html, /<canvas[^>]*class="timeline-canvas"/), 1, 'one canvas for every lane, never a node per event');
+    assert.equal(
+      count(html, /<canvas[^>]*class="timeline-canvas"/),
+      1,
+      'one canvas for every lane, never a node per event',
+    );
   });
 
   test('toolbar: filter, sort, colour, depth, flows, zoom — all labelled controls', () => {
-    for (const label of ['Filter lanes by name or glob', 'Sort lanes', 'Colour by', 'Call depth', 'Zoom in', 'Zoom out']) assert.ok(html.includes(`aria-label="${label}"`), label);
+    for (const label of [
+      'Filter lanes by name or glob',
+      'Sort lanes',
+      'Colour by',
+      'Call depth',
+      'Zoom in',
+      'Zoom out',
+    ])
+      assert.ok(html.includes(`aria-label="${label}"`), label);
     assert.match(html, /Flows/);
     assert.match(html, new RegExp(`${init.trackCount} lanes · ${init.eventCount.toLocaleString('en-US')} events`));
     assert.match(html, /role="slider"[^>]*aria-label="Mini-map/);
@@ -51,8 +82,22 @@ describe('TimelineView (server-rendered)', () => {
 
   test('window statistics: function table with bars, busy per lane, bytes, overlay buttons', () => {
     const window = { start: r.timeRange[0], end: (r.timeRange[0] + r.timeRange[1]) / 2 };
-    const stats = { type: 'timeline/windowStats', ...(timelineRequest(profile, { kind: 'windowStats', window, tracks: null }).result as object) } as TimelineWindowStatsMessage;
-    const panel = renderToStaticMarkup(<WindowStatsPanel window={window} stats={stats} laneLabel={t => `lane ${t}`} overlayWindow={null} onUse={noop} onWholeRun={noop} onZoom={noop} onClose={noop} />);
+    const stats = {
+      type: 'timeline/windowStats',
+      ...(timelineRequest(profile, { kind: 'windowStats', window, tracks: null }).result as object),
+    } as TimelineWindowStatsMessage;
+    const panel = renderToStaticMarkup(
+      <WindowStatsPanel
+        window={window}
+        stats={stats}
+        laneLabel={t => `lane ${t}`}
+        overlayWindow={null}
+        onUse={noop}
+        onWholeRun={noop}
+        onZoom={noop}
+        onClose={noop}
+      />,
+    );
     assert.equal(count(panel, /<tr data-function=/), Math.min(25, stats.functions.length));
     assert.match(panel, new RegExp(`data-function="${stats.functions[0]!.name}"`), 'largest first');
     assert.equal(count(panel, /class="timeline-bar"/), Math.min(25, stats.functions.length));

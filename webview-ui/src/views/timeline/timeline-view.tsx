@@ -9,11 +9,24 @@
  * shift-wheel, ←/→; select: shift-drag; Home: the whole run.
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { KeyboardEvent as ReactKeyboardEvent, MouseEvent as ReactMouseEvent, PointerEvent as ReactPointerEvent, WheelEvent as ReactWheelEvent } from 'react';
+import type {
+  KeyboardEvent as ReactKeyboardEvent,
+  MouseEvent as ReactMouseEvent,
+  PointerEvent as ReactPointerEvent,
+  WheelEvent as ReactWheelEvent,
+} from 'react';
 import { colourOf } from '../../../../src/analysis/timeline/colors';
 import type {
-  TimelineEventDetailsMessage, TimelineHighlightMessage, TimelineInitMessage, TimelineLaneRow, TimelineLaneSort, TimelineTileRequestMessage,
-  TimelineSimulateMessage, TimelineTilesMessage, TimelineWindow, TimelineWindowStatsMessage,
+  TimelineEventDetailsMessage,
+  TimelineHighlightMessage,
+  TimelineInitMessage,
+  TimelineLaneRow,
+  TimelineLaneSort,
+  TimelineTileRequestMessage,
+  TimelineSimulateMessage,
+  TimelineTilesMessage,
+  TimelineWindow,
+  TimelineWindowStatsMessage,
 } from '../../../../src/shared/timeline-protocol';
 import { formatWindow } from '../../../../src/shared/timeline-protocol';
 import { useElementSize } from '../../components/use-element-size';
@@ -22,7 +35,16 @@ import { useThemeColors } from '../../theme';
 import { depthAt, layoutLanes, rowIndexAt, tracksIn, visibleRange, type LaneLayout } from './lane-layout';
 import { drawFrame, legendEntries, type CanvasTheme, type FrameCounts } from './tile-render';
 import { formatDuration, timeTicks } from './time-axis';
-import { clampWindow, panBy, selectionToWindow, timeToX, windowAroundEvent, wholeRun, xToTime, zoomAt } from './viewport';
+import {
+  clampWindow,
+  panBy,
+  selectionToWindow,
+  timeToX,
+  windowAroundEvent,
+  wholeRun,
+  xToTime,
+  zoomAt,
+} from './viewport';
 import { WindowStatsPanel } from './window-stats-panel';
 import { Minimap } from './minimap';
 
@@ -56,9 +78,22 @@ export interface TimelineViewProps {
 /** The colours the canvas needs, from the theme's variables (re-read on theme change). */
 export function readCanvasTheme(): CanvasTheme {
   const fallback: CanvasTheme = {
-    background: '#1f1f1f', foreground: '#cccccc', muted: '#808080', border: '#454545', groupBand: '#2a2d2e', selection: '#264f78', focus: '#0078d4',
+    background: '#1f1f1f',
+    foreground: '#cccccc',
+    muted: '#808080',
+    border: '#454545',
+    groupBand: '#2a2d2e',
+    selection: '#264f78',
+    focus: '#0078d4',
     flow: { launch: '#b180d7', message: '#ff8c00', generic: '#9d9d9d' },
-    direction: { 'host-to-device': '#3794ff', 'device-to-host': '#cca700', 'device-to-device': '#89d185', peer: '#89d185', memset: '#b180d7', other: '#9d9d9d' },
+    direction: {
+      'host-to-device': '#3794ff',
+      'device-to-host': '#cca700',
+      'device-to-device': '#89d185',
+      peer: '#89d185',
+      memset: '#b180d7',
+      other: '#9d9d9d',
+    },
     font: '11px sans-serif',
   };
   if (typeof document === 'undefined') return fallback;
@@ -73,7 +108,11 @@ export function readCanvasTheme(): CanvasTheme {
     groupBand: v('--vscode-sideBarSectionHeader-background', v('--vscode-editorWidget-background', fallback.groupBand)),
     selection: v('--vscode-editor-selectionBackground', fallback.selection),
     focus: v('--vscode-focusBorder', fallback.focus),
-    flow: { launch: v('--vscode-charts-purple', fallback.flow.launch), message: v('--vscode-charts-orange', fallback.flow.message), generic: v('--vscode-descriptionForeground', fallback.flow.generic) },
+    flow: {
+      launch: v('--vscode-charts-purple', fallback.flow.launch),
+      message: v('--vscode-charts-orange', fallback.flow.message),
+      generic: v('--vscode-descriptionForeground', fallback.flow.generic),
+    },
     direction: {
       'host-to-device': v('--vscode-charts-blue', fallback.direction['host-to-device']!),
       'device-to-host': v('--vscode-charts-yellow', fallback.direction['device-to-host']!),
@@ -87,7 +126,9 @@ export function readCanvasTheme(): CanvasTheme {
 }
 
 const SORTS: { value: string; label: string }[] = [
-  { value: 'display', label: 'Trace order' }, { value: 'name', label: 'Name' }, { value: 'busy', label: 'Busy time' },
+  { value: 'display', label: 'Trace order' },
+  { value: 'name', label: 'Name' },
+  { value: 'busy', label: 'Busy time' },
 ];
 
 type Drag = { mode: 'pan'; x: number; window: TimelineWindow } | { mode: 'select'; x0: number; x1: number };
@@ -117,7 +158,6 @@ export function TimelineView(props: TimelineViewProps) {
   const [pointer, setPointer] = useState<{ x: number; y: number } | null>(null);
   const [sortNode, setSortNode] = useState<{ node: number; name: string } | null>(null);
 
-
   const depthCounts = useMemo(() => {
     const m = new Map<number, number>();
     for (const t of depthViews) {
@@ -135,9 +175,18 @@ export function TimelineView(props: TimelineViewProps) {
   const { requestTiles } = props;
   useEffect(() => {
     if (tracks.length === 0) return;
-    const timer = setTimeout(() => requestTiles({
-      window: view, tracks, width: Math.round(plotWidth), depth, colourBy, depthViews: depthViews.filter(t => tracks.includes(t)),
-    }), 30);
+    const timer = setTimeout(
+      () =>
+        requestTiles({
+          window: view,
+          tracks,
+          width: Math.round(plotWidth),
+          depth,
+          colourBy,
+          depthViews: depthViews.filter(t => tracks.includes(t)),
+        }),
+      30,
+    );
     return () => clearTimeout(timer);
   }, [view, tracksKey, plotWidth, depth, colourBy, depthViews, requestTiles]);
 
@@ -145,7 +194,10 @@ export function TimelineView(props: TimelineViewProps) {
   const { lanesChanged } = props;
   const lanesFirst = useRef(true);
   useEffect(() => {
-    if (lanesFirst.current) { lanesFirst.current = false; return; }
+    if (lanesFirst.current) {
+      lanesFirst.current = false;
+      return;
+    }
     const timer = setTimeout(() => lanesChanged(filter, sort, collapsed), 120);
     return () => clearTimeout(timer);
   }, [filter, sort, collapsed, lanesChanged]);
@@ -156,9 +208,14 @@ export function TimelineView(props: TimelineViewProps) {
   useEffect(() => {
     const s = props.simulate;
     if (!s) return;
-    if (s.action === 'click') { pendingClick.current = true; props.requestHover(s.track, s.time, undefined); }
-    else if (s.action === 'zoom') setView(clampWindow(s.window, range));
-    else { setSelection({ window: s.window, tracks: null }); selectWindow(s.window, null); }
+    if (s.action === 'click') {
+      pendingClick.current = true;
+      props.requestHover(s.track, s.time, undefined);
+    } else if (s.action === 'zoom') setView(clampWindow(s.window, range));
+    else {
+      setSelection({ window: s.window, tracks: null });
+      selectWindow(s.window, null);
+    }
   }, [props.simulate]);
   // A simulated click lands once the hover under it has been answered, as a real one would.
   const { openSource } = props;
@@ -176,14 +233,27 @@ export function TimelineView(props: TimelineViewProps) {
     const ctx = canvas?.getContext('2d');
     if (!canvas || !ctx) return;
     const dpr = window.devicePixelRatio || 1;
-    const w = Math.round(plotWidth * dpr), h = Math.round(plotHeight * dpr);
+    const w = Math.round(plotWidth * dpr),
+      h = Math.round(plotHeight * dpr);
     if (canvas.width !== w) canvas.width = w;
     if (canvas.height !== h) canvas.height = h;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const hl = highlight && highlight.node !== null ? { tracks: highlight.tracks, spans: highlight.spans } : null;
     const counts = drawFrame(ctx, {
-      width: plotWidth, height: plotHeight, scrollTop, layout, range: visible, view, frame, theme, showFlows, highlight: hl,
-      selection: drag?.mode === 'select' ? selectionToWindow(drag.x0, drag.x1, view, plotWidth, range, 0) : selection?.window ?? null,
+      width: plotWidth,
+      height: plotHeight,
+      scrollTop,
+      layout,
+      range: visible,
+      view,
+      frame,
+      theme,
+      showFlows,
+      highlight: hl,
+      selection:
+        drag?.mode === 'select'
+          ? selectionToWindow(drag.x0, drag.x1, view, plotWidth, range, 0)
+          : (selection?.window ?? null),
     });
     // Report once per new frame or lane list (not per hover), with what is on screen.
     const key = `${frame?.requestId ?? -1}|${rows.length}|${layout.height}`;
@@ -191,9 +261,28 @@ export function TimelineView(props: TimelineViewProps) {
       reported.current = key;
       rendered(counts, frame.requestId, frame.tiles.window);
     }
-  }, [plotWidth, plotHeight, scrollTop, layout, visible, view, frame, theme, showFlows, highlight, selection, drag, rows, rendered, range]);
+  }, [
+    plotWidth,
+    plotHeight,
+    scrollTop,
+    layout,
+    visible,
+    view,
+    frame,
+    theme,
+    showFlows,
+    highlight,
+    selection,
+    drag,
+    rows,
+    rendered,
+    range,
+  ]);
 
-  const zoom = useCallback((factor: number, anchorX = plotWidth / 2) => setView(v => zoomAt(v, plotWidth, anchorX, factor, range)), [plotWidth, range]);
+  const zoom = useCallback(
+    (factor: number, anchorX = plotWidth / 2) => setView(v => zoomAt(v, plotWidth, anchorX, factor, range)),
+    [plotWidth, range],
+  );
   const pan = useCallback((dx: number) => setView(v => panBy(v, plotWidth, dx, range)), [plotWidth, range]);
 
   const plotPoint = (e: { clientX: number; clientY: number }) => {
@@ -203,7 +292,10 @@ export function TimelineView(props: TimelineViewProps) {
 
   const onWheel = (e: ReactWheelEvent) => {
     const lanesFit = layout.height <= plotHeight;
-    if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) { pan(e.shiftKey ? e.deltaY : e.deltaX); return; }
+    if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+      pan(e.shiftKey ? e.deltaY : e.deltaX);
+      return;
+    }
     if (e.ctrlKey || e.metaKey || lanesFit) {
       const { x } = plotPoint(e);
       zoom(Math.exp(Math.max(-1, Math.min(1, e.deltaY / 300))), x);
@@ -236,11 +328,15 @@ export function TimelineView(props: TimelineViewProps) {
       setView(panBy(drag.window, plotWidth, drag.x - p.x, range));
       return;
     }
-    if (drag?.mode === 'select') { setDrag({ ...drag, x1: p.x }); return; }
+    if (drag?.mode === 'select') {
+      setDrag({ ...drag, x1: p.x });
+      return;
+    }
     setPointer(p);
     const i = rowIndexAt(layout, p.y + scrollTop);
     const r = i >= 0 ? layout.rows[i]! : null;
-    if (r && r.row.type === 'lane') requestHover(r.row.track, xToTime(view, plotWidth, p.x), depthAt(r, p.y + scrollTop) ?? depth);
+    if (r && r.row.type === 'lane')
+      requestHover(r.row.track, xToTime(view, plotWidth, p.x), depthAt(r, p.y + scrollTop) ?? depth);
     else clearHover();
   };
   const onPointerUp = (e: ReactPointerEvent) => {
@@ -255,7 +351,10 @@ export function TimelineView(props: TimelineViewProps) {
     setDrag(null);
   };
   const onClick = () => {
-    if (dragMoved.current) { dragMoved.current = false; return; }
+    if (dragMoved.current) {
+      dragMoved.current = false;
+      return;
+    }
     if (details && details.source) props.openSource(details.row);
   };
   const onDoubleClick = (e: ReactMouseEvent) => {
@@ -265,15 +364,35 @@ export function TimelineView(props: TimelineViewProps) {
   const onKeyDown = (e: ReactKeyboardEvent) => {
     const step = plotWidth / 8;
     switch (e.key) {
-      case '+': case '=': zoom(0.6); break;
-      case '-': case '_': zoom(1 / 0.6); break;
-      case 'ArrowLeft': pan(-step); break;
-      case 'ArrowRight': pan(step); break;
-      case 'ArrowUp': setScrollTop(s => Math.max(0, s - 48)); break;
-      case 'ArrowDown': setScrollTop(s => Math.max(0, Math.min(layout.height - plotHeight, s + 48))); break;
-      case 'Home': case '0': setView(wholeRun(range)); break;
-      case 'Escape': setSelection(null); break;
-      default: return;
+      case '+':
+      case '=':
+        zoom(0.6);
+        break;
+      case '-':
+      case '_':
+        zoom(1 / 0.6);
+        break;
+      case 'ArrowLeft':
+        pan(-step);
+        break;
+      case 'ArrowRight':
+        pan(step);
+        break;
+      case 'ArrowUp':
+        setScrollTop(s => Math.max(0, s - 48));
+        break;
+      case 'ArrowDown':
+        setScrollTop(s => Math.max(0, Math.min(layout.height - plotHeight, s + 48)));
+        break;
+      case 'Home':
+      case '0':
+        setView(wholeRun(range));
+        break;
+      case 'Escape':
+        setSelection(null);
+        break;
+      default:
+        return;
     }
     e.preventDefault();
   };
@@ -291,66 +410,140 @@ export function TimelineView(props: TimelineViewProps) {
       <header className="timeline-toolbar" role="toolbar" aria-label="Timeline controls">
         <div className="timeline-title" title={init.title}>
           <span className="timeline-name">{init.title}</span>
-          <span className="timeline-sub">{init.trackCount} lanes · {init.eventCount.toLocaleString('en-US')} events · {formatDuration(range[1] - range[0])}</span>
+          <span className="timeline-sub">
+            {init.trackCount} lanes · {init.eventCount.toLocaleString('en-US')} events ·{' '}
+            {formatDuration(range[1] - range[0])}
+          </span>
         </div>
         <label className="timeline-control">
           <span>Lanes</span>
-          <input type="search" className="timeline-filter" placeholder="filter: name or glob (rank 1*)" value={filter} onChange={e => setFilter(e.target.value)} aria-label="Filter lanes by name or glob" />
+          <input
+            type="search"
+            className="timeline-filter"
+            placeholder="filter: name or glob (rank 1*)"
+            value={filter}
+            onChange={e => setFilter(e.target.value)}
+            aria-label="Filter lanes by name or glob"
+          />
         </label>
         <label className="timeline-control">
           <span>Sort</span>
-          <select value={sort.by === 'node' ? 'node' : sort.by} aria-label="Sort lanes"
-            onChange={e => { const by = e.target.value; setSort(by === 'node' && sortNode ? { by: 'node', node: sortNode.node } : { by: by as 'display' | 'name' | 'busy' }); }}>
-            {SORTS.map(s => <option key={s.value} value={s.value}>{s.label}</option>)}
+          <select
+            value={sort.by === 'node' ? 'node' : sort.by}
+            aria-label="Sort lanes"
+            onChange={e => {
+              const by = e.target.value;
+              setSort(
+                by === 'node' && sortNode
+                  ? { by: 'node', node: sortNode.node }
+                  : { by: by as 'display' | 'name' | 'busy' },
+              );
+            }}
+          >
+            {SORTS.map(s => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
             {sortNode ? <option value="node">Time in {sortNode.name}</option> : null}
           </select>
         </label>
         <label className="timeline-control">
           <span>Colour</span>
-          <select value={colourBy} onChange={e => setColourBy(e.target.value as 'function' | 'module')} aria-label="Colour by">
+          <select
+            value={colourBy}
+            onChange={e => setColourBy(e.target.value as 'function' | 'module')}
+            aria-label="Colour by"
+          >
             <option value="function">by function</option>
             <option value="module">by module</option>
           </select>
         </label>
-        <label className="timeline-control" title="Call depth shown on each lane (hpctraceviewer's slicing): the frame at this depth, or the innermost where the stack is shallower">
+        <label
+          className="timeline-control"
+          title="Call depth shown on each lane (hpctraceviewer's slicing): the frame at this depth, or the innermost where the stack is shallower"
+        >
           <span>Depth</span>
-          <input type="number" min={0} max={Math.max(0, init.maxDepth - 1)} value={depth} className="timeline-depth" aria-label="Call depth"
-            onChange={e => setDepth(Math.max(0, Math.min(Math.max(0, init.maxDepth - 1), Number(e.target.value) || 0)))} />
+          <input
+            type="number"
+            min={0}
+            max={Math.max(0, init.maxDepth - 1)}
+            value={depth}
+            className="timeline-depth"
+            aria-label="Call depth"
+            onChange={e => setDepth(Math.max(0, Math.min(Math.max(0, init.maxDepth - 1), Number(e.target.value) || 0)))}
+          />
         </label>
         <label className="timeline-check">
           <input type="checkbox" checked={showFlows} onChange={e => setShowFlows(e.target.checked)} /> Flows
         </label>
         <div className="timeline-buttons">
-          <button type="button" onClick={() => zoom(0.6)} aria-label="Zoom in" title="Zoom in (+)">+</button>
-          <button type="button" onClick={() => zoom(1 / 0.6)} aria-label="Zoom out" title="Zoom out (−)">−</button>
-          <button type="button" onClick={() => setView(wholeRun(range))} title="Whole run (Home)">Whole run</button>
+          <button type="button" onClick={() => zoom(0.6)} aria-label="Zoom in" title="Zoom in (+)">
+            +
+          </button>
+          <button type="button" onClick={() => zoom(1 / 0.6)} aria-label="Zoom out" title="Zoom out (−)">
+            −
+          </button>
+          <button type="button" onClick={() => setView(wholeRun(range))} title="Whole run (Home)">
+            Whole run
+          </button>
         </div>
       </header>
       {overlayWindow ? (
         <div className="timeline-overlay-banner" role="status">
           Editor overlays show the window {formatWindow(overlayWindow)} only.
-          <button type="button" onClick={() => props.useWindowForOverlays(null, null)}>Use Whole Run</button>
+          <button type="button" onClick={() => props.useWindowForOverlays(null, null)}>
+            Use Whole Run
+          </button>
         </div>
       ) : null}
       <div className="timeline-axis" style={{ height: AXIS_HEIGHT }}>
-        <div className="timeline-axis-corner" style={{ width: HEADER_WIDTH }}>{ticks.unit} from start</div>
+        <div className="timeline-axis-corner" style={{ width: HEADER_WIDTH }}>
+          {ticks.unit} from start
+        </div>
         <div className="timeline-axis-ticks" aria-hidden="true">
           {ticks.ticks.map(t => (
-            <div key={t.time} className="timeline-tick" style={{ left: t.x }}><span>{t.label}</span></div>
+            <div key={t.time} className="timeline-tick" style={{ left: t.x }}>
+              <span>{t.label}</span>
+            </div>
           ))}
-          {selection ? <div className="timeline-axis-selection" style={{ left: timeToX(view, plotWidth, selection.window.start), width: Math.max(1, timeToX(view, plotWidth, selection.window.end) - timeToX(view, plotWidth, selection.window.start)) }} /> : null}
+          {selection ? (
+            <div
+              className="timeline-axis-selection"
+              style={{
+                left: timeToX(view, plotWidth, selection.window.start),
+                width: Math.max(
+                  1,
+                  timeToX(view, plotWidth, selection.window.end) - timeToX(view, plotWidth, selection.window.start),
+                ),
+              }}
+            />
+          ) : null}
         </div>
       </div>
       <div className="timeline-body" ref={bodyRef}>
-        <div className="timeline-headers" style={{ width: HEADER_WIDTH }} onWheel={e => setScrollTop(s => Math.max(0, Math.min(layout.height - plotHeight, s + e.deltaY)))}>
+        <div
+          className="timeline-headers"
+          style={{ width: HEADER_WIDTH }}
+          onWheel={e => setScrollTop(s => Math.max(0, Math.min(layout.height - plotHeight, s + e.deltaY)))}
+        >
           {layout.rows.slice(visible[0], visible[1]).map(r => {
             const top = r.y - scrollTop;
             if (r.row.type === 'group') {
               const g = r.row;
               return (
-                <button key={g.id} type="button" className="timeline-group" style={{ top, height: r.height, paddingLeft: 6 + g.level * 12 }}
-                  aria-expanded={!g.collapsed} onClick={() => toggleGroup(g.id)} title={g.label}>
-                  <span className={`codicon-chevron ${g.collapsed ? 'collapsed' : ''}`} aria-hidden="true">{g.collapsed ? '▸' : '▾'}</span>
+                <button
+                  key={g.id}
+                  type="button"
+                  className="timeline-group"
+                  style={{ top, height: r.height, paddingLeft: 6 + g.level * 12 }}
+                  aria-expanded={!g.collapsed}
+                  onClick={() => toggleGroup(g.id)}
+                  title={g.label}
+                >
+                  <span className={`codicon-chevron ${g.collapsed ? 'collapsed' : ''}`} aria-hidden="true">
+                    {g.collapsed ? '▸' : '▾'}
+                  </span>
                   <span className="timeline-group-label">{g.label}</span>
                 </button>
               );
@@ -359,40 +552,117 @@ export function TimelineView(props: TimelineViewProps) {
             const track = l.track;
             const on = depthViews.includes(track);
             return (
-              <div key={l.id} className={`timeline-lane-header kind-${l.kind}`} style={{ top, height: r.height, paddingLeft: 10 + l.level * 12 }} data-track={track} title={l.label}>
+              <div
+                key={l.id}
+                className={`timeline-lane-header kind-${l.kind}`}
+                style={{ top, height: r.height, paddingLeft: 10 + l.level * 12 }}
+                data-track={track}
+                title={l.label}
+              >
                 <span className="timeline-lane-label">{l.label}</span>
-                <button type="button" className="timeline-depth-toggle" aria-pressed={on} aria-label={`Depth view of ${l.label}`} title="Show the call stack over time for this lane"
-                  onClick={() => toggleDepthView(track)}>{on ? '▤' : '≡'}</button>
+                <button
+                  type="button"
+                  className="timeline-depth-toggle"
+                  aria-pressed={on}
+                  aria-label={`Depth view of ${l.label}`}
+                  title="Show the call stack over time for this lane"
+                  onClick={() => toggleDepthView(track)}
+                >
+                  {on ? '▤' : '≡'}
+                </button>
               </div>
             );
           })}
         </div>
         <div className="timeline-plot" style={{ width: plotWidth, height: plotHeight }}>
-          <canvas ref={canvasRef} className="timeline-canvas" style={{ width: plotWidth, height: plotHeight }} tabIndex={0}
-            role="img" aria-label={`Timeline of ${init.title}, ${formatWindow(view)}. Drag to pan, shift-drag to select a range, ctrl-wheel or +/− to zoom, arrows to pan and scroll.`}
-            onWheel={onWheel} onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerUp={onPointerUp}
-            onPointerLeave={() => { setPointer(null); clearHover(); }} onClick={onClick} onDoubleClick={onDoubleClick} onKeyDown={onKeyDown} />
+          <canvas
+            ref={canvasRef}
+            className="timeline-canvas"
+            style={{ width: plotWidth, height: plotHeight }}
+            tabIndex={0}
+            role="img"
+            aria-label={`Timeline of ${init.title}, ${formatWindow(view)}. Drag to pan, shift-drag to select a range, ctrl-wheel or +/− to zoom, arrows to pan and scroll.`}
+            onWheel={onWheel}
+            onPointerDown={onPointerDown}
+            onPointerMove={onPointerMove}
+            onPointerUp={onPointerUp}
+            onPointerLeave={() => {
+              setPointer(null);
+              clearHover();
+            }}
+            onClick={onClick}
+            onDoubleClick={onDoubleClick}
+            onKeyDown={onKeyDown}
+          />
           {details && pointer && !drag ? (
-            <div className="timeline-tooltip" role="tooltip" style={{ left: Math.min(pointer.x + 14, Math.max(0, plotWidth - 340)), top: Math.min(pointer.y + 16, Math.max(0, plotHeight - 160)) }}>
+            <div
+              className="timeline-tooltip"
+              role="tooltip"
+              style={{
+                left: Math.min(pointer.x + 14, Math.max(0, plotWidth - 340)),
+                top: Math.min(pointer.y + 16, Math.max(0, plotHeight - 160)),
+              }}
+            >
               <div className="timeline-tooltip-name">
-                <span className="timeline-chip" style={{ background: colourOf(details.name) }} />{details.name || '(unnamed)'}
+                <span className="timeline-chip" style={{ background: colourOf(details.name) }} />
+                {details.name || '(unnamed)'}
               </div>
               <dl>
-                <dt>Duration</dt><dd>{details.kind === 'instant' ? 'instant' : formatDuration(details.duration)}{details.kind === 'sample' ? ' (sample hold)' : ''}</dd>
-                <dt>Start</dt><dd>{formatDuration(details.start)} from start</dd>
-                <dt>Lane</dt><dd>{details.process ? `${details.process} › ` : ''}{details.trackName}</dd>
-                {details.category ? <><dt>Category</dt><dd>{details.category}</dd></> : null}
-                {details.copy ? <><dt>Copy</dt><dd>{directionLabel(details.copy.direction)} · {formatBytes(details.copy.bytes)}{details.copy.bytesPerSecond ? ` · ${formatBytes(details.copy.bytesPerSecond)}/s` : ''}</dd></> : null}
-                {details.source ? <><dt>Source</dt><dd>{details.source.file.split('/').pop()}{details.source.line ? `:${details.source.line}` : ''} (click)</dd></> : null}
+                <dt>Duration</dt>
+                <dd>
+                  {details.kind === 'instant' ? 'instant' : formatDuration(details.duration)}
+                  {details.kind === 'sample' ? ' (sample hold)' : ''}
+                </dd>
+                <dt>Start</dt>
+                <dd>{formatDuration(details.start)} from start</dd>
+                <dt>Lane</dt>
+                <dd>
+                  {details.process ? `${details.process} › ` : ''}
+                  {details.trackName}
+                </dd>
+                {details.category ? (
+                  <>
+                    <dt>Category</dt>
+                    <dd>{details.category}</dd>
+                  </>
+                ) : null}
+                {details.copy ? (
+                  <>
+                    <dt>Copy</dt>
+                    <dd>
+                      {directionLabel(details.copy.direction)} · {formatBytes(details.copy.bytes)}
+                      {details.copy.bytesPerSecond ? ` · ${formatBytes(details.copy.bytesPerSecond)}/s` : ''}
+                    </dd>
+                  </>
+                ) : null}
+                {details.source ? (
+                  <>
+                    <dt>Source</dt>
+                    <dd>
+                      {details.source.file.split('/').pop()}
+                      {details.source.line ? `:${details.source.line}` : ''} (click)
+                    </dd>
+                  </>
+                ) : null}
               </dl>
               {details.callPath.length > 1 ? (
                 <ol className="timeline-callpath" aria-label="Call path">
-                  {details.callPath.slice(-6).map((f, i) => <li key={i}>{f}</li>)}
+                  {details.callPath.slice(-6).map((f, i) => (
+                    <li key={i}>{f}</li>
+                  ))}
                 </ol>
               ) : null}
               {details.node >= 0 ? (
-                <button type="button" className="timeline-link" onMouseDown={e => e.stopPropagation()}
-                  onClick={e => { e.stopPropagation(); setSortNode({ node: details.node, name: details.name }); setSort({ by: 'node', node: details.node }); }}>
+                <button
+                  type="button"
+                  className="timeline-link"
+                  onMouseDown={e => e.stopPropagation()}
+                  onClick={e => {
+                    e.stopPropagation();
+                    setSortNode({ node: details.node, name: details.name });
+                    setSort({ by: 'node', node: details.node });
+                  }}
+                >
                   Sort lanes by time in {details.name}
                 </button>
               ) : null}
@@ -400,29 +670,69 @@ export function TimelineView(props: TimelineViewProps) {
           ) : null}
         </div>
       </div>
-      <Minimap init={init} view={view} theme={theme} width={HEADER_WIDTH + plotWidth} offset={HEADER_WIDTH}
-        onPan={centre => setView(v => clampWindow({ start: centre - (v.end - v.start) / 2, end: centre + (v.end - v.start) / 2 }, range))} />
+      <Minimap
+        init={init}
+        view={view}
+        theme={theme}
+        width={HEADER_WIDTH + plotWidth}
+        offset={HEADER_WIDTH}
+        onPan={centre =>
+          setView(v =>
+            clampWindow({ start: centre - (v.end - v.start) / 2, end: centre + (v.end - v.start) / 2 }, range),
+          )
+        }
+      />
       <div className="timeline-legend" aria-label="Colour legend">
         {legend.map(l => (
-          <span key={l.key} className="timeline-legend-item" title={l.name}><span className="timeline-chip" style={{ background: colourOf(l.name) }} />{l.name}</span>
+          <span key={l.key} className="timeline-legend-item" title={l.name}>
+            <span className="timeline-chip" style={{ background: colourOf(l.name) }} />
+            {l.name}
+          </span>
         ))}
-        {frame && frame.copies.length ? (['host-to-device', 'device-to-host', 'device-to-device', 'memset'] as const).map(d => (
-          <span key={d} className="timeline-legend-item"><span className="timeline-chip" style={{ background: theme.direction[d] }} />{directionLabel(d)}</span>
-        )) : null}
-        {highlight && highlight.node !== null ? <span className="timeline-legend-item timeline-highlight-note">Highlighted: {highlight.name} ({highlight.rows.reduce((s, r) => s + r.length, 0)} events)</span> : null}
+        {frame && frame.copies.length
+          ? (['host-to-device', 'device-to-host', 'device-to-device', 'memset'] as const).map(d => (
+              <span key={d} className="timeline-legend-item">
+                <span className="timeline-chip" style={{ background: theme.direction[d] }} />
+                {directionLabel(d)}
+              </span>
+            ))
+          : null}
+        {highlight && highlight.node !== null ? (
+          <span className="timeline-legend-item timeline-highlight-note">
+            Highlighted: {highlight.name} ({highlight.rows.reduce((s, r) => s + r.length, 0)} events)
+          </span>
+        ) : null}
       </div>
       {selection ? (
-        <WindowStatsPanel window={selection.window} stats={stats && stats.window.start === selection.window.start && stats.window.end === selection.window.end ? stats : null}
-          laneLabel={laneLabel} overlayWindow={overlayWindow}
+        <WindowStatsPanel
+          window={selection.window}
+          stats={
+            stats && stats.window.start === selection.window.start && stats.window.end === selection.window.end
+              ? stats
+              : null
+          }
+          laneLabel={laneLabel}
+          overlayWindow={overlayWindow}
           onUse={() => props.useWindowForOverlays(selection.window, selectionTracks)}
           onWholeRun={() => props.useWindowForOverlays(null, null)}
           onZoom={() => setView(clampWindow(selection.window, range))}
-          onClose={() => setSelection(null)} />
+          onClose={() => setSelection(null)}
+        />
       ) : null}
     </div>
   );
 }
 
 export function directionLabel(d: string): string {
-  return ({ 'host-to-device': 'H→D', 'device-to-host': 'D→H', 'device-to-device': 'D→D', peer: 'peer', memset: 'memset' } as Record<string, string>)[d] ?? d;
+  return (
+    (
+      {
+        'host-to-device': 'H→D',
+        'device-to-host': 'D→H',
+        'device-to-device': 'D→D',
+        peer: 'peer',
+        memset: 'memset',
+      } as Record<string, string>
+    )[d] ?? d
+  );
 }

@@ -1,6 +1,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clampWindow, MIN_SPAN_NS, panBy, selectionToWindow, timeToX, windowAroundEvent, xToTime, zoomAt } from './viewport';
+import {
+  clampWindow,
+  MIN_SPAN_NS,
+  panBy,
+  selectionToWindow,
+  timeToX,
+  windowAroundEvent,
+  xToTime,
+  zoomAt,
+} from './viewport';
 
 const run: [number, number] = [0, 1_000_000];
 
@@ -17,7 +26,11 @@ describe('viewport', () => {
     const z = zoomAt(w, 1000, 250, 0.5, run);
     assert.ok(Math.abs(xToTime(z, 1000, 250) - 250_000) < 1e-6);
     assert.equal(z.end - z.start, 500_000);
-    assert.equal(zoomAt({ start: 0, end: 300 }, 1000, 500, 0.01, run).end - zoomAt({ start: 0, end: 300 }, 1000, 500, 0.01, run).start, MIN_SPAN_NS);
+    assert.equal(
+      zoomAt({ start: 0, end: 300 }, 1000, 500, 0.01, run).end -
+        zoomAt({ start: 0, end: 300 }, 1000, 500, 0.01, run).start,
+      MIN_SPAN_NS,
+    );
   });
 
   test('pan and clamp stay within the run (plus a 5 % margin)', () => {
@@ -35,7 +48,10 @@ describe('viewport', () => {
     assert.deepEqual(selectionToWindow(-50, 100, w, 1000, run), { start: 0, end: 100_000 });
     assert.equal(selectionToWindow(10, 11, w, 1000, run), null);
     // Beyond the run's end (the margin) is clipped to the run.
-    assert.deepEqual(selectionToWindow(900, 1000, { start: 500_000, end: 1_050_000 }, 1100, run), { start: 950_000, end: 1_000_000 });
+    assert.deepEqual(selectionToWindow(900, 1000, { start: 500_000, end: 1_050_000 }, 1100, run), {
+      start: 950_000,
+      end: 1_000_000,
+    });
   });
 
   test('double-click zoom: the event with 10 % either side, at least 1 µs', () => {

@@ -13,7 +13,16 @@ import { formatDuration } from './time-axis';
 const FUNCTION_ROWS = 25;
 const LANE_ROWS = 16;
 
-export function WindowStatsPanel({ window, stats, laneLabel, overlayWindow, onUse, onWholeRun, onZoom, onClose }: {
+export function WindowStatsPanel({
+  window,
+  stats,
+  laneLabel,
+  overlayWindow,
+  onUse,
+  onWholeRun,
+  onZoom,
+  onClose,
+}: {
   window: TimelineWindow;
   stats: TimelineWindowStatsMessage | null;
   laneLabel(track: number): string;
@@ -32,29 +41,85 @@ export function WindowStatsPanel({ window, stats, laneLabel, overlayWindow, onUs
   return (
     <section className="timeline-stats" aria-label="Window statistics">
       <header className="timeline-stats-header">
-        <h2>Window {formatWindow(window)} <span className="timeline-sub">({formatDuration(span)}{stats ? ` · ${stats.eventCount.toLocaleString('en-US')} events` : ''})</span></h2>
+        <h2>
+          Window {formatWindow(window)}{' '}
+          <span className="timeline-sub">
+            ({formatDuration(span)}
+            {stats ? ` · ${stats.eventCount.toLocaleString('en-US')} events` : ''})
+          </span>
+        </h2>
         <div className="timeline-buttons">
-          <button type="button" className="primary" onClick={onUse} disabled={using} title="Re-weight the editor heat, CodeLens, side-bar views and Sankey to this window">
+          <button
+            type="button"
+            className="primary"
+            onClick={onUse}
+            disabled={using}
+            title="Re-weight the editor heat, CodeLens, side-bar views and Sankey to this window"
+          >
             {using ? 'Overlays use this window' : 'Use This Window for Overlays'}
           </button>
-          {overlayWindow ? <button type="button" onClick={onWholeRun}>Use Whole Run</button> : null}
-          <button type="button" onClick={onZoom}>Zoom to Window</button>
-          <button type="button" onClick={onClose} aria-label="Close window statistics">✕</button>
+          {overlayWindow ? (
+            <button type="button" onClick={onWholeRun}>
+              Use Whole Run
+            </button>
+          ) : null}
+          <button type="button" onClick={onZoom}>
+            Zoom to Window
+          </button>
+          <button type="button" onClick={onClose} aria-label="Close window statistics">
+            ✕
+          </button>
         </div>
       </header>
-      {!stats ? <div className="timeline-stats-loading" role="status">Computing…</div> : (
+      {!stats ? (
+        <div className="timeline-stats-loading" role="status">
+          Computing…
+        </div>
+      ) : (
         <div className="timeline-stats-body">
           <table className="timeline-stats-functions">
             <caption>Time per function in the window</caption>
-            <thead><tr><th scope="col">Function</th><th scope="col" className="num">Inclusive</th><th scope="col" className="num">Exclusive</th><th scope="col" className="num">Count</th><th scope="col" className="bar-col"><span className="visually-hidden">Inclusive time as a bar</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Function</th>
+                <th scope="col" className="num">
+                  Inclusive
+                </th>
+                <th scope="col" className="num">
+                  Exclusive
+                </th>
+                <th scope="col" className="num">
+                  Count
+                </th>
+                <th scope="col" className="bar-col">
+                  <span className="visually-hidden">Inclusive time as a bar</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {fns.map(f => (
                 <tr key={f.nameId} data-function={f.name}>
-                  <th scope="row" title={f.name}><span className="timeline-chip" style={{ background: colourOf(f.name) }} />{f.name}</th>
-                  <td className="num">{f.inclusive > 0 ? formatDuration(f.inclusive) : f.samples ? `${f.samples} samples` : '–'}</td>
-                  <td className="num">{f.exclusive > 0 ? formatDuration(f.exclusive) : f.samplesExclusive ? `${f.samplesExclusive} samples` : '–'}</td>
+                  <th scope="row" title={f.name}>
+                    <span className="timeline-chip" style={{ background: colourOf(f.name) }} />
+                    {f.name}
+                  </th>
+                  <td className="num">
+                    {f.inclusive > 0 ? formatDuration(f.inclusive) : f.samples ? `${f.samples} samples` : '–'}
+                  </td>
+                  <td className="num">
+                    {f.exclusive > 0
+                      ? formatDuration(f.exclusive)
+                      : f.samplesExclusive
+                        ? `${f.samplesExclusive} samples`
+                        : '–'}
+                  </td>
                   <td className="num">{f.count || f.samples}</td>
-                  <td className="bar-col"><div className="timeline-bar" style={{ width: `${(f.inclusive / maxIncl) * 100}%`, background: colourOf(f.name) }} /></td>
+                  <td className="bar-col">
+                    <div
+                      className="timeline-bar"
+                      style={{ width: `${(f.inclusive / maxIncl) * 100}%`, background: colourOf(f.name) }}
+                    />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -65,8 +130,17 @@ export function WindowStatsPanel({ window, stats, laneLabel, overlayWindow, onUs
               <tbody>
                 {lanes.map(l => (
                   <tr key={l.track}>
-                    <th scope="row" title={laneLabel(l.track)}>{laneLabel(l.track)}</th>
-                    <td className="bar-col"><div className="timeline-busy" title={`${formatDuration(l.busy)} busy, ${formatDuration(l.idle)} idle`}><div style={{ width: `${(l.busy / span) * 100}%` }} /></div></td>
+                    <th scope="row" title={laneLabel(l.track)}>
+                      {laneLabel(l.track)}
+                    </th>
+                    <td className="bar-col">
+                      <div
+                        className="timeline-busy"
+                        title={`${formatDuration(l.busy)} busy, ${formatDuration(l.idle)} idle`}
+                      >
+                        <div style={{ width: `${(l.busy / span) * 100}%` }} />
+                      </div>
+                    </td>
                     <td className="num">{((l.busy / span) * 100).toFixed(0)}%</td>
                   </tr>
                 ))}
@@ -76,7 +150,13 @@ export function WindowStatsPanel({ window, stats, laneLabel, overlayWindow, onUs
               <table className="timeline-stats-bytes">
                 <caption>Bytes moved</caption>
                 <tbody>
-                  {bytes.map(([k, v]) => <tr key={k}><th scope="row">{k}</th><td className="num">{formatBytes(v.bytes)}</td><td className="num">{v.count}×</td></tr>)}
+                  {bytes.map(([k, v]) => (
+                    <tr key={k}>
+                      <th scope="row">{k}</th>
+                      <td className="num">{formatBytes(v.bytes)}</td>
+                      <td className="num">{v.count}×</td>
+                    </tr>
+                  ))}
                 </tbody>
               </table>
             ) : null}

@@ -10,9 +10,15 @@ type AnyProps = Record<string, unknown> & { children?: ReactNode };
 export function hostElements(node: ReactNode): ReactElement<AnyProps>[] {
   const out: ReactElement<AnyProps>[] = [];
   const walk = (n: ReactNode): void => {
-    if (Array.isArray(n)) { n.forEach(walk); return; }
+    if (Array.isArray(n)) {
+      n.forEach(walk);
+      return;
+    }
     if (!isValidElement<AnyProps>(n)) return;
-    if (typeof n.type === 'function') { walk((n.type as (p: AnyProps) => ReactNode)(n.props)); return; }
+    if (typeof n.type === 'function') {
+      walk((n.type as (p: AnyProps) => ReactNode)(n.props));
+      return;
+    }
     if (typeof n.type === 'string') out.push(n);
     walk(n.props.children);
   };
@@ -21,6 +27,10 @@ export function hostElements(node: ReactNode): ReactElement<AnyProps>[] {
 }
 
 /** The host elements of `type` whose props match `where`. */
-export function findElements(node: ReactNode, type: string, where: (props: AnyProps) => boolean = () => true): ReactElement<AnyProps>[] {
+export function findElements(
+  node: ReactNode,
+  type: string,
+  where: (props: AnyProps) => boolean = () => true,
+): ReactElement<AnyProps>[] {
   return hostElements(node).filter(e => e.type === type && where(e.props));
 }

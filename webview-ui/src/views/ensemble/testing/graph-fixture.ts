@@ -12,7 +12,13 @@ import { binOf } from '../../../../../src/analysis/stats/histogram';
 import { seededRandom } from '../../../../../src/analysis/stats/seeded-random';
 import { DEFAULT_ENSEMBLE_OPTIONS } from '../../../../../src/shared/ensemble-protocol';
 import type {
-  EnsembleGraphData, EnsembleHistogram, EnsembleLinkData, EnsembleNodeData, EnsembleOptions, EnsembleRunInfo, EnsembleViewState,
+  EnsembleGraphData,
+  EnsembleHistogram,
+  EnsembleLinkData,
+  EnsembleNodeData,
+  EnsembleOptions,
+  EnsembleRunInfo,
+  EnsembleViewState,
 } from '../../../../../src/shared/ensemble-protocol';
 
 export interface GraphFixtureOptions {
@@ -52,19 +58,81 @@ interface NodeSpec {
 
 /** Callers before callees. */
 const NODES: NodeSpec[] = [
-  { id: 'lulesh', module: 'lulesh2.0', base: 0.6, growth: 0.01, callers: [], entries: [{ name: 'main', file: 'lulesh.cc', line: 2690, share: 1 }] },
-  { id: 'CalcForce', module: 'CalcForce', base: 3.2, growth: 0.03, callers: [{ id: 'lulesh', share: 1 }], entries: [
-    { name: 'CalcForceForNodes', file: 'lulesh.cc', line: 1240, share: 0.8 }, { name: 'CalcVolumeForceForElems', file: 'lulesh.cc', line: 1176, share: 0.2 }] },
-  { id: 'CalcLagrange', module: 'CalcLagrange', base: 2.1, growth: 0.02, callers: [{ id: 'lulesh', share: 1 }], entries: [
-    { name: 'LagrangeElements', file: 'lulesh.cc', line: 2210, share: 0.7 }, { name: 'LagrangeNodal', file: 'lulesh.cc', line: 1310, share: 0.3 }] },
-  { id: 'MPI', module: 'MPI', base: 0.9, growth: 0.22, callers: [{ id: 'lulesh', share: 0.35 }, { id: 'CalcForce', share: 0.65 }], entries: [
-    { name: 'MPI_Allreduce', file: null, line: null, share: 0.55 }, { name: 'MPI_Wait', file: null, line: null, share: 0.3 }, { name: 'MPI_Isend', file: null, line: null, share: 0.15 }] },
-  { id: 'CalcHourglass', module: 'CalcHourglass', base: 1.4, growth: 0.04, callers: [{ id: 'CalcForce', share: 1 }], entries: [
-    { name: 'CalcHourglassControlForElems', file: 'lulesh.cc', line: 1065, share: 1 }] },
-  { id: 'libm', module: 'libm.so.6', base: 0.45, growth: 0, callers: [{ id: 'CalcHourglass', share: 0.6 }, { id: 'CalcLagrange', share: 0.4 }], entries: [
-    { name: 'cbrt', file: null, line: null, share: 0.7 }, { name: 'sqrt', file: null, line: null, share: 0.3 }] },
-  { id: 'io', module: 'libhdf5.so', base: 0.3, growth: 0.05, callers: [{ id: 'lulesh', share: 1 }], entries: [
-    { name: 'DumpToVisit', file: 'lulesh-viz.cc', line: 120, share: 1 }] },
+  {
+    id: 'lulesh',
+    module: 'lulesh2.0',
+    base: 0.6,
+    growth: 0.01,
+    callers: [],
+    entries: [{ name: 'main', file: 'lulesh.cc', line: 2690, share: 1 }],
+  },
+  {
+    id: 'CalcForce',
+    module: 'CalcForce',
+    base: 3.2,
+    growth: 0.03,
+    callers: [{ id: 'lulesh', share: 1 }],
+    entries: [
+      { name: 'CalcForceForNodes', file: 'lulesh.cc', line: 1240, share: 0.8 },
+      { name: 'CalcVolumeForceForElems', file: 'lulesh.cc', line: 1176, share: 0.2 },
+    ],
+  },
+  {
+    id: 'CalcLagrange',
+    module: 'CalcLagrange',
+    base: 2.1,
+    growth: 0.02,
+    callers: [{ id: 'lulesh', share: 1 }],
+    entries: [
+      { name: 'LagrangeElements', file: 'lulesh.cc', line: 2210, share: 0.7 },
+      { name: 'LagrangeNodal', file: 'lulesh.cc', line: 1310, share: 0.3 },
+    ],
+  },
+  {
+    id: 'MPI',
+    module: 'MPI',
+    base: 0.9,
+    growth: 0.22,
+    callers: [
+      { id: 'lulesh', share: 0.35 },
+      { id: 'CalcForce', share: 0.65 },
+    ],
+    entries: [
+      { name: 'MPI_Allreduce', file: null, line: null, share: 0.55 },
+      { name: 'MPI_Wait', file: null, line: null, share: 0.3 },
+      { name: 'MPI_Isend', file: null, line: null, share: 0.15 },
+    ],
+  },
+  {
+    id: 'CalcHourglass',
+    module: 'CalcHourglass',
+    base: 1.4,
+    growth: 0.04,
+    callers: [{ id: 'CalcForce', share: 1 }],
+    entries: [{ name: 'CalcHourglassControlForElems', file: 'lulesh.cc', line: 1065, share: 1 }],
+  },
+  {
+    id: 'libm',
+    module: 'libm.so.6',
+    base: 0.45,
+    growth: 0,
+    callers: [
+      { id: 'CalcHourglass', share: 0.6 },
+      { id: 'CalcLagrange', share: 0.4 },
+    ],
+    entries: [
+      { name: 'cbrt', file: null, line: null, share: 0.7 },
+      { name: 'sqrt', file: null, line: null, share: 0.3 },
+    ],
+  },
+  {
+    id: 'io',
+    module: 'libhdf5.so',
+    base: 0.3,
+    growth: 0.05,
+    callers: [{ id: 'lulesh', share: 1 }],
+    entries: [{ name: 'DumpToVisit', file: 'lulesh-viz.cc', line: 120, share: 1 }],
+  },
 ];
 
 const RANK_LEVELS = [8, 27, 64, 125, 216, 343, 512, 729];
@@ -75,14 +143,28 @@ function runInfos(count: number): EnsembleRunInfo[] {
     const compiler = Math.floor(i / RANK_LEVELS.length) % 2 === 0 ? 'clang' : 'gcc';
     const rep = Math.floor(i / (2 * RANK_LEVELS.length));
     const name = `${compiler}_${ranks}${rep > 0 ? `_${rep}` : ''}`;
-    return { index: i, name, path: `${compiler}/${ranks}/${rep}.cali`, format: 'caliper', ranks, parameters: { ranks, compiler }, total: 0 };
+    return {
+      index: i,
+      name,
+      path: `${compiler}/${ranks}/${rep}.cali`,
+      format: 'caliper',
+      ranks,
+      parameters: { ranks, compiler },
+      total: 0,
+    };
   });
 }
 
 const present = (v: number | null): v is number => v !== null;
 const maxOf = (vs: (number | null)[]): { value: number; at: number } => {
-  let value = -Infinity, at = -1;
-  vs.forEach((v, i) => { if (v !== null && v > value) { value = v; at = i; } });
+  let value = -Infinity,
+    at = -1;
+  vs.forEach((v, i) => {
+    if (v !== null && v > value) {
+      value = v;
+      at = i;
+    }
+  });
   return at < 0 ? { value: 0, at: -1 } : { value, at };
 };
 const minOf = (vs: (number | null)[]): number => {
@@ -91,12 +173,18 @@ const minOf = (vs: (number | null)[]): number => {
 };
 
 function histogram(values: (number | null)[], bins: number | 'auto'): EnsembleHistogram {
-  const h = runHistogram(Float64Array.from(values, v => (v === null ? NaN : v)), bins);
+  const h = runHistogram(
+    Float64Array.from(values, v => (v === null ? NaN : v)),
+    bins,
+  );
   return { min: h.min, max: h.max, counts: [...h.counts] };
 }
 
 /** A synthetic ensemble graph and a matching panel state. */
-export function ensembleGraphFixture(o: GraphFixtureOptions = {}): { data: EnsembleGraphData; state: EnsembleViewState } {
+export function ensembleGraphFixture(o: GraphFixtureOptions = {}): {
+  data: EnsembleGraphData;
+  state: EnsembleViewState;
+} {
   const R = o.runs ?? 16;
   const rnd = seededRandom(o.seed ?? 7);
   const runs = runInfos(R);
@@ -117,7 +205,10 @@ export function ensembleGraphFixture(o: GraphFixtureOptions = {}): { data: Ensem
     for (const n of NODES) {
       const ex = exclusive.get(n.id) ?? [];
       exclusive.set(n.id, ex);
-      if (gone.has(n.id)) { ex[r] = null; continue; }
+      if (gone.has(n.id)) {
+        ex[r] = null;
+        continue;
+      }
       let v = n.base * compilerFactor * (1 + n.growth * doublings);
       // The 343-rank runs of MPI finish faster than the 216-rank ones: out of order against the rank count (AT-8).
       if (n.id === 'MPI' && runs[r]!.ranks === 343) v *= 0.78;
@@ -129,7 +220,10 @@ export function ensembleGraphFixture(o: GraphFixtureOptions = {}): { data: Ensem
       const inc = inclusive.get(n.id) ?? [];
       inclusive.set(n.id, inc);
       const ex = exclusive.get(n.id)![r]!;
-      if (ex === null) { inc[r] = null; continue; }
+      if (ex === null) {
+        inc[r] = null;
+        continue;
+      }
       let sum = ex;
       for (const c of NODES.filter(m => m.callers.some(x => x.id === n.id))) {
         const ci = inclusive.get(c.id)![r];
@@ -154,12 +248,22 @@ export function ensembleGraphFixture(o: GraphFixtureOptions = {}): { data: Ensem
   const nodes: EnsembleNodeData[] = NODES.map(n => {
     const inc = pick(inclusive.get(n.id)!);
     const exc = pick(exclusive.get(n.id)!);
-    const maxInc = maxOf(inc), maxExc = maxOf(exc);
+    const maxInc = maxOf(inc),
+      maxExc = maxOf(exc);
     const gradient = { inclusive: histogram(inc, bins), exclusive: histogram(exc, bins) };
     const node: EnsembleNodeData = {
-      id: n.id, label: n.module, module: n.module, kind: 'module', baseId: n.id, occurrence: 1,
-      maxInclusive: maxInc.value, maxExclusive: maxExc.value, minInclusive: minOf(inc), minExclusive: minOf(exc),
-      maxInclusiveRun: selectedRuns[maxInc.at] ?? -1, maxExclusiveRun: selectedRuns[maxExc.at] ?? -1,
+      id: n.id,
+      label: n.module,
+      module: n.module,
+      kind: 'module',
+      baseId: n.id,
+      occurrence: 1,
+      maxInclusive: maxInc.value,
+      maxExclusive: maxExc.value,
+      minInclusive: minOf(inc),
+      minExclusive: minOf(exc),
+      maxInclusiveRun: selectedRuns[maxInc.at] ?? -1,
+      maxExclusiveRun: selectedRuns[maxExc.at] ?? -1,
       present: inc.filter(present).length,
       ...(o.withoutRunValues ? {} : { runValues: { inclusive: inc, exclusive: exc } }),
       gradient,
@@ -170,50 +274,79 @@ export function ensembleGraphFixture(o: GraphFixtureOptions = {}): { data: Ensem
       functionCount: n.entries.length + 1,
     };
     if (target !== undefined) {
-      const ti = inclusive.get(n.id)![target]!, te = exclusive.get(n.id)![target]!;
-      const bin = (v: number | null, h: EnsembleHistogram): number => (v === null ? -1 : binOf(v, h.min, h.max, h.counts.length));
-      node.target = { inclusive: ti, exclusive: te, binInclusive: bin(ti, gradient.inclusive), binExclusive: bin(te, gradient.exclusive) };
+      const ti = inclusive.get(n.id)![target]!,
+        te = exclusive.get(n.id)![target]!;
+      const bin = (v: number | null, h: EnsembleHistogram): number =>
+        v === null ? -1 : binOf(v, h.min, h.max, h.counts.length);
+      node.target = {
+        inclusive: ti,
+        exclusive: te,
+        binInclusive: bin(ti, gradient.inclusive),
+        binExclusive: bin(te, gradient.exclusive),
+      };
     }
     if (diff) {
-      const b = exclusive.get(n.id)![diff.baseline]!, c = exclusive.get(n.id)![diff.compare]!;
-      const bi = inclusive.get(n.id)![diff.baseline]!, ci = inclusive.get(n.id)![diff.compare]!;
+      const b = exclusive.get(n.id)![diff.baseline]!,
+        c = exclusive.get(n.id)![diff.compare]!;
+      const bi = inclusive.get(n.id)![diff.baseline]!,
+        ci = inclusive.get(n.id)![diff.compare]!;
       const both = b === null && c === null;
-      node.diff = { exclusive: both ? null : (c ?? 0) - (b ?? 0), inclusive: both ? null : (ci ?? 0) - (bi ?? 0), baseline: b, compare: c };
+      node.diff = {
+        exclusive: both ? null : (c ?? 0) - (b ?? 0),
+        inclusive: both ? null : (ci ?? 0) - (bi ?? 0),
+        baseline: b,
+        compare: c,
+      };
     }
     if (order) {
-      const level = (vs: (number | null)[]): (number | null)[] => order.runsAtLevel.map(at => {
-        const p = at.map(r => vs[r]!).filter(present);
-        return p.length ? p.reduce((s, v) => s + v, 0) / p.length : null;
-      });
-      const si = level(inclusive.get(n.id)!), se = level(exclusive.get(n.id)!);
+      const level = (vs: (number | null)[]): (number | null)[] =>
+        order.runsAtLevel.map(at => {
+          const p = at.map(r => vs[r]!).filter(present);
+          return p.length ? p.reduce((s, v) => s + v, 0) / p.length : null;
+        });
+      const si = level(inclusive.get(n.id)!),
+        se = level(exclusive.get(n.id)!);
       const side = (o.options?.gradientSide ?? DEFAULT_ENSEMBLE_OPTIONS.gradientSide) === 'inclusive' ? si : se;
-      node.sparkline = { inclusive: si, exclusive: se, outOfOrder: orderScore(side.map(v => (v === null ? NaN : v))).inversions.length > 0 };
+      node.sparkline = {
+        inclusive: si,
+        exclusive: se,
+        outOfOrder: orderScore(side.map(v => (v === null ? NaN : v))).inversions.length > 0,
+      };
     }
     return node;
   });
 
   const links: EnsembleLinkData[] = [];
-  for (const n of NODES) for (const c of n.callers) {
-    const f = flow.get(edgeKey(c.id, n.id))!;
-    const link: EnsembleLinkData = { source: c.id, target: n.id, value: Math.max(0, ...pick(f)) };
-    if (target !== undefined) link.targetValue = f[target]!;
-    if (diff) link.diff = f[diff.compare]! - f[diff.baseline]!;
-    links.push(link);
-  }
+  for (const n of NODES)
+    for (const c of n.callers) {
+      const f = flow.get(edgeKey(c.id, n.id))!;
+      const link: EnsembleLinkData = { source: c.id, target: n.id, value: Math.max(0, ...pick(f)) };
+      if (target !== undefined) link.targetValue = f[target]!;
+      if (diff) link.diff = f[diff.compare]! - f[diff.baseline]!;
+      links.push(link);
+    }
 
-  const scale = (side: 'inclusive' | 'exclusive'): number => Math.max(0, ...nodes.flatMap(n => n.gradient[side].counts));
-  const domain = (key: 'maxInclusive' | 'maxExclusive'): [number, number] => [Math.min(...nodes.map(n => n[key])), Math.max(...nodes.map(n => n[key]))];
+  const scale = (side: 'inclusive' | 'exclusive'): number =>
+    Math.max(0, ...nodes.flatMap(n => n.gradient[side].counts));
+  const domain = (key: 'maxInclusive' | 'maxExclusive'): [number, number] => [
+    Math.min(...nodes.map(n => n[key])),
+    Math.max(...nodes.map(n => n[key])),
+  ];
   const data: EnsembleGraphData = {
     title: `lulesh weak scaling · ${R} runs`,
     metric: { name: 'time', unit: 's' },
-    runs, selectedRuns, nodes, links,
+    runs,
+    selectedRuns,
+    nodes,
+    links,
     countScale: { inclusive: scale('inclusive'), exclusive: scale('exclusive') },
     borderDomain: { inclusive: domain('maxInclusive'), exclusive: domain('maxExclusive') },
     ...(diff ? { diffDomain: symmetricDomain(nodes.map(n => n.diff?.exclusive ?? 0)) } : {}),
     ...(order ? { order } : {}),
     orderKeys: ['ranks', 'compiler'],
     filter: { threshold: 0.001, by: 'inclusive', removedNodes: 0, removedFunctions: 0 },
-    splits: [], unmatched: [],
+    splits: [],
+    unmatched: [],
     bins: typeof bins === 'number' ? bins : Math.max(...nodes.map(n => n.gradient.inclusive.counts.length)),
     warnings: [],
   };
@@ -230,7 +363,9 @@ export function ensembleGraphFixture(o: GraphFixtureOptions = {}): { data: Ensem
 
 function orderOf(runs: EnsembleRunInfo[], key: string): NonNullable<EnsembleGraphData['order']> {
   const value = (r: EnsembleRunInfo): string | number => r.parameters[key] ?? '';
-  const levels = [...new Set(runs.map(value))].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b))));
+  const levels = [...new Set(runs.map(value))].sort((a, b) =>
+    typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b)),
+  );
   return { key, levels, runsAtLevel: levels.map(l => runs.filter(r => value(r) === l).map(r => r.index)) };
 }
 
@@ -241,20 +376,43 @@ function orderOf(runs: EnsembleRunInfo[], key: string): NonNullable<EnsembleGrap
 export function taperedEdgeFixture(): { data: EnsembleGraphData; state: EnsembleViewState } {
   const { data, state } = ensembleGraphFixture({ runs: 4 });
   const node = (id: string, max: number): EnsembleNodeData => ({
-    ...data.nodes[0]!, id, label: id, module: id, baseId: id, maxInclusive: max, maxExclusive: max / 4, minInclusive: max / 2, minExclusive: max / 8,
-    maxInclusiveRun: 0, maxExclusiveRun: 0, present: 4, runValues: { inclusive: [max / 2, max, max * 0.75, max * 0.6], exclusive: [max / 8, max / 4, max / 5, max / 6] },
-    gradient: { inclusive: { min: max / 2, max, counts: [1, 0, 1, 1, 1] }, exclusive: { min: max / 8, max: max / 4, counts: [1, 1, 1, 0, 1] } },
-    entries: [{ name: `${id.toLowerCase()}_main`, maxInclusive: max, file: `${id.toLowerCase()}.c`, line: 10 }], entryCount: 1, callers: [],
+    ...data.nodes[0]!,
+    id,
+    label: id,
+    module: id,
+    baseId: id,
+    maxInclusive: max,
+    maxExclusive: max / 4,
+    minInclusive: max / 2,
+    minExclusive: max / 8,
+    maxInclusiveRun: 0,
+    maxExclusiveRun: 0,
+    present: 4,
+    runValues: { inclusive: [max / 2, max, max * 0.75, max * 0.6], exclusive: [max / 8, max / 4, max / 5, max / 6] },
+    gradient: {
+      inclusive: { min: max / 2, max, counts: [1, 0, 1, 1, 1] },
+      exclusive: { min: max / 8, max: max / 4, counts: [1, 1, 1, 0, 1] },
+    },
+    entries: [{ name: `${id.toLowerCase()}_main`, maxInclusive: max, file: `${id.toLowerCase()}.c`, line: 10 }],
+    entryCount: 1,
+    callers: [],
   });
   const nodes = [node('LIB1', 40), node('LIB2', 20), node('LIB3', 30), node('LIB4', 35)];
   const links: EnsembleLinkData[] = [
-    { source: 'LIB1', target: 'LIB2', value: 20 }, { source: 'LIB1', target: 'LIB3', value: 10 }, { source: 'LIB1', target: 'LIB4', value: 35 },
+    { source: 'LIB1', target: 'LIB2', value: 20 },
+    { source: 'LIB1', target: 'LIB3', value: 10 },
+    { source: 'LIB1', target: 'LIB4', value: 35 },
   ];
   for (const l of links) nodes.find(n => n.id === l.target)!.callers = [{ id: l.source, value: l.value }];
   return {
     data: {
-      ...data, title: 'AT-14', nodes, links, countScale: { inclusive: 1, exclusive: 1 },
-      borderDomain: { inclusive: [20, 40], exclusive: [5, 10] }, bins: 5,
+      ...data,
+      title: 'AT-14',
+      nodes,
+      links,
+      countScale: { inclusive: 1, exclusive: 1 },
+      borderDomain: { inclusive: [20, 40], exclusive: [5, 10] },
+      bins: 5,
     },
     state: { ...state, options: { ...state.options, bins: 5 } },
   };
