@@ -1,124 +1,46 @@
 /**
- * `hpc-lens`: the analysis library on the command line, for terminals, CI jobs and clusters.
- *
- *   hpc-lens inspect [--json] [--top N] PATH
+ * `hpc-lens`: the analysis library on the command line, for terminals, CI jobs and clusters. Each
+ * verb (verbs/) prints JSON from the same analysis code as the editor's view of that capability.
  */
-import { readProfile } from '../analysis/formats';
 import { ProfileReadError } from '../analysis/formats/reader';
-import { inspectReport } from '../analysis/inspect';
-import type { Profile } from '../analysis/model/profile';
-import { formatValue } from '../analysis/stats/format';
-import { rootHotPaths } from '../analysis/stats/hot-path';
-import { topIndices } from '../analysis/stats/top-k';
+import { UsageError, type VerbIO } from './verb';
+import { VERBS } from './verbs';
 
-const USAGE = `usage: hpc-lens inspect [--json] [--top N] [--all-nodes] PATH
+const USAGE = `usage: hpc-lens <verb> [options]
 
-Reads a profile (format detected from its content) and prints what was read.
-  --json     print one JSON object (schema in the README)
-  --top N    number of hottest nodes listed in the text report (default 15)
-  --all-nodes  list every node in the JSON (by default trees above 5000 nodes list the
-             5000 heaviest and their ancestors)`;
+Verbs:
+${VERBS.map(v => `  ${v.synopsis}`).join('\n')}
 
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (!command || command === '--help' || command === '-h' || command === 'help') {
-    console.log(USAGE);
-    return command ? 0 : 2;
+hpc-lens <verb> --help prints a verb's options.`;
+
+async function main(argv: string[], io: VerbIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(USAGE + '\n');
+    return name ? 0 : 2;
   }
-  if (command !== 'inspect') {
-    console.error(`hpc-lens: unknown command "${command}"\n${USAGE}`);
+  const verb = VERBS.find(v => v.name === name);
+  if (!verb) {
+    io.err(`hpc-lens: unknown verb "${name}"\n${USAGE}\n`);
     return 2;
   }
-  let json = false;
-  let allNodes = false;
-  let top = 15;
-  const paths: string[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i]!;
-    if (a === '--json') json = true;
-    else if (a === '--all-nodes') allNodes = true;
-    else if (a === '--top') {
-      top = Number(rest[++i]);
-      if (!Number.isInteger(top) || top < 0) {
-        console.error('hpc-lens: --top needs a non-negative integer');
-        return 2;
-      }
-    } else if (a.startsWith('-')) {
-      console.error(`hpc-lens: unknown option ${a}\n${USAGE}`);
-      return 2;
-    } else paths.push(a);
-  }
-  if (paths.length !== 1) {
-    console.error(USAGE);
-    return 2;
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(verb.usage + '\n');
+    return 0;
   }
   try {
-    const profile = await readProfile(paths[0]!);
-    if (json)
-      process.stdout.write(
-        JSON.stringify(inspectReport(profile, { maxNodes: allNodes ? Infinity : undefined })) + '\n',
-      );
-    else process.stdout.write(textReport(profile, top));
-    return 0;
+    return await verb.run(rest, io);
   } catch (e) {
-    console.error(`hpc-lens: ${e instanceof ProfileReadError ? e.message : ((e as Error).stack ?? e)}`);
+    if (e instanceof UsageError) {
+      io.err(`hpc-lens ${verb.name}: ${e.message}\n${verb.usage}\n`);
+      return 2;
+    }
+    io.err(`hpc-lens: ${e instanceof ProfileReadError ? e.message : ((e as Error).stack ?? String(e))}\n`);
     return 1;
   }
 }
 
-function textReport(profile: Profile, top: number): string {
-  const m = profile.primaryMetric;
-  const metric = profile.metrics[m]!;
-  const total = profile.total(m);
-  const tree = profile.tree;
-  const lines: string[] = [];
-  lines.push(`${profile.path}`);
-  lines.push(`  format    ${profile.format}`);
-  lines.push(`  nodes     ${tree.size} (${tree.roots().length} root${tree.roots().length === 1 ? '' : 's'})`);
-  lines.push(
-    `  contexts  ${profile.contextCount} (${profile.contexts
-      .slice(0, 4)
-      .map(c => c.label)
-      .join(', ')}${profile.contextCount > 4 ? ', …' : ''})`,
-  );
-  lines.push(
-    `  metrics   ${profile.metrics.map((d, i) => `${d.name}${d.unit ? ` [${d.unit}]` : ''} (${d.kind})${i === m ? ' *' : ''}`).join(', ')}`,
-  );
-  lines.push(`  total     ${formatValue(total, metric.unit)} ${metric.name}`);
-  const meta = Object.entries(profile.metadata);
-  if (meta.length) {
-    lines.push('  metadata');
-    for (const [k, v] of meta.slice(0, 12))
-      lines.push(`    ${k} = ${typeof v === 'string' ? v : JSON.stringify(v)}`.slice(0, 120));
-    if (meta.length > 12) lines.push(`    … ${meta.length - 12} more`);
-  }
-  for (const w of profile.warnings) lines.push(`  warning   ${w}`);
-  lines.push('', `Hot path (${metric.name}, inclusive):`);
-  for (const step of rootHotPaths(profile, m)[0] ?? []) {
-    lines.push(
-      `  ${(100 * step.share).toFixed(1).padStart(5)}%  ${'  '.repeat(step.depth)}${tree.name(step.node)}${location(profile, step.node)}`,
-    );
-  }
-  if (top > 0) {
-    lines.push('', `Top ${top} by exclusive ${metric.name}:`);
-    const excl = profile.exclusiveTotals(m);
-    for (const node of topIndices(excl, top, i => excl[i] !== 0)) {
-      const share = total > 0 ? excl[node]! / total : 0;
-      lines.push(
-        `  ${(100 * share).toFixed(1).padStart(5)}%  ${formatValue(excl[node]!, metric.unit).padStart(10)}  ${tree.name(node)}${location(profile, node)}`,
-      );
-    }
-  }
-  return lines.join('\n') + '\n';
-}
-
-function location(profile: Profile, node: number): string {
-  const f = profile.tree.file(node);
-  if (!f) return '';
-  const l = profile.tree.line(node);
-  return `  (${f}${l ? `:${l}` : ''})`;
-}
-
-main(process.argv.slice(2)).then(code => {
+const io: VerbIO = { out: t => process.stdout.write(t), err: t => process.stderr.write(t) };
+main(process.argv.slice(2), io).then(code => {
   process.exitCode = code;
 });

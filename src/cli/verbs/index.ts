@@ -1,0 +1,5 @@
+import type { Verb } from '../verb';
+import { inspectVerb } from './inspect';
+
+/** Every `hpc-lens` verb, in the order `hpc-lens --help` lists them. */
+export const VERBS: readonly Verb[] = [inspectVerb];

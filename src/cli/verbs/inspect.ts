@@ -1,0 +1,85 @@
+import { readProfile } from '../../analysis/formats';
+import { inspectReport } from '../../analysis/inspect';
+import type { Profile } from '../../analysis/model/profile';
+import { formatValue } from '../../analysis/stats/format';
+import { rootHotPaths } from '../../analysis/stats/hot-path';
+import { topIndices } from '../../analysis/stats/top-k';
+import { parseArgs, UsageError, type Verb } from '../verb';
+
+export const inspectVerb: Verb = {
+  name: 'inspect',
+  synopsis: 'inspect [--json] [--top N] [--all-nodes] PATH',
+  usage: `usage: hpc-lens inspect [--json] [--top N] [--all-nodes] PATH
+
+Reads a profile (format detected from its content) and prints what was read.
+  --json       print one JSON object (schema in the README)
+  --top N      number of hottest nodes listed in the text report (default 15)
+  --all-nodes  list every node in the JSON (by default trees above 5000 nodes list the
+               5000 heaviest and their ancestors)`,
+  async run(args, io) {
+    const { flags, positional } = parseArgs(args, { boolean: ['json', 'all-nodes'], valued: ['top'] });
+    const top = flags.has('top') ? Number(flags.get('top')) : 15;
+    if (!Number.isInteger(top) || top < 0) throw new UsageError('--top needs a non-negative integer');
+    if (positional.length !== 1) throw new UsageError('inspect reads exactly one PATH');
+    const profile = await readProfile(positional[0]!);
+    if (flags.has('json'))
+      io.out(
+        JSON.stringify(inspectReport(profile, { maxNodes: flags.has('all-nodes') ? Infinity : undefined })) + '\n',
+      );
+    else io.out(textReport(profile, top));
+    return 0;
+  },
+};
+
+function textReport(profile: Profile, top: number): string {
+  const m = profile.primaryMetric;
+  const metric = profile.metrics[m]!;
+  const total = profile.total(m);
+  const tree = profile.tree;
+  const lines: string[] = [];
+  lines.push(`${profile.path}`);
+  lines.push(`  format    ${profile.format}`);
+  lines.push(`  nodes     ${tree.size} (${tree.roots().length} root${tree.roots().length === 1 ? '' : 's'})`);
+  lines.push(
+    `  contexts  ${profile.contextCount} (${profile.contexts
+      .slice(0, 4)
+      .map(c => c.label)
+      .join(', ')}${profile.contextCount > 4 ? ', …' : ''})`,
+  );
+  lines.push(
+    `  metrics   ${profile.metrics.map((d, i) => `${d.name}${d.unit ? ` [${d.unit}]` : ''} (${d.kind})${i === m ? ' *' : ''}`).join(', ')}`,
+  );
+  lines.push(`  total     ${formatValue(total, metric.unit)} ${metric.name}`);
+  const meta = Object.entries(profile.metadata);
+  if (meta.length) {
+    lines.push('  metadata');
+    for (const [k, v] of meta.slice(0, 12))
+      lines.push(`    ${k} = ${typeof v === 'string' ? v : JSON.stringify(v)}`.slice(0, 120));
+    if (meta.length > 12) lines.push(`    … ${meta.length - 12} more`);
+  }
+  for (const w of profile.warnings) lines.push(`  warning   ${w}`);
+  lines.push('', `Hot path (${metric.name}, inclusive):`);
+  for (const step of rootHotPaths(profile, m)[0] ?? []) {
+    lines.push(
+      `  ${(100 * step.share).toFixed(1).padStart(5)}%  ${'  '.repeat(step.depth)}${tree.name(step.node)}${location(profile, step.node)}`,
+    );
+  }
+  if (top > 0) {
+    lines.push('', `Top ${top} by exclusive ${metric.name}:`);
+    const excl = profile.exclusiveTotals(m);
+    for (const node of topIndices(excl, top, i => excl[i] !== 0)) {
+      const share = total > 0 ? excl[node]! / total : 0;
+      lines.push(
+        `  ${(100 * share).toFixed(1).padStart(5)}%  ${formatValue(excl[node]!, metric.unit).padStart(10)}  ${tree.name(node)}${location(profile, node)}`,
+      );
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+function location(profile: Profile, node: number): string {
+  const f = profile.tree.file(node);
+  if (!f) return '';
+  const l = profile.tree.line(node);
+  return `  (${f}${l ? `:${l}` : ''})`;
+}
