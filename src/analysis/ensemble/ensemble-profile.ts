@@ -122,7 +122,7 @@ export class EnsembleProfile {
   spreads(metric: string): Map<string, FunctionSpread> {
     let s = this.spreadCache.get(metric);
     if (!s) {
-      s = new Map(functionSpreads(this.ensembleOf(metric), this.graphOf(metric)).map(f => [f.name, f]));
+      s = new Map(functionSpreads(this.ensembleOf(metric), this.functionGraph(metric)).map(f => [f.name, f]));
       this.spreadCache.set(metric, s);
     }
     return s;
@@ -130,7 +130,7 @@ export class EnsembleProfile {
 
   /** A function's per-run inclusive values (NaN where it is missing), in run order. */
   functionValues(metric: string, name: string): Float64Array | null {
-    const g = this.graphOf(metric);
+    const g = this.functionGraph(metric);
     // A lookup per CodeLens and hover: by map, not by a scan of every function name.
     let index = this.functionIndex.get(g);
     if (!index) this.functionIndex.set(g, (index = new Map(g.names.map((n, f) => [n, f]))));
@@ -142,7 +142,8 @@ export class EnsembleProfile {
 
   private readonly graphs = new Map<string, EnsembleCallGraph>();
 
-  private graphOf(metric: string): EnsembleCallGraph {
+  /** The function-level call graph of a metric across runs (built once). */
+  functionGraph(metric: string): EnsembleCallGraph {
     let g = this.graphs.get(metric);
     if (!g) this.graphs.set(metric, (g = ensembleCallGraph(this.ensembleOf(metric))));
     return g;

@@ -160,7 +160,8 @@ export async function loadEnsemble(
   return { runs, errors };
 }
 
-function commonFolder(paths: readonly string[]): string {
+/** The deepest folder holding every path (for naming an ensemble read from several selections). */
+export function commonFolder(paths: readonly string[]): string {
   const split = paths.map(p => p.split('/').slice(0, -1));
   const first = split[0]!;
   let n = 0;

@@ -7,7 +7,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { closeTo } from '../../../test/support/hatchet-oracle';
 import { mutationsOf, readOrReject } from '../../../test/support/mutations';
 import { REPO_ROOT } from '../../../test/support/shared-data';
-import { inspectReport } from '../inspect';
+import { inspectReport } from '../stats/inspect-report';
 import { NodeKind } from '../model/call-tree';
 import type { Profile } from '../model/profile';
 import { callgrindReader } from './callgrind';

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { mutationsOf, readOrReject } from '../../../test/support/mutations';
 import { sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
-import { inspectReport } from '../inspect';
+import { inspectReport } from '../stats/inspect-report';
 import type { Profile } from '../model/profile';
 import { DATA_MOVEMENT_KIND_NAMES, FlowKind, TraceEventKind } from '../model/trace';
 import { chromeTraceReader } from './chrome-trace';

@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { expectReadError } from '../../../test/support/read-errors';
 import { mutationsOf, readOrReject } from '../../../test/support/mutations';
 import { sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
-import { inspectReport } from '../inspect';
+import { inspectReport } from '../stats/inspect-report';
 import type { Profile } from '../model/profile';
 import { sampleFile } from './file-sample';
 import { foldedStacksReader } from './folded-stacks';

@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { checkAgainstOracle, closeTo, oracleCases } from '../../../test/support/hatchet-oracle';
 import { mutationsOf, readOrReject } from '../../../test/support/mutations';
 import { REPO_ROOT, sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
-import { inspectReport } from '../inspect';
+import { inspectReport } from '../stats/inspect-report';
 import { NodeKind } from '../model/call-tree';
 import type { Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';

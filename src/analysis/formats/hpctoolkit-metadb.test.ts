@@ -8,7 +8,7 @@ import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data'
 import { NodeKind } from '../model/call-tree';
 import { inclusiveFromExclusive } from '../model/derive';
 import type { Profile } from '../model/profile';
-import { inspectReport } from '../inspect';
+import { inspectReport } from '../stats/inspect-report';
 import { contextStats } from '../stats/context-stats';
 import { seededRandom } from '../stats/seeded-random';
 import { sampleFile } from './file-sample';

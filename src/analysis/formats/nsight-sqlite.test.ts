@@ -8,7 +8,7 @@ import type { Database, SqlValue } from 'sql.js';
 import { expectReadError } from '../../../test/support/read-errors';
 import { mutationsOf, readOrReject } from '../../../test/support/mutations';
 import { sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
-import { inspectReport } from '../inspect';
+import { inspectReport } from '../stats/inspect-report';
 import type { Profile } from '../model/profile';
 import { dataMovementTotals, FlowKind, TraceEventKind } from '../model/trace';
 import { sampleFile } from './file-sample';

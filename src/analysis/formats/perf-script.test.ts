@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { mutationsOf, readOrReject } from '../../../test/support/mutations';
 import { expectReadError } from '../../../test/support/read-errors';
 import { sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
-import { inspectReport } from '../inspect';
+import { inspectReport } from '../stats/inspect-report';
 import type { Profile } from '../model/profile';
 import { TraceEventKind } from '../model/trace';
 import { sampleFile } from './file-sample';

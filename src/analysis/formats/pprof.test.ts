@@ -15,7 +15,7 @@ import {
 import { mutationsOf, readOrReject } from '../../../test/support/mutations';
 import { expectReadError } from '../../../test/support/read-errors';
 import { sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
-import { inspectReport } from '../inspect';
+import { inspectReport } from '../stats/inspect-report';
 import { NodeKind } from '../model/call-tree';
 import type { Profile } from '../model/profile';
 import { sampleFile } from './file-sample';

@@ -55,14 +55,5 @@ export class ProfileReadError extends Error {
   }
 }
 
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) {
-    const e = new Error('the operation was cancelled');
-    e.name = 'AbortError';
-    throw e;
-  }
-}
-
-export function isAbortError(e: unknown): boolean {
-  return e instanceof Error && e.name === 'AbortError';
-}
+// Cancellation lives in the model layer so graphs and analyses below the readers can use it too.
+export { isAbortError, throwIfAborted } from '../model/cancellation';

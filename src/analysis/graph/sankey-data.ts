@@ -1,4 +1,4 @@
-import type { SankeyData } from '../../shared/protocol';
+import type { SankeyData } from '../../shared/sankey-protocol';
 import type { Profile } from '../model/profile';
 import { superGraphData, type SuperGraphDataOptions } from './super-graph-data';
 

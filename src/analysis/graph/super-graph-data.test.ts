@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
-import { MAX_RAW_CONTEXT_VALUES } from '../../shared/protocol';
+import { MAX_RAW_CONTEXT_VALUES } from '../../shared/sankey-protocol';
 import { readProfile } from '../formats';
 import { profileFromOutline } from '../model/test-profiles';
 import { seededRandom } from '../stats/seeded-random';

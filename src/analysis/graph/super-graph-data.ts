@@ -1,4 +1,9 @@
-import { MAX_ENTRIES_SENT, MAX_RAW_CONTEXT_VALUES, type SankeyData, type SankeyNodeData } from '../../shared/protocol';
+import {
+  MAX_ENTRIES_SENT,
+  MAX_RAW_CONTEXT_VALUES,
+  type SankeyData,
+  type SankeyNodeData,
+} from '../../shared/sankey-protocol';
 import { NodeKind, type CallTree } from '../model/call-tree';
 import { sourceOf } from '../model/node-source';
 import type { Profile } from '../model/profile';

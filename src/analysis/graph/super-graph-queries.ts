@@ -1,11 +1,12 @@
-import type { NodeMetricValues } from '../../shared/protocol';
+import type { NodeMetricValues } from '../../shared/sankey-protocol';
 import type { Profile } from '../model/profile';
 import { sankeyNodeIds } from './node-membership';
-import { superGraph, type SuperGraphOptions } from './super-graph';
+import { superGraph, type SuperGraph, type SuperGraphOptions } from './super-graph';
 
 /**
  * Questions the Sankey panel asks about the super graph it shows, answered where the model lives
- * (the analysis worker; these functions are what it runs). Each builds the graph it needs once.
+ * (the analysis service). `graphOf` supplies the graphs — the service's cache, so a question about
+ * the graph on screen never builds it again.
  */
 export type SuperGraphQuery =
   /** The Sankey node ids that hold these call-tree nodes, in the graph built with `options`. */
@@ -21,20 +22,22 @@ export interface SuperGraphQueryResults {
 export function answerSuperGraphQuery<K extends SuperGraphQuery['kind']>(
   profile: Profile,
   query: Extract<SuperGraphQuery, { kind: K }>,
+  graphOf?: (options: SuperGraphOptions) => SuperGraph,
 ): SuperGraphQueryResults[K];
 export function answerSuperGraphQuery(
   profile: Profile,
   query: SuperGraphQuery,
+  graphOf: (options: SuperGraphOptions) => SuperGraph = o => superGraph(profile, o),
 ): SuperGraphQueryResults[SuperGraphQuery['kind']] {
   switch (query.kind) {
     case 'nodeIds':
-      return sankeyNodeIds(superGraph(profile, query.options), query.nodes);
+      return sankeyNodeIds(graphOf(query.options), query.nodes);
     case 'nodeMetrics': {
       const out: NodeMetricValues[] = [];
       const count = Math.min(profile.metrics.length, query.maxMetrics);
       for (let m = 0; m < count; m++) {
         const metric = profile.metrics[m]!;
-        const n = superGraph(profile, { ...query.options, metric: m }).nodes.find(x => x.id === query.nodeId);
+        const n = graphOf({ ...query.options, metric: m }).nodes.find(x => x.id === query.nodeId);
         if (n)
           out.push({
             name: metric.label || metric.name,

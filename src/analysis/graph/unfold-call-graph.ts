@@ -1,4 +1,4 @@
-import { throwIfAborted } from '../formats/reader';
+import { throwIfAborted } from '../model/cancellation';
 import type { CallGraphData } from '../model/call-graph';
 import { NodeKind } from '../model/call-tree';
 import type { ProfileBuilder } from '../model/profile-builder';

@@ -1,5 +1,5 @@
 import { readProfile } from '../../analysis/formats';
-import { inspectReport } from '../../analysis/inspect';
+import { inspectReport } from '../../analysis/stats/inspect-report';
 import type { Profile } from '../../analysis/model/profile';
 import { formatValue } from '../../analysis/stats/format';
 import { rootHotPaths } from '../../analysis/stats/hot-path';

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { mutationsOf } from '../../../../test/support/mutations';
 import { sharedPath, skipUnlessShared } from '../../../../test/support/shared-data';
-import { inspectReport } from '../../inspect';
+import { inspectReport } from '../../stats/inspect-report';
 import type { Profile } from '../../model/profile';
 import { TraceEventKind } from '../../model/trace';
 import { hpctoolkitMetaDbReader } from '../hpctoolkit-metadb';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inspectReport } from './inspect';
-import { profileFromOutline } from './model/test-profiles';
+import { inspectReport } from './inspect-report';
+import { profileFromOutline } from '../model/test-profiles';
 
 describe('inspect report', () => {
   const p = profileFromOutline(`

@@ -1,8 +1,8 @@
-import { nodeKindName } from './model/call-tree';
-import type { MetricKind } from './model/metric';
-import type { Profile } from './model/profile';
-import { dataMovementTotals } from './model/trace';
-import { topIndices } from './stats/top-k';
+import { nodeKindName } from '../model/call-tree';
+import type { MetricKind } from '../model/metric';
+import type { Profile } from '../model/profile';
+import { dataMovementTotals } from '../model/trace';
+import { topIndices } from './top-k';
 
 /**
  * The stable JSON schema of `hpc-lens inspect --json` (documented in the README). Every reader's
