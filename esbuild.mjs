@@ -1,4 +1,4 @@
-// Builds every bundle HPC Lens ships: the extension host, the parse worker, the CLI, the benchmark
+// Builds every bundle HPC Lens ships: the extension host, the analysis worker, the CLI, the benchmark
 // and the single webview bundle. `--production` minifies; `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync } from 'node:fs';
@@ -19,7 +19,7 @@ const node = {
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
   { ...node, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] },
-  { ...node, entryPoints: { 'parse-worker': 'src/extension/workers/parse-worker.ts' }, outdir: 'dist' },
+  { ...node, entryPoints: { 'analysis-worker': 'src/service/analysis-worker.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { cli: 'src/cli/hpc-lens.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: { bench: 'scripts/bench.ts', 'read-once': 'scripts/read-once.ts' }, outdir: 'dist' },
   // Extension-host tests: bundled so they run in any VS Code without a TypeScript step.

@@ -1,6 +1,6 @@
 // Read throughput of the streamed Chrome-trace reader vs JSON.parse on the same bytes, read times of
 // the shared Chrome traces, and (large) the wall time and peak memory of opening a generated 2 GB trace.
-// Usage: node --import tsx scripts/bench-chrome-trace.ts [events=1000000] [--large]
+// Run: `npm run bench -- chrome-trace` (HPC_LENS_BENCH_LARGE=1 adds the 2 GB case).
 //   (`npm run bench` calls benchChromeTrace(); HPC_LENS_BENCH_LARGE=1 adds the 2 GB case, which takes minutes.)
 import { spawnSync } from 'node:child_process';
 import {
@@ -188,14 +188,4 @@ export async function benchChromeTrace(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-// Run directly (not when bundled into dist/bench.js, where require.main is the bundle).
-if (/bench-chrome-trace\.[cm]?[tj]s$/.test(process.argv[1] ?? '')) {
-  const events = Number(process.argv.slice(2).find(a => /^\d/.test(a)) ?? 1e6);
-  void benchChromeTrace({
-    events,
-    large: process.argv.includes('--large') || process.env.HPC_LENS_BENCH_LARGE === '1',
-    shared: resolve(__dirname, '..', '..', 'shared'),
-  });
 }

@@ -1,6 +1,6 @@
 // Grouping a trace's data-movement table by issuing site (src/analysis/stats/data-movement-sites.ts)
 // on 10^6 copies, against a plain pass over the same columns (dataMovementTotals) as the yardstick.
-// Usage: node --import tsx scripts/bench-data-movement.ts   (`npm run bench` calls benchDataMovement()).
+// Run: `npm run bench -- data-movement`.
 import { CallTreeBuilder, NodeKind, type CallTree } from '../src/analysis/model/call-tree';
 import { dataMovementTotals, type DataMovementColumns } from '../src/analysis/model/trace';
 import { dataMovementSites } from '../src/analysis/stats/data-movement-sites';

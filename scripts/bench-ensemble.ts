@@ -1,8 +1,7 @@
 // Ensemble benchmark: union + statistics for 1,000 runs × 10⁴ nodes (target < 5 s), per-interaction
 // latencies of the ensemble views' data (hover, target switch, diff pair, ordering, projection), and
 // loading generated ensembles from disk (json-split files through the real reader).
-// Usage: node --import tsx scripts/bench-ensemble.ts [runs=1000] [nodes=10000]
-//   (`npm run bench` calls benchEnsemble() with the defaults.)
+// Run: `npm run bench -- ensemble`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -244,12 +243,4 @@ function benchEnsembleDetail(ep: EnsembleProfile, graph: SuperGraph | null, labe
   console.log(
     `  linked views of ${heaviest.id} (${heaviest.members.length} nodes) over ${label}: first ${fmt(cold)}; ${rows.map(([k, t]) => `${k} ${fmt(t)}`).join(', ')} (target < 100 ms: ${Math.max(...rows.map(r => r[1])) < 100 ? 'met' : 'NOT met'}); ${sent}`,
   );
-}
-
-// Run directly (not when bundled into dist/bench.js, where require.main is the bundle itself).
-if (/bench-ensemble\.ts$/.test(process.argv[1] ?? '')) {
-  benchEnsemble({ runs: Number(process.argv[2] ?? 1000), nodes: Number(process.argv[3] ?? 10_000) }).catch(e => {
-    console.error(e);
-    process.exit(1);
-  });
 }

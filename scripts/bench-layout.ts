@@ -1,7 +1,7 @@
 /**
  * The CallFlow Sankey layout on synthetic call DAGs (tree + level-spanning extra calls): median
  * time per layout, with the size of the layered graph and the crossings left, so a slowdown or a
- * worse ordering shows. Run alone with `npx tsx scripts/bench-layout.ts`, or as part of `npm run bench`.
+ * worse ordering shows. Run: `npm run bench -- layout`.
  */
 import { layoutCallflow } from '../src/analysis/layout/callflow-layout';
 import { syntheticFlowDag } from '../src/analysis/layout/synthetic-dag';
@@ -28,6 +28,3 @@ export function benchLayout(sizes: readonly number[] = [100, 500, 2000, 5000]): 
     );
   }
 }
-
-// Run directly (not when bundled into dist/bench.js, where require.main is the bundle itself).
-if (/bench-layout\.ts$/.test(process.argv[1] ?? '')) benchLayout();

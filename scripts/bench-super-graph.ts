@@ -2,7 +2,7 @@
  * Super-graph budget (issue 6): filter + aggregate + split on a 10⁶-node calling-context tree in
  * under 0.5 s. The tree is generated in memory (deterministic): a random walk that goes deeper more
  * often than it climbs, 5 000 functions in 48 layered load modules with skewed popularity and 2 % callbacks into modules already on the path, 4 ranks.
- * Run alone with `npx tsx scripts/bench-super-graph.ts`, or as part of `npm run bench`.
+ * Run: `npm run bench -- super-graph`.
  */
 import { CallTreeBuilder, NodeKind } from '../src/analysis/model/call-tree';
 import { Profile } from '../src/analysis/model/profile';
@@ -133,5 +133,3 @@ export function benchSuperGraph(nodes = 1_000_000, ranks = 4): void {
     );
   }
 }
-
-if (require.main === module) benchSuperGraph();

@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Profile, type ProfileData } from '../src/analysis/model/profile';
 import { computeMinimap, computeTiles } from '../src/analysis/timeline/tiles';
-import { AnalysisWorker } from '../src/extension/workers/parse-client';
-import type { TimelineWorkerRequest } from '../src/extension/workers/timeline-requests';
+import { WorkerPool } from '../src/service/worker-pool';
+import { shared } from '../src/service/shared-memory';
+import type { TimelineWorkerRequest } from '../src/service/timeline-requests';
 import { syntheticTraceProfile } from '../src/analysis/timeline/testing/synthetic-trace';
 import { TimelineIndex } from '../src/analysis/timeline/timeline-index';
 import { profileForWindow, windowStatistics } from '../src/analysis/timeline/window-stats';
@@ -84,29 +85,13 @@ export function benchTimeline(events = Number(process.env.HPC_LENS_BENCH_TIMELIN
   }
 }
 
-/**
- * A copy of the profile whose typed arrays live in SharedArrayBuffers, as the analysis worker
- * hands them to the host after a parse; the worker then adopts it without copying the columns.
- * (Scaffolding: a parsed trace arrives this way already.)
- */
+/** A copy of the profile whose typed arrays live in SharedArrayBuffers, as a read hands it to the host. */
 function sharedProfile(p: Profile): Profile {
-  const share = (v: unknown): unknown => {
-    if (ArrayBuffer.isView(v)) {
-      const src = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-      const sab = new SharedArrayBuffer(src.byteLength);
-      new Uint8Array(sab).set(src);
-      return new (v.constructor as new (b: SharedArrayBuffer) => unknown)(sab);
-    }
-    if (Array.isArray(v)) return v.map(share);
-    if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype)
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, share(x)]));
-    return v;
-  };
-  return new Profile(share(p.toTransferable().data) as ProfileData);
+  return new Profile(shared(p.toTransferable().data) as ProfileData);
 }
 
 /**
- * The timeline view's path: the host asks the persistent analysis worker (dist/parse-worker.js,
+ * The timeline view's path: the host asks the analysis service's worker (dist/analysis-worker.js,
  * timeline-requests.ts) and receives tiles by postMessage. Reports the time to the first paint's
  * data (init: index + mini-map, then the first tiles of the lanes a panel shows) and the latency
  * of each pan/zoom frame request, and how long the host's event loop was blocked meanwhile.
@@ -115,18 +100,20 @@ export async function benchTimelineWorker(
   events = Number(process.env.HPC_LENS_BENCH_TIMELINE_EVENTS ?? 1e7),
 ): Promise<void> {
   // dist/bench.js sits beside the worker bundle; run from scripts/ (tsx), use the built one in dist/.
-  const workerScript = [join(__dirname, 'parse-worker.js'), join(__dirname, '..', 'dist', 'parse-worker.js')].find(p =>
-    existsSync(p),
-  );
-  if (!workerScript) throw new Error('dist/parse-worker.js is missing: run `node esbuild.mjs` first');
+  const workerScript = [
+    join(__dirname, 'analysis-worker.js'),
+    join(__dirname, '..', 'dist', 'analysis-worker.js'),
+  ].find(p => existsSync(p));
+  if (!workerScript) throw new Error('dist/analysis-worker.js is missing: run `node esbuild.mjs` first');
   const profile = sharedProfile(
     syntheticTraceProfile({ ranks: 128, threadsPerRank: 6, streamsPerRank: 2, targetEvents: events }),
   );
-  const worker = new AnalysisWorker({ workerScript });
+  const worker = new WorkerPool({ workerScript });
   const lag = monitorEventLoopDelay({ resolution: 5 });
   try {
-    const ask = <K extends TimelineWorkerRequest['kind']>(req: Extract<TimelineWorkerRequest, { kind: K }>) =>
-      worker.timeline<K>(profile, req);
+    const { dataset } = await worker.adoptShared(profile.data);
+    const ask = <K extends TimelineWorkerRequest['kind']>(request: Extract<TimelineWorkerRequest, { kind: K }>) =>
+      worker.timeline<K>({ dataset, request });
     const [lo, hi] = profile.trace!.timeRange;
     const width = 1600;
     // A panel 900 px tall shows about 40 lanes; the view asks for those (plus overscan) only.
@@ -202,9 +189,4 @@ async function timedAsync<T>(f: () => Promise<T>): Promise<[T, number]> {
   const t = performance.now();
   const v = await f();
   return [v, performance.now() - t];
-}
-
-if (require.main === module) {
-  benchTimeline();
-  void benchTimelineWorker();
 }

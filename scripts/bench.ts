@@ -1,7 +1,11 @@
 /**
- * `npm run bench`: reader throughput against `JSON.parse` of the same bytes (the ratio is what to
- * watch: it is measured in one run on one machine), and the time from "open" to the first CodeLens
- * for the sample (worker parse + transfer + overlay derivation + lens placement).
+ * `npm run bench [section…]`: the benchmarks, each a named section run only when asked (all of them
+ * without arguments). Ratios are measured in one run on one machine: reader throughput against
+ * `JSON.parse` of the same bytes, first reads against Hatchet's recorded times, and the analysis
+ * service's figures (host blocking, reads beside each other, cached selections).
+ *
+ *   npm run bench -- service timeline      two sections
+ *   npm run bench -- --list                the sections
  */
 import {
   closeSync,
@@ -17,9 +21,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { readProfile } from '../src/analysis/formats';
-import { functionInclusiveByContext, functionTotals, lineCosts } from '../src/analysis/model/aggregates';
 import { findFunctionDefinition } from '../src/analysis/source/function-definitions';
-import { parseInWorker } from '../src/extension/workers/parse-client';
+import { WorkerPool } from '../src/service/worker-pool';
 import { benchReaders, readerTable } from './bench-readers';
 import { benchChromeTrace } from './bench-chrome-trace';
 import { benchDataMovement } from './bench-data-movement';
@@ -27,7 +30,8 @@ import { benchTimeline, benchTimelineWorker } from './bench-timeline';
 import { benchLayout } from './bench-layout';
 import { benchSuperGraph } from './bench-super-graph';
 import { benchEnsemble } from './bench-ensemble';
-import { benchResponsiveness, firstOpenOnce } from './bench-responsiveness';
+import { benchFirstOpen, firstOpenOnce } from './bench-first-open';
+import { benchService } from './bench-service';
 
 const ROOT = resolve(__dirname, '..');
 const SHARED = resolve(ROOT, '..', 'shared');
@@ -96,26 +100,45 @@ async function throughput(label: string, path: string, repeats: number): Promise
   );
 }
 
-async function main(): Promise<void> {
-  // `node dist/bench.js first-open …` is one fresh-process run of the responsiveness bench; `responsiveness` runs only that part.
-  if (process.argv[2] === 'first-open')
-    return firstOpenOnce(
-      process.argv[3]!,
-      process.argv[4]!,
-      process.argv[5] === 'warm',
-      join(__dirname, 'parse-worker.js'),
-    );
-  const responsiveness = () =>
-    benchResponsiveness({ distDir: __dirname, ...(existsSync(SAMPLE) ? { samplePath: SAMPLE } : {}) });
-  if (process.argv[2] === 'responsiveness') return responsiveness();
-  // First, while the heap is small: the per-reader table against Hatchet.
-  if (existsSync(join(SHARED, 'oracle'))) {
+/** Time from "open" to the first CodeLens for the sample: read, derive, lens placement. */
+async function firstCodeLens(): Promise<void> {
+  if (!existsSync(SAMPLE)) return;
+  const pool = new WorkerPool({ workerScript: join(__dirname, 'analysis-worker.js') });
+  try {
+    await pool.warm({});
+    const text = readFileSync(join(ROOT, 'samples/heat-stencil/src/stencil.c'), 'utf8');
+    const runs: number[] = [];
+    for (let k = 0; k < 7; k++) {
+      runs.push(
+        await time(async () => {
+          const opened = await pool.open({ path: SAMPLE });
+          const d = await pool.derive({
+            dataset: opened.dataset,
+            metric: opened.data.primaryMetric,
+            options: { hotPathThreshold: 0.05, listLength: 50 },
+          });
+          for (const name of d.functions.names) findFunctionDefinition(text, name);
+          await pool.close({ dataset: opened.dataset });
+        }),
+      );
+    }
     console.log(
-      'Every reader on the shared datasets with a Hatchet oracle (median read time in this process after a warm-up):\n',
+      `\nTime to first CodeLens for the sample (read in a job worker + derive in its home + lens placement): median ${median(runs).toFixed(1)} ms (min ${Math.min(...runs).toFixed(1)} ms, first run ${runs[0]!.toFixed(1)} ms)`,
     );
-    console.log(readerTable(await benchReaders(SHARED)));
+  } finally {
+    pool.dispose();
   }
+}
 
+async function readers(): Promise<void> {
+  if (!existsSync(join(SHARED, 'oracle'))) return;
+  console.log(
+    'Every reader on the shared datasets with a Hatchet oracle (median read time in this process after a warm-up):\n',
+  );
+  console.log(readerTable(await benchReaders(SHARED)));
+}
+
+async function throughputs(): Promise<void> {
   console.log('\nReader throughput (median of repeats; ratio = JSON.parse time / reader time, higher is better)');
   const files = [
     ...jsonFiles(join(ROOT, 'samples', 'heat-stencil', 'profiles')).map(p => [relative(ROOT, p), p] as const),
@@ -135,39 +158,42 @@ async function main(): Promise<void> {
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+}
 
-  if (existsSync(SAMPLE)) {
-    const worker = join(ROOT, 'dist', 'parse-worker.js');
-    const runs: number[] = [];
-    for (let k = 0; k < 7; k++) {
-      runs.push(
-        await time(async () => {
-          const profile = await parseInWorker(SAMPLE, { workerScript: worker });
-          const m = profile.primaryMetric;
-          const fns = functionTotals(profile, m);
-          functionInclusiveByContext(profile, m, fns);
-          lineCosts(profile, m);
-          const text = readFileSync(join(ROOT, 'samples/heat-stencil/src/stencil.c'), 'utf8');
-          for (const name of fns.names) findFunctionDefinition(text, name);
-        }),
-      );
-    }
-    console.log(
-      `\nTime to first CodeLens for the sample (worker parse + transfer + overlay data + lens placement): median ${median(runs).toFixed(1)} ms (min ${Math.min(...runs).toFixed(1)} ms, first run ${runs[0]!.toFixed(1)} ms)`,
-    );
+/** Every section, in the order a full run takes them (the first while the heap is small). */
+const SECTIONS: Record<string, () => Promise<void> | void> = {
+  readers,
+  throughput: throughputs,
+  'first-codelens': firstCodeLens,
+  'chrome-trace': () =>
+    benchChromeTrace({
+      large: process.env.HPC_LENS_BENCH_LARGE === '1',
+      shared: existsSync(SHARED) ? SHARED : undefined,
+    }),
+  'super-graph': benchSuperGraph,
+  layout: benchLayout,
+  'data-movement': benchDataMovement,
+  timeline: benchTimeline,
+  'timeline-service': () => benchTimelineWorker(),
+  ensemble: () => benchEnsemble(),
+  'first-open': () => {
+    if (existsSync(SAMPLE)) benchFirstOpen({ distDir: __dirname, samplePath: SAMPLE });
+  },
+  service: () => benchService({ distDir: __dirname }),
+};
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  // One fresh-process run of the first-open section.
+  if (args[0] === 'first-open' && args.length === 4)
+    return firstOpenOnce(args[1]!, args[2]!, args[3] === 'warm', join(__dirname, 'analysis-worker.js'));
+  if (args.includes('--list')) {
+    console.log(Object.keys(SECTIONS).join('\n'));
+    return;
   }
-
-  await benchChromeTrace({
-    large: process.env.HPC_LENS_BENCH_LARGE === '1',
-    shared: existsSync(SHARED) ? SHARED : undefined,
-  });
-  benchSuperGraph();
-  benchLayout();
-  benchDataMovement();
-  benchTimeline();
-  await benchTimelineWorker();
-  await benchEnsemble();
-  await responsiveness();
+  const unknown = args.filter(a => !(a in SECTIONS));
+  if (unknown.length) throw new Error(`unknown bench section(s) ${unknown.join(', ')}; --list names them`);
+  for (const name of args.length ? args : Object.keys(SECTIONS)) await SECTIONS[name]!();
 }
 
 main().catch(e => {

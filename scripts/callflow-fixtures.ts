@@ -13,7 +13,7 @@ import { complementContexts, superGraph } from '../src/analysis/graph/super-grap
 import { superGraphData } from '../src/analysis/graph/super-graph-data';
 import { readProfile } from '../src/analysis/formats';
 import type { Profile } from '../src/analysis/model/profile';
-import type { NodeMetricValues, SankeyData } from '../src/shared/protocol';
+import type { NodeMetricValues, SankeyData } from '../src/shared/sankey-protocol';
 
 const root = join(__dirname, '..');
 

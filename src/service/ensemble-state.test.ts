@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import type { EnsembleGraphData, EnsembleNodeData } from '../../shared/ensemble-protocol';
+import type { EnsembleGraphData, EnsembleNodeData } from '../shared/ensemble-protocol';
 import {
   applyEnsembleRequest,
   changeScope,

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { EnsembleProfile } from '../../analysis/ensemble/ensemble-profile';
-import { generateSyntheticEnsemble } from '../../analysis/ensemble/testing/synthetic-ensemble';
+import { EnsembleProfile } from '../analysis/ensemble/ensemble-profile';
+import { generateSyntheticEnsemble } from '../analysis/ensemble/testing/synthetic-ensemble';
 import { EnsembleSession } from './ensemble-session';
 
 function session(): EnsembleSession {

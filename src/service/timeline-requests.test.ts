@@ -1,12 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Profile } from '../../analysis/model/profile';
-import { buildLaneTree, visibleRows } from '../../analysis/timeline/lanes';
-import { eventsOfNode } from '../../analysis/timeline/lookup';
-import { syntheticTraceProfile } from '../../analysis/timeline/testing/synthetic-trace';
-import { computeTiles } from '../../analysis/timeline/tiles';
-import { TimelineIndex } from '../../analysis/timeline/timeline-index';
-import { profileForWindow, windowStatistics } from '../../analysis/timeline/window-stats';
+import { Profile } from '../analysis/model/profile';
+import { buildLaneTree, visibleRows } from '../analysis/timeline/lanes';
+import { eventsOfNode } from '../analysis/timeline/lookup';
+import { syntheticTraceProfile } from '../analysis/timeline/testing/synthetic-trace';
+import { computeTiles } from '../analysis/timeline/tiles';
+import { TimelineIndex } from '../analysis/timeline/timeline-index';
+import { profileForWindow, windowStatistics } from '../analysis/timeline/window-stats';
 import {
   timelineRequest,
   type TimelineInitResult,

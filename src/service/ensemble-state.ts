@@ -4,14 +4,14 @@
  * requests from the webview that change it, each validated so a bad request explains itself and
  * leaves the state as it was.
  */
-import type { RevealRequest, SplitRequest } from '../../analysis/graph/super-graph';
+import type { RevealRequest, SplitRequest } from '../analysis/graph/super-graph';
 import {
   DEFAULT_ENSEMBLE_OPTIONS,
   type EnsembleGraphData,
   type EnsembleOptions,
   type EnsembleRequest,
   type EnsembleViewState,
-} from '../../shared/ensemble-protocol';
+} from '../shared/ensemble-protocol';
 
 export interface EnsemblePanelState {
   view: EnsembleViewState;

@@ -1,23 +1,26 @@
 /**
- * One ensemble's Ensemble CallFlow session (pure: no `vscode`): the panel's state, the requests
- * that change it, and the computation of what a change invalidates — the ensemble graph with the
- * projection, or only the selected node's detail. The panel is the VS Code glue around it; the
- * benchmark and the screenshot script drive the same object, so what they time and draw is what
+ * One ensemble's Ensemble CallFlow session: the panel's state, the requests that change it, and the
+ * computation of what a change invalidates — the ensemble graph with the projection, or only the
+ * selected node's detail. It lives beside the ensemble in the analysis service (one per dataset);
+ * the panel forwards the webview's requests and posts what {@link EnsembleSession.respond} returns.
+ * The benchmark and the screenshot script drive the same object, so what they time and draw is what
  * the panel does.
  */
-import { ensembleDetail } from '../../analysis/ensemble/ensemble-detail';
-import type { EnsembleProfile } from '../../analysis/ensemble/ensemble-profile';
-import { fastestRun, slowestRun } from '../../analysis/ensemble/run-comparison';
-import { ensembleGraph } from '../../analysis/ensemble/ensemble-graph';
-import { projectionData } from '../../analysis/ensemble/projection-data';
-import type { ModuleRule } from '../../analysis/graph/module-map';
-import type { SuperGraph } from '../../analysis/graph/super-graph';
+import { ensembleDetail } from '../analysis/ensemble/ensemble-detail';
+import type { EnsembleProfile } from '../analysis/ensemble/ensemble-profile';
+import { fastestRun, slowestRun } from '../analysis/ensemble/run-comparison';
+import { ensembleGraph } from '../analysis/ensemble/ensemble-graph';
+import { projectionData } from '../analysis/ensemble/projection-data';
+import type { ModuleRule } from '../analysis/graph/module-map';
+import type { SuperGraph } from '../analysis/graph/super-graph';
 import type {
   EnsembleDetailData,
   EnsembleGraphData,
   EnsembleProjectionData,
   EnsembleRequest,
-} from '../../shared/ensemble-protocol';
+  EnsembleViewState,
+} from '../shared/ensemble-protocol';
+import type { EnsembleComparison } from './analysis-service';
 import {
   applyEnsembleRequest,
   changeScope,
@@ -31,6 +34,20 @@ export interface EnsembleSessionOptions {
   /** The metric (by name) the views show; read on every computation (the user may switch it). */
   metric(): string;
   moduleMap?(): readonly ModuleRule[];
+}
+
+/** What one request to the session answers: the state after it and what changed. */
+export interface EnsembleViewResult {
+  state: EnsembleViewState;
+  /** What the editor's CodeLens and hovers follow (mode, target, diff pair). */
+  comparison: EnsembleComparison;
+  /** Present when the graph was recomputed (or asked for): the ensemble-Sankey and the projection. */
+  graph?: { data: EnsembleGraphData; projection: EnsembleProjectionData };
+  /** The selected supernode's linked views (always current). */
+  detail: EnsembleDetailData | null;
+  /** Why the request was refused; the state is then unchanged. */
+  error?: string;
+  timings: EnsembleTimings;
 }
 
 /** Milliseconds each step of the last computation took. */
@@ -57,10 +74,43 @@ export class EnsembleSession {
   timings: EnsembleTimings = {};
   /** A function whose supernode the next graph computation selects (a CodeLens click). */
   focusFunction: string | undefined;
+  /** Metric and module map the computed graph was built with: a change of either rebuilds it. */
+  private graphKey = '';
+
   constructor(
     readonly ep: EnsembleProfile,
-    private readonly options: EnsembleSessionOptions,
+    public options: EnsembleSessionOptions,
   ) {}
+
+  /**
+   * Applies `request` (null: none) and recomputes what it invalidates; `needGraph` sends the graph
+   * even when it did not change (a panel showing it for the first time).
+   */
+  respond(request: EnsembleRequest | null, needGraph: boolean): EnsembleViewResult {
+    let scope: Scope = needGraph ? 'graph' : 'detail';
+    if (request) {
+      const applied = this.apply(request);
+      if ('error' in applied) return { ...this.answer(undefined), error: applied.error, timings: {} };
+      if (applied.scope === 'graph') scope = 'graph';
+      else if (applied.scope === 'state' && !needGraph && this.computed) return this.answer(undefined);
+    }
+    const key = `${this.options.metric()}|${JSON.stringify(this.options.moduleMap?.() ?? [])}`;
+    if (key !== this.graphKey) scope = 'graph';
+    const c = this.compute(scope === 'graph' ? 'graph' : 'detail');
+    this.graphKey = key;
+    return this.answer(scope === 'graph' ? { data: c.data, projection: c.projection } : undefined);
+  }
+
+  private answer(graph: EnsembleViewResult['graph']): EnsembleViewResult {
+    const v = this.state.view;
+    return {
+      state: v,
+      comparison: { mode: v.mode, target: v.target, diff: v.diff },
+      ...(graph ? { graph } : {}),
+      detail: this.computed?.detail ?? null,
+      timings: this.timings,
+    };
+  }
 
   /** What requests are checked against; the default target and pair come from the selected runs. */
   context(): EnsembleContext {

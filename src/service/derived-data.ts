@@ -1,7 +1,6 @@
 /**
  * Everything the editor overlays and side-bar views need for one (profile, metric), computed in one
- * place: by the analysis worker for profiles it holds, or on the calling thread for profiles that
- * never went through it. No vscode import: the worker and the benchmark use it too.
+ * place: the analysis service's `derive` (in the dataset's home worker). The benchmark uses it too.
  *
  * The result is small or made of typed arrays (transferable), never per-node objects: line costs
  * are packed into columns and unpacked per file only when an editor shows that file.
@@ -12,17 +11,12 @@ import {
   lineCosts,
   type FunctionTotals,
   type LineCost,
-} from '../../analysis/model/aggregates';
-import type { Profile } from '../../analysis/model/profile';
-import { rootHotPaths, type HotPath } from '../../analysis/stats/hot-path';
-import { functionImbalance, type ImbalanceEntry } from '../../analysis/stats/imbalance';
-import {
-  firstFramesOf,
-  topFunctions,
-  topLines,
-  type FunctionEntry,
-  type LineEntry,
-} from '../../analysis/stats/top-lists';
+} from '../analysis/model/aggregates';
+import type { Profile } from '../analysis/model/profile';
+import { functionCallCounts } from '../analysis/stats/call-counts';
+import { rootHotPaths, type HotPath } from '../analysis/stats/hot-path';
+import { functionImbalance, type ImbalanceEntry } from '../analysis/stats/imbalance';
+import { firstFramesOf, topFunctions, topLines, type FunctionEntry, type LineEntry } from '../analysis/stats/top-lists';
 
 /** Exclusive line costs of every recorded file, packed: file k's lines are lineStart[k] … lineStart[k+1]-1. */
 export interface PackedLineCosts {
@@ -67,6 +61,10 @@ export interface DerivedData {
   exclusiveByMetric: Float64Array[];
   inclusiveByMetric: Float64Array[];
   total: number;
+  /** The "100 %" of every metric (Σ root inclusive over contexts), for hovers that show all metrics. */
+  metricTotals: number[];
+  /** Calls per function where the format records calls, NaN elsewhere (the CodeLens count). */
+  calls: Float64Array;
   /** Per-node values of `metric` summed over contexts (the profile's own cached arrays: shared when the worker holds it). */
   nodeTotals: { inclusive: Float64Array; exclusive: Float64Array };
   /** Largest exclusive value of any source line (the global heat scale's top). */
@@ -198,37 +196,12 @@ export function deriveData(profile: Profile, metric: number, options: DeriveOpti
     exclusiveByMetric,
     inclusiveByMetric,
     total: profile.total(metric),
+    metricTotals: profile.metrics.map((_, k) => profile.total(k)),
+    calls: functionCallCounts(profile, functions),
     nodeTotals: { inclusive: profile.inclusiveTotals(metric), exclusive: profile.exclusiveTotals(metric) },
     hottestLine,
     lines: packLineCosts(byFile),
     fileFunctions: fileFunctions(profile, functions.functionOfNode),
     sideBar: sideBarLists(profile, metric, functions, options),
   };
-}
-
-/** The buffers of a DerivedData to transfer instead of copying. */
-export function derivedBuffers(d: DerivedData): ArrayBuffer[] {
-  const arrays: ArrayBufferView[] = [
-    d.functions.exclusive,
-    d.functions.inclusive,
-    d.functions.functionOfNode,
-    d.functions.outermost,
-    d.functionByContext,
-    d.lines.lineStart,
-    d.lines.line,
-    d.lines.exclusive,
-    d.lines.nodeStart,
-    d.lines.nodes,
-    d.fileFunctions.start,
-    d.fileFunctions.fn,
-    d.fileFunctions.near,
-    d.sideBar.imbalanceFrames,
-    ...d.exclusiveByMetric,
-    ...d.inclusiveByMetric,
-  ];
-  // The node totals are the profile's cache: transferring them would take them from it.
-  const kept = new Set<ArrayBufferLike>([d.nodeTotals.inclusive.buffer, d.nodeTotals.exclusive.buffer]);
-  return [...new Set(arrays.map(a => a.buffer as ArrayBuffer))].filter(
-    b => !(b instanceof SharedArrayBuffer) && !kept.has(b),
-  );
 }

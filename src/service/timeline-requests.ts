@@ -4,14 +4,14 @@
  * host's thread — zoomed-out tiles of a 10⁷-event trace take seconds. Everything the worker side
  * needs is here, so the module can move to another worker unchanged. Pure TypeScript: no vscode.
  */
-import type { Profile, ProfileData } from '../../analysis/model/profile';
-import { buildLaneTree, filterLanes, sortLanes, visibleRows, type LaneGroup } from '../../analysis/timeline/lanes';
-import { eventAt, eventDetails, eventsOfNode } from '../../analysis/timeline/lookup';
-import { dataMovementInWindow, flowsInWindow } from '../../analysis/timeline/flows-and-copies';
-import { computeMinimap, computeTiles, type ColourBy, type TileResult } from '../../analysis/timeline/tiles';
-import { TimelineIndex, type TimeWindow } from '../../analysis/timeline/timeline-index';
-import { profileForWindow, windowStatistics } from '../../analysis/timeline/window-stats';
-import { DATA_MOVEMENT_KIND_NAMES, FLOW_KIND_NAMES } from '../../analysis/model/trace';
+import type { Profile, ProfileData } from '../analysis/model/profile';
+import { buildLaneTree, filterLanes, sortLanes, visibleRows, type LaneGroup } from '../analysis/timeline/lanes';
+import { eventAt, eventDetails, eventsOfNode } from '../analysis/timeline/lookup';
+import { dataMovementInWindow, flowsInWindow } from '../analysis/timeline/flows-and-copies';
+import { computeMinimap, computeTiles, type ColourBy, type TileResult } from '../analysis/timeline/tiles';
+import { TimelineIndex, type TimeWindow } from '../analysis/timeline/timeline-index';
+import { profileForWindow, windowStatistics } from '../analysis/timeline/window-stats';
+import { DATA_MOVEMENT_KIND_NAMES, FLOW_KIND_NAMES } from '../analysis/model/trace';
 import type {
   TimelineCopyMarker,
   TimelineInitResult,
@@ -21,10 +21,10 @@ import type {
   TimelineLaneSort,
   TimelineTilesPayload,
   TimelineWindowStatsMessage,
-} from '../../shared/timeline-protocol';
+} from '../shared/timeline-protocol';
 
 // Tests and scripts read the init result from here, beside the request that makes it.
-export type { TimelineInitResult } from '../../shared/timeline-protocol';
+export type { TimelineInitResult } from '../shared/timeline-protocol';
 
 /** Beyond this many copies in a window, direction markers are left out (the tiles still show the copies' colours). */
 export const MAX_COPY_MARKERS = 20000;

@@ -1,0 +1,202 @@
+/**
+ * The analysis service seen from the extension host (no VS Code): how long the host thread is
+ * blocked while the editor's heavy requests run in the worker pool, whether reads hold each other
+ * up, and what a Sankey selection costs once its graph is cached. The host's share of each step is
+ * what the extension does on its own thread: posting requests, receiving answers (structured clone
+ * of the small results), and building its Profile over the shared model.
+ *
+ *   - open a 1,000-run ensemble (10⁴ nodes each): folder scan, reads and union in workers;
+ *   - Compare Two Profiles on two 10⁶-node × 16-rank profiles;
+ *   - 20 clicks on Sankey nodes of a 10⁶-node profile (the highlight query and the correlation
+ *     view's per-metric query, from the cached graph), after the first build;
+ *   - a second read started while a 1 GiB read runs, alone and beside it; then the big read is
+ *     cancelled while a query of another dataset is in flight.
+ *
+ * `node dist/bench.js service` runs it; HPC_LENS_BENCH_SERVICE_SMALL=1 runs it at a tenth of the size.
+ */
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { writeSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthetic-ensemble';
+import { Profile } from '../src/analysis/model/profile';
+import type { OpenedProfile } from '../src/service/analysis-service';
+import { CancelledError, WorkerPool } from '../src/service/worker-pool';
+import { writeLargeProfile } from './large-profile-generator';
+
+/** The host thread's event loop while a phase runs: its longest block and p99 delay. */
+class LoopWatch {
+  private readonly h = monitorEventLoopDelay({ resolution: 5 });
+  private last = performance.now();
+  private longest = 0;
+  private readonly timer: NodeJS.Timeout;
+  constructor() {
+    this.h.enable();
+    this.timer = setInterval(() => {
+      const now = performance.now();
+      this.longest = Math.max(this.longest, now - this.last);
+      this.last = now;
+    }, 1);
+  }
+  /** Counts a synchronous host step the caller timed (a gap the interval may not see when the phase ends with it). */
+  blocked(ms: number): void {
+    this.longest = Math.max(this.longest, ms);
+  }
+  stop(): { longest: number; p99: number } {
+    clearInterval(this.timer);
+    this.longest = Math.max(this.longest, performance.now() - this.last);
+    this.h.disable();
+    return { longest: this.longest, p99: this.h.percentile(99) / 1e6 };
+  }
+}
+
+/** What the extension does with an opened model on its own thread: a Profile over the shared columns. */
+function hostProfile(watch: LoopWatch, o: OpenedProfile): Profile {
+  const t = performance.now();
+  const p = new Profile(o.data);
+  if (o.childIndex) p.tree.adoptChildIndex(o.childIndex);
+  watch.blocked(performance.now() - t);
+  return p;
+}
+
+async function phase<T>(label: string, f: (w: LoopWatch) => Promise<T>): Promise<T> {
+  const watch = new LoopWatch();
+  const t = performance.now();
+  const v = await f(watch);
+  const ms = performance.now() - t;
+  const { longest, p99 } = watch.stop();
+  const verdict = longest < 50 ? 'ok' : 'OVER 50 ms';
+  console.log(
+    `  ${label.padEnd(58)} ${(ms / 1000).toFixed(2).padStart(7)} s   longest host block ${longest.toFixed(1).padStart(6)} ms (${verdict}) · p99 ${p99.toFixed(1)} ms`,
+  );
+  return v;
+}
+
+/** A folded-stacks file of about `bytes`: distinct stacks, so the reader keeps every one. */
+function writeBigFolded(path: string, bytes: number): void {
+  const fd = openSync(path, 'w');
+  let written = 0;
+  let chunk = '';
+  for (let i = 0; written + chunk.length < bytes; i++) {
+    chunk += `main;solve_${i % 997};kernel_${i % 7919};leaf_${i % 1_000_003} ${1 + (i % 13)}\n`;
+    if (chunk.length > 1 << 22) {
+      writeSync(fd, chunk);
+      written += chunk.length;
+      chunk = '';
+    }
+  }
+  writeSync(fd, chunk);
+  closeSync(fd);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
+export async function benchService(options: { distDir: string }): Promise<void> {
+  const small = process.env.HPC_LENS_BENCH_SERVICE_SMALL === '1';
+  const scale = small ? 10 : 1;
+  const nodes = 1_000_000 / scale,
+    ranks = 16,
+    runs = 1000 / scale,
+    runNodes = 10_000,
+    bigBytes = 2 ** 30 / scale;
+  const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-service-'));
+  const pool = new WorkerPool({ workerScript: join(options.distDir, 'analysis-worker.js') });
+  try {
+    console.log(`\nThe analysis service from the extension host (${small ? 'a tenth of the sizes' : 'full size'}):`);
+    let t = performance.now();
+    const a = join(dir, 'a.json'),
+      b = join(dir, 'b.json');
+    writeLargeProfile(a, { nodes, ranks, files: 400, sourceDir: join(dir, 'src') });
+    writeLargeProfile(b, { nodes, ranks, files: 400, sourceDir: join(dir, 'src-b') });
+    writeSyntheticEnsemble(join(dir, 'runs'), { runs, nodes: runNodes, seed: 11 });
+    const big = join(dir, 'big.folded');
+    writeBigFolded(big, bigBytes);
+    console.log(
+      `  inputs written in ${((performance.now() - t) / 1000).toFixed(1)} s: two ${nodes.toLocaleString('en-US')}-node × ${ranks}-rank profiles (${(statSync(a).size / 1e6).toFixed(0)} MB each), ${runs} runs × ${runNodes.toLocaleString('en-US')} nodes, a ${(statSync(big).size / 2 ** 30).toFixed(2)} GiB folded file`,
+    );
+    await pool.warm({});
+
+    const ensemble = await phase(`open a ${runs}-run ensemble`, async w => {
+      const e = await pool.openEnsemble({ paths: [join(dir, 'runs')] });
+      hostProfile(w, e);
+      await pool.derive({
+        dataset: e.dataset,
+        metric: e.data.primaryMetric,
+        options: { hotPathThreshold: 0.05, listLength: 50 },
+      });
+      return e;
+    });
+    const [pa, pb] = await phase('Compare Two Profiles (two reads, derive, diff)', async w => {
+      const [oa, ob] = await Promise.all([pool.open({ path: a }), pool.open({ path: b })]);
+      hostProfile(w, oa);
+      hostProfile(w, ob);
+      await pool.derive({ dataset: ob.dataset, metric: 1, options: { hotPathThreshold: 0.05, listLength: 50 } });
+      const d = await pool.diff({ baseline: oa.dataset, comparison: ob.dataset, metric: ob.data.metrics[1]!.name });
+      if (!(d.functions.names.length > 0)) throw new Error('the comparison found no functions');
+      return [oa, ob] as const;
+    });
+    const options = { metric: 1 };
+    const first = await phase('Sankey of a 10⁶-node profile (first build)', async () =>
+      pool.superGraph({ dataset: pb.dataset, title: 'b', options }),
+    );
+    const clicks: number[] = [];
+    const ids = first.nodes.slice(0, 20).map(n => n.id);
+    // The first selection builds what the linked views ask of every metric (graphs then cached).
+    await phase('first selection (correlation graphs of every metric built)', async () =>
+      pool.superGraphQuery({
+        dataset: pb.dataset,
+        query: { kind: 'nodeMetrics', options: { filter: { threshold: 0 } }, nodeId: ids[0]!, maxMetrics: 12 },
+      }),
+    );
+    await phase('20 Sankey node clicks (highlight + correlation queries)', async () => {
+      for (let k = 0; k < 20; k++) {
+        const t0 = performance.now();
+        await Promise.all([
+          pool.superGraphQuery({ dataset: pb.dataset, query: { kind: 'nodeIds', options, nodes: [k * 997] } }),
+          pool.superGraphQuery({
+            dataset: pb.dataset,
+            query: {
+              kind: 'nodeMetrics',
+              options: { filter: { threshold: 0 } },
+              nodeId: ids[k % ids.length]!,
+              maxMetrics: 12,
+            },
+          }),
+        ]);
+        clicks.push(performance.now() - t0);
+      }
+    });
+    console.log(
+      `  a selection after the first build (cache hit): median ${median(clicks).toFixed(1)} ms, max ${Math.max(...clicks).toFixed(1)} ms (goal < 100 ms)`,
+    );
+
+    // Reads do not hold each other up: a small read alone, then beside the big one.
+    t = performance.now();
+    await pool.open({ path: b });
+    const alone = performance.now() - t;
+    const abort = new AbortController();
+    const bigRead = pool.open({ path: big }, { signal: abort.signal });
+    await new Promise(r => setTimeout(r, 2000));
+    t = performance.now();
+    await pool.open({ path: b });
+    const beside = performance.now() - t;
+    console.log(
+      `  a ${nodes.toLocaleString('en-US')}-node read alone ${(alone / 1000).toFixed(2)} s, beside the ${(bigBytes / 2 ** 30).toFixed(2)} GiB read ${(beside / 1000).toFixed(2)} s (its own worker: 2 cores shared)`,
+    );
+    const query = pool.sideBar({ dataset: pa.dataset, metric: 1, options: { hotPathThreshold: 0.05, listLength: 50 } });
+    abort.abort();
+    const cancelled = await bigRead.then(
+      () => 'finished before the cancel',
+      (e: Error) => (e instanceof CancelledError ? 'cancelled' : `failed: ${e.message}`),
+    );
+    const other = await query.then(
+      () => 'answered',
+      (e: Error) => `FAILED: ${e.message}`,
+    );
+    console.log(`  cancelling the big read: ${cancelled}; the query of another dataset meanwhile: ${other}`);
+    await pool.close({ dataset: ensemble.dataset });
+  } finally {
+    pool.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

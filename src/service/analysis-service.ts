@@ -1,0 +1,187 @@
+/**
+ * The analysis service: the one typed interface through which the editor (and the CLI) ask for
+ * everything heavy — reading files, deriving overlays, super graphs, timelines, ensembles, diffs.
+ *
+ * Two implementations share this interface and the same analysis code:
+ * - {@link WorkerPool} (worker-pool.ts): the extension's. Reads run in disposable job workers (a
+ *   cancelled, crashed or runaway read touches nothing else), and each dataset lives in one of a
+ *   small pool of home workers that answer its queries; the host thread only posts messages.
+ * - {@link LocalAnalysisService} (local-analysis-service.ts): the same methods on the calling
+ *   thread, for the CLI and unit tests — and, inside every worker, what the pool's messages call.
+ *
+ * Datasets are referred to by handle. A profile-shaped dataset's model is shared, not copied: its
+ * typed arrays live in SharedArrayBuffers, so the host builds a Profile over the same memory and
+ * answers hovers synchronously while the worker keeps the model for the next request.
+ *
+ * Rule for implementations: a result never holds a non-shared ArrayBuffer the implementation keeps
+ * using — results cross threads by transfer, which detaches those buffers on the sending side.
+ */
+import type { RunLoadError } from '../analysis/ensemble/ensemble-runs';
+import type { FunctionSpread } from '../analysis/ensemble/ensemble-functions';
+import type { ModuleRule } from '../analysis/graph/module-map';
+import type { SuperGraphDataOptions } from '../analysis/graph/super-graph-data';
+import type { SuperGraphQuery, SuperGraphQueryResults } from '../analysis/graph/super-graph-queries';
+import type { ProfileData } from '../analysis/model/profile';
+import type { DataMovementSites } from '../analysis/stats/data-movement-sites';
+import type { EnsembleRequest } from '../shared/ensemble-protocol';
+import type { SankeyData } from '../shared/sankey-protocol';
+import type { TimelineWindow } from '../shared/timeline-protocol';
+import type { DerivedData, DeriveOptions, SideBarLists } from './derived-data';
+import type { DiffSummary } from './diff-summary';
+import type { EnsembleViewResult } from './ensemble-session';
+import type { ReadLimits } from './read-limits';
+import type { TimelineResults, TimelineWorkerRequest } from './timeline-requests';
+
+/** A dataset held by the service. Handles are never reused within one service. */
+export type DatasetHandle = number;
+
+/** What every call may carry: cancellation and progress. */
+export interface CallContext {
+  signal?: AbortSignal;
+  /** Progress in [0, 1] with an optional phase message. */
+  onProgress?: (fraction: number, message?: string) => void;
+}
+
+/** A profile-shaped dataset (a profile, a trace, a window of a trace, an ensemble's union). */
+export interface OpenedProfile {
+  dataset: DatasetHandle;
+  /** The model, its typed arrays in shared memory. */
+  data: ProfileData;
+  /** The call tree's child index, built where the model was made (CallTree.adoptChildIndex). */
+  childIndex?: { start: Int32Array; list: Int32Array };
+}
+
+/** A run of an ensemble as the editor lists it (no raw metadata: that stays in the worker). */
+export interface EnsembleRunSummary {
+  name: string;
+  path: string;
+  format: string;
+  ranks: number;
+  parameters: Record<string, string | number>;
+}
+
+/** An ensemble: the union calling-context tree as a profile whose contexts are the runs, plus its runs. */
+export interface OpenedEnsemble extends OpenedProfile {
+  runs: EnsembleRunSummary[];
+  /** Files that could not be read (the others loaded). */
+  errors: RunLoadError[];
+  /** Runs read but left out (e.g. no metric in common), with the reason. */
+  skipped: { name: string; reason: string }[];
+}
+
+/** What the Ensemble CallFlow panel compares, as the editor's CodeLens and hovers use it (CallFlow §4.8). */
+export interface EnsembleComparison {
+  mode: 'summary' | 'target' | 'diff';
+  target: number | null;
+  diff: { baseline: number; compare: number } | null;
+}
+
+/** Per function: its inclusive value in the runs a comparison needs (NaN = missing there). */
+export interface EnsembleComparisonValues {
+  /** Function names, in the order of the arrays below. */
+  names: string[];
+  /** Mode `diff`: values in the baseline and compare runs. Mode `target`: the target's value and its percentile among the runs that have the function. */
+  first: Float64Array;
+  second: Float64Array;
+  /** Runs that have the function (the percentile's population). */
+  present: Int32Array;
+}
+
+export interface WarmReport {
+  ms: number;
+  codeCache: 'accepted' | 'rejected' | 'created' | 'none';
+}
+
+export interface AnalysisService {
+  /** Compiles the hot paths (readers, derivations, graphs) on tiny inputs so the user's first open runs warm code. */
+  warm(args: Record<string, never>, ctx?: CallContext): Promise<WarmReport>;
+
+  /** Reads a profile or trace (format detected from its content). */
+  open(args: { path: string; limits?: ReadLimits }, ctx?: CallContext): Promise<OpenedProfile>;
+  /** Reads every profile of the given folders and files as the runs of an ensemble and builds their union. */
+  openEnsemble(
+    args: { paths: string[]; metric?: string; limits?: ReadLimits },
+    ctx?: CallContext,
+  ): Promise<OpenedEnsemble>;
+  /** The profile of a trace dataset restricted to a time window (and lanes): a dataset of its own. */
+  openWindow(
+    args: { dataset: DatasetHandle; window: TimelineWindow; tracks: number[] | null },
+    ctx?: CallContext,
+  ): Promise<OpenedProfile>;
+  /** Frees a dataset at once (its model, caches and derived data). */
+  close(args: { dataset: DatasetHandle }, ctx?: CallContext): Promise<void>;
+
+  /** Everything the editor overlays and side-bar views need for one metric. */
+  derive(
+    args: { dataset: DatasetHandle; metric: number; options: DeriveOptions },
+    ctx?: CallContext,
+  ): Promise<DerivedData>;
+  sideBar(
+    args: { dataset: DatasetHandle; metric: number; options: DeriveOptions },
+    ctx?: CallContext,
+  ): Promise<SideBarLists>;
+  /** Export Summary: hot paths, top lines and functions and load imbalance as Markdown or CSV. */
+  exportSummary(
+    args: { dataset: DatasetHandle; metric: number; format: 'markdown' | 'csv' },
+    ctx?: CallContext,
+  ): Promise<string>;
+  /** Compare Two Profiles: `comparison` against `baseline`, matched by calling context, for one metric (by name). */
+  diff(
+    args: { baseline: DatasetHandle; comparison: DatasetHandle; metric: string },
+    ctx?: CallContext,
+  ): Promise<DiffSummary>;
+
+  /** A trace's copies grouped by the source line (or function) that issues them. */
+  dataMovementSites(args: { dataset: DatasetHandle }, ctx?: CallContext): Promise<DataMovementSites>;
+
+  /** The Sankey's level-of-detail data of the super graph built with `options` (cached per option set). */
+  superGraph(
+    args: { dataset: DatasetHandle; title: string; options: SuperGraphDataOptions },
+    ctx?: CallContext,
+  ): Promise<SankeyData>;
+  /** A question about the super graph the Sankey shows (answered from the cached graph). */
+  superGraphQuery<K extends SuperGraphQuery['kind']>(
+    args: { dataset: DatasetHandle; query: Extract<SuperGraphQuery, { kind: K }> },
+    ctx?: CallContext,
+  ): Promise<SuperGraphQueryResults[K]>;
+
+  /** A timeline request (tiles, lookups, window statistics…) about a trace dataset. */
+  timeline<K extends TimelineWorkerRequest['kind']>(
+    args: { dataset: DatasetHandle; request: Extract<TimelineWorkerRequest, { kind: K }> },
+    ctx?: CallContext,
+  ): Promise<TimelineResults[K]>;
+
+  /**
+   * Ensemble CallFlow: applies a request of the panel (null: just the current state) to the
+   * ensemble's session and recomputes what it invalidates.
+   */
+  ensembleView(
+    args: {
+      dataset: DatasetHandle;
+      request: EnsembleRequest | null;
+      metric: string;
+      title: string;
+      moduleMap: readonly ModuleRule[];
+      /** Select the supernode holding this function (a CodeLens click). */
+      focusFunction?: string;
+    },
+    ctx?: CallContext,
+  ): Promise<EnsembleViewResult>;
+  /** Run-to-run spread of every function (CodeLens of an ensemble). */
+  ensembleSpreads(args: { dataset: DatasetHandle; metric: string }, ctx?: CallContext): Promise<FunctionSpread[]>;
+  /** Per-run inclusive values (NaN = missing) of one function or of a set of union nodes (a line's hover). */
+  ensembleValues(
+    args: { dataset: DatasetHandle; metric: string; of: { fn: string } | { nodes: number[] } },
+    ctx?: CallContext,
+  ): Promise<Float64Array | null>;
+  /** Per function, what the editor shows in the panel's target or diff mode. */
+  ensembleComparison(
+    args: { dataset: DatasetHandle; metric: string; comparison: EnsembleComparison },
+    ctx?: CallContext,
+  ): Promise<EnsembleComparisonValues | null>;
+}
+
+/** The names of the service's methods (the RPC's `method` field). */
+export type ServiceMethod = keyof AnalysisService;
+export type ServiceArgs<M extends ServiceMethod> = Parameters<AnalysisService[M]>[0];
+export type ServiceResult<M extends ServiceMethod> = Awaited<ReturnType<AnalysisService[M]>>;

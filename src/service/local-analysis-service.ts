@@ -1,0 +1,411 @@
+/**
+ * The analysis service on the calling thread: what the CLI and unit tests use directly, and what
+ * every analysis worker runs behind its messages (analysis-worker.ts). It holds datasets by handle
+ * with their caches (super graphs, timeline indexes, ensemble sessions) and answers each method of
+ * {@link AnalysisService} with the analysis library.
+ *
+ * Besides the public methods it has the steps the worker pool composes: {@link readShared} and
+ * {@link readRunsShared} (what a disposable job worker does) and {@link adopt} and
+ * {@link adoptEnsemble} (what a dataset's home worker does with their results).
+ */
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { EnsembleProfile } from '../analysis/ensemble/ensemble-profile';
+import {
+  commonFolder,
+  loadEnsemble,
+  type EnsembleRun,
+  type RunLoadError,
+  type RunProfile,
+} from '../analysis/ensemble/ensemble-runs';
+import { findProfiles, readProfile } from '../analysis/formats';
+import { SuperGraphCache } from '../analysis/graph/super-graph-cache';
+import { superGraphData } from '../analysis/graph/super-graph-data';
+import { answerSuperGraphQuery, type SuperGraphQuery } from '../analysis/graph/super-graph-queries';
+import { functionTotals } from '../analysis/model/aggregates';
+import { throwIfAborted } from '../analysis/model/cancellation';
+import { Profile, type ProfileData } from '../analysis/model/profile';
+import { dataMovementSites } from '../analysis/stats/data-movement-sites';
+import { summarizeProfile, summaryToCsv, summaryToMarkdown } from '../analysis/stats/summary-export';
+import type {
+  AnalysisService,
+  CallContext,
+  DatasetHandle,
+  EnsembleComparisonValues,
+  EnsembleRunSummary,
+  OpenedEnsemble,
+  OpenedProfile,
+  ServiceArgs,
+  WarmReport,
+} from './analysis-service';
+import { deriveData, sideBarLists, type DeriveOptions } from './derived-data';
+import { diffSummary } from './diff-summary';
+import { EnsembleSession } from './ensemble-session';
+import type { ReadLimits } from './read-limits';
+import { shared } from './shared-memory';
+import { timelineRequest, type WindowProfileColumns } from './timeline-requests';
+import { warmUp } from './warm-up';
+
+/** A dataset as one thread holds it. */
+interface Held {
+  profile: Profile;
+  graphs: SuperGraphCache;
+  /** Ensembles: the runs' union with run-to-run statistics, and the panel's session. */
+  ensemble?: EnsembleProfile;
+  session?: EnsembleSession;
+}
+
+/** One run read for an ensemble, its model in shared memory (what a job worker hands the home worker). */
+export interface SharedRun {
+  /** The run as the ensemble lists it; its metadata is the model's own. */
+  run: Omit<EnsembleRun, 'metadata'>;
+  data: ProfileData;
+}
+
+/** What reading an ensemble's files yields before the union is built. */
+export interface SharedRuns {
+  runs: SharedRun[];
+  errors: RunLoadError[];
+  /** The folder (or common folder of the files) the ensemble was read from. */
+  folder: string;
+}
+
+export interface LocalServiceOptions {
+  /** Bytes of super graphs kept per dataset (least recently used dropped first). */
+  graphCacheBytes?: number;
+}
+
+export class LocalAnalysisService implements AnalysisService {
+  private readonly held = new Map<DatasetHandle, Held>();
+  private nextHandle = 1;
+
+  constructor(private readonly options: LocalServiceOptions = {}) {}
+
+  // ── Steps the worker pool composes ───────────────────────────────────────────────────────────
+
+  /** Reads a file into a shared model (every derived matrix filled in) and its child index. */
+  async readShared(
+    args: { path: string; limits?: ReadLimits },
+    ctx: CallContext = {},
+  ): Promise<Omit<OpenedProfile, 'dataset'>> {
+    const read = await readProfile(args.path, { ...args.limits, ...ctx });
+    throwIfAborted(ctx.signal);
+    // Derived matrices are filled in here, once, so no thread derives them lazily later.
+    read.metrics.forEach((_, m) => {
+      read.exclusive(m);
+      read.inclusive(m);
+    });
+    const data = shared(read.toTransferable().data);
+    const profile = new Profile(data);
+    // Built here in shared memory: at 10⁶ nodes a 20–140 ms pass the host would otherwise make.
+    const childIndex = shared(profile.tree.childIndex());
+    return { data, childIndex };
+  }
+
+  /** Finds and reads an ensemble's runs (folders are scanned by content), each into a shared model. */
+  async readRunsShared(args: { paths: string[]; limits?: ReadLimits }, ctx: CallContext = {}): Promise<SharedRuns> {
+    const { signal, onProgress } = ctx;
+    const { paths } = args;
+    if (paths.length === 0) throw new Error('no profiles given for the ensemble');
+    let target: string | string[];
+    const scanErrors: RunLoadError[] = [];
+    if (paths.length === 1) target = paths[0]!;
+    else {
+      target = [];
+      for (const p of paths) {
+        // A file is a run of its own (its read says what is wrong with it); a folder adds every profile in it.
+        if (
+          !(await stat(p).then(
+            st => st.isDirectory(),
+            () => false,
+          ))
+        ) {
+          target.push(p);
+          continue;
+        }
+        const scan = await findProfiles(p, signal ? { signal } : {});
+        if (scan.profiles.length === 0)
+          scanErrors.push({ path: p, name: basename(p), reason: 'no profiles found in this folder' });
+        target.push(...scan.profiles.map(f => f.path));
+        scanErrors.push(...scan.errors.map(e => ({ path: e.path, name: e.relativePath, reason: e.reason })));
+      }
+      if (target.length === 0) throw new Error(`no profiles found in ${paths.map(p => basename(p)).join(', ')}`);
+    }
+    const loaded = await loadEnsemble(target, {
+      ...(signal ? { signal } : {}),
+      ...(onProgress ? { onProgress } : {}),
+      // One thread: reads interleave their I/O, but the CPU work is this thread's either way.
+      concurrency: 2,
+      read: async (file, s) => {
+        const p = await readProfile(file, { ...args.limits, ...(s ? { signal: s } : {}) });
+        p.metrics.forEach((_, m) => {
+          p.exclusive(m);
+          p.inclusive(m);
+        });
+        return p;
+      },
+    });
+    throwIfAborted(signal);
+    const runs: SharedRun[] = loaded.runs.map(({ run: { metadata: _own, ...run }, profile }) => ({
+      run,
+      data: shared(profile.toTransferable().data),
+    }));
+    const folder = paths.length === 1 ? paths[0]! : commonFolder(paths);
+    return { runs, errors: [...scanErrors, ...loaded.errors], folder };
+  }
+
+  /** Holds a model read elsewhere (a job worker) as dataset `dataset`. */
+  adopt(args: { dataset: DatasetHandle; data: ProfileData; childIndex?: OpenedProfile['childIndex'] }): void {
+    const profile = new Profile(args.data);
+    if (args.childIndex) profile.tree.adoptChildIndex(args.childIndex);
+    this.hold(args.dataset, profile);
+  }
+
+  /** Builds an ensemble from runs read elsewhere and holds it as dataset `dataset`. */
+  adoptEnsemble(
+    args: { dataset: DatasetHandle; runs: SharedRuns; metric?: string },
+    ctx: CallContext = {},
+  ): OpenedEnsemble {
+    ctx.onProgress?.(1, `building the union of ${args.runs.runs.length} runs`);
+    const runs: RunProfile[] = args.runs.runs.map(r => {
+      const profile = new Profile(r.data);
+      return { profile, run: { ...r.run, metadata: profile.metadata } };
+    });
+    const ensemble = new EnsembleProfile(runs, {
+      path: args.runs.folder,
+      errors: args.runs.errors,
+      ...(args.metric ? { metric: args.metric } : {}),
+    });
+    throwIfAborted(ctx.signal);
+    const data = shared(ensemble.profile.toTransferable().data);
+    const union = new Profile(data);
+    const childIndex = shared(union.tree.childIndex());
+    union.tree.adoptChildIndex(childIndex);
+    // The union profile the editor reads is the shared copy; the ensemble keeps its own for statistics.
+    this.held.set(args.dataset, { profile: union, graphs: this.graphCache(union), ensemble });
+    return {
+      dataset: args.dataset,
+      data,
+      childIndex,
+      runs: ensemble.ensemble.runs.map(runSummary),
+      errors: [...ensemble.errors],
+      skipped: ensemble.ensemble.skipped.map(s => ({ name: s.name, reason: s.reason })),
+    };
+  }
+
+  /** Whether this thread holds `dataset`. */
+  holds(dataset: DatasetHandle): boolean {
+    return this.held.has(dataset);
+  }
+
+  // ── AnalysisService ──────────────────────────────────────────────────────────────────────────
+
+  warm(_args: Record<string, never> = {}): Promise<WarmReport> {
+    return warmUp();
+  }
+
+  async open(args: ServiceArgs<'open'>, ctx?: CallContext): Promise<OpenedProfile> {
+    const read = await this.readShared(args, ctx);
+    const dataset = this.nextHandle++;
+    this.adopt({ dataset, ...read });
+    return { dataset, ...read };
+  }
+
+  async openEnsemble(args: ServiceArgs<'openEnsemble'>, ctx?: CallContext): Promise<OpenedEnsemble> {
+    const runs = await this.readRunsShared(args, ctx);
+    return this.adoptEnsemble(
+      { dataset: this.nextHandle++, runs, ...(args.metric ? { metric: args.metric } : {}) },
+      ctx,
+    );
+  }
+
+  openWindow(args: ServiceArgs<'openWindow'>, ctx?: CallContext): Promise<OpenedProfile> {
+    return this.openWindowAs({ ...args, as: this.nextHandle++ }, ctx);
+  }
+
+  /** openWindow with the new dataset's handle chosen by the caller (the worker pool numbers datasets). */
+  async openWindowAs(
+    args: ServiceArgs<'openWindow'> & { as: DatasetHandle },
+    ctx?: CallContext,
+  ): Promise<OpenedProfile> {
+    const whole = this.get(args.dataset).profile;
+    const { result } = timelineRequest(whole, { kind: 'profileForWindow', window: args.window, tracks: args.tracks });
+    throwIfAborted(ctx?.signal);
+    const cols = result as WindowProfileColumns;
+    // The window shares the whole run's tree and trace; only its metric columns are its own.
+    const data: ProfileData = { ...whole.data, ...shared(cols) };
+    const profile = new Profile(data);
+    const childIndex = whole.tree.childIndex();
+    profile.tree.adoptChildIndex(childIndex);
+    this.hold(args.as, profile);
+    return { dataset: args.as, data, childIndex };
+  }
+
+  async close(args: ServiceArgs<'close'>): Promise<void> {
+    const h = this.held.get(args.dataset);
+    h?.graphs.clear();
+    this.held.delete(args.dataset);
+  }
+
+  async derive(args: ServiceArgs<'derive'>) {
+    const p = this.get(args.dataset).profile;
+    metricIn(p, args.metric);
+    return deriveData(withSharedTotals(p, args.metric), args.metric, checked(args.options));
+  }
+
+  async sideBar(args: ServiceArgs<'sideBar'>) {
+    const p = this.get(args.dataset).profile;
+    metricIn(p, args.metric);
+    return sideBarLists(p, args.metric, functionTotals(p, args.metric), checked(args.options));
+  }
+
+  async exportSummary(args: ServiceArgs<'exportSummary'>): Promise<string> {
+    const p = this.get(args.dataset).profile;
+    metricIn(p, args.metric);
+    const s = summarizeProfile(p, args.metric);
+    return args.format === 'csv' ? summaryToCsv(s) : summaryToMarkdown(s);
+  }
+
+  async diff(args: ServiceArgs<'diff'>) {
+    return diffSummary(this.get(args.baseline).profile, this.get(args.comparison).profile, args.metric);
+  }
+
+  async dataMovementSites(args: ServiceArgs<'dataMovementSites'>) {
+    const p = this.get(args.dataset).profile;
+    const dm = p.trace?.dataMovement;
+    return dm ? dataMovementSites(dm, p.tree) : { sites: [], unattributed: { count: 0, bytes: 0 } };
+  }
+
+  async superGraph(args: ServiceArgs<'superGraph'>) {
+    const h = this.get(args.dataset);
+    return superGraphData(h.profile, args.title, args.options, h.graphs.graph(args.options));
+  }
+
+  async superGraphQuery<K extends SuperGraphQuery['kind']>(args: {
+    dataset: DatasetHandle;
+    query: Extract<SuperGraphQuery, { kind: K }>;
+  }) {
+    const h = this.get(args.dataset);
+    return answerSuperGraphQuery<K>(h.profile, args.query, o => h.graphs.graph(o));
+  }
+
+  async timeline(args: ServiceArgs<'timeline'>) {
+    // (profileForWindow is a dataset of its own: openWindow.)
+    return timelineRequest(this.get(args.dataset).profile, args.request).result as never;
+  }
+
+  async ensembleView(args: ServiceArgs<'ensembleView'>) {
+    const h = this.get(args.dataset);
+    const ep = this.ensembleOf(args.dataset, h);
+    const needGraph = !h.session || args.request === null;
+    const session = (h.session ??= new EnsembleSession(ep, { title: args.title, metric: () => args.metric }));
+    session.options = { title: args.title, metric: () => args.metric, moduleMap: () => args.moduleMap };
+    if (args.focusFunction !== undefined) session.focusFunction = args.focusFunction;
+    return session.respond(args.request, needGraph || args.focusFunction !== undefined);
+  }
+
+  async ensembleSpreads(args: ServiceArgs<'ensembleSpreads'>) {
+    const ep = this.ensembleOf(args.dataset);
+    return [...ep.spreads(args.metric).values()];
+  }
+
+  async ensembleValues(args: ServiceArgs<'ensembleValues'>): Promise<Float64Array | null> {
+    const ep = this.ensembleOf(args.dataset);
+    if ('fn' in args.of) return ep.functionValues(args.metric, args.of.fn);
+    const e = ep.ensembleOf(args.metric);
+    const values = new Float64Array(e.runCount).fill(NaN);
+    for (const u of args.of.nodes) {
+      if (!(u >= 0 && u < e.size)) throw new Error(`node ${u} is not in the ensemble's union tree`);
+      for (let r = 0; r < e.runCount; r++) {
+        const v = e.value(u, r, 'inclusive');
+        if (v === v) values[r] = values[r]! === values[r]! ? values[r]! + v : v;
+      }
+    }
+    return values;
+  }
+
+  async ensembleComparison(args: ServiceArgs<'ensembleComparison'>): Promise<EnsembleComparisonValues | null> {
+    const ep = this.ensembleOf(args.dataset);
+    const c = args.comparison;
+    if (c.mode === 'summary') return null;
+    const g = ep.functionGraph(args.metric);
+    const R = g.runCount;
+    const F = g.names.length;
+    const first = new Float64Array(F),
+      second = new Float64Array(F);
+    const present = new Int32Array(F);
+    for (let f = 0; f < F; f++) {
+      const row = g.inclusive.subarray(f * R, (f + 1) * R);
+      let n = 0,
+        below = 0,
+        equal = 0;
+      if (c.mode === 'diff' && c.diff) {
+        first[f] = row[c.diff.baseline]!;
+        second[f] = row[c.diff.compare]!;
+        for (const v of row) if (v === v) n++;
+      } else if (c.mode === 'target' && c.target !== null) {
+        const t = row[c.target]!;
+        for (const v of row) {
+          if (v !== v) continue;
+          n++;
+          if (v < t) below++;
+          else if (v === t) equal++;
+        }
+        first[f] = t;
+        // Percentile rank with ties counted half (the target among the runs that have the function).
+        second[f] = n > 0 && t === t ? (100 * (below + 0.5 * equal)) / n : NaN;
+      }
+      present[f] = n;
+    }
+    return { names: [...g.names], first, second, present };
+  }
+
+  // ── Internals ────────────────────────────────────────────────────────────────────────────────
+
+  private hold(dataset: DatasetHandle, profile: Profile): void {
+    if (this.held.has(dataset)) throw new Error(`dataset ${dataset} is already held`);
+    this.held.set(dataset, { profile, graphs: this.graphCache(profile) });
+  }
+
+  private graphCache(profile: Profile): SuperGraphCache {
+    return new SuperGraphCache(profile, this.options.graphCacheBytes);
+  }
+
+  private get(dataset: DatasetHandle): Held {
+    const h = this.held.get(dataset);
+    if (!h) throw new Error(`dataset ${dataset} is not loaded (it was closed)`);
+    return h;
+  }
+
+  private ensembleOf(dataset: DatasetHandle, h = this.get(dataset)): EnsembleProfile {
+    if (!h.ensemble) throw new Error(`dataset ${dataset} is not an ensemble`);
+    return h.ensemble;
+  }
+}
+
+function runSummary(r: RunProfile['run']): EnsembleRunSummary {
+  return { name: r.name, path: r.path, format: r.format, ranks: r.ranks, parameters: { ...r.parameters } };
+}
+
+function metricIn(p: Profile, m: number): void {
+  if (!(Number.isInteger(m) && m >= 0 && m < p.metrics.length))
+    throw new Error(`metric ${m} is not one of the ${p.metrics.length} metrics of ${p.path}`);
+}
+
+function checked(o: DeriveOptions): DeriveOptions {
+  if (!(o.hotPathThreshold >= 0 && o.hotPathThreshold <= 1) || !(o.listLength > 0))
+    throw new Error(`bad derive options ${JSON.stringify(o)}`);
+  return o;
+}
+
+/**
+ * The profile with its per-node totals of metric m in shared memory: the host adopts the same
+ * arrays instead of summing 10⁶ nodes × ranks on its own thread.
+ */
+function withSharedTotals(p: Profile, m: number): Profile {
+  const inclusive = p.inclusiveTotals(m),
+    exclusive = p.exclusiveTotals(m);
+  if (!(inclusive.buffer instanceof SharedArrayBuffer) || !(exclusive.buffer instanceof SharedArrayBuffer))
+    p.adoptTotals(m, { inclusive: shared(inclusive), exclusive: shared(exclusive) });
+  return p;
+}

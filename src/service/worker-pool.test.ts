@@ -1,0 +1,191 @@
+import assert from 'node:assert/strict';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { writeScaledRuns } from '../../test/support/scaled-runs';
+import { CancelledError, WorkerLimitError, WorkerPool } from './worker-pool';
+
+const ROOT = resolve(__dirname, '..', '..');
+const SAMPLE = join(ROOT, 'samples/heat-stencil/profiles/heat-stencil-sampling-4ranks.json');
+const CALLGRIND = join(ROOT, 'samples/heat-stencil/profiles/callgrind.out.heat-stencil-4ranks');
+
+let workerScript = '';
+
+/** The pool over the TypeScript worker entry (each worker registers tsx, then loads it). */
+function pool(options: Partial<ConstructorParameters<typeof WorkerPool>[0]> = {}): WorkerPool {
+  return new WorkerPool({ workerScript, ...options });
+}
+
+/** A folded-stacks file big enough that reading it takes a while (distinct stacks, so nothing collapses). */
+function writeBigFolded(path: string, lines: number): void {
+  const fd = openSync(path, 'w');
+  let chunk = '';
+  for (let i = 0; i < lines; i++) {
+    chunk += `main;solve_${i % 997};kernel_${i % 7919};leaf_${i} ${1 + (i % 13)}\n`;
+    if (chunk.length > 1 << 20) {
+      writeSync(fd, chunk);
+      chunk = '';
+    }
+  }
+  writeSync(fd, chunk);
+  closeSync(fd);
+}
+
+describe('WorkerPool (the analysis service in worker threads)', () => {
+  let dir: string;
+  let big: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'hpc-lens-pool-'));
+    workerScript = join(dir, 'worker.js');
+    writeFileSync(
+      workerScript,
+      `require(${JSON.stringify(require.resolve('tsx/cjs'))});\nrequire(${JSON.stringify(join(__dirname, 'analysis-worker.ts'))});\n`,
+    );
+    big = join(dir, 'big.folded');
+    writeBigFolded(big, 600_000);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads in a job worker, keeps the dataset in a home worker, answers its queries, and frees it on close', async () => {
+    const p = pool();
+    try {
+      const progress: number[] = [];
+      const a = await p.open({ path: SAMPLE }, { onProgress: f => progress.push(f) });
+      const b = await p.open({ path: CALLGRIND });
+      assert.ok(a.data.tree.parent.buffer instanceof SharedArrayBuffer, 'the model is shared, not copied');
+      assert.ok(progress.length > 0);
+      assert.notEqual(p.homeOf(a.dataset), p.homeOf(b.dataset), 'two datasets get two homes');
+      const d = await p.derive({ dataset: a.dataset, metric: 1, options: { hotPathThreshold: 0.05, listLength: 10 } });
+      assert.ok(d.total > 0 && d.sideBar.topLines.length > 0);
+      const sankey = await p.superGraph({ dataset: a.dataset, title: 'a', options: { metric: 1 } });
+      assert.ok(sankey.nodes.length > 1);
+      // A selection asks about the graph on screen: answered from the cached graph.
+      const ids = await p.superGraphQuery({
+        dataset: a.dataset,
+        query: { kind: 'nodeIds', options: { metric: 1 }, nodes: [1] },
+      });
+      assert.ok(Array.isArray(ids));
+      await p.close({ dataset: a.dataset });
+      await assert.rejects(
+        p.derive({ dataset: a.dataset, metric: 1, options: { hotPathThreshold: 0.05, listLength: 10 } }),
+        /not loaded/,
+      );
+      assert.ok(
+        (await p.sideBar({ dataset: b.dataset, metric: 0, options: { hotPathThreshold: 0.05, listLength: 5 } }))
+          .topFunctions.length > 0,
+      );
+    } finally {
+      p.dispose();
+    }
+  });
+
+  it("passes a reader's error through with its name and message, and goes on with the next read", async () => {
+    const p = pool();
+    const bad = join(dir, 'cut.json');
+    writeFileSync(bad, '{"data": [[1, 2');
+    try {
+      await assert.rejects(
+        p.open({ path: bad }),
+        (e: Error) => e.name === 'ProfileReadError' && e.message.startsWith(`${bad}: `),
+      );
+      assert.ok((await p.open({ path: CALLGRIND })).data.tree.parent.length > 0);
+    } finally {
+      p.dispose();
+    }
+  });
+
+  it('a second read finishes in its own time while a big one runs, and cancelling the big one fails nothing else', async () => {
+    const p = pool();
+    try {
+      const held = await p.open({ path: SAMPLE });
+      const abort = new AbortController();
+      const slow = p.open({ path: big }, { signal: abort.signal });
+      const fast = await p.open({ path: CALLGRIND });
+      assert.ok(fast.data.tree.parent.length > 0, 'the small read did not wait for the big one');
+      assert.equal(p.activeReads, 1, 'the big read is still running');
+      // A query on another dataset meanwhile.
+      const q = p.derive({ dataset: held.dataset, metric: 1, options: { hotPathThreshold: 0.05, listLength: 5 } });
+      abort.abort();
+      await assert.rejects(slow, (e: Error) => e instanceof CancelledError);
+      assert.ok((await q).total > 0, 'the query was not failed by the cancel');
+      assert.equal(p.activeReads, 0, 'the cancelled read’s worker is gone');
+      assert.ok(
+        (await p.derive({ dataset: fast.dataset, metric: 0, options: { hotPathThreshold: 0.05, listLength: 5 } }))
+          .total > 0,
+      );
+    } finally {
+      p.dispose();
+    }
+  });
+
+  it('stops a read at its time limit and at its memory limit, saying which', async () => {
+    const timed = pool({ readTimeoutMs: 50 });
+    try {
+      await assert.rejects(
+        timed.open({ path: big }),
+        (e: Error) => e instanceof WorkerLimitError && e.limit === 'time' && /longer than/.test(e.message),
+      );
+    } finally {
+      timed.dispose();
+    }
+    const small = pool({ memoryLimitMb: 48 });
+    try {
+      await assert.rejects(
+        small.open({ path: big }),
+        (e: Error) => e instanceof WorkerLimitError && e.limit === 'memory' && /48 MB/.test(e.message),
+      );
+    } finally {
+      small.dispose();
+    }
+  });
+
+  it('adopts a dataset again when its home worker died, so later requests succeed', async () => {
+    const p = pool({ workers: 1 });
+    try {
+      const a = await p.open({ path: SAMPLE });
+      const before = await p.superGraph({ dataset: a.dataset, title: 'a', options: { metric: 1 } });
+      // Kill the home as a crash would (no product path terminates a home worker).
+      (p as unknown as { homes: { stop(e: Error): void }[] }).homes[0]!.stop(new Error('simulated crash'));
+      const again = await p.superGraph({ dataset: a.dataset, title: 'a', options: { metric: 1 } });
+      assert.deepEqual(
+        again.nodes.map(n => n.id),
+        before.nodes.map(n => n.id),
+      );
+    } finally {
+      p.dispose();
+    }
+  });
+
+  it('opens an ensemble (scan, reads and union off the host) and compares datasets held by different homes', async () => {
+    const p = pool();
+    const runs = join(dir, 'runs');
+    writeScaledRuns(SAMPLE, runs, { a_1: 1, b_2: 1.5, c_3: 2 });
+    try {
+      const e = await p.openEnsemble({ paths: [runs] });
+      assert.deepEqual(
+        e.runs.map(r => r.name),
+        ['a_1', 'b_2', 'c_3'],
+      );
+      assert.equal(e.data.contexts.length, 3, 'the union profile’s contexts are the runs');
+      const metric = e.data.metrics[e.data.primaryMetric]!.name;
+      const view = await p.ensembleView({ dataset: e.dataset, request: null, metric, title: 'runs', moduleMap: [] });
+      assert.ok(view.graph && view.graph.data.nodes.length > 0);
+      const target = await p.ensembleView({
+        dataset: e.dataset,
+        request: { type: 'ensemble/mode', mode: 'target' },
+        metric,
+        title: 'runs',
+        moduleMap: [],
+      });
+      assert.equal(target.state.target, 2, 'the slowest run is the default target');
+      const x = await p.open({ path: join(runs, 'a_1.json') });
+      const y = await p.open({ path: join(runs, 'c_3.json') });
+      assert.notEqual(p.homeOf(x.dataset), p.homeOf(y.dataset));
+      const d = await p.diff({ baseline: x.dataset, comparison: y.dataset, metric: 'time' });
+      assert.ok(Math.abs(d.comparisonTotal / d.baselineTotal - 2) < 1e-9);
+    } finally {
+      p.dispose();
+    }
+  });
+});

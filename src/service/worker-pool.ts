@@ -1,0 +1,596 @@
+/**
+ * The analysis service in worker threads (the extension's implementation of AnalysisService).
+ *
+ * - **Reads run in job workers**, one per read, terminated when it is done: a cancelled read stops at
+ *   once (the worker is terminated, not asked), a crash or a runaway read touches no other request,
+ *   and everything a read allocated (file buffers, gunzipped text, sql.js memory) goes with it. One
+ *   spare job worker is kept started, so a read does not wait for a worker to boot.
+ * - **Datasets live in home workers** (a small pool, 2 by default): each dataset gets one home that
+ *   answers all its queries, so a slow query of one dataset does not hold up the datasets of the
+ *   other home. A home that dies is replaced on the next request, and its datasets are adopted again
+ *   from their shared models (which the pool keeps), so only the requests in flight fail.
+ * - **Limits**: every worker has a heap limit (resourceLimits) and reads a time limit; hitting either
+ *   gives a {@link WorkerLimitError} that says which.
+ *
+ * Models are shared, never copied (shared-memory.ts): a job worker reads into SharedArrayBuffers,
+ * the home worker and the host build their Profiles over the same memory.
+ */
+import { statSync } from 'node:fs';
+import { totalmem } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { SuperGraphQuery, SuperGraphQueryResults } from '../analysis/graph/super-graph-queries';
+import type { ProfileData } from '../analysis/model/profile';
+import type {
+  AnalysisService,
+  CallContext,
+  DatasetHandle,
+  OpenedEnsemble,
+  OpenedProfile,
+  ServiceArgs,
+  ServiceMethod,
+  ServiceResult,
+  WarmReport,
+} from './analysis-service';
+import type { SharedRuns } from './local-analysis-service';
+import type {
+  WorkerArgs,
+  WorkerMethod,
+  WorkerRequest,
+  WorkerResponse,
+  WorkerResult,
+  WorkerStartData,
+} from './service-protocol';
+import type { TimelineResults, TimelineWorkerRequest } from './timeline-requests';
+
+export interface WorkerPoolOptions {
+  /** The worker bundle (dist/analysis-worker.js). */
+  workerScript: string;
+  /** Where V8's code cache for the bundle is kept (e.g. the extension's global storage); none = no cache. */
+  codeCacheDir?: string;
+  /** Home workers holding datasets (default 2). */
+  workers?: number;
+  /** Heap limit of every worker in MB (resourceLimits.maxOldGenerationSizeMb); 0 or absent = half the machine's memory, at least 2 GB. */
+  memoryLimitMb?: number;
+  /** A read taking longer is stopped (default 600 s). */
+  readTimeoutMs?: number;
+  /** Bytes of super graphs each dataset keeps cached (default 256 MB). */
+  graphCacheBytes?: number;
+  log?: (message: string) => void;
+}
+
+/** Which limit stopped a worker. */
+export type WorkerLimit = 'memory' | 'time';
+
+/** A worker was stopped by a limit of the pool (its heap limit or the read timeout). */
+export class WorkerLimitError extends Error {
+  constructor(
+    readonly limit: WorkerLimit,
+    /** MB for `memory`, seconds for `time`. */
+    readonly value: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WorkerLimitError';
+  }
+}
+
+/** The user cancelled; nothing half-loaded is kept. */
+export class CancelledError extends Error {
+  constructor(what: string) {
+    super(`${what}: cancelled`);
+    this.name = 'AbortError';
+  }
+}
+
+/**
+ * Loads the worker bundle through vm.Script with V8's code cache: the first open in a fresh
+ * extension host is otherwise dominated by compiling the readers. vm.Script's cachedData works on
+ * every Node VS Code ships (module.enableCompileCache only from Node 22.1); the warm-up saves the
+ * cache after running the hot paths, so it holds their lazily compiled functions as well. Each
+ * thread writes its own temporary file and renames it, so concurrent saves never interleave.
+ */
+const BOOTSTRAP = `
+const fs = require('node:fs'), path = require('node:path'), vm = require('node:vm'), { wrap } = require('node:module');
+const { workerData, threadId } = require('node:worker_threads');
+const { script, cache } = workerData.hpcLensBoot;
+let cachedData;
+try { cachedData = fs.readFileSync(cache); } catch {}
+const s = new vm.Script(wrap(fs.readFileSync(script, 'utf8')), { filename: script, cachedData, importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+globalThis.__hpcLensCodeCache = {
+  state: cachedData === undefined ? 'created' : s.cachedDataRejected ? 'rejected' : 'accepted',
+  save() {
+    try {
+      fs.mkdirSync(path.dirname(cache), { recursive: true });
+      const tmp = cache + '.' + process.pid + '-' + threadId + '.tmp';
+      fs.writeFileSync(tmp, s.createCachedData());
+      fs.renameSync(tmp, cache);
+    } catch {}
+  },
+};
+const m = { exports: {} };
+s.runInThisContext()(m.exports, require, m, script, path.dirname(script));
+`;
+
+interface Pending {
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+  onProgress?: (fraction: number, message?: string) => void;
+  /** Prefix of errors (the file being read, or the method). */
+  what: string;
+}
+
+/** One worker thread and the requests it owes. */
+class ThreadWorker {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  /** Why the worker is gone (set before terminating, or from its error/exit). */
+  private stopReason: Error | undefined;
+  alive = true;
+  /** Datasets this worker holds. */
+  readonly holds = new Set<DatasetHandle>();
+  /** Adoptions under way (two requests after a restart adopt once). */
+  readonly adopting = new Map<DatasetHandle, Promise<void>>();
+
+  constructor(
+    readonly role: 'home' | 'job',
+    pool: PoolSettings,
+    private readonly onGone: (w: ThreadWorker) => void,
+  ) {
+    const start: WorkerStartData = { graphCacheBytes: pool.graphCacheBytes };
+    const options = {
+      workerData: {
+        hpcLens: start,
+        ...(pool.codeCacheFile ? { hpcLensBoot: { script: pool.workerScript, cache: pool.codeCacheFile } } : {}),
+      },
+      resourceLimits: { maxOldGenerationSizeMb: pool.memoryLimitMb },
+    };
+    this.worker = pool.codeCacheFile
+      ? new Worker(BOOTSTRAP, { ...options, eval: true })
+      : new Worker(pool.workerScript, options);
+    this.worker.unref();
+    this.worker.on('message', (msg: WorkerResponse) => this.onMessage(msg));
+    this.worker.on('error', (e: Error & { code?: string }) => {
+      this.stopReason ??=
+        e.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new WorkerLimitError(
+              'memory',
+              pool.memoryLimitMb,
+              `the analysis worker ran out of memory (its limit is ${pool.memoryLimitMb} MB)`,
+            )
+          : new Error(`the analysis worker crashed (${e.message})`);
+    });
+    this.worker.on('exit', code =>
+      this.gone(this.stopReason ?? new Error(`the analysis worker stopped (exit code ${code})`)),
+    );
+  }
+
+  get busy(): number {
+    return this.pending.size;
+  }
+
+  call<M extends WorkerMethod>(
+    method: M,
+    args: WorkerArgs<M>,
+    ctx: CallContext = {},
+    what: string = method,
+  ): Promise<WorkerResult<M>> {
+    if (!this.alive) return Promise.reject(this.stopReason ?? new Error(`${what}: the analysis worker is gone`));
+    const id = this.nextId++;
+    return new Promise<WorkerResult<M>>((resolve, reject) => {
+      const { signal } = ctx;
+      if (signal?.aborted) return reject(new CancelledError(what));
+      const onAbort = () => {
+        if (!this.pending.has(id)) return;
+        if (this.role === 'job') this.stop(new CancelledError(what));
+        else this.worker.postMessage({ id: this.nextId++, method: '$cancel', target: id } satisfies WorkerRequest);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, {
+        resolve: v => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(v as WorkerResult<M>);
+        },
+        reject: e => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+        ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
+        what,
+      });
+      if (this.pending.size === 1) this.worker.ref();
+      this.worker.postMessage({ id, method, args } as WorkerRequest);
+    });
+  }
+
+  /** Terminates the worker; what it owed fails with `reason`. */
+  stop(reason: Error): void {
+    if (!this.alive) return;
+    this.stopReason ??= reason;
+    this.gone(this.stopReason);
+    void this.worker.terminate();
+  }
+
+  private onMessage(msg: WorkerResponse): void {
+    const p = this.pending.get(msg.id);
+    if (!p) return;
+    if (msg.type === 'progress') {
+      p.onProgress?.(msg.fraction, msg.message);
+      return;
+    }
+    this.pending.delete(msg.id);
+    if (this.pending.size === 0) this.worker.unref();
+    if (msg.type === 'done') p.resolve(msg.result);
+    else {
+      const e = new Error(msg.message);
+      e.name = msg.name;
+      p.reject(e);
+    }
+  }
+
+  private gone(reason: Error): void {
+    if (!this.alive) return;
+    this.alive = false;
+    const owed = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of owed) {
+      const e =
+        reason instanceof WorkerLimitError || reason instanceof CancelledError
+          ? reason
+          : new Error(`${p.what}: ${reason.message}`);
+      p.reject(e);
+    }
+    this.onGone(this);
+  }
+}
+
+interface PoolSettings {
+  workerScript: string;
+  codeCacheFile: string | undefined;
+  memoryLimitMb: number;
+  graphCacheBytes: number | undefined;
+}
+
+/** What the pool remembers of a dataset, to route its requests and to adopt it again after a home died. */
+interface DatasetRecord {
+  home: number;
+  adopt:
+    | { kind: 'profile'; data: ProfileData; childIndex: OpenedProfile['childIndex'] }
+    | { kind: 'ensemble'; runs: SharedRuns; metric: string | undefined };
+}
+
+/** Half the machine's memory, at least 2 GB and at most 16 GB: room for big traces, a stop before swapping. */
+export function defaultMemoryLimitMb(): number {
+  return Math.max(2048, Math.min(16384, Math.floor(totalmem() / 1024 / 1024 / 2)));
+}
+
+export class WorkerPool implements AnalysisService {
+  private readonly settings: PoolSettings;
+  private readonly homes: (ThreadWorker | undefined)[];
+  private spare: ThreadWorker | undefined;
+  private readonly jobs = new Set<ThreadWorker>();
+  private readonly datasets = new Map<DatasetHandle, DatasetRecord>();
+  private nextHandle = 1;
+  private disposed = false;
+  /** Workers started so far (for logs and tests). */
+  started = 0;
+
+  private readonly options: WorkerPoolOptions;
+
+  constructor(options: WorkerPoolOptions) {
+    this.options = { ...options };
+    let codeCacheFile: string | undefined;
+    if (options.codeCacheDir) {
+      let stamp = 'unknown';
+      try {
+        const s = statSync(options.workerScript);
+        stamp = `${s.size}-${Math.round(s.mtimeMs)}`;
+      } catch {
+        /* the worker's own start reports a missing bundle */
+      }
+      // One cache per bundle build and Node version: V8 would reject a stale one anyway; this avoids the wasted read.
+      codeCacheFile = join(options.codeCacheDir, `analysis-worker-${stamp}-${process.version}.bin`);
+    }
+    this.settings = {
+      workerScript: options.workerScript,
+      codeCacheFile,
+      memoryLimitMb:
+        options.memoryLimitMb && options.memoryLimitMb > 0 ? options.memoryLimitMb : defaultMemoryLimitMb(),
+      graphCacheBytes: options.graphCacheBytes,
+    };
+    this.homes = new Array(Math.max(1, Math.floor(options.workers ?? 2))).fill(undefined);
+  }
+
+  /**
+   * Applies changed limits: the read timeout from the next read, the heap limit to workers started
+   * from now on, and more home workers at once (a smaller pool keeps its homes until they stop).
+   */
+  configure(options: Pick<WorkerPoolOptions, 'workers' | 'memoryLimitMb' | 'readTimeoutMs'>): void {
+    if (options.readTimeoutMs !== undefined) this.options.readTimeoutMs = options.readTimeoutMs;
+    if (options.memoryLimitMb !== undefined)
+      this.settings.memoryLimitMb = options.memoryLimitMb > 0 ? options.memoryLimitMb : defaultMemoryLimitMb();
+    const n = Math.max(1, Math.floor(options.workers ?? this.homes.length));
+    while (this.homes.length < n) this.homes.push(undefined);
+  }
+
+  /** Home workers in the pool. */
+  get size(): number {
+    return this.homes.length;
+  }
+
+  /** The home worker (index) of a dataset, for tests and logs. */
+  homeOf(dataset: DatasetHandle): number | undefined {
+    return this.datasets.get(dataset)?.home;
+  }
+
+  /** Job workers running a read now (the spare not counted). */
+  get activeReads(): number {
+    return this.jobs.size;
+  }
+
+  // ── Reads: in job workers ────────────────────────────────────────────────────────────────────
+
+  async warm(_args: Record<string, never> = {}): Promise<WarmReport> {
+    this.ensureSpare();
+    const report = await this.home(0).call('warm', {});
+    // The spare is warmed too: its first read then runs compiled readers.
+    if (this.spare) void this.spare.call('warm', {}).catch(() => undefined);
+    return report;
+  }
+
+  async open(args: ServiceArgs<'open'>, ctx: CallContext = {}): Promise<OpenedProfile> {
+    const read = await this.job('readShared', args, ctx, args.path);
+    const dataset = this.nextHandle++;
+    const home = this.leastLoadedHome();
+    await this.home(home).call('adopt', { dataset, ...read });
+    this.home(home).holds.add(dataset);
+    this.datasets.set(dataset, { home, adopt: { kind: 'profile', data: read.data, childIndex: read.childIndex } });
+    return this.unlessCancelled({ dataset, ...read }, ctx, args.path);
+  }
+
+  async openEnsemble(args: ServiceArgs<'openEnsemble'>, ctx: CallContext = {}): Promise<OpenedEnsemble> {
+    const runs = await this.job('readRunsShared', args, ctx, args.paths.join(', '));
+    const dataset = this.nextHandle++;
+    const home = this.leastLoadedHome();
+    const opened = await this.home(home).call(
+      'adoptEnsemble',
+      { dataset, runs, ...(args.metric ? { metric: args.metric } : {}) },
+      ctx,
+    );
+    this.home(home).holds.add(dataset);
+    this.datasets.set(dataset, { home, adopt: { kind: 'ensemble', runs, metric: args.metric } });
+    return this.unlessCancelled(opened, ctx, args.paths.join(', '));
+  }
+
+  /** A dataset whose caller cancelled while it was being adopted is closed again: nothing half-loaded stays. */
+  private async unlessCancelled<T extends { dataset: DatasetHandle }>(
+    opened: T,
+    ctx: CallContext,
+    what: string,
+  ): Promise<T> {
+    if (!ctx.signal?.aborted) return opened;
+    await this.close({ dataset: opened.dataset });
+    throw new CancelledError(what);
+  }
+
+  /**
+   * Holds a model the caller built itself in shared memory (a generated trace in a benchmark, a
+   * model assembled by the host) as a dataset, in the least loaded home.
+   */
+  async adoptShared(data: ProfileData, childIndex?: OpenedProfile['childIndex']): Promise<OpenedProfile> {
+    const dataset = this.nextHandle++;
+    const home = this.leastLoadedHome();
+    await this.home(home).call('adopt', { dataset, data, childIndex });
+    this.home(home).holds.add(dataset);
+    this.datasets.set(dataset, { home, adopt: { kind: 'profile', data, childIndex } });
+    return { dataset, data, ...(childIndex ? { childIndex } : {}) };
+  }
+
+  async openWindow(args: ServiceArgs<'openWindow'>, ctx: CallContext = {}): Promise<OpenedProfile> {
+    const whole = this.record(args.dataset);
+    const as = this.nextHandle++;
+    const opened = await this.onHome(args.dataset, w => w.call('openWindowAs', { ...args, as }, ctx));
+    this.home(whole.home).holds.add(as);
+    this.datasets.set(as, {
+      home: whole.home,
+      adopt: { kind: 'profile', data: opened.data, childIndex: opened.childIndex },
+    });
+    return opened;
+  }
+
+  async close(args: ServiceArgs<'close'>): Promise<void> {
+    if (!this.datasets.delete(args.dataset)) return;
+    const holders = [...this.homes].filter((w): w is ThreadWorker => !!w?.alive && w.holds.has(args.dataset));
+    await Promise.all(
+      holders.map(w => {
+        w.holds.delete(args.dataset);
+        return w.call('close', args).catch(() => undefined);
+      }),
+    );
+  }
+
+  // ── Queries: in the dataset's home ───────────────────────────────────────────────────────────
+
+  derive(args: ServiceArgs<'derive'>, ctx?: CallContext) {
+    return this.query('derive', args, ctx);
+  }
+  sideBar(args: ServiceArgs<'sideBar'>, ctx?: CallContext) {
+    return this.query('sideBar', args, ctx);
+  }
+  exportSummary(args: ServiceArgs<'exportSummary'>, ctx?: CallContext) {
+    return this.query('exportSummary', args, ctx);
+  }
+  dataMovementSites(args: ServiceArgs<'dataMovementSites'>, ctx?: CallContext) {
+    return this.query('dataMovementSites', args, ctx);
+  }
+  superGraph(args: ServiceArgs<'superGraph'>, ctx?: CallContext) {
+    return this.query('superGraph', args, ctx);
+  }
+  superGraphQuery<K extends SuperGraphQuery['kind']>(
+    args: { dataset: DatasetHandle; query: Extract<SuperGraphQuery, { kind: K }> },
+    ctx?: CallContext,
+  ): Promise<SuperGraphQueryResults[K]> {
+    return this.query('superGraphQuery', args, ctx) as Promise<SuperGraphQueryResults[K]>;
+  }
+  timeline<K extends TimelineWorkerRequest['kind']>(
+    args: { dataset: DatasetHandle; request: Extract<TimelineWorkerRequest, { kind: K }> },
+    ctx?: CallContext,
+  ): Promise<TimelineResults[K]> {
+    return this.query('timeline', args, ctx) as Promise<TimelineResults[K]>;
+  }
+  ensembleView(args: ServiceArgs<'ensembleView'>, ctx?: CallContext) {
+    return this.query('ensembleView', args, ctx);
+  }
+  ensembleSpreads(args: ServiceArgs<'ensembleSpreads'>, ctx?: CallContext) {
+    return this.query('ensembleSpreads', args, ctx);
+  }
+  ensembleValues(args: ServiceArgs<'ensembleValues'>, ctx?: CallContext) {
+    return this.query('ensembleValues', args, ctx);
+  }
+  ensembleComparison(args: ServiceArgs<'ensembleComparison'>, ctx?: CallContext) {
+    return this.query('ensembleComparison', args, ctx);
+  }
+
+  /** A comparison runs in the comparison's home, which adopts the baseline too when it lives elsewhere. */
+  diff(args: ServiceArgs<'diff'>, ctx?: CallContext): Promise<ServiceResult<'diff'>> {
+    return this.onHome(args.comparison, async w => {
+      await this.ensureHeld(args.baseline, w);
+      return w.call('diff', args, ctx);
+    });
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    const why = new Error('the analysis service was shut down');
+    for (const w of [...this.homes, this.spare, ...this.jobs]) w?.stop(why);
+    this.spare = undefined;
+    this.jobs.clear();
+  }
+
+  // ── Internals ────────────────────────────────────────────────────────────────────────────────
+
+  private start(role: 'home' | 'job'): ThreadWorker {
+    if (this.disposed) throw new Error('the analysis service was shut down');
+    this.started++;
+    return new ThreadWorker(role, this.settings, w => this.onGone(w));
+  }
+
+  private onGone(w: ThreadWorker): void {
+    this.jobs.delete(w);
+    if (this.spare === w) this.spare = undefined;
+    const i = this.homes.indexOf(w);
+    if (i >= 0) {
+      this.homes[i] = undefined;
+      if (!this.disposed)
+        this.options.log?.(`analysis worker ${i} stopped; its datasets are adopted again on their next request`);
+    }
+  }
+
+  private home(i: number): ThreadWorker {
+    let w = this.homes[i];
+    if (!w?.alive) this.homes[i] = w = this.start('home');
+    return w;
+  }
+
+  private leastLoadedHome(): number {
+    let best = 0;
+    const load = (i: number) => {
+      const w = this.homes[i];
+      return w?.alive ? w.holds.size * 1000 + w.busy : 0;
+    };
+    for (let i = 1; i < this.homes.length; i++) if (load(i) < load(best)) best = i;
+    return best;
+  }
+
+  private ensureSpare(): void {
+    if (!this.spare?.alive && !this.disposed) this.spare = this.start('job');
+  }
+
+  /** Runs one read in a job worker of its own (the spare), then terminates that worker. */
+  private async job<M extends 'readShared' | 'readRunsShared'>(
+    method: M,
+    args: WorkerArgs<M>,
+    ctx: CallContext,
+    what: string,
+  ): Promise<WorkerResult<M>> {
+    if (ctx.signal?.aborted) throw new CancelledError(what);
+    this.ensureSpare();
+    const w = this.spare!;
+    this.spare = undefined;
+    this.jobs.add(w);
+    // The next read finds a started worker.
+    this.ensureSpare();
+    const limitMs = this.options.readTimeoutMs ?? 600_000;
+    const timer = setTimeout(
+      () =>
+        w.stop(
+          new WorkerLimitError(
+            'time',
+            limitMs / 1000,
+            `${what}: reading took longer than ${Math.round(limitMs / 1000)} s and was stopped`,
+          ),
+        ),
+      limitMs,
+    );
+    timer.unref?.();
+    try {
+      return await w.call(method, args, ctx, what);
+    } finally {
+      clearTimeout(timer);
+      this.jobs.delete(w);
+      w.stop(new Error('done'));
+    }
+  }
+
+  private record(dataset: DatasetHandle): DatasetRecord {
+    const r = this.datasets.get(dataset);
+    if (!r) throw new Error(`dataset ${dataset} is not loaded (it was closed)`);
+    return r;
+  }
+
+  /** Runs `f` on the dataset's home, adopting the dataset there first when the home was restarted. */
+  private async onHome<T>(dataset: DatasetHandle, f: (w: ThreadWorker) => Promise<T>): Promise<T> {
+    const r = this.record(dataset);
+    const w = this.home(r.home);
+    await this.ensureHeld(dataset, w);
+    return f(w);
+  }
+
+  private query<M extends Exclude<ServiceMethod, 'open' | 'openEnsemble' | 'openWindow' | 'close' | 'warm' | 'diff'>>(
+    method: M,
+    args: WorkerArgs<M> & { dataset: DatasetHandle },
+    ctx?: CallContext,
+  ): Promise<WorkerResult<M>> {
+    return this.onHome(args.dataset, w => w.call(method, args, ctx));
+  }
+
+  /** Makes `w` hold `dataset` (after a restart of its home, or for a diff across homes). */
+  private ensureHeld(dataset: DatasetHandle, w: ThreadWorker): Promise<void> {
+    if (w.holds.has(dataset)) return Promise.resolve();
+    let pending = w.adopting.get(dataset);
+    if (!pending) {
+      const r = this.record(dataset);
+      const adopt =
+        r.adopt.kind === 'profile'
+          ? w.call('adopt', { dataset, data: r.adopt.data, childIndex: r.adopt.childIndex })
+          : w.call('adoptEnsemble', {
+              dataset,
+              runs: r.adopt.runs,
+              ...(r.adopt.metric ? { metric: r.adopt.metric } : {}),
+            });
+      pending = adopt.then(
+        () => {
+          w.holds.add(dataset);
+          w.adopting.delete(dataset);
+        },
+        (e: Error) => {
+          w.adopting.delete(dataset);
+          throw e;
+        },
+      );
+      w.adopting.set(dataset, pending);
+    }
+    return pending;
+  }
+}
