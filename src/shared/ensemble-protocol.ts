@@ -8,6 +8,7 @@
  * a value that does not exist in a run (the node is missing there) is `null`, never 0; "value" of a
  * run is that run's mean over its own ranks, so runs with different rank counts compare.
  */
+import type { CommonViewToHost, ErrorMessage } from './webview-protocol';
 
 /** CallFlow §4.8: the ensemble's distributions; one target run over them; the difference of two runs. */
 export type EnsembleMode = 'summary' | 'target' | 'diff';
@@ -290,10 +291,7 @@ export type EnsembleHostToView =
   | { type: 'ensemble/graph'; data: EnsembleGraphData; state: EnsembleViewState; projection: EnsembleProjectionData }
   /** The selected node's linked-view data (sent after the graph, and on selection). */
   | { type: 'ensemble/detail'; detail: EnsembleDetailData | null; state: EnsembleViewState }
-  /** Automation (extension-host tests): act as if the user had sent this request. */
-  | { type: 'ensemble/simulate'; request: EnsembleRequest }
-  /** Show these linked views in the two panes (automation, and the host's "show view" commands). */
-  | { type: 'ensemble/panes'; panes: [LinkedViewName, LinkedViewName] };
+  | ErrorMessage;
 
 /** View → host requests; the host updates its state and answers with new data. */
 export type EnsembleRequest =
@@ -309,17 +307,22 @@ export type EnsembleRequest =
   /** Show one function of a supernode as its own node (icicle click). */
   | { type: 'ensemble/reveal'; nodeId: string; function: string };
 
-/** View → host: what each view drew after a render (the host and the tests check it). */
-export interface EnsembleRenderedMessage {
-  type: 'ensemble/rendered';
-  /** Counts of drawn items per view, e.g. { sankeyNodes: 12, sankeyLinks: 15, gradients: 12, targetLines: 12, icicleBars: 30, boxes: 8, dots: 240, bars: 20, projectionPoints: 100 }. */
-  counts: Record<string, number>;
-  mode: EnsembleMode;
-  selected: string | null;
-}
+/**
+ * What a click asks to open, by reference into the data the host sent: a supernode's entry function
+ * (`entry` indexes its `entries`), a node of the selected supernode's hierarchy, or a call site of
+ * its box plots. The host looks the file and line up itself, so a page can only open what it was shown.
+ */
+export type EnsembleSourceRef =
+  | { kind: 'entry'; nodeId: string; entry: number }
+  | { kind: 'hierarchy'; index: number }
+  | { kind: 'callSite'; index: number };
 
-export type EnsembleViewToHost = EnsembleRequest | EnsembleRenderedMessage;
+/** View → host. */
+export type EnsembleViewToHost = CommonViewToHost | EnsembleRequest | { type: 'openSource'; ref: EnsembleSourceRef };
 
-export function isEnsembleMessage(m: { type: string }): m is EnsembleViewToHost {
-  return m.type.startsWith('ensemble/');
-}
+/** Every message type the host sends the ensemble view: the view accepts only these (a record, so a new type must be listed). */
+export const ENSEMBLE_HOST_TO_VIEW_TYPES: Readonly<Record<EnsembleHostToView['type'], true>> = {
+  'ensemble/graph': true,
+  'ensemble/detail': true,
+  error: true,
+};

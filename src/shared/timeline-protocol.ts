@@ -1,11 +1,12 @@
 /**
- * Messages between the extension host and the timeline webview (types only; the view engineer
- * wires them into protocol.ts's unions). Times are ns from the trace origin; typed arrays travel
+ * Messages between the extension host and the timeline webview, one union per direction (types
+ * and two formatting helpers both sides use). Times are ns from the trace origin; typed arrays travel
  * as-is through postMessage (structured clone). Computation lives in src/analysis/timeline/:
  * tiles.ts (computeTiles, computeMinimap), window-stats.ts (windowStatistics, profileForWindow),
  * lookup.ts (eventAt, eventDetails, eventsOfNode), lanes.ts, flows-and-copies.ts, colors.ts.
  */
 import type { ColourBy, TileResult } from '../analysis/timeline/tiles';
+import type { CommonViewToHost, ErrorMessage } from './webview-protocol';
 
 export interface TimelineWindow {
   start: number;
@@ -200,27 +201,6 @@ export interface TimelineUnavailableMessage {
   message: string;
 }
 
-/** Automation (extension-host tests): select a window as a shift-drag would, zoom to one, or hover and click (track, time). */
-export type TimelineSimulateMessage =
-  | { type: 'timeline/simulate'; action: 'select' | 'zoom'; window: TimelineWindow }
-  | { type: 'timeline/simulate'; action: 'click'; track: number; time: number };
-
-/** View → host: what was drawn, after each frame (for the host and the tests). */
-export interface TimelineRenderedMessage {
-  type: 'timeline/rendered';
-  requestId: number;
-  /** Lane rows drawn (lanes, not group headers) and their labels, top to bottom. */
-  lanes: number;
-  laneLabels: string[];
-  groups: number;
-  /** Filled tile runs and individually drawn events, flow arrows and copy markers. */
-  rects: number;
-  events: number;
-  flows: number;
-  copies: number;
-  window: TimelineWindow;
-}
-
 /** View → host: lane list changes. */
 export interface TimelineLanesMessage {
   type: 'timeline/lanes';
@@ -238,20 +218,15 @@ export type TimelineHostToView =
   | { type: 'timeline/rows'; rows: TimelineLaneRow[] }
   | TimelineOverlayWindowMessage
   | TimelineUnavailableMessage
-  | TimelineSimulateMessage;
+  | ErrorMessage;
 export type TimelineViewToHost =
+  | CommonViewToHost
   | TimelineTileRequestMessage
   | TimelineHoverMessage
   | TimelineOpenSourceMessage
   | TimelineSelectWindowMessage
   | TimelineUseWindowMessage
-  | TimelineLanesMessage
-  | TimelineRenderedMessage;
-
-/** Whether a message belongs to the timeline view (its types start with `timeline/`); narrows the other views' switches. */
-export function isTimelineMessage<T extends { type: string }>(m: T): m is Extract<T, { type: `timeline/${string}` }> {
-  return m.type.startsWith('timeline/');
-}
+  | TimelineLanesMessage;
 
 /** The time unit that reads best for a span or step of `ns` nanoseconds. */
 export function timeUnitFor(ns: number): { unit: 'ns' | 'µs' | 'ms' | 's'; scale: number } {
@@ -274,3 +249,16 @@ export function formatWindow(w: TimelineWindow): string {
   const f = (x: number) => (x / scale).toFixed(decimals);
   return `${f(w.start)}–${f(w.end)} ${unit}`;
 }
+
+/** Every message type the host sends the timeline view: the view accepts only these (a record, so a new type must be listed). */
+export const TIMELINE_HOST_TO_VIEW_TYPES: Readonly<Record<TimelineHostToView['type'], true>> = {
+  'timeline/init': true,
+  'timeline/tiles': true,
+  'timeline/eventDetails': true,
+  'timeline/windowStats': true,
+  'timeline/highlight': true,
+  'timeline/rows': true,
+  'timeline/overlayWindow': true,
+  'timeline/unavailable': true,
+  error: true,
+};

@@ -5,8 +5,9 @@
  */
 import { createRoot } from 'react-dom/client';
 import type { ComponentType } from 'react';
-import type { ViewName } from '../../src/shared/protocol';
+import type { ViewName } from '../../src/shared/webview-protocol';
 import { ErrorPanel } from './components/error-panel';
+import { startTestAgent } from './test-agent';
 import { postMessage } from './vscode-api';
 import { EnsembleApp } from './views/ensemble/ensemble-app';
 import { SankeyApp } from './views/sankey/sankey-app';
@@ -32,6 +33,8 @@ window.addEventListener('unhandledrejection', e => {
 });
 
 const rootElement = document.getElementById('root');
+// Extension-host tests only: the host enables the agent in test mode.
+if (rootElement) startTestAgent(rootElement, postMessage);
 if (rootElement) {
   const name = rootElement.dataset.view;
   const View = isViewName(name) ? views[name] : null;

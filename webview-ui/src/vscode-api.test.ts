@@ -1,15 +1,20 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getViewState, isToWebview, postMessage, setViewState } from './vscode-api';
+import { SANKEY_HOST_TO_VIEW_TYPES, type SankeyHostToView } from '../../src/shared/sankey-protocol';
+import { getViewState, isMessageOf, postMessage, setViewState } from './vscode-api';
 
 describe('vscode-api', () => {
-  test('recognises protocol messages and ignores others', () => {
-    assert.ok(isToWebview({ type: 'sankey', data: {} }));
-    assert.ok(isToWebview({ type: 'error', message: 'x' }));
-    assert.ok(!isToWebview({ type: 'ready' }));
-    assert.ok(!isToWebview(null));
-    assert.ok(!isToWebview('sankey'));
-    assert.ok(!isToWebview({ vscodeScheduleAsyncWork: 1 }));
+  test("recognises a view's protocol messages and ignores others", () => {
+    const of = (d: unknown) => isMessageOf<SankeyHostToView>(SANKEY_HOST_TO_VIEW_TYPES, d);
+    assert.ok(of({ type: 'sankey', data: {} }));
+    assert.ok(of({ type: 'error', message: 'x' }));
+    assert.ok(!of({ type: 'ready' }), 'a view → host message');
+    assert.ok(!of({ type: 'timeline/init' }), "another view's message");
+    assert.ok(!of({ type: 'test/query', id: 1, selector: 'x' }), "the test agent's message");
+    assert.ok(!of({ type: 'toString' }), 'no inherited key counts');
+    assert.ok(!of(null));
+    assert.ok(!of('sankey'));
+    assert.ok(!of({ vscodeScheduleAsyncWork: 1 }));
   });
 
   test('outside VS Code, state is kept per view in memory and posting does not throw', () => {

@@ -1,9 +1,10 @@
 /**
  * The webview side of the host connection: the one `acquireVsCodeApi()` call (VS Code allows only
- * one per page), typed messaging in both directions and persisted UI state.
+ * one per page), typed messaging in both directions and persisted UI state. Each view speaks its
+ * own protocol (src/shared/*-protocol.ts); these helpers are generic over it.
  */
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import type { FromWebview, ToWebview, ViewName } from '../../src/shared/protocol';
+import type { CommonViewToHost, ViewName } from '../../src/shared/webview-protocol';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -34,8 +35,8 @@ function vscode(): VsCodeApi {
   return api;
 }
 
-/** Sends a message to the extension host. */
-export function postMessage(message: FromWebview): void {
+/** Sends a message to the extension host: one of the view's own protocol, or a common one. */
+export function postMessage<M extends { type: string }>(message: M | CommonViewToHost): void {
   vscode().postMessage(message);
 }
 
@@ -54,53 +55,35 @@ export function setViewState<T>(view: ViewName, state: T): void {
   vscode().setState({ ...all, [view]: state });
 }
 
-// A record, not a list, so adding a message type to the protocol fails to compile until it is listed here.
-const TO_WEBVIEW_TYPE_LIST: Record<ToWebview['type'], true> = {
-  sankey: true,
-  error: true,
-  simulateClick: true,
-  highlight: true,
-  'callflow/nodeMetrics': true,
-  'callflow/simulate': true,
-  'timeline/init': true,
-  'timeline/tiles': true,
-  'timeline/eventDetails': true,
-  'timeline/windowStats': true,
-  'timeline/highlight': true,
-  'timeline/rows': true,
-  'timeline/overlayWindow': true,
-  'timeline/unavailable': true,
-  'timeline/simulate': true,
-  'ensemble/graph': true,
-  'ensemble/detail': true,
-  'ensemble/simulate': true,
-  'ensemble/panes': true,
-};
-const TO_WEBVIEW_TYPES = new Set(Object.keys(TO_WEBVIEW_TYPE_LIST));
-
-/** Whether `data` looks like a message of the protocol (the page may receive others). */
-export function isToWebview(data: unknown): data is ToWebview {
+/** Whether `data` is a message of a protocol whose host → view types are `types` (the page may receive others). */
+export function isMessageOf<M extends { type: string }>(
+  types: Readonly<Record<M['type'], true>>,
+  data: unknown,
+): data is M {
   return (
     typeof data === 'object' &&
     data !== null &&
-    TO_WEBVIEW_TYPES.has((data as { type?: unknown }).type as ToWebview['type'])
+    Object.prototype.hasOwnProperty.call(types, (data as { type?: unknown }).type as string)
   );
 }
 
 /**
- * Calls `handler` for every protocol message from the host while the component is mounted. The
- * listener is installed once; the latest `handler` is always used.
+ * Calls `handler` for every message of the view's protocol (its host → view `types`) while the
+ * component is mounted. The listener is installed once; the latest `handler` is always used.
  */
-export function useHostMessages(handler: (message: ToWebview) => void): void {
+export function useHostMessages<M extends { type: string }>(
+  types: Readonly<Record<M['type'], true>>,
+  handler: (message: M) => void,
+): void {
   const ref = useRef(handler);
   useLayoutEffect(() => {
     ref.current = handler;
   });
   useEffect(() => {
     const listener = (event: MessageEvent): void => {
-      if (isToWebview(event.data)) ref.current(event.data);
+      if (isMessageOf<M>(types, event.data)) ref.current(event.data);
     };
     window.addEventListener('message', listener);
     return () => window.removeEventListener('message', listener);
-  }, []);
+  }, [types]);
 }

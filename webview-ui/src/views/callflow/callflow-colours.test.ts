@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SankeyData, SankeyNodeData } from '../../../../src/shared/protocol';
+import type { SankeyData, SankeyNodeData } from '../../../../src/shared/sankey-protocol';
 import { divergingColour, exclusiveDifference, sequentialPosition, sharedDomain } from './callflow-colours';
 
 const node = (id: string, inclusive: number, exclusive: number): SankeyNodeData => ({

@@ -4,7 +4,7 @@
  * symmetric diverging scale of the per-rank difference between the brushed ranks and the rest.
  */
 import { interpolateLab, piecewise } from 'd3';
-import type { SankeyData, SankeyNodeData } from '../../../../src/shared/protocol';
+import type { SankeyData, SankeyNodeData } from '../../../../src/shared/sankey-protocol';
 
 export type ColourBy = 'exclusive' | 'inclusive';
 

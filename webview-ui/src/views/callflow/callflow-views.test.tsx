@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { rankHistogram } from '../../../../src/analysis/graph/rank-histogram';
-import type { SankeyData, SankeyNodeData } from '../../../../src/shared/protocol';
+import type { SankeyData, SankeyNodeData } from '../../../../src/shared/sankey-protocol';
 import { estimateText } from '../../text-measure';
 import { fallbackThemeColors, heatScale } from '../../theme';
 import { SankeyView } from '../sankey/sankey-view';

@@ -8,7 +8,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { brushX, select, scaleLinear, scaleSymlog } from 'd3';
-import type { SankeyData, SankeyNodeData } from '../../../../src/shared/protocol';
+import type { SankeyData, SankeyNodeData } from '../../../../src/shared/sankey-protocol';
 import { rankHistogram } from '../../../../src/analysis/graph/rank-histogram';
 import { formatValue } from '../../format';
 import {

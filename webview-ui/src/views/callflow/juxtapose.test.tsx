@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { SankeyData } from '../../../../src/shared/protocol';
+import type { SankeyData } from '../../../../src/shared/sankey-protocol';
 import { estimateText } from '../../text-measure';
 import { fallbackThemeColors } from '../../theme';
 import { layoutSankey } from '../sankey/sankey-layout';

@@ -222,7 +222,7 @@ export function CallSiteBoxesView({
   );
   const rowsH = boxes.length * ROW;
   const open = (b: CallSiteBox) => {
-    if (b.file) onOpenSource(b.file, b.line, b.name);
+    if (b.file) onOpenSource({ kind: 'callSite', index: detail.callSites.indexOf(b) });
   };
   const hovered = hover !== null ? boxes[hover.row] : undefined;
 

@@ -5,17 +5,22 @@
  * two panes of linked views — supernode hierarchy, call-site correspondence, metric correlation,
  * runtime distribution, parameter projection — each pane showing the view the user picks, so two
  * can be read side by side. The host keeps the state; this side posts requests and draws what comes
- * back, and reports what each view drew (`ensemble/rendered`) for the host and its tests.
+ * back. Each view states what it drew as `data-*` attributes (`data-ensemble-view`, `data-drawn`…).
  */
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type {
-  EnsembleDetailData,
-  EnsembleGraphData,
-  EnsembleProjectionData,
-  EnsembleRequest,
-  EnsembleViewState,
-  LinkedViewName,
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  ENSEMBLE_HOST_TO_VIEW_TYPES,
+  type EnsembleDetailData,
+  type EnsembleGraphData,
+  type EnsembleHostToView,
+  type EnsembleProjectionData,
+  type EnsembleRequest,
+  type EnsembleSourceRef,
+  type EnsembleViewState,
+  type EnsembleViewToHost,
+  type LinkedViewName,
 } from '../../../../src/shared/ensemble-protocol';
+import { assertNever } from '../../../../src/shared/webview-protocol';
 import { ErrorPanel } from '../../components/error-panel';
 import { StatusMessage } from '../../components/status-message';
 import { useElementSize } from '../../components/use-element-size';
@@ -50,6 +55,9 @@ interface Persisted {
   detailsHeight?: number;
 }
 
+/** Sends a message of the ensemble view's protocol to the host. */
+const post = (m: EnsembleViewToHost) => postMessage(m);
+
 export function EnsembleApp() {
   const saved = getViewState<Persisted>('ensemble');
   const [data, setData] = useState<EnsembleGraphData | null>(saved?.data ?? null);
@@ -74,14 +82,11 @@ export function EnsembleApp() {
   const request = useCallback((r: EnsembleRequest) => {
     // Optimistic selection: the Sankey outlines the node at once; the detail follows from the host.
     if (r.type === 'ensemble/select') setState(s => (s ? { ...s, selected: r.nodeId } : s));
-    postMessage(r);
+    post(r);
   }, []);
-  const openSource = useCallback(
-    (file: string, line: number | null, name: string) => postMessage({ type: 'openSource', file, line, name }),
-    [],
-  );
+  const openSource = useCallback((ref: EnsembleSourceRef) => post({ type: 'openSource', ref }), []);
 
-  useHostMessages(message => {
+  useHostMessages<EnsembleHostToView>(ENSEMBLE_HOST_TO_VIEW_TYPES, message => {
     switch (message.type) {
       case 'ensemble/graph':
         setData(message.data);
@@ -93,71 +98,14 @@ export function EnsembleApp() {
         setDetail(message.detail);
         setState(message.state);
         break;
-      case 'ensemble/simulate':
-        request(message.request);
-        break;
-      case 'ensemble/panes':
-        setPanes(message.panes);
-        break;
       case 'error':
         setError(message.message);
         break;
       default:
-        break;
+        assertNever(message, 'message from the host');
     }
   });
-  useEffect(() => postMessage({ type: 'ready', view: 'ensemble' }), []);
-
-  // What each view drew, read from the views' root elements whenever the DOM changes (views lay out
-  // and redraw on their own after the app renders); posted when it differs from the last report.
-  const root = useRef<HTMLDivElement>(null);
-  const reported = useRef('');
-  const current = useRef({ mode: state?.mode, selected: state?.selected ?? null });
-  current.current = { mode: state?.mode, selected: state?.selected ?? null };
-  const report = useCallback(() => {
-    const el = root.current;
-    const { mode, selected } = current.current;
-    if (!el || !mode) return;
-    const counts: Record<string, number> = {};
-    el.querySelectorAll<HTMLElement>('[data-ensemble-view]').forEach(v => {
-      counts[v.dataset['ensembleView']!] = Number(v.dataset['drawn'] ?? 0);
-      // Items a view left out for size (e.g. icicle bars narrower than a pixel).
-      if (v.dataset['hidden']) counts[`${v.dataset['ensembleView']!}Hidden`] = Number(v.dataset['hidden']);
-    });
-    const q = (sel: string) => el.querySelectorAll(sel).length;
-    Object.assign(counts, {
-      sankeyNodes: q('.ens-node'),
-      sankeyLinks: q('.ens-link'),
-      targetLinks: q('.ens-target-link'),
-      targetLines: q('.ens-target-line'),
-      gradients: q('.ens-gradient'),
-      textGuides: q('.ens-bin'),
-    });
-    const key = JSON.stringify([counts, mode, selected]);
-    if (key === reported.current) return;
-    reported.current = key;
-    postMessage({ type: 'ensemble/rendered', counts, mode, selected });
-  }, []);
-  useLayoutEffect(report);
-  useEffect(() => {
-    const el = root.current;
-    if (!el || typeof MutationObserver === 'undefined') return;
-    let frame = 0;
-    const observer = new MutationObserver(() => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(report);
-    });
-    observer.observe(el, {
-      subtree: true,
-      childList: true,
-      attributes: true,
-      attributeFilter: ['data-drawn', 'data-hidden'],
-    });
-    return () => {
-      observer.disconnect();
-      cancelAnimationFrame(frame);
-    };
-  }, [report, data !== null]);
+  useEffect(() => post({ type: 'ready', view: 'ensemble' }), []);
 
   const sankeyBox = useRef<HTMLDivElement>(null);
   // The boxes exist once there is data (before that the app shows a status message).
@@ -204,7 +152,7 @@ export function EnsembleApp() {
     }
   };
   return (
-    <div className="view-stack ensemble-app" ref={root}>
+    <div className="view-stack ensemble-app" data-mode={state.mode} data-selected={state.selected ?? ''}>
       {error ? (
         <div className="view-banner">
           <ErrorPanel title="Could not update the ensemble" message={error} onDismiss={() => setError(null)} />
@@ -234,6 +182,8 @@ export function EnsembleApp() {
                   type="button"
                   role="tab"
                   aria-selected={panes[i] === view}
+                  data-pane={i}
+                  data-linked-view={view}
                   className={panes[i] === view ? 'active' : ''}
                   onClick={() => setPanes(p => (i === 0 ? [view, p[1]] : [p[0], view]))}
                 >

@@ -16,7 +16,7 @@ import type {
   EnsembleNodeData,
   EnsembleSide,
 } from '../../../../src/shared/ensemble-protocol';
-import type { SankeyData } from '../../../../src/shared/protocol';
+import type { SankeyData } from '../../../../src/shared/sankey-protocol';
 import { layoutSankey } from '../sankey/sankey-layout';
 import type { SankeyLayout } from '../sankey/sankey-layout';
 

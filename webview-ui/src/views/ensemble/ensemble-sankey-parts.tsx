@@ -12,6 +12,7 @@ import type {
   EnsembleNodeData,
   EnsembleRequest,
   EnsembleSide,
+  EnsembleSourceRef,
   EnsembleViewState,
 } from '../../../../src/shared/ensemble-protocol';
 import { formatSignificant, formatValue } from '../../format';
@@ -475,7 +476,7 @@ export function nodeMenuItems(
   data: EnsembleGraphData,
   node: EnsembleNodeData,
   onRequest: (r: EnsembleRequest) => void,
-  onOpenSource: (file: string, line: number | null, name: string) => void,
+  onOpenSource: (ref: EnsembleSourceRef) => void,
 ): MenuItem[] {
   const isSplit =
     node.kind !== 'module' ||
@@ -500,7 +501,7 @@ export function nodeMenuItems(
     open
       ? {
           label: `Open source: ${open.name}${open.line !== null ? ` (line ${open.line})` : ''}`,
-          run: () => onOpenSource(open.file!, open.line, open.name),
+          run: () => onOpenSource({ kind: 'entry', nodeId: node.id, entry: node.entries.indexOf(open) }),
         }
       : { label: 'Open source (no location recorded)', run: () => undefined, disabled: true },
   ];

@@ -22,6 +22,7 @@ import type {
   EnsembleGraphData,
   EnsembleNodeData,
   EnsembleRequest,
+  EnsembleSourceRef,
   EnsembleViewState,
 } from '../../../../src/shared/ensemble-protocol';
 import { formatValue } from '../../format';
@@ -58,7 +59,7 @@ export interface EnsembleSankeyProps {
   height: number;
   /** select, split, unsplit, runs (text-guide bin filter). */
   onRequest(r: EnsembleRequest): void;
-  onOpenSource(file: string, line: number | null, name: string): void;
+  onOpenSource(ref: EnsembleSourceRef): void;
   /** Node ids to outline (Reveal Current Line). */
   highlight?: readonly string[];
   /** Label text measuring; the real font on a canvas when not given (tests pass the estimate). */
@@ -241,7 +242,7 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
   const openSource = useCallback(
     (n: EnsembleNodeData) => {
       const e = hottestEntry(n);
-      if (e) onOpenSource(e.file!, e.line, e.name);
+      if (e) onOpenSource({ kind: 'entry', nodeId: n.id, entry: n.entries.indexOf(e) });
     },
     [onOpenSource],
   );

@@ -6,7 +6,12 @@
  */
 import { useMemo, type CSSProperties, type ReactNode } from 'react';
 import type { ScaleLinear } from 'd3';
-import type { EnsembleGraphData, EnsembleRequest, EnsembleViewState } from '../../../../src/shared/ensemble-protocol';
+import type {
+  EnsembleGraphData,
+  EnsembleRequest,
+  EnsembleSourceRef,
+  EnsembleViewState,
+} from '../../../../src/shared/ensemble-protocol';
 import { formatValue } from '../../format';
 import { createTextMeasurer, estimateText, type MeasureText } from '../../text-measure';
 import { TARGET_COLOUR } from './ensemble-colours';
@@ -24,7 +29,8 @@ export interface LinkedViewProps {
   onRequest(r: EnsembleRequest): void;
 }
 
-export type OpenSource = (file: string, line: number | null, name: string) => void;
+/** Asks the host to open a location the view was sent, by reference (the host looks the file up). */
+export type OpenSource = (ref: EnsembleSourceRef) => void;
 
 /** Root style of a view: its box, and the target colour for the CSS (one constant for every view). */
 export function viewStyle(width: number, height: number): CSSProperties {

@@ -152,6 +152,7 @@ describe('icicle interactions', () => {
     activateCallSite(
       'reveal',
       n,
+      4,
       'solver',
       r => requests.push(r),
       (...a) => opened.push(a),
@@ -159,6 +160,7 @@ describe('icicle interactions', () => {
     activateCallSite(
       'open',
       n,
+      4,
       'solver',
       r => requests.push(r),
       (...a) => opened.push(a),
@@ -166,11 +168,12 @@ describe('icicle interactions', () => {
     activateCallSite(
       'open',
       { ...n, file: null },
+      5,
       'solver',
       r => requests.push(r),
       (...a) => opened.push(a),
     );
     assert.deepEqual(requests, [{ type: 'ensemble/reveal', nodeId: 'solver', function: 'smooth' }]);
-    assert.deepEqual(opened, [['src/smooth.c', 12, 'smooth']], 'no source to open without a file');
+    assert.deepEqual(opened, [[{ kind: 'hierarchy', index: 4 }]], 'no source to open without a file');
   });
 });

@@ -118,12 +118,13 @@ export function icicleKeyAction(e: { key: string; altKey: boolean; shiftKey: boo
 export function activateCallSite(
   how: IcicleAction | null,
   n: HierarchyNodeData,
+  index: number,
   nodeId: string,
   onRequest: LinkedViewProps['onRequest'],
   onOpenSource: OpenSource,
 ): void {
   if (how === 'reveal') onRequest({ type: 'ensemble/reveal', nodeId, function: n.function });
-  else if (how === 'open' && n.file) onOpenSource(n.file, n.line, n.name);
+  else if (how === 'open' && n.file) onOpenSource({ kind: 'hierarchy', index });
 }
 
 const HEADER = VIEW_HEADER;
@@ -162,7 +163,7 @@ export function SupernodeIcicleView({
   const runs = data.selectedRuns.length;
 
   const act = (how: IcicleAction | null, n: HierarchyNodeData) =>
-    activateCallSite(how, n, detail.nodeId, onRequest, onOpenSource);
+    activateCallSite(how, n, detail.hierarchy.nodes.indexOf(n), detail.nodeId, onRequest, onOpenSource);
   const onClick = (e: MouseEvent, n: HierarchyNodeData) => act(icicleClickAction(e), n);
   const onKey = (e: KeyboardEvent, n: HierarchyNodeData) => {
     const how = icicleKeyAction(e);

@@ -9,19 +9,23 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CSSProperties, ReactNode } from 'react';
-import type {
-  CallflowRequest,
-  CallflowViewState,
-  NodeMetricValues,
-  SankeyData,
-  SankeyNodeData,
-} from '../../../../src/shared/protocol';
+import {
+  SANKEY_HOST_TO_VIEW_TYPES,
+  type CallflowRequest,
+  type CallflowViewState,
+  type NodeMetricValues,
+  type SankeyData,
+  type SankeyHostToView,
+  type SankeyNodeData,
+  type SankeyViewToHost,
+} from '../../../../src/shared/sankey-protocol';
 import { ErrorPanel } from '../../components/error-panel';
 import { StatusMessage } from '../../components/status-message';
 import { useElementSize } from '../../components/use-element-size';
 import { formatValue } from '../../format';
 import { heatScale, useThemeColors } from '../../theme';
 import { getViewState, postMessage, setViewState, useHostMessages } from '../../vscode-api';
+import { assertNever } from '../../../../src/shared/webview-protocol';
 import { divergingColour, exclusiveDifference, sharedDomain, type ColourBy } from '../callflow/callflow-colours';
 import { CorrelationView, type Series } from '../callflow/correlation-view';
 import { HistogramView } from '../callflow/histogram-view';
@@ -64,6 +68,9 @@ interface Menu {
 
 const BIN_CHOICES = [5, 10, 20, 40, 80];
 
+/** Sends a message of the Sankey view's protocol to the host. */
+const post = (m: SankeyViewToHost) => postMessage(m);
+
 export function SankeyApp() {
   const saved = getViewState<SankeyState>('sankey');
   const [data, setData] = useState<SankeyData | null>(() => saved?.data ?? null);
@@ -95,10 +102,10 @@ export function SankeyApp() {
   const request = useCallback((r: CallflowRequest) => {
     if (r.type === 'callflow/brush') setBrushed(new Set(r.contexts ?? []));
     if (r.type === 'callflow/select') setSelected(r.nodeId);
-    postMessage(r);
+    post(r);
   }, []);
 
-  useHostMessages(message => {
+  useHostMessages<SankeyHostToView>(SANKEY_HOST_TO_VIEW_TYPES, message => {
     switch (message.type) {
       case 'sankey': {
         setData(message.data);
@@ -122,38 +129,19 @@ export function SankeyApp() {
       case 'callflow/nodeMetrics':
         setNodeMetrics({ nodeId: message.nodeId, metrics: message.metrics });
         break;
-      case 'callflow/simulate':
-        request(message.request);
-        break;
-      case 'simulateClick': {
-        // Automation: a real DOM click on the node, so the whole click path is exercised.
-        const el = [...document.querySelectorAll<SVGElement>('[data-node]')].find(
-          e => e.dataset['node'] === message.nodeId,
-        );
-        if (el) el.dispatchEvent(new MouseEvent('click', { bubbles: true }));
-        else postMessage({ type: 'log', level: 'error', message: `simulateClick: no node ${message.nodeId}` });
-        break;
-      }
+      default:
+        assertNever(message, 'message from the host');
     }
   });
   // The listener is installed (effects run in order): ask the host for data.
-  useEffect(() => postMessage({ type: 'ready', view: 'sankey' }), []);
+  useEffect(() => post({ type: 'ready', view: 'sankey' }), []);
 
   // The correlation view's other metrics, for the selected node only.
   useEffect(() => {
-    if (selected) postMessage({ type: 'callflow/requestNodeMetrics', nodeId: selected });
+    if (selected) post({ type: 'callflow/requestNodeMetrics', nodeId: selected });
   }, [selected, full]);
 
-  const onRendered = useCallback(({ nodeCount, linkCount }: { nodeCount: number; linkCount: number }) => {
-    postMessage({ type: 'rendered', view: 'sankey', nodeCount, linkCount });
-  }, []);
-  const onRevealed = useCallback(
-    (nodeIds: string[]) => postMessage({ type: 'highlighted', view: 'sankey', nodeIds }),
-    [],
-  );
-  const onOpenSource = useCallback((entry: SourceEntry) => {
-    postMessage({ type: 'openSource', file: entry.file, line: entry.line, name: entry.name });
-  }, []);
+  const onOpenSource = useCallback((entry: SourceEntry) => post({ type: 'openSource', ...entry }), []);
   const onSelect = useCallback((n: SankeyNodeData) => request({ type: 'callflow/select', nodeId: n.id }), [request]);
   const onSplit = useCallback(
     (n: SankeyNodeData) => {
@@ -221,10 +209,8 @@ export function SankeyApp() {
       null)
     : null;
   const common = {
-    onRendered,
     onOpenSource,
     revealedIds,
-    onRevealed,
     onSelect,
     onSplit,
     onContextMenu,
@@ -280,7 +266,6 @@ export function SankeyApp() {
               legend={legend}
               maxScale={maxScale}
               onFitted={s => setFitted(f => (f[1] === s ? f : [f[0], s]))}
-              onRendered={undefined}
               caption={
                 <GraphCaption
                   label={callflow?.labels?.[1] ?? second.title}
@@ -700,7 +685,7 @@ function ContextMenu({
       .filter(e => e.file)
       .map(e => ({
         label: `Go to ${e.name}${e.line !== null ? ` (line ${e.line})` : ''}`,
-        run: () => onOpenSource({ file: e.file!, line: e.line, name: e.name }),
+        run: () => onOpenSource({ nodeId: n.id, entry: (n.entries ?? []).indexOf(e) }),
       })),
   ];
   return (

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SankeyData, SankeyNodeData } from '../../../../src/shared/protocol';
+import type { SankeyData, SankeyNodeData } from '../../../../src/shared/sankey-protocol';
 import { estimateText } from '../../text-measure';
 import { layoutSankey } from './sankey-layout';
 import { labelLines, placeLabels } from './sankey-labels';

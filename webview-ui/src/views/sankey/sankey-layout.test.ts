@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SankeyData, SankeyNodeData } from '../../../../src/shared/protocol';
+import type { SankeyData, SankeyNodeData } from '../../../../src/shared/sankey-protocol';
 import { DEFAULT_MARGIN, layoutSankey } from './sankey-layout';
 import type { SankeyLayout } from './sankey-layout';
 import heatStencil from './fixtures/heat-stencil.json';

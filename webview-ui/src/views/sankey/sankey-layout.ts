@@ -8,7 +8,7 @@
  */
 import { layoutCallflow } from '../../../../src/analysis/layout/callflow-layout';
 import type { CallflowLayout } from '../../../../src/analysis/layout/callflow-layout';
-import type { SankeyData, SankeyLinkData, SankeyNodeData } from '../../../../src/shared/protocol';
+import type { SankeyData, SankeyLinkData, SankeyNodeData } from '../../../../src/shared/sankey-protocol';
 
 export interface LayoutOptions {
   /** Size of the whole drawing (the SVG), in px. */

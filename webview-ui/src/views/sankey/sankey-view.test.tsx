@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { SankeyData } from '../../../../src/shared/protocol';
+import type { SankeyData } from '../../../../src/shared/sankey-protocol';
 import { estimateText } from '../../text-measure';
 import { fallbackThemeColors } from '../../theme';
 import { SankeyView } from './sankey-view';
@@ -56,6 +56,27 @@ describe('SankeyView (server-rendered)', () => {
 
   test('the SVG has the given size', () => {
     assert.match(html, /<svg class="sankey-svg"[^>]* width="1100" height="640" viewBox="0 0 1100 640"/);
+  });
+
+  test('the chart states what it drew as data attributes (what the tests and screenshot scripts read)', () => {
+    assert.match(
+      html,
+      new RegExp(`class="sankey-chart" data-nodes="${fixture.nodes.length}" data-links="${fixture.links.length}"`),
+    );
+    const empty = render({ ...fixture, nodes: [], links: [], total: 0 });
+    assert.match(empty, /data-nodes="0" data-links="0"/);
+    const marked = renderToStaticMarkup(
+      <SankeyView
+        data={fixture}
+        width={1100}
+        height={640}
+        colors={fallbackThemeColors('dark')}
+        measureText={estimateText}
+        revealedIds={['heat/libhalo.so']}
+      />,
+    );
+    assert.match(marked, /data-node="heat\/libhalo.so" data-revealed="true"/);
+    assert.equal(count(marked, /data-revealed="true"/), 1);
   });
 
   test('labels contain module names and formatted values', () => {
@@ -133,7 +154,7 @@ describe('SankeyView (server-rendered)', () => {
     const unsized = render(fixture, {});
     assert.equal(count(unsized, /<svg class="sankey-svg/), 0);
     assert.match(unsized, /<header class="sankey-header"/);
-    assert.match(unsized, /<div class="sankey-chart">/);
+    assert.match(unsized, /<div class="sankey-chart" data-title="[^"]*">/, 'no drawn counts while not measured');
   });
 
   test('links that cannot be drawn are not drawn, and the header says so', () => {

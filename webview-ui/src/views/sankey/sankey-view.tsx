@@ -17,7 +17,7 @@ import type {
   MouseEvent as ReactMouseEvent,
   ReactNode,
 } from 'react';
-import type { SankeyData, SankeyNodeData } from '../../../../src/shared/protocol';
+import type { SankeyData, SankeyNodeData } from '../../../../src/shared/sankey-protocol';
 import { formatImbalance, formatLocation, formatShare, formatValue } from '../../format';
 import { createTextMeasurer, estimateText } from '../../text-measure';
 import type { MeasureText } from '../../text-measure';
@@ -32,10 +32,10 @@ import { sequentialPosition, valueOf, type ColourBy } from '../callflow/callflow
 import { planTransition, type PlacedItem } from '../callflow/split-transition';
 import { tooltipPlacement } from '../../components/tooltip-placement';
 
+/** A location to open, by reference into the data the host sent: a node and one of its `entries` (-1: its `entry`). */
 export interface SourceEntry {
-  file: string;
-  line: number | null;
-  name: string;
+  nodeId: string;
+  entry: number;
 }
 
 export interface SankeyViewProps {
@@ -48,12 +48,8 @@ export interface SankeyViewProps {
   /** Label text measuring; the real font on a canvas when not given. */
   measureText?: MeasureText;
   onOpenSource?: (entry: SourceEntry) => void;
-  /** Called after every drawing of new content with what is on screen. */
-  onRendered?: (counts: { nodeCount: number; linkCount: number }) => void;
   /** Nodes the host marks (Reveal Current Line, a CodeLens click): outlined, the first scrolled into view. */
   revealedIds?: readonly string[];
-  /** Called once the marks are drawn, with the requested ids that are on screen. */
-  onRevealed?: (ids: string[]) => void;
   /** Colour nodes by exclusive or inclusive value on [0, colourMax] (default: the share heat scale). */
   colourBy?: ColourBy;
   /** Upper end of the colour domain, shared by graphs drawn together (default: this graph's maximum). */
@@ -105,7 +101,7 @@ const EXCLUSIVE_OPACITY = 0.42;
 const IMBALANCE_WARNING = 1.5;
 
 export function SankeyView(props: SankeyViewProps) {
-  const { onOpenSource, onRendered } = props;
+  const { onOpenSource } = props;
   // The data on screen lags `props.data` while the links of a split fade out (phase 1 of 3).
   const [data, setShownData] = useState(props.data);
   const linksRef = useRef<SVGGElement>(null);
@@ -255,24 +251,6 @@ export function SankeyView(props: SankeyViewProps) {
     [nodeColour, colourBy, colourMax, heat],
   );
 
-  // Tell the host what is on screen, once per new drawing.
-  const drawn = useMemo(
-    () =>
-      isEmpty
-        ? { nodeCount: 0, linkCount: 0 }
-        : layout
-          ? { nodeCount: layout.nodes.length, linkCount: layout.links.length }
-          : null,
-    [isEmpty, layout],
-  );
-  const onRenderedRef = useRef(onRendered);
-  useLayoutEffect(() => {
-    onRenderedRef.current = onRendered;
-  });
-  useEffect(() => {
-    if (drawn) onRenderedRef.current?.(drawn);
-  }, [drawn]);
-
   // Hover / focus highlighting and the tooltip.
   const [hover, setHover] = useState<Hover>(null);
   const tooltipRef = useRef<HTMLDivElement>(null);
@@ -314,24 +292,19 @@ export function SankeyView(props: SankeyViewProps) {
 
   const nodeElements = useRef(new Map<string, SVGGElement>());
   const revealed = useMemo(() => new Set(props.revealedIds ?? []), [props.revealedIds]);
-  const onRevealedRef = useRef(props.onRevealed);
-  useLayoutEffect(() => {
-    onRevealedRef.current = props.onRevealed;
-  });
   // Once per request (not on every redraw), as soon as the nodes are drawn — of the data the ids
   // belong to: during a split's fade-out the previous graph is still on screen.
-  const reported = useRef<readonly string[] | undefined>(undefined);
+  const scrolled = useRef<readonly string[] | undefined>(undefined);
   useEffect(() => {
-    if (!props.revealedIds || props.revealedIds === reported.current || (!layout && !isEmpty) || data !== props.data)
+    if (!props.revealedIds || props.revealedIds === scrolled.current || (!layout && !isEmpty) || data !== props.data)
       return;
-    reported.current = props.revealedIds;
-    const shown = props.revealedIds.filter(id => nodeElements.current.has(id));
-    nodeElements.current.get(shown[0] ?? '')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
-    onRevealedRef.current?.(shown);
+    scrolled.current = props.revealedIds;
+    const first = props.revealedIds.find(id => nodeElements.current.has(id));
+    nodeElements.current.get(first ?? '')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
   }, [props.revealedIds, layout, isEmpty, data, props.data]);
   const open = useCallback(
     (n: SankeyNodeData) => {
-      if (n.entry.file) onOpenSource?.({ file: n.entry.file, line: n.entry.line, name: n.entry.name });
+      if (n.entry.file) onOpenSource?.({ nodeId: n.id, entry: -1 });
     },
     [onOpenSource],
   );
@@ -469,6 +442,10 @@ export function SankeyView(props: SankeyViewProps) {
       <div
         className={'sankey-chart' + (props.zoomable ? ' is-zoomable' : '')}
         ref={chartRef}
+        // What is drawn (read by the extension's tests and the screenshot scripts): nodes and links of the graph on screen.
+        data-nodes={isEmpty ? 0 : layout ? layout.nodes.length : undefined}
+        data-links={isEmpty ? 0 : layout ? layout.links.length : undefined}
+        data-title={data.title}
         onMouseLeave={() => setHover(null)}
       >
         {isEmpty ? (
@@ -548,6 +525,8 @@ export function SankeyView(props: SankeyViewProps) {
                         (props.selectedId === n.id ? ' is-selected' : '')
                       }
                       data-node={n.id}
+                      data-revealed={revealed.has(n.id) && data === props.data ? 'true' : undefined}
+                      data-selected={props.selectedId === n.id ? 'true' : undefined}
                       tabIndex={0}
                       role="button"
                       aria-disabled={openable ? undefined : true}

@@ -6,7 +6,7 @@ import {
   timelineRequest,
   type TimelineInitResult,
   type TimelineTilesResult,
-} from '../../../../src/extension/workers/timeline-requests';
+} from '../../../../src/service/timeline-requests';
 import { layoutLanes, visibleRange } from './lane-layout';
 import { RecordingContext } from './recording-context';
 import { columnsToPixels, drawFrame, fitText, legendEntries, textColourOn, tileRuns } from './tile-render';

@@ -8,23 +8,28 @@
  */
 import { useCallback, useRef, useState } from 'react';
 import { useEffect } from 'react';
-import type {
-  TimelineEventDetailsMessage,
-  TimelineHighlightMessage,
-  TimelineInitMessage,
-  TimelineLaneRow,
-  TimelineLaneSort,
-  TimelineSimulateMessage,
-  TimelineTilesMessage,
-  TimelineWindow,
-  TimelineWindowStatsMessage,
+import {
+  TIMELINE_HOST_TO_VIEW_TYPES,
+  type TimelineEventDetailsMessage,
+  type TimelineHighlightMessage,
+  type TimelineHostToView,
+  type TimelineInitMessage,
+  type TimelineLaneRow,
+  type TimelineLaneSort,
+  type TimelineTilesMessage,
+  type TimelineViewToHost,
+  type TimelineWindow,
+  type TimelineWindowStatsMessage,
 } from '../../../../src/shared/timeline-protocol';
+import { assertNever } from '../../../../src/shared/webview-protocol';
 import { ErrorPanel } from '../../components/error-panel';
 import { StatusMessage } from '../../components/status-message';
 import { postMessage, useHostMessages } from '../../vscode-api';
-import type { FrameCounts } from './tile-render';
 import { TimelineView, type TileRequest } from './timeline-view';
 import './timeline.css';
+
+/** Sends a message of the timeline view's protocol to the host. */
+const post = (m: TimelineViewToHost) => postMessage(m);
 
 export function TimelineApp() {
   const [init, setInit] = useState<TimelineInitMessage | null>(null);
@@ -35,13 +40,12 @@ export function TimelineApp() {
   const [highlight, setHighlight] = useState<TimelineHighlightMessage | null>(null);
   const [overlayWindow, setOverlayWindow] = useState<TimelineWindow | null>(null);
   const [unavailable, setUnavailable] = useState<string | null>(null);
-  const [simulate, setSimulate] = useState<(TimelineSimulateMessage & { seq: number }) | null>(null);
   /** Bumped per trace: the view starts afresh (whole run, no selection) for each one. */
   const [traceSeq, setTraceSeq] = useState(0);
   const lastTiles = useRef(0);
   const lastHover = useRef(0);
 
-  useHostMessages(m => {
+  useHostMessages<TimelineHostToView>(TIMELINE_HOST_TO_VIEW_TYPES, m => {
     switch (m.type) {
       case 'timeline/init':
         setInit(m);
@@ -74,24 +78,22 @@ export function TimelineApp() {
         setOverlayWindow(m.window);
         break;
       case 'timeline/unavailable':
+      case 'error':
         setUnavailable(m.message);
         break;
-      case 'timeline/simulate':
-        setSimulate(s => ({ ...m, seq: (s?.seq ?? 0) + 1 }));
-        break;
       default:
-        break;
+        assertNever(m, 'message from the host');
     }
   });
-  useEffect(() => postMessage({ type: 'ready', view: 'timeline' }), []);
+  useEffect(() => post({ type: 'ready', view: 'timeline' }), []);
 
   const requestTiles = useCallback((req: TileRequest) => {
     const requestId = ++lastTiles.current;
-    postMessage({ type: 'timeline/requestTiles', requestId, ...req });
+    post({ type: 'timeline/requestTiles', requestId, ...req });
   }, []);
   const requestHover = useCallback((track: number, time: number, depth: number | undefined) => {
     const requestId = ++lastHover.current;
-    postMessage({ type: 'timeline/hover', requestId, track, time, depth });
+    post({ type: 'timeline/hover', requestId, track, time, depth });
   }, []);
   const clearHover = useCallback(() => {
     lastHover.current++;
@@ -99,36 +101,19 @@ export function TimelineApp() {
   }, []);
   const lanesChanged = useCallback(
     (filter: string, sort: TimelineLaneSort, collapsed: string[]) =>
-      postMessage({ type: 'timeline/lanes', filter, sort, collapsed }),
+      post({ type: 'timeline/lanes', filter, sort, collapsed }),
     [],
   );
   const selectWindow = useCallback((window: TimelineWindow, tracks: number[] | null) => {
     setStats(null);
-    postMessage({ type: 'timeline/selectWindow', window, tracks });
+    post({ type: 'timeline/selectWindow', window, tracks });
   }, []);
   const useWindowForOverlays = useCallback(
     (window: TimelineWindow | null, tracks: number[] | null) =>
-      postMessage({ type: 'timeline/useWindowForOverlays', window, tracks }),
+      post({ type: 'timeline/useWindowForOverlays', window, tracks }),
     [],
   );
-  const openSource = useCallback((row: number) => postMessage({ type: 'timeline/openSource', row }), []);
-  const rendered = useCallback(
-    (c: FrameCounts, requestId: number, window: TimelineWindow) =>
-      postMessage({
-        type: 'timeline/rendered',
-        requestId,
-        lanes: c.lanes,
-        laneLabels: c.laneLabels,
-        groups: c.groups,
-        rects: c.rects,
-        events: c.events,
-        flows: c.flows,
-        copies: c.copies,
-        window,
-      }),
-    [],
-  );
-
+  const openSource = useCallback((row: number) => post({ type: 'timeline/openSource', row }), []);
   if (unavailable)
     return (
       <div className="view-error">
@@ -146,7 +131,6 @@ export function TimelineApp() {
       stats={stats}
       highlight={highlight}
       overlayWindow={overlayWindow}
-      simulate={simulate}
       requestTiles={requestTiles}
       requestHover={requestHover}
       clearHover={clearHover}
@@ -154,7 +138,6 @@ export function TimelineApp() {
       selectWindow={selectWindow}
       useWindowForOverlays={useWindowForOverlays}
       openSource={openSource}
-      rendered={rendered}
     />
   );
 }

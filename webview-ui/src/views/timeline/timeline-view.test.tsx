@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { syntheticTraceProfile } from '../../../../src/analysis/timeline/testing/synthetic-trace';
-import { timelineRequest, type TimelineInitResult } from '../../../../src/extension/workers/timeline-requests';
+import { timelineRequest, type TimelineInitResult } from '../../../../src/service/timeline-requests';
 import type { TimelineInitMessage, TimelineWindowStatsMessage } from '../../../../src/shared/timeline-protocol';
 import { TimelineView, type TimelineViewProps } from './timeline-view';
 import { WindowStatsPanel } from './window-stats-panel';
@@ -34,7 +34,6 @@ const props: TimelineViewProps = {
   selectWindow: noop,
   useWindowForOverlays: noop,
   openSource: noop,
-  rendered: noop,
   size: { width: 1200, height: 500 },
 };
 const count = (html: string, re: RegExp) => html.match(new RegExp(re.source, 'g'))?.length ?? 0;

@@ -23,7 +23,6 @@ import type {
   TimelineLaneRow,
   TimelineLaneSort,
   TimelineTileRequestMessage,
-  TimelineSimulateMessage,
   TimelineTilesMessage,
   TimelineWindow,
   TimelineWindowStatsMessage,
@@ -61,8 +60,6 @@ export interface TimelineViewProps {
   stats: TimelineWindowStatsMessage | null;
   highlight: TimelineHighlightMessage | null;
   overlayWindow: TimelineWindow | null;
-  /** Automation: a window to select or zoom to, or a point to hover and click (set by the host in tests). */
-  simulate?: (TimelineSimulateMessage & { seq: number }) | null;
   requestTiles(req: TileRequest): void;
   requestHover(track: number, time: number, depth: number | undefined): void;
   clearHover(): void;
@@ -70,7 +67,6 @@ export interface TimelineViewProps {
   selectWindow(window: TimelineWindow, tracks: number[] | null): void;
   useWindowForOverlays(window: TimelineWindow | null, tracks: number[] | null): void;
   openSource(row: number): void;
-  rendered(counts: FrameCounts, requestId: number, window: TimelineWindow): void;
   /** Fixed plot size (server rendering in tests); measured otherwise. */
   size?: { width: number; height: number };
 }
@@ -202,32 +198,9 @@ export function TimelineView(props: TimelineViewProps) {
     return () => clearTimeout(timer);
   }, [filter, sort, collapsed, lanesChanged]);
 
-  // Automation from the host (tests): select or zoom exactly like a drag or double-click would.
   const { selectWindow } = props;
-  const pendingClick = useRef(false);
-  useEffect(() => {
-    const s = props.simulate;
-    if (!s) return;
-    if (s.action === 'click') {
-      pendingClick.current = true;
-      props.requestHover(s.track, s.time, undefined);
-    } else if (s.action === 'zoom') setView(clampWindow(s.window, range));
-    else {
-      setSelection({ window: s.window, tracks: null });
-      selectWindow(s.window, null);
-    }
-  }, [props.simulate]);
-  // A simulated click lands once the hover under it has been answered, as a real one would.
-  const { openSource } = props;
-  useEffect(() => {
-    if (!pendingClick.current || !details) return;
-    pendingClick.current = false;
-    if (details.source) openSource(details.row);
-  }, [details, openSource]);
 
   // Paint (device-pixel sharp) whenever anything on the canvas changes.
-  const reported = useRef('');
-  const { rendered } = props;
   useLayoutEffect(() => {
     const canvas = canvasRef.current;
     const ctx = canvas?.getContext('2d');
@@ -255,12 +228,8 @@ export function TimelineView(props: TimelineViewProps) {
           ? selectionToWindow(drag.x0, drag.x1, view, plotWidth, range, 0)
           : (selection?.window ?? null),
     });
-    // Report once per new frame or lane list (not per hover), with what is on screen.
-    const key = `${frame?.requestId ?? -1}|${rows.length}|${layout.height}`;
-    if (frame && key !== reported.current) {
-      reported.current = key;
-      rendered(counts, frame.requestId, frame.tiles.window);
-    }
+    // What is on screen, for the extension's tests and the screenshot scripts (the canvas has no DOM to read).
+    if (frame) stateDrawn(canvas, counts, frame.requestId, frame.tiles.window, view, depth);
   }, [
     plotWidth,
     plotHeight,
@@ -275,8 +244,8 @@ export function TimelineView(props: TimelineViewProps) {
     selection,
     drag,
     rows,
-    rendered,
     range,
+    depth,
   ]);
 
   const zoom = useCallback(
@@ -316,7 +285,11 @@ export function TimelineView(props: TimelineViewProps) {
   const onPointerDown = (e: ReactPointerEvent) => {
     if (e.button !== 0) return;
     const { x } = plotPoint(e);
-    (e.target as Element).setPointerCapture?.(e.pointerId);
+    try {
+      (e.target as Element).setPointerCapture?.(e.pointerId);
+    } catch {
+      // The pointer is already gone (released before the handler ran): the drag works without capture.
+    }
     setDrag(e.shiftKey ? { mode: 'select', x0: x, x1: x } : { mode: 'pan', x, window: view });
   };
   const dragMoved = useRef(false);
@@ -735,4 +708,32 @@ export function directionLabel(d: string): string {
       } as Record<string, string>
     )[d] ?? d
   );
+}
+
+/** Writes what a frame drew onto the canvas element as `data-*` facts. */
+function stateDrawn(
+  canvas: HTMLCanvasElement,
+  c: FrameCounts,
+  requestId: number,
+  frameWindow: TimelineWindow,
+  view: TimelineWindow,
+  depth: number,
+): void {
+  const d = canvas.dataset;
+  // The call depth the lanes show (what a hover looks up first).
+  d.depth = String(depth);
+  d.requestId = String(requestId);
+  d.lanes = String(c.lanes);
+  d.laneLabels = c.laneLabels.join('\n');
+  d.groups = String(c.groups);
+  d.rects = String(c.rects);
+  d.events = String(c.events);
+  d.flows = String(c.flows);
+  d.copies = String(c.copies);
+  d.highlighted = String(c.highlighted);
+  // The frame's window (what the tiles are of) and the view's (where the pointer maps to time).
+  d.windowStart = String(frameWindow.start);
+  d.windowEnd = String(frameWindow.end);
+  d.viewStart = String(view.start);
+  d.viewEnd = String(view.end);
 }

@@ -54,6 +54,7 @@ export function WindowStatsPanel({
             className="primary"
             onClick={onUse}
             disabled={using}
+            data-action="use-window"
             title="Re-weight the editor heat, CodeLens, side-bar views and Sankey to this window"
           >
             {using ? 'Overlays use this window' : 'Use This Window for Overlays'}
@@ -63,7 +64,7 @@ export function WindowStatsPanel({
               Use Whole Run
             </button>
           ) : null}
-          <button type="button" onClick={onZoom}>
+          <button type="button" onClick={onZoom} data-action="zoom-to-window">
             Zoom to Window
           </button>
           <button type="button" onClick={onClose} aria-label="Close window statistics">

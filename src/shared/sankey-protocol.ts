@@ -1,12 +1,8 @@
 /**
- * Messages between the extension host and the webviews, one union per direction. Both sides import
- * this file; it must stay free of `vscode` and of DOM types.
+ * Messages between the extension host and the CallFlow (Sankey) webview, one union per direction,
+ * and the level-of-detail data they carry. Types only: both sides import this file.
  */
-import type { EnsembleHostToView, EnsembleViewToHost } from './ensemble-protocol';
-import type { TimelineHostToView, TimelineViewToHost } from './timeline-protocol';
-
-/** The views the single webview bundle can render, chosen by `data-view` on its root element. */
-export type ViewName = 'sankey' | 'timeline' | 'ensemble';
+import type { CommonViewToHost, ErrorMessage } from './webview-protocol';
 
 /** A node of the module-level Sankey: one module (or a re-entry of it further down the call paths). */
 export interface SankeyNodeData {
@@ -96,33 +92,21 @@ export interface SankeyData {
   histogramBins?: number;
 }
 
-/** Host → webview. */
-export type ToWebview =
-  | TimelineHostToView
-  | EnsembleHostToView
+/** Host → Sankey view. */
+export type SankeyHostToView =
   /** The graph to draw; `callflow` carries the CallFlow panel's state (mode, second graph, brush, selection). */
   | { type: 'sankey'; data: SankeyData; callflow?: CallflowViewState }
   /** Per-context values of every metric for one node (the correlation view's axes), on request. */
   | { type: 'callflow/nodeMetrics'; nodeId: string; metrics: NodeMetricValues[] }
-  /** Automation: the webview sends this request as if the user had made it (extension-host tests). */
-  | { type: 'callflow/simulate'; request: CallflowRequest }
-  | { type: 'error'; message: string }
-  /** Automation: dispatch a real click on the node with this id (used by the extension-host tests). */
-  | { type: 'simulateClick'; nodeId: string }
   /** Mark these nodes (Reveal Current Line, a CodeLens click) and scroll the first into view; [] clears. */
-  | { type: 'highlight'; nodeIds: string[] };
+  | { type: 'highlight'; nodeIds: string[] }
+  | ErrorMessage;
 
-/** Webview → host. */
-export type FromWebview =
-  | TimelineViewToHost
-  | EnsembleViewToHost
-  | { type: 'ready'; view: ViewName }
-  /** Sent after each render: what is on screen, so the host (and tests) can check it. */
-  | { type: 'rendered'; view: ViewName; nodeCount: number; linkCount: number }
-  | { type: 'openSource'; file: string; line: number | null; name: string }
-  | { type: 'log'; level: 'info' | 'error'; message: string }
-  /** After a `highlight`: the node ids now marked on screen (those of the request that exist). */
-  | { type: 'highlighted'; view: ViewName; nodeIds: string[] }
+/** Sankey view → host. */
+export type SankeyViewToHost =
+  | CommonViewToHost
+  /** Open the source of one of a node's entry functions (index into its `entries`, -1 for `entry`); the host looks the location up in the data it sent. */
+  | { type: 'openSource'; nodeId: string; entry: number }
   | CallflowRequest;
 
 /** What the CallFlow panel shows: one graph, brushed ranks over the rest, or two runs side by side. */
@@ -164,3 +148,11 @@ export type CallflowRequest =
   | { type: 'callflow/brush'; contexts: number[] | null }
   | { type: 'callflow/mode'; mode: CallflowMode }
   | { type: 'callflow/requestNodeMetrics'; nodeId: string };
+
+/** Every message type the host sends the Sankey view: the view accepts only these (a record, so a new type must be listed). */
+export const SANKEY_HOST_TO_VIEW_TYPES: Readonly<Record<SankeyHostToView['type'], true>> = {
+  sankey: true,
+  'callflow/nodeMetrics': true,
+  highlight: true,
+  error: true,
+};
