@@ -18,10 +18,15 @@ import { pathToFileURL } from 'node:url';
 import { loadEnsemble } from '../src/analysis/ensemble';
 import { EnsembleProfile } from '../src/analysis/ensemble/ensemble-profile';
 import { writeSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthetic-ensemble';
-import { EnsembleSession } from '../src/extension/webviews/ensemble-session';
-import type { EnsembleRenderedMessage, EnsembleRequest, LinkedViewName } from '../src/shared/ensemble-protocol';
-import type { FromWebview, ToWebview } from '../src/shared/protocol';
-import { webviewPage } from './webview-page';
+import { EnsembleSession } from '../src/service/ensemble-session';
+import type {
+  EnsembleHostToView,
+  EnsembleRequest,
+  EnsembleViewToHost,
+  LinkedViewName,
+} from '../src/shared/ensemble-protocol';
+import { ensembleDrawn, type EnsembleDrawn } from '../src/shared/test-facts';
+import { pageQuery, webviewPage } from './webview-page';
 
 const root = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -30,53 +35,38 @@ const themes = opt('theme', 'dark').split(',');
 const outDir = resolve(root, opt('out', 'dist/screenshots'));
 const shared = resolve(root, '..', 'shared', 'data');
 
-/** The panel's message handling over a session (EnsemblePanel without VS Code). */
-function host(session: EnsembleSession, send: (m: ToWebview) => Promise<void>, log: string[]) {
-  const sendAll = async (graph: boolean) => {
-    const c = session.computed!;
-    if (graph)
-      await send({ type: 'ensemble/graph', data: c.data, state: session.state.view, projection: c.projection });
-    await send({ type: 'ensemble/detail', detail: c.detail, state: session.state.view });
-  };
-  return async (m: FromWebview) => {
-    if (m.type === 'ready') {
-      session.compute('graph');
-      return sendAll(true);
+/** The panel's message handling over a session (EnsemblePanel without VS Code, the service in this process). */
+function host(session: EnsembleSession, send: (m: EnsembleHostToView) => Promise<void>, log: string[]) {
+  const answer = async (request: EnsembleRequest | null) => {
+    const r = session.respond(request, request === null);
+    if (r.error) {
+      log.push(`request refused: ${r.error}`);
+      return;
     }
+    if (r.graph)
+      await send({ type: 'ensemble/graph', data: r.graph.data, state: r.state, projection: r.graph.projection });
+    await send({ type: 'ensemble/detail', detail: r.detail, state: r.state });
+  };
+  return async (m: EnsembleViewToHost | { type: 'test/result' }) => {
+    if (m.type === 'ready') return answer(null);
     if (m.type === 'log') {
       log.push(`${m.level}: ${m.message}`);
       return;
     }
-    if (m.type === 'ensemble/rendered' || !m.type.startsWith('ensemble/')) return;
-    const applied = session.apply(m as EnsembleRequest);
-    if ('error' in applied) {
-      log.push(`request refused: ${applied.error}`);
-      return;
-    }
-    if (applied.scope !== 'state') session.compute(applied.scope);
-    return sendAll(applied.scope === 'graph');
+    if (m.type === 'test/result' || m.type === 'openSource') return;
+    return answer(m);
   };
 }
 
-async function lastRender(
-  page: Page,
-  after: number,
-  what: string,
-  ok: (r: EnsembleRenderedMessage) => boolean,
-): Promise<EnsembleRenderedMessage> {
+/** Polls what the page drew until `ok` accepts it. */
+async function drawnUntil(page: Page, what: string, ok: (r: EnsembleDrawn) => boolean): Promise<EnsembleDrawn> {
+  const query = pageQuery(page);
   const t0 = Date.now();
   for (;;) {
-    const found = (await page.evaluate(
-      n =>
-        (globalThis as unknown as { __messages: { type: string }[] }).__messages
-          .slice(n)
-          .filter(m => m.type === 'ensemble/rendered'),
-      after,
-    )) as unknown as EnsembleRenderedMessage[];
-    const r = found[found.length - 1];
-    if (r && ok(r)) return r;
+    const r = await ensembleDrawn(query);
+    if (ok(r)) return r;
     if (Date.now() - t0 > 20000)
-      throw new Error(`${what}: not drawn within 20 s (last counts ${JSON.stringify(r?.counts)})`);
+      throw new Error(`${what}: not drawn within 20 s (last counts ${JSON.stringify(r.counts)})`);
     await page.waitForTimeout(50);
   }
 }
@@ -142,29 +132,32 @@ async function main(): Promise<void> {
           if (m.type() === 'error') log.push(`console: ${m.text()}`);
         });
         page.on('pageerror', e => log.push(`page error: ${e.message}`));
-        const send = (m: ToWebview) =>
+        const send = (m: EnsembleHostToView) =>
           page.evaluate(x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x), m as never);
         const answer = host(session, send, log);
         await page.exposeFunction('__toHost', (json: string) => answer(JSON.parse(json)));
         const file = join(tmp, `${input.name}-${theme}.html`);
         writeFileSync(file, webviewPage(root, theme, 'ensemble'));
         await page.goto(pathToFileURL(file).href);
-        const count = () => page.evaluate(() => (globalThis as unknown as { __messages: unknown[] }).__messages.length);
         const shot = async (state: string) => {
           await page.waitForTimeout(250);
           await page.screenshot({ path: join(outDir, `ensemble-${input.name}-${theme}-${state}.png`) });
         };
-        const act = async (what: string, m: ToWebview, ok: (r: EnsembleRenderedMessage) => boolean) => {
-          const n = await count();
-          await send(m);
-          return lastRender(page, n, `${input.name} ${what}`, ok).catch(e => {
+        /** A request as the page sends it (the script plays the host), then what must be drawn. */
+        const act = async (what: string, action: () => Promise<unknown>, ok: (r: EnsembleDrawn) => boolean) => {
+          await action();
+          return drawnUntil(page, `${input.name} ${what}`, ok).catch(e => {
             failures.push(String(e));
             return undefined;
           });
         };
-        const simulate = (request: EnsembleRequest): ToWebview => ({ type: 'ensemble/simulate', request });
-        const panes = (p: [LinkedViewName, LinkedViewName]): ToWebview => ({ type: 'ensemble/panes', panes: p });
-        const first = await lastRender(page, 0, input.name, r => (r.counts['sankeyNodes'] ?? 0) > 0).catch(
+        const request = (r: EnsembleRequest) => () => answer(r);
+        /** The user's choice of two linked views (the panes' tabs). */
+        const panes = (p: [LinkedViewName, LinkedViewName]) => async () => {
+          for (const [i, view] of p.entries())
+            await page.locator(`[data-pane="${i}"][data-linked-view="${view}"]`).click();
+        };
+        const first = await drawnUntil(page, input.name, r => (r.counts['sankeyNodes'] ?? 0) > 0).catch(
           async (e: unknown) => {
             await shot('failed');
             throw new Error(`${String(e)}\n${log.join('\n')}`);
@@ -176,7 +169,7 @@ async function main(): Promise<void> {
         );
         await act(
           'select',
-          simulate({ type: 'ensemble/select', nodeId: top.id }),
+          request({ type: 'ensemble/select', nodeId: top.id }),
           r => r.selected === top.id && (r.counts['icicle'] ?? 0) > 0 && (r.counts['boxes'] ?? 0) > 0,
         );
         await shot('summary');
@@ -195,13 +188,13 @@ async function main(): Promise<void> {
           failures.push(`${input.name}: Reset zoom left a transform`);
         await act(
           'text guides',
-          simulate({ type: 'ensemble/options', options: { textGuides: true } }),
+          request({ type: 'ensemble/options', options: { textGuides: true } }),
           r => (r.counts['textGuides'] ?? 0) > 0,
         );
         await shot('guides');
         await act(
           'target',
-          simulate({ type: 'ensemble/mode', mode: 'target' }),
+          request({ type: 'ensemble/mode', mode: 'target' }),
           r => r.mode === 'target' && (r.counts['targetLines'] ?? 0) > 0,
         );
         await shot('target');
@@ -211,7 +204,7 @@ async function main(): Promise<void> {
           r => (r.counts['correlation'] ?? 0) > 0 && (r.counts['distribution'] ?? 0) > 0,
         );
         await shot('target-correlation');
-        await act('diff', simulate({ type: 'ensemble/mode', mode: 'diff' }), r => r.mode === 'diff');
+        await act('diff', request({ type: 'ensemble/mode', mode: 'diff' }), r => r.mode === 'diff');
         await act('projection', panes(['projection', 'boxes']), r => 'projection' in r.counts);
         await shot('diff-projection');
         if (log.length) failures.push(...log.map(l => `${input.name} ${theme}: ${l}`));

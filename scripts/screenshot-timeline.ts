@@ -18,14 +18,15 @@ import { pathToFileURL } from 'node:url';
 import { readProfile } from '../src/analysis/formats';
 import type { Profile } from '../src/analysis/model/profile';
 import { syntheticTraceProfile } from '../src/analysis/timeline/testing/synthetic-trace';
-import type { FromWebview, ToWebview } from '../src/shared/protocol';
-import { encode, webviewPage } from './webview-page';
+import { timelineDrawn, type TimelineDrawn } from '../src/shared/test-facts';
+import type { TimelineHostToView, TimelineViewToHost, TimelineWindow } from '../src/shared/timeline-protocol';
+import { encode, pageQuery, webviewPage } from './webview-page';
 import {
   timelineRequest,
   type TimelineInitResult,
   type TimelineResults,
   type TimelineTilesResult,
-} from '../src/extension/workers/timeline-requests';
+} from '../src/service/timeline-requests';
 
 const root = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -34,8 +35,8 @@ const themes = opt('theme', 'dark').split(',');
 const outDir = resolve(root, opt('out', 'dist/screenshots'));
 const shared = resolve(root, '..', 'shared', 'data');
 
-function host(profile: Profile, title: string, send: (m: ToWebview) => Promise<void>, log: string[]) {
-  return async (m: FromWebview) => {
+function host(profile: Profile, title: string, send: (m: TimelineHostToView) => Promise<void>, log: string[]) {
+  return async (m: TimelineViewToHost | { type: 'test/result' }) => {
     switch (m.type) {
       case 'ready': {
         const r = timelineRequest(profile, { kind: 'init', minimapWidth: 1024 }).result as TimelineInitResult;
@@ -92,24 +93,29 @@ function host(profile: Profile, title: string, send: (m: ToWebview) => Promise<v
   };
 }
 
-async function rendered(
-  page: Page,
-  after: number,
-  what: string,
-): Promise<{ lanes: number; rects: number; events: number; flows: number; copies: number }> {
+/** Polls the timeline's last frame until it is one after `after` (a request id) and `ok` accepts it. */
+async function drawnAfter(page: Page, after: number, what: string, ok: (r: TimelineDrawn) => boolean = () => true) {
+  const query = pageQuery(page);
   const t0 = Date.now();
   for (;;) {
-    const found = await page.evaluate(
-      n =>
-        (globalThis as unknown as { __messages: { type: string }[] }).__messages
-          .slice(n)
-          .filter(m => m.type === 'timeline/rendered'),
-      after,
-    );
-    if (found.length) return found[found.length - 1] as never;
-    if (Date.now() - t0 > 20000) throw new Error(`${what}: no rendered frame within 20 s`);
+    const r = await timelineDrawn(query);
+    if (r && r.requestId > after && ok(r)) return r;
+    if (Date.now() - t0 > 20000) throw new Error(`${what}: no drawn frame within 20 s`);
     await page.waitForTimeout(50);
   }
+}
+
+/** Shift-drag over the canvas from time `w.start` to `w.end` of the view on screen, as a user selects a window. */
+async function selectByDrag(page: Page, frame: TimelineDrawn, w: TimelineWindow): Promise<void> {
+  const x = (t: number) =>
+    frame.box.x + ((t - frame.view.start) / (frame.view.end - frame.view.start)) * frame.box.width;
+  const y = frame.box.y + Math.min(40, frame.box.height / 2);
+  await page.keyboard.down('Shift');
+  await page.mouse.move(x(w.start), y);
+  await page.mouse.down();
+  await page.mouse.move(x(w.end), y, { steps: 4 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
 }
 
 async function main(): Promise<void> {
@@ -172,7 +178,7 @@ async function main(): Promise<void> {
         const file = join(tmp, `${input.name}-${theme}.html`);
         writeFileSync(file, webviewPage(root, theme, 'timeline'));
         await page.goto(pathToFileURL(file).href);
-        const r = await rendered(page, 0, input.name);
+        const r = await drawnAfter(page, -1, input.name);
         console.log(
           `${input.name} ${theme}: ${r.lanes} lanes, ${r.rects} tile runs, ${r.events} events, ${r.flows} flows, ${r.copies} copies`,
         );
@@ -183,13 +189,10 @@ async function main(): Promise<void> {
         const [lo, hi] = profile.trace!.timeRange;
         const mid = (lo + hi) / 2,
           span = (hi - lo) / 40;
-        let n = await page.evaluate(() => (globalThis as unknown as { __messages: unknown[] }).__messages.length);
-        await page.evaluate(x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x), {
-          type: 'timeline/simulate',
-          action: 'zoom',
-          window: { start: mid - span, end: mid + span },
-        });
-        await rendered(page, n, `${input.name} zoom`);
+        // The user's way: select the window by shift-drag, then Zoom to Window.
+        await selectByDrag(page, r, { start: mid - span, end: mid + span });
+        await page.locator('button', { hasText: 'Zoom to Window' }).click();
+        await drawnAfter(page, r.requestId, `${input.name} zoom`, f => f.window.end - f.window.start < (hi - lo) / 4);
         await page.waitForTimeout(200);
         const box = (await page.locator('.timeline-canvas').boundingBox())!;
         // Hover the lane drawn fullest near the middle (the first one with detail or tiles there).
@@ -198,13 +201,10 @@ async function main(): Promise<void> {
         if (lane) await page.mouse.move(box.x + box.width * 0.45, lane.y + lane.height / 2);
         await page.waitForTimeout(300);
         await page.screenshot({ path: join(outDir, `timeline-${input.name}-${theme}-zoom.png`) });
-        n = await page.evaluate(() => (globalThis as unknown as { __messages: unknown[] }).__messages.length);
+        await page.keyboard.press('Escape');
+        const zoomedFrame = (await timelineDrawn(pageQuery(page)))!;
+        await selectByDrag(page, zoomedFrame, { start: mid - span / 2, end: mid + span / 2 });
         await page.mouse.move(box.x + 5, box.y + box.height + 60);
-        await page.evaluate(x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x), {
-          type: 'timeline/simulate',
-          action: 'select',
-          window: { start: mid - span / 2, end: mid + span / 2 },
-        });
         await page
           .waitForSelector('.timeline-stats-functions', { timeout: 10000 })
           .catch(() => failures.push(`${input.name}: no window statistics`));

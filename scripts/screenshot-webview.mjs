@@ -1,7 +1,7 @@
 // Renders the webview bundle in headless Chromium the way VS Code hosts it (same CSP, a fake
 // `acquireVsCodeApi`, the theme's CSS variables on <html>) and saves screenshots of the Sankey view
 // in dark, light and high-contrast themes. It also drives the view like a host would and fails when
-// something is off: the `rendered` counts, hover tooltip, click and keyboard `openSource`, new data,
+// something is off: the drawn counts (`data-*` facts), hover tooltip, click and keyboard `openSource`, new data,
 // resizing, the empty graph, the error panel, overlapping labels, console errors or CSP violations.
 //
 //   node scripts/screenshot-webview.mjs [--theme=dark|light|hc|all] [--no-build] [--out=dist/screenshots]
@@ -120,6 +120,30 @@ async function waitForMessage(page, predicate, what, timeout = 5000) {
     await page.waitForTimeout(25);
   }
 }
+/** What the Sankey drew, from its `data-*` facts (src/shared/test-facts.ts reads the same), or null while loading. */
+const drawnFacts = page =>
+  page.evaluate(() => {
+    const chart = document.querySelector('.sankey-chart[data-nodes]');
+    return chart
+      ? {
+          nodeCount: Number(chart.dataset.nodes),
+          linkCount: Number(chart.dataset.links),
+          width: Number(chart.querySelector('svg')?.getAttribute('width') ?? 0),
+        }
+      : null;
+  });
+async function waitForDrawn(page, predicate, what, timeout = 5000) {
+  const t0 = Date.now();
+  for (;;) {
+    const d = await drawnFacts(page);
+    if (d && predicate(d)) return d;
+    if (Date.now() - t0 > timeout) {
+      check(false, `${what} (timed out; drawn ${JSON.stringify(d)})`);
+      return null;
+    }
+    await page.waitForTimeout(25);
+  }
+}
 async function clearMessages(page) {
   await page.evaluate(() => {
     window.__messages.length = 0;
@@ -170,10 +194,10 @@ async function shoot(browser, theme, dir) {
 
   const ready = await waitForMessage(page, m => m.type === 'ready', 'ready is posted');
   check(ready?.view === 'sankey', 'ready names the sankey view');
-  const rendered = await waitForMessage(page, m => m.type === 'rendered', 'rendered is posted');
+  const rendered = await waitForDrawn(page, () => true, 'the graph is drawn');
   check(
-    rendered?.view === 'sankey' && rendered.nodeCount === nodeCount && rendered.linkCount === linkCount,
-    `rendered counts ${rendered?.nodeCount}/${rendered?.linkCount} = ${nodeCount}/${linkCount}`,
+    rendered?.nodeCount === nodeCount && rendered.linkCount === linkCount,
+    `drawn counts ${rendered?.nodeCount}/${rendered?.linkCount} = ${nodeCount}/${linkCount}`,
   );
   check((await page.locator('.sankey-node-rect').count()) === nodeCount, 'one rect per node in the DOM');
   check((await page.locator('path.sankey-link').count()) === linkCount, 'one path per link in the DOM');
@@ -258,7 +282,7 @@ async function shoot(browser, theme, dir) {
     await page.screenshot({ path: join(outDir, `sankey-${theme}-focus.png`) });
     await page.keyboard.press('Enter');
     const key = await waitForMessage(page, m => m.type === 'openSource', 'Enter posts openSource');
-    check(key?.file === 'src/stencil/stencil.c' && key.line === 88, 'Enter opens the focused node');
+    check(key?.nodeId === next && key.entry === -1, "Enter opens the focused node's entry (by reference)");
     await page.keyboard.press('Escape');
 
     // New data (another metric) re-renders and reports again.
@@ -275,7 +299,7 @@ async function shoot(browser, theme, dir) {
         .map(l => ({ ...l, value: l.value * 4.1e6 })),
     };
     await page.evaluate(d => window.__host({ type: 'sankey', data: d }), misses);
-    const again = await waitForMessage(page, m => m.type === 'rendered', 'rendered after new data');
+    const again = await waitForDrawn(page, d => d.nodeCount === misses.nodes.length, 'drawn after new data');
     check(
       again?.nodeCount === misses.nodes.length && again.linkCount === misses.links.length,
       `new data: rendered ${again?.nodeCount}/${again?.linkCount}`,
@@ -309,14 +333,9 @@ async function shoot(browser, theme, dir) {
 
     // Back to the fixture, then resize: responsive re-layout and a new rendered message.
     await page.evaluate(d => window.__host({ type: 'sankey', data: d }), fixture);
-    await waitForMessage(
-      page,
-      m => m.type === 'rendered' && m.linkCount === linkCount,
-      'rendered after restoring data',
-    );
-    await clearMessages(page);
+    const restored = await waitForDrawn(page, d => d.linkCount === linkCount, 'drawn after restoring data');
     await page.setViewportSize({ width: 720, height: 480 });
-    const resized = await waitForMessage(page, m => m.type === 'rendered', 'rendered after resize');
+    const resized = await waitForDrawn(page, d => d.width !== restored?.width, 'drawn again after resize');
     check(resized?.nodeCount === nodeCount, 'resize re-renders all nodes');
     const narrowOverlaps = await labelProblems(page);
     check(
@@ -335,17 +354,13 @@ async function shoot(browser, theme, dir) {
       total: 0,
     });
     // (A render report of the resize above may still arrive first: wait for the empty one.)
-    const none = await waitForMessage(
-      page,
-      m => m.type === 'rendered' && m.nodeCount === 0,
-      'rendered for an empty graph',
-    );
+    const none = await waitForDrawn(page, d => d.nodeCount === 0, 'drawn for an empty graph');
     check(none?.nodeCount === 0 && none.linkCount === 0, 'empty graph renders 0/0');
     await page.screenshot({ path: join(outDir, `sankey-${theme}-empty.png`) });
 
     // Error panel: a banner above the last graph, dismissible.
     await page.evaluate(d => window.__host({ type: 'sankey', data: d }), fixture);
-    await waitForMessage(page, m => m.type === 'rendered' && m.nodeCount === nodeCount, 'rendered before the error');
+    await waitForDrawn(page, d => d.nodeCount === nodeCount, 'drawn before the error');
     await page.evaluate(() =>
       window.__host({ type: 'error', message: 'Metric "PAPI_TOT_CYC" is not in this profile (heat2d-64.cali.json).' }),
     );
@@ -397,7 +412,7 @@ async function callflowShots(browser, theme, dir) {
     page.on('pageerror', e => problems.push(`page error: ${e.message}`));
     await page.goto(pathToFileURL(file).href);
     await page.waitForSelector('.sankey-node-rect');
-    await waitForMessage(page, m => m.type === 'rendered', `${name}: rendered`);
+    await waitForDrawn(page, () => true, `${name}: drawn`);
     const withHist = f.data.nodes.filter(n => n.histogram?.inclusive.counts.some(c => c > 0)).length;
     check(
       (await page.locator('.sankey-mini-hist').count()) === withHist,

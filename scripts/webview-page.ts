@@ -3,10 +3,15 @@
  * CSP as webview-html.ts, a theme's --vscode-* variables, and a fake `acquireVsCodeApi` whose
  * messages reach the script through `window.__toHost` (and are kept in `window.__messages`), while
  * `window.__fromHost(m)` delivers a host message (typed arrays tagged by `encode` are revived).
+ * The page runs the test agent, so the scripts read what the views drew with the same facts the
+ * extension-host tests read (src/shared/test-facts.ts).
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ViewName } from '../src/shared/protocol';
+import type { Page } from 'playwright-core';
+import type { QueryPage } from '../src/shared/test-facts';
+import type { ElementFacts, TestAgentResult } from '../src/shared/test-protocol';
+import type { ViewName } from '../src/shared/webview-protocol';
 import { THEMES } from './webview-themes.mjs';
 
 export function webviewPage(root: string, theme: string, view: ViewName): string {
@@ -25,7 +30,7 @@ export function webviewPage(root: string, theme: string, view: ViewName): string
   const csp = `default-src 'none'; img-src file: data:; style-src file: 'unsafe-inline'; font-src file:; script-src 'nonce-${nonce}';`;
   return `<!DOCTYPE html><html lang="en" style="${style}"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${csp}">
 <link rel="stylesheet" href="${url('dist/webview.css')}"><script nonce="${nonce}">${fake}</script></head>
-<body class="${t.bodyClass}" data-vscode-theme-kind="${t.bodyClass}"><div id="root" data-view="${view}"></div><script nonce="${nonce}" src="${url('dist/webview.js')}"></script></body></html>`;
+<body class="${t.bodyClass}" data-vscode-theme-kind="${t.bodyClass}"><div id="root" data-view="${view}" data-test-agent="on"></div><script nonce="${nonce}" src="${url('dist/webview.js')}"></script></body></html>`;
 }
 
 /** Typed arrays as tagged plain arrays (page.evaluate's argument is JSON-like), revived in the page. */
@@ -34,4 +39,27 @@ export function encode(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(encode);
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, encode(x)]));
   return v;
+}
+
+/** The page's test agent as a query function: the views' `data-*` facts, as the extension's tests read them. */
+export function pageQuery(page: Page): QueryPage {
+  let id = 1_000_000;
+  return async (selector: string): Promise<ElementFacts[]> => {
+    const request = { type: 'test/query', id: id++, selector };
+    await page.evaluate(m => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(m), request);
+    for (;;) {
+      const answer = (await page.evaluate(
+        n =>
+          (globalThis as unknown as { __messages: { type: string; id?: number }[] }).__messages.find(
+            m => m.type === 'test/result' && m.id === n,
+          ),
+        request.id,
+      )) as TestAgentResult | undefined;
+      if (answer) {
+        if ('error' in answer) throw new Error(`test agent: ${answer.error}`);
+        return answer.elements;
+      }
+      await page.waitForTimeout(10);
+    }
+  };
 }

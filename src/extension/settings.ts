@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { parseModuleRules, type ModuleRule } from '../analysis/graph/module-map';
+import type { ReadLimits } from '../service/read-limits';
 
 /** Setting keys, checked against package.json by the integration tests. */
 export const Setting = {
@@ -12,6 +13,10 @@ export const Setting = {
   hotPathThreshold: 'hotPath.threshold',
   dataMovementAnnotations: 'dataMovement.annotations',
   moduleMap: 'moduleMap',
+  openOnStartup: 'openOnStartup',
+  analysisWorkers: 'analysis.workers',
+  parseTimeoutSeconds: 'analysis.parseTimeoutSeconds',
+  workerMemoryLimitMb: 'analysis.workerMemoryLimitMB',
 } as const;
 
 const config = () => vscode.workspace.getConfiguration('hpcLens');
@@ -44,4 +49,23 @@ export function moduleMap(onProblem?: (message: string) => void): ModuleRule[] {
 /** After-line text on the lines that issue copies (`⇅ H→D 96 MB · 24× · …`). */
 export function dataMovementAnnotations(): boolean {
   return config().get<boolean>(Setting.dataMovementAnnotations, true);
+}
+
+/** How the analysis service runs: home workers, the read time limit and each worker's heap limit. */
+export function analysisPoolSettings(): { workers: number; readTimeoutMs: number; memoryLimitMb: number } {
+  const c = config();
+  const int = (key: string, fallback: number, min: number, max: number) => {
+    const v = c.get<number>(key, fallback);
+    return Number.isFinite(v) ? Math.min(max, Math.max(min, Math.floor(v))) : fallback;
+  };
+  return {
+    workers: int(Setting.analysisWorkers, 2, 1, 8),
+    readTimeoutMs: int(Setting.parseTimeoutSeconds, 600, 1, 86_400) * 1000,
+    memoryLimitMb: int(Setting.workerMemoryLimitMb, 0, 0, 1 << 20),
+  };
+}
+
+/** The limits every read runs under (none are settings yet beyond the worker's own). */
+export function analysisLimits(): ReadLimits {
+  return {};
 }

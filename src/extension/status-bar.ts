@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
 import { formatValue } from '../analysis/stats/format';
 import { md } from '../analysis/stats/summary-export';
-import type { ProfileManager } from './profile-manager';
+import type { DatasetManager } from './datasets/dataset-manager';
 
 /** Shows the active dataset and metric, and every loaded dataset in the tooltip; a click picks another metric. */
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('hpcLens.status', vscode.StatusBarAlignment.Left, 10);
   private readonly sub: vscode.Disposable;
 
-  constructor(private readonly profiles: ProfileManager) {
+  constructor(private readonly profiles: DatasetManager) {
     this.item.name = 'HPC Lens';
     this.item.command = 'hpcLens.selectMetric';
     this.sub = profiles.onDidChangeDatasets(() => this.update());
@@ -25,26 +25,26 @@ export class StatusBar implements vscode.Disposable {
   }
 
   private update(): void {
-    const lp = this.profiles.active;
-    if (!lp) {
+    const ds = this.profiles.active;
+    if (!ds) {
       this.item.hide();
       return;
     }
-    const m = lp.profile.metrics[lp.metric]!;
-    const others = this.profiles.datasets.length - 1;
-    this.item.text = `$(flame) ${lp.name} · ${m.label}${others > 0 ? ` (+${others})` : ''}`;
+    const m = ds.metricDescriptor;
+    const others = this.profiles.records.length - 1;
+    this.item.text = `$(flame) ${ds.name} · ${m.label}${others > 0 ? ` (+${others})` : ''}`;
     const lines = [
-      `**HPC Lens** · ${md(lp.profile.format)}, ${lp.profile.tree.size} nodes, ${lp.profile.contextCount} contexts`,
+      `**HPC Lens** · ${md(ds.profile.format)}, ${ds.profile.tree.size} nodes, ${ds.profile.contextCount} contexts`,
       '',
-      `Total ${md(m.label)}: ${formatValue(lp.total, m.unit)}`,
+      `Total ${md(m.label)}: ${formatValue(ds.total, m.unit)}`,
       '',
       'Loaded datasets:',
       '',
-      ...this.profiles.datasets.map(d => {
-        const metric = d.loaded.profile.metrics[d.loaded.metric]!.label;
-        return d.loaded === lp
-          ? `- **${md(d.loaded.name)}** · ${md(metric)} (active)`
-          : `- ${md(d.loaded.name)} · ${md(metric)}`;
+      ...this.profiles.records.map(r => {
+        const metric = r.shown.metricDescriptor.label;
+        return r.shown === ds
+          ? `- **${md(r.shown.name)}** · ${md(metric)} (active)`
+          : `- ${md(r.shown.name)} · ${md(metric)}`;
       }),
       '',
       'Click to choose another metric; switch datasets in the Datasets view.',

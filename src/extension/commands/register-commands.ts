@@ -1,14 +1,13 @@
 import * as vscode from 'vscode';
-import { summarizeProfile, summaryToCsv, summaryToMarkdown } from '../../analysis/stats/summary-export';
+import type { AnalysisService } from '../../service/analysis-service';
 import { SideBarView } from '../views/side-bar-views';
-import type { ProfileManager } from '../profile-manager';
+import type { DatasetManager } from '../datasets/dataset-manager';
 import type { SourceNavigator } from '../source-navigator';
 import type { SankeyPanel } from '../webviews/sankey-panel';
 import type { EnsemblePanel } from '../webviews/ensemble-panel';
 import type { TimelinePanel } from '../webviews/timeline-panel';
 import { functionFrames } from '../overlays/reveal-current-line';
-import { openEnsembleCommand } from '../ensembles/ensemble-commands';
-import { isEnsemble } from '../ensembles/ensemble-dataset';
+import { openEnsembleCommand } from './open-ensemble';
 
 /** Command ids, kept in step with package.json by the integration tests. */
 export const Command = {
@@ -34,14 +33,22 @@ export const Command = {
 } as const;
 
 interface Services {
-  profiles: ProfileManager;
+  profiles: DatasetManager;
+  service: AnalysisService;
   sankey: SankeyPanel;
   navigator: SourceNavigator;
   timeline: TimelinePanel;
   ensemble: EnsemblePanel;
 }
 
-export function registerCommands({ profiles, sankey, navigator, timeline, ensemble }: Services): vscode.Disposable[] {
+export function registerCommands({
+  profiles,
+  service,
+  sankey,
+  navigator,
+  timeline,
+  ensemble,
+}: Services): vscode.Disposable[] {
   const reg = vscode.commands.registerCommand;
   return [
     reg(Command.showTimeline, () => timeline.show()),
@@ -73,7 +80,7 @@ export function registerCommands({ profiles, sankey, navigator, timeline, ensemb
     reg(Command.showEnsemble, (arg?: { focusFunction?: string }) => ensemble.show(arg?.focusFunction)),
     reg(Command.showSankey, (arg?: { focusFunction?: string }) => {
       // An ensemble's call graph is the ensemble-Sankey with its linked views.
-      if (isEnsemble(profiles.active)) return ensemble.show(arg?.focusFunction);
+      if (profiles.active?.kind === 'ensemble') return ensemble.show(arg?.focusFunction);
       sankey.show();
       const lp = profiles.active;
       if (lp && typeof arg?.focusFunction === 'string') void sankey.highlight(functionFrames(lp, arg.focusFunction));
@@ -92,16 +99,17 @@ export function registerCommands({ profiles, sankey, navigator, timeline, ensemb
       );
     }),
     reg(Command.selectMetric, async () => {
-      const lp = profiles.active;
-      if (!lp) return;
-      const items = lp.profile.metrics
-        .map((m, i) => ({
+      const ds = profiles.active;
+      if (!ds) return;
+      const items = ds.selectableMetrics().map(i => {
+        const m = ds.profile.metrics[i]!;
+        return {
           label: m.label,
           description: `${m.name}${m.unit ? ` · ${m.unit}` : ''} · ${m.kind}`,
-          picked: i === lp.metric,
+          picked: i === ds.metric,
           index: i,
-        }))
-        .filter(item => !lp.baseline || lp.baseline.profile.metricIndex(lp.profile.metrics[item.index]!.name) >= 0); // a diff needs the metric in both runs
+        };
+      });
       const choice = await vscode.window.showQuickPick(items, { title: 'HPC Lens: metric for overlays and views' });
       if (choice) await profiles.setMetric(choice.index);
     }),
@@ -146,8 +154,7 @@ export function registerCommands({ profiles, sankey, navigator, timeline, ensemb
         )
       )?.format;
       if (!format) return undefined;
-      const summary = summarizeProfile(lp.profile, lp.metric);
-      const content = format === 'markdown' ? summaryToMarkdown(summary) : summaryToCsv(summary);
+      const content = await service.exportSummary({ dataset: lp.handle, metric: lp.metric, format });
       const doc = await vscode.workspace.openTextDocument({
         content,
         language: format === 'markdown' ? 'markdown' : 'plaintext',

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ProfileManager } from '../profile-manager';
+import type { DatasetManager } from '../datasets/dataset-manager';
 import type { SourceNavigator } from '../source-navigator';
 import type { SourceResolver, UnresolvedFile } from '../source-resolver';
 
@@ -11,7 +11,7 @@ export const SourceCommand = {
 } as const;
 
 interface Services {
-  profiles: ProfileManager;
+  profiles: DatasetManager;
   resolver: SourceResolver;
   navigator: SourceNavigator;
   log: vscode.LogOutputChannel;

@@ -5,20 +5,14 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { readProfile } from '../../analysis/formats';
 import { REPO_ROOT } from '../../../test/support/shared-data';
-import {
-  contextCountText,
-  datasetDescription,
-  datasetKindOf,
-  datasetTooltip,
-  type DatasetFacts,
-} from './dataset-summary';
+import { contextCountText, datasetDescription, datasetTooltip, type DatasetFacts } from './dataset-summary';
 
 const sample = join(REPO_ROOT, 'samples', 'heat-stencil', 'profiles', 'heat-stencil-sampling-4ranks.json');
 
 test('a profile row says format, size on disk, ranks and nodes; the tooltip lists path, metrics and warnings', async () => {
   const profile = await readProfile(sample);
   const facts: DatasetFacts = {
-    kind: datasetKindOf(profile, false),
+    kind: 'profile',
     name: 'heat.json',
     profile,
     path: sample,
@@ -26,7 +20,6 @@ test('a profile row says format, size on disk, ranks and nodes; the tooltip list
     metric: profile.primaryMetric,
     active: true,
   };
-  assert.equal(facts.kind, 'profile');
   assert.equal(datasetDescription(facts), `caliper-json-split · 41.2 kB · 4 ranks · ${profile.tree.size} nodes`);
   const tip = datasetTooltip(facts);
   assert.ok(tip.startsWith('**heat.json** (active)'), tip);
@@ -57,7 +50,7 @@ test('a trace row adds its events; one thread is singular', async () => {
   const profile = await readProfile(file);
   assert.ok(profile.trace, 'read as a trace');
   const facts: DatasetFacts = {
-    kind: datasetKindOf(profile, false),
+    kind: 'trace',
     name: 'trace.json',
     profile,
     path: file,
@@ -65,14 +58,12 @@ test('a trace row adds its events; one thread is singular', async () => {
     metric: profile.primaryMetric,
     active: false,
   };
-  assert.equal(facts.kind, 'trace');
   assert.match(contextCountText(profile), /^1 (thread|rank|context)$/, 'singular for one');
   assert.match(
     datasetDescription(facts),
     new RegExp(`^chrome-trace · 10 B · 1 \\w+ · ${profile.tree.size} nodes · 2 events$`),
   );
   assert.ok(!datasetTooltip(facts).includes('(active)'));
-  assert.equal(datasetKindOf(profile, true), 'diff');
 });
 
 test('a diff tooltip names both runs', async () => {

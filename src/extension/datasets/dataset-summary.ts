@@ -1,11 +1,17 @@
 import { contextNoun } from '../../analysis/model/context';
-import type { EnsembleProfile } from '../../analysis/ensemble/ensemble-profile';
 import type { Profile } from '../../analysis/model/profile';
 import { formatBytes, formatCount } from '../../analysis/stats/format';
 import { md } from '../../analysis/stats/summary-export';
+import type { RunLoadError } from '../../analysis/ensemble/ensemble-runs';
+import type { EnsembleRunSummary } from '../../service/analysis-service';
+import type { DatasetKind } from './dataset';
 
-/** A dataset kind as the Datasets view shows it (its icon). */
-export type DatasetKind = 'profile' | 'trace' | 'diff' | 'ensemble';
+/** An ensemble's runs and what was not included, as the Datasets view lists them. */
+export interface EnsembleFacts {
+  runs: readonly EnsembleRunSummary[];
+  errors: readonly RunLoadError[];
+  skipped: readonly { name: string; reason: string }[];
+}
 
 /** What the Datasets view says about one dataset. Pure: the view and its tests share it. */
 export interface DatasetFacts {
@@ -22,11 +28,7 @@ export interface DatasetFacts {
   metric: number;
   active: boolean;
   /** For an ensemble: its runs, and the files that could not be read. */
-  ensemble?: EnsembleProfile;
-}
-
-export function datasetKindOf(profile: Profile, isDiff: boolean): DatasetKind {
-  return isDiff ? 'diff' : profile.trace ? 'trace' : 'profile';
+  ensemble?: EnsembleFacts;
 }
 
 /** `4 ranks`, `1 thread`, `8 contexts`. */
@@ -40,7 +42,7 @@ export function contextCountText(profile: Profile): string {
 export function datasetDescription(f: DatasetFacts): string {
   const p = f.profile;
   if (f.ensemble) {
-    const runs = f.ensemble.ensemble.runs;
+    const runs = f.ensemble.runs;
     const parts = [
       `${formatCount(runs.length)} runs`,
       [...new Set(runs.map(r => r.format))].join(', '),
@@ -96,8 +98,8 @@ export function datasetTooltip(f: DatasetFacts): string {
 const RUNS_SHOWN = 20;
 
 /** An ensemble's runs with their parameters and ranks, then the files that could not be read and why. */
-function ensembleLines(e: EnsembleProfile): string[] {
-  const runs = e.ensemble.runs;
+function ensembleLines(e: EnsembleFacts): string[] {
+  const runs = e.runs;
   const out = [
     `**Runs** (values: mean over each run's ranks; a context missing in a run counts 0 in sums and is left out of run-to-run spreads)`,
     '',
@@ -112,7 +114,7 @@ function ensembleLines(e: EnsembleProfile): string[] {
   }
   if (runs.length > RUNS_SHOWN) out.push(`- … and ${formatCount(runs.length - RUNS_SHOWN)} more`);
   const problems = [
-    ...e.ensemble.skipped.map(s => `${md(s.name)}: left out, ${md(s.reason)}`),
+    ...e.skipped.map(s => `${md(s.name)}: left out, ${md(s.reason)}`),
     ...e.errors.map(err => `${md(err.name)}: ${md(err.reason)}`),
   ];
   if (problems.length)

@@ -1,14 +1,11 @@
 import * as vscode from 'vscode';
-import type { Profile } from '../../analysis/model/profile';
 import { DataMovementKind } from '../../analysis/model/trace';
 import {
   dataMovementAnnotation,
   dataMovementLinesByFile,
-  dataMovementSites,
   type DataMovementSite,
-  type DataMovementSites,
 } from '../../analysis/stats/data-movement-sites';
-import type { ProfileManager } from '../profile-manager';
+import type { DatasetManager } from '../datasets/dataset-manager';
 import { dataMovementAnnotations, overlaysEnabled } from '../settings';
 import type { SourceResolver } from '../source-resolver';
 import { resolveRecordedFiles } from './recorded-files';
@@ -19,19 +16,6 @@ export interface DataMovementLine {
   line: number;
   direction: string;
   annotation?: string;
-}
-
-const bySites = new WeakMap<Profile, DataMovementSites>();
-
-/** The data-movement sites of a profile's trace, computed once per profile (the markers and the view share them). */
-export function dataMovementSitesOf(profile: Profile): DataMovementSites {
-  let s = bySites.get(profile);
-  if (!s) {
-    const dm = profile.trace?.dataMovement;
-    s = dm ? dataMovementSites(dm, profile.tree) : { sites: [], unattributed: { count: 0, bytes: 0 } };
-    bySites.set(profile, s);
-  }
-  return s;
 }
 
 /** One marker style per dominant direction: gutter icon (media/data-movement/<icon>-<theme>.svg) and ruler colour. */
@@ -69,12 +53,13 @@ export class DataMovementDecorations implements vscode.Disposable {
   private files = new Map<string, DataMovementSite[]>();
   /** Bumped on every remap, so a slow remap of an older dataset never overwrites a newer one. */
   private generation = 0;
-  /** The marked lines per document URI, as last applied (for tests). */
-  readonly marked = new Map<string, readonly DataMovementLine[]>();
+  private readonly applied = new vscode.EventEmitter<{ uri: string; lines: readonly DataMovementLine[] }>();
+  /** Fires after an editor's copy markers were (re)applied: the lines it marks now. */
+  readonly onDidApply = this.applied.event;
 
   constructor(
     extensionUri: vscode.Uri,
-    private readonly profiles: ProfileManager,
+    private readonly profiles: DatasetManager,
     private readonly resolver: SourceResolver,
     private readonly edits?: SourceEdits,
   ) {
@@ -111,7 +96,7 @@ export class DataMovementDecorations implements vscode.Disposable {
     this.ready = (async () => {
       const files = new Map<string, DataMovementSite[]>();
       if (lp) {
-        const byRecorded = dataMovementLinesByFile(dataMovementSitesOf(lp.profile).sites);
+        const byRecorded = dataMovementLinesByFile((await lp.dataMovementSites()).sites);
         for (const [key, mapped] of await resolveRecordedFiles(this.resolver, byRecorded.keys())) {
           files.set(
             key,
@@ -168,11 +153,11 @@ export class DataMovementDecorations implements vscode.Disposable {
       marked.push(m);
     }
     this.types.forEach((t, k) => editor.setDecorations(t, perStyle[k]!));
-    if (marked.length) this.marked.set(key, marked);
-    else this.marked.delete(key);
+    this.applied.fire({ uri: key, lines: marked });
   }
 
   dispose(): void {
+    this.applied.dispose();
     this.subs.forEach(s => s.dispose());
     this.types.forEach(t => t.dispose());
   }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { deltaDirection, formatDelta } from '../../analysis/graph/profile-diff';
 import { formatValue } from '../../analysis/stats/format';
 import { heatAnnotation, heatLevel, nodeSetByContext, spreadOf } from '../../analysis/stats/line-details';
-import type { ProfileManager } from '../profile-manager';
+import type { DatasetManager } from '../datasets/dataset-manager';
 import { heatAnnotations, heatMinShare, heatScale, overlaysEnabled } from '../settings';
 import { hottestLineValue } from './overlay-cache';
 import type { SourceEdits } from './source-edits';
@@ -16,10 +16,17 @@ export interface HeatLine {
   annotation?: string;
 }
 
-/** The lines a diff dataset marks in a document (1-based, as the document is now), as last applied (for tests). */
+/** The lines a comparison marks in a document (1-based, as the document is now). */
 export interface DiffMarks {
   regressions: number[];
   improvements: number[];
+}
+
+/** An editor's line marks as just applied: the heat-marked lines and, for a comparison, the changed lines. */
+export interface AppliedLineMarks {
+  uri: string;
+  heat: readonly HeatLine[];
+  changes: DiffMarks;
 }
 
 /**
@@ -44,16 +51,13 @@ export class HeatDecorations implements vscode.Disposable {
     improvement: vscode.TextEditorDecorationType;
   };
   private readonly subs: vscode.Disposable[];
-  /** Regression and improvement lines per document URI, as last applied by a diff dataset (for tests). */
-  readonly diffMarked = new Map<string, DiffMarks>();
-  /** Number of decorated lines per document URI, as last applied (for the status bar and tests). */
-  readonly applied = new Map<string, number>();
-  /** The heat-marked lines per document URI, as last applied (for tests). */
-  readonly marked = new Map<string, readonly HeatLine[]>();
+  private readonly applied = new vscode.EventEmitter<AppliedLineMarks>();
+  /** Fires after an editor's marks were (re)applied: what it shows now. */
+  readonly onDidApply = this.applied.event;
 
   constructor(
     extensionUri: vscode.Uri,
-    private readonly profiles: ProfileManager,
+    private readonly datasets: DatasetManager,
     private readonly edits: SourceEdits,
   ) {
     this.types = Array.from({ length: HEAT_LEVELS }, (_, k) => {
@@ -81,7 +85,7 @@ export class HeatDecorations implements vscode.Disposable {
       improvement: diffType('hpcLens.improvementBackground', 'editorOverviewRuler.addedForeground'),
     };
     this.subs = [
-      profiles.onDidChange(() => this.refresh()),
+      datasets.onDidChange(() => this.refresh()),
       vscode.window.onDidChangeVisibleTextEditors(() => this.refresh()),
       edits.onDidChange(uri => {
         for (const editor of vscode.window.visibleTextEditors)
@@ -100,97 +104,67 @@ export class HeatDecorations implements vscode.Disposable {
 
   private decorate(editor: vscode.TextEditor): void {
     const key = editor.document.uri.toString();
-    const lp = this.profiles.active;
+    const ds = this.datasets.active;
     const lines = this.edits.linesOf(editor.document);
-    const overlay = lp && lines && overlaysEnabled() ? lp.overlayFor(editor.document.uri) : undefined;
+    const marks = ds && lines && overlaysEnabled() ? ds.lineMarks(editor.document.uri) : undefined;
     const perLevel: vscode.DecorationOptions[][] = this.types.map(() => []);
-    const marked: HeatLine[] = [];
-    this.decorateDiff(editor);
-    if (lp && overlay && lines && lp.total > 0 && !lp.diff) {
-      const p = lp.profile;
-      const unit = p.metrics[lp.metric]!.unit;
+    const heat: HeatLine[] = [];
+    const up: vscode.DecorationOptions[] = [],
+      down: vscode.DecorationOptions[] = [];
+    const changes: DiffMarks = { regressions: [], improvements: [] };
+    const doc = editor.document;
+    const after = (contentText: string): vscode.DecorationRenderOptions['after'] => ({
+      contentText,
+      color: new vscode.ThemeColor('hpcLens.annotationForeground'),
+      margin: '0 0 0 2.5em',
+      fontStyle: 'italic',
+    });
+    if (ds && lines && marks?.kind === 'heat') {
+      const p = ds.profile;
+      const unit = ds.metricDescriptor.unit;
       const min = heatMinShare();
       const annotate = heatAnnotations();
       let max = 0;
-      if (heatScale() === 'global') max = hottestLineValue(p, lp.metric);
-      else for (const l of overlay.lines) max = Math.max(max, l.exclusive);
-      const doc = editor.document;
-      for (const l of overlay.lines) {
-        const share = l.exclusive / lp.total;
+      if (heatScale() === 'global') max = hottestLineValue(p, ds.metric);
+      else for (const l of marks.lines) max = Math.max(max, l.exclusive);
+      for (const l of marks.lines) {
+        const share = l.exclusive / ds.total;
         if (l.exclusive <= 0 || share < min) continue;
         const at = lines.current(l.line);
         if (at === undefined || at >= doc.lineCount) continue;
         const level = heatLevel(l.exclusive, max, HEAT_LEVELS);
-        const range = doc.lineAt(at).range;
-        const options: vscode.DecorationOptions = { range };
+        const options: vscode.DecorationOptions = { range: doc.lineAt(at).range };
         const h: HeatLine = { line: at + 1, level };
         if (annotate) {
           const imbalance =
-            p.contextCount > 1 ? spreadOf(nodeSetByContext(p, lp.metric, l.nodes, 'exclusive')).imbalance : null;
+            p.contextCount > 1 ? spreadOf(nodeSetByContext(p, ds.metric, l.nodes, 'exclusive')).imbalance : null;
           h.annotation = heatAnnotation(share, l.exclusive, unit, imbalance);
-          options.renderOptions = {
-            after: {
-              contentText: h.annotation,
-              color: new vscode.ThemeColor('hpcLens.annotationForeground'),
-              margin: '0 0 0 2.5em',
-              fontStyle: 'italic',
-            },
-          };
+          options.renderOptions = { after: after(h.annotation) };
         }
         perLevel[level]!.push(options);
-        marked.push(h);
+        heat.push(h);
+      }
+    } else if (lines && marks?.kind === 'changes') {
+      // Changes below hpcLens.heat.minShare of the larger run's total are noise and stay unmarked.
+      const floor = heatMinShare() * marks.larger;
+      const fmt = (v: number) => formatValue(v, marks.unit);
+      for (const l of marks.lines) {
+        const dir = deltaDirection(l.baselineExclusive, l.comparisonExclusive, floor);
+        const at = lines.current(l.line);
+        if (dir === 0 || at === undefined || at >= doc.lineCount) continue;
+        const text = `${formatDelta(l.baselineExclusive, l.comparisonExclusive, fmt)} · ${fmt(l.baselineExclusive)} → ${fmt(l.comparisonExclusive)}`;
+        (dir > 0 ? up : down).push({ range: doc.lineAt(at).range, renderOptions: { after: after(text) } });
+        (dir > 0 ? changes.regressions : changes.improvements).push(at + 1);
       }
     }
     this.types.forEach((t, k) => editor.setDecorations(t, perLevel[k]!));
-    if (marked.length) {
-      this.applied.set(key, marked.length);
-      this.marked.set(key, marked);
-    } else {
-      this.applied.delete(key);
-      this.marked.delete(key);
-    }
-  }
-
-  /** Regression and improvement marks of a diff dataset (cleared for normal profiles). */
-  private decorateDiff(editor: vscode.TextEditor): void {
-    const key = editor.document.uri.toString();
-    const lp = this.profiles.active;
-    const diff = lp?.diff;
-    const map = this.edits.linesOf(editor.document);
-    const lines = diff && map && overlaysEnabled() ? lp.diffLines.get(key) : undefined;
-    const up: vscode.DecorationOptions[] = [],
-      down: vscode.DecorationOptions[] = [];
-    const marks: DiffMarks = { regressions: [], improvements: [] };
-    if (diff && map && lines) {
-      const floor = heatMinShare() * Math.max(diff.baselineTotal, diff.comparisonTotal);
-      const doc = editor.document;
-      const fmt = (v: number) => formatValue(v, diff.metric.unit);
-      for (const l of lines) {
-        const dir = deltaDirection(l.baselineExclusive, l.comparisonExclusive, floor);
-        const at = map.current(l.line);
-        if (dir === 0 || at === undefined || at >= doc.lineCount) continue;
-        const text = `${formatDelta(l.baselineExclusive, l.comparisonExclusive, fmt)} · ${fmt(l.baselineExclusive)} → ${fmt(l.comparisonExclusive)}`;
-        (dir > 0 ? up : down).push({
-          range: doc.lineAt(at).range,
-          renderOptions: {
-            after: {
-              contentText: text,
-              color: new vscode.ThemeColor('hpcLens.annotationForeground'),
-              margin: '0 0 0 2.5em',
-              fontStyle: 'italic',
-            },
-          },
-        });
-        (dir > 0 ? marks.regressions : marks.improvements).push(at + 1);
-      }
-    }
     editor.setDecorations(this.diffTypes.regression, up);
     editor.setDecorations(this.diffTypes.improvement, down);
-    if (up.length || down.length) this.diffMarked.set(key, marks);
-    else this.diffMarked.delete(key);
+    this.applied.fire({ uri: key, heat, changes });
   }
 
   dispose(): void {
+    this.applied.dispose();
     this.subs.forEach(s => s.dispose());
     this.types.forEach(t => t.dispose());
     this.diffTypes.regression.dispose();

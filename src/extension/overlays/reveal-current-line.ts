@@ -2,8 +2,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { NodeKind } from '../../analysis/model/call-tree';
 import { nodesAtLine } from '../../analysis/source/line-nodes';
-import type { ProfileManager } from '../profile-manager';
-import type { LoadedProfile } from '../profile-session';
+import type { DatasetManager } from '../datasets/dataset-manager';
+import type { Dataset } from '../datasets/dataset';
 import { recordedFiles, type SourceResolver } from '../source-resolver';
 import type { AnalysisEntry, AnalysisTreeProvider } from '../views/analysis-tree';
 import type { SideBarViews } from '../views/side-bar-views';
@@ -38,7 +38,7 @@ export interface LineReveal {
 const ownsCost = (kind: number) => kind === NodeKind.Function || kind === NodeKind.Region;
 
 /** The frames of a function by name (what its CodeLens stands for in the Sankey). */
-export function functionFrames(lp: LoadedProfile, name: string): number[] {
+export function functionFrames(lp: Dataset, name: string): number[] {
   const f = lp.functions.names.indexOf(name);
   if (f < 0) return [];
   const { kind } = lp.profile.tree.columns;
@@ -57,10 +57,10 @@ export function functionFrames(lp: LoadedProfile, name: string): number[] {
 export class LineRevealer {
   last: LineReveal | undefined;
   /** Workspace files and the recorded paths that resolve to each, per profile. */
-  private readonly mapped = new WeakMap<LoadedProfile, Promise<Map<string, MappedFile>>>();
+  private readonly mapped = new WeakMap<Dataset, Promise<Map<string, MappedFile>>>();
 
   constructor(
-    private readonly profiles: ProfileManager,
+    private readonly profiles: DatasetManager,
     private readonly resolver: SourceResolver,
     private readonly edits: SourceEdits,
     private readonly sankey: SankeyPanel,
@@ -136,7 +136,7 @@ export class LineRevealer {
   }
 
   /** The paths the profile records that resolve to this workspace file. */
-  private async recordedPathsOf(lp: LoadedProfile, uri: vscode.Uri): Promise<Set<string>> {
+  private async recordedPathsOf(lp: Dataset, uri: vscode.Uri): Promise<Set<string>> {
     let mapped = this.mapped.get(lp);
     if (!mapped) this.mapped.set(lp, (mapped = resolveRecordedFiles(this.resolver, recordedFiles(lp.profile))));
     return new Set((await mapped).get(uri.toString())?.recorded ?? []);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { LineTracker, lineChangeOf, textFingerprint } from '../../analysis/source/line-tracker';
-import type { ProfileManager } from '../profile-manager';
-import type { LoadedProfile } from '../profile-session';
+import type { DatasetManager } from '../datasets/dataset-manager';
+import type { Dataset } from '../datasets/dataset';
 
 /** Where a profiled line is in the document now, and back. */
 export interface DocumentLines {
@@ -33,7 +33,7 @@ interface TrackedDocument {
   /** Fingerprint of the text when the document was closed, to pick up the mapping again on reopen. */
   closed: string;
   /** Per loaded profile, in the order first met (the oldest is dropped beyond PROFILES_KEPT). */
-  tracks: Map<LoadedProfile, ProfileTrack>;
+  tracks: Map<Dataset, ProfileTrack>;
 }
 
 /** Profiles whose edit history is kept per document (switching between datasets keeps it; older ones start over). */
@@ -55,7 +55,7 @@ export class SourceEdits implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly subs: vscode.Disposable[];
 
-  constructor(private readonly profiles: ProfileManager) {
+  constructor(private readonly profiles: DatasetManager) {
     this.subs = [
       profiles.onDidChange(() => this.onProfile()),
       vscode.workspace.onDidOpenTextDocument(doc => this.onOpen(doc)),
@@ -99,7 +99,7 @@ export class SourceEdits implements vscode.Disposable {
   }
 
   /** The profile's track of a document it maps onto, started from the document's text now if new. */
-  private trackOf(doc: vscode.TextDocument, lp: LoadedProfile): ProfileTrack | undefined {
+  private trackOf(doc: vscode.TextDocument, lp: Dataset): ProfileTrack | undefined {
     if (!lp.overlayFor(doc.uri)) return undefined;
     const key = doc.uri.toString();
     let d = this.docs.get(key);
@@ -189,7 +189,7 @@ export class SourceEdits implements vscode.Disposable {
 }
 
 /** Most of the file's profiled lines (costly lines and function lines) no longer exist as they were. */
-function isStale(t: ProfileTrack, lp: LoadedProfile, uri: vscode.Uri): boolean {
+function isStale(t: ProfileTrack, lp: Dataset, uri: vscode.Uri): boolean {
   if (t.tracker.isIdentity) return false;
   if (t.tracker.survivingLineCount === 0) return true;
   const o = lp.overlayFor(uri);

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { LoadedProfile } from '../profile-session';
-import type { ProfileManager } from '../profile-manager';
+import type { Dataset } from '../datasets/dataset';
+import type { DatasetManager } from '../datasets/dataset-manager';
 
 /** One row of a side-bar analysis: what it shows and where a click leads. */
 export interface AnalysisEntry {
@@ -29,8 +29,8 @@ export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEnt
   private parents = new Map<AnalysisEntry, AnalysisEntry>();
 
   constructor(
-    private readonly profiles: ProfileManager,
-    private readonly compute: (lp: LoadedProfile) => AnalysisEntry[],
+    private readonly profiles: DatasetManager,
+    private readonly compute: (ds: Dataset) => AnalysisEntry[] | Promise<AnalysisEntry[]>,
   ) {
     this.subs = [
       profiles.onDidChange(() => this.refresh()),
@@ -46,9 +46,34 @@ export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEnt
     return this.rows;
   }
 
+  /**
+   * Recomputes the rows for the active dataset. Rows computed in the analysis service arrive later;
+   * only the latest refresh shows its rows.
+   */
   refresh(): void {
-    const lp = this.profiles.active;
-    this.rows = lp ? this.compute(lp) : [];
+    const ds = this.profiles.active;
+    const generation = ++this.generation;
+    const rows = ds ? this.compute(ds) : [];
+    if (Array.isArray(rows)) this.show(rows);
+    else
+      rows.then(
+        r => {
+          if (generation === this.generation) this.show(r);
+        },
+        (e: Error) => {
+          if (generation === this.generation) this.show([]);
+          console.error(`HPC Lens: a side-bar view could not be computed: ${e.message}`);
+        },
+      );
+  }
+
+  private generation = 0;
+  private readonly refreshed = new vscode.EventEmitter<void>();
+  /** Fires after the rows changed (tests and views that follow another's rows). */
+  readonly onDidRefresh = this.refreshed.event;
+
+  private show(rows: AnalysisEntry[]): void {
+    this.rows = rows;
     this.parents = new Map();
     const link = (e: AnalysisEntry) => {
       for (const c of e.children ?? []) {
@@ -58,6 +83,7 @@ export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEnt
     };
     this.rows.forEach(link);
     this.changed.fire();
+    this.refreshed.fire();
   }
 
   getTreeItem(e: AnalysisEntry): vscode.TreeItem {
@@ -102,5 +128,6 @@ export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEnt
   dispose(): void {
     this.subs.forEach(s => s.dispose());
     this.changed.dispose();
+    this.refreshed.dispose();
   }
 }

@@ -9,9 +9,8 @@ import {
   type DirectionTotals,
 } from '../../analysis/stats/data-movement-sites';
 import { formatBytes, formatSeconds } from '../../analysis/stats/format';
-import { dataMovementSitesOf } from '../overlays/data-movement-decorations';
-import type { ProfileManager } from '../profile-manager';
-import type { LoadedProfile } from '../profile-session';
+import type { DatasetManager } from '../datasets/dataset-manager';
+import type { Dataset } from '../datasets/dataset';
 import { AnalysisTreeProvider, type AnalysisEntry } from './analysis-tree';
 
 export const DATA_MOVEMENT_VIEW = 'hpcLens.dataMovement';
@@ -71,7 +70,7 @@ function callers(tree: CallTree, frame: number): { frames: string[]; caller: num
   return { frames: frames.reverse(), caller };
 }
 
-function siteEntry(lp: LoadedProfile, s: DataMovementSite): AnalysisEntry {
+function siteEntry(lp: Dataset, s: DataMovementSite): AnalysisEntry {
   const tree = lp.profile.tree;
   const location: AnalysisEntry['location'] = s.file ? { file: s.file, line: s.line, name: s.name } : null;
   const dominant = s.directions[0]!;
@@ -103,10 +102,9 @@ function siteEntry(lp: LoadedProfile, s: DataMovementSite): AnalysisEntry {
   };
 }
 
-function dataMovementRows(lp: LoadedProfile): AnalysisEntry[] {
-  return dataMovementSitesOf(lp.profile)
-    .sites.slice(0, LIST_LENGTH)
-    .map(s => siteEntry(lp, s));
+async function dataMovementRows(ds: Dataset): Promise<AnalysisEntry[]> {
+  if (!ds.profile.trace?.dataMovement.kind.length) return [];
+  return (await ds.dataMovementSites()).sites.slice(0, LIST_LENGTH).map(s => siteEntry(ds, s));
 }
 
 /** The first site opens expanded, the rest collapsed: a trace can issue copies from many places. */
@@ -124,7 +122,7 @@ class DataMovementTreeProvider extends AnalysisTreeProvider {
  * issues them, most bytes first; under each, its directions and the call paths that issue the most
  * bytes. Shown only while the active dataset has data movement; a click opens the line.
  */
-export function registerDataMovementView(profiles: ProfileManager): {
+export function registerDataMovementView(profiles: DatasetManager): {
   provider: AnalysisTreeProvider;
   disposables: vscode.Disposable[];
 } {
@@ -136,7 +134,7 @@ export function registerDataMovementView(profiles: ProfileManager): {
     provider,
     disposables: [
       provider,
-      profiles.onDidChange(setContext),
+      provider.onDidRefresh(setContext),
       vscode.window.createTreeView(DATA_MOVEMENT_VIEW, { treeDataProvider: provider, showCollapseAll: true }),
     ],
   };

@@ -1,8 +1,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { datasetDescription, datasetTooltip, type DatasetFacts, type DatasetKind } from '../datasets/dataset-summary';
-import { isEnsemble } from '../ensembles/ensemble-dataset';
-import type { Dataset, ProfileManager } from '../profile-manager';
+import type { DatasetKind } from '../datasets/dataset';
+import type { DatasetManager, DatasetRecord } from '../datasets/dataset-manager';
+import { datasetDescription, datasetTooltip, type DatasetFacts } from '../datasets/dataset-summary';
+import { DiffDataset } from '../datasets/diff-dataset';
+import { EnsembleDataset } from '../datasets/ensemble-dataset';
 
 export const DATASETS_VIEW = 'hpcLens.datasets';
 
@@ -22,6 +24,7 @@ const KIND_ICON: Record<DatasetKind, string> = {
   trace: 'pulse',
   diff: 'diff',
   ensemble: 'layers',
+  window: 'pulse',
 };
 
 /** One row of the Datasets view as shown (for tests and the status bar). */
@@ -36,45 +39,46 @@ export interface DatasetEntry {
 }
 
 /** Size on disk: a diff shows its comparison run's. */
-function facts(d: Dataset, active: boolean): DatasetFacts {
-  const lp = d.loaded;
+function facts(r: DatasetRecord, active: boolean): DatasetFacts {
+  const d = r.shown;
+  const opened = r.opened;
   return {
-    kind: d.kind,
-    name: lp.name,
-    profile: lp.profile,
-    path: lp.uri.fsPath,
-    baselinePath: lp.baseline?.uri.fsPath,
-    size: d.stamps[d.stamps.length - 1]?.size,
-    metric: lp.metric,
+    kind: opened.kind,
+    name: d.name,
+    profile: d.profile,
+    path: d.uri.fsPath,
+    baselinePath: opened instanceof DiffDataset ? opened.baseline.uri.fsPath : undefined,
+    size: r.stamps[r.stamps.length - 1]?.size,
+    metric: d.metric,
     active,
-    ...(isEnsemble(lp) ? { ensemble: lp.ensemble } : {}),
+    ...(opened instanceof EnsembleDataset ? { ensemble: opened } : {}),
   };
 }
 
-export function datasetEntry(d: Dataset, active: boolean): DatasetEntry {
-  const f = facts(d, active);
+export function datasetEntry(r: DatasetRecord, active: boolean): DatasetEntry {
+  const f = facts(r, active);
   return {
     label: f.name,
     description: datasetDescription(f),
     tooltip: datasetTooltip(f),
-    kind: d.kind,
+    kind: r.opened.kind,
     active,
-    metric: d.loaded.profile.metrics[d.loaded.metric]!.name,
+    metric: r.shown.metricDescriptor.name,
   };
 }
 
 /** The loaded datasets, in the order they were opened; the active one is highlighted. A click activates. */
-class DatasetsTreeProvider implements vscode.TreeDataProvider<Dataset>, vscode.Disposable {
+class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetRecord>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly sub: vscode.Disposable;
 
-  constructor(private readonly profiles: ProfileManager) {
+  constructor(private readonly profiles: DatasetManager) {
     this.sub = profiles.onDidChangeDatasets(() => this.changed.fire());
   }
 
-  getTreeItem(d: Dataset): vscode.TreeItem {
-    const active = this.profiles.activeDataset === d;
+  getTreeItem(d: DatasetRecord): vscode.TreeItem {
+    const active = this.profiles.activeRecord === d;
     const e = datasetEntry(d, active);
     // The whole label highlighted marks the active dataset without a second column of icons.
     const item = new vscode.TreeItem(active ? { label: e.label, highlights: [[0, e.label.length]] } : e.label);
@@ -84,17 +88,17 @@ class DatasetsTreeProvider implements vscode.TreeDataProvider<Dataset>, vscode.D
     tooltip.isTrusted = false;
     item.tooltip = tooltip;
     item.iconPath = new vscode.ThemeIcon(
-      KIND_ICON[d.kind],
+      KIND_ICON[e.kind],
       active ? new vscode.ThemeColor('charts.orange') : undefined,
     );
-    item.contextValue = `hpcLens.dataset.${d.kind}${active ? '.active' : ''}`;
+    item.contextValue = `hpcLens.dataset.${e.kind}${active ? '.active' : ''}`;
     item.accessibilityInformation = { label: `${e.label}, ${e.kind}${active ? ', active' : ''}, ${e.description}` };
     item.command = { command: DatasetCommand.activate, title: 'Activate Dataset', arguments: [d] };
     return item;
   }
 
-  getChildren(d?: Dataset): Dataset[] {
-    return d ? [] : [...this.profiles.datasets];
+  getChildren(d?: DatasetRecord): DatasetRecord[] {
+    return d ? [] : [...this.profiles.records];
   }
 
   dispose(): void {
@@ -104,14 +108,14 @@ class DatasetsTreeProvider implements vscode.TreeDataProvider<Dataset>, vscode.D
 }
 
 /** From a view row the dataset itself; from the palette a quick pick (undefined when dismissed). */
-async function pickDataset(profiles: ProfileManager, arg: unknown, title: string): Promise<Dataset | undefined> {
-  if (typeof arg === 'number') return profiles.datasets[arg];
-  if (arg && typeof arg === 'object' && profiles.datasets.includes(arg as Dataset)) return arg as Dataset;
-  if (profiles.datasets.length === 0) return undefined;
-  const items = profiles.datasets.map(d => {
-    const e = datasetEntry(d, d === profiles.activeDataset);
+async function pickDataset(profiles: DatasetManager, arg: unknown, title: string): Promise<DatasetRecord | undefined> {
+  if (typeof arg === 'number') return profiles.records[arg];
+  if (arg && typeof arg === 'object' && profiles.records.includes(arg as DatasetRecord)) return arg as DatasetRecord;
+  if (profiles.records.length === 0) return undefined;
+  const items = profiles.records.map(d => {
+    const e = datasetEntry(d, d === profiles.activeRecord);
     return {
-      label: `$(${KIND_ICON[d.kind]}) ${e.label}`,
+      label: `$(${KIND_ICON[e.kind]}) ${e.label}`,
       description: e.active ? `active · ${e.description}` : e.description,
       dataset: d,
     };
@@ -120,23 +124,23 @@ async function pickDataset(profiles: ProfileManager, arg: unknown, title: string
 }
 
 /** The files a dataset was read from (a diff: baseline and comparison). */
-function datasetUris(d: Dataset): vscode.Uri[] {
-  return d.loaded.baseline ? [d.loaded.baseline.uri, d.loaded.uri] : [d.loaded.uri];
+function datasetUris(d: DatasetRecord): vscode.Uri[] {
+  return d.opened.sourceUris;
 }
 
 /** Registers the Datasets view and its commands. */
-export function registerDatasetsView(profiles: ProfileManager): {
+export function registerDatasetsView(profiles: DatasetManager): {
   entries(): DatasetEntry[];
   disposables: vscode.Disposable[];
 } {
   const provider = new DatasetsTreeProvider(profiles);
   const view = vscode.window.createTreeView(DATASETS_VIEW, { treeDataProvider: provider });
   const describeView = () => {
-    view.description = profiles.datasets.length > 1 ? `${profiles.datasets.length} loaded` : undefined;
+    view.description = profiles.records.length > 1 ? `${profiles.records.length} loaded` : undefined;
   };
   const reg = vscode.commands.registerCommand;
   return {
-    entries: () => profiles.datasets.map(d => datasetEntry(d, d === profiles.activeDataset)),
+    entries: () => profiles.records.map(d => datasetEntry(d, d === profiles.activeRecord)),
     disposables: [
       provider,
       view,

@@ -4,10 +4,9 @@ import { contextNoun } from '../../analysis/model/context';
 import type { Profile } from '../../analysis/model/profile';
 import { formatShare, formatValue } from '../../analysis/stats/format';
 import type { HotPath } from '../../analysis/stats/hot-path';
-import { SIDE_BAR_LIST_LENGTH, type LoadedProfile } from '../profile-session';
-import type { ProfileManager } from '../profile-manager';
-import { hotPathThreshold } from '../settings';
-import type { SideBarLists } from '../workers/derived-data';
+import type { Dataset } from '../datasets/dataset';
+import type { DatasetManager } from '../datasets/dataset-manager';
+import type { SideBarLists } from '../../service/derived-data';
 import { AnalysisTreeProvider, type AnalysisEntry } from './analysis-tree';
 
 /** View ids, kept in step with package.json by the integration tests. */
@@ -28,24 +27,12 @@ function where(file: string | null, line: number | null): string {
   return file ? `\n\n${file}${line ? `:${line}` : ''}` : '';
 }
 
-function metricOf(lp: LoadedProfile) {
-  return lp.profile.metrics[lp.metric]!;
-}
-
-/**
- * The lists derived with the selected metric (in the analysis worker, with the overlays), or
- * undefined while they are being recomputed after a setting changed; `recompute` then refreshes
- * the views when they arrive, so the host never ranks 10⁶ nodes itself.
- */
-function listsOf(lp: LoadedProfile, recompute: (lp: LoadedProfile) => void): SideBarLists | undefined {
-  const s = lp.sideBar;
-  if (s && s.threshold === hotPathThreshold() && s.limit === SIDE_BAR_LIST_LENGTH) return s;
-  recompute(lp);
-  return undefined;
+function metricOf(lp: Dataset) {
+  return lp.metricDescriptor;
 }
 
 /** hpcviewer's hot path from each heavy root, one expanded chain per root. */
-function hotPaths(lp: LoadedProfile, s: SideBarLists): AnalysisEntry[] {
+function hotPaths(lp: Dataset, s: SideBarLists): AnalysisEntry[] {
   const p = lp.profile;
   const { unit, label } = metricOf(lp);
   const chain = (path: HotPath, k: number): AnalysisEntry[] => {
@@ -66,7 +53,7 @@ function hotPaths(lp: LoadedProfile, s: SideBarLists): AnalysisEntry[] {
   return s.hotPaths.flatMap(path => chain(path, 0));
 }
 
-function lines(lp: LoadedProfile, s: SideBarLists): AnalysisEntry[] {
+function lines(lp: Dataset, s: SideBarLists): AnalysisEntry[] {
   const p = lp.profile;
   const { unit } = metricOf(lp);
   return s.topLines.map(e => ({
@@ -82,7 +69,7 @@ function lines(lp: LoadedProfile, s: SideBarLists): AnalysisEntry[] {
   }));
 }
 
-function functions(lp: LoadedProfile, s: SideBarLists): AnalysisEntry[] {
+function functions(lp: Dataset, s: SideBarLists): AnalysisEntry[] {
   const { unit } = metricOf(lp);
   return s.topFunctions.map(e => ({
     label: e.name,
@@ -98,7 +85,7 @@ function functions(lp: LoadedProfile, s: SideBarLists): AnalysisEntry[] {
  * node: threads and ranks often reach the same function along different paths (a thread's entry
  * point vs main), and per node each path then looks idle on all but one rank.
  */
-function imbalance(lp: LoadedProfile, s: SideBarLists): AnalysisEntry[] {
+function imbalance(lp: Dataset, s: SideBarLists): AnalysisEntry[] {
   const p = lp.profile;
   if (p.contextCount < 2) return [];
   const { unit } = metricOf(lp);
@@ -124,38 +111,17 @@ export interface SideBarViews {
 }
 
 /** Registers the four analysis views of the HPC Lens side bar. */
-export function registerSideBarViews(profiles: ProfileManager): SideBarViews {
-  const views: [SideBarViewId, (lp: LoadedProfile, s: SideBarLists) => AnalysisEntry[]][] = [
+export function registerSideBarViews(profiles: DatasetManager): SideBarViews {
+  const views: [SideBarViewId, (lp: Dataset, s: SideBarLists) => AnalysisEntry[]][] = [
     [SideBarView.hotPaths, hotPaths],
     [SideBarView.topLines, lines],
     [SideBarView.topFunctions, functions],
     [SideBarView.imbalance, imbalance],
   ];
   const providers = new Map<SideBarViewId, AnalysisTreeProvider>();
-  let inFlight: LoadedProfile | undefined;
-  const recompute = (lp: LoadedProfile) => {
-    if (inFlight === lp) return;
-    inFlight = lp;
-    lp.sideBarLists().then(
-      () => {
-        inFlight = undefined;
-        if (profiles.active === lp) for (const p of providers.values()) p.refresh();
-      },
-      e => {
-        inFlight = undefined;
-        console.error(`HPC Lens: the side-bar lists could not be computed: ${(e as Error).message}`);
-      },
-    );
-  };
-  for (const [id, format] of views) {
-    providers.set(
-      id,
-      new AnalysisTreeProvider(profiles, lp => {
-        const s = listsOf(lp, recompute);
-        return s ? format(lp, s) : [];
-      }),
-    );
-  }
+  // The lists come with the overlays' derivation; a changed setting recomputes them in the service.
+  for (const [id, format] of views)
+    providers.set(id, new AnalysisTreeProvider(profiles, async ds => format(ds, await ds.sideBarLists())));
   const treeViews = new Map<SideBarViewId, vscode.TreeView<AnalysisEntry>>();
   for (const [id, provider] of providers)
     treeViews.set(

@@ -6,7 +6,7 @@
  */
 import { complementContexts, type RevealRequest, type SplitRequest } from '../../analysis/graph/super-graph';
 import type { SuperGraphDataOptions } from '../../analysis/graph/super-graph-data';
-import type { CallflowMode, CallflowRequest, CallflowViewState, SankeyData } from '../../shared/protocol';
+import type { CallflowMode, CallflowRequest, CallflowViewState, SankeyData } from '../../shared/sankey-protocol';
 
 export interface CallflowState {
   splits: SplitRequest[];

@@ -1,83 +1,112 @@
 import * as vscode from 'vscode';
+import type { AnalysisService } from '../../service/analysis-service';
+import type { EnsembleTimings, EnsembleViewResult } from '../../service/ensemble-session';
 import type {
   EnsembleDetailData,
   EnsembleGraphData,
   EnsembleHostToView,
   EnsembleProjectionData,
-  EnsembleRenderedMessage,
   EnsembleRequest,
+  EnsembleSourceRef,
+  EnsembleViewState,
   EnsembleViewToHost,
 } from '../../shared/ensemble-protocol';
-import type { FromWebview, ToWebview } from '../../shared/protocol';
-import { isEnsemble, type EnsembleLoadedProfile } from '../ensembles/ensemble-dataset';
-import type { ProfileManager } from '../profile-manager';
+import { assertNever } from '../../shared/webview-protocol';
+import type { DatasetManager } from '../datasets/dataset-manager';
+import { EnsembleDataset } from '../datasets/ensemble-dataset';
 import { moduleMap } from '../settings';
 import type { SourceNavigator } from '../source-navigator';
-import { EnsembleSession, type EnsembleTimings } from './ensemble-session';
-import type { EnsemblePanelState } from './ensemble-state';
-import { createViewPanel } from './webview-html';
+import { WebviewHost, type WebviewEnvironment } from './webview-host';
 
 /** Context key: some loaded dataset is an ensemble (enables Show Ensemble CallFlow). */
 const HAS_ENSEMBLE = 'hpcLens.hasEnsemble';
 
-const comparisonOf = (s: EnsemblePanelState) => ({ mode: s.view.mode, target: s.view.target, diff: s.view.diff });
+/** What the panel shows now (the extension's tests follow these events). */
+export interface EnsembleUpdate {
+  data: EnsembleGraphData | undefined;
+  detail: EnsembleDetailData | null;
+  projection: EnsembleProjectionData | undefined;
+  state: EnsembleViewState | undefined;
+  timings: EnsembleTimings;
+  /** Why the request was refused, when it was. */
+  error?: string;
+}
 
 /**
- * Ensemble CallFlow (seed-callflow §4): the ensemble-Sankey with its five linked views — supernode
+ * Ensemble CallFlow (CallFlow §4): the ensemble-Sankey with its five linked views — supernode
  * hierarchy, call-site correspondence, metric correlation, runtime distribution and parameter
  * projection — in three modes (ensemble summary, target vs ensemble, target vs target). One panel;
- * it follows the active dataset when that is an ensemble. The host keeps the state per dataset,
- * recomputes on each request what the request invalidates (graph, or only the selected node's
- * detail) and sends level-of-detail data; the mode also drives the editor's CodeLens and hovers.
+ * it follows the active dataset when that is an ensemble. The panel's state lives with the
+ * ensemble in the analysis service (one session per dataset), which recomputes on each request
+ * what it invalidates and answers level-of-detail data; the mode also drives the editor's CodeLens
+ * and hovers.
  */
 export class EnsemblePanel implements vscode.Disposable {
-  private panel: vscode.WebviewPanel | undefined;
-  private ready = false;
-  private readonly sessions = new WeakMap<EnsembleLoadedProfile, EnsembleSession>();
-  /** The session whose data is on screen. */
-  private shown: EnsembleSession | undefined;
-  private generation = 0;
+  private readonly host: WebviewHost<EnsembleHostToView, EnsembleViewToHost>;
+  /** The ensemble whose data is on screen, and that data. */
+  private shown: EnsembleDataset | undefined;
+  private data: EnsembleGraphData | undefined;
+  private projection: EnsembleProjectionData | undefined;
+  private detail: EnsembleDetailData | null = null;
+  private state: EnsembleViewState | undefined;
+  private timings: EnsembleTimings = {};
+  /** A function whose supernode the next graph selects (a CodeLens click). */
+  private focusFunction: string | undefined;
   private readonly subs: vscode.Disposable[];
-  private renderWaiters: ((m: EnsembleRenderedMessage) => void)[] = [];
-  private updateWaiters: (() => void)[] = [];
-  lastRender: EnsembleRenderedMessage | undefined;
-  lastRequestError: string | undefined;
-  lastTimings: EnsembleTimings = {};
+  private readonly updated = new vscode.EventEmitter<EnsembleUpdate>();
+  /** Fires after each answer was posted, or a request was refused. */
+  readonly onDidUpdate = this.updated.event;
+  /** Requests are answered one at a time, in order. */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly extensionUri: vscode.Uri,
-    private readonly profiles: ProfileManager,
+    env: WebviewEnvironment,
+    private readonly datasets: DatasetManager,
+    private readonly service: AnalysisService,
     private readonly navigator: SourceNavigator,
-    private readonly log: vscode.LogOutputChannel,
   ) {
+    this.host = new WebviewHost(env, {
+      viewType: 'hpcLens.ensemble',
+      title: 'HPC Lens: Ensemble',
+      view: 'ensemble',
+      iconPath: vscode.Uri.joinPath(env.extensionUri, 'media', 'sankey.svg'),
+      onMessage: m => this.onMessage(m),
+      onReady: first => {
+        if (!first) this.enqueue(null);
+      },
+      onDidDispose: () => {
+        this.shown = undefined;
+        this.data = undefined;
+      },
+    });
     this.subs = [
-      profiles.onDidChange(lp => {
+      datasets.onDidChange(() => {
         void vscode.commands.executeCommand(
           'setContext',
           HAS_ENSEMBLE,
-          profiles.datasets.some(d => isEnsemble(d.loaded)),
+          datasets.records.some(r => r.opened instanceof EnsembleDataset),
         );
-        if (isEnsemble(lp)) lp.comparison = comparisonOf(this.sessionOf(lp).state);
-        if (this.panel) void this.update('graph');
+        if (this.host.isOpen) this.enqueue(null);
       }),
     ];
   }
 
   get isOpen(): boolean {
-    return this.panel !== undefined;
+    return this.host.isOpen;
   }
-  get data(): EnsembleGraphData | undefined {
-    return this.shown?.computed?.data;
+  /** What is on screen. */
+  get current(): EnsembleUpdate {
+    return {
+      data: this.data,
+      detail: this.detail,
+      projection: this.projection,
+      state: this.state,
+      timings: this.timings,
+    };
   }
-  get detail(): EnsembleDetailData | null | undefined {
-    return this.shown?.computed?.detail;
-  }
-  get projection(): EnsembleProjectionData | undefined {
-    return this.shown?.computed?.projection;
-  }
-  get state(): EnsemblePanelState | undefined {
-    const lp = this.profiles.active;
-    return isEnsemble(lp) ? this.sessionOf(lp).state : undefined;
+  /** The page's test agent (test mode only). */
+  get testAgent() {
+    return this.host.testAgent;
   }
 
   /**
@@ -85,197 +114,135 @@ export class EnsemblePanel implements vscode.Disposable {
    * With `focusFunction` (a CodeLens click) the supernode holding that function gets selected.
    */
   show(focusFunction?: string): boolean {
-    const lp = this.profiles.active;
-    if (!isEnsemble(lp)) {
+    if (!(this.datasets.active instanceof EnsembleDataset)) {
       void vscode.window.showInformationMessage(
         'HPC Lens: Ensemble CallFlow needs an ensemble: use HPC Lens: Open Folder as Ensemble… (or switch to one in the Datasets view).',
       );
       return false;
     }
-    this.sessionOf(lp).focusFunction = focusFunction;
-    if (this.panel) {
-      this.panel.reveal(undefined, true);
-      void this.update('graph');
-      return true;
-    }
-    // The page's `ready` cannot arrive before this tick ends, so the listeners below still see it.
-    const panel = createViewPanel(this.extensionUri, 'hpcLens.ensemble', 'HPC Lens: Ensemble', 'ensemble');
-    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'sankey.svg');
-    this.panel = panel;
-    this.ready = false;
-    panel.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(m));
-    panel.onDidDispose(() => {
-      this.panel = undefined;
-      this.ready = false;
-      this.shown = undefined;
-    });
-    void this.update('graph');
+    this.focusFunction = focusFunction;
+    this.host.show();
+    this.enqueue(null);
     return true;
   }
 
-  /** Applies a request as if the webview had sent it (palette commands, tests); resolves once it is answered. */
-  async request(request: EnsembleRequest): Promise<void> {
-    const done = this.nextUpdate();
-    this.onRequest(request);
-    await done;
+  /** Applies a request as the webview would send it (palette commands); resolves once it is answered. */
+  request(request: EnsembleRequest): Promise<void> {
+    return this.enqueue(request);
   }
 
-  nextRender(): Promise<EnsembleRenderedMessage> {
-    return new Promise(resolve => this.renderWaiters.push(resolve));
-  }
-  nextUpdate(): Promise<void> {
-    return new Promise(resolve => this.updateWaiters.push(resolve));
-  }
-
-  post(message: ToWebview): void {
-    void this.panel?.webview.postMessage(message);
-  }
-
-  private sessionOf(lp: EnsembleLoadedProfile): EnsembleSession {
-    let s = this.sessions.get(lp);
-    if (!s) {
-      s = new EnsembleSession(lp.ensemble, {
-        title: lp.name,
-        metric: () => lp.profile.metrics[lp.metric]!.name,
-        moduleMap: () => moduleMap(msg => this.log.warn(msg)),
+  private enqueue(request: EnsembleRequest | null): Promise<void> {
+    this.queue = this.queue
+      .then(() => this.answer(request))
+      .catch(e => {
+        this.host.post({ type: 'error', message: (e as Error).message });
       });
-      this.sessions.set(lp, s);
-    }
-    return s;
+    return this.queue;
   }
 
-  private onRequest(request: EnsembleRequest): void {
-    const lp = this.profiles.active;
-    if (!isEnsemble(lp)) return this.settle();
-    const session = this.sessionOf(lp);
-    const applied = session.apply(request);
-    if ('error' in applied) {
-      this.lastRequestError = applied.error;
-      void vscode.window.showWarningMessage(`HPC Lens: ${applied.error}`);
-      // The webview undoes its optimistic UI with the unchanged state.
-      this.postDetail(session);
-      return this.settle();
-    }
-    this.lastRequestError = undefined;
-    lp.comparison = comparisonOf(session.state);
-    if (request.type === 'ensemble/select' && request.nodeId) this.openSelected(session, request.nodeId);
-    if (applied.scope === 'state') {
-      this.postDetail(session);
-      return this.settle();
-    }
-    void this.update(applied.scope);
-  }
-
-  /** Recomputes what changed and posts it; only the latest of overlapping updates posts. */
-  private async update(scope: 'graph' | 'detail'): Promise<void> {
-    const lp = this.profiles.active;
-    if (!isEnsemble(lp)) {
+  /** Sends the request (null: none, answer with the whole graph) to the ensemble's session and posts what it recomputed. */
+  private async answer(request: EnsembleRequest | null): Promise<void> {
+    const ds = this.datasets.active;
+    if (!(ds instanceof EnsembleDataset)) {
       // Keep the panel (the user may switch back); say why it is empty.
       this.shown = undefined;
-      if (this.ready)
-        this.post({
-          type: 'error',
-          message: `The active dataset${lp ? ` (${lp.name})` : ''} is not an ensemble. Switch to an ensemble in the Datasets view, or use HPC Lens: Open Folder as Ensemble….`,
-        });
-      return this.settle();
+      this.data = undefined;
+      this.host.post({
+        type: 'error',
+        message: `The active dataset${ds ? ` (${ds.name})` : ''} is not an ensemble. Switch to an ensemble in the Datasets view, or use HPC Lens: Open Folder as Ensemble….`,
+      });
+      this.updated.fire(this.current);
+      return;
     }
-    const generation = ++this.generation;
-    // Let the webview's pending messages (and other extensions) run before the computation.
-    await new Promise(resolve => setImmediate(resolve));
-    if (generation !== this.generation) return;
-    const session = this.sessionOf(lp);
+    if (!this.host.isOpen) return;
+    const focusFunction = this.focusFunction;
+    this.focusFunction = undefined;
+    let r: EnsembleViewResult;
     try {
-      const c = session.compute(this.shown === session ? scope : 'graph');
-      if (generation !== this.generation || this.profiles.active !== lp || !this.panel) return;
-      const graphSent = scope === 'graph' || this.shown !== session;
-      this.shown = session;
-      this.lastTimings = session.timings;
-      this.panel.title = `HPC Lens: ${lp.name} (ensemble)`;
-      if (this.ready && graphSent)
-        this.post({
-          type: 'ensemble/graph',
-          data: c.data,
-          state: session.state.view,
-          projection: c.projection,
-        } satisfies EnsembleHostToView);
-      this.postDetail(session);
-      this.log.info(
-        `ensemble ${scope}: ${Object.entries(session.timings)
-          .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
-          .join(', ')}`,
-      );
+      r = await this.service.ensembleView({
+        dataset: ds.handle,
+        request,
+        metric: ds.metricDescriptor.name,
+        title: ds.name,
+        moduleMap: moduleMap(),
+        ...(focusFunction !== undefined ? { focusFunction } : {}),
+      });
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      this.log.error(`ensemble view: ${message}`);
-      if (this.ready) this.post({ type: 'error', message });
-    } finally {
-      if (generation === this.generation) this.settle();
-    }
-  }
-
-  private postDetail(session: EnsembleSession): void {
-    if (this.ready && this.shown === session)
-      this.post({
-        type: 'ensemble/detail',
-        detail: session.computed?.detail ?? null,
-        state: session.state.view,
-      } satisfies EnsembleHostToView);
-  }
-
-  private settle(): void {
-    const waiters = this.updateWaiters;
-    this.updateWaiters = [];
-    waiters.forEach(w => w());
-  }
-
-  /** A selected supernode opens its hottest entry function, as in the single-run Sankey. */
-  private openSelected(session: EnsembleSession, nodeId: string): void {
-    const node = session.computed?.data.nodes.find(n => n.id === nodeId);
-    const entry = node?.entries.find(e => e.file);
-    if (entry?.file) void this.navigator.open(entry.file, entry.line, entry.name);
-  }
-
-  private onMessage(m: FromWebview | EnsembleViewToHost): void {
-    if (m.type === 'ensemble/rendered') {
-      this.lastRender = m;
-      const waiters = this.renderWaiters;
-      this.renderWaiters = [];
-      waiters.forEach(w => w(m));
+      this.host.post({ type: 'error', message });
+      this.updated.fire({ ...this.current, error: message });
       return;
     }
-    if (m.type.startsWith('ensemble/')) {
-      this.onRequest(m as EnsembleRequest);
+    if (this.datasets.active !== ds) return;
+    if (r.error) {
+      void vscode.window.showWarningMessage(`HPC Lens: ${r.error}`);
+      // The webview undoes its optimistic UI with the unchanged state.
+      if (this.shown === ds) this.host.post({ type: 'ensemble/detail', detail: this.detail, state: r.state });
+      this.updated.fire({ ...this.current, error: r.error });
       return;
     }
+    await ds.setComparison(r.comparison);
+    this.shown = ds;
+    this.state = r.state;
+    this.detail = r.detail;
+    this.timings = r.timings;
+    this.host.title = `HPC Lens: ${ds.name} (ensemble)`;
+    if (r.graph) {
+      this.data = r.graph.data;
+      this.projection = r.graph.projection;
+    }
+    // The session sends the graph when it changed, or when asked (a panel showing it for the first time).
+    if (r.graph && this.data && this.projection)
+      this.host.post({ type: 'ensemble/graph', data: this.data, state: r.state, projection: this.projection });
+    this.host.post({ type: 'ensemble/detail', detail: r.detail, state: r.state });
+    if (request?.type === 'ensemble/select' && request.nodeId)
+      this.openSource({ kind: 'entry', nodeId: request.nodeId, entry: -1 });
+    this.updated.fire(this.current);
+  }
+
+  /** Opens a location the page was shown, looked up by reference in the data sent. */
+  private openSource(ref: EnsembleSourceRef): void {
+    let target: { file: string | null; line: number | null; name: string } | undefined;
+    if (ref.kind === 'entry') {
+      const node = this.data?.nodes.find(n => n.id === ref.nodeId);
+      target = ref.entry < 0 ? node?.entries.find(e => e.file) : node?.entries[ref.entry];
+    } else if (ref.kind === 'hierarchy') {
+      const h = this.detail?.hierarchy.nodes[ref.index];
+      target = h && { file: h.file, line: h.line, name: h.name };
+    } else {
+      const c = this.detail?.callSites[ref.index];
+      target = c && { file: c.file, line: c.line, name: c.name };
+    }
+    if (target?.file) void this.navigator.open(target.file, target.line, target.name);
+  }
+
+  private onMessage(m: EnsembleViewToHost): void {
     switch (m.type) {
-      case 'ready': {
-        this.ready = true;
-        const s = this.shown;
-        if (s?.computed) {
-          this.post({
-            type: 'ensemble/graph',
-            data: s.computed.data,
-            state: s.state.view,
-            projection: s.computed.projection,
-          });
-          this.postDetail(s);
-        }
-        break;
-      }
-      case 'openSource':
-        void this.navigator.open(m.file, m.line, m.name);
-        break;
+      case 'ready':
       case 'log':
-        if (m.level === 'error') this.log.error(`[ensemble] ${m.message}`);
-        else this.log.info(`[ensemble] ${m.message}`);
-        break;
+        return; // handled by the host
+      case 'openSource':
+        this.openSource(m.ref);
+        return;
+      case 'ensemble/select':
+      case 'ensemble/mode':
+      case 'ensemble/target':
+      case 'ensemble/diff':
+      case 'ensemble/runs':
+      case 'ensemble/options':
+      case 'ensemble/split':
+      case 'ensemble/unsplit':
+      case 'ensemble/reveal':
+        void this.enqueue(m);
+        return;
       default:
-        break;
+        assertNever(m, 'message from the ensemble view');
     }
   }
 
   dispose(): void {
     this.subs.forEach(s => s.dispose());
-    this.panel?.dispose();
+    this.updated.dispose();
+    this.host.dispose();
   }
 }

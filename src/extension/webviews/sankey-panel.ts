@@ -1,55 +1,55 @@
 import * as vscode from 'vscode';
-import type { CallflowRequest, CallflowViewState, FromWebview, SankeyData, ToWebview } from '../../shared/protocol';
-import { isEnsembleMessage } from '../../shared/ensemble-protocol';
-import { isTimelineMessage } from '../../shared/timeline-protocol';
-import type { ProfileManager } from '../profile-manager';
-import { sankeyDataOf, type LoadedProfile } from '../profile-session';
+import { assertNever } from '../../shared/webview-protocol';
+import type {
+  CallflowRequest,
+  CallflowViewState,
+  SankeyData,
+  SankeyHostToView,
+  SankeyNodeData,
+  SankeyViewToHost,
+} from '../../shared/sankey-protocol';
+import type { Dataset } from '../datasets/dataset';
+import type { DatasetManager } from '../datasets/dataset-manager';
 import { moduleMap } from '../settings';
 import type { SourceNavigator } from '../source-navigator';
 import { applyCallflowRequest, graphPlan, initialCallflowState, viewState, type CallflowState } from './callflow-state';
-import { createViewPanel } from './webview-html';
+import { WebviewHost, type WebviewEnvironment } from './webview-host';
 
-export interface RenderReport {
-  nodeCount: number;
-  linkCount: number;
-}
-
-/** The correlation view offers at most this many metrics (each costs one super graph on request). */
+/** The correlation view offers at most this many metrics (each one super graph in the service). */
 const MAX_CORRELATION_METRICS = 12;
 
 /** How long the selected node's entry-function lines stay marked in the editor. */
 const ENTRY_FLASH_MS = 2500;
 
+/** What the panel last sent and what changed it (the extension's tests follow these events). */
+export interface CallflowUpdate {
+  data: SankeyData | undefined;
+  callflow: CallflowViewState | undefined;
+  /** Why the request was refused, when it was. */
+  error?: string;
+}
+
 /**
  * The CallFlow panel: the Sankey of the super graph with its linked views (histogram, correlation,
  * brush split, two runs side by side). One panel; it follows the active dataset and metric. The
- * host keeps the split/brush/selection state per dataset, recomputes the graphs on every request
- * and sends only level-of-detail data; a selected node's entry-function lines flash in the editor.
+ * host keeps the split/brush/selection state per dataset and asks the analysis service for the
+ * graphs (cached there per option set), sending only level-of-detail data; a selected node's
+ * entry-function lines flash in the editor.
  */
 export class SankeyPanel implements vscode.Disposable {
-  private panel: vscode.WebviewPanel | undefined;
-  private ready = false;
+  private readonly host: WebviewHost<SankeyHostToView, SankeyViewToHost>;
   private data: SankeyData | undefined;
   private callflow: CallflowViewState | undefined;
-  private renderWaiters: ((r: RenderReport) => void)[] = [];
   private readonly subs: vscode.Disposable[];
-  lastRender: RenderReport | undefined;
-  /** The node ids the webview last reported as highlighted (Reveal Current Line, CodeLens clicks). */
-  lastHighlight: string[] | undefined;
-  /** A highlight asked for before the webview was ready; sent after the data. */
-  private pendingHighlight: string[] | undefined;
-  private highlightWaiters: ((ids: string[]) => void)[] = [];
-  /** Split, brush, selection and mode, per loaded dataset. */
-  private readonly states = new WeakMap<LoadedProfile, CallflowState>();
-  /** Orders recomputations: only the latest one posts. */
-  private generation = 0;
+  /** Split, brush, selection and mode, per dataset. */
+  private readonly states = new WeakMap<Dataset, CallflowState>();
   private inFlight = 0;
   /** A highlight asked for while the graph was being computed (base node ids). */
   private pendingBases: ReadonlySet<string> | undefined;
-  private updateWaiters: (() => void)[] = [];
-  /** Why the last CallFlow request was refused, if it was. */
-  lastRequestError: string | undefined;
-  /** The file:line of the entry function the last selection opened. */
+  private readonly updated = new vscode.EventEmitter<CallflowUpdate>();
+  /** Fires after each recomputation was posted, or a request was refused. */
+  readonly onDidUpdate = this.updated.event;
+  /** The entry function the last node selection opened. */
   lastSelection: { nodeId: string; file: string; line: number | null; lines: number[] } | undefined;
   private readonly entryFlash = vscode.window.createTextEditorDecorationType({
     isWholeLine: true,
@@ -59,18 +59,36 @@ export class SankeyPanel implements vscode.Disposable {
   });
 
   constructor(
-    private readonly extensionUri: vscode.Uri,
-    private readonly profiles: ProfileManager,
+    private readonly env: WebviewEnvironment,
+    private readonly datasets: DatasetManager,
     private readonly navigator: SourceNavigator,
-    private readonly log: vscode.LogOutputChannel,
   ) {
+    this.host = new WebviewHost(env, {
+      viewType: 'hpcLens.sankey',
+      title: 'HPC Lens: Call Graph',
+      view: 'sankey',
+      iconPath: vscode.Uri.joinPath(env.extensionUri, 'media', 'sankey.svg'),
+      onMessage: m => this.onMessage(m),
+      onReady: first => {
+        // A reloaded page starts empty: send it what is on screen.
+        if (!first && this.data) this.host.post({ type: 'sankey', data: this.data, callflow: this.callflow! });
+      },
+      onDidDispose: () => {
+        this.data = undefined;
+        this.callflow = undefined;
+      },
+    });
     this.subs = [
-      profiles.onDidChange(() => {
-        if (this.panel) void this.update();
+      datasets.onDidChange(() => {
+        if (this.host.isOpen) void this.update();
       }),
     ];
   }
 
+  get isOpen(): boolean {
+    return this.host.isOpen;
+  }
+  /** The graph on screen. */
   get currentData(): SankeyData | undefined {
     return this.data;
   }
@@ -78,35 +96,18 @@ export class SankeyPanel implements vscode.Disposable {
   get currentCallflow(): CallflowViewState | undefined {
     return this.callflow;
   }
+  /** The page's test agent (test mode only). */
+  get testAgent() {
+    return this.host.testAgent;
+  }
 
   show(): void {
-    if (!this.profiles.active) {
+    if (!this.datasets.active) {
       void vscode.window.showInformationMessage('HPC Lens: open a profile first (HPC Lens: Open Profile…).');
       return;
     }
-    if (this.panel) {
-      // Beside the code it explains: a panel sharing the active editor's column would cover it.
-      const sharesColumn =
-        this.panel.viewColumn !== undefined && this.panel.viewColumn === vscode.window.activeTextEditor?.viewColumn;
-      this.panel.reveal(sharesColumn ? vscode.ViewColumn.Beside : undefined, true);
-      void this.update();
-      return;
-    }
-    // The page's `ready` cannot arrive before this tick ends, so the listeners below still see it.
-    const panel = createViewPanel(this.extensionUri, 'hpcLens.sankey', 'HPC Lens: Call Graph', 'sankey');
-    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'sankey.svg');
-    this.panel = panel;
-    this.ready = false;
-    panel.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(m));
-    panel.onDidDispose(() => {
-      this.panel = undefined;
-      this.ready = false;
-    });
+    this.host.show();
     void this.update();
-  }
-
-  get isOpen(): boolean {
-    return this.panel !== undefined;
   }
 
   /**
@@ -114,16 +115,15 @@ export class SankeyPanel implements vscode.Disposable {
    * the open panel or in the next one shown; returns the node ids.
    */
   async highlight(cctNodes: readonly number[]): Promise<string[]> {
-    const lp = this.profiles.active;
-    if (!lp) return [];
-    // Membership by the unsplit graph with the panel's module map (splits of a node share its base
-    // id), asked of the analysis worker: the graph of a big profile is not built on this thread.
-    const ids = await lp.superGraphQuery<'nodeIds'>({
+    const ds = this.datasets.active;
+    if (!ds) return [];
+    // Membership in the unsplit graph with the panel's module map (splits of a node share its base id).
+    const ids = await ds.superGraphQuery<'nodeIds'>({
       kind: 'nodeIds',
-      options: { metric: lp.metric, moduleMap: moduleMap(msg => this.log.warn(msg)) },
+      options: { metric: ds.metric, moduleMap: moduleMap(msg => this.env.log.warn(msg)) },
       nodes: [...cctNodes],
     });
-    if (this.profiles.active !== lp) return [];
+    if (this.datasets.active !== ds) return [];
     const bases = new Set(ids);
     // The graph is being (re)computed (e.g. the panel was just shown): mark the nodes once it is there.
     if (!this.data || this.inFlight > 0) {
@@ -133,157 +133,125 @@ export class SankeyPanel implements vscode.Disposable {
     return this.markBases(bases);
   }
 
+  /** Applies a CallFlow request as the webview would send it (palette commands). */
+  request(request: CallflowRequest): void {
+    this.onCallflowRequest(request);
+  }
+
   private markBases(bases: ReadonlySet<string>): string[] {
     const ids = (this.data?.nodes ?? [])
       .filter(n => bases.has(n.id) || (n.baseId !== undefined && bases.has(n.baseId)))
       .map(n => n.id);
-    if (this.ready) this.post({ type: 'highlight', nodeIds: ids });
-    else this.pendingHighlight = ids;
+    this.host.post({ type: 'highlight', nodeIds: ids });
     return ids;
   }
 
-  /** Resolves with the node ids of the next highlight the webview reports. */
-  nextHighlight(): Promise<string[]> {
-    return new Promise(resolve => this.highlightWaiters.push(resolve));
-  }
-
-  /** Resolves with the next render report from the webview. */
-  nextRender(): Promise<RenderReport> {
-    return new Promise(resolve => this.renderWaiters.push(resolve));
-  }
-
-  /** Resolves once the next recomputation of the graphs has been posted (or refused). */
-  nextUpdate(): Promise<void> {
-    return new Promise(resolve => this.updateWaiters.push(resolve));
-  }
-
-  /** Sends a message as the host would (used by commands and by automation in tests). */
-  post(message: ToWebview): void {
-    void this.panel?.webview.postMessage(message);
-  }
-
-  /** Applies a CallFlow request as if the webview had sent it (palette commands). */
-  request(request: CallflowRequest): void {
-    this.onMessage(request);
-  }
-
-  private stateOf(lp: LoadedProfile): CallflowState {
-    let s = this.states.get(lp);
-    if (!s) {
-      s = initialCallflowState();
-      this.states.set(lp, s);
-    }
+  private stateOf(ds: Dataset): CallflowState {
+    let s = this.states.get(ds);
+    if (!s) this.states.set(ds, (s = initialCallflowState()));
     return s;
   }
 
   private async update(): Promise<void> {
-    const lp = this.profiles.active;
-    if (!lp) {
-      this.panel?.dispose();
+    const ds = this.datasets.active;
+    if (!ds) {
+      this.host.dispose();
       return;
     }
-    const generation = ++this.generation;
+    const ticket = this.host.begin();
     this.inFlight++;
-    const state = this.stateOf(lp);
-    const canCompare = lp.baseline !== undefined;
-    const contextCount = lp.profile.contextCount;
-    const plan = graphPlan(state, { moduleMap: moduleMap(msg => this.log.warn(msg)) }, contextCount, canCompare);
+    const state = this.stateOf(ds);
+    const baseline = ds.baseline;
+    const canCompare = baseline !== undefined;
+    const plan = graphPlan(
+      state,
+      { moduleMap: moduleMap(msg => this.env.log.warn(msg)) },
+      ds.profile.contextCount,
+      canCompare,
+    );
     try {
       let data: SankeyData;
       let second: SankeyData | undefined;
       let labels = plan.labels;
-      if (plan.secondIsBaseline && lp.baseline) {
+      if (plan.secondIsBaseline && baseline) {
         // Side by side: run A (the baseline) above run B, the same metric by name in both.
-        const name = lp.profile.metrics[lp.metric]!.name;
-        const metricA = lp.baseline.profile.metricIndex(name);
-        const baseName = lp.baseline.uri.path.split('/').pop() ?? 'baseline';
-        const ownName = lp.uri.path.split('/').pop() ?? 'comparison';
-        data = await sankeyDataOf(lp.baseline.profile, baseName, {
-          ...plan.first,
-          metric: metricA >= 0 ? metricA : lp.baseline.profile.primaryMetric,
-        });
-        second = await lp.sankey(plan.second);
-        second = { ...second, title: ownName };
+        const metricA = baseline.profile.metricIndex(ds.metricDescriptor.name);
+        const baseName = baseline.name;
+        const ownName = ds.uri.path.split('/').pop() ?? 'comparison';
+        [data, second] = await Promise.all([
+          baseline.sankey({ ...plan.first, metric: metricA >= 0 ? metricA : baseline.profile.primaryMetric }, baseName),
+          ds.sankey(plan.second, ownName),
+        ]);
         labels = [`A: ${baseName}`, `B: ${ownName}`];
       } else {
         [data, second] = await Promise.all([
-          lp.sankey(plan.first),
-          plan.second ? lp.sankey(plan.second) : Promise.resolve(undefined),
+          ds.sankey(plan.first),
+          plan.second ? ds.sankey(plan.second) : Promise.resolve(undefined),
         ]);
       }
-      if (generation !== this.generation || this.profiles.active !== lp || !this.panel) return;
+      if (!this.host.isCurrent(ticket) || this.datasets.active !== ds) return;
       this.data = data;
       this.callflow = viewState(state, canCompare, second, labels);
-      this.panel.title = `HPC Lens: ${lp.name}`;
-      if (this.ready) this.post({ type: 'sankey', data: this.data, callflow: this.callflow });
+      this.host.title = `HPC Lens: ${ds.name}`;
+      this.host.post({ type: 'sankey', data: this.data, callflow: this.callflow });
       if (this.pendingBases) {
         const bases = this.pendingBases;
         this.pendingBases = undefined;
         this.markBases(bases);
       }
     } catch (e) {
-      if (generation !== this.generation) return;
+      if (!this.host.isCurrent(ticket)) return;
       const message = e instanceof Error ? e.message : String(e);
-      this.log.error(`call graph: ${message}`);
-      if (this.ready) this.post({ type: 'error', message });
+      this.env.log.error(`call graph: ${message}`);
+      this.host.post({ type: 'error', message });
     } finally {
       this.inFlight--;
-      if (generation === this.generation) {
-        const waiters = this.updateWaiters;
-        this.updateWaiters = [];
-        waiters.forEach(w => w());
-      }
+      if (this.host.isCurrent(ticket)) this.updated.fire({ data: this.data, callflow: this.callflow });
     }
   }
 
   private onCallflowRequest(m: CallflowRequest): void {
-    const lp = this.profiles.active;
-    if (!lp) return;
+    const ds = this.datasets.active;
+    if (!ds) return;
     if (m.type === 'callflow/requestNodeMetrics') {
-      void this.sendNodeMetrics(lp, m.nodeId);
+      void this.sendNodeMetrics(ds, m.nodeId);
       return;
     }
-    const before = this.stateOf(lp);
-    const next = applyCallflowRequest(before, m, this.data, lp.profile.contextCount, lp.baseline !== undefined);
+    const before = this.stateOf(ds);
+    const canCompare = ds.baseline !== undefined;
+    const next = applyCallflowRequest(before, m, this.data, ds.profile.contextCount, canCompare);
     if ('error' in next) {
-      this.lastRequestError = next.error;
       void vscode.window.showWarningMessage(`HPC Lens: ${next.error}`);
       // The webview undoes its optimistic UI state (e.g. a mode toggle) with the unchanged state.
-      if (this.ready && this.data)
-        this.post({
-          type: 'sankey',
-          data: this.data,
-          callflow: this.callflow ?? viewState(before, lp.baseline !== undefined),
-        });
-      const waiters = this.updateWaiters;
-      this.updateWaiters = [];
-      waiters.forEach(w => w());
+      if (this.data)
+        this.host.post({ type: 'sankey', data: this.data, callflow: this.callflow ?? viewState(before, canCompare) });
+      this.updated.fire({ data: this.data, callflow: this.callflow, error: next.error });
       return;
     }
-    this.lastRequestError = undefined;
-    this.states.set(lp, next);
+    this.states.set(ds, next);
     if (m.type === 'callflow/select') {
       this.callflow = this.callflow ? { ...this.callflow, selected: next.selected } : this.callflow;
       if (m.nodeId) void this.showEntryLines(m.nodeId);
-      const waiters = this.updateWaiters;
-      this.updateWaiters = [];
-      waiters.forEach(w => w());
+      this.updated.fire({ data: this.data, callflow: this.callflow });
       return;
     }
     // A brush alone changes no graph until "Split by selection"; remember it and echo the state.
     if (m.type === 'callflow/brush' && next.mode !== 'brush' && before.mode !== 'brush') {
       this.callflow = this.callflow ? { ...this.callflow, brushed: next.brushed } : this.callflow;
-      const waiters = this.updateWaiters;
-      this.updateWaiters = [];
-      waiters.forEach(w => w());
+      this.updated.fire({ data: this.data, callflow: this.callflow });
       return;
     }
     void this.update();
   }
 
+  /** The node with this id in the graphs on screen. */
+  private nodeOf(nodeId: string): SankeyNodeData | undefined {
+    return this.data?.nodes.find(n => n.id === nodeId) ?? this.callflow?.second?.nodes.find(n => n.id === nodeId);
+  }
+
   /** Opens the selected node's hottest entry function and flashes every entry line of that file. */
   private async showEntryLines(nodeId: string): Promise<void> {
-    const node = this.data?.nodes.find(n => n.id === nodeId) ?? this.callflow?.second?.nodes.find(n => n.id === nodeId);
+    const node = this.nodeOf(nodeId);
     if (!node) return;
     const target = node.entry.file ? node.entry : node.entries?.find(e => e.file);
     if (!target?.file) {
@@ -304,69 +272,54 @@ export class SankeyPanel implements vscode.Disposable {
   }
 
   /** Per-context values of every metric (up to MAX_CORRELATION_METRICS) for one node, with the panel's splits. */
-  private async sendNodeMetrics(lp: LoadedProfile, nodeId: string): Promise<void> {
-    const state = this.stateOf(lp);
+  private async sendNodeMetrics(ds: Dataset, nodeId: string): Promise<void> {
+    const state = this.stateOf(ds);
     // No filter: a node kept for the shown metric must exist for every other metric too.
     const options = {
-      moduleMap: moduleMap(msg => this.log.warn(msg)),
+      moduleMap: moduleMap(msg => this.env.log.warn(msg)),
       splits: state.splits,
       reveal: state.reveal,
       filter: { threshold: 0 },
     };
-    const metrics = await lp.superGraphQuery<'nodeMetrics'>({
+    const metrics = await ds.superGraphQuery<'nodeMetrics'>({
       kind: 'nodeMetrics',
       options,
       nodeId,
       maxMetrics: MAX_CORRELATION_METRICS,
     });
-    if (this.profiles.active === lp) this.post({ type: 'callflow/nodeMetrics', nodeId, metrics });
+    if (this.datasets.active === ds) this.host.post({ type: 'callflow/nodeMetrics', nodeId, metrics });
   }
 
-  private onMessage(m: FromWebview): void {
-    if (isTimelineMessage(m) || isEnsembleMessage(m)) return; // the other panels' messages
-    if (m.type.startsWith('callflow/')) {
-      this.onCallflowRequest(m as CallflowRequest);
-      return;
-    }
+  private onMessage(m: SankeyViewToHost): void {
     switch (m.type) {
       case 'ready':
-        this.ready = true;
-        if (this.data)
-          this.post({ type: 'sankey', data: this.data, ...(this.callflow ? { callflow: this.callflow } : {}) });
-        if (this.pendingHighlight) {
-          this.post({ type: 'highlight', nodeIds: this.pendingHighlight });
-          this.pendingHighlight = undefined;
-        }
-        break;
-      case 'highlighted': {
-        this.lastHighlight = m.nodeIds;
-        const waiters = this.highlightWaiters;
-        this.highlightWaiters = [];
-        waiters.forEach(w => w(m.nodeIds));
-        break;
-      }
-      case 'rendered': {
-        this.lastRender = { nodeCount: m.nodeCount, linkCount: m.linkCount };
-        const waiters = this.renderWaiters;
-        this.renderWaiters = [];
-        waiters.forEach(w => w(this.lastRender!));
-        break;
-      }
-      case 'openSource':
-        void this.navigator.open(m.file, m.line, m.name);
-        break;
       case 'log':
-        if (m.level === 'error') this.log.error(`[sankey] ${m.message}`);
-        else this.log.info(`[sankey] ${m.message}`);
-        break;
+        return; // handled by the host
+      case 'openSource': {
+        // By reference into what was sent: the page can open only locations it was shown.
+        const node = this.nodeOf(m.nodeId);
+        const entry = m.entry < 0 ? node?.entry : node?.entries?.[m.entry];
+        if (entry?.file) void this.navigator.open(entry.file, entry.line, entry.name);
+        return;
+      }
+      case 'callflow/split':
+      case 'callflow/unsplit':
+      case 'callflow/reveal':
+      case 'callflow/select':
+      case 'callflow/brush':
+      case 'callflow/mode':
+      case 'callflow/requestNodeMetrics':
+        this.onCallflowRequest(m);
+        return;
       default:
-        this.log.warn(`unknown message from the Sankey webview: ${JSON.stringify(m)}`);
+        assertNever(m, 'message from the Sankey view');
     }
   }
 
   dispose(): void {
     this.subs.forEach(s => s.dispose());
+    this.updated.dispose();
     this.entryFlash.dispose();
-    this.panel?.dispose();
+    this.host.dispose();
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ViewName } from '../../shared/protocol';
+import type { ViewName } from '../../shared/webview-protocol';
 
 /**
  * A new HPC Lens webview panel beside the active editor (keeping focus there), kept alive while
@@ -11,6 +11,7 @@ export function createViewPanel(
   type: string,
   title: string,
   view: ViewName,
+  options: { testAgent?: boolean } = {},
 ): vscode.WebviewPanel {
   const panel = vscode.window.createWebviewPanel(
     type,
@@ -22,12 +23,18 @@ export function createViewPanel(
       localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
     },
   );
-  panel.webview.html = webviewHtml(panel.webview, extensionUri, view, title);
+  panel.webview.html = webviewHtml(panel.webview, extensionUri, view, title, options);
   return panel;
 }
 
 /** The HTML of any HPC Lens webview: the one bundle, the view chosen by name, a strict CSP with a nonce. */
-export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, view: ViewName, title: string): string {
+export function webviewHtml(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  view: ViewName,
+  title: string,
+  options: { testAgent?: boolean } = {},
+): string {
   const nonce = randomBytes(16).toString('base64');
   const asset = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', f));
   const csp = [
@@ -47,7 +54,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, v
 <title>${escapeHtml(title)}</title>
 </head>
 <body>
-<div id="root" data-view="${view}"></div>
+<div id="root" data-view="${view}"${options.testAgent ? ' data-test-agent="on"' : ''}></div>
 <script nonce="${nonce}" src="${asset('webview.js')}"></script>
 </body>
 </html>`;

@@ -3,18 +3,35 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { HpcLensApi } from '../../../src/extension/extension';
-import type { CallflowRequest } from '../../../src/shared/protocol';
-import { EXTENSION_ID, sampleProfile, slowerCopy, until, workspaceRoot } from './itest-support';
+import type { CallflowRequest } from '../../../src/shared/sankey-protocol';
+import {
+  EXTENSION_ID,
+  nodeSelector,
+  sampleProfile,
+  slowerCopy,
+  until,
+  within,
+  workspaceRoot,
+  type HpcLensApi,
+} from './itest-support';
 
-const timeout = <T>(p: Promise<T>, what: string, ms = 30000): Promise<T> =>
-  Promise.race([p, new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`timed out: ${what}`)), ms))]);
-
-/** Sends a request through the webview (it posts it back as the user's action would) and waits for the host's recomputation. */
+/** Applies a request as the webview sends it and waits for the host's recomputation. */
 async function simulate(api: HpcLensApi, request: CallflowRequest): Promise<void> {
-  const updated = api.sankey.nextUpdate();
-  api.sankey.post({ type: 'callflow/simulate', request });
-  await timeout(updated, `host update after ${request.type}`);
+  await within(api.sankey.request(request), `host update after ${request.type}`);
+}
+
+/** Waits until the page draws `graphs` graphs with these node counts. */
+function drawnGraphs(api: HpcLensApi, what: string, nodeCounts: number[]) {
+  return until(
+    what,
+    async () => {
+      const d = await api.sankey.drawn();
+      return d.graphs.length === nodeCounts.length && d.graphs.every((g, i) => g.nodes === nodeCounts[i])
+        ? d
+        : undefined;
+    },
+    30000,
+  );
 }
 
 /** Lets the webview's split transition (0.7 s) finish before a screenshot, and the harness take it before the next step. */
@@ -33,9 +50,9 @@ export function registerCallflowSuites(): void {
       // A source editor first, so that the panel opens beside it and stays visible when a click opens a file.
       const main = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'src', 'main.c'));
       await vscode.window.showTextDocument(main, vscode.ViewColumn.One);
-      const rendered = api.sankey.nextRender();
       await vscode.commands.executeCommand('hpcLens.showSankey');
-      await timeout(rendered, 'the Sankey renders');
+      const data = await until('the graph computed', () => api.sankey.data, 30000);
+      await drawnGraphs(api, 'the Sankey renders', [data.nodes.length]);
     });
     suiteTeardown(async () => {
       // Leave the panel as other suites expect it: one unsplit graph.
@@ -61,13 +78,7 @@ export function registerCallflowSuites(): void {
       const sum = parts.reduce((s, p) => s + p.inclusive, 0);
       assert.ok(Math.abs(sum - node.inclusive) <= 1e-9 * after.total, `parts ${sum} vs original ${node.inclusive}`);
       assert.deepEqual(after.splits, [{ node: node.id, mode: 'entry' }], 'the split state comes with the data');
-      // (A render report of the old graph, e.g. after a resize, may come first; the split one must follow.)
-      await until(
-        'the webview draws the split graph',
-        () =>
-          api.sankey.lastRender?.nodeCount === after.nodes.length &&
-          api.sankey.lastRender.linkCount === after.links.length,
-      );
+      await drawnGraphs(api, 'the webview draws the split graph', [after.nodes.length]);
       await settle();
       console.log('HPC_LENS_SCREENSHOT callflow-split');
       await shot();
@@ -99,7 +110,6 @@ export function registerCallflowSuites(): void {
         .sort((a, b) => a - b);
       await simulate(api, { type: 'callflow/brush', contexts: low });
       assert.deepEqual(api.sankey.callflow?.brushed, low, 'the host keeps the brush');
-      const rendered = api.sankey.nextRender();
       await simulate(api, { type: 'callflow/mode', mode: 'brush' });
       const cf = api.sankey.callflow!;
       assert.equal(cf.mode, 'brush');
@@ -127,7 +137,7 @@ export function registerCallflowSuites(): void {
           assert.ok(Math.abs(n.inclusive + other.inclusive - p.inclusive) <= 1e-9 * whole.total, `${n.id} adds up`);
       }
       assert.deepEqual(cf.labels, [`Brushed ranks (${low.length})`, `Other ranks (${K - low.length})`]);
-      await timeout(rendered, 'render of the brush split');
+      await drawnGraphs(api, 'the brush split drawn', [top.nodes.length, bottom.nodes.length]);
       await settle();
       console.log('HPC_LENS_SCREENSHOT callflow-brush-split');
       await shot();
@@ -143,7 +153,7 @@ export function registerCallflowSuites(): void {
       // Start from another file so the click has to open halo.c (closing all editors would close the panel).
       const main = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'src', 'main.c'));
       await vscode.window.showTextDocument(main, vscode.ViewColumn.One);
-      api.sankey.post({ type: 'simulateClick', nodeId: node.id });
+      await api.sankey.agent.click(`${nodeSelector(node.id)} .sankey-node-rect`);
       const editor = await until('the entry function opens', () => {
         const e = vscode.window.activeTextEditor;
         return e?.document.uri.path.endsWith('/halo.c') && e;

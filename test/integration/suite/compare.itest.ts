@@ -7,7 +7,7 @@ import { readProfile } from '../../../src/analysis/formats';
 import { deltaDirection, diffProfiles, formatDelta } from '../../../src/analysis/graph/profile-diff';
 import { findFunctionDefinition } from '../../../src/analysis/source/function-definitions';
 import { formatValue } from '../../../src/analysis/stats/format';
-import type { HpcLensApi } from '../../../src/extension/extension';
+import type { HpcLensApi } from './itest-support';
 import { EXTENSION_ID, sampleProfile, slowerCopy, until, workspaceRoot } from './itest-support';
 
 const stencil = () => vscode.Uri.joinPath(workspaceRoot(), 'src', 'stencil.c');

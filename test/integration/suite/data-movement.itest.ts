@@ -9,7 +9,7 @@ import {
   dataMovementSites,
   DIRECTION_LABELS,
 } from '../../../src/analysis/stats/data-movement-sites';
-import type { HpcLensApi } from '../../../src/extension/extension';
+import type { HpcLensApi } from './itest-support';
 import { EXTENSION_ID, until, workspaceRoot } from './itest-support';
 
 const sampleTrace = () => vscode.Uri.joinPath(workspaceRoot(), 'profiles', 'heat-offload-kineto.json');

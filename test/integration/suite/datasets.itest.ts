@@ -7,7 +7,7 @@ import { readProfile } from '../../../src/analysis/formats';
 import { contextNoun } from '../../../src/analysis/model/context';
 import { findFunctionDefinition } from '../../../src/analysis/source/function-definitions';
 import { formatBytes, formatCount } from '../../../src/analysis/stats/format';
-import type { HpcLensApi } from '../../../src/extension/extension';
+import type { HpcLensApi } from './itest-support';
 import { EXTENSION_ID, expectedHeatLines, until, workspaceRoot } from './itest-support';
 
 const profileUri = (name: string) => vscode.Uri.joinPath(workspaceRoot(), 'profiles', name);

@@ -4,7 +4,7 @@ import { readProfile } from '../../../src/analysis/formats';
 import { functionTotals, lineCosts } from '../../../src/analysis/model/aggregates';
 import { functionCallCounts } from '../../../src/analysis/stats/call-counts';
 import { formatValue } from '../../../src/analysis/stats/format';
-import type { HpcLensApi } from '../../../src/extension/extension';
+import type { HpcLensApi } from './itest-support';
 import type { LineReveal } from '../../../src/extension/overlays/reveal-current-line';
 import { EXTENSION_ID, until, workspaceRoot } from './itest-support';
 
@@ -143,11 +143,10 @@ export function registerEditingSuites(): void {
 
     test('Reveal Current Line selects the line in Top Lines and highlights its node in the Sankey', async () => {
       await vscode.commands.executeCommand('hpcLens.showSankey');
-      await until('the Sankey drawn', () => api.sankey.lastRender);
+      await until('the Sankey drawn', async () => (await api.sankey.drawn()).graphs.length > 0, 30000);
       await vscode.commands.executeCommand('hpcLens.topLines.focus');
       editor = await vscode.window.showTextDocument(editor.document, vscode.ViewColumn.One);
       editor.selection = new vscode.Selection(hottest - 1, 0, hottest - 1, 0);
-      const highlighted = api.sankey.nextHighlight();
       const r = await vscode.commands.executeCommand<LineReveal>('hpcLens.revealCurrentLine');
       assert.ok(r, 'a result');
       assert.equal(r.message, undefined);
@@ -166,7 +165,11 @@ export function registerEditingSuites(): void {
       assert.ok(r.sankey.length > 0, 'a Sankey node holds the line');
       const ids = new Set(api.sankey.data!.nodes.map(n => n.id));
       for (const id of r.sankey) assert.ok(ids.has(id), `${id} is a node of the Sankey`);
-      assert.deepEqual(await highlighted, r.sankey, 'the webview marked exactly those nodes');
+      const marked = await until('the webview marks the nodes', async () => {
+        const d = await api.sankey.drawn();
+        return d.revealed.length > 0 && d.revealed;
+      });
+      assert.deepEqual([...marked].sort(), [...r.sankey].sort(), 'the webview marked exactly those nodes');
       console.log('HPC_LENS_SCREENSHOT editing-reveal');
     });
 
@@ -194,9 +197,15 @@ export function registerEditingSuites(): void {
           (await lenses(stencil())).find(l => l.command?.title.includes(expected)),
         );
         assert.match(lens.command!.title, /inclusive .* exclusive · [\d,]+ calls/);
-        const highlighted = api.sankey.nextHighlight();
         await vscode.commands.executeCommand(lens.command!.command, ...(lens.command!.arguments ?? []));
-        const ids = await highlighted;
+        const ids = await until(
+          'the webview marks the function',
+          async () => {
+            const d = await api.sankey.drawn();
+            return d.revealed.length > 0 && d.revealed;
+          },
+          30000,
+        );
         assert.ok(ids.length > 0, 'jacobi_sweep is in some Sankey node');
         const nodes = new Set(api.sankey.data!.nodes.map(n => n.id));
         for (const id of ids) assert.ok(nodes.has(id));

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { writeSyntheticEnsemble } from '../../../src/analysis/ensemble/testing/synthetic-ensemble';
-import type { HpcLensApi } from '../../../src/extension/extension';
-import type { EnsembleRenderedMessage, LinkedViewName } from '../../../src/shared/ensemble-protocol';
+import type { HpcLensApi } from './itest-support';
+import type { LinkedViewName } from '../../../src/shared/ensemble-protocol';
+import type { EnsembleDrawn } from '../../../src/shared/test-facts';
 import { hoverText, lensTitles } from './ensemble.itest';
 import { EXTENSION_ID, sampleProfile, until, workspaceRoot, writeScaledRuns } from './itest-support';
 
@@ -19,20 +20,26 @@ export function registerEnsembleViewSuites(): void {
     let api: HpcLensApi;
     let dir: string;
 
-    /** The next render report that satisfies `ok` (renders follow every graph and detail update). */
-    const rendered = (what: string, ok: (r: EnsembleRenderedMessage) => boolean, ms = 30000) =>
+    /** What the page draws once it satisfies `ok` (the views redraw after every graph and detail update). */
+    const rendered = (what: string, ok: (r: EnsembleDrawn) => boolean, ms = 30000) =>
       until(
         what,
-        () => {
-          const r = api.ensemble.lastRender;
-          return r && ok(r) ? r : undefined;
+        async () => {
+          const r = await api.ensemble.drawn();
+          return ok(r) ? r : undefined;
         },
         ms,
       );
 
-    /** Shows two linked views in the panes and waits until both report what they drew. */
-    async function showPanes(panes: [LinkedViewName, LinkedViewName]): Promise<EnsembleRenderedMessage> {
-      api.ensemble.post({ type: 'ensemble/panes', panes });
+    /** Picks two linked views in the panes' tabs, as the user does. */
+    async function pickPanes(panes: [LinkedViewName, LinkedViewName]): Promise<void> {
+      for (const [i, view] of panes.entries())
+        await api.ensemble.agent.click(`[data-pane="${i}"][data-linked-view="${view}"]`);
+    }
+
+    /** Shows two linked views in the panes and waits until both state what they drew. */
+    async function showPanes(panes: [LinkedViewName, LinkedViewName]): Promise<EnsembleDrawn> {
+      await pickPanes(panes);
       return rendered(`the ${panes.join(' and ')} views drawn`, r => panes.every(p => (r.counts[p] ?? 0) > 0));
     }
 
@@ -98,7 +105,7 @@ export function registerEnsembleViewSuites(): void {
         'one dot per call site × run',
       );
       // Three runs are too few for three clusters: the projection says so instead of drawing.
-      api.ensemble.post({ type: 'ensemble/panes', panes: ['projection', 'icicle'] });
+      await pickPanes(['projection', 'icicle']);
       const projection = await rendered('the projection pane', r => 'projection' in r.counts);
       if (api.ensemble.projection!.unavailable) assert.equal(projection.counts['projection'], 0);
       else assert.equal(projection.counts['projection'], 3);

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { writeSyntheticEnsemble } from '../../../src/analysis/ensemble/testing/synthetic-ensemble';
 import { readProfile } from '../../../src/analysis/formats';
 import { topFunctions } from '../../../src/analysis/stats/top-lists';
-import type { HpcLensApi } from '../../../src/extension/extension';
+import type { HpcLensApi } from './itest-support';
 import { EXTENSION_ID, until, writeScaledRuns } from './itest-support';
 
 export async function lensTitles(uri: vscode.Uri): Promise<{ line: number; title: string }[]> {
@@ -131,7 +131,11 @@ export function registerEnsembleSuites(): void {
       await vscode.commands.executeCommand('hpcLens.showSankey');
       const report = await until(
         'the ensemble-Sankey drawn',
-        () => (api.ensemble.lastRender?.counts['sankeyNodes'] ?? 0) > 0 && api.ensemble.lastRender,
+        async () => {
+          const d = await api.ensemble.drawn();
+          return (d.counts['sankeyNodes'] ?? 0) > 0 && d;
+        },
+        30000,
       );
       assert.ok(report.counts['sankeyLinks']! > 0, JSON.stringify(report));
       assert.equal(api.ensemble.data?.runs.length, 3);

@@ -11,9 +11,16 @@ import { rootHotPaths } from '../../../src/analysis/stats/hot-path';
 import { md as mdEscape } from '../../../src/analysis/stats/summary-export';
 import { functionImbalance } from '../../../src/analysis/stats/imbalance';
 import { topFunctions, topLines } from '../../../src/analysis/stats/top-lists';
-import type { HpcLensApi } from '../../../src/extension/extension';
 import type { AnalysisEntry } from '../../../src/extension/views/analysis-tree';
-import { EXTENSION_ID, expectedHeatLines, sampleProfile, until, workspaceRoot } from './itest-support';
+import {
+  EXTENSION_ID,
+  expectedHeatLines,
+  nodeSelector,
+  sampleProfile,
+  until,
+  workspaceRoot,
+  type HpcLensApi,
+} from './itest-support';
 
 const stencilSource = () => vscode.Uri.joinPath(workspaceRoot(), 'src', 'stencil.c');
 
@@ -25,7 +32,7 @@ export function registerSuites(): void {
       const ext = vscode.extensions.getExtension<HpcLensApi>(EXTENSION_ID);
       assert.ok(ext, `${EXTENSION_ID} is installed`);
       api = await ext.activate();
-      assert.ok(api && typeof api.open === 'function', 'activate returns the API');
+      assert.ok(api && typeof api.open === 'function', 'activate returns the test API in test mode');
       await api.startup;
       const contributed = (ext.packageJSON.contributes.commands as { command: string }[]).map(c => c.command);
       const registered = new Set(await vscode.commands.getCommands(true));
@@ -103,8 +110,8 @@ export function registerSuites(): void {
       const m = profile.primaryMetric;
       const hot = rootHotPaths(profile, m, 0.05)[0]!.map(s => profile.tree.name(s.node));
       const chain: string[] = [];
-      for (let e: AnalysisEntry | undefined = api.viewEntries('hpcLens.hotPaths')[0]; e; e = e.children?.[0])
-        chain.push(e.label);
+      const rows = await api.nextViewEntries('hpcLens.hotPaths', r => r.length > 0);
+      for (let e: AnalysisEntry | undefined = rows[0]; e; e = e.children?.[0]) chain.push(e.label);
       assert.deepEqual(chain, hot);
       const lines = topLines(profile, m, { limit: 50 }).entries;
       const shownLines = api.viewEntries('hpcLens.topLines');
@@ -141,17 +148,19 @@ export function registerSuites(): void {
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     });
 
-    test('the Sankey webview renders the module graph and reports what it drew', async () => {
-      const rendered = api.sankey.nextRender();
+    test('the Sankey webview renders the module graph and states what it drew', async () => {
       await vscode.commands.executeCommand('hpcLens.showSankey');
-      const report = await Promise.race([
-        rendered,
-        new Promise<never>((_, rej) => setTimeout(() => rej(new Error('the webview never reported a render')), 30000)),
-      ]);
-      const data = api.sankey.data!;
+      const data = await until('the graph computed', () => api.sankey.data, 30000);
+      const drawn = await until(
+        'the webview draws the graph',
+        async () => {
+          const d = await api.sankey.drawn();
+          return d.graphs[0]?.nodes === data.nodes.length ? d : undefined;
+        },
+        30000,
+      );
       assert.ok(data.nodes.length >= 4, `${data.nodes.length} modules`);
-      assert.equal(report.nodeCount, data.nodes.length);
-      assert.equal(report.linkCount, data.links.length);
+      assert.equal(drawn.graphs[0]!.links, data.links.length);
       assert.ok(data.nodes.some(n => n.module === 'libstencil.so'));
     });
 
@@ -161,7 +170,8 @@ export function registerSuites(): void {
       // Start from another file so the click has to open stencil.c (closing all editors would close the panel).
       const main = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'src', 'main.c'));
       await vscode.window.showTextDocument(main, vscode.ViewColumn.One);
-      api.sankey.post({ type: 'simulateClick', nodeId: node.id });
+      // A real click in the page (the view asks the host to select the node, which opens its entry).
+      await api.sankey.agent.click(`${nodeSelector(node.id)} .sankey-node-rect`);
       const editor = await until('an editor on the clicked source', () => {
         const e = vscode.window.activeTextEditor;
         return e && e.document.uri.path.endsWith('/src/stencil.c') ? e : undefined;

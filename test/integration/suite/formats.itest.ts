@@ -6,8 +6,8 @@ import * as vscode from 'vscode';
 import { readProfile } from '../../../src/analysis/formats';
 import { DataMovementKind } from '../../../src/analysis/model/trace';
 import { formatBytes, formatValue } from '../../../src/analysis/stats/format';
-import type { HpcLensApi } from '../../../src/extension/extension';
-import { EXTENSION_ID, expectedHeatLines, until } from './itest-support';
+import type { HpcLensApi } from './itest-support';
+import { EXTENSION_ID, expectedHeatLines, until, within } from './itest-support';
 
 /** shared/ beside the checkout (real tool output); absent outside the development workplace. */
 function sharedDir(): string {
@@ -98,13 +98,19 @@ export function registerFormatSuites(): void {
       );
       const a = api.active!;
       assert.deepEqual([a.format, a.nodes, a.contexts, a.metric], ['tau-profile', 12, 4, 'time']);
-      const rendered = api.sankey.nextRender();
+      const updated = api.sankey.nextUpdate();
       await vscode.commands.executeCommand('hpcLens.showSankey');
-      const report = await Promise.race([
-        rendered,
-        new Promise<never>((_, rej) => setTimeout(() => rej(new Error('no render report')), 30000)),
-      ]);
-      assert.ok(report.nodeCount > 0 && report.nodeCount === api.sankey.data!.nodes.length);
+      await within(updated, 'the host computes the graph');
+      const data = api.sankey.data!;
+      const drawn = await until(
+        'the webview draws the graph',
+        async () => {
+          const d = await api.sankey.drawn();
+          return d.graphs[0]?.nodes === data.nodes.length ? d : undefined;
+        },
+        30000,
+      );
+      assert.ok(drawn.graphs[0]!.nodes > 0);
     });
 
     test('a PyTorch (Kineto) trace: the Python line shows its operator time and the host→device bytes it moves', async function () {

@@ -6,7 +6,7 @@ import type { Profile } from '../../../src/analysis/model/profile';
 import { findFunctionDefinition } from '../../../src/analysis/source/function-definitions';
 import { callersCallees } from '../../../src/analysis/stats/callers-callees';
 import { formatShare, formatValue } from '../../../src/analysis/stats/format';
-import type { HpcLensApi } from '../../../src/extension/extension';
+import type { HpcLensApi } from './itest-support';
 import { EXTENSION_ID, sampleProfile, until, workspaceRoot } from './itest-support';
 
 const HEAT_LEVELS = 5;

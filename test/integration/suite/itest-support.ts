@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { readProfile } from '../../../src/analysis/formats';
 import { lineCosts } from '../../../src/analysis/model/aggregates';
+import { writeScaledRuns as writeScaled } from '../../support/scaled-runs';
 
 /** The extension's id as the integration suites look it up. */
 export const EXTENSION_ID = 'hpc-lens.hpc-lens';
@@ -69,10 +70,18 @@ export async function expectedHeatLines(profilePath: string, fileSuffix: string)
 
 /** Scaled copies of the sample's Caliper profile: runs of the same program whose source is in the workspace. */
 export function writeScaledRuns(folder: string, sample: string, factors: Record<string, number>): void {
-  const doc = JSON.parse(readFileSync(sample, 'utf8')) as { columns: string[]; data: number[][] };
-  const scaled = ['count', 'sum#time.duration'].map(c => doc.columns.indexOf(c)).filter(i => i >= 0);
-  for (const [name, f] of Object.entries(factors)) {
-    const data = doc.data.map(row => row.map((v, i) => (scaled.includes(i) ? v * f : v)));
-    writeFileSync(join(folder, `${name}.json`), JSON.stringify({ ...doc, data }));
-  }
+  writeScaled(sample, folder, factors);
+}
+
+/** The test API `activate` returns in test mode. */
+export type { HpcLensTestApi as HpcLensApi } from '../../../src/extension/testing/test-api';
+
+/** Fails after `ms` with `what`, unless `p` settles first. */
+export function within<T>(p: Promise<T>, what: string, ms = 30000): Promise<T> {
+  return Promise.race([p, new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`timed out: ${what}`)), ms))]);
+}
+
+/** A CSS attribute selector for a node id (ids hold `/`, `.`, `#`, spaces…). */
+export function nodeSelector(id: string): string {
+  return `[data-node="${id.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"]`;
 }

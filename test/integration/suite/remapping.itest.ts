@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { HpcLensApi } from '../../../src/extension/extension';
+import type { HpcLensApi } from './itest-support';
 import { EXTENSION_ID, until } from './itest-support';
 
 const RUN42 = '/scratch/user/run42/src';

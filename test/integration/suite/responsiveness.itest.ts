@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import type { HpcLensApi } from '../../../src/extension/extension';
+import type { HpcLensApi } from './itest-support';
 import {
   generatedFileName,
   writeLargeProfileAsync,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { HpcLensApi } from '../../../src/extension/extension';
-import { EXTENSION_ID } from './itest-support';
+import type { HpcLensApi } from './itest-support';
+import { EXTENSION_ID, until, within } from './itest-support';
 
 const sampleProfile = () => {
   const f = vscode.workspace.workspaceFolders?.[0];
@@ -9,15 +9,21 @@ const sampleProfile = () => {
   return vscode.Uri.joinPath(f.uri, 'profiles', 'heat-stencil-sampling-4ranks.json');
 };
 
-/** Shows the Sankey and waits for the webview's render report. */
+/** Shows the Sankey, waits for the host's new graph and for the webview to draw it. */
 async function showSankey(api: HpcLensApi) {
-  const rendered = api.sankey.nextRender();
+  const updated = api.sankey.nextUpdate();
   await vscode.commands.executeCommand('hpcLens.showSankey');
-  const report = await Promise.race([
-    rendered,
-    new Promise<never>((_, rej) => setTimeout(() => rej(new Error('the webview never reported a render')), 30000)),
-  ]);
-  return { report, data: api.sankey.data! };
+  await within(updated, 'the host computes the graph');
+  const data = api.sankey.data!;
+  const drawn = await until(
+    'the webview draws the graph',
+    async () => {
+      const d = await api.sankey.drawn();
+      return d.graphs[0]?.nodes === data.nodes.length && d.graphs[0].links === data.links.length ? d : undefined;
+    },
+    30000,
+  );
+  return { report: { nodeCount: drawn.graphs[0]!.nodes, linkCount: drawn.graphs[0]!.links }, data };
 }
 
 export function registerSuperGraphSuites(): void {

@@ -11,9 +11,10 @@ import { buildLaneTree, flattenLanes } from '../../../src/analysis/timeline/lane
 import { eventAt, eventDetails, eventsOfNode } from '../../../src/analysis/timeline/lookup';
 import { TimelineIndex } from '../../../src/analysis/timeline/timeline-index';
 import { profileForWindow, windowStatistics } from '../../../src/analysis/timeline/window-stats';
-import type { HpcLensApi } from '../../../src/extension/extension';
+import type { HpcLensApi } from './itest-support';
 import { formatWindow, type TimelineWindow } from '../../../src/shared/timeline-protocol';
-import { EXTENSION_ID, until } from './itest-support';
+import type { TimelineDrawn } from '../../../src/shared/test-facts';
+import { EXTENSION_ID, until, within } from './itest-support';
 
 const sharedData = (...parts: string[]) => {
   const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
@@ -21,33 +22,82 @@ const sharedData = (...parts: string[]) => {
 };
 const workspaceFile = (...parts: string[]) => vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, ...parts);
 
+/** The timeline's last frame once `ok` accepts it. */
+function drawnFrame(api: HpcLensApi, what: string, ok: (f: TimelineDrawn) => boolean, ms = 30000) {
+  return until(
+    what,
+    async () => {
+      const f = await api.timeline.drawn().catch(() => undefined);
+      return f && ok(f) ? f : undefined;
+    },
+    ms,
+  );
+}
+
 /** Opens a trace and the timeline; resolves once the view drew the lanes of this trace. */
 async function openTimeline(api: HpcLensApi, uri: vscode.Uri, profile: Profile) {
   const labels = flattenLanes(buildLaneTree(profile.trace!.tracks)).map(l => l.label);
-  const before = api.timeline.lastRender;
   assert.equal(
     await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', uri),
     true,
     `opened (last error: ${api.lastError})`,
   );
   await vscode.commands.executeCommand('hpcLens.showTimeline');
-  const render = await until(
+  const [lo, hi] = profile.trace!.timeRange;
+  const render = await drawnFrame(
+    api,
     `the timeline of ${uri.path.split('/').pop()} drawn`,
-    () => {
-      const r = api.timeline.lastRender;
-      const [lo, hi] = profile.trace!.timeRange;
-      return r &&
-        r !== before &&
-        r.lanes === labels.length &&
-        r.laneLabels.join('|') === labels.join('|') &&
-        r.window.start <= lo &&
-        r.window.end >= hi
-        ? r
-        : undefined;
-    },
-    30000,
+    r =>
+      r.lanes === labels.length &&
+      r.laneLabels.join('|') === labels.join('|') &&
+      r.window.start <= lo &&
+      r.window.end >= hi,
   );
   return { render, labels };
+}
+
+/** x of time `t` on the canvas of frame `f` (relative to the canvas). */
+const xOf = (f: TimelineDrawn, t: number) => ((t - f.view.start) / (f.view.end - f.view.start)) * f.box.width;
+
+/**
+ * Selects a window by shift-dragging over the canvas, as the user does; resolves with the window
+ * the view selected (pixels round it) and the statistics the host sent for it.
+ */
+async function selectWindow(api: HpcLensApi, window: TimelineWindow) {
+  const f = (await api.timeline.drawn())!;
+  const stats = api.timeline.nextMessage('timeline/windowStats');
+  const y = Math.min(12, f.box.height / 2);
+  await api.timeline.agent.pointer('canvas.timeline-canvas', [
+    { type: 'pointerdown', x: xOf(f, window.start), y, shiftKey: true },
+    { type: 'pointermove', x: xOf(f, window.end), y, shiftKey: true },
+    { type: 'pointerup', x: xOf(f, window.end), y, shiftKey: true },
+  ]);
+  const s = await within(stats, 'window statistics');
+  return { stats: s, window: api.timeline.selection!.window };
+}
+
+/** Zooms to a window: select it, then Zoom to Window. */
+async function zoomTo(api: HpcLensApi, window: TimelineWindow) {
+  const before = (await api.timeline.drawn())!;
+  await selectWindow(api, window);
+  await api.timeline.agent.click('[data-action="zoom-to-window"]');
+  return drawnFrame(
+    api,
+    'the zoomed frame',
+    r => r.requestId > before.requestId && r.window.end - r.window.start < (before.view.end - before.view.start) / 2,
+  );
+}
+
+/** Points at `time` on `track`'s lane (a hover asks the host for the event there), then clicks it. */
+async function clickAt(api: HpcLensApi, track: number, time: number) {
+  const f = (await api.timeline.drawn())!;
+  const [lane] = await api.timeline.agent.query(`.timeline-lane-header[data-track="${track}"]`);
+  assert.ok(lane, `lane ${track} is on screen`);
+  const at = { x: xOf(f, time), y: lane.box.y + lane.box.height / 2 - f.box.y };
+  const details = api.timeline.nextMessage('timeline/eventDetails');
+  await api.timeline.agent.pointer('canvas.timeline-canvas', [{ type: 'pointermove', ...at }]);
+  await within(details, 'the hovered event');
+  await api.timeline.agent.pointer('canvas.timeline-canvas', [{ type: 'click', ...at }]);
 }
 
 /** The CodeLens titles of a document by the function each stands for. */
@@ -58,13 +108,6 @@ async function lensesByFunction(uri: vscode.Uri): Promise<Map<string, string>> {
       .filter(l => l.command?.arguments?.[0]?.focusFunction)
       .map(l => [l.command!.arguments![0].focusFunction as string, l.command!.title]),
   );
-}
-
-/** Selects a window in the view as a shift-drag would and resolves with the statistics the host sent. */
-async function selectWindow(api: HpcLensApi, window: TimelineWindow) {
-  const stats = api.timeline.nextMessage('timeline/windowStats');
-  api.timeline.post({ type: 'timeline/simulate', action: 'select', window });
-  return stats;
 }
 
 export function registerTimelineSuites(): void {
@@ -96,8 +139,10 @@ export function registerTimelineSuites(): void {
 
       // Statistics of a window equal windowStatistics computed here from the file.
       const [lo, hi] = p.trace!.timeRange;
-      const window = { start: Math.round(lo + (hi - lo) * 0.1), end: Math.round(lo + (hi - lo) * 0.45) };
-      const stats = await selectWindow(api, window);
+      const { stats, window } = await selectWindow(api, {
+        start: Math.round(lo + (hi - lo) * 0.1),
+        end: Math.round(lo + (hi - lo) * 0.45),
+      });
       const index = new TimelineIndex(p);
       const expected = windowStatistics(index, window);
       assert.deepEqual(stats.window, window);
@@ -109,20 +154,31 @@ export function registerTimelineSuites(): void {
       assert.deepEqual(stats.bytes, expected.bytes);
       assert.equal(stats.eventCount, expected.eventCount);
 
-      // A click on an event opens its source line (the hovered event's nearest located frame).
+      // A click on an event opens its source line (the hovered event's nearest located frame). The
+      // hover looks the event up at the depth the lanes show, else the innermost there (tiles.ts' rule).
+      const frame = (await api.timeline.drawn())!;
+      const pxPerNs = frame.box.width / (frame.view.end - frame.view.start);
       const ev = p.trace!.events;
       const cpuTracks = p.trace!.tracks.flatMap((t, i) => (t.kind === 'thread' ? [i] : []));
       let target: { track: number; time: number; file: string; line: number } | undefined;
       for (let r = 0; r < ev.track.length && !target; r++) {
         if (!cpuTracks.includes(ev.track[r]!) || ev.kind[r] !== 0) continue;
         const time = ev.start[r]! + ev.duration[r]! / 2;
-        const hit = eventAt(index, ev.track[r]!, time);
-        const src = hit >= 0 ? eventDetails(index, hit).source : null;
+        let hit = eventAt(index, ev.track[r]!, time, frame.depth);
+        if (hit < 0) hit = eventAt(index, ev.track[r]!, time);
+        // Wide enough on screen that the pixel under the pointer is inside it.
+        if (hit < 0 || ev.duration[hit]! * pxPerNs < 6) continue;
+        const src = eventDetails(index, hit).source;
         if (src?.file.endsWith('offload.c') && src.line)
-          target = { track: ev.track[r]!, time, file: src.file, line: src.line };
+          target = {
+            track: ev.track[r]!,
+            time: ev.start[hit]! + ev.duration[hit]! / 2,
+            file: src.file,
+            line: src.line,
+          };
       }
-      assert.ok(target, 'an event located in offload.c');
-      api.timeline.post({ type: 'timeline/simulate', action: 'click', track: target.track, time: target.time });
+      assert.ok(target, 'an event located in offload.c, wide enough to click');
+      await clickAt(api, target.track, target.time);
       await until("offload.c opened at the event's line", () => {
         const e = vscode.window.activeTextEditor;
         return e && e.document.uri.path.endsWith('/src/offload.c') && e.selection.active.line === target!.line - 1
@@ -203,18 +259,11 @@ export function registerTimelineSuites(): void {
       assert.ok(labels.includes('stream 7'), labels.join(', '));
       assert.ok(render.copies > 0, 'host→device copies are marked on the GPU stream');
       const [lo, hi] = p.trace!.timeRange;
-      const window = { start: Math.round(lo + (hi - lo) * 0.48), end: Math.round(lo + (hi - lo) * 0.52) };
-      api.timeline.post({
-        type: 'timeline/simulate',
-        action: 'zoom',
-        window: { start: window.start - (hi - lo) * 0.01, end: window.end + (hi - lo) * 0.01 },
-      });
-      const zoomed = await until('the zoomed frame', () => {
-        const r = api.timeline.lastRender;
-        return r && r.window.end - r.window.start < (hi - lo) / 10 ? r : undefined;
-      });
+      const wanted = { start: Math.round(lo + (hi - lo) * 0.48), end: Math.round(lo + (hi - lo) * 0.52) };
+      const zoomed = await zoomTo(api, { start: wanted.start - (hi - lo) * 0.01, end: wanted.end + (hi - lo) * 0.01 });
+      assert.ok(zoomed.window.end - zoomed.window.start < (hi - lo) / 10, 'zoomed to a tenth of the run or less');
       assert.ok(zoomed.flows > 0, 'launch → kernel arrows in the zoomed window');
-      const stats = await selectWindow(api, window);
+      const { stats, window } = await selectWindow(api, wanted);
       const expected = windowStatistics(new TimelineIndex(p), window);
       assert.deepEqual(
         stats.functions.slice(0, 20).map(f => [f.name, f.inclusive]),
@@ -230,7 +279,7 @@ export function registerTimelineSuites(): void {
       const marked = api.timeline.nextMessage('timeline/highlight');
       const n = await api.timeline.highlightNode([node]);
       const msg = await marked;
-      const shown = api.timeline.lastRender!;
+      const shown = (await api.timeline.drawn())!;
       const expectedRows = eventsOfNode(index, node, shown.window, msg.tracks).reduce((s, r) => s + r.length, 0);
       assert.equal(n, expectedRows);
       assert.equal(

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ProfileManager } from '../profile-manager';
+import type { DatasetManager } from '../datasets/dataset-manager';
 
 /**
  * Open Folder as Ensemble…: from the palette a folder picker (several folders or files may be
@@ -7,7 +7,7 @@ import type { ProfileManager } from '../profile-manager';
  * Resolves to true when an ensemble was opened.
  */
 export async function openEnsembleCommand(
-  profiles: ProfileManager,
+  datasets: DatasetManager,
   clicked?: unknown,
   selected?: unknown,
 ): Promise<boolean> {
@@ -25,7 +25,7 @@ export async function openEnsembleCommand(
     uris = picked ?? [];
   }
   if (uris.length === 0) return false;
-  return (await profiles.openEnsemble(uris)) !== undefined;
+  return (await datasets.openEnsemble(uris)) !== undefined;
 }
 
 function uriList(v: unknown): vscode.Uri[] {

@@ -1,0 +1,258 @@
+/**
+ * What `activate` returns in test mode (ExtensionMode.Test) only: the extension-host tests' view
+ * into the running extension. Everything here observes product events or reads product state; the
+ * webviews are read and driven through their test agents (`data-*` facts, real DOM events). In a
+ * user's editor this module is never called.
+ */
+import * as vscode from 'vscode';
+import type { WorkerPool } from '../../service/worker-pool';
+import type { CallflowRequest, CallflowViewState, SankeyData } from '../../shared/sankey-protocol';
+import type { EnsembleRequest } from '../../shared/ensemble-protocol';
+import { ensembleDrawn, sankeyDrawn, timelineDrawn } from '../../shared/test-facts';
+import type { TimelineHostToView, TimelineWindowStatsMessage } from '../../shared/timeline-protocol';
+import type { DatasetManager, RestoreReport } from '../datasets/dataset-manager';
+import type { DataMovementDecorations, DataMovementLine } from '../overlays/data-movement-decorations';
+import type { DiffMarks, HeatDecorations, HeatLine } from '../overlays/heat-decorations';
+import type { RevealableTree } from '../overlays/reveal-current-line';
+import type { SourceEdits } from '../overlays/source-edits';
+import type { SourceResolver } from '../source-resolver';
+import type { StatusBar } from '../status-bar';
+import type { AnalysisEntry, AnalysisTreeProvider } from '../views/analysis-tree';
+import { datasetEntry, type DatasetEntry } from '../views/datasets-view';
+import type { SideBarViewId, SideBarViews } from '../views/side-bar-views';
+import type { EnsemblePanel, EnsembleUpdate } from '../webviews/ensemble-panel';
+import type { SankeyPanel } from '../webviews/sankey-panel';
+import type { TimelinePanel } from '../webviews/timeline-panel';
+import type { TestAgentClient } from '../webviews/webview-host';
+
+export interface TestApiParts {
+  service: WorkerPool;
+  datasets: DatasetManager;
+  restored: Promise<RestoreReport>;
+  status: StatusBar;
+  heat: HeatDecorations;
+  dataMovement: DataMovementDecorations;
+  dataMovementView: { provider: AnalysisTreeProvider };
+  sankey: SankeyPanel;
+  timeline: TimelinePanel;
+  ensemble: EnsemblePanel;
+  edits: SourceEdits;
+  sideBar: SideBarViews;
+  trees: ReadonlyMap<string, RevealableTree>;
+  resolver: SourceResolver;
+}
+
+function agentOf(panel: { testAgent: TestAgentClient | undefined }, what: string): TestAgentClient {
+  const a = panel.testAgent;
+  if (!a) throw new Error(`the ${what} panel is not open`);
+  return a;
+}
+
+/** Resolves with the first event that passes `accept`. */
+function nextEvent<T>(event: vscode.Event<T>, accept: (e: T) => boolean = () => true): Promise<T> {
+  return new Promise(resolve => {
+    const sub = event(e => {
+      if (!accept(e)) return;
+      sub.dispose();
+      resolve(e);
+    });
+  });
+}
+
+export function createTestApi(p: TestApiParts) {
+  // What the heat and copy markers last applied, per document (the decorations only fire events).
+  const heatByUri = new Map<string, { heat: readonly HeatLine[]; changes: DiffMarks }>();
+  p.heat.onDidApply(a => heatByUri.set(a.uri, { heat: a.heat, changes: a.changes }));
+  const copiesByUri = new Map<string, readonly DataMovementLine[]>();
+  p.dataMovement.onDidApply(a => copiesByUri.set(a.uri, a.lines));
+  let sankeyError: string | undefined;
+  p.sankey.onDidUpdate(u => (sankeyError = u.error));
+  let ensembleError: string | undefined;
+  p.ensemble.onDidUpdate(u => (ensembleError = u.error));
+  let timelineStats: TimelineWindowStatsMessage | undefined;
+  p.timeline.onDidSend(m => {
+    if (m.type === 'timeline/windowStats') timelineStats = m;
+  });
+  const providers = new Map<SideBarViewId, AnalysisTreeProvider>(p.sideBar.providers);
+
+  const api = {
+    /** Settles when the datasets of the last session and those of `hpcLens.openOnStartup` are opened (or failed). */
+    startup: p.restored.then(() => undefined),
+    /** The analysis service (its pool), for checks of where datasets live. */
+    service: p.service,
+    datasets: {
+      entries: (): DatasetEntry[] => p.datasets.records.map(r => datasetEntry(r, r === p.datasets.activeRecord)),
+      activate: async (i: number) => {
+        const r = p.datasets.records[i];
+        if (r) await p.datasets.activate(r);
+      },
+      close: async (i: number) => {
+        const r = p.datasets.records[i];
+        if (r) await p.datasets.closeDataset(r);
+      },
+      /** Selects the active dataset's metric by name; false when it has none of that name. */
+      setMetric: async (name: string) => {
+        const m = p.datasets.active?.profile.metricIndex(name) ?? -1;
+        if (m >= 0) await p.datasets.setMetric(m);
+        return m >= 0;
+      },
+      restored: p.restored,
+      statusBar: () => ({ text: p.status.text, tooltip: p.status.tooltip }),
+      get lastEnsembleWarning() {
+        return p.datasets.lastEnsembleWarning;
+      },
+    },
+    open: async (uri: vscode.Uri) => (await p.datasets.open(uri)) !== undefined,
+    get active() {
+      const d = p.datasets.active;
+      if (!d) return undefined;
+      return {
+        name: d.name,
+        kind: d.kind,
+        format: d.profile.format,
+        nodes: d.profile.tree.size,
+        contexts: d.profile.contextCount,
+        metric: d.metricDescriptor.name,
+        mappedFiles: d.files.size,
+        handle: d.handle,
+      };
+    },
+    get lastError() {
+      return p.datasets.lastError;
+    },
+    decoratedLines: (uri: vscode.Uri) => heatByUri.get(uri.toString())?.heat.length ?? 0,
+    heatLines: (uri: vscode.Uri): readonly HeatLine[] => heatByUri.get(uri.toString())?.heat ?? [],
+    diffDecorations: (uri: vscode.Uri): DiffMarks =>
+      heatByUri.get(uri.toString())?.changes ?? { regressions: [], improvements: [] },
+    dataMovementLines: async (uri: vscode.Uri): Promise<readonly DataMovementLine[]> => {
+      await p.dataMovement.ready;
+      return copiesByUri.get(uri.toString()) ?? [];
+    },
+    dataMovementEntries: (): readonly AnalysisEntry[] => p.dataMovementView.provider.entries,
+    /** The rows a side-bar view shows now (top level; a hot path's steps nest as children). */
+    viewEntries: (view: SideBarViewId): readonly AnalysisEntry[] => providers.get(view)?.entries ?? [],
+    /** Resolves once a side-bar view shows rows that pass `accept`. */
+    nextViewEntries: (view: SideBarViewId, accept: (rows: readonly AnalysisEntry[]) => boolean) => {
+      const provider = providers.get(view)!;
+      if (accept(provider.entries)) return Promise.resolve(provider.entries);
+      return nextEvent(provider.onDidRefresh, () => accept(provider.entries)).then(() => provider.entries);
+    },
+    editing: {
+      staleReason: (uri: vscode.Uri) => p.edits.staleReason(uri),
+      selection: (view: SideBarViewId) => p.trees.get(view)?.view.selection.map(e => e.label) ?? [],
+    },
+    sources: {
+      resolution: async (recorded: string) => {
+        const r = await p.resolver.resolution(recorded);
+        return {
+          kind: r.kind,
+          uri: 'uri' in r ? r.uri.toString() : undefined,
+          candidates: r.kind === 'ambiguous' ? r.candidates.map(c => c.toString()) : undefined,
+        };
+      },
+      unresolved: async () => {
+        const d = p.datasets.active;
+        const list = d ? await p.resolver.unresolved(d.profile) : [];
+        return list.map(u => ({
+          recorded: u.recorded,
+          kind: u.resolution.kind,
+          candidates: u.resolution.kind === 'ambiguous' ? u.resolution.candidates.map(c => c.toString()) : [],
+        }));
+      },
+    },
+    sankey: {
+      get isOpen() {
+        return p.sankey.isOpen;
+      },
+      get data(): SankeyData | undefined {
+        return p.sankey.currentData;
+      },
+      get callflow(): CallflowViewState | undefined {
+        return p.sankey.currentCallflow;
+      },
+      get lastRequestError() {
+        return sankeyError;
+      },
+      get lastSelection() {
+        return p.sankey.lastSelection;
+      },
+      /** Applies a request as the webview sends it and resolves after the host's answer. */
+      request: async (r: CallflowRequest) => {
+        const done = nextEvent(p.sankey.onDidUpdate);
+        p.sankey.request(r);
+        await done;
+      },
+      /** Resolves after the next recomputation was posted (or refused). */
+      nextUpdate: () => nextEvent(p.sankey.onDidUpdate).then(() => undefined),
+      get agent() {
+        return agentOf(p.sankey, 'Sankey');
+      },
+      /** What the page drew, from its `data-*` facts. */
+      drawn: () => {
+        const agent = agentOf(p.sankey, 'Sankey');
+        return sankeyDrawn(s => agent.query(s));
+      },
+    },
+    timeline: {
+      get isOpen() {
+        return p.timeline.isOpen;
+      },
+      get lastStats() {
+        return timelineStats;
+      },
+      get selection() {
+        return p.timeline.selection;
+      },
+      /** Resolves with the next message of this type the host sends the view. */
+      nextMessage: <T extends TimelineHostToView['type']>(type: T) =>
+        nextEvent(p.timeline.onDidSend, m => m.type === type) as Promise<Extract<TimelineHostToView, { type: T }>>,
+      highlightNode: (nodes: readonly number[]) => p.timeline.highlightNode(nodes),
+      get agent() {
+        return agentOf(p.timeline, 'timeline');
+      },
+      /** What the last frame drew, from the canvas's `data-*` facts (undefined before the first frame). */
+      drawn: () => {
+        const agent = agentOf(p.timeline, 'timeline');
+        return timelineDrawn(s => agent.query(s));
+      },
+    },
+    ensemble: {
+      get isOpen() {
+        return p.ensemble.isOpen;
+      },
+      get data() {
+        return p.ensemble.current.data;
+      },
+      get detail() {
+        return p.ensemble.current.detail;
+      },
+      get projection() {
+        return p.ensemble.current.projection;
+      },
+      get state() {
+        return p.ensemble.current.state;
+      },
+      get lastRequestError() {
+        return ensembleError;
+      },
+      get lastTimings() {
+        return p.ensemble.current.timings;
+      },
+      /** Applies a request as the webview sends it; resolves once it is answered. */
+      request: (r: EnsembleRequest) => p.ensemble.request(r),
+      nextUpdate: (): Promise<EnsembleUpdate> => nextEvent(p.ensemble.onDidUpdate),
+      get agent() {
+        return agentOf(p.ensemble, 'ensemble');
+      },
+      /** Counts of what each view drew (`data-ensemble-view`/`data-drawn`) and of the Sankey's marks, with the page's mode. */
+      drawn: () => {
+        const agent = agentOf(p.ensemble, 'ensemble');
+        return ensembleDrawn(s => agent.query(s));
+      },
+    },
+  };
+  return api;
+}
+
+/** The API the extension-host tests get from `activate` (test mode only). */
+export type HpcLensTestApi = ReturnType<typeof createTestApi>;
