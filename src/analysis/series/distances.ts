@@ -1,0 +1,250 @@
+import { throwIfAborted } from '../formats/reader';
+import { condensedLength } from './distance-matrix';
+import type { SeriesMatrix } from './series-matrix';
+
+/**
+ * Distances between series (thesis §5.3.2, Li et al. 2019 §4.2): Euclidean, dynamic time warping
+ * (Berndt & Clifford 1994) and the time warp edit distance (Marteau 2009). DTW and TWED are elastic:
+ * they match a burst to the same burst a few samples later, which Euclidean distance does not.
+ */
+
+export type DistanceMeasure = 'euclidean' | 'dtw' | 'twed';
+
+/** TWED stiffness ν and deletion penalty λ defaults (Marteau 2009 §5 uses small ν; λ ≈ 1). */
+export const TWED_DEFAULTS = { nu: 0.001, lambda: 1 } as const;
+
+/** Euclidean distance between two equally long series. */
+export function euclideanDistance(a: Float64Array, b: Float64Array): number {
+  if (a.length !== b.length)
+    throw new RangeError(`Euclidean distance needs equal lengths, got ${a.length} and ${b.length}`);
+  let s = 0;
+  for (let p = 0; p < a.length; p++) {
+    const d = a[p]! - b[p]!;
+    s += d * d;
+  }
+  return Math.sqrt(s);
+}
+
+/** The default Sakoe–Chiba half-width for series of length t: 10% of the length (at least 1). */
+export function defaultDtwWindow(t: number): number {
+  return Math.max(1, Math.ceil(t / 10));
+}
+
+/**
+ * DTW with a Sakoe–Chiba band (Sakoe & Chiba 1978): a[i] may match b[j] only when |i − j| ≤ window
+ * (widened to the length difference so the end can be reached). Local cost (a[i] − b[j])², steps
+ * (i−1, j), (i, j−1), (i−1, j−1) each adding the cost once; the result is the square root of the
+ * cheapest path's sum, so window 0 on equal lengths is exactly the Euclidean distance.
+ * O(length · window) time, O(length) memory (two rows; `scratch`, when given, must hold 2(|b| + 1)).
+ */
+export function dtwDistance(a: Float64Array, b: Float64Array, window = Infinity, scratch?: Float64Array): number {
+  const n = a.length,
+    m = b.length;
+  if (n === 0 || m === 0) return n === m ? 0 : Infinity;
+  const w = Math.max(Math.floor(window), Math.abs(n - m));
+  const buffer = scratch && scratch.length >= 2 * (m + 1) ? scratch : new Float64Array(2 * (m + 1));
+  let prev = buffer.subarray(0, m + 1),
+    cur = buffer.subarray(m + 1, 2 * (m + 1));
+  prev.fill(Infinity);
+  cur.fill(Infinity);
+  prev[0] = 0;
+  for (let i = 1; i <= n; i++) {
+    const lo = Math.max(1, i - w),
+      hi = Math.min(m, i + w);
+    // Cells left of this row's band may hold values from two rows back: reset the one we read.
+    cur[lo - 1] = Infinity;
+    const ai = a[i - 1]!;
+    for (let j = lo; j <= hi; j++) {
+      const d = ai - b[j - 1]!;
+      let best = prev[j - 1]!;
+      const up = prev[j]!,
+        left = cur[j - 1]!;
+      if (up < best) best = up;
+      if (left < best) best = left;
+      cur[j] = best + d * d;
+    }
+    if (hi < m) cur[hi + 1] = Infinity;
+    const t = prev;
+    prev = cur;
+    cur = t;
+  }
+  return Math.sqrt(prev[m]!);
+}
+
+export interface TwedOptions {
+  /** Stiffness ν ≥ 0: cost per unit of time-stamp difference (default 0.001). */
+  nu?: number;
+  /** Deletion penalty λ ≥ 0 (default 1). */
+  lambda?: number;
+  /** Time stamps of `a` and `b` (default 1, 2, 3, …: equally spaced samples). */
+  timesA?: Float64Array;
+  timesB?: Float64Array;
+  /** Optional Sakoe–Chiba band as for DTW (default none: the exact TWED). */
+  window?: number;
+  /** Workspace of at least 2(|b| + 1) numbers, reused across calls. */
+  scratch?: Float64Array;
+}
+
+/**
+ * Time warp edit distance (Marteau 2009, eq. 4, L1 norm for scalar samples): each series is padded
+ * with a sample of value 0 at time 0, and
+ *   D(i, j) = min( D(i−1, j)   + |a_i − a_{i−1}| + ν (t_i − t_{i−1}) + λ          (delete in a)
+ *                  D(i, j−1)   + |b_j − b_{j−1}| + ν (s_j − s_{j−1}) + λ          (delete in b)
+ *                  D(i−1, j−1) + |a_i − b_j| + |a_{i−1} − b_{j−1}|
+ *                              + ν (|t_i − s_j| + |t_{i−1} − s_{j−1}|) )           (match)
+ * with D(0, 0) = 0 and D(i, 0) = D(0, j) = ∞. A metric for ν > 0, λ ≥ 0. O(|a| · |b|) time (or
+ * O(|a| · window) with a band), O(|b|) memory.
+ */
+export function twedDistance(a: Float64Array, b: Float64Array, options: TwedOptions = {}): number {
+  const nu = options.nu ?? TWED_DEFAULTS.nu,
+    lambda = options.lambda ?? TWED_DEFAULTS.lambda;
+  if (!(nu >= 0) || !(lambda >= 0)) throw new RangeError(`TWED needs ν ≥ 0 and λ ≥ 0, got ν = ${nu}, λ = ${lambda}`);
+  const n = a.length,
+    m = b.length;
+  const ta = options.timesA,
+    tb = options.timesB;
+  if (ta && ta.length !== n) throw new RangeError(`TWED: ${ta.length} time stamps for ${n} samples of a`);
+  if (tb && tb.length !== m) throw new RangeError(`TWED: ${tb.length} time stamps for ${m} samples of b`);
+  const w = Math.max(Math.floor(options.window ?? Infinity), Math.abs(n - m));
+  const scratch = options.scratch;
+  const buffer = scratch && scratch.length >= 2 * (m + 1) ? scratch : new Float64Array(2 * (m + 1));
+  let prev = buffer.subarray(0, m + 1),
+    cur = buffer.subarray(m + 1, 2 * (m + 1));
+  prev.fill(Infinity);
+  cur.fill(Infinity);
+  prev[0] = 0;
+  // Row 0 (a padded sample only) can only be reached from D(0, 0): D(0, j) = ∞ for j > 0.
+  let aPrev = 0,
+    taPrev = 0;
+  for (let i = 1; i <= n; i++) {
+    const ai = a[i - 1]!,
+      tai = ta ? ta[i - 1]! : i;
+    const deleteA = Math.abs(ai - aPrev) + nu * (tai - taPrev) + lambda;
+    const lo = Math.max(1, i - w),
+      hi = Math.min(m, i + w);
+    cur[lo - 1] = Infinity;
+    let bPrev = lo > 1 ? b[lo - 2]! : 0,
+      tbPrev = lo > 1 ? (tb ? tb[lo - 2]! : lo - 1) : 0;
+    for (let j = lo; j <= hi; j++) {
+      const bj = b[j - 1]!,
+        tbj = tb ? tb[j - 1]! : j;
+      let best = prev[j]! + deleteA;
+      const viaB = cur[j - 1]! + Math.abs(bj - bPrev) + nu * (tbj - tbPrev) + lambda;
+      if (viaB < best) best = viaB;
+      const viaMatch =
+        prev[j - 1]! +
+        Math.abs(ai - bj) +
+        Math.abs(aPrev - bPrev) +
+        nu * (Math.abs(tai - tbj) + Math.abs(taPrev - tbPrev));
+      if (viaMatch < best) best = viaMatch;
+      cur[j] = best;
+      bPrev = bj;
+      tbPrev = tbj;
+    }
+    if (hi < m) cur[hi + 1] = Infinity;
+    aPrev = ai;
+    taPrev = tai;
+    const t = prev;
+    prev = cur;
+    cur = t;
+  }
+  return prev[m]!;
+}
+
+export interface PairwiseDistanceOptions {
+  /** Default `euclidean`. */
+  measure?: DistanceMeasure;
+  /** DTW (and optional TWED) Sakoe–Chiba half-width in samples; DTW default 10% of the length. */
+  window?: number;
+  /** TWED stiffness ν (default 0.001). */
+  nu?: number;
+  /** TWED deletion penalty λ (default 1). */
+  lambda?: number;
+  signal?: AbortSignal;
+  /** Fraction of pairs done, in [0, 1]. */
+  onProgress?: (fraction: number) => void;
+}
+
+/**
+ * The rows of the condensed distance matrix, one entity at a time: a generator so a caller can run
+ * it to the end at once (pairwiseDistances) or in slices between event-loop turns
+ * (pairwiseDistancesAsync). Each step yields the fraction of pairs done.
+ */
+export function* pairwiseDistanceSteps(
+  series: SeriesMatrix,
+  out: Float64Array,
+  options: PairwiseDistanceOptions = {},
+): Generator<number, Float64Array, void> {
+  const { entities: n, timePoints: t, values } = series;
+  if (out.length !== condensedLength(n))
+    throw new RangeError(`the output needs ${condensedLength(n)} cells for ${n} entities, got ${out.length}`);
+  const measure = options.measure ?? 'euclidean';
+  const pairDistance = pairFunction(measure, t, options);
+  const total = condensedLength(n) || 1;
+  let p = 0;
+  for (let i = 0; i < n - 1; i++) {
+    throwIfAborted(options.signal);
+    const a = values.subarray(i * t, (i + 1) * t);
+    for (let j = i + 1; j < n; j++) out[p++] = pairDistance(a, values.subarray(j * t, (j + 1) * t));
+    options.onProgress?.(p / total);
+    yield p / total;
+  }
+  return out;
+}
+
+/** The condensed matrix of distances between all entities' series (SciPy `pdist` order). */
+export function pairwiseDistances(series: SeriesMatrix, options: PairwiseDistanceOptions = {}): Float64Array {
+  const out = new Float64Array(condensedLength(series.entities));
+  const steps = pairwiseDistanceSteps(series, out, options);
+  while (!steps.next().done);
+  return out;
+}
+
+/**
+ * pairwiseDistances that gives the event loop a turn every ~`sliceMs` milliseconds, so an abort
+ * signal fired from elsewhere (a Cancel button, a worker message) stops a long DTW or TWED run.
+ */
+export async function pairwiseDistancesAsync(
+  series: SeriesMatrix,
+  options: PairwiseDistanceOptions & { sliceMs?: number } = {},
+): Promise<Float64Array> {
+  const out = new Float64Array(condensedLength(series.entities));
+  const steps = pairwiseDistanceSteps(series, out, options);
+  const slice = options.sliceMs ?? 20;
+  let since = performance.now();
+  while (!steps.next().done) {
+    if (performance.now() - since >= slice) {
+      await new Promise(resolve => setImmediate(resolve));
+      since = performance.now();
+    }
+  }
+  throwIfAborted(options.signal);
+  return out;
+}
+
+function pairFunction(
+  measure: DistanceMeasure,
+  t: number,
+  options: PairwiseDistanceOptions,
+): (a: Float64Array, b: Float64Array) => number {
+  const scratch = new Float64Array(2 * (t + 1));
+  switch (measure) {
+    case 'euclidean':
+      return euclideanDistance;
+    case 'dtw': {
+      const window = options.window ?? defaultDtwWindow(t);
+      return (a, b) => dtwDistance(a, b, window, scratch);
+    }
+    case 'twed': {
+      const twed: TwedOptions = {
+        nu: options.nu ?? TWED_DEFAULTS.nu,
+        lambda: options.lambda ?? TWED_DEFAULTS.lambda,
+        scratch,
+      };
+      if (options.window !== undefined) twed.window = options.window;
+      return (a, b) => twedDistance(a, b, twed);
+    }
+    default:
+      throw new RangeError(`unknown distance measure ${String(measure)} (expected euclidean, dtw or twed)`);
+  }
+}
