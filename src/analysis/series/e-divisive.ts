@@ -1,0 +1,279 @@
+import { throwIfAborted } from '../formats/reader';
+import { seededRandom, shuffleInPlace } from '../stats/seeded-random';
+import { SERIES_SEED } from './k-means';
+import type { SeriesMatrix } from './series-matrix';
+
+/**
+ * E-Divisive change-point detection (Matteson & James 2014, "A nonparametric approach for multiple
+ * change point analysis of multivariate data"; R package `ecp`, `e.divisive`), thesis §5.3.4: one
+ * segmentation of time for all series together. The observation at time point τ is the vector of
+ * every entity's value (of every metric given) at τ, so a change in any group of entities counts.
+ *
+ * Hierarchical and divisive: each step finds, in every current segment, the split τ (and end κ)
+ * that maximises the scaled energy distance between X = [start, τ) and Y = [τ, κ),
+ *   Q̂ = (nm/(n+m)) · ( 2/(nm) Σ|X_i − Y_j|^α − C(n,2)⁻¹ Σ|X_i − X_k|^α − C(m,2)⁻¹ Σ|Y_j − Y_k|^α ),
+ * takes the segment with the largest Q̂, and keeps its split if a permutation test says it is
+ * significant: the observations are shuffled within each segment R times, and
+ * p = (1 + #{permuted max Q̂ ≥ observed}) / (R + 1). The first non-significant split ends the search.
+ *
+ * Cost: O(d·T²) for the time-point distances once, then O(R · Σ segment²) per accepted change. A
+ * segment that a step leaves unchanged keeps its observed best split and its R permuted maxima
+ * (its within-segment shuffles are drawn once), so later steps only pay for the two new segments;
+ * the decisions are those of `ecp` with different random draws.
+ */
+
+export interface EDivisiveOptions {
+  /** Significance level of the permutation test (default 0.05). */
+  significance?: number;
+  /** Permutations per test (default 199, as in `ecp`). */
+  permutations?: number;
+  /** Smallest segment, in time points (default max(3, ⌊t/20⌋); at least 2). */
+  minSegmentSize?: number;
+  /** Moment index α ∈ (0, 2) of the energy distance (default 1). */
+  exponent?: number;
+  /** Seed of the permutation PRNG (default SERIES_SEED). */
+  seed?: number;
+  /** Stop after this many change points (default no limit). */
+  maxChangePoints?: number;
+  signal?: AbortSignal;
+}
+
+export interface ChangePoint {
+  /** First time point of the segment that starts here. */
+  index: number;
+  /** Permutation p-value of the split that found it. */
+  pValue: number;
+  /** Its energy statistic Q̂. */
+  statistic: number;
+  /** 1 for the first change found, 2 for the next, … (the most prominent come first). */
+  order: number;
+}
+
+export interface SeriesSegment {
+  /** Time points [start, end). */
+  start: number;
+  end: number;
+  /** p-value of the change point at `start` (null for the first segment). */
+  pValue: number | null;
+}
+
+export interface EDivisiveResult {
+  /** Change points in time order. */
+  changePoints: ChangePoint[];
+  segments: SeriesSegment[];
+  /** p-value of the best split that was not significant (null if the search ended because no segment could be split or the limit was reached). */
+  rejectedPValue: number | null;
+  minSegmentSize: number;
+}
+
+/** The seed's default minimum segment size for t time points: max(3, ⌊t/20⌋) (`ecp`'s 30 is too large for tens of GVT samples). */
+export function defaultMinSegmentSize(t: number): number {
+  return Math.max(3, Math.floor(t / 20));
+}
+
+/** E-Divisive over one metric's series, or several metrics of the same time points stacked together. */
+export function eDivisive(
+  metrics: SeriesMatrix | readonly SeriesMatrix[],
+  options: EDivisiveOptions = {},
+): EDivisiveResult {
+  const list: readonly SeriesMatrix[] = Array.isArray(metrics) ? metrics : [metrics as SeriesMatrix];
+  if (list.length === 0) throw new RangeError('E-Divisive needs at least one metric');
+  const T = list[0]!.timePoints;
+  list.forEach((m, k) => {
+    if (m.timePoints !== T)
+      throw new RangeError(`metric ${k} has ${m.timePoints} time points where metric 0 has ${T}; they must match`);
+  });
+  const exponent = options.exponent ?? 1;
+  if (!(exponent > 0 && exponent < 2))
+    throw new RangeError(`the E-Divisive exponent α must be in (0, 2), got ${exponent}`);
+  throwIfAborted(options.signal);
+  return eDivisiveFromDistances(timePointDistances(list, exponent), T, options);
+}
+
+/**
+ * |Z_a − Z_b|^α between all time points (square T × T), Z_τ holding every entity's value of every
+ * metric at τ. Throws on non-finite values (a gap in a series has no distance).
+ */
+export function timePointDistances(metrics: readonly SeriesMatrix[], exponent = 1): Float64Array {
+  const T = metrics[0]?.timePoints ?? 0;
+  const D = new Float64Array(T * T);
+  for (const m of metrics) {
+    const { values } = m;
+    for (let i = 0; i < m.entities; i++) {
+      const row = values.subarray(i * T, (i + 1) * T);
+      for (let a = 0; a < T; a++) {
+        const va = row[a]!;
+        if (va - va !== 0) throw new RangeError(`E-Divisive: the value of entity ${i} at time point ${a} is ${va}`);
+        const base = a * T;
+        for (let b = a + 1; b < T; b++) {
+          const diff = va - row[b]!;
+          D[base + b]! += diff * diff;
+        }
+      }
+    }
+  }
+  const half = exponent / 2;
+  for (let a = 0; a < T; a++)
+    for (let b = a + 1; b < T; b++) {
+      const s = D[a * T + b]!;
+      const v = half === 0.5 ? Math.sqrt(s) : Math.pow(s, half);
+      D[a * T + b] = v;
+      D[b * T + a] = v;
+    }
+  return D;
+}
+
+interface Segment {
+  start: number;
+  end: number;
+  /** Best split (first index of Y) and its statistic; split −1 when the segment is too short. */
+  split: number;
+  statistic: number;
+  /** Best statistic under each permutation, filled when first needed. */
+  permuted: Float64Array | null;
+}
+
+/** E-Divisive on a square T × T matrix of |Z_a − Z_b|^α. */
+export function eDivisiveFromDistances(
+  distances: Float64Array,
+  T: number,
+  options: EDivisiveOptions = {},
+): EDivisiveResult {
+  if (distances.length !== T * T)
+    throw new RangeError(`E-Divisive: ${distances.length} distances for ${T} time points`);
+  const significance = options.significance ?? 0.05;
+  const R = Math.max(0, Math.floor(options.permutations ?? 199));
+  const minSize = Math.floor(options.minSegmentSize ?? defaultMinSegmentSize(T));
+  if (!(minSize >= 2))
+    throw new RangeError(`the minimum segment size must be at least 2, got ${options.minSegmentSize}`);
+  const maxChanges = options.maxChangePoints ?? Infinity;
+  const rand = seededRandom(options.seed ?? SERIES_SEED);
+  const search = new SplitSearch(distances, T, minSize);
+  const order = new Int32Array(T);
+  const segment = (start: number, end: number): Segment => {
+    for (let p = start; p < end; p++) order[p - start] = p;
+    const best = search.best(order, end - start);
+    return { start, end, split: best.split < 0 ? -1 : start + best.split, statistic: best.statistic, permuted: null };
+  };
+  const segments: Segment[] = [segment(0, T)];
+  const found: Omit<ChangePoint, 'order'>[] = [];
+  let rejectedPValue: number | null = null;
+  while (found.length < maxChanges) {
+    throwIfAborted(options.signal);
+    let candidate: Segment | null = null;
+    for (const s of segments) if (s.split >= 0 && (!candidate || s.statistic > candidate.statistic)) candidate = s;
+    if (!candidate) break;
+    // Permutation test: the largest best-split statistic over all segments, each shuffled within itself.
+    let over = 0;
+    if (R > 0) {
+      const maxima = new Float64Array(R).fill(-Infinity);
+      for (const s of segments) {
+        if (s.split < 0) continue;
+        if (!s.permuted) {
+          s.permuted = new Float64Array(R);
+          const n = s.end - s.start;
+          for (let p = 0; p < n; p++) order[p] = s.start + p;
+          for (let r = 0; r < R; r++) {
+            if ((r & 15) === 0) throwIfAborted(options.signal);
+            shuffleInPlace(order, rand, 0, n);
+            s.permuted[r] = search.best(order, n).statistic;
+          }
+        }
+        for (let r = 0; r < R; r++) if (s.permuted[r]! > maxima[r]!) maxima[r] = s.permuted[r]!;
+      }
+      for (let r = 0; r < R; r++) if (maxima[r]! >= candidate.statistic) over++;
+    }
+    const pValue = (1 + over) / (R + 1);
+    if (pValue > significance) {
+      rejectedPValue = pValue;
+      break;
+    }
+    found.push({ index: candidate.split, pValue, statistic: candidate.statistic });
+    segments.splice(
+      segments.indexOf(candidate),
+      1,
+      segment(candidate.start, candidate.split),
+      segment(candidate.split, candidate.end),
+    );
+  }
+  const changePoints = found.map((c, i) => ({ ...c, order: i + 1 })).sort((a, b) => a.index - b.index);
+  const bounds = [0, ...changePoints.map(c => c.index), T];
+  return {
+    changePoints,
+    segments:
+      T > 0
+        ? bounds.slice(0, -1).map((start, s) => ({
+            start,
+            end: bounds[s + 1]!,
+            pValue: s ? changePoints[s - 1]!.pValue : null,
+          }))
+        : [],
+    rejectedPValue,
+    minSegmentSize: minSize,
+  };
+}
+
+/**
+ * The best split of one segment given in some order of its time points, in O(N²): lower-triangle
+ * row prefix sums P[a][c] = Σ_{b<c} d(order[a], order[b]) make each step of Y's growth O(1).
+ */
+class SplitSearch {
+  private readonly prefix: Float64Array;
+  private readonly inverse: Float64Array;
+
+  constructor(
+    private readonly D: Float64Array,
+    private readonly T: number,
+    private readonly minSize: number,
+  ) {
+    this.prefix = new Float64Array((T * (T + 1)) / 2);
+    // 1/(m − 1) for segment sizes m, so the inner loop multiplies.
+    this.inverse = Float64Array.from({ length: T + 1 }, (_, m) => (m > 1 ? 1 / (m - 1) : 0));
+  }
+
+  best(order: Int32Array, N: number): { split: number; statistic: number } {
+    const { D, T, minSize, prefix: P, inverse } = this;
+    if (N < 2 * minSize) return { split: -1, statistic: -Infinity };
+    // Row a of the triangle starts at a(a+1)/2 and holds P[a][0 … a].
+    for (let a = 0; a < N; a++) {
+      const base = (a * (a + 1)) / 2,
+        row = order[a]! * T;
+      let s = 0;
+      P[base] = 0;
+      for (let c = 0; c < a; c++) {
+        s += D[row + order[c]!]!;
+        P[base + c + 1] = s;
+      }
+    }
+    let bestSplit = -1,
+      bestStatistic = -Infinity;
+    let withinX = 0;
+    for (let a = 1; a < minSize; a++) withinX += P[(a * (a + 1)) / 2 + a]!;
+    for (let tau = minSize; tau <= N - minSize; tau++) {
+      if (tau > minSize) withinX += P[((tau - 1) * tau) / 2 + tau - 1]!;
+      const xTerm = 2 * withinX * inverse[tau]!;
+      // Y = [tau, tau + minSize) to start with.
+      let withinY = 0,
+        between = 0;
+      for (let a = tau; a < tau + minSize; a++) {
+        const base = (a * (a + 1)) / 2;
+        between += P[base + tau]!;
+        withinY += P[base + a]! - P[base + tau]!;
+      }
+      for (let kappa = tau + minSize; ; kappa++) {
+        const m = kappa - tau;
+        const statistic = (2 * between - m * xTerm - tau * 2 * withinY * inverse[m]!) / kappa;
+        if (statistic > bestStatistic) {
+          bestStatistic = statistic;
+          bestSplit = tau;
+        }
+        if (kappa === N) break;
+        const base = (kappa * (kappa + 1)) / 2;
+        const toX = P[base + tau]!;
+        between += toX;
+        withinY += P[base + kappa]! - toX;
+      }
+    }
+    return { split: bestSplit, statistic: bestStatistic };
+  }
+}
