@@ -96,30 +96,35 @@ export function eDivisive(
  */
 export function timePointDistances(metrics: readonly SeriesMatrix[], exponent = 1): Float64Array {
   const T = metrics[0]?.timePoints ?? 0;
-  const D = new Float64Array(T * T);
+  // Time-major copy: observation τ's coordinates contiguous, so each pair is one streaming loop.
+  const d = metrics.reduce((s, m) => s + m.entities, 0);
+  const Z = new Float64Array(T * d);
+  let column = 0;
   for (const m of metrics) {
     const { values } = m;
-    for (let i = 0; i < m.entities; i++) {
-      const row = values.subarray(i * T, (i + 1) * T);
+    for (let i = 0; i < m.entities; i++, column++)
       for (let a = 0; a < T; a++) {
-        const va = row[a]!;
-        if (va - va !== 0) throw new RangeError(`E-Divisive: the value of entity ${i} at time point ${a} is ${va}`);
-        const base = a * T;
-        for (let b = a + 1; b < T; b++) {
-          const diff = va - row[b]!;
-          D[base + b]! += diff * diff;
-        }
+        const v = values[i * T + a]!;
+        if (v - v !== 0) throw new RangeError(`E-Divisive: the value of entity ${i} at time point ${a} is ${v}`);
+        Z[a * d + column] = v;
       }
-    }
   }
+  const D = new Float64Array(T * T);
   const half = exponent / 2;
-  for (let a = 0; a < T; a++)
+  for (let a = 0; a < T; a++) {
+    const za = a * d;
     for (let b = a + 1; b < T; b++) {
-      const s = D[a * T + b]!;
+      const zb = b * d;
+      let s = 0;
+      for (let k = 0; k < d; k++) {
+        const diff = Z[za + k]! - Z[zb + k]!;
+        s += diff * diff;
+      }
       const v = half === 0.5 ? Math.sqrt(s) : Math.pow(s, half);
       D[a * T + b] = v;
       D[b * T + a] = v;
     }
+  }
   return D;
 }
 
@@ -214,11 +219,17 @@ export function eDivisiveFromDistances(
 }
 
 /**
- * The best split of one segment given in some order of its time points, in O(N²): lower-triangle
- * row prefix sums P[a][c] = Σ_{b<c} d(order[a], order[b]) make each step of Y's growth O(1).
+ * The best split of one segment given in some order of its time points, in O(N²) time and O(N)
+ * memory. Time points join Y one at a time (e = 0, 1, …); for every split τ ≤ e the cross sum
+ * Σ_{X, Y} d and the within-Y sum grow by row e's prefix sums P_e[τ] = Σ_{b<τ} d(e, b), so each
+ * (τ, κ = e + 1) pair costs O(1) and the inner loop walks arrays in order.
  */
 class SplitSearch {
   private readonly prefix: Float64Array;
+  private readonly between: Float64Array;
+  private readonly withinY: Float64Array;
+  private readonly xTerm: Float64Array;
+  /** 1/(m − 1) for segment sizes m, so the inner loop multiplies. */
   private readonly inverse: Float64Array;
 
   constructor(
@@ -226,53 +237,56 @@ class SplitSearch {
     private readonly T: number,
     private readonly minSize: number,
   ) {
-    this.prefix = new Float64Array((T * (T + 1)) / 2);
-    // 1/(m − 1) for segment sizes m, so the inner loop multiplies.
+    this.prefix = new Float64Array(T + 1);
+    this.between = new Float64Array(T + 1);
+    this.withinY = new Float64Array(T + 1);
+    this.xTerm = new Float64Array(T + 1);
     this.inverse = Float64Array.from({ length: T + 1 }, (_, m) => (m > 1 ? 1 / (m - 1) : 0));
   }
 
   best(order: Int32Array, N: number): { split: number; statistic: number } {
-    const { D, T, minSize, prefix: P, inverse } = this;
+    const { D, T, minSize, prefix, between, withinY, xTerm, inverse } = this;
     if (N < 2 * minSize) return { split: -1, statistic: -Infinity };
-    // Row a of the triangle starts at a(a+1)/2 and holds P[a][0 … a].
-    for (let a = 0; a < N; a++) {
-      const base = (a * (a + 1)) / 2,
-        row = order[a]! * T;
-      let s = 0;
-      P[base] = 0;
-      for (let c = 0; c < a; c++) {
-        s += D[row + order[c]!]!;
-        P[base + c + 1] = s;
-      }
-    }
+    between.fill(0, 0, N + 1);
+    withinY.fill(0, 0, N + 1);
     let bestSplit = -1,
       bestStatistic = -Infinity;
     let withinX = 0;
-    for (let a = 1; a < minSize; a++) withinX += P[(a * (a + 1)) / 2 + a]!;
-    for (let tau = minSize; tau <= N - minSize; tau++) {
-      if (tau > minSize) withinX += P[((tau - 1) * tau) / 2 + tau - 1]!;
-      const xTerm = 2 * withinX * inverse[tau]!;
-      // Y = [tau, tau + minSize) to start with.
-      let withinY = 0,
-        between = 0;
-      for (let a = tau; a < tau + minSize; a++) {
-        const base = (a * (a + 1)) / 2;
-        between += P[base + tau]!;
-        withinY += P[base + a]! - P[base + tau]!;
+    const lastSplit = N - minSize;
+    for (let e = 0; e < N; e++) {
+      const row = order[e]! * T;
+      let sum = 0;
+      for (let c = 0; c < e; c++) {
+        prefix[c] = sum;
+        sum += D[row + order[c]!]!;
       }
-      for (let kappa = tau + minSize; ; kappa++) {
+      prefix[e] = sum;
+      // Q̂ = (2·between − m·2·withinX/(τ−1) − τ·2·withinY/(m−1)) / κ for X = [0, τ), Y = [τ, κ), m = κ − τ.
+      const kappa = e + 1;
+      const invKappa = 1 / kappa;
+      const scoreTo = Math.min(kappa - minSize, lastSplit);
+      let tau = minSize;
+      for (; tau <= scoreTo; tau++) {
+        const toX = prefix[tau]!;
+        const b = between[tau]! + toX,
+          w = withinY[tau]! + sum - toX;
+        between[tau] = b;
+        withinY[tau] = w;
         const m = kappa - tau;
-        const statistic = (2 * between - m * xTerm - tau * 2 * withinY * inverse[m]!) / kappa;
+        const statistic = (2 * b - m * xTerm[tau]! - 2 * tau * w * inverse[m]!) * invKappa;
         if (statistic > bestStatistic) {
           bestStatistic = statistic;
           bestSplit = tau;
         }
-        if (kappa === N) break;
-        const base = (kappa * (kappa + 1)) / 2;
-        const toX = P[base + tau]!;
-        between += toX;
-        withinY += P[base + kappa]! - toX;
       }
+      // Splits whose Y is still shorter than the minimum only accumulate.
+      for (const end = Math.min(e, lastSplit); tau <= end; tau++) {
+        const toX = prefix[tau]!;
+        between[tau]! += toX;
+        withinY[tau]! += sum - toX;
+      }
+      withinX += sum;
+      if (kappa >= minSize && kappa <= lastSplit) xTerm[kappa] = 2 * withinX * inverse[kappa]!;
     }
     return { split: bestSplit, statistic: bestStatistic };
   }
