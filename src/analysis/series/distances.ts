@@ -1,6 +1,7 @@
 import { throwIfAborted } from '../formats/reader';
 import { condensedLength } from './distance-matrix';
 import type { SeriesMatrix } from './series-matrix';
+import { runSliced, runToEnd } from './sliced';
 
 /**
  * Distances between series (thesis §5.3.2, Li et al. 2019 §4.2): Euclidean, dynamic time warping
@@ -194,32 +195,19 @@ export function* pairwiseDistanceSteps(
 
 /** The condensed matrix of distances between all entities' series (SciPy `pdist` order). */
 export function pairwiseDistances(series: SeriesMatrix, options: PairwiseDistanceOptions = {}): Float64Array {
-  const out = new Float64Array(condensedLength(series.entities));
-  const steps = pairwiseDistanceSteps(series, out, options);
-  while (!steps.next().done);
-  return out;
+  return runToEnd(pairwiseDistanceSteps(series, new Float64Array(condensedLength(series.entities)), options));
 }
 
 /**
  * pairwiseDistances that gives the event loop a turn every ~`sliceMs` milliseconds, so an abort
  * signal fired from elsewhere (a Cancel button, a worker message) stops a long DTW or TWED run.
  */
-export async function pairwiseDistancesAsync(
+export function pairwiseDistancesAsync(
   series: SeriesMatrix,
   options: PairwiseDistanceOptions & { sliceMs?: number } = {},
 ): Promise<Float64Array> {
   const out = new Float64Array(condensedLength(series.entities));
-  const steps = pairwiseDistanceSteps(series, out, options);
-  const slice = options.sliceMs ?? 20;
-  let since = performance.now();
-  while (!steps.next().done) {
-    if (performance.now() - since >= slice) {
-      await new Promise(resolve => setImmediate(resolve));
-      since = performance.now();
-    }
-  }
-  throwIfAborted(options.signal);
-  return out;
+  return runSliced(pairwiseDistanceSteps(series, out, options), options.signal, options.sliceMs);
 }
 
 function pairFunction(
