@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { seededRandom } from '../stats/seeded-random';
 import { condensedIndex, squareFromCondensed, asCondensed, distanceAt } from './distance-matrix';
 import {
+  balancedRowRanges,
   dtwDistance,
   euclideanDistance,
   pairwiseDistances,
@@ -175,6 +176,26 @@ describe('pairwise distances', () => {
   it('DTW defaults to a band of 10% of the length', () => {
     const d = pairwiseDistances(series, { measure: 'dtw' });
     close(d[0]!, dtwDistance(row(0), row(1), 1));
+  });
+
+  it('row ranges fill disjoint parts of one matrix; balanced ranges cover every row with similar pair counts', () => {
+    const whole = pairwiseDistances(series, { measure: 'dtw' });
+    const out = new Float64Array(whole.length).fill(NaN);
+    const ranges = balancedRowRanges(n, 3);
+    assert.deepEqual(ranges[0]!.from, 0);
+    assert.deepEqual(ranges.at(-1)!.to, n);
+    for (const rows of ranges) {
+      const steps = pairwiseDistanceSteps(series, out, { measure: 'dtw', rows });
+      while (!steps.next().done);
+    }
+    assert.deepEqual(out, whole);
+    const big = balancedRowRanges(1000, 4);
+    const pairsIn = (r: { from: number; to: number }) => {
+      let c = 0;
+      for (let i = r.from; i < r.to; i++) c += 1000 - 1 - i;
+      return c;
+    };
+    for (const r of big) assert.ok(Math.abs(pairsIn(r) / ((1000 * 999) / 2) - 0.25) < 0.01, JSON.stringify(r));
   });
 
   it('square and condensed forms convert both ways', () => {

@@ -55,14 +55,16 @@ export function dtwDistance(a: Float64Array, b: Float64Array, window = Infinity,
     // Cells left of this row's band may hold values from two rows back: reset the one we read.
     cur[lo - 1] = Infinity;
     const ai = a[i - 1]!;
+    // The left and diagonal neighbours ride along in registers: one load of the row above per cell.
+    let diagonal = prev[lo - 1]!,
+      left = Infinity;
     for (let j = lo; j <= hi; j++) {
+      const up = prev[j]!;
       const d = ai - b[j - 1]!;
-      let best = prev[j - 1]!;
-      const up = prev[j]!,
-        left = cur[j - 1]!;
-      if (up < best) best = up;
-      if (left < best) best = left;
-      cur[j] = best + d * d;
+      // Math.min rather than comparisons: no mispredicted branches on noisy series.
+      left = Math.min(diagonal, up, left) + d * d;
+      cur[j] = left;
+      diagonal = up;
     }
     if (hi < m) cur[hi + 1] = Infinity;
     const t = prev;
@@ -126,19 +128,20 @@ export function twedDistance(a: Float64Array, b: Float64Array, options: TwedOpti
     cur[lo - 1] = Infinity;
     let bPrev = lo > 1 ? b[lo - 2]! : 0,
       tbPrev = lo > 1 ? (tb ? tb[lo - 2]! : lo - 1) : 0;
+    // The left and diagonal neighbours ride along in registers: one load of the row above per cell.
+    let diagonal = prev[lo - 1]!,
+      left = Infinity;
     for (let j = lo; j <= hi; j++) {
       const bj = b[j - 1]!,
         tbj = tb ? tb[j - 1]! : j;
-      let best = prev[j]! + deleteA;
-      const viaB = cur[j - 1]! + Math.abs(bj - bPrev) + nu * (tbj - tbPrev) + lambda;
-      if (viaB < best) best = viaB;
-      const viaMatch =
-        prev[j - 1]! +
-        Math.abs(ai - bj) +
-        Math.abs(aPrev - bPrev) +
-        nu * (Math.abs(tai - tbj) + Math.abs(taPrev - tbPrev));
-      if (viaMatch < best) best = viaMatch;
-      cur[j] = best;
+      const up = prev[j]!;
+      left = Math.min(
+        up + deleteA,
+        left + Math.abs(bj - bPrev) + nu * (tbj - tbPrev) + lambda,
+        diagonal + Math.abs(ai - bj) + Math.abs(aPrev - bPrev) + nu * (Math.abs(tai - tbj) + Math.abs(taPrev - tbPrev)),
+      );
+      cur[j] = left;
+      diagonal = up;
       bPrev = bj;
       tbPrev = tbj;
     }
@@ -161,8 +164,13 @@ export interface PairwiseDistanceOptions {
   nu?: number;
   /** TWED deletion penalty λ (default 1). */
   lambda?: number;
+  /**
+   * Compute only rows [from, to) of the condensed matrix (pairs (i, j > i) with from ≤ i < to),
+   * e.g. one worker's share of a SharedArrayBuffer-backed output (see balancedRowRanges).
+   */
+  rows?: { from: number; to: number };
   signal?: AbortSignal;
-  /** Fraction of pairs done, in [0, 1]. */
+  /** Fraction of this call's pairs done, in [0, 1]. */
   onProgress?: (fraction: number) => void;
 }
 
@@ -181,16 +189,43 @@ export function* pairwiseDistanceSteps(
     throw new RangeError(`the output needs ${condensedLength(n)} cells for ${n} entities, got ${out.length}`);
   const measure = options.measure ?? 'euclidean';
   const pairDistance = pairFunction(measure, t, options);
-  const total = condensedLength(n) || 1;
-  let p = 0;
-  for (let i = 0; i < n - 1; i++) {
+  const from = Math.max(0, options.rows?.from ?? 0),
+    to = Math.min(n, options.rows?.to ?? n);
+  const start = rowOffset(from, n);
+  const total = rowOffset(Math.max(from, to), n) - start || 1;
+  let p = start;
+  for (let i = from; i < to && i < n - 1; i++) {
     throwIfAborted(options.signal);
     const a = values.subarray(i * t, (i + 1) * t);
     for (let j = i + 1; j < n; j++) out[p++] = pairDistance(a, values.subarray(j * t, (j + 1) * t));
-    options.onProgress?.(p / total);
-    yield p / total;
+    options.onProgress?.((p - start) / total);
+    yield (p - start) / total;
   }
   return out;
+}
+
+/** Position of row i's first pair (i, i + 1) in a condensed matrix over n items. */
+function rowOffset(i: number, n: number): number {
+  return n * i - (i * (i + 1)) / 2;
+}
+
+/**
+ * Splits the rows of an n-item condensed matrix into `parts` consecutive ranges holding about the
+ * same number of pairs (early rows are longer), for computing one matrix in several workers.
+ */
+export function balancedRowRanges(n: number, parts: number): { from: number; to: number }[] {
+  const total = condensedLength(n);
+  const ranges: { from: number; to: number }[] = [];
+  let from = 0;
+  for (let k = 1; k <= parts; k++) {
+    let to = from;
+    const target = (total * k) / parts;
+    while (to < n && rowOffset(to, n) < target) to++;
+    if (k === parts) to = n;
+    ranges.push({ from, to });
+    from = to;
+  }
+  return ranges;
 }
 
 /** The condensed matrix of distances between all entities' series (SciPy `pdist` order). */

@@ -7,6 +7,7 @@ export { concatenateMetrics, featureSeries, scaleMinMax, zNormalise } from './pr
 export type { SeriesNormalisation } from './preprocess';
 export { asCondensed, condensedIndex, condensedLength, distanceAt, squareFromCondensed } from './distance-matrix';
 export {
+  balancedRowRanges,
   defaultDtwWindow,
   dtwDistance,
   euclideanDistance,
@@ -36,7 +37,7 @@ export { clusterSeries, projectDistances, seriesDistances } from './series-analy
 export type {
   ClusteringAlgorithm,
   ProjectionMethod,
-  ProjectionOptions,
+  SeriesProjectionOptions,
   SeriesClustering,
   SeriesClusteringOptions,
 } from './series-analysis';

@@ -117,7 +117,7 @@ export function seriesDistances(features: SeriesMatrix, options: SeriesClusterin
   });
 }
 
-export interface ProjectionOptions {
+export interface SeriesProjectionOptions {
   /** Default `mds`. */
   method?: ProjectionMethod;
   /** t-SNE perplexity (default 30), θ (default 0.5), iterations (default 1,000) and seed. */
@@ -129,7 +129,11 @@ export interface ProjectionOptions {
 }
 
 /** 2-D coordinates (point-major n × 2) of the entities from their distance matrix. */
-export function projectDistances(distances: Float64Array, n: number, options: ProjectionOptions = {}): Float64Array {
+export function projectDistances(
+  distances: Float64Array,
+  n: number,
+  options: SeriesProjectionOptions = {},
+): Float64Array {
   const method = options.method ?? 'mds';
   const signal = options.signal ? { signal: options.signal } : {};
   if (method === 'mds') return classicalMds(distances, n, 2, signal).coordinates;
