@@ -79,8 +79,13 @@ export function benchSeries(entities = 256, timePoints = 500): void {
     `  ${'total with all three clusterings'.padEnd(58)} ${fmt(sum([...common, euclid.time, kmeans.time, pam.time, linkage.time]))}`,
   );
   console.log('  († MDS always needs the distance matrix; target: < 2,000 ms)');
+  const edges = [0, 1, 2].flatMap(g => [
+    Math.floor(((g + 0.25) * timePoints) / 3),
+    Math.floor(((g + 0.75) * timePoints) / 3),
+  ]);
   console.log(
-    `  change points found: ${changes.value.changePoints.map(c => `${c.index} (p ${c.pValue.toFixed(3)})`).join(', ')} — planted 100, 220, 350, 420`,
+    `  change points found: ${changes.value.changePoints.map(c => c.index).join(', ')} ` +
+      `(planted: burst edges ${edges.join(', ')} ±2, shifts ${SHIFTS(timePoints).join(', ')})`,
   );
 
   console.log('  worker-bound steps:');
