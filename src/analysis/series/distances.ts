@@ -43,12 +43,7 @@ export function dtwDistance(a: Float64Array, b: Float64Array, window = Infinity,
     m = b.length;
   if (n === 0 || m === 0) return n === m ? 0 : Infinity;
   const w = Math.max(Math.floor(window), Math.abs(n - m));
-  const buffer = scratch && scratch.length >= 2 * (m + 1) ? scratch : new Float64Array(2 * (m + 1));
-  let prev = buffer.subarray(0, m + 1),
-    cur = buffer.subarray(m + 1, 2 * (m + 1));
-  prev.fill(Infinity);
-  cur.fill(Infinity);
-  prev[0] = 0;
+  let [prev, cur] = warpingRows(scratch, m);
   for (let i = 1; i <= n; i++) {
     const lo = Math.max(1, i - w),
       hi = Math.min(m, i + w);
@@ -72,6 +67,17 @@ export function dtwDistance(a: Float64Array, b: Float64Array, window = Infinity,
     cur = t;
   }
   return Math.sqrt(prev[m]!);
+}
+
+/**
+ * The two dynamic-programming rows (width m + 1) of DTW and TWED, in the workspace when it is big
+ * enough: every cell ∞ except D(0, 0) = 0.
+ */
+function warpingRows(scratch: Float64Array | undefined, m: number): [Float64Array, Float64Array] {
+  const buffer = scratch && scratch.length >= 2 * (m + 1) ? scratch : new Float64Array(2 * (m + 1));
+  buffer.fill(Infinity, 0, 2 * (m + 1));
+  buffer[0] = 0;
+  return [buffer.subarray(0, m + 1), buffer.subarray(m + 1, 2 * (m + 1))];
 }
 
 export interface TwedOptions {
@@ -109,13 +115,7 @@ export function twedDistance(a: Float64Array, b: Float64Array, options: TwedOpti
   if (ta && ta.length !== n) throw new RangeError(`TWED: ${ta.length} time stamps for ${n} samples of a`);
   if (tb && tb.length !== m) throw new RangeError(`TWED: ${tb.length} time stamps for ${m} samples of b`);
   const w = Math.max(Math.floor(options.window ?? Infinity), Math.abs(n - m));
-  const scratch = options.scratch;
-  const buffer = scratch && scratch.length >= 2 * (m + 1) ? scratch : new Float64Array(2 * (m + 1));
-  let prev = buffer.subarray(0, m + 1),
-    cur = buffer.subarray(m + 1, 2 * (m + 1));
-  prev.fill(Infinity);
-  cur.fill(Infinity);
-  prev[0] = 0;
+  let [prev, cur] = warpingRows(options.scratch, m);
   // Row 0 (a padded sample only) can only be reached from D(0, 0): D(0, j) = ∞ for j > 0.
   let aPrev = 0,
     taPrev = 0;
