@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { seededRandom } from '../stats/seeded-random';
-import { defaultMinSegmentSize, eDivisive, eDivisiveFromDistances, timePointDistances } from './e-divisive';
+import {
+  defaultMinSegmentSize,
+  eDivisive,
+  eDivisiveAsync,
+  eDivisiveFromDistances,
+  timePointDistances,
+} from './e-divisive';
 import { seriesMatrix, type SeriesMatrix } from './series-matrix';
 import { plantedShifts } from './testing/synthetic-series';
 
@@ -127,5 +133,14 @@ describe('E-Divisive', () => {
     assert.throws(() => eDivisive(m, { signal: AbortSignal.abort() }), { name: 'AbortError' });
     const none: SeriesMatrix[] = [];
     assert.throws(() => eDivisive(none), /at least one metric/);
+  });
+
+  it('the asynchronous form gives the same result and stops on an abort fired from a timer', async () => {
+    const m = plantedShifts({ entities: 8, timePoints: 150, changePoints: [70], seed: 2 });
+    assert.deepEqual(await eDivisiveAsync(m, { sliceMs: 0 }), eDivisive(m));
+    const controller = new AbortController();
+    setImmediate(() => controller.abort());
+    await assert.rejects(eDivisiveAsync(m, { signal: controller.signal, sliceMs: 0 }), { name: 'AbortError' });
+    await assert.rejects(eDivisiveAsync([]), /at least one metric/);
   });
 });

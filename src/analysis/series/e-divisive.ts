@@ -2,6 +2,7 @@ import { throwIfAborted } from '../formats/reader';
 import { seededRandom, shuffleInPlace } from '../stats/seeded-random';
 import { SERIES_SEED } from './k-means';
 import type { SeriesMatrix } from './series-matrix';
+import { runSliced, runToEnd } from './sliced';
 
 /**
  * E-Divisive change-point detection (Matteson & James 2014, "A nonparametric approach for multiple
@@ -76,6 +77,15 @@ export function eDivisive(
   metrics: SeriesMatrix | readonly SeriesMatrix[],
   options: EDivisiveOptions = {},
 ): EDivisiveResult {
+  const list = metricList(metrics, options);
+  return eDivisiveFromDistances(timePointDistances(list, options.exponent ?? 1), list[0]!.timePoints, options);
+}
+
+/** The metrics as a checked list: at least one, all over the same time points; α in range. */
+function metricList(
+  metrics: SeriesMatrix | readonly SeriesMatrix[],
+  options: EDivisiveOptions,
+): readonly SeriesMatrix[] {
   const list: readonly SeriesMatrix[] = Array.isArray(metrics) ? metrics : [metrics as SeriesMatrix];
   if (list.length === 0) throw new RangeError('E-Divisive needs at least one metric');
   const T = list[0]!.timePoints;
@@ -87,7 +97,7 @@ export function eDivisive(
   if (!(exponent > 0 && exponent < 2))
     throw new RangeError(`the E-Divisive exponent α must be in (0, 2), got ${exponent}`);
   throwIfAborted(options.signal);
-  return eDivisiveFromDistances(timePointDistances(list, exponent), T, options);
+  return list;
 }
 
 /**
@@ -144,6 +154,36 @@ export function eDivisiveFromDistances(
   T: number,
   options: EDivisiveOptions = {},
 ): EDivisiveResult {
+  return runToEnd(eDivisiveSteps(distances, T, options));
+}
+
+/**
+ * E-Divisive that gives the event loop a turn every ~`sliceMs` milliseconds, so an abort signal
+ * fired from elsewhere stops a long permutation test (O(R · T²) on long runs).
+ */
+export function eDivisiveAsync(
+  metrics: SeriesMatrix | readonly SeriesMatrix[],
+  options: EDivisiveOptions & { sliceMs?: number } = {},
+): Promise<EDivisiveResult> {
+  try {
+    const list = metricList(metrics, options);
+    const T = list[0]!.timePoints;
+    return runSliced(
+      eDivisiveSteps(timePointDistances(list, options.exponent ?? 1), T, options),
+      options.signal,
+      options.sliceMs,
+    );
+  } catch (e) {
+    return Promise.reject(e as Error);
+  }
+}
+
+/** E-Divisive as a generator: a step after every 16 permutations and after every accepted change. */
+export function* eDivisiveSteps(
+  distances: Float64Array,
+  T: number,
+  options: EDivisiveOptions = {},
+): Generator<number, EDivisiveResult, void> {
   if (distances.length !== T * T)
     throw new RangeError(`E-Divisive: ${distances.length} distances for ${T} time points`);
   const significance = options.significance ?? 0.05;
@@ -179,7 +219,10 @@ export function eDivisiveFromDistances(
           const n = s.end - s.start;
           for (let p = 0; p < n; p++) order[p] = s.start + p;
           for (let r = 0; r < R; r++) {
-            if ((r & 15) === 0) throwIfAborted(options.signal);
+            if ((r & 15) === 15) {
+              throwIfAborted(options.signal);
+              yield found.length;
+            }
             shuffleInPlace(order, rand, 0, n);
             s.permuted[r] = search.best(order, n).statistic;
           }
@@ -200,6 +243,7 @@ export function eDivisiveFromDistances(
       segment(candidate.start, candidate.split),
       segment(candidate.split, candidate.end),
     );
+    yield found.length;
   }
   const changePoints = found.map((c, i) => ({ ...c, order: i + 1 })).sort((a, b) => a.index - b.index);
   const bounds = [0, ...changePoints.map(c => c.index), T];

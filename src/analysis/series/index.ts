@@ -30,7 +30,14 @@ export type { MdsResult } from './mds';
 export { jacobiEigen } from './linear-algebra';
 export { conditionalAffinities, tsne, tsneAffinities, tsneAsync, tsneSteps, usablePerplexity } from './tsne';
 export type { TsneAffinities, TsneOptions, TsneResult } from './tsne';
-export { defaultMinSegmentSize, eDivisive, eDivisiveFromDistances, timePointDistances } from './e-divisive';
+export {
+  defaultMinSegmentSize,
+  eDivisive,
+  eDivisiveAsync,
+  eDivisiveFromDistances,
+  eDivisiveSteps,
+  timePointDistances,
+} from './e-divisive';
 export type { ChangePoint, EDivisiveOptions, EDivisiveResult, SeriesSegment } from './e-divisive';
 export { segmentBounds, segmentMatrixMeans, segmentMeans } from './segment-means';
 export { clusterSeries, projectDistances, seriesDistances } from './series-analysis';
