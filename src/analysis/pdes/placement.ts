@@ -36,6 +36,7 @@ export interface PlacementInputs {
  * (see {@link PlacementSource}), adding the LPs, KPs and PEs the rules imply.
  */
 export function placeLps(entities: PdesEntities, inputs: PlacementInputs): LpPlacement {
+  if (inputs.lpStats) for (const gid of inputs.lpStats.lp) entities.internLp(gid);
   const lpCount = entities.count('lp');
   if (lpCount > 0 && entities.placedLps === lpCount && allKpsKnown(entities))
     return { pe: 'lp-records', kp: 'lp-records' };

@@ -5,8 +5,8 @@ import { ProfileReadError } from '../reader';
 export function parseCodesConfig(path: string, text: string): CodesConfig {
   const tokens = tokenize(path, text);
   let i = 0;
-  const fail = (what: string): never => {
-    const t = tokens[Math.min(i, tokens.length - 1)];
+  const fail = (what: string, at?: Token): never => {
+    const t = at ?? tokens[Math.min(i, tokens.length - 1)];
     throw new ProfileReadError(path, `line ${t?.line ?? 1}: ${what}`);
   };
   const section = (name: string): CodesConfigSection => {
@@ -36,7 +36,7 @@ export function parseCodesConfig(path: string, text: string): CodesConfig {
           s.entries.set(key.text, v!.text);
         }
         if (tokens[i]?.text === ';') i++;
-      } else fail(`expected "{" or "=" after ${key.text}`);
+      } else fail(`expected "{" or "=" after ${key.text}`, key);
     }
     return s;
   };

@@ -127,9 +127,16 @@ export class ModelSampleCollector {
     this.points.add(rec.virtualTime);
   }
 
+  /** The tables, rows sorted by router (terminal) id, then time. */
   finish(): ModelSamples {
     const r = this.routers.finish();
     const t = this.terminals.finish();
+    const rOrder = byIdThenTime(r.col.router!, r.col.time!);
+    permute(r.col, rOrder, 1);
+    permute(t.col, byIdThenTime(t.col.terminal!, t.col.time!), 1);
+    const ports: Record<string, Float64Array> = {};
+    this.routerPorts.forEach((g, k) => (ports[k] = g.finish()));
+    permute(ports, rOrder, this.radix);
     const routers: RouterSamples | null = r.count
       ? {
           count: r.count,
@@ -140,11 +147,11 @@ export class ModelSampleCollector {
           endTime: r.col.endTime!,
           forwardEvents: r.col.forwardEvents!,
           reverseEvents: r.col.reverseEvents!,
-          busyTime: this.routerPorts[0]!.finish(),
-          linkTraffic: this.routerPorts[1]!.finish(),
-          stalledChunks: this.routerPorts[2]!.finish(),
-          vcOccupancy: this.routerPorts[3]!.finish(),
-          queuedCount: this.routerPorts[4]!.finish(),
+          busyTime: ports[0]!,
+          linkTraffic: ports[1]!,
+          stalledChunks: ports[2]!,
+          vcOccupancy: ports[3]!,
+          queuedCount: ports[4]!,
         }
       : null;
     const terminals: TerminalSamples | null = t.count
@@ -175,6 +182,18 @@ export class ModelSampleCollector {
       unknown: new Map(this.unknown),
       points: Float64Array.from([...this.points].sort((a, b) => a - b)),
     };
+  }
+}
+
+function byIdThenTime(id: Float64Array, time: Float64Array): Int32Array {
+  return Int32Array.from(id, (_, i) => i).sort((a, b) => id[a]! - id[b]! || time[a]! - time[b]!);
+}
+
+/** Reorders row-major columns of `width` values per row: new row i takes old row order[i]. */
+function permute(cols: Record<string, Float64Array>, order: Int32Array, width: number): void {
+  for (const c of Object.values(cols)) {
+    const copy = c.slice();
+    order.forEach((old, i) => c.set(copy.subarray(old * width, (old + 1) * width), i * width));
   }
 }
 
