@@ -150,3 +150,10 @@ export interface ModelSamples {
   /** Distinct virtual-time points, ascending. */
   points: Float64Array;
 }
+
+/** Link counts by type. */
+export function linkCounts(stats: LinkStats): { total: number; byType: { CN: number; L: number; G: number } } {
+  const by = [0, 0, 0];
+  for (const t of stats.type) by[t]!++;
+  return { total: stats.count, byType: { CN: by[0]!, L: by[1]!, G: by[2]! } };
+}

@@ -128,13 +128,6 @@ export async function readLinkStats(path: string, options: ReadOptions = {}): Pr
   };
 }
 
-/** Link counts by type. */
-export function linkCounts(stats: LinkStats): { total: number; byType: { CN: number; L: number; G: number } } {
-  const by = [0, 0, 0];
-  for (const t of stats.type) by[t]!++;
-  return { total: stats.count, byType: { CN: by[0]!, L: by[1]!, G: by[2]! } };
-}
-
 const CN_FIELDS = 10;
 
 /**

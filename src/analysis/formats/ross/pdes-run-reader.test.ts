@@ -1,18 +1,22 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { expectReadError } from '../../../../test/support/read-errors';
 import { sharedPath, skipUnlessShared } from '../../../../test/support/shared-data';
 import { communicationMatrix, sameProcessShare } from '../../pdes/communication';
+import { PdesEntities } from '../../pdes/entities';
 import { METRIC } from '../../pdes/metrics';
 import type { PdesRun } from '../../pdes/pdes-run';
-import type { SampleSet } from '../../pdes/sample-set';
+import { SampleSet } from '../../pdes/sample-set';
+import { seededRandom } from '../../stats/seeded-random';
 import { sampleFile } from '../file-sample';
-import { linkCounts } from './codes-network';
+import { linkCounts } from '../../pdes/network';
 import { readPdesRun, sniffPdesRun } from './pdes-run-reader';
+import { RossStatsDecoder } from './record-decoder';
 import { RossRecordWriter } from './record-writer';
+import { EngineSampleIngest } from './sample-ingest';
 
 const DIR = 'data/pdes-ross-codes';
 const UNIFORM = `${DIR}/codes-dragonfly-dally-72-uniform-random`;
@@ -68,6 +72,28 @@ describe('PDES runs of the shared ROSS/CODES data', { skip: skipUnlessShared(DIR
       );
     });
   }
+
+  it('replayed in random chunk sizes (headers split too), the real-time file ends at the ross.csv totals', () => {
+    const bytes = readFileSync(sharedPath(UNIFORM, 'ross-stats/dfdally72-rt.bin'));
+    assert.equal(bytes.length, 654208);
+    const rand = seededRandom(20);
+    const entities = new PdesEntities();
+    const set = new SampleSet('rt');
+    const decoder = new RossStatsDecoder(new EngineSampleIngest(entities, set), 'dfdally72-rt.bin');
+    let splitHeaders = 0;
+    for (let at = 0; at < bytes.length;) {
+      const n = 1 + Math.floor(rand() * 300);
+      decoder.push(bytes.subarray(at, Math.min(bytes.length, at + n)));
+      at += n;
+      const partial = decoder.finish();
+      if (partial && partial.bytes < 24) splitHeaders++;
+    }
+    assert.equal(decoder.finish(), null);
+    assert.ok(splitHeaders > 100, `${splitHeaders} chunks ended inside a header`);
+    assert.deepEqual(decoder.counts, { pe: 538, kp: 8608, lp: 0, model: 0 });
+    assert.equal(entities.count('kp'), 64);
+    assert.deepEqual(totals(set), [132578, 17224, 10405, 6819]);
+  });
 
   it('8-PE full trace: 15 GVT samples × (8 PE + 128 KP) records, 249,907 events, 73.4 % within a PE', async () => {
     const run = await read(FULL);

@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { PdesEntities } from '../../pdes/entities';
+import { linkCounts } from '../../pdes/network';
 import { EventTrace } from '../../pdes/event-trace';
 import { placeLps } from '../../pdes/placement';
 import { ROSS_CODES_FORMAT, type PdesRun, type PdesRunFiles, type UnknownTraceLps } from '../../pdes/pdes-run';
@@ -13,7 +14,7 @@ import { readChunks } from '../io/file-input';
 import { ProfileReadError, throwIfAborted, type FileSample, type ReadOptions } from '../reader';
 import { codesLpTypes, looksLikeCodesConfig, parseCodesConfig } from './codes-config';
 import { ModelSampleCollector } from './codes-model-samples';
-import { linkCounts, readLinkStats, readPacketTraces, readRouterTimings, readTerminalStats } from './codes-network';
+import { readLinkStats, readPacketTraces, readRouterTimings, readTerminalStats } from './codes-network';
 import { RossEventTraceDecoder, RossRecordError, RossStatsDecoder, type TrailingBytes } from './record-decoder';
 import {
   ENGINE_HEADER_BYTES,

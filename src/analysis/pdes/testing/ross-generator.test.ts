@@ -3,12 +3,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { readPdesRun } from '../formats/ross/pdes-run-reader';
-import { dragonflyShapeFromConfig, dragonflyTopology, THETA_LIKE } from '../topology/dragonfly';
-import { nodesOfKind } from '../topology/topology';
-import { intervalMatrices, sumMatrices, tickEdges, weighted, type CommunicationMatrix } from './communication';
-import { METRIC } from './metrics';
-import type { PdesRun } from './pdes-run';
+import { readPdesRun } from '../../formats/ross/pdes-run-reader';
+import { dragonflyShapeFromConfig, dragonflyTopology, THETA_LIKE } from '../../topology/dragonfly';
+import { nodesOfKind } from '../../topology/topology';
+import { intervalMatrices, sumMatrices, tickEdges, weighted, type CommunicationMatrix } from '../communication';
+import { METRIC } from '../metrics';
+import type { PdesRun } from '../pdes-run';
 import { generateRossRun, type RossRunTruth } from './ross-generator';
 
 const dirs: string[] = [];
