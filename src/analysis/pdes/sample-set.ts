@@ -38,9 +38,14 @@ export function defaultGrouping(mode: SamplingMode): TickGrouping {
 export class SeriesTable {
   readonly metrics: readonly PdesMetric[];
   private readonly isGauge: Uint8Array;
-  /** rows[m][e]: capacity-sized; the first `tickCount` values are live. */
-  private rows: Float64Array[][];
-  private capacity = 16;
+  /**
+   * One array per metric holding every entity's row: entity e's ticks start at `e * tickCapacity`.
+   * Both capacities double as entities and ticks are appended, so a run of any size costs a few
+   * allocations per metric (a typed array per entity and metric would cost tens of thousands).
+   */
+  private data: Float64Array[];
+  private tickCapacity = 16;
+  private entityCapacity = 16;
   private entities = 0;
   private ticks = 0;
   /** Records merged into this table. */
@@ -49,7 +54,7 @@ export class SeriesTable {
   constructor(readonly level: EntityLevel) {
     this.metrics = METRICS_BY_LEVEL[level];
     this.isGauge = Uint8Array.from(this.metrics, m => (m.kind === 'gauge' ? 1 : 0));
-    this.rows = this.metrics.map(() => []);
+    this.data = this.metrics.map((_, m) => this.blankBlock(m, this.entityCapacity * this.tickCapacity));
   }
 
   get entityCount(): number {
@@ -67,19 +72,24 @@ export class SeriesTable {
   /** The series of one metric and entity: a view of `tickCount` values, valid until the next append. */
   series(metric: number | string, entity: number): Float64Array {
     const m = typeof metric === 'number' ? metric : this.requireMetric(metric);
-    if (entity < 0 || entity >= this.entities) return this.blank(m);
-    return this.rows[m]![entity]!.subarray(0, this.ticks);
+    if (entity < 0 || entity >= this.entities) return this.blankBlock(m, this.ticks);
+    const at = entity * this.tickCapacity;
+    return this.data[m]!.subarray(at, at + this.ticks);
   }
 
   /** One value (0 or NaN for an entity that never reported). */
   value(metric: number, entity: number, tick: number): number {
-    return entity < this.entities ? this.rows[metric]![entity]![tick]! : this.isGauge[metric] ? NaN : 0;
+    return entity < this.entities
+      ? this.data[metric]![entity * this.tickCapacity + tick]!
+      : this.isGauge[metric]
+        ? NaN
+        : 0;
   }
 
   /** Series of every entity for a metric (views, valid until the next append). */
   matrix(metric: number | string): Float64Array[] {
     const m = typeof metric === 'number' ? metric : this.requireMetric(metric);
-    return this.rows[m]!.map(r => r.subarray(0, this.ticks));
+    return Array.from({ length: this.entities }, (_, e) => this.series(m, e));
   }
 
   /** Sum of a counter over all ticks and entities. */
@@ -91,39 +101,46 @@ export class SeriesTable {
 
   /** Makes room for entity indices below `n`. */
   ensureEntities(n: number): void {
-    for (; this.entities < n; this.entities++)
-      for (let m = 0; m < this.metrics.length; m++) this.rows[m]!.push(this.blankRow(m));
+    if (n <= this.entities) return;
+    if (n > this.entityCapacity) {
+      let cap = this.entityCapacity;
+      while (cap < n) cap *= 2;
+      this.data = this.data.map((old, m) => {
+        const next = this.blankBlock(m, cap * this.tickCapacity);
+        next.set(old);
+        return next;
+      });
+      this.entityCapacity = cap;
+    }
+    this.entities = n;
   }
 
   /** Makes room for tick indices below `n`. */
   ensureTicks(n: number): void {
     if (n <= this.ticks) return;
-    if (n > this.capacity) {
-      let cap = this.capacity;
+    if (n > this.tickCapacity) {
+      let cap = this.tickCapacity;
       while (cap < n) cap *= 2;
-      const old = this.capacity;
-      this.capacity = cap;
-      for (let m = 0; m < this.metrics.length; m++) {
-        const rows = this.rows[m]!;
-        for (let e = 0; e < rows.length; e++) {
-          const r = new Float64Array(cap);
-          r.set(rows[e]!);
-          if (this.isGauge[m]) r.fill(NaN, old);
-          rows[e] = r;
-        }
-      }
+      const old = this.tickCapacity;
+      this.data = this.data.map((block, m) => {
+        const next = this.blankBlock(m, this.entityCapacity * cap);
+        for (let e = 0; e < this.entities; e++) next.set(block.subarray(e * old, e * old + this.ticks), e * cap);
+        return next;
+      });
+      this.tickCapacity = cap;
     }
     this.ticks = n;
   }
 
   /** Merges one record's values (in metric order) into an entity's tick. */
   merge(entity: number, tick: number, values: ArrayLike<number>): void {
-    this.ensureEntities(entity + 1);
-    this.ensureTicks(tick + 1);
-    for (let m = 0; m < this.metrics.length; m++) {
-      const row = this.rows[m]![entity]!;
-      if (this.isGauge[m]) row[tick] = values[m]!;
-      else row[tick]! += values[m]!;
+    if (entity >= this.entities) this.ensureEntities(entity + 1);
+    if (tick >= this.ticks) this.ensureTicks(tick + 1);
+    const at = entity * this.tickCapacity + tick;
+    const data = this.data;
+    for (let m = 0; m < data.length; m++) {
+      if (this.isGauge[m]) data[m]![at] = values[m]!;
+      else data[m]![at]! += values[m]!;
     }
     this.records++;
   }
@@ -131,16 +148,23 @@ export class SeriesTable {
   /** Reorders entities: new index i takes old index order[i]. */
   permuteEntities(order: Int32Array): void {
     this.ensureEntities(order.length);
-    this.rows = this.rows.map(rows => Array.from(order, old => rows[old]!));
+    const cap = this.tickCapacity;
+    this.data = this.data.map((block, m) => {
+      const next = this.blankBlock(m, block.length);
+      order.forEach((old, e) => next.set(block.subarray(old * cap, old * cap + this.ticks), e * cap));
+      return next;
+    });
   }
 
   /** Reorders ticks: new tick t takes old tick order[t]. */
   permuteTicks(order: Int32Array): void {
-    for (const rows of this.rows)
-      for (let e = 0; e < rows.length; e++) {
-        const r = rows[e]!;
-        const copy = r.slice(0, this.ticks);
-        for (let t = 0; t < order.length; t++) r[t] = copy[order[t]!]!;
+    const cap = this.tickCapacity;
+    const copy = new Float64Array(this.ticks);
+    for (const block of this.data)
+      for (let e = 0; e < this.entities; e++) {
+        const row = block.subarray(e * cap, e * cap + this.ticks);
+        copy.set(row);
+        for (let t = 0; t < order.length; t++) row[t] = copy[order[t]!]!;
       }
   }
 
@@ -150,14 +174,9 @@ export class SeriesTable {
     return m;
   }
 
-  private blankRow(m: number): Float64Array {
-    const r = new Float64Array(this.capacity);
-    if (this.isGauge[m]) r.fill(NaN);
-    return r;
-  }
-
-  private blank(m: number): Float64Array {
-    const r = new Float64Array(this.ticks);
+  /** Values for absent records: 0 for counters, NaN for gauges. */
+  private blankBlock(m: number, length: number): Float64Array {
+    const r = new Float64Array(length);
     if (this.isGauge[m]) r.fill(NaN);
     return r;
   }
@@ -190,6 +209,9 @@ export class SampleSet {
   private readonly virtualTimes = new GrowableFloat64();
   private readonly realTimes = new GrowableFloat64();
   private readonly tickByKey = new Map<number, number>();
+  /** The last key looked up and its tick: records come in runs of one round. */
+  private lastKey = NaN;
+  private lastKeyTick = -1;
   /** Ordinal grouping: each PE's current round and the entities it reported in it. */
   private readonly rounds = new Map<number, { tick: number; seen: Set<number> }>();
 
@@ -252,6 +274,7 @@ export class SampleSet {
     for (const level of ENTITY_LEVELS) this.table(level).permuteTicks(order);
     this.tickByKey.clear();
     this.keys.view().forEach((k, i) => this.tickByKey.set(k, i));
+    this.lastKey = NaN;
     return true;
   }
 
@@ -262,11 +285,17 @@ export class SampleSet {
 
   private tickOf(level: EntityLevel, entity: number, pe: number, virtualTime: number, realTime: number): number {
     if (this.grouping === 'virtual-time') {
+      if (virtualTime === this.lastKey) {
+        if (realTime < this.realTimes.get(this.lastKeyTick)) this.realTimes.set(this.lastKeyTick, realTime);
+        return this.lastKeyTick;
+      }
       let t = this.tickByKey.get(virtualTime);
       if (t === undefined) {
         t = this.appendTick(virtualTime, virtualTime, realTime);
         this.tickByKey.set(virtualTime, t);
       } else if (realTime < this.realTimes.get(t)) this.realTimes.set(t, realTime);
+      this.lastKey = virtualTime;
+      this.lastKeyTick = t;
       return t;
     }
     // An entity is identified across levels by a level-tagged number.

@@ -13,6 +13,9 @@ import { forEachLine } from '../io/file-input';
 import { ProfileReadError, throwIfAborted, type ReadOptions } from '../reader';
 import { numberField, requireColumns } from './text-table';
 
+// A module-local binding for the per-field loop: a transpiled (unbundled) import is a getter call per use.
+const parseNumber = numberField;
+
 /** A per-PE CODES trace file and the PE that wrote it. */
 export interface PeFile {
   path: string;
@@ -42,28 +45,37 @@ async function readPeCsv<F extends string>(
   const pe = new GrowableInt32(1024);
   for (const f of files) {
     throwIfAborted(options.signal);
-    let index: number[] | null = null;
-    let width = 0;
+    /** For each column of the file, the field it fills (-1 for columns not kept); null before the header. */
+    let fieldOfColumn: Int32Array | null = null;
     await forEachLine(
       f.path,
       (line, n) => {
-        if (index === null) {
+        if (fieldOfColumn === null) {
           const header = line.replace(/^#\s*/, '').split(',');
           const found = requireColumns(f.path, header, fields);
-          index = fields.map(k => found[k]);
-          width = header.length;
+          fieldOfColumn = new Int32Array(header.length).fill(-1);
+          fields.forEach((k, i) => (fieldOfColumn![found[k]] = i));
           return;
         }
         if (!line.trim()) return;
-        const cells = line.split(',');
-        if (cells.length !== width)
-          throw new ProfileReadError(f.path, `line ${n} has ${cells.length} values for ${width} columns`);
-        for (let k = 0; k < fields.length; k++) cols[k]!.push(numberField(f.path, cells[index[k]!], n, fields[k]!));
+        // Cut at commas and parse only the kept columns: the traces have 20-odd columns, most unused.
+        const width = fieldOfColumn.length;
+        let start = 0;
+        for (let column = 0; column < width; column++) {
+          const comma = line.indexOf(',', start);
+          const last = column === width - 1;
+          if (last ? comma >= 0 : comma < 0)
+            throw new ProfileReadError(f.path, `line ${n} does not have the header's ${width} columns`);
+          const end = last ? line.length : comma;
+          const field = fieldOfColumn[column]!;
+          if (field >= 0) cols[field]!.push(parseNumber(f.path, line.slice(start, end), n, fields[field]!));
+          start = end + 1;
+        }
         pe.push(f.pe);
       },
       { signal: options.signal },
     );
-    if (index === null) throw new ProfileReadError(f.path, 'the file is empty (no header line)');
+    if (fieldOfColumn === null) throw new ProfileReadError(f.path, 'the file is empty (no header line)');
   }
   const columns = {} as Record<F, Float64Array>;
   fields.forEach((k, i) => (columns[k] = cols[i]!.finish()));

@@ -82,6 +82,13 @@ export interface TrailingBytes {
 }
 
 const DBL_MAX = Number.MAX_VALUE;
+// Module-local bindings for the hot loops: a transpiled (unbundled) import is a getter call per use.
+const decodePayload = decodeEnginePayload;
+const flagOf = engineFlag;
+const HEADER = ENGINE_HEADER_BYTES;
+const LEVELS = ENGINE_LEVELS;
+const EVENT_HEADER = EVENT_HEADER_BYTES;
+const MAX_EVENT_MODEL = MAX_EVENT_MODEL_BYTES;
 const EMPTY = new Uint8Array(0);
 
 /** Base of both decoders: the carry-over of a partial trailing record and the file offset. */
@@ -184,14 +191,14 @@ export class RossStatsDecoder extends ChunkedDecoder {
     while (end - pos >= 8) {
       const rawFlag = view.getInt32(pos, true);
       const rawSize = view.getInt32(pos + 4, true);
-      const flag = engineFlag(rawFlag, rawSize);
+      const flag = flagOf(rawFlag, rawSize);
       if (flag >= 0) {
-        const length = ENGINE_HEADER_BYTES + rawSize;
+        const length = HEADER + rawSize;
         if (end - pos < length) break;
         const rec = this.engineRecord;
         const values = this.valueBuffers[flag]!;
-        decodeEnginePayload(view, pos + ENGINE_HEADER_BYTES, flag, this.ids, values);
-        rec.level = ENGINE_LEVELS[flag]!;
+        decodePayload(view, pos + HEADER, flag, this.ids, values);
+        rec.level = LEVELS[flag]!;
         rec.pe = this.ids.pe;
         rec.kp = this.ids.kp;
         rec.lp = this.ids.lp;
@@ -283,15 +290,15 @@ export class RossEventTraceDecoder extends ChunkedDecoder {
     const end = buf.length;
     const ev = this.event;
     let pos = 0;
-    while (end - pos >= EVENT_HEADER_BYTES) {
+    while (end - pos >= EVENT_HEADER) {
       const model = view.getUint32(pos + 20, true);
-      if (model > MAX_EVENT_MODEL_BYTES)
+      if (model > MAX_EVENT_MODEL)
         throw new RossRecordError(
           this.path,
           fileOffset + pos,
           `implausible event record: ${model} bytes of model data`,
         );
-      const length = EVENT_HEADER_BYTES + model;
+      const length = EVENT_HEADER + model;
       if (end - pos < length) break;
       ev.src = view.getUint32(pos, true);
       ev.dst = view.getUint32(pos + 4, true);

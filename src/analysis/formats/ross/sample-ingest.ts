@@ -1,3 +1,4 @@
+import { GrowableInt32 } from '../../model/growable';
 import type { PdesEntities } from '../../pdes/entities';
 import type { SampleSet } from '../../pdes/sample-set';
 import type { ModelSampleCollector } from './codes-model-samples';
@@ -12,7 +13,8 @@ import type { EngineRecord, ModelRecord, StatsRecordSink } from './record-decode
 export class EngineSampleIngest implements StatsRecordSink {
   /** Records that repeated an entity within a tick (virtual-time sampling re-samples after rollbacks). */
   repeats = 0;
-  private readonly seen = new Set<number>();
+  /** Per level, the last tick each entity reported in (entities report their ticks in order). */
+  private readonly lastTick = { pe: new GrowableInt32(), kp: new GrowableInt32(), lp: new GrowableInt32() };
 
   constructor(
     private readonly entities: PdesEntities,
@@ -31,10 +33,10 @@ export class EngineSampleIngest implements StatsRecordSink {
       e.placeLp(entity, e.kpPe(kp), kp);
     }
     const tick = this.set.add(rec.level, entity, rec.pe, rec.virtualTime, rec.realTime, rec.values);
-    // Entity indices stay below 2^21 and levels take 2 bits, so the key is exact in a double.
-    const key = (tick * 4 + (rec.level === 'pe' ? 0 : rec.level === 'kp' ? 1 : 2)) * 2097152 + entity;
-    if (this.seen.has(key)) this.repeats++;
-    else this.seen.add(key);
+    const last = this.lastTick[rec.level];
+    while (last.length <= entity) last.push(-1);
+    if (last.get(entity) === tick) this.repeats++;
+    else last.set(entity, tick);
   }
 
   model(rec: ModelRecord): void {

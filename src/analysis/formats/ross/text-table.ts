@@ -27,15 +27,17 @@ const C_NON_FINITE: Record<string, number> = { nan: NaN, '-nan': NaN, inf: Infin
  * line and column when it is not one.
  */
 export function numberField(path: string, text: string | undefined, line: number, column: string): number {
-  const special = text === undefined ? undefined : C_NON_FINITE[text.trim().toLowerCase()];
-  if (special !== undefined) return special;
-  const v = text === undefined ? NaN : Number(text);
-  if (text === undefined || text.trim() === '' || Number.isNaN(v))
-    throw new ProfileReadError(
-      path,
-      `line ${line}: column "${column}" ${text === undefined ? 'is missing' : `is not a number ("${text}")`}`,
-    );
-  return v;
+  if (text !== undefined) {
+    // Fast path: Number() parses most fields; it also takes blanks for 0, which are no number.
+    const v = Number(text);
+    if (v !== 0 ? v === v : text.trim() !== '') return v;
+    const special = C_NON_FINITE[text.trim().toLowerCase()];
+    if (special !== undefined) return special;
+  }
+  throw new ProfileReadError(
+    path,
+    `line ${line}: column "${column}" ${text === undefined ? 'is missing' : `is not a number ("${text}")`}`,
+  );
 }
 
 function preview(header: readonly string[]): string {
