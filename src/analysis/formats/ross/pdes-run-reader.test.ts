@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { expectReadError } from '../../../../test/support/read-errors';
 import { sharedPath, skipUnlessShared } from '../../../../test/support/shared-data';
+import { aggregateSeries } from '../../pdes/aggregate';
 import { communicationMatrix, sameProcessShare } from '../../pdes/communication';
 import { PdesEntities } from '../../pdes/entities';
 import { METRIC } from '../../pdes/metrics';
@@ -178,6 +179,19 @@ describe('PDES runs of the shared ROSS/CODES data', { skip: skipUnlessShared(DIR
       ['PE 0 · KP 0', 'PE 0 · KP 0', 'PE 0 · KP 1', 'PE 1 · KP 0', 'PE 1 · KP 3'],
     );
     assert.equal(run.modelSamples, null, 'PHOLD writes no model samples');
+    // LP samples count the model's events; KP samples add the analysis LPs' (ross.csv's extra columns).
+    const rt = run.samples.rt!;
+    assert.equal(rt.lp.total(METRIC.eventsProcessed), run.summary!.values.model_nevent_proc);
+    assert.equal(
+      rt.kp.total(METRIC.eventsProcessed) - rt.lp.total(METRIC.eventsProcessed),
+      run.summary!.values.alp_nevent_proc,
+    );
+    const perKp = aggregateSeries(rt, run.entities, 'lp', 'kp', METRIC.eventsProcessed);
+    assert.equal(perKp.length, 8);
+    assert.equal(
+      perKp.reduce((s, row) => s + row.reduce((a, b) => a + b, 0), 0),
+      78928,
+    );
   });
 
   it('detects run folders and stats files by content', async () => {
