@@ -1,4 +1,4 @@
-import type { PdesEntities } from './entities';
+import { entityOfLp, type PdesEntities } from './entities';
 import type { EventTimeAxis, EventTrace } from './event-trace';
 import type { EntityLevel } from './metrics';
 
@@ -67,10 +67,8 @@ export function intervalMatrices(
   const lo = edges[0]!;
   const hi = edges[intervals]!;
   for (let i = 0; i < src.length; i++) {
-    const s = src[i]!;
-    const d = dst[i]!;
-    const a = s < lookup.length ? lookup[s]! : -1;
-    const b = d < lookup.length ? lookup[d]! : -1;
+    const a = entityOfLp(lookup, src[i]!);
+    const b = entityOfLp(lookup, dst[i]!);
     if (a < 0 || b < 0) continue;
     const t = time[i]!;
     if (!(t > lo && t <= hi)) continue;
@@ -152,8 +150,8 @@ export function sameProcessShare(trace: EventTrace, entities: PdesEntities): num
   let placed = 0;
   let same = 0;
   for (let i = 0; i < src.length; i++) {
-    const a = src[i]! < lookup.length ? lookup[src[i]!]! : -1;
-    const b = dst[i]! < lookup.length ? lookup[dst[i]!]! : -1;
+    const a = entityOfLp(lookup, src[i]!);
+    const b = entityOfLp(lookup, dst[i]!);
     if (a < 0 || b < 0) continue;
     placed++;
     if (a === b) same++;
@@ -176,8 +174,8 @@ export function communicationPairs(trace: EventTrace, entities: PdesEntities, le
   const { src, dst } = trace.columns;
   const cells = new Map<number, number>();
   for (let i = 0; i < src.length; i++) {
-    const a = src[i]! < lookup.length ? lookup[src[i]!]! : -1;
-    const b = dst[i]! < lookup.length ? lookup[dst[i]!]! : -1;
+    const a = entityOfLp(lookup, src[i]!);
+    const b = entityOfLp(lookup, dst[i]!);
     if (a < 0 || b < 0) continue;
     const key = a * n + b;
     cells.set(key, (cells.get(key) ?? 0) + 1);

@@ -176,16 +176,31 @@ export class PdesEntities {
 
   /**
    * A lookup from global LP id to the index of the entity of `level` holding it: -1 for ids that are
-   * no known LP or whose placement at that level is unknown. Dense up to the largest LP id.
+   * no known LP or whose placement at that level is unknown. Dense up to the largest LP id; ids from
+   * {@link MAX_LP_ID} on (beyond any ROSS model, so corrupt) are left out and count as unknown.
    */
   lpLookup(level: EntityLevel): Int32Array {
     let max = -1;
-    for (const g of this.lpGids.view()) if (g > max) max = g;
+    for (const g of this.lpGids.view()) if (g > max && g < MAX_LP_ID) max = g;
     const out = new Int32Array(max + 1).fill(-1);
-    for (let i = 0; i < this.lpGids.length; i++) out[this.lpGids.get(i)] = this.lpAncestor(i, level);
+    for (let i = 0; i < this.lpGids.length; i++) {
+      const g = this.lpGids.get(i);
+      if (g >= 0 && g < MAX_LP_ID) out[g] = this.lpAncestor(i, level);
+    }
     return out;
   }
 }
+
+/**
+ * The entry of an {@link PdesEntities.lpLookup} table for an LP id, -1 outside it. Trace LP ids are
+ * stored as int32, so an id of 2^31 or more reads negative; `>>> 0` sends those outside too.
+ */
+export function entityOfLp(lookup: Int32Array, lp: number): number {
+  return lp >>> 0 < lookup.length ? lookup[lp]! : -1;
+}
+
+/** LP ids from here on are taken for corrupt: 2^24 LPs is far beyond the largest ROSS models (millions). */
+export const MAX_LP_ID = 1 << 24;
 
 /** KP ids are small (ROSS uses 16 per PE by default); 2^20 per PE leaves ample room. */
 function kpKey(pe: number, kp: number): number {

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
-import { PdesEntities } from '../../pdes/entities';
+import { entityOfLp, MAX_LP_ID, PdesEntities } from '../../pdes/entities';
 import { linkCounts } from '../../pdes/network';
 import { EventTrace } from '../../pdes/event-trace';
 import { placeLps } from '../../pdes/placement';
@@ -229,25 +229,24 @@ function modelLpsOnly(stats: LpStats, summary: RossSummary | null): LpStats {
 function checkTraceLps(entities: PdesEntities, trace: EventTrace): UnknownTraceLps | null {
   const { src, dst } = trace.columns;
   if (entities.count('lp') === 0) {
-    // Nothing declares the LPs: the trace defines them.
+    // Nothing declares the LPs: the trace defines them (implausible ids aside).
     for (let i = 0; i < src.length; i++) {
-      entities.internLp(src[i]!);
-      entities.internLp(dst[i]!);
+      if (src[i]! >>> 0 < MAX_LP_ID) entities.internLp(src[i]!);
+      if (dst[i]! >>> 0 < MAX_LP_ID) entities.internLp(dst[i]!);
     }
-    return null;
+    if (entities.count('lp') === 0) return null;
   }
   const known = entities.lpLookup('lp');
   const unknown = new Set<number>();
   let events = 0;
   for (let i = 0; i < src.length; i++) {
-    const s = src[i]!;
-    const d = dst[i]!;
-    const badS = !(s < known.length && known[s]! >= 0);
-    const badD = !(d < known.length && known[d]! >= 0);
+    const badS = entityOfLp(known, src[i]!) < 0;
+    const badD = entityOfLp(known, dst[i]!) < 0;
     if (badS || badD) {
       events++;
-      if (badS) unknown.add(s);
-      if (badD) unknown.add(d);
+      // Ids are u32 in the file, int32 in the trace columns.
+      if (badS) unknown.add(src[i]! >>> 0);
+      if (badD) unknown.add(dst[i]! >>> 0);
     }
   }
   if (!events) return null;
