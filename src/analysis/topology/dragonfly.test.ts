@@ -4,7 +4,7 @@ import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data'
 import { parseCodesConfig } from '../formats/ross/codes-config';
 import { readLinkStats } from '../formats/ross/codes-network';
 import { readPdesRun } from '../formats/ross/pdes-run-reader';
-import type { LinkStats, RouterSamples } from '../pdes/network';
+import type { LinkStats, RouterSamples, TerminalSamples } from '../pdes/network';
 import {
   codesDragonflyConfigText,
   codesLpCount,
@@ -14,6 +14,8 @@ import {
   dragonflyTopology,
   routerBusyTime,
   routerCount,
+  routerLinkTraffic,
+  terminalBusyTime,
   terminalCount,
   THETA_LIKE,
 } from './dragonfly';
@@ -124,6 +126,19 @@ describe('dragonfly topology', () => {
       vcOccupancy: new Float64Array(14),
       queuedCount: new Float64Array(14),
     };
+    samples.linkTraffic[5] = 4096; // router 0, point 1, port 5 (to terminal 0)
+    const traffic = routerLinkTraffic(t, index, samples);
+    assert.equal(traffic.link[5], 4096);
+    assert.equal(traffic.unit, 'B');
+    const terminals = terminalBusyTime(t, index, {
+      count: 2,
+      rails: 1,
+      lp: Int32Array.of(2, 3),
+      terminal: Int32Array.of(0, 1),
+      time: Float64Array.of(10000, 10000),
+      busyTime: Float64Array.of(5, 7),
+    } as unknown as TerminalSamples);
+    assert.deepEqual([terminals.node[index.terminalNode[0]!], terminals.node[index.terminalNode[1]!]], [5, 7]);
     const v = routerBusyTime(t, index, samples);
     assert.equal(v.node[index.routerNode[0]!], 1000);
     assert.equal(v.link[4], 900);
