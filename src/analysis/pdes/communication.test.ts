@@ -4,6 +4,7 @@ import {
   communicationMatrix,
   communicationPairs,
   intervalMatrices,
+  intervalPairs,
   matrixRows,
   sameProcessShare,
   sumMatrices,
@@ -101,5 +102,20 @@ describe('communication matrices', () => {
       ],
     );
     assert.ok(Number.isNaN(sameProcessShare(new EventTrace(), entities)));
+  });
+  it('gives sparse pairs per interval that add up to the dense interval matrices', () => {
+    const { entities, trace } = fixture();
+    const edges = tickEdges([2, 4, 6]);
+    const pairs = intervalPairs(trace, entities, 'kp', edges);
+    const dense = intervalMatrices(trace, entities, 'kp', edges);
+    assert.equal(pairs.length, 3);
+    pairs.forEach((p, k) => {
+      const cells = new Float64Array(16);
+      p.src.forEach((s, i) => (cells[s * 4 + p.dst[i]!] = p.counts[i]!));
+      assert.deepEqual([...cells], [...dense[k]!.counts], `interval ${k}`);
+    });
+    // (4, 6] holds the KP 3 → KP 3 event at 5 and the KP 1 → KP 3 event at 6, sorted by sender.
+    assert.deepEqual([...pairs[2]!.src], [1, 3]);
+    assert.deepEqual(intervalPairs(trace, entities, 'kp', [0]), []);
   });
 });

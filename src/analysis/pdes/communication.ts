@@ -169,22 +169,46 @@ export interface CommunicationPairs {
 
 /** Sparse counterpart of {@link communicationMatrix}, for LP level on large models. */
 export function communicationPairs(trace: EventTrace, entities: PdesEntities, level: EntityLevel): CommunicationPairs {
+  return intervalPairs(trace, entities, level, [-Infinity, Infinity])[0]!;
+}
+
+/**
+ * Sparse counterpart of {@link intervalMatrices}: one set of sender → receiver pairs per interval
+ * `(edges[k], edges[k+1]]` of the chosen event time, at any level (KP or LP of large models, where
+ * dense matrices would not fit). One pass over the trace.
+ */
+export function intervalPairs(
+  trace: EventTrace,
+  entities: PdesEntities,
+  level: EntityLevel,
+  edges: ArrayLike<number>,
+  axis: EventTimeAxis = 'receive',
+): CommunicationPairs[] {
+  const intervals = Math.max(0, edges.length - 1);
+  const cells = Array.from({ length: intervals }, () => new Map<number, number>());
   const lookup = entities.lpLookup(level);
   const n = entities.count(level);
   const { src, dst } = trace.columns;
-  const cells = new Map<number, number>();
+  const time = trace.times(axis);
+  const lo = intervals ? edges[0]! : Infinity;
+  const hi = intervals ? edges[intervals]! : -Infinity;
   for (let i = 0; i < src.length; i++) {
     const a = entityOfLp(lookup, src[i]!);
     const b = entityOfLp(lookup, dst[i]!);
     if (a < 0 || b < 0) continue;
+    const t = time[i]!;
+    if (!(t > lo && t <= hi)) continue;
+    const map = cells[intervals === 1 ? 0 : intervalOf(edges, intervals, t)]!;
     const key = a * n + b;
-    cells.set(key, (cells.get(key) ?? 0) + 1);
+    map.set(key, (map.get(key) ?? 0) + 1);
   }
-  const keys = [...cells.keys()].sort((x, y) => x - y);
-  return {
-    level,
-    src: Int32Array.from(keys, k => Math.floor(k / n)),
-    dst: Int32Array.from(keys, k => k % n),
-    counts: Float64Array.from(keys, k => cells.get(k)!),
-  };
+  return cells.map(map => {
+    const keys = Float64Array.from(map.keys()).sort();
+    return {
+      level,
+      src: Int32Array.from(keys, k => Math.floor(k / n)),
+      dst: Int32Array.from(keys, k => k % n),
+      counts: Float64Array.from(keys, k => map.get(k)!),
+    };
+  });
 }
