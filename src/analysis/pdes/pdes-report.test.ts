@@ -53,6 +53,8 @@ describe('pdes report', () => {
     assert.deepEqual(report.clusters, [{ members: [0, 1] }, { members: [2] }]);
     assert.deepEqual(report.changePoints, [9, 13]);
     assert.deepEqual(seen, [16]);
+    // An analysis that returns null (no series of its own) leaves its field out.
+    assert.ok(!('clusters' in (await pdesReport(run, { clusters: () => null, changePoints: async () => [3] }))));
     // Without the analyses the report leaves their fields out.
     assert.deepEqual(Object.keys(await pdesReport(run)), [
       'entities',

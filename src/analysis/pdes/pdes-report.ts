@@ -76,13 +76,14 @@ export function behaviourSeries(run: PdesRun, options: BehaviourOptions = {}): B
 }
 
 /**
- * Where the report gets clusters and change points: the analysis library (k-means / PAM /
- * complete linkage, E-Divisive), wired in by the analysis service. Without it the report leaves
- * `clusters` and `changePoints` out.
+ * Where the report gets clusters and change points: the offline analyses (pdes-analysis.ts, through
+ * pdesReportAnalyses), which may run on the panel's own level, axis and metrics rather than the
+ * default series passed in. Without them, or when one returns null, the report leaves `clusters`
+ * and `changePoints` out.
  */
 export interface PdesReportAnalyses {
-  clusters?(series: BehaviourSeries): Promise<{ members: number[] }[]> | { members: number[] }[];
-  changePoints?(series: BehaviourSeries): Promise<number[]> | number[];
+  clusters?(series: BehaviourSeries): Promise<{ members: number[] }[] | null> | { members: number[] }[] | null;
+  changePoints?(series: BehaviourSeries): Promise<number[] | null> | number[] | null;
 }
 
 /** Builds the `hpc-lens pdes --json` object (the same function the PDES panel's summary uses). */
@@ -112,8 +113,10 @@ export async function pdesReport(run: PdesRun, analyses: PdesReportAnalyses = {}
     }
   }
   const series = behaviourSeries(run);
-  if (series && analyses.clusters) report.clusters = await analyses.clusters(series);
-  if (series && analyses.changePoints) report.changePoints = await analyses.changePoints(series);
+  const clusters = series && analyses.clusters ? await analyses.clusters(series) : null;
+  if (clusters) report.clusters = clusters;
+  const changePoints = series && analyses.changePoints ? await analyses.changePoints(series) : null;
+  if (changePoints) report.changePoints = changePoints;
   if (run.links) report.links = linkCounts(run.links);
   return report;
 }

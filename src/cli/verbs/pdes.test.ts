@@ -22,14 +22,32 @@ describe('hpc-lens pdes', () => {
     const r = cli('pdes', '--json', dir);
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout);
-    assert.deepEqual(Object.keys(out), ['entities', 'totals', 'samples', 'eventTrace', 'communication']);
+    assert.deepEqual(Object.keys(out), [
+      'entities',
+      'totals',
+      'samples',
+      'eventTrace',
+      'communication',
+      'clusters',
+      'changePoints',
+    ]);
     assert.deepEqual(out.entities, { pe: 2, kp: 4, lp: 16 });
+    // k = 3 clusters of the 4 KPs (global KP numbers), and change points as sample indices.
+    assert.equal(out.clusters.length, 3);
+    assert.deepEqual(out.clusters.flatMap((c: { members: number[] }) => c.members).sort(), [0, 1, 2, 3]);
+    assert.ok(
+      Array.isArray(out.changePoints) && out.changePoints.every((c: number) => Number.isInteger(c) && c > 0 && c < 8),
+    );
     assert.deepEqual(out.samples, { gvt: 8 });
     assert.equal(out.communication.matrix.length, 2);
     const text = cli('pdes', dir);
     assert.equal(text.status, 0, text.stderr);
     assert.match(text.stdout, /format {4}ross-codes \(synthetic-ross\)/);
     assert.match(text.stdout, /entities {2}2 PEs, 4 KPs, 16 LPs/);
+    assert.match(text.stdout, /clusters {2}0: \d+, 1: \d+, 2: \d+ entities/);
+    // The panel's options as flags: 2 PE clusters.
+    const pe = JSON.parse(cli('pdes', '--json', '--level', 'pe', '--k', '2', '--clustering', 'pam', dir).stdout);
+    assert.deepEqual(pe.clusters.flatMap((c: { members: number[] }) => c.members).sort(), [0, 1]);
   });
 
   it('fails with the file and the reason, or with usage', () => {
@@ -38,6 +56,12 @@ describe('hpc-lens pdes', () => {
     assert.equal(r.status, 1);
     assert.equal(r.stderr, `hpc-lens: ${missing}: no such file or directory\n`);
     assert.equal(cli('pdes').status, 2);
+    const k = cli('pdes', '--k', '0', dir);
+    assert.equal(k.status, 2);
+    assert.match(k.stderr, /--k is 0; expected a whole number ≥ 1/);
+    const metric = cli('pdes', '--metrics', 'rollbackz', dir);
+    assert.equal(metric.status, 2);
+    assert.match(metric.stderr, /--metrics: "rollbackz" is no PDES metric/);
   });
 
   it('prints link counts of a CODES run', { skip: skipUnlessShared('data/pdes-ross-codes') }, () => {
