@@ -246,6 +246,11 @@ export class PdesAnalysisSession {
     (job.kind === 'tsne' ? this.layouts : this.distances).set(job.key, result);
   }
 
+  /** A distance matrix or layout computed or handed back so far, by job key (a t-SNE job's `distances` names its matrix). */
+  result(key: string): Float64Array | undefined {
+    return this.distances.get(key) ?? this.layouts.get(key);
+  }
+
   /** The whole analysis, computed in place (heavy steps not provided included). */
   analysis(signal?: AbortSignal): PdesAnalysis {
     return runToEnd(this.analysisSteps(signal));
