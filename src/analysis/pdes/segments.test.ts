@@ -11,7 +11,7 @@ import {
   segmentsFromStarts,
   traceScope,
 } from './segments';
-import { smallRun } from './testing/small-run';
+import { fourKpRun } from './testing/small-run';
 
 describe('segments', () => {
   it('are labelled like spreadsheet columns', () => {
@@ -46,22 +46,8 @@ describe('segments', () => {
   });
 });
 
-// 2 PEs × 2 KPs × 1 LP (LP k on KP k), 4 GVT samples at 10, 20, 30, 40.
-const run = smallRun({
-  pes: 2,
-  kpsPerPe: 2,
-  ticks: 4,
-  kp: (k, t) => ({ secondary: k * 10 + t, primary: t < 2 ? 1 : 3 }),
-  events: [
-    [0, 1, 5], // sample 0: KP 0 → KP 1 (PE 0 → PE 0)
-    [0, 2, 15], // sample 1: KP 0 → KP 2 (PE 0 → PE 1)
-    [0, 2, 18],
-    [3, 1, 25], // sample 2: KP 3 → KP 1 (PE 1 → PE 0)
-    [2, 3, 35], // sample 3: KP 2 → KP 3 (PE 1 → PE 1)
-    [1, 2, 38], // sample 3: KP 1 → KP 2 (PE 0 → PE 1)
-    [0, 1, 45], // after the last sample: in no segment
-  ],
-});
+// LP k on KP k; see fourKpRun.
+const run = fourKpRun();
 const b = pdesBehaviour(run, 'kp', 'gvt').behaviour!;
 const segments = segmentsFromStarts([2], { from: 0, to: 4 });
 

@@ -1,4 +1,4 @@
-import { polygonContains } from 'd3-polygon';
+import { polygonContains } from 'd3';
 import type { SeriesMatrix } from '../series/series-matrix';
 import type { TickRange } from './analysis-options';
 import type { PdesBehaviour } from './behaviour';
@@ -129,8 +129,8 @@ export function strokeSelection(
         to = t - 1;
       if (monotone) {
         // Segment k spans [x[k], x[k+1]]: the first that ends at or after xlo, up to the last that starts at or before xhi.
-        from = Math.max(0, lowerBound(x, xlo) - 1);
-        to = Math.min(t - 1, upperBound(x, xhi));
+        from = Math.max(0, bound(x, xlo, false) - 1);
+        to = Math.min(t - 1, bound(x, xhi, true));
       }
       const ylo = Math.min(ay, by),
         yhi = Math.max(ay, by);
@@ -194,25 +194,13 @@ function isNonDecreasing(x: ArrayLike<number>): boolean {
   return true;
 }
 
-/** First index with x[i] ≥ v (x non-decreasing). */
-function lowerBound(x: ArrayLike<number>, v: number): number {
+/** First index with x[i] ≥ v (x[i] > v when `strict`), x non-decreasing. */
+function bound(x: ArrayLike<number>, v: number, strict: boolean): number {
   let lo = 0,
     hi = x.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (x[mid]! < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** First index with x[i] > v (x non-decreasing). */
-function upperBound(x: ArrayLike<number>, v: number): number {
-  let lo = 0,
-    hi = x.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (x[mid]! <= v) lo = mid + 1;
+    if (x[mid]! < v || (strict && x[mid]! === v)) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { editSegments, PdesAnalysisSession } from './pdes-analysis';
-import { smallRun } from './testing/small-run';
+import { fourKpRun } from './testing/small-run';
 import {
   circularViewData,
   clusterLegend,
@@ -14,20 +14,7 @@ import {
 } from './view-data';
 
 // 2 PEs × 2 KPs, 4 GVT samples (x = 10 … 40): KP k has k·10 + t secondary rollbacks and 1 (then 3) primary.
-const run = smallRun({
-  pes: 2,
-  kpsPerPe: 2,
-  ticks: 4,
-  kp: (k, t) => ({ secondary: k * 10 + t, primary: t < 2 ? 1 : 3 }),
-  events: [
-    [0, 1, 5],
-    [0, 2, 15],
-    [0, 2, 18],
-    [3, 1, 25],
-    [2, 3, 35],
-    [1, 2, 38],
-  ],
-});
+const run = fourKpRun();
 // Two segments, [0, 2) and [2, 4), set by hand (E-Divisive needs 3 samples a side).
 const analysis = editSegments(new PdesAnalysisSession(run).analysis(), [2]);
 const all = Int32Array.of(0, 1, 2, 3);

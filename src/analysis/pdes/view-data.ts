@@ -1,3 +1,4 @@
+import { extent } from 'd3';
 import type { OverviewStatistic, RingEncoding, TickRange } from './analysis-options';
 import type { CommunicationWeight } from './communication';
 import type { EntityLevel, PdesMetric } from './metrics';
@@ -178,7 +179,7 @@ export function overviewData(
     points: linePoints(x, stat, indices),
     samples: t,
     entities: m,
-    yDomain: extent(stat),
+    yDomain: extentOf(stat),
     brush: { from, to, x0: x[from]!, x1: x[to - 1]! },
     ...markers(analysis),
   };
@@ -320,8 +321,8 @@ export function similarityViewData(
     points,
     clusters: Int32Array.from(selected, e => analysis.clustering.labels[e]!),
     legend: clusterLegend(analysis, selected),
-    xDomain: extent(Float64Array.from({ length: n }, (_, i) => c[2 * i]!)),
-    yDomain: extent(Float64Array.from({ length: n }, (_, i) => c[2 * i + 1]!)),
+    xDomain: extentOf(Float64Array.from({ length: n }, (_, i) => c[2 * i]!)),
+    yDomain: extentOf(Float64Array.from({ length: n }, (_, i) => c[2 * i + 1]!)),
   };
 }
 
@@ -444,16 +445,7 @@ export function circularViewData(
       outer: ringValues(outer.means, s),
     };
   });
-  const ringExtent = (key: 'inner' | 'outer'): [number, number] => {
-    let lo = Infinity,
-      hi = -Infinity;
-    for (const seg of segments)
-      for (const v of seg[key]) {
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
-      }
-    return items.length ? [lo, hi] : [0, 0];
-  };
+  const ringExtent = (key: 'inner' | 'outer') => extentOf(segments.flatMap(seg => [...seg[key]]));
   return {
     level: b.level,
     encoding: o.ringEncoding,
@@ -471,13 +463,8 @@ export function circularViewData(
   };
 }
 
-function extent(values: ArrayLike<number>): [number, number] {
-  let lo = Infinity,
-    hi = -Infinity;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  }
-  return lo <= hi ? [lo, hi] : [0, 0];
+/** [min, max] of the numbers (NaN skipped), [0, 0] when there are none. */
+function extentOf(values: Iterable<number>): [number, number] {
+  const [lo, hi] = extent(values);
+  return lo === undefined || hi === undefined ? [0, 0] : [lo, hi];
 }

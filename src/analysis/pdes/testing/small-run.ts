@@ -98,3 +98,26 @@ export function smallRun(spec: SmallRunSpec): PdesRun {
     warnings: [],
   };
 }
+
+/**
+ * The 2 PEs × 2 KPs × 1 LP run several tests check by hand: 4 GVT samples at 10 … 40; KP k has
+ * k·10 + t secondary rollbacks at sample t and 1 (then, from sample 2, 3) primary rollbacks; six
+ * traced events inside the samples and one after the last.
+ */
+export function fourKpRun(): PdesRun {
+  return smallRun({
+    pes: 2,
+    kpsPerPe: 2,
+    ticks: 4,
+    kp: (k, t) => ({ secondary: k * 10 + t, primary: t < 2 ? 1 : 3 }),
+    events: [
+      [0, 1, 5], // sample 0: KP 0 → KP 1 (PE 0 → PE 0)
+      [0, 2, 15], // sample 1: KP 0 → KP 2 (PE 0 → PE 1)
+      [0, 2, 18],
+      [3, 1, 25], // sample 2: KP 3 → KP 1 (PE 1 → PE 0)
+      [2, 3, 35], // sample 3: KP 2 → KP 3 (PE 1 → PE 1)
+      [1, 2, 38], // sample 3: KP 1 → KP 2 (PE 0 → PE 1)
+      [0, 1, 45], // after the last sample: in no segment
+    ],
+  });
+}
