@@ -22,6 +22,7 @@ import {
 import { pdesReport } from './pdes-report';
 import type { PdesRun } from './pdes-run';
 import { generateRossRun, type RossRunTruth } from './testing/ross-generator';
+import { smallRun } from './testing/small-run';
 
 const dirs: string[] = [];
 after(() => dirs.forEach(d => rmSync(d, { recursive: true, force: true })));
@@ -135,6 +136,17 @@ describe('PDES analysis session', () => {
     const t = new PdesAnalysisSession(tiny).analysis();
     assert.equal(t.clustering.k, 2);
     assert.deepEqual(t.notes, ['Only 2 entities: 2 clusters instead of 3.']);
+  });
+
+  it('puts every entity in one cluster when the clustered metric never varies', () => {
+    const quiet = smallRun({ pes: 2, kpsPerPe: 3, ticks: 12, kp: () => ({ processed: 5 }) });
+    for (const clustering of ['k-means', 'pam', 'complete-linkage'] as const) {
+      const a = new PdesAnalysisSession(quiet, { clustering }).analysis();
+      assert.deepEqual([...a.clustering.labels], [0, 0, 0, 0, 0, 0]);
+      assert.deepEqual([...a.clustering.sizes], [6, 0, 0]);
+      assert.deepEqual(a.notes, ['secondary_rollbacks do not vary over the range: all entities form one cluster.']);
+      assert.deepEqual(a.changePoints.starts, []);
+    }
   });
 
   it('analyses the selected range only, and clusters several metrics together', () => {

@@ -281,17 +281,24 @@ export class PdesAnalysisSession {
     let clusterDistances: Float64Array | undefined;
     if (needDistances) clusterDistances = yield* this.distanceSteps(this.metrics.cluster, signal);
     throwIfAborted(signal);
-    const clustering = n
-      ? clusterSeries(this.features(this.metrics.cluster), {
-          algorithm,
-          k,
-          measure: o.distance,
-          restarts: o.restarts,
-          seed: o.seed,
-          ...(clusterDistances ? { distances: clusterDistances } : {}),
-          ...(signal ? { signal } : {}),
-        })
-      : { labels: new Int32Array(0), sizes: new Int32Array(k) };
+    const features = this.features(this.metrics.cluster);
+    // Min–max scaling maps a metric that never varies to zeros: every entity then behaves alike, and
+    // any split into k clusters would be arbitrary.
+    const flat = features.values.every(v => v === 0);
+    if (flat && n > 0)
+      notes.push(`${this.metrics.cluster.join(' and ')} do not vary over the range: all entities form one cluster.`);
+    const clustering =
+      n && !flat
+        ? clusterSeries(features, {
+            algorithm,
+            k,
+            measure: o.distance,
+            restarts: o.restarts,
+            seed: o.seed,
+            ...(clusterDistances ? { distances: clusterDistances } : {}),
+            ...(signal ? { signal } : {}),
+          })
+        : { labels: new Int32Array(n), sizes: Int32Array.from({ length: k }, (_, c) => (c === 0 ? n : 0)) };
     yield 'clustering';
     // One projection per detail view, from that view's metric alone.
     const projections: PdesProjection[] = [];
