@@ -9,6 +9,7 @@ import {
   segmentLabel,
   segmentMetricMeans,
   segmentsFromStarts,
+  segmentSummaries,
   traceScope,
 } from './segments';
 import { fourKpRun } from './testing/small-run';
@@ -58,6 +59,15 @@ describe('per-segment summaries', () => {
     assert.deepEqual([...m.means], [0.5, 2.5, 10.5, 12.5, 20.5, 22.5, 30.5, 32.5]);
     assert.deepEqual([m.min, m.max, m.segments], [0.5, 32.5, 2]);
     assert.deepEqual([...segmentMetricMeans(b, METRIC.primaryRollbacks, segments).means], [1, 3, 1, 3, 1, 3, 1, 3]);
+    const every = segmentSummaries(b, segments);
+    assert.deepEqual(
+      every.map(s => s.metric),
+      b.metrics.map(x => x.id),
+    );
+    assert.deepEqual(
+      every.find(s => s.metric === METRIC.totalRollbacks)!.means.subarray(0, 2),
+      Float64Array.of(1.5, 5.5),
+    );
   });
 
   it('cut the trace at the samples: a segment covers (sample before it, its last sample]', () => {

@@ -87,6 +87,11 @@ export function segmentMetricMeans(
   return { metric, segments: segments.length, means: m.values, min, max };
 }
 
+/** Per-segment means of every metric of the level (the circular views' rings and the segment table). */
+export function segmentSummaries(behaviour: PdesBehaviour, segments: readonly PdesSegment[]): SegmentMetricMeans[] {
+  return behaviour.metrics.map(m => segmentMetricMeans(behaviour, m.id, segments));
+}
+
 /**
  * Which events the event trace holds (ROSS `--event-trace`): every processed event (1), only those
  * that caused a primary rollback (2), or only committed ones (3); from the command line, else from
