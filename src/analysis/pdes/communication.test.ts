@@ -116,6 +116,8 @@ describe('communication matrices', () => {
     });
     // (4, 6] holds the KP 3 → KP 3 event at 5 and the KP 1 → KP 3 event at 6, sorted by sender.
     assert.deepEqual([...pairs[2]!.src], [1, 3]);
+    // Counting in hash maps (large LP levels) gives the same pairs.
+    assert.deepEqual(intervalPairs(trace, entities, 'kp', edges, 'receive', 0), pairs);
     assert.deepEqual(intervalPairs(trace, entities, 'kp', [0]), []);
   });
 });

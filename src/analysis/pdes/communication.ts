@@ -175,7 +175,8 @@ export function communicationPairs(trace: EventTrace, entities: PdesEntities, le
 /**
  * Sparse counterpart of {@link intervalMatrices}: one set of sender → receiver pairs per interval
  * `(edges[k], edges[k+1]]` of the chosen event time, at any level (KP or LP of large models, where
- * dense matrices would not fit). One pass over the trace.
+ * dense matrices would not fit). One pass over the trace, counting in dense matrices while all
+ * intervals' cells stay within `maxDenseCells`, else in one hash map per interval.
  */
 export function intervalPairs(
   trace: EventTrace,
@@ -183,32 +184,71 @@ export function intervalPairs(
   level: EntityLevel,
   edges: ArrayLike<number>,
   axis: EventTimeAxis = 'receive',
+  maxDenseCells = DENSE_PAIR_CELLS,
 ): CommunicationPairs[] {
   const intervals = Math.max(0, edges.length - 1);
-  const cells = Array.from({ length: intervals }, () => new Map<number, number>());
   const lookup = entities.lpLookup(level);
   const n = entities.count(level);
   const { src, dst } = trace.columns;
   const time = trace.times(axis);
   const lo = intervals ? edges[0]! : Infinity;
   const hi = intervals ? edges[intervals]! : -Infinity;
+  // Dense counters while all intervals' matrices fit in a few MB (KP level), else one map per interval (LPs).
+  const dense = n * n * intervals <= maxDenseCells ? new Float64Array(n * n * intervals) : null;
+  const maps = dense ? [] : Array.from({ length: intervals }, () => new Map<number, number>());
   for (let i = 0; i < src.length; i++) {
     const a = entityOfLp(lookup, src[i]!);
     const b = entityOfLp(lookup, dst[i]!);
     if (a < 0 || b < 0) continue;
     const t = time[i]!;
     if (!(t > lo && t <= hi)) continue;
-    const map = cells[intervals === 1 ? 0 : intervalOf(edges, intervals, t)]!;
+    const k = intervals === 1 ? 0 : intervalOf(edges, intervals, t);
     const key = a * n + b;
-    map.set(key, (map.get(key) ?? 0) + 1);
+    if (dense) dense[k * n * n + key]!++;
+    else maps[k]!.set(key, (maps[k]!.get(key) ?? 0) + 1);
   }
-  return cells.map(map => {
-    const keys = Float64Array.from(map.keys()).sort();
-    return {
+  return Array.from({ length: intervals }, (_, k) => {
+    if (!dense) {
+      const map = maps[k]!;
+      const keys = Float64Array.from(map.keys()).sort();
+      return pairsOf(
+        level,
+        n,
+        keys.length,
+        p => keys[p]!,
+        p => map.get(keys[p]!)!,
+      );
+    }
+    const cells = dense.subarray(k * n * n, (k + 1) * n * n);
+    const nonzero = new Int32Array(cells.length);
+    let m = 0;
+    for (let c = 0; c < cells.length; c++) if (cells[c]) nonzero[m++] = c;
+    return pairsOf(
       level,
-      src: Int32Array.from(keys, k => Math.floor(k / n)),
-      dst: Int32Array.from(keys, k => k % n),
-      counts: Float64Array.from(keys, k => map.get(k)!),
-    };
+      n,
+      m,
+      p => nonzero[p]!,
+      p => cells[nonzero[p]!]!,
+    );
   });
 }
+
+function pairsOf(
+  level: EntityLevel,
+  n: number,
+  m: number,
+  key: (p: number) => number,
+  count: (p: number) => number,
+): CommunicationPairs {
+  const out = { level, src: new Int32Array(m), dst: new Int32Array(m), counts: new Float64Array(m) };
+  for (let p = 0; p < m; p++) {
+    const k = key(p);
+    out.src[p] = Math.floor(k / n);
+    out.dst[p] = k - out.src[p]! * n;
+    out.counts[p] = count(p);
+  }
+  return out;
+}
+
+/** Cells (8 bytes each) up to which intervalPairs counts in dense matrices: 32 MB. */
+const DENSE_PAIR_CELLS = 1 << 22;
