@@ -1,7 +1,14 @@
 import type { EnsembleProjectionData, ProjectionInput } from '../../shared/ensemble-protocol';
 import type { Ensemble } from './ensemble';
 import { selectRuns } from './ensemble-graph';
-import { classicalMds, euclideanDistances, kMeans, runFeatures, structureDistances } from './projection';
+import {
+  classicalMds,
+  euclideanDistances,
+  kMeans,
+  PROJECTION_SEED,
+  runFeatures,
+  structureDistances,
+} from './projection';
 
 /** CallFlow's cluster count (§2.11). */
 export const PROJECTION_CLUSTERS = 3;
@@ -80,7 +87,7 @@ export function projectionData(
       return none(features, `the ${n} runs' call trees have the same shape (every structure distance is 0)`);
   }
   const { coordinates } = classicalMds(distances, n, 2);
-  const { labels } = kMeans(coordinates, n, 2, k);
+  const { labels } = kMeans(coordinates, n, 2, k, { seed: PROJECTION_SEED });
   return {
     input,
     features,

@@ -1,5 +1,5 @@
 /** Typed-array columns that grow while a reader appends rows, then hand out a tight copy. */
-type TypedArray = Int32Array | Uint8Array | Float64Array;
+type TypedArray = Int32Array | Uint8Array | Float32Array | Float64Array;
 type TypedArrayCtor<T extends TypedArray> = { new (length: number): T };
 
 class Growable<T extends TypedArray> {
@@ -27,6 +27,11 @@ class Growable<T extends TypedArray> {
     this.data[i] = value;
   }
 
+  /** The first `length` values without copying; valid until the next `push`. */
+  view(): T {
+    return this.data.subarray(0, this.length) as T;
+  }
+
   /** A tight copy of the first `length` values. */
   finish(): T {
     return this.data.slice(0, this.length) as T;
@@ -47,6 +52,11 @@ export class GrowableInt32 extends Growable<Int32Array> {
 export class GrowableUint8 extends Growable<Uint8Array> {
   constructor(capacity?: number) {
     super(Uint8Array, capacity);
+  }
+}
+export class GrowableFloat32 extends Growable<Float32Array> {
+  constructor(capacity?: number) {
+    super(Float32Array, capacity);
   }
 }
 export class GrowableFloat64 extends Growable<Float64Array> {
