@@ -5,7 +5,7 @@ import { Clusterer, type ClusterSet } from './clustering';
 import { ConstructTable, markerPatterns, ROOT_CONSTRUCT } from './constructs';
 import { ControlFlow, readControlFlowFile, type ControlFlowFile } from './control-flow';
 import { Distance } from './distance';
-import { identifyIterations } from './iterations';
+import { identifyIterations, type LoopOutcome } from './iterations';
 import { diagnose, imbalanceAndWait, projectedSaving, selectSignificant, sumLosses, type LossNode } from './losses';
 import { resolveOptions, TraceAnalysisError, clusterLimit, type TraceAnalysisOptions } from './options';
 import { CLASS_NAMES, makeClassifier, SemanticClass, type ClassName } from './semantic-class';
@@ -325,7 +325,15 @@ export function splitLaneRanges(plan: TracePlan, parts: 1 | 2): LaneRange[][] {
 }
 
 /** The tools of one role: distance and clustering use the role's period (0 for instrumented lanes). */
-function roleTools(plan: TracePlan, role: number) {
+export function roleTools(
+  plan: TracePlan,
+  role: number,
+): {
+  period: number;
+  acceptPeriod: number;
+  distance: Distance;
+  clusterer: Clusterer;
+} {
   const o = plan.options;
   const period = plan.roles[role]!.sampled ? plan.period : 0;
   const distance = new Distance(plan.cf, period, o.gapTolerance * period, o.dummyMode);
@@ -345,7 +353,7 @@ export function analyseLanes(
   ranges: readonly LaneRange[],
   hooks: AnalysisHooks = {},
 ): PartialTraceAnalysis {
-  const { source, constructs, cf, depth, options } = plan;
+  const { source, cf, options } = plan;
   const roles = plan.roles.length;
   const sets: (ClusterSet | null)[] = new Array(roles).fill(null);
   const summaries: (Summary | null)[] = new Array(roles).fill(null);
@@ -358,22 +366,10 @@ export function analyseLanes(
     const tools = roleTools(plan, range.role);
     const role = plan.roles[range.role]!;
     const summary = (summaries[range.role] ??= new Summary(role.lanes.length, cf, tools.period));
-    const laneTree = (i: number): TctNode => {
+    const analyse = (i: number): TctNode => {
       throwIfAborted(hooks.signal);
       const lane = role.lanes[i]!;
-      const info = source.lanes[lane]!;
-      const ev = source.events(lane);
-      const ctx = { constructs, cf, depth };
-      const tree = info.sampled ? buildSampledTct(ev, ctx, plan.lca) : buildInstrumentedTct(ev, ctx);
-      const outcomes = identifyIterations(
-        tree,
-        { constructs, cf, options, period: tools.period, acceptPeriod: tools.acceptPeriod },
-        !info.sampled,
-      );
-      postOrder(tree, n => {
-        if (n.loop && n.children.length && n.children[0]!.kind === TctKind.Iteration)
-          tools.clusterer.clusterIterations(n);
-      });
+      const { tree, outcomes } = laneTree(plan, lane);
       collectBands(tree, lane, bands);
       for (const o of outcomes) {
         const key = `${range.role}:${o.construct}`;
@@ -405,7 +401,7 @@ export function analyseLanes(
       return tree;
     };
     const K = clusterLimit(options, role.lanes.length);
-    const set = tools.clusterer.getClusterSet(range.h, range.e, K, laneTree, true);
+    const set = tools.clusterer.getClusterSet(range.h, range.e, K, analyse, true);
     sets[range.role] = sets[range.role] ? tools.clusterer.mergeClusterSet(sets[range.role]!, set, K) : set;
   }
   return {
@@ -419,6 +415,28 @@ export function analyseLanes(
 
 function sortTallies(loops: LoopTally[]): LoopTally[] {
   return loops.sort((a, b) => a.role - b.role || a.construct - b.construct);
+}
+
+/**
+ * One lane's temporal context tree with its loops' iterations identified and clustered (inner loops
+ * first), the iteration instances still in place; and what became of each loop.
+ */
+export function laneTree(plan: TracePlan, lane: number): { tree: TctNode; outcomes: LoopOutcome[] } {
+  const { source, constructs, cf, depth, options } = plan;
+  const tools = roleTools(plan, plan.roleOf[lane]!);
+  const info = source.lanes[lane]!;
+  const ev = source.events(lane);
+  const ctx = { constructs, cf, depth };
+  const tree = info.sampled ? buildSampledTct(ev, ctx, plan.lca) : buildInstrumentedTct(ev, ctx);
+  const outcomes = identifyIterations(
+    tree,
+    { constructs, cf, options, period: tools.period, acceptPeriod: tools.acceptPeriod },
+    !info.sampled,
+  );
+  postOrder(tree, n => {
+    if (n.loop && n.children.length && n.children[0]!.kind === TctKind.Iteration) tools.clusterer.clusterIterations(n);
+  });
+  return { tree, outcomes };
 }
 
 /** Joins the analyses of two halves: `a` must hold the left half of every role it shares with `b`. */

@@ -10,8 +10,9 @@ import type { Classifier, SemanticClass } from './semantic-class';
  *   sample in a statement is exclusive time of the enclosing frame;
  * - everything below the outermost runtime frame (MPI, OpenMP, threads) folds into that frame,
  *   which is a leaf of the analysis (paper §4.3, "do not descend into its internals");
- * - explicit iteration markers (`ProfilerStep#5`, NVTX `step 12`) are one construct whatever their
- *   number, so step k of one run or lane pairs with step k of another.
+ * - explicit iteration markers (`ProfilerStep#5`, NVTX `step 12`: names matching a marker pattern,
+ *   without a source location) are one construct whatever their number, so step k of one run or
+ *   lane pairs with step k of another.
  *
  * Each frame construct also owns one implicit-loop construct, the loop that iterations of its
  * repeated callees form in instrumented traces (iterations.ts). Ids are dense and deterministic
@@ -70,7 +71,8 @@ export class ConstructTable {
         continue;
       }
       const rawName = tree.name(i);
-      const isMarker = markers.some(re => re.test(rawName));
+      // Markers are annotations (profiler steps, NVTX ranges): code with a source location is a routine.
+      const isMarker = !tree.file(i) && !tree.line(i) && markers.some(re => re.test(rawName));
       const name = isMarker ? rawName.replace(/\d+/g, '*') : rawName;
       const ownLine = tree.line(i) ?? 0;
       const callLine = tree.callLine(i) ?? (p >= 0 && kinds[p] === NodeKind.Statement ? (tree.line(p) ?? 0) : 0);
