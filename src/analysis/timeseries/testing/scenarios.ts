@@ -153,7 +153,7 @@ export function serialisationWithGroups(o: Options = {}): SyntheticTrace {
   const group = (rank: number) => (rank % 4 === 0 ? [0, 4, 8, 12] : [rank]);
   return run(
     [
-      leaf('compute', 10, c => (c.rank % 4 === 0 ? 100 : 120)),
+      leaf('compute', 10, 100),
       alltoall(15, 1, group),
       call(
         'io',
