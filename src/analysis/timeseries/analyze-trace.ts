@@ -539,6 +539,9 @@ export function finishTraceAnalysis(plan: TracePlan, p: PartialTraceAnalysis): T
   }
   const runTimeNs = longest + V;
 
+  const loops = p.loops.map(l => traceLoop(l, plan, runTimeNs));
+  const loopNames = new Map(loops.map(l => [`${l.role}:${l.construct}`, l.name]));
+
   // Losses on each role's summary tree.
   const significant: SignificantPath[] = [];
   const segments: InefficientSegment[] = [];
@@ -548,7 +551,8 @@ export function finishTraceAnalysis(plan: TracePlan, p: PartialTraceAnalysis): T
     if (!root) return;
     const tools = roleTools(plan, r);
     const summary = new Summary(role.lanes.length, plan.cf, tools.period);
-    const lossRoot = lossTree(root, 'node', summary, plan, null, -1);
+    const name = (c: number) => loopNames.get(`${r}:${c}`) ?? t.name[c]!;
+    const lossRoot = lossTree(root, 'node', { summary, plan, name }, null, -1);
     sumLosses(lossRoot);
     const byImb = new Set(selectSignificant(lossRoot.children, 'imb', runTimeNs, o));
     const byWait = new Set(selectSignificant(lossRoot.children, 'wait', runTimeNs, o));
@@ -643,8 +647,7 @@ export function finishTraceAnalysis(plan: TracePlan, p: PartialTraceAnalysis): T
     semanticClass[i] = c >= 0 ? t.semantic[c]! : SemanticClass.Computation;
   }
 
-  // Loops and iteration bands.
-  const loops = p.loops.map(l => traceLoop(l, plan, runTimeNs));
+  // Iteration bands.
   const order = loops.map((l, i) => ({ l, i })).sort((x, y) => y.l.share - x.l.share || x.l.construct - y.l.construct);
   const loopKey = (role: number, construct: number) => `${role}:${construct}`;
   const loopIndex = new Map<string, number>();
@@ -736,11 +739,11 @@ interface LossTreeNode extends LossNode {
 function lossTree(
   s: SummaryNode,
   role: 'node' | 'holder' | 'entry',
-  summary: Summary,
-  plan: TracePlan,
+  ctx: { summary: Summary; plan: TracePlan; name: (construct: number) => string },
   parent: LossTreeNode | null,
   iteration: number,
 ): LossTreeNode {
+  const { summary, plan } = ctx;
   const t = plan.constructs;
   const c = role === 'holder' ? -1 : s.construct;
   const frame = role === 'entry' || s.kind === TctKind.Frame;
@@ -756,7 +759,7 @@ function lossTree(
       : s.kind === TctKind.Iteration
         ? `iteration ${s.id + 1}`
         : c >= 0
-          ? t.name[c]!
+          ? ctx.name(c)
           : 'thread';
   const n: LossTreeNode = {
     s,
@@ -771,8 +774,8 @@ function lossTree(
     iteration: it >= 0 ? it : null,
   };
   const childRole = role === 'node' ? 'node' : 'entry';
-  n.children = s.children.map(x => lossTree(x, childRole, summary, plan, n, it));
-  if (role === 'node' && s.profile) n.children.push(lossTree(s.profile, 'holder', summary, plan, n, it));
+  n.children = s.children.map(x => lossTree(x, childRole, ctx, n, it));
+  if (role === 'node' && s.profile) n.children.push(lossTree(s.profile, 'holder', ctx, n, it));
   return n;
 }
 
