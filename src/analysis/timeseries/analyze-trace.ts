@@ -68,6 +68,27 @@ export interface TracePlan {
 export interface AnalysisHooks {
   signal?: AbortSignal;
   onProgress?: (fraction: number, message?: string) => void;
+  /** Filled with the time (ms) spent in each phase, when given (benchmarks). */
+  timings?: AnalysisTimings;
+  /** The clock of `timings`, in ms (default performance.now; a benchmark on a shared machine may pass CPU time). */
+  clock?: () => number;
+}
+
+export interface AnalysisTimings {
+  /** Reading the lanes' events. */
+  events: number;
+  /** Building the temporal context trees. */
+  tct: number;
+  /** Algorithm 1 and the clustering of every loop's iterations. */
+  iterations: number;
+  /** Folding the lanes into the summary trees (and the lane bookkeeping). */
+  summary: number;
+  /** Algorithm 3 over the lanes (thread-level clustering), lane work excluded. */
+  laneClustering: number;
+}
+
+export function newTimings(): AnalysisTimings {
+  return { events: 0, tct: 0, iterations: 0, summary: 0, laneClustering: 0 };
 }
 
 /** The analysis of the lanes of some ranges, before merging and finishing. Plain, cloneable data. */
@@ -366,10 +387,14 @@ export function analyseLanes(
     const tools = roleTools(plan, range.role);
     const role = plan.roles[range.role]!;
     const summary = (summaries[range.role] ??= new Summary(role.lanes.length, cf, tools.period));
+    let inLanes = 0;
+    const clock = hooks.clock ?? (() => performance.now());
     const analyse = (i: number): TctNode => {
       throwIfAborted(hooks.signal);
+      const start = clock();
       const lane = role.lanes[i]!;
-      const { tree, outcomes } = laneTree(plan, lane);
+      const { tree, outcomes } = laneTree(plan, lane, hooks.timings, clock);
+      const afterTree = clock();
       collectBands(tree, lane, bands);
       for (const o of outcomes) {
         const key = `${range.role}:${o.construct}`;
@@ -398,10 +423,15 @@ export function analyseLanes(
         if (n.loop && n.loop.clusters.length) n.children = [];
       });
       hooks.onProgress?.(++done / total, `lane ${done} of ${total}`);
+      const end = clock();
+      if (hooks.timings) hooks.timings.summary += end - afterTree;
+      inLanes += end - start;
       return tree;
     };
     const K = clusterLimit(options, role.lanes.length);
+    const clusterStart = clock();
     const set = tools.clusterer.getClusterSet(range.h, range.e, K, analyse, true);
+    if (hooks.timings) hooks.timings.laneClustering += clock() - clusterStart - inLanes;
     sets[range.role] = sets[range.role] ? tools.clusterer.mergeClusterSet(sets[range.role]!, set, K) : set;
   }
   return {
@@ -421,21 +451,38 @@ function sortTallies(loops: LoopTally[]): LoopTally[] {
  * One lane's temporal context tree with its loops' iterations identified and clustered (inner loops
  * first), the iteration instances still in place; and what became of each loop.
  */
-export function laneTree(plan: TracePlan, lane: number): { tree: TctNode; outcomes: LoopOutcome[] } {
+export function laneTree(
+  plan: TracePlan,
+  lane: number,
+  timings?: AnalysisTimings,
+  clock: () => number = () => performance.now(),
+): { tree: TctNode; outcomes: LoopOutcome[] } {
   const { source, constructs, cf, depth, options } = plan;
   const tools = roleTools(plan, plan.roleOf[lane]!);
   const info = source.lanes[lane]!;
+  let t0 = timings ? clock() : 0;
   const ev = source.events(lane);
   const ctx = { constructs, cf, depth };
+  let t1 = timings ? clock() : 0;
   const tree = info.sampled ? buildSampledTct(ev, ctx, plan.lca) : buildInstrumentedTct(ev, ctx);
+  if (timings) {
+    timings.events += t1 - t0;
+    t0 = clock();
+    timings.tct += t0 - t1;
+  }
+  // Each loop's iterations are clustered as soon as they are identified: inner loops first (§4.2.1).
   const outcomes = identifyIterations(
     tree,
     { constructs, cf, options, period: tools.period, acceptPeriod: tools.acceptPeriod },
     !info.sampled,
+    loop => {
+      if (loop.children.length) tools.clusterer.clusterIterations(loop);
+    },
   );
-  postOrder(tree, n => {
-    if (n.loop && n.children.length && n.children[0]!.kind === TctKind.Iteration) tools.clusterer.clusterIterations(n);
-  });
+  if (timings) {
+    t1 = clock();
+    timings.iterations += t1 - t0;
+  }
   return { tree, outcomes };
 }
 

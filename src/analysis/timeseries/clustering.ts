@@ -1,4 +1,4 @@
-import type { Distance } from './distance';
+import { startAfter, type Distance } from './distance';
 import { clusterLimit } from './options';
 import { asProfile } from './profile-form';
 import { duration, isClusteredLoop, newLoopData, newNode, TctKind, type LoopData, type TctNode } from './tct';
@@ -95,13 +95,12 @@ export class Clusterer {
     let m = cl.length;
     const n0 = s0.clusters.length;
     const R = new Float64Array(m * m);
-    const ratio = (x: Cluster, y: Cluster) => this.distance.ratio(x.rep, y.rep);
     for (let i = 0; i < m; i++) {
       for (let j = i + 1; j < m; j++) {
         let r: number;
         if (j < n0 && s0.ratios) r = s0.ratios[i * n0 + j]!;
         else if (i >= n0 && s1.ratios) r = s1.ratios[(i - n0) * (m - n0) + (j - n0)]!;
-        else r = ratio(cl[i]!, cl[j]!);
+        else r = this.distance.ratio(cl[i]!.rep, cl[j]!.rep);
         R[i * m + j] = R[j * m + i] = r;
       }
     }
@@ -138,7 +137,7 @@ export class Clusterer {
       cl.length = --m;
       for (let k = 0; k < m; k++) {
         if (k === bi) continue;
-        R[bi * stride + k] = R[k * stride + bi] = ratio(cl[bi]!, cl[k]!);
+        R[bi * stride + k] = R[k * stride + bi] = this.distance.ratio(cl[bi]!.rep, cl[k]!.rep);
       }
     }
     // Deterministic order: by smallest member.
@@ -197,46 +196,36 @@ export class Clusterer {
     const out = newNode(n0.kind, n0.construct, origin);
     out.id = n0.id;
     out.samples = (w0 * n0.samples + w1 * n1.samples) / W;
-    const avg = (g0: number, g1: number) => (w0 * g0 + w1 * g1) / W;
     const a = n0.children,
       b = n1.children;
-    const next0 = (k: number) => (k + 1 < a.length ? a[k + 1]!.start : n0.end);
-    const next1 = (k: number) => (k + 1 < b.length ? b[k + 1]!.start : n1.end);
     let g0 = (a.length ? a[0]!.start : n0.end) - n0.start;
     let g1 = (b.length ? b[0]!.start : n1.end) - n1.start;
     let cursor = origin,
       i = 0,
       j = 0;
     const scope = n0.construct;
-    const place = (child: TctNode) => {
-      out.children.push(child);
-      cursor = child.end;
-    };
     while (i < a.length || j < b.length) {
       const x = a[i],
         y = b[j];
+      cursor += (w0 * g0 + w1 * g1) / W;
+      let child: TctNode;
       if (x && y && x.construct === y.construct) {
-        cursor += avg(g0, g1);
-        place(this.merge(x, w0, y, w1, cursor));
-        g0 = next0(i) - x.end;
-        g1 = next1(j) - y.end;
-        i++;
-        j++;
+        child = this.merge(x, w0, y, w1, cursor);
+        g0 = startAfter(a, i++, n0.end) - x.end;
+        g1 = startAfter(b, j++, n1.end) - y.end;
       } else if (y && (!x || this.distance.cf.isSuccessor(scope, y.construct, x.construct))) {
-        cursor += avg(g0, g1);
-        place(scale(y, w1 / W, cursor));
+        child = scale(y, w1 / W, cursor);
         g0 = 0;
-        g1 = next1(j) - y.end;
-        j++;
+        g1 = startAfter(b, j++, n1.end) - y.end;
       } else {
-        cursor += avg(g0, g1);
-        place(scale(x!, w0 / W, cursor));
+        child = scale(x!, w0 / W, cursor);
         g1 = 0;
-        g0 = next0(i) - x!.end;
-        i++;
+        g0 = startAfter(a, i++, n0.end) - x!.end;
       }
+      out.children.push(child);
+      cursor = child.end;
     }
-    out.end = cursor + avg(g0, g1);
+    out.end = cursor + (w0 * g0 + w1 * g1) / W;
     return out;
   }
 
@@ -327,30 +316,34 @@ export class Clusterer {
  * in only part of a cluster). A clustered loop keeps its clusters, scaled, and drops its instances.
  */
 export function scale(n: TctNode, f: number, origin: number): TctNode {
-  const at = (t: number) => origin + (t - n.start) * f;
-  const copy = (x: TctNode): TctNode => {
-    const out = newNode(x.kind, x.construct, at(x.start), at(x.end));
-    out.id = x.id;
-    out.samples = x.samples * f;
-    if (x.loop && x.loop.clusters.length) {
-      out.loop = {
-        ...x.loop,
-        iterationTime: x.loop.iterationTime * f,
-        clusters: x.loop.clusters.map(r => scale(r, f, 0)),
-        rejectedProfile: x.loop.rejectedProfile ? scale(x.loop.rejectedProfile, f, 0) : null,
-      };
-    } else {
-      if (x.loop)
-        out.loop = {
-          ...x.loop,
-          iterationTime: x.loop.iterationTime * f,
-          rejectedProfile: x.loop.rejectedProfile ? scale(x.loop.rejectedProfile, f, 0) : null,
-        };
-      out.children = x.children.map(copy);
-    }
+  return scaleFrom(n, f, origin - n.start * f);
+}
+
+/** The copy of x with every time t mapped to shift + t·f. */
+function scaleFrom(x: TctNode, f: number, shift: number): TctNode {
+  const out = newNode(x.kind, x.construct, shift + x.start * f, shift + x.end * f);
+  out.id = x.id;
+  out.samples = x.samples * f;
+  const loop = x.loop;
+  if (loop && loop.clusters.length) {
+    const clusters: TctNode[] = [];
+    for (const r of loop.clusters) clusters.push(scale(r, f, 0));
+    out.loop = {
+      ...loop,
+      iterationTime: loop.iterationTime * f,
+      clusters,
+      rejectedProfile: loop.rejectedProfile ? scale(loop.rejectedProfile, f, 0) : null,
+    };
     return out;
-  };
-  return copy(n);
+  }
+  if (loop)
+    out.loop = {
+      ...loop,
+      iterationTime: loop.iterationTime * f,
+      rejectedProfile: loop.rejectedProfile ? scale(loop.rejectedProfile, f, 0) : null,
+    };
+  for (const c of x.children) out.children.push(scaleFrom(c, f, shift));
+  return out;
 }
 
 function mergeSorted(a: readonly number[], b: readonly number[]): number[] {

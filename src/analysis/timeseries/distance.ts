@@ -52,34 +52,32 @@ export class Distance {
       j = 0;
     let g0 = (a.length ? a[0]!.start : n0.end) - n0.start;
     let g1 = (b.length ? b[0]!.start : n1.end) - n1.start;
-    const next0 = (k: number) => (k + 1 < a.length ? a[k + 1]!.start : n0.end);
-    const next1 = (k: number) => (k + 1 < b.length ? b[k + 1]!.start : n1.end);
     while (i < a.length && j < b.length) {
       const x = a[i]!,
         y = b[j]!;
       if (x.construct === y.construct) {
         sum += this.gap(g0, g1) + this.diff(x, y);
-        g0 = next0(i) - x.end;
-        g1 = next1(j) - y.end;
+        g0 = startAfter(a, i, n0.end) - x.end;
+        g1 = startAfter(b, j, n1.end) - y.end;
         i++;
         j++;
       } else if (this.cf.isSuccessor(scope, y.construct, x.construct)) {
         sum += this.dummy(y);
-        g1 += next1(j) - y.end;
+        g1 += startAfter(b, j, n1.end) - y.end;
         j++;
       } else {
         sum += this.dummy(x);
-        g0 += next0(i) - x.end;
+        g0 += startAfter(a, i, n0.end) - x.end;
         i++;
       }
     }
     for (; i < a.length; i++) {
       sum += this.dummy(a[i]!);
-      g0 += next0(i) - a[i]!.end;
+      g0 += startAfter(a, i, n0.end) - a[i]!.end;
     }
     for (; j < b.length; j++) {
       sum += this.dummy(b[j]!);
-      g1 += next1(j) - b[j]!.end;
+      g1 += startAfter(b, j, n1.end) - b[j]!.end;
     }
     return sum + this.gap(g0, g1);
   }
@@ -102,7 +100,7 @@ export class Distance {
     else if (isClusteredLoop(n)) {
       const loop = n.loop!;
       cost = this.gap(loopExclusive(n, this.period), 0, this.tolerance * (loop.iterationIds.length + 1));
-      loop.clusters.forEach((rep, k) => (cost += loop.clusterSize[k]! * this.dummy(rep)));
+      for (let k = 0; k < loop.clusters.length; k++) cost += loop.clusterSize[k]! * this.dummy(loop.clusters[k]!);
       if (loop.rejectedProfile) cost += this.dummy(loop.rejectedProfile);
     } else if (n.kind === TctKind.Profile) {
       cost = this.gap(exclusiveTime(n), 0);
@@ -181,6 +179,11 @@ export class Distance {
     for (; j < b.length; j++) sum += this.dummy(b[j]!);
     return sum;
   }
+}
+
+/** Where the gap after child k ends: the next child's start, or the parent's end after the last child. */
+export function startAfter(children: readonly TctNode[], k: number, end: number): number {
+  return k + 1 < children.length ? children[k + 1]!.start : end;
 }
 
 /** A clustered loop's time outside its accepted iterations and rejected children. */

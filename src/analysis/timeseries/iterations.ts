@@ -74,20 +74,28 @@ export function tagIterations(children: readonly TctNode[], scope: number, cf: C
 
 /**
  * Identifies the iterations of every loop of a lane's TCT, inner loops first, in place: accepted
- * loops get an iteration layer, the others become profile nodes. Returns the outcome per loop.
+ * loops get an iteration layer, the others become profile nodes. Returns the outcome per loop;
+ * `onLayered` sees each layered loop as soon as it is made (after the loops inside it).
  */
-export function identifyIterations(root: TctNode, ctx: IterationContext, instrumented: boolean): LoopOutcome[] {
+export function identifyIterations(
+  root: TctNode,
+  ctx: IterationContext,
+  instrumented: boolean,
+  onLayered?: (loop: TctNode) => void,
+): LoopOutcome[] {
   const out: LoopOutcome[] = [];
   const t = ctx.constructs;
+  const found = (r: LoopOutcome | null) => {
+    if (!r) return;
+    out.push(r);
+    if (!r.profile && onLayered) onLayered(r.node);
+  };
   postOrder(root, node => {
     if (node.kind === TctKind.Loop && node.loop === null) {
-      if (node.children.length === 0) return; // a loop without calls inside acts as a leaf (§1.2)
-      const r = layer(node, node.children, node.construct, false, ctx);
-      if (r) out.push(r);
+      // A loop without calls inside acts as a leaf (§1.2).
+      if (node.children.length) found(layer(node, node.children, node.construct, false, ctx));
     } else if (instrumented && (node.kind === TctKind.Frame || node.kind === TctKind.Root)) {
-      if (node.kind === TctKind.Frame && t.runtime[node.construct]) return;
-      const r = implicitLoop(node, ctx);
-      if (r) out.push(r);
+      if (node.kind === TctKind.Root || !t.runtime[node.construct]) found(implicitLoop(node, ctx));
     }
   });
   return out;

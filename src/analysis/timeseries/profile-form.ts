@@ -16,14 +16,15 @@ export function profileTime(n: TctNode, period: number): number {
 }
 
 interface Entry {
+  construct: number;
   time: number;
   samples: number;
-  sub: Map<number, Entry>;
+  sub: Entry[];
 }
 
 /** Accumulates subtrees into entries by construct; iteration layers are transparent. */
 export class ProfileAccumulator {
-  private readonly entries = new Map<number, Entry>();
+  private readonly entries: Entry[] = [];
 
   constructor(private readonly period: number) {}
 
@@ -38,34 +39,41 @@ export class ProfileAccumulator {
   }
 }
 
-function addTo(entries: Map<number, Entry>, n: TctNode, scale: number, period: number): void {
+/** The entry of a construct (a profile level has a handful: a linear search beats a map). */
+function entryOf(entries: Entry[], construct: number): Entry {
+  for (const e of entries) if (e.construct === construct) return e;
+  const e: Entry = { construct, time: 0, samples: 0, sub: [] };
+  entries.push(e);
+  return e;
+}
+
+function addTo(entries: Entry[], n: TctNode, scale: number, period: number): void {
   if (n.kind === TctKind.Iteration) {
     for (const c of n.children) addTo(entries, c, scale, period);
     return;
   }
-  let e = entries.get(n.construct);
-  if (!e) entries.set(n.construct, (e = { time: 0, samples: 0, sub: new Map() }));
+  const e = entryOf(entries, n.construct);
   e.time += profileTime(n, period) * scale;
   e.samples += n.samples * scale;
   const loop = n.loop;
   if (loop && loop.clusters.length && n.children.length === 0) {
     // A representative loop: its iterations are its clusters, each standing for clusterSize iterations.
-    loop.clusters.forEach((rep, k) => {
-      for (const c of rep.children) addTo(e.sub, c, scale * loop.clusterSize[k]!, period);
-    });
+    for (let k = 0; k < loop.clusters.length; k++)
+      for (const c of loop.clusters[k]!.children) addTo(e.sub, c, scale * loop.clusterSize[k]!, period);
   } else for (const c of n.children) addTo(e.sub, c, scale, period);
   if (loop?.rejectedProfile) for (const c of loop.rejectedProfile.children) addTo(e.sub, c, scale, period);
 }
 
-function finishEntries(entries: Map<number, Entry>): TctNode[] {
-  return [...entries.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([construct, e]) => {
-      const node = newNode(TctKind.Profile, construct, 0, e.time);
-      node.samples = e.samples;
-      node.children = finishEntries(e.sub);
-      return node;
-    });
+function finishEntries(entries: Entry[]): TctNode[] {
+  entries.sort((a, b) => a.construct - b.construct);
+  const out: TctNode[] = [];
+  for (const e of entries) {
+    const node = newNode(TctKind.Profile, e.construct, 0, e.time);
+    node.samples = e.samples;
+    node.children = finishEntries(e.sub);
+    out.push(node);
+  }
+  return out;
 }
 
 /** Node n as a profile node with the same extent (its children accumulated by construct). */

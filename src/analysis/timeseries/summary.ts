@@ -143,6 +143,10 @@ export class Summary {
   }
 
   private joinIterations(ts: SummaryNode[], ss: TctNode[], lane: number): SummaryNode[] {
+    if (sameSequence(ts, ss)) {
+      for (let k = 0; k < ss.length; k++) this.foldNode(ts[k]!, ss[k]!, lane);
+      return ts;
+    }
     const out: SummaryNode[] = [];
     let i = 0,
       j = 0;
@@ -163,6 +167,11 @@ export class Summary {
 
   /** Children in time order, aligned as Algorithm 2 aligns them; unmatched lane children become new nodes. */
   private align(ts: SummaryNode[], ss: TctNode[], scope: number, lane: number): SummaryNode[] {
+    if (sameSequence(ts, ss)) {
+      // The common case (SPMD lanes, every iteration alike): fold in place.
+      for (let k = 0; k < ss.length; k++) this.foldNode(ts[k]!, ss[k]!, lane);
+      return ts;
+    }
     const out: SummaryNode[] = [];
     let i = 0,
       j = 0;
@@ -189,6 +198,10 @@ export class Summary {
 
   private foldEntries(h: SummaryNode, entries: TctNode[], lane: number): void {
     const ts = h.children;
+    if (sameSequence(ts, entries)) {
+      for (let k = 0; k < entries.length; k++) this.foldEntry(ts[k]!, entries[k]!, lane);
+      return;
+    }
     const out: SummaryNode[] = [];
     let i = 0,
       j = 0;
@@ -288,6 +301,14 @@ export class Summary {
     }
     t.children = out;
   }
+}
+
+/** The lane's children are the summary's, one for one (same constructs and identifiers, in order). */
+function sameSequence(ts: readonly SummaryNode[], ss: readonly TctNode[]): boolean {
+  if (ts.length !== ss.length) return false;
+  for (let k = 0; k < ts.length; k++)
+    if (ts[k]!.construct !== ss[k]!.construct || ts[k]!.id !== ss[k]!.id) return false;
+  return true;
 }
 
 function hasBit(bits: Uint32Array, i: number): boolean {

@@ -271,17 +271,13 @@ export function buildInstrumentedTct(ev: LaneEvents, ctx: TctContext): TctNode {
   return root;
 }
 
-/** Every node of a tree, children before parents (post-order), iteratively. */
+/** Every node of a tree, children before parents (post-order). Trees are as deep as call stacks. */
 export function postOrder(root: TctNode, visit: (n: TctNode, parent: TctNode | null) => void): void {
-  const stack: { n: TctNode; p: TctNode | null; i: number }[] = [{ n: root, p: null, i: 0 }];
-  while (stack.length) {
-    const top = stack[stack.length - 1]!;
-    if (top.i < top.n.children.length) {
-      const child = top.n.children[top.i++]!;
-      stack.push({ n: child, p: top.n, i: 0 });
-    } else {
-      stack.pop();
-      visit(top.n, top.p);
-    }
-  }
+  walkPostOrder(root, null, visit);
+}
+
+function walkPostOrder(n: TctNode, parent: TctNode | null, visit: (n: TctNode, parent: TctNode | null) => void): void {
+  // Indexing, not iterating: a visit may replace its node's children (an implicit loop's layer).
+  for (let i = 0; i < n.children.length; i++) walkPostOrder(n.children[i]!, n, visit);
+  visit(n, parent);
 }
