@@ -6,10 +6,7 @@ import { describe, it } from 'node:test';
 import { sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
 import { readProfile } from '../formats';
 import { ProfileReadError } from '../formats/reader';
-import { NodeKind } from '../model/call-tree';
-import { ProfileBuilder } from '../model/profile-builder';
-import { TraceEventKind } from '../model/trace';
-import { TraceBuilder } from '../model/trace-builder';
+import { profileFromOutline } from '../model/test-profiles';
 import {
   allLaneRanges,
   analyseLanes,
@@ -25,6 +22,7 @@ import { TraceAnalysisError } from './options';
 import { analyzeTraceReport } from './report';
 import { buildSampledTct, TctKind, type TctNode } from './tct';
 import * as S from './testing/scenarios';
+import { profileFromSamples } from './testing/synthetic-program';
 import { traceSourceOf } from './trace-source';
 
 const PING_PONG = ['data', 'hpctoolkit-metadb', 'ping-pong-mpi-with-trace'];
@@ -135,39 +133,12 @@ describe('splitting the lanes over two workers', () => {
 });
 
 describe('bad input', () => {
-  const profileWith = (lanes: number[][], withTrace = true) => {
-    const b = new ProfileBuilder('test', 'bad');
-    const main = b.tree.add(-1, 'main', NodeKind.Function, {});
-    const work = b.tree.add(main, 'work', NodeKind.Function, {});
-    const m = b.addMetric({
-      name: 'time',
-      label: 'time',
-      sourceKeys: [],
-      unit: 's',
-      kind: 'exclusive',
-      aggregation: 'sum',
-    });
-    const tb = new TraceBuilder(b.tree.strings);
-    lanes.forEach((times, r) => {
-      const context = b.context({ rank: r });
-      const track = tb.addTrack({
-        name: '',
-        kind: 'thread',
-        process: `rank ${r}`,
-        pid: String(r),
-        tid: '',
-        rank: r,
-        context,
-      });
-      times.forEach(t => tb.addEvent(TraceEventKind.Sample, track, t, 0, work, 1, '', 'work'));
-      b.addExclusive(m, work, context, 1);
-    });
-    if (withTrace) b.trace = tb.finish();
-    return b.build(m);
-  };
+  /** One lane per list of sample times (ms), every sample in main › work. */
+  const profileWith = (lanes: number[][]) =>
+    profileFromSamples(lanes.map(times => ({ samples: times.map(t => ({ t, path: ['main', 'work'] })) })));
 
   it('no samples: nothing to analyse', async () => {
-    await assert.rejects(analyzeTrace(profileWith([[]], false)), /nothing to analyse: the profile has no trace/);
+    await assert.rejects(analyzeTrace(profileFromOutline('main = 1')), /nothing to analyse: the profile has no trace/);
     await assert.rejects(analyzeTrace(profileWith([[], []])), (e: unknown) => {
       assert.ok(e instanceof TraceAnalysisError);
       assert.match(e.message, /nothing to analyse: no lane has two samples or slices \(2 lanes skipped\)/);
@@ -176,17 +147,17 @@ describe('bad input', () => {
   });
 
   it('threads with fewer than 2 samples are listed as skipped', async () => {
-    const a = await analyzeTrace(profileWith([[0, 1e6, 2e6, 3e6], [5e6]]));
+    const a = await analyzeTrace(profileWith([[0, 1, 2, 3], [5]]));
     assert.deepEqual(a.skipped, [{ track: 1, name: 'rank 1', reason: 'only one sample' }]);
     assert.equal(a.lanes.length, 1);
   });
 
   it('a sampling period ≤ 0 is refused', async () => {
     await assert.rejects(
-      analyzeTrace(profileWith([[0, 1e6]]), { samplingPeriod: 0 }),
+      analyzeTrace(profileWith([[0, 1]]), { samplingPeriod: 0 }),
       /samplingPeriod = 0: the sampling period must be a positive/,
     );
-    await assert.rejects(analyzeTrace(profileWith([[0, 1e6]]), { samplingPeriod: -1 }), TraceAnalysisError);
+    await assert.rejects(analyzeTrace(profileWith([[0, 1]]), { samplingPeriod: -1 }), TraceAnalysisError);
     await assert.rejects(analyzeTrace(profileWith([[5, 5, 5]])), /the sampling period is 0 s: it must be positive/);
   });
 
@@ -194,7 +165,7 @@ describe('bad input', () => {
     const dir = mkdtempSync(join(tmpdir(), 'trace-cfg-'));
     const cfgFile = join(dir, 'cfg.json');
     writeFileSync(cfgFile, JSON.stringify({ hpcLensControlFlow: 1, graphs: [{ scope: 'main', edges: [['entry']] }] }));
-    await assert.rejects(analyzeTrace(profileWith([[0, 1e6]]), { cfgFile }), (e: unknown) => {
+    await assert.rejects(analyzeTrace(profileWith([[0, 1]]), { cfgFile }), (e: unknown) => {
       assert.ok(e instanceof ProfileReadError);
       assert.equal(e.path, cfgFile);
       assert.match(e.message, /graphs\[0\]\.edges\[0\] \(scope "main"\)/);

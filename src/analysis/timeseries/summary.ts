@@ -131,7 +131,7 @@ export class Summary {
     }
     const loop = s.loop;
     if (loop && s.children.length && s.children[0]!.kind === TctKind.Iteration) {
-      t.children = this.joinIterations(t.children, s.children, lane);
+      t.children = this.joinSorted(t.children, s.children, lane, false);
       if (loop.rejectedProfile) {
         const h = this.holder(t);
         this.record(h, duration(loop.rejectedProfile), lane, NaN, NaN);
@@ -142,27 +142,37 @@ export class Summary {
     t.children = this.align(t.children, s.children, s.construct, lane);
   }
 
-  private joinIterations(ts: SummaryNode[], ss: TctNode[], lane: number): SummaryNode[] {
+  /**
+   * Children kept in key order — iterations by identifier, profile entries by construct — joined
+   * with the lane's; a child the summary lacks becomes a new node.
+   */
+  private joinSorted(ts: SummaryNode[], ss: TctNode[], lane: number, entries: boolean): SummaryNode[] {
     if (sameSequence(ts, ss)) {
-      for (let k = 0; k < ss.length; k++) this.foldNode(ts[k]!, ss[k]!, lane);
+      for (let k = 0; k < ss.length; k++) this.foldChild(ts[k]!, ss[k]!, lane, entries);
       return ts;
     }
+    const key = (x: { construct: number; id: number }) => (entries ? x.construct : x.id);
     const out: SummaryNode[] = [];
     let i = 0,
       j = 0;
     while (i < ts.length || j < ss.length) {
-      if (i < ts.length && j < ss.length && ts[i]!.id === ss[j]!.id) {
-        this.foldNode(ts[i]!, ss[j++]!, lane);
+      if (i < ts.length && j < ss.length && key(ts[i]!) === key(ss[j]!)) {
+        this.foldChild(ts[i]!, ss[j++]!, lane, entries);
         out.push(ts[i++]!);
-      } else if (j >= ss.length || (i < ts.length && ts[i]!.id < ss[j]!.id)) out.push(ts[i++]!);
+      } else if (j >= ss.length || (i < ts.length && key(ts[i]!) < key(ss[j]!))) out.push(ts[i++]!);
       else {
         const s = ss[j++]!;
-        const n = this.node(TctKind.Iteration, s.construct, s.id);
-        this.foldNode(n, s, lane);
+        const n = this.node(entries ? TctKind.Profile : TctKind.Iteration, s.construct, s.id);
+        this.foldChild(n, s, lane, entries);
         out.push(n);
       }
     }
     return out;
+  }
+
+  private foldChild(t: SummaryNode, s: TctNode, lane: number, entry: boolean): void {
+    if (entry) this.foldEntry(t, s, lane);
+    else this.foldNode(t, s, lane);
   }
 
   /** Children in time order, aligned as Algorithm 2 aligns them; unmatched lane children become new nodes. */
@@ -197,27 +207,7 @@ export class Summary {
   }
 
   private foldEntries(h: SummaryNode, entries: TctNode[], lane: number): void {
-    const ts = h.children;
-    if (sameSequence(ts, entries)) {
-      for (let k = 0; k < entries.length; k++) this.foldEntry(ts[k]!, entries[k]!, lane);
-      return;
-    }
-    const out: SummaryNode[] = [];
-    let i = 0,
-      j = 0;
-    while (i < ts.length || j < entries.length) {
-      if (i < ts.length && j < entries.length && ts[i]!.construct === entries[j]!.construct) {
-        this.foldEntry(ts[i]!, entries[j++]!, lane);
-        out.push(ts[i++]!);
-      } else if (j >= entries.length || (i < ts.length && ts[i]!.construct < entries[j]!.construct)) out.push(ts[i++]!);
-      else {
-        const e = entries[j++]!;
-        const n = this.node(TctKind.Profile, e.construct, -1);
-        this.foldEntry(n, e, lane);
-        out.push(n);
-      }
-    }
-    h.children = out;
+    h.children = this.joinSorted(h.children, entries, lane, true);
   }
 
   private foldEntry(t: SummaryNode, e: TctNode, lane: number): void {

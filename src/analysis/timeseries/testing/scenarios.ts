@@ -116,65 +116,40 @@ export function balancedWaiting(o: Options = {}): SyntheticTrace {
   return run([leaf('compute', 10, 1000), sendrecvRing(11, 300), barrier(12, 20)], 32, o);
 }
 
+/** Rank 0 writes its part, then receives each other rank's and writes it; the others wait in MPI_Send. */
+function serialisedWrite(): Stmt {
+  return call(
+    'io',
+    20,
+    when(
+      c => c.rank === 0,
+      [
+        leaf('write_own', 21, 20),
+        loop(
+          22,
+          15,
+          recv(23, c => c.iter + 1, 1),
+          leaf('write_chunk', 24, 10),
+        ),
+      ],
+      [send(26, () => 0, 1)],
+    ),
+  );
+}
+
 /**
  * I: serialisation (PFLOTRAN S2–S6 analogue): rank 0 writes its part, then receives and writes the
  * others' one by one; ranks ≥ 1 wait in MPI_Send until rank 0 takes their data.
  */
 export function serialisation(o: Options = {}): SyntheticTrace {
-  return run(
-    [
-      leaf('compute', 10, 100),
-      call(
-        'io',
-        20,
-        when(
-          c => c.rank === 0,
-          [
-            leaf('write_own', 21, 20),
-            loop(
-              22,
-              15,
-              recv(23, c => c.iter + 1, 1),
-              leaf('write_chunk', 24, 10),
-            ),
-          ],
-          [send(26, () => 0, 1)],
-        ),
-      ),
-      barrier(30),
-    ],
-    16,
-    o,
-  );
+  return run([leaf('compute', 10, 100), serialisedWrite(), barrier(30)], 16, o);
 }
 
 /** I': a group alltoall among {0, 4, 8, 12} before the I/O and a wait-class broadcast from rank 0 after it. */
 export function serialisationWithGroups(o: Options = {}): SyntheticTrace {
   const group = (rank: number) => (rank % 4 === 0 ? [0, 4, 8, 12] : [rank]);
   return run(
-    [
-      leaf('compute', 10, 100),
-      alltoall(15, 1, group),
-      call(
-        'io',
-        20,
-        when(
-          c => c.rank === 0,
-          [
-            leaf('write_own', 21, 20),
-            loop(
-              22,
-              15,
-              recv(23, c => c.iter + 1, 1),
-              leaf('write_chunk', 24, 10),
-            ),
-          ],
-          [send(26, () => 0, 1)],
-        ),
-      ),
-      bcast(28, 0, 1),
-      barrier(30),
-    ],
+    [leaf('compute', 10, 100), alltoall(15, 1, group), serialisedWrite(), bcast(28, 0, 1), barrier(30)],
     16,
     o,
   );

@@ -332,29 +332,12 @@ export function syntheticTrace(program: Stmt[], o: SyntheticOptions): SyntheticT
   if (finished < ranks) throw new Error(`the program deadlocks: ${ranks - finished} ranks never finish`);
 
   // Sampling and the profile.
-  const tb = new TraceBuilder(b.tree.strings);
-  const metric = b.addMetric({
-    name: 'time',
-    label: 'time',
-    sourceKeys: ['time'],
-    unit: 's',
-    kind: 'exclusive',
-    aggregation: 'sum',
-  });
+  const { tb, metric, rankTrack } = sampledTraceParts(b);
   const lca = o.lca ?? 'exact';
   const ms = 1e6;
   const end: number[] = [];
   for (let r = 0; r < ranks; r++) {
-    const context = b.context({ rank: r });
-    const track = tb.addTrack({
-      name: '',
-      kind: 'thread',
-      process: `rank ${r}`,
-      pid: String(r),
-      tid: '',
-      rank: r,
-      context,
-    });
+    const { context, track } = rankTrack(r);
     const inst = instances[r]!;
     end.push(inst[0]!.end);
     // Slices: every instance ('exact') or only call frames ('procedure'); depth counts emitted ancestors.
@@ -400,7 +383,7 @@ export function profileFromSamples(
   const V = options.period ?? 1;
   const file = options.file ?? 'toy.c';
   const b = new ProfileBuilder('synthetic-program', 'toy');
-  const tb = new TraceBuilder(b.tree.strings);
+  const { tb, metric, rankTrack } = sampledTraceParts(b, lanes.length === 1);
   const nodes = new Map<string, number>();
   const names: string[] = [];
   const nodeOf = (parent: number, frame: string): number => {
@@ -419,27 +402,10 @@ export function profileFromSamples(
     }
     return id;
   };
-  const metric = b.addMetric({
-    name: 'time',
-    label: 'time',
-    sourceKeys: ['time'],
-    unit: 's',
-    kind: 'exclusive',
-    aggregation: 'sum',
-  });
   const ms = 1e6;
   lanes.forEach((lane, r) => {
-    const context = b.context({ rank: lanes.length > 1 ? r : -1 });
-    const track = tb.addTrack({
-      name: '',
-      kind: 'thread',
-      process: `rank ${r}`,
-      pid: String(r),
-      tid: '',
-      rank: r,
-      context,
-    });
-    const withKeep = lane.samples.every(s => s.keep !== undefined);
+    const { context, track } = rankTrack(r);
+    const withKeep = lane.samples.length > 0 && lane.samples.every(s => s.keep !== undefined);
     const open: { node: number; start: number }[] = [];
     const closeTo = (depth: number, t: number) => {
       while (open.length > depth) {
@@ -463,4 +429,31 @@ export function profileFromSamples(
   });
   b.trace = tb.finish();
   return b.build(metric);
+}
+
+/** The trace builder, a `time` metric and one thread track per rank (`rank r`; no rank when `single`). */
+function sampledTraceParts(b: ProfileBuilder, single = false) {
+  const tb = new TraceBuilder(b.tree.strings);
+  const metric = b.addMetric({
+    name: 'time',
+    label: 'time',
+    sourceKeys: ['time'],
+    unit: 's',
+    kind: 'exclusive',
+    aggregation: 'sum',
+  });
+  const rankTrack = (r: number) => {
+    const context = b.context({ rank: single ? -1 : r });
+    const track = tb.addTrack({
+      name: '',
+      kind: 'thread',
+      process: `rank ${r}`,
+      pid: String(r),
+      tid: '',
+      rank: r,
+      context,
+    });
+    return { context, track };
+  };
+  return { tb, metric, rankTrack };
 }
