@@ -132,6 +132,18 @@ describe('splitting the lanes over two workers', () => {
   });
 });
 
+describe('progress and cancellation', () => {
+  it('reports progress up to 1 and stops when the signal aborts', async () => {
+    const { profile } = S.regularLoop();
+    const seen: number[] = [];
+    await analyzeTrace(profile, {}, { onProgress: f => seen.push(f) });
+    assert.deepEqual(seen, [0.25, 0.5, 0.75, 1]);
+    const abort = new AbortController();
+    const run = analyzeTrace(profile, {}, { signal: abort.signal, onProgress: () => abort.abort() });
+    await assert.rejects(run, (e: unknown) => (e as Error).name === 'AbortError');
+  });
+});
+
 describe('bad input', () => {
   /** One lane per list of sample times (ms), every sample in main › work. */
   const profileWith = (lanes: number[][]) =>

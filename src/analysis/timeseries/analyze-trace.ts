@@ -626,14 +626,18 @@ export function finishTraceAnalysis(plan: TracePlan, p: PartialTraceAnalysis): T
       const imbS = s?.imbalance ?? 0,
         waitS = s?.wait ?? 0;
       const d = diagnose(imbS, sumImb, sumWait, runTimeNs / 1e9, o);
-      const starts = members.map(m => m.startNs).filter(Number.isFinite);
-      const ends = members.map(m => m.endNs).filter(Number.isFinite);
+      let startNs = Infinity,
+        endNs = -Infinity;
+      for (const m of members) {
+        if (m.startNs < startNs) startNs = m.startNs;
+        if (m.endNs > endNs) endNs = m.endNs;
+      }
       segments.push({
         role: r,
         paths: open,
         sync,
-        startNs: starts.length ? Math.min(...starts) : NaN,
-        endNs: ends.length ? Math.max(...ends) : NaN,
+        startNs: Number.isFinite(startNs) ? startNs : NaN,
+        endNs: Number.isFinite(endNs) ? endNs : NaN,
         imbS,
         waitS,
         sumImb,
