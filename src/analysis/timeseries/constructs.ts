@@ -1,5 +1,4 @@
 import { NodeKind, type CallTree } from '../model/call-tree';
-import { fileBasename } from '../model/frame-keys';
 import type { Classifier, SemanticClass } from './semantic-class';
 
 /**
@@ -190,12 +189,4 @@ function nearestFile(tree: CallTree, i: number): string | null {
 /** Marker patterns as case-insensitive regular expressions. */
 export function markerPatterns(sources: readonly string[]): RegExp[] {
   return sources.map(s => new RegExp(s, 'i'));
-}
-
-/** `file:line` with the file's base name, or '' (for messages). */
-export function constructLocation(t: ConstructTable, c: number): string {
-  const f = t.file[c];
-  if (!f) return '';
-  const l = t.line[c];
-  return `${fileBasename(f)}${l ? `:${l}` : ''}`;
 }

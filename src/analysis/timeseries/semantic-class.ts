@@ -6,8 +6,7 @@
 export const SemanticClass = { Computation: 1, Wait: 2, Sync: 3 } as const;
 export type SemanticClass = (typeof SemanticClass)[keyof typeof SemanticClass];
 
-/** Per call-tree node in a TraceAnalysis: 0 = not on a significant path (drawn grey). */
-export const Insignificant = 0;
+/** Class names by index; 0 = not on a significant path (drawn grey in the timeline). */
 export const CLASS_NAMES = ['insignificant', 'computation', 'wait', 'sync'] as const;
 export type ClassName = (typeof CLASS_NAMES)[number];
 
