@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { colourIndex, colourOf, CATEGORICAL_PALETTE, fnv1a } from './colors';
-import { buildLaneTree, filterLanes, flattenLanes, laneMatcher, sortLanes, visibleRows } from './lanes';
+import { buildLaneTree, filterLanes, flattenLanes, laneMatcher, laneTitles, sortLanes, visibleRows } from './lanes';
+import type { TraceTrack } from '../model/trace';
 import { syntheticTraceProfile } from './testing/synthetic-trace';
 import { TimelineIndex } from './timeline-index';
 
@@ -39,6 +40,23 @@ describe('timeline lanes', () => {
       tree.map(g => g.id),
       'ids are a function of the tracks',
     );
+  });
+
+  it('title each lane on one line: process, then lane, or the process alone for its only unnamed lane', () => {
+    const titles = laneTitles(profile.trace!.tracks);
+    const t3 = tree[3]!;
+    assert.equal(titles[t3.lanes[1]!.track], 'rank 3 · thread 1 (omp)');
+    assert.equal(titles[t3.groups[0]!.lanes[1]!.track], 'rank 3 · stream 1');
+    const track = (process: string, name: string, tid = ''): TraceTrack => ({
+      ...{ kind: 'thread', pid: process, tid, rank: -1, thread: -1, gpuDevice: -1, gpuStream: -1, context: 0 },
+      ...{ sortIndex: 0, name, process },
+    });
+    assert.deepEqual(laneTitles([track('rank 0', ''), track('rank 1', 'main'), track('rank 2', 'thread 0', '0')]), [
+      'rank 0',
+      'rank 1',
+      'rank 2 · thread 0',
+    ]);
+    assert.deepEqual(laneTitles([track('p', 'x'), track('p', 'x')]), ['p · x', 'p · x #2'], 'repeated titles numbered');
   });
 
   it('collapse to group headers', () => {

@@ -61,6 +61,27 @@ export function buildLaneTree(tracks: readonly TraceTrack[]): LaneGroup[] {
   return top;
 }
 
+/**
+ * Each track's lane as one line of text, for lists outside the timeline (analysis results, the
+ * CLI): its process group's label, then its own label (`rank 0 · thread 1`, `python [GPU 0] ·
+ * stream 7`). The lane of a process that has only that lane and no label of its own (`main`) is the
+ * process (`rank 3`). Titles repeated within a trace get ` #2`, ` #3`… as lane ids do.
+ */
+export function laneTitles(tracks: readonly TraceTrack[]): string[] {
+  const out = new Array<string>(tracks.length).fill('');
+  const used = new Map<string, number>();
+  for (const proc of buildLaneTree(tracks)) {
+    const alone = proc.lanes.length === 1 && proc.groups.length === 0;
+    for (const lane of flattenLanes([proc])) {
+      const base = alone && lane.label === 'main' ? proc.label : `${proc.label} · ${lane.label}`;
+      const seen = used.get(base) ?? 0;
+      used.set(base, seen + 1);
+      out[lane.track] = seen ? `${base} #${seen + 1}` : base;
+    }
+  }
+  return out;
+}
+
 /** Every lane of a tree, depth first (groups' own lanes, then their sub-groups). */
 export function flattenLanes(groups: readonly LaneGroup[]): Lane[] {
   const out: Lane[] = [];

@@ -1,6 +1,7 @@
 import type { Verb } from '../verb';
+import { analyzeTraceVerb } from './analyze-trace';
 import { inspectVerb } from './inspect';
 import { pdesVerb } from './pdes';
 
 /** Every `hpc-lens` verb, in the order `hpc-lens --help` lists them. */
-export const VERBS: readonly Verb[] = [inspectVerb, pdesVerb];
+export const VERBS: readonly Verb[] = [inspectVerb, analyzeTraceVerb, pdesVerb];
