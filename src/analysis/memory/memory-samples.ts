@@ -1,0 +1,145 @@
+/**
+ * Sampled memory accesses (MemAxes §4.1): one row per sampled load with its latency in cycles, the
+ * CPU that issued it, the level that served it, its source line and data object, and any number of
+ * further attributes (time, access index, mesh coordinates…). Stored column-wise in typed arrays;
+ * string attributes are category ids numbered in order of first appearance, as MemAxes numbers
+ * them for its histograms. Everything is structured-cloneable (worker → host → webview).
+ */
+import { GrowableFloat64 } from '../model/growable';
+
+/** Where the samples were read from: MemAxes/Mitos CSV files or `perf script` text. */
+export type MemorySampleFormat = 'memaxes' | 'perf-mem';
+/** The file's dialect within its format. */
+export type MemorySampleDialect = 'memaxes' | 'mitos' | 'perf-script';
+
+/** The file name MemAxes writes for an unknown source file (its line is 0). */
+export const UNKNOWN_SOURCE = '??';
+
+/** A string column: ids per sample and their names, numbered in order of first appearance. */
+export interface CategoryColumn {
+  ids: Int32Array;
+  names: string[];
+}
+
+/**
+ * One attribute of every sample, for histograms, strips and clustering. Quantitative attributes
+ * (time, latency, indices) are ordered and can be clustered; qualitative ones (CPU ids, data-source
+ * codes, names) cannot, since their order means nothing (MemAxes §4.1, §7.3).
+ */
+export interface SampleAttribute {
+  name: string;
+  kind: 'quantitative' | 'qualitative';
+  /** Per-sample values; category ids for string attributes; NaN where a number was missing. */
+  values: Float64Array | Int32Array;
+  /** Names of the category ids, for string attributes. */
+  categories?: string[];
+}
+
+export interface MemorySamples {
+  format: MemorySampleFormat;
+  dialect: MemorySampleDialect;
+  path: string;
+  count: number;
+  /** Load latency in cycles (PEBS "use latency", perf's weight). */
+  latency: Float64Array;
+  /** The OS CPU id that issued the load; -1 when unknown. */
+  cpu: Int32Array;
+  /** Serving level per sample (a `MemoryLevel`: 0 unresolved, 1 L1, 2 L2, 3 L3, 4 RAM). */
+  level: Uint8Array;
+  /** 1 when the data source says the data came from another node or socket. */
+  remote: Uint8Array;
+  /** The NUMA node the file names for the sample (MemAxes `node`); -1 when it says nothing. */
+  node: Int32Array;
+  /** Source file per sample (`??` when unknown). */
+  source: CategoryColumn;
+  /** Source line per sample; 0 when unknown. */
+  line: Int32Array;
+  /** Data object (variable or data symbol) per sample (`??` when unknown). */
+  variable: CategoryColumn;
+  /** Every column of the file, in file order, plus derived ones the file lacks. */
+  attributes: SampleAttribute[];
+  /** Things the reader worked around (non-hex data sources, missing numbers…). */
+  warnings: string[];
+}
+
+/** Interns strings to ids in order of first appearance. */
+export class CategoryInterner {
+  private readonly ids = new Map<string, number>();
+  readonly names: string[] = [];
+
+  intern(value: string): number {
+    let id = this.ids.get(value);
+    if (id === undefined) {
+      id = this.names.length;
+      this.names.push(value);
+      this.ids.set(value, id);
+    }
+    return id;
+  }
+}
+
+/** A column being read: numbers, or strings interned as categories. */
+export class ColumnBuilder {
+  readonly values = new GrowableFloat64(1024);
+  readonly interner: CategoryInterner | null;
+  /** Cells that should have held a number and held something else (counted by the reader). */
+  missing = 0;
+
+  constructor(
+    readonly name: string,
+    readonly kind: SampleAttribute['kind'],
+    categorical: boolean,
+  ) {
+    this.interner = categorical ? new CategoryInterner() : null;
+  }
+
+  /** Appends a number (NaN for a missing one). */
+  push(value: number): void {
+    this.values.push(value);
+  }
+
+  /** Appends a string as its category id. */
+  pushCategory(value: string): void {
+    this.values.push(this.interner!.intern(value));
+  }
+
+  finish(): SampleAttribute {
+    const values = compactColumn(this.values.finish());
+    return this.interner
+      ? { name: this.name, kind: this.kind, values, categories: this.interner.names }
+      : { name: this.name, kind: this.kind, values };
+  }
+}
+
+/** An Int32Array copy when every value is a 32-bit integer (half the memory), else the column itself. */
+export function compactColumn(values: Float64Array): Float64Array | Int32Array {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if ((v | 0) !== v) return values;
+  }
+  return Int32Array.from(values);
+}
+
+/** The category column of a string attribute, or one category `??` for every sample when absent. */
+export function categoryColumn(attribute: SampleAttribute | undefined, count: number): CategoryColumn {
+  if (attribute?.categories)
+    return {
+      ids: attribute.values instanceof Int32Array ? attribute.values : Int32Array.from(attribute.values),
+      names: attribute.categories,
+    };
+  return { ids: new Int32Array(count), names: [UNKNOWN_SOURCE] };
+}
+
+/** Total latency of all samples, in cycles. */
+export function totalCycles(samples: MemorySamples): number {
+  let s = 0;
+  const lat = samples.latency;
+  for (let i = 0; i < lat.length; i++) s += lat[i]!;
+  return s;
+}
+
+/** The attribute named `name` (exact, then case-insensitive), or undefined. */
+export function findAttribute(samples: MemorySamples, name: string): SampleAttribute | undefined {
+  const lower = name.toLowerCase();
+  return samples.attributes.find(a => a.name === name) ?? samples.attributes.find(a => a.name.toLowerCase() === lower);
+}
