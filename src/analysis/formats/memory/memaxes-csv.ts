@@ -8,7 +8,9 @@
  *
  * Every other column becomes an attribute: numeric when its first value is a number, else a category.
  */
-import { forEachLine } from '../io/file-input';
+import { Buffer } from 'node:buffer';
+import { asFastBuffer, cachedString, CACHE_MAX_LEN, HEX, latin1, utf8, type FastBuffer } from '../io/byte-strings';
+import { readChunks } from '../io/file-input';
 import { contentHead, ProfileReadError, withoutBom, type FileSample, type ReadOptions } from '../reader';
 import { decodePerfDataSource, pebsLevel, pebsRemote } from '../../memory/data-source';
 import { GrowableFloat64, GrowableInt32, GrowableUint8 } from '../../model/growable';
@@ -96,26 +98,10 @@ export function splitCsvRow(line: string): string[] {
   return out;
 }
 
-const HEX_DIGIT = new Int8Array(128).fill(-1);
-for (let c = 0; c < 10; c++) HEX_DIGIT[48 + c] = c;
-for (let c = 0; c < 6; c++) HEX_DIGIT[65 + c] = HEX_DIGIT[97 + c] = 10 + c;
-
 /** A hexadecimal number (an optional `0x` allowed), or NaN when `s` is not one. */
 export function parseHex(s: string): number {
-  let i = 0;
-  let end = s.length;
-  while (i < end && s.charCodeAt(i) === 32) i++;
-  while (end > i && s.charCodeAt(end - 1) === 32) end--;
-  if (end - i > 2 && s.charCodeAt(i) === 48 && (s.charCodeAt(i + 1) | 32) === 120) i += 2;
-  if (i === end) return NaN;
-  let v = 0;
-  for (; i < end; i++) {
-    const c = s.charCodeAt(i);
-    const d = c < 128 ? HEX_DIGIT[c]! : -1;
-    if (d < 0) return NaN;
-    v = v * 16 + d;
-  }
-  return v;
+  const b = Buffer.from(s, 'latin1') as FastBuffer;
+  return cellHex(b, 0, b.length);
 }
 
 /** A decimal number, or NaN for an empty or non-numeric cell (`??`). `0x` numbers are read too. */
@@ -123,6 +109,75 @@ function parseNumber(s: string): number {
   if (s.length === 0 || s === '??') return NaN;
   const v = Number(s);
   return v === v || s.trim() === '' ? v : NaN;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const SPACE = 0x20;
+const TAB = 0x09;
+
+function trimStart(buf: FastBuffer, start: number, end: number): number {
+  while (start < end && (buf[start] === SPACE || buf[start] === TAB)) start++;
+  return start;
+}
+
+function trimEnd(buf: FastBuffer, start: number, end: number): number {
+  while (end > start && (buf[end - 1] === SPACE || buf[end - 1] === TAB)) end--;
+  return end;
+}
+
+function isBlank(buf: FastBuffer, start: number, end: number): boolean {
+  return trimStart(buf, start, end) === end;
+}
+
+/** An empty cell or `??`: "unknown", as MemAxes and Mitos write it. */
+function isUnknownCell(buf: FastBuffer, start: number, end: number): boolean {
+  const s = trimStart(buf, start, end),
+    e = trimEnd(buf, s, end);
+  return e === s || (e - s === 2 && buf[s] === 0x3f && buf[s + 1] === 0x3f);
+}
+
+/** A decimal cell: plain integers straight from the bytes, anything else through `Number`; NaN when no number. */
+function cellNumber(buf: FastBuffer, start: number, end: number): number {
+  const s = trimStart(buf, start, end),
+    e = trimEnd(buf, s, end);
+  let i = s;
+  const negative = buf[i] === 0x2d;
+  if (negative) i++;
+  // Up to 15 digits the running value is exact; longer numbers and decimals go through Number.
+  if (i === e || e - i > 15) return parseNumber(latin1(buf, s, e));
+  let v = 0;
+  for (; i < e; i++) {
+    const d = buf[i]! - 0x30;
+    if (d < 0 || d > 9) return parseNumber(latin1(buf, s, e));
+    v = v * 10 + d;
+  }
+  return negative ? -v : v;
+}
+
+/** A hexadecimal cell (an optional `0x` allowed); NaN when it is not one. */
+function cellHex(buf: FastBuffer, start: number, end: number): number {
+  let s = trimStart(buf, start, end);
+  const e = trimEnd(buf, s, end);
+  if (e - s > 2 && buf[s] === 0x30 && (buf[s + 1]! | 0x20) === 0x78) s += 2;
+  if (s === e) return NaN;
+  let v = 0;
+  for (let i = s; i < e; i++) {
+    const d = HEX[buf[i]!]!;
+    if (d < 0) return NaN;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+/** A text cell, trimmed; short ones decoded through the shared byte-keyed cache. */
+function cellString(buf: FastBuffer, start: number, end: number): string {
+  const s = trimStart(buf, start, end),
+    e = trimEnd(buf, s, end);
+  if (e === s) return '';
+  return e - s <= CACHE_MAX_LEN ? cachedString(buf, s, e) : utf8(buf, s, e);
 }
 
 /** What a column feeds. */
@@ -231,98 +286,157 @@ export async function readMemaxesCsv(path: string, options: ReadOptions = {}): P
     });
   };
 
-  const onRow = (text: string, lineNo: number) => {
-    const cols = columns!;
-    const fields = splitCsvRow(text);
-    if (fields.length !== cols.length)
-      fail(`line ${lineNo}: ${fields.length} fields where the header has ${cols.length}`);
-    for (let k = 0; k < cols.length; k++) {
-      const col = cols[k]!;
-      const f = fields[k]!;
-      switch (col.role) {
-        case Role.Latency: {
-          const lat = parseNumber(f);
-          if (!(lat >= 0)) fail(`line ${lineNo}: latency "${f}" is not a number of cycles`);
-          latency.push(lat);
-          break;
-        }
-        case Role.Cpu: {
-          const c = parseNumber(f);
-          if (Number.isInteger(c) && c >= 0) cpu.push(c);
-          else {
-            cpu.push(-1);
-            missingCpu++;
-          }
-          break;
-        }
-        case Role.DataSource: {
-          const code = dialect === 'memaxes' ? parseHex(f) : parseNumber(f);
-          dataSource.push(code);
-          if (code !== code) {
-            if (badDataSource++ === 0) firstBadDataSource = `line ${lineNo}: "${f}"`;
-            level.push(0);
-            remote.push(0);
-          } else if (dialect === 'memaxes') {
-            level.push(pebsLevel(code));
-            remote.push(pebsRemote(code) ? 1 : 0);
-          } else {
-            const d = decodePerfDataSource(code);
-            level.push(d.level);
-            remote.push(d.remote ? 1 : 0);
-          }
-          break;
-        }
-        case Role.Node: {
-          const v = parseNumber(f);
-          node.push(Number.isInteger(v) && v >= 0 ? v : -1);
-          break;
-        }
-        case Role.Line: {
-          const v = parseNumber(f);
-          line.push(Number.isInteger(v) && v > 0 ? v : 0);
-          break;
-        }
-        case Role.Source:
-          sourceIds.push(source.intern(f.trim() || UNKNOWN_SOURCE));
-          break;
-        case Role.Variable:
-          variableIds.push(variable.intern(f.trim() || UNKNOWN_SOURCE));
-          break;
-        case Role.Number:
-        case Role.Hex: {
-          const v = col.role === Role.Hex ? parseHex(f) : parseNumber(f);
-          // `??` and empty cells say "unknown" on purpose; anything else that is no number is worth a warning.
-          if (v !== v && f !== '??' && f.trim() !== '') col.builder!.missing++;
-          col.builder!.push(v);
-          break;
-        }
-        case Role.Category:
-          col.builder!.pushCategory(f.trim());
-          break;
-        case Role.Undecided: {
-          const numeric = f === '??' || parseNumber(f) === parseNumber(f);
-          col.builder = new ColumnBuilder(col.name, numeric ? 'quantitative' : 'qualitative', !numeric);
-          col.role = numeric ? Role.Number : Role.Category;
-          k--; // read the cell again in its decided role
-          break;
-        }
+  /** The text of a cell, for messages. */
+  const cellText = (buf: FastBuffer, start: number, end: number) => utf8(buf, start, end).trim();
+
+  const onCell = (col: Column, buf: FastBuffer, start: number, end: number, lineNo: number) => {
+    switch (col.role) {
+      case Role.Latency: {
+        const lat = cellNumber(buf, start, end);
+        if (!(lat >= 0)) fail(`line ${lineNo}: latency "${cellText(buf, start, end)}" is not a number of cycles`);
+        latency.push(lat);
+        break;
       }
+      case Role.Cpu: {
+        const c = cellNumber(buf, start, end);
+        if (Number.isInteger(c) && c >= 0) cpu.push(c);
+        else {
+          cpu.push(-1);
+          missingCpu++;
+        }
+        break;
+      }
+      case Role.DataSource: {
+        const code = dialect === 'memaxes' ? cellHex(buf, start, end) : cellNumber(buf, start, end);
+        dataSource.push(code);
+        if (code !== code) {
+          if (badDataSource++ === 0) firstBadDataSource = `line ${lineNo}: "${cellText(buf, start, end)}"`;
+          level.push(0);
+          remote.push(0);
+        } else if (dialect === 'memaxes') {
+          level.push(pebsLevel(code));
+          remote.push(pebsRemote(code) ? 1 : 0);
+        } else {
+          const d = decodePerfDataSource(code);
+          level.push(d.level);
+          remote.push(d.remote ? 1 : 0);
+        }
+        break;
+      }
+      case Role.Node: {
+        const v = cellNumber(buf, start, end);
+        node.push(Number.isInteger(v) && v >= 0 ? v : -1);
+        break;
+      }
+      case Role.Line: {
+        const v = cellNumber(buf, start, end);
+        line.push(Number.isInteger(v) && v > 0 ? v : 0);
+        break;
+      }
+      case Role.Source:
+        sourceIds.push(source.intern(cellString(buf, start, end) || UNKNOWN_SOURCE));
+        break;
+      case Role.Variable:
+        variableIds.push(variable.intern(cellString(buf, start, end) || UNKNOWN_SOURCE));
+        break;
+      case Role.Number:
+      case Role.Hex: {
+        const v = col.role === Role.Hex ? cellHex(buf, start, end) : cellNumber(buf, start, end);
+        // `??` and empty cells say "unknown" on purpose; anything else that is no number is worth a warning.
+        if (v !== v && !isUnknownCell(buf, start, end)) col.builder!.missing++;
+        col.builder!.push(v);
+        break;
+      }
+      case Role.Category:
+        col.builder!.pushCategory(cellString(buf, start, end));
+        break;
+      case Role.Undecided: {
+        // A further column is numeric when its first value is (or is `??`), else a category.
+        const numeric = isUnknownCell(buf, start, end) || cellNumber(buf, start, end) === cellNumber(buf, start, end);
+        col.builder = new ColumnBuilder(col.name, numeric ? 'quantitative' : 'qualitative', !numeric);
+        col.role = numeric ? Role.Number : Role.Category;
+        onCell(col, buf, start, end, lineNo);
+        break;
+      }
+    }
+  };
+
+  // Field bounds of the current row: [start, end) of field k at 2k, 2k + 1.
+  let bounds = new Int32Array(64);
+  const onRow = (buf: FastBuffer, start: number, end: number, lineNo: number) => {
+    const cols = columns!;
+    let fields = 0;
+    let quoted = false;
+    for (let s = start; ;) {
+      let e = s;
+      while (e < end) {
+        const c = buf[e]!;
+        if (c === COMMA) break;
+        if (c === QUOTE) quoted = true;
+        e++;
+      }
+      if (2 * fields + 2 > bounds.length) {
+        const grown = new Int32Array(2 * bounds.length);
+        grown.set(bounds);
+        bounds = grown;
+      }
+      bounds[2 * fields] = s;
+      bounds[2 * fields + 1] = e;
+      fields++;
+      if (e >= end) break;
+      s = e + 1;
+    }
+    if (quoted) {
+      // Rare: quoted fields. Unquote them into a buffer of their own and read that.
+      const cells = splitCsvRow(utf8(buf, start, end));
+      if (cells.length !== cols.length)
+        fail(`line ${lineNo}: ${cells.length} fields where the header has ${cols.length}`);
+      for (let k = 0; k < cols.length; k++) {
+        const b = Buffer.from(cells[k]!, 'utf8') as FastBuffer;
+        onCell(cols[k]!, b, 0, b.length, lineNo);
+      }
+    } else {
+      if (fields !== cols.length) fail(`line ${lineNo}: ${fields} fields where the header has ${cols.length}`);
+      for (let k = 0; k < fields; k++) onCell(cols[k]!, buf, bounds[2 * k]!, bounds[2 * k + 1]!, lineNo);
     }
     count++;
   };
 
-  await forEachLine(
-    path,
-    (text, lineNo) => {
-      if (columns === null) {
-        if (text.trim()) onHeader(text);
-        return;
+  let lineNo = 0;
+  const onLine = (buf: FastBuffer, start: number, end: number) => {
+    lineNo++;
+    if (end > start && buf[end - 1] === CR) end--;
+    if (isBlank(buf, start, end)) return;
+    if (columns === null) onHeader(utf8(buf, start, end));
+    else onRow(buf, start, end, lineNo);
+  };
+
+  // Lines are cut straight from the chunks; a line split by a chunk boundary is joined in a carry.
+  let carry: Buffer | null = null;
+  for await (const chunk of readChunks(path, {
+    signal: options.signal,
+    onProgress: f => options.onProgress?.(f, 'reading samples'),
+  })) {
+    const buf = asFastBuffer(chunk);
+    let pos = 0;
+    if (carry) {
+      const nl = buf.indexOf(LF);
+      if (nl < 0) {
+        carry = Buffer.concat([carry, buf]);
+        continue;
       }
-      if (text.length === 0 || !text.trim()) return;
-      onRow(text, lineNo);
-    },
-    { signal: options.signal, onProgress: f => options.onProgress?.(f, 'reading samples') },
-  );
+      const joined = asFastBuffer(Buffer.concat([carry, buf.subarray(0, nl)]));
+      carry = null;
+      onLine(joined, 0, joined.length);
+      pos = nl + 1;
+    }
+    for (let nl = buf.indexOf(LF, pos); nl >= 0; nl = buf.indexOf(LF, pos)) {
+      onLine(buf, pos, nl);
+      pos = nl + 1;
+    }
+    if (pos < buf.length) carry = Buffer.from(buf.subarray(pos));
+  }
+  if (carry) onLine(asFastBuffer(carry), 0, carry.length);
   if (columns === null) return fail('the file is empty (no CSV header)');
   if (count === 0) fail('no samples after the header');
 
