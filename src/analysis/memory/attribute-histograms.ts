@@ -27,6 +27,10 @@ export interface AttributeHistogram {
   selected: Float64Array | null;
 }
 
+/**
+ * Counts a set's values into bins: category ids directly, numbers by {@link binOf}'s rule (inlined:
+ * this loop runs over every visible sample of every attribute).
+ */
 function countInto(
   counts: Float64Array,
   attribute: SampleAttribute,
@@ -37,9 +41,25 @@ function countInto(
   const values = attribute.values;
   const bins = counts.length;
   const n = sizeOf(set, values.length);
+  if (attribute.categories) {
+    for (let k = 0; k < n; k++) {
+      const b = values[set ? set[k]! : k]!;
+      if (b >= 0 && b < bins) counts[b]!++;
+    }
+    return;
+  }
+  const width = (max - min) / bins;
+  if (!(width > 0)) {
+    // One value (or none): everything in the middle bin, as binOf does.
+    for (let k = 0; k < n; k++) if (binOf(values[set ? set[k]! : k]!, min, max, bins) >= 0) counts[bins >> 1]!++;
+    return;
+  }
+  const last = bins - 1;
   for (let k = 0; k < n; k++) {
-    const b = attribute.categories ? values[set ? set[k]! : k]! : binOf(values[set ? set[k]! : k]!, min, max, bins);
-    if (b >= 0) counts[b]!++;
+    const v = values[set ? set[k]! : k]!;
+    if (v !== v) continue;
+    const b = Math.floor((v - min) / width);
+    counts[b < 0 ? 0 : b > last ? last : b]!++;
   }
 }
 
@@ -54,20 +74,28 @@ export function attributeHistogram(
   const size = categories ? categories.length : bins;
   const visible = new Float64Array(size);
   countInto(visible, attribute, scope.visible, min, max);
-  let selected: Float64Array | null = null;
-  if (scope.selected) {
-    selected = new Float64Array(size);
-    countInto(selected, attribute, scope.selected, min, max);
-  }
-  return {
+  const histogram: AttributeHistogram = {
     attribute: attribute.name,
     kind: attribute.kind,
     min,
     max,
     ...(categories ? { categories } : {}),
     visible,
-    selected,
+    selected: null,
   };
+  return scope.selected ? withSelection(histogram, attribute, scope.selected) : histogram;
+}
+
+/** The histogram with the selection's counts in the same bins (the visible counts kept as they are). */
+export function withSelection(
+  histogram: AttributeHistogram,
+  attribute: SampleAttribute,
+  selected: IndexSet | null,
+): AttributeHistogram {
+  if (!selected) return { ...histogram, selected: null };
+  const counts = new Float64Array(histogram.visible.length);
+  countInto(counts, attribute, selected, histogram.min, histogram.max);
+  return { ...histogram, selected: counts };
 }
 
 /** Histograms of every attribute. */

@@ -65,7 +65,10 @@ export function prepareMemoryAnalysis(samples: MemorySamples, machine: MachineTo
     const t = machine.topology;
     const numaByOs = new Map<number, number>();
     for (const node of machine.nodesAt.numa) numaByOs.set(t.nodes[node]!.osIndex, node);
-    const routeIds = new Map<string, number>();
+    // Route id per (PU node, level, home NUMA slot); -1 until first used.
+    const numaSlot = new Map(machine.nodesAt.numa.map((node, k) => [node, k + 1]));
+    const homeSlots = machine.nodesAt.numa.length + 1;
+    const routeIds = new Int32Array(t.nodes.length * 5 * homeSlots).fill(-1);
     let homeUnknown = 0;
     let unplacedSamples = 0;
     for (let i = 0; i < n; i++) {
@@ -81,12 +84,12 @@ export function prepareMemoryAnalysis(samples: MemorySamples, machine: MachineTo
         home = homeNode(machine, pu, samples.node[i]!, numaByOs);
         if (home < 0) homeUnknown++;
       }
-      const key = `${pu},${level},${home}`;
-      let r = routeIds.get(key);
-      if (r === undefined) {
+      const key = (pu * 5 + level) * homeSlots + (home >= 0 ? numaSlot.get(home)! : 0);
+      let r = routeIds[key]!;
+      if (r < 0) {
         r = routes.length;
         routes.push(routeFor(machine, pu, level, home));
-        routeIds.set(key, r);
+        routeIds[key] = r;
       }
       routeOf[i] = r;
     }

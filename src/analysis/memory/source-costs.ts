@@ -111,23 +111,34 @@ export function topOffenders(
   scope: SampleScope,
   limits: TopOffenderLimits = {},
 ): TopOffenders {
-  const { files: fileLimit = 2, linesPerFile = 8, variables: variableLimit = 8 } = limits;
   const set = focusOf(scope);
-  const lines = lineCosts(analysis, set);
+  return rankOffenders(analysis, lineCosts(analysis, set), variableCosts(analysis, set), limits);
+}
+
+/** The top offenders from line and variable costs already computed over the focus. */
+export function rankOffenders(
+  analysis: MemoryAnalysis,
+  lines: readonly LineCost[],
+  variables: readonly VariableCost[],
+  limits: TopOffenderLimits = {},
+): TopOffenders {
+  const { files: fileLimit = 2, linesPerFile = 8, variables: variableLimit = 8 } = limits;
   const byFile = new Map<string, { file: string; cycles: number; samples: number; lines: LineCost[] }>();
+  let cycles = 0,
+    samples = 0;
   for (const l of lines) {
     let f = byFile.get(l.file);
     if (!f) byFile.set(l.file, (f = { file: l.file, cycles: 0, samples: 0, lines: [] }));
     f.cycles += l.cycles;
     f.samples += l.samples;
     if (f.lines.length < linesPerFile) f.lines.push(l);
+    cycles += l.cycles;
+    samples += l.samples;
   }
   const files = [...byFile.values()].sort((a, b) => b.cycles - a.cycles || b.samples - a.samples).slice(0, fileLimit);
-  const cycles = lines.reduce((s, l) => s + l.cycles, 0);
-  const samples = sizeOf(set, analysis.samples.count);
   return {
     files,
-    variables: variableCosts(analysis, set).slice(0, variableLimit),
+    variables: variables.slice(0, variableLimit),
     focus: { samples, cycles, share: analysis.totalCycles > 0 ? cycles / analysis.totalCycles : 0 },
   };
 }
