@@ -5,7 +5,7 @@
  * string attributes are category ids numbered in order of first appearance, as MemAxes numbers
  * them for its histograms. Everything is structured-cloneable (worker → host → webview).
  */
-import { GrowableFloat64 } from '../model/growable';
+import { GrowableFloat64, GrowableInt32, GrowableUint8 } from '../model/growable';
 
 /** Where the samples were read from: MemAxes/Mitos CSV files or `perf script` text. */
 export type MemorySampleFormat = 'memaxes' | 'perf-mem';
@@ -142,4 +142,48 @@ export function totalCycles(samples: MemorySamples): number {
 export function findAttribute(samples: MemorySamples, name: string): SampleAttribute | undefined {
   const lower = name.toLowerCase();
   return samples.attributes.find(a => a.name === name) ?? samples.attributes.find(a => a.name.toLowerCase() === lower);
+}
+
+/** The columns every reader fills: {@link MemorySamples} without its format, path and attributes. */
+export type CoreColumns = Pick<
+  MemorySamples,
+  'count' | 'latency' | 'cpu' | 'level' | 'remote' | 'node' | 'source' | 'line' | 'variable'
+>;
+
+/**
+ * Grows the core columns while a reader appends samples. A reader that has no value for an
+ * optional column (node, line, source, variable) pushes nothing to it, and {@link finish} fills it
+ * with "unknown" (-1, 0, `??`).
+ */
+export class CoreColumnsBuilder {
+  readonly latency = new GrowableFloat64(4096);
+  readonly cpu = new GrowableInt32(4096);
+  readonly level = new GrowableUint8(4096);
+  readonly remote = new GrowableUint8(4096);
+  readonly node = new GrowableInt32(4096);
+  readonly line = new GrowableInt32(4096);
+  readonly sourceIds = new GrowableInt32(4096);
+  readonly variableIds = new GrowableInt32(4096);
+  readonly source = new CategoryInterner();
+  readonly variable = new CategoryInterner();
+
+  finish(count: number): CoreColumns {
+    const filled = (g: GrowableInt32, fill: number) =>
+      g.length === count ? g.finish() : new Int32Array(count).fill(fill);
+    const category = (ids: GrowableInt32, names: CategoryInterner): CategoryColumn =>
+      ids.length === count
+        ? { ids: ids.finish(), names: names.names }
+        : { ids: new Int32Array(count), names: [UNKNOWN_SOURCE] };
+    return {
+      count,
+      latency: this.latency.finish(),
+      cpu: this.cpu.finish(),
+      level: this.level.finish(),
+      remote: this.remote.finish(),
+      node: filled(this.node, -1),
+      line: filled(this.line, 0),
+      source: category(this.sourceIds, this.source),
+      variable: category(this.variableIds, this.variable),
+    };
+  }
 }

@@ -1,17 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { runCli as cli } from '../../../test/support/cli';
 import { REPO_ROOT, sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
+import { tempFileWriter } from '../../../test/support/temp-files';
 
 const FIXTURES = join(REPO_ROOT, 'test/fixtures/memory');
-const cli = (...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/hpc-lens.ts'), ...args], {
-    encoding: 'utf8',
-    cwd: REPO_ROOT,
-  });
+const { write } = tempFileWriter('memory-cli');
 
 describe('hpc-lens memory', () => {
   it('--json prints exactly the documented object, with --topology', () => {
@@ -49,9 +44,7 @@ describe('hpc-lens memory', () => {
   });
 
   it('prints a readable report and warnings on stderr', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-memcli-'));
-    const p = join(dir, 'samples.csv');
-    writeFileSync(p, 'variable,source,line,latency,dataSource,cpu\nx,a.c,3,100,4,0\ny,a.c,4,20,zz,5\n');
+    const p = write('samples.csv', 'variable,source,line,latency,dataSource,cpu\nx,a.c,3,100,4,0\ny,a.c,4,20,zz,5\n');
     const r = cli('memory', '--topology', join(FIXTURES, 'lscpu-p.txt'), p);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /samples {3}2 \(120 cyc\)/);
@@ -61,9 +54,7 @@ describe('hpc-lens memory', () => {
   });
 
   it('names the missing column and exits 1', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-memcli-'));
-    const p = join(dir, 'bad.csv');
-    writeFileSync(p, 'variable,source,line,latency,dataSource\nx,a.c,3,100,4\n');
+    const p = write('bad.csv', 'variable,source,line,latency,dataSource\nx,a.c,3,100,4\n');
     const r = cli('memory', '--json', p);
     assert.equal(r.status, 1);
     assert.equal(r.stdout, '');

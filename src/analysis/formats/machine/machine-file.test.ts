@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { expectReadError } from '../../../../test/support/read-errors';
+import { tempFileWriter } from '../../../../test/support/temp-files';
 import { REPO_ROOT, sharedPath, skipUnlessShared } from '../../../../test/support/shared-data';
 import { machineCounts } from '../../topology/machine';
 import { ancestorsOf } from '../../topology/topology';
@@ -11,12 +10,7 @@ import { readMachineTopology, sniffMachineFile } from './machine-file';
 import { cpusetMembers } from './machine-xml';
 
 const FIXTURES = join(REPO_ROOT, 'test/fixtures/memory');
-const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-machine-'));
-function write(name: string, text: string): string {
-  const p = join(tmp, name);
-  writeFileSync(p, text);
-  return p;
-}
+const { write } = tempFileWriter('machine');
 
 const pathOf = (m: Awaited<ReturnType<typeof readMachineTopology>>, cpu: number) =>
   ancestorsOf(m.topology, m.puOfCpu.get(cpu)!).map(i => m.topology.nodes[i]!.label);

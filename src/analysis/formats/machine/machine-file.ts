@@ -6,7 +6,7 @@ import { readHeadBytes } from '../file-sample';
 import { ProfileReadError, withoutBom, type ReadOptions } from '../reader';
 import { buildMachineTopology, type MachineTopology } from '../../topology/machine';
 import { lscpuColumns, readLscpu } from './lscpu';
-import { readHwlocXml, readMemaxesHardwareXml } from './machine-xml';
+import { readMachineXml } from './machine-xml';
 
 export type MachineFileKind = 'memaxes-hardware' | 'hwloc' | 'lscpu';
 
@@ -32,12 +32,7 @@ export async function readMachineTopology(path: string, options: ReadOptions = {
       path,
       'not a machine topology (HPC Lens reads MemAxes hardware.xml, hwloc XML from lstopo --of xml, and lscpu -p)',
     );
-  const description =
-    kind === 'memaxes-hardware'
-      ? await readMemaxesHardwareXml(path, options)
-      : kind === 'hwloc'
-        ? await readHwlocXml(path, options)
-        : await readLscpu(path, options);
+  const description = kind === 'lscpu' ? await readLscpu(path, options) : await readMachineXml(path, kind, options);
   const machine = buildMachineTopology(description);
   machine.warnings.unshift(...description.warnings);
   return machine;

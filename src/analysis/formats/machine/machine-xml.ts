@@ -166,13 +166,21 @@ export function cpusetMembers(cpuset: string): number[] {
   return out.sort((a, b) => a - b);
 }
 
-async function readMachineXml(
+/** The XML machine descriptions: MemAxes `hardware.xml` and hwloc XML. */
+export type MachineXmlDialect = 'memaxes-hardware' | 'hwloc';
+
+/** Reads a MemAxes `hardware.xml` or an hwloc XML file (`lstopo --of xml`) into a machine description. */
+export async function readMachineXml(
   path: string,
-  handler: MachineHandler,
-  tokenizerFor: (h: MachineHandler) => XmlTokenizer,
-  options: ReadOptions,
+  dialect: MachineXmlDialect,
+  options: ReadOptions = {},
 ): Promise<MachineDescription & { warnings: string[] }> {
-  const tokenizer = tokenizerFor(handler);
+  let tokenizer: XmlTokenizer | null = null;
+  const fail = (reason: string): never => {
+    throw new ProfileReadError(path, `line ${tokenizer!.line}: ${reason}`);
+  };
+  const handler = dialect === 'hwloc' ? new HwlocHandler(fail) : new MemaxesHardwareHandler(fail);
+  tokenizer = new XmlTokenizer(handler);
   try {
     for await (const chunk of readChunks(path, { signal: options.signal })) tokenizer.write(chunk);
     tokenizer.end();
@@ -182,30 +190,4 @@ async function readMachineXml(
   }
   if (!handler.cpus.length) throw new ProfileReadError(path, 'the machine description lists no CPU');
   return { ...handler.describe(path), warnings: handler.warnings };
-}
-
-function handlerFail(path: string, line: () => number): (reason: string) => never {
-  return reason => {
-    throw new ProfileReadError(path, `line ${line()}: ${reason}`);
-  };
-}
-
-/** Reads a MemAxes `hardware.xml`. */
-export async function readMemaxesHardwareXml(
-  path: string,
-  options: ReadOptions = {},
-): Promise<MachineDescription & { warnings: string[] }> {
-  let tokenizer: XmlTokenizer | null = null;
-  const handler = new MemaxesHardwareHandler(handlerFail(path, () => tokenizer!.line));
-  return readMachineXml(path, handler, h => (tokenizer = new XmlTokenizer(h)), options);
-}
-
-/** Reads hwloc XML (`lstopo --of xml`). */
-export async function readHwlocXml(
-  path: string,
-  options: ReadOptions = {},
-): Promise<MachineDescription & { warnings: string[] }> {
-  let tokenizer: XmlTokenizer | null = null;
-  const handler = new HwlocHandler(handlerFail(path, () => tokenizer!.line));
-  return readMachineXml(path, handler, h => (tokenizer = new XmlTokenizer(h)), options);
 }

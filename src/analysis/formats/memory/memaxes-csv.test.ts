@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { expectReadError } from '../../../../test/support/read-errors';
+import { tempFileWriter } from '../../../../test/support/temp-files';
 import { sharedPath, skipUnlessShared } from '../../../../test/support/shared-data';
 import { encodePerfDataSource } from '../../memory/data-source';
 import { findAttribute, totalCycles } from '../../memory/memory-samples';
 import { sampleFile } from '../file-sample';
 import { parseHex, readMemaxesCsv, sniffMemaxesCsv, splitCsvRow } from './memaxes-csv';
 
-const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-memaxes-'));
-function write(name: string, text: string): string {
-  const p = join(tmp, name);
-  writeFileSync(p, text);
-  return p;
-}
+const { write } = tempFileWriter('memaxes');
 
 const HEADER = 'variable,source,line,time,iter,latency,dataSource,cpu,node,index,map3D,xidx,yidx,zidx';
 const MEMAXES = `${HEADER}

@@ -13,11 +13,11 @@ import { asFastBuffer, cachedString, CACHE_MAX_LEN, HEX, latin1, utf8, type Fast
 import { readChunks } from '../io/file-input';
 import { contentHead, ProfileReadError, withoutBom, type FileSample, type ReadOptions } from '../reader';
 import { decodePerfDataSource, pebsLevel, pebsRemote } from '../../memory/data-source';
-import { GrowableFloat64, GrowableInt32, GrowableUint8 } from '../../model/growable';
+import { GrowableFloat64 } from '../../model/growable';
 import {
-  CategoryInterner,
   compactColumn,
   ColumnBuilder,
+  CoreColumnsBuilder,
   UNKNOWN_SOURCE,
   type MemorySampleDialect,
   type MemorySamples,
@@ -215,19 +215,9 @@ export async function readMemaxesCsv(path: string, options: ReadOptions = {}): P
   // (`as`: the closures below assign it, which control-flow narrowing cannot see)
   let columns = null as Column[] | null;
   let dialect: MemorySampleDialect = 'memaxes';
-  const latency = new GrowableFloat64(4096);
-  const cpu = new GrowableInt32(4096);
-  const level = new GrowableUint8(4096);
-  const remote = new GrowableUint8(4096);
-  const node = new GrowableInt32(4096);
-  const line = new GrowableInt32(4096);
+  const core = new CoreColumnsBuilder();
+  const { latency, cpu, level, remote, node, line, source, variable, sourceIds, variableIds } = core;
   const dataSource = new GrowableFloat64(4096);
-  const source = new CategoryInterner();
-  const variable = new CategoryInterner();
-  const sourceIds = new GrowableInt32(4096);
-  const variableIds = new GrowableInt32(4096);
-  let hasSource = false;
-  let hasVariable = false;
   let badDataSource = 0;
   let firstBadDataSource = '';
   let missingCpu = 0;
@@ -267,10 +257,8 @@ export async function readMemaxesCsv(path: string, options: ReadOptions = {}): P
         case 'line':
           return { name, role: Role.Line, builder: null };
         case 'source':
-          hasSource = true;
           return { name, role: Role.Source, builder: null };
         case 'variable':
-          hasVariable = true;
           return { name, role: Role.Variable, builder: null };
         case 'time':
           return dialect === 'memaxes'
@@ -450,32 +438,23 @@ export async function readMemaxesCsv(path: string, options: ReadOptions = {}): P
   if (missingCpu)
     warnings.push(`${missingCpu} sample${missingCpu > 1 ? 's have' : ' has'} no CPU id; they are unplaced`);
 
-  const cpuValues = cpu.finish();
-  const latencyValues = latency.finish();
-  const lineValues = hasRole(columns, Role.Line) ? line.finish() : new Int32Array(count);
-  const nodeValues = hasRole(columns, Role.Node) ? node.finish() : new Int32Array(count).fill(-1);
-  const sourceColumn = hasSource
-    ? { ids: sourceIds.finish(), names: source.names }
-    : { ids: new Int32Array(count), names: [UNKNOWN_SOURCE] };
-  const variableColumn = hasVariable
-    ? { ids: variableIds.finish(), names: variable.names }
-    : { ids: new Int32Array(count), names: [UNKNOWN_SOURCE] };
+  const c = core.finish(count);
   const attributes: SampleAttribute[] = columns.map(col => {
     switch (col.role) {
       case Role.Latency:
-        return { name: col.name, kind: 'quantitative', values: latencyValues };
+        return { name: col.name, kind: 'quantitative', values: c.latency };
       case Role.Cpu:
-        return { name: col.name, kind: 'qualitative', values: cpuValues };
+        return { name: col.name, kind: 'qualitative', values: c.cpu };
       case Role.DataSource:
         return { name: col.name, kind: 'qualitative', values: compactColumn(dataSource.finish()) };
       case Role.Node:
-        return { name: col.name, kind: 'qualitative', values: nodeValues };
+        return { name: col.name, kind: 'qualitative', values: c.node };
       case Role.Line:
-        return { name: col.name, kind: 'qualitative', values: lineValues };
+        return { name: col.name, kind: 'qualitative', values: c.line };
       case Role.Source:
-        return { name: col.name, kind: 'qualitative', values: sourceColumn.ids, categories: sourceColumn.names };
+        return { name: col.name, kind: 'qualitative', values: c.source.ids, categories: c.source.names };
       case Role.Variable:
-        return { name: col.name, kind: 'qualitative', values: variableColumn.ids, categories: variableColumn.names };
+        return { name: col.name, kind: 'qualitative', values: c.variable.ids, categories: c.variable.names };
       default: {
         const b = col.builder!;
         if (b.missing)
@@ -486,24 +465,5 @@ export async function readMemaxesCsv(path: string, options: ReadOptions = {}): P
       }
     }
   });
-  return {
-    format: 'memaxes',
-    dialect,
-    path,
-    count,
-    latency: latencyValues,
-    cpu: cpuValues,
-    level: level.finish(),
-    remote: remote.finish(),
-    node: nodeValues,
-    source: sourceColumn,
-    line: lineValues,
-    variable: variableColumn,
-    attributes,
-    warnings,
-  };
-}
-
-function hasRole(columns: Column[], role: Role): boolean {
-  return columns.some(c => c.role === role);
+  return { format: 'memaxes', dialect, path, ...c, attributes, warnings };
 }

@@ -1,21 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { expectReadError } from '../../../../test/support/read-errors';
+import { tempFileWriter } from '../../../../test/support/temp-files';
 import { REPO_ROOT } from '../../../../test/support/shared-data';
 import { findAttribute } from '../../memory/memory-samples';
 import { sampleFile } from '../file-sample';
 import { readPerfMemScript, sniffPerfMemScript } from './perf-mem-script';
 
 const FIXTURES = join(REPO_ROOT, 'test/fixtures/memory');
-const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-perf-mem-'));
-function write(name: string, text: string): string {
-  const p = join(tmp, name);
-  writeFileSync(p, text);
-  return p;
-}
+const { write } = tempFileWriter('perf-mem');
 
 const DECODING = '|OP LOAD|LVL L1 hit|SNP None|TLB L1 or L2 hit|LCK No|BLK  N/A';
 const names = (ids: Int32Array, table: string[]) => [...ids].map(i => table[i]);

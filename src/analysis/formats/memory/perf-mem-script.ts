@@ -12,9 +12,10 @@ import { forEachLine } from '../io/file-input';
 import { parseSrcLine } from '../perf-script/lines';
 import { contentHead, ProfileReadError, type FileSample, type ReadOptions } from '../reader';
 import { decodePerfDataSource } from '../../memory/data-source';
-import { GrowableFloat64, GrowableInt32, GrowableUint8 } from '../../model/growable';
+import { GrowableFloat64, GrowableInt32 } from '../../model/growable';
 import {
   CategoryInterner,
+  CoreColumnsBuilder,
   UNKNOWN_SOURCE,
   type MemorySamples,
   type SampleAttribute,
@@ -59,22 +60,15 @@ export async function readPerfMemScript(path: string, options: ReadOptions = {})
   const fail = (reason: string): never => {
     throw new ProfileReadError(path, reason);
   };
+  const core = new CoreColumnsBuilder();
+  const { latency, cpu, level, remote, line, source, variable, sourceIds, variableIds } = core;
   const time = new GrowableFloat64(4096);
   const tid = new GrowableInt32(4096);
   const pid = new GrowableInt32(4096);
-  const cpu = new GrowableInt32(4096);
   const addr = new GrowableFloat64(4096);
   const dataSource = new GrowableFloat64(4096);
-  const latency = new GrowableFloat64(4096);
   const ip = new GrowableFloat64(4096);
-  const level = new GrowableUint8(4096);
-  const remote = new GrowableUint8(4096);
-  const line = new GrowableInt32(4096);
-  const sourceIds = new GrowableInt32(4096);
-  const variableIds = new GrowableInt32(4096);
   const symbolIds = new GrowableInt32(4096);
-  const source = new CategoryInterner();
-  const variable = new CategoryInterner();
   const symbol = new CategoryInterner();
   let hasPid = false;
   let count = 0;
@@ -149,39 +143,20 @@ export async function readPerfMemScript(path: string, options: ReadOptions = {})
   const warnings: string[] = [];
   if (!sawSrcLine)
     warnings.push('no srcline under the samples (print it with perf script -F srcline): no source lines');
-  const latencyValues = latency.finish();
-  const cpuValues = cpu.finish();
-  const lineValues = line.finish();
-  const sourceColumn = { ids: sourceIds.finish(), names: source.names };
-  const variableColumn = { ids: variableIds.finish(), names: variable.names };
+  const c = core.finish(count);
   const attributes: SampleAttribute[] = [
     { name: 'time', kind: 'quantitative', values: time.finish() },
     ...(hasPid ? [{ name: 'pid', kind: 'qualitative' as const, values: pid.finish() }] : []),
     { name: 'tid', kind: 'qualitative', values: tid.finish() },
-    { name: 'cpu', kind: 'qualitative', values: cpuValues },
+    { name: 'cpu', kind: 'qualitative', values: c.cpu },
     { name: 'addr', kind: 'qualitative', values: addr.finish() },
-    { name: 'variable', kind: 'qualitative', values: variableColumn.ids, categories: variableColumn.names },
+    { name: 'variable', kind: 'qualitative', values: c.variable.ids, categories: c.variable.names },
     { name: 'data_src', kind: 'qualitative', values: dataSource.finish() },
-    { name: 'latency', kind: 'quantitative', values: latencyValues },
+    { name: 'latency', kind: 'quantitative', values: c.latency },
     { name: 'ip', kind: 'qualitative', values: ip.finish() },
     { name: 'symbol', kind: 'qualitative', values: symbolIds.finish(), categories: symbol.names },
-    { name: 'source', kind: 'qualitative', values: sourceColumn.ids, categories: sourceColumn.names },
-    { name: 'line', kind: 'qualitative', values: lineValues },
+    { name: 'source', kind: 'qualitative', values: c.source.ids, categories: c.source.names },
+    { name: 'line', kind: 'qualitative', values: c.line },
   ];
-  return {
-    format: 'perf-mem',
-    dialect: 'perf-script',
-    path,
-    count,
-    latency: latencyValues,
-    cpu: cpuValues,
-    level: level.finish(),
-    remote: remote.finish(),
-    node: new Int32Array(count).fill(-1),
-    source: sourceColumn,
-    line: lineValues,
-    variable: variableColumn,
-    attributes,
-    warnings,
-  };
+  return { format: 'perf-mem', dialect: 'perf-script', path, ...c, attributes, warnings };
 }
