@@ -6,7 +6,8 @@ import { readHeadBytes } from '../file-sample';
 import { ProfileReadError, withoutBom, type ReadOptions } from '../reader';
 import { buildMachineTopology, type MachineTopology } from '../../topology/machine';
 import { lscpuColumns, readLscpu } from './lscpu';
-import { readMachineXml } from './machine-xml';
+import { readHwlocXml } from './hwloc-xml';
+import { readMemaxesHardwareXml } from './memaxes-hardware-xml';
 
 export type MachineFileKind = 'memaxes-hardware' | 'hwloc' | 'lscpu';
 
@@ -32,7 +33,8 @@ export async function readMachineTopology(path: string, options: ReadOptions = {
       path,
       'not a machine topology (HPC Lens reads MemAxes hardware.xml, hwloc XML from lstopo --of xml, and lscpu -p)',
     );
-  const description = kind === 'lscpu' ? await readLscpu(path, options) : await readMachineXml(path, kind, options);
+  const read = { lscpu: readLscpu, hwloc: readHwlocXml, 'memaxes-hardware': readMemaxesHardwareXml }[kind];
+  const description = await read(path, options);
   const machine = buildMachineTopology(description);
   machine.warnings.unshift(...description.warnings);
   return machine;

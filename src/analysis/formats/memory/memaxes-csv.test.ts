@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { expectReadError } from '../../../../test/support/read-errors';
 import { tempFileWriter } from '../../../../test/support/temp-files';
 import { sharedPath, skipUnlessShared } from '../../../../test/support/shared-data';
@@ -62,6 +63,14 @@ describe('MemAxes sample CSV', () => {
     assert.ok(findAttribute(s, 'time')!.values instanceof Float64Array);
   });
 
+  it('reads quoted cells with commas', async () => {
+    const s = await readMemaxesCsv(
+      write('quoted.out', 'variable,latency,dataSource,cpu\n"std::map<int, double>",10,1,0\nplain,20,1,1\n'),
+    );
+    assert.deepEqual(s.variable.names, ['std::map<int, double>', 'plain']);
+    assert.deepEqual([...s.latency], [10, 20]);
+  });
+
   it('reads the Mitos dialect: decimal numbers, data_src as a perf_mem_data_src value, ?? cells', async () => {
     const l3 = encodePerfDataSource({ lvl: 0x2 | 0x40, lvlNum: 3 });
     const remote = encodePerfDataSource({ lvl: 0x2 | 0x100, lvlNum: 0xd, remote: true, hops: 3 });
@@ -92,6 +101,26 @@ describe('MemAxes sample CSV', () => {
     // Without source or variable columns every sample is `??`.
     assert.deepEqual(s.variable.names, ['??']);
     assert.deepEqual([...s.node], [-1, -1]);
+  });
+
+  it('reads gzip-compressed files and rows split across chunk boundaries alike', async () => {
+    const plain = await readMemaxesCsv(write('plain.out', MEMAXES));
+    const gz = await readMemaxesCsv(write('zipped.out.gz', gzipSync(Buffer.from(MEMAXES))));
+    assert.deepEqual({ ...gz, path: '' }, { ...plain, path: '' });
+    // Many rows, CRLF line ends, no final newline: read through several 1 MiB chunks.
+    const row = 'm_x,LULESH_OMP.cc,961,cd5c6a935d685,1,369,64,9,1,10990,0,0,0,0';
+    const big = await readMemaxesCsv(write('big.out', `${HEADER}\r\n${Array(40000).fill(row).join('\r\n')}`));
+    assert.equal(big.count, 40000);
+    assert.ok([...big.level].every(l => l === 3));
+    assert.deepEqual(big.variable.names, ['m_x']);
+  });
+
+  it('stops when its abort signal fires', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await assert.rejects(readMemaxesCsv(write('abort.out', MEMAXES), { signal: controller.signal }), {
+      name: 'AbortError',
+    });
   });
 
   it('splits quoted fields', () => {
