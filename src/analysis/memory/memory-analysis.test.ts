@@ -86,6 +86,13 @@ describe('attributing samples to the machine', () => {
     assert.match(analysis.warnings.join('\n'), /1 sample from CPU id 9 not in the topology: unplaced/);
   });
 
+  it('leaves samples without a CPU id unplaced without naming an id', () => {
+    const a = prepareMemoryAnalysis(memorySamplesFrom({ cpu: [-1, 0], latency: [5, 6], level: [1, 1] }), machine);
+    assert.deepEqual(topologyLoad(a, null).unplaced, { samples: 1, cycles: 5 });
+    assert.deepEqual(a.unplacedCpus, []);
+    assert.deepEqual(a.warnings, []);
+  });
+
   it('keeps the selection apart from the visible total', () => {
     const { total, selected } = topologyAttribution(analysis, { visible: null, selected: Int32Array.of(0, 4) });
     assert.equal(total.samples.node[N.PU0], 4);

@@ -41,7 +41,7 @@ export interface MemoryAnalysis {
   /** Route per sample (index into {@link routes}); -1 for unplaced samples or without a machine. */
   routeOf: Int32Array;
   routes: SampleRoute[];
-  /** CPU ids that samples name but the topology lacks, ascending. */
+  /** CPU ids that samples name but the topology lacks, ascending (samples without a CPU id are unplaced too). */
   unplacedCpus: number[];
   /** A dense id per (file, line), numbered in order of first appearance, and its file and line. */
   lineOf: Int32Array;
@@ -72,10 +72,14 @@ export function prepareMemoryAnalysis(samples: MemorySamples, machine: MachineTo
     let homeUnknown = 0;
     let unplacedSamples = 0;
     for (let i = 0; i < n; i++) {
-      const pu = machine.puOfCpu.get(samples.cpu[i]!);
+      const cpu = samples.cpu[i]!;
+      const pu = machine.puOfCpu.get(cpu);
       if (pu === undefined) {
-        unplacedSamples++;
-        unplaced.add(samples.cpu[i]!);
+        // A missing CPU id (-1) was already reported by the reader.
+        if (cpu >= 0) {
+          unplacedSamples++;
+          unplaced.add(cpu);
+        }
         continue;
       }
       const level = samples.level[i]!;
