@@ -120,16 +120,6 @@ export function compactColumn(values: Float64Array): Float64Array | Int32Array {
   return Int32Array.from(values);
 }
 
-/** The category column of a string attribute, or one category `??` for every sample when absent. */
-export function categoryColumn(attribute: SampleAttribute | undefined, count: number): CategoryColumn {
-  if (attribute?.categories)
-    return {
-      ids: attribute.values instanceof Int32Array ? attribute.values : Int32Array.from(attribute.values),
-      names: attribute.categories,
-    };
-  return { ids: new Int32Array(count), names: [UNKNOWN_SOURCE] };
-}
-
 /** Total latency of all samples, in cycles. */
 export function totalCycles(samples: MemorySamples): number {
   let s = 0;

@@ -61,11 +61,6 @@ export interface MachineTopology {
 
 const DEPTH_RANK: Record<MachineDepth, number> = { pu: 0, l1: 1, l2: 2, l3: 3, numa: 4 };
 
-/** The rank of a depth: how many links a load climbs from the PU to reach it (PU 0 … NUMA 4). */
-export function depthRank(depth: MachineDepth): number {
-  return DEPTH_RANK[depth];
-}
-
 /**
  * Nests the resources by their CPU sets, top down: each resource hangs under the nearest resource
  * above it that serves its first CPU, and each PU under the nearest resource serving it. Nodes are

@@ -89,11 +89,6 @@ export function cabLikeMachine(sockets = 2, cores = 8, threads = 2): MachineTopo
   return buildMachineTopology({ name: 'cab-like', source: 'synthetic', cpus, resources });
 }
 
-/** The PEBS load-latency code MemAxes files would hold for a level (for writing synthetic CSV files). */
-export function pebsCodeFor(level: number, remote: boolean): number {
-  return [0x0, 0x1, 0x3, 0x4, remote ? 0xb : 0xa][level]!;
-}
-
 /** Appends samples column by column. */
 class SampleWriter {
   readonly cpu: number[] = [];
