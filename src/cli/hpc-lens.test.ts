@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
+import { runCli } from '../../test/support/cli';
 
 const ROOT = resolve(__dirname, '..', '..');
 const SAMPLE = join(ROOT, 'samples/heat-stencil/profiles/heat-stencil-sampling-4ranks.json');
-const cli = (...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/hpc-lens.ts'), ...args], {
-    encoding: 'utf8',
-    cwd: ROOT,
-  });
+const cli = runCli;
 
 describe('hpc-lens inspect', () => {
   it('--json prints exactly one object in the documented schema', () => {

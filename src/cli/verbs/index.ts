@@ -1,7 +1,8 @@
 import type { Verb } from '../verb';
 import { analyzeTraceVerb } from './analyze-trace';
 import { inspectVerb } from './inspect';
+import { memoryVerb } from './memory';
 import { pdesVerb } from './pdes';
 
 /** Every `hpc-lens` verb, in the order `hpc-lens --help` lists them. */
-export const VERBS: readonly Verb[] = [inspectVerb, analyzeTraceVerb, pdesVerb];
+export const VERBS: readonly Verb[] = [inspectVerb, analyzeTraceVerb, pdesVerb, memoryVerb];
