@@ -148,12 +148,15 @@ export function nvidiaSmiTracks(
       first = Math.min(first, s.epochMs[0]!);
       last = Math.max(last, s.epochMs[s.epochMs.length - 1]!);
     }
-  const originMs = Number(BigInt(trace.originNs) / 1000n) / 1000;
-  let shift = -originMs * 1e6;
+  // Relative to the origin in whole milliseconds first (epoch ns exceed a double's exact integers).
+  const origin = BigInt(trace.originNs);
+  const originMs = Number(origin / 1_000_000n),
+    originRestNs = Number(origin % 1_000_000n);
+  let toNs = (ms: number) => (ms - originMs) * 1e6 - originRestNs;
   const [t0, t1] = trace.timeRange;
   const absolute = trace.originNs !== '0';
-  if (Number.isFinite(first) && (!absolute || first * 1e6 + shift > t1 || last * 1e6 + shift < t0)) {
-    shift = t0 - first * 1e6;
+  if (Number.isFinite(first) && (!absolute || toNs(first) > t1 || toNs(last) < t0)) {
+    toNs = ms => t0 + (ms - first) * 1e6;
     warnings.push(
       absolute
         ? `${samples.path}: the samples do not overlap the trace in time; they are aligned to the trace's start`
@@ -166,7 +169,7 @@ export function nvidiaSmiTracks(
     unit: s.unit,
     source: 'nvidia-smi' as const,
     device: s.gpu,
-    time: Float64Array.from(s.epochMs, ms => ms * 1e6 + shift),
+    time: Float64Array.from(s.epochMs, toNs),
     value: s.value.slice(),
   }));
   return { tracks, warnings };
