@@ -20,7 +20,10 @@ export interface AppNode {
   name: string;
   file: string | null;
   line: number | null;
-  /** The class with the most time in the node's subtree (among the returned nodes): the node's colour. */
+  /**
+   * The node's colour: the class of most of its own events' time or, for a frame without classified
+   * events, of its subtree's (among the returned nodes).
+   */
   category: DmvCategory;
   /** Σ of the node's own events' time inside the window (ns). */
   time: number;
@@ -131,11 +134,17 @@ export function applicationView(
       for (let n = node; n >= 0; n = tree.parent(n))
         for (let c = 0; c < CLASS_COUNT; c++) incl[at.get(n)!]![c]! += v[c]!;
   }
-  const nodes: AppNode[] = ordered.map((n, i) => {
-    const v = incl[i]!;
+  const dominant = (v: Float64Array): DmvCategory => {
     let best = DmvCategory.Other as DmvCategory;
     for (let c = 0; c < CLASS_COUNT; c++)
       if (v[c]! > 0 && (best === DmvCategory.Other || v[c]! > v[best]!)) best = c as DmvCategory;
+    return best;
+  };
+  const nodes: AppNode[] = ordered.map((n, i) => {
+    const v = incl[i]!;
+    // A node's own events give its colour; a frame without classified events takes its subtree's.
+    const mine = own.get(n);
+    const category = mine && dominant(mine) !== DmvCategory.Other ? dominant(mine) : dominant(v);
     const p = tree.parent(n);
     return {
       node: n,
@@ -143,7 +152,7 @@ export function applicationView(
       name: tree.name(n),
       file: tree.file(n),
       line: tree.line(n),
-      category: best,
+      category,
       time: own.get(n)?.[CLASS_COUNT] ?? 0,
       byClass: classValues(v),
       active: own.has(n),
