@@ -1,9 +1,12 @@
 import { TraceEventKind } from '../model/trace';
+import { topIndices } from '../stats/top-k';
 import { dataMovementInWindow } from '../timeline/flows-and-copies';
 import { eventsInWindow } from '../timeline/tiles';
 import type { TimeWindow } from '../timeline/timeline-index';
 import { CLASS_COUNT, classValues, DmvCategory, type ClassValues } from './categories';
 import type { DmvIndex } from './dmv-index';
+
+const SLICE = TraceEventKind.Slice;
 
 /**
  * DMV's application view (thesis §7.4, view E): the calling-context tree coloured by class, the nodes
@@ -93,31 +96,39 @@ export function applicationView(
     if (dm.event[i]! >= 0) bytesOfRow.set(dm.event[i]!, b);
   });
 
-  // Node times and event bars from the window's slices.
+  // Node times from the window's slices; event bars are picked after, from typed columns (no object per event).
   const own = new Map<number, Float64Array>();
-  const bars: AppEventBar[] = [];
+  const sliceRows: number[] = [];
   for (let t = 0; t < index.trace.tracks.length; t++)
     for (const r of eventsInWindow(index.timeline, t, window)) {
-      if (ev.kind[r] !== TraceEventKind.Slice) continue;
-      const time = clipped(r);
+      if (ev.kind[r] !== SLICE) continue;
+      sliceRows.push(r);
       const node = ev.node[r]!;
+      if (node < 0) continue;
+      const time = clipped(r);
       const c = index.category[r]!;
-      if (node >= 0) {
-        let v = own.get(node);
-        if (!v) own.set(node, (v = new Float64Array(CLASS_COUNT + 1)));
-        v[CLASS_COUNT]! += time;
-        if (c < CLASS_COUNT) v[c]! += time;
-      }
-      bars.push({
-        row: r,
-        name: index.strings.get(ev.name[r]!),
-        category: c as DmvCategory,
-        track: t,
-        time,
-        bytes: bytesOfRow.get(r) ?? 0,
-      });
+      let v = own.get(node);
+      if (!v) own.set(node, (v = new Float64Array(CLASS_COUNT + 1)));
+      v[CLASS_COUNT]! += time;
+      if (c < CLASS_COUNT) v[c]! += time;
     }
-  bars.sort((a, b) => b.bytes - a.bytes || b.time - a.time || a.row - b.row);
+  const times = Float64Array.from(sliceRows, clipped);
+  const bytes = Float64Array.from(sliceRows, r => bytesOfRow.get(r) ?? 0);
+  // Copies by bytes first, then the rest by time (ties: earlier rows).
+  const byBytes = topIndices(bytes, maxEvents, k => bytes[k]! > 0);
+  const taken = new Set(byBytes);
+  const byTime = topIndices(times, maxEvents - byBytes.length, k => !taken.has(k));
+  const bars: AppEventBar[] = [...byBytes, ...byTime].map(k => {
+    const r = sliceRows[k]!;
+    return {
+      row: r,
+      name: index.strings.get(ev.name[r]!),
+      category: index.category[r] as DmvCategory,
+      track: ev.track[r]!,
+      time: times[k]!,
+      bytes: bytes[k]!,
+    };
+  });
 
   // The busiest nodes and their ancestors.
   const chosen = [...own.entries()]
@@ -166,5 +177,5 @@ export function applicationView(
     tracks.push({ track: t, name: track.name, process: track.process, busy: classValues(busy), bytes: trackBytes[t]! });
   });
 
-  return { nodes, activeNodes: own.size, tracks, events: bars.slice(0, maxEvents) };
+  return { nodes, activeNodes: own.size, tracks, events: bars };
 }

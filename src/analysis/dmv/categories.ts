@@ -102,6 +102,8 @@ export interface CompiledRules {
 
 type Matcher = (text: string) => boolean;
 
+const SLICE = TraceEventKind.Slice;
+
 const RULE_CATEGORIES: Record<string, DmvCategory> = {
   dataMovement: DmvCategory.DataMovement,
   gpuCompute: DmvCategory.GpuCompute,
@@ -175,22 +177,26 @@ export function eventCategories(trace: TraceData, strings: StringTable, rules: C
     }
     return defaultCategory(c);
   };
-  const byCat = new Map<number, DmvCategory>();
-  const byPair = new Map<number, DmvCategory>();
-  const stride = strings.size;
+  // Per category: its class, or (rules on names) its class per name id, 255 = not yet known.
+  const byCat = new Map<number, number | Uint8Array>();
+  let lastCat = -1,
+    last: number | Uint8Array = 0;
   for (let k = 0; k < n; k++) {
-    if (ev.kind[k] !== TraceEventKind.Slice) continue;
+    if (ev.kind[k] !== SLICE) continue;
     const cat = ev.category[k]!;
-    let c: DmvCategory | undefined;
-    if (byName) {
-      const key = cat * stride + ev.name[k]!;
-      c = byPair.get(key);
-      if (c === undefined) byPair.set(key, (c = classify(cat, ev.name[k]!)));
-    } else {
-      c = byCat.get(cat);
-      if (c === undefined) byCat.set(cat, (c = classify(cat, 0)));
+    if (cat !== lastCat) {
+      let m = byCat.get(cat);
+      if (m === undefined) byCat.set(cat, (m = byName ? new Uint8Array(strings.size).fill(255) : classify(cat, 0)));
+      lastCat = cat;
+      last = m;
     }
-    out[k] = c;
+    if (typeof last === 'number') out[k] = last;
+    else {
+      const name = ev.name[k]!;
+      let c = last[name]!;
+      if (c === 255) last[name] = c = classify(cat, name);
+      out[k] = c;
+    }
   }
   return out;
 }

@@ -3,7 +3,15 @@ import { DataMovementKind, FlowKind, TraceEventKind, type TraceData } from '../m
 import { IntervalIndex } from '../timeline/flows-and-copies';
 import { TimelineIndex, type TimeWindow } from '../timeline/timeline-index';
 import { compileCategoryRules, DmvCategory, eventCategories, type CompiledRules } from './categories';
-import { LaneUnionBuilder, type LaneUnions } from './interval-union';
+import { LaneUnionBuilder, OrderedLaneUnionBuilder, type LaneUnions } from './interval-union';
+
+// Hot loops read these as plain constants (imported enum objects cost a property read, or under tsx a getter call, per use).
+const DM = DmvCategory.DataMovement,
+  GPU = DmvCategory.GpuCompute,
+  RUNTIME = DmvCategory.Runtime,
+  CPU = DmvCategory.CpuCompute;
+const SLICE = TraceEventKind.Slice,
+  SAMPLE = TraceEventKind.Sample;
 
 /** What a row of the data-movement table is, for DMV. */
 export const CopyClass = {
@@ -109,8 +117,8 @@ export class DmvIndex {
     this.devices = [...ids].sort((a, b) => a - b);
     this.deviceLane = new Map(this.devices.map((d, i) => [d, i]));
 
-    // Class unions per track, device unions, host unions — one pass over the events.
-    const classBuilders = [0, 1, 2, 3].map(() => new LaneUnionBuilder(tracks.length));
+    // Class unions per track, device unions, host unions — one pass over the events (in track, start order).
+    const classBuilders = [0, 1, 2, 3].map(() => new OrderedLaneUnionBuilder(tracks.length));
     const deviceBuilder = new LaneUnionBuilder(this.devices.length);
     const kernelBuilder = new LaneUnionBuilder(this.devices.length);
     const trackDeviceLane = tracks.map(t =>
@@ -120,7 +128,7 @@ export class DmvIndex {
     const hostWork = new Uint8Array(tracks.length);
     for (let k = 0; k < n; k++) {
       const c = this.category[k]!;
-      if (c === DmvCategory.Runtime || c === DmvCategory.CpuCompute) hostWork[ev.track[k]!] = 1;
+      if (c === RUNTIME || c === CPU) hostWork[ev.track[k]!] = 1;
     }
     this.hostTracks = [];
     const hostLaneOfTrack = new Int32Array(tracks.length).fill(-1);
@@ -129,20 +137,19 @@ export class DmvIndex {
       hostLaneOfTrack[t] = this.hostTracks.length;
       this.hostTracks.push(t);
     });
-    const hostBuilder = new LaneUnionBuilder(this.hostTracks.length);
+    const hostBuilder = new OrderedLaneUnionBuilder(this.hostTracks.length);
     for (let k = 0; k < n; k++) {
       const c = this.category[k]!;
-      if (c > DmvCategory.CpuCompute) continue;
+      if (c > CPU) continue;
       const s = ev.start[k]!,
         e = s + ev.duration[k]!;
       const t = ev.track[k]!;
       classBuilders[c]!.add(t, s, e);
       const lane = trackDeviceLane[t]!;
-      if (lane >= 0 && (c === DmvCategory.DataMovement || c === DmvCategory.GpuCompute)) {
+      if (lane >= 0 && (c === DM || c === GPU)) {
         deviceBuilder.add(lane, s, e);
-        if (c === DmvCategory.GpuCompute) kernelBuilder.add(lane, s, e);
-      } else if (hostLaneOfTrack[t]! >= 0 && (c === DmvCategory.Runtime || c === DmvCategory.CpuCompute))
-        hostBuilder.add(hostLaneOfTrack[t]!, s, e);
+        if (c === GPU) kernelBuilder.add(lane, s, e);
+      } else if (hostLaneOfTrack[t]! >= 0 && (c === RUNTIME || c === CPU)) hostBuilder.add(hostLaneOfTrack[t]!, s, e);
     }
     this.classUnions = classBuilders.map(b => b.build());
     this.deviceBusy = deviceBuilder.build();
@@ -178,18 +185,20 @@ export class DmvIndex {
     // Enclosing slices: rows are sorted by (track, start, depth), so the last slice seen at depth d − 1
     // on the same track is the parent of a row at depth d.
     this.parentRow = new Int32Array(n).fill(-1);
-    const lastAtDepth: number[] = [];
+    let maxDepth = 0;
+    for (let k = 0; k < n; k++) if (ev.depth[k]! > maxDepth) maxDepth = ev.depth[k]!;
+    const open = new Int32Array(maxDepth + 1);
     for (let t = 0; t < tracks.length; t++) {
-      lastAtDepth.length = 0;
+      let top = 0; // open[0 … top - 1]: the last slice seen at each depth
       for (let k = trace.trackEventStart[t]!; k < trace.trackEventStart[t + 1]!; k++) {
         const kind = ev.kind[k]!;
-        if (kind === TraceEventKind.Sample) continue;
+        if (kind === SAMPLE) continue;
         const d = ev.depth[k]!;
         // Readers give every row the depth of its nesting, so the depth alone names the parent.
-        if (d > 0) this.parentRow[k] = lastAtDepth[d - 1] ?? -1;
-        if (kind === TraceEventKind.Slice) {
-          lastAtDepth[d] = k;
-          lastAtDepth.length = d + 1;
+        if (d > 0 && d - 1 < top) this.parentRow[k] = open[d - 1]!;
+        if (kind === SLICE) {
+          open[d] = k;
+          top = d + 1;
         }
       }
     }

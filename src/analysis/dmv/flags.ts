@@ -322,11 +322,12 @@ function faultStorms(index: DmvIndex, o: typeof DEFAULTS.faults): DmvFlag[] {
     let k = kernelIndex.get(device);
     if (!k) {
       const rows: number[] = [];
-      for (let r = 0; r < ev.kind.length; r++) {
-        const t = index.trace.tracks[ev.track[r]!]!;
-        if (index.category[r] === DmvCategory.GpuCompute && t.kind === 'gpu-stream' && t.gpuDevice === device)
-          rows.push(r);
-      }
+      const { tracks, trackEventStart } = index.trace;
+      tracks.forEach((t, ti) => {
+        if (t.kind !== 'gpu-stream' || t.gpuDevice !== device) return;
+        for (let r = trackEventStart[ti]!; r < trackEventStart[ti + 1]!; r++)
+          if (index.category[r] === DmvCategory.GpuCompute) rows.push(r);
+      });
       const s = Float64Array.from(rows, r => ev.start[r]!);
       const e = Float64Array.from(rows, r => ev.start[r]! + ev.duration[r]!);
       kernelIndex.set(device, (k = { rows, index: new IntervalIndex(s, e) }));

@@ -64,4 +64,20 @@ describe('DMV event grouping', () => {
     assert.equal(one.grouped, false);
     assert.equal(one.total, 101);
   });
+
+  it('merges outermost contexts of a track by time when even they are too many', async () => {
+    const w = new KinetoTraceWriter();
+    for (let k = 0; k < 3000; k++) w.op(`op${k % 7}`, k * 10, 5, 'cpu_op', 1 + (k % 2));
+    const ix = new DmvIndex(await readGenerated(w));
+    const v = visibleEvents(ix, ix.range);
+    assert.equal(v.total, 3000);
+    assert.ok(v.items.length <= 1000, `${v.items.length} items`);
+    const groups = v.items.flatMap(i => (i.type === 'group' ? [i.group] : []));
+    assert.ok(groups.every(g => g.kind === 'span' && g.key < 0 && g.tracks.length === 1));
+    assert.equal(
+      v.items.reduce((n, i) => n + (i.type === 'group' ? i.group.rows.length : 1), 0),
+      3000,
+    );
+    assert.match(groups[0]!.label, /^\d+ events$/);
+  });
 });

@@ -4,6 +4,9 @@ import type { TimeWindow } from '../timeline/timeline-index';
 import { CLASS_COUNT, DmvCategory } from './categories';
 import type { DmvIndex } from './dmv-index';
 
+const SAMPLE = TraceEventKind.Sample,
+  CPU = DmvCategory.CpuCompute;
+
 /**
  * Event grouping for DMV's event timeline (thesis §7.4: "above 1000 events, events are clustered by
  * correlation ID; double-click expands a cluster"). A group is a correlation context: a CPU call
@@ -15,7 +18,12 @@ import type { DmvIndex } from './dmv-index';
 export interface EventGroup {
   /** The event row of the call the group stands for (its context). */
   key: number;
-  /** Its name: `aten::conv2d`, `model.py(123): get_output_embeddings`. */
+  /**
+   * `context`: one call and what it launched (key = its row). `span`: adjacent outermost contexts of one
+   * track in one time slice of the window, when even those are too many to show (key < 0).
+   */
+  kind: 'context' | 'span';
+  /** Its name: `aten::conv2d`, `model.py(123): get_output_embeddings`; `412 events` for a span. */
   label: string;
   /** Member rows (the window's events in the group, the context itself included when visible), by start. */
   rows: Int32Array;
@@ -34,7 +42,7 @@ export interface VisibleEvents {
   /** Events overlapping the window (slices and instants). */
   total: number;
   grouped: boolean;
-  /** Nesting depth of the calls the groups stand for (-1 when not grouped). */
+  /** Nesting depth of the calls the groups stand for (-1 when not grouped, 0 for span groups too). */
   depth: number;
   /** Events and groups, by start. */
   items: VisibleItem[];
@@ -56,10 +64,15 @@ export function visibleEvents(index: DmvIndex, window: TimeWindow, options: Visi
   const rows: number[] = [];
   const tracks = options.tracks ?? index.trace.tracks.map((_, t) => t);
   for (const t of tracks)
-    for (const r of eventsInWindow(index.timeline, t, window)) if (ev.kind[r] !== TraceEventKind.Sample) rows.push(r);
-  rows.sort((a, b) => ev.start[a]! - ev.start[b]! || a - b);
+    for (const r of eventsInWindow(index.timeline, t, window)) if (ev.kind[r] !== SAMPLE) rows.push(r);
+  const byStart = (a: number, b: number) => ev.start[a]! - ev.start[b]! || a - b;
   if (rows.length <= max)
-    return { total: rows.length, grouped: false, depth: -1, items: rows.map(row => ({ type: 'event', row })) };
+    return {
+      total: rows.length,
+      grouped: false,
+      depth: -1,
+      items: rows.sort(byStart).map(row => ({ type: 'event', row })),
+    };
 
   // The call each event is charged to: GPU work to the CPU call that launched it.
   const context = Int32Array.from(rows, r => (index.launcherRow[r]! >= 0 ? index.launcherRow[r]! : r));
@@ -93,10 +106,22 @@ export function visibleEvents(index: DmvIndex, window: TimeWindow, options: Visi
     else hi = mid - 1;
   }
   const depth = lo;
+  // Even the outermost contexts are too many: merge those of one track that start in one of
+  // `slices` equal slices of the window (level of detail; each span holds whole contexts).
+  let spans = 0;
+  if (depth === 0 && countAt(0) > max) {
+    const active = new Set<number>();
+    for (const c of context) active.add(ev.track[keyAt(c, 0)]!);
+    spans = Math.max(1, Math.floor(max / active.size));
+  }
+  const width = (window.end - window.start) / Math.max(1, spans);
+  const spanOf = (k: number) =>
+    -1 - (ev.track[k]! * spans + Math.max(0, Math.min(spans - 1, Math.floor((ev.start[k]! - window.start) / width))));
 
   const members = new Map<number, number[]>();
   rows.forEach((r, i) => {
-    const k = keyAt(context[i]!, depth);
+    let k = keyAt(context[i]!, depth);
+    if (spans) k = spanOf(k);
     let l = members.get(k);
     if (!l) members.set(k, (l = []));
     l.push(r);
@@ -116,13 +141,15 @@ export function visibleEvents(index: DmvIndex, window: TimeWindow, options: Visi
       end = Math.max(end, ev.start[r]! + ev.duration[r]!);
       trackSet.add(ev.track[r]!);
       const c = index.category[r]!;
-      if (c <= DmvCategory.CpuCompute) classes[c]!++;
+      if (c <= CPU) classes[c]!++;
     }
+    list.sort(byStart);
     items.push({
       type: 'group',
       group: {
         key,
-        label: index.strings.get(ev.name[key]!),
+        kind: key < 0 ? 'span' : 'context',
+        label: key < 0 ? `${list.length} events` : index.strings.get(ev.name[key]!),
         rows: Int32Array.from(list),
         start,
         end,

@@ -123,50 +123,119 @@ export class LaneUnionBuilder {
     const lane = this.lane.finish(),
       s = this.s.finish(),
       e = this.e.finish();
-    // Counting sort by lane, then by start within a lane.
+    // Counting sort by lane (stable: a lane's intervals keep their order).
     const laneStart = new Int32Array(this.lanes + 1);
     for (let i = 0; i < n; i++) laneStart[lane[i]! + 1]!++;
     for (let l = 0; l < this.lanes; l++) laneStart[l + 1]! += laneStart[l]!;
-    const order = new Int32Array(n);
+    const ls = new Float64Array(n),
+      le = new Float64Array(n);
     const fill = laneStart.slice(0, this.lanes);
-    for (let i = 0; i < n; i++) order[fill[lane[i]!]!++] = i;
-    for (let l = 0; l < this.lanes; l++) {
-      const a = laneStart[l]!,
-        b = laneStart[l + 1]!;
-      let sorted = true;
-      for (let k = a + 1; k < b && sorted; k++) if (s[order[k]!]! < s[order[k - 1]!]!) sorted = false;
-      if (!sorted)
-        order.set(
-          Array.from(order.subarray(a, b)).sort((x, y) => s[x]! - s[y]! || x - y),
-          a,
-        );
+    for (let i = 0; i < n; i++) {
+      const k = fill[lane[i]!]!++;
+      ls[k] = s[i]!;
+      le[k] = e[i]!;
     }
-    // Merge per lane.
     const outStart = new GrowableFloat64(Math.max(16, n >> 1)),
       outEnd = new GrowableFloat64(Math.max(16, n >> 1));
     const outLane = new Int32Array(this.lanes + 1);
     for (let l = 0; l < this.lanes; l++) {
       outLane[l] = outStart.length;
-      let cs = NaN,
-        ce = NaN;
-      for (let k = laneStart[l]!; k < laneStart[l + 1]!; k++) {
-        const i = order[k]!;
-        if (s[i]! > ce) {
+      const a = laneStart[l]!,
+        b = laneStart[l + 1]!;
+      let sorted = true;
+      for (let k = a + 1; k < b && sorted; k++) if (ls[k]! < ls[k - 1]!) sorted = false;
+      if (sorted) {
+        // Merge in start order.
+        let cs = NaN,
+          ce = NaN;
+        for (let k = a; k < b; k++) {
+          if (Number.isNaN(cs)) {
+            cs = ls[k]!;
+            ce = le[k]!;
+          } else if (ls[k]! > ce) {
+            outStart.push(cs);
+            outEnd.push(ce);
+            cs = ls[k]!;
+            ce = le[k]!;
+          } else if (le[k]! > ce) ce = le[k]!;
+        }
+        if (!Number.isNaN(cs)) {
           outStart.push(cs);
           outEnd.push(ce);
-          cs = s[i]!;
-          ce = e[i]!;
-        } else if (Number.isNaN(cs)) {
-          cs = s[i]!;
-          ce = e[i]!;
-        } else if (e[i]! > ce) ce = e[i]!;
+        }
+        continue;
       }
-      if (!Number.isNaN(cs)) {
-        outStart.push(cs);
-        outEnd.push(ce);
+      // Several sorted streams interleaved (a GPU's streams): the union is where the number of open
+      // intervals is positive, found from the starts and the ends sorted on their own (native sorts).
+      const starts = ls.subarray(a, b).sort(),
+        ends = le.subarray(a, b).sort();
+      let open = 0,
+        j = 0;
+      for (let k = 0; k < starts.length; k++) {
+        const t = starts[k]!;
+        while (ends[j]! < t) {
+          if (--open === 0) outEnd.push(ends[j]!);
+          j++;
+        }
+        if (open++ === 0) outStart.push(t);
+      }
+      while (j < ends.length) {
+        if (--open === 0) outEnd.push(ends[j]!);
+        j++;
       }
     }
     outLane[this.lanes] = outStart.length;
     return new LaneUnions(outLane, outStart.finish(), outEnd.finish());
+  }
+}
+
+/**
+ * Merges intervals that arrive lane by lane in start order (lanes ascending, starts ascending within a
+ * lane), as a trace's event table delivers them (track, then start): the union is built on the fly,
+ * without keeping the raw intervals. An interval out of that order is an error (use LaneUnionBuilder).
+ */
+export class OrderedLaneUnionBuilder {
+  private readonly s = new GrowableFloat64(1024);
+  private readonly e = new GrowableFloat64(1024);
+  private readonly laneStart: Int32Array;
+  private lane = -1;
+  private cs = NaN;
+  private ce = NaN;
+
+  constructor(private readonly lanes: number) {
+    this.laneStart = new Int32Array(lanes + 1);
+  }
+
+  add(lane: number, start: number, end: number): void {
+    if (!(end > start)) return;
+    if (lane !== this.lane) {
+      if (lane < this.lane) throw new Error(`lane ${lane} after lane ${this.lane}: intervals must come lane by lane`);
+      this.close(lane);
+    } else if (start < this.cs) throw new Error(`lane ${lane}: interval at ${start} after one at ${this.cs}`);
+    else if (start <= this.ce) {
+      if (end > this.ce) this.ce = end;
+      return;
+    } else {
+      this.s.push(this.cs);
+      this.e.push(this.ce);
+    }
+    this.cs = start;
+    this.ce = end;
+  }
+
+  build(): LaneUnions {
+    this.close(this.lanes);
+    return new LaneUnions(this.laneStart, this.s.finish(), this.e.finish());
+  }
+
+  /** Ends the open lane and opens `next` (lanes in between stay empty). */
+  private close(next: number): void {
+    if (this.lane >= 0 && !Number.isNaN(this.cs)) {
+      this.s.push(this.cs);
+      this.e.push(this.ce);
+    }
+    for (let l = this.lane + 1; l <= next; l++) this.laneStart[l] = this.s.length;
+    this.lane = next;
+    this.cs = this.ce = NaN;
   }
 }
