@@ -61,6 +61,10 @@ describe('nvidia-smi --format=csv', () => {
       readNvidiaSmiCsv(noHeader),
       (e: unknown) => e instanceof ProfileReadError && e.path === noHeader && /no "timestamp" column/.test(e.reason),
     );
+    await assert.rejects(
+      readNvidiaSmiCsv(join(dir, 'absent.csv')),
+      (e: unknown) => e instanceof ProfileReadError && /absent\.csv: no such file or directory$/.test(e.message),
+    );
     const empty = write('\n\n');
     await assert.rejects(readNvidiaSmiCsv(empty), (e: unknown) => e instanceof ProfileReadError && e.path === empty);
   });

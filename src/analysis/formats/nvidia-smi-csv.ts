@@ -1,6 +1,6 @@
 import { GrowableFloat64 } from '../model/growable';
 import { forEachLine } from './io/file-input';
-import { ProfileReadError, type ReadOptions } from './reader';
+import { fileErrorReason, isAbortError, ProfileReadError, type ReadOptions } from './reader';
 
 /**
  * GPU metrics sampled by `nvidia-smi --query-gpu=timestamp,index,utilization.gpu,memory.used,…
@@ -52,7 +52,7 @@ export async function readNvidiaSmiCsv(path: string, options: NvidiaSmiCsvOption
   const busIds = new Map<string, number>();
   const cols = new Map<string, { time: GrowableFloat64; value: GrowableFloat64 }>();
   let badRows = 0;
-  await forEachLine(
+  const lines = forEachLine(
     path,
     (line, lineNumber) => {
       if (!line.trim()) return;
@@ -101,6 +101,12 @@ export async function readNvidiaSmiCsv(path: string, options: NvidiaSmiCsvOption
     },
     { signal: options.signal },
   );
+  try {
+    await lines;
+  } catch (e) {
+    if (isAbortError(e) || e instanceof ProfileReadError) throw e;
+    throw new ProfileReadError(path, fileErrorReason(e), { cause: e });
+  }
   if (!header) throw new ProfileReadError(path, 'the file is empty (no header line with a "timestamp" column)');
   const head: { name: string; unit: string }[] = header;
   const series: NvidiaSmiSeries[] = [...cols.entries()].map(([key, s]) => {

@@ -3,7 +3,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { gpuLinkType, linkTypeDescription, parseNvidiaSmiTopology, readNvidiaSmiTopology } from './nvidia-smi-topo';
+import {
+  gpuLinkType,
+  linkTypeDescription,
+  linkTypesOrWarning,
+  parseNvidiaSmiTopology,
+  readNvidiaSmiTopology,
+} from './nvidia-smi-topo';
 import { ProfileReadError } from './reader';
 
 // A DGX-like node as `nvidia-smi topo -m` prints it (tabs; a double tab before the last column, as recent versions do).
@@ -59,5 +65,13 @@ describe('nvidia-smi topo -m', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'topo-')), 'topo.txt');
     writeFileSync(path, DGX);
     assert.deepEqual((await readNvidiaSmiTopology(path)).gpus, [0, 1, 2, 3]);
+    assert.deepEqual((await linkTypesOrWarning(path)).warning, null);
+    const broken = join(mkdtempSync(join(tmpdir(), 'topo-')), 'broken.txt');
+    writeFileSync(broken, 'GPU topology unavailable\n');
+    const r = await linkTypesOrWarning(broken);
+    assert.equal(r.topology, null);
+    assert.equal(r.warning, `${broken}: not \`nvidia-smi topo -m\` output: no header line listing GPU0`);
+    const missing = await linkTypesOrWarning(join(tmpdir(), 'no-such-topo.txt'));
+    assert.match(missing.warning!, /no-such-topo\.txt/);
   });
 });

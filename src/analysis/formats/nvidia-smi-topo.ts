@@ -1,5 +1,12 @@
 import { readBytes } from './io/file-input';
-import { ProfileReadError, throwIfAborted, withoutBom, type ReadOptions } from './reader';
+import {
+  fileErrorReason,
+  isAbortError,
+  ProfileReadError,
+  throwIfAborted,
+  withoutBom,
+  type ReadOptions,
+} from './reader';
 
 /**
  * `nvidia-smi topo -m`: the matrix of paths between a node's GPUs (and NICs), e.g.
@@ -39,9 +46,31 @@ const LINK = /^(X|SYS|SOC|NODE|PHB|PXB|PIX|NV\d+)$/;
 
 /** Reads a `nvidia-smi topo -m` output file; a file that is not one is a ProfileReadError naming the reason. */
 export async function readNvidiaSmiTopology(path: string, options: ReadOptions = {}): Promise<NvidiaSmiTopology> {
-  const bytes = await readBytes(path, { signal: options.signal, maxBytes: 16 * 1024 * 1024 });
+  let bytes: Buffer;
+  try {
+    bytes = await readBytes(path, { signal: options.signal, maxBytes: 16 * 1024 * 1024 });
+  } catch (e) {
+    if (isAbortError(e) || e instanceof ProfileReadError) throw e;
+    throw new ProfileReadError(path, fileErrorReason(e), { cause: e });
+  }
   throwIfAborted(options.signal);
   return parseNvidiaSmiTopology(withoutBom(bytes.toString('utf8')), path);
+}
+
+/**
+ * The topology for link types, or — when the file cannot be read as one — null and the reason as a
+ * warning: the communication matrix is then shown without link types rather than not at all.
+ */
+export async function linkTypesOrWarning(
+  path: string,
+  options: ReadOptions = {},
+): Promise<{ topology: NvidiaSmiTopology | null; warning: string | null }> {
+  try {
+    return { topology: await readNvidiaSmiTopology(path, options), warning: null };
+  } catch (e) {
+    if (!(e instanceof ProfileReadError)) throw e;
+    return { topology: null, warning: e.message };
+  }
 }
 
 /** Parses the text of `nvidia-smi topo -m` (ANSI colour codes, as printed to a terminal, are ignored). */

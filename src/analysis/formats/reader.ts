@@ -55,6 +55,16 @@ export class ProfileReadError extends Error {
   }
 }
 
+/** A file-system error as a reader's reason: `no such file or directory`, `permission denied`, or the message. */
+export function fileErrorReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code === 'ENOENT'
+    ? 'no such file or directory'
+    : code === 'EACCES'
+      ? 'permission denied'
+      : (e as Error).message;
+}
+
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) {
     const e = new Error('the operation was cancelled');
