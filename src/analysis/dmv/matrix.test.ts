@@ -98,6 +98,17 @@ describe('communication matrix', () => {
     });
     // Known devices, no size.
     w.gpu({ kind: 'memcpy', direction: 'HtoD', ts: 30, dur: 5, device: 0 });
+    // A memset on an unnamed device is no transfer: it adds no unknown cell of its own.
+    w.raw({
+      ph: 'X',
+      cat: 'gpu_memset',
+      name: 'Memset',
+      pid: 'gpu?',
+      tid: 'stream 3',
+      ts: 40,
+      dur: 5,
+      args: { bytes: 8 },
+    });
     const ix = new DmvIndex(await readGenerated(w));
     const m = communicationMatrix(ix);
     assert.deepEqual(m.names, ['host', 'GPU 0', 'unknown']);
@@ -106,5 +117,23 @@ describe('communication matrix', () => {
     assert.deepEqual([cell(HOST, UNKNOWN_DEVICE).count, cell(HOST, UNKNOWN_DEVICE).bytes], [1, 100]);
     assert.deepEqual([cell(HOST, 0).count, cell(HOST, 0).withoutBytes], [1, 1]);
     assert.deepEqual(m.unknown, { withoutDevices: 2, withoutBytes: 2, bytes: 100 });
+  });
+
+  it('adds no unknown row for memsets on an unnamed device (they are not transfers)', async () => {
+    const w = new KinetoTraceWriter();
+    w.gpu({ kind: 'memcpy', direction: 'HtoD', ts: 0, dur: 5, bytes: 10, device: 0 });
+    w.raw({
+      ph: 'X',
+      cat: 'gpu_memset',
+      name: 'Memset',
+      pid: 'gpu?',
+      tid: 'stream 3',
+      ts: 10,
+      dur: 5,
+      args: { bytes: 8 },
+    });
+    const m = communicationMatrix(new DmvIndex(await readGenerated(w)));
+    assert.deepEqual(m.names, ['host', 'GPU 0']);
+    assert.deepEqual(m.unknown, { withoutDevices: 0, withoutBytes: 0, bytes: 0 });
   });
 });

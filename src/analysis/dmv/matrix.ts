@@ -63,7 +63,11 @@ export function communicationMatrix(index: DmvIndex, options: MatrixOptions = {}
   const dm = index.trace.dataMovement;
   let hasUnknown = false;
   for (const i of rows)
-    if (index.copySrc[i] === UNKNOWN_DEVICE || index.copyDst[i] === UNKNOWN_DEVICE) hasUnknown = true;
+    if (
+      index.copyClass[i] !== CopyClass.Memset &&
+      (index.copySrc[i] === UNKNOWN_DEVICE || index.copyDst[i] === UNKNOWN_DEVICE)
+    )
+      hasUnknown = true;
   const devices = [HOST, ...index.devices, ...(hasUnknown ? [UNKNOWN_DEVICE] : [])];
   const at = new Map(devices.map((d, i) => [d, i]));
   const n = devices.length;
