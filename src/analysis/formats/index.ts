@@ -1,7 +1,7 @@
 import type { Profile } from '../model/profile';
 import { sampleFile } from './file-sample';
 import { findProfiles } from './profile-folder';
-import { ProfileReadError, type FileSample, type ReadOptions } from './reader';
+import { fileErrorReason, ProfileReadError, type FileSample, type ReadOptions } from './reader';
 import { chooseReader, READERS } from './registry';
 
 /** Detects the format of a file or directory and reads it into the profile model. */
@@ -10,10 +10,7 @@ export async function readProfile(path: string, options: ReadOptions = {}): Prom
   try {
     sample = await sampleFile(path);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-    throw new ProfileReadError(path, reason, { cause: e });
+    throw new ProfileReadError(path, fileErrorReason(e), { cause: e });
   }
   if (!sample.isDirectory && sample.size === 0) throw new ProfileReadError(path, 'the file is empty');
   const reader = chooseReader(sample);

@@ -8,6 +8,7 @@ import type { Database, SqlValue } from 'sql.js';
 import { expectReadError } from '../../../test/support/read-errors';
 import { mutationsOf, readOrReject } from '../../../test/support/mutations';
 import { sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
+import { makeSqliteDb, type SqliteTables } from '../../../test/support/sqlite-db';
 import { inspectReport } from '../stats/inspect-report';
 import type { Profile } from '../model/profile';
 import { dataMovementTotals, FlowKind, TraceEventKind } from '../model/trace';
@@ -25,21 +26,8 @@ const write = (content: Buffer | Uint8Array, name = `t${seq++}.sqlite`) => {
   return p;
 };
 
-type Tables = Record<string, { cols: string[]; rows?: SqlValue[][] }>;
-/** A database file built with sql.js; column types are left to SQLite's affinity, as nsys declares them loosely too. */
-async function makeDb(tables: Tables): Promise<Buffer> {
-  const SQL = await sqlEngine();
-  const db = new SQL.Database();
-  try {
-    for (const [name, t] of Object.entries(tables)) {
-      db.run(`CREATE TABLE "${name}" (${t.cols.map(c => `"${c}"`).join(', ')})`);
-      for (const r of t.rows ?? []) db.run(`INSERT INTO "${name}" VALUES (${r.map(() => '?').join(', ')})`, r);
-    }
-    return Buffer.from(db.export());
-  } finally {
-    db.close();
-  }
-}
+type Tables = SqliteTables;
+const makeDb = makeSqliteDb;
 
 const paths = (p: Profile) => Array.from({ length: p.tree.size }, (_, i) => p.tree.path(i).join('/'));
 function incl(p: Profile, path: string, metric = 'time'): number {

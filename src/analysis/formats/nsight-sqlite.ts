@@ -1,7 +1,7 @@
 import type { Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
 import { readBytes } from './io/file-input';
-import { buildNsight } from './nsight-sqlite/build';
+import { buildNsight, nsysDeviceProperties } from './nsight-sqlite/build';
 import { SQLITE_MAGIC, sqlEngine, SqliteFile } from './nsight-sqlite/sqlite';
 import { isAbortError, ProfileReadError, type FileSample, type ProfileReader, type ReadOptions } from './reader';
 
@@ -85,6 +85,8 @@ export const nsightSqliteReader: ProfileReader = {
           if (typeof r[0] === 'string') gpus.push(r[0]);
         });
         if (gpus.length) b.metadata['GPUs'] = gpus.join(', ');
+        const devices = nsysDeviceProperties(file);
+        if (devices.length) b.metadata['deviceProperties'] = devices;
       }
       const profile = buildNsight(file, b, signal, f => onProgress?.(0.3 + 0.7 * f, 'Building the timeline'));
       onProgress?.(1);

@@ -55,5 +55,15 @@ export class ProfileReadError extends Error {
   }
 }
 
+/** A file-system error as a reader's reason: `no such file or directory`, `permission denied`, or the message. */
+export function fileErrorReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code === 'ENOENT'
+    ? 'no such file or directory'
+    : code === 'EACCES'
+      ? 'permission denied'
+      : (e as Error).message;
+}
+
 // Cancellation lives in the model layer so graphs and analyses below the readers can use it too.
 export { isAbortError, throwIfAborted } from '../model/cancellation';

@@ -4,6 +4,7 @@ import {
   TraceEventKind,
   type DataMovementKind,
   type FlowKind,
+  type MemoryKind,
   type TraceCounterSeries,
   type TraceData,
   type TraceTrack,
@@ -53,6 +54,23 @@ export class TraceBuilder {
   private readonly dmEvent = new GrowableInt32();
   private readonly dmNode = new GrowableInt32();
   private readonly dmSource = new GrowableInt32();
+  // Optional data-movement columns, kept only when a reader fills them (see addDataMovement).
+  private readonly dmSrcKind = new GrowableUint8();
+  private readonly dmDstKind = new GrowableUint8();
+  private readonly dmMigration = new GrowableUint8();
+  private dmHasKinds = false;
+  private dmHasMigration = false;
+
+  private readonly memTime = new GrowableFloat64();
+  private readonly memDevice = new GrowableInt32();
+  private readonly memBytes = new GrowableFloat64();
+  private readonly memAllocated = new GrowableFloat64();
+  private readonly memReserved = new GrowableFloat64();
+
+  private readonly pfStart = new GrowableFloat64();
+  private readonly pfDuration = new GrowableFloat64();
+  private readonly pfDevice = new GrowableInt32();
+  private readonly pfCount = new GrowableFloat64();
 
   /** @param strings the profile's string table (categories and names are interned into it). */
   constructor(readonly strings: StringTable) {}
@@ -143,6 +161,11 @@ export class TraceBuilder {
     event: number;
     node: number;
     sourceNode: number;
+    /** Memory kinds of the ends (MemoryKind), when the format records them. */
+    srcKind?: MemoryKind;
+    dstKind?: MemoryKind;
+    /** True for a unified-memory migration, false for an explicit copy, absent when unknown. */
+    migration?: boolean;
   }): void {
     this.dmKind.push(r.kind);
     this.dmBytes.push(r.bytes);
@@ -154,6 +177,28 @@ export class TraceBuilder {
     this.dmEvent.push(r.event);
     this.dmNode.push(r.node);
     this.dmSource.push(r.sourceNode);
+    if (r.srcKind !== undefined || r.dstKind !== undefined) this.dmHasKinds = true;
+    this.dmSrcKind.push(r.srcKind ?? 0);
+    this.dmDstKind.push(r.dstKind ?? 0);
+    if (r.migration !== undefined) this.dmHasMigration = true;
+    this.dmMigration.push(r.migration ? 1 : 0);
+  }
+
+  /** An allocator event (PyTorch `[memory]`): signed bytes on a device (-1 = host), and the allocator's totals when recorded. */
+  addMemoryEvent(time: number, device: number, bytes: number, totalAllocated = NaN, totalReserved = NaN): void {
+    this.memTime.push(time);
+    this.memDevice.push(device);
+    this.memBytes.push(bytes);
+    this.memAllocated.push(totalAllocated);
+    this.memReserved.push(totalReserved);
+  }
+
+  /** Unified-memory page faults: `count` faults on a GPU (device ≥ 0, over `duration`) or on the CPU (device -1). */
+  addPageFault(start: number, duration: number, device: number, count: number): void {
+    this.pfStart.push(start);
+    this.pfDuration.push(duration);
+    this.pfDevice.push(device);
+    this.pfCount.push(count);
   }
 
   finish(): TraceData {
@@ -211,7 +256,7 @@ export class TraceBuilder {
       if (t > hi) hi = t;
     }
 
-    return {
+    const trace: TraceData = {
       originNs: this.originNs,
       tracks: this.tracks.slice(),
       events,
@@ -246,6 +291,44 @@ export class TraceBuilder {
       },
       timeRange: lo <= hi ? [lo, hi] : [0, 0],
     };
+    this.finishOptional(trace);
+    return trace;
+  }
+
+  /** The optional tables and columns, present only when a reader filled them; rows in time order. */
+  private finishOptional(trace: TraceData): void {
+    const dm = trace.dataMovement;
+    if (this.dmHasKinds) {
+      dm.srcKind = this.dmSrcKind.finish();
+      dm.dstKind = this.dmDstKind.finish();
+    }
+    if (this.dmHasMigration) dm.migration = this.dmMigration.finish();
+    const byTime = (time: GrowableFloat64): Int32Array =>
+      Int32Array.from({ length: time.length }, (_, i) => i).sort((a, b) => time.get(a) - time.get(b) || a - b);
+    const take = <T extends Float64Array | Int32Array>(col: T, order: Int32Array): T => {
+      const out = new (col.constructor as { new (n: number): T })(order.length);
+      for (let k = 0; k < order.length; k++) out[k] = col[order[k]!]!;
+      return out;
+    };
+    if (this.memTime.length) {
+      const o = byTime(this.memTime);
+      trace.memory = {
+        time: take(this.memTime.finish(), o),
+        device: take(this.memDevice.finish(), o),
+        bytes: take(this.memBytes.finish(), o),
+        totalAllocated: take(this.memAllocated.finish(), o),
+        totalReserved: take(this.memReserved.finish(), o),
+      };
+    }
+    if (this.pfStart.length) {
+      const o = byTime(this.pfStart);
+      trace.pageFaults = {
+        start: take(this.pfStart.finish(), o),
+        duration: take(this.pfDuration.finish(), o),
+        device: take(this.pfDevice.finish(), o),
+        count: take(this.pfCount.finish(), o),
+      };
+    }
   }
 
   /** Row order by (track, start, depth), stable; the identity when the rows were added in that order. */

@@ -151,6 +151,72 @@ export interface DataMovementColumns {
   node: Int32Array;
   /** Nearest node on the path (the node itself or an ancestor) with a source file and line, or -1. */
   sourceNode: Int32Array;
+  /** Memory kinds of the source and destination ({@link MemoryKind}), when the format records them. */
+  srcKind?: Uint8Array;
+  dstKind?: Uint8Array;
+  /** 1 for a unified-memory (UVM) migration the driver made, 0 for an explicit copy; absent when the format cannot tell. */
+  migration?: Uint8Array;
+}
+
+/**
+ * Memory kinds of a copy's ends, numbered as CUPTI's `CUpti_ActivityMemoryKind` (readers translate
+ * their format's own numbering, e.g. Nsight's `ENUM_CUDA_MEM_KIND`, into this one).
+ */
+export const MemoryKind = {
+  Unknown: 0,
+  Pageable: 1,
+  Pinned: 2,
+  Device: 3,
+  Array: 4,
+  Managed: 5,
+  DeviceStatic: 6,
+  ManagedStatic: 7,
+} as const;
+export type MemoryKind = (typeof MemoryKind)[keyof typeof MemoryKind];
+/** Names as Kineto writes them in copy names (`Memcpy HtoD (Pageable -> Device)`), by MemoryKind. */
+export const MEMORY_KIND_NAMES = [
+  'Unknown',
+  'Pageable',
+  'Pinned',
+  'Device',
+  'Array',
+  'Managed',
+  'Device Static',
+  'Managed Static',
+] as const;
+
+/** The MemoryKind a name stands for (`Pageable`, `pinned`, `Managed Static`…), case-insensitive; Unknown when none. */
+export function memoryKindOf(name: string): MemoryKind {
+  const k = MEMORY_KIND_NAMES.findIndex(n => n.toLowerCase() === name.trim().toLowerCase());
+  return (k > 0 ? k : MemoryKind.Unknown) as MemoryKind;
+}
+
+/**
+ * Allocator events (PyTorch's `[memory]` instants with `profile_memory=True`): one row per
+ * allocation (bytes > 0) or free (bytes < 0), in time order.
+ */
+export interface MemoryEventColumns {
+  /** Nanoseconds from the origin. */
+  time: Float64Array;
+  /** Device id; -1 for the host. */
+  device: Int32Array;
+  /** Signed size of the allocation (+) or free (−), bytes. */
+  bytes: Float64Array;
+  /** The allocator's own running totals after the event when recorded (NaN when absent), bytes. */
+  totalAllocated: Float64Array;
+  totalReserved: Float64Array;
+}
+
+/** Unified-memory page faults (Nsight `CUDA_UM_CPU_PAGE_FAULT_EVENTS` / `CUDA_UM_GPU_PAGE_FAULT_EVENTS`), in time order. */
+export interface PageFaultColumns {
+  /** Nanoseconds from the origin. */
+  start: Float64Array;
+  /** Nanoseconds (0 for CPU faults, which are instants). */
+  duration: Float64Array;
+  /** The faulting GPU's device id; -1 for a CPU fault. */
+  device: Int32Array;
+  /** Faults the row stands for (GPU fault groups batch several). */
+  count: Float64Array;
 }
 
 /** A trace as plain, transferable data (attached to ProfileData as `trace`). */
@@ -166,6 +232,10 @@ export interface TraceData {
   dataMovement: DataMovementColumns;
   /** [first, last] instant covered by any event, in nanoseconds from the origin ([0, 0] when empty). */
   timeRange: [number, number];
+  /** Allocator events, for formats that record them (Kineto `[memory]`). */
+  memory?: MemoryEventColumns;
+  /** Unified-memory page faults, for formats that record them (Nsight Systems). */
+  pageFaults?: PageFaultColumns;
 }
 
 /** The buffers of a trace, for transfer between threads. */
@@ -178,6 +248,8 @@ export function traceBuffers(trace: TraceData): ArrayBuffer[] {
   add(trace.counters);
   add(trace.flows);
   add(trace.dataMovement);
+  if (trace.memory) add(trace.memory);
+  if (trace.pageFaults) add(trace.pageFaults);
   out.add(trace.trackEventStart.buffer as ArrayBuffer);
   return [...out];
 }

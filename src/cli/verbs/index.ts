@@ -1,8 +1,9 @@
 import type { Verb } from '../verb';
 import { analyzeTraceVerb } from './analyze-trace';
+import { dataMovementVerb } from './data-movement';
 import { inspectVerb } from './inspect';
 import { memoryVerb } from './memory';
 import { pdesVerb } from './pdes';
 
 /** Every `hpc-lens` verb, in the order `hpc-lens --help` lists them. */
-export const VERBS: readonly Verb[] = [inspectVerb, analyzeTraceVerb, pdesVerb, memoryVerb];
+export const VERBS: readonly Verb[] = [inspectVerb, analyzeTraceVerb, pdesVerb, memoryVerb, dataMovementVerb];

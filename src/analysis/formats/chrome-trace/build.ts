@@ -2,7 +2,7 @@ import { NodeKind } from '../../model/call-tree';
 import { GrowableInt32 } from '../../model/growable';
 import type { Profile } from '../../model/profile';
 import type { ProfileBuilder } from '../../model/profile-builder';
-import { DataMovementKind, FlowKind, TraceEventKind } from '../../model/trace';
+import { DataMovementKind, FlowKind, memoryKindOf, TraceEventKind, type MemoryKind } from '../../model/trace';
 import { nestSlices, TraceBuilder } from '../../model/trace-builder';
 import { Cpu, Gpu, Ph, type ChromeTraceCollector, type RawTrack } from './collect';
 
@@ -626,6 +626,7 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
           event: candEvent[ci]!,
           node: candNode[ci]!,
           sourceNode: sourceNodeOf(candNode[ci]!),
+          ...copyMemoryKinds(strings.get(cName.get(ci))),
         });
         if (Number.isFinite(bytes) && bytes > 0) {
           if (bytesMetric < 0)
@@ -677,8 +678,24 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
     for (let i = 0; i < s.time.length; i++) tb.addCounterSample(id, ns(s.time.get(i)), s.value.get(i));
   }
 
+  // --- allocator events (PyTorch `[memory]`) ----------------------------------------------------------
+  for (let i = 0; i < c.memTs.length; i++)
+    tb.addMemoryEvent(
+      ns(c.memTs.get(i)),
+      c.memDevice.get(i),
+      c.memBytes.get(i),
+      c.memAllocated.get(i),
+      c.memReserved.get(i),
+    );
+
   b.trace = tb.finish();
   return b.build(time);
+}
+
+/** Memory kinds from a Kineto copy name: `Memcpy HtoD (Pageable -> Device)` → Pageable, Device; nothing when absent. */
+function copyMemoryKinds(name: string): { srcKind?: MemoryKind; dstKind?: MemoryKind } {
+  const m = /\(\s*([A-Za-z][A-Za-z ]*?)\s*->\s*([A-Za-z][A-Za-z ]*?)\s*\)/.exec(name);
+  return m ? { srcKind: memoryKindOf(m[1]!), dstKind: memoryKindOf(m[2]!) } : {};
 }
 
 /** Copy direction from Kineto/CUPTI names (`Memcpy HtoD (Pageable -> Device)`, `Memcpy DtoD`, `Memcpy PtoP`). */

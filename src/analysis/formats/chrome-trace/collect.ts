@@ -107,6 +107,13 @@ export class ChromeTraceCollector implements TraceEventSink {
   /** Counter series by track + name; values by time. */
   readonly counters = new Map<string, { track: number; name: string; time: GrowableFloat64; value: GrowableFloat64 }>();
 
+  /** PyTorch allocator instants (`[memory]`, profile_memory=True): time (µs), device (-1 host), signed bytes, totals. */
+  readonly memTs = new GrowableFloat64();
+  readonly memDevice = new GrowableInt32();
+  readonly memBytes = new GrowableFloat64();
+  readonly memAllocated = new GrowableFloat64();
+  readonly memReserved = new GrowableFloat64();
+
   /** Samples (P events with `sf`, top-level `samples`). */
   readonly smTrack = new GrowableInt32();
   readonly smTs = new GrowableFloat64();
@@ -162,6 +169,7 @@ export class ChromeTraceCollector implements TraceEventSink {
         this.iTs.push(ts);
         this.iName.push(this.strings.intern(str(e.name)));
         this.iCat.push(this.catId(e.cat));
+        if (e.name === '[memory]' && e.hasArgs) this.memory(e, ts);
         return;
       }
       case 'b':
@@ -330,6 +338,20 @@ export class ChromeTraceCollector implements TraceEventSink {
     this.fTs.push(ts);
     this.fEnclosing.push(ph !== 'f' || e.bp === 'e' ? 1 : 0);
     this.fCat.push(cat);
+  }
+
+  /** `{"Device Type": 0 (CPU) | 1 (CUDA) | …, "Device Id", "Bytes" (signed), "Total Allocated", "Total Reserved"}`. */
+  private memory(e: EventFields, ts: number): void {
+    const bytes = num(e.arg('Bytes'));
+    if (!Number.isFinite(bytes)) return;
+    const type = num(e.arg('Device Type'));
+    const id = num(e.arg('Device Id'));
+    this.memTs.push(ts);
+    // c10::DeviceType 0 is the CPU; any other type names an accelerator by its Device Id.
+    this.memDevice.push(type === 0 || !Number.isInteger(id) || id < 0 ? -1 : id);
+    this.memBytes.push(bytes);
+    this.memAllocated.push(num(e.arg('Total Allocated')));
+    this.memReserved.push(num(e.arg('Total Reserved')));
   }
 
   private counter(e: EventFields, ts: number): void {

@@ -2,7 +2,7 @@ import { NodeKind } from '../../model/call-tree';
 import { GrowableFloat64, GrowableInt32, GrowableUint8 } from '../../model/growable';
 import type { Profile } from '../../model/profile';
 import type { ProfileBuilder } from '../../model/profile-builder';
-import { DataMovementKind, FlowKind, TraceEventKind } from '../../model/trace';
+import { DataMovementKind, FlowKind, MemoryKind, memoryKindOf, TraceEventKind } from '../../model/trace';
 import { nestSlices, TraceBuilder } from '../../model/trace-builder';
 import { throwIfAborted } from '../reader';
 import type { SqliteFile } from './sqlite';
@@ -37,12 +37,18 @@ const COPY_NAMES = [
   'Memcpy DtoD',
   'Memcpy HtoH',
   'Memcpy PtoP',
+  // nsys's own unified-memory migrations (ENUM_CUDA_MEMCPY_OPER 11–13).
+  'Unified Memcpy HtoD',
+  'Unified Memcpy DtoH',
+  'Unified Memcpy DtoD',
 ];
 const H = DataMovementKind.HostToDevice,
   D = DataMovementKind.DeviceToHost,
   DD = DataMovementKind.DeviceToDevice,
   O = DataMovementKind.Other;
-const COPY_KINDS: DataMovementKind[] = [O, H, D, H, D, DD, DD, DD, DD, O, DataMovementKind.Peer];
+const COPY_KINDS: DataMovementKind[] = [O, H, D, H, D, DD, DD, DD, DD, O, DataMovementKind.Peer, H, D, DD];
+/** copyKind values from which on a copy is a unified-memory migration rather than an explicit copy. */
+const FIRST_UNIFIED_COPY = 11;
 
 /** Environment variables MPI launchers set to the rank. */
 const RANK_ENV = ['OMPI_COMM_WORLD_RANK', 'PMIX_RANK', 'PMI_RANK', 'MV2_COMM_WORLD_RANK', 'SLURM_PROCID'];
@@ -110,6 +116,10 @@ export function buildNsight(
   const sKind = new GrowableUint8(),
     sSrcDev = new GrowableInt32(),
     sDstDev = new GrowableInt32();
+  // Copies only: memory kinds (MemoryKind) and whether the copy is a unified-memory migration.
+  const sSrcKind = new GrowableUint8(),
+    sDstKind = new GrowableUint8(),
+    sMigration = new GrowableUint8();
   let badTimes = 0;
   const slice = (
     plan: number,
@@ -134,6 +144,9 @@ export function buildNsight(
     sBytes.push(NaN);
     sKind.push(0);
     sSrcDev.push(-1);
+    sSrcKind.push(MemoryKind.Unknown);
+    sDstKind.push(MemoryKind.Unknown);
+    sMigration.push(0);
     return sDstDev.push(-1);
   };
   const iPlan: number[] = [],
@@ -243,7 +256,10 @@ export function buildNsight(
       'copyKind',
       'srcDeviceId',
       'dstDeviceId',
+      'srcKind',
+      'dstKind',
     ]);
+    const memoryKind = nsysMemoryKinds(db);
     db.each(`SELECT ${cols} FROM CUPTI_ACTIVITY_KIND_MEMCPY`, r => {
       const ck = num(r[7]);
       const known = Number.isInteger(ck) && ck >= 0 && ck < COPY_NAMES.length;
@@ -257,6 +273,9 @@ export function buildNsight(
       sKind.set(i, kind);
       sSrcDev.set(i, Number.isFinite(src) ? src : kind === H ? -1 : dev);
       sDstDev.set(i, Number.isFinite(dst) ? dst : kind === D ? -1 : dev);
+      sSrcKind.set(i, memoryKind(num(r[10])));
+      sDstKind.set(i, memoryKind(num(r[11])));
+      sMigration.set(i, ck >= FIRST_UNIFIED_COPY ? 1 : 0);
     });
   }
   if (db.has('CUPTI_ACTIVITY_KIND_MEMSET')) {
@@ -498,6 +517,13 @@ export function buildNsight(
           event: event[i]!,
           node: node[i]!,
           sourceNode: -1,
+          ...(src === Src.Memcpy
+            ? {
+                srcKind: sSrcKind.get(i) as MemoryKind,
+                dstKind: sDstKind.get(i) as MemoryKind,
+                migration: sMigration.get(i) === 1,
+              }
+            : {}),
         });
         if (bytes > 0) {
           if (bytesMetric < 0)
@@ -560,7 +586,85 @@ export function buildNsight(
     }
   }
   next();
+  readPageFaults(db, tb);
 
   b.trace = tb.finish();
   return b.build(time);
+}
+
+/**
+ * nsys numbers memory kinds its own way (ENUM_CUDA_MEM_KIND: 0 Pageable, 1 Pinned, 2 Device, 3 Array,
+ * 4 Managed, 5 Device Static, 6 Managed Static, 7 Unknown). The export's enum table wins when present;
+ * older exports (no table) use that numbering too.
+ */
+const NSYS_MEMORY_KINDS: MemoryKind[] = [
+  MemoryKind.Pageable,
+  MemoryKind.Pinned,
+  MemoryKind.Device,
+  MemoryKind.Array,
+  MemoryKind.Managed,
+  MemoryKind.DeviceStatic,
+  MemoryKind.ManagedStatic,
+  MemoryKind.Unknown,
+];
+function nsysMemoryKinds(db: SqliteFile): (id: number) => MemoryKind {
+  const table = new Map<number, MemoryKind>();
+  if (db.has('ENUM_CUDA_MEM_KIND'))
+    db.each(`SELECT ${db.select('ENUM_CUDA_MEM_KIND', ['id', 'label', 'name'])} FROM ENUM_CUDA_MEM_KIND`, r => {
+      const label =
+        typeof r[1] === 'string'
+          ? r[1]
+          : String(r[2] ?? '')
+              .replace(/^.*_KIND_/, '')
+              .replace(/_/g, ' ');
+      table.set(num(r[0]), memoryKindOf(label));
+    });
+  return id => (table.size ? table.get(id) : NSYS_MEMORY_KINDS[id]) ?? MemoryKind.Unknown;
+}
+
+/** Unified-memory page faults: GPU fault groups (start, end, device, numberOfPageFaults) and CPU faults (instants). */
+function readPageFaults(db: SqliteFile, tb: TraceBuilder): void {
+  if (db.has('CUDA_UM_GPU_PAGE_FAULT_EVENTS')) {
+    const cols = db.select('CUDA_UM_GPU_PAGE_FAULT_EVENTS', ['start', 'end', 'deviceId', 'numberOfPageFaults']);
+    db.each(`SELECT ${cols} FROM CUDA_UM_GPU_PAGE_FAULT_EVENTS`, r => {
+      const start = num(r[0]),
+        end = num(r[1]),
+        count = num(r[3]);
+      if (!Number.isFinite(start)) return;
+      const device = num(r[2]);
+      tb.addPageFault(
+        start,
+        end >= start ? end - start : 0,
+        Number.isInteger(device) ? device : -1,
+        count > 0 ? count : 1,
+      );
+    });
+  }
+  if (db.has('CUDA_UM_CPU_PAGE_FAULT_EVENTS'))
+    db.each(`SELECT ${db.select('CUDA_UM_CPU_PAGE_FAULT_EVENTS', ['start'])} FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS`, r => {
+      if (Number.isFinite(num(r[0]))) tb.addPageFault(num(r[0]), 0, -1, 1);
+    });
+}
+
+/** `TARGET_INFO_GPU` as Kineto's `deviceProperties` (id, name, totalGlobalMem, numSms, compute capability, bus). */
+export function nsysDeviceProperties(db: SqliteFile): Record<string, string | number>[] {
+  if (!db.has('TARGET_INFO_GPU')) return [];
+  const out: Record<string, string | number>[] = [];
+  const cols = ['cuDevice', 'id', 'name', 'totalMemory', 'smCount', 'computeMajor', 'computeMinor', 'busLocation'];
+  db.each(`SELECT ${db.select('TARGET_INFO_GPU', cols)} FROM TARGET_INFO_GPU`, r => {
+    const id = Number.isInteger(num(r[0])) ? num(r[0]) : num(r[1]);
+    if (!Number.isInteger(id)) return;
+    const p: Record<string, string | number> = { id };
+    if (typeof r[2] === 'string') p['name'] = r[2];
+    const put = (key: string, v: unknown) => {
+      if (Number.isFinite(num(v))) p[key] = num(v);
+    };
+    put('totalGlobalMem', r[3]);
+    put('numSms', r[4]);
+    put('computeMajor', r[5]);
+    put('computeMinor', r[6]);
+    if (typeof r[7] === 'string' && r[7]) p['busLocation'] = r[7];
+    out.push(p);
+  });
+  return out.sort((a, b) => Number(a['id']) - Number(b['id']));
 }
