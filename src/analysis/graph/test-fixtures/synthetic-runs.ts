@@ -222,3 +222,45 @@ main @app = 1
       fib @libmath = 3
         log_it @libio = 1
           fib @libmath = 4`;
+
+/**
+ * A seeded random calling-context tree with one root, for property tests of the filter: a few
+ * hundred frames of `functions` functions in `modules` load modules, heavy-tailed costs (most
+ * frames tiny, a few heavy, as in sampled profiles), wrappers that recur under many paths,
+ * recursion, callbacks into modules already on the path, and statements owned by functions.
+ */
+export function randomCallTree(seed: number, size = 400, ranks = 2, functions = 60, modules = 6): Profile {
+  const rnd = seededRandom(seed);
+  const b = new ProfileBuilder('random-cct', `<random ${seed}>`);
+  const ctx = Array.from({ length: ranks }, (_, r) => b.context({ rank: r }));
+  const m = b.addMetric({
+    name: 'time',
+    label: 'time',
+    sourceKeys: ['time'],
+    unit: 's',
+    kind: 'exclusive',
+    aggregation: 'sum',
+  });
+  const moduleOf = (f: number) => `lib${f % modules}`;
+  const stack: number[] = [b.tree.add(-1, 'main', NodeKind.Function, { module: 'app', file: 'main.c', line: 1 })];
+  const fnOfNode = [-1];
+  for (let i = 1; i < size; i++) {
+    while (stack.length > 1 && rnd() < 0.4) stack.pop();
+    const parent = stack[stack.length - 1]!;
+    const caller = fnOfNode[parent]!;
+    let id: number;
+    if (rnd() < 0.15 && caller >= 0) {
+      id = b.tree.add(parent, `f${caller}.c:${10 + i}`, NodeKind.Statement, { file: `f${caller}.c`, line: 10 + i });
+      fnOfNode[id] = caller;
+    } else {
+      // Recursion (the caller's own function) now and then, else skewed towards a few popular wrappers.
+      const f = rnd() < 0.08 && caller >= 0 ? caller : Math.floor(functions * rnd() ** 2);
+      id = b.tree.add(parent, `fn${f}`, NodeKind.Function, { module: moduleOf(f), file: `f${f}.c`, line: f + 1 });
+      fnOfNode[id] = f;
+      stack.push(id);
+    }
+    const base = rnd() < 0.05 ? 1 + 20 * rnd() : 0.01 * rnd() ** 3;
+    for (let r = 0; r < ranks; r++) b.addExclusive(m, id, ctx[r]!, base * (1 + 0.2 * r));
+  }
+  return b.build(m);
+}

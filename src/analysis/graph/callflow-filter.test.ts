@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { profileFromOutline } from '../model/test-profiles';
+import type { Profile } from '../model/profile';
+import { filterCallTree, functionIndex, type FilterBy } from './callflow-filter';
+import { randomCallTree } from './test-fixtures/synthetic-runs';
+
+function run(p: Profile, threshold: number, by: FilterBy = 'inclusive') {
+  return filterCallTree(p.tree, p.inclusiveTotals(0), p.exclusiveTotals(0), p.total(0), threshold, by);
+}
+const drawnNames = (p: Profile, drawn: Uint8Array) => [...drawn.keys()].filter(i => drawn[i]).map(i => p.tree.name(i));
+
+describe('CallFlow filter (thesis §3.2.1)', () => {
+  // Root inclusive 100 → 1 % = 1. `now` is called under three wrappers (0.2 each) and directly from
+  // main (0.6): 1.2 in all, so the function is kept; the wrappers (0.4 each) are not.
+  const p = profileFromOutline(`
+main @app = 92.7
+  solve @app = 4
+    kernel @gpu = 1.5
+  wrapA @app = 0.2
+    now @rt = 0.2
+  wrapB @app = 0.2
+    now @rt = 0.2
+  wrapC @app = 0.2
+    now @rt = 0.2
+  now @rt = 0.6`);
+
+  it('keeps a function by the total of its instances, but draws an instance only under kept functions', () => {
+    const f = run(p, 0.01);
+    const { fnKey } = functionIndex(p.tree);
+    const kept = (name: string) => f.functionKept[fnKey[nodeOf(p, name)]!];
+    assert.ok(Math.abs(f.absolute - 1) < 1e-12, `${f.absolute}`);
+    assert.equal(kept('now'), 1, 'now: 0.2 + 0.2 + 0.2 + 0.6 = 1.2 ≥ 1');
+    assert.equal(kept('wrapA'), 0);
+    assert.deepEqual(drawnNames(p, f.drawn), ['main', 'solve', 'kernel', 'now']);
+    assert.equal(p.tree.parent(p.tree.size - 1), 0, 'the drawn `now` is the one main calls directly');
+  });
+
+  it('counts recursion once: only outermost instances add to a function total', () => {
+    const r = profileFromOutline(`
+main @app = 90
+  fib @m = 2
+    fib @m = 3
+      fib @m = 5`);
+    const f = run(r, 0);
+    const { fnKey } = functionIndex(r.tree);
+    assert.equal(f.functionValue[fnKey[1]!], 10, 'the outer fib only (2 + 3 + 5)');
+  });
+
+  it('by exclusive value keeps the ancestor paths of kept call sites', () => {
+    // At 1.3 %: kernel (1.5) and solve (4) pass, the wrappers (0.2) and now (Σ 1.2) do not.
+    assert.deepEqual(drawnNames(p, run(p, 0.013, 'exclusive').drawn), ['main', 'solve', 'kernel']);
+    // At 1 % now passes, and every wrapper on a path to one of its call sites is drawn with it.
+    assert.equal(drawnNames(p, run(p, 0.01, 'exclusive').drawn).length, p.tree.size);
+    const deep = profileFromOutline(`
+main @app = 90
+  thin @app = 0.001
+    hot @lib = 9.999`);
+    assert.deepEqual(drawnNames(deep, run(deep, 0.05, 'exclusive').drawn), ['main', 'thin', 'hot']);
+    assert.deepEqual(drawnNames(deep, run(deep, 0.05, 'inclusive').drawn), ['main', 'thin', 'hot']);
+  });
+
+  it('threshold 0 draws every node, even zero and negative ones', () => {
+    const z = profileFromOutline(`
+main @app = 1
+  idle @app = 0
+  odd @app = -1`);
+    assert.deepEqual([...run(z, 0).drawn], [1, 1, 1]);
+    assert.deepEqual([...run(z, 0, 'exclusive').drawn], [1, 1, 1]);
+  });
+
+  it('matches the rule computed naively on random trees at every threshold (AT-17)', () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const r = randomCallTree(seed, 500);
+      const tree = r.tree;
+      const inc = r.inclusiveTotals(0);
+      const exc = r.exclusiveTotals(0);
+      const { owner, fnKey } = functionIndex(tree);
+      for (const threshold of [0, 0.0001, 0.001, 0.01, 0.05, 0.2])
+        for (const by of ['inclusive', 'exclusive'] as const) {
+          const f = run(r, threshold, by);
+          // Naive totals: outermost instances (no ancestor of the same function) or every instance.
+          const total = new Map<number, number>();
+          for (let i = 0; i < tree.size; i++) {
+            const k = fnKey[i]!;
+            if (by === 'exclusive') total.set(k, (total.get(k) ?? 0) + exc[i]!);
+            else if (owner[i] === i) {
+              let nested = false;
+              for (let a = tree.parent(i); a >= 0; a = tree.parent(a))
+                if (owner[a] === a && fnKey[a] === k) nested = true;
+              if (!nested) total.set(k, (total.get(k) ?? 0) + inc[i]!);
+            }
+          }
+          const keptFn = (i: number) => threshold === 0 || (total.get(fnKey[i]!) ?? 0) >= threshold * r.total(0);
+          for (let i = 0; i < tree.size; i++) {
+            assert.equal(f.functionKept[fnKey[i]!] === 1, keptFn(i), `seed ${seed} ${by} ${threshold} fn of ${i}`);
+            let expected: boolean;
+            if (by === 'inclusive') {
+              expected = true;
+              for (let a = i; a >= 0; a = tree.parent(a)) if (!keptFn(a)) expected = false;
+            } else {
+              // A kept call site (function-like node of a kept function) or an ancestor of one, or owned by one.
+              const site = (v: number) => owner[v] === v && keptFn(v);
+              const leadsToSite = (v: number): boolean => site(v) || [...tree.children(v)].some(c => leadsToSite(c));
+              expected = leadsToSite(owner[i]!) || threshold === 0;
+            }
+            assert.equal(f.drawn[i] === 1, expected, `seed ${seed} ${by} ${threshold} node ${i}`);
+          }
+        }
+    }
+  });
+});
+
+function nodeOf(p: Profile, name: string): number {
+  for (let i = 0; i < p.tree.size; i++) if (p.tree.name(i) === name) return i;
+  return -1;
+}
