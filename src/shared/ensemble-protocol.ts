@@ -120,6 +120,15 @@ export interface EnsembleNodeData {
   callers: { id: string; value: number }[];
   memberCount: number;
   functionCount: number;
+  /**
+   * Functions the filter folded into this node (at most `MAX_ENTRIES_SENT`, largest first): max over
+   * the selected runs of their folded instances' inclusive value, instance count, heaviest location.
+   * Re-added by a repopulate request `{ node: <this id>, function: name }` (same rule as the Sankey).
+   */
+  filteredCallees?: { name: string; maxInclusive: number; count: number; file: string | null; line: number | null }[];
+  filteredCalleeCount?: number;
+  /** Max over the selected runs of the flow into callees the supernode guard left out. */
+  omittedInclusive?: number;
 }
 
 export interface EnsembleLinkData {
@@ -155,8 +164,27 @@ export interface EnsembleGraphData {
   order?: { key: string; levels: (string | number)[]; runsAtLevel: number[][] };
   /** Parameters the runs can be ordered by (keys with ≥ 2 distinct values). */
   orderKeys: string[];
-  filter: { threshold: number; by: EnsembleSide; removedNodes: number; removedFunctions: number };
+  /** The filter applied (same rule and fields as `SankeyData.filter`; counts over the union call tree). */
+  filter: {
+    threshold: number;
+    by: EnsembleSide;
+    removedNodes: number;
+    removedFunctions: number;
+    totalFunctions?: number;
+    keptFunctions?: number;
+    totalNodes?: number;
+    repopulatedNodes?: number;
+  };
   splits: { node: string; mode: 'entry' | 'caller' }[];
+  /** Repopulate requests in effect and those that re-added nothing (as in `SankeyData`). */
+  repopulate?: { node: string; function: string }[];
+  unmatchedRepopulate?: {
+    node: string;
+    function: string;
+    reason: 'unknown-function' | 'unknown-node' | 'not-folded';
+  }[];
+  /** As `SankeyData.guard`: only the heaviest `shown` of `supernodes` are sent, with their paths (values are maxima). */
+  guard?: { limit: number; supernodes: number; shown: number; omitted: number; omittedInclusive: number };
   unmatched: string[];
   bins: number;
   /** Runs the ensemble left out (no such metric) and files that could not be read. */

@@ -1130,14 +1130,21 @@ export function callersOf(graph: SuperGraph, s: number): CallerShare[] {
   return callersByNode(graph)[s]!;
 }
 
-/** `callersOf` for every supernode at once, in one pass over the edges. */
-export function callersByNode(graph: SuperGraph): CallerShare[][] {
-  const out: CallerShare[][] = graph.nodes.map(() => []);
+/**
+ * `callersOf` for every supernode at once, in one pass over the edges; with `keep`, only between
+ * the supernodes it marks (the others get an empty list).
+ */
+export function callersByNode(graph: SuperGraph, keep?: Uint8Array): CallerShare[][] {
+  const out: CallerShare[][] = new Array<CallerShare[]>(graph.nodes.length);
   for (const e of graph.edges) {
+    if (keep && !(keep[e.to] && keep[e.from])) continue;
     const into = graph.nodes[e.to]!.inclusive;
-    out[e.to]!.push({ node: e.from, id: e.source, value: e.value, share: into > 0 ? e.value / into : 0 });
+    (out[e.to] ??= []).push({ node: e.from, id: e.source, value: e.value, share: into > 0 ? e.value / into : 0 });
   }
-  for (const list of out) list.sort((a, b) => b.value - a.value || (a.id < b.id ? -1 : 1));
+  for (let s = 0; s < out.length; s++) {
+    const list = (out[s] ??= []);
+    if (list.length > 1) list.sort((a, b) => b.value - a.value || (a.id < b.id ? -1 : 1));
+  }
   return out;
 }
 
