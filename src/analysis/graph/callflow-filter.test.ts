@@ -50,8 +50,11 @@ main @app = 90
   it('by exclusive value keeps the ancestor paths of kept call sites', () => {
     // At 1.3 %: kernel (1.5) and solve (4) pass, the wrappers (0.2) and now (Σ 1.2) do not.
     assert.deepEqual(drawnNames(p, run(p, 0.013, 'exclusive').drawn), ['main', 'solve', 'kernel']);
-    // At 1 % now passes, and every wrapper on a path to one of its call sites is drawn with it.
-    assert.equal(drawnNames(p, run(p, 0.01, 'exclusive').drawn).length, p.tree.size);
+    // At 1 % now passes (Σ exclusive 1.2), but the wrappers matter by neither value (0.2 and 0.4):
+    // the call sites below them fold into main, the direct one is drawn.
+    assert.deepEqual(drawnNames(p, run(p, 0.01, 'exclusive').drawn), ['main', 'solve', 'kernel', 'now']);
+    // At 0.3 % the wrappers' inclusive value (0.4) makes them significant callers: drawn as paths.
+    assert.equal(drawnNames(p, run(p, 0.003, 'exclusive').drawn).length, p.tree.size);
     const deep = profileFromOutline(`
 main @app = 90
   thin @app = 0.001
@@ -76,34 +79,36 @@ main @app = 1
       const inc = r.inclusiveTotals(0);
       const exc = r.exclusiveTotals(0);
       const { owner, fnKey } = functionIndex(tree);
+      // Naive totals per function: outermost instances (no ancestor of the same function), or every instance.
+      const outermost = new Map<number, number>();
+      const everywhere = new Map<number, number>();
+      for (let i = 0; i < tree.size; i++) {
+        const k = fnKey[i]!;
+        everywhere.set(k, (everywhere.get(k) ?? 0) + exc[i]!);
+        if (owner[i] !== i) continue;
+        let nested = false;
+        for (let a = tree.parent(i); a >= 0; a = tree.parent(a)) if (owner[a] === a && fnKey[a] === k) nested = true;
+        if (!nested) outermost.set(k, (outermost.get(k) ?? 0) + inc[i]!);
+      }
       for (const threshold of [0, 0.0001, 0.001, 0.01, 0.05, 0.2])
         for (const by of ['inclusive', 'exclusive'] as const) {
           const f = run(r, threshold, by);
-          // Naive totals: outermost instances (no ancestor of the same function) or every instance.
-          const total = new Map<number, number>();
-          for (let i = 0; i < tree.size; i++) {
-            const k = fnKey[i]!;
-            if (by === 'exclusive') total.set(k, (total.get(k) ?? 0) + exc[i]!);
-            else if (owner[i] === i) {
-              let nested = false;
-              for (let a = tree.parent(i); a >= 0; a = tree.parent(a))
-                if (owner[a] === a && fnKey[a] === k) nested = true;
-              if (!nested) total.set(k, (total.get(k) ?? 0) + inc[i]!);
-            }
-          }
-          const keptFn = (i: number) => threshold === 0 || (total.get(fnKey[i]!) ?? 0) >= threshold * r.total(0);
+          const T = threshold * r.total(0);
+          const passes = (totals: Map<number, number>, i: number) =>
+            threshold === 0 || (totals.get(fnKey[i]!) ?? 0) >= T;
+          const keptFn = (i: number) => passes(by === 'inclusive' ? outermost : everywhere, i);
+          const pathOf = (i: number) => {
+            const out: number[] = [];
+            for (let a = i; a >= 0; a = tree.parent(a)) out.push(a);
+            return out;
+          };
+          // By exclusive: kept call sites below significant callers (kept by either value), their ancestors, what they own.
+          const significant = (v: number) => passes(everywhere, v) || passes(outermost, v);
+          const site = (v: number) => owner[v] === v && keptFn(v) && pathOf(v).every(significant);
+          const leadsToSite = (v: number): boolean => site(v) || [...tree.children(v)].some(c => leadsToSite(c));
           for (let i = 0; i < tree.size; i++) {
             assert.equal(f.functionKept[fnKey[i]!] === 1, keptFn(i), `seed ${seed} ${by} ${threshold} fn of ${i}`);
-            let expected: boolean;
-            if (by === 'inclusive') {
-              expected = true;
-              for (let a = i; a >= 0; a = tree.parent(a)) if (!keptFn(a)) expected = false;
-            } else {
-              // A kept call site (function-like node of a kept function) or an ancestor of one, or owned by one.
-              const site = (v: number) => owner[v] === v && keptFn(v);
-              const leadsToSite = (v: number): boolean => site(v) || [...tree.children(v)].some(c => leadsToSite(c));
-              expected = leadsToSite(owner[i]!) || threshold === 0;
-            }
+            const expected = threshold === 0 || (by === 'inclusive' ? pathOf(i).every(keptFn) : leadsToSite(owner[i]!));
             assert.equal(f.drawn[i] === 1, expected, `seed ${seed} ${by} ${threshold} node ${i}`);
           }
         }

@@ -12,8 +12,12 @@ import { NodeKind, type CallTree } from '../model/call-tree';
  * - An **instance** is drawn, by inclusive value, only when its function and every function on its
  *   path from the root are kept: a kept function reached through a removed wrapper stays folded
  *   (the thesis' filter removes whole subtrees, which is what makes 0.1 % remove 70–80 % of the
- *   nodes). By exclusive value a cheap caller can lead to an expensive callee, so the ancestor
- *   paths of the kept call sites are drawn too (as CallFlow's reference code does).
+ *   nodes). By exclusive value a caller with little time of its own leads to the expensive callees,
+ *   so the ancestor paths of the kept call sites are drawn too (as CallFlow's reference code does)
+ *   — through callers that matter by inclusive or by exclusive value: a kept function called from
+ *   thousands of insignificant contexts (Go's `time.Now` under every wrapper) would otherwise drag
+ *   all of them in, which is what a filter is there to prevent; those call sites fold into the
+ *   nearest significant caller.
  * - Every other instance is **folded** into its nearest drawn ancestor: its time stays in that
  *   ancestor's inclusive value (the part of the bar below its outgoing links), never as exclusive.
  * Loops and statements share the fate of the function that owns them. Threshold 0 draws everything.
@@ -112,8 +116,17 @@ export function filterCallTree(
       drawn[i] = functionKept[fnKey[i]!]! && (p < 0 || drawn[p]!) ? 1 : 0;
     }
   } else {
-    for (let i = 0; i < n; i++) if (owner[i] === i && functionKept[fnKey[i]!]) drawn[i] = 1;
-    // Ancestor paths of kept call sites: the function owning a drawn call site's caller, and up.
+    // Significant callers: kept by exclusive value, or by the inclusive rule's value.
+    const byInclusive = new Float64Array(count);
+    outermostInclusive(tree, owner, fnKey, inclusive, byInclusive);
+    const reachable = new Uint8Array(n); // every function from the root down to here is significant
+    for (let i = 0; i < n; i++) {
+      const f = fnKey[i]!,
+        p = parent[i]!;
+      reachable[i] = (functionKept[f] || byInclusive[f]! >= absolute) && (p < 0 || reachable[p]) ? 1 : 0;
+    }
+    for (let i = 0; i < n; i++) if (owner[i] === i && functionKept[fnKey[i]!] && reachable[i]) drawn[i] = 1;
+    // Ancestor paths of kept call sites (all reachable): the function owning a drawn site's caller, and up.
     for (let i = n - 1; i >= 0; i--) if (drawn[i] && parent[i]! >= 0) drawn[owner[parent[i]!]!] = 1;
     for (let i = 0; i < n; i++) if (owner[i] !== i) drawn[i] = drawn[owner[i]!]!;
   }
