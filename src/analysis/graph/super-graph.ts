@@ -307,7 +307,10 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
   // (sequential passes; hashing 10⁵ pairs is dominated by cache misses).
   const S = nodes.length;
   const store = new SupernodeValues(K);
-  nodes.forEach((nd, s) => nd.attach(store, s));
+  nodes.forEach((nd, s) => {
+    nd.attach(store, s);
+    nd.filteredInclusive = 0;
+  });
   const incBy = (store.inclusive = new Float64Array(S * K));
   const excBy = (store.exclusive = new Float64Array(S * K));
   let entryTotal = 0,
@@ -347,7 +350,16 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
     callNode[c++] = entryNode[a]!;
   }
   const calls = groupPairs(callFrom, callTo, S, S);
-  const entryGroups = groupPairs(entryOwner, entryFn, S, fi.count);
+  // Usually every supernode is entered through one function only (always when grouping by name):
+  // then the supernode alone is the key, one counting sort instead of two.
+  const firstFn = new Int32Array(S).fill(-1);
+  let oneEntryFunction = true;
+  for (let a = 0; a < entryTotal && oneEntryFunction; a++) {
+    const sa = entryOwner[a]!;
+    if (firstFn[sa] === -1) firstFn[sa] = entryFn[a]!;
+    else if (firstFn[sa] !== entryFn[a]) oneEntryFunction = false;
+  }
+  const entryGroups = oneEntryFunction ? groupBy(entryOwner, S) : groupPairs(entryOwner, entryFn, S, fi.count);
   const entryOfNode = new Int32Array(n).fill(-1);
   for (let a = 0; a < entryTotal; a++) entryOfNode[entryNode[a]!] = entryGroups.groupOf[a]!;
   const E = calls.start.length - 1;
@@ -412,43 +424,41 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
 
   const byValue = <T extends { inclusive: number; name: string }>(a: T, b: T) =>
     b.inclusive - a.inclusive || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  forEachGroup(entryGroups, entryNode, (ef, a, nodeList) => {
-    let hottest = nodeList[0]!;
-    for (const i of nodeList) if (incS[i]! > incS[hottest]!) hottest = i;
-    nodes[entryOwner[a]!]!.entries.push({
-      name: strings.get(name[hottest]!),
-      inclusive: efInclusive[ef]!,
-      exclusive: efExclusive[ef]!,
-      nodes: nodeList,
-      hottest,
-    });
+  forEachGroup(entryGroups, entryNode, (ef, a, list, from, to) => {
+    let hottest = list[from]!;
+    for (let k = from + 1; k < to; k++) if (incS[list[k]!]! > incS[hottest]!) hottest = list[k]!;
+    nodes[entryOwner[a]!]!.entries.push(
+      new EntryRecord(strings.get(name[hottest]!), efInclusive[ef]!, efExclusive[ef]!, hottest, list, from, to),
+    );
   });
   for (const nd of nodes) if (nd.entries.length > 1) nd.entries.sort(byValue);
   if (foldedTops > 0) {
     const topGroups = groupPairs(topCaller, topFn, S, fi.count);
-    forEachGroup(topGroups, topNode, (_, t, nodeList) => {
-      let hottest = nodeList[0]!,
+    forEachGroup(topGroups, topNode, (_, t, list, from, to) => {
+      let hottest = list[from]!,
         inclusive = 0;
-      for (const i of nodeList) {
+      for (let k = from; k < to; k++) {
+        const i = list[k]!;
         inclusive += incS[i]!;
         if (incS[i]! > incS[hottest]!) hottest = i;
       }
       const nd = nodes[topCaller[t]!]!;
       if (nd.filteredCallees === NO_CALLEES) nd.filteredCallees = [];
-      nd.filteredCallees.push({ name: strings.get(fi.fnName[topFn[t]!]!), inclusive, nodes: nodeList, hottest });
+      nd.filteredCallees.push(new CalleeRecord(strings.get(fi.fnName[topFn[t]!]!), inclusive, hottest, list, from, to));
     });
     for (const nd of nodes) if (nd.filteredCallees.length > 1) nd.filteredCallees.sort(byValue);
   }
 
   // Edges by (caller, callee), the order of the groups.
   const allEdges: SuperEdge[] = new Array<SuperEdge>(E);
+  const edgeStore: EdgeValues = { all: edgeBy, contexts: K };
   for (let e = 0; e < E; e++) {
     const first = calls.order[calls.start[e]!]!;
     const from = callFrom[first]!,
       to = callTo[first]!;
     let value = 0;
     for (let k = e * K; k < (e + 1) * K; k++) value += edgeBy[k]!;
-    allEdges[e] = new SuperEdgeRecord(nodes[from]!.id, nodes[to]!.id, from, to, value, edgeBy, e * K, K);
+    allEdges[e] = new SuperEdgeRecord(nodes[from]!.id, nodes[to]!.id, from, to, value, edgeStore, e);
   }
   const { kept: edges, dropped } = isAcyclicFlow(S, allEdges)
     ? { kept: allEdges, dropped: [] }
@@ -637,11 +647,15 @@ function assignSupernodes(profile: Profile, options: SuperGraphOptions, kept: Ui
   const nodeBase: number[] = [];
   const revealed: number[] = []; // name id a `function` node was revealed for, else -1
   const indexOfId = new Map<string, number>();
+  // Ids of unsplit nodes (`group`, `group#k`, `group@l`, `group#k@l`) are distinct by construction
+  // unless a group's own name ends like a generated one, or parts (`base-suffix`) are made: only
+  // then are ids looked up (hashing 10⁵ fresh strings is most of this pass on large trees).
+  const checkIds = splitOf.size > 0 || revealOf.size > 0 || groupName.some(gn => /[#@]\d+$/.test(gn));
   const node = (id: string, b: number, kindOf: SuperNodeKind, fn: number): number => {
-    let sn = indexOfId.get(id);
+    let sn = checkIds ? indexOfId.get(id) : undefined;
     if (sn === undefined) {
       sn = nodes.length;
-      indexOfId.set(id, sn);
+      if (checkIds) indexOfId.set(id, sn);
       const base = bases[b]!;
       nodes.push(new SupernodeRecord(id, base.module, kindOf, base.id, base.occurrence, base.level));
       nodeBase.push(b);
@@ -738,9 +752,11 @@ class SupernodeValues {
  * views, of which the Sankey message reads a few thousand.
  */
 class SupernodeRecord implements SuperNode {
-  inclusive = 0;
-  exclusive = 0;
-  filteredInclusive = 0;
+  // NaN, not 0: the fields hold doubles from the start, so storing the first fractional value does
+  // not make V8 migrate every record made so far. The values pass sets all three before any read.
+  inclusive = NaN;
+  exclusive = NaN;
+  filteredInclusive = NaN;
   filteredCallees: FilteredCallee[] = NO_CALLEES;
   entries: EntryFunction[] = [];
   #store: SupernodeValues | null = null;
@@ -791,11 +807,64 @@ class SupernodeRecord implements SuperNode {
   }
 }
 
+/** Call-tree nodes that are a slice of a shared list, as a view made on first use (see SupernodeRecord). */
+class NodeSlice {
+  #list: Int32Array;
+  #from: number;
+  #to: number;
+  #nodes?: Int32Array;
+
+  constructor(list: Int32Array, from: number, to: number) {
+    this.#list = list;
+    this.#from = from;
+    this.#to = to;
+  }
+
+  get nodes(): Int32Array {
+    return (this.#nodes ??= this.#list.subarray(this.#from, this.#to));
+  }
+  set nodes(v: Int32Array) {
+    this.#nodes = v;
+  }
+}
+
+class EntryRecord extends NodeSlice implements EntryFunction {
+  constructor(
+    public name: string,
+    public inclusive: number,
+    public exclusive: number,
+    public hottest: number,
+    list: Int32Array,
+    from: number,
+    to: number,
+  ) {
+    super(list, from, to);
+  }
+}
+
+class CalleeRecord extends NodeSlice implements FilteredCallee {
+  constructor(
+    public name: string,
+    public inclusive: number,
+    public hottest: number,
+    list: Int32Array,
+    from: number,
+    to: number,
+  ) {
+    super(list, from, to);
+  }
+}
+
+/** Per-context values of all superedges of one graph, edge-major. */
+interface EdgeValues {
+  all: Float64Array;
+  contexts: number;
+}
+
 /** A superedge whose per-context values are a view made on first use (see SupernodeRecord). */
 class SuperEdgeRecord implements SuperEdge {
-  #all: Float64Array;
-  #at: number;
-  #count: number;
+  #store: EdgeValues;
+  #edge: number;
   #values?: Float64Array;
 
   constructor(
@@ -804,17 +873,16 @@ class SuperEdgeRecord implements SuperEdge {
     public from: number,
     public to: number,
     public value: number,
-    all: Float64Array,
-    at: number,
-    count: number,
+    store: EdgeValues,
+    edge: number,
   ) {
-    this.#all = all;
-    this.#at = at;
-    this.#count = count;
+    this.#store = store;
+    this.#edge = edge;
   }
 
   get valueByContext(): Float64Array {
-    return (this.#values ??= this.#all.subarray(this.#at, this.#at + this.#count));
+    const K = this.#store.contexts;
+    return (this.#values ??= this.#store.all.subarray(this.#edge * K, (this.#edge + 1) * K));
   }
   set valueByContext(v: Float64Array) {
     this.#values = v;
@@ -833,24 +901,27 @@ interface PairGroups {
 /** Groups items 0 … N−1 by (a[item], b[item]), keys in [0, aRange) × [0, bRange): two stable counting sorts. */
 function groupPairs(a: Int32Array, b: Int32Array, aRange: number, bRange: number): PairGroups {
   const N = a.length;
-  const order = countingOrder(
-    countingOrder(
-      Int32Array.from({ length: N }, (_, k) => k),
-      b,
-      bRange,
-    ),
-    a,
-    aRange,
-  );
+  const identity = new Int32Array(N);
+  for (let k = 0; k < N; k++) identity[k] = k;
+  const order = countingOrder(countingOrder(identity, b, bRange), a, aRange);
   const groupOf = new Int32Array(N);
-  const starts: number[] = [];
+  const starts = new Int32Array(N + 1);
+  let groups = 0,
+    lastA = -1,
+    lastB = -1;
   for (let k = 0; k < N; k++) {
     const item = order[k]!;
-    if (k === 0 || a[item] !== a[order[k - 1]!] || b[item] !== b[order[k - 1]!]) starts.push(k);
-    groupOf[item] = starts.length - 1;
+    const ak = a[item]!,
+      bk = b[item]!;
+    if (ak !== lastA || bk !== lastB) {
+      starts[groups++] = k;
+      lastA = ak;
+      lastB = bk;
+    }
+    groupOf[item] = groups - 1;
   }
-  starts.push(N);
-  return { order, start: Int32Array.from(starts), groupOf };
+  starts[groups] = N;
+  return { order, start: starts.slice(0, groups + 1), groupOf };
 }
 
 /**
@@ -860,12 +931,25 @@ function groupPairs(a: Int32Array, b: Int32Array, aRange: number, bRange: number
 function forEachGroup(
   groups: PairGroups,
   values: Int32Array,
-  emit: (group: number, first: number, values: Int32Array) => void,
+  emit: (group: number, first: number, list: Int32Array, from: number, to: number) => void,
 ): void {
   const list = new Int32Array(groups.order.length);
   for (let k = 0; k < list.length; k++) list[k] = values[groups.order[k]!]!;
   for (let g = 0; g + 1 < groups.start.length; g++)
-    emit(g, groups.order[groups.start[g]!]!, list.subarray(groups.start[g]!, groups.start[g + 1]!));
+    if (groups.start[g]! < groups.start[g + 1]!)
+      emit(g, groups.order[groups.start[g]!]!, list, groups.start[g]!, groups.start[g + 1]!);
+}
+
+/** Groups items 0 … N−1 by key[item] ∈ [0, range) (every key in use): one stable counting sort. */
+function groupBy(key: Int32Array, range: number): PairGroups {
+  const N = key.length;
+  const identity = new Int32Array(N);
+  for (let k = 0; k < N; k++) identity[k] = k;
+  const order = countingOrder(identity, key, range);
+  const start = new Int32Array(range + 1);
+  for (let k = 0; k < N; k++) start[key[k]! + 1]!++;
+  for (let g = 0; g < range; g++) start[g + 1]! += start[g]!;
+  return { order, start, groupOf: key };
 }
 
 /** `order` stably sorted by key[order[k]] ∈ [0, range): a counting sort. */
