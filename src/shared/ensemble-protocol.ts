@@ -9,6 +9,8 @@
  * run is that run's mean over its own ranks, so runs with different rank counts compare.
  */
 
+import type { CallflowFilterData, RepopulateMissData, SupernodeGuardData } from './protocol';
+
 /** CallFlow §4.8: the ensemble's distributions; one target run over them; the difference of two runs. */
 export type EnsembleMode = 'summary' | 'target' | 'diff';
 export type EnsembleSide = 'inclusive' | 'exclusive';
@@ -165,26 +167,13 @@ export interface EnsembleGraphData {
   /** Parameters the runs can be ordered by (keys with ≥ 2 distinct values). */
   orderKeys: string[];
   /** The filter applied (same rule and fields as `SankeyData.filter`; counts over the union call tree). */
-  filter: {
-    threshold: number;
-    by: EnsembleSide;
-    removedNodes: number;
-    removedFunctions: number;
-    totalFunctions?: number;
-    keptFunctions?: number;
-    totalNodes?: number;
-    repopulatedNodes?: number;
-  };
+  filter: CallflowFilterData;
   splits: { node: string; mode: 'entry' | 'caller' }[];
   /** Repopulate requests in effect and those that re-added nothing (as in `SankeyData`). */
   repopulate?: { node: string; function: string }[];
-  unmatchedRepopulate?: {
-    node: string;
-    function: string;
-    reason: 'unknown-function' | 'unknown-node' | 'not-folded';
-  }[];
-  /** As `SankeyData.guard`: only the heaviest `shown` of `supernodes` are sent, with their paths (values are maxima). */
-  guard?: { limit: number; supernodes: number; shown: number; omitted: number; omittedInclusive: number };
+  unmatchedRepopulate?: RepopulateMissData[];
+  /** As `SankeyData.guard` (values are maxima over the runs). */
+  guard?: SupernodeGuardData;
   unmatched: string[];
   bins: number;
   /** Runs the ensemble left out (no such metric) and files that could not be read. */

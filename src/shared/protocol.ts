@@ -86,6 +86,47 @@ export interface SankeyLinkData {
   value: number;
 }
 
+/**
+ * The CallFlow filter applied to a graph and what it removed. The header reads "0.1 % filter:
+ * `keptFunctions` of `totalFunctions` functions kept, `removedNodes` nodes folded into callers".
+ */
+export interface CallflowFilterData {
+  threshold: number;
+  by: 'inclusive' | 'exclusive';
+  /** Call-tree nodes folded into their callers (after repopulation). */
+  removedNodes: number;
+  removedFunctions: number;
+  /** Distinct functions in the profile, and those with at least one drawn instance. */
+  totalFunctions?: number;
+  keptFunctions?: number;
+  /** Call-tree nodes in the profile, and those drawn again by repopulation. */
+  totalNodes?: number;
+  repopulatedNodes?: number;
+}
+
+/**
+ * A repopulate request that re-added nothing: no such function (e.g. gone after a reload), no such
+ * node, or not folded there (e.g. the threshold now draws it).
+ */
+export interface RepopulateMissData {
+  node: string;
+  function: string;
+  reason: 'unknown-function' | 'unknown-node' | 'not-folded';
+}
+
+/**
+ * The supernode guard: the super graph had `supernodes`, the message carries the heaviest `shown`,
+ * each with a path from a root; `omitted` were left out and their `omittedInclusive` time shows in
+ * their callers' bars (each node's `omittedInclusive`).
+ */
+export interface SupernodeGuardData {
+  limit: number;
+  supernodes: number;
+  shown: number;
+  omitted: number;
+  omittedInclusive: number;
+}
+
 /** Level-of-detail Sankey data: aggregated by module, never the whole call tree. */
 export interface SankeyData {
   title: string;
@@ -99,39 +140,15 @@ export interface SankeyData {
   droppedLinks?: SankeyLinkData[];
   /**
    * The filter that was applied: share of the root inclusive value, by inclusive or exclusive value,
-   * and what it removed. The header reads "0.1 % filter: `keptFunctions` of `totalFunctions`
-   * functions kept, `removedNodes` nodes folded into callers" (see `filterHeadline`).
+   * and what it removed (the header: see `filterHeadline`).
    */
-  filter?: {
-    threshold: number;
-    by: 'inclusive' | 'exclusive';
-    /** Call-tree nodes folded into their callers (after repopulation). */
-    removedNodes: number;
-    removedFunctions: number;
-    /** Distinct functions in the profile, and those with at least one drawn instance. */
-    totalFunctions?: number;
-    keptFunctions?: number;
-    /** Call-tree nodes in the profile, and those drawn again by repopulation. */
-    totalNodes?: number;
-    repopulatedNodes?: number;
-  };
+  filter?: CallflowFilterData;
   /** Repopulate requests in effect (thesis §3.5), so the view can list them and "Hide again". */
   repopulate?: { node: string; function: string }[];
-  /**
-   * Repopulate requests that re-added nothing, and why: no such function (e.g. gone after a reload),
-   * no such node, or not folded there (e.g. the threshold now draws it). Also listed in `unmatched`.
-   */
-  unmatchedRepopulate?: {
-    node: string;
-    function: string;
-    reason: 'unknown-function' | 'unknown-node' | 'not-folded';
-  }[];
-  /**
-   * Present when the super graph had more supernodes than the message carries: the heaviest
-   * `shown` of `supernodes` are sent, each with a path from a root; `omitted` were left out and
-   * their `omittedInclusive` time shows in their callers' bars (each node's `omittedInclusive`).
-   */
-  guard?: { limit: number; supernodes: number; shown: number; omitted: number; omittedInclusive: number };
+  /** Repopulate requests that re-added nothing, and why (also listed in `unmatched`). */
+  unmatchedRepopulate?: RepopulateMissData[];
+  /** Present when the super graph had more supernodes than the message carries (see `SupernodeGuardData`). */
+  guard?: SupernodeGuardData;
   /** Split and reveal requests in effect, so the view can show and undo them. */
   splits?: { node: string; mode: 'entry' | 'caller'; entries?: string[] }[];
   reveal?: { node: string; function: string }[];

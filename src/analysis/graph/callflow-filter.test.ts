@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { profileFromOutline } from '../model/test-profiles';
 import type { Profile } from '../model/profile';
 import { filterCallTree, functionIndex, type FilterBy } from './callflow-filter';
-import { randomCallTree } from './test-fixtures/synthetic-runs';
+import { randomCallTree, WRAPPED_CLOCK } from './test-fixtures/synthetic-runs';
 
 function run(p: Profile, threshold: number, by: FilterBy = 'inclusive') {
   return filterCallTree(p.tree, p.inclusiveTotals(0), p.exclusiveTotals(0), p.total(0), threshold, by);
@@ -11,19 +11,7 @@ function run(p: Profile, threshold: number, by: FilterBy = 'inclusive') {
 const drawnNames = (p: Profile, drawn: Uint8Array) => [...drawn.keys()].filter(i => drawn[i]).map(i => p.tree.name(i));
 
 describe('CallFlow filter (thesis §3.2.1)', () => {
-  // Root inclusive 100 → 1 % = 1. `now` is called under three wrappers (0.2 each) and directly from
-  // main (0.6): 1.2 in all, so the function is kept; the wrappers (0.4 each) are not.
-  const p = profileFromOutline(`
-main @app = 92.7
-  solve @app = 4
-    kernel @gpu = 1.5
-  wrapA @app = 0.2
-    now @rt = 0.2
-  wrapB @app = 0.2
-    now @rt = 0.2
-  wrapC @app = 0.2
-    now @rt = 0.2
-  now @rt = 0.6`);
+  const p = profileFromOutline(WRAPPED_CLOCK);
 
   it('keeps a function by the total of its instances, but draws an instance only under kept functions', () => {
     const f = run(p, 0.01);

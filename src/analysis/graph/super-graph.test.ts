@@ -21,6 +21,7 @@ import {
   mirandaLike,
   randomCallTree,
   RECURSION,
+  WRAPPED_CLOCK,
 } from './test-fixtures/synthetic-runs';
 
 const byId = (g: SuperGraph, id: string) => {
@@ -523,20 +524,7 @@ describe('super graph: per-context values and rank subsets', () => {
 });
 
 describe('super graph: folding and repopulation (thesis §3.2.1, §3.5)', () => {
-  // Root 100, 1 % = 1. `now` (Σ 1.2) is kept, but three of its instances sit under wrappers of
-  // 0.4: those fold into app, and so does `log` (0.5). The direct call from main is drawn.
-  const p = profileFromOutline(`
-main @app main.c:1 = 92.2
-  solve @app main.c:20 = 4
-    kernel @gpu k.cu:7 = 1.5
-  wrapA @app w.c:3 = 0.2
-    now @rt now.c:9 = 0.2
-  wrapB @app w.c:13 = 0.2
-    now @rt now.c:9 = 0.2
-  wrapC @app w.c:23 = 0.2
-    now @rt now.c:9 = 0.2
-  now @rt now.c:9 = 0.6
-  log @io log.c:2 = 0.5`);
+  const p = profileFromOutline(WRAPPED_CLOCK);
   const options: SuperGraphOptions = { filter: { threshold: 0.01 } };
 
   it('folds every instance below a removed function into its nearest drawn caller, listed per function', () => {

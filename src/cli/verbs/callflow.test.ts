@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
 import { readProfile } from '../../analysis/formats';
+import type { CallflowSummary } from '../../analysis/graph/callflow-summary';
 import { superGraph } from '../../analysis/graph/super-graph';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
@@ -14,14 +15,7 @@ const cli = (...args: string[]) =>
     cwd: ROOT,
   });
 
-interface Out {
-  metric: string;
-  threshold: number;
-  functions: { total: number; kept: number };
-  nodes: { total: number; folded: number };
-  supernodes: { id: string; name: string; module: string; inclusive: number; exclusive: number }[];
-  links: { source: string; target: string; value: number }[];
-}
+type Out = CallflowSummary;
 
 describe('hpc-lens callflow', () => {
   it('--json prints exactly the documented object: the super graph the panel draws, summed over contexts', async () => {
