@@ -10,6 +10,8 @@
  */
 import type { CommonViewToHost, ErrorMessage } from './webview-protocol';
 
+import type { CallflowFilterData, RepopulateMissData, SupernodeGuardData } from './sankey-protocol';
+
 /** CallFlow §4.8: the ensemble's distributions; one target run over them; the difference of two runs. */
 export type EnsembleMode = 'summary' | 'target' | 'diff';
 export type EnsembleSide = 'inclusive' | 'exclusive';
@@ -121,6 +123,15 @@ export interface EnsembleNodeData {
   callers: { id: string; value: number }[];
   memberCount: number;
   functionCount: number;
+  /**
+   * Functions the filter folded into this node (at most `MAX_ENTRIES_SENT`, largest first): max over
+   * the selected runs of their folded instances' inclusive value, instance count, heaviest location.
+   * Re-added by a repopulate request `{ node: <this id>, function: name }` (same rule as the Sankey).
+   */
+  filteredCallees?: { name: string; maxInclusive: number; count: number; file: string | null; line: number | null }[];
+  filteredCalleeCount?: number;
+  /** Max over the selected runs of the flow into callees the supernode guard left out. */
+  omittedInclusive?: number;
 }
 
 export interface EnsembleLinkData {
@@ -156,8 +167,14 @@ export interface EnsembleGraphData {
   order?: { key: string; levels: (string | number)[]; runsAtLevel: number[][] };
   /** Parameters the runs can be ordered by (keys with ≥ 2 distinct values). */
   orderKeys: string[];
-  filter: { threshold: number; by: EnsembleSide; removedNodes: number; removedFunctions: number };
+  /** The filter applied (same rule and fields as `SankeyData.filter`; counts over the union call tree). */
+  filter: CallflowFilterData;
   splits: { node: string; mode: 'entry' | 'caller' }[];
+  /** Repopulate requests in effect and those that re-added nothing (as in `SankeyData`). */
+  repopulate?: { node: string; function: string }[];
+  unmatchedRepopulate?: RepopulateMissData[];
+  /** As `SankeyData.guard` (values are maxima over the runs). */
+  guard?: SupernodeGuardData;
   unmatched: string[];
   bins: number;
   /** Runs the ensemble left out (no such metric) and files that could not be read. */

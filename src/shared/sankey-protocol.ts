@@ -43,6 +43,17 @@ export interface SankeyNodeData {
   functionCount?: number;
   /** Inclusive value of callees removed by the filter (counted in this node's gap below its outgoing links). */
   filteredInclusive?: number;
+  /**
+   * The functions the filter folded into this node, largest inclusive first (at most
+   * `MAX_ENTRIES_SENT`; Σ inclusive of all of them = `filteredInclusive`): what "Show filtered
+   * callees (k)" lists. `count` is the number of call-tree instances; the location is the heaviest's.
+   * Re-add one with a repopulate request `{ node: <this id>, function: name }`.
+   */
+  filteredCallees?: { name: string; inclusive: number; count: number; file: string | null; line: number | null }[];
+  /** How many functions were folded into this node in all (k of "Show filtered callees (k)"). */
+  filteredCalleeCount?: number;
+  /** Inclusive value flowing into callees the supernode guard left out (also in the gap below the links). */
+  omittedInclusive?: number;
 }
 
 /** An equal-width histogram of per-context values. */
@@ -71,6 +82,47 @@ export interface SankeyLinkData {
   value: number;
 }
 
+/**
+ * The CallFlow filter applied to a graph and what it removed. The header reads "0.1 % filter:
+ * `keptFunctions` of `totalFunctions` functions kept, `removedNodes` nodes folded into callers".
+ */
+export interface CallflowFilterData {
+  threshold: number;
+  by: 'inclusive' | 'exclusive';
+  /** Call-tree nodes folded into their callers (after repopulation). */
+  removedNodes: number;
+  removedFunctions: number;
+  /** Distinct functions in the profile, and those with at least one drawn instance. */
+  totalFunctions?: number;
+  keptFunctions?: number;
+  /** Call-tree nodes in the profile, and those drawn again by repopulation. */
+  totalNodes?: number;
+  repopulatedNodes?: number;
+}
+
+/**
+ * A repopulate request that re-added nothing: no such function (e.g. gone after a reload), no such
+ * node, or not folded there (e.g. the threshold now draws it).
+ */
+export interface RepopulateMissData {
+  node: string;
+  function: string;
+  reason: 'unknown-function' | 'unknown-node' | 'not-folded';
+}
+
+/**
+ * The supernode guard: the super graph had `supernodes`, the message carries the heaviest `shown`,
+ * each with a path from a root; `omitted` were left out and their `omittedInclusive` time shows in
+ * their callers' bars (each node's `omittedInclusive`).
+ */
+export interface SupernodeGuardData {
+  limit: number;
+  supernodes: number;
+  shown: number;
+  omitted: number;
+  omittedInclusive: number;
+}
+
 /** Level-of-detail Sankey data: aggregated by module, never the whole call tree. */
 export interface SankeyData {
   title: string;
@@ -82,8 +134,17 @@ export interface SankeyData {
   contexts?: { count: number; indices: number[]; labels: string[] };
   /** Links the back-edge pass removed to keep the graph acyclic (normally none). */
   droppedLinks?: SankeyLinkData[];
-  /** The filter that was applied: share of the root inclusive value, by inclusive or exclusive value, and what it removed. */
-  filter?: { threshold: number; by: 'inclusive' | 'exclusive'; removedNodes: number; removedFunctions: number };
+  /**
+   * The filter that was applied: share of the root inclusive value, by inclusive or exclusive value,
+   * and what it removed (the header: see `filterHeadline`).
+   */
+  filter?: CallflowFilterData;
+  /** Repopulate requests in effect (thesis §3.5), so the view can list them and "Hide again". */
+  repopulate?: { node: string; function: string }[];
+  /** Repopulate requests that re-added nothing, and why (also listed in `unmatched`). */
+  unmatchedRepopulate?: RepopulateMissData[];
+  /** Present when the super graph had more supernodes than the message carries (see `SupernodeGuardData`). */
+  guard?: SupernodeGuardData;
   /** Split and reveal requests in effect, so the view can show and undo them. */
   splits?: { node: string; mode: 'entry' | 'caller'; entries?: string[] }[];
   reveal?: { node: string; function: string }[];

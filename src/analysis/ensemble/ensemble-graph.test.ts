@@ -497,3 +497,70 @@ describe('ensemble super graph', () => {
     },
   );
 });
+
+describe('ensemble graph: the CallFlow filter, repopulation and the supernode guard', () => {
+  const syn = generateSyntheticEnsemble({ runs: 13, nodes: 1500, seed: 21 });
+  const ep = new EnsembleProfile(syn.runs, { path: '/syn' });
+
+  it('follows the single-run filter rule and reports its counts and folded callees', () => {
+    const { data, graph } = graphOf(ep, state(), { filter: { threshold: 0.01 } });
+    assert.equal(data.filter.totalNodes, ep.profile.tree.size);
+    assert.equal(data.filter.removedNodes, graph.filter.removedNodes);
+    assert.equal(data.filter.keptFunctions! + data.filter.removedFunctions, data.filter.totalFunctions);
+    assert.ok(data.filter.removedNodes > 0);
+    const folded = data.nodes.filter(n => n.filteredCallees);
+    assert.ok(folded.length > 0);
+    for (const n of folded) {
+      assert.equal(n.filteredCalleeCount, graph.nodes.find(x => x.id === n.id)!.filteredCallees.length);
+      assert.ok(n.filteredCallees!.every(c => c.maxInclusive >= 0 && c.count >= 1));
+    }
+  });
+
+  it('repopulates a folded function under its node, and says which requests re-added nothing', () => {
+    const before = graphOf(ep, state(), { filter: { threshold: 0.01 } });
+    const host = before.data.nodes.find(n => n.filteredCallees)!;
+    const fn = host.filteredCallees![0]!.name;
+    const after = graphOf(ep, state(), {
+      filter: { threshold: 0.01 },
+      repopulate: [
+        { node: host.id, function: fn },
+        { node: host.id, function: 'no_such_function' },
+      ],
+    });
+    assert.ok(after.data.filter.removedNodes < before.data.filter.removedNodes);
+    assert.equal(after.data.filter.repopulatedNodes! > 0, true);
+    assert.deepEqual(after.data.unmatchedRepopulate, [
+      { node: host.id, function: 'no_such_function', reason: 'unknown-function' },
+    ]);
+  });
+
+  it('sends the heaviest nodes with their paths when the graph exceeds maxSupernodes, colours unchanged', () => {
+    const all = graphOf(ep, state({ mode: 'target', target: 4 }), { filter: { threshold: 0 } }).data;
+    const limit = 4; // of 7 module nodes, all called from main
+    const some = graphOf(ep, state({ mode: 'target', target: 4 }), {
+      filter: { threshold: 0 },
+      maxSupernodes: limit,
+    }).data;
+    assert.ok(some.guard && some.guard.shown <= limit && some.guard.supernodes === all.nodes.length);
+    assert.equal(some.nodes.length, some.guard.shown);
+    const ids = new Set(some.nodes.map(n => n.id));
+    assert.ok(some.links.every(l => ids.has(l.source) && ids.has(l.target)));
+    const byId = new Map(all.nodes.map(n => [n.id, n]));
+    for (const n of some.nodes) {
+      const full = byId.get(n.id)!;
+      assert.equal(n.maxInclusive, full.maxInclusive);
+      assert.deepEqual(n.target, full.target, `${n.id}: the target colouring follows the node`);
+    }
+    assert.deepEqual(
+      [...ids].sort(),
+      [...all.nodes]
+        .sort((a, b) => b.maxInclusive - a.maxInclusive)
+        .slice(0, limit)
+        .map(n => n.id)
+        .sort(),
+      'the heaviest nodes are sent',
+    );
+    assert.ok(some.nodes.find(n => n.id === 'main')!.omittedInclusive! > 0, "the rest stays in main's bar");
+    assertFinite(some);
+  });
+});

@@ -13,12 +13,14 @@ import { MAX_ENTRIES_SENT } from '../../shared/sankey-protocol';
 import { sourceOf } from '../model/node-source';
 import {
   superGraph,
+  type RepopulateRequest,
   type RevealRequest,
   type SplitRequest,
   type SuperGraph,
   type SuperGraphOptions,
 } from '../graph/super-graph';
-import { supernodeFunctionCounts, supernodeLabels } from '../graph/super-graph-data';
+import { filterData, guardSummary, supernodeFunctionCounts, supernodeLabels } from '../graph/super-graph-data';
+import { DEFAULT_SUPERNODE_LIMIT, heaviestWithPaths } from '../layout/supernode-guard';
 import type { Ensemble } from './ensemble';
 import type { EnsembleProfile } from './ensemble-profile';
 import { binCount, binOf, matrixStatistics, runHistogram, type RunHistogram } from './node-statistics';
@@ -43,6 +45,10 @@ export interface EnsembleGraphRequest {
   filter?: SuperGraphOptions['filter'];
   splits?: readonly SplitRequest[];
   reveal?: readonly RevealRequest[];
+  /** Folded functions drawn again under the node they were folded into (thesis §3.5). */
+  repopulate?: readonly RepopulateRequest[];
+  /** At most this many supernodes are sent: the heaviest (max inclusive) with their paths (default 2000). */
+  maxSupernodes?: number;
   title: string;
 }
 
@@ -118,6 +124,7 @@ export function ensembleGraph(ep: EnsembleProfile, request: EnsembleGraphRequest
     ...(request.moduleMap ? { moduleMap: request.moduleMap } : {}),
     ...(request.splits ? { splits: request.splits } : {}),
     ...(request.reveal ? { reveal: request.reveal } : {}),
+    ...(request.repopulate ? { repopulate: request.repopulate } : {}),
   });
   const S = graph.nodes.length;
   const presence = supernodePresence(graph, em);
@@ -149,8 +156,19 @@ export function ensembleGraph(ep: EnsembleProfile, request: EnsembleGraphRequest
     target: e.target,
     value: maxOf(e.valueByContext),
   }));
+  // The guard (heights = max inclusive): nodes left out are dropped from the message at the end,
+  // after the colouring, which indexes nodes as the graph does.
+  const limit = request.maxSupernodes ?? DEFAULT_SUPERNODE_LIMIT;
+  const guard = heaviestWithPaths(
+    stats.inclusive.max.map(finiteOr0),
+    graph.edges.map((e, i) => ({ from: e.from, to: e.to, value: links[i]!.value })),
+    limit,
+  );
+  const shownLink = (e: number) => guard.keep[graph.edges[e]!.from] === 1 && guard.keep[graph.edges[e]!.to] === 1;
   const callers: { id: string; value: number }[][] = graph.nodes.map(() => []);
-  links.forEach((l, e) => callers[graph.edges[e]!.to]!.push({ id: l.source, value: l.value }));
+  links.forEach((l, e) => {
+    if (shownLink(e)) callers[graph.edges[e]!.to]!.push({ id: l.source, value: l.value });
+  });
   for (const list of callers) list.sort((a, b) => b.value - a.value || (a.id < b.id ? -1 : 1));
 
   const labels = supernodeLabels(graph);
@@ -190,9 +208,23 @@ export function ensembleGraph(ep: EnsembleProfile, request: EnsembleGraphRequest
       callers: callers[s]!,
       memberCount: nd.members.length,
       functionCount: functionCounts[s]!,
+      ...(nd.filteredCallees.length
+        ? {
+            filteredCallees: nd.filteredCallees.slice(0, MAX_ENTRIES_SENT).map(c => ({
+              name: c.name,
+              maxInclusive: maxOverRuns(em, c.nodes, selected),
+              count: c.nodes.length,
+              ...sourceOf(profile, c.hottest),
+            })),
+            filteredCalleeCount: nd.filteredCallees.length,
+          }
+        : {}),
+      ...(guard.omittedOutflow[s]! > 0 ? { omittedInclusive: guard.omittedOutflow[s]! } : {}),
     };
   });
+  const shownNodes = nodes.filter((_, s) => guard.keep[s]);
 
+  const shownHistograms = histograms.filter((_, s) => guard.keep[s]);
   const data: EnsembleGraphData = {
     title: request.title,
     metric: { name: profile.metrics[metric]!.label || metricName, unit: profile.metrics[metric]!.unit },
@@ -200,19 +232,24 @@ export function ensembleGraph(ep: EnsembleProfile, request: EnsembleGraphRequest
     selectedRuns: Array.from(selected),
     nodes,
     links,
-    countScale: { inclusive: countScale(histograms, 'inclusive'), exclusive: countScale(histograms, 'exclusive') },
+    countScale: {
+      inclusive: countScale(shownHistograms, 'inclusive'),
+      exclusive: countScale(shownHistograms, 'exclusive'),
+    },
     borderDomain: {
-      inclusive: domainOf(nodes.map(n => n.maxInclusive)),
-      exclusive: domainOf(nodes.map(n => n.maxExclusive)),
+      inclusive: domainOf(shownNodes.map(n => n.maxInclusive)),
+      exclusive: domainOf(shownNodes.map(n => n.maxExclusive)),
     },
     orderKeys: orderingKeys(em).map(k => k.key),
-    filter: {
-      threshold: graph.filter.threshold,
-      by: graph.filter.by,
-      removedNodes: graph.filter.removedNodes,
-      removedFunctions: graph.filter.removedFunctions,
-    },
+    filter: filterData(graph),
     splits: (request.splits ?? []).map(sp => ({ node: sp.node, mode: sp.mode })),
+    ...(request.repopulate?.length
+      ? {
+          repopulate: request.repopulate.map(r => ({ node: r.node, function: r.function })),
+          unmatchedRepopulate: graph.unmatchedRepopulate.map(u => ({ ...u })),
+        }
+      : {}),
+    ...(guardSummary(guard, limit) ? { guard: guardSummary(guard, limit)! } : {}),
     unmatched: graph.unmatched,
     bins:
       binRule === 'auto'
@@ -264,7 +301,7 @@ export function ensembleGraph(ep: EnsembleProfile, request: EnsembleGraphRequest
         return;
       }
       const exclusive = vc.exclusive[s]! - vb.exclusive[s]!;
-      exclusiveDiffs.push(exclusive);
+      if (guard.keep[s]) exclusiveDiffs.push(exclusive);
       n.diff = {
         exclusive,
         inclusive: vc.inclusive[s]! - vb.inclusive[s]!,
@@ -279,6 +316,10 @@ export function ensembleGraph(ep: EnsembleProfile, request: EnsembleGraphRequest
   }
   if (state.options.orderBy !== null)
     orderedEnsemble(data, em, selected, vectors, state.options.orderBy, state.options.gradientSide);
+  if (guard.omitted > 0) {
+    data.nodes = shownNodes;
+    data.links = links.filter((_, e) => shownLink(e));
+  }
 
   return { data, graph, ensemble: em, metric, selectedRuns: selected, presence, target, diff };
 }

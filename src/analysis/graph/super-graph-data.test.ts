@@ -16,6 +16,7 @@ import {
   luleshLike,
   mirandaLike,
   profileFromFixture,
+  WRAPPED_CLOCK,
 } from './test-fixtures/synthetic-runs';
 
 describe('Sankey message from the super graph', () => {
@@ -72,7 +73,17 @@ _start
     assert.equal(stencil.functionCount, 1);
     assert.equal(stencil.kind, 'module');
     assert.deepEqual(s.contexts, { count: 2, indices: [0, 1], labels: ['rank 0', 'rank 1'] });
-    assert.deepEqual(s.filter, { threshold: 0, by: 'inclusive', removedNodes: 0, removedFunctions: 0 });
+    assert.deepEqual(s.filter, {
+      threshold: 0,
+      by: 'inclusive',
+      removedNodes: 0,
+      removedFunctions: 0,
+      totalFunctions: 7,
+      keptFunctions: 7,
+      totalNodes: 8,
+      repopulatedNodes: 0,
+    });
+    assert.equal(s.guard, undefined, 'small graphs are sent whole');
     assert.equal(s.histogramBins, 20);
     assert.deepEqual(s.droppedLinks, []);
   });
@@ -191,6 +202,77 @@ describe('per-rank histograms', () => {
   });
 });
 
+describe('Sankey message: filter, repopulation and the supernode guard', () => {
+  const p = profileFromOutline(WRAPPED_CLOCK);
+
+  it('lists the folded functions of each node with value, count and location, and the filter counts', () => {
+    const s = superGraphData(p, 'demo', { filter: { threshold: 0.01 } });
+    const app = s.nodes.find(n => n.id === 'app')!;
+    assert.deepEqual(
+      app.filteredCallees!.map(c => [c.name, Math.round(c.inclusive * 10) / 10, c.count, c.file, c.line]),
+      [
+        ['log', 0.5, 1, 'log.c', 2],
+        ['wrapA', 0.4, 1, 'w.c', 3],
+        ['wrapB', 0.4, 1, 'w.c', 13],
+        ['wrapC', 0.4, 1, 'w.c', 23],
+      ],
+    );
+    assert.equal(app.filteredCalleeCount, 4);
+    assert.equal(s.nodes.find(n => n.id === 'gpu')!.filteredCallees, undefined);
+    assert.deepEqual(s.filter, {
+      threshold: 0.01,
+      by: 'inclusive',
+      removedNodes: 7,
+      removedFunctions: 4,
+      totalFunctions: 8,
+      keptFunctions: 4,
+      totalNodes: 11,
+      repopulatedNodes: 0,
+    });
+  });
+
+  it('echoes repopulate requests and reports the ones that re-add nothing', () => {
+    const s = superGraphData(p, 'demo', {
+      filter: { threshold: 0.01 },
+      repopulate: [
+        { node: 'app', function: 'log' },
+        { node: 'app', function: 'renamed_on_reload' },
+      ],
+    });
+    assert.ok(s.nodes.some(n => n.id === 'io'));
+    assert.deepEqual(s.repopulate, [
+      { node: 'app', function: 'log' },
+      { node: 'app', function: 'renamed_on_reload' },
+    ]);
+    assert.deepEqual(s.unmatchedRepopulate, [
+      { node: 'app', function: 'renamed_on_reload', reason: 'unknown-function' },
+    ]);
+    assert.equal(s.filter!.repopulatedNodes, 1);
+  });
+
+  it('sends at most maxSupernodes nodes, the heaviest with their paths, and says what was left out', () => {
+    const whole = superGraphData(p, 'demo', { filter: { threshold: 0 } });
+    assert.equal(whole.nodes.length, 4);
+    const s = superGraphData(p, 'demo', { filter: { threshold: 0 }, maxSupernodes: 3 });
+    assert.deepEqual(
+      s.nodes.map(n => n.id),
+      ['app', 'gpu', 'rt'],
+    );
+    assert.deepEqual(
+      s.links.map(l => [l.source, l.target]),
+      [
+        ['app', 'gpu'],
+        ['app', 'rt'],
+      ],
+    );
+    assert.deepEqual(
+      { ...s.guard!, omittedInclusive: Math.round(s.guard!.omittedInclusive * 10) / 10 },
+      { limit: 3, supernodes: 4, shown: 3, omitted: 1, omittedInclusive: 0.5 },
+    );
+    assert.ok(Math.abs(s.nodes[0]!.omittedInclusive! - 0.5) < 1e-12, 'io is left out: its flow stays in app');
+  });
+});
+
 describe('super graph on real profiles', () => {
   const osu = 'data/hpctoolkit-xml/osu-allgather-10ranks-2threads';
   it(
@@ -240,6 +322,52 @@ describe('super graph on real profiles', () => {
           splits: g.nodes.map(n => ({ node: n.id, mode: 'entry' as const })),
         }),
       );
+    },
+  );
+
+  const large = 'data/pprof/go-large-cpu/large.cpu.pb.gz';
+  it(
+    'pprof large.cpu (445k call-tree nodes): the 0.1 % filter leaves at most 100 supernodes; at 0 the message is guarded',
+    { skip: skipUnlessShared(large) },
+    async () => {
+      const p = await readProfile(sharedPath(large));
+      const g = superGraph(p);
+      assert.ok(g.nodes.length <= 100, `${g.nodes.length} supernodes`);
+      assert.ok(g.filter.removedNodes / g.filter.totalNodes > 0.7, 'the thesis: 0.1 % removes 70–80 % or more');
+      assertInvariants(g);
+      const all = superGraph(p, { filter: { threshold: 0 } });
+      assert.equal(all.filter.removedNodes, 0);
+      const s = superGraphData(p, 'large', { filter: { threshold: 0 } }, all);
+      assert.ok(
+        s.guard && s.guard.shown <= 2000 && s.guard.omitted === all.nodes.length - s.guard.shown,
+        JSON.stringify(s.guard),
+      );
+      assert.equal(s.nodes.length, s.guard.shown);
+      const ids = new Set(s.nodes.map(n => n.id));
+      assert.ok(s.links.every(l => ids.has(l.source) && ids.has(l.target)));
+      // Every node sent is reachable from a root that is sent.
+      const into = new Map(s.links.map(l => [l.target, l.source]));
+      for (const n of s.nodes) {
+        let v = n.id;
+        for (let steps = 0; into.has(v) && steps < s.nodes.length; steps++) v = into.get(v)!;
+        assert.ok(!into.has(v), `${n.id} reaches ${v}`);
+      }
+    },
+  );
+
+  const lammps = 'data/hpctoolkit-metadb/lammps-openmp';
+  it(
+    'HPCToolkit LAMMPS: the 0.1 % filter folds at least 55 % of the nodes',
+    { skip: skipUnlessShared(lammps) },
+    async () => {
+      const p = await readProfile(sharedPath(lammps));
+      const g = superGraph(p);
+      assert.ok(
+        g.filter.removedNodes / g.filter.totalNodes >= 0.55,
+        `${g.filter.removedNodes} of ${g.filter.totalNodes}`,
+      );
+      assertInvariants(g, p);
+      assert.ok(Math.abs(g.total - p.total(p.primaryMetric)) <= 1e-9 * g.total, 'the roots hold the profile total');
     },
   );
 });

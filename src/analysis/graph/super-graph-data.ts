@@ -7,6 +7,7 @@ import {
 import { NodeKind, type CallTree } from '../model/call-tree';
 import { sourceOf } from '../model/node-source';
 import type { Profile } from '../model/profile';
+import { DEFAULT_SUPERNODE_LIMIT, heaviestWithPaths, type SupernodeGuard } from '../layout/supernode-guard';
 import { DEFAULT_HISTOGRAM_BINS, rankHistogram } from './rank-histogram';
 import { callersByNode, superGraph, type SuperGraph, type SuperGraphOptions } from './super-graph';
 
@@ -14,6 +15,56 @@ export interface SuperGraphDataOptions extends SuperGraphOptions {
   /** Bins of the per-context histograms (default 20) and their value axis. */
   bins?: number;
   scale?: 'linear' | 'log';
+  /** At most this many supernodes are sent: the heaviest with their paths (default 2000). */
+  maxSupernodes?: number;
+}
+
+/** The supernode guard over a super graph's nodes and edges (heights = inclusive). */
+export function guardSuperGraph(graph: SuperGraph, limit = DEFAULT_SUPERNODE_LIMIT): SupernodeGuard {
+  return heaviestWithPaths(
+    graph.nodes.map(n => n.inclusive),
+    graph.edges,
+    limit,
+  );
+}
+
+/** The guard's summary for a message (undefined when nothing was left out). */
+export function guardSummary(guard: SupernodeGuard, limit: number): SankeyData['guard'] {
+  if (guard.omitted === 0) return undefined;
+  let omittedInclusive = 0;
+  for (const v of guard.omittedOutflow) omittedInclusive += v;
+  return {
+    limit,
+    supernodes: guard.shown + guard.omitted,
+    shown: guard.shown,
+    omitted: guard.omitted,
+    omittedInclusive,
+  };
+}
+
+/** The functions folded into a supernode, as the message lists them (largest first, capped). */
+export function filteredCalleesData(
+  profile: Profile,
+  node: SuperGraph['nodes'][number],
+): NonNullable<SankeyNodeData['filteredCallees']> {
+  return node.filteredCallees
+    .slice(0, MAX_ENTRIES_SENT)
+    .map(c => ({ name: c.name, inclusive: c.inclusive, count: c.nodes.length, ...sourceOf(profile, c.hottest) }));
+}
+
+/** The filter's counts as the message carries them. */
+export function filterData(graph: SuperGraph): NonNullable<SankeyData['filter']> {
+  const f = graph.filter;
+  return {
+    threshold: f.threshold,
+    by: f.by,
+    removedNodes: f.removedNodes,
+    removedFunctions: f.removedFunctions,
+    totalFunctions: f.totalFunctions,
+    keptFunctions: f.keptFunctions,
+    totalNodes: f.totalNodes,
+    repopulatedNodes: f.repopulatedNodes,
+  };
 }
 
 /** `/usr/lib/libmpi.so.40` → `libmpi.so.40`: load modules are paths, bars need short names. */
@@ -41,12 +92,13 @@ export function supernodeLabels(graph: SuperGraph): string[] {
   });
 }
 
-/** Distinct functions (by name) among each supernode's members. */
-export function supernodeFunctionCounts(graph: SuperGraph, tree: CallTree): Int32Array {
+/** Distinct functions (by name) among each supernode's members (with `keep`: of the supernodes it marks). */
+export function supernodeFunctionCounts(graph: SuperGraph, tree: CallTree, keep?: Uint8Array): Int32Array {
   const { kind, name: nameColumn, parent } = tree.columns;
   const seenIn = new Int32Array(tree.strings.size).fill(-1); // supernode that last counted a function name
   const out = new Int32Array(graph.nodes.length);
   graph.nodes.forEach((n, s) => {
+    if (keep && !keep[s]) return;
     for (const i of n.members) {
       if (
         (parent[i]! < 0 || kind[i] === NodeKind.Function || kind[i] === NodeKind.Region) &&
@@ -78,10 +130,14 @@ export function superGraphData(
   const bins = options.bins ?? DEFAULT_HISTOGRAM_BINS;
   const scale = options.scale ?? 'linear';
   const raw = K <= MAX_RAW_CONTEXT_VALUES;
-  const callers = callersByNode(graph);
+  const limit = options.maxSupernodes ?? DEFAULT_SUPERNODE_LIMIT;
+  const guard = guardSuperGraph(graph, limit);
+  const callers = callersByNode(graph, guard.keep);
   const labels = supernodeLabels(graph);
-  const functionCounts = supernodeFunctionCounts(graph, tree);
-  const nodes = graph.nodes.map((n, s): SankeyNodeData => {
+  const functionCounts = supernodeFunctionCounts(graph, tree, guard.keep);
+  const nodes: SankeyNodeData[] = [];
+  graph.nodes.forEach((n, s) => {
+    if (!guard.keep[s]) return;
     let max = 0;
     for (let k = 0; k < K; k++) max = Math.max(max, n.inclusiveByContext[k]!);
     const mean = K > 0 ? n.inclusive / K : 0;
@@ -93,7 +149,7 @@ export function superGraphData(
       delete (incHist as { binOf?: number[] }).binOf;
       delete (excHist as { binOf?: number[] }).binOf;
     }
-    return {
+    nodes.push({
       id: n.id,
       label: labels[s]!,
       module: n.module,
@@ -115,37 +171,48 @@ export function superGraphData(
         .slice(0, MAX_ENTRIES_SENT)
         .map(e => ({ name: e.name, inclusive: e.inclusive, exclusive: e.exclusive, ...sourceOf(profile, e.hottest) })),
       entryCount: n.entries.length,
-      callers: (callers[s] ?? []).map(c => ({ id: c.id, value: c.value, share: c.share })),
+      callers: callers[s]!.map(c => ({ id: c.id, value: c.value, share: c.share })),
       memberCount: n.members.length,
       functionCount: functionCounts[s]!,
       filteredInclusive: n.filteredInclusive,
-    };
+      ...(n.filteredCallees.length
+        ? { filteredCallees: filteredCalleesData(profile, n), filteredCalleeCount: n.filteredCallees.length }
+        : {}),
+      ...(guard.omittedOutflow[s]! > 0 ? { omittedInclusive: guard.omittedOutflow[s]! } : {}),
+    });
   });
+  const summary = guardSummary(guard, limit);
   return {
     title,
     metric: { name: metric.label || metric.name, unit: metric.unit },
     total: graph.total,
     nodes,
-    links: graph.edges.map(e => ({ source: e.source, target: e.target, value: e.value })),
+    links: graph.edges
+      .filter(e => guard.keep[e.from] && guard.keep[e.to])
+      .map(e => ({ source: e.source, target: e.target, value: e.value })),
     contexts: {
       count: profile.contextCount,
       indices: Array.from(graph.contexts),
       labels: Array.from(graph.contexts, c => profile.contexts[c]!.label),
     },
-    droppedLinks: graph.droppedEdges.map(e => ({ source: e.source, target: e.target, value: e.value })),
-    filter: {
-      threshold: graph.filter.threshold,
-      by: graph.filter.by,
-      removedNodes: graph.filter.removedNodes,
-      removedFunctions: graph.filter.removedFunctions,
-    },
+    droppedLinks: graph.droppedEdges
+      .filter(e => guard.keep[e.from] && guard.keep[e.to])
+      .map(e => ({ source: e.source, target: e.target, value: e.value })),
+    filter: filterData(graph),
     splits: (options.splits ?? []).map(s => ({
       node: s.node,
       mode: s.mode,
       ...(s.entries ? { entries: [...s.entries] } : {}),
     })),
     reveal: (options.reveal ?? []).map(r => ({ node: r.node, function: r.function })),
+    ...(options.repopulate?.length
+      ? {
+          repopulate: options.repopulate.map(r => ({ node: r.node, function: r.function })),
+          unmatchedRepopulate: graph.unmatchedRepopulate.map(u => ({ ...u })),
+        }
+      : {}),
     unmatched: graph.unmatched,
+    ...(summary ? { guard: summary } : {}),
     histogramBins: bins,
   };
 }

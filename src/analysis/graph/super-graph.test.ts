@@ -7,8 +7,11 @@ import {
   dropBackEdges,
   superGraph,
   supernodeOfNode,
+  type RepopulateRequest,
   type SuperGraph,
+  type SuperGraphOptions,
 } from './super-graph';
+import type { Profile } from '../model/profile';
 import { assertInvariants, isAcyclic, near } from './test-fixtures/graph-invariants';
 import {
   LIB1_LIB2_LIB1,
@@ -16,7 +19,9 @@ import {
   LULESH_MODULE_MAP,
   luleshLike,
   mirandaLike,
+  randomCallTree,
   RECURSION,
+  WRAPPED_CLOCK,
 } from './test-fixtures/synthetic-runs';
 
 const byId = (g: SuperGraph, id: string) => {
@@ -222,7 +227,7 @@ main @app = 993.9
     assertInvariants(g);
   });
 
-  it('keeps removed time in the ancestors and keeps ancestor paths of kept functions', () => {
+  it('keeps removed time in the ancestors; by exclusive value keeps ancestor paths of kept functions', () => {
     const p = profileFromOutline(`
 main @app = 92
   wrapper @app = 0.01
@@ -232,7 +237,7 @@ main @app = 92
     assert.deepEqual(
       g.nodes.map(n => n.id),
       ['app', 'gpu'],
-      'wrapper (0.01 %) stays: it leads to a kept kernel',
+      'wrapper stays: its inclusive value (5.01 %) holds the kernel',
     );
     const app = byId(g, 'app');
     assert.equal(app.inclusive, 100);
@@ -517,3 +522,249 @@ describe('super graph: per-context values and rank subsets', () => {
     assert.ok(into[0]!.value > 0.5 * byId(g, '/usr/lib/libpsm_infinipath.so.1').inclusive);
   });
 });
+
+describe('super graph: folding and repopulation (thesis §3.2.1, §3.5)', () => {
+  const p = profileFromOutline(WRAPPED_CLOCK);
+  const options: SuperGraphOptions = { filter: { threshold: 0.01 } };
+
+  it('folds every instance below a removed function into its nearest drawn caller, listed per function', () => {
+    const g = superGraph(p, options);
+    assert.deepEqual(
+      g.nodes.map(n => n.id),
+      ['app', 'gpu', 'rt'],
+    );
+    const app = byId(g, 'app');
+    assert.deepEqual(
+      app.filteredCallees.map(c => [c.name, Math.round(c.inclusive * 10) / 10, c.nodes.length, p.tree.name(c.hottest)]),
+      [
+        ['log', 0.5, 1, 'log'],
+        ['wrapA', 0.4, 1, 'wrapA'],
+        ['wrapB', 0.4, 1, 'wrapB'],
+        ['wrapC', 0.4, 1, 'wrapC'],
+      ],
+    );
+    near(app.filteredInclusive, 1.7);
+    near(byId(g, 'rt').inclusive, 0.6, 'only the drawn now');
+    assert.deepEqual(
+      { ...g.filter, absolute: Math.round(g.filter.absolute) },
+      {
+        threshold: 0.01,
+        by: 'inclusive',
+        absolute: 1,
+        totalFunctions: 8,
+        keptFunctions: 4,
+        removedFunctions: 4,
+        totalNodes: 11,
+        removedNodes: 7,
+        repopulatedNodes: 0,
+        removedRootInclusive: 0,
+      },
+    );
+    assertInvariants(g, p);
+  });
+
+  it('repopulates a folded function under the node it was folded into; removing the request undoes it', () => {
+    const g = superGraph(p, { ...options, repopulate: [{ node: 'app', function: 'wrapA' }] });
+    assert.deepEqual(
+      g.nodes.map(n => n.id),
+      ['app', 'gpu', 'rt'],
+      'wrapA is app code: it joins app',
+    );
+    const app = byId(g, 'app');
+    near(app.filteredInclusive, 1.3 + 0.2, 'wrapA is drawn; its `now` is folded into app');
+    assert.deepEqual(
+      app.filteredCallees.map(c => c.name),
+      ['log', 'wrapB', 'wrapC', 'now'],
+    );
+    assert.equal(g.filter.repopulatedNodes, 1);
+    assert.deepEqual(g.unmatched, []);
+    assertInvariants(g, p);
+    // Its callee in turn, then a function of another module: a new node under app.
+    const deeper = superGraph(p, {
+      ...options,
+      repopulate: [
+        { node: 'app', function: 'now' },
+        { node: 'app', function: 'wrapA' },
+        { node: 'app', function: 'log' },
+      ],
+    });
+    assert.deepEqual(
+      deeper.nodes.map(n => n.id),
+      ['app', 'gpu', 'rt', 'io'],
+    );
+    near(byId(deeper, 'rt').inclusive, 0.8, 'the direct now and the one under wrapA');
+    near(byId(deeper, 'io').inclusive, 0.5);
+    assert.equal(deeper.filter.repopulatedNodes, 3);
+    assertInvariants(deeper, p);
+    const undone = superGraph(p, options);
+    assert.deepEqual(summary(undone), summary(superGraph(p, { ...options, repopulate: [] })));
+  });
+
+  it('reports repopulate requests that re-add nothing, with the reason, and never throws', () => {
+    const g = superGraph(p, {
+      ...options,
+      repopulate: [
+        { node: 'app', function: 'gone_after_reload' },
+        { node: 'nowhere', function: 'log' },
+        { node: 'gpu', function: 'log' },
+        { node: 'app', function: 'log' },
+      ],
+    });
+    assert.deepEqual(g.unmatchedRepopulate, [
+      { node: 'app', function: 'gone_after_reload', reason: 'unknown-function' },
+      { node: 'nowhere', function: 'log', reason: 'unknown-node' },
+      { node: 'gpu', function: 'log', reason: 'not-folded' },
+    ]);
+    assert.deepEqual(g.unmatched, [
+      'repopulate gone_after_reload in app',
+      'repopulate log in nowhere',
+      'repopulate log in gpu',
+    ]);
+    assert.ok(
+      g.nodes.some(n => n.id === 'io'),
+      'the valid request still applies',
+    );
+  });
+
+  it('matches a split node by its base id or by the part id', () => {
+    const split = { splits: [{ node: 'app', mode: 'entry' as const }] };
+    const before = superGraph(p, { ...options, ...split });
+    const main = byId(before, 'app-main');
+    assert.deepEqual(
+      main.filteredCallees.map(c => c.name),
+      ['log', 'wrapA', 'wrapB', 'wrapC'],
+    );
+    for (const node of ['app', 'app-main']) {
+      const g = superGraph(p, { ...options, ...split, repopulate: [{ node, function: 'log' }] });
+      assert.ok(
+        g.nodes.some(n => n.id === 'io'),
+        node,
+      );
+      assert.deepEqual(g.unmatched, []);
+    }
+  });
+
+  const fixtures: [string, () => Profile][] = [
+    ['lib1 → lib2 → lib1', () => profileFromOutline(LIB1_LIB2_LIB1)],
+    ['lib5 entries', () => profileFromOutline(LIB5_ENTRIES)],
+    ['recursion', () => profileFromOutline(RECURSION)],
+    ['lulesh-like', () => luleshLike(4)],
+    ['miranda-like', () => mirandaLike(8)],
+    ...[11, 12, 13].map((seed): [string, () => Profile] => [`random ${seed}`, () => randomCallTree(seed, 600)]),
+  ];
+  const thresholds = [0, 0.0005, 0.001, 0.01, 0.05, 0.2];
+
+  it('threshold 0 folds nothing', () => {
+    for (const [name, make] of fixtures) {
+      const g = superGraph(make(), { filter: { threshold: 0 } });
+      assert.equal(g.filter.removedNodes, 0, name);
+      assert.equal(g.filter.removedFunctions, 0, name);
+      assert.ok(
+        g.nodes.every(n => n.filteredCallees.length === 0 && n.filteredInclusive === 0),
+        name,
+      );
+    }
+  });
+
+  it('conservation, AT-12, AT-13, AT-15 and AT-17 hold at every threshold', () => {
+    for (const [name, make] of fixtures) {
+      const prof = make();
+      for (const threshold of thresholds)
+        for (const by of ['inclusive', 'exclusive'] as const) {
+          const g = superGraph(prof, { filter: { threshold, by } });
+          const label = `${name} at ${threshold} by ${by}`;
+          // Conservation and AT-15 (and AT-12: the graph is acyclic) in the shared invariants.
+          assertInvariants(g, prof);
+          // AT-12: no supernode holds two entries of its module on one call path.
+          for (let i = 0; i < prof.tree.size; i++) {
+            const s = g.superOf[i]!;
+            if (s < 0) continue;
+            let left = false;
+            for (let a = prof.tree.parent(i); a >= 0; a = prof.tree.parent(a)) {
+              if (g.superOf[a] !== s) left = true;
+              else assert.ok(!left, `${label}: ${g.nodes[s]!.id} re-entered on one path`);
+            }
+          }
+          // AT-17: every kept function with a drawn caller is drawn there.
+          for (const n of g.nodes)
+            for (const c of n.filteredCallees)
+              assert.ok(
+                functionTotal(prof, c.name, by) < g.filter.absolute || threshold === 0,
+                `${label}: ${c.name} reaches the threshold but is folded under ${n.id}`,
+              );
+          // AT-13: splitting the heaviest node with several entries keeps its height.
+          const target = g.nodes.find(n => n.entries.length > 1 && n.kind === 'module');
+          if (target) {
+            const split = superGraph(prof, { filter: { threshold, by }, splits: [{ node: target.id, mode: 'entry' }] });
+            const parts = split.nodes.filter(n => n.base === target.id);
+            near(
+              parts.reduce((s2, n) => s2 + n.inclusive, 0),
+              target.inclusive,
+              label,
+            );
+            assertInvariants(split, prof);
+          }
+        }
+    }
+  });
+
+  it('repopulating every filtered function gives the threshold-0 graph (same ids, values, edges)', () => {
+    let compared = 0,
+      repopulated = 0;
+    for (const [name, make] of fixtures) {
+      const prof = make();
+      const whole = summary(superGraph(prof, { filter: { threshold: 0 } }));
+      for (const threshold of thresholds.slice(1))
+        for (const by of ['inclusive', 'exclusive'] as const) {
+          const repopulate: RepopulateRequest[] = [];
+          let g = superGraph(prof, { filter: { threshold, by } });
+          for (let round = 0; g.nodes.some(n => n.filteredCallees.length) && round < 100; round++) {
+            for (const n of g.nodes)
+              for (const c of n.filteredCallees) repopulate.push({ node: n.id, function: c.name });
+            g = superGraph(prof, { filter: { threshold, by }, repopulate });
+          }
+          if (g.filter.removedRootInclusive > 0) continue; // a removed root has no caller to repopulate under
+          assert.deepEqual(summary(g), whole, `${name} at ${threshold} by ${by}`);
+          assert.equal(g.filter.removedNodes, 0);
+          assertInvariants(g, prof);
+          compared++;
+          repopulated += g.filter.repopulatedNodes;
+        }
+    }
+    assert.ok(compared >= 60 && repopulated > 1000, `${compared} graphs, ${repopulated} nodes repopulated`);
+  });
+});
+
+/** Ids, values and edges of a graph, rounded (sums in another order differ in the last bits). */
+function summary(g: SuperGraph) {
+  const r = (v: number) => Math.round(v * 1e9) / 1e9;
+  return {
+    nodes: g.nodes.map(n => [n.id, r(n.inclusive), r(n.exclusive), n.members.length]),
+    edges: g.edges.map(e => [e.source, e.target, r(e.value)]),
+  };
+}
+
+/** The filter's value of a function, computed naively: Σ outermost inclusive or Σ exclusive (its statements included). */
+function functionTotal(p: Profile, fn: string, by: 'inclusive' | 'exclusive'): number {
+  const inc = p.inclusiveTotals(0),
+    exc = p.exclusiveTotals(0);
+  const tree = p.tree;
+  const isFunctionNode = (i: number) => tree.parent(i) < 0 || tree.kind(i) === 0 || tree.kind(i) === 4;
+  const ownerName = (i: number) => {
+    let o = i;
+    while (!isFunctionNode(o)) o = tree.parent(o);
+    return tree.name(o);
+  };
+  let sum = 0;
+  for (let i = 0; i < tree.size; i++) {
+    if (by === 'exclusive') {
+      if (ownerName(i) === fn) sum += exc[i]!;
+    } else if (isFunctionNode(i) && tree.name(i) === fn) {
+      let nested = false;
+      for (let a = tree.parent(i); a >= 0; a = tree.parent(a))
+        if (isFunctionNode(a) && tree.name(a) === fn) nested = true;
+      if (!nested) sum += inc[i]!;
+    }
+  }
+  return sum;
+}

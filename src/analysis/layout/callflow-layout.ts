@@ -72,6 +72,15 @@ export interface CallflowLayoutOptions {
   previous?: CallflowLayout;
   /** Upper bound of the vertical scale (px per value unit): two graphs drawn on one scale compare by height. */
   maxScale?: number;
+  /**
+   * Largest share of the height the gaps of one column may take (default 1/3): a column of many
+   * nodes gets smaller gaps instead of squeezing every bar to a hairline.
+   */
+  maxGapShare?: number;
+  /** Vertical room a node needs to stay legible, bar and label (default 0: only the minimum heights count). */
+  minRowHeight?: number;
+  /** Grow the box to `neededHeight` (the view scrolls) instead of compressing a column past legibility. */
+  scroll?: boolean;
 }
 
 export interface PlacedNode {
@@ -148,9 +157,19 @@ export interface CallflowLayout {
   dummyCount: number;
   /** Extent of everything drawn. */
   bounds: { x0: number; y0: number; x1: number; y1: number };
+  /**
+   * Height of the box in which no column is compressed: every node gets `minRowHeight` (at least its
+   * minimum height and a small gap) and every long call passing through a column its dummy gap. With
+   * `scroll` the layout uses this height (≥ `height`); without, it fits `height` and bars may shrink.
+   */
+  neededHeight: number;
+  /** Gap between two real nodes in each column after shrinking (the room left for mini histograms). */
+  gaps: number[];
 }
 
 export const CALLFLOW_DEFAULTS = {
+  maxGapShare: 1 / 3,
+  minRowHeight: 0,
   nodeWidth: 14,
   nodeGap: 24,
   histogramHeight: 0,
@@ -162,27 +181,35 @@ export const CALLFLOW_DEFAULTS = {
   curvature: 0.5,
 };
 
+/** Smallest gap between two bars at which they still read as two (px): part of every node's legible row. */
+const MIN_LEGIBLE_GAP = 2;
+
 const clean = (v: number): number => (Number.isFinite(v) && v > 0 ? v : 0);
 const finiteOr = (v: number | undefined, d: number): number => (v !== undefined && Number.isFinite(v) ? v : d);
 
-/** Lays out `input` in a `width` × `height` box. Never throws on odd data; all numbers are finite. */
-export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOptions): CallflowLayout {
-  const width = Math.max(0, finiteOr(options.width, 0));
-  const height = Math.max(0, finiteOr(options.height, 0));
-  const m = options.margin ?? { top: 0, right: 0, bottom: 0, left: 0 };
-  // Margins never take more than half the box, so tiny boxes still hold something.
-  const left = Math.min(Math.max(0, m.left), width / 4);
-  const right = width - Math.min(Math.max(0, m.right), width / 4);
-  const top = Math.min(Math.max(0, m.top), height / 4);
-  const bottom = height - Math.min(Math.max(0, m.bottom), height / 4);
-  const innerW = right - left;
-  const innerH = bottom - top;
-  const opt = { ...CALLFLOW_DEFAULTS, ...definedOnly(options) };
-  const nodeGap = Math.max(0, opt.nodeGap);
-  const histogramHeight = Math.max(0, opt.histogramHeight);
-  const dummyGap = Math.max(0, opt.dummyGap);
+/** A flow graph cleaned for layout: unique ids, drawable edges, and the level of every node. */
+export interface FlowStructure {
+  /** Unique input nodes (a repeated id keeps its first node), and their indices in the input. */
+  nodeInput: FlowNodeInput[];
+  inputIndex: number[];
+  indexOf: Map<string, number>;
+  /** Node values, non-finite and negative ones as 0. */
+  value: number[];
+  /** Input edge indices kept (acyclic, between known distinct nodes). */
+  edges: number[];
+  removedEdges: RemovedEdge[];
+  /** Level of every unique node: the longest path from the roots over the kept edges. */
+  level: number[];
+  src: (e: number) => number;
+  tgt: (e: number) => number;
+  flow: (e: number) => number;
+}
 
-  // ---- nodes and edges, cleaned
+/**
+ * Cleans `input` and assigns levels (steps 1–2 of the layout): what the layout itself and the
+ * column condensing (readable-layout) both need, computed the same way.
+ */
+export function flowStructure(input: FlowGraphInput): FlowStructure {
   const indexOf = new Map<string, number>();
   const nodeInput: FlowNodeInput[] = [];
   const inputIndex: number[] = [];
@@ -220,6 +247,26 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
       });
   removedEdges.sort((a, b) => a.index - b.index);
 
+  const level = longestPathLevels(nodeInput.length, edges, src, tgt);
+  return { nodeInput, inputIndex, indexOf, value, edges, removedEdges, level, src, tgt, flow };
+}
+
+/** Lays out `input` in a `width` × `height` box. Never throws on odd data; all numbers are finite. */
+export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOptions): CallflowLayout {
+  const width = Math.max(0, finiteOr(options.width, 0));
+  const height = Math.max(0, finiteOr(options.height, 0));
+  const m = options.margin ?? { top: 0, right: 0, bottom: 0, left: 0 };
+  // Margins never take more than half the box, so tiny boxes still hold something.
+  const left = Math.min(Math.max(0, m.left), width / 4);
+  const right = width - Math.min(Math.max(0, m.right), width / 4);
+  const innerW = right - left;
+  const opt = { ...CALLFLOW_DEFAULTS, ...definedOnly(options) };
+  const nodeGap = Math.max(0, opt.nodeGap);
+  const histogramHeight = Math.max(0, opt.histogramHeight);
+  const dummyGap = Math.max(0, opt.dummyGap);
+
+  const { nodeInput, inputIndex, value, edges, removedEdges, src, tgt, flow, level } = flowStructure(input);
+  const n = nodeInput.length;
   const empty = (): CallflowLayout => ({
     width,
     height,
@@ -235,11 +282,12 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
     weightedCrossings: 0,
     dummyCount: 0,
     bounds: { x0: 0, y0: 0, x1: 0, y1: 0 },
+    neededHeight: height,
+    gaps: [],
   });
   if (n === 0) return empty();
 
   // ---- levels: longest path from the roots (Kahn order over the acyclic edges)
-  const level = longestPathLevels(n, edges, src, tgt);
   const levels = Math.max(...level) + 1;
   const counts = new Array<number>(levels).fill(0);
   for (const l of level) counts[l]!++;
@@ -298,6 +346,26 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
   const items = layerOf.length;
   const isReal = (v: number): boolean => v < n;
 
+  // ---- the box height: the given one, or with `scroll` the one every column needs to stay legible
+  const minHeight = (v: number): number =>
+    isReal(v) ? Math.max(0, finiteOr(nodeInput[v]!.minHeight, opt.minNodeHeight)) : 0;
+  const rowNeed = new Float64Array(levels);
+  const minRow = Math.max(0, finiteOr(opt.minRowHeight, 0));
+  for (let v = 0; v < items; v++)
+    rowNeed[layerOf[v]!]! += isReal(v) ? Math.max(minRow, minHeight(v) + MIN_LEGIBLE_GAP) : dummyGap;
+  const marginOf = (h: number) => Math.min(Math.max(0, m.top), h / 4) + Math.min(Math.max(0, m.bottom), h / 4);
+  let neededHeight = height;
+  for (const need of rowNeed) {
+    // The margins take at most a quarter each: solve h − margins(h) ≥ need.
+    let h = need + Math.max(0, m.top) + Math.max(0, m.bottom);
+    if (h - marginOf(h) < need) h = Math.max(h, 2 * need);
+    neededHeight = Math.max(neededHeight, h);
+  }
+  const boxHeight = opt.scroll ? neededHeight : height;
+  const top = Math.min(Math.max(0, m.top), boxHeight / 4);
+  const bottom = boxHeight - Math.min(Math.max(0, m.bottom), boxHeight / 4);
+  const innerH = bottom - top;
+
   // ---- initial order, stability anchors, crossing minimisation
   const prevNodes = new Map((options.previous?.nodes ?? []).map(p => [p.id, p]));
   const anchor = new Array<number | undefined>(items).fill(undefined);
@@ -351,9 +419,9 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
   });
   const layerX = offsets.map(o => left + o);
 
-  // ---- one vertical scale for all layers; gaps shrink (then minimum heights) when the box is too small
-  const minHeight = (v: number): number =>
-    isReal(v) ? Math.max(0, finiteOr(nodeInput[v]!.minHeight, opt.minNodeHeight)) : 0;
+  // ---- one vertical scale for all layers. The gaps of a column take at most `maxGapShare` of the
+  // height (they shrink with the column's node count), and shrink further, then the minimum
+  // heights, when the box is too small for them.
   const gapBefore = (layer: number[], i: number): number => {
     const v = layer[i]!;
     const head = isReal(v) ? histogramHeight : 0;
@@ -363,12 +431,15 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
   };
   const gapSum = layers.map(layer => layer.reduce((s, _, i) => s + gapBefore(layer, i), 0));
   const minSum = layers.map(layer => layer.reduce((s, v) => s + minHeight(v), 0));
-  let gapFactor = 1;
+  const gapShare = Math.min(1, Math.max(0, finiteOr(opt.maxGapShare, 1 / 3)));
   let minFactor = 1;
-  for (let l = 0; l < levels; l++) {
+  for (let l = 0; l < levels; l++)
     if (minSum[l]! > innerH) minFactor = Math.min(minFactor, minSum[l]! > 0 ? innerH / minSum[l]! : 1);
-    if (gapSum[l]! > 0) gapFactor = Math.min(gapFactor, Math.max(0, (innerH - minSum[l]! * minFactor) / gapSum[l]!));
-  }
+  const gapFactorOf = layers.map((_, l) =>
+    gapSum[l]! > 0
+      ? Math.min(1, (gapShare * innerH) / gapSum[l]!, Math.max(0, (innerH - minSum[l]! * minFactor) / gapSum[l]!))
+      : 1,
+  );
   // Leave a hair of room so rounding never pushes the fullest layer out of the box.
   const room = innerH * (1 - 1e-9);
   let scale = Infinity;
@@ -377,7 +448,8 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
     const total = layer.reduce((s, v) => s + itemValue[v]!, 0);
     if (total <= 0) continue;
     const need = (k: number): number =>
-      gapSum[l]! * gapFactor + layer.reduce((s, v) => s + Math.max(minHeight(v) * minFactor, itemValue[v]! * k), 0);
+      gapSum[l]! * gapFactorOf[l]! +
+      layer.reduce((s, v) => s + Math.max(minHeight(v) * minFactor, itemValue[v]! * k), 0);
     let lo = 0;
     let hi = Math.max(0, room) / total;
     if (need(hi) <= room) {
@@ -396,7 +468,7 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
   if (options.maxScale !== undefined && Number.isFinite(options.maxScale) && options.maxScale >= 0)
     scale = Math.min(scale, options.maxScale);
   const h = Array.from({ length: items }, (_, v) => Math.max(minHeight(v) * minFactor, itemValue[v]! * scale));
-  const gap = layers.map(layer => layer.map((_, i) => gapBefore(layer, i) * gapFactor));
+  const gap = layers.map((layer, l) => layer.map((_, i) => gapBefore(layer, i) * gapFactorOf[l]!));
 
   // ---- vertical placement
   const y = new Float64Array(items);
@@ -570,7 +642,7 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
     }
   return {
     width,
-    height,
+    height: boxHeight,
     nodes,
     edges: placedEdges,
     removedEdges,
@@ -583,6 +655,8 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
     weightedCrossings: ordering.weighted,
     dummyCount: items - n,
     bounds: { x0: bx0, y0: by0, x1: bx1, y1: by1 },
+    neededHeight,
+    gaps: layers.map((_, l) => Math.max(nodeGap, histogramHeight) * gapFactorOf[l]!),
   };
 }
 

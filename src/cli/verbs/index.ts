@@ -1,9 +1,17 @@
 import type { Verb } from '../verb';
 import { analyzeTraceVerb } from './analyze-trace';
 import { dataMovementVerb } from './data-movement';
+import { callflowVerb } from './callflow';
 import { inspectVerb } from './inspect';
 import { memoryVerb } from './memory';
 import { pdesVerb } from './pdes';
 
 /** Every `hpc-lens` verb, in the order `hpc-lens --help` lists them. */
-export const VERBS: readonly Verb[] = [inspectVerb, analyzeTraceVerb, pdesVerb, memoryVerb, dataMovementVerb];
+export const VERBS: readonly Verb[] = [
+  inspectVerb,
+  callflowVerb,
+  analyzeTraceVerb,
+  pdesVerb,
+  memoryVerb,
+  dataMovementVerb,
+];

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { Profile } from '../../model/profile';
 import type { SuperGraph } from '../super-graph';
 
 export const near = (a: number, b: number, msg?: string) =>
@@ -19,8 +20,12 @@ export function isAcyclic(g: SuperGraph): boolean {
   return seen === g.nodes.length;
 }
 
-/** The invariants every super graph must hold (AT-15 and flow conservation). */
-export function assertInvariants(g: SuperGraph): void {
+/**
+ * The invariants every super graph must hold (AT-15 and flow conservation): inclusive = Σ entry
+ * inclusive = exclusive + outgoing flows + what the filter folded into it; Σ root inclusive (shown
+ * or filtered) = the total. With the profile: exclusive = Σ member exclusive too.
+ */
+export function assertInvariants(g: SuperGraph, profile?: Profile): void {
   assert.ok(isAcyclic(g), 'acyclic');
   let rootInclusive = 0;
   for (const n of g.nodes) {
@@ -41,6 +46,18 @@ export function assertInvariants(g: SuperGraph): void {
     );
     // The gap below the outgoing edges is the exclusive value plus the time of filtered callees.
     near(n.inclusive - outgoing(g, n.id), n.exclusive + n.filteredInclusive, `${n.id}: gap`);
+    near(
+      n.filteredInclusive,
+      n.filteredCallees.reduce((s, c) => s + c.inclusive, 0),
+      `${n.id}: Σ filtered callees`,
+    );
+    if (profile) {
+      const exc = profile.exclusive(g.metric);
+      const C = profile.contextCount;
+      let members = 0;
+      for (const i of n.members) for (const c of g.contexts) members += exc[i * C + c]!;
+      near(n.exclusive, members, `${n.id}: exclusive = Σ member exclusive`);
+    }
     // What does not flow in enters at a call-tree root (a node can be both: several roots in one module).
     const into = [...g.edges, ...g.droppedEdges].filter(e => e.target === n.id).reduce((s, e) => s + e.value, 0);
     assert.ok(into <= n.inclusive * (1 + 1e-9) + 1e-12, `${n.id}: inflow ≤ inclusive`);

@@ -214,6 +214,24 @@ main @app = 1
     lib5_apply @lib5 = 5
       lib5_inner @lib5 = 2`;
 
+/**
+ * The filter's test case (thesis §3.2.1), root 100 so 1 % = 1: `now` is called under three wrappers
+ * (0.2 each, the wrappers 0.4) and directly from main (0.6), 1.2 in all: kept as a function, drawn
+ * only where main calls it; `log` (0.5) is below 1 %.
+ */
+export const WRAPPED_CLOCK = `
+main @app main.c:1 = 92.2
+  solve @app main.c:20 = 4
+    kernel @gpu k.cu:7 = 1.5
+  wrapA @app w.c:3 = 0.2
+    now @rt now.c:9 = 0.2
+  wrapB @app w.c:13 = 0.2
+    now @rt now.c:9 = 0.2
+  wrapC @app w.c:23 = 0.2
+    now @rt now.c:9 = 0.2
+  now @rt now.c:9 = 0.6
+  log @io log.c:2 = 0.5`;
+
 /** Recursion inside one module and across modules. */
 export const RECURSION = `
 main @app = 1
@@ -222,3 +240,47 @@ main @app = 1
       fib @libmath = 3
         log_it @libio = 1
           fib @libmath = 4`;
+
+/**
+ * A seeded random calling-context tree with one root, for property tests of the filter: a few
+ * hundred frames of `functions` functions in `modules` load modules, heavy-tailed costs (most
+ * frames tiny, a few heavy, as in sampled profiles), wrappers that recur under many paths,
+ * recursion, callbacks into modules already on the path, and statements owned by functions.
+ */
+export function randomCallTree(seed: number, size = 400, ranks = 2, functions = 60, modules = 6): Profile {
+  const rnd = seededRandom(seed);
+  const root: FixtureNode = { name: 'main', module: 'app', file: 'main.c', line: 1, exclusive: () => 0, children: [] };
+  const stack: { node: FixtureNode; fn: number }[] = [{ node: root, fn: -1 }];
+  for (let i = 1; i < size; i++) {
+    while (stack.length > 1 && rnd() < 0.4) stack.pop();
+    const top = stack[stack.length - 1]!;
+    const caller = top.fn;
+    let node: FixtureNode;
+    const base = () => (rnd() < 0.05 ? 1 + 20 * rnd() : 0.01 * rnd() ** 3);
+    if (rnd() < 0.15 && caller >= 0) {
+      const cost = base();
+      node = {
+        name: `f${caller}.c:${10 + i}`,
+        kind: NodeKind.Statement,
+        file: `f${caller}.c`,
+        line: 10 + i,
+        exclusive: r => cost * (1 + 0.2 * r),
+      };
+    } else {
+      // Recursion (the caller's own function) now and then, else skewed towards a few popular wrappers.
+      const f = rnd() < 0.08 && caller >= 0 ? caller : Math.floor(functions * rnd() ** 2);
+      const cost = base();
+      node = {
+        name: `fn${f}`,
+        module: `lib${f % modules}`,
+        file: `f${f}.c`,
+        line: f + 1,
+        exclusive: r => cost * (1 + 0.2 * r),
+        children: [],
+      };
+      stack.push({ node, fn: f });
+    }
+    top.node.children!.push(node);
+  }
+  return profileFromFixture([root], ranks, 'random-cct');
+}
