@@ -14,7 +14,7 @@ export class TimeBudget {
   readonly started: number;
   /** Cost of the most expensive unit of work recorded so far (ms): the estimate for the next one. */
   private unitCost = 0;
-  private unitStart: number;
+  private mark: number;
 
   constructor(
     /** The budget in milliseconds (Infinity for none). */
@@ -23,7 +23,7 @@ export class TimeBudget {
   ) {
     if (!(limitMs >= 0)) throw new RangeError(`a time budget must be ≥ 0 ms, got ${limitMs}`);
     this.started = clock();
-    this.unitStart = this.started;
+    this.mark = this.started;
   }
 
   elapsed(): number {
@@ -43,14 +43,19 @@ export class TimeBudget {
     return this.remaining() >= this.unitCost + reserveMs;
   }
 
-  /** Marks the start of a unit of work. */
-  beginUnit(): void {
-    this.unitStart = this.clock();
+  /** Starts timing units of work (setup before the loop then does not count as a unit). */
+  startLaps(): void {
+    this.mark = this.clock();
   }
 
-  /** Marks the end of a unit of work; returns its duration (ms). */
-  endUnit(): number {
-    const cost = this.clock() - this.unitStart;
+  /**
+   * Ends a unit of work; returns its cost (ms): the time since the previous lap, or since
+   * {@link startLaps} or the budget began, so the loop's own checks are part of each unit.
+   */
+  lap(): number {
+    const now = this.clock();
+    const cost = now - this.mark;
+    this.mark = now;
     if (cost > this.unitCost) this.unitCost = cost;
     return cost;
   }
