@@ -65,24 +65,7 @@ export function progressiveKMeans(
   const rand = seededRandom(options.seed ?? SERIES_SEED);
   const usePrevious = previous !== null && previous.length === n;
 
-  // Strata: the previous clusters (shuffled members), or everything as one stratum.
-  const strata: number[][] = [];
-  if (usePrevious) {
-    const byLabel = new Map<number, number[]>();
-    for (let i = 0; i < n; i++) {
-      const l = previous![i]!;
-      const list = byLabel.get(l) ?? [];
-      list.push(i);
-      byLabel.set(l, list);
-    }
-    for (const l of [...byLabel.keys()].sort((a, b) => a - b)) strata.push(shuffleInPlace(byLabel.get(l)!, rand));
-  } else
-    strata.push(
-      shuffleInPlace(
-        Array.from({ length: n }, (_, i) => i),
-        rand,
-      ),
-    );
+  const strata = shuffledStrata(n, usePrevious ? previous : null, rand);
   const cursor = new Int32Array(strata.length);
 
   const centroids = new Float64Array(k * dims);
@@ -168,6 +151,39 @@ export function progressiveKMeans(
     fitMs,
     assignMs: clock() - assignStart,
   };
+}
+
+/**
+ * Entities grouped by their previous cluster (ascending labels), each group shuffled; everything as
+ * one shuffled group without labels. The sampling frame of stratified mini-batches.
+ */
+export function shuffledStrata(n: number, labels: ArrayLike<number> | null, rand: () => number): number[][] {
+  if (!labels || labels.length !== n)
+    return [
+      shuffleInPlace(
+        Array.from({ length: n }, (_, i) => i),
+        rand,
+      ),
+    ];
+  const byLabel = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    const list = byLabel.get(labels[i]!);
+    if (list) list.push(i);
+    else byLabel.set(labels[i]!, [i]);
+  }
+  return [...byLabel.keys()].sort((a, b) => a - b).map(l => shuffleInPlace(byLabel.get(l)!, rand));
+}
+
+/**
+ * A visiting order that takes one entity from each stratum in turn (strata that run out drop out),
+ * so any prefix covers every previous cluster: the order of the progressive projection's batches.
+ */
+export function stratifiedOrder(n: number, labels: ArrayLike<number> | null, rand: () => number): Int32Array {
+  const strata = shuffledStrata(n, labels, rand);
+  const order = new Int32Array(n);
+  let at = 0;
+  for (let round = 0; at < n; round++) for (const s of strata) if (round < s.length) order[at++] = s[round]!;
+  return order;
 }
 
 /** The nearest of k centres (squared Euclidean distance). */
