@@ -106,7 +106,7 @@ export class MonitorSession {
             const partial = this.monitor!.restartStatsStream(`${name} (connection ${id} from ${remote})`);
             if (partial) this.notice(`the previous connection ended inside a record: ${partial} bytes dropped`);
           },
-          chunk: (_id, bytes) => this.deliver(this.monitor!.pushStats(bytes)),
+          chunk: (_id, bytes) => this.push(bytes),
           dropped: (id, reason) => {
             this.notice(`connection ${id} dropped: ${reason}`);
             if (id === connection) this.monitor!.restartStatsStream(name);
@@ -173,7 +173,7 @@ export class MonitorSession {
       const stats = tailFile(
         source.path,
         {
-          chunk: bytes => this.deliver(this.monitor!.pushStats(bytes)),
+          chunk: bytes => this.push(bytes),
           restart: why => {
             this.notice(`${why}; the monitor starts over`);
             this.monitor = fresh();
@@ -219,7 +219,7 @@ export class MonitorSession {
         source.speed,
         step => {
           if (step.trace) this.monitor!.pushTrace(step.trace);
-          if (step.stats) this.deliver(this.monitor!.pushStats(step.stats));
+          if (step.stats) this.push(step.stats);
         },
         signal,
       );
@@ -230,6 +230,16 @@ export class MonitorSession {
       this.fail(e);
     }
     this.post({ type: 'ended', ticks: this.monitor?.ticks ?? 0, reason });
+  }
+
+  /** Pushes stats bytes; the ticks completed before a bad record are delivered before it is reported. */
+  private push(bytes: Uint8Array): void {
+    try {
+      this.deliver(this.monitor!.pushStats(bytes));
+    } catch (e) {
+      this.deliver(this.monitor!.collect());
+      throw e;
+    }
   }
 
   private deliver(updates: PdesTickUpdate[]): void {

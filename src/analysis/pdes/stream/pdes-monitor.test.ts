@@ -176,6 +176,20 @@ describe('live monitor on a seeded ROSS-like run', () => {
     );
   });
 
+  it('keeps the ticks completed before a bad record for collect()', () => {
+    const round = roundBytes(16, 16);
+    const broken = Uint8Array.from(bytes.subarray(0, 3 * round + 200));
+    new DataView(broken.buffer).setInt32(3 * round, 77, true);
+    const monitor = monitorOf(truth);
+    assert.throws(() => monitor.pushStats(broken), /at byte offset 58368/);
+    // Three rounds are read and the fourth's first record is bad: ticks 0 and 1 are complete, tick 2
+    // still waits for the PEs to move past it.
+    assert.deepEqual(
+      monitor.collect().map(u => u.tick),
+      [0, 1],
+    );
+  });
+
   it('waits for the expected PEs', () => {
     const monitor = monitorOf(truth, { expectedPes: 17 });
     monitor.pushStats(bytes.subarray(0, 10 * roundBytes(16, 16)));

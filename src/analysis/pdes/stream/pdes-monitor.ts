@@ -33,10 +33,13 @@ export class PdesMonitor {
     this.analyser = new PdesStreamAnalyser(this.options, init.clock ?? systemClock);
   }
 
-  /** Appended bytes of the stats stream (a RossRecordError names the source and byte offset of a bad record). */
+  /**
+   * Appended bytes of the stats stream. A bad record throws a RossRecordError naming the source and
+   * byte offset; the ticks the records before it completed are then left for {@link collect}.
+   */
   pushStats(chunk: Uint8Array): PdesTickUpdate[] {
     this.cache.pushStats(chunk);
-    return this.drain();
+    return this.collect();
   }
 
   /** Appended bytes of the event trace (communication views); completes no tick by itself. */
@@ -52,7 +55,7 @@ export class PdesMonitor {
   /** The input is over (or idle for good): completes and analyses the remaining ticks. */
   finish(): PdesTickUpdate[] {
     this.cache.finish();
-    return this.drain();
+    return this.collect();
   }
 
   /** Ticks complete and analysed (or skipped) so far. */
@@ -60,7 +63,8 @@ export class PdesMonitor {
     return this.next;
   }
 
-  private drain(): PdesTickUpdate[] {
+  /** Analyses the ticks completed but not analysed yet (after a push that threw) and returns their updates. */
+  collect(): PdesTickUpdate[] {
     const complete = this.cache.completeTicks;
     const updates: PdesTickUpdate[] = [];
     const ordered = this.cache.samples.grouping === 'virtual-time';

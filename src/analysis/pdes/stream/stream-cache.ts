@@ -119,8 +119,12 @@ export class PdesStreamCache {
 
   /** Pushes appended bytes of the stats stream; returns the number of complete ticks. */
   pushStats(chunk: Uint8Array): number {
-    this.statsDecoder.push(chunk);
-    this.advance(false);
+    try {
+      this.statsDecoder.push(chunk);
+    } finally {
+      // Records before a bad one are in: their ticks complete all the same.
+      this.advance(false);
+    }
     return this.completeTicks;
   }
 
