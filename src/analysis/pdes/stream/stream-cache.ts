@@ -68,6 +68,7 @@ export class PdesStreamCache {
   private readonly totalIndex: Record<'pe' | 'kp', number[]>;
   private readonly lookup: Int32Array | null;
   private readonly comm: TickCommunication[] = [];
+  private readonly trailing: TickCommunication = new Map();
   /** Interval ends of complete ticks (key or wall-clock time). */
   private readonly edges = new GrowableFloat64();
   private readonly pending = new GrowableInt32();
@@ -133,10 +134,23 @@ export class PdesStreamCache {
     this.traceDecoder.push(chunk);
   }
 
-  /** The input ended (or went idle for good): every tick is complete. */
+  /**
+   * The input ended (or went idle for good): every tick is complete, and events past the last
+   * tick's interval (a trace runs on after the last sample) go to {@link afterLastTick}.
+   */
   finish(): number {
     this.advance(true);
+    if (this.lookup) {
+      const waiting = this.pending.finish();
+      this.pending.length = 0;
+      for (const i of waiting) this.count(-1, i);
+    }
     return this.completeTicks;
+  }
+
+  /** Communication after the last tick's interval, once the input has ended. */
+  get afterLastTick(): TickCommunication {
+    return this.trailing;
   }
 
   /** Bytes of the stats stream decoded into records, and held back as a partial record. */
@@ -165,7 +179,7 @@ export class PdesStreamCache {
     return this.comm[t] ?? new Map();
   }
 
-  /** Events that came after the last complete tick's interval (a trace runs past the last sample). */
+  /** Events after the last complete tick's interval, waiting for their tick (a trace runs past the last sample). */
   get pendingEvents(): number {
     return this.pending.length;
   }
@@ -244,7 +258,7 @@ export class PdesStreamCache {
       this.unplacedEvents++;
       return;
     }
-    const m = this.comm[t]!;
+    const m = t < 0 ? this.trailing : this.comm[t]!;
     const key = a * PAIR + b;
     m.set(key, (m.get(key) ?? 0) + 1);
   }

@@ -141,13 +141,14 @@ export function liveMatrix(monitor: PdesMonitor, query: MatrixQuery = {}): Matri
 }
 
 /**
- * The communication of the given ticks summed (one tick for the live and base views, all of them
- * for the whole run), at PE or KP granularity, or drilled down to the KPs of two PEs. Null when
- * the run has no event trace placement for that granularity.
+ * The communication of the given ticks summed (one tick for the live and base views), or of the
+ * whole run (`'all'`: every complete tick and, once the input ended, the events after the last
+ * one), at PE or KP granularity, or drilled down to the KPs of two PEs. Null when the run has no
+ * event-trace placement for that granularity.
  */
 export function communicationView(
   monitor: PdesMonitor,
-  ticks: readonly number[],
+  ticks: readonly number[] | 'all',
   query: MatrixQuery = {},
 ): MatrixView | null {
   const cache = monitor.cache;
@@ -163,8 +164,12 @@ export function communicationView(
   const toView = (entity: number) => (level === 'pe' && stored === 'kp' ? e.kpPe(entity) : entity);
   const counts = new Float64Array(n * n);
   let events = 0;
-  for (const t of ticks)
-    for (const [key, c] of cache.tickCommunication(t)) {
+  const maps =
+    ticks === 'all'
+      ? [...Array.from({ length: cache.completeTicks }, (_, t) => cache.tickCommunication(t)), cache.afterLastTick]
+      : ticks.map(t => cache.tickCommunication(t));
+  for (const map of maps)
+    for (const [key, c] of map) {
       const [a, b] = communicationPair(key);
       const r = at.get(toView(a)),
         col = at.get(toView(b));
