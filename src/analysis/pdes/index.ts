@@ -26,3 +26,4 @@ export * from './pdes-run';
 export * from './placement';
 export type * from './run-config';
 export * from './sample-set';
+export * from './stream';
