@@ -81,7 +81,7 @@ describe('progressive causality (VAR on the most recent contiguous points)', () 
     assert.equal(tight.fits, 1);
     // The seed's s = 10 is too short for 5 metrics (a VAR needs 2d + 2 = 12): it grows to 20 first.
     const short = result(
-      progressiveCausality(simulate(1, 500), 500, 5, RBSEC, null, { budgetMs: 4, clock: steppingClock(1) }),
+      progressiveCausality(simulate(1, 500), 500, 5, RBSEC, null, { budgetMs: 5, clock: steppingClock(1) }),
     );
     assert.equal(short.points, 20);
     // The next tick shrinks a window whose fit overran the budget: 400·√(100/400) = 200.
@@ -100,6 +100,25 @@ describe('progressive causality (VAR on the most recent contiguous points)', () 
     );
     assert.equal(next.points, 200);
     assert.equal(next.fits, 1);
+  });
+
+  it('does not start a first feasible VAR that would overrun the budget', () => {
+    // 300 metrics need 602 points for lag 1: about 0.5 G multiply–adds, far beyond 5 ms.
+    const d = 300,
+      t = 700;
+    const r = progressiveCausality(
+      new Float64Array(t * d).map((_, i) => Math.sin(i * 0.37 + (i % d))),
+      t,
+      d,
+      0,
+      null,
+      {
+        budgetMs: 5,
+        clock: steppingClock(0),
+      },
+    );
+    assert.ok('skipped' in r);
+    assert.match(r.skipped, /a VAR of 300 metrics on 602 points would take about \d+ ms, over the 5 ms budget/);
   });
 
   it('leaves constant metrics out and skips a constant target', () => {

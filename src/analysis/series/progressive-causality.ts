@@ -1,5 +1,12 @@
 import { systemClock, TimeBudget, type Clock } from './time-budget';
-import { grangerTest, orthogonalImpulseResponses, selectVar, varianceDecomposition, type VarFit } from './var-model';
+import {
+  grangerTest,
+  orthogonalImpulseResponses,
+  selectVar,
+  varFitCost,
+  varianceDecomposition,
+  type VarFit,
+} from './var-model';
 
 export interface ProgressiveCausalityOptions {
   /** Latency budget in milliseconds (default 100, the reference code's VAR latency). */
@@ -96,9 +103,19 @@ export function progressiveCausality(
 
   let best: { fit: VarFit; s: number; kept: number[]; constant: number[] } | null = null;
   let fits = 0;
-  let lastFitMs: number;
+  let lastFitMs = 0;
   let reason = '';
   for (;;) {
+    if (fits > 0 && !best) {
+      // Before any fit succeeded the √-rule has no time to go by: the smallest feasible window is
+      // priced at about 1 GFLOP/s and not started when it would overrun (many metrics make even
+      // the smallest VAR expensive).
+      const expected = varFitCost(s, d, maxLag) * 1e-6;
+      if (expected > budget.remaining()) {
+        reason = `a VAR of ${d} metrics on ${s} points would take about ${Math.round(expected)} ms, over the ${budgetMs} ms budget`;
+        break;
+      }
+    }
     const start = clock();
     const window = windowOf(data, t, d, s);
     let fitted = false;

@@ -150,6 +150,24 @@ export function selectVar(
 }
 
 /**
+ * Arithmetic of {@link selectVar} on `rows` time points of d variables (multiply–adds): per lag p
+ * tried, XᵀX (T·k²/2), its inverse (k³/3), the coefficients (k²·d) and the residuals (T·k·d),
+ * with k = 1 + d·p regressors and T = rows − p observations. Progressive fits price the next
+ * window with it.
+ */
+export function varFitCost(rows: number, dims: number, maxLag: number): number {
+  let top = Math.max(1, Math.floor(maxLag));
+  while (top > 1 && rows - top - (1 + dims * top) < dims) top--;
+  let cost = 0;
+  for (let p = 1; p <= top; p++) {
+    const k = 1 + dims * p,
+      T = Math.max(0, rows - p);
+    cost += (T * k * k) / 2 + (k * k * k) / 3 + k * k * dims + T * k * dims;
+  }
+  return cost;
+}
+
+/**
  * Granger causality of `causing` on `caused` within a fitted VAR: the F-test that the p lag
  * coefficients of `causing` in the equation of `caused` are all zero, F = (b_Rᵀ·(A_RR)⁻¹·b_R / p)
  * / σ̂², with A = (XᵀX)⁻¹ and σ̂² = RSS/df — the restricted-versus-unrestricted regression test
