@@ -53,7 +53,10 @@ export class IncrementalPca {
     this.loadings = new Float64Array(this.components * dims);
     this.singularValues = new Float64Array(this.components);
     this.stack = new Float64Array(0);
+    this.batchMean = new Float64Array(dims);
   }
+
+  private readonly batchMean: Float64Array;
 
   /** Component c as a view (length dims). */
   component(c: number): Float64Array {
@@ -83,13 +86,16 @@ export class IncrementalPca {
     for (const row of rows)
       if (row.length < dims) throw new RangeError(`incremental PCA: a row has ${row.length} values, expected ${dims}`);
     const n = this.samples;
-    const batchMean = new Float64Array(dims);
+    const batchMean = this.batchMean;
+    batchMean.fill(0);
     for (const row of rows) for (let j = 0; j < dims; j++) batchMean[j]! += row[j]!;
     for (let j = 0; j < dims; j++) batchMean[j]! /= m;
 
-    // The stacked matrix, one row per line of the formula above.
+    // The stacked matrix, one row per line of the formula above (a single observation centred on
+    // itself is a zero row, left out).
     const previous = this.rank;
-    const height = previous + m + (n > 0 ? 1 : 0);
+    const centred = m > 1 ? m : 0;
+    const height = previous + centred + (n > 0 ? 1 : 0);
     if (this.stack.length < height * dims) this.stack = new Float64Array(height * dims);
     const M = this.stack;
     for (let c = 0; c < previous; c++) {
@@ -97,14 +103,14 @@ export class IncrementalPca {
       const base = c * dims;
       for (let j = 0; j < dims; j++) M[base + j] = s * this.loadings[base + j]!;
     }
-    for (let i = 0; i < m; i++) {
+    for (let i = 0; i < centred; i++) {
       const row = rows[i]!;
       const base = (previous + i) * dims;
       for (let j = 0; j < dims; j++) M[base + j] = row[j]! - batchMean[j]!;
     }
     if (n > 0) {
       const w = Math.sqrt((n * m) / (n + m));
-      const base = (previous + m) * dims;
+      const base = (previous + centred) * dims;
       for (let j = 0; j < dims; j++) M[base + j] = w * (batchMean[j]! - mean[j]!);
     }
 
@@ -113,19 +119,19 @@ export class IncrementalPca {
     for (let j = 0; j < dims; j++) mean[j] = (f * n * mean[j]! + m * batchMean[j]!) / total;
     this.samples = total;
     this.updates++;
+    if (height === 0) {
+      this.rank = 0;
+      return;
+    }
 
     // Thin SVD of M through its Gram matrix G = M·Mᵀ: right singular vectors are Mᵀv / σ.
     const G = new Float64Array(height * height);
-    for (let a = 0; a < height; a++) {
-      const ra = a * dims;
+    for (let a = 0; a < height; a++)
       for (let b = a; b < height; b++) {
-        const rb = b * dims;
-        let s = 0;
-        for (let j = 0; j < dims; j++) s += M[ra + j]! * M[rb + j]!;
+        const s = rowDot(M, a * dims, b * dims, dims);
         G[a * height + b] = s;
         G[b * height + a] = s;
       }
-    }
     const { values, vectors } = jacobiEigen(G, height);
     const order = Array.from(values.keys()).sort((a, b) => values[b]! - values[a]!);
     const top = Math.max(0, values[order[0]!]!);
@@ -174,4 +180,21 @@ export class IncrementalPca {
       if (norm > 0) for (let j = 0; j < dims; j++) loadings[bc + j]! /= norm;
     }
   }
+}
+
+/** Dot product of two rows of one array, four products per step (independent sums pipeline better). */
+function rowDot(M: Float64Array, a: number, b: number, length: number): number {
+  let s0 = 0,
+    s1 = 0,
+    s2 = 0,
+    s3 = 0,
+    j = 0;
+  for (; j + 3 < length; j += 4) {
+    s0 += M[a + j]! * M[b + j]!;
+    s1 += M[a + j + 1]! * M[b + j + 1]!;
+    s2 += M[a + j + 2]! * M[b + j + 2]!;
+    s3 += M[a + j + 3]! * M[b + j + 3]!;
+  }
+  for (; j < length; j++) s0 += M[a + j]! * M[b + j]!;
+  return s0 + s1 + s2 + s3;
 }
