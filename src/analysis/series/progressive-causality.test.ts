@@ -67,7 +67,9 @@ describe('progressive causality (VAR on the most recent contiguous points)', () 
   });
 
   it('budget bookkeeping: s grows by s·√(t_r / t_c) until all points are used (injected clock)', () => {
-    // Every clock reading advances 1 ms: a fit measures 1 ms; 12 → ⌊12·√97⌋ = 118 → ⌊118·√94⌋ ≥ 500.
+    // Every clock reading advances 1 ms, so a fit measures 1 ms. From s = 12 the √-rule asks for
+    // ⌊12·√97⌋ = 118, but at the first fit's pace 118 points (194× its arithmetic, more lags) would
+    // take 194 ms of the 97 left: the step is capped at 52; from there ⌊52·√94⌋ ≥ 500.
     const options = { budgetMs: 100, initialPoints: 12, clock: steppingClock(1) };
     const r = result(progressiveCausality(simulate(1, 500), 500, 5, RBSEC, null, options));
     assert.equal(r.fits, 3);

@@ -73,7 +73,7 @@ export interface ProgressiveCausalityResult {
  * digest §2.5.4), s starting at 10 (or where the previous tick stopped, first shrunk by
  * √(budget / t_c) when that fit alone overran) and growing by s ← s·√(t_r / t_c) while time
  * remains (t_c: the last fit's duration, t_r: what is left of the budget) until s reaches all t
- * points. From the last fit: Granger p-values from and to the metric of interest, the
+ * points — each step capped where the last fit's pace predicts that t_r runs out. From the last fit: Granger p-values from and to the metric of interest, the
  * orthogonalised impulse responses and the variance decomposition at `horizon`. `data` holds t
  * rows of d values (time-major); non-finite values count as 0. Null when the target is constant or
  * no window fits.
@@ -135,7 +135,24 @@ export function progressiveCausality(
     let next: number;
     // A window too short for any VAR grows to at least 2d + 2 points (lag 1 with d residual degrees of freedom).
     if (!fitted) next = Math.max(2 * s, 2 * window.kept.length + 2);
-    else next = lastFitMs > 0 ? Math.floor(s * Math.sqrt(remaining / lastFitMs)) : t;
+    else {
+      next = Math.min(t, lastFitMs > 0 ? Math.floor(s * Math.sqrt(remaining / lastFitMs)) : t);
+      // The rule assumes a cost quadratic in s; a longer window also admits more lags (k = 1 + d·p
+      // regressors), so the step is capped where the last fit's pace predicts the remaining time
+      // runs out.
+      const m = window.kept.length;
+      const msPerOp = lastFitMs / varFitCost(s, m, maxLag);
+      if (lastFitMs > 0 && varFitCost(next, m, maxLag) * msPerOp > remaining) {
+        let lo = s,
+          hi = next;
+        while (hi - lo > 1) {
+          const mid = (lo + hi) >> 1;
+          if (varFitCost(mid, m, maxLag) * msPerOp <= remaining) lo = mid;
+          else hi = mid;
+        }
+        next = lo;
+      }
+    }
     if (next <= s) break;
     s = Math.min(t, next);
   }
