@@ -15,20 +15,7 @@ import { progressiveCausality } from '../src/analysis/series/progressive-causali
 import { progressiveKMeans } from '../src/analysis/series/progressive-k-means';
 import { progressivePca } from '../src/analysis/series/progressive-projection';
 import { gaussianFrom, seededRandom } from '../src/analysis/stats/seeded-random';
-
-interface Timing {
-  wall: number;
-  cpu: number;
-}
-
-function timed<T>(f: () => T): { value: T; time: Timing } {
-  const cpu0 = process.cpuUsage(),
-    wall0 = performance.now();
-  const value = f();
-  const wall = performance.now() - wall0;
-  const cpu = process.cpuUsage(cpu0);
-  return { value, time: { wall, cpu: (cpu.user + cpu.system) / 1000 } };
-}
+import { timed } from './bench-series';
 
 const n0 = (x: number) => x.toLocaleString('en-US');
 const pad = (s: string, w: number) => s.padStart(w);
