@@ -2,14 +2,7 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { ByteSocketServer } from './byte-socket';
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    if (check()) return;
-    await new Promise(r => setTimeout(r, 5));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
+import { until } from '../../../../test/support/until';
 
 function client(port: number): Promise<Socket> {
   return new Promise((resolve, reject) => {

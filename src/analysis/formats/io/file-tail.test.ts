@@ -4,18 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { tailFile } from './file-tail';
+import { until } from '../../../../test/support/until';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-tail-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Resolves once `check()` holds, polling every 5 ms (fails after 5 s). */
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    if (check()) return;
-    await new Promise(r => setTimeout(r, 5));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
 
 const text = (chunks: Uint8Array[]) => Buffer.concat(chunks).toString('latin1');
 

@@ -8,6 +8,7 @@ import { generateRossRun, type RossRunTruth } from '../testing/ross-generator';
 import type { FromMonitor } from './monitor-protocol';
 import { MonitorSession } from './monitor-session';
 import type { MatrixView } from './stream-views';
+import { until } from '../../../../test/support/until';
 
 const dirs: string[] = [];
 after(() => dirs.forEach(d => rmSync(d, { recursive: true, force: true })));
@@ -28,14 +29,6 @@ function session(): {
   const of = <T extends FromMonitor['type']>(t: T) =>
     messages.filter(m => m.type === t) as Extract<FromMonitor, { type: T }>[];
   return { s, messages, of };
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (check()) return;
-    await new Promise(r => setTimeout(r, 5));
-  }
-  assert.fail(`timed out waiting for ${what}`);
 }
 
 const ROUND = 4 * (128 + 4 * 68);
