@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { readPdesRun } from '../../formats/ross/pdes-run-reader';
 import { RossRecordError } from '../../formats/ross/record-decoder';
+import { intervalMatrices, tickEdges } from '../communication';
 import { seededRandom } from '../../stats/seeded-random';
 import { generateRossRun, type RossRunParameters, type RossRunTruth } from '../testing/ross-generator';
 import { PdesMonitor, type PdesMonitorInit } from './pdes-monitor';
@@ -274,6 +276,35 @@ describe('seed acceptance: communication, outliers and stability (thesis §6.5)'
     const whole = communicationView(monitor, 'all', { granularity: 'kp' })!;
     assert.equal(whole.events, truth.totals.events);
     assert.equal(monitor.cache.pendingEvents, 0);
+  });
+
+  it('bins every event into the tick the offline reader puts it in, whatever arrives first', async () => {
+    const run = await readPdesRun(join(truth.files.rossCsv, '..'));
+    const offline = intervalMatrices(
+      run.eventTrace!,
+      run.entities,
+      'kp',
+      tickEdges(run.samples.gvt!.ticks.virtualTime),
+    );
+    const layout = await readStreamLayout(truth.files.gvt);
+    const early = new PdesMonitor({
+      mode: 'gvt',
+      path: truth.files.gvt,
+      entities: layout.entities!,
+      expectedPes: 16,
+      settings: { projection: { budgetMs: 0 }, clustering: { budgetMs: 0 }, causality: { budgetMs: 0 } },
+    });
+    // The whole trace before any sample: every event waits, then leaves as its tick completes.
+    early.pushTrace(readFileSync(truth.files.evtrace!));
+    assert.equal(early.cache.pendingEvents, truth.totals.events);
+    const stats = readFileSync(truth.files.gvt);
+    for (let at = 0; at < stats.length; at += 7777) early.pushStats(stats.subarray(at, at + 7777));
+    early.finish();
+    for (const t of [0, 31, 99]) {
+      const live = communicationView(early, [t], { granularity: 'kp', weight: 'sends' })!;
+      assert.deepEqual([...live.values], [...offline[t]!.counts], `tick ${t}`);
+    }
+    assert.equal(early.cache.lateEvents, 0);
   });
 
   it('base and diff matrices: the change point minus the base tick, cell by cell', () => {

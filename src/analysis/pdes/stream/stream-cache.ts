@@ -71,7 +71,8 @@ export class PdesStreamCache {
   private readonly trailing: TickCommunication = new Map();
   /** Interval ends of complete ticks (key or wall-clock time). */
   private readonly edges = new GrowableFloat64();
-  private readonly pending = new GrowableInt32();
+  /** Events waiting for their tick, earliest time first. */
+  private readonly pending = new EventHeap(i => this.eventTime(i));
 
   constructor(init: StreamCacheInit) {
     this.mode = init.mode;
@@ -140,11 +141,7 @@ export class PdesStreamCache {
    */
   finish(): number {
     this.advance(true);
-    if (this.lookup) {
-      const waiting = this.pending.finish();
-      this.pending.length = 0;
-      for (const i of waiting) this.count(-1, i);
-    }
+    if (this.lookup) while (this.pending.size) this.count(-1, this.pending.pop());
     return this.completeTicks;
   }
 
@@ -181,7 +178,7 @@ export class PdesStreamCache {
 
   /** Events after the last complete tick's interval, waiting for their tick (a trace runs past the last sample). */
   get pendingEvents(): number {
-    return this.pending.length;
+    return this.pending.size;
   }
 
   private onRecord(rec: EngineRecord): void {
@@ -240,14 +237,8 @@ export class PdesStreamCache {
 
   /** Moves the waiting events of tick t's interval into it. */
   private binPending(t: number): void {
-    if (!this.pending.length) return;
     const edge = this.edges.get(t);
-    const waiting = this.pending.finish();
-    this.pending.length = 0;
-    for (const i of waiting) {
-      if (this.eventTime(i) <= edge) this.count(t, i);
-      else this.pending.push(i);
-    }
+    while (this.pending.size && this.eventTime(this.pending.peek()) <= edge) this.count(t, this.pending.pop());
   }
 
   private count(t: number, i: number): void {
@@ -268,4 +259,54 @@ export class PdesStreamCache {
 export function communicationPair(key: number): [number, number] {
   const a = Math.floor(key / PAIR);
   return [a, key - a * PAIR];
+}
+
+/** A binary min-heap of event indices by event time: waiting events leave in time order, O(log n) each. */
+class EventHeap {
+  private readonly items = new GrowableInt32();
+
+  constructor(private readonly time: (event: number) => number) {}
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  peek(): number {
+    return this.items.get(0);
+  }
+
+  push(event: number): void {
+    let at = this.items.push(event);
+    const t = this.time(event);
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      const p = this.items.get(parent);
+      if (this.time(p) <= t) break;
+      this.items.set(at, p);
+      at = parent;
+    }
+    this.items.set(at, event);
+  }
+
+  pop(): number {
+    const items = this.items;
+    const top = items.get(0);
+    const last = items.get(items.length - 1);
+    items.length--;
+    const n = items.length;
+    if (n > 0) {
+      const t = this.time(last);
+      let at = 0;
+      for (;;) {
+        let child = 2 * at + 1;
+        if (child >= n) break;
+        if (child + 1 < n && this.time(items.get(child + 1)) < this.time(items.get(child))) child++;
+        if (this.time(items.get(child)) >= t) break;
+        items.set(at, items.get(child));
+        at = child;
+      }
+      items.set(at, last);
+    }
+    return top;
+  }
 }
