@@ -13,13 +13,13 @@ import {
 } from '../src/analysis/series';
 import { plantedClusters, plantedShifts } from '../src/analysis/series/testing/synthetic-series';
 
-interface Timing {
+export interface Timing {
   wall: number;
   cpu: number;
 }
 
 /** Wall-clock and CPU (user + system) milliseconds of one call; CPU time is steadier on a shared machine. */
-function timed<T>(f: () => T): { value: T; time: Timing } {
+export function timed<T>(f: () => T): { value: T; time: Timing } {
   const cpu0 = process.cpuUsage(),
     wall0 = performance.now();
   const value = f();

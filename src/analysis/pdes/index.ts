@@ -35,3 +35,4 @@ export * from './sample-set';
 export * from './segments';
 export * from './selection';
 export * from './view-data';
+export * from './stream';

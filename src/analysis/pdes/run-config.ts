@@ -47,6 +47,8 @@ export interface RossCommandLine {
   options: Record<string, string>;
   /** Other arguments after the program (a CODES model's config file). */
   args: string[];
+  /** MPI ranks (PEs) the launcher started (`mpirun -np 4`), when it says. */
+  ranks?: number;
 }
 
 /**

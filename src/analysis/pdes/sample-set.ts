@@ -238,6 +238,21 @@ export class SampleSet {
     };
   }
 
+  /** Grouping key of tick t (see {@link TickTimes.key}). */
+  tickKey(t: number): number {
+    return this.keys.get(t);
+  }
+
+  /** GVT of tick t. */
+  tickVirtualTime(t: number): number {
+    return this.virtualTimes.get(t);
+  }
+
+  /** Wall-clock seconds of tick t (its earliest record). */
+  tickRealTime(t: number): number {
+    return this.realTimes.get(t);
+  }
+
   /** Records merged, per level. */
   get records(): Record<EntityLevel, number> {
     return { pe: this.pe.records, kp: this.kp.records, lp: this.lp.records };

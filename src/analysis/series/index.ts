@@ -49,3 +49,35 @@ export type {
   SeriesClusteringOptions,
 } from './series-analysis';
 export { runSliced, runToEnd } from './sliced';
+// Streaming and progressive methods (thesis ch. 6).
+export { AFF_DEFAULTS, AffChangeDetector } from './aff-change-detector';
+export type { AffOptions, AffStep } from './aff-change-detector';
+export { IncrementalPca } from './incremental-pca';
+export type { IncrementalPcaOptions } from './incremental-pca';
+export { OnlinePc1Reducer } from './online-reduction';
+export type { ReducedPoint } from './online-reduction';
+export { hungarianAssignment, matchLabels } from './label-matching';
+export { procrustes2d } from './procrustes';
+export type { Procrustes2d } from './procrustes';
+export { progressiveKMeans, shuffledStrata, stratifiedOrder } from './progressive-k-means';
+export type { ProgressiveKMeansOptions, ProgressiveKMeansResult } from './progressive-k-means';
+export { progressivePca } from './progressive-projection';
+export type { ProgressiveProjection, ProgressiveProjectionOptions } from './progressive-projection';
+export { progressiveCausality } from './progressive-causality';
+export type {
+  CausalityRow,
+  CausalityState,
+  ProgressiveCausalityOptions,
+  ProgressiveCausalityResult,
+} from './progressive-causality';
+export {
+  choleskyLower,
+  fitVar,
+  grangerTest,
+  orthogonalImpulseResponses,
+  selectVar,
+  varianceDecomposition,
+} from './var-model';
+export type { VarFit } from './var-model';
+export { steppingClock, systemClock, TimeBudget } from './time-budget';
+export type { Clock } from './time-budget';

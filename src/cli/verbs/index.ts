@@ -4,6 +4,7 @@ import { dataMovementVerb } from './data-movement';
 import { callflowVerb } from './callflow';
 import { inspectVerb } from './inspect';
 import { memoryVerb } from './memory';
+import { monitorVerb } from './monitor';
 import { pdesVerb } from './pdes';
 
 /** Every `hpc-lens` verb, in the order `hpc-lens --help` lists them. */
@@ -12,6 +13,7 @@ export const VERBS: readonly Verb[] = [
   callflowVerb,
   analyzeTraceVerb,
   pdesVerb,
+  monitorVerb,
   memoryVerb,
   dataMovementVerb,
 ];

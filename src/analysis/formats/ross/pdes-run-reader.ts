@@ -6,7 +6,7 @@ import { linkCounts } from '../../pdes/network';
 import { EventTrace } from '../../pdes/event-trace';
 import { placeLps } from '../../pdes/placement';
 import { ROSS_CODES_FORMAT, type PdesRun, type PdesRunFiles, type UnknownTraceLps } from '../../pdes/pdes-run';
-import type { CodesConfig, LpStats, RossSummary } from '../../pdes/run-config';
+import type { CodesConfig, LpStats, RossCommandLine, RossSummary } from '../../pdes/run-config';
 import { SampleSet, type SamplingMode } from '../../pdes/sample-set';
 import { ENTITY_LEVELS } from '../../pdes/metrics';
 import { readHeadBytes } from '../file-sample';
@@ -85,26 +85,10 @@ async function readRun(
   const { signal } = options;
   const progress = await byteProgress(files, options.onProgress);
 
-  const summary: RossSummary | null = files.rossCsv ? await readRossCsv(files.rossCsv) : null;
-  if (summary && summary.rows > 1)
-    warnings.push(`ross.csv holds ${summary.rows} runs; the last row (the latest run) is used.`);
-  const command = files.command ? parseCommandLine(await readFile(files.command, 'utf8')) : null;
-  let codesConfig: CodesConfig | null = null;
-  if (files.codesConfig) codesConfig = parseCodesConfig(files.codesConfig, await readFile(files.codesConfig, 'utf8'));
-  const lpTypes = codesConfig?.lpGroups.length ? codesLpTypes(codesConfig) : null;
-  const lpStats: LpStats | null = files.lpStats.length
-    ? modelLpsOnly(
-        await readLpStats(files.lpStats.map(p => ({ path: p, pe: Number(/pe_(\d+)\.txt$/.exec(p)![1]) }))),
-        summary,
-      )
-    : null;
-
-  // The run's declared entities first, so runs whose samples skip an entity still count it.
-  const entities = new PdesEntities();
-  const kpsPerPeDeclared = summary && summary.totalPe > 0 ? Math.round(summary.totalKp / summary.totalPe) : 0;
-  if (summary)
-    for (let p = 0; p < summary.totalPe; p++) for (let k = 0; k < kpsPerPeDeclared; k++) entities.internKp(p, k);
-  if (lpStats) for (const gid of lpStats.lp) entities.internLp(gid);
+  const { summary, command, codesConfig, lpTypes, lpStats, entities, kpsPerPeDeclared } = await readRunLayout(
+    files,
+    warnings,
+  );
 
   const samples: PdesRun['samples'] = {};
   const models = new ModelSampleCollector();
@@ -204,6 +188,50 @@ async function readRun(
     terminalStats,
     warnings,
   };
+}
+
+/** What a run declares about itself before any sample: its summary, command, CODES config and LPs. */
+export interface RunLayout {
+  summary: RossSummary | null;
+  command: RossCommandLine | null;
+  codesConfig: CodesConfig | null;
+  lpTypes: PdesRun['lpTypes'];
+  lpStats: LpStats | null;
+  /** The declared KPs (PE-major, from ross.csv) and the LPs of `ross_all_lp_stats/`, interned. */
+  entities: PdesEntities;
+  /** total_kp / total_pe of ross.csv (0 without one). */
+  kpsPerPeDeclared: number;
+}
+
+/**
+ * Reads the small files that describe a run — `ross.csv`, the command line, the CODES config,
+ * `ross_all_lp_stats/` — and interns the entities they declare, so that runs whose samples skip an
+ * entity still count it and entities come in natural order. The whole-run reader and the live
+ * monitor (which needs the LP placement before any sample arrives) share it.
+ */
+export async function readRunLayout(files: PdesRunFiles, warnings: string[]): Promise<RunLayout> {
+  const summary: RossSummary | null = files.rossCsv ? await readRossCsv(files.rossCsv) : null;
+  if (summary && summary.rows > 1)
+    warnings.push(`ross.csv holds ${summary.rows} runs; the last row (the latest run) is used.`);
+  const command = files.command ? parseCommandLine(await readFile(files.command, 'utf8')) : null;
+  let codesConfig: CodesConfig | null = null;
+  if (files.codesConfig) codesConfig = parseCodesConfig(files.codesConfig, await readFile(files.codesConfig, 'utf8'));
+  const lpTypes = codesConfig?.lpGroups.length ? codesLpTypes(codesConfig) : null;
+  const lpStats: LpStats | null = files.lpStats.length
+    ? modelLpsOnly(
+        await readLpStats(files.lpStats.map(p => ({ path: p, pe: Number(/pe_(\d+)\.txt$/.exec(p)![1]) }))),
+        summary,
+      )
+    : null;
+
+  // The run's declared entities first, so runs whose samples skip an entity still count it.
+  const entities = new PdesEntities();
+  const kpsPerPeDeclared = summary && summary.totalPe > 0 ? Math.round(summary.totalKp / summary.totalPe) : 0;
+  if (summary)
+    for (let p = 0; p < summary.totalPe; p++) for (let k = 0; k < kpsPerPeDeclared; k++) entities.internKp(p, k);
+  if (lpStats) for (const gid of lpStats.lp) entities.internLp(gid);
+
+  return { summary, command, codesConfig, lpTypes, lpStats, entities, kpsPerPeDeclared };
 }
 
 /**

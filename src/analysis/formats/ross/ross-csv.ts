@@ -116,10 +116,15 @@ const LAUNCHERS = new Set(['mpirun', 'mpiexec', 'srun', 'aprun', 'jsrun']);
 export function parseCommandLine(text: string): RossCommandLine {
   const tokens = (text.split(/\r?\n/).find(l => l.trim()) ?? '').trim().split(/\s+/);
   let i = 0;
-  // Skip the MPI launcher and its own options (`mpirun -np 4`).
+  let ranks: number | undefined;
+  // Skip the MPI launcher and its own options (`mpirun -np 4`), keeping the rank count.
   if (LAUNCHERS.has(tokens[0]?.split('/').pop() ?? '')) {
     i = 1;
-    while (i < tokens.length && tokens[i]!.startsWith('-')) i += /^-(np|n|N|c)$/.test(tokens[i]!) ? 2 : 1;
+    while (i < tokens.length && tokens[i]!.startsWith('-')) {
+      const valued = /^-(np|n|N|c)$/.test(tokens[i]!);
+      if (/^-(np|n)$/.test(tokens[i]!) && /^\d+$/.test(tokens[i + 1] ?? '')) ranks = Number(tokens[i + 1]);
+      i += valued ? 2 : 1;
+    }
   }
   const program = (tokens[i++] ?? '').split('/').pop() ?? '';
   const options: Record<string, string> = {};
@@ -129,5 +134,5 @@ export function parseCommandLine(text: string): RossCommandLine {
     if (m) options[m[1]!] = m[2] ?? 'true';
     else if (tokens[i] !== '--' && tokens[i]) args.push(tokens[i]!);
   }
-  return { program, options, args };
+  return ranks === undefined ? { program, options, args } : { program, options, args, ranks };
 }

@@ -22,7 +22,8 @@ export class EngineSampleIngest implements StatsRecordSink {
     private readonly models?: { collector: ModelSampleCollector; lpTypeName?: (lp: number) => string | undefined },
   ) {}
 
-  engine(rec: EngineRecord): void {
+  /** Merges one record; returns the index of the tick it went into. */
+  engine(rec: EngineRecord): number {
     const e = this.entities;
     let entity: number;
     if (rec.level === 'pe') entity = e.internPe(rec.pe);
@@ -37,6 +38,7 @@ export class EngineSampleIngest implements StatsRecordSink {
     while (last.length <= entity) last.push(-1);
     if (last.get(entity) === tick) this.repeats++;
     else last.set(entity, tick);
+    return tick;
   }
 
   model(rec: ModelRecord): void {

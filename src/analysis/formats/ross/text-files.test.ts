@@ -59,8 +59,11 @@ describe('ROSS command line', () => {
     assert.equal(c.program, 'model-net-synthetic-dragonfly-all');
     assert.deepEqual(c.options, { synch: '3', traffic: '1', 'lp-io-dir': 'lp-io' });
     assert.deepEqual(c.args, ['dfdally_72.conf']);
+    assert.equal(c.ranks, 4);
+    assert.equal(parseCommandLine('srun -n 16 ./phold --synch=3').ranks, 16);
     assert.equal(parseCommandLine('ross/build/models/phold/phold --synch=3 --quiet').program, 'phold');
     assert.equal(parseCommandLine('./phold --quiet').options.quiet, 'true');
+    assert.equal(parseCommandLine('./phold --quiet').ranks, undefined);
   });
 });
 
