@@ -21,13 +21,14 @@ const noVscode = {
 
 /**
  * The architecture's layers (src/README.md has the picture). Inside src/analysis a layer imports
- * only layers below it: model → stats/source → graph/layout/timeline/topology → formats → the
+ * only layers below it: model (with each system's model/) → stats/source → graph/layout/timeline/topology → formats → the
  * systems built on them (ensemble, series, timeseries, pdes, memory, dmv). The service runs the
  * analysis; the extension is VS Code glue that reaches heavy work only through the service and
  * never imports a reader; the webviews see the shared protocol and pure drawing helpers.
  */
 const elements = [
-  { type: 'model', pattern: 'src/analysis/model/**' },
+  // A system's own data model (pdes/model, memory/model) sits with the profile model: readers fill it.
+  { type: 'model', pattern: ['src/analysis/model/**', 'src/analysis/*/model/**'] },
   { type: 'stats', pattern: ['src/analysis/stats/**', 'src/analysis/source/**'] },
   {
     type: 'graph',

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { indicesWhere, select, type SampleScope } from '../src/analysis/memory/index-set';
 import { prepareMemoryAnalysis } from '../src/analysis/memory/memory-analysis';
-import { findAttribute } from '../src/analysis/memory/memory-samples';
+import { findAttribute } from '../src/analysis/memory/model/memory-samples';
 import { MemoryView } from '../src/analysis/memory/memory-view';
 import { clusterAlongAttribute } from '../src/analysis/memory/metric-clustering';
 import { metricStrip } from '../src/analysis/memory/metric-strip';

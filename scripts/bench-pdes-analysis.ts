@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { readPdesRun } from '../src/analysis/formats/ross/pdes-run-reader';
-import { intervalMatrices, intervalPairs, tickEdges } from '../src/analysis/pdes/communication';
+import { intervalMatrices, intervalPairs, tickEdges } from '../src/analysis/pdes/model/communication';
 import {
   distanceJobParts,
   distanceRowSteps,
@@ -21,7 +21,7 @@ import {
   type DistanceJob,
   type TsneJob,
 } from '../src/analysis/pdes/pdes-analysis';
-import type { PdesRun } from '../src/analysis/pdes/pdes-run';
+import type { PdesRun } from '../src/analysis/pdes/model/pdes-run';
 import { segmentCommunication } from '../src/analysis/pdes/segments';
 import { generateRossRun } from '../src/analysis/pdes/testing/ross-generator';
 import { circularViewData } from '../src/analysis/pdes/view-data';

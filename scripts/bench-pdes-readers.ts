@@ -10,8 +10,8 @@ import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readPdesRun } from '../src/analysis/formats/ross/pdes-run-reader';
-import { intervalMatrices, tickEdges } from '../src/analysis/pdes/communication';
-import type { PdesRun } from '../src/analysis/pdes/pdes-run';
+import { intervalMatrices, tickEdges } from '../src/analysis/pdes/model/communication';
+import type { PdesRun } from '../src/analysis/pdes/model/pdes-run';
 import { generateRossRun } from '../src/analysis/pdes/testing/ross-generator';
 import { THETA_LIKE } from '../src/analysis/topology/dragonfly';
 

@@ -1,4 +1,4 @@
-import type { NvidiaSmiTopology } from '../formats/nvidia-smi-topo';
+import type { NvidiaSmiTopology } from '../topology/host-gpu';
 import type { TimeWindow } from '../timeline/timeline-index';
 import { hostGpuTopology, hostGpuValues, type HostGpuTopology } from '../topology/host-gpu';
 import type { TopologyValues } from '../topology/topology';

@@ -1,4 +1,4 @@
-import type { NvidiaSmiTopology } from '../formats/nvidia-smi-topo';
+import type { NvidiaSmiTopology } from '../topology/host-gpu';
 import { gpuLinkType } from '../formats/nvidia-smi-topo';
 import type { DataMovementColumns } from '../model/trace';
 import { dataMovementSites, type DataMovementSite } from '../stats/data-movement-sites';

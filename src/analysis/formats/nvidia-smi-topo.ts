@@ -1,4 +1,5 @@
 import { readBytes } from './io/file-input';
+import type { NvidiaSmiTopology } from '../topology/host-gpu';
 import {
   fileErrorReason,
   isAbortError,
@@ -28,18 +29,6 @@ import {
  * the affinity columns after the device columns. DMV reads it for the link types of its
  * communication matrix and the host–GPU topology (thesis §7.3: "the interconnect type").
  */
-export interface NvidiaSmiTopology {
-  path: string;
-  /** CUDA device ids of the GPU rows (`GPU3` → 3), in file order. */
-  gpus: number[];
-  /** NIC names (`mlx5_0`, or `NIC0` in newer versions), in file order. */
-  nics: string[];
-  /** Path type between devices, square over gpus then nics: `X`, `NV12`, `PIX`, `PXB`, `PHB`, `NODE`, `SYS`. */
-  links: string[][];
-  /** Per GPU (same order as gpus): its CPU affinity text (`0-19,40-59`) and NUMA node (-1 when N/A). */
-  cpuAffinity: string[];
-  numaAffinity: number[];
-}
 
 /** Path types nvidia-smi prints (SOC is the older name of SYS). */
 const LINK = /^(X|SYS|SOC|NODE|PHB|PXB|PIX|NV\d+)$/;

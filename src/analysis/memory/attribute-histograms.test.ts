@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { attributeHistogram, attributeHistograms, samplesInRanges } from './attribute-histograms';
 import { prepareMemoryAnalysis } from './memory-analysis';
-import { findAttribute } from './memory-samples';
+import { findAttribute } from './model/memory-samples';
 import { memorySamplesFrom } from './testing/synthetic-memory';
 
 const samples = memorySamplesFrom({

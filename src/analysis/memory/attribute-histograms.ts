@@ -7,7 +7,7 @@
 import { binOf } from '../stats/histogram';
 import { sizeOf, type IndexSet, type SampleScope } from './index-set';
 import type { MemoryAnalysis } from './memory-analysis';
-import type { SampleAttribute } from './memory-samples';
+import type { SampleAttribute } from './model/memory-samples';
 import { attributeRange } from './metric-strip';
 
 /** MemAxes' bin count per axis. */

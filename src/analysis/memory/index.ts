@@ -15,16 +15,16 @@ export {
   LEVEL_UNRESOLVED,
   pebsLevel,
   pebsRemote,
-} from './data-source';
-export type { LevelName, MemoryLevel, PerfDataSource } from './data-source';
-export { findAttribute, totalCycles, UNKNOWN_SOURCE } from './memory-samples';
+} from './model/data-source';
+export type { LevelName, MemoryLevel, PerfDataSource } from './model/data-source';
+export { findAttribute, totalCycles, UNKNOWN_SOURCE } from './model/memory-samples';
 export type {
   CategoryColumn,
   MemorySampleDialect,
   MemorySampleFormat,
   MemorySamples,
   SampleAttribute,
-} from './memory-samples';
+} from './model/memory-samples';
 export {
   ALL_SAMPLES,
   allIndices,

@@ -15,9 +15,9 @@
  * Samples whose CPU id is not in the topology are "unplaced": kept in every count and in the code
  * and data views, attributed to no resource.
  */
-import { LEVEL_RAM } from './data-source';
+import { LEVEL_RAM } from './model/data-source';
 import type { IndexSet, SampleScope } from './index-set';
-import { totalCycles, type MemorySamples } from './memory-samples';
+import { totalCycles, type MemorySamples } from './model/memory-samples';
 import { numaLink, type MachineTopology } from '../topology/machine';
 import { ancestorsOf, emptyValues, type TopologyValues } from '../topology/topology';
 

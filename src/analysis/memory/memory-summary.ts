@@ -3,7 +3,7 @@
  * the memory panel: totals, serving levels, the machine's size, top variables and lines by cycles,
  * load per PU and the per-depth imbalance scores.
  */
-import { LEVEL_NAMES } from './data-source';
+import { LEVEL_NAMES } from './model/data-source';
 import { depthScores } from './depth-scores';
 import { ALL_SAMPLES } from './index-set';
 import { topologyLoad, type MemoryAnalysis } from './memory-analysis';

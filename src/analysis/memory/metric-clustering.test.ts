@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { seededRandom } from '../stats/seeded-random';
 import { metricOf, type MemoryMetric } from './depth-scores';
 import { prepareMemoryAnalysis } from './memory-analysis';
-import { findAttribute } from './memory-samples';
+import { findAttribute } from './model/memory-samples';
 import {
   clusterAlongAttribute,
   clusterBoundaries,

@@ -14,7 +14,7 @@
 import { DepthCounter, type MemoryMetric } from './depth-scores';
 import { sizeOf, toIndexSet, type IndexSet } from './index-set';
 import type { MemoryAnalysis } from './memory-analysis';
-import type { SampleAttribute } from './memory-samples';
+import type { SampleAttribute } from './model/memory-samples';
 
 /** MemAxes' released defaults. */
 export const DEFAULT_CLUSTER_WINDOW = 1000;

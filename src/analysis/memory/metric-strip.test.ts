@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { metricOf } from './depth-scores';
 import { prepareMemoryAnalysis } from './memory-analysis';
-import { findAttribute } from './memory-samples';
+import { findAttribute } from './model/memory-samples';
 import { metricStrip } from './metric-strip';
 import { cabLikeMachine, memorySamplesFrom } from './testing/synthetic-memory';
 

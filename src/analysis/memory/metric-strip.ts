@@ -7,7 +7,7 @@ import { binOf } from '../stats/histogram';
 import { DepthCounter, type MemoryMetric } from './depth-scores';
 import { sizeOf, type IndexSet } from './index-set';
 import type { MemoryAnalysis } from './memory-analysis';
-import type { SampleAttribute } from './memory-samples';
+import type { SampleAttribute } from './model/memory-samples';
 
 export interface StripWindow {
   /** The window's value range [lo, hi) (the last one includes hi). */

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { depthScores } from './depth-scores';
 import { indicesWhere, select, type SampleScope } from './index-set';
 import { prepareMemoryAnalysis, samplesAtNode, topologyLoad, type MemoryAnalysis } from './memory-analysis';
-import { findAttribute } from './memory-samples';
+import { findAttribute } from './model/memory-samples';
 import { clusterAlongAttribute, clusterBoundaries, clusterSamples, cutClusters } from './metric-clustering';
 import { metricStrip } from './metric-strip';
 import { lineCosts, variableCosts } from './source-costs';
@@ -18,7 +18,7 @@ import {
   phasesScenario,
   zidxScenario,
 } from './testing/synthetic-memory';
-import { totalCycles } from './memory-samples';
+import { totalCycles } from './model/memory-samples';
 import { ancestorsOf } from '../topology/topology';
 
 const NONE: SampleScope = { visible: null, selected: null };

@@ -4,10 +4,10 @@
  * (or all visible samples), with each line's and variable's split over serving levels. The same
  * numbers feed the panel's bars, the editor's heat and after-line text, and variable hovers.
  */
-import { LEVEL_NAMES } from './data-source';
+import { LEVEL_NAMES } from './model/data-source';
 import { focusOf, sizeOf, type IndexSet, type SampleScope } from './index-set';
 import type { MemoryAnalysis } from './memory-analysis';
-import { UNKNOWN_SOURCE } from './memory-samples';
+import { UNKNOWN_SOURCE } from './model/memory-samples';
 
 /** Cost of a line or a variable; `levelSamples`/`levelCycles` are indexed by level (0 unresolved, 1 L1 … 4 RAM). */
 export interface MemoryCost {

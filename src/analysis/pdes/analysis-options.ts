@@ -1,9 +1,9 @@
 import { TWED_DEFAULTS, type DistanceMeasure } from '../series/distances';
 import { SERIES_SEED } from '../series/k-means';
 import type { ClusteringAlgorithm, ProjectionMethod } from '../series/series-analysis';
-import type { CommunicationWeight } from './communication';
-import { ENTITY_LEVELS, METRIC, type EntityLevel } from './metrics';
-import { SAMPLING_MODES, type SamplingMode } from './sample-set';
+import type { CommunicationWeight } from './model/communication';
+import { ENTITY_LEVELS, METRIC, type EntityLevel } from './model/metrics';
+import { SAMPLING_MODES, type SamplingMode } from './model/sample-set';
 
 /**
  * Every parameter of the offline PDES analyses (thesis ch. 5, Li et al. 2019 §4; seed digest

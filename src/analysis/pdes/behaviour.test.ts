@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pdesBehaviour, sliceTicks, type PdesBehaviour } from './behaviour';
-import { METRIC } from './metrics';
+import { METRIC } from './model/metrics';
 import { smallRun } from './testing/small-run';
 
 function behaviourOf(result: ReturnType<typeof pdesBehaviour>): PdesBehaviour {

@@ -1,10 +1,10 @@
 import type { SeriesMatrix } from '../series/series-matrix';
-import { aggregateSeries } from './aggregate';
+import { aggregateSeries } from './model/aggregate';
 import type { TickRange } from './analysis-options';
-import type { EventTimeAxis } from './event-trace';
-import { ENTITY_LEVELS, METRICS_BY_LEVEL, type EntityLevel, type PdesMetric } from './metrics';
-import type { PdesRun } from './pdes-run';
-import { SAMPLING_MODES, type SampleSet, type SamplingMode } from './sample-set';
+import type { EventTimeAxis } from './model/event-trace';
+import { ENTITY_LEVELS, METRICS_BY_LEVEL, type EntityLevel, type PdesMetric } from './model/metrics';
+import type { PdesRun } from './model/pdes-run';
+import { SAMPLING_MODES, type SampleSet, type SamplingMode } from './model/sample-set';
 
 /**
  * The behaviour data of the offline views (thesis §5.3.1, seed digest §1.4): n entities of one

@@ -8,9 +8,9 @@ import {
 } from '../topology/dragonfly';
 import type { Topology } from '../topology/topology';
 import { lpsOfEntities, lpTypeTable } from './lp-types';
-import type { RouterSamples } from './network';
+import type { RouterSamples } from './model/network';
 import type { PdesAnalysis } from './pdes-analysis';
-import type { PdesRun } from './pdes-run';
+import type { PdesRun } from './model/pdes-run';
 
 /**
  * The dragonfly view's data (issue 19; seed digest §5.3 item 7): the CODES network as a topology

@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
 import { readPdesRun } from '../formats/ross/pdes-run-reader';
 import { DEFAULT_PDES_HANDLERS, handlerActivity, resolveHandlers } from './handlers';
-import { METRIC } from './metrics';
+import { METRIC } from './model/metrics';
 import { PdesAnalysisSession } from './pdes-analysis';
 import { generateRossRun } from './testing/ross-generator';
 

@@ -1,10 +1,10 @@
-import { entityOfLp } from './entities';
+import { entityOfLp } from './model/entities';
 import type { TickRange } from './analysis-options';
 import { formatCount } from '../stats/format';
 import { lpsOfEntities, lpTypeTable } from './lp-types';
-import { METRIC } from './metrics';
+import { METRIC } from './model/metrics';
 import type { PdesAnalysis } from './pdes-analysis';
-import type { PdesRun } from './pdes-run';
+import type { PdesRun } from './model/pdes-run';
 import { traceScope } from './segments';
 
 /**

@@ -1,5 +1,5 @@
-import type { EntityLevel } from './metrics';
-import type { PdesRun } from './pdes-run';
+import type { EntityLevel } from './model/metrics';
+import type { PdesRun } from './model/pdes-run';
 
 /**
  * LP types of a run (a CODES model's `LPGROUPS` types, e.g. `nw-lp`, `modelnet_dragonfly_dally`,

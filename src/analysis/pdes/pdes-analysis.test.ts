@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { readPdesRun } from '../formats/ross/pdes-run-reader';
 import { condensedLength } from '../series/distance-matrix';
 import { runToEnd } from '../series/sliced';
-import { METRIC } from './metrics';
+import { METRIC } from './model/metrics';
 import {
   clusterMembers,
   distanceJobParts,
@@ -20,7 +20,7 @@ import {
   type TsneJob,
 } from './pdes-analysis';
 import { pdesReport } from './pdes-report';
-import type { PdesRun } from './pdes-run';
+import type { PdesRun } from './model/pdes-run';
 import { generateRossRun, type RossRunTruth } from './testing/ross-generator';
 import { smallRun } from './testing/small-run';
 

@@ -1,4 +1,4 @@
-import { throwIfAborted } from '../formats/reader';
+import { throwIfAborted } from '../model/cancellation';
 import { condensedLength } from '../series/distance-matrix';
 import { balancedRowRanges, pairwiseDistanceSteps, type PairwiseDistanceOptions } from '../series/distances';
 import { eDivisiveSteps, timePointDistances, type ChangePoint } from '../series/e-divisive';
@@ -10,9 +10,9 @@ import { runSliced, runToEnd } from '../series/sliced';
 import { tsneSteps, type TsneOptions } from '../series/tsne';
 import { resolvePdesAnalysisOptions, type PdesAnalysisOptions, type TickRange } from './analysis-options';
 import { pdesBehaviour, type PdesBehaviour } from './behaviour';
-import { ENTITY_LEVELS, METRIC, METRICS_BY_LEVEL } from './metrics';
+import { ENTITY_LEVELS, METRIC, METRICS_BY_LEVEL } from './model/metrics';
 import type { PdesReportAnalyses } from './pdes-report';
-import type { PdesRun } from './pdes-run';
+import type { PdesRun } from './model/pdes-run';
 import { segmentsFromStarts, type PdesSegment } from './segments';
 
 /**

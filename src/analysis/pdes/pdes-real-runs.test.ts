@@ -4,9 +4,9 @@ import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data'
 import { readPdesRun } from '../formats/ross/pdes-run-reader';
 import { handlerActivity } from './handlers';
 import { lpsOfEntities, lpTypeTable } from './lp-types';
-import { METRIC } from './metrics';
+import { METRIC } from './model/metrics';
 import { PdesAnalysisSession, type PdesAnalysis } from './pdes-analysis';
-import type { PdesRun } from './pdes-run';
+import type { PdesRun } from './model/pdes-run';
 import { circularViewData } from './view-data';
 
 /**

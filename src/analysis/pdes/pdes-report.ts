@@ -1,9 +1,9 @@
-import { communicationMatrix, matrixRows, sameProcessShare } from './communication';
-import type { EntityLevel } from './metrics';
-import { METRIC } from './metrics';
-import { linkCounts } from './network';
-import type { PdesRun } from './pdes-run';
-import type { SampleSet, SamplingMode } from './sample-set';
+import { communicationMatrix, matrixRows, sameProcessShare } from './model/communication';
+import type { EntityLevel } from './model/metrics';
+import { METRIC } from './model/metrics';
+import { linkCounts } from './model/network';
+import type { PdesRun } from './model/pdes-run';
+import type { SampleSet, SamplingMode } from './model/sample-set';
 
 /**
  * The stable JSON schema of `hpc-lens pdes --json DIR` (issue #19), key order as documented. Each

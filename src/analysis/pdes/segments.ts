@@ -1,8 +1,8 @@
 import { segmentBounds, segmentMeans } from '../series/segment-means';
 import type { TickRange } from './analysis-options';
 import type { PdesBehaviour } from './behaviour';
-import { intervalPairs, weighted, type CommunicationPairs, type CommunicationWeight } from './communication';
-import type { PdesRun } from './pdes-run';
+import { intervalPairs, weighted, type CommunicationPairs, type CommunicationWeight } from './model/communication';
+import type { PdesRun } from './model/pdes-run';
 
 /**
  * Time segments between change points and what the circular views summarise per segment (thesis

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pdesBehaviour } from './behaviour';
-import { METRIC } from './metrics';
+import { METRIC } from './model/metrics';
 import { lassoSelection, segmentsMeet, selectEntities, selectionMask, strokeSelection } from './selection';
 import { smallRun } from './testing/small-run';
 

@@ -1,9 +1,9 @@
 import { extent } from 'd3';
 import type { OverviewStatistic, RingEncoding, TickRange } from './analysis-options';
-import type { CommunicationWeight } from './communication';
-import type { EntityLevel, PdesMetric } from './metrics';
+import type { CommunicationWeight } from './model/communication';
+import type { EntityLevel, PdesMetric } from './model/metrics';
 import type { PdesAnalysis } from './pdes-analysis';
-import type { PdesRun } from './pdes-run';
+import type { PdesRun } from './model/pdes-run';
 import { lassoSelection, selectionMask, strokeSelection, type Point2 } from './selection';
 import {
   peSegmentMatrices,

@@ -1,4 +1,4 @@
-import { throwIfAborted } from '../formats/reader';
+import { throwIfAborted } from '../model/cancellation';
 import { condensedLength } from './distance-matrix';
 import type { SeriesMatrix } from './series-matrix';
 import { runSliced, runToEnd } from './sliced';

@@ -1,4 +1,4 @@
-import { throwIfAborted } from '../formats/reader';
+import { throwIfAborted } from '../model/cancellation';
 import { seededRandom, shuffleInPlace } from '../stats/seeded-random';
 import { SERIES_SEED } from './k-means';
 import type { SeriesMatrix } from './series-matrix';

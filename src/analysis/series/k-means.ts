@@ -1,4 +1,4 @@
-import { throwIfAborted } from '../formats/reader';
+import { throwIfAborted } from '../model/cancellation';
 import { seededRandom } from '../stats/seeded-random';
 import { canonicalLabels } from './cluster-labels';
 

@@ -1,4 +1,4 @@
-import { throwIfAborted } from '../formats/reader';
+import { throwIfAborted } from '../model/cancellation';
 import { canonicalLabels } from './cluster-labels';
 import { asCondensed } from './distance-matrix';
 

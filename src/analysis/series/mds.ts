@@ -1,4 +1,4 @@
-import { throwIfAborted } from '../formats/reader';
+import { throwIfAborted } from '../model/cancellation';
 import { asCondensed } from './distance-matrix';
 import { jacobiEigen, multiplySquare, orthonormalizeColumns } from './linear-algebra';
 

@@ -1,4 +1,4 @@
-import { throwIfAborted } from '../formats/reader';
+import { throwIfAborted } from '../model/cancellation';
 import { clusterSizes } from './cluster-labels';
 import { condensedLength } from './distance-matrix';
 import { pairwiseDistances, type DistanceMeasure } from './distances';

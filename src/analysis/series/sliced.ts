@@ -1,4 +1,4 @@
-import { throwIfAborted } from '../formats/reader';
+import { throwIfAborted } from '../model/cancellation';
 
 /**
  * Runs a step generator to its end, giving the event loop a turn every ~`sliceMs` milliseconds so

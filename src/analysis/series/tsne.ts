@@ -1,4 +1,4 @@
-import { throwIfAborted } from '../formats/reader';
+import { throwIfAborted } from '../model/cancellation';
 import { gaussianFrom, seededRandom } from '../stats/seeded-random';
 import { BarnesHutQuadtree } from './barnes-hut-quadtree';
 import { asCondensed } from './distance-matrix';

@@ -1,5 +1,5 @@
 import { median } from 'simple-statistics';
-import { throwIfAborted } from '../formats/reader';
+import { throwIfAborted } from '../model/cancellation';
 import type { Profile } from '../model/profile';
 import { Clusterer, type ClusterSet } from './clustering';
 import { ConstructTable, markerPatterns, ROOT_CONSTRUCT } from './constructs';

@@ -4,7 +4,7 @@ import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data'
 import { parseCodesConfig } from '../formats/ross/codes-config';
 import { readLinkStats } from '../formats/ross/codes-network';
 import { readPdesRun } from '../formats/ross/pdes-run-reader';
-import type { LinkStats, RouterSamples, TerminalSamples } from '../pdes/network';
+import type { LinkStats, RouterSamples, TerminalSamples } from '../pdes/model/network';
 import {
   codesDragonflyConfigText,
   codesLpCount,

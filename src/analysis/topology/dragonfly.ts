@@ -13,9 +13,9 @@
  * a partner in the other direction (the arrangement of CODES's `dfdally-72-inter` file, checked link
  * for link against the shared run's link stats).
  */
-import type { LinkStats, RouterSamples, TerminalSamples } from '../pdes/network';
-import { DRAGONFLY_LINK_TYPES } from '../pdes/network';
-import type { CodesConfig } from '../pdes/run-config';
+import type { LinkStats, RouterSamples, TerminalSamples } from '../pdes/model/network';
+import { DRAGONFLY_LINK_TYPES } from '../pdes/model/network';
+import type { CodesConfig } from '../pdes/model/run-config';
 import { emptyValues, TopologyBuilder, type Topology, type TopologyValues } from './topology';
 
 export interface DragonflyShape {

@@ -1,4 +1,3 @@
-import type { NvidiaSmiTopology } from '../formats/nvidia-smi-topo';
 import { emptyValues, TopologyBuilder, type Topology, type TopologyValues } from './topology';
 
 /**
@@ -8,6 +7,20 @@ import { emptyValues, TopologyBuilder, type Topology, type TopologyValues } from
  * affinity and GPU pairs are linked by their path type (`NV2`, `SYS`…); every GPU is linked to the
  * host by a link of kind `host` (nvidia-smi reports GPU–GPU and GPU–NIC paths, not the host's own).
  */
+
+/** `nvidia-smi topo -m` as formats/nvidia-smi-topo.ts reads it: the paths between GPUs and NICs. */
+export interface NvidiaSmiTopology {
+  path: string;
+  /** CUDA device ids of the GPU rows (`GPU3` → 3), in file order. */
+  gpus: number[];
+  /** NIC names (`mlx5_0`, or `NIC0` in newer versions), in file order. */
+  nics: string[];
+  /** Path type between devices, square over gpus then nics: `X`, `NV12`, `PIX`, `PXB`, `PHB`, `NODE`, `SYS`. */
+  links: string[][];
+  /** Per GPU (same order as gpus): its CPU affinity text (`0-19,40-59`) and NUMA node (-1 when N/A). */
+  cpuAffinity: string[];
+  numaAffinity: number[];
+}
 
 /** What the hardware view shows about a GPU besides its place in the topology. */
 export interface GpuDeviceInfo {

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { FromMonitor, MonitorSource } from '../../analysis/pdes/stream/monitor-protocol';
 import { MonitorSession } from '../../analysis/pdes/stream/monitor-session';
 import type { PdesTickUpdate } from '../../analysis/pdes/stream/stream-analyser';
-import type { SamplingMode } from '../../analysis/pdes/sample-set';
+import type { SamplingMode } from '../../analysis/pdes/model/sample-set';
 import { parseArgs, UsageError, type Verb, type VerbIO } from '../verb';
 
 /** One line of `hpc-lens monitor --json` (issue #20): key order as documented. */

@@ -2,7 +2,7 @@ import { readPdesRun } from '../../analysis/formats/ross/pdes-run-reader';
 import { resolvePdesAnalysisOptions, type PdesAnalysisOptions } from '../../analysis/pdes/analysis-options';
 import { pdesReportAnalyses } from '../../analysis/pdes/pdes-analysis';
 import { pdesReport, type PdesReport } from '../../analysis/pdes/pdes-report';
-import type { PdesRun } from '../../analysis/pdes/pdes-run';
+import type { PdesRun } from '../../analysis/pdes/model/pdes-run';
 import { parseArgs, UsageError, type Verb } from '../verb';
 
 export const pdesVerb: Verb = {

@@ -4,8 +4,8 @@ import { gzipSync } from 'node:zlib';
 import { expectReadError } from '../../../../test/support/read-errors';
 import { tempFileWriter } from '../../../../test/support/temp-files';
 import { sharedPath, skipUnlessShared } from '../../../../test/support/shared-data';
-import { encodePerfDataSource } from '../../memory/data-source';
-import { findAttribute, totalCycles } from '../../memory/memory-samples';
+import { encodePerfDataSource } from '../../memory/model/data-source';
+import { findAttribute, totalCycles } from '../../memory/model/memory-samples';
 import { sampleFile } from '../file-sample';
 import { parseHex, readMemaxesCsv, sniffMemaxesCsv, splitCsvRow } from './memaxes-csv';
 

@@ -12,7 +12,7 @@ import { Buffer } from 'node:buffer';
 import { asFastBuffer, cachedString, CACHE_MAX_LEN, HEX, latin1, utf8, type FastBuffer } from '../io/byte-strings';
 import { readChunks } from '../io/file-input';
 import { contentHead, ProfileReadError, withoutBom, type FileSample, type ReadOptions } from '../reader';
-import { decodePerfDataSource, pebsLevel, pebsRemote } from '../../memory/data-source';
+import { decodePerfDataSource, pebsLevel, pebsRemote } from '../../memory/model/data-source';
 import { GrowableFloat64 } from '../../model/growable';
 import {
   compactColumn,
@@ -22,7 +22,7 @@ import {
   type MemorySampleDialect,
   type MemorySamples,
   type SampleAttribute,
-} from '../../memory/memory-samples';
+} from '../../memory/model/memory-samples';
 
 /** Columns whose values are names or ids without order (MemAxes §4.1: the processor is qualitative). */
 const QUALITATIVE = new Set(['cpu', 'node', 'datasource', 'data_src', 'ip', 'addr', 'pid', 'tid', 'map3d', 'line']);

@@ -10,7 +10,7 @@ import { sampleFile } from '../file-sample';
 import { ProfileReadError, type FileSample, type ReadOptions } from '../reader';
 import { readMachineTopology } from '../machine/machine-file';
 import type { MachineTopology } from '../../topology/machine';
-import type { MemorySampleFormat, MemorySamples } from '../../memory/memory-samples';
+import type { MemorySampleFormat, MemorySamples } from '../../memory/model/memory-samples';
 import { readMemaxesCsv, sniffMemaxesCsv } from './memaxes-csv';
 import { readPerfMemScript, sniffPerfMemScript } from './perf-mem-script';
 

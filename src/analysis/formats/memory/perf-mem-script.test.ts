@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { expectReadError } from '../../../../test/support/read-errors';
 import { tempFileWriter } from '../../../../test/support/temp-files';
 import { REPO_ROOT } from '../../../../test/support/shared-data';
-import { findAttribute } from '../../memory/memory-samples';
+import { findAttribute } from '../../memory/model/memory-samples';
 import { sampleFile } from '../file-sample';
 import { readPerfMemScript, sniffPerfMemScript } from './perf-mem-script';
 

@@ -11,7 +11,7 @@
 import { forEachLine } from '../io/file-input';
 import { parseSrcLine } from '../perf-script/lines';
 import { contentHead, ProfileReadError, type FileSample, type ReadOptions } from '../reader';
-import { decodePerfDataSource } from '../../memory/data-source';
+import { decodePerfDataSource } from '../../memory/model/data-source';
 import { GrowableFloat64, GrowableInt32 } from '../../model/growable';
 import {
   CategoryInterner,
@@ -19,7 +19,7 @@ import {
   UNKNOWN_SOURCE,
   type MemorySamples,
   type SampleAttribute,
-} from '../../memory/memory-samples';
+} from '../../memory/model/memory-samples';
 
 /** `[comm] pid[/tid] [cpu] secs.frac: rest`; comm is optional (not in the `-F` list above). */
 const HEADER = /^\s*(?:(\S.*?)\s+)??(\d+)(?:\/(\d+))?\s+(?:\[(\d+)\]\s+)?(\d+)\.(\d+):\s+(.*)$/;

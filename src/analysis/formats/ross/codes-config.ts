@@ -1,4 +1,4 @@
-import type { CodesConfig, CodesConfigSection } from '../../pdes/run-config';
+import type { CodesConfig, CodesConfigSection } from '../../pdes/model/run-config';
 import { ProfileReadError } from '../reader';
 
 /** Parses a CODES config; a ProfileReadError names the line of a syntax error. */

@@ -1,5 +1,5 @@
 import { GrowableFloat64, GrowableInt32 } from '../../model/growable';
-import type { ModelSamples, RouterSamples, TerminalSamples } from '../../pdes/network';
+import type { ModelSamples, RouterSamples, TerminalSamples } from '../../pdes/model/network';
 import type { ModelRecord } from './record-decoder';
 
 /**

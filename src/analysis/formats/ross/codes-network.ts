@@ -8,7 +8,7 @@ import {
   type PacketTable,
   type RouterHopTable,
   type TerminalStats,
-} from '../../pdes/network';
+} from '../../pdes/model/network';
 import { forEachLine } from '../io/file-input';
 import { ProfileReadError, throwIfAborted, type ReadOptions } from '../reader';
 import { numberField, requireColumns } from './text-table';

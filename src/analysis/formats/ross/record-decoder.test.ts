@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { KP_METRICS, LP_METRICS, PE_METRICS } from '../../pdes/metrics';
+import { KP_METRICS, LP_METRICS, PE_METRICS } from '../../pdes/model/metrics';
 import { ProfileReadError } from '../reader';
 import {
   RossEventTraceDecoder,

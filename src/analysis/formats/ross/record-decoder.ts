@@ -20,7 +20,7 @@ import {
   MODEL_HEADER_BYTES,
   type EngineIds,
 } from './record-layouts';
-import type { EntityLevel } from '../../pdes/metrics';
+import type { EntityLevel } from '../../pdes/model/metrics';
 
 /** A record that cannot be decoded: the message names the file, the byte offset and what was found. */
 export class RossRecordError extends ProfileReadError {

@@ -10,7 +10,7 @@
  * - Event trace (`*-evtrace.bin`): `{u32 src_lp, u32 dest_lp, f32 send_vts, f32 recv_vts, f32
  *   real_ts, u32 model_sz}` (24 B) and `model_sz` model bytes.
  */
-import { KP_METRICS, LP_METRICS, PE_METRICS, type EntityLevel } from '../../pdes/metrics';
+import { KP_METRICS, LP_METRICS, PE_METRICS, type EntityLevel } from '../../pdes/model/metrics';
 
 export const ENGINE_HEADER_BYTES = 24;
 export const MODEL_HEADER_BYTES = 48;

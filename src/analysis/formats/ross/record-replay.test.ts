@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { KP_METRICS, PE_METRICS } from '../../pdes/metrics';
+import { KP_METRICS, PE_METRICS } from '../../pdes/model/metrics';
 import { seededRandom } from '../../stats/seeded-random';
 import { RossEventTraceDecoder, RossStatsDecoder } from './record-decoder';
 import { playReplay, replayPlan, statsRecordSpans, traceRecordSpans, type ReplayStep } from './record-replay';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ProfileReadError } from '../reader';
-import type { LpStats, RossCommandLine, RossSummary } from '../../pdes/run-config';
+import type { LpStats, RossCommandLine, RossSummary } from '../../pdes/model/run-config';
 import { numberField, requireColumns } from './text-table';
 
 const REQUIRED = [

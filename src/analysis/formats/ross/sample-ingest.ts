@@ -1,6 +1,6 @@
 import { GrowableInt32 } from '../../model/growable';
-import type { PdesEntities } from '../../pdes/entities';
-import type { SampleSet } from '../../pdes/sample-set';
+import type { PdesEntities } from '../../pdes/model/entities';
+import type { SampleSet } from '../../pdes/model/sample-set';
 import type { ModelSampleCollector } from './codes-model-samples';
 import type { EngineRecord, ModelRecord, StatsRecordSink } from './record-decoder';
 

@@ -5,8 +5,8 @@
  * the MemAxes case studies (seed digest §4.2): an idle PU, NUMA skew, latency outranking count,
  * consecutive indices alternating between sockets, and three phases along time.
  */
-import { LEVEL_L1, LEVEL_L2, LEVEL_L3, LEVEL_RAM, LEVEL_UNRESOLVED, type MemoryLevel } from '../data-source';
-import { CategoryInterner, UNKNOWN_SOURCE, type MemorySamples, type SampleAttribute } from '../memory-samples';
+import { LEVEL_L1, LEVEL_L2, LEVEL_L3, LEVEL_RAM, LEVEL_UNRESOLVED, type MemoryLevel } from '../model/data-source';
+import { CategoryInterner, UNKNOWN_SOURCE, type MemorySamples, type SampleAttribute } from '../model/memory-samples';
 import { seededRandom } from '../../stats/seeded-random';
 import { buildMachineTopology, type MachineDescription, type MachineTopology } from '../../topology/machine';
 

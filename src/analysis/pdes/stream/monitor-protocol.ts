@@ -1,4 +1,4 @@
-import type { SamplingMode } from '../sample-set';
+import type { SamplingMode } from '../model/sample-set';
 import type { PdesTickSummary, PdesTickUpdate, StreamChangePoint } from './stream-analyser';
 import type { PdesStreamSettings } from './stream-options';
 import type { MatrixQuery } from './stream-views';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { readPdesRun } from '../../formats/ross/pdes-run-reader';
 import { RossRecordError } from '../../formats/ross/record-decoder';
-import { intervalMatrices, tickEdges } from '../communication';
+import { intervalMatrices, tickEdges } from '../model/communication';
 import { seededRandom } from '../../stats/seeded-random';
 import { generateRossRun, type RossRunParameters, type RossRunTruth } from '../testing/ross-generator';
 import { PdesMonitor, type PdesMonitorInit } from './pdes-monitor';

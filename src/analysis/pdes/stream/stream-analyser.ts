@@ -6,8 +6,8 @@ import { progressiveCausality, type CausalityRow, type CausalityState } from '..
 import { progressiveKMeans } from '../../series/progressive-k-means';
 import { progressivePca } from '../../series/progressive-projection';
 import { systemClock, type Clock } from '../../series/time-budget';
-import { METRICS_BY_LEVEL, type EntityLevel } from '../metrics';
-import type { SeriesTable } from '../sample-set';
+import { METRICS_BY_LEVEL, type EntityLevel } from '../model/metrics';
+import type { SeriesTable } from '../model/sample-set';
 import type { PdesStreamCache, StreamTotals } from './stream-cache';
 import type { PdesStreamOptions } from './stream-options';
 

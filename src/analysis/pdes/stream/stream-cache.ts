@@ -1,10 +1,10 @@
 import { RossEventTraceDecoder, RossStatsDecoder, type EngineRecord } from '../../formats/ross/record-decoder';
 import { EngineSampleIngest } from '../../formats/ross/sample-ingest';
 import { GrowableFloat64, GrowableInt32 } from '../../model/growable';
-import { entityOfLp, PdesEntities } from '../entities';
-import { EventTrace } from '../event-trace';
-import { METRIC, type EntityLevel } from '../metrics';
-import { SampleSet, type SamplingMode } from '../sample-set';
+import { entityOfLp, PdesEntities } from '../model/entities';
+import { EventTrace } from '../model/event-trace';
+import { METRIC, type EntityLevel } from '../model/metrics';
+import { SampleSet, type SamplingMode } from '../model/sample-set';
 
 /** Run totals in the `hpc-lens pdes --json` shape. */
 export interface StreamTotals {

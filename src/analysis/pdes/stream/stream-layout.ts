@@ -1,10 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { discoverRunFiles, readRunLayout } from '../../formats/ross/pdes-run-reader';
-import type { PdesEntities } from '../entities';
-import type { PdesRunFiles } from '../pdes-run';
-import { placeLps, type LpPlacement } from '../placement';
-import type { SamplingMode } from '../sample-set';
+import type { PdesEntities } from '../model/entities';
+import type { PdesRunFiles } from '../model/pdes-run';
+import { placeLps, type LpPlacement } from '../model/placement';
+import type { SamplingMode } from '../model/sample-set';
 
 /** What a live monitor knows about a run before its first sample. */
 export interface StreamLayout {

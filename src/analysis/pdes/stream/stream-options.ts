@@ -1,7 +1,7 @@
 import { AFF_DEFAULTS } from '../../series/aff-change-detector';
 import { SERIES_SEED } from '../../series/k-means';
-import type { CommunicationWeight } from '../communication';
-import { METRIC, type EntityLevel } from '../metrics';
+import type { CommunicationWeight } from '../model/communication';
+import { METRIC, type EntityLevel } from '../model/metrics';
 
 /**
  * Every setting of the live PDES monitor (issue #20, thesis ch. 6), with the seed's defaults. The

@@ -1,5 +1,5 @@
-import { weighted, type CommunicationWeight } from '../communication';
-import type { EntityLevel } from '../metrics';
+import { weighted, type CommunicationWeight } from '../model/communication';
+import type { EntityLevel } from '../model/metrics';
 import type { PdesMonitor } from './pdes-monitor';
 import type { CausalityRow } from '../../series/progressive-causality';
 import type { StreamChangePoint, StreamProjection } from './stream-analyser';

@@ -6,9 +6,9 @@ import { after, before, describe, it } from 'node:test';
 import { readPdesRun } from '../../formats/ross/pdes-run-reader';
 import { dragonflyShapeFromConfig, dragonflyTopology, THETA_LIKE } from '../../topology/dragonfly';
 import { nodesOfKind } from '../../topology/topology';
-import { intervalMatrices, sumMatrices, tickEdges, weighted, type CommunicationMatrix } from '../communication';
-import { METRIC } from '../metrics';
-import type { PdesRun } from '../pdes-run';
+import { intervalMatrices, sumMatrices, tickEdges, weighted, type CommunicationMatrix } from '../model/communication';
+import { METRIC } from '../model/metrics';
+import type { PdesRun } from '../model/pdes-run';
 import { generateRossRun, type RossRunTruth } from './ross-generator';
 
 const dirs: string[] = [];

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { RossRecordWriter } from '../../formats/ross/record-writer';
 import { seededRandom } from '../../stats/seeded-random';
 import { codesDragonflyConfigText, codesLpCount, type DragonflyShape } from '../../topology/dragonfly';
-import { KP_METRICS, LP_METRICS, PE_METRICS } from '../metrics';
+import { KP_METRICS, LP_METRICS, PE_METRICS } from '../model/metrics';
 
 /**
  * A seeded ROSS-like run generator for the seed acceptance tests (seed digest §6.4): it writes real

@@ -1,9 +1,9 @@
-import { PdesEntities } from '../entities';
-import { EventTrace } from '../event-trace';
-import { KP_METRICS, PE_METRICS } from '../metrics';
-import type { PdesRun } from '../pdes-run';
-import { placeLps } from '../placement';
-import { SampleSet } from '../sample-set';
+import { PdesEntities } from '../model/entities';
+import { EventTrace } from '../model/event-trace';
+import { KP_METRICS, PE_METRICS } from '../model/metrics';
+import type { PdesRun } from '../model/pdes-run';
+import { placeLps } from '../model/placement';
+import { SampleSet } from '../model/sample-set';
 
 /**
  * A hand-sized PDES run for unit tests whose answers are checked by hand: `pes` PEs × `kpsPerPe`

@@ -1,4 +1,4 @@
-import { GrowableInt32 } from '../model/growable';
+import { GrowableInt32 } from '../../model/growable';
 import type { EntityLevel } from './metrics';
 
 /**

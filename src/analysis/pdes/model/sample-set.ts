@@ -1,4 +1,4 @@
-import { GrowableFloat64 } from '../model/growable';
+import { GrowableFloat64 } from '../../model/growable';
 import { ENTITY_LEVELS, METRICS_BY_LEVEL, metricIndex, type EntityLevel, type PdesMetric } from './metrics';
 
 /**

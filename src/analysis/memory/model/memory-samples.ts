@@ -5,7 +5,7 @@
  * string attributes are category ids numbered in order of first appearance, as MemAxes numbers
  * them for its histograms. Everything is structured-cloneable (worker → host → webview).
  */
-import { GrowableFloat64, GrowableInt32, GrowableUint8 } from '../model/growable';
+import { GrowableFloat64, GrowableInt32, GrowableUint8 } from '../../model/growable';
 
 /** Where the samples were read from: MemAxes/Mitos CSV files or `perf script` text. */
 export type MemorySampleFormat = 'memaxes' | 'perf-mem';

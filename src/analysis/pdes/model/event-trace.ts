@@ -1,4 +1,4 @@
-import { GrowableFloat32, GrowableInt32 } from '../model/growable';
+import { GrowableFloat32, GrowableInt32 } from '../../model/growable';
 
 /**
  * ROSS's event trace (`--event-trace`): one row per processed event with its sending and receiving
