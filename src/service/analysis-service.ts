@@ -30,6 +30,14 @@ import type { DerivedData, DeriveOptions, SideBarLists } from './derived-data';
 import type { DiffSummary } from './diff-summary';
 import type { EnsembleViewResult } from './ensemble-session';
 import type { ReadLimits } from './read-limits';
+import type {
+  SystemName,
+  SystemOpenArgs,
+  SystemOpened,
+  SystemRequest,
+  SystemRequestKind,
+  SystemResult,
+} from './systems';
 import type { TimelineResults, TimelineWorkerRequest } from './timeline-requests';
 
 /** A dataset held by the service. Handles are never reused within one service. */
@@ -49,6 +57,24 @@ export interface OpenedProfile {
   data: ProfileData;
   /** The call tree's child index, built where the model was made (CallTree.adoptChildIndex). */
   childIndex?: { start: Int32Array; list: Int32Array };
+}
+
+/** A dataset a system opened (a PDES run, memory samples): what the system tells the editor, and its editor profile. */
+export interface OpenedSystemDataset<S extends SystemName = SystemName> extends OpenedProfile {
+  system: S;
+  opened: SystemOpened<S>;
+}
+
+/** What Open Profile… gives: a profile or trace, or — when a system claims the file by content — a system's dataset. */
+export type OpenedDataset =
+  (OpenedProfile & { system?: undefined }) | { [S in SystemName]: OpenedSystemDataset<S> }[SystemName];
+
+/** A dataset opened by openSystem (a live monitor): it may have no editor profile. */
+export interface OpenedSystem<S extends SystemName = SystemName> {
+  dataset: DatasetHandle;
+  system: S;
+  opened: SystemOpened<S>;
+  profile?: Omit<OpenedProfile, 'dataset'>;
 }
 
 /** A run of an ensemble as the editor lists it (no raw metadata: that stays in the worker). */
@@ -92,12 +118,23 @@ export interface WarmReport {
   codeCache: 'accepted' | 'rejected' | 'created' | 'none';
 }
 
-export interface AnalysisService {
+/** The service's calls (what crosses to a worker as a message). */
+export interface AnalysisRpc {
   /** Compiles the hot paths (readers, derivations, graphs) on tiny inputs so the user's first open runs warm code. */
   warm(args: Record<string, never>, ctx?: CallContext): Promise<WarmReport>;
 
-  /** Reads a profile or trace (format detected from its content). */
-  open(args: { path: string; limits?: ReadLimits }, ctx?: CallContext): Promise<OpenedProfile>;
+  /** Reads a profile or trace, or a system's dataset (a PDES run, memory samples): which one is told by its content. */
+  open(args: { path: string; limits?: ReadLimits }, ctx?: CallContext): Promise<OpenedDataset>;
+  /** Opens a dataset of a system from arguments rather than a path (a live monitor of a running simulation). */
+  openSystem<S extends SystemName>(
+    args: { system: S; args: SystemOpenArgs<S> },
+    ctx?: CallContext,
+  ): Promise<OpenedSystem<S>>;
+  /** A request of a system's panel about a dataset: one the system opened, or a profile dataset it analyses. */
+  systemRequest<S extends SystemName, K extends SystemRequestKind<S>>(
+    args: { dataset: DatasetHandle; system: S; request: Extract<SystemRequest<S>, { kind: K }> },
+    ctx?: CallContext,
+  ): Promise<SystemResult<S, K>>;
   /** Reads every profile of the given folders and files as the runs of an ensemble and builds their union. */
   openEnsemble(
     args: { paths: string[]; metric?: string; limits?: ReadLimits },
@@ -181,7 +218,15 @@ export interface AnalysisService {
   ): Promise<EnsembleComparisonValues | null>;
 }
 
-/** The names of the service's methods (the RPC's `method` field). */
-export type ServiceMethod = keyof AnalysisService;
-export type ServiceArgs<M extends ServiceMethod> = Parameters<AnalysisService[M]>[0];
-export type ServiceResult<M extends ServiceMethod> = Awaited<ReturnType<AnalysisService[M]>>;
+export interface AnalysisService extends AnalysisRpc {
+  /**
+   * Listens to what a system dataset pushes unasked (a live monitor's ticks); returns the function
+   * that stops listening. Events of a closed dataset stop.
+   */
+  onSystemEvent(dataset: DatasetHandle, listener: (event: unknown) => void): () => void;
+}
+
+/** The names of the service's calls (the RPC's `method` field). */
+export type ServiceMethod = keyof AnalysisRpc;
+export type ServiceArgs<M extends ServiceMethod> = Parameters<AnalysisRpc[M]>[0];
+export type ServiceResult<M extends ServiceMethod> = Awaited<ReturnType<AnalysisRpc[M]>>;

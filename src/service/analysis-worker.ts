@@ -32,6 +32,7 @@ const post = (msg: WorkerResponse, transfer: ArrayBuffer[] = []) => port.postMes
 const start = (workerData as { hpcLens?: WorkerStartData } | undefined)?.hpcLens ?? {};
 const service = new LocalAnalysisService({
   ...(start.graphCacheBytes !== undefined ? { graphCacheBytes: start.graphCacheBytes } : {}),
+  emit: (dataset, event) => post({ id: 0, type: 'event', dataset, event }, transferables(event)),
 });
 const running = new Map<number, AbortController>();
 

@@ -18,7 +18,8 @@ import {
   type RunLoadError,
   type RunProfile,
 } from '../analysis/ensemble/ensemble-runs';
-import { findProfiles, readProfile } from '../analysis/formats';
+import { bestReader, findProfiles, readProfile, sampleFile } from '../analysis/formats';
+import { fileErrorReason, ProfileReadError } from '../analysis/formats/reader';
 import { SuperGraphCache } from '../analysis/graph/super-graph-cache';
 import { superGraphData } from '../analysis/graph/super-graph-data';
 import { answerSuperGraphQuery, type SuperGraphQuery } from '../analysis/graph/super-graph-queries';
@@ -33,8 +34,10 @@ import type {
   DatasetHandle,
   EnsembleComparisonValues,
   EnsembleRunSummary,
+  OpenedDataset,
   OpenedEnsemble,
   OpenedProfile,
+  OpenedSystem,
   ServiceArgs,
   WarmReport,
 } from './analysis-service';
@@ -45,15 +48,43 @@ import type { ReadLimits } from './read-limits';
 import { shared } from './shared-memory';
 import { timelineRequest, type WindowProfileColumns } from './timeline-requests';
 import { warmUp } from './warm-up';
+import type { AnalysisSystem, SystemContext, SystemOpening, SystemShape } from './systems/analysis-system';
+import {
+  SYSTEMS,
+  systemForSample,
+  type SystemName,
+  type SystemOpenArgs,
+  type SystemRequest,
+  type SystemRequestKind,
+  type SystemResult,
+} from './systems';
 
 /** A dataset as one thread holds it. */
 interface Held {
-  profile: Profile;
-  graphs: SuperGraphCache;
+  /** The model the editor's overlays read (a system dataset's editor profile); none for a live monitor. */
+  profile?: Profile;
+  graphs?: SuperGraphCache;
   /** Ensembles: the runs' union with run-to-run statistics, and the panel's session. */
   ensemble?: EnsembleProfile;
   session?: EnsembleSession;
+  /** The system that opened the dataset, and its state. */
+  system?: { name: SystemName; state: unknown };
+  /** Systems analysing this profile dataset, with their state (made on each one's first request). */
+  attached?: Map<SystemName, unknown>;
 }
+
+/** A profile dataset as one thread holds it. */
+type HeldProfile = Held & { profile: Profile; graphs: SuperGraphCache };
+
+/** A model in shared memory and its child index: what crosses threads for a profile. */
+export type SharedModel = Omit<OpenedProfile, 'dataset'>;
+
+/**
+ * What a read yields: a profile, to be adopted by a home worker; or a system's dataset, which the
+ * reading thread already holds (under the handle it was given) and keeps.
+ */
+export type ReadResult =
+  ({ kind: 'profile' } & SharedModel) | ({ kind: 'system'; system: SystemName; opened: unknown } & SharedModel);
 
 /** One run read for an ensemble, its model in shared memory (what a job worker hands the home worker). */
 export interface SharedRun {
@@ -73,33 +104,89 @@ export interface SharedRuns {
 export interface LocalServiceOptions {
   /** Bytes of super graphs kept per dataset (least recently used dropped first). */
   graphCacheBytes?: number;
+  /** Where system events go (a worker posts them to the pool); by default to this service's own listeners. */
+  emit?: (dataset: DatasetHandle, event: unknown) => void;
 }
 
 export class LocalAnalysisService implements AnalysisService {
   private readonly held = new Map<DatasetHandle, Held>();
+  private readonly listeners = new Map<DatasetHandle, Set<(event: unknown) => void>>();
   private nextHandle = 1;
 
   constructor(private readonly options: LocalServiceOptions = {}) {}
 
   // ── Steps the worker pool composes ───────────────────────────────────────────────────────────
 
-  /** Reads a file into a shared model (every derived matrix filled in) and its child index. */
+  /**
+   * Reads a file: a profile into a shared model (every derived matrix filled in) with its child
+   * index; or, when a system claims the file by content more surely than any profile reader, the
+   * system's dataset, held here as `as` with its editor profile shared the same way.
+   */
   async readShared(
-    args: { path: string; limits?: ReadLimits },
+    args: { path: string; limits?: ReadLimits; as: DatasetHandle },
     ctx: CallContext = {},
-  ): Promise<Omit<OpenedProfile, 'dataset'>> {
+  ): Promise<ReadResult> {
+    const system = await this.claimingSystem(args.path);
+    if (system) return this.openSystemPath(system, args, ctx);
     const read = await readProfile(args.path, { ...args.limits, ...ctx });
     throwIfAborted(ctx.signal);
-    // Derived matrices are filled in here, once, so no thread derives them lazily later.
-    read.metrics.forEach((_, m) => {
-      read.exclusive(m);
-      read.inclusive(m);
-    });
-    const data = shared(read.toTransferable().data);
-    const profile = new Profile(data);
-    // Built here in shared memory: at 10⁶ nodes a 20–140 ms pass the host would otherwise make.
-    const childIndex = shared(profile.tree.childIndex());
-    return { data, childIndex };
+    return { kind: 'profile', ...shareProfile(read) };
+  }
+
+  /** The system that claims `path` by content ahead of every profile reader, or null. */
+  private async claimingSystem(path: string): Promise<SystemName | null> {
+    let sample;
+    try {
+      sample = await sampleFile(path);
+    } catch (e) {
+      throw new ProfileReadError(path, fileErrorReason(e), { cause: e });
+    }
+    const system = systemForSample(sample);
+    if (!system) return null;
+    const score = SYSTEMS[system].sniff!(sample);
+    return score > (bestReader(sample)?.score ?? 0) ? system : null;
+  }
+
+  private async openSystemPath(
+    name: SystemName,
+    args: { path: string; limits?: ReadLimits; as: DatasetHandle },
+    ctx: CallContext,
+  ): Promise<ReadResult> {
+    const system = SYSTEMS[name] as AnalysisSystem<SystemShape, unknown>;
+    if (!system.openPath) throw new Error(`the ${name} system opens nothing by path`);
+    const opening = await system.openPath(args.path, args.limits, this.systemContext(args.as, ctx));
+    if (!opening.profile) throw new Error(`the ${name} system opened ${args.path} without an editor profile`);
+    throwIfAborted(ctx.signal);
+    const model = this.holdSystem(args.as, name, opening);
+    return { kind: 'system', system: name, opened: opening.opened, ...model! };
+  }
+
+  /** Holds a system's dataset; its editor profile (if any) is moved to shared memory first. */
+  private holdSystem(
+    dataset: DatasetHandle,
+    name: SystemName,
+    opening: SystemOpening<SystemShape, unknown>,
+  ): SharedModel | undefined {
+    if (this.held.has(dataset)) throw new Error(`dataset ${dataset} is already held`);
+    const model = opening.profile ? shareProfile(opening.profile) : undefined;
+    const held: Held = { system: { name, state: opening.state } };
+    if (model) {
+      held.profile = new Profile(model.data);
+      held.profile.tree.adoptChildIndex(model.childIndex!);
+      held.graphs = this.graphCache(held.profile);
+    }
+    this.held.set(dataset, held);
+    return model;
+  }
+
+  private systemContext(dataset: DatasetHandle, ctx: CallContext): SystemContext<unknown> {
+    return { ...ctx, emit: event => this.emit(dataset, event) };
+  }
+
+  private emit(dataset: DatasetHandle, event: unknown): void {
+    if (!this.held.has(dataset)) return;
+    if (this.options.emit) this.options.emit(dataset, event);
+    else for (const l of this.listeners.get(dataset) ?? []) l(event);
   }
 
   /** Finds and reads an ensemble's runs (folders are scanned by content), each into a shared model. */
@@ -204,11 +291,76 @@ export class LocalAnalysisService implements AnalysisService {
     return warmUp();
   }
 
-  async open(args: ServiceArgs<'open'>, ctx?: CallContext): Promise<OpenedProfile> {
-    const read = await this.readShared(args, ctx);
+  async open(args: ServiceArgs<'open'>, ctx?: CallContext): Promise<OpenedDataset> {
     const dataset = this.nextHandle++;
-    this.adopt({ dataset, ...read });
-    return { dataset, ...read };
+    const read = await this.readShared({ ...args, as: dataset }, ctx);
+    return this.opened(dataset, read);
+  }
+
+  /** What open() answers for a read (adopting a profile here; a system's dataset is held already). */
+  opened(dataset: DatasetHandle, read: ReadResult): OpenedDataset {
+    const { kind, ...rest } = read;
+    if (kind === 'profile') {
+      this.adopt({ dataset, data: read.data, ...(read.childIndex ? { childIndex: read.childIndex } : {}) });
+      return { dataset, data: read.data, ...(read.childIndex ? { childIndex: read.childIndex } : {}) };
+    }
+    return { dataset, ...rest } as OpenedDataset;
+  }
+
+  async openSystem<S extends SystemName>(
+    args: { system: S; args: SystemOpenArgs<S> },
+    ctx?: CallContext,
+  ): Promise<OpenedSystem<S>> {
+    return this.openSystemAs({ ...args, as: this.nextHandle++ }, ctx);
+  }
+
+  /** openSystem with the handle chosen by the caller (the worker pool numbers datasets). */
+  async openSystemAs<S extends SystemName>(
+    args: { system: S; args: SystemOpenArgs<S>; as: DatasetHandle },
+    ctx: CallContext = {},
+  ): Promise<OpenedSystem<S>> {
+    const system = SYSTEMS[args.system] as AnalysisSystem<SystemShape, unknown>;
+    if (!system.open) throw new Error(`the ${args.system} system is not opened from arguments`);
+    const opening = await system.open(args.args, this.systemContext(args.as, ctx));
+    if (ctx.signal?.aborted) {
+      system.close?.(opening.state);
+      throwIfAborted(ctx.signal);
+    }
+    const model = this.holdSystem(args.as, args.system, opening);
+    return {
+      dataset: args.as,
+      system: args.system,
+      opened: opening.opened as OpenedSystem<S>['opened'],
+      ...(model ? { profile: model } : {}),
+    };
+  }
+
+  async systemRequest<S extends SystemName, K extends SystemRequestKind<S>>(
+    args: { dataset: DatasetHandle; system: S; request: Extract<SystemRequest<S>, { kind: K }> },
+    ctx: CallContext = {},
+  ): Promise<SystemResult<S, K>> {
+    const h = this.get(args.dataset);
+    const system = SYSTEMS[args.system] as AnalysisSystem<SystemShape, unknown>;
+    let state: unknown;
+    if (h.system?.name === args.system) state = h.system.state;
+    else {
+      if (!system.attach || !h.profile)
+        throw new Error(`dataset ${args.dataset} is not one the ${args.system} system can analyse`);
+      const attached = (h.attached ??= new Map());
+      if (!attached.has(args.system)) attached.set(args.system, system.attach(h.profile));
+      state = attached.get(args.system);
+    }
+    return (await system.answer(state, args.request, this.systemContext(args.dataset, ctx))) as SystemResult<S, K>;
+  }
+
+  onSystemEvent(dataset: DatasetHandle, listener: (event: unknown) => void): () => void {
+    let set = this.listeners.get(dataset);
+    if (!set) this.listeners.set(dataset, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.listeners.get(dataset) === set) this.listeners.delete(dataset);
+    };
   }
 
   async openEnsemble(args: ServiceArgs<'openEnsemble'>, ctx?: CallContext): Promise<OpenedEnsemble> {
@@ -228,7 +380,7 @@ export class LocalAnalysisService implements AnalysisService {
     args: ServiceArgs<'openWindow'> & { as: DatasetHandle },
     ctx?: CallContext,
   ): Promise<OpenedProfile> {
-    const whole = this.get(args.dataset).profile;
+    const whole = this.profileHeld(args.dataset).profile;
     const { result } = timelineRequest(whole, { kind: 'profileForWindow', window: args.window, tracks: args.tracks });
     throwIfAborted(ctx?.signal);
     const cols = result as WindowProfileColumns;
@@ -243,41 +395,47 @@ export class LocalAnalysisService implements AnalysisService {
 
   async close(args: ServiceArgs<'close'>): Promise<void> {
     const h = this.held.get(args.dataset);
-    h?.graphs.clear();
     this.held.delete(args.dataset);
+    this.listeners.delete(args.dataset);
+    if (!h) return;
+    h.graphs?.clear();
+    const close = (name: SystemName, state: unknown) =>
+      (SYSTEMS[name] as AnalysisSystem<SystemShape, unknown>).close?.(state);
+    if (h.system) close(h.system.name, h.system.state);
+    for (const [name, state] of h.attached ?? []) close(name, state);
   }
 
   async derive(args: ServiceArgs<'derive'>) {
-    const p = this.get(args.dataset).profile;
+    const p = this.profileHeld(args.dataset).profile;
     metricIn(p, args.metric);
     return deriveData(withSharedTotals(p, args.metric), args.metric, checked(args.options));
   }
 
   async sideBar(args: ServiceArgs<'sideBar'>) {
-    const p = this.get(args.dataset).profile;
+    const p = this.profileHeld(args.dataset).profile;
     metricIn(p, args.metric);
     return sideBarLists(p, args.metric, functionTotals(p, args.metric), checked(args.options));
   }
 
   async exportSummary(args: ServiceArgs<'exportSummary'>): Promise<string> {
-    const p = this.get(args.dataset).profile;
+    const p = this.profileHeld(args.dataset).profile;
     metricIn(p, args.metric);
     const s = summarizeProfile(p, args.metric);
     return args.format === 'csv' ? summaryToCsv(s) : summaryToMarkdown(s);
   }
 
   async diff(args: ServiceArgs<'diff'>) {
-    return diffSummary(this.get(args.baseline).profile, this.get(args.comparison).profile, args.metric);
+    return diffSummary(this.profileHeld(args.baseline).profile, this.profileHeld(args.comparison).profile, args.metric);
   }
 
   async dataMovementSites(args: ServiceArgs<'dataMovementSites'>) {
-    const p = this.get(args.dataset).profile;
+    const p = this.profileHeld(args.dataset).profile;
     const dm = p.trace?.dataMovement;
     return dm ? dataMovementSites(dm, p.tree) : { sites: [], unattributed: { count: 0, bytes: 0 } };
   }
 
   async superGraph(args: ServiceArgs<'superGraph'>) {
-    const h = this.get(args.dataset);
+    const h = this.profileHeld(args.dataset);
     return superGraphData(h.profile, args.title, args.options, h.graphs.graph(args.options));
   }
 
@@ -285,17 +443,17 @@ export class LocalAnalysisService implements AnalysisService {
     dataset: DatasetHandle;
     query: Extract<SuperGraphQuery, { kind: K }>;
   }) {
-    const h = this.get(args.dataset);
+    const h = this.profileHeld(args.dataset);
     return answerSuperGraphQuery<K>(h.profile, args.query, o => h.graphs.graph(o));
   }
 
   async timeline(args: ServiceArgs<'timeline'>) {
     // (profileForWindow is a dataset of its own: openWindow.)
-    return timelineRequest(this.get(args.dataset).profile, args.request).result as never;
+    return timelineRequest(this.profileHeld(args.dataset).profile, args.request).result as never;
   }
 
   async ensembleView(args: ServiceArgs<'ensembleView'>) {
-    const h = this.get(args.dataset);
+    const h = this.profileHeld(args.dataset);
     const ep = this.ensembleOf(args.dataset, h);
     const needGraph = !h.session || args.request === null;
     const session = (h.session ??= new EnsembleSession(ep, { title: args.title, metric: () => args.metric }));
@@ -377,7 +535,14 @@ export class LocalAnalysisService implements AnalysisService {
     return h;
   }
 
-  private ensembleOf(dataset: DatasetHandle, h = this.get(dataset)): EnsembleProfile {
+  private profileHeld(dataset: DatasetHandle): HeldProfile {
+    const h = this.get(dataset);
+    if (!h.profile || !h.graphs)
+      throw new Error(`dataset ${dataset} (${h.system?.name ?? 'no profile'}) has no profile`);
+    return h as HeldProfile;
+  }
+
+  private ensembleOf(dataset: DatasetHandle, h: Held = this.get(dataset)): EnsembleProfile {
     if (!h.ensemble) throw new Error(`dataset ${dataset} is not an ensemble`);
     return h.ensemble;
   }
@@ -408,4 +573,17 @@ function withSharedTotals(p: Profile, m: number): Profile {
   if (!(inclusive.buffer instanceof SharedArrayBuffer) || !(exclusive.buffer instanceof SharedArrayBuffer))
     p.adoptTotals(m, { inclusive: shared(inclusive), exclusive: shared(exclusive) });
   return p;
+}
+
+/** A profile moved into shared memory (every derived matrix filled in, so no thread derives one lazily later) with its child index. */
+function shareProfile(read: Profile): SharedModel {
+  read.metrics.forEach((_, m) => {
+    read.exclusive(m);
+    read.inclusive(m);
+  });
+  const data = shared(read.toTransferable().data);
+  const profile = new Profile(data);
+  // Built here in shared memory: at 10⁶ nodes a 20–140 ms pass the host would otherwise make.
+  const childIndex = shared(profile.tree.childIndex());
+  return { data, childIndex };
 }

@@ -8,7 +8,7 @@ import type { ServiceMethod } from './analysis-service';
 import type { LocalAnalysisService } from './local-analysis-service';
 
 /** The steps only the pool calls. */
-export type PoolStep = 'readShared' | 'readRunsShared' | 'adopt' | 'adoptEnsemble' | 'openWindowAs';
+export type PoolStep = 'readShared' | 'readRunsShared' | 'adopt' | 'adoptEnsemble' | 'openWindowAs' | 'openSystemAs';
 
 /** Every method a worker answers. */
 export type WorkerMethod = ServiceMethod | PoolStep;
@@ -25,12 +25,16 @@ export type WorkerRequest =
 export type WorkerResponse =
   | { id: number; type: 'progress'; fraction: number; message?: string }
   | { id: number; type: 'done'; result: unknown }
-  | { id: number; type: 'error'; name: string; message: string };
+  | { id: number; type: 'error'; name: string; message: string }
+  /** Pushed by a system dataset unasked (a live monitor's tick); `id` is 0. */
+  | { id: 0; type: 'event'; dataset: number; event: unknown };
 
 /** Whitelist of callable methods (a message naming anything else is refused). */
 export const WORKER_METHODS: ReadonlySet<string> = new Set<WorkerMethod>([
   'warm',
   'open',
+  'openSystem',
+  'systemRequest',
   'openEnsemble',
   'openWindow',
   'close',
@@ -51,6 +55,7 @@ export const WORKER_METHODS: ReadonlySet<string> = new Set<WorkerMethod>([
   'adopt',
   'adoptEnsemble',
   'openWindowAs',
+  'openSystemAs',
 ]);
 
 /** Data a worker is started with. */

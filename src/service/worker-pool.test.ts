@@ -6,6 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import { writeScaledRuns } from '../../test/support/scaled-runs';
 import { CancelledError, WorkerLimitError, WorkerPool } from './worker-pool';
 
+/** An opened dataset of the test system (registered at run time, so not in the service's types). */
+interface LooseOpened {
+  dataset: number;
+  system?: string;
+  opened?: unknown;
+  profile?: unknown;
+}
 const ROOT = resolve(__dirname, '..', '..');
 const SAMPLE = join(ROOT, 'samples/heat-stencil/profiles/heat-stencil-sampling-4ranks.json');
 const CALLGRIND = join(ROOT, 'samples/heat-stencil/profiles/callgrind.out.heat-stencil-4ranks');
@@ -40,7 +47,10 @@ describe('WorkerPool (the analysis service in worker threads)', () => {
     workerScript = join(dir, 'worker.js');
     writeFileSync(
       workerScript,
-      `require(${JSON.stringify(require.resolve('tsx/cjs'))});\nrequire(${JSON.stringify(join(__dirname, 'analysis-worker.ts'))});\n`,
+      `require(${JSON.stringify(require.resolve('tsx/cjs'))});\n` +
+        // The test system (systems/testing/outline-system.ts) is registered in every worker of these tests.
+        `require(${JSON.stringify(join(__dirname, 'systems/testing/outline-system.ts'))}).registerOutlineSystem();\n` +
+        `require(${JSON.stringify(join(__dirname, 'analysis-worker.ts'))});\n`,
     );
     big = join(dir, 'big.folded');
     writeBigFolded(big, 600_000);
@@ -184,6 +194,48 @@ describe('WorkerPool (the analysis service in worker threads)', () => {
       assert.notEqual(p.homeOf(x.dataset), p.homeOf(y.dataset));
       const d = await p.diff({ baseline: x.dataset, comparison: y.dataset, metric: 'time' });
       assert.ok(Math.abs(d.comparisonTotal / d.baselineTotal - 2) < 1e-9);
+    } finally {
+      p.dispose();
+    }
+  });
+  it('a system dataset lives in the worker that read it: requests, events, a crash reopens it, close ends the worker', async () => {
+    const p = pool({ workers: 1 });
+    const file = join(dir, 'run.outline');
+    writeFileSync(file, 'main a.c:1 = 1\n  solve a.c:5 = 4\n');
+    const ask = (dataset: number, request: unknown) =>
+      p.systemRequest({ dataset, system: 'outline' as never, request: request as never }) as Promise<unknown>;
+    try {
+      const profile = await p.open({ path: SAMPLE });
+      const opened = (await p.open({ path: file })) as unknown as LooseOpened;
+      assert.equal(opened.system, 'outline');
+      assert.equal(p.homeOf(opened.dataset), -1, 'not in a home worker');
+      const own = await ask(opened.dataset, { kind: 'threadId' });
+      const d = await p.derive({
+        dataset: opened.dataset,
+        metric: 0,
+        options: { hotPathThreshold: 0.05, listLength: 5 },
+      });
+      assert.equal(d.total, 5, 'its editor profile is answered by its own worker');
+      const events: unknown[] = [];
+      p.onSystemEvent(opened.dataset, e => events.push(e));
+      assert.equal(await ask(opened.dataset, { kind: 'tick', count: 3 }), 3);
+      assert.deepEqual(events, [{ tick: 0 }, { tick: 1 }, { tick: 2 }], 'events arrive before the answer');
+      // A comparison across workers adopts the system dataset's editor profile in the profile's home.
+      const diff = await p.diff({ baseline: opened.dataset, comparison: profile.dataset, metric: 'time' });
+      assert.ok(diff, 'the comparison ran');
+      await assert.rejects(ask(opened.dataset, { kind: 'crash' }), /stopped|crashed/);
+      assert.deepEqual(await ask(opened.dataset, { kind: 'lines' }), ['main a.c:1 = 1', '  solve a.c:5 = 4']);
+      assert.notEqual(await ask(opened.dataset, { kind: 'threadId' }), own, 'opened again in a new worker');
+      const started = p.started;
+      await p.close({ dataset: opened.dataset });
+      await assert.rejects(ask(opened.dataset, { kind: 'lines' }), /not loaded/);
+      assert.equal(p.started, started, 'closing starts nothing');
+      const byArgs = (await p.openSystem({
+        system: 'outline' as never,
+        args: { text: 'main = 2\n' } as never,
+      })) as unknown as LooseOpened;
+      assert.deepEqual(byArgs.opened, { lines: 1 });
+      assert.deepEqual(await ask(byArgs.dataset, { kind: 'lines' }), ['main = 2']);
     } finally {
       p.dispose();
     }

@@ -25,14 +25,18 @@ import type {
   AnalysisService,
   CallContext,
   DatasetHandle,
+  OpenedDataset,
   OpenedEnsemble,
   OpenedProfile,
+  OpenedSystem,
   ServiceArgs,
   ServiceMethod,
   ServiceResult,
   WarmReport,
 } from './analysis-service';
-import type { SharedRuns } from './local-analysis-service';
+import type { SharedModel, SharedRuns } from './local-analysis-service';
+import type { ReadLimits } from './read-limits';
+import type { SystemName, SystemOpenArgs, SystemRequest, SystemRequestKind, SystemResult } from './systems';
 import type {
   WorkerArgs,
   WorkerMethod,
@@ -120,6 +124,13 @@ interface Pending {
   what: string;
 }
 
+/**
+ * What a worker does: `home` holds profile datasets of the pool; `job` runs one read and is
+ * terminated; `own` holds one system dataset (the job worker that read it stays as its home, so the
+ * system's state never crosses threads).
+ */
+type WorkerRole = 'home' | 'job' | 'own';
+
 /** One worker thread and the requests it owes. */
 class ThreadWorker {
   private readonly worker: Worker;
@@ -134,9 +145,10 @@ class ThreadWorker {
   readonly adopting = new Map<DatasetHandle, Promise<void>>();
 
   constructor(
-    readonly role: 'home' | 'job',
+    public role: WorkerRole,
     pool: PoolSettings,
     private readonly onGone: (w: ThreadWorker) => void,
+    private readonly onEvent: (dataset: DatasetHandle, event: unknown) => void,
   ) {
     const start: WorkerStartData = { graphCacheBytes: pool.graphCacheBytes };
     const options = {
@@ -213,6 +225,10 @@ class ThreadWorker {
   }
 
   private onMessage(msg: WorkerResponse): void {
+    if (msg.type === 'event') {
+      this.onEvent(msg.dataset, msg.event);
+      return;
+    }
     const p = this.pending.get(msg.id);
     if (!p) return;
     if (msg.type === 'progress') {
@@ -252,12 +268,17 @@ interface PoolSettings {
   graphCacheBytes: number | undefined;
 }
 
-/** What the pool remembers of a dataset, to route its requests and to adopt it again after a home died. */
+/** What the pool remembers of a dataset, to route its requests and to adopt it again after its worker died. */
 interface DatasetRecord {
+  /** Index of its home worker; -1 for a system dataset, which lives in a worker of its own. */
   home: number;
+  /** A system dataset's own worker (replaced, and the dataset opened again, when it died). */
+  own?: ThreadWorker;
   adopt:
     | { kind: 'profile'; data: ProfileData; childIndex: OpenedProfile['childIndex'] }
-    | { kind: 'ensemble'; runs: SharedRuns; metric: string | undefined };
+    | { kind: 'ensemble'; runs: SharedRuns; metric: string | undefined }
+    | { kind: 'system-path'; path: string; limits: ReadLimits | undefined; model: SharedModel }
+    | { kind: 'system-args'; system: SystemName; args: unknown; model: SharedModel | undefined };
 }
 
 /** Half the machine's memory, at least 2 GB and at most 16 GB: room for big traces, a stop before swapping. */
@@ -271,6 +292,7 @@ export class WorkerPool implements AnalysisService {
   private spare: ThreadWorker | undefined;
   private readonly jobs = new Set<ThreadWorker>();
   private readonly datasets = new Map<DatasetHandle, DatasetRecord>();
+  private readonly listeners = new Map<DatasetHandle, Set<(event: unknown) => void>>();
   private nextHandle = 1;
   private disposed = false;
   /** Workers started so far (for logs and tests). */
@@ -339,18 +361,80 @@ export class WorkerPool implements AnalysisService {
     return report;
   }
 
-  async open(args: ServiceArgs<'open'>, ctx: CallContext = {}): Promise<OpenedProfile> {
-    const read = await this.job('readShared', args, ctx, args.path);
+  async open(args: ServiceArgs<'open'>, ctx: CallContext = {}): Promise<OpenedDataset> {
     const dataset = this.nextHandle++;
+    const { result: read, worker } = await this.job(
+      'readShared',
+      { ...args, as: dataset },
+      ctx,
+      args.path,
+      r => r.kind === 'system',
+    );
+    if (read.kind === 'system') {
+      this.keepOwn(dataset, worker, {
+        kind: 'system-path',
+        path: args.path,
+        limits: args.limits,
+        model: { data: read.data, ...(read.childIndex ? { childIndex: read.childIndex } : {}) },
+      });
+      const { kind: _kind, ...opened } = read;
+      return this.unlessCancelled({ dataset, ...opened } as OpenedDataset, ctx, args.path);
+    }
+    const model = { data: read.data, ...(read.childIndex ? { childIndex: read.childIndex } : {}) };
     const home = this.leastLoadedHome();
-    await this.home(home).call('adopt', { dataset, ...read });
+    await this.home(home).call('adopt', { dataset, ...model });
     this.home(home).holds.add(dataset);
     this.datasets.set(dataset, { home, adopt: { kind: 'profile', data: read.data, childIndex: read.childIndex } });
-    return this.unlessCancelled({ dataset, ...read }, ctx, args.path);
+    return this.unlessCancelled({ dataset, ...model }, ctx, args.path);
+  }
+
+  async openSystem<S extends SystemName>(
+    args: { system: S; args: SystemOpenArgs<S> },
+    ctx: CallContext = {},
+  ): Promise<OpenedSystem<S>> {
+    const dataset = this.nextHandle++;
+    const what = `opening ${args.system}`;
+    const { result, worker } = await this.job('openSystemAs', { ...args, as: dataset }, ctx, what, () => true);
+    this.keepOwn(dataset, worker, {
+      kind: 'system-args',
+      system: args.system,
+      args: args.args,
+      model: result.profile,
+    });
+    return this.unlessCancelled(result as OpenedSystem<S>, ctx, what);
+  }
+
+  systemRequest<S extends SystemName, K extends SystemRequestKind<S>>(
+    args: { dataset: DatasetHandle; system: S; request: Extract<SystemRequest<S>, { kind: K }> },
+    ctx?: CallContext,
+  ): Promise<SystemResult<S, K>> {
+    return this.onHome(args.dataset, w => w.call('systemRequest', args, ctx)) as Promise<SystemResult<S, K>>;
+  }
+
+  onSystemEvent(dataset: DatasetHandle, listener: (event: unknown) => void): () => void {
+    let set = this.listeners.get(dataset);
+    if (!set) this.listeners.set(dataset, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.listeners.get(dataset) === set) this.listeners.delete(dataset);
+    };
+  }
+
+  /** A job worker that opened a system dataset stays as that dataset's own worker. */
+  private keepOwn(dataset: DatasetHandle, worker: ThreadWorker, adopt: DatasetRecord['adopt']): void {
+    worker.role = 'own';
+    worker.holds.add(dataset);
+    this.datasets.set(dataset, { home: -1, own: worker, adopt });
+  }
+
+  private dispatch(dataset: DatasetHandle, event: unknown): void {
+    if (!this.datasets.has(dataset)) return;
+    for (const l of this.listeners.get(dataset) ?? []) l(event);
   }
 
   async openEnsemble(args: ServiceArgs<'openEnsemble'>, ctx: CallContext = {}): Promise<OpenedEnsemble> {
-    const runs = await this.job('readRunsShared', args, ctx, args.paths.join(', '));
+    const { result: runs } = await this.job('readRunsShared', args, ctx, args.paths.join(', '));
     const dataset = this.nextHandle++;
     const home = this.leastLoadedHome();
     const opened = await this.home(home).call(
@@ -389,6 +473,7 @@ export class WorkerPool implements AnalysisService {
 
   async openWindow(args: ServiceArgs<'openWindow'>, ctx: CallContext = {}): Promise<OpenedProfile> {
     const whole = this.record(args.dataset);
+    if (whole.home < 0) throw new Error(`dataset ${args.dataset} has no timeline to take a window of`);
     const as = this.nextHandle++;
     const opened = await this.onHome(args.dataset, w => w.call('openWindowAs', { ...args, as }, ctx));
     this.home(whole.home).holds.add(as);
@@ -400,8 +485,18 @@ export class WorkerPool implements AnalysisService {
   }
 
   async close(args: ServiceArgs<'close'>): Promise<void> {
-    if (!this.datasets.delete(args.dataset)) return;
+    const record = this.datasets.get(args.dataset);
+    if (!record) return;
+    this.datasets.delete(args.dataset);
+    this.listeners.delete(args.dataset);
+    if (record.own) {
+      // Its worker holds nothing else: the system frees what it holds, then the worker goes.
+      const own = record.own;
+      await own.call('close', args).catch(() => undefined);
+      own.stop(new Error('closed'));
+    }
     const holders = [...this.homes].filter((w): w is ThreadWorker => !!w?.alive && w.holds.has(args.dataset));
+    // (A system dataset may be held by a home too: the baseline of a comparison adopts its profile.)
     await Promise.all(
       holders.map(w => {
         w.holds.delete(args.dataset);
@@ -463,17 +558,23 @@ export class WorkerPool implements AnalysisService {
   dispose(): void {
     this.disposed = true;
     const why = new Error('the analysis service was shut down');
-    for (const w of [...this.homes, this.spare, ...this.jobs]) w?.stop(why);
+    const own = [...this.datasets.values()].map(r => r.own);
+    for (const w of [...this.homes, this.spare, ...this.jobs, ...own]) w?.stop(why);
     this.spare = undefined;
     this.jobs.clear();
   }
 
   // ── Internals ────────────────────────────────────────────────────────────────────────────────
 
-  private start(role: 'home' | 'job'): ThreadWorker {
+  private start(role: WorkerRole): ThreadWorker {
     if (this.disposed) throw new Error('the analysis service was shut down');
     this.started++;
-    return new ThreadWorker(role, this.settings, w => this.onGone(w));
+    return new ThreadWorker(
+      role,
+      this.settings,
+      w => this.onGone(w),
+      (dataset, event) => this.dispatch(dataset, event),
+    );
   }
 
   private onGone(w: ThreadWorker): void {
@@ -507,13 +608,17 @@ export class WorkerPool implements AnalysisService {
     if (!this.spare?.alive && !this.disposed) this.spare = this.start('job');
   }
 
-  /** Runs one read in a job worker of its own (the spare), then terminates that worker. */
-  private async job<M extends 'readShared' | 'readRunsShared'>(
+  /**
+   * Runs one read in a job worker of its own (the spare), then terminates that worker — unless
+   * `keep` says the worker now holds what it read (a system dataset), in which case the caller owns it.
+   */
+  private async job<M extends 'readShared' | 'readRunsShared' | 'openSystemAs'>(
     method: M,
     args: WorkerArgs<M>,
     ctx: CallContext,
     what: string,
-  ): Promise<WorkerResult<M>> {
+    keep: (result: WorkerResult<M>) => boolean = () => false,
+  ): Promise<{ result: WorkerResult<M>; worker: ThreadWorker }> {
     if (ctx.signal?.aborted) throw new CancelledError(what);
     this.ensureSpare();
     const w = this.spare!;
@@ -534,12 +639,15 @@ export class WorkerPool implements AnalysisService {
       limitMs,
     );
     timer.unref?.();
+    let kept = false;
     try {
-      return await w.call(method, args, ctx, what);
+      const result = await w.call(method, args, ctx, what);
+      kept = keep(result);
+      return { result, worker: w };
     } finally {
       clearTimeout(timer);
       this.jobs.delete(w);
-      w.stop(new Error('done'));
+      if (!kept) w.stop(new Error('done'));
     }
   }
 
@@ -549,19 +657,31 @@ export class WorkerPool implements AnalysisService {
     return r;
   }
 
-  /** Runs `f` on the dataset's home, adopting the dataset there first when the home was restarted. */
+  /**
+   * Runs `f` on the worker holding the dataset — its home, or a system dataset's own worker — after
+   * adopting (or, for a system dataset, opening) it there again when that worker had died.
+   */
   private async onHome<T>(dataset: DatasetHandle, f: (w: ThreadWorker) => Promise<T>): Promise<T> {
     const r = this.record(dataset);
-    const w = this.home(r.home);
-    await this.ensureHeld(dataset, w);
-    return f(w);
+    if (r.home >= 0) {
+      const w = this.home(r.home);
+      await this.ensureHeld(dataset, w);
+      return f(w);
+    }
+    if (!r.own?.alive) {
+      r.own = this.start('own');
+      this.options.log?.(`the worker of dataset ${dataset} stopped; opening it again`);
+    }
+    await this.ensureHeld(dataset, r.own);
+    return f(r.own);
   }
 
-  private query<M extends Exclude<ServiceMethod, 'open' | 'openEnsemble' | 'openWindow' | 'close' | 'warm' | 'diff'>>(
-    method: M,
-    args: WorkerArgs<M> & { dataset: DatasetHandle },
-    ctx?: CallContext,
-  ): Promise<WorkerResult<M>> {
+  private query<
+    M extends Exclude<
+      ServiceMethod,
+      'open' | 'openEnsemble' | 'openWindow' | 'openSystem' | 'systemRequest' | 'close' | 'warm' | 'diff'
+    >,
+  >(method: M, args: WorkerArgs<M> & { dataset: DatasetHandle }, ctx?: CallContext): Promise<WorkerResult<M>> {
     return this.onHome(args.dataset, w => w.call(method, args, ctx));
   }
 
@@ -571,14 +691,18 @@ export class WorkerPool implements AnalysisService {
     let pending = w.adopting.get(dataset);
     if (!pending) {
       const r = this.record(dataset);
-      const adopt =
-        r.adopt.kind === 'profile'
-          ? w.call('adopt', { dataset, data: r.adopt.data, childIndex: r.adopt.childIndex })
-          : w.call('adoptEnsemble', {
-              dataset,
-              runs: r.adopt.runs,
-              ...(r.adopt.metric ? { metric: r.adopt.metric } : {}),
-            });
+      const a = r.adopt;
+      let adopt: Promise<unknown>;
+      if (a.kind === 'profile') adopt = w.call('adopt', { dataset, data: a.data, childIndex: a.childIndex });
+      else if (a.kind === 'ensemble')
+        adopt = w.call('adoptEnsemble', { dataset, runs: a.runs, ...(a.metric ? { metric: a.metric } : {}) });
+      else if (w !== r.own) {
+        // Another worker (a comparison's) needs only the system dataset's editor profile.
+        if (!a.model) throw new Error(`dataset ${dataset} has no profile to compare`);
+        adopt = w.call('adopt', { dataset, ...a.model });
+      } else if (a.kind === 'system-path')
+        adopt = w.call('readShared', { path: a.path, ...(a.limits ? { limits: a.limits } : {}), as: dataset });
+      else adopt = w.call('openSystemAs', { system: a.system, args: a.args as never, as: dataset });
       pending = adopt.then(
         () => {
           w.holds.add(dataset);

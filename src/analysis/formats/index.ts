@@ -38,7 +38,8 @@ export async function readProfile(path: string, options: ReadOptions = {}): Prom
 }
 
 export { ProfileReadError } from './reader';
-export { chooseReader, READERS } from './registry';
+export { bestReader, chooseReader, READERS } from './registry';
+export { sampleFile } from './file-sample';
 export { findProfiles, parametersFromPath } from './profile-folder';
 export type { FindProfilesOptions, FolderScan, FoundProfile } from './profile-folder';
 export type { ProfileReader, ReadOptions } from './reader';

@@ -44,14 +44,18 @@ export const READERS: readonly ProfileReader[] = [
 
 /** The reader most confident that the sample is its format, or null. */
 export function chooseReader(sample: FileSample, readers: readonly ProfileReader[] = READERS): ProfileReader | null {
-  let best: ProfileReader | null = null;
-  let bestScore = 0;
-  for (const r of readers) {
-    const s = r.sniff(sample);
-    if (s > bestScore) {
-      best = r;
-      bestScore = s;
-    }
+  return bestReader(sample, readers)?.reader ?? null;
+}
+
+/** The reader most confident that the sample is its format, with its confidence; null when none claims it. */
+export function bestReader(
+  sample: FileSample,
+  readers: readonly ProfileReader[] = READERS,
+): { reader: ProfileReader; score: number } | null {
+  let best: { reader: ProfileReader; score: number } | null = null;
+  for (const reader of readers) {
+    const score = reader.sniff(sample);
+    if (score > (best?.score ?? 0)) best = { reader, score };
   }
   return best;
 }

@@ -18,6 +18,7 @@ import {
   type PersistedDatasets,
 } from './persisted-datasets';
 import { ProfileDataset } from './profile-dataset';
+import { systemDataset } from './system-datasets';
 import { WindowDataset } from './window-dataset';
 
 /** Size and modification time of a file, or of all files of a folder (HPCToolkit, TAU). */
@@ -528,7 +529,8 @@ export class DatasetManager implements vscode.Disposable {
         // A comparison shows the compared run; the baseline comes with it.
         dataset = second
           ? new DiffDataset(this.service, second.o, second.uri, new ProfileDataset(this.service, first!.o, first!.uri))
-          : new ProfileDataset(this.service, first!.o, first!.uri);
+          : ((first!.o.system && systemDataset(this.service, first!.o, first!.uri)) ??
+            new ProfileDataset(this.service, first!.o, first!.uri));
       }
       await dataset.derive(metricFor(dataset, source.metric), this.resolver);
       const { metric: _remembered, ...identity } = source;

@@ -1,0 +1,39 @@
+/**
+ * The systems of the analysis service, by name. A new system adds one line to each of
+ * {@link SystemTypes} and {@link SYSTEMS}; the service, the worker pool and the worker need nothing else.
+ */
+import type { AnalysisSystem, SystemShape } from './analysis-system';
+import { dataMovementSystem, type DataMovementShape } from './data-movement-system';
+
+export interface SystemTypes {
+  dataMovement: DataMovementShape;
+}
+
+export type SystemName = keyof SystemTypes;
+
+export const SYSTEMS: { readonly [S in SystemName]: AnalysisSystem<SystemTypes[S], never> } = {
+  dataMovement: dataMovementSystem as AnalysisSystem<DataMovementShape, never>,
+};
+
+export type SystemRequest<S extends SystemName> = SystemTypes[S]['request'];
+export type SystemRequestKind<S extends SystemName> = SystemRequest<S>['kind'];
+export type SystemResult<S extends SystemName, K extends SystemRequestKind<S>> = SystemTypes[S]['results'][K];
+export type SystemOpenArgs<S extends SystemName> = SystemTypes[S]['open'];
+export type SystemOpened<S extends SystemName> = SystemTypes[S]['opened'];
+export type SystemEvent<S extends SystemName> = SystemTypes[S]['event'];
+
+/** The system whose sniff is most confident that `sample` is its dataset, or null. */
+export function systemForSample(
+  sample: Parameters<NonNullable<AnalysisSystem<SystemShape>['sniff']>>[0],
+): SystemName | null {
+  let best: SystemName | null = null;
+  let bestScore = 0;
+  for (const name of Object.keys(SYSTEMS) as SystemName[]) {
+    const score = SYSTEMS[name].sniff?.(sample) ?? 0;
+    if (score > bestScore) {
+      best = name;
+      bestScore = score;
+    }
+  }
+  return best;
+}
