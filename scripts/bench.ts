@@ -32,6 +32,14 @@ import { benchSuperGraph } from './bench-super-graph';
 import { benchEnsemble } from './bench-ensemble';
 import { benchFirstOpen, firstOpenOnce } from './bench-first-open';
 import { benchService } from './bench-service';
+import { benchCallflowFilter } from './bench-callflow-filter';
+import { benchSeries } from './bench-series';
+import { benchTraceAnalysis } from './bench-trace-analysis';
+import { benchPdesReaders } from './bench-pdes-readers';
+import { benchPdesAnalysis } from './bench-pdes-analysis';
+import { benchPdesStream } from './bench-pdes-stream';
+import { benchMemory } from './bench-memory';
+import { benchDmv } from './bench-dmv';
 
 const ROOT = resolve(__dirname, '..');
 const SHARED = resolve(ROOT, '..', 'shared');
@@ -180,6 +188,14 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
     if (existsSync(SAMPLE)) benchFirstOpen({ distDir: __dirname, samplePath: SAMPLE });
   },
   service: () => benchService({ distDir: __dirname }),
+  'callflow-filter': () => benchCallflowFilter(),
+  series: () => benchSeries(),
+  'trace-analysis': () => benchTraceAnalysis(),
+  'pdes-readers': benchPdesReaders,
+  'pdes-analysis': benchPdesAnalysis,
+  'pdes-stream': benchPdesStream,
+  memory: () => benchMemory(),
+  dmv: () => benchDmv(),
 };
 
 async function main(): Promise<void> {

@@ -13,7 +13,7 @@ import { complementContexts, superGraph } from '../src/analysis/graph/super-grap
 import { superGraphData } from '../src/analysis/graph/super-graph-data';
 import { readProfile } from '../src/analysis/formats';
 import type { Profile } from '../src/analysis/model/profile';
-import type { NodeMetricValues, SankeyData } from '../src/shared/sankey-protocol';
+import type { NodeMetricValues, CallflowData } from '../src/shared/callflow-protocol';
 
 const root = join(__dirname, '..');
 
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     const f = fixtureOf(osu, 'osu-allgather-10ranks-2threads');
     // Side by side: the whole run (A) against its first half of the contexts (B), so B's root is visibly shorter.
     const half = Array.from({ length: Math.floor(osu.contextCount / 2) }, (_, c) => c);
-    const b: SankeyData = { ...superGraphData(osu, 'osu-allgather (first half of the threads)', { contexts: half }) };
+    const b: CallflowData = { ...superGraphData(osu, 'osu-allgather (first half of the threads)', { contexts: half }) };
     result['osu'] = {
       ...f,
       sideBySide: {

@@ -57,7 +57,7 @@ for (const f of ['dist/webview.js', 'dist/webview.css']) {
 // --------------------------------------------------------------------------- page
 
 const nonce = 'c2NyZWVuc2hvdC1ub25jZQ';
-function pageHtml(theme, initial = { type: 'sankey', data: fixture }) {
+function pageHtml(theme, initial = { type: 'graph', data: fixture }) {
   const t = THEMES[theme];
   if (!t) throw new Error(`unknown theme ${theme}; use dark, light or hc`);
   const style = Object.entries(t.vars)
@@ -92,7 +92,7 @@ function pageHtml(theme, initial = { type: 'sankey', data: fixture }) {
 <script nonce="${nonce}">${fake}</script>
 <title>HPC Lens: Sankey</title>
 </head>
-<body class="${t.bodyClass}" data-vscode-theme-kind="${t.bodyClass}"><div id="root" data-view="sankey"></div><script nonce="${nonce}" src="${url('dist/webview.js')}"></script></body>
+<body class="${t.bodyClass}" data-vscode-theme-kind="${t.bodyClass}"><div id="root" data-view="callflow"></div><script nonce="${nonce}" src="${url('dist/webview.js')}"></script></body>
 </html>`;
 }
 
@@ -193,7 +193,7 @@ async function shoot(browser, theme, dir) {
   await page.goto(pathToFileURL(file).href);
 
   const ready = await waitForMessage(page, m => m.type === 'ready', 'ready is posted');
-  check(ready?.view === 'sankey', 'ready names the sankey view');
+  check(ready?.view === 'callflow', 'ready names the sankey view');
   const rendered = await waitForDrawn(page, () => true, 'the graph is drawn');
   check(
     rendered?.nodeCount === nodeCount && rendered.linkCount === linkCount,
@@ -298,7 +298,7 @@ async function shoot(browser, theme, dir) {
         .filter(l => l.target !== 'heat/libminimpi.so/heat')
         .map(l => ({ ...l, value: l.value * 4.1e6 })),
     };
-    await page.evaluate(d => window.__host({ type: 'sankey', data: d }), misses);
+    await page.evaluate(d => window.__host({ type: 'graph', data: d }), misses);
     const again = await waitForDrawn(page, d => d.nodeCount === misses.nodes.length, 'drawn after new data');
     check(
       again?.nodeCount === misses.nodes.length && again.linkCount === misses.links.length,
@@ -332,7 +332,7 @@ async function shoot(browser, theme, dir) {
     }, THEMES.dark.vars);
 
     // Back to the fixture, then resize: responsive re-layout and a new rendered message.
-    await page.evaluate(d => window.__host({ type: 'sankey', data: d }), fixture);
+    await page.evaluate(d => window.__host({ type: 'graph', data: d }), fixture);
     const restored = await waitForDrawn(page, d => d.linkCount === linkCount, 'drawn after restoring data');
     await page.setViewportSize({ width: 720, height: 480 });
     const resized = await waitForDrawn(page, d => d.width !== restored?.width, 'drawn again after resize');
@@ -347,7 +347,7 @@ async function shoot(browser, theme, dir) {
 
     // Empty graph.
     await clearMessages(page);
-    await page.evaluate(d => window.__host({ type: 'sankey', data: d }), {
+    await page.evaluate(d => window.__host({ type: 'graph', data: d }), {
       ...fixture,
       nodes: [],
       links: [],
@@ -359,7 +359,7 @@ async function shoot(browser, theme, dir) {
     await page.screenshot({ path: join(outDir, `sankey-${theme}-empty.png`) });
 
     // Error panel: a banner above the last graph, dismissible.
-    await page.evaluate(d => window.__host({ type: 'sankey', data: d }), fixture);
+    await page.evaluate(d => window.__host({ type: 'graph', data: d }), fixture);
     await waitForDrawn(page, d => d.nodeCount === nodeCount, 'drawn before the error');
     await page.evaluate(() =>
       window.__host({ type: 'error', message: 'Metric "PAPI_TOT_CYC" is not in this profile (heat2d-64.cali.json).' }),
@@ -403,7 +403,7 @@ async function callflowShots(browser, theme, dir) {
       ...extra,
     });
     const file = join(dir, `callflow-${name}-${theme}.html`);
-    writeFileSync(file, pageHtml(theme, { type: 'sankey', data: f.data, callflow: state() }));
+    writeFileSync(file, pageHtml(theme, { type: 'graph', data: f.data, callflow: state() }));
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
     const problems = [];
     page.on('console', m => {
@@ -493,7 +493,7 @@ async function callflowShots(browser, theme, dir) {
 
     // Brush split: two graphs, coloured by difference.
     await page.evaluate(m => window.__host(m), {
-      type: 'sankey',
+      type: 'graph',
       data: f.top,
       callflow: state({ mode: 'brush', brushed: f.brushed, second: f.bottom, labels: f.labels }),
     });
@@ -507,7 +507,7 @@ async function callflowShots(browser, theme, dir) {
     await page.screenshot({ path: join(outDir, `callflow-${name}-brush-split.png`) });
 
     // Split by entry function, with the three-phase transition (back to one graph first).
-    await page.evaluate(m => window.__host(m), { type: 'sankey', data: f.data, callflow: state() });
+    await page.evaluate(m => window.__host(m), { type: 'graph', data: f.data, callflow: state() });
     await page.waitForTimeout(300);
     if (f.splitNode) {
       await clearMessages(page);
@@ -518,7 +518,7 @@ async function callflowShots(browser, theme, dir) {
         `${name}: double-click posts callflow/split`,
       );
       check(split?.nodeId === f.splitNode && split.mode === 'entry', `${name}: double-click splits by entry function`);
-      await page.evaluate(m => window.__host(m), { type: 'sankey', data: f.split, callflow: state() });
+      await page.evaluate(m => window.__host(m), { type: 'graph', data: f.split, callflow: state() });
       await page.waitForTimeout(80);
       const midOpacity = await page.evaluate(() =>
         Number(getComputedStyle(document.querySelector('.sankey-links')).opacity),
@@ -543,7 +543,7 @@ async function callflowShots(browser, theme, dir) {
     if (f.sideBySide) {
       const sb = f.sideBySide;
       await page.evaluate(m => window.__host(m), {
-        type: 'sankey',
+        type: 'graph',
         data: sb.a,
         callflow: state({ mode: 'sideBySide', second: sb.b, labels: sb.labels }),
       });

@@ -18,7 +18,7 @@ import { registerDataMovementView } from './views/data-movement-view';
 import { registerDatasetsView } from './views/datasets-view';
 import { registerSideBarViews } from './views/side-bar-views';
 import { EnsemblePanel } from './webviews/ensemble-panel';
-import { SankeyPanel } from './webviews/sankey-panel';
+import { CallflowPanel } from './webviews/callflow-panel';
 import { TimelinePanel } from './webviews/timeline-panel';
 
 /**
@@ -45,13 +45,13 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
   const dataMovement = new DataMovementDecorations(context.extensionUri, datasets, resolver, edits);
   const dataMovementView = registerDataMovementView(datasets);
   const env = { extensionUri: context.extensionUri, log, testMode };
-  const sankey = new SankeyPanel(env, datasets, navigator);
+  const callflow = new CallflowPanel(env, datasets, navigator);
   const timeline = new TimelinePanel(env, datasets, service, navigator, log);
   const ensemble = new EnsemblePanel(env, datasets, service, navigator);
   const status = new StatusBar(datasets);
   const sideBar = registerSideBarViews(datasets);
   const trees = revealableTrees(sideBar);
-  const revealer = new LineRevealer(datasets, resolver, edits, sankey, () => trees);
+  const revealer = new LineRevealer(datasets, resolver, edits, callflow, () => trees);
   const datasetsView = registerDatasetsView(datasets);
   context.subscriptions.push(
     log,
@@ -61,7 +61,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     navigator,
     lenses,
     heat,
-    sankey,
+    callflow,
     timeline,
     ensemble,
     status,
@@ -79,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     }),
     resolver,
     ...registerSourceCommands({ profiles: datasets, resolver, navigator, log }),
-    ...registerCommands({ profiles: datasets, service, sankey, navigator, timeline, ensemble }),
+    ...registerCommands({ profiles: datasets, service, callflow, navigator, timeline, ensemble }),
     ...sideBar.disposables,
     ...datasetsView.disposables,
   );
@@ -102,7 +102,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     heat,
     dataMovement,
     dataMovementView,
-    sankey,
+    callflow,
     timeline,
     ensemble,
     edits,

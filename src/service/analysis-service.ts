@@ -24,7 +24,7 @@ import type { SuperGraphQuery, SuperGraphQueryResults } from '../analysis/graph/
 import type { ProfileData } from '../analysis/model/profile';
 import type { DataMovementSites } from '../analysis/stats/data-movement-sites';
 import type { EnsembleRequest } from '../shared/ensemble-protocol';
-import type { SankeyData } from '../shared/sankey-protocol';
+import type { CallflowData } from '../shared/callflow-protocol';
 import type { TimelineWindow } from '../shared/timeline-protocol';
 import type { DerivedData, DeriveOptions, SideBarLists } from './derived-data';
 import type { DiffSummary } from './diff-summary';
@@ -175,7 +175,7 @@ export interface AnalysisRpc {
   superGraph(
     args: { dataset: DatasetHandle; title: string; options: SuperGraphDataOptions },
     ctx?: CallContext,
-  ): Promise<SankeyData>;
+  ): Promise<CallflowData>;
   /** A question about the super graph the Sankey shows (answered from the cached graph). */
   superGraphQuery<K extends SuperGraphQuery['kind']>(
     args: { dataset: DatasetHandle; query: Extract<SuperGraphQuery, { kind: K }> },

@@ -10,7 +10,7 @@
  */
 import type { CommonViewToHost, ErrorMessage } from './webview-protocol';
 
-import type { CallflowFilterData, RepopulateMissData, SupernodeGuardData } from './sankey-protocol';
+import type { CallflowFilterData, RepopulateMissData, SupernodeGuardData } from './callflow-protocol';
 
 /** CallFlow §4.8: the ensemble's distributions; one target run over them; the difference of two runs. */
 export type EnsembleMode = 'summary' | 'target' | 'diff';
@@ -167,13 +167,13 @@ export interface EnsembleGraphData {
   order?: { key: string; levels: (string | number)[]; runsAtLevel: number[][] };
   /** Parameters the runs can be ordered by (keys with ≥ 2 distinct values). */
   orderKeys: string[];
-  /** The filter applied (same rule and fields as `SankeyData.filter`; counts over the union call tree). */
+  /** The filter applied (same rule and fields as `CallflowData.filter`; counts over the union call tree). */
   filter: CallflowFilterData;
   splits: { node: string; mode: 'entry' | 'caller' }[];
-  /** Repopulate requests in effect and those that re-added nothing (as in `SankeyData`). */
+  /** Repopulate requests in effect and those that re-added nothing (as in `CallflowData`). */
   repopulate?: { node: string; function: string }[];
   unmatchedRepopulate?: RepopulateMissData[];
-  /** As `SankeyData.guard` (values are maxima over the runs). */
+  /** As `CallflowData.guard` (values are maxima over the runs). */
   guard?: SupernodeGuardData;
   unmatched: string[];
   bins: number;

@@ -10,7 +10,7 @@ import type { TimelineWindow } from './timeline-protocol';
 export type QueryPage = (selector: string) => Promise<ElementFacts[]>;
 
 /** What the Sankey view drew. */
-export interface SankeyDrawn {
+export interface CallflowDrawn {
   /** One entry per graph on screen (two side by side): its title, nodes and links. */
   graphs: { title: string; nodes: number; links: number }[];
   /** Node ids outlined as revealed (Reveal Current Line, a CodeLens click). */
@@ -19,7 +19,7 @@ export interface SankeyDrawn {
   selected: string | null;
 }
 
-export async function sankeyDrawn(query: QueryPage): Promise<SankeyDrawn> {
+export async function callflowDrawn(query: QueryPage): Promise<CallflowDrawn> {
   const [charts, revealed, selected] = await Promise.all([
     query('.sankey-chart[data-nodes]'),
     query('[data-node][data-revealed="true"]'),

@@ -1,11 +1,11 @@
 /**
  * What every HPC Lens webview shares with the extension host: the view names the single bundle can
  * render, and the messages every view sends or receives. Each view has its own protocol file
- * (sankey-protocol.ts, timeline-protocol.ts, ensemble-protocol.ts) with one union per direction.
+ * (callflow-protocol.ts, timeline-protocol.ts, ensemble-protocol.ts) with one union per direction.
  */
 
 /** The views the single webview bundle can render, chosen by `data-view` on its root element. */
-export type ViewName = 'sankey' | 'timeline' | 'ensemble';
+export type ViewName = 'callflow' | 'timeline' | 'ensemble';
 
 /** View → host, from every view. */
 export type CommonViewToHost =

@@ -10,12 +10,12 @@ import { ErrorPanel } from './components/error-panel';
 import { startTestAgent } from './test-agent';
 import { postMessage } from './vscode-api';
 import { EnsembleApp } from './views/ensemble/ensemble-app';
-import { SankeyApp } from './views/sankey/sankey-app';
+import { CallflowApp } from './views/callflow/callflow-app';
 import { TimelineApp } from './views/timeline/timeline-app';
 import './styles.css';
 
 const views: Record<ViewName, ComponentType> = {
-  sankey: SankeyApp,
+  callflow: CallflowApp,
   timeline: TimelineApp,
   ensemble: EnsembleApp,
 };

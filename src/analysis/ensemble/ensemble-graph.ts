@@ -9,7 +9,7 @@ import type {
   EnsembleViewState,
 } from '../../shared/ensemble-protocol';
 import { MAX_RUN_VALUES } from '../../shared/ensemble-protocol';
-import { MAX_ENTRIES_SENT } from '../../shared/sankey-protocol';
+import { MAX_ENTRIES_SENT } from '../../shared/callflow-protocol';
 import { sourceOf } from '../model/node-source';
 import {
   superGraph,

@@ -1,4 +1,4 @@
-import type { SankeyData } from '../../shared/sankey-protocol';
+import type { CallflowData } from '../../shared/callflow-protocol';
 import type { FilterBy } from './callflow-filter';
 import { DEFAULT_FILTER_THRESHOLD } from './super-graph';
 
@@ -76,7 +76,7 @@ export function percentText(share: number): string {
  * folded into callers" (plus what repopulation re-added); "No filter: 230 functions, 1,908 nodes"
  * at threshold 0. Null when the message carries no filter counts.
  */
-export function filterHeadline(filter: SankeyData['filter']): string | null {
+export function filterHeadline(filter: CallflowData['filter']): string | null {
   if (!filter || filter.totalFunctions === undefined || filter.keptFunctions === undefined) return null;
   const n = (v: number) => v.toLocaleString('en');
   if (filter.threshold === 0)
@@ -90,7 +90,7 @@ export function filterHeadline(filter: SankeyData['filter']): string | null {
 }
 
 /** "2,000 of 162,954 supernodes shown: the heaviest, with their callers (160,954 left out)", or null. */
-export function guardHeadline(guard: SankeyData['guard']): string | null {
+export function guardHeadline(guard: CallflowData['guard']): string | null {
   if (!guard) return null;
   const n = (v: number) => v.toLocaleString('en');
   return (

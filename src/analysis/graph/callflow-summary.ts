@@ -1,4 +1,4 @@
-import type { SankeyData } from '../../shared/sankey-protocol';
+import type { CallflowData } from '../../shared/callflow-protocol';
 import type { Profile } from '../model/profile';
 import { superGraphData, type SuperGraphDataOptions } from './super-graph-data';
 
@@ -22,7 +22,7 @@ export function callflowSummary(profile: Profile, options: SuperGraphDataOptions
 }
 
 /** The summary of a Sankey message (what the panel received). */
-export function summaryOf(data: SankeyData): CallflowSummary {
+export function summaryOf(data: CallflowData): CallflowSummary {
   const f = data.filter!;
   return {
     metric: data.metric.name,

@@ -1,4 +1,4 @@
-import type { BinnedHistogram } from '../../shared/sankey-protocol';
+import type { BinnedHistogram } from '../../shared/callflow-protocol';
 import { binOf } from '../stats/histogram';
 
 export const DEFAULT_HISTOGRAM_BINS = 20;

@@ -1,4 +1,4 @@
-import type { SankeyData } from '../../shared/sankey-protocol';
+import type { CallflowData } from '../../shared/callflow-protocol';
 import type { Profile } from '../model/profile';
 import { superGraphData, type SuperGraphDataOptions } from './super-graph-data';
 
@@ -7,11 +7,11 @@ import { superGraphData, type SuperGraphDataOptions } from './super-graph-data';
  * any options (module map, splits, reveals, a context subset). Kept as the stable entry point the
  * panel and the parse worker call.
  */
-export function sankeyData(
+export function callflowData(
   profile: Profile,
   m: number,
   title: string,
   options: Omit<SuperGraphDataOptions, 'metric'> = {},
-): SankeyData {
+): CallflowData {
   return superGraphData(profile, title, { ...options, metric: m });
 }

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
-import { MAX_RAW_CONTEXT_VALUES } from '../../shared/sankey-protocol';
+import { MAX_RAW_CONTEXT_VALUES } from '../../shared/callflow-protocol';
 import { readProfile } from '../formats';
 import { profileFromOutline } from '../model/test-profiles';
 import { seededRandom } from '../stats/seeded-random';
 import { binsAreContiguousInRank, rankHistogram } from './rank-histogram';
-import { sankeyData } from './sankey-data';
+import { callflowData } from './sankey-data';
 import { superGraph } from './super-graph';
 import { superGraphData } from './super-graph-data';
 import { assertInvariants } from './test-fixtures/graph-invariants';
@@ -34,7 +34,7 @@ _start
   );
 
   it('keeps the fields the current Sankey draws: shares, imbalance and a source location per node', () => {
-    const s = sankeyData(p, 0, 'demo', { filter: { threshold: 0 } });
+    const s = callflowData(p, 0, 'demo', { filter: { threshold: 0 } });
     assert.deepEqual(
       s.nodes.map(n => n.id),
       ['_start', 'heat', 'libstencil', 'libhalo', 'libmpi', 'libhalo#2'],
@@ -58,7 +58,7 @@ _start
   });
 
   it('adds per-context values, histograms, entry functions, callers, member counts and the filter', () => {
-    const s = sankeyData(p, 0, 'demo', { filter: { threshold: 0 } });
+    const s = callflowData(p, 0, 'demo', { filter: { threshold: 0 } });
     const stencil = s.nodes.find(n => n.id === 'libstencil')!;
     assert.deepEqual(stencil.contextValues, { inclusive: [12, 36], exclusive: [12, 36] });
     assert.deepEqual(

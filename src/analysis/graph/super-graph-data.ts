@@ -1,9 +1,9 @@
 import {
   MAX_ENTRIES_SENT,
   MAX_RAW_CONTEXT_VALUES,
-  type SankeyData,
-  type SankeyNodeData,
-} from '../../shared/sankey-protocol';
+  type CallflowData,
+  type CallflowNodeData,
+} from '../../shared/callflow-protocol';
 import { NodeKind, type CallTree } from '../model/call-tree';
 import { sourceOf } from '../model/node-source';
 import type { Profile } from '../model/profile';
@@ -29,7 +29,7 @@ export function guardSuperGraph(graph: SuperGraph, limit = DEFAULT_SUPERNODE_LIM
 }
 
 /** The guard's summary for a message (undefined when nothing was left out). */
-export function guardSummary(guard: SupernodeGuard, limit: number): SankeyData['guard'] {
+export function guardSummary(guard: SupernodeGuard, limit: number): CallflowData['guard'] {
   if (guard.omitted === 0) return undefined;
   let omittedInclusive = 0;
   for (const v of guard.omittedOutflow) omittedInclusive += v;
@@ -46,14 +46,14 @@ export function guardSummary(guard: SupernodeGuard, limit: number): SankeyData['
 export function filteredCalleesData(
   profile: Profile,
   node: SuperGraph['nodes'][number],
-): NonNullable<SankeyNodeData['filteredCallees']> {
+): NonNullable<CallflowNodeData['filteredCallees']> {
   return node.filteredCallees
     .slice(0, MAX_ENTRIES_SENT)
     .map(c => ({ name: c.name, inclusive: c.inclusive, count: c.nodes.length, ...sourceOf(profile, c.hottest) }));
 }
 
 /** The filter's counts as the message carries them. */
-export function filterData(graph: SuperGraph): NonNullable<SankeyData['filter']> {
+export function filterData(graph: SuperGraph): NonNullable<CallflowData['filter']> {
   const f = graph.filter;
   return {
     threshold: f.threshold,
@@ -123,7 +123,7 @@ export function superGraphData(
   title: string,
   options: SuperGraphDataOptions = {},
   graph: SuperGraph = superGraph(profile, options),
-): SankeyData {
+): CallflowData {
   const metric = profile.metrics[graph.metric]!;
   const tree = profile.tree;
   const K = graph.contexts.length;
@@ -135,7 +135,7 @@ export function superGraphData(
   const callers = callersByNode(graph, guard.keep);
   const labels = supernodeLabels(graph);
   const functionCounts = supernodeFunctionCounts(graph, tree, guard.keep);
-  const nodes: SankeyNodeData[] = [];
+  const nodes: CallflowNodeData[] = [];
   graph.nodes.forEach((n, s) => {
     if (!guard.keep[s]) return;
     let max = 0;

@@ -1,4 +1,4 @@
-import type { NodeMetricValues } from '../../shared/sankey-protocol';
+import type { NodeMetricValues } from '../../shared/callflow-protocol';
 import type { Profile } from '../model/profile';
 import { sankeyNodeIds } from './node-membership';
 import { superGraph, type SuperGraph, type SuperGraphOptions } from './super-graph';

@@ -3,7 +3,7 @@ import type { AnalysisService } from '../../service/analysis-service';
 import { SideBarView } from '../views/side-bar-views';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import type { SourceNavigator } from '../source-navigator';
-import type { SankeyPanel } from '../webviews/sankey-panel';
+import type { CallflowPanel } from '../webviews/callflow-panel';
 import type { EnsemblePanel } from '../webviews/ensemble-panel';
 import type { TimelinePanel } from '../webviews/timeline-panel';
 import { functionFrames } from '../overlays/reveal-current-line';
@@ -13,8 +13,8 @@ import { openEnsembleCommand } from './open-ensemble';
 export const Command = {
   openProfile: 'hpcLens.openProfile',
   openProfileFromExplorer: 'hpcLens.openProfileFromExplorer',
-  showSankey: 'hpcLens.showSankey',
-  showSankeySideBySide: 'hpcLens.showSankeySideBySide',
+  showCallflow: 'hpcLens.showCallflow',
+  showCallflowSideBySide: 'hpcLens.showCallflowSideBySide',
   toggleOverlays: 'hpcLens.toggleOverlays',
   selectMetric: 'hpcLens.selectMetric',
   closeProfile: 'hpcLens.closeProfile',
@@ -35,7 +35,7 @@ export const Command = {
 interface Services {
   profiles: DatasetManager;
   service: AnalysisService;
-  sankey: SankeyPanel;
+  callflow: CallflowPanel;
   navigator: SourceNavigator;
   timeline: TimelinePanel;
   ensemble: EnsemblePanel;
@@ -44,7 +44,7 @@ interface Services {
 export function registerCommands({
   profiles,
   service,
-  sankey,
+  callflow,
   navigator,
   timeline,
   ensemble,
@@ -78,17 +78,17 @@ export function registerCommands({
     }),
     // From a CodeLens: `{ focusFunction }` also highlights the node(s) holding that function.
     reg(Command.showEnsemble, (arg?: { focusFunction?: string }) => ensemble.show(arg?.focusFunction)),
-    reg(Command.showSankey, (arg?: { focusFunction?: string }) => {
+    reg(Command.showCallflow, (arg?: { focusFunction?: string }) => {
       // An ensemble's call graph is the ensemble-Sankey with its linked views.
       if (profiles.active?.kind === 'ensemble') return ensemble.show(arg?.focusFunction);
-      sankey.show();
+      callflow.show();
       const lp = profiles.active;
-      if (lp && typeof arg?.focusFunction === 'string') void sankey.highlight(functionFrames(lp, arg.focusFunction));
+      if (lp && typeof arg?.focusFunction === 'string') void callflow.highlight(functionFrames(lp, arg.focusFunction));
     }),
     // A diff dataset's two runs as two Sankeys on one scale (the request explains itself when there is no diff).
-    reg(Command.showSankeySideBySide, () => {
-      sankey.show();
-      if (profiles.active) sankey.request({ type: 'callflow/mode', mode: 'sideBySide' });
+    reg(Command.showCallflowSideBySide, () => {
+      callflow.show();
+      if (profiles.active) callflow.request({ type: 'callflow/mode', mode: 'sideBySide' });
     }),
     reg(Command.toggleOverlays, async () => {
       const cfg = vscode.workspace.getConfiguration('hpcLens');

@@ -11,7 +11,7 @@ import { formatShare, formatValue } from '../../analysis/stats/format';
 import type { AnalysisService, DatasetHandle, OpenedProfile } from '../../service/analysis-service';
 import { unpackLines, type DeriveOptions, type PackedLineCosts, type SideBarLists } from '../../service/derived-data';
 import type { DiffLine } from '../../analysis/graph/profile-diff';
-import type { SankeyData } from '../../shared/sankey-protocol';
+import type { CallflowData } from '../../shared/callflow-protocol';
 import type { TimelineWindow } from '../../shared/timeline-protocol';
 import { seedMetricCache } from '../overlays/overlay-cache';
 import { rankSpreadMarkdown } from '../overlays/spread-markdown';
@@ -198,7 +198,7 @@ export abstract class Dataset {
   }
 
   /** The Sankey's data for the selected metric unless `options` names one. */
-  sankey(options: SuperGraphDataOptions = {}, title = this.name): Promise<SankeyData> {
+  superGraph(options: SuperGraphDataOptions = {}, title = this.name): Promise<CallflowData> {
     return this.service.superGraph({ dataset: this.handle, title, options: { metric: this.metric, ...options } });
   }
 
@@ -248,7 +248,7 @@ export abstract class Dataset {
     return {
       title,
       tooltip: `${name}: ${metric.label} in ${this.name}. Click to show the function in the call graph.`,
-      command: 'hpcLens.showSankey',
+      command: 'hpcLens.showCallflow',
       arguments: [{ focusFunction: name }],
     };
   }

@@ -100,7 +100,7 @@ export class DiffDataset extends Dataset {
     return {
       title,
       tooltip: `${name}: inclusive ${metric.label}, mean over ${contextNoun(this.profile.contexts)}, in ${this.name}. Exclusive ${fmt(d.baselineExclusive)} → ${fmt(d.comparisonExclusive)}. Click to show the call graph of the comparison run.`,
-      command: 'hpcLens.showSankey',
+      command: 'hpcLens.showCallflow',
       arguments: [{ focusFunction: name }],
     };
   }

@@ -134,7 +134,7 @@ export class EnsembleDataset extends Dataset {
     return {
       title: `$(flame) ${this.share(incl)} inclusive · ${this.share(excl)} exclusive · ${spreadText(spread, metric.unit)}`,
       tooltip: `${name}: ${metric.label}, inclusive, per run (mean over each run's ranks) across the ${this.runCount} runs of ${this.name}; runs without the function are left out of min/median/max and CV. Click to show the function in the call graph.`,
-      command: 'hpcLens.showSankey',
+      command: 'hpcLens.showCallflow',
       arguments: [{ focusFunction: name }],
     };
   }

@@ -7,7 +7,7 @@ import type { Dataset } from '../datasets/dataset';
 import { recordedFiles, type SourceResolver } from '../source-resolver';
 import type { AnalysisEntry, AnalysisTreeProvider } from '../views/analysis-tree';
 import type { SideBarViews } from '../views/side-bar-views';
-import type { SankeyPanel } from '../webviews/sankey-panel';
+import type { CallflowPanel } from '../webviews/callflow-panel';
 import { resolveRecordedFiles, type MappedFile } from './recorded-files';
 import { SOURCE_CHANGED, type SourceEdits } from './source-edits';
 
@@ -30,7 +30,7 @@ export interface LineReveal {
   /** Per visible side-bar view: the labels of the rows revealed and selected. */
   views: Record<string, string[]>;
   /** Sankey node ids highlighted (empty when the panel is closed). */
-  sankey: string[];
+  callflow: string[];
   /** Shown to the user when nothing matched. */
   message: string | undefined;
 }
@@ -63,7 +63,7 @@ export class LineRevealer {
     private readonly profiles: DatasetManager,
     private readonly resolver: SourceResolver,
     private readonly edits: SourceEdits,
-    private readonly sankey: SankeyPanel,
+    private readonly callflow: CallflowPanel,
     private readonly trees: () => ReadonlyMap<string, RevealableTree>,
   ) {}
 
@@ -81,7 +81,7 @@ export class LineRevealer {
       exact: false,
       function: undefined,
       views: {},
-      sankey: [],
+      callflow: [],
       message: undefined,
     };
     const map = this.edits.linesOf(doc);
@@ -108,7 +108,7 @@ export class LineRevealer {
       return result;
     }
     await this.revealInTrees(result, files);
-    if (this.sankey.isOpen) result.sankey = await this.sankey.highlight(result.nodes);
+    if (this.callflow.isOpen) result.callflow = await this.callflow.highlight(result.nodes);
     return result;
   }
 

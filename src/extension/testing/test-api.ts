@@ -6,9 +6,9 @@
  */
 import * as vscode from 'vscode';
 import type { WorkerPool } from '../../service/worker-pool';
-import type { CallflowRequest, CallflowViewState, SankeyData } from '../../shared/sankey-protocol';
+import type { CallflowRequest, CallflowViewState, CallflowData } from '../../shared/callflow-protocol';
 import type { EnsembleRequest } from '../../shared/ensemble-protocol';
-import { ensembleDrawn, sankeyDrawn, timelineDrawn } from '../../shared/test-facts';
+import { ensembleDrawn, callflowDrawn, timelineDrawn } from '../../shared/test-facts';
 import type { TimelineHostToView, TimelineWindowStatsMessage } from '../../shared/timeline-protocol';
 import type { DatasetManager, RestoreReport } from '../datasets/dataset-manager';
 import type { DataMovementDecorations, DataMovementLine } from '../overlays/data-movement-decorations';
@@ -21,7 +21,7 @@ import type { AnalysisEntry, AnalysisTreeProvider } from '../views/analysis-tree
 import { datasetEntry, type DatasetEntry } from '../views/datasets-view';
 import type { SideBarViewId, SideBarViews } from '../views/side-bar-views';
 import type { EnsemblePanel, EnsembleUpdate } from '../webviews/ensemble-panel';
-import type { SankeyPanel } from '../webviews/sankey-panel';
+import type { CallflowPanel } from '../webviews/callflow-panel';
 import type { TimelinePanel } from '../webviews/timeline-panel';
 import type { TestAgentClient } from '../webviews/webview-host';
 
@@ -33,7 +33,7 @@ export interface TestApiParts {
   heat: HeatDecorations;
   dataMovement: DataMovementDecorations;
   dataMovementView: { provider: AnalysisTreeProvider };
-  sankey: SankeyPanel;
+  callflow: CallflowPanel;
   timeline: TimelinePanel;
   ensemble: EnsemblePanel;
   edits: SourceEdits;
@@ -65,8 +65,8 @@ export function createTestApi(p: TestApiParts) {
   p.heat.onDidApply(a => heatByUri.set(a.uri, { heat: a.heat, changes: a.changes }));
   const copiesByUri = new Map<string, readonly DataMovementLine[]>();
   p.dataMovement.onDidApply(a => copiesByUri.set(a.uri, a.lines));
-  let sankeyError: string | undefined;
-  p.sankey.onDidUpdate(u => (sankeyError = u.error));
+  let callflowError: string | undefined;
+  p.callflow.onDidUpdate(u => (callflowError = u.error));
   let ensembleError: string | undefined;
   p.ensemble.onDidUpdate(u => (ensembleError = u.error));
   let timelineStats: TimelineWindowStatsMessage | undefined;
@@ -160,37 +160,37 @@ export function createTestApi(p: TestApiParts) {
         }));
       },
     },
-    sankey: {
+    callflow: {
       get isOpen() {
-        return p.sankey.isOpen;
+        return p.callflow.isOpen;
       },
-      get data(): SankeyData | undefined {
-        return p.sankey.currentData;
+      get data(): CallflowData | undefined {
+        return p.callflow.currentData;
       },
       get callflow(): CallflowViewState | undefined {
-        return p.sankey.currentCallflow;
+        return p.callflow.currentCallflow;
       },
       get lastRequestError() {
-        return sankeyError;
+        return callflowError;
       },
       get lastSelection() {
-        return p.sankey.lastSelection;
+        return p.callflow.lastSelection;
       },
       /** Applies a request as the webview sends it and resolves after the host's answer. */
       request: async (r: CallflowRequest) => {
-        const done = nextEvent(p.sankey.onDidUpdate);
-        p.sankey.request(r);
+        const done = nextEvent(p.callflow.onDidUpdate);
+        p.callflow.request(r);
         await done;
       },
       /** Resolves after the next recomputation was posted (or refused). */
-      nextUpdate: () => nextEvent(p.sankey.onDidUpdate).then(() => undefined),
+      nextUpdate: () => nextEvent(p.callflow.onDidUpdate).then(() => undefined),
       get agent() {
-        return agentOf(p.sankey, 'Sankey');
+        return agentOf(p.callflow, 'CallFlow');
       },
       /** What the page drew, from its `data-*` facts. */
       drawn: () => {
-        const agent = agentOf(p.sankey, 'Sankey');
-        return sankeyDrawn(s => agent.query(s));
+        const agent = agentOf(p.callflow, 'CallFlow');
+        return callflowDrawn(s => agent.query(s));
       },
     },
     timeline: {

@@ -6,7 +6,7 @@
  */
 import { complementContexts, type RevealRequest, type SplitRequest } from '../../analysis/graph/super-graph';
 import type { SuperGraphDataOptions } from '../../analysis/graph/super-graph-data';
-import type { CallflowMode, CallflowRequest, CallflowViewState, SankeyData } from '../../shared/sankey-protocol';
+import type { CallflowMode, CallflowRequest, CallflowViewState, CallflowData } from '../../shared/callflow-protocol';
 
 export interface CallflowState {
   splits: SplitRequest[];
@@ -25,7 +25,7 @@ export const initialCallflowState = (): CallflowState => ({
 });
 
 /** The supernode a drawn node belongs to (a split part's base). */
-function baseOf(data: SankeyData | undefined, nodeId: string): string {
+function baseOf(data: CallflowData | undefined, nodeId: string): string {
   return data?.nodes.find(n => n.id === nodeId)?.baseId ?? nodeId;
 }
 
@@ -37,7 +37,7 @@ function baseOf(data: SankeyData | undefined, nodeId: string): string {
 export function applyCallflowRequest(
   state: CallflowState,
   request: Exclude<CallflowRequest, { type: 'callflow/requestNodeMetrics' }>,
-  data: SankeyData | undefined,
+  data: CallflowData | undefined,
   contextCount: number,
   canCompare: boolean,
 ): CallflowState | { error: string } {
@@ -135,7 +135,7 @@ export function graphPlan(
 export function viewState(
   state: CallflowState,
   canCompare: boolean,
-  second?: SankeyData,
+  second?: CallflowData,
   labels?: [string, string],
 ): CallflowViewState {
   return {

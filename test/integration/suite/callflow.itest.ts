@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { CallflowRequest } from '../../../src/shared/sankey-protocol';
+import type { CallflowRequest } from '../../../src/shared/callflow-protocol';
 import {
   EXTENSION_ID,
   nodeSelector,
@@ -17,7 +17,7 @@ import {
 
 /** Applies a request as the webview sends it and waits for the host's recomputation. */
 async function simulate(api: HpcLensApi, request: CallflowRequest): Promise<void> {
-  await within(api.sankey.request(request), `host update after ${request.type}`);
+  await within(api.callflow.request(request), `host update after ${request.type}`);
 }
 
 /** Waits until the page draws `graphs` graphs with these node counts. */
@@ -25,7 +25,7 @@ function drawnGraphs(api: HpcLensApi, what: string, nodeCounts: number[]) {
   return until(
     what,
     async () => {
-      const d = await api.sankey.drawn();
+      const d = await api.callflow.drawn();
       return d.graphs.length === nodeCounts.length && d.graphs.every((g, i) => g.nodes === nodeCounts[i])
         ? d
         : undefined;
@@ -50,25 +50,25 @@ export function registerCallflowSuites(): void {
       // A source editor first, so that the panel opens beside it and stays visible when a click opens a file.
       const main = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'src', 'main.c'));
       await vscode.window.showTextDocument(main, vscode.ViewColumn.One);
-      await vscode.commands.executeCommand('hpcLens.showSankey');
-      const data = await until('the graph computed', () => api.sankey.data, 30000);
+      await vscode.commands.executeCommand('hpcLens.showCallflow');
+      const data = await until('the graph computed', () => api.callflow.data, 30000);
       await drawnGraphs(api, 'the Sankey renders', [data.nodes.length]);
     });
     suiteTeardown(async () => {
       // Leave the panel as other suites expect it: one unsplit graph.
-      if (api.sankey.callflow?.mode !== 'single')
+      if (api.callflow.callflow?.mode !== 'single')
         await simulate(api, { type: 'callflow/mode', mode: 'single' }).catch(() => undefined);
-      for (const s of api.sankey.data?.splits ?? [])
+      for (const s of api.callflow.data?.splits ?? [])
         await simulate(api, { type: 'callflow/unsplit', nodeId: s.node }).catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
     });
 
     test('splitting a node by entry function: parts sum to the original, the webview draws them, un-split restores it', async () => {
-      const before = api.sankey.data!;
+      const before = api.callflow.data!;
       const node = [...before.nodes].filter(n => (n.entryCount ?? 0) >= 2).sort((a, b) => b.inclusive - a.inclusive)[0];
       assert.ok(node, `a node with several entry functions among ${before.nodes.map(n => n.id).join(', ')}`);
       await simulate(api, { type: 'callflow/split', nodeId: node.id, mode: 'entry' });
-      const after = api.sankey.data!;
+      const after = api.callflow.data!;
       const parts = after.nodes.filter(n => n.baseId === node.id && n.id !== node.id);
       assert.equal(parts.length, node.entryCount, 'one part per entry function');
       assert.ok(
@@ -85,17 +85,17 @@ export function registerCallflowSuites(): void {
 
       await simulate(api, { type: 'callflow/unsplit', nodeId: parts[0]!.id });
       assert.deepEqual(
-        api.sankey.data!.nodes.map(n => n.id).sort(),
+        api.callflow.data!.nodes.map(n => n.id).sort(),
         before.nodes.map(n => n.id).sort(),
         'un-split from a part restores the graph',
       );
       // A request that cannot apply is refused with its reason and changes nothing.
       await simulate(api, { type: 'callflow/unsplit', nodeId: node.id });
-      assert.match(api.sankey.lastRequestError ?? '', /not split/);
+      assert.match(api.callflow.lastRequestError ?? '', /not split/);
     });
 
     test('brushing ranks and splitting by the selection gives two graphs over a partition of the ranks', async () => {
-      const whole = api.sankey.data!;
+      const whole = api.callflow.data!;
       const K = whole.contexts!.count;
       const module = [...whole.nodes]
         .filter(n => (n.callers?.length ?? 0) > 0)
@@ -109,11 +109,11 @@ export function registerCallflowSuites(): void {
         .map(x => x[1])
         .sort((a, b) => a - b);
       await simulate(api, { type: 'callflow/brush', contexts: low });
-      assert.deepEqual(api.sankey.callflow?.brushed, low, 'the host keeps the brush');
+      assert.deepEqual(api.callflow.callflow?.brushed, low, 'the host keeps the brush');
       await simulate(api, { type: 'callflow/mode', mode: 'brush' });
-      const cf = api.sankey.callflow!;
+      const cf = api.callflow.callflow!;
       assert.equal(cf.mode, 'brush');
-      const top = api.sankey.data!,
+      const top = api.callflow.data!,
         bottom = cf.second!;
       assert.ok(bottom, 'a second graph for the other ranks');
       assert.deepEqual(top.contexts!.indices, low);
@@ -142,18 +142,18 @@ export function registerCallflowSuites(): void {
       console.log('HPC_LENS_SCREENSHOT callflow-brush-split');
       await shot();
       await simulate(api, { type: 'callflow/brush', contexts: null });
-      assert.equal(api.sankey.callflow?.mode, 'single', 'clearing the brush goes back to one graph');
-      assert.equal(api.sankey.callflow?.second, undefined);
+      assert.equal(api.callflow.callflow?.mode, 'single', 'clearing the brush goes back to one graph');
+      assert.equal(api.callflow.callflow?.second, undefined);
     });
 
     test('clicking a node selects it and opens its entry function at its line', async () => {
-      const data = api.sankey.data!;
+      const data = api.callflow.data!;
       const node = data.nodes.find(n => n.entry.file?.endsWith('halo.c') && n.entry.line);
       assert.ok(node, 'a node whose entry function is in halo.c');
       // Start from another file so the click has to open halo.c (closing all editors would close the panel).
       const main = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'src', 'main.c'));
       await vscode.window.showTextDocument(main, vscode.ViewColumn.One);
-      await api.sankey.agent.click(`${nodeSelector(node.id)} .sankey-node-rect`);
+      await api.callflow.agent.click(`${nodeSelector(node.id)} .callflow-node-rect`);
       const editor = await until('the entry function opens', () => {
         const e = vscode.window.activeTextEditor;
         return e?.document.uri.path.endsWith('/halo.c') && e;
@@ -163,9 +163,9 @@ export function registerCallflowSuites(): void {
         node.entry.line! - 1,
         `opened at ${node.entry.name}'s line ${node.entry.line}`,
       );
-      assert.equal(api.sankey.lastSelection?.nodeId, node.id);
-      assert.ok(api.sankey.lastSelection!.lines.includes(node.entry.line!), 'its entry lines are marked');
-      assert.equal(api.sankey.callflow?.selected, node.id, 'the host keeps the selection');
+      assert.equal(api.callflow.lastSelection?.nodeId, node.id);
+      assert.ok(api.callflow.lastSelection!.lines.includes(node.entry.line!), 'its entry lines are marked');
+      assert.equal(api.callflow.callflow?.selected, node.id, 'the host keeps the selection');
     });
 
     test('two runs side by side: run B is drawn from the comparison, totals kept for root rescaling', async () => {
@@ -177,12 +177,12 @@ export function registerCallflowSuites(): void {
       await until(
         'the diff dataset is active',
         () =>
-          api.datasets.entries().some(d => d.kind === 'diff' && d.active) && api.sankey.callflow?.canCompare === true,
+          api.datasets.entries().some(d => d.kind === 'diff' && d.active) && api.callflow.callflow?.canCompare === true,
       );
       await simulate(api, { type: 'callflow/mode', mode: 'sideBySide' });
-      const cf = api.sankey.callflow!;
-      assert.equal(cf.mode, 'sideBySide', api.sankey.lastRequestError);
-      const a = api.sankey.data!,
+      const cf = api.callflow.callflow!;
+      assert.equal(cf.mode, 'sideBySide', api.callflow.lastRequestError);
+      const a = api.callflow.data!,
         b = cf.second!;
       assert.ok(b.total > a.total * 1.2, `B (${b.total}) is the slower run, A ${a.total}`);
       assert.match(cf.labels![0], /^A: heat-stencil-sampling-4ranks\.json/);

@@ -142,8 +142,8 @@ export function registerEditingSuites(): void {
     });
 
     test('Reveal Current Line selects the line in Top Lines and highlights its node in the Sankey', async () => {
-      await vscode.commands.executeCommand('hpcLens.showSankey');
-      await until('the Sankey drawn', async () => (await api.sankey.drawn()).graphs.length > 0, 30000);
+      await vscode.commands.executeCommand('hpcLens.showCallflow');
+      await until('the Sankey drawn', async () => (await api.callflow.drawn()).graphs.length > 0, 30000);
       await vscode.commands.executeCommand('hpcLens.topLines.focus');
       editor = await vscode.window.showTextDocument(editor.document, vscode.ViewColumn.One);
       editor.selection = new vscode.Selection(hottest - 1, 0, hottest - 1, 0);
@@ -162,14 +162,14 @@ export function registerEditingSuites(): void {
         }),
         [`stencil.c:${hottest}`],
       );
-      assert.ok(r.sankey.length > 0, 'a Sankey node holds the line');
-      const ids = new Set(api.sankey.data!.nodes.map(n => n.id));
-      for (const id of r.sankey) assert.ok(ids.has(id), `${id} is a node of the Sankey`);
+      assert.ok(r.callflow.length > 0, 'a Sankey node holds the line');
+      const ids = new Set(api.callflow.data!.nodes.map(n => n.id));
+      for (const id of r.callflow) assert.ok(ids.has(id), `${id} is a node of the Sankey`);
       const marked = await until('the webview marks the nodes', async () => {
-        const d = await api.sankey.drawn();
+        const d = await api.callflow.drawn();
         return d.revealed.length > 0 && d.revealed;
       });
-      assert.deepEqual([...marked].sort(), [...r.sankey].sort(), 'the webview marked exactly those nodes');
+      assert.deepEqual([...marked].sort(), [...r.callflow].sort(), 'the webview marked exactly those nodes');
       console.log('HPC_LENS_SCREENSHOT editing-reveal');
     });
 
@@ -201,18 +201,18 @@ export function registerEditingSuites(): void {
         const ids = await until(
           'the webview marks the function',
           async () => {
-            const d = await api.sankey.drawn();
+            const d = await api.callflow.drawn();
             return d.revealed.length > 0 && d.revealed;
           },
           30000,
         );
         assert.ok(ids.length > 0, 'jacobi_sweep is in some Sankey node');
-        const nodes = new Set(api.sankey.data!.nodes.map(n => n.id));
+        const nodes = new Set(api.callflow.data!.nodes.map(n => n.id));
         for (const id of ids) assert.ok(nodes.has(id));
       } finally {
         await vscode.commands.executeCommand('hpcLens.closeProfile');
         for (const tab of vscode.window.tabGroups.all.flatMap(g => g.tabs)) {
-          if (tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('hpcLens.sankey'))
+          if (tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('hpcLens.callflow'))
             await vscode.window.tabGroups.close(tab);
         }
       }

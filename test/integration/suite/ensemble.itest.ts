@@ -117,7 +117,7 @@ export function registerEnsembleSuites(): void {
       console.log('HPC_LENS_SCREENSHOT ensemble-codelens');
     });
 
-    test('the side-bar lists work on the ensemble unchanged; Show Call Graph opens Ensemble CallFlow', async () => {
+    test('the side-bar lists work on the ensemble unchanged; Show CallFlow opens Ensemble CallFlow', async () => {
       // Still the scaled ensemble: runs are the sample × 1, 1.5, 3, so its rankings are the sample's.
       const sample = await readProfile(
         vscode.Uri.joinPath(workspace, 'profiles', 'heat-stencil-sampling-4ranks.json').fsPath,
@@ -128,7 +128,7 @@ export function registerEnsembleSuites(): void {
         () => api.viewEntries('hpcLens.topFunctions')[0]?.label === top,
       );
       assert.match(api.viewEntries('hpcLens.hotPaths')[0]!.label, /\S/);
-      await vscode.commands.executeCommand('hpcLens.showSankey');
+      await vscode.commands.executeCommand('hpcLens.showCallflow');
       const report = await until(
         'the ensemble-Sankey drawn',
         async () => {

@@ -85,7 +85,7 @@ export function registerSuites(): void {
       assert.ok(title.includes(`${sweep.incl} inclusive`), title);
       assert.ok(title.includes(`${sweep.excl} exclusive`), title);
       assert.match(title, /imbalance \d+\.\d\d× max\/mean over 4 ranks/);
-      assert.equal(lens.command.command, 'hpcLens.showSankey');
+      assert.equal(lens.command.command, 'hpcLens.showCallflow');
       for (const l of lenses)
         assert.match(doc.lineAt(l.range.start.line).text, /\w+\s*\(/, 'every lens sits on a function signature');
     });
@@ -149,12 +149,12 @@ export function registerSuites(): void {
     });
 
     test('the Sankey webview renders the module graph and states what it drew', async () => {
-      await vscode.commands.executeCommand('hpcLens.showSankey');
-      const data = await until('the graph computed', () => api.sankey.data, 30000);
+      await vscode.commands.executeCommand('hpcLens.showCallflow');
+      const data = await until('the graph computed', () => api.callflow.data, 30000);
       const drawn = await until(
         'the webview draws the graph',
         async () => {
-          const d = await api.sankey.drawn();
+          const d = await api.callflow.drawn();
           return d.graphs[0]?.nodes === data.nodes.length ? d : undefined;
         },
         30000,
@@ -165,13 +165,13 @@ export function registerSuites(): void {
     });
 
     test('clicking a Sankey node opens its source at the right line', async () => {
-      const node = api.sankey.data!.nodes.find(n => n.module === 'libstencil.so')!;
+      const node = api.callflow.data!.nodes.find(n => n.module === 'libstencil.so')!;
       assert.ok(node.entry.file && node.entry.line, 'the node has a source location');
       // Start from another file so the click has to open stencil.c (closing all editors would close the panel).
       const main = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'src', 'main.c'));
       await vscode.window.showTextDocument(main, vscode.ViewColumn.One);
       // A real click in the page (the view asks the host to select the node, which opens its entry).
-      await api.sankey.agent.click(`${nodeSelector(node.id)} .sankey-node-rect`);
+      await api.callflow.agent.click(`${nodeSelector(node.id)} .callflow-node-rect`);
       const editor = await until('an editor on the clicked source', () => {
         const e = vscode.window.activeTextEditor;
         return e && e.document.uri.path.endsWith('/src/stencil.c') ? e : undefined;
@@ -200,7 +200,7 @@ export function registerSuites(): void {
       );
       // Leave the demo state for the screenshot: source with lenses and heat beside the Sankey.
       await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
-      await vscode.commands.executeCommand('hpcLens.showSankey');
+      await vscode.commands.executeCommand('hpcLens.showCallflow');
       await new Promise(r => setTimeout(r, 1500));
       // The harness screenshots now, while the extension host (and its decorations) still run.
       console.log('HPC_LENS_SCREENSHOT demo-editor');

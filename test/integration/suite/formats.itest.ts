@@ -98,14 +98,14 @@ export function registerFormatSuites(): void {
       );
       const a = api.active!;
       assert.deepEqual([a.format, a.nodes, a.contexts, a.metric], ['tau-profile', 12, 4, 'time']);
-      const updated = api.sankey.nextUpdate();
-      await vscode.commands.executeCommand('hpcLens.showSankey');
+      const updated = api.callflow.nextUpdate();
+      await vscode.commands.executeCommand('hpcLens.showCallflow');
       await within(updated, 'the host computes the graph');
-      const data = api.sankey.data!;
+      const data = api.callflow.data!;
       const drawn = await until(
         'the webview draws the graph',
         async () => {
-          const d = await api.sankey.drawn();
+          const d = await api.callflow.drawn();
           return d.graphs[0]?.nodes === data.nodes.length ? d : undefined;
         },
         30000,

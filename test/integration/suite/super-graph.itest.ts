@@ -10,15 +10,15 @@ const sampleProfile = () => {
 };
 
 /** Shows the Sankey, waits for the host's new graph and for the webview to draw it. */
-async function showSankey(api: HpcLensApi) {
-  const updated = api.sankey.nextUpdate();
-  await vscode.commands.executeCommand('hpcLens.showSankey');
+async function showCallflow(api: HpcLensApi) {
+  const updated = api.callflow.nextUpdate();
+  await vscode.commands.executeCommand('hpcLens.showCallflow');
   await within(updated, 'the host computes the graph');
-  const data = api.sankey.data!;
+  const data = api.callflow.data!;
   const drawn = await until(
     'the webview draws the graph',
     async () => {
-      const d = await api.sankey.drawn();
+      const d = await api.callflow.drawn();
       return d.graphs[0]?.nodes === data.nodes.length && d.graphs[0].links === data.links.length ? d : undefined;
     },
     30000,
@@ -40,7 +40,7 @@ export function registerSuperGraphSuites(): void {
     });
 
     test('the hpcLens.moduleMap setting regroups the Sankey, first match wins, and bad rules are skipped', async () => {
-      const before = await showSankey(api);
+      const before = await showCallflow(api);
       assert.ok(
         before.data.nodes.some(n => n.module === 'libminimpi.so'),
         'load modules without a map',
@@ -57,7 +57,7 @@ export function registerSuperGraphSuites(): void {
         ],
         vscode.ConfigurationTarget.Global,
       );
-      const { report, data } = await showSankey(api);
+      const { report, data } = await showCallflow(api);
       assert.equal(report.nodeCount, data.nodes.length);
       assert.equal(report.linkCount, data.links.length);
       const mpi = data.nodes.find(n => n.module === 'MPI');
@@ -94,7 +94,7 @@ export function registerSuperGraphSuites(): void {
       console.log('HPC_LENS_SCREENSHOT super-graph-module-map');
 
       await config().update('moduleMap', undefined, vscode.ConfigurationTarget.Global);
-      const after = await showSankey(api);
+      const after = await showCallflow(api);
       assert.deepEqual(
         after.data.nodes.map(n => n.id),
         before.data.nodes.map(n => n.id),

@@ -1,9 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SankeyData, SankeyNodeData } from '../../../../src/shared/sankey-protocol';
+import type { CallflowData, CallflowNodeData } from '../../../../src/shared/callflow-protocol';
 import { divergingColour, exclusiveDifference, sequentialPosition, sharedDomain } from './callflow-colours';
 
-const node = (id: string, inclusive: number, exclusive: number): SankeyNodeData => ({
+const node = (id: string, inclusive: number, exclusive: number): CallflowNodeData => ({
   id,
   label: id,
   module: id,
@@ -13,7 +13,7 @@ const node = (id: string, inclusive: number, exclusive: number): SankeyNodeData 
   imbalance: 1,
   entry: { name: id, file: null, line: null },
 });
-const graph = (nodes: SankeyNodeData[], ranks: number[]): SankeyData => ({
+const graph = (nodes: CallflowNodeData[], ranks: number[]): CallflowData => ({
   title: 't',
   metric: { name: 'time', unit: 's' },
   total: nodes[0]!.inclusive,

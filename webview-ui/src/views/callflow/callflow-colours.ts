@@ -4,14 +4,14 @@
  * symmetric diverging scale of the per-rank difference between the brushed ranks and the rest.
  */
 import { interpolateLab, piecewise } from 'd3';
-import type { SankeyData, SankeyNodeData } from '../../../../src/shared/sankey-protocol';
+import type { CallflowData, CallflowNodeData } from '../../../../src/shared/callflow-protocol';
 
 export type ColourBy = 'exclusive' | 'inclusive';
 
-export const valueOf = (n: SankeyNodeData, by: ColourBy): number => (by === 'exclusive' ? n.exclusive : n.inclusive);
+export const valueOf = (n: CallflowNodeData, by: ColourBy): number => (by === 'exclusive' ? n.exclusive : n.inclusive);
 
 /** Upper end of the sequential domain: the largest value over all nodes of all graphs (0 when none). */
-export function sharedDomain(graphs: readonly SankeyData[], by: ColourBy): number {
+export function sharedDomain(graphs: readonly CallflowData[], by: ColourBy): number {
   let max = 0;
   for (const g of graphs)
     for (const n of g.nodes) {
@@ -27,13 +27,16 @@ export function sequentialPosition(value: number, max: number): number {
 }
 
 /** Contexts a graph's values cover (its brushed subset, or all). */
-const contextCount = (g: SankeyData): number => g.contexts?.indices.length ?? g.contexts?.count ?? 1;
+const contextCount = (g: CallflowData): number => g.contexts?.indices.length ?? g.contexts?.count ?? 1;
 
 /**
  * Per node id present in `top`: mean exclusive per rank in `top` minus that in `bottom` (0 when the
  * node is absent below), and the symmetric domain bound max |difference|.
  */
-export function exclusiveDifference(top: SankeyData, bottom: SankeyData): { byId: Map<string, number>; bound: number } {
+export function exclusiveDifference(
+  top: CallflowData,
+  bottom: CallflowData,
+): { byId: Map<string, number>; bound: number } {
   const kt = Math.max(1, contextCount(top)),
     kb = Math.max(1, contextCount(bottom));
   const below = new Map(bottom.nodes.map(n => [n.id, n.exclusive / kb]));

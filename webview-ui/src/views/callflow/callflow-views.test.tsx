@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { rankHistogram } from '../../../../src/analysis/graph/rank-histogram';
-import type { SankeyData, SankeyNodeData } from '../../../../src/shared/sankey-protocol';
+import type { CallflowData, CallflowNodeData } from '../../../../src/shared/callflow-protocol';
 import { estimateText } from '../../text-measure';
 import { fallbackThemeColors, heatScale } from '../../theme';
 import { SankeyView } from '../sankey/sankey-view';
@@ -16,7 +16,7 @@ const count = (html: string, re: RegExp): number => html.match(new RegExp(re.sou
 const colors = fallbackThemeColors('dark');
 
 /** The fixture with per-rank values: rank r of K gets a share that decreases with r (a rank-correlated cost). */
-function withRanks(data: SankeyData, K: number): SankeyData {
+function withRanks(data: CallflowData, K: number): CallflowData {
   const weights = Array.from({ length: K }, (_, r) => 2 - r / K);
   const sum = weights.reduce((a, b) => a + b, 0);
   const perRank = (v: number) => weights.map(w => (v * w) / sum);
@@ -27,7 +27,7 @@ function withRanks(data: SankeyData, K: number): SankeyData {
       indices: Array.from({ length: K }, (_, r) => r),
       labels: Array.from({ length: K }, (_, r) => `rank ${r}`),
     },
-    nodes: data.nodes.map((n): SankeyNodeData => {
+    nodes: data.nodes.map((n): CallflowNodeData => {
       const inclusive = perRank(n.inclusive),
         exclusive = perRank(n.exclusive);
       return {
@@ -97,7 +97,7 @@ describe('CallFlow encodings in the Sankey', () => {
 describe('histogram view', () => {
   const data = withRanks(heatStencil, 32);
   const node = data.nodes.find(n => n.id === 'heat/libhalo.so')!;
-  const render = (n: SankeyNodeData, brushed: number[] = []) =>
+  const render = (n: CallflowNodeData, brushed: number[] = []) =>
     renderToStaticMarkup(
       <HistogramView
         data={data}

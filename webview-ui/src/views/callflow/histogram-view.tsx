@@ -8,7 +8,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { brushX, select, scaleLinear, scaleSymlog } from 'd3';
-import type { SankeyData, SankeyNodeData } from '../../../../src/shared/sankey-protocol';
+import type { CallflowData, CallflowNodeData } from '../../../../src/shared/callflow-protocol';
 import { rankHistogram } from '../../../../src/analysis/graph/rank-histogram';
 import { formatValue } from '../../format';
 import {
@@ -21,8 +21,8 @@ import {
 } from './rank-bins';
 
 export interface HistogramViewProps {
-  data: SankeyData;
-  node: SankeyNodeData;
+  data: CallflowData;
+  node: CallflowNodeData;
   metric: 'inclusive' | 'exclusive';
   yScale: 'linear' | 'log';
   bins: number;
@@ -39,7 +39,7 @@ const SHADOW_HEIGHT = 46;
 const RANK_AXIS = 30;
 
 /** Bins and each rank's bin for the node's per-rank values (recomputed with the chosen bin count). */
-export function nodeHistogram(node: SankeyNodeData, metric: 'inclusive' | 'exclusive', bins: number) {
+export function nodeHistogram(node: CallflowNodeData, metric: 'inclusive' | 'exclusive', bins: number) {
   const values = node.contextValues?.[metric];
   if (values) return { ...rankHistogram(values, bins, 'linear'), values };
   const sent = node.histogram?.[metric];

@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { SankeyData } from '../../../../src/shared/sankey-protocol';
+import type { CallflowData } from '../../../../src/shared/callflow-protocol';
 import { estimateText } from '../../text-measure';
 import { fallbackThemeColors } from '../../theme';
 import { layoutSankey } from '../sankey/sankey-layout';
@@ -10,9 +10,9 @@ import { SankeyView } from '../sankey/sankey-view';
 import heatStencil from '../sankey/fixtures/heat-stencil.json';
 import { rootHeightRatio, sharedScale } from './juxtapose';
 
-const runA: SankeyData = heatStencil;
+const runA: CallflowData = heatStencil;
 /** Run B: 44 % less time everywhere (the LULESH overdecomposition case). */
-const runB: SankeyData = {
+const runB: CallflowData = {
   ...runA,
   total: runA.total * 0.56,
   nodes: runA.nodes.map(n => ({ ...n, inclusive: n.inclusive * 0.56, exclusive: n.exclusive * 0.56 })),

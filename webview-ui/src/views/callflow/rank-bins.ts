@@ -4,7 +4,7 @@
  * to the ranks on an ordered rank axis), the "0-3, 8" text of a bin's tooltip, a clutter measure
  * (AT-6) and the ranks a brush over bins selects.
  */
-import type { BinnedHistogram } from '../../../../src/shared/sankey-protocol';
+import type { BinnedHistogram } from '../../../../src/shared/callflow-protocol';
 
 /** A run of consecutive rank positions [start, end] (inclusive) that share a bin. */
 export interface RankRange {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { asSankeyData } from './ensemble-sankey-layout';
+import { asCallflowData } from './ensemble-sankey-layout';
 import { ensembleGraphFixture } from './testing/graph-fixture';
 
 test('shares are of the longest run, so a function under two roots (threads) stays within 100 %', () => {
@@ -22,7 +22,7 @@ test('shares are of the longest run, so a function under two roots (threads) sta
     runs: data.runs.map((r, i) => ({ ...r, total: i === 2 ? 4 : 2 })),
     selectedRuns: data.runs.map(r => r.index),
   };
-  const sankey = asSankeyData(twoRoots);
+  const sankey = asCallflowData(twoRoots);
   assert.equal(sankey.total, 4);
   assert.deepEqual(
     sankey.nodes.map(n => [n.id, n.share]),

@@ -16,7 +16,7 @@ import type {
   EnsembleNodeData,
   EnsembleSide,
 } from '../../../../src/shared/ensemble-protocol';
-import type { SankeyData } from '../../../../src/shared/sankey-protocol';
+import type { CallflowData } from '../../../../src/shared/callflow-protocol';
 import { layoutSankey } from '../sankey/sankey-layout';
 import type { SankeyLayout } from '../sankey/sankey-layout';
 
@@ -34,7 +34,7 @@ export const ENSEMBLE_MARGIN = { top: 18, right: 8, bottom: 18, left: 8 };
  * which a function called under two roots (threads) outgrows. Nothing here depends on the mode,
  * target or diff.
  */
-export function asSankeyData(data: EnsembleGraphData): SankeyData {
+export function asCallflowData(data: EnsembleGraphData): CallflowData {
   const incoming = new Set(data.links.map(l => l.target));
   const rootMax = Math.max(0, ...data.nodes.filter(n => !incoming.has(n.id)).map(n => n.maxInclusive));
   const longestRun = Math.max(rootMax, ...data.selectedRuns.map(r => data.runs[r]?.total ?? 0));
@@ -79,7 +79,7 @@ export function layoutEnsemble(
   height: number,
   previous?: SankeyLayout | null,
 ): SankeyLayout {
-  return layoutSankey(asSankeyData(data), {
+  return layoutSankey(asCallflowData(data), {
     width,
     height,
     nodeWidth: ENSEMBLE_NODE_WIDTH,

@@ -1,13 +1,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SankeyData, SankeyNodeData } from '../../../../src/shared/sankey-protocol';
+import type { CallflowData, CallflowNodeData } from '../../../../src/shared/callflow-protocol';
 import { estimateText } from '../../text-measure';
 import { layoutSankey } from './sankey-layout';
 import { labelLines, placeLabels } from './sankey-labels';
 import type { NodeLabel } from './sankey-labels';
 import heatStencil from './fixtures/heat-stencil.json';
 
-const fixture: SankeyData = heatStencil;
+const fixture: CallflowData = heatStencil;
 
 function assertNoOverlap(labels: NodeLabel[]): void {
   const box = (l: NodeLabel): [number, number, number, number] =>
@@ -71,7 +71,7 @@ describe('placeLabels', () => {
 
   test('long names are truncated with an ellipsis to the room between columns', () => {
     const long = 'libextremely_long_module_name_for_a_vendor_runtime.so.12.4.1';
-    const data: SankeyData = {
+    const data: CallflowData = {
       ...fixture,
       nodes: fixture.nodes.map(n => (n.id === 'heat/libhalo.so' ? { ...n, label: long } : n)),
     };
@@ -114,7 +114,7 @@ describe('placeLabels', () => {
   });
 
   test('crowded columns drop second lines, then labels, but never overlap', () => {
-    const nodes: SankeyNodeData[] = [
+    const nodes: CallflowNodeData[] = [
       {
         id: 'root',
         label: 'root',
@@ -126,7 +126,7 @@ describe('placeLabels', () => {
         entry: { name: 'main', file: null, line: null },
       },
     ];
-    const links: SankeyData['links'] = [];
+    const links: CallflowData['links'] = [];
     for (let i = 0; i < 30; i++) {
       const v = 100 / 30;
       nodes.push({
@@ -141,7 +141,7 @@ describe('placeLabels', () => {
       });
       links.push({ source: 'root', target: `m${i}`, value: v });
     }
-    const data: SankeyData = { title: 'crowded', metric: { name: 'time', unit: 's' }, total: 100, nodes, links };
+    const data: CallflowData = { title: 'crowded', metric: { name: 'time', unit: 's' }, total: 100, nodes, links };
     const layout = layoutSankey(data, { width: 900, height: 300 });
     const labels = placeLabels(layout, { unit: 's', measure: estimateText });
     assert.ok(labels.length < nodes.length, 'some labels give way');

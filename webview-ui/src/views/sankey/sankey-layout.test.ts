@@ -1,13 +1,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SankeyData, SankeyNodeData } from '../../../../src/shared/sankey-protocol';
+import type { CallflowData, CallflowNodeData } from '../../../../src/shared/callflow-protocol';
 import { DEFAULT_MARGIN, layoutSankey } from './sankey-layout';
 import type { SankeyLayout } from './sankey-layout';
 import heatStencil from './fixtures/heat-stencil.json';
 
-const fixture: SankeyData = heatStencil;
+const fixture: CallflowData = heatStencil;
 
-function node(id: string, inclusive: number, extra: Partial<SankeyNodeData> = {}): SankeyNodeData {
+function node(id: string, inclusive: number, extra: Partial<CallflowNodeData> = {}): CallflowNodeData {
   return {
     id,
     label: id,
@@ -21,7 +21,7 @@ function node(id: string, inclusive: number, extra: Partial<SankeyNodeData> = {}
   };
 }
 
-function graph(nodes: SankeyNodeData[], links: SankeyData['links'] = []): SankeyData {
+function graph(nodes: CallflowNodeData[], links: CallflowData['links'] = []): CallflowData {
   return { title: 't', metric: { name: 'time', unit: 's' }, total: 1, nodes, links };
 }
 
@@ -129,7 +129,7 @@ describe('layoutSankey on the heat-stencil fixture', () => {
   test('the same data laid out again after a change keeps the order of persisting nodes', () => {
     // Split libhalo.so into two entry functions, as the view does on a split.
     const halo = fixture.nodes.find(n => n.id === 'heat/libhalo.so')!;
-    const split: SankeyData = {
+    const split: CallflowData = {
       ...fixture,
       nodes: fixture.nodes.flatMap(n =>
         n === halo

@@ -1,5 +1,5 @@
 /**
- * The layout step of the module Sankey: `SankeyData` and a box size in, positioned nodes and
+ * The layout step of the module Sankey: `CallflowData` and a box size in, positioned nodes and
  * ribbons out. The CallFlow layout (src/analysis/layout) does the work — longest-path levels,
  * adaptive layer spacing, dummy items for long calls, crossing minimisation, height = inclusive and
  * ribbon width = flow on one scale; this module adapts the protocol's data to it and back, and
@@ -8,7 +8,7 @@
  */
 import { layoutCallflow } from '../../../../src/analysis/layout/callflow-layout';
 import type { CallflowLayout } from '../../../../src/analysis/layout/callflow-layout';
-import type { SankeyData, SankeyLinkData, SankeyNodeData } from '../../../../src/shared/sankey-protocol';
+import type { CallflowData, CallflowLinkData, CallflowNodeData } from '../../../../src/shared/callflow-protocol';
 
 export interface LayoutOptions {
   /** Size of the whole drawing (the SVG), in px. */
@@ -31,7 +31,7 @@ export interface LayoutOptions {
 
 export interface PositionedNode {
   id: string;
-  data: SankeyNodeData;
+  data: CallflowNodeData;
   /** Column (longest call path from the root), 0 for the roots. */
   layer: number;
   /** Rank within its column, top to bottom. */
@@ -49,7 +49,7 @@ export interface PositionedNode {
 export interface PositionedLink {
   /** Unique key: `source→target` plus the index in the input when the same pair occurs twice. */
   id: string;
-  data: SankeyLinkData;
+  data: CallflowLinkData;
   source: PositionedNode;
   target: PositionedNode;
   value: number;
@@ -93,7 +93,7 @@ export interface SankeyLayout {
 export const DEFAULT_MARGIN = { top: 10, right: 8, bottom: 10, left: 8 };
 
 /** Positions `data` in a `width` × `height` box. Never throws on odd data; an empty graph gives an empty layout. */
-export function layoutSankey(data: SankeyData, options: LayoutOptions): SankeyLayout {
+export function layoutSankey(data: CallflowData, options: LayoutOptions): SankeyLayout {
   const callflow = layoutCallflow(
     {
       nodes: data.nodes.map(n => ({ id: n.id, value: n.inclusive })),
@@ -166,7 +166,7 @@ export function layoutSankey(data: SankeyData, options: LayoutOptions): SankeyLa
 }
 
 /** `source→target`, with `#index` for the second and later links between the same pair. */
-function linkKeys(all: readonly SankeyLinkData[]): string[] {
+function linkKeys(all: readonly CallflowLinkData[]): string[] {
   const seen = new Set<string>();
   return all.map((l, i) => {
     const base = `${l.source}→${l.target}`;

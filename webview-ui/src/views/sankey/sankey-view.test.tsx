@@ -2,15 +2,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { SankeyData } from '../../../../src/shared/sankey-protocol';
+import type { CallflowData } from '../../../../src/shared/callflow-protocol';
 import { estimateText } from '../../text-measure';
 import { fallbackThemeColors } from '../../theme';
 import { SankeyView } from './sankey-view';
 import heatStencil from './fixtures/heat-stencil.json';
 
-const fixture: SankeyData = heatStencil;
+const fixture: CallflowData = heatStencil;
 
-function render(data: SankeyData, size: { width?: number; height?: number } = { width: 1100, height: 640 }): string {
+function render(data: CallflowData, size: { width?: number; height?: number } = { width: 1100, height: 640 }): string {
   return renderToStaticMarkup(
     <SankeyView data={data} {...size} colors={fallbackThemeColors('dark')} measureText={estimateText} />,
   );
@@ -131,7 +131,7 @@ describe('SankeyView (server-rendered)', () => {
   });
 
   test('counts use k/M without a unit', () => {
-    const counts: SankeyData = {
+    const counts: CallflowData = {
       ...fixture,
       metric: { name: 'PAPI_L2_TCM', unit: '' },
       total: 339_000_000,

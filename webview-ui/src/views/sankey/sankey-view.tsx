@@ -17,7 +17,7 @@ import type {
   MouseEvent as ReactMouseEvent,
   ReactNode,
 } from 'react';
-import type { SankeyData, SankeyNodeData } from '../../../../src/shared/sankey-protocol';
+import type { CallflowData, CallflowNodeData } from '../../../../src/shared/callflow-protocol';
 import { formatImbalance, formatLocation, formatShare, formatValue } from '../../format';
 import { createTextMeasurer, estimateText } from '../../text-measure';
 import type { MeasureText } from '../../text-measure';
@@ -39,7 +39,7 @@ export interface SourceEntry {
 }
 
 export interface SankeyViewProps {
-  data: SankeyData;
+  data: CallflowData;
   /** Fixed drawing size in px; when either is missing the chart area is measured (ResizeObserver). */
   width?: number;
   height?: number;
@@ -55,7 +55,7 @@ export interface SankeyViewProps {
   /** Upper end of the colour domain, shared by graphs drawn together (default: this graph's maximum). */
   colourMax?: number;
   /** A colour per node that overrides the scale (difference colouring of a brush split). */
-  nodeColour?: (n: SankeyNodeData) => string | undefined;
+  nodeColour?: (n: CallflowNodeData) => string | undefined;
   /** Legend drawn instead of the default one. */
   legend?: ReactNode;
   /** Draws the mini per-rank histogram of this value above every bar, with a linear or log count axis. */
@@ -66,9 +66,9 @@ export interface SankeyViewProps {
   /** The selected node: outlined solid. */
   selectedId?: string | null;
   /** Click selects (instead of opening the source); double-click splits; right-click opens a menu at window coordinates. */
-  onSelect?: (n: SankeyNodeData) => void;
-  onSplit?: (n: SankeyNodeData) => void;
-  onContextMenu?: (n: SankeyNodeData, at: { x: number; y: number }) => void;
+  onSelect?: (n: CallflowNodeData) => void;
+  onSplit?: (n: CallflowNodeData) => void;
+  onContextMenu?: (n: CallflowNodeData, at: { x: number; y: number }) => void;
   /** Zoom (wheel) and pan (drag) with d3-zoom; labels keep their size. */
   zoomable?: boolean;
   /** A new value resets the zoom. */
@@ -242,7 +242,7 @@ export function SankeyView(props: SankeyViewProps) {
   );
   const nodeColour = props.nodeColour;
   const fillOf = useCallback(
-    (n: SankeyNodeData): string => {
+    (n: CallflowNodeData): string => {
       const own = nodeColour?.(n);
       if (own) return own;
       // heat() takes a share and spaces it by square root; a position on [0, max] goes through the same curve.
@@ -303,7 +303,7 @@ export function SankeyView(props: SankeyViewProps) {
     nodeElements.current.get(first ?? '')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
   }, [props.revealedIds, layout, isEmpty, data, props.data]);
   const open = useCallback(
-    (n: SankeyNodeData) => {
+    (n: CallflowNodeData) => {
       if (n.entry.file) onOpenSource?.({ nodeId: n.id, entry: -1 });
     },
     [onOpenSource],
@@ -311,7 +311,7 @@ export function SankeyView(props: SankeyViewProps) {
   // A click selects after a short wait, so that a double-click (split) does not also select.
   const clickTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(clickTimer.current), []);
-  const onNodeClick = (n: SankeyNodeData): void => {
+  const onNodeClick = (n: CallflowNodeData): void => {
     const onSelect = props.onSelect;
     if (!onSelect) {
       open(n);
@@ -320,12 +320,12 @@ export function SankeyView(props: SankeyViewProps) {
     clearTimeout(clickTimer.current);
     clickTimer.current = setTimeout(() => onSelect(n), props.onSplit ? DOUBLE_CLICK_MS : 0);
   };
-  const onNodeDoubleClick = (n: SankeyNodeData): void => {
+  const onNodeDoubleClick = (n: CallflowNodeData): void => {
     if (!props.onSplit) return;
     clearTimeout(clickTimer.current);
     props.onSplit(n);
   };
-  const onNodeContextMenu = (e: ReactMouseEvent, n: SankeyNodeData): void => {
+  const onNodeContextMenu = (e: ReactMouseEvent, n: CallflowNodeData): void => {
     if (!props.onContextMenu) return;
     e.preventDefault();
     e.stopPropagation();
@@ -708,7 +708,7 @@ function highlighted(layout: SankeyLayout, hover: NonNullable<Hover>): { nodes: 
   return { nodes, links };
 }
 
-function nodeAriaLabel(n: SankeyNodeData, unit: string): string {
+function nodeAriaLabel(n: CallflowNodeData, unit: string): string {
   const where = n.entry.file
     ? `${formatLocation(n.entry.file, n.entry.line)}. Press Enter to open the source.`
     : 'source location unknown.';
@@ -726,7 +726,7 @@ function SankeyHeader({
   heat,
   legend,
 }: {
-  data: SankeyData;
+  data: CallflowData;
   nodeCount: number;
   linkCount: number;
   droppedLinks: number;
@@ -803,7 +803,7 @@ function NodeTooltip({
   callers,
   interactive,
 }: {
-  node: SankeyNodeData;
+  node: CallflowNodeData;
   unit: string;
   total: number;
   color: string;

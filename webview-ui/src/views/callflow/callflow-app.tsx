@@ -10,15 +10,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CSSProperties, ReactNode } from 'react';
 import {
-  SANKEY_HOST_TO_VIEW_TYPES,
+  CALLFLOW_HOST_TO_VIEW_TYPES,
   type CallflowRequest,
   type CallflowViewState,
   type NodeMetricValues,
-  type SankeyData,
-  type SankeyHostToView,
-  type SankeyNodeData,
-  type SankeyViewToHost,
-} from '../../../../src/shared/sankey-protocol';
+  type CallflowData,
+  type CallflowHostToView,
+  type CallflowNodeData,
+  type CallflowViewToHost,
+} from '../../../../src/shared/callflow-protocol';
 import { ErrorPanel } from '../../components/error-panel';
 import { StatusMessage } from '../../components/status-message';
 import { useElementSize } from '../../components/use-element-size';
@@ -26,12 +26,12 @@ import { formatValue } from '../../format';
 import { heatScale, useThemeColors } from '../../theme';
 import { getViewState, postMessage, setViewState, useHostMessages } from '../../vscode-api';
 import { assertNever } from '../../../../src/shared/webview-protocol';
-import { divergingColour, exclusiveDifference, sharedDomain, type ColourBy } from '../callflow/callflow-colours';
-import { CorrelationView, type Series } from '../callflow/correlation-view';
-import { HistogramView } from '../callflow/histogram-view';
-import { sharedScale } from '../callflow/juxtapose';
-import { SankeyView } from './sankey-view';
-import type { SourceEntry } from './sankey-view';
+import { divergingColour, exclusiveDifference, sharedDomain, type ColourBy } from './callflow-colours';
+import { CorrelationView, type Series } from './correlation-view';
+import { HistogramView } from './histogram-view';
+import { sharedScale } from './juxtapose';
+import { SankeyView } from '../sankey/sankey-view';
+import type { SourceEntry } from '../sankey/sankey-view';
 import { Segmented } from '../../components/segmented';
 
 interface Options {
@@ -53,15 +53,15 @@ const DEFAULT_OPTIONS: Options = {
   differenceColour: true,
 };
 
-interface SankeyState {
-  data?: SankeyData;
+interface CallflowPanelState {
+  data?: CallflowData;
   callflow?: CallflowViewState;
-  full?: SankeyData;
+  full?: CallflowData;
   options?: Options;
 }
 
 interface Menu {
-  node: SankeyNodeData;
+  node: CallflowNodeData;
   x: number;
   y: number;
 }
@@ -69,14 +69,14 @@ interface Menu {
 const BIN_CHOICES = [5, 10, 20, 40, 80];
 
 /** Sends a message of the Sankey view's protocol to the host. */
-const post = (m: SankeyViewToHost) => postMessage(m);
+const post = (m: CallflowViewToHost) => postMessage(m);
 
-export function SankeyApp() {
-  const saved = getViewState<SankeyState>('sankey');
-  const [data, setData] = useState<SankeyData | null>(() => saved?.data ?? null);
+export function CallflowApp() {
+  const saved = getViewState<CallflowPanelState>('callflow');
+  const [data, setData] = useState<CallflowData | null>(() => saved?.data ?? null);
   const [callflow, setCallflow] = useState<CallflowViewState | null>(() => saved?.callflow ?? null);
   // The graph over all ranks (the histogram and correlation views need every rank, also during a brush split).
-  const [full, setFull] = useState<SankeyData | null>(() => saved?.full ?? saved?.data ?? null);
+  const [full, setFull] = useState<CallflowData | null>(() => saved?.full ?? saved?.data ?? null);
   const [options, setOptions] = useState<Options>(() => ({ ...DEFAULT_OPTIONS, ...saved?.options }));
   const [error, setError] = useState<string | null>(null);
   const [revealedIds, setRevealedIds] = useState<string[] | undefined>(undefined);
@@ -91,7 +91,7 @@ export function SankeyApp() {
   const setOption = <K extends keyof Options>(key: K, value: Options[K]): void =>
     setOptions(o => ({ ...o, [key]: value }));
   useEffect(() => {
-    setViewState<SankeyState>('sankey', {
+    setViewState<CallflowPanelState>('callflow', {
       ...(data ? { data } : {}),
       ...(callflow ? { callflow } : {}),
       ...(full ? { full } : {}),
@@ -105,9 +105,9 @@ export function SankeyApp() {
     post(r);
   }, []);
 
-  useHostMessages<SankeyHostToView>(SANKEY_HOST_TO_VIEW_TYPES, message => {
+  useHostMessages<CallflowHostToView>(CALLFLOW_HOST_TO_VIEW_TYPES, message => {
     switch (message.type) {
-      case 'sankey': {
+      case 'graph': {
         setData(message.data);
         const cf = message.callflow ?? null;
         setCallflow(cf);
@@ -134,7 +134,7 @@ export function SankeyApp() {
     }
   });
   // The listener is installed (effects run in order): ask the host for data.
-  useEffect(() => post({ type: 'ready', view: 'sankey' }), []);
+  useEffect(() => post({ type: 'ready', view: 'callflow' }), []);
 
   // The correlation view's other metrics, for the selected node only.
   useEffect(() => {
@@ -142,9 +142,9 @@ export function SankeyApp() {
   }, [selected, full]);
 
   const onOpenSource = useCallback((entry: SourceEntry) => post({ type: 'openSource', ...entry }), []);
-  const onSelect = useCallback((n: SankeyNodeData) => request({ type: 'callflow/select', nodeId: n.id }), [request]);
+  const onSelect = useCallback((n: CallflowNodeData) => request({ type: 'callflow/select', nodeId: n.id }), [request]);
   const onSplit = useCallback(
-    (n: SankeyNodeData) => {
+    (n: CallflowNodeData) => {
       if (n.kind && n.kind !== 'module' && n.baseId && n.baseId !== n.id) {
         request({ type: 'callflow/unsplit', nodeId: n.id });
         return;
@@ -158,7 +158,7 @@ export function SankeyApp() {
     [request],
   );
   const onContextMenu = useCallback(
-    (n: SankeyNodeData, at: { x: number; y: number }) => setMenu({ node: n, ...at }),
+    (n: CallflowNodeData, at: { x: number; y: number }) => setMenu({ node: n, ...at }),
     [],
   );
 
@@ -177,7 +177,7 @@ export function SankeyApp() {
   const diffOn = difference !== null && options.differenceColour;
   const nodeColour = useMemo(
     () =>
-      diffOn ? (n: SankeyNodeData) => divergingColour(difference!.byId.get(n.id) ?? 0, difference!.bound) : undefined,
+      diffOn ? (n: CallflowNodeData) => divergingColour(difference!.byId.get(n.id) ?? 0, difference!.bound) : undefined,
     [diffOn, difference],
   );
   const maxScale = second && mode !== 'single' ? sharedScale(fitted) : undefined;
@@ -449,7 +449,7 @@ function DivergingLegend({ bound, unit }: { bound: number; unit: string }) {
   );
 }
 
-function GraphCaption({ label, data, relativeTo }: { label: string; data: SankeyData; relativeTo?: SankeyData }) {
+function GraphCaption({ label, data, relativeTo }: { label: string; data: CallflowData; relativeTo?: CallflowData }) {
   return (
     <>
       <span className="sankey-caption-title">{label}</span>
@@ -505,8 +505,8 @@ function Details({
   height: number;
   options: Options;
   setOption: <K extends keyof Options>(k: K, v: Options[K]) => void;
-  data: SankeyData;
-  node: SankeyNodeData | null;
+  data: CallflowData;
+  node: CallflowNodeData | null;
   brushed: ReadonlySet<number>;
   onBrush: (c: number[] | null) => void;
   nodeMetrics: NodeMetricValues[] | null;
@@ -648,7 +648,7 @@ function ContextMenu({
   close,
 }: {
   menu: Menu;
-  data: SankeyData;
+  data: CallflowData;
   request: (r: CallflowRequest) => void;
   onOpenSource: (e: SourceEntry) => void;
   close: () => void;

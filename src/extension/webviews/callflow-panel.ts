@@ -3,11 +3,11 @@ import { assertNever } from '../../shared/webview-protocol';
 import type {
   CallflowRequest,
   CallflowViewState,
-  SankeyData,
-  SankeyHostToView,
-  SankeyNodeData,
-  SankeyViewToHost,
-} from '../../shared/sankey-protocol';
+  CallflowData,
+  CallflowHostToView,
+  CallflowNodeData,
+  CallflowViewToHost,
+} from '../../shared/callflow-protocol';
 import type { Dataset } from '../datasets/dataset';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import { moduleMap } from '../settings';
@@ -23,7 +23,7 @@ const ENTRY_FLASH_MS = 2500;
 
 /** What the panel last sent and what changed it (the extension's tests follow these events). */
 export interface CallflowUpdate {
-  data: SankeyData | undefined;
+  data: CallflowData | undefined;
   callflow: CallflowViewState | undefined;
   /** Why the request was refused, when it was. */
   error?: string;
@@ -36,9 +36,9 @@ export interface CallflowUpdate {
  * graphs (cached there per option set), sending only level-of-detail data; a selected node's
  * entry-function lines flash in the editor.
  */
-export class SankeyPanel implements vscode.Disposable {
-  private readonly host: WebviewHost<SankeyHostToView, SankeyViewToHost>;
-  private data: SankeyData | undefined;
+export class CallflowPanel implements vscode.Disposable {
+  private readonly host: WebviewHost<CallflowHostToView, CallflowViewToHost>;
+  private data: CallflowData | undefined;
   private callflow: CallflowViewState | undefined;
   private readonly subs: vscode.Disposable[];
   /** Split, brush, selection and mode, per dataset. */
@@ -64,14 +64,14 @@ export class SankeyPanel implements vscode.Disposable {
     private readonly navigator: SourceNavigator,
   ) {
     this.host = new WebviewHost(env, {
-      viewType: 'hpcLens.sankey',
-      title: 'HPC Lens: Call Graph',
-      view: 'sankey',
+      viewType: 'hpcLens.callflow',
+      title: 'HPC Lens: CallFlow',
+      view: 'callflow',
       iconPath: vscode.Uri.joinPath(env.extensionUri, 'media', 'sankey.svg'),
       onMessage: m => this.onMessage(m),
       onReady: first => {
         // A reloaded page starts empty: send it what is on screen.
-        if (!first && this.data) this.host.post({ type: 'sankey', data: this.data, callflow: this.callflow! });
+        if (!first && this.data) this.host.post({ type: 'graph', data: this.data, callflow: this.callflow! });
       },
       onDidDispose: () => {
         this.data = undefined;
@@ -89,7 +89,7 @@ export class SankeyPanel implements vscode.Disposable {
     return this.host.isOpen;
   }
   /** The graph on screen. */
-  get currentData(): SankeyData | undefined {
+  get currentData(): CallflowData | undefined {
     return this.data;
   }
   /** The CallFlow state sent with the data (mode, second graph, brush, selection). */
@@ -170,8 +170,8 @@ export class SankeyPanel implements vscode.Disposable {
       canCompare,
     );
     try {
-      let data: SankeyData;
-      let second: SankeyData | undefined;
+      let data: CallflowData;
+      let second: CallflowData | undefined;
       let labels = plan.labels;
       if (plan.secondIsBaseline && baseline) {
         // Side by side: run A (the baseline) above run B, the same metric by name in both.
@@ -179,21 +179,24 @@ export class SankeyPanel implements vscode.Disposable {
         const baseName = baseline.name;
         const ownName = ds.uri.path.split('/').pop() ?? 'comparison';
         [data, second] = await Promise.all([
-          baseline.sankey({ ...plan.first, metric: metricA >= 0 ? metricA : baseline.profile.primaryMetric }, baseName),
-          ds.sankey(plan.second, ownName),
+          baseline.superGraph(
+            { ...plan.first, metric: metricA >= 0 ? metricA : baseline.profile.primaryMetric },
+            baseName,
+          ),
+          ds.superGraph(plan.second, ownName),
         ]);
         labels = [`A: ${baseName}`, `B: ${ownName}`];
       } else {
         [data, second] = await Promise.all([
-          ds.sankey(plan.first),
-          plan.second ? ds.sankey(plan.second) : Promise.resolve(undefined),
+          ds.superGraph(plan.first),
+          plan.second ? ds.superGraph(plan.second) : Promise.resolve(undefined),
         ]);
       }
       if (!this.host.isCurrent(ticket) || this.datasets.active !== ds) return;
       this.data = data;
       this.callflow = viewState(state, canCompare, second, labels);
       this.host.title = `HPC Lens: ${ds.name}`;
-      this.host.post({ type: 'sankey', data: this.data, callflow: this.callflow });
+      this.host.post({ type: 'graph', data: this.data, callflow: this.callflow });
       if (this.pendingBases) {
         const bases = this.pendingBases;
         this.pendingBases = undefined;
@@ -224,7 +227,7 @@ export class SankeyPanel implements vscode.Disposable {
       void vscode.window.showWarningMessage(`HPC Lens: ${next.error}`);
       // The webview undoes its optimistic UI state (e.g. a mode toggle) with the unchanged state.
       if (this.data)
-        this.host.post({ type: 'sankey', data: this.data, callflow: this.callflow ?? viewState(before, canCompare) });
+        this.host.post({ type: 'graph', data: this.data, callflow: this.callflow ?? viewState(before, canCompare) });
       this.updated.fire({ data: this.data, callflow: this.callflow, error: next.error });
       return;
     }
@@ -245,7 +248,7 @@ export class SankeyPanel implements vscode.Disposable {
   }
 
   /** The node with this id in the graphs on screen. */
-  private nodeOf(nodeId: string): SankeyNodeData | undefined {
+  private nodeOf(nodeId: string): CallflowNodeData | undefined {
     return this.data?.nodes.find(n => n.id === nodeId) ?? this.callflow?.second?.nodes.find(n => n.id === nodeId);
   }
 
@@ -290,7 +293,7 @@ export class SankeyPanel implements vscode.Disposable {
     if (this.datasets.active === ds) this.host.post({ type: 'callflow/nodeMetrics', nodeId, metrics });
   }
 
-  private onMessage(m: SankeyViewToHost): void {
+  private onMessage(m: CallflowViewToHost): void {
     switch (m.type) {
       case 'ready':
       case 'log':
@@ -312,7 +315,7 @@ export class SankeyPanel implements vscode.Disposable {
         this.onCallflowRequest(m);
         return;
       default:
-        assertNever(m, 'message from the Sankey view');
+        assertNever(m, 'message from the CallFlow panel');
     }
   }
 

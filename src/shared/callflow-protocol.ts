@@ -5,7 +5,7 @@
 import type { CommonViewToHost, ErrorMessage } from './webview-protocol';
 
 /** A node of the module-level Sankey: one module (or a re-entry of it further down the call paths). */
-export interface SankeyNodeData {
+export interface CallflowNodeData {
   /** Stable id within one graph (used by links). */
   id: string;
   /** Display name, e.g. `libstencil.so`. */
@@ -28,7 +28,7 @@ export interface SankeyNodeData {
   baseId?: string;
   /** 1 for the module's first entry on a path, 2 for a re-entry below it (a duplicate label), … */
   occurrence?: number;
-  /** Per selected context, in `SankeyData.contexts` order; present up to `MAX_RAW_CONTEXT_VALUES` contexts. */
+  /** Per selected context, in `CallflowData.contexts` order; present up to `MAX_RAW_CONTEXT_VALUES` contexts. */
   contextValues?: { inclusive: number[]; exclusive: number[] };
   /** Fixed-bin per-context histograms (the mini histogram on the bar and the histogram view). */
   histogram?: { inclusive: BinnedHistogram; exclusive: BinnedHistogram };
@@ -75,7 +75,7 @@ export const MAX_RAW_CONTEXT_VALUES = 4096;
 /** Entry functions sent per node (the tooltip lists the largest; a split by entry still covers all). */
 export const MAX_ENTRIES_SENT = 50;
 
-export interface SankeyLinkData {
+export interface CallflowLinkData {
   source: string;
   target: string;
   /** Inclusive value that flows over the call edge(s) between the two modules. */
@@ -124,16 +124,16 @@ export interface SupernodeGuardData {
 }
 
 /** Level-of-detail Sankey data: aggregated by module, never the whole call tree. */
-export interface SankeyData {
+export interface CallflowData {
   title: string;
   metric: { name: string; unit: string };
   total: number;
-  nodes: SankeyNodeData[];
-  links: SankeyLinkData[];
+  nodes: CallflowNodeData[];
+  links: CallflowLinkData[];
   /** The contexts (ranks, threads) the values are computed over: a brushed subset or all of them. */
   contexts?: { count: number; indices: number[]; labels: string[] };
   /** Links the back-edge pass removed to keep the graph acyclic (normally none). */
-  droppedLinks?: SankeyLinkData[];
+  droppedLinks?: CallflowLinkData[];
   /**
    * The filter that was applied: share of the root inclusive value, by inclusive or exclusive value,
    * and what it removed (the header: see `filterHeadline`).
@@ -153,18 +153,18 @@ export interface SankeyData {
   histogramBins?: number;
 }
 
-/** Host → Sankey view. */
-export type SankeyHostToView =
+/** Host → CallFlow panel. */
+export type CallflowHostToView =
   /** The graph to draw; `callflow` carries the CallFlow panel's state (mode, second graph, brush, selection). */
-  | { type: 'sankey'; data: SankeyData; callflow?: CallflowViewState }
+  | { type: 'graph'; data: CallflowData; callflow?: CallflowViewState }
   /** Per-context values of every metric for one node (the correlation view's axes), on request. */
   | { type: 'callflow/nodeMetrics'; nodeId: string; metrics: NodeMetricValues[] }
   /** Mark these nodes (Reveal Current Line, a CodeLens click) and scroll the first into view; [] clears. */
   | { type: 'highlight'; nodeIds: string[] }
   | ErrorMessage;
 
-/** Sankey view → host. */
-export type SankeyViewToHost =
+/** CallFlow panel → host. */
+export type CallflowViewToHost =
   | CommonViewToHost
   /** Open the source of one of a node's entry functions (index into its `entries`, -1 for `entry`); the host looks the location up in the data it sent. */
   | { type: 'openSource'; nodeId: string; entry: number }
@@ -177,7 +177,7 @@ export type CallflowMode = 'single' | 'brush' | 'sideBySide';
 export interface CallflowViewState {
   mode: CallflowMode;
   /** The graph drawn below `data`: the ranks outside the brush (mode `brush`) or run B (`sideBySide`, `data` is run A). */
-  second?: SankeyData;
+  second?: CallflowData;
   /** Captions of `data` and `second`. */
   labels?: [string, string];
   /** Brushed contexts (profile context indices), or null. */
@@ -210,9 +210,9 @@ export type CallflowRequest =
   | { type: 'callflow/mode'; mode: CallflowMode }
   | { type: 'callflow/requestNodeMetrics'; nodeId: string };
 
-/** Every message type the host sends the Sankey view: the view accepts only these (a record, so a new type must be listed). */
-export const SANKEY_HOST_TO_VIEW_TYPES: Readonly<Record<SankeyHostToView['type'], true>> = {
-  sankey: true,
+/** Every message type the host sends the CallFlow panel: the view accepts only these (a record, so a new type must be listed). */
+export const CALLFLOW_HOST_TO_VIEW_TYPES: Readonly<Record<CallflowHostToView['type'], true>> = {
+  graph: true,
   'callflow/nodeMetrics': true,
   highlight: true,
   error: true,
