@@ -143,5 +143,3 @@ export async function benchCallflowFilter(shared = SHARED): Promise<void> {
   );
   if (failures.length) console.log(`  not read: ${failures.length} (${failures.slice(0, 3).join('; ')})`);
 }
-
-if (require.main === module) void benchCallflowFilter();

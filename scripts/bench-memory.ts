@@ -178,7 +178,10 @@ async function benchOne(dir: string, count: number): Promise<void> {
   console.log(`  clustering along zidx (L3 latency)  ${zMs.toFixed(0)} ms`);
 }
 
-export async function benchMemory(count = 250_000, large = 1_000_000): Promise<void> {
+export async function benchMemory(
+  count = Number(process.env.HPC_LENS_BENCH_MEMORY_SAMPLES ?? 250_000),
+  large = Number(process.env.HPC_LENS_BENCH_MEMORY_LARGE ?? 1_000_000),
+): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-memory-'));
   try {
     await benchOne(dir, count);
@@ -186,9 +189,4 @@ export async function benchMemory(count = 250_000, large = 1_000_000): Promise<v
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-if (require.main === module) {
-  const [count, large] = process.argv.slice(2).map(Number);
-  void benchMemory(count || undefined, Number.isFinite(large) ? large : undefined);
 }

@@ -197,6 +197,3 @@ class WorkerPool {
     await Promise.all(this.workers.map(w => w.terminate()));
   }
 }
-
-// Run directly (not when bundled into dist/bench.js, where require.main is the bundle itself).
-if (/bench-pdes-analysis\.ts$/.test(process.argv[1] ?? '')) void benchPdesAnalysis();

@@ -100,6 +100,3 @@ export async function benchPdesReaders(): Promise<void> {
       `${trace.count} events: ${ms.toFixed(1)} ms (PE level ${pe.toFixed(1)} ms; budget 1 s)`,
   );
 }
-
-// Run directly (not when bundled into dist/bench.js, where require.main is the bundle itself).
-if (/bench-pdes-readers\.ts$/.test(process.argv[1] ?? '')) void benchPdesReaders();

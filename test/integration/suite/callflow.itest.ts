@@ -153,7 +153,7 @@ export function registerCallflowSuites(): void {
       // Start from another file so the click has to open halo.c (closing all editors would close the panel).
       const main = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'src', 'main.c'));
       await vscode.window.showTextDocument(main, vscode.ViewColumn.One);
-      await api.callflow.agent.click(`${nodeSelector(node.id)} .callflow-node-rect`);
+      await api.callflow.agent.click(`${nodeSelector(node.id)} .sankey-node-rect`);
       const editor = await until('the entry function opens', () => {
         const e = vscode.window.activeTextEditor;
         return e?.document.uri.path.endsWith('/halo.c') && e;

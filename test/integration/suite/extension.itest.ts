@@ -171,7 +171,7 @@ export function registerSuites(): void {
       const main = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'src', 'main.c'));
       await vscode.window.showTextDocument(main, vscode.ViewColumn.One);
       // A real click in the page (the view asks the host to select the node, which opens its entry).
-      await api.callflow.agent.click(`${nodeSelector(node.id)} .callflow-node-rect`);
+      await api.callflow.agent.click(`${nodeSelector(node.id)} .sankey-node-rect`);
       const editor = await until('an editor on the clicked source', () => {
         const e = vscode.window.activeTextEditor;
         return e && e.document.uri.path.endsWith('/src/stencil.c') ? e : undefined;
