@@ -1,15 +1,19 @@
 /**
  * What a topology view draws: the level-of-detail data the host computes with `topologyViewData`
  * (src/analysis/topology/topology-view-data.ts) from a {@link Topology} and its values, and the
- * shared drawing component (webview-ui/src/components/topology/) receives. Types only: a panel
- * (PDES dragonfly, memory sunburst, DMV hardware view) embeds {@link TopologyViewData} in its own
- * protocol messages.
+ * shared drawing component (webview-ui/src/components/topology/) receives, and the events the
+ * component reports ({@link TopologyViewEvent}: hover, select, drill-down). A panel (PDES dragonfly,
+ * memory sunburst, DMV hardware view) embeds {@link TopologyViewData} in its own host → view messages
+ * and a {@link TopologyViewEvent} in its own view → host messages; the host keeps a
+ * {@link TopologyDrillDown} per view, folds events into it with {@link applyDrillDown}, and passes it
+ * to `topologyViewData` as `expand` / `collapse`.
  *
  * Ids are strings, stable across requests of the same topology: `n<i>` is topology node i, `a<i>:<kind>`
  * is the aggregate of node i's descendants of that kind when node i is collapsed (e.g. `a3:router`:
  * the routers of group 3), and a link's id names its drawn ends and kind (`n4~n9:G`).
  */
 import type { Topology, TopologyNodeKind } from '../analysis/topology/topology';
+import { assertNever } from './webview-protocol';
 
 /**
  * How a topology is drawn. Trees: `sunburst` (radial, MemAxes §6.2) or `icicle` (the same partition
@@ -122,6 +126,8 @@ export interface TopologyColourEncoding {
   measure: number;
   normalise: TopologyNormalise;
   scheme: TopologyColourScheme;
+  /** A fixed range instead of the data's (e.g. 0–100 for utilisation in %): then `normalise` is not used. */
+  domain?: [number, number];
 }
 
 /** Everything a topology view draws. */
@@ -140,7 +146,7 @@ export interface TopologyViewData {
   colour: TopologyColourEncoding;
   /** Link stroke colour by a link measure; measure -1: by link kind. */
   linkColour: TopologyColourEncoding;
-  /** Link width ∝ this link measure (index; -1: all links one width), normalised like {@link normalise}. */
+  /** Link width ∝ this link measure (index; -1: all links one width), over the maximum of the link's level (`depth`) or of all links. */
   width: { measure: number; normalise: TopologyNormalise };
   /** Ids of the drawn marks that are (or contain) selected topology nodes. */
   selected: string[];
@@ -164,4 +170,70 @@ export interface TopologyViewData {
   };
   /** Short sentences for the footnote (what was aggregated and why). */
   notes: string[];
+}
+
+/** `n12` → 12, `a3:router` → 3 (the collapsed node an aggregate stands under); -1 for anything else. */
+export function topologyNodeOfId(id: string): number {
+  const m = /^[na](\d+)(?::|$)/.exec(id);
+  return m ? Number(m[1]) : -1;
+}
+
+/** Whether a mark id names an aggregate (`a<i>:<kind>`) rather than one topology node (`n<i>`). */
+export function isAggregateId(id: string): boolean {
+  return /^a\d+:/.test(id);
+}
+
+/**
+ * What the topology component reports (its `onEvent` prop), for a panel to forward to its host.
+ * Mark ids are {@link TopologyViewNode.id}s; `nodes` are the topology node indices they name
+ * (an aggregate names the collapsed node it stands under, see {@link topologyNodeOfId}).
+ */
+export type TopologyViewEvent =
+  /** The pointer or keyboard focus entered a mark or a link; both null when it left. */
+  | { type: 'topology/hover'; mark: string | null; node: number; link: string | null }
+  /** A click, Enter or Space changed the selection (empty: cleared). */
+  | { type: 'topology/select'; marks: string[]; nodes: number[] }
+  /** Double-click or `+` on an expandable mark: draw its children. */
+  | { type: 'topology/expand'; mark: string }
+  /** Double-click or `-` on an expanded mark: fold its children into aggregates again. */
+  | { type: 'topology/collapse'; mark: string };
+
+/** Every {@link TopologyViewEvent} type, for a panel's exhaustive message checks. */
+export const TOPOLOGY_VIEW_EVENT_TYPES: Record<TopologyViewEvent['type'], true> = {
+  'topology/hover': true,
+  'topology/select': true,
+  'topology/expand': true,
+  'topology/collapse': true,
+};
+
+/** The drill-down state of one view: the `expand` / `collapse` options of the next `topologyViewData` call. */
+export interface TopologyDrillDown {
+  expand: string[];
+  collapse: string[];
+}
+
+export const NO_DRILL_DOWN: TopologyDrillDown = { expand: [], collapse: [] };
+
+/**
+ * The drill-down state after an event: expanding a mark drops an earlier collapse of it and adds it
+ * to `expand` (once); collapsing does the reverse. Hover and select leave it as it is (same object).
+ */
+export function applyDrillDown(state: TopologyDrillDown, event: TopologyViewEvent): TopologyDrillDown {
+  switch (event.type) {
+    case 'topology/expand':
+      return {
+        expand: state.expand.includes(event.mark) ? state.expand : [...state.expand, event.mark],
+        collapse: state.collapse.filter(id => id !== event.mark),
+      };
+    case 'topology/collapse':
+      return {
+        expand: state.expand.filter(id => id !== event.mark),
+        collapse: state.collapse.includes(event.mark) ? state.collapse : [...state.collapse, event.mark],
+      };
+    case 'topology/hover':
+    case 'topology/select':
+      return state;
+    default:
+      return assertNever(event, 'topology view event');
+  }
 }

@@ -24,6 +24,7 @@ import type {
   TopologyViewMeasure,
   TopologyViewNode,
 } from '../../shared/topology-protocol';
+import { topologyNodeOfId } from '../../shared/topology-protocol';
 import { childrenOf, depthsOf, type Topology, type TopologyNodeKind, type TopologyValues } from './topology';
 
 /** A measure with how aggregates combine it (default: `mean` for node measures, `sum` for link measures). */
@@ -34,6 +35,14 @@ export interface TopologyMeasureInput {
 
 /** A measure named by its index in the list or by its `TopologyValues.name`. */
 export type MeasureRef = number | string;
+
+/** A colour encoding by a measure; `domain` fixes the range (0–100 for a utilisation in %). */
+export interface ColourOption {
+  measure?: MeasureRef | null;
+  normalise?: TopologyNormalise;
+  scheme?: TopologyColourScheme;
+  domain?: [number, number];
+}
 
 export interface TopologyViewOptions {
   /** Default by shape: tree → sunburst, dragonfly → dragonfly, host-gpu → graph. */
@@ -48,15 +57,15 @@ export interface TopologyViewOptions {
   /** Draw parent → child links (kind `contains`) valued by the link measures' node arrays. Default: false. */
   containmentLinks?: boolean;
   /** Node fill: a node measure (default the first), normalisation (default `depth`, `all` for host–GPU) and scheme. */
-  colour?: { measure?: MeasureRef | null; normalise?: TopologyNormalise; scheme?: TopologyColourScheme };
-  /** Link colour by a link measure (default none: by link kind). */
-  linkColour?: { measure?: MeasureRef | null; normalise?: TopologyNormalise; scheme?: TopologyColourScheme };
+  colour?: ColourOption;
+  /** Link colour by a link measure (default none: by link kind; scheme `Reds`, over all links). */
+  linkColour?: ColourOption;
   /** Link width ∝ a link measure (default the first), normalised per level for trees and over all links otherwise. */
   width?: { measure?: MeasureRef | null; normalise?: TopologyNormalise };
   /** Topology node indices to mark selected / highlighted (marks that contain them are marked). */
   selected?: readonly number[];
   highlighted?: readonly number[];
-  /** Most marks before deeper levels are aggregated (default 512). Expanded nodes may exceed it. */
+  /** Most marks before deeper levels are aggregated (default 600: a 256-PU machine whole). Expanded nodes may exceed it. */
   maxNodes?: number;
   /** Most links drawn; above it links between siblings are folded into their parent first (default 2000). */
   maxLinks?: number;
@@ -73,7 +82,7 @@ export interface TopologyViewOptions {
   levelLabels?: Partial<Record<TopologyNodeKind, string>>;
 }
 
-export const DEFAULT_MAX_NODES = 512;
+export const DEFAULT_MAX_NODES = 600;
 export const DEFAULT_MAX_LINKS = 2000;
 
 const LEVEL_LABELS: Record<TopologyNodeKind, string> = {
@@ -122,11 +131,7 @@ export function shortLabel(kind: TopologyNodeKind, label: string): string {
   return m ? (SHORT_PREFIX[kind] ?? '') + m[1] : label;
 }
 
-/** `n12` → 12, `a3:router` → 3 (the collapsed node); -1 for anything else. */
-export function topologyNodeOfId(id: string): number {
-  const m = /^[na](\d+)(?::|$)/.exec(id);
-  return m ? Number(m[1]) : -1;
-}
+export { topologyNodeOfId };
 
 interface ResolvedMeasure {
   values: TopologyValues;
@@ -521,11 +526,13 @@ export function topologyViewData(t: Topology, options: TopologyViewOptions = {})
     measure: measureIndex(nodeMeasures, options.colour?.measure, 0),
     normalise: options.colour?.normalise ?? (t.shape === 'host-gpu' ? 'all' : 'depth'),
     scheme: options.colour?.scheme ?? (t.shape === 'host-gpu' ? 'Reds' : 'YlOrRd'),
+    ...(options.colour?.domain ? { domain: options.colour.domain } : {}),
   };
   const linkColour: TopologyColourEncoding = {
     measure: options.linkColour?.measure == null ? -1 : measureIndex(linkMeasures, options.linkColour.measure, -1),
     normalise: options.linkColour?.normalise ?? 'all',
     scheme: options.linkColour?.scheme ?? 'Reds',
+    ...(options.linkColour?.domain ? { domain: options.linkColour.domain } : {}),
   };
   const usedLevels: Partial<Record<TopologyNodeKind, string>> = {};
   for (const v of nodes) usedLevels[v.kind] = levelLabels[v.kind];
