@@ -20,6 +20,7 @@ import { answerSuperGraphQuery, type SuperGraphQuery } from '../analysis/graph/s
 import { functionTotals } from '../analysis/model/aggregates';
 import { throwIfAborted } from '../analysis/model/cancellation';
 import { Profile, type ProfileData } from '../analysis/model/profile';
+import { applyMappings, compileMappings } from '../analysis/source/path-mapping';
 import { dataMovementSites } from '../analysis/stats/data-movement-sites';
 import { summarizeProfile, summaryToCsv, summaryToMarkdown } from '../analysis/stats/summary-export';
 import type {
@@ -407,6 +408,11 @@ export class LocalAnalysisService implements AnalysisService {
 
   async diff(args: ServiceArgs<'diff'>) {
     return diffSummary(this.profileHeld(args.baseline).profile, this.profileHeld(args.comparison).profile, args.metric);
+  }
+
+  async mapPaths(args: ServiceArgs<'mapPaths'>) {
+    const { mappings, errors } = compileMappings(args.mappings, args.variables);
+    return { candidates: args.paths.map(p => applyMappings(p, mappings)), errors };
   }
 
   async dataMovementSites(args: ServiceArgs<'dataMovementSites'>) {

@@ -42,6 +42,7 @@ export const WORKER_METHODS: ReadonlySet<string> = new Set<WorkerMethod>([
   'sideBar',
   'exportSummary',
   'diff',
+  'mapPaths',
   'dataMovementSites',
   'superGraph',
   'superGraphQuery',

@@ -557,6 +557,11 @@ export class WorkerPool implements AnalysisService {
     return this.query('ensembleComparison', args, ctx);
   }
 
+  /** Path mappings hold no dataset: any home answers (the least loaded). */
+  mapPaths(args: ServiceArgs<'mapPaths'>, ctx?: CallContext): Promise<ServiceResult<'mapPaths'>> {
+    return this.home(this.leastLoadedHome()).call('mapPaths', args, ctx);
+  }
+
   /** A comparison runs in the comparison's home, which adopts the baseline too when it lives elsewhere. */
   diff(args: ServiceArgs<'diff'>, ctx?: CallContext): Promise<ServiceResult<'diff'>> {
     return this.onHome(args.comparison, async w => {
@@ -689,7 +694,7 @@ export class WorkerPool implements AnalysisService {
   private query<
     M extends Exclude<
       ServiceMethod,
-      'open' | 'openEnsemble' | 'openWindow' | 'openSystem' | 'systemRequest' | 'close' | 'warm' | 'diff'
+      'open' | 'openEnsemble' | 'openWindow' | 'openSystem' | 'systemRequest' | 'close' | 'warm' | 'diff' | 'mapPaths'
     >,
   >(method: M, args: WorkerArgs<M> & { dataset: DatasetHandle }, ctx?: CallContext): Promise<WorkerResult<M>> {
     return this.onHome(args.dataset, w => w.call(method, args, ctx));
