@@ -1,3 +1,4 @@
+import { quoteContent } from '../errors/format-error';
 import type { NodeAttributes } from '../model/call-tree';
 import type { Profile } from '../model/profile';
 import { forEachLine, readBytes, readChunks } from './io/file-input';
@@ -68,10 +69,7 @@ export const foldedStacksReader: ProfileReader = {
       const cut = Math.max(line.lastIndexOf(' '), line.lastIndexOf('\t'));
       const count = cut > 0 ? Number(line.slice(cut + 1)) : NaN;
       if (!(count >= 0) || !Number.isFinite(count)) {
-        throw new ProfileReadError(
-          path,
-          `line ${lineNumber} is not "frame;frame;… count": ${JSON.stringify(line.slice(0, 80))}`,
-        );
+        throw new ProfileReadError(path, `line ${lineNumber} is not "frame;frame;… count": ${quoteContent(line)}`);
       }
       const body = line.slice(0, cut).trimEnd();
       let n = 0;
