@@ -343,6 +343,7 @@ export const caliperCaliReader: ProfileReader = {
     try {
       await forEachLine(path, (text, n) => stream.onLine(text, n), {
         signal: options.signal,
+        limits: options.limits,
         onProgress: f => options.onProgress?.(0.9 * f, 'Reading Caliper .cali'),
       });
     } catch (e) {

@@ -66,6 +66,7 @@ export const caliperExpandReader: ProfileReader = {
     try {
       await forEachLine(path, onLine, {
         signal: options.signal,
+        limits: options.limits,
         onProgress: f => options.onProgress?.(0.9 * f, 'Reading Caliper expand'),
       });
     } catch (e) {

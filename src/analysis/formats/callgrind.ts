@@ -433,6 +433,7 @@ export const callgrindReader: ProfileReader = {
     const parser = new CallgrindParser(path, b);
     await forEachLine(path, (line, n) => parser.line(line, n), {
       signal: options.signal,
+      limits: options.limits,
       onProgress: f => options.onProgress?.(0.8 * f, 'Reading callgrind output'),
     });
     parser.finish();

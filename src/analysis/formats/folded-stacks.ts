@@ -91,12 +91,13 @@ export const foldedStacksReader: ProfileReader = {
     };
     const input = {
       signal: options.signal,
+      limits: options.limits,
       onProgress: (f: number) => options.onProgress?.(0.95 * f, 'Reading stacks'),
     };
     const utf16 = await utf16Encoding(path, options.signal);
     if (utf16) {
-      // UTF-16 files (Windows redirections) are small; decode them whole.
-      const text = new TextDecoder(utf16).decode(await readBytes(path, { ...input, maxBytes: 1 << 30 }));
+      // UTF-16 files (Windows redirections) are small; decode them whole (512 MiB keeps the text within V8's string limit).
+      const text = new TextDecoder(utf16).decode(await readBytes(path, { ...input, maxBytes: 512 << 20 }));
       let lineNumber = 0;
       for (let at = 0; at < text.length;) {
         let end = text.indexOf('\n', at);

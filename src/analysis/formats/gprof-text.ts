@@ -345,6 +345,7 @@ export const gprofTextReader: ProfileReader = {
     const parser = new GprofParser(path, b);
     await forEachLine(path, (line, n) => parser.line(line, n), {
       signal: options.signal,
+      limits: options.limits,
       onProgress: f => options.onProgress?.(0.8 * f, 'Reading gprof output'),
     });
     parser.finish();

@@ -167,6 +167,7 @@ export const gprof2dotDotReader: ProfileReader = {
     try {
       await forEachLine(path, line => parser.feedLine(line), {
         signal: options.signal,
+        limits: options.limits,
         onProgress: f => options.onProgress?.(0.8 * f, 'Reading the DOT graph'),
       });
       parser.end();

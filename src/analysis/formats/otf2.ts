@@ -48,10 +48,10 @@ export const otf2Reader: ProfileReader = {
 
 /** Reads the archive whose anchor file (or directory) is `path`. */
 async function readArchive(path: string, options: ReadOptions): Promise<Profile> {
-  const { signal } = options;
+  const { signal, limits } = options;
   const anchorPath = resolveAnchor(path);
   const archive = join(dirname(anchorPath), basename(anchorPath).replace(/\.otf2$/, ''));
-  const anchorBytes = await guard(anchorPath, () => readBytes(anchorPath, { signal, maxBytes: 64 << 20 }));
+  const anchorBytes = await guard(anchorPath, () => readBytes(anchorPath, { signal, limits, maxBytes: 64 << 20 }));
   const anchor = guardSync(anchorPath, () =>
     parseAnchor(anchorBytes, reason => {
       throw new ProfileReadError(anchorPath, reason);
@@ -60,7 +60,7 @@ async function readArchive(path: string, options: ReadOptions): Promise<Profile>
 
   const defPath = `${archive}.def`;
   const defs = new Otf2Definitions();
-  await guard(defPath, () => walkFile(defPath, anchor.defChunkSize, false, defs.onRecord, { signal }));
+  await guard(defPath, () => walkFile(defPath, anchor.defChunkSize, false, defs.onRecord, { signal, limits }));
   defs.finish();
   if (defs.locations.length === 0) throw new ProfileReadError(defPath, 'the global definitions define no locations');
 
@@ -143,7 +143,7 @@ async function readArchive(path: string, options: ReadOptions): Promise<Profile>
     const local = new Otf2LocalDefinitions();
     const localPath = join(archive, `${loc.id}.def`);
     if (existsSync(localPath))
-      await guard(localPath, () => walkFile(localPath, anchor.defChunkSize, false, local.onRecord, { signal }));
+      await guard(localPath, () => walkFile(localPath, anchor.defChunkSize, false, local.onRecord, { signal, limits }));
     const events = evtPath(loc.id);
     if (!existsSync(events)) {
       missing++;
@@ -154,6 +154,7 @@ async function readArchive(path: string, options: ReadOptions): Promise<Profile>
     await guard(events, () =>
       walkFile(events, anchor.eventChunkSize, true, timeline.onRecord, {
         signal,
+        limits,
         onProgress: f => options.onProgress?.((0.95 * (done + f * size)) / total, 'Reading OTF2 events'),
       }),
     );

@@ -613,6 +613,7 @@ async function readTau(path: string, options: ReadOptions): Promise<Profile> {
     const before = doneBytes;
     const f = await readTauProfileFile(file, timers, {
       signal,
+      limits: options.limits,
       onProgress: fraction =>
         onProgress?.(totalBytes ? (0.9 * (before + fraction * size)) / totalBytes : 0, 'Reading TAU profiles'),
     });

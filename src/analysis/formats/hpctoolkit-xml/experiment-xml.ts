@@ -4,7 +4,7 @@ import { NodeKind, type CallTreeBuilder } from '../../model/call-tree';
 import { GrowableFloat64, GrowableInt32, GrowableUint8 } from '../../model/growable';
 import type { MetadataValue } from '../../model/profile';
 import { readChunks } from '../io/file-input';
-import { isAbortError, ProfileReadError } from '../reader';
+import { isAbortError, ProfileReadError, type InputLimits } from '../reader';
 import { XmlTokenizer, type XmlAttributes, type XmlHandler } from '../xml/xml-tokenizer';
 import type { MetricEntry } from './metric-plan';
 
@@ -17,6 +17,7 @@ export interface ExperimentOptions {
   resolveFile?: (recorded: string) => string;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
+  limits?: InputLimits;
 }
 
 /** Inline `<M>` values as (node, metric, value) triples; `metric` indexes `Experiment.metrics`. */
@@ -446,7 +447,11 @@ export async function readExperimentXml(
   const handler = new ExperimentHandler(path, tree, options, () => tokenizer!.line);
   tokenizer = new XmlTokenizer(handler);
   try {
-    for await (const chunk of readChunks(path, { signal: options.signal, onProgress: options.onProgress }))
+    for await (const chunk of readChunks(path, {
+      signal: options.signal,
+      limits: options.limits,
+      onProgress: options.onProgress,
+    }))
       tokenizer.write(chunk);
     tokenizer.end();
   } catch (e) {

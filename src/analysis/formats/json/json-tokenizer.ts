@@ -16,6 +16,7 @@ import { Buffer } from 'node:buffer';
 import { open } from 'node:fs/promises';
 import { asFastBuffer, cachedString, CACHE_MAX_LEN, HEX, latin1, utf8, type FastBuffer } from '../io/byte-strings';
 import { isGzip, readChunks, readSmallFile } from '../io/file-input';
+import type { InputLimits } from '../reader';
 
 /** Receives SAX-style events. Implemented by readers as a class (monomorphic calls). */
 export interface JsonHandler {
@@ -839,6 +840,8 @@ export interface TokenizeFileOptions {
   onProgress?: (bytesRead: number, totalBytes: number) => void;
   /** Bytes per read (default 1 MiB). */
   chunkSize?: number;
+  /** Bounds on decompression (gzip files), see ReadOptions.limits. */
+  limits?: InputLimits;
 }
 
 function abortError(path: string, signal: AbortSignal): Error {
@@ -886,7 +889,12 @@ export async function tokenizeJsonFile(
     if (isGzip(buffers[0]!.subarray(0, first.bytesRead))) {
       await file.close();
       closed = true;
-      for await (const chunk of readChunks(path, { signal, chunkSize, onProgress: f => onProgress?.(f, 1) }))
+      for await (const chunk of readChunks(path, {
+        signal,
+        chunkSize,
+        limits: options.limits,
+        onProgress: f => onProgress?.(f, 1),
+      }))
         tokenizer.write(chunk);
       tokenizer.end();
       return;
