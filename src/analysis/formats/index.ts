@@ -1,6 +1,7 @@
 import type { Profile } from '../model/profile';
 import { sampleFile } from './file-sample';
 import { findProfiles } from './profile-folder';
+import { checkFiniteValues } from './finite-values';
 import { fromFileSystemError } from './io/fs-errors';
 import { ProfileReadError, type FileSample, type ReadOptions } from './reader';
 import { chooseReader, READERS } from './registry';
@@ -42,7 +43,9 @@ async function readDetected(path: string, options: ReadOptions): Promise<Profile
       `not a recognised profile format (HPC Lens reads: ${READERS.map(r => r.name).join(', ')})`,
     );
   }
-  return reader.read(path, options);
+  const profile = await reader.read(path, options);
+  checkFiniteValues(profile);
+  return profile;
 }
 
 export { ProfileReadError } from './reader';
