@@ -32,7 +32,9 @@ export const foldedStacksReader: ProfileReader = {
         .split('\u0000')
         .join('');
     const lines = head.split(/\r?\n/);
-    if (sample.size > sample.head.length || sample.gzip) lines.pop(); // may be cut short
+    const cut = sample.size > sample.head.length || sample.gzip;
+    if (cut && lines.length === 1) return longStackScore(lines[0]!, sample);
+    if (cut) lines.pop(); // may be cut short
     let seen = 0,
       withSemicolon = 0;
     for (const line of lines) {
@@ -115,6 +117,22 @@ export const foldedStacksReader: ProfileReader = {
     return sp.finish();
   },
 };
+
+/** The start of a stack: a frame (not JSON, XML or a comment) and more frames after it. */
+const STACK_START = /^[^\s{[<#"][^;\n]*;[^\n]*;/;
+/** The end of a folded line: the last frame, whitespace, then the count. */
+const STACK_END = /;[^;\n]*[ \t]+\d+(?:\.\d+)?(?:[eE][+-]?\d+)?[ \t\r]*\n?$/;
+
+/**
+ * The score of a sample whose head is one unfinished line (a stack tens of thousands of frames
+ * deep is longer than the sampled head): frames separated by `;` at the start and, when the tail
+ * was sampled, `;frame count` at the end of the file.
+ */
+function longStackScore(line: string, sample: FileSample): number {
+  if (sample.binary || !STACK_START.test(line)) return 0;
+  if (sample.gzip) return 0.3; // no tail to check
+  return STACK_END.test(sample.tail) ? 0.6 : 0;
+}
 
 /** 'utf-16le' or 'utf-16be' when the (gunzipped) content starts with that byte-order mark. */
 async function utf16Encoding(path: string, signal: AbortSignal | undefined): Promise<'utf-16le' | 'utf-16be' | null> {
