@@ -44,6 +44,11 @@ async function main(argv: string[], io: VerbIO): Promise<number> {
   }
 }
 
+// `hpc-lens inspect --json big | head` closes the pipe early: that ends the output, it is no error.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+  process.exit(process.exitCode ?? 0);
+});
 const io: VerbIO = { out: t => process.stdout.write(t), err: t => process.stderr.write(t) };
 main(process.argv.slice(2), io).then(code => {
   process.exitCode = code;
