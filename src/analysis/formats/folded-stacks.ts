@@ -120,13 +120,13 @@ export const foldedStacksReader: ProfileReader = {
 
 /** The start of a stack: a frame (not JSON, XML or a comment) and more frames after it. */
 const STACK_START = /^[^\s{[<#"][^;\n]*;[^\n]*;/;
-/** The end of a folded line: the last frame, whitespace, then the count. */
-const STACK_END = /;[^;\n]*[ \t]+\d+(?:\.\d+)?(?:[eE][+-]?\d+)?[ \t\r]*\n?$/;
+/** The end of a folded line: the last frame, whitespace, then the count (the frame may begin before the tail). */
+const STACK_END = /\S[ \t]+\d+(?:\.\d+)?(?:[eE][+-]?\d+)?[ \t\r]*\n?$/;
 
 /**
  * The score of a sample whose head is one unfinished line (a stack tens of thousands of frames
  * deep is longer than the sampled head): frames separated by `;` at the start and, when the tail
- * was sampled, `;frame count` at the end of the file.
+ * was sampled, `frame count` at the end of the file.
  */
 function longStackScore(line: string, sample: FileSample): number {
   if (sample.binary || !STACK_START.test(line)) return 0;
