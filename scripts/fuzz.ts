@@ -21,7 +21,7 @@ const USAGE = `usage: npm run fuzz -- [--seed N] [--count N] [--format ID[,ID…
   --jobs    parallel runs (default: half the cores)
   --work    work directory (default .cache/fuzz); failing inputs are kept in its failures/
   --shared  the shared data folder, or none (default ../shared/data when present)
-  --quiet   no line per case`;
+  --quiet   print only the failing cases`;
 
 async function main(argv: string[]): Promise<number> {
   const flags = new Map<string, string>();
@@ -60,17 +60,23 @@ async function main(argv: string[]): Promise<number> {
     jobs: flags.has('jobs') ? Math.max(1, int('jobs', 1)) : undefined,
     workDir: resolve(flags.get('work') ?? resolve(REPO_ROOT, '.cache', 'fuzz')),
     sharedData: shared === 'none' ? null : shared ? resolve(shared) : undefined,
-    onCase: quiet
-      ? undefined
-      : (c, r) =>
-          console.log(
-            `${r.verdict.padEnd(10)} ${c.format} #${c.index} ${r.cpuSeconds.toFixed(2)} s ${Math.round(r.rssBytes / 1e6)} MB  ${c.description}${r.verdict === 'read' || r.verdict === 'rejected' ? '' : `\n           ${r.detail}`}`,
-          ),
+    // --quiet prints only the failing cases, as they happen.
+    onCase: (c, r) => {
+      const passed = r.verdict === 'read' || r.verdict === 'rejected';
+      if (quiet && passed) return;
+      console.log(
+        `${r.verdict.padEnd(10)} ${c.format} #${c.index} ${r.cpuSeconds.toFixed(2)} s ${Math.round(r.rssBytes / 1e6)} MB  ${c.description}${passed ? '' : `\n           ${r.detail}`}`,
+      );
+    },
   });
   console.log(`\nfuzz: seed ${summary.seed}, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   console.log(summaryTable(summary));
-  if (summary.failures.length) {
-    console.log(`\n${summary.failures.length} failing input(s):`);
+  if (summary.harnessErrors.length) {
+    console.log(`\n${summary.harnessErrors.length} case(s) the fuzzer could not write (a fuzzer bug):`);
+    for (const e of summary.harnessErrors) console.log(`  ${e}`);
+  }
+  if (summary.failures.length || summary.harnessErrors.length) {
+    if (summary.failures.length) console.log(`\n${summary.failures.length} failing input(s):`);
     for (const f of summary.failures)
       console.log(`  ${f.verdict} ${f.format} #${f.index}: ${f.description}\n    ${f.detail}\n    kept in ${f.kept}`);
     return 1;

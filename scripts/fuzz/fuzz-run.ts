@@ -60,6 +60,8 @@ export interface FuzzSummary {
   stats: FormatStats[];
   failures: FuzzFailure[];
   seeds: Seed[];
+  /** Cases the fuzzer itself could not write (a bug in a mutation, not in HPC Lens). */
+  harnessErrors: string[];
 }
 
 const VERDICTS: Verdict[] = ['read', 'rejected', 'crash', 'timeout', 'memory', 'non-clean', 'non-finite'];
@@ -80,6 +82,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     maxRssBytes: 0,
   }));
   const failures: FuzzFailure[] = [];
+  const harnessErrors: string[] = [];
   const queue: [number, number][] = [];
   for (let f = 0; f < formats.length; f++)
     for (const i of options.cases ?? Array.from({ length: options.count }, (_, k) => k)) queue.push([f, i]);
@@ -89,7 +92,13 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     while (next < queue.length) {
       const [f, index] = queue[next++]!;
       const format = formats[f]!;
-      const c = writeCase(seeds, format, index, options.seed, caseDir);
+      let c: FuzzCase;
+      try {
+        c = writeCase(seeds, format, index, options.seed, caseDir);
+      } catch (e) {
+        harnessErrors.push(`${format} #${index}: ${(e as Error).stack ?? e}`);
+        continue;
+      }
       const r = await runInspect(cli, c.path, limits);
       const s = stats[f]!;
       s.inputs++;
@@ -113,7 +122,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     rmSync(caseDir, { recursive: true, force: true });
   };
   await Promise.all(Array.from({ length: jobs }, (_, k) => worker(k)));
-  return { seed: options.seed, stats, failures, seeds };
+  return { seed: options.seed, stats, failures, seeds, harnessErrors };
 }
 
 /** The summary as a Markdown table: one row per format, then the totals. */

@@ -85,7 +85,11 @@ const CONTENT_MUTATIONS: [weight: number, name: string, mutate: ContentMutation]
     (d, rnd) => {
       const lines = splitLines(d);
       const i = Math.floor(rnd() * lines.length);
-      const times = pick(rnd, [2, 3, 10, 1000]);
+      // At most ~8 MB more: a long line repeated a thousand times would not fit in a string.
+      const times = Math.max(
+        2,
+        Math.min(pick(rnd, [2, 3, 10, 1000]), Math.floor((8 << 20) / Math.max(1, lines[i]!.length))),
+      );
       return [
         Buffer.concat([...lines.slice(0, i + 1), ...Array(times - 1).fill(lines[i]!), ...lines.slice(i + 1)]),
         `line ${i + 1} repeated ${times}×`,
@@ -209,7 +213,7 @@ function deepen(d: Buffer, rnd: Random): [Buffer, string] {
   const line = lines[i]!.toString('latin1');
   const sep = [';', ' => ', '/', ','].find(s => line.includes(s)) ?? ';';
   const cut = line.indexOf(sep);
-  const frame = cut > 0 ? line.slice(0, cut) : 'f';
+  const frame = (cut > 0 ? line.slice(0, cut) : 'f').slice(0, 24);
   const rest = cut > 0 ? line.slice(cut) : line;
   return [
     Buffer.concat([
