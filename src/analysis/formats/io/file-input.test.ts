@@ -153,7 +153,9 @@ describe('file input', () => {
   });
 
   it("bounds whole-file reads by maxWholeFileBytes (default 2 GiB) and by the format's own bound", async () => {
-    const path = write('whole.bin', Buffer.alloc(5000));
+    const bytes = Uint8Array.from({ length: 5000 }, (_, i) => (i * 13) & 0xff);
+    const path = write('whole.bin', bytes);
+    assert.deepEqual(new Uint8Array(await readBytes(path, { chunkSize: 1000 })), bytes);
     await assert.rejects(
       readBytes(path, { limits: { maxWholeFileBytes: 4096 } }),
       (e: Error) =>

@@ -202,20 +202,48 @@ export async function forEachLine(
 export async function readBytes(path: string, options: InputOptions & { maxBytes?: number } = {}): Promise<Buffer> {
   const wholeFile = options.limits?.maxWholeFileBytes ?? DEFAULT_INPUT_LIMITS.maxWholeFileBytes;
   const maxBytes = Math.min(options.maxBytes ?? Infinity, wholeFile);
+  const tooLarge = () =>
+    new ProfileReadError(
+      path,
+      `the file is larger than ${describeByteLimit(maxBytes)}, ${
+        maxBytes < wholeFile
+          ? 'the limit for this kind of file'
+          : 'the most HPC Lens reads into memory at once (the limit maxWholeFileBytes)'
+      }`,
+    );
+  // A plain file's size is known: refuse it before reading, and read it into one buffer of that
+  // size (collecting chunks and concatenating them would need twice the memory at the end).
+  const plainSize = plainFileSize(path);
+  if (plainSize > maxBytes) throw tooLarge();
+  let out = plainSize >= 0 ? Buffer.allocUnsafe(plainSize) : null;
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of readChunks(path, options)) {
+    if (size + chunk.length > maxBytes) throw tooLarge();
+    if (out && size + chunk.length <= out.length) out.set(chunk, size);
+    else {
+      // The file grew while it was read, or is compressed: collect chunks.
+      if (out) chunks.push(out.subarray(0, size));
+      out = null;
+      chunks.push(chunk);
+    }
     size += chunk.length;
-    if (size > maxBytes)
-      throw new ProfileReadError(
-        path,
-        `the file is larger than ${describeByteLimit(maxBytes)}, ${
-          maxBytes < wholeFile
-            ? 'the limit for this kind of file'
-            : 'the most HPC Lens reads into memory at once (the limit maxWholeFileBytes)'
-        }`,
-      );
-    chunks.push(chunk);
   }
-  return Buffer.concat(chunks, size);
+  return out ? out.subarray(0, size) : Buffer.concat(chunks, size);
+}
+
+/** The size of a file that is not gzip-compressed, or -1 (compressed, or not a regular file). */
+function plainFileSize(path: string): number {
+  let fd = -1;
+  try {
+    fd = openSync(path, 'r');
+    const st = fstatSync(fd);
+    if (!st.isFile()) return -1;
+    const magic = Buffer.alloc(2);
+    return readSync(fd, magic, 0, 2, 0) === 2 && isGzip(magic) ? -1 : st.size;
+  } catch (e) {
+    throw fromFileSystemError(e, path);
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
 }
