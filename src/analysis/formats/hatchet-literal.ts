@@ -683,7 +683,7 @@ async function tokenize(
     });
     return;
   }
-  const tokenizer = new JsonTokenizer(handler);
+  const tokenizer = new JsonTokenizer(handler, { maxTokenBytes: limits?.maxLineLength });
   for await (const chunk of readChunks(path, { signal, limits, onProgress: progress }))
     tokenizer.write(python.transform(chunk));
   tokenizer.write(python.flush());
