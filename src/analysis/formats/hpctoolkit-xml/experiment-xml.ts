@@ -445,7 +445,7 @@ export async function readExperimentXml(
 ): Promise<Experiment> {
   let tokenizer: XmlTokenizer | null = null;
   const handler = new ExperimentHandler(path, tree, options, () => tokenizer!.line);
-  tokenizer = new XmlTokenizer(handler);
+  tokenizer = new XmlTokenizer(handler, { maxConstructBytes: options.limits?.maxLineLength });
   try {
     for await (const chunk of readChunks(path, {
       signal: options.signal,
