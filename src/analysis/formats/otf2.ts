@@ -4,6 +4,7 @@ import type { Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
 import { TraceBuilder } from '../model/trace-builder';
 import { readBytes } from './io/file-input';
+import { fromFileSystemError, isFileSystemError } from './io/fs-errors';
 import { looksLikeAnchor, parseAnchor } from './otf2/anchor';
 import { walkFile } from './otf2/chunks';
 import { Otf2FormatError } from './otf2/cursor';
@@ -238,9 +239,12 @@ function guardSync<T>(file: string, step: () => T): T {
 }
 
 function rethrown(file: string, e: unknown): unknown {
+  // The input layer names file-system errors itself; a missing member deserves the archive's words.
+  const fsError = e instanceof ProfileReadError && isFileSystemError(e.cause) ? e.cause : e;
+  if ((fsError as NodeJS.ErrnoException).code === 'ENOENT')
+    return new ProfileReadError(file, 'the file is missing from the OTF2 archive', { cause: fsError });
   if (e instanceof ProfileReadError || (e instanceof Error && e.name === 'AbortError')) return e;
   if (e instanceof Otf2FormatError) return new ProfileReadError(file, e.message, { cause: e });
-  const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return new ProfileReadError(file, 'the file is missing from the OTF2 archive', { cause: e });
+  if (isFileSystemError(e)) return fromFileSystemError(e, file);
   return new ProfileReadError(file, (e as Error).message, { cause: e });
 }
