@@ -133,6 +133,12 @@ function databaseFiles(path: string): DatabaseFiles {
   return { dir, meta, profile, trace: find('trace.db'), taxonomy: find(join('metrics', 'default.yaml')) };
 }
 
+/**
+ * hpcprof's taxonomies are a few KB (one entry per metric); a larger one is damaged or hostile, and
+ * YAML parsing is not cheap enough to take megabytes of it.
+ */
+const MAX_TAXONOMY_BYTES = 1 << 20;
+
 /** The metric taxonomy only adds names and descriptions: when it cannot be read, say so and go on. */
 async function readTaxonomy(
   path: string,
@@ -140,11 +146,13 @@ async function readTaxonomy(
   warnings: string[],
 ): Promise<TaxonomyEntry[]> {
   try {
-    return parseMetricTaxonomy((await readBytes(path, { signal, limits, maxBytes: 64 << 20 })).toString('utf8'));
+    return parseMetricTaxonomy(
+      (await readBytes(path, { signal, limits, maxBytes: MAX_TAXONOMY_BYTES })).toString('utf8'),
+    );
   } catch (e) {
     if (isAbortError(e)) throw e;
     warnings.push(
-      `${path} could not be read (${(e as Error).message.split('\n')[0]}); metric names come from meta.db alone`,
+      `${path} could not be read (${e instanceof ProfileReadError ? e.reason : (e as Error).message.split('\n')[0]}); metric names come from meta.db alone`,
     );
     return [];
   }
