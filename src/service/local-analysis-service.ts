@@ -13,7 +13,7 @@ import { basename } from 'node:path';
 import { EnsembleProfile } from '../analysis/ensemble/ensemble-profile';
 import { commonFolder, loadEnsemble, type RunLoadError, type RunProfile } from '../analysis/ensemble/ensemble-runs';
 import { bestReader, findProfiles, readProfile, sampleFile } from '../analysis/formats';
-import { fileErrorReason, ProfileReadError } from '../analysis/formats/reader';
+import { fromFileSystemError } from '../analysis/formats/io/fs-errors';
 import { SuperGraphCache } from '../analysis/graph/super-graph-cache';
 import { superGraphData } from '../analysis/graph/super-graph-data';
 import { answerSuperGraphQuery, type SuperGraphQuery } from '../analysis/graph/super-graph-queries';
@@ -127,7 +127,7 @@ export class LocalAnalysisService implements AnalysisService {
     try {
       sample = await sampleFile(path);
     } catch (e) {
-      throw new ProfileReadError(path, fileErrorReason(e), { cause: e });
+      throw fromFileSystemError(e, path);
     }
     const system = systemForSample(sample);
     if (!system) return null;
