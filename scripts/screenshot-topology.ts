@@ -54,6 +54,8 @@ const themes = opt('theme', 'dark,light').split(',');
 const outDir = resolve(opt('out', '/tmp/topology-screenshots'));
 const only = opt('only', '').split(',').filter(Boolean);
 const shared = resolve(root, '..', 'shared', 'data');
+/** Whether a case is wanted (reading the real files of the others is skipped). */
+const want = (name: string) => !only.length || only.includes(name);
 
 /** A case: its data for the current drill-down state, and what to do after the first screenshot. */
 interface Case {
@@ -67,13 +69,13 @@ interface Case {
 async function cases(): Promise<Case[]> {
   const out: Case[] = [];
   const hover = (selector: string) => async (page: Page) => {
-    await page.locator(selector).first().hover();
+    await page.locator(selector).first().hover({ force: true });
     await page.waitForTimeout(150);
   };
 
   // The LULESH machine with the cycles of its 15,676 samples (MemAxes' sunburst).
   const lulesh = join(shared, 'pebs-memaxes/lulesh');
-  if (existsSync(lulesh)) {
+  if (want('memory-lulesh') && existsSync(lulesh)) {
     const ds = await readMemoryDataset(join(lulesh, 'data/samples.out'));
     const load = topologyLoad(prepareMemoryAnalysis(ds.samples, ds.machine), null);
     const t = ds.machine!.topology;
@@ -108,7 +110,7 @@ async function cases(): Promise<Case[]> {
 
   // The dragonfly of the largest CODES run: link stats as traffic, router and terminal busy time.
   const codes = join(shared, 'pdes-ross-codes/codes-dragonfly-dally-72-nearest-neighbor');
-  if (existsSync(codes)) {
+  if (want('dragonfly-codes') && existsSync(codes)) {
     const run = await readPdesRun(codes);
     const shape = dragonflyShapeFromConfig(run.codesConfig!)!;
     const { topology: t, index } = dragonflyTopology(shape, 'dfdally_72.conf');
@@ -151,7 +153,7 @@ async function cases(): Promise<Case[]> {
 
   // The resnet50 trace's four V100s on a generated DGX Station topology, with the trace's copies.
   const resnet = join(shared, 'chrome-trace/pytorch-profiler-resnet50/worker0.1623143089861.pt.trace.json.gz');
-  if (existsSync(resnet)) {
+  if (want('gpu-resnet50') && existsSync(resnet)) {
     const index = new DmvIndex(await readProfile(resnet));
     const topo = parseNvidiaSmiTopology(dgxTopologyText('dgx-station'), 'dgx-station-topo.txt');
     const hw = hardwareView(index, index.range, topo);
@@ -214,10 +216,14 @@ async function labelProblems(page: Page): Promise<string[]> {
   return out;
 }
 
+/** One query function per page: its request ids must not repeat (answers are found by id). */
+const queries = new WeakMap<Page, ReturnType<typeof pageQuery>>();
+
 async function waitDrawn(page: Page, what: string, ok: (d: TopologyDrawn) => boolean = d => d.nodes > 0) {
   const t0 = Date.now();
+  if (!queries.has(page)) queries.set(page, pageQuery(page));
   for (;;) {
-    const [d] = await topologyDrawn(pageQuery(page));
+    const [d] = await topologyDrawn(queries.get(page)!);
     if (d && ok(d)) return d;
     if (Date.now() - t0 > 15000) throw new Error(`${what}: nothing drawn within 15 s`);
     await page.waitForTimeout(50);
@@ -275,7 +281,10 @@ async function main(): Promise<void> {
         const file = join(tmp, `${c.name}-${theme}.html`);
         writeFileSync(file, webviewPage(root, theme, 'callflow', bundle));
         await page.goto(pathToFileURL(file).href);
-        const d = await waitDrawn(page, c.name);
+        const d = await waitDrawn(page, c.name).catch(async (e: Error) => {
+          await page.screenshot({ path: join(outDir, `topology-${c.name}-failed-${theme}.png`) });
+          throw new Error(`${e.message}\n${log.join('\n')}`);
+        });
         console.log(
           `${c.name} ${theme}: ${d.layout}, ${d.nodes} marks, ${d.links} links, ${d.labels} labels, ${d.hidden} hidden, ${d.aggregates} aggregates, capacity ${d.capacity}`,
         );

@@ -8,6 +8,7 @@
 import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { TopologyViewData } from '../../../../../src/shared/topology-protocol';
+import { startTestAgent } from '../../../test-agent';
 import { postMessage } from '../../../vscode-api';
 import { TopologyView } from '../topology-view';
 import '../../../styles.css';
@@ -53,4 +54,6 @@ function Gallery() {
 }
 
 const root = document.getElementById('root');
+// The script reads the view's facts through the test agent, as the extension's tests do.
+if (root) startTestAgent(root, postMessage);
 if (root) createRoot(root).render(<Gallery />);
