@@ -8,7 +8,7 @@
  * room for each router (focus + context: a collapsed group counts as at most four routers).
  */
 import type { TopologyViewData, TopologyViewNode } from '../../../../src/shared/topology-protocol';
-import type { MeasureText } from '../../text-measure';
+import type { MeasureText } from '../../text-estimate';
 import {
   arcSize,
   boxesOverlap,

@@ -6,7 +6,7 @@
  * path type (`NV2`, `PIX`, `SYS`… from `nvidia-smi topo -m`). Width ∝ the width measure (bytes).
  */
 import type { TopologyViewData, TopologyViewLink, TopologyViewNode } from '../../../../src/shared/topology-protocol';
-import { truncateText, type MeasureText } from '../../text-measure';
+import { truncateText, type MeasureText } from '../../text-estimate';
 import { boxesOverlap, labelHeight, LABEL_PAD, type LabelBox, type RectGeom } from './topology-geometry';
 import {
   childrenById,

@@ -7,7 +7,7 @@
  * Angles follow d3.arc: radians clockwise from 12 o'clock; a point at angle a and radius r is
  * (cx + r sin a, cy − r cos a).
  */
-import { LABEL_FONTS, type MeasureText, type TextStyle } from '../../text-measure';
+import { LABEL_FONTS, type MeasureText, type TextStyle } from '../../text-estimate';
 import type { LabelBox } from '../../../../src/analysis/layout/label-boxes';
 
 export { boxCorners, boxesOverlap, type LabelBox } from '../../../../src/analysis/layout/label-boxes';

@@ -8,7 +8,7 @@ import type {
   TopologyViewLink,
   TopologyViewNode,
 } from '../../../../src/shared/topology-protocol';
-import type { MeasureText } from '../../text-measure';
+import type { MeasureText } from '../../text-estimate';
 import { rangeOf, widthShare } from './topology-colours';
 import type { LabelBox, MarkGeom } from './topology-geometry';
 import { MIN_LINK } from './topology-geometry';

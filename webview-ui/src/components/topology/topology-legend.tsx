@@ -200,7 +200,7 @@ export function TopologyLegend({
             <tbody>
               {data.width.normalise === 'depth' ? (
                 linkLevels
-                  .filter(l => widthMeasure.byLevel[l.key])
+                  .filter(l => (widthMeasure.byLevel[l.key]?.max ?? 0) > 0)
                   .map(l => (
                     <tr key={l.key}>
                       <td>{l.label}</td>

@@ -8,7 +8,7 @@
  */
 import { partition, stratify, type HierarchyRectangularNode } from 'd3';
 import type { TopologyViewData, TopologyViewNode } from '../../../../src/shared/topology-protocol';
-import type { MeasureText } from '../../text-measure';
+import type { MeasureText } from '../../text-estimate';
 import { arcSize, fitLabel, MIN_LINK, MIN_MARK, polar, type ArcGeom, type RectGeom } from './topology-geometry';
 import {
   labelTexts,
