@@ -123,10 +123,23 @@ export function dragonflyLayout(
   const bars: LayoutBar[] = [];
   const curveEnds: { link: TopologyViewData['links'][number]; a: string; b: string }[] = [];
   const nodeOf = new Map(data.nodes.map(n => [n.id, n]));
+  /** The mark a link end is drawn at: itself, or its nearest drawn ancestor when it is too small to draw. */
+  const drawnEnd = (id: string): TopologyViewNode | null => {
+    for (let n = nodeOf.get(id); n; n = n.parent ? nodeOf.get(n.parent) : undefined) if (geomOf.has(n.id)) return n;
+    return null;
+  };
   for (const link of data.links) {
     const s = nodeOf.get(link.source),
       t = nodeOf.get(link.target);
-    if (!s || !t || !geomOf.has(s.id) || !geomOf.has(t.id)) continue;
+    if (!s || !t) continue;
+    if (!geomOf.has(s.id) || !geomOf.has(t.id)) {
+      // Routers too small to draw: their links leave from their group, as in the collapsed view; links inside one mark are not drawn.
+      const ds = drawnEnd(s.id),
+        dt = drawnEnd(t.id);
+      if (ds && dt && ds.id !== dt.id && ds.depth >= 1 && dt.depth >= 1 && s.parent !== t.id && t.parent !== s.id)
+        curveEnds.push({ link, a: ds.id, b: dt.id });
+      continue;
+    }
     if (s.id === t.parent || t.id === s.parent) {
       const child = geomOf.get(s.id === t.parent ? t.id : s.id)!;
       const share = linkShare(data, link);

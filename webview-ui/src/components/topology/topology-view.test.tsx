@@ -159,6 +159,17 @@ describe('topology view layouts', () => {
       for (let j = i + 1; j < r.labels.length; j++) assert.ok(!boxesOverlap(r.labels[i]!.box, r.labels[j]!.box));
   });
 
+  test('routers too small to draw (every router asked for) are counted, and their global links leave from their groups', () => {
+    const data = dragonflyViewData(DRAGONFLY_1056, { omitKinds: ['terminal'], hotGroup: 5, maxNodes: 1200 });
+    const r = layoutTopology(data, 'dragonfly', W, H, estimateText);
+    assert.ok(r.hidden >= 1000, `${r.hidden} hidden`);
+    const drawn = new Set(r.marks.map(m => m.node.id));
+    assert.equal(r.curves.length, 528, 'one curve per global link');
+    assert.ok(r.curves.every(c => c.link.kind === 'G'));
+    assert.ok(r.capacity < 1056, 'the view says it holds fewer leaves, so a panel asks for less');
+    assert.ok([...drawn].every(id => data.nodes.find(n => n.id === id)!.kind === 'group'));
+  });
+
   test('drilling into a group draws its routers one by one', () => {
     const collapsed = laidOut(cases[3]!);
     const expanded = laidOut(cases[4]!);
