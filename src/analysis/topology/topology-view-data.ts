@@ -174,6 +174,51 @@ function combine(values: number[], how: TopologyViewMeasure['aggregate']): numbe
   return how === 'sum' ? sum : how === 'max' ? max : sum / n;
 }
 
+/**
+ * Running sums, maxima and counts of finite values per measure: what {@link combine} needs of a
+ * merged link's members, kept without storing them (a dragonfly has ~38k links, most merged).
+ */
+class LinkSums {
+  /** Per measure k: sum at 3k, max at 3k+1, finite count at 3k+2. */
+  private readonly acc: number[];
+  /** Links added (NaN values included). */
+  count = 0;
+
+  constructor(readonly measures: number) {
+    // A plain array: thousands of these are made per call, and small typed arrays cost more to create.
+    this.acc = [];
+    for (let k = 0; k < measures; k++) this.acc.push(0, -Infinity, 0);
+  }
+
+  add(values: readonly number[]): void {
+    this.count++;
+    for (let k = 0; k < this.measures; k++) {
+      const v = values[k]!;
+      if (!Number.isFinite(v)) continue;
+      this.acc[3 * k] += v;
+      if (v > this.acc[3 * k + 1]!) this.acc[3 * k + 1] = v;
+      this.acc[3 * k + 2]++;
+    }
+  }
+
+  merge(other: LinkSums): void {
+    this.count += other.count;
+    for (let k = 0; k < this.measures; k++) {
+      this.acc[3 * k] += other.acc[3 * k]!;
+      this.acc[3 * k + 1] = Math.max(this.acc[3 * k + 1]!, other.acc[3 * k + 1]!);
+      this.acc[3 * k + 2] += other.acc[3 * k + 2]!;
+    }
+  }
+
+  /** As {@link combine} of the added values of measure k. */
+  value(k: number, how: TopologyViewMeasure['aggregate']): number {
+    const sum = this.acc[3 * k]!,
+      n = this.acc[3 * k + 2]!;
+    if (n === 0) return NaN;
+    return how === 'sum' ? sum : how === 'max' ? this.acc[3 * k + 1]! : sum / n;
+  }
+}
+
 /** Running ranges per level plus overall. */
 class Ranges {
   private readonly byLevel = new Map<string, TopologyRange>();
@@ -216,10 +261,9 @@ interface LinkBucket {
   target: string;
   kind: string;
   level: string;
-  count: number;
-  members: number[][];
-  forward: number[][];
-  backward: number[][];
+  members: LinkSums;
+  forward: LinkSums;
+  backward: LinkSums;
 }
 
 /**
@@ -387,40 +431,52 @@ export function topologyViewData(t: Topology, options: TopologyViewOptions = {})
 
   // Links: each end to its mark; merged per pair of marks and kind, or internal to one mark.
   const buckets = new Map<string, LinkBucket>();
-  const internal = new Map<string, { count: number; members: number[][] }>();
+  const bucketByKey = new Map<number, LinkBucket>();
+  const markNumber = new Map<string, number>();
+  const marks = t.nodes.length * 2 + 1;
+  const numberOf = (id: string) => {
+    let k = markNumber.get(id);
+    if (k === undefined) markNumber.set(id, (k = markNumber.size));
+    return k;
+  };
+  const kindNumbers = new Map<string, number>();
+  const kindNumber = (kind: string) => {
+    let k = kindNumbers.get(kind);
+    if (k === undefined) kindNumbers.set(kind, (k = kindNumbers.size));
+    if (k >= 64) throw new Error(`topology: more than 64 link kinds (${kind})`);
+    return k;
+  };
+  const internal = new Map<string, LinkSums>();
   const L = linkMeasures.length;
-  const addInternal = (mark: string, values: number[]) => {
+  const internalOf = (mark: string) => {
     let b = internal.get(mark);
-    if (!b) internal.set(mark, (b = { count: 0, members: linkMeasures.map(() => []) }));
-    b.count++;
-    values.forEach((v, k) => b.members[k]!.push(v));
+    if (!b) internal.set(mark, (b = new LinkSums(L)));
+    return b;
   };
   const addLink = (s: string, d: string, kind: string, level: string, values: number[]) => {
     if (!s || !d) return;
-    if (s === d) return addInternal(s, values);
+    if (s === d) return internalOf(s).add(values);
     const flip = undirected && s > d;
-    const [a, b] = flip ? [d, s] : [s, d];
-    const key = `${a}~${b}:${kind}`;
-    let bucket = buckets.get(key);
-    if (!bucket)
-      buckets.set(
-        key,
-        (bucket = {
-          source: a,
-          target: b,
-          kind,
-          level,
-          count: 0,
-          members: linkMeasures.map(() => []),
-          forward: linkMeasures.map(() => []),
-          backward: linkMeasures.map(() => []),
-        }),
-      );
-    bucket.count++;
-    values.forEach((v, k) => {
-      bucket.members[k]!.push(v);
-      (flip ? bucket.backward : bucket.forward)[k]!.push(v);
-    });
+    const a = flip ? d : s,
+      b = flip ? s : d;
+    // A numeric key per (mark, mark, kind): the id string is made once per drawn link, not per topology link.
+    const key = (numberOf(a) * marks + numberOf(b)) * 64 + kindNumber(kind);
+    let bucket = bucketByKey.get(key);
+    if (!bucket) {
+      bucket = {
+        source: a,
+        target: b,
+        kind,
+        level,
+        members: new LinkSums(L),
+        forward: new LinkSums(L),
+        backward: new LinkSums(L),
+      };
+      bucketByKey.set(key, bucket);
+      buckets.set(`${a}~${b}:${kind}`, bucket);
+    }
+    bucket.members.add(values);
+    (flip ? bucket.backward : bucket.forward).add(values);
   };
   t.links.forEach((l, k) =>
     addLink(
@@ -456,12 +512,8 @@ export function topologyViewData(t: Topology, options: TopologyViewOptions = {})
       for (const l of family) {
         folded.add(l);
         const b = buckets.get(l.id)!;
-        for (let c = 0; c < b.count; c++)
-          addInternal(
-            p,
-            b.members.map(m => m[c]!),
-          );
-        foldedLinks += b.count;
+        internalOf(p).merge(b.members);
+        foldedLinks += b.members.count;
       }
       remaining -= family.length;
     }
@@ -503,7 +555,7 @@ export function topologyViewData(t: Topology, options: TopologyViewOptions = {})
 
   for (const [mark, b] of internal) {
     const v = nodeOf.get(mark);
-    if (v) v.internal = { count: b.count, values: linkMeasures.map((m, k) => combine(b.members[k]!, m.aggregate)) };
+    if (v) v.internal = { count: b.count, values: linkMeasures.map((m, k) => b.value(k, m.aggregate)) };
   }
 
   // Scale ranges over what is drawn.
@@ -567,21 +619,20 @@ export function topologyViewData(t: Topology, options: TopologyViewOptions = {})
 }
 
 function bucketLink(id: string, b: LinkBucket, measures: ResolvedMeasure[]): TopologyViewLink {
-  const both = b.forward[0]?.length && b.backward[0]?.length;
-  const hasBoth = measures.length ? Boolean(both) : false;
+  const hasBoth = measures.length > 0 && b.forward.count > 0 && b.backward.count > 0;
   return {
     id,
     source: b.source,
     target: b.target,
     kind: b.kind,
     level: b.level,
-    values: measures.map((m, k) => combine(b.members[k]!, m.aggregate)),
+    values: measures.map((m, k) => b.members.value(k, m.aggregate)),
     ...(hasBoth
       ? {
-          forward: measures.map((m, k) => combine(b.forward[k]!, m.aggregate)),
-          backward: measures.map((m, k) => combine(b.backward[k]!, m.aggregate)),
+          forward: measures.map((m, k) => b.forward.value(k, m.aggregate)),
+          backward: measures.map((m, k) => b.backward.value(k, m.aggregate)),
         }
       : {}),
-    count: b.count,
+    count: b.members.count,
   };
 }
