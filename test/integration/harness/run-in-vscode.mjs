@@ -142,7 +142,8 @@ let passed = 0,
   failed = 0;
 let phasePassed, phaseFailed;
 // Only the extension host's console reaches us here; filter the workbench's offline noise.
-const noise = /getaddrinfo|ENOTFOUND|open-vsx|AgentHost|marketplace|gallery|Failed to fetch|update\.code|ChatModelSelection/i;
+const noise =
+  /getaddrinfo|ENOTFOUND|open-vsx|AgentHost|marketplace|gallery|Failed to fetch|update\.code|ChatModelSelection/i;
 // A suite asks for a screenshot while the extension host still runs (decorations vanish with it).
 const shots = [];
 
