@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { MESSAGE_LIMIT } from '../../src/analysis/errors/format-error';
+import { MESSAGE_LIMIT } from '../../src/analysis/errors/escape-control';
 import { REPO_ROOT } from './seed-corpus';
 
 export interface RunLimits {

@@ -2,7 +2,8 @@
  * `hpc-lens`: the analysis library on the command line, for terminals, CI jobs and clusters. Each
  * verb (verbs/) prints JSON from the same analysis code as the editor's view of that capability.
  */
-import { formatError, quoteContent } from '../analysis/errors/format-error';
+import { quoteContent } from '../analysis/errors/escape-control';
+import { formatError } from '../analysis/errors/format-error';
 import { ProfileReadError } from '../analysis/formats/reader';
 import { UsageError, type VerbIO } from './verb';
 import { VERBS } from './verbs';

@@ -9,17 +9,30 @@ import { Setting } from './settings';
  */
 export const RESTRICTED_SETTINGS = [Setting.pathMappings, Setting.sourceSearchRoots, Setting.moduleMap] as const;
 
-/** The restricted settings this workspace (or one of its folders) sets, which are ignored while it is untrusted. */
-export function ignoredWorkspaceSettings(): string[] {
+/**
+ * The restricted settings this workspace (or one of its folders) sets, which are ignored while it is
+ * untrusted. In restricted mode VS Code hides those values from extensions, `inspect()` included,
+ * so the settings files are searched for the keys; they are read for this notice only, never applied.
+ */
+export async function ignoredWorkspaceSettings(): Promise<string[]> {
   if (vscode.workspace.isTrusted) return [];
-  const cfg = vscode.workspace.getConfiguration('hpcLens');
-  const folderValue = (key: string) =>
-    (vscode.workspace.workspaceFolders ?? []).some(
-      f => vscode.workspace.getConfiguration('hpcLens', f.uri).inspect(key)?.workspaceFolderValue !== undefined,
-    );
-  return RESTRICTED_SETTINGS.filter(key => cfg.inspect(key)?.workspaceValue !== undefined || folderValue(key)).map(
-    key => `hpcLens.${key}`,
+  const files = (vscode.workspace.workspaceFolders ?? []).map(f =>
+    vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json'),
   );
+  const workspaceFile = vscode.workspace.workspaceFile;
+  if (workspaceFile && workspaceFile.scheme !== 'untitled') files.push(workspaceFile);
+  const texts = await Promise.all(
+    files.map(uri =>
+      Promise.resolve(vscode.workspace.fs.readFile(uri)).then(
+        bytes => new TextDecoder().decode(bytes),
+        () => '',
+      ),
+    ),
+  );
+  return RESTRICTED_SETTINGS.map(key => `hpcLens.${key}`).filter(key => {
+    const set = new RegExp(`"${key.replace(/\./g, '\\.')}"\\s*:`);
+    return texts.some(text => set.test(text));
+  });
 }
 
 /**
@@ -27,8 +40,8 @@ export function ignoredWorkspaceSettings(): string[] {
  * until the workspace is trusted; `onTrusted` runs when trust is granted (sources are mapped again).
  */
 export function watchWorkspaceTrust(log: vscode.LogOutputChannel, onTrusted: () => void): vscode.Disposable {
-  const ignored = ignoredWorkspaceSettings();
-  if (ignored.length) {
+  void ignoredWorkspaceSettings().then(ignored => {
+    if (!ignored.length) return;
     const message = vscode.l10n.t(
       'HPC Lens ignores this workspace’s {0} until you trust it: they name patterns and folders applied to every profile.',
       ignored.join(', '),
@@ -38,7 +51,7 @@ export function watchWorkspaceTrust(log: vscode.LogOutputChannel, onTrusted: () 
     void vscode.window.showInformationMessage(message, manage).then(choice => {
       if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
     });
-  }
+  });
   return vscode.workspace.onDidGrantWorkspaceTrust(() => {
     log.info(vscode.l10n.t('The workspace is trusted: its HPC Lens settings apply.'));
     onTrusted();

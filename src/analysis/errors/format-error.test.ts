@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ProfileReadError } from '../formats/reader';
-import { escapeControl, formatError, MESSAGE_LIMIT, QUOTE_LIMIT, quoteContent } from './format-error';
+import { escapeControl, MESSAGE_LIMIT, QUOTE_LIMIT, quoteContent } from './escape-control';
+import { formatError } from './format-error';
 
 describe('format-error', () => {
   it('escapes control characters, newlines and bidi controls so the text is one inert line', () => {

@@ -1,4 +1,4 @@
-import { quoteContent } from '../errors/format-error';
+import { quoteContent } from '../errors/escape-control';
 import { NodeKind } from '../model/call-tree';
 import { GrowableFloat64 } from '../model/growable';
 import type { MetadataValue, Profile } from '../model/profile';

@@ -1,4 +1,4 @@
-import { quoteContent } from '../errors/format-error';
+import { quoteContent } from '../errors/escape-control';
 import type { Profile } from '../model/profile';
 import { ProfileReadError } from './reader';
 

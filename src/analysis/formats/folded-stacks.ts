@@ -1,4 +1,4 @@
-import { quoteContent } from '../errors/format-error';
+import { quoteContent } from '../errors/escape-control';
 import type { NodeAttributes } from '../model/call-tree';
 import type { Profile } from '../model/profile';
 import { forEachLine, readBytes, readChunks } from './io/file-input';

@@ -1,4 +1,4 @@
-import { quoteContent } from '../errors/format-error';
+import { quoteContent } from '../errors/escape-control';
 import { unfoldCallGraph } from '../graph/unfold-call-graph';
 import { CallGraphBuilder } from '../model/call-graph';
 import { normaliseUnit } from '../model/metric';

@@ -1,4 +1,4 @@
-import { escapeControl } from '../../analysis/errors/format-error';
+import { escapeControl } from '../../analysis/errors/escape-control';
 import { readProfile } from '../../analysis/formats';
 import { inspectReport } from '../../analysis/stats/inspect-report';
 import type { Profile } from '../../analysis/model/profile';

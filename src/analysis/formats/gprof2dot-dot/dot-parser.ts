@@ -7,7 +7,7 @@
  *
  * Attribute values are returned as written: DOT escapes such as `\n` in labels stay two characters.
  */
-import { quoteContent } from '../../errors/format-error';
+import { quoteContent } from '../../errors/escape-control';
 
 export type DotAttributes = Map<string, string>;
 

@@ -1,4 +1,4 @@
-import { quoteContent } from '../../errors/format-error';
+import { quoteContent } from '../../errors/escape-control';
 import { basename } from 'node:path';
 import { NodeKind, type CallTreeBuilder } from '../../model/call-tree';
 import { GrowableFloat64, GrowableInt32, GrowableUint8 } from '../../model/growable';

@@ -1,4 +1,4 @@
-import { quoteContent } from '../../errors/format-error';
+import { quoteContent } from '../../errors/escape-control';
 import { GrowableFloat64, GrowableInt32 } from '../../model/growable';
 import { forEachLine, type InputOptions } from '../io/file-input';
 import { ProfileReadError } from '../reader';
