@@ -151,6 +151,13 @@ async function cases(): Promise<Case[]> {
     ],
   });
 
+  // Every router asked for (a panel that ignores the view's capacity): too small to draw, their links leave from their groups.
+  out.push({
+    name: 'dragonfly-1056-all',
+    title: '1,056-router dragonfly · every router asked for',
+    data: d => dragonflyViewData(DRAGONFLY_1056, { omitKinds: ['terminal'], hotGroup: 5, maxNodes: 1200, ...d }),
+  });
+
   // The resnet50 trace's four V100s on a generated DGX Station topology, with the trace's copies.
   const resnet = join(shared, 'chrome-trace/pytorch-profiler-resnet50/worker0.1623143089861.pt.trace.json.gz');
   if (want('gpu-resnet50') && existsSync(resnet)) {
