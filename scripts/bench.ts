@@ -40,6 +40,7 @@ import { benchPdesAnalysis } from './bench-pdes-analysis';
 import { benchPdesStream } from './bench-pdes-stream';
 import { benchMemory } from './bench-memory';
 import { benchDmv } from './bench-dmv';
+import { benchTopology } from './bench-topology';
 
 const ROOT = resolve(__dirname, '..');
 const SHARED = resolve(ROOT, '..', 'shared');
@@ -196,6 +197,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   'pdes-stream': benchPdesStream,
   memory: () => benchMemory(),
   dmv: () => benchDmv(),
+  topology: () => benchTopology(),
 };
 
 async function main(): Promise<void> {
