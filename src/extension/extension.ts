@@ -20,6 +20,7 @@ import { registerSideBarViews } from './views/side-bar-views';
 import { EnsemblePanel } from './webviews/ensemble-panel';
 import { CallflowPanel } from './webviews/callflow-panel';
 import { TimelinePanel } from './webviews/timeline-panel';
+import { DmvPanel } from './webviews/dmv-panel';
 
 /**
  * Activation (on HPC Lens's commands and views, and in workspaces holding profiles): the analysis
@@ -48,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
   const callflow = new CallflowPanel(env, datasets, navigator);
   const timeline = new TimelinePanel(env, datasets, service, navigator, log);
   const ensemble = new EnsemblePanel(env, datasets, service, navigator);
+  const dmv = new DmvPanel(env, datasets, service, navigator, log);
   const status = new StatusBar(datasets);
   const sideBar = registerSideBarViews(datasets);
   const trees = revealableTrees(sideBar);
@@ -79,9 +81,10 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     }),
     resolver,
     ...registerSourceCommands({ profiles: datasets, resolver, navigator, log }),
-    ...registerCommands({ profiles: datasets, service, callflow, navigator, timeline, ensemble }),
+    ...registerCommands({ profiles: datasets, service, callflow, navigator, timeline, ensemble, dmv }),
     ...sideBar.disposables,
     ...datasetsView.disposables,
+    dmv,
   );
   const restored = restoreSession(datasets);
   // Warm the analysis workers once the restore is under way: the first open then runs compiled code.
@@ -109,6 +112,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     sideBar,
     trees,
     resolver,
+    dmv,
   });
 }
 

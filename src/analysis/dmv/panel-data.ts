@@ -5,6 +5,7 @@ import type { HostGpuTopology, NvidiaSmiTopology } from '../topology/host-gpu';
 import { applicationView, type ApplicationView } from './application-view';
 import { CLASS_COUNT, classValues, DmvCategory, type ClassValues } from './categories';
 import { dmvClock, summariseWindow, type BinSummary, type DmvClock } from './clock';
+import type { ClockGrid } from './trace-ensemble';
 import { CopyClass, dmvDeviceName, HOST, UNKNOWN_DEVICE, type DmvIndex } from './dmv-index';
 import type { DmvFlag } from './flags';
 import { expandGroup, MAX_VISIBLE_EVENTS, visibleEvents, type VisibleEvents } from './grouping';
@@ -127,6 +128,26 @@ export function dmvOverview(index: DmvIndex, metrics: readonly MetricTrack[], fl
     }),
     flags,
   };
+}
+
+/** The files added to a trace and what became of them. */
+export interface DmvFiles {
+  /** `nvidia-smi topo -m`: link types, or the warning saying why there are none. */
+  topology: { path: string; linkTypes: boolean; warning: string | null } | null;
+  /** `nvidia-smi --format=csv`: the metric tracks it gave and the warnings (alignment, skipped rows). */
+  nvidiaSmi: { path: string; tracks: number; warnings: string[] } | null;
+}
+
+export interface DmvOverviewResult extends DmvOverview {
+  files: DmvFiles;
+  /** Category rules that could not be used (the others apply), file warnings. */
+  warnings: string[];
+}
+
+/** The trace ensemble's grid of clocks. */
+export interface DmvEnsembleResult extends ClockGrid {
+  /** The folder or files the ensemble was opened from. */
+  path: string;
 }
 
 /** A metric row of the window: ordered by its variance there (thesis §7.4), drawn from its series. */

@@ -16,12 +16,14 @@ import {
   dmvOverview,
   dmvWindowData,
   type DmvCellCopies,
-  type DmvOverview,
+  type DmvEnsembleResult,
+  type DmvFiles,
+  type DmvOverviewResult,
   type DmvWindowData,
   type DmvWindowOptions,
 } from '../../analysis/dmv/panel-data';
 import { dataMovementReport, type DataMovementReport } from '../../analysis/dmv/report';
-import { clockGrid, digestRuns, type ClockGrid, type DmvRunDigest } from '../../analysis/dmv/trace-ensemble';
+import { clockGrid, digestRuns, type DmvRunDigest } from '../../analysis/dmv/trace-ensemble';
 import type { RunProfile } from '../../analysis/ensemble/ensemble-runs';
 import { readNvidiaSmiCsv } from '../../analysis/formats/nvidia-smi-csv';
 import { linkTypesOrWarning } from '../../analysis/formats/nvidia-smi-topo';
@@ -53,26 +55,6 @@ export type DataMovementRequest =
   | { kind: 'files'; topology?: string | null; nvidiaSmi?: string | null; utcOffsetMinutes?: number }
   /** An ensemble of traces: the grid of clocks (Sort by runtime; Compare: one sector width for all). */
   | { kind: 'ensemble'; rules?: unknown; mode: 'own' | 'compare'; sort: boolean };
-
-/** The files added to a trace and what became of them. */
-export interface DmvFiles {
-  /** `nvidia-smi topo -m`: link types, or the warning saying why there are none. */
-  topology: { path: string; linkTypes: boolean; warning: string | null } | null;
-  /** `nvidia-smi --format=csv`: the metric tracks it gave and the warnings (alignment, skipped rows). */
-  nvidiaSmi: { path: string; tracks: number; warnings: string[] } | null;
-}
-
-export interface DmvOverviewResult extends DmvOverview {
-  files: DmvFiles;
-  /** Category rules that could not be used (the others apply), file warnings. */
-  warnings: string[];
-}
-
-/** The trace ensemble's grid of clocks. */
-export interface DmvEnsembleResult extends ClockGrid {
-  /** The folder or files the ensemble was opened from. */
-  path: string;
-}
 
 export interface DataMovementShape {
   open: never;
