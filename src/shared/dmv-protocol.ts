@@ -6,9 +6,19 @@
  * system in the dataset's worker (src/service/systems/data-movement-system.ts,
  * src/analysis/dmv/panel-data.ts); times are ns from the trace origin, bytes in bytes.
  */
+import type { FlagKind } from '../analysis/dmv/flags';
 import type { DmvCellCopies, DmvEnsembleResult, DmvOverviewResult, DmvWindowData } from '../analysis/dmv/panel-data';
 import type { TimelineWindow } from './timeline-protocol';
 import type { CommonViewToHost, ErrorMessage } from './webview-protocol';
+
+/** What each data-movement flag is called in the panel, the Data Movement view and the CodeLens. */
+export const FLAG_LABELS: Readonly<Record<FlagKind, string>> = {
+  'pageable-copy': 'Pageable copies',
+  'alternating-transfers': 'H↔D copies alternating around short kernels',
+  'small-copy-storm': 'Small-copy storm',
+  'copy-without-overlap': 'Copies not overlapping compute',
+  'uvm-fault-storm': 'Unified-memory page-fault storm',
+};
 
 /** A time interval of the trace (the clock's inner arc). */
 export type DmvWindow = TimelineWindow;

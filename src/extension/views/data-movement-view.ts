@@ -11,6 +11,9 @@ import {
 import { formatBytes, formatSeconds } from '../../analysis/stats/format';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import type { Dataset } from '../datasets/dataset';
+import type { DmvFlag } from '../../analysis/dmv/flags';
+import { FLAG_LABELS } from '../../shared/dmv-protocol';
+import { formatCount } from '../../analysis/stats/format';
 import { AnalysisTreeProvider, type AnalysisEntry } from './analysis-tree';
 
 export const DATA_MOVEMENT_VIEW = 'hpcLens.dataMovement';
@@ -102,16 +105,56 @@ function siteEntry(lp: Dataset, s: DataMovementSite): AnalysisEntry {
   };
 }
 
-async function dataMovementRows(ds: Dataset): Promise<AnalysisEntry[]> {
-  if (!ds.profile.trace?.dataMovement.kind.length) return [];
-  return (await ds.dataMovementSites()).sites.slice(0, LIST_LENGTH).map(s => siteEntry(ds, s));
+/** The icon that marks the flags' group (and tells it from the sites). */
+export const FLAGS_ICON = 'warning';
+
+function flagEntry(f: DmvFlag): AnalysisEntry {
+  const site = f.file ? `${path.basename(f.file)}${f.line !== null ? `:${f.line}` : ''}` : f.name;
+  const amount =
+    f.kind === 'uvm-fault-storm'
+      ? `${formatCount(f.count)} faults`
+      : `${formatCount(f.count)}× · ${formatBytes(f.bytes)}`;
+  return {
+    label: vscode.l10n.t('{0} · {1}', FLAG_LABELS[f.kind], site),
+    description: amount,
+    tooltip: `**${FLAG_LABELS[f.kind]}** at ${f.file ? `${f.file}:${f.line ?? ''}` : `${f.name} (no source line)`}\n\n${f.message}\n\n${formatSeconds(f.start * 1e-9)} – ${formatSeconds(f.end * 1e-9)}`,
+    location: f.file ? { file: f.file, line: f.line, name: f.name } : null,
+    icon: FLAGS_ICON,
+  };
 }
 
-/** The first site opens expanded, the rest collapsed: a trace can issue copies from many places. */
+/**
+ * The flags first (the anti-patterns DMV found, each on its issuing line), then the issuing sites.
+ * Flags that cannot be computed (bad category rules) leave the sites alone.
+ */
+async function dataMovementRows(ds: Dataset): Promise<AnalysisEntry[]> {
+  if (!ds.profile.trace?.dataMovement.kind.length && !ds.profile.trace?.pageFaults?.start.length) return [];
+  const [sites, flags] = await Promise.all([ds.dataMovementSites(), ds.dataMovementFlags().catch(() => [])]);
+  const rows = sites.sites.slice(0, LIST_LENGTH).map(s => siteEntry(ds, s));
+  if (flags.length === 0) return rows;
+  const kinds = [...new Set(flags.map(f => FLAG_LABELS[f.kind].toLowerCase()))];
+  return [
+    {
+      label: vscode.l10n.t('{0} data-movement flags', flags.length),
+      description: kinds.join(', '),
+      tooltip: vscode.l10n.t(
+        'Data-movement anti-patterns found in the trace, on the lines that issue them. Show Data Movement draws them on the clock.',
+      ),
+      location: null,
+      icon: FLAGS_ICON,
+      children: flags.map(flagEntry),
+    },
+    ...rows,
+  ];
+}
+
+/** The flags and the first site open expanded, the other sites collapsed: a trace can issue copies from many places. */
 class DataMovementTreeProvider extends AnalysisTreeProvider {
   override getTreeItem(e: AnalysisEntry): vscode.TreeItem {
     const item = super.getTreeItem(e);
-    if (e.children?.length && this.entries.indexOf(e) > 0)
+    const firstSite = this.entries.findIndex(r => r.icon !== FLAGS_ICON);
+    const i = this.entries.indexOf(e);
+    if (e.children?.length && i >= 0 && i !== firstSite && e.icon !== FLAGS_ICON)
       item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
     return item;
   }

@@ -62,7 +62,8 @@ export function DmvApp() {
 
   const applyFocus = useCallback((focus: DmvFocus | null, overview: DmvInitMessage['overview']) => {
     if (!focus) return;
-    setSelection(focus.window);
+    setPlaying(false);
+    setSelection(flagWindow(focus.window, overview.range));
     setExpanded([]);
     const f = focus.flag;
     const match = f && overview.flags.find(x => x.kind === f.kind && x.file === f.file && x.line === f.line);

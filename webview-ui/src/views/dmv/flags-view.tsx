@@ -6,16 +6,9 @@
  * fault storms), each on the line that issued it. Selecting a flag makes its time span the window
  * of every view; its line opens in the editor.
  */
-import type { DmvFlag, FlagKind } from '../../../../src/analysis/dmv/flags';
+import type { DmvFlag } from '../../../../src/analysis/dmv/flags';
 import { formatBytes, formatCount, formatSeconds } from '../../../../src/analysis/stats/format';
-
-export const FLAG_LABELS: Record<FlagKind, string> = {
-  'pageable-copy': 'Pageable copies',
-  'alternating-transfers': 'H↔D copies alternating around short kernels',
-  'small-copy-storm': 'Small-copy storm',
-  'copy-without-overlap': 'Copies not overlapping compute',
-  'uvm-fault-storm': 'Unified-memory page-fault storm',
-};
+import { FLAG_LABELS } from '../../../../src/shared/dmv-protocol';
 
 /** The key a flag is selected by (kind and issuing site). */
 export function flagKey(f: Pick<DmvFlag, 'kind' | 'file' | 'line' | 'name'>): string {
