@@ -243,6 +243,11 @@ export abstract class Dataset {
     this.lensesChanged.fire();
   }
 
+  /** The data-movement flags issued from `line` (1-based, as the profile records it) of `uri`. */
+  lineFlags(uri: vscode.Uri, line: number): DmvFlag[] {
+    return (this.flagLines.get(uri.toString()) ?? []).filter(f => f.line === line);
+  }
+
   /** CodeLens on source lines of `uri` (not above functions): the data-movement flags issued there. */
   lineLenses(uri: vscode.Uri): LineLens[] {
     return (this.flagLines.get(uri.toString()) ?? []).map(f => ({ line: f.line!, lens: flagLens(f) }));

@@ -72,11 +72,22 @@ export function sectorTooltip(s: BinSummary, k: number): string[] {
 
 /** The label outside a sector: its bytes, and its page faults when there are any. */
 export function sectorLabel(s: BinSummary): string {
-  const parts: string[] = [];
-  if (s.bytes > 0) parts.push(formatBytes(s.bytes));
-  if (s.faults > 0) parts.push(`⚡${formatCount(s.faults)}`);
-  return parts.join(' ');
+  return sectorLabelLines(s).join(' ');
 }
+
+/**
+ * The label's lines: bytes, then page faults on a line of their own (one line of both is too wide
+ * for the room beside the bars at 3 and 9 o'clock).
+ */
+export function sectorLabelLines(s: BinSummary): string[] {
+  const lines: string[] = [];
+  if (s.bytes > 0) lines.push(formatBytes(s.bytes));
+  if (s.faults > 0) lines.push(`⚡${formatCount(s.faults)}`);
+  return lines;
+}
+
+/** Line height of the sector labels (10.5 px font), px. */
+const LABEL_LINE = 12;
 
 export function ClockView({
   clock,
@@ -155,22 +166,24 @@ export function ClockView({
         ) : null}
         {!compact
           ? clock.sectors.map((s, k) => {
-              const text = sectorLabel(s);
-              if (!text) return null;
+              const lines = sectorLabelLines(s);
+              if (!lines.length) return null;
               const p = sectorLabelPosition(k, n, layout);
-              return (
+              // Lines stack away from the centre: upwards in the upper half, downwards in the lower.
+              const up = Math.cos(sectorAngles(k, n, 0).mid) > 0;
+              return lines.map((text, i) => (
                 <text
-                  key={`l${k}`}
-                  className="dmv-sector-label"
+                  key={`l${k}:${i}`}
+                  className={i === 0 ? 'dmv-sector-label' : 'dmv-sector-label-more'}
                   x={p.x}
-                  y={p.y}
+                  y={p.y + (up ? i - (lines.length - 1) : i) * LABEL_LINE}
                   textAnchor={p.anchor}
                   data-sector={k}
                   pointerEvents="none"
                 >
                   {text}
                 </text>
-              );
+              ));
             })
           : null}
         {!compact ? (

@@ -75,8 +75,8 @@ export interface ClockLayout {
 
 export function clockLayout(size: number, compact = false): ClockLayout {
   const c = size / 2;
-  // Room outside the bars for the bytes labels (about 4 em), none in the compact grid glyph.
-  const labelRoom = compact ? 2 : Math.max(28, Math.min(44, size * 0.11));
+  // Room outside the bars for the bytes labels (`889 GB`, about 4 em), none in the compact grid glyph.
+  const labelRoom = compact ? 2 : Math.max(30, Math.min(46, size * 0.12));
   const barOuter = c - labelRoom;
   const discRadius = compact ? barOuter * 0.34 : barOuter * 0.36;
   return {
@@ -87,7 +87,8 @@ export function clockLayout(size: number, compact = false): ClockLayout {
     barOuter,
     arcRadius: discRadius + (compact ? 2.5 : 4.5),
     discRadius,
-    labelRadius: compact ? 0 : barOuter + labelRoom / 2,
+    // Close to the bars: at 3 and 9 o'clock a label runs outwards from here and needs the room.
+    labelRadius: compact ? 0 : barOuter + 9,
   };
 }
 
@@ -166,7 +167,8 @@ export function sectorLabelPosition(
   const [x, y] = polar(layout.cx, layout.cy, layout.labelRadius, mid);
   // Labels left of the centre line end at their point, those right of it start there.
   const s = Math.sin(mid);
-  return { x, y: y + 4, anchor: Math.abs(s) < 0.3 ? 'middle' : s > 0 ? 'start' : 'end' };
+  // The baseline: text above the point at 12 o'clock, below it at 6, centred on it at 3 and 9.
+  return { x, y: y + 4 - 5 * Math.cos(mid), anchor: Math.abs(s) < 0.3 ? 'middle' : s > 0 ? 'start' : 'end' };
 }
 
 const WHITE = '#fff5f0';

@@ -36,6 +36,18 @@ export function matrixLayout(devices: number, width: number): MatrixLayout {
   };
 }
 
+/** Average width of a label glyph at the labels' 11 px (0.62 em, generous for digits and capitals). */
+const LABEL_GLYPH = 11 * 0.62;
+
+/**
+ * A column's label: the device's name, or when the cell is too narrow for it (8 GPUs in a side
+ * panel) the short form `G7` (`?` for unknown); the row labels keep the full names.
+ */
+export function columnLabel(name: string, cell: number): string {
+  if (name.length * LABEL_GLYPH <= cell - 4) return name;
+  return name === 'unknown' ? '?' : name.replace(/^GPU /, 'G');
+}
+
 /** `host → GPU 0: 12 copies, 116 MB, 9.8 GB/s achieved, link NV2`. */
 export function cellTooltip(m: CommunicationMatrix, c: MatrixCell): string {
   const name = (d: number) => m.names[m.devices.indexOf(d)] ?? String(d);
@@ -84,7 +96,7 @@ export function MatrixView({
             y={L.headerHeight - 7}
             textAnchor="middle"
           >
-            {name}
+            {columnLabel(name, L.cell)}
           </text>
         ))}
         {matrix.names.map((name, i) => (
