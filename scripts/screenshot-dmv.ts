@@ -69,7 +69,13 @@ function host(
             requestId: m.requestId,
             data: await ask({
               kind: 'window',
-              options: { window: m.window, expanded: m.expanded, metricPoints: m.metricPoints, glyph: m.glyph },
+              options: {
+                window: m.window,
+                expanded: m.expanded,
+                metricPoints: m.metricPoints,
+                glyph: m.glyph,
+                ...(m.hardwareNodes !== undefined ? { hardwareNodes: m.hardwareNodes } : {}),
+              },
             }),
           });
         case 'dmv/cell':

@@ -79,6 +79,8 @@ export interface DmvWindowRequest {
   metricPoints: number;
   /** The utilisation glyph's two metrics (ids), or null for CPU and GPU utilisation. */
   glyph: { left: string; right: string } | null;
+  /** Device boxes the hardware drawing holds at its size (the topology component's capacity); absent until known. */
+  hardwareNodes?: number;
 }
 
 export type DmvViewToHost =

@@ -131,6 +131,8 @@ export interface DmvDrawn {
   application: { nodes: number; active: number } | null;
   hardware: { device: string; utilisation: number | null }[];
   ensemble: { runs: string[]; mode: string; sectorWidth: number | null } | null;
+  /** The hardware view's drawing (the shared topology component). */
+  topology: TopologyDrawn | null;
 }
 
 export async function dmvDrawn(query: QueryPage): Promise<DmvDrawn> {
@@ -225,7 +227,9 @@ export async function dmvDrawn(query: QueryPage): Promise<DmvDrawn> {
           sectorWidth: ensemble[0].data['sector-width'] ? Number(ensemble[0].data['sector-width']) : null,
         }
       : null,
+    topology: (await topologyDrawn(query))[0] ?? null,
   };
+}
 
 /** What a topology view drew (components/topology/topology-view.tsx): its layout, counts and selection. */
 export interface TopologyDrawn {

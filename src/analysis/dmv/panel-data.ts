@@ -2,6 +2,8 @@ import { DATA_MOVEMENT_KIND_NAMES, MEMORY_KIND_NAMES, type TrackKind } from '../
 import { dataMovementSites, DIRECTION_LABELS, type DataMovementSite } from '../stats/data-movement-sites';
 import type { TimeWindow } from '../timeline/timeline-index';
 import type { HostGpuTopology, NvidiaSmiTopology } from '../topology/host-gpu';
+import { topologyViewData } from '../topology/topology-view-data';
+import type { TopologyViewData } from '../../shared/topology-protocol';
 import { applicationView, type ApplicationView } from './application-view';
 import { CLASS_COUNT, classValues, DmvCategory, type ClassValues } from './categories';
 import { dmvClock, summariseWindow, type BinSummary, type DmvClock } from './clock';
@@ -208,6 +210,11 @@ export interface DmvWindowOptions {
   metricPoints?: number;
   /** The utilisation glyph's two metrics by id; null: CPU and the busiest GPU's utilisation when both exist. */
   glyph?: { left: string; right: string } | null;
+  /**
+   * Device boxes the hardware drawing holds (the topology component reports it for its size): more
+   * GPUs than that are folded into aggregates (`4 GPUs` of a NUMA node). Default: every device.
+   */
+  hardwareNodes?: number;
   /** Grouping threshold (default 1,000, DMVis'). */
   maxVisible?: number;
   /** Topology of the node for link types (and the base hardware topology built from it). */
@@ -222,6 +229,12 @@ export interface DmvWindowData {
   summary: BinSummary;
   matrix: CommunicationMatrix;
   hardware: HardwareView;
+  /**
+   * The hardware view's drawing: the host–GPU topology for the shared topology component (the
+   * `graph` layout), GPUs and host coloured by utilisation in the window on DMV's white → red scale
+   * (0–100 %), links as wide as the bytes the window moved over them.
+   */
+  hardwareDrawing: TopologyViewData;
   metrics: DmvMetricRow[];
   glyph: UtilisationGlyph | null;
   application: ApplicationView;
@@ -255,16 +268,31 @@ export function dmvWindowData(
       series: metricWindowSeries(m, window, points),
     };
   });
+  const hardware = hardwareView(index, window, options.topology ?? null, options.hardwareBase);
   return {
     window,
     summary: summariseWindow(index, window),
     matrix,
-    hardware: hardwareView(index, window, options.topology ?? null, options.hardwareBase),
+    hardware,
+    hardwareDrawing: hardwareDrawing(hardware, options.hardwareNodes),
     metrics: rows,
     glyph: glyphOf(metrics, window, options.glyph ?? null, Math.min(200, points)),
     application: applicationView(index, window),
     events: eventItems(index, window, options.expanded ?? [], options.maxVisible ?? MAX_VISIBLE_EVENTS),
   };
+}
+
+/** The hardware view as the shared topology component draws it (see DmvWindowData.hardwareDrawing). */
+export function hardwareDrawing(hw: HardwareView, maxNodes?: number): TopologyViewData {
+  const gpuName = new Map(hw.gpus.map(g => [g.node, g.name ?? undefined]));
+  return topologyViewData(hw.topology, {
+    layout: 'graph',
+    nodeMeasures: [hw.utilisation],
+    linkMeasures: [hw.traffic],
+    colour: { domain: [0, 100], scheme: 'Reds', normalise: 'all' },
+    detail: node => gpuName.get(node),
+    ...(maxNodes !== undefined && maxNodes > 0 ? { maxNodes } : {}),
+  });
 }
 
 /** The glyph's two tracks: those asked for, else CPU utilisation and the busiest GPU's. */

@@ -322,7 +322,13 @@ export class DmvPanel implements vscode.Disposable {
         const data = await this.request(ds, {
           kind: 'window',
           rules: dmvCategoryRules(),
-          options: { window: m.window, expanded: m.expanded, metricPoints: m.metricPoints, glyph: m.glyph },
+          options: {
+            window: m.window,
+            expanded: m.expanded,
+            metricPoints: m.metricPoints,
+            glyph: m.glyph,
+            ...(m.hardwareNodes !== undefined ? { hardwareNodes: m.hardwareNodes } : {}),
+          },
         });
         if (ds === this.shown) this.send({ type: 'dmv/window', requestId: m.requestId, data });
       }

@@ -42,7 +42,7 @@ export type DataMovementRequest =
   | {
       kind: 'window';
       rules?: unknown;
-      options: Pick<DmvWindowOptions, 'window' | 'expanded' | 'metricPoints' | 'glyph'>;
+      options: Pick<DmvWindowOptions, 'window' | 'expanded' | 'metricPoints' | 'glyph' | 'hardwareNodes'>;
     }
   /** A matrix cell's copies and issuing lines (in the window, or the whole run when null). */
   | { kind: 'cell'; rules?: unknown; src: number; dst: number; window: TimeWindow | null }

@@ -87,6 +87,11 @@ export function registerDmvSuites(): void {
         d.hardware.map(h => h.device),
         ['host', 'GPU 0'],
       );
+      // The hardware drawing is the shared topology component: host and GPU boxes, the link between them.
+      assert.equal(d.topology?.layout, 'graph');
+      assert.equal(d.topology!.nodes, 2);
+      assert.equal(d.topology!.hidden, 0);
+      assert.ok(d.topology!.links >= 1);
 
       // A sector click makes it the window of every view.
       const sector = d.labelledSectors[0]!;
@@ -104,6 +109,7 @@ export function registerDmvSuites(): void {
       await api.dmv.agent.click(`.dmv-cell[data-src="${HOST}"][data-dst="0"]`);
       const c = await drawn(api, 'the cell listing', x => x.cell !== null);
       assert.equal(c.cell!.cell, `${HOST}:0`);
+      assert.equal(c.topology!.highlighted.length, 2, "the cell's two devices highlighted in the hardware drawing");
       assert.ok(c.cell!.copies > 0);
       assert.ok(
         c.cell!.sites.length > 0 && c.cell!.sites.every(site => /offload\.c:\d+$/.test(site)),

@@ -55,6 +55,8 @@ export function DmvApp() {
   const [selectedFlag, setSelectedFlag] = useState<string | null>(null);
   const [playing, setPlaying] = useState(false);
   const [overlayWindow, setOverlayWindow] = useState<DmvWindow | null>(null);
+  // Device boxes the hardware drawing holds at its size: the host folds more GPUs than that.
+  const [hardwareNodes, setHardwareNodes] = useState<number | undefined>(undefined);
   const lastRequest = useRef(0);
   const root = useRef<HTMLDivElement>(null);
   const size = useElementSize(root);
@@ -121,8 +123,16 @@ export function DmvApp() {
   useEffect(() => {
     if (!init || width <= 0) return;
     const requestId = ++lastRequest.current;
-    post({ type: 'dmv/requestWindow', requestId, window: selection, expanded, metricPoints, glyph });
-  }, [init, selection, expanded, glyph, metricPoints, width]);
+    post({
+      type: 'dmv/requestWindow',
+      requestId,
+      window: selection,
+      expanded,
+      metricPoints,
+      glyph,
+      ...(hardwareNodes !== undefined ? { hardwareNodes } : {}),
+    });
+  }, [init, selection, expanded, glyph, metricPoints, width, hardwareNodes]);
   // A selected cell lists its copies in the current window.
   useEffect(() => {
     if (!init || !cell) return;
@@ -222,6 +232,7 @@ export function DmvApp() {
         onUseForOverlays={w => post({ type: 'dmv/useWindowForOverlays', window: w })}
         onFile={(kind, action) => post({ type: 'dmv/file', kind, action })}
         onDismissError={() => setError(null)}
+        onHardwareCapacity={setHardwareNodes}
       />
     );
   return (

@@ -8,12 +8,16 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { DmvClock } from '../../../../src/analysis/dmv/clock';
 import { HOST } from '../../../../src/analysis/dmv/dmv-index';
 import type { CommunicationMatrix, MatrixCell } from '../../../../src/analysis/dmv/matrix';
 import type { DmvOverviewResult, DmvWindowData } from '../../../../src/analysis/dmv/panel-data';
 import { writeGenerated } from '../../../../src/analysis/dmv/testing/read-trace';
+import { dgxTopologyText } from '../../../../src/analysis/topology/testing/dgx-topology';
 import { gpt2Run, manyLaunches } from '../../../../src/analysis/dmv/testing/scenarios';
 import { LocalAnalysisService } from '../../../../src/service/local-analysis-service';
 import type { DataMovementRequest } from '../../../../src/service/systems/data-movement-system';
@@ -22,6 +26,7 @@ import { ClockView } from './clock-view';
 import { clockLayout } from './dmv-geometry';
 import { DmvTraceView, dmvLayout, MIN_CARD } from './dmv-view';
 import { eventRects, groupLabels } from './events-view';
+import { HardwareDevices } from './hardware-view';
 import { matrixLayout, MatrixView } from './matrix-view';
 
 interface Box {
@@ -34,10 +39,12 @@ interface Box {
 
 const overlaps = (a: Box, b: Box) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 
-function assertNoOverlap(boxes: Box[], what: string): void {
+/** No two boxes overlap; with `byMark`, boxes of the same text (one mark's label and detail lines) may touch. */
+function assertNoOverlap(boxes: Box[], what: string, byMark = false): void {
   for (let i = 0; i < boxes.length; i++)
     for (let j = i + 1; j < boxes.length; j++)
-      assert.ok(!overlaps(boxes[i]!, boxes[j]!), `${what}: "${boxes[i]!.text}" overlaps "${boxes[j]!.text}"`);
+      if (!byMark || boxes[i]!.text !== boxes[j]!.text)
+        assert.ok(!overlaps(boxes[i]!, boxes[j]!), `${what}: "${boxes[i]!.text}" overlaps "${boxes[j]!.text}"`);
 }
 
 const decode = (s: string) =>
@@ -151,12 +158,23 @@ describe('DMV views: rendered boxes', () => {
   let overview: DmvOverviewResult;
   let whole: DmvWindowData;
   let grouped: DmvWindowData;
+  let dgx: DmvWindowData;
+  let gpt2Dataset: number;
+  let dgxDataset: number;
 
   before(async () => {
     service = new LocalAnalysisService();
     const { dataset } = await service.open({ path: writeGenerated(gpt2Run({ seed: 3 }), 'gpt2') });
+    gpt2Dataset = dataset;
     overview = await ask(service, dataset, { kind: 'overview' });
     whole = await ask(service, dataset, { kind: 'window', options: { window: null } });
+    // The same run on a DGX-1: 8 GPUs from its `nvidia-smi topo -m`.
+    const dgxRun = await service.open({ path: writeGenerated(gpt2Run({ seed: 3 }), 'gpt2-dgx') });
+    const topo = join(tmpdir(), `dmv-render-dgx1-${process.pid}.txt`);
+    writeFileSync(topo, dgxTopologyText('dgx-1'));
+    await ask(service, dgxRun.dataset, { kind: 'files', topology: topo });
+    dgx = await ask(service, dgxRun.dataset, { kind: 'window', options: { window: null } });
+    dgxDataset = dgxRun.dataset;
     const many = await service.open({ path: writeGenerated(manyLaunches(3000), 'launches') });
     grouped = await ask(service, many.dataset, { kind: 'window', options: { window: null } });
   });
@@ -246,6 +264,71 @@ describe('DMV views: rendered boxes', () => {
         });
       }
     }
+  });
+
+  test('hardware: the shared topology component draws the host and every GPU it has room for, folding the rest; boxes and labels apart', async () => {
+    for (const [name, dataset] of [
+      ['gpt2', gpt2Dataset],
+      ['DGX-1', dgxDataset],
+    ] as const) {
+      for (const width of [dmvLayout(420).narrow, dmvLayout(1400).narrow, dmvLayout(2200).narrow]) {
+        const what = `${name} at ${width}px`;
+        const render = (data: DmvWindowData) =>
+          renderToStaticMarkup(
+            <HardwareDevices
+              hw={data.hardware}
+              drawing={data.hardwareDrawing}
+              width={width}
+              cell={{ src: HOST, dst: data.hardware.gpus[0]!.device }}
+            />,
+          );
+        const facts = (html: string) => {
+          const view = /<div class="topology-view is-graph[^"]*"([^>]*)>/.exec(html);
+          assert.ok(view, `${what}: the shared topology component, graph layout`);
+          return (fact: string) => new RegExp(`data-${fact}="([^"]*)"`).exec(view[1]!)?.[1] ?? '';
+        };
+        // As the page does: the drawing reports its capacity, the next window's drawing folds what does not fit.
+        const first = await ask(service, dataset, { kind: 'window', options: { window: null } });
+        const capacity = Number(facts(render(first))('capacity'));
+        assert.ok(capacity > 0, `${what}: a capacity`);
+        const data = await ask(service, dataset, {
+          kind: 'window',
+          options: { window: null, hardwareNodes: capacity },
+        });
+        const html = render(data);
+        const fact = facts(html);
+        const gpus = data.hardware.gpus.length;
+        assert.equal(Number(fact('hidden')), 0, `${what}: no mark too small to draw`);
+        const boxes = [
+          ...html.matchAll(
+            /data-node="([^"]+)" data-kind="(\w+)"[^>]*data-geom="rect ([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"/g,
+          ),
+        ].map(m => {
+          const [x, y, w, h] = [m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number];
+          return { x0: x, y0: y, x1: x + w, y1: y + h, text: m[1]!, kind: m[2]! };
+        });
+        const devices = boxes.filter(b => b.kind === 'gpu' || b.kind === 'host');
+        const drawnGpus = data.hardwareDrawing.nodes
+          .filter(n => n.kind === 'gpu' && devices.some(b => b.text === n.id))
+          .reduce((t, n) => t + (n.aggregate?.count ?? 1), 0);
+        assert.equal(drawnGpus, gpus, `${what}: every GPU drawn, alone or in an aggregate`);
+        if (gpus <= capacity - 1)
+          assert.equal(Number(fact('aggregates')), 0, `${what}: room for every GPU, none folded`);
+        for (const b of devices) assert.ok(b.x1 - b.x0 >= 24 && b.y1 - b.y0 >= 16, `${what}: ${b.text} big enough`);
+        assertNoOverlap(devices, `${what}: device boxes`);
+        const labels = [
+          ...html.matchAll(/data-label-of="([^"]+)"[^>]*data-box="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)/g),
+        ].map(m => {
+          const [cx, cy, w, h] = [m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number];
+          return { x0: cx - w / 2, y0: cy - h / 2, x1: cx + w / 2, y1: cy + h / 2, text: m[1]! };
+        });
+        assert.ok(labels.length >= devices.length, `${what}: every device labelled`);
+        assertNoOverlap(labels, `${what}: labels`, true);
+        const highlighted = fact('highlighted').split(' ');
+        assert.ok(highlighted.includes(`n${data.hardware.host}`), `${what}: the cell's host highlighted`);
+      }
+    }
+    assert.equal(dgx.hardware.gpus.length, 8, 'the DGX-1 topology adds its 8 GPUs');
   });
 
   test('events: each mark is at least 1 px wide, on its lane, inside the plot; group counts never overlap', () => {

@@ -77,8 +77,8 @@ export interface DmvTraceViewProps {
   onUseForOverlays: (window: DmvWindow | null) => void;
   onFile: (kind: 'topology' | 'nvidiaSmi', action: 'add' | 'remove') => void;
   onDismissError: () => void;
-  /** The hardware topology drawing (the shared topology component), when available. */
-  hardwareDrawing?: ReactNode;
+  /** The hardware drawing's capacity (device boxes it holds) changed with its size. */
+  onHardwareCapacity?: (capacity: number) => void;
 }
 
 function Card({
@@ -240,7 +240,15 @@ export function DmvTraceView(p: DmvTraceViewProps) {
           ) : null}
         </Card>
         <Card view="hardware" title="Hardware" drawn={data ? data.hardware.gpus.length + 1 : 0}>
-          {data ? <HardwareDevices hw={data.hardware} drawing={p.hardwareDrawing} /> : null}
+          {data ? (
+            <HardwareDevices
+              hw={data.hardware}
+              drawing={data.hardwareDrawing}
+              width={layout.narrow}
+              cell={p.cell}
+              {...(p.onHardwareCapacity ? { onCapacity: p.onHardwareCapacity } : {})}
+            />
+          ) : null}
         </Card>
         <Card view="metrics" title="Metric timeline (by variance in the window)" drawn={data?.metrics.length ?? 0} wide>
           {data ? (

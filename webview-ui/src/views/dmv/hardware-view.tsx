@@ -3,11 +3,12 @@
 /**
  * DMV's hardware view (thesis §7.4, view F): the host and the GPUs of `deviceProperties` (and of
  * `nvidia-smi topo -m` when added), coloured by their utilisation in the window, with the bytes the
- * window's copies moved over each link. The topology itself is drawn by the shared topology
- * component above; this lists the devices with their properties and the links with their traffic.
+ * window's copies moved over each link. The topology is drawn by the shared topology component
+ * (`graph` layout); below it the devices with their properties and the links with their traffic.
  */
-import type { ReactNode } from 'react';
 import type { HardwareView } from '../../../../src/analysis/dmv/hardware';
+import type { TopologyViewData } from '../../../../src/shared/topology-protocol';
+import { TopologyView } from '../../components/topology';
 import { formatBytes, formatShare } from '../../../../src/analysis/stats/format';
 import { matrixFill, matrixText } from './dmv-geometry';
 
@@ -48,13 +49,46 @@ export function hardwareRows(hw: HardwareView): {
 
 const name = (d: number) => (d < 0 ? 'host' : `GPU ${d}`);
 
-export function HardwareDevices({ hw, drawing }: { hw: HardwareView; drawing?: ReactNode }) {
+/** Height of the topology drawing for a card `width` px wide (room for a host over a row of up to 8 GPUs and the legend). */
+export function hardwareDrawingHeight(width: number, gpus: number): number {
+  return Math.round(Math.max(200, Math.min(340, width * 0.45 + (gpus > 4 ? 40 : 0))));
+}
+
+/** The topology marks of the devices at the ends of a matrix cell (the host or `GPU n`), to highlight. */
+export function cellDeviceMarks(hw: HardwareView, cell: { src: number; dst: number } | null): string[] {
+  if (!cell) return [];
+  const nodeOf = (d: number) => (d < 0 ? hw.host : hw.gpus.find(g => g.device === d)?.node);
+  return [...new Set([cell.src, cell.dst].map(nodeOf).filter((n): n is number => n !== undefined))].map(n => `n${n}`);
+}
+
+export function HardwareDevices({
+  hw,
+  drawing,
+  width,
+  cell,
+  onCapacity,
+}: {
+  hw: HardwareView;
+  drawing: TopologyViewData;
+  width: number;
+  /** The matrix cell selected: its two devices are highlighted in the drawing. */
+  cell: { src: number; dst: number } | null;
+  /** The drawing's capacity at its size: the window's next drawing folds the GPUs it cannot hold. */
+  onCapacity?: (capacity: number) => void;
+}) {
   const rows = hardwareRows(hw);
   const links = hw.topology.links.map((l, k) => ({ ...l, k, bytes: hw.traffic.link[k]!, ends: hw.linkDevices[k]! }));
   const busiest = links.filter(l => l.bytes > 0).sort((a, b) => b.bytes - a.bytes);
   return (
     <div className="dmv-hardware" data-gpus={hw.gpus.length} data-links={links.length}>
-      {drawing}
+      <TopologyView
+        data={drawing}
+        width={width}
+        height={hardwareDrawingHeight(width, hw.gpus.length)}
+        highlighted={cellDeviceMarks(hw, cell)}
+        {...(onCapacity ? { onCapacityChange: onCapacity } : {})}
+        ariaLabel="host and GPUs, coloured by utilisation in the window; links as wide as the bytes copied over them"
+      />
       <table className="dmv-table">
         <thead>
           <tr>
