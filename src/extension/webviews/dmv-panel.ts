@@ -17,6 +17,7 @@ import type { Dataset } from '../datasets/dataset';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import { dmvCategoryRules } from '../settings';
 import type { SourceNavigator } from '../source-navigator';
+import { openEventSource } from './open-event-source';
 import { WebviewHost, type WebviewEnvironment } from './webview-host';
 
 type Kind = DataMovementRequest['kind'];
@@ -248,16 +249,7 @@ export class DmvPanel implements vscode.Disposable {
           await this.navigator.open(m.file, m.line, m.name);
           return;
         case 'dmv/openEvent': {
-          if (!ds) return;
-          const d = await this.service.timeline({ dataset: ds.handle, request: { kind: 'event', row: m.row } });
-          if (d?.source) await this.navigator.open(d.source.file, d.source.line, ds.profile.tree.name(d.source.node));
-          else
-            void vscode.window.showInformationMessage(
-              vscode.l10n.t(
-                'HPC Lens: {0} has no source location in the trace.',
-                d?.name ?? vscode.l10n.t('this event'),
-              ),
-            );
+          if (ds) await openEventSource(this.service, this.navigator, ds, m.row);
           return;
         }
         case 'dmv/useWindowForOverlays':

@@ -10,7 +10,7 @@ import { KinetoTraceWriter } from '../../analysis/dmv/testing/kineto-writer';
 import { gpt2Run, manyLaunches } from '../../analysis/dmv/testing/scenarios';
 import { writeGenerated } from '../../analysis/dmv/testing/read-trace';
 import { LocalAnalysisService } from '../local-analysis-service';
-import type { DataMovementRequest } from './data-movement-system';
+import { askDataMovement } from './testing/ask-data-movement';
 import type { SystemResult } from '.';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
@@ -21,14 +21,7 @@ const resnetFile = () => sharedPath(...RESNET, 'worker0.1623143089861.pt.trace.j
 const saxpyFile = () => sharedPath(...SAXPY, 'saxpy-mpi-cuda_nsys_perlmutter0.sqlite');
 const ms = (ns: number) => ns / 1e6;
 
-type Kind = DataMovementRequest['kind'];
-function ask<K extends Kind>(
-  s: LocalAnalysisService,
-  dataset: number,
-  request: Extract<DataMovementRequest, { kind: K }>,
-): Promise<SystemResult<'dataMovement', K>> {
-  return s.systemRequest({ dataset, system: 'dataMovement', request });
-}
+const ask = askDataMovement;
 
 const cellOf = (m: SystemResult<'dataMovement', 'window'>['matrix'], src: number, dst: number) =>
   m.cells.find(c => c.src === src && c.dst === dst)!;

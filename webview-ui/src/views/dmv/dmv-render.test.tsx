@@ -20,8 +20,7 @@ import { writeGenerated } from '../../../../src/analysis/dmv/testing/read-trace'
 import { dgxTopologyText } from '../../../../src/analysis/topology/testing/dgx-topology';
 import { gpt2Run, manyLaunches } from '../../../../src/analysis/dmv/testing/scenarios';
 import { LocalAnalysisService } from '../../../../src/service/local-analysis-service';
-import type { DataMovementRequest } from '../../../../src/service/systems/data-movement-system';
-import type { SystemResult } from '../../../../src/service/systems';
+import { askDataMovement } from '../../../../src/service/systems/testing/ask-data-movement';
 import { ClockView } from './clock-view';
 import { clockLayout } from './dmv-geometry';
 import { DmvTraceView, dmvLayout, MIN_CARD } from './dmv-view';
@@ -77,14 +76,7 @@ function textBoxes(html: string, cls: string, fontSize: number, em = 0.62): Box[
   return out;
 }
 
-type Kind = DataMovementRequest['kind'];
-function ask<K extends Kind>(
-  s: LocalAnalysisService,
-  dataset: number,
-  request: Extract<DataMovementRequest, { kind: K }>,
-): Promise<SystemResult<'dataMovement', K>> {
-  return s.systemRequest({ dataset, system: 'dataMovement', request });
-}
+const ask = askDataMovement;
 
 const noop = () => undefined;
 
