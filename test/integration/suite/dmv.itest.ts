@@ -177,6 +177,27 @@ export function registerDmvSuites(): void {
       }
     });
 
+    test('bad added files: a CSV without a timestamp column is refused; an unparsable topology leaves the matrix without link types, with a warning', async () => {
+      const csv = join(dir, 'gpu-metrics.csv');
+      writeFileSync(csv, 'name, utilization.gpu [%]\nA100, 50 %\n');
+      assert.equal(await api.dmv.setFile('nvidiaSmi', vscode.Uri.file(csv)), false, 'refused');
+      const topo = join(dir, 'topo.txt');
+      writeFileSync(topo, 'this is not the output of nvidia-smi topo -m\n');
+      assert.equal(await api.dmv.setFile('topology', vscode.Uri.file(topo)), true, 'added, with a warning');
+      const d = await drawn(api, 'the matrix warning', x => x.matrixWarnings.length > 0 && settled(x));
+      assert.match(d.matrixWarnings[0]!, /topo\.txt/, 'the warning names the file');
+      assert.ok(
+        d.matrix.every(c => c.link === ''),
+        'no link types',
+      );
+      assert.ok(
+        d.matrix.some(c => c.bytes > 0),
+        'the matrix is still shown',
+      );
+      assert.equal(await api.dmv.setFile('topology', null), true, 'removed');
+      await drawn(api, 'no warning', x => x.matrixWarnings.length === 0 && settled(x));
+    });
+
     test('the ResNet-50 Kineto trace: its six labelled sectors, its host→GPU 0 cell and the pageable-copy flag', async function () {
       const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
       const shared = process.env.HPC_LENS_SHARED_DIR ?? resolve(ext.extensionPath, '..', 'shared');
