@@ -368,15 +368,15 @@ export abstract class Dataset {
 function flagLens(f: DmvFlag): LensContent {
   const amount =
     f.kind === 'uvm-fault-storm'
-      ? `${formatCount(f.count)} faults`
+      ? vscode.l10n.t('{0} faults', formatCount(f.count))
       : `${formatCount(f.count)} × ${formatBytes(f.bytes)}`;
   const focus: DmvFocus = {
     window: { start: f.start, end: f.end },
     flag: { kind: f.kind, file: f.file, line: f.line },
   };
   return {
-    title: `$(warning) DMV: ${FLAG_LABELS[f.kind]} · ${amount}`,
-    tooltip: `${f.message}\n\nClick to show it in the Data Movement panel.`,
+    title: `$(warning) ${vscode.l10n.t('DMV: {0} · {1}', FLAG_LABELS[f.kind], amount)}`,
+    tooltip: `${f.message}\n\n${vscode.l10n.t('Click to show it in the Data Movement panel.')}`,
     command: 'hpcLens.showDataMovement',
     arguments: [{ focus }],
   };

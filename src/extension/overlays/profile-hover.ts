@@ -185,7 +185,7 @@ export function flagsMarkdown(flags: readonly DmvFlag[]): string {
     f =>
       `- ⚠ **${md(FLAG_LABELS[f.kind])}**: ${md(f.message)} (${formatSeconds(f.start * 1e-9)} – ${formatSeconds(f.end * 1e-9)})`,
   );
-  return `**Data-movement flags on this line**\n\n${rows.join('\n')}\n\n`;
+  return `**${vscode.l10n.t('Data-movement flags on this line')}**\n\n${rows.join('\n')}\n\n`;
 }
 
 function dataMovementRow(d: DataMovementByKind): string {

@@ -115,7 +115,9 @@ export const FLAGS_ICON = 'warning';
  * `_`, `<`…), so every one is escaped: only our own emphasis is Markdown.
  */
 export function flagTooltip(f: DmvFlag): string {
-  const where = f.file ? md(`${f.file}${f.line !== null ? `:${f.line}` : ''}`) : `${md(f.name)} (no source line)`;
+  const where = f.file
+    ? md(`${f.file}${f.line !== null ? `:${f.line}` : ''}`)
+    : vscode.l10n.t('{0} (no source line)', md(f.name));
   const span = `${formatSeconds(f.start * 1e-9)} – ${formatSeconds(f.end * 1e-9)}`;
   return `**${md(FLAG_LABELS[f.kind])}** at ${where}\n\n${md(f.message)}\n\n${span}`;
 }
@@ -124,7 +126,7 @@ function flagEntry(f: DmvFlag): AnalysisEntry {
   const site = f.file ? `${path.basename(f.file)}${f.line !== null ? `:${f.line}` : ''}` : f.name;
   const amount =
     f.kind === 'uvm-fault-storm'
-      ? `${formatCount(f.count)} faults`
+      ? vscode.l10n.t('{0} faults', formatCount(f.count))
       : `${formatCount(f.count)}× · ${formatBytes(f.bytes)}`;
   return {
     label: vscode.l10n.t('{0} · {1}', FLAG_LABELS[f.kind], site),
