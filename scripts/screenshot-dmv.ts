@@ -4,7 +4,7 @@
  * itself (the in-process analysis service runs the same code as the worker). Fails when a view
  * draws nothing it should, or the page logs errors.
  *
- *   npx tsx scripts/screenshot-dmv.ts [trace…] [--theme=dark,light] [--out=/tmp/dmv-screenshots] [--no-build]
+ *   npx tsx scripts/screenshot-dmv.ts [trace…] [--theme=dark,light] [--width=1400] [--out=/tmp/dmv-screenshots] [--no-build]
  *
  * Without paths: the PyTorch resnet50 trace and the Nsight saxpy export of ../shared/data (when
  * present) and the sample offload trace, then the two real traces as an ensemble. Per trace and
@@ -25,6 +25,8 @@ const root = resolve(__dirname, '..');
 const args = process.argv.slice(2);
 const opt = (name: string, dflt: string) => args.find(a => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt;
 const themes = opt('theme', 'dark,light').split(',');
+/** Page width: 1400 for an editor-wide panel; about 700 for a panel beside the source (one column). */
+const pageWidth = Number(opt('width', '1400'));
 const outDir = resolve(opt('out', '/tmp/dmv-screenshots'));
 const shared = resolve(root, '..', 'shared', 'data');
 const RESNET = join(shared, 'chrome-trace/pytorch-profiler-resnet50/worker0.1623143089861.pt.trace.json.gz');
@@ -152,7 +154,7 @@ async function main(): Promise<void> {
         ? (await service.openEnsemble({ paths: input.paths })).dataset
         : (await service.open({ path: input.paths[0]! })).dataset;
       for (const theme of themes) {
-        const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, deviceScaleFactor: 1 });
+        const page = await browser.newPage({ viewport: { width: pageWidth, height: 1000 }, deviceScaleFactor: 1 });
         const log: string[] = [];
         page.on('console', m => {
           if (m.type() === 'error') log.push(`console: ${m.text()}`);
@@ -172,7 +174,8 @@ async function main(): Promise<void> {
         await page.goto(pathToFileURL(file).href);
         const shot = async (state: string, fullPage = true) => {
           await page.waitForTimeout(250);
-          const path = join(outDir, `dmv-${input.name}-${theme}${state ? `-${state}` : ''}.png`);
+          const wide = pageWidth === 1400 ? '' : `-${pageWidth}px`;
+          const path = join(outDir, `dmv-${input.name}-${theme}${wide}${state ? `-${state}` : ''}.png`);
           // The page scrolls inside .dmv-app: grow the viewport to all of it for a full-page picture.
           const height = fullPage
             ? await page.evaluate(
@@ -182,10 +185,10 @@ async function main(): Promise<void> {
                   ).document.querySelector('.dmv-app')?.scrollHeight ?? 1000,
               )
             : 1000;
-          await page.setViewportSize({ width: 1400, height: Math.min(5000, Math.max(1000, height)) });
+          await page.setViewportSize({ width: pageWidth, height: Math.min(5000, Math.max(1000, height)) });
           await page.waitForTimeout(150);
           await page.screenshot({ path });
-          await page.setViewportSize({ width: 1400, height: 1000 });
+          await page.setViewportSize({ width: pageWidth, height: 1000 });
           console.log(`  ${path}`);
         };
         if (ensemble) {
