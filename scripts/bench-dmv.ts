@@ -11,6 +11,7 @@ import { visibleEvents } from '../src/analysis/dmv/grouping';
 import { hardwareView, traceHostGpuTopology } from '../src/analysis/dmv/hardware';
 import { communicationMatrix } from '../src/analysis/dmv/matrix';
 import { orderByVariance, traceMetricTracks } from '../src/analysis/dmv/metrics';
+import { hardwareDrawing } from '../src/analysis/dmv/panel-data';
 import { clockGrid, digestRun } from '../src/analysis/dmv/trace-ensemble';
 import { randomTraceProfile } from '../src/analysis/timeline/testing/random-trace';
 import { syntheticTraceProfile } from '../src/analysis/timeline/testing/synthetic-trace';
@@ -79,12 +80,12 @@ export async function benchDmv(
   let w = 0;
   const next = () => windows[w++ % windows.length]!;
   // A window update re-summarises the views that follow the window: the clock's arc summary, the
-  // matrix, the hardware view and the metric order.
+  // matrix, the hardware view and its drawing (the shared topology component's data), and the metric order.
   const update = medianMs(9, () => {
     const win = next();
     summariseWindow(ix, win);
     communicationMatrix(ix, { window: win });
-    hardwareView(ix, win, null, base);
+    hardwareDrawing(hardwareView(ix, win, null, base));
     orderByVariance(tracks, win);
   });
   const grouping = medianMs(5, () => visibleEvents(ix, next()));

@@ -21,6 +21,7 @@ import { registerSideBarViews } from './views/side-bar-views';
 import { EnsemblePanel } from './webviews/ensemble-panel';
 import { CallflowPanel } from './webviews/callflow-panel';
 import { TimelinePanel } from './webviews/timeline-panel';
+import { DmvPanel } from './webviews/dmv-panel';
 
 /**
  * Activation (on HPC Lens's commands and views, and in workspaces holding profiles): the analysis
@@ -49,6 +50,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
   const callflow = new CallflowPanel(env, datasets, navigator);
   const timeline = new TimelinePanel(env, datasets, service, navigator, log);
   const ensemble = new EnsemblePanel(env, datasets, service, navigator);
+  const dmv = new DmvPanel(env, datasets, service, navigator, log);
   const status = new StatusBar(datasets);
   const sideBar = registerSideBarViews(datasets);
   const trees = revealableTrees(sideBar);
@@ -80,9 +82,10 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     }),
     resolver,
     ...registerSourceCommands({ profiles: datasets, resolver, navigator, log }),
-    ...registerCommands({ profiles: datasets, service, callflow, navigator, timeline, ensemble }),
+    ...registerCommands({ profiles: datasets, service, callflow, navigator, timeline, ensemble, dmv }),
     ...sideBar.disposables,
     ...datasetsView.disposables,
+    dmv,
   );
   // Restricted settings the workspace sets are ignored until it is trusted; trusting it maps sources again.
   context.subscriptions.push(watchWorkspaceTrust(log, () => resolver.reset()));
@@ -112,6 +115,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     sideBar,
     trees,
     resolver,
+    dmv,
   });
 }
 

@@ -17,6 +17,7 @@ export const Setting = {
   analysisWorkers: 'analysis.workers',
   parseTimeoutSeconds: 'analysis.parseTimeoutSeconds',
   workerMemoryLimitMb: 'analysis.workerMemoryLimitMB',
+  dmvCategoryRules: 'dmv.categoryRules',
 } as const;
 
 const config = () => vscode.workspace.getConfiguration('hpcLens');
@@ -49,6 +50,14 @@ export function moduleMap(onProblem?: (message: string) => void): ModuleRule[] {
 /** After-line text on the lines that issue copies (`⇅ H→D 96 MB · 24× · …`). */
 export function dataMovementAnnotations(): boolean {
   return config().get<boolean>(Setting.dataMovementAnnotations, true);
+}
+
+/**
+ * DMV's category rules as the user wrote them (any JSON): the data-movement system validates them,
+ * applies the good ones and reports the others (src/analysis/dmv/categories.ts).
+ */
+export function dmvCategoryRules(): unknown {
+  return config().get<unknown>(Setting.dmvCategoryRules, []);
 }
 
 /** How the analysis service runs: home workers, the read time limit and each worker's heap limit. */

@@ -333,7 +333,8 @@ export class LocalAnalysisService implements AnalysisService {
       if (!system.attach || !h.profile)
         throw new Error(`dataset ${args.dataset} is not one the ${args.system} system can analyse`);
       const attached = (h.attached ??= new Map());
-      if (!attached.has(args.system)) attached.set(args.system, system.attach(h.profile));
+      if (!attached.has(args.system))
+        attached.set(args.system, system.attach(h.profile, h.ensemble ? { runs: h.ensemble.runs } : {}));
       state = attached.get(args.system);
     }
     return (await system.answer(state, args.request, this.systemContext(args.dataset, ctx))) as SystemResult<S, K>;

@@ -106,6 +106,131 @@ export async function ensembleDrawn(query: QueryPage): Promise<EnsembleDrawn> {
   return { counts, mode: app[0]?.data['mode'], selected: app[0]?.data['selected'] || null };
 }
 
+/** What the DMV panel drew: its mode and window, each view's count, and the facts of the linked views. */
+export interface DmvDrawn {
+  /** `trace`, `ensemble`, `unavailable` or `loading`. */
+  mode: string;
+  /** The selected window (null: the whole run), and the window of the views on screen. */
+  window: TimelineWindow | null;
+  drawnWindow: TimelineWindow | null;
+  /** The clock sector the window is, when it is one. */
+  sector: number | null;
+  playing: boolean;
+  /** Per view (`clock`, `flags`, `matrix`, `hardware`, `metrics`, `events`, `application`): what it drew. */
+  views: Record<string, number>;
+  /** Clock sectors labelled with bytes (or faults). */
+  labelledSectors: number[];
+  matrix: { src: number; dst: number; bytes: number; count: number; link: string }[];
+  matrixWarnings: string[];
+  /** The clicked cell's listing: its copies and issuing lines. */
+  cell: { cell: string; copies: number; sites: string[] } | null;
+  events: { items: number; groups: number; lanes: number; total: number } | null;
+  flags: { kind: string; file: string; line: number | null; selected: boolean }[];
+  /** Metric ids in the order drawn (by variance in the window). */
+  metrics: string[];
+  application: { nodes: number; active: number } | null;
+  hardware: { device: string; utilisation: number | null }[];
+  ensemble: { runs: string[]; mode: string; sectorWidth: number | null } | null;
+  /** The hardware view's drawing (the shared topology component). */
+  topology: TopologyDrawn | null;
+}
+
+export async function dmvDrawn(query: QueryPage): Promise<DmvDrawn> {
+  const [
+    app,
+    page,
+    views,
+    labels,
+    cells,
+    warnings,
+    cell,
+    events,
+    flags,
+    metrics,
+    application,
+    devices,
+    ensemble,
+    runs,
+  ] = await Promise.all([
+    query('.dmv-app'),
+    query('.dmv-page'),
+    query('[data-dmv-view]'),
+    query('.dmv-sector-label'),
+    query('.dmv-cell'),
+    query('[data-matrix-warning]'),
+    query('.dmv-cell-copies'),
+    query('.dmv-events'),
+    query('.dmv-flag'),
+    query('.dmv-metrics'),
+    query('.dmv-app-view'),
+    query('[data-device]'),
+    query('.dmv-ensemble'),
+    query('.dmv-grid-run'),
+  ]);
+  const p = page[0]?.data ?? {};
+  const win = (s: string | undefined, e: string | undefined) =>
+    s !== undefined && s !== '' && e !== undefined && e !== '' ? { start: Number(s), end: Number(e) } : null;
+  const drawn = p['request-window']?.split('-').map(Number);
+  const viewCounts: Record<string, number> = {};
+  for (const v of views) viewCounts[v.data['dmv-view']!] = Number(v.data['drawn'] ?? 0);
+  const c = cell[0];
+  const ev = events[0]?.data;
+  return {
+    mode: app[0]?.data['mode'] ?? 'none',
+    window: win(p['window-start'], p['window-end']),
+    drawnWindow: drawn && drawn.length === 2 ? { start: drawn[0]!, end: drawn[1]! } : null,
+    sector: p['sector'] ? Number(p['sector']) : null,
+    playing: p['playing'] === 'true',
+    views: viewCounts,
+    labelledSectors: labels.map(l => Number(l.data['sector'])),
+    matrix: cells.map(e => ({
+      src: Number(e.data['src']),
+      dst: Number(e.data['dst']),
+      bytes: Number(e.data['bytes']),
+      count: Number(e.data['count']),
+      link: e.data['link'] ?? '',
+    })),
+    matrixWarnings: warnings.map(w => w.text),
+    cell: c
+      ? {
+          cell: c.data['cell'] ?? '',
+          copies: Number(c.data['copies']),
+          sites: (await query('.dmv-cell-copies [data-site]')).map(s => s.data['site']!),
+        }
+      : null,
+    events: ev
+      ? {
+          items: Number(ev['items']),
+          groups: Number(ev['groups']),
+          lanes: Number(ev['lanes']),
+          total: Number(ev['total']),
+        }
+      : null,
+    flags: flags.map(f => ({
+      kind: f.data['flag']!,
+      file: f.data['file'] ?? '',
+      line: f.data['line'] ? Number(f.data['line']) : null,
+      selected: f.data['selected'] === 'true',
+    })),
+    metrics: metrics[0]?.data['order'] ? metrics[0].data['order'].split('\n') : [],
+    application: application[0]
+      ? { nodes: Number(application[0].data['nodes']), active: Number(application[0].data['active']) }
+      : null,
+    hardware: devices.map(d => ({
+      device: d.data['device']!,
+      utilisation: d.data['utilisation'] ? Number(d.data['utilisation']) : null,
+    })),
+    ensemble: ensemble[0]
+      ? {
+          runs: runs.map(r => r.data['run']!),
+          mode: ensemble[0].data['mode'] ?? '',
+          sectorWidth: ensemble[0].data['sector-width'] ? Number(ensemble[0].data['sector-width']) : null,
+        }
+      : null,
+    topology: (await topologyDrawn(query))[0] ?? null,
+  };
+}
+
 /** What a topology view drew (components/topology/topology-view.tsx): its layout, counts and selection. */
 export interface TopologyDrawn {
   layout: string;

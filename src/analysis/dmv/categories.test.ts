@@ -74,4 +74,15 @@ describe('DMV categories', () => {
     assert.match(compileCategoryRules({}).errors[0]!, /must be an array/);
     assert.deepEqual(compileCategoryRules(undefined), { rules: [], errors: [] });
   });
+
+  it('runs patterns on RE2: a look-ahead is refused with the reason, a nested quantifier matches in linear time', () => {
+    const r = compileCategoryRules([
+      { name: '/^(?=nccl)/', category: 'dataMovement' },
+      { name: '/^(a+)+$/', category: 'runtime' },
+    ]);
+    assert.equal(r.errors.length, 1);
+    assert.match(r.errors[0]!, /^rule 1: "name" .* is not a valid regular expression \(.*look/i);
+    // 40 a's and a mismatch: JavaScript's backtracking RegExp would take minutes here.
+    assert.equal(r.rules[0]!.name!(`${'a'.repeat(40)}!`), false);
+  });
 });

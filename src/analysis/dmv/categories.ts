@@ -1,5 +1,6 @@
 import type { StringTable } from '../model/string-table';
 import { TraceEventKind, type TraceData } from '../model/trace';
+import { compileUserRegex } from '../source/user-regex';
 
 /**
  * DMV's four classes of trace events (thesis §7.3, "Categorize"): data movement between host and
@@ -149,11 +150,14 @@ export function compileCategoryRules(raw: unknown): CompiledRules {
   return out;
 }
 
-/** `/source/flags` → a regular-expression test; anything else → exact equality. */
+/**
+ * `/source/flags` → a regular-expression test; anything else → exact equality. Patterns come from
+ * settings, so they run on RE2 (linear time, source/user-regex.ts): a bad pattern cannot stall the worker.
+ */
 function patternMatcher(p: string): Matcher {
   const m = /^\/(.*)\/([dgimsuvy]*)$/s.exec(p);
   if (!m) return text => text === p;
-  const re = new RegExp(m[1]!, m[2]!.replace(/[gy]/g, ''));
+  const re = compileUserRegex(m[1]!, m[2]!.replace(/[gy]/g, ''));
   return text => re.test(text);
 }
 

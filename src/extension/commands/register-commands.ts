@@ -4,6 +4,8 @@ import { SideBarView } from '../views/side-bar-views';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import type { SourceNavigator } from '../source-navigator';
 import type { CallflowPanel } from '../webviews/callflow-panel';
+import type { DmvPanel } from '../webviews/dmv-panel';
+import type { DmvFocus } from '../../shared/dmv-protocol';
 import type { EnsemblePanel } from '../webviews/ensemble-panel';
 import type { TimelinePanel } from '../webviews/timeline-panel';
 import { functionFrames } from '../overlays/reveal-current-line';
@@ -30,6 +32,7 @@ export const Command = {
   showTimeline: 'hpcLens.showTimeline',
   useTimelineWindowForOverlays: 'hpcLens.useTimelineWindowForOverlays',
   useWholeRunForOverlays: 'hpcLens.useWholeRunForOverlays',
+  showDataMovement: 'hpcLens.showDataMovement',
 } as const;
 
 interface Services {
@@ -39,6 +42,7 @@ interface Services {
   navigator: SourceNavigator;
   timeline: TimelinePanel;
   ensemble: EnsemblePanel;
+  dmv: DmvPanel;
 }
 
 export function registerCommands({
@@ -48,6 +52,7 @@ export function registerCommands({
   navigator,
   timeline,
   ensemble,
+  dmv,
 }: Services): vscode.Disposable[] {
   const reg = vscode.commands.registerCommand;
   return [
@@ -162,5 +167,7 @@ export function registerCommands({
       await vscode.window.showTextDocument(doc);
       return doc;
     }),
+    // From a flag's CodeLens: `{ focus }` opens the panel on the flag's time span.
+    reg(Command.showDataMovement, (arg?: { focus?: DmvFocus }) => dmv.show(arg?.focus)),
   ];
 }

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { DmvFlag } from '../../analysis/dmv/flags';
 import type { SuperGraphDataOptions } from '../../analysis/graph/super-graph-data';
 import type { SuperGraphQuery, SuperGraphQueryResults } from '../../analysis/graph/super-graph-queries';
 import type { FunctionTotals, LineCost } from '../../analysis/model/aggregates';
@@ -7,15 +8,16 @@ import { contextNoun } from '../../analysis/model/context';
 import type { MetricDescriptor } from '../../analysis/model/metric';
 import { Profile } from '../../analysis/model/profile';
 import type { DataMovementSites } from '../../analysis/stats/data-movement-sites';
-import { formatShare, formatValue } from '../../analysis/stats/format';
+import { formatBytes, formatCount, formatShare, formatValue } from '../../analysis/stats/format';
 import type { AnalysisService, DatasetHandle, OpenedProfile } from '../../service/analysis-service';
 import { unpackLines, type DeriveOptions, type PackedLineCosts, type SideBarLists } from '../../service/derived-data';
 import type { DiffLine } from '../../analysis/graph/profile-diff';
 import type { CallflowData } from '../../shared/callflow-protocol';
 import type { TimelineWindow } from '../../shared/timeline-protocol';
+import { FLAG_LABELS, type DmvFocus } from '../../shared/dmv-protocol';
 import { seedMetricCache } from '../overlays/overlay-cache';
 import { rankSpreadMarkdown } from '../overlays/spread-markdown';
-import { hotPathThreshold } from '../settings';
+import { dmvCategoryRules, hotPathThreshold } from '../settings';
 import type { SourceResolver } from '../source-resolver';
 
 /** Rows per side-bar list. */
@@ -48,6 +50,13 @@ export interface LensContent {
 export type HoverSubject =
   /** `line`: as the profile records it; `at`: 1-based in the document now (differs after edits). */
   { kind: 'line'; line: number; at: number; nodes: number[]; owner: number } | { kind: 'function'; fn: number };
+
+/** A CodeLens on a source line (not a function): a data-movement flag on its issuing line. */
+export interface LineLens {
+  /** 1-based, as the profile records it. */
+  line: number;
+  lens: LensContent;
+}
 
 /** How a file's lines are marked: heat by cost, or (a comparison) the lines that got slower or faster. */
 export type LineMarks =
@@ -89,6 +98,12 @@ export abstract class Dataset {
   sideBar: SideBarLists | undefined;
   private deriving = 0;
   private sites: Promise<DataMovementSites> | undefined;
+  private flags: { rules: string; flags: Promise<DmvFlag[]> } | undefined;
+  /** Data-movement flags by workspace file URI, as last mapped (see mapFlagLines). */
+  private flagLines = new Map<string, DmvFlag[]>();
+  private readonly lensesChanged = new vscode.EventEmitter<void>();
+  /** Fires when CodeLens of this dataset changed without a new derive (the flags' lines were mapped). */
+  readonly onDidChangeLenses = this.lensesChanged.event;
 
   constructor(
     protected readonly service: AnalysisService,
@@ -177,6 +192,65 @@ export abstract class Dataset {
       }),
     );
     await this.afterDerive(resolver);
+    // Flags need the DMV index (a second or two on a large trace): their CodeLens follows, not delaying the overlays.
+    void this.mapFlagLines(resolver, ticket);
+  }
+
+  /**
+   * The data-movement flags of the run (thesis ch. 7's anti-patterns on their issuing lines),
+   * computed by the data-movement system in the service with the category rules of the settings;
+   * none for a dataset without copies or page faults. A window's flags are its whole run's.
+   */
+  dataMovementFlags(): Promise<DmvFlag[]> {
+    const whole = this.wholeRun;
+    if (whole !== this) return whole.dataMovementFlags();
+    const trace = this.profile.trace;
+    if (!trace || (trace.dataMovement.kind.length === 0 && !trace.pageFaults?.start.length)) return Promise.resolve([]);
+    const rules = dmvCategoryRules();
+    const key = JSON.stringify(rules ?? null);
+    if (this.flags?.rules !== key)
+      this.flags = {
+        rules: key,
+        flags: this.service.systemRequest<'dataMovement', 'flags'>({
+          dataset: this.handle,
+          system: 'dataMovement',
+          request: { kind: 'flags', rules },
+        }),
+      };
+    return this.flags.flags;
+  }
+
+  /** Maps the flags' issuing files onto the workspace, then announces their CodeLens. */
+  private async mapFlagLines(resolver: SourceResolver, ticket: number): Promise<void> {
+    let flags: DmvFlag[];
+    try {
+      flags = await this.dataMovementFlags();
+    } catch {
+      flags = []; // The panel and the Data Movement view say why; the editor just shows no flags.
+    }
+    const byFile = new Map<string, DmvFlag[]>();
+    for (const f of flags) {
+      if (!f.file || f.line === null) continue;
+      const uri = await resolver.resolve(f.file);
+      if (!uri) continue;
+      const key = uri.toString();
+      let l = byFile.get(key);
+      if (!l) byFile.set(key, (l = []));
+      l.push(f);
+    }
+    if (ticket !== this.deriving) return;
+    this.flagLines = byFile;
+    this.lensesChanged.fire();
+  }
+
+  /** The data-movement flags issued from `line` (1-based, as the profile records it) of `uri`. */
+  lineFlags(uri: vscode.Uri, line: number): DmvFlag[] {
+    return (this.flagLines.get(uri.toString()) ?? []).filter(f => f.line === line);
+  }
+
+  /** CodeLens on source lines of `uri` (not above functions): the data-movement flags issued there. */
+  lineLenses(uri: vscode.Uri): LineLens[] {
+    return (this.flagLines.get(uri.toString()) ?? []).map(f => ({ line: f.line!, lens: flagLens(f) }));
   }
 
   /** What a kind derives beyond the profile's overlays (a comparison's changes, an ensemble's spreads). */
@@ -281,12 +355,31 @@ export abstract class Dataset {
 
   /** Frees the dataset in the analysis service. */
   async close(): Promise<void> {
+    this.lensesChanged.dispose();
     await this.service.close({ dataset: this.handle });
   }
 
   protected share(v: number): string {
     return this.total > 0 ? formatShare(v / this.total) : '–';
   }
+}
+
+/** `⚠ DMV: Pageable copies · 20 × 1.6 MB`; a click opens the Data Movement panel on the flag's time span. */
+function flagLens(f: DmvFlag): LensContent {
+  const amount =
+    f.kind === 'uvm-fault-storm'
+      ? vscode.l10n.t('{0} faults', formatCount(f.count))
+      : `${formatCount(f.count)} × ${formatBytes(f.bytes)}`;
+  const focus: DmvFocus = {
+    window: { start: f.start, end: f.end },
+    flag: { kind: f.kind, file: f.file, line: f.line },
+  };
+  return {
+    title: `$(warning) ${vscode.l10n.t('DMV: {0} · {1}', FLAG_LABELS[f.kind], amount)}`,
+    tooltip: `${f.message}\n\n${vscode.l10n.t('Click to show it in the Data Movement panel.')}`,
+    command: 'hpcLens.showDataMovement',
+    arguments: [{ focus }],
+  };
 }
 
 function deriveOptions(): DeriveOptions {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { findFunctionDefinition } from '../../analysis/source/function-definitions';
+import type { Dataset } from '../datasets/dataset';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import { overlaysEnabled } from '../settings';
 import { SOURCE_CHANGED, type SourceEdits } from './source-edits';
@@ -7,6 +8,7 @@ import { SOURCE_CHANGED, type SourceEdits } from './source-edits';
 /** Something that may announce that its CodeLens changed (an ensemble following the Ensemble CallFlow panel). */
 interface LensSource {
   onDidChangeComparison?: vscode.Event<unknown>;
+  onDidChangeLenses?: vscode.Event<unknown>;
 }
 
 /**
@@ -20,7 +22,7 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly subs: vscode.Disposable[];
-  private datasetSub: vscode.Disposable | undefined;
+  private datasetSubs: vscode.Disposable[] = [];
 
   constructor(
     private readonly datasets: DatasetManager,
@@ -28,8 +30,11 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
   ) {
     this.subs = [
       datasets.onDidChange(d => {
-        this.datasetSub?.dispose();
-        this.datasetSub = (d as LensSource | undefined)?.onDidChangeComparison?.(() => this.changed.fire());
+        this.datasetSubs.forEach(s => s.dispose());
+        const source = d as LensSource | undefined;
+        this.datasetSubs = [source?.onDidChangeComparison, source?.onDidChangeLenses].flatMap(e =>
+          e ? [e(() => this.changed.fire())] : [],
+        );
         this.changed.fire();
       }),
       edits.onDidChange(() => this.changed.fire()),
@@ -43,7 +48,7 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
     const ds = this.datasets.active;
     if (!ds || !overlaysEnabled()) return [];
     const overlay = ds.overlayFor(doc.uri);
-    if (!overlay) return [];
+    if (!overlay) return this.lineLenses(ds, doc);
     const lines = this.edits.linesOf(doc);
     if (!lines) {
       return [
@@ -68,12 +73,25 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
       seen.add(line);
       lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), lens));
     }
-    return lenses;
+    return [...lenses, ...this.lineLenses(ds, doc)];
+  }
+
+  /** Lenses on source lines (data-movement flags on their issuing lines), where those lines are now. */
+  private lineLenses(ds: Dataset, doc: vscode.TextDocument): vscode.CodeLens[] {
+    const lines = this.edits.linesOf(doc);
+    if (!lines) return [];
+    const out: vscode.CodeLens[] = [];
+    for (const { line, lens } of ds.lineLenses(doc.uri)) {
+      const at = lines.current(line);
+      if (at === undefined || at < 0 || at >= doc.lineCount) continue;
+      out.push(new vscode.CodeLens(new vscode.Range(at, 0, at, 0), lens));
+    }
+    return out;
   }
 
   dispose(): void {
     this.subs.forEach(s => s.dispose());
-    this.datasetSub?.dispose();
+    this.datasetSubs.forEach(s => s.dispose());
     this.changed.dispose();
   }
 }

@@ -1,11 +1,13 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { DmvFlag } from '../../analysis/dmv/flags';
 import type { LineCost } from '../../analysis/model/aggregates';
 import { findFunctionDefinition } from '../../analysis/source/function-definitions';
 import { callersCallees, type CallEdge } from '../../analysis/stats/callers-callees';
 import { formatBytes, formatSeconds, formatShare, formatValue } from '../../analysis/stats/format';
 import { dataMovementFrom, nodeSetValues, type DataMovementByKind } from '../../analysis/stats/line-details';
 import { md } from '../../analysis/stats/summary-export';
+import { FLAG_LABELS } from '../../shared/dmv-protocol';
 import type { Dataset, HoverSubject } from '../datasets/dataset';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import { overlaysEnabled } from '../settings';
@@ -53,7 +55,8 @@ export class ProfileHoverProvider implements vscode.HoverProvider {
     if (!ix) return undefined;
     const subject = this.subjectAt(ds, ix, pos.line);
     if (!subject) return undefined;
-    const text = await hoverMarkdown(ds, subject, path.basename(doc.uri.fsPath));
+    const flags = subject.kind === 'line' ? ds.lineFlags(doc.uri, subject.line) : [];
+    const text = await hoverMarkdown(ds, subject, path.basename(doc.uri.fsPath), flags);
     return text ? new vscode.Hover(text, doc.lineAt(pos.line).range) : undefined;
   }
 
@@ -97,6 +100,7 @@ export async function hoverMarkdown(
   ds: Dataset,
   subject: HoverSubject,
   fileName: string,
+  flags: readonly DmvFlag[] = [],
 ): Promise<vscode.MarkdownString | undefined> {
   const p = ds.profile;
   const m = ds.metric;
@@ -170,8 +174,18 @@ export async function hoverMarkdown(
     for (const d of moved) out.appendMarkdown(dataMovementRow(d));
     out.appendMarkdown('\n');
   }
+  if (flags.length) out.appendMarkdown(flagsMarkdown(flags));
   out.appendMarkdown(`*HPC Lens · ${md(ds.name)}*`);
   return out;
+}
+
+/** The data-movement flags (DMV's anti-patterns) issued from the line; trace names in them are escaped. */
+export function flagsMarkdown(flags: readonly DmvFlag[]): string {
+  const rows = flags.map(
+    f =>
+      `- ⚠ **${md(FLAG_LABELS[f.kind])}**: ${md(f.message)} (${formatSeconds(f.start * 1e-9)} – ${formatSeconds(f.end * 1e-9)})`,
+  );
+  return `**${vscode.l10n.t('Data-movement flags on this line')}**\n\n${rows.join('\n')}\n\n`;
 }
 
 function dataMovementRow(d: DataMovementByKind): string {

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { WorkerPool } from '../../service/worker-pool';
 import type { CallflowRequest, CallflowViewState, CallflowData } from '../../shared/callflow-protocol';
 import type { EnsembleRequest } from '../../shared/ensemble-protocol';
-import { ensembleDrawn, callflowDrawn, timelineDrawn } from '../../shared/test-facts';
+import { ensembleDrawn, callflowDrawn, dmvDrawn, timelineDrawn } from '../../shared/test-facts';
 import type { TimelineHostToView, TimelineWindowStatsMessage } from '../../shared/timeline-protocol';
 import { ignoredWorkspaceSettings } from '../workspace-trust';
 import type { DatasetManager, RestoreReport } from '../datasets/dataset-manager';
@@ -24,6 +24,8 @@ import type { SideBarViewId, SideBarViews } from '../views/side-bar-views';
 import type { EnsemblePanel, EnsembleUpdate } from '../webviews/ensemble-panel';
 import type { CallflowPanel } from '../webviews/callflow-panel';
 import type { TimelinePanel } from '../webviews/timeline-panel';
+import type { DmvPanel } from '../webviews/dmv-panel';
+import type { DmvHostToView } from '../../shared/dmv-protocol';
 import type { TestAgentClient } from '../webviews/webview-host';
 
 export interface TestApiParts {
@@ -41,6 +43,7 @@ export interface TestApiParts {
   sideBar: SideBarViews;
   trees: ReadonlyMap<string, RevealableTree>;
   resolver: SourceResolver;
+  dmv: DmvPanel;
 }
 
 function agentOf(panel: { testAgent: TestAgentClient | undefined }, what: string): TestAgentClient {
@@ -251,6 +254,28 @@ export function createTestApi(p: TestApiParts) {
       drawn: () => {
         const agent = agentOf(p.ensemble, 'ensemble');
         return ensembleDrawn(s => agent.query(s));
+      },
+    },
+    dmv: {
+      get isOpen() {
+        return p.dmv.isOpen;
+      },
+      /** The views of the last window the host sent. */
+      get lastWindow() {
+        return p.dmv.lastWindow;
+      },
+      /** Resolves with the next message of this type the host sends the view. */
+      nextMessage: <T extends DmvHostToView['type']>(type: T) =>
+        nextEvent(p.dmv.onDidSend, m => m.type === type) as Promise<Extract<DmvHostToView, { type: T }>>,
+      /** Adds (or removes, null) an `nvidia-smi topo -m` or nvidia-smi CSV file, as the panel's buttons do after the picker. */
+      setFile: (kind: 'topology' | 'nvidiaSmi', uri: vscode.Uri | null) => p.dmv.setFile(kind, uri),
+      get agent() {
+        return agentOf(p.dmv, 'data movement');
+      },
+      /** What each DMV view drew, from the page's `data-*` facts. */
+      drawn: () => {
+        const agent = agentOf(p.dmv, 'data movement');
+        return dmvDrawn(s => agent.query(s));
       },
     },
   };

@@ -8,9 +8,12 @@ import {
   type DataMovementSite,
   type DirectionTotals,
 } from '../../analysis/stats/data-movement-sites';
-import { formatBytes, formatSeconds } from '../../analysis/stats/format';
+import { formatBytes, formatCount, formatSeconds } from '../../analysis/stats/format';
+import { md } from '../../analysis/stats/summary-export';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import type { Dataset } from '../datasets/dataset';
+import type { DmvFlag } from '../../analysis/dmv/flags';
+import { FLAG_LABELS } from '../../shared/dmv-protocol';
 import { AnalysisTreeProvider, type AnalysisEntry } from './analysis-tree';
 
 export const DATA_MOVEMENT_VIEW = 'hpcLens.dataMovement';
@@ -36,9 +39,9 @@ function directionRow(s: DataMovementSite, d: DirectionTotals, location: Analysi
     label: d.label,
     description: directionSummary(d).slice(d.label.length + 1),
     tooltip:
-      `**${d.label}** from ${siteLabel(s)}: ${d.count} × (${sizeRange(d)}), ${formatBytes(d.bytes)} in ${formatSeconds(d.durationNs * 1e-9)}` +
+      `**${md(d.label)}** from ${md(siteLabel(s))}: ${d.count} × (${sizeRange(d)}), ${formatBytes(d.bytes)} in ${formatSeconds(d.durationNs * 1e-9)}` +
       (d.bandwidth !== null ? `, ${formatBytes(d.bandwidth)}/s achieved` : '') +
-      `\n\ndevices: ${d.devices.map(deviceLabel).join(', ')}`,
+      `\n\ndevices: ${md(d.devices.map(deviceLabel).join(', '))}`,
     location,
     icon:
       d.kind === DataMovementKind.HostToDevice
@@ -85,7 +88,9 @@ function siteEntry(lp: Dataset, s: DataMovementSite): AnalysisEntry {
       description: `${formatBytes(p.bytes)} · ${p.count}×`,
       tooltip:
         `**Issuing call path** (${formatBytes(p.bytes)} in ${p.count} operation${p.count === 1 ? '' : 's'}, ${formatSeconds(p.durationNs * 1e-9)})\n\n` +
-        [...frames, `**${s.name}**${s.file ? ` (${siteLabel(s)})` : ''}`, ...below].map(f => `- ${f}`).join('\n'),
+        [...frames.map(md), `**${md(s.name)}**${s.file ? ` (${md(siteLabel(s))})` : ''}`, ...below.map(md)]
+          .map(f => `- ${f}`)
+          .join('\n'),
       location: caller >= 0 ? { file: tree.file(caller)!, line: tree.line(caller), name: tree.name(caller) } : location,
       icon: 'call-incoming',
     };
@@ -94,24 +99,76 @@ function siteEntry(lp: Dataset, s: DataMovementSite): AnalysisEntry {
     label: siteLabel(s),
     description: `${dominant.label} ${formatBytes(dominant.bytes)} · ${dominant.count}×${more ? ` · +${more} more` : ''}`,
     tooltip:
-      `**${siteLabel(s)}** in ${s.name}${s.file ? `\n\n${s.file}:${s.line}` : ' (no source location on the call path: grouped by the launching function)'}\n\n` +
-      s.directions.map(d => `- ${directionSummary(d)} (${sizeRange(d)})`).join('\n'),
+      `**${md(siteLabel(s))}** in ${md(s.name)}${s.file ? `\n\n${md(`${s.file}:${s.line}`)}` : ' (no source location on the call path: grouped by the launching function)'}\n\n` +
+      s.directions.map(d => `- ${md(directionSummary(d))} (${md(sizeRange(d))})`).join('\n'),
     location,
     icon: 'arrow-swap',
     children: [...s.directions.map(d => directionRow(s, d, location)), ...paths],
   };
 }
 
-async function dataMovementRows(ds: Dataset): Promise<AnalysisEntry[]> {
-  if (!ds.profile.trace?.dataMovement.kind.length) return [];
-  return (await ds.dataMovementSites()).sites.slice(0, LIST_LENGTH).map(s => siteEntry(ds, s));
+/** The icon that marks the flags' group (and tells it from the sites). */
+export const FLAGS_ICON = 'warning';
+
+/**
+ * A flag's Markdown tooltip. Names and paths come from the trace (a kernel or file may contain `*`,
+ * `_`, `<`…), so every one is escaped: only our own emphasis is Markdown.
+ */
+export function flagTooltip(f: DmvFlag): string {
+  const where = f.file
+    ? md(`${f.file}${f.line !== null ? `:${f.line}` : ''}`)
+    : vscode.l10n.t('{0} (no source line)', md(f.name));
+  const span = `${formatSeconds(f.start * 1e-9)} – ${formatSeconds(f.end * 1e-9)}`;
+  return `**${md(FLAG_LABELS[f.kind])}** at ${where}\n\n${md(f.message)}\n\n${span}`;
 }
 
-/** The first site opens expanded, the rest collapsed: a trace can issue copies from many places. */
+function flagEntry(f: DmvFlag): AnalysisEntry {
+  const site = f.file ? `${path.basename(f.file)}${f.line !== null ? `:${f.line}` : ''}` : f.name;
+  const amount =
+    f.kind === 'uvm-fault-storm'
+      ? vscode.l10n.t('{0} faults', formatCount(f.count))
+      : `${formatCount(f.count)}× · ${formatBytes(f.bytes)}`;
+  return {
+    label: vscode.l10n.t('{0} · {1}', FLAG_LABELS[f.kind], site),
+    description: amount,
+    tooltip: flagTooltip(f),
+    location: f.file ? { file: f.file, line: f.line, name: f.name } : null,
+    icon: FLAGS_ICON,
+  };
+}
+
+/**
+ * The flags first (the anti-patterns DMV found, each on its issuing line), then the issuing sites.
+ * Flags that cannot be computed (bad category rules) leave the sites alone.
+ */
+async function dataMovementRows(ds: Dataset): Promise<AnalysisEntry[]> {
+  if (!ds.profile.trace?.dataMovement.kind.length && !ds.profile.trace?.pageFaults?.start.length) return [];
+  const [sites, flags] = await Promise.all([ds.dataMovementSites(), ds.dataMovementFlags().catch(() => [])]);
+  const rows = sites.sites.slice(0, LIST_LENGTH).map(s => siteEntry(ds, s));
+  if (flags.length === 0) return rows;
+  const kinds = [...new Set(flags.map(f => FLAG_LABELS[f.kind].toLowerCase()))];
+  return [
+    {
+      label: vscode.l10n.t('{0} data-movement flags', flags.length),
+      description: kinds.join(', '),
+      tooltip: vscode.l10n.t(
+        'Data-movement anti-patterns found in the trace, on the lines that issue them. Show Data Movement draws them on the clock.',
+      ),
+      location: null,
+      icon: FLAGS_ICON,
+      children: flags.map(flagEntry),
+    },
+    ...rows,
+  ];
+}
+
+/** The flags and the first site open expanded, the other sites collapsed: a trace can issue copies from many places. */
 class DataMovementTreeProvider extends AnalysisTreeProvider {
   override getTreeItem(e: AnalysisEntry): vscode.TreeItem {
     const item = super.getTreeItem(e);
-    if (e.children?.length && this.entries.indexOf(e) > 0)
+    const firstSite = this.entries.findIndex(r => r.icon !== FLAGS_ICON);
+    const i = this.entries.indexOf(e);
+    if (e.children?.length && i >= 0 && i !== firstSite && e.icon !== FLAGS_ICON)
       item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
     return item;
   }

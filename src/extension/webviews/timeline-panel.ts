@@ -13,6 +13,7 @@ import { assertNever } from '../../shared/webview-protocol';
 import type { Dataset } from '../datasets/dataset';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import type { SourceNavigator } from '../source-navigator';
+import { openEventSource } from './open-event-source';
 import { WebviewHost, type WebviewEnvironment } from './webview-host';
 
 /** Context key: the active dataset is a trace (shows Show Timeline in the palette). */
@@ -227,13 +228,7 @@ export class TimelinePanel implements vscode.Disposable {
           if (ds) await this.pumpHover(ds);
           return;
         case 'timeline/openSource': {
-          if (!ds) return;
-          const d = await this.request(ds, { kind: 'event', row: m.row });
-          if (d?.source) await this.navigator.open(d.source.file, d.source.line, ds.profile.tree.name(d.source.node));
-          else
-            void vscode.window.showInformationMessage(
-              `HPC Lens: ${d?.name ?? 'this event'} has no source location in the trace.`,
-            );
+          if (ds) await openEventSource(this.service, this.navigator, ds, m.row);
           return;
         }
         case 'timeline/selectWindow': {

@@ -9,6 +9,7 @@
  * ArrayBuffer the system keeps using (copy it, or keep it in shared memory), and is plain data —
  * no class instances, no functions.
  */
+import type { RunProfile } from '../../analysis/ensemble/ensemble-runs';
 import type { FileSample } from '../../analysis/formats/reader';
 import type { Profile } from '../../analysis/model/profile';
 import type { CallContext } from '../analysis-service';
@@ -24,6 +25,12 @@ export interface SystemShape {
   results: { [kind: string]: unknown };
   /** What a dataset of the system pushes unasked (a live monitor's ticks); never for the others. */
   event: unknown;
+}
+
+/** What else the service holds about a profile dataset a system attaches to. */
+export interface AttachContext {
+  /** An ensemble's runs, each with its own profile (and trace): the union profile alone has no timelines. */
+  runs?: readonly RunProfile[];
 }
 
 /** A call into a system: cancellation, progress, and the dataset's event channel. */
@@ -59,7 +66,7 @@ export interface AnalysisSystem<T extends SystemShape, State = unknown> {
   /** Opens a dataset from `args` (openSystem). */
   open?(args: T['open'], ctx: SystemContext<T['event']>): Promise<SystemOpening<T, State>>;
   /** The system's state for a profile dataset it analyses (made on the first request about that dataset). */
-  attach?(profile: Profile): State;
+  attach?(profile: Profile, context?: AttachContext): State;
   /** Answers one request; throws an Error whose message the panel shows. */
   answer(state: State, request: T['request'], ctx: SystemContext<T['event']>): unknown;
   /** Frees what the state holds beyond memory (timers, sockets, file watchers). */

@@ -7,6 +7,7 @@ import Mocha from 'mocha';
 import { registerCallflowSuites } from './callflow.itest';
 import { registerCompareSuites } from './compare.itest';
 import { registerDataMovementSuites } from './data-movement.itest';
+import { registerDmvSuites } from './dmv.itest';
 import { registerDatasetSuites, registerReloadSuites } from './datasets.itest';
 import { registerEditingSuites } from './editing.itest';
 import { registerEnsembleSuites } from './ensemble.itest';
@@ -45,6 +46,7 @@ export function run(): Promise<void> {
     registerEnsembleSuites();
     registerEnsembleViewSuites();
     registerDataMovementSuites();
+    registerDmvSuites();
     registerTimelineSuites();
     registerResponsivenessSuites();
     registerSuites();
