@@ -45,7 +45,7 @@ import { deriveData, sideBarLists, type DeriveOptions } from './derived-data';
 import { diffSummary } from './diff-summary';
 import { EnsembleSession } from './ensemble-session';
 import type { ReadLimits } from './read-limits';
-import { shared } from './shared-memory';
+import { shared, shareProfile, type SharedModel } from './shared-memory';
 import { timelineRequest, type WindowProfileColumns } from './timeline-requests';
 import { warmUp } from './warm-up';
 import type { AnalysisSystem, SystemContext, SystemOpening, SystemShape } from './systems/analysis-system';
@@ -77,7 +77,7 @@ interface Held {
 type HeldProfile = Held & { profile: Profile; graphs: SuperGraphCache };
 
 /** A model in shared memory and its child index: what crosses threads for a profile. */
-export type SharedModel = Omit<OpenedProfile, 'dataset'>;
+export type { SharedModel } from './shared-memory';
 
 /**
  * What a read yields: a profile, to be adopted by a home worker; or a system's dataset, which the
@@ -573,17 +573,4 @@ function withSharedTotals(p: Profile, m: number): Profile {
   if (!(inclusive.buffer instanceof SharedArrayBuffer) || !(exclusive.buffer instanceof SharedArrayBuffer))
     p.adoptTotals(m, { inclusive: shared(inclusive), exclusive: shared(exclusive) });
   return p;
-}
-
-/** A profile moved into shared memory (every derived matrix filled in, so no thread derives one lazily later) with its child index. */
-function shareProfile(read: Profile): SharedModel {
-  read.metrics.forEach((_, m) => {
-    read.exclusive(m);
-    read.inclusive(m);
-  });
-  const data = shared(read.toTransferable().data);
-  const profile = new Profile(data);
-  // Built here in shared memory: at 10⁶ nodes a 20–140 ms pass the host would otherwise make.
-  const childIndex = shared(profile.tree.childIndex());
-  return { data, childIndex };
 }
