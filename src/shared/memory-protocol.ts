@@ -167,9 +167,11 @@ export interface MemoryClusterData {
   clusters: {
     /** The tree node (what selecting the cluster names). */
     node: number;
+    /** Its samples are positions [start, end) of the samples sorted by the attribute (neighbours overlap by w − Δ). */
+    start: number;
+    end: number;
     min: number;
     max: number;
-    samples: number;
     value: number;
     /** The cluster's load on the machine (its mini sunburst); null without a topology. */
     cycles: Float64Array | null;

@@ -311,9 +311,10 @@ function clusters(state: MemoryState, r: Extract<MemoryRequest, { kind: 'cluster
       const load = topologyLoad(a, clusterSamples(tree, node));
       return {
         node,
+        start: x.start,
+        end: x.end,
         min: x.min,
         max: x.max,
-        samples: x.end - x.start,
         value: x.value,
         cycles: load.cycles.node,
         samplesPerNode: load.samples.node,
