@@ -20,6 +20,7 @@ import { registerSideBarViews } from './views/side-bar-views';
 import { EnsemblePanel } from './webviews/ensemble-panel';
 import { CallflowPanel } from './webviews/callflow-panel';
 import { TimelinePanel } from './webviews/timeline-panel';
+import { MemoryPanel } from './webviews/memory-panel';
 
 /**
  * Activation (on HPC Lens's commands and views, and in workspaces holding profiles): the analysis
@@ -48,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
   const callflow = new CallflowPanel(env, datasets, navigator);
   const timeline = new TimelinePanel(env, datasets, service, navigator, log);
   const ensemble = new EnsemblePanel(env, datasets, service, navigator);
+  const memory = new MemoryPanel(env, datasets, navigator, log);
   const status = new StatusBar(datasets);
   const sideBar = registerSideBarViews(datasets);
   const trees = revealableTrees(sideBar);
@@ -82,6 +84,8 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     ...registerCommands({ profiles: datasets, service, callflow, navigator, timeline, ensemble }),
     ...sideBar.disposables,
     ...datasetsView.disposables,
+    memory,
+    vscode.commands.registerCommand(Command.showMemory, (focus?: { file: string; line: number }) => memory.show(focus)),
   );
   const restored = restoreSession(datasets);
   // Warm the analysis workers once the restore is under way: the first open then runs compiled code.
@@ -109,6 +113,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     sideBar,
     trees,
     resolver,
+    memory,
   });
 }
 

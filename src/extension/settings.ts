@@ -17,6 +17,7 @@ export const Setting = {
   analysisWorkers: 'analysis.workers',
   parseTimeoutSeconds: 'analysis.parseTimeoutSeconds',
   workerMemoryLimitMb: 'analysis.workerMemoryLimitMB',
+  memoryFollowSelection: 'memory.followSelection',
 } as const;
 
 const config = () => vscode.workspace.getConfiguration('hpcLens');
@@ -68,4 +69,9 @@ export function analysisPoolSettings(): { workers: number; readTimeoutMs: number
 /** The limits every read runs under (none are settings yet beyond the worker's own). */
 export function analysisLimits(): ReadLimits {
   return {};
+}
+
+/** A selection in the Memory view re-weights the editor overlays to the selected samples. */
+export function memoryFollowsSelection(): boolean {
+  return config().get<boolean>(Setting.memoryFollowSelection, true);
 }

@@ -30,6 +30,7 @@ export const Command = {
   showTimeline: 'hpcLens.showTimeline',
   useTimelineWindowForOverlays: 'hpcLens.useTimelineWindowForOverlays',
   useWholeRunForOverlays: 'hpcLens.useWholeRunForOverlays',
+  showMemory: 'hpcLens.showMemory',
 } as const;
 
 interface Services {

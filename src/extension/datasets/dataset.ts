@@ -13,7 +13,9 @@ import { unpackLines, type DeriveOptions, type PackedLineCosts, type SideBarList
 import type { DiffLine } from '../../analysis/graph/profile-diff';
 import type { CallflowData } from '../../shared/callflow-protocol';
 import type { TimelineWindow } from '../../shared/timeline-protocol';
+import { heatAnnotation, nodeSetByContext, spreadOf } from '../../analysis/stats/line-details';
 import { seedMetricCache } from '../overlays/overlay-cache';
+import { hoverMarkdown } from '../overlays/profile-hover';
 import { rankSpreadMarkdown } from '../overlays/spread-markdown';
 import { hotPathThreshold } from '../settings';
 import type { SourceResolver } from '../source-resolver';
@@ -25,7 +27,7 @@ export const SIDE_BAR_LIST_LENGTH = 50;
  * What a dataset is. Each kind is a class of its own (profile-dataset.ts, diff-dataset.ts,
  * ensemble-dataset.ts, window-dataset.ts) and answers the overlays' questions its own way.
  */
-export type DatasetKind = 'profile' | 'trace' | 'diff' | 'ensemble' | 'window';
+export type DatasetKind = 'profile' | 'trace' | 'diff' | 'ensemble' | 'window' | 'memory';
 
 /** What the overlays of one source file show. */
 export interface FileOverlay {
@@ -48,6 +50,13 @@ export interface LensContent {
 export type HoverSubject =
   /** `line`: as the profile records it; `at`: 1-based in the document now (differs after edits). */
   { kind: 'line'; line: number; at: number; nodes: number[]; owner: number } | { kind: 'function'; fn: number };
+
+/** Where a hover was asked for: the profiled line or function there (if any), the file, and the identifier under the pointer. */
+export interface HoverPlace {
+  subject: HoverSubject | undefined;
+  fileName: string;
+  word: string | undefined;
+}
 
 /** How a file's lines are marked: heat by cost, or (a comparison) the lines that got slower or faster. */
 export type LineMarks =
@@ -251,6 +260,19 @@ export abstract class Dataset {
       command: 'hpcLens.showCallflow',
       arguments: [{ focusFunction: name }],
     };
+  }
+
+  /** The after-line text of a heat-marked line: its share, value and imbalance over the contexts. */
+  heatAnnotation(line: LineCost): string {
+    const p = this.profile;
+    const imbalance =
+      p.contextCount > 1 ? spreadOf(nodeSetByContext(p, this.metric, line.nodes, 'exclusive')).imbalance : null;
+    return heatAnnotation(line.exclusive / this.total, line.exclusive, this.metricDescriptor.unit, imbalance);
+  }
+
+  /** The hover at a place: every metric of the line or function, its spread, callers and callees, copies. */
+  hover(place: HoverPlace): Promise<vscode.MarkdownString | undefined> {
+    return place.subject ? hoverMarkdown(this, place.subject, place.fileName) : Promise.resolve(undefined);
   }
 
   /** The hover's section about how the subject's cost spreads (over ranks here; over runs for an ensemble). */

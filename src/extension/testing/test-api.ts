@@ -8,7 +8,13 @@ import * as vscode from 'vscode';
 import type { WorkerPool } from '../../service/worker-pool';
 import type { CallflowRequest, CallflowViewState, CallflowData } from '../../shared/callflow-protocol';
 import type { EnsembleRequest } from '../../shared/ensemble-protocol';
-import { ensembleDrawn, callflowDrawn, timelineDrawn } from '../../shared/test-facts';
+import { ensembleDrawn, callflowDrawn, memoryDrawn, timelineDrawn } from '../../shared/test-facts';
+import type {
+  MemoryHostToView,
+  MemoryScopeAction,
+  MemorySelectionMode,
+  MemorySelectionTarget,
+} from '../../shared/memory-protocol';
 import type { TimelineHostToView, TimelineWindowStatsMessage } from '../../shared/timeline-protocol';
 import type { DatasetManager, RestoreReport } from '../datasets/dataset-manager';
 import type { DataMovementDecorations, DataMovementLine } from '../overlays/data-movement-decorations';
@@ -23,6 +29,7 @@ import type { SideBarViewId, SideBarViews } from '../views/side-bar-views';
 import type { EnsemblePanel, EnsembleUpdate } from '../webviews/ensemble-panel';
 import type { CallflowPanel } from '../webviews/callflow-panel';
 import type { TimelinePanel } from '../webviews/timeline-panel';
+import type { MemoryFollow, MemoryPanel } from '../webviews/memory-panel';
 import type { TestAgentClient } from '../webviews/webview-host';
 
 export interface TestApiParts {
@@ -40,6 +47,7 @@ export interface TestApiParts {
   sideBar: SideBarViews;
   trees: ReadonlyMap<string, RevealableTree>;
   resolver: SourceResolver;
+  memory: MemoryPanel;
 }
 
 function agentOf(panel: { testAgent: TestAgentClient | undefined }, what: string): TestAgentClient {
@@ -248,6 +256,32 @@ export function createTestApi(p: TestApiParts) {
       drawn: () => {
         const agent = agentOf(p.ensemble, 'ensemble');
         return ensembleDrawn(s => agent.query(s));
+      },
+    },
+    memory: {
+      get isOpen() {
+        return p.memory.isOpen;
+      },
+      /** The data the Memory view shows now. */
+      get data() {
+        return p.memory.current;
+      },
+      /** Applies a selection as the view does; resolves with the data posted. */
+      select: (mode: MemorySelectionMode, target: MemorySelectionTarget) => p.memory.select(mode, target),
+      scope: (action: MemoryScopeAction) => p.memory.scope(action),
+      /** Resolves with the next message of this type the host sends the view. */
+      nextMessage: <T extends MemoryHostToView['type']>(type: T) =>
+        nextEvent(p.memory.onDidSend, m => m.type === type) as Promise<Extract<MemoryHostToView, { type: T }>>,
+      /** Resolves when the editor overlays next follow a selection (or all samples again). */
+      nextFollow: (accept: (f: MemoryFollow) => boolean = () => true): Promise<MemoryFollow> =>
+        nextEvent(p.memory.onDidFollow, accept),
+      get agent() {
+        return agentOf(p.memory, 'Memory');
+      },
+      /** What the page drew, from its `data-*` facts. */
+      drawn: () => {
+        const agent = agentOf(p.memory, 'Memory');
+        return memoryDrawn(s => agent.query(s));
       },
     },
   };
