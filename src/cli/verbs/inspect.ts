@@ -1,12 +1,8 @@
-<<<<<<< HEAD
+import { escapeControl } from '../../analysis/errors/format-error';
 import { readProfile, sampleFile } from '../../analysis/formats';
-import { fileErrorReason, ProfileReadError } from '../../analysis/formats/reader';
+import { fromFileSystemError } from '../../analysis/formats/io/fs-errors';
 import { LocalAnalysisService } from '../../service/local-analysis-service';
 import { systemClaiming } from '../../service/systems';
-=======
-import { escapeControl } from '../../analysis/errors/format-error';
-import { readProfile } from '../../analysis/formats';
->>>>>>> main
 import { inspectReport } from '../../analysis/stats/inspect-report';
 import { Profile } from '../../analysis/model/profile';
 import { formatValue } from '../../analysis/stats/format';
@@ -42,7 +38,6 @@ editor gets for them.
   },
 };
 
-<<<<<<< HEAD
 /**
  * The profile of a file as the editor would get it: a system's editor profile when a system claims
  * the file by content (the same detection as Open Profile…), else the profile its reader makes.
@@ -52,7 +47,7 @@ async function readForInspection(path: string): Promise<Profile> {
   try {
     sample = await sampleFile(path);
   } catch (e) {
-    throw new ProfileReadError(path, fileErrorReason(e), { cause: e });
+    throw fromFileSystemError(e, path);
   }
   if (!systemClaiming(sample)) return readProfile(path);
   const opened = await new LocalAnalysisService().open({ path });
@@ -60,10 +55,9 @@ async function readForInspection(path: string): Promise<Profile> {
   if (opened.childIndex) profile.tree.adoptChildIndex(opened.childIndex);
   return profile;
 }
-=======
+
 /** Most steps of the hot path the text report lists (and deepest indentation). */
 const HOT_PATH_LINES = 40;
->>>>>>> main
 
 function textReport(profile: Profile, top: number): string {
   const m = profile.primaryMetric;
