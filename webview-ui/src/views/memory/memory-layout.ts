@@ -19,6 +19,7 @@ export interface BinBar {
   height: number;
   /** Bar lengths of the visible samples and of the selection (px from the axis line). */
   visibleWidth: number;
+  /** The selection's bar, on the selection's own scale (a small selection stays visible beside all samples). */
   selectedWidth: number;
   visible: number;
   selected: number;
@@ -49,8 +50,12 @@ export function histogramAxes(histograms: readonly MemoryHistogram[], width: num
   return histograms.map((h, k) => {
     const bins = h.visible.length;
     const binHeight = bins > 0 ? (bottom - top) / bins : 0;
-    let max = 0;
-    for (let b = 0; b < bins; b++) if (h.visible[b]! > max) max = h.visible[b]!;
+    let max = 0,
+      selectedMax = 0;
+    for (let b = 0; b < bins; b++) {
+      if (h.visible[b]! > max) max = h.visible[b]!;
+      if ((h.selected?.[b] ?? 0) > selectedMax) selectedMax = h.selected![b]!;
+    }
     const barSpace = column - 14;
     const bars: BinBar[] = [];
     for (let b = 0; b < bins; b++) {
@@ -62,7 +67,7 @@ export function histogramAxes(histograms: readonly MemoryHistogram[], width: num
         y: bottom - (b + 1) * binHeight,
         height: binHeight,
         visibleWidth: Math.max(1, (visible / max) * barSpace),
-        selectedWidth: selected > 0 ? Math.max(1, (selected / max) * barSpace) : 0,
+        selectedWidth: selected > 0 ? Math.max(2, (selected / selectedMax) * barSpace) : 0,
         visible,
         selected,
       });
@@ -117,6 +122,16 @@ export function formatAxisValue(v: number): string {
   if (a >= 1e6) return v.toExponential(2);
   if (Number.isInteger(v)) return String(v);
   return String(Number(v.toPrecision(a >= 100 ? 5 : 3)));
+}
+
+/**
+ * Labels of an axis's two ends. Where both print the same (hex timestamps: 3.61e+15 at both ends),
+ * the upper one says how far it is above the lower one (`+2.1e+9`), so the span still reads.
+ */
+export function axisEndLabels(min: number, max: number): [string, string] {
+  const lo = formatAxisValue(min),
+    hi = formatAxisValue(max);
+  return lo === hi && max > min ? [lo, `+${formatAxisValue(max - min)}`] : [lo, hi];
 }
 
 /** Moves `attribute` one place left (-1) or right (+1) in the axis order. */

@@ -24,7 +24,7 @@ import {
 import type { MachineDepth } from '../../../../src/analysis/topology/machine';
 import { formatCycles } from '../../../../src/analysis/stats/memory-format';
 import { formatCount } from '../../format';
-import { clusterSpan, formatAxisValue, stripCells } from './memory-layout';
+import { axisEndLabels, clusterSpan, formatAxisValue, stripCells } from './memory-layout';
 
 export interface StripSettings {
   attribute: string;
@@ -184,17 +184,18 @@ export function MetricStripView({
               </rect>
             );
           })}
-          {currentClusters?.clusters.map(c => {
+          {currentClusters?.clusters.map((c, k) => {
             const s = clusterSpan(c, current.min, current.max, plot);
+            // Neighbouring clusters share w − Δ samples: alternate rows keep each one's extent readable.
             return (
               <rect
                 key={c.node}
-                className="memory-cluster"
+                className={'memory-cluster' + (k % 2 ? ' is-odd' : '')}
                 data-node={c.node}
                 x={s.x + 0.5}
-                y={STRIP_HEIGHT + 3}
+                y={STRIP_HEIGHT + 3 + (k % 2) * (MARKER_HEIGHT / 2)}
                 width={Math.max(1, s.width - 1)}
-                height={MARKER_HEIGHT - 4}
+                height={MARKER_HEIGHT / 2 - 1}
                 onClick={e => onSelectCluster(c.node, e.shiftKey)}
               >
                 <title>{`cluster of samples ${c.start}–${c.end} (${current.attribute} ${formatAxisValue(c.min)} – ${formatAxisValue(c.max)}): ${memoryMetricLabel(currentClusters.metric)} ${Number.isFinite(c.value) ? c.value.toFixed(2) : '–'}${clusterLoad(data, c)}\nClick selects its samples.`}</title>
@@ -202,10 +203,10 @@ export function MetricStripView({
             );
           })}
           <text className="memory-axis-value" x={0} y={STRIP_HEIGHT + MARKER_HEIGHT + 14}>
-            {formatAxisValue(current.min)}
+            {axisEndLabels(current.min, current.max)[0]}
           </text>
           <text className="memory-axis-value" x={plot} y={STRIP_HEIGHT + MARKER_HEIGHT + 14} textAnchor="end">
-            {formatAxisValue(current.max)}
+            {axisEndLabels(current.min, current.max)[1]}
           </text>
           <text className="memory-axis-value" x={plot / 2} y={STRIP_HEIGHT + MARKER_HEIGHT + 14} textAnchor="middle">
             {currentClusters

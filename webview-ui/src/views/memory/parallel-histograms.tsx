@@ -3,12 +3,14 @@
  * Parallel histograms (MemAxes §6.3): one vertical axis per sample attribute with its 100 bins
  * (one per category for names), the visible samples' counts as bars and the selection's on top.
  * Dragging along an axis brushes a range; brushes on several axes select the samples inside every
- * range (the host applies them with the current mode). Axes reorder with ‹ ›; double-click or
+ * range (the host applies them with the current mode). The selection's bars (orange, thinner) use
+ * their own scale, so a selection of a few samples stays visible beside all of them. Axes reorder with ‹ ›; double-click or
  * Escape on an axis clears its brush. Facts: `.memory-histogram[data-attribute][data-bins][data-brushed]`.
  */
 import { useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { MemoryHistogram } from '../../../../src/shared/memory-protocol';
 import {
+  axisEndLabels,
   binAt,
   binLabel,
   binRange,
@@ -84,9 +86,9 @@ export function ParallelHistograms({ histograms, brushes, width, height, onBrush
                     <rect
                       className="memory-bin-selected"
                       x={lineX}
-                      y={b.y}
+                      y={b.y + b.height * 0.2}
                       width={b.selectedWidth}
-                      height={Math.max(1, b.height - (b.height > 3 ? 0.5 : 0))}
+                      height={Math.max(1, b.height * 0.6)}
                       pointerEvents="none"
                     />
                   ) : null}
@@ -171,8 +173,9 @@ function AxisHead({
   const chars = Math.max(3, Math.floor((axis.width - 30) / 6.6));
   const title = h.attribute.length > chars ? h.attribute.slice(0, chars - 1) + '…' : h.attribute;
   const empty = !(h.min === h.min);
-  const top = h.categories ? (h.categories[h.categories.length - 1] ?? '') : formatAxisValue(h.max);
-  const bottom = h.categories ? (h.categories[0] ?? '') : formatAxisValue(h.min);
+  const [lo, hi] = axisEndLabels(h.min, h.max);
+  const top = h.categories ? (h.categories[h.categories.length - 1] ?? '') : hi;
+  const bottom = h.categories ? (h.categories[0] ?? '') : lo;
   const cut = (s: string) => (s.length > chars + 2 ? s.slice(0, chars + 1) + '…' : s);
   return (
     <g className="memory-axis-head">
