@@ -10,7 +10,6 @@
  * lulesh_inorder.out, with hardware.xml), and a generated MemAxes run of `--large` samples.
  * Writes memory-<name>-<theme>-<state>.png.
  */
-import * as esbuild from 'esbuild';
 import { chromium, type Page } from 'playwright-core';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +20,7 @@ import type { MemoryShape } from '../src/service/systems/memory-system';
 import type { MemoryHostToView, MemoryViewToHost } from '../src/shared/memory-protocol';
 import { memoryDrawn, type MemoryDrawn } from '../src/shared/test-facts';
 import { writeMemaxesRun } from './bench-memory';
-import { encode, pageQuery, webviewPage } from './webview-page';
+import { buildWebviewBundle, encode, pageQuery, webviewPage } from './webview-page';
 
 const root = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -109,19 +108,7 @@ function inputs(tmp: string): { name: string; path: string }[] {
 }
 
 async function main(): Promise<void> {
-  if (!args.includes('--no-build')) {
-    await esbuild.build({
-      entryPoints: { webview: join(root, 'webview-ui/src/main.tsx') },
-      outdir: join(root, 'dist'),
-      bundle: true,
-      platform: 'browser',
-      format: 'iife',
-      target: 'chrome130',
-      jsx: 'automatic',
-      logLevel: 'warning',
-      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    });
-  }
+  if (!args.includes('--no-build')) await buildWebviewBundle(root);
   mkdirSync(outDir, { recursive: true });
   const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-memory-shot-'));
   const browser = await chromium.launch({
