@@ -6,6 +6,7 @@
  */
 import type { MachineDepth } from '../analysis/topology/machine';
 import type { Topology, TopologyValues } from '../analysis/topology/topology';
+import type { TopologyViewData } from './topology-protocol';
 import type { CommonViewToHost, ErrorMessage } from './webview-protocol';
 
 /** Scores of one depth of the machine (MemAxes §7.1, seed digest §2.1.3). */
@@ -115,6 +116,13 @@ export interface MemoryPanelData {
   focusShare: number;
   /** The machine (null without a topology: the code and variable views still work). */
   topology: Topology | null;
+  /**
+   * The machine as the shared topology view draws it (null without a topology): the focus's
+   * cycles, samples and cycles per access on the resources (node measures 0–2, colour by cycles
+   * or samples normalised per depth, YlOrRd), transactions on the links to the parents (width),
+   * and the resources a selection was made on marked selected.
+   */
+  machineView: TopologyViewData | null;
   /** The visible samples' load, and the selection's apart (MemAxes keeps `tot` and `sel` apart). */
   total: MemoryLoad | null;
   selection: MemoryLoad | null;

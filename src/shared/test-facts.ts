@@ -112,9 +112,9 @@ export interface MemoryDrawn {
   samples: number;
   visible: number;
   selected: number;
-  /** `drawn` (the machine), `none` (no topology in the data) or `unavailable` (no topology drawing yet). */
+  /** `drawn` (the machine), or `none` (no topology in the data). */
   topology: string;
-  /** The machine's resources drawn, by depth name (`numa`, `l3`, … `pu`). */
+  /** The machine's marks drawn, by kind (`machine`, `numa`, `l3`, … `pu`). */
   resources: Record<string, number>;
   /** One per histogram: its attribute, bars drawn and whether it is brushed. */
   histograms: { attribute: string; bins: number; brushed: boolean }[];
@@ -132,7 +132,7 @@ export async function memoryDrawn(query: QueryPage): Promise<MemoryDrawn> {
   const [root, topo, resources, hists, lines, vars, depths, strip, clusters] = await Promise.all([
     query('.memory-view'),
     query('.memory-topology'),
-    query('.memory-topology [data-resource-depth]'),
+    query('.memory-topology [data-node][data-kind]'),
     query('.memory-histogram[data-attribute]'),
     query('.memory-line-bar[data-line]'),
     query('.memory-variable-bar[data-variable]'),
@@ -142,7 +142,7 @@ export async function memoryDrawn(query: QueryPage): Promise<MemoryDrawn> {
   ]);
   const r = root[0]?.data ?? {};
   const byDepth: Record<string, number> = {};
-  for (const e of resources) byDepth[e.data['resource-depth']!] = (byDepth[e.data['resource-depth']!] ?? 0) + 1;
+  for (const e of resources) byDepth[e.data['kind']!] = (byDepth[e.data['kind']!] ?? 0) + 1;
   const s = strip[0]?.data;
   return {
     samples: Number(r['samples'] ?? 0),
@@ -161,6 +161,7 @@ export async function memoryDrawn(query: QueryPage): Promise<MemoryDrawn> {
     strip: s ? { attribute: s['attribute']!, windows: Number(s['windows']), peak: Number(s['peak']) } : null,
     clusters: clusters.length,
   };
+}
 
 /** What a topology view drew (components/topology/topology-view.tsx): its layout, counts and selection. */
 export interface TopologyDrawn {

@@ -42,6 +42,7 @@ import { metricStrip } from '../../analysis/memory/metric-strip';
 import { findAttribute, type SampleAttribute } from '../../analysis/memory/model/memory-samples';
 import type { LineCost, VariableCost } from '../../analysis/memory/source-costs';
 import type { TopologyValues } from '../../analysis/topology/topology';
+import { topologyViewData } from '../../analysis/topology/topology-view-data';
 import type {
   MemoryClusterData,
   MemoryDepthRow,
@@ -123,6 +124,8 @@ interface MemoryState {
   visibleCycles: { visible: IndexSet | null; cycles: number };
   /** Cluster trees over the visible set they were built for, most recent last. */
   trees: { key: string; visible: IndexSet | null; tree: ClusterTree }[];
+  /** The machine resources the current selection was made on (clicks on the machine), drawn selected. */
+  selectedNodes: number[];
 }
 
 function sumCycles(a: MemoryAnalysis, set: IndexSet | null): number {
@@ -187,6 +190,32 @@ const costRow = <T extends LineCost | VariableCost>(c: T): T => ({
   levelCycles: [...c.levelCycles],
 });
 
+/**
+ * The machine for the shared topology view: the focus's load (the selection, else the visible
+ * samples) with cycles per access per resource, transactions as the width of the links to the
+ * parents (MemAxes §6.2), colour by cycles normalised per depth (YlOrRd).
+ */
+function machineView(a: MemoryAnalysis, focus: TopologyLoad | null, selectedNodes: readonly number[]) {
+  if (!a.machine || !focus) return null;
+  const perAccess = focus.cycles.node.map((c, i) => {
+    const n = focus.samples.node[i]!;
+    return n > 0 ? c / n : NaN;
+  });
+  return topologyViewData(a.machine.topology, {
+    layout: 'sunburst',
+    nodeMeasures: [
+      { values: focus.cycles, aggregate: 'sum' },
+      { values: focus.samples, aggregate: 'sum' },
+      { values: { name: 'cycles per access', unit: 'cycles', node: perAccess, link: new Float64Array(0) } },
+    ],
+    linkMeasures: [focus.transactions],
+    containmentLinks: true,
+    colour: { measure: 0, normalise: 'depth', scheme: 'YlOrRd' },
+    width: { measure: 0, normalise: 'depth' },
+    selected: selectedNodes,
+  });
+}
+
 function panelData(state: MemoryState): MemoryPanelData {
   const a = state.analysis;
   const s = a.samples;
@@ -204,6 +233,7 @@ function panelData(state: MemoryState): MemoryPanelData {
     selected: selected ? { samples: m.top.focus.samples, cycles: m.top.focus.cycles } : null,
     focusShare: m.top.focus.share,
     topology: a.machine ? a.machine.topology : null,
+    machineView: machineView(a, m.selected ?? m.total, selected ? state.selectedNodes : []),
     total: loadData(m.total),
     selection: loadData(m.selected),
     depths: m.depths.map(d => depthRow(a, d)),
@@ -358,6 +388,7 @@ export const memorySystem: AnalysisSystem<MemoryShape, MemoryState> = {
       scope: { visible: null, selected: null },
       visibleCycles: { visible: null, cycles: analysis.totalCycles },
       trees: [],
+      selectedNodes: [],
     };
     return {
       state,
@@ -379,9 +410,15 @@ export const memorySystem: AnalysisSystem<MemoryShape, MemoryState> = {
     switch (request.kind) {
       case 'view':
         return panelData(state);
-      case 'select':
+      case 'select': {
         state.scope = select(state.scope, samplesOf(state, request.target), request.mode);
+        const t = request.target;
+        // The machine marks the resources the selection was made on (clicked, added); others clear the mark.
+        if (t.kind === 'node')
+          state.selectedNodes = request.mode === 'append' ? [...state.selectedNodes, t.node] : [t.node];
+        else if (request.mode !== 'filter') state.selectedNodes = [];
         return panelData(state);
+      }
       case 'scope':
         state.scope = applyScope(state, request.action);
         return panelData(state);

@@ -171,10 +171,20 @@ export function registerMemorySuites(): void {
       assert.ok(api.memory.isOpen);
       const drawn = await until('the Memory view drew the selection', async () => {
         const d = await api.memory.drawn().catch(() => undefined);
-        return d && d.selected === 150 ? d : undefined;
+        return d && d.selected === 150 && d.strip && d.resources['pu'] ? d : undefined;
       });
       assert.equal(drawn.samples, 200);
-      assert.equal(drawn.topology, 'unavailable', 'the topology pane says it is not available yet');
+      assert.equal(drawn.topology, 'drawn', 'the machine, drawn by the shared topology view');
+      assert.deepEqual(
+        [
+          drawn.resources['numa'],
+          drawn.resources['l3'],
+          drawn.resources['l2'],
+          drawn.resources['l1'],
+          drawn.resources['pu'],
+        ],
+        [2, 2, 16, 16, 32],
+      );
       assert.deepEqual(drawn.lines, ['stencil.c:19']);
       assert.deepEqual(drawn.variables, ['u', 'unew']);
       assert.deepEqual(
@@ -200,6 +210,15 @@ export function registerMemorySuites(): void {
       await api.memory.agent.click('.memory-variable-bar[data-variable="unew"]');
       await until('unew selected', async () => ((await api.memory.drawn()).selected === 70 ? true : undefined));
       assert.equal(api.memory.data!.selected!.cycles, 11000);
+      // The PU of CPU 3 clicked on the machine: the samples it issued (sample i runs on CPU i mod 32: 7 of 200).
+      const topology = api.memory.data!.topology!;
+      const pu3 = topology.nodes.findIndex(n => n.kind === 'pu' && n.osIndex === 3);
+      await api.memory.agent.click(`.memory-topology [data-node="n${pu3}"]`);
+      const onPu = await until('PU 3 selected', async () => {
+        const d = await api.memory.drawn();
+        return d.selected === 7 ? d : undefined;
+      });
+      assert.ok(onPu.depths.find(d => d.depth === 'pu')!.imbalance > 3, 'one PU of 32 carries the selection');
       // A brush along latency (dragged through the agent): the top half of the axis, the slow loads.
       const [axis] = await api.memory.agent.query('[data-axis-hit="latency"]');
       assert.ok(axis, 'a latency axis');

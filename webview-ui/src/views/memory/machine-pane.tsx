@@ -5,12 +5,14 @@
  * imbalance I_d = max |s − μ| / σ, the coefficient of variation, max/mean and Gini, with the
  * resource each names — a click on a resource selects the samples attributed to it.
  *
- * The topology drawing itself is the shared topology component (webview-ui/src/components/topology,
- * branch wt/topology-view). Until it is merged this pane says so plainly (`data-state="unavailable"`)
- * and draws nothing in its place. Facts: `.memory-topology[data-state]`, `.memory-depth-row[data-depth][data-imbalance]`.
+ * The topology drawing is the shared topology component (webview-ui/src/components/topology).
+ * Facts: `.memory-topology[data-state]` (`drawn`, or `none` without a topology), the component's
+ * own facts inside it, `.memory-depth-row[data-depth][data-imbalance]`.
  */
 import type { MemoryDepthRow, MemoryPanelData } from '../../../../src/shared/memory-protocol';
 import { MEMORY_DEPTH_LABELS } from '../../../../src/shared/memory-protocol';
+import { Segmented } from '../../components/segmented';
+import { TopologyView } from '../../components/topology';
 import { formatCount } from '../../format';
 
 export interface MachinePaneProps {
@@ -23,8 +25,28 @@ function score(v: number, digits = 2): string {
   return Number.isFinite(v) ? v.toFixed(digits) : '–';
 }
 
-export function TopologyPane({ data }: { data: MemoryPanelData }) {
-  if (!data.topology)
+/** What the machine is coloured by: the focus's cycles or samples (node measures 0 and 1), per depth. */
+export type MachineColour = 'cycles' | 'samples';
+
+export interface TopologyPaneProps {
+  data: MemoryPanelData;
+  width: number;
+  height: number;
+  colour: MachineColour;
+  onColour: (c: MachineColour) => void;
+  onSelectNode: (node: number, additive: boolean) => void;
+  /** The selected mark clicked again, or Escape: no selection. */
+  onClear: () => void;
+}
+
+/**
+ * The machine (MemAxes §6.2) drawn by the shared topology component: sunburst (icicle on the
+ * toggle) of machine → NUMA → L3 → L2 → L1 → PU, colour = the focus's cycles or samples normalised
+ * per depth (YlOrRd), link width ∝ transactions, tooltip samples / cycles / cycles per access; a
+ * click selects the resource's samples (shift-click adds).
+ */
+export function TopologyPane({ data, width, height, colour, onColour, onSelectNode, onClear }: TopologyPaneProps) {
+  if (!data.topology || !data.machineView)
     return (
       <section className="memory-topology memory-pane-note" data-state="none" aria-label="Hardware topology">
         <h3>No hardware topology</h3>
@@ -35,20 +57,33 @@ export function TopologyPane({ data }: { data: MemoryPanelData }) {
         </p>
       </section>
     );
-  const kinds = new Map<string, number>();
-  for (const n of data.topology.nodes) kinds.set(n.kind, (kinds.get(n.kind) ?? 0) + 1);
-  const summary = ['numa', 'l3', 'l2', 'l1', 'pu']
-    .filter(k => kinds.has(k))
-    .map(k => `${kinds.get(k)} ${k === 'numa' ? 'NUMA' : k === 'pu' ? 'PUs' : k.toUpperCase()}`)
-    .join(' · ');
   return (
-    <section className="memory-topology memory-pane-note" data-state="unavailable" aria-label="Hardware topology">
-      <h3>Hardware topology view not available yet</h3>
-      <p>
-        The machine drawing (sunburst and icicle of NUMA → L3 → L2 → L1 → PU with the samples' load) comes from the
-        shared topology component, which is not part of this build yet. The machine was read ({summary}); its scores per
-        depth are in the table below, and a click on a resource there selects its samples.
-      </p>
+    <section className="memory-topology" data-state="drawn" aria-label="Hardware topology">
+      <TopologyView
+        data={data.machineView}
+        width={width}
+        height={height}
+        colourMeasure={colour === 'cycles' ? 0 : 1}
+        normalise="depth"
+        title={
+          <Segmented<MachineColour>
+            label="Colour"
+            value={colour}
+            choices={[
+              ['cycles', 'Cycles'],
+              ['samples', 'Samples'],
+            ]}
+            onChange={onColour}
+          />
+        }
+        onSelect={(ids, node) => {
+          // The component reports the marks now selected: a shift-click adds its mark, a click on the
+          // only selected mark (or Escape) leaves none.
+          if (!node || !ids.includes(node.id)) onClear();
+          else if (node.index >= 0) onSelectNode(node.index, ids.length > 1);
+        }}
+        ariaLabel={`The machine: ${data.selected ? 'the selection' : 'the visible samples'} by ${colour} per resource`}
+      />
     </section>
   );
 }

@@ -26,7 +26,7 @@ import { StatusMessage } from '../../components/status-message';
 import { useElementSize } from '../../components/use-element-size';
 import { formatCount } from '../../format';
 import { getViewState, postMessage, setViewState, useHostMessages } from '../../vscode-api';
-import { DepthTable, TopologyPane } from './machine-pane';
+import { DepthTable, TopologyPane, type MachineColour } from './machine-pane';
 import { moveAxis, orderedHistograms } from './memory-layout';
 import { MetricStripView, stripAttributes, type StripSettings } from './metric-strip-view';
 import { ParallelHistograms, type Brushes } from './parallel-histograms';
@@ -39,6 +39,7 @@ interface Persisted {
   brushes?: Brushes;
   mode?: MemorySelectionMode;
   strip?: StripSettings;
+  colour?: MachineColour;
 }
 
 const post = (m: MemoryViewToHost) => postMessage(m);
@@ -57,6 +58,7 @@ export function MemoryApp() {
   const [brushes, setBrushes] = useState<Brushes>(saved?.brushes ?? {});
   const [mode, setMode] = useState<MemorySelectionMode>(saved?.mode ?? 'new');
   const [strip, setStrip] = useState<StripSettings | null>(saved?.strip ?? null);
+  const [colour, setColour] = useState<MachineColour>(saved?.colour ?? 'cycles');
   const [stripData, setStripData] = useState<MemoryStripData | null>(null);
   const [clusters, setClusters] = useState<MemoryClusterData | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -71,8 +73,9 @@ export function MemoryApp() {
       brushes,
       mode,
       ...(strip ? { strip } : {}),
+      colour,
     });
-  }, [data, order, brushes, mode, strip]);
+  }, [data, order, brushes, mode, strip, colour]);
 
   useHostMessages<MemoryHostToView>(MEMORY_HOST_TO_VIEW_TYPES, message => {
     switch (message.type) {
@@ -162,6 +165,8 @@ export function MemoryApp() {
 
   const box = useRef<HTMLDivElement>(null);
   const size = useElementSize(box, data !== null);
+  const machineBox = useRef<HTMLElement>(null);
+  const machineSize = useElementSize(machineBox, data !== null);
 
   if (!data) {
     if (unavailable)
@@ -272,9 +277,17 @@ export function MemoryApp() {
         </div>
       ) : null}
       <div className="memory-grid">
-        <section className="memory-machine" aria-label="Machine">
+        <section className="memory-machine" aria-label="Machine" ref={machineBox}>
           <h2>Machine</h2>
-          <TopologyPane data={data} />
+          <TopologyPane
+            data={data}
+            width={Math.max(280, machineSize?.width ?? 480)}
+            height={Math.round(Math.min(520, Math.max(320, (machineSize?.width ?? 480) * 0.8)))}
+            colour={colour}
+            onColour={setColour}
+            onSelectNode={(node, add) => select({ kind: 'node', node }, add)}
+            onClear={() => scope('clear')}
+          />
           <DepthTable data={data} onSelectNode={(node, add) => select({ kind: 'node', node }, add)} />
           {data.total && (data.total.unplaced.samples > 0 || (data.selection?.unplaced.samples ?? 0) > 0) ? (
             <p className="memory-muted memory-unplaced">

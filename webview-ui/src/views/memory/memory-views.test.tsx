@@ -194,14 +194,36 @@ describe('machine pane', () => {
     assert.equal(data.topology!.nodes[nodes[0]!]!.label, 'PU 5');
   });
 
-  test('the topology pane says plainly that the drawing is not available, or that there is no topology', () => {
-    const html = renderToStaticMarkup(<TopologyPane data={idle.view} />);
-    assert.match(html, /data-state="unavailable"/);
-    assert.match(html, /not available yet/);
-    assert.match(html, /2 NUMA · 2 L3 · 16 L2 · 16 L1 · 32 PUs/);
-    assert.doesNotMatch(html, /<svg/, 'no stand-in drawing');
-    const none = renderToStaticMarkup(<TopologyPane data={{ ...idle.view, topology: null }} />);
+  test('the machine is the shared topology view: every resource drawn, coloured per depth; no topology says so', () => {
+    const pane = (data: MemoryPanelData) =>
+      renderToStaticMarkup(
+        <TopologyPane
+          data={data}
+          width={520}
+          height={420}
+          colour="cycles"
+          onColour={() => undefined}
+          onSelectNode={() => undefined}
+          onClear={() => undefined}
+        />,
+      );
+    const html = pane(idle.view);
+    assert.match(html, /class="memory-topology" data-state="drawn"/);
+    const kinds = attr(html, 'data-kind');
+    const count = (k: string) => kinds.filter(x => x === k).length;
+    assert.deepEqual(['numa', 'l3', 'l2', 'l1', 'pu'].map(count), [2, 2, 16, 16, 32]);
+    // The idle PU gets the lowest colour of its depth: its samples are the PU minimum.
+    const mv = idle.view.machineView!;
+    const pu5 = mv.nodes.find(n => n.kind === 'pu' && n.label === 'PU 5')!;
+    const pus = mv.nodes.filter(n => n.kind === 'pu');
+    assert.equal(pu5.values[1], Math.min(...pus.map(n => n.values[1]!)), 'PU 5 has the fewest samples');
+    assert.deepEqual(
+      mv.nodeMeasures.map(m => m.name),
+      ['cycles', 'samples', 'cycles per access'],
+    );
+    const none = pane({ ...idle.view, topology: null, machineView: null });
     assert.match(none, /data-state="none"/);
+    assert.doesNotMatch(none, /<svg/, 'no stand-in drawing');
   });
 });
 
