@@ -162,6 +162,10 @@ async function main(): Promise<void> {
             `${input.name} ${theme}: ${first.samples} samples, ${first.histograms.length} axes, ${first.lines.length} lines, ${first.variables.length} variables, topology ${first.topology}, ${first.clusters} clusters`,
           );
           await shot('all');
+          // The view scrolls: its lower part (metric strip and parallel histograms) as well.
+          await page.evaluate(() => document.querySelector('.memory-view')?.scrollTo(0, 1e6));
+          await shot('all-lower');
+          await page.evaluate(() => document.querySelector('.memory-view')?.scrollTo(0, 0));
           // The hottest line, clicked as a user does.
           await page.locator('.memory-line-bar').first().click();
           await drawnUntil(page, `${input.name} select line`, r => r.selected > 0);
