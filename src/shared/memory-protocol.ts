@@ -184,6 +184,8 @@ export interface MemoryClusterData {
     /** The cluster's load on the machine (its mini sunburst); null without a topology. */
     cycles: Float64Array | null;
     samplesPerNode: Float64Array | null;
+    /** The same load for the shared topology view (the marker's mini sunburst); null without a topology. */
+    machineView: TopologyViewData | null;
   }[];
 }
 

@@ -338,6 +338,7 @@ describe('memory system: bad input', () => {
     const m = await openMemory(p);
     const v = await m.ask({ kind: 'view' });
     assert.equal(v.topology, null);
+    assert.equal(v.machineView, null);
     assert.equal(v.total, null);
     assert.deepEqual(v.depths, []);
     assert.deepEqual(

@@ -338,7 +338,8 @@ function clusters(state: MemoryState, r: Extract<MemoryRequest, { kind: 'cluster
     leaves: tree.leaves,
     clusters: cutClusters(tree, count).map(node => {
       const x = tree.nodes[node]!;
-      const load = topologyLoad(a, clusterSamples(tree, node));
+      // Without a topology there is no machine to load: the markers still select (issue 21, bad input).
+      const load = a.machine ? topologyLoad(a, clusterSamples(tree, node)) : null;
       return {
         node,
         start: x.start,
@@ -346,8 +347,9 @@ function clusters(state: MemoryState, r: Extract<MemoryRequest, { kind: 'cluster
         min: x.min,
         max: x.max,
         value: x.value,
-        cycles: load.cycles.node,
-        samplesPerNode: load.samples.node,
+        cycles: load ? load.cycles.node : null,
+        samplesPerNode: load ? load.samples.node : null,
+        machineView: machineView(a, load, []),
       };
     }),
   };

@@ -61,6 +61,7 @@ export function MemoryApp() {
   const [colour, setColour] = useState<MachineColour>(saved?.colour ?? 'cycles');
   const [stripData, setStripData] = useState<MemoryStripData | null>(null);
   const [clusters, setClusters] = useState<MemoryClusterData | null>(null);
+  const [hoveredCluster, setHoveredCluster] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [unavailable, setUnavailable] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -115,7 +116,8 @@ export function MemoryApp() {
   // The strip and the clusters follow the settings, and the scope (they score the visible samples).
   const scopeKey = data ? `${data.samplesPath}|${data.visible.samples}|${data.visible.cycles}` : '';
   useEffect(() => {
-    if (!data || !strip || !strip.attribute) return;
+    // Strips and clusters score the machine's resources: without a topology there is nothing to ask.
+    if (!data || !data.topology || !strip || !strip.attribute) return;
     const ids = requestIds.current;
     ids.strip = ids.next++;
     post({
@@ -325,6 +327,8 @@ export function MemoryApp() {
             clusters={clusters}
             width={width - 24}
             onSettings={setStrip}
+            hovered={hoveredCluster}
+            onHoverCluster={setHoveredCluster}
             onSelectCluster={(node, add) =>
               select({ kind: 'cluster', attribute: strip.attribute, metric: strip.metric, node }, add)
             }

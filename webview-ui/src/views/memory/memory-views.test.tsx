@@ -243,6 +243,8 @@ describe('metric strip and clusters', () => {
         width={width}
         onSettings={() => undefined}
         onSelectCluster={n => selected.push(n)}
+        hovered={null}
+        onHoverCluster={() => undefined}
       />
     );
     const html = renderToStaticMarkup(tree);
@@ -262,5 +264,40 @@ describe('metric strip and clusters', () => {
     }
     (rects[2]!.props['onClick'] as (e: { shiftKey: boolean }) => void)({ shiftKey: false });
     assert.deepEqual(selected, [clusters.clusters[2]!.node]);
+    assert.doesNotMatch(html, /data-cluster-glyph/, 'no glyph while no marker is hovered');
+    // Hovering a marker shows its mini sunburst (the shared topology view, compact) inside the strip.
+    const hoveredHtml = renderToStaticMarkup(
+      <MetricStripView
+        data={phases.view}
+        settings={{ attribute: 'time', metric, windows: 40, clusters: 5 }}
+        strip={strip}
+        clusters={clusters}
+        width={width}
+        onSettings={() => undefined}
+        onSelectCluster={() => undefined}
+        hovered={4}
+        onHoverCluster={() => undefined}
+      />,
+    );
+    assert.deepEqual(attr(hoveredHtml, 'data-cluster-glyph'), [String(clusters.clusters[4]!.node)]);
+    const left = Number(/data-cluster-glyph="\d+" style="left:([\d.]+)px/.exec(hoveredHtml)?.[1]);
+    assert.ok(left >= 0 && left + 150 <= width, `glyph inside the strip (left ${left})`);
+    // Without a topology the strip says why it is empty instead of asking.
+    const none = renderToStaticMarkup(
+      <MetricStripView
+        data={{ ...phases.view, topology: null, machineView: null }}
+        settings={{ attribute: 'time', metric, windows: 40, clusters: 5 }}
+        strip={null}
+        clusters={null}
+        width={width}
+        onSettings={() => undefined}
+        onSelectCluster={() => undefined}
+        hovered={null}
+        onHoverCluster={() => undefined}
+      />,
+    );
+    assert.match(none, /memory-strip-none/);
+    assert.doesNotMatch(none, /data-windows/);
+    assert.match(hoveredHtml, /class="topology-view[^"]*"[^>]*data-topology-layout="sunburst"/);
   });
 });
