@@ -166,6 +166,19 @@ async function main(): Promise<void> {
           await page.evaluate(() => document.querySelector('.memory-view')?.scrollTo(0, 1e6));
           await shot('all-lower');
           await page.evaluate(() => document.querySelector('.memory-view')?.scrollTo(0, 0));
+          // A cluster marker hovered: its mini sunburst.
+          const marker = page.locator('.memory-cluster').nth(1);
+          await marker.scrollIntoViewIfNeeded();
+          await marker.hover();
+          await page
+            .locator('[data-cluster-glyph] .topology-view')
+            .waitFor({ timeout: 10000 })
+            .then(
+              () => shot('cluster'),
+              () => failures.push(`${input.name}: no mini sunburst on a hovered cluster marker`),
+            );
+          await page.mouse.move(0, 0);
+          await page.evaluate(() => document.querySelector('.memory-view')?.scrollTo(0, 0));
           // The hottest line, clicked as a user does.
           await page.locator('.memory-line-bar').first().click();
           await drawnUntil(page, `${input.name} select line`, r => r.selected > 0);

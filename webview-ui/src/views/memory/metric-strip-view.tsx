@@ -257,7 +257,7 @@ export function MetricStripView({
             >
               <TopologyView data={glyph.cluster.machineView!} width={GLYPH} height={GLYPH} compact legend={false} />
               <div className="memory-muted">
-                {formatAxisValue(glyph.cluster.min)} – {formatAxisValue(glyph.cluster.max)}:{' '}
+                {axisEndLabels(glyph.cluster.min, glyph.cluster.max).join(' – ')}:{' '}
                 {Number.isFinite(glyph.cluster.value) ? glyph.cluster.value.toFixed(2) : '–'}
               </div>
             </div>
