@@ -78,6 +78,18 @@ function host(
   };
 }
 
+/** Scrolls the Memory view (it scrolls inside the page) to `top`. */
+function scrollView(page: Page, top: number): Promise<void> {
+  return page.evaluate(y => {
+    const doc = (
+      globalThis as unknown as {
+        document: { querySelector(s: string): { scrollTo(x: number, y: number): void } | null };
+      }
+    ).document;
+    doc.querySelector('.memory-view')?.scrollTo(0, y);
+  }, top);
+}
+
 async function drawnUntil(page: Page, what: string, ok: (r: MemoryDrawn) => boolean): Promise<MemoryDrawn> {
   const query = pageQuery(page);
   const t0 = Date.now();
@@ -163,9 +175,9 @@ async function main(): Promise<void> {
           );
           await shot('all');
           // The view scrolls: its lower part (metric strip and parallel histograms) as well.
-          await page.evaluate(() => document.querySelector('.memory-view')?.scrollTo(0, 1e6));
+          await scrollView(page, 1e6);
           await shot('all-lower');
-          await page.evaluate(() => document.querySelector('.memory-view')?.scrollTo(0, 0));
+          await scrollView(page, 0);
           // A cluster marker hovered: its mini sunburst.
           const marker = page.locator('.memory-cluster').nth(1);
           await marker.scrollIntoViewIfNeeded();
@@ -178,7 +190,7 @@ async function main(): Promise<void> {
               () => failures.push(`${input.name}: no mini sunburst on a hovered cluster marker`),
             );
           await page.mouse.move(0, 0);
-          await page.evaluate(() => document.querySelector('.memory-view')?.scrollTo(0, 0));
+          await scrollView(page, 0);
           // The hottest line, clicked as a user does.
           await page.locator('.memory-line-bar').first().click();
           await drawnUntil(page, `${input.name} select line`, r => r.selected > 0);
