@@ -239,7 +239,9 @@ export class MemoryDataset extends Dataset {
               v =>
                 `${code(v.name)} ${formatCycles(v.cost.cycles)} (${formatShare(cost.cycles > 0 ? v.cost.cycles / cost.cycles : 0)})`,
             )
-            .join(' · ')}${variables.length > 8 ? ` · ${vscode.l10n.t('{0} more', String(variables.length - 8))}` : ''}\n\n`,
+            .join(
+              ' · ',
+            )}${variables.length > 8 ? ` · ${vscode.l10n.t('{0} more', String(variables.length - 8))}` : ''}\n\n`,
         );
       out.appendMarkdown(rankSpreadMarkdown(this, { kind: 'line', line: 0, at: 0, nodes: lineNodes, owner: -1 }));
     }
