@@ -17,6 +17,7 @@ import { clusterAlongAttribute } from '../src/analysis/memory/metric-clustering'
 import { metricStrip } from '../src/analysis/memory/metric-strip';
 import { readMemoryDataset } from '../src/analysis/formats/memory/memory-dataset';
 import { seededRandom } from '../src/analysis/stats/seeded-random';
+import { LocalAnalysisService } from '../src/service/local-analysis-service';
 
 const VARIABLES = [
   'm_x',
@@ -85,10 +86,21 @@ function timed<T>(f: () => T): [T, number] {
   return [v, performance.now() - t];
 }
 
-async function timedAsync<T>(f: () => Promise<T>): Promise<[T, number]> {
+/** Wall time and the process's CPU time (all threads, GC included) of `f`, in ms. */
+async function timedAsync<T>(f: () => Promise<T>): Promise<[T, number, number]> {
+  const c = process.cpuUsage();
   const t = performance.now();
   const v = await f();
-  return [v, performance.now() - t];
+  const used = process.cpuUsage(c);
+  return [v, performance.now() - t, (used.user + used.system) / 1e3];
+}
+
+/** The last load's CPU per sample, to state whether loading scales linearly. */
+const loadCpuPerSample: { count: number; ns: number; openNs: number }[] = [];
+
+/** Collects what the previous size left, so one size's garbage is not billed to the next (run with --expose-gc). */
+function collect(): void {
+  (globalThis as { gc?: () => void }).gc?.();
 }
 
 /** Writes a MemAxes run folder (data/samples.out + hardware.xml) of `count` samples; returns the CSV's size in bytes. */
@@ -101,15 +113,28 @@ export function writeMemaxesRun(run: string, count: number): number {
 async function benchOne(dir: string, count: number): Promise<void> {
   const run = join(dir, `run-${count}`);
   const bytes = writeMemaxesRun(run, count);
-  const [dataset, readMs] = await timedAsync(() => readMemoryDataset(run));
-  const [a, prepareMs] = timed(() => prepareMemoryAnalysis(dataset.samples, dataset.machine));
+  collect();
+  const [[dataset, a], loadMs, loadCpuMs] = await timedAsync(async () => {
+    const d = await readMemoryDataset(run);
+    return [d, prepareMemoryAnalysis(d.samples, d.machine)] as const;
+  });
   const s = dataset.samples;
   console.log(
     `\nmemory: ${count.toLocaleString('en')} samples × ${s.attributes.length} attributes (${(bytes / 2 ** 20).toFixed(1)} MiB CSV; load average ${loadavg()[0]!.toFixed(1)})`,
   );
+  // Wall time on a shared machine mostly measures the other processes; CPU time is this load's cost.
   console.log(
-    `  load (read + join to the machine)  ${(readMs + prepareMs).toFixed(0)} ms  (read ${readMs.toFixed(0)}, join ${prepareMs.toFixed(0)})`,
+    `  load (read + join to the machine)  ${loadMs.toFixed(0)} ms wall, ${loadCpuMs.toFixed(0)} ms CPU (${((loadCpuMs * 1e6) / count).toFixed(0)} ns/sample)`,
   );
+  // What Open Profile… costs: the memory system reads, joins, and builds the editor profile and summary.
+  collect();
+  const service = new LocalAnalysisService();
+  const [opened, openMs, openCpuMs] = await timedAsync(() => service.open({ path: run }));
+  await service.close({ dataset: opened.dataset });
+  console.log(
+    `  open through the memory system (+ editor profile, summary)  ${openMs.toFixed(0)} ms wall, ${openCpuMs.toFixed(0)} ms CPU (${((openCpuMs * 1e6) / count).toFixed(0)} ns/sample)`,
+  );
+  loadCpuPerSample.push({ count, ns: (loadCpuMs * 1e6) / count, openNs: (openCpuMs * 1e6) / count });
 
   // A session of selections as a user makes them: a variable, then L3 only, then a PU appended, then cleared.
   const fx = s.variable.names.indexOf('fx');
@@ -185,7 +210,13 @@ export async function benchMemory(
   const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-memory-'));
   try {
     await benchOne(dir, count);
-    if (large > 0) await benchOne(dir, large);
+    if (large > 0) {
+      await benchOne(dir, large);
+      const [small, big] = loadCpuPerSample.slice(-2) as [(typeof loadCpuPerSample)[0], (typeof loadCpuPerSample)[0]];
+      console.log(
+        `  scaling ${small.count.toLocaleString('en')} → ${big.count.toLocaleString('en')}: CPU per sample × ${(big.ns / small.ns).toFixed(2)} (load), × ${(big.openNs / small.openNs).toFixed(2)} (open); 1.00 is linear`,
+      );
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -111,7 +111,7 @@ export async function benchTimelineWorker(
   const worker = new WorkerPool({ workerScript });
   const lag = monitorEventLoopDelay({ resolution: 5 });
   try {
-    const { dataset } = await worker.adoptShared(profile.data);
+    const { dataset } = await worker.adoptShared({ data: profile.data });
     const ask = <K extends TimelineWorkerRequest['kind']>(request: Extract<TimelineWorkerRequest, { kind: K }>) =>
       worker.timeline<K>({ dataset, request });
     const [lo, hi] = profile.trace!.timeRange;

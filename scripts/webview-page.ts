@@ -6,6 +6,7 @@
  * The page runs the test agent, so the scripts read what the views drew with the same facts the
  * extension-host tests read (src/shared/test-facts.ts).
  */
+import * as esbuild from 'esbuild';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -66,4 +67,19 @@ export function pageQuery(page: Page): QueryPage {
       await page.waitForTimeout(10);
     }
   };
+}
+
+/** Builds the webview bundle (the webview entry of esbuild.mjs, on its own) into `<root>/dist`. */
+export async function buildWebviewBundle(root: string): Promise<void> {
+  await esbuild.build({
+    entryPoints: { webview: join(root, 'webview-ui/src/main.tsx') },
+    outdir: join(root, 'dist'),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome130',
+    jsx: 'automatic',
+    logLevel: 'warning',
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  });
 }

@@ -56,6 +56,27 @@ describe('hpc-lens inspect', () => {
     assert.match(r.stdout, /Hot path \(time, inclusive\):[\s\S]*run_timesteps/);
   });
 
+  it('names memory samples memaxes or perf-mem, through the detection Open Profile… uses', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-cli-'));
+    const csv = join(dir, 'samples.csv');
+    writeFileSync(
+      csv,
+      'variable,source,line,time,latency,dataSource,cpu\nm_x,a.c,3,ff,120,4,0\nm_y,a.c,4,100,20,1,1\n',
+    );
+    const memaxes = cli('inspect', '--json', csv);
+    assert.equal(memaxes.status, 0, memaxes.stderr);
+    const out = JSON.parse(memaxes.stdout);
+    assert.equal(out.format, 'memaxes');
+    assert.equal(out.primaryMetric, 'cycles');
+    assert.deepEqual(
+      out.nodes.filter((n: { kind: string }) => n.kind === 'statement').map((n: { name: string }) => n.name),
+      ['m_x', 'm_y'],
+    );
+    const perf = cli('inspect', '--json', join(ROOT, 'test/fixtures/memory/perf-mem-script-hand-made.txt'));
+    assert.equal(perf.status, 0, perf.stderr);
+    assert.equal(JSON.parse(perf.stdout).format, 'perf-mem');
+  });
+
   it('exits 1 naming the file for unreadable input, 2 for bad usage', () => {
     const bad = join(mkdtempSync(join(tmpdir(), 'hpc-lens-cli-')), 'cut.json');
     writeFileSync(bad, '{"data": [[1, 2');

@@ -22,6 +22,7 @@ import { EnsemblePanel } from './webviews/ensemble-panel';
 import { CallflowPanel } from './webviews/callflow-panel';
 import { TimelinePanel } from './webviews/timeline-panel';
 import { DmvPanel } from './webviews/dmv-panel';
+import { MemoryPanel } from './webviews/memory-panel';
 
 /**
  * Activation (on HPC Lens's commands and views, and in workspaces holding profiles): the analysis
@@ -51,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
   const timeline = new TimelinePanel(env, datasets, service, navigator, log);
   const ensemble = new EnsemblePanel(env, datasets, service, navigator);
   const dmv = new DmvPanel(env, datasets, service, navigator, log);
+  const memory = new MemoryPanel(env, datasets, navigator, log);
   const status = new StatusBar(datasets);
   const sideBar = registerSideBarViews(datasets);
   const trees = revealableTrees(sideBar);
@@ -86,6 +88,8 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     ...sideBar.disposables,
     ...datasetsView.disposables,
     dmv,
+    memory,
+    vscode.commands.registerCommand(Command.showMemory, (focus?: { file: string; line: number }) => memory.show(focus)),
   );
   // Restricted settings the workspace sets are ignored until it is trusted; trusting it maps sources again.
   context.subscriptions.push(watchWorkspaceTrust(log, () => resolver.reset()));
@@ -116,6 +120,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     trees,
     resolver,
     dmv,
+    memory,
   });
 }
 

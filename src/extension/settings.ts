@@ -18,6 +18,7 @@ export const Setting = {
   parseTimeoutSeconds: 'analysis.parseTimeoutSeconds',
   workerMemoryLimitMb: 'analysis.workerMemoryLimitMB',
   dmvCategoryRules: 'dmv.categoryRules',
+  memoryFollowSelection: 'memory.followSelection',
 } as const;
 
 const config = () => vscode.workspace.getConfiguration('hpcLens');
@@ -77,4 +78,9 @@ export function analysisPoolSettings(): { workers: number; readTimeoutMs: number
 /** The limits every read runs under (none are settings yet beyond the worker's own). */
 export function analysisLimits(): ReadLimits {
   return {};
+}
+
+/** A selection in the Memory view re-weights the editor overlays to the selected samples. */
+export function memoryFollowsSelection(): boolean {
+  return config().get<boolean>(Setting.memoryFollowSelection, true);
 }

@@ -145,6 +145,14 @@ export interface AnalysisRpc {
     args: { dataset: DatasetHandle; window: TimelineWindow; tracks: number[] | null },
     ctx?: CallContext,
   ): Promise<OpenedProfile>;
+  /**
+   * Holds a model already in shared memory (a system's derived editor profile, e.g. a memory
+   * selection's) as a profile dataset of its own, as a window of a trace is one.
+   */
+  adoptShared(
+    args: { data: ProfileData; childIndex?: OpenedProfile['childIndex'] },
+    ctx?: CallContext,
+  ): Promise<OpenedProfile>;
   /** Frees a dataset at once (its model, caches and derived data). */
   close(args: { dataset: DatasetHandle }, ctx?: CallContext): Promise<void>;
 

@@ -12,7 +12,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { EnsembleProfile } from '../analysis/ensemble/ensemble-profile';
 import { commonFolder, loadEnsemble, type RunLoadError, type RunProfile } from '../analysis/ensemble/ensemble-runs';
-import { bestReader, findProfiles, readProfile, sampleFile } from '../analysis/formats';
+import { findProfiles, readProfile, sampleFile } from '../analysis/formats';
 import { fromFileSystemError } from '../analysis/formats/io/fs-errors';
 import { SuperGraphCache } from '../analysis/graph/super-graph-cache';
 import { superGraphData } from '../analysis/graph/super-graph-data';
@@ -40,13 +40,13 @@ import { deriveData, sideBarLists, type DeriveOptions } from './derived-data';
 import { diffSummary } from './diff-summary';
 import { EnsembleSession } from './ensemble-session';
 import type { ReadLimits } from './read-limits';
-import { shared } from './shared-memory';
+import { shared, shareProfile, type SharedModel } from './shared-memory';
 import { timelineRequest, type WindowProfileColumns } from './timeline-requests';
 import { warmUp } from './warm-up';
 import type { AnalysisSystem, SystemContext, SystemOpening, SystemShape } from './systems/analysis-system';
 import {
   SYSTEMS,
-  systemForSample,
+  systemClaiming,
   type SystemName,
   type SystemOpenArgs,
   type SystemRequest,
@@ -72,7 +72,7 @@ interface Held {
 type HeldProfile = Held & { profile: Profile; graphs: SuperGraphCache };
 
 /** A model in shared memory and its child index: what crosses threads for a profile. */
-export type SharedModel = Omit<OpenedProfile, 'dataset'>;
+export type { SharedModel } from './shared-memory';
 
 /**
  * What a read yields: a profile, to be adopted by a home worker; or a system's dataset, which the
@@ -129,10 +129,7 @@ export class LocalAnalysisService implements AnalysisService {
     } catch (e) {
       throw fromFileSystemError(e, path);
     }
-    const system = systemForSample(sample);
-    if (!system) return null;
-    const score = SYSTEMS[system].sniff!(sample);
-    return score > (bestReader(sample)?.score ?? 0) ? system : null;
+    return systemClaiming(sample);
   }
 
   private async openSystemPath(
@@ -376,6 +373,12 @@ export class LocalAnalysisService implements AnalysisService {
     return { dataset: args.as, data, childIndex };
   }
 
+  async adoptShared(args: ServiceArgs<'adoptShared'>): Promise<OpenedProfile> {
+    const dataset = this.nextHandle++;
+    this.adopt({ dataset, ...args });
+    return { dataset, data: args.data, ...(args.childIndex ? { childIndex: args.childIndex } : {}) };
+  }
+
   async close(args: ServiceArgs<'close'>): Promise<void> {
     const h = this.held.get(args.dataset);
     this.held.delete(args.dataset);
@@ -561,17 +564,4 @@ function withSharedTotals(p: Profile, m: number): Profile {
   if (!(inclusive.buffer instanceof SharedArrayBuffer) || !(exclusive.buffer instanceof SharedArrayBuffer))
     p.adoptTotals(m, { inclusive: shared(inclusive), exclusive: shared(exclusive) });
   return p;
-}
-
-/** A profile moved into shared memory (every derived matrix filled in, so no thread derives one lazily later) with its child index. */
-function shareProfile(read: Profile): SharedModel {
-  read.metrics.forEach((_, m) => {
-    read.exclusive(m);
-    read.inclusive(m);
-  });
-  const data = shared(read.toTransferable().data);
-  const profile = new Profile(data);
-  // Built here in shared memory: at 10⁶ nodes a 20–140 ms pass the host would otherwise make.
-  const childIndex = shared(profile.tree.childIndex());
-  return { data, childIndex };
 }

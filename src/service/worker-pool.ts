@@ -472,7 +472,8 @@ export class WorkerPool implements AnalysisService {
    * Holds a model the caller built itself in shared memory (a generated trace in a benchmark, a
    * model assembled by the host) as a dataset, in the least loaded home.
    */
-  async adoptShared(data: ProfileData, childIndex?: OpenedProfile['childIndex']): Promise<OpenedProfile> {
+  async adoptShared(args: { data: ProfileData; childIndex?: OpenedProfile['childIndex'] }): Promise<OpenedProfile> {
+    const { data, childIndex } = args;
     const dataset = this.nextHandle++;
     const home = this.leastLoadedHome();
     await this.home(home).call('adopt', { dataset, data, childIndex });

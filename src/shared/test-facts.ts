@@ -231,6 +231,63 @@ export async function dmvDrawn(query: QueryPage): Promise<DmvDrawn> {
   };
 }
 
+/** What the Memory view drew. */
+export interface MemoryDrawn {
+  /** Samples of the dataset, the visible ones and the selection (0: nothing selected). */
+  samples: number;
+  visible: number;
+  selected: number;
+  /** `drawn` (the machine), or `none` (no topology in the data). */
+  topology: string;
+  /** The machine's marks drawn, by kind (`machine`, `numa`, `l3`, … `pu`). */
+  resources: Record<string, number>;
+  /** One per histogram: its attribute, bars drawn and whether it is brushed. */
+  histograms: { attribute: string; bins: number; brushed: boolean }[];
+  /** The code bars (`file:line`) and variable bars in order. */
+  lines: string[];
+  variables: string[];
+  /** Depth rows with the imbalance shown. */
+  depths: { depth: string; imbalance: number }[];
+  /** The metric strip's windows and peak, and the cluster markers drawn. */
+  strip: { attribute: string; windows: number; peak: number } | null;
+  clusters: number;
+}
+
+export async function memoryDrawn(query: QueryPage): Promise<MemoryDrawn> {
+  const [root, topo, resources, hists, lines, vars, depths, strip, clusters] = await Promise.all([
+    query('.memory-view'),
+    query('.memory-topology'),
+    query('.memory-topology [data-node][data-kind]'),
+    query('.memory-histogram[data-attribute]'),
+    query('.memory-line-bar[data-line]'),
+    query('.memory-variable-bar[data-variable]'),
+    query('.memory-depth-row[data-depth]'),
+    query('.memory-strip[data-windows]'),
+    query('.memory-cluster[data-node]'),
+  ]);
+  const r = root[0]?.data ?? {};
+  const byDepth: Record<string, number> = {};
+  for (const e of resources) byDepth[e.data['kind']!] = (byDepth[e.data['kind']!] ?? 0) + 1;
+  const s = strip[0]?.data;
+  return {
+    samples: Number(r['samples'] ?? 0),
+    visible: Number(r['visible'] ?? 0),
+    selected: Number(r['selected'] ?? 0),
+    topology: topo[0]?.data['state'] ?? 'absent',
+    resources: byDepth,
+    histograms: hists.map(h => ({
+      attribute: h.data['attribute']!,
+      bins: Number(h.data['bins'] ?? 0),
+      brushed: h.data['brushed'] === 'true',
+    })),
+    lines: lines.map(l => `${l.data['file']}:${l.data['line']}`),
+    variables: vars.map(v => v.data['variable']!),
+    depths: depths.map(d => ({ depth: d.data['depth']!, imbalance: Number(d.data['imbalance']) })),
+    strip: s ? { attribute: s['attribute']!, windows: Number(s['windows']), peak: Number(s['peak']) } : null,
+    clusters: clusters.length,
+  };
+}
+
 /** What a topology view drew (components/topology/topology-view.tsx): its layout, counts and selection. */
 export interface TopologyDrawn {
   layout: string;

@@ -13,6 +13,7 @@ import { EnsembleApp } from './views/ensemble/ensemble-app';
 import { CallflowApp } from './views/callflow/callflow-app';
 import { TimelineApp } from './views/timeline/timeline-app';
 import { DmvApp } from './views/dmv/dmv-app';
+import { MemoryApp } from './views/memory/memory-app';
 import './styles.css';
 
 const views: Record<ViewName, ComponentType> = {
@@ -20,6 +21,7 @@ const views: Record<ViewName, ComponentType> = {
   timeline: TimelineApp,
   ensemble: EnsembleApp,
   dmv: DmvApp,
+  memory: MemoryApp,
 };
 
 function isViewName(name: string | undefined): name is ViewName {

@@ -77,7 +77,7 @@ describe('top offenders', () => {
     assert.equal(lineAnnotation(slow!), '⏱ 600 cyc · L3 50 % · RAM 50 %');
     assert.equal(lineAnnotation(count!), '⏱ 40 cyc · L1 100 %');
     assert.equal(
-      lineAnnotation({ cycles: 307110, samples: 100, levelSamples: [10, 20, 20, 41, 9], levelCycles: [0, 0, 0, 0, 0] }),
+      lineAnnotation({ cycles: 307110, samples: 100, levelSamples: [10, 20, 20, 41, 9] }),
       '⏱ 307 k cyc · L3 41 % · RAM 9 %',
     );
     assert.ok(isKnownLine(slow!));

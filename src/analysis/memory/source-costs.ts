@@ -9,6 +9,8 @@ import { focusOf, sizeOf, type IndexSet, type SampleScope } from './index-set';
 import type { MemoryAnalysis } from './memory-analysis';
 import { UNKNOWN_SOURCE } from './model/memory-samples';
 
+export { formatCycles, lineAnnotation } from '../stats/memory-format';
+
 /** Cost of a line or a variable; `levelSamples`/`levelCycles` are indexed by level (0 unresolved, 1 L1 … 4 RAM). */
 export interface MemoryCost {
   cycles: number;
@@ -141,37 +143,6 @@ export function rankOffenders(
     variables: variables.slice(0, variableLimit),
     focus: { samples, cycles, share: analysis.totalCycles > 0 ? cycles / analysis.totalCycles : 0 },
   };
-}
-
-/** Cycles with a k/M/G prefix and three significant digits: `307 k cyc`, `3.14 k cyc`, `950 cyc`. */
-export function formatCycles(cycles: number): string {
-  const units: [number, string][] = [
-    [1e9, 'G'],
-    [1e6, 'M'],
-    [1e3, 'k'],
-  ];
-  for (const [scale, prefix] of units)
-    if (Math.abs(cycles) >= scale) return `${Number((cycles / scale).toPrecision(3))} ${prefix} cyc`;
-  return `${Math.round(cycles)} cyc`;
-}
-
-/**
- * The editor's after-line text for a line: `⏱ 307 k cyc · L3 41 % · RAM 9 %`. It names the shares
- * of the line's loads served by L3 and RAM, the slow levels, when they have any; a line served
- * only by L1/L2 shows its largest level.
- */
-export function lineAnnotation(cost: MemoryCost): string {
-  const parts = [`⏱ ${formatCycles(cost.cycles)}`];
-  const share = (level: number) => (cost.samples > 0 ? cost.levelSamples[level]! / cost.samples : 0);
-  const pct = (s: number) => `${s >= 0.1 || s === 0 ? Math.round(s * 100) : Number((s * 100).toPrecision(1))} %`;
-  const slow = [3, 4].filter(l => cost.levelSamples[l]! > 0);
-  if (slow.length) for (const l of slow) parts.push(`${LEVEL_NAMES[l]} ${pct(share(l))}`);
-  else {
-    let best = 0;
-    for (let l = 1; l < LEVEL_NAMES.length; l++) if (cost.levelSamples[l]! > cost.levelSamples[best]!) best = l;
-    if (cost.samples > 0) parts.push(`${LEVEL_NAMES[best]} ${pct(share(best))}`);
-  }
-  return parts.join(' · ');
 }
 
 /** Whether a line cost points at a real source line the editor can show. */

@@ -10,6 +10,8 @@ export interface ExecutionContext {
   gpuStream: number;
   /** In a profile made from an ensemble (ensemble/ensemble-profile.ts): the index of the run this context stands for. */
   run?: number;
+  /** For memory samples (analysis/memory/editor-profile.ts): the OS CPU id (processing unit) that issued the loads; -1 for an unknown CPU. */
+  pu?: number;
   /** Short label for views, e.g. `rank 3`, `rank 0 · thread 2`, `GPU 0 · stream 7`. */
   label: string;
 }
@@ -21,7 +23,11 @@ export function makeContext(parts: Partial<Omit<ExecutionContext, 'label'>> & { 
     gpuDevice: parts.gpuDevice ?? -1,
     gpuStream: parts.gpuStream ?? -1,
   };
-  return { ...ctx, label: parts.label ?? contextLabel(ctx) };
+  return {
+    ...ctx,
+    ...(parts.pu !== undefined ? { pu: parts.pu } : {}),
+    label: parts.label ?? contextLabel(ctx),
+  };
 }
 
 function contextLabel(c: Omit<ExecutionContext, 'label'>): string {
@@ -33,9 +39,10 @@ function contextLabel(c: Omit<ExecutionContext, 'label'>): string {
   return parts.length ? parts.join(' · ') : 'process';
 }
 
-/** What to call a profile's contexts in prose: `runs` (an ensemble), `ranks`, `threads`, or `contexts` when mixed. */
-export function contextNoun(contexts: readonly Pick<ExecutionContext, 'rank' | 'thread' | 'run'>[]): string {
+/** What to call a profile's contexts in prose: `runs` (an ensemble), `PUs` (memory samples), `ranks`, `threads`, or `contexts` when mixed. */
+export function contextNoun(contexts: readonly Pick<ExecutionContext, 'rank' | 'thread' | 'run' | 'pu'>[]): string {
   if (contexts.length > 0 && contexts.every(c => c.run !== undefined && c.run >= 0)) return 'runs';
+  if (contexts.length > 0 && contexts.every(c => c.pu !== undefined)) return 'PUs';
   if (contexts.every(c => c.rank >= 0 && c.thread < 0)) return 'ranks';
   if (contexts.every(c => c.rank < 0 && c.thread >= 0)) return 'threads';
   return 'contexts';

@@ -1,7 +1,10 @@
 import { escapeControl } from '../../analysis/errors/escape-control';
-import { readProfile } from '../../analysis/formats';
+import { readProfile, sampleFile } from '../../analysis/formats';
+import { fromFileSystemError } from '../../analysis/formats/io/fs-errors';
+import { LocalAnalysisService } from '../../service/local-analysis-service';
+import { systemClaiming } from '../../service/systems';
 import { inspectReport } from '../../analysis/stats/inspect-report';
-import type { Profile } from '../../analysis/model/profile';
+import { Profile } from '../../analysis/model/profile';
 import { formatValue } from '../../analysis/stats/format';
 import { rootHotPaths } from '../../analysis/stats/hot-path';
 import { shareOf } from '../../analysis/stats/share';
@@ -13,7 +16,9 @@ export const inspectVerb: Verb = {
   synopsis: 'inspect [--json] [--top N] [--all-nodes] PATH',
   usage: `usage: hpc-lens inspect [--json] [--top N] [--all-nodes] PATH
 
-Reads a profile (format detected from its content) and prints what was read.
+Reads a profile (format detected from its content) and prints what was read. Files an analysis
+system claims by content (memory samples: format memaxes or perf-mem) are shown as the profile the
+editor gets for them.
   --json       print one JSON object (schema in the README)
   --top N      number of hottest nodes listed in the text report (default 15)
   --all-nodes  list every node in the JSON (by default trees above 5000 nodes list the
@@ -23,7 +28,7 @@ Reads a profile (format detected from its content) and prints what was read.
     const top = flags.has('top') ? Number(flags.get('top')) : 15;
     if (!Number.isInteger(top) || top < 0) throw new UsageError('--top needs a non-negative integer');
     if (positional.length !== 1) throw new UsageError('inspect reads exactly one PATH');
-    const profile = await readProfile(positional[0]!);
+    const profile = await readForInspection(positional[0]!);
     if (flags.has('json'))
       io.out(
         JSON.stringify(inspectReport(profile, { maxNodes: flags.has('all-nodes') ? Infinity : undefined })) + '\n',
@@ -32,6 +37,24 @@ Reads a profile (format detected from its content) and prints what was read.
     return 0;
   },
 };
+
+/**
+ * The profile of a file as the editor would get it: a system's editor profile when a system claims
+ * the file by content (the same detection as Open Profile…), else the profile its reader makes.
+ */
+async function readForInspection(path: string): Promise<Profile> {
+  let sample;
+  try {
+    sample = await sampleFile(path);
+  } catch (e) {
+    throw fromFileSystemError(e, path);
+  }
+  if (!systemClaiming(sample)) return readProfile(path);
+  const opened = await new LocalAnalysisService().open({ path });
+  const profile = new Profile(opened.data);
+  if (opened.childIndex) profile.tree.adoptChildIndex(opened.childIndex);
+  return profile;
+}
 
 /** Most steps of the hot path the text report lists (and deepest indentation). */
 const HOT_PATH_LINES = 40;

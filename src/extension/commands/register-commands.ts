@@ -33,6 +33,7 @@ export const Command = {
   useTimelineWindowForOverlays: 'hpcLens.useTimelineWindowForOverlays',
   useWholeRunForOverlays: 'hpcLens.useWholeRunForOverlays',
   showDataMovement: 'hpcLens.showDataMovement',
+  showMemory: 'hpcLens.showMemory',
 } as const;
 
 interface Services {

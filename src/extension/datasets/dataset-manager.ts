@@ -261,6 +261,26 @@ export class DatasetManager implements vscode.Disposable {
     await this.replaceShown(r, r.opened);
   }
 
+  /**
+   * Shows `next` in place of the loaded dataset `opened` — a dataset derived from it, like the
+   * editor profile of the Memory view's selection — or `opened` itself again (null). `next` is
+   * derived first with the metric shown now; what was shown in `opened`'s place before is freed.
+   * False, with `next` freed, when `opened` is no longer loaded.
+   */
+  async showInPlace(opened: Dataset, next: Dataset | null): Promise<boolean> {
+    const find = () => this.list.find(d => d.opened === opened);
+    let r = find();
+    if (r && next) await next.derive(metricFor(next, r.shown.metricDescriptor.name), this.resolver);
+    r = find();
+    if (!r) {
+      await next?.close().catch(() => undefined);
+      return false;
+    }
+    if (r.shown === (next ?? r.opened)) return true;
+    await this.replaceShown(r, next ?? r.opened);
+    return true;
+  }
+
   private async replaceShown(r: DatasetRecord, next: Dataset): Promise<void> {
     const before = r.shown;
     r.shown = next;

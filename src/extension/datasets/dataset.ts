@@ -15,7 +15,9 @@ import type { DiffLine } from '../../analysis/graph/profile-diff';
 import type { CallflowData } from '../../shared/callflow-protocol';
 import type { TimelineWindow } from '../../shared/timeline-protocol';
 import { FLAG_LABELS, type DmvFocus } from '../../shared/dmv-protocol';
+import { heatAnnotation, nodeSetByContext, spreadOf } from '../../analysis/stats/line-details';
 import { seedMetricCache } from '../overlays/overlay-cache';
+import { hoverMarkdown } from '../overlays/profile-hover';
 import { rankSpreadMarkdown } from '../overlays/spread-markdown';
 import { dmvCategoryRules, hotPathThreshold } from '../settings';
 import type { SourceResolver } from '../source-resolver';
@@ -27,7 +29,7 @@ export const SIDE_BAR_LIST_LENGTH = 50;
  * What a dataset is. Each kind is a class of its own (profile-dataset.ts, diff-dataset.ts,
  * ensemble-dataset.ts, window-dataset.ts) and answers the overlays' questions its own way.
  */
-export type DatasetKind = 'profile' | 'trace' | 'diff' | 'ensemble' | 'window';
+export type DatasetKind = 'profile' | 'trace' | 'diff' | 'ensemble' | 'window' | 'memory';
 
 /** What the overlays of one source file show. */
 export interface FileOverlay {
@@ -56,6 +58,15 @@ export interface LineLens {
   /** 1-based, as the profile records it. */
   line: number;
   lens: LensContent;
+}
+
+/** Where a hover was asked for: the profiled line or function there (if any), the file, and the identifier under the pointer. */
+export interface HoverPlace {
+  subject: HoverSubject | undefined;
+  fileName: string;
+  word: string | undefined;
+  /** Data-movement flags issued on the hovered line. */
+  flags?: readonly DmvFlag[];
 }
 
 /** How a file's lines are marked: heat by cost, or (a comparison) the lines that got slower or faster. */
@@ -325,6 +336,19 @@ export abstract class Dataset {
       command: 'hpcLens.showCallflow',
       arguments: [{ focusFunction: name }],
     };
+  }
+
+  /** The after-line text of a heat-marked line: its share, value and imbalance over the contexts. */
+  heatAnnotation(line: LineCost): string {
+    const p = this.profile;
+    const imbalance =
+      p.contextCount > 1 ? spreadOf(nodeSetByContext(p, this.metric, line.nodes, 'exclusive')).imbalance : null;
+    return heatAnnotation(line.exclusive / this.total, line.exclusive, this.metricDescriptor.unit, imbalance);
+  }
+
+  /** The hover at a place: every metric of the line or function, its spread, callers and callees, copies. */
+  hover(place: HoverPlace): Promise<vscode.MarkdownString | undefined> {
+    return place.subject ? hoverMarkdown(this, place.subject, place.fileName, place.flags) : Promise.resolve(undefined);
   }
 
   /** The hover's section about how the subject's cost spreads (over ranks here; over runs for an ensemble). */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { deltaDirection, formatDelta } from '../../analysis/graph/profile-diff';
 import { formatValue } from '../../analysis/stats/format';
-import { heatAnnotation, heatLevel, nodeSetByContext, spreadOf } from '../../analysis/stats/line-details';
+import { heatLevel } from '../../analysis/stats/line-details';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import { heatAnnotations, heatMinShare, heatScale, overlaysEnabled } from '../settings';
 import { hottestLineValue } from './overlay-cache';
@@ -121,7 +121,6 @@ export class HeatDecorations implements vscode.Disposable {
     });
     if (ds && lines && marks?.kind === 'heat') {
       const p = ds.profile;
-      const unit = ds.metricDescriptor.unit;
       const min = heatMinShare();
       const annotate = heatAnnotations();
       let max = 0;
@@ -136,9 +135,7 @@ export class HeatDecorations implements vscode.Disposable {
         const options: vscode.DecorationOptions = { range: doc.lineAt(at).range };
         const h: HeatLine = { line: at + 1, level };
         if (annotate) {
-          const imbalance =
-            p.contextCount > 1 ? spreadOf(nodeSetByContext(p, ds.metric, l.nodes, 'exclusive')).imbalance : null;
-          h.annotation = heatAnnotation(share, l.exclusive, unit, imbalance);
+          h.annotation = ds.heatAnnotation(l);
           options.renderOptions = { after: after(h.annotation) };
         }
         perLevel[level]!.push(options);

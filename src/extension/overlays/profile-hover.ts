@@ -54,10 +54,11 @@ export class ProfileHoverProvider implements vscode.HoverProvider {
     const ix = this.fileIndex(ds, doc);
     if (!ix) return undefined;
     const subject = this.subjectAt(ds, ix, pos.line);
-    if (!subject) return undefined;
-    const flags = subject.kind === 'line' ? ds.lineFlags(doc.uri, subject.line) : [];
-    const text = await hoverMarkdown(ds, subject, path.basename(doc.uri.fsPath), flags);
-    return text ? new vscode.Hover(text, doc.lineAt(pos.line).range) : undefined;
+    const wordRange = doc.getWordRangeAtPosition(pos);
+    const word = wordRange ? doc.getText(wordRange) : undefined;
+    const flags = subject?.kind === 'line' ? ds.lineFlags(doc.uri, subject.line) : [];
+    const text = await ds.hover({ subject, fileName: path.basename(doc.uri.fsPath), word, flags });
+    return text ? new vscode.Hover(text, subject ? doc.lineAt(pos.line).range : wordRange) : undefined;
   }
 
   private fileIndex(ds: Dataset, doc: vscode.TextDocument): FileIndex | undefined {

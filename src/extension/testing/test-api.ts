@@ -8,7 +8,13 @@ import * as vscode from 'vscode';
 import type { WorkerPool } from '../../service/worker-pool';
 import type { CallflowRequest, CallflowViewState, CallflowData } from '../../shared/callflow-protocol';
 import type { EnsembleRequest } from '../../shared/ensemble-protocol';
-import { ensembleDrawn, callflowDrawn, dmvDrawn, timelineDrawn } from '../../shared/test-facts';
+import { ensembleDrawn, callflowDrawn, dmvDrawn, memoryDrawn, timelineDrawn } from '../../shared/test-facts';
+import type {
+  MemoryHostToView,
+  MemoryScopeAction,
+  MemorySelectionMode,
+  MemorySelectionTarget,
+} from '../../shared/memory-protocol';
 import type { TimelineHostToView, TimelineWindowStatsMessage } from '../../shared/timeline-protocol';
 import { ignoredWorkspaceSettings } from '../workspace-trust';
 import type { DatasetManager, RestoreReport } from '../datasets/dataset-manager';
@@ -26,6 +32,7 @@ import type { CallflowPanel } from '../webviews/callflow-panel';
 import type { TimelinePanel } from '../webviews/timeline-panel';
 import type { DmvPanel } from '../webviews/dmv-panel';
 import type { DmvHostToView } from '../../shared/dmv-protocol';
+import type { MemoryFollow, MemoryPanel } from '../webviews/memory-panel';
 import type { TestAgentClient } from '../webviews/webview-host';
 
 export interface TestApiParts {
@@ -44,6 +51,7 @@ export interface TestApiParts {
   trees: ReadonlyMap<string, RevealableTree>;
   resolver: SourceResolver;
   dmv: DmvPanel;
+  memory: MemoryPanel;
 }
 
 function agentOf(panel: { testAgent: TestAgentClient | undefined }, what: string): TestAgentClient {
@@ -276,6 +284,32 @@ export function createTestApi(p: TestApiParts) {
       drawn: () => {
         const agent = agentOf(p.dmv, 'data movement');
         return dmvDrawn(s => agent.query(s));
+      },
+    },
+    memory: {
+      get isOpen() {
+        return p.memory.isOpen;
+      },
+      /** The data the Memory view shows now. */
+      get data() {
+        return p.memory.current;
+      },
+      /** Applies a selection as the view does; resolves with the data posted. */
+      select: (mode: MemorySelectionMode, target: MemorySelectionTarget) => p.memory.select(mode, target),
+      scope: (action: MemoryScopeAction) => p.memory.scope(action),
+      /** Resolves with the next message of this type the host sends the view. */
+      nextMessage: <T extends MemoryHostToView['type']>(type: T) =>
+        nextEvent(p.memory.onDidSend, m => m.type === type) as Promise<Extract<MemoryHostToView, { type: T }>>,
+      /** Resolves when the editor overlays next follow a selection (or all samples again). */
+      nextFollow: (accept: (f: MemoryFollow) => boolean = () => true): Promise<MemoryFollow> =>
+        nextEvent(p.memory.onDidFollow, accept),
+      get agent() {
+        return agentOf(p.memory, 'Memory');
+      },
+      /** What the page drew, from its `data-*` facts. */
+      drawn: () => {
+        const agent = agentOf(p.memory, 'Memory');
+        return memoryDrawn(s => agent.query(s));
       },
     },
   };

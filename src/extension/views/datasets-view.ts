@@ -25,6 +25,7 @@ const KIND_ICON: Record<DatasetKind, string> = {
   diff: 'diff',
   ensemble: 'layers',
   window: 'pulse',
+  memory: 'server-process',
 };
 
 /** One row of the Datasets view as shown (for tests and the status bar). */

@@ -2,22 +2,28 @@
  * The systems of the analysis service, by name. A new system adds one line to each of
  * {@link SystemTypes} and {@link SYSTEMS}; the service, the worker pool and the worker need nothing else.
  */
+import { bestReader } from '../../analysis/formats/registry';
+import type { FileSample } from '../../analysis/formats/reader';
 import type { AnalysisSystem, SystemShape } from './analysis-system';
 import { dataMovementSystem, type DataMovementShape } from './data-movement-system';
+import { memorySystem, type MemoryShape } from './memory-system';
 
 export interface SystemTypes {
   dataMovement: DataMovementShape;
+  memory: MemoryShape;
 }
 
 export type SystemName = keyof SystemTypes;
 
 export const SYSTEMS: { readonly [S in SystemName]: AnalysisSystem<SystemTypes[S], never> } = {
   dataMovement: dataMovementSystem as AnalysisSystem<DataMovementShape, never>,
+  memory: memorySystem as AnalysisSystem<MemoryShape, never>,
 };
 
 export type SystemRequest<S extends SystemName> = SystemTypes[S]['request'];
 export type SystemRequestKind<S extends SystemName> = SystemRequest<S>['kind'];
-export type SystemResult<S extends SystemName, K extends SystemRequestKind<S>> = SystemTypes[S]['results'][K];
+export type SystemResult<S extends SystemName, K extends SystemRequestKind<S>> = SystemTypes[S]['results'][K &
+  keyof SystemTypes[S]['results']];
 export type SystemOpenArgs<S extends SystemName> = SystemTypes[S]['open'];
 export type SystemOpened<S extends SystemName> = SystemTypes[S]['opened'];
 export type SystemEvent<S extends SystemName> = SystemTypes[S]['event'];
@@ -36,4 +42,14 @@ export function systemForSample(
     }
   }
   return best;
+}
+
+/**
+ * The system that claims `sample` by content ahead of every profile reader, or null: what Open
+ * Profile… opens as a system's dataset, and what `hpc-lens inspect` reports the same way.
+ */
+export function systemClaiming(sample: FileSample): SystemName | null {
+  const system = systemForSample(sample);
+  if (!system) return null;
+  return SYSTEMS[system].sniff!(sample) > (bestReader(sample)?.score ?? 0) ? system : null;
 }

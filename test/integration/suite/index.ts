@@ -20,6 +20,7 @@ import { registerResponsivenessSuites } from './responsiveness.itest';
 import { registerSuperGraphSuites } from './super-graph.itest';
 import { registerTimelineSuites } from './timeline.itest';
 import { registerUntrustedSuites } from './workspace-trust.itest';
+import { registerMemorySuites } from './memory.itest';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', timeout: 60000, color: false, reporter: 'spec' });
@@ -49,6 +50,7 @@ export function run(): Promise<void> {
     registerDmvSuites();
     registerTimelineSuites();
     registerResponsivenessSuites();
+    registerMemorySuites();
     registerSuites();
     // Last: leaves the datasets that phase 2 expects back after the reload.
     registerReloadSuites(1);
