@@ -13,7 +13,7 @@ function withCycles(p: Profile): Profile {
   const b = new ProfileBuilder('two-metrics', '<two-metrics>');
   const C = p.contextCount;
   const ctx = Array.from({ length: C }, (_, r) => b.context({ rank: r }));
-  const desc = { sourceKeys: [], kind: 'exclusive', aggregation: 'sum' } as const;
+  const desc = { sourceKeys: [] as string[], kind: 'exclusive' as const, aggregation: 'sum' as const };
   const time = b.addMetric({ ...desc, name: 'time', label: 'time', unit: 's' });
   const cycles = b.addMetric({ ...desc, name: 'cycles', label: 'cycles', unit: 'count' });
   const excl = p.exclusive(0);
