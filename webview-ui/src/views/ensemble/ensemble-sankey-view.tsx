@@ -31,8 +31,10 @@ import type { MeasureText } from '../../text-measure';
 import { StatusMessage } from '../../components/status-message';
 import { LINE_HEIGHT, placeLabels } from '../sankey/sankey-labels';
 import type { PositionedNode, SankeyLayout } from '../sankey/sankey-layout';
+import { MoreNode, MoreTooltip } from '../sankey/sankey-parts';
 import { borderColour, countTextColour, diffColour, gradientStops, TARGET_COLOUR } from './ensemble-colours';
 import {
+  asCallflowData,
   hottestEntry,
   layoutEnsemble,
   layoutKey,
@@ -76,6 +78,8 @@ const COUNT_MIN_BIN_PX = 11;
 const SEPARATOR_MIN_BIN_PX = 3;
 /** Zoomed out below this, labels of bars shorter than this on screen are hidden. */
 const LABEL_MIN_PX = 9;
+/** Width of the webview's scroll bars (VS Code styles them 10 px wide). */
+const SCROLLBAR_WIDTH = 10;
 /** Size of the text-guide sparkline beside a bar. */
 const GUIDE_SPARK = { width: 40, height: 14 };
 
@@ -109,14 +113,18 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
   const previous = useRef<SankeyLayout | null>(null);
   const key = layoutKey(data);
   const isEmpty = data.nodes.length === 0;
-  const layout = useMemo(
-    () =>
-      isEmpty || chartWidth <= 0 || chartHeight <= 0
-        ? null
-        : layoutEnsemble(data, chartWidth, chartHeight, previous.current),
+  // "k more" bars the user expanded: their columns show every node, the chart scrolling if need be.
+  const [expanded, setExpanded] = useState<readonly string[]>([]);
+  const layout = useMemo(() => {
+    if (isEmpty || chartWidth <= 0 || chartHeight <= 0) return null;
+    const whole = layoutEnsemble(data, chartWidth, chartHeight, previous.current, expanded);
+    // Taller than the chart (an expanded column): it scrolls, so leave room for the scroll bar.
+    return whole.height > chartHeight + 0.5
+      ? layoutEnsemble(data, chartWidth - SCROLLBAR_WIDTH, chartHeight, previous.current, expanded)
+      : whole;
     // `data` is read through `key`: a new diff pair or target with the same graph keeps this layout (AT-10).
-    [key, chartWidth, chartHeight, isEmpty],
-  );
+  }, [key, chartWidth, chartHeight, isEmpty, expanded]);
+  const scrolls = layout !== null && layout.height > chartHeight + 0.5;
   useEffect(() => {
     if (layout) previous.current = layout;
   }, [layout]);
@@ -163,15 +171,26 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
       measure,
     ],
   );
-  // The ensemble link of each drawn ribbon (the layout keeps the input order of the links).
-  const linkData = useMemo(() => (layout ? layout.callflow.edges.map(e => data.links[e.index]) : []), [layout, data]);
+  // The ensemble link of each drawn ribbon; none for a ribbon to or from a "k more" bar (links summed).
+  const linkData = useMemo(() => {
+    if (!layout) return [];
+    const byEnds = new Map(data.links.map(l => [`${l.source}\u0000${l.target}`, l]));
+    return layout.links.map(l =>
+      l.source.more || l.target.more ? undefined : byEnds.get(`${l.source.id}\u0000${l.target.id}`),
+    );
+  }, [layout, data]);
+  const toggleMore = (id: string): void => {
+    setHover(null);
+    setExpanded(list => (list.includes(id) ? list.filter(x => x !== id) : [...list, id]));
+  };
 
   // Zoom and pan (wheel, drag on the background); labels and text guides keep their size.
   const svgRef = useRef<SVGSVGElement>(null);
   const { transform: zoomT, reset: resetZoom } = useSvgZoom(svgRef, {
     enabled: true,
-    ignore: '.ens-node',
+    ignore: '.ens-node, .sankey-node',
     attachKey: layout !== null,
+    wheelNeedsModifier: scrolls,
   });
   const zoomed = zoomT.k !== 1 || zoomT.x !== 0 || zoomT.y !== 0;
 
@@ -212,7 +231,11 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
   }, [data]);
 
   const current =
-    hover && layout && (hover.kind === 'node' ? nodeById.has(hover.id) : layout.links.some(l => l.id === hover.id))
+    hover &&
+    layout &&
+    (hover.kind === 'node'
+      ? nodeById.has(hover.id) || layout.nodes.some(n => n.id === hover.id && n.more)
+      : layout.links.some(l => l.id === hover.id))
       ? hover
       : null;
   const active = useMemo(() => {
@@ -370,10 +393,24 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
 
   let tooltip: ReactNode = null;
   if (layout && current && !menu && !popover) {
-    if (current.kind === 'node')
+    const more = current.kind === 'node' ? layout.nodes.find(n => n.id === current.id && n.more) : undefined;
+    const i = current.kind === 'link' ? layout.links.findIndex(x => x.id === current.id) : -1;
+    if (more) {
+      // The members as the layout saw them (max over runs), shares of the longest run.
+      const flow = asCallflowData(data);
+      const members = new Map(flow.nodes.map(n => [n.id, n]));
+      tooltip = (
+        <MoreTooltip
+          node={more}
+          unit={data.metric.unit}
+          total={flow.total}
+          members={more.more!.members.map(id => members.get(id)).filter(n => n !== undefined)}
+          expanded={expanded.includes(more.id)}
+        />
+      );
+    } else if (current.kind === 'node')
       tooltip = <NodeTooltip data={data} node={nodeById.get(current.id)!} state={state} labelOf={labelOf} />;
-    else {
-      const i = layout.links.findIndex(x => x.id === current.id);
+    else if (linkData[i]) {
       tooltip = (
         <LinkTooltip
           data={data}
@@ -404,7 +441,11 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
       <div
         className="ens-chart"
         ref={chartRef}
-        style={{ width: chartWidth, height: chartHeight }}
+        style={{ width: chartWidth, height: chartHeight, ...(scrolls ? { overflowY: 'auto' as const } : {}) }}
+        data-more={layout?.nodes.filter(n => n.more).length ?? 0}
+        data-merged={layout?.merged ?? 0}
+        data-expanded={expanded.length}
+        data-scrolls={scrolls}
         onMouseLeave={() => setHover(null)}
       >
         {isEmpty ? (
@@ -492,6 +533,31 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
               </g>
               <g className="ens-nodes">
                 {layout.nodes.map(pn => {
+                  if (pn.more)
+                    return (
+                      <MoreNode
+                        key={pn.id}
+                        node={pn}
+                        active={active?.nodes.has(pn.id) ?? false}
+                        expanded={expanded.includes(pn.id)}
+                        onToggle={() => toggleMore(pn.id)}
+                        onKey={e => {
+                          if (e.key !== 'Enter' && e.key !== ' ') return;
+                          e.preventDefault();
+                          toggleMore(pn.id);
+                        }}
+                        onFocus={() => undefined}
+                        onHover={e => {
+                          if (e) pointerAt(e);
+                          setHover(e ? { kind: 'node', id: pn.id } : null);
+                        }}
+                        onMove={pointerAt}
+                        register={el => {
+                          if (el) nodeElements.current.set(pn.id, el);
+                          else nodeElements.current.delete(pn.id);
+                        }}
+                      />
+                    );
                   const n = nodeById.get(pn.id)!;
                   const i = nodeIndex.get(pn.id)!;
                   const h = pn.y1 - pn.y0,
