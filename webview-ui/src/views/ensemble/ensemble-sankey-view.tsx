@@ -817,6 +817,20 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
           />
         ) : null}
       </div>
+      {expanded.length ? (
+        // Outside the scrolling chart, so it stays in reach at any scroll position.
+        <button
+          className="callflow-button ens-merge-again"
+          data-action="collapse-columns"
+          title="Show the lightest nodes of each expanded column as one “more” bar again"
+          onClick={e => {
+            e.stopPropagation();
+            setExpanded([]);
+          }}
+        >
+          Merge expanded columns again
+        </button>
+      ) : null}
       {menu && menuNode ? (
         <NodeMenu
           title={menuNode.label}
