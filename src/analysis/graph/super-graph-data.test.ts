@@ -353,6 +353,9 @@ describe('super graph on real profiles', () => {
         JSON.stringify(s.guard),
       );
       assert.equal(s.nodes.length, s.guard.shown);
+      // Level of detail: what the panel is sent stays small however large the graph (issue 15: under 5 MB).
+      const bytes = Buffer.byteLength(JSON.stringify(s));
+      assert.ok(bytes < 5 * 1024 * 1024, `${bytes} bytes for ${all.nodes.length} supernodes`);
       const ids = new Set(s.nodes.map(n => n.id));
       assert.ok(s.links.every(l => ids.has(l.source) && ids.has(l.target)));
       // Every node sent is reachable from a root that is sent.
