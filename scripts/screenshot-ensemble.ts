@@ -80,7 +80,7 @@ function geometryProblems(page: Page): Promise<string[]> {
         if (Math.abs(a.x - b.x) < 0.5 && a.y0 < b.y1 - 1e-6 && b.y0 < a.y1 - 1e-6) problems.push(a.id + ' overlaps ' + b.id);
       }
     const width = num(svg, 'width'), height = num(svg, 'height');
-    const labels = [...svg.querySelectorAll('.ens-label > .sankey-label-bg')].map(r => ({
+    const labels = [...svg.querySelectorAll('.sankey-label > .sankey-label-bg')].map(r => ({
       text: r.parentElement ? r.parentElement.textContent : '',
       x0: num(r, 'x'), y0: num(r, 'y'), x1: num(r, 'x') + num(r, 'width'), y1: num(r, 'y') + num(r, 'height'),
     }));

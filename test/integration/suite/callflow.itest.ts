@@ -38,21 +38,26 @@ function drawnGraphs(api: HpcLensApi, what: string, nodeCounts: number[]) {
 const settle = () => new Promise(r => setTimeout(r, 1000));
 const shot = () => new Promise(r => setTimeout(r, 1500));
 
+/** The sample profile in the CallFlow panel, drawn beside a source editor (so the panel stays visible when a click opens a file). */
+async function openSampleCallflow(): Promise<HpcLensApi> {
+  const api = await vscode.extensions.getExtension<HpcLensApi>(EXTENSION_ID)!.activate();
+  await api.startup;
+  assert.ok(await api.open(sampleProfile()), 'the sample profile opens');
+  const main = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'src', 'main.c'));
+  await vscode.window.showTextDocument(main, vscode.ViewColumn.One);
+  await vscode.commands.executeCommand('hpcLens.showCallflow');
+  const data = await until('the graph computed', () => api.callflow.data, 30000);
+  await drawnGraphs(api, 'the Sankey renders', [data.nodes.length]);
+  return api;
+}
+
 export function registerCallflowSuites(): void {
   suite('HPC Lens CallFlow views', () => {
     let api: HpcLensApi;
     let dir: string;
     suiteSetup(async () => {
-      api = await vscode.extensions.getExtension<HpcLensApi>(EXTENSION_ID)!.activate();
-      await api.startup;
+      api = await openSampleCallflow();
       dir = mkdtempSync(join(tmpdir(), 'hpc-lens-callflow-'));
-      assert.ok(await api.open(sampleProfile()), 'the sample profile opens');
-      // A source editor first, so that the panel opens beside it and stays visible when a click opens a file.
-      const main = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'src', 'main.c'));
-      await vscode.window.showTextDocument(main, vscode.ViewColumn.One);
-      await vscode.commands.executeCommand('hpcLens.showCallflow');
-      const data = await until('the graph computed', () => api.callflow.data, 30000);
-      await drawnGraphs(api, 'the Sankey renders', [data.nodes.length]);
     });
     suiteTeardown(async () => {
       // Leave the panel as other suites expect it: one unsplit graph.
@@ -218,14 +223,7 @@ export function registerCallflowSuites(): void {
       }
     };
     suiteSetup(async () => {
-      api = await vscode.extensions.getExtension<HpcLensApi>(EXTENSION_ID)!.activate();
-      await api.startup;
-      assert.ok(await api.open(sampleProfile()), 'the sample profile opens');
-      const main = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'src', 'main.c'));
-      await vscode.window.showTextDocument(main, vscode.ViewColumn.One);
-      await vscode.commands.executeCommand('hpcLens.showCallflow');
-      const data = await until('the graph computed', () => api.callflow.data, 30000);
-      await drawnGraphs(api, 'the Sankey renders', [data.nodes.length]);
+      api = await openSampleCallflow();
     });
     suiteTeardown(async () => {
       // Back to the settings' default for the suites after this one.

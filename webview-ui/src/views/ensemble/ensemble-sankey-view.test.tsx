@@ -3,11 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { hsl } from 'd3';
-import { ensembleGraph } from '../../../../src/analysis/ensemble/ensemble-graph';
-import { EnsembleProfile } from '../../../../src/analysis/ensemble/ensemble-profile';
-import { runsFromOutlines } from '../../../../src/analysis/ensemble/testing/outline-runs';
-import { seededRandom } from '../../../../src/analysis/stats/seeded-random';
-import { DEFAULT_ENSEMBLE_OPTIONS } from '../../../../src/shared/ensemble-protocol';
+import { kernelEnsembleGraph } from '../../../../src/analysis/ensemble/testing/kernel-ensemble';
 import type { EnsembleGraphData, EnsembleRequest, EnsembleViewState } from '../../../../src/shared/ensemble-protocol';
 import { estimateText } from '../../text-measure';
 import { countColour, EMPTY_BIN_COLOUR } from './ensemble-colours';
@@ -420,38 +416,6 @@ describe('node menu', () => {
   });
 });
 
-/**
- * A RAJAPerf-like ensemble (issue 15): 13 runs of 6 groups × 10 kernels of very different weight,
- * a few missing in some runs — about 60 nodes in the last column.
- */
-function kernelEnsemble(): { data: EnsembleGraphData; state: EnsembleViewState } {
-  const groups = ['Basic', 'Lcals', 'Polybench', 'Stream', 'Apps', 'Algorithm'];
-  const rnd = seededRandom(13);
-  const outlines: Record<string, string> = {};
-  for (let run = 0; run < 13; run++) {
-    const lines = ['RAJAPerf @suite = 0.01'];
-    groups.forEach((g, gi) => {
-      lines.push(`  ${g} @${g} = 0.001`);
-      for (let k = 0; k < 10; k++) {
-        if ((k + run) % 11 === 10) continue;
-        const base = 3 * Math.exp(-0.35 * k) * (1 + gi / 3);
-        lines.push(`    ${g}_K${k} @${g}_K${k} = ${(base * (0.8 + 0.4 * rnd())).toFixed(4)}`);
-      }
-    });
-    outlines[`size_${1048576 * (1 + (run % 2))}_rep${run}`] = lines.join('\n');
-  }
-  const ep = new EnsembleProfile(runsFromOutlines(outlines), { path: '/raja13' });
-  const state: EnsembleViewState = {
-    mode: 'summary',
-    target: null,
-    diff: null,
-    runs: null,
-    selected: null,
-    options: DEFAULT_ENSEMBLE_OPTIONS,
-  };
-  return { data: ensembleGraph(ep, { state, title: 'raja13', filter: { threshold: 0 } }).data, state };
-}
-
 type Box = { id: string; x: number; y: number; w: number; h: number };
 const boxes = (html: string, re: RegExp): Box[] =>
   [...html.matchAll(re)].map(m => ({ id: m[1]!, x: +m[2]!, y: +m[3]!, w: +m[4]!, h: +m[5]! }));
@@ -459,7 +423,7 @@ const apart = (a: Box, b: Box) =>
   a.x >= b.x + b.w - 0.5 || b.x >= a.x + a.w - 0.5 || a.y >= b.y + b.h - 0.5 || b.y >= a.y + a.h - 0.5;
 
 describe('EnsembleSankeyView at 60 nodes per column (issue 15)', () => {
-  const f = kernelEnsemble();
+  const f = kernelEnsembleGraph();
   for (const [w, h] of [
     [1200, 650],
     [900, 520],
@@ -491,7 +455,7 @@ describe('EnsembleSankeyView at 60 nodes per column (issue 15)', () => {
           assert.ok(apart(bars[i]!, bars[j]!), `${bars[i]!.id} / ${bars[j]!.id}`);
       const labels = boxes(
         html,
-        /<g class="ens-label[^"]*"()[^>]*><rect class="sankey-label-bg" x="([^"]+)" y="([^"]+)" width="([^"]+)" height="([^"]+)"/g,
+        /<g class="sankey-label[^"]*" data-label-node="([^"]+)"><rect class="sankey-label-bg" x="([^"]+)" y="([^"]+)" width="([^"]+)" height="([^"]+)"/g,
       );
       assert.ok(labels.length >= 10, `${labels.length} labels`);
       for (let i = 0; i < labels.length; i++) {
@@ -500,7 +464,7 @@ describe('EnsembleSankeyView at 60 nodes per column (issue 15)', () => {
         for (let j = i + 1; j < labels.length; j++) assert.ok(apart(a, labels[j]!), `labels ${i} and ${j} overlap`);
       }
       // The first columns keep their labels (the suite and its six groups).
-      const names = [...html.matchAll(/<g class="ens-label[^"]*"[^>]*>.*?<tspan[^>]*>([^<]*)<\/tspan>/g)].map(
+      const names = [...html.matchAll(/<g class="sankey-label[^"]*"[^>]*>.*?<tspan[^>]*>([^<]*)<\/tspan>/g)].map(
         m => m[1],
       );
       for (const g of ['suite', 'Basic', 'Lcals', 'Polybench', 'Stream', 'Apps', 'Algorithm'])

@@ -29,9 +29,9 @@ import { formatValue } from '../../format';
 import { createTextMeasurer, estimateText } from '../../text-measure';
 import type { MeasureText } from '../../text-measure';
 import { StatusMessage } from '../../components/status-message';
-import { LINE_HEIGHT, placeLabels } from '../sankey/sankey-labels';
+import { placeLabels } from '../sankey/sankey-labels';
 import type { PositionedNode, SankeyLayout } from '../sankey/sankey-layout';
-import { MoreNode, MoreTooltip } from '../sankey/sankey-parts';
+import { MoreNode, MoreTooltip, SankeyLabel } from '../sankey/sankey-parts';
 import { borderColour, countTextColour, diffColour, gradientStops, TARGET_COLOUR } from './ensemble-colours';
 import {
   asCallflowData,
@@ -711,34 +711,13 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
                 {labels.map(l => {
                   const node = layout.nodes.find(x => x.id === l.nodeId);
                   if (k < 1 && node && (node.y1 - node.y0) * k < LABEL_MIN_PX) return null;
-                  const mid = (l.top + l.bottom) / 2;
                   return (
-                    <g
+                    <SankeyLabel
                       key={l.nodeId}
-                      className={'ens-label' + (active && !active.nodes.has(l.nodeId) ? ' is-dimmed' : '')}
-                      transform={keepSize(l.x, mid)}
-                    >
-                      <rect
-                        className="sankey-label-bg"
-                        x={(l.anchor === 'start' ? l.x : l.x - l.width) - 4}
-                        y={l.top}
-                        width={l.width + 8}
-                        height={l.bottom - l.top}
-                        rx={3}
-                      />
-                      <text className="sankey-label-text" x={l.x} y={l.y} textAnchor={l.anchor}>
-                        {l.lines.map((line, j) => (
-                          <tspan
-                            key={j}
-                            className={`sankey-label-${line.style}`}
-                            x={l.x}
-                            dy={j === 0 ? 0 : LINE_HEIGHT.detail}
-                          >
-                            {line.text}
-                          </tspan>
-                        ))}
-                      </text>
-                    </g>
+                      label={l}
+                      zoom={k}
+                      dimmed={active !== null && !active.nodes.has(l.nodeId)}
+                    />
                   );
                 })}
               </g>
