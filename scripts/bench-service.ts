@@ -7,8 +7,8 @@
  *
  *   - open a 1,000-run ensemble (10⁴ nodes each): folder scan, reads and union in workers;
  *   - Compare Two Profiles on two 10⁶-node × 16-rank profiles;
- *   - 20 clicks on Sankey nodes of a 10⁶-node profile (the highlight query and the correlation
- *     view's per-metric query, from the cached graph), after the first build;
+ *   - 20 clicks on CallFlow nodes of a 10⁶-node profile (the highlight query and the correlation
+ *     view's per-metric query, both answered from the cached graph), after the first build;
  *   - a second read started while a 1 GiB read runs, alone and beside it; then the big read is
  *     cancelled while a query of another dataset is in flight.
  *
@@ -164,13 +164,16 @@ export async function benchService(options: { distDir: string }): Promise<void> 
     );
     const clicks: number[] = [];
     const ids = first.nodes.slice(0, 20).map(n => n.id);
-    // The first selection builds what the linked views ask of every metric (graphs then cached).
-    await phase('first selection (correlation graphs of every metric built)', async () =>
-      pool.superGraphQuery({
+    // A selection asks about the graph on screen (cached): the highlight's membership and the
+    // correlation view's per-metric values of the node, summed over its own call-tree nodes.
+    const firstClick = await phase('first selection (correlation values from the cached graph)', async () => {
+      const t0 = performance.now();
+      await pool.superGraphQuery({
         dataset: pb.dataset,
-        query: { kind: 'nodeMetrics', options: { filter: { threshold: 0 } }, nodeId: ids[0]!, maxMetrics: 12 },
-      }),
-    );
+        query: { kind: 'nodeMetrics', options, nodeId: ids[0]!, maxMetrics: 12 },
+      });
+      return performance.now() - t0;
+    });
     await phase('20 Sankey node clicks (highlight + correlation queries)', async () => {
       for (let k = 0; k < 20; k++) {
         const t0 = performance.now();
@@ -178,19 +181,14 @@ export async function benchService(options: { distDir: string }): Promise<void> 
           pool.superGraphQuery({ dataset: pb.dataset, query: { kind: 'nodeIds', options, nodes: [k * 997] } }),
           pool.superGraphQuery({
             dataset: pb.dataset,
-            query: {
-              kind: 'nodeMetrics',
-              options: { filter: { threshold: 0 } },
-              nodeId: ids[k % ids.length]!,
-              maxMetrics: 12,
-            },
+            query: { kind: 'nodeMetrics', options, nodeId: ids[k % ids.length]!, maxMetrics: 12 },
           }),
         ]);
         clicks.push(performance.now() - t0);
       }
     });
     console.log(
-      `  a selection after the first build (cache hit): median ${median(clicks).toFixed(1)} ms, max ${Math.max(...clicks).toFixed(1)} ms (goal < 100 ms)`,
+      `  a selection after the first build (cache hit): first ${firstClick.toFixed(1)} ms, then median ${median(clicks).toFixed(1)} ms, max ${Math.max(...clicks).toFixed(1)} ms over ${clicks.length} nodes (goal < 100 ms)`,
     );
 
     // Reads do not hold each other up: a small read alone, then beside the big one.

@@ -11,26 +11,16 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { complementContexts, superGraph } from '../src/analysis/graph/super-graph';
 import { superGraphData } from '../src/analysis/graph/super-graph-data';
+import { supernodeMetrics } from '../src/analysis/graph/super-graph-queries';
 import { readProfile } from '../src/analysis/formats';
 import type { Profile } from '../src/analysis/model/profile';
 import type { NodeMetricValues, CallflowData } from '../src/shared/callflow-protocol';
 
 const root = join(__dirname, '..');
 
+/** What the service answers a selection with: every metric over the node's own call-tree nodes, from the graph on screen. */
 function nodeMetrics(profile: Profile, nodeId: string): NodeMetricValues[] {
-  return profile.metrics.flatMap((metric, m) => {
-    const n = superGraph(profile, { metric: m, filter: { threshold: 0 } }).nodes.find(x => x.id === nodeId);
-    return n
-      ? [
-          {
-            name: metric.label || metric.name,
-            unit: metric.unit,
-            inclusive: Array.from(n.inclusiveByContext),
-            exclusive: Array.from(n.exclusiveByContext),
-          },
-        ]
-      : [];
-  });
+  return supernodeMetrics(profile, superGraph(profile), nodeId, 12);
 }
 
 function fixtureOf(profile: Profile, title: string) {

@@ -57,6 +57,44 @@ function host(session: EnsembleSession, send: (m: EnsembleHostToView) => Promise
   };
 }
 
+/**
+ * What breaks the readable layout in the drawn Ensemble-Sankey (issue 15), from the SVG's own
+ * boxes: bars under 4 px or overlapping in a column, labels overlapping or leaving the chart.
+ */
+function geometryProblems(page: Page): Promise<string[]> {
+  // A string, so the bundler's helpers (tsx names functions) do not leak into the page.
+  return page.evaluate<string[]>(`(() => {
+    const problems = [];
+    const svg = document.querySelector('.ens-svg');
+    if (!svg) return ['no Sankey drawn'];
+    const num = (e, a) => Number(e.getAttribute(a));
+    const bars = [...svg.querySelectorAll('.ens-node-rect, .sankey-more-rect')].map(r => {
+      const g = r.closest('[data-node-id], [data-node]');
+      return { id: g && (g.getAttribute('data-node-id') || g.getAttribute('data-node')), x: num(r, 'x'), y0: num(r, 'y'), y1: num(r, 'y') + num(r, 'height') };
+    });
+    for (const b of bars) if (!(b.y1 - b.y0 >= 4 - 1e-6)) problems.push(b.id + ' is ' + (b.y1 - b.y0).toFixed(2) + ' px tall');
+    for (let i = 0; i < bars.length; i++)
+      for (let j = i + 1; j < bars.length; j++) {
+        const a = bars[i], b = bars[j];
+        if (Math.abs(a.x - b.x) < 0.5 && a.y0 < b.y1 - 1e-6 && b.y0 < a.y1 - 1e-6) problems.push(a.id + ' overlaps ' + b.id);
+      }
+    const width = num(svg, 'width'), height = num(svg, 'height');
+    const labels = [...svg.querySelectorAll('.sankey-label > .sankey-label-bg')].map(r => ({
+      text: r.parentElement ? r.parentElement.textContent : '',
+      x0: num(r, 'x'), y0: num(r, 'y'), x1: num(r, 'x') + num(r, 'width'), y1: num(r, 'y') + num(r, 'height'),
+    }));
+    for (const l of labels)
+      if (l.x0 < -0.5 || l.y0 < -0.5 || l.x1 > width + 0.5 || l.y1 > height + 0.5) problems.push('"' + l.text + '" leaves the chart');
+    for (let i = 0; i < labels.length; i++)
+      for (let j = i + 1; j < labels.length; j++) {
+        const a = labels[i], b = labels[j];
+        if (a.x0 < b.x1 - 0.5 && b.x0 < a.x1 - 0.5 && a.y0 < b.y1 - 0.5 && b.y0 < a.y1 - 0.5)
+          problems.push('labels "' + a.text + '" and "' + b.text + '" overlap');
+      }
+    return problems;
+  })()`);
+}
+
 /** Polls what the page drew until `ok` accepts it. */
 async function drawnUntil(page: Page, what: string, ok: (r: EnsembleDrawn) => boolean): Promise<EnsembleDrawn> {
   const query = pageQuery(page);
@@ -160,6 +198,22 @@ async function main(): Promise<void> {
           r => r.selected === top.id && (r.counts['icicle'] ?? 0) > 0 && (r.counts['boxes'] ?? 0) > 0,
         );
         await shot('summary');
+        const geometry = await geometryProblems(page);
+        if (geometry.length) failures.push(`${input.name} ${theme}: ${geometry.slice(0, 5).join('; ')}`);
+        // A column too full to read shows its lightest nodes as one "k more" bar; a click shows them all (the chart scrolls).
+        if ((await page.locator('.ens-svg .sankey-node.is-more').count()) > 0) {
+          await page.locator('.ens-svg .sankey-node.is-more').first().click();
+          await page.waitForTimeout(300);
+          const expanded = await page.locator('.ens-chart').getAttribute('data-expanded');
+          if (expanded !== '1') failures.push(`${input.name}: the "more" bar did not expand (${expanded})`);
+          const again = await geometryProblems(page);
+          if (again.length) failures.push(`${input.name} ${theme} expanded: ${again.slice(0, 5).join('; ')}`);
+          await shot('expanded');
+          await page.locator('[data-action="collapse-columns"]').click();
+          await page.waitForTimeout(300);
+          if ((await page.locator('.ens-chart').getAttribute('data-expanded')) !== '0')
+            failures.push(`${input.name}: "Merge expanded columns again" left a column expanded`);
+        }
         // Wheel zoom over the Sankey's background scales the drawing; Reset zoom brings it back.
         const sankey = (await page.locator('[data-ensemble-view="sankey"] svg').first().boundingBox())!;
         await page.mouse.move(sankey.x + 8, sankey.y + sankey.height - 8);

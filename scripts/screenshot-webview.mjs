@@ -7,8 +7,13 @@
 //   node scripts/screenshot-webview.mjs [--theme=dark|light|hc|all] [--no-build] [--out=dist/screenshots]
 //
 // Writes sankey-<theme>.png and sankey-<theme>-hover.png per theme, plus, for dark, the states it
-// drives (focus, link hover, counts metric, narrow panel, empty graph, error banner). Exits 1 when a
-// check fails. CHROMIUM_PATH overrides /usr/bin/chromium; KEEP_TMP=1 keeps the generated pages.
+// drives (focus, link hover, counts metric, narrow panel, empty graph, error banner). With
+// `--real` it draws the largest real profiles of ../shared/data instead (scripts/callflow-real-fixtures.ts)
+// in dark and light, and checks the readable layout on them: no two bars of a column overlap, every
+// bar at least 4 px, no two labels overlap or leave the drawing, the filter and guard notes, "k more"
+// bars that expand (the chart then scrolls), labels shown on hover, "Show filtered callees" and a
+// repopulated graph: callflow-real-<case>-<theme>[-<state>].png. Exits 1 when a check fails.
+// CHROMIUM_PATH overrides /usr/bin/chromium; KEEP_TMP=1 keeps the generated pages.
 // Functions passed to page.evaluate() run in the page:
 /* global window, document, getComputedStyle */
 import * as esbuild from 'esbuild';
@@ -570,6 +575,193 @@ async function callflowShots(browser, theme, dir) {
   }
 }
 
+// --------------------------------------------------------------------------- real profiles
+
+/** Bars of one column that overlap, and bars under 4 px, from the drawn SVG (layout coordinates). */
+function barProblems(page) {
+  return page.evaluate(() => {
+    const problems = [];
+    for (const svg of document.querySelectorAll('.sankey-svg')) {
+      const bars = [...svg.querySelectorAll('.sankey-node-rect')].map(r => ({
+        id: r.closest('[data-node]')?.getAttribute('data-node'),
+        x: Number(r.getAttribute('x')),
+        y0: Number(r.getAttribute('y')),
+        y1: Number(r.getAttribute('y')) + Number(r.getAttribute('height')),
+        h: Number(r.getAttribute('height')),
+      }));
+      for (const b of bars) if (!(b.h >= 4 - 1e-6)) problems.push(`${b.id} is ${b.h.toFixed(2)} px tall`);
+      for (let i = 0; i < bars.length; i++)
+        for (let j = i + 1; j < bars.length; j++) {
+          const a = bars[i],
+            b = bars[j];
+          if (Math.abs(a.x - b.x) < 0.5 && a.y0 < b.y1 - 1e-6 && b.y0 < a.y1 - 1e-6)
+            problems.push(`${a.id} overlaps ${b.id}`);
+        }
+    }
+    return problems;
+  });
+}
+
+/** The largest real profiles: the readable layout, notes, "k more", hover labels and repopulation. */
+async function realShots(browser, themes, dir) {
+  const file = join(dir, 'callflow-real-fixtures.json');
+  const gen = spawnSync('npx', ['tsx', join(root, 'scripts/callflow-real-fixtures.ts'), file], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (gen.status !== 0) {
+    check(false, `real fixtures: ${gen.stderr}`);
+    return;
+  }
+  const only = arg('cases', '') ? String(arg('cases', '')).split(',') : null;
+  const all = Object.fromEntries(
+    Object.entries(JSON.parse(readFileSync(file, 'utf8'))).filter(([name]) => !only || only.includes(name)),
+  );
+  if (Object.keys(all).length === 0) console.log('  (../shared/data is absent: no real profiles to draw)');
+  for (const theme of themes) {
+    for (const [name, f] of Object.entries(all)) {
+      console.log(`[real ${name} ${theme}]`);
+      const state = { mode: 'single', brushed: null, selected: null, canCompare: false };
+      const html = join(dir, `real-${name}-${theme}.html`);
+      writeFileSync(html, pageHtml(theme, { type: 'graph', data: f.data, callflow: state }));
+      const page = await browser.newPage({ viewport: { width: 1280, height: 860 }, deviceScaleFactor: 1 });
+      const problems = [];
+      page.on('console', m => {
+        if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+      });
+      page.on('pageerror', e => problems.push(`page error: ${e.message}`));
+      await page.goto(pathToFileURL(html).href);
+      const drawn = await waitForDrawn(page, () => true, `${name}: drawn`, 20000);
+      const facts = () =>
+        page.evaluate(() => {
+          const c = document.querySelector('.sankey-chart[data-nodes]');
+          return c ? { ...c.dataset } : {};
+        });
+      let fx = await facts();
+      const more = Number(fx.more ?? 0);
+      check(
+        drawn && drawn.nodeCount + Number(fx.merged) - more === f.data.nodes.length,
+        `${name}: every node drawn or merged (${drawn?.nodeCount} drawn, ${fx.merged} merged into ${more})`,
+      );
+      const bars = await barProblems(page);
+      check(
+        bars.length === 0,
+        `${name}: bars ≥ 4 px, none overlapping${bars.length ? ': ' + bars.slice(0, 5).join('; ') : ''}`,
+      );
+      const labels = await labelProblems(page);
+      check(
+        labels.length === 0,
+        `${name}: labels apart and inside${labels.length ? ': ' + labels.slice(0, 5).join('; ') : ''}`,
+      );
+      const labelCount = await page.locator('.sankey-label').count();
+      check(labelCount >= Math.min(drawn?.nodeCount ?? 0, 6), `${name}: ${labelCount} labels drawn`);
+      const note = await page
+        .locator('.sankey-notes')
+        .textContent()
+        .catch(() => '');
+      if (f.data.filter.threshold > 0)
+        check(
+          /filter: [\d,]+ of [\d,]+ functions kept, [\d,]+ nodes folded into callers/.test(note),
+          `${name}: filter note "${note}"`,
+        );
+      else check(/^No filter/.test(note), `${name}: "No filter" note`);
+      if (f.data.guard) check(/supernodes shown: the heaviest/.test(note), `${name}: guard note`);
+      await page.mouse.move(2, 2);
+      await page.screenshot({ path: join(outDir, `callflow-real-${name}-${theme}.png`) });
+
+      // A bar without a label shows it while hovered.
+      const bare = await page.evaluate(() => {
+        const labelled = new Set(
+          [...document.querySelectorAll('[data-label-node]')].map(l => l.getAttribute('data-label-node')),
+        );
+        const n = [...document.querySelectorAll('.sankey-node:not(.is-more)')].find(
+          g => !labelled.has(g.getAttribute('data-node')),
+        );
+        return n ? n.getAttribute('data-node') : null;
+      });
+      if (bare) {
+        await page.hover(`[data-node="${bare.replace(/"/g, '\\"')}"] .sankey-node-rect`, { force: true });
+        await page.waitForTimeout(150);
+        check(
+          (await page.locator('.sankey-label.is-on-demand').count()) === 1,
+          `${name}: hovering an unlabelled bar shows its label`,
+        );
+        const inside = await labelProblems(page);
+        check(!inside.some(p => p.includes('outside')), `${name}: the hover label stays inside`);
+        await page.screenshot({ path: join(outDir, `callflow-real-${name}-${theme}-hover-label.png`) });
+        await page.mouse.move(2, 2);
+      }
+
+      // "k more": a click shows the column's nodes; a column that cannot fit makes the drawing scroll.
+      if (more > 0) {
+        await page.locator('.sankey-node.is-more').first().click();
+        await page.waitForTimeout(300);
+        fx = await facts();
+        check(Number(fx.expanded) === 1, `${name}: the "more" bar expands its column`);
+        const bars2 = await barProblems(page);
+        check(
+          bars2.length === 0,
+          `${name} expanded: bars ≥ 4 px, none overlapping${bars2.length ? ': ' + bars2.slice(0, 5).join('; ') : ''}`,
+        );
+        const labels2 = await labelProblems(page);
+        check(
+          labels2.length === 0,
+          `${name} expanded: labels apart${labels2.length ? ': ' + labels2.slice(0, 5).join('; ') : ''}`,
+        );
+        console.log(`  expanded: drawing ${fx.drawingHeight} px high, scrolls ${fx.scrolls}`);
+        await page.mouse.move(2, 2);
+        await page.screenshot({ path: join(outDir, `callflow-real-${name}-${theme}-expanded.png`) });
+        if (fx.scrolls === 'true') {
+          await page.locator('.sankey-scroll').evaluate(el => el.scrollTo(0, el.scrollHeight));
+          await page.waitForTimeout(100);
+          await page.screenshot({ path: join(outDir, `callflow-real-${name}-${theme}-expanded-bottom.png`) });
+        }
+        await page.locator('[data-action="collapse-columns"]').click();
+        await page.waitForTimeout(200);
+      }
+
+      // Show filtered callees under the heaviest folding bar, then the host's repopulated graph.
+      if (f.repopulated) {
+        const folding = [...f.data.nodes]
+          .filter(n => n.filteredCallees?.length)
+          .sort((a, b) => (b.filteredInclusive ?? 0) - (a.filteredInclusive ?? 0))[0];
+        await page.click(`[data-node="${folding.id}"] .sankey-node-rect`, { button: 'right', force: true });
+        await page.locator('[data-menu-item="Show filtered callees"]').click();
+        const rows = await page.locator('[data-callee]').count();
+        check(rows === Math.min(50, folding.filteredCallees.length), `${name}: ${rows} filtered callees listed`);
+        await page.screenshot({ path: join(outDir, `callflow-real-${name}-${theme}-callees.png`) });
+        await clearMessages(page);
+        await page.locator(`[data-callee="${folding.filteredCallees[0].name}"]`).click();
+        const asked = await waitForMessage(
+          page,
+          m => m.type === 'callflow/repopulate',
+          `${name}: a row posts callflow/repopulate`,
+        );
+        check(
+          asked?.nodeId === folding.id && asked.function === folding.filteredCallees[0].name,
+          `${name}: repopulate names the bar and the function`,
+        );
+        await page.evaluate(m => window.__host(m), { type: 'graph', data: f.repopulated, callflow: state });
+        await page.waitForTimeout(1000);
+        const again = await page
+          .locator('.sankey-notes')
+          .textContent()
+          .catch(() => '');
+        check(/shown again/.test(again), `${name}: the note counts what is shown again ("${again}")`);
+        const bars3 = await barProblems(page);
+        check(bars3.length === 0, `${name} repopulated: bars apart${bars3.length ? ': ' + bars3.join('; ') : ''}`);
+        await page.mouse.move(2, 2);
+        await page.screenshot({ path: join(outDir, `callflow-real-${name}-${theme}-repopulated.png`) });
+      }
+      check(
+        problems.length === 0,
+        `${name}: no console errors${problems.length ? ':\n      ' + problems.join('\n      ') : ''}`,
+      );
+      await page.close();
+    }
+  }
+}
+
 // --------------------------------------------------------------------------- main
 
 mkdirSync(outDir, { recursive: true });
@@ -590,8 +782,11 @@ const browser = await chromium.launch({
   ],
 });
 try {
-  for (const theme of themes) await shoot(browser, theme, tmp);
-  if (!arg('no-callflow', false)) await callflowShots(browser, themes.includes('dark') ? 'dark' : themes[0], tmp);
+  if (arg('real', false)) await realShots(browser, themeArg === 'all' ? ['dark', 'light'] : themes, tmp);
+  else {
+    for (const theme of themes) await shoot(browser, theme, tmp);
+    if (!arg('no-callflow', false)) await callflowShots(browser, themes.includes('dark') ? 'dark' : themes[0], tmp);
+  }
 } finally {
   await browser.close();
   if (!process.env.KEEP_TMP) rmSync(tmp, { recursive: true, force: true });

@@ -48,7 +48,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
   const dataMovement = new DataMovementDecorations(context.extensionUri, datasets, resolver, edits);
   const dataMovementView = registerDataMovementView(datasets);
   const env = { extensionUri: context.extensionUri, log, testMode };
-  const callflow = new CallflowPanel(env, datasets, navigator);
+  const callflow = new CallflowPanel(env, datasets, navigator, context.workspaceState);
   const timeline = new TimelinePanel(env, datasets, service, navigator, log);
   const ensemble = new EnsemblePanel(env, datasets, service, navigator);
   const dmv = new DmvPanel(env, datasets, service, navigator, log);

@@ -1,4 +1,9 @@
 import * as vscode from 'vscode';
+import {
+  DEFAULT_CALLFLOW_FILTER,
+  validateCallflowSettings,
+  type CallflowFilter,
+} from '../analysis/graph/callflow-filter-settings';
 import { parseModuleRules, type ModuleRule } from '../analysis/graph/module-map';
 import type { ReadLimits } from '../service/read-limits';
 
@@ -19,6 +24,8 @@ export const Setting = {
   workerMemoryLimitMb: 'analysis.workerMemoryLimitMB',
   dmvCategoryRules: 'dmv.categoryRules',
   memoryFollowSelection: 'memory.followSelection',
+  callflowFilterThreshold: 'callflow.filterThreshold',
+  callflowFilterBy: 'callflow.filterBy',
 } as const;
 
 const config = () => vscode.workspace.getConfiguration('hpcLens');
@@ -48,6 +55,33 @@ export function moduleMap(onProblem?: (message: string) => void): ModuleRule[] {
   problems.forEach(p => onProblem?.(`hpcLens.moduleMap: ${p}`));
   return rules;
 }
+/** The last valid CallFlow filter of the settings, and the warnings already shown for the present bad values. */
+let lastValidFilter: CallflowFilter = DEFAULT_CALLFLOW_FILTER;
+let warnedFor = '';
+
+/**
+ * CallFlow's filter from `hpcLens.callflow.filterThreshold` (percent) and `hpcLens.callflow.filterBy`.
+ * A value out of range or of the wrong type is reported once through `onWarning`, naming the
+ * setting, and the last valid value stays in force.
+ */
+export function callflowFilter(onWarning?: (message: string) => void): CallflowFilter {
+  const c = config();
+  const { filter, warnings } = validateCallflowSettings(
+    {
+      filterThreshold: c.get<unknown>(Setting.callflowFilterThreshold),
+      filterBy: c.get<unknown>(Setting.callflowFilterBy),
+    },
+    lastValidFilter,
+  );
+  lastValidFilter = filter;
+  const key = warnings.join('\n');
+  if (onWarning && key !== warnedFor) {
+    warnedFor = key;
+    warnings.forEach(w => onWarning(w));
+  }
+  return filter;
+}
+
 /** After-line text on the lines that issue copies (`⇅ H→D 96 MB · 24× · …`). */
 export function dataMovementAnnotations(): boolean {
   return config().get<boolean>(Setting.dataMovementAnnotations, true);

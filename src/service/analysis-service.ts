@@ -217,6 +217,8 @@ export interface AnalysisRpc {
       metric: string;
       title: string;
       moduleMap: readonly ModuleRule[];
+      /** The CallFlow filter of the settings (share of the total, by side), until the panel picks one. */
+      filter?: { threshold: number; by: 'inclusive' | 'exclusive' };
       /** Select the supernode holding this function (a CodeLens click). */
       focusFunction?: string;
     },

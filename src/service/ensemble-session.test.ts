@@ -72,3 +72,37 @@ test('a CodeLens focus selects the supernode holding the function, and a refused
   assert.ok('error' in refused && /run 99/.test(refused.error));
   assert.equal(s.state, before);
 });
+
+test('the filter: the settings’ until the panel picks one; repopulation shows a folded function again and Hide again undoes it', () => {
+  const syn = generateSyntheticEnsemble({ runs: 6, nodes: 300, seed: 7 });
+  const ep = new EnsembleProfile(syn.runs, { path: '/syn' });
+  let setting = { threshold: 0.02, by: 'inclusive' as const };
+  const s = new EnsembleSession(ep, {
+    title: 'syn',
+    metric: () => ep.profile.metrics[ep.profile.primaryMetric]!.name,
+    filter: () => setting,
+  });
+  const first = s.respond(null, true).graph!.data;
+  assert.equal(first.filter.threshold, 0.02, 'the settings’ filter');
+  setting = { threshold: 0.05, by: 'inclusive' };
+  assert.equal(s.respond(null, false).graph!.data.filter.threshold, 0.05, 'a new setting recomputes the graph');
+  const own = s.respond({ type: 'ensemble/filter', threshold: 0.01, by: 'exclusive' }, false).graph!.data;
+  assert.deepEqual([own.filter.threshold, own.filter.by], [0.01, 'exclusive']);
+  setting = { threshold: 0.5, by: 'inclusive' };
+  assert.equal(s.respond(null, true).graph!.data.filter.threshold, 0.01, 'the panel’s own filter outlasts the setting');
+  const folding = own.nodes.find(n => n.filteredCallees?.length)!;
+  assert.ok(folding, 'a node with folded callees');
+  const fn = folding.filteredCallees![0]!.name;
+  const shown = s.respond({ type: 'ensemble/repopulate', nodeId: folding.id, function: fn }, false).graph!.data;
+  assert.deepEqual(shown.repopulate, [{ node: folding.id, function: fn }]);
+  assert.ok(shown.filter.repopulatedNodes! > 0);
+  assert.ok(!shown.nodes.find(n => n.id === folding.id)?.filteredCallees?.some(c => c.name === fn));
+  const refused = s.respond({ type: 'ensemble/repopulate', nodeId: folding.id, function: 'no such function' }, false);
+  assert.match(refused.error!, /the filter folded/);
+  const hidden = s.respond({ type: 'ensemble/unrepopulate', nodeId: folding.id, function: fn }, false).graph!.data;
+  assert.equal(hidden.repopulate, undefined);
+  assert.deepEqual(
+    hidden.nodes.map(n => [n.id, n.maxInclusive]),
+    own.nodes.map(n => [n.id, n.maxInclusive]),
+  );
+});

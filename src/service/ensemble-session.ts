@@ -11,6 +11,7 @@ import type { EnsembleProfile } from '../analysis/ensemble/ensemble-profile';
 import { fastestRun, slowestRun } from '../analysis/ensemble/run-comparison';
 import { ensembleGraph } from '../analysis/ensemble/ensemble-graph';
 import { projectionData } from '../analysis/ensemble/projection-data';
+import type { CallflowFilter } from '../analysis/graph/callflow-filter-settings';
 import type { ModuleRule } from '../analysis/graph/module-map';
 import type { SuperGraph } from '../analysis/graph/super-graph';
 import type {
@@ -34,6 +35,8 @@ export interface EnsembleSessionOptions {
   /** The metric (by name) the views show; read on every computation (the user may switch it). */
   metric(): string;
   moduleMap?(): readonly ModuleRule[];
+  /** The filter of the settings, used until the panel chooses one for this ensemble. */
+  filter?(): CallflowFilter;
 }
 
 /** What one request to the session answers: the state after it and what changed. */
@@ -94,7 +97,7 @@ export class EnsembleSession {
       if (applied.scope === 'graph') scope = 'graph';
       else if (applied.scope === 'state' && !needGraph && this.computed) return this.answer(undefined);
     }
-    const key = `${this.options.metric()}|${JSON.stringify(this.options.moduleMap?.() ?? [])}`;
+    const key = `${this.options.metric()}|${JSON.stringify(this.options.moduleMap?.() ?? [])}|${JSON.stringify(this.filter())}`;
     if (key !== this.graphKey) scope = 'graph';
     const c = this.compute(scope === 'graph' ? 'graph' : 'detail');
     this.graphKey = key;
@@ -135,6 +138,11 @@ export class EnsembleSession {
     return { scope: this.computed ? scope : 'graph' };
   }
 
+  /** The filter in force: the panel's own choice for this ensemble, else the settings'. */
+  filter(): CallflowFilter | undefined {
+    return this.state.filter ?? this.options.filter?.();
+  }
+
   /** Recomputes what `scope` invalidates (and the detail, which follows every graph). */
   compute(scope: 'graph' | 'detail'): EnsembleComputed {
     const timings: EnsembleTimings = {};
@@ -149,6 +157,8 @@ export class EnsembleSession {
         title: this.options.title,
         splits: this.state.splits,
         reveal: this.state.reveal,
+        ...(this.filter() ? { filter: { ...this.filter()! } } : {}),
+        ...(this.state.repopulate.length ? { repopulate: this.state.repopulate } : {}),
         ...(this.options.moduleMap ? { moduleMap: this.options.moduleMap() } : {}),
       });
       timings.graph = performance.now() - t;

@@ -4,6 +4,7 @@
  * requests from the webview that change it, each validated so a bad request explains itself and
  * leaves the state as it was.
  */
+import { applyFilterRequest, type FilterState } from '../analysis/graph/callflow-filter-settings';
 import type { RevealRequest, SplitRequest } from '../analysis/graph/super-graph';
 import {
   DEFAULT_ENSEMBLE_OPTIONS,
@@ -13,7 +14,8 @@ import {
   type EnsembleViewState,
 } from '../shared/ensemble-protocol';
 
-export interface EnsemblePanelState {
+/** The panel's state; `filter` is the ensemble's own filter (null: the settings'), `repopulate` what it shows again. */
+export interface EnsemblePanelState extends FilterState {
   view: EnsembleViewState;
   splits: SplitRequest[];
   reveal: RevealRequest[];
@@ -41,6 +43,8 @@ export const initialEnsembleState = (): EnsemblePanelState => ({
   },
   splits: [],
   reveal: [],
+  filter: null,
+  repopulate: [],
 });
 
 const SIDES = ['inclusive', 'exclusive'] as const;
@@ -150,13 +154,27 @@ export function applyEnsembleRequest(
       if (splits.length === state.splits.length && reveal.length === state.reveal.length)
         return { error: `${base} is not split` };
       const selected = view.selected && baseOf(view.selected) === base ? base : view.selected;
-      return { view: { ...view, selected }, splits, reveal };
+      return { ...state, view: { ...view, selected }, splits, reveal };
     }
     case 'ensemble/reveal': {
       const base = baseOf(request.nodeId);
       if (state.reveal.some(r => r.node === base && r.function === request.function)) return state;
       return { ...state, reveal: [...state.reveal, { node: base, function: request.function }] };
     }
+    case 'ensemble/filter':
+      return applyFilterRequest(
+        state,
+        { type: 'filter', threshold: request.threshold, by: request.by },
+        ctx.data?.nodes,
+      );
+    case 'ensemble/repopulate':
+      return applyFilterRequest(
+        state,
+        { type: 'repopulate', nodeId: request.nodeId, function: request.function },
+        ctx.data?.nodes,
+      );
+    case 'ensemble/unrepopulate':
+      return applyFilterRequest(state, { ...request, type: 'unrepopulate' }, ctx.data?.nodes);
   }
 }
 

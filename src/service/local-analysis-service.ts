@@ -448,7 +448,13 @@ export class LocalAnalysisService implements AnalysisService {
     const ep = this.ensembleOf(args.dataset, h);
     const needGraph = !h.session || args.request === null;
     const session = (h.session ??= new EnsembleSession(ep, { title: args.title, metric: () => args.metric }));
-    session.options = { title: args.title, metric: () => args.metric, moduleMap: () => args.moduleMap };
+    const filter = args.filter;
+    session.options = {
+      title: args.title,
+      metric: () => args.metric,
+      moduleMap: () => args.moduleMap,
+      ...(filter ? { filter: () => filter } : {}),
+    };
     if (args.focusFunction !== undefined) session.focusFunction = args.focusFunction;
     return session.respond(args.request, needGraph || args.focusFunction !== undefined);
   }

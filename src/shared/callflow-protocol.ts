@@ -168,6 +168,8 @@ export type CallflowViewToHost =
   | CommonViewToHost
   /** Open the source of one of a node's entry functions (index into its `entries`, -1 for `entry`); the host looks the location up in the data it sent. */
   | { type: 'openSource'; nodeId: string; entry: number }
+  /** Open the source of a function folded into a node (index into its `filteredCallees`), looked up in the data sent. */
+  | { type: 'openFilteredCallee'; nodeId: string; callee: number }
   | CallflowRequest;
 
 /** What the CallFlow panel shows: one graph, brushed ranks over the rest, or two runs side by side. */
@@ -208,7 +210,16 @@ export type CallflowRequest =
   /** Ranks brushed in the histogram (profile context indices), null to clear. */
   | { type: 'callflow/brush'; contexts: number[] | null }
   | { type: 'callflow/mode'; mode: CallflowMode }
-  | { type: 'callflow/requestNodeMetrics'; nodeId: string };
+  | { type: 'callflow/requestNodeMetrics'; nodeId: string }
+  /**
+   * The CallFlow filter for this dataset (thesis §3.2.1): `threshold` a share of the total, 0 … 1
+   * (0.001 = 0.1 %), applied by inclusive or exclusive value. Kept per dataset over the settings'.
+   */
+  | { type: 'callflow/filter'; threshold: number; by: 'inclusive' | 'exclusive' }
+  /** Show a function folded into a node again, under that node (thesis §3.5; one of its `filteredCallees`). */
+  | { type: 'callflow/repopulate'; nodeId: string; function: string }
+  /** Hide again what repopulation showed: one function under one node, everything under a node, or all (no fields). */
+  | { type: 'callflow/unrepopulate'; nodeId?: string; function?: string };
 
 /** Every message type the host sends the CallFlow panel: the view accepts only these (a record, so a new type must be listed). */
 export const CALLFLOW_HOST_TO_VIEW_TYPES: Readonly<Record<CallflowHostToView['type'], true>> = {

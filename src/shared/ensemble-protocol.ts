@@ -322,7 +322,12 @@ export type EnsembleRequest =
   | { type: 'ensemble/split'; nodeId: string; mode: 'entry' | 'caller' }
   | { type: 'ensemble/unsplit'; nodeId: string }
   /** Show one function of a supernode as its own node (icicle click). */
-  | { type: 'ensemble/reveal'; nodeId: string; function: string };
+  | { type: 'ensemble/reveal'; nodeId: string; function: string }
+  /** The CallFlow filter (as `callflow/filter`: a share of the total by inclusive or exclusive value). */
+  | { type: 'ensemble/filter'; threshold: number; by: 'inclusive' | 'exclusive' }
+  /** Show a function folded into a node again (one of its `filteredCallees`), and hide it again. */
+  | { type: 'ensemble/repopulate'; nodeId: string; function: string }
+  | { type: 'ensemble/unrepopulate'; nodeId?: string; function?: string };
 
 /**
  * What a click asks to open, by reference into the data the host sent: a supernode's entry function
@@ -332,7 +337,9 @@ export type EnsembleRequest =
 export type EnsembleSourceRef =
   | { kind: 'entry'; nodeId: string; entry: number }
   | { kind: 'hierarchy'; index: number }
-  | { kind: 'callSite'; index: number };
+  | { kind: 'callSite'; index: number }
+  /** A function folded into a node: `index` into its `filteredCallees`. */
+  | { kind: 'filteredCallee'; nodeId: string; index: number };
 
 /** View → host. */
 export type EnsembleViewToHost = CommonViewToHost | EnsembleRequest | { type: 'openSource'; ref: EnsembleSourceRef };

@@ -1,6 +1,6 @@
 import type { CallflowData } from '../../shared/callflow-protocol';
 import type { FilterBy } from './callflow-filter';
-import { DEFAULT_FILTER_THRESHOLD } from './super-graph';
+import { DEFAULT_FILTER_THRESHOLD, type RepopulateRequest } from './super-graph';
 
 /**
  * The CallFlow filter as users set it: a threshold in percent of the total (the settings, the
@@ -97,6 +97,72 @@ export function guardHeadline(guard: CallflowData['guard']): string | null {
     `${n(guard.shown)} of ${n(guard.supernodes)} supernodes shown: the heaviest, with their callers ` +
     `(${n(guard.omitted)} left out)`
   );
+}
+
+/** What a panel keeps per dataset about the filter: its own choice (null: the settings') and what it shows again. */
+export interface FilterState {
+  filter: CallflowFilter | null;
+  repopulate: RepopulateRequest[];
+}
+
+/** A node as the panels' requests are checked against: its label and the functions folded into it. */
+interface FoldingNode {
+  id: string;
+  label: string;
+  filteredCallees?: readonly { name: string }[];
+  filteredCalleeCount?: number;
+}
+
+/**
+ * The state after a filter, repopulate or hide-again request of a panel (the same rules for the
+ * CallFlow panel and Ensemble CallFlow), or why it cannot apply. `nodes` is the graph on screen.
+ * Repopulations stay when the filter changes: they are replayed on the new graph, and the ones
+ * that then re-add nothing come back as the graph's misses.
+ */
+export function applyFilterRequest<S extends FilterState>(
+  state: S,
+  request:
+    | { type: 'filter'; threshold: number; by: FilterBy }
+    | { type: 'repopulate'; nodeId: string; function: string }
+    | { type: 'unrepopulate'; nodeId?: string; function?: string },
+  nodes: readonly FoldingNode[] | undefined,
+): S | { error: string } {
+  switch (request.type) {
+    case 'filter': {
+      const { threshold, by } = request;
+      if (!(typeof threshold === 'number' && Number.isFinite(threshold) && threshold >= 0 && threshold <= 1))
+        return { error: `the filter threshold must be between 0 and 100 %, not ${shown(threshold * 100)} %` };
+      if (by !== 'inclusive' && by !== 'exclusive')
+        return { error: `the filter applies by "inclusive" or "exclusive" value, not ${shown(by)}` };
+      return { ...state, filter: { threshold, by } };
+    }
+    case 'repopulate': {
+      const node = nodes?.find(n => n.id === request.nodeId);
+      if (!node) return { error: `no node ${request.nodeId} in the graph to show filtered callees under` };
+      if (!node.filteredCallees?.some(c => c.name === request.function))
+        return {
+          error: node.filteredCalleeCount
+            ? `${request.function} is not among the functions the filter folded into ${node.label}`
+            : `the filter folded no function into ${node.label}`,
+        };
+      if (state.repopulate.some(r => r.node === node.id && r.function === request.function)) return state;
+      return { ...state, repopulate: [...state.repopulate, { node: node.id, function: request.function }] };
+    }
+    case 'unrepopulate': {
+      const hit = (r: RepopulateRequest) =>
+        (request.nodeId === undefined || r.node === request.nodeId) &&
+        (request.function === undefined || r.function === request.function);
+      const repopulate = state.repopulate.filter(r => !hit(r));
+      if (repopulate.length === state.repopulate.length)
+        return {
+          error:
+            request.function !== undefined
+              ? `${request.function} is not shown again${request.nodeId ? ` under ${request.nodeId}` : ''}`
+              : 'nothing is shown again',
+        };
+      return { ...state, repopulate };
+    }
+  }
 }
 
 function shown(v: unknown): string {

@@ -4,15 +4,18 @@ import { sankeyNodeIds } from './node-membership';
 import { superGraph, type SuperGraph, type SuperGraphOptions } from './super-graph';
 
 /**
- * Questions the Sankey panel asks about the super graph it shows, answered where the model lives
+ * Questions the CallFlow panel asks about the super graph it shows, answered where the model lives
  * (the analysis service). `graphOf` supplies the graphs — the service's cache, so a question about
  * the graph on screen never builds it again.
  */
 export type SuperGraphQuery =
-  /** The Sankey node ids that hold these call-tree nodes, in the graph built with `options`. */
+  /** The supernode ids that hold these call-tree nodes, in the graph built with `options`. */
   | { kind: 'nodeIds'; options: SuperGraphOptions; nodes: number[] }
-  /** Per-context inclusive and exclusive values of one Sankey node for each of the first `maxMetrics` metrics. */
-  | { kind: 'nodeMetrics'; options: Omit<SuperGraphOptions, 'metric'>; nodeId: string; maxMetrics: number };
+  /**
+   * Per-context inclusive and exclusive values of one supernode of the graph built with `options`
+   * (the graph on screen) for each of the first `maxMetrics` metrics, over the same call-tree nodes.
+   */
+  | { kind: 'nodeMetrics'; options: SuperGraphOptions; nodeId: string; maxMetrics: number };
 
 export interface SuperGraphQueryResults {
   nodeIds: string[];
@@ -32,21 +35,67 @@ export function answerSuperGraphQuery(
   switch (query.kind) {
     case 'nodeIds':
       return sankeyNodeIds(graphOf(query.options), query.nodes);
-    case 'nodeMetrics': {
-      const out: NodeMetricValues[] = [];
-      const count = Math.min(profile.metrics.length, query.maxMetrics);
-      for (let m = 0; m < count; m++) {
-        const metric = profile.metrics[m]!;
-        const n = graphOf({ ...query.options, metric: m }).nodes.find(x => x.id === query.nodeId);
-        if (n)
-          out.push({
-            name: metric.label || metric.name,
-            unit: metric.unit,
-            inclusive: Array.from(n.inclusiveByContext),
-            exclusive: Array.from(n.exclusiveByContext),
-          });
-      }
-      return out;
-    }
+    case 'nodeMetrics':
+      return supernodeMetrics(profile, graphOf(query.options), query.nodeId, query.maxMetrics);
   }
+}
+
+/** Answers already given, per graph (a graph is immutable once built; the cache drops it, the WeakMap follows). */
+const answered = new WeakMap<SuperGraph, Map<string, NodeMetricValues[]>>();
+
+/**
+ * The values of every metric (up to `maxMetrics`) for one supernode of `graph`, over its own
+ * call-tree nodes: inclusive = Σ of its entry nodes (never nested), exclusive = Σ of its members,
+ * per selected context — the rule the super graph sums the shown metric by (super-graph.ts, step 6),
+ * so the shown metric's answer equals the node's own values. One pass over the node's members per
+ * metric, from the graph the panel already has: no graph is built per metric, and a node the filter
+ * keeps for the shown metric is the same set of calling contexts in every metric. [] for an unknown id.
+ */
+export function supernodeMetrics(
+  profile: Profile,
+  graph: SuperGraph,
+  nodeId: string,
+  maxMetrics: number,
+): NodeMetricValues[] {
+  let memo = answered.get(graph);
+  const key = `${maxMetrics}\u0000${nodeId}`;
+  const hit = memo?.get(key);
+  if (hit) return hit;
+  const node = graph.nodes.find(x => x.id === nodeId);
+  if (!node) return [];
+  const C = profile.contextCount;
+  const sel = graph.contexts;
+  const K = sel.length;
+  const count = Math.max(0, Math.min(profile.metrics.length, Math.floor(maxMetrics)));
+  const out: NodeMetricValues[] = [];
+  for (let m = 0; m < count; m++) {
+    const metric = profile.metrics[m]!;
+    const inclusive = new Float64Array(K);
+    const exclusive = new Float64Array(K);
+    if (m === graph.metric) {
+      inclusive.set(node.inclusiveByContext);
+      exclusive.set(node.exclusiveByContext);
+    } else {
+      const incl = profile.inclusive(m);
+      const excl = profile.exclusive(m);
+      for (const e of node.entries)
+        for (const i of e.nodes) {
+          const row = i * C;
+          for (let k = 0; k < K; k++) inclusive[k]! += incl[row + sel[k]!]!;
+        }
+      for (const i of node.members) {
+        const row = i * C;
+        for (let k = 0; k < K; k++) exclusive[k]! += excl[row + sel[k]!]!;
+      }
+    }
+    out.push({
+      name: metric.label || metric.name,
+      unit: metric.unit,
+      inclusive: Array.from(inclusive),
+      exclusive: Array.from(exclusive),
+    });
+  }
+  if (!memo) answered.set(graph, (memo = new Map()));
+  memo.set(key, out);
+  return out;
 }

@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
-import { DEFAULT_ENSEMBLE_OPTIONS } from '../../shared/ensemble-protocol';
-import { ensembleGraph } from '../ensemble/ensemble-graph';
-import { EnsembleProfile } from '../ensemble/ensemble-profile';
-import { runsFromOutlines } from '../ensemble/testing/outline-runs';
+import { kernelEnsembleGraph } from '../ensemble/testing/kernel-ensemble';
 import { readProfile } from '../formats';
 import { superGraphData } from '../graph/super-graph-data';
-import { seededRandom } from '../stats/seeded-random';
 import type { FlowGraphInput } from './callflow-layout';
 import { layoutReadableCallflow, legibleRows, moreNodeId, type ReadableLayout } from './readable-layout';
 
@@ -168,32 +164,7 @@ describe('readable CallFlow layout', () => {
   );
 
   it('a 13-run ensemble of about 60 kernels in its last column (maxima, tapered ribbons): every bar ≥ 4 px', () => {
-    const groups = ['Basic', 'Lcals', 'Polybench', 'Stream', 'Apps', 'Algorithm'];
-    const rnd = seededRandom(13);
-    const outlines: Record<string, string> = {};
-    for (let run = 0; run < 13; run++) {
-      const lines = ['RAJAPerf @suite = 0.01'];
-      groups.forEach((g, gi) => {
-        lines.push(`  ${g} @${g} = 0.001`);
-        for (let k = 0; k < 10; k++) {
-          // Kernels of very different weight; a few missing in some runs.
-          if ((k + run) % 11 === 10) continue;
-          const base = 3 * Math.exp(-0.35 * k) * (1 + gi / 3);
-          lines.push(`    ${g}_K${k} @${g}_K${k} = ${(base * (0.8 + 0.4 * rnd())).toFixed(4)}`);
-        }
-      });
-      outlines[`size_${1048576 * (1 + (run % 2))}_rep${run}`] = lines.join('\n');
-    }
-    const ep = new EnsembleProfile(runsFromOutlines(outlines), { path: '/raja13' });
-    const state = {
-      mode: 'summary' as const,
-      target: null,
-      diff: null,
-      runs: null,
-      selected: null,
-      options: DEFAULT_ENSEMBLE_OPTIONS,
-    };
-    const { data } = ensembleGraph(ep, { state, title: 'raja13', filter: { threshold: 0 } });
+    const { data } = kernelEnsembleGraph();
     const input = {
       nodes: data.nodes.map(n => ({ id: n.id, value: n.maxInclusive })),
       edges: data.links.map(l => ({ source: l.source, target: l.target, value: l.value })),

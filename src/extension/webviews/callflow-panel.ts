@@ -8,11 +8,22 @@ import type {
   CallflowNodeData,
   CallflowViewToHost,
 } from '../../shared/callflow-protocol';
+import type { SuperGraphDataOptions } from '../../analysis/graph/super-graph-data';
 import type { Dataset } from '../datasets/dataset';
 import type { DatasetManager } from '../datasets/dataset-manager';
-import { moduleMap } from '../settings';
+import { callflowFilter, moduleMap } from '../settings';
 import type { SourceNavigator } from '../source-navigator';
-import { applyCallflowRequest, graphPlan, initialCallflowState, viewState, type CallflowState } from './callflow-state';
+import {
+  applyCallflowRequest,
+  graphPlan,
+  initialCallflowState,
+  parsePersistedFilters,
+  PERSISTED_FILTERS_KEY,
+  persistedFilterOf,
+  shownOptions,
+  viewState,
+  type CallflowState,
+} from './callflow-state';
 import { WebviewHost, type WebviewEnvironment } from './webview-host';
 
 /** The correlation view offers at most this many metrics (each one super graph in the service). */
@@ -32,17 +43,20 @@ export interface CallflowUpdate {
 /**
  * The CallFlow panel: the Sankey of the super graph with its linked views (histogram, correlation,
  * brush split, two runs side by side). One panel; it follows the active dataset and metric. The
- * host keeps the split/brush/selection state per dataset and asks the analysis service for the
- * graphs (cached there per option set), sending only level-of-detail data; a selected node's
- * entry-function lines flash in the editor.
+ * host keeps the filter/repopulate/split/brush/selection state per dataset (the filter and what
+ * repopulation shows again also across window reloads, in the workspace state) and asks the
+ * analysis service for the graphs (cached there per option set), sending only level-of-detail
+ * data; a selected node's entry-function lines flash in the editor.
  */
 export class CallflowPanel implements vscode.Disposable {
   private readonly host: WebviewHost<CallflowHostToView, CallflowViewToHost>;
   private data: CallflowData | undefined;
   private callflow: CallflowViewState | undefined;
   private readonly subs: vscode.Disposable[];
-  /** Split, brush, selection and mode, per dataset. */
-  private readonly states = new WeakMap<Dataset, CallflowState>();
+  /** Filter, repopulations, splits, brush, selection and mode, per dataset (by its key: a reload from disk keeps them). */
+  private readonly states = new Map<string, CallflowState>();
+  /** The filter choices remembered from earlier sessions, by dataset key. */
+  private readonly remembered: ReturnType<typeof parsePersistedFilters>;
   private inFlight = 0;
   /** A highlight asked for while the graph was being computed (base node ids). */
   private pendingBases: ReadonlySet<string> | undefined;
@@ -62,7 +76,10 @@ export class CallflowPanel implements vscode.Disposable {
     private readonly env: WebviewEnvironment,
     private readonly datasets: DatasetManager,
     private readonly navigator: SourceNavigator,
+    /** Where each dataset's filter choice is remembered (the workspace state). */
+    private readonly memento?: vscode.Memento,
   ) {
+    this.remembered = parsePersistedFilters(memento?.get(PERSISTED_FILTERS_KEY));
     this.host = new WebviewHost(env, {
       viewType: 'hpcLens.callflow',
       title: 'HPC Lens: CallFlow',
@@ -82,7 +99,27 @@ export class CallflowPanel implements vscode.Disposable {
       datasets.onDidChange(() => {
         if (this.host.isOpen) void this.update();
       }),
+      vscode.workspace.onDidChangeConfiguration(e => {
+        if (e.affectsConfiguration('hpcLens.callflow') || e.affectsConfiguration('hpcLens.moduleMap')) {
+          // Read now, so a bad value is reported when it is set, not on the next use.
+          callflowFilter(warning => this.warn(warning));
+          if (this.host.isOpen) void this.update();
+        }
+      }),
     ];
+  }
+
+  private warn(message: string): void {
+    this.env.log.warn(message);
+    void vscode.window.showWarningMessage(vscode.l10n.t('HPC Lens: {0}', message));
+  }
+
+  /** The options every graph of the panel starts from: the module map and the settings' filter. */
+  private baseOptions(): SuperGraphDataOptions {
+    return {
+      moduleMap: moduleMap(msg => this.env.log.warn(msg)),
+      filter: { ...callflowFilter(warning => this.warn(warning)) },
+    };
   }
 
   get isOpen(): boolean {
@@ -117,10 +154,11 @@ export class CallflowPanel implements vscode.Disposable {
   async highlight(cctNodes: readonly number[]): Promise<string[]> {
     const ds = this.datasets.active;
     if (!ds) return [];
-    // Membership in the unsplit graph with the panel's module map (splits of a node share its base id).
+    // Membership in the unsplit graph with the panel's module map and filter (splits of a node share its base id).
+    const { splits: _splits, reveal: _reveal, ...unsplit } = shownOptions(this.stateOf(ds), this.baseOptions());
     const ids = await ds.superGraphQuery<'nodeIds'>({
       kind: 'nodeIds',
-      options: { metric: ds.metric, moduleMap: moduleMap(msg => this.env.log.warn(msg)) },
+      options: { ...unsplit, metric: ds.metric },
       nodes: [...cctNodes],
     });
     if (this.datasets.active !== ds) return [];
@@ -146,10 +184,53 @@ export class CallflowPanel implements vscode.Disposable {
     return ids;
   }
 
+  /** The key a dataset's state is kept by: its entry in the Datasets view (a reload from disk keeps it). */
+  private keyOf(ds: Dataset): string {
+    const record = this.datasets.records.find(r => r.opened === ds || r.shown === ds);
+    return record?.key ?? `${ds.kind}:${ds.uri.toString()}`;
+  }
+
   private stateOf(ds: Dataset): CallflowState {
-    let s = this.states.get(ds);
-    if (!s) this.states.set(ds, (s = initialCallflowState()));
+    const key = this.keyOf(ds);
+    let s = this.states.get(key);
+    if (!s) this.states.set(key, (s = initialCallflowState(this.remembered.get(key))));
     return s;
+  }
+
+  private setState(ds: Dataset, next: CallflowState): void {
+    const key = this.keyOf(ds);
+    const before = this.states.get(key);
+    this.states.set(key, next);
+    if (before && before.filter === next.filter && before.repopulate === next.repopulate) return;
+    const kept = persistedFilterOf(next);
+    if (kept) this.remembered.set(key, kept);
+    else this.remembered.delete(key);
+    void Promise.resolve(this.memento?.update(PERSISTED_FILTERS_KEY, Object.fromEntries(this.remembered))).catch(e =>
+      this.env.log.warn(`could not remember the CallFlow filter: ${(e as Error).message}`),
+    );
+  }
+
+  /**
+   * Repopulations that found nothing to show again because the function is no longer in the
+   * profile (it changed on reload) are reported and forgotten; those whose node or fold is gone
+   * under the present filter stay (the view lists them) and apply again when it comes back.
+   */
+  private reportMisses(ds: Dataset, data: CallflowData): void {
+    const gone = (data.unmatchedRepopulate ?? []).filter(u => u.reason === 'unknown-function');
+    if (!gone.length) return;
+    const state = this.stateOf(ds);
+    this.setState(ds, {
+      ...state,
+      repopulate: state.repopulate.filter(r => !gone.some(g => g.node === r.node && g.function === r.function)),
+    });
+    this.warn(
+      vscode.l10n.t(
+        'CallFlow cannot show {0} again: {1} no longer in {2} (it changed since it was shown).',
+        gone.map(g => g.function).join(', '),
+        gone.length === 1 ? vscode.l10n.t('it is') : vscode.l10n.t('they are'),
+        ds.name,
+      ),
+    );
   }
 
   private async update(): Promise<void> {
@@ -163,12 +244,7 @@ export class CallflowPanel implements vscode.Disposable {
     const state = this.stateOf(ds);
     const baseline = ds.baseline;
     const canCompare = baseline !== undefined;
-    const plan = graphPlan(
-      state,
-      { moduleMap: moduleMap(msg => this.env.log.warn(msg)) },
-      ds.profile.contextCount,
-      canCompare,
-    );
+    const plan = graphPlan(state, this.baseOptions(), ds.profile.contextCount, canCompare);
     try {
       let data: CallflowData;
       let second: CallflowData | undefined;
@@ -196,6 +272,7 @@ export class CallflowPanel implements vscode.Disposable {
       this.data = data;
       this.callflow = viewState(state, canCompare, second, labels);
       this.host.title = `HPC Lens: ${ds.name}`;
+      this.reportMisses(ds, data);
       this.host.post({ type: 'graph', data: this.data, callflow: this.callflow });
       if (this.pendingBases) {
         const bases = this.pendingBases;
@@ -224,14 +301,14 @@ export class CallflowPanel implements vscode.Disposable {
     const canCompare = ds.baseline !== undefined;
     const next = applyCallflowRequest(before, m, this.data, ds.profile.contextCount, canCompare);
     if ('error' in next) {
-      void vscode.window.showWarningMessage(`HPC Lens: ${next.error}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('HPC Lens: {0}', next.error));
       // The webview undoes its optimistic UI state (e.g. a mode toggle) with the unchanged state.
       if (this.data)
         this.host.post({ type: 'graph', data: this.data, callflow: this.callflow ?? viewState(before, canCompare) });
       this.updated.fire({ data: this.data, callflow: this.callflow, error: next.error });
       return;
     }
-    this.states.set(ds, next);
+    this.setState(ds, next);
     if (m.type === 'callflow/select') {
       this.callflow = this.callflow ? { ...this.callflow, selected: next.selected } : this.callflow;
       if (m.nodeId) void this.showEntryLines(m.nodeId);
@@ -274,16 +351,13 @@ export class CallflowPanel implements vscode.Disposable {
     setTimeout(() => editor.setDecorations(this.entryFlash, []), ENTRY_FLASH_MS);
   }
 
-  /** Per-context values of every metric (up to MAX_CORRELATION_METRICS) for one node, with the panel's splits. */
+  /**
+   * Per-context values of every metric (up to MAX_CORRELATION_METRICS) for one node of the graph on
+   * screen over all ranks: the service answers from that cached graph, summing each metric over the
+   * node's own call-tree nodes.
+   */
   private async sendNodeMetrics(ds: Dataset, nodeId: string): Promise<void> {
-    const state = this.stateOf(ds);
-    // No filter: a node kept for the shown metric must exist for every other metric too.
-    const options = {
-      moduleMap: moduleMap(msg => this.env.log.warn(msg)),
-      splits: state.splits,
-      reveal: state.reveal,
-      filter: { threshold: 0 },
-    };
+    const options = { ...shownOptions(this.stateOf(ds), this.baseOptions()), metric: ds.metric };
     const metrics = await ds.superGraphQuery<'nodeMetrics'>({
       kind: 'nodeMetrics',
       options,
@@ -305,6 +379,19 @@ export class CallflowPanel implements vscode.Disposable {
         if (entry?.file) void this.navigator.open(entry.file, entry.line, entry.name);
         return;
       }
+      case 'openFilteredCallee': {
+        const callee = this.nodeOf(m.nodeId)?.filteredCallees?.[m.callee];
+        if (callee?.file) void this.navigator.open(callee.file, callee.line, callee.name);
+        else if (callee)
+          void vscode.window.setStatusBarMessage(
+            vscode.l10n.t('HPC Lens: no source location recorded for {0}', callee.name),
+            4000,
+          );
+        return;
+      }
+      case 'callflow/filter':
+      case 'callflow/repopulate':
+      case 'callflow/unrepopulate':
       case 'callflow/split':
       case 'callflow/unsplit':
       case 'callflow/reveal':

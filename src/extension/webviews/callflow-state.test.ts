@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { superGraphData } from '../../analysis/graph/super-graph-data';
 import { readProfile } from '../../analysis/formats';
 import { REPO_ROOT } from '../../../test/support/shared-data';
-import { applyCallflowRequest, graphPlan, initialCallflowState, type CallflowState } from './callflow-state';
+import {
+  applyCallflowRequest,
+  graphPlan,
+  initialCallflowState,
+  parsePersistedFilters,
+  persistedFilterOf,
+  shownOptions,
+  type CallflowState,
+} from './callflow-state';
 
 const samplePath = join(REPO_ROOT, 'samples/heat-stencil/profiles/heat-stencil-sampling-4ranks.json');
 
@@ -135,5 +143,140 @@ describe('CallFlow panel state', () => {
         Math.abs(t.inclusive + u.inclusive - whole.nodes.find(n => n.id === id)!.inclusive) <= 1e-9 * whole.total,
       );
     }
+  });
+
+  test('the filter per dataset overrides the settings’ in every graph the panel draws, and repopulation replays on it', async () => {
+    const profile = await readProfile(samplePath);
+    const base = { filter: { threshold: 0.001, by: 'inclusive' as const } };
+    const s0 = initialCallflowState();
+    assert.deepEqual(
+      graphPlan(s0, base, 4, false).first.filter,
+      base.filter,
+      'the settings’ filter until one is chosen',
+    );
+    let s = ok(
+      applyCallflowRequest(s0, { type: 'callflow/filter', threshold: 0.01, by: 'exclusive' }, undefined, 4, false),
+    );
+    assert.deepEqual(s.filter, { threshold: 0.01, by: 'exclusive' });
+    s = ok(applyCallflowRequest(s, { type: 'callflow/filter', threshold: 0.01, by: 'inclusive' }, undefined, 4, false));
+    const data = superGraphData(profile, 't', graphPlan(s, base, 4, false).first);
+    assert.equal(data.filter!.threshold, 0.01);
+    const heat = data.nodes.find(n => n.id === 'heat')!;
+    assert.deepEqual(
+      heat.filteredCallees!.map(c => c.name),
+      ['init_field', 'MPI_Barrier'],
+      'what "Show filtered callees" lists under the root',
+    );
+    s = ok(
+      applyCallflowRequest(s, { type: 'callflow/repopulate', nodeId: 'heat', function: 'MPI_Barrier' }, data, 4, false),
+    );
+    assert.deepEqual(s.repopulate, [{ node: 'heat', function: 'MPI_Barrier' }]);
+    assert.equal(
+      applyCallflowRequest(s, { type: 'callflow/repopulate', nodeId: 'heat', function: 'MPI_Barrier' }, data, 4, false),
+      s,
+      'asking twice changes nothing',
+    );
+    const again = superGraphData(profile, 't', graphPlan(s, base, 4, false).first);
+    assert.ok(again.filter!.repopulatedNodes! > 0);
+    assert.deepEqual(again.repopulate, [{ node: 'heat', function: 'MPI_Barrier' }]);
+    assert.ok(
+      !again.nodes.find(n => n.id === 'heat')!.filteredCallees!.some(c => c.name === 'MPI_Barrier'),
+      'no longer folded',
+    );
+    // The same options are what a selection's questions are asked about (the graph on screen, all ranks).
+    assert.deepEqual(shownOptions(s, base), graphPlan(s, base, 4, false).first);
+    // Hide again: one, then a request that matches nothing says so.
+    const hidden = ok(
+      applyCallflowRequest(
+        s,
+        { type: 'callflow/unrepopulate', nodeId: 'heat', function: 'MPI_Barrier' },
+        again,
+        4,
+        false,
+      ),
+    );
+    assert.deepEqual(hidden.repopulate, []);
+    assert.match(
+      (applyCallflowRequest(hidden, { type: 'callflow/unrepopulate' }, again, 4, false) as { error: string }).error,
+      /nothing is shown again/,
+    );
+    assert.deepEqual(
+      superGraphData(profile, 't', graphPlan(hidden, base, 4, false).first).nodes.map(n => [n.id, n.inclusive]),
+      data.nodes.map(n => [n.id, n.inclusive]),
+      'hiding again gives the graph before',
+    );
+  });
+
+  test('bad filter and repopulate requests say why and change nothing', async () => {
+    const profile = await readProfile(samplePath);
+    const data = superGraphData(profile, 't', { filter: { threshold: 0.01 } });
+    const s0 = initialCallflowState();
+    const err = (r: CallflowState | { error: string }) => (r as { error: string }).error;
+    assert.match(
+      err(applyCallflowRequest(s0, { type: 'callflow/filter', threshold: 1.5, by: 'inclusive' }, data, 4, false)),
+      /between 0 and 100 %, not 150 %/,
+    );
+    assert.match(
+      err(applyCallflowRequest(s0, { type: 'callflow/filter', threshold: NaN, by: 'inclusive' }, data, 4, false)),
+      /between 0 and 100/,
+    );
+    assert.match(
+      err(
+        applyCallflowRequest(
+          s0,
+          { type: 'callflow/filter', threshold: 0.1, by: 'self' as 'inclusive' },
+          data,
+          4,
+          false,
+        ),
+      ),
+      /"inclusive" or "exclusive" value, not "self"/,
+    );
+    assert.match(
+      err(applyCallflowRequest(s0, { type: 'callflow/repopulate', nodeId: 'nope', function: 'f' }, data, 4, false)),
+      /no node nope/,
+    );
+    assert.match(
+      err(
+        applyCallflowRequest(
+          s0,
+          { type: 'callflow/repopulate', nodeId: 'heat', function: 'jacobi_sweep' },
+          data,
+          4,
+          false,
+        ),
+      ),
+      /jacobi_sweep is not among the functions the filter folded into heat/,
+    );
+    const leaf = data.nodes.find(n => !n.filteredCalleeCount)!;
+    assert.match(
+      err(applyCallflowRequest(s0, { type: 'callflow/repopulate', nodeId: leaf.id, function: 'f' }, data, 4, false)),
+      /folded no function into/,
+    );
+  });
+
+  test('the filter and repopulations are remembered per dataset; malformed entries are dropped', () => {
+    const s = {
+      ...initialCallflowState(),
+      filter: { threshold: 0.005, by: 'exclusive' as const },
+      repopulate: [{ node: 'a', function: 'f' }],
+    };
+    assert.equal(persistedFilterOf(initialCallflowState()), undefined, 'nothing to remember for the defaults');
+    const stored = JSON.parse(JSON.stringify({ 'file:/x': persistedFilterOf(s) }));
+    const back = parsePersistedFilters(stored);
+    assert.deepEqual(initialCallflowState(back.get('file:/x')).filter, s.filter);
+    assert.deepEqual(initialCallflowState(back.get('file:/x')).repopulate, s.repopulate);
+    const messy = parsePersistedFilters({
+      'file:/a': {
+        filter: { threshold: 2, by: 'inclusive' },
+        repopulate: [{ node: 'n', function: 3 }, null, { node: 'n', function: 'g' }],
+      },
+      'file:/b': 'nonsense',
+      'file:/c': { filter: { threshold: 0.01, by: 'sideways' } },
+    });
+    assert.deepEqual([...messy.keys()], ['file:/a']);
+    assert.deepEqual(messy.get('file:/a'), { filter: null, repopulate: [{ node: 'n', function: 'g' }] });
+    assert.equal(parsePersistedFilters(undefined).size, 0);
+    assert.equal(parsePersistedFilters([1, 2]).size, 0);
   });
 });

@@ -1,14 +1,25 @@
 /**
- * The CallFlow panel's state (pure: no `vscode`): splits and reveals, the brushed ranks, the
- * selected node and the view mode, kept by the host per dataset; the requests from the webview that
- * change it; and the graphs each mode draws (a brush: the brushed ranks and the rest, computed with
- * the super graph's context subsets, so both sides add up to the whole run).
+ * The CallFlow panel's state (pure: no `vscode`): splits and reveals, the filter and what
+ * repopulation shows again, the brushed ranks, the selected node and the view mode, kept by the
+ * host per dataset; the requests from the webview that change it; and the graphs each mode draws
+ * (a brush: the brushed ranks and the rest, computed with the super graph's context subsets, so
+ * both sides add up to the whole run).
  */
-import { complementContexts, type RevealRequest, type SplitRequest } from '../../analysis/graph/super-graph';
+import {
+  applyFilterRequest,
+  type CallflowFilter,
+  type FilterState,
+} from '../../analysis/graph/callflow-filter-settings';
+import {
+  complementContexts,
+  type RepopulateRequest,
+  type RevealRequest,
+  type SplitRequest,
+} from '../../analysis/graph/super-graph';
 import type { SuperGraphDataOptions } from '../../analysis/graph/super-graph-data';
 import type { CallflowMode, CallflowRequest, CallflowViewState, CallflowData } from '../../shared/callflow-protocol';
 
-export interface CallflowState {
+export interface CallflowState extends FilterState {
   splits: SplitRequest[];
   reveal: RevealRequest[];
   brushed: number[] | null;
@@ -16,13 +27,56 @@ export interface CallflowState {
   selected: string | null;
 }
 
-export const initialCallflowState = (): CallflowState => ({
+export const initialCallflowState = (saved?: Partial<FilterState>): CallflowState => ({
   splits: [],
   reveal: [],
   brushed: null,
   mode: 'single',
   selected: null,
+  filter: saved?.filter ?? null,
+  repopulate: saved?.repopulate ?? [],
 });
+
+/** Where the filter choices of every dataset are remembered (workspace state), by dataset key. */
+export const PERSISTED_FILTERS_KEY = 'hpcLens.callflow.filters';
+
+/**
+ * The remembered filter choices as the workspace state holds them; anything malformed (another
+ * version, a hand edit) is dropped entry by entry.
+ */
+export function parsePersistedFilters(raw: unknown): Map<string, FilterState> {
+  const out = new Map<string, FilterState>();
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return out;
+  for (const [key, v] of Object.entries(raw as Record<string, unknown>)) {
+    if (!v || typeof v !== 'object') continue;
+    const f = (v as { filter?: unknown }).filter as { threshold?: unknown; by?: unknown } | null | undefined;
+    const filter: CallflowFilter | null =
+      f &&
+      typeof f.threshold === 'number' &&
+      f.threshold >= 0 &&
+      f.threshold <= 1 &&
+      (f.by === 'inclusive' || f.by === 'exclusive')
+        ? { threshold: f.threshold, by: f.by }
+        : null;
+    const list = (v as { repopulate?: unknown }).repopulate;
+    const repopulate: RepopulateRequest[] = Array.isArray(list)
+      ? list.flatMap(r =>
+          r && typeof r.node === 'string' && typeof r.function === 'string'
+            ? [{ node: r.node as string, function: r.function as string }]
+            : [],
+        )
+      : [];
+    if (filter || repopulate.length) out.set(key, { filter, repopulate });
+  }
+  return out;
+}
+
+/** What is remembered of a state: the dataset's own filter and its repopulations (nothing when neither). */
+export function persistedFilterOf(state: CallflowState): FilterState | undefined {
+  return state.filter || state.repopulate.length
+    ? { filter: state.filter, repopulate: state.repopulate.map(r => ({ node: r.node, function: r.function })) }
+    : undefined;
+}
 
 /** The supernode a drawn node belongs to (a split part's base). */
 function baseOf(data: CallflowData | undefined, nodeId: string): string {
@@ -42,6 +96,16 @@ export function applyCallflowRequest(
   canCompare: boolean,
 ): CallflowState | { error: string } {
   switch (request.type) {
+    case 'callflow/filter':
+      return applyFilterRequest(state, { type: 'filter', threshold: request.threshold, by: request.by }, data?.nodes);
+    case 'callflow/repopulate':
+      return applyFilterRequest(
+        state,
+        { type: 'repopulate', nodeId: request.nodeId, function: request.function },
+        data?.nodes,
+      );
+    case 'callflow/unrepopulate':
+      return applyFilterRequest(state, { ...request, type: 'unrepopulate' }, data?.nodes);
     case 'callflow/split': {
       const node = data?.nodes.find(n => n.id === request.nodeId);
       if (!node) return { error: `no node ${request.nodeId} in the graph to split` };
@@ -103,6 +167,21 @@ export function applyCallflowRequest(
   }
 }
 
+/**
+ * The options of the graph on screen over all ranks (what a selection's questions are about): the
+ * base options (module map, the settings' filter) with the dataset's own filter, splits, reveals
+ * and repopulations.
+ */
+export function shownOptions(state: CallflowState, base: SuperGraphDataOptions): SuperGraphDataOptions {
+  return {
+    ...base,
+    ...(state.filter ? { filter: { ...state.filter } } : {}),
+    splits: state.splits,
+    reveal: state.reveal,
+    ...(state.repopulate.length ? { repopulate: state.repopulate } : {}),
+  };
+}
+
 /** What the panel draws for a state: the graph options of the first and second graph and their captions. */
 export interface GraphPlan {
   first: SuperGraphDataOptions;
@@ -118,7 +197,7 @@ export function graphPlan(
   contextCount: number,
   canCompare: boolean,
 ): GraphPlan {
-  const common = { ...base, splits: state.splits, reveal: state.reveal };
+  const common = shownOptions(state, base);
   if (state.mode === 'brush' && state.brushed?.length && state.brushed.length < contextCount) {
     const rest = Array.from(complementContexts(contextCount, state.brushed));
     return {

@@ -14,7 +14,7 @@ import type {
 import { assertNever } from '../../shared/webview-protocol';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import { EnsembleDataset } from '../datasets/ensemble-dataset';
-import { moduleMap } from '../settings';
+import { callflowFilter, moduleMap } from '../settings';
 import type { SourceNavigator } from '../source-navigator';
 import { WebviewHost, type WebviewEnvironment } from './webview-host';
 
@@ -87,6 +87,10 @@ export class EnsemblePanel implements vscode.Disposable {
           datasets.records.some(r => r.opened instanceof EnsembleDataset),
         );
         if (this.host.isOpen) this.enqueue(null);
+      }),
+      vscode.workspace.onDidChangeConfiguration(e => {
+        // The settings' filter applies to ensembles without a filter of their own.
+        if (e.affectsConfiguration('hpcLens.callflow') && this.host.isOpen) this.enqueue(null);
       }),
     ];
   }
@@ -165,6 +169,7 @@ export class EnsemblePanel implements vscode.Disposable {
         metric: ds.metricDescriptor.name,
         title: ds.name,
         moduleMap: moduleMap(),
+        filter: { ...callflowFilter() },
         ...(focusFunction !== undefined ? { focusFunction } : {}),
       });
     } catch (e) {
@@ -175,7 +180,7 @@ export class EnsemblePanel implements vscode.Disposable {
     }
     if (this.datasets.active !== ds) return;
     if (r.error) {
-      void vscode.window.showWarningMessage(`HPC Lens: ${r.error}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('HPC Lens: {0}', r.error));
       // The webview undoes its optimistic UI with the unchanged state.
       if (this.shown === ds) this.host.post({ type: 'ensemble/detail', detail: this.detail, state: r.state });
       this.updated.fire({ ...this.current, error: r.error });
@@ -209,8 +214,11 @@ export class EnsemblePanel implements vscode.Disposable {
     } else if (ref.kind === 'hierarchy') {
       const h = this.detail?.hierarchy.nodes[ref.index];
       target = h && { file: h.file, line: h.line, name: h.name };
-    } else {
+    } else if (ref.kind === 'callSite') {
       const c = this.detail?.callSites[ref.index];
+      target = c && { file: c.file, line: c.line, name: c.name };
+    } else {
+      const c = this.data?.nodes.find(n => n.id === ref.nodeId)?.filteredCallees?.[ref.index];
       target = c && { file: c.file, line: c.line, name: c.name };
     }
     if (target?.file) void this.navigator.open(target.file, target.line, target.name);
@@ -233,6 +241,9 @@ export class EnsemblePanel implements vscode.Disposable {
       case 'ensemble/split':
       case 'ensemble/unsplit':
       case 'ensemble/reveal':
+      case 'ensemble/filter':
+      case 'ensemble/repopulate':
+      case 'ensemble/unrepopulate':
         void this.enqueue(m);
         return;
       default:

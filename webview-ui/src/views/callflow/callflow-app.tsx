@@ -33,6 +33,8 @@ import { sharedScale } from './juxtapose';
 import { SankeyView } from '../sankey/sankey-view';
 import type { SourceEntry } from '../sankey/sankey-view';
 import { Segmented } from '../../components/segmented';
+import { FilterControl, type FilterValue } from '../../components/filter-control';
+import { FilteredCallees } from '../../components/filtered-callees';
 
 interface Options {
   colourBy: ColourBy;
@@ -66,6 +68,12 @@ interface Menu {
   y: number;
 }
 
+/** Where a menu or list opened at a pointer position goes: inside the window. */
+const inWindow = (x: number, y: number, width: number, height: number) => ({
+  x: Math.max(0, Math.min(x, window.innerWidth - width)),
+  y: Math.max(0, Math.min(y, window.innerHeight - height)),
+});
+
 const BIN_CHOICES = [5, 10, 20, 40, 80];
 
 /** Sends a message of the Sankey view's protocol to the host. */
@@ -84,6 +92,8 @@ export function CallflowApp() {
   const [brushed, setBrushed] = useState<ReadonlySet<number>>(() => new Set(saved?.callflow?.brushed ?? []));
   const [nodeMetrics, setNodeMetrics] = useState<{ nodeId: string; metrics: NodeMetricValues[] } | null>(null);
   const [menu, setMenu] = useState<Menu | null>(null);
+  // The "Show filtered callees" list of one bar, opened from its menu.
+  const [callees, setCallees] = useState<Menu | null>(null);
   const [zoomKey, setZoomKey] = useState(0);
   const [fitted, setFitted] = useState<[number, number]>([0, 0]);
   const [axes, setAxes] = useState<{ x: string; y: string } | null>(null);
@@ -157,10 +167,10 @@ export function CallflowApp() {
     },
     [request],
   );
-  const onContextMenu = useCallback(
-    (n: CallflowNodeData, at: { x: number; y: number }) => setMenu({ node: n, ...at }),
-    [],
-  );
+  const onContextMenu = useCallback((n: CallflowNodeData, at: { x: number; y: number }) => {
+    setCallees(null);
+    setMenu({ node: n, ...at });
+  }, []);
 
   const mode = callflow?.mode ?? 'single';
   const second = callflow?.second;
@@ -219,15 +229,24 @@ export function CallflowApp() {
     nodeColour,
     zoomable: true,
     zoomResetKey: zoomKey,
-    miniHistogram: { metric: options.histMetric, scale: options.histScale },
+    // Per-rank histograms need ranks: a single-context profile has nothing to show there.
+    ...((data.contexts?.count ?? 0) > 1
+      ? { miniHistogram: { metric: options.histMetric, scale: options.histScale } }
+      : {}),
     selectedId: selected,
   };
   return (
     <div
       className="view-stack callflow-app"
-      onClick={() => setMenu(null)}
+      onClick={() => {
+        setMenu(null);
+        setCallees(null);
+      }}
       onKeyDown={e => {
-        if (e.key === 'Escape') setMenu(null);
+        if (e.key === 'Escape') {
+          setMenu(null);
+          setCallees(null);
+        }
       }}
     >
       {error ? (
@@ -248,6 +267,8 @@ export function CallflowApp() {
         onResetZoom={() => setZoomKey(k => k + 1)}
         onClearBrush={() => request({ type: 'callflow/brush', contexts: null })}
         legend={second ? legend : null}
+        filter={data.filter ? { threshold: data.filter.threshold, by: data.filter.by } : null}
+        onFilter={f => request({ type: 'callflow/filter', threshold: f.threshold, by: f.by })}
       />
       <div className="callflow-graphs" ref={graphs}>
         {second ? (
@@ -276,7 +297,12 @@ export function CallflowApp() {
             />
           </>
         ) : (
-          <SankeyView {...common} data={data} legend={legend} />
+          <SankeyView
+            {...common}
+            data={data}
+            legend={legend}
+            onHideRepopulated={() => request({ type: 'callflow/unrepopulate' })}
+          />
         )}
       </div>
       <Resizer height={options.detailsHeight} onResize={h => setOption('detailsHeight', h)} />
@@ -298,7 +324,29 @@ export function CallflowApp() {
           data={data}
           request={request}
           onOpenSource={onOpenSource}
+          onShowCallees={() => setCallees(menu)}
           close={() => setMenu(null)}
+        />
+      ) : null}
+      {callees ? (
+        <FilteredCallees
+          title={callees.node.label}
+          callees={(callees.node.filteredCallees ?? []).map(c => ({ ...c, value: c.inclusive }))}
+          total={callees.node.filteredCalleeCount ?? callees.node.filteredCallees?.length ?? 0}
+          unit={data.metric.unit}
+          grandTotal={data.total}
+          shownAgain={(data.repopulate ?? []).filter(r => r.node === callees.node.id).map(r => r.function)}
+          at={inWindow(callees.x, callees.y, 420, 360)}
+          onRepopulate={name => {
+            setCallees(null);
+            request({ type: 'callflow/repopulate', nodeId: callees.node.id, function: name });
+          }}
+          onOpen={index => post({ type: 'openFilteredCallee', nodeId: callees.node.id, callee: index })}
+          onHideAgain={name => {
+            setCallees(null);
+            request({ type: 'callflow/unrepopulate', nodeId: callees.node.id, function: name });
+          }}
+          onClose={() => setCallees(null)}
         />
       ) : null}
     </div>
@@ -318,6 +366,8 @@ function Toolbar({
   onResetZoom,
   onClearBrush,
   legend,
+  filter,
+  onFilter,
 }: {
   options: Options;
   setOption: <K extends keyof Options>(k: K, v: Options[K]) => void;
@@ -331,9 +381,13 @@ function Toolbar({
   onResetZoom: () => void;
   onClearBrush: () => void;
   legend: ReactNode;
+  /** The filter of the graph on screen (null: the message carries none). */
+  filter: FilterValue | null;
+  onFilter: (f: FilterValue) => void;
 }) {
   return (
     <div className="callflow-toolbar" role="toolbar" aria-label="Call graph options">
+      {filter ? <FilterControl value={filter} onChange={onFilter} /> : null}
       <Segmented
         label="Colour"
         value={options.colourBy}
@@ -645,15 +699,19 @@ function ContextMenu({
   data,
   request,
   onOpenSource,
+  onShowCallees,
   close,
 }: {
   menu: Menu;
   data: CallflowData;
   request: (r: CallflowRequest) => void;
   onOpenSource: (e: SourceEntry) => void;
+  onShowCallees: () => void;
   close: () => void;
 }) {
   const n = menu.node;
+  const folded = n.filteredCalleeCount ?? n.filteredCallees?.length ?? 0;
+  const shownAgain = (data.repopulate ?? []).filter(r => r.node === n.id);
   const entries = n.entryCount ?? n.entries?.length ?? 0;
   const callers = n.callers?.length ?? 0;
   const isSplit =
@@ -687,12 +745,17 @@ function ContextMenu({
         label: `Go to ${e.name}${e.line !== null ? ` (line ${e.line})` : ''}`,
         run: () => onOpenSource({ nodeId: n.id, entry: (n.entries ?? []).indexOf(e) }),
       })),
+    { label: `Show filtered callees (${folded.toLocaleString('en')})`, run: onShowCallees, disabled: folded === 0 },
+    ...shownAgain.map(r => ({
+      label: `Hide again: ${r.function}`,
+      run: () => request({ type: 'callflow/unrepopulate', nodeId: n.id, function: r.function }),
+    })),
   ];
   return (
     <div
       className="callflow-menu"
       role="menu"
-      style={{ left: Math.min(menu.x, window.innerWidth - 260), top: Math.min(menu.y, window.innerHeight - 240) }}
+      style={{ left: inWindow(menu.x, menu.y, 260, 300).x, top: inWindow(menu.x, menu.y, 260, 300).y }}
       onClick={e => e.stopPropagation()}
     >
       <div className="callflow-menu-title">{n.label}</div>
@@ -701,6 +764,7 @@ function ContextMenu({
           key={i.label}
           role="menuitem"
           className="callflow-menu-item"
+          data-menu-item={i.label.replace(/ \(.*$/, '').replace(/:.*$/, '')}
           disabled={i.disabled}
           onClick={() => {
             close();

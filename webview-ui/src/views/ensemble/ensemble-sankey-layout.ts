@@ -72,12 +72,18 @@ export function layoutKey(data: EnsembleGraphData): string {
   ]);
 }
 
-/** Lays the ensemble graph out in a `width` × `height` box, staying close to `previous`. */
+/**
+ * Lays the ensemble graph out in a `width` × `height` box, staying close to `previous`, by the
+ * CallFlow panel's readable rules (readable-layout.ts): bars at least 4 px, and a column with more
+ * nodes than fit legibly shows its lightest as one "k more" bar unless its id is in `expanded`
+ * (the drawing then grows taller and the chart scrolls).
+ */
 export function layoutEnsemble(
   data: EnsembleGraphData,
   width: number,
   height: number,
   previous?: SankeyLayout | null,
+  expanded: readonly string[] = [],
 ): SankeyLayout {
   return layoutSankey(asCallflowData(data), {
     width,
@@ -85,10 +91,14 @@ export function layoutEnsemble(
     nodeWidth: ENSEMBLE_NODE_WIDTH,
     nodePadding: ENSEMBLE_NODE_GAP,
     margin: ENSEMBLE_MARGIN,
-    minNodeHeight: 3,
+    minNodeHeight: ENSEMBLE_MIN_NODE_HEIGHT,
     previous,
+    expanded,
   });
 }
+
+/** Shortest bar drawn (issue 15: every bar at least 4 px, so a light kernel stays a target to hover and click). */
+export const ENSEMBLE_MIN_NODE_HEIGHT = 4;
 
 /** The entry function with the largest max inclusive that has a source location (the click target), if any. */
 export function hottestEntry(n: EnsembleNodeData): EnsembleNodeData['entries'][number] | undefined {

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { hsl } from 'd3';
+import { kernelEnsembleGraph } from '../../../../src/analysis/ensemble/testing/kernel-ensemble';
 import type { EnsembleGraphData, EnsembleRequest, EnsembleViewState } from '../../../../src/shared/ensemble-protocol';
 import { estimateText } from '../../text-measure';
 import { countColour, EMPTY_BIN_COLOUR } from './ensemble-colours';
@@ -413,4 +414,60 @@ describe('node menu', () => {
     assert.ok(hottest >= 0);
     assert.deepEqual(opened, [[{ kind: 'entry', nodeId: 'CalcForce/CalcForceForNodes', entry: hottest }]]);
   });
+});
+
+type Box = { id: string; x: number; y: number; w: number; h: number };
+const boxes = (html: string, re: RegExp): Box[] =>
+  [...html.matchAll(re)].map(m => ({ id: m[1]!, x: +m[2]!, y: +m[3]!, w: +m[4]!, h: +m[5]! }));
+const apart = (a: Box, b: Box) =>
+  a.x >= b.x + b.w - 0.5 || b.x >= a.x + a.w - 0.5 || a.y >= b.y + b.h - 0.5 || b.y >= a.y + a.h - 0.5;
+
+describe('EnsembleSankeyView at 60 nodes per column (issue 15)', () => {
+  const f = kernelEnsembleGraph();
+  for (const [w, h] of [
+    [1200, 650],
+    [900, 520],
+  ] as const)
+    test(`${w}×${h}: the lightest kernels merge into a "more" bar; bars ≥ 4 px, no bars or labels overlapping`, () => {
+      assert.ok(f.data.nodes.length >= 60, `${f.data.nodes.length} nodes`);
+      const html = renderToStaticMarkup(
+        <EnsembleSankeyView
+          data={f.data}
+          state={f.state}
+          width={w}
+          height={h}
+          onRequest={() => undefined}
+          onOpenSource={() => undefined}
+          measureText={estimateText}
+        />,
+      );
+      const more = count(html, /class="sankey-node is-more/);
+      const merged = Number(html.match(/data-merged="(\d+)"/)![1]);
+      assert.ok(more >= 1 && merged > 0, `${more} "more" bars for ${merged} kernels`);
+      const bars = boxes(
+        html,
+        /data-(?:node-id|node)="([^"]+)"[^>]*>(?:<[^>]*>)*?<rect class="(?:ens-node-rect|sankey-node-rect sankey-more-rect)" x="([^"]+)" y="([^"]+)" width="([^"]+)" height="([^"]+)"/g,
+      );
+      assert.equal(bars.length + merged - more, f.data.nodes.length, 'every node drawn or merged');
+      for (const b of bars) assert.ok(b.h >= 4 - 1e-9, `${b.id} is ${b.h} px tall`);
+      for (let i = 0; i < bars.length; i++)
+        for (let j = i + 1; j < bars.length; j++)
+          assert.ok(apart(bars[i]!, bars[j]!), `${bars[i]!.id} / ${bars[j]!.id}`);
+      const labels = boxes(
+        html,
+        /<g class="sankey-label[^"]*" data-label-node="([^"]+)"><rect class="sankey-label-bg" x="([^"]+)" y="([^"]+)" width="([^"]+)" height="([^"]+)"/g,
+      );
+      assert.ok(labels.length >= 10, `${labels.length} labels`);
+      for (let i = 0; i < labels.length; i++) {
+        const a = labels[i]!;
+        assert.ok(a.x >= -0.5 && a.x + a.w <= w + 0.5 && a.y >= -0.5 && a.y + a.h <= h - LEGEND_HEIGHT + 0.5, 'inside');
+        for (let j = i + 1; j < labels.length; j++) assert.ok(apart(a, labels[j]!), `labels ${i} and ${j} overlap`);
+      }
+      // The first columns keep their labels (the suite and its six groups).
+      const names = [...html.matchAll(/<g class="sankey-label[^"]*"[^>]*>.*?<tspan[^>]*>([^<]*)<\/tspan>/g)].map(
+        m => m[1],
+      );
+      for (const g of ['suite', 'Basic', 'Lcals', 'Polybench', 'Stream', 'Apps', 'Algorithm'])
+        assert.ok(names.includes(g), `${g} labelled among ${names.join(', ')}`);
+    });
 });

@@ -29,10 +29,12 @@ import { formatValue } from '../../format';
 import { createTextMeasurer, estimateText } from '../../text-measure';
 import type { MeasureText } from '../../text-measure';
 import { StatusMessage } from '../../components/status-message';
-import { LINE_HEIGHT, placeLabels } from '../sankey/sankey-labels';
+import { placeLabels } from '../sankey/sankey-labels';
 import type { PositionedNode, SankeyLayout } from '../sankey/sankey-layout';
+import { MoreNode, MoreTooltip, SankeyLabel } from '../sankey/sankey-parts';
 import { borderColour, countTextColour, diffColour, gradientStops, TARGET_COLOUR } from './ensemble-colours';
 import {
+  asCallflowData,
   hottestEntry,
   layoutEnsemble,
   layoutKey,
@@ -76,6 +78,8 @@ const COUNT_MIN_BIN_PX = 11;
 const SEPARATOR_MIN_BIN_PX = 3;
 /** Zoomed out below this, labels of bars shorter than this on screen are hidden. */
 const LABEL_MIN_PX = 9;
+/** Width of the webview's scroll bars (VS Code styles them 10 px wide). */
+const SCROLLBAR_WIDTH = 10;
 /** Size of the text-guide sparkline beside a bar. */
 const GUIDE_SPARK = { width: 40, height: 14 };
 
@@ -109,14 +113,18 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
   const previous = useRef<SankeyLayout | null>(null);
   const key = layoutKey(data);
   const isEmpty = data.nodes.length === 0;
-  const layout = useMemo(
-    () =>
-      isEmpty || chartWidth <= 0 || chartHeight <= 0
-        ? null
-        : layoutEnsemble(data, chartWidth, chartHeight, previous.current),
+  // "k more" bars the user expanded: their columns show every node, the chart scrolling if need be.
+  const [expanded, setExpanded] = useState<readonly string[]>([]);
+  const layout = useMemo(() => {
+    if (isEmpty || chartWidth <= 0 || chartHeight <= 0) return null;
+    const whole = layoutEnsemble(data, chartWidth, chartHeight, previous.current, expanded);
+    // Taller than the chart (an expanded column): it scrolls, so leave room for the scroll bar.
+    return whole.height > chartHeight + 0.5
+      ? layoutEnsemble(data, chartWidth - SCROLLBAR_WIDTH, chartHeight, previous.current, expanded)
+      : whole;
     // `data` is read through `key`: a new diff pair or target with the same graph keeps this layout (AT-10).
-    [key, chartWidth, chartHeight, isEmpty],
-  );
+  }, [key, chartWidth, chartHeight, isEmpty, expanded]);
+  const scrolls = layout !== null && layout.height > chartHeight + 0.5;
   useEffect(() => {
     if (layout) previous.current = layout;
   }, [layout]);
@@ -163,15 +171,26 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
       measure,
     ],
   );
-  // The ensemble link of each drawn ribbon (the layout keeps the input order of the links).
-  const linkData = useMemo(() => (layout ? layout.callflow.edges.map(e => data.links[e.index]) : []), [layout, data]);
+  // The ensemble link of each drawn ribbon; none for a ribbon to or from a "k more" bar (links summed).
+  const linkData = useMemo(() => {
+    if (!layout) return [];
+    const byEnds = new Map(data.links.map(l => [`${l.source}\u0000${l.target}`, l]));
+    return layout.links.map(l =>
+      l.source.more || l.target.more ? undefined : byEnds.get(`${l.source.id}\u0000${l.target.id}`),
+    );
+  }, [layout, data]);
+  const toggleMore = (id: string): void => {
+    setHover(null);
+    setExpanded(list => (list.includes(id) ? list.filter(x => x !== id) : [...list, id]));
+  };
 
   // Zoom and pan (wheel, drag on the background); labels and text guides keep their size.
   const svgRef = useRef<SVGSVGElement>(null);
   const { transform: zoomT, reset: resetZoom } = useSvgZoom(svgRef, {
     enabled: true,
-    ignore: '.ens-node',
+    ignore: '.ens-node, .sankey-node',
     attachKey: layout !== null,
+    wheelNeedsModifier: scrolls,
   });
   const zoomed = zoomT.k !== 1 || zoomT.x !== 0 || zoomT.y !== 0;
 
@@ -212,7 +231,11 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
   }, [data]);
 
   const current =
-    hover && layout && (hover.kind === 'node' ? nodeById.has(hover.id) : layout.links.some(l => l.id === hover.id))
+    hover &&
+    layout &&
+    (hover.kind === 'node'
+      ? nodeById.has(hover.id) || layout.nodes.some(n => n.id === hover.id && n.more)
+      : layout.links.some(l => l.id === hover.id))
       ? hover
       : null;
   const active = useMemo(() => {
@@ -370,10 +393,24 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
 
   let tooltip: ReactNode = null;
   if (layout && current && !menu && !popover) {
-    if (current.kind === 'node')
+    const more = current.kind === 'node' ? layout.nodes.find(n => n.id === current.id && n.more) : undefined;
+    const i = current.kind === 'link' ? layout.links.findIndex(x => x.id === current.id) : -1;
+    if (more) {
+      // The members as the layout saw them (max over runs), shares of the longest run.
+      const flow = asCallflowData(data);
+      const members = new Map(flow.nodes.map(n => [n.id, n]));
+      tooltip = (
+        <MoreTooltip
+          node={more}
+          unit={data.metric.unit}
+          total={flow.total}
+          members={more.more!.members.map(id => members.get(id)).filter(n => n !== undefined)}
+          expanded={expanded.includes(more.id)}
+        />
+      );
+    } else if (current.kind === 'node')
       tooltip = <NodeTooltip data={data} node={nodeById.get(current.id)!} state={state} labelOf={labelOf} />;
-    else {
-      const i = layout.links.findIndex(x => x.id === current.id);
+    else if (linkData[i]) {
       tooltip = (
         <LinkTooltip
           data={data}
@@ -405,6 +442,10 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
         className="ens-chart"
         ref={chartRef}
         style={{ width: chartWidth, height: chartHeight }}
+        data-more={layout?.nodes.filter(n => n.more).length ?? 0}
+        data-merged={layout?.merged ?? 0}
+        data-expanded={expanded.length}
+        data-scrolls={scrolls}
         onMouseLeave={() => setHover(null)}
       >
         {isEmpty ? (
@@ -413,312 +454,319 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
             the filter.
           </StatusMessage>
         ) : layout ? (
-          <svg
-            ref={svgRef}
-            className={'ens-svg' + (active ? ' has-highlight' : '')}
-            width={layout.width}
-            height={layout.height}
-            viewBox={`0 0 ${layout.width} ${layout.height}`}
-            role="group"
-            aria-label={`Ensemble call flow of ${data.title}: ${layout.nodes.length} modules over ${data.selectedRuns.length} runs. Tab or the arrow keys move between modules, Enter selects, O opens the source.`}
-          >
-            <defs>
-              <pattern
-                id={`${uid}-hatch`}
-                className="ens-hatch"
-                patternUnits="userSpaceOnUse"
-                width={6}
-                height={6}
-                patternTransform="rotate(45)"
-              >
-                <line x1={0} y1={0} x2={0} y2={6} className="ens-hatch-line" />
-              </pattern>
-              {state.mode === 'diff'
-                ? null
-                : data.nodes.map((n, i) =>
-                    missingInTarget(n) ? null : (
-                      <linearGradient
-                        key={n.id}
-                        id={`${uid}-g${i}`}
-                        className="ens-gradient"
-                        data-node-id={n.id}
-                        x1="0"
-                        y1="0"
-                        x2="0"
-                        y2="1"
-                      >
-                        {gradientStops(n.gradient[side], scale).map((s, b) => (
-                          <stop key={b} offset={s.offset.toFixed(4)} stopColor={s.colour} data-count={s.count} />
-                        ))}
-                      </linearGradient>
-                    ),
-                  )}
-            </defs>
-            <g className="ens-zoom" transform={zoomed ? zoomT.toString() : undefined}>
-              <g className="ens-links">
-                {layout.links.map((l, i) => {
-                  const hairline = Math.max(l.width, l.targetY1 - l.targetY0) < 1;
-                  const on = active?.links.has(l.id) ?? false;
-                  const targetValue = linkData[i]?.targetValue;
-                  return (
-                    <g key={l.id}>
-                      <path
+          // Only the drawing scrolls (an expanded column): the tooltip, popover and buttons stay where the pointer is.
+          <div className="ens-scroll" style={{ overflowY: scrolls ? 'auto' : 'hidden' }}>
+            <svg
+              ref={svgRef}
+              className={'ens-svg' + (active ? ' has-highlight' : '')}
+              width={layout.width}
+              height={layout.height}
+              viewBox={`0 0 ${layout.width} ${layout.height}`}
+              role="group"
+              aria-label={`Ensemble call flow of ${data.title}: ${layout.nodes.length} modules over ${data.selectedRuns.length} runs. Tab or the arrow keys move between modules, Enter selects, O opens the source.`}
+            >
+              <defs>
+                <pattern
+                  id={`${uid}-hatch`}
+                  className="ens-hatch"
+                  patternUnits="userSpaceOnUse"
+                  width={6}
+                  height={6}
+                  patternTransform="rotate(45)"
+                >
+                  <line x1={0} y1={0} x2={0} y2={6} className="ens-hatch-line" />
+                </pattern>
+                {state.mode === 'diff'
+                  ? null
+                  : data.nodes.map((n, i) =>
+                      missingInTarget(n) ? null : (
+                        <linearGradient
+                          key={n.id}
+                          id={`${uid}-g${i}`}
+                          className="ens-gradient"
+                          data-node-id={n.id}
+                          x1="0"
+                          y1="0"
+                          x2="0"
+                          y2="1"
+                        >
+                          {gradientStops(n.gradient[side], scale).map((s, b) => (
+                            <stop key={b} offset={s.offset.toFixed(4)} stopColor={s.colour} data-count={s.count} />
+                          ))}
+                        </linearGradient>
+                      ),
+                    )}
+              </defs>
+              <g className="ens-zoom" transform={zoomed ? zoomT.toString() : undefined}>
+                <g className="ens-links">
+                  {layout.links.map((l, i) => {
+                    const hairline = Math.max(l.width, l.targetY1 - l.targetY0) < 1;
+                    const on = active?.links.has(l.id) ?? false;
+                    const targetValue = linkData[i]?.targetValue;
+                    return (
+                      <g key={l.id}>
+                        <path
+                          className={
+                            'ens-link' +
+                            (on ? ' is-active' : '') +
+                            (hairline ? ' is-hairline' : '') +
+                            (l.tapered ? ' is-tapered' : '')
+                          }
+                          d={hairline ? l.centreLine : l.path}
+                          data-link-id={l.id}
+                          onMouseEnter={e => {
+                            pointerAt(e);
+                            setHover({ kind: 'link', id: l.id });
+                          }}
+                          onMouseMove={pointerAt}
+                          onMouseLeave={() => setHover(null)}
+                        />
+                        {state.mode === 'target' && targetValue !== undefined && targetValue > 0 && l.value > 0 ? (
+                          <path
+                            className="ens-target-link"
+                            d={targetRibbonPath(layout.callflow.edges[i]!.points, targetValue / l.value)}
+                            fill={TARGET_COLOUR}
+                            pointerEvents="none"
+                          />
+                        ) : null}
+                      </g>
+                    );
+                  })}
+                </g>
+                <g className="ens-nodes">
+                  {layout.nodes.map(pn => {
+                    if (pn.more)
+                      return (
+                        <MoreNode
+                          key={pn.id}
+                          node={pn}
+                          active={active?.nodes.has(pn.id) ?? false}
+                          expanded={expanded.includes(pn.id)}
+                          onToggle={() => toggleMore(pn.id)}
+                          onKey={e => {
+                            if (e.key !== 'Enter' && e.key !== ' ') return;
+                            e.preventDefault();
+                            toggleMore(pn.id);
+                          }}
+                          onFocus={() => undefined}
+                          onHover={e => {
+                            if (e) pointerAt(e);
+                            setHover(e ? { kind: 'node', id: pn.id } : null);
+                          }}
+                          onMove={pointerAt}
+                          register={el => {
+                            if (el) nodeElements.current.set(pn.id, el);
+                            else nodeElements.current.delete(pn.id);
+                          }}
+                        />
+                      );
+                    const n = nodeById.get(pn.id)!;
+                    const i = nodeIndex.get(pn.id)!;
+                    const h = pn.y1 - pn.y0,
+                      w = pn.x1 - pn.x0;
+                    const hist = n.gradient[side];
+                    const bins = hist.counts.length;
+                    const binPx = h / Math.max(1, bins);
+                    const tBin = targetBin(n);
+                    const missing = missingInTarget(n);
+                    const guides = state.options.textGuides && state.mode !== 'diff';
+                    return (
+                      <g
+                        key={pn.id}
+                        ref={el => {
+                          if (el) nodeElements.current.set(pn.id, el);
+                          else nodeElements.current.delete(pn.id);
+                        }}
                         className={
-                          'ens-link' +
-                          (on ? ' is-active' : '') +
-                          (hairline ? ' is-hairline' : '') +
-                          (l.tapered ? ' is-tapered' : '')
+                          'ens-node' +
+                          (active?.nodes.has(pn.id) ? ' is-active' : '') +
+                          (state.selected === pn.id ? ' is-selected' : '') +
+                          (highlight.has(pn.id) ? ' is-revealed' : '') +
+                          (missing ? ' is-missing-target' : '')
                         }
-                        d={hairline ? l.centreLine : l.path}
-                        data-link-id={l.id}
+                        data-node-id={pn.id}
+                        tabIndex={0}
+                        role="button"
+                        aria-pressed={state.selected === pn.id}
+                        aria-label={nodeAriaLabel(data, n, state)}
+                        onClick={() => onNodeClick(n)}
+                        onDoubleClick={() => onNodeDoubleClick(n)}
+                        onContextMenu={e => {
+                          e.preventDefault();
+                          e.stopPropagation();
+                          openMenu(n, e.clientX, e.clientY);
+                        }}
+                        onKeyDown={e => onNodeKey(e, pn, n)}
+                        onFocus={e => {
+                          if (e.currentTarget.matches?.(':focus-visible')) {
+                            pointer.current = { x: zoomT.applyX(pn.x1) + 4, y: zoomT.applyY(pn.y0) };
+                            setHover({ kind: 'node', id: pn.id });
+                          }
+                        }}
+                        onBlur={() => setHover(x => (x?.kind === 'node' && x.id === pn.id ? null : x))}
                         onMouseEnter={e => {
                           pointerAt(e);
-                          setHover({ kind: 'link', id: l.id });
+                          setHover({ kind: 'node', id: pn.id });
                         }}
                         onMouseMove={pointerAt}
                         onMouseLeave={() => setHover(null)}
-                      />
-                      {state.mode === 'target' && targetValue !== undefined && targetValue > 0 && l.value > 0 ? (
-                        <path
-                          className="ens-target-link"
-                          d={targetRibbonPath(layout.callflow.edges[i]!.points, targetValue / l.value)}
-                          fill={TARGET_COLOUR}
-                          pointerEvents="none"
-                        />
-                      ) : null}
-                    </g>
-                  );
-                })}
-              </g>
-              <g className="ens-nodes">
-                {layout.nodes.map(pn => {
-                  const n = nodeById.get(pn.id)!;
-                  const i = nodeIndex.get(pn.id)!;
-                  const h = pn.y1 - pn.y0,
-                    w = pn.x1 - pn.x0;
-                  const hist = n.gradient[side];
-                  const bins = hist.counts.length;
-                  const binPx = h / Math.max(1, bins);
-                  const tBin = targetBin(n);
-                  const missing = missingInTarget(n);
-                  const guides = state.options.textGuides && state.mode !== 'diff';
-                  return (
-                    <g
-                      key={pn.id}
-                      ref={el => {
-                        if (el) nodeElements.current.set(pn.id, el);
-                        else nodeElements.current.delete(pn.id);
-                      }}
-                      className={
-                        'ens-node' +
-                        (active?.nodes.has(pn.id) ? ' is-active' : '') +
-                        (state.selected === pn.id ? ' is-selected' : '') +
-                        (highlight.has(pn.id) ? ' is-revealed' : '') +
-                        (missing ? ' is-missing-target' : '')
-                      }
-                      data-node-id={pn.id}
-                      tabIndex={0}
-                      role="button"
-                      aria-pressed={state.selected === pn.id}
-                      aria-label={nodeAriaLabel(data, n, state)}
-                      onClick={() => onNodeClick(n)}
-                      onDoubleClick={() => onNodeDoubleClick(n)}
-                      onContextMenu={e => {
-                        e.preventDefault();
-                        e.stopPropagation();
-                        openMenu(n, e.clientX, e.clientY);
-                      }}
-                      onKeyDown={e => onNodeKey(e, pn, n)}
-                      onFocus={e => {
-                        if (e.currentTarget.matches?.(':focus-visible')) {
-                          pointer.current = { x: zoomT.applyX(pn.x1) + 4, y: zoomT.applyY(pn.y0) };
-                          setHover({ kind: 'node', id: pn.id });
-                        }
-                      }}
-                      onBlur={() => setHover(x => (x?.kind === 'node' && x.id === pn.id ? null : x))}
-                      onMouseEnter={e => {
-                        pointerAt(e);
-                        setHover({ kind: 'node', id: pn.id });
-                      }}
-                      onMouseMove={pointerAt}
-                      onMouseLeave={() => setHover(null)}
-                    >
-                      <rect
-                        className="ens-node-border"
-                        x={pn.x0 - 1.5}
-                        y={pn.y0 - 1.5}
-                        width={w + 3}
-                        height={h + 3}
-                        rx={2}
-                        stroke={borderColour(borderValue(n), data.borderDomain[borderSide])}
-                      />
-                      <rect className="ens-node-rect" x={pn.x0} y={pn.y0} width={w} height={h} fill={fillOf(n, i)} />
-                      {guides && binPx >= SEPARATOR_MIN_BIN_PX ? (
-                        <g className="ens-bin-separators" pointerEvents="none">
-                          {Array.from({ length: bins - 1 }, (_, b) => (
-                            <line
-                              key={b}
-                              x1={pn.x0}
-                              x2={pn.x1}
-                              y1={pn.y0 + (b + 1) * binPx}
-                              y2={pn.y0 + (b + 1) * binPx}
-                            />
-                          ))}
-                        </g>
-                      ) : null}
-                      {guides && binPx * k >= COUNT_MIN_BIN_PX
-                        ? hist.counts.map((c, b) =>
-                            c > 0 ? (
-                              <text
-                                key={b}
-                                className="ens-bin-count"
-                                x={(pn.x0 + pn.x1) / 2}
-                                y={pn.y0 + (b + 0.5) * binPx}
-                                fill={countTextColour(c, scale)}
-                                transform={keepSize((pn.x0 + pn.x1) / 2, pn.y0 + (b + 0.5) * binPx)}
-                                pointerEvents="none"
-                              >
-                                {c}
-                              </text>
-                            ) : null,
-                          )
-                        : null}
-                      {state.mode === 'target' && tBin >= 0 && !missing ? (
-                        <line
-                          className="ens-target-line"
-                          x1={pn.x0 - 3}
-                          x2={pn.x1 + 3}
-                          y1={targetLineY(pn.y0, pn.y1, tBin, bins)}
-                          y2={targetLineY(pn.y0, pn.y1, tBin, bins)}
-                          stroke={TARGET_COLOUR}
-                          pointerEvents="none"
-                        />
-                      ) : null}
-                      {guides
-                        ? hist.counts.map((c, b) => (
-                            <rect
-                              key={b}
-                              className="ens-bin"
-                              data-bin={b}
-                              x={pn.x0}
-                              y={pn.y0 + b * binPx}
-                              width={w}
-                              height={binPx}
-                              aria-label={`${c} run${c === 1 ? '' : 's'} in bin ${b + 1}`}
-                              onClick={e => onBinClick(e, pn, b)}
-                            />
-                          ))
-                        : null}
-                      <rect
-                        className="ens-node-focus"
-                        x={pn.x0 - 5}
-                        y={pn.y0 - 5}
-                        width={w + 10}
-                        height={h + 10}
-                        rx={4}
-                      />
-                      {state.selected === pn.id ? (
+                      >
                         <rect
-                          className="ens-node-selected"
+                          className="ens-node-border"
+                          x={pn.x0 - 1.5}
+                          y={pn.y0 - 1.5}
+                          width={w + 3}
+                          height={h + 3}
+                          rx={2}
+                          stroke={borderColour(borderValue(n), data.borderDomain[borderSide])}
+                        />
+                        <rect className="ens-node-rect" x={pn.x0} y={pn.y0} width={w} height={h} fill={fillOf(n, i)} />
+                        {guides && binPx >= SEPARATOR_MIN_BIN_PX ? (
+                          <g className="ens-bin-separators" pointerEvents="none">
+                            {Array.from({ length: bins - 1 }, (_, b) => (
+                              <line
+                                key={b}
+                                x1={pn.x0}
+                                x2={pn.x1}
+                                y1={pn.y0 + (b + 1) * binPx}
+                                y2={pn.y0 + (b + 1) * binPx}
+                              />
+                            ))}
+                          </g>
+                        ) : null}
+                        {guides && binPx * k >= COUNT_MIN_BIN_PX
+                          ? hist.counts.map((c, b) =>
+                              c > 0 ? (
+                                <text
+                                  key={b}
+                                  className="ens-bin-count"
+                                  x={(pn.x0 + pn.x1) / 2}
+                                  y={pn.y0 + (b + 0.5) * binPx}
+                                  fill={countTextColour(c, scale)}
+                                  transform={keepSize((pn.x0 + pn.x1) / 2, pn.y0 + (b + 0.5) * binPx)}
+                                  pointerEvents="none"
+                                >
+                                  {c}
+                                </text>
+                              ) : null,
+                            )
+                          : null}
+                        {state.mode === 'target' && tBin >= 0 && !missing ? (
+                          <line
+                            className="ens-target-line"
+                            x1={pn.x0 - 3}
+                            x2={pn.x1 + 3}
+                            y1={targetLineY(pn.y0, pn.y1, tBin, bins)}
+                            y2={targetLineY(pn.y0, pn.y1, tBin, bins)}
+                            stroke={TARGET_COLOUR}
+                            pointerEvents="none"
+                          />
+                        ) : null}
+                        {guides
+                          ? hist.counts.map((c, b) => (
+                              <rect
+                                key={b}
+                                className="ens-bin"
+                                data-bin={b}
+                                x={pn.x0}
+                                y={pn.y0 + b * binPx}
+                                width={w}
+                                height={binPx}
+                                aria-label={`${c} run${c === 1 ? '' : 's'} in bin ${b + 1}`}
+                                onClick={e => onBinClick(e, pn, b)}
+                              />
+                            ))
+                          : null}
+                        <rect
+                          className="ens-node-focus"
                           x={pn.x0 - 5}
                           y={pn.y0 - 5}
                           width={w + 10}
                           height={h + 10}
                           rx={4}
                         />
-                      ) : null}
-                      {highlight.has(pn.id) ? (
-                        <rect
-                          className="ens-node-revealed"
-                          x={pn.x0 - 7}
-                          y={pn.y0 - 7}
-                          width={w + 14}
-                          height={h + 14}
-                          rx={5}
-                        />
-                      ) : null}
-                    </g>
-                  );
-                })}
-              </g>
-              <g className="ens-labels" aria-hidden="true">
-                {labels.map(l => {
-                  const node = layout.nodes.find(x => x.id === l.nodeId);
-                  if (k < 1 && node && (node.y1 - node.y0) * k < LABEL_MIN_PX) return null;
-                  const mid = (l.top + l.bottom) / 2;
-                  return (
-                    <g
-                      key={l.nodeId}
-                      className={'ens-label' + (active && !active.nodes.has(l.nodeId) ? ' is-dimmed' : '')}
-                      transform={keepSize(l.x, mid)}
-                    >
-                      <rect
-                        className="sankey-label-bg"
-                        x={(l.anchor === 'start' ? l.x : l.x - l.width) - 4}
-                        y={l.top}
-                        width={l.width + 8}
-                        height={l.bottom - l.top}
-                        rx={3}
-                      />
-                      <text className="sankey-label-text" x={l.x} y={l.y} textAnchor={l.anchor}>
-                        {l.lines.map((line, j) => (
-                          <tspan
-                            key={j}
-                            className={`sankey-label-${line.style}`}
-                            x={l.x}
-                            dy={j === 0 ? 0 : LINE_HEIGHT.detail}
-                          >
-                            {line.text}
-                          </tspan>
-                        ))}
-                      </text>
-                    </g>
-                  );
-                })}
-              </g>
-              <g className="ens-guides" aria-hidden="true">
-                {guides.map(g => {
-                  const n = nodeById.get(g.nodeId)!;
-                  return (
-                    <g key={g.nodeId} className="ens-guide" data-node-id={g.nodeId}>
-                      {g.min ? <GuideLabel guide={g.min} transform={keepSize(g.min.x, g.min.y)} /> : null}
-                      {g.max ? <GuideLabel guide={g.max} transform={keepSize(g.max.x, g.max.y)} /> : null}
-                      {g.spark && n.sparkline ? (
-                        <g transform={keepSize(g.spark.x, g.spark.y)}>
+                        {state.selected === pn.id ? (
                           <rect
-                            className="ens-guide-bg"
-                            x={g.spark.x - 2}
-                            y={g.spark.y - 2}
-                            width={GUIDE_SPARK.width + 4}
-                            height={GUIDE_SPARK.height + 4}
-                            rx={2}
+                            className="ens-node-selected"
+                            x={pn.x0 - 5}
+                            y={pn.y0 - 5}
+                            width={w + 10}
+                            height={h + 10}
+                            rx={4}
                           />
-                          <g transform={`translate(${g.spark.x},${g.spark.y})`}>
-                            <Sparkline
-                              values={n.sparkline[side]}
-                              outOfOrder={n.sparkline.outOfOrder}
-                              width={GUIDE_SPARK.width}
-                              height={GUIDE_SPARK.height}
+                        ) : null}
+                        {highlight.has(pn.id) ? (
+                          <rect
+                            className="ens-node-revealed"
+                            x={pn.x0 - 7}
+                            y={pn.y0 - 7}
+                            width={w + 14}
+                            height={h + 14}
+                            rx={5}
+                          />
+                        ) : null}
+                      </g>
+                    );
+                  })}
+                </g>
+                <g className="ens-labels" aria-hidden="true">
+                  {labels.map(l => {
+                    const node = layout.nodes.find(x => x.id === l.nodeId);
+                    if (k < 1 && node && (node.y1 - node.y0) * k < LABEL_MIN_PX) return null;
+                    return (
+                      <SankeyLabel
+                        key={l.nodeId}
+                        label={l}
+                        zoom={k}
+                        dimmed={active !== null && !active.nodes.has(l.nodeId)}
+                      />
+                    );
+                  })}
+                </g>
+                <g className="ens-guides" aria-hidden="true">
+                  {guides.map(g => {
+                    const n = nodeById.get(g.nodeId)!;
+                    return (
+                      <g key={g.nodeId} className="ens-guide" data-node-id={g.nodeId}>
+                        {g.min ? <GuideLabel guide={g.min} transform={keepSize(g.min.x, g.min.y)} /> : null}
+                        {g.max ? <GuideLabel guide={g.max} transform={keepSize(g.max.x, g.max.y)} /> : null}
+                        {g.spark && n.sparkline ? (
+                          <g transform={keepSize(g.spark.x, g.spark.y)}>
+                            <rect
+                              className="ens-guide-bg"
+                              x={g.spark.x - 2}
+                              y={g.spark.y - 2}
+                              width={GUIDE_SPARK.width + 4}
+                              height={GUIDE_SPARK.height + 4}
+                              rx={2}
                             />
+                            <g transform={`translate(${g.spark.x},${g.spark.y})`}>
+                              <Sparkline
+                                values={n.sparkline[side]}
+                                outOfOrder={n.sparkline.outOfOrder}
+                                width={GUIDE_SPARK.width}
+                                height={GUIDE_SPARK.height}
+                              />
+                            </g>
                           </g>
-                        </g>
-                      ) : null}
-                      {g.flag ? (
-                        <text
-                          className="ens-ooo-flag"
-                          x={g.flag.x}
-                          y={g.flag.y}
-                          transform={keepSize(g.flag.x, g.flag.y)}
-                        >
-                          ↯<title>{`Out of order against ${data.order?.key ?? 'the order'}`}</title>
-                        </text>
-                      ) : null}
-                    </g>
-                  );
-                })}
+                        ) : null}
+                        {g.flag ? (
+                          <text
+                            className="ens-ooo-flag"
+                            x={g.flag.x}
+                            y={g.flag.y}
+                            transform={keepSize(g.flag.x, g.flag.y)}
+                          >
+                            ↯<title>{`Out of order against ${data.order?.key ?? 'the order'}`}</title>
+                          </text>
+                        ) : null}
+                      </g>
+                    );
+                  })}
+                </g>
               </g>
-            </g>
-          </svg>
+            </svg>
+          </div>
         ) : null}
         {zoomed ? (
           <button
@@ -751,6 +799,20 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
           />
         ) : null}
       </div>
+      {expanded.length ? (
+        // Outside the scrolling chart, so it stays in reach at any scroll position.
+        <button
+          className="callflow-button ens-merge-again"
+          data-action="collapse-columns"
+          title="Show the lightest nodes of each expanded column as one “more” bar again"
+          onClick={e => {
+            e.stopPropagation();
+            setExpanded([]);
+          }}
+        >
+          Merge expanded columns again
+        </button>
+      ) : null}
       {menu && menuNode ? (
         <NodeMenu
           title={menuNode.label}

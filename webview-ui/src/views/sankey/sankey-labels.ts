@@ -176,3 +176,43 @@ export function placeLabels(layout: SankeyLayout, options: LabelOptions): NodeLa
   }
   return labels;
 }
+
+/**
+ * The label of one node drawn on demand (the node is hovered or focused and `placeLabels` had no
+ * room for it): both lines, beside the node on the side labels of its column take — or the other
+ * side when that holds more of the text — truncated only at the drawing's edge, never outside it.
+ */
+export function labelOnDemand(layout: SankeyLayout, node: PositionedNode, options: LabelOptions): NodeLabel | null {
+  const gap = options.gap ?? 8;
+  const lh = options.lineHeight ?? LINE_HEIGHT;
+  const lines = labelLines(node, options.unit);
+  const need = Math.max(...lines.map(l => options.measure(l.text, l.style)));
+  const roomRight = layout.width - node.x1 - gap;
+  const roomLeft = node.x0 - gap;
+  const preferRight = (node.x0 + node.x1) / 2 < layout.width / 2;
+  const side: 'left' | 'right' = (
+    preferRight ? roomRight >= need || roomRight >= roomLeft : !(roomLeft >= need || roomLeft >= roomRight)
+  )
+    ? 'right'
+    : 'left';
+  const room = side === 'right' ? roomRight : roomLeft;
+  const fitted = lines
+    .map(l => ({ ...l, full: l.text, text: truncateText(l.text, room, l.style, options.measure) }))
+    .filter(l => l.text !== '');
+  if (!fitted.length || fitted[0]!.style !== 'title') return null;
+  const blockHeight = fitted.reduce((h, l) => h + lh[l.style], 0);
+  const centre = (node.y0 + node.y1) / 2;
+  const top = Math.max(0, Math.min(layout.height - blockHeight, centre - blockHeight / 2));
+  const x = side === 'right' ? node.x1 + gap : node.x0 - gap;
+  return {
+    nodeId: node.id,
+    side,
+    x,
+    y: top + lh[fitted[0]!.style] * 0.75,
+    anchor: side === 'right' ? 'start' : 'end',
+    lines: fitted,
+    top,
+    bottom: top + blockHeight,
+    width: Math.max(...fitted.map(l => options.measure(l.text, l.style))),
+  };
+}

@@ -2,7 +2,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { CallflowData } from '../../../../src/shared/callflow-protocol';
+import { readProfile } from '../../../../src/analysis/formats';
+import { superGraphData } from '../../../../src/analysis/graph/super-graph-data';
+import type { CallflowData, CallflowNodeData } from '../../../../src/shared/callflow-protocol';
+import { sharedPath, skipUnlessShared } from '../../../../test/support/shared-data';
 import { estimateText } from '../../text-measure';
 import { fallbackThemeColors } from '../../theme';
 import { SankeyView } from './sankey-view';
@@ -173,4 +176,146 @@ describe('SankeyView (server-rendered)', () => {
     assert.doesNotMatch(evil, /<b>heat<\/b>/);
     assert.match(evil, /&lt;b&gt;heat&lt;\/b&gt;/);
   });
+});
+
+type Box = { id: string; x: number; y: number; w: number; h: number };
+const num = (m: RegExpMatchArray, i: number) => Number(m[i]);
+
+/** The drawn bars (layout coordinates) and label chips, read from the rendered SVG. */
+function drawnBoxes(html: string): {
+  bars: Box[];
+  labels: Box[];
+  svg: { w: number; h: number };
+  facts: Record<string, string>;
+} {
+  const bars = [
+    ...html.matchAll(
+      /<g class="sankey-node[^"]*" data-node="([^"]+)".*?<rect class="sankey-node-rect[^"]*" x="([^"]+)" y="([^"]+)" width="([^"]+)" height="([^"]+)"/g,
+    ),
+  ].map(m => ({ id: m[1]!, x: num(m, 2), y: num(m, 3), w: num(m, 4), h: num(m, 5) }));
+  const labels = [
+    ...html.matchAll(
+      /<g class="sankey-label[^"]*" data-label-node="([^"]+)"><rect class="sankey-label-bg" x="([^"]+)" y="([^"]+)" width="([^"]+)" height="([^"]+)"/g,
+    ),
+  ].map(m => ({ id: m[1]!, x: num(m, 2), y: num(m, 3), w: num(m, 4), h: num(m, 5) }));
+  const svg = html.match(/<svg class="sankey-svg"[^>]* width="([^"]+)" height="([^"]+)"/)!;
+  const chart = html.match(/<div class="sankey-chart"([^>]*)>/)![1]!;
+  const facts = Object.fromEntries([...chart.matchAll(/data-([a-z-]+)="([^"]*)"/g)].map(m => [m[1]!, m[2]!]));
+  return { bars, labels, svg: { w: num(svg, 1), h: num(svg, 2) }, facts };
+}
+
+const overlap = (a: Box, b: Box) =>
+  a.x < b.x + b.w - 0.5 && b.x < a.x + a.w - 0.5 && a.y < b.y + b.h - 0.5 && b.y < a.y + a.h - 0.5;
+
+/** The readable layout's promises (issue 15): bars ≥ 4 px and apart, labels apart and inside, every node drawn or merged. */
+function assertReadable(data: CallflowData, html: string): ReturnType<typeof drawnBoxes> {
+  const d = drawnBoxes(html);
+  const more = Number(d.facts['more']),
+    merged = Number(d.facts['merged']);
+  assert.equal(d.bars.length, Number(d.facts['nodes']), 'one bar per drawn node');
+  assert.equal(d.bars.length - more + merged, data.nodes.length, 'every node is drawn or merged into a "more" bar');
+  for (const b of d.bars) assert.ok(b.h >= 4 - 1e-9, `${b.id} is ${b.h} px tall`);
+  for (let i = 0; i < d.bars.length; i++)
+    for (let j = i + 1; j < d.bars.length; j++)
+      assert.ok(!overlap(d.bars[i]!, d.bars[j]!), `bars ${d.bars[i]!.id} and ${d.bars[j]!.id} overlap`);
+  for (let i = 0; i < d.labels.length; i++) {
+    const a = d.labels[i]!;
+    assert.ok(
+      a.x >= -0.5 && a.x + a.w <= d.svg.w + 0.5 && a.y >= -0.5 && a.y + a.h <= d.svg.h + 0.5,
+      `${a.id}'s label leaves the drawing`,
+    );
+    for (let j = i + 1; j < d.labels.length; j++)
+      assert.ok(!overlap(a, d.labels[j]!), `labels of ${a.id} and ${d.labels[j]!.id} overlap`);
+  }
+  return d;
+}
+
+/** A module node of a synthetic graph. */
+const moduleNode = (id: string, inclusive: number, exclusive: number, total: number): CallflowNodeData => ({
+  id,
+  label: `lib${id}.so`,
+  module: id,
+  inclusive,
+  exclusive,
+  share: inclusive / total,
+  imbalance: 1,
+  entry: { name: `${id}_main`, file: null, line: null },
+});
+
+/** `roots` modules calling `perRoot` modules each, of Zipf-like weights: the last column holds roots × perRoot nodes. */
+function wideGraph(roots: number, perRoot: number): CallflowData {
+  const kids = Array.from({ length: roots }, (_, r) =>
+    Array.from({ length: perRoot }, (_, k) => ({ id: `r${r}k${k}`, value: (10 * (r + 1)) / (k + 1) })),
+  );
+  const rootValue = kids.map(ks => ks.reduce((s, k) => s + k.value, 0) * 1.05);
+  const total = rootValue.reduce((a, b) => a + b, 0);
+  return {
+    title: `${roots} × ${perRoot}`,
+    metric: { name: 'time', unit: 's' },
+    total,
+    nodes: [
+      ...rootValue.map((v, r) => moduleNode(`r${r}`, v, v / 21, total)),
+      ...kids.flat().map(k => moduleNode(k.id, k.value, k.value, total)),
+    ],
+    links: kids.flatMap((ks, r) => ks.map(k => ({ source: `r${r}`, target: k.id, value: k.value }))),
+  };
+}
+
+describe('SankeyView at 60+ nodes per column (issue 15)', () => {
+  test('70 callees of one root: the lightest merge into a "more" bar; bars ≥ 4 px, nothing overlaps, the root keeps its height', () => {
+    const data = wideGraph(1, 70);
+    for (const size of [
+      { width: 1100, height: 640 },
+      { width: 700, height: 420 },
+    ]) {
+      const html = render(data, size);
+      const d = assertReadable(data, html);
+      assert.equal(Number(d.facts['more']), 1, 'one "more" bar');
+      assert.ok(Number(d.facts['merged']) >= 70 - 30, `${d.facts['merged']} merged`);
+      assert.match(html, /lightest nodes merged into 1 “more” bar/);
+      // Padding never eats the scale (at most a third of the height): the root is most of the drawing.
+      const root = d.bars.find(b => b.id === 'r0')!;
+      assert.ok(root.h >= size.height / 2, `the root is ${root.h} px tall in ${size.height} px`);
+      assert.ok(d.labels.length >= 10, `${d.labels.length} labels`);
+      assert.ok(
+        d.labels.some(l => l.id === 'r0'),
+        'the root is labelled',
+      );
+    }
+  });
+
+  test('4 callers of 20 modules each (80 in the last column): every caller and the heaviest callees stay labelled', () => {
+    const data = wideGraph(4, 20);
+    const html = render(data);
+    const d = assertReadable(data, html);
+    assert.ok(Number(d.facts['more']) >= 1);
+    for (let r = 0; r < 4; r++)
+      assert.ok(
+        d.labels.some(l => l.id === `r${r}`),
+        `r${r} labelled`,
+      );
+    assert.ok(
+      d.labels.some(l => l.id === 'r3k0'),
+      'the heaviest callee is labelled',
+    );
+  });
+
+  const raja = 'data/caliper-json/rajaperf-quartz-seq-ensemble/gcc10.3.1_2097152/O3/1/Base_Seq-default.json';
+  test(
+    "RAJAPerf (one real run, 60 kernels in a column) at the panel's usual sizes",
+    { skip: skipUnlessShared(raja) },
+    async () => {
+      const p = await readProfile(sharedPath(raja));
+      const data = superGraphData(p, 'rajaperf', {});
+      assert.ok(data.nodes.length >= 60, `${data.nodes.length} supernodes`);
+      for (const size of [
+        { width: 1280, height: 800 },
+        { width: 900, height: 500 },
+      ]) {
+        const d = assertReadable(data, render(data, size));
+        assert.ok(Number(d.facts['more']) >= 1, 'the lightest kernels merge');
+        assert.ok(d.labels.length >= 12, `${d.labels.length} labels at ${size.width}×${size.height}`);
+      }
+    },
+  );
 });

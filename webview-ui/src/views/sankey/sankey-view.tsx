@@ -25,9 +25,10 @@ import { heatScale, outlineOf, useThemeColors } from '../../theme';
 import type { ThemeColors } from '../../theme';
 import { StatusMessage } from '../../components/status-message';
 import { useElementSize } from '../../components/use-element-size';
-import { layoutSankey } from './sankey-layout';
+import { columnCount, layoutSankey } from './sankey-layout';
 import type { PositionedLink, PositionedNode, SankeyLayout } from './sankey-layout';
-import { LINE_HEIGHT, placeLabels } from './sankey-labels';
+import { labelOnDemand, placeLabels } from './sankey-labels';
+import { FilterNotes, MoreNode, MoreTooltip, SankeyLabel } from './sankey-parts';
 import { sequentialPosition, valueOf, type ColourBy } from '../callflow/callflow-colours';
 import { planTransition, type PlacedItem } from '../callflow/split-transition';
 import { tooltipPlacement } from '../../components/tooltip-placement';
@@ -75,6 +76,8 @@ export interface SankeyViewProps {
   zoomResetKey?: number;
   /** Caption shown instead of the header (graphs stacked in one panel). */
   caption?: ReactNode;
+  /** "Hide again" for everything repopulation shows (offered in the header's filter note). */
+  onHideRepopulated?: () => void;
 }
 
 type Hover = { kind: 'node' | 'link'; id: string } | null;
@@ -88,6 +91,14 @@ const DOUBLE_CLICK_MS = 230;
 
 /** Zoomed out below this, labels of bars shorter than LABEL_MIN_PX on screen are hidden. */
 const LABEL_MIN_PX = 9;
+
+/** Width of the webview's scroll bars (VS Code styles them 10 px wide). */
+const SCROLLBAR_WIDTH = 10;
+
+/** Narrowest column (bar and label gap) before the drawing scrolls sideways instead: room for a short label. */
+const MIN_COLUMN_WIDTH = 96;
+/** Smallest gap between two columns: sparse columns beside crowded ones keep room for a label. */
+const MIN_COLUMN_GAP = 80;
 
 const prefersReducedMotion = (): boolean =>
   typeof window !== 'undefined' &&
@@ -146,25 +157,37 @@ export function SankeyView(props: SankeyViewProps) {
   // The last drawing: new data (a split, another metric) keeps the order and places of nodes that persist.
   const previousLayout = useRef<SankeyLayout | null>(null);
   const mini = props.miniHistogram;
-  const layout = useMemo(
-    () =>
-      isEmpty || width <= 0 || height <= 0
-        ? null
-        : layoutSankey(data, {
-            width,
-            height,
-            previous: previousLayout.current,
-            ...(mini
-              ? {
-                  histogramHeight: MINI_HISTOGRAM_HEIGHT + 4,
-                  nodeWidth: MINI_HISTOGRAM_NODE_WIDTH,
-                  margin: { top: 10 + MINI_HISTOGRAM_HEIGHT, right: 8, bottom: 10, left: 8 },
-                }
-              : {}),
-            ...(props.maxScale !== undefined ? { maxScale: props.maxScale } : {}),
-          }),
-    [data, width, height, isEmpty, mini !== undefined, props.maxScale],
-  );
+  // "k more" nodes the user expanded (by column): their columns show every node, scrolling if need be.
+  const [expanded, setExpanded] = useState<readonly string[]>([]);
+  const layout = useMemo(() => {
+    if (isEmpty || width <= 0 || height <= 0) return null;
+    // Too many columns for their labels: the drawing gets wider and scrolls sideways (its scroll bar takes height).
+    const wide = Math.max(width, columnCount(data) * MIN_COLUMN_WIDTH);
+    const box = wide > width ? Math.max(SCROLLBAR_WIDTH * 4, height - SCROLLBAR_WIDTH) : height;
+    const at = (w: number) =>
+      layoutSankey(data, {
+        width: w,
+        height: box,
+        expanded,
+        minColumnGap: MIN_COLUMN_GAP,
+        previous: previousLayout.current,
+        ...(mini
+          ? {
+              histogramHeight: MINI_HISTOGRAM_HEIGHT + 4,
+              nodeWidth: MINI_HISTOGRAM_NODE_WIDTH,
+              margin: { top: 10 + MINI_HISTOGRAM_HEIGHT, right: 8, bottom: 10, left: 8 },
+            }
+          : {}),
+        ...(props.maxScale !== undefined ? { maxScale: props.maxScale } : {}),
+      });
+    const whole = at(wide);
+    // A drawing taller than the box scrolls: lay it out again beside the scroll bar (the height rules do not depend on the width).
+    return whole.height > box + 0.5 && wide === width && width > SCROLLBAR_WIDTH * 4
+      ? at(width - SCROLLBAR_WIDTH)
+      : whole;
+  }, [data, width, height, isEmpty, mini !== undefined, props.maxScale, expanded]);
+  // Taller or wider than its box (an expanded column, many columns): the chart scrolls, and only Ctrl/⌘ + wheel zooms.
+  const scrolls = layout !== null && (layout.height > height + 0.5 || layout.width > width + 0.5);
   const onFittedRef = useRef(props.onFitted);
   useLayoutEffect(() => {
     onFittedRef.current = props.onFitted;
@@ -216,7 +239,9 @@ export function SankeyView(props: SankeyViewProps) {
     enabled: props.zoomable ?? false,
     ignore: '.sankey-node',
     attachKey: layout !== null,
+    wheelNeedsModifier: scrolls,
   });
+  const scrollRef = useRef<HTMLDivElement>(null);
   useEffect(resetZoom, [props.zoomResetKey, resetZoom]);
   useEffect(() => {
     if (layout) previousLayout.current = layout;
@@ -234,6 +259,7 @@ export function SankeyView(props: SankeyViewProps) {
     () => (layout ? placeLabels(layout, { unit: data.metric.unit, measure }) : []),
     [layout, data.metric.unit, measure],
   );
+  const labelled = useMemo(() => new Set(labels.map(l => l.nodeId)), [labels]);
   const heat = useMemo(() => heatScale(colors), [colors]);
   const colourBy = props.colourBy;
   const colourMax = useMemo(
@@ -311,6 +337,10 @@ export function SankeyView(props: SankeyViewProps) {
   // A click selects after a short wait, so that a double-click (split) does not also select.
   const clickTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(clickTimer.current), []);
+  const toggleMore = (id: string): void => {
+    setHover(null);
+    setExpanded(list => (list.includes(id) ? list.filter(x => x !== id) : [...list, id]));
+  };
   const onNodeClick = (n: CallflowNodeData): void => {
     const onSelect = props.onSelect;
     if (!onSelect) {
@@ -346,7 +376,8 @@ export function SankeyView(props: SankeyViewProps) {
       case 'Enter':
       case ' ':
         e.preventDefault();
-        open(node.data);
+        if (node.more) toggleMore(node.id);
+        else open(node.data);
         break;
       case 'Escape':
         setHover(null);
@@ -385,9 +416,10 @@ export function SankeyView(props: SankeyViewProps) {
     if (!el.matches(':focus-visible')) return;
     // Keyboard focus: the tooltip goes beside the node, on the side away from its label.
     const labelRight = labels.find(l => l.nodeId === node.id)?.side !== 'left';
+    const dy = -(scrollRef.current?.scrollTop ?? 0);
     anchor.current = labelRight
-      ? { x: node.x0 - 2, y: (node.y0 + node.y1) / 2 - 40, prefer: 'left' }
-      : { x: node.x1 + 2, y: (node.y0 + node.y1) / 2 - 40, prefer: 'right' };
+      ? { x: node.x0 - 2, y: (node.y0 + node.y1) / 2 - 40 + dy, prefer: 'left' }
+      : { x: node.x1 + 2, y: (node.y0 + node.y1) / 2 - 40 + dy, prefer: 'right' };
     setHover({ kind: 'node', id: node.id });
   };
 
@@ -397,7 +429,18 @@ export function SankeyView(props: SankeyViewProps) {
 
   let tooltip: ReactNode = null;
   if (layout && current) {
-    if (current.kind === 'node') {
+    if (current.kind === 'node' && layout.nodes.find(x => x.id === current.id)?.more) {
+      const n = layout.nodes.find(x => x.id === current.id)!;
+      tooltip = (
+        <MoreTooltip
+          node={n}
+          unit={unit}
+          total={total}
+          members={n.more!.members.map(id => data.nodes.find(d => d.id === id)).filter(d => d !== undefined)}
+          expanded={expanded.includes(n.id)}
+        />
+      );
+    } else if (current.kind === 'node') {
       const n = layout.nodes.find(x => x.id === current.id)!;
       const callers = [
         ...new Set(layout.links.filter(l => l.target.id === n.id).map(l => labelById.get(l.source.id)!)),
@@ -423,6 +466,24 @@ export function SankeyView(props: SankeyViewProps) {
     }
   }
 
+  // A node whose label had no room shows it while hovered or focused (never over the drawing's edge).
+  const hoverNode =
+    current?.kind === 'node' && !labelled.has(current.id) ? layout?.nodes.find(n => n.id === current.id) : undefined;
+  const hoverLabel = layout && hoverNode ? labelOnDemand(layout, hoverNode, { unit: data.metric.unit, measure }) : null;
+  // A mini histogram needs the room above its bar (a full column's gaps are narrower than it).
+  const histogramRoom = useMemo(() => {
+    const room = new Map<string, number>();
+    if (!layout) return room;
+    const byLayer = new Map<number, PositionedNode[]>();
+    for (const n of layout.nodes) byLayer.set(n.layer, [...(byLayer.get(n.layer) ?? []), n]);
+    for (const column of byLayer.values()) {
+      column.sort((a, b) => a.y0 - b.y0);
+      column.forEach((n, i) => room.set(n.id, n.y0 - (i > 0 ? column[i - 1]!.y1 : 0)));
+    }
+    return room;
+  }, [layout]);
+  const moreNodes = layout?.nodes.filter(n => n.more) ?? [];
+
   const drawnNodes = layout?.nodes.length ?? data.nodes.length;
   const drawnLinks = layout?.links.length ?? data.links.length;
   return (
@@ -439,6 +500,14 @@ export function SankeyView(props: SankeyViewProps) {
           legend={props.legend}
         />
       )}
+      <FilterNotes
+        data={data}
+        merged={layout?.merged ?? 0}
+        moreCount={moreNodes.length}
+        expanded={expanded.length}
+        onCollapse={() => setExpanded([])}
+        onHideRepopulated={props.onHideRepopulated}
+      />
       <div
         className={'sankey-chart' + (props.zoomable ? ' is-zoomable' : '')}
         ref={chartRef}
@@ -446,6 +515,11 @@ export function SankeyView(props: SankeyViewProps) {
         data-nodes={isEmpty ? 0 : layout ? layout.nodes.length : undefined}
         data-links={isEmpty ? 0 : layout ? layout.links.length : undefined}
         data-title={data.title}
+        data-more={layout ? moreNodes.length : undefined}
+        data-merged={layout ? layout.merged : undefined}
+        data-expanded={layout ? expanded.length : undefined}
+        data-drawing-height={layout ? Math.round(layout.height) : undefined}
+        data-scrolls={layout ? String(scrolls) : undefined}
         onMouseLeave={() => setHover(null)}
       >
         {isEmpty ? (
@@ -453,188 +527,191 @@ export function SankeyView(props: SankeyViewProps) {
             The profile has no module-level calls with a value for <em>{data.metric.name}</em>.
           </StatusMessage>
         ) : layout ? (
-          <svg
-            ref={svgRef}
-            className={'sankey-svg' + (highlight ? ' has-highlight' : '')}
-            width={layout.width}
-            height={layout.height}
-            viewBox={`0 0 ${layout.width} ${layout.height}`}
-            role="group"
-            aria-label={`Module call flow of ${data.title}: ${layout.nodes.length} modules, ${layout.links.length} calls. Use Tab or the arrow keys to move between modules, Enter to open a module's source.`}
-          >
-            <g
-              className="sankey-zoom"
-              transform={zoomT.k === 1 && zoomT.x === 0 && zoomT.y === 0 ? undefined : zoomT.toString()}
+          <div className={'sankey-scroll' + (scrolls ? ' is-scrolling' : '')} ref={scrollRef}>
+            <svg
+              ref={svgRef}
+              className={'sankey-svg' + (highlight ? ' has-highlight' : '')}
+              width={layout.width}
+              height={layout.height}
+              viewBox={`0 0 ${layout.width} ${layout.height}`}
+              role="group"
+              aria-label={`Module call flow of ${data.title}: ${layout.nodes.length} modules, ${layout.links.length} calls. Use Tab or the arrow keys to move between modules, Enter to open a module's source.`}
             >
-              <g className="sankey-links" fill="none" ref={linksRef}>
-                {layout.links.map(l => {
-                  const active = highlight?.links.has(l.id) ?? false;
-                  // A ribbon is a filled outline (its two ends may differ in width); a hairline is a stroked centre line.
-                  const hairline = Math.max(l.width, l.targetY1 - l.targetY0) < 1;
-                  const ribbon: CSSProperties = hairline
-                    ? {}
-                    : {
-                        fill: active ? 'var(--link-color)' : 'var(--vscode-foreground)',
-                        fillOpacity: active
-                          ? 'var(--hl-link-opacity-active)'
-                          : highlight
-                            ? 'var(--hl-link-opacity-dim)'
-                            : 'var(--hl-link-opacity)',
-                        stroke: 'none',
-                        pointerEvents: 'visiblePainted',
-                      };
-                  return (
-                    <path
-                      key={l.id}
-                      className={
-                        'sankey-link' +
-                        (active ? ' is-active' : '') +
-                        (hairline ? ' is-hairline' : '') +
-                        (l.tapered ? ' is-tapered' : '')
-                      }
-                      d={hairline ? l.centreLine : l.path}
-                      style={{ '--link-color': fillOf(l.target.data), ...ribbon } as CSSProperties}
-                      strokeWidth={hairline ? 1 : undefined}
-                      data-link={l.id}
-                      onMouseEnter={e => {
-                        pointerAt(e);
-                        setHover({ kind: 'link', id: l.id });
-                      }}
-                      onMouseMove={pointerAt}
-                      onMouseLeave={() => setHover(null)}
-                    />
-                  );
-                })}
-              </g>
-              <g className="sankey-nodes">
-                {layout.nodes.map(n => {
-                  const fill = fillOf(n.data);
-                  const openable = n.data.entry.file != null;
-                  return (
-                    <g
-                      key={n.id}
-                      ref={el => {
-                        if (el) nodeElements.current.set(n.id, el);
-                        else nodeElements.current.delete(n.id);
-                      }}
-                      className={
-                        'sankey-node' +
-                        (highlight?.nodes.has(n.id) ? ' is-active' : '') +
-                        (openable || props.onSelect ? ' is-openable' : '') +
-                        (revealed.has(n.id) ? ' is-revealed' : '') +
-                        (props.selectedId === n.id ? ' is-selected' : '')
-                      }
-                      data-node={n.id}
-                      data-revealed={revealed.has(n.id) && data === props.data ? 'true' : undefined}
-                      data-selected={props.selectedId === n.id ? 'true' : undefined}
-                      tabIndex={0}
-                      role="button"
-                      aria-disabled={openable ? undefined : true}
-                      aria-label={nodeAriaLabel(n.data, unit)}
-                      onClick={() => onNodeClick(n.data)}
-                      onDoubleClick={() => onNodeDoubleClick(n.data)}
-                      onContextMenu={e => onNodeContextMenu(e, n.data)}
-                      onKeyDown={e => onNodeKey(e, n)}
-                      onFocus={e => onNodeFocus(n, e.currentTarget)}
-                      onBlur={() => setHover(h => (h?.kind === 'node' && h.id === n.id ? null : h))}
-                      onMouseEnter={e => {
-                        pointerAt(e);
-                        setHover({ kind: 'node', id: n.id });
-                      }}
-                      onMouseMove={pointerAt}
-                      onMouseLeave={() => setHover(null)}
-                    >
-                      <rect
-                        className="sankey-node-rect"
-                        x={n.x0}
-                        y={n.y0}
-                        width={n.x1 - n.x0}
-                        height={n.y1 - n.y0}
-                        rx={2}
-                        fill={fill}
-                        fillOpacity={EXCLUSIVE_OPACITY}
-                        stroke={outlineOf(fill, colors)}
+              <g
+                className="sankey-zoom"
+                transform={zoomT.k === 1 && zoomT.x === 0 && zoomT.y === 0 ? undefined : zoomT.toString()}
+              >
+                <g className="sankey-links" fill="none" ref={linksRef}>
+                  {layout.links.map(l => {
+                    const active = highlight?.links.has(l.id) ?? false;
+                    // A ribbon is a filled outline (its two ends may differ in width); a hairline is a stroked centre line.
+                    const hairline = Math.max(l.width, l.targetY1 - l.targetY0) < 1;
+                    const ribbon: CSSProperties = hairline
+                      ? {}
+                      : {
+                          fill: active ? 'var(--link-color)' : 'var(--vscode-foreground)',
+                          fillOpacity: active
+                            ? 'var(--hl-link-opacity-active)'
+                            : highlight
+                              ? 'var(--hl-link-opacity-dim)'
+                              : 'var(--hl-link-opacity)',
+                          stroke: 'none',
+                          pointerEvents: 'visiblePainted',
+                        };
+                    return (
+                      <path
+                        key={l.id}
+                        className={
+                          'sankey-link' +
+                          (active ? ' is-active' : '') +
+                          (hairline ? ' is-hairline' : '') +
+                          (l.tapered ? ' is-tapered' : '')
+                        }
+                        d={hairline ? l.centreLine : l.path}
+                        style={{ '--link-color': fillOf(l.target.data), ...ribbon } as CSSProperties}
+                        strokeWidth={hairline ? 1 : undefined}
+                        data-link={l.id}
+                        onMouseEnter={e => {
+                          pointerAt(e);
+                          setHover({ kind: 'link', id: l.id });
+                        }}
+                        onMouseMove={pointerAt}
+                        onMouseLeave={() => setHover(null)}
                       />
-                      {/* The part of the bar whose time flows on to callees is solid; the lighter rest below is exclusive time. */}
-                      {n.outgoing > 0 ? (
+                    );
+                  })}
+                </g>
+                <g className="sankey-nodes">
+                  {layout.nodes.map(n => {
+                    if (n.more)
+                      return (
+                        <MoreNode
+                          key={n.id}
+                          node={n}
+                          active={highlight?.nodes.has(n.id) ?? false}
+                          expanded={expanded.includes(n.id)}
+                          onToggle={() => toggleMore(n.id)}
+                          onKey={e => onNodeKey(e, n)}
+                          onFocus={el => onNodeFocus(n, el)}
+                          onHover={e => {
+                            if (e) {
+                              pointerAt(e);
+                              setHover({ kind: 'node', id: n.id });
+                            } else setHover(null);
+                          }}
+                          onMove={pointerAt}
+                          register={el => {
+                            if (el) nodeElements.current.set(n.id, el);
+                            else nodeElements.current.delete(n.id);
+                          }}
+                        />
+                      );
+                    const fill = fillOf(n.data);
+                    const openable = n.data.entry.file != null;
+                    return (
+                      <g
+                        key={n.id}
+                        ref={el => {
+                          if (el) nodeElements.current.set(n.id, el);
+                          else nodeElements.current.delete(n.id);
+                        }}
+                        className={
+                          'sankey-node' +
+                          (highlight?.nodes.has(n.id) ? ' is-active' : '') +
+                          (openable || props.onSelect ? ' is-openable' : '') +
+                          (revealed.has(n.id) ? ' is-revealed' : '') +
+                          (props.selectedId === n.id ? ' is-selected' : '')
+                        }
+                        data-node={n.id}
+                        data-revealed={revealed.has(n.id) && data === props.data ? 'true' : undefined}
+                        data-selected={props.selectedId === n.id ? 'true' : undefined}
+                        tabIndex={0}
+                        role="button"
+                        aria-disabled={openable ? undefined : true}
+                        aria-label={nodeAriaLabel(n.data, unit)}
+                        onClick={() => onNodeClick(n.data)}
+                        onDoubleClick={() => onNodeDoubleClick(n.data)}
+                        onContextMenu={e => onNodeContextMenu(e, n.data)}
+                        onKeyDown={e => onNodeKey(e, n)}
+                        onFocus={e => onNodeFocus(n, e.currentTarget)}
+                        onBlur={() => setHover(h => (h?.kind === 'node' && h.id === n.id ? null : h))}
+                        onMouseEnter={e => {
+                          pointerAt(e);
+                          setHover({ kind: 'node', id: n.id });
+                        }}
+                        onMouseMove={pointerAt}
+                        onMouseLeave={() => setHover(null)}
+                      >
                         <rect
-                          className="sankey-node-calls"
+                          className="sankey-node-rect"
                           x={n.x0}
                           y={n.y0}
                           width={n.x1 - n.x0}
-                          height={n.outgoing}
+                          height={n.y1 - n.y0}
                           rx={2}
                           fill={fill}
-                          pointerEvents="none"
-                          style={highlight && !highlight.nodes.has(n.id) ? { opacity: 0.35 } : undefined}
+                          fillOpacity={EXCLUSIVE_OPACITY}
+                          stroke={outlineOf(fill, colors)}
                         />
-                      ) : null}
-                      <rect
-                        className="sankey-node-focus"
-                        x={n.x0 - 3}
-                        y={n.y0 - 3}
-                        width={n.x1 - n.x0 + 6}
-                        height={n.y1 - n.y0 + 6}
-                        rx={4}
-                      />
-                      {revealed.has(n.id) ? <RevealMark node={n} /> : null}
-                      {props.selectedId === n.id ? (
+                        {/* The part of the bar whose time flows on to callees is solid; the lighter rest below is exclusive time. */}
+                        {n.outgoing > 0 ? (
+                          <rect
+                            className="sankey-node-calls"
+                            x={n.x0}
+                            y={n.y0}
+                            width={n.x1 - n.x0}
+                            height={n.outgoing}
+                            rx={2}
+                            fill={fill}
+                            pointerEvents="none"
+                            style={highlight && !highlight.nodes.has(n.id) ? { opacity: 0.35 } : undefined}
+                          />
+                        ) : null}
                         <rect
-                          className="sankey-node-selected"
+                          className="sankey-node-focus"
                           x={n.x0 - 3}
                           y={n.y0 - 3}
                           width={n.x1 - n.x0 + 6}
                           height={n.y1 - n.y0 + 6}
                           rx={4}
                         />
-                      ) : null}
-                      {mini ? <MiniHistogram node={n} metric={mini.metric} scale={mini.scale} /> : null}
-                    </g>
-                  );
-                })}
-              </g>
-              <g className="sankey-labels" aria-hidden="true" ref={labelsRef}>
-                {labels.map(l => {
-                  const k = zoomT.k;
-                  const labelled = layout.nodes.find(x => x.id === l.nodeId);
-                  if (k < 1 && labelled && (labelled.y1 - labelled.y0) * k < LABEL_MIN_PX) return null;
-                  // Counter-scaled about the label's anchor, so text keeps its size at any zoom.
-                  const mid = (l.top + l.bottom) / 2;
-                  const keep =
-                    k === 1 ? undefined : `translate(${l.x},${mid}) scale(${1 / k}) translate(${-l.x},${-mid})`;
-                  return (
-                    <g
-                      key={l.nodeId}
-                      className={'sankey-label' + (highlight && !highlight.nodes.has(l.nodeId) ? ' is-dimmed' : '')}
-                      transform={keep}
-                    >
-                      {/* A backing chip keeps the label readable where it crosses link ribbons. */}
-                      <rect
-                        className="sankey-label-bg"
-                        x={(l.anchor === 'start' ? l.x : l.x - l.width) - 4}
-                        y={l.top}
-                        width={l.width + 8}
-                        height={l.bottom - l.top}
-                        rx={3}
+                        {revealed.has(n.id) ? <RevealMark node={n} /> : null}
+                        {props.selectedId === n.id ? (
+                          <rect
+                            className="sankey-node-selected"
+                            x={n.x0 - 3}
+                            y={n.y0 - 3}
+                            width={n.x1 - n.x0 + 6}
+                            height={n.y1 - n.y0 + 6}
+                            rx={4}
+                          />
+                        ) : null}
+                        {mini && (histogramRoom.get(n.id) ?? 0) >= MINI_HISTOGRAM_HEIGHT + 3 ? (
+                          <MiniHistogram node={n} metric={mini.metric} scale={mini.scale} />
+                        ) : null}
+                      </g>
+                    );
+                  })}
+                </g>
+                <g className="sankey-labels" aria-hidden="true" ref={labelsRef}>
+                  {labels.map(l => {
+                    const k = zoomT.k;
+                    const node = layout.nodes.find(x => x.id === l.nodeId);
+                    if (k < 1 && node && (node.y1 - node.y0) * k < LABEL_MIN_PX) return null;
+                    return (
+                      <SankeyLabel
+                        key={l.nodeId}
+                        label={l}
+                        zoom={k}
+                        dimmed={highlight !== null && !highlight.nodes.has(l.nodeId)}
                       />
-                      <text className="sankey-label-text" x={l.x} y={l.y} textAnchor={l.anchor}>
-                        {l.lines.map((line, i) => (
-                          <tspan
-                            key={i}
-                            className={`sankey-label-${line.style}`}
-                            x={l.x}
-                            dy={i === 0 ? 0 : LINE_HEIGHT.detail}
-                          >
-                            {line.text}
-                          </tspan>
-                        ))}
-                      </text>
-                    </g>
-                  );
-                })}
+                    );
+                  })}
+                  {hoverLabel ? <SankeyLabel key="on-demand" label={hoverLabel} zoom={zoomT.k} onDemand /> : null}
+                </g>
               </g>
-            </g>
-          </svg>
+            </svg>
+          </div>
         ) : null}
         <div
           ref={tooltipRef}
