@@ -40,6 +40,8 @@ export class ProfileBuilder {
   callGraph?: CallGraphData;
   /** The timeline, for trace formats. */
   trace?: TraceData;
+  /** ProfileData.callStackLines. */
+  callStackLines = false;
   private readonly contexts: ExecutionContext[] = [];
   private readonly contextIds = new Map<string, number>();
   private readonly metrics: MetricColumns[] = [];
@@ -108,6 +110,7 @@ export class ProfileBuilder {
       warnings: this.warnings,
       ...(this.callGraph ? { callGraph: this.callGraph } : {}),
       ...(this.trace ? { trace: this.trace } : {}),
+      ...(this.callStackLines ? { callStackLines: true } : {}),
     });
   }
 

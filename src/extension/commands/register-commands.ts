@@ -41,14 +41,7 @@ interface Services {
   ensemble: EnsemblePanel;
 }
 
-export function registerCommands({
-  profiles,
-  service,
-  callflow,
-  navigator,
-  timeline,
-  ensemble,
-}: Services): vscode.Disposable[] {
+export function registerCommands({ profiles, callflow, navigator, timeline, ensemble }: Services): vscode.Disposable[] {
   const reg = vscode.commands.registerCommand;
   return [
     reg(Command.showTimeline, () => timeline.show()),
@@ -154,7 +147,7 @@ export function registerCommands({
         )
       )?.format;
       if (!format) return undefined;
-      const content = await service.exportSummary({ dataset: lp.handle, metric: lp.metric, format });
+      const content = await lp.exportSummary(format);
       const doc = await vscode.workspace.openTextDocument({
         content,
         language: format === 'markdown' ? 'markdown' : 'plaintext',

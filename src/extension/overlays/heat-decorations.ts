@@ -136,8 +136,10 @@ export class HeatDecorations implements vscode.Disposable {
         const options: vscode.DecorationOptions = { range: doc.lineAt(at).range };
         const h: HeatLine = { line: at + 1, level };
         if (annotate) {
-          const imbalance =
-            p.contextCount > 1 ? spreadOf(nodeSetByContext(p, ds.metric, l.nodes, 'exclusive')).imbalance : null;
+          // Only where contexts are peers (ranks): a trace's CPU thread and GPU stream are not.
+          const imbalance = ds.imbalances.contextsAreUnits
+            ? spreadOf(nodeSetByContext(p, ds.metric, l.nodes, 'exclusive')).imbalance
+            : null;
           h.annotation = heatAnnotation(share, l.exclusive, unit, imbalance);
           options.renderOptions = { after: after(h.annotation) };
         }

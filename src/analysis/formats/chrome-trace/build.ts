@@ -554,6 +554,7 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
         }
         const stack = c.sStack.get(row);
         if (stack && !py) {
+          b.callStackLines = true;
           base = pyChain(base, stack);
           py = 1;
           placedBy = stack;
@@ -566,6 +567,7 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
         }
         // Python function events nest the frames themselves: stacks inside them add nothing.
         if (c.sCpu.get(row) === Cpu.Python) {
+          b.callStackLines = true;
           py = 1;
           placedBy = 0;
         }
