@@ -2,7 +2,7 @@ import type { CallGraphData } from './call-graph';
 import { CallTreeBuilder } from './call-tree';
 import { makeContext, type ExecutionContext } from './context';
 import { GrowableFloat64, GrowableInt32 } from './growable';
-import type { MetricDescriptor } from './metric';
+import { withoutUnitSuffix, type MetricDescriptor } from './metric';
 import { Profile, type MetadataValue } from './profile';
 import type { TraceData } from './trace';
 
@@ -102,7 +102,10 @@ export class ProfileBuilder {
       strings: tree.strings.toArray(),
       tree: tree.columns,
       contexts: this.contexts.slice(),
-      metrics: this.metrics.map(m => m.descriptor),
+      metrics: this.metrics.map(m => ({
+        ...m.descriptor,
+        label: withoutUnitSuffix(m.descriptor.label, m.descriptor.unit),
+      })),
       exclusive: this.metrics.map(m => m.exclusive?.densify(n, c) ?? null),
       inclusive: this.metrics.map(m => m.inclusive?.densify(n, c) ?? null),
       primaryMetric,
