@@ -6,6 +6,7 @@ import type { DatasetManager } from '../datasets/dataset-manager';
 export interface AnalysisEntry {
   label: string;
   description: string;
+  /** Markdown; text from the profile in it escaped with `markdownText`. */
   tooltip: string;
   /** Source location as the profile records it; null when the frame has none (no click target). */
   location: { file: string; line: number | null; name: string } | null;
@@ -112,7 +113,11 @@ export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEnt
           : vscode.TreeItemCollapsibleState.Expanded,
     );
     item.description = e.description;
-    item.tooltip = new vscode.MarkdownString(e.tooltip);
+    // Tooltips are Markdown whose profile-given parts are escaped (markdown-text.ts); untrusted, no HTML.
+    const tooltip = new vscode.MarkdownString(e.tooltip, true);
+    tooltip.isTrusted = false;
+    tooltip.supportHtml = false;
+    item.tooltip = tooltip;
     item.iconPath = new vscode.ThemeIcon(e.icon, e.iconColor ? new vscode.ThemeColor(e.iconColor) : undefined);
     if (e.location) {
       item.command = {

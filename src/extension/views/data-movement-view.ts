@@ -12,6 +12,7 @@ import { formatBytes, formatSeconds } from '../../analysis/stats/format';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import type { Dataset } from '../datasets/dataset';
 import { AnalysisTreeProvider, type AnalysisEntry } from './analysis-tree';
+import { markdownText as esc } from './markdown-text';
 
 export const DATA_MOVEMENT_VIEW = 'hpcLens.dataMovement';
 /** Context key that shows the view: the active dataset has copies. */
@@ -36,9 +37,9 @@ function directionRow(s: DataMovementSite, d: DirectionTotals, location: Analysi
     label: d.label,
     description: directionSummary(d).slice(d.label.length + 1),
     tooltip:
-      `**${d.label}** from ${siteLabel(s)}: ${d.count} × (${sizeRange(d)}), ${formatBytes(d.bytes)} in ${formatSeconds(d.durationNs * 1e-9)}` +
+      `**${d.label}** from ${esc(siteLabel(s))}: ${d.count} × (${sizeRange(d)}), ${formatBytes(d.bytes)} in ${formatSeconds(d.durationNs * 1e-9)}` +
       (d.bandwidth !== null ? `, ${formatBytes(d.bandwidth)}/s achieved` : '') +
-      `\n\ndevices: ${d.devices.map(deviceLabel).join(', ')}`,
+      `\n\ndevices: ${d.devices.map(x => esc(deviceLabel(x))).join(', ')}`,
     location,
     icon:
       d.kind === DataMovementKind.HostToDevice
@@ -85,7 +86,9 @@ function siteEntry(lp: Dataset, s: DataMovementSite): AnalysisEntry {
       description: `${formatBytes(p.bytes)} · ${p.count}×`,
       tooltip:
         `**Issuing call path** (${formatBytes(p.bytes)} in ${p.count} operation${p.count === 1 ? '' : 's'}, ${formatSeconds(p.durationNs * 1e-9)})\n\n` +
-        [...frames, `**${s.name}**${s.file ? ` (${siteLabel(s)})` : ''}`, ...below].map(f => `- ${f}`).join('\n'),
+        [...frames.map(esc), `**${esc(s.name)}**${s.file ? ` (${esc(siteLabel(s))})` : ''}`, ...below.map(esc)]
+          .map(f => `- ${f}`)
+          .join('\n'),
       location: caller >= 0 ? { file: tree.file(caller)!, line: tree.line(caller), name: tree.name(caller) } : location,
       icon: 'call-incoming',
     };
@@ -94,7 +97,7 @@ function siteEntry(lp: Dataset, s: DataMovementSite): AnalysisEntry {
     label: siteLabel(s),
     description: `${dominant.label} ${formatBytes(dominant.bytes)} · ${dominant.count}×${more ? ` · +${more} more` : ''}`,
     tooltip:
-      `**${siteLabel(s)}** in ${s.name}${s.file ? `\n\n${s.file}:${s.line}` : ' (no source location on the call path: grouped by the launching function)'}\n\n` +
+      `**${esc(siteLabel(s))}** in ${esc(s.name)}${s.file ? `\n\n${esc(s.file)}:${s.line}` : ' (no source location on the call path: grouped by the launching function)'}\n\n` +
       s.directions.map(d => `- ${directionSummary(d)} (${sizeRange(d)})`).join('\n'),
     location,
     icon: 'arrow-swap',

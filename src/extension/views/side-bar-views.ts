@@ -12,6 +12,7 @@ import type { Dataset } from '../datasets/dataset';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import type { SideBarLists } from '../../service/derived-data';
 import { AnalysisTreeProvider, type AnalysisEntry, type AnalysisRows } from './analysis-tree';
+import { markdownText as esc } from './markdown-text';
 
 /** View ids, kept in step with package.json by the integration tests. */
 export const SideBarView = {
@@ -28,7 +29,7 @@ function nodeLocation(p: Profile, node: number): AnalysisEntry['location'] {
 }
 
 function where(file: string | null, line: number | null): string {
-  return file ? `\n\n${file}${line ? `:${line}` : ''}` : '';
+  return file ? `\n\n${esc(file)}${line ? `:${line}` : ''}` : '';
 }
 
 function metricOf(lp: Dataset) {
@@ -61,10 +62,10 @@ function diffEntry(lp: Dataset, r: DiffRow, what: string, icon?: string): Analys
     tooltip:
       vscode.l10n.t(
         '**{0}**{1}: {2} {3}, mean per context\n\nbaseline {4} → compared {5}: {6}',
-        r.name,
+        esc(r.name),
         status,
         what,
-        label,
+        esc(label),
         fmt(r.baseline),
         fmt(r.comparison),
         formatDelta(r.baseline, r.comparison, fmt),
@@ -112,7 +113,7 @@ function hotPaths(lp: Dataset, s: SideBarLists): AnalysisEntry[] | AnalysisRows 
       {
         label: name,
         description: `${formatShare(step.share)} · ${formatValue(step.inclusive, unit)}`,
-        tooltip: `**${name}**: ${formatValue(step.inclusive, unit)} inclusive (${formatShare(step.share)}), ${formatValue(step.exclusive, unit)} exclusive ${label}${where(p.tree.file(step.node), p.tree.line(step.node))}`,
+        tooltip: `**${esc(name)}**: ${formatValue(step.inclusive, unit)} inclusive (${formatShare(step.share)}), ${formatValue(step.exclusive, unit)} exclusive ${esc(label)}${where(p.tree.file(step.node), p.tree.line(step.node))}`,
         location: nodeLocation(p, step.node),
         icon: k === path.length - 1 ? 'flame' : 'arrow-small-right',
         children: chain(path, k + 1),
@@ -139,7 +140,7 @@ function lines(lp: Dataset, s: SideBarLists): AnalysisEntry[] | AnalysisRows {
       `${formatShare(e.share)} · ${formatValue(e.exclusive, unit)}${e.calls > 0 ? ` · calls ${formatValue(e.calls, unit)}` : ''}` +
       (runs ? vscode.l10n.t(' · median per run {0}', formatValue(e.contexts.median, unit)) : ''),
     tooltip:
-      `**${e.file}:${e.line}**\n\n${formatValue(e.exclusive, unit)} on this line${runs ? vscode.l10n.t(' (summed over the runs)') : ''}, ${formatValue(e.calls, unit)} in calls made from it` +
+      `**${esc(e.file)}:${e.line}**\n\n${formatValue(e.exclusive, unit)} on this line${runs ? vscode.l10n.t(' (summed over the runs)') : ''}, ${formatValue(e.calls, unit)} in calls made from it` +
       (p.contextCount > 1
         ? runs
           ? vscode.l10n.t(
@@ -147,9 +148,9 @@ function lines(lp: Dataset, s: SideBarLists): AnalysisEntry[] | AnalysisRows {
               formatValue(e.contexts.min, unit),
               formatValue(e.contexts.median, unit),
               formatValue(e.contexts.max, unit),
-              p.contexts[e.contexts.maxContext]!.label,
+              esc(p.contexts[e.contexts.maxContext]!.label),
             )
-          : `\n\nper ${contextNoun(p.contexts)}: min ${formatValue(e.contexts.min, unit)} · mean ${formatValue(e.contexts.mean, unit)} · max ${formatValue(e.contexts.max, unit)} (${p.contexts[e.contexts.maxContext]!.label})`
+          : `\n\nper ${contextNoun(p.contexts)}: min ${formatValue(e.contexts.min, unit)} · mean ${formatValue(e.contexts.mean, unit)} · max ${formatValue(e.contexts.max, unit)} (${esc(p.contexts[e.contexts.maxContext]!.label)})`
         : ''),
     location: { file: e.file, line: e.line, name: `${path.basename(e.file)}:${e.line}` },
     icon: 'symbol-number',
@@ -167,7 +168,7 @@ function functions(lp: Dataset, s: SideBarLists): AnalysisEntry[] | AnalysisRows
   return s.topFunctions.map(e => ({
     label: e.name,
     description: `${formatShare(e.share)} · ${formatValue(e.exclusive, unit)}`,
-    tooltip: `**${e.name}**: ${formatValue(e.exclusive, unit)} exclusive, ${formatValue(e.inclusive, unit)} inclusive${where(e.file, e.line)}`,
+    tooltip: `**${esc(e.name)}**: ${formatValue(e.exclusive, unit)} exclusive, ${formatValue(e.inclusive, unit)} inclusive${where(e.file, e.line)}`,
     location: e.file ? { file: e.file, line: e.line, name: e.name } : null,
     icon: 'symbol-function',
   }));
@@ -192,7 +193,7 @@ function imbalance(lp: Dataset, s: SideBarLists): AnalysisRows {
       tooltip:
         vscode.l10n.t(
           '**{0}**: load imbalance (max/mean) {1} in the baseline, {2} in the compared run; its cost changed by {3} points of the run',
-          r.name,
+          esc(r.name),
           imbalanceSide(r.baseline),
           imbalanceSide(r.comparison),
           `${r.delta >= 0 ? '+' : '−'}${(Math.abs(r.delta) * 100).toFixed(1)}`,
@@ -226,14 +227,14 @@ function imbalance(lp: Dataset, s: SideBarLists): AnalysisRows {
       tooltip:
         vscode.l10n.t(
           '**{0}**: max/mean {1}× over {2} (where its callers ran) · {3} of the total\n\nmin {4} · mean {5} · max {6} ({7})\n\nThe imbalance costs {8} of the run ((max − mean) × {2}): what the list ranks by.',
-          e.name,
+          esc(e.name),
           e.imbalance.toFixed(2),
           over,
           formatShare(e.share),
           formatValue(e.min, unit),
           formatValue(e.mean, unit),
           formatValue(e.max, unit),
-          e.maxLabel,
+          esc(e.maxLabel),
           formatShare(e.severity),
         ) + (frame >= 0 ? where(p.tree.file(frame), p.tree.line(frame)) : ''),
       location: frame >= 0 ? nodeLocation(p, frame) : null,
@@ -256,8 +257,12 @@ function imbalance(lp: Dataset, s: SideBarLists): AnalysisRows {
           label: e.name,
           description: vscode.l10n.t('only on {0} · {1} of total', e.context, formatShare(e.share)),
           tooltip:
-            vscode.l10n.t('**{0}**: ran on {1} only ({2} of the total)', e.name, e.context, formatShare(e.share)) +
-            (frame >= 0 ? where(p.tree.file(frame), p.tree.line(frame)) : ''),
+            vscode.l10n.t(
+              '**{0}**: ran on {1} only ({2} of the total)',
+              esc(e.name),
+              esc(e.context),
+              formatShare(e.share),
+            ) + (frame >= 0 ? where(p.tree.file(frame), p.tree.line(frame)) : ''),
           location: frame >= 0 ? nodeLocation(p, frame) : null,
           icon: 'symbol-function',
         };
