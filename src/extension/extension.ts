@@ -85,8 +85,13 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     ...datasetsView.disposables,
   );
   // Restricted settings the workspace sets are ignored until it is trusted; trusting it maps sources again.
-  context.subscriptions.push(watchWorkspaceTrust(log, () => resolver.reset()));
   const restored = restoreSession(datasets);
+  context.subscriptions.push(
+    watchWorkspaceTrust(log, () => {
+      resolver.reset();
+      void restoreSession(datasets);
+    }),
+  );
   // Warm the analysis workers once the restore is under way: the first open then runs compiled code.
   setTimeout(
     () =>

@@ -22,9 +22,42 @@ export function ignoredWorkspaceSettings(): string[] {
   );
 }
 
+/** Whether the workspace (or one of its folders) lists profiles to open in `hpcLens.openOnStartup`. */
+function workspaceListsProfiles(): boolean {
+  const listed = (i: { workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined) =>
+    (Array.isArray(i?.workspaceValue) && i.workspaceValue.length > 0) ||
+    (Array.isArray(i?.workspaceFolderValue) && i.workspaceFolderValue.length > 0);
+  return (
+    listed(vscode.workspace.getConfiguration('hpcLens').inspect(Setting.openOnStartup)) ||
+    (vscode.workspace.workspaceFolders ?? []).some(f =>
+      listed(vscode.workspace.getConfiguration('hpcLens', f.uri).inspect(Setting.openOnStartup)),
+    )
+  );
+}
+
+/**
+ * In Restricted Mode the profiles a workspace lists in `hpcLens.openOnStartup` are not opened (a
+ * repository must not make us parse files); a status-bar item says so and leads to Workspace Trust,
+ * instead of the profiles being skipped without a hint. Null when there is nothing to say.
+ */
+export function restrictedModeStatusItem(): vscode.StatusBarItem | null {
+  if (vscode.workspace.isTrusted || !workspaceListsProfiles()) return null;
+  const item = vscode.window.createStatusBarItem('hpcLens.restrictedMode', vscode.StatusBarAlignment.Left, 0);
+  item.name = vscode.l10n.t('HPC Lens Restricted Mode');
+  item.text = `$(shield) ${vscode.l10n.t('HPC Lens: trust the workspace to open its profiles')}`;
+  item.tooltip = vscode.l10n.t(
+    'This workspace lists profiles in hpcLens.openOnStartup; in Restricted Mode HPC Lens does not open them. Trust the workspace to open them, or open a profile yourself (HPC Lens: Open Profile…).',
+  );
+  item.command = 'workbench.trust.manage';
+  item.show();
+  return item;
+}
+
 /**
  * Tells the user (once per window, and in the log) which of the workspace's settings HPC Lens ignores
- * until the workspace is trusted; `onTrusted` runs when trust is granted (sources are mapped again).
+ * until the workspace is trusted, and shows the Restricted Mode status-bar item when the workspace's
+ * profiles are held back; `onTrusted` runs when trust is granted (sources are mapped again, the
+ * workspace's profiles opened).
  */
 export function watchWorkspaceTrust(log: vscode.LogOutputChannel, onTrusted: () => void): vscode.Disposable {
   const ignored = ignoredWorkspaceSettings();
@@ -39,8 +72,13 @@ export function watchWorkspaceTrust(log: vscode.LogOutputChannel, onTrusted: () 
       if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
     });
   }
-  return vscode.workspace.onDidGrantWorkspaceTrust(() => {
+  let restricted = restrictedModeStatusItem();
+  if (restricted) log.info(vscode.l10n.t('Restricted Mode: the profiles this workspace lists are not opened.'));
+  const granted = vscode.workspace.onDidGrantWorkspaceTrust(() => {
     log.info(vscode.l10n.t('The workspace is trusted: its HPC Lens settings apply.'));
+    restricted?.dispose();
+    restricted = null;
     onTrusted();
   });
+  return { dispose: () => (granted.dispose(), restricted?.dispose()) };
 }
