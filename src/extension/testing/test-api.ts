@@ -131,6 +131,10 @@ export function createTestApi(p: TestApiParts) {
     dataMovementEntries: (): readonly AnalysisEntry[] => p.dataMovementView.provider.entries,
     /** The rows a side-bar view shows now (top level; a hot path's steps nest as children). */
     viewEntries: (view: SideBarViewId): readonly AnalysisEntry[] => providers.get(view)?.entries ?? [],
+    /** The message a side-bar view shows above its rows (why it is empty, what it compares), if any. */
+    viewMessage: (view: SideBarViewId): string | undefined => providers.get(view)?.message,
+    /** The tree item VS Code gets for a row (its Markdown tooltip). */
+    viewTreeItem: (view: SideBarViewId, row: AnalysisEntry): vscode.TreeItem => providers.get(view)!.getTreeItem(row),
     /** Resolves once a side-bar view shows rows that pass `accept`. */
     nextViewEntries: (view: SideBarViewId, accept: (rows: readonly AnalysisEntry[]) => boolean) => {
       const provider = providers.get(view)!;
