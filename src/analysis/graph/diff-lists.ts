@@ -56,6 +56,9 @@ export interface DiffLists {
   imbalance: DiffImbalanceRow[];
   /** What source information the runs have (why the line list may be empty): the better of the two. */
   lineInfo: LineInformation;
+  /** Both runs' totals (means per context, as every value of the comparison), for the views' headline. */
+  baselineTotal: number;
+  comparisonTotal: number;
 }
 
 const byDelta = (a: { delta: number; name: string }, b: { delta: number; name: string }) =>
@@ -190,5 +193,7 @@ export function diffLists(
     topFunctions,
     imbalance,
     lineInfo: info.includes('lines') ? 'lines' : info.includes('files') ? 'files' : 'none',
+    baselineTotal: diff.baselineTotal,
+    comparisonTotal: diff.comparisonTotal,
   };
 }

@@ -88,6 +88,17 @@ function noLinesMessage(lp: Dataset, info: LineInformation): string | undefined 
   return undefined;
 }
 
+/** A comparison's headline: `Total +5.39 s (+11%) · 47.3 s → 52.6 s`, above its lists. */
+function diffTotals(lp: Dataset, d: { baselineTotal: number; comparisonTotal: number }): string {
+  const fmt = (v: number) => formatValue(v, metricOf(lp).unit);
+  return vscode.l10n.t(
+    'Total {0} · {1} → {2} (baseline → compared, mean per context)',
+    formatDelta(d.baselineTotal, d.comparisonTotal, fmt),
+    fmt(d.baselineTotal),
+    fmt(d.comparisonTotal),
+  );
+}
+
 // ── The views ────────────────────────────────────────────────────────────────────────────────────
 
 /** hpcviewer's hot path from each heavy root, one expanded chain per root; of a comparison, the path along which the change concentrates. */
@@ -99,7 +110,7 @@ function hotPaths(lp: Dataset, s: SideBarLists): AnalysisEntry[] | AnalysisRows 
     return steps.length
       ? {
           rows: chain(0),
-          message: vscode.l10n.t('Where the change concentrates: the child with the largest change, step by step.'),
+          message: `${diffTotals(lp, s.diff)}. ${vscode.l10n.t('Where the change concentrates: the child with the largest change, step by step.')}`,
         }
       : { rows: [], message: vscode.l10n.t('No change between the two runs.') };
   }
@@ -162,7 +173,10 @@ function lines(lp: Dataset, s: SideBarLists): AnalysisEntry[] | AnalysisRows {
 function functions(lp: Dataset, s: SideBarLists): AnalysisEntry[] | AnalysisRows {
   if (s.diff)
     return s.diff.topFunctions.length
-      ? s.diff.topFunctions.map(r => diffEntry(lp, r, vscode.l10n.t('exclusive')))
+      ? {
+          rows: s.diff.topFunctions.map(r => diffEntry(lp, r, vscode.l10n.t('exclusive'))),
+          message: diffTotals(lp, s.diff),
+        }
       : { rows: [], message: vscode.l10n.t('No function changed.') };
   const { unit } = metricOf(lp);
   return s.topFunctions.map(e => ({
