@@ -246,12 +246,22 @@ export function registerRealDataSuites(): void {
       assert.ok(top.diff, 'the root carries both runs');
       assert.ok(Math.abs(top.diff.baseline.inclusive - diff.baselineTotal) < 0.01 * diff.baselineTotal);
       assert.ok(Math.abs(top.diff.compare.inclusive - diff.comparisonTotal) < 0.01 * diff.comparisonTotal);
-      // For the screenshot: the HPC Lens side bar beside the comparison graph, no secondary side bar.
+      // For the screenshots: the HPC Lens side bar beside the comparison graph, in a light and a dark theme.
       await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
       await vscode.commands.executeCommand('workbench.view.extension.hpcLens');
-      await new Promise(r => setTimeout(r, 2500));
-      console.log('HPC_LENS_SCREENSHOT real-data-compare-lulesh');
-      await new Promise(r => setTimeout(r, 1500));
+      const workbench = vscode.workspace.getConfiguration('workbench');
+      const theme = workbench.inspect<string>('colorTheme')?.globalValue;
+      for (const [shot, name] of [
+        ['light', 'Default Light Modern'],
+        ['dark', 'Default Dark Modern'],
+      ] as const) {
+        await workbench.update('colorTheme', name, vscode.ConfigurationTarget.Global);
+        await until('the comparison drawn', async () => (await api.callflow.drawn()).graphs[0]?.nodes, 30000);
+        await new Promise(r => setTimeout(r, 2000));
+        console.log(`HPC_LENS_SCREENSHOT real-data-compare-lulesh-${shot}`);
+        await new Promise(r => setTimeout(r, 1500));
+      }
+      await workbench.update('colorTheme', theme, vscode.ConfigurationTarget.Global);
     });
 
     test('an HPCToolkit XML database with .hpctrace files opens in the Timeline', async () => {
