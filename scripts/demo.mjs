@@ -49,8 +49,11 @@ const server = spawn(
   ],
   { stdio: ['ignore', 'pipe', 'inherit'] },
 );
+// The server prints both lines below when it is up: the URL is printed on the first only.
+let announced = false;
 server.stdout.on('data', d => {
-  if (/Extension host agent listening|Web UI available/.test(String(d))) {
+  if (!announced && /Extension host agent listening|Web UI available/.test(String(d))) {
+    announced = true;
     const payload = JSON.stringify([
       ['extensionDevelopmentPath', `vscode-remote://${host}:${port}${root}`],
       ['skipWelcome', 'true'],

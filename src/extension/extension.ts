@@ -92,8 +92,12 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     vscode.commands.registerCommand(Command.showMemory, (focus?: { file: string; line: number }) => memory.show(focus)),
   );
   // Restricted settings the workspace sets are ignored until it is trusted; trusting it maps sources again.
-  context.subscriptions.push(watchWorkspaceTrust(log, () => resolver.reset()));
   const restored = restoreSession(datasets);
+  const trust = watchWorkspaceTrust(log, () => {
+    resolver.reset();
+    void restoreSession(datasets);
+  });
+  context.subscriptions.push(trust);
   // Warm the analysis workers once the restore is under way: the first open then runs compiled code.
   setTimeout(
     () =>
@@ -121,6 +125,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     resolver,
     dmv,
     memory,
+    trust,
   });
 }
 

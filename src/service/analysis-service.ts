@@ -27,7 +27,7 @@ import type { EnsembleRequest } from '../shared/ensemble-protocol';
 import type { CallflowData } from '../shared/callflow-protocol';
 import type { TimelineWindow } from '../shared/timeline-protocol';
 import type { DerivedData, DeriveOptions, SideBarLists } from './derived-data';
-import type { DiffSummary } from './diff-summary';
+import type { DiffListOptions, DiffSummary } from './diff-summary';
 import type { EnsembleViewResult } from './ensemble-session';
 import type { ReadLimits } from './read-limits';
 import type {
@@ -165,14 +165,17 @@ export interface AnalysisRpc {
     args: { dataset: DatasetHandle; metric: number; options: DeriveOptions },
     ctx?: CallContext,
   ): Promise<SideBarLists>;
-  /** Export Summary: hot paths, top lines and functions and load imbalance as Markdown or CSV. */
+  /**
+   * Export Summary: hot paths, top lines and functions and load imbalance as Markdown or CSV — of
+   * the comparison against `baseline` (both files named, the changes ranked) when one is given.
+   */
   exportSummary(
-    args: { dataset: DatasetHandle; metric: number; format: 'markdown' | 'csv' },
+    args: { dataset: DatasetHandle; metric: number; format: 'markdown' | 'csv'; baseline?: DatasetHandle },
     ctx?: CallContext,
   ): Promise<string>;
   /** Compare Two Profiles: `comparison` against `baseline`, matched by calling context, for one metric (by name). */
   diff(
-    args: { baseline: DatasetHandle; comparison: DatasetHandle; metric: string },
+    args: { baseline: DatasetHandle; comparison: DatasetHandle; metric: string; options?: DiffListOptions },
     ctx?: CallContext,
   ): Promise<DiffSummary>;
 
@@ -189,9 +192,18 @@ export interface AnalysisRpc {
   /** A trace's copies grouped by the source line (or function) that issues them. */
   dataMovementSites(args: { dataset: DatasetHandle }, ctx?: CallContext): Promise<DataMovementSites>;
 
-  /** The Sankey's level-of-detail data of the super graph built with `options` (cached per option set). */
+  /**
+   * The Sankey's level-of-detail data of the super graph built with `options` (cached per option
+   * set); with `baseline`, a comparison's graph: each node with its values in both runs (the
+   * baseline's graph built with the same options and the metric of the same name).
+   */
   superGraph(
-    args: { dataset: DatasetHandle; title: string; options: SuperGraphDataOptions },
+    args: {
+      dataset: DatasetHandle;
+      title: string;
+      options: SuperGraphDataOptions;
+      baseline?: { dataset: DatasetHandle; title: string };
+    },
     ctx?: CallContext,
   ): Promise<CallflowData>;
   /** A question about the super graph the Sankey shows (answered from the cached graph). */

@@ -36,7 +36,7 @@ describe('deriveData (what the worker answers per dataset and metric)', () => {
       d.sideBar.topFunctions.map(e => e.name),
       ['kernel', 'solve', 'main'],
     );
-    assert.equal(d.sideBar.imbalance[0]?.name, 'kernel');
+    assert.equal(d.sideBar.imbalance.entries[0]?.name, 'kernel');
   });
 
   it("answers calls and every metric's total (the CodeLens and the hover read them instead of walking the tree)", () => {

@@ -12,11 +12,25 @@ import {
   type FunctionTotals,
   type LineCost,
 } from '../analysis/model/aggregates';
+import type { DiffLists } from '../analysis/graph/diff-lists';
 import type { Profile } from '../analysis/model/profile';
 import { functionCallCounts } from '../analysis/stats/call-counts';
 import { rootHotPaths, type HotPath } from '../analysis/stats/hot-path';
-import { functionImbalance, type ImbalanceEntry } from '../analysis/stats/imbalance';
-import { firstFramesOf, topFunctions, topLines, type FunctionEntry, type LineEntry } from '../analysis/stats/top-lists';
+import {
+  functionImbalance,
+  functionImbalances,
+  type FunctionImbalances,
+  type ImbalanceRanking,
+} from '../analysis/stats/imbalance';
+import {
+  firstFramesOf,
+  lineInformation,
+  topFunctions,
+  topLines,
+  type FunctionEntry,
+  type LineEntry,
+  type LineInformation,
+} from '../analysis/stats/top-lists';
 
 /** Exclusive line costs of every recorded file, packed: file k's lines are lineStart[k] … lineStart[k+1]-1. */
 export interface PackedLineCosts {
@@ -43,10 +57,15 @@ export interface SideBarLists {
   limit: number;
   hotPaths: HotPath[];
   topLines: LineEntry[];
+  /** What source information the profile has (why Top Lines may be empty). */
+  lineInfo: LineInformation;
   topFunctions: FunctionEntry[];
-  imbalance: ImbalanceEntry[];
-  /** First call-tree frame of each imbalance entry's function (-1 when none). */
+  /** Functions by imbalance over comparable contexts, and those that ran in one unit only. */
+  imbalance: ImbalanceRanking;
+  /** First call-tree frame of each imbalance entry's function, then of each single-context one (-1 when none). */
   imbalanceFrames: Int32Array;
+  /** A comparison's lists (Compare Two Profiles), which the views show instead: both runs and the change. */
+  diff?: DiffLists;
 }
 
 export interface DerivedData {
@@ -63,6 +82,8 @@ export interface DerivedData {
   total: number;
   /** The "100 %" of every metric (Σ root inclusive over contexts), for hovers that show all metrics. */
   metricTotals: number[];
+  /** Every function's imbalance over comparable contexts (the CodeLens figure). */
+  imbalances: FunctionImbalances;
   /** Calls per function where the format records calls, NaN elsewhere (the CodeLens count). */
   calls: Float64Array;
   /** Per-node values of `metric` summed over contexts (the profile's own cached arrays: shared when the worker holds it). */
@@ -159,21 +180,22 @@ export function sideBarLists(
   metric: number,
   totals: FunctionTotals,
   options: DeriveOptions,
+  byContext: Float64Array = functionInclusiveByContext(profile, metric, totals),
 ): SideBarLists {
   const limit = options.listLength;
-  const imbalance = profile.contextCount < 2 ? [] : functionImbalance(profile, metric, { limit }, totals);
+  const imbalance = functionImbalance(profile, metric, { limit }, totals, byContext);
   return {
     threshold: options.hotPathThreshold,
     limit,
     hotPaths: rootHotPaths(profile, metric, options.hotPathThreshold),
     topLines: topLines(profile, metric, { limit }).entries,
+    lineInfo: lineInformation(profile),
     topFunctions: topFunctions(profile, metric, { limit }, totals),
     imbalance,
-    imbalanceFrames: firstFramesOf(
-      profile,
-      totals,
-      imbalance.map(e => e.id),
-    ),
+    imbalanceFrames: firstFramesOf(profile, totals, [
+      ...imbalance.entries.map(e => e.id),
+      ...imbalance.singleContext.map(e => e.id),
+    ]),
   };
 }
 
@@ -189,10 +211,12 @@ export function deriveData(profile: Profile, metric: number, options: DeriveOpti
     exclusiveByMetric.push(t.exclusive);
     inclusiveByMetric.push(t.inclusive);
   });
+  const functionByContext = functionInclusiveByContext(profile, metric, functions);
   return {
     metric,
     functions,
-    functionByContext: functionInclusiveByContext(profile, metric, functions),
+    functionByContext,
+    imbalances: functionImbalances(profile, metric, functions, functionByContext),
     exclusiveByMetric,
     inclusiveByMetric,
     total: profile.total(metric),
@@ -202,6 +226,6 @@ export function deriveData(profile: Profile, metric: number, options: DeriveOpti
     hottestLine,
     lines: packLineCosts(byFile),
     fileFunctions: fileFunctions(profile, functions.functionOfNode),
-    sideBar: sideBarLists(profile, metric, functions, options),
+    sideBar: sideBarLists(profile, metric, functions, options, functionByContext),
   };
 }

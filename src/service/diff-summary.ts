@@ -6,7 +6,9 @@ import {
   type DiffValues,
   type ProfileDiff,
 } from '../analysis/graph/profile-diff';
+import { diffLists, type DiffLists } from '../analysis/graph/diff-lists';
 import type { Profile } from '../analysis/model/profile';
+import { DEFAULT_HOT_PATH_THRESHOLD } from '../analysis/stats/hot-path';
 
 /** DiffValues of many rows as columns, with each row's status. */
 export interface PackedDiffValues {
@@ -32,7 +34,17 @@ export interface DiffSummary extends Omit<ProfileDiff, 'nodes' | 'functions' | '
   functions: { names: string[] } & PackedDiffValues;
   /** Per recorded source path: its lines are rows `fileStart[k]` … `fileStart[k + 1] - 1`, by line number. */
   lines: { files: string[]; fileStart: Int32Array; line: Int32Array } & PackedDiffValues;
+  /** The side-bar lists of the comparison (what changed most first). */
+  lists: DiffLists;
 }
+
+/** How the comparison's lists are cut: the hot-path threshold and the rows per list. */
+export interface DiffListOptions {
+  threshold: number;
+  limit: number;
+}
+
+export const DEFAULT_DIFF_LIST_OPTIONS: DiffListOptions = { threshold: DEFAULT_HOT_PATH_THRESHOLD, limit: 50 };
 
 function packValues(rows: readonly (DiffValues & { status: DiffStatus })[]): PackedDiffValues {
   const n = rows.length;
@@ -63,8 +75,14 @@ function valuesAt(p: PackedDiffValues, i: number): DiffValues & { status: DiffSt
   };
 }
 
-export function diffSummary(baseline: Profile, comparison: Profile, metric: string): DiffSummary {
-  const { nodes, functions, lines, ...rest } = diffProfiles(baseline, comparison, metric);
+export function diffSummary(
+  baseline: Profile,
+  comparison: Profile,
+  metric: string,
+  options: DiffListOptions = DEFAULT_DIFF_LIST_OPTIONS,
+): DiffSummary {
+  const diff = diffProfiles(baseline, comparison, metric);
+  const { nodes, functions, lines, ...rest } = diff;
   const files = [...lines.keys()];
   const fileStart = new Int32Array(files.length + 1);
   const rows: DiffLine[] = [];
@@ -77,6 +95,7 @@ export function diffSummary(baseline: Profile, comparison: Profile, metric: stri
     matchedNodes: nodes.length,
     functions: { names: functions.map(f => f.name), ...packValues(functions) },
     lines: { files, fileStart, line: Int32Array.from(rows, r => r.line), ...packValues(rows) },
+    lists: diffLists(baseline, comparison, diff, options),
   };
 }
 

@@ -16,12 +16,14 @@ import { findProfiles, readProfile, sampleFile } from '../analysis/formats';
 import { fromFileSystemError } from '../analysis/formats/io/fs-errors';
 import { SuperGraphCache } from '../analysis/graph/super-graph-cache';
 import { superGraphData } from '../analysis/graph/super-graph-data';
+import { superGraphDiff } from '../analysis/graph/super-graph-diff';
 import { answerSuperGraphQuery, type SuperGraphQuery } from '../analysis/graph/super-graph-queries';
 import { functionTotals } from '../analysis/model/aggregates';
 import { throwIfAborted } from '../analysis/model/cancellation';
 import { Profile, type ProfileData } from '../analysis/model/profile';
 import { applyMappings, compileMappings } from '../analysis/source/path-mapping';
 import { dataMovementSites } from '../analysis/stats/data-movement-sites';
+import { diffSummaryToCsv, diffSummaryToMarkdown, summarizeDiff } from '../analysis/graph/diff-summary-export';
 import { summarizeProfile, summaryToCsv, summaryToMarkdown } from '../analysis/stats/summary-export';
 import type {
   AnalysisService,
@@ -406,12 +408,21 @@ export class LocalAnalysisService implements AnalysisService {
   async exportSummary(args: ServiceArgs<'exportSummary'>): Promise<string> {
     const p = this.profileHeld(args.dataset).profile;
     metricIn(p, args.metric);
+    if (args.baseline !== undefined) {
+      const s = summarizeDiff(this.profileHeld(args.baseline).profile, p, p.metrics[args.metric]!.name);
+      return args.format === 'csv' ? diffSummaryToCsv(s) : diffSummaryToMarkdown(s);
+    }
     const s = summarizeProfile(p, args.metric);
     return args.format === 'csv' ? summaryToCsv(s) : summaryToMarkdown(s);
   }
 
   async diff(args: ServiceArgs<'diff'>) {
-    return diffSummary(this.profileHeld(args.baseline).profile, this.profileHeld(args.comparison).profile, args.metric);
+    return diffSummary(
+      this.profileHeld(args.baseline).profile,
+      this.profileHeld(args.comparison).profile,
+      args.metric,
+      args.options,
+    );
   }
 
   async mapPaths(args: ServiceArgs<'mapPaths'>) {
@@ -427,7 +438,15 @@ export class LocalAnalysisService implements AnalysisService {
 
   async superGraph(args: ServiceArgs<'superGraph'>) {
     const h = this.profileHeld(args.dataset);
-    return superGraphData(h.profile, args.title, args.options, h.graphs.graph(args.options));
+    const data = superGraphData(h.profile, args.title, args.options, h.graphs.graph(args.options));
+    if (!args.baseline) return data;
+    const b = this.profileHeld(args.baseline.dataset);
+    const name = h.profile.metrics[args.options.metric ?? h.profile.primaryMetric]!.name;
+    const metric = b.profile.metricIndex(name);
+    if (metric < 0) throw new Error(`the baseline ${b.profile.path} has no metric "${name}"`);
+    const options = { ...args.options, metric };
+    const base = superGraphData(b.profile, args.baseline.title, options, b.graphs.graph(options));
+    return superGraphDiff(data, base, { baseline: b.profile.contextCount, compare: h.profile.contextCount });
   }
 
   async superGraphQuery<K extends SuperGraphQuery['kind']>(args: {

@@ -525,13 +525,18 @@ export class WorkerPool implements AnalysisService {
     return this.query('sideBar', args, ctx);
   }
   exportSummary(args: ServiceArgs<'exportSummary'>, ctx?: CallContext) {
-    return this.query('exportSummary', args, ctx);
+    return args.baseline === undefined
+      ? this.query('exportSummary', args, ctx)
+      : this.withBaseline('exportSummary', args.dataset, args.baseline, args, ctx);
   }
   dataMovementSites(args: ServiceArgs<'dataMovementSites'>, ctx?: CallContext) {
     return this.query('dataMovementSites', args, ctx);
   }
   superGraph(args: ServiceArgs<'superGraph'>, ctx?: CallContext) {
-    return this.query('superGraph', args, ctx);
+    const baseline = args.baseline?.dataset;
+    return baseline === undefined
+      ? this.query('superGraph', args, ctx)
+      : this.withBaseline('superGraph', args.dataset, baseline, args, ctx);
   }
   superGraphQuery<K extends SuperGraphQuery['kind']>(
     args: { dataset: DatasetHandle; query: Extract<SuperGraphQuery, { kind: K }> },
@@ -563,12 +568,19 @@ export class WorkerPool implements AnalysisService {
     return this.home(this.leastLoadedHome()).call('mapPaths', args, ctx);
   }
 
-  /** A comparison runs in the comparison's home, which adopts the baseline too when it lives elsewhere. */
   diff(args: ServiceArgs<'diff'>, ctx?: CallContext): Promise<ServiceResult<'diff'>> {
-    return this.onHome(args.comparison, async w => {
-      await this.ensureHeld(args.baseline, w);
-      return w.call('diff', args, ctx);
-    });
+    return this.withBaseline('diff', args.comparison, args.baseline, args, ctx);
+  }
+
+  /** A request about a comparison runs in the compared run's home, which adopts the baseline too when it lives elsewhere. */
+  private withBaseline<M extends 'diff' | 'exportSummary' | 'superGraph'>(
+    method: M,
+    dataset: DatasetHandle,
+    baseline: DatasetHandle,
+    args: WorkerArgs<M>,
+    ctx?: CallContext,
+  ): Promise<WorkerResult<M>> {
+    return this.onHome(dataset, w => this.ensureHeld(baseline, w).then(() => w.call(method, args, ctx)));
   }
 
   dispose(): void {

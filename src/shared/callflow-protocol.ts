@@ -54,6 +54,33 @@ export interface CallflowNodeData {
   filteredCalleeCount?: number;
   /** Inclusive value flowing into callees the supernode guard left out (also in the gap below the links). */
   omittedInclusive?: number;
+  /** A comparison's graph (`CallflowData.diff`): this node in both runs, means over each run's contexts. */
+  diff?: CallflowNodeDiff;
+}
+
+/** A supernode in the two runs of a comparison (matched by id; 0 in the run without it). */
+export interface CallflowNodeDiff {
+  baseline: { inclusive: number; exclusive: number };
+  compare: { inclusive: number; exclusive: number };
+  status: 'matched' | 'added';
+}
+
+/**
+ * The graph of a comparison (Compare Two Profiles): the compared run's super graph, each node with
+ * its values in both runs; node colour is the change of inclusive value on a symmetric red (slower)
+ * / green (faster) scale. Values are means over each run's contexts (how the comparison matches
+ * runs with different rank counts).
+ */
+export interface CallflowDiffData {
+  baselineTitle: string;
+  compareTitle: string;
+  baselineTotal: number;
+  compareTotal: number;
+  /** Contexts each run's values are means over. */
+  baselineContexts: number;
+  compareContexts: number;
+  /** Supernodes only the baseline has (not drawn), and their inclusive value. */
+  removed: { count: number; inclusive: number };
 }
 
 /** An equal-width histogram of per-context values. */
@@ -151,6 +178,8 @@ export interface CallflowData {
   /** Split or reveal requests that named no node of this graph (e.g. after a filter change). */
   unmatched?: string[];
   histogramBins?: number;
+  /** Present when the graph is a comparison's (CallflowDiffData). */
+  diff?: CallflowDiffData;
 }
 
 /** Host → CallFlow panel. */

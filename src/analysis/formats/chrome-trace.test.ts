@@ -352,6 +352,60 @@ describe('Chrome trace reader: phases', () => {
     await assert.rejects(read('42'), /neither an object nor an array/);
   });
 
+  it("an operator's own Call stack counts inside an enclosing operator's (ProfilerStep around aten::to)", async () => {
+    const step = 'torch/profiler.py(614): __enter__;torch/profiler.py(313): step;train.py(54): <module>';
+    const to = 'loader.py(138): to_tensor;train.py(44): <module>';
+    const p = await read(
+      JSON.stringify({
+        traceEvents: [
+          {
+            ph: 'X',
+            cat: 'Operator',
+            name: 'ProfilerStep#8',
+            pid: 9,
+            tid: 9,
+            ts: 0,
+            dur: 100,
+            args: { 'Call stack': step },
+          },
+          { ph: 'X', cat: 'Operator', name: 'aten::to', pid: 9, tid: 9, ts: 10, dur: 30, args: { 'Call stack': to } },
+          // The same stack as its enclosing operator: nested directly, no frames repeated.
+          {
+            ph: 'X',
+            cat: 'Operator',
+            name: 'aten::copy_',
+            pid: 9,
+            tid: 9,
+            ts: 12,
+            dur: 20,
+            args: { 'Call stack': to },
+          },
+          // A stack sharing the outer frames adds only the frames below them.
+          {
+            ph: 'X',
+            cat: 'Operator',
+            name: 'aten::empty',
+            pid: 9,
+            tid: 9,
+            ts: 50,
+            dur: 5,
+            args: {
+              'Call stack': 'torch/profiler.py(620): _record;torch/profiler.py(313): step;train.py(54): <module>',
+            },
+          },
+        ],
+      }),
+    );
+    const all = paths(p);
+    const stepPath = '<module>/step/__enter__/ProfilerStep#8';
+    assert.ok(all.includes(`${stepPath}/<module>/to_tensor/aten::to/aten::copy_`), all.join('\n'));
+    const own = all.indexOf(`${stepPath}/<module>`);
+    assert.deepEqual([p.tree.file(own), p.tree.line(own)], ['train.py', 44]);
+    assert.ok(all.includes(`${stepPath}/_record/aten::empty`), all.join('\n'));
+    assert.equal(incl(p, `${stepPath}/<module>/to_tensor/aten::to`), 30000);
+    assert.equal(incl(p, stepPath), 100000, 'the enclosing operator keeps all its time');
+  });
+
   it('damaged files are read or rejected cleanly, never crash or hang', async () => {
     const valid = Buffer.from(
       `{"traceEvents":[\n${[

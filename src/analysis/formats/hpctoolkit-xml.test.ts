@@ -16,6 +16,7 @@ import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data'
 import { NodeKind } from '../model/call-tree';
 import { inclusiveFromExclusive } from '../model/derive';
 import { Profile } from '../model/profile';
+import { TraceEventKind } from '../model/trace';
 import { hpctoolkitXmlReader } from './hpctoolkit-xml';
 import { MetricDb, rankThreadOf } from './hpctoolkit-xml/metric-db';
 import { planMetrics, type MetricEntry } from './hpctoolkit-xml/metric-plan';
@@ -24,6 +25,8 @@ import {
   formatG,
   metricDbBytes,
   metricDbName,
+  hpcTraceName,
+  TRACE_EPOCH,
   writeFixtureDatabase,
   type FixtureDatabase,
 } from './hpctoolkit-xml/test-database';
@@ -323,6 +326,105 @@ describe('HPCToolkit XML reader', () => {
     assertConsistent(p, 0);
     assert.equal(p.metadata['program'], 'cpi');
     assert.equal(p.metadata['launch'], 'srun -n 4');
+  });
+
+  it('reads .hpctrace files into a timeline: each sample holds its call path until the next', async () => {
+    const db = sampleDatabase();
+    const main = db.roots[0]!.children![0]!.children![0]!;
+    const s21 = main.children![0]!;
+    const loop = main.children![1]!;
+    const s31 = loop.children![0]!;
+    // Ticks are µs here (u = 1e6): the reader converts to ns.
+    db.ticksPerSecond = 1e6;
+    db.traces = [
+      { context: 3, samples: [[5, s31]] },
+      {
+        context: 0,
+        samples: [
+          [0, s21],
+          [10, s31],
+          [25, s31],
+          [40, null],
+          [50, s21],
+        ],
+      },
+    ];
+    const p = await readProfile(writeFixtureDatabase(freshDir('trace'), db));
+    const trace = p.trace;
+    assert.ok(trace, 'a trace is attached');
+    assert.equal(p.metadata['hpctrace files'], 2);
+    assert.deepEqual(
+      trace.tracks.map(t => [t.process, t.name, t.kind, p.contexts[t.context]!.label]),
+      [
+        ['rank 0', 'thread 0', 'thread', 'rank 0 · thread 0'],
+        ['rank 1', 'GPU stream 0', 'gpu-stream', 'rank 1 · stream 0'],
+      ],
+      'tracks in rank/thread order, on the contexts of the metric-db files',
+    );
+    assert.equal(trace.timeRange[0], 0);
+    assert.equal(trace.timeRange[1], 50_000, 'ns from the earliest sample');
+    assert.equal(trace.originNs, String(TRACE_EPOCH));
+    const e = trace.events;
+    const slices = (track: number) =>
+      Array.from({ length: e.track.length }, (_, k) => k)
+        .filter(k => e.track[k] === track && e.kind[k] === TraceEventKind.Slice)
+        .map(k => [p.tree.name(e.node[k]!), e.depth[k], e.start[k], e.duration[k]]);
+    const t0 = slices(0);
+    // main stays open across its statements until the gap at 40 µs; the loop spans the two samples of line 31.
+    assert.deepEqual(
+      t0.filter(r => r[0] === 'main'),
+      [
+        ['main', 1, 0, 40_000],
+        ['main', 1, 50_000, 0],
+      ],
+    );
+    assert.deepEqual(
+      t0.filter(r => r[0] === 'Loop@cpi.c:30'),
+      [['Loop@cpi.c:30', 2, 10_000, 30_000]],
+    );
+    assert.deepEqual(
+      t0.filter(r => r[0] === 'cpi.c:31'),
+      [['cpi.c:31', 3, 10_000, 30_000]],
+    );
+    // The GPU stream's only sample holds until the database's last timestamp.
+    assert.deepEqual(
+      slices(1).filter(r => r[0] === 'cpi.c:31'),
+      [['cpi.c:31', 3, 5_000, 45_000]],
+    );
+  });
+
+  it('names the file and the reason for a bad .hpctrace, and warns on unknown call paths', async () => {
+    const db = sampleDatabase();
+    const s21 = db.roots[0]!.children![0]!.children![0]!.children![0]!;
+    db.traces = [
+      {
+        context: 0,
+        samples: [
+          [0, s21],
+          [10, s21],
+        ],
+      },
+    ];
+    const dir = writeFixtureDatabase(freshDir('bad-trace'), db);
+    const name = hpcTraceName(db, 0);
+    const bytes = readFileSync(join(dir, name));
+    bytes.writeUInt32BE(999_999, 32 + 12 + 8);
+    writeFileSync(join(dir, name), Buffer.concat([bytes, Buffer.from([1, 2, 3])]));
+    const p = await readProfile(dir);
+    assert.ok(
+      p.warnings.some(w => /1 trace samples name call paths experiment.xml does not list/.test(w)),
+      p.warnings.join('\n'),
+    );
+    assert.ok(
+      p.warnings.some(w => w.includes(name) && /3 bytes after the last whole record/.test(w)),
+      p.warnings.join('\n'),
+    );
+    writeFileSync(join(dir, name), Buffer.from('HPCRUN-trace-no'));
+    await assert.rejects(readProfile(dir), (e: Error) => {
+      assert.ok(e instanceof ProfileReadError);
+      assert.ok(e.message.includes(name) && /truncated hpctrace/.test(e.message), e.message);
+      return true;
+    });
   });
 
   it('reads a database with inline values only (no metric-db files), which Hatchet cannot', async () => {

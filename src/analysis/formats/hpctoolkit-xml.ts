@@ -7,6 +7,7 @@ import { exclusiveFromInclusive } from '../model/derive';
 import type { Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
 import { readExperimentXml, type Experiment } from './hpctoolkit-xml/experiment-xml';
+import { addHpcTraceTimeline, isHpcTraceName, readHpcTraces } from './hpctoolkit-xml/hpctrace';
 import { FIRST_GPU_STREAM_THREAD, isMetricDbName, MetricDb, rankThreadOf } from './hpctoolkit-xml/metric-db';
 import { planMetrics, primaryMetricOf, type MetricEntry, type MetricPlan } from './hpctoolkit-xml/metric-plan';
 import { readHeadBytes } from './file-sample';
@@ -96,6 +97,23 @@ function costOwners(exp: Experiment): Uint8Array {
   return owns;
 }
 
+/**
+ * The model context of a rank × thread (thread ≥ 500: a GPU stream). As in Hatchet, a thread level
+ * exists only when some rank has CPU threads besides thread 0 (`threaded`).
+ */
+function contextOfRankThread(b: ProfileBuilder, threaded: boolean): (rank: number, thread: number) => number {
+  return (rank, thread) =>
+    thread >= FIRST_GPU_STREAM_THREAD
+      ? b.context({ rank, gpuStream: thread - FIRST_GPU_STREAM_THREAD })
+      : b.context(threaded ? { rank, thread } : { rank });
+}
+
+const hasCpuThreads = (names: readonly string[]) =>
+  names.some(n => {
+    const t = rankThreadOf(n)?.thread ?? 0;
+    return t !== 0 && t < FIRST_GPU_STREAM_THREAD;
+  });
+
 /** Progress over a list of files, weighted by their sizes. */
 class ByteProgress {
   private done = 0;
@@ -145,13 +163,8 @@ async function readMetricDbs(
       return { path, size: sizes[k]!, ...rt };
     })
     .sort((x, y) => x.rank - y.rank || x.thread - y.thread);
-  // As in Hatchet, a thread level exists only when some rank has CPU threads besides thread 0.
-  const threaded = files.some(f => f.thread !== 0 && f.thread < FIRST_GPU_STREAM_THREAD);
-  const contexts = files.map(f =>
-    f.thread >= FIRST_GPU_STREAM_THREAD
-      ? b.context({ rank: f.rank, gpuStream: f.thread - FIRST_GPU_STREAM_THREAD })
-      : b.context(threaded ? { rank: f.rank, thread: f.thread } : { rank: f.rank }),
-  );
+  const contextOf = contextOfRankThread(b, hasCpuThreads(dbNames));
+  const contexts = files.map(f => contextOf(f.rank, f.thread));
   if (new Set(contexts).size < contexts.length)
     b.warnings.push('several *.metric-db files name the same rank and thread; their values are added');
 
@@ -277,6 +290,7 @@ export const hpctoolkitXmlReader: ProfileReader = {
     throwIfAborted(signal);
     const located = await locate(path);
     const dbNames = located.entries.filter(isMetricDbName).sort();
+    const traceNames = located.entries.filter(isHpcTraceName).sort();
     const sizes = [located.xml, ...dbNames.map(n => join(located.dir, n))].map(p => stat(p).size);
     const progress = new ByteProgress(
       sizes.reduce((s, x) => s + x, 0),
@@ -306,6 +320,12 @@ export const hpctoolkitXmlReader: ProfileReader = {
         ? await readMetricDbs(b, exp, located, dbNames, sizes.slice(1), progress, options)
         : readInlineValues(b, exp, located.xml);
     throwIfAborted(signal);
+    if (traceNames.length > 0) {
+      onProgress?.(0.98, 'Reading .hpctrace files');
+      const traces = await readHpcTraces(located.dir, traceNames, exp.traceDb?.headerBytes ?? 32, options);
+      const threaded = hasCpuThreads(dbNames.length > 0 ? dbNames : traceNames);
+      addHpcTraceTimeline(b, exp, traces, contextOfRankThread(b, threaded), signal);
+    }
     onProgress?.(0.99, 'Building the profile');
     const profile = b.build(primaryMetricOf(plans));
     onProgress?.(1);

@@ -1,4 +1,4 @@
-import { functionTotals } from '../model/aggregates';
+import { functionTotals, lineOwners } from '../model/aggregates';
 import { FrameKeys, fileBasename, isLocationKeyed } from '../model/frame-keys';
 import type { Profile } from '../model/profile';
 
@@ -79,7 +79,8 @@ const emptyValues = (): DiffValues => ({
 
 /**
  * Per (file, line): the inclusive value of the nodes at that line that have no ancestor at the same
- * line (so a recursive statement is not counted twice), plus the exclusive value of all of them.
+ * line (so a recursive statement is not counted twice), plus the exclusive value of all of them
+ * (and, in a trace, of the unlocated events they enclose).
  */
 function lineValues(p: Profile, m: number, scale: number): Map<string, Map<number, { incl: number; excl: number }>> {
   const tree = p.tree;
@@ -87,6 +88,8 @@ function lineValues(p: Profile, m: number, scale: number): Map<string, Map<numbe
   const incl = p.inclusiveTotals(m),
     excl = p.exclusiveTotals(m);
   const byFile = new Map<number, Map<number, { incl: number; excl: number }>>();
+  // A trace's unlocated events count on their enclosing frame's line (aggregates.lineOwners).
+  const owner = lineOwners(p);
   // Depth-first walk counting open frames per (file, line): only the outermost one adds its inclusive value.
   const open = new Map<number, Map<number, number>>();
   const stack: number[] = [];
@@ -101,6 +104,8 @@ function lineValues(p: Profile, m: number, scale: number): Map<string, Map<numbe
     }
     const f = file[v]!,
       l = line[v]!;
+    const o = owner[v]!;
+    if (o >= 0 && o !== v) byFile.get(file[o]!)!.get(line[o]!)!.excl += excl[v]! * scale;
     if (f !== 0 && l > 0) {
       let lines = byFile.get(f);
       if (!lines) byFile.set(f, (lines = new Map()));

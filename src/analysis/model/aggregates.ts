@@ -85,19 +85,41 @@ export interface LineCost {
 }
 
 /**
+ * The node whose source line each node's own cost belongs to (-1: none): its own file and line.
+ * Where frames' lines are call-stack lines (ProfileData.callStackLines: Kineto), an event without
+ * a location (an operator, a runtime call, a GPU kernel under its launch) belongs to the innermost
+ * enclosing frame that has one — the Python `file(line)` or C `file(line)` frame of its call
+ * stack, the line whose execution it is.
+ */
+export function lineOwners(profile: Profile): Int32Array {
+  const tree = profile.tree;
+  const { parent, file, line } = tree.columns;
+  const trace = profile.data.callStackLines === true;
+  const owner = new Int32Array(tree.size).fill(-1);
+  // Parents precede children in the tree's columns.
+  for (let i = 0; i < tree.size; i++) {
+    if (file[i] !== 0 && line[i]! > 0) owner[i] = i;
+    else if (trace && parent[i]! >= 0) owner[i] = owner[parent[i]!]!;
+  }
+  return owner;
+}
+
+/**
  * Exclusive cost per source line, grouped by the file path as the profile records it. Every node
- * with a file and line contributes its exclusive value (the model keeps exclusive values disjoint,
- * so nothing is counted twice).
+ * contributes its exclusive value to its line (lineOwners: its own, or in a trace the innermost
+ * enclosing frame's); the model keeps exclusive values disjoint, so nothing is counted twice.
  */
 export function lineCosts(profile: Profile, m: number): Map<string, LineCost[]> {
   const tree = profile.tree;
   const excl = profile.exclusiveTotals(m);
   const byFile = new Map<number, Map<number, LineCost>>();
   const { file, line } = tree.columns;
+  const owner = lineOwners(profile);
   for (let i = 0; i < tree.size; i++) {
-    const f = file[i]!,
-      l = line[i]!;
-    if (f === 0 || l <= 0) continue;
+    const o = owner[i]!;
+    if (o < 0) continue;
+    const f = file[o]!,
+      l = line[o]!;
     let lines = byFile.get(f);
     if (!lines) byFile.set(f, (lines = new Map()));
     let c = lines.get(l);

@@ -203,6 +203,10 @@ export class CallTreeBuilder {
   moduleId(node: number): number {
     return this.module.get(node);
   }
+  /** The name of a node added so far. */
+  nameOf(node: number): string {
+    return this.strings.get(this.name.get(node));
+  }
 
   /**
    * Gives function nodes without a module the module that other nodes of the same function have

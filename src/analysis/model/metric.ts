@@ -61,3 +61,12 @@ export function normaliseUnit(unit: string | undefined | null): string {
       return unit.trim();
   }
 }
+
+/**
+ * A label without a trailing unit the views add anyway: `REALTIME (sec)` with unit `s` → `REALTIME`,
+ * so no view writes `REALTIME (sec) (s)`. Other parentheses stay (`CPUTIME (usec):Mean`).
+ */
+export function withoutUnitSuffix(label: string, unit: string): string {
+  const m = /^(.*\S)\s*\(([^()]+)\)$/.exec(label);
+  return m && unit !== '' && normaliseUnit(m[2]) === unit ? m[1]! : label;
+}

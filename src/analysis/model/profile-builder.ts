@@ -3,7 +3,7 @@ import { CallTreeBuilder } from './call-tree';
 import { makeContext, type ExecutionContext } from './context';
 import { GrowableFloat64, GrowableInt32 } from './growable';
 import { capMetadataDepth, MAX_METADATA_DEPTH } from './metadata-depth';
-import type { MetricDescriptor } from './metric';
+import { withoutUnitSuffix, type MetricDescriptor } from './metric';
 import { Profile, type MetadataValue } from './profile';
 import type { TraceData } from './trace';
 
@@ -41,6 +41,8 @@ export class ProfileBuilder {
   callGraph?: CallGraphData;
   /** The timeline, for trace formats. */
   trace?: TraceData;
+  /** ProfileData.callStackLines. */
+  callStackLines = false;
   private readonly contexts: ExecutionContext[] = [];
   private readonly contextIds = new Map<string, number>();
   private readonly metrics: MetricColumns[] = [];
@@ -105,7 +107,10 @@ export class ProfileBuilder {
       strings: tree.strings.toArray(),
       tree: tree.columns,
       contexts: this.contexts.slice(),
-      metrics: this.metrics.map(m => m.descriptor),
+      metrics: this.metrics.map(m => ({
+        ...m.descriptor,
+        label: withoutUnitSuffix(m.descriptor.label, m.descriptor.unit),
+      })),
       exclusive: this.metrics.map(m => m.exclusive?.densify(n, c) ?? null),
       inclusive: this.metrics.map(m => m.inclusive?.densify(n, c) ?? null),
       primaryMetric,
@@ -113,6 +118,7 @@ export class ProfileBuilder {
       warnings: this.warnings,
       ...(this.callGraph ? { callGraph: this.callGraph } : {}),
       ...(this.trace ? { trace: this.trace } : {}),
+      ...(this.callStackLines ? { callStackLines: true } : {}),
     });
   }
 

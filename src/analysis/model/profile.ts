@@ -36,6 +36,12 @@ export interface ProfileData {
   callGraph?: CallGraphData;
   /** The timeline, for trace formats (Chrome/Kineto, Nsight, OTF2, …); the tree and metrics then summarise it. */
   trace?: TraceData;
+  /**
+   * The lines of function frames are where each frame was executing (call stacks: Kineto's
+   * `Call stack`, Python `file(line)` frames), not where the function is defined: a node without a
+   * location then belongs to the innermost enclosing frame's line (aggregates.lineOwners).
+   */
+  callStackLines?: boolean;
 }
 
 /**

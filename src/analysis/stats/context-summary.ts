@@ -5,6 +5,8 @@ export interface ContextSummary {
   min: number;
   mean: number;
   max: number;
+  /** The middle value (the mean of the two middle ones for an even count): an ensemble's "median per run". */
+  median: number;
   /** max / mean; 1 when balanced, 0 when the mean is 0. */
   imbalance: number;
   /** Index into `profile.contexts` of the context holding the max (the lowest one on ties). */
@@ -21,7 +23,7 @@ export function summarizeRows(matrix: Float64Array, contexts: number): ContextSu
     let maxContext = 0;
     for (let c = 1; c < contexts; c++)
       if (matrix[r * contexts + c]! > matrix[r * contexts + maxContext]!) maxContext = c;
-    return { min, mean: s.mean[r]!, max: s.max[r]!, imbalance: s.imbalance[r]!, maxContext };
+    return { min, mean: s.mean[r]!, max: s.max[r]!, median: s.median[r]!, imbalance: s.imbalance[r]!, maxContext };
   });
 }
 

@@ -30,8 +30,22 @@ describe('line details', () => {
   });
 
   it('summarizes the spread over contexts with the rank holding the max', () => {
-    assert.deepEqual(spreadOf(Float64Array.of(1, 4, 1)), { min: 1, mean: 2, max: 4, imbalance: 2, maxContext: 1 });
-    assert.deepEqual(spreadOf(new Float64Array(0)), { min: 0, mean: 0, max: 0, imbalance: 0, maxContext: 0 });
+    assert.deepEqual(spreadOf(Float64Array.of(1, 4, 1)), {
+      min: 1,
+      mean: 2,
+      max: 4,
+      median: 1,
+      imbalance: 2,
+      maxContext: 1,
+    });
+    assert.deepEqual(spreadOf(new Float64Array(0)), {
+      min: 0,
+      mean: 0,
+      max: 0,
+      median: 0,
+      imbalance: 0,
+      maxContext: 0,
+    });
   });
 
   it('groups the copies issued from a set of nodes by direction, most bytes first', () => {

@@ -54,7 +54,7 @@ export function nodeSetByContext(
 
 /** min, mean, max, max/mean and the arg-max of per-context values (context-summary's rules). */
 export function spreadOf(values: Float64Array): ContextSummary {
-  return summarizeRows(values, values.length)[0] ?? { min: 0, mean: 0, max: 0, imbalance: 0, maxContext: 0 };
+  return summarizeRows(values, values.length)[0] ?? { min: 0, mean: 0, max: 0, median: 0, imbalance: 0, maxContext: 0 };
 }
 
 /** Copies of one direction issued from a set of nodes. */

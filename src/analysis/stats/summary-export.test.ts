@@ -46,6 +46,7 @@ describe('summary export', () => {
         '## Top functions',
         '## Load imbalance',
         '## Function imbalance',
+        '## Single-context functions',
       ],
     );
     assert.ok(text.includes('- **Metric:** time (s), total 60.5 s\n'));
@@ -62,8 +63,12 @@ describe('summary export', () => {
     );
     assert.ok(text.includes('| 1 | a.c:12 | 40 s | 0 s | 66% | 10 s | 20 s | 30 s |'));
     assert.ok(text.includes('| 1 | solve | a.c:10 | 50 s | 50 s | 83% | 15 s | 25 s | 35 s |'));
-    assert.ok(text.includes('| 2 | io | main › io | 1.50× | 2 s | 4 s | 6 s | rank 1 | 13% |'));
-    assert.ok(text.endsWith('|\n'));
+    assert.ok(
+      text.includes(
+        '| 1 | a.c:12 | main › solve › a.c:12 | 1.50× | 2 ranks | 10 s | 20 s | 30 s | rank 0 | 66% | 33% |',
+      ),
+    );
+    assert.ok(text.endsWith('## Single-context functions\n\n_None._\n'));
   });
 
   it('escapes Markdown and says None for empty sections', () => {
@@ -72,7 +77,7 @@ describe('summary export', () => {
     assert.ok(text.includes('| 0 | std::vector\\<int\\>\\|x\\_y |'), text);
     assert.equal(md('a\\b `c` [d](e) &amp;\nnext'), 'a\\\\b \\`c\\` \\[d\\](e) \\&amp; next');
     const empty = summaryToMarkdown(summarizeProfile(profileFromOutline(''), 0));
-    assert.equal(empty.match(/_None\._/g)!.length, 5);
+    assert.equal(empty.match(/_None\._/g)!.length, 6);
   });
 
   it('writes one RFC 4180 table with a stable header', () => {
@@ -84,6 +89,13 @@ describe('summary export', () => {
     assert.deepEqual(
       rows.slice(1).map(r => col(r, 'section')),
       ['hot-path', 'hot-path', 'hot-path', 'top-lines', 'top-functions', 'imbalance', 'function-imbalance'],
+    );
+    const imbalanced = rows.find(r => col(r, 'section') === 'imbalance')!;
+    assert.deepEqual(
+      ['name', 'imbalance', 'max_context', 'context_kind', 'compared', 'severity'].map(c =>
+        col(imbalanced, c as (typeof SUMMARY_CSV_COLUMNS)[number]),
+      ),
+      ['a.c:12', '1.5', 'rank 0', 'rank', '2', String(0.5 * (40 / 60.5))],
     );
     assert.deepEqual(rows[3], [
       'hot-path',
@@ -98,6 +110,9 @@ describe('summary export', () => {
       String(40 / 60.5),
       '40',
       '40',
+      '',
+      '',
+      '',
       '',
       '',
       '',
@@ -124,6 +139,9 @@ describe('summary export', () => {
       '30',
       '1.5',
       'rank 0',
+      '',
+      '',
+      '',
     ]);
   });
 
@@ -153,7 +171,7 @@ describe('summary export', () => {
     assert.ok(rows.length > 10 && rows.every(r => r.length === SUMMARY_CSV_COLUMNS.length));
     assert.ok(
       summaryToMarkdown(s).includes(
-        '| 1 | checkpoint | main › timestep › checkpoint | 3.48× | 3.36 ms | 26 ms | 90.4 ms | rank 0 | 1.7% |',
+        '| 4 | checkpoint | main › timestep › checkpoint | 3.48× | 4 ranks | 3.36 ms | 26 ms | 90.4 ms | rank 0 | 1.7% | 4.2% |',
       ),
     );
   });

@@ -2,7 +2,8 @@ import { functionTotals } from '../model/aggregates';
 import type { Profile } from '../model/profile';
 import { formatShare, formatValue } from './format';
 import { DEFAULT_HOT_PATH_THRESHOLD, rootHotPaths, type HotPath } from './hot-path';
-import { functionImbalance, nodeImbalance, type ImbalanceEntry } from './imbalance';
+import { contextKindNoun } from './comparable-contexts';
+import { functionImbalance, nodeImbalance, type ImbalanceEntry, type ImbalanceRanking } from './imbalance';
 import { topFunctions, topLines, type FunctionEntry, type RankBy, type TopLines } from './top-lists';
 
 export interface SummaryOptions {
@@ -25,8 +26,8 @@ export interface ProfileSummary {
   hotPaths: HotPath[];
   topLines: TopLines;
   topFunctions: FunctionEntry[];
-  nodeImbalance: ImbalanceEntry[];
-  functionImbalance: ImbalanceEntry[];
+  nodeImbalance: ImbalanceRanking;
+  functionImbalance: ImbalanceRanking;
 }
 
 export function summarizeProfile(profile: Profile, m: number, options: SummaryOptions = {}): ProfileSummary {
@@ -58,17 +59,19 @@ const location = (file: string | null, line: number | null) => (file ? (line ? `
  *   ## Hot path            | Depth | Node | Location | Inclusive | Share | Exclusive |  (one table per root path)
  *   ## Top lines           | # | Location | Self | Calls from line | Share | Min | Mean | Max |
  *   ## Top functions       | # | Function | Location | Exclusive | Inclusive | Share | Min | Mean | Max |
- *   ## Load imbalance      | # | Node | Call path | Max/mean | Min | Mean | Max | Max at | Share |
- *   ## Function imbalance  | # | Function | Max/mean | Min | Mean | Max | Max at | Share |
+ *   ## Load imbalance      | # | Node | Call path | Max/mean | Over | Min | Mean | Max | Max at | Share | Cost |
+ *   ## Function imbalance  | # | Function | Max/mean | Over | Min | Mean | Max | Max at | Share | Cost |
+ *   ## Single-context functions | # | Function | Only on | Share |
  *
- * Min/mean/max are across contexts of the ranked value. Every cell is escaped, so names such as
+ * Min/mean/max of the top lists are across contexts of the ranked value; those of the imbalance
+ * lists across the comparable units (`Over`: `4 ranks`), and `Cost` is the imbalance's share of
+ * the run ((max/mean − 1) × share), what the lists rank by. Every cell is escaped, so names such as
  * `operator|` or `std::vector<T>` cannot break the table or turn into HTML.
  */
 export function summaryToMarkdown(s: ProfileSummary): string {
   const { profile } = s;
   const metric = profile.metrics[s.metric]!;
   const v = (x: number) => formatValue(x, metric.unit);
-  const label = (c: number) => profile.contexts[c]?.label ?? String(c);
   const tree = profile.tree;
   const out: string[] = [
     '# HPC Lens summary',
@@ -134,37 +137,47 @@ export function summaryToMarkdown(s: ProfileSummary): string {
   );
   section(
     'Load imbalance',
-    ['#', 'Node', 'Call path', 'Max/mean', 'Min', 'Mean', 'Max', 'Max at', 'Share'],
-    s.nodeImbalance.map((e, k) => [
+    ['#', 'Node', 'Call path', 'Max/mean', 'Over', 'Min', 'Mean', 'Max', 'Max at', 'Share', 'Cost'],
+    s.nodeImbalance.entries.map((e, k) => [
       String(k + 1),
       e.name,
       tree.path(e.id).join(' › '),
       `${e.imbalance.toFixed(2)}×`,
+      `${e.compared} ${contextKindNoun(e.contextKind, e.compared)}`,
       v(e.min),
       v(e.mean),
       v(e.max),
-      label(e.maxContext),
+      e.maxLabel,
       formatShare(e.share),
+      formatShare(e.severity),
     ]),
   );
   section(
     'Function imbalance',
-    ['#', 'Function', 'Max/mean', 'Min', 'Mean', 'Max', 'Max at', 'Share'],
-    s.functionImbalance.map((e, k) => [
+    ['#', 'Function', 'Max/mean', 'Over', 'Min', 'Mean', 'Max', 'Max at', 'Share', 'Cost'],
+    s.functionImbalance.entries.map((e, k) => [
       String(k + 1),
       e.name,
       `${e.imbalance.toFixed(2)}×`,
+      `${e.compared} ${contextKindNoun(e.contextKind, e.compared)}`,
       v(e.min),
       v(e.mean),
       v(e.max),
-      label(e.maxContext),
+      e.maxLabel,
       formatShare(e.share),
+      formatShare(e.severity),
     ]),
+  );
+  section(
+    'Single-context functions',
+    ['#', 'Function', 'Only on', 'Share'],
+    s.functionImbalance.singleContext.map((e, k) => [String(k + 1), e.name, e.context, formatShare(e.share)]),
   );
   return out.join('\n') + '\n';
 }
 
-function table(out: string[], header: string[], rows: string[][]): void {
+/** Appends a GFM table (every cell escaped). */
+export function table(out: string[], header: string[], rows: string[][]): void {
   const line = (cells: string[]) => `| ${cells.map(md).join(' | ')} |`;
   out.push(line(header), `|${header.map(() => ' --- ').join('|')}|`, ...rows.map(line));
 }
@@ -194,6 +207,9 @@ export const SUMMARY_CSV_COLUMNS = [
   'max',
   'imbalance',
   'max_context',
+  'context_kind',
+  'compared',
+  'severity',
 ] as const;
 
 /**
@@ -205,7 +221,10 @@ export const SUMMARY_CSV_COLUMNS = [
  * - `top-lines`: value = the ranked figure; exclusive = self cost at the line, calls = cost of calls
  *   made from it, inclusive = both.
  * - `top-functions`: value = the ranked figure (exclusive or inclusive).
- * - `imbalance`, `function-imbalance`: value = inclusive; imbalance = max/mean.
+ * - `imbalance`, `function-imbalance`: value = inclusive; imbalance = max/mean over `compared`
+ *   units of `context_kind` (min/mean/max too), `max_context` the unit's label, `severity` what
+ *   the list ranks by ((imbalance − 1) × share).
+ * - `single-context`: functions that ran in one unit only (`max_context`); value = inclusive.
  *
  * Numbers are raw (full precision, in the metric's unit); shares are fractions of the total
  * (0.25, not 25 %); `call_path` joins names with ` > `; `max_context` is the context's label;
@@ -272,7 +291,17 @@ export function summaryToCsv(s: ProfileSummary): string {
       ...spread(e.contexts),
     }),
   );
-  s.nodeImbalance.forEach((e, k) =>
+  const imbalance = (e: ImbalanceEntry) => ({
+    min: e.min,
+    mean: e.mean,
+    max: e.max,
+    imbalance: e.imbalance,
+    max_context: e.maxLabel,
+    context_kind: e.contextKind,
+    compared: e.compared,
+    severity: e.severity,
+  });
+  s.nodeImbalance.entries.forEach((e, k) =>
     rows.push({
       section: 'imbalance',
       rank: k + 1,
@@ -284,10 +313,10 @@ export function summaryToCsv(s: ProfileSummary): string {
       value: e.inclusive,
       share: e.share,
       inclusive: e.inclusive,
-      ...spread(e),
+      ...imbalance(e),
     }),
   );
-  s.functionImbalance.forEach((e, k) =>
+  s.functionImbalance.entries.forEach((e, k) =>
     rows.push({
       section: 'function-imbalance',
       rank: k + 1,
@@ -296,7 +325,21 @@ export function summaryToCsv(s: ProfileSummary): string {
       value: e.inclusive,
       share: e.share,
       inclusive: e.inclusive,
-      ...spread(e),
+      ...imbalance(e),
+    }),
+  );
+  s.functionImbalance.singleContext.forEach((e, k) =>
+    rows.push({
+      section: 'single-context',
+      rank: k + 1,
+      name: e.name,
+      ...common,
+      value: e.inclusive,
+      share: e.share,
+      inclusive: e.inclusive,
+      max_context: e.context,
+      context_kind: e.contextKind,
+      compared: 1,
     }),
   );
   const lines = [
@@ -311,4 +354,48 @@ export function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
   const text = String(value);
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** `hpc-lens summary --json`: the Export Summary as JSON (the schema of the issue, exactly these keys). */
+export interface SummaryJson {
+  /** The hot path from the heaviest root. */
+  hotPath: { name: string; file: string | null; line: number | null; inclusive: number; exclusive: number }[];
+  topLines: { file: string; line: number; inclusive: number; exclusive: number }[];
+  topFunctions: { name: string; file: string | null; line: number | null; inclusive: number; exclusive: number }[];
+  /** Functions by imbalance over comparable contexts; `maxContext` is the label of the unit holding the max. */
+  imbalance: { function: string; maxOverMean: number; share: number; contextKind: string; maxContext: string }[];
+}
+
+/** The summary as plain data: raw values in the metric's unit, shares as fractions. */
+export function summaryToJson(s: ProfileSummary): SummaryJson {
+  const tree = s.profile.tree;
+  return {
+    hotPath: (s.hotPaths[0] ?? []).map(p => ({
+      name: tree.name(p.node),
+      file: tree.file(p.node),
+      line: tree.line(p.node),
+      inclusive: p.inclusive,
+      exclusive: p.exclusive,
+    })),
+    topLines: s.topLines.entries.map(e => ({
+      file: e.file,
+      line: e.line,
+      inclusive: e.inclusive,
+      exclusive: e.exclusive,
+    })),
+    topFunctions: s.topFunctions.map(e => ({
+      name: e.name,
+      file: e.file,
+      line: e.line,
+      inclusive: e.inclusive,
+      exclusive: e.exclusive,
+    })),
+    imbalance: s.functionImbalance.entries.map(e => ({
+      function: e.name,
+      maxOverMean: e.imbalance,
+      share: e.share,
+      contextKind: e.contextKind,
+      maxContext: e.maxLabel,
+    })),
+  };
 }

@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
 import { readProfile } from '../formats';
 import { lineCosts } from '../model/aggregates';
 import { profileFromOutline } from '../model/test-profiles';
 import { callLineProfile, twoRankProfile } from './test-fixtures';
-import { topFunctions, topLines } from './top-lists';
+import { lineInformation, topFunctions, topLines } from './top-lists';
 
 const SAMPLES = 'samples/heat-stencil/profiles';
+const RESNET = 'data/chrome-trace/pytorch-profiler-resnet50/worker0.1623143089861.pt.trace.json.gz';
+const LULESH = 'data/caliper-json/lulesh-mpi-scaling-5runs';
 
 describe('top lines', () => {
   it('ranks statement lines by own cost, with the spread over contexts', () => {
@@ -21,7 +25,7 @@ describe('top lines', () => {
         ['a.c:1', 2, 0, 2 / 60.5],
       ],
     );
-    assert.deepEqual(entries[0]!.contexts, { min: 10, mean: 20, max: 30, imbalance: 1.5, maxContext: 0 });
+    assert.deepEqual(entries[0]!.contexts, { min: 10, mean: 20, max: 30, median: 20, imbalance: 1.5, maxContext: 0 });
     assert.deepEqual(entries[2]!.contexts.maxContext, 1);
     assert.deepEqual(entries[0]!.nodes, [2]);
   });
@@ -33,7 +37,14 @@ describe('top lines', () => {
     const call = byLine.get('m.c:5')!;
     assert.deepEqual([call.exclusive, call.calls, call.inclusive, call.value], [6, 38, 44, 44]);
     assert.deepEqual(call.callNodes, [2]);
-    assert.deepEqual(call.contexts, { min: 2 + 14, mean: 22, max: 4 + 24, imbalance: 28 / 22, maxContext: 1 });
+    assert.deepEqual(call.contexts, {
+      min: 2 + 14,
+      mean: 22,
+      max: 4 + 24,
+      median: 22,
+      imbalance: 28 / 22,
+      maxContext: 1,
+    });
     assert.deepEqual(
       [byLine.get('w.c:30')!.calls, byLine.get('w.c:30')!.callNodes],
       [8, [3]],
@@ -84,7 +95,7 @@ describe('top functions', () => {
         ['tiny', 0.5, 0.5, null, null],
       ],
     );
-    assert.deepEqual(excl[0]!.contexts, { min: 15, mean: 25, max: 35, imbalance: 1.4, maxContext: 0 });
+    assert.deepEqual(excl[0]!.contexts, { min: 15, mean: 25, max: 35, median: 25, imbalance: 1.4, maxContext: 0 });
     const incl = topFunctions(p, 0, { by: 'inclusive', limit: 2 });
     assert.deepEqual(
       incl.map(e => [e.name, e.value, e.share]),
@@ -93,7 +104,14 @@ describe('top functions', () => {
         ['solve', 50, 50 / 60.5],
       ],
     );
-    assert.deepEqual(incl[0]!.contexts, { min: 22.5, mean: 30.25, max: 38, imbalance: 38 / 30.25, maxContext: 0 });
+    assert.deepEqual(incl[0]!.contexts, {
+      min: 22.5,
+      mean: 30.25,
+      max: 38,
+      median: 30.25,
+      imbalance: 38 / 30.25,
+      maxContext: 0,
+    });
   });
 
   it('counts recursion once for inclusive', () => {
@@ -105,7 +123,7 @@ describe('top functions', () => {
         ['work', 48],
       ],
     );
-    assert.deepEqual(all[1]!.contexts, { min: 19, mean: 24, max: 29, imbalance: 29 / 24, maxContext: 1 });
+    assert.deepEqual(all[1]!.contexts, { min: 19, mean: 24, max: 29, median: 24, imbalance: 29 / 24, maxContext: 1 });
   });
 
   it('is empty for an empty profile', () => {
@@ -142,5 +160,57 @@ describe('top lists on real readers', () => {
     const [top] = topFunctions(p, 0);
     assert.equal(top!.name, 'jacobi_sweep');
     assert.equal(top!.contexts.mean * 4, top!.exclusive);
+  });
+});
+
+describe('top lines of traces and of function-level data', () => {
+  it("a Kineto trace: every event's cost reaches its call stack's innermost line (the sample's offload.c)", async () => {
+    const p = await readProfile(`${SAMPLES}/heat-offload-kineto.json`);
+    const { level, entries } = topLines(p, p.primaryMetric, { limit: 100 });
+    assert.equal(level, 'statement');
+    assert.ok(entries.length >= 5 && entries.every(e => e.file.endsWith('/src/offload.c')), JSON.stringify(entries));
+    // Every microsecond of the trace is on some line: the trace's events all hang under C frames.
+    const sum = entries.reduce((s, e) => s + e.exclusive, 0);
+    assert.ok(Math.abs(sum - p.total(p.primaryMetric)) < 1e-6 * p.total(p.primaryMetric));
+    // The block copy of offload_stage_in (dev_memcpy_async(d->u, u, …)) is the heaviest line.
+    const src = readFileSync('samples/heat-stencil/src/offload.c', 'utf8').split('\n');
+    assert.match(src[entries[0]!.line - 1]!, /dev_memcpy_async\(d->u, u, d->cells/);
+    // The heat and the hover read the same line costs.
+    const offload = [...lineCosts(p, p.primaryMetric)].find(([f]) => f.endsWith('offload.c'))![1];
+    assert.equal(offload.find(l => l.line === entries[0]!.line)!.exclusive, entries[0]!.exclusive);
+  });
+
+  it('outside call-stack traces, a node without a location keeps its cost to itself', () => {
+    const p = profileFromOutline('main a.c:1 = 1\n  libc_call = 5');
+    assert.deepEqual(
+      topLines(p, 0).entries.map(e => [e.line, e.exclusive]),
+      [[1, 1]],
+    );
+    assert.equal(lineInformation(p), 'lines');
+    assert.equal(lineInformation(profileFromOutline('main = 1')), 'none');
+  });
+
+  it(
+    'resnet50 (Kineto): Python lines, the input copy on resnet50_profiler_api.py:44',
+    { skip: skipUnlessShared(RESNET) },
+    async () => {
+      const p = await readProfile(sharedPath(RESNET));
+      const { level, entries } = topLines(p, p.primaryMetric, { limit: 200 });
+      assert.equal(level, 'statement');
+      assert.ok(entries.length > 20 && entries.every(e => e.file.endsWith('.py')));
+      const bytes = p.metricIndex('bytes');
+      const copies = topLines(p, bytes, { limit: 5 }).entries;
+      assert.deepEqual(
+        [copies[0]!.file, copies[0]!.line],
+        ['resnet50_profiler_api.py', 44],
+        'the H→D copies of inputs.to(device), not torch/autograd/profiler.py:614',
+      );
+    },
+  );
+
+  it('LULESH (Caliper regions) has no line information', { skip: skipUnlessShared(LULESH) }, async () => {
+    const p = await readProfile(sharedPath(LULESH, '27_cores.json'));
+    assert.equal(lineInformation(p), 'none');
+    assert.deepEqual(topLines(p, p.primaryMetric).entries, []);
   });
 });

@@ -1,4 +1,4 @@
-import { functionTotals, lineCosts, type FunctionTotals } from '../model/aggregates';
+import { functionTotals, lineCosts, lineOwners, type FunctionTotals } from '../model/aggregates';
 import { NodeKind } from '../model/call-tree';
 import type { Profile } from '../model/profile';
 import { addRow, summarizeRows, type ContextSummary } from './context-summary';
@@ -114,14 +114,35 @@ export function topLines(profile: Profile, m: number, options: TopListOptions = 
       contexts: spread[r]!,
     };
   });
-  return { level: hasStatementNodes(profile) ? 'statement' : 'function', entries };
+  return { level: statementLevel(profile) ? 'statement' : 'function', entries };
 }
 
-function hasStatementNodes(profile: Profile): boolean {
+/**
+ * Whether line costs are statement-level: the profile has statement or loop nodes, or events that
+ * hang under call-stack frames with lines (a Python `file(line)` frame is the line that ran).
+ */
+function statementLevel(profile: Profile): boolean {
   const { kind, line } = profile.tree.columns;
   for (let i = 0; i < kind.length; i++)
     if ((kind[i] === NodeKind.Statement || kind[i] === NodeKind.Loop) && line[i]! > 0) return true;
+  if (!profile.data.callStackLines) return false;
+  const owner = lineOwners(profile);
+  for (let i = 0; i < owner.length; i++) if (owner[i]! >= 0 && owner[i] !== i) return true;
   return false;
+}
+
+/** What source information a profile has: lines, files without lines, or none (function- or region-level data). */
+export type LineInformation = 'lines' | 'files' | 'none';
+
+export function lineInformation(profile: Profile): LineInformation {
+  const { file, line } = profile.tree.columns;
+  let files = false;
+  for (let i = 0; i < file.length; i++) {
+    if (file[i] === 0) continue;
+    if (line[i]! > 0) return 'lines';
+    files = true;
+  }
+  return files ? 'files' : 'none';
 }
 
 export interface FunctionEntry {

@@ -27,7 +27,7 @@ describe('hpc-lens callflow', () => {
     assert.deepEqual(Object.keys(out.nodes), ['total', 'folded']);
     assert.deepEqual(Object.keys(out.supernodes[0]!), ['id', 'name', 'module', 'inclusive', 'exclusive']);
     assert.deepEqual(Object.keys(out.links[0]!), ['source', 'target', 'value']);
-    assert.equal(out.metric, 'time');
+    assert.equal(out.metric, 'Time');
     assert.equal(out.threshold, 0.1, 'percent, the default');
     const p = await readProfile(SAMPLE);
     const g = superGraph(p);

@@ -48,7 +48,6 @@ interface Services {
 
 export function registerCommands({
   profiles,
-  service,
   callflow,
   navigator,
   timeline,
@@ -160,7 +159,7 @@ export function registerCommands({
         )
       )?.format;
       if (!format) return undefined;
-      const content = await service.exportSummary({ dataset: lp.handle, metric: lp.metric, format });
+      const content = await lp.exportSummary(format);
       const doc = await vscode.workspace.openTextDocument({
         content,
         language: format === 'markdown' ? 'markdown' : 'plaintext',

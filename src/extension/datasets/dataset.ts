@@ -4,13 +4,14 @@ import type { DmvFlag } from '../../analysis/dmv/flags';
 import type { SuperGraphDataOptions } from '../../analysis/graph/super-graph-data';
 import type { SuperGraphQuery, SuperGraphQueryResults } from '../../analysis/graph/super-graph-queries';
 import type { FunctionTotals, LineCost } from '../../analysis/model/aggregates';
-import { contextNoun } from '../../analysis/model/context';
 import type { MetricDescriptor } from '../../analysis/model/metric';
 import { Profile } from '../../analysis/model/profile';
 import type { DataMovementSites } from '../../analysis/stats/data-movement-sites';
 import { formatBytes, formatCount, formatShare, formatValue } from '../../analysis/stats/format';
 import type { AnalysisService, DatasetHandle, OpenedProfile } from '../../service/analysis-service';
 import { unpackLines, type DeriveOptions, type PackedLineCosts, type SideBarLists } from '../../service/derived-data';
+import { CONTEXT_KINDS, contextKindNoun } from '../../analysis/stats/comparable-contexts';
+import type { FunctionImbalances } from '../../analysis/stats/imbalance';
 import type { DiffLine } from '../../analysis/graph/profile-diff';
 import type { CallflowData } from '../../shared/callflow-protocol';
 import type { TimelineWindow } from '../../shared/timeline-protocol';
@@ -99,6 +100,8 @@ export abstract class Dataset {
   metric: number;
   functions!: FunctionTotals;
   functionByContext!: Float64Array;
+  /** Every function's imbalance over comparable contexts. */
+  imbalances!: FunctionImbalances;
   /** Calls per function where the format records them, NaN elsewhere. */
   calls!: Float64Array;
   /** The "100 %" of every metric, for hovers that show all of them. */
@@ -187,6 +190,7 @@ export abstract class Dataset {
     this.metric = metric;
     this.functions = d.functions;
     this.functionByContext = d.functionByContext;
+    this.imbalances = d.imbalances;
     this.calls = d.calls;
     this.metricTotals = d.metricTotals;
     this.total = d.total;
@@ -282,6 +286,11 @@ export abstract class Dataset {
     return lists;
   }
 
+  /** Export Summary: the hot path, top lines and functions and load imbalance, as Markdown or CSV. */
+  exportSummary(format: 'markdown' | 'csv'): Promise<string> {
+    return this.service.exportSummary({ dataset: this.handle, metric: this.metric, format });
+  }
+
   /** The Sankey's data for the selected metric unless `options` names one. */
   superGraph(options: SuperGraphDataOptions = {}, title = this.name): Promise<CallflowData> {
     return this.service.superGraph({ dataset: this.handle, title, options: { metric: this.metric, ...options } });
@@ -303,17 +312,15 @@ export abstract class Dataset {
     return this.files.get(uri.toString());
   }
 
-  /** max/mean of a function's inclusive value across contexts (1 when balanced, 0 when empty). */
-  functionImbalance(f: number): number {
-    const C = this.profile.contextCount;
-    let max = 0,
-      sum = 0;
-    for (let c = 0; c < C; c++) {
-      const v = this.functionByContext[f * C + c]!;
-      sum += v;
-      if (v > max) max = v;
-    }
-    return sum > 0 ? max / (sum / C) : 0;
+  /**
+   * max/mean of a function's inclusive value over comparable contexts (ranks, processes, threads…
+   * where its callers ran; imbalance.ts), with what was compared; undefined when it ran in one only.
+   */
+  functionImbalance(f: number): { imbalance: number; compared: number; noun: string } | undefined {
+    const imbalance = this.imbalances.imbalance[f]!;
+    if (Number.isNaN(imbalance)) return undefined;
+    const compared = this.imbalances.compared[f]!;
+    return { imbalance, compared, noun: contextKindNoun(CONTEXT_KINDS[this.imbalances.kind[f]!]!, compared) };
   }
 
   // ── What the overlays ask ────────────────────────────────────────────────────────────────────
@@ -325,11 +332,11 @@ export abstract class Dataset {
     const metric = this.metricDescriptor;
     const incl = this.functions.inclusive[fn]!;
     const excl = this.functions.exclusive[fn]!;
-    const contexts = this.profile.contextCount;
     let title = `$(flame) ${this.share(incl)} inclusive (${formatValue(incl, metric.unit)}) · ${this.share(excl)} exclusive`;
     if (!Number.isNaN(calls)) title += ` · ${formatValue(calls, 'count')} call${calls === 1 ? '' : 's'}`;
-    if (contexts > 1)
-      title += ` · imbalance ${this.functionImbalance(fn).toFixed(2)}× max/mean over ${contexts} ${contextNoun(this.profile.contexts)}`;
+    const imbalance = this.functionImbalance(fn);
+    if (imbalance)
+      title += ` · imbalance ${imbalance.imbalance.toFixed(2)}× max/mean over ${imbalance.compared} ${imbalance.noun}`;
     return {
       title,
       tooltip: `${name}: ${metric.label} in ${this.name}. Click to show the function in the call graph.`,
@@ -341,8 +348,11 @@ export abstract class Dataset {
   /** The after-line text of a heat-marked line: its share, value and imbalance over the contexts. */
   heatAnnotation(line: LineCost): string {
     const p = this.profile;
+    // Only where contexts are peers (ranks): a trace's CPU thread and GPU stream are not.
     const imbalance =
-      p.contextCount > 1 ? spreadOf(nodeSetByContext(p, this.metric, line.nodes, 'exclusive')).imbalance : null;
+      p.contextCount > 1 && this.imbalances.contextsAreUnits
+        ? spreadOf(nodeSetByContext(p, this.metric, line.nodes, 'exclusive')).imbalance
+        : null;
     return heatAnnotation(line.exclusive / this.total, line.exclusive, this.metricDescriptor.unit, imbalance);
   }
 
@@ -406,6 +416,7 @@ function flagLens(f: DmvFlag): LensContent {
   };
 }
 
-function deriveOptions(): DeriveOptions {
+/** The hot-path threshold and list length the side bar uses now. */
+export function deriveOptions(): DeriveOptions {
   return { hotPathThreshold: hotPathThreshold(), listLength: SIDE_BAR_LIST_LENGTH };
 }

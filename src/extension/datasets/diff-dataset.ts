@@ -6,7 +6,10 @@ import { formatValue } from '../../analysis/stats/format';
 import type { AnalysisService, OpenedProfile } from '../../service/analysis-service';
 import { diffFunctionAt, diffLinesOf, type DiffSummary } from '../../service/diff-summary';
 import type { SourceResolver } from '../source-resolver';
-import { Dataset, type LensContent, type LineMarks } from './dataset';
+import type { SuperGraphDataOptions } from '../../analysis/graph/super-graph-data';
+import type { SideBarLists } from '../../service/derived-data';
+import type { CallflowData } from '../../shared/callflow-protocol';
+import { Dataset, deriveOptions, type LensContent, type LineMarks } from './dataset';
 import type { ProfileDataset } from './profile-dataset';
 
 /**
@@ -52,11 +55,7 @@ export class DiffDataset extends Dataset {
   }
 
   protected override async afterDerive(resolver: SourceResolver): Promise<void> {
-    const diff = await this.service.diff({
-      baseline: this.baseline.handle,
-      comparison: this.handle,
-      metric: this.metricDescriptor.name,
-    });
+    const diff = await this.compare();
     const filesOf = new Map<string, number[]>();
     await Promise.all(
       diff.lines.files.map(async (rec, k) => {
@@ -72,6 +71,52 @@ export class DiffDataset extends Dataset {
     this.byName = new Map(diff.functions.names.map((name, f) => [name, f]));
     this.filesOf = filesOf;
     this.linesOf.clear();
+  }
+
+  /** The comparison of the selected metric, its lists cut with the side bar's settings. */
+  private compare(): Promise<DiffSummary> {
+    const o = deriveOptions();
+    return this.service.diff({
+      baseline: this.baseline.handle,
+      comparison: this.handle,
+      metric: this.metricDescriptor.name,
+      options: { threshold: o.hotPathThreshold, limit: o.listLength },
+    });
+  }
+
+  /** The side bar shows the comparison: both runs' values and the change, largest change first. */
+  override async sideBarLists(): Promise<SideBarLists> {
+    const lists = await super.sideBarLists();
+    const o = deriveOptions();
+    let diff = this.diff;
+    if (!diff || diff.lists.threshold !== o.hotPathThreshold || diff.lists.limit !== o.listLength) {
+      const metric = this.metric;
+      diff = await this.compare();
+      if (metric === this.metric) this.diff = diff;
+    }
+    return { ...lists, diff: diff.lists };
+  }
+
+  /** The compared run's graph with every node's values in both runs (coloured by the change). */
+  override superGraph(options: SuperGraphDataOptions = {}, title = this.name): Promise<CallflowData> {
+    // A graph over some contexts only (a brush) is of the compared run alone.
+    if (options.contexts) return super.superGraph(options, title);
+    return this.service.superGraph({
+      dataset: this.handle,
+      title,
+      options: { metric: this.metric, ...options },
+      baseline: { dataset: this.baseline.handle, title: this.baseline.name },
+    });
+  }
+
+  /** Export Summary of a comparison: both files, both totals and what changed. */
+  override exportSummary(format: 'markdown' | 'csv'): Promise<string> {
+    return this.service.exportSummary({
+      dataset: this.handle,
+      metric: this.metric,
+      format,
+      baseline: this.baseline.handle,
+    });
   }
 
   /** The changed and unchanged lines of a workspace file (both runs' recorded paths that resolve to it, merged). */

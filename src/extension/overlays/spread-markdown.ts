@@ -47,10 +47,17 @@ export function rankSpreadMarkdown(ds: Dataset, subject: HoverSubject): string {
     dist.sorted,
     `${metric.label} per ${noun.replace(/s$/, '')}, sorted: ${fv(s.min)} … ${fv(s.max)}`,
   );
+  // Imbalance only over comparable contexts (imbalance.ts): never a CPU thread against a GPU stream.
+  const fi = subject.kind === 'function' ? ds.functionImbalance(subject.fn) : undefined;
+  const imbalance = fi
+    ? ` · imbalance ${fi.imbalance.toFixed(2)}× max/mean over ${fi.compared} ${fi.noun}`
+    : subject.kind === 'line' && ds.imbalances.contextsAreUnits
+      ? ` · imbalance ${s.imbalance.toFixed(2)}× max/mean`
+      : '';
   return (
     `**${md(metric.label)} across ${C} ${noun}** (inclusive, sorted)\n\n` +
     `![${md(metric.label)} per ${noun}, sorted](${uri})\n\n` +
-    `min ${fv(s.min)} · mean ${fv(s.mean)} · max ${fv(s.max)} on ${md(p.contexts[s.maxContext]!.label)} · imbalance ${s.imbalance.toFixed(2)}× max/mean\n\n`
+    `min ${fv(s.min)} · mean ${fv(s.mean)} · max ${fv(s.max)} on ${md(p.contexts[s.maxContext]!.label)}${imbalance}\n\n`
   );
 }
 

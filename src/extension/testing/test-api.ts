@@ -16,7 +16,7 @@ import type {
   MemorySelectionTarget,
 } from '../../shared/memory-protocol';
 import type { TimelineHostToView, TimelineWindowStatsMessage } from '../../shared/timeline-protocol';
-import { ignoredWorkspaceSettings } from '../workspace-trust';
+import { ignoredWorkspaceSettings, type WorkspaceTrustWatch } from '../workspace-trust';
 import type { DatasetManager, RestoreReport } from '../datasets/dataset-manager';
 import type { DataMovementDecorations, DataMovementLine } from '../overlays/data-movement-decorations';
 import type { DiffMarks, HeatDecorations, HeatLine } from '../overlays/heat-decorations';
@@ -50,6 +50,7 @@ export interface TestApiParts {
   sideBar: SideBarViews;
   trees: ReadonlyMap<string, RevealableTree>;
   resolver: SourceResolver;
+  trust: WorkspaceTrustWatch;
   dmv: DmvPanel;
   memory: MemoryPanel;
 }
@@ -143,6 +144,10 @@ export function createTestApi(p: TestApiParts) {
     dataMovementEntries: (): readonly AnalysisEntry[] => p.dataMovementView.provider.entries,
     /** The rows a side-bar view shows now (top level; a hot path's steps nest as children). */
     viewEntries: (view: SideBarViewId): readonly AnalysisEntry[] => providers.get(view)?.entries ?? [],
+    /** The message a side-bar view shows above its rows (why it is empty, what it compares), if any. */
+    viewMessage: (view: SideBarViewId): string | undefined => providers.get(view)?.message,
+    /** The tree item VS Code gets for a row (its Markdown tooltip). */
+    viewTreeItem: (view: SideBarViewId, row: AnalysisEntry): vscode.TreeItem => providers.get(view)!.getTreeItem(row),
     /** Resolves once a side-bar view shows rows that pass `accept`. */
     nextViewEntries: (view: SideBarViewId, accept: (rows: readonly AnalysisEntry[]) => boolean) => {
       const provider = providers.get(view)!;
@@ -155,6 +160,8 @@ export function createTestApi(p: TestApiParts) {
     },
     /** The workspace's restricted settings HPC Lens ignores while the workspace is untrusted. */
     ignoredWorkspaceSettings,
+    /** The Restricted Mode status-bar item's text while it shows. */
+    restrictedModeText: () => p.trust.restrictedModeItem?.text,
     sources: {
       resolution: async (recorded: string) => {
         const r = await p.resolver.resolution(recorded);

@@ -6,13 +6,22 @@ import type { DatasetManager } from '../datasets/dataset-manager';
 export interface AnalysisEntry {
   label: string;
   description: string;
+  /** Markdown; text from the profile in it escaped with `markdownText`. */
   tooltip: string;
   /** Source location as the profile records it; null when the frame has none (no click target). */
   location: { file: string; line: number | null; name: string } | null;
-  /** Codicon id, e.g. `flame`. */
+  /** Codicon id, e.g. `flame`, and a theme colour id for it (`charts.red`). */
   icon: string;
-  /** Rows shown under this one, expanded (a hot path's next step). */
+  iconColor?: string;
+  /** Rows shown under this one, expanded (a hot path's next step) unless `collapsed` (a group listed apart). */
   children?: AnalysisEntry[];
+  collapsed?: boolean;
+}
+
+/** A view's rows, with a message shown above them (why the list is empty, what it compares). */
+export interface AnalysisRows {
+  rows: AnalysisEntry[];
+  message?: string;
 }
 
 /**
@@ -30,7 +39,7 @@ export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEnt
 
   constructor(
     private readonly profiles: DatasetManager,
-    private readonly compute: (ds: Dataset) => AnalysisEntry[] | Promise<AnalysisEntry[]>,
+    private readonly compute: (ds: Dataset) => AnalysisEntry[] | AnalysisRows | Promise<AnalysisEntry[] | AnalysisRows>,
   ) {
     this.subs = [
       profiles.onDidChange(() => this.refresh()),
@@ -46,6 +55,12 @@ export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEnt
     return this.rows;
   }
 
+  /** The message shown above the rows (the view's `message`), if any. */
+  get message(): string | undefined {
+    return this.shownMessage;
+  }
+  private shownMessage: string | undefined;
+
   /**
    * Recomputes the rows for the active dataset. Rows computed in the analysis service arrive later;
    * only the latest refresh shows its rows.
@@ -54,7 +69,7 @@ export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEnt
     const ds = this.profiles.active;
     const generation = ++this.generation;
     const rows = ds ? this.compute(ds) : [];
-    if (Array.isArray(rows)) this.show(rows);
+    if (!(rows instanceof Promise)) this.show(rows);
     else
       rows.then(
         r => {
@@ -72,8 +87,10 @@ export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEnt
   /** Fires after the rows changed (tests and views that follow another's rows). */
   readonly onDidRefresh = this.refreshed.event;
 
-  private show(rows: AnalysisEntry[]): void {
+  private show(result: AnalysisEntry[] | AnalysisRows): void {
+    const { rows, message } = Array.isArray(result) ? { rows: result, message: undefined } : result;
     this.rows = rows;
+    this.shownMessage = message;
     this.parents = new Map();
     const link = (e: AnalysisEntry) => {
       for (const c of e.children ?? []) {
@@ -89,11 +106,19 @@ export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEnt
   getTreeItem(e: AnalysisEntry): vscode.TreeItem {
     const item = new vscode.TreeItem(
       e.label,
-      e.children?.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+      !e.children?.length
+        ? vscode.TreeItemCollapsibleState.None
+        : e.collapsed
+          ? vscode.TreeItemCollapsibleState.Collapsed
+          : vscode.TreeItemCollapsibleState.Expanded,
     );
     item.description = e.description;
-    item.tooltip = new vscode.MarkdownString(e.tooltip);
-    item.iconPath = new vscode.ThemeIcon(e.icon);
+    // Tooltips are Markdown whose profile-given parts are escaped (markdown-text.ts); untrusted, no HTML.
+    const tooltip = new vscode.MarkdownString(e.tooltip, true);
+    tooltip.isTrusted = false;
+    tooltip.supportHtml = false;
+    item.tooltip = tooltip;
+    item.iconPath = new vscode.ThemeIcon(e.icon, e.iconColor ? new vscode.ThemeColor(e.iconColor) : undefined);
     if (e.location) {
       item.command = {
         command: 'hpcLens.revealNode',

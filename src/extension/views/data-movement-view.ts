@@ -9,12 +9,12 @@ import {
   type DirectionTotals,
 } from '../../analysis/stats/data-movement-sites';
 import { formatBytes, formatCount, formatSeconds } from '../../analysis/stats/format';
-import { md } from '../../analysis/stats/summary-export';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import type { Dataset } from '../datasets/dataset';
 import type { DmvFlag } from '../../analysis/dmv/flags';
 import { FLAG_LABELS } from '../../shared/dmv-protocol';
 import { AnalysisTreeProvider, type AnalysisEntry } from './analysis-tree';
+import { markdownText as esc } from './markdown-text';
 
 export const DATA_MOVEMENT_VIEW = 'hpcLens.dataMovement';
 /** Context key that shows the view: the active dataset has copies. */
@@ -39,9 +39,9 @@ function directionRow(s: DataMovementSite, d: DirectionTotals, location: Analysi
     label: d.label,
     description: directionSummary(d).slice(d.label.length + 1),
     tooltip:
-      `**${md(d.label)}** from ${md(siteLabel(s))}: ${d.count} × (${sizeRange(d)}), ${formatBytes(d.bytes)} in ${formatSeconds(d.durationNs * 1e-9)}` +
+      `**${d.label}** from ${esc(siteLabel(s))}: ${d.count} × (${sizeRange(d)}), ${formatBytes(d.bytes)} in ${formatSeconds(d.durationNs * 1e-9)}` +
       (d.bandwidth !== null ? `, ${formatBytes(d.bandwidth)}/s achieved` : '') +
-      `\n\ndevices: ${md(d.devices.map(deviceLabel).join(', '))}`,
+      `\n\ndevices: ${d.devices.map(x => esc(deviceLabel(x))).join(', ')}`,
     location,
     icon:
       d.kind === DataMovementKind.HostToDevice
@@ -88,7 +88,7 @@ function siteEntry(lp: Dataset, s: DataMovementSite): AnalysisEntry {
       description: `${formatBytes(p.bytes)} · ${p.count}×`,
       tooltip:
         `**Issuing call path** (${formatBytes(p.bytes)} in ${p.count} operation${p.count === 1 ? '' : 's'}, ${formatSeconds(p.durationNs * 1e-9)})\n\n` +
-        [...frames.map(md), `**${md(s.name)}**${s.file ? ` (${md(siteLabel(s))})` : ''}`, ...below.map(md)]
+        [...frames.map(esc), `**${esc(s.name)}**${s.file ? ` (${esc(siteLabel(s))})` : ''}`, ...below.map(esc)]
           .map(f => `- ${f}`)
           .join('\n'),
       location: caller >= 0 ? { file: tree.file(caller)!, line: tree.line(caller), name: tree.name(caller) } : location,
@@ -99,8 +99,8 @@ function siteEntry(lp: Dataset, s: DataMovementSite): AnalysisEntry {
     label: siteLabel(s),
     description: `${dominant.label} ${formatBytes(dominant.bytes)} · ${dominant.count}×${more ? ` · +${more} more` : ''}`,
     tooltip:
-      `**${md(siteLabel(s))}** in ${md(s.name)}${s.file ? `\n\n${md(`${s.file}:${s.line}`)}` : ' (no source location on the call path: grouped by the launching function)'}\n\n` +
-      s.directions.map(d => `- ${md(directionSummary(d))} (${md(sizeRange(d))})`).join('\n'),
+      `**${esc(siteLabel(s))}** in ${esc(s.name)}${s.file ? `\n\n${esc(s.file)}:${s.line}` : ' (no source location on the call path: grouped by the launching function)'}\n\n` +
+      s.directions.map(d => `- ${directionSummary(d)} (${sizeRange(d)})`).join('\n'),
     location,
     icon: 'arrow-swap',
     children: [...s.directions.map(d => directionRow(s, d, location)), ...paths],
@@ -116,10 +116,10 @@ export const FLAGS_ICON = 'warning';
  */
 export function flagTooltip(f: DmvFlag): string {
   const where = f.file
-    ? md(`${f.file}${f.line !== null ? `:${f.line}` : ''}`)
-    : vscode.l10n.t('{0} (no source line)', md(f.name));
+    ? esc(`${f.file}${f.line !== null ? `:${f.line}` : ''}`)
+    : vscode.l10n.t('{0} (no source line)', esc(f.name));
   const span = `${formatSeconds(f.start * 1e-9)} – ${formatSeconds(f.end * 1e-9)}`;
-  return `**${md(FLAG_LABELS[f.kind])}** at ${where}\n\n${md(f.message)}\n\n${span}`;
+  return `**${esc(FLAG_LABELS[f.kind])}** at ${where}\n\n${esc(f.message)}\n\n${span}`;
 }
 
 function flagEntry(f: DmvFlag): AnalysisEntry {

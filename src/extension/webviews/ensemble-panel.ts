@@ -120,7 +120,9 @@ export class EnsemblePanel implements vscode.Disposable {
   show(focusFunction?: string): boolean {
     if (!(this.datasets.active instanceof EnsembleDataset)) {
       void vscode.window.showInformationMessage(
-        'HPC Lens: Ensemble CallFlow needs an ensemble: use HPC Lens: Open Folder as Ensemble… (or switch to one in the Datasets view).',
+        vscode.l10n.t(
+          'HPC Lens: Ensemble CallFlow needs an ensemble: use HPC Lens: Open Folder as Ensemble… (or switch to one in the Datasets view).',
+        ),
       );
       return false;
     }

@@ -88,9 +88,16 @@ export class TimelinePanel implements vscode.Disposable {
   }
 
   show(): void {
-    if (!this.datasets.active?.profile.trace) {
+    // Show Timeline stays in the palette whatever is open (else typing it runs VS Code's own Timeline): say why not.
+    const active = this.datasets.active;
+    if (!active?.profile.trace) {
+      const needs = vscode.l10n.t(
+        'the timeline needs a trace (Chrome/Kineto, Nsight Systems, OTF2, HPCToolkit trace.db or .hpctrace files, perf, pprof…) as the active dataset.',
+      );
       void vscode.window.showInformationMessage(
-        'HPC Lens: the timeline needs a trace (Chrome/Kineto, Nsight Systems, OTF2, HPCToolkit trace.db, perf, pprof…) as the active dataset.',
+        active
+          ? vscode.l10n.t('HPC Lens: {0} has no trace: {1}', active.name, needs)
+          : vscode.l10n.t('HPC Lens: no dataset is open: {0}', needs),
       );
       return;
     }

@@ -118,9 +118,12 @@ export function registerSuites(): void {
       assert.equal(shownLines.length, lines.length);
       assert.equal(shownLines[0]!.label, `${lines[0]!.file.split('/').pop()}:${lines[0]!.line}`);
       assert.equal(api.viewEntries('hpcLens.topFunctions')[0]!.label, topFunctions(profile, m, { limit: 1 })[0]!.name);
-      const imbalanced = functionImbalance(profile, m, { limit: 1 })[0]!;
+      const imbalanced = functionImbalance(profile, m, { limit: 1 }).entries[0]!;
       assert.equal(api.viewEntries('hpcLens.imbalance')[0]!.label, imbalanced.name);
-      assert.match(api.viewEntries('hpcLens.imbalance')[0]!.description, /^\d+\.\d\d× · max on rank \d$/);
+      assert.match(
+        api.viewEntries('hpcLens.imbalance')[0]!.description,
+        /^\d+\.\d\d× · \d+(\.\d)?% of total · max on rank \d$/,
+      );
       // A click runs the row's command: the editor opens the file at the line.
       const loc = shownLines[0]!.location!;
       await vscode.commands.executeCommand('hpcLens.revealNode', loc.file, loc.line, loc.name);

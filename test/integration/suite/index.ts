@@ -21,6 +21,7 @@ import { registerSuperGraphSuites } from './super-graph.itest';
 import { registerTimelineSuites } from './timeline.itest';
 import { registerUntrustedSuites } from './workspace-trust.itest';
 import { registerMemorySuites } from './memory.itest';
+import { registerRealDataSuites } from './real-data.itest';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', timeout: 60000, color: false, reporter: 'spec' });
@@ -51,6 +52,7 @@ export function run(): Promise<void> {
     registerTimelineSuites();
     registerResponsivenessSuites();
     registerMemorySuites();
+    registerRealDataSuites();
     registerSuites();
     // Last: leaves the datasets that phase 2 expects back after the reload.
     registerReloadSuites(1);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, sampleProfile, type HpcLensApi } from './itest-support';
+import { EXTENSION_ID, sampleProfile, until, type HpcLensApi } from './itest-support';
 
 /**
  * Runs in the harness's "untrusted" phase only: a copy of the sample workspace, never trusted, whose
@@ -19,6 +19,8 @@ export function registerUntrustedSuites(): void {
       api = await ext.activate();
       await api.startup;
       assert.deepEqual(api.datasets.entries(), [], 'hpcLens.openOnStartup of an untrusted workspace is not opened');
+      const text = await until('the Restricted Mode status-bar item', () => api.restrictedModeText());
+      assert.match(text, /trust the workspace to open its profiles/);
     });
 
     test('the workspace’s patterns and folders are ignored, with a notice naming them', async () => {

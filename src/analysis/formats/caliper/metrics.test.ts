@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { planMetrics, primaryMetricOf, unitOf } from './metrics';
+import { caliperMetricLabel, planMetrics, primaryMetricOf, unitOf } from './metrics';
 
 describe('Caliper metric columns', () => {
   const columns = (...names: string[]) => names.map((name, index) => ({ index, name }));
@@ -46,5 +46,34 @@ describe('Caliper metric columns', () => {
     assert.equal(unitOf({ index: 0, name: 'sum#time.duration' }, 1), 'µs');
     assert.equal(unitOf({ index: 0, name: 'sum#time.duration' }, null), 'µs');
     assert.equal(unitOf({ index: 0, name: 'sum#time.duration.ns' }, 2), 'ns');
+  });
+
+  it('reads CUDA activity durations in ns, in s once scaled, unless the file says otherwise', () => {
+    assert.equal(unitOf({ index: 0, name: 'sum#cupti.activity.duration' }, 2), 'ns');
+    assert.equal(unitOf({ index: 0, name: 'sum#scale#cupti.activity.duration' }, 2), 's');
+    assert.equal(unitOf({ index: 0, name: 'inclusive#scale#sum#cupti.host.duration' }, null), 's');
+    assert.equal(unitOf({ index: 0, name: 'sum#scale#cupti.activity.duration', unit: 'usec' }, 2), 'µs');
+  });
+
+  it('labels Caliper columns readably and keeps the raw name as the metric name', () => {
+    assert.equal(caliperMetricLabel('inclusive#scale#sum#cupti.host.duration'), 'CUDA host time (inclusive)');
+    assert.equal(caliperMetricLabel('sum#scale#cupti.activity.duration'), 'CUDA activity time');
+    assert.equal(caliperMetricLabel('avg#inclusive#sum#time.duration'), 'Time (inclusive, avg over ranks)');
+    assert.equal(caliperMetricLabel('sum#my_counter.value'), 'My counter value');
+    const plans = planMetrics(
+      [
+        { index: 0, name: 'sum#scale#cupti.host.duration' },
+        { index: 1, name: 'inclusive#sum#scale#cupti.host.duration' },
+        { index: 2, name: 'sum#scale#cupti.activity.duration', alias: 'GPU time' },
+      ],
+      2,
+    );
+    assert.deepEqual(
+      plans.map(p => [p.descriptor.name, p.descriptor.label, p.descriptor.unit, p.descriptor.kind]),
+      [
+        ['sum#scale#cupti.host.duration', 'CUDA host time', 's', 'both'],
+        ['sum#scale#cupti.activity.duration', 'GPU time', 's', 'exclusive'],
+      ],
+    );
   });
 });

@@ -54,9 +54,10 @@ function classify(key: string): {
 }
 
 /**
- * The model unit of a column. Without a unit attribute, `time.duration` is in seconds from Caliper
- * 2.0 on and in microseconds before (files without a version are taken as old: the pre-2.0 JSON
- * profiles in circulation are in µs).
+ * The model unit of a column: its `attribute.unit`. Without one, `time.duration` is in seconds
+ * from Caliper 2.0 on and in microseconds before (files without a version are taken as old: the
+ * pre-2.0 JSON profiles in circulation are in µs); CUDA (CUPTI) and ROCm activity durations are
+ * nanoseconds, and seconds once `scale`d (Caliper's cuda-activity configs scale them by 1e-9).
  */
 export function unitOf(column: ValueColumn, caliperMajor: number | null): string {
   if (column.unit) return normaliseUnit(column.unit);
@@ -64,14 +65,49 @@ export function unitOf(column: ValueColumn, caliperMajor: number | null): string
   if (attr === 'time.duration' || column.name === 'time')
     return caliperMajor !== null && caliperMajor >= 2 ? 's' : 'µs';
   if (attr === 'time.duration.ns' || attr === 'time.inclusive.duration.ns') return 'ns';
+  if (/^(cupti|rocm)\..*duration$/.test(attr)) return column.name.split('#').includes('scale') ? 's' : 'ns';
   if (attr === 'count') return 'count';
   return '';
+}
+
+/** Readable names of Caliper's measurement attributes. */
+const ATTRIBUTE_LABELS: Record<string, string> = {
+  'time.duration': 'Time',
+  'time.duration.ns': 'Time',
+  'time.inclusive.duration.ns': 'Time',
+  'cupti.host.duration': 'CUDA host time',
+  'cupti.activity.duration': 'CUDA activity time',
+  'cupti.activity.bytes': 'CUDA bytes copied',
+  'rocm.host.duration': 'ROCm host time',
+  'rocm.activity.duration': 'ROCm activity time',
+  count: 'Count',
+};
+
+/**
+ * A readable label for a Caliper column name (the raw name stays the metric's name):
+ * `inclusive#scale#sum#cupti.host.duration` → `CUDA host time (inclusive)`,
+ * `avg#inclusive#sum#time.duration` → `Time (inclusive, avg over ranks)`; `sum`, `scale` and
+ * other aggregation steps are how the value was made, not what it is. `inclusive` is left out
+ * for a metric holding both sides.
+ */
+export function caliperMetricLabel(key: string, both = false): string {
+  const ops = key.split('#');
+  const attr = ops.pop()!;
+  const base = ATTRIBUTE_LABELS[attr] ?? (attr.replace(/[._]+/g, ' ').replace(/^\w/, c => c.toUpperCase()) || key);
+  const notes: string[] = [];
+  if (!both && (ops.includes('inclusive') || attr.split('.').includes('inclusive'))) notes.push('inclusive');
+  const across = ops[0];
+  if (ops.length > 0 && (across === 'avg' || across === 'min' || across === 'max')) notes.push(`${across} over ranks`);
+  return notes.length ? `${base} (${notes.join(', ')})` : base;
 }
 
 /** One model metric per column, except that `X` and `inclusive#X` become one metric with both sides. */
 export function planMetrics(columns: readonly ValueColumn[], caliperMajor: number | null): MetricPlan[] {
   const byPair = new Map<string, MetricPlan>();
   const plans: MetricPlan[] = [];
+  // Labels from `attribute.alias` are the user's words: kept as they are.
+  const aliased = new Set<MetricPlan>();
+  const labelOf = (key: string, both: boolean) => (key === 'time' ? 'time' : caliperMetricLabel(key, both));
   for (const c of columns) {
     if (isBookkeepingAttribute(c.name)) continue;
     const cls = classify(c.name);
@@ -86,6 +122,10 @@ export function planMetrics(columns: readonly ValueColumn[], caliperMajor: numbe
         plan.descriptor.name = cls.name;
       } else plan.inclusiveColumn = c.index;
       plan.descriptor.kind = 'both';
+      if (c.alias && !aliased.has(plan)) {
+        plan.descriptor.label = c.alias;
+        aliased.add(plan);
+      } else if (!aliased.has(plan)) plan.descriptor.label = labelOf(cls.pairKey, true);
       plan.descriptor.sourceKeys.push(c.name);
       if (!plan.descriptor.unit) plan.descriptor.unit = unitOf(c, caliperMajor);
       continue;
@@ -93,7 +133,7 @@ export function planMetrics(columns: readonly ValueColumn[], caliperMajor: numbe
     plan = {
       descriptor: {
         name: cls.name,
-        label: c.alias ?? cls.name,
+        label: c.alias ?? labelOf(c.name, false),
         sourceKeys: [c.name],
         unit: unitOf(c, caliperMajor),
         kind: cls.kind,
@@ -102,6 +142,7 @@ export function planMetrics(columns: readonly ValueColumn[], caliperMajor: numbe
       exclusiveColumn: cls.kind === 'exclusive' ? c.index : -1,
       inclusiveColumn: cls.kind === 'inclusive' ? c.index : -1,
     };
+    if (c.alias) aliased.add(plan);
     byPair.set(cls.pairKey, plan);
     plans.push(plan);
   }

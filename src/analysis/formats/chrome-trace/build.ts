@@ -326,21 +326,42 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
     }
     return n;
   };
-  // The node a `Call stack` leads to from a base node, memoized: stacks repeat by the thousand.
-  const pyChains: (Map<number, number> | undefined)[] = [];
-  const pyChain = (base: number, stackId: number): number => {
+  // A `Call stack`'s frames, outermost first (Kineto writes the innermost first).
+  const stackFrames: (string[] | undefined)[] = [];
+  const framesOf = (stackId: number): string[] =>
+    (stackFrames[stackId] ??= strings
+      .get(stackId)
+      .split(';')
+      .map(f => f.trim())
+      .filter(f => f !== '')
+      .reverse());
+  // The node a `Call stack` leads to from a base node, leaving out its `skip` outermost frames;
+  // memoized: stacks repeat by the thousand.
+  const pyChains: (Map<number | string, number> | undefined)[] = [];
+  const pyChain = (base: number, stackId: number, skip = 0): number => {
     let byBase = pyChains[stackId];
     if (byBase === undefined) pyChains[stackId] = byBase = new Map();
-    let n = byBase.get(base);
+    const key = skip === 0 ? base : `${base}/${skip}`;
+    let n = byBase.get(key);
     if (n !== undefined) return n;
-    const frames = strings.get(stackId).split(';');
+    const frames = framesOf(stackId);
     n = base;
-    for (let k = frames.length - 1; k >= 0; k--) {
-      const f = frames[k]!.trim();
-      if (f) n = child(n, strings.intern(f));
-    }
-    byBase.set(base, n);
+    for (let k = skip; k < frames.length; k++) n = child(n, strings.intern(frames[k]!));
+    byBase.set(key, n);
     return n;
+  };
+  // How many outermost frames two call stacks share.
+  const sharedFrames = new Map<string, number>();
+  const sharedOuterFrames = (a: number, b: number): number => {
+    const key = `${a},${b}`;
+    let k = sharedFrames.get(key);
+    if (k === undefined) {
+      const fa = framesOf(a),
+        fb = framesOf(b);
+      for (k = 0; k < fa.length && k < fb.length && fa[k] === fb[k]; k++);
+      sharedFrames.set(key, k);
+    }
+    return k;
   };
   const sourceNodeOf = (node: number): number => {
     for (let n = node; n >= 0; n = nodeParent[n]!) if (nodeFile[n]) return n;
@@ -364,6 +385,8 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
   const candParent = new Int32Array(nCand).fill(-1);
   const candEvent = new Int32Array(nCand).fill(-1);
   const candPy = new Uint8Array(nCand);
+  /** The `Call stack` whose frames a candidate's Python frames come from (its own or an enclosing operator's), 0 for none. */
+  const candStack = new Int32Array(nCand);
   /** Position of each candidate in its track's nesting order. */
   const candPos = new Int32Array(nCand);
   const corrToCand = new CorrelationIndex();
@@ -537,6 +560,7 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
       const row = cRow.get(ci);
       let base = p >= 0 ? candNode[p]! : -1;
       let py = p >= 0 ? candPy[p]! : 0;
+      let placedBy = p >= 0 ? candStack[p]! : 0;
       if (row >= 0) {
         if (p < 0 && c.sGpu.get(row) !== Gpu.None) {
           const corr = c.sCorr.get(row);
@@ -545,13 +569,27 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
         }
         const stack = c.sStack.get(row);
         if (stack && !py) {
+          b.callStackLines = true;
           base = pyChain(base, stack);
           py = 1;
+          placedBy = stack;
+        } else if (stack && placedBy && stack !== placedBy) {
+          // An operator inside another one (ProfilerStep#8 around the step's aten::to) was called
+          // from its own Python line: its frames below those the two stacks share go under the
+          // enclosing operator, so its cost reaches its own line, not the enclosing one's.
+          base = pyChain(base, stack, sharedOuterFrames(placedBy, stack));
+          placedBy = stack;
         }
-        if (c.sCpu.get(row) === Cpu.Python) py = 1;
+        // Python function events nest the frames themselves: stacks inside them add nothing.
+        if (c.sCpu.get(row) === Cpu.Python) {
+          b.callStackLines = true;
+          py = 1;
+          placedBy = 0;
+        }
       }
       candNode[ci] = child(base, cName.get(ci));
       candPy[ci] = py;
+      candStack[ci] = placedBy;
       excl[k] = durArr[ci]!;
     }
     // Exclusive = own duration minus the parts covered by direct children (clipped to the parent).

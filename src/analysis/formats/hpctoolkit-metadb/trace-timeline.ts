@@ -60,14 +60,8 @@ export function addTraceTimeline(
   }
 
   const { parentNode, nodeName } = nodes;
-  const depthOfNode = new Int32Array(parentNode.length);
-  let maxDepth = 0;
   // Parents are added before their children, so one forward pass gives every depth.
-  for (let n = 0; n < parentNode.length; n++) {
-    const p = parentNode[n]!;
-    depthOfNode[n] = p < 0 ? 0 : depthOfNode[p]! + 1;
-    if (depthOfNode[n]! > maxDepth) maxDepth = depthOfNode[n]!;
-  }
+  const { depthOfNode, maxDepth } = nodeDepths(parentNode);
   const nodeOfCtx = (ctxId: number): number => {
     if (ctxId === 0) return -1;
     const row = meta.contexts.rowOf(ctxId);
@@ -186,11 +180,23 @@ function decodeLine(
   return { time: Float64Array.from(order, k => time[k]!), ctx: Uint32Array.from(order, k => ctx[k]!), sorted };
 }
 
+/** Depth of each node of a tree whose parents come before their children, and the deepest. */
+export function nodeDepths(parentNode: Int32Array): { depthOfNode: Int32Array; maxDepth: number } {
+  const depthOfNode = new Int32Array(parentNode.length);
+  let maxDepth = 0;
+  for (let n = 0; n < parentNode.length; n++) {
+    const p = parentNode[n]!;
+    depthOfNode[n] = p < 0 ? 0 : depthOfNode[p]! + 1;
+    if (depthOfNode[n]! > maxDepth) maxDepth = depthOfNode[n]!;
+  }
+  return { depthOfNode, maxDepth };
+}
+
 /**
  * The events of one track: a stack of open slices (the call path of the current sample) and the
  * rows in (start, depth) order; a slice's duration is filled in when a later sample leaves its frame.
  */
-class LineTimeline {
+export class LineTimeline {
   private readonly kind = new GrowableUint8(1024);
   private readonly start = new GrowableFloat64(1024);
   private readonly duration = new GrowableFloat64(1024);

@@ -43,6 +43,10 @@ export interface Experiment {
   xmlId: Int32Array;
   maxXmlId: number;
   inline: InlineValues;
+  /** The `.hpctrace` files' call-path ids (`it` of `<S>` and `<C>`) → the model node a sample is in. */
+  traceIds: Map<number, number>;
+  /** The TraceDBTable's entry: ticks per second of the trace times, header bytes of a trace file; null without one. */
+  traceDb: { ticksPerSecond: number; headerBytes: number } | null;
   warnings: string[];
 }
 
@@ -108,6 +112,8 @@ class ExperimentHandler implements XmlHandler {
       xmlId: new Int32Array(0),
       maxXmlId: 0,
       inline: { node: new Int32Array(0), metric: new Int32Array(0), value: new Float64Array(0), significantDigits: 0 },
+      traceIds: new Map(),
+      traceDb: null,
       warnings: [],
     };
   }
@@ -210,6 +216,16 @@ class ExperimentHandler implements XmlHandler {
       case 'MetricDB':
         this.result.metricDbs.push(this.metricEntry(name, a, this.result.metricDbs.length));
         break;
+      case 'TraceDB': {
+        const u = Number(a.get('u') ?? '1000000000');
+        const header = Number(a.get('db-header-sz') ?? '32');
+        if (!(u > 0 && Number.isFinite(u)))
+          this.fail(`<TraceDB> has u=${quoteContent(a.get('u')!)}, not ticks per second`);
+        if (!(Number.isInteger(header) && header >= 24 && header <= 4096))
+          this.fail(`<TraceDB> has db-header-sz=${quoteContent(a.get('db-header-sz')!)}, not a header size`);
+        this.result.traceDb = { ticksPerSecond: u, headerBytes: header };
+        break;
+      }
     }
   }
 
@@ -306,6 +322,12 @@ class ExperimentHandler implements XmlHandler {
         break;
       case 'C':
         break;
+    }
+    // A trace sample names a statement or call site by `it`; a call site has no node: its enclosing one.
+    const traceId = element === 'S' || element === 'C' ? a.get('it') : undefined;
+    if (traceId !== undefined) {
+      const id = digitsValue(traceId);
+      if (id >= 0) this.result.traceIds.set(id, node >= 0 ? node : attachTo);
     }
     this.openNode.push(node);
     this.openAttach.push(node >= 0 ? node : attachTo);

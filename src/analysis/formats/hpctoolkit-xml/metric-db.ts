@@ -64,10 +64,11 @@ export function isMetricDbName(name: string): boolean {
 
 /**
  * Rank and thread from hpcprof's file name `<n>.<exe>-<rank>-<thread>-<host id>-<pid>-<gen>.metric-db`
+ * (or hpcrun's `<exe>-<rank>-<thread>-<host id>-<pid>-<gen>.hpctrace`)
  * (the program name may itself contain dashes, so the fields are taken from the end), or null.
  */
 export function rankThreadOf(fileName: string): { rank: number; thread: number } | null {
-  const m = /-(\d+)-(\d+)-[0-9A-Za-z]+-\d+-\d+\.metric-db(\.gz)?$/.exec(fileName);
+  const m = /-(\d+)-(\d+)-[0-9A-Za-z]+-\d+-\d+\.(?:metric-db(?:\.gz)?|hpctrace)$/.exec(fileName);
   return m ? { rank: Number(m[1]), thread: Number(m[2]) } : null;
 }
 

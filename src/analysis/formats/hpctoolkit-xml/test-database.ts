@@ -37,7 +37,17 @@ export interface FixtureDatabase {
   gzip?: boolean;
   /** experiment.xml version attribute (default 2.1). */
   version?: string;
+  /**
+   * `.hpctrace` files: per [rank, thread] of `contexts`, samples of (ticks after the epoch origin below,
+   * the `<S>`/`<C>` element sampled, or null for "not running"); statements and call sites get `it` ids.
+   */
+  traces?: { context: number; samples: [ticks: number, element: FixtureElement | null][] }[];
+  /** The TraceDB's ticks per second (default 1e9, i.e. ns). */
+  ticksPerSecond?: number;
 }
+
+/** The absolute time of tick 0 of the fixture traces (ns since the epoch: beyond 2^53, as in real files). */
+export const TRACE_EPOCH = 1_732_000_000_000_000_000n;
 
 interface Numbered {
   el: FixtureElement;
@@ -141,6 +151,10 @@ export function experimentXml(db: FixtureDatabase): string {
     `    <Metric i="3" n="${esc(measure)}:Sum (E)" v="derived-incr" t="exclusive"${db.exclusiveOnly ? '' : ' partner="2"'} show="1" show-percent="1"/>`,
   );
   out.push('  </MetricTable>');
+  if (db.traces)
+    out.push(
+      `  <TraceDBTable><TraceDB i="0" u="${db.ticksPerSecond ?? 1e9}" db-glob="*.hpctrace" db-min-time="${TRACE_EPOCH}" db-max-time="${TRACE_EPOCH}" db-header-sz="32"/></TraceDBTable>`,
+    );
   if (!db.inline) {
     const cols = db.exclusiveOnly ? 1 : 2;
     out.push('  <MetricDBTable>');
@@ -179,6 +193,7 @@ export function experimentXml(db: FixtureDatabase): string {
     if (el.module !== undefined) attrs.push(`lm="${tables.module.get(el.module)}"`);
     if (el.file !== undefined) attrs.push(`f="${tables.file.get(el.file)}"`);
     if (el.proc !== undefined) attrs.push(`n="${tables.proc.get(el.proc)}"`);
+    if (db.traces && (el.tag === 'S' || el.tag === 'C')) attrs.push(`it="${n.id}"`);
     const inner = values(n);
     if (!inner && n.children.length === 0) {
       out.push(`<${el.tag} ${attrs.join(' ')}/>`);
@@ -223,5 +238,25 @@ export function writeFixtureDatabase(dir: string, db: FixtureDatabase): string {
   const put = (name: string, data: string | Buffer) => writeFileSync(join(dir, name), db.gzip ? gzipSync(data) : data);
   put('experiment.xml', experimentXml(db));
   if (!db.inline) db.contexts.forEach((_, k) => put(metricDbName(db, k), metricDbBytes(db, k)));
+  for (const t of db.traces ?? []) writeFileSync(join(dir, hpcTraceName(db, t.context)), hpcTraceBytes(db, t));
   return dir;
+}
+
+/** The bytes of one `.hpctrace` file (big-endian, 12-byte records, as hpcrun writes them). */
+export function hpcTraceBytes(db: FixtureDatabase, trace: NonNullable<FixtureDatabase['traces']>[number]): Buffer {
+  const { nodes } = number(db);
+  const idOf = new Map(nodes.map(n => [n.el, n.id]));
+  const buf = Buffer.alloc(32 + trace.samples.length * 12);
+  buf.write('HPCRUN-trace______01.01b', 0, 'latin1');
+  trace.samples.forEach(([ticks, el], k) => {
+    buf.writeBigUInt64BE(TRACE_EPOCH + BigInt(ticks), 32 + k * 12);
+    buf.writeUInt32BE(el ? idOf.get(el)! : 0, 32 + k * 12 + 8);
+  });
+  return buf;
+}
+
+export function hpcTraceName(db: FixtureDatabase, context: number): string {
+  return metricDbName(db, context)
+    .replace(/^\d+\./, '')
+    .replace(/\.metric-db$/, '.hpctrace');
 }

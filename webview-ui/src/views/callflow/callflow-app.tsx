@@ -15,6 +15,7 @@ import {
   type CallflowViewState,
   type NodeMetricValues,
   type CallflowData,
+  type CallflowDiffData,
   type CallflowHostToView,
   type CallflowNodeData,
   type CallflowViewToHost,
@@ -26,7 +27,14 @@ import { formatValue } from '../../format';
 import { heatScale, useThemeColors } from '../../theme';
 import { getViewState, postMessage, setViewState, useHostMessages } from '../../vscode-api';
 import { assertNever } from '../../../../src/shared/webview-protocol';
-import { divergingColour, exclusiveDifference, sharedDomain, type ColourBy } from './callflow-colours';
+import {
+  changeColour,
+  divergingColour,
+  exclusiveDifference,
+  runDifference,
+  sharedDomain,
+  type ColourBy,
+} from './callflow-colours';
 import { CorrelationView, type Series } from './correlation-view';
 import { HistogramView } from './histogram-view';
 import { sharedScale } from './juxtapose';
@@ -185,10 +193,16 @@ export function CallflowApp() {
     [mode, data, second],
   );
   const diffOn = difference !== null && options.differenceColour;
+  // A comparison (Compare Two Profiles): every node coloured by its change, red slower, green faster.
+  const change = useMemo(() => (mode === 'single' && data ? runDifference(data) : null), [mode, data]);
   const nodeColour = useMemo(
     () =>
-      diffOn ? (n: CallflowNodeData) => divergingColour(difference!.byId.get(n.id) ?? 0, difference!.bound) : undefined,
-    [diffOn, difference],
+      diffOn
+        ? (n: CallflowNodeData) => divergingColour(difference!.byId.get(n.id) ?? 0, difference!.bound)
+        : change
+          ? (n: CallflowNodeData) => changeColour(change.byId.get(n.id) ?? 0, change.bound)
+          : undefined,
+    [diffOn, difference, change],
   );
   const maxScale = second && mode !== 'single' ? sharedScale(fitted) : undefined;
   useEffect(() => setFitted([0, 0]), [mode]);
@@ -196,6 +210,8 @@ export function CallflowApp() {
   const unit = data?.metric.unit ?? '';
   const legend: ReactNode = diffOn ? (
     <DivergingLegend bound={difference!.bound} unit={unit} />
+  ) : change && data?.diff ? (
+    <ChangeLegend bound={change.bound} unit={unit} diff={data.diff} />
   ) : (
     <SequentialLegend heat={heat} max={colourMax} unit={unit} by={options.colourBy} shared={second !== undefined} />
   );
@@ -493,6 +509,28 @@ function DivergingLegend({ bound, unit }: { bound: number; unit: string }) {
       aria-label={`Node colour: exclusive per rank, brushed minus the rest, from −${formatValue(bound, unit)} to +${formatValue(bound, unit)}`}
     >
       <div className="sankey-legend-title">Exclusive per rank: brushed − rest</div>
+      <div className="sankey-legend-bar" style={{ background: `linear-gradient(to right, ${stops.join(', ')})` }} />
+      <div className="sankey-legend-ticks is-diverging" aria-hidden="true">
+        <span>−{formatValue(bound, unit)}</span>
+        <span>0</span>
+        <span>+{formatValue(bound, unit)}</span>
+      </div>
+    </div>
+  );
+}
+
+function ChangeLegend({ bound, unit, diff }: { bound: number; unit: string; diff: CallflowDiffData }) {
+  const stops = Array.from({ length: 11 }, (_, i) => changeColour((i / 5 - 1) * bound, bound));
+  const per = diff.baselineContexts > 1 || diff.compareContexts > 1 ? ' per context' : '';
+  return (
+    <div
+      className="sankey-legend"
+      role="img"
+      aria-label={`Node colour: change of inclusive value${per}, ${diff.baselineTitle} to ${diff.compareTitle}, from −${formatValue(bound, unit)} (faster, green) to +${formatValue(bound, unit)} (slower, red)`}
+    >
+      <div className="sankey-legend-title" title={`${diff.baselineTitle} → ${diff.compareTitle}`}>
+        Change{per}: B − A
+      </div>
       <div className="sankey-legend-bar" style={{ background: `linear-gradient(to right, ${stops.join(', ')})` }} />
       <div className="sankey-legend-ticks is-diverging" aria-hidden="true">
         <span>−{formatValue(bound, unit)}</span>

@@ -62,3 +62,32 @@ export function divergingColour(difference: number, bound: number): string {
   const t = bound > 0 && Number.isFinite(difference) ? Math.max(-1, Math.min(1, difference / bound)) : 0;
   return diverging(0.5 + t / 2);
 }
+
+/**
+ * A comparison's graph (CallflowData.diff): per node id, the change of its inclusive value
+ * (compared − baseline, means per context), and the symmetric bound max |change|.
+ */
+export function runDifference(data: CallflowData): { byId: Map<string, number>; bound: number } | null {
+  if (!data.diff) return null;
+  const byId = new Map<string, number>();
+  let bound = 0;
+  for (const n of data.nodes) {
+    if (!n.diff) continue;
+    const d = n.diff.compare.inclusive - n.diff.baseline.inclusive;
+    byId.set(n.id, d);
+    if (Number.isFinite(d)) bound = Math.max(bound, Math.abs(d));
+  }
+  return { byId, bound };
+}
+
+/**
+ * Green → grey → red: faster runs green, slower red (the editor's regression/improvement marks),
+ * the middle a mid grey that stays visible on light and dark themes.
+ */
+const slowerFaster = piecewise(interpolateLab, ['#1a9641', '#9a9a9a', '#c62828']);
+
+/** A change on the symmetric scale [−bound, +bound]: positive (slower) red, negative (faster) green, 0 grey. */
+export function changeColour(change: number, bound: number): string {
+  const t = bound > 0 && Number.isFinite(change) ? Math.max(-1, Math.min(1, change / bound)) : 0;
+  return slowerFaster(0.5 + t / 2);
+}

@@ -17,7 +17,13 @@ import type {
   MouseEvent as ReactMouseEvent,
   ReactNode,
 } from 'react';
-import type { CallflowData, CallflowNodeData } from '../../../../src/shared/callflow-protocol';
+import type {
+  CallflowData,
+  CallflowDiffData,
+  CallflowNodeData,
+  CallflowNodeDiff,
+} from '../../../../src/shared/callflow-protocol';
+import { formatDelta } from '../../../../src/analysis/graph/profile-diff';
 import { formatImbalance, formatLocation, formatShare, formatValue } from '../../format';
 import { createTextMeasurer, estimateText } from '../../text-measure';
 import type { MeasureText } from '../../text-measure';
@@ -450,6 +456,7 @@ export function SankeyView(props: SankeyViewProps) {
           node={n.data}
           unit={unit}
           total={total}
+          diff={data.diff}
           color={fillOf(n.data)}
           colourOf={id => {
             const c = layout.nodes.find(x => x.id === id);
@@ -826,10 +833,21 @@ function SankeyHeader({
         </div>
       </div>
       <dl className="sankey-stats">
-        <div className="sankey-stat">
-          <dt>Total</dt>
-          <dd>{formatValue(data.total, data.metric.unit)}</dd>
-        </div>
+        {data.diff ? (
+          <div className="sankey-stat" data-change-total={data.diff.compareTotal - data.diff.baselineTotal}>
+            <dt>Total A → B</dt>
+            <dd title={`A: ${data.diff.baselineTitle} · B: ${data.diff.compareTitle}`}>
+              {formatValue(data.diff.baselineTotal, data.metric.unit)} →{' '}
+              {formatValue(data.diff.compareTotal, data.metric.unit)} ·{' '}
+              {formatDelta(data.diff.baselineTotal, data.diff.compareTotal, v => formatValue(v, data.metric.unit))}
+            </dd>
+          </div>
+        ) : (
+          <div className="sankey-stat">
+            <dt>Total</dt>
+            <dd>{formatValue(data.total, data.metric.unit)}</dd>
+          </div>
+        )}
         <div className="sankey-stat">
           <dt>Modules</dt>
           <dd>{nodeCount}</dd>
@@ -874,6 +892,7 @@ function NodeTooltip({
   node,
   unit,
   total,
+  diff,
   color,
   colourOf,
   labelOf,
@@ -883,6 +902,8 @@ function NodeTooltip({
   node: CallflowNodeData;
   unit: string;
   total: number;
+  /** A comparison's graph: the node's values in both runs are shown ("A → B"). */
+  diff?: CallflowDiffData | undefined;
   color: string;
   callers: string[];
   interactive: boolean;
@@ -925,6 +946,9 @@ function NodeTooltip({
           </>
         ) : null}
       </dl>
+      {node.diff && diff ? (
+        <NodeChange change={node.diff} diff={diff} unit={unit} root={!node.callers?.length && callers.length === 0} />
+      ) : null}
       {node.callers?.length ? (
         <div className="tooltip-section">
           <div className="tooltip-section-title">Called from</div>
@@ -975,6 +999,46 @@ function NodeTooltip({
             : 'Source location unknown — nothing to open'}
       </div>
     </>
+  );
+}
+
+/** A comparison's node in both runs: `A → B` with the change, and for a root the two runs' totals. */
+export function NodeChange({
+  change,
+  diff,
+  unit,
+  root,
+}: {
+  change: CallflowNodeDiff;
+  diff: CallflowDiffData;
+  unit: string;
+  root: boolean;
+}) {
+  const fmt = (v: number) => formatValue(v, unit);
+  const row = (a: number, b: number) => `${fmt(a)} → ${fmt(b)} · ${formatDelta(a, b, fmt)}`;
+  const per = diff.baselineContexts > 1 || diff.compareContexts > 1 ? ' (mean per context)' : '';
+  return (
+    <div className="tooltip-section sankey-tooltip-change">
+      <div className="tooltip-section-title" title={`A: ${diff.baselineTitle} · B: ${diff.compareTitle}`}>
+        A → B{per}
+        {change.status === 'added' ? ' · only in B' : ''}
+      </div>
+      <dl className="tooltip-grid">
+        {root ? (
+          <>
+            <dt>Run total</dt>
+            <dd>{row(diff.baselineTotal, diff.compareTotal)}</dd>
+          </>
+        ) : null}
+        <dt>Inclusive</dt>
+        <dd>{row(change.baseline.inclusive, change.compare.inclusive)}</dd>
+        <dt>Exclusive</dt>
+        <dd>{row(change.baseline.exclusive, change.compare.exclusive)}</dd>
+      </dl>
+      <div className="tooltip-muted">
+        A: {diff.baselineTitle} · B: {diff.compareTitle}
+      </div>
+    </div>
   );
 }
 
