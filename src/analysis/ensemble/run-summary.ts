@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 import type { CallTreeColumns } from '../model/call-tree';
 import type { ExecutionContext } from '../model/context';
+import { inclusiveFromExclusive } from '../model/derive';
 import type { MetricDescriptor } from '../model/metric';
 import { Profile, type MetadataValue } from '../model/profile';
 
@@ -11,7 +12,7 @@ import { Profile, type MetadataValue } from '../model/profile';
  * Run summaries (issue 17; CallFlow thesis ch. 4 §4.3 keeps per-run aggregates so the ensemble view
  * never re-reads raw profiles): one compact binary file per run holding what an ensemble reads —
  * the run's calling-context tree (name, file, line, module, kind, call line per node), per-node
- * inclusive and exclusive totals over contexts of every metric, per-rank values of the nodes that
+ * inclusive and exclusive totals over contexts of every metric (see {@link storesInclusiveTotals}), per-rank values of the nodes that
  * carry at least {@link RANK_DETAIL_SHARE} of some metric (the call sites box plots and rank
  * diffs show), the contexts, and the run's metadata. Module and function aggregates follow from
  * the tree and the totals exactly, so they are not stored twice.
@@ -132,6 +133,16 @@ function rankDetailNodes(profile: Profile): Int32Array {
   return Int32Array.from(out);
 }
 
+/**
+ * Whether a metric's inclusive totals are stored. A metric recorded exclusive has them derived on
+ * decoding (sums over subtrees of non-negative costs: equal to the profile's up to rounding, 1e-15
+ * relative); one recorded inclusive keeps both, since exclusive = inclusive − Σ children cancels and
+ * would lose the small exclusive values.
+ */
+function storesInclusiveTotals(metric: MetricDescriptor): boolean {
+  return metric.kind !== 'exclusive';
+}
+
 /** Stores byte k of every `width`-byte value together (plane k), which deflate compresses far better. */
 function shuffle(bytes: Uint8Array, width: number): Uint8Array {
   const count = bytes.length / width;
@@ -182,9 +193,10 @@ export function encodeRunSummary(profile: Profile, key: SummaryKey): Uint8Array 
   for (const col of [parentDelta, cols.name, cols.file, cols.line, cols.module, cols.callLine])
     parts.push(shuffle(bytesOf(col), 4));
   parts.push(cols.kind.slice());
-  for (let m = 0; m < profile.metrics.length; m++) {
-    parts.push(shuffle(bytesOf(profile.inclusiveTotals(m)), 8), shuffle(bytesOf(profile.exclusiveTotals(m)), 8));
-  }
+  profile.metrics.forEach((d, m) => {
+    if (storesInclusiveTotals(d)) parts.push(shuffle(bytesOf(profile.inclusiveTotals(m)), 8));
+    parts.push(shuffle(bytesOf(profile.exclusiveTotals(m)), 8));
+  });
   parts.push(shuffle(bytesOf(detail), 4));
   for (let m = 0; m < profile.metrics.length; m++) {
     for (const matrix of [profile.inclusive(m), profile.exclusive(m)]) {
@@ -295,7 +307,11 @@ export function decodeRunSummary(bytes: Uint8Array, file: string): RunSummary {
     kind: new Uint8Array(take(n)),
   };
   const totals: { inclusive: Float64Array; exclusive: Float64Array }[] = [];
-  for (let m = 0; m < M; m++) totals.push({ inclusive: float64(n), exclusive: float64(n) });
+  for (const d of json.metrics) {
+    const inclusive = storesInclusiveTotals(d) ? float64(n) : null;
+    const exclusive = float64(n);
+    totals.push({ inclusive: inclusive ?? inclusiveFromExclusive(parent, exclusive, 1), exclusive });
+  }
   const detail = int32(K);
   const rows: { inclusive: Float64Array; exclusive: Float64Array }[] = [];
   for (let m = 0; m < M; m++) rows.push({ inclusive: float64(K * C), exclusive: float64(K * C) });

@@ -6,6 +6,8 @@ import { inspectVerb } from './inspect';
 import { memoryVerb } from './memory';
 import { monitorVerb } from './monitor';
 import { pdesVerb } from './pdes';
+import { summarizeVerb } from './summarize';
+import { ensembleVerb } from './ensemble';
 
 /** Every `hpc-lens` verb, in the order `hpc-lens --help` lists them. */
 export const VERBS: readonly Verb[] = [
@@ -16,4 +18,6 @@ export const VERBS: readonly Verb[] = [
   monitorVerb,
   memoryVerb,
   dataMovementVerb,
+  summarizeVerb,
+  ensembleVerb,
 ];
