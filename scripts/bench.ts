@@ -30,6 +30,7 @@ import { benchTimeline, benchTimelineWorker } from './bench-timeline';
 import { benchLayout } from './bench-layout';
 import { benchSuperGraph } from './bench-super-graph';
 import { benchEnsemble } from './bench-ensemble';
+import { benchEnsembleSummaries } from './bench-ensemble-summaries';
 import { benchFirstOpen, firstOpenOnce } from './bench-first-open';
 import { benchService } from './bench-service';
 import { benchCallflowFilter } from './bench-callflow-filter';
@@ -196,6 +197,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   'pdes-stream': benchPdesStream,
   memory: () => benchMemory(),
   dmv: () => benchDmv(),
+  'ensemble-summaries': () => benchEnsembleSummaries(),
 };
 
 async function main(): Promise<void> {
