@@ -33,7 +33,7 @@ node exists. Warnings (runs left out, summaries rebuilt) go to stderr.
     });
     const e = ep.ensemble;
     if (metric && e.metric.name !== metric) throw new Error(`the runs share no metric "${metric}"`);
-    for (const s of e.skipped) io.err(`hpc-lens ensemble: ${s.name} left out: ${s.reason}\n`);
+    for (const w of ep.profile.warnings) if (!/could not be read/.test(w)) io.err(`hpc-lens ensemble: ${w}\n`);
     const stats = computeNodeStatistics(e, by);
     const nodes = [];
     for (let u = 0; u < e.size; u++)
