@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
@@ -88,7 +89,7 @@ interface PayloadJson {
 
 /** The key of the profile at `path` as it is on disk now. */
 export async function summaryKeyOf(path: string): Promise<SummaryKey> {
-  const st = await stat(path);
+  const st = statSync(path);
   if (!st.isDirectory()) return { path, size: st.size, mtimeMs: st.mtimeMs, reader: READER_VERSION };
   let size = 0,
     mtimeMs = st.mtimeMs;
@@ -191,13 +192,13 @@ export function encodeRunSummary(profile: Profile, key: SummaryKey): Uint8Array 
   const jsonBytes = new TextEncoder().encode(JSON.stringify(json));
   parts.push(new Uint8Array(Uint32Array.of(jsonBytes.length).buffer), jsonBytes);
   for (const col of [parentDelta, cols.name, cols.file, cols.line, cols.module, cols.callLine])
-    parts.push(shuffle(bytesOf(col), 4));
+    parts.push(bytesOf(col).slice());
   parts.push(cols.kind.slice());
   profile.metrics.forEach((d, m) => {
     if (storesInclusiveTotals(d)) parts.push(shuffle(bytesOf(profile.inclusiveTotals(m)), 8));
     parts.push(shuffle(bytesOf(profile.exclusiveTotals(m)), 8));
   });
-  parts.push(shuffle(bytesOf(detail), 4));
+  parts.push(bytesOf(detail).slice());
   for (let m = 0; m < profile.metrics.length; m++) {
     for (const matrix of [profile.inclusive(m), profile.exclusive(m)]) {
       const rows = new Float64Array(detail.length * C);
@@ -292,7 +293,7 @@ export function decodeRunSummary(bytes: Uint8Array, file: string): RunSummary {
     C = json.contexts.length,
     K = json.detail,
     M = json.metrics.length;
-  const int32 = (count: number) => new Int32Array(unshuffle(take(count * 4), 4).buffer);
+  const int32 = (count: number) => new Int32Array(new Uint8Array(take(count * 4)).buffer);
   const float64 = (count: number) => new Float64Array(unshuffle(take(count * 8), 8).buffer);
   const parentDelta = int32(n);
   const parent = new Int32Array(n);

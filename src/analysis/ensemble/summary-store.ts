@@ -1,4 +1,5 @@
-import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { findProfiles, readProfile } from '../formats';
 import { isAbortError, throwIfAborted } from '../formats/reader';
@@ -85,6 +86,11 @@ async function expandGlob(pattern: string): Promise<string[]> {
   return out.sort();
 }
 
+/** A summary, or one being written (`….hlsum.<pid>.<random>.tmp`). */
+function isSummaryOrPartial(name: string): boolean {
+  return name.endsWith(SUMMARY_SUFFIX) || /\.hlsum\.\d+\.\w+\.tmp$/.test(name);
+}
+
 async function walkSummaries(folder: string, out: string[]): Promise<void> {
   const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
   for (const e of entries) {
@@ -123,7 +129,7 @@ export async function findRuns(args: readonly string[], signal?: AbortSignal): P
       roots.push(dirname(p));
     } else if (st.isDirectory()) {
       roots.push(p);
-      const scan = await findProfiles(p, signal ? { signal } : {});
+      const scan = await findProfiles(p, { ...(signal ? { signal } : {}), skip: isSummaryOrPartial });
       // A folder a reader claims whole (an HPCToolkit database) is itself the one profile.
       for (const f of scan.profiles) profiles.push({ path: f.path, relativeTo: p, relativePath: f.relativePath });
       errors.push(...scan.errors.map(e => ({ path: e.path, name: e.relativePath, reason: e.reason })));
@@ -209,13 +215,29 @@ export function summaryPathOf(target: RunTarget, out: string | undefined): strin
   return out ? join(resolve(out), ...target.relativePath.split('/')) + SUMMARY_SUFFIX : target.path + SUMMARY_SUFFIX;
 }
 
-/** Reads a summary file's key, or null when it is missing or unreadable as a summary. */
+/** Reads a summary file's key (its first bytes only), or null when it is missing or not a summary of this version. */
 async function keyOfSummaryFile(file: string): Promise<SummaryKey | null> {
+  let handle: FileHandle | undefined;
   try {
-    const bytes = await readFile(file);
-    return readSummaryHeader(bytes, file).header.key;
+    handle = await open(file, 'r');
+    let size = 4096;
+    for (;;) {
+      const buffer = new Uint8Array(size);
+      const { bytesRead } = await handle.read(buffer, 0, size, 0);
+      const head = buffer.subarray(0, bytesRead);
+      if (head.length >= 16) {
+        const needed = 16 + new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(12, true);
+        if (needed > head.length && bytesRead === size && needed < 1 << 24) {
+          size = needed;
+          continue;
+        }
+      }
+      return readSummaryHeader(head, file).header.key;
+    }
   } catch {
     return null;
+  } finally {
+    await handle?.close();
   }
 }
 
@@ -358,8 +380,14 @@ export async function openRuns(args: readonly string[], options: OpenRunsOptions
     const s = list[k]!;
     const current = await summaryKeyOf(s.profile).catch(() => null);
     for (const file of s.summaries) {
-      const bytes = await readFile(file).catch(() => null);
-      if (!bytes) continue;
+      // Synchronous: a summary is small and this runs in an analysis worker or the CLI; at 1,000 runs
+      // the round trips of asynchronous reads through a busy thread pool cost more than the reads.
+      let bytes: Uint8Array;
+      try {
+        bytes = readFileSync(file);
+      } catch {
+        continue;
+      }
       try {
         const { header } = readSummaryHeader(bytes, file);
         // A summary whose profile is gone stands for it; one whose profile changed is stale.
