@@ -6,13 +6,14 @@
 // Run: `node esbuild.mjs && node --expose-gc dist/bench.js ensemble-summaries`
 // (HPC_LENS_BENCH_SUMMARY_RUNS overrides the 1,000 runs).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { summarizeRuns } from '../src/analysis/ensemble/summary-store';
 import { writeSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthetic-ensemble';
 import { LocalAnalysisService } from '../src/service/local-analysis-service';
 import type { EnsembleRequest } from '../src/shared/ensemble-protocol';
+import { filesUnder } from '../src/analysis/ensemble/testing/files-under';
 
 function ms(t0: number): number {
   return performance.now() - t0;
@@ -21,16 +22,7 @@ function fmt(v: number): string {
   return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v.toFixed(1)} ms`;
 }
 
-function files(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true }))
-      if (e.isDirectory()) walk(join(d, e.name));
-      else out.push(relative(dir, join(d, e.name)));
-  };
-  walk(dir);
-  return out.sort();
-}
+const files = filesUnder;
 
 function bytesUnder(dir: string): number {
   return files(dir).reduce((s, f) => s + statSync(join(dir, f)).size, 0);

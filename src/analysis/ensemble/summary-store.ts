@@ -5,7 +5,7 @@ import { findProfiles, readProfile } from '../formats';
 import { isAbortError, throwIfAborted } from '../formats/reader';
 import { comparePaths, runNames } from '../formats/profile-folder';
 import type { Profile } from '../model/profile';
-import { commonFolder, describeRun, type RunLoadError, type RunProfile } from './ensemble-runs';
+import { commonFolder, describeRun, noRunReadable, type RunLoadError, type RunProfile } from './ensemble-runs';
 import {
   cachedSummaryName,
   decodeRunSummary,
@@ -432,13 +432,7 @@ export async function openRuns(args: readonly string[], options: OpenRunsOptions
   await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency ?? 2), list.length) }, worker));
   throwIfAborted(signal);
   const runs = results.filter((r): r is RunProfile => r !== null);
-  if (runs.length === 0) {
-    const shown = errors
-      .slice(0, 3)
-      .map(e => `${e.name}: ${e.reason}`)
-      .join('; ');
-    throw new Error(`none of the ${list.length} runs could be read (${shown}${errors.length > 3 ? '; …' : ''})`);
-  }
+  if (runs.length === 0) throw noRunReadable(list.length, 'runs', errors);
   const folder = args.length === 1 ? resolve(args[0]!) : found.base;
   return { runs, errors, folder, fromSummaries, parsed };
 }

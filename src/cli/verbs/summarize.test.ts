@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
 import { writeSyntheticEnsemble } from '../../analysis/ensemble/testing/synthetic-ensemble';
 import type { VerbIO } from '../verb';
 import { ensembleVerb } from './ensemble';
 import { summarizeVerb } from './summarize';
+import { filesUnder } from '../../analysis/ensemble/testing/files-under';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 
@@ -20,16 +21,7 @@ async function run(verb: typeof summarizeVerb, ...args: string[]): Promise<{ cod
   return { code, out, err };
 }
 
-function files(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true }))
-      if (e.isDirectory()) walk(join(d, e.name));
-      else out.push(relative(dir, join(d, e.name)));
-  };
-  walk(dir);
-  return out.sort();
-}
+const files = filesUnder;
 
 interface EnsembleJson {
   metric: string;
