@@ -77,7 +77,8 @@ export function registerEnsembleSuites(): void {
       const entry = api.datasets.entries().find(e => e.active)!;
       assert.equal(entry.kind, 'ensemble');
       assert.match(entry.description, /^4 runs · caliper[\w-]* · [\d.,k]+ union nodes$/);
-      assert.match(entry.tooltip, /gcc10\\_1048576\/8\\_ranks\\_1 · caliper[\w-]* · 8 ranks/);
+      // Named and parametrised from the profiles' paths recorded in the summaries, as when opened from the profiles.
+      assert.match(entry.tooltip, /- 8\\_ranks\\_1 · caliper[\w-]* · 8 ranks · ranks=8, param1=1/);
       assert.equal(api.active?.contexts, 4);
     });
 
