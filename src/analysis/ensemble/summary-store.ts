@@ -152,7 +152,9 @@ export async function findRuns(args: readonly string[], signal?: AbortSignal): P
       () => false,
     ))
       ? roots[0]!
-      : commonFolder([...profiles.map(p => p.path), ...summaries]);
+      : profiles.length + summaries.length > 0
+        ? commonFolder([...profiles.map(p => p.path), ...summaries])
+        : process.cwd();
   const seen = new Set<string>();
   const unique = profiles.filter(p => (seen.has(p.path) ? false : (seen.add(p.path), true)));
   return {

@@ -125,6 +125,15 @@ describe('hpc-lens summarize and ensemble', () => {
     );
   });
 
+  it('expands a quoted glob itself (sbatch --wrap passes it unexpanded) and names a pattern that matches nothing', async () => {
+    const out = join(dir, 'glob');
+    const r = await run(summarizeVerb, '--out', out, join(runs, '**', '*_ranks_1.json'));
+    assert.equal(r.code, 0, r.err);
+    assert.equal(JSON.parse(r.out).written, 12);
+    assert.equal(files(out).length, 12);
+    await assert.rejects(run(summarizeVerb, join(runs, '*.nothing')), /no profiles found/);
+  });
+
   it('refuses --shard 5/4 with the reason (exit 2)', () => {
     const r = spawnSync(
       process.execPath,
