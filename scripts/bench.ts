@@ -30,6 +30,7 @@ import { benchTimeline, benchTimelineWorker } from './bench-timeline';
 import { benchLayout } from './bench-layout';
 import { benchSuperGraph } from './bench-super-graph';
 import { benchEnsemble } from './bench-ensemble';
+import { benchEnsembleSummaries } from './bench-ensemble-summaries';
 import { benchFirstOpen, firstOpenOnce } from './bench-first-open';
 import { benchService } from './bench-service';
 import { benchCallflowFilter } from './bench-callflow-filter';
@@ -198,6 +199,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   memory: () => benchMemory(),
   dmv: () => benchDmv(),
   topology: () => benchTopology(),
+  'ensemble-summaries': () => benchEnsembleSummaries(),
 };
 
 async function main(): Promise<void> {

@@ -40,7 +40,13 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     log: m => log.info(m),
   });
   const resolver = new SourceResolver(service, context.workspaceState);
-  const datasets = new DatasetManager(service, resolver, log, context.workspaceState);
+  const datasets = new DatasetManager(
+    service,
+    resolver,
+    log,
+    context.workspaceState,
+    vscode.Uri.joinPath(context.globalStorageUri, 'ensemble-summaries').fsPath,
+  );
   const navigator = new SourceNavigator(resolver);
   const edits = new SourceEdits(datasets);
   const lenses = new ProfileCodeLensProvider(datasets, edits);

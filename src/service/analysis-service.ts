@@ -93,6 +93,8 @@ export interface OpenedEnsemble extends OpenedProfile {
   errors: RunLoadError[];
   /** Runs read but left out (e.g. no metric in common), with the reason. */
   skipped: { name: string; reason: string }[];
+  /** How many runs were read from run summaries and how many profiles were parsed. */
+  sources: { summaries: number; profiles: number };
 }
 
 /** What the Ensemble CallFlow panel compares, as the editor's CodeLens and hovers use it (CallFlow §4.8). */
@@ -135,9 +137,13 @@ export interface AnalysisRpc {
     args: { dataset: DatasetHandle; system: S; request: Extract<SystemRequest<S>, { kind: K }> },
     ctx?: CallContext,
   ): Promise<SystemResult<S, K>>;
-  /** Reads every profile of the given folders and files as the runs of an ensemble and builds their union. */
+  /**
+   * Reads every run of the given folders and files as an ensemble and builds their union. A run
+   * with a current summary (`.hlsum` in the folders, beside the profile, or in `summaryCache`) is
+   * read from it; a profile read in full has its summary written to `summaryCache` for next time.
+   */
   openEnsemble(
-    args: { paths: string[]; metric?: string; limits?: ReadLimits },
+    args: { paths: string[]; metric?: string; limits?: ReadLimits; summaryCache?: string },
     ctx?: CallContext,
   ): Promise<OpenedEnsemble>;
   /** The profile of a trace dataset restricted to a time window (and lanes): a dataset of its own. */

@@ -8,11 +8,10 @@
  * disposable job worker does), {@link adopt} (what a home worker does with its result), and the
  * `…As` forms of the opening methods, which take the handle the pool chose.
  */
-import { stat } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { EnsembleProfile } from '../analysis/ensemble/ensemble-profile';
-import { commonFolder, loadEnsemble, type RunLoadError, type RunProfile } from '../analysis/ensemble/ensemble-runs';
-import { findProfiles, readProfile, sampleFile } from '../analysis/formats';
+import type { RunLoadError, RunProfile } from '../analysis/ensemble/ensemble-runs';
+import { openRuns } from '../analysis/ensemble/summary-store';
+import { readProfile, sampleFile } from '../analysis/formats';
 import { fromFileSystemError } from '../analysis/formats/io/fs-errors';
 import { SuperGraphCache } from '../analysis/graph/super-graph-cache';
 import { superGraphData } from '../analysis/graph/super-graph-data';
@@ -89,6 +88,7 @@ interface ReadRuns {
   errors: RunLoadError[];
   /** The folder (or common folder of the files) the ensemble was read from. */
   folder: string;
+  sources: OpenedEnsemble['sources'];
 }
 
 export interface LocalServiceOptions {
@@ -176,38 +176,22 @@ export class LocalAnalysisService implements AnalysisService {
     else for (const l of this.listeners.get(dataset) ?? []) l(event);
   }
 
-  /** Finds and reads an ensemble's runs (folders are scanned by content). */
-  private async readRuns(args: { paths: string[]; limits?: ReadLimits }, ctx: CallContext = {}): Promise<ReadRuns> {
+  /**
+   * Finds and reads an ensemble's runs (folders are scanned by content), each from its summary when
+   * one is current (issue 17: a reopen never re-parses a profile), else from the profile.
+   */
+  private async readRuns(
+    args: { paths: string[]; limits?: ReadLimits; summaryCache?: string },
+    ctx: CallContext = {},
+  ): Promise<ReadRuns> {
     const { signal, onProgress } = ctx;
-    const { paths } = args;
-    if (paths.length === 0) throw new Error('no profiles given for the ensemble');
-    let target: string | string[];
-    const scanErrors: RunLoadError[] = [];
-    if (paths.length === 1) target = paths[0]!;
-    else {
-      target = [];
-      for (const p of paths) {
-        // A file is a run of its own (its read says what is wrong with it); a folder adds every profile in it.
-        if (
-          !(await stat(p).then(
-            st => st.isDirectory(),
-            () => false,
-          ))
-        ) {
-          target.push(p);
-          continue;
-        }
-        const scan = await findProfiles(p, signal ? { signal } : {});
-        if (scan.profiles.length === 0)
-          scanErrors.push({ path: p, name: basename(p), reason: 'no profiles found in this folder' });
-        target.push(...scan.profiles.map(f => f.path));
-        scanErrors.push(...scan.errors.map(e => ({ path: e.path, name: e.relativePath, reason: e.reason })));
-      }
-      if (target.length === 0) throw new Error(`no profiles found in ${paths.map(p => basename(p)).join(', ')}`);
-    }
-    const loaded = await loadEnsemble(target, {
+    if (args.paths.length === 0) throw new Error('no profiles given for the ensemble');
+    const opened = await openRuns(args.paths, {
       ...(signal ? { signal } : {}),
       ...(onProgress ? { onProgress } : {}),
+      ...(args.summaryCache ? { cacheDir: args.summaryCache } : {}),
+      // Corrupt or stale summaries are rebuilt silently; the worker's console is the log.
+      log: message => console.warn(`HPC Lens ensemble: ${message}`),
       // One thread: reads interleave their I/O, but the CPU work is this thread's either way.
       concurrency: 2,
       read: async (file, s) => {
@@ -220,8 +204,12 @@ export class LocalAnalysisService implements AnalysisService {
       },
     });
     throwIfAborted(signal);
-    const folder = paths.length === 1 ? paths[0]! : commonFolder(paths);
-    return { runs: loaded.runs, errors: [...scanErrors, ...loaded.errors], folder };
+    return {
+      runs: opened.runs,
+      errors: opened.errors,
+      folder: opened.folder,
+      sources: { summaries: opened.fromSummaries, profiles: opened.parsed },
+    };
   }
 
   /** Holds a model read elsewhere (a job worker) as dataset `dataset`. */
@@ -237,7 +225,7 @@ export class LocalAnalysisService implements AnalysisService {
    * their models to another thread cost the receiver seconds of deserialising string tables.
    */
   async openEnsembleAs(
-    args: { paths: string[]; metric?: string; limits?: ReadLimits; as: DatasetHandle },
+    args: { paths: string[]; metric?: string; limits?: ReadLimits; summaryCache?: string; as: DatasetHandle },
     ctx: CallContext = {},
   ): Promise<OpenedEnsemble> {
     const read = await this.readRuns(args, ctx);
@@ -262,6 +250,7 @@ export class LocalAnalysisService implements AnalysisService {
       runs: ensemble.ensemble.runs.map(runSummary),
       errors: [...ensemble.errors],
       skipped: ensemble.ensemble.skipped.map(s => ({ name: s.name, reason: s.reason })),
+      sources: read.sources,
     };
   }
 

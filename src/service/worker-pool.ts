@@ -284,6 +284,7 @@ interface DatasetRecord {
         paths: string[];
         metric: string | undefined;
         limits: ReadLimits | undefined;
+        summaryCache: string | undefined;
         model: SharedModel;
       }
     | { kind: 'system-path'; path: string; limits: ReadLimits | undefined; model: SharedModel }
@@ -452,6 +453,7 @@ export class WorkerPool implements AnalysisService {
       paths: args.paths,
       metric: args.metric,
       limits: args.limits,
+      summaryCache: args.summaryCache,
       model: { data: result.data, ...(result.childIndex ? { childIndex: result.childIndex } : {}) },
     });
     return this.unlessCancelled(result, ctx, what);
@@ -731,6 +733,7 @@ export class WorkerPool implements AnalysisService {
           paths: a.paths,
           ...(a.metric ? { metric: a.metric } : {}),
           ...(a.limits ? { limits: a.limits } : {}),
+          ...(a.summaryCache ? { summaryCache: a.summaryCache } : {}),
           as: dataset,
         });
       else if (a.kind === 'system-path')

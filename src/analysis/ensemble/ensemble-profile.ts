@@ -86,6 +86,10 @@ export class EnsembleProfile {
     };
     const warnings = [
       ...e.skipped.map(s => `${s.name} left out: ${s.reason}`),
+      ...e.moduleConflicts.map(
+        c =>
+          `${c.path.at(-1)} is in module ${c.kept} in one run and in ${c.other} in ${c.run} (${c.path.join(' → ')}); shown under ${c.kept}`,
+      ),
       ...this.errors.map(err => `${err.name} could not be read: ${err.reason}`),
     ];
     const columns = e.tree.columns;

@@ -150,14 +150,17 @@ export async function loadEnsemble(
   await Promise.all(Array.from({ length: Math.min(concurrency, targets.length) }, worker));
   throwIfAborted(signal);
   const runs = results.filter((r): r is RunProfile => r !== null);
-  if (runs.length === 0) {
-    const shown = errors
-      .slice(0, 3)
-      .map(e => `${e.name}: ${e.reason}`)
-      .join('; ');
-    throw new Error(`none of the ${targets.length} profiles could be read (${shown}${errors.length > 3 ? '; …' : ''})`);
-  }
+  if (runs.length === 0) throw noRunReadable(targets.length, 'profiles', errors);
   return { runs, errors };
+}
+
+/** The error when none of `count` runs could be read, quoting the first reasons. */
+export function noRunReadable(count: number, noun: string, errors: readonly RunLoadError[]): Error {
+  const shown = errors
+    .slice(0, 3)
+    .map(e => `${e.name}: ${e.reason}`)
+    .join('; ');
+  return new Error(`none of the ${count} ${noun} could be read (${shown}${errors.length > 3 ? '; …' : ''})`);
 }
 
 /** The deepest folder holding every path (for naming an ensemble read from several selections). */

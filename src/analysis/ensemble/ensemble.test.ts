@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
 import { profileFromOutline } from '../model/test-profiles';
 import { buildEnsemble, type Ensemble } from './ensemble';
+import { EnsembleProfile } from './ensemble-profile';
 import { loadEnsemble } from './ensemble-runs';
 import { runsFromOutlines } from './testing/outline-runs';
 
@@ -325,4 +326,27 @@ describe('real ensembles', () => {
         assert.ok(Number.isNaN(e.value(u, 2, 'inclusive')) && Number.isNaN(e.value(u, 3, 'inclusive')));
     },
   );
+});
+
+describe('module conflicts', () => {
+  it('reports by name a call site two runs put in different modules, keeping the first run’s module', () => {
+    const e = buildEnsemble(
+      runsFromOutlines({
+        a: 'main @app = 1\n  solve @libsolve = 2\n  io @libio = 1',
+        b: 'main @app = 1\n  solve @libsolver2 = 3\n  io @libio = 1',
+      }),
+    );
+    assert.deepEqual(e.moduleConflicts, [{ path: ['main', 'solve'], kept: 'libsolve', other: 'libsolver2', run: 'b' }]);
+    assert.equal(e.tree.module(nodeAt(e, 'main', 'solve')), 'libsolve');
+    const ep = new EnsembleProfile(
+      runsFromOutlines({ a: 'main @app = 1\n  solve @libsolve = 2', b: 'main @app = 1\n  solve @libsolver2 = 3' }),
+      { path: 'x' },
+    );
+    assert.ok(
+      ep.profile.warnings.some(w =>
+        /^solve is in module libsolve in one run and in libsolver2 in b \(main → solve\)/.test(w),
+      ),
+      ep.profile.warnings.join('\n'),
+    );
+  });
 });

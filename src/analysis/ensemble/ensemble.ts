@@ -23,6 +23,19 @@ export interface SkippedRun {
   reason: string;
 }
 
+/** A call site that two runs attribute to different modules (the union keeps the first run's). */
+export interface ModuleConflict {
+  /** Names from the root to the call site. */
+  path: string[];
+  /** The module the union keeps, then the one a later run gave, and that run. */
+  kept: string;
+  other: string;
+  run: string;
+}
+
+/** At most this many module conflicts are listed (a renamed module would otherwise list every node). */
+export const MAX_MODULE_CONFLICTS = 20;
+
 export interface BuildEnsembleOptions {
   /** Metric by name (default: the first run's primary metric). Runs without it are skipped, with the reason. */
   metric?: string;
@@ -111,6 +124,8 @@ export class Ensemble {
     /** Number of runs in which each node exists. */
     readonly presentCount: Int32Array,
     readonly skipped: readonly SkippedRun[],
+    /** Call sites runs put in different modules (at most {@link MAX_MODULE_CONFLICTS}). */
+    readonly moduleConflicts: readonly ModuleConflict[],
     private readonly profiles: readonly Profile[],
     private readonly metricOfRun: readonly number[],
     /** Per run: union node of each of the run's call-tree nodes. */
@@ -240,6 +255,7 @@ export function buildEnsemble(loaded: readonly RunProfile[], options: BuildEnsem
   const frameKeys = new FrameKeys();
   const children = new ChildTable();
   const maps: Int32Array[] = [];
+  const moduleConflicts: ModuleConflict[] = [];
   for (const { rp } of kept) {
     const tree = rp.profile.tree;
     const keys = frameKeys.idsOf(tree);
@@ -256,8 +272,19 @@ export function buildEnsemble(loaded: readonly RunProfile[], options: BuildEnsem
           callLine: tree.callLine(i),
         });
         children.insert(up, keys[i]!, u);
-      } else if (module[i] !== 0 && builder.moduleId(u) === 0) {
-        builder.setModule(u, tree.module(i)!);
+      } else if (module[i] !== 0) {
+        const had = builder.moduleId(u);
+        if (had === 0) builder.setModule(u, tree.module(i)!);
+        else if (moduleConflicts.length < MAX_MODULE_CONFLICTS && builder.strings.get(had) !== tree.module(i)) {
+          const path: string[] = [];
+          for (let k = i; k >= 0; k = parent[k]!) path.push(tree.name(k));
+          moduleConflicts.push({
+            path: path.reverse(),
+            kept: builder.strings.get(had),
+            other: tree.module(i)!,
+            run: rp.run.name,
+          });
+        }
       }
       map[i] = u;
     }
@@ -326,6 +353,7 @@ export function buildEnsemble(loaded: readonly RunProfile[], options: BuildEnsem
     presence,
     presentCount,
     skipped,
+    moduleConflicts,
     kept.map(k => k.rp.profile),
     kept.map(k => k.m),
     maps,

@@ -51,6 +51,8 @@ export interface FindProfilesOptions {
   readers?: readonly ProfileReader[];
   /** How many entries are examined at once (default 8). */
   concurrency?: number;
+  /** Entry names not to examine (e.g. run summaries, which no reader claims; sniffing them costs a read each). */
+  skip?: (name: string) => boolean;
 }
 
 /** The directories above an entry, by device and inode, to notice symbolic-link loops. */
@@ -124,7 +126,7 @@ export async function findProfiles(folder: string, options: FindProfilesOptions 
     }
     if (!sample.isDirectory || task.depth > maxDepth) return;
     for (const entry of sample.entries) {
-      if (entry.startsWith('.')) continue;
+      if (entry.startsWith('.') || options.skip?.(entry)) continue;
       queue.push({
         path: join(task.path, entry),
         relativePath: task.relativePath ? `${task.relativePath}/${entry}` : entry,

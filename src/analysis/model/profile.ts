@@ -55,13 +55,21 @@ export class Profile {
   private readonly incl: (Float64Array | null)[];
   private readonly totals = new Map<string, Float64Array>();
 
-  constructor(readonly data: ProfileData) {
+  /**
+   * `lazyMatrix`, when given, makes a metric's node × context matrix on first use for a metric whose
+   * data holds neither side (a run summary keeps per-node totals and only some nodes' per-rank values);
+   * such a profile must adopt its totals ({@link adoptTotals}) so sums never build the matrices.
+   */
+  constructor(
+    readonly data: ProfileData,
+    private readonly lazyMatrix?: (side: 'inclusive' | 'exclusive', metric: number) => Float64Array,
+  ) {
     this.tree = new CallTree(data.tree, new StringTable(data.strings));
     const cells = this.tree.size * data.contexts.length;
     data.metrics.forEach((m, i) => {
       const e = data.exclusive[i];
       const n = data.inclusive[i];
-      if (!e && !n) throw new Error(`metric ${m.name} has no values`);
+      if (!e && !n && !lazyMatrix) throw new Error(`metric ${m.name} has no values`);
       for (const mat of [e, n])
         if (mat && mat.length !== cells)
           throw new Error(`metric ${m.name}: ${mat.length} values for ${cells} node × context cells`);
@@ -112,15 +120,26 @@ export class Profile {
   /** Node-major exclusive values of metric m (derived from inclusive when the file had none). */
   exclusive(m: number): Float64Array {
     let v = this.excl[m];
-    if (!v) v = this.excl[m] = exclusiveFromInclusive(this.tree.columns.parent, this.incl[m]!, this.contextCount);
+    if (!v)
+      v = this.excl[m] = this.isLazy(m)
+        ? this.lazyMatrix!('exclusive', m)
+        : exclusiveFromInclusive(this.tree.columns.parent, this.incl[m]!, this.contextCount);
     return v;
   }
 
   /** Node-major inclusive values of metric m (derived from exclusive when the file had none). */
   inclusive(m: number): Float64Array {
     let v = this.incl[m];
-    if (!v) v = this.incl[m] = inclusiveFromExclusive(this.tree.columns.parent, this.excl[m]!, this.contextCount);
+    if (!v)
+      v = this.incl[m] = this.isLazy(m)
+        ? this.lazyMatrix!('inclusive', m)
+        : inclusiveFromExclusive(this.tree.columns.parent, this.excl[m]!, this.contextCount);
     return v;
+  }
+
+  /** Whether metric m's matrices come from `lazyMatrix` (its data held neither side). */
+  private isLazy(m: number): boolean {
+    return !!this.lazyMatrix && !this.data.exclusive[m] && !this.data.inclusive[m];
   }
 
   /** Per-node values summed over contexts. */

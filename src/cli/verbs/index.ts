@@ -8,6 +8,8 @@ import { monitorVerb } from './monitor';
 import { pdesVerb } from './pdes';
 import { summaryVerb } from './summary';
 import { diffVerb } from './diff';
+import { summarizeVerb } from './summarize';
+import { ensembleVerb } from './ensemble';
 
 /** Every `hpc-lens` verb, in the order `hpc-lens --help` lists them. */
 export const VERBS: readonly Verb[] = [
@@ -20,4 +22,6 @@ export const VERBS: readonly Verb[] = [
   dataMovementVerb,
   summaryVerb,
   diffVerb,
+  summarizeVerb,
+  ensembleVerb,
 ];

@@ -145,6 +145,8 @@ export class DatasetManager implements vscode.Disposable {
     private readonly resolver: SourceResolver,
     private readonly log: vscode.LogOutputChannel,
     private readonly state?: vscode.Memento,
+    /** Folder of the run summaries the service makes of ensemble runs it parsed (issue 17): a reopen reads those. */
+    private readonly summaryCache?: string,
   ) {}
 
   /** What the overlays show. */
@@ -522,10 +524,18 @@ export class DatasetManager implements vscode.Disposable {
       if (source.source === 'ensemble') {
         const paths = uris.map(u => u.fsPath);
         const e = await this.service.openEnsemble(
-          { paths, limits, ...(source.metric ? { metric: source.metric } : {}) },
+          {
+            paths,
+            limits,
+            ...(source.metric ? { metric: source.metric } : {}),
+            ...(this.summaryCache ? { summaryCache: this.summaryCache } : {}),
+          },
           { signal: abort.signal, onProgress: report(slice.prefix, slice.span) },
         );
         handles.push(e.dataset);
+        this.log.info(
+          `Ensemble ${paths.join(', ')}: ${e.sources.summaries} runs from summaries, ${e.sources.profiles} profiles parsed`,
+        );
         dataset = new EnsembleDataset(
           this.service,
           e,

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
+import { summarizeRuns } from '../../../src/analysis/ensemble/summary-store';
 import { writeSyntheticEnsemble } from '../../../src/analysis/ensemble/testing/synthetic-ensemble';
 import { readProfile } from '../../../src/analysis/formats';
 import { topFunctions } from '../../../src/analysis/stats/top-lists';
@@ -59,6 +60,26 @@ export function registerEnsembleSuites(): void {
       assert.match(entry.tooltip, /broken\.json: .*not valid JSON/);
       assert.equal(api.active?.contexts, 3);
       assert.equal(api.active?.format, 'ensemble');
+    });
+
+    test('a folder holding only run summaries (copied off a cluster) opens as the ensemble of its runs', async () => {
+      const runs = join(dir, 'cluster-runs'),
+        summaries = join(dir, 'cluster-summaries');
+      writeSyntheticEnsemble(runs, { runs: 4, nodes: 300, seed: 5 });
+      const report = await summarizeRuns([runs], { out: summaries });
+      assert.equal(report.runs.filter(r => r.outcome === 'written').length, 4);
+      rmSync(runs, { recursive: true, force: true });
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(summaries)),
+        true,
+        `opened (last error: ${api.lastError})`,
+      );
+      const entry = api.datasets.entries().find(e => e.active)!;
+      assert.equal(entry.kind, 'ensemble');
+      assert.match(entry.description, /^4 runs · caliper[\w-]* · [\d.,k]+ union nodes$/);
+      // Named and parametrised from the profiles' paths recorded in the summaries, as when opened from the profiles.
+      assert.match(entry.tooltip, /- 8\\_ranks\\_1 · caliper[\w-]* · 8 ranks · ranks=8, param1=1/);
+      assert.equal(api.active?.contexts, 4);
     });
 
     test('fewer than 2 readable runs is a clear error and leaves the datasets as they were', async () => {

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { cachedSummaryName } from '../analysis/ensemble/run-summary';
+import { writeSyntheticEnsemble } from '../analysis/ensemble/testing/synthetic-ensemble';
+import { LocalAnalysisService } from './local-analysis-service';
+
+describe('opening an ensemble from run summaries (issue 17)', () => {
+  let dir = '',
+    runs = '',
+    cache = '',
+    paths: string[] = [];
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'hpc-lens-ens-sum-'));
+    runs = join(dir, 'runs');
+    cache = join(dir, 'cache');
+    paths = writeSyntheticEnsemble(runs, { runs: 8, nodes: 700, maxContexts: 3, seed: 21 });
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const open = async () => {
+    const s = new LocalAnalysisService();
+    const e = await s.openEnsemble({ paths: [runs], summaryCache: cache });
+    const view = await s.ensembleView({
+      dataset: e.dataset,
+      request: null,
+      metric: 'time',
+      title: 'runs',
+      moduleMap: [],
+    });
+    return { e, view };
+  };
+
+  it('parses the profiles once, caches their summaries, and a reopen reads only summaries with the same union', async () => {
+    const first = await open();
+    assert.deepEqual(first.e.sources, { summaries: 0, profiles: 8 });
+    assert.equal(readdirSync(cache).filter(f => f.endsWith('.hlsum')).length, 8);
+    const second = await open();
+    assert.deepEqual(second.e.sources, { summaries: 8, profiles: 0 });
+    assert.deepEqual(
+      second.e.runs.map(r => [r.name, r.ranks]),
+      first.e.runs.map(r => [r.name, r.ranks]),
+    );
+    const a = first.e.data,
+      b = second.e.data;
+    assert.deepEqual(b.tree.parent, a.tree.parent);
+    const x = a.inclusive[0]!,
+      y = b.inclusive[0]!;
+    for (let k = 0; k < x.length; k++) assert.ok(Math.abs(x[k]! - y[k]!) <= 1e-12 * Math.abs(x[k]!), `cell ${k}`);
+    assert.deepEqual(
+      second.view.graph!.data.nodes.map(n => n.id),
+      first.view.graph!.data.nodes.map(n => n.id),
+      'the Ensemble CallFlow graph is the same',
+    );
+  });
+
+  it('re-reads a changed profile alone and silently rebuilds a corrupt summary', async () => {
+    await open();
+    appendFileSync(paths[2]!, '\n');
+    writeFileSync(join(cache, cachedSummaryName(paths[5]!)), 'HPCLSUM\n garbage');
+    const again = await open();
+    assert.equal(again.e.errors.length, 0);
+    assert.deepEqual(again.e.sources, { summaries: 6, profiles: 2 });
+    assert.deepEqual((await open()).e.sources, { summaries: 8, profiles: 0 });
+  });
+});
