@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyseLanesInChunks, analyseTraceInParts } from './analyse-in-parts';
-import { allLaneRanges, analyseLanes, finishTraceAnalysis, planTraceAnalysis, type TraceAnalysis } from './analyze-trace';
+import {
+  allLaneRanges,
+  analyseLanes,
+  finishTraceAnalysis,
+  planTraceAnalysis,
+  type TraceAnalysis,
+} from './analyze-trace';
 import { analyzeTraceReport } from './report';
 import * as S from './testing/scenarios';
 import { traceSourceOf } from './trace-source';
@@ -32,15 +38,22 @@ describe('the lane phase in chunks and halves', () => {
     const whole = finishTraceAnalysis(plan, analyseLanes(plan, allLaneRanges(plan)));
     const asked: number[] = [];
     const seen: number[] = [];
-    const merged = await analyseTraceInParts(plan, { chunkEvents: 2_000, onProgress: f => seen.push(f) }, async (ranges, onLanes) => {
-      asked.push(...ranges.map(r => r.e - r.h));
-      const other = planTraceAnalysis(traceSourceOf(profile));
-      return structuredClone(await analyseLanesInChunks(other, ranges, { chunkEvents: 2_000, onLanes }));
-    });
+    const merged = await analyseTraceInParts(
+      plan,
+      { chunkEvents: 2_000, onProgress: f => seen.push(f) },
+      async (ranges, onLanes) => {
+        asked.push(...ranges.map(r => r.e - r.h));
+        const other = planTraceAnalysis(traceSourceOf(profile));
+        return structuredClone(await analyseLanesInChunks(other, ranges, { chunkEvents: 2_000, onLanes }));
+      },
+    );
     assert.deepEqual(asked, [plan.source.lanes.length / 2], 'the peer analyses the right half of the one role');
     assert.equal(view(merged), view(whole));
     assert.deepEqual(merged.iterations, whole.iterations);
-    assert.ok(seen.length > 2 && seen.every((f, i) => f >= 0 && f <= 1 && (i === 0 || f >= seen[i - 1]!)), 'progress rises');
+    assert.ok(
+      seen.length > 2 && seen.every((f, i) => f >= 0 && f <= 1 && (i === 0 || f >= seen[i - 1]!)),
+      'progress rises',
+    );
     assert.equal(seen[seen.length - 1], 1, 'both halves reported, all lanes done');
   });
 
