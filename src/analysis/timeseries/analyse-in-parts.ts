@@ -11,7 +11,7 @@ import {
   type TraceAnalysis,
   type TracePlan,
 } from './analyze-trace';
-import { clusterLimit } from './options';
+import { clusterLimit } from './model/options';
 
 /**
  * The lane phase of the trace analysis as a worker runs it: in chunks, with the event loop free in

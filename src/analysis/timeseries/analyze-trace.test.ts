@@ -20,12 +20,13 @@ import {
   type TraceAnalysis,
 } from './analyze-trace';
 import { tagIterations } from './iterations';
-import { TraceAnalysisError } from './options';
+import { TraceAnalysisError } from './model/options';
 import { analyzeTraceReport } from './report';
 import { buildSampledTct, postOrder, TctKind, type TctNode } from './tct';
 import * as S from './testing/scenarios';
 import { profileFromSamples } from './testing/synthetic-program';
 import { traceSourceOf } from './trace-source';
+import { traceAnalysisView } from './view-data';
 
 const PING_PONG = ['data', 'hpctoolkit-metadb', 'ping-pong-mpi-with-trace'];
 const RESNET = 'data/chrome-trace/pytorch-profiler-resnet50';
@@ -232,6 +233,10 @@ describe('ping-pong traces: when the two ranks are one cluster', () => {
       assert.deepEqual([...clusters].sort(), ['0:0', '1:0'], 'one iteration cluster per rank');
       assert.equal((await laneRatio(path, { childNumAcc: 1 })).ratio, 0);
       assert.equal(a.clusters.length, 1);
+      // The panel says why, in the paper's terms.
+      const [why] = traceAnalysisView(a).oneCluster;
+      assert.match(why!.text, /All 2 lanes behave alike/);
+      assert.match(why!.text, /2V = 1\d(\.\d+)? ms per compared gap, which Algorithm 2 forgives/);
       // Under the defaults: the call sites differ between the ranks, and the profile nodes say so.
       const defaults = await analyzeTrace(await readProfile(path));
       const sends = new Set(defaults.significant.filter(s => /MPI_Send/.test(s.name)).map(s => s.construct));
@@ -252,6 +257,8 @@ describe('ping-pong traces: when the two ranks are one cluster', () => {
       }
       const { ratio } = await laneRatio(path, {});
       assert.ok(ratio > 0.018 && ratio < 0.02, `diffRatio ${ratio}`);
+      const [why] = traceAnalysisView(await analyzeTrace(await readProfile(path))).oneCluster;
+      assert.match(why!.text, /diffRatio of 0\.01\d+ .*under Ratio_min = 0\.02, below which Algorithm 3 always merges/);
       const lower = await analyzeTrace(await readProfile(path), { ratioMin: 0.01 });
       assert.equal(lower.clusters.length, 2);
       const finer = await analyzeTrace(await readProfile(path), { instrumentedResolution: 1e-5 });

@@ -1,19 +1,33 @@
 import type { TraceAnalysis } from './analyze-trace';
-import type { ClassName } from './semantic-class';
+import type {
+  ClusterBand,
+  ClusterMerge,
+  ClusterView,
+  IterationMatrix,
+  LaneSetLabel,
+  LoopView,
+  PathView,
+  SegmentView,
+  TraceAnalysisView,
+} from './model/trace-analysis-view';
+import type { TraceAnalysisOptions } from './model/options';
+
+export type {
+  ClusterBand,
+  ClusterView,
+  IterationMatrix,
+  LaneSetLabel,
+  LoopView,
+  PathView,
+  SegmentView,
+  TraceAnalysisView,
+} from './model/trace-analysis-view';
 
 /**
  * What the Trace Analysis panel, the timeline and the editor show of an analysis (paper §3.4 and
  * §5's views): level-of-detail data, computed in the worker that holds the analysis. Lanes are
  * named as the timeline names them; times are ns from the trace origin unless a field says seconds.
  */
-
-/** A set of lane names in few characters: the numbers that vary as ranges (`{8–15}`), and the whole (`rank 8–15`). */
-export interface LaneSetLabel {
-  /** `{8–15}`, `{0–7, 16–23}`; a single lane's own name; `rank 0, rank 5, … (+6)` when names share no pattern. */
-  short: string;
-  /** The names with the varying number as ranges: `rank 8–15 · thread 0`, `rank {0–7, 16} · thread 0`. */
-  text: string;
-}
 
 const SPLIT = /(\d+)/;
 
@@ -58,125 +72,36 @@ export function laneSetLabel(names: readonly string[], maxListed = 3): LaneSetLa
   return { short: `${listed}${more}`, text: `${listed}${more}` };
 }
 
-export interface ClusterView {
-  index: number;
-  role: number;
-  roleName: string;
-  size: number;
-  label: LaneSetLabel;
-  representative: { lane: number; track: number; name: string };
-  /** diffRatio of the representative to the cluster's average, and of the cluster to its nearest neighbour (null when alone). */
-  representativeDistance: number;
-  nearestDistance: number | null;
-  /** Band height weight log₂(size + 1) (paper §3.4). */
-  weight: number;
-}
+const fmtRatio = (r: number) => (r === 0 ? '0' : r < 0.001 ? r.toExponential(1) : r.toFixed(4).replace(/0+$/, ''));
+const fmtMs = (s: number) => `${(s * 1e3).toPrecision(3).replace(/\.?0+$/, '')} ms`;
 
-export interface LoopView {
-  index: number;
-  role: number;
-  name: string;
-  file: string | null;
-  line: number | null;
-  implicit: boolean;
-  accepted: boolean;
-  iterations: number;
-  ids: number;
-  acceptedIds: number;
-  rejectedIds: number;
-  instances: number;
-  profileInstances: number;
-  lanes: number;
-  /** Mean share of the run per lane. */
-  share: number;
-  /** Iteration clusters of one instance on a representative lane, run-length encoded (identifiers + 1). */
-  strip: { cluster: number; from: number; to: number }[];
-  /** Distinct iteration clusters in the strip. */
-  iterationClusters: number;
-  /** Iteration durations over every lane and instance (ns); NaN when none was accepted. */
-  meanIteration: number;
-  minIteration: number;
-  maxIteration: number;
-}
-
-export interface PathView {
-  index: number;
-  role: number;
-  path: string[];
-  name: string;
-  file: string | null;
-  line: number | null;
-  /** First call-tree node of the path's construct (-1 for iterations and implicit loops). */
-  node: number;
-  class: Exclude<ClassName, 'insignificant'>;
-  iteration: number | null;
-  /** Seconds. */
-  imbalance: number;
-  wait: number;
-  /** Table 1's loss: what removing the imbalance and the waiting would save (s). */
-  saving: number;
-  min: number;
-  avg: number;
-  max: number;
-  byImbalance: boolean;
-  byWait: boolean;
-  maxLane: string | null;
-  minLane: string | null;
-  maxCluster: number;
-  minCluster: number;
-  startNs: number | null;
-  endNs: number | null;
-  /** The segment the path belongs to. */
-  segment: number;
-}
-
-export interface SegmentView {
-  index: number;
-  role: number;
-  roleName: string;
-  startNs: number | null;
-  endNs: number | null;
-  /** Table 2 row (0 = no significant loss). */
-  row: number;
-  diagnosis: string;
-  /** Seconds. */
-  imbS: number;
-  waitS: number;
-  sumImb: number;
-  sumWait: number;
-  projectedSaving: number;
-  paths: number[];
-  sync: number | null;
-}
-
-/** A cluster band of the timeline: the representative's lane first. */
-export interface ClusterBand {
-  cluster: number;
-  label: string;
-  tracks: number[];
-  weight: number;
-}
-
-export interface TraceAnalysisView {
-  /** V in seconds, null for instrumented traces. */
-  samplingPeriod: number | null;
-  /** Seconds. */
-  runTime: number;
-  lanes: number;
-  events: number;
-  skipped: { name: string; reason: string }[];
-  notes: string[];
-  roles: { name: string; lanes: number; clusters: number[] }[];
-  clusters: ClusterView[];
-  loops: LoopView[];
-  paths: PathView[];
-  segments: SegmentView[];
-  /** Σ projected savings of every segment (s), the what-if with all of them fixed. */
-  totalSaving: number;
-  /** The timeline's cluster bands (lanes grouped and ordered by cluster). */
-  bands: ClusterBand[];
-  /** The call depth of the deepest significant path (the timeline's automatic depth), −1 without any. */
-  depth: number;
+/**
+ * Why the lanes of a role are one cluster (Algorithm 3 merged every pair): the widest merge's
+ * diffRatio and the rule that allowed it — below Ratio_min (always merged), below Ratio_rel × the
+ * farthest pair, or more clusters than K — and, when the lanes compared equal, that Algorithm 2
+ * forgives gapTolerance × V per compared gap, so differences shorter than that are sampling noise
+ * (§2.5). The settings that would split them are named.
+ */
+export function oneClusterReason(
+  size: number,
+  merge: ClusterMerge | null,
+  options: Pick<TraceAnalysisOptions, 'ratioMin' | 'ratioRel' | 'gapTolerance' | 'instrumentedResolution'>,
+  samplingPeriod: number | null,
+): string {
+  const all = `All ${size} lanes behave alike (one cluster).`;
+  if (!merge) return all;
+  const tolerance = samplingPeriod
+    ? `${options.gapTolerance}V = ${fmtMs(options.gapTolerance * samplingPeriod)}`
+    : `${options.gapTolerance} × ${fmtMs(options.instrumentedResolution)} (instrumentedResolution)`;
+  if (merge.ratio === 0)
+    return `${all} Their call trees differ by nothing beyond ${tolerance} per compared gap, which Algorithm 2 forgives as sampling noise: at this resolution nothing tells them apart. A lower hpcLens.traceAnalysis.gapTolerance compares finer.`;
+  const by =
+    merge.rule === 'ratioMin'
+      ? `under Ratio_min = ${options.ratioMin}, below which Algorithm 3 always merges (lower hpcLens.traceAnalysis.ratioMin to split them)`
+      : merge.rule === 'ratioRel'
+        ? `under Ratio_rel = ${options.ratioRel} × the farthest pair (${fmtRatio(merge.farthest)}), so still alike relative to the rest (lower hpcLens.traceAnalysis.ratioRel to split them)`
+        : `merged because there were more clusters than K (raise hpcLens.traceAnalysis.maxClusters)`;
+  return `${all} The largest difference merged was a diffRatio of ${fmtRatio(merge.ratio)} (differences beyond ${tolerance} per gap, over the whole run), ${by}.`;
 }
 
 /** The panel's data of an analysis. `nodeDepth` gives a call-tree node's depth (for the timeline's automatic depth). */
@@ -197,6 +122,7 @@ export function traceAnalysisView(a: TraceAnalysis, nodeDepth?: (node: number) =
     representativeDistance: c.representativeDistance,
     nearestDistance: c.nearestDistance,
     weight: Math.log2(c.members.length + 1),
+    widestMerge: c.widestMerge,
   }));
   const durations = loopDurations(a);
   const loops: LoopView[] = a.loops.map((l, k) => {
@@ -295,6 +221,11 @@ export function traceAnalysisView(a: TraceAnalysis, nodeDepth?: (node: number) =
     totalSaving: a.segments.reduce((s, g) => s + g.projectedSaving, 0),
     bands,
     depth,
+    oneCluster: a.roles.flatMap((r, k) => {
+      if (r.clusters.length !== 1 || r.lanes.length < 2) return [];
+      const c = a.clusters[r.clusters[0]!]!;
+      return [{ role: k, text: oneClusterReason(c.members.length, c.widestMerge, a.options, a.samplingPeriod) }];
+    }),
   };
 }
 
@@ -313,48 +244,7 @@ function loopDurations(a: TraceAnalysis): { count: number; sum: number; min: num
   return out;
 }
 
-/**
- * Lanes × iterations of one loop for the panel's iteration view, at most `maxRows` × `maxColumns`
- * cells. Rows are the lanes in cluster order (representatives first), binned within each cluster
- * when there are more lanes than rows; columns are a lane's k-th iteration of the loop (identifiers
- * repeat when the loop runs several times per lane), binned when there are more than `maxColumns`.
- * A cell holds the mean iteration duration of its lanes and iterations and their most common
- * iteration cluster.
- */
-export interface IterationMatrix {
-  loop: number;
-  rows: {
-    /** Lane indices [from, to) in laneOrder. */
-    from: number;
-    to: number;
-    cluster: number;
-    label: string;
-    tracks: number[];
-  }[];
-  columns: {
-    /** Occurrences [from, to) (a lane's k-th iteration). */
-    from: number;
-    to: number;
-    /** Iteration identifier (+1, as users count) of the first occurrence on the first lane that has it. */
-    iteration: number;
-    /** Earliest start and latest end over the column's lanes (ns). */
-    start: number;
-    end: number;
-    meanDuration: number;
-    /** Iteration cluster on the first row's representative lane, −1 when it lacks the column. */
-    cluster: number;
-  }[];
-  /** rows × columns, row-major: mean duration (ns), NaN where no lane has that iteration. */
-  duration: Float64Array;
-  /** rows × columns: the most common iteration cluster, −1 where empty. */
-  cluster: Int32Array;
-  /** Duration range over the cells, for the colour scale. */
-  min: number;
-  max: number;
-  /** Occurrences per lane at most (columns before binning). */
-  occurrences: number;
-}
-
+/** The lanes × iterations matrix of one loop (IterationMatrix says how rows and columns are binned). */
 export function iterationMatrix(a: TraceAnalysis, loop: number, maxRows = 256, maxColumns = 400): IterationMatrix {
   if (!(loop >= 0 && loop < a.loops.length))
     throw new RangeError(`no loop ${loop} (the analysis has ${a.loops.length})`);

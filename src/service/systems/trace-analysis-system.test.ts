@@ -7,7 +7,7 @@ import { sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support
 import { readProfile } from '../../analysis/formats';
 import type { Profile } from '../../analysis/model/profile';
 import { analyzeTrace } from '../../analysis/timeseries/analyze-trace';
-import type { TraceAnalysisOptions } from '../../analysis/timeseries/options';
+import type { TraceAnalysisOptions } from '../../analysis/timeseries/model/options';
 import * as S from '../../analysis/timeseries/testing/scenarios';
 import { traceAnalysisView } from '../../analysis/timeseries/view-data';
 import { LocalAnalysisService } from '../local-analysis-service';

@@ -17,7 +17,7 @@ import {
   type TracePlan,
 } from '../../analysis/timeseries/analyze-trace';
 import { parseControlFlow, type ControlFlowFile } from '../../analysis/timeseries/control-flow';
-import { resolveOptions, TraceAnalysisError, type TraceAnalysisOptions } from '../../analysis/timeseries/options';
+import { resolveOptions, TraceAnalysisError, type TraceAnalysisOptions } from '../../analysis/timeseries/model/options';
 import { traceSourceOf, type TraceSource } from '../../analysis/timeseries/trace-source';
 import {
   iterationMatrix,
