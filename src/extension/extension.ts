@@ -20,6 +20,8 @@ import { registerSideBarViews } from './views/side-bar-views';
 import { EnsemblePanel } from './webviews/ensemble-panel';
 import { CallflowPanel } from './webviews/callflow-panel';
 import { TimelinePanel } from './webviews/timeline-panel';
+import { TraceAnalysisPanel } from './webviews/trace-analysis-panel';
+import { registerTraceAnalysisView } from './views/trace-analysis-view';
 
 /**
  * Activation (on HPC Lens's commands and views, and in workspaces holding profiles): the analysis
@@ -48,6 +50,8 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
   const callflow = new CallflowPanel(env, datasets, navigator);
   const timeline = new TimelinePanel(env, datasets, service, navigator, log);
   const ensemble = new EnsemblePanel(env, datasets, service, navigator);
+  const traceAnalysis = new TraceAnalysisPanel(env, datasets, service, navigator, resolver, timeline, log);
+  const traceAnalysisView = registerTraceAnalysisView(datasets);
   const status = new StatusBar(datasets);
   const sideBar = registerSideBarViews(datasets);
   const trees = revealableTrees(sideBar);
@@ -79,9 +83,11 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     }),
     resolver,
     ...registerSourceCommands({ profiles: datasets, resolver, navigator, log }),
-    ...registerCommands({ profiles: datasets, service, callflow, navigator, timeline, ensemble }),
+    ...registerCommands({ profiles: datasets, service, callflow, navigator, timeline, ensemble, traceAnalysis }),
     ...sideBar.disposables,
     ...datasetsView.disposables,
+    traceAnalysis,
+    ...traceAnalysisView.disposables,
   );
   const restored = restoreSession(datasets);
   // Warm the analysis workers once the restore is under way: the first open then runs compiled code.
@@ -109,6 +115,8 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     sideBar,
     trees,
     resolver,
+    traceAnalysis,
+    traceAnalysisView,
   });
 }
 

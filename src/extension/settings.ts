@@ -1,5 +1,7 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseModuleRules, type ModuleRule } from '../analysis/graph/module-map';
+import { DEFAULT_TRACE_ANALYSIS_OPTIONS, type TraceAnalysisOptions } from '../analysis/timeseries/model/options';
 import type { ReadLimits } from '../service/read-limits';
 
 /** Setting keys, checked against package.json by the integration tests. */
@@ -68,4 +70,35 @@ export function analysisPoolSettings(): { workers: number; readTimeoutMs: number
 /** The limits every read runs under (none are settings yet beyond the worker's own). */
 export function analysisLimits(): ReadLimits {
   return {};
+}
+
+/**
+ * The trace analysis's options from `hpcLens.traceAnalysis.*` (every option of the analysis, with
+ * the paper's values as defaults). `cfgFile` is resolved: `${workspaceFolder}` replaced, a relative
+ * path taken from the first workspace folder. The service checks the values and names a bad one.
+ */
+export function traceAnalysisOptions(): Partial<TraceAnalysisOptions> {
+  const c = vscode.workspace.getConfiguration('hpcLens.traceAnalysis');
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(DEFAULT_TRACE_ANALYSIS_OPTIONS) as (keyof TraceAnalysisOptions)[]) {
+    const v = c.get<unknown>(key);
+    if (v !== undefined) out[key] = v;
+  }
+  const cfg = typeof out.cfgFile === 'string' ? out.cfgFile.trim() : '';
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  if (cfg) {
+    const expanded = folder ? cfg.replace(/\$\{workspaceFolder\}/g, folder) : cfg;
+    out.cfgFile = folder && !path.isAbsolute(expanded) ? path.join(folder, expanded) : expanded;
+  }
+  return out as Partial<TraceAnalysisOptions>;
+}
+
+/** The `name = value` of options that differ from the paper's defaults (shown with the results). */
+export function changedTraceAnalysisOptions(options: Partial<TraceAnalysisOptions>): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(options)) {
+    const d = DEFAULT_TRACE_ANALYSIS_OPTIONS[k as keyof TraceAnalysisOptions];
+    if (JSON.stringify(v) !== JSON.stringify(d)) out.push(`${k} = ${JSON.stringify(v)}`);
+  }
+  return out;
 }

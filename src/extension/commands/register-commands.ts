@@ -6,6 +6,8 @@ import type { SourceNavigator } from '../source-navigator';
 import type { CallflowPanel } from '../webviews/callflow-panel';
 import type { EnsemblePanel } from '../webviews/ensemble-panel';
 import type { TimelinePanel } from '../webviews/timeline-panel';
+import type { TraceAnalysisPanel } from '../webviews/trace-analysis-panel';
+import type { DatasetRecord } from '../datasets/dataset-manager';
 import { functionFrames } from '../overlays/reveal-current-line';
 import { openEnsembleCommand } from './open-ensemble';
 
@@ -30,6 +32,8 @@ export const Command = {
   showTimeline: 'hpcLens.showTimeline',
   useTimelineWindowForOverlays: 'hpcLens.useTimelineWindowForOverlays',
   useWholeRunForOverlays: 'hpcLens.useWholeRunForOverlays',
+  analyseTrace: 'hpcLens.analyseTrace',
+  revealTraceAnalysisPath: 'hpcLens.revealTraceAnalysisPath',
 } as const;
 
 interface Services {
@@ -39,6 +43,7 @@ interface Services {
   navigator: SourceNavigator;
   timeline: TimelinePanel;
   ensemble: EnsemblePanel;
+  traceAnalysis: TraceAnalysisPanel;
 }
 
 export function registerCommands({
@@ -48,9 +53,17 @@ export function registerCommands({
   navigator,
   timeline,
   ensemble,
+  traceAnalysis,
 }: Services): vscode.Disposable[] {
   const reg = vscode.commands.registerCommand;
   return [
+    // From the Datasets view's context menu the clicked dataset (made active first), else the active one.
+    reg(Command.analyseTrace, async (clicked?: unknown) => {
+      const record = profiles.records.find(r => r === clicked) as DatasetRecord | undefined;
+      if (record && record !== profiles.activeRecord) await profiles.activate(record);
+      return traceAnalysis.analyse();
+    }),
+    reg(Command.revealTraceAnalysisPath, (path: number) => traceAnalysis.revealPath(path)),
     reg(Command.showTimeline, () => timeline.show()),
     reg(Command.useTimelineWindowForOverlays, () => timeline.useWindowForOverlays()),
     reg(Command.useWholeRunForOverlays, () => timeline.useWholeRunForOverlays()),

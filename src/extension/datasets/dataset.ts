@@ -17,6 +17,8 @@ import { seedMetricCache } from '../overlays/overlay-cache';
 import { rankSpreadMarkdown } from '../overlays/spread-markdown';
 import { hotPathThreshold } from '../settings';
 import type { SourceResolver } from '../source-resolver';
+import type { TraceAnalysisView } from '../../analysis/timeseries/model/trace-analysis-view';
+import { traceAnalysisLenses, type LineLens } from './trace-analysis-lenses';
 
 /** Rows per side-bar list. */
 export const SIDE_BAR_LIST_LENGTH = 50;
@@ -89,6 +91,11 @@ export abstract class Dataset {
   sideBar: SideBarLists | undefined;
   private deriving = 0;
   private sites: Promise<DataMovementSites> | undefined;
+  /** The last trace analysis of this run, with its lenses by resolved file. */
+  private analysis: { view: TraceAnalysisView; lenses: Map<string, LineLens[]> } | undefined;
+  private readonly overlaysChanged = new vscode.EventEmitter<void>();
+  /** Fires when what the overlays show changed without a new derivation (a trace analysis arrived). */
+  readonly onDidChangeOverlays = this.overlaysChanged.event;
 
   constructor(
     protected readonly service: AnalysisService,
@@ -273,6 +280,35 @@ export abstract class Dataset {
     return null;
   }
 
+  /** The last trace analysis of the run (HPC Lens: Analyse Trace); a window of a trace answers its whole run's. */
+  get traceAnalysis(): TraceAnalysisView | undefined {
+    return this.wholeRun === this ? this.analysis?.view : this.wholeRun.traceAnalysis;
+  }
+
+  /** Keeps a trace analysis of this run: its significant call sites get lenses (recorded paths mapped to workspace files). */
+  async setTraceAnalysis(view: TraceAnalysisView | undefined, resolver: SourceResolver): Promise<void> {
+    if (!view) {
+      this.analysis = undefined;
+      this.overlaysChanged.fire();
+      return;
+    }
+    const lenses = new Map<string, LineLens[]>();
+    await Promise.all(
+      [...traceAnalysisLenses(view)].map(async ([recorded, list]) => {
+        const uri = await resolver.resolve(recorded);
+        if (uri) lenses.set(uri.toString(), [...(lenses.get(uri.toString()) ?? []), ...list]);
+      }),
+    );
+    this.analysis = { view, lenses };
+    this.overlaysChanged.fire();
+  }
+
+  /** CodeLenses on single lines of a file beyond the functions' (a trace analysis's significant call sites). */
+  lineLenses(uri: vscode.Uri): readonly LineLens[] {
+    if (this.wholeRun !== this) return this.wholeRun.lineLenses(uri);
+    return this.analysis?.lenses.get(uri.toString()) ?? [];
+  }
+
   /** How a file's lines are marked. */
   lineMarks(uri: vscode.Uri): LineMarks | undefined {
     const overlay = this.overlayFor(uri);
@@ -281,6 +317,7 @@ export abstract class Dataset {
 
   /** Frees the dataset in the analysis service. */
   async close(): Promise<void> {
+    this.overlaysChanged.dispose();
     await this.service.close({ dataset: this.handle });
   }
 

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { findFunctionDefinition } from '../../analysis/source/function-definitions';
+import type { Dataset } from '../datasets/dataset';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import { overlaysEnabled } from '../settings';
 import { SOURCE_CHANGED, type SourceEdits } from './source-edits';
@@ -7,6 +8,11 @@ import { SOURCE_CHANGED, type SourceEdits } from './source-edits';
 /** Something that may announce that its CodeLens changed (an ensemble following the Ensemble CallFlow panel). */
 interface LensSource {
   onDidChangeComparison?: vscode.Event<unknown>;
+}
+
+/** Line lenses follow a window's whole run: its analysis can arrive while the window is active. */
+function overlaySources(d: Dataset | undefined): Dataset[] {
+  return d ? [...new Set([d, d.wholeRun])] : [];
 }
 
 /**
@@ -21,6 +27,7 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly subs: vscode.Disposable[];
   private datasetSub: vscode.Disposable | undefined;
+  private overlaySubs: vscode.Disposable[] = [];
 
   constructor(
     private readonly datasets: DatasetManager,
@@ -30,6 +37,8 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
       datasets.onDidChange(d => {
         this.datasetSub?.dispose();
         this.datasetSub = (d as LensSource | undefined)?.onDidChangeComparison?.(() => this.changed.fire());
+        this.overlaySubs.forEach(s => s.dispose());
+        this.overlaySubs = overlaySources(d).map(x => x.onDidChangeOverlays(() => this.changed.fire()));
         this.changed.fire();
       }),
       edits.onDidChange(() => this.changed.fire()),
@@ -68,12 +77,19 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
       seen.add(line);
       lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), lens));
     }
+    // Lenses on call sites (a trace analysis's significant paths), where the line still holds the code.
+    for (const l of ds.lineLenses(doc.uri)) {
+      const line = lines.current(l.line);
+      if (line === undefined || line < 0 || line >= doc.lineCount) continue;
+      lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), l.content));
+    }
     return lenses;
   }
 
   dispose(): void {
     this.subs.forEach(s => s.dispose());
     this.datasetSub?.dispose();
+    this.overlaySubs.forEach(s => s.dispose());
     this.changed.dispose();
   }
 }

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { WorkerPool } from '../../service/worker-pool';
 import type { CallflowRequest, CallflowViewState, CallflowData } from '../../shared/callflow-protocol';
 import type { EnsembleRequest } from '../../shared/ensemble-protocol';
-import { ensembleDrawn, callflowDrawn, timelineDrawn } from '../../shared/test-facts';
+import { ensembleDrawn, callflowDrawn, timelineDrawn, traceAnalysisDrawn } from '../../shared/test-facts';
 import type { TimelineHostToView, TimelineWindowStatsMessage } from '../../shared/timeline-protocol';
 import type { DatasetManager, RestoreReport } from '../datasets/dataset-manager';
 import type { DataMovementDecorations, DataMovementLine } from '../overlays/data-movement-decorations';
@@ -23,6 +23,8 @@ import type { SideBarViewId, SideBarViews } from '../views/side-bar-views';
 import type { EnsemblePanel, EnsembleUpdate } from '../webviews/ensemble-panel';
 import type { CallflowPanel } from '../webviews/callflow-panel';
 import type { TimelinePanel } from '../webviews/timeline-panel';
+import type { TraceAnalysisPanel, TraceAnalysisUpdate } from '../webviews/trace-analysis-panel';
+import type { TraceAnalysisHostToView } from '../../shared/trace-analysis-protocol';
 import type { TestAgentClient } from '../webviews/webview-host';
 
 export interface TestApiParts {
@@ -40,6 +42,8 @@ export interface TestApiParts {
   sideBar: SideBarViews;
   trees: ReadonlyMap<string, RevealableTree>;
   resolver: SourceResolver;
+  traceAnalysis: TraceAnalysisPanel;
+  traceAnalysisView: { provider: AnalysisTreeProvider };
 }
 
 function agentOf(panel: { testAgent: TestAgentClient | undefined }, what: string): TestAgentClient {
@@ -214,6 +218,32 @@ export function createTestApi(p: TestApiParts) {
       drawn: () => {
         const agent = agentOf(p.timeline, 'timeline');
         return timelineDrawn(s => agent.query(s));
+      },
+    },
+    traceAnalysis: {
+      get isOpen() {
+        return p.traceAnalysis.isOpen;
+      },
+      /** The result on screen for the active trace. */
+      get current() {
+        return p.traceAnalysis.current;
+      },
+      /** Resolves with the next finished, failed or cancelled analysis. */
+      nextUpdate: (): Promise<TraceAnalysisUpdate> => nextEvent(p.traceAnalysis.onDidUpdate),
+      /** Resolves with the next message of this type the host sends the view. */
+      nextMessage: <T extends TraceAnalysisHostToView['type']>(type: T) =>
+        nextEvent(p.traceAnalysis.onDidSend, m => m.type === type) as Promise<
+          Extract<TraceAnalysisHostToView, { type: T }>
+        >,
+      /** The rows of the side-bar Trace Analysis view. */
+      viewEntries: (): readonly AnalysisEntry[] => p.traceAnalysisView.provider.entries,
+      get agent() {
+        return agentOf(p.traceAnalysis, 'trace analysis');
+      },
+      /** What each view of the panel drew, from its `data-*` facts. */
+      drawn: () => {
+        const agent = agentOf(p.traceAnalysis, 'trace analysis');
+        return traceAnalysisDrawn(s => agent.query(s));
       },
     },
     ensemble: {
