@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { escapeControl, MESSAGE_LIMIT } from '../../analysis/errors/escape-control';
 import * as vscode from 'vscode';
 import type { AnalysisService } from '../../service/analysis-service';
 import { CancelledError, WorkerLimitError } from '../../service/worker-pool';
@@ -112,7 +113,8 @@ export function loadErrorMessage(e: unknown): string {
     return e.limit === 'time'
       ? `${e.message} (hpcLens.${Setting.parseTimeoutSeconds} = ${e.value})`
       : `${e.message}; raise hpcLens.${Setting.workerMemoryLimitMb} to read it`;
-  return e instanceof Error ? e.message : String(e);
+  // Messages quote file content: escaped and bounded, one line, as the CLI prints them.
+  return escapeControl(e instanceof Error ? e.message : String(e), MESSAGE_LIMIT);
 }
 
 /**

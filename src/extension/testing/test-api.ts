@@ -10,6 +10,7 @@ import type { CallflowRequest, CallflowViewState, CallflowData } from '../../sha
 import type { EnsembleRequest } from '../../shared/ensemble-protocol';
 import { ensembleDrawn, callflowDrawn, timelineDrawn, traceAnalysisDrawn } from '../../shared/test-facts';
 import type { TimelineHostToView, TimelineWindowStatsMessage } from '../../shared/timeline-protocol';
+import { ignoredWorkspaceSettings } from '../workspace-trust';
 import type { DatasetManager, RestoreReport } from '../datasets/dataset-manager';
 import type { DataMovementDecorations, DataMovementLine } from '../overlays/data-movement-decorations';
 import type { DiffMarks, HeatDecorations, HeatLine } from '../overlays/heat-decorations';
@@ -145,6 +146,8 @@ export function createTestApi(p: TestApiParts) {
       staleReason: (uri: vscode.Uri) => p.edits.staleReason(uri),
       selection: (view: SideBarViewId) => p.trees.get(view)?.view.selection.map(e => e.label) ?? [],
     },
+    /** The workspace's restricted settings HPC Lens ignores while the workspace is untrusted. */
+    ignoredWorkspaceSettings,
     sources: {
       resolution: async (recorded: string) => {
         const r = await p.resolver.resolution(recorded);

@@ -179,6 +179,50 @@ export function registerSuites(): void {
       assert.equal(editor.selection.active.line, node.entry.line! - 1);
     });
 
+    test('hostile files each give one clean line naming the file, and the previous dataset stays active', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-hostile-'));
+      // A 20 MB line (over the 16 MiB maxLineLength), counts that overflow, ESC bytes in a gprof call graph.
+      const longLine = join(dir, 'long-line.folded');
+      writeFileSync(longLine, `main;solve;${'x'.repeat(20 * 1024 * 1024)} 1\n`);
+      const huge = join(dir, 'huge-counts.folded');
+      writeFileSync(huge, 'main;a 1e308\nmain;b 1e308\n');
+      const escapes = join(dir, 'escape.gprof');
+      writeFileSync(
+        escapes,
+        [
+          'Flat profile:',
+          '',
+          'Each sample counts as 0.01 seconds.',
+          '  %   cumulative   self              self     total',
+          ' time   seconds   seconds    calls  ms/call  ms/call  name',
+          '100.00      0.01     0.01        1    10.00    10.00  main',
+          '',
+          '\t\t     Call graph (explanation follows)',
+          '',
+          'index % time    self  children    called     name',
+          '[1]    100.0    0.01    0.00       1         main [1]',
+          `\x1b]0;owned\x07\x1b[2J${'!'.repeat(500)} garbage`,
+          '-----------------------------------------------',
+        ].join('\n') + '\n',
+      );
+      const before = api.active!.name;
+      for (const [file, reason] of [
+        [longLine, /line 1 is longer than 16 MiB/],
+        [huge, /add up beyond 1\.8e308/],
+        [escapes, /\\x1b\]0;owned\\x07/],
+      ] as const) {
+        const ok = await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', vscode.Uri.file(file));
+        assert.equal(ok, false, `${file} is refused`);
+        const error = api.lastError ?? '';
+        assert.ok(error.startsWith(file), `the error names the file: ${error.slice(0, 200)}`);
+        assert.match(error, reason);
+        // eslint-disable-next-line no-control-regex
+        assert.doesNotMatch(error, /[\u0000-\u001f\u007f]/, 'one line, no control characters');
+        assert.ok(error.length <= 1000, `bounded (${error.length} characters)`);
+        assert.equal(api.active?.name, before, 'the previous dataset stays active');
+      }
+    });
+
     test('a corrupt profile gives a clear error and the extension keeps working', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-itest-'));
       const bad = join(dir, 'truncated.json');

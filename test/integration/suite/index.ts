@@ -18,6 +18,7 @@ import { registerRemappingSuites } from './remapping.itest';
 import { registerResponsivenessSuites } from './responsiveness.itest';
 import { registerSuperGraphSuites } from './super-graph.itest';
 import { registerTimelineSuites } from './timeline.itest';
+import { registerUntrustedSuites } from './workspace-trust.itest';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', timeout: 60000, color: false, reporter: 'spec' });
@@ -26,8 +27,10 @@ export function run(): Promise<void> {
   mocha.suite.emit('pre-require', globalThis, 'extension.itest', mocha);
   // The harness runs a second phase after reloading the window (see run-in-vscode.mjs).
   const phaseFile = process.env.HPC_LENS_ITEST_PHASE_FILE;
-  const phase = phaseFile ? Number(readFileSync(phaseFile, 'utf8').trim()) : 1;
-  if (phase === 2) {
+  const phase = phaseFile ? readFileSync(phaseFile, 'utf8').trim() : '1';
+  if (phase === 'untrusted') {
+    registerUntrustedSuites();
+  } else if (phase === '2') {
     registerReloadSuites(2);
   } else {
     // The format suite runs first: the main suite ends by leaving the demo state for the screenshot.
