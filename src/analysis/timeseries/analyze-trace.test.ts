@@ -270,3 +270,16 @@ describe('ping-pong traces: when the two ranks are one cluster', () => {
     },
   );
 });
+
+describe('iteration marker patterns (user settings)', () => {
+  it('match case-insensitively through RE2 and refuse what RE2 cannot run, naming the setting', async () => {
+    const { markerPatterns } = await import('./constructs');
+    const [step] = markerPatterns(['^ProfilerStep#\\d+$']);
+    assert.ok(step!.test('profilerstep#12'));
+    assert.ok(!step!.test('ProfilerStep#x'));
+    assert.throws(
+      () => markerPatterns(['(?=step)']),
+      (e: Error) => e instanceof TraceAnalysisError && /iterationMarkers: "\(\?=step\)"/.test(e.message),
+    );
+  });
+});
