@@ -51,10 +51,14 @@ export interface StripRect {
   to: number;
 }
 
-/** A loop's iteration-cluster strip over `width` px: one run per rectangle, at least 1 px each, in order. */
+/**
+ * A loop's iteration-cluster strip over `width` px, in order: each run ends at its proportional
+ * pixel; a run that would end on or before the previous one's end (narrower than a pixel when there
+ * are more runs than pixels) is left out, so every drawn run is ≥ 1 px and none overlap.
+ */
 export function stripRects(loop: Pick<LoopView, 'strip'>, width: number): StripRect[] {
   const strip = loop.strip;
-  if (!strip.length) return [];
+  if (!strip.length || width < 1) return [];
   const first = strip[0]!.from,
     last = strip[strip.length - 1]!.to;
   const n = last - first + 1;
@@ -62,19 +66,10 @@ export function stripRects(loop: Pick<LoopView, 'strip'>, width: number): StripR
   let x = 0;
   strip.forEach((s, i) => {
     const end = i === strip.length - 1 ? width : Math.round(((s.to - first + 1) / n) * width);
-    const w = Math.max(1, end - x);
-    out.push({ x, width: w, cluster: s.cluster, from: s.from, to: s.to });
-    x += w;
+    if (end <= x) return;
+    out.push({ x, width: end - x, cluster: s.cluster, from: s.from, to: s.to });
+    x = end;
   });
-  // Runs squeezed to 1 px can push the last past the end: shrink from the right.
-  let over = x - width;
-  for (let i = out.length - 1; i >= 0 && over > 0; i--) {
-    const r = out[i]!;
-    const take = Math.min(over, r.width - 1);
-    r.width -= take;
-    over -= take;
-    for (let j = i + 1; j < out.length; j++) out[j]!.x -= take;
-  }
   return out;
 }
 
