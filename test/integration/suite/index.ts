@@ -18,6 +18,7 @@ import { registerRemappingSuites } from './remapping.itest';
 import { registerResponsivenessSuites } from './responsiveness.itest';
 import { registerSuperGraphSuites } from './super-graph.itest';
 import { registerTimelineSuites } from './timeline.itest';
+import { registerTraceAnalysisSuites } from './trace-analysis.itest';
 import { registerUntrustedSuites } from './workspace-trust.itest';
 
 export function run(): Promise<void> {
@@ -46,6 +47,7 @@ export function run(): Promise<void> {
     registerEnsembleViewSuites();
     registerDataMovementSuites();
     registerTimelineSuites();
+    registerTraceAnalysisSuites();
     registerResponsivenessSuites();
     registerSuites();
     // Last: leaves the datasets that phase 2 expects back after the reload.

@@ -24,7 +24,7 @@ export interface BandBox {
 
 /**
  * The clusters as stacked bands, band k as tall as unit × log₂(size_k + 1) but never shorter than a
- * label line, the unit chosen so the largest band is at most `maxBand` px.
+ * label line, 24 px per unit of weight (a single lane: 24 px), less so the largest band is at most `maxBand` px.
  */
 export function clusterBands(
   clusters: readonly ClusterView[],
@@ -32,7 +32,8 @@ export function clusterBands(
   gap = 4,
 ): { bands: BandBox[]; height: number } {
   const top = Math.max(1, ...clusters.map(c => c.weight));
-  const unit = maxBand / top;
+  // 24 px per unit of log₂(size + 1), less when the largest band would pass maxBand.
+  const unit = Math.min(24, maxBand / top);
   let y = 0;
   const bands = clusters.map(c => {
     const height = Math.max(LABEL_HEIGHT + 4, Math.round(unit * c.weight));
