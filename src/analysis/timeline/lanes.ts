@@ -246,7 +246,9 @@ export function clusterLaneGroups(
       lanes: picked.map((t, i) => ({
         ...byTrack.get(t)!,
         label:
-          i === 0 ? `${titles[t] ?? byTrack.get(t)!.label} (representative)` : (titles[t] ?? byTrack.get(t)!.label),
+          i === 0 && lanes.length > 1
+            ? `${titles[t] ?? byTrack.get(t)!.label} (representative)`
+            : (titles[t] ?? byTrack.get(t)!.label),
         height: i === 0 ? CLUSTER_REPRESENTATIVE_HEIGHT : rowHeight,
       })),
     });
