@@ -18,6 +18,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readProfile } from '../src/analysis/formats';
+import type { Profile } from '../src/analysis/model/profile';
+import * as S from '../src/analysis/timeseries/testing/scenarios';
 import { analyzeTrace } from '../src/analysis/timeseries/analyze-trace';
 import { iterationMatrix, iterationSpans, traceAnalysisView } from '../src/analysis/timeseries/view-data';
 import {
@@ -81,6 +83,11 @@ async function main(): Promise<void> {
           { name: 'tracedb', path: join(shared, 'hpctoolkit-metadb/ping-pong-mpi-with-trace') },
         ]
   ).filter(i => existsSync(i.path));
+  // The seeded planted-imbalance scenario (digest §6): 64 ranks in clusters {8–15} and the rest, a 10-iteration loop.
+  const all: { name: string; load: () => Promise<Profile> }[] = [
+    ...inputs.map(i => ({ name: i.name, load: () => readProfile(i.path) })),
+    ...(paths.length ? [] : [{ name: 'planted-imbalance', load: async () => S.plantedImbalance().profile }]),
+  ];
   mkdirSync(outDir, { recursive: true });
   const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-trace-analysis-'));
   const browser = await chromium.launch({
@@ -89,9 +96,9 @@ async function main(): Promise<void> {
   });
   const failures: string[] = [];
   try {
-    for (const input of inputs) {
+    for (const input of all) {
       const t0 = Date.now();
-      const profile = await readProfile(input.path);
+      const profile = await input.load();
       const analysis = await analyzeTrace(profile);
       const view = traceAnalysisView(analysis, n => profile.tree.depth(n));
       const ms = Date.now() - t0;

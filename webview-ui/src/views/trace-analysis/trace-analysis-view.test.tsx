@@ -7,7 +7,7 @@ import * as S from '../../../../src/analysis/timeseries/testing/scenarios';
 import { iterationMatrix, traceAnalysisView } from '../../../../src/analysis/timeseries/view-data';
 import type { TraceAnalysisResultMessage } from '../../../../src/shared/trace-analysis-protocol';
 import { clusterBands, LABEL_HEIGHT, matrixLayout, stripRects } from './trace-analysis-layout';
-import { TraceAnalysisPanelView, type TraceAnalysisViewProps } from './trace-analysis-view';
+import { cellAlpha, TraceAnalysisPanelView, type TraceAnalysisViewProps } from './trace-analysis-view';
 
 const noop = () => undefined;
 
@@ -125,4 +125,12 @@ describe('Trace Analysis panel (server-rendered)', () => {
       'band',
     );
   });
+});
+
+test('matrix colours: jitter under a tenth of the longest iteration stays faint; absent cells are blank', () => {
+  const m = { min: 149, max: 150 };
+  assert.ok(cellAlpha(m, 150) - cellAlpha(m, 149) < 0.1);
+  const wide = { min: 100, max: 150 };
+  assert.ok(cellAlpha(wide, 150) - cellAlpha(wide, 100) > 0.8);
+  assert.equal(cellAlpha(m, NaN), 0);
 });

@@ -338,11 +338,15 @@ function LoopRow({
   );
 }
 
-/** Cell colour: duration on a light-to-strong ramp of the theme's blue (longer = stronger). */
-function cellAlpha(m: IterationMatrix, d: number): number {
+/**
+ * Cell colour: duration on a light-to-strong ramp of the theme's blue (longer = stronger). The ramp
+ * spans at least a tenth of the longest cell, so jitter of a few per cent between alike iterations
+ * does not read as a pattern.
+ */
+export function cellAlpha(m: Pick<IterationMatrix, 'min' | 'max'>, d: number): number {
   if (!Number.isFinite(d)) return 0;
-  const span = m.max - m.min;
-  return 0.15 + 0.85 * (span > 0 ? (d - m.min) / span : 0.5);
+  const span = Math.max(m.max - m.min, 0.1 * Math.abs(m.max));
+  return 0.15 + 0.85 * (span > 0 ? Math.min(1, Math.max(0, (d - m.min) / span)) : 0.5);
 }
 
 function MatrixView({
