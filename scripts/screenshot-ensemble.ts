@@ -9,7 +9,6 @@
  * Without folders: the shared LULESH scaling study (when ../shared is present), the demo's profile
  * scaled into three runs, and a generated 100-run ensemble. Writes ensemble-<name>-<theme>-<state>.png.
  */
-import * as esbuild from 'esbuild';
 import { chromium, type Page } from 'playwright-core';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +25,7 @@ import type {
   LinkedViewName,
 } from '../src/shared/ensemble-protocol';
 import { ensembleDrawn, type EnsembleDrawn } from '../src/shared/test-facts';
-import { pageQuery, webviewPage } from './webview-page';
+import { buildWebviewBundle, pageQuery, webviewPage } from './webview-page';
 
 const root = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -97,19 +96,7 @@ async function loadInputs(tmp: string): Promise<{ name: string; folder: string }
 }
 
 async function main(): Promise<void> {
-  if (!args.includes('--no-build')) {
-    await esbuild.build({
-      entryPoints: { webview: join(root, 'webview-ui/src/main.tsx') },
-      outdir: join(root, 'dist'),
-      bundle: true,
-      platform: 'browser',
-      format: 'iife',
-      target: 'chrome130',
-      jsx: 'automatic',
-      logLevel: 'warning',
-      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    });
-  }
+  if (!args.includes('--no-build')) await buildWebviewBundle(root);
   mkdirSync(outDir, { recursive: true });
   const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-ensemble-shot-'));
   const browser = await chromium.launch({

@@ -9,7 +9,6 @@
  * Without paths: the PyTorch resnet50 trace and the OTF2 ping-pong of ../shared/data (when present)
  * and a synthetic MPI+GPU trace. Writes timeline-<name>-<theme>.png, plus -zoom and -select states.
  */
-import * as esbuild from 'esbuild';
 import { chromium, type Page } from 'playwright-core';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +19,7 @@ import type { Profile } from '../src/analysis/model/profile';
 import { syntheticTraceProfile } from '../src/analysis/timeline/testing/synthetic-trace';
 import { timelineDrawn, type TimelineDrawn } from '../src/shared/test-facts';
 import type { TimelineHostToView, TimelineViewToHost, TimelineWindow } from '../src/shared/timeline-protocol';
-import { encode, pageQuery, webviewPage } from './webview-page';
+import { buildWebviewBundle, encode, pageQuery, webviewPage } from './webview-page';
 import {
   timelineRequest,
   type TimelineInitResult,
@@ -119,19 +118,7 @@ async function selectByDrag(page: Page, frame: TimelineDrawn, w: TimelineWindow)
 }
 
 async function main(): Promise<void> {
-  if (!args.includes('--no-build')) {
-    await esbuild.build({
-      entryPoints: { webview: join(root, 'webview-ui/src/main.tsx') },
-      outdir: join(root, 'dist'),
-      bundle: true,
-      platform: 'browser',
-      format: 'iife',
-      target: 'chrome130',
-      jsx: 'automatic',
-      logLevel: 'warning',
-      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    });
-  }
+  if (!args.includes('--no-build')) await buildWebviewBundle(root);
   const paths = args.filter(a => !a.startsWith('--'));
   const inputs: { name: string; load: () => Promise<Profile> }[] = paths.length
     ? paths.map(p => ({ name: basename(p).replace(/\..*$/, ''), load: () => readProfile(p) }))

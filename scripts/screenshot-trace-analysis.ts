@@ -11,7 +11,6 @@
  * OTF2 and HPCToolkit trace.db (ping-pong) — when present. Writes trace-analysis-<name>-<theme>.png
  * (with a loop's lanes × iterations when there is one) and timeline-analysis-<name>-<theme>.png.
  */
-import * as esbuild from 'esbuild';
 import { chromium, type Page } from 'playwright-core';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,7 +30,7 @@ import {
 import { timelineDrawn, traceAnalysisDrawn } from '../src/shared/test-facts';
 import type { TimelineHostToView, TimelineViewToHost } from '../src/shared/timeline-protocol';
 import type { TraceAnalysisHostToView, TraceAnalysisViewToHost } from '../src/shared/trace-analysis-protocol';
-import { encode, pageQuery, webviewPage } from './webview-page';
+import { buildWebviewBundle, encode, pageQuery, webviewPage } from './webview-page';
 
 const root = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -56,19 +55,7 @@ async function waitFor<T>(
 }
 
 async function main(): Promise<void> {
-  if (!args.includes('--no-build')) {
-    await esbuild.build({
-      entryPoints: { webview: join(root, 'webview-ui/src/main.tsx') },
-      outdir: join(root, 'dist'),
-      bundle: true,
-      platform: 'browser',
-      format: 'iife',
-      target: 'chrome130',
-      jsx: 'automatic',
-      logLevel: 'warning',
-      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    });
-  }
+  if (!args.includes('--no-build')) await buildWebviewBundle(root);
   const paths = args.filter(a => !a.startsWith('--'));
   const inputs = (
     paths.length

@@ -63,3 +63,19 @@ export function pageQuery(page: Page): QueryPage {
     }
   };
 }
+
+/** Builds the webview bundle (dist/webview.js, .css) as the extension's build does, for the screenshot scripts. */
+export async function buildWebviewBundle(root: string): Promise<void> {
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: { webview: join(root, 'webview-ui/src/main.tsx') },
+    outdir: join(root, 'dist'),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome130',
+    jsx: 'automatic',
+    logLevel: 'warning',
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  });
+}
