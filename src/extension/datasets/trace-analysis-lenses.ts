@@ -8,6 +8,8 @@ export interface LineLens {
   /** 1-based, as the trace records it. */
   line: number;
   content: LensContent;
+  /** What the analysis says of the site (the lens tooltip without its click hint): the line's hover. */
+  detail: string;
 }
 
 /** Command of a lens click: the Trace Analysis panel with that path selected. */
@@ -56,7 +58,6 @@ function tooltip(paths: readonly PathView[], view: TraceAnalysisView): string {
     ),
   ];
   if (seg) lines.push(seg.diagnosis);
-  lines.push(vscode.l10n.t('Click to show it in the Trace Analysis panel.'));
   return lines.join('\n\n');
 }
 
@@ -74,11 +75,13 @@ export function traceAnalysisLenses(view: TraceAnalysisView): Map<string, LineLe
   for (const paths of sites.values()) {
     const top = paths.reduce((a, b) => (b.saving > a.saving ? b : a));
     const list = out.get(top.file!) ?? [];
+    const detail = tooltip(paths, view);
     list.push({
       line: top.line!,
+      detail,
       content: {
         title: callSiteLensTitle(paths, view),
-        tooltip: tooltip(paths, view),
+        tooltip: `${detail}\n\n${vscode.l10n.t('Click to show it in the Trace Analysis panel.')}`,
         command: REVEAL_TRACE_ANALYSIS_PATH,
         arguments: [top.index],
       },

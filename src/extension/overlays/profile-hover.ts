@@ -50,11 +50,16 @@ export class ProfileHoverProvider implements vscode.HoverProvider {
       );
     }
     const ix = this.fileIndex(ds, doc);
-    if (!ix) return undefined;
-    const subject = this.subjectAt(ds, ix, pos.line);
-    if (!subject) return undefined;
-    const text = await hoverMarkdown(ds, subject, path.basename(doc.uri.fsPath));
-    return text ? new vscode.Hover(text, doc.lineAt(pos.line).range) : undefined;
+    const subject = ix ? this.subjectAt(ds, ix, pos.line) : undefined;
+    const text = subject ? await hoverMarkdown(ds, subject, path.basename(doc.uri.fsPath)) : undefined;
+    // A trace analysis's significant call site on this line: what its CodeLens says, in full.
+    const map = this.edits.linesOf(doc);
+    const sites = map ? ds.lineLenses(doc.uri).filter(l => map.current(l.line) === pos.line) : [];
+    if (!text && !sites.length) return undefined;
+    const out = text ?? new vscode.MarkdownString();
+    for (const s of sites)
+      out.appendMarkdown(`${out.value ? '\n\n---\n\n' : ''}${s.detail.split('\n\n').map(md).join('\n\n')}`);
+    return new vscode.Hover(out, doc.lineAt(pos.line).range);
   }
 
   private fileIndex(ds: Dataset, doc: vscode.TextDocument): FileIndex | undefined {

@@ -91,6 +91,20 @@ export function registerTraceAnalysisSuites(): void {
         lenses.map(l => l.command!.title).join('\n'),
       );
 
+      // The hover on a call site says what its lens says, in full (path, min/avg/max, the segment's diagnosis).
+      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+        'vscode.executeHoverProvider',
+        source,
+        new vscode.Position(lenses[0]!.range.start.line, 0),
+      );
+      const hoverText = hovers
+        .flatMap(h => h.contents)
+        .map(c => (typeof c === 'string' ? c : c.value))
+        .join('\n');
+      assert.match(hoverText, /Trace analysis: .*MPI\\?_(Send|Recv)/);
+      assert.match(hoverText, /\n\nTable 2 row \d/, 'the diagnosis in its own paragraph');
+      assert.match(hoverText, /min .* · avg .* · max /);
+
       // A segment's Show in Timeline: the timeline opens on that window, lanes by cluster, coloured by class.
       const segment = v.segments.find(s => s.startNs !== null)!;
       await api.traceAnalysis.agent.click(`[data-segment-row="${segment.index}"] button`);
