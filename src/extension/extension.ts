@@ -23,6 +23,8 @@ import { CallflowPanel } from './webviews/callflow-panel';
 import { TimelinePanel } from './webviews/timeline-panel';
 import { DmvPanel } from './webviews/dmv-panel';
 import { MemoryPanel } from './webviews/memory-panel';
+import { TraceAnalysisPanel } from './webviews/trace-analysis-panel';
+import { registerTraceAnalysisView } from './views/trace-analysis-view';
 
 /**
  * Activation (on HPC Lens's commands and views, and in workspaces holding profiles): the analysis
@@ -59,6 +61,8 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
   const ensemble = new EnsemblePanel(env, datasets, service, navigator);
   const dmv = new DmvPanel(env, datasets, service, navigator, log);
   const memory = new MemoryPanel(env, datasets, navigator, log);
+  const traceAnalysis = new TraceAnalysisPanel(env, datasets, service, navigator, resolver, timeline, log);
+  const traceAnalysisView = registerTraceAnalysisView(datasets);
   const status = new StatusBar(datasets);
   const sideBar = registerSideBarViews(datasets);
   const trees = revealableTrees(sideBar);
@@ -90,12 +94,14 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     }),
     resolver,
     ...registerSourceCommands({ profiles: datasets, resolver, navigator, log }),
-    ...registerCommands({ profiles: datasets, service, callflow, navigator, timeline, ensemble, dmv }),
-    ...sideBar.disposables,
-    ...datasetsView.disposables,
     dmv,
     memory,
     vscode.commands.registerCommand(Command.showMemory, (focus?: { file: string; line: number }) => memory.show(focus)),
+    ...registerCommands({ profiles: datasets, service, callflow, navigator, timeline, ensemble, dmv, traceAnalysis }),
+    ...sideBar.disposables,
+    ...datasetsView.disposables,
+    traceAnalysis,
+    ...traceAnalysisView.disposables,
   );
   // Restricted settings the workspace sets are ignored until it is trusted; trusting it maps sources again.
   const restored = restoreSession(datasets);
@@ -132,6 +138,8 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     dmv,
     memory,
     trust,
+    traceAnalysis,
+    traceAnalysisView,
   });
 }
 

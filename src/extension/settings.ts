@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   DEFAULT_CALLFLOW_FILTER,
@@ -5,6 +6,7 @@ import {
   type CallflowFilter,
 } from '../analysis/graph/callflow-filter-settings';
 import { parseModuleRules, type ModuleRule } from '../analysis/graph/module-map';
+import { DEFAULT_TRACE_ANALYSIS_OPTIONS, type TraceAnalysisOptions } from '../analysis/timeseries/model/options';
 import type { ReadLimits } from '../service/read-limits';
 
 /** Setting keys, checked against package.json by the integration tests. */
@@ -117,4 +119,35 @@ export function analysisLimits(): ReadLimits {
 /** A selection in the Memory view re-weights the editor overlays to the selected samples. */
 export function memoryFollowsSelection(): boolean {
   return config().get<boolean>(Setting.memoryFollowSelection, true);
+}
+
+/**
+ * The trace analysis's options from `hpcLens.traceAnalysis.*` (every option of the analysis, with
+ * the paper's values as defaults). `cfgFile` is resolved: `${workspaceFolder}` replaced, a relative
+ * path taken from the first workspace folder. The service checks the values and names a bad one.
+ */
+export function traceAnalysisOptions(): Partial<TraceAnalysisOptions> {
+  const c = vscode.workspace.getConfiguration('hpcLens.traceAnalysis');
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(DEFAULT_TRACE_ANALYSIS_OPTIONS) as (keyof TraceAnalysisOptions)[]) {
+    const v = c.get<unknown>(key);
+    if (v !== undefined) out[key] = v;
+  }
+  const cfg = typeof out.cfgFile === 'string' ? out.cfgFile.trim() : '';
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  if (cfg) {
+    const expanded = folder ? cfg.replace(/\$\{workspaceFolder\}/g, folder) : cfg;
+    out.cfgFile = folder && !path.isAbsolute(expanded) ? path.join(folder, expanded) : expanded;
+  }
+  return out as Partial<TraceAnalysisOptions>;
+}
+
+/** The `name = value` of options that differ from the paper's defaults (shown with the results). */
+export function changedTraceAnalysisOptions(options: Partial<TraceAnalysisOptions>): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(options)) {
+    const d = DEFAULT_TRACE_ANALYSIS_OPTIONS[k as keyof TraceAnalysisOptions];
+    if (JSON.stringify(v) !== JSON.stringify(d)) out.push(`${k} = ${JSON.stringify(v)}`);
+  }
+  return out;
 }

@@ -29,16 +29,61 @@ function lowerOwnPriority(): void {
 lowerOwnPriority();
 const post = (msg: WorkerResponse, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
 
+/** Peer calls this worker's systems made (SystemContext.peer), answered by the pool with `$peer…` messages. */
+const peerCalls = new Map<
+  number,
+  { resolve(v: unknown): void; reject(e: Error): void; onProgress?: (fraction: number, message?: string) => void }
+>();
+let nextPeerCall = 1;
+
+function peer(
+  args: { dataset: number; system: string; request: unknown },
+  ctx: { signal?: AbortSignal; onProgress?: (fraction: number, message?: string) => void },
+): Promise<unknown> {
+  const call = nextPeerCall++;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      if (peerCalls.delete(call)) {
+        post({ id: 0, type: 'peerCancel', call });
+        const e = new Error('the operation was cancelled');
+        e.name = 'AbortError';
+        reject(e);
+      }
+    };
+    if (ctx.signal?.aborted) return onAbort();
+    ctx.signal?.addEventListener('abort', onAbort, { once: true });
+    const done = () => ctx.signal?.removeEventListener('abort', onAbort);
+    peerCalls.set(call, {
+      resolve: v => (done(), resolve(v)),
+      reject: e => (done(), reject(e)),
+      ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
+    });
+    post({ id: 0, type: 'peer', call, ...args }, transferables(args.request));
+  });
+}
+
 const start = (workerData as { hpcLens?: WorkerStartData } | undefined)?.hpcLens ?? {};
 const service = new LocalAnalysisService({
   ...(start.graphCacheBytes !== undefined ? { graphCacheBytes: start.graphCacheBytes } : {}),
   emit: (dataset, event) => post({ id: 0, type: 'event', dataset, event }, transferables(event)),
+  peer,
 });
 const running = new Map<number, AbortController>();
 
 async function handle(req: WorkerRequest): Promise<void> {
   if (req.method === '$cancel') {
     running.get(req.target)?.abort();
+    return;
+  }
+  if (req.method === '$peerProgress' || req.method === '$peerDone' || req.method === '$peerError') {
+    const p = peerCalls.get(req.target);
+    if (!p) return;
+    if (req.method === '$peerProgress') p.onProgress?.(req.fraction, req.message);
+    else {
+      peerCalls.delete(req.target);
+      if (req.method === '$peerDone') p.resolve(req.result);
+      else p.reject(Object.assign(new Error(req.message), { name: req.name }));
+    }
     return;
   }
   const { id } = req;

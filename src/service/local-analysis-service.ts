@@ -96,6 +96,11 @@ export interface LocalServiceOptions {
   graphCacheBytes?: number;
   /** Where system events go (a worker posts them to the pool); by default to this service's own listeners. */
   emit?: (dataset: DatasetHandle, event: unknown) => void;
+  /**
+   * How a system's request about a dataset runs on another worker (SystemContext.peer): the worker
+   * asks the pool. None in the CLI and unit tests, where systems do all the work themselves.
+   */
+  peer?: (args: { dataset: DatasetHandle; system: SystemName; request: unknown }, ctx: CallContext) => Promise<unknown>;
 }
 
 export class LocalAnalysisService implements AnalysisService {
@@ -166,8 +171,21 @@ export class LocalAnalysisService implements AnalysisService {
     return model;
   }
 
-  private systemContext(dataset: DatasetHandle, ctx: CallContext): SystemContext<unknown> {
-    return { ...ctx, emit: event => this.emit(dataset, event) };
+  private systemContext(dataset: DatasetHandle, ctx: CallContext, system?: SystemName): SystemContext<unknown> {
+    const peer = this.options.peer;
+    return {
+      ...ctx,
+      emit: event => this.emit(dataset, event),
+      ...(peer && system
+        ? {
+            peer: (request: { kind: string }, onProgress?: (fraction: number, message?: string) => void) =>
+              peer(
+                { dataset, system, request },
+                { ...(ctx.signal ? { signal: ctx.signal } : {}), ...(onProgress ? { onProgress } : {}) },
+              ),
+          }
+        : {}),
+    };
   }
 
   private emit(dataset: DatasetHandle, event: unknown): void {
@@ -325,7 +343,11 @@ export class LocalAnalysisService implements AnalysisService {
         attached.set(args.system, system.attach(h.profile, h.ensemble ? { runs: h.ensemble.runs } : {}));
       state = attached.get(args.system);
     }
-    return (await system.answer(state, args.request, this.systemContext(args.dataset, ctx))) as SystemResult<S, K>;
+    return (await system.answer(
+      state,
+      args.request,
+      this.systemContext(args.dataset, ctx, args.system),
+    )) as SystemResult<S, K>;
   }
 
   onSystemEvent(dataset: DatasetHandle, listener: (event: unknown) => void): () => void {

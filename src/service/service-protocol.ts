@@ -20,14 +20,22 @@ export type WorkerResult<M extends WorkerMethod> = Awaited<ReturnType<LocalAnaly
 export type WorkerRequest =
   | { [M in WorkerMethod]: { id: number; method: M; args: WorkerArgs<M> } }[WorkerMethod]
   /** Stops request `target` through its AbortSignal; it then answers with an AbortError. */
-  | { id: number; method: '$cancel'; target: number };
+  | { id: number; method: '$cancel'; target: number }
+  /** The answer (progress, result or error) to the worker's peer call `target` (SystemContext.peer). */
+  | { id: number; method: '$peerProgress'; target: number; fraction: number; message?: string }
+  | { id: number; method: '$peerDone'; target: number; result: unknown }
+  | { id: number; method: '$peerError'; target: number; name: string; message: string };
 
 export type WorkerResponse =
   | { id: number; type: 'progress'; fraction: number; message?: string }
   | { id: number; type: 'done'; result: unknown }
   | { id: number; type: 'error'; name: string; message: string }
   /** Pushed by a system dataset unasked (a live monitor's tick); `id` is 0. */
-  | { id: 0; type: 'event'; dataset: number; event: unknown };
+  | { id: 0; type: 'event'; dataset: number; event: unknown }
+  /** A system asks for a request about the same dataset on another worker (SystemContext.peer); `call` numbers it. */
+  | { id: 0; type: 'peer'; call: number; dataset: number; system: string; request: unknown }
+  /** The system no longer needs peer call `call` (its own request was cancelled). */
+  | { id: 0; type: 'peerCancel'; call: number };
 
 /** Whitelist of callable methods (a message naming anything else is refused). */
 export const WORKER_METHODS: ReadonlySet<string> = new Set<WorkerMethod>([

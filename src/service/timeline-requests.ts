@@ -5,7 +5,15 @@
  * needs is here, so the module can move to another worker unchanged. Pure TypeScript: no vscode.
  */
 import type { Profile, ProfileData } from '../analysis/model/profile';
-import { buildLaneTree, filterLanes, sortLanes, visibleRows, type LaneGroup } from '../analysis/timeline/lanes';
+import {
+  buildLaneTree,
+  clusterLaneGroups,
+  filterLanes,
+  laneTitles,
+  sortLanes,
+  visibleRows,
+  type LaneGroup,
+} from '../analysis/timeline/lanes';
 import { eventAt, eventDetails, eventsOfNode } from '../analysis/timeline/lookup';
 import { dataMovementInWindow, flowsInWindow } from '../analysis/timeline/flows-and-copies';
 import { computeMinimap, computeTiles, type ColourBy, type TileResult } from '../analysis/timeline/tiles';
@@ -36,6 +44,8 @@ export const MAX_DEPTH_VIEW_ROWS = 24;
 export type TimelineWorkerRequest =
   | { kind: 'init'; minimapWidth: number }
   | { kind: 'rows'; filter: string; sort: TimelineLaneSort; collapsed: string[] }
+  /** Per call-tree node, the class colouring by class shows (a trace analysis's), or null to drop it. */
+  | { kind: 'nodeClasses'; classes: Uint8Array | null }
   | {
       kind: 'tiles';
       window: TimeWindow;
@@ -68,6 +78,7 @@ export type WindowProfileColumns = Pick<
 export interface TimelineResults {
   init: TimelineInitResult;
   rows: TimelineLaneRow[];
+  nodeClasses: null;
   tiles: TimelineTilesResult;
   hover: TimelineEventDetailsMessage['details'];
   event: TimelineEventDetailsMessage['details'];
@@ -79,6 +90,8 @@ export interface TimelineResults {
 interface TimelineState {
   index: TimelineIndex;
   tree: LaneGroup[];
+  /** Lane titles without their group (cluster bands mix processes), made on first use. */
+  titles?: string[];
 }
 
 /** One index per profile the worker holds (built on the first request, O(events)). */
@@ -118,9 +131,16 @@ export function timelineRequest(
       return { result, transfer: payloadBuffers(minimap) };
     }
     case 'rows': {
-      const sorted = sortLanes(filterLanes(s.tree, req.filter), index, req.sort);
+      const filtered = filterLanes(s.tree, req.filter);
+      const sorted =
+        req.sort.by === 'clusters'
+          ? clusterLaneGroups(filtered, req.sort.bands, (s.titles ??= laneTitles(index.trace.tracks)))
+          : sortLanes(filtered, index, req.sort);
       return { result: laneRows(sorted, new Set(req.collapsed)), transfer: [] };
     }
+    case 'nodeClasses':
+      index.setNodeClasses(req.classes);
+      return { result: null, transfer: [] };
     case 'tiles': {
       const tiles = tilesPayload(
         computeTiles(index, {
@@ -212,7 +232,15 @@ function laneRows(tree: readonly LaneGroup[], collapsed: ReadonlySet<string>): T
           level: r.level,
           collapsed: r.collapsed,
         }
-      : { type: 'lane', id: r.lane.id, track: r.lane.track, label: r.lane.label, kind: r.lane.kind, level: r.level },
+      : {
+          type: 'lane',
+          id: r.lane.id,
+          track: r.lane.track,
+          label: r.lane.label,
+          kind: r.lane.kind,
+          level: r.level,
+          ...(r.lane.height !== undefined ? { height: r.lane.height } : {}),
+        },
   );
 }
 

@@ -49,6 +49,7 @@ import type {
   WorkerStartData,
 } from './service-protocol';
 import type { TimelineResults, TimelineWorkerRequest } from './timeline-requests';
+import { transferables } from './shared-memory';
 
 export interface WorkerPoolOptions {
   /** The worker bundle (dist/analysis-worker.js). */
@@ -152,6 +153,7 @@ class ThreadWorker {
     pool: PoolSettings,
     private readonly onGone: (w: ThreadWorker) => void,
     private readonly onEvent: (dataset: DatasetHandle, event: unknown) => void,
+    private readonly onPeer: (w: ThreadWorker, msg: Extract<WorkerResponse, { type: 'peer' | 'peerCancel' }>) => void,
   ) {
     const start: WorkerStartData = { graphCacheBytes: pool.graphCacheBytes };
     const options = {
@@ -227,9 +229,18 @@ class ThreadWorker {
     void this.worker.terminate();
   }
 
+  /** Posts a message that answers none of this worker's calls (a peer call's answer). */
+  post(msg: WorkerRequest, transfer: ArrayBuffer[] = []): void {
+    if (this.alive) this.worker.postMessage(msg, transfer);
+  }
+
   private onMessage(msg: WorkerResponse): void {
     if (msg.type === 'event') {
       this.onEvent(msg.dataset, msg.event);
+      return;
+    }
+    if (msg.type === 'peer' || msg.type === 'peerCancel') {
+      this.onPeer(this, msg);
       return;
     }
     const p = this.pending.get(msg.id);
@@ -303,8 +314,12 @@ export class WorkerPool implements AnalysisService {
   private readonly jobs = new Set<ThreadWorker>();
   private readonly datasets = new Map<DatasetHandle, DatasetRecord>();
   private readonly listeners = new Map<DatasetHandle, Set<(event: unknown) => void>>();
+  /** Peer calls in flight, per asking worker and its call number (SystemContext.peer). */
+  private readonly peerCalls = new Map<ThreadWorker, Map<number, AbortController>>();
   private nextHandle = 1;
   private disposed = false;
+  /** Peer calls answered so far, with the home that answered each (for tests and logs). */
+  readonly peerLog: { dataset: DatasetHandle; asker: number; home: number }[] = [];
   /** Workers started so far (for logs and tests). */
   started = 0;
 
@@ -604,11 +619,65 @@ export class WorkerPool implements AnalysisService {
       this.settings,
       w => this.onGone(w),
       (dataset, event) => this.dispatch(dataset, event),
+      (w, msg) => this.onPeer(w, msg),
+    );
+  }
+
+  /**
+   * A system in worker `w` asks for a request about the same dataset on another worker: the least
+   * loaded other home adopts the dataset (shared memory: no copy) and answers; the answer, its
+   * progress or its error go back to `w`. With a single home, that home answers (the halves then
+   * interleave between their chunks). Cancelled when `w` no longer needs it or goes away.
+   */
+  private onPeer(w: ThreadWorker, msg: Extract<WorkerResponse, { type: 'peer' | 'peerCancel' }>): void {
+    let calls = this.peerCalls.get(w);
+    if (msg.type === 'peerCancel') {
+      calls?.get(msg.call)?.abort();
+      calls?.delete(msg.call);
+      return;
+    }
+    if (!calls) this.peerCalls.set(w, (calls = new Map()));
+    const abort = new AbortController();
+    calls.set(msg.call, abort);
+    const asker = this.homes.indexOf(w);
+    let home = -1;
+    for (let i = 0; i < this.homes.length; i++) {
+      if (i === asker) continue;
+      const load = (k: number) => (this.homes[k]?.alive ? this.homes[k]!.busy : 0);
+      if (home < 0 || load(i) < load(home)) home = i;
+    }
+    const run = async () => {
+      const r = this.record(msg.dataset);
+      const target = home >= 0 ? this.home(home) : r.home >= 0 ? this.home(r.home) : r.own!;
+      await this.ensureHeld(msg.dataset, target);
+      this.peerLog.push({ dataset: msg.dataset, asker, home: home >= 0 ? home : asker });
+      return target.call(
+        'systemRequest',
+        { dataset: msg.dataset, system: msg.system as SystemName, request: msg.request as never },
+        {
+          signal: abort.signal,
+          onProgress: (fraction, message) =>
+            w.post({ id: 0, method: '$peerProgress', target: msg.call, fraction, ...(message ? { message } : {}) }),
+        },
+      );
+    };
+    run().then(
+      result => {
+        if (calls.delete(msg.call))
+          w.post({ id: 0, method: '$peerDone', target: msg.call, result }, transferables(result));
+      },
+      (e: Error) => {
+        if (calls.delete(msg.call))
+          w.post({ id: 0, method: '$peerError', target: msg.call, name: e.name || 'Error', message: e.message });
+      },
     );
   }
 
   private onGone(w: ThreadWorker): void {
     this.jobs.delete(w);
+    // What it asked of other workers is no longer needed.
+    for (const abort of this.peerCalls.get(w)?.values() ?? []) abort.abort();
+    this.peerCalls.delete(w);
     if (this.spare === w) this.spare = undefined;
     const i = this.homes.indexOf(w);
     if (i >= 0) {

@@ -47,6 +47,11 @@ export interface TimelineDrawn {
   flows: number;
   copies: number;
   highlighted: number;
+  /** Iteration bands of the trace analysis's main loop drawn. */
+  iterations: number;
+  /** What the colours stand for (function, module, class) and how the lanes are ordered (display, clusters, …). */
+  colourBy: string;
+  sort: string;
   /** The call depth the lanes show (what a hover looks up first). */
   depth: number;
   /** The frame's window, and the view's (where pointer positions map to time). */
@@ -71,6 +76,9 @@ export async function timelineDrawn(query: QueryPage): Promise<TimelineDrawn | u
     flows: n('flows'),
     copies: n('copies'),
     highlighted: n('highlighted'),
+    iterations: n('iterations'),
+    colourBy: c.data['colour-by'] ?? '',
+    sort: c.data['sort'] ?? '',
     depth: n('depth'),
     window: { start: n('window-start'), end: n('window-end') },
     view: { start: n('view-start'), end: n('view-end') },
@@ -318,4 +326,53 @@ export async function topologyDrawn(query: QueryPage): Promise<TopologyDrawn[]> 
     highlighted: ids(v.data['highlighted']),
     capacity: Number(v.data['capacity']),
   }));
+}
+
+/** What the Trace Analysis panel drew. */
+export interface TraceAnalysisDrawn {
+  /** `result`, `running` or `unavailable`. */
+  state: string;
+  clusters: number;
+  /** Cluster bands drawn, with their heights in px (∝ log₂(size + 1)). */
+  bandHeights: number[];
+  loops: number;
+  strips: number;
+  paths: number;
+  segments: number;
+  /** The significant path drawn as selected, or null. */
+  selectedPath: number | null;
+  /** The what-if sum of the checked segments' projected savings (s). */
+  whatIf: number;
+  /** Why the lanes are one cluster, when a role has only one. */
+  oneCluster: string[];
+  /** The iteration matrix drawn: rows × columns, or null. */
+  matrix: { rows: number; columns: number; loop: number } | null;
+}
+
+export async function traceAnalysisDrawn(query: QueryPage): Promise<TraceAnalysisDrawn> {
+  const [app, bands, strips, paths, segments, selected, notes, matrix] = await Promise.all([
+    query('.trace-analysis-app'),
+    query('[data-cluster-band]'),
+    query('[data-loop-strip]'),
+    query('[data-path-row]'),
+    query('[data-segment-row]'),
+    query('[data-path-row][data-selected="true"]'),
+    query('[data-one-cluster]'),
+    query('canvas.ta-matrix-canvas[data-rows]'),
+  ]);
+  const a = app[0]?.data ?? {};
+  const m = matrix[0]?.data;
+  return {
+    state: a['state'] ?? '',
+    clusters: Number(a['clusters'] ?? 0),
+    bandHeights: bands.map(b => Number(b.data['height'])),
+    loops: Number(a['loops'] ?? 0),
+    strips: strips.length,
+    paths: paths.length,
+    segments: segments.length,
+    selectedPath: selected[0] ? Number(selected[0].data['path-row']) : null,
+    whatIf: Number(a['what-if'] ?? 0),
+    oneCluster: notes.map(n => n.data['one-cluster'] ?? ''),
+    matrix: m ? { rows: Number(m['rows']), columns: Number(m['columns']), loop: Number(m['loop']) } : null,
+  };
 }

@@ -19,7 +19,7 @@ export type TimelineLaneRow =
       type: 'group';
       id: string;
       label: string;
-      kind: 'process' | 'gpu-device' | 'async' | 'counters';
+      kind: 'process' | 'gpu-device' | 'async' | 'counters' | 'cluster';
       level: number;
       collapsed: boolean;
     }
@@ -30,9 +30,24 @@ export type TimelineLaneRow =
       label: string;
       kind: 'thread' | 'gpu-stream' | 'async' | 'counter';
       level: number;
+      /** Row height in px when not the default (the members of a cluster band). */
+      height?: number;
     };
 
-export type TimelineLaneSort = { by: 'display' } | { by: 'name' } | { by: 'busy' } | { by: 'node'; node: number };
+/** A cluster band of a trace analysis (lanes.ts ClusterBandSpec): the representative's track first. */
+export interface TimelineClusterBand {
+  label: string;
+  tracks: number[];
+  weight: number;
+}
+
+export type TimelineLaneSort =
+  | { by: 'display' }
+  | { by: 'name' }
+  | { by: 'busy' }
+  | { by: 'node'; node: number }
+  /** Grouped and ordered by the clusters of a trace analysis, band heights ∝ log₂(size + 1). */
+  | { by: 'clusters'; bands: TimelineClusterBand[] };
 
 /** What the analysis worker answers to a timeline `init` request. */
 export interface TimelineInitResult {
@@ -66,6 +81,8 @@ export interface TimelineTileRequestMessage {
   colourBy: ColourBy;
   /** Lanes (tracks) drawn as a depth view: the call stack over time, one row per depth. */
   depthViews: number[];
+  /** Draw the iteration bands of the trace analysis's main loop (when there is one). */
+  iterations?: boolean;
 }
 
 /** tiles.ts TileResult as it crosses postMessage: the name dictionary as pairs. */
@@ -102,6 +119,41 @@ export interface TimelineTilesMessage {
   copies: TimelineCopyMarker[];
   /** Per lane shown as a depth view: its tiles at each call depth 0, 1, … */
   depthViews: { track: number; depths: TimelineTilesPayload[] }[];
+  /** Iterations of the analysed main loop on the asked lanes: [start, end, …] and identifiers (when asked for). */
+  iterations?: TimelineIterationSpans[];
+}
+
+/** A lane's iterations of one loop in a window (view-data.ts iterationSpans). */
+export interface TimelineIterationSpans {
+  track: number;
+  spans: Float64Array;
+  ids: Int32Array;
+}
+
+/** What the timeline shows of a trace analysis (HPC Lens: Analyse Trace). */
+export interface TimelineAnalysisInfo {
+  /** Cluster bands, in the analysis's order (the representative's lane first in each). */
+  bands: TimelineClusterBand[];
+  /** Group the lanes by cluster now (the panel's switch). */
+  byCluster: boolean;
+  /** The loop whose iterations can be banded, or null. */
+  loopName: string | null;
+  /** The call depth of the deepest significant path (the automatic depth), −1 without one. */
+  depth: number;
+}
+
+/** Host → view: a trace analysis of this trace arrived or changed (null: none). */
+export interface TimelineAnalysisMessage {
+  type: 'timeline/analysis';
+  analysis: TimelineAnalysisInfo | null;
+}
+
+/** Host → view: show and select a window (an iteration or a segment of the trace analysis); tracks: null = all lanes. */
+export interface TimelineShowWindowMessage {
+  type: 'timeline/showWindow';
+  window: TimelineWindow;
+  tracks: number[] | null;
+  label: string;
 }
 
 /** View → host: the pointer is over (track, time[, depth]); the host answers with eventDetails. */
@@ -218,6 +270,8 @@ export type TimelineHostToView =
   | { type: 'timeline/rows'; rows: TimelineLaneRow[] }
   | TimelineOverlayWindowMessage
   | TimelineUnavailableMessage
+  | TimelineAnalysisMessage
+  | TimelineShowWindowMessage
   | ErrorMessage;
 export type TimelineViewToHost =
   | CommonViewToHost
@@ -226,7 +280,9 @@ export type TimelineViewToHost =
   | TimelineOpenSourceMessage
   | TimelineSelectWindowMessage
   | TimelineUseWindowMessage
-  | TimelineLanesMessage;
+  | TimelineLanesMessage
+  /** The toolbar's Analyse Trace. */
+  | { type: 'timeline/analyse' };
 
 /** The time unit that reads best for a span or step of `ns` nanoseconds. */
 export function timeUnitFor(ns: number): { unit: 'ns' | 'µs' | 'ms' | 's'; scale: number } {
@@ -260,5 +316,7 @@ export const TIMELINE_HOST_TO_VIEW_TYPES: Readonly<Record<TimelineHostToView['ty
   'timeline/rows': true,
   'timeline/overlayWindow': true,
   'timeline/unavailable': true,
+  'timeline/analysis': true,
+  'timeline/showWindow': true,
   error: true,
 };

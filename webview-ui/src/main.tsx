@@ -14,6 +14,7 @@ import { CallflowApp } from './views/callflow/callflow-app';
 import { TimelineApp } from './views/timeline/timeline-app';
 import { DmvApp } from './views/dmv/dmv-app';
 import { MemoryApp } from './views/memory/memory-app';
+import { TraceAnalysisApp } from './views/trace-analysis/trace-analysis-app';
 import './styles.css';
 
 const views: Record<ViewName, ComponentType> = {
@@ -22,6 +23,7 @@ const views: Record<ViewName, ComponentType> = {
   ensemble: EnsembleApp,
   dmv: DmvApp,
   memory: MemoryApp,
+  'trace-analysis': TraceAnalysisApp,
 };
 
 function isViewName(name: string | undefined): name is ViewName {

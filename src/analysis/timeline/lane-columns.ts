@@ -1,31 +1,44 @@
 import type { TimelineIndex, TimeWindow } from './timeline-index';
 
-/** What a column's colour stands for: the function (event name) or its load module. */
-export type ColourBy = 'function' | 'module';
+/** What a column's colour stands for: the function (event name), its load module, or its node's class (TimelineIndex.nodeClasses). */
+export type ColourBy = 'function' | 'module' | 'class';
 
-/** Maps slices and sampled frames to colour keys (string ids of the profile). */
+/** Names of the keys of colouring by class: a trace analysis's classes (timeseries CLASS_NAMES, same order). */
+export const CLASS_KEY_NAMES: readonly string[] = ['insignificant', 'computation', 'wait', 'sync'];
+
+/** Maps slices and sampled frames to colour keys (string ids of the profile; class indices for `class`). */
 export class Keyer {
   private readonly strings: readonly string[];
+  private readonly classes: Uint8Array | null;
+  /** Identifies what the keys mean (summaries of another key set are not reused). */
+  readonly id: string;
   constructor(
     private readonly index: TimelineIndex,
     readonly colourBy: ColourBy,
   ) {
     this.strings = index.profile.data.strings;
+    const classes = colourBy === 'class' ? index.nodeClasses : null;
+    if (colourBy === 'class' && !classes) throw new Error('colouring by class needs a trace analysis of this trace');
+    this.classes = classes?.values ?? null;
+    this.id = classes ? `class#${classes.version}` : colourBy;
   }
 
   ofSlice(row: number): number {
     const ev = this.index.trace.events;
     if (this.colourBy === 'function') return ev.name[row]!;
     const node = ev.node[row]!;
+    if (this.classes) return node >= 0 ? this.classes[node]! : 0;
     return node >= 0 ? this.index.profile.tree.columns.module[node]! : 0;
   }
 
   ofNode(node: number): number {
+    if (this.classes) return this.classes[node]!;
     const c = this.index.profile.tree.columns;
     return this.colourBy === 'function' ? c.name[node]! : c.module[node]!;
   }
 
   name(key: number): string {
+    if (this.classes) return CLASS_KEY_NAMES[key] ?? CLASS_KEY_NAMES[0]!;
     const s = this.strings[key] ?? '';
     return s !== '' ? s : this.colourBy === 'module' ? '(unknown module)' : '(unnamed)';
   }

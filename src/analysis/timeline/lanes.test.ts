@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { colourIndex, colourOf, CATEGORICAL_PALETTE, fnv1a } from './colors';
-import { buildLaneTree, filterLanes, flattenLanes, laneMatcher, laneTitles, sortLanes, visibleRows } from './lanes';
+import {
+  buildLaneTree,
+  clusterLaneGroups,
+  CLUSTER_BAND_UNIT,
+  CLUSTER_MIN_ROW,
+  CLUSTER_REPRESENTATIVE_HEIGHT,
+  filterLanes,
+  flattenLanes,
+  laneMatcher,
+  laneTitles,
+  sortLanes,
+  visibleRows,
+} from './lanes';
 import type { TraceTrack } from '../model/trace';
 import { syntheticTraceProfile } from './testing/synthetic-trace';
 import { TimelineIndex } from './timeline-index';
@@ -112,5 +124,43 @@ describe('colours', () => {
     );
     assert.ok(used.size >= 6, 'names spread over the palette');
     assert.ok(CATEGORICAL_PALETTE.includes(colourOf('')));
+  });
+});
+
+describe('lanes grouped by cluster (trace analysis)', () => {
+  const all = flattenLanes(tree).map(l => l.track);
+  const titles = laneTitles(profile.trace!.tracks);
+  it('one group per cluster, representative first at full height, members sharing a log₂(n + 1) band', () => {
+    const big = all.slice(0, 40),
+      small = all.slice(40, 43);
+    const groups = clusterLaneGroups(
+      tree,
+      [
+        { label: 'A', tracks: big, weight: Math.log2(big.length + 1) },
+        { label: 'B', tracks: small, weight: Math.log2(small.length + 1) },
+      ],
+      titles,
+    );
+    assert.deepEqual(
+      groups.map(g => g.kind),
+      ['cluster', 'cluster', 'cluster'],
+    );
+    const [a, b, rest] = groups;
+    assert.equal(a!.lanes[0]!.track, big[0]);
+    assert.match(a!.lanes[0]!.label, /\(representative\)$/);
+    assert.equal(a!.lanes[0]!.height, CLUSTER_REPRESENTATIVE_HEIGHT);
+    for (const g of [a!, b!]) {
+      const band = g.lanes.reduce((s, l) => s + l.height!, 0);
+      const n = g === a ? big.length : small.length;
+      assert.ok(Math.abs(band - Math.max(CLUSTER_REPRESENTATIVE_HEIGHT, CLUSTER_BAND_UNIT * Math.log2(n + 1))) < 1e-6);
+      assert.ok(
+        g.lanes.every(l => l.height! >= CLUSTER_MIN_ROW),
+        'no row thinner than the minimum',
+      );
+    }
+    // 40 lanes in a 128 px band: as many as fit at the minimum row, and the label says so.
+    assert.ok(a!.lanes.length < big.length);
+    assert.match(a!.label, /\(\d+ of 40 drawn\)$/);
+    assert.equal(rest!.lanes.length, all.length - 43, 'lanes in no cluster follow');
   });
 });

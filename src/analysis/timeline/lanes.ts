@@ -8,13 +8,15 @@ export interface Lane {
   track: number;
   label: string;
   kind: TraceTrack['kind'];
+  /** Row height in px when not the default (lanes of a cluster band). */
+  height?: number;
 }
 
 /** A collapsible group: a process/rank (threads), a GPU device (its streams), async or counter tracks of a process. */
 export interface LaneGroup {
   id: string;
   label: string;
-  kind: 'process' | 'gpu-device' | 'async' | 'counters';
+  kind: 'process' | 'gpu-device' | 'async' | 'counters' | 'cluster';
   groups: LaneGroup[];
   lanes: Lane[];
 }
@@ -194,4 +196,71 @@ export function sortLanes(groups: readonly LaneGroup[], index: TimelineIndex, so
   };
   const out = groups.map(walk);
   return sort.by === 'name' ? out.sort(byName) : out.sort((a, b) => best.get(b)! - best.get(a)! || byName(a, b));
+}
+
+/** A cluster of lanes (a trace analysis): its label, its lanes' tracks with the representative first, and log₂(size + 1). */
+export interface ClusterBandSpec {
+  label: string;
+  tracks: number[];
+  weight: number;
+}
+
+/** Height of a cluster band per unit of weight, the representative's row, and the thinnest member row drawn. */
+export const CLUSTER_BAND_UNIT = 24;
+export const CLUSTER_REPRESENTATIVE_HEIGHT = 24;
+export const CLUSTER_MIN_ROW = 3;
+
+/**
+ * The lanes grouped and ordered by cluster (paper §3.4): one group per cluster, in the analysis's
+ * order; the band of a cluster of n lanes is CLUSTER_BAND_UNIT × log₂(n + 1) px tall, so small
+ * outlier clusters stand out. Its representative's lane comes first at full height; the other
+ * members share the rest of the band, as many as fit at CLUSTER_MIN_ROW px (evenly spread over the
+ * cluster in rank order: a band of 4,000 lanes draws about 90 of them). Lanes the tree holds but no
+ * cluster does (not analysed) follow in a last group. `titles` names lanes without their process group.
+ */
+export function clusterLaneGroups(
+  groups: readonly LaneGroup[],
+  bands: readonly ClusterBandSpec[],
+  titles: readonly string[],
+): LaneGroup[] {
+  const byTrack = new Map(flattenLanes(groups).map(l => [l.track, l]));
+  const used = new Set<number>();
+  const out: LaneGroup[] = [];
+  bands.forEach((b, k) => {
+    const lanes = b.tracks.filter(t => byTrack.has(t));
+    if (!lanes.length) return;
+    lanes.forEach(t => used.add(t));
+    const band = Math.max(CLUSTER_REPRESENTATIVE_HEIGHT, CLUSTER_BAND_UNIT * b.weight);
+    const rest = band - CLUSTER_REPRESENTATIVE_HEIGHT;
+    const others = lanes.length - 1;
+    const shown = Math.min(others, Math.floor(rest / CLUSTER_MIN_ROW));
+    const rowHeight = shown ? rest / shown : 0;
+    const picked: number[] = [lanes[0]!];
+    for (let i = 0; i < shown; i++) picked.push(lanes[1 + Math.floor((i * others) / shown)]!);
+    const note = shown < others ? ` (${shown + 1} of ${lanes.length} drawn)` : '';
+    out.push({
+      id: `cluster:${k}`,
+      label: `${b.label}${note}`,
+      kind: 'cluster',
+      groups: [],
+      lanes: picked.map((t, i) => ({
+        ...byTrack.get(t)!,
+        label:
+          i === 0 && lanes.length > 1
+            ? `${titles[t] ?? byTrack.get(t)!.label} (representative)`
+            : (titles[t] ?? byTrack.get(t)!.label),
+        height: i === 0 ? CLUSTER_REPRESENTATIVE_HEIGHT : rowHeight,
+      })),
+    });
+  });
+  const rest = flattenLanes(groups).filter(l => !used.has(l.track));
+  if (rest.length)
+    out.push({
+      id: 'cluster:other',
+      label: `not in a cluster (${rest.length})`,
+      kind: 'cluster',
+      groups: [],
+      lanes: rest.map(l => ({ ...l, label: titles[l.track] ?? l.label })),
+    });
+  return out;
 }

@@ -269,7 +269,7 @@ export class TileSummary {
   }
 
   private pyramid(t: number, depth: number, keyer: Keyer): LanePyramid {
-    const id = `${keyer.colourBy}:${depth}`;
+    const id = `${keyer.id}:${depth}`;
     let lanes = this.pyramids.get(id);
     if (!lanes) this.pyramids.set(id, (lanes = new Array(this.index.trackCount)));
     return (lanes[t] ??= this.buildPyramid(t, depth, keyer));

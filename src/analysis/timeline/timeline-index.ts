@@ -47,6 +47,18 @@ export class TimelineIndex {
   /** Instant rows per track. */
   readonly instantStart: Int32Array;
   readonly instantRows: Int32Array;
+  /**
+   * Per call-tree node, a class for colouring by class (a trace analysis's: 0 insignificant, 1
+   * computation, 2 wait, 3 sync), or null before one arrived; `version` keys cached summaries.
+   */
+  nodeClasses: { values: Uint8Array; version: number } | null = null;
+
+  /** Sets (or, with null, drops) the node classes that colouring by class shows. */
+  setNodeClasses(values: Uint8Array | null): void {
+    if (values && values.length !== this.profile.tree.size)
+      throw new RangeError(`node classes for ${values.length} nodes, the call tree has ${this.profile.tree.size}`);
+    this.nodeClasses = values ? { values, version: (this.nodeClasses?.version ?? 0) + 1 } : null;
+  }
 
   constructor(readonly profile: Profile) {
     const trace = profile.trace;

@@ -12,18 +12,21 @@ import {
   analyseLanes,
   analyzeTrace,
   finishTraceAnalysis,
+  laneTree,
   mergePartialAnalyses,
   planTraceAnalysis,
+  roleTools,
   splitLaneRanges,
   type TraceAnalysis,
 } from './analyze-trace';
 import { tagIterations } from './iterations';
-import { TraceAnalysisError } from './options';
+import { TraceAnalysisError } from './model/options';
 import { analyzeTraceReport } from './report';
-import { buildSampledTct, TctKind, type TctNode } from './tct';
+import { buildSampledTct, postOrder, TctKind, type TctNode } from './tct';
 import * as S from './testing/scenarios';
 import { profileFromSamples } from './testing/synthetic-program';
 import { traceSourceOf } from './trace-source';
+import { traceAnalysisView } from './view-data';
 
 const PING_PONG = ['data', 'hpctoolkit-metadb', 'ping-pong-mpi-with-trace'];
 const RESNET = 'data/chrome-trace/pytorch-profiler-resnet50';
@@ -183,5 +186,100 @@ describe('bad input', () => {
       assert.match(e.message, /graphs\[0\]\.edges\[0\] \(scope "main"\)/);
       return true;
     });
+  });
+});
+
+/**
+ * Why the ping-pong traces come out as one cluster in two cases where two might be expected (rank 0
+ * sends first, rank 1 receives first). Both follow from the paper's thresholds, not from a defect:
+ * - HPCToolkit trace.db with childNumAcc 1: each rank's 8 accepted inner iterations (0–24 ms, 1–5
+ *   samples each, V ≈ 6 ms) form one iteration cluster, whose average iteration (≈ 10 ms) holds
+ *   its MPI_Send and MPI_Recv for 1.5–3.8 ms each. Algorithm 2 forgives 2V per compared gap, so the
+ *   two ranks' averages — even with the calls from different call sites — differ by 0: at this
+ *   sampling period nothing inside an iteration can be told apart. Under the defaults the loop
+ *   is a profile node, compared by construct over the whole loop (72 and 54 ms per call site), and
+ *   the ranks' different call sites make them differ (diffRatio 0.81): 2 clusters.
+ * - OTF2 (instrumented, no call-site lines): the 8 exchanges last 0.04–1.7 ms, under the 1 ms
+ *   instrumented resolution, so no implicit loop forms (childNumAcc does not matter); the ranks then
+ *   differ by 7.5 ms, but MPI_Init takes 193 of each rank's 199 ms, so diffRatio is 0.0188, under
+ *   Ratio_min = 0.02, and Algorithm 3 always merges below Ratio_min. A finer resolution (the loop
+ *   forms) or a lower Ratio_min gives 2.
+ */
+describe('ping-pong traces: when the two ranks are one cluster', () => {
+  const OTF2 = ['data', 'scorep-otf2', 'ping-pong-2ranks'];
+  const laneRatio = async (path: string, options: Parameters<typeof planTraceAnalysis>[1]) => {
+    const plan = planTraceAnalysis(traceSourceOf(await readProfile(path)), options);
+    const trees = [0, 1].map(l => {
+      const { tree } = laneTree(plan, l);
+      // As analyseLanes leaves them for Algorithm 3: clustered loops compare as cluster sets.
+      postOrder(tree, n => {
+        if (n.loop && n.loop.clusters.length) n.children = [];
+      });
+      return tree;
+    });
+    return { plan, ratio: roleTools(plan, 0).distance.ratio(trees[0]!, trees[1]!) };
+  };
+
+  it(
+    'HPCToolkit, childNumAcc 1: average iterations whose calls are shorter than 2V compare equal',
+    { skip: skipUnlessShared(...PING_PONG) },
+    async () => {
+      const path = sharedPath(...PING_PONG);
+      const a = await analyzeTrace(await readProfile(path), { childNumAcc: 1 });
+      const loop = a.loops.findIndex(l => l.name === 'Loop@ping-pong.c:53');
+      const clusters = new Set<string>();
+      for (let k = 0; k < a.iterations.lane.length; k++)
+        if (a.iterations.loop[k] === loop) clusters.add(`${a.iterations.lane[k]}:${a.iterations.cluster[k]}`);
+      assert.deepEqual([...clusters].sort(), ['0:0', '1:0'], 'one iteration cluster per rank');
+      assert.equal((await laneRatio(path, { childNumAcc: 1 })).ratio, 0);
+      assert.equal(a.clusters.length, 1);
+      // The panel says why, in the paper's terms.
+      const [why] = traceAnalysisView(a).oneCluster;
+      assert.match(why!.text, /All 2 lanes behave alike/);
+      assert.match(why!.text, /2V = 1\d(\.\d+)? ms per compared gap, which Algorithm 2 forgives/);
+      // Under the defaults: the call sites differ between the ranks, and the profile nodes say so.
+      const defaults = await analyzeTrace(await readProfile(path));
+      const sends = new Set(defaults.significant.filter(s => /MPI_Send/.test(s.name)).map(s => s.construct));
+      assert.equal(sends.size, 2, 'each rank sends from its own call site');
+      assert.ok((await laneRatio(path, {})).ratio > 0.5);
+      assert.equal(defaults.clusters.length, 2);
+    },
+  );
+
+  it(
+    'OTF2: no loop, and a difference diluted by MPI_Init below Ratio_min',
+    { skip: skipUnlessShared(...OTF2) },
+    async () => {
+      const path = sharedPath(...OTF2);
+      for (const childNumAcc of [5, 1]) {
+        const a = await analyzeTrace(await readProfile(path), { childNumAcc });
+        assert.deepEqual([a.loops.length, a.clusters.length], [0, 1], `childNumAcc ${childNumAcc}`);
+      }
+      const { ratio } = await laneRatio(path, {});
+      assert.ok(ratio > 0.018 && ratio < 0.02, `diffRatio ${ratio}`);
+      const [why] = traceAnalysisView(await analyzeTrace(await readProfile(path))).oneCluster;
+      assert.match(why!.text, /diffRatio of 0\.01\d+ .*under Ratio_min = 0\.02, below which Algorithm 3 always merges/);
+      const lower = await analyzeTrace(await readProfile(path), { ratioMin: 0.01 });
+      assert.equal(lower.clusters.length, 2);
+      const finer = await analyzeTrace(await readProfile(path), { instrumentedResolution: 1e-5 });
+      assert.deepEqual(
+        [finer.loops.map(l => l.iterations), finer.clusters.length],
+        [[8], 2],
+        'with a 10 µs resolution the 8 exchanges are iterations, and the ranks differ by more than 2 %',
+      );
+    },
+  );
+});
+
+describe('iteration marker patterns (user settings)', () => {
+  it('match case-insensitively through RE2 and refuse what RE2 cannot run, naming the setting', async () => {
+    const { markerPatterns } = await import('./constructs');
+    const [step] = markerPatterns(['^ProfilerStep#\\d+$']);
+    assert.ok(step!.test('profilerstep#12'));
+    assert.ok(!step!.test('ProfilerStep#x'));
+    assert.throws(
+      () => markerPatterns(['(?=step)']),
+      (e: Error) => e instanceof TraceAnalysisError && /iterationMarkers: "\(\?=step\)"/.test(e.message),
+    );
   });
 });

@@ -2,12 +2,13 @@ import { median } from 'simple-statistics';
 import { throwIfAborted } from '../model/cancellation';
 import type { Profile } from '../model/profile';
 import { Clusterer, type ClusterSet } from './clustering';
+import type { ClusterMerge } from './model/trace-analysis-view';
 import { ConstructTable, markerPatterns, ROOT_CONSTRUCT } from './constructs';
 import { ControlFlow, readControlFlowFile, type ControlFlowFile } from './control-flow';
 import { Distance } from './distance';
 import { identifyIterations, type LoopOutcome } from './iterations';
 import { diagnose, imbalanceAndWait, projectedSaving, selectSignificant, sumLosses, type LossNode } from './losses';
-import { resolveOptions, TraceAnalysisError, clusterLimit, type TraceAnalysisOptions } from './options';
+import { resolveOptions, TraceAnalysisError, clusterLimit, type TraceAnalysisOptions } from './model/options';
 import { CLASS_NAMES, makeClassifier, SemanticClass, type ClassName } from './semantic-class';
 import { Summary, type NodeStats, type SummaryNode } from './summary';
 import {
@@ -165,6 +166,8 @@ export interface TraceCluster {
   representativeDistance: number;
   /** diffRatio between this cluster's average and the nearest other cluster of its role (null when alone). */
   nearestDistance: number | null;
+  /** The widest merge that formed the cluster (null for one lane): why its lanes count as alike. */
+  widestMerge: ClusterMerge | null;
 }
 
 export interface TraceLoop {
@@ -568,6 +571,7 @@ export function finishTraceAnalysis(plan: TracePlan, p: PartialTraceAnalysis): T
         representative: role.lanes[c.candidate?.member ?? c.members[0]!]!,
         representativeDistance: c.candidate?.ratio ?? 0,
         nearestDistance: nearest,
+        widestMerge: c.widestMerge ?? null,
       });
     });
   });

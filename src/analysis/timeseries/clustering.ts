@@ -1,5 +1,6 @@
 import { startAfter, type Distance } from './distance';
-import { clusterLimit } from './options';
+import type { ClusterMerge } from './model/trace-analysis-view';
+import { clusterLimit } from './model/options';
 import { asProfile } from './profile-form';
 import { duration, isClusteredLoop, newLoopData, newNode, TctKind, type LoopData, type TctNode } from './tct';
 
@@ -36,6 +37,8 @@ export interface Cluster {
   members: number[];
   /** For threads: the member closest to the representative seen so far, with its tree and diffRatio. */
   candidate: { member: number; tree: TctNode; ratio: number } | null;
+  /** The merge with the largest diffRatio that formed this cluster (null for a single instance): why its members are one. */
+  widestMerge?: ClusterMerge | null;
 }
 
 export interface ClusterSet {
@@ -124,7 +127,16 @@ export class Clusterer {
       }
       const rel = max > 0 ? min / max : 0;
       if (!(min < ratioMin || rel < ratioRel || m > K)) break;
-      cl[bi] = this.mergeClusters(cl[bi]!, cl[bj]!);
+      const merge: ClusterMerge = {
+        ratio: min,
+        rule: min < ratioMin ? 'ratioMin' : rel < ratioRel ? 'ratioRel' : 'maxClusters',
+        farthest: max,
+      };
+      const widest = [cl[bi]!.widestMerge, cl[bj]!.widestMerge].reduce<ClusterMerge>(
+        (a, b) => (b && b.ratio > a.ratio ? b : a),
+        merge,
+      );
+      cl[bi] = { ...this.mergeClusters(cl[bi]!, cl[bj]!), widestMerge: widest };
       // Drop slot bj: the last cluster moves into it.
       const last = m - 1;
       if (bj !== last) {

@@ -1,4 +1,6 @@
 import { NodeKind, type CallTree } from '../model/call-tree';
+import { compileUserRegex, type UserRegex } from '../source/user-regex';
+import { TraceAnalysisError } from './model/options';
 import type { Classifier, SemanticClass } from './semantic-class';
 
 /**
@@ -53,7 +55,7 @@ export class ConstructTable {
   constructor(
     readonly tree: CallTree,
     classifier: Classifier,
-    markers: readonly RegExp[],
+    markers: readonly UserRegex[],
     /** Per call-tree node, the earliest start of its events (optional; orders siblings without lines). */
     nodeFirstTime?: Float64Array,
   ) {
@@ -187,6 +189,13 @@ function nearestFile(tree: CallTree, i: number): string | null {
 }
 
 /** Marker patterns as case-insensitive regular expressions. */
-export function markerPatterns(sources: readonly string[]): RegExp[] {
-  return sources.map(s => new RegExp(s, 'i'));
+export function markerPatterns(sources: readonly string[]): UserRegex[] {
+  // User patterns (setting hpcLens.traceAnalysis.iterationMarkers): RE2, so no pattern can stall the worker.
+  return sources.map(s => {
+    try {
+      return compileUserRegex(s, 'i');
+    } catch (e) {
+      throw new TraceAnalysisError(`iterationMarkers: ${JSON.stringify(s)} ${(e as Error).message}`);
+    }
+  });
 }

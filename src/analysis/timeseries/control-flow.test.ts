@@ -8,7 +8,7 @@ import { NodeKind } from '../model/call-tree';
 import { ProfileBuilder } from '../model/profile-builder';
 import { ConstructTable } from './constructs';
 import { ControlFlow, ENTRY, parseControlFlow, readControlFlowFile } from './control-flow';
-import { DEFAULT_TRACE_ANALYSIS_OPTIONS } from './options';
+import { DEFAULT_TRACE_ANALYSIS_OPTIONS } from './model/options';
 import { makeClassifier } from './semantic-class';
 
 /** main → loop@6 { A@7, B@8, C@9 }, plus D called from an unknown line, first run at t = 5. */

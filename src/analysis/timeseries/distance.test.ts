@@ -6,7 +6,7 @@ import { Clusterer } from './clustering';
 import { ConstructTable } from './constructs';
 import { ControlFlow } from './control-flow';
 import { Distance } from './distance';
-import { DEFAULT_TRACE_ANALYSIS_OPTIONS } from './options';
+import { DEFAULT_TRACE_ANALYSIS_OPTIONS } from './model/options';
 import { makeClassifier } from './semantic-class';
 import { duration, newLoopData, newNode, TctKind, type TctNode } from './tct';
 

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { laneTree, planTraceAnalysis, type TracePlan } from './analyze-trace';
 import { parseControlFlow } from './control-flow';
 import { identifyIterations, tagIterations } from './iterations';
-import type { TraceAnalysisOptions } from './options';
+import type { TraceAnalysisOptions } from './model/options';
 import { buildSampledTct, TctKind, type TctNode } from './tct';
 import { profileFromSamples } from './testing/synthetic-program';
 import { traceSourceOf } from './trace-source';

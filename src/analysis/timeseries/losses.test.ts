@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diagnose, imbalanceAndWait, projectedSaving, selectSignificant, sumLosses, type LossNode } from './losses';
-import { DEFAULT_TRACE_ANALYSIS_OPTIONS as O } from './options';
+import { DEFAULT_TRACE_ANALYSIS_OPTIONS as O } from './model/options';
 import { SemanticClass } from './semantic-class';
 
 const node = (imb: number, wait: number, ...children: LossNode[]): LossNode => ({ imb, wait, children });

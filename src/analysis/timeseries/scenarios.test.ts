@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Profile } from '../model/profile';
 import { analyzeTrace, laneTree, planTraceAnalysis, roleTools, type TraceAnalysis } from './analyze-trace';
-import type { TraceAnalysisOptions } from './options';
+import type { TraceAnalysisOptions } from './model/options';
 import { TctKind } from './tct';
 import * as S from './testing/scenarios';
 import { traceSourceOf } from './trace-source';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_TRACE_ANALYSIS_OPTIONS } from './options';
+import { DEFAULT_TRACE_ANALYSIS_OPTIONS } from './model/options';
 import { makeClassifier, nameMatcher, routineName, SemanticClass } from './semantic-class';
 
 describe('semantic classes (Table 1)', () => {

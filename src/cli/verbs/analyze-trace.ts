@@ -4,7 +4,7 @@ import {
   DEFAULT_TRACE_ANALYSIS_OPTIONS,
   TraceAnalysisError,
   type TraceAnalysisOptions,
-} from '../../analysis/timeseries/options';
+} from '../../analysis/timeseries/model/options';
 import { analyzeTraceReport, analyzeTraceText } from '../../analysis/timeseries/report';
 import { parseArgs, UsageError, type Verb } from '../verb';
 

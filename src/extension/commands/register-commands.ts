@@ -8,6 +8,8 @@ import type { DmvPanel } from '../webviews/dmv-panel';
 import type { DmvFocus } from '../../shared/dmv-protocol';
 import type { EnsemblePanel } from '../webviews/ensemble-panel';
 import type { TimelinePanel } from '../webviews/timeline-panel';
+import type { TraceAnalysisPanel } from '../webviews/trace-analysis-panel';
+import type { DatasetRecord } from '../datasets/dataset-manager';
 import { functionFrames } from '../overlays/reveal-current-line';
 import { openEnsembleCommand } from './open-ensemble';
 
@@ -34,6 +36,8 @@ export const Command = {
   useWholeRunForOverlays: 'hpcLens.useWholeRunForOverlays',
   showDataMovement: 'hpcLens.showDataMovement',
   showMemory: 'hpcLens.showMemory',
+  analyseTrace: 'hpcLens.analyseTrace',
+  revealTraceAnalysisPath: 'hpcLens.revealTraceAnalysisPath',
 } as const;
 
 interface Services {
@@ -44,6 +48,7 @@ interface Services {
   timeline: TimelinePanel;
   ensemble: EnsemblePanel;
   dmv: DmvPanel;
+  traceAnalysis: TraceAnalysisPanel;
 }
 
 export function registerCommands({
@@ -53,9 +58,17 @@ export function registerCommands({
   timeline,
   ensemble,
   dmv,
+  traceAnalysis,
 }: Services): vscode.Disposable[] {
   const reg = vscode.commands.registerCommand;
   return [
+    // From the Datasets view's context menu the clicked dataset (made active first), else the active one.
+    reg(Command.analyseTrace, async (clicked?: unknown) => {
+      const record = profiles.records.find(r => r === clicked) as DatasetRecord | undefined;
+      if (record && record !== profiles.activeRecord) await profiles.activate(record);
+      return traceAnalysis.analyse();
+    }),
+    reg(Command.revealTraceAnalysisPath, (path: number) => traceAnalysis.revealPath(path)),
     reg(Command.showTimeline, () => timeline.show()),
     reg(Command.useTimelineWindowForOverlays, () => timeline.useWindowForOverlays()),
     reg(Command.useWholeRunForOverlays, () => timeline.useWholeRunForOverlays()),

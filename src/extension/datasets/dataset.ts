@@ -22,6 +22,8 @@ import { hoverMarkdown } from '../overlays/profile-hover';
 import { rankSpreadMarkdown } from '../overlays/spread-markdown';
 import { dmvCategoryRules, hotPathThreshold } from '../settings';
 import type { SourceResolver } from '../source-resolver';
+import type { TraceAnalysisView } from '../../analysis/timeseries/model/trace-analysis-view';
+import { traceAnalysisLenses } from './trace-analysis-lenses';
 
 /** Rows per side-bar list. */
 export const SIDE_BAR_LIST_LENGTH = 50;
@@ -54,11 +56,13 @@ export type HoverSubject =
   /** `line`: as the profile records it; `at`: 1-based in the document now (differs after edits). */
   { kind: 'line'; line: number; at: number; nodes: number[]; owner: number } | { kind: 'function'; fn: number };
 
-/** A CodeLens on a source line (not a function): a data-movement flag on its issuing line. */
+/** A CodeLens on a source line (not a function): a data-movement flag, a trace analysis's significant call site. */
 export interface LineLens {
   /** 1-based, as the profile records it. */
   line: number;
-  lens: LensContent;
+  content: LensContent;
+  /** What the lens says in full (its tooltip without the click hint), for the line's hover. */
+  detail?: string;
 }
 
 /** Where a hover was asked for: the profiled line or function there (if any), the file, and the identifier under the pointer. */
@@ -115,9 +119,11 @@ export abstract class Dataset {
   private flags: { rules: string; flags: Promise<DmvFlag[]> } | undefined;
   /** Data-movement flags by workspace file URI, as last mapped (see mapFlagLines). */
   private flagLines = new Map<string, DmvFlag[]>();
-  private readonly lensesChanged = new vscode.EventEmitter<void>();
-  /** Fires when CodeLens of this dataset changed without a new derive (the flags' lines were mapped). */
-  readonly onDidChangeLenses = this.lensesChanged.event;
+  /** The last trace analysis of this run, with its lenses by resolved file. */
+  private analysis: { view: TraceAnalysisView; lenses: Map<string, LineLens[]> } | undefined;
+  private readonly overlaysChanged = new vscode.EventEmitter<void>();
+  /** Fires when what the overlays show changed without a new derivation (a trace analysis arrived, flags were mapped to lines). */
+  readonly onDidChangeOverlays = this.overlaysChanged.event;
 
   constructor(
     protected readonly service: AnalysisService,
@@ -255,17 +261,12 @@ export abstract class Dataset {
     }
     if (ticket !== this.deriving) return;
     this.flagLines = byFile;
-    this.lensesChanged.fire();
+    this.overlaysChanged.fire();
   }
 
   /** The data-movement flags issued from `line` (1-based, as the profile records it) of `uri`. */
   lineFlags(uri: vscode.Uri, line: number): DmvFlag[] {
     return (this.flagLines.get(uri.toString()) ?? []).filter(f => f.line === line);
-  }
-
-  /** CodeLens on source lines of `uri` (not above functions): the data-movement flags issued there. */
-  lineLenses(uri: vscode.Uri): LineLens[] {
-    return (this.flagLines.get(uri.toString()) ?? []).map(f => ({ line: f.line!, lens: flagLens(f) }));
   }
 
   /** What a kind derives beyond the profile's overlays (a comparison's changes, an ensemble's spreads). */
@@ -381,6 +382,37 @@ export abstract class Dataset {
     return null;
   }
 
+  /** The last trace analysis of the run (HPC Lens: Analyse Trace); a window of a trace answers its whole run's. */
+  get traceAnalysis(): TraceAnalysisView | undefined {
+    return this.wholeRun === this ? this.analysis?.view : this.wholeRun.traceAnalysis;
+  }
+
+  /** Keeps a trace analysis of this run: its significant call sites get lenses (recorded paths mapped to workspace files). */
+  async setTraceAnalysis(view: TraceAnalysisView | undefined, resolver: SourceResolver): Promise<void> {
+    if (!view) {
+      this.analysis = undefined;
+      this.overlaysChanged.fire();
+      return;
+    }
+    const lenses = new Map<string, LineLens[]>();
+    await Promise.all(
+      [...traceAnalysisLenses(view)].map(async ([recorded, list]) => {
+        const uri = await resolver.resolve(recorded);
+        if (uri) lenses.set(uri.toString(), [...(lenses.get(uri.toString()) ?? []), ...list]);
+      }),
+    );
+    this.analysis = { view, lenses };
+    this.overlaysChanged.fire();
+  }
+
+  /** CodeLenses on single lines of a file beyond the functions': a trace analysis's significant call sites, data-movement flags. */
+  lineLenses(uri: vscode.Uri): readonly LineLens[] {
+    if (this.wholeRun !== this) return this.wholeRun.lineLenses(uri);
+    const sites = this.analysis?.lenses.get(uri.toString()) ?? [];
+    const flags = (this.flagLines.get(uri.toString()) ?? []).map(f => ({ line: f.line!, content: flagLens(f) }));
+    return flags.length ? [...sites, ...flags] : sites;
+  }
+
   /** How a file's lines are marked. */
   lineMarks(uri: vscode.Uri): LineMarks | undefined {
     const overlay = this.overlayFor(uri);
@@ -389,7 +421,7 @@ export abstract class Dataset {
 
   /** Frees the dataset in the analysis service. */
   async close(): Promise<void> {
-    this.lensesChanged.dispose();
+    this.overlaysChanged.dispose();
     await this.service.close({ dataset: this.handle });
   }
 

@@ -8,7 +8,11 @@ import { SOURCE_CHANGED, type SourceEdits } from './source-edits';
 /** Something that may announce that its CodeLens changed (an ensemble following the Ensemble CallFlow panel). */
 interface LensSource {
   onDidChangeComparison?: vscode.Event<unknown>;
-  onDidChangeLenses?: vscode.Event<unknown>;
+}
+
+/** Line lenses follow a window's whole run: its analysis can arrive while the window is active. */
+function overlaySources(d: Dataset | undefined): Dataset[] {
+  return d ? [...new Set([d, d.wholeRun])] : [];
 }
 
 /**
@@ -22,7 +26,8 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly subs: vscode.Disposable[];
-  private datasetSubs: vscode.Disposable[] = [];
+  private datasetSub: vscode.Disposable | undefined;
+  private overlaySubs: vscode.Disposable[] = [];
 
   constructor(
     private readonly datasets: DatasetManager,
@@ -30,11 +35,10 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
   ) {
     this.subs = [
       datasets.onDidChange(d => {
-        this.datasetSubs.forEach(s => s.dispose());
-        const source = d as LensSource | undefined;
-        this.datasetSubs = [source?.onDidChangeComparison, source?.onDidChangeLenses].flatMap(e =>
-          e ? [e(() => this.changed.fire())] : [],
-        );
+        this.datasetSub?.dispose();
+        this.datasetSub = (d as LensSource | undefined)?.onDidChangeComparison?.(() => this.changed.fire());
+        this.overlaySubs.forEach(s => s.dispose());
+        this.overlaySubs = overlaySources(d).map(x => x.onDidChangeOverlays(() => this.changed.fire()));
         this.changed.fire();
       }),
       edits.onDidChange(() => this.changed.fire()),
@@ -76,22 +80,23 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
     return [...lenses, ...this.lineLenses(ds, doc)];
   }
 
-  /** Lenses on source lines (data-movement flags on their issuing lines), where those lines are now. */
+  /** Lenses on source lines (a trace analysis's call sites, data-movement flags), where those lines are now. */
   private lineLenses(ds: Dataset, doc: vscode.TextDocument): vscode.CodeLens[] {
     const lines = this.edits.linesOf(doc);
     if (!lines) return [];
     const out: vscode.CodeLens[] = [];
-    for (const { line, lens } of ds.lineLenses(doc.uri)) {
-      const at = lines.current(line);
+    for (const l of ds.lineLenses(doc.uri)) {
+      const at = lines.current(l.line);
       if (at === undefined || at < 0 || at >= doc.lineCount) continue;
-      out.push(new vscode.CodeLens(new vscode.Range(at, 0, at, 0), lens));
+      out.push(new vscode.CodeLens(new vscode.Range(at, 0, at, 0), l.content));
     }
     return out;
   }
 
   dispose(): void {
     this.subs.forEach(s => s.dispose());
-    this.datasetSubs.forEach(s => s.dispose());
+    this.datasetSub?.dispose();
+    this.overlaySubs.forEach(s => s.dispose());
     this.changed.dispose();
   }
 }

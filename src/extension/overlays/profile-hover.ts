@@ -52,13 +52,19 @@ export class ProfileHoverProvider implements vscode.HoverProvider {
       );
     }
     const ix = this.fileIndex(ds, doc);
-    if (!ix) return undefined;
-    const subject = this.subjectAt(ds, ix, pos.line);
+    const subject = ix ? this.subjectAt(ds, ix, pos.line) : undefined;
     const wordRange = doc.getWordRangeAtPosition(pos);
     const word = wordRange ? doc.getText(wordRange) : undefined;
     const flags = subject?.kind === 'line' ? ds.lineFlags(doc.uri, subject.line) : [];
     const text = await ds.hover({ subject, fileName: path.basename(doc.uri.fsPath), word, flags });
-    return text ? new vscode.Hover(text, subject ? doc.lineAt(pos.line).range : wordRange) : undefined;
+    // A trace analysis's significant call site on this line: what its CodeLens says, in full.
+    const map = this.edits.linesOf(doc);
+    const sites = map ? ds.lineLenses(doc.uri).filter(l => l.detail && map.current(l.line) === pos.line) : [];
+    if (!text && !sites.length) return undefined;
+    const out = text ?? new vscode.MarkdownString();
+    for (const s of sites)
+      out.appendMarkdown(`${out.value ? '\n\n---\n\n' : ''}${s.detail!.split('\n\n').map(md).join('\n\n')}`);
+    return new vscode.Hover(out, subject || sites.length ? doc.lineAt(pos.line).range : wordRange);
   }
 
   private fileIndex(ds: Dataset, doc: vscode.TextDocument): FileIndex | undefined {

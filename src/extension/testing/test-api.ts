@@ -8,7 +8,14 @@ import * as vscode from 'vscode';
 import type { WorkerPool } from '../../service/worker-pool';
 import type { CallflowRequest, CallflowViewState, CallflowData } from '../../shared/callflow-protocol';
 import type { EnsembleRequest } from '../../shared/ensemble-protocol';
-import { ensembleDrawn, callflowDrawn, dmvDrawn, memoryDrawn, timelineDrawn } from '../../shared/test-facts';
+import {
+  ensembleDrawn,
+  callflowDrawn,
+  dmvDrawn,
+  memoryDrawn,
+  timelineDrawn,
+  traceAnalysisDrawn,
+} from '../../shared/test-facts';
 import type {
   MemoryHostToView,
   MemoryScopeAction,
@@ -33,6 +40,8 @@ import type { TimelinePanel } from '../webviews/timeline-panel';
 import type { DmvPanel } from '../webviews/dmv-panel';
 import type { DmvHostToView } from '../../shared/dmv-protocol';
 import type { MemoryFollow, MemoryPanel } from '../webviews/memory-panel';
+import type { TraceAnalysisPanel, TraceAnalysisUpdate } from '../webviews/trace-analysis-panel';
+import type { TraceAnalysisHostToView } from '../../shared/trace-analysis-protocol';
 import type { TestAgentClient } from '../webviews/webview-host';
 
 export interface TestApiParts {
@@ -53,6 +62,8 @@ export interface TestApiParts {
   trust: WorkspaceTrustWatch;
   dmv: DmvPanel;
   memory: MemoryPanel;
+  traceAnalysis: TraceAnalysisPanel;
+  traceAnalysisView: { provider: AnalysisTreeProvider };
 }
 
 function agentOf(panel: { testAgent: TestAgentClient | undefined }, what: string): TestAgentClient {
@@ -235,6 +246,32 @@ export function createTestApi(p: TestApiParts) {
       drawn: () => {
         const agent = agentOf(p.timeline, 'timeline');
         return timelineDrawn(s => agent.query(s));
+      },
+    },
+    traceAnalysis: {
+      get isOpen() {
+        return p.traceAnalysis.isOpen;
+      },
+      /** The result on screen for the active trace. */
+      get current() {
+        return p.traceAnalysis.current;
+      },
+      /** Resolves with the next finished, failed or cancelled analysis. */
+      nextUpdate: (): Promise<TraceAnalysisUpdate> => nextEvent(p.traceAnalysis.onDidUpdate),
+      /** Resolves with the next message of this type the host sends the view. */
+      nextMessage: <T extends TraceAnalysisHostToView['type']>(type: T) =>
+        nextEvent(p.traceAnalysis.onDidSend, m => m.type === type) as Promise<
+          Extract<TraceAnalysisHostToView, { type: T }>
+        >,
+      /** The rows of the side-bar Trace Analysis view. */
+      viewEntries: (): readonly AnalysisEntry[] => p.traceAnalysisView.provider.entries,
+      get agent() {
+        return agentOf(p.traceAnalysis, 'trace analysis');
+      },
+      /** What each view of the panel drew, from its `data-*` facts. */
+      drawn: () => {
+        const agent = agentOf(p.traceAnalysis, 'trace analysis');
+        return traceAnalysisDrawn(s => agent.query(s));
       },
     },
     ensemble: {

@@ -10,6 +10,7 @@ import {
   type TimelineWindowStatsMessage,
 } from '../../shared/timeline-protocol';
 import { assertNever } from '../../shared/webview-protocol';
+import type { TraceAnalysisView } from '../../analysis/timeseries/model/trace-analysis-view';
 import type { Dataset } from '../datasets/dataset';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import type { SourceNavigator } from '../source-navigator';
@@ -22,6 +23,14 @@ export const HAS_TRACE = 'hpcLens.hasTrace';
 export const OVERLAY_WINDOW = 'hpcLens.overlaysFollowWindow';
 /** Width of the mini-map's tiles (the whole run; the view scales it to its width). */
 const MINIMAP_WIDTH = 1024;
+
+/** What the timeline shows of a trace analysis: cluster bands, class colours, the main loop's iterations, the automatic depth. */
+export interface TimelineAnalysisOverlay {
+  view: TraceAnalysisView;
+  nodeClass: Uint8Array;
+  /** The loop whose iterations are banded (the first accepted loop: the largest share), or null. */
+  loop: number | null;
+}
 
 /**
  * The timeline of the active trace: one panel that follows the active dataset. Every computation
@@ -46,6 +55,13 @@ export class TimelinePanel implements vscode.Disposable {
   readonly onDidSend = this.sent.event;
   /** The window the view last selected (what Use This Window for Overlays applies). */
   selection: { window: TimelineWindow; tracks: number[] | null } | undefined;
+  /** Trace analyses per whole-run dataset, with whether the lanes are grouped by cluster. */
+  private readonly analyses = new WeakMap<Dataset, TimelineAnalysisOverlay & { byCluster: boolean }>();
+  private readonly analyseAsked = new vscode.EventEmitter<void>();
+  /** The view's Analyse Trace button. */
+  readonly onDidRequestAnalysis = this.analyseAsked.event;
+  /** A window to show once the view has the trace (asked before the page was ready). */
+  private pendingWindow: Extract<TimelineHostToView, { type: 'timeline/showWindow' }> | undefined;
 
   constructor(
     env: WebviewEnvironment,
@@ -161,6 +177,54 @@ export class TimelinePanel implements vscode.Disposable {
     this.send({ type: 'timeline/overlayWindow', window: null });
   }
 
+  /**
+   * A trace analysis of `ds` (its whole run): the worker colours by class from now on, and the view
+   * may group lanes by cluster, band the main loop's iterations and pick the automatic depth.
+   */
+  async setAnalysis(ds: Dataset, overlay: TimelineAnalysisOverlay | undefined): Promise<void> {
+    const whole = ds.wholeRun;
+    if (!overlay) this.analyses.delete(whole);
+    else this.analyses.set(whole, { ...overlay, byCluster: this.analyses.get(whole)?.byCluster ?? true });
+    await this.request(whole, { kind: 'nodeClasses', classes: overlay?.nodeClass ?? null });
+    if (this.shown === whole) this.sendAnalysis(whole);
+  }
+
+  /** Groups the lanes by cluster (or puts them back in trace order) for the trace analysis of `ds`. */
+  async showByCluster(ds: Dataset, on: boolean): Promise<void> {
+    const a = this.analyses.get(ds.wholeRun);
+    if (!a) return;
+    a.byCluster = on;
+    if (!this.host.isOpen) this.show();
+    else if (this.shown === ds.wholeRun) this.sendAnalysis(ds.wholeRun);
+  }
+
+  /** Shows the timeline with `window` on screen and selected (its statistics, Use This Window for Overlays). */
+  async showWindow(window: TimelineWindow, tracks: number[] | null, label: string): Promise<void> {
+    const m = { type: 'timeline/showWindow' as const, window, tracks, label };
+    if (!this.host.isOpen || !this.init) {
+      this.pendingWindow = m;
+      this.show();
+      return;
+    }
+    this.host.show();
+    this.send(m);
+  }
+
+  private sendAnalysis(whole: Dataset): void {
+    const a = this.analyses.get(whole);
+    this.send({
+      type: 'timeline/analysis',
+      analysis: a
+        ? {
+            bands: a.view.bands.map(b => ({ label: b.label, tracks: b.tracks, weight: b.weight })),
+            byCluster: a.byCluster,
+            loopName: a.loop !== null ? (a.view.loops[a.loop]?.name ?? null) : null,
+            depth: a.view.depth,
+          }
+        : null,
+    });
+  }
+
   /** Shows the active dataset's trace, initialising the view when it is another trace than shown. */
   private async update(): Promise<void> {
     const active = this.datasets.active;
@@ -195,6 +259,11 @@ export class TimelinePanel implements vscode.Disposable {
         `timeline of ${whole.name}: ${r.trackCount} lanes, ${r.eventCount} events, index and mini-map in ${Date.now() - started} ms`,
       );
       this.send(this.init);
+      this.sendAnalysis(whole);
+      if (this.pendingWindow) {
+        this.send(this.pendingWindow);
+        this.pendingWindow = undefined;
+      }
     } catch (e) {
       this.shown = undefined;
       this.fail(`could not show the timeline of ${whole.name}`, e);
@@ -260,6 +329,9 @@ export class TimelinePanel implements vscode.Disposable {
           if (ds === this.shown) this.send({ type: 'timeline/rows', rows });
           return;
         }
+        case 'timeline/analyse':
+          this.analyseAsked.fire();
+          return;
         default:
           assertNever(m, 'message from the timeline view');
       }
@@ -278,16 +350,32 @@ export class TimelinePanel implements vscode.Disposable {
         const m = this.waitingTiles;
         this.waitingTiles = undefined;
         this.lastTiles = m;
-        const r = await this.request(ds, {
-          kind: 'tiles',
-          window: m.window,
-          tracks: m.tracks,
-          width: m.width,
-          depth: m.depth,
-          colourBy: m.colourBy,
-          depthViews: m.depthViews,
-        });
-        if (ds === this.shown) this.send({ type: 'timeline/tiles', requestId: m.requestId, ...r });
+        const a = this.analyses.get(ds);
+        const [r, iterations] = await Promise.all([
+          this.request(ds, {
+            kind: 'tiles',
+            window: m.window,
+            tracks: m.tracks,
+            width: m.width,
+            depth: m.depth,
+            colourBy: m.colourBy === 'class' && !a ? 'function' : m.colourBy,
+            depthViews: m.depthViews,
+          }),
+          m.iterations && a && a.loop !== null
+            ? this.service.systemRequest<'traceAnalysis', 'iterationSpans'>({
+                dataset: ds.handle,
+                system: 'traceAnalysis',
+                request: { kind: 'iterationSpans', loop: a.loop, tracks: m.tracks, window: m.window },
+              })
+            : undefined,
+        ]);
+        if (ds === this.shown)
+          this.send({
+            type: 'timeline/tiles',
+            requestId: m.requestId,
+            ...r,
+            ...(iterations ? { iterations: iterations as never } : {}),
+          });
       }
     } finally {
       this.tilesBusy = false;
@@ -312,6 +400,7 @@ export class TimelinePanel implements vscode.Disposable {
   dispose(): void {
     this.subs.forEach(s => s.dispose());
     this.sent.dispose();
+    this.analyseAsked.dispose();
     this.host.dispose();
   }
 }

@@ -34,9 +34,16 @@ export interface AttachContext {
 }
 
 /** A call into a system: cancellation, progress, and the dataset's event channel. */
-export interface SystemContext<Event = never> extends CallContext {
+export interface SystemContext<Event = never, Request = { kind: string }> extends CallContext {
   /** Pushes an event to whoever listens to this dataset (the host's panel). */
   emit(event: Event): void;
+  /**
+   * Answers a request of this system about the same dataset on another worker of the service (the
+   * other home, which adopts the dataset's shared model), so a system can split one heavy request
+   * in halves; absent where the service has no other worker (the CLI, unit tests). `onProgress`
+   * sees the other worker's progress; the call is cancelled with this one.
+   */
+  peer?(request: Request, onProgress?: (fraction: number, message?: string) => void): Promise<unknown>;
 }
 
 /** A dataset a system opened: its state (kept in the worker), what the editor is told, and its editor profile. */
@@ -61,14 +68,14 @@ export interface AnalysisSystem<T extends SystemShape, State = unknown> {
   openPath?(
     path: string,
     limits: ReadLimits | undefined,
-    ctx: SystemContext<T['event']>,
+    ctx: SystemContext<T['event'], T['request']>,
   ): Promise<SystemOpening<T, State>>;
   /** Opens a dataset from `args` (openSystem). */
-  open?(args: T['open'], ctx: SystemContext<T['event']>): Promise<SystemOpening<T, State>>;
+  open?(args: T['open'], ctx: SystemContext<T['event'], T['request']>): Promise<SystemOpening<T, State>>;
   /** The system's state for a profile dataset it analyses (made on the first request about that dataset). */
   attach?(profile: Profile, context?: AttachContext): State;
   /** Answers one request; throws an Error whose message the panel shows. */
-  answer(state: State, request: T['request'], ctx: SystemContext<T['event']>): unknown;
+  answer(state: State, request: T['request'], ctx: SystemContext<T['event'], T['request']>): unknown;
   /** Frees what the state holds beyond memory (timers, sockets, file watchers). */
   close?(state: State): void;
 }

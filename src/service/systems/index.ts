@@ -7,10 +7,12 @@ import type { FileSample } from '../../analysis/formats/reader';
 import type { AnalysisSystem, SystemShape } from './analysis-system';
 import { dataMovementSystem, type DataMovementShape } from './data-movement-system';
 import { memorySystem, type MemoryShape } from './memory-system';
+import { traceAnalysisSystem, type TraceAnalysisShape } from './trace-analysis-system';
 
 export interface SystemTypes {
   dataMovement: DataMovementShape;
   memory: MemoryShape;
+  traceAnalysis: TraceAnalysisShape;
 }
 
 export type SystemName = keyof SystemTypes;
@@ -18,6 +20,7 @@ export type SystemName = keyof SystemTypes;
 export const SYSTEMS: { readonly [S in SystemName]: AnalysisSystem<SystemTypes[S], never> } = {
   dataMovement: dataMovementSystem as AnalysisSystem<DataMovementShape, never>,
   memory: memorySystem as AnalysisSystem<MemoryShape, never>,
+  traceAnalysis: traceAnalysisSystem as AnalysisSystem<TraceAnalysisShape, never>,
 };
 
 export type SystemRequest<S extends SystemName> = SystemTypes[S]['request'];

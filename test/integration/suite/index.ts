@@ -19,6 +19,7 @@ import { registerRemappingSuites } from './remapping.itest';
 import { registerResponsivenessSuites } from './responsiveness.itest';
 import { registerSuperGraphSuites } from './super-graph.itest';
 import { registerTimelineSuites } from './timeline.itest';
+import { registerTraceAnalysisSuites } from './trace-analysis.itest';
 import { registerUntrustedSuites } from './workspace-trust.itest';
 import { registerMemorySuites } from './memory.itest';
 import { registerRealDataSuites } from './real-data.itest';
@@ -50,6 +51,7 @@ export function run(): Promise<void> {
     registerDataMovementSuites();
     registerDmvSuites();
     registerTimelineSuites();
+    registerTraceAnalysisSuites();
     registerResponsivenessSuites();
     registerMemorySuites();
     registerRealDataSuites();

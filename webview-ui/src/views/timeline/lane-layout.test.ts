@@ -67,3 +67,26 @@ describe('lane layout', () => {
     assert.deepEqual(visibleRange(layoutLanes([]), 0, 100), [0, 0]);
   });
 });
+
+describe('lanes with their own height (cluster bands)', () => {
+  test('stack without overlap at the heights the host gave', () => {
+    const rows: TimelineLaneRow[] = [
+      { type: 'group', id: 'cluster:0', label: '#0', kind: 'cluster', level: 0, collapsed: false },
+      ...[24, 3, 3.5, 3].map((height, i): TimelineLaneRow => ({
+        type: 'lane',
+        id: `l${i}`,
+        track: i,
+        label: `rank ${i}`,
+        kind: 'thread',
+        level: 1,
+        height,
+      })),
+    ];
+    const l = layoutLanes(rows);
+    assert.deepEqual(
+      l.rows.map(r => r.height),
+      [GROUP_HEIGHT, 24, 3, 3.5, 3],
+    );
+    l.rows.forEach((r, i) => i && assert.equal(r.y, l.rows[i - 1]!.y + l.rows[i - 1]!.height));
+  });
+});

@@ -8,6 +8,8 @@ import type { TimelineLaneRow } from '../../../../src/shared/timeline-protocol';
 export const GROUP_HEIGHT = 22;
 export const LANE_HEIGHT = 24;
 export const DEPTH_ROW_HEIGHT = 14;
+/** Lanes thinner than this (members of a large cluster band) are drawn without a label. */
+export const LABELLED_LANE_HEIGHT = 14;
 
 export interface LaidOutRow {
   row: TimelineLaneRow;
@@ -41,7 +43,7 @@ export function layoutLanes(
     if (row.type === 'lane') {
       const d = depthViews.get(row.track);
       depthRows = d === undefined ? 0 : Math.max(1, d);
-      height = depthRows ? Math.max(LANE_HEIGHT, depthRows * DEPTH_ROW_HEIGHT + 4) : LANE_HEIGHT;
+      height = depthRows ? Math.max(LANE_HEIGHT, depthRows * DEPTH_ROW_HEIGHT + 4) : (row.height ?? LANE_HEIGHT);
     }
     const r = { row, y, height, depthRows };
     out.push(r);

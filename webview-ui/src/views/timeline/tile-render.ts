@@ -80,6 +80,8 @@ export interface FrameInput {
   selection: TimelineWindow | null;
   /** Colour of a function or module name (colors.ts colourOf unless a test says otherwise). */
   colour?: (name: string) => string;
+  /** Iterations of the trace analysis's main loop per lane: shaded alternately, a line at each start. */
+  iterations?: readonly { track: number; spans: Float64Array; ids: Int32Array }[] | null;
 }
 
 export interface FrameCounts {
@@ -92,6 +94,8 @@ export interface FrameCounts {
   flows: number;
   copies: number;
   highlighted: number;
+  /** Iteration bands drawn. */
+  iterations: number;
 }
 
 export interface TileRun {
@@ -168,6 +172,7 @@ export function drawFrame(ctx: Ctx2D, input: FrameInput): FrameCounts {
     flows: 0,
     copies: 0,
     highlighted: 0,
+    iterations: 0,
   };
   ctx.save();
   ctx.globalAlpha = 1;
@@ -217,6 +222,7 @@ export function drawFrame(ctx: Ctx2D, input: FrameInput): FrameCounts {
     ctx.fillRect(0, top + r.height - 1, width, 1);
     ctx.globalAlpha = 1;
   }
+  if (input.iterations) counts.iterations = drawIterations(ctx, input, input.iterations);
   if (frame) counts.copies = drawCopies(ctx, input, frame.copies);
   if (input.highlight) counts.highlighted = drawHighlight(ctx, input, input.highlight);
   if (frame && input.showFlows) counts.flows = drawFlows(ctx, input, frame.flows);
@@ -399,6 +405,42 @@ function drawCopies(ctx: Ctx2D, input: FrameInput, copies: readonly TimelineCopy
     }
     n++;
   }
+  return n;
+}
+
+/**
+ * Iterations as alternating bands (paper §3.4's iteration view on the timeline): every other
+ * iteration identifier shaded, and a boundary line at each iteration's start where it is at
+ * least 3 px from the previous one (dense loops stay readable zoomed out).
+ */
+function drawIterations(ctx: Ctx2D, input: FrameInput, iterations: NonNullable<FrameInput['iterations']>): number {
+  const { layout, view, width, scrollTop, theme } = input;
+  let n = 0;
+  for (const it of iterations) {
+    const r = layout.byTrack.get(it.track);
+    if (!r) continue;
+    const top = r.y - scrollTop;
+    if (top > input.height || top + r.height < 0) continue;
+    let lastLine = -Infinity;
+    for (let k = 0; k < it.ids.length; k++) {
+      const x0 = Math.max(0, timeToX(view, width, it.spans[2 * k]!)),
+        x1 = Math.min(width, timeToX(view, width, it.spans[2 * k + 1]!));
+      if (x1 < 0 || x0 > width) continue;
+      n++;
+      if (it.ids[k]! % 2 === 1) {
+        ctx.globalAlpha = 0.16;
+        ctx.fillStyle = theme.foreground;
+        ctx.fillRect(x0, top, Math.max(1, x1 - x0), r.height - 1);
+      }
+      if (x0 - lastLine >= 3) {
+        ctx.globalAlpha = 0.7;
+        ctx.fillStyle = theme.foreground;
+        ctx.fillRect(Math.round(x0), top, 1, r.height - 1);
+        lastLine = x0;
+      }
+    }
+  }
+  ctx.globalAlpha = 1;
   return n;
 }
 

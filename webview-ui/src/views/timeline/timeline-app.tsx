@@ -10,6 +10,7 @@ import { useCallback, useRef, useState } from 'react';
 import { useEffect } from 'react';
 import {
   TIMELINE_HOST_TO_VIEW_TYPES,
+  type TimelineAnalysisInfo,
   type TimelineEventDetailsMessage,
   type TimelineHighlightMessage,
   type TimelineHostToView,
@@ -25,7 +26,7 @@ import { assertNever } from '../../../../src/shared/webview-protocol';
 import { ErrorPanel } from '../../components/error-panel';
 import { StatusMessage } from '../../components/status-message';
 import { postMessage, useHostMessages } from '../../vscode-api';
-import { TimelineView, type TileRequest } from './timeline-view';
+import { TimelineView, type ShownWindow, type TileRequest } from './timeline-view';
 import './timeline.css';
 
 /** Sends a message of the timeline view's protocol to the host. */
@@ -40,6 +41,8 @@ export function TimelineApp() {
   const [highlight, setHighlight] = useState<TimelineHighlightMessage | null>(null);
   const [overlayWindow, setOverlayWindow] = useState<TimelineWindow | null>(null);
   const [unavailable, setUnavailable] = useState<string | null>(null);
+  const [analysis, setAnalysis] = useState<TimelineAnalysisInfo | null>(null);
+  const [shownWindow, setShownWindow] = useState<ShownWindow | null>(null);
   /** Bumped per trace: the view starts afresh (whole run, no selection) for each one. */
   const [traceSeq, setTraceSeq] = useState(0);
   const lastTiles = useRef(0);
@@ -76,6 +79,12 @@ export function TimelineApp() {
         break;
       case 'timeline/overlayWindow':
         setOverlayWindow(m.window);
+        break;
+      case 'timeline/analysis':
+        setAnalysis(m.analysis);
+        break;
+      case 'timeline/showWindow':
+        setShownWindow(w => ({ window: m.window, tracks: m.tracks, label: m.label, seq: (w?.seq ?? 0) + 1 }));
         break;
       case 'timeline/unavailable':
       case 'error':
@@ -114,6 +123,7 @@ export function TimelineApp() {
     [],
   );
   const openSource = useCallback((row: number) => post({ type: 'timeline/openSource', row }), []);
+  const analyse = useCallback(() => post({ type: 'timeline/analyse' }), []);
   if (unavailable)
     return (
       <div className="view-error">
@@ -138,6 +148,9 @@ export function TimelineApp() {
       selectWindow={selectWindow}
       useWindowForOverlays={useWindowForOverlays}
       openSource={openSource}
+      analysis={analysis}
+      shownWindow={shownWindow}
+      analyse={analyse}
     />
   );
 }

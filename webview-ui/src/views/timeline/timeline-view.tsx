@@ -17,6 +17,7 @@ import type {
 } from 'react';
 import { colourOf } from '../../../../src/analysis/timeline/colors';
 import type {
+  TimelineAnalysisInfo,
   TimelineEventDetailsMessage,
   TimelineHighlightMessage,
   TimelineInitMessage,
@@ -31,7 +32,16 @@ import { formatWindow } from '../../../../src/shared/timeline-protocol';
 import { useElementSize } from '../../components/use-element-size';
 import { formatBytes } from '../../format';
 import { useThemeColors } from '../../theme';
-import { depthAt, layoutLanes, rowIndexAt, tracksIn, visibleRange, type LaneLayout } from './lane-layout';
+import { classColourOf, classColours } from '../trace-analysis/class-colours';
+import {
+  depthAt,
+  LABELLED_LANE_HEIGHT,
+  layoutLanes,
+  rowIndexAt,
+  tracksIn,
+  visibleRange,
+  type LaneLayout,
+} from './lane-layout';
 import { drawFrame, legendEntries, type CanvasTheme, type FrameCounts } from './tile-render';
 import { formatDuration, timeTicks } from './time-axis';
 import {
@@ -52,6 +62,16 @@ const AXIS_HEIGHT = 24;
 
 export type TileRequest = Omit<TimelineTileRequestMessage, 'type' | 'requestId'>;
 
+/** A window the host asked to show and select (a trace analysis's segment or iteration); `seq` tells repeats apart. */
+export interface ShownWindow {
+  window: TimelineWindow;
+  tracks: number[] | null;
+  label: string;
+  seq: number;
+}
+
+type ColourChoice = 'function' | 'module' | 'class';
+
 export interface TimelineViewProps {
   init: TimelineInitMessage;
   rows: TimelineLaneRow[];
@@ -67,6 +87,11 @@ export interface TimelineViewProps {
   selectWindow(window: TimelineWindow, tracks: number[] | null): void;
   useWindowForOverlays(window: TimelineWindow | null, tracks: number[] | null): void;
   openSource(row: number): void;
+  /** The trace analysis of this trace (HPC Lens: Analyse Trace), or null before one. */
+  analysis?: TimelineAnalysisInfo | null;
+  shownWindow?: ShownWindow | null;
+  /** The toolbar's Analyse Trace. */
+  analyse?(): void;
   /** Fixed plot size (server rendering in tests); measured otherwise. */
   size?: { width: number; height: number };
 }
@@ -143,7 +168,9 @@ export function TimelineView(props: TimelineViewProps) {
   const [view, setView] = useState<TimelineWindow>(() => wholeRun(range));
   const [scrollTop, setScrollTop] = useState(0);
   const [depth, setDepth] = useState(Math.max(0, init.maxDepth - 1) > 0 ? Math.min(init.maxDepth - 1, 3) : 0);
-  const [colourBy, setColourBy] = useState<'function' | 'module'>('function');
+  const [colourBy, setColourBy] = useState<ColourChoice>('function');
+  const [showIterations, setShowIterations] = useState(true);
+  const analysis = props.analysis ?? null;
   const [showFlows, setShowFlows] = useState(true);
   const [filter, setFilter] = useState('');
   const [sort, setSort] = useState<TimelineLaneSort>({ by: 'display' });
@@ -153,6 +180,29 @@ export function TimelineView(props: TimelineViewProps) {
   const [drag, setDrag] = useState<Drag | null>(null);
   const [pointer, setPointer] = useState<{ x: number; y: number } | null>(null);
   const [sortNode, setSortNode] = useState<{ node: number; name: string } | null>(null);
+
+  // A trace analysis arrived or changed (paper §3.4): lanes by cluster, colours by class, the automatic depth.
+  useEffect(() => {
+    if (!analysis) {
+      setSort(s => (s.by === 'clusters' ? { by: 'display' } : s));
+      setColourBy(c => (c === 'class' ? 'function' : c));
+      return;
+    }
+    setSort(s =>
+      analysis.byCluster ? { by: 'clusters', bands: analysis.bands } : s.by === 'clusters' ? { by: 'display' } : s,
+    );
+    setColourBy('class');
+    if (analysis.depth >= 0) setDepth(Math.min(Math.max(0, init.maxDepth - 1), analysis.depth));
+  }, [analysis, init.maxDepth]);
+  // The host asked to show a window (a segment, an iteration): zoom to it with a margin and select it.
+  const shown = props.shownWindow ?? null;
+  useEffect(() => {
+    if (!shown) return;
+    const span = shown.window.end - shown.window.start;
+    setView(clampWindow({ start: shown.window.start - span * 0.05, end: shown.window.end + span * 0.05 }, range));
+    setSelection({ window: shown.window, tracks: shown.tracks });
+    props.selectWindow(shown.window, shown.tracks);
+  }, [shown?.seq]);
 
   const depthCounts = useMemo(() => {
     const m = new Map<number, number>();
@@ -180,11 +230,12 @@ export function TimelineView(props: TimelineViewProps) {
           depth,
           colourBy,
           depthViews: depthViews.filter(t => tracks.includes(t)),
+          iterations: !!analysis?.loopName && showIterations,
         }),
       30,
     );
     return () => clearTimeout(timer);
-  }, [view, tracksKey, plotWidth, depth, colourBy, depthViews, requestTiles]);
+  }, [view, tracksKey, plotWidth, depth, colourBy, depthViews, requestTiles, analysis, showIterations]);
 
   // Lane list changes go to the host, which filters and sorts the lane tree.
   const { lanesChanged } = props;
@@ -211,6 +262,7 @@ export function TimelineView(props: TimelineViewProps) {
     if (canvas.width !== w) canvas.width = w;
     if (canvas.height !== h) canvas.height = h;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const classes = colourBy === 'class' ? classColours() : null;
     const hl = highlight && highlight.node !== null ? { tracks: highlight.tracks, spans: highlight.spans } : null;
     const counts = drawFrame(ctx, {
       width: plotWidth,
@@ -223,6 +275,8 @@ export function TimelineView(props: TimelineViewProps) {
       theme,
       showFlows,
       highlight: hl,
+      ...(classes ? { colour: (name: string) => classColourOf(classes, name) } : {}),
+      iterations: analysis?.loopName && showIterations ? (frame?.iterations ?? null) : null,
       selection:
         drag?.mode === 'select'
           ? selectionToWindow(drag.x0, drag.x1, view, plotWidth, range, 0)
@@ -230,6 +284,8 @@ export function TimelineView(props: TimelineViewProps) {
     });
     // What is on screen, for the extension's tests and the screenshot scripts (the canvas has no DOM to read).
     if (frame) stateDrawn(canvas, counts, frame.requestId, frame.tiles.window, view, depth);
+    canvas.dataset.colourBy = colourBy;
+    canvas.dataset.sort = sort.by;
   }, [
     plotWidth,
     plotHeight,
@@ -246,6 +302,9 @@ export function TimelineView(props: TimelineViewProps) {
     rows,
     range,
     depth,
+    colourBy,
+    analysis,
+    showIterations,
   ]);
 
   const zoom = useCallback(
@@ -409,7 +468,9 @@ export function TimelineView(props: TimelineViewProps) {
               setSort(
                 by === 'node' && sortNode
                   ? { by: 'node', node: sortNode.node }
-                  : { by: by as 'display' | 'name' | 'busy' },
+                  : by === 'clusters' && analysis
+                    ? { by: 'clusters', bands: analysis.bands }
+                    : { by: by as 'display' | 'name' | 'busy' },
               );
             }}
           >
@@ -419,17 +480,15 @@ export function TimelineView(props: TimelineViewProps) {
               </option>
             ))}
             {sortNode ? <option value="node">Time in {sortNode.name}</option> : null}
+            {analysis ? <option value="clusters">Cluster (trace analysis)</option> : null}
           </select>
         </label>
         <label className="timeline-control">
           <span>Colour</span>
-          <select
-            value={colourBy}
-            onChange={e => setColourBy(e.target.value as 'function' | 'module')}
-            aria-label="Colour by"
-          >
+          <select value={colourBy} onChange={e => setColourBy(e.target.value as ColourChoice)} aria-label="Colour by">
             <option value="function">by function</option>
             <option value="module">by module</option>
+            {analysis ? <option value="class">by class (analysis)</option> : null}
           </select>
         </label>
         <label
@@ -450,6 +509,22 @@ export function TimelineView(props: TimelineViewProps) {
         <label className="timeline-check">
           <input type="checkbox" checked={showFlows} onChange={e => setShowFlows(e.target.checked)} /> Flows
         </label>
+        {analysis?.loopName ? (
+          <label className="timeline-check" title={`Iterations of ${analysis.loopName} as alternating bands`}>
+            <input type="checkbox" checked={showIterations} onChange={e => setShowIterations(e.target.checked)} />{' '}
+            Iterations
+          </label>
+        ) : null}
+        {props.analyse ? (
+          <button
+            type="button"
+            className="timeline-analyse"
+            onClick={props.analyse}
+            title="HPC Lens: Analyse Trace — iterations, rank clusters, imbalance and waiting by call path"
+          >
+            Analyse
+          </button>
+        ) : null}
         <div className="timeline-buttons">
           <button type="button" onClick={() => zoom(0.6)} aria-label="Zoom in" title="Zoom in (+)">
             +
@@ -524,6 +599,17 @@ export function TimelineView(props: TimelineViewProps) {
             const l = r.row;
             const track = l.track;
             const on = depthViews.includes(track);
+            // Members of a large cluster band: a thin strip, named in its tooltip.
+            if (r.height < LABELLED_LANE_HEIGHT && !r.depthRows)
+              return (
+                <div
+                  key={l.id}
+                  className={`timeline-lane-header is-thin kind-${l.kind}`}
+                  style={{ top, height: r.height, paddingLeft: 10 + l.level * 12 }}
+                  data-track={track}
+                  title={l.label}
+                />
+              );
             return (
               <div
                 key={l.id}
@@ -658,7 +744,10 @@ export function TimelineView(props: TimelineViewProps) {
       <div className="timeline-legend" aria-label="Colour legend">
         {legend.map(l => (
           <span key={l.key} className="timeline-legend-item" title={l.name}>
-            <span className="timeline-chip" style={{ background: colourOf(l.name) }} />
+            <span
+              className="timeline-chip"
+              style={{ background: colourBy === 'class' ? classColourOf(classColours(), l.name) : colourOf(l.name) }}
+            />
             {l.name}
           </span>
         ))}
@@ -731,6 +820,7 @@ function stateDrawn(
   d.flows = String(c.flows);
   d.copies = String(c.copies);
   d.highlighted = String(c.highlighted);
+  d.iterations = String(c.iterations);
   // The frame's window (what the tiles are of) and the view's (where the pointer maps to time).
   d.windowStart = String(frameWindow.start);
   d.windowEnd = String(frameWindow.end);

@@ -1,0 +1,261 @@
+/**
+ * Screenshots of the trace analysis (seed 001) outside VS Code: headless Chromium renders the real
+ * bundle while this process plays the host — it analyses the trace with the analysis's own code
+ * (analyze-trace.ts, view-data.ts) and answers the Trace Analysis panel's and the timeline's
+ * requests (timeline-requests.ts with the analysis's node classes, cluster bands and iteration
+ * spans). Fails when a view does not report what it drew, or logs errors.
+ *
+ *   npx tsx scripts/screenshot-trace-analysis.ts [trace path…] [--theme=dark,light] [--out=/tmp/hpc-lens-trace-analysis] [--no-build]
+ *
+ * Without paths: the largest shared traces of each kind — Nsight Systems, Chrome/Kineto (resnet50),
+ * OTF2 and HPCToolkit trace.db (ping-pong) — when present. Writes trace-analysis-<name>-<theme>.png
+ * (with a loop's lanes × iterations when there is one) and timeline-analysis-<name>-<theme>.png.
+ */
+import { chromium, type Page } from 'playwright-core';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { readProfile } from '../src/analysis/formats';
+import type { Profile } from '../src/analysis/model/profile';
+import * as S from '../src/analysis/timeseries/testing/scenarios';
+import { analyzeTrace } from '../src/analysis/timeseries/analyze-trace';
+import { iterationMatrix, iterationSpans, traceAnalysisView } from '../src/analysis/timeseries/view-data';
+import {
+  timelineRequest,
+  type TimelineInitResult,
+  type TimelineResults,
+  type TimelineTilesResult,
+} from '../src/service/timeline-requests';
+import { timelineDrawn, traceAnalysisDrawn } from '../src/shared/test-facts';
+import type { TimelineHostToView, TimelineViewToHost } from '../src/shared/timeline-protocol';
+import type { TraceAnalysisHostToView, TraceAnalysisViewToHost } from '../src/shared/trace-analysis-protocol';
+import { buildWebviewBundle, encode, pageQuery, webviewPage } from './webview-page';
+
+const root = resolve(__dirname, '..');
+const args = process.argv.slice(2);
+const opt = (name: string, dflt: string) => args.find(a => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt;
+const themes = opt('theme', 'dark,light').split(',');
+const outDir = resolve(opt('out', '/tmp/hpc-lens-trace-analysis'));
+const shared = resolve(root, '..', 'shared', 'data');
+
+async function waitFor<T>(
+  page: Page,
+  what: string,
+  read: () => Promise<T | undefined>,
+  ok: (v: T) => boolean,
+): Promise<T> {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await read();
+    if (v !== undefined && ok(v)) return v;
+    if (Date.now() - t0 > 30000) throw new Error(`${what}: not drawn within 30 s (last: ${JSON.stringify(v)})`);
+    await page.waitForTimeout(100);
+  }
+}
+
+async function main(): Promise<void> {
+  if (!args.includes('--no-build')) await buildWebviewBundle(root);
+  const paths = args.filter(a => !a.startsWith('--'));
+  const inputs = (
+    paths.length
+      ? paths.map(p => ({ name: p.split('/').filter(Boolean).pop()!.replace(/\..*$/, ''), path: p }))
+      : [
+          { name: 'nsight', path: join(shared, 'nsight-systems-sqlite/saxpy-mpi-cuda-perlmutter') },
+          {
+            name: 'resnet50',
+            path: join(shared, 'chrome-trace/pytorch-profiler-resnet50/worker0.1623143089861.pt.trace.json.gz'),
+          },
+          { name: 'otf2', path: join(shared, 'scorep-otf2/ping-pong-2ranks') },
+          { name: 'tracedb', path: join(shared, 'hpctoolkit-metadb/ping-pong-mpi-with-trace') },
+        ]
+  ).filter(i => existsSync(i.path));
+  // The seeded planted-imbalance scenario (digest §6): 64 ranks in clusters {8–15} and the rest, a 10-iteration loop.
+  const all: { name: string; load: () => Promise<Profile> }[] = [
+    ...inputs.map(i => ({ name: i.name, load: () => readProfile(i.path) })),
+    ...(paths.length ? [] : [{ name: 'planted-imbalance', load: async () => S.plantedImbalance().profile }]),
+  ];
+  mkdirSync(outDir, { recursive: true });
+  const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-trace-analysis-'));
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  const failures: string[] = [];
+  try {
+    for (const input of all) {
+      const t0 = Date.now();
+      const profile = await input.load();
+      const analysis = await analyzeTrace(profile);
+      const view = traceAnalysisView(analysis, n => profile.tree.depth(n));
+      const ms = Date.now() - t0;
+      const loop = view.loops.find(l => l.accepted && l.acceptedIds > 0) ?? null;
+      console.log(
+        `${input.name}: ${view.lanes} lanes, ${view.clusters.length} clusters, ${view.loops.length} loops, ${view.paths.length} paths, ${view.segments.length} segments (${ms} ms with reading)`,
+      );
+      timelineRequest(profile, { kind: 'nodeClasses', classes: analysis.nodeClass });
+      for (const theme of themes) {
+        const log: string[] = [];
+        const newPage = async (
+          viewName: 'trace-analysis' | 'timeline',
+          answer: (m: never) => Promise<void>,
+          tall = false,
+        ) => {
+          const page = await browser.newPage({
+            viewport: { width: 1280, height: tall ? 1400 : 820 },
+            deviceScaleFactor: 1,
+          });
+          page.on('console', m => {
+            if (m.type() === 'error') log.push(`console: ${m.text()}`);
+          });
+          page.on('pageerror', e => log.push(`page error: ${e.message}`));
+          await page.exposeFunction('__toHost', (json: string) => answer(JSON.parse(json) as never));
+          return {
+            page,
+            // Loaded once the caller holds the page: the view's `ready` is answered through it.
+            load: async () => {
+              const file = join(tmp, `${input.name}-${viewName}-${theme}.html`);
+              writeFileSync(file, webviewPage(root, theme, viewName));
+              await page.goto(pathToFileURL(file).href);
+            },
+          };
+        };
+        // The Trace Analysis panel.
+        const panelRef: { page?: Page } = {};
+        const sendPanel = (m: TraceAnalysisHostToView) =>
+          panelRef.page!.evaluate(
+            x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x),
+            encode(m),
+          );
+        const panelPage = await newPage(
+          'trace-analysis',
+          (async (m: TraceAnalysisViewToHost) => {
+            if (m.type === 'ready')
+              await sendPanel({
+                type: 'traceAnalysis/result',
+                title: input.name,
+                view,
+                ms,
+                split: false,
+                changedOptions: [],
+              });
+            else if (m.type === 'traceAnalysis/requestIterations')
+              await sendPanel({
+                type: 'traceAnalysis/iterations',
+                matrix: iterationMatrix(analysis, m.loop, m.rows, m.columns),
+              });
+            else if (m.type === 'log') log.push(`${m.level}: ${m.message}`);
+          }) as never,
+          true,
+        );
+        const panel = (panelRef.page = panelPage.page);
+        await panelPage.load();
+        const q = pageQuery(panel);
+        const drawn = await waitFor(
+          panel,
+          `${input.name} panel`,
+          () => traceAnalysisDrawn(q),
+          d => d.state === 'result',
+        );
+        if (loop) {
+          await panel.locator(`[data-loop="${loop.index}"] button`, { hasText: 'lanes × iterations' }).click();
+          await waitFor(
+            panel,
+            `${input.name} matrix`,
+            () => traceAnalysisDrawn(q),
+            d => d.matrix !== null,
+          );
+        }
+        await panel.waitForTimeout(200);
+        await panel.screenshot({ path: join(outDir, `trace-analysis-${input.name}-${theme}.png`), fullPage: true });
+        console.log(`  ${theme} panel: ${JSON.stringify({ ...drawn, oneCluster: drawn.oneCluster.length })}`);
+        if (drawn.clusters !== view.clusters.length || drawn.paths !== view.paths.length)
+          failures.push(`${input.name}: the panel drew ${drawn.clusters} clusters, ${drawn.paths} paths`);
+        await panel.close();
+
+        // The timeline with the analysis: lanes by cluster, class colours, iteration bands.
+        const tlRef: { page?: Page } = {};
+        const sendTl = (m: TimelineHostToView) =>
+          tlRef.page!.evaluate(
+            x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x),
+            encode(m),
+          );
+        const tlPage = await newPage('timeline', (async (m: TimelineViewToHost) => {
+          switch (m.type) {
+            case 'ready': {
+              const r = timelineRequest(profile, { kind: 'init', minimapWidth: 1024 }).result as TimelineInitResult;
+              await sendTl({ type: 'timeline/init', title: input.name, ...r, overlayWindow: null });
+              await sendTl({
+                type: 'timeline/analysis',
+                analysis: {
+                  bands: view.bands.map(b => ({ label: b.label, tracks: b.tracks, weight: b.weight })),
+                  byCluster: true,
+                  loopName: loop?.name ?? null,
+                  depth: view.depth,
+                },
+              });
+              return;
+            }
+            case 'timeline/requestTiles': {
+              const r = timelineRequest(profile, {
+                kind: 'tiles',
+                window: m.window,
+                tracks: m.tracks,
+                width: m.width,
+                depth: m.depth,
+                colourBy: m.colourBy,
+                depthViews: m.depthViews,
+              }).result as TimelineTilesResult;
+              const iterations =
+                m.iterations && loop ? iterationSpans(analysis, loop.index, m.tracks, m.window) : undefined;
+              await sendTl({
+                type: 'timeline/tiles',
+                requestId: m.requestId,
+                ...r,
+                ...(iterations ? { iterations } : {}),
+              });
+              return;
+            }
+            case 'timeline/lanes':
+              await sendTl({
+                type: 'timeline/rows',
+                rows: timelineRequest(profile, { kind: 'rows', filter: m.filter, sort: m.sort, collapsed: m.collapsed })
+                  .result as TimelineResults['rows'],
+              });
+              return;
+            case 'log':
+              log.push(`${m.level}: ${m.message}`);
+              return;
+            default:
+              return;
+          }
+        }) as never);
+        const tl = (tlRef.page = tlPage.page);
+        await tlPage.load();
+        const tq = pageQuery(tl);
+        const frame = await waitFor(
+          tl,
+          `${input.name} timeline`,
+          () => timelineDrawn(tq),
+          f => f.colourBy === 'class' && f.sort === 'clusters' && f.lanes > 0,
+        );
+        await tl.waitForTimeout(400);
+        const last = (await timelineDrawn(tq))!;
+        await tl.screenshot({ path: join(outDir, `timeline-analysis-${input.name}-${theme}.png`) });
+        console.log(
+          `  ${theme} timeline: ${last.lanes} lanes, ${last.groups} groups, ${last.rects} runs, ${last.iterations} iteration bands, depth ${last.depth}`,
+        );
+        if (!(frame.rects + frame.events > 0)) failures.push(`${input.name}: the timeline drew nothing`);
+        await tl.close();
+        if (log.length) failures.push(...log.map(l => `${input.name} ${theme}: ${l}`));
+      }
+    }
+  } finally {
+    await browser.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  console.log(failures.length ? `\n${failures.join('\n')}` : `screenshots in ${outDir}`);
+  process.exit(failures.length ? 1 : 0);
+}
+
+void main();
