@@ -21,6 +21,8 @@ import { registerSideBarViews } from './views/side-bar-views';
 import { EnsemblePanel } from './webviews/ensemble-panel';
 import { CallflowPanel } from './webviews/callflow-panel';
 import { TimelinePanel } from './webviews/timeline-panel';
+import { PdesMonitorPanel } from './webviews/pdes-monitor-panel';
+import { registerMonitorPdesRun } from './commands/monitor-pdes-run';
 
 /**
  * Activation (on HPC Lens's commands and views, and in workspaces holding profiles): the analysis
@@ -49,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
   const callflow = new CallflowPanel(env, datasets, navigator);
   const timeline = new TimelinePanel(env, datasets, service, navigator, log);
   const ensemble = new EnsemblePanel(env, datasets, service, navigator);
+  const pdesMonitor = new PdesMonitorPanel(env, service, log);
   const status = new StatusBar(datasets);
   const sideBar = registerSideBarViews(datasets);
   const trees = revealableTrees(sideBar);
@@ -83,6 +86,8 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     ...registerCommands({ profiles: datasets, service, callflow, navigator, timeline, ensemble }),
     ...sideBar.disposables,
     ...datasetsView.disposables,
+    pdesMonitor,
+    registerMonitorPdesRun(pdesMonitor),
   );
   // Restricted settings the workspace sets are ignored until it is trusted; trusting it maps sources again.
   context.subscriptions.push(watchWorkspaceTrust(log, () => resolver.reset()));
@@ -112,6 +117,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     sideBar,
     trees,
     resolver,
+    pdesMonitor,
   });
 }
 

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { WorkerPool } from '../../service/worker-pool';
 import type { CallflowRequest, CallflowViewState, CallflowData } from '../../shared/callflow-protocol';
 import type { EnsembleRequest } from '../../shared/ensemble-protocol';
-import { ensembleDrawn, callflowDrawn, timelineDrawn } from '../../shared/test-facts';
+import { ensembleDrawn, callflowDrawn, pdesMonitorDrawn, timelineDrawn } from '../../shared/test-facts';
 import type { TimelineHostToView, TimelineWindowStatsMessage } from '../../shared/timeline-protocol';
 import { ignoredWorkspaceSettings } from '../workspace-trust';
 import type { DatasetManager, RestoreReport } from '../datasets/dataset-manager';
@@ -24,6 +24,8 @@ import type { SideBarViewId, SideBarViews } from '../views/side-bar-views';
 import type { EnsemblePanel, EnsembleUpdate } from '../webviews/ensemble-panel';
 import type { CallflowPanel } from '../webviews/callflow-panel';
 import type { TimelinePanel } from '../webviews/timeline-panel';
+import type { PdesMonitorPanel } from '../webviews/pdes-monitor-panel';
+import type { PdesMonitorHostToView } from '../../shared/pdes-monitor-protocol';
 import type { TestAgentClient } from '../webviews/webview-host';
 
 export interface TestApiParts {
@@ -41,6 +43,7 @@ export interface TestApiParts {
   sideBar: SideBarViews;
   trees: ReadonlyMap<string, RevealableTree>;
   resolver: SourceResolver;
+  pdesMonitor: PdesMonitorPanel;
 }
 
 function agentOf(panel: { testAgent: TestAgentClient | undefined }, what: string): TestAgentClient {
@@ -251,6 +254,21 @@ export function createTestApi(p: TestApiParts) {
       drawn: () => {
         const agent = agentOf(p.ensemble, 'ensemble');
         return ensembleDrawn(s => agent.query(s));
+      },
+    },
+    pdesMonitor: {
+      /** Resolves with the next message of this type the host sends the monitor view. */
+      nextMessage: <T extends PdesMonitorHostToView['type']>(type: T) =>
+        nextEvent(p.pdesMonitor.onDidSend, m => m.type === type) as Promise<
+          Extract<PdesMonitorHostToView, { type: T }>
+        >,
+      get agent() {
+        return agentOf(p.pdesMonitor, 'PDES monitor');
+      },
+      /** What the monitor view drew, from its `data-*` facts. */
+      drawn: () => {
+        const agent = agentOf(p.pdesMonitor, 'PDES monitor');
+        return pdesMonitorDrawn(s => agent.query(s));
       },
     },
   };

@@ -18,6 +18,7 @@ import { registerRemappingSuites } from './remapping.itest';
 import { registerResponsivenessSuites } from './responsiveness.itest';
 import { registerSuperGraphSuites } from './super-graph.itest';
 import { registerTimelineSuites } from './timeline.itest';
+import { registerPdesMonitorSuites } from './pdes-monitor.itest';
 import { registerUntrustedSuites } from './workspace-trust.itest';
 
 export function run(): Promise<void> {
@@ -47,6 +48,7 @@ export function run(): Promise<void> {
     registerDataMovementSuites();
     registerTimelineSuites();
     registerResponsivenessSuites();
+    registerPdesMonitorSuites();
     registerSuites();
     // Last: leaves the datasets that phase 2 expects back after the reload.
     registerReloadSuites(1);
