@@ -21,9 +21,13 @@ export function registerMonitorPdesRun(panel: PdesMonitorPanel): vscode.Disposab
   });
 }
 
-/** `hpcLens.pdes.stream`: the live analyses' options (their ranges are checked in the worker). */
+/**
+ * `hpcLens.pdes.stream`: the live analyses' options (their ranges are checked in the worker). VS Code
+ * hands settings objects as read-only proxies, which cannot be cloned to a worker: a plain copy goes.
+ */
 function streamSettings(): PdesStreamSettings | undefined {
-  return vscode.workspace.getConfiguration('hpcLens.pdes').get<PdesStreamSettings>('stream');
+  const value = vscode.workspace.getConfiguration('hpcLens.pdes').get<PdesStreamSettings>('stream');
+  return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as PdesStreamSettings);
 }
 
 async function pickSource(): Promise<MonitorSource | undefined> {

@@ -47,6 +47,8 @@ describe('the live PDES monitor as a system of the analysis service', () => {
     );
     const window = await ask(s, opened.dataset, { kind: 'behaviour', view: 'top' });
     assert.equal(window.values.length, window.entities * (window.toTick - window.fromTick));
+    const again2 = await ask(s, opened.dataset, { kind: 'behaviour', view: 'top' });
+    assert.equal(again2.labels.length, window.entities, 'the clustering labels the monitor keeps were not detached');
     const matrix = await ask(s, opened.dataset, { kind: 'live-matrix' });
     assert.ok(matrix && matrix.size > 0 && matrix.values.length === matrix.size * matrix.columns);
     await s.close({ dataset: opened.dataset });

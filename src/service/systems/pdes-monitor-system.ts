@@ -78,8 +78,9 @@ export const pdesMonitorSystem: AnalysisSystem<PdesMonitorShape, MonitorSession>
         await session.handle({ type: request.kind });
         return null;
       default:
-        // Answers are built fresh, except the history's latest tick, which the session keeps.
-        return request.kind === 'history' ? structuredClone(session.query(request)) : session.query(request);
+        // Answers cross by transfer, and some hold arrays the monitor keeps (the latest tick, the
+        // clustering's labels in a behaviour window): a copy goes, never the monitor's own.
+        return structuredClone(session.query(request));
     }
   },
 

@@ -33,12 +33,14 @@ export function registerPdesMonitorSuites(): void {
 
     test('a replay draws every tick, both behaviour views, the scatter and the live matrix, and ends at the file’s totals', async () => {
       const ended = api.pdesMonitor.nextMessage('monitor/ended');
+      let error = '';
+      void api.pdesMonitor.nextMessage('error').then(m => (error = m.message));
       const ok = await vscode.commands.executeCommand<boolean>('hpcLens.monitorPdesRun', {
         kind: 'replay',
         path: truth.files.gvt,
         speed: Infinity,
       });
-      assert.equal(ok, true);
+      assert.equal(ok, true, error);
       await ended;
       const drawn = await until('the view drew the end of the run', async () => {
         const d = await api.pdesMonitor.drawn();
@@ -51,6 +53,9 @@ export function registerPdesMonitorSuites(): void {
       assert.equal(drawn.behaviourLines.length, 2, 'two behaviour views');
       assert.ok(drawn.scatterPoints > 0, 'the similarity scatter has points');
       assert.ok(drawn.matrixCells > 0, 'the live matrix has cells (the event trace is beside the stats file)');
+      // The harness screenshots the workbench now when asked (--screenshot DIR).
+      console.log('HPC_LENS_SCREENSHOT pdes-monitor');
+      await new Promise(r => setTimeout(r, 1500));
     });
 
     test('a lasso on the scatter highlights the entities inside it', async () => {
@@ -80,6 +85,8 @@ export function registerPdesMonitorSuites(): void {
       const path = join(grow, 'live-gvt.bin');
       writeFileSync(path, bytes.subarray(0, Math.floor(bytes.length / 2)));
       const ended = api.pdesMonitor.nextMessage('monitor/ended');
+      let failure = '';
+      void api.pdesMonitor.nextMessage('monitor/failed').then(m => (failure = m.message));
       assert.equal(
         await vscode.commands.executeCommand<boolean>('hpcLens.monitorPdesRun', {
           kind: 'file',
@@ -90,14 +97,18 @@ export function registerPdesMonitorSuites(): void {
         }),
         true,
       );
+      let last: unknown;
       const partway = await until('ticks of the first half', async () => {
         const d = await api.pdesMonitor.drawn();
+        last = d;
         return d && d.state === 'live' && d.ticks > 0 ? d : undefined;
+      }).catch(e => {
+        throw new Error(`${(e as Error).message}: drew ${JSON.stringify(last)}; ${failure}`);
       });
       assert.ok(partway.eventsProcessed < run.totals.events, 'only the first half is in');
       appendFileSync(path, bytes.subarray(Math.floor(bytes.length / 2)));
       const end = await ended;
-      assert.match(end.reason, /did not grow/);
+      assert.match(end.reason, /did not grow/, failure);
       const drawn = await until('the whole run', async () => {
         const d = await api.pdesMonitor.drawn();
         return d && d.eventsProcessed === run.totals.events ? d : undefined;

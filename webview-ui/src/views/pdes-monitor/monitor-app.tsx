@@ -61,9 +61,18 @@ export function PdesMonitorApp() {
   useHostMessages<PdesMonitorHostToView>(PDES_MONITOR_HOST_TO_VIEW_TYPES, m => {
     switch (m.type) {
       case 'monitor/started':
+        // A new source, or the page reloaded: the host sends everything again after this.
         setInfo(m.info);
-        setState(s => (s === 'waiting' ? 'live' : s));
+        setState('live');
+        setPoints([]);
+        setLatest(null);
+        setViews(null);
+        setSelection(null);
+        setNotices([]);
+        setFailure(null);
+        setEndReason(null);
         setError(null);
+        inFlight.current = null;
         return;
       case 'monitor/history':
         setPoints(m.points);
