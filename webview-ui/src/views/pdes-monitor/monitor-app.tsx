@@ -151,7 +151,7 @@ export function PdesMonitorApp() {
           behaviour: { width, height: 150 },
           summary: { width, height: 56 },
           scatter: { width, height: Math.min(260, width) },
-          matrix: Math.min(width, 320),
+          matrix: Math.min(width - 70, 320),
         }}
         onPause={() => post({ type: 'monitor/pause' })}
         onResume={() => post({ type: 'monitor/resume' })}

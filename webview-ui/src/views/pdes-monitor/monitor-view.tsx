@@ -44,6 +44,8 @@ export interface MonitorViewProps {
 }
 
 const TEAL = '#14b8a6';
+/** Room for the matrix's row labels (`PE 12`, `PE 3 · KP 5` cut to fit). */
+const LABEL_WIDTH = 64;
 const BROWN = '#a0522d';
 const clusterColour = (c: number) => (c < 0 ? 'var(--hl-muted)' : schemeTableau10[c % 10]!);
 
@@ -392,12 +394,26 @@ function Matrix({
         Live communication {toggle}{' '}
         <span className="monitor-muted">· {formatCount(matrix.events)} events · sender rows, receiver columns</span>
       </figcaption>
-      <svg width={m.cell * matrix.columns + 4} height={m.cell * matrix.size + 4}>
+      <svg width={LABEL_WIDTH + m.cell * matrix.columns + 4} height={m.cell * matrix.size + 4}>
+        {matrix.labels.map((label, r) =>
+          r % m.labelEvery === 0 ? (
+            <text
+              key={`l${r}`}
+              x={LABEL_WIDTH - 4}
+              y={r * m.cell + m.cell / 2}
+              textAnchor="end"
+              dominantBaseline="middle"
+              className="monitor-axis"
+            >
+              {label.length > 12 ? `${label.slice(0, 11)}…` : label}
+            </text>
+          ) : null,
+        )}
         {matrix.strip.length === matrix.size &&
           Array.from(matrix.strip, (c, r) => (
-            <rect key={`s${r}`} x={0} y={r * m.cell} width={3} height={m.cell} fill={clusterColour(c)} />
+            <rect key={`s${r}`} x={LABEL_WIDTH} y={r * m.cell} width={3} height={m.cell} fill={clusterColour(c)} />
           ))}
-        <g transform="translate(4,0)">
+        <g transform={`translate(${LABEL_WIDTH + 4},0)`}>
           {m.cells.map(c => (
             <rect
               key={`${c.row},${c.column}`}
