@@ -25,6 +25,8 @@ import { DmvPanel } from './webviews/dmv-panel';
 import { MemoryPanel } from './webviews/memory-panel';
 import { TraceAnalysisPanel } from './webviews/trace-analysis-panel';
 import { registerTraceAnalysisView } from './views/trace-analysis-view';
+import { PdesMonitorPanel } from './webviews/pdes-monitor-panel';
+import { registerMonitorPdesRun } from './commands/monitor-pdes-run';
 
 /**
  * Activation (on HPC Lens's commands and views, and in workspaces holding profiles): the analysis
@@ -63,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
   const memory = new MemoryPanel(env, datasets, navigator, log);
   const traceAnalysis = new TraceAnalysisPanel(env, datasets, service, navigator, resolver, timeline, log);
   const traceAnalysisView = registerTraceAnalysisView(datasets);
+  const pdesMonitor = new PdesMonitorPanel(env, service, log);
   const status = new StatusBar(datasets);
   const sideBar = registerSideBarViews(datasets);
   const trees = revealableTrees(sideBar);
@@ -102,6 +105,8 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     ...datasetsView.disposables,
     traceAnalysis,
     ...traceAnalysisView.disposables,
+    pdesMonitor,
+    registerMonitorPdesRun(pdesMonitor),
   );
   // Restricted settings the workspace sets are ignored until it is trusted; trusting it maps sources again.
   const restored = restoreSession(datasets);
@@ -140,6 +145,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     trust,
     traceAnalysis,
     traceAnalysisView,
+    pdesMonitor,
   });
 }
 

@@ -376,3 +376,48 @@ export async function traceAnalysisDrawn(query: QueryPage): Promise<TraceAnalysi
     matrix: m ? { rows: Number(m['rows']), columns: Number(m['columns']), loop: Number(m['loop']) } : null,
   };
 }
+
+/** What the live PDES monitor view drew. */
+export interface PdesMonitorDrawn {
+  /** live, paused, ended or failed. */
+  state: string;
+  /** Ticks in the summary views, and the newest one. */
+  ticks: number;
+  latestTick: number;
+  changePoints: number;
+  eventsProcessed: number;
+  rollbacks: number;
+  /** Lines in each behaviour view (one per entity), points in the similarity scatter. */
+  behaviourLines: number[];
+  scatterPoints: number;
+  /** Rows of the causality table; cells of the live matrix. */
+  causalityRows: number;
+  matrixCells: number;
+  /** Entities highlighted (lasso or Show). */
+  selected: number;
+}
+
+export async function pdesMonitorDrawn(query: QueryPage): Promise<PdesMonitorDrawn | undefined> {
+  const [root, behaviour, scatter, causality, matrix] = await Promise.all([
+    query('.pdes-monitor[data-state]'),
+    query('.monitor-behaviour[data-lines]'),
+    query('.monitor-scatter[data-points]'),
+    query('.monitor-causality[data-rows]'),
+    query('.monitor-matrix[data-cells]'),
+  ]);
+  const r = root[0]?.data;
+  if (!r) return undefined;
+  return {
+    state: r['state'] ?? '',
+    ticks: Number(r['ticks']),
+    latestTick: Number(r['latest-tick']),
+    changePoints: Number(r['change-points']),
+    eventsProcessed: Number(r['events-processed']),
+    rollbacks: Number(r['rollbacks']),
+    behaviourLines: behaviour.map(b => Number(b.data['lines'])),
+    scatterPoints: Number(scatter[0]?.data['points'] ?? 0),
+    causalityRows: Number(causality[0]?.data['rows'] ?? 0),
+    matrixCells: Number(matrix[0]?.data['cells'] ?? 0),
+    selected: Number(r['selected'] ?? 0),
+  };
+}

@@ -15,6 +15,7 @@ import { TimelineApp } from './views/timeline/timeline-app';
 import { DmvApp } from './views/dmv/dmv-app';
 import { MemoryApp } from './views/memory/memory-app';
 import { TraceAnalysisApp } from './views/trace-analysis/trace-analysis-app';
+import { PdesMonitorApp } from './views/pdes-monitor/monitor-app';
 import './styles.css';
 
 const views: Record<ViewName, ComponentType> = {
@@ -24,6 +25,7 @@ const views: Record<ViewName, ComponentType> = {
   dmv: DmvApp,
   memory: MemoryApp,
   'trace-analysis': TraceAnalysisApp,
+  'pdes-monitor': PdesMonitorApp,
 };
 
 function isViewName(name: string | undefined): name is ViewName {

@@ -13,6 +13,7 @@ import {
   callflowDrawn,
   dmvDrawn,
   memoryDrawn,
+  pdesMonitorDrawn,
   timelineDrawn,
   traceAnalysisDrawn,
 } from '../../shared/test-facts';
@@ -42,6 +43,8 @@ import type { DmvHostToView } from '../../shared/dmv-protocol';
 import type { MemoryFollow, MemoryPanel } from '../webviews/memory-panel';
 import type { TraceAnalysisPanel, TraceAnalysisUpdate } from '../webviews/trace-analysis-panel';
 import type { TraceAnalysisHostToView } from '../../shared/trace-analysis-protocol';
+import type { PdesMonitorPanel } from '../webviews/pdes-monitor-panel';
+import type { PdesMonitorHostToView } from '../../shared/pdes-monitor-protocol';
 import type { TestAgentClient } from '../webviews/webview-host';
 
 export interface TestApiParts {
@@ -64,6 +67,7 @@ export interface TestApiParts {
   memory: MemoryPanel;
   traceAnalysis: TraceAnalysisPanel;
   traceAnalysisView: { provider: AnalysisTreeProvider };
+  pdesMonitor: PdesMonitorPanel;
 }
 
 function agentOf(panel: { testAgent: TestAgentClient | undefined }, what: string): TestAgentClient {
@@ -354,6 +358,21 @@ export function createTestApi(p: TestApiParts) {
       drawn: () => {
         const agent = agentOf(p.memory, 'Memory');
         return memoryDrawn(s => agent.query(s));
+      },
+    },
+    pdesMonitor: {
+      /** Resolves with the next message of this type the host sends the monitor view. */
+      nextMessage: <T extends PdesMonitorHostToView['type']>(type: T) =>
+        nextEvent(p.pdesMonitor.onDidSend, m => m.type === type) as Promise<
+          Extract<PdesMonitorHostToView, { type: T }>
+        >,
+      get agent() {
+        return agentOf(p.pdesMonitor, 'PDES monitor');
+      },
+      /** What the monitor view drew, from its `data-*` facts. */
+      drawn: () => {
+        const agent = agentOf(p.pdesMonitor, 'PDES monitor');
+        return pdesMonitorDrawn(s => agent.query(s));
       },
     },
   };

@@ -8,11 +8,13 @@ import type { AnalysisSystem, SystemShape } from './analysis-system';
 import { dataMovementSystem, type DataMovementShape } from './data-movement-system';
 import { memorySystem, type MemoryShape } from './memory-system';
 import { traceAnalysisSystem, type TraceAnalysisShape } from './trace-analysis-system';
+import { pdesMonitorSystem, type PdesMonitorShape } from './pdes-monitor-system';
 
 export interface SystemTypes {
   dataMovement: DataMovementShape;
   memory: MemoryShape;
   traceAnalysis: TraceAnalysisShape;
+  pdesMonitor: PdesMonitorShape;
 }
 
 export type SystemName = keyof SystemTypes;
@@ -21,6 +23,7 @@ export const SYSTEMS: { readonly [S in SystemName]: AnalysisSystem<SystemTypes[S
   dataMovement: dataMovementSystem as AnalysisSystem<DataMovementShape, never>,
   memory: memorySystem as AnalysisSystem<MemoryShape, never>,
   traceAnalysis: traceAnalysisSystem as AnalysisSystem<TraceAnalysisShape, never>,
+  pdesMonitor: pdesMonitorSystem as AnalysisSystem<PdesMonitorShape, never>,
 };
 
 export type SystemRequest<S extends SystemName> = SystemTypes[S]['request'];

@@ -20,6 +20,7 @@ import { registerResponsivenessSuites } from './responsiveness.itest';
 import { registerSuperGraphSuites } from './super-graph.itest';
 import { registerTimelineSuites } from './timeline.itest';
 import { registerTraceAnalysisSuites } from './trace-analysis.itest';
+import { registerPdesMonitorSuites } from './pdes-monitor.itest';
 import { registerUntrustedSuites } from './workspace-trust.itest';
 import { registerMemorySuites } from './memory.itest';
 import { registerRealDataSuites } from './real-data.itest';
@@ -55,6 +56,7 @@ export function run(): Promise<void> {
     registerResponsivenessSuites();
     registerMemorySuites();
     registerRealDataSuites();
+    registerPdesMonitorSuites();
     registerSuites();
     // Last: leaves the datasets that phase 2 expects back after the reload.
     registerReloadSuites(1);

@@ -79,7 +79,7 @@ export class MonitorSession {
         return;
       case 'query':
         try {
-          this.post({ type: 'answer', id: message.id, result: this.answer(message.query) });
+          this.post({ type: 'answer', id: message.id, result: this.query(message.query) });
         } catch (e) {
           this.post({ type: 'answer', id: message.id, result: null, error: (e as Error).message });
         }
@@ -272,7 +272,8 @@ export class MonitorSession {
     this.running = null;
   }
 
-  private answer(query: MonitorQuery): unknown {
+  /** Answers one of the panel's questions from the monitor's cache and analyses. */
+  query(query: MonitorQuery): unknown {
     const m = this.monitor;
     if (!m) throw new Error('the monitor has not started');
     switch (query.kind) {

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { generateRossRun, type RossRunTruth } from '../../../src/analysis/pdes/testing/ross-generator';
+import { EXTENSION_ID, until, type HpcLensApi } from './itest-support';
+
+/**
+ * The live PDES monitor (thesis ch. 6) in VS Code: Monitor PDES Run… on a generated ROSS run,
+ * replayed and tailed while it grows, read back through the panel's `data-*` facts and driven
+ * through its test agent.
+ */
+export function registerPdesMonitorSuites(): void {
+  suite('HPC Lens PDES monitor', () => {
+    let api: HpcLensApi;
+    let truth: RossRunTruth;
+    let dir: string;
+
+    suiteSetup(async () => {
+      api = await vscode.extensions.getExtension<HpcLensApi>(EXTENSION_ID)!.activate();
+      await api.startup;
+      dir = mkdtempSync(join(tmpdir(), 'hpc-lens-monitor-itest-'));
+      truth = generateRossRun(join(dir, 'run'), {
+        seed: 3,
+        pes: 4,
+        kpsPerPe: 8,
+        ticks: 50,
+        eventsPerKp: 8,
+        surge: [1, 2],
+      });
+    });
+
+    test('a replay draws every tick, both behaviour views, the scatter and the live matrix, and ends at the file’s totals', async () => {
+      const ended = api.pdesMonitor.nextMessage('monitor/ended');
+      let error = '';
+      void api.pdesMonitor.nextMessage('error').then(m => (error = m.message));
+      const ok = await vscode.commands.executeCommand<boolean>('hpcLens.monitorPdesRun', {
+        kind: 'replay',
+        path: truth.files.gvt,
+        speed: Infinity,
+      });
+      assert.equal(ok, true, error);
+      await ended;
+      const drawn = await until('the view drew the end of the run', async () => {
+        const d = await api.pdesMonitor.drawn();
+        return d && d.state === 'ended' && d.eventsProcessed === truth.totals.events && d.behaviourLines[0]! > 0
+          ? d
+          : undefined;
+      });
+      assert.equal(drawn.rollbacks, truth.totals.rollbacks);
+      assert.ok(drawn.ticks >= 40, `${drawn.ticks} ticks in the summary views`);
+      assert.equal(drawn.behaviourLines.length, 2, 'two behaviour views');
+      assert.ok(drawn.scatterPoints > 0, 'the similarity scatter has points');
+      assert.ok(drawn.matrixCells > 0, 'the live matrix has cells (the event trace is beside the stats file)');
+      // The harness screenshots the workbench now when asked (--screenshot DIR).
+      console.log('HPC_LENS_SCREENSHOT pdes-monitor');
+      await new Promise(r => setTimeout(r, 1500));
+    });
+
+    test('a lasso on the scatter highlights the entities inside it', async () => {
+      const box = (await api.pdesMonitor.agent.query('.monitor-scatter svg'))[0]!.box!;
+      const selection = api.pdesMonitor.nextMessage('monitor/selection');
+      const w = box.width,
+        h = box.height;
+      await api.pdesMonitor.agent.pointer('.monitor-scatter svg', [
+        { type: 'pointerdown', x: 1, y: 1 },
+        { type: 'pointermove', x: w - 1, y: 1 },
+        { type: 'pointermove', x: w - 1, y: h - 1 },
+        { type: 'pointermove', x: 1, y: h - 1 },
+        { type: 'pointerup', x: 1, y: h - 1 },
+      ]);
+      const m = await selection;
+      const drawn = await until('the selection is drawn', async () => {
+        const d = await api.pdesMonitor.drawn();
+        return d && d.selected === m.entities.length ? d : undefined;
+      });
+      assert.equal(drawn.selected, drawn.scatterPoints, 'a lasso around the whole scatter takes every point');
+    });
+
+    test('tailing a growing file shows ticks as they are written, and ends when it stops growing', async () => {
+      const grow = join(dir, 'grow');
+      const run = generateRossRun(grow, { seed: 4, pes: 4, kpsPerPe: 4, ticks: 30, eventsPerKp: 6, surge: null });
+      const bytes = readFileSync(run.files.gvt);
+      const path = join(grow, 'live-gvt.bin');
+      writeFileSync(path, bytes.subarray(0, Math.floor(bytes.length / 2)));
+      const ended = api.pdesMonitor.nextMessage('monitor/ended');
+      let failure = '';
+      void api.pdesMonitor.nextMessage('monitor/failed').then(m => (failure = m.message));
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.monitorPdesRun', {
+          kind: 'file',
+          path,
+          tracePath: null,
+          pollMs: 50,
+          idleMs: 2000,
+        }),
+        true,
+      );
+      let last: unknown;
+      const partway = await until('ticks of the first half', async () => {
+        const d = await api.pdesMonitor.drawn();
+        last = d;
+        return d && d.state === 'live' && d.ticks > 0 ? d : undefined;
+      }).catch(e => {
+        throw new Error(`${(e as Error).message}: drew ${JSON.stringify(last)}; ${failure}`);
+      });
+      assert.ok(partway.eventsProcessed < run.totals.events, 'only the first half is in');
+      appendFileSync(path, bytes.subarray(Math.floor(bytes.length / 2)));
+      const end = await ended;
+      assert.match(end.reason, /did not grow/, failure);
+      const drawn = await until('the whole run', async () => {
+        const d = await api.pdesMonitor.drawn();
+        return d && d.eventsProcessed === run.totals.events ? d : undefined;
+      });
+      assert.equal(drawn.rollbacks, run.totals.rollbacks);
+    });
+
+    test('a file that is not a ROSS stats file stops the monitor with a message naming it', async () => {
+      const bad = join(dir, 'garbage-gvt.bin');
+      writeFileSync(bad, Buffer.alloc(4096, 0xff));
+      const failed = api.pdesMonitor.nextMessage('monitor/failed');
+      await vscode.commands.executeCommand('hpcLens.monitorPdesRun', { kind: 'replay', path: bad, speed: Infinity });
+      const m = await failed;
+      assert.ok(m.message.includes(bad), m.message);
+      const drawn = await until('the failure is shown', async () => {
+        const d = await api.pdesMonitor.drawn();
+        return d && d.state === 'failed' ? d : undefined;
+      });
+      assert.equal(drawn.ticks, 0);
+    });
+  });
+}
