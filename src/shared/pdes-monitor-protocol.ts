@@ -6,7 +6,7 @@
  */
 import type { SamplingMode } from '../analysis/pdes/model/sample-set';
 import type { PdesTickUpdate, StreamChangePoint } from '../analysis/pdes/stream/stream-analyser';
-import type { BehaviourWindow, CausalityTableRow, MatrixView } from '../analysis/pdes/stream/stream-views';
+import type { BehaviourWindow, CausalityTableRow, DiffMatrix, MatrixView } from '../analysis/pdes/stream/stream-views';
 import type { CommonViewToHost, ErrorMessage } from './webview-protocol';
 
 /** One tick as the summary views keep it (every tick, even when the view was not redrawn). */
@@ -27,6 +27,19 @@ export interface MonitorSourceInfo {
   expectedPes: number;
 }
 
+/** How the view wants its views: what the user chose in it. */
+export interface MonitorViewOptions {
+  granularity: 'pe' | 'kp';
+  /** Drill-down of the live matrix into the KPs of two PEs (PE indices), or none. */
+  drill: { rowPe: number; colPe: number } | null;
+  causalityDirection: 'from' | 'to';
+  causalitySort: 'metric' | 'pValue' | 'impulse' | 'varianceShare';
+  /** The bottom behaviour view's metric (a causality row's click), or null for the setting's. */
+  bottomMetric: string | null;
+  /** The base-time tick of the diff matrices (a click on a summary view), or null for none. */
+  baseTick: number | null;
+}
+
 /** Host → view. */
 export type PdesMonitorHostToView =
   | { type: 'monitor/started'; info: MonitorSourceInfo }
@@ -40,6 +53,9 @@ export type PdesMonitorHostToView =
       bottom: BehaviourWindow | null;
       matrix: MatrixView | null;
       causality: CausalityTableRow[];
+      /** The base matrix (the tick the user chose on a summary view) and each change point's difference from it. */
+      base: MatrixView | null;
+      diffs: DiffMatrix[];
     }
   /** Every tick so far (a reopened or reloaded view rebuilds its summary views from it). */
   | { type: 'monitor/history'; points: MonitorTickPoint[] }
@@ -56,7 +72,7 @@ export type PdesMonitorHostToView =
 export type PdesMonitorViewToHost =
   | CommonViewToHost
   /** Asks for the views' data now (sent after ticks arrive, one at a time). */
-  | { type: 'monitor/refresh'; requestId: number; granularity: 'pe' | 'kp'; causalityDirection: 'from' | 'to' }
+  | { type: 'monitor/refresh'; requestId: number; options: MonitorViewOptions }
   | { type: 'monitor/pause' }
   | { type: 'monitor/resume' }
   | { type: 'monitor/stop' }

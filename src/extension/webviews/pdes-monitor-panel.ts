@@ -222,13 +222,25 @@ export class PdesMonitorPanel implements vscode.Disposable {
       while (this.waitingRefresh && this.dataset !== undefined) {
         const r = this.waitingRefresh;
         this.waitingRefresh = undefined;
-        const [top, bottom, matrix, causality] = await Promise.all([
+        const o = r.options;
+        const matrix = { granularity: o.granularity, ...(o.drill ? { drill: o.drill } : {}) };
+        const [top, bottom, live, causality, base, diffs] = await Promise.all([
           this.ask({ kind: 'behaviour', view: 'top' }).catch(() => null),
-          this.ask({ kind: 'behaviour', view: 'bottom' }).catch(() => null),
-          this.ask({ kind: 'live-matrix', matrix: { granularity: r.granularity } }).catch(() => null),
-          this.ask({ kind: 'causality', direction: r.causalityDirection }).catch(() => []),
+          this.ask({ kind: 'behaviour', view: o.bottomMetric ?? 'bottom' }).catch(() => null),
+          this.ask({ kind: 'live-matrix', matrix }).catch(() => null),
+          this.ask({ kind: 'causality', direction: o.causalityDirection, sortBy: o.causalitySort }).catch(() => []),
+          o.baseTick === null
+            ? null
+            : this.ask({ kind: 'base-matrix', tick: o.baseTick, matrix: { granularity: o.granularity } }).catch(
+                () => null,
+              ),
+          o.baseTick === null
+            ? []
+            : this.ask({ kind: 'diff-matrices', baseTick: o.baseTick, matrix: { granularity: o.granularity } }).catch(
+                () => [],
+              ),
         ]);
-        this.send({ type: 'monitor/views', requestId: r.requestId, top, bottom, matrix, causality });
+        this.send({ type: 'monitor/views', requestId: r.requestId, top, bottom, matrix: live, causality, base, diffs });
       }
     } catch (e) {
       this.log.error(`PDES monitor: ${(e as Error).message}`);

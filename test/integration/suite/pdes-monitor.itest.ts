@@ -78,6 +78,32 @@ export function registerPdesMonitorSuites(): void {
       assert.equal(drawn.selected, drawn.scatterPoints, 'a lasso around the whole scatter takes every point');
     });
 
+    test('a causality row sets the bottom metric; a summary click sets the base time; a PE cell drills into its KPs', async () => {
+      const agent = api.pdesMonitor.agent;
+      const rows = await agent.query('.monitor-causality tbody tr');
+      assert.ok(rows.length > 0, 'the causality table has rows');
+      const metric = rows.at(-1)!.data['metric']!;
+      await agent.click(`.monitor-causality tbody tr[data-metric="${metric}"]`);
+      await until('the bottom view shows the row’s metric', async () => {
+        const views = await agent.query('.monitor-behaviour[data-metric]');
+        return views[1]?.data['metric'] === metric;
+      });
+      const summary = (await agent.query('.monitor-summary svg'))[0]!.box!;
+      await agent.pointer('.monitor-summary svg', [{ type: 'click', x: Math.round(summary.width / 10), y: 10 }]);
+      const diffs = await until('the diff matrices', async () => {
+        const d = await agent.query('.monitor-diffs[data-diffs]');
+        return d[0] ? Number(d[0].data['diffs']) : undefined;
+      }).catch(() => 0);
+      const drawn = await agent.query('.monitor-summary[data-base-tick]');
+      assert.notEqual(drawn[0]!.data['base-tick'], '', 'a base tick is set');
+      assert.equal(diffs, (await agent.query('.monitor-diff')).length);
+      await agent.click('.monitor-matrix .monitor-cell', { detail: 2 });
+      await until('the drill-down', async () => {
+        const m = await agent.query('.monitor-matrix[data-drill]');
+        return m[0]?.data['drill'] && m[0].data['level'] === 'kp' ? m : undefined;
+      });
+    });
+
     test('tailing a growing file shows ticks as they are written, and ends when it stops growing', async () => {
       const grow = join(dir, 'grow');
       const run = generateRossRun(grow, { seed: 4, pes: 4, kpsPerPe: 4, ticks: 30, eventsPerKp: 6, surge: null });

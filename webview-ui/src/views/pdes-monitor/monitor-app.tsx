@@ -11,6 +11,7 @@ import {
   PDES_MONITOR_HOST_TO_VIEW_TYPES,
   type MonitorSourceInfo,
   type MonitorTickPoint,
+  type MonitorViewOptions,
   type PdesMonitorHostToView,
   type PdesMonitorViewToHost,
 } from '../../../../src/shared/pdes-monitor-protocol';
@@ -22,6 +23,14 @@ import { MonitorView, type MonitorState } from './monitor-view';
 import './pdes-monitor.css';
 
 const post = (m: PdesMonitorViewToHost) => postMessage(m);
+const DEFAULT_OPTIONS: MonitorViewOptions = {
+  granularity: 'pe',
+  drill: null,
+  causalityDirection: 'from',
+  causalitySort: 'metric',
+  bottomMetric: null,
+  baseTick: null,
+};
 type Views = Extract<PdesMonitorHostToView, { type: 'monitor/views' }>;
 
 export function PdesMonitorApp() {
@@ -35,13 +44,12 @@ export function PdesMonitorApp() {
   const [failure, setFailure] = useState<string | null>(null);
   const [endReason, setEndReason] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [granularity, setGranularity] = useState<'pe' | 'kp'>('pe');
-  const [direction, setDirection] = useState<'from' | 'to'>('from');
+  const [options, setOptions] = useState<MonitorViewOptions>(DEFAULT_OPTIONS);
   const inFlight = useRef<number | null>(null);
   const stale = useRef(false);
   const nextId = useRef(0);
-  const options = useRef({ granularity, direction });
-  options.current = { granularity, direction };
+  const current = useRef(options);
+  current.current = options;
 
   const refresh = () => {
     if (inFlight.current !== null) {
@@ -50,12 +58,7 @@ export function PdesMonitorApp() {
     }
     stale.current = false;
     inFlight.current = ++nextId.current;
-    post({
-      type: 'monitor/refresh',
-      requestId: inFlight.current,
-      causalityDirection: options.current.direction,
-      granularity: options.current.granularity,
-    });
+    post({ type: 'monitor/refresh', requestId: inFlight.current, options: current.current });
   };
 
   useHostMessages<PdesMonitorHostToView>(PDES_MONITOR_HOST_TO_VIEW_TYPES, m => {
@@ -72,6 +75,7 @@ export function PdesMonitorApp() {
         setFailure(null);
         setEndReason(null);
         setError(null);
+        setOptions(o => ({ ...o, drill: null, bottomMetric: null, baseTick: null }));
         inFlight.current = null;
         return;
       case 'monitor/history':
@@ -124,7 +128,7 @@ export function PdesMonitorApp() {
   // A changed option asks again at once.
   useEffect(() => {
     if (info) refresh();
-  }, [granularity, direction]);
+  }, [options]);
 
   const left = useRef<HTMLDivElement>(null);
   const size = useElementSize(left);
@@ -145,8 +149,9 @@ export function PdesMonitorApp() {
         notices={notices}
         failure={failure}
         endReason={endReason}
-        granularity={granularity}
-        direction={direction}
+        options={options}
+        base={views?.base ?? null}
+        diffs={views?.diffs ?? []}
         sizes={{
           behaviour: { width, height: 150 },
           summary: { width, height: 56 },
@@ -156,8 +161,7 @@ export function PdesMonitorApp() {
         onPause={() => post({ type: 'monitor/pause' })}
         onResume={() => post({ type: 'monitor/resume' })}
         onStop={() => post({ type: 'monitor/stop' })}
-        onGranularity={setGranularity}
-        onDirection={setDirection}
+        onOptions={change => setOptions(o => ({ ...o, ...change }))}
         onLasso={polygon => post({ type: 'monitor/lasso', view: 'top', polygon })}
         onShow={changePoint => post({ type: 'monitor/show', changePoint })}
         onClearSelection={() => setSelection(null)}

@@ -66,11 +66,14 @@ export interface SummaryMarks {
   top: string;
   bottom: string;
   changePoints: { x: number; number: number; tick: number }[];
+  /** x of a tick, and the tick nearest to an x (a click choosing the base time). */
+  xOf(tick: number): number;
+  tickAt(x: number): number;
 }
 
 /** The summary views: the mean over entities of every tick since the start, both metrics on their own scales. */
 export function summaryMarks(points: readonly MonitorTickPoint[], box: Box): SummaryMarks {
-  if (!points.length) return { top: '', bottom: '', changePoints: [] };
+  if (!points.length) return { top: '', bottom: '', changePoints: [], xOf: () => 0, tickAt: () => 0 };
   const first = points[0]!.tick,
     last = points.at(-1)!.tick;
   const x = scaleLinear()
@@ -95,6 +98,8 @@ export function summaryMarks(points: readonly MonitorTickPoint[], box: Box): Sum
     changePoints: points
       .filter(p => p.changePoint)
       .map(p => ({ x: x(p.tick), number: p.changePoint!.number, tick: p.tick })),
+    xOf: tick => x(tick),
+    tickAt: px => Math.max(first, Math.min(last, Math.round(x.invert(px)))),
   };
 }
 

@@ -32,6 +32,8 @@ describe('the live PDES monitor view on a replayed run', () => {
   let history: Results['history'];
   let top: Results['behaviour'];
   let matrix: Results['live-matrix'];
+  let base: Results['base-matrix'];
+  let diffs: Results['diff-matrices'];
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hpc-lens-monitor-view-'));
@@ -63,6 +65,8 @@ describe('the live PDES monitor view on a replayed run', () => {
     const bottom = await ask({ kind: 'behaviour', view: 'bottom' });
     const causality = await ask({ kind: 'causality' });
     const summary = await ask({ kind: 'summary', view: 'top' });
+    base = await ask({ kind: 'base-matrix', tick: 5, matrix: { granularity: 'pe' } });
+    diffs = await ask({ kind: 'diff-matrices', baseTick: 5, matrix: { granularity: 'pe' } });
     const points: MonitorTickPoint[] = history.ticks.map(t => ({
       tick: t.tick,
       time: t.time,
@@ -82,14 +86,21 @@ describe('the live PDES monitor view on a replayed run', () => {
       notices: [],
       failure: null,
       endReason: 'replayed after 60 ticks',
-      granularity: 'kp',
-      direction: 'from',
+      options: {
+        granularity: 'kp',
+        drill: null,
+        causalityDirection: 'from',
+        causalitySort: 'metric',
+        bottomMetric: null,
+        baseTick: null,
+      },
+      base: null,
+      diffs: [],
       sizes: SIZES,
       onPause: noop,
       onResume: noop,
       onStop: noop,
-      onGranularity: noop,
-      onDirection: noop,
+      onOptions: noop,
       onLasso: noop,
       onShow: noop,
       onClearSelection: noop,
@@ -156,6 +167,19 @@ describe('the live PDES monitor view on a replayed run', () => {
       />,
     );
     assert.ok(html.includes(`${MAX_LINES} of 10000 lines drawn`));
+  });
+
+  test('a base time draws its matrix and one diverging difference per change point', () => {
+    assert.ok(history.changePoints.length > 0, 'the surge makes change points');
+    assert.equal(diffs.length, history.changePoints.length);
+    const html = renderToStaticMarkup(
+      <MonitorView {...props} base={base} diffs={diffs} options={{ ...props.options, baseTick: 5 }} />,
+    );
+    assert.match(html, new RegExp(`data-diffs="${diffs.length}"`));
+    assert.equal((html.match(/class="monitor-diff"/g) ?? []).length, diffs.length);
+    assert.match(html, /data-base-tick="5"/);
+    assert.ok(html.includes('#d6604d') || html.includes('#4393c3'), 'differences are drawn red or blue');
+    for (const d of diffs) assert.ok(d.max >= 0 && d.values.every(v => Math.abs(v) <= d.max + 1e-9));
   });
 
   test('a failed stream shows the reason; before any tick the views say what they wait for', () => {

@@ -9,8 +9,17 @@
 import { schemeTableau10 } from 'd3';
 import { useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import type { PdesTickUpdate } from '../../../../src/analysis/pdes/stream/stream-analyser';
-import type { BehaviourWindow, CausalityTableRow, MatrixView } from '../../../../src/analysis/pdes/stream/stream-views';
-import type { MonitorSourceInfo, MonitorTickPoint } from '../../../../src/shared/pdes-monitor-protocol';
+import type {
+  BehaviourWindow,
+  CausalityTableRow,
+  DiffMatrix,
+  MatrixView,
+} from '../../../../src/analysis/pdes/stream/stream-views';
+import type {
+  MonitorSourceInfo,
+  MonitorTickPoint,
+  MonitorViewOptions,
+} from '../../../../src/shared/pdes-monitor-protocol';
 import { formatCount, formatSignificant } from '../../format';
 import { behaviourMarks, matrixMarks, scatterMarks, summaryMarks, type Box } from './monitor-marks';
 
@@ -29,15 +38,16 @@ export interface MonitorViewProps {
   notices: readonly string[];
   failure: string | null;
   endReason: string | null;
-  granularity: 'pe' | 'kp';
-  direction: 'from' | 'to';
+  options: MonitorViewOptions;
+  /** The base-time matrix and each change point's difference from it (after a click on a summary view). */
+  base: MatrixView | null;
+  diffs: readonly DiffMatrix[];
   /** Sizes of the drawings (measured by the app; fixed in tests). */
   sizes: { behaviour: Box; summary: Box; scatter: Box; matrix: number };
   onPause(): void;
   onResume(): void;
   onStop(): void;
-  onGranularity(g: 'pe' | 'kp'): void;
-  onDirection(d: 'from' | 'to'): void;
+  onOptions(change: Partial<MonitorViewOptions>): void;
   onLasso(polygon: [number, number][]): void;
   onShow(changePoint: number): void;
   onClearSelection(): void;
@@ -121,14 +131,34 @@ export function MonitorView(p: MonitorViewProps) {
       <div className="monitor-grid">
         <section className="monitor-column">
           <Behaviour title="Behaviour (top)" window={p.top} box={p.sizes.behaviour} selected={selected} />
-          <Summary points={p.points} which="top" box={p.sizes.summary} onShow={p.onShow} />
+          <Summary
+            points={p.points}
+            which="top"
+            box={p.sizes.summary}
+            baseTick={p.options.baseTick}
+            onShow={p.onShow}
+            onBase={tick => p.onOptions({ baseTick: tick })}
+          />
           <Behaviour title="Behaviour (bottom)" window={p.bottom} box={p.sizes.behaviour} selected={selected} />
-          <Summary points={p.points} which="bottom" box={p.sizes.summary} onShow={p.onShow} />
+          <Summary
+            points={p.points}
+            which="bottom"
+            box={p.sizes.summary}
+            baseTick={p.options.baseTick}
+            onShow={p.onShow}
+            onBase={tick => p.onOptions({ baseTick: tick })}
+          />
         </section>
         <section className="monitor-column">
           <Scatter latest={u} box={p.sizes.scatter} selected={selected} onLasso={p.onLasso} />
-          <Causality rows={p.causality} direction={p.direction} onDirection={p.onDirection} />
-          <Matrix matrix={p.matrix} side={p.sizes.matrix} granularity={p.granularity} onGranularity={p.onGranularity} />
+          <Causality rows={p.causality} options={p.options} onOptions={p.onOptions} />
+          <Matrix matrix={p.matrix} side={p.sizes.matrix} options={p.options} onOptions={p.onOptions} />
+          <DiffMatrices
+            base={p.base}
+            diffs={p.diffs}
+            side={p.sizes.matrix}
+            onClear={() => p.onOptions({ baseTick: null })}
+          />
         </section>
       </div>
       {p.notices.length > 0 && (
@@ -218,20 +248,43 @@ function Summary({
   points,
   which,
   box,
+  baseTick,
   onShow,
+  onBase,
 }: {
   points: readonly MonitorTickPoint[];
   which: 'top' | 'bottom';
   box: Box;
+  baseTick: number | null;
   onShow(n: number): void;
+  onBase(tick: number): void;
 }) {
   const m = summaryMarks(points, box);
   return (
-    <figure className="monitor-card monitor-summary" data-points={points.length}>
-      <figcaption>History mean since the start ({points.length} ticks)</figcaption>
-      <svg width={box.width} height={box.height}>
-        <line x1={0} x2={box.width} y1={box.height - 0.5} y2={box.height - 0.5} stroke={BROWN} />
+    <figure className="monitor-card monitor-summary" data-points={points.length} data-base-tick={baseTick ?? ''}>
+      <figcaption>
+        History mean since the start ({points.length} ticks)
+        <span className="monitor-muted"> · click to set the base time of the diff matrices</span>
+      </figcaption>
+      <svg
+        width={box.width}
+        height={box.height}
+        className="monitor-summary-area"
+        onClick={e => {
+          if ((e.target as Element).closest('.monitor-change-point') || !points.length) return;
+          onBase(m.tickAt(e.clientX - e.currentTarget.getBoundingClientRect().left));
+        }}
+      >
+        <line x1={0} x2={box.width} y1={box.height - 0.5} y2={box.height - 0.5} className="monitor-grid-line" />
         <path d={m[which]} fill="none" stroke="var(--vscode-charts-blue, #3794ff)" strokeWidth={1.2} />
+        {baseTick !== null && points.length > 0 && (
+          <g className="monitor-base-time">
+            <line x1={m.xOf(baseTick)} x2={m.xOf(baseTick)} y1={0} y2={box.height} stroke={BROWN} strokeWidth={2} />
+            <text x={m.xOf(baseTick) + 3} y={box.height - 3} fill={BROWN}>
+              base
+            </text>
+          </g>
+        )}
         {m.changePoints.map(c => (
           <g key={c.number} className="monitor-change-point" onClick={() => onShow(c.number)}>
             <title>{`Change point ${c.number} at tick ${c.tick}: click to show the entities behind it`}</title>
@@ -319,22 +372,38 @@ function Scatter({
   );
 }
 
+const SORTS: { key: MonitorViewOptions['causalitySort']; label: string; title: string }[] = [
+  { key: 'metric', label: 'metric', title: 'Sort by metric' },
+  { key: 'pValue', label: 'p', title: 'Granger causality p-value (sort ascending)' },
+  { key: 'impulse', label: 'IR', title: 'Orthogonalised impulse response, one step ahead (sort by magnitude)' },
+  {
+    key: 'varianceShare',
+    label: 'VD',
+    title: 'Forecast-error variance decomposition, one step ahead (sort descending)',
+  },
+];
+
 function Causality({
   rows,
-  direction,
-  onDirection,
+  options,
+  onOptions,
 }: {
   rows: readonly CausalityTableRow[];
-  direction: 'from' | 'to';
-  onDirection(d: 'from' | 'to'): void;
+  options: MonitorViewOptions;
+  onOptions(change: Partial<MonitorViewOptions>): void;
 }) {
+  const direction = options.causalityDirection;
   return (
-    <figure className="monitor-card monitor-causality" data-rows={rows.length}>
+    <figure className="monitor-card monitor-causality" data-rows={rows.length} data-sort={options.causalitySort}>
       <figcaption>
         Causality{' '}
-        <button className="monitor-link" onClick={() => onDirection(direction === 'from' ? 'to' : 'from')}>
+        <button
+          className="monitor-link"
+          onClick={() => onOptions({ causalityDirection: direction === 'from' ? 'to' : 'from' })}
+        >
           {direction === 'from' ? 'what drives the top metric' : 'what the top metric drives'}
         </button>
+        <span className="monitor-muted"> · a row sets the bottom view&apos;s metric</span>
       </figcaption>
       {rows.length === 0 ? (
         <div className="monitor-empty">Waiting for enough ticks to fit a VAR model…</div>
@@ -342,15 +411,26 @@ function Causality({
         <table>
           <thead>
             <tr>
-              <th>metric</th>
-              <th title="Granger causality p-value">p</th>
-              <th title="Orthogonalised impulse response, one step ahead">IR</th>
-              <th title="Forecast-error variance decomposition, one step ahead">VD</th>
+              {SORTS.map(c => (
+                <th
+                  key={c.key}
+                  title={c.title}
+                  className={options.causalitySort === c.key ? 'monitor-sorted' : undefined}
+                  onClick={() => onOptions({ causalitySort: c.key })}
+                >
+                  {c.label}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
             {rows.map(r => (
-              <tr key={r.metric} className={r.flagged ? 'monitor-causal' : undefined}>
+              <tr
+                key={r.metric}
+                className={`${r.flagged ? 'monitor-causal' : ''}${options.bottomMetric === r.metric ? ' monitor-row-selected' : ''}`}
+                data-metric={r.metric}
+                onClick={() => onOptions({ bottomMetric: r.metric })}
+              >
                 <td>{r.label}</td>
                 <td>{Number.isNaN(r.pValue) ? '–' : formatSignificant(r.pValue, 2)}</td>
                 <td>{formatSignificant(r.impulse, 3)}</td>
@@ -364,20 +444,91 @@ function Causality({
   );
 }
 
+/** One matrix as square cells with row labels and the cluster strip; `colour` maps a cell to its fill and opacity. */
+function MatrixDrawing({
+  matrix,
+  side,
+  colour,
+  onCellDoubleClick,
+}: {
+  matrix: MatrixView;
+  side: number;
+  colour(value: number, max: number): { fill: string; opacity: number };
+  onCellDoubleClick?(row: number, column: number): void;
+}) {
+  const m = matrixMarks(matrix, side);
+  return (
+    <svg width={LABEL_WIDTH + m.cell * matrix.columns + 4} height={m.cell * matrix.size + 4}>
+      {matrix.labels.map((label, r) =>
+        r % m.labelEvery === 0 ? (
+          <text
+            key={`l${r}`}
+            x={LABEL_WIDTH - 4}
+            y={r * m.cell + m.cell / 2}
+            textAnchor="end"
+            dominantBaseline="middle"
+            className="monitor-axis"
+          >
+            {label.length > 12 ? `${label.slice(0, 11)}…` : label}
+          </text>
+        ) : null,
+      )}
+      {matrix.strip.length === matrix.size &&
+        Array.from(matrix.strip, (c, r) => (
+          <rect key={`s${r}`} x={LABEL_WIDTH} y={r * m.cell} width={3} height={m.cell} fill={clusterColour(c)} />
+        ))}
+      <g transform={`translate(${LABEL_WIDTH + 4},0)`}>
+        {m.cells.map(c => {
+          const { fill, opacity } = colour(c.value, matrix.max);
+          return (
+            <rect
+              key={`${c.row},${c.column}`}
+              className="monitor-cell"
+              x={c.x}
+              y={c.y}
+              width={Math.max(1, c.size - (c.size > 4 ? 1 : 0))}
+              height={Math.max(1, c.size - (c.size > 4 ? 1 : 0))}
+              fill={fill}
+              fillOpacity={opacity}
+              onDoubleClick={onCellDoubleClick && (() => onCellDoubleClick(c.row, c.column))}
+            >
+              <title>{`${matrix.labels[c.row]} → ${matrix.columnLabels[c.column]}: ${formatSignificant(c.value, 3)}`}</title>
+            </rect>
+          );
+        })}
+      </g>
+    </svg>
+  );
+}
+
+/** Grey by value (thesis §6.4's live and base matrices). */
+const greys = (value: number, max: number) => ({
+  fill: 'var(--vscode-foreground)',
+  opacity: 0.06 + 0.94 * (max > 0 ? value / max : 0),
+});
+/** Red where a change point has more than the base time, blue where less (diverging, symmetric). */
+const diverging = (value: number, max: number) => ({
+  fill: value >= 0 ? '#d6604d' : '#4393c3',
+  opacity: 0.08 + 0.92 * (max > 0 ? Math.abs(value) / max : 0),
+});
+
 function Matrix({
   matrix,
   side,
-  granularity,
-  onGranularity,
+  options,
+  onOptions,
 }: {
   matrix: MatrixView | null;
   side: number;
-  granularity: 'pe' | 'kp';
-  onGranularity(g: 'pe' | 'kp'): void;
+  options: MonitorViewOptions;
+  onOptions(change: Partial<MonitorViewOptions>): void;
 }) {
   const toggle = (
-    <button className="monitor-link" onClick={() => onGranularity(granularity === 'pe' ? 'kp' : 'pe')}>
-      {granularity === 'pe' ? 'per PE' : 'per KP'}
+    <button
+      className="monitor-link"
+      onClick={() => onOptions({ granularity: options.granularity === 'pe' ? 'kp' : 'pe', drill: null })}
+    >
+      {options.granularity === 'pe' ? 'per PE' : 'per KP'}
     </button>
   );
   if (!matrix)
@@ -387,48 +538,81 @@ function Matrix({
         <div className="monitor-empty">No event trace beside the stats file: no communication to show.</div>
       </figure>
     );
-  const m = matrixMarks(matrix, side);
+  const drill = options.drill;
   return (
-    <figure className="monitor-card monitor-matrix" data-cells={m.cells.length} data-size={matrix.size}>
+    <figure
+      className="monitor-card monitor-matrix"
+      data-cells={matrix.size * matrix.columns}
+      data-size={matrix.size}
+      data-level={matrix.level}
+      data-drill={drill ? `${drill.rowPe},${drill.colPe}` : ''}
+    >
       <figcaption>
         Live communication {toggle}{' '}
-        <span className="monitor-muted">· {formatCount(matrix.events)} events · sender rows, receiver columns</span>
-      </figcaption>
-      <svg width={LABEL_WIDTH + m.cell * matrix.columns + 4} height={m.cell * matrix.size + 4}>
-        {matrix.labels.map((label, r) =>
-          r % m.labelEvery === 0 ? (
-            <text
-              key={`l${r}`}
-              x={LABEL_WIDTH - 4}
-              y={r * m.cell + m.cell / 2}
-              textAnchor="end"
-              dominantBaseline="middle"
-              className="monitor-axis"
-            >
-              {label.length > 12 ? `${label.slice(0, 11)}…` : label}
-            </text>
-          ) : null,
+        {drill ? (
+          <button className="monitor-link" onClick={() => onOptions({ drill: null })}>
+            back to all PEs
+          </button>
+        ) : (
+          <span className="monitor-muted">
+            · {formatCount(matrix.events)} events · sender rows
+            {matrix.level === 'pe' ? ' · double-click a cell for its KPs' : ''}
+          </span>
         )}
-        {matrix.strip.length === matrix.size &&
-          Array.from(matrix.strip, (c, r) => (
-            <rect key={`s${r}`} x={LABEL_WIDTH} y={r * m.cell} width={3} height={m.cell} fill={clusterColour(c)} />
-          ))}
-        <g transform={`translate(${LABEL_WIDTH + 4},0)`}>
-          {m.cells.map(c => (
-            <rect
-              key={`${c.row},${c.column}`}
-              x={c.x}
-              y={c.y}
-              width={Math.max(1, c.size - (c.size > 4 ? 1 : 0))}
-              height={Math.max(1, c.size - (c.size > 4 ? 1 : 0))}
-              fill="var(--vscode-foreground)"
-              fillOpacity={0.06 + 0.94 * c.shade}
-            >
-              <title>{`${matrix.labels[c.row]} → ${matrix.columnLabels[c.column]}: ${formatSignificant(c.value, 3)}`}</title>
-            </rect>
-          ))}
-        </g>
-      </svg>
+      </figcaption>
+      <MatrixDrawing
+        matrix={matrix}
+        side={side}
+        colour={greys}
+        onCellDoubleClick={
+          matrix.level === 'pe' && !drill
+            ? (row, column) =>
+                onOptions({ drill: { rowPe: matrix.entities[row]!, colPe: matrix.columnEntities[column]! } })
+            : undefined
+        }
+      />
+    </figure>
+  );
+}
+
+function DiffMatrices({
+  base,
+  diffs,
+  side,
+  onClear,
+}: {
+  base: MatrixView | null;
+  diffs: readonly DiffMatrix[];
+  side: number;
+  onClear(): void;
+}) {
+  if (!base) return null;
+  const small = Math.max(60, Math.floor(side / 2) - 8);
+  return (
+    <figure className="monitor-card monitor-diffs" data-diffs={diffs.length}>
+      <figcaption>
+        Base time and change points{' '}
+        <button className="monitor-link" onClick={onClear}>
+          clear
+        </button>
+      </figcaption>
+      <div className="monitor-small-multiples">
+        <div>
+          <div className="monitor-muted">base</div>
+          <MatrixDrawing matrix={base} side={small} colour={greys} />
+        </div>
+        {diffs.map(d => (
+          <div key={d.changePoint} className="monitor-diff" data-change-point={d.changePoint}>
+            <div style={{ color: TEAL }}>
+              {d.changePoint} − base <span className="monitor-muted">(tick {d.tick})</span>
+            </div>
+            <MatrixDrawing matrix={d} side={small} colour={diverging} />
+          </div>
+        ))}
+        {diffs.length === 0 && (
+          <div className="monitor-muted">No change point yet: nothing to compare with the base.</div>
+        )}
+      </div>
     </figure>
   );
 }
