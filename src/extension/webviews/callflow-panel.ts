@@ -82,7 +82,7 @@ export class CallflowPanel implements vscode.Disposable {
     this.remembered = parsePersistedFilters(memento?.get(PERSISTED_FILTERS_KEY));
     this.host = new WebviewHost(env, {
       viewType: 'hpcLens.callflow',
-      title: 'HPC Lens: CallFlow',
+      title: vscode.l10n.t('HPC Lens: CallFlow'),
       view: 'callflow',
       iconPath: vscode.Uri.joinPath(env.extensionUri, 'media', 'sankey.svg'),
       onMessage: m => this.onMessage(m),
@@ -140,7 +140,9 @@ export class CallflowPanel implements vscode.Disposable {
 
   show(): void {
     if (!this.datasets.active) {
-      void vscode.window.showInformationMessage('HPC Lens: open a profile first (HPC Lens: Open Profile…).');
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('HPC Lens: open a profile first (HPC Lens: Open Profile…).'),
+      );
       return;
     }
     this.host.show();
@@ -261,7 +263,7 @@ export class CallflowPanel implements vscode.Disposable {
           ),
           ds.superGraph(plan.second, ownName),
         ]);
-        labels = [`A: ${baseName}`, `B: ${ownName}`];
+        labels = [vscode.l10n.t('A: {0}', baseName), vscode.l10n.t('B: {0}', ownName)];
       } else {
         [data, second] = await Promise.all([
           ds.superGraph(plan.first),
@@ -271,7 +273,7 @@ export class CallflowPanel implements vscode.Disposable {
       if (!this.host.isCurrent(ticket) || this.datasets.active !== ds) return;
       this.data = data;
       this.callflow = viewState(state, canCompare, second, labels);
-      this.host.title = `HPC Lens: ${ds.name}`;
+      this.host.title = vscode.l10n.t('HPC Lens: {0}', ds.name);
       this.reportMisses(ds, data);
       this.host.post({ type: 'graph', data: this.data, callflow: this.callflow });
       if (this.pendingBases) {
@@ -335,7 +337,10 @@ export class CallflowPanel implements vscode.Disposable {
     if (!node) return;
     const target = node.entry.file ? node.entry : node.entries?.find(e => e.file);
     if (!target?.file) {
-      void vscode.window.setStatusBarMessage(`HPC Lens: no source location recorded for ${node.label}`, 4000);
+      void vscode.window.setStatusBarMessage(
+        vscode.l10n.t('HPC Lens: no source location recorded for {0}', node.label),
+        4000,
+      );
       return;
     }
     const file = target.file;
