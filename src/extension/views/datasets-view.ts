@@ -60,8 +60,8 @@ export function datasetEntry(r: DatasetRecord, active: boolean): DatasetEntry {
   const f = facts(r, active);
   return {
     label: f.name,
-    description: datasetDescription(f),
-    tooltip: datasetTooltip(f),
+    description: datasetDescription(f, vscode.l10n),
+    tooltip: datasetTooltip(f, vscode.l10n),
     kind: r.opened.kind,
     active,
     metric: r.shown.metricDescriptor.name,

@@ -246,7 +246,7 @@ export class CallflowPanel implements vscode.Disposable {
     const state = this.stateOf(ds);
     const baseline = ds.baseline;
     const canCompare = baseline !== undefined;
-    const plan = graphPlan(state, this.baseOptions(), ds.profile.contextCount, canCompare);
+    const plan = graphPlan(state, this.baseOptions(), ds.profile.contextCount, canCompare, vscode.l10n);
     try {
       let data: CallflowData;
       let second: CallflowData | undefined;
@@ -301,7 +301,7 @@ export class CallflowPanel implements vscode.Disposable {
     }
     const before = this.stateOf(ds);
     const canCompare = ds.baseline !== undefined;
-    const next = applyCallflowRequest(before, m, this.data, ds.profile.contextCount, canCompare);
+    const next = applyCallflowRequest(before, m, this.data, ds.profile.contextCount, canCompare, vscode.l10n);
     if ('error' in next) {
       void vscode.window.showWarningMessage(vscode.l10n.t('HPC Lens: {0}', next.error));
       // The webview undoes its optimistic UI state (e.g. a mode toggle) with the unchanged state.
