@@ -635,7 +635,8 @@ function metricFor(d: Dataset, remembered: string | undefined): number {
 /** A short name for a remembered dataset in messages. */
 function describeSource(d: PersistedDataset): string {
   const base = (u: string) => path.basename(vscode.Uri.parse(u).fsPath);
-  if (d.source === 'ensemble') return `ensemble ${d.uris.map(u => vscode.Uri.parse(u).fsPath).join(', ')}`;
+  if (d.source === 'ensemble')
+    return vscode.l10n.t('ensemble {0}', d.uris.map(u => vscode.Uri.parse(u).fsPath).join(', '));
   return d.source === 'file' ? vscode.Uri.parse(d.uri).fsPath : `Δ ${base(d.baseline)} → ${base(d.comparison)}`;
 }
 

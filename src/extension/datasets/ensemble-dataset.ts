@@ -176,5 +176,7 @@ export class EnsembleDataset extends Dataset {
 
 /** The ensemble's name in the Datasets view: its folder, or the common folder of several selections. */
 export function ensembleLabel(paths: readonly string[], folder: string): string {
-  return paths.length === 1 ? path.basename(folder) : `${path.basename(folder) || folder} (${paths.length} selected)`;
+  return paths.length === 1
+    ? path.basename(folder)
+    : vscode.l10n.t('{0} ({1} selected)', path.basename(folder) || folder, paths.length);
 }
