@@ -22,9 +22,14 @@ export class SourceNavigator implements vscode.Disposable {
       const base = path.posix.basename(file.replace(/\\/g, '/'));
       const message =
         resolution.kind === 'ambiguous'
-          ? `HPC Lens: ${base} (for ${name}) matches ${resolution.candidates.length} files in this workspace equally well. Which one was profiled?`
-          : `HPC Lens: cannot find ${file} (for ${name}) in this workspace.`;
-      const locate = 'Locate file…';
+          ? vscode.l10n.t(
+              'HPC Lens: {0} (for {1}) matches {2} files in this workspace equally well. Which one was profiled?',
+              base,
+              name,
+              resolution.candidates.length,
+            )
+          : vscode.l10n.t('HPC Lens: cannot find {0} (for {1}) in this workspace.', file, name);
+      const locate = vscode.l10n.t('Locate file…');
       if ((await vscode.window.showWarningMessage(message, locate)) !== locate) return undefined;
       uri = await this.locate(file, resolution);
       if (!uri) return undefined;
@@ -40,7 +45,11 @@ export class SourceNavigator implements vscode.Disposable {
     resolution ??= await this.resolver.resolution(recorded);
     const base = path.posix.basename(recorded.replace(/\\/g, '/'));
     if (!chosen && resolution.kind === 'ambiguous') {
-      const browse = { label: '$(folder-opened) Browse…', description: 'choose another file', uri: undefined };
+      const browse = {
+        label: `$(folder-opened) ${vscode.l10n.t('Browse…')}`,
+        description: vscode.l10n.t('choose another file'),
+        uri: undefined,
+      };
       const items = [
         ...resolution.candidates.map(uri => ({
           label: `$(file) ${vscode.workspace.asRelativePath(uri)}`,
@@ -50,16 +59,16 @@ export class SourceNavigator implements vscode.Disposable {
         browse,
       ];
       const pick = await vscode.window.showQuickPick(items, {
-        title: `HPC Lens: which file is ${base}?`,
-        placeHolder: `recorded as ${recorded}; the answer is remembered in the workspace settings`,
+        title: vscode.l10n.t('HPC Lens: which file is {0}?', base),
+        placeHolder: vscode.l10n.t('recorded as {0}; the answer is remembered in the workspace settings', recorded),
       });
       if (!pick) return undefined;
       chosen = pick.uri;
     }
     if (!chosen) {
       const picked = await vscode.window.showOpenDialog({
-        title: `Locate ${base} (recorded as ${recorded})`,
-        openLabel: 'Use this file',
+        title: vscode.l10n.t('Locate {0} (recorded as {1})', base, recorded),
+        openLabel: vscode.l10n.t('Use this file'),
         canSelectFiles: true,
         canSelectFolders: false,
         canSelectMany: false,
@@ -70,7 +79,7 @@ export class SourceNavigator implements vscode.Disposable {
     }
     const mapping = await this.resolver.remember(recorded, chosen);
     void vscode.window.setStatusBarMessage(
-      `HPC Lens: ${mapping.from} → ${mapping.to} saved in hpcLens.pathMappings`,
+      vscode.l10n.t('HPC Lens: {0} → {1} saved in hpcLens.pathMappings', mapping.from, mapping.to),
       5000,
     );
     return chosen;

@@ -34,20 +34,20 @@ export class StatusBar implements vscode.Disposable {
     const others = this.profiles.records.length - 1;
     this.item.text = `$(flame) ${ds.name} · ${m.label}${others > 0 ? ` (+${others})` : ''}`;
     const lines = [
-      `**HPC Lens** · ${md(ds.profile.format)}, ${ds.profile.tree.size} nodes, ${ds.profile.contextCount} contexts`,
+      `**HPC Lens** · ${vscode.l10n.t('{0}, {1} nodes, {2} contexts', md(ds.profile.format), ds.profile.tree.size, ds.profile.contextCount)}`,
       '',
-      `Total ${md(m.label)}: ${formatValue(ds.total, m.unit)}`,
+      vscode.l10n.t('Total {0}: {1}', md(m.label), formatValue(ds.total, m.unit)),
       '',
-      'Loaded datasets:',
+      vscode.l10n.t('Loaded datasets:'),
       '',
       ...this.profiles.records.map(r => {
         const metric = r.shown.metricDescriptor.label;
         return r.shown === ds
-          ? `- **${md(r.shown.name)}** · ${md(metric)} (active)`
+          ? `- **${md(r.shown.name)}** · ${md(metric)} ${vscode.l10n.t('(active)')}`
           : `- ${md(r.shown.name)} · ${md(metric)}`;
       }),
       '',
-      'Click to choose another metric; switch datasets in the Datasets view.',
+      vscode.l10n.t('Click to choose another metric; switch datasets in the Datasets view.'),
     ];
     this.item.tooltip = new vscode.MarkdownString(lines.join('\n'));
     this.item.show();

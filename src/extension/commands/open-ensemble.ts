@@ -15,8 +15,8 @@ export async function openEnsembleCommand(
   if (uris.length < 2) uris = clicked instanceof vscode.Uri ? [clicked] : uriList(clicked);
   if (uris.length === 0) {
     const picked = await vscode.window.showOpenDialog({
-      title: 'Open a folder of runs as an ensemble (or pick several runs)',
-      openLabel: 'Open as Ensemble',
+      title: vscode.l10n.t('Open a folder of runs as an ensemble (or pick several runs)'),
+      openLabel: vscode.l10n.t('Open as Ensemble'),
       canSelectFiles: true,
       canSelectFolders: true,
       canSelectMany: true,

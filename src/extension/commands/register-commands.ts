@@ -78,8 +78,8 @@ export function registerCommands({
     reg(Command.openProfile, async (uri?: vscode.Uri) => {
       if (!uri) {
         const picked = await vscode.window.showOpenDialog({
-          title: 'Open a profile or trace',
-          openLabel: 'Open in HPC Lens',
+          title: vscode.l10n.t('Open a profile or trace'),
+          openLabel: vscode.l10n.t('Open in HPC Lens'),
           canSelectFiles: true,
           canSelectFolders: true,
           canSelectMany: false,
@@ -128,7 +128,9 @@ export function registerCommands({
           index: i,
         };
       });
-      const choice = await vscode.window.showQuickPick(items, { title: 'HPC Lens: metric for overlays and views' });
+      const choice = await vscode.window.showQuickPick(items, {
+        title: vscode.l10n.t('HPC Lens: metric for overlays and views'),
+      });
       if (choice) await profiles.setMetric(choice.index);
     }),
     // Baseline and comparison from two file pickers, or as arguments (tests, other extensions).
@@ -144,11 +146,14 @@ export function registerCommands({
             defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
           })
         )?.[0];
-      baseline ??= await pick('Compare Two Profiles: the baseline run (1 of 2)', 'Use as Baseline');
+      baseline ??= await pick(
+        vscode.l10n.t('Compare Two Profiles: the baseline run (1 of 2)'),
+        vscode.l10n.t('Use as Baseline'),
+      );
       if (!baseline) return false;
       comparison ??= await pick(
-        'Compare Two Profiles: the run to compare with the baseline (2 of 2)',
-        'Compare with Baseline',
+        vscode.l10n.t('Compare Two Profiles: the run to compare with the baseline (2 of 2)'),
+        vscode.l10n.t('Compare with Baseline'),
       );
       if (!comparison) return false;
       return (await profiles.compare(baseline, comparison)) !== undefined;
@@ -168,7 +173,7 @@ export function registerCommands({
             { label: 'Markdown', format: 'markdown' as const },
             { label: 'CSV', format: 'csv' as const },
           ],
-          { title: 'HPC Lens: export hot paths, top lines, top functions and load imbalance as' },
+          { title: vscode.l10n.t('HPC Lens: export hot paths, top lines, top functions and load imbalance as') },
         )
       )?.format;
       if (!format) return undefined;

@@ -39,19 +39,22 @@ export function registerSourceCommands({ profiles, resolver, navigator, log }: S
   const showUnresolved = async (): Promise<vscode.Uri | undefined> => {
     const lp = profiles.active;
     if (!lp) {
-      void vscode.window.showInformationMessage('HPC Lens: open a profile first.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('HPC Lens: open a profile first.'));
       return undefined;
     }
     const list = await resolver.unresolved(lp.profile);
     if (list.length === 0) {
       void vscode.window.showInformationMessage(
-        `HPC Lens: every source file recorded in ${lp.name} maps onto a file here.`,
+        vscode.l10n.t('HPC Lens: every source file recorded in {0} maps onto a file here.', lp.name),
       );
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(list.map(item), {
-      title: `HPC Lens: ${list.length} source file${list.length === 1 ? '' : 's'} of ${lp.name} not placed in this workspace`,
-      placeHolder: 'Choose a file to locate it; the answer is remembered in hpcLens.pathMappings',
+      title:
+        list.length === 1
+          ? vscode.l10n.t('HPC Lens: {0} source file of {1} not placed in this workspace', list.length, lp.name)
+          : vscode.l10n.t('HPC Lens: {0} source files of {1} not placed in this workspace', list.length, lp.name),
+      placeHolder: vscode.l10n.t('Choose a file to locate it; the answer is remembered in hpcLens.pathMappings'),
       matchOnDescription: true,
     });
     return pick ? navigator.locate(pick.file.recorded, pick.file.resolution) : undefined;
@@ -80,8 +83,12 @@ function item(file: UnresolvedFile): vscode.QuickPickItem & { file: UnresolvedFi
     description: path.posix.dirname(recorded),
     detail:
       r.kind === 'ambiguous'
-        ? `Ambiguous, ${r.candidates.length} files match equally well: ${r.candidates.map(c => vscode.workspace.asRelativePath(c)).join(' · ')}`
-        : 'Not found in the workspace or hpcLens.sourceSearchRoots',
+        ? vscode.l10n.t(
+            'Ambiguous, {0} files match equally well: {1}',
+            r.candidates.length,
+            r.candidates.map(c => vscode.workspace.asRelativePath(c)).join(' · '),
+          )
+        : vscode.l10n.t('Not found in the workspace or hpcLens.sourceSearchRoots'),
     file,
   };
 }

@@ -86,7 +86,7 @@ const sameStamp = (a: DiskStamp, b: DiskStamp) => a.size === b.size && a.mtime =
 /** A dataset's file or folder does not exist (any more). */
 class MissingFile extends Error {
   constructor(readonly uri: vscode.Uri) {
-    super(`${uri.fsPath}: no such file or folder`);
+    super(vscode.l10n.t('{0}: no such file or folder', uri.fsPath));
   }
 }
 
@@ -112,7 +112,7 @@ export function loadErrorMessage(e: unknown): string {
   if (e instanceof WorkerLimitError)
     return e.limit === 'time'
       ? `${e.message} (hpcLens.${Setting.parseTimeoutSeconds} = ${e.value})`
-      : `${e.message}; raise hpcLens.${Setting.workerMemoryLimitMb} to read it`;
+      : vscode.l10n.t('{0}; raise {1} to read it', e.message, `hpcLens.${Setting.workerMemoryLimitMb}`);
   // Messages quote file content: escaped and bounded, one line, as the CLI prints them.
   return escapeControl(e instanceof Error ? e.message : String(e), MESSAGE_LIMIT);
 }
@@ -165,8 +165,8 @@ export class DatasetManager implements vscode.Disposable {
     const name = path.basename(uri.fsPath);
     return this.openSource(
       { source: 'file', uri: uri.toString() },
-      `HPC Lens: opening ${name}`,
-      `HPC Lens could not open ${name}`,
+      vscode.l10n.t('HPC Lens: opening {0}', name),
+      vscode.l10n.t('HPC Lens could not open {0}', name),
     );
   }
 
@@ -175,8 +175,8 @@ export class DatasetManager implements vscode.Disposable {
     const names = [baseline, comparison].map(u => path.basename(u.fsPath));
     return this.openSource(
       { source: 'diff', baseline: baseline.toString(), comparison: comparison.toString() },
-      `HPC Lens: comparing ${names[1]} with ${names[0]}`,
-      'HPC Lens could not compare the profiles',
+      vscode.l10n.t('HPC Lens: comparing {0} with {1}', names[1]!, names[0]!),
+      vscode.l10n.t('HPC Lens could not compare the profiles'),
     );
   }
 
@@ -186,11 +186,11 @@ export class DatasetManager implements vscode.Disposable {
    * listed in one warning and the log while the others load; fewer than 2 readable runs is an error.
    */
   async openEnsemble(uris: readonly vscode.Uri[]): Promise<Dataset | undefined> {
-    const name = uris.length === 1 ? path.basename(uris[0]!.fsPath) : `${uris.length} selections`;
+    const name = uris.length === 1 ? path.basename(uris[0]!.fsPath) : vscode.l10n.t('{0} selections', uris.length);
     const d = await this.openSource(
       { source: 'ensemble', uris: uris.map(u => u.toString()) },
-      `HPC Lens: opening ${name} as an ensemble`,
-      `HPC Lens could not open ${name} as an ensemble`,
+      vscode.l10n.t('HPC Lens: opening {0} as an ensemble', name),
+      vscode.l10n.t('HPC Lens could not open {0} as an ensemble', name),
     );
     if (d instanceof EnsembleDataset && this.list.active?.opened === d) this.reportEnsembleErrors(d);
     return d;
@@ -207,10 +207,28 @@ export class DatasetManager implements vscode.Disposable {
   }
 
   private reportEnsembleErrors(d: EnsembleDataset): void {
-    const left = [...d.skipped.map(s => ({ name: s.name, reason: `left out: ${s.reason}` })), ...d.errors];
+    const left = [
+      ...d.skipped.map(s => ({ name: s.name, reason: vscode.l10n.t('left out: {0}', s.reason) })),
+      ...d.errors,
+    ];
     for (const e of left) this.log.warn(`${d.name}: ${e.name}: ${e.reason}`);
     if (left.length === 0) return;
-    const message = `HPC Lens: ${d.name} opened with ${d.runCount} runs; ${left.length} file${left.length === 1 ? ' was' : 's were'} not included — ${describeLoadErrors(left)}`;
+    const message =
+      left.length === 1
+        ? vscode.l10n.t(
+            'HPC Lens: {0} opened with {1} runs; {2} file was not included — {3}',
+            d.name,
+            d.runCount,
+            left.length,
+            describeLoadErrors(left),
+          )
+        : vscode.l10n.t(
+            'HPC Lens: {0} opened with {1} runs; {2} files were not included — {3}',
+            d.name,
+            d.runCount,
+            left.length,
+            describeLoadErrors(left),
+          );
     this.lastEnsembleWarning = message;
     void vscode.window.showWarningMessage(message);
   }
@@ -324,8 +342,8 @@ export class DatasetManager implements vscode.Disposable {
     const metric = record.shown.metricDescriptor.name;
     const name = record.opened.name;
     const fresh = await this.withNotification(
-      `HPC Lens: reloading ${name}`,
-      `HPC Lens could not reload ${name}`,
+      vscode.l10n.t('HPC Lens: reloading {0}', name),
+      vscode.l10n.t('HPC Lens could not reload {0}', name),
       (slice, token) => this.build({ ...record.source, metric }, slice, token),
     );
     if (!fresh) return undefined;
@@ -360,7 +378,10 @@ export class DatasetManager implements vscode.Disposable {
       await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
-          title: `HPC Lens: restoring ${plan.datasets.length} dataset${plan.datasets.length === 1 ? '' : 's'}`,
+          title:
+            plan.datasets.length === 1
+              ? vscode.l10n.t('HPC Lens: restoring {0} dataset', plan.datasets.length)
+              : vscode.l10n.t('HPC Lens: restoring {0} datasets', plan.datasets.length),
           cancellable: true,
         },
         async (progress, token) => {
@@ -394,9 +415,13 @@ export class DatasetManager implements vscode.Disposable {
     }
     if (report.missing.length || report.failed.length) {
       const parts = [];
-      if (report.missing.length) parts.push(`no longer exist: ${report.missing.join(', ')}`);
-      if (report.failed.length) parts.push(`could not be read: ${report.failed.join('; ')}`);
-      const message = `HPC Lens did not restore ${report.missing.length + report.failed.length} dataset(s) that ${parts.join('; and ')}.`;
+      if (report.missing.length) parts.push(vscode.l10n.t('no longer exist: {0}', report.missing.join(', ')));
+      if (report.failed.length) parts.push(vscode.l10n.t('could not be read: {0}', report.failed.join('; ')));
+      const message = vscode.l10n.t(
+        'HPC Lens did not restore {0} dataset(s) that {1}.',
+        report.missing.length + report.failed.length,
+        parts.join(vscode.l10n.t('; and ')),
+      );
       this.log.warn(message);
       void vscode.window.showWarningMessage(message);
     }
@@ -432,16 +457,20 @@ export class DatasetManager implements vscode.Disposable {
     } catch (e) {
       if (!(e instanceof MissingFile)) return;
       void vscode.window.showWarningMessage(
-        `HPC Lens: ${d.opened.name} no longer exists on disk; the loaded copy stays until you close it.`,
+        vscode.l10n.t(
+          'HPC Lens: {0} no longer exists on disk; the loaded copy stays until you close it.',
+          d.opened.name,
+        ),
       );
       return;
     }
     this.log.info(`${d.opened.name} changed on disk since it was read`);
+    const reload = vscode.l10n.t('Reload');
     const choice = await vscode.window.showInformationMessage(
-      `HPC Lens: ${d.opened.name} changed on disk since it was read.`,
-      'Reload',
+      vscode.l10n.t('HPC Lens: {0} changed on disk since it was read.', d.opened.name),
+      reload,
     );
-    if (choice === 'Reload') await this.reload(d);
+    if (choice === reload) await this.reload(d);
   }
 
   private async loadWithProgress(
@@ -484,13 +513,13 @@ export class DatasetManager implements vscode.Disposable {
     } catch (e) {
       if (e instanceof CancelledError) {
         this.log.info(`${title.replace(/^HPC Lens: /, '')} was cancelled`);
-        void vscode.window.showInformationMessage(`${title} was cancelled.`);
+        void vscode.window.showInformationMessage(vscode.l10n.t('{0} was cancelled.', title));
         return undefined;
       }
       const message = loadErrorMessage(e);
       this.lastError = message;
       this.log.error(`${failure}: ${message}`);
-      void vscode.window.showErrorMessage(`${failure}: ${message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('{0}: {1}', failure, message));
       return undefined;
     }
   }
@@ -555,7 +584,7 @@ export class DatasetManager implements vscode.Disposable {
           read.push({ uri, o });
         }
         slice.progress.report({
-          message: `${slice.prefix}${read.length > 1 ? 'matching calling contexts' : 'mapping source files'}`,
+          message: `${slice.prefix}${read.length > 1 ? vscode.l10n.t('matching calling contexts') : vscode.l10n.t('mapping source files')}`,
         });
         const [first, second] = read;
         // A comparison shows the compared run; the baseline comes with it.
@@ -606,7 +635,8 @@ function metricFor(d: Dataset, remembered: string | undefined): number {
 /** A short name for a remembered dataset in messages. */
 function describeSource(d: PersistedDataset): string {
   const base = (u: string) => path.basename(vscode.Uri.parse(u).fsPath);
-  if (d.source === 'ensemble') return `ensemble ${d.uris.map(u => vscode.Uri.parse(u).fsPath).join(', ')}`;
+  if (d.source === 'ensemble')
+    return vscode.l10n.t('ensemble {0}', d.uris.map(u => vscode.Uri.parse(u).fsPath).join(', '));
   return d.source === 'file' ? vscode.Uri.parse(d.uri).fsPath : `Δ ${base(d.baseline)} → ${base(d.comparison)}`;
 }
 
@@ -621,7 +651,9 @@ export function describeLoadErrors(errors: readonly { name: string; reason: stri
     .slice(0, shown)
     .map(e => `${e.name}: ${e.reason}`)
     .join('; ');
-  return errors.length > shown ? `${list}; and ${errors.length - shown} more (see the HPC Lens output)` : list;
+  return errors.length > shown
+    ? vscode.l10n.t('{0}; and {1} more (see the HPC Lens output)', list, errors.length - shown)
+    : list;
 }
 
 /** The kind of a record's dataset as the Datasets view shows it (a window keeps its trace's icon). */

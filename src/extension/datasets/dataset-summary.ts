@@ -4,6 +4,7 @@ import { formatBytes, formatCount } from '../../analysis/stats/format';
 import { md } from '../../analysis/stats/summary-export';
 import type { RunLoadError } from '../../analysis/ensemble/ensemble-runs';
 import type { EnsembleRunSummary } from '../../service/analysis-service';
+import { english, type L10n } from '../l10n-text';
 import type { DatasetKind } from './dataset';
 
 /** An ensemble's runs and what was not included, as the Datasets view lists them. */
@@ -39,22 +40,22 @@ export function contextCountText(profile: Profile): string {
 }
 
 /** `caliper-json-split · 41.2 kB · 4 ranks · 37 nodes` (traces add `· 12.3k events`). */
-export function datasetDescription(f: DatasetFacts): string {
+export function datasetDescription(f: DatasetFacts, l10n: L10n = english): string {
   const p = f.profile;
   if (f.ensemble) {
     const runs = f.ensemble.runs;
     const parts = [
-      `${formatCount(runs.length)} runs`,
+      l10n.t('{0} runs', formatCount(runs.length)),
       [...new Set(runs.map(r => r.format))].join(', '),
-      `${formatCount(p.tree.size)} union nodes`,
+      l10n.t('{0} union nodes', formatCount(p.tree.size)),
     ];
-    if (f.ensemble.errors.length) parts.push(`${f.ensemble.errors.length} unreadable`);
+    if (f.ensemble.errors.length) parts.push(l10n.t('{0} unreadable', f.ensemble.errors.length));
     return parts.join(' · ');
   }
   const parts = [p.format];
   if (f.size !== undefined) parts.push(formatBytes(f.size));
-  parts.push(contextCountText(p), `${formatCount(p.tree.size)} nodes`);
-  if (p.trace) parts.push(`${formatCount(p.trace.events.start.length)} events`);
+  parts.push(contextCountText(p), l10n.t('{0} nodes', formatCount(p.tree.size)));
+  if (p.trace) parts.push(l10n.t('{0} events', formatCount(p.trace.events.start.length)));
   return parts.join(' · ');
 }
 
@@ -74,22 +75,27 @@ function metadataHighlights(p: Profile): [string, string][] {
 }
 
 /** The Markdown tooltip of a Datasets row: path(s), shape, metrics, metadata highlights, warnings. */
-export function datasetTooltip(f: DatasetFacts): string {
+export function datasetTooltip(f: DatasetFacts, l10n: L10n = english): string {
   const p = f.profile;
-  const lines = [`**${md(f.name)}**${f.active ? ' (active)' : ''}`, ''];
-  if (f.baselinePath !== undefined) lines.push(`Baseline: \`${f.baselinePath}\``, '', `Compared: \`${f.path}\``);
+  const lines = [`**${md(f.name)}**${f.active ? ` ${l10n.t('(active)')}` : ''}`, ''];
+  if (f.baselinePath !== undefined)
+    lines.push(l10n.t('Baseline: {0}', `\`${f.baselinePath}\``), '', l10n.t('Compared: {0}', `\`${f.path}\``));
   else lines.push(`\`${f.path}\``);
-  lines.push('', md(datasetDescription(f)));
-  if (p.trace) lines.push('', `${formatCount(p.trace.tracks.length)} tracks`);
-  if (f.ensemble) lines.push('', ...ensembleLines(f.ensemble));
+  lines.push('', md(datasetDescription(f, l10n)));
+  if (p.trace) lines.push('', l10n.t('{0} tracks', formatCount(p.trace.tracks.length)));
+  if (f.ensemble) lines.push('', ...ensembleLines(f.ensemble, l10n));
   const metrics = p.metrics.map((m, i) => (i === f.metric ? `**${md(m.label)}**` : md(m.label)));
-  lines.push('', `Metrics: ${metrics.join(', ')}`);
+  lines.push('', l10n.t('Metrics: {0}', metrics.join(', ')));
   const meta = metadataHighlights(p);
   if (meta.length) lines.push('', ...meta.map(([k, v]) => `- ${md(k)}: ${md(v)}`));
   if (p.warnings.length && !f.ensemble)
     lines.push(
       '',
-      `$(warning) ${p.warnings.length} reader warning${p.warnings.length === 1 ? '' : 's'} (see the HPC Lens output)`,
+      `$(warning) ${
+        p.warnings.length === 1
+          ? l10n.t('{0} reader warning (see the HPC Lens output)', p.warnings.length)
+          : l10n.t('{0} reader warnings (see the HPC Lens output)', p.warnings.length)
+      }`,
     );
   return lines.join('\n');
 }
@@ -98,10 +104,10 @@ export function datasetTooltip(f: DatasetFacts): string {
 const RUNS_SHOWN = 20;
 
 /** An ensemble's runs with their parameters and ranks, then the files that could not be read and why. */
-function ensembleLines(e: EnsembleFacts): string[] {
+function ensembleLines(e: EnsembleFacts, l10n: L10n): string[] {
   const runs = e.runs;
   const out = [
-    `**Runs** (values: mean over each run's ranks; a context missing in a run counts 0 in sums and is left out of run-to-run spreads)`,
+    `**${l10n.t('Runs')}** ${l10n.t("(values: mean over each run's ranks; a context missing in a run counts 0 in sums and is left out of run-to-run spreads)")}`,
     '',
   ];
   for (const r of runs.slice(0, RUNS_SHOWN)) {
@@ -109,18 +115,22 @@ function ensembleLines(e: EnsembleFacts): string[] {
       .map(([k, v]) => `${md(k)}=${md(String(v))}`)
       .join(', ');
     out.push(
-      `- ${md(r.name)} · ${md(r.format)} · ${formatCount(r.ranks)} rank${r.ranks === 1 ? '' : 's'}${params ? ` · ${params}` : ''}`,
+      `- ${md(r.name)} · ${md(r.format)} · ${r.ranks === 1 ? l10n.t('{0} rank', formatCount(r.ranks)) : l10n.t('{0} ranks', formatCount(r.ranks))}${params ? ` · ${params}` : ''}`,
     );
   }
-  if (runs.length > RUNS_SHOWN) out.push(`- … and ${formatCount(runs.length - RUNS_SHOWN)} more`);
+  if (runs.length > RUNS_SHOWN) out.push(`- … ${l10n.t('and {0} more', formatCount(runs.length - RUNS_SHOWN))}`);
   const problems = [
-    ...e.skipped.map(s => `${md(s.name)}: left out, ${md(s.reason)}`),
+    ...e.skipped.map(s => l10n.t('{0}: left out, {1}', md(s.name), md(s.reason))),
     ...e.errors.map(err => `${md(err.name)}: ${md(err.reason)}`),
   ];
   if (problems.length)
     out.push(
       '',
-      `$(error) **${problems.length} file${problems.length === 1 ? '' : 's'} not in the ensemble**`,
+      `$(error) **${
+        problems.length === 1
+          ? l10n.t('{0} file not in the ensemble', problems.length)
+          : l10n.t('{0} files not in the ensemble', problems.length)
+      }**`,
       '',
       ...problems.map(x => `- ${x}`),
     );

@@ -333,14 +333,20 @@ export abstract class Dataset {
     const metric = this.metricDescriptor;
     const incl = this.functions.inclusive[fn]!;
     const excl = this.functions.exclusive[fn]!;
-    let title = `$(flame) ${this.share(incl)} inclusive (${formatValue(incl, metric.unit)}) · ${this.share(excl)} exclusive`;
-    if (!Number.isNaN(calls)) title += ` · ${formatValue(calls, 'count')} call${calls === 1 ? '' : 's'}`;
+    let title = `$(flame) ${vscode.l10n.t('{0} inclusive ({1}) · {2} exclusive', this.share(incl), formatValue(incl, metric.unit), this.share(excl))}`;
+    if (!Number.isNaN(calls))
+      title += ` · ${calls === 1 ? vscode.l10n.t('{0} call', formatValue(calls, 'count')) : vscode.l10n.t('{0} calls', formatValue(calls, 'count'))}`;
     const imbalance = this.functionImbalance(fn);
     if (imbalance)
-      title += ` · imbalance ${imbalance.imbalance.toFixed(2)}× max/mean over ${imbalance.compared} ${imbalance.noun}`;
+      title += ` · ${vscode.l10n.t('imbalance {0}× max/mean over {1} {2}', imbalance.imbalance.toFixed(2), imbalance.compared, imbalance.noun)}`;
     return {
       title,
-      tooltip: `${name}: ${metric.label} in ${this.name}. Click to show the function in the call graph.`,
+      tooltip: vscode.l10n.t(
+        '{0}: {1} in {2}. Click to show the function in the call graph.',
+        name,
+        metric.label,
+        this.name,
+      ),
       command: 'hpcLens.showCallflow',
       arguments: [{ focusFunction: name }],
     };

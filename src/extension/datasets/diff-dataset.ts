@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { contextNoun } from '../../analysis/model/context';
 import { formatDelta, mergeDiffLines, type DiffLine } from '../../analysis/graph/profile-diff';
 import { formatValue } from '../../analysis/stats/format';
@@ -140,11 +140,24 @@ export class DiffDataset extends Dataset {
     const delta = d.comparisonInclusive - d.baselineInclusive;
     const title =
       delta === 0
-        ? `$(dash) unchanged vs baseline · ${fmt(d.baselineInclusive)}`
-        : `${delta > 0 ? '$(arrow-up)' : '$(arrow-down)'} ${formatDelta(d.baselineInclusive, d.comparisonInclusive, fmt)} vs baseline · ${fmt(d.baselineInclusive)} → ${fmt(d.comparisonInclusive)}`;
+        ? `$(dash) ${vscode.l10n.t('unchanged vs baseline · {0}', fmt(d.baselineInclusive))}`
+        : `${delta > 0 ? '$(arrow-up)' : '$(arrow-down)'} ${vscode.l10n.t(
+            '{0} vs baseline · {1} → {2}',
+            formatDelta(d.baselineInclusive, d.comparisonInclusive, fmt),
+            fmt(d.baselineInclusive),
+            fmt(d.comparisonInclusive),
+          )}`;
     return {
       title,
-      tooltip: `${name}: inclusive ${metric.label}, mean over ${contextNoun(this.profile.contexts)}, in ${this.name}. Exclusive ${fmt(d.baselineExclusive)} → ${fmt(d.comparisonExclusive)}. Click to show the call graph of the comparison run.`,
+      tooltip: vscode.l10n.t(
+        '{0}: inclusive {1}, mean over {2}, in {3}. Exclusive {4} → {5}. Click to show the call graph of the comparison run.',
+        name,
+        metric.label,
+        contextNoun(this.profile.contexts),
+        this.name,
+        fmt(d.baselineExclusive),
+        fmt(d.comparisonExclusive),
+      ),
       command: 'hpcLens.showCallflow',
       arguments: [{ focusFunction: name }],
     };

@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import { formatDelta } from '../../analysis/graph/profile-diff';
 import type { MetricDescriptor } from '../../analysis/model/metric';
 import { formatValue } from '../../analysis/stats/format';
@@ -42,43 +43,59 @@ export function ensembleComparisonText(
     const { baseline, compare } = c.diff;
     const b = row.first,
       v = row.second;
-    const pair = `${name(compare)} vs ${name(baseline)}`;
-    const tooltip = `${fn}: ${metric.label}, inclusive, mean over each run's ranks; Ensemble CallFlow diff ${pair} (compare − baseline, positive = slower).`;
+    const pair = vscode.l10n.t('{0} vs {1}', name(compare), name(baseline));
+    const tooltip = vscode.l10n.t(
+      "{0}: {1}, inclusive, mean over each run's ranks; Ensemble CallFlow diff {2} (compare − baseline, positive = slower).",
+      fn,
+      metric.label,
+      pair,
+    );
+    const heading = `**${vscode.l10n.t('Diff {0} vs {1}:', code(compare), code(baseline))}**`;
     if (b !== b && v !== v) return undefined;
     if (b !== b)
       return {
-        title: `$(diff-added) only in ${name(compare)} · ${fmt(v)} (not in ${name(baseline)})`,
+        title: `$(diff-added) ${vscode.l10n.t('only in {0} · {1} (not in {2})', name(compare), fmt(v), name(baseline))}`,
         tooltip,
-        markdown: `**Diff ${code(compare)} vs ${code(baseline)}:** only in ${code(compare)} (${fmt(v)})`,
+        markdown: `${heading} ${vscode.l10n.t('only in {0} ({1})', code(compare), fmt(v))}`,
       };
     if (v !== v)
       return {
-        title: `$(diff-removed) only in ${name(baseline)} · ${fmt(b)} (not in ${name(compare)})`,
+        title: `$(diff-removed) ${vscode.l10n.t('only in {0} · {1} (not in {2})', name(baseline), fmt(b), name(compare))}`,
         tooltip,
-        markdown: `**Diff ${code(compare)} vs ${code(baseline)}:** only in ${code(baseline)} (${fmt(b)})`,
+        markdown: `${heading} ${vscode.l10n.t('only in {0} ({1})', code(baseline), fmt(b))}`,
       };
     const delta = v - b;
-    const change = delta === 0 ? 'unchanged' : formatDelta(b, v, fmt);
+    const change = delta === 0 ? vscode.l10n.t('unchanged') : formatDelta(b, v, fmt);
     const icon = delta > 0 ? '$(arrow-up)' : delta < 0 ? '$(arrow-down)' : '$(dash)';
-    const verdict = delta > 0 ? 'slower' : delta < 0 ? 'faster' : 'unchanged';
+    const verdict =
+      delta > 0 ? vscode.l10n.t('slower') : delta < 0 ? vscode.l10n.t('faster') : vscode.l10n.t('unchanged');
     return {
       title: `${icon} ${change} ${pair} · ${fmt(b)} → ${fmt(v)}`,
       tooltip,
-      markdown: `**Diff ${code(compare)} vs ${code(baseline)}:** ${change} (${verdict}) · ${fmt(b)} → ${fmt(v)}`,
+      markdown: `${heading} ${change} (${verdict}) · ${fmt(b)} → ${fmt(v)}`,
     };
   }
   if (c.mode === 'target' && c.target !== null) {
     const t = row.first;
-    const tooltip = `${fn}: ${metric.label}, inclusive, mean over each run's ranks; where the Ensemble CallFlow target run sits among the runs that have the function.`;
+    const tooltip = vscode.l10n.t(
+      "{0}: {1}, inclusive, mean over each run's ranks; where the Ensemble CallFlow target run sits among the runs that have the function.",
+      fn,
+      metric.label,
+    );
+    const heading = `**${vscode.l10n.t('Target {0}:', code(c.target))}**`;
     if (t !== t)
       return {
-        title: `$(target) not in target run ${name(c.target)}`,
+        title: `$(target) ${vscode.l10n.t('not in target run {0}', name(c.target))}`,
         tooltip,
-        markdown: `**Target ${code(c.target)}:** the function does not run there`,
+        markdown: `${heading} ${vscode.l10n.t('the function does not run there')}`,
       };
     const n = row.present;
-    const text = `${fmt(t)} · ${ordinal(Math.round(row.second))} percentile of ${n} run${n === 1 ? '' : 's'}`;
-    return { title: `$(target) ${name(c.target)} ${text}`, tooltip, markdown: `**Target ${code(c.target)}:** ${text}` };
+    const percentile = ordinal(Math.round(row.second));
+    const text =
+      n === 1
+        ? vscode.l10n.t('{0} · {1} percentile of {2} run', fmt(t), percentile, n)
+        : vscode.l10n.t('{0} · {1} percentile of {2} runs', fmt(t), percentile, n);
+    return { title: `$(target) ${name(c.target)} ${text}`, tooltip, markdown: `${heading} ${text}` };
   }
   return undefined;
 }

@@ -123,7 +123,7 @@ export class EnsembleDataset extends Dataset {
     if (compared)
       return {
         title: compared.title,
-        tooltip: `${compared.tooltip} Click to show the function in Ensemble CallFlow.`,
+        tooltip: `${compared.tooltip} ${vscode.l10n.t('Click to show the function in Ensemble CallFlow.')}`,
         command: 'hpcLens.showEnsemble',
         arguments: [{ focusFunction: name }],
       };
@@ -132,8 +132,14 @@ export class EnsembleDataset extends Dataset {
     const incl = this.functions.inclusive[fn]!;
     const excl = this.functions.exclusive[fn]!;
     return {
-      title: `$(flame) ${this.share(incl)} inclusive · ${this.share(excl)} exclusive · ${spreadText(spread, metric.unit)}`,
-      tooltip: `${name}: ${metric.label}, inclusive, per run (mean over each run's ranks) across the ${this.runCount} runs of ${this.name}; runs without the function are left out of min/median/max and CV. Click to show the function in the call graph.`,
+      title: `$(flame) ${vscode.l10n.t('{0} inclusive · {1} exclusive · {2}', this.share(incl), this.share(excl), spreadText(spread, metric.unit))}`,
+      tooltip: vscode.l10n.t(
+        "{0}: {1}, inclusive, per run (mean over each run's ranks) across the {2} runs of {3}; runs without the function are left out of min/median/max and CV. Click to show the function in the call graph.",
+        name,
+        metric.label,
+        this.runCount,
+        this.name,
+      ),
       command: 'hpcLens.showCallflow',
       arguments: [{ focusFunction: name }],
     };
@@ -142,7 +148,7 @@ export class EnsembleDataset extends Dataset {
   /** The runs' spread of the subject (and the panel's comparison of its function), instead of the spread over ranks. */
   override async hoverSpread(subject: HoverSubject): Promise<string> {
     const metric = this.metricDescriptor;
-    let text = `*Values above: sums over the ${this.runCount} runs of each run's mean over its ranks; shares are of the ensemble's total.*\n\n`;
+    let text = `*${vscode.l10n.t("Values above: sums over the {0} runs of each run's mean over its ranks; shares are of the ensemble's total.", this.runCount)}*\n\n`;
     const f = subject.kind === 'line' ? subject.owner : subject.fn;
     const fn = f >= 0 ? this.functions.names[f]! : undefined;
     const compared = fn !== undefined ? this.comparisonText(fn) : undefined;
@@ -170,5 +176,7 @@ export class EnsembleDataset extends Dataset {
 
 /** The ensemble's name in the Datasets view: its folder, or the common folder of several selections. */
 export function ensembleLabel(paths: readonly string[], folder: string): string {
-  return paths.length === 1 ? path.basename(folder) : `${path.basename(folder) || folder} (${paths.length} selected)`;
+  return paths.length === 1
+    ? path.basename(folder)
+    : vscode.l10n.t('{0} ({1} selected)', path.basename(folder) || folder, paths.length);
 }

@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import type { AnalysisService, OpenedProfile } from '../../service/analysis-service';
 import { formatWindow, type TimelineWindow } from '../../shared/timeline-protocol';
 import { Dataset } from './dataset';
@@ -30,7 +31,8 @@ export class WindowDataset extends Dataset {
   }
 
   override get name(): string {
-    const lanes = this.tracks ? `, ${this.tracks.length} lane${this.tracks.length === 1 ? '' : 's'}` : '';
+    const n = this.tracks?.length;
+    const lanes = n === undefined ? '' : `, ${n === 1 ? vscode.l10n.t('{0} lane', n) : vscode.l10n.t('{0} lanes', n)}`;
     return `${this.whole.name} [${formatWindow(this.window)}${lanes}]`;
   }
 }

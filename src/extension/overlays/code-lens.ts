@@ -57,8 +57,11 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
     if (!lines) {
       return [
         new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
-          title: `$(warning) HPC Lens: ${SOURCE_CHANGED} — overlays hidden for this file`,
-          tooltip: `${ds.name} was recorded from another version of this file: most of its profiled lines were edited or replaced. Undo the changes (or revert the file) to see the overlays again, or open a profile of the current source.`,
+          title: `$(warning) ${vscode.l10n.t('HPC Lens: {0} — overlays hidden for this file', SOURCE_CHANGED)}`,
+          tooltip: vscode.l10n.t(
+            '{0} was recorded from another version of this file: most of its profiled lines were edited or replaced. Undo the changes (or revert the file) to see the overlays again, or open a profile of the current source.',
+            ds.name,
+          ),
           command: '',
         }),
       ];

@@ -47,7 +47,11 @@ export class ProfileHoverProvider implements vscode.HoverProvider {
     if (pos.line === 0 && ds.overlayFor(doc.uri) && this.edits.staleReason(doc.uri)) {
       return new vscode.Hover(
         new vscode.MarkdownString(
-          `**HPC Lens:** ${SOURCE_CHANGED} (${md(ds.name)}): most of the lines it measured in this file were edited or replaced, so its overlays are hidden here. Undo the changes or revert the file to see them again.`,
+          `**HPC Lens:** ${vscode.l10n.t(
+            '{0} ({1}): most of the lines it measured in this file were edited or replaced, so its overlays are hidden here. Undo the changes or revert the file to see them again.',
+            SOURCE_CHANGED,
+            md(ds.name),
+          )}`,
         ),
       );
     }
@@ -136,14 +140,17 @@ export async function hoverMarkdown(
   const owner = subject.kind === 'line' ? fnName(subject.owner) : fnName(subject.fn)!;
   out.appendMarkdown(
     subject.kind === 'line'
-      ? `**${md(fileName)}:${subject.at}**${owner ? ` in ${code(owner)}` : ''}${subject.at !== subject.line ? ` · line ${subject.line} in the profile` : ''}`
-      : `**${code(owner!)}** · function`,
+      ? `**${md(fileName)}:${subject.at}**${owner ? ` ${vscode.l10n.t('in {0}', code(owner))}` : ''}${subject.at !== subject.line ? ` · ${vscode.l10n.t('line {0} in the profile', subject.line)}` : ''}`
+      : `**${code(owner!)}** · ${vscode.l10n.t('function')}`,
   );
   out.appendMarkdown('\n\n');
 
   // The metric table: the selected metric first and in bold.
   const share = (v: number, total: number) => (total > 0 ? formatShare(v / total) : '–');
-  out.appendMarkdown('| metric | inclusive | share | exclusive | share |\n|:--|--:|--:|--:|--:|\n');
+  const shareHeading = vscode.l10n.t('share');
+  out.appendMarkdown(
+    `| ${vscode.l10n.t('metric')} | ${vscode.l10n.t('inclusive')} | ${shareHeading} | ${vscode.l10n.t('exclusive')} | ${shareHeading} |\n|:--|--:|--:|--:|--:|\n`,
+  );
   for (const r of [rows[m]!, ...rows.filter(r => r.k !== m)]) {
     const b = (s: string) => (r.k === m ? `**${s}**` : s);
     out.appendMarkdown(
@@ -161,22 +168,28 @@ export async function hoverMarkdown(
   if (cc && (cc.callers.length || cc.callees.length)) {
     const list = (edges: CallEdge[], fromLine: number | null) => {
       const shown = edges.slice(0, EDGES_SHOWN).map(e => {
-        const here = fromLine !== null && e.callLines.includes(fromLine) ? ' ← this line' : '';
-        const calls = e.calls !== null ? `, ${formatValue(e.calls, 'count')} calls` : '';
+        const here = fromLine !== null && e.callLines.includes(fromLine) ? ` ${vscode.l10n.t('← this line')}` : '';
+        const calls = e.calls !== null ? `, ${vscode.l10n.t('{0} calls', formatValue(e.calls, 'count'))}` : '';
         return `${code(e.name)} ${formatShare(e.share)}${calls}${here}`;
       });
-      if (edges.length > EDGES_SHOWN) shown.push(`${edges.length - EDGES_SHOWN} more`);
+      if (edges.length > EDGES_SHOWN) shown.push(vscode.l10n.t('{0} more', edges.length - EDGES_SHOWN));
       return shown.join(' · ');
     };
-    const of = subject.kind === 'line' ? ` of ${code(cc.name)}` : '';
-    if (cc.callers.length) out.appendMarkdown(`**Callers${of}:** ${list(cc.callers, null)}\n\n`);
+    const line = subject.kind === 'line';
+    const callers = line ? vscode.l10n.t('Callers of {0}:', code(cc.name)) : vscode.l10n.t('Callers:');
+    const callees = line ? vscode.l10n.t('Callees of {0}:', code(cc.name)) : vscode.l10n.t('Callees:');
+    if (cc.callers.length) out.appendMarkdown(`**${callers}** ${list(cc.callers, null)}\n\n`);
     if (cc.callees.length)
-      out.appendMarkdown(`**Callees${of}:** ${list(cc.callees, subject.kind === 'line' ? subject.line : null)}\n\n`);
+      out.appendMarkdown(`**${callees}** ${list(cc.callees, subject.kind === 'line' ? subject.line : null)}\n\n`);
   }
 
   if (moved.length) {
+    const heading =
+      subject.kind === 'line'
+        ? vscode.l10n.t('Data movement from this line')
+        : vscode.l10n.t('Data movement from this function');
     out.appendMarkdown(
-      `**Data movement from this ${subject.kind}**\n\n| direction | bytes | copies | time |\n|:--|--:|--:|--:|\n`,
+      `**${heading}**\n\n| ${vscode.l10n.t('direction')} | ${vscode.l10n.t('bytes')} | ${vscode.l10n.t('copies')} | ${vscode.l10n.t('time')} |\n|:--|--:|--:|--:|\n`,
     );
     for (const d of moved) out.appendMarkdown(dataMovementRow(d));
     out.appendMarkdown('\n');

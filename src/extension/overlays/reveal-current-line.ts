@@ -86,7 +86,8 @@ export class LineRevealer {
     };
     const map = this.edits.linesOf(doc);
     const files = await this.recordedPathsOf(lp, doc.uri);
-    if (!map) result.message = `HPC Lens: ${SOURCE_CHANGED} — ${name} no longer matches ${lp.name}.`;
+    if (!map)
+      result.message = vscode.l10n.t('HPC Lens: {0} — {1} no longer matches {2}.', SOURCE_CHANGED, name, lp.name);
     else {
       result.profiledLine = map.profiled(line0);
       if (files.size && result.profiledLine !== undefined) {
@@ -98,8 +99,12 @@ export class LineRevealer {
       if (result.nodes.length === 0) {
         result.message =
           result.profiledLine === undefined && files.size
-            ? `HPC Lens: line ${line0 + 1} of ${name} was edited since the profile; no profile data for it.`
-            : `HPC Lens: no profile data on line ${line0 + 1} of ${name}.`;
+            ? vscode.l10n.t(
+                'HPC Lens: line {0} of {1} was edited since the profile; no profile data for it.',
+                line0 + 1,
+                name,
+              )
+            : vscode.l10n.t('HPC Lens: no profile data on line {0} of {1}.', line0 + 1, name);
       }
     }
     this.last = result;

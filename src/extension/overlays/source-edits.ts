@@ -12,7 +12,7 @@ export interface DocumentLines {
 }
 
 /** Shown (CodeLens on line 1, hover, API) when a file's overlays are hidden because its text moved on. */
-export const SOURCE_CHANGED = 'source changed since the profile';
+export const SOURCE_CHANGED = vscode.l10n.t('source changed since the profile');
 
 /** An identity mapping: profiled line n is document line n − 1. */
 const UNEDITED: DocumentLines = { current: l => l - 1, profiled: l => l + 1 };

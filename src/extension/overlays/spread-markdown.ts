@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import type { FunctionSpread } from '../../analysis/ensemble/ensemble-functions';
 import { contextNoun } from '../../analysis/model/context';
 import type { MetricDescriptor } from '../../analysis/model/metric';
@@ -45,28 +46,29 @@ export function rankSpreadMarkdown(ds: Dataset, subject: HoverSubject): string {
   const dist = distributionOf(values);
   const uri = sparklineImage(
     dist.sorted,
-    `${metric.label} per ${noun.replace(/s$/, '')}, sorted: ${fv(s.min)} … ${fv(s.max)}`,
+    vscode.l10n.t('{0} per {1}, sorted: {2} … {3}', metric.label, noun.replace(/s$/, ''), fv(s.min), fv(s.max)),
   );
   // Imbalance only over comparable contexts (imbalance.ts): never a CPU thread against a GPU stream.
   const fi = subject.kind === 'function' ? ds.functionImbalance(subject.fn) : undefined;
   const imbalance = fi
-    ? ` · imbalance ${fi.imbalance.toFixed(2)}× max/mean over ${fi.compared} ${fi.noun}`
+    ? ` · ${vscode.l10n.t('imbalance {0}× max/mean over {1} {2}', fi.imbalance.toFixed(2), fi.compared, fi.noun)}`
     : subject.kind === 'line' && ds.imbalances.contextsAreUnits
-      ? ` · imbalance ${s.imbalance.toFixed(2)}× max/mean`
+      ? ` · ${vscode.l10n.t('imbalance {0}× max/mean', s.imbalance.toFixed(2))}`
       : '';
   return (
-    `**${md(metric.label)} across ${C} ${noun}** (inclusive, sorted)\n\n` +
-    `![${md(metric.label)} per ${noun}, sorted](${uri})\n\n` +
-    `min ${fv(s.min)} · mean ${fv(s.mean)} · max ${fv(s.max)} on ${md(p.contexts[s.maxContext]!.label)}${imbalance}\n\n`
+    `**${vscode.l10n.t('{0} across {1} {2}', md(metric.label), C, noun)}** ${vscode.l10n.t('(inclusive, sorted)')}\n\n` +
+    `![${vscode.l10n.t('{0} per {1}, sorted', md(metric.label), noun)}](${uri})\n\n` +
+    `${vscode.l10n.t('min {0} · mean {1} · max {2} on {3}', fv(s.min), fv(s.mean), fv(s.max), md(p.contexts[s.maxContext]!.label))}${imbalance}\n\n`
   );
 }
 
 /** Run-to-run spread of a function: `min 1.2 s · median 1.5 s · max 2.9 s (run clang_64) · CV 18%`, and the runs it is in when not all. */
 export function spreadText(s: FunctionSpread, unit: string): string {
   const fmt = (v: number) => formatValue(v, unit);
-  let text = `min ${fmt(s.min)} · median ${fmt(s.median)} · max ${fmt(s.max)}${s.maxRun !== null ? ` (run ${s.maxRun})` : ''}`;
-  if (s.present > 1 && Number.isFinite(s.cv)) text += ` · CV ${Math.round(s.cv * 100)}%`;
-  if (s.missing > 0) text += ` · in ${s.present} of ${s.present + s.missing} runs`;
+  let text = vscode.l10n.t('min {0} · median {1} · max {2}', fmt(s.min), fmt(s.median), fmt(s.max));
+  if (s.maxRun !== null) text += ` ${vscode.l10n.t('(run {0})', s.maxRun)}`;
+  if (s.present > 1 && Number.isFinite(s.cv)) text += ` · ${vscode.l10n.t('CV {0}%', Math.round(s.cv * 100))}`;
+  if (s.missing > 0) text += ` · ${vscode.l10n.t('in {0} of {1} runs', s.present, s.present + s.missing)}`;
   return text;
 }
 
@@ -90,16 +92,26 @@ export function runSpreadMarkdown(
   const sorted = Float64Array.from(runs, x => x.v);
   const uri = sparklineImage(
     sorted,
-    `${metric.label} per run, sorted: ${fv(sorted[0]!)} … ${fv(sorted[sorted.length - 1]!)}`,
+    vscode.l10n.t('{0} per run, sorted: {1} … {2}', metric.label, fv(sorted[0]!), fv(sorted[sorted.length - 1]!)),
   );
-  let text = `**${md(metric.label)} across ${runs.length} of ${runCount} runs** (inclusive, mean over each run's ranks, sorted)\n\n`;
-  text += `![${md(metric.label)} per run, sorted](${uri})\n\n`;
+  let text = `**${vscode.l10n.t('{0} across {1} of {2} runs', md(metric.label), runs.length, runCount)}** ${vscode.l10n.t("(inclusive, mean over each run's ranks, sorted)")}\n\n`;
+  text += `![${vscode.l10n.t('{0} per run, sorted', md(metric.label))}](${uri})\n\n`;
   if (spread) text += `${md(spreadText(spread, metric.unit))}\n\n`;
   const slowest = runs[runs.length - 1]!,
     fastest = runs[0]!;
-  text += `slowest ${code(slowest.run)} ${fv(slowest.v)} · fastest ${code(fastest.run)} ${fv(fastest.v)}${runs.length < runCount ? ` · missing in ${runCount - runs.length} run${runCount - runs.length === 1 ? '' : 's'}` : ''}\n\n`;
+  const missing = runCount - runs.length;
+  text += vscode.l10n.t(
+    'slowest {0} {1} · fastest {2} {3}',
+    code(slowest.run),
+    fv(slowest.v),
+    code(fastest.run),
+    fv(fastest.v),
+  );
+  if (missing > 0)
+    text += ` · ${missing === 1 ? vscode.l10n.t('missing in {0} run', missing) : vscode.l10n.t('missing in {0} runs', missing)}`;
+  text += '\n\n';
   if (runs.length <= RUNS_LISTED) {
-    text += '| run | value |\n|:--|--:|\n';
+    text += `| ${vscode.l10n.t('run')} | ${vscode.l10n.t('value')} |\n|:--|--:|\n`;
     for (const x of [...runs].reverse()) text += `| ${md(x.run)} | ${fv(x.v)} |\n`;
     text += '\n';
   }

@@ -122,7 +122,7 @@ export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEnt
     if (e.location) {
       item.command = {
         command: 'hpcLens.revealNode',
-        title: 'Open Source',
+        title: vscode.l10n.t('Open Source'),
         arguments: [e.location.file, e.location.line, e.location.name],
       };
     }

@@ -30,8 +30,8 @@ function siteLabel(s: DataMovementSite): string {
 
 function sizeRange(d: DirectionTotals): string {
   return d.minBytes === d.maxBytes
-    ? `each ${formatBytes(d.minBytes)}`
-    : `${formatBytes(d.minBytes)} … ${formatBytes(d.maxBytes)} each`;
+    ? vscode.l10n.t('each {0}', formatBytes(d.minBytes))
+    : vscode.l10n.t('{0} … {1} each', formatBytes(d.minBytes), formatBytes(d.maxBytes));
 }
 
 function directionRow(s: DataMovementSite, d: DirectionTotals, location: AnalysisEntry['location']): AnalysisEntry {
@@ -39,9 +39,17 @@ function directionRow(s: DataMovementSite, d: DirectionTotals, location: Analysi
     label: d.label,
     description: directionSummary(d).slice(d.label.length + 1),
     tooltip:
-      `**${d.label}** from ${esc(siteLabel(s))}: ${d.count} × (${sizeRange(d)}), ${formatBytes(d.bytes)} in ${formatSeconds(d.durationNs * 1e-9)}` +
-      (d.bandwidth !== null ? `, ${formatBytes(d.bandwidth)}/s achieved` : '') +
-      `\n\ndevices: ${d.devices.map(x => esc(deviceLabel(x))).join(', ')}`,
+      vscode.l10n.t(
+        '**{0}** from {1}: {2} × ({3}), {4} in {5}',
+        d.label,
+        esc(siteLabel(s)),
+        d.count,
+        sizeRange(d),
+        formatBytes(d.bytes),
+        formatSeconds(d.durationNs * 1e-9),
+      ) +
+      (d.bandwidth !== null ? vscode.l10n.t(', {0}/s achieved', formatBytes(d.bandwidth)) : '') +
+      vscode.l10n.t('\n\ndevices: {0}', d.devices.map(x => esc(deviceLabel(x))).join(', ')),
     location,
     icon:
       d.kind === DataMovementKind.HostToDevice
@@ -87,7 +95,21 @@ function siteEntry(lp: Dataset, s: DataMovementSite): AnalysisEntry {
       label: [...shown, s.name].join(' › '),
       description: `${formatBytes(p.bytes)} · ${p.count}×`,
       tooltip:
-        `**Issuing call path** (${formatBytes(p.bytes)} in ${p.count} operation${p.count === 1 ? '' : 's'}, ${formatSeconds(p.durationNs * 1e-9)})\n\n` +
+        `**${vscode.l10n.t('Issuing call path')}** (${
+          p.count === 1
+            ? vscode.l10n.t(
+                '{0} in {1} operation, {2}',
+                formatBytes(p.bytes),
+                p.count,
+                formatSeconds(p.durationNs * 1e-9),
+              )
+            : vscode.l10n.t(
+                '{0} in {1} operations, {2}',
+                formatBytes(p.bytes),
+                p.count,
+                formatSeconds(p.durationNs * 1e-9),
+              )
+        })\n\n` +
         [...frames.map(esc), `**${esc(s.name)}**${s.file ? ` (${esc(siteLabel(s))})` : ''}`, ...below.map(esc)]
           .map(f => `- ${f}`)
           .join('\n'),
@@ -97,9 +119,9 @@ function siteEntry(lp: Dataset, s: DataMovementSite): AnalysisEntry {
   });
   return {
     label: siteLabel(s),
-    description: `${dominant.label} ${formatBytes(dominant.bytes)} · ${dominant.count}×${more ? ` · +${more} more` : ''}`,
+    description: `${dominant.label} ${formatBytes(dominant.bytes)} · ${dominant.count}×${more ? ` · ${vscode.l10n.t('+{0} more', more)}` : ''}`,
     tooltip:
-      `**${esc(siteLabel(s))}** in ${esc(s.name)}${s.file ? `\n\n${esc(s.file)}:${s.line}` : ' (no source location on the call path: grouped by the launching function)'}\n\n` +
+      `${vscode.l10n.t('**{0}** in {1}', esc(siteLabel(s)), esc(s.name))}${s.file ? `\n\n${esc(s.file)}:${s.line}` : vscode.l10n.t(' (no source location on the call path: grouped by the launching function)')}\n\n` +
       s.directions.map(d => `- ${directionSummary(d)} (${sizeRange(d)})`).join('\n'),
     location,
     icon: 'arrow-swap',
@@ -119,7 +141,7 @@ export function flagTooltip(f: DmvFlag): string {
     ? esc(`${f.file}${f.line !== null ? `:${f.line}` : ''}`)
     : vscode.l10n.t('{0} (no source line)', esc(f.name));
   const span = `${formatSeconds(f.start * 1e-9)} – ${formatSeconds(f.end * 1e-9)}`;
-  return `**${esc(FLAG_LABELS[f.kind])}** at ${where}\n\n${esc(f.message)}\n\n${span}`;
+  return `${vscode.l10n.t('**{0}** at {1}', esc(FLAG_LABELS[f.kind]), where)}\n\n${esc(f.message)}\n\n${span}`;
 }
 
 function flagEntry(f: DmvFlag): AnalysisEntry {

@@ -60,8 +60,8 @@ export function datasetEntry(r: DatasetRecord, active: boolean): DatasetEntry {
   const f = facts(r, active);
   return {
     label: f.name,
-    description: datasetDescription(f),
-    tooltip: datasetTooltip(f),
+    description: datasetDescription(f, vscode.l10n),
+    tooltip: datasetTooltip(f, vscode.l10n),
     kind: r.opened.kind,
     active,
     metric: r.shown.metricDescriptor.name,
@@ -93,8 +93,10 @@ class DatasetsTreeProvider implements vscode.TreeDataProvider<DatasetRecord>, vs
       active ? new vscode.ThemeColor('charts.orange') : undefined,
     );
     item.contextValue = `hpcLens.dataset.${e.kind}${active ? '.active' : ''}`;
-    item.accessibilityInformation = { label: `${e.label}, ${e.kind}${active ? ', active' : ''}, ${e.description}` };
-    item.command = { command: DatasetCommand.activate, title: 'Activate Dataset', arguments: [d] };
+    item.accessibilityInformation = {
+      label: `${e.label}, ${e.kind}${active ? `, ${vscode.l10n.t('active')}` : ''}, ${e.description}`,
+    };
+    item.command = { command: DatasetCommand.activate, title: vscode.l10n.t('Activate Dataset'), arguments: [d] };
     return item;
   }
 
@@ -117,7 +119,7 @@ async function pickDataset(profiles: DatasetManager, arg: unknown, title: string
     const e = datasetEntry(d, d === profiles.activeRecord);
     return {
       label: `$(${KIND_ICON[e.kind]}) ${e.label}`,
-      description: e.active ? `active · ${e.description}` : e.description,
+      description: e.active ? vscode.l10n.t('active · {0}', e.description) : e.description,
       dataset: d,
     };
   });
@@ -137,7 +139,7 @@ export function registerDatasetsView(profiles: DatasetManager): {
   const provider = new DatasetsTreeProvider(profiles);
   const view = vscode.window.createTreeView(DATASETS_VIEW, { treeDataProvider: provider });
   const describeView = () => {
-    view.description = profiles.records.length > 1 ? `${profiles.records.length} loaded` : undefined;
+    view.description = profiles.records.length > 1 ? vscode.l10n.t('{0} loaded', profiles.records.length) : undefined;
   };
   const reg = vscode.commands.registerCommand;
   return {
@@ -147,39 +149,42 @@ export function registerDatasetsView(profiles: DatasetManager): {
       view,
       profiles.onDidChangeDatasets(describeView),
       reg(DatasetCommand.activate, async (arg?: unknown) => {
-        const d = await pickDataset(profiles, arg, 'HPC Lens: switch to dataset');
+        const d = await pickDataset(profiles, arg, vscode.l10n.t('HPC Lens: switch to dataset'));
         if (d) await profiles.activate(d);
         return d !== undefined;
       }),
       reg(DatasetCommand.close, async (arg?: unknown) => {
-        const d = await pickDataset(profiles, arg, 'HPC Lens: close dataset');
+        const d = await pickDataset(profiles, arg, vscode.l10n.t('HPC Lens: close dataset'));
         if (d) await profiles.closeDataset(d);
         return d !== undefined;
       }),
       reg(DatasetCommand.closeAll, () => profiles.closeAll()),
       reg(DatasetCommand.reload, async (arg?: unknown) => {
-        const d = await pickDataset(profiles, arg, 'HPC Lens: reload dataset from disk');
+        const d = await pickDataset(profiles, arg, vscode.l10n.t('HPC Lens: reload dataset from disk'));
         return d ? (await profiles.reload(d)) !== undefined : false;
       }),
       reg(DatasetCommand.revealInExplorer, async (arg?: unknown) => {
-        const d = await pickDataset(profiles, arg, 'HPC Lens: reveal dataset in the Explorer');
+        const d = await pickDataset(profiles, arg, vscode.l10n.t('HPC Lens: reveal dataset in the Explorer'));
         if (d) await vscode.commands.executeCommand('revealInExplorer', datasetUris(d).at(-1));
       }),
       reg(DatasetCommand.revealInOS, async (arg?: unknown) => {
-        const d = await pickDataset(profiles, arg, 'HPC Lens: reveal dataset in the file manager');
+        const d = await pickDataset(profiles, arg, vscode.l10n.t('HPC Lens: reveal dataset in the file manager'));
         if (d) await vscode.commands.executeCommand('revealFileInOS', datasetUris(d).at(-1));
       }),
       reg(DatasetCommand.copyPath, async (arg?: unknown) => {
-        const d = await pickDataset(profiles, arg, 'HPC Lens: copy dataset path');
+        const d = await pickDataset(profiles, arg, vscode.l10n.t('HPC Lens: copy dataset path'));
         if (!d) return undefined;
         const text = datasetUris(d)
           .map(u => u.fsPath)
           .join('\n');
         await vscode.env.clipboard.writeText(text);
         void vscode.window.setStatusBarMessage(
-          `Copied ${datasetUris(d)
-            .map(u => path.basename(u.fsPath))
-            .join(' and ')} path`,
+          vscode.l10n.t(
+            'Copied {0} path',
+            datasetUris(d)
+              .map(u => path.basename(u.fsPath))
+              .join(vscode.l10n.t(' and ')),
+          ),
           3000,
         );
         return text;

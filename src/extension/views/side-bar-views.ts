@@ -124,7 +124,14 @@ function hotPaths(lp: Dataset, s: SideBarLists): AnalysisEntry[] | AnalysisRows 
       {
         label: name,
         description: `${formatShare(step.share)} · ${formatValue(step.inclusive, unit)}`,
-        tooltip: `**${esc(name)}**: ${formatValue(step.inclusive, unit)} inclusive (${formatShare(step.share)}), ${formatValue(step.exclusive, unit)} exclusive ${esc(label)}${where(p.tree.file(step.node), p.tree.line(step.node))}`,
+        tooltip: `${vscode.l10n.t(
+          '**{0}**: {1} inclusive ({2}), {3} exclusive {4}',
+          esc(name),
+          formatValue(step.inclusive, unit),
+          formatShare(step.share),
+          formatValue(step.exclusive, unit),
+          esc(label),
+        )}${where(p.tree.file(step.node), p.tree.line(step.node))}`,
         location: nodeLocation(p, step.node),
         icon: k === path.length - 1 ? 'flame' : 'arrow-small-right',
         children: chain(path, k + 1),
@@ -148,10 +155,15 @@ function lines(lp: Dataset, s: SideBarLists): AnalysisEntry[] | AnalysisRows {
   const rows = s.topLines.map(e => ({
     label: `${path.basename(e.file)}:${e.line}`,
     description:
-      `${formatShare(e.share)} · ${formatValue(e.exclusive, unit)}${e.calls > 0 ? ` · calls ${formatValue(e.calls, unit)}` : ''}` +
+      `${formatShare(e.share)} · ${formatValue(e.exclusive, unit)}${e.calls > 0 ? ` · ${vscode.l10n.t('calls {0}', formatValue(e.calls, unit))}` : ''}` +
       (runs ? vscode.l10n.t(' · median per run {0}', formatValue(e.contexts.median, unit)) : ''),
     tooltip:
-      `**${esc(e.file)}:${e.line}**\n\n${formatValue(e.exclusive, unit)} on this line${runs ? vscode.l10n.t(' (summed over the runs)') : ''}, ${formatValue(e.calls, unit)} in calls made from it` +
+      `**${esc(e.file)}:${e.line}**\n\n${vscode.l10n.t(
+        '{0} on this line{1}, {2} in calls made from it',
+        formatValue(e.exclusive, unit),
+        runs ? vscode.l10n.t(' (summed over the runs)') : '',
+        formatValue(e.calls, unit),
+      )}` +
       (p.contextCount > 1
         ? runs
           ? vscode.l10n.t(
@@ -161,7 +173,14 @@ function lines(lp: Dataset, s: SideBarLists): AnalysisEntry[] | AnalysisRows {
               formatValue(e.contexts.max, unit),
               esc(p.contexts[e.contexts.maxContext]!.label),
             )
-          : `\n\nper ${contextNoun(p.contexts)}: min ${formatValue(e.contexts.min, unit)} · mean ${formatValue(e.contexts.mean, unit)} · max ${formatValue(e.contexts.max, unit)} (${esc(p.contexts[e.contexts.maxContext]!.label)})`
+          : vscode.l10n.t(
+              '\n\nper {0}: min {1} · mean {2} · max {3} ({4})',
+              contextNoun(p.contexts),
+              formatValue(e.contexts.min, unit),
+              formatValue(e.contexts.mean, unit),
+              formatValue(e.contexts.max, unit),
+              esc(p.contexts[e.contexts.maxContext]!.label),
+            )
         : ''),
     location: { file: e.file, line: e.line, name: `${path.basename(e.file)}:${e.line}` },
     icon: 'symbol-number',
@@ -182,7 +201,12 @@ function functions(lp: Dataset, s: SideBarLists): AnalysisEntry[] | AnalysisRows
   return s.topFunctions.map(e => ({
     label: e.name,
     description: `${formatShare(e.share)} · ${formatValue(e.exclusive, unit)}`,
-    tooltip: `**${esc(e.name)}**: ${formatValue(e.exclusive, unit)} exclusive, ${formatValue(e.inclusive, unit)} inclusive${where(e.file, e.line)}`,
+    tooltip: `${vscode.l10n.t(
+      '**{0}**: {1} exclusive, {2} inclusive',
+      esc(e.name),
+      formatValue(e.exclusive, unit),
+      formatValue(e.inclusive, unit),
+    )}${where(e.file, e.line)}`,
     location: e.file ? { file: e.file, line: e.line, name: e.name } : null,
     icon: 'symbol-function',
   }));

@@ -82,7 +82,7 @@ export class CallflowPanel implements vscode.Disposable {
     this.remembered = parsePersistedFilters(memento?.get(PERSISTED_FILTERS_KEY));
     this.host = new WebviewHost(env, {
       viewType: 'hpcLens.callflow',
-      title: 'HPC Lens: CallFlow',
+      title: vscode.l10n.t('HPC Lens: CallFlow'),
       view: 'callflow',
       iconPath: vscode.Uri.joinPath(env.extensionUri, 'media', 'sankey.svg'),
       onMessage: m => this.onMessage(m),
@@ -140,7 +140,9 @@ export class CallflowPanel implements vscode.Disposable {
 
   show(): void {
     if (!this.datasets.active) {
-      void vscode.window.showInformationMessage('HPC Lens: open a profile first (HPC Lens: Open Profile…).');
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('HPC Lens: open a profile first (HPC Lens: Open Profile…).'),
+      );
       return;
     }
     this.host.show();
@@ -244,7 +246,7 @@ export class CallflowPanel implements vscode.Disposable {
     const state = this.stateOf(ds);
     const baseline = ds.baseline;
     const canCompare = baseline !== undefined;
-    const plan = graphPlan(state, this.baseOptions(), ds.profile.contextCount, canCompare);
+    const plan = graphPlan(state, this.baseOptions(), ds.profile.contextCount, canCompare, vscode.l10n);
     try {
       let data: CallflowData;
       let second: CallflowData | undefined;
@@ -261,7 +263,7 @@ export class CallflowPanel implements vscode.Disposable {
           ),
           ds.superGraph(plan.second, ownName),
         ]);
-        labels = [`A: ${baseName}`, `B: ${ownName}`];
+        labels = [vscode.l10n.t('A: {0}', baseName), vscode.l10n.t('B: {0}', ownName)];
       } else {
         [data, second] = await Promise.all([
           ds.superGraph(plan.first),
@@ -271,7 +273,7 @@ export class CallflowPanel implements vscode.Disposable {
       if (!this.host.isCurrent(ticket) || this.datasets.active !== ds) return;
       this.data = data;
       this.callflow = viewState(state, canCompare, second, labels);
-      this.host.title = `HPC Lens: ${ds.name}`;
+      this.host.title = vscode.l10n.t('HPC Lens: {0}', ds.name);
       this.reportMisses(ds, data);
       this.host.post({ type: 'graph', data: this.data, callflow: this.callflow });
       if (this.pendingBases) {
@@ -299,7 +301,7 @@ export class CallflowPanel implements vscode.Disposable {
     }
     const before = this.stateOf(ds);
     const canCompare = ds.baseline !== undefined;
-    const next = applyCallflowRequest(before, m, this.data, ds.profile.contextCount, canCompare);
+    const next = applyCallflowRequest(before, m, this.data, ds.profile.contextCount, canCompare, vscode.l10n);
     if ('error' in next) {
       void vscode.window.showWarningMessage(vscode.l10n.t('HPC Lens: {0}', next.error));
       // The webview undoes its optimistic UI state (e.g. a mode toggle) with the unchanged state.
@@ -335,7 +337,10 @@ export class CallflowPanel implements vscode.Disposable {
     if (!node) return;
     const target = node.entry.file ? node.entry : node.entries?.find(e => e.file);
     if (!target?.file) {
-      void vscode.window.setStatusBarMessage(`HPC Lens: no source location recorded for ${node.label}`, 4000);
+      void vscode.window.setStatusBarMessage(
+        vscode.l10n.t('HPC Lens: no source location recorded for {0}', node.label),
+        4000,
+      );
       return;
     }
     const file = target.file;

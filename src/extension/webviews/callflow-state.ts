@@ -5,6 +5,7 @@
  * (a brush: the brushed ranks and the rest, computed with the super graph's context subsets, so
  * both sides add up to the whole run).
  */
+import { english, type L10n } from '../l10n-text';
 import {
   applyFilterRequest,
   type CallflowFilter,
@@ -94,6 +95,7 @@ export function applyCallflowRequest(
   data: CallflowData | undefined,
   contextCount: number,
   canCompare: boolean,
+  l10n: L10n = english,
 ): CallflowState | { error: string } {
   switch (request.type) {
     case 'callflow/filter':
@@ -108,16 +110,22 @@ export function applyCallflowRequest(
       return applyFilterRequest(state, { ...request, type: 'unrepopulate' }, data?.nodes);
     case 'callflow/split': {
       const node = data?.nodes.find(n => n.id === request.nodeId);
-      if (!node) return { error: `no node ${request.nodeId} in the graph to split` };
+      if (!node) return { error: l10n.t('no node {0} in the graph to split', request.nodeId) };
       const base = node.baseId ?? node.id;
       if (request.mode === 'entry' && (node.entryCount ?? node.entries?.length ?? 0) < 2 && node.kind === 'module') {
         return {
-          error: `${node.label} has a single entry function (${node.entry.name}): splitting by entry would not change it`,
+          error: l10n.t(
+            '{0} has a single entry function ({1}): splitting by entry would not change it',
+            node.label,
+            node.entry.name,
+          ),
         };
       }
       if (request.mode === 'caller' && (node.callers?.length ?? 0) < 2 && node.kind === 'module') {
         return {
-          error: `${node.label} has ${node.callers?.length ? 'a single caller' : 'no caller'}: splitting by caller would not change it`,
+          error: node.callers?.length
+            ? l10n.t('{0} has a single caller: splitting by caller would not change it', node.label)
+            : l10n.t('{0} has no caller: splitting by caller would not change it', node.label),
         };
       }
       return { ...state, splits: [...state.splits.filter(s => s.node !== base), { node: base, mode: request.mode }] };
@@ -127,7 +135,7 @@ export function applyCallflowRequest(
       const splits = state.splits.filter(s => s.node !== base);
       const reveal = state.reveal.filter(r => r.node !== base);
       if (splits.length === state.splits.length && reveal.length === state.reveal.length)
-        return { error: `${base} is not split` };
+        return { error: l10n.t('{0} is not split', base) };
       return {
         ...state,
         splits,
@@ -148,20 +156,26 @@ export function applyCallflowRequest(
       const brushed = [...new Set(request.contexts)].sort((a, b) => a - b);
       const bad = brushed.find(c => !(Number.isInteger(c) && c >= 0 && c < contextCount));
       if (bad !== undefined)
-        return { error: `brushed context ${bad} is not one of the profile's ${contextCount} contexts` };
+        return {
+          error: l10n.t("brushed context {0} is not one of the profile's {1} contexts", bad, contextCount),
+        };
       return { ...state, brushed: brushed.length ? brushed : null };
     }
     case 'callflow/mode': {
       if (request.mode === 'brush') {
         if (!state.brushed?.length)
           return {
-            error: 'Brush some bins of the histogram first: the split compares the brushed ranks with the rest.',
+            error: l10n.t(
+              'Brush some bins of the histogram first: the split compares the brushed ranks with the rest.',
+            ),
           };
         if (state.brushed.length >= contextCount)
-          return { error: 'The brush holds every rank: there is no rest to compare with. Brush fewer bins.' };
+          return {
+            error: l10n.t('The brush holds every rank: there is no rest to compare with. Brush fewer bins.'),
+          };
       }
       if (request.mode === 'sideBySide' && !canCompare)
-        return { error: 'Side by side needs two runs: use HPC Lens: Compare Two Profiles… first.' };
+        return { error: l10n.t('Side by side needs two runs: use HPC Lens: Compare Two Profiles… first.') };
       return { ...state, mode: request.mode };
     }
   }
@@ -196,6 +210,7 @@ export function graphPlan(
   base: SuperGraphDataOptions,
   contextCount: number,
   canCompare: boolean,
+  l10n: L10n = english,
 ): GraphPlan {
   const common = shownOptions(state, base);
   if (state.mode === 'brush' && state.brushed?.length && state.brushed.length < contextCount) {
@@ -203,7 +218,7 @@ export function graphPlan(
     return {
       first: { ...common, contexts: state.brushed },
       second: { ...common, contexts: rest },
-      labels: [`Brushed ranks (${state.brushed.length})`, `Other ranks (${rest.length})`],
+      labels: [l10n.t('Brushed ranks ({0})', state.brushed.length), l10n.t('Other ranks ({0})', rest.length)],
     };
   }
   if (state.mode === 'sideBySide' && canCompare) return { first: common, second: common, secondIsBaseline: true };

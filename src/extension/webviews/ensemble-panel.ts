@@ -67,7 +67,7 @@ export class EnsemblePanel implements vscode.Disposable {
   ) {
     this.host = new WebviewHost(env, {
       viewType: 'hpcLens.ensemble',
-      title: 'HPC Lens: Ensemble',
+      title: vscode.l10n.t('HPC Lens: Ensemble'),
       view: 'ensemble',
       iconPath: vscode.Uri.joinPath(env.extensionUri, 'media', 'sankey.svg'),
       onMessage: m => this.onMessage(m),
@@ -155,7 +155,14 @@ export class EnsemblePanel implements vscode.Disposable {
       this.data = undefined;
       this.host.post({
         type: 'error',
-        message: `The active dataset${ds ? ` (${ds.name})` : ''} is not an ensemble. Switch to an ensemble in the Datasets view, or use HPC Lens: Open Folder as Ensemble….`,
+        message: ds
+          ? vscode.l10n.t(
+              'The active dataset ({0}) is not an ensemble. Switch to an ensemble in the Datasets view, or use HPC Lens: Open Folder as Ensemble….',
+              ds.name,
+            )
+          : vscode.l10n.t(
+              'The active dataset is not an ensemble. Switch to an ensemble in the Datasets view, or use HPC Lens: Open Folder as Ensemble….',
+            ),
       });
       this.updated.fire(this.current);
       return;
@@ -193,7 +200,7 @@ export class EnsemblePanel implements vscode.Disposable {
     this.state = r.state;
     this.detail = r.detail;
     this.timings = r.timings;
-    this.host.title = `HPC Lens: ${ds.name} (ensemble)`;
+    this.host.title = vscode.l10n.t('HPC Lens: {0} (ensemble)', ds.name);
     if (r.graph) {
       this.data = r.graph.data;
       this.projection = r.graph.projection;

@@ -219,7 +219,7 @@ export class MemoryPanel implements vscode.Disposable {
     const message = `${what}: ${(e as Error).message ?? String(e)}`;
     this.log.error(message);
     if (replace) this.send({ type: 'memory/unavailable', message });
-    else void vscode.window.showErrorMessage(`HPC Lens: ${message}`);
+    else void vscode.window.showErrorMessage(vscode.l10n.t('HPC Lens: {0}', message));
   }
 
   private async onMessage(m: MemoryViewToHost): Promise<void> {

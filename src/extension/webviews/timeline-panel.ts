@@ -72,7 +72,7 @@ export class TimelinePanel implements vscode.Disposable {
   ) {
     this.host = new WebviewHost(env, {
       viewType: 'hpcLens.timeline',
-      title: 'HPC Lens: Timeline',
+      title: vscode.l10n.t('HPC Lens: Timeline'),
       view: 'timeline',
       onMessage: m => this.onMessage(m),
       // Every page load starts from the init message.
@@ -156,11 +156,13 @@ export class TimelinePanel implements vscode.Disposable {
   ): Promise<boolean> {
     const active = this.datasets.active;
     if (!active?.profile.trace) {
-      void vscode.window.showInformationMessage('HPC Lens: the active dataset has no timeline.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('HPC Lens: the active dataset has no timeline.'));
       return false;
     }
     if (!window) {
-      void vscode.window.showInformationMessage('HPC Lens: select a time range in the timeline first (shift-drag).');
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('HPC Lens: select a time range in the timeline first (shift-drag).'),
+      );
       return false;
     }
     const windowed = await this.datasets.showWindow(window, tracks);
@@ -239,7 +241,10 @@ export class TimelinePanel implements vscode.Disposable {
       this.init = undefined;
       this.send({
         type: 'timeline/unavailable',
-        message: `${whole.name} is not a trace: it has no timeline. Switch to a trace dataset to see it here.`,
+        message: vscode.l10n.t(
+          '{0} is not a trace: it has no timeline. Switch to a trace dataset to see it here.',
+          whole.name,
+        ),
       });
       return;
     }
@@ -249,7 +254,7 @@ export class TimelinePanel implements vscode.Disposable {
       return;
     }
     this.shown = whole;
-    this.host.title = `Timeline: ${whole.name}`;
+    this.host.title = vscode.l10n.t('Timeline: {0}', whole.name);
     try {
       const started = Date.now();
       const r = await this.request(whole, { kind: 'init', minimapWidth: MINIMAP_WIDTH });
@@ -266,7 +271,7 @@ export class TimelinePanel implements vscode.Disposable {
       }
     } catch (e) {
       this.shown = undefined;
-      this.fail(`could not show the timeline of ${whole.name}`, e);
+      this.fail(vscode.l10n.t('could not show the timeline of {0}', whole.name), e);
     }
   }
 
@@ -337,7 +342,7 @@ export class TimelinePanel implements vscode.Disposable {
       }
     } catch (e) {
       this.log.error(`timeline ${m.type}: ${(e as Error).message}`);
-      void vscode.window.showErrorMessage(`HPC Lens timeline: ${(e as Error).message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('HPC Lens timeline: {0}', (e as Error).message));
     }
   }
 
