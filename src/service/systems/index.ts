@@ -4,20 +4,24 @@
  */
 import type { AnalysisSystem, SystemShape } from './analysis-system';
 import { dataMovementSystem, type DataMovementShape } from './data-movement-system';
+import { pdesSystem, type PdesShape } from './pdes-system';
 
 export interface SystemTypes {
   dataMovement: DataMovementShape;
+  pdes: PdesShape;
 }
 
 export type SystemName = keyof SystemTypes;
 
 export const SYSTEMS: { readonly [S in SystemName]: AnalysisSystem<SystemTypes[S], never> } = {
   dataMovement: dataMovementSystem as AnalysisSystem<DataMovementShape, never>,
+  pdes: pdesSystem as AnalysisSystem<PdesShape, never>,
 };
 
 export type SystemRequest<S extends SystemName> = SystemTypes[S]['request'];
 export type SystemRequestKind<S extends SystemName> = SystemRequest<S>['kind'];
-export type SystemResult<S extends SystemName, K extends SystemRequestKind<S>> = SystemTypes[S]['results'][K];
+export type SystemResult<S extends SystemName, K extends SystemRequestKind<S>> = SystemTypes[S]['results'][K &
+  keyof SystemTypes[S]['results']];
 export type SystemOpenArgs<S extends SystemName> = SystemTypes[S]['open'];
 export type SystemOpened<S extends SystemName> = SystemTypes[S]['opened'];
 export type SystemEvent<S extends SystemName> = SystemTypes[S]['event'];
