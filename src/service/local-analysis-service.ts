@@ -18,7 +18,7 @@ import {
   type RunLoadError,
   type RunProfile,
 } from '../analysis/ensemble/ensemble-runs';
-import { bestReader, findProfiles, readProfile, sampleFile } from '../analysis/formats';
+import { findProfiles, readProfile, sampleFile } from '../analysis/formats';
 import { fileErrorReason, ProfileReadError } from '../analysis/formats/reader';
 import { SuperGraphCache } from '../analysis/graph/super-graph-cache';
 import { superGraphData } from '../analysis/graph/super-graph-data';
@@ -51,7 +51,7 @@ import { warmUp } from './warm-up';
 import type { AnalysisSystem, SystemContext, SystemOpening, SystemShape } from './systems/analysis-system';
 import {
   SYSTEMS,
-  systemForSample,
+  claimingSystem,
   type SystemName,
   type SystemOpenArgs,
   type SystemRequest,
@@ -141,10 +141,7 @@ export class LocalAnalysisService implements AnalysisService {
     } catch (e) {
       throw new ProfileReadError(path, fileErrorReason(e), { cause: e });
     }
-    const system = systemForSample(sample);
-    if (!system) return null;
-    const score = SYSTEMS[system].sniff!(sample);
-    return score > (bestReader(sample)?.score ?? 0) ? system : null;
+    return claimingSystem(sample);
   }
 
   private async openSystemPath(

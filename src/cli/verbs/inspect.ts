@@ -1,9 +1,11 @@
-import { readProfile } from '../../analysis/formats';
+import { readProfile, sampleFile } from '../../analysis/formats';
 import { inspectReport } from '../../analysis/stats/inspect-report';
 import type { Profile } from '../../analysis/model/profile';
 import { formatValue } from '../../analysis/stats/format';
 import { rootHotPaths } from '../../analysis/stats/hot-path';
 import { topIndices } from '../../analysis/stats/top-k';
+import { claimingSystem, SYSTEMS } from '../../service/systems';
+import type { AnalysisSystem, SystemShape } from '../../service/systems/analysis-system';
 import { parseArgs, UsageError, type Verb } from '../verb';
 
 export const inspectVerb: Verb = {
@@ -11,7 +13,9 @@ export const inspectVerb: Verb = {
   synopsis: 'inspect [--json] [--top N] [--all-nodes] PATH',
   usage: `usage: hpc-lens inspect [--json] [--top N] [--all-nodes] PATH
 
-Reads a profile (format detected from its content) and prints what was read.
+Reads a profile (format detected from its content) and prints what was read. A dataset of an
+analysis system (a ROSS/CODES run folder) is shown as the profile the editor gets of it (for a PDES
+run: its event handlers per PE; hpc-lens pdes prints the run itself).
   --json       print one JSON object (schema in the README)
   --top N      number of hottest nodes listed in the text report (default 15)
   --all-nodes  list every node in the JSON (by default trees above 5000 nodes list the
@@ -21,7 +25,7 @@ Reads a profile (format detected from its content) and prints what was read.
     const top = flags.has('top') ? Number(flags.get('top')) : 15;
     if (!Number.isInteger(top) || top < 0) throw new UsageError('--top needs a non-negative integer');
     if (positional.length !== 1) throw new UsageError('inspect reads exactly one PATH');
-    const profile = await readProfile(positional[0]!);
+    const profile = await inspectedProfile(positional[0]!);
     if (flags.has('json'))
       io.out(
         JSON.stringify(inspectReport(profile, { maxNodes: flags.has('all-nodes') ? Infinity : undefined })) + '\n',
@@ -30,6 +34,17 @@ Reads a profile (format detected from its content) and prints what was read.
     return 0;
   },
 };
+
+/** The profile read from `path`, or the editor profile of the system that claims it by content. */
+async function inspectedProfile(path: string): Promise<Profile> {
+  const sample = await sampleFile(path).catch(() => null);
+  const system = sample && claimingSystem(sample);
+  if (!system) return readProfile(path);
+  const opened = await (SYSTEMS[system] as AnalysisSystem<SystemShape, unknown>).openPath!(path, undefined, {
+    emit: () => undefined,
+  });
+  return opened.profile!;
+}
 
 function textReport(profile: Profile, top: number): string {
   const m = profile.primaryMetric;

@@ -2,6 +2,8 @@
  * The systems of the analysis service, by name. A new system adds one line to each of
  * {@link SystemTypes} and {@link SYSTEMS}; the service, the worker pool and the worker need nothing else.
  */
+import { bestReader } from '../../analysis/formats';
+import type { FileSample } from '../../analysis/formats/reader';
 import type { AnalysisSystem, SystemShape } from './analysis-system';
 import { dataMovementSystem, type DataMovementShape } from './data-movement-system';
 import { pdesSystem, type PdesShape } from './pdes-system';
@@ -40,4 +42,12 @@ export function systemForSample(
     }
   }
   return best;
+}
+
+/** The system that claims a file or folder by content more surely than every profile reader, or null. */
+export function claimingSystem(sample: FileSample): SystemName | null {
+  const system = systemForSample(sample);
+  if (!system) return null;
+  const score = SYSTEMS[system].sniff!(sample);
+  return score > (bestReader(sample)?.score ?? 0) ? system : null;
 }

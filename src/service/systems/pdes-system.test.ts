@@ -129,7 +129,7 @@ describe('PDES system: the dataset the editor gets', { skip: skipUnlessShared(RU
     assert.equal(p.format, 'ross-codes');
     assert.deepEqual(
       p.contexts.map(c => c.label),
-      Array.from({ length: 8 }, (_, i) => `rank ${i}`),
+      Array.from({ length: 8 }, (_, i) => `PE ${i}`),
       'one context per PE (its MPI rank)',
     );
     const processed = p.metricIndex(EDITOR_METRICS.eventsProcessed);
