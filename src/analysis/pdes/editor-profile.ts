@@ -44,7 +44,10 @@ export function pdesEditorProfile(
   const rolledBackMetric = metric(EDITOR_METRICS.eventsRolledBack, 'Events rolled back');
 
   const e = run.entities;
-  const peContexts = Array.from({ length: e.count('pe') }, (_, p) => b.context({ rank: e.peId(p) }));
+  // A PE is an MPI rank; views name it as ROSS does.
+  const peContexts = Array.from({ length: e.count('pe') }, (_, p) =>
+    b.newContext({ rank: e.peId(p), label: `PE ${e.peId(p)}` }),
+  );
   let unplaced = -1;
   const contextOfLp = (lp: number) => {
     const p = e.lpPe(lp);
