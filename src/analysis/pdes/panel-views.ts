@@ -1,6 +1,12 @@
 import { dragonflyShapeFromConfig, type DragonflyShape } from '../topology/dragonfly';
 import type { PdesAnalysisOptions, TickRange } from './analysis-options';
-import { handlerActivity, type HandlerActivity, type PdesHandlerMap, type PdesHandlerSource } from './handlers';
+import {
+  handlerActivity,
+  type HandlerActivity,
+  type HandlerScope,
+  type PdesHandlerMap,
+  type PdesHandlerSource,
+} from './handlers';
 import type { HandlerSourceLocation } from './handler-sources';
 import { lpTypeTable } from './lp-types';
 import { weighted, type CommunicationWeight } from './model/communication';
@@ -131,6 +137,30 @@ export interface MatrixViewData {
   max: number;
 }
 
+/** What the handler CodeLenses show for a selection: events per LP type of its LPs, and which entities it holds. */
+export interface SelectionActivity {
+  rows: HandlerActivity[];
+  /** Selected entities of `level`, of `total`. */
+  selected: number;
+  total: number;
+  level: EntityLevel;
+}
+
+/** The handler activity of the selected entities of the scope's level. */
+export function selectionActivity(
+  run: PdesRun,
+  scope: HandlerScope,
+  selected: Int32Array,
+  handlers?: PdesHandlerMap,
+): SelectionActivity {
+  return {
+    rows: handlerActivity(run, scope, selected, handlers),
+    selected: selected.length,
+    total: scope.behaviour.count,
+    level: scope.behaviour.level,
+  };
+}
+
 /** Rows above which the matrix aggregates the selection to PEs (a cell would be under a pixel). */
 export const MATRIX_MAX_ROWS = 400;
 
@@ -160,7 +190,7 @@ export interface PdesViews {
   similarity: [SimilarityViewData, SimilarityViewData];
   circular: CircularViewData;
   matrix: MatrixViewData | null;
-  handlers: HandlerActivity[];
+  handlers: SelectionActivity;
   notes: string[];
 }
 
@@ -232,7 +262,7 @@ export function pdesViews(
     similarity: [similarityViewData(analysis, 0, selected), similarityViewData(analysis, 1, selected)],
     circular,
     matrix: communication ? matrixViewData(run, analysis, selected, communication, state.matrixSegment) : null,
-    handlers: handlerActivity(run, analysis, selected, state.handlers),
+    handlers: selectionActivity(run, analysis, selected, state.handlers),
     notes: analysis.notes,
   };
 }

@@ -60,7 +60,9 @@ describe('hpc-lens pdes', () => {
     assert.equal(out.primaryMetric, 'handler calls');
     assert.equal(out.contexts, 2, 'one context per PE');
     assert.ok(
-      out.nodes.some((n: { name: string }) => n.name === 'synthetic-ross' && n.module === 'synthetic-ross'),
+      out.nodes.some(
+        (n: { name: string; module: string | null }) => n.name === 'synthetic-ross' && n.module === 'synthetic-ross',
+      ),
       'the LP type of the program',
     );
   });

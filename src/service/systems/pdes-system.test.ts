@@ -350,7 +350,7 @@ describe('PDES system: the panel’s answers on the seeded generator', () => {
       want,
     );
     assert.equal(
-      v.handlers.reduce((n, h) => n + h.lps, 0),
+      v.handlers.rows.reduce((n, h) => n + h.lps, 0),
       k * 4,
       'the handlers of their LPs (4 per KP)',
     );
@@ -483,13 +483,15 @@ describe('PDES system: the panel’s answers on the seeded generator', () => {
 
   it('answers the handler CodeLenses for a selection, and the CLI’s report', async () => {
     const all = await ask(s, dataset, { kind: 'handlerActivity', options: {}, selection: {} });
-    assert.equal(all.length, 1);
-    assert.equal(all[0]!.lps, 1024);
-    assert.equal(all[0]!.eventsProcessed, truth.totals.events);
+    assert.deepEqual([all.selected, all.total, all.level], [256, 256, 'kp']);
+    assert.equal(all.rows.length, 1);
+    assert.equal(all.rows[0]!.lps, 1024);
+    assert.equal(all.rows[0]!.eventsProcessed, truth.totals.events);
     const two = await ask(s, dataset, { kind: 'handlerActivity', options: {}, selection: { entities: [0, 1] } });
-    assert.equal(two[0]!.lps, 8);
+    assert.equal(two.rows[0]!.lps, 8);
+    assert.equal(two.selected, 2);
     const cluster = await ask(s, dataset, { kind: 'handlerActivity', options: {}, selection: { clusters: [0] } });
-    assert.ok(cluster[0]!.lps > 0 && cluster[0]!.lps < 1024);
+    assert.ok(cluster.rows[0]!.lps > 0 && cluster.rows[0]!.lps < 1024);
     const report = await ask(s, dataset, { kind: 'report', options: {} });
     const pdesRun = await readPdesRun(dir);
     assert.deepEqual(report, await pdesReport(pdesRun, pdesReportAnalyses(pdesRun, {})));

@@ -17,7 +17,7 @@ import type { PdesAnalysisOptions } from '../../analysis/pdes/analysis-options';
 import { resolvePdesAnalysisOptions } from '../../analysis/pdes/analysis-options';
 import { pdesEditorProfile } from '../../analysis/pdes/editor-profile';
 import { locateHandlerSources } from '../../analysis/pdes/handler-sources';
-import { handlerActivity, resolveHandlers, type HandlerActivity } from '../../analysis/pdes/handlers';
+import { resolveHandlers } from '../../analysis/pdes/handlers';
 import type { PdesRun } from '../../analysis/pdes/model/pdes-run';
 import {
   editSegments,
@@ -30,9 +30,11 @@ import {
   pdesRunSummary,
   pdesViews,
   selectedEntities,
+  selectionActivity,
   type PdesRunSummary,
   type PdesViews,
   type PdesViewState,
+  type SelectionActivity,
 } from '../../analysis/pdes/panel-views';
 import { segmentCommunication, type SegmentCommunication } from '../../analysis/pdes/segments';
 import { selectEntities, type PdesSelection } from '../../analysis/pdes/selection';
@@ -57,7 +59,7 @@ export interface PdesShape {
   open: never;
   opened: PdesRunSummary;
   request: PdesRequest;
-  results: { views: PdesViews; handlerActivity: HandlerActivity[]; report: PdesReport };
+  results: { views: PdesViews; handlerActivity: SelectionActivity; report: PdesReport };
   event: never;
 }
 
@@ -136,12 +138,12 @@ export const pdesSystem: AnalysisSystem<PdesShape, PdesState> = {
         // Only a cluster filter needs the clustering; otherwise the session's behaviour and range suffice.
         if (selection.clusters) {
           const analysis = await analysisFor(state, request.options, ctx);
-          return handlerActivity(state.run, analysis, selectedEntities(analysis, selection), handlers);
+          return selectionActivity(state.run, analysis, selectedEntities(analysis, selection), handlers);
         }
         const session = new PdesAnalysisSession(state.run, request.options);
         const labels = new Int32Array(session.behaviour.count);
         const selected = selectEntities(session.behaviour, session.range, labels, selection);
-        return handlerActivity(state.run, session, selected, handlers);
+        return selectionActivity(state.run, session, selected, handlers);
       }
       case 'report':
         return pdesReport(state.run, pdesReportAnalyses(state.run, request.options));
