@@ -69,7 +69,10 @@ export const layerPolicies = [
   { from: { element: { type: 'systems' } }, allow: to(...analysis, 'shared') },
   // The protocol files name the analysis types they carry; they import no code from it.
   { from: { element: { type: 'shared' } }, allow: to('shared') },
-  { from: { element: { type: 'shared' } }, allow: { ...to('model', 'stats', 'graph'), dependency: { kind: 'type' } } },
+  {
+    from: { element: { type: 'shared' } },
+    allow: { ...to('model', 'stats', 'graph', 'systems'), dependency: { kind: 'type' } },
+  },
   { from: { element: { type: 'service' } }, allow: to(...analysis, 'shared', 'service') },
   // The extension host: no reader (not even a type), and the heavy systems only as types.
   { from: { element: { type: 'extension' } }, allow: to('model', 'stats', 'graph', 'shared', 'service', 'extension') },

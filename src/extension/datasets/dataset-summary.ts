@@ -13,6 +13,12 @@ export interface EnsembleFacts {
   skipped: readonly { name: string; reason: string }[];
 }
 
+/** A system's dataset in the Datasets view: its row's parts after the format and size, and its tooltip's lines (Markdown). */
+export interface SystemDatasetFacts {
+  description: string[];
+  tooltip: string[];
+}
+
 /** What the Datasets view says about one dataset. Pure: the view and its tests share it. */
 export interface DatasetFacts {
   kind: DatasetKind;
@@ -29,6 +35,8 @@ export interface DatasetFacts {
   active: boolean;
   /** For an ensemble: its runs, and the files that could not be read. */
   ensemble?: EnsembleFacts;
+  /** For a system's dataset: what it says of itself. */
+  system?: SystemDatasetFacts;
 }
 
 /** `4 ranks`, `1 thread`, `8 contexts`. */
@@ -53,6 +61,7 @@ export function datasetDescription(f: DatasetFacts): string {
   }
   const parts = [p.format];
   if (f.size !== undefined) parts.push(formatBytes(f.size));
+  if (f.system) return [...parts, ...f.system.description].join(' · ');
   parts.push(contextCountText(p), `${formatCount(p.tree.size)} nodes`);
   if (p.trace) parts.push(`${formatCount(p.trace.events.start.length)} events`);
   return parts.join(' · ');
@@ -82,6 +91,7 @@ export function datasetTooltip(f: DatasetFacts): string {
   lines.push('', md(datasetDescription(f)));
   if (p.trace) lines.push('', `${formatCount(p.trace.tracks.length)} tracks`);
   if (f.ensemble) lines.push('', ...ensembleLines(f.ensemble));
+  if (f.system) lines.push('', ...f.system.tooltip);
   const metrics = p.metrics.map((m, i) => (i === f.metric ? `**${md(m.label)}**` : md(m.label)));
   lines.push('', `Metrics: ${metrics.join(', ')}`);
   const meta = metadataHighlights(p);

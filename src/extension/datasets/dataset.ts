@@ -17,15 +17,17 @@ import { seedMetricCache } from '../overlays/overlay-cache';
 import { rankSpreadMarkdown } from '../overlays/spread-markdown';
 import { hotPathThreshold } from '../settings';
 import type { SourceResolver } from '../source-resolver';
+import type { SystemDatasetFacts } from './dataset-summary';
 
 /** Rows per side-bar list. */
 export const SIDE_BAR_LIST_LENGTH = 50;
 
 /**
  * What a dataset is. Each kind is a class of its own (profile-dataset.ts, diff-dataset.ts,
- * ensemble-dataset.ts, window-dataset.ts) and answers the overlays' questions its own way.
+ * ensemble-dataset.ts, window-dataset.ts, and the systems' datasets such as pdes-dataset.ts) and
+ * answers the overlays' questions its own way.
  */
-export type DatasetKind = 'profile' | 'trace' | 'diff' | 'ensemble' | 'window';
+export type DatasetKind = 'profile' | 'trace' | 'diff' | 'ensemble' | 'window' | 'pdes';
 
 /** What the overlays of one source file show. */
 export interface FileOverlay {
@@ -256,6 +258,14 @@ export abstract class Dataset {
   /** The hover's section about how the subject's cost spreads (over ranks here; over runs for an ensemble). */
   async hoverSpread(subject: HoverSubject): Promise<string> {
     return rankSpreadMarkdown(this, subject);
+  }
+
+  /**
+   * What the Datasets view says about a system's dataset beyond its editor profile (a PDES run's
+   * PEs, KPs, LPs and events); undefined for the others, whose profile says it all.
+   */
+  systemFacts(): SystemDatasetFacts | undefined {
+    return undefined;
   }
 
   /** The run this dataset is compared against (Compare Two Profiles), or undefined. */

@@ -7,6 +7,7 @@ import type * as vscode from 'vscode';
 import type { AnalysisService, OpenedSystemDataset } from '../../service/analysis-service';
 import type { SystemName } from '../../service/systems';
 import type { Dataset } from './dataset';
+import { PdesDataset } from './pdes-dataset';
 
 type SystemDatasetFactory<S extends SystemName> = (
   service: AnalysisService,
@@ -14,7 +15,9 @@ type SystemDatasetFactory<S extends SystemName> = (
   uri: vscode.Uri,
 ) => Dataset;
 
-export const SYSTEM_DATASETS: { readonly [S in SystemName]?: SystemDatasetFactory<S> } = {};
+export const SYSTEM_DATASETS: { readonly [S in SystemName]?: SystemDatasetFactory<S> } = {
+  pdes: (service, opened, uri) => new PdesDataset(service, opened, uri),
+};
 
 /** The dataset for what a system opened, or undefined when the system has no class of its own. */
 export function systemDataset(

@@ -4,9 +4,10 @@ import type { DatasetManager } from '../datasets/dataset-manager';
 import { overlaysEnabled } from '../settings';
 import { SOURCE_CHANGED, type SourceEdits } from './source-edits';
 
-/** Something that may announce that its CodeLens changed (an ensemble following the Ensemble CallFlow panel). */
+/** Something that may announce that its CodeLens changed (an ensemble following the Ensemble CallFlow panel, a PDES run its panel's selection). */
 interface LensSource {
   onDidChangeComparison?: vscode.Event<unknown>;
+  onDidChangeLenses?: vscode.Event<unknown>;
 }
 
 /**
@@ -29,7 +30,10 @@ export class ProfileCodeLensProvider implements vscode.CodeLensProvider, vscode.
     this.subs = [
       datasets.onDidChange(d => {
         this.datasetSub?.dispose();
-        this.datasetSub = (d as LensSource | undefined)?.onDidChangeComparison?.(() => this.changed.fire());
+        const source = d as LensSource | undefined;
+        const fire = () => this.changed.fire();
+        const subs = [source?.onDidChangeComparison?.(fire), source?.onDidChangeLenses?.(fire)];
+        this.datasetSub = vscode.Disposable.from(...subs.filter((s): s is vscode.Disposable => s !== undefined));
         this.changed.fire();
       }),
       edits.onDidChange(() => this.changed.fire()),

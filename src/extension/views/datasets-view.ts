@@ -25,6 +25,7 @@ const KIND_ICON: Record<DatasetKind, string> = {
   diff: 'diff',
   ensemble: 'layers',
   window: 'pulse',
+  pdes: 'server-process',
 };
 
 /** One row of the Datasets view as shown (for tests and the status bar). */
@@ -52,6 +53,7 @@ function facts(r: DatasetRecord, active: boolean): DatasetFacts {
     metric: d.metric,
     active,
     ...(opened instanceof EnsembleDataset ? { ensemble: opened } : {}),
+    ...(opened.systemFacts() ? { system: opened.systemFacts()! } : {}),
   };
 }
 
