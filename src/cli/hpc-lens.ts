@@ -2,6 +2,7 @@
  * `hpc-lens`: the analysis library on the command line, for terminals, CI jobs and clusters. Each
  * verb (verbs/) prints JSON from the same analysis code as the editor's view of that capability.
  */
+import { formatError, quoteContent } from '../analysis/errors/format-error';
 import { ProfileReadError } from '../analysis/formats/reader';
 import { UsageError, type VerbIO } from './verb';
 import { VERBS } from './verbs';
@@ -21,7 +22,7 @@ async function main(argv: string[], io: VerbIO): Promise<number> {
   }
   const verb = VERBS.find(v => v.name === name);
   if (!verb) {
-    io.err(`hpc-lens: unknown verb "${name}"\n${USAGE}\n`);
+    io.err(`hpc-lens: unknown verb ${quoteContent(name)}\n${USAGE}\n`);
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -35,11 +36,19 @@ async function main(argv: string[], io: VerbIO): Promise<number> {
       io.err(`hpc-lens ${verb.name}: ${e.message}\n${verb.usage}\n`);
       return 2;
     }
-    io.err(`hpc-lens: ${e instanceof ProfileReadError ? e.message : ((e as Error).stack ?? String(e))}\n`);
+    // One clean line; HPC_LENS_DEBUG=1 adds the stack trace of an internal error for bug reports.
+    io.err(`hpc-lens: ${formatError(e)}\n`);
+    if (process.env['HPC_LENS_DEBUG'] && e instanceof Error && !(e instanceof ProfileReadError))
+      io.err(`${e.stack ?? ''}\n`);
     return 1;
   }
 }
 
+// `hpc-lens inspect --json big | head` closes the pipe early: that ends the output, it is no error.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+  process.exit(process.exitCode ?? 0);
+});
 const io: VerbIO = { out: t => process.stdout.write(t), err: t => process.stderr.write(t) };
 main(process.argv.slice(2), io).then(code => {
   process.exitCode = code;

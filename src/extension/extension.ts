@@ -13,6 +13,7 @@ import { analysisPoolSettings, Setting } from './settings';
 import { SourceNavigator } from './source-navigator';
 import { SourceResolver } from './source-resolver';
 import { StatusBar } from './status-bar';
+import { watchWorkspaceTrust } from './workspace-trust';
 import { createTestApi, type HpcLensTestApi } from './testing/test-api';
 import { registerDataMovementView } from './views/data-movement-view';
 import { registerDatasetsView } from './views/datasets-view';
@@ -36,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     ...analysisPoolSettings(),
     log: m => log.info(m),
   });
-  const resolver = new SourceResolver(context.workspaceState);
+  const resolver = new SourceResolver(service, context.workspaceState);
   const datasets = new DatasetManager(service, resolver, log, context.workspaceState);
   const navigator = new SourceNavigator(resolver);
   const edits = new SourceEdits(datasets);
@@ -83,6 +84,8 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     ...sideBar.disposables,
     ...datasetsView.disposables,
   );
+  // Restricted settings the workspace sets are ignored until it is trusted; trusting it maps sources again.
+  context.subscriptions.push(watchWorkspaceTrust(log, () => resolver.reset()));
   const restored = restoreSession(datasets);
   // Warm the analysis workers once the restore is under way: the first open then runs compiled code.
   setTimeout(

@@ -1,17 +1,14 @@
 import * as vscode from 'vscode';
 import type { Profile } from '../analysis/model/profile';
 import {
-  applyMappings,
   basenameOf,
-  compileMappings,
   isPseudoPath,
   mappingForAnswer,
   rankSuffixMatches,
   withMapping,
-  type CompiledMapping,
-  type MappingVariables,
   type PathMapping,
 } from '../analysis/source/path-mapping';
+import type { AnalysisService } from '../service/analysis-service';
 import { Setting } from './settings';
 
 /** How a recorded path was placed here, or why it was not. */
@@ -34,7 +31,8 @@ const SEARCH_ROOTS = `hpcLens.${Setting.sourceSearchRoots}`;
  * Maps file paths recorded in a profile (often absolute paths on the cluster where the program was
  * built or run) onto files that exist here, in this order:
  *   1. the recorded path itself;
- *   2. `hpcLens.pathMappings` (prefix or /regex/ rewrites; the first rewritten path that exists);
+ *   2. `hpcLens.pathMappings` (prefix or /regex/ rewrites, applied in the analysis service: regexes
+ *      are user patterns; the first rewritten path that exists);
  *   3. the workspace file, or file under `hpcLens.sourceSearchRoots`, sharing the longest run of
  *      trailing path components — when two share it, the answer is ambiguous and nothing is picked;
  *   4. an answer the user gave through "Locate file…" (kept in workspace state).
@@ -44,7 +42,8 @@ const SEARCH_ROOTS = `hpcLens.${Setting.sourceSearchRoots}`;
  */
 export class SourceResolver implements vscode.Disposable {
   private readonly cache = new Map<string, Promise<Resolution>>();
-  private compiled: CompiledMapping[] | undefined;
+  /** Recorded paths waiting for their mapped candidates: asked of the service together, once per tick. */
+  private batch: Map<string, ((candidates: string[]) => void)[]> | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires after the cache was dropped because the way paths resolve changed. */
   readonly onDidChange = this.changed.event;
@@ -52,7 +51,10 @@ export class SourceResolver implements vscode.Disposable {
   mappingErrors: string[] = [];
   private readonly subs: vscode.Disposable[];
 
-  constructor(private readonly memory?: vscode.Memento) {
+  constructor(
+    private readonly service: Pick<AnalysisService, 'mapPaths'>,
+    private readonly memory?: vscode.Memento,
+  ) {
     this.subs = [
       vscode.workspace.onDidChangeConfiguration(e => {
         if (e.affectsConfiguration(PATH_MAPPINGS) || e.affectsConfiguration(SEARCH_ROOTS)) this.reset();
@@ -63,7 +65,6 @@ export class SourceResolver implements vscode.Disposable {
 
   clear(): void {
     this.cache.clear();
-    this.compiled = undefined;
   }
 
   /** Drops every cached answer and tells listeners (the overlays re-derive). */
@@ -120,20 +121,43 @@ export class SourceResolver implements vscode.Disposable {
     return mapping;
   }
 
-  private mappings(): CompiledMapping[] {
-    if (!this.compiled) {
-      const vars: Record<string, string> = {};
-      const folders = vscode.workspace.workspaceFolders ?? [];
-      if (folders[0]) vars.workspaceFolder = folders[0].uri.path;
-      for (const f of folders) vars[`workspaceFolder:${f.name}`] = f.uri.path;
-      const { mappings, errors } = compileMappings(
-        vscode.workspace.getConfiguration('hpcLens').get<unknown>(Setting.pathMappings),
-        vars as MappingVariables,
-      );
-      this.compiled = mappings;
-      this.mappingErrors = errors;
+  /** The paths `hpcLens.pathMappings` rewrites `recorded` to, most specific first. */
+  private mapped(recorded: string): Promise<string[]> {
+    const raw = vscode.workspace.getConfiguration('hpcLens').get<unknown>(Setting.pathMappings);
+    if (raw === undefined || raw === null || (Array.isArray(raw) && raw.length === 0)) {
+      this.mappingErrors = [];
+      return Promise.resolve([]);
     }
-    return this.compiled;
+    if (!this.batch) {
+      const batch = (this.batch = new Map());
+      setImmediate(() => void this.flush(batch, raw));
+    }
+    const batch = this.batch;
+    return new Promise(resolve => {
+      const waiting = batch.get(recorded);
+      if (waiting) waiting.push(resolve);
+      else batch.set(recorded, [resolve]);
+    });
+  }
+
+  private async flush(batch: Map<string, ((candidates: string[]) => void)[]>, raw: unknown): Promise<void> {
+    if (this.batch === batch) this.batch = undefined;
+    const paths = [...batch.keys()];
+    const variables: Record<string, string> = {};
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (folders[0]) variables.workspaceFolder = folders[0].uri.path;
+    for (const f of folders) variables[`workspaceFolder:${f.name}`] = f.uri.path;
+    let candidates: string[][];
+    try {
+      const r = await this.service.mapPaths({ paths, mappings: raw, variables });
+      candidates = r.candidates;
+      this.mappingErrors = r.errors;
+    } catch (e) {
+      // The mappings are then not applied; the other ways of finding a file still work.
+      candidates = paths.map(() => []);
+      this.mappingErrors = [`hpcLens.pathMappings could not be applied: ${(e as Error).message}`];
+    }
+    paths.forEach((p, k) => batch.get(p)!.forEach(done => done(candidates[k] ?? [])));
   }
 
   private async lookup(recorded: string): Promise<Resolution> {
@@ -143,7 +167,7 @@ export class SourceResolver implements vscode.Disposable {
       const direct = here(normalized);
       if (await isFile(direct)) return { kind: 'exact', uri: direct };
     }
-    for (const mapped of applyMappings(recorded, this.mappings())) {
+    for (const mapped of await this.mapped(recorded)) {
       const uri = here(mapped);
       if (await isFile(uri)) return { kind: 'mapped', uri };
     }

@@ -168,6 +168,16 @@ export interface AnalysisRpc {
     ctx?: CallContext,
   ): Promise<DiffSummary>;
 
+  /**
+   * Applies `hpcLens.pathMappings` (the setting's raw value) to recorded file paths: per path, the
+   * rewritten candidates, most specific first, and the problems with the setting. Here rather than on
+   * the host because regex mappings are user patterns (matched by RE2 in linear time all the same).
+   */
+  mapPaths(
+    args: { paths: string[]; mappings: unknown; variables: Record<string, string> },
+    ctx?: CallContext,
+  ): Promise<{ candidates: string[][]; errors: string[] }>;
+
   /** A trace's copies grouped by the source line (or function) that issues them. */
   dataMovementSites(args: { dataset: DatasetHandle }, ctx?: CallContext): Promise<DataMovementSites>;
 

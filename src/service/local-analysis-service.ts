@@ -4,28 +4,23 @@
  * with their caches (super graphs, timeline indexes, ensemble sessions) and answers each method of
  * {@link AnalysisService} with the analysis library.
  *
- * Besides the public methods it has the steps the worker pool composes: {@link readShared} and
- * {@link readRunsShared} (what a disposable job worker does) and {@link adopt} and
- * {@link adoptEnsemble} (what a dataset's home worker does with their results).
+ * Besides the public methods it has the steps the worker pool composes: {@link readShared} (what a
+ * disposable job worker does), {@link adopt} (what a home worker does with its result), and the
+ * `…As` forms of the opening methods, which take the handle the pool chose.
  */
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { EnsembleProfile } from '../analysis/ensemble/ensemble-profile';
-import {
-  commonFolder,
-  loadEnsemble,
-  type EnsembleRun,
-  type RunLoadError,
-  type RunProfile,
-} from '../analysis/ensemble/ensemble-runs';
+import { commonFolder, loadEnsemble, type RunLoadError, type RunProfile } from '../analysis/ensemble/ensemble-runs';
 import { findProfiles, readProfile, sampleFile } from '../analysis/formats';
-import { fileErrorReason, ProfileReadError } from '../analysis/formats/reader';
+import { fromFileSystemError } from '../analysis/formats/io/fs-errors';
 import { SuperGraphCache } from '../analysis/graph/super-graph-cache';
 import { superGraphData } from '../analysis/graph/super-graph-data';
 import { answerSuperGraphQuery, type SuperGraphQuery } from '../analysis/graph/super-graph-queries';
 import { functionTotals } from '../analysis/model/aggregates';
 import { throwIfAborted } from '../analysis/model/cancellation';
 import { Profile, type ProfileData } from '../analysis/model/profile';
+import { applyMappings, compileMappings } from '../analysis/source/path-mapping';
 import { dataMovementSites } from '../analysis/stats/data-movement-sites';
 import { summarizeProfile, summaryToCsv, summaryToMarkdown } from '../analysis/stats/summary-export';
 import type {
@@ -86,16 +81,9 @@ export type SharedModel = Omit<OpenedProfile, 'dataset'>;
 export type ReadResult =
   ({ kind: 'profile' } & SharedModel) | ({ kind: 'system'; system: SystemName; opened: unknown } & SharedModel);
 
-/** One run read for an ensemble, its model in shared memory (what a job worker hands the home worker). */
-export interface SharedRun {
-  /** The run as the ensemble lists it; its metadata is the model's own. */
-  run: Omit<EnsembleRun, 'metadata'>;
-  data: ProfileData;
-}
-
 /** What reading an ensemble's files yields before the union is built. */
-export interface SharedRuns {
-  runs: SharedRun[];
+interface ReadRuns {
+  runs: RunProfile[];
   errors: RunLoadError[];
   /** The folder (or common folder of the files) the ensemble was read from. */
   folder: string;
@@ -139,7 +127,7 @@ export class LocalAnalysisService implements AnalysisService {
     try {
       sample = await sampleFile(path);
     } catch (e) {
-      throw new ProfileReadError(path, fileErrorReason(e), { cause: e });
+      throw fromFileSystemError(e, path);
     }
     return claimingSystem(sample);
   }
@@ -186,8 +174,8 @@ export class LocalAnalysisService implements AnalysisService {
     else for (const l of this.listeners.get(dataset) ?? []) l(event);
   }
 
-  /** Finds and reads an ensemble's runs (folders are scanned by content), each into a shared model. */
-  async readRunsShared(args: { paths: string[]; limits?: ReadLimits }, ctx: CallContext = {}): Promise<SharedRuns> {
+  /** Finds and reads an ensemble's runs (folders are scanned by content). */
+  private async readRuns(args: { paths: string[]; limits?: ReadLimits }, ctx: CallContext = {}): Promise<ReadRuns> {
     const { signal, onProgress } = ctx;
     const { paths } = args;
     if (paths.length === 0) throw new Error('no profiles given for the ensemble');
@@ -230,12 +218,8 @@ export class LocalAnalysisService implements AnalysisService {
       },
     });
     throwIfAborted(signal);
-    const runs: SharedRun[] = loaded.runs.map(({ run: { metadata: _own, ...run }, profile }) => ({
-      run,
-      data: shared(profile.toTransferable().data),
-    }));
     const folder = paths.length === 1 ? paths[0]! : commonFolder(paths);
-    return { runs, errors: [...scanErrors, ...loaded.errors], folder };
+    return { runs: loaded.runs, errors: [...scanErrors, ...loaded.errors], folder };
   }
 
   /** Holds a model read elsewhere (a job worker) as dataset `dataset`. */
@@ -245,19 +229,20 @@ export class LocalAnalysisService implements AnalysisService {
     this.hold(args.dataset, profile);
   }
 
-  /** Builds an ensemble from runs read elsewhere and holds it as dataset `dataset`. */
-  adoptEnsemble(
-    args: { dataset: DatasetHandle; runs: SharedRuns; metric?: string },
+  /**
+   * Reads an ensemble's runs and builds their union, held here as `as`. The runs never leave this
+   * thread (the worker pool keeps an ensemble in the worker that read it): at 1,000 runs, handing
+   * their models to another thread cost the receiver seconds of deserialising string tables.
+   */
+  async openEnsembleAs(
+    args: { paths: string[]; metric?: string; limits?: ReadLimits; as: DatasetHandle },
     ctx: CallContext = {},
-  ): OpenedEnsemble {
-    ctx.onProgress?.(1, `building the union of ${args.runs.runs.length} runs`);
-    const runs: RunProfile[] = args.runs.runs.map(r => {
-      const profile = new Profile(r.data);
-      return { profile, run: { ...r.run, metadata: profile.metadata } };
-    });
-    const ensemble = new EnsembleProfile(runs, {
-      path: args.runs.folder,
-      errors: args.runs.errors,
+  ): Promise<OpenedEnsemble> {
+    const read = await this.readRuns(args, ctx);
+    ctx.onProgress?.(1, `building the union of ${read.runs.length} runs`);
+    const ensemble = new EnsembleProfile(read.runs, {
+      path: read.folder,
+      errors: read.errors,
       ...(args.metric ? { metric: args.metric } : {}),
     });
     throwIfAborted(ctx.signal);
@@ -266,9 +251,10 @@ export class LocalAnalysisService implements AnalysisService {
     const childIndex = shared(union.tree.childIndex());
     union.tree.adoptChildIndex(childIndex);
     // The union profile the editor reads is the shared copy; the ensemble keeps its own for statistics.
-    this.held.set(args.dataset, { profile: union, graphs: this.graphCache(union), ensemble });
+    if (this.held.has(args.as)) throw new Error(`dataset ${args.as} is already held`);
+    this.held.set(args.as, { profile: union, graphs: this.graphCache(union), ensemble });
     return {
-      dataset: args.dataset,
+      dataset: args.as,
       data,
       childIndex,
       runs: ensemble.ensemble.runs.map(runSummary),
@@ -360,12 +346,8 @@ export class LocalAnalysisService implements AnalysisService {
     };
   }
 
-  async openEnsemble(args: ServiceArgs<'openEnsemble'>, ctx?: CallContext): Promise<OpenedEnsemble> {
-    const runs = await this.readRunsShared(args, ctx);
-    return this.adoptEnsemble(
-      { dataset: this.nextHandle++, runs, ...(args.metric ? { metric: args.metric } : {}) },
-      ctx,
-    );
+  openEnsemble(args: ServiceArgs<'openEnsemble'>, ctx?: CallContext): Promise<OpenedEnsemble> {
+    return this.openEnsembleAs({ ...args, as: this.nextHandle++ }, ctx);
   }
 
   openWindow(args: ServiceArgs<'openWindow'>, ctx?: CallContext): Promise<OpenedProfile> {
@@ -423,6 +405,11 @@ export class LocalAnalysisService implements AnalysisService {
 
   async diff(args: ServiceArgs<'diff'>) {
     return diffSummary(this.profileHeld(args.baseline).profile, this.profileHeld(args.comparison).profile, args.metric);
+  }
+
+  async mapPaths(args: ServiceArgs<'mapPaths'>) {
+    const { mappings, errors } = compileMappings(args.mappings, args.variables);
+    return { candidates: args.paths.map(p => applyMappings(p, mappings)), errors };
   }
 
   async dataMovementSites(args: ServiceArgs<'dataMovementSites'>) {

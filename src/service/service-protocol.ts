@@ -8,7 +8,7 @@ import type { ServiceMethod } from './analysis-service';
 import type { LocalAnalysisService } from './local-analysis-service';
 
 /** The steps only the pool calls. */
-export type PoolStep = 'readShared' | 'readRunsShared' | 'adopt' | 'adoptEnsemble' | 'openWindowAs' | 'openSystemAs';
+export type PoolStep = 'readShared' | 'adopt' | 'openEnsembleAs' | 'openWindowAs' | 'openSystemAs';
 
 /** Every method a worker answers. */
 export type WorkerMethod = ServiceMethod | PoolStep;
@@ -42,6 +42,7 @@ export const WORKER_METHODS: ReadonlySet<string> = new Set<WorkerMethod>([
   'sideBar',
   'exportSummary',
   'diff',
+  'mapPaths',
   'dataMovementSites',
   'superGraph',
   'superGraphQuery',
@@ -51,9 +52,8 @@ export const WORKER_METHODS: ReadonlySet<string> = new Set<WorkerMethod>([
   'ensembleValues',
   'ensembleComparison',
   'readShared',
-  'readRunsShared',
   'adopt',
-  'adoptEnsemble',
+  'openEnsembleAs',
   'openWindowAs',
   'openSystemAs',
 ]);

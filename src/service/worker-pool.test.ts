@@ -178,6 +178,7 @@ describe('WorkerPool (the analysis service in worker threads)', () => {
         ['a_1', 'b_2', 'c_3'],
       );
       assert.equal(e.data.contexts.length, 3, 'the union profile’s contexts are the runs');
+      assert.equal(p.homeOf(e.dataset), -1, 'an ensemble stays in the worker that read its runs');
       const metric = e.data.metrics[e.data.primaryMetric]!.name;
       const view = await p.ensembleView({ dataset: e.dataset, request: null, metric, title: 'runs', moduleMap: [] });
       assert.ok(view.graph && view.graph.data.nodes.length > 0);
@@ -194,6 +195,9 @@ describe('WorkerPool (the analysis service in worker threads)', () => {
       assert.notEqual(p.homeOf(x.dataset), p.homeOf(y.dataset));
       const d = await p.diff({ baseline: x.dataset, comparison: y.dataset, metric: 'time' });
       assert.ok(Math.abs(d.comparisonTotal / d.baselineTotal - 2) < 1e-9);
+      // A comparison with the ensemble's union adopts the union's model in the profile's home.
+      const u = await p.diff({ baseline: e.dataset, comparison: y.dataset, metric: 'time' });
+      assert.ok(u.baselineTotal > 0);
     } finally {
       p.dispose();
     }

@@ -5,10 +5,13 @@
  *   once (the worker is terminated, not asked), a crash or a runaway read touches no other request,
  *   and everything a read allocated (file buffers, gunzipped text, sql.js memory) goes with it. One
  *   spare job worker is kept started, so a read does not wait for a worker to boot.
- * - **Datasets live in home workers** (a small pool, 2 by default): each dataset gets one home that
- *   answers all its queries, so a slow query of one dataset does not hold up the datasets of the
- *   other home. A home that dies is replaced on the next request, and its datasets are adopted again
- *   from their shared models (which the pool keeps), so only the requests in flight fail.
+ * - **Profiles live in home workers** (a small pool, 2 by default): each gets one home that answers
+ *   all its queries, so a slow query of one dataset does not hold up the datasets of the other home.
+ *   A home that dies is replaced on the next request, and its datasets are adopted again from their
+ *   shared models (which the pool keeps), so only the requests in flight fail.
+ * - **Ensembles and system datasets live in their own worker**: the job worker that read them stays
+ *   as their home, so their runs or state never cross threads; if it dies, the next request opens
+ *   them again from their files in a new worker.
  * - **Limits**: every worker has a heap limit (resourceLimits) and reads a time limit; hitting either
  *   gives a {@link WorkerLimitError} that says which.
  *
@@ -34,7 +37,7 @@ import type {
   ServiceResult,
   WarmReport,
 } from './analysis-service';
-import type { SharedModel, SharedRuns } from './local-analysis-service';
+import type { SharedModel } from './local-analysis-service';
 import type { ReadLimits } from './read-limits';
 import type { SystemName, SystemOpenArgs, SystemRequest, SystemRequestKind, SystemResult } from './systems';
 import type {
@@ -276,7 +279,13 @@ interface DatasetRecord {
   own?: ThreadWorker;
   adopt:
     | { kind: 'profile'; data: ProfileData; childIndex: OpenedProfile['childIndex'] }
-    | { kind: 'ensemble'; runs: SharedRuns; metric: string | undefined }
+    | {
+        kind: 'ensemble';
+        paths: string[];
+        metric: string | undefined;
+        limits: ReadLimits | undefined;
+        model: SharedModel;
+      }
     | { kind: 'system-path'; path: string; limits: ReadLimits | undefined; model: SharedModel }
     | { kind: 'system-args'; system: SystemName; args: unknown; model: SharedModel | undefined };
 }
@@ -433,18 +442,19 @@ export class WorkerPool implements AnalysisService {
     for (const l of this.listeners.get(dataset) ?? []) l(event);
   }
 
+  /** An ensemble lives in the worker that read its runs (their models never cross threads). */
   async openEnsemble(args: ServiceArgs<'openEnsemble'>, ctx: CallContext = {}): Promise<OpenedEnsemble> {
-    const { result: runs } = await this.job('readRunsShared', args, ctx, args.paths.join(', '));
     const dataset = this.nextHandle++;
-    const home = this.leastLoadedHome();
-    const opened = await this.home(home).call(
-      'adoptEnsemble',
-      { dataset, runs, ...(args.metric ? { metric: args.metric } : {}) },
-      ctx,
-    );
-    this.home(home).holds.add(dataset);
-    this.datasets.set(dataset, { home, adopt: { kind: 'ensemble', runs, metric: args.metric } });
-    return this.unlessCancelled(opened, ctx, args.paths.join(', '));
+    const what = args.paths.join(', ');
+    const { result, worker } = await this.job('openEnsembleAs', { ...args, as: dataset }, ctx, what, () => true);
+    this.keepOwn(dataset, worker, {
+      kind: 'ensemble',
+      paths: args.paths,
+      metric: args.metric,
+      limits: args.limits,
+      model: { data: result.data, ...(result.childIndex ? { childIndex: result.childIndex } : {}) },
+    });
+    return this.unlessCancelled(result, ctx, what);
   }
 
   /** A dataset whose caller cancelled while it was being adopted is closed again: nothing half-loaded stays. */
@@ -547,6 +557,11 @@ export class WorkerPool implements AnalysisService {
     return this.query('ensembleComparison', args, ctx);
   }
 
+  /** Path mappings hold no dataset: any home answers (the least loaded). */
+  mapPaths(args: ServiceArgs<'mapPaths'>, ctx?: CallContext): Promise<ServiceResult<'mapPaths'>> {
+    return this.home(this.leastLoadedHome()).call('mapPaths', args, ctx);
+  }
+
   /** A comparison runs in the comparison's home, which adopts the baseline too when it lives elsewhere. */
   diff(args: ServiceArgs<'diff'>, ctx?: CallContext): Promise<ServiceResult<'diff'>> {
     return this.onHome(args.comparison, async w => {
@@ -612,7 +627,7 @@ export class WorkerPool implements AnalysisService {
    * Runs one read in a job worker of its own (the spare), then terminates that worker — unless
    * `keep` says the worker now holds what it read (a system dataset), in which case the caller owns it.
    */
-  private async job<M extends 'readShared' | 'readRunsShared' | 'openSystemAs'>(
+  private async job<M extends 'readShared' | 'openEnsembleAs' | 'openSystemAs'>(
     method: M,
     args: WorkerArgs<M>,
     ctx: CallContext,
@@ -679,7 +694,7 @@ export class WorkerPool implements AnalysisService {
   private query<
     M extends Exclude<
       ServiceMethod,
-      'open' | 'openEnsemble' | 'openWindow' | 'openSystem' | 'systemRequest' | 'close' | 'warm' | 'diff'
+      'open' | 'openEnsemble' | 'openWindow' | 'openSystem' | 'systemRequest' | 'close' | 'warm' | 'diff' | 'mapPaths'
     >,
   >(method: M, args: WorkerArgs<M> & { dataset: DatasetHandle }, ctx?: CallContext): Promise<WorkerResult<M>> {
     return this.onHome(args.dataset, w => w.call(method, args, ctx));
@@ -694,13 +709,18 @@ export class WorkerPool implements AnalysisService {
       const a = r.adopt;
       let adopt: Promise<unknown>;
       if (a.kind === 'profile') adopt = w.call('adopt', { dataset, data: a.data, childIndex: a.childIndex });
-      else if (a.kind === 'ensemble')
-        adopt = w.call('adoptEnsemble', { dataset, runs: a.runs, ...(a.metric ? { metric: a.metric } : {}) });
       else if (w !== r.own) {
-        // Another worker (a comparison's) needs only the system dataset's editor profile.
+        // Another worker (a comparison's) needs only the dataset's profile: an ensemble's union, a system's editor profile.
         if (!a.model) throw new Error(`dataset ${dataset} has no profile to compare`);
         adopt = w.call('adopt', { dataset, ...a.model });
-      } else if (a.kind === 'system-path')
+      } else if (a.kind === 'ensemble')
+        adopt = w.call('openEnsembleAs', {
+          paths: a.paths,
+          ...(a.metric ? { metric: a.metric } : {}),
+          ...(a.limits ? { limits: a.limits } : {}),
+          as: dataset,
+        });
+      else if (a.kind === 'system-path')
         adopt = w.call('readShared', { path: a.path, ...(a.limits ? { limits: a.limits } : {}), as: dataset });
       else adopt = w.call('openSystemAs', { system: a.system, args: a.args as never, as: dataset });
       pending = adopt.then(

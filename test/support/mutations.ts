@@ -4,7 +4,7 @@ import { ProfileReadError, type ProfileReader } from '../../src/analysis/formats
 import { seededRandom } from '../../src/analysis/stats/seeded-random';
 
 /** Bytes a flip writes: structure characters of text formats, digits, letters, NUL and invalid UTF-8. */
-const FLIP_BYTES = [
+export const FLIP_BYTES = [
   0x2c, 0x3d, 0x5c, 0x0a, 0x30, 0x39, 0x78, 0x23, 0x7b, 0x7d, 0x5b, 0x22, 0x3a, 0x2f, 0x20, 0x00, 0xff,
 ];
 

@@ -1,3 +1,4 @@
+import { quoteContent } from '../errors/format-error';
 import { NodeKind } from '../model/call-tree';
 import type { MetadataValue, Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
@@ -76,9 +77,7 @@ class CaliStream {
     const line = this.line;
     line.parse(text);
     if (line.keyCount === 0 || !line.keyIs(0, '__rec') || line.count(0) !== 1) {
-      this.fail(
-        `not a .cali record (a record starts with "__rec="): "${text.slice(0, 60)}${text.length > 60 ? '…' : ''}"`,
-      );
+      this.fail(`not a .cali record (a record starts with "__rec="): ${quoteContent(text)}`);
     }
     if (line.valueIs(0, 0, 'ctx')) this.snapshot();
     else if (line.valueIs(0, 0, 'node')) this.node();
@@ -98,7 +97,7 @@ class CaliStream {
     const line = this.line;
     if (k < 0 || line.count(k) <= j) this.fail(`${what} is missing`);
     const id = line.id(k, j);
-    if (id < 0) this.fail(`${what} "${line.value(k, j)}" is not a node id`);
+    if (id < 0) this.fail(`${what} ${quoteContent(line.value(k, j))} is not a node id`);
     return id;
   }
 
@@ -144,7 +143,7 @@ class CaliStream {
     if (!Number.isNaN(v)) return v;
     const text = this.line.value(d, j);
     if (/^[-+]?(nan|inf|infinity)$/i.test(text)) return NaN;
-    this.fail(`"${text}" is not a number (value of ${attribute})`);
+    this.fail(`${quoteContent(text)} is not a number (value of ${attribute})`);
   }
 
   /** Fills the memo of `slot` and of its ancestors that lack one. */
@@ -202,7 +201,7 @@ class CaliStream {
 
   private rankValue(text: string): number {
     const rank = Number(text);
-    if (text.length === 0 || !Number.isInteger(rank)) this.fail(`mpi.rank "${text}" is not an integer`);
+    if (text.length === 0 || !Number.isInteger(rank)) this.fail(`mpi.rank ${quoteContent(text)} is not an integer`);
     return rank;
   }
 
@@ -344,6 +343,7 @@ export const caliperCaliReader: ProfileReader = {
     try {
       await forEachLine(path, (text, n) => stream.onLine(text, n), {
         signal: options.signal,
+        limits: options.limits,
         onProgress: f => options.onProgress?.(0.9 * f, 'Reading Caliper .cali'),
       });
     } catch (e) {

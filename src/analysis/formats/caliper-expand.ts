@@ -1,3 +1,4 @@
+import { quoteContent } from '../errors/format-error';
 import type { Profile } from '../model/profile';
 import { RecordTable } from './caliper/record-table';
 import { forEachLine } from './io/file-input';
@@ -50,8 +51,7 @@ export const caliperExpandReader: ProfileReader = {
       for (const entry of text.split(',')) {
         const eq = entry.indexOf('=');
         if (eq < 0) {
-          if (key === null)
-            throw new ProfileReadError(path, `${where}: not a key=value record: "${text.slice(0, 60)}"`);
+          if (key === null) throw new ProfileReadError(path, `${where}: not a key=value record: ${quoteContent(text)}`);
           value += `,${entry}`;
           continue;
         }
@@ -66,6 +66,7 @@ export const caliperExpandReader: ProfileReader = {
     try {
       await forEachLine(path, onLine, {
         signal: options.signal,
+        limits: options.limits,
         onProgress: f => options.onProgress?.(0.9 * f, 'Reading Caliper expand'),
       });
     } catch (e) {

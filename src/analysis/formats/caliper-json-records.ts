@@ -190,6 +190,7 @@ export const caliperJsonRecordsReader: ProfileReader = {
     try {
       await tokenizeJsonFile(path, handler, {
         signal: options.signal,
+        limits: options.limits,
         onProgress: (read, total) => options.onProgress?.(total > 0 ? 0.9 * (read / total) : 0, 'Reading Caliper json'),
       });
     } catch (e) {

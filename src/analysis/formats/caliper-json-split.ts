@@ -1,3 +1,4 @@
+import { quoteContent } from '../errors/format-error';
 import { NodeKind } from '../model/call-tree';
 import { GrowableFloat64 } from '../model/growable';
 import type { MetadataValue, Profile } from '../model/profile';
@@ -235,7 +236,14 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
     const n = nodes[i] as { label?: unknown } | undefined;
     if (!n || typeof n !== 'object')
       throw new ProfileReadError(path, `data refers to node ${i}, but "nodes" has ${nodes.length} entries`);
-    return typeof n.label === 'string' ? n.label : String(n.label ?? '');
+    const v = n.label;
+    if (typeof v === 'string') return v;
+    if (v !== null && typeof v === 'object')
+      throw new ProfileReadError(
+        path,
+        `node ${i} has ${Array.isArray(v) ? 'a list' : 'an object'} as its label, not text`,
+      );
+    return String(v ?? '');
   };
 
   // Tree nodes, parents first even if the file lists a child before its parent.
@@ -282,7 +290,7 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
     if (modelOf[i] === -1)
       throw new ProfileReadError(
         path,
-        `row ${r + 1} refers to node ${i} ("${label(i)}"), which is not a "${treeName}" node`,
+        `row ${r + 1} refers to node ${i} (${quoteContent(label(i))}), which is not a "${treeName}" node`,
       );
     rowNode[r] = modelOf[i]!;
   }
@@ -331,6 +339,7 @@ export const caliperJsonSplitReader: ProfileReader = {
     try {
       await tokenizeJsonFile(path, handler, {
         signal: options.signal,
+        limits: options.limits,
         onProgress: (read, total) =>
           options.onProgress?.(total > 0 ? 0.9 * (read / total) : 0, 'Reading Caliper json-split'),
       });

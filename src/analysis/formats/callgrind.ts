@@ -1,3 +1,4 @@
+import { quoteContent } from '../errors/format-error';
 import { CallGraphUnfolder } from '../graph/unfold-call-graph';
 import { CallGraphBuilder } from '../model/call-graph';
 import type { MetricDescriptor } from '../model/metric';
@@ -101,7 +102,7 @@ class CallgrindParser {
     m = HEADER.exec(text);
     if (m) return this.header(m[1]!, m[2]!.trim());
     if (text.trim() === '') return;
-    this.fail(`not a line of the callgrind format: "${text.slice(0, 80)}"`);
+    this.fail(`not a line of the callgrind format: ${quoteContent(text)}`);
   }
 
   private header(key: string, value: string): void {
@@ -110,7 +111,7 @@ class CallgrindParser {
         if (!/^1(?:\.\d+)?$/.test(value))
           throw new ProfileReadError(
             this.path,
-            `unsupported callgrind format version "${value}" (HPC Lens reads version 1)`,
+            `unsupported callgrind format version ${quoteContent(value)} (HPC Lens reads version 1)`,
           );
         this.metadata['callgrind.version'] = value;
         return;
@@ -124,7 +125,7 @@ class CallgrindParser {
         return;
       case 'thread': {
         const t = Number(value);
-        if (!Number.isInteger(t) || t < 0) this.fail(`bad thread number "${value}"`);
+        if (!Number.isInteger(t) || t < 0) this.fail(`bad thread number ${quoteContent(value)}`);
         this.threaded = true;
         this.threads.add(t);
         this.thread = t;
@@ -140,7 +141,7 @@ class CallgrindParser {
         const p = value.split(/\s+/).filter(Boolean);
         const known = ['instr', 'bb', 'line'];
         if (p.length === 0 || p.some(x => !known.includes(x)))
-          this.fail(`unsupported positions "${value}" (expected instr, bb and/or line)`);
+          this.fail(`unsupported positions ${quoteContent(value)} (expected instr, bb and/or line)`);
         this.positions = p;
         this.lineColumn = p.indexOf('line');
         this.last = new Float64Array(p.length);
@@ -164,7 +165,7 @@ class CallgrindParser {
       case 'summary':
       case 'totals': {
         const v = value.split(/\s+/).filter(Boolean).map(Number);
-        if (v.some(x => !Number.isFinite(x) || x < 0)) this.fail(`bad ${key} "${value}"`);
+        if (v.some(x => !Number.isFinite(x) || x < 0)) this.fail(`bad ${key} ${quoteContent(value)}`);
         const acc = key === 'summary' ? (this.summary ??= []) : (this.totals ??= []);
         v.forEach((x, i) => {
           acc[i] = (acc[i] ?? 0) + x;
@@ -181,7 +182,7 @@ class CallgrindParser {
     if (value.charCodeAt(0) !== 40 /* ( */ || !(value.charCodeAt(1) >= 48 && value.charCodeAt(1) <= 57)) return value;
     const close = value.indexOf(')');
     const id = close > 0 ? Number(value.slice(1, close)) : NaN;
-    if (!Number.isInteger(id)) this.fail(`bad compressed ${what} "${value}"`);
+    if (!Number.isInteger(id)) this.fail(`bad compressed ${what} ${quoteContent(value)}`);
     const rest = value.slice(close + 1).trim();
     if (rest) {
       map.set(id, rest);
@@ -228,7 +229,7 @@ class CallgrindParser {
         if (this.cfn === null) this.fail('"calls=" without "cfn=" naming the called function');
         const sp = value.search(/\s/);
         const count = Number(sp < 0 ? value : value.slice(0, sp));
-        if (!Number.isFinite(count) || count < 0) this.fail(`bad call count "${value}"`);
+        if (!Number.isFinite(count) || count < 0) this.fail(`bad call count ${quoteContent(value)}`);
         // The target position (the callee's first line) is relative to the last position but does not move it.
         const target = this.positionsOf(sp < 0 ? '' : value.slice(sp + 1), false, true);
         // Without cfi= the callee is in the file of the current cost lines (callgrind omits it when equal).
@@ -312,7 +313,7 @@ class CallgrindParser {
       if (tok === '*') v = this.last[k]!;
       else if (tok.charCodeAt(0) === 43 || tok.charCodeAt(0) === 45) {
         const d = parseNumber(tok.slice(1));
-        if (Number.isNaN(d)) this.fail(`bad position "${tok}"`);
+        if (Number.isNaN(d)) this.fail(`bad position ${quoteContent(tok)}`);
         v = this.last[k]! + (tok.charCodeAt(0) === 45 ? -d : d);
       } else {
         v = parseNumber(tok);
@@ -320,13 +321,14 @@ class CallgrindParser {
           this.fail(
             tok === ''
               ? `a line with fewer than ${P} positions (${this.positions.join(' ')})`
-              : `bad position "${tok}"`,
+              : `bad position ${quoteContent(tok)}`,
           );
       }
-      if (v < 0) this.fail(`position "${tok}" is negative`);
+      if (v < 0) this.fail(`position ${quoteContent(tok)} is negative`);
       this.pos[k] = v;
     }
-    if (whole && text.slice(i).trim() !== '') this.fail(`unexpected "${text.slice(i).trim()}" after the positions`);
+    if (whole && text.slice(i).trim() !== '')
+      this.fail(`unexpected ${quoteContent(text.slice(i).trim())} after the positions`);
     if (update) for (let k = 0; k < P; k++) this.last[k] = this.pos[k]!;
     this.restOffset = i;
     return this.lineColumn >= 0 ? this.pos[this.lineColumn]! : 0;
@@ -363,7 +365,7 @@ class CallgrindParser {
         v = v * 10 + d;
       }
       if (digits === 0 || (i < n && text.charCodeAt(i) !== 32 && text.charCodeAt(i) !== 9))
-        this.fail(`bad cost "${text.slice(i - digits).split(/\s/)[0]}"`);
+        this.fail(`bad cost ${quoteContent(text.slice(i - digits).split(/\s/)[0]!)}`);
       costs[k++] = v;
     }
     const g = this.currentGraph();
@@ -431,6 +433,7 @@ export const callgrindReader: ProfileReader = {
     const parser = new CallgrindParser(path, b);
     await forEachLine(path, (line, n) => parser.line(line, n), {
       signal: options.signal,
+      limits: options.limits,
       onProgress: f => options.onProgress?.(0.8 * f, 'Reading callgrind output'),
     });
     parser.finish();

@@ -57,6 +57,7 @@ export const chromeTraceReader: ProfileReader = {
     try {
       await tokenizeJsonFile(path, stream, {
         signal: options.signal,
+        limits: options.limits,
         onProgress: (read, total) => options.onProgress?.(total > 0 ? 0.8 * (read / total) : 0, 'Reading the trace'),
       });
     } catch (e) {

@@ -332,12 +332,12 @@ function* slices(bytes: Uint8Array, size = 1 << 20): Generator<Uint8Array> {
 }
 
 async function readCube(path: string, options: ReadOptions): Promise<Profile> {
-  const { signal, onProgress } = options;
+  const { signal, onProgress, limits } = options;
   throwIfAborted(signal);
   const warnings: string[] = [];
   if (startsWithXml(await firstBytes(path, signal))) {
     const anchor = await parseCubeAnchor(
-      readChunks(path, { signal, onProgress: f => onProgress?.(0.7 * f, 'Reading CUBE XML') }),
+      readChunks(path, { signal, limits, onProgress: f => onProgress?.(0.7 * f, 'Reading CUBE XML') }),
       { signal },
     );
     if (!anchor.version.startsWith('3')) {
@@ -347,7 +347,11 @@ async function readCube(path: string, options: ReadOptions): Promise<Profile> {
     }
     return buildCubeProfile(anchor, inlineRows(anchor), path, warnings, options);
   }
-  const bytes = await readBytes(path, { signal, onProgress: f => onProgress?.(0.4 * f, 'Reading CUBE archive') });
+  const bytes = await readBytes(path, {
+    signal,
+    limits,
+    onProgress: f => onProgress?.(0.4 * f, 'Reading CUBE archive'),
+  });
   const archive = readTarArchive(bytes);
   warnings.push(...archive.warnings);
   const anchorBytes = archiveEntry(archive.files, 'anchor.xml');

@@ -153,3 +153,31 @@ describe('folded stacks reader: shared data', () => {
     }
   });
 });
+
+describe('folded stacks: one stack longer than the sampled head', () => {
+  const frames = Array.from({ length: 100_000 }, (_, i) => `fn${i}`);
+  const text = `${frames.join(';')} 7\nmain;other 3\n`;
+
+  for (const [name, data] of [
+    ['deep.folded', text],
+    ['deep.folded.gz', gzipSync(text)],
+  ] as const) {
+    it(`reads a 100,000-frame stack (${name})`, async () => {
+      const path = write(data, name);
+      const p = await readProfile(path);
+      assert.equal(p.format, 'folded-stacks');
+      assert.equal(p.tree.size, 100_000 + 2);
+      assert.equal(p.total(0), 10);
+      const leaf = 99_999;
+      assert.equal(p.tree.name(leaf), 'fn99999');
+      assert.equal(p.exclusiveTotals(0)[leaf], 7);
+    });
+  }
+
+  it('does not claim other long one-line files', async () => {
+    const json = write(`{"a":"${'x;'.repeat(40_000)}"}`, 'long.json');
+    assert.equal(foldedStacksReader.sniff(await sampleFile(json)), 0);
+    const noCount = write(`${frames.join(';')}\n`, 'no-count.txt');
+    assert.equal(foldedStacksReader.sniff(await sampleFile(noCount)), 0);
+  });
+});

@@ -1,3 +1,4 @@
+import { quoteContent } from '../errors/format-error';
 import type { NodeAttributes } from '../model/call-tree';
 import type { Profile } from '../model/profile';
 import { forEachLine, readBytes, readChunks } from './io/file-input';
@@ -31,7 +32,9 @@ export const foldedStacksReader: ProfileReader = {
         .split('\u0000')
         .join('');
     const lines = head.split(/\r?\n/);
-    if (sample.size > sample.head.length || sample.gzip) lines.pop(); // may be cut short
+    const cut = sample.size > sample.head.length || sample.gzip;
+    if (cut && lines.length === 1) return longStackScore(lines[0]!, sample);
+    if (cut) lines.pop(); // may be cut short
     let seen = 0,
       withSemicolon = 0;
     for (const line of lines) {
@@ -68,10 +71,7 @@ export const foldedStacksReader: ProfileReader = {
       const cut = Math.max(line.lastIndexOf(' '), line.lastIndexOf('\t'));
       const count = cut > 0 ? Number(line.slice(cut + 1)) : NaN;
       if (!(count >= 0) || !Number.isFinite(count)) {
-        throw new ProfileReadError(
-          path,
-          `line ${lineNumber} is not "frame;frame;… count": ${JSON.stringify(line.slice(0, 80))}`,
-        );
+        throw new ProfileReadError(path, `line ${lineNumber} is not "frame;frame;… count": ${quoteContent(line)}`);
       }
       const body = line.slice(0, cut).trimEnd();
       let n = 0;
@@ -93,12 +93,13 @@ export const foldedStacksReader: ProfileReader = {
     };
     const input = {
       signal: options.signal,
+      limits: options.limits,
       onProgress: (f: number) => options.onProgress?.(0.95 * f, 'Reading stacks'),
     };
     const utf16 = await utf16Encoding(path, options.signal);
     if (utf16) {
-      // UTF-16 files (Windows redirections) are small; decode them whole.
-      const text = new TextDecoder(utf16).decode(await readBytes(path, { ...input, maxBytes: 1 << 30 }));
+      // UTF-16 files (Windows redirections) are small; decode them whole (512 MiB keeps the text within V8's string limit).
+      const text = new TextDecoder(utf16).decode(await readBytes(path, { ...input, maxBytes: 512 << 20 }));
       let lineNumber = 0;
       for (let at = 0; at < text.length;) {
         let end = text.indexOf('\n', at);
@@ -116,6 +117,22 @@ export const foldedStacksReader: ProfileReader = {
     return sp.finish();
   },
 };
+
+/** The start of a stack: a frame (not JSON, XML or a comment) and more frames after it. */
+const STACK_START = /^[^\s{[<#"][^;\n]*;[^\n]*;/;
+/** The end of a folded line: the last frame, whitespace, then the count (the frame may begin before the tail). */
+const STACK_END = /\S[ \t]+\d+(?:\.\d+)?(?:[eE][+-]?\d+)?[ \t\r]*\n?$/;
+
+/**
+ * The score of a sample whose head is one unfinished line (a stack tens of thousands of frames
+ * deep is longer than the sampled head): frames separated by `;` at the start and, when the tail
+ * was sampled, `frame count` at the end of the file.
+ */
+function longStackScore(line: string, sample: FileSample): number {
+  if (sample.binary || !STACK_START.test(line)) return 0;
+  if (sample.gzip) return 0.3; // no tail to check
+  return STACK_END.test(sample.tail) ? 0.6 : 0;
+}
 
 /** 'utf-16le' or 'utf-16be' when the (gunzipped) content starts with that byte-order mark. */
 async function utf16Encoding(path: string, signal: AbortSignal | undefined): Promise<'utf-16le' | 'utf-16be' | null> {

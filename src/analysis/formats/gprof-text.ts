@@ -1,3 +1,4 @@
+import { quoteContent } from '../errors/format-error';
 import { unfoldCallGraph } from '../graph/unfold-call-graph';
 import { CallGraphBuilder } from '../model/call-graph';
 import { normaliseUnit } from '../model/metric';
@@ -184,7 +185,7 @@ class GprofParser {
     const self = Number(row[3]);
     const name = parseSymbol(row[7]!);
     const f = this.fnOf(name);
-    if (!Number.isFinite(self)) this.fail(n, `bad self time "${row[3]}"`);
+    if (!Number.isFinite(self)) this.fail(n, `bad self time ${quoteContent(row[3] ?? '')}`);
     this.graph.addSelf(f, 0, self);
     if (name.file) this.graph.addLineCosts(f, this.graph.strings.intern(name.file), name.line, [self]);
     if (row[4] !== undefined) {
@@ -251,7 +252,7 @@ class GprofParser {
       // Text right after an entry: gprof's explanation of the table, the end of the call graph.
       this.section = Section.Index;
     } else {
-      this.fail(n, `not a line of gprof's call graph: "${text.trim().slice(0, 80)}"`);
+      this.fail(n, `not a line of gprof's call graph: ${quoteContent(text.trim())}`);
     }
   }
 
@@ -259,7 +260,8 @@ class GprofParser {
   private symbol(index: number, text: string, n: number): { fn: number; line: number } {
     const known = this.symbols.get(index);
     if (known) {
-      if (known.text !== text) this.fail(n, `index [${index}] names both "${known.text}" and "${text}"`);
+      if (known.text !== text)
+        this.fail(n, `index [${index}] names both ${quoteContent(known.text)} and ${quoteContent(text)}`);
       return known;
     }
     const name = parseSymbol(text);
@@ -343,6 +345,7 @@ export const gprofTextReader: ProfileReader = {
     const parser = new GprofParser(path, b);
     await forEachLine(path, (line, n) => parser.line(line, n), {
       signal: options.signal,
+      limits: options.limits,
       onProgress: f => options.onProgress?.(0.8 * f, 'Reading gprof output'),
     });
     parser.finish();

@@ -1,3 +1,4 @@
+import { quoteContent } from '../errors/format-error';
 import { unfoldCallGraph } from '../graph/unfold-call-graph';
 import { CallGraphBuilder } from '../model/call-graph';
 import type { Profile } from '../model/profile';
@@ -116,9 +117,10 @@ class Gprof2dotHandler {
     if (!parsed)
       throw new ProfileReadError(
         this.path,
-        `line ${line}: the label of node "${id}" is not gprof2dot's ([module\\n]name\\ntotal%\\n(self%)\\ncalls×): "${label.slice(0, 120)}"`,
+        `line ${line}: the label of node ${quoteContent(id)} is not gprof2dot's ([module\\n]name\\ntotal%\\n(self%)\\ncalls×): ${quoteContent(label)}`,
       );
-    if (this.labelled.has(f)) throw new ProfileReadError(this.path, `line ${line}: node "${id}" is labelled twice`);
+    if (this.labelled.has(f))
+      throw new ProfileReadError(this.path, `line ${line}: node ${quoteContent(id)} is labelled twice`);
     this.labelled.add(f);
     // The builder was created with the id as name; the label's name is what a user wants to see.
     this.graph.rename(f, parsed.name, parsed.module);
@@ -132,7 +134,7 @@ class Gprof2dotHandler {
     if (!label)
       throw new ProfileReadError(
         this.path,
-        `line ${line}: the label of edge "${from}" -> "${to}" is not gprof2dot's (total%\\ncalls×): "${attrs.get('label')!.slice(0, 120)}"`,
+        `line ${line}: the label of edge ${quoteContent(from)} -> ${quoteContent(to)} is not gprof2dot's (total%\\ncalls×): ${quoteContent(attrs.get('label')!)}`,
       );
     this.graph.addArc(this.fn(from), this.fn(to), label.calls, 0, [label.cost]);
     this.edges++;
@@ -165,6 +167,7 @@ export const gprof2dotDotReader: ProfileReader = {
     try {
       await forEachLine(path, line => parser.feedLine(line), {
         signal: options.signal,
+        limits: options.limits,
         onProgress: f => options.onProgress?.(0.8 * f, 'Reading the DOT graph'),
       });
       parser.end();

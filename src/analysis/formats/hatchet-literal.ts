@@ -671,19 +671,20 @@ function isPythonNonFinite(e: unknown): boolean {
 async function tokenize(
   path: string,
   handler: LiteralHandler,
-  signal: AbortSignal | undefined,
+  { signal, limits }: ReadOptions,
   progress: (fraction: number) => void,
   python: PythonJsonFilter | null,
 ): Promise<void> {
   if (!python) {
     await tokenizeJsonFile(path, handler, {
       signal,
+      limits,
       onProgress: (read, total) => progress(total > 0 ? read / total : 0),
     });
     return;
   }
-  const tokenizer = new JsonTokenizer(handler);
-  for await (const chunk of readChunks(path, { signal, onProgress: progress }))
+  const tokenizer = new JsonTokenizer(handler, { maxTokenBytes: limits?.maxLineLength });
+  for await (const chunk of readChunks(path, { signal, limits, onProgress: progress }))
     tokenizer.write(python.transform(chunk));
   tokenizer.write(python.flush());
   tokenizer.end();
@@ -719,12 +720,12 @@ export const hatchetLiteralReader: ProfileReader = {
     let python: PythonJsonFilter | null = null;
     try {
       try {
-        await tokenize(path, handler, signal, reading, null);
+        await tokenize(path, handler, options, reading, null);
       } catch (e) {
         if (!isPythonNonFinite(e)) throw e;
         handler = new LiteralHandler(path);
         python = new PythonJsonFilter();
-        await tokenize(path, handler, signal, reading, python);
+        await tokenize(path, handler, options, reading, python);
       }
     } catch (e) {
       if (isAbortError(e) || e instanceof ProfileReadError) throw e;

@@ -14,6 +14,7 @@ import { parseTraceDb, type TraceDb } from './hpctoolkit-metadb/trace-db';
 import { addTraceTimeline } from './hpctoolkit-metadb/trace-timeline';
 import { readHeadBytes } from './file-sample';
 import { readBytes } from './io/file-input';
+import { fromFileSystemError } from './io/fs-errors';
 import {
   isAbortError,
   ProfileReadError,
@@ -65,7 +66,7 @@ export const hpctoolkitMetaDbReader: ProfileReader = {
   },
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
-    const { signal, onProgress } = options;
+    const { signal, onProgress, limits } = options;
     const files = databaseFiles(path);
     const metaSize = statSync(files.meta).size;
     const profileSize = statSync(files.profile).size;
@@ -75,13 +76,14 @@ export const hpctoolkitMetaDbReader: ProfileReader = {
     onProgress?.(0, 'Reading meta.db');
     const meta = parseMetaDb(
       files.meta,
-      await readBytes(files.meta, { signal, onProgress: f => onProgress?.(readShare * f, 'Reading meta.db') }),
+      await readBytes(files.meta, { signal, limits, onProgress: f => onProgress?.(readShare * f, 'Reading meta.db') }),
     );
     const warnings: string[] = [];
-    const taxonomy = files.taxonomy ? await readTaxonomy(files.taxonomy, signal, warnings) : [];
+    const taxonomy = files.taxonomy ? await readTaxonomy(files.taxonomy, options, warnings) : [];
     throwIfAborted(signal);
     const profileBytes = await readBytes(files.profile, {
       signal,
+      limits,
       onProgress: f => onProgress?.(readShare + (profileEnd - readShare) * f, 'Reading profile.db'),
     });
     const profiles = parseProfileDb(files.profile, profileBytes);
@@ -90,6 +92,7 @@ export const hpctoolkitMetaDbReader: ProfileReader = {
           files.trace,
           await readBytes(files.trace, {
             signal,
+            limits,
             onProgress: f => onProgress?.(profileEnd + (0.8 - profileEnd) * f, 'Reading trace.db'),
           }),
         )
@@ -115,11 +118,7 @@ function databaseFiles(path: string): DatabaseFiles {
   try {
     isDir = statSync(path).isDirectory();
   } catch (e) {
-    throw new ProfileReadError(
-      path,
-      (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (e as Error).message,
-      { cause: e },
-    );
+    throw fromFileSystemError(e, path);
   }
   const dir = isDir ? path : dirname(path);
   const find = (name: string) => [name, `${name}.gz`].map(n => join(dir, n)).find(p => existsSync(p)) ?? null;
@@ -134,18 +133,26 @@ function databaseFiles(path: string): DatabaseFiles {
   return { dir, meta, profile, trace: find('trace.db'), taxonomy: find(join('metrics', 'default.yaml')) };
 }
 
+/**
+ * hpcprof's taxonomies are a few KB (one entry per metric); a larger one is damaged or hostile, and
+ * YAML parsing is not cheap enough to take megabytes of it.
+ */
+const MAX_TAXONOMY_BYTES = 1 << 20;
+
 /** The metric taxonomy only adds names and descriptions: when it cannot be read, say so and go on. */
 async function readTaxonomy(
   path: string,
-  signal: AbortSignal | undefined,
+  { signal, limits }: ReadOptions,
   warnings: string[],
 ): Promise<TaxonomyEntry[]> {
   try {
-    return parseMetricTaxonomy((await readBytes(path, { signal, maxBytes: 64 << 20 })).toString('utf8'));
+    return parseMetricTaxonomy(
+      (await readBytes(path, { signal, limits, maxBytes: MAX_TAXONOMY_BYTES })).toString('utf8'),
+    );
   } catch (e) {
     if (isAbortError(e)) throw e;
     warnings.push(
-      `${path} could not be read (${(e as Error).message.split('\n')[0]}); metric names come from meta.db alone`,
+      `${path} could not be read (${e instanceof ProfileReadError ? e.reason : (e as Error).message.split('\n')[0]}); metric names come from meta.db alone`,
     );
     return [];
   }

@@ -11,6 +11,7 @@ import { FIRST_GPU_STREAM_THREAD, isMetricDbName, MetricDb, rankThreadOf } from 
 import { planMetrics, primaryMetricOf, type MetricEntry, type MetricPlan } from './hpctoolkit-xml/metric-plan';
 import { readHeadBytes } from './file-sample';
 import { readBytes } from './io/file-input';
+import { fromFileSystemError } from './io/fs-errors';
 import {
   type FileSample,
   type ProfileReader,
@@ -48,10 +49,7 @@ async function locate(path: string): Promise<Located> {
   try {
     isDirectory = stat(path).isDirectory();
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new ProfileReadError(path, code === 'ENOENT' ? 'no such file or directory' : (e as Error).message, {
-      cause: e,
-    });
+    throw fromFileSystemError(e, path);
   }
   const dir = isDirectory ? path : dirname(path);
   let entries: string[];
@@ -119,7 +117,7 @@ async function readMetricDbs(
   dbNames: string[],
   sizes: number[],
   progress: ByteProgress,
-  signal?: AbortSignal,
+  { signal, limits }: ReadOptions,
 ): Promise<MetricPlan[]> {
   if (exp.metricDbs.length === 0) {
     throw new ProfileReadError(
@@ -167,6 +165,7 @@ async function readMetricDbs(
     const file = files[f]!;
     const bytes = await readBytes(file.path, {
       signal,
+      limits,
       onProgress: progress.within(file.size, 'Reading metric-db files'),
     });
     const db = new MetricDb(file.path, bytes);
@@ -297,13 +296,14 @@ export const hpctoolkitXmlReader: ProfileReader = {
       requireIds: dbNames.length > 0,
       resolveFile,
       signal,
+      limits: options.limits,
       onProgress: progress.within(sizes[0]!, 'Reading experiment.xml'),
     });
     b.warnings.push(...exp.warnings);
     Object.assign(b.metadata, exp.metadata);
     const plans =
       dbNames.length > 0
-        ? await readMetricDbs(b, exp, located, dbNames, sizes.slice(1), progress, signal)
+        ? await readMetricDbs(b, exp, located, dbNames, sizes.slice(1), progress, options)
         : readInlineValues(b, exp, located.xml);
     throwIfAborted(signal);
     onProgress?.(0.99, 'Building the profile');

@@ -1,17 +1,26 @@
 import type { Profile } from '../model/profile';
 import { sampleFile } from './file-sample';
 import { findProfiles } from './profile-folder';
-import { fileErrorReason, ProfileReadError, type FileSample, type ReadOptions } from './reader';
+import { checkFiniteValues } from './finite-values';
+import { fromFileSystemError } from './io/fs-errors';
+import { ProfileReadError, type FileSample, type ReadOptions } from './reader';
 import { chooseReader, READERS } from './registry';
 
-/** Detects the format of a file or directory and reads it into the profile model. */
+/**
+ * Detects the format of a file or directory and reads it into the profile model. Bad input ends in
+ * a ProfileReadError naming the file and the reason, file-system errors included (a directory where
+ * a file should be, a symbolic link loop, permission denied, a file deleted while it was read).
+ */
 export async function readProfile(path: string, options: ReadOptions = {}): Promise<Profile> {
-  let sample: FileSample;
   try {
-    sample = await sampleFile(path);
+    return await readDetected(path, options);
   } catch (e) {
-    throw new ProfileReadError(path, fileErrorReason(e), { cause: e });
+    throw fromFileSystemError(e, path);
   }
+}
+
+async function readDetected(path: string, options: ReadOptions): Promise<Profile> {
+  const sample: FileSample = await sampleFile(path);
   if (!sample.isDirectory && sample.size === 0) throw new ProfileReadError(path, 'the file is empty');
   const reader = chooseReader(sample);
   if (!reader) {
@@ -34,7 +43,9 @@ export async function readProfile(path: string, options: ReadOptions = {}): Prom
       `not a recognised profile format (HPC Lens reads: ${READERS.map(r => r.name).join(', ')})`,
     );
   }
-  return reader.read(path, options);
+  const profile = await reader.read(path, options);
+  checkFiniteValues(profile);
+  return profile;
 }
 
 export { ProfileReadError } from './reader';

@@ -47,8 +47,12 @@ export const nsightSqliteReader: ProfileReader = {
   },
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
-    const { signal, onProgress } = options;
-    const bytes = await readBytes(path, { signal, onProgress: f => onProgress?.(0.3 * f, 'Reading the database') });
+    const { signal, onProgress, limits } = options;
+    const bytes = await readBytes(path, {
+      signal,
+      limits,
+      onProgress: f => onProgress?.(0.3 * f, 'Reading the database'),
+    });
     if (bytes.length < 100 || bytes.toString('latin1', 0, SQLITE_MAGIC.length) !== SQLITE_MAGIC) {
       throw new ProfileReadError(path, 'not an SQLite database (it does not start with "SQLite format 3")');
     }

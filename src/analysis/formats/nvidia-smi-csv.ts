@@ -1,6 +1,7 @@
 import { GrowableFloat64 } from '../model/growable';
 import { forEachLine } from './io/file-input';
-import { fileErrorReason, isAbortError, ProfileReadError, type ReadOptions } from './reader';
+import { fromFileSystemError } from './io/fs-errors';
+import { isAbortError, ProfileReadError, type ReadOptions } from './reader';
 
 /**
  * GPU metrics sampled by `nvidia-smi --query-gpu=timestamp,index,utilization.gpu,memory.used,…
@@ -105,7 +106,7 @@ export async function readNvidiaSmiCsv(path: string, options: NvidiaSmiCsvOption
     await lines;
   } catch (e) {
     if (isAbortError(e) || e instanceof ProfileReadError) throw e;
-    throw new ProfileReadError(path, fileErrorReason(e), { cause: e });
+    throw fromFileSystemError(e, path);
   }
   if (!header) throw new ProfileReadError(path, 'the file is empty (no header line with a "timestamp" column)');
   const head: { name: string; unit: string }[] = header;

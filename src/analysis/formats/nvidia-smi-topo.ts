@@ -1,13 +1,7 @@
 import { readBytes } from './io/file-input';
 import type { NvidiaSmiTopology } from '../topology/host-gpu';
-import {
-  fileErrorReason,
-  isAbortError,
-  ProfileReadError,
-  throwIfAborted,
-  withoutBom,
-  type ReadOptions,
-} from './reader';
+import { fromFileSystemError } from './io/fs-errors';
+import { isAbortError, ProfileReadError, throwIfAborted, withoutBom, type ReadOptions } from './reader';
 
 /**
  * `nvidia-smi topo -m`: the matrix of paths between a node's GPUs (and NICs), e.g.
@@ -40,7 +34,7 @@ export async function readNvidiaSmiTopology(path: string, options: ReadOptions =
     bytes = await readBytes(path, { signal: options.signal, maxBytes: 16 * 1024 * 1024 });
   } catch (e) {
     if (isAbortError(e) || e instanceof ProfileReadError) throw e;
-    throw new ProfileReadError(path, fileErrorReason(e), { cause: e });
+    throw fromFileSystemError(e, path);
   }
   throwIfAborted(options.signal);
   return parseNvidiaSmiTopology(withoutBom(bytes.toString('utf8')), path);

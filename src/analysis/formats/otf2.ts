@@ -4,6 +4,7 @@ import type { Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
 import { TraceBuilder } from '../model/trace-builder';
 import { readBytes } from './io/file-input';
+import { fromFileSystemError, isFileSystemError } from './io/fs-errors';
 import { looksLikeAnchor, parseAnchor } from './otf2/anchor';
 import { walkFile } from './otf2/chunks';
 import { Otf2FormatError } from './otf2/cursor';
@@ -48,10 +49,10 @@ export const otf2Reader: ProfileReader = {
 
 /** Reads the archive whose anchor file (or directory) is `path`. */
 async function readArchive(path: string, options: ReadOptions): Promise<Profile> {
-  const { signal } = options;
+  const { signal, limits } = options;
   const anchorPath = resolveAnchor(path);
   const archive = join(dirname(anchorPath), basename(anchorPath).replace(/\.otf2$/, ''));
-  const anchorBytes = await guard(anchorPath, () => readBytes(anchorPath, { signal, maxBytes: 64 << 20 }));
+  const anchorBytes = await guard(anchorPath, () => readBytes(anchorPath, { signal, limits, maxBytes: 64 << 20 }));
   const anchor = guardSync(anchorPath, () =>
     parseAnchor(anchorBytes, reason => {
       throw new ProfileReadError(anchorPath, reason);
@@ -60,7 +61,7 @@ async function readArchive(path: string, options: ReadOptions): Promise<Profile>
 
   const defPath = `${archive}.def`;
   const defs = new Otf2Definitions();
-  await guard(defPath, () => walkFile(defPath, anchor.defChunkSize, false, defs.onRecord, { signal }));
+  await guard(defPath, () => walkFile(defPath, anchor.defChunkSize, false, defs.onRecord, { signal, limits }));
   defs.finish();
   if (defs.locations.length === 0) throw new ProfileReadError(defPath, 'the global definitions define no locations');
 
@@ -143,7 +144,7 @@ async function readArchive(path: string, options: ReadOptions): Promise<Profile>
     const local = new Otf2LocalDefinitions();
     const localPath = join(archive, `${loc.id}.def`);
     if (existsSync(localPath))
-      await guard(localPath, () => walkFile(localPath, anchor.defChunkSize, false, local.onRecord, { signal }));
+      await guard(localPath, () => walkFile(localPath, anchor.defChunkSize, false, local.onRecord, { signal, limits }));
     const events = evtPath(loc.id);
     if (!existsSync(events)) {
       missing++;
@@ -154,6 +155,7 @@ async function readArchive(path: string, options: ReadOptions): Promise<Profile>
     await guard(events, () =>
       walkFile(events, anchor.eventChunkSize, true, timeline.onRecord, {
         signal,
+        limits,
         onProgress: f => options.onProgress?.((0.95 * (done + f * size)) / total, 'Reading OTF2 events'),
       }),
     );
@@ -237,9 +239,12 @@ function guardSync<T>(file: string, step: () => T): T {
 }
 
 function rethrown(file: string, e: unknown): unknown {
+  // The input layer names file-system errors itself; a missing member deserves the archive's words.
+  const fsError = e instanceof ProfileReadError && isFileSystemError(e.cause) ? e.cause : e;
+  if ((fsError as NodeJS.ErrnoException).code === 'ENOENT')
+    return new ProfileReadError(file, 'the file is missing from the OTF2 archive', { cause: fsError });
   if (e instanceof ProfileReadError || (e instanceof Error && e.name === 'AbortError')) return e;
   if (e instanceof Otf2FormatError) return new ProfileReadError(file, e.message, { cause: e });
-  const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return new ProfileReadError(file, 'the file is missing from the OTF2 archive', { cause: e });
+  if (isFileSystemError(e)) return fromFileSystemError(e, file);
   return new ProfileReadError(file, (e as Error).message, { cause: e });
 }

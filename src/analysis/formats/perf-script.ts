@@ -214,6 +214,7 @@ export const perfScriptReader: ProfileReader = {
 
     await forEachLine(path, onLine, {
       signal: options.signal,
+      limits: options.limits,
       onProgress: f => options.onProgress?.(0.9 * f, 'Reading samples'),
     });
     endSample();

@@ -101,6 +101,7 @@ export const pprofReader: ProfileReader = {
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const bytes = await readBytes(path, {
       signal: options.signal,
+      limits: options.limits,
       onProgress: f => options.onProgress?.(0.3 * f, 'Reading the pprof profile'),
     });
     if (bytes.length === 0)

@@ -4,6 +4,7 @@ import { sampleFile } from './file-sample';
 // index.ts re-exports this module; both only use each other's functions at call time, so the cycle is harmless.
 import { chooseReader, READERS } from './registry';
 import { isAbortError, ProfileReadError, throwIfAborted, type ProfileReader } from './reader';
+import { fileSystemReason, fromFileSystemError, isFileSystemError } from './io/fs-errors';
 
 /**
  * Profile discovery in a folder tree: the base of "a folder of several profiles is an ensemble".
@@ -79,12 +80,8 @@ export async function findProfiles(folder: string, options: FindProfilesOptions 
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 8));
   const root = resolve(folder);
   throwIfAborted(signal);
-  const rootStat = await stat(root).catch((e: NodeJS.ErrnoException) => {
-    throw new ProfileReadError(
-      folder,
-      e.code === 'ENOENT' ? 'no such file or directory' : e.code === 'EACCES' ? 'permission denied' : e.message,
-      { cause: e },
-    );
+  const rootStat = await stat(root).catch((e: unknown) => {
+    throw fromFileSystemError(e, folder);
   });
   if (!rootStat.isDirectory()) throw new ProfileReadError(folder, 'not a folder');
 
@@ -195,11 +192,11 @@ export async function findProfiles(folder: string, options: FindProfilesOptions 
 }
 
 function describeError(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'ENOENT') return 'not found (a broken symbolic link, or removed during the search)';
-  if (code === 'ELOOP') return 'too many levels of symbolic links';
-  return e instanceof Error ? e.message : String(e);
+  // ENOENT during a search is a link to nowhere or an entry removed meanwhile: say so.
+  if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+    return 'not found (a broken symbolic link, or removed during the search)';
+  if (isFileSystemError(e)) return fileSystemReason(e);
+  return e instanceof ProfileReadError ? e.reason : e instanceof Error ? e.message : String(e);
 }
 
 /** Splits names into runs of digits and of other characters, so `9_cores` sorts before `27_cores`. */

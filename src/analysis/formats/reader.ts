@@ -27,10 +27,41 @@ export function contentHead(sample: FileSample): string {
   return withoutBom(sample.head).trimStart();
 }
 
+/**
+ * Bounds on what one input may cost, so that a hostile or broken file ends in a clear error instead
+ * of exhausting memory or time. Every field is optional (see {@link DEFAULT_INPUT_LIMITS}); the
+ * editor exposes them as settings.
+ */
+export interface InputLimits {
+  /** Longest line the line-oriented readers accept, in characters (UTF-16 code units; bytes for ASCII). */
+  maxLineLength?: number;
+  /** Most bytes a compressed (gzip) file may decompress to. */
+  maxDecompressedBytes?: number;
+  /**
+   * Most decompressed bytes per compressed byte: a decompression bomb expands a thousandfold, real
+   * profiles 5–50×. Only applies once the output passes {@link DECOMPRESSION_RATIO_FLOOR}.
+   */
+  maxDecompressionRatio?: number;
+  /** Largest (decompressed) file the formats that need a whole file in memory read (databases, archives, protobuf). */
+  maxWholeFileBytes?: number;
+}
+
+export const DEFAULT_INPUT_LIMITS: Readonly<Required<InputLimits>> = {
+  maxLineLength: 16 * 1024 ** 2,
+  maxDecompressedBytes: 8 * 1024 ** 3,
+  maxDecompressionRatio: 200,
+  maxWholeFileBytes: 2 * 1024 ** 3,
+};
+
+/** Output below this size is never a decompression bomb, whatever the ratio (small files compress well). */
+export const DECOMPRESSION_RATIO_FLOOR = 64 * 1024 ** 2;
+
 export interface ReadOptions {
   signal?: AbortSignal;
   /** Progress in [0, 1] with an optional phase message. */
   onProgress?: (fraction: number, message?: string) => void;
+  /** Bounds on line length, decompression and whole-file reads (defaults: {@link DEFAULT_INPUT_LIMITS}). */
+  limits?: InputLimits;
 }
 
 export interface ProfileReader {
@@ -53,16 +84,6 @@ export class ProfileReadError extends Error {
     super(`${path}: ${reason}`, options);
     this.name = 'ProfileReadError';
   }
-}
-
-/** A file-system error as a reader's reason: `no such file or directory`, `permission denied`, or the message. */
-export function fileErrorReason(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  return code === 'ENOENT'
-    ? 'no such file or directory'
-    : code === 'EACCES'
-      ? 'permission denied'
-      : (e as Error).message;
 }
 
 // Cancellation lives in the model layer so graphs and analyses below the readers can use it too.

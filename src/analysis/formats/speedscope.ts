@@ -55,6 +55,7 @@ export const speedscopeReader: ProfileReader = {
     try {
       await tokenizeJsonFile(path, doc, {
         signal: options.signal,
+        limits: options.limits,
         onProgress: (read, total) => options.onProgress?.(total > 0 ? 0.8 * (read / total) : 0, 'Reading the profile'),
       });
     } catch (e) {

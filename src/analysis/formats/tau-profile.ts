@@ -6,14 +6,8 @@ import { makeContext } from '../model/context';
 import type { MetricDescriptor } from '../model/metric';
 import type { MetadataValue, Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
-import {
-  isAbortError,
-  ProfileReadError,
-  throwIfAborted,
-  type FileSample,
-  type ProfileReader,
-  type ReadOptions,
-} from './reader';
+import { ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { fromFileSystemError } from './io/fs-errors';
 import { inferNesting } from './tau/flat-nesting';
 import { readTauProfileFile, TimerTable, type TauProfileFile, type TauUserEvent } from './tau/profile-file';
 import { MetadataMerger } from './tau/tau-metadata';
@@ -613,6 +607,7 @@ async function readTau(path: string, options: ReadOptions): Promise<Profile> {
     const before = doneBytes;
     const f = await readTauProfileFile(file, timers, {
       signal,
+      limits: options.limits,
       onProgress: fraction =>
         onProgress?.(totalBytes ? (0.9 * (before + fraction * size)) / totalBytes : 0, 'Reading TAU profiles'),
     });
@@ -697,12 +692,7 @@ export const tauProfileReader: ProfileReader = {
       return await readTau(path, options);
     } catch (e) {
       // File-system errors (a file removed while reading, no permission) name the file they concern.
-      const err = e as NodeJS.ErrnoException;
-      if (isAbortError(e) || e instanceof ProfileReadError || typeof err.code !== 'string') throw e;
-      const where = typeof err.path === 'string' ? err.path : path;
-      const reason =
-        err.code === 'ENOENT' ? 'no such file or directory' : err.code === 'EACCES' ? 'permission denied' : err.message;
-      throw new ProfileReadError(where, reason, { cause: e });
+      throw fromFileSystemError(e, path);
     }
   },
 };

@@ -3,7 +3,11 @@
  * `{ match: 'name', pattern: '/^MPI_/', module: 'MPI' }`. A pattern between slashes (with optional
  * flags) is a regular expression, anything else an exact string. Rules are tried in order and the
  * first match wins (CallFlow rejects overlaps; an ordered list lets a specific rule precede a broad one).
+ * Regular expressions are matched by RE2 in linear time (source/user-regex.ts): a map from an
+ * untrusted workspace cannot stall the worker.
  */
+import { userRegexOf, type UserRegex } from '../source/user-regex';
+import { regexForm, userRegexProblem } from '../source/user-regex-syntax';
 export interface ModuleRule {
   /** What the pattern is tested against: the function name, its source file path, or its load module. */
   match: 'name' | 'file' | 'module';
@@ -21,19 +25,11 @@ export interface CompiledModuleMap {
 
 const MATCH_KINDS = ['name', 'file', 'module'] as const;
 
-/** `/re/flags` → RegExp; anything else → null (an exact pattern). Throws on an invalid expression. */
-function regexOf(pattern: string): RegExp | null {
-  const m = /^\/(.*)\/([dgimsuvy]*)$/s.exec(pattern);
-  if (!m) return null;
-  // `g` and `y` make `test` stateful, which would make matching depend on call order.
-  return new RegExp(m[1]!, m[2]!.replace(/[gy]/g, ''));
-}
-
 export function compileModuleMap(rules: readonly ModuleRule[]): CompiledModuleMap {
   const tests = rules.map((r, k) => {
-    let re: RegExp | null;
+    let re: UserRegex | null;
     try {
-      re = regexOf(r.pattern);
+      re = userRegexOf(r.pattern);
     } catch (e) {
       throw new Error(
         `module map rule ${k + 1} (${r.module}): invalid regular expression ${r.pattern}: ${(e as Error).message}`,
@@ -91,10 +87,10 @@ export function parseModuleRules(raw: unknown): { rules: ModuleRule[]; problems:
       problems.push(`${where}: "module" must be a non-empty string`);
       return;
     }
-    try {
-      regexOf(pattern);
-    } catch (e) {
-      problems.push(`${where}: invalid regular expression ${pattern}: ${(e as Error).message}`);
+    const form = regexForm(pattern);
+    const problem = form && userRegexProblem(form.pattern, form.flags);
+    if (problem) {
+      problems.push(`${where}: invalid regular expression ${pattern}: ${problem}`);
       return;
     }
     rules.push({ match: match as ModuleRule['match'], pattern, module: module.trim() });

@@ -2,6 +2,7 @@ import type { CallGraphData } from './call-graph';
 import { CallTreeBuilder } from './call-tree';
 import { makeContext, type ExecutionContext } from './context';
 import { GrowableFloat64, GrowableInt32 } from './growable';
+import { capMetadataDepth, MAX_METADATA_DEPTH } from './metadata-depth';
 import type { MetricDescriptor } from './metric';
 import { Profile, type MetadataValue } from './profile';
 import type { TraceData } from './trace';
@@ -91,6 +92,10 @@ export class ProfileBuilder {
   /** Densifies the values and returns the finished profile. */
   build(primaryMetric: number): Profile {
     if (this.contexts.length === 0) this.context({});
+    for (const key of capMetadataDepth(this.metadata))
+      this.warnings.push(
+        `metadata "${key}" nests deeper than ${MAX_METADATA_DEPTH} levels; the deeper part is shown as a summary`,
+      );
     const tree = this.tree.finish();
     const n = tree.size;
     const c = this.contexts.length;

@@ -1,8 +1,11 @@
 /**
  * Pure logic for mapping file paths recorded in a profile (absolute paths on the cluster where the
  * program was built or run) onto paths that exist here. The VS Code side (src/extension/source-resolver.ts)
- * checks which of the paths proposed here exist; nothing here touches a file system.
+ * checks which of the paths proposed here exist; nothing here touches a file system. Regex mappings
+ * are matched by RE2 in linear time (user-regex.ts), in the analysis service (`mapPaths`): the
+ * extension host imports only the string helpers below compileMappings/applyMappings.
  */
+import { compileUserRegex, type UserRegex } from './user-regex';
 
 /** One entry of `hpcLens.pathMappings` as the user writes it. */
 export interface PathMapping {
@@ -16,7 +19,7 @@ export interface PathMapping {
 export interface CompiledMapping {
   readonly source: PathMapping;
   /** Set for a regex mapping; a prefix mapping has `prefix` instead. */
-  readonly regex?: RegExp;
+  readonly regex?: UserRegex;
   readonly prefix?: string;
   /** `to` with the variables substituted. */
   readonly to: string;
@@ -72,14 +75,15 @@ export function compileMappings(
     }
     const source = { from: e.from, to: e.to };
     const form = REGEX_FORM.exec(e.from);
-    let regex: RegExp | undefined;
+    let regex: UserRegex | undefined;
     if (form && REGEX_META.test(form[1]!)) {
       try {
-        regex = new RegExp(form[1]!, form[2]);
+        regex = compileUserRegex(form[1]!, form[2]);
       } catch (err) {
         errors.push(`hpcLens.pathMappings[${i}]: ${(err as Error).message}; "${e.from}" is used as a path prefix`);
       }
     }
+    // `$` in a substituted folder path must not read as a group reference in a regex mapping's `to`.
     const { text, unknown } = substitute(e.to, vars, regex !== undefined);
     if (unknown.length) {
       errors.push(
@@ -102,9 +106,8 @@ export function applyMappings(recorded: string, mappings: readonly CompiledMappi
   const hits: { path: string; length: number; order: number }[] = [];
   mappings.forEach((m, order) => {
     if (m.regex) {
-      const match = m.regex.exec(path); // never global: no lastIndex state
-      if (!match) return;
-      hits.push({ path: normalizePath(path.replace(m.regex, m.to)), length: match[0].length, order });
+      const replaced = m.regex.replaceFirst(path, m.to);
+      if (replaced) hits.push({ path: normalizePath(replaced.text), length: replaced.length, order });
       return;
     }
     const prefix = m.prefix!;

@@ -1,8 +1,14 @@
-/** Human formatting of metric values with their unit (`12.3 s`, `845 ms`, `1.2 GB`, `3.4k`). */
+/**
+ * Human formatting of metric values with their unit (`12.3 s`, `845 ms`, `1.2 GB`, `3.4k`). A value
+ * that is not finite (a bug upstream: readers reject such input) shows as "—", never as
+ * `Infinity` or `NaN`.
+ */
+export const NOT_A_NUMBER = '—';
+
 const TIME_SCALE: Record<string, number> = { s: 1, ms: 1e-3, µs: 1e-6, ns: 1e-9 };
 
 export function formatValue(value: number, unit: string): string {
-  if (!Number.isFinite(value)) return String(value);
+  if (!Number.isFinite(value)) return NOT_A_NUMBER;
   const scale = TIME_SCALE[unit];
   if (scale !== undefined) return formatSeconds(value * scale);
   if (unit === 'bytes') return formatBytes(value);
@@ -11,6 +17,7 @@ export function formatValue(value: number, unit: string): string {
 }
 
 export function formatSeconds(s: number): string {
+  if (!Number.isFinite(s)) return NOT_A_NUMBER;
   const a = Math.abs(s);
   if (a === 0) return '0 s';
   if (a >= 3600) return `${(s / 3600).toFixed(2)} h`;
@@ -21,6 +28,7 @@ export function formatSeconds(s: number): string {
 }
 
 export function formatBytes(b: number): string {
+  if (!Number.isFinite(b)) return NOT_A_NUMBER;
   const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
   let v = b,
     i = 0;
@@ -32,7 +40,10 @@ export function formatBytes(b: number): string {
 }
 
 export function formatCount(n: number): string {
+  if (!Number.isFinite(n)) return NOT_A_NUMBER;
   const a = Math.abs(n);
+  if (a >= 1e15) return n.toExponential(2);
+  if (a >= 1e12) return `${trim(n / 1e12, 3)}T`;
   if (a >= 1e9) return `${trim(n / 1e9, 3)}G`;
   if (a >= 1e6) return `${trim(n / 1e6, 3)}M`;
   if (a >= 1e4) return `${trim(n / 1e3, 3)}k`;
@@ -40,6 +51,7 @@ export function formatCount(n: number): string {
 }
 
 export function formatShare(share: number): string {
+  if (!Number.isFinite(share)) return NOT_A_NUMBER;
   const p = share * 100;
   if (p === 0) return '0%';
   if (Math.abs(p) < 0.1) return '<0.1%';

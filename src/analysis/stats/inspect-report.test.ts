@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inspectReport } from './inspect-report';
+import { inspectReport, MAX_PATH_ENTRIES } from './inspect-report';
 import { profileFromOutline } from '../model/test-profiles';
 
 describe('inspect report', () => {
@@ -43,5 +43,21 @@ main = 1
       ['a'],
       'a node is listed with all its ancestors',
     );
+  });
+
+  it('bounds the names in all listed paths when the tree is a deep chain', () => {
+    // A 3000-deep recursion: listing 5000 nodes would print 4.5 million path names.
+    const outline = Array.from({ length: 3000 }, (_, d) => `${' '.repeat(d)}f${d}${d === 2999 ? ' = 1' : ''}`).join(
+      '\n',
+    );
+    const r = inspectReport(profileFromOutline(outline));
+    assert.equal(r.nodeCount, 3000);
+    assert.equal(r.nodesTruncated, true);
+    const entries = r.nodes.reduce((s, n) => s + n.path.length, 0);
+    assert.ok(entries <= MAX_PATH_ENTRIES);
+    // All nodes weigh the same: the shallowest come first, each with its complete path.
+    assert.equal(r.nodes.length, 1413);
+    assert.deepEqual(r.nodes[1412]!.path.slice(-2), ['f1411', 'f1412']);
+    assert.equal(inspectReport(profileFromOutline(outline), { maxNodes: Infinity }).nodes.length, 3000);
   });
 });

@@ -47,10 +47,15 @@ export interface InspectOptions {
   /**
    * Above this many nodes, list only the `maxNodes` heaviest by inclusive value of the primary
    * metric, plus their ancestors so every listed path is complete (default 5000; Infinity for all).
-   * A 450 000-node pprof profile would otherwise print hundreds of megabytes.
+   * A 450 000-node pprof profile would otherwise print hundreds of megabytes. With a finite
+   * `maxNodes` the listed paths also hold at most {@link MAX_PATH_ENTRIES} names in all: in a
+   * 100,000-deep recursion every node's path is 100,000 long.
    */
   maxNodes?: number;
 }
+
+/** Most path names `inspectReport` lists in all when `maxNodes` is finite (a few tens of MB of JSON). */
+export const MAX_PATH_ENTRIES = 1_000_000;
 
 export function inspectReport(profile: Profile, options: InspectOptions = {}): InspectReport {
   const tree = profile.tree;
@@ -111,11 +116,33 @@ export function inspectReport(profile: Profile, options: InspectOptions = {}): I
 
 /** Ids of the nodes to list, ascending (so parents precede children). */
 function listedNodes(profile: Profile, maxNodes: number): number[] {
-  const n = profile.tree.size;
-  if (n <= maxNodes || profile.metrics.length === 0) return Array.from({ length: n }, (_, i) => i);
+  const tree = profile.tree;
+  const n = tree.size;
+  const everything = () => Array.from({ length: n }, (_, i) => i);
+  if (maxNodes === Infinity) return everything();
+  // Path length of each node (parents precede children), and of all paths together.
+  const pathLength = new Int32Array(n);
+  let entries = 0;
+  for (let i = 0; i < n; i++) {
+    const p = tree.parent(i);
+    entries += pathLength[i] = p < 0 ? 1 : pathLength[p]! + 1;
+  }
+  if (n <= maxNodes && entries <= MAX_PATH_ENTRIES) return everything();
+  if (profile.metrics.length === 0) return [];
   const keep = new Uint8Array(n);
-  for (let i of topIndices(profile.inclusiveTotals(profile.primaryMetric), maxNodes)) {
-    for (; i >= 0 && !keep[i]; i = profile.tree.parent(i)) keep[i] = 1;
+  let listed = 0;
+  const missing: number[] = [];
+  for (const node of topIndices(profile.inclusiveTotals(profile.primaryMetric), Math.min(n, maxNodes))) {
+    // The node with its ancestors not listed yet, if their paths fit in what is left.
+    missing.length = 0;
+    let cost = 0;
+    for (let i = node; i >= 0 && !keep[i]; i = tree.parent(i)) {
+      missing.push(i);
+      cost += pathLength[i]!;
+    }
+    if (listed + cost > MAX_PATH_ENTRIES) break;
+    listed += cost;
+    for (const i of missing) keep[i] = 1;
   }
   const out: number[] = [];
   for (let i = 0; i < n; i++) if (keep[i]) out.push(i);

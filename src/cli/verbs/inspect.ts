@@ -1,8 +1,10 @@
+import { escapeControl } from '../../analysis/errors/format-error';
 import { readProfile, sampleFile } from '../../analysis/formats';
 import { inspectReport } from '../../analysis/stats/inspect-report';
 import type { Profile } from '../../analysis/model/profile';
 import { formatValue } from '../../analysis/stats/format';
 import { rootHotPaths } from '../../analysis/stats/hot-path';
+import { shareOf } from '../../analysis/stats/share';
 import { topIndices } from '../../analysis/stats/top-k';
 import { claimingSystem, SYSTEMS } from '../../service/systems';
 import type { AnalysisSystem, SystemShape } from '../../service/systems/analysis-system';
@@ -46,6 +48,9 @@ async function inspectedProfile(path: string): Promise<Profile> {
   return opened.profile!;
 }
 
+/** Most steps of the hot path the text report lists (and deepest indentation). */
+const HOT_PATH_LINES = 40;
+
 function textReport(profile: Profile, top: number): string {
   const m = profile.primaryMetric;
   const metric = profile.metrics[m]!;
@@ -74,22 +79,34 @@ function textReport(profile: Profile, top: number): string {
   }
   for (const w of profile.warnings) lines.push(`  warning   ${w}`);
   lines.push('', `Hot path (${metric.name}, inclusive):`);
-  for (const step of rootHotPaths(profile, m)[0] ?? []) {
+  const hotPath = rootHotPaths(profile, m)[0] ?? [];
+  // A path thousands of calls deep (deep recursion) is shown by its first and last steps.
+  const shown =
+    hotPath.length > HOT_PATH_LINES
+      ? [...hotPath.slice(0, HOT_PATH_LINES / 2), null, ...hotPath.slice(-HOT_PATH_LINES / 2)]
+      : hotPath;
+  for (const step of shown) {
+    if (!step) {
+      lines.push(`         … ${hotPath.length - HOT_PATH_LINES} more steps`);
+      continue;
+    }
+    const indent = Math.min(step.depth, HOT_PATH_LINES);
     lines.push(
-      `  ${(100 * step.share).toFixed(1).padStart(5)}%  ${'  '.repeat(step.depth)}${tree.name(step.node)}${location(profile, step.node)}`,
+      `  ${(100 * step.share).toFixed(1).padStart(5)}%  ${'  '.repeat(indent)}${tree.name(step.node)}${location(profile, step.node)}`,
     );
   }
   if (top > 0) {
     lines.push('', `Top ${top} by exclusive ${metric.name}:`);
     const excl = profile.exclusiveTotals(m);
     for (const node of topIndices(excl, top, i => excl[i] !== 0)) {
-      const share = total > 0 ? excl[node]! / total : 0;
+      const share = shareOf(excl[node]!, total);
       lines.push(
         `  ${(100 * share).toFixed(1).padStart(5)}%  ${formatValue(excl[node]!, metric.unit).padStart(10)}  ${tree.name(node)}${location(profile, node)}`,
       );
     }
   }
-  return lines.join('\n') + '\n';
+  // Names, paths and metadata come from the file: no control character reaches the terminal.
+  return lines.map(l => escapeControl(l)).join('\n') + '\n';
 }
 
 function location(profile: Profile, node: number): string {

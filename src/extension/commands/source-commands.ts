@@ -28,8 +28,11 @@ export function registerSourceCommands({ profiles, resolver, navigator, log }: S
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
-      for (const e of resolver.mappingErrors) log.warn(e);
-      void profiles.remap().catch(e => log.error(`could not re-map source files: ${(e as Error).message}`));
+      // The service reports problems with the mappings while it applies them, during the re-map.
+      void profiles.remap().then(
+        () => resolver.mappingErrors.forEach(e => log.warn(e)),
+        e => log.error(`could not re-map source files: ${(e as Error).message}`),
+      );
     }, 50);
   };
 

@@ -1,3 +1,4 @@
+import { quoteContent } from '../../errors/format-error';
 import { NodeKind } from '../../model/call-tree';
 import type { MetadataValue, Profile } from '../../model/profile';
 import { ProfileBuilder } from '../../model/profile-builder';
@@ -114,7 +115,7 @@ export class RecordTable {
     else if (role === RANK_KEY) {
       const rank = Number(text);
       if (text === '' || !Number.isInteger(rank))
-        throw new ProfileReadError(this.path, `${where}: mpi.rank "${text}" is not an integer`);
+        throw new ProfileReadError(this.path, `${where}: mpi.rank ${quoteContent(text)} is not an integer`);
       this.rank = rank;
       this.store.hasRank = true;
     } else if (role === LOCATION_KEY) {

@@ -7,6 +7,7 @@
  *
  * Attribute values are returned as written: DOT escapes such as `\n` in labels stay two characters.
  */
+import { quoteContent } from '../../errors/format-error';
 
 export type DotAttributes = Map<string, string>;
 
@@ -187,7 +188,7 @@ export class DotParser {
         i = j;
         continue;
       }
-      throw new DotSyntaxError(this.lineNumber, `unexpected character "${text[i]}"`);
+      throw new DotSyntaxError(this.lineNumber, `unexpected character ${quoteContent(text[i]!)}`);
     }
   }
 
@@ -235,7 +236,7 @@ export class DotParser {
   }
 
   private parse(t: Token, line: number): void {
-    if (this.done) throw new DotSyntaxError(line, `text after the end of the graph ("${t.value}")`);
+    if (this.done) throw new DotSyntaxError(line, `text after the end of the graph (${quoteContent(t.value)})`);
     if (this.depth === 0) return this.headerToken(t, line);
     if (this.inAttrs) return this.attrToken(t, line);
     const s = this.cur;
@@ -272,7 +273,7 @@ export class DotParser {
         case '->':
         case '--':
           if (s.ids.length === 0 || s.expectOperand || s.attrs)
-            throw new DotSyntaxError(line, `unexpected "${t.value}"`);
+            throw new DotSyntaxError(line, `unexpected ${quoteContent(t.value)}`);
           s.expectOperand = true;
           s.edge = true;
           return;
@@ -281,7 +282,7 @@ export class DotParser {
           s.skipPort = true;
           return;
         default:
-          throw new DotSyntaxError(line, `unexpected "${t.value}"`);
+          throw new DotSyntaxError(line, `unexpected ${quoteContent(t.value)}`);
       }
     }
     if (s.assign) {
@@ -312,7 +313,7 @@ export class DotParser {
         s.keyword = kw;
         return;
       }
-      if (kw) throw new DotSyntaxError(line, `unexpected keyword "${t.value}"`);
+      if (kw) throw new DotSyntaxError(line, `unexpected keyword ${quoteContent(t.value)}`);
       s.ids.push(t.value);
       return;
     }
@@ -360,7 +361,7 @@ export class DotParser {
           this.attrExpectValue = true;
           return;
         default:
-          throw new DotSyntaxError(line, `unexpected "${t.value}" in an attribute list`);
+          throw new DotSyntaxError(line, `unexpected ${quoteContent(t.value)} in an attribute list`);
       }
     }
     if (this.attrExpectValue) {
@@ -374,7 +375,8 @@ export class DotParser {
   }
 
   private commitAttr(): void {
-    if (this.attrExpectValue) throw new DotSyntaxError(this.lineNumber, `attribute "${this.attrKey}" has no value`);
+    if (this.attrExpectValue)
+      throw new DotSyntaxError(this.lineNumber, `attribute ${quoteContent(this.attrKey ?? '')} has no value`);
     if (this.attrKey !== null) this.cur.attrs!.set(this.attrKey, 'true');
     this.attrKey = null;
   }
@@ -388,7 +390,7 @@ export class DotParser {
     this.cur = newStatement(line);
     if (s.expectOperand) throw new DotSyntaxError(line, 'an edge without a target');
     if (s.assign) {
-      if (s.assignValue === null) throw new DotSyntaxError(line, `"${s.ids[0]} =" without a value`);
+      if (s.assignValue === null) throw new DotSyntaxError(line, `${quoteContent(`${s.ids[0]} =`)} without a value`);
       return; // a graph attribute
     }
     if (s.keyword === 'node' || s.keyword === 'edge') {

@@ -1,9 +1,10 @@
+import { quoteContent } from '../../errors/format-error';
 import { basename } from 'node:path';
 import { NodeKind, type CallTreeBuilder } from '../../model/call-tree';
 import { GrowableFloat64, GrowableInt32, GrowableUint8 } from '../../model/growable';
 import type { MetadataValue } from '../../model/profile';
 import { readChunks } from '../io/file-input';
-import { isAbortError, ProfileReadError } from '../reader';
+import { isAbortError, ProfileReadError, type InputLimits } from '../reader';
 import { XmlTokenizer, type XmlAttributes, type XmlHandler } from '../xml/xml-tokenizer';
 import type { MetricEntry } from './metric-plan';
 
@@ -16,6 +17,7 @@ export interface ExperimentOptions {
   resolveFile?: (recorded: string) => string;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
+  limits?: InputLimits;
 }
 
 /** Inline `<M>` values as (node, metric, value) triples; `metric` indexes `Experiment.metrics`. */
@@ -117,7 +119,7 @@ class ExperimentHandler implements XmlHandler {
       const version = a.get('version') ?? '';
       const major = Number(/^(\d+)\./.exec(version)?.[1] ?? NaN);
       if (!(major >= 1 && major <= 2))
-        this.fail(`unsupported experiment.xml version "${version}" (HPC Lens reads versions 1.x and 2.x)`);
+        this.fail(`unsupported experiment.xml version ${quoteContent(version)} (HPC Lens reads versions 1.x and 2.x)`);
       this.result.version = version;
       this.result.metadata['experiment.xml version'] = version;
       return;
@@ -226,7 +228,8 @@ class ExperimentHandler implements XmlHandler {
     const dbId = a.get('db-id');
     let column = position;
     if (dbId !== undefined) {
-      if (!/^\d+$/.test(dbId)) this.fail(`<${element} n="${name}"> has db-id "${dbId}", which is not a column number`);
+      if (!/^\d+$/.test(dbId))
+        this.fail(`<${element} n=${quoteContent(name)}> has db-id ${quoteContent(dbId)}, which is not a column number`);
       column = Number(dbId);
     }
     return {
@@ -342,7 +345,7 @@ class ExperimentHandler implements XmlHandler {
   private idOf(id: string | undefined, element: string): number {
     if (id === undefined) this.fail(`<${element}> has no i attribute, which names its row in the *.metric-db files`);
     const v = digitsValue(id);
-    if (!(v >= 1 && v <= MAX_ID)) this.fail(`<${element}> has i="${id}", which is not a node id`);
+    if (!(v >= 1 && v <= MAX_ID)) this.fail(`<${element}> has i=${quoteContent(id)}, which is not a node id`);
     return v;
   }
 
@@ -352,7 +355,7 @@ class ExperimentHandler implements XmlHandler {
     if (plain >= 0) return Math.min(plain, MAX_ID);
     // The DTD allows a range "begin-end"; the tree needs the first line.
     const m = /^\s*(\d+)(?:\s*-\s*\d+)?\s*$/.exec(l);
-    if (!m) this.fail(`<${element}> has l="${l}", which is not a line number`);
+    if (!m) this.fail(`<${element}> has l=${quoteContent(l)}, which is not a line number`);
     return Math.min(Number(m[1]), MAX_ID);
   }
 
@@ -379,9 +382,10 @@ class ExperimentHandler implements XmlHandler {
     if (n === undefined || v === undefined) this.fail('<M> needs both n and v attributes');
     if (!this.metricIndexById) this.metricIndexById = new Map(this.result.metrics.map((m, k) => [m.id, k]));
     const metric = this.metricIndexById.get(n);
-    if (metric === undefined) this.fail(`<M n="${n}"> refers to no metric of the MetricTable`);
+    if (metric === undefined) this.fail(`<M n=${quoteContent(n)}> refers to no metric of the MetricTable`);
     const value = parseValue(v);
-    if (Number.isNaN(value) && !/^\s*[-+]?nan\s*$/i.test(v)) this.fail(`<M n="${n}" v="${v}">: "${v}" is not a number`);
+    if (Number.isNaN(value) && !/^\s*[-+]?nan\s*$/i.test(v))
+      this.fail(`<M n=${quoteContent(n)}>: ${quoteContent(v)} is not a number`);
     // Values on elements without a node (call sites, the whole-program total) are repeated below them.
     const top = this.openNode.length - 1;
     const node = top >= 0 ? this.openNode[top]! : -1;
@@ -441,9 +445,13 @@ export async function readExperimentXml(
 ): Promise<Experiment> {
   let tokenizer: XmlTokenizer | null = null;
   const handler = new ExperimentHandler(path, tree, options, () => tokenizer!.line);
-  tokenizer = new XmlTokenizer(handler);
+  tokenizer = new XmlTokenizer(handler, { maxConstructBytes: options.limits?.maxLineLength });
   try {
-    for await (const chunk of readChunks(path, { signal: options.signal, onProgress: options.onProgress }))
+    for await (const chunk of readChunks(path, {
+      signal: options.signal,
+      limits: options.limits,
+      onProgress: options.onProgress,
+    }))
       tokenizer.write(chunk);
     tokenizer.end();
   } catch (e) {

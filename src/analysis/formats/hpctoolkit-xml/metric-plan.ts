@@ -60,6 +60,22 @@ export function planMetrics(entries: readonly MetricEntry[]): MetricPlan[] {
   const used = new Set<MetricEntry>();
   const names = new Set<string>();
   const plans: MetricPlan[] = [];
+  // Entries by base name and type, for pairing by name; and the next free `#k` per base name.
+  // Both keep a table of thousands of metrics linear (a scan per entry was quadratic).
+  const byNameAndType = new Map<string, { list: MetricEntry[]; next: number }>();
+  for (const e of entries) {
+    const key = `${typeOf(e)}\0${baseName(e)}`;
+    let group = byNameAndType.get(key);
+    if (!group) byNameAndType.set(key, (group = { list: [], next: 0 }));
+    group.list.push(e);
+  }
+  const unusedByName = (type: MetricEntry['type'], base: string): MetricEntry | undefined => {
+    const group = byNameAndType.get(`${type}\0${base}`);
+    if (!group) return undefined;
+    while (group.next < group.list.length && used.has(group.list[group.next]!)) group.next++;
+    return group.list[group.next];
+  };
+  const nextSuffix = new Map<string, number>();
   for (const entry of entries) {
     if (used.has(entry)) continue;
     used.add(entry);
@@ -69,10 +85,7 @@ export function planMetrics(entries: readonly MetricEntry[]): MetricPlan[] {
     if (type !== 'nil') {
       const opposite = type === 'inclusive' ? 'exclusive' : 'inclusive';
       const byRef = entry.partner !== null ? byId.get(entry.partner) : undefined;
-      const candidate =
-        byRef && !used.has(byRef) && typeOf(byRef) === opposite
-          ? byRef
-          : entries.find(e => !used.has(e) && typeOf(e) === opposite && baseName(e) === base);
+      const candidate = byRef && !used.has(byRef) && typeOf(byRef) === opposite ? byRef : unusedByName(opposite, base);
       if (candidate) {
         partner = candidate;
         used.add(candidate);
@@ -83,7 +96,12 @@ export function planMetrics(entries: readonly MetricEntry[]): MetricPlan[] {
     const d = describe(base);
     let name = d.name;
     if (names.has(name)) name = base;
-    for (let k = 2; names.has(name); k++) name = `${base} #${k}`;
+    if (names.has(name)) {
+      let k = nextSuffix.get(base) ?? 2;
+      while (names.has(`${base} #${k}`)) k++;
+      name = `${base} #${k}`;
+      nextSuffix.set(base, k + 1);
+    }
     names.add(name);
     plans.push({
       descriptor: {

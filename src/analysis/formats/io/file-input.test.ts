@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { readHeadBytes, sampleFile } from '../file-sample';
-import { ProfileReadError } from '../reader';
-import { forEachLine, readBytes, readChunks } from './file-input';
+import { DEFAULT_INPUT_LIMITS, ProfileReadError } from '../reader';
+import { decompressedByteLimit, describeByteLimit, forEachLine, readBytes, readChunks } from './file-input';
 
 describe('file input', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-input-'));
@@ -90,5 +90,82 @@ describe('file input', () => {
       bytes.subarray(0, 100),
     );
     assert.equal(readHeadBytes(join(tmp, 'missing.bin')).length, 0);
+  });
+
+  it('joins a line that spans many chunks once, with the right text and number', async () => {
+    const long = 'ab'.repeat(5000) + 'é';
+    const path = write('long-line.txt', `first\r\n${long}\r\nlast`);
+    for (const chunkSize of [3, 64, 1 << 20]) {
+      const lines: [string, number][] = [];
+      await forEachLine(path, (l, n) => lines.push([l, n]), { chunkSize });
+      assert.deepEqual(lines, [
+        ['first', 1],
+        [long, 2],
+        ['last', 3],
+      ]);
+    }
+  });
+
+  it('rejects a line longer than maxLineLength, naming the file and the line, plain and gzip', async () => {
+    const body = 'ok\nfine\n' + 'x'.repeat(5000) + '\nnever reached\n';
+    for (const [name, data] of [
+      ['too-long.txt', body],
+      ['too-long.txt.gz', gzipSync(body)],
+    ] as const) {
+      const path = write(name, data);
+      const seen: number[] = [];
+      for (const chunkSize of [7, 1 << 20]) {
+        seen.length = 0;
+        await assert.rejects(
+          forEachLine(path, (_, n) => seen.push(n), { chunkSize, limits: { maxLineLength: 1000 } }),
+          (e: Error) =>
+            e instanceof ProfileReadError &&
+            e.message ===
+              `${path}: line 3 is longer than 1000 bytes, the longest line HPC Lens reads (the limit maxLineLength)`,
+        );
+        assert.deepEqual(seen, [1, 2], `${name} chunk ${chunkSize}`);
+      }
+      // A line of exactly the limit is fine.
+      const lines: string[] = [];
+      await forEachLine(path, l => lines.push(l), { limits: { maxLineLength: 5000 } });
+      assert.equal(lines[2]!.length, 5000);
+    }
+    assert.equal(DEFAULT_INPUT_LIMITS.maxLineLength, 16 * 1024 * 1024);
+  });
+
+  it('stops a gzip file that decompresses beyond the limits with a clear error', async () => {
+    const packed = gzipSync(Buffer.alloc(3_000_000, 0x61));
+    const path = write('bomb.gz', packed);
+    await assert.rejects(
+      readBytes(path, { limits: { maxDecompressedBytes: 1_000_000 } }),
+      (e: Error) =>
+        e instanceof ProfileReadError &&
+        e.message === `${path}: the gzip data decompresses to more than 976.6 KiB, the limit maxDecompressedBytes`,
+    );
+    assert.equal((await readBytes(path, { limits: { maxDecompressedBytes: 3_000_000 } })).length, 3_000_000);
+    // The ratio applies above a floor of 64 MiB of output (small files compress well).
+    assert.equal(decompressedByteLimit(1000), 64 * 1024 ** 2);
+    assert.equal(decompressedByteLimit(10 * 1024 ** 2), 2000 * 1024 ** 2);
+    assert.equal(decompressedByteLimit(1024 ** 3), 8 * 1024 ** 3);
+    assert.equal(decompressedByteLimit(1024 ** 2, { maxDecompressionRatio: 1000 }), 1000 * 1024 ** 2);
+    assert.equal(describeByteLimit(8 * 1024 ** 3), '8 GiB');
+    assert.equal(describeByteLimit(16 * 1024 ** 2), '16 MiB');
+  });
+
+  it("bounds whole-file reads by maxWholeFileBytes (default 2 GiB) and by the format's own bound", async () => {
+    const bytes = Uint8Array.from({ length: 5000 }, (_, i) => (i * 13) & 0xff);
+    const path = write('whole.bin', bytes);
+    assert.deepEqual(new Uint8Array(await readBytes(path, { chunkSize: 1000 })), bytes);
+    await assert.rejects(
+      readBytes(path, { limits: { maxWholeFileBytes: 4096 } }),
+      (e: Error) =>
+        e.message ===
+        `${path}: the file is larger than 4 KiB, the most HPC Lens reads into memory at once (the limit maxWholeFileBytes)`,
+    );
+    await assert.rejects(
+      readBytes(path, { maxBytes: 1024, limits: { maxWholeFileBytes: 4096 } }),
+      (e: Error) => e.message === `${path}: the file is larger than 1 KiB, the limit for this kind of file`,
+    );
+    assert.equal(DEFAULT_INPUT_LIMITS.maxWholeFileBytes, 2 * 1024 ** 3);
   });
 });

@@ -1,7 +1,8 @@
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
-import { ProfileReadError } from '../reader';
+import { DECOMPRESSION_RATIO_FLOOR, DEFAULT_INPUT_LIMITS, ProfileReadError, type InputLimits } from '../reader';
+import { fromFileSystemError } from './fs-errors';
 
 /** Options shared by every way of reading an input file. */
 export interface InputOptions {
@@ -11,6 +12,26 @@ export interface InputOptions {
   onProgress?: (fraction: number) => void;
   /** Bytes per read (default 1 MiB). */
   chunkSize?: number;
+  /** Bounds on line length and decompression (defaults: DEFAULT_INPUT_LIMITS); readers pass ReadOptions.limits on. */
+  limits?: InputLimits;
+}
+
+/** `n` bytes as a limit is stated in messages: `16 MiB`, `8 GiB`, `1500 bytes`. */
+export function describeByteLimit(n: number): string {
+  for (const [unit, size] of [
+    ['GiB', 1024 ** 3],
+    ['MiB', 1024 ** 2],
+    ['KiB', 1024],
+  ] as const)
+    if (n >= size) return `${Number((n / size).toFixed(n % size ? 1 : 0))} ${unit}`;
+  return `${n} bytes`;
+}
+
+/** The most bytes a gzip file of `compressedSize` bytes may decompress to under `limits`. */
+export function decompressedByteLimit(compressedSize: number, limits: InputLimits = {}): number {
+  const cap = limits.maxDecompressedBytes ?? DEFAULT_INPUT_LIMITS.maxDecompressedBytes;
+  const ratio = limits.maxDecompressionRatio ?? DEFAULT_INPUT_LIMITS.maxDecompressionRatio;
+  return Math.min(cap, Math.max(DECOMPRESSION_RATIO_FLOOR, ratio * compressedSize));
 }
 
 const GZIP_MAGIC_0 = 0x1f;
@@ -68,14 +89,19 @@ export async function* readChunks(path: string, options: InputOptions = {}): Asy
   const { signal, onProgress } = options;
   if (signal?.aborted) throw abortError(path, signal);
   const chunkSize = Math.max(1, Math.floor(options.chunkSize ?? 1 << 20));
-  const small = readSmallFile(path, chunkSize);
-  if (small && !isGzip(small)) {
-    if (small.length) yield small;
-    onProgress?.(1);
-    return;
+  let small: Buffer | null, total: number, gzip: boolean;
+  try {
+    small = readSmallFile(path, chunkSize);
+    if (small && !isGzip(small)) {
+      if (small.length) yield small;
+      onProgress?.(1);
+      return;
+    }
+    total = (await stat(path)).size;
+    gzip = total >= 2 && isGzip(await firstBytes(path, 2));
+  } catch (e) {
+    throw fromFileSystemError(e, path);
   }
-  const total = (await stat(path)).size;
-  const gzip = total >= 2 && isGzip(await firstBytes(path, 2));
   const file = createReadStream(path, { highWaterMark: chunkSize });
   let consumed = 0;
   file.on('data', c => {
@@ -83,9 +109,14 @@ export async function* readChunks(path: string, options: InputOptions = {}): Asy
   });
   const source = gzip ? file.pipe(createGunzip({ chunkSize: Math.max(64, chunkSize) })) : file;
   if (gzip) file.on('error', e => source.destroy(e));
+  // A decompression bomb (a few MB expanding to terabytes) stops at the limit with a clear error.
+  const maxOutput = gzip ? decompressedByteLimit(total, options.limits) : Infinity;
+  let produced = 0;
   try {
     for await (const chunk of source) {
       if (signal?.aborted) throw abortError(path, signal);
+      produced += (chunk as Buffer).length;
+      if (produced > maxOutput) throw decompressionError(path, total, maxOutput, options.limits);
       yield chunk as Buffer;
       onProgress?.(total ? consumed / total : 1);
     }
@@ -94,59 +125,125 @@ export async function* readChunks(path: string, options: InputOptions = {}): Asy
     if (gzip && typeof code === 'string' && code.startsWith('Z_')) {
       throw new ProfileReadError(path, `the gzip data is truncated or corrupt (${(e as Error).message})`, { cause: e });
     }
-    throw e;
+    throw fromFileSystemError(e, path);
   } finally {
     file.destroy();
     if (source !== file) source.destroy();
   }
 }
 
+function decompressionError(path: string, compressed: number, limit: number, limits: InputLimits = {}): Error {
+  const cap = limits.maxDecompressedBytes ?? DEFAULT_INPUT_LIMITS.maxDecompressedBytes;
+  const ratio = limits.maxDecompressionRatio ?? DEFAULT_INPUT_LIMITS.maxDecompressionRatio;
+  const which =
+    limit >= cap
+      ? `the limit maxDecompressedBytes`
+      : `${ratio}× its ${describeByteLimit(compressed)} of compressed data (the limit maxDecompressionRatio; a decompression bomb?)`;
+  return new ProfileReadError(path, `the gzip data decompresses to more than ${describeByteLimit(limit)}, ${which}`);
+}
+
 /**
  * Calls `onLine` for every line of a text file (gzip or not), without the line terminator (`\n` or
- * `\r\n`); line numbers are 1-based. UTF-8 is decoded across chunk boundaries, and no string larger
- * than one chunk plus one line is ever built.
+ * `\r\n`); line numbers are 1-based. UTF-8 is decoded across chunk boundaries. Linear in the input:
+ * the pieces of a line that spans chunks are joined once, when its end arrives, and a line longer
+ * than `limits.maxLineLength` (default 16 MiB) is a ProfileReadError naming the line, before it is
+ * ever built.
  */
 export async function forEachLine(
   path: string,
   onLine: (line: string, lineNumber: number) => void,
   options: InputOptions = {},
 ): Promise<void> {
+  const maxLength = options.limits?.maxLineLength ?? DEFAULT_INPUT_LIMITS.maxLineLength;
   const decoder = new TextDecoder('utf-8');
-  let carry = '';
+  // The start of the current line, in pieces from earlier chunks.
+  const pieces: string[] = [];
+  let pending = 0;
   let lineNumber = 0;
-  const emit = (text: string, final: boolean) => {
+  const tooLong = () =>
+    new ProfileReadError(
+      path,
+      `line ${lineNumber + 1} is longer than ${describeByteLimit(maxLength)}, the longest line HPC Lens reads (the limit maxLineLength)`,
+    );
+  const emit = (line: string) => {
+    onLine(line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line, ++lineNumber);
+  };
+  const feed = (text: string) => {
     let start = 0;
     for (;;) {
       const nl = text.indexOf('\n', start);
       if (nl < 0) break;
-      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      onLine(text.slice(start, end), ++lineNumber);
+      if (pending + nl - start > maxLength) throw tooLong();
+      if (pieces.length) {
+        pieces.push(text.slice(start, nl));
+        emit(pieces.join(''));
+        pieces.length = 0;
+        pending = 0;
+      } else emit(text.slice(start, nl));
       start = nl + 1;
     }
-    carry = text.slice(start);
-    if (final && carry.length) {
-      onLine(carry.endsWith('\r') ? carry.slice(0, -1) : carry, ++lineNumber);
-      carry = '';
+    if (start < text.length) {
+      pending += text.length - start;
+      if (pending > maxLength) throw tooLong();
+      pieces.push(start ? text.slice(start) : text);
     }
   };
-  for await (const chunk of readChunks(path, options)) emit(carry + decoder.decode(chunk, { stream: true }), false);
-  emit(carry + decoder.decode(), true);
+  for await (const chunk of readChunks(path, options)) feed(decoder.decode(chunk, { stream: true }));
+  feed(decoder.decode());
+  if (pieces.length) emit(pieces.join(''));
 }
 
 /**
  * The whole (gunzipped) content of a binary file, for formats that need random access (HPCToolkit
- * databases, CUBE). Binary buffers are not strings, so V8's string limit does not apply; `maxBytes`
- * guards against absurd sizes with a clear error instead of an allocation failure.
+ * databases, CUBE). Binary buffers are not strings, so V8's string limit does not apply; the size is
+ * bounded by `maxBytes` (a format's own bound) and `limits.maxWholeFileBytes` (default 2 GiB), the
+ * smaller of the two, with a clear error instead of an allocation failure or a swapping machine.
  */
 export async function readBytes(path: string, options: InputOptions & { maxBytes?: number } = {}): Promise<Buffer> {
-  const maxBytes = options.maxBytes ?? 4 * 1024 ** 3;
+  const wholeFile = options.limits?.maxWholeFileBytes ?? DEFAULT_INPUT_LIMITS.maxWholeFileBytes;
+  const maxBytes = Math.min(options.maxBytes ?? Infinity, wholeFile);
+  const tooLarge = () =>
+    new ProfileReadError(
+      path,
+      `the file is larger than ${describeByteLimit(maxBytes)}, ${
+        maxBytes < wholeFile
+          ? 'the limit for this kind of file'
+          : 'the most HPC Lens reads into memory at once (the limit maxWholeFileBytes)'
+      }`,
+    );
+  // A plain file's size is known: refuse it before reading, and read it into one buffer of that
+  // size (collecting chunks and concatenating them would need twice the memory at the end).
+  const plainSize = plainFileSize(path);
+  if (plainSize > maxBytes) throw tooLarge();
+  let out = plainSize >= 0 ? Buffer.allocUnsafe(plainSize) : null;
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of readChunks(path, options)) {
+    if (size + chunk.length > maxBytes) throw tooLarge();
+    if (out && size + chunk.length <= out.length) out.set(chunk, size);
+    else {
+      // The file grew while it was read, or is compressed: collect chunks.
+      if (out) chunks.push(out.subarray(0, size));
+      out = null;
+      chunks.push(chunk);
+    }
     size += chunk.length;
-    if (size > maxBytes)
-      throw new ProfileReadError(path, `the file is larger than ${maxBytes} bytes, the limit for this format`);
-    chunks.push(chunk);
   }
-  return Buffer.concat(chunks, size);
+  return out ? out.subarray(0, size) : Buffer.concat(chunks, size);
+}
+
+/** The size of a file that is not gzip-compressed, or -1 (compressed, or not a regular file). */
+function plainFileSize(path: string): number {
+  let fd = -1;
+  try {
+    fd = openSync(path, 'r');
+    const st = fstatSync(fd);
+    if (!st.isFile()) return -1;
+    const magic = Buffer.alloc(2);
+    return readSync(fd, magic, 0, 2, 0) === 2 && isGzip(magic) ? -1 : st.size;
+  } catch (e) {
+    throw fromFileSystemError(e, path);
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
 }

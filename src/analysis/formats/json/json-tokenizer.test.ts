@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonSyntaxError, JsonTokenizer, ValueAssembler, tokenizeJsonFile, type JsonHandler } from './json-tokenizer';
+import {
+  JsonSyntaxError,
+  JsonTokenizer,
+  JsonTokenTooLongError,
+  ValueAssembler,
+  tokenizeJsonFile,
+  type JsonHandler,
+} from './json-tokenizer';
+import { ProfileReadError } from '../reader';
 import { seededRandom } from '../../stats/seeded-random';
 
 // ---------------------------------------------------------------------------------------------
@@ -1045,5 +1053,32 @@ describe('tokenizeJsonFile', () => {
     writeFileSync(empty, '');
     await assert.rejects(tokenizeJsonFile(empty, new Recorder()), /empty\.json: unexpected end of input/);
     await assert.rejects(tokenizeJsonFile(join(dir, 'missing.json'), new Recorder()), { code: 'ENOENT' });
+  });
+});
+
+describe('JsonTokenizer: value length limit', () => {
+  it('rejects a string longer than maxTokenBytes across chunks, naming the file and the offset', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'json-token-limit-'));
+    const path = join(dir, 'long.json');
+    writeFileSync(path, `{"a": 1, "b": "${'x'.repeat(5000)}"}`);
+    for (const chunkSize of [7, 64, 999])
+      await assert.rejects(
+        tokenizeJsonFile(path, new ValueAssembler(), { chunkSize, limits: { maxLineLength: 1000 } }),
+        (e: Error) =>
+          e instanceof ProfileReadError &&
+          e.message ===
+            `${path}: the value at byte 14 is longer than 1000 bytes, the longest value HPC Lens reads (the limit maxLineLength)`,
+      );
+    // Within the limit the value is read whole.
+    const v = new ValueAssembler();
+    await tokenizeJsonFile(path, v, { chunkSize: 7, limits: { maxLineLength: 6000 } });
+    assert.equal((v.value as { b: string }).b.length, 5000);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('raises JsonTokenTooLongError from the tokenizer itself', () => {
+    const t = new JsonTokenizer(new ValueAssembler(), { maxTokenBytes: 10 });
+    t.write(Buffer.from('["abcdef'));
+    assert.throws(() => t.write(Buffer.from('ghijkl"]')), JsonTokenTooLongError);
   });
 });

@@ -15,7 +15,8 @@
 import { Buffer } from 'node:buffer';
 import { open } from 'node:fs/promises';
 import { asFastBuffer, cachedString, CACHE_MAX_LEN, HEX, latin1, utf8, type FastBuffer } from '../io/byte-strings';
-import { isGzip, readChunks, readSmallFile } from '../io/file-input';
+import { describeByteLimit, isGzip, readChunks, readSmallFile } from '../io/file-input';
+import { DEFAULT_INPUT_LIMITS, ProfileReadError, type InputLimits } from '../reader';
 
 /** Receives SAX-style events. Implemented by readers as a class (monomorphic calls). */
 export interface JsonHandler {
@@ -41,6 +42,20 @@ export interface JsonHandler {
  * Thrown for malformed or truncated input; `offset` is the byte offset in the whole stream (0-based),
  * `line`/`column` 1-based (the column counts bytes from the start of the line).
  */
+/** A string or number longer than the tokenizer's `maxTokenBytes` (a hostile or broken file). */
+export class JsonTokenTooLongError extends Error {
+  constructor(
+    readonly maxBytes: number,
+    /** Byte offset of the value's first byte. */
+    readonly offset: number,
+  ) {
+    super(
+      `the value at byte ${offset} is longer than ${describeByteLimit(maxBytes)}, the longest value HPC Lens reads (the limit maxLineLength)`,
+    );
+    this.name = 'JsonTokenTooLongError';
+  }
+}
+
 export class JsonSyntaxError extends Error {
   /** Byte offset of the offending byte (or of the end of input) in the whole stream, 0-based. */
   readonly offset: number;
@@ -172,9 +187,17 @@ export class JsonTokenizer {
   private numValue = 0;
   private strFlags = 0;
 
-  /** @param handler receives the events, synchronously from {@link write} and {@link end}. */
-  constructor(handler: JsonHandler) {
+  private readonly maxTokenBytes: number;
+
+  /**
+   * @param handler receives the events, synchronously from {@link write} and {@link end}.
+   * @param options.maxTokenBytes longest string or number cut by a chunk boundary (default 16 MiB,
+   *   ReadOptions.limits.maxLineLength): a longer one is a {@link JsonTokenTooLongError}, before its bytes
+   *   fill the memory. A value inside one chunk is bounded by the chunk and never refused.
+   */
+  constructor(handler: JsonHandler, options: { maxTokenBytes?: number } = {}) {
     this.handler = handler;
+    this.maxTokenBytes = options.maxTokenBytes ?? DEFAULT_INPUT_LIMITS.maxLineLength;
   }
 
   /** Bytes consumed so far (for progress reporting): the total length of the chunks written. */
@@ -433,6 +456,8 @@ export class JsonTokenizer {
 
   private append(buf: FastBuffer, start: number, end: number): void {
     const len = end - start;
+    if (this.carryLen + len > this.maxTokenBytes)
+      throw new JsonTokenTooLongError(this.maxTokenBytes, this.pendingStart);
     if (this.carryLen + len > this.carry.length) {
       let size = this.carry.length * 2;
       while (size < this.carryLen + len) size *= 2;
@@ -839,6 +864,8 @@ export interface TokenizeFileOptions {
   onProgress?: (bytesRead: number, totalBytes: number) => void;
   /** Bytes per read (default 1 MiB). */
   chunkSize?: number;
+  /** Bounds on decompression (gzip files), see ReadOptions.limits. */
+  limits?: InputLimits;
 }
 
 function abortError(path: string, signal: AbortSignal): Error {
@@ -861,7 +888,7 @@ export async function tokenizeJsonFile(
   const { signal, onProgress } = options;
   const chunkSize = Math.max(1, Math.floor(options.chunkSize ?? 1 << 20));
   if (signal?.aborted) throw abortError(path, signal);
-  const tokenizer = new JsonTokenizer(handler);
+  const tokenizer = new JsonTokenizer(handler, { maxTokenBytes: options.limits?.maxLineLength });
   const small = readSmallFile(path, chunkSize);
   if (small && !isGzip(small)) {
     try {
@@ -869,6 +896,7 @@ export async function tokenizeJsonFile(
       tokenizer.end();
     } catch (e) {
       if (e instanceof JsonSyntaxError) throw new JsonSyntaxError(`${path}: ${e.message}`, e.offset, e.line, e.column);
+      if (e instanceof JsonTokenTooLongError) throw new ProfileReadError(path, e.message, { cause: e });
       throw e;
     }
     onProgress?.(small.length, small.length);
@@ -886,7 +914,12 @@ export async function tokenizeJsonFile(
     if (isGzip(buffers[0]!.subarray(0, first.bytesRead))) {
       await file.close();
       closed = true;
-      for await (const chunk of readChunks(path, { signal, chunkSize, onProgress: f => onProgress?.(f, 1) }))
+      for await (const chunk of readChunks(path, {
+        signal,
+        chunkSize,
+        limits: options.limits,
+        onProgress: f => onProgress?.(f, 1),
+      }))
         tokenizer.write(chunk);
       tokenizer.end();
       return;
@@ -915,6 +948,7 @@ export async function tokenizeJsonFile(
     tokenizer.end();
   } catch (e) {
     if (e instanceof JsonSyntaxError) throw new JsonSyntaxError(`${path}: ${e.message}`, e.offset, e.line, e.column);
+    if (e instanceof JsonTokenTooLongError) throw new ProfileReadError(path, e.message, { cause: e });
     throw e;
   } finally {
     if (inflight) await inflight.catch(() => undefined);

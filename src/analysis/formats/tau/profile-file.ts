@@ -1,3 +1,4 @@
+import { quoteContent } from '../../errors/format-error';
 import { GrowableFloat64, GrowableInt32 } from '../../model/growable';
 import { forEachLine, type InputOptions } from '../io/file-input';
 import { ProfileReadError } from '../reader';
@@ -104,7 +105,7 @@ const enum Section {
 }
 
 function show(line: string): string {
-  return JSON.stringify(line.length > 80 ? `${line.slice(0, 77)}…` : line);
+  return quoteContent(line);
 }
 
 /** Reads one profile file; anything that is not the format above is a ProfileReadError naming the file and line. */
@@ -159,12 +160,12 @@ export async function readTauProfileFile(
       while (j < end && line.charCodeAt(j) !== 32 && line.charCodeAt(j) !== 9) j++;
       const v = parseNumber(line, i, j);
       if (!Number.isFinite(v))
-        fail(n, `bad number ${show(line.slice(i, j))} in the values of ${what} "${line.slice(1, close)}"`);
+        fail(n, `bad number ${show(line.slice(i, j))} in the values of ${what} ${show(line.slice(1, close))}`);
       if (got < count) values[got] = v;
       got++;
       i = j;
     }
-    if (got !== count) fail(n, `${what} "${line.slice(1, close)}" has ${got} values, expected ${count}`);
+    if (got !== count) fail(n, `${what} ${show(line.slice(1, close))} has ${got} values, expected ${count}`);
     return close;
   };
   // Files of one run list their timers in the same order: compare with the previous file's name at
@@ -211,7 +212,8 @@ export async function readTauProfileFile(
           e = Math.max(0, e);
           i = Math.max(0, i);
         }
-        if (values[0]! < 0 || values[1]! < 0) fail(n, `timer "${line.slice(1, close)}" has a negative number of calls`);
+        if (values[0]! < 0 || values[1]! < 0)
+          fail(n, `timer ${show(line.slice(1, close))} has a negative number of calls`);
         const name = line.slice(1, close);
         const guess = hint !== null && done < hint.length ? hint[done]! : -1;
         // (Comparing a slice is much faster in V8 than startsWith at an offset.)

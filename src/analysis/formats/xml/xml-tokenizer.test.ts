@@ -527,3 +527,24 @@ describe('XmlTokenizer: errors', () => {
     assert.throws(() => boom.end(), RangeError);
   });
 });
+
+describe('XmlTokenizer: construct length limit', () => {
+  it('rejects a tag or text run longer than maxConstructBytes across chunks, at its line', () => {
+    const doc = Buffer.from(`<root>\n<a n="${'x'.repeat(5000)}"/></root>`);
+    for (const chunk of [7, 64, 999]) {
+      const t = new XmlTokenizer(new Recorder(), { maxConstructBytes: 1000 });
+      assert.throws(
+        () => {
+          for (let i = 0; i < doc.length; i += chunk) t.write(doc.subarray(i, i + chunk));
+          t.end();
+        },
+        (e: unknown) =>
+          e instanceof XmlSyntaxError &&
+          /^a tag or text run longer than 1000 bytes, the limit maxLineLength, at line 2/.test(e.message),
+      );
+    }
+    const ok = new XmlTokenizer(new Recorder(), { maxConstructBytes: 6000 });
+    for (let i = 0; i < doc.length; i += 7) ok.write(doc.subarray(i, i + 7));
+    ok.end();
+  });
+});

@@ -19,6 +19,8 @@
  */
 import { Buffer } from 'node:buffer';
 import { asFastBuffer, cachedString, CACHE_MAX_LEN, HEX, latin1, utf8, type FastBuffer } from '../io/byte-strings';
+import { describeByteLimit } from '../io/file-input';
+import { DEFAULT_INPUT_LIMITS } from '../reader';
 
 /** The attributes of a start tag, as parallel arrays. The object and its arrays are reused by every tag. */
 export class XmlAttributes {
@@ -66,6 +68,12 @@ export interface XmlHandler {
 export interface XmlTokenizerOptions {
   /** Deliver runs of text that are only whitespace too (default false). */
   whitespaceText?: boolean;
+  /**
+   * Longest construct (tag with its attributes, text run, comment) cut by a chunk boundary, in bytes
+   * (default 16 MiB, ReadOptions.limits.maxLineLength): a longer one is an XmlSyntaxError before its
+   * bytes fill the memory.
+   */
+  maxConstructBytes?: number;
 }
 
 /**
@@ -221,11 +229,14 @@ export class XmlTokenizer {
   /** Stream offset of the construct whose event is being delivered (for {@link line}). */
   private eventOffset = 0;
 
+  private readonly maxConstructBytes: number;
+
   /** @param handler receives the events, synchronously from {@link write} and {@link end}. */
   constructor(handler: XmlHandler, options: XmlTokenizerOptions = {}) {
     this.handler = handler;
     this.wantText = typeof handler.text === 'function';
     this.whitespaceText = options.whitespaceText ?? false;
+    this.maxConstructBytes = options.maxConstructBytes ?? DEFAULT_INPUT_LIMITS.maxLineLength;
   }
 
   /** Bytes consumed so far: the total length of the chunks written. */
@@ -309,6 +320,11 @@ export class XmlTokenizer {
 
   private append(buf: FastBuffer, start: number, end: number): void {
     const len = end - start;
+    if (this.carryLen + len > this.maxConstructBytes)
+      this.fail(
+        `a tag or text run longer than ${describeByteLimit(this.maxConstructBytes)}, the limit maxLineLength,`,
+        this.carryBase,
+      );
     if (this.carryLen + len > this.carry.length) {
       const grown = Buffer.allocUnsafe(Math.max(this.carry.length * 2, this.carryLen + len)) as FastBuffer;
       this.carry.copy(grown, 0, 0, this.carryLen);
