@@ -21,6 +21,7 @@ import { registerSideBarViews } from './views/side-bar-views';
 import { EnsemblePanel } from './webviews/ensemble-panel';
 import { CallflowPanel } from './webviews/callflow-panel';
 import { TimelinePanel } from './webviews/timeline-panel';
+import { PdesPanel } from './webviews/pdes-panel';
 
 /**
  * Activation (on HPC Lens's commands and views, and in workspaces holding profiles): the analysis
@@ -49,6 +50,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
   const callflow = new CallflowPanel(env, datasets, navigator);
   const timeline = new TimelinePanel(env, datasets, service, navigator, log);
   const ensemble = new EnsemblePanel(env, datasets, service, navigator);
+  const pdes = new PdesPanel(env, datasets, service, navigator, log, context.workspaceState);
   const status = new StatusBar(datasets);
   const sideBar = registerSideBarViews(datasets);
   const trees = revealableTrees(sideBar);
@@ -65,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     callflow,
     timeline,
     ensemble,
+    pdes,
     status,
     dataMovement,
     ...dataMovementView.disposables,
@@ -80,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     }),
     resolver,
     ...registerSourceCommands({ profiles: datasets, resolver, navigator, log }),
-    ...registerCommands({ profiles: datasets, service, callflow, navigator, timeline, ensemble }),
+    ...registerCommands({ profiles: datasets, service, callflow, navigator, timeline, ensemble, pdes }),
     ...sideBar.disposables,
     ...datasetsView.disposables,
   );
@@ -112,6 +115,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     sideBar,
     trees,
     resolver,
+    pdes,
   });
 }
 

@@ -5,7 +5,7 @@
  */
 
 /** The views the single webview bundle can render, chosen by `data-view` on its root element. */
-export type ViewName = 'callflow' | 'timeline' | 'ensemble';
+export type ViewName = 'callflow' | 'timeline' | 'ensemble' | 'pdes';
 
 /** View → host, from every view. */
 export type CommonViewToHost =

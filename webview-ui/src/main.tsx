@@ -12,12 +12,14 @@ import { postMessage } from './vscode-api';
 import { EnsembleApp } from './views/ensemble/ensemble-app';
 import { CallflowApp } from './views/callflow/callflow-app';
 import { TimelineApp } from './views/timeline/timeline-app';
+import { PdesApp } from './views/pdes/pdes-app';
 import './styles.css';
 
 const views: Record<ViewName, ComponentType> = {
   callflow: CallflowApp,
   timeline: TimelineApp,
   ensemble: EnsembleApp,
+  pdes: PdesApp,
 };
 
 function isViewName(name: string | undefined): name is ViewName {

@@ -172,6 +172,8 @@ export interface PdesViews {
   range: TickRange;
   /** Samples on the time axis in all. */
   ticks: number;
+  /** Each sample's time (a copy: the overview's brush and segment edits map positions to sample indices). */
+  time: Float64Array;
   /** The level's metrics (what the metric pickers offer). */
   levelMetrics: readonly PdesMetric[];
   metrics: PdesAnalysisMetrics;
@@ -243,6 +245,7 @@ export function pdesViews(
     timeLabel: b.timeLabel,
     range: analysis.range,
     ticks: b.ticks,
+    time: Float64Array.from(b.time),
     levelMetrics: b.metrics,
     metrics: analysis.metrics,
     clustering: {

@@ -6,6 +6,8 @@ import type { SourceNavigator } from '../source-navigator';
 import type { CallflowPanel } from '../webviews/callflow-panel';
 import type { EnsemblePanel } from '../webviews/ensemble-panel';
 import type { TimelinePanel } from '../webviews/timeline-panel';
+import type { PdesPanel } from '../webviews/pdes-panel';
+import type { OpenHandlerArgs } from '../datasets/pdes-dataset';
 import { functionFrames } from '../overlays/reveal-current-line';
 import { openEnsembleCommand } from './open-ensemble';
 
@@ -30,6 +32,8 @@ export const Command = {
   showTimeline: 'hpcLens.showTimeline',
   useTimelineWindowForOverlays: 'hpcLens.useTimelineWindowForOverlays',
   useWholeRunForOverlays: 'hpcLens.useWholeRunForOverlays',
+  showPdesAnalysis: 'hpcLens.showPdesAnalysis',
+  openPdesHandler: 'hpcLens.pdes.openHandler',
 } as const;
 
 interface Services {
@@ -39,6 +43,7 @@ interface Services {
   navigator: SourceNavigator;
   timeline: TimelinePanel;
   ensemble: EnsemblePanel;
+  pdes: PdesPanel;
 }
 
 export function registerCommands({
@@ -48,6 +53,7 @@ export function registerCommands({
   navigator,
   timeline,
   ensemble,
+  pdes,
 }: Services): vscode.Disposable[] {
   const reg = vscode.commands.registerCommand;
   return [
@@ -162,5 +168,10 @@ export function registerCommands({
       await vscode.window.showTextDocument(doc);
       return doc;
     }),
+    reg(Command.showPdesAnalysis, () => pdes.show()),
+    // From a handler CodeLens: the LP type's other handler (forward ↔ reverse).
+    reg(Command.openPdesHandler, (arg?: OpenHandlerArgs) =>
+      arg ? pdes.openHandler(arg.lpType, arg.which) : Promise.resolve(false),
+    ),
   ];
 }

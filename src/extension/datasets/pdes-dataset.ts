@@ -155,7 +155,10 @@ export class PdesDataset extends Dataset {
   }
 
   /** Where an LP type's handler is in the editor profile: its recorded file and line (0 when unknown), and its name. */
-  handlerLocation(lpType: string, which: 'forward' | 'reverse'): { file: string; line: number; name: string } | undefined {
+  handlerLocation(
+    lpType: string,
+    which: 'forward' | 'reverse',
+  ): { file: string; line: number; name: string } | undefined {
     const h = this.run.lpTypes.find(t => t.name === lpType)?.handler;
     const name = which === 'forward' ? h?.forward : h?.reverse;
     if (!name) return undefined;

@@ -8,7 +8,9 @@ import * as vscode from 'vscode';
 import type { WorkerPool } from '../../service/worker-pool';
 import type { CallflowRequest, CallflowViewState, CallflowData } from '../../shared/callflow-protocol';
 import type { EnsembleRequest } from '../../shared/ensemble-protocol';
-import { ensembleDrawn, callflowDrawn, timelineDrawn } from '../../shared/test-facts';
+import { ensembleDrawn, callflowDrawn, pdesDrawn, timelineDrawn } from '../../shared/test-facts';
+import type { PdesPanel, PdesUpdate } from '../webviews/pdes-panel';
+import { PdesDataset } from '../datasets/pdes-dataset';
 import type { TimelineHostToView, TimelineWindowStatsMessage } from '../../shared/timeline-protocol';
 import type { DatasetManager, RestoreReport } from '../datasets/dataset-manager';
 import type { DataMovementDecorations, DataMovementLine } from '../overlays/data-movement-decorations';
@@ -40,6 +42,7 @@ export interface TestApiParts {
   sideBar: SideBarViews;
   trees: ReadonlyMap<string, RevealableTree>;
   resolver: SourceResolver;
+  pdes: PdesPanel;
 }
 
 function agentOf(panel: { testAgent: TestAgentClient | undefined }, what: string): TestAgentClient {
@@ -248,6 +251,35 @@ export function createTestApi(p: TestApiParts) {
       drawn: () => {
         const agent = agentOf(p.ensemble, 'ensemble');
         return ensembleDrawn(s => agent.query(s));
+      },
+    },
+    pdes: {
+      get isOpen() {
+        return p.pdes.isOpen;
+      },
+      /** What the panel posted last (views, state, error or why nothing can be shown). */
+      get current(): PdesUpdate {
+        return p.pdes.current;
+      },
+      /** Resolves with the next views, error or unavailability the panel posts. */
+      nextUpdate: (): Promise<PdesUpdate> => nextEvent(p.pdes.onDidUpdate),
+      /** The handler activity the active PDES run's CodeLenses show (undefined when the active dataset is no PDES run). */
+      get handlerActivity() {
+        const d = p.datasets.active;
+        return d instanceof PdesDataset ? d.handlerActivity : undefined;
+      },
+      /** Resolves once the active PDES run's CodeLenses changed. */
+      nextLenses: () => {
+        const d = p.datasets.active;
+        return d instanceof PdesDataset ? nextEvent(d.onDidChangeLenses) : Promise.resolve();
+      },
+      get agent() {
+        return agentOf(p.pdes, 'PDES');
+      },
+      /** What the page drew, from its `data-*` facts. */
+      drawn: () => {
+        const agent = agentOf(p.pdes, 'PDES');
+        return pdesDrawn(s => agent.query(s));
       },
     },
   };

@@ -200,7 +200,10 @@ export class PdesPanel implements vscode.Disposable {
    * with a stroke or lasso to apply to the selection first.
    */
   async refresh(pick?: PdesPick): Promise<void> {
-    const d = this.shown ?? this.shownIfLoaded() ?? (this.datasets.active instanceof PdesDataset ? this.datasets.active : undefined);
+    const d =
+      this.shown ??
+      this.shownIfLoaded() ??
+      (this.datasets.active instanceof PdesDataset ? this.datasets.active : undefined);
     if (!this.host.isReady) return;
     if (!d) {
       this.post({
@@ -316,11 +319,7 @@ export class PdesPanel implements vscode.Disposable {
     const at = d?.handlerLocation(lpType, which);
     if (!at) {
       void vscode.window.showInformationMessage(
-        vscode.l10n.t(
-          'HPC Lens: no {0} handler of {1} is configured; set it in hpcLens.pdes.handlers.',
-          which,
-          lpType,
-        ),
+        vscode.l10n.t('HPC Lens: no {0} handler of {1} is configured; set it in hpcLens.pdes.handlers.', which, lpType),
       );
       return false;
     }
