@@ -1,21 +1,13 @@
 import * as vscode from 'vscode';
-import type { PdesAnalysisOptions } from '../../analysis/pdes/analysis-options';
 import type { PdesPick, PdesViews } from '../../analysis/pdes/panel-views';
-import type { PdesSelection } from '../../analysis/pdes/selection';
 import type { AnalysisService } from '../../service/analysis-service';
-import {
-  CLUSTER_RESETTING_OPTIONS,
-  EMPTY_PDES_PANEL_STATE,
-  SELECTION_RESETTING_OPTIONS,
-  type PdesHostToView,
-  type PdesPanelState,
-  type PdesViewToHost,
-} from '../../shared/pdes-protocol';
+import { type PdesHostToView, type PdesPanelState, type PdesViewToHost } from '../../shared/pdes-protocol';
 import { assertNever } from '../../shared/webview-protocol';
 import type { DatasetManager, DatasetRecord } from '../datasets/dataset-manager';
 import { PdesDataset } from '../datasets/pdes-dataset';
 import { pdesAnalysisSettings, pdesHandlers, Setting } from '../settings';
 import type { SourceNavigator } from '../source-navigator';
+import { nextState, readState } from './pdes-panel-state';
 import { WebviewHost, type WebviewEnvironment } from './webview-host';
 
 /** Context key: some loaded dataset is a PDES run (enables Show PDES Analysis). */
@@ -289,18 +281,14 @@ export class PdesPanel implements vscode.Disposable {
       case 'log':
         return; // handled by the host
       case 'pdes/options':
-        return this.update(s => withOptions(s, m.options));
       case 'pdes/resetOptions':
-        return this.update(s => ({ ...s, options: {}, selection: {}, matrixSegment: null }));
       case 'pdes/selection':
-        return this.update(s => ({ ...s, selection: m.selection }));
       case 'pdes/keepUnselected':
-        return this.update(s => ({ ...s, keepUnselected: m.keep }));
+      case 'pdes/matrixSegment':
+        return this.update(s => nextState(s, m));
       case 'pdes/pick':
         // The system resolves the stroke or lasso against the selection; its answer carries the new one.
         return this.refresh(m.pick);
-      case 'pdes/matrixSegment':
-        return this.update(s => ({ ...s, matrixSegment: m.segment }));
       case 'pdes/width':
         if (Math.abs(m.width - this.width) < 8) return;
         this.width = Math.max(100, Math.round(m.width));
@@ -332,44 +320,4 @@ export class PdesPanel implements vscode.Disposable {
     this.updated.dispose();
     this.host.dispose();
   }
-}
-
-/**
- * The state with `options` set over it; options that change what entity indices or cluster numbers
- * mean drop the parts of the selection that use them, and a new segmentation or range the chosen matrix.
- */
-export function withOptions(state: PdesPanelState, options: Partial<PdesAnalysisOptions>): PdesPanelState {
-  const keys = Object.keys(options) as (keyof PdesAnalysisOptions)[];
-  const merged: Partial<PdesAnalysisOptions> = { ...state.options };
-  for (const k of keys) {
-    if (options[k] === undefined) delete merged[k];
-    else (merged as Record<string, unknown>)[k] = options[k];
-  }
-  let selection: PdesSelection = state.selection;
-  if (keys.some(k => SELECTION_RESETTING_OPTIONS.includes(k))) selection = {};
-  else if (keys.some(k => CLUSTER_RESETTING_OPTIONS.includes(k)) && selection.clusters) {
-    const { clusters: _dropped, ...rest } = selection;
-    selection = rest;
-  }
-  const resegmented = keys.some(k => k === 'changePoints' || k === 'range' || SELECTION_RESETTING_OPTIONS.includes(k));
-  return {
-    ...state,
-    options: merged,
-    selection,
-    matrixSegment: resegmented ? null : state.matrixSegment,
-  };
-}
-
-/** A remembered panel state, or undefined when what the storage holds is not one. */
-export function readState(raw: unknown): PdesPanelState | undefined {
-  if (!raw || typeof raw !== 'object') return undefined;
-  const r = raw as Partial<PdesPanelState>;
-  if (!r.options || typeof r.options !== 'object' || !r.selection || typeof r.selection !== 'object') return undefined;
-  return {
-    ...EMPTY_PDES_PANEL_STATE,
-    options: r.options,
-    selection: r.selection,
-    keepUnselected: r.keepUnselected === true,
-    matrixSegment: typeof r.matrixSegment === 'number' ? r.matrixSegment : null,
-  };
 }

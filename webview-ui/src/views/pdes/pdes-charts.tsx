@@ -19,7 +19,7 @@ import type {
 import { formatCount } from '../../format';
 import { brushRange, clusterColour, linearScale, linePath, nearestSample, type Scale } from './pdes-geometry';
 
-export const MARGIN = { left: 48, right: 10, top: 16, bottom: 26 };
+export const MARGIN = { left: 48, right: 18, top: 16, bottom: 26 };
 
 type Point = [number, number];
 
