@@ -133,10 +133,9 @@ export class PdesPanel implements vscode.Disposable {
     } else if (this.shown && !this.shownIfLoaded()) {
       this.shown = undefined;
       this.inflight?.abort();
-      this.post({
-        type: 'pdes/unavailable',
-        message: vscode.l10n.t('The PDES run was closed. Open a ROSS or CODES output folder to analyse it here.'),
-      });
+      const message = vscode.l10n.t('The PDES run was closed. Open a ROSS or CODES output folder to analyse it here.');
+      this.last = { unavailable: message };
+      this.post({ type: 'pdes/unavailable', message });
     }
   }
 

@@ -18,6 +18,7 @@ import { registerRemappingSuites } from './remapping.itest';
 import { registerResponsivenessSuites } from './responsiveness.itest';
 import { registerSuperGraphSuites } from './super-graph.itest';
 import { registerTimelineSuites } from './timeline.itest';
+import { registerPdesSuites } from './pdes.itest';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', timeout: 60000, color: false, reporter: 'spec' });
@@ -44,6 +45,7 @@ export function run(): Promise<void> {
     registerDataMovementSuites();
     registerTimelineSuites();
     registerResponsivenessSuites();
+    registerPdesSuites();
     registerSuites();
     // Last: leaves the datasets that phase 2 expects back after the reload.
     registerReloadSuites(1);

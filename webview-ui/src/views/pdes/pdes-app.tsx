@@ -20,7 +20,7 @@ import { ErrorPanel } from '../../components/error-panel';
 import { StatusMessage } from '../../components/status-message';
 import { useElementSize } from '../../components/use-element-size';
 import { postMessage, useHostMessages } from '../../vscode-api';
-import { MARGIN } from './pdes-charts';
+import { MARGIN } from './pdes-geometry';
 import { PdesPanelBody, type PdesShown } from './pdes-panel-body';
 import './pdes.css';
 

@@ -17,9 +17,7 @@ import type {
   SimilarityViewData,
 } from '../../../../src/analysis/pdes/view-data';
 import { formatCount } from '../../format';
-import { brushRange, clusterColour, linearScale, linePath, nearestSample, type Scale } from './pdes-geometry';
-
-export const MARGIN = { left: 48, right: 18, top: 16, bottom: 26 };
+import { brushRange, clusterColour, linearScale, linePath, MARGIN, nearestSample, type Scale } from './pdes-geometry';
 
 type Point = [number, number];
 

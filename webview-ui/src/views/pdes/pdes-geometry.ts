@@ -6,6 +6,9 @@
  */
 import { color as parseColor, interpolateLab, schemeTableau10 } from 'd3';
 
+/** Margins of the time plots (overview and detail views) around their plot area, in pixels. */
+export const MARGIN = { left: 48, right: 18, top: 16, bottom: 26 };
+
 export interface Scale {
   (v: number): number;
   invert(p: number): number;

@@ -18,9 +18,9 @@ import type { PdesViewState } from '../../../../src/analysis/pdes/panel-views';
 import { EMPTY_PDES_PANEL_STATE } from '../../../../src/shared/pdes-protocol';
 import { estimateText } from '../../text-measure';
 import { PdesPanelBody, TopologyPane } from './pdes-panel-body';
-import { DetailChart, MARGIN } from './pdes-charts';
+import { DetailChart } from './pdes-charts';
 import { CircularView, ribbonLabel } from './pdes-circular';
-import { circularLayout } from './pdes-geometry';
+import { circularLayout, MARGIN } from './pdes-geometry';
 
 let dir: string;
 let truth: RossRunTruth;
