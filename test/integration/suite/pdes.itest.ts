@@ -56,7 +56,7 @@ export function registerPdesSuites(): void {
         kpsPerPe: 4,
         ticks: 40,
         eventsPerKp: 6,
-        dragonfly: { groups: 3, routersPerGroup: 2, terminalsPerRouter: 2, globalChannelsPerRouter: 1 },
+        dragonfly: { groups: 4, routersPerGroup: 2, terminalsPerRouter: 2, globalChannelsPerRouter: 1 },
       });
       const model = join(dir, 'src', 'codes', 'src', 'networks', 'model-net');
       mkdirSync(model, { recursive: true });
