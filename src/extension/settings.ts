@@ -88,7 +88,15 @@ export function analysisLimits(): ReadLimits {
 
 /** `hpcLens.pdes.handlers` as set (checked by the PDES system, which names malformed entries). */
 export function pdesHandlers(): unknown {
-  return config().get<unknown>(Setting.pdesHandlers, {});
+  return plainCopy(config().get<unknown>(Setting.pdesHandlers, {}));
+}
+
+/**
+ * A setting's value as plain data: VS Code hands out objects and arrays that cannot be cloned into a
+ * worker ("could not be cloned"), and settings are JSON anyway.
+ */
+function plainCopy(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
 }
 
 /** The PDES analysis options the settings `hpcLens.pdes.*` set (the panel's controls change them per run). */
@@ -97,7 +105,7 @@ export function pdesAnalysisSettings(): Partial<PdesAnalysisOptions> {
   const out: Record<string, unknown> = {};
   for (const key of PDES_SETTING_KEYS) {
     const v = c.get<unknown>(key);
-    if (v !== undefined) out[key] = v;
+    if (v !== undefined) out[key] = plainCopy(v);
   }
   return out as Partial<PdesAnalysisOptions>;
 }
