@@ -14,7 +14,11 @@ import type { ElementFacts, TestAgentResult } from '../src/shared/test-protocol'
 import type { ViewName } from '../src/shared/webview-protocol';
 import { THEMES } from './webview-themes.mjs';
 
-export function webviewPage(root: string, theme: string, view: ViewName): string {
+/**
+ * The page for `view`; `bundle` replaces the product bundle with another (absolute paths of its .js
+ * and .css), for pages that mount a component on its own (scripts/screenshot-topology.ts).
+ */
+export function webviewPage(root: string, theme: string, view: ViewName, bundle?: { js: string; css: string }): string {
   const t = THEMES[theme]!;
   const nonce = 'c2NyZWVuc2hvdC1wYWdl';
   const url = (f: string) => pathToFileURL(join(root, f)).href;
@@ -29,8 +33,8 @@ export function webviewPage(root: string, theme: string, view: ViewName): string
     window.acquireVsCodeApi = () => ({ postMessage(m) { window.__messages.push(m); window.__toHost(JSON.stringify(m)); }, getState: () => undefined, setState: s => s });`;
   const csp = `default-src 'none'; img-src file: data:; style-src file: 'unsafe-inline'; font-src file:; script-src 'nonce-${nonce}';`;
   return `<!DOCTYPE html><html lang="en" style="${style}"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${csp}">
-<link rel="stylesheet" href="${url('dist/webview.css')}"><script nonce="${nonce}">${fake}</script></head>
-<body class="${t.bodyClass}" data-vscode-theme-kind="${t.bodyClass}"><div id="root" data-view="${view}" data-test-agent="on"></div><script nonce="${nonce}" src="${url('dist/webview.js')}"></script></body></html>`;
+<link rel="stylesheet" href="${bundle ? pathToFileURL(bundle.css).href : url('dist/webview.css')}"><script nonce="${nonce}">${fake}</script></head>
+<body class="${t.bodyClass}" data-vscode-theme-kind="${t.bodyClass}"><div id="root" data-view="${view}" data-test-agent="on"></div><script nonce="${nonce}" src="${bundle ? pathToFileURL(bundle.js).href : url('dist/webview.js')}"></script></body></html>`;
 }
 
 /** Typed arrays as tagged plain arrays (page.evaluate's argument is JSON-like), revived in the page. */

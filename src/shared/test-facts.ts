@@ -174,4 +174,35 @@ export async function pdesDrawn(query: QueryPage): Promise<PdesDrawn | undefined
     topologyAvailable: topology?.data['available'] === 'true',
     handlerRows: Number(handlers?.data['rows'] ?? 0),
   };
+
+/** What a topology view drew (components/topology/topology-view.tsx): its layout, counts and selection. */
+export interface TopologyDrawn {
+  layout: string;
+  nodes: number;
+  links: number;
+  labels: number;
+  /** Marks too small to draw at the view's size. */
+  hidden: number;
+  aggregates: number;
+  selected: string[];
+  highlighted: string[];
+  /** Leaf marks the view's size holds comfortably. */
+  capacity: number;
+}
+
+/** Every topology view on the page (a panel may show more than one), in page order. */
+export async function topologyDrawn(query: QueryPage): Promise<TopologyDrawn[]> {
+  const views = await query('.topology-view[data-topology-layout]');
+  const ids = (s: string | undefined) => (s ? s.split(' ').filter(Boolean) : []);
+  return views.map(v => ({
+    layout: v.data['topology-layout']!,
+    nodes: Number(v.data['nodes-drawn']),
+    links: Number(v.data['links-drawn']),
+    labels: Number(v.data['labels-drawn']),
+    hidden: Number(v.data['hidden']),
+    aggregates: Number(v.data['aggregates']),
+    selected: ids(v.data['selected']),
+    highlighted: ids(v.data['highlighted']),
+    capacity: Number(v.data['capacity']),
+  }));
 }

@@ -3,6 +3,7 @@
  * font is measured on a canvas; elsewhere (server-side rendering in tests) an average glyph width
  * is assumed.
  */
+import { useMemo } from 'react';
 
 export type TextStyle = 'title' | 'detail';
 
@@ -55,4 +56,15 @@ export function truncateText(text: string, maxWidth: number, style: TextStyle, m
     else hi = mid - 1;
   }
   return lo === 0 ? ellipsis : text.slice(0, lo).trimEnd() + ellipsis;
+}
+
+/** Measures label text with the real font in the browser, by estimate elsewhere (tests). */
+export function useMeasureText(): MeasureText {
+  return useMemo(
+    () =>
+      typeof document === 'undefined'
+        ? estimateText
+        : createTextMeasurer(getComputedStyle(document.body).fontFamily || 'sans-serif'),
+    [],
+  );
 }

@@ -4,7 +4,7 @@
  * axes with unit-formatted ticks, tooltip placement that stays inside the view, the target colour
  * as a CSS variable, and small controls (segmented switch, run names).
  */
-import { useMemo, type CSSProperties, type ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import type { ScaleLinear } from 'd3';
 import type {
   EnsembleGraphData,
@@ -13,7 +13,7 @@ import type {
   EnsembleViewState,
 } from '../../../../src/shared/ensemble-protocol';
 import { formatValue } from '../../format';
-import { createTextMeasurer, estimateText, type MeasureText } from '../../text-measure';
+import { estimateText } from '../../text-measure';
 import { TARGET_COLOUR } from './ensemble-colours';
 
 /** Heights (px) of a view's header row and footnote; ensemble-views.css uses the same. */
@@ -42,16 +42,7 @@ export function runName(data: EnsembleGraphData, run: number): string {
   return data.runs[run]?.name ?? `run ${run}`;
 }
 
-/** Measures label text with the real font in the browser, by estimate elsewhere (tests). */
-export function useMeasureText(): MeasureText {
-  return useMemo(
-    () =>
-      typeof document === 'undefined'
-        ? estimateText
-        : createTextMeasurer(getComputedStyle(document.body).fontFamily || 'sans-serif'),
-    [],
-  );
-}
+export { useMeasureText } from '../../text-measure';
 
 /** Top-left of a tooltip of about `tipW` × `tipH` next to (x, y), kept inside a `width` × `height` box. */
 export function tipPosition(
