@@ -174,6 +174,7 @@ export async function pdesDrawn(query: QueryPage): Promise<PdesDrawn | undefined
     topologyAvailable: topology?.data['available'] === 'true',
     handlerRows: Number(handlers?.data['rows'] ?? 0),
   };
+}
 
 /** What a topology view drew (components/topology/topology-view.tsx): its layout, counts and selection. */
 export interface TopologyDrawn {
