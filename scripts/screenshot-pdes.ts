@@ -106,6 +106,8 @@ async function main(): Promise<void> {
                 width,
                 ...(pick ? { pick } : {}),
                 ...(state.matrixSegment !== null ? { matrixSegment: state.matrixSegment } : {}),
+                networkSegment: state.networkSegment,
+                networkDrill: state.networkDrill,
               },
             },
           });
@@ -122,6 +124,7 @@ async function main(): Promise<void> {
               return;
             case 'test/result':
             case 'pdes/openHandler':
+            case 'pdes/networkCapacity':
               return;
             case 'pdes/width':
               if (Math.abs(m.width - width) < 8) return;

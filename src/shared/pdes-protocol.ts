@@ -10,6 +10,7 @@
 import type { PdesAnalysisOptions } from '../analysis/pdes/analysis-options';
 import type { PdesPick, PdesRunSummary, PdesViews } from '../analysis/pdes/panel-views';
 import type { PdesSelection } from '../analysis/pdes/selection';
+import { NO_DRILL_DOWN, type TopologyDrillDown, type TopologyViewEvent } from './topology-protocol';
 import type { CommonViewToHost, ErrorMessage } from './webview-protocol';
 
 /** The options that are settings (`hpcLens.pdes.<key>`): every analysis option but the panel's range and segment bounds. */
@@ -52,6 +53,10 @@ export interface PdesPanelState {
   keepUnselected: boolean;
   /** Segment whose matrix is shown; null for the one with the most traffic. */
   matrixSegment: number | null;
+  /** Segment whose router values the dragonfly view shows; null for the whole run. */
+  networkSegment: number | null;
+  /** The dragonfly view's drill-down. */
+  networkDrill: TopologyDrillDown;
 }
 
 export const EMPTY_PDES_PANEL_STATE: PdesPanelState = Object.freeze({
@@ -59,6 +64,8 @@ export const EMPTY_PDES_PANEL_STATE: PdesPanelState = Object.freeze({
   selection: {},
   keepUnselected: false,
   matrixSegment: null,
+  networkSegment: null,
+  networkDrill: NO_DRILL_DOWN,
 }) as PdesPanelState;
 
 /** Options whose change makes entity indices or cluster numbers of a selection mean something else. */
@@ -119,5 +126,11 @@ export type PdesViewToHost =
   | { type: 'pdes/matrixSegment'; segment: number | null }
   /** The detail views' plot width in pixels (lines are decimated to it). */
   | { type: 'pdes/width'; width: number }
+  /** The segment whose router values the dragonfly view shows (null: the whole run). */
+  | { type: 'pdes/networkSegment'; segment: number | null }
+  /** What the dragonfly view's topology component reported (drill-down; hover and select are the view's own). */
+  | { type: 'pdes/topology'; event: TopologyViewEvent }
+  /** Marks the dragonfly view holds at its size (the topology component's capacity). */
+  | { type: 'pdes/networkCapacity'; capacity: number }
   /** Opens an LP type's forward or reverse event handler in the editor. */
   | { type: 'pdes/openHandler'; lpType: string; which: 'forward' | 'reverse' };

@@ -1,4 +1,7 @@
+import type { TopologyDrillDown } from '../../shared/topology-protocol';
 import { dragonflyShapeFromConfig, type DragonflyShape } from '../topology/dragonfly';
+import { dragonflyViewData } from './dragonfly-view';
+import { networkViewData, type PdesNetworkView } from './network-view';
 import type { PdesAnalysisOptions, TickRange } from './analysis-options';
 import {
   handlerActivity,
@@ -115,6 +118,12 @@ export interface PdesViewState {
   pick?: PdesPick;
   /** Segment whose communication matrix to show (default: the one with the most traffic). */
   matrixSegment?: number;
+  /** Segment whose router values the dragonfly view shows (null or absent: the whole run). */
+  networkSegment?: number | null;
+  /** The dragonfly view's drill-down (groups expanded or folded). */
+  networkDrill?: TopologyDrillDown;
+  /** Marks the dragonfly view holds (its reported capacity). */
+  networkMaxNodes?: number;
 }
 
 /** A segment's communication among the selected entities, as a matrix view draws it. */
@@ -193,6 +202,8 @@ export interface PdesViews {
   circular: CircularViewData;
   matrix: MatrixViewData | null;
   handlers: SelectionActivity;
+  /** The dragonfly network (null when the run names no dragonfly). */
+  network: PdesNetworkView | null;
   notes: string[];
 }
 
@@ -266,8 +277,26 @@ export function pdesViews(
     circular,
     matrix: communication ? matrixViewData(run, analysis, selected, communication, state.matrixSegment) : null,
     handlers: selectionActivity(run, analysis, selected, state.handlers),
+    network: networkOf(run, analysis, selected, state),
     notes: analysis.notes,
   };
+}
+
+/** The dragonfly view of a CODES run, or null when the run names no dragonfly. */
+function networkOf(
+  run: PdesRun,
+  analysis: PdesAnalysis,
+  selected: Int32Array,
+  state: PdesViewState,
+): PdesNetworkView | null {
+  const d = dragonflyViewData(run, analysis, selected);
+  return d
+    ? networkViewData(d, {
+        segment: state.networkSegment ?? null,
+        ...(state.networkDrill ? { drill: state.networkDrill } : {}),
+        ...(state.networkMaxNodes ? { maxNodes: state.networkMaxNodes } : {}),
+      })
+    : null;
 }
 
 /**

@@ -11,6 +11,8 @@ const base: PdesPanelState = {
   selection: { clusters: [1], entities: [3, 4], valueFilters: [{ metric: 'pq_size', min: 2 }] },
   keepUnselected: false,
   matrixSegment: 2,
+  networkSegment: 1,
+  networkDrill: { expand: ['n3'], collapse: [] },
 };
 
 describe('PDES panel state', () => {
@@ -32,6 +34,8 @@ describe('PDES panel state', () => {
   it('a brushed range or edited segments choose the matrix anew; null returns to the settings value', () => {
     assert.equal(withOptions(base, { range: { from: 2, to: 9 } }).matrixSegment, null);
     assert.equal(withOptions(base, { changePoints: [4] }).matrixSegment, null);
+    assert.equal(withOptions(base, { changePoints: [4] }).networkSegment, null);
+    assert.equal(withOptions(base, { ringEncoding: 'bars' }).networkSegment, 1);
     const edited = withOptions(base, { changePoints: [4] });
     assert.equal(withOptions(edited, { changePoints: null }).options.changePoints, null);
   });
@@ -46,6 +50,11 @@ describe('PDES panel state', () => {
     assert.equal(nextState(base, { type: 'pdes/keepUnselected', keep: true }).keepUnselected, true);
     assert.equal(nextState(base, { type: 'pdes/matrixSegment', segment: 0 }).matrixSegment, 0);
     assert.deepEqual(nextState(base, { type: 'pdes/selection', selection: {} }).selection, {});
+    assert.equal(nextState(base, { type: 'pdes/networkSegment', segment: null }).networkSegment, null);
+    const expanded = nextState(base, { type: 'pdes/topology', event: { type: 'topology/expand', mark: 'n5' } });
+    assert.deepEqual(expanded.networkDrill, { expand: ['n3', 'n5'], collapse: [] });
+    const folded = nextState(expanded, { type: 'pdes/topology', event: { type: 'topology/collapse', mark: 'n3' } });
+    assert.deepEqual(folded.networkDrill, { expand: ['n5'], collapse: ['n3'] });
   });
 
   it('reads a remembered state, refusing what is not one', () => {
@@ -54,6 +63,11 @@ describe('PDES panel state', () => {
     assert.deepEqual(readState({ options: {}, selection: { clusters: [0] }, keepUnselected: 'yes' }), {
       ...EMPTY_PDES_PANEL_STATE,
       selection: { clusters: [0] },
+      networkDrill: { expand: [], collapse: [] },
+    });
+    assert.deepEqual(readState({ options: {}, selection: {}, networkDrill: { expand: ['n1', 3] } })?.networkDrill, {
+      expand: ['n1'],
+      collapse: [],
     });
   });
 

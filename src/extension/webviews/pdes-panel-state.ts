@@ -4,6 +4,7 @@
  */
 import type { PdesAnalysisOptions } from '../../analysis/pdes/analysis-options';
 import type { PdesSelection } from '../../analysis/pdes/selection';
+import { applyDrillDown } from '../../shared/topology-protocol';
 import {
   CLUSTER_RESETTING_OPTIONS,
   EMPTY_PDES_PANEL_STATE,
@@ -35,6 +36,7 @@ export function withOptions(state: PdesPanelState, options: Partial<PdesAnalysis
     options: merged,
     selection,
     matrixSegment: resegmented ? null : state.matrixSegment,
+    networkSegment: resegmented ? null : state.networkSegment,
   };
 }
 
@@ -49,13 +51,24 @@ export function readState(raw: unknown): PdesPanelState | undefined {
     selection: r.selection,
     keepUnselected: r.keepUnselected === true,
     matrixSegment: typeof r.matrixSegment === 'number' ? r.matrixSegment : null,
+    networkSegment: typeof r.networkSegment === 'number' ? r.networkSegment : null,
+    networkDrill: readDrill(r.networkDrill),
   };
 }
 
 /** A message of the view that changes the panel's state. */
 export type PdesStateMessage = Extract<
   PdesViewToHost,
-  { type: 'pdes/options' | 'pdes/resetOptions' | 'pdes/selection' | 'pdes/keepUnselected' | 'pdes/matrixSegment' }
+  {
+    type:
+      | 'pdes/options'
+      | 'pdes/resetOptions'
+      | 'pdes/selection'
+      | 'pdes/keepUnselected'
+      | 'pdes/matrixSegment'
+      | 'pdes/networkSegment'
+      | 'pdes/topology';
+  }
 >;
 
 /** The panel's state after one of the view's state changes. */
@@ -71,5 +84,16 @@ export function nextState(s: PdesPanelState, m: PdesStateMessage): PdesPanelStat
       return { ...s, keepUnselected: m.keep };
     case 'pdes/matrixSegment':
       return { ...s, matrixSegment: m.segment };
+    case 'pdes/networkSegment':
+      return { ...s, networkSegment: m.segment };
+    case 'pdes/topology':
+      return { ...s, networkDrill: applyDrillDown(s.networkDrill, m.event) };
   }
+}
+
+/** A remembered drill-down, or none when the storage holds something else. */
+function readDrill(raw: unknown): PdesPanelState['networkDrill'] {
+  const d = raw as Partial<PdesPanelState['networkDrill']> | undefined;
+  const ids = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  return { expand: ids(d?.expand), collapse: ids(d?.collapse) };
 }

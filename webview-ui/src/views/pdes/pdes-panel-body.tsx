@@ -4,11 +4,13 @@
  * analysis options, selection bar, overview, detail and similarity rows, per-segment circular views,
  * the segment's matrix, the dragonfly pane and the handlers. Posts the user's changes to the host.
  */
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { PdesAnalysisOptions } from '../../../../src/analysis/pdes/analysis-options';
 import type { PdesRunSummary, PdesViews } from '../../../../src/analysis/pdes/panel-views';
 import type { PdesSelection, ValueFilter } from '../../../../src/analysis/pdes/selection';
 import type { PdesPanelState, PdesViewToHost } from '../../../../src/shared/pdes-protocol';
+import type { TopologyViewEvent } from '../../../../src/shared/topology-protocol';
+import { TopologyView } from '../../components/topology';
 import { formatCount, formatShare } from '../../format';
 import { postMessage } from '../../vscode-api';
 import { ClusterLegend, DetailChart, OverviewChart, SimilarityChart } from './pdes-charts';
@@ -500,7 +502,7 @@ export function PdesPanelBody({
             <p className="pdes-muted">The run has no event trace: no communication to show.</p>
           )}
         </div>
-        <TopologyPane run={run} />
+        <NetworkPane run={run} views={views} size={lowerSize} />
         <HandlersPane views={views} />
       </section>
       {menu ? (
@@ -517,29 +519,66 @@ export function PdesPanelBody({
 }
 
 /**
- * The dragonfly network's place. Its drawing is the shared topology component (issue 19 asks for one
- * topology view the memory and data-movement views reuse), which is not part of this build yet: this
- * pane says so and lists what the run's link statistics hold, instead of drawing a stand-in.
+ * The dragonfly network (issue 19's first topology view), drawn by the shared topology component:
+ * routers coloured by busy time (the whole run or a segment, on a scale shared by all segments),
+ * links by traffic from the link stats, the selected entities' routers and terminals marked;
+ * double-click a group to draw its routers. Runs without a dragonfly say so.
  */
-export function TopologyPane({ run }: { run: PdesRunSummary }) {
+export function NetworkPane({ run, views, size }: { run: PdesRunSummary; views: PdesViews; size: number }) {
+  const n = views.network;
+  const onCapacity = useCallback((capacity: number) => post({ type: 'pdes/networkCapacity', capacity }), []);
+  const onEvent = useCallback((event: TopologyViewEvent) => {
+    if (event.type === 'topology/expand' || event.type === 'topology/collapse') post({ type: 'pdes/topology', event });
+  }, []);
+  if (!n)
+    return (
+      <div className="pdes-pane pdes-topology" data-available="false">
+        <div className="pdes-section-head">
+          <h2>Network</h2>
+        </div>
+        <p className="pdes-muted">
+          The run names no dragonfly network (no CODES configuration with dragonfly parameters).
+        </p>
+      </div>
+    );
   const d = run.dragonfly;
   return (
-    <div className="pdes-pane pdes-topology" data-available="false" data-links={run.links?.total ?? 0}>
+    <div
+      className="pdes-pane pdes-topology"
+      data-available="true"
+      data-links={run.links?.total ?? 0}
+      data-segment={n.segment === null ? '' : n.segments[n.segment]}
+    >
       <div className="pdes-section-head">
         <h2>Dragonfly network</h2>
+        {n.segments.length ? (
+          <Select
+            name="networkSegment"
+            label="Routers"
+            value={n.segment === null ? -1 : n.segment}
+            choices={[
+              [-1, 'Whole run'] as [number, string],
+              ...n.segments.map((l, i) => [i, `Segment ${l}`] as [number, string]),
+            ]}
+            onChange={v => post({ type: 'pdes/networkSegment', segment: v < 0 ? null : v })}
+          />
+        ) : null}
       </div>
-      <p className="pdes-placeholder">
-        The topology view is not available yet: the network drawing comes from HPC Lens&apos;s shared topology
-        component, which this build does not include.
+      <TopologyView
+        data={n.data}
+        width={size}
+        height={size}
+        onEvent={onEvent}
+        onCapacityChange={onCapacity}
+        ariaLabel="Dragonfly network"
+      />
+      <p className="pdes-muted">
+        {d ? `${d.groups} groups × ${d.routersPerGroup} routers × ${d.terminalsPerRouter} terminals` : ''}
+        {run.links
+          ? ` · ${run.links.total} links (${run.links.byType.CN} CN, ${run.links.byType.L} L, ${run.links.byType.G} G)`
+          : ' · no link statistics'}
+        {n.notes.length ? ` · ${n.notes.join(' ')}` : ''}
       </p>
-      {d ? (
-        <p className="pdes-muted">{`Configured: ${d.groups} groups × ${d.routersPerGroup} routers × ${d.terminalsPerRouter} terminals.`}</p>
-      ) : (
-        <p className="pdes-muted">The run names no dragonfly network (no CODES configuration).</p>
-      )}
-      {run.links ? (
-        <p className="pdes-muted">{`Link statistics: ${run.links.total} links (${run.links.byType.CN} CN, ${run.links.byType.L} L, ${run.links.byType.G} G).`}</p>
-      ) : null}
     </div>
   );
 }

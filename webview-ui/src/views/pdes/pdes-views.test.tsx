@@ -17,7 +17,7 @@ import { LocalAnalysisService } from '../../../../src/service/local-analysis-ser
 import type { PdesViewState } from '../../../../src/analysis/pdes/panel-views';
 import { EMPTY_PDES_PANEL_STATE } from '../../../../src/shared/pdes-protocol';
 import { estimateText } from '../../text-measure';
-import { PdesPanelBody, TopologyPane } from './pdes-panel-body';
+import { NetworkPane, PdesPanelBody } from './pdes-panel-body';
 import { DetailChart } from './pdes-charts';
 import { CircularView, ribbonLabel } from './pdes-circular';
 import { circularLayout, MARGIN } from './pdes-geometry';
@@ -172,13 +172,50 @@ describe('PDES panel views on the seeded generator', () => {
     assert.ok(layout.itemWidth * 260 * 0.4 >= 1, 'a ring item is at least a pixel wide on a 260 px view');
   });
 
-  it('says the topology view is not available instead of drawing one', () => {
-    const html = renderToStaticMarkup(
-      <TopologyPane run={{ ...run, links: { total: 324, byType: { CN: 144, L: 108, G: 72 } } }} />,
-    );
+  it('draws the dragonfly with the shared topology component: groups, routers, links by traffic, selected routers marked', async () => {
+    const dfDir = mkdtempSync(join(tmpdir(), 'hpc-lens-pdes-df-'));
+    try {
+      generateRossRun(dfDir, {
+        seed: 5,
+        pes: 2,
+        kpsPerPe: 2,
+        ticks: 12,
+        eventsPerKp: 3,
+        dragonfly: { groups: 3, routersPerGroup: 2, terminalsPerRouter: 1, globalChannelsPerRouter: 1 },
+      });
+      const o = await service.open({ path: dfDir });
+      const dfRun = (o as Extract<typeof o, { system: 'pdes' }>).opened;
+      const ask = (state: PdesViewState) =>
+        service.systemRequest<'pdes', 'views'>({
+          dataset: o.dataset,
+          system: 'pdes',
+          request: { kind: 'views', options: {}, state: { width: 600, ...state } },
+        });
+      const all = await ask({});
+      assert.ok(all.network, 'a CODES run has a network view');
+      assert.equal(all.network.data.layout, 'dragonfly');
+      const html = renderToStaticMarkup(<NetworkPane run={dfRun} views={all} size={320} />);
+      assert.match(html, /data-available="true"/);
+      assert.match(html, /data-topology-layout="dragonfly"/);
+      const kinds = [...html.matchAll(/data-kind="(\w+)"/g)].map(m => m[1]);
+      assert.equal(kinds.filter(k => k === 'group').length, 3, 'three groups');
+      assert.ok(kinds.filter(k => k === 'router').length >= 6, 'their routers');
+      assert.match(html, /3 groups × 2 routers × 1 terminals/);
+      // Every router of the run's LPs is selected while everything is; one PE's KPs select fewer.
+      const allSelected = all.network.data.selected.length;
+      const some = await ask({ selection: { entities: [0] } });
+      assert.ok(some.network!.data.selected.length < allSelected, 'fewer routers for one KP');
+      await service.close({ dataset: o.dataset });
+    } finally {
+      rmSync(dfDir, { recursive: true, force: true });
+    }
+  });
+
+  it('says so when the run names no dragonfly', async () => {
+    const v = await views();
+    assert.equal(v.network, null);
+    const html = renderToStaticMarkup(<NetworkPane run={run} views={v} size={300} />);
     assert.match(html, /data-available="false"/);
-    assert.match(html, /topology view is not available yet/);
-    assert.match(html, /324 links \(144 CN, 108 L, 72 G\)/);
-    assert.doesNotMatch(html, /<svg/);
+    assert.match(html, /no dragonfly network/);
   });
 });
