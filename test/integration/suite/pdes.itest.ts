@@ -7,6 +7,7 @@ import { generateRossRun } from '../../../src/analysis/pdes/testing/ross-generat
 import { MARGIN } from '../../../webview-ui/src/views/pdes/pdes-geometry';
 import type { HpcLensApi } from './itest-support';
 import { EXTENSION_ID, until } from './itest-support';
+import { topologyDrawn } from '../../../src/shared/test-facts';
 import { lensTitles } from './ensemble.itest';
 
 /** A CODES dragonfly-dally model source with the built-in handler names (lines 3, 8, 13, 16). */
@@ -125,7 +126,10 @@ export function registerPdesSuites(): void {
       assert.equal(d.circular.length, d.segments.length);
       assert.ok(d.circular.every(c => c.items === 16));
       assert.equal(d.matrix?.rows, 16);
-      assert.equal(d.topologyAvailable, false, 'the shared topology view is not part of this build');
+      assert.equal(d.topologyAvailable, true, 'the dragonfly is drawn');
+      const [network] = await topologyDrawn(q => api.pdes.agent.query(q));
+      assert.equal(network?.layout, 'dragonfly');
+      assert.ok((network?.nodes ?? 0) >= 4 + 8, 'its 4 groups and 8 routers');
       assert.ok(d.handlerRows >= 2);
       assert.equal(d.overview?.points, 40);
     });
@@ -135,8 +139,10 @@ export function registerPdesSuites(): void {
       const before = await api.pdes.drawn();
       const size0 = before!.clusterSizes[0]!;
       await agent.click('.pdes-legend-entry[data-cluster="0"]', { button: 'right' });
+      await until('the cluster menu', async () => (await agent.query('.pdes-menu [data-menu="only"]')).length === 1);
       const lensesChanged = api.pdes.nextLenses();
       await agent.click('[data-menu="only"]');
+      await until('the host to get the cluster filter', () => api.pdes.current.state?.selection.clusters?.[0] === 0);
       const d = await until('the cluster filter', async () => {
         const r = await api.pdes.drawn();
         return r && r.selected === size0 && r;

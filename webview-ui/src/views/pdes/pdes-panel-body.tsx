@@ -372,6 +372,8 @@ export function PdesPanelBody({
     Math.min(280, Math.floor((width - 8) / Math.max(1, Math.min(4, views.circular.segments.length)) - 8)),
   );
   const lowerSize = Math.max(200, Math.min(340, Math.floor((width - 16) / 3)));
+  // The network gets the most room of the lower panes: 9 groups of routers and their links need it.
+  const networkSize = Math.max(280, Math.min(520, Math.floor(width * 0.36)));
   const matrixSegment = views.matrix?.segment ?? -1;
   return (
     <div
@@ -502,7 +504,7 @@ export function PdesPanelBody({
             <p className="pdes-muted">The run has no event trace: no communication to show.</p>
           )}
         </div>
-        <NetworkPane run={run} views={views} size={lowerSize} />
+        <NetworkPane run={run} views={views} size={networkSize} />
         <HandlersPane views={views} />
       </section>
       {menu ? (
