@@ -11,8 +11,7 @@
  * Without folders: the shared CODES runs with an event trace and the largest ones (when ../shared is
  * present). Writes pdes-<name>-<theme>-<state>.png.
  */
-import * as esbuild from 'esbuild';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -22,7 +21,7 @@ import { nextState } from '../src/extension/webviews/pdes-panel-state';
 import { LocalAnalysisService } from '../src/service/local-analysis-service';
 import { EMPTY_PDES_PANEL_STATE, type PdesHostToView, type PdesViewToHost } from '../src/shared/pdes-protocol';
 import { pdesDrawn, type PdesDrawn } from '../src/shared/test-facts';
-import { encode, pageQuery, webviewPage } from './webview-page';
+import { buildWebviewBundle, encode, launchChromium, pageQuery, webviewPage } from './webview-page';
 
 const root = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -51,25 +50,10 @@ async function drawnUntil(page: Page, what: string, ok: (r: PdesDrawn) => boolea
 }
 
 async function main(): Promise<void> {
-  if (!args.includes('--no-build')) {
-    await esbuild.build({
-      entryPoints: { webview: join(root, 'webview-ui/src/main.tsx') },
-      outdir: join(root, 'dist'),
-      bundle: true,
-      platform: 'browser',
-      format: 'iife',
-      target: 'chrome130',
-      jsx: 'automatic',
-      logLevel: 'warning',
-      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    });
-  }
+  if (!args.includes('--no-build')) await buildWebviewBundle(root);
   mkdirSync(outDir, { recursive: true });
   const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-pdes-shot-'));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
+  const browser = await launchChromium();
   const failures: string[] = [];
   const service = new LocalAnalysisService();
   try {
@@ -124,7 +108,6 @@ async function main(): Promise<void> {
               return;
             case 'test/result':
             case 'pdes/openHandler':
-            case 'pdes/networkCapacity':
               return;
             case 'pdes/width':
               if (Math.abs(m.width - width) < 8) return;

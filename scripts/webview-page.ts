@@ -67,3 +67,28 @@ export function pageQuery(page: Page): QueryPage {
     }
   };
 }
+
+/** Builds the webview bundle into dist/ as the extension ships it (the screenshot scripts' first step). */
+export async function buildWebviewBundle(root: string): Promise<void> {
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: { webview: join(root, 'webview-ui/src/main.tsx') },
+    outdir: join(root, 'dist'),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome130',
+    jsx: 'automatic',
+    logLevel: 'warning',
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  });
+}
+
+/** Headless Chromium for the screenshot scripts (CHROMIUM_PATH, else the system's). */
+export async function launchChromium() {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+}

@@ -130,7 +130,5 @@ export type PdesViewToHost =
   | { type: 'pdes/networkSegment'; segment: number | null }
   /** What the dragonfly view's topology component reported (drill-down; hover and select are the view's own). */
   | { type: 'pdes/topology'; event: TopologyViewEvent }
-  /** Marks the dragonfly view holds at its size (the topology component's capacity). */
-  | { type: 'pdes/networkCapacity'; capacity: number }
   /** Opens an LP type's forward or reverse event handler in the editor. */
   | { type: 'pdes/openHandler'; lpType: string; which: 'forward' | 'reverse' };

@@ -41,8 +41,6 @@ export class PdesPanel implements vscode.Disposable {
   private readonly host: WebviewHost<PdesHostToView, PdesViewToHost>;
   private shown: PdesDataset | undefined;
   private width = DEFAULT_WIDTH;
-  /** Marks the dragonfly view holds (0: the topology module's default budget). */
-  private networkCapacity = 0;
   private inflight: AbortController | undefined;
   private last: PdesUpdate = {};
   private readonly subs: vscode.Disposable[];
@@ -232,7 +230,6 @@ export class PdesPanel implements vscode.Disposable {
               ...(state.matrixSegment !== null ? { matrixSegment: state.matrixSegment } : {}),
               networkSegment: state.networkSegment,
               networkDrill: state.networkDrill,
-              ...(this.networkCapacity > 0 ? { networkMaxNodes: this.networkCapacity } : {}),
             },
           },
         },
@@ -296,10 +293,7 @@ export class PdesPanel implements vscode.Disposable {
         if (m.event.type === 'topology/expand' || m.event.type === 'topology/collapse')
           return this.update(s => nextState(s, m));
         return;
-      case 'pdes/networkCapacity':
-        if (m.capacity === this.networkCapacity || m.capacity <= 0) return;
-        this.networkCapacity = Math.round(m.capacity);
-        return this.refresh();
+
       case 'pdes/pick':
         // The system resolves the stroke or lasso against the selection; its answer carries the new one.
         return this.refresh(m.pick);

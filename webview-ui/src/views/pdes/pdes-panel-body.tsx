@@ -521,14 +521,15 @@ export function PdesPanelBody({
 }
 
 /**
- * The dragonfly network (issue 19's first topology view), drawn by the shared topology component:
+ * The dragonfly network (issue 19's first topology view), drawn by the shared topology component
+ * within the topology module's default mark budget (a CODES dragonfly of hundreds of routers is
+ * folded into groups; the view's capacity is not fed back, so its size never re-asks the host):
  * routers coloured by busy time (the whole run or a segment, on a scale shared by all segments),
  * links by traffic from the link stats, the selected entities' routers and terminals marked;
  * double-click a group to draw its routers. Runs without a dragonfly say so.
  */
 export function NetworkPane({ run, views, size }: { run: PdesRunSummary; views: PdesViews; size: number }) {
   const n = views.network;
-  const onCapacity = useCallback((capacity: number) => post({ type: 'pdes/networkCapacity', capacity }), []);
   const onEvent = useCallback((event: TopologyViewEvent) => {
     if (event.type === 'topology/expand' || event.type === 'topology/collapse') post({ type: 'pdes/topology', event });
   }, []);
@@ -566,14 +567,7 @@ export function NetworkPane({ run, views, size }: { run: PdesRunSummary; views: 
           />
         ) : null}
       </div>
-      <TopologyView
-        data={n.data}
-        width={size}
-        height={size}
-        onEvent={onEvent}
-        onCapacityChange={onCapacity}
-        ariaLabel="Dragonfly network"
-      />
+      <TopologyView data={n.data} width={size} height={size} onEvent={onEvent} ariaLabel="Dragonfly network" />
       <p className="pdes-muted">
         {d ? `${d.groups} groups × ${d.routersPerGroup} routers × ${d.terminalsPerRouter} terminals` : ''}
         {run.links
