@@ -249,6 +249,14 @@ export function pdesViews(
   const detail = (view: 0 | 1) =>
     detailViewData(analysis, view, selected, { width, keepUnselected: state.keepUnselected ?? false });
   const circular = circularViewData(run, analysis, selected, communication);
+  // A CODES config whose dragonfly cannot be built leaves its view out, not the panel.
+  const notes = [...analysis.notes];
+  let network: PdesNetworkView | null = null;
+  try {
+    network = networkOf(run, analysis, selected, state);
+  } catch (e) {
+    notes.push(`The dragonfly view is left out: ${(e as Error).message}.`);
+  }
   return {
     options: analysis.options,
     level: b.level,
@@ -277,8 +285,8 @@ export function pdesViews(
     circular,
     matrix: communication ? matrixViewData(run, analysis, selected, communication, state.matrixSegment) : null,
     handlers: selectionActivity(run, analysis, selected, state.handlers),
-    network: networkOf(run, analysis, selected, state),
-    notes: analysis.notes,
+    network,
+    notes,
   };
 }
 

@@ -57,7 +57,7 @@ export function registerPdesSuites(): void {
         kpsPerPe: 4,
         ticks: 40,
         eventsPerKp: 6,
-        dragonfly: { groups: 4, routersPerGroup: 2, terminalsPerRouter: 2, globalChannelsPerRouter: 1 },
+        dragonfly: { groups: 5, routersPerGroup: 4, terminalsPerRouter: 1, globalChannelsPerRouter: 1 },
       });
       const model = join(dir, 'src', 'codes', 'src', 'networks', 'model-net');
       mkdirSync(model, { recursive: true });
@@ -129,7 +129,7 @@ export function registerPdesSuites(): void {
       assert.equal(d.topologyAvailable, true, 'the dragonfly is drawn');
       const [network] = await topologyDrawn(q => api.pdes.agent.query(q));
       assert.equal(network?.layout, 'dragonfly');
-      assert.ok((network?.nodes ?? 0) >= 4 + 8, 'its 4 groups and 8 routers');
+      assert.ok((network?.nodes ?? 0) >= 5 + 20, 'its 5 groups and 20 routers');
       assert.ok(d.handlerRows >= 2);
       assert.equal(d.overview?.points, 40);
     });

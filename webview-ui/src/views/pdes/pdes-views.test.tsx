@@ -211,6 +211,35 @@ describe('PDES panel views on the seeded generator', () => {
     }
   });
 
+  it('leaves out a dragonfly that cannot be built, with a note, and draws everything else', async () => {
+    const dfDir = mkdtempSync(join(tmpdir(), 'hpc-lens-pdes-bad-df-'));
+    try {
+      generateRossRun(dfDir, {
+        seed: 5,
+        pes: 2,
+        kpsPerPe: 2,
+        ticks: 12,
+        eventsPerKp: 3,
+        dragonfly: { groups: 4, routersPerGroup: 2, terminalsPerRouter: 2, globalChannelsPerRouter: 1 },
+      });
+      const o = await service.open({ path: dfDir });
+      const v = await service.systemRequest<'pdes', 'views'>({
+        dataset: o.dataset,
+        system: 'pdes',
+        request: { kind: 'views', options: {}, state: {} },
+      });
+      assert.equal(v.network, null);
+      assert.ok(
+        v.notes.some(n => /dragonfly view is left out: .*cannot reach the other 3 groups/.test(n)),
+        v.notes.join('\n'),
+      );
+      assert.ok(v.details[0].lines.length > 0);
+      await service.close({ dataset: o.dataset });
+    } finally {
+      rmSync(dfDir, { recursive: true, force: true });
+    }
+  });
+
   it('says so when the run names no dragonfly', async () => {
     const v = await views();
     assert.equal(v.network, null);
