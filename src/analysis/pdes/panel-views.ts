@@ -275,9 +275,14 @@ export function pdesViews(
     },
     changePoints: analysis.changePoints,
     segments: analysis.segments,
-    entities: { ids: b.ids, labels: Array.from({ length: b.count }, (_, i) => b.label(i)), pe: b.pe },
+    // Copies: the answer's buffers are transferred out of the worker, and the behaviour keeps its own.
+    entities: {
+      ids: Int32Array.from(b.ids),
+      labels: Array.from({ length: b.count }, (_, i) => b.label(i)),
+      pe: Int32Array.from(b.pe),
+    },
     selection,
-    selected,
+    selected: Int32Array.from(selected),
     pickNote,
     overview: overviewData(analysis, selected, { width }),
     details: [detail(0), detail(1)],
