@@ -65,7 +65,7 @@ describe('layer boundaries (eslint-plugin-boundaries in eslint.config.mjs)', () 
     assert.equal(errors.length, 1, errors.join('\n'));
   });
 
-  it('lets the protocol files name the systems\' result types, never import their code', async () => {
+  it("lets the protocol files name the systems' result types, never import their code", async () => {
     assert.deepEqual(
       await boundaryErrors(
         'src/shared/right-way.ts',

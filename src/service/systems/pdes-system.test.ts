@@ -11,6 +11,7 @@ import { pdesReportAnalyses } from '../../analysis/pdes/pdes-analysis';
 import { pdesReport } from '../../analysis/pdes/pdes-report';
 import { readPdesRun } from '../../analysis/formats/ross/pdes-run-reader';
 import { adjustedRandIndex } from '../../analysis/series/cluster-labels';
+import { DRAGONFLY_DALLY_MODEL_SOURCE } from '../../analysis/pdes/testing/dragonfly-model-source';
 import { generateRossRun, type RossRunTruth } from '../../analysis/pdes/testing/ross-generator';
 import { DFDALLY_72 } from '../../analysis/topology/dragonfly';
 import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
@@ -172,25 +173,7 @@ describe('PDES system: handler sources and settings', () => {
     const src = tempDir();
     const model = join(src, 'codes', 'src', 'networks', 'model-net');
     mkdirSync(model, { recursive: true });
-    const text = [
-      '#include "codes/model-net.h"',
-      '',
-      'static void terminal_dally_event(terminal_state *s, tw_bf *bf, terminal_dally_message *msg, tw_lp *lp)',
-      '{',
-      '  s->busy++;',
-      '}',
-      '',
-      'static void terminal_dally_rc_event_handler(terminal_state *s, tw_bf *bf, terminal_dally_message *msg, tw_lp *lp)',
-      '{',
-      '  s->busy--;',
-      '}',
-      '',
-      'void router_dally_event(router_state *s, tw_bf *bf, terminal_dally_message *msg, tw_lp *lp) {',
-      '  terminal_dally_event(0, 0, 0, 0);',
-      '}',
-      'void router_dally_rc_event_handler(router_state *s, tw_bf *bf, terminal_dally_message *msg, tw_lp *lp) {',
-      '}',
-    ].join('\n');
+    const text = DRAGONFLY_DALLY_MODEL_SOURCE;
     writeFileSync(join(model, 'dragonfly-dally.C'), text);
     const s = new LocalAnalysisService();
     const o = await openPdes(s, dir, {

@@ -3,33 +3,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { DRAGONFLY_DALLY_MODEL_SOURCE } from '../../../src/analysis/pdes/testing/dragonfly-model-source';
 import { generateRossRun } from '../../../src/analysis/pdes/testing/ross-generator';
 import { MARGIN } from '../../../webview-ui/src/views/pdes/pdes-geometry';
 import type { HpcLensApi } from './itest-support';
 import { EXTENSION_ID, until } from './itest-support';
 import { topologyDrawn } from '../../../src/shared/test-facts';
 import { lensTitles } from './ensemble.itest';
-
-/** A CODES dragonfly-dally model source with the built-in handler names (lines 3, 8, 13, 16). */
-const MODEL = [
-  '#include "codes/model-net.h"',
-  '',
-  'static void terminal_dally_event(terminal_state *s, tw_bf *bf, terminal_dally_message *msg, tw_lp *lp)',
-  '{',
-  '  s->busy++;',
-  '}',
-  '',
-  'static void terminal_dally_rc_event_handler(terminal_state *s, tw_bf *bf, terminal_dally_message *msg, tw_lp *lp)',
-  '{',
-  '  s->busy--;',
-  '}',
-  '',
-  'void router_dally_event(router_state *s, tw_bf *bf, terminal_dally_message *msg, tw_lp *lp) {',
-  '  terminal_dally_event(0, 0, 0, 0);',
-  '}',
-  'void router_dally_rc_event_handler(router_state *s, tw_bf *bf, terminal_dally_message *msg, tw_lp *lp) {',
-  '}',
-].join('\n');
 
 /**
  * The PDES system in the editor (issue 19): a generated ROSS/CODES run folder opens as a PDES
@@ -61,7 +41,7 @@ export function registerPdesSuites(): void {
       });
       const model = join(dir, 'src', 'codes', 'src', 'networks', 'model-net');
       mkdirSync(model, { recursive: true });
-      writeFileSync(join(model, 'dragonfly-dally.C'), MODEL);
+      writeFileSync(join(model, 'dragonfly-dally.C'), DRAGONFLY_DALLY_MODEL_SOURCE);
       source = vscode.Uri.file(join(model, 'dragonfly-dally.C'));
       await config().update('sourceSearchRoots', [join(dir, 'src')], vscode.ConfigurationTarget.Global);
     });
