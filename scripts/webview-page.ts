@@ -83,3 +83,12 @@ export async function buildWebviewBundle(root: string): Promise<void> {
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   });
 }
+
+/** Headless Chromium for the screenshot scripts (CHROMIUM_PATH, else the system's). */
+export async function launchChromium() {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+}

@@ -27,6 +27,7 @@ import { TraceAnalysisPanel } from './webviews/trace-analysis-panel';
 import { registerTraceAnalysisView } from './views/trace-analysis-view';
 import { PdesMonitorPanel } from './webviews/pdes-monitor-panel';
 import { registerMonitorPdesRun } from './commands/monitor-pdes-run';
+import { PdesPanel } from './webviews/pdes-panel';
 
 /**
  * Activation (on HPC Lens's commands and views, and in workspaces holding profiles): the analysis
@@ -66,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
   const traceAnalysis = new TraceAnalysisPanel(env, datasets, service, navigator, resolver, timeline, log);
   const traceAnalysisView = registerTraceAnalysisView(datasets);
   const pdesMonitor = new PdesMonitorPanel(env, service, log);
+  const pdes = new PdesPanel(env, datasets, service, navigator, log, context.workspaceState);
   const status = new StatusBar(datasets);
   const sideBar = registerSideBarViews(datasets);
   const trees = revealableTrees(sideBar);
@@ -82,6 +84,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     callflow,
     timeline,
     ensemble,
+    pdes,
     status,
     dataMovement,
     ...dataMovementView.disposables,
@@ -100,7 +103,17 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     dmv,
     memory,
     vscode.commands.registerCommand(Command.showMemory, (focus?: { file: string; line: number }) => memory.show(focus)),
-    ...registerCommands({ profiles: datasets, service, callflow, navigator, timeline, ensemble, dmv, traceAnalysis }),
+    ...registerCommands({
+      profiles: datasets,
+      service,
+      callflow,
+      navigator,
+      timeline,
+      ensemble,
+      dmv,
+      traceAnalysis,
+      pdes,
+    }),
     ...sideBar.disposables,
     ...datasetsView.disposables,
     traceAnalysis,
@@ -146,6 +159,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
     traceAnalysis,
     traceAnalysisView,
     pdesMonitor,
+    pdes,
   });
 }
 

@@ -7,7 +7,10 @@ import {
 } from '../analysis/graph/callflow-filter-settings';
 import { parseModuleRules, type ModuleRule } from '../analysis/graph/module-map';
 import { DEFAULT_TRACE_ANALYSIS_OPTIONS, type TraceAnalysisOptions } from '../analysis/timeseries/model/options';
+import type { PdesAnalysisOptions } from '../analysis/pdes/analysis-options';
 import type { ReadLimits } from '../service/read-limits';
+import type { PdesOpenSettings } from '../service/systems/pdes-system';
+import { PDES_SETTING_KEYS } from '../shared/pdes-protocol';
 
 /** Setting keys, checked against package.json by the integration tests. */
 export const Setting = {
@@ -28,6 +31,7 @@ export const Setting = {
   memoryFollowSelection: 'memory.followSelection',
   callflowFilterThreshold: 'callflow.filterThreshold',
   callflowFilterBy: 'callflow.filterBy',
+  pdesHandlers: 'pdes.handlers',
 } as const;
 
 const config = () => vscode.workspace.getConfiguration('hpcLens');
@@ -111,9 +115,44 @@ export function analysisPoolSettings(): { workers: number; readTimeoutMs: number
   };
 }
 
-/** The limits every read runs under (none are settings yet beyond the worker's own). */
+/**
+ * What every read runs under: no limits are settings yet beyond the worker's own; the PDES system
+ * gets `hpcLens.pdes.handlers` and the folders its handler sources are searched in (the workspace
+ * folders on disk and `hpcLens.sourceSearchRoots`).
+ */
 export function analysisLimits(): ReadLimits {
-  return {};
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath);
+  const first = folders[0];
+  const roots = config()
+    .get<string[]>(Setting.sourceSearchRoots, [])
+    .filter(r => typeof r === 'string' && r.length > 0)
+    .map(r => (path.isAbsolute(r) || !first ? r : path.join(first, r)));
+  const pdes: PdesOpenSettings = { handlers: pdesHandlers(), sourceRoots: [...folders, ...roots] };
+  return { systems: { pdes } };
+}
+
+/** `hpcLens.pdes.handlers` as set (checked by the PDES system, which names malformed entries). */
+export function pdesHandlers(): unknown {
+  return plainCopy(config().get<unknown>(Setting.pdesHandlers, {}));
+}
+
+/**
+ * A setting's value as plain data: VS Code hands out objects and arrays that cannot be cloned into a
+ * worker ("could not be cloned"), and settings are JSON anyway.
+ */
+function plainCopy(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}
+
+/** The PDES analysis options the settings `hpcLens.pdes.*` set (the panel's controls change them per run). */
+export function pdesAnalysisSettings(): Partial<PdesAnalysisOptions> {
+  const c = vscode.workspace.getConfiguration('hpcLens.pdes');
+  const out: Record<string, unknown> = {};
+  for (const key of PDES_SETTING_KEYS) {
+    const v = c.get<unknown>(key);
+    if (v !== undefined) out[key] = plainCopy(v);
+  }
+  return out as Partial<PdesAnalysisOptions>;
 }
 
 /** A selection in the Memory view re-weights the editor overlays to the selected samples. */

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { findFunctionDefinition } from '../analysis/source/function-definitions';
 import type { Resolution, SourceResolver } from './source-resolver';
 
 /**
@@ -14,7 +15,7 @@ export class SourceNavigator implements vscode.Disposable {
 
   constructor(private readonly resolver: SourceResolver) {}
 
-  /** Opens `file` (as recorded in the profile) at 1-based `line`; returns the editor or undefined. */
+  /** Opens `file` (as recorded in the profile) at 1-based `line`, or without one at the definition of `name`; returns the editor or undefined. */
   async open(file: string, line: number | null, name: string): Promise<vscode.TextEditor | undefined> {
     const resolution = await this.resolver.resolution(file);
     let uri = 'uri' in resolution ? resolution.uri : undefined;
@@ -34,7 +35,7 @@ export class SourceNavigator implements vscode.Disposable {
       uri = await this.locate(file, resolution);
       if (!uri) return undefined;
     }
-    return this.show(uri, line);
+    return this.show(uri, line, name);
   }
 
   /**
@@ -85,9 +86,11 @@ export class SourceNavigator implements vscode.Disposable {
     return chosen;
   }
 
-  private async show(uri: vscode.Uri, line: number | null): Promise<vscode.TextEditor> {
+  private async show(uri: vscode.Uri, line: number | null, name: string): Promise<vscode.TextEditor> {
     const doc = await vscode.workspace.openTextDocument(uri);
-    const l = Math.max(0, Math.min((line ?? 1) - 1, doc.lineCount - 1));
+    // No recorded line (a function known by file only): its definition, found by name, else the top.
+    const at = line ?? findFunctionDefinition(doc.getText(), name) + 1;
+    const l = Math.max(0, Math.min((at || 1) - 1, doc.lineCount - 1));
     const range = new vscode.Range(l, 0, l, 0);
     const editor = await vscode.window.showTextDocument(doc, {
       viewColumn: vscode.ViewColumn.One,

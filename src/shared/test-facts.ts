@@ -296,6 +296,76 @@ export async function memoryDrawn(query: QueryPage): Promise<MemoryDrawn> {
   };
 }
 
+/** What the PDES panel drew (thesis ch. 5's views), from its `data-*` facts. */
+export interface PdesDrawn {
+  level: string;
+  axis: string;
+  selected: number;
+  total: number;
+  segments: string[];
+  clusterSizes: number[];
+  overview: { points: number; brushFrom: number; brushTo: number; changePoints: number[] } | null;
+  /** Per detail view: lines drawn and the selected ones among them. */
+  details: { metric: string; lines: number; selectedLines: number }[];
+  similarity: { metric: string; points: number; method: string }[];
+  /** Per segment's circular view: ribbons, ring items and the largest ribbon's PEs. */
+  circular: { segment: string; ribbons: number; items: number; topRibbon: string }[];
+  matrix: { segment: string; rows: number } | null;
+  topologyAvailable: boolean;
+  handlerRows: number;
+}
+
+/** The PDES panel's facts, or undefined before it drew a run. */
+export async function pdesDrawn(query: QueryPage): Promise<PdesDrawn | undefined> {
+  const [[body], [overview], details, similarity, circular, [matrix], [topology], [handlers]] = await Promise.all([
+    query('.pdes-body'),
+    query('svg.pdes-overview'),
+    query('svg.pdes-detail'),
+    query('svg.pdes-similarity'),
+    query('svg.pdes-circular'),
+    query('svg.pdes-matrix'),
+    query('.pdes-topology'),
+    query('.pdes-handlers'),
+  ]);
+  if (!body) return undefined;
+  const list = (s: string | undefined) => (s ? s.split(',').filter(Boolean) : []);
+  return {
+    level: body.data['level']!,
+    axis: body.data['axis']!,
+    selected: Number(body.data['selected']),
+    total: Number(body.data['total']),
+    segments: list(body.data['segments']),
+    clusterSizes: list(body.data['clusters']).map(Number),
+    overview: overview
+      ? {
+          points: Number(overview.data['points']),
+          brushFrom: Number(overview.data['brush-from']),
+          brushTo: Number(overview.data['brush-to']),
+          changePoints: list(overview.data['change-points']).map(Number),
+        }
+      : null,
+    details: details.map(d => ({
+      metric: d.data['metric']!,
+      lines: Number(d.data['lines']),
+      selectedLines: Number(d.data['selected-lines']),
+    })),
+    similarity: similarity.map(s => ({
+      metric: s.data['metric']!,
+      points: Number(s.data['points']),
+      method: s.data['method']!,
+    })),
+    circular: circular.map(c => ({
+      segment: c.data['segment']!,
+      ribbons: Number(c.data['ribbons']),
+      items: Number(c.data['items']),
+      topRibbon: c.data['top-ribbon'] ?? '',
+    })),
+    matrix: matrix ? { segment: matrix.data['segment']!, rows: Number(matrix.data['rows']) } : null,
+    topologyAvailable: topology?.data['available'] === 'true',
+    handlerRows: Number(handlers?.data['rows'] ?? 0),
+  };
+}
+
 /** What a topology view drew (components/topology/topology-view.tsx): its layout, counts and selection. */
 export interface TopologyDrawn {
   layout: string;

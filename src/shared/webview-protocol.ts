@@ -5,7 +5,8 @@
  */
 
 /** The views the single webview bundle can render, chosen by `data-view` on its root element. */
-export type ViewName = 'callflow' | 'timeline' | 'ensemble' | 'dmv' | 'memory' | 'trace-analysis' | 'pdes-monitor';
+export type ViewName =
+  'callflow' | 'timeline' | 'ensemble' | 'dmv' | 'memory' | 'trace-analysis' | 'pdes' | 'pdes-monitor';
 
 /** View → host, from every view. */
 export type CommonViewToHost =

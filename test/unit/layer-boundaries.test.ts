@@ -64,4 +64,19 @@ describe('layer boundaries (eslint-plugin-boundaries in eslint.config.mjs)', () 
     );
     assert.equal(errors.length, 1, errors.join('\n'));
   });
+
+  it("lets the protocol files name the systems' result types, never import their code", async () => {
+    assert.deepEqual(
+      await boundaryErrors(
+        'src/shared/right-way.ts',
+        "import type { PdesViews } from '../analysis/pdes/panel-views';\nexport type X = PdesViews;\n",
+      ),
+      [],
+    );
+    const errors = await boundaryErrors(
+      'src/shared/wrong-way.ts',
+      "import { pdesViews } from '../analysis/pdes/panel-views';\nexport const x = pdesViews;\n",
+    );
+    assert.equal(errors.length, 1, errors.join('\n'));
+  });
 });

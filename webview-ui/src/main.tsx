@@ -16,6 +16,7 @@ import { DmvApp } from './views/dmv/dmv-app';
 import { MemoryApp } from './views/memory/memory-app';
 import { TraceAnalysisApp } from './views/trace-analysis/trace-analysis-app';
 import { PdesMonitorApp } from './views/pdes-monitor/monitor-app';
+import { PdesApp } from './views/pdes/pdes-app';
 import './styles.css';
 
 const views: Record<ViewName, ComponentType> = {
@@ -26,6 +27,7 @@ const views: Record<ViewName, ComponentType> = {
   memory: MemoryApp,
   'trace-analysis': TraceAnalysisApp,
   'pdes-monitor': PdesMonitorApp,
+  pdes: PdesApp,
 };
 
 function isViewName(name: string | undefined): name is ViewName {

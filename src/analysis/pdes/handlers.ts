@@ -108,40 +108,49 @@ export interface HandlerActivity {
   wholeRun: boolean;
 }
 
+/** What the handler counts are computed over: a behaviour (level, axis and samples) and a range of its samples. */
+export type HandlerScope = Pick<PdesAnalysis, 'behaviour' | 'range'>;
+
 /**
- * Events processed and rolled back per LP type by the LPs of the selected entities (of the
- * analysis' level) over `range` (default the analysed range), one row per LP type that has LPs
- * among them, in the run's type order.
+ * Events processed and rolled back by every LP over `range` of the scope's time axis (the whole
+ * run without a scope, i.e. when the run has no samples), from the best source the run has (see {@link ProcessedSource}, {@link RolledBackSource}); null when it has
+ * none. The handler CodeLenses and the editor profile of a PDES run both add these up.
  */
-export function handlerActivity(
+export interface LpHandlerCounts {
+  /** Per LP index of `run.entities`. */
+  processed: Float64Array;
+  rolledBack: Float64Array;
+  processedSource: ProcessedSource;
+  rolledBackSource: RolledBackSource | null;
+  /** The counts cover the whole run although a narrower range was asked (LP statistics only). */
+  wholeRun: boolean;
+}
+
+export function lpHandlerCounts(
   run: PdesRun,
-  analysis: PdesAnalysis,
-  selected: ArrayLike<number>,
-  handlers: PdesHandlerMap = DEFAULT_PDES_HANDLERS,
-  range: TickRange = analysis.range,
-): HandlerActivity[] {
-  const b = analysis.behaviour;
+  scope: HandlerScope | null,
+  range: TickRange | undefined = scope?.range,
+): LpHandlerCounts | null {
+  const b = scope?.behaviour;
   const e = run.entities;
-  const lps = lpsOfEntities(run, b.level, selected);
-  const types = lpTypeTable(run);
   const nLp = e.count('lp');
-  const whole = range.from === 0 && range.to === b.ticks;
+  const whole = !b || !range || (range.from === 0 && range.to === b.ticks);
   const processed = new Float64Array(nLp);
   const rolledBack = new Float64Array(nLp);
   let processedSource: ProcessedSource | null = null;
   let rolledBackSource: RolledBackSource | null = null;
   let wholeRun = false;
-  const lpTable = b.samples.lp;
+  const lpTable = b?.samples.lp;
   const trace = run.eventTrace;
-  const scope = traceScope(run);
+  const traced = traceScope(run);
   // Events by receiving LP within the range, on the axis' clock.
   const received = () => {
     const counts = new Float64Array(nLp);
     const lookup = e.lpLookup('lp');
     const { dst } = trace!.columns;
-    const time = trace!.times(b.eventAxis);
-    const lo = range.from === 0 ? -Infinity : b.edgeTimes[range.from - 1]!;
-    const hi = whole ? Infinity : b.edgeTimes[range.to - 1]!;
+    const time = trace!.times(b?.eventAxis ?? 'receive');
+    const lo = whole || range!.from === 0 ? -Infinity : b!.edgeTimes[range!.from - 1]!;
+    const hi = whole ? Infinity : b!.edgeTimes[range!.to - 1]!;
     for (let i = 0; i < dst.length; i++) {
       const lp = entityOfLp(lookup, dst[i]!);
       const t = time[i]!;
@@ -149,21 +158,22 @@ export function handlerActivity(
     }
     return counts;
   };
-  const sumOver = (metric: string, out: Float64Array) => {
-    const m = lpTable.metricIndex(metric);
-    for (let lp = 0; lp < Math.min(nLp, lpTable.entityCount); lp++) {
-      const s = lpTable.series(m, lp);
-      let sum = 0;
-      for (let t = range.from; t < range.to; t++) sum += s[t]!;
-      out[lp] = sum;
-    }
+  // Sums a series over the range (the whole series without a scope).
+  const sumRange = (s: Float64Array) => {
+    let sum = 0;
+    for (let t = range?.from ?? 0, end = range?.to ?? s.length; t < end; t++) sum += s[t]!;
+    return sum;
   };
-  if (lpTable.records > 0) {
+  const sumOver = (metric: string, out: Float64Array) => {
+    const m = lpTable!.metricIndex(metric);
+    for (let lp = 0; lp < Math.min(nLp, lpTable!.entityCount); lp++) out[lp] = sumRange(lpTable!.series(m, lp));
+  };
+  if (lpTable && lpTable.records > 0) {
     sumOver(METRIC.eventsProcessed, processed);
     sumOver(METRIC.eventsRolledBack, rolledBack);
     processedSource = rolledBackSource = 'LP samples';
   } else {
-    if (trace && scope === 'all events') {
+    if (trace && traced === 'all events') {
       processed.set(received());
       processedSource = 'event trace';
     } else if (run.lpStats) {
@@ -175,10 +185,10 @@ export function handlerActivity(
       processedSource = 'LP statistics';
       wholeRun = !whole;
     }
-    if (trace && scope === 'rollback-causing events') {
+    if (trace && traced === 'rollback-causing events') {
       rolledBack.set(received());
       rolledBackSource = 'rollback trace';
-    } else if (processedSource && b.samples.kp.records > 0 && run.placement.kp !== 'none') {
+    } else if (processedSource && b && b.samples.kp.records > 0 && run.placement.kp !== 'none') {
       // Share each KP's rolled-back events out over its LPs by their events processed.
       const kp = b.samples.kp;
       const m = kp.metricIndex(METRIC.eventsRolledBack);
@@ -187,15 +197,32 @@ export function handlerActivity(
       for (let lp = 0; lp < nLp; lp++) {
         const k = e.lpKp(lp);
         if (k < 0 || !kpProcessed[k]) continue;
-        const s = kp.series(m, k);
-        let sum = 0;
-        for (let t = range.from; t < range.to; t++) sum += s[t]!;
-        rolledBack[lp] = (sum * processed[lp]!) / kpProcessed[k]!;
+        rolledBack[lp] = (sumRange(kp.series(m, k)) * processed[lp]!) / kpProcessed[k]!;
       }
       rolledBackSource = 'KP samples';
     }
   }
-  if (!processedSource) return [];
+  return processedSource ? { processed, rolledBack, processedSource, rolledBackSource, wholeRun } : null;
+}
+
+/**
+ * Events processed and rolled back per LP type by the LPs of the selected entities (of the
+ * scope's level) over `range` (default the analysed range), one row per LP type that has LPs
+ * among them, in the run's type order.
+ */
+export function handlerActivity(
+  run: PdesRun,
+  scope: HandlerScope,
+  selected: ArrayLike<number>,
+  handlers: PdesHandlerMap = DEFAULT_PDES_HANDLERS,
+  range: TickRange = scope.range,
+): HandlerActivity[] {
+  const b = scope.behaviour;
+  const lps = lpsOfEntities(run, b.level, selected);
+  const types = lpTypeTable(run);
+  const counts = lpHandlerCounts(run, scope, range);
+  if (!counts) return [];
+  const { processed, rolledBack, processedSource, rolledBackSource, wholeRun } = counts;
   const rows = types.names.map(() => ({ lps: 0, processed: 0, rolledBack: 0 }));
   for (const lp of lps) {
     const t = types.typeOf[lp]!;
@@ -215,7 +242,7 @@ export function handlerActivity(
         lpType,
         lps: r.lps,
         eventsProcessed: r.processed,
-        processedSource: processedSource!,
+        processedSource,
         eventsRolledBack: rb,
         rolledBackSource,
         handler: handlers[lpType] ?? null,

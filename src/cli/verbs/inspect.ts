@@ -17,8 +17,9 @@ export const inspectVerb: Verb = {
   usage: `usage: hpc-lens inspect [--json] [--top N] [--all-nodes] PATH
 
 Reads a profile (format detected from its content) and prints what was read. Files an analysis
-system claims by content (memory samples: format memaxes or perf-mem) are shown as the profile the
-editor gets for them.
+system claims by content are shown as the profile the editor gets for them (memory samples: format
+memaxes or perf-mem; a ROSS/CODES run folder: its event handlers per PE — hpc-lens pdes prints the
+run itself).
   --json       print one JSON object (schema in the README)
   --top N      number of hottest nodes listed in the text report (default 15)
   --all-nodes  list every node in the JSON (by default trees above 5000 nodes list the

@@ -50,6 +50,23 @@ describe('hpc-lens pdes', () => {
     assert.deepEqual(pe.clusters.flatMap((c: { members: number[] }) => c.members).sort(), [0, 1]);
   });
 
+  it('hpc-lens inspect names the format ross-codes and shows the editor profile of the handlers', () => {
+    const run = mkdtempSync(join(dir, 'inspect-'));
+    generateRossRun(run, { seed: 12, pes: 2, kpsPerPe: 2, ticks: 6, eventsPerKp: 2 });
+    const r = cli('inspect', '--json', run);
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.format, 'ross-codes');
+    assert.equal(out.primaryMetric, 'handler calls');
+    assert.equal(out.contexts, 2, 'one context per PE');
+    assert.ok(
+      out.nodes.some(
+        (n: { name: string; module: string | null }) => n.name === 'synthetic-ross' && n.module === 'synthetic-ross',
+      ),
+      'the LP type of the program',
+    );
+  });
+
   it('fails with the file and the reason, or with usage', () => {
     const missing = join(dir, 'nope');
     const r = cli('pdes', '--json', missing);

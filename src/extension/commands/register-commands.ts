@@ -10,6 +10,8 @@ import type { EnsemblePanel } from '../webviews/ensemble-panel';
 import type { TimelinePanel } from '../webviews/timeline-panel';
 import type { TraceAnalysisPanel } from '../webviews/trace-analysis-panel';
 import type { DatasetRecord } from '../datasets/dataset-manager';
+import type { PdesPanel } from '../webviews/pdes-panel';
+import type { OpenHandlerArgs } from '../datasets/pdes-dataset';
 import { functionFrames } from '../overlays/reveal-current-line';
 import { openEnsembleCommand } from './open-ensemble';
 
@@ -38,6 +40,8 @@ export const Command = {
   showMemory: 'hpcLens.showMemory',
   analyseTrace: 'hpcLens.analyseTrace',
   revealTraceAnalysisPath: 'hpcLens.revealTraceAnalysisPath',
+  showPdesAnalysis: 'hpcLens.showPdesAnalysis',
+  openPdesHandler: 'hpcLens.pdes.openHandler',
 } as const;
 
 interface Services {
@@ -49,6 +53,7 @@ interface Services {
   ensemble: EnsemblePanel;
   dmv: DmvPanel;
   traceAnalysis: TraceAnalysisPanel;
+  pdes: PdesPanel;
 }
 
 export function registerCommands({
@@ -59,6 +64,7 @@ export function registerCommands({
   ensemble,
   dmv,
   traceAnalysis,
+  pdes,
 }: Services): vscode.Disposable[] {
   const reg = vscode.commands.registerCommand;
   return [
@@ -187,5 +193,10 @@ export function registerCommands({
     }),
     // From a flag's CodeLens: `{ focus }` opens the panel on the flag's time span.
     reg(Command.showDataMovement, (arg?: { focus?: DmvFocus }) => dmv.show(arg?.focus)),
+    reg(Command.showPdesAnalysis, () => pdes.show()),
+    // From a handler CodeLens: the LP type's other handler (forward ↔ reverse).
+    reg(Command.openPdesHandler, (arg?: OpenHandlerArgs) =>
+      arg ? pdes.openHandler(arg.lpType, arg.which) : Promise.resolve(false),
+    ),
   ];
 }

@@ -14,6 +14,12 @@ export interface EnsembleFacts {
   skipped: readonly { name: string; reason: string }[];
 }
 
+/** A system's dataset in the Datasets view: its row's parts after the format and size, and its tooltip's lines (Markdown). */
+export interface SystemDatasetFacts {
+  description: string[];
+  tooltip: string[];
+}
+
 /** What the Datasets view says about one dataset. Pure: the view and its tests share it. */
 export interface DatasetFacts {
   kind: DatasetKind;
@@ -30,6 +36,8 @@ export interface DatasetFacts {
   active: boolean;
   /** For an ensemble: its runs, and the files that could not be read. */
   ensemble?: EnsembleFacts;
+  /** For a system's dataset: what it says of itself. */
+  system?: SystemDatasetFacts;
 }
 
 /** `4 ranks`, `1 thread`, `8 contexts`. */
@@ -54,6 +62,7 @@ export function datasetDescription(f: DatasetFacts, l10n: L10n = english): strin
   }
   const parts = [p.format];
   if (f.size !== undefined) parts.push(formatBytes(f.size));
+  if (f.system) return [...parts, ...f.system.description].join(' · ');
   parts.push(contextCountText(p), l10n.t('{0} nodes', formatCount(p.tree.size)));
   if (p.trace) parts.push(l10n.t('{0} events', formatCount(p.trace.events.start.length)));
   return parts.join(' · ');
@@ -84,6 +93,7 @@ export function datasetTooltip(f: DatasetFacts, l10n: L10n = english): string {
   lines.push('', md(datasetDescription(f, l10n)));
   if (p.trace) lines.push('', l10n.t('{0} tracks', formatCount(p.trace.tracks.length)));
   if (f.ensemble) lines.push('', ...ensembleLines(f.ensemble, l10n));
+  if (f.system) lines.push('', ...f.system.tooltip);
   const metrics = p.metrics.map((m, i) => (i === f.metric ? `**${md(m.label)}**` : md(m.label)));
   lines.push('', l10n.t('Metrics: {0}', metrics.join(', ')));
   const meta = metadataHighlights(p);

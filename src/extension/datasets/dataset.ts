@@ -24,15 +24,17 @@ import { dmvCategoryRules, hotPathThreshold } from '../settings';
 import type { SourceResolver } from '../source-resolver';
 import type { TraceAnalysisView } from '../../analysis/timeseries/model/trace-analysis-view';
 import { traceAnalysisLenses } from './trace-analysis-lenses';
+import type { SystemDatasetFacts } from './dataset-summary';
 
 /** Rows per side-bar list. */
 export const SIDE_BAR_LIST_LENGTH = 50;
 
 /**
  * What a dataset is. Each kind is a class of its own (profile-dataset.ts, diff-dataset.ts,
- * ensemble-dataset.ts, window-dataset.ts) and answers the overlays' questions its own way.
+ * ensemble-dataset.ts, window-dataset.ts, and the systems' datasets such as pdes-dataset.ts) and
+ * answers the overlays' questions its own way.
  */
-export type DatasetKind = 'profile' | 'trace' | 'diff' | 'ensemble' | 'window' | 'memory';
+export type DatasetKind = 'profile' | 'trace' | 'diff' | 'ensemble' | 'window' | 'memory' | 'pdes';
 
 /** What the overlays of one source file show. */
 export interface FileOverlay {
@@ -121,7 +123,7 @@ export abstract class Dataset {
   private flagLines = new Map<string, DmvFlag[]>();
   /** The last trace analysis of this run, with its lenses by resolved file. */
   private analysis: { view: TraceAnalysisView; lenses: Map<string, LineLens[]> } | undefined;
-  private readonly overlaysChanged = new vscode.EventEmitter<void>();
+  protected readonly overlaysChanged = new vscode.EventEmitter<void>();
   /** Fires when what the overlays show changed without a new derivation (a trace analysis arrived, flags were mapped to lines). */
   readonly onDidChangeOverlays = this.overlaysChanged.event;
 
@@ -371,6 +373,14 @@ export abstract class Dataset {
   /** The hover's section about how the subject's cost spreads (over ranks here; over runs for an ensemble). */
   async hoverSpread(subject: HoverSubject): Promise<string> {
     return rankSpreadMarkdown(this, subject);
+  }
+
+  /**
+   * What the Datasets view says about a system's dataset beyond its editor profile (a PDES run's
+   * PEs, KPs, LPs and events); undefined for the others, whose profile says it all.
+   */
+  systemFacts(): SystemDatasetFacts | undefined {
+    return undefined;
   }
 
   /** The run this dataset is compared against (Compare Two Profiles), or undefined. */

@@ -8,6 +8,7 @@ import type { AnalysisService, OpenedSystemDataset } from '../../service/analysi
 import type { SystemName } from '../../service/systems';
 import type { Dataset } from './dataset';
 import { MemoryDataset } from './memory-dataset';
+import { PdesDataset } from './pdes-dataset';
 
 type SystemDatasetFactory<S extends SystemName> = (
   service: AnalysisService,
@@ -17,6 +18,7 @@ type SystemDatasetFactory<S extends SystemName> = (
 
 export const SYSTEM_DATASETS: { readonly [S in SystemName]?: SystemDatasetFactory<S> } = {
   memory: MemoryDataset.opened,
+  pdes: (service, opened, uri) => new PdesDataset(service, opened, uri),
 };
 
 /** The dataset for what a system opened, or undefined when the system has no class of its own. */

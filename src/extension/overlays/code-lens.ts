@@ -5,7 +5,7 @@ import type { DatasetManager } from '../datasets/dataset-manager';
 import { overlaysEnabled } from '../settings';
 import { SOURCE_CHANGED, type SourceEdits } from './source-edits';
 
-/** Something that may announce that its CodeLens changed (an ensemble following the Ensemble CallFlow panel). */
+/** Something that may announce that its CodeLens changed (an ensemble following the Ensemble CallFlow panel, a PDES run its panel's selection). */
 interface LensSource {
   onDidChangeComparison?: vscode.Event<unknown>;
 }

@@ -13,6 +13,7 @@ import {
   callflowDrawn,
   dmvDrawn,
   memoryDrawn,
+  pdesDrawn,
   pdesMonitorDrawn,
   timelineDrawn,
   traceAnalysisDrawn,
@@ -23,6 +24,8 @@ import type {
   MemorySelectionMode,
   MemorySelectionTarget,
 } from '../../shared/memory-protocol';
+import type { PdesPanel, PdesUpdate } from '../webviews/pdes-panel';
+import { PdesDataset } from '../datasets/pdes-dataset';
 import type { TimelineHostToView, TimelineWindowStatsMessage } from '../../shared/timeline-protocol';
 import { ignoredWorkspaceSettings, type WorkspaceTrustWatch } from '../workspace-trust';
 import type { DatasetManager, RestoreReport } from '../datasets/dataset-manager';
@@ -68,6 +71,7 @@ export interface TestApiParts {
   traceAnalysis: TraceAnalysisPanel;
   traceAnalysisView: { provider: AnalysisTreeProvider };
   pdesMonitor: PdesMonitorPanel;
+  pdes: PdesPanel;
 }
 
 function agentOf(panel: { testAgent: TestAgentClient | undefined }, what: string): TestAgentClient {
@@ -373,6 +377,35 @@ export function createTestApi(p: TestApiParts) {
       drawn: () => {
         const agent = agentOf(p.pdesMonitor, 'PDES monitor');
         return pdesMonitorDrawn(s => agent.query(s));
+      },
+    },
+    pdes: {
+      get isOpen() {
+        return p.pdes.isOpen;
+      },
+      /** What the panel posted last (views, state, error or why nothing can be shown). */
+      get current(): PdesUpdate {
+        return p.pdes.current;
+      },
+      /** Resolves with the next views, error or unavailability the panel posts. */
+      nextUpdate: (): Promise<PdesUpdate> => nextEvent(p.pdes.onDidUpdate),
+      /** The handler activity the active PDES run's CodeLenses show (undefined when the active dataset is no PDES run). */
+      get handlerActivity() {
+        const d = p.datasets.active;
+        return d instanceof PdesDataset ? d.handlerActivity : undefined;
+      },
+      /** Resolves once the active PDES run's CodeLenses changed. */
+      nextLenses: () => {
+        const d = p.datasets.active;
+        return d instanceof PdesDataset ? nextEvent(d.onDidChangeOverlays) : Promise.resolve();
+      },
+      get agent() {
+        return agentOf(p.pdes, 'PDES');
+      },
+      /** What the page drew, from its `data-*` facts. */
+      drawn: () => {
+        const agent = agentOf(p.pdes, 'PDES');
+        return pdesDrawn(s => agent.query(s));
       },
     },
   };

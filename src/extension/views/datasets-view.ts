@@ -26,6 +26,7 @@ const KIND_ICON: Record<DatasetKind, string> = {
   ensemble: 'layers',
   window: 'pulse',
   memory: 'server-process',
+  pdes: 'server-process',
 };
 
 /** One row of the Datasets view as shown (for tests and the status bar). */
@@ -53,6 +54,7 @@ function facts(r: DatasetRecord, active: boolean): DatasetFacts {
     metric: d.metric,
     active,
     ...(opened instanceof EnsembleDataset ? { ensemble: opened } : {}),
+    ...(opened.systemFacts() ? { system: opened.systemFacts()! } : {}),
   };
 }
 

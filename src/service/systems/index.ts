@@ -9,12 +9,14 @@ import { dataMovementSystem, type DataMovementShape } from './data-movement-syst
 import { memorySystem, type MemoryShape } from './memory-system';
 import { traceAnalysisSystem, type TraceAnalysisShape } from './trace-analysis-system';
 import { pdesMonitorSystem, type PdesMonitorShape } from './pdes-monitor-system';
+import { pdesSystem, type PdesShape } from './pdes-system';
 
 export interface SystemTypes {
   dataMovement: DataMovementShape;
   memory: MemoryShape;
   traceAnalysis: TraceAnalysisShape;
   pdesMonitor: PdesMonitorShape;
+  pdes: PdesShape;
 }
 
 export type SystemName = keyof SystemTypes;
@@ -24,6 +26,7 @@ export const SYSTEMS: { readonly [S in SystemName]: AnalysisSystem<SystemTypes[S
   memory: memorySystem as AnalysisSystem<MemoryShape, never>,
   traceAnalysis: traceAnalysisSystem as AnalysisSystem<TraceAnalysisShape, never>,
   pdesMonitor: pdesMonitorSystem as AnalysisSystem<PdesMonitorShape, never>,
+  pdes: pdesSystem as AnalysisSystem<PdesShape, never>,
 };
 
 export type SystemRequest<S extends SystemName> = SystemTypes[S]['request'];

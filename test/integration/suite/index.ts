@@ -24,6 +24,7 @@ import { registerPdesMonitorSuites } from './pdes-monitor.itest';
 import { registerUntrustedSuites } from './workspace-trust.itest';
 import { registerMemorySuites } from './memory.itest';
 import { registerRealDataSuites } from './real-data.itest';
+import { registerPdesSuites } from './pdes.itest';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', timeout: 60000, color: false, reporter: 'spec' });
@@ -57,6 +58,7 @@ export function run(): Promise<void> {
     registerMemorySuites();
     registerRealDataSuites();
     registerPdesMonitorSuites();
+    registerPdesSuites();
     registerSuites();
     // Last: leaves the datasets that phase 2 expects back after the reload.
     registerReloadSuites(1);
