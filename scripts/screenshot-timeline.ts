@@ -16,7 +16,7 @@ import { readProfile } from '../src/analysis/formats';
 import type { Profile } from '../src/analysis/model/profile';
 import { syntheticTraceProfile } from '../src/analysis/timeline/testing/synthetic-trace';
 import { timelineDrawn, type TimelineDrawn } from '../src/shared/test-facts';
-import type { TimelineHostToView, TimelineViewToHost, TimelineWindow } from '../src/shared/timeline-protocol';
+import type { TimelineWindow } from '../src/shared/timeline-protocol';
 import { buildWebviewBundle } from './webview-page';
 import {
   drawnUntil,
@@ -29,75 +29,12 @@ import {
   showView,
   toPage,
 } from './screenshot-support';
-import {
-  timelineRequest,
-  type TimelineInitResult,
-  type TimelineResults,
-  type TimelineTilesResult,
-} from '../src/service/timeline-requests';
+import { timelineHost } from './timeline-host';
 
 const { opt, paths, build } = scriptArgs();
 const themes = opt('theme', 'dark').split(',');
 const outDir = resolve(root, opt('out', 'dist/screenshots'));
 const shared = sharedData;
-
-function host(profile: Profile, title: string, send: (m: TimelineHostToView) => Promise<void>, log: string[]) {
-  return async (m: TimelineViewToHost | { type: 'test/result' }) => {
-    switch (m.type) {
-      case 'ready': {
-        const r = timelineRequest(profile, { kind: 'init', minimapWidth: 1024 }).result as TimelineInitResult;
-        return send({
-          type: 'timeline/init',
-          title,
-          timeRange: r.timeRange,
-          originNs: r.originNs,
-          rows: r.rows,
-          maxDepth: r.maxDepth,
-          minimap: r.minimap,
-          trackCount: r.trackCount,
-          eventCount: r.eventCount,
-          overlayWindow: null,
-        });
-      }
-      case 'timeline/requestTiles': {
-        const r = timelineRequest(profile, {
-          kind: 'tiles',
-          window: m.window,
-          tracks: m.tracks,
-          width: m.width,
-          depth: m.depth,
-          colourBy: m.colourBy,
-          depthViews: m.depthViews,
-        }).result as TimelineTilesResult;
-        return send({ type: 'timeline/tiles', requestId: m.requestId, ...r });
-      }
-      case 'timeline/hover':
-        return send({
-          type: 'timeline/eventDetails',
-          requestId: m.requestId,
-          details: timelineRequest(profile, { kind: 'hover', track: m.track, time: m.time, depth: m.depth })
-            .result as never,
-        });
-      case 'timeline/selectWindow':
-        return send({
-          type: 'timeline/windowStats',
-          ...(timelineRequest(profile, { kind: 'windowStats', window: m.window, tracks: m.tracks })
-            .result as TimelineResults['windowStats']),
-        });
-      case 'timeline/lanes':
-        return send({
-          type: 'timeline/rows',
-          rows: timelineRequest(profile, { kind: 'rows', filter: m.filter, sort: m.sort, collapsed: m.collapsed })
-            .result as never,
-        });
-      case 'log':
-        log.push(`${m.level}: ${m.message}`);
-        return;
-      default:
-        return;
-    }
-  };
-}
 
 /** Polls the timeline's last frame until it is one after `after` (a request id) and `ok` accepts it. */
 function drawnAfter(page: Page, after: number, what: string, ok: (r: TimelineDrawn) => boolean = () => true) {
@@ -146,7 +83,7 @@ async function main(): Promise<void> {
       const profile = await input.load();
       for (const theme of themes) {
         const { page, log } = await loggedPage(browser, { width: 1400, height: 820 });
-        const answer = host(profile, input.name, toPage(page), log);
+        const answer = timelineHost(profile, input.name, toPage(page), log);
         await showView(page, answer, { file: join(tmp, `${input.name}-${theme}.html`), theme, view: 'timeline' });
         const r = await drawnAfter(page, -1, input.name);
         console.log(

@@ -18,15 +18,11 @@ import type { Profile } from '../src/analysis/model/profile';
 import * as S from '../src/analysis/timeseries/testing/scenarios';
 import { analyzeTrace } from '../src/analysis/timeseries/analyze-trace';
 import { iterationMatrix, iterationSpans, traceAnalysisView } from '../src/analysis/timeseries/view-data';
-import {
-  timelineRequest,
-  type TimelineInitResult,
-  type TimelineResults,
-  type TimelineTilesResult,
-} from '../src/service/timeline-requests';
+import { timelineRequest } from '../src/service/timeline-requests';
 import { timelineDrawn, traceAnalysisDrawn } from '../src/shared/test-facts';
-import type { TimelineHostToView, TimelineViewToHost } from '../src/shared/timeline-protocol';
+import type { TimelineHostToView } from '../src/shared/timeline-protocol';
 import type { TraceAnalysisHostToView, TraceAnalysisViewToHost } from '../src/shared/trace-analysis-protocol';
+import { timelineHost } from './timeline-host';
 import { buildWebviewBundle } from './webview-page';
 import {
   drawnUntil,
@@ -126,64 +122,24 @@ async function main(): Promise<void> {
         // The timeline with the analysis: lanes by cluster, class colours, iteration bands.
         const { page: tl } = await loggedPage(browser, { width: 1280, height: 820 }, log);
         const sendTl: (m: TimelineHostToView) => Promise<void> = toPage(tl);
-        await showView(
-          tl,
-          (async (m: TimelineViewToHost) => {
-            switch (m.type) {
-              case 'ready': {
-                const r = timelineRequest(profile, { kind: 'init', minimapWidth: 1024 }).result as TimelineInitResult;
-                await sendTl({ type: 'timeline/init', title: input.name, ...r, overlayWindow: null });
-                await sendTl({
-                  type: 'timeline/analysis',
-                  analysis: {
-                    bands: view.bands.map(b => ({ label: b.label, tracks: b.tracks, weight: b.weight })),
-                    byCluster: true,
-                    loopName: loop?.name ?? null,
-                    depth: view.depth,
-                  },
-                });
-                return;
-              }
-              case 'timeline/requestTiles': {
-                const r = timelineRequest(profile, {
-                  kind: 'tiles',
-                  window: m.window,
-                  tracks: m.tracks,
-                  width: m.width,
-                  depth: m.depth,
-                  colourBy: m.colourBy,
-                  depthViews: m.depthViews,
-                }).result as TimelineTilesResult;
-                const iterations =
-                  m.iterations && loop ? iterationSpans(analysis, loop.index, m.tracks, m.window) : undefined;
-                await sendTl({
-                  type: 'timeline/tiles',
-                  requestId: m.requestId,
-                  ...r,
-                  ...(iterations ? { iterations } : {}),
-                });
-                return;
-              }
-              case 'timeline/lanes':
-                await sendTl({
-                  type: 'timeline/rows',
-                  rows: timelineRequest(profile, {
-                    kind: 'rows',
-                    filter: m.filter,
-                    sort: m.sort,
-                    collapsed: m.collapsed,
-                  }).result as TimelineResults['rows'],
-                });
-                return;
-              case 'log':
-                log.push(`${m.level}: ${m.message}`);
-                return;
-              default:
-                return;
-            }
-          }) as never,
-          { file: html('timeline'), theme, view: 'timeline' },
-        );
+        const tlAnswer = timelineHost(profile, input.name, sendTl, log, {
+          afterInit: () =>
+            sendTl({
+              type: 'timeline/analysis',
+              analysis: {
+                bands: view.bands.map(b => ({ label: b.label, tracks: b.tracks, weight: b.weight })),
+                byCluster: true,
+                loopName: loop?.name ?? null,
+                depth: view.depth,
+              },
+            }),
+          tiles: m => {
+            const iterations =
+              m.iterations && loop ? iterationSpans(analysis, loop.index, m.tracks, m.window) : undefined;
+            return iterations ? { iterations } : {};
+          },
+        });
+        await showView(tl, tlAnswer, { file: html('timeline'), theme, view: 'timeline' });
         const frame = await drawnUntil(
           tl,
           `${input.name} timeline`,
