@@ -31,7 +31,7 @@ import type { MeasureText } from '../../text-measure';
 import { StatusMessage } from '../../components/status-message';
 import { placeLabels } from '../sankey/sankey-labels';
 import type { PositionedNode, SankeyLayout } from '../sankey/sankey-layout';
-import { keepElement, MoreNode, MoreTooltip, NodeRing, ZoomedLabels } from '../sankey/sankey-parts';
+import { keepElement, MoreNode, MoreTooltip, NodeBox, ZoomedLabels } from '../sankey/sankey-parts';
 import { borderColour, countTextColour, diffColour, gradientStops, TARGET_COLOUR } from './ensemble-colours';
 import {
   asCallflowData,
@@ -603,16 +603,14 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
                         onMouseMove={pointerAt}
                         onMouseLeave={() => setHover(null)}
                       >
-                        <rect
+                        <NodeBox
+                          node={pn}
                           className="ens-node-border"
-                          x={pn.x0 - 1.5}
-                          y={pn.y0 - 1.5}
-                          width={w + 3}
-                          height={h + 3}
+                          pad={1.5}
                           rx={2}
                           stroke={borderColour(borderValue(n), data.borderDomain[borderSide])}
                         />
-                        <rect className="ens-node-rect" x={pn.x0} y={pn.y0} width={w} height={h} fill={fillOf(n, i)} />
+                        <NodeBox node={pn} className="ens-node-rect" fill={fillOf(n, i)} />
                         {guides && binPx >= SEPARATOR_MIN_BIN_PX ? (
                           <g className="ens-bin-separators" pointerEvents="none">
                             {Array.from({ length: bins - 1 }, (_, b) => (
@@ -669,12 +667,12 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
                               />
                             ))
                           : null}
-                        <NodeRing node={pn} className="ens-node-focus" pad={5} rx={4} />
+                        <NodeBox node={pn} className="ens-node-focus" pad={5} rx={4} />
                         {state.selected === pn.id ? (
-                          <NodeRing node={pn} className="ens-node-selected" pad={5} rx={4} />
+                          <NodeBox node={pn} className="ens-node-selected" pad={5} rx={4} />
                         ) : null}
                         {highlight.has(pn.id) ? (
-                          <NodeRing node={pn} className="ens-node-revealed" pad={7} rx={5} />
+                          <NodeBox node={pn} className="ens-node-revealed" pad={7} rx={5} />
                         ) : null}
                       </g>
                     );

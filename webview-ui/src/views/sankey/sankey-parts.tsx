@@ -2,11 +2,11 @@
 // (The pragma lets tsx run this file in unit tests; the bundle is built with jsx: automatic anyway.)
 /**
  * Pieces of the Sankey drawing that both CallFlow panels use: a node label with its backing chip,
- * the labels shown at a zoom, a ring around a bar (focus, selection), the "k more" bar of a
+ * the labels shown at a zoom, a bar and the rings around it (focus, selection), the "k more" bar of a
  * column's merged lightest nodes and its tooltip, and the line under the header that says what
  * the filter, the supernode guard and the merging left out.
  */
-import type { CSSProperties, KeyboardEvent as ReactKeyboardEvent, MouseEvent as ReactMouseEvent } from 'react';
+import type { KeyboardEvent as ReactKeyboardEvent, MouseEvent as ReactMouseEvent, SVGProps } from 'react';
 import { filterHeadline, guardHeadline } from '../../../../src/analysis/graph/callflow-filter-settings';
 import type { CallflowData, CallflowNodeData } from '../../../../src/shared/callflow-protocol';
 import { formatShare, formatValue } from '../../format';
@@ -26,20 +26,17 @@ export function keepElement(elements: Map<string, SVGGElement>, id: string): (el
   };
 }
 
-/** A rounded ring `pad` px outside a node's bar: the focus ring, the selection, the "revealed" mark. */
-export function NodeRing({
+/**
+ * A rect over a node's bar, `pad` px outside it: the bar itself (pad 0), the focus ring, the
+ * selection, the "revealed" mark; other attributes (fill, stroke, style) pass through.
+ */
+export function NodeBox({
   node: n,
+  pad = 0,
   className,
-  pad,
-  rx,
-  style,
-}: {
-  node: PositionedNode;
-  className: string;
-  pad: number;
-  rx: number;
-  style?: CSSProperties;
-}) {
+  ...rest
+}: { node: PositionedNode; pad?: number } & Omit<SVGProps<SVGRectElement>, 'x' | 'y' | 'width' | 'height'>) {
+  // Class and position first, as the markup always had them (render tests read bars in this order).
   return (
     <rect
       className={className}
@@ -47,8 +44,7 @@ export function NodeRing({
       y={n.y0 - pad}
       width={n.x1 - n.x0 + 2 * pad}
       height={n.y1 - n.y0 + 2 * pad}
-      rx={rx}
-      style={style}
+      {...rest}
     />
   );
 }
@@ -161,15 +157,8 @@ export function MoreNode({
       onMouseMove={onMove}
       onMouseLeave={() => onHover(null)}
     >
-      <rect
-        className="sankey-node-rect sankey-more-rect"
-        x={n.x0}
-        y={n.y0}
-        width={n.x1 - n.x0}
-        height={n.y1 - n.y0}
-        rx={2}
-      />
-      <NodeRing node={n} className="sankey-node-focus" pad={3} rx={4} />
+      <NodeBox node={n} className="sankey-node-rect sankey-more-rect" rx={2} />
+      <NodeBox node={n} className="sankey-node-focus" pad={3} rx={4} />
     </g>
   );
 }

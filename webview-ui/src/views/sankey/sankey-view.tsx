@@ -34,7 +34,7 @@ import { useElementSize } from '../../components/use-element-size';
 import { columnCount, layoutSankey } from './sankey-layout';
 import type { PositionedLink, PositionedNode, SankeyLayout } from './sankey-layout';
 import { labelOnDemand, placeLabels } from './sankey-labels';
-import { FilterNotes, keepElement, MoreNode, MoreTooltip, NodeRing, SankeyLabel, ZoomedLabels } from './sankey-parts';
+import { FilterNotes, keepElement, MoreNode, MoreTooltip, NodeBox, SankeyLabel, ZoomedLabels } from './sankey-parts';
 import { sequentialPosition, valueOf, type ColourBy } from '../callflow/callflow-colours';
 import { planTransition, type PlacedItem } from '../callflow/split-transition';
 import { tooltipPlacement } from '../../components/tooltip-placement';
@@ -640,12 +640,9 @@ export function SankeyView(props: SankeyViewProps) {
                         onMouseMove={pointerAt}
                         onMouseLeave={() => setHover(null)}
                       >
-                        <rect
+                        <NodeBox
+                          node={n}
                           className="sankey-node-rect"
-                          x={n.x0}
-                          y={n.y0}
-                          width={n.x1 - n.x0}
-                          height={n.y1 - n.y0}
                           rx={2}
                           fill={fill}
                           fillOpacity={EXCLUSIVE_OPACITY}
@@ -665,10 +662,10 @@ export function SankeyView(props: SankeyViewProps) {
                             style={highlight && !highlight.nodes.has(n.id) ? { opacity: 0.35 } : undefined}
                           />
                         ) : null}
-                        <NodeRing node={n} className="sankey-node-focus" pad={3} rx={4} />
+                        <NodeBox node={n} className="sankey-node-focus" pad={3} rx={4} />
                         {revealed.has(n.id) ? <RevealMark node={n} /> : null}
                         {props.selectedId === n.id ? (
-                          <NodeRing node={n} className="sankey-node-selected" pad={3} rx={4} />
+                          <NodeBox node={n} className="sankey-node-selected" pad={3} rx={4} />
                         ) : null}
                         {mini && (histogramRoom.get(n.id) ?? 0) >= MINI_HISTOGRAM_HEIGHT + 3 ? (
                           <MiniHistogram node={n} metric={mini.metric} scale={mini.scale} />
@@ -712,7 +709,7 @@ function RevealMark({ node: n }: { node: PositionedNode }) {
     strokeDasharray: '4 2',
     pointerEvents: 'none',
   };
-  return <NodeRing node={n} className="sankey-node-revealed" pad={5} rx={5} style={style} />;
+  return <NodeBox node={n} className="sankey-node-revealed" pad={5} rx={5} style={style} />;
 }
 
 /** Nodes and links lit by hovering `hover`: a node's whole flow (callers up, callees down), or a link and its ends. */
