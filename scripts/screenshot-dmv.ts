@@ -10,25 +10,30 @@
  * present) and the sample offload trace, then the two real traces as an ensemble. Per trace and
  * theme: the whole run, a clock sector with a matrix cell listed, and a flag selected.
  */
-import * as esbuild from 'esbuild';
-import { chromium, type Page } from 'playwright-core';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type { Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { LocalAnalysisService } from '../src/service/local-analysis-service';
 import type { DmvHostToView, DmvViewToHost } from '../src/shared/dmv-protocol';
 import { dmvDrawn, type DmvDrawn } from '../src/shared/test-facts';
-import { encode, pageQuery, webviewPage } from './webview-page';
+import { buildWebviewBundle } from './webview-page';
+import {
+  drawnUntil,
+  loggedPage,
+  root,
+  runScreenshots,
+  scriptArgs,
+  sharedData,
+  showView,
+  toPage,
+} from './screenshot-support';
 
-const root = resolve(__dirname, '..');
-const args = process.argv.slice(2);
-const opt = (name: string, dflt: string) => args.find(a => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt;
+const { opt, paths, build } = scriptArgs();
 const themes = opt('theme', 'dark,light').split(',');
 /** Page width: 1400 for an editor-wide panel; about 700 for a panel beside the source (one column). */
 const pageWidth = Number(opt('width', '1400'));
 const outDir = resolve(opt('out', '/tmp/dmv-screenshots'));
-const shared = resolve(root, '..', 'shared', 'data');
+const shared = sharedData;
 const RESNET = join(shared, 'chrome-trace/pytorch-profiler-resnet50/worker0.1623143089861.pt.trace.json.gz');
 const SAXPY = join(shared, 'nsight-systems-sqlite/saxpy-mpi-cuda-perlmutter/saxpy-mpi-cuda_nsys_perlmutter0.sqlite');
 const SAMPLE = join(root, 'samples/heat-stencil/profiles/heat-offload-kineto.json');
@@ -105,32 +110,12 @@ function host(
   };
 }
 
-async function waitFor(page: Page, what: string, ok: (d: DmvDrawn) => boolean): Promise<DmvDrawn> {
-  const query = pageQuery(page);
-  const t0 = Date.now();
-  for (;;) {
-    const d = await dmvDrawn(query);
-    if (ok(d)) return d;
-    if (Date.now() - t0 > 30000) throw new Error(`${what}: not drawn within 30 s (${JSON.stringify(d.views)})`);
-    await page.waitForTimeout(100);
-  }
+function waitFor(page: Page, what: string, ok: (d: DmvDrawn) => boolean): Promise<DmvDrawn> {
+  return drawnUntil(page, what, dmvDrawn, ok, { seconds: 30, everyMs: 100, last: d => JSON.stringify(d.views) });
 }
 
 async function main(): Promise<void> {
-  if (!args.includes('--no-build')) {
-    await esbuild.build({
-      entryPoints: { webview: join(root, 'webview-ui/src/main.tsx') },
-      outdir: join(root, 'dist'),
-      bundle: true,
-      platform: 'browser',
-      format: 'iife',
-      target: 'chrome130',
-      jsx: 'automatic',
-      logLevel: 'warning',
-      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    });
-  }
-  const paths = args.filter(a => !a.startsWith('--'));
+  if (build) await buildWebviewBundle(root);
   const inputs: Input[] = paths.length
     ? paths.map(p => ({ name: basename(p).replace(/\..*$/, ''), paths: [p] }))
     : [
@@ -139,39 +124,17 @@ async function main(): Promise<void> {
         { name: 'heat-offload', paths: [SAMPLE] },
         ...(existsSync(RESNET) && existsSync(SAXPY) ? [{ name: 'ensemble', paths: [SAXPY, RESNET] }] : []),
       ];
-  mkdirSync(outDir, { recursive: true });
-  const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-dmv-'));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
-  const failures: string[] = [];
   const service = new LocalAnalysisService();
-  try {
+  await runScreenshots(outDir, 'hpc-lens-dmv-', async ({ browser, tmp, failures }) => {
     for (const input of inputs) {
       const ensemble = input.paths.length > 1;
       const dataset = ensemble
         ? (await service.openEnsemble({ paths: input.paths })).dataset
         : (await service.open({ path: input.paths[0]! })).dataset;
       for (const theme of themes) {
-        const page = await browser.newPage({ viewport: { width: pageWidth, height: 1000 }, deviceScaleFactor: 1 });
-        const log: string[] = [];
-        page.on('console', m => {
-          if (m.type() === 'error') log.push(`console: ${m.text()}`);
-        });
-        page.on('pageerror', e => log.push(`page error: ${e.message}`));
-        const answer = host(
-          service,
-          dataset,
-          ensemble ? 'ensemble' : 'trace',
-          input.name,
-          m => page.evaluate(x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x), encode(m)),
-          log,
-        );
-        await page.exposeFunction('__toHost', (json: string) => answer(JSON.parse(json)));
-        const file = join(tmp, `${input.name}-${theme}.html`);
-        writeFileSync(file, webviewPage(root, theme, 'dmv'));
-        await page.goto(pathToFileURL(file).href);
+        const { page, log } = await loggedPage(browser, { width: pageWidth, height: 1000 });
+        const answer = host(service, dataset, ensemble ? 'ensemble' : 'trace', input.name, toPage(page), log);
+        await showView(page, answer, { file: join(tmp, `${input.name}-${theme}.html`), theme, view: 'dmv' });
         const shot = async (state: string, fullPage = true) => {
           await page.waitForTimeout(250);
           const wide = pageWidth === 1400 ? '' : `-${pageWidth}px`;
@@ -229,12 +192,7 @@ async function main(): Promise<void> {
         await page.close();
       }
     }
-  } finally {
-    await browser.close();
-    rmSync(tmp, { recursive: true, force: true });
-  }
-  console.log(failures.length ? `\n${failures.join('\n')}` : `screenshots in ${outDir}`);
-  process.exit(failures.length ? 1 : 0);
+  });
 }
 
 void main();

@@ -9,11 +9,9 @@
  * Without folders: the shared LULESH scaling study (when ../shared is present), the demo's profile
  * scaled into three runs, and a generated 100-run ensemble. Writes ensemble-<name>-<theme>-<state>.png.
  */
-import { chromium, type Page } from 'playwright-core';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type { Page } from 'playwright-core';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { loadEnsemble } from '../src/analysis/ensemble';
 import { EnsembleProfile } from '../src/analysis/ensemble/ensemble-profile';
 import { writeSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthetic-ensemble';
@@ -25,14 +23,22 @@ import type {
   LinkedViewName,
 } from '../src/shared/ensemble-protocol';
 import { ensembleDrawn, type EnsembleDrawn } from '../src/shared/test-facts';
-import { buildWebviewBundle, pageQuery, webviewPage } from './webview-page';
+import { buildWebviewBundle } from './webview-page';
+import {
+  drawnUntil as pollDrawn,
+  loggedPage,
+  root,
+  runScreenshots,
+  scriptArgs,
+  sharedData,
+  showView,
+  toPage,
+} from './screenshot-support';
 
-const root = resolve(__dirname, '..');
-const args = process.argv.slice(2);
-const opt = (name: string, dflt: string) => args.find(a => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt;
+const { opt, paths, build } = scriptArgs();
 const themes = opt('theme', 'dark').split(',');
 const outDir = resolve(root, opt('out', 'dist/screenshots'));
-const shared = resolve(root, '..', 'shared', 'data');
+const shared = sharedData;
 
 /** The panel's message handling over a session (EnsemblePanel without VS Code, the service in this process). */
 function host(session: EnsembleSession, send: (m: EnsembleHostToView) => Promise<void>, log: string[]) {
@@ -96,20 +102,15 @@ function geometryProblems(page: Page): Promise<string[]> {
 }
 
 /** Polls what the page drew until `ok` accepts it. */
-async function drawnUntil(page: Page, what: string, ok: (r: EnsembleDrawn) => boolean): Promise<EnsembleDrawn> {
-  const query = pageQuery(page);
-  const t0 = Date.now();
-  for (;;) {
-    const r = await ensembleDrawn(query);
-    if (ok(r)) return r;
-    if (Date.now() - t0 > 20000)
-      throw new Error(`${what}: not drawn within 20 s (last counts ${JSON.stringify(r.counts)})`);
-    await page.waitForTimeout(50);
-  }
+function drawnUntil(page: Page, what: string, ok: (r: EnsembleDrawn) => boolean): Promise<EnsembleDrawn> {
+  return pollDrawn(page, what, ensembleDrawn, ok, {
+    seconds: 20,
+    everyMs: 50,
+    last: r => `last counts ${JSON.stringify(r.counts)}`,
+  });
 }
 
 async function loadInputs(tmp: string): Promise<{ name: string; folder: string }[]> {
-  const paths = args.filter(a => !a.startsWith('--'));
   if (paths.length) return paths.map(p => ({ name: basename(p), folder: p }));
   const inputs: { name: string; folder: string }[] = [];
   const lulesh = join(shared, 'caliper-cali', 'lulesh-mpi-scaling-5runs');
@@ -134,15 +135,8 @@ async function loadInputs(tmp: string): Promise<{ name: string; folder: string }
 }
 
 async function main(): Promise<void> {
-  if (!args.includes('--no-build')) await buildWebviewBundle(root);
-  mkdirSync(outDir, { recursive: true });
-  const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-ensemble-shot-'));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
-  const failures: string[] = [];
-  try {
+  if (build) await buildWebviewBundle(root);
+  await runScreenshots(outDir, 'hpc-lens-ensemble-shot-', async ({ browser, tmp, failures }) => {
     for (const input of await loadInputs(tmp)) {
       const loaded = await loadEnsemble(input.folder);
       const ep = new EnsembleProfile(loaded.runs, { path: input.folder, errors: loaded.errors });
@@ -151,19 +145,9 @@ async function main(): Promise<void> {
           title: input.name,
           metric: () => ep.profile.metrics[ep.profile.primaryMetric]!.name,
         });
-        const page = await browser.newPage({ viewport: { width: 1400, height: 980 }, deviceScaleFactor: 1 });
-        const log: string[] = [];
-        page.on('console', m => {
-          if (m.type() === 'error') log.push(`console: ${m.text()}`);
-        });
-        page.on('pageerror', e => log.push(`page error: ${e.message}`));
-        const send = (m: EnsembleHostToView) =>
-          page.evaluate(x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x), m as never);
-        const answer = host(session, send, log);
-        await page.exposeFunction('__toHost', (json: string) => answer(JSON.parse(json)));
-        const file = join(tmp, `${input.name}-${theme}.html`);
-        writeFileSync(file, webviewPage(root, theme, 'ensemble'));
-        await page.goto(pathToFileURL(file).href);
+        const { page, log } = await loggedPage(browser, { width: 1400, height: 980 });
+        const answer = host(session, toPage(page), log);
+        await showView(page, answer, { file: join(tmp, `${input.name}-${theme}.html`), theme, view: 'ensemble' });
         const shot = async (state: string) => {
           await page.waitForTimeout(250);
           await page.screenshot({ path: join(outDir, `ensemble-${input.name}-${theme}-${state}.png`) });
@@ -252,12 +236,7 @@ async function main(): Promise<void> {
         await page.close();
       }
     }
-  } finally {
-    await browser.close();
-    rmSync(tmp, { recursive: true, force: true });
-  }
-  console.log(failures.length ? `\n${failures.join('\n')}` : `screenshots in ${outDir}`);
-  process.exit(failures.length ? 1 : 0);
+  });
 }
 
 void main();

@@ -10,24 +10,30 @@
  * lulesh_inorder.out, with hardware.xml), and a generated MemAxes run of `--large` samples.
  * Writes memory-<name>-<theme>-<state>.png.
  */
-import { chromium, type Page } from 'playwright-core';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type { Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { LocalAnalysisService } from '../src/service/local-analysis-service';
 import type { MemoryShape } from '../src/service/systems/memory-system';
 import type { MemoryHostToView, MemoryViewToHost } from '../src/shared/memory-protocol';
 import { memoryDrawn, type MemoryDrawn } from '../src/shared/test-facts';
 import { writeMemaxesRun } from './bench-memory';
-import { buildWebviewBundle, encode, pageQuery, webviewPage } from './webview-page';
+import { buildWebviewBundle } from './webview-page';
+import {
+  drawnUntil as pollDrawn,
+  loggedPage,
+  root,
+  runScreenshots,
+  scriptArgs,
+  sharedData,
+  showView,
+  toPage,
+} from './screenshot-support';
 
-const root = resolve(__dirname, '..');
-const args = process.argv.slice(2);
-const opt = (name: string, dflt: string) => args.find(a => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt;
+const { opt, paths, build } = scriptArgs();
 const themes = opt('theme', 'dark,light').split(',');
 const outDir = resolve(root, opt('out', '/tmp/memory-shots'));
-const shared = resolve(root, '..', 'shared', 'data');
+const shared = sharedData;
 
 type Request = MemoryShape['request'];
 
@@ -90,19 +96,11 @@ function scrollView(page: Page, top: number): Promise<void> {
   }, top);
 }
 
-async function drawnUntil(page: Page, what: string, ok: (r: MemoryDrawn) => boolean): Promise<MemoryDrawn> {
-  const query = pageQuery(page);
-  const t0 = Date.now();
-  for (;;) {
-    const r = await memoryDrawn(query);
-    if (ok(r)) return r;
-    if (Date.now() - t0 > 30000) throw new Error(`${what}: not drawn within 30 s (last ${JSON.stringify(r)})`);
-    await page.waitForTimeout(50);
-  }
+function drawnUntil(page: Page, what: string, ok: (r: MemoryDrawn) => boolean): Promise<MemoryDrawn> {
+  return pollDrawn(page, what, memoryDrawn, ok, { seconds: 30, everyMs: 50, last: r => `last ${JSON.stringify(r)}` });
 }
 
 function inputs(tmp: string): { name: string; path: string }[] {
-  const paths = args.filter(a => !a.startsWith('--'));
   if (paths.length) return paths.map(p => ({ name: basename(p).replace(/\.\w+$/, ''), path: p }));
   const out: { name: string; path: string }[] = [];
   const lulesh = join(shared, 'pebs-memaxes', 'lulesh');
@@ -120,15 +118,8 @@ function inputs(tmp: string): { name: string; path: string }[] {
 }
 
 async function main(): Promise<void> {
-  if (!args.includes('--no-build')) await buildWebviewBundle(root);
-  mkdirSync(outDir, { recursive: true });
-  const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-memory-shot-'));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
-  const failures: string[] = [];
-  try {
+  if (build) await buildWebviewBundle(root);
+  await runScreenshots(outDir, 'hpc-lens-memory-shot-', async ({ browser, tmp, failures }) => {
     for (const input of inputs(tmp)) {
       const service = new LocalAnalysisService();
       const opened = await service.open({ path: input.path });
@@ -141,23 +132,9 @@ async function main(): Promise<void> {
             system: 'memory',
             request: { kind: 'scope', action },
           } as never);
-        const page = await browser.newPage({ viewport: { width: 1500, height: 1000 }, deviceScaleFactor: 1 });
-        const log: string[] = [];
-        page.on('console', m => {
-          if (m.type() === 'error') log.push(`console: ${m.text()}`);
-        });
-        page.on('pageerror', e => log.push(`page error: ${e.message}`));
-        const send = async (m: MemoryHostToView) => {
-          await page.evaluate(
-            x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x),
-            encode(m),
-          );
-        };
-        const answer = host(service, opened.dataset, send, log);
-        await page.exposeFunction('__toHost', (json: string) => answer(JSON.parse(json)));
-        const file = join(tmp, `${input.name}-${theme}.html`);
-        writeFileSync(file, webviewPage(root, theme, 'memory'));
-        await page.goto(pathToFileURL(file).href);
+        const { page, log } = await loggedPage(browser, { width: 1500, height: 1000 });
+        const answer = host(service, opened.dataset, toPage(page), log);
+        await showView(page, answer, { file: join(tmp, `${input.name}-${theme}.html`), theme, view: 'memory' });
         const shot = async (state: string) => {
           await page.waitForTimeout(300);
           const path = join(outDir, `memory-${input.name}-${theme}-${state}.png`);
@@ -215,12 +192,7 @@ async function main(): Promise<void> {
       }
       await service.close({ dataset: opened.dataset });
     }
-  } finally {
-    await browser.close();
-    rmSync(tmp, { recursive: true, force: true });
-  }
-  console.log(failures.length ? `\n${failures.join('\n')}` : `screenshots in ${outDir}`);
-  process.exit(failures.length ? 1 : 0);
+  });
 }
 
 void main();

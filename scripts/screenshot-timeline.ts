@@ -9,99 +9,40 @@
  * Without paths: the PyTorch resnet50 trace and the OTF2 ping-pong of ../shared/data (when present)
  * and a synthetic MPI+GPU trace. Writes timeline-<name>-<theme>.png, plus -zoom and -select states.
  */
-import { chromium, type Page } from 'playwright-core';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type { Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { readProfile } from '../src/analysis/formats';
 import type { Profile } from '../src/analysis/model/profile';
 import { syntheticTraceProfile } from '../src/analysis/timeline/testing/synthetic-trace';
 import { timelineDrawn, type TimelineDrawn } from '../src/shared/test-facts';
-import type { TimelineHostToView, TimelineViewToHost, TimelineWindow } from '../src/shared/timeline-protocol';
-import { buildWebviewBundle, encode, pageQuery, webviewPage } from './webview-page';
+import type { TimelineWindow } from '../src/shared/timeline-protocol';
+import { buildWebviewBundle } from './webview-page';
 import {
-  timelineRequest,
-  type TimelineInitResult,
-  type TimelineResults,
-  type TimelineTilesResult,
-} from '../src/service/timeline-requests';
+  drawnUntil,
+  loggedPage,
+  queryOf,
+  root,
+  runScreenshots,
+  scriptArgs,
+  sharedData,
+  showView,
+  toPage,
+} from './screenshot-support';
+import { timelineHost } from './timeline-host';
 
-const root = resolve(__dirname, '..');
-const args = process.argv.slice(2);
-const opt = (name: string, dflt: string) => args.find(a => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt;
+const { opt, paths, build } = scriptArgs();
 const themes = opt('theme', 'dark').split(',');
 const outDir = resolve(root, opt('out', 'dist/screenshots'));
-const shared = resolve(root, '..', 'shared', 'data');
-
-function host(profile: Profile, title: string, send: (m: TimelineHostToView) => Promise<void>, log: string[]) {
-  return async (m: TimelineViewToHost | { type: 'test/result' }) => {
-    switch (m.type) {
-      case 'ready': {
-        const r = timelineRequest(profile, { kind: 'init', minimapWidth: 1024 }).result as TimelineInitResult;
-        return send({
-          type: 'timeline/init',
-          title,
-          timeRange: r.timeRange,
-          originNs: r.originNs,
-          rows: r.rows,
-          maxDepth: r.maxDepth,
-          minimap: r.minimap,
-          trackCount: r.trackCount,
-          eventCount: r.eventCount,
-          overlayWindow: null,
-        });
-      }
-      case 'timeline/requestTiles': {
-        const r = timelineRequest(profile, {
-          kind: 'tiles',
-          window: m.window,
-          tracks: m.tracks,
-          width: m.width,
-          depth: m.depth,
-          colourBy: m.colourBy,
-          depthViews: m.depthViews,
-        }).result as TimelineTilesResult;
-        return send({ type: 'timeline/tiles', requestId: m.requestId, ...r });
-      }
-      case 'timeline/hover':
-        return send({
-          type: 'timeline/eventDetails',
-          requestId: m.requestId,
-          details: timelineRequest(profile, { kind: 'hover', track: m.track, time: m.time, depth: m.depth })
-            .result as never,
-        });
-      case 'timeline/selectWindow':
-        return send({
-          type: 'timeline/windowStats',
-          ...(timelineRequest(profile, { kind: 'windowStats', window: m.window, tracks: m.tracks })
-            .result as TimelineResults['windowStats']),
-        });
-      case 'timeline/lanes':
-        return send({
-          type: 'timeline/rows',
-          rows: timelineRequest(profile, { kind: 'rows', filter: m.filter, sort: m.sort, collapsed: m.collapsed })
-            .result as never,
-        });
-      case 'log':
-        log.push(`${m.level}: ${m.message}`);
-        return;
-      default:
-        return;
-    }
-  };
-}
+const shared = sharedData;
 
 /** Polls the timeline's last frame until it is one after `after` (a request id) and `ok` accepts it. */
-async function drawnAfter(page: Page, after: number, what: string, ok: (r: TimelineDrawn) => boolean = () => true) {
-  const query = pageQuery(page);
-  const t0 = Date.now();
-  for (;;) {
-    const r = await timelineDrawn(query);
-    if (r && r.requestId > after && ok(r)) return r;
-    if (Date.now() - t0 > 20000) throw new Error(`${what}: no drawn frame within 20 s`);
-    await page.waitForTimeout(50);
-  }
+function drawnAfter(page: Page, after: number, what: string, ok: (r: TimelineDrawn) => boolean = () => true) {
+  return drawnUntil(page, what, timelineDrawn, r => r.requestId > after && ok(r), {
+    seconds: 20,
+    everyMs: 50,
+    last: r => `last frame ${r?.requestId ?? 'none'}`,
+  });
 }
 
 /** Shift-drag over the canvas from time `w.start` to `w.end` of the view on screen, as a user selects a window. */
@@ -118,8 +59,7 @@ async function selectByDrag(page: Page, frame: TimelineDrawn, w: TimelineWindow)
 }
 
 async function main(): Promise<void> {
-  if (!args.includes('--no-build')) await buildWebviewBundle(root);
-  const paths = args.filter(a => !a.startsWith('--'));
+  if (build) await buildWebviewBundle(root);
   const inputs: { name: string; load: () => Promise<Profile> }[] = paths.length
     ? paths.map(p => ({ name: basename(p).replace(/\..*$/, ''), load: () => readProfile(p) }))
     : [
@@ -138,33 +78,13 @@ async function main(): Promise<void> {
           load: async () => syntheticTraceProfile({ ranks: 8, threadsPerRank: 2, targetEvents: 2e5 }),
         },
       ];
-  mkdirSync(outDir, { recursive: true });
-  const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-timeline-'));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
-  const failures: string[] = [];
-  try {
+  await runScreenshots(outDir, 'hpc-lens-timeline-', async ({ browser, tmp, failures }) => {
     for (const input of inputs) {
       const profile = await input.load();
       for (const theme of themes) {
-        const page = await browser.newPage({ viewport: { width: 1400, height: 820 }, deviceScaleFactor: 1 });
-        const log: string[] = [];
-        page.on('console', m => {
-          if (m.type() === 'error') log.push(`console: ${m.text()}`);
-        });
-        page.on('pageerror', e => log.push(`page error: ${e.message}`));
-        const answer = host(
-          profile,
-          input.name,
-          m => page.evaluate(x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x), encode(m)),
-          log,
-        );
-        await page.exposeFunction('__toHost', (json: string) => answer(JSON.parse(json)));
-        const file = join(tmp, `${input.name}-${theme}.html`);
-        writeFileSync(file, webviewPage(root, theme, 'timeline'));
-        await page.goto(pathToFileURL(file).href);
+        const { page, log } = await loggedPage(browser, { width: 1400, height: 820 });
+        const answer = timelineHost(profile, input.name, toPage(page), log);
+        await showView(page, answer, { file: join(tmp, `${input.name}-${theme}.html`), theme, view: 'timeline' });
         const r = await drawnAfter(page, -1, input.name);
         console.log(
           `${input.name} ${theme}: ${r.lanes} lanes, ${r.rects} tile runs, ${r.events} events, ${r.flows} flows, ${r.copies} copies`,
@@ -189,7 +109,7 @@ async function main(): Promise<void> {
         await page.waitForTimeout(300);
         await page.screenshot({ path: join(outDir, `timeline-${input.name}-${theme}-zoom.png`) });
         await page.keyboard.press('Escape');
-        const zoomedFrame = (await timelineDrawn(pageQuery(page)))!;
+        const zoomedFrame = (await timelineDrawn(queryOf(page)))!;
         await selectByDrag(page, zoomedFrame, { start: mid - span / 2, end: mid + span / 2 });
         await page.mouse.move(box.x + 5, box.y + box.height + 60);
         await page
@@ -201,12 +121,7 @@ async function main(): Promise<void> {
         await page.close();
       }
     }
-  } finally {
-    await browser.close();
-    rmSync(tmp, { recursive: true, force: true });
-  }
-  console.log(failures.length ? `\n${failures.join('\n')}` : `screenshots in ${outDir}`);
-  process.exit(failures.length ? 1 : 0);
+  });
 }
 
 void main();

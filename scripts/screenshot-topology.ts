@@ -14,12 +14,9 @@
  * Fails when a view draws nothing, a label's rendered text overflows its box, labels overlap, or the
  * page logs errors.
  */
-import * as esbuild from 'esbuild';
-import { chromium, type Page } from 'playwright-core';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type { Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { DmvIndex } from '../src/analysis/dmv/dmv-index';
 import { hardwareView } from '../src/analysis/dmv/hardware';
 import { readProfile } from '../src/analysis/formats';
@@ -45,15 +42,23 @@ import { topologyViewData, type TopologyViewOptions } from '../src/analysis/topo
 import { topologyDrawn, type TopologyDrawn } from '../src/shared/test-facts';
 import type { TopologyViewData } from '../src/shared/topology-protocol';
 import { boxesOverlap, type LabelBox } from '../src/analysis/layout/label-boxes';
-import { encode, pageQuery, webviewPage } from './webview-page';
+import { buildWebviewBundle } from './webview-page';
+import {
+  drawnUntil,
+  loggedPage,
+  root,
+  runScreenshots,
+  scriptArgs,
+  sharedData,
+  showView,
+  toPage,
+} from './screenshot-support';
 
-const root = resolve(__dirname, '..');
-const args = process.argv.slice(2);
-const opt = (name: string, dflt: string) => args.find(a => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt;
+const { opt } = scriptArgs();
 const themes = opt('theme', 'dark,light').split(',');
 const outDir = resolve(opt('out', '/tmp/topology-screenshots'));
 const only = opt('only', '').split(',').filter(Boolean);
-const shared = resolve(root, '..', 'shared', 'data');
+const shared = sharedData;
 /** Whether a case is wanted (reading the real files of the others is skipped). */
 const want = (name: string) => !only.length || only.includes(name);
 
@@ -223,57 +228,27 @@ async function labelProblems(page: Page): Promise<string[]> {
   return out;
 }
 
-/** One query function per page: its request ids must not repeat (answers are found by id). */
-const queries = new WeakMap<Page, ReturnType<typeof pageQuery>>();
-
-async function waitDrawn(page: Page, what: string, ok: (d: TopologyDrawn) => boolean = d => d.nodes > 0) {
-  const t0 = Date.now();
-  if (!queries.has(page)) queries.set(page, pageQuery(page));
-  for (;;) {
-    const [d] = await topologyDrawn(queries.get(page)!);
-    if (d && ok(d)) return d;
-    if (Date.now() - t0 > 15000) throw new Error(`${what}: nothing drawn within 15 s`);
-    await page.waitForTimeout(50);
-  }
+function waitDrawn(page: Page, what: string, ok: (d: TopologyDrawn) => boolean = d => d.nodes > 0) {
+  return drawnUntil(page, what, async q => (await topologyDrawn(q))[0], ok, {
+    seconds: 15,
+    everyMs: 50,
+    last: () => 'nothing drawn',
+  });
 }
 
 async function main(): Promise<void> {
-  const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-topology-'));
-  await esbuild.build({
-    entryPoints: { gallery: join(root, 'webview-ui/src/components/topology/testing/topology-gallery.tsx') },
-    outdir: tmp,
-    bundle: true,
-    platform: 'browser',
-    format: 'iife',
-    target: 'chrome130',
-    jsx: 'automatic',
-    logLevel: 'warning',
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  });
-  const bundle = { js: join(tmp, 'gallery.js'), css: join(tmp, 'gallery.css') };
-  mkdirSync(outDir, { recursive: true });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
-  const failures: string[] = [];
-  try {
+  await runScreenshots(outDir, 'hpc-lens-topology-', async ({ browser, tmp, failures }) => {
+    await buildWebviewBundle(root, {
+      entryPoints: { gallery: join(root, 'webview-ui/src/components/topology/testing/topology-gallery.tsx') },
+      outdir: tmp,
+    });
+    const bundle = { js: join(tmp, 'gallery.js'), css: join(tmp, 'gallery.css') };
     for (const c of await cases()) {
       for (const theme of themes) {
-        const page = await browser.newPage({ viewport: { width: 1200, height: 760 }, deviceScaleFactor: 1 });
-        const log: string[] = [];
-        page.on('console', m => {
-          if (m.type() === 'error') log.push(`console: ${m.text()}`);
-        });
-        page.on('pageerror', e => log.push(`page error: ${e.message}`));
+        const { page, log } = await loggedPage(browser, { width: 1200, height: 760 });
         const detail = { expand: [] as string[], collapse: [] as string[] };
-        const send = () =>
-          page.evaluate(
-            m => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(m),
-            encode({ type: 'gallery/show', title: c.title, data: c.data(detail) }),
-          );
-        await page.exposeFunction('__toHost', async (json: string) => {
-          const m = JSON.parse(json) as { type: string; id?: string; level?: string; message?: string };
+        const send = () => toPage(page)({ type: 'gallery/show', title: c.title, data: c.data(detail) });
+        const answer = async (m: { type: string; id?: string; level?: string; message?: string }) => {
           if (m.type === 'gallery/ready') await send();
           else if (m.type === 'gallery/expand') {
             detail.expand.push(m.id!);
@@ -284,10 +259,8 @@ async function main(): Promise<void> {
             detail.expand = detail.expand.filter(x => x !== m.id);
             await send();
           } else if (m.type === 'log') log.push(`${m.level}: ${m.message}`);
-        });
-        const file = join(tmp, `${c.name}-${theme}.html`);
-        writeFileSync(file, webviewPage(root, theme, 'callflow', bundle));
-        await page.goto(pathToFileURL(file).href);
+        };
+        await showView(page, answer, { file: join(tmp, `${c.name}-${theme}.html`), theme, view: 'callflow', bundle });
         const d = await waitDrawn(page, c.name).catch(async (e: Error) => {
           await page.screenshot({ path: join(outDir, `topology-${c.name}-failed-${theme}.png`) });
           throw new Error(`${e.message}\n${log.join('\n')}`);
@@ -313,12 +286,7 @@ async function main(): Promise<void> {
         await page.close();
       }
     }
-  } finally {
-    await browser.close();
-    rmSync(tmp, { recursive: true, force: true });
-  }
-  console.log(failures.length ? `\n${failures.join('\n')}` : `screenshots in ${outDir}`);
-  process.exit(failures.length ? 1 : 0);
+  });
 }
 
 void main();

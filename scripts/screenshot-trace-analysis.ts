@@ -11,52 +11,39 @@
  * OTF2 and HPCToolkit trace.db (ping-pong) — when present. Writes trace-analysis-<name>-<theme>.png
  * (with a loop's lanes × iterations when there is one) and timeline-analysis-<name>-<theme>.png.
  */
-import { chromium, type Page } from 'playwright-core';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { readProfile } from '../src/analysis/formats';
 import type { Profile } from '../src/analysis/model/profile';
 import * as S from '../src/analysis/timeseries/testing/scenarios';
 import { analyzeTrace } from '../src/analysis/timeseries/analyze-trace';
 import { iterationMatrix, iterationSpans, traceAnalysisView } from '../src/analysis/timeseries/view-data';
-import {
-  timelineRequest,
-  type TimelineInitResult,
-  type TimelineResults,
-  type TimelineTilesResult,
-} from '../src/service/timeline-requests';
+import { timelineRequest } from '../src/service/timeline-requests';
 import { timelineDrawn, traceAnalysisDrawn } from '../src/shared/test-facts';
-import type { TimelineHostToView, TimelineViewToHost } from '../src/shared/timeline-protocol';
+import type { TimelineHostToView } from '../src/shared/timeline-protocol';
 import type { TraceAnalysisHostToView, TraceAnalysisViewToHost } from '../src/shared/trace-analysis-protocol';
-import { buildWebviewBundle, encode, pageQuery, webviewPage } from './webview-page';
+import { timelineHost } from './timeline-host';
+import { buildWebviewBundle } from './webview-page';
+import {
+  drawnUntil,
+  loggedPage,
+  queryOf,
+  root,
+  runScreenshots,
+  scriptArgs,
+  sharedData,
+  showView,
+  toPage,
+} from './screenshot-support';
 
-const root = resolve(__dirname, '..');
-const args = process.argv.slice(2);
-const opt = (name: string, dflt: string) => args.find(a => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt;
+const { opt, paths, build } = scriptArgs();
 const themes = opt('theme', 'dark,light').split(',');
 const outDir = resolve(opt('out', '/tmp/hpc-lens-trace-analysis'));
-const shared = resolve(root, '..', 'shared', 'data');
-
-async function waitFor<T>(
-  page: Page,
-  what: string,
-  read: () => Promise<T | undefined>,
-  ok: (v: T) => boolean,
-): Promise<T> {
-  const t0 = Date.now();
-  for (;;) {
-    const v = await read();
-    if (v !== undefined && ok(v)) return v;
-    if (Date.now() - t0 > 30000) throw new Error(`${what}: not drawn within 30 s (last: ${JSON.stringify(v)})`);
-    await page.waitForTimeout(100);
-  }
-}
+const shared = sharedData;
+const every = { seconds: 30, everyMs: 100 };
 
 async function main(): Promise<void> {
-  if (!args.includes('--no-build')) await buildWebviewBundle(root);
-  const paths = args.filter(a => !a.startsWith('--'));
+  if (build) await buildWebviewBundle(root);
   const inputs = (
     paths.length
       ? paths.map(p => ({ name: p.split('/').filter(Boolean).pop()!.replace(/\..*$/, ''), path: p }))
@@ -75,14 +62,7 @@ async function main(): Promise<void> {
     ...inputs.map(i => ({ name: i.name, load: () => readProfile(i.path) })),
     ...(paths.length ? [] : [{ name: 'planted-imbalance', load: async () => S.plantedImbalance().profile }]),
   ];
-  mkdirSync(outDir, { recursive: true });
-  const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-trace-analysis-'));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
-  const failures: string[] = [];
-  try {
+  await runScreenshots(outDir, 'hpc-lens-trace-analysis-', async ({ browser, tmp, failures }) => {
     for (const input of all) {
       const t0 = Date.now();
       const profile = await input.load();
@@ -96,39 +76,12 @@ async function main(): Promise<void> {
       timelineRequest(profile, { kind: 'nodeClasses', classes: analysis.nodeClass });
       for (const theme of themes) {
         const log: string[] = [];
-        const newPage = async (
-          viewName: 'trace-analysis' | 'timeline',
-          answer: (m: never) => Promise<void>,
-          tall = false,
-        ) => {
-          const page = await browser.newPage({
-            viewport: { width: 1280, height: tall ? 1400 : 820 },
-            deviceScaleFactor: 1,
-          });
-          page.on('console', m => {
-            if (m.type() === 'error') log.push(`console: ${m.text()}`);
-          });
-          page.on('pageerror', e => log.push(`page error: ${e.message}`));
-          await page.exposeFunction('__toHost', (json: string) => answer(JSON.parse(json) as never));
-          return {
-            page,
-            // Loaded once the caller holds the page: the view's `ready` is answered through it.
-            load: async () => {
-              const file = join(tmp, `${input.name}-${viewName}-${theme}.html`);
-              writeFileSync(file, webviewPage(root, theme, viewName));
-              await page.goto(pathToFileURL(file).href);
-            },
-          };
-        };
+        const html = (view: string) => join(tmp, `${input.name}-${view}-${theme}.html`);
         // The Trace Analysis panel.
-        const panelRef: { page?: Page } = {};
-        const sendPanel = (m: TraceAnalysisHostToView) =>
-          panelRef.page!.evaluate(
-            x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x),
-            encode(m),
-          );
-        const panelPage = await newPage(
-          'trace-analysis',
+        const { page: panel } = await loggedPage(browser, { width: 1280, height: 1400 }, log);
+        const sendPanel: (m: TraceAnalysisHostToView) => Promise<void> = toPage(panel);
+        await showView(
+          panel,
           (async (m: TraceAnalysisViewToHost) => {
             if (m.type === 'ready')
               await sendPanel({
@@ -146,25 +99,18 @@ async function main(): Promise<void> {
               });
             else if (m.type === 'log') log.push(`${m.level}: ${m.message}`);
           }) as never,
-          true,
+          { file: html('trace-analysis'), theme, view: 'trace-analysis' },
         );
-        const panel = (panelRef.page = panelPage.page);
-        await panelPage.load();
-        const q = pageQuery(panel);
-        const drawn = await waitFor(
+        const drawn = await drawnUntil(
           panel,
           `${input.name} panel`,
-          () => traceAnalysisDrawn(q),
+          traceAnalysisDrawn,
           d => d.state === 'result',
+          every,
         );
         if (loop) {
           await panel.locator(`[data-loop="${loop.index}"] button`, { hasText: 'lanes × iterations' }).click();
-          await waitFor(
-            panel,
-            `${input.name} matrix`,
-            () => traceAnalysisDrawn(q),
-            d => d.matrix !== null,
-          );
+          await drawnUntil(panel, `${input.name} matrix`, traceAnalysisDrawn, d => d.matrix !== null, every);
         }
         await panel.waitForTimeout(200);
         await panel.screenshot({ path: join(outDir, `trace-analysis-${input.name}-${theme}.png`), fullPage: true });
@@ -174,73 +120,35 @@ async function main(): Promise<void> {
         await panel.close();
 
         // The timeline with the analysis: lanes by cluster, class colours, iteration bands.
-        const tlRef: { page?: Page } = {};
-        const sendTl = (m: TimelineHostToView) =>
-          tlRef.page!.evaluate(
-            x => (globalThis as unknown as { __fromHost(m: unknown): void }).__fromHost(x),
-            encode(m),
-          );
-        const tlPage = await newPage('timeline', (async (m: TimelineViewToHost) => {
-          switch (m.type) {
-            case 'ready': {
-              const r = timelineRequest(profile, { kind: 'init', minimapWidth: 1024 }).result as TimelineInitResult;
-              await sendTl({ type: 'timeline/init', title: input.name, ...r, overlayWindow: null });
-              await sendTl({
-                type: 'timeline/analysis',
-                analysis: {
-                  bands: view.bands.map(b => ({ label: b.label, tracks: b.tracks, weight: b.weight })),
-                  byCluster: true,
-                  loopName: loop?.name ?? null,
-                  depth: view.depth,
-                },
-              });
-              return;
-            }
-            case 'timeline/requestTiles': {
-              const r = timelineRequest(profile, {
-                kind: 'tiles',
-                window: m.window,
-                tracks: m.tracks,
-                width: m.width,
-                depth: m.depth,
-                colourBy: m.colourBy,
-                depthViews: m.depthViews,
-              }).result as TimelineTilesResult;
-              const iterations =
-                m.iterations && loop ? iterationSpans(analysis, loop.index, m.tracks, m.window) : undefined;
-              await sendTl({
-                type: 'timeline/tiles',
-                requestId: m.requestId,
-                ...r,
-                ...(iterations ? { iterations } : {}),
-              });
-              return;
-            }
-            case 'timeline/lanes':
-              await sendTl({
-                type: 'timeline/rows',
-                rows: timelineRequest(profile, { kind: 'rows', filter: m.filter, sort: m.sort, collapsed: m.collapsed })
-                  .result as TimelineResults['rows'],
-              });
-              return;
-            case 'log':
-              log.push(`${m.level}: ${m.message}`);
-              return;
-            default:
-              return;
-          }
-        }) as never);
-        const tl = (tlRef.page = tlPage.page);
-        await tlPage.load();
-        const tq = pageQuery(tl);
-        const frame = await waitFor(
+        const { page: tl } = await loggedPage(browser, { width: 1280, height: 820 }, log);
+        const sendTl: (m: TimelineHostToView) => Promise<void> = toPage(tl);
+        const tlAnswer = timelineHost(profile, input.name, sendTl, log, {
+          afterInit: () =>
+            sendTl({
+              type: 'timeline/analysis',
+              analysis: {
+                bands: view.bands.map(b => ({ label: b.label, tracks: b.tracks, weight: b.weight })),
+                byCluster: true,
+                loopName: loop?.name ?? null,
+                depth: view.depth,
+              },
+            }),
+          tiles: m => {
+            const iterations =
+              m.iterations && loop ? iterationSpans(analysis, loop.index, m.tracks, m.window) : undefined;
+            return iterations ? { iterations } : {};
+          },
+        });
+        await showView(tl, tlAnswer, { file: html('timeline'), theme, view: 'timeline' });
+        const frame = await drawnUntil(
           tl,
           `${input.name} timeline`,
-          () => timelineDrawn(tq),
+          timelineDrawn,
           f => f.colourBy === 'class' && f.sort === 'clusters' && f.lanes > 0,
+          every,
         );
         await tl.waitForTimeout(400);
-        const last = (await timelineDrawn(tq))!;
+        const last = (await timelineDrawn(queryOf(tl)))!;
         await tl.screenshot({ path: join(outDir, `timeline-analysis-${input.name}-${theme}.png`) });
         console.log(
           `  ${theme} timeline: ${last.lanes} lanes, ${last.groups} groups, ${last.rects} runs, ${last.iterations} iteration bands, depth ${last.depth}`,
@@ -250,12 +158,7 @@ async function main(): Promise<void> {
         if (log.length) failures.push(...log.map(l => `${input.name} ${theme}: ${l}`));
       }
     }
-  } finally {
-    await browser.close();
-    rmSync(tmp, { recursive: true, force: true });
-  }
-  console.log(failures.length ? `\n${failures.join('\n')}` : `screenshots in ${outDir}`);
-  process.exit(failures.length ? 1 : 0);
+  });
 }
 
 void main();

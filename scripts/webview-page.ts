@@ -69,11 +69,17 @@ export function pageQuery(page: Page): QueryPage {
   };
 }
 
-/** Builds the webview bundle (the webview entry of esbuild.mjs, on its own) into `<root>/dist`. */
-export async function buildWebviewBundle(root: string): Promise<void> {
+/**
+ * Builds the webview bundle (the webview entry of esbuild.mjs, on its own) into `<root>/dist`, or
+ * another browser entry (a test-only page such as the topology gallery) into `outdir`.
+ */
+export async function buildWebviewBundle(
+  root: string,
+  other?: { entryPoints: Record<string, string>; outdir: string },
+): Promise<void> {
   await esbuild.build({
-    entryPoints: { webview: join(root, 'webview-ui/src/main.tsx') },
-    outdir: join(root, 'dist'),
+    entryPoints: other?.entryPoints ?? { webview: join(root, 'webview-ui/src/main.tsx') },
+    outdir: other?.outdir ?? join(root, 'dist'),
     bundle: true,
     platform: 'browser',
     format: 'iife',

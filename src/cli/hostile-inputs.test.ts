@@ -12,6 +12,11 @@ import { after, before, describe, it, type TestContext } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { buildCli, runInspect, type CaseResult, type RunLimits } from '../../scripts/fuzz/run-case';
 import { writeDatabase } from '../analysis/formats/hpctoolkit-metadb/test-db-writer';
+import {
+  writeEscapeGprof,
+  writeHugeCountsFolded,
+  writeLongLineFolded,
+} from '../analysis/formats/testing/hostile-files';
 import { writeFixtureDatabase } from '../analysis/formats/hpctoolkit-xml/test-database';
 
 const LIMITS: RunLimits = { cpuSeconds: 30, rssBytes: 2e9, wallSeconds: 120 };
@@ -106,12 +111,7 @@ describe('hostile inputs through hpc-lens inspect', () => {
   });
 
   it('a 128 MB line', async t => {
-    const path = join(tmp, 'long-line.folded');
-    const out = createWriteStream(path);
-    out.write('main;solve;');
-    const block = Buffer.alloc(1 << 20, 'x');
-    for (let n = 0; n < 128; n++) if (!out.write(block)) await new Promise<void>(resolve => out.once('drain', resolve));
-    await new Promise<void>(resolve => out.end(' 1\n', () => resolve()));
+    const path = await writeLongLineFolded(tmp, 128);
     const r = await inspect(t, path, 'rejected');
     assert.equal(
       r.detail,
@@ -130,32 +130,13 @@ describe('hostile inputs through hpc-lens inspect', () => {
   });
 
   it('counts of 1e308 (folded stacks)', async t => {
-    const path = join(tmp, 'huge-counts.folded');
-    writeFileSync(path, 'main;a 1e308\nmain;b 1e308\n');
+    const path = writeHugeCountsFolded(tmp);
     const r = await inspect(t, path, 'rejected');
     assert.match(r.detail, /: the exclusive values of metric "samples" add up beyond 1\.8e308/);
   });
 
   it('ESC bytes in a gprof line are escaped, not sent to the terminal', async t => {
-    const path = join(tmp, 'escape.gprof');
-    writeFileSync(
-      path,
-      [
-        'Flat profile:',
-        '',
-        'Each sample counts as 0.01 seconds.',
-        '  %   cumulative   self              self     total',
-        ' time   seconds   seconds    calls  ms/call  ms/call  name',
-        '100.00      0.01     0.01        1    10.00    10.00  main',
-        '',
-        '\t\t     Call graph (explanation follows)',
-        '',
-        'index % time    self  children    called     name',
-        '[1]    100.0    0.01    0.00       1         main [1]',
-        `\x1b]0;owned\x07\x1b[2J\x1b[1;31m${'!'.repeat(500)} garbage`,
-        '-----------------------------------------------',
-      ].join('\n') + '\n',
-    );
+    const path = writeEscapeGprof(tmp);
     const r = await inspect(t, path, 'rejected');
     assert.ok(r.detail.includes('\\x1b]0;owned\\x07\\x1b[2J'), r.detail);
     assert.ok(r.detail.length < 400, 'the quoted line is cut');

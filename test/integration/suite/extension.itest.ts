@@ -4,6 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { readProfile } from '../../../src/analysis/formats';
+import {
+  writeEscapeGprof,
+  writeHugeCountsFolded,
+  writeLongLineFolded,
+} from '../../../src/analysis/formats/testing/hostile-files';
 import { functionTotals } from '../../../src/analysis/model/aggregates';
 import { findFunctionDefinition } from '../../../src/analysis/source/function-definitions';
 import { formatShare } from '../../../src/analysis/stats/format';
@@ -185,29 +190,9 @@ export function registerSuites(): void {
     test('hostile files each give one clean line naming the file, and the previous dataset stays active', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-hostile-'));
       // A 20 MB line (over the 16 MiB maxLineLength), counts that overflow, ESC bytes in a gprof call graph.
-      const longLine = join(dir, 'long-line.folded');
-      writeFileSync(longLine, `main;solve;${'x'.repeat(20 * 1024 * 1024)} 1\n`);
-      const huge = join(dir, 'huge-counts.folded');
-      writeFileSync(huge, 'main;a 1e308\nmain;b 1e308\n');
-      const escapes = join(dir, 'escape.gprof');
-      writeFileSync(
-        escapes,
-        [
-          'Flat profile:',
-          '',
-          'Each sample counts as 0.01 seconds.',
-          '  %   cumulative   self              self     total',
-          ' time   seconds   seconds    calls  ms/call  ms/call  name',
-          '100.00      0.01     0.01        1    10.00    10.00  main',
-          '',
-          '\t\t     Call graph (explanation follows)',
-          '',
-          'index % time    self  children    called     name',
-          '[1]    100.0    0.01    0.00       1         main [1]',
-          `\x1b]0;owned\x07\x1b[2J${'!'.repeat(500)} garbage`,
-          '-----------------------------------------------',
-        ].join('\n') + '\n',
-      );
+      const longLine = await writeLongLineFolded(dir, 20);
+      const huge = writeHugeCountsFolded(dir);
+      const escapes = writeEscapeGprof(dir);
       const before = api.active!.name;
       for (const [file, reason] of [
         [longLine, /line 1 is longer than 16 MiB/],

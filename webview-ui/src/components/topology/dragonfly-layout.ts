@@ -12,7 +12,6 @@ import type { MeasureText } from '../../text-estimate';
 import {
   arcSize,
   boxesOverlap,
-  fitLabel,
   labelHeight,
   MIN_LINK,
   MIN_MARK,
@@ -22,6 +21,8 @@ import {
 } from './topology-geometry';
 import {
   childrenById,
+  COMFORTABLE_LEAF,
+  insideLabels,
   labelTexts,
   linkShare,
   linkWidth,
@@ -29,14 +30,13 @@ import {
   type LayoutCurve,
   type LayoutLabel,
   type LayoutMark,
+  PAD_PX,
   type TopologyLayoutResult,
 } from './topology-layout';
 import { chordCurve, emptyResult } from './tree-layout';
 
 /** Room a collapsed group asks for, in routers. */
 const COLLAPSED_WEIGHT = 4;
-const PAD_PX = 1;
-const COMFORTABLE_LEAF = 4;
 
 /** Room of a mark among its siblings: an aggregate counts as at most {@link COLLAPSED_WEIGHT}. */
 function roomOf(n: TopologyViewNode): number {
@@ -204,12 +204,11 @@ export function dragonflyLayout(
   );
 
   // Labels: routers and terminals inside their arcs; groups outside the band, clear of each other.
-  const labels: LayoutLabel[] = [];
-  for (const m of marks) {
-    if (m.node.depth === 1) continue;
-    const fit = fitLabel(m.geom, labelTexts(m.node), 'detail', measure);
-    if (fit) labels.push({ of: m.node.id, ...fit, inside: true, style: 'detail' });
-  }
+  const labels: LayoutLabel[] = insideLabels(
+    marks.filter(m => m.node.depth !== 1),
+    measure,
+    () => 'detail',
+  );
   const outside: LabelBox[] = [];
   for (const m of marks) {
     if (m.node.depth !== 1) continue;

@@ -11,7 +11,7 @@ import type {
 import type { MeasureText } from '../../text-estimate';
 import { rangeOf, widthShare } from './topology-colours';
 import type { LabelBox, MarkGeom } from './topology-geometry';
-import { MIN_LINK } from './topology-geometry';
+import { fitLabel, MIN_LINK } from './topology-geometry';
 
 export interface LayoutMark {
   node: TopologyViewNode;
@@ -93,6 +93,26 @@ export function linkShare(data: TopologyViewData, link: TopologyViewLink): numbe
 /** Labels for a mark, longest first (its label, then its short form). */
 export function labelTexts(node: TopologyViewNode): string[] {
   return node.short && node.short !== node.label ? [node.label, node.short] : [node.label];
+}
+
+/** Pixels between neighbouring arcs (cells). */
+export const PAD_PX = 1;
+/** Room per leaf for {@link TopologyLayoutResult.capacity}. */
+export const COMFORTABLE_LEAF = 4;
+
+/** The labels that fit inside their marks (the longest text that fits), in `style` (by default the root's as a title). */
+export function insideLabels(
+  marks: LayoutMark[],
+  measure: MeasureText,
+  style: (m: LayoutMark) => LayoutLabel['style'] = m => (m.node.parent === null ? 'title' : 'detail'),
+): LayoutLabel[] {
+  const labels: LayoutLabel[] = [];
+  for (const m of marks) {
+    const s = style(m);
+    const fit = fitLabel(m.geom, labelTexts(m.node), s, measure);
+    if (fit) labels.push({ of: m.node.id, ...fit, inside: true, style: s });
+  }
+  return labels;
 }
 
 export type LayoutFunction = (

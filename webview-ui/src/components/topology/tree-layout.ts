@@ -9,22 +9,18 @@
 import { partition, stratify, type HierarchyRectangularNode } from 'd3';
 import type { TopologyViewData, TopologyViewNode } from '../../../../src/shared/topology-protocol';
 import type { MeasureText } from '../../text-estimate';
-import { arcSize, fitLabel, MIN_LINK, MIN_MARK, polar, type ArcGeom, type RectGeom } from './topology-geometry';
+import { arcSize, MIN_LINK, MIN_MARK, polar, type ArcGeom, type MarkGeom, type RectGeom } from './topology-geometry';
 import {
-  labelTexts,
+  COMFORTABLE_LEAF,
+  insideLabels,
   linkShare,
   linkWidth,
   type LayoutBar,
   type LayoutCurve,
-  type LayoutLabel,
   type LayoutMark,
+  PAD_PX,
   type TopologyLayoutResult,
 } from './topology-layout';
-
-/** Pixels between neighbouring arcs (cells). */
-const PAD_PX = 1;
-/** Room per leaf for {@link TopologyLayoutResult.capacity}. */
-const COMFORTABLE_LEAF = 4;
 
 interface Partitioned {
   root: HierarchyRectangularNode<TopologyViewNode>;
@@ -74,6 +70,59 @@ function containmentDrawn(data: TopologyViewData): boolean {
   return data.width.measure >= 0 && data.links.some(l => l.kind === 'contains');
 }
 
+/**
+ * The partition's marks (the virtual root is not drawn) with the geometry `geomOf` gives a node in
+ * its ring (row); `null` means too small to draw, counted in `hidden`.
+ */
+function partitionMarks<G extends MarkGeom>(
+  root: HierarchyRectangularNode<TopologyViewNode>,
+  geomOf: (p: HierarchyRectangularNode<TopologyViewNode>, ring: number) => G | null,
+): { marks: LayoutMark[]; byId: Map<string, G>; hidden: number } {
+  const virtual = root.data.id === VIRTUAL_ROOT;
+  const marks: LayoutMark[] = [];
+  const byId = new Map<string, G>();
+  let hidden = 0;
+  for (const p of root.descendants()) {
+    if (p.data.id === VIRTUAL_ROOT) continue;
+    const geom = geomOf(p, ringOf(p, virtual));
+    if (!geom) {
+      hidden++;
+      continue;
+    }
+    byId.set(p.data.id, geom);
+    marks.push({ node: p.data, geom });
+  }
+  return { marks, byId, hidden };
+}
+
+/**
+ * The links between drawn marks: a containment link (when `contains` is drawn and its share is
+ * above zero) as the bar `bar` puts above its child, any other as the curve `curve` draws.
+ */
+function treeLinks<G extends MarkGeom>(
+  data: TopologyViewData,
+  byId: Map<string, G>,
+  contains: boolean,
+  bar: (child: G, share: number) => LayoutBar['geom'],
+  curve: (link: LayoutCurve['link'], source: G, target: G) => LayoutCurve,
+): { bars: LayoutBar[]; curves: LayoutCurve[] } {
+  const bars: LayoutBar[] = [];
+  const curves: LayoutCurve[] = [];
+  for (const link of data.links) {
+    const s = byId.get(link.source),
+      c = byId.get(link.target);
+    if (!s || !c) continue;
+    if (link.kind === 'contains') {
+      if (!contains) continue;
+      const share = linkShare(data, link);
+      if (share > 0) bars.push({ link, geom: bar(c, share) });
+      continue;
+    }
+    curves.push(curve(link, s, c));
+  }
+  return { bars, curves };
+}
+
 /** The radial sunburst in `width` × `height` (the drawing's own area, legend excluded). */
 export function sunburstLayout(
   data: TopologyViewData,
@@ -104,12 +153,7 @@ export function sunburstLayout(
         ? [0, disc]
         : [disc + g + (ring - 1) * (t + g), disc + g + (ring - 1) * (t + g) + t];
 
-  const marks: LayoutMark[] = [];
-  const byId = new Map<string, ArcGeom>();
-  let hidden = 0;
-  for (const p of root.descendants()) {
-    if (p.data.id === VIRTUAL_ROOT) continue;
-    const ring = ringOf(p, virtual);
+  const { marks, byId, hidden } = partitionMarks<ArcGeom>(root, (p, ring) => {
     const [r0, r1] = radii(ring);
     let a0 = p.x0 * 2 * Math.PI,
       a1 = p.x1 * 2 * Math.PI;
@@ -120,47 +164,33 @@ export function sunburstLayout(
       a1 -= pad / 2;
     }
     const geom: ArcGeom = { kind: 'arc', cx, cy, a0, a1, r0, r1 };
-    if (r0 > 0 && arcSize(geom) < MIN_MARK) {
-      hidden++;
-      continue;
-    }
-    byId.set(p.data.id, geom);
-    marks.push({ node: p.data, geom });
-  }
+    return r0 > 0 && arcSize(geom) < MIN_MARK ? null : geom;
+  });
 
-  const bars: LayoutBar[] = [];
-  const curves: LayoutCurve[] = [];
   const chordMax = Math.max(3, Math.min(12, t * 0.25));
-  for (const link of data.links) {
-    const s = byId.get(link.source),
-      c = byId.get(link.target);
-    if (!s || !c) continue;
-    if (link.kind === 'contains') {
-      if (!links) continue;
-      const share = linkShare(data, link);
-      if (share <= 0) continue;
+  const { bars, curves } = treeLinks(
+    data,
+    byId,
+    links,
+    (c, share) => {
       const span = c.a1 - c.a0;
       const r1 = c.r0 - 0.5,
         r0 = c.r0 - g + 0.5;
       const w = Math.min(span, Math.max(MIN_LINK / Math.max(r0, 1), share * span));
       const mid = (c.a0 + c.a1) / 2;
-      bars.push({ link, geom: { kind: 'arc', cx, cy, a0: mid - w / 2, a1: mid + w / 2, r0, r1 } });
-      continue;
-    }
-    // A curve between the inner edges of the two arcs, bent towards the centre by their angular distance.
-    const [ea, eb] = [s, c].map(e => {
-      const a = (e.a0 + e.a1) / 2;
-      return { a, r: Math.max(e.r0, 0) };
-    }) as [{ a: number; r: number }, { a: number; r: number }];
-    curves.push(chordCurve(link, cx, cy, ea, eb, linkWidth(data, link, chordMax)));
-  }
+      return { kind: 'arc', cx, cy, a0: mid - w / 2, a1: mid + w / 2, r0, r1 };
+    },
+    (link, s, c) => {
+      // A curve between the inner edges of the two arcs, bent towards the centre by their angular distance.
+      const [ea, eb] = [s, c].map(e => {
+        const a = (e.a0 + e.a1) / 2;
+        return { a, r: Math.max(e.r0, 0) };
+      }) as [{ a: number; r: number }, { a: number; r: number }];
+      return chordCurve(link, cx, cy, ea, eb, linkWidth(data, link, chordMax));
+    },
+  );
 
-  const labels: LayoutLabel[] = [];
-  for (const m of marks) {
-    const isRoot = m.node.parent === null;
-    const fit = fitLabel(m.geom, labelTexts(m.node), isRoot ? 'title' : 'detail', measure);
-    if (fit) labels.push({ of: m.node.id, ...fit, inside: true, style: isRoot ? 'title' : 'detail' });
-  }
+  const labels = insideLabels(marks, measure);
   const leafRing = radii(rings - 1)[0];
   return {
     ...empty,
@@ -221,57 +251,38 @@ export function icicleLayout(
   const gap = links ? 8 : 2;
   const rowH = Math.max(1, Math.min(72, (height - 2 * margin - (rows - 1) * gap) / rows));
   const top = margin;
-  const marks: LayoutMark[] = [];
-  const byId = new Map<string, RectGeom>();
-  let hidden = 0;
-  for (const p of root.descendants()) {
-    if (p.data.id === VIRTUAL_ROOT) continue;
-    const row = ringOf(p, virtual);
+  const { marks, byId, hidden } = partitionMarks<RectGeom>(root, (p, row) => {
     const x0 = margin + p.x0 * W,
       x1 = margin + p.x1 * W;
     const pad = Math.min(PAD_PX, (x1 - x0) * 0.25);
     const geom: RectGeom = { kind: 'rect', x: x0 + pad / 2, y: top + row * (rowH + gap), w: x1 - x0 - pad, h: rowH };
-    if (geom.w < MIN_MARK) {
-      hidden++;
-      continue;
-    }
-    byId.set(p.data.id, geom);
-    marks.push({ node: p.data, geom });
-  }
-  const bars: LayoutBar[] = [];
-  const curves: LayoutCurve[] = [];
+    return geom.w < MIN_MARK ? null : geom;
+  });
   const curveMax = Math.max(3, Math.min(12, rowH * 0.2));
-  for (const link of data.links) {
-    const s = byId.get(link.source),
-      c = byId.get(link.target);
-    if (!s || !c) continue;
-    if (link.kind === 'contains') {
-      if (!links) continue;
-      const share = linkShare(data, link);
-      if (share <= 0) continue;
+  const { bars, curves } = treeLinks(
+    data,
+    byId,
+    links,
+    (c, share) => {
       const w = Math.min(c.w, Math.max(MIN_LINK, share * c.w));
-      bars.push({ link, geom: { kind: 'rect', x: c.x + (c.w - w) / 2, y: c.y - gap + 1, w, h: gap - 2 } });
-      continue;
-    }
-    // Over the row above: from the top centre of one cell to the other's, arched upwards.
-    const xa = s.x + s.w / 2,
-      xb = c.x + c.w / 2,
-      y = Math.min(s.y, c.y);
-    const lift = Math.min(rowH * 0.8 + gap, Math.abs(xb - xa) / 2);
-    const f = (n: number) => Math.round(n * 100) / 100;
-    curves.push({
-      link,
-      path: `M${f(xa)} ${f(y)}Q${f((xa + xb) / 2)} ${f(y - 2 * lift)} ${f(xb)} ${f(y)}`,
-      width: linkWidth(data, link, curveMax),
-      mid: [(xa + xb) / 2, y - lift],
-    });
-  }
-  const labels: LayoutLabel[] = [];
-  for (const m of marks) {
-    const isRoot = m.node.parent === null;
-    const fit = fitLabel(m.geom, labelTexts(m.node), isRoot ? 'title' : 'detail', measure);
-    if (fit) labels.push({ of: m.node.id, ...fit, inside: true, style: isRoot ? 'title' : 'detail' });
-  }
+      return { kind: 'rect', x: c.x + (c.w - w) / 2, y: c.y - gap + 1, w, h: gap - 2 };
+    },
+    (link, s, c) => {
+      // Over the row above: from the top centre of one cell to the other's, arched upwards.
+      const xa = s.x + s.w / 2,
+        xb = c.x + c.w / 2,
+        y = Math.min(s.y, c.y);
+      const lift = Math.min(rowH * 0.8 + gap, Math.abs(xb - xa) / 2);
+      const f = (n: number) => Math.round(n * 100) / 100;
+      return {
+        link,
+        path: `M${f(xa)} ${f(y)}Q${f((xa + xb) / 2)} ${f(y - 2 * lift)} ${f(xb)} ${f(y)}`,
+        width: linkWidth(data, link, curveMax),
+        mid: [(xa + xb) / 2, y - lift],
+      };
+    },
+  );
+  const labels = insideLabels(marks, measure);
   return { ...empty, marks, bars, curves, labels, hidden, capacity: Math.floor(W / COMFORTABLE_LEAF) };
 }
 

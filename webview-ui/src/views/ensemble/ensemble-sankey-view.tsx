@@ -31,7 +31,7 @@ import type { MeasureText } from '../../text-measure';
 import { StatusMessage } from '../../components/status-message';
 import { placeLabels } from '../sankey/sankey-labels';
 import type { PositionedNode, SankeyLayout } from '../sankey/sankey-layout';
-import { MoreNode, MoreTooltip, SankeyLabel } from '../sankey/sankey-parts';
+import { keepElement, MoreNode, MoreTooltip, NodeBox, ZoomedLabels } from '../sankey/sankey-parts';
 import { borderColour, countTextColour, diffColour, gradientStops, TARGET_COLOUR } from './ensemble-colours';
 import {
   asCallflowData,
@@ -76,8 +76,6 @@ const DOUBLE_CLICK_MS = 230;
 const COUNT_MIN_BIN_PX = 11;
 /** Bin separators are drawn when bins are at least this tall (px). */
 const SEPARATOR_MIN_BIN_PX = 3;
-/** Zoomed out below this, labels of bars shorter than this on screen are hidden. */
-const LABEL_MIN_PX = 9;
 /** Width of the webview's scroll bars (VS Code styles them 10 px wide). */
 const SCROLLBAR_WIDTH = 10;
 /** Size of the text-guide sparkline beside a bar. */
@@ -554,10 +552,7 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
                             setHover(e ? { kind: 'node', id: pn.id } : null);
                           }}
                           onMove={pointerAt}
-                          register={el => {
-                            if (el) nodeElements.current.set(pn.id, el);
-                            else nodeElements.current.delete(pn.id);
-                          }}
+                          register={keepElement(nodeElements.current, pn.id)}
                         />
                       );
                     const n = nodeById.get(pn.id)!;
@@ -573,10 +568,7 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
                     return (
                       <g
                         key={pn.id}
-                        ref={el => {
-                          if (el) nodeElements.current.set(pn.id, el);
-                          else nodeElements.current.delete(pn.id);
-                        }}
+                        ref={keepElement(nodeElements.current, pn.id)}
                         className={
                           'ens-node' +
                           (active?.nodes.has(pn.id) ? ' is-active' : '') +
@@ -611,16 +603,14 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
                         onMouseMove={pointerAt}
                         onMouseLeave={() => setHover(null)}
                       >
-                        <rect
+                        <NodeBox
+                          node={pn}
                           className="ens-node-border"
-                          x={pn.x0 - 1.5}
-                          y={pn.y0 - 1.5}
-                          width={w + 3}
-                          height={h + 3}
+                          pad={1.5}
                           rx={2}
                           stroke={borderColour(borderValue(n), data.borderDomain[borderSide])}
                         />
-                        <rect className="ens-node-rect" x={pn.x0} y={pn.y0} width={w} height={h} fill={fillOf(n, i)} />
+                        <NodeBox node={pn} className="ens-node-rect" fill={fillOf(n, i)} />
                         {guides && binPx >= SEPARATOR_MIN_BIN_PX ? (
                           <g className="ens-bin-separators" pointerEvents="none">
                             {Array.from({ length: bins - 1 }, (_, b) => (
@@ -677,51 +667,24 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
                               />
                             ))
                           : null}
-                        <rect
-                          className="ens-node-focus"
-                          x={pn.x0 - 5}
-                          y={pn.y0 - 5}
-                          width={w + 10}
-                          height={h + 10}
-                          rx={4}
-                        />
+                        <NodeBox node={pn} className="ens-node-focus" pad={5} rx={4} />
                         {state.selected === pn.id ? (
-                          <rect
-                            className="ens-node-selected"
-                            x={pn.x0 - 5}
-                            y={pn.y0 - 5}
-                            width={w + 10}
-                            height={h + 10}
-                            rx={4}
-                          />
+                          <NodeBox node={pn} className="ens-node-selected" pad={5} rx={4} />
                         ) : null}
                         {highlight.has(pn.id) ? (
-                          <rect
-                            className="ens-node-revealed"
-                            x={pn.x0 - 7}
-                            y={pn.y0 - 7}
-                            width={w + 14}
-                            height={h + 14}
-                            rx={5}
-                          />
+                          <NodeBox node={pn} className="ens-node-revealed" pad={7} rx={5} />
                         ) : null}
                       </g>
                     );
                   })}
                 </g>
                 <g className="ens-labels" aria-hidden="true">
-                  {labels.map(l => {
-                    const node = layout.nodes.find(x => x.id === l.nodeId);
-                    if (k < 1 && node && (node.y1 - node.y0) * k < LABEL_MIN_PX) return null;
-                    return (
-                      <SankeyLabel
-                        key={l.nodeId}
-                        label={l}
-                        zoom={k}
-                        dimmed={active !== null && !active.nodes.has(l.nodeId)}
-                      />
-                    );
-                  })}
+                  <ZoomedLabels
+                    labels={labels}
+                    nodes={layout.nodes}
+                    zoom={k}
+                    dimmed={id => active !== null && !active.nodes.has(id)}
+                  />
                 </g>
                 <g className="ens-guides" aria-hidden="true">
                   {guides.map(g => {

@@ -2,10 +2,11 @@
 // (The pragma lets tsx run this file in unit tests; the bundle is built with jsx: automatic anyway.)
 /**
  * Pieces of the Sankey drawing that both CallFlow panels use: a node label with its backing chip,
- * the "k more" bar of a column's merged lightest nodes and its tooltip, and the line under the
- * header that says what the filter, the supernode guard and the merging left out.
+ * the labels shown at a zoom, a bar and the rings around it (focus, selection), the "k more" bar of a
+ * column's merged lightest nodes and its tooltip, and the line under the header that says what
+ * the filter, the supernode guard and the merging left out.
  */
-import type { KeyboardEvent as ReactKeyboardEvent, MouseEvent as ReactMouseEvent } from 'react';
+import type { KeyboardEvent as ReactKeyboardEvent, MouseEvent as ReactMouseEvent, SVGProps } from 'react';
 import { filterHeadline, guardHeadline } from '../../../../src/analysis/graph/callflow-filter-settings';
 import type { CallflowData, CallflowNodeData } from '../../../../src/shared/callflow-protocol';
 import { formatShare, formatValue } from '../../format';
@@ -14,6 +15,62 @@ import type { PositionedNode } from './sankey-layout';
 
 /** Members a "k more" node's tooltip lists by name (the rest are counted). */
 const MORE_TOOLTIP_MEMBERS = 8;
+/** Zoomed out below this, labels of bars shorter than this on screen are hidden. */
+const LABEL_MIN_PX = 9;
+
+/** A ref callback that keeps a node's element in `elements` under its id while it is mounted (for focus moves). */
+export function keepElement(elements: Map<string, SVGGElement>, id: string): (el: SVGGElement | null) => void {
+  return el => {
+    if (el) elements.set(id, el);
+    else elements.delete(id);
+  };
+}
+
+/**
+ * A rect over a node's bar, `pad` px outside it: the bar itself (pad 0), the focus ring, the
+ * selection, the "revealed" mark; other attributes (fill, stroke, style) pass through.
+ */
+export function NodeBox({
+  node: n,
+  pad = 0,
+  className,
+  ...rest
+}: { node: PositionedNode; pad?: number } & Omit<SVGProps<SVGRectElement>, 'x' | 'y' | 'width' | 'height'>) {
+  // Class and position first, as the markup always had them (render tests read bars in this order).
+  return (
+    <rect
+      className={className}
+      x={n.x0 - pad}
+      y={n.y0 - pad}
+      width={n.x1 - n.x0 + 2 * pad}
+      height={n.y1 - n.y0 + 2 * pad}
+      {...rest}
+    />
+  );
+}
+
+/** The labels at zoom `zoom`: zoomed out, those of bars under LABEL_MIN_PX on screen are left out. */
+export function ZoomedLabels({
+  labels,
+  nodes,
+  zoom: k,
+  dimmed,
+}: {
+  labels: NodeLabel[];
+  nodes: PositionedNode[];
+  zoom: number;
+  dimmed: (nodeId: string) => boolean;
+}) {
+  return (
+    <>
+      {labels.map(l => {
+        const node = nodes.find(x => x.id === l.nodeId);
+        if (k < 1 && node && (node.y1 - node.y0) * k < LABEL_MIN_PX) return null;
+        return <SankeyLabel key={l.nodeId} label={l} zoom={k} dimmed={dimmed(l.nodeId)} />;
+      })}
+    </>
+  );
+}
 
 /** One node label with its backing chip; counter-scaled about its anchor so text keeps its size at any zoom. */
 export function SankeyLabel({
@@ -100,22 +157,8 @@ export function MoreNode({
       onMouseMove={onMove}
       onMouseLeave={() => onHover(null)}
     >
-      <rect
-        className="sankey-node-rect sankey-more-rect"
-        x={n.x0}
-        y={n.y0}
-        width={n.x1 - n.x0}
-        height={n.y1 - n.y0}
-        rx={2}
-      />
-      <rect
-        className="sankey-node-focus"
-        x={n.x0 - 3}
-        y={n.y0 - 3}
-        width={n.x1 - n.x0 + 6}
-        height={n.y1 - n.y0 + 6}
-        rx={4}
-      />
+      <NodeBox node={n} className="sankey-node-rect sankey-more-rect" rx={2} />
+      <NodeBox node={n} className="sankey-node-focus" pad={3} rx={4} />
     </g>
   );
 }

@@ -34,7 +34,7 @@ import { useElementSize } from '../../components/use-element-size';
 import { columnCount, layoutSankey } from './sankey-layout';
 import type { PositionedLink, PositionedNode, SankeyLayout } from './sankey-layout';
 import { labelOnDemand, placeLabels } from './sankey-labels';
-import { FilterNotes, MoreNode, MoreTooltip, SankeyLabel } from './sankey-parts';
+import { FilterNotes, keepElement, MoreNode, MoreTooltip, NodeBox, SankeyLabel, ZoomedLabels } from './sankey-parts';
 import { sequentialPosition, valueOf, type ColourBy } from '../callflow/callflow-colours';
 import { planTransition, type PlacedItem } from '../callflow/split-transition';
 import { tooltipPlacement } from '../../components/tooltip-placement';
@@ -94,9 +94,6 @@ const MINI_HISTOGRAM_NODE_WIDTH = 24;
 
 /** Time a click waits for a second click (a double-click splits instead of selecting). */
 const DOUBLE_CLICK_MS = 230;
-
-/** Zoomed out below this, labels of bars shorter than LABEL_MIN_PX on screen are hidden. */
-const LABEL_MIN_PX = 9;
 
 /** Width of the webview's scroll bars (VS Code styles them 10 px wide). */
 const SCROLLBAR_WIDTH = 10;
@@ -607,10 +604,7 @@ export function SankeyView(props: SankeyViewProps) {
                             } else setHover(null);
                           }}
                           onMove={pointerAt}
-                          register={el => {
-                            if (el) nodeElements.current.set(n.id, el);
-                            else nodeElements.current.delete(n.id);
-                          }}
+                          register={keepElement(nodeElements.current, n.id)}
                         />
                       );
                     const fill = fillOf(n.data);
@@ -618,10 +612,7 @@ export function SankeyView(props: SankeyViewProps) {
                     return (
                       <g
                         key={n.id}
-                        ref={el => {
-                          if (el) nodeElements.current.set(n.id, el);
-                          else nodeElements.current.delete(n.id);
-                        }}
+                        ref={keepElement(nodeElements.current, n.id)}
                         className={
                           'sankey-node' +
                           (highlight?.nodes.has(n.id) ? ' is-active' : '') +
@@ -649,12 +640,9 @@ export function SankeyView(props: SankeyViewProps) {
                         onMouseMove={pointerAt}
                         onMouseLeave={() => setHover(null)}
                       >
-                        <rect
+                        <NodeBox
+                          node={n}
                           className="sankey-node-rect"
-                          x={n.x0}
-                          y={n.y0}
-                          width={n.x1 - n.x0}
-                          height={n.y1 - n.y0}
                           rx={2}
                           fill={fill}
                           fillOpacity={EXCLUSIVE_OPACITY}
@@ -674,24 +662,10 @@ export function SankeyView(props: SankeyViewProps) {
                             style={highlight && !highlight.nodes.has(n.id) ? { opacity: 0.35 } : undefined}
                           />
                         ) : null}
-                        <rect
-                          className="sankey-node-focus"
-                          x={n.x0 - 3}
-                          y={n.y0 - 3}
-                          width={n.x1 - n.x0 + 6}
-                          height={n.y1 - n.y0 + 6}
-                          rx={4}
-                        />
+                        <NodeBox node={n} className="sankey-node-focus" pad={3} rx={4} />
                         {revealed.has(n.id) ? <RevealMark node={n} /> : null}
                         {props.selectedId === n.id ? (
-                          <rect
-                            className="sankey-node-selected"
-                            x={n.x0 - 3}
-                            y={n.y0 - 3}
-                            width={n.x1 - n.x0 + 6}
-                            height={n.y1 - n.y0 + 6}
-                            rx={4}
-                          />
+                          <NodeBox node={n} className="sankey-node-selected" pad={3} rx={4} />
                         ) : null}
                         {mini && (histogramRoom.get(n.id) ?? 0) >= MINI_HISTOGRAM_HEIGHT + 3 ? (
                           <MiniHistogram node={n} metric={mini.metric} scale={mini.scale} />
@@ -701,19 +675,12 @@ export function SankeyView(props: SankeyViewProps) {
                   })}
                 </g>
                 <g className="sankey-labels" aria-hidden="true" ref={labelsRef}>
-                  {labels.map(l => {
-                    const k = zoomT.k;
-                    const node = layout.nodes.find(x => x.id === l.nodeId);
-                    if (k < 1 && node && (node.y1 - node.y0) * k < LABEL_MIN_PX) return null;
-                    return (
-                      <SankeyLabel
-                        key={l.nodeId}
-                        label={l}
-                        zoom={k}
-                        dimmed={highlight !== null && !highlight.nodes.has(l.nodeId)}
-                      />
-                    );
-                  })}
+                  <ZoomedLabels
+                    labels={labels}
+                    nodes={layout.nodes}
+                    zoom={zoomT.k}
+                    dimmed={id => highlight !== null && !highlight.nodes.has(id)}
+                  />
                   {hoverLabel ? <SankeyLabel key="on-demand" label={hoverLabel} zoom={zoomT.k} onDemand /> : null}
                 </g>
               </g>
@@ -742,17 +709,7 @@ function RevealMark({ node: n }: { node: PositionedNode }) {
     strokeDasharray: '4 2',
     pointerEvents: 'none',
   };
-  return (
-    <rect
-      className="sankey-node-revealed"
-      x={n.x0 - 5}
-      y={n.y0 - 5}
-      width={n.x1 - n.x0 + 10}
-      height={n.y1 - n.y0 + 10}
-      rx={5}
-      style={style}
-    />
-  );
+  return <NodeBox node={n} className="sankey-node-revealed" pad={5} rx={5} style={style} />;
 }
 
 /** Nodes and links lit by hovering `hover`: a node's whole flow (callers up, callees down), or a link and its ends. */
