@@ -38,8 +38,12 @@ const SEARCH_ROOTS = `hpcLens.${Setting.sourceSearchRoots}`;
  *   4. an answer the user gave through "Locate file…" (kept in workspace state).
  * Files are checked through `vscode.workspace.fs`, with the workspace's scheme and authority, so
  * this works where the extension runs next to the data (Remote SSH, containers, WSL). Results are
- * cached per recorded path until the settings, the workspace folders or a remembered answer change.
+ * cached per recorded path until the settings, the workspace folders or a remembered answer change,
+ * or a file of the same name appears (a missing answer) or the answer's file is deleted.
  */
+/** How long file creations and deletions are gathered before stale answers are dropped. */
+const FILE_EVENT_DELAY_MS = 300;
+
 export class SourceResolver implements vscode.Disposable {
   private readonly cache = new Map<string, Promise<Resolution>>();
   /** Recorded paths waiting for their mapped candidates: asked of the service together, once per tick. */
@@ -61,6 +65,44 @@ export class SourceResolver implements vscode.Disposable {
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.reset()),
     ];
+    // A source that appears (checked out, generated, copied in) may be the one a profile names; one
+    // that vanishes can no longer be shown. Only the answers that can change are dropped.
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
+    this.subs.push(
+      watcher,
+      watcher.onDidCreate(uri => this.filesChanged(uri, 'created')),
+      watcher.onDidDelete(uri => this.filesChanged(uri, 'deleted')),
+    );
+  }
+
+  /** Files created or deleted since the last drop of stale answers (gathered: a checkout creates many). */
+  private pendingFiles: { uri: vscode.Uri; how: 'created' | 'deleted' }[] = [];
+  private pendingTimer: NodeJS.Timeout | undefined;
+
+  private filesChanged(uri: vscode.Uri, how: 'created' | 'deleted'): void {
+    this.pendingFiles.push({ uri, how });
+    this.pendingTimer ??= setTimeout(() => void this.dropStaleAnswers(), FILE_EVENT_DELAY_MS);
+  }
+
+  /** Drops cached answers the created or deleted files change: a missing or ambiguous one of the same name, one that was that file. */
+  private async dropStaleAnswers(): Promise<void> {
+    this.pendingTimer = undefined;
+    const files = this.pendingFiles;
+    this.pendingFiles = [];
+    const created = new Set(files.filter(f => f.how === 'created').map(f => basenameOf(f.uri.path)));
+    const deleted = new Set(files.filter(f => f.how === 'deleted').map(f => f.uri.toString()));
+    let dropped = false;
+    for (const [recorded, answer] of [...this.cache]) {
+      const r = await answer;
+      const stale =
+        ((r.kind === 'missing' || r.kind === 'ambiguous') && created.has(basenameOf(recorded))) ||
+        ('uri' in r && deleted.has(r.uri.toString()));
+      if (stale && this.cache.get(recorded) === answer) {
+        this.cache.delete(recorded);
+        dropped = true;
+      }
+    }
+    if (dropped) this.changed.fire();
   }
 
   clear(): void {
@@ -203,6 +245,7 @@ export class SourceResolver implements vscode.Disposable {
   }
 
   dispose(): void {
+    if (this.pendingTimer) clearTimeout(this.pendingTimer);
     this.subs.forEach(s => s.dispose());
     this.changed.dispose();
   }

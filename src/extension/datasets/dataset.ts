@@ -123,6 +123,8 @@ export abstract class Dataset {
   private flagLines = new Map<string, DmvFlag[]>();
   /** The last trace analysis of this run, with its lenses by resolved file. */
   private analysis: { view: TraceAnalysisView; lenses: Map<string, LineLens[]> } | undefined;
+  /** Maps the analysis's call sites again when the way sources resolve changed. */
+  private analysisRemap: vscode.Disposable | undefined;
   protected readonly overlaysChanged = new vscode.EventEmitter<void>();
   /** Fires when what the overlays show changed without a new derivation (a trace analysis arrived, flags were mapped to lines). */
   readonly onDidChangeOverlays = this.overlaysChanged.event;
@@ -405,11 +407,18 @@ export abstract class Dataset {
 
   /** Keeps a trace analysis of this run: its significant call sites get lenses (recorded paths mapped to workspace files). */
   async setTraceAnalysis(view: TraceAnalysisView | undefined, resolver: SourceResolver): Promise<void> {
+    this.analysisRemap?.dispose();
+    this.analysisRemap = undefined;
     if (!view) {
       this.analysis = undefined;
       this.overlaysChanged.fire();
       return;
     }
+    // Sources found later (a mapping set, the file created) get their lenses then.
+    const remap = resolver.onDidChange(() => {
+      if (this.analysis?.view === view) void this.setTraceAnalysis(view, resolver);
+    });
+    this.analysisRemap = remap;
     const lenses = new Map<string, LineLens[]>();
     await Promise.all(
       [...traceAnalysisLenses(view)].map(async ([recorded, list]) => {
@@ -417,6 +426,7 @@ export abstract class Dataset {
         if (uri) lenses.set(uri.toString(), [...(lenses.get(uri.toString()) ?? []), ...list]);
       }),
     );
+    if (this.analysisRemap !== remap) return; // a newer analysis (or none) replaced this one meanwhile
     this.analysis = { view, lenses };
     this.overlaysChanged.fire();
   }
@@ -437,6 +447,7 @@ export abstract class Dataset {
 
   /** Frees the dataset in the analysis service. */
   async close(): Promise<void> {
+    this.analysisRemap?.dispose();
     this.overlaysChanged.dispose();
     await this.service.close({ dataset: this.handle });
   }

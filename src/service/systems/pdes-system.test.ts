@@ -78,7 +78,7 @@ describe('PDES system: which folders it claims', () => {
       assert.equal(systemForSample(await sampleFile(run(name))), 'pdes', name);
   });
 
-  it('leaves ordinary profile folders to the profile readers', async () => {
+  it('leaves other folders to the profile readers and the other systems', async () => {
     const folders = [join(ROOT, 'samples/heat-stencil/profiles'), join(ROOT, 'samples/heat-stencil')];
     for (const shared of [
       'data/hpctoolkit-xml/cpi-4ranks',
@@ -87,7 +87,8 @@ describe('PDES system: which folders it claims', () => {
       'data/pebs-memaxes/lulesh',
     ])
       if (!skipUnlessShared(shared)) folders.push(sharedPath(shared));
-    for (const f of folders) assert.equal(systemForSample(await sampleFile(f)), null, f);
+    // A MemAxes run folder is the memory system's: what matters here is that PDES does not claim it.
+    for (const f of folders) assert.notEqual(systemForSample(await sampleFile(f)), 'pdes', f);
     const empty = tempDir();
     assert.equal(systemForSample(await sampleFile(empty)), null, 'an empty folder');
   });

@@ -168,7 +168,8 @@ export function registerDataMovementSuites(): void {
       );
       const rows = await until('Data Movement rows for the trace', () => {
         const r = api.dataMovementEntries().filter(e => e.icon !== 'warning');
-        return r.some(e => e.description.startsWith('H→D')) ? r : undefined;
+        // The view may still list the previous dataset's sites: wait for the trace's own (Python lines).
+        return r.some(e => e.description.startsWith('H→D') && /\.py:\d+$/.test(e.label)) ? r : undefined;
       });
       const shown = new Set(rows.flatMap(r => r.children!.filter(c => !c.label.includes('›')).map(c => c.label)));
       assert.deepEqual([...shown].sort(), [...recorded].sort());

@@ -130,6 +130,24 @@ export function registerRemappingSuites(): void {
       assert.equal(await shown, undefined);
     });
 
+    test('a source that appears in the workspace after the profile resolves without a reload; deleted, it is missing again', async () => {
+      assert.equal((await api.sources.resolution(VANISHED)).kind, 'missing');
+      const file = src('vanished_kernel.c');
+      await vscode.workspace.fs.writeFile(file, new TextEncoder().encode('void fused_kernel(void) {}\n'));
+      try {
+        const found = await until('the new file is found', async () => {
+          const r = await api.sources.resolution(VANISHED);
+          return r.kind === 'suffix' ? r : undefined;
+        });
+        assert.equal(found.uri, file.toString());
+      } finally {
+        await vscode.workspace.fs.delete(file);
+      }
+      await until('the deleted file is missing again', async () =>
+        (await api.sources.resolution(VANISHED)).kind === 'missing' ? true : undefined,
+      );
+    });
+
     test('a configured prefix mapping with ${workspaceFolder} places a file suffix matching cannot', async () => {
       assert.equal((await api.sources.resolution(HALO)).kind, 'ambiguous');
       await cfg().update(
