@@ -196,13 +196,13 @@ export class Ensemble {
     if (!this.isPresent(node, run)) return null;
     const p = this.profiles[run]!;
     const m = this.metricOfRun[run]!;
-    const matrix = side === 'inclusive' ? p.inclusive(m) : p.exclusive(m);
     const C = p.contextCount;
-    const out = new Float64Array(C);
+    const out = new Float64Array(C),
+      row = new Float64Array(C);
     const members = this.runMembers(run);
     for (let k = members.start[node]!; k < members.start[node + 1]!; k++) {
-      const i = members.list[k]!;
-      for (let c = 0; c < C; c++) out[c]! += matrix[i * C + c]!;
+      p.contextRow(side, m, members.list[k]!, row);
+      for (let c = 0; c < C; c++) out[c]! += row[c]!;
     }
     return out;
   }

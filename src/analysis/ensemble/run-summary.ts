@@ -7,7 +7,7 @@ import type { CallTreeColumns } from '../model/call-tree';
 import type { ExecutionContext } from '../model/context';
 import { inclusiveFromExclusive } from '../model/derive';
 import type { MetricDescriptor } from '../model/metric';
-import { Profile, type MetadataValue } from '../model/profile';
+import { Profile, type LazyContextValues, type MetadataValue } from '../model/profile';
 
 /**
  * Run summaries (issue 17; CallFlow thesis ch. 4 §4.3 keeps per-run aggregates so the ensemble view
@@ -366,14 +366,24 @@ export function decodeRunSummary(bytes: Uint8Array, file: string): RunSummary {
   for (let k = 0; k < K; k++)
     if (detail[k]! < 0 || detail[k]! >= n) throw new SummaryError(file, 'corrupt', `detail node ${detail[k]}`);
 
-  const lazy = (side: 'inclusive' | 'exclusive', m: number): Float64Array => {
-    const total = totals[m]![side],
-      kept = rows[m]![side];
-    const matrix = new Float64Array(n * C);
-    if (C === 0) return matrix;
-    for (let i = 0; i < n; i++) matrix.fill(total[i]! / C, i * C, (i + 1) * C);
-    for (let k = 0; k < K; k++) matrix.set(kept.subarray(k * C, (k + 1) * C), detail[k]! * C);
-    return matrix;
+  // Row k of the kept per-rank values belongs to node detail[k]; -1 for the other nodes.
+  const detailRow = new Int32Array(n).fill(-1);
+  for (let k = 0; k < K; k++) detailRow[detail[k]!] = k;
+  const lazy: LazyContextValues = {
+    matrix: (side, m) => {
+      const total = totals[m]![side],
+        kept = rows[m]![side];
+      const matrix = new Float64Array(n * C);
+      if (C === 0) return matrix;
+      for (let i = 0; i < n; i++) matrix.fill(total[i]! / C, i * C, (i + 1) * C);
+      for (let k = 0; k < K; k++) matrix.set(kept.subarray(k * C, (k + 1) * C), detail[k]! * C);
+      return matrix;
+    },
+    row: (side, m, i, out) => {
+      const k = detailRow[i]!;
+      if (k >= 0) out.set(rows[m]![side].subarray(k * C, (k + 1) * C));
+      else out.fill(totals[m]![side][i]! / C, 0, C);
+    },
   };
   let profile: Profile;
   try {
