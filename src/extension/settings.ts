@@ -8,6 +8,7 @@ import {
 import { parseModuleRules, type ModuleRule } from '../analysis/graph/module-map';
 import { DEFAULT_TRACE_ANALYSIS_OPTIONS, type TraceAnalysisOptions } from '../analysis/timeseries/model/options';
 import type { ReadLimits } from '../service/read-limits';
+import { DEFAULT_ENSEMBLE_OPTIONS } from '../shared/ensemble-protocol';
 
 /** Setting keys, checked against package.json by the integration tests. */
 export const Setting = {
@@ -28,6 +29,7 @@ export const Setting = {
   memoryFollowSelection: 'memory.followSelection',
   callflowFilterThreshold: 'callflow.filterThreshold',
   callflowFilterBy: 'callflow.filterBy',
+  ensembleClusters: 'ensemble.clusters',
 } as const;
 
 const config = () => vscode.workspace.getConfiguration('hpcLens');
@@ -82,6 +84,11 @@ export function callflowFilter(onWarning?: (message: string) => void): CallflowF
     warnings.forEach(w => onWarning(w));
   }
   return filter;
+}
+
+/** k-means clusters an ensemble's parameter projection opens with (2–8; the session refuses others). */
+export function ensembleClusters(): number {
+  return config().get<number>(Setting.ensembleClusters, DEFAULT_ENSEMBLE_OPTIONS.clusters);
 }
 
 /** After-line text on the lines that issue copies (`⇅ H→D 96 MB · 24× · …`). */
