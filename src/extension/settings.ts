@@ -11,6 +11,7 @@ import type { PdesAnalysisOptions } from '../analysis/pdes/analysis-options';
 import type { ReadLimits } from '../service/read-limits';
 import type { PdesOpenSettings } from '../service/systems/pdes-system';
 import { PDES_SETTING_KEYS } from '../shared/pdes-protocol';
+import { DEFAULT_ENSEMBLE_OPTIONS } from '../shared/ensemble-protocol';
 
 /** Setting keys, checked against package.json by the integration tests. */
 export const Setting = {
@@ -32,6 +33,7 @@ export const Setting = {
   callflowFilterThreshold: 'callflow.filterThreshold',
   callflowFilterBy: 'callflow.filterBy',
   pdesHandlers: 'pdes.handlers',
+  ensembleClusters: 'ensemble.clusters',
 } as const;
 
 const config = () => vscode.workspace.getConfiguration('hpcLens');
@@ -86,6 +88,11 @@ export function callflowFilter(onWarning?: (message: string) => void): CallflowF
     warnings.forEach(w => onWarning(w));
   }
   return filter;
+}
+
+/** k-means clusters an ensemble's parameter projection opens with (2–8; the session refuses others). */
+export function ensembleClusters(): number {
+  return config().get<number>(Setting.ensembleClusters, DEFAULT_ENSEMBLE_OPTIONS.clusters);
 }
 
 /** After-line text on the lines that issue copies (`⇅ H→D 96 MB · 24× · …`). */

@@ -23,7 +23,7 @@ import type { SuperGraphDataOptions } from '../analysis/graph/super-graph-data';
 import type { SuperGraphQuery, SuperGraphQueryResults } from '../analysis/graph/super-graph-queries';
 import type { ProfileData } from '../analysis/model/profile';
 import type { DataMovementSites } from '../analysis/stats/data-movement-sites';
-import type { EnsembleRequest } from '../shared/ensemble-protocol';
+import type { EnsembleOptions, EnsembleRequest } from '../shared/ensemble-protocol';
 import type { CallflowData } from '../shared/callflow-protocol';
 import type { TimelineWindow } from '../shared/timeline-protocol';
 import type { DerivedData, DeriveOptions, SideBarLists } from './derived-data';
@@ -239,6 +239,8 @@ export interface AnalysisRpc {
       filter?: { threshold: number; by: 'inclusive' | 'exclusive' };
       /** Select the supernode holding this function (a CodeLens click). */
       focusFunction?: string;
+      /** Options of the settings a new session starts with (the panel changes them per ensemble). */
+      defaults?: Partial<EnsembleOptions>;
     },
     ctx?: CallContext,
   ): Promise<EnsembleViewResult>;

@@ -163,12 +163,17 @@ export class EnsembleSession {
       });
       timings.graph = performance.now() - t;
       // The projection depends on the runs and its input only, not on the mode or the selection.
-      const key = `${metric}|${view().options.projectionInput}|${view().runs?.join(',') ?? 'all'}`;
+      const key = `${metric}|${view().options.projectionInput}|${view().options.clusters}|${view().runs?.join(',') ?? 'all'}`;
       let projection: EnsembleProjectionData;
       if (c?.projectionKey === key) projection = c.projection;
       else {
         t = performance.now();
-        projection = projectionData(this.ep.ensembleOf(metric), view().options.projectionInput, view().runs);
+        projection = projectionData(
+          this.ep.ensembleOf(metric),
+          view().options.projectionInput,
+          view().runs,
+          view().options.clusters,
+        );
         timings.projection = performance.now() - t;
       }
       // A selection that no longer names a node (after an unsplit, a filter) falls back to none.

@@ -130,3 +130,15 @@ test('what each request invalidates', () => {
   assert.equal(changeScope({ type: 'ensemble/options', options: { bins: 10 } }), 'graph');
   assert.equal(changeScope({ type: 'ensemble/target', run: 1 }), 'graph');
 });
+
+test('the projection’s cluster count is a whole number from 2 to 8, refused otherwise with the range', () => {
+  const five = apply(initialEnsembleState(), { type: 'ensemble/options', options: { clusters: 5 } });
+  assert.equal(five.view.options.clusters, 5);
+  assert.equal(initialEnsembleState().view.options.clusters, 3);
+  for (const bad of [1, 9, 2.5, '4'])
+    assert.match(
+      errorOf({ type: 'ensemble/options', options: { clusters: bad as number } })!,
+      /clusters must be a whole number from 2 to 8/,
+    );
+  assert.equal(changeScope({ type: 'ensemble/options', options: { clusters: 4 } }), 'graph');
+});

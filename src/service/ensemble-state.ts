@@ -55,6 +55,9 @@ const CHOICES: { [K in keyof EnsembleOptions]?: readonly EnsembleOptions[K][] } 
   callSiteSort: ['mean', 'max', 'imbalance', 'variance', 'name'],
   projectionInput: ['parameters', 'structure'],
 };
+/** The projection's k-means cluster counts (CallFlow §4.9 offers 2–8). */
+export const MIN_CLUSTERS = 2,
+  MAX_CLUSTERS = 8;
 /** More bins than runs shows nothing more; 200 is plenty for any histogram on a node a few hundred px tall. */
 const MAX_BINS = 200;
 
@@ -120,6 +123,13 @@ export function applyEnsembleRequest(
           return { error: `bins must be "auto" or a whole number from 1 to ${MAX_BINS}, not ${String(value)}` };
         if (key === 'iqrFactor' && !(typeof value === 'number' && value > 0 && value <= 10))
           return { error: `the outlier fence must be a number of IQRs in (0, 10], not ${String(value)}` };
+        if (
+          key === 'clusters' &&
+          !(Number.isInteger(value) && (value as number) >= MIN_CLUSTERS && (value as number) <= MAX_CLUSTERS)
+        )
+          return {
+            error: `the projection's clusters must be a whole number from ${MIN_CLUSTERS} to ${MAX_CLUSTERS}, not ${String(value)}`,
+          };
         if (key === 'textGuides' && typeof value !== 'boolean') return { error: 'textGuides must be true or false' };
         if (
           key === 'orderBy' &&

@@ -56,6 +56,24 @@ describe('opening an ensemble from run summaries (issue 17)', () => {
     );
   });
 
+  it('a session starts with the settings’ cluster count and keeps its own choice; a bad default is ignored', async () => {
+    const s = new LocalAnalysisService();
+    const e = await s.openEnsemble({ paths: [runs], summaryCache: cache });
+    const args = { dataset: e.dataset, metric: 'time', title: 'runs', moduleMap: [] };
+    const first = await s.ensembleView({ ...args, request: null, defaults: { clusters: 4 } });
+    assert.equal(first.state.options.clusters, 4);
+    assert.equal(first.graph!.projection.k, 4);
+    const picked = await s.ensembleView({
+      ...args,
+      request: { type: 'ensemble/options', options: { clusters: 2 } },
+      defaults: { clusters: 4 },
+    });
+    assert.equal(picked.graph!.projection.k, 2, 'the panel’s choice for this ensemble wins over the settings');
+    const other = await s.openEnsemble({ paths: [runs], summaryCache: cache });
+    const bad = await s.ensembleView({ ...args, dataset: other.dataset, request: null, defaults: { clusters: 12 } });
+    assert.equal(bad.state.options.clusters, 3);
+  });
+
   it('re-reads a changed profile alone and silently rebuilds a corrupt summary', async () => {
     await open();
     appendFileSync(paths[2]!, '\n');

@@ -477,7 +477,13 @@ export class LocalAnalysisService implements AnalysisService {
     const h = this.profileHeld(args.dataset);
     const ep = this.ensembleOf(args.dataset, h);
     const needGraph = !h.session || args.request === null;
-    const session = (h.session ??= new EnsembleSession(ep, { title: args.title, metric: () => args.metric }));
+    if (!h.session) {
+      h.session = new EnsembleSession(ep, { title: args.title, metric: () => args.metric });
+      // A default out of range (edited settings.json) is refused like a request and the built-in one stays.
+      if (args.defaults && Object.keys(args.defaults).length)
+        h.session.apply({ type: 'ensemble/options', options: args.defaults });
+    }
+    const session = h.session;
     const filter = args.filter;
     session.options = {
       title: args.title,

@@ -37,6 +37,8 @@ export interface EnsembleOptions {
   distributionMode: DistributionMode;
   callSiteSort: CallSiteSort;
   projectionInput: ProjectionInput;
+  /** k-means clusters of the parameter projection (CallFlow §4.9: default 3, 2–8). */
+  clusters: number;
 }
 
 export const DEFAULT_ENSEMBLE_OPTIONS: EnsembleOptions = {
@@ -49,6 +51,7 @@ export const DEFAULT_ENSEMBLE_OPTIONS: EnsembleOptions = {
   distributionMode: 'run',
   callSiteSort: 'mean',
   projectionInput: 'parameters',
+  clusters: 3,
 };
 
 /** The panel's state: sent with every graph, changed by requests. */

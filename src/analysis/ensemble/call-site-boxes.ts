@@ -43,7 +43,8 @@ export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32A
   const touched: number[] = [];
   const presenceOf = sites.presenceOf,
     ownAll = side === 'exclusive';
-  let hits = new Int32Array(0);
+  let hits = new Int32Array(0),
+    row = new Float64Array(0);
   for (let k = 0; k < runs.length; k++) {
     const run = runs[k]!;
     let present = false;
@@ -57,8 +58,11 @@ export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32A
       continue;
     }
     const p = ensemble.profile(run);
-    const matrix = runMatrix(p, ensemble.metric.name, side);
+    const m = p.metricIndex(ensemble.metric.name);
+    if (m < 0) throw new Error(`a run's profile lacks the ensemble's metric ${ensemble.metric.name}`);
     const C = p.contextCount;
+    // Row by row: a run read from its summary never builds its node × rank matrix for a selection.
+    if (row.length < C) row = new Float64Array(C);
     if (acc.length < S * C) acc = new Float64Array(S * C);
     const own = new Float64Array(C);
     const map = ensemble.unionNodes(run);
@@ -69,8 +73,8 @@ export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32A
     for (let j = 0; j < h; j++) {
       const i = hits[j]!,
         u = map[i]!;
-      const row = i * C;
-      if (ownAll || isEntry[u]) for (let c = 0; c < C; c++) own[c]! += matrix[row + c]!;
+      p.contextRow(side, m, i, row);
+      if (ownAll || isEntry[u]) for (let c = 0; c < C; c++) own[c]! += row[c]!;
       const pr = presenceOf[u]!;
       if (pr >= 0 && stamp[pr] !== k) {
         stamp[pr] = k;
@@ -79,7 +83,7 @@ export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32A
       const cs = siteOf[u]!;
       if (cs < 0) continue;
       const base = cs * C;
-      for (let c = 0; c < C; c++) acc[base + c]! += matrix[row + c]!;
+      for (let c = 0; c < C; c++) acc[base + c]! += row[c]!;
     }
     supernode.push(own);
     // Every row written belongs to a touched call site: an owned loop or statement exists in a run
@@ -109,12 +113,6 @@ function collectMembers(map: Int32Array, flag: Uint8Array, out: Int32Array): num
   let h = 0;
   for (let i = 0; i < map.length; i++) if (flag[map[i]!]) out[h++] = i;
   return h;
-}
-
-function runMatrix(p: Profile, metric: string, side: 'inclusive' | 'exclusive'): Float64Array {
-  const m = p.metricIndex(metric);
-  if (m < 0) throw new Error(`a run's profile lacks the ensemble's metric ${metric}`);
-  return side === 'inclusive' ? p.inclusive(m) : p.exclusive(m);
 }
 
 /** The run and rank of the value at `position` of a call site's per-rank values. */

@@ -196,13 +196,13 @@ export class Ensemble {
     if (!this.isPresent(node, run)) return null;
     const p = this.profiles[run]!;
     const m = this.metricOfRun[run]!;
-    const matrix = side === 'inclusive' ? p.inclusive(m) : p.exclusive(m);
     const C = p.contextCount;
-    const out = new Float64Array(C);
+    const out = new Float64Array(C),
+      row = new Float64Array(C);
     const members = this.runMembers(run);
     for (let k = members.start[node]!; k < members.start[node + 1]!; k++) {
-      const i = members.list[k]!;
-      for (let c = 0; c < C; c++) out[c]! += matrix[i * C + c]!;
+      p.contextRow(side, m, members.list[k]!, row);
+      for (let c = 0; c < C; c++) out[c]! += row[c]!;
     }
     return out;
   }
@@ -261,6 +261,8 @@ export function buildEnsemble(loaded: readonly RunProfile[], options: BuildEnsem
     const keys = frameKeys.idsOf(tree);
     const { parent, module } = tree.columns;
     const map = new Int32Array(tree.size);
+    // The run's module string id → the union's (interned on first use): conflicts compare ids, not strings, per node.
+    const unionModule = new Int32Array(tree.strings.size).fill(-1);
     for (let i = 0; i < tree.size; i++) {
       const up = parent[i]! >= 0 ? map[parent[i]!]! : -1;
       let u = children.find(up, keys[i]!);
@@ -274,8 +276,10 @@ export function buildEnsemble(loaded: readonly RunProfile[], options: BuildEnsem
         children.insert(up, keys[i]!, u);
       } else if (module[i] !== 0) {
         const had = builder.moduleId(u);
+        let mine = unionModule[module[i]!]!;
+        if (mine < 0) unionModule[module[i]!] = mine = builder.strings.intern(tree.module(i)!);
         if (had === 0) builder.setModule(u, tree.module(i)!);
-        else if (moduleConflicts.length < MAX_MODULE_CONFLICTS && builder.strings.get(had) !== tree.module(i)) {
+        else if (moduleConflicts.length < MAX_MODULE_CONFLICTS && had !== mine) {
           const path: string[] = [];
           for (let k = i; k >= 0; k = parent[k]!) path.push(tree.name(k));
           moduleConflicts.push({
@@ -336,11 +340,18 @@ export function buildEnsemble(loaded: readonly RunProfile[], options: BuildEnsem
         blockExc[cell]! += exc[i]! * scale;
       }
     }
-    for (let u = 0; u < N; u++) {
-      const row = u * R + r0;
+    // Transposed in tiles of TILE nodes: both the block's rows and the matrices' rows a tile touches
+    // stay in cache (node by node, each read strode N values through the block).
+    const TILE = 64;
+    for (let u0 = 0; u0 < N; u0 += TILE) {
+      const u1 = Math.min(N, u0 + TILE);
       for (let b = 0; b < width; b++) {
-        inclusive[row + b] = blockInc[b * N + u]!;
-        exclusive[row + b] = blockExc[b * N + u]!;
+        const from = b * N,
+          to = r0 + b;
+        for (let u = u0; u < u1; u++) {
+          inclusive[u * R + to] = blockInc[from + u]!;
+          exclusive[u * R + to] = blockExc[from + u]!;
+        }
       }
     }
   }

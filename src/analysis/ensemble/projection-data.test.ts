@@ -89,6 +89,20 @@ describe('projection data', () => {
     assert.ok(data.features.includes('ranks'));
   });
 
+  it('takes the cluster count (CallFlow §4.9): k clusters over the runs, and at least k + 1 runs', () => {
+    for (const k of [2, 5, 8]) {
+      const data = projectionData(e, 'parameters', null, k);
+      assert.equal(data.k, k);
+      assert.equal(data.unavailable, null);
+      assert.equal(new Set(data.points.map(p => p.cluster)).size, k);
+      const ref = projectRuns(e, { input: 'parameters', k });
+      data.points.forEach((p, i) => assert.equal(p.cluster, ref.clusters![i]));
+    }
+    const few = projectionData(e, 'structure', [0, 1, 2, 3, 4], 6);
+    assert.equal(few.k, 6);
+    assert.match(few.unavailable!, /at least 7 runs for 6 clusters; 5 runs are selected/);
+  });
+
   it('says why there is no projection: too few runs, or nothing varies', () => {
     const few = projectionData(e, 'parameters', [0, 1, 2]);
     assert.deepEqual(few.points, []);

@@ -10,7 +10,7 @@ import {
   structureDistances,
 } from './projection';
 
-/** CallFlow's cluster count (§2.11). */
+/** CallFlow's default cluster count (§2.11; §4.9 lets the user pick 2–8). */
 export const PROJECTION_CLUSTERS = 3;
 
 /** How many of the heaviest nodes the structure distance compares (structureDistances' default). */
@@ -18,7 +18,7 @@ const STRUCTURE_NODES = 512;
 
 /**
  * The parameter projection view's data (§2.11, §4.7, experimental): one point per selected run,
- * MDS coordinates and a k-means cluster (k = 3). `runs` restricts the projection to a subset (a
+ * MDS coordinates and a k-means cluster (k = `clusters`, 3 by default). `runs` restricts the projection to a subset (a
  * lasso inside a lasso): features are min–max scaled over the subset and distances taken between
  * its runs only. This is projectRuns (projection.ts) over a run subset — it composes the same
  * steps, because projectRuns always projects every run.
@@ -30,11 +30,12 @@ export function projectionData(
   ensemble: Ensemble,
   input: ProjectionInput,
   runs: readonly number[] | null,
+  clusters: number = PROJECTION_CLUSTERS,
 ): EnsembleProjectionData {
   const R = ensemble.runCount;
   const subset = Array.from(selectRuns(runs, R));
   const n = subset.length;
-  const k = PROJECTION_CLUSTERS;
+  const k = clusters;
   const none = (features: string[], reason: string): EnsembleProjectionData => ({
     input,
     features,

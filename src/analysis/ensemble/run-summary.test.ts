@@ -88,6 +88,26 @@ describe('run summaries', () => {
     assert.ok(exact > 0 && flat > 0);
   });
 
+  it('reads single per-rank rows without building the matrix, equal to the matrix rows', () => {
+    const { runs } = generateSyntheticEnsemble({ runs: 1, nodes: 5000, maxContexts: 4, seed: 5 });
+    const p = runs[0]!.profile;
+    const bytes = encodeRunSummary(p, KEY);
+    const rowsOnly = decodeRunSummary(bytes, 'a.hlsum').profile,
+      withMatrix = decodeRunSummary(bytes, 'a.hlsum').profile;
+    const C = p.contextCount;
+    const row = new Float64Array(C);
+    for (const side of ['inclusive', 'exclusive'] as const) {
+      const matrix = side === 'inclusive' ? withMatrix.inclusive(0) : withMatrix.exclusive(0);
+      for (let i = 0; i < p.tree.size; i++) {
+        rowsOnly.contextRow(side, 0, i, row);
+        assert.deepEqual([...row], [...matrix.subarray(i * C, (i + 1) * C)], `${side} row of node ${i}`);
+        // A profile with its matrix answers from it.
+        withMatrix.contextRow(side, 0, i, row);
+        assert.deepEqual([...row], [...matrix.subarray(i * C, (i + 1) * C)]);
+      }
+    }
+  });
+
   it('an ensemble built from summaries equals the one built from the profiles', () => {
     const { runs } = generateSyntheticEnsemble({ runs: 6, nodes: 2000, maxContexts: 3, seed: 9 });
     const fromSummaries = runs.map(r => ({ run: r.run, profile: roundTrip(r.profile) }));

@@ -49,6 +49,14 @@ export interface ProfileData {
  * node × context, and run metadata. Derived data (the missing inclusive/exclusive side, totals over
  * contexts) is computed on first use in O(nodes × contexts) and cached.
  */
+/** Per-context values a profile makes on demand (see the Profile constructor). */
+export interface LazyContextValues {
+  /** The whole node-major node × context matrix of a side of metric m. */
+  matrix(side: 'inclusive' | 'exclusive', m: number): Float64Array;
+  /** Node i's row of that matrix, written to `out[0 … contexts)`, without making the matrix. */
+  row(side: 'inclusive' | 'exclusive', m: number, i: number, out: Float64Array): void;
+}
+
 export class Profile {
   readonly tree: CallTree;
   private readonly excl: (Float64Array | null)[];
@@ -56,20 +64,21 @@ export class Profile {
   private readonly totals = new Map<string, Float64Array>();
 
   /**
-   * `lazyMatrix`, when given, makes a metric's node × context matrix on first use for a metric whose
-   * data holds neither side (a run summary keeps per-node totals and only some nodes' per-rank values);
-   * such a profile must adopt its totals ({@link adoptTotals}) so sums never build the matrices.
+   * `lazy`, when given, makes a metric's node × context matrix on first use for a metric whose data
+   * holds neither side (a run summary keeps per-node totals and only some nodes' per-rank values), and
+   * reads single rows without it ({@link contextRow}); such a profile must adopt its totals
+   * ({@link adoptTotals}) so sums never build the matrices.
    */
   constructor(
     readonly data: ProfileData,
-    private readonly lazyMatrix?: (side: 'inclusive' | 'exclusive', metric: number) => Float64Array,
+    private readonly lazy?: LazyContextValues,
   ) {
     this.tree = new CallTree(data.tree, new StringTable(data.strings));
     const cells = this.tree.size * data.contexts.length;
     data.metrics.forEach((m, i) => {
       const e = data.exclusive[i];
       const n = data.inclusive[i];
-      if (!e && !n && !lazyMatrix) throw new Error(`metric ${m.name} has no values`);
+      if (!e && !n && !lazy) throw new Error(`metric ${m.name} has no values`);
       for (const mat of [e, n])
         if (mat && mat.length !== cells)
           throw new Error(`metric ${m.name}: ${mat.length} values for ${cells} node × context cells`);
@@ -122,7 +131,7 @@ export class Profile {
     let v = this.excl[m];
     if (!v)
       v = this.excl[m] = this.isLazy(m)
-        ? this.lazyMatrix!('exclusive', m)
+        ? this.lazy!.matrix('exclusive', m)
         : exclusiveFromInclusive(this.tree.columns.parent, this.incl[m]!, this.contextCount);
     return v;
   }
@@ -132,14 +141,27 @@ export class Profile {
     let v = this.incl[m];
     if (!v)
       v = this.incl[m] = this.isLazy(m)
-        ? this.lazyMatrix!('inclusive', m)
+        ? this.lazy!.matrix('inclusive', m)
         : inclusiveFromExclusive(this.tree.columns.parent, this.excl[m]!, this.contextCount);
     return v;
   }
 
-  /** Whether metric m's matrices come from `lazyMatrix` (its data held neither side). */
+  /** Whether metric m's matrices come from `lazy` (its data held neither side). */
   private isLazy(m: number): boolean {
-    return !!this.lazyMatrix && !this.data.exclusive[m] && !this.data.inclusive[m];
+    return !!this.lazy && !this.data.exclusive[m] && !this.data.inclusive[m];
+  }
+
+  /**
+   * Node i's values of metric m over contexts, written to `out[0 … contextCount)`. A lazy profile
+   * (a decoded run summary) answers without building its matrix: a selection in a 1,000-run ensemble
+   * reads a few rows per run, where building every run's matrix cost seconds.
+   */
+  contextRow(side: 'inclusive' | 'exclusive', m: number, i: number, out: Float64Array): void {
+    const C = this.contextCount;
+    const made = side === 'inclusive' ? this.incl[m] : this.excl[m];
+    if (!made && this.isLazy(m)) return this.lazy!.row(side, m, i, out);
+    const matrix = made ?? (side === 'inclusive' ? this.inclusive(m) : this.exclusive(m));
+    for (let c = 0; c < C; c++) out[c] = matrix[i * C + c]!;
   }
 
   /** Per-node values summed over contexts. */

@@ -14,7 +14,7 @@ import type {
 import { assertNever } from '../../shared/webview-protocol';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import { EnsembleDataset } from '../datasets/ensemble-dataset';
-import { callflowFilter, moduleMap } from '../settings';
+import { callflowFilter, ensembleClusters, moduleMap } from '../settings';
 import type { SourceNavigator } from '../source-navigator';
 import { WebviewHost, type WebviewEnvironment } from './webview-host';
 
@@ -179,6 +179,7 @@ export class EnsemblePanel implements vscode.Disposable {
         title: ds.name,
         moduleMap: moduleMap(),
         filter: { ...callflowFilter() },
+        defaults: { clusters: ensembleClusters() },
         ...(focusFunction !== undefined ? { focusFunction } : {}),
       });
     } catch (e) {

@@ -11,6 +11,9 @@ import {
   diffPosition,
   EMPTY_BIN_COLOUR,
   gradientStops,
+  resolvedTargetColour,
+  TARGET_COLOUR,
+  TARGET_COLOUR_CSS,
 } from './ensemble-colours';
 
 const lightness = (c: string): number => hsl(c).l;
@@ -83,4 +86,11 @@ describe('diff scale (AT-9)', () => {
     assert.equal(diffColour(-5, 2), diffColour(-2, 2));
     assert.equal(diffPosition(3, 0), 0.5, 'no domain: neutral');
   });
+});
+
+test('the target colour is the theme token hpcLens.ensembleTarget, CallFlow’s green without one', () => {
+  assert.equal(TARGET_COLOUR_CSS, 'var(--vscode-hpcLens-ensembleTarget, #4DAF4A)');
+  const themed = { getPropertyValue: (n: string) => (n === '--vscode-hpcLens-ensembleTarget' ? ' #00ff00 ' : '') };
+  assert.equal(resolvedTargetColour(themed), '#00ff00');
+  assert.equal(resolvedTargetColour({ getPropertyValue: () => '' }), TARGET_COLOUR);
 });

@@ -7,8 +7,19 @@
 import { color as parseColor, interpolateRdYlGn, interpolateReds, schemeOrRd } from 'd3';
 import type { EnsembleHistogram } from '../../../../src/shared/ensemble-protocol';
 
-/** The target run in every ensemble view (CallFlow's ColorBrewer green). */
+/** The target run in every ensemble view (CallFlow's ColorBrewer green, §4.9). */
 export const TARGET_COLOUR = '#4DAF4A';
+
+/** CSS variable of the theme token `hpcLens.ensembleTarget` (package.json `colors`; a theme may change it). */
+const TARGET_TOKEN = '--vscode-hpcLens-ensembleTarget';
+
+/** The target colour in CSS (styles, SVG `style` fills): the theme's token, else CallFlow's green. */
+export const TARGET_COLOUR_CSS = `var(${TARGET_TOKEN}, ${TARGET_COLOUR})`;
+
+/** The target colour resolved for a canvas, which cannot read CSS variables itself. */
+export function resolvedTargetColour(style: { getPropertyValue(name: string): string }): string {
+  return style.getPropertyValue(TARGET_TOKEN).trim() || TARGET_COLOUR;
+}
 
 /** Colour of an empty bin: the white end of the count scale. */
 export const EMPTY_BIN_COLOUR = '#ffffff';

@@ -16,7 +16,7 @@ import type {
   EnsembleViewState,
 } from '../../../../src/shared/ensemble-protocol';
 import { formatSignificant, formatValue } from '../../format';
-import { borderClasses, countColour, diffColour, legendGradient, TARGET_COLOUR } from './ensemble-colours';
+import { borderClasses, countColour, diffColour, legendGradient, TARGET_COLOUR_CSS } from './ensemble-colours';
 import { binRange, hottestEntry, runsInBin } from './ensemble-sankey-layout';
 
 const sideName = (s: EnsembleSide): string => (s === 'inclusive' ? 'inclusive' : 'exclusive');
@@ -632,7 +632,7 @@ export function EnsembleLegend({ data, state }: { data: EnsembleGraphData; state
     items.push(
       <div key="target" className="ens-legend-item ens-legend-keys">
         <span>
-          <span className="ens-swatch is-target" style={{ background: TARGET_COLOUR }} />{' '}
+          <span className="ens-swatch is-target" style={{ background: TARGET_COLOUR_CSS }} />{' '}
           {state.target !== null ? runName(data, state.target) : 'target'}
         </span>
         <span>

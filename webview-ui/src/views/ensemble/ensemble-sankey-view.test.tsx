@@ -282,6 +282,8 @@ describe('EnsembleSankeyView: target mode', () => {
       assert.ok(e.targetValue <= e.value + 1e-12);
     }
     assert.match(html, /#4DAF4A/);
+    // The theme token first (a theme may recolour the target), CallFlow's green when it has none.
+    assert.match(html, /fill:var\(--vscode-hpcLens-ensembleTarget, #4DAF4A\)/);
   });
 });
 

@@ -32,7 +32,7 @@ import { StatusMessage } from '../../components/status-message';
 import { placeLabels } from '../sankey/sankey-labels';
 import type { PositionedNode, SankeyLayout } from '../sankey/sankey-layout';
 import { keepElement, MoreNode, MoreTooltip, NodeBox, ZoomedLabels } from '../sankey/sankey-parts';
-import { borderColour, countTextColour, diffColour, gradientStops, TARGET_COLOUR } from './ensemble-colours';
+import { borderColour, countTextColour, diffColour, gradientStops, TARGET_COLOUR_CSS } from './ensemble-colours';
 import {
   asCallflowData,
   hottestEntry,
@@ -523,7 +523,7 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
                           <path
                             className="ens-target-link"
                             d={targetRibbonPath(layout.callflow.edges[i]!.points, targetValue / l.value)}
-                            fill={TARGET_COLOUR}
+                            style={{ fill: TARGET_COLOUR_CSS }}
                             pointerEvents="none"
                           />
                         ) : null}
@@ -648,7 +648,7 @@ export function EnsembleSankeyView(p: EnsembleSankeyProps) {
                             x2={pn.x1 + 3}
                             y1={targetLineY(pn.y0, pn.y1, tBin, bins)}
                             y2={targetLineY(pn.y0, pn.y1, tBin, bins)}
-                            stroke={TARGET_COLOUR}
+                            style={{ stroke: TARGET_COLOUR_CSS }}
                             pointerEvents="none"
                           />
                         ) : null}

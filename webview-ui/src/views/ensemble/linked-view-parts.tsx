@@ -14,7 +14,7 @@ import type {
 } from '../../../../src/shared/ensemble-protocol';
 import { formatValue } from '../../format';
 import { estimateText } from '../../text-measure';
-import { TARGET_COLOUR } from './ensemble-colours';
+import { TARGET_COLOUR_CSS } from './ensemble-colours';
 
 /** Heights (px) of a view's header row and footnote; ensemble-views.css uses the same. */
 export const VIEW_HEADER = 28;
@@ -34,7 +34,7 @@ export type OpenSource = (ref: EnsembleSourceRef) => void;
 
 /** Root style of a view: its box, and the target colour for the CSS (one constant for every view). */
 export function viewStyle(width: number, height: number): CSSProperties {
-  return { width, height, ['--ensemble-target' as string]: TARGET_COLOUR };
+  return { width, height, ['--ensemble-target' as string]: TARGET_COLOUR_CSS };
 }
 
 /** A run's name, or `run N` when the index is unknown. */

@@ -11,7 +11,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { quadtree, scaleLinear, type Quadtree, type ScaleLinear } from 'd3';
 import type { EnsembleDetailData, MetricCorrelationData } from '../../../../src/shared/ensemble-protocol';
 import { formatValue } from '../../format';
-import { TARGET_COLOUR } from './ensemble-colours';
+import { resolvedTargetColour } from './ensemble-colours';
 import {
   BottomAxis,
   LeftAxis,
@@ -187,10 +187,11 @@ function drawDots(
   ctx.clearRect(0, 0, width, height);
   const style = getComputedStyle(canvas);
   const grey = style.getPropertyValue('--vscode-descriptionForeground').trim() || '#9d9d9d';
+  const targetColour = resolvedTargetColour(style);
   let fill = '';
   for (const i of layout.order) {
     const isTarget = target !== null && c.run[i] === target;
-    const next = isTarget ? TARGET_COLOUR : grey;
+    const next = isTarget ? targetColour : grey;
     if (next !== fill) {
       fill = next;
       ctx.fillStyle = fill;

@@ -148,9 +148,13 @@ describe('parameter projection view', () => {
     (clear.props.onClick as () => void)();
     (buttons.find(b => b.props['data-value'] === 'structure')!.props.onClick as () => void)();
     (buttons.find(b => b.props['data-value'] === 'parameters')!.props.onClick as () => void)();
+    const clusters = findElements(tree, 'select', p => p['data-action'] === 'clusters')[0]!;
+    assert.equal(clusters.props.value, f.projection.k);
+    (clusters.props.onChange as (e: { currentTarget: { value: string } }) => void)({ currentTarget: { value: '5' } });
     assert.deepEqual(posted, [
       { type: 'ensemble/runs', runs: null },
       { type: 'ensemble/options', options: { projectionInput: 'structure' } },
+      { type: 'ensemble/options', options: { clusters: 5 } },
     ]);
     const all = ProjectionControls({
       state: { ...f.state, runs: null },

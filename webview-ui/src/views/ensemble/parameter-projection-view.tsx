@@ -100,7 +100,10 @@ export const PROJECTION_INPUTS: readonly { value: ProjectionInput; label: string
   { value: 'structure', label: 'Call-tree structure', title: 'Distances between the runs\u2019 call trees' },
 ];
 
-/** The input switch and the Clear button (no hooks: the tests call it to reach the handlers). */
+/** The projection's k-means cluster counts (CallFlow §4.9: 2–8). */
+export const CLUSTER_COUNTS: readonly number[] = [2, 3, 4, 5, 6, 7, 8];
+
+/** The input switch, the cluster count and the Clear button (no hooks: the tests call it to reach the handlers). */
 export function ProjectionControls({
   state,
   projection,
@@ -118,6 +121,21 @@ export function ProjectionControls({
         options={PROJECTION_INPUTS}
         onChange={input => onRequest({ type: 'ensemble/options', options: { projectionInput: input } })}
       />
+      <label className="callflow-select" title="k-means clusters of the projection (needs at least k + 1 runs)">
+        Clusters
+        <select
+          value={projection.k}
+          aria-label="k-means clusters"
+          data-action="clusters"
+          onChange={e => onRequest({ type: 'ensemble/options', options: { clusters: Number(e.currentTarget.value) } })}
+        >
+          {CLUSTER_COUNTS.map(k => (
+            <option key={k} value={k}>
+              {k}
+            </option>
+          ))}
+        </select>
+      </label>
       <button
         type="button"
         className="callflow-button"
