@@ -97,6 +97,8 @@ export function registerPdesMonitorSuites(): void {
       const drawn = await agent.query('.monitor-summary[data-base-tick]');
       assert.notEqual(drawn[0]!.data['base-tick'], '', 'a base tick is set');
       assert.equal(diffs, (await agent.query('.monitor-diff')).length);
+      console.log('HPC_LENS_SCREENSHOT pdes-monitor-base-time');
+      await new Promise(r => setTimeout(r, 1500));
       await agent.click('.monitor-matrix .monitor-cell', { detail: 2 });
       await until('the drill-down', async () => {
         const m = await agent.query('.monitor-matrix[data-drill]');
