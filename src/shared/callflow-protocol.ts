@@ -30,7 +30,7 @@ export interface CallflowNodeData {
   occurrence?: number;
   /** Per selected context, in `CallflowData.contexts` order; present up to `MAX_RAW_CONTEXT_VALUES` contexts. */
   contextValues?: { inclusive: number[]; exclusive: number[] };
-  /** Fixed-bin per-context histograms (the mini histogram on the bar and the histogram view). */
+  /** Fixed-bin per-context histograms (the mini histogram on the bar and the histogram view), sent only beyond `MAX_RAW_CONTEXT_VALUES` contexts: below it the views bin `contextValues`. */
   histogram?: { inclusive: BinnedHistogram; exclusive: BinnedHistogram };
   /** Entry functions (where control enters the node), largest inclusive first, with source locations (at most `MAX_ENTRIES_SENT`). */
   entries?: { name: string; inclusive: number; exclusive: number; file: string | null; line: number | null }[];

@@ -59,3 +59,19 @@ export function binsAreContiguousInRank(h: BinnedHistogram & { binOf: number[] }
   });
   return h.counts.every((count, b) => count === 0 || last[b]! - first[b]! + 1 === count);
 }
+
+/**
+ * The histogram of a CallFlow node's per-context values: binned here from the values it carries
+ * (up to the raw limit), else the one it was sent with. The views and the tests read it this way.
+ */
+export function nodeRankHistogram(
+  node: {
+    contextValues?: { inclusive: number[]; exclusive: number[] };
+    histogram?: { inclusive: BinnedHistogram; exclusive: BinnedHistogram };
+  },
+  metric: 'inclusive' | 'exclusive',
+  bins = DEFAULT_HISTOGRAM_BINS,
+): BinnedHistogram | undefined {
+  const values = node.contextValues?.[metric];
+  return values ? rankHistogram(values, bins, 'linear') : node.histogram?.[metric];
+}

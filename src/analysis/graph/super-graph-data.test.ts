@@ -5,7 +5,7 @@ import { MAX_RAW_CONTEXT_VALUES } from '../../shared/callflow-protocol';
 import { readProfile } from '../formats';
 import { profileFromOutline } from '../model/test-profiles';
 import { seededRandom } from '../stats/seeded-random';
-import { binsAreContiguousInRank, rankHistogram } from './rank-histogram';
+import { binsAreContiguousInRank, nodeRankHistogram, rankHistogram } from './rank-histogram';
 import { callflowData } from './sankey-data';
 import { superGraph } from './super-graph';
 import { superGraphData } from './super-graph-data';
@@ -61,11 +61,13 @@ _start
     const s = callflowData(p, 0, 'demo', { filter: { threshold: 0 } });
     const stencil = s.nodes.find(n => n.id === 'libstencil')!;
     assert.deepEqual(stencil.contextValues, { inclusive: [12, 36], exclusive: [12, 36] });
+    assert.equal(stencil.histogram, undefined, 'per-context values, not both: the views bin them');
+    const binned = rankHistogram(stencil.contextValues!.inclusive, s.histogramBins);
     assert.deepEqual(
-      stencil.histogram!.inclusive.counts.filter(c => c > 0),
+      binned.counts.filter(c => c > 0),
       [1, 1],
     );
-    assert.deepEqual(stencil.histogram!.inclusive.binOf, [0, 19]);
+    assert.deepEqual(binned.binOf, [0, 19]);
     assert.deepEqual(stencil.entries, [{ name: 'sweep', inclusive: 48, exclusive: 48, file: 'stencil.c', line: 12 }]);
     assert.equal(stencil.entryCount, 1);
     assert.deepEqual(stencil.callers, [{ id: 'heat', value: 48, share: 1 }]);
@@ -149,8 +151,14 @@ _start
 describe('per-rank histograms', () => {
   it('AT-3: an imbalanced module is skewed over several bins; a balanced one is concentrated', () => {
     const s = superGraphData(luleshLike(16), 'lulesh', { moduleMap: LULESH_MODULE_MAP });
-    const force = s.nodes.find(n => n.id === 'CalcForce')!.histogram!.inclusive;
-    const timer = s.nodes.find(n => n.id === 'Timer')!.histogram!.inclusive;
+    const force = nodeRankHistogram(
+      s.nodes.find(n => n.id === 'CalcForce')!,
+      'inclusive',
+    )!;
+    const timer = nodeRankHistogram(
+      s.nodes.find(n => n.id === 'Timer')!,
+      'inclusive',
+    )!;
     const occupied = (c: number[]) => c.filter(x => x > 0).length;
     // 12 light ranks in the bottom bins, 4 heavy ones far right: a long right tail.
     assert.ok(occupied(force.counts) >= 2);
@@ -303,7 +311,8 @@ describe('super graph on real profiles', () => {
       assert.ok(
         s.nodes.every(
           n =>
-            n.contextValues!.inclusive.length === 20 && n.histogram!.inclusive.counts.reduce((a, b) => a + b, 0) === 20,
+            n.contextValues!.inclusive.length === 20 &&
+            nodeRankHistogram(n, 'inclusive')!.counts.reduce((a, b) => a + b, 0) === 20,
         ),
       );
     },

@@ -143,11 +143,16 @@ export function superGraphData(
     const mean = K > 0 ? n.inclusive / K : 0;
     const hottest = n.entries[0]?.hottest ?? n.members[0]!;
     const loc = sourceOf(profile, hottest);
-    const incHist = rankHistogram(n.inclusiveByContext, bins, scale);
-    const excHist = rankHistogram(n.exclusiveByContext, bins, scale);
+    // Up to the raw limit a node carries its per-context values and the views bin them; beyond it,
+    // only histograms. Never both: the histograms were a third of a 10⁶-node graph's message and of
+    // the time the extension host spends receiving it.
+    let histogram: CallflowNodeData['histogram'];
     if (!raw) {
+      const incHist = rankHistogram(n.inclusiveByContext, bins, scale);
+      const excHist = rankHistogram(n.exclusiveByContext, bins, scale);
       delete (incHist as { binOf?: number[] }).binOf;
       delete (excHist as { binOf?: number[] }).binOf;
+      histogram = { inclusive: incHist, exclusive: excHist };
     }
     nodes.push({
       id: n.id,
@@ -165,8 +170,7 @@ export function superGraphData(
         ? {
             contextValues: { inclusive: Array.from(n.inclusiveByContext), exclusive: Array.from(n.exclusiveByContext) },
           }
-        : {}),
-      histogram: { inclusive: incHist, exclusive: excHist },
+        : { histogram }),
       entries: n.entries
         .slice(0, MAX_ENTRIES_SENT)
         .map(e => ({ name: e.name, inclusive: e.inclusive, exclusive: e.exclusive, ...sourceOf(profile, e.hottest) })),

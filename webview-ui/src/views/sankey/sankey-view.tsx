@@ -8,6 +8,7 @@
  * or focusing a node or a link highlights its flow and shows a tooltip; clicking a node (or Enter on
  * it) opens its entry function's source.
  */
+import { DEFAULT_HISTOGRAM_BINS, nodeRankHistogram } from '../../../../src/analysis/graph/rank-histogram';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { select } from 'd3';
 import { useSvgZoom } from '../../components/use-svg-zoom';
@@ -668,7 +669,12 @@ export function SankeyView(props: SankeyViewProps) {
                           <NodeBox node={n} className="sankey-node-selected" pad={3} rx={4} />
                         ) : null}
                         {mini && (histogramRoom.get(n.id) ?? 0) >= MINI_HISTOGRAM_HEIGHT + 3 ? (
-                          <MiniHistogram node={n} metric={mini.metric} scale={mini.scale} />
+                          <MiniHistogram
+                            node={n}
+                            metric={mini.metric}
+                            scale={mini.scale}
+                            bins={data.histogramBins ?? DEFAULT_HISTOGRAM_BINS}
+                          />
                         ) : null}
                       </g>
                     );
@@ -1004,12 +1010,14 @@ function MiniHistogram({
   node: n,
   metric,
   scale,
+  bins,
 }: {
   node: PositionedNode;
   metric: 'inclusive' | 'exclusive';
   scale: 'linear' | 'log';
+  bins: number;
 }) {
-  const h = n.data.histogram?.[metric];
+  const h = nodeRankHistogram(n.data, metric, bins);
   if (!h || h.counts.length === 0) return null;
   const max = Math.max(...h.counts);
   if (max <= 0) return null;
