@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { HpcLensApi } from './itest-support';
@@ -25,10 +25,11 @@ export function registerTraceAnalysisSuites(): void {
     suiteSetup(async () => {
       api = await vscode.extensions.getExtension<HpcLensApi>(EXTENSION_ID)!.activate();
       await api.startup;
-      mkdirSync(sourceDir, { recursive: true });
-      writeFileSync(
-        join(sourceDir, 'ping-pong.c'),
-        Array.from({ length: 80 }, (_, i) => `/* line ${i + 1} */`).join('\n') + '\n',
+      // Through VS Code's file system, as an editor would: its watchers see the file appear, and a
+      // trace opened by an earlier suite, whose ping-pong.c was missing then, finds it now.
+      await vscode.workspace.fs.writeFile(
+        vscode.Uri.file(join(sourceDir, 'ping-pong.c')),
+        new TextEncoder().encode(Array.from({ length: 80 }, (_, i) => `/* line ${i + 1} */`).join('\n') + '\n'),
       );
     });
 
