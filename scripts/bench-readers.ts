@@ -44,15 +44,23 @@ async function timeRepeatedly(f: () => unknown, budgetMs = 400, max = 25): Promi
 
 /** Median of 5 first reads, each in a fresh Node process (dist/read-once.js prints the read's ms). */
 function coldReadMs(path: string): number | null {
+  return coldRead(path)?.wallMs ?? null;
+}
+
+/** Medians of `runs` first reads in fresh Node processes: wall and CPU milliseconds of the read alone. */
+export function coldRead(path: string, runs = 5): { wallMs: number; cpuMs: number } | null {
   const script = join(__dirname, 'read-once.js');
   if (!existsSync(script)) return null;
-  const runs: number[] = [];
-  for (let k = 0; k < 5; k++) {
-    const r = spawnSync(process.execPath, [script, path], { encoding: 'utf8' });
+  const wall: number[] = [],
+    cpu: number[] = [];
+  for (let k = 0; k < runs; k++) {
+    const r = spawnSync(process.execPath, [script, path, '--cpu'], { encoding: 'utf8' });
     if (r.status !== 0) return null;
-    runs.push(Number(r.stdout.trim()));
+    const [w, c] = r.stdout.trim().split(' / ');
+    wall.push(Number(w));
+    cpu.push(Number(c));
   }
-  return median(runs);
+  return { wallMs: median(wall), cpuMs: median(cpu) };
 }
 
 function sizeOf(path: string): number {
@@ -63,7 +71,15 @@ function sizeOf(path: string): number {
 
 /** Hatchet's median load times keyed by `<format>/<dataset>`, from the oracle README's table. */
 function hatchetTimings(shared: string): Map<string, number> {
-  const out = new Map<string, number>();
+  return new Map([...hatchetRecords(shared)].map(([k, v]) => [k, v.loadMs]));
+}
+
+/**
+ * Hatchet's recorded timings keyed by `<format>/<dataset>` (oracle README): the median load and the
+ * whole Python process (interpreter start, `import hatchet`, load), as recorded, never rescaled.
+ */
+export function hatchetRecords(shared: string): Map<string, { loadMs: number; procMs: number; bytes: number }> {
+  const out = new Map<string, { loadMs: number; procMs: number; bytes: number }>();
   const readme = join(shared, 'oracle', 'README.md');
   if (!existsSync(readme)) return out;
   for (const line of readFileSync(readme, 'utf8').split('\n')) {
@@ -71,7 +87,7 @@ function hatchetTimings(shared: string): Map<string, number> {
     // | format | dataset | reader | size | nodes | rows | median load (ms) | min–max | proc | status |
     if (cells.length < 11 || !/^\d+(\.\d+)?$/.test(cells[7] ?? '') || cells[10] !== 'ok') continue;
     const dataset = cells[2]!.replace(/ \(.*\)$/, '');
-    out.set(`${cells[1]}/${dataset}`, Number(cells[7]));
+    out.set(`${cells[1]}/${dataset}`, { loadMs: Number(cells[7]), procMs: Number(cells[9]), bytes: Number(cells[4]) });
   }
   return out;
 }
