@@ -15,7 +15,7 @@ import { layoutCallflow } from '../src/analysis/layout/callflow-layout';
 import { findFunctionDefinition } from '../src/analysis/source/function-definitions';
 import { WorkerPool } from '../src/service/worker-pool';
 import { large, pairedThroughput, writeSyntheticTrace } from './bench-chrome-trace';
-import { coldRead, hatchetRecords } from './bench-readers';
+import { coldRead, hatchetRecords, oracleDatasets } from './bench-readers';
 import { hostProfile, LoopWatch } from './bench-service';
 import { syntheticCct } from './bench-super-graph';
 import { generatedFileName, writeLargeProfile, writeLargeProfileSources } from './large-profile-generator';
@@ -78,15 +78,13 @@ function budgetRow(goal: string, ours: Timing, limitMs: number): GoalRow {
   };
 }
 
-/** The shared datasets Hatchet was timed on, with their recorded timings. */
+/** The shared datasets Hatchet was timed on, with their recorded timings (as recorded). */
 function hatchetDatasets(shared: string) {
-  return [...hatchetRecords(shared)]
-    .map(([key, h]) => ({ key, path: join(shared, 'data', key), ...h }))
-    .filter(d => existsSync(d.path) || existsSync(d.path + '.json') || existsSync(d.path + '.cali'))
-    .map(d => ({
-      ...d,
-      path: existsSync(d.path) ? d.path : existsSync(d.path + '.json') ? d.path + '.json' : d.path + '.cali',
-    }));
+  const recorded = hatchetRecords(shared);
+  return oracleDatasets(shared).flatMap(d => {
+    const h = recorded.get(d.key);
+    return h ? [{ key: d.key, path: d.dataPath, ...h }] : [];
+  });
 }
 
 /** First reads in fresh processes (as Hatchet was timed) against Hatchet's recorded loads. */

@@ -120,15 +120,22 @@ function oracleFiles(dir: string): string[] {
   return out.sort();
 }
 
-export async function benchReaders(shared: string): Promise<ReaderBenchRow[]> {
-  const timings = hatchetTimings(shared);
-  const rows: ReaderBenchRow[] = [];
+/** The shared datasets that have a Hatchet oracle: `<format>/<dataset>` and the data's path (from the oracle file). */
+export function oracleDatasets(shared: string): { key: string; dataPath: string }[] {
   const oracleRoot = join(shared, 'oracle');
+  const out: { key: string; dataPath: string }[] = [];
   for (const file of oracleFiles(oracleRoot)) {
     const oracle = JSON.parse(readFileSync(file, 'utf8')) as { dataset: string };
     const dataPath = join(shared, '..', oracle.dataset);
-    if (!existsSync(dataPath)) continue;
-    const key = relative(oracleRoot, file).replace(/\.json$/, '');
+    if (existsSync(dataPath)) out.push({ key: relative(oracleRoot, file).replace(/\.json$/, ''), dataPath });
+  }
+  return out;
+}
+
+export async function benchReaders(shared: string): Promise<ReaderBenchRow[]> {
+  const timings = hatchetTimings(shared);
+  const rows: ReaderBenchRow[] = [];
+  for (const { key, dataPath } of oracleDatasets(shared)) {
     let nodes: number;
     let format: string;
     try {
