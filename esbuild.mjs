@@ -37,7 +37,12 @@ const builds = [
     define: { HPC_LENS_VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
   },
   { ...node, entryPoints: { 'cli-main': 'src/cli/hpc-lens.ts' }, outdir: 'dist' },
-  { ...node, entryPoints: { bench: 'scripts/bench.ts', 'read-once': 'scripts/read-once.ts' }, outdir: 'dist' },
+  {
+    ...node,
+    entryPoints: { bench: 'scripts/bench.ts', 'read-once-main': 'scripts/read-once.ts' },
+    outdir: 'dist',
+  },
+  { ...node, entryPoints: { 'read-once': 'scripts/read-once-launch.ts' }, outdir: 'dist', sourcemap: false },
   // Extension-host tests: bundled so they run in any VS Code without a TypeScript step.
   {
     ...node,

@@ -90,30 +90,38 @@ function hatchetDatasets(shared: string) {
 /** First reads in fresh processes (as Hatchet was timed) against Hatchet's recorded loads. */
 function readerRows(shared: string): GoalRow[] {
   const rows: GoalRow[] = [];
-  const small: { key: string; ratio: number }[] = [];
-  for (const d of hatchetDatasets(shared)) {
-    const cold = coldRead(d.path);
-    if (!cold) continue;
-    if (d.bytes >= 0.5 * MB)
-      rows.push(
-        speedRow(
-          `first read ≥ 20× Hatchet: ${d.key} (${(d.bytes / MB).toFixed(1)} MB)`,
-          cold,
-          d.loadMs,
-          'Hatchet load (recorded)',
-          20,
-        ),
+  const small: { key: string; ratio: number; uncached: number }[] = [];
+  const cacheDir = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-code-cache-'));
+  try {
+    for (const d of hatchetDatasets(shared)) {
+      // With the code cache a first run leaves behind (what the CLI's processes use), and without.
+      const cold = coldRead(d.path, 5, cacheDir);
+      const uncached = coldRead(d.path, 5, 'off');
+      if (!cold || !uncached) continue;
+      if (d.bytes < 0.5 * MB) {
+        small.push({ key: d.key, ratio: d.loadMs / cold.wallMs, uncached: d.loadMs / uncached.wallMs });
+        continue;
+      }
+      const row = speedRow(
+        `first read ≥ 20× Hatchet: ${d.key} (${(d.bytes / MB).toFixed(1)} MB)`,
+        cold,
+        d.loadMs,
+        'Hatchet load (recorded)',
+        20,
       );
-    else small.push({ key: d.key, ratio: d.loadMs / cold.wallMs });
+      rows.push({ ...row, ours: `${row.ours}; no code cache ${fmtMs(uncached)}` });
+    }
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
   }
   if (small.length) {
     const low = small.reduce((a, b) => (b.ratio < a.ratio ? b : a));
-    const geo = Math.exp(small.reduce((s, r) => s + Math.log(r.ratio), 0) / small.length);
+    const geo = (xs: number[]) => Math.exp(xs.reduce((s, r) => s + Math.log(r), 0) / xs.length);
     rows.push({
       goal: `first read ≥ 5× Hatchet on the ${small.length} KB-size datasets`,
-      ours: `${small.filter(s => s.ratio >= 5).length} of ${small.length} met`,
+      ours: `${small.filter(s => s.ratio >= 5).length} of ${small.length} met (no code cache: ${small.filter(s => s.uncached >= 5).length})`,
       baseline: 'Hatchet loads (recorded)',
-      ratio: `lowest ${low.ratio.toFixed(1)}× (${low.key}), geo-mean ${geo.toFixed(1)}×`,
+      ratio: `lowest ${low.ratio.toFixed(1)}× (${low.key}), geo-mean ${geo(small.map(s => s.ratio)).toFixed(1)}× (no code cache ${geo(small.map(s => s.uncached)).toFixed(1)}×)`,
       met: low.ratio >= 5,
     });
   }
@@ -249,22 +257,23 @@ async function serviceRows(distDir: string): Promise<GoalRow[]> {
     hostProfile(watch, opened);
     const graph = await pool.superGraph({ dataset: opened.dataset, title: 'big', options });
     const block = watch.stop();
-    const nodeId = graph.nodes[0]?.id ?? '';
-    let k = 0;
+    // A different supernode per click: an answer already given for a node is remembered.
+    let j = 0;
     const select = await measure(
       () =>
         pool.superGraphQuery({
           dataset: opened.dataset,
-          query: { kind: 'nodeMetrics', options, nodeId, maxMetrics: 8 },
+          query: { kind: 'nodeMetrics', options, nodeId: graph.nodes[++j % graph.nodes.length]!.id, maxMetrics: 8 },
         }),
       9,
     );
+    let k = 0;
     const highlight = await measure(
       () => pool.superGraphQuery({ dataset: opened.dataset, query: { kind: 'nodeIds', options, nodes: [++k * 997] } }),
       9,
     );
     return [
-      budgetRow(`first CodeLens on a ${(bytes / MB).toFixed(0)} MB profile < 3 s (host CPU only)`, lens, 3000),
+      budgetRow(`first CodeLens on a ${(bytes / MB).toFixed(0)} MB profile < 3 s (CPU: host and workers)`, lens, 3000),
       {
         goal: 'host never blocked > 100 ms: opening the Sankey of the 10⁶ × 16 profile',
         ours: `longest block ${block.cpu.toFixed(0)} ms on CPU (${block.wall.toFixed(0)} ms wall)`,

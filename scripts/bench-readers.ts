@@ -47,14 +47,20 @@ function coldReadMs(path: string): number | null {
   return coldRead(path)?.wallMs ?? null;
 }
 
-/** Medians of `runs` first reads in fresh Node processes: wall and CPU milliseconds of the read alone. */
-export function coldRead(path: string, runs = 5): { wallMs: number; cpuMs: number } | null {
+/**
+ * Medians of `runs` first reads in fresh Node processes: wall and CPU milliseconds of the read alone.
+ * `codeCache`: the folder of the V8 code cache the processes use, as the CLI's do (a first run, not
+ * counted, writes it when it is missing); 'off' (the default): none, every process compiles afresh.
+ */
+export function coldRead(path: string, runs = 5, codeCache = 'off'): { wallMs: number; cpuMs: number } | null {
   const script = join(__dirname, 'read-once.js');
   if (!existsSync(script)) return null;
   const wall: number[] = [],
     cpu: number[] = [];
+  const env = { ...process.env, HPC_LENS_CODE_CACHE: codeCache };
+  if (codeCache !== 'off') spawnSync(process.execPath, [script, path], { env });
   for (let k = 0; k < runs; k++) {
-    const r = spawnSync(process.execPath, [script, path, '--cpu'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [script, path, '--cpu'], { encoding: 'utf8', env });
     if (r.status !== 0) return null;
     const [w, c] = r.stdout.trim().split(' / ');
     wall.push(Number(w));

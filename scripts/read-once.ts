@@ -3,8 +3,12 @@
  * the read took, after the module is loaded (`--cpu`: also the process's CPU milliseconds of the read,
  * on the same line after a `/`). That is how Hatchet's reader timings were taken (fresh
  * Python processes, load time after `import hatchet`), so the bench can compare cold to cold.
+ * Started through dist/read-once.js (read-once-launch.ts) it runs with the CLI's code cache, which a
+ * run without a usable cache writes afterwards, as the CLI does.
  */
 import { readProfile } from '../src/analysis/formats';
+import { currentCodeCache } from '../src/service/code-cache';
+import { warmUp } from '../src/service/warm-up';
 
 const path = process.argv[2];
 if (!path) {
@@ -25,6 +29,8 @@ async function main(): Promise<void> {
   console.log(
     times.join(' ') + (process.argv.includes('--cpu') ? ` / ${((cpu.user + cpu.system) / 1e3).toFixed(3)}` : ''),
   );
+  const cache = currentCodeCache();
+  if (cache && cache.state !== 'accepted') await warmUp();
 }
 main().catch(e => {
   console.error((e as Error).message);

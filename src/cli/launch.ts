@@ -4,17 +4,13 @@
  * it. The cache lives in $HPC_LENS_CODE_CACHE, else $XDG_CACHE_HOME/hpc-lens, else ~/.cache/hpc-lens;
  * HPC_LENS_CODE_CACHE=off runs without one. Kept tiny: only Node built-ins and code-cache.ts.
  */
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { runWithCodeCache, userCodeCacheDir } from '../service/code-cache';
+import { launchWithUserCodeCache } from '../service/code-cache';
 import { cliVersion } from './version';
 
 const first = process.argv[2];
 if (first === '--version' || first === '-V') {
   process.stdout.write(`hpc-lens ${cliVersion()}\n`);
 } else {
-  const main = join(__dirname, 'cli-main.js');
-  const cacheDir = userCodeCacheDir();
-  if (cacheDir) runWithCodeCache(main, cacheDir);
-  else createRequire(__filename)(main);
+  launchWithUserCodeCache(join(__dirname, 'cli-main.js'));
 }

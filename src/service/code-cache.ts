@@ -56,6 +56,13 @@ export function userCodeCacheDir(env: NodeJS.ProcessEnv = process.env): string |
   return join(env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'hpc-lens');
 }
 
+/** What a launcher does: runs `main` with the code cache in {@link userCodeCacheDir}, or plainly when that is off. */
+export function launchWithUserCodeCache(main: string): void {
+  const cacheDir = userCodeCacheDir();
+  if (cacheDir) runWithCodeCache(main, cacheDir);
+  else createRequire(main)(main);
+}
+
 /** Runs `script` as a CommonJS module with the code cache in `cacheDir`; returns (and publishes) its hook. */
 export function runWithCodeCache(script: string, cacheDir: string): CodeCacheHook {
   const file = codeCacheFile(script, cacheDir);
