@@ -19,6 +19,8 @@ export interface ReaderBenchRow {
   medianMs: number;
   /** First read in a fresh process after the module is loaded (Hatchet's own timing method), or null when dist/read-once.js is missing. */
   coldMs: number | null;
+  /** CPU milliseconds of that first read (median), steadier than wall time on a loaded machine. */
+  coldCpuMs: number | null;
   plainParseMs: number | null;
   hatchetMs: number | null;
 }
@@ -40,11 +42,6 @@ async function timeRepeatedly(f: () => unknown, budgetMs = 400, max = 25): Promi
     runs.push(performance.now() - t);
   }
   return median(runs);
-}
-
-/** Median of 5 first reads, each in a fresh Node process (dist/read-once.js prints the read's ms). */
-function coldReadMs(path: string): number | null {
-  return coldRead(path)?.wallMs ?? null;
 }
 
 /**
@@ -155,13 +152,15 @@ export async function benchReaders(shared: string): Promise<ReaderBenchRow[]> {
     const medianMs = await timeRepeatedly(() => readProfile(dataPath));
     const plain = plainParse(dataPath);
     const plainParseMs = plain && !(await sampleFile(dataPath)).gzip ? await timeRepeatedly(plain) : null;
+    const cold = coldRead(dataPath);
     rows.push({
       dataset: key,
       format,
       bytes: sizeOf(dataPath),
       nodes,
       medianMs,
-      coldMs: coldReadMs(dataPath),
+      coldMs: cold?.wallMs ?? null,
+      coldCpuMs: cold?.cpuMs ?? null,
       plainParseMs,
       hatchetMs: timings.get(key) ?? null,
     });
@@ -172,15 +171,15 @@ export async function benchReaders(shared: string): Promise<ReaderBenchRow[]> {
 /** The table as Markdown (the README's performance section is pasted from this output). */
 export function readerTable(rows: ReaderBenchRow[]): string {
   const out = [
-    '| dataset | reader | size (KB) | nodes | warm (ms) | MB/s warm | plain parse ÷ ours | cold (ms) | Hatchet (ms) | vs Hatchet, warm | vs Hatchet, cold |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| dataset | reader | size (KB) | nodes | warm (ms) | MB/s warm | plain parse ÷ ours | cold (ms) | cold CPU (ms) | Hatchet (ms) | vs Hatchet, warm | vs Hatchet, cold |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const x = (h: number | null, ours: number | null) =>
     h === null || ours === null ? '–' : `${(h / ours).toFixed(h / ours < 10 ? 1 : 0)}×`;
   for (const r of rows) {
     const mbs = r.bytes / 1e6 / (r.medianMs / 1e3);
     out.push(
-      `| ${r.dataset} | ${r.format} | ${(r.bytes / 1024).toFixed(1)} | ${r.nodes} | ${r.medianMs.toFixed(2)} | ${mbs.toFixed(1)} | ${r.plainParseMs === null ? '–' : (r.plainParseMs / r.medianMs).toFixed(2)} | ${r.coldMs === null ? '–' : r.coldMs.toFixed(1)} | ${r.hatchetMs ?? '–'} | ${x(r.hatchetMs, r.medianMs)} | ${x(r.hatchetMs, r.coldMs)} |`,
+      `| ${r.dataset} | ${r.format} | ${(r.bytes / 1024).toFixed(1)} | ${r.nodes} | ${r.medianMs.toFixed(2)} | ${mbs.toFixed(1)} | ${r.plainParseMs === null ? '–' : (r.plainParseMs / r.medianMs).toFixed(2)} | ${r.coldMs === null ? '–' : r.coldMs.toFixed(1)} | ${r.coldCpuMs === null ? '–' : r.coldCpuMs.toFixed(1)} | ${r.hatchetMs ?? '–'} | ${x(r.hatchetMs, r.medianMs)} | ${x(r.hatchetMs, r.coldMs)} |`,
     );
   }
   const summary = (label: string, pick: (r: ReaderBenchRow) => number | null) => {

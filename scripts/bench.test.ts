@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { goalTable } from './bench-goals';
+import { readerTable } from './bench-readers';
 
 const BENCH = resolve(__dirname, '..', 'dist', 'bench.js');
 const skip = existsSync(BENCH) ? false : 'dist/bench.js is not built (node esbuild.mjs)';
@@ -41,5 +42,28 @@ describe('goals table', () => {
     assert.equal(table.length, 4);
     assert.equal(table[2], '| a | 1 ms | Hatchet 30 ms | 30× | met |');
     assert.equal(table[3], '| b | 9 ms | budget 5 ms | 1.80× budget | not met |');
+  });
+});
+
+describe('reader table', () => {
+  it('shows the CPU time of a first read beside its wall time, one cell per column', () => {
+    const [header, rule, row] = readerTable([
+      {
+        dataset: 'tau/x',
+        format: 'tau-profile',
+        bytes: 6000,
+        nodes: 12,
+        medianMs: 0.3,
+        coldMs: 7.1,
+        coldCpuMs: 5.2,
+        plainParseMs: null,
+        hatchetMs: 6.1,
+      },
+    ]).split('\n');
+    const cells = (line: string) => line.split('|').length;
+    assert.equal(cells(row!), cells(header!));
+    assert.equal(cells(rule!), cells(header!));
+    assert.match(header!, /\| cold \(ms\) \| cold CPU \(ms\) \| Hatchet \(ms\) \|/);
+    assert.match(row!, /\| 7\.1 \| 5\.2 \| 6\.1 \|/);
   });
 });
