@@ -69,24 +69,45 @@ async function timed(f: () => unknown): Promise<number> {
 
 /** JSON.parse and the reader alternately, after one warm-up of each; medians. */
 async function throughput(path: string, repeats: number): Promise<void> {
+  await pairedThroughput(path, repeats);
+}
+
+export interface PairedThroughput {
+  mb: number;
+  /** Medians of JSON.parse and of the reader, wall and process CPU milliseconds. */
+  parseMs: number;
+  readMs: number;
+  parseCpuMs: number;
+  readCpuMs: number;
+}
+
+/** JSON.parse of the same bytes and the Chrome reader, interleaved in this process after one warm-up of each; prints and returns the medians. */
+export async function pairedThroughput(path: string, repeats: number): Promise<PairedThroughput> {
   const mb = statSync(path).size / 1e6;
+  const parseCpu: number[] = [],
+    readCpu: number[] = [];
   let events = 0,
     slices = 0,
     nodes = 0;
   const parse: number[] = [],
     read: number[] = [];
   for (let k = 0; k <= repeats; k++) {
+    const c0 = process.cpuUsage();
     const jp = await timed(() => {
       events = (JSON.parse(readFileSync(path, 'utf8')) as { traceEvents: unknown[] }).traceEvents.length;
     });
+    const c1 = process.cpuUsage();
     const rd = await timed(async () => {
       const p = await chromeTraceReader.read(path);
       slices = p.trace!.events.track.length;
       nodes = p.tree.size;
     });
+    const c2 = process.cpuUsage();
     if (k > 0) {
       parse.push(jp);
       read.push(rd);
+      parseCpu.push((c1.user + c1.system - c0.user - c0.system) / 1e3);
+      readCpu.push((c2.user + c2.system - c1.user - c1.system) / 1e3);
     }
   }
   const jp = median(parse),
@@ -97,7 +118,10 @@ async function throughput(path: string, repeats: number): Promise<void> {
   console.log(
     `  chrome-trace reader: ${slices} timeline events, ${nodes} nodes in ${rd.toFixed(0)} ms = ${((mb / rd) * 1000).toFixed(0)} MB/s`,
   );
-  console.log(`  ratio ${(jp / rd).toFixed(2)}× JSON.parse (median of ${repeats} after a warm-up)`);
+  console.log(
+    `  ratio ${(jp / rd).toFixed(2)}× JSON.parse (median of ${repeats} after a warm-up; CPU ${median(parseCpu).toFixed(0)} vs ${median(readCpu).toFixed(0)} ms)`,
+  );
+  return { mb, parseMs: jp, readMs: rd, parseCpuMs: median(parseCpu), readCpuMs: median(readCpu) };
 }
 
 /** Read time of every shared Chrome trace (median of 5 after a warm-up). */
@@ -134,7 +158,10 @@ function cliCommand(): string[] {
  * Opens a generated ~2 GB trace in a child process (`hpc-lens inspect --json`) under `/usr/bin/time -v`:
  * wall time, peak RSS (from time -v) and peak JS heap (the largest heap seen at a GC, from --trace-gc).
  */
-async function large(dir: string, gigabytes: number): Promise<void> {
+export async function large(
+  dir: string,
+  gigabytes: number,
+): Promise<{ bytes: number; rssMb: number | null; wallS: number } | null> {
   const path = join(dir, 'large-trace.json');
   let t = performance.now();
   const { events, bytes } = writeSyntheticTrace(path, Infinity, gigabytes * 1e9);
@@ -150,7 +177,7 @@ async function large(dir: string, gigabytes: number): Promise<void> {
   const wall = (performance.now() - t) / 1e3;
   if (r.status !== 0) {
     console.log(`  the child failed (status ${r.status}): ${r.stderr.slice(-2000)}`);
-    return;
+    return null;
   }
   // --trace-gc lines: "… Mark-Compact 812.3 (840.1) -> 640.2 (700.5) MB, …": heap used before the GC.
   let heap = 0;
@@ -169,6 +196,7 @@ async function large(dir: string, gigabytes: number): Promise<void> {
   console.log(
     `  peak RSS ${rss ? (Number(rss[1]) / 1024).toFixed(0) + ' MB (time -v)' : 'n/a (no /usr/bin/time)'}, peak JS heap ${heap.toFixed(0)} MB (largest heap at a GC, --trace-gc)`,
   );
+  return { bytes, rssMb: rss ? Number(rss[1]) / 1024 : null, wallS: wall };
 }
 
 /** The benchmark `npm run bench` runs: 10^6 events always; the 2 GB case when `large`. */

@@ -19,6 +19,8 @@ export interface ReaderBenchRow {
   medianMs: number;
   /** First read in a fresh process after the module is loaded (Hatchet's own timing method), or null when dist/read-once.js is missing. */
   coldMs: number | null;
+  /** CPU milliseconds of that first read (median), steadier than wall time on a loaded machine. */
+  coldCpuMs: number | null;
   plainParseMs: number | null;
   hatchetMs: number | null;
 }
@@ -42,17 +44,26 @@ async function timeRepeatedly(f: () => unknown, budgetMs = 400, max = 25): Promi
   return median(runs);
 }
 
-/** Median of 5 first reads, each in a fresh Node process (dist/read-once.js prints the read's ms). */
-function coldReadMs(path: string): number | null {
+/**
+ * Medians of `runs` first reads in fresh Node processes: wall and CPU milliseconds of the read alone.
+ * `codeCache`: the folder of the V8 code cache the processes use, as the CLI's do (a first run, not
+ * counted, writes it when it is missing); 'off' (the default): none, every process compiles afresh.
+ */
+export function coldRead(path: string, runs = 5, codeCache = 'off'): { wallMs: number; cpuMs: number } | null {
   const script = join(__dirname, 'read-once.js');
   if (!existsSync(script)) return null;
-  const runs: number[] = [];
-  for (let k = 0; k < 5; k++) {
-    const r = spawnSync(process.execPath, [script, path], { encoding: 'utf8' });
+  const wall: number[] = [],
+    cpu: number[] = [];
+  const env = { ...process.env, HPC_LENS_CODE_CACHE: codeCache };
+  if (codeCache !== 'off') spawnSync(process.execPath, [script, path], { env });
+  for (let k = 0; k < runs; k++) {
+    const r = spawnSync(process.execPath, [script, path, '--cpu'], { encoding: 'utf8', env });
     if (r.status !== 0) return null;
-    runs.push(Number(r.stdout.trim()));
+    const [w, c] = r.stdout.trim().split(' / ');
+    wall.push(Number(w));
+    cpu.push(Number(c));
   }
-  return median(runs);
+  return { wallMs: median(wall), cpuMs: median(cpu) };
 }
 
 function sizeOf(path: string): number {
@@ -63,7 +74,15 @@ function sizeOf(path: string): number {
 
 /** Hatchet's median load times keyed by `<format>/<dataset>`, from the oracle README's table. */
 function hatchetTimings(shared: string): Map<string, number> {
-  const out = new Map<string, number>();
+  return new Map([...hatchetRecords(shared)].map(([k, v]) => [k, v.loadMs]));
+}
+
+/**
+ * Hatchet's recorded timings keyed by `<format>/<dataset>` (oracle README): the median load and the
+ * whole Python process (interpreter start, `import hatchet`, load), as recorded, never rescaled.
+ */
+export function hatchetRecords(shared: string): Map<string, { loadMs: number; procMs: number; bytes: number }> {
+  const out = new Map<string, { loadMs: number; procMs: number; bytes: number }>();
   const readme = join(shared, 'oracle', 'README.md');
   if (!existsSync(readme)) return out;
   for (const line of readFileSync(readme, 'utf8').split('\n')) {
@@ -71,7 +90,7 @@ function hatchetTimings(shared: string): Map<string, number> {
     // | format | dataset | reader | size | nodes | rows | median load (ms) | min–max | proc | status |
     if (cells.length < 11 || !/^\d+(\.\d+)?$/.test(cells[7] ?? '') || cells[10] !== 'ok') continue;
     const dataset = cells[2]!.replace(/ \(.*\)$/, '');
-    out.set(`${cells[1]}/${dataset}`, Number(cells[7]));
+    out.set(`${cells[1]}/${dataset}`, { loadMs: Number(cells[7]), procMs: Number(cells[9]), bytes: Number(cells[4]) });
   }
   return out;
 }
@@ -104,15 +123,22 @@ function oracleFiles(dir: string): string[] {
   return out.sort();
 }
 
-export async function benchReaders(shared: string): Promise<ReaderBenchRow[]> {
-  const timings = hatchetTimings(shared);
-  const rows: ReaderBenchRow[] = [];
+/** The shared datasets that have a Hatchet oracle: `<format>/<dataset>` and the data's path (from the oracle file). */
+export function oracleDatasets(shared: string): { key: string; dataPath: string }[] {
   const oracleRoot = join(shared, 'oracle');
+  const out: { key: string; dataPath: string }[] = [];
   for (const file of oracleFiles(oracleRoot)) {
     const oracle = JSON.parse(readFileSync(file, 'utf8')) as { dataset: string };
     const dataPath = join(shared, '..', oracle.dataset);
-    if (!existsSync(dataPath)) continue;
-    const key = relative(oracleRoot, file).replace(/\.json$/, '');
+    if (existsSync(dataPath)) out.push({ key: relative(oracleRoot, file).replace(/\.json$/, ''), dataPath });
+  }
+  return out;
+}
+
+export async function benchReaders(shared: string): Promise<ReaderBenchRow[]> {
+  const timings = hatchetTimings(shared);
+  const rows: ReaderBenchRow[] = [];
+  for (const { key, dataPath } of oracleDatasets(shared)) {
     let nodes: number;
     let format: string;
     try {
@@ -126,13 +152,15 @@ export async function benchReaders(shared: string): Promise<ReaderBenchRow[]> {
     const medianMs = await timeRepeatedly(() => readProfile(dataPath));
     const plain = plainParse(dataPath);
     const plainParseMs = plain && !(await sampleFile(dataPath)).gzip ? await timeRepeatedly(plain) : null;
+    const cold = coldRead(dataPath);
     rows.push({
       dataset: key,
       format,
       bytes: sizeOf(dataPath),
       nodes,
       medianMs,
-      coldMs: coldReadMs(dataPath),
+      coldMs: cold?.wallMs ?? null,
+      coldCpuMs: cold?.cpuMs ?? null,
       plainParseMs,
       hatchetMs: timings.get(key) ?? null,
     });
@@ -143,15 +171,15 @@ export async function benchReaders(shared: string): Promise<ReaderBenchRow[]> {
 /** The table as Markdown (the README's performance section is pasted from this output). */
 export function readerTable(rows: ReaderBenchRow[]): string {
   const out = [
-    '| dataset | reader | size (KB) | nodes | warm (ms) | MB/s warm | plain parse ÷ ours | cold (ms) | Hatchet (ms) | vs Hatchet, warm | vs Hatchet, cold |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| dataset | reader | size (KB) | nodes | warm (ms) | MB/s warm | plain parse ÷ ours | cold (ms) | cold CPU (ms) | Hatchet (ms) | vs Hatchet, warm | vs Hatchet, cold |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const x = (h: number | null, ours: number | null) =>
     h === null || ours === null ? '–' : `${(h / ours).toFixed(h / ours < 10 ? 1 : 0)}×`;
   for (const r of rows) {
     const mbs = r.bytes / 1e6 / (r.medianMs / 1e3);
     out.push(
-      `| ${r.dataset} | ${r.format} | ${(r.bytes / 1024).toFixed(1)} | ${r.nodes} | ${r.medianMs.toFixed(2)} | ${mbs.toFixed(1)} | ${r.plainParseMs === null ? '–' : (r.plainParseMs / r.medianMs).toFixed(2)} | ${r.coldMs === null ? '–' : r.coldMs.toFixed(1)} | ${r.hatchetMs ?? '–'} | ${x(r.hatchetMs, r.medianMs)} | ${x(r.hatchetMs, r.coldMs)} |`,
+      `| ${r.dataset} | ${r.format} | ${(r.bytes / 1024).toFixed(1)} | ${r.nodes} | ${r.medianMs.toFixed(2)} | ${mbs.toFixed(1)} | ${r.plainParseMs === null ? '–' : (r.plainParseMs / r.medianMs).toFixed(2)} | ${r.coldMs === null ? '–' : r.coldMs.toFixed(1)} | ${r.coldCpuMs === null ? '–' : r.coldCpuMs.toFixed(1)} | ${r.hatchetMs ?? '–'} | ${x(r.hatchetMs, r.medianMs)} | ${x(r.hatchetMs, r.coldMs)} |`,
     );
   }
   const summary = (label: string, pick: (r: ReaderBenchRow) => number | null) => {

@@ -38,7 +38,7 @@ function threadCpuNs(): number {
 }
 
 /** The host thread's event loop while a phase runs: its longest block (on-CPU and wall) and p99 delay. */
-class LoopWatch {
+export class LoopWatch {
   private readonly h = monitorEventLoopDelay({ resolution: 5 });
   private last = performance.now();
   private lastCpu = threadCpuNs();
@@ -71,7 +71,7 @@ class LoopWatch {
 }
 
 /** What the extension does with an opened model on its own thread: a Profile over the shared columns. */
-function hostProfile(watch: LoopWatch, o: OpenedProfile): Profile {
+export function hostProfile(watch: LoopWatch, o: OpenedProfile): Profile {
   const t = performance.now(),
     c = threadCpuNs();
   const p = new Profile(o.data);

@@ -1,9 +1,14 @@
 /**
  * `node dist/read-once.js PATH`: reads one profile in a fresh process and prints the milliseconds
- * the read took, after the module is loaded. That is how Hatchet's reader timings were taken (fresh
+ * the read took, after the module is loaded (`--cpu`: also the process's CPU milliseconds of the read,
+ * on the same line after a `/`). That is how Hatchet's reader timings were taken (fresh
  * Python processes, load time after `import hatchet`), so the bench can compare cold to cold.
+ * Started through dist/read-once.js (read-once-launch.ts) it runs with the CLI's code cache, which a
+ * run without a usable cache writes afterwards, as the CLI does.
  */
 import { readProfile } from '../src/analysis/formats';
+import { currentCodeCache } from '../src/service/code-cache';
+import { warmUp } from '../src/service/warm-up';
 
 const path = process.argv[2];
 if (!path) {
@@ -14,12 +19,18 @@ async function main(): Promise<void> {
   // `--again N` also prints N further reads of the same file, to separate first-use compilation from the read.
   const again = Number(process.argv[process.argv.indexOf('--again') + 1]) || 0;
   const times: string[] = [];
+  const cpu0 = process.cpuUsage();
   for (let k = 0; k <= again; k++) {
     const started = performance.now();
     await readProfile(path!);
     times.push((performance.now() - started).toFixed(3));
   }
-  console.log(times.join(' '));
+  const cpu = process.cpuUsage(cpu0);
+  console.log(
+    times.join(' ') + (process.argv.includes('--cpu') ? ` / ${((cpu.user + cpu.system) / 1e3).toFixed(3)}` : ''),
+  );
+  const cache = currentCodeCache();
+  if (cache && cache.state !== 'accepted') await warmUp();
 }
 main().catch(e => {
   console.error((e as Error).message);

@@ -5,8 +5,11 @@
 import { quoteContent } from '../analysis/errors/escape-control';
 import { formatError } from '../analysis/errors/format-error';
 import { ProfileReadError } from '../analysis/formats/reader';
+import { currentCodeCache } from '../service/code-cache';
+import { warmUp } from '../service/warm-up';
 import { UsageError, type VerbIO } from './verb';
 import { VERBS } from './verbs';
+import { cliVersion } from './version';
 
 const USAGE = `usage: hpc-lens <verb> [options]
 
@@ -20,6 +23,10 @@ async function main(argv: string[], io: VerbIO): Promise<number> {
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.out(USAGE + '\n');
     return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-V') {
+    io.out(`hpc-lens ${cliVersion()}\n`);
+    return 0;
   }
   const verb = VERBS.find(v => v.name === name);
   if (!verb) {
@@ -51,6 +58,10 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   process.exit(process.exitCode ?? 0);
 });
 const io: VerbIO = { out: t => process.stdout.write(t), err: t => process.stderr.write(t) };
-main(process.argv.slice(2), io).then(code => {
+main(process.argv.slice(2), io).then(async code => {
   process.exitCode = code;
+  // A run that found no usable code cache (the first after an install or update) warms the hot
+  // readers and analyses and stores the cache with them compiled, as the analysis workers do.
+  const cache = currentCodeCache();
+  if (cache && cache.state !== 'accepted') await warmUp().catch(() => undefined);
 });

@@ -1,7 +1,7 @@
 /**
  * Start-up warm-up of an analysis worker: tiny profiles of the hot readers are read, derived and
  * drawn as a super graph, so V8 compiles those paths before the user's first open; then the code
- * compiled so far is saved as the bundle's code cache (see the bootstrap in worker-pool.ts).
+ * compiled so far is saved as the bundle's code cache (code-cache.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { readProfile } from '../analysis/formats';
 import { superGraphData } from '../analysis/graph/super-graph-data';
 import { Profile } from '../analysis/model/profile';
 import type { WarmReport } from './analysis-service';
+import { currentCodeCache } from './code-cache';
 import { deriveData } from './derived-data';
 import { shared } from './shared-memory';
 
@@ -43,11 +44,6 @@ const WARM_PROFILES: Record<string, string> = {
   'warm.folded': 'main;solve;kernel 10\nmain;io 3\n',
 };
 
-interface CodeCacheHook {
-  state: WarmReport['codeCache'];
-  save(): void;
-}
-
 export async function warmUp(): Promise<WarmReport> {
   const started = performance.now();
   const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-warm-'));
@@ -65,7 +61,7 @@ export async function warmUp(): Promise<WarmReport> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const cache = (globalThis as { __hpcLensCodeCache?: CodeCacheHook }).__hpcLensCodeCache;
+  const cache = currentCodeCache();
   // Store the code compiled so far (the readers and analyses just run) for the next start.
   if (cache && cache.state !== 'accepted') cache.save();
   return { ms: performance.now() - started, codeCache: cache?.state ?? 'none' };

@@ -18,9 +18,7 @@
  * Models are shared, never copied (shared-memory.ts): a job worker reads into SharedArrayBuffers,
  * the home worker and the host build their Profiles over the same memory.
  */
-import { statSync } from 'node:fs';
 import { totalmem } from 'node:os';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { SuperGraphQuery, SuperGraphQueryResults } from '../analysis/graph/super-graph-queries';
 import type { ProfileData } from '../analysis/model/profile';
@@ -54,7 +52,10 @@ import { transferables } from './shared-memory';
 export interface WorkerPoolOptions {
   /** The worker bundle (dist/analysis-worker.js). */
   workerScript: string;
-  /** Where V8's code cache for the bundle is kept (e.g. the extension's global storage); none = no cache. */
+  /**
+   * Where V8's code cache for the worker bundle is kept (e.g. the extension's global storage); none =
+   * no cache. The worker script must be the launcher, dist/analysis-worker.js (see code-cache.ts).
+   */
   codeCacheDir?: string;
   /** Home workers holding datasets (default 2). */
   workers?: number;
@@ -90,35 +91,6 @@ export class CancelledError extends Error {
     this.name = 'AbortError';
   }
 }
-
-/**
- * Loads the worker bundle through vm.Script with V8's code cache: the first open in a fresh
- * extension host is otherwise dominated by compiling the readers. vm.Script's cachedData works on
- * every Node VS Code ships (module.enableCompileCache only from Node 22.1); the warm-up saves the
- * cache after running the hot paths, so it holds their lazily compiled functions as well. Each
- * thread writes its own temporary file and renames it, so concurrent saves never interleave.
- */
-const BOOTSTRAP = `
-const fs = require('node:fs'), path = require('node:path'), vm = require('node:vm'), { wrap } = require('node:module');
-const { workerData, threadId } = require('node:worker_threads');
-const { script, cache } = workerData.hpcLensBoot;
-let cachedData;
-try { cachedData = fs.readFileSync(cache); } catch {}
-const s = new vm.Script(wrap(fs.readFileSync(script, 'utf8')), { filename: script, cachedData, importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER });
-globalThis.__hpcLensCodeCache = {
-  state: cachedData === undefined ? 'created' : s.cachedDataRejected ? 'rejected' : 'accepted',
-  save() {
-    try {
-      fs.mkdirSync(path.dirname(cache), { recursive: true });
-      const tmp = cache + '.' + process.pid + '-' + threadId + '.tmp';
-      fs.writeFileSync(tmp, s.createCachedData());
-      fs.renameSync(tmp, cache);
-    } catch {}
-  },
-};
-const m = { exports: {} };
-s.runInThisContext()(m.exports, require, m, script, path.dirname(script));
-`;
 
 interface Pending {
   resolve(v: unknown): void;
@@ -159,13 +131,12 @@ class ThreadWorker {
     const options = {
       workerData: {
         hpcLens: start,
-        ...(pool.codeCacheFile ? { hpcLensBoot: { script: pool.workerScript, cache: pool.codeCacheFile } } : {}),
+        // The launcher (analysis-worker-launch.ts) runs the worker bundle with V8's code cache from this folder.
+        ...(pool.codeCacheDir ? { hpcLensBoot: { cacheDir: pool.codeCacheDir } } : {}),
       },
       resourceLimits: { maxOldGenerationSizeMb: pool.memoryLimitMb },
     };
-    this.worker = pool.codeCacheFile
-      ? new Worker(BOOTSTRAP, { ...options, eval: true })
-      : new Worker(pool.workerScript, options);
+    this.worker = new Worker(pool.workerScript, options);
     this.worker.unref();
     this.worker.on('message', (msg: WorkerResponse) => this.onMessage(msg));
     this.worker.on('error', (e: Error & { code?: string }) => {
@@ -277,7 +248,7 @@ class ThreadWorker {
 
 interface PoolSettings {
   workerScript: string;
-  codeCacheFile: string | undefined;
+  codeCacheDir: string | undefined;
   memoryLimitMb: number;
   graphCacheBytes: number | undefined;
 }
@@ -327,21 +298,9 @@ export class WorkerPool implements AnalysisService {
 
   constructor(options: WorkerPoolOptions) {
     this.options = { ...options };
-    let codeCacheFile: string | undefined;
-    if (options.codeCacheDir) {
-      let stamp = 'unknown';
-      try {
-        const s = statSync(options.workerScript);
-        stamp = `${s.size}-${Math.round(s.mtimeMs)}`;
-      } catch {
-        /* the worker's own start reports a missing bundle */
-      }
-      // One cache per bundle build and Node version: V8 would reject a stale one anyway; this avoids the wasted read.
-      codeCacheFile = join(options.codeCacheDir, `analysis-worker-${stamp}-${process.version}.bin`);
-    }
     this.settings = {
       workerScript: options.workerScript,
-      codeCacheFile,
+      codeCacheDir: options.codeCacheDir,
       memoryLimitMb:
         options.memoryLimitMb && options.memoryLimitMb > 0 ? options.memoryLimitMb : defaultMemoryLimitMb(),
       graphCacheBytes: options.graphCacheBytes,

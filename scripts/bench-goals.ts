@@ -1,0 +1,318 @@
+/**
+ * `npm run bench -- goals`: issue 24's table of goals, one row per goal with our figure, the baseline
+ * measured beside it (or Hatchet's recorded median, shown as recorded), the ratio and met / not met.
+ * A thin list of rows: each calls the measuring function of another section (bench-readers,
+ * bench-chrome-trace, bench-super-graph, bench-service, bench-ensemble…). Wall and CPU time side by
+ * side: CPU time is what a loaded machine changes least. `--large` adds the 500 MB and 2 GB traces
+ * (minutes each).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { superGraph } from '../src/analysis/graph/super-graph';
+import { layoutCallflow } from '../src/analysis/layout/callflow-layout';
+import { findFunctionDefinition } from '../src/analysis/source/function-definitions';
+import { WorkerPool } from '../src/service/worker-pool';
+import { large, pairedThroughput, writeSyntheticTrace } from './bench-chrome-trace';
+import { coldRead, hatchetRecords, oracleDatasets } from './bench-readers';
+import { hostProfile, LoopWatch } from './bench-service';
+import { syntheticCct } from './bench-super-graph';
+import { generatedFileName, writeLargeProfile, writeLargeProfileSources } from './large-profile-generator';
+
+/** One row of the table. `ratio` is baseline ÷ ours for speed-ups (higher is better), ours ÷ limit for budgets. */
+export interface GoalRow {
+  goal: string;
+  ours: string;
+  baseline: string;
+  ratio: string;
+  met: boolean | null;
+}
+
+interface Timing {
+  wallMs: number;
+  cpuMs: number;
+}
+
+const MB = 1e6;
+const fmtMs = (t: Timing) =>
+  `${t.wallMs.toFixed(t.wallMs < 10 ? 1 : 0)} ms (CPU ${t.cpuMs.toFixed(t.cpuMs < 10 ? 1 : 0)})`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
+/** Median wall and process-CPU time of `repeats` calls (after one warm-up when `warm`). */
+export async function measure(f: () => unknown, repeats = 5, warm = true): Promise<Timing> {
+  if (warm) await f();
+  const wall: number[] = [],
+    cpu: number[] = [];
+  for (let k = 0; k < repeats; k++) {
+    const c = process.cpuUsage(),
+      t = performance.now();
+    await f();
+    wall.push(performance.now() - t);
+    const u = process.cpuUsage(c);
+    cpu.push((u.user + u.system) / 1e3);
+  }
+  return { wallMs: median(wall), cpuMs: median(cpu) };
+}
+
+/** Speed-up over a baseline, met when at least `target`×. */
+function speedRow(goal: string, ours: Timing, baselineMs: number, baselineLabel: string, target: number): GoalRow {
+  const ratio = baselineMs / ours.wallMs;
+  return {
+    goal,
+    ours: fmtMs(ours),
+    baseline: `${baselineLabel} ${baselineMs.toFixed(baselineMs < 10 ? 1 : 0)} ms`,
+    ratio: `${ratio.toFixed(ratio < 10 ? 1 : 0)}× (CPU ${(baselineMs / ours.cpuMs).toFixed(1)}×)`,
+    met: ratio >= target,
+  };
+}
+
+/** A time budget, met when the wall time is under it. */
+function budgetRow(goal: string, ours: Timing, limitMs: number): GoalRow {
+  return {
+    goal,
+    ours: fmtMs(ours),
+    baseline: `budget ${limitMs} ms`,
+    ratio: `${(ours.wallMs / limitMs).toFixed(2)}× budget`,
+    met: ours.wallMs < limitMs,
+  };
+}
+
+/** The shared datasets Hatchet was timed on, with their recorded timings (as recorded). */
+function hatchetDatasets(shared: string) {
+  const recorded = hatchetRecords(shared);
+  return oracleDatasets(shared).flatMap(d => {
+    const h = recorded.get(d.key);
+    return h ? [{ key: d.key, path: d.dataPath, ...h }] : [];
+  });
+}
+
+/** First reads in fresh processes (as Hatchet was timed) against Hatchet's recorded loads. */
+function readerRows(shared: string): GoalRow[] {
+  const rows: GoalRow[] = [];
+  const small: { key: string; ratio: number; uncached: number }[] = [];
+  const cacheDir = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-code-cache-'));
+  try {
+    for (const d of hatchetDatasets(shared)) {
+      // With the code cache a first run leaves behind (what the CLI's processes use), and without.
+      const cold = coldRead(d.path, 5, cacheDir);
+      const uncached = coldRead(d.path, 5, 'off');
+      if (!cold || !uncached) continue;
+      if (d.bytes < 0.5 * MB) {
+        small.push({ key: d.key, ratio: d.loadMs / cold.wallMs, uncached: d.loadMs / uncached.wallMs });
+        continue;
+      }
+      const row = speedRow(
+        `first read ≥ 20× Hatchet: ${d.key} (${(d.bytes / MB).toFixed(1)} MB)`,
+        cold,
+        d.loadMs,
+        'Hatchet load (recorded)',
+        20,
+      );
+      rows.push({ ...row, ours: `${row.ours}; no code cache ${fmtMs(uncached)}` });
+    }
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+  if (small.length) {
+    const low = small.reduce((a, b) => (b.ratio < a.ratio ? b : a));
+    const geo = (xs: number[]) => Math.exp(xs.reduce((s, r) => s + Math.log(r), 0) / xs.length);
+    rows.push({
+      goal: `first read ≥ 5× Hatchet on the ${small.length} KB-size datasets`,
+      ours: `${small.filter(s => s.ratio >= 5).length} of ${small.length} met (no code cache: ${small.filter(s => s.uncached >= 5).length})`,
+      baseline: 'Hatchet loads (recorded)',
+      ratio: `lowest ${low.ratio.toFixed(1)}× (${low.key}), geo-mean ${geo(small.map(s => s.ratio)).toFixed(1)}× (no code cache ${geo(small.map(s => s.uncached)).toFixed(1)}×)`,
+      met: low.ratio >= 5,
+    });
+  }
+  return rows;
+}
+
+/** Whole `hpc-lens inspect` processes (median of 5, wall and CPU from /usr/bin/time) against Hatchet's whole Python process. */
+function cliRows(shared: string, distDir: string): GoalRow[] {
+  const cli = join(distDir, 'cli.js');
+  if (!existsSync(cli) || !existsSync('/usr/bin/time')) return [];
+  const rows: GoalRow[] = [];
+  for (const d of hatchetDatasets(shared).filter(x => x.bytes >= 0.5 * MB)) {
+    const wall: number[] = [],
+      cpu: number[] = [];
+    // One run first writes the CLI's code cache if there is none (what any first run after an install does).
+    for (let k = 0; k < 6; k++) {
+      const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S', process.execPath, cli, 'inspect', d.path], {
+        encoding: 'utf8',
+      });
+      const [e, u, s] = (r.stderr.trim().split('\n').pop() ?? '').split(' ').map(Number);
+      if (k > 0 && r.status === 0) {
+        wall.push(e! * 1e3);
+        cpu.push((u! + s!) * 1e3);
+      }
+    }
+    if (!wall.length) continue;
+    rows.push(
+      speedRow(
+        `CLI whole process ≥ 10× Hatchet: ${d.key}`,
+        { wallMs: median(wall), cpuMs: median(cpu) },
+        d.procMs,
+        'Hatchet process (recorded)',
+        10,
+      ),
+    );
+  }
+  return rows;
+}
+
+/** The Chrome reader against JSON.parse of the same bytes, interleaved in this process. */
+async function chromeRows(shared: string, withLarge: boolean): Promise<GoalRow[]> {
+  const rows: GoalRow[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-goals-'));
+  const row = (label: string, p: Awaited<ReturnType<typeof pairedThroughput>>): GoalRow => ({
+    goal: `Chrome reader ≥ 0.5× JSON.parse: ${label} (${p.mb.toFixed(0)} MB)`,
+    ours: fmtMs({ wallMs: p.readMs, cpuMs: p.readCpuMs }),
+    baseline: `JSON.parse ${fmtMs({ wallMs: p.parseMs, cpuMs: p.parseCpuMs })}`,
+    ratio: `${(p.parseMs / p.readMs).toFixed(2)}× (CPU ${(p.parseCpuMs / p.readCpuMs).toFixed(2)}×)`,
+    met: p.parseMs / p.readMs >= 0.5,
+  });
+  try {
+    for (const mb of withLarge ? [100, 500] : [100]) {
+      const path = join(dir, `trace-${mb}.json`);
+      writeSyntheticTrace(path, Infinity, mb * MB);
+      rows.push(row('generated', await pairedThroughput(path, 3)));
+      rmSync(path, { force: true });
+    }
+    // resnet50 is gzip-compressed; both sides read the decompressed bytes.
+    const resnet = join(shared, 'data/chrome-trace/pytorch-profiler-resnet50/worker0.1623143089861.pt.trace.json.gz');
+    if (existsSync(resnet)) {
+      const path = join(dir, 'resnet50.json');
+      spawnSync('sh', ['-c', `gzip -dc '${resnet}' > '${path}'`]);
+      rows.push(row('shared resnet50', await pairedThroughput(path, 5)));
+    }
+    if (withLarge) {
+      const r = await large(dir, 2);
+      rows.push({
+        goal: 'generated 2 GB trace through the CLI: peak RSS < 2× the file',
+        ours: r?.rssMb ? `${(r.rssMb / 1024).toFixed(2)} GiB peak RSS, ${r.wallS.toFixed(0)} s` : 'failed',
+        baseline: r ? `file ${(r.bytes / 2 ** 30).toFixed(2)} GiB` : '–',
+        ratio: r?.rssMb ? `${((r.rssMb * 2 ** 20) / r.bytes).toFixed(2)}× the file` : '–',
+        met: r?.rssMb ? r.rssMb * 2 ** 20 < 2 * r.bytes : false,
+      });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/** The super graph and the Sankey layout of a generated 10⁶-node × 16-rank calling-context tree, in this process. */
+async function superGraphRows(): Promise<GoalRow[]> {
+  const profile = syntheticCct(1_000_000, 16);
+  profile.inclusiveTotals(0);
+  profile.exclusiveTotals(0);
+  const build = await measure(() => superGraph(profile), 3);
+  const graph = superGraph(profile);
+  const input = {
+    nodes: graph.nodes.map(n => ({ id: n.id, value: n.inclusive })),
+    edges: graph.edges.map(e => ({ source: e.source, target: e.target, value: e.value })),
+  };
+  const layout = await measure(() => layoutCallflow(input, { width: 1600, height: 1000 }), 3);
+  return [
+    budgetRow('10⁶ nodes × 16 ranks: super graph < 0.5 s', build, 500),
+    budgetRow(
+      `10⁶ nodes × 16 ranks: layout of its ${graph.nodes.length} supernodes / ${graph.edges.length} edges < 0.2 s`,
+      layout,
+      200,
+    ),
+  ];
+}
+
+/**
+ * Through the analysis service, as the editor: a generated 10⁶-node × 16-rank profile with sources
+ * is opened (first CodeLens = read + derive + lens placement), its Sankey built (the host's longest
+ * block), then Sankey selections answered from the cached graph.
+ */
+async function serviceRows(distDir: string): Promise<GoalRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-goals-'));
+  const pool = new WorkerPool({ workerScript: join(distDir, 'analysis-worker.js') });
+  try {
+    const path = join(dir, 'big.json');
+    const sourceDir = join(dir, 'src');
+    const shape = { nodes: 1_000_000, ranks: 16, files: 400, sourceDir };
+    const { bytes } = writeLargeProfile(path, shape);
+    writeLargeProfileSources(shape);
+    await pool.warm({});
+    const c0 = process.cpuUsage(),
+      t0 = performance.now();
+    const opened = await pool.open({ path });
+    const derived = await pool.derive({
+      dataset: opened.dataset,
+      metric: opened.data.primaryMetric,
+      options: { hotPathThreshold: 0.05, listLength: 50 },
+    });
+    // Lens placement in the open file, as the `first-codelens` section does for the sample.
+    const text = readFileSync(join(sourceDir, generatedFileName(0)), 'utf8');
+    for (const name of derived.functions.names) findFunctionDefinition(text, name);
+    const c1 = process.cpuUsage(c0);
+    const lens = { wallMs: performance.now() - t0, cpuMs: (c1.user + c1.system) / 1e3 };
+    const options = { metric: 1 };
+    const watch = new LoopWatch();
+    hostProfile(watch, opened);
+    const graph = await pool.superGraph({ dataset: opened.dataset, title: 'big', options });
+    const block = watch.stop();
+    // A different supernode per click: an answer already given for a node is remembered.
+    let j = 0;
+    const select = await measure(
+      () =>
+        pool.superGraphQuery({
+          dataset: opened.dataset,
+          query: { kind: 'nodeMetrics', options, nodeId: graph.nodes[++j % graph.nodes.length]!.id, maxMetrics: 8 },
+        }),
+      9,
+    );
+    let k = 0;
+    const highlight = await measure(
+      () => pool.superGraphQuery({ dataset: opened.dataset, query: { kind: 'nodeIds', options, nodes: [++k * 997] } }),
+      9,
+    );
+    return [
+      budgetRow(`first CodeLens on a ${(bytes / MB).toFixed(0)} MB profile < 3 s (CPU: host and workers)`, lens, 3000),
+      {
+        goal: 'host never blocked > 100 ms: opening the Sankey of the 10⁶ × 16 profile',
+        ours: `longest block ${block.cpu.toFixed(0)} ms on CPU (${block.wall.toFixed(0)} ms wall)`,
+        baseline: 'budget 100 ms',
+        ratio: `${(block.cpu / 100).toFixed(2)}× budget`,
+        met: (Number.isNaN(block.cpu) ? block.wall : block.cpu) < 100,
+      },
+      budgetRow('Sankey selection (per-metric values of a node) < 50 ms', select, 50),
+      budgetRow('Sankey highlight (node ids of a call-tree node) < 50 ms', highlight, 50),
+    ];
+  } finally {
+    pool.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The rows in the issue's order; a row group that cannot run here (no shared data, no dist/) is left out. */
+export async function goalRows(options: { shared?: string; distDir: string; large: boolean }): Promise<GoalRow[]> {
+  const rows: GoalRow[] = [];
+  if (options.shared) rows.push(...readerRows(options.shared), ...cliRows(options.shared, options.distDir));
+  rows.push(...(await chromeRows(options.shared ?? '', options.large)));
+  rows.push(...(await superGraphRows()));
+  rows.push(...(await serviceRows(options.distDir)));
+  return rows;
+}
+
+export function goalTable(rows: readonly GoalRow[]): string {
+  const out = ['| goal | ours (wall, CPU) | baseline beside it | ratio | met? |', '|---|---|---|---|---|'];
+  for (const r of rows)
+    out.push(
+      `| ${r.goal} | ${r.ours} | ${r.baseline} | ${r.ratio} | ${r.met === null ? '–' : r.met ? 'met' : 'not met'} |`,
+    );
+  return out.join('\n');
+}
+
+export async function benchGoals(options: { shared?: string; distDir: string; large: boolean }): Promise<void> {
+  const [one] = loadavg();
+  console.log(
+    `\nIssue 24's goals (${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, load average ${one!.toFixed(1)} at the start; ratios on wall time, CPU beside):\n`,
+  );
+  console.log(goalTable(await goalRows(options)));
+}
