@@ -5,27 +5,36 @@ import { GrowableFloat64, GrowableInt32 } from './growable';
 import { capMetadataDepth, MAX_METADATA_DEPTH } from './metadata-depth';
 import { withoutUnitSuffix, type MetricDescriptor } from './metric';
 import { Profile, type MetadataValue } from './profile';
+import { sparseFromTriples, type SparseMatrix } from './sparse-matrix';
 import type { TraceData } from './trace';
 
-/** Values a reader appends as (node, context, value) triples; densified once at the end. */
-class SparseValues {
+/**
+ * Values a reader appends as (node, context, value) triples, in any order; turned into the sparse
+ * form once at the end (sparseFromTriples: duplicates summed, no dense pass), or a sparse form the
+ * reader prepared itself ({@link ProfileBuilder.adoptSparse}).
+ */
+class TripleValues {
   readonly nodes = new GrowableInt32();
   readonly contexts = new GrowableInt32();
   readonly values = new GrowableFloat64();
+  adopted: SparseMatrix | null = null;
 
-  densify(nodeCount: number, contextCount: number): Float64Array {
-    const out = new Float64Array(nodeCount * contextCount);
-    for (let k = 0; k < this.values.length; k++) {
-      out[this.nodes.get(k) * contextCount + this.contexts.get(k)]! += this.values.get(k);
+  finish(nodeCount: number, contextCount: number): SparseMatrix {
+    if (this.adopted) {
+      if (this.values.length) throw new Error('values were both added and adopted for one metric side');
+      return this.adopted;
     }
-    return out;
+    const s = sparseFromTriples(this.nodes.view(), this.contexts.view(), this.values.view(), nodeCount, contextCount);
+    // The triples are done with: let them go before the next metric's sort.
+    this.nodes.length = this.contexts.length = this.values.length = 0;
+    return s;
   }
 }
 
 interface MetricColumns {
   descriptor: MetricDescriptor;
-  exclusive: SparseValues | null;
-  inclusive: SparseValues | null;
+  exclusive: TripleValues | null;
+  inclusive: TripleValues | null;
 }
 
 /**
@@ -77,8 +86,8 @@ export class ProfileBuilder {
   addMetric(descriptor: MetricDescriptor): number {
     this.metrics.push({
       descriptor,
-      exclusive: descriptor.kind === 'inclusive' ? null : new SparseValues(),
-      inclusive: descriptor.kind === 'exclusive' ? null : new SparseValues(),
+      exclusive: descriptor.kind === 'inclusive' ? null : new TripleValues(),
+      inclusive: descriptor.kind === 'exclusive' ? null : new TripleValues(),
     });
     return this.metrics.length - 1;
   }
@@ -91,7 +100,18 @@ export class ProfileBuilder {
     this.append(this.metrics[metric]!.inclusive, metric, 'inclusive', node, context, value);
   }
 
-  /** Densifies the values and returns the finished profile. */
+  /**
+   * Takes one side of a metric in the sparse form, prepared by a reader that holds its values node
+   * by node already (rows in ascending context order, no zeros, no duplicates — not checked value by
+   * value); no value of that side may be added as well.
+   */
+  adoptSparse(metric: number, side: 'exclusive' | 'inclusive', values: SparseMatrix): void {
+    const col = this.metrics[metric]![side];
+    if (!col) throw new Error(`metric ${this.metrics[metric]!.descriptor.name} has no ${side} values`);
+    col.adopted = values;
+  }
+
+  /** Sorts the values into the sparse form and returns the finished profile. */
   build(primaryMetric: number): Profile {
     if (this.contexts.length === 0) this.context({});
     for (const key of capMetadataDepth(this.metadata))
@@ -111,8 +131,8 @@ export class ProfileBuilder {
         ...m.descriptor,
         label: withoutUnitSuffix(m.descriptor.label, m.descriptor.unit),
       })),
-      exclusive: this.metrics.map(m => m.exclusive?.densify(n, c) ?? null),
-      inclusive: this.metrics.map(m => m.inclusive?.densify(n, c) ?? null),
+      exclusive: this.metrics.map(m => m.exclusive?.finish(n, c) ?? null),
+      inclusive: this.metrics.map(m => m.inclusive?.finish(n, c) ?? null),
       primaryMetric,
       metadata: this.metadata,
       warnings: this.warnings,
@@ -123,7 +143,7 @@ export class ProfileBuilder {
   }
 
   private append(
-    col: SparseValues | null,
+    col: TripleValues | null,
     metric: number,
     side: string,
     node: number,
