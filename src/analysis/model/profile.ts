@@ -278,7 +278,8 @@ export class Profile {
       if (m) for (const b of isSparse(m) ? sparseBuffers(m) : [m.buffer]) buffers.add(b as ArrayBuffer);
     if (data.callGraph) for (const b of callGraphBuffers(data.callGraph)) buffers.add(b);
     if (data.trace) for (const b of traceBuffers(data.trace)) buffers.add(b);
-    return { data, transfer: [...buffers] };
+    // Shared memory is shared, not moved (a profile over a shared model).
+    return { data, transfer: [...buffers].filter(b => b instanceof ArrayBuffer) };
   }
 
   private cachedTotals(key0: string, m: number, side: MetricSide): Float64Array {
