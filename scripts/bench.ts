@@ -42,6 +42,7 @@ import { benchPdesStream } from './bench-pdes-stream';
 import { benchMemory } from './bench-memory';
 import { benchDmv } from './bench-dmv';
 import { benchTopology } from './bench-topology';
+import { benchSparseModel, sparseModelOnce } from './bench-sparse-model';
 
 const ROOT = resolve(__dirname, '..');
 const SHARED = resolve(ROOT, '..', 'shared');
@@ -200,6 +201,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   dmv: () => benchDmv(),
   topology: () => benchTopology(),
   'ensemble-summaries': () => benchEnsembleSummaries(),
+  'sparse-model': () => benchSparseModel(__dirname),
 };
 
 async function main(): Promise<void> {
@@ -207,6 +209,7 @@ async function main(): Promise<void> {
   // One fresh-process run of the first-open section.
   if (args[0] === 'first-open' && args.length === 4)
     return firstOpenOnce(args[1]!, args[2]!, args[3] === 'warm', join(__dirname, 'analysis-worker.js'));
+  if (args[0] === 'sparse-model-once' && args.length === 2) return sparseModelOnce(args[1]!);
   if (args.includes('--list')) {
     console.log(Object.keys(SECTIONS).join('\n'));
     return;
