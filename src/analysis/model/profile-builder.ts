@@ -10,23 +10,21 @@ import type { TraceData } from './trace';
 
 /**
  * Values a reader appends as (node, context, value) triples, in any order; turned into the sparse
- * form once at the end (sparseFromTriples: duplicates summed, no dense pass), or a sparse form the
- * reader prepared itself ({@link ProfileBuilder.adoptSparse}).
+ * form once at the end (sparseFromTriples: a counting sort by node, duplicates summed, no dense pass
+ * and no per-cell map). Readers holding values context by context (HPCToolkit's profile.db) or node
+ * by node (CUBE rows) append them as they come.
  */
 class TripleValues {
-  readonly nodes = new GrowableInt32();
-  readonly contexts = new GrowableInt32();
-  readonly values = new GrowableFloat64();
-  adopted: SparseMatrix | null = null;
+  nodes = new GrowableInt32();
+  contexts = new GrowableInt32();
+  values = new GrowableFloat64();
 
   finish(nodeCount: number, contextCount: number): SparseMatrix {
-    if (this.adopted) {
-      if (this.values.length) throw new Error('values were both added and adopted for one metric side');
-      return this.adopted;
-    }
     const s = sparseFromTriples(this.nodes.view(), this.contexts.view(), this.values.view(), nodeCount, contextCount);
     // The triples are done with: let them go before the next metric's sort.
-    this.nodes.length = this.contexts.length = this.values.length = 0;
+    this.nodes = new GrowableInt32();
+    this.contexts = new GrowableInt32();
+    this.values = new GrowableFloat64();
     return s;
   }
 }
@@ -98,17 +96,6 @@ export class ProfileBuilder {
 
   addInclusive(metric: number, node: number, context: number, value: number): void {
     this.append(this.metrics[metric]!.inclusive, metric, 'inclusive', node, context, value);
-  }
-
-  /**
-   * Takes one side of a metric in the sparse form, prepared by a reader that holds its values node
-   * by node already (rows in ascending context order, no zeros, no duplicates — not checked value by
-   * value); no value of that side may be added as well.
-   */
-  adoptSparse(metric: number, side: 'exclusive' | 'inclusive', values: SparseMatrix): void {
-    const col = this.metrics[metric]![side];
-    if (!col) throw new Error(`metric ${this.metrics[metric]!.descriptor.name} has no ${side} values`);
-    col.adopted = values;
   }
 
   /** Sorts the values into the sparse form and returns the finished profile. */
