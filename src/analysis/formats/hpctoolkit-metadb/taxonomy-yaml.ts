@@ -61,13 +61,7 @@ class SimpleYaml {
       line && line.indent === indent && isItem(line.text);
       line = this.lines[this.at]
     ) {
-      let rest = line.text.slice(1).trimStart();
-      let anchor: string | null = null;
-      if (rest.startsWith('&')) {
-        const end = rest.indexOf(' ');
-        anchor = end < 0 ? rest.slice(1) : rest.slice(1, end);
-        rest = end < 0 ? '' : rest.slice(end + 1).trimStart();
-      }
+      const { anchor, rest } = splitAnchor(line.text.slice(1).trimStart());
       let value: unknown;
       if (rest === '') {
         this.at++;
@@ -92,14 +86,8 @@ class SimpleYaml {
       if (isItem(line.text)) throw new Unsupported();
       const key = keyOf(line.text);
       if (key === null || key === '<<') throw new Unsupported();
-      let rest = line.text.slice(line.text.indexOf(':', key.length) + 1).trim();
+      const { anchor, rest } = splitAnchor(line.text.slice(line.text.indexOf(':', key.length) + 1).trim());
       this.at++;
-      let anchor: string | null = null;
-      if (rest.startsWith('&')) {
-        const end = rest.indexOf(' ');
-        anchor = end < 0 ? rest.slice(1) : rest.slice(1, end);
-        rest = end < 0 ? '' : rest.slice(end + 1).trim();
-      }
       let value: unknown;
       if (rest !== '') value = this.scalar(rest);
       else {
@@ -151,6 +139,15 @@ class SimpleYaml {
       throw new Unsupported();
     return plain(text);
   }
+}
+
+/** `&name rest` → the anchor and the rest (a suffix of `text`); no anchor → null and `text`. */
+function splitAnchor(text: string): { anchor: string | null; rest: string } {
+  if (!text.startsWith('&')) return { anchor: null, rest: text };
+  const end = text.indexOf(' ');
+  return end < 0
+    ? { anchor: text.slice(1), rest: '' }
+    : { anchor: text.slice(1, end), rest: text.slice(end + 1).trimStart() };
 }
 
 function isItem(text: string): boolean {
