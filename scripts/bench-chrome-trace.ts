@@ -187,14 +187,18 @@ export async function large(
   const report = JSON.parse(jsonLine) as { events?: number; tracks?: unknown[]; dataMovement?: { count: number } };
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
   const elapsed = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)/.exec(r.stderr);
+  const cpu = ['User', 'System'].reduce(
+    (s, k) => s + Number(new RegExp(`${k} time \\(seconds\\): ([\\d.]+)`).exec(r.stderr)?.[1] ?? NaN),
+    0,
+  );
   console.log(
     `  hpc-lens inspect --json: ${report.events ?? '?'} timeline events, ${report.tracks?.length ?? '?'} tracks, ${report.dataMovement?.count ?? '?'} copies`,
   );
   console.log(
-    `  wall ${wall.toFixed(1)} s${elapsed ? ` (time -v: ${elapsed[1]})` : ''} = ${(bytes / 1e6 / wall).toFixed(0)} MB/s`,
+    `  wall ${wall.toFixed(1)} s${elapsed ? ` (time -v: ${elapsed[1]})` : ''}, CPU ${cpu.toFixed(1)} s = ${(bytes / 1e6 / wall).toFixed(0)} MB/s`,
   );
   console.log(
-    `  peak RSS ${rss ? (Number(rss[1]) / 1024).toFixed(0) + ' MB (time -v)' : 'n/a (no /usr/bin/time)'}, peak JS heap ${heap.toFixed(0)} MB (largest heap at a GC, --trace-gc)`,
+    `  peak RSS ${rss ? `${(Number(rss[1]) / 1024).toFixed(0)} MB = ${((Number(rss[1]) * 1024) / bytes).toFixed(2)}× the file (time -v)` : 'n/a (no /usr/bin/time)'}, peak JS heap ${heap.toFixed(0)} MB (largest heap at a GC, --trace-gc)`,
   );
   return { bytes, rssMb: rss ? Number(rss[1]) / 1024 : null, wallS: wall };
 }

@@ -44,6 +44,7 @@ import { benchMemory } from './bench-memory';
 import { benchDmv } from './bench-dmv';
 import { benchTopology } from './bench-topology';
 import { benchGoals } from './bench-goals';
+import { benchSparseModel, sparseModelOnce } from './bench-sparse-model';
 
 const ROOT = resolve(__dirname, '..');
 const SHARED = resolve(ROOT, '..', 'shared');
@@ -212,6 +213,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   'ensemble-summaries': () => benchEnsembleSummaries(),
   // Issue 24's table; `--large` adds the 500 MB and 2 GB traces (minutes).
   goals: () => benchGoals({ shared: existsSync(SHARED) ? SHARED : undefined, distDir: __dirname, large: LARGE }),
+  'sparse-model': () => benchSparseModel(__dirname),
 };
 
 /** `--large`: the sections' optional multi-minute cases (the 2 GB trace). */
@@ -222,6 +224,7 @@ async function main(): Promise<void> {
   // One fresh-process run of the first-open section.
   if (args[0] === 'first-open' && args.length === 4)
     return firstOpenOnce(args[1]!, args[2]!, args[3] === 'warm', join(__dirname, 'analysis-worker.js'));
+  if (args[0] === 'sparse-model-once' && args.length === 2) return sparseModelOnce(args[1]!);
   if (args.includes('--list')) {
     console.log(Object.keys(SECTIONS).join('\n'));
     return;

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { cachedSummaryName } from '../analysis/ensemble/run-summary';
 import { writeSyntheticEnsemble } from '../analysis/ensemble/testing/synthetic-ensemble';
 import { LocalAnalysisService } from './local-analysis-service';
+import { Profile } from '../analysis/model/profile';
 
 describe('opening an ensemble from run summaries (issue 17)', () => {
   let dir = '',
@@ -46,8 +47,8 @@ describe('opening an ensemble from run summaries (issue 17)', () => {
     const a = first.e.data,
       b = second.e.data;
     assert.deepEqual(b.tree.parent, a.tree.parent);
-    const x = a.inclusive[0]!,
-      y = b.inclusive[0]!;
+    const x = new Profile(a).inclusive(0),
+      y = new Profile(b).inclusive(0);
     for (let k = 0; k < x.length; k++) assert.ok(Math.abs(x[k]! - y[k]!) <= 1e-12 * Math.abs(x[k]!), `cell ${k}`);
     assert.deepEqual(
       second.view.graph!.data.nodes.map(n => n.id),

@@ -215,8 +215,8 @@ export class LocalAnalysisService implements AnalysisService {
       read: async (file, s) => {
         const p = await readProfile(file, { ...args.limits, ...(s ? { signal: s } : {}) });
         p.metrics.forEach((_, m) => {
-          p.exclusive(m);
-          p.inclusive(m);
+          p.sparse('exclusive', m);
+          p.sparse('inclusive', m);
         });
         return p;
       },

@@ -14,11 +14,15 @@ export interface SharedModel {
   childIndex?: { start: Int32Array; list: Int32Array };
 }
 
-/** A profile moved into shared memory (every derived matrix filled in, so no thread derives one lazily later) with its child index. */
+/**
+ * A profile moved into shared memory (both sides of every metric in the sparse form, so no thread
+ * derives one lazily later; dense matrices are made per thread only where an analysis needs one) with
+ * its child index.
+ */
 export function shareProfile(read: Profile): SharedModel {
   read.metrics.forEach((_, m) => {
-    read.exclusive(m);
-    read.inclusive(m);
+    read.sparse('exclusive', m);
+    read.sparse('inclusive', m);
   });
   const data = shared(read.toTransferable().data);
   const profile = new Profile(data);

@@ -20,6 +20,7 @@ import { computeMinimap, computeTiles, type ColourBy, type TileResult } from '..
 import { TimelineIndex, type TimeWindow } from '../analysis/timeline/timeline-index';
 import { profileForWindow, windowStatistics } from '../analysis/timeline/window-stats';
 import { DATA_MOVEMENT_KIND_NAMES, FLOW_KIND_NAMES } from '../analysis/model/trace';
+import { transferables } from './shared-memory';
 import type {
   TimelineCopyMarker,
   TimelineInitResult,
@@ -215,7 +216,7 @@ export function timelineRequest(
         primaryMetric: d.primaryMetric,
         metadata: d.metadata,
       };
-      return { result, transfer: [...d.exclusive, ...d.inclusive].flatMap(a => (a ? [a.buffer as ArrayBuffer] : [])) };
+      return { result, transfer: transferables([d.exclusive, d.inclusive]) };
     }
   }
 }

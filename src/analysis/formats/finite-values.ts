@@ -1,5 +1,6 @@
 import { quoteContent } from '../errors/escape-control';
 import type { Profile } from '../model/profile';
+import { isSparse, type SparseMatrix } from '../model/sparse-matrix';
 import { ProfileReadError } from './reader';
 
 /**
@@ -13,21 +14,23 @@ import { ProfileReadError } from './reader';
 export function checkFiniteValues(profile: Profile): void {
   const { data } = profile;
   data.metrics.forEach((metric, m) => {
-    for (const [side, matrix, headroom] of [
+    for (const [side, given, headroom] of [
       ['exclusive', data.exclusive[m], 1],
       ['inclusive', data.inclusive[m], 2],
     ] as const) {
-      if (!matrix) continue;
+      if (!given) continue;
+      const values = isSparse(given) ? given.values : given;
       let sum = 0;
-      for (let i = 0; i < matrix.length; i++) sum += Math.abs(matrix[i]!);
+      for (let i = 0; i < values.length; i++) sum += Math.abs(values[i]!);
       if (Number.isFinite(sum * headroom)) continue;
-      const bad = matrix.findIndex(v => !Number.isFinite(v));
-      const node = Math.floor((bad >= 0 ? bad : matrix.findIndex(v => Math.abs(v) > 1e300)) / profile.contextCount);
+      const bad = values.findIndex(v => !Number.isFinite(v));
+      const at = bad >= 0 ? bad : values.findIndex(v => Math.abs(v) > 1e300);
+      const node = at < 0 ? -1 : isSparse(given) ? nodeOfEntry(given, at) : Math.floor(at / profile.contextCount);
       const where = node >= 0 ? ` (e.g. at ${quoteContent(profile.tree.name(node))})` : '';
       throw new ProfileReadError(
         profile.path,
         bad >= 0
-          ? `the ${side} values of metric "${metric.name}" include ${matrix[bad]}${where}: the file is corrupt`
+          ? `the ${side} values of metric "${metric.name}" include ${values[bad]}${where}: the file is corrupt`
           : `the ${side} values of metric "${metric.name}" add up beyond 1.8e308, the largest number HPC Lens can hold${where}: the file is corrupt`,
       );
     }
@@ -48,4 +51,16 @@ export function checkFiniteValues(profile: Profile): void {
         'the bytes of the data-movement records add up beyond 1.8e308: the file is corrupt',
       );
   }
+}
+
+/** The node whose row holds entry k of a sparse matrix (the last row starting at or before k). */
+function nodeOfEntry(s: SparseMatrix, k: number): number {
+  let lo = 0,
+    hi = s.offsets.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (s.offsets[mid]! <= k) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }

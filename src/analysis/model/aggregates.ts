@@ -139,12 +139,12 @@ export function lineCosts(profile: Profile, m: number): Map<string, LineCost[]> 
 /** Inclusive value per function and context (function-major), from the outermost frames. */
 export function functionInclusiveByContext(profile: Profile, m: number, totals: FunctionTotals): Float64Array {
   const C = profile.contextCount;
-  const incl = profile.inclusive(m);
+  const { offsets, contexts, values } = profile.sparse('inclusive', m);
   const out = new Float64Array(totals.names.length * C);
   for (let i = 0; i < profile.tree.size; i++) {
     if (!totals.outermost[i]) continue;
-    const f = totals.functionOfNode[i]!;
-    for (let c = 0; c < C; c++) out[f * C + c]! += incl[i * C + c]!;
+    const base = totals.functionOfNode[i]! * C;
+    for (let k = offsets[i]!, end = offsets[i + 1]!; k < end; k++) out[base + contexts[k]!]! += values[k]!;
   }
   return out;
 }

@@ -5,27 +5,34 @@ import { GrowableFloat64, GrowableInt32 } from './growable';
 import { capMetadataDepth, MAX_METADATA_DEPTH } from './metadata-depth';
 import { withoutUnitSuffix, type MetricDescriptor } from './metric';
 import { Profile, type MetadataValue } from './profile';
+import { sparseFromTriples, type SparseMatrix } from './sparse-matrix';
 import type { TraceData } from './trace';
 
-/** Values a reader appends as (node, context, value) triples; densified once at the end. */
-class SparseValues {
-  readonly nodes = new GrowableInt32();
-  readonly contexts = new GrowableInt32();
-  readonly values = new GrowableFloat64();
+/**
+ * Values a reader appends as (node, context, value) triples, in any order; turned into the sparse
+ * form once at the end (sparseFromTriples: a counting sort by node, duplicates summed, no dense pass
+ * and no per-cell map). Readers holding values context by context (HPCToolkit's profile.db) or node
+ * by node (CUBE rows) append them as they come.
+ */
+class TripleValues {
+  nodes = new GrowableInt32();
+  contexts = new GrowableInt32();
+  values = new GrowableFloat64();
 
-  densify(nodeCount: number, contextCount: number): Float64Array {
-    const out = new Float64Array(nodeCount * contextCount);
-    for (let k = 0; k < this.values.length; k++) {
-      out[this.nodes.get(k) * contextCount + this.contexts.get(k)]! += this.values.get(k);
-    }
-    return out;
+  finish(nodeCount: number, contextCount: number): SparseMatrix {
+    const s = sparseFromTriples(this.nodes.view(), this.contexts.view(), this.values.view(), nodeCount, contextCount);
+    // The triples are done with: let them go before the next metric's sort.
+    this.nodes = new GrowableInt32();
+    this.contexts = new GrowableInt32();
+    this.values = new GrowableFloat64();
+    return s;
   }
 }
 
 interface MetricColumns {
   descriptor: MetricDescriptor;
-  exclusive: SparseValues | null;
-  inclusive: SparseValues | null;
+  exclusive: TripleValues | null;
+  inclusive: TripleValues | null;
 }
 
 /**
@@ -77,8 +84,8 @@ export class ProfileBuilder {
   addMetric(descriptor: MetricDescriptor): number {
     this.metrics.push({
       descriptor,
-      exclusive: descriptor.kind === 'inclusive' ? null : new SparseValues(),
-      inclusive: descriptor.kind === 'exclusive' ? null : new SparseValues(),
+      exclusive: descriptor.kind === 'inclusive' ? null : new TripleValues(),
+      inclusive: descriptor.kind === 'exclusive' ? null : new TripleValues(),
     });
     return this.metrics.length - 1;
   }
@@ -91,7 +98,7 @@ export class ProfileBuilder {
     this.append(this.metrics[metric]!.inclusive, metric, 'inclusive', node, context, value);
   }
 
-  /** Densifies the values and returns the finished profile. */
+  /** Sorts the values into the sparse form and returns the finished profile. */
   build(primaryMetric: number): Profile {
     if (this.contexts.length === 0) this.context({});
     for (const key of capMetadataDepth(this.metadata))
@@ -111,8 +118,8 @@ export class ProfileBuilder {
         ...m.descriptor,
         label: withoutUnitSuffix(m.descriptor.label, m.descriptor.unit),
       })),
-      exclusive: this.metrics.map(m => m.exclusive?.densify(n, c) ?? null),
-      inclusive: this.metrics.map(m => m.inclusive?.densify(n, c) ?? null),
+      exclusive: this.metrics.map(m => m.exclusive?.finish(n, c) ?? null),
+      inclusive: this.metrics.map(m => m.inclusive?.finish(n, c) ?? null),
       primaryMetric,
       metadata: this.metadata,
       warnings: this.warnings,
@@ -123,7 +130,7 @@ export class ProfileBuilder {
   }
 
   private append(
-    col: SparseValues | null,
+    col: TripleValues | null,
     metric: number,
     side: string,
     node: number,

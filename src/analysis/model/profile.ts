@@ -1,8 +1,21 @@
 import { callGraphBuffers, type CallGraphData } from './call-graph';
 import { CallTree, type CallTreeColumns } from './call-tree';
 import type { ExecutionContext } from './context';
-import { exclusiveFromInclusive, inclusiveFromExclusive, sumOverContexts } from './derive';
+import { sumOverContexts } from './derive';
 import type { MetricDescriptor } from './metric';
+import {
+  checkSparseShape,
+  denseFromSparse,
+  isSparse,
+  sparseBuffers,
+  sparseExclusiveFromInclusive,
+  sparseFromDense,
+  sparseInclusiveFromExclusive,
+  sparseRow,
+  sparseRowSums,
+  type MetricValues,
+  type SparseMatrix,
+} from './sparse-matrix';
 import { StringTable } from './string-table';
 import { traceBuffers, type TraceData } from './trace';
 
@@ -22,10 +35,13 @@ export interface ProfileData {
   tree: CallTreeColumns;
   contexts: ExecutionContext[];
   metrics: MetricDescriptor[];
-  /** Per metric: the node-major exclusive matrix when the file recorded it, else null. */
-  exclusive: (Float64Array | null)[];
-  /** Per metric: the node-major inclusive matrix when the file recorded it, else null. */
-  inclusive: (Float64Array | null)[];
+  /**
+   * Per metric: the exclusive values when the file recorded them, else null — the sparse form
+   * (readers) or a node-major nodes × contexts matrix (small models computed densely).
+   */
+  exclusive: (MetricValues | null)[];
+  /** Per metric: the inclusive values when the file recorded them, else null (as `exclusive`). */
+  inclusive: (MetricValues | null)[];
   /** Index into `metrics` of the metric views open with. */
   primaryMetric: number;
   /** Run metadata (Adiak keys, command line, …). */
@@ -57,10 +73,14 @@ export interface LazyContextValues {
   row(side: 'inclusive' | 'exclusive', m: number, i: number, out: Float64Array): void;
 }
 
+export type MetricSide = 'inclusive' | 'exclusive';
+
 export class Profile {
   readonly tree: CallTree;
-  private readonly excl: (Float64Array | null)[];
-  private readonly incl: (Float64Array | null)[];
+  /** Per side and metric: the sparse form, given or derived on first use. */
+  private readonly sparseForm: Record<MetricSide, (SparseMatrix | null)[]>;
+  /** Per side and metric: the dense matrix, given or made on first use. */
+  private readonly denseForm: Record<MetricSide, (Float64Array | null)[]>;
   private readonly totals = new Map<string, Float64Array>();
 
   /**
@@ -74,19 +94,35 @@ export class Profile {
     private readonly lazy?: LazyContextValues,
   ) {
     this.tree = new CallTree(data.tree, new StringTable(data.strings));
-    const cells = this.tree.size * data.contexts.length;
+    const nodes = this.tree.size;
+    const cells = nodes * data.contexts.length;
+    this.sparseForm = { exclusive: [], inclusive: [] };
+    this.denseForm = { exclusive: [], inclusive: [] };
     data.metrics.forEach((m, i) => {
-      const e = data.exclusive[i];
-      const n = data.inclusive[i];
+      const e = data.exclusive[i] ?? null;
+      const n = data.inclusive[i] ?? null;
       if (!e && !n && !lazy) throw new Error(`metric ${m.name} has no values`);
-      for (const mat of [e, n])
-        if (mat && mat.length !== cells)
-          throw new Error(`metric ${m.name}: ${mat.length} values for ${cells} node × context cells`);
+      for (const [side, values] of [
+        ['exclusive', e],
+        ['inclusive', n],
+      ] as const) {
+        if (!values) {
+          this.sparseForm[side].push(null);
+          this.denseForm[side].push(null);
+        } else if (isSparse(values)) {
+          checkSparseShape(values, nodes, `metric ${m.name}`);
+          this.sparseForm[side].push(values);
+          this.denseForm[side].push(null);
+        } else {
+          if (values.length !== cells)
+            throw new Error(`metric ${m.name}: ${values.length} values for ${cells} node × context cells`);
+          this.sparseForm[side].push(null);
+          this.denseForm[side].push(values);
+        }
+      }
     });
     if (data.metrics.length && !(data.primaryMetric >= 0 && data.primaryMetric < data.metrics.length))
       throw new Error(`primary metric ${data.primaryMetric} out of range`);
-    this.excl = data.exclusive.slice();
-    this.incl = data.inclusive.slice();
   }
 
   get format(): string {
@@ -126,24 +162,49 @@ export class Profile {
     return this.data.primaryMetric;
   }
 
-  /** Node-major exclusive values of metric m (derived from inclusive when the file had none). */
+  /**
+   * Node-major exclusive values of metric m (derived from inclusive when the file had none): a
+   * nodes × contexts matrix made on first use and kept. Prefer {@link sparse}, the totals or
+   * {@link contextRow}: most of a profile's cells are zero.
+   */
   exclusive(m: number): Float64Array {
-    let v = this.excl[m];
-    if (!v)
-      v = this.excl[m] = this.isLazy(m)
-        ? this.lazy!.matrix('exclusive', m)
-        : exclusiveFromInclusive(this.tree.columns.parent, this.incl[m]!, this.contextCount);
-    return v;
+    return this.dense('exclusive', m);
   }
 
-  /** Node-major inclusive values of metric m (derived from exclusive when the file had none). */
+  /** Node-major inclusive values of metric m (derived from exclusive when the file had none); see {@link exclusive}. */
   inclusive(m: number): Float64Array {
-    let v = this.incl[m];
-    if (!v)
-      v = this.incl[m] = this.isLazy(m)
-        ? this.lazy!.matrix('inclusive', m)
-        : inclusiveFromExclusive(this.tree.columns.parent, this.excl[m]!, this.contextCount);
-    return v;
+    return this.dense('inclusive', m);
+  }
+
+  /**
+   * The sparse form of one side of metric m: per node, its non-zero values in ascending context
+   * order (`offsets` Int32Array(nodes + 1) into `contexts` and `values`). Derived from the other side
+   * on first use (on the sparse form, never through a dense matrix) and kept.
+   */
+  sparse(side: MetricSide, m: number): SparseMatrix {
+    let s = this.sparseForm[side][m];
+    if (s) return s;
+    const dense = this.denseForm[side][m];
+    if (dense) s = sparseFromDense(dense, this.contextCount);
+    else if (this.isLazy(m)) s = sparseFromDense(this.lazy!.matrix(side, m), this.contextCount);
+    else {
+      const other = this.sparse(side === 'inclusive' ? 'exclusive' : 'inclusive', m);
+      const children = this.tree.childIndex();
+      s =
+        side === 'inclusive'
+          ? sparseInclusiveFromExclusive(children, other, this.contextCount)
+          : sparseExclusiveFromInclusive(children, other, this.contextCount);
+    }
+    return (this.sparseForm[side][m] = s);
+  }
+
+  private dense(side: MetricSide, m: number): Float64Array {
+    let d = this.denseForm[side][m];
+    if (!d)
+      d = this.denseForm[side][m] = this.isLazy(m)
+        ? this.lazy!.matrix(side, m)
+        : denseFromSparse(this.sparse(side, m), this.contextCount);
+    return d;
   }
 
   /** Whether metric m's matrices come from `lazy` (its data held neither side). */
@@ -156,20 +217,23 @@ export class Profile {
    * (a decoded run summary) answers without building its matrix: a selection in a 1,000-run ensemble
    * reads a few rows per run, where building every run's matrix cost seconds.
    */
-  contextRow(side: 'inclusive' | 'exclusive', m: number, i: number, out: Float64Array): void {
+  contextRow(side: MetricSide, m: number, i: number, out: Float64Array): void {
     const C = this.contextCount;
-    const made = side === 'inclusive' ? this.incl[m] : this.excl[m];
-    if (!made && this.isLazy(m)) return this.lazy!.row(side, m, i, out);
-    const matrix = made ?? (side === 'inclusive' ? this.inclusive(m) : this.exclusive(m));
-    for (let c = 0; c < C; c++) out[c] = matrix[i * C + c]!;
+    const dense = this.denseForm[side][m];
+    if (dense) {
+      for (let c = 0; c < C; c++) out[c] = dense[i * C + c]!;
+      return;
+    }
+    if (!this.sparseForm[side][m] && this.isLazy(m)) return this.lazy!.row(side, m, i, out);
+    sparseRow(this.sparse(side, m), i, out, C);
   }
 
   /** Per-node values summed over contexts. */
   exclusiveTotals(m: number): Float64Array {
-    return this.cachedTotals('e', m, () => this.exclusive(m));
+    return this.cachedTotals('e', m, 'exclusive');
   }
   inclusiveTotals(m: number): Float64Array {
-    return this.cachedTotals('i', m, () => this.inclusive(m));
+    return this.cachedTotals('i', m, 'inclusive');
   }
 
   /**
@@ -200,21 +264,32 @@ export class Profile {
     return matrix[node * this.contextCount + context]!;
   }
 
-  /** The data with all derived matrices filled in, plus the buffers to transfer. */
+  /**
+   * The data with every side made so far (the sparse form where it exists, else the dense matrix a
+   * model was built with), plus the buffers to transfer.
+   */
   toTransferable(): { data: ProfileData; transfer: ArrayBuffer[] } {
-    const data = { ...this.data, exclusive: this.excl.slice(), inclusive: this.incl.slice() };
+    const made = (side: MetricSide): (MetricValues | null)[] =>
+      this.metrics.map((_, m) => this.sparseForm[side][m] ?? this.data[side][m] ?? null);
+    const data = { ...this.data, exclusive: made('exclusive'), inclusive: made('inclusive') };
     const buffers = new Set<ArrayBuffer>();
     for (const col of Object.values(data.tree)) buffers.add(col.buffer as ArrayBuffer);
-    for (const m of [...data.exclusive, ...data.inclusive]) if (m) buffers.add(m.buffer as ArrayBuffer);
+    for (const m of [...data.exclusive, ...data.inclusive])
+      if (m) for (const b of isSparse(m) ? sparseBuffers(m) : [m.buffer]) buffers.add(b as ArrayBuffer);
     if (data.callGraph) for (const b of callGraphBuffers(data.callGraph)) buffers.add(b);
     if (data.trace) for (const b of traceBuffers(data.trace)) buffers.add(b);
-    return { data, transfer: [...buffers] };
+    // Shared memory is shared, not moved (a profile over a shared model).
+    return { data, transfer: [...buffers].filter(b => b instanceof ArrayBuffer) };
   }
 
-  private cachedTotals(side: string, m: number, matrix: () => Float64Array): Float64Array {
-    const key = side + m;
+  private cachedTotals(key0: string, m: number, side: MetricSide): Float64Array {
+    const key = key0 + m;
     let t = this.totals.get(key);
-    if (!t) this.totals.set(key, (t = sumOverContexts(matrix(), this.contextCount)));
+    if (!t) {
+      const dense = this.denseForm[side][m];
+      t = dense ? sumOverContexts(dense, this.contextCount) : sparseRowSums(this.sparse(side, m));
+      this.totals.set(key, t);
+    }
     return t;
   }
 }

@@ -1,3 +1,4 @@
+import type { SparseMatrix } from '../model/sparse-matrix';
 import { contextStats } from './context-stats';
 
 /** How one entry's value spreads over the execution contexts (ranks, threads, streams). */
@@ -33,4 +34,10 @@ export function summarizeRows(matrix: Float64Array, contexts: number): ContextSu
  */
 export function addRow(into: Float64Array, to: number, matrix: Float64Array, from: number, contexts: number): void {
   for (let c = 0; c < contexts; c++) into[to * contexts + c]! += matrix[from * contexts + c]!;
+}
+
+/** addRow from the sparse form: node `from`'s stored values only. */
+export function addSparseRow(into: Float64Array, to: number, s: SparseMatrix, from: number, contexts: number): void {
+  const base = to * contexts;
+  for (let k = s.offsets[from]!, end = s.offsets[from + 1]!; k < end; k++) into[base + s.contexts[k]!]! += s.values[k]!;
 }

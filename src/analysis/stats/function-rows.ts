@@ -1,6 +1,6 @@
 import { functionInclusiveByContext, type FunctionTotals } from '../model/aggregates';
 import type { Profile } from '../model/profile';
-import { addRow } from './context-summary';
+import { addSparseRow } from './context-summary';
 
 /**
  * Index of a function given by name or by index into `totals.names`: -1 for a name the profile
@@ -33,10 +33,10 @@ export function functionRows(
   }
   const rowOf = new Int32Array(totals.names.length).fill(-1);
   functions.forEach((f, r) => (rowOf[f] = r));
-  const excl = profile.exclusive(m);
+  const excl = profile.sparse('exclusive', m);
   for (let i = 0; i < profile.tree.size; i++) {
     const f = totals.functionOfNode[i]!;
-    if (f >= 0 && rowOf[f]! >= 0) addRow(rows, rowOf[f]!, excl, i, C);
+    if (f >= 0 && rowOf[f]! >= 0) addSparseRow(rows, rowOf[f]!, excl, i, C);
   }
   return rows;
 }

@@ -8,6 +8,7 @@ import {
   type ContextKind,
 } from './comparable-contexts';
 import { shareOf } from './share';
+import { addSparseRow } from './context-summary';
 
 export interface ImbalanceOptions {
   /** Entries to return, in each list (default 20). */
@@ -78,7 +79,6 @@ export interface ImbalanceRanking {
 export function nodeImbalance(profile: Profile, m: number, options: ImbalanceOptions = {}): ImbalanceRanking {
   const tree = profile.tree;
   const C = profile.contextCount;
-  const incl = profile.inclusive(m);
   return rankByImbalance(
     profile,
     m,
@@ -86,10 +86,9 @@ export function nodeImbalance(profile: Profile, m: number, options: ImbalanceOpt
     i => tree.name(i),
     (ids, rows, parents) =>
       ids.forEach((i, r) => {
-        rows.set(incl.subarray(i * C, (i + 1) * C), r * C);
+        profile.contextRow('inclusive', m, i, rows.subarray(r * C, (r + 1) * C));
         const p = tree.columns.parent[i]!;
-        const from = p >= 0 ? p : i;
-        parents.set(incl.subarray(from * C, (from + 1) * C), r * C);
+        profile.contextRow('inclusive', m, p >= 0 ? p : i, parents.subarray(r * C, (r + 1) * C));
       }),
     options,
   );
@@ -132,15 +131,14 @@ function functionParentRows(
   const rowOf = functions ? new Int32Array(F).fill(-1) : null;
   functions?.forEach((f, r) => (rowOf![f] = r));
   const rows = new Float64Array((functions ? functions.length : F) * C);
-  const incl = profile.inclusive(m);
+  const incl = profile.sparse('inclusive', m);
   const parent = profile.tree.columns.parent;
   for (let i = 0; i < profile.tree.size; i++) {
     if (!totals.outermost[i]) continue;
     const f = totals.functionOfNode[i]!;
     const r = rowOf ? rowOf[f]! : f;
     if (r < 0) continue;
-    const from = parent[i]! >= 0 ? parent[i]! : i;
-    for (let c = 0; c < C; c++) rows[r * C + c]! += incl[from * C + c]!;
+    addSparseRow(rows, r, incl, parent[i]! >= 0 ? parent[i]! : i, C);
   }
   return rows;
 }

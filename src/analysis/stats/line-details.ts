@@ -43,12 +43,10 @@ export function nodeSetByContext(
   nodes: readonly number[],
   side: 'inclusive' | 'exclusive',
 ): Float64Array {
-  const C = profile.contextCount;
-  const matrix = side === 'inclusive' ? profile.inclusive(m) : profile.exclusive(m);
-  const out = new Float64Array(C);
-  for (const n of side === 'inclusive' ? outermostNodes(profile.tree, nodes) : nodes) {
-    for (let c = 0; c < C; c++) out[c]! += matrix[n * C + c]!;
-  }
+  const { offsets, contexts, values } = profile.sparse(side, m);
+  const out = new Float64Array(profile.contextCount);
+  for (const n of side === 'inclusive' ? outermostNodes(profile.tree, nodes) : nodes)
+    for (let k = offsets[n]!, end = offsets[n + 1]!; k < end; k++) out[contexts[k]!]! += values[k]!;
   return out;
 }
 

@@ -30,9 +30,9 @@ export function nodeDistribution(
   side: 'inclusive' | 'exclusive' = 'inclusive',
 ): RankDistribution {
   if (!(node >= 0 && node < profile.tree.size)) throw new RangeError(`node ${node} does not exist`);
-  const C = profile.contextCount;
-  const matrix = side === 'inclusive' ? profile.inclusive(m) : profile.exclusive(m);
-  return distributionOf(matrix.slice(node * C, (node + 1) * C));
+  const row = new Float64Array(profile.contextCount);
+  profile.contextRow(side, m, node, row);
+  return distributionOf(row);
 }
 
 /** Per-context values of one function (by name or functionTotals index), or null for an unknown name. */

@@ -1,7 +1,7 @@
 import { functionTotals, lineCosts, lineOwners, type FunctionTotals } from '../model/aggregates';
 import { NodeKind } from '../model/call-tree';
 import type { Profile } from '../model/profile';
-import { addRow, summarizeRows, type ContextSummary } from './context-summary';
+import { addSparseRow, summarizeRows, type ContextSummary } from './context-summary';
 import { functionRows } from './function-rows';
 import { outermostByKey } from './outermost-by-key';
 import { shareOf } from './share';
@@ -97,11 +97,11 @@ export function topLines(profile: Profile, m: number, options: TopListOptions = 
   const value = Float64Array.from(lines, l => (by === 'exclusive' ? l.exclusive : l.exclusive + l.calls));
   const top = topIndices(value, limit, s => value[s] !== 0);
   const rows = new Float64Array(top.length * C);
-  const exclusiveMatrix = profile.exclusive(m);
-  const inclusiveMatrix = by === 'inclusive' ? profile.inclusive(m) : null;
+  const exclusiveValues = profile.sparse('exclusive', m);
+  const inclusiveValues = by === 'inclusive' ? profile.sparse('inclusive', m) : null;
   top.forEach((s, r) => {
-    for (const n of lines[s]!.nodes) addRow(rows, r, exclusiveMatrix, n, C);
-    if (inclusiveMatrix) for (const n of lines[s]!.callNodes) addRow(rows, r, inclusiveMatrix, n, C);
+    for (const n of lines[s]!.nodes) addSparseRow(rows, r, exclusiveValues, n, C);
+    if (inclusiveValues) for (const n of lines[s]!.callNodes) addSparseRow(rows, r, inclusiveValues, n, C);
   });
   const spread = summarizeRows(rows, C);
   const entries = top.map((s, r) => {

@@ -168,10 +168,11 @@ export function sortLanes(groups: readonly LaneGroup[], index: TimelineIndex, so
   if (sort.by === 'busy') score = l => index.busy(l.track, lo, hi + 1);
   else if (sort.by === 'node') {
     if (!(sort.node >= 0 && sort.node < p.tree.size)) throw new RangeError(`no call-tree node ${sort.node}`);
-    const incl = p.inclusive(sort.metric ?? p.primaryMetric);
+    const row = new Float64Array(p.contextCount);
+    p.contextRow('inclusive', sort.metric ?? p.primaryMetric, sort.node, row);
     score = l => {
       const c = index.trace.tracks[l.track]!.context;
-      return c >= 0 ? incl[sort.node * p.contextCount + c]! : 0;
+      return c >= 0 ? row[c]! : 0;
     };
   } else score = () => 0;
   const byName = (a: { label: string }, b: { label: string }) => natural.compare(a.label, b.label);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { LineCost } from '../../analysis/model/aggregates';
 import { NodeKind } from '../../analysis/model/call-tree';
+import { isSparse } from '../../analysis/model/sparse-matrix';
 import { formatCount, formatShare } from '../../analysis/stats/format';
 import { nodeSetValues } from '../../analysis/stats/line-details';
 import { formatCycles, formatLevelShare, lineAnnotation, type LevelSplit } from '../../analysis/stats/memory-format';
@@ -96,7 +97,8 @@ export class MemoryDataset extends Dataset {
     const opened = await this.service.adoptShared(model);
     const k = opened.data.metrics.findIndex(m => m.name === 'samples');
     let samples = 0;
-    for (const v of (k >= 0 && opened.data.exclusive[k]) || []) samples += v;
+    const values = k >= 0 ? opened.data.exclusive[k] : null;
+    for (const v of (values && (isSparse(values) ? values.values : values)) || []) samples += v;
     return new MemoryDataset(this.service, opened, whole.uri, whole.memory, { whole, samples });
   }
 

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { existsSync, readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { sharedPath } from '../../../../test/support/shared-data';
 import { parseMetricTaxonomy } from './metric-taxonomy';
+import { parseSimpleYaml } from './taxonomy-yaml';
 
 const TAXONOMY = `version: 0
 inputs:
@@ -34,5 +38,79 @@ describe('metric taxonomy', () => {
     assert.deepEqual(warnings, []);
     const damaged = 'roots:\n  - name: x\n' + '    variants: {Sum: {render: [number], formula: first}}'.repeat(2000);
     assert.throws(() => parseMetricTaxonomy(damaged));
+  });
+});
+
+/** hpcprof's layout (newer: metrics nested under groups, inputs as anchored block mappings). */
+const HPCPROF_LAYOUT = `version: 0
+inputs:
+  - &cpu-execution
+    metric: CPUTIME (sec)
+    scope: execution
+    formula: $$
+    combine: sum
+  - &cpu-function
+    metric: CPUTIME (sec)
+    scope: function
+    formula: $$
+    combine: sum
+roots:
+  - name: CPU
+    description: "Time spent within the CPU: \\"user\\" and system"
+    variants:
+      Sum:
+        render: [number, percent]
+        formula: first
+    children:
+    - name: 'CPUTIME (sec)'
+      description: it's 1 of 2
+      # a comment
+      variants:
+        Sum:
+          render: [number, percent]
+          formula:
+            inclusive:
+              standard: *cpu-execution
+            exclusive: *cpu-function
+`;
+
+describe('metric taxonomy subset reader', () => {
+  const options = { merge: true, maxAliasCount: 1_000_000, uniqueKeys: false, logLevel: 'error' as const };
+
+  it('reads hpcprof-written taxonomies exactly as the yaml library does', () => {
+    const texts = [HPCPROF_LAYOUT];
+    for (const name of ['cpi-4ranks', 'lammps-openmp', 'ping-pong-mpi-with-trace']) {
+      const path = sharedPath('data', 'hpctoolkit-metadb', name, 'metrics', 'default.yaml');
+      if (existsSync(path)) texts.push(readFileSync(path, 'utf8'));
+    }
+    for (const text of texts) {
+      const doc = parseSimpleYaml(text);
+      assert.notEqual(doc, null);
+      assert.deepEqual(doc, parse(text, options));
+    }
+    const [cpu] = parseMetricTaxonomy(HPCPROF_LAYOUT);
+    assert.deepEqual(cpu, {
+      metric: 'CPUTIME (sec)',
+      name: 'CPUTIME (sec)',
+      description: "it's 1 of 2",
+      groups: ['CPU'],
+      inclusiveScope: 'execution',
+      exclusiveScope: 'function',
+    });
+  });
+
+  it('leaves what it does not read to the yaml library', () => {
+    for (const text of [
+      TAXONOMY,
+      'roots:\n  - name: x\n    description: |\n      two\n      lines\n',
+      'roots:\n  - name: a long\n    plain scalar\n',
+      'a: &x {b: 1}\nc:\n  <<: *x\n',
+      '---\nroots: []\n',
+      'roots:\n\t- name: x\n',
+      'roots: *nowhere\n',
+      "roots:\n  - name: it's # a comment\n",
+    ])
+      assert.equal(parseSimpleYaml(text), null, text);
+    assert.equal(parseMetricTaxonomy(TAXONOMY)[0]!.metric, 'CPUTIME (sec)', 'flow mappings still read');
   });
 });

@@ -1,4 +1,5 @@
 import { parse } from 'yaml';
+import { parseSimpleYaml } from './taxonomy-yaml';
 
 /**
  * `metrics/default.yaml`, hpcprof's metric taxonomy for hpcviewer (format in
@@ -31,13 +32,16 @@ export function parseMetricTaxonomy(text: string): TaxonomyEntry[] {
   // Taxonomies reuse each input in many formulas; the limit only stops alias-expansion bombs.
   // prettyErrors (line and context for every error) makes a damaged file quadratic: 880 KB with
   // 16,000 errors took 65 s instead of 3 s. logLevel 'error' keeps yaml's warnings off stderr.
-  const doc = parse(text, {
-    merge: true,
-    maxAliasCount: 1_000_000,
-    prettyErrors: false,
-    logLevel: 'error',
-    uniqueKeys: false,
-  }) as unknown;
+  // hpcprof's own output stays in a small subset read directly (taxonomy-yaml.ts); the rest goes to `yaml`.
+  const doc =
+    parseSimpleYaml(text) ??
+    (parse(text, {
+      merge: true,
+      maxAliasCount: 1_000_000,
+      prettyErrors: false,
+      logLevel: 'error',
+      uniqueKeys: false,
+    }) as unknown);
   const roots = isRecord(doc) && Array.isArray(doc['roots']) ? doc['roots'] : null;
   if (!roots) throw new Error('no "roots" list');
   const out: TaxonomyEntry[] = [];
