@@ -1,0 +1,79 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { hsl } from 'd3';
+import { ensembleGraph } from '../../../../src/analysis/ensemble/ensemble-graph';
+import { EnsembleProfile } from '../../../../src/analysis/ensemble/ensemble-profile';
+import { loadEnsemble } from '../../../../src/analysis/ensemble/ensemble-runs';
+import { writeLuleshWeakScaling } from '../../../../src/analysis/ensemble/testing/lulesh-weak-scaling';
+import { LULESH_MODULE_MAP } from '../../../../src/analysis/graph/test-fixtures/synthetic-runs';
+import { DEFAULT_ENSEMBLE_OPTIONS, type EnsembleGraphData } from '../../../../src/shared/ensemble-protocol';
+import { diffColour } from './ensemble-colours';
+import { layoutEnsemble } from './ensemble-sankey-layout';
+
+/**
+ * The LULESH weak-scaling study's diff views as the Ensemble-Sankey draws them (CallFlow §4.5.2,
+ * AT-9, AT-10): the colours of the two diff pairs, and the same node positions for both.
+ */
+
+const hue = (c: string): number => hsl(c).h;
+const isRed = (c: string): boolean => hue(c) < 25 || hue(c) > 335;
+const isGreen = (c: string): boolean => hue(c) > 80 && hue(c) < 160;
+
+describe('LULESH weak scaling in the Ensemble-Sankey (diff mode)', () => {
+  let dir: string;
+  let ep: EnsembleProfile;
+  const diff = (baseline: number, compare: number): EnsembleGraphData => {
+    const run = (cores: number) => ep.ensemble.runIndex(`${cores}_cores`);
+    return ensembleGraph(ep, {
+      title: 'lulesh',
+      moduleMap: LULESH_MODULE_MAP,
+      state: {
+        mode: 'diff',
+        target: null,
+        diff: { baseline: run(baseline), compare: run(compare) },
+        runs: null,
+        selected: null,
+        options: DEFAULT_ENSEMBLE_OPTIONS,
+      },
+    }).data;
+  };
+  const colour = (d: EnsembleGraphData, id: string) =>
+    diffColour(d.nodes.find(n => n.id === id)!.diff!.exclusive!, d.diffDomain!);
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hpc-lens-lulesh-view-'));
+    writeLuleshWeakScaling(dir);
+    ep = new EnsembleProfile((await loadEnsemble(dir)).runs, { path: dir });
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('64 − 27: CalcForce and CalcLagrange red, MPI green; 216 − 125: MPI red, CalcForce and CalcLagrange green', () => {
+    const early = diff(27, 64),
+      late = diff(125, 216);
+    for (const id of ['CalcForce', 'CalcLagrange']) {
+      assert.ok(isRed(colour(early, id)), `${id} 64 − 27: ${colour(early, id)}`);
+      assert.ok(isGreen(colour(late, id)), `${id} 216 − 125: ${colour(late, id)}`);
+    }
+    assert.ok(isGreen(colour(early, 'MPI')), colour(early, 'MPI'));
+    assert.ok(isRed(colour(late, 'MPI')), colour(late, 'MPI'));
+    // Symmetric scale: the largest change of either sign takes the end colour.
+    const largest = [...early.nodes].sort((a, b) => Math.abs(b.diff!.exclusive!) - Math.abs(a.diff!.exclusive!))[0]!;
+    assert.equal(
+      diffColour(largest.diff!.exclusive!, early.diffDomain!),
+      diffColour(early.diffDomain!, early.diffDomain!),
+    );
+  });
+
+  test('switching the pair leaves every node where it was', () => {
+    const a = layoutEnsemble(diff(27, 64), 900, 600),
+      b = layoutEnsemble(diff(125, 216), 900, 600, a.callflow);
+    const boxes = (l: typeof a) => l.nodes.map(n => [n.id, n.x0, n.x1, n.y0, n.y1]);
+    assert.ok(a.nodes.length >= 6);
+    assert.deepEqual(boxes(b), boxes(a));
+    // Also without the previous layout: the positions depend on the graph only, never on the pair.
+    assert.deepEqual(boxes(layoutEnsemble(diff(125, 216), 900, 600)), boxes(a));
+  });
+});
