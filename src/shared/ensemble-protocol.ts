@@ -324,8 +324,12 @@ export type EnsembleRequest =
   | { type: 'ensemble/options'; options: Partial<EnsembleOptions> }
   | { type: 'ensemble/split'; nodeId: string; mode: 'entry' | 'caller' }
   | { type: 'ensemble/unsplit'; nodeId: string }
-  /** Show one function of a supernode as its own node (icicle click). */
-  | { type: 'ensemble/reveal'; nodeId: string; function: string }
+  /**
+   * Show one function of a supernode as its own node (icicle click), with `via`, the functions on
+   * its calling path inside the supernode (outermost first), so the chain entry → … → call site
+   * appears as component nodes and edges (CallFlow's component path, paper §4.4.2).
+   */
+  | { type: 'ensemble/reveal'; nodeId: string; function: string; via?: string[] }
   /** The CallFlow filter (as `callflow/filter`: a share of the total by inclusive or exclusive value). */
   | { type: 'ensemble/filter'; threshold: number; by: 'inclusive' | 'exclusive' }
   /** Show a function folded into a node again (one of its `filteredCallees`), and hide it again. */

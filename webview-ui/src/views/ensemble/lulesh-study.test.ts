@@ -9,9 +9,17 @@ import { EnsembleProfile } from '../../../../src/analysis/ensemble/ensemble-prof
 import { loadEnsemble } from '../../../../src/analysis/ensemble/ensemble-runs';
 import { writeLuleshWeakScaling } from '../../../../src/analysis/ensemble/testing/lulesh-weak-scaling';
 import { LULESH_MODULE_MAP } from '../../../../src/analysis/graph/test-fixtures/synthetic-runs';
-import { DEFAULT_ENSEMBLE_OPTIONS, type EnsembleGraphData } from '../../../../src/shared/ensemble-protocol';
+import { supernodeHierarchy } from '../../../../src/analysis/ensemble/supernode-hierarchy';
+import { supernodeScope } from '../../../../src/analysis/ensemble/supernode-scope';
+import { applyEnsembleRequest, initialEnsembleState } from '../../../../src/service/ensemble-state';
+import {
+  DEFAULT_ENSEMBLE_OPTIONS,
+  type EnsembleGraphData,
+  type EnsembleRequest,
+} from '../../../../src/shared/ensemble-protocol';
 import { diffColour } from './ensemble-colours';
 import { layoutEnsemble } from './ensemble-sankey-layout';
+import { activateCallSite } from './supernode-icicle-view';
 
 /**
  * The LULESH weak-scaling study's diff views as the Ensemble-Sankey draws them (CallFlow §4.5.2,
@@ -69,11 +77,67 @@ describe('LULESH weak scaling in the Ensemble-Sankey (diff mode)', () => {
 
   test('switching the pair leaves every node where it was', () => {
     const a = layoutEnsemble(diff(27, 64), 900, 600),
-      b = layoutEnsemble(diff(125, 216), 900, 600, a.callflow);
+      b = layoutEnsemble(diff(125, 216), 900, 600, a);
     const boxes = (l: typeof a) => l.nodes.map(n => [n.id, n.x0, n.x1, n.y0, n.y1]);
     assert.ok(a.nodes.length >= 6);
     assert.deepEqual(boxes(b), boxes(a));
     // Also without the previous layout: the positions depend on the graph only, never on the pair.
     assert.deepEqual(boxes(layoutEnsemble(diff(125, 216), 900, 600)), boxes(a));
+  });
+
+  test('a click on CalcHourglassControlForElems in the icicle reveals the chain CalcForce → CalcForceForNodes → CalcVolumeForceForElems → CalcHourglassControlForElems', () => {
+    const summary = (reveal: { node: string; function: string }[] = []) =>
+      ensembleGraph(ep, {
+        title: 'lulesh',
+        moduleMap: LULESH_MODULE_MAP,
+        reveal,
+        state: {
+          mode: 'summary',
+          target: null,
+          diff: null,
+          runs: null,
+          selected: null,
+          options: DEFAULT_ENSEMBLE_OPTIONS,
+        },
+      });
+    const before = summary();
+    const s = before.graph.nodes.findIndex(n => n.id === 'CalcForce');
+    const h = supernodeHierarchy(supernodeScope(before.ensemble, before.graph, s, null, null, 'inclusive'), {
+      bins: 20,
+    });
+    const requests: EnsembleRequest[] = [];
+    activateCallSite(
+      'reveal',
+      h.nodes,
+      h.nodes.findIndex(n => n.name === 'CalcHourglassControlForElems'),
+      'CalcForce',
+      r => requests.push(r),
+      () => undefined,
+    );
+    const state = applyEnsembleRequest(initialEnsembleState(), requests[0]!, {
+      runCount: 8,
+      slowestRun: 7,
+      fastestRun: 0,
+      runName: r => String(r),
+      data: before.data,
+    });
+    assert.ok(!('error' in state), JSON.stringify(state));
+    const after = summary(state.reveal).data;
+    const links = after.links.map(l => `${l.source} → ${l.target}`);
+    for (const link of [
+      'LeapFrog → CalcForce',
+      'CalcForce → CalcForce-CalcVolumeForceForElems',
+      'CalcForce-CalcVolumeForceForElems → CalcForce-CalcHourglassControlForElems',
+    ])
+      assert.ok(links.includes(link), `${link} among ${links.join(', ')}`);
+    assert.deepEqual(
+      after.nodes.find(n => n.id === 'CalcForce')!.entries.map(e => e.name),
+      ['CalcForceForNodes'],
+    );
+    // The chain is drawn left to right.
+    const l = layoutEnsemble(after, 900, 600);
+    const x = (id: string) => l.nodes.find(n => n.id === id)!.x0;
+    assert.ok(x('CalcForce') < x('CalcForce-CalcVolumeForceForElems'));
+    assert.ok(x('CalcForce-CalcVolumeForceForElems') < x('CalcForce-CalcHourglassControlForElems'));
   });
 });
