@@ -166,8 +166,11 @@ export interface EnsembleGraphData {
   borderDomain: { inclusive: [number, number]; exclusive: [number, number] };
   /** Mode `diff`: M = max |diff| over nodes (exclusive); the diverging scale is [−M, +M] (AT-9). */
   diffDomain?: number;
-  /** Ordered ensemble: the parameter, its levels in order, and the runs at each level. */
-  order?: { key: string; levels: (string | number)[]; runsAtLevel: number[][] };
+  /**
+   * Ordered ensemble: the parameter, its levels in order, and the runs at each level; `unordered`:
+   * the selected runs without the parameter (in no level, so in no sparkline), when there are any.
+   */
+  order?: { key: string; levels: (string | number)[]; runsAtLevel: number[][]; unordered?: number[] };
   /** Parameters the runs can be ordered by (keys with ≥ 2 distinct values). */
   orderKeys: string[];
   /** The filter applied (same rule and fields as `CallflowData.filter`; counts over the union call tree). */

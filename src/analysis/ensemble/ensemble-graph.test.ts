@@ -140,6 +140,20 @@ describe('ensemble super graph', () => {
     const sub = graphOf(ep, state({ runs: [0, 3], options: { orderBy: 'ranks' } })).data;
     assert.deepEqual(sub.order!.runsAtLevel, [[0], [3]]);
     assert.deepEqual(nodeOf(sub, 'IO').sparkline!.exclusive, [2, 9]);
+    assert.equal(data.order!.unordered, undefined, 'every run has ranks');
+    // A run whose ordering parameter is missing goes under "unordered", in no level and no sparkline.
+    const partial = new EnsembleProfile(
+      runsFromOutlines({
+        '8_ranks': 'main @app = 1\n  io @IO = 2',
+        '16_ranks': 'main @app = 1\n  io @IO = 4',
+        no_parameter: 'main @app = 1\n  io @IO = 40',
+      }),
+      { path: '/runs' },
+    );
+    const p = graphOf(partial, state({ options: { orderBy: 'ranks' } })).data;
+    assert.deepEqual(p.order!.runsAtLevel, [[0], [1]]);
+    assert.deepEqual(p.order!.unordered, [2]);
+    assert.deepEqual(nodeOf(p, 'IO').sparkline!.exclusive, [2, 4]);
     const unknown = graphOf(ep, state({ options: { orderBy: 'commit' } })).data;
     assert.equal(unknown.order, undefined);
     assert.ok(
