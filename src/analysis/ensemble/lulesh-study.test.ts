@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
 import {
   DEFAULT_ENSEMBLE_OPTIONS,
   type EnsembleGraphData,
@@ -11,7 +12,7 @@ import {
 } from '../../shared/ensemble-protocol';
 import { LULESH_MODULE_MAP } from '../graph/test-fixtures/synthetic-runs';
 import { binOf } from '../stats/histogram';
-import { ensembleGraph, type EnsembleGraphRequest } from './ensemble-graph';
+import { ensembleGraph, supernodeRunValues, type EnsembleGraphRequest } from './ensemble-graph';
 import { EnsembleProfile } from './ensemble-profile';
 import { loadEnsemble } from './ensemble-runs';
 import { supernodeHierarchy } from './supernode-hierarchy';
@@ -200,4 +201,55 @@ describe('the LULESH weak-scaling study (CallFlow §4.5.2), reproduced', () => {
     assert.ok(!h.nodes.some(n => n.name === 'IntegrateStressForElems'), 'IntegrateStressForElems is CalcLagrange');
     assert.equal(g.nodes.length > 0 && ensemble.runCount, 8);
   });
+});
+
+// The shared LULESH folders are a strong-scaling study (one build at 27…343 ranks, Caliper spot
+// profiles): not the paper's weak-scaling ensemble, so their values are pinned as they are.
+const SHARED_LULESH = 'data/caliper-cali/lulesh-mpi-scaling-5runs';
+describe('the shared LULESH strong-scaling study under the full module map (characterisation)', () => {
+  it(
+    'modules, per-run module times, the 64 − 27 diff and the out-of-order modules stay as measured',
+    { skip: skipUnlessShared(SHARED_LULESH) },
+    async () => {
+      const loaded = await loadEnsemble(sharedPath(SHARED_LULESH));
+      const ep = new EnsembleProfile(loaded.runs, { path: sharedPath(SHARED_LULESH), errors: loaded.errors });
+      const request = (state: EnsembleViewState) =>
+        ensembleGraph(ep, { title: 'lulesh', state, moduleMap: LULESH_MODULE_MAP });
+      const summary = request(state({ options: { orderBy: 'cores' } }));
+      assert.deepEqual(
+        summary.data.runs.map(r => r.name),
+        ['27_cores', '64_cores', '125_cores', '216_cores', '343_cores'],
+      );
+      // CalcMonotonicQForElems (LULESH 2.0) is not in the sample map: a supernode of its own.
+      assert.deepEqual(
+        summary.data.nodes.map(n => n.id),
+        ['MPI', 'Lulesh', 'Timer', 'LeapFrog', 'CalcForce', 'CalcLagrange', 'CalcMonotonicQForElems', 'CalcConstraint'],
+      );
+      assert.ok(nodeOf(summary.data, 'CalcLagrange').entries.some(e => e.name === 'IntegrateStressForElems'));
+      const perRun = (id: string) => {
+        const s = summary.graph.nodes.findIndex(n => n.id === id);
+        return [0, 1, 2, 3, 4].map(r => supernodeRunValues(summary.graph, summary.ensemble, r).exclusive[s]!);
+      };
+      const pinned = (id: string, expected: number[]) =>
+        perRun(id).forEach((v, r) =>
+          assert.ok(Math.abs(v - expected[r]!) <= 1e-5 * expected[r]!, `${id} run ${r}: ${v}`),
+        );
+      pinned('CalcForce', [14.7934, 15.7363, 15.3961, 16.3005, 15.8045]);
+      pinned('CalcLagrange', [11.887, 12.1553, 11.9064, 11.6969, 11.5277]);
+      pinned('MPI', [18.6555, 25.3202, 27.0937, 12.7031, 23.2894]);
+      // Strong scaling: from 27 to 64 ranks CalcForce, CalcLagrange and MPI all take longer per rank.
+      const diff = request(state({ mode: 'diff', diff: { baseline: 0, compare: 1 } })).data;
+      const d = (id: string) => nodeOf(diff, id).diff!.exclusive!;
+      assert.ok(Math.abs(d('CalcForce') - 0.942949) < 1e-5, `CalcForce 64 − 27: ${d('CalcForce')}`);
+      assert.ok(d('CalcLagrange') > 0 && d('MPI') > 0);
+      assert.equal(diff.diffDomain, d('MPI'));
+      assert.deepEqual(
+        summary.data.nodes
+          .filter(n => n.sparkline!.outOfOrder)
+          .map(n => n.id)
+          .sort(),
+        ['CalcForce', 'Lulesh', 'MPI', 'Timer'],
+      );
+    },
+  );
 });
