@@ -238,11 +238,28 @@ export function registerEnsembleViewSuites(): void {
         const lens = await until('the diff CodeLens on CalcForceForNodes', async () =>
           (await lensTitles(doc.uri)).find(l => l.line === line && l.title.startsWith('$(arrow-up)')),
         );
-        assert.match(lens.title, /^\$\(arrow-up\) \+800 ms \(\+6\.1%\) 64_cores vs 27_cores · 13\.[12] s → (13\.9|14) s$/);
+        assert.match(
+          lens.title,
+          /^\$\(arrow-up\) \+800 ms \(\+6\.1%\) 64_cores vs 27_cores · 13\.[12] s → (13\.9|14) s$/,
+        );
         const hover = await hoverText(doc.uri, line);
         assert.match(hover, /\*\*Diff `64_cores` vs `27_cores`:\*\* \+800 ms \(\+6\.1%\) \(slower\)/);
         console.log('HPC_LENS_SCREENSHOT ensemble-lulesh-diff');
         await api.ensemble.request({ type: 'ensemble/mode', mode: 'summary' });
+        // Options are remembered per ensemble: 5 clusters here survive closing and reopening it.
+        await api.ensemble.request({ type: 'ensemble/options', options: { clusters: 5 } });
+        assert.equal(api.ensemble.state?.options.clusters, 5);
+        const index = api.datasets.entries().findIndex(e => e.active && e.kind === 'ensemble');
+        await api.datasets.close(index);
+        assert.equal(
+          await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)),
+          true,
+          `reopened (last error: ${api.lastError})`,
+        );
+        await vscode.commands.executeCommand('hpcLens.showEnsemble');
+        await until('the reopened ensemble with its 5 clusters', async () =>
+          api.ensemble.data?.runs.length === 8 && api.ensemble.state?.options.clusters === 5 ? true : undefined,
+        );
       } finally {
         await settings.update('moduleMap', undefined, vscode.ConfigurationTarget.Global);
         await vscode.commands.executeCommand('workbench.action.closeAllEditors');
