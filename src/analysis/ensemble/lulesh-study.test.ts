@@ -4,12 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
-import {
-  DEFAULT_ENSEMBLE_OPTIONS,
-  type EnsembleGraphData,
-  type EnsembleOptions,
-  type EnsembleViewState,
-} from '../../shared/ensemble-protocol';
+import type { EnsembleGraphData, EnsembleViewState } from '../../shared/ensemble-protocol';
 import { LULESH_MODULE_MAP } from '../graph/test-fixtures/synthetic-runs';
 import { binOf } from '../stats/histogram';
 import { ensembleGraph, supernodeRunValues, type EnsembleGraphRequest } from './ensemble-graph';
@@ -24,26 +19,13 @@ import {
   LULESH_RANKS,
   writeLuleshWeakScaling,
 } from './testing/lulesh-weak-scaling';
+import { ensembleViewState } from './testing/view-state';
 
 /**
  * The CallFlow paper's LULESH weak-scaling study (thesis §4.5.2, paper §5.2; seed-callflow §6.4),
  * reproduced on the synthetic fixture written to disk and read back by the Caliper reader, through
  * the functions the Ensemble CallFlow panel uses (ensembleGraph, supernodeScope, supernodeHierarchy).
  */
-
-function state(
-  over: Partial<Omit<EnsembleViewState, 'options'>> & { options?: Partial<EnsembleOptions> } = {},
-): EnsembleViewState {
-  return {
-    mode: 'summary',
-    target: null,
-    diff: null,
-    runs: null,
-    selected: null,
-    ...over,
-    options: { ...DEFAULT_ENSEMBLE_OPTIONS, ...over.options },
-  };
-}
 
 function nodeOf(data: EnsembleGraphData, id: string) {
   const n = data.nodes.find(x => x.id === id);
@@ -77,7 +59,7 @@ describe('the LULESH weak-scaling study (CallFlow §4.5.2), reproduced', () => {
       [...LULESH_RANKS],
     );
     assert.equal(e.size, 33);
-    const { data, graph: g } = graph(state());
+    const { data, graph: g } = graph(ensembleViewState());
     assert.deepEqual([...new Set(data.nodes.map(n => n.module))].sort(), [
       'CalcConstraint',
       'CalcForce',
@@ -90,14 +72,14 @@ describe('the LULESH weak-scaling study (CallFlow §4.5.2), reproduced', () => {
     assert.ok(!data.nodes.some(n => n.id === 'IntegrateStressForElems'));
     const calcLagrange = g.nodes.find(n => n.id === 'CalcLagrange')!;
     assert.ok(calcLagrange.entries.some(en => en.name === 'IntegrateStressForElems'));
-    const d = graph(state({ mode: 'diff', diff: { baseline: run(27), compare: run(64) } })).data;
+    const d = graph(ensembleViewState({ mode: 'diff', diff: { baseline: run(27), compare: run(64) } })).data;
     const force = nodeOf(d, 'CalcForce').diff!;
     close(force.baseline!, 1.31e7, 'CalcForce at 27');
     close(force.compare!, 1.39e7, 'CalcForce at 64');
   });
 
   it('diff 64 − 27: CalcForce +8.0×10⁵ (+6.1 %), CalcForce and CalcLagrange red, MPI green, on a symmetric scale', () => {
-    const { data } = graph(state({ mode: 'diff', diff: { baseline: run(27), compare: run(64) } }));
+    const { data } = graph(ensembleViewState({ mode: 'diff', diff: { baseline: run(27), compare: run(64) } }));
     const force = nodeOf(data, 'CalcForce').diff!;
     close(force.exclusive!, 8.0e5, 'CalcForce diff');
     assert.equal(((force.exclusive! / force.baseline!) * 100).toFixed(1), '6.1');
@@ -117,8 +99,8 @@ describe('the LULESH weak-scaling study (CallFlow §4.5.2), reproduced', () => {
   });
 
   it('diff 216 − 125: MPI red, CalcForce and CalcLagrange green; the graph is the same for either pair (AT-10)', () => {
-    const early = graph(state({ mode: 'diff', diff: { baseline: run(27), compare: run(64) } })).data;
-    const late = graph(state({ mode: 'diff', diff: { baseline: run(125), compare: run(216) } })).data;
+    const early = graph(ensembleViewState({ mode: 'diff', diff: { baseline: run(27), compare: run(64) } })).data;
+    const late = graph(ensembleViewState({ mode: 'diff', diff: { baseline: run(125), compare: run(216) } })).data;
     assert.ok(nodeOf(late, 'MPI').diff!.exclusive! > 0);
     close(nodeOf(late, 'CalcForce').diff!.exclusive!, LULESH_CALCFORCE[5]! - LULESH_CALCFORCE[4]!, 'CalcForce');
     assert.ok(nodeOf(late, 'CalcForce').diff!.exclusive! < 0);
@@ -131,7 +113,7 @@ describe('the LULESH weak-scaling study (CallFlow §4.5.2), reproduced', () => {
   });
 
   it('text guides and sparklines flag MPI (64 below 27 ranks) and CalcForce (216 below 125 ranks) out of order, nothing else', () => {
-    const { data } = graph(state({ options: { orderBy: 'cores' } }));
+    const { data } = graph(ensembleViewState({ options: { orderBy: 'cores' } }));
     assert.deepEqual(data.order!.levels, [...LULESH_RANKS]);
     const flagged = data.nodes.filter(n => n.sparkline!.outOfOrder).map(n => n.id);
     assert.deepEqual(flagged.sort(), ['CalcForce', 'MPI']);
@@ -152,7 +134,9 @@ describe('the LULESH weak-scaling study (CallFlow §4.5.2), reproduced', () => {
   });
 
   it('splitting MPI exposes MPI → MPI_Allreduce as the out-of-order call', () => {
-    const { data } = graph(state({ options: { orderBy: 'cores' } }), { splits: [{ node: 'MPI', mode: 'entry' }] });
+    const { data } = graph(ensembleViewState({ options: { orderBy: 'cores' } }), {
+      splits: [{ node: 'MPI', mode: 'entry' }],
+    });
     const parts = data.nodes.filter(n => n.baseId === 'MPI');
     assert.ok(parts.length >= 4, parts.map(p => p.id).join(', '));
     assert.deepEqual(
@@ -167,7 +151,7 @@ describe('the LULESH weak-scaling study (CallFlow §4.5.2), reproduced', () => {
       data,
       graph: g,
       ensemble,
-    } = graph(state({ options: { orderBy: 'cores' } }), {
+    } = graph(ensembleViewState({ options: { orderBy: 'cores' } }), {
       reveal: [
         { node: 'CalcForce', function: 'CalcVolumeForceForElems' },
         { node: 'CalcForce', function: 'CalcHourglassControlForElems' },
@@ -191,7 +175,7 @@ describe('the LULESH weak-scaling study (CallFlow §4.5.2), reproduced', () => {
       assert.equal(nodeOf(data, id).sparkline!.outOfOrder, true, id);
 
     // The supernode hierarchy of CalcForce (unrevealed): the same chain, parent to child, heaviest first.
-    const plain = graph(state());
+    const plain = graph(ensembleViewState());
     const s = plain.graph.nodes.findIndex(n => n.id === 'CalcForce');
     const h = supernodeHierarchy(supernodeScope(plain.ensemble, plain.graph, s, null, null, 'inclusive'), { bins: 20 });
     const chain: string[] = [];
@@ -215,7 +199,7 @@ describe('the shared LULESH strong-scaling study under the full module map (char
       const ep = new EnsembleProfile(loaded.runs, { path: sharedPath(SHARED_LULESH), errors: loaded.errors });
       const request = (state: EnsembleViewState) =>
         ensembleGraph(ep, { title: 'lulesh', state, moduleMap: LULESH_MODULE_MAP });
-      const summary = request(state({ options: { orderBy: 'cores' } }));
+      const summary = request(ensembleViewState({ options: { orderBy: 'cores' } }));
       assert.deepEqual(
         summary.data.runs.map(r => r.name),
         ['27_cores', '64_cores', '125_cores', '216_cores', '343_cores'],
@@ -238,7 +222,7 @@ describe('the shared LULESH strong-scaling study under the full module map (char
       pinned('CalcLagrange', [11.887, 12.1553, 11.9064, 11.6969, 11.5277]);
       pinned('MPI', [18.6555, 25.3202, 27.0937, 12.7031, 23.2894]);
       // Strong scaling: from 27 to 64 ranks CalcForce, CalcLagrange and MPI all take longer per rank.
-      const diff = request(state({ mode: 'diff', diff: { baseline: 0, compare: 1 } })).data;
+      const diff = request(ensembleViewState({ mode: 'diff', diff: { baseline: 0, compare: 1 } })).data;
       const d = (id: string) => nodeOf(diff, id).diff!.exclusive!;
       assert.ok(Math.abs(d('CalcForce') - 0.942949) < 1e-5, `CalcForce 64 − 27: ${d('CalcForce')}`);
       assert.ok(d('CalcLagrange') > 0 && d('MPI') > 0);

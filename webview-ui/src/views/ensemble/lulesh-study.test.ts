@@ -12,11 +12,8 @@ import { LULESH_MODULE_MAP } from '../../../../src/analysis/graph/test-fixtures/
 import { supernodeHierarchy } from '../../../../src/analysis/ensemble/supernode-hierarchy';
 import { supernodeScope } from '../../../../src/analysis/ensemble/supernode-scope';
 import { applyEnsembleRequest, initialEnsembleState } from '../../../../src/service/ensemble-state';
-import {
-  DEFAULT_ENSEMBLE_OPTIONS,
-  type EnsembleGraphData,
-  type EnsembleRequest,
-} from '../../../../src/shared/ensemble-protocol';
+import type { EnsembleGraphData, EnsembleRequest } from '../../../../src/shared/ensemble-protocol';
+import { ensembleViewState } from '../../../../src/analysis/ensemble/testing/view-state';
 import { diffColour } from './ensemble-colours';
 import { layoutEnsemble, layoutKey } from './ensemble-sankey-layout';
 import { activateCallSite } from './supernode-icicle-view';
@@ -38,14 +35,7 @@ describe('LULESH weak scaling in the Ensemble-Sankey (diff mode)', () => {
     return ensembleGraph(ep, {
       title: 'lulesh',
       moduleMap: LULESH_MODULE_MAP,
-      state: {
-        mode: 'diff',
-        target: null,
-        diff: { baseline: run(baseline), compare: run(compare) },
-        runs: null,
-        selected: null,
-        options: DEFAULT_ENSEMBLE_OPTIONS,
-      },
+      state: ensembleViewState({ mode: 'diff', diff: { baseline: run(baseline), compare: run(compare) } }),
     }).data;
   };
   const colour = (d: EnsembleGraphData, id: string) =>
@@ -93,14 +83,7 @@ describe('LULESH weak scaling in the Ensemble-Sankey (diff mode)', () => {
         title: 'lulesh',
         moduleMap: LULESH_MODULE_MAP,
         reveal,
-        state: {
-          mode: 'summary',
-          target: null,
-          diff: null,
-          runs: null,
-          selected: null,
-          options: DEFAULT_ENSEMBLE_OPTIONS,
-        },
+        state: ensembleViewState(),
       });
     const before = summary();
     const s = before.graph.nodes.findIndex(n => n.id === 'CalcForce');
