@@ -45,6 +45,20 @@ export function registerEnsembleViewSuites(): void {
       return rendered(`the ${panes.join(' and ')} views drawn`, r => panes.every(p => (r.counts[p] ?? 0) > 0));
     }
 
+    /** Opens a folder as an ensemble, shows Ensemble CallFlow and waits until its Sankey of `runs` runs is drawn. */
+    async function showEnsembleOf(folder: string, runs: number): Promise<void> {
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)),
+        true,
+        `opened (last error: ${api.lastError})`,
+      );
+      await vscode.commands.executeCommand('hpcLens.showEnsemble');
+      await rendered(
+        `the ensemble-Sankey of ${folder}`,
+        r => (r.counts['sankeyNodes'] ?? 0) > 0 && api.ensemble.data?.runs.length === runs,
+      );
+    }
+
     suiteSetup(async () => {
       api = await vscode.extensions.getExtension<HpcLensApi>(EXTENSION_ID)!.activate();
       await api.startup;
@@ -179,16 +193,7 @@ export function registerEnsembleViewSuites(): void {
         'lulesh-mpi-scaling-5runs',
       );
       if (!existsSync(folder)) this.skip();
-      assert.equal(
-        await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)),
-        true,
-        `opened (last error: ${api.lastError})`,
-      );
-      await vscode.commands.executeCommand('hpcLens.showEnsemble');
-      await rendered(
-        'the LULESH ensemble-Sankey',
-        r => (r.counts['sankeyNodes'] ?? 0) > 0 && api.ensemble.data?.runs.length === 5,
-      );
+      await showEnsembleOf(folder, 5);
       const key = api.ensemble.data!.orderKeys.find(k => /core|rank|size/i.test(k)) ?? api.ensemble.data!.orderKeys[0];
       assert.ok(key, `an ordering parameter among ${JSON.stringify(api.ensemble.data!.runs.map(r => r.parameters))}`);
       await api.ensemble.request({ type: 'ensemble/options', options: { orderBy: key, textGuides: true } });
@@ -214,16 +219,7 @@ export function registerEnsembleViewSuites(): void {
       const settings = vscode.workspace.getConfiguration('hpcLens');
       await settings.update('moduleMap', LULESH_MODULE_MAP, vscode.ConfigurationTarget.Global);
       try {
-        assert.equal(
-          await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)),
-          true,
-          `opened (last error: ${api.lastError})`,
-        );
-        await vscode.commands.executeCommand('hpcLens.showEnsemble');
-        await rendered(
-          'the LULESH weak-scaling ensemble',
-          r => (r.counts['sankeyNodes'] ?? 0) > 0 && api.ensemble.data?.runs.length === 8,
-        );
+        await showEnsembleOf(folder, 8);
         const run = (name: string) => api.ensemble.data!.runs.find(r => r.name === name)!.index;
         await api.ensemble.request({ type: 'ensemble/diff', baseline: run('27_cores'), compare: run('64_cores') });
         const data = api.ensemble.data!;
