@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -56,5 +56,42 @@ describe('hpc-lens ensemble --clusters (CallFlow §4.9: k-means of the parameter
       run('--json', '--clusters', '8', dir),
       /--clusters 8: the projection needs at least 9 runs for 8 clusters; 8 runs are selected/,
     );
+  });
+});
+
+describe('hpc-lens ensemble: bad input', () => {
+  /** A two-node Caliper json-split run whose `solve` lives in load module `module`. */
+  const run = (module: string) =>
+    JSON.stringify({
+      data: [
+        [1, 0, 0, 2],
+        [3, 0, 1, 3],
+      ],
+      columns: ['sum#time.duration', 'mpi.rank', 'path', 'module#cali.sampler.pc'],
+      column_metadata: [{ is_value: true }, { is_value: true }, { is_value: false }, { is_value: false }],
+      nodes: [
+        { label: 'main', column: 'path' },
+        { label: 'solve', column: 'path', parent: 0 },
+        { label: 'app', column: 'module#cali.sampler.pc' },
+        { label: module, column: 'module#cali.sampler.pc' },
+      ],
+    });
+
+  it('reports by name a call site two runs put in different modules, and goes on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-ens-conflict-'));
+    let errors = '';
+    try {
+      mkdirSync(join(dir, 'runs'));
+      writeFileSync(join(dir, 'runs', 'a.json'), run('libsolve.so'));
+      writeFileSync(join(dir, 'runs', 'b.json'), run('libsolver2.so'));
+      const r = await ensembleVerb.run(['--json', join(dir, 'runs')], {
+        out: () => undefined,
+        err: t => void (errors += t),
+      });
+      assert.equal(r, 0);
+      assert.match(errors, /solve is in module libsolve\.so in one run and in libsolver2\.so in b \(main → solve\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
