@@ -96,8 +96,8 @@ function sites(): Site[] {
   const ids: number[] = [];
   for (const [name, caller, share] of lagrange)
     ids.push(add(name, caller < 0 ? leap : ids[caller]!, at(CALCLAGRANGE_TREND, share)));
-  // EvalEOSForElems calls CalcPressureForElems a second time (LULESH computes the pressure twice):
-  // the 33rd calling context, of a function already in the tree.
+  // A second calling context of CalcPressureForElems (under EvalEOSForElems as well as under
+  // CalcEnergyForElems): the 33rd call site, of a function already in the tree (32 functions).
   add('CalcPressureForElems', ids[7]!, at(CALCLAGRANGE_TREND, 0.03));
   const constraints = add('CalcTimeConstraintsForElems', leap, at(CONSTRAINT_TREND, 0.1));
   add('CalcCourantConstraintForElems', constraints, at(CONSTRAINT_TREND, 0.5));
