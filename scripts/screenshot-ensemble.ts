@@ -4,17 +4,21 @@
  * the panel's own EnsembleSession over real runs. It selects the heaviest node and walks the modes
  * and linked views, failing when a view reports nothing drawn or the page logs errors.
  *
- *   npx tsx scripts/screenshot-ensemble.ts [folder…] [--theme=dark|light] [--out=dist/screenshots] [--no-build]
+ *   npx tsx scripts/screenshot-ensemble.ts [folder…] [--theme=dark|light] [--out=dist/screenshots] [--only=NAME,…] [--no-build]
  *
- * Without folders: the shared LULESH scaling study (when ../shared is present), the demo's profile
- * scaled into three runs, and a generated 100-run ensemble. Writes ensemble-<name>-<theme>-<state>.png.
+ * Without folders: the LULESH weak-scaling fixture (the paper's study, with its module map, diff
+ * pairs and CalcForce chain), the shared LULESH scaling study (when ../shared is present), the
+ * demo's profile scaled into three runs, and a generated 100-run ensemble. Writes ensemble-<name>-<theme>-<state>.png.
  */
 import type { Page } from 'playwright-core';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { loadEnsemble } from '../src/analysis/ensemble';
 import { EnsembleProfile } from '../src/analysis/ensemble/ensemble-profile';
+import { writeLuleshWeakScaling } from '../src/analysis/ensemble/testing/lulesh-weak-scaling';
 import { writeSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthetic-ensemble';
+import { LULESH_MODULE_MAP } from '../src/analysis/graph/test-fixtures/synthetic-runs';
+import type { ModuleRule } from '../src/analysis/graph/module-map';
 import { EnsembleSession } from '../src/service/ensemble-session';
 import type {
   EnsembleHostToView,
@@ -38,6 +42,8 @@ import {
 const { opt, paths, build } = scriptArgs();
 const themes = opt('theme', 'dark').split(',');
 const outDir = resolve(root, opt('out', 'dist/screenshots'));
+/** `--only=lulesh-weak`: just the named default inputs (comma-separated). */
+const only = opt('only', '').split(',').filter(Boolean);
 const shared = sharedData;
 
 /** The panel's message handling over a session (EnsemblePanel without VS Code, the service in this process). */
@@ -110,9 +116,19 @@ function drawnUntil(page: Page, what: string, ok: (r: EnsembleDrawn) => boolean)
   });
 }
 
-async function loadInputs(tmp: string): Promise<{ name: string; folder: string }[]> {
+interface Input {
+  name: string;
+  folder: string;
+  /** The LULESH weak-scaling study (CallFlow §4.5.2): its module map, and its diff pairs and chain to show. */
+  lulesh?: boolean;
+}
+
+async function loadInputs(tmp: string): Promise<Input[]> {
   if (paths.length) return paths.map(p => ({ name: basename(p), folder: p }));
-  const inputs: { name: string; folder: string }[] = [];
+  const inputs: Input[] = [];
+  const weak = join(tmp, 'lulesh-weak');
+  writeLuleshWeakScaling(weak);
+  inputs.push({ name: 'lulesh-weak', folder: weak, lulesh: true });
   const lulesh = join(shared, 'caliper-cali', 'lulesh-mpi-scaling-5runs');
   if (existsSync(lulesh)) inputs.push({ name: 'lulesh', folder: lulesh });
   const scaled = join(tmp, 'scaled');
@@ -137,13 +153,15 @@ async function loadInputs(tmp: string): Promise<{ name: string; folder: string }
 async function main(): Promise<void> {
   if (build) await buildWebviewBundle(root);
   await runScreenshots(outDir, 'hpc-lens-ensemble-shot-', async ({ browser, tmp, failures }) => {
-    for (const input of await loadInputs(tmp)) {
+    for (const input of (await loadInputs(tmp)).filter(i => only.length === 0 || only.includes(i.name))) {
       const loaded = await loadEnsemble(input.folder);
       const ep = new EnsembleProfile(loaded.runs, { path: input.folder, errors: loaded.errors });
       for (const theme of themes) {
+        const moduleMap: readonly ModuleRule[] = input.lulesh ? LULESH_MODULE_MAP : [];
         const session = new EnsembleSession(ep, {
           title: input.name,
           metric: () => ep.profile.metrics[ep.profile.primaryMetric]!.name,
+          moduleMap: () => moduleMap,
         });
         const { page, log } = await loggedPage(browser, { width: 1400, height: 980 });
         const answer = host(session, toPage(page), log);
@@ -232,6 +250,53 @@ async function main(): Promise<void> {
         await act('diff', request({ type: 'ensemble/mode', mode: 'diff' }), r => r.mode === 'diff');
         await act('projection', panes(['projection', 'boxes']), r => 'projection' in r.counts);
         await shot('diff-projection');
+        if (input.lulesh) {
+          // The paper's figures: diff 64 − 27 and 216 − 125, ordered by cores, and the CalcForce chain revealed.
+          const run = (c: number) => ep.ensemble.runIndex(`${c}_cores`);
+          await act(
+            'diff 64 − 27',
+            request({ type: 'ensemble/diff', baseline: run(27), compare: run(64) }),
+            r => r.mode === 'diff',
+          );
+          await shot('diff-64-27');
+          await act(
+            'diff 216 − 125',
+            request({ type: 'ensemble/diff', baseline: run(125), compare: run(216) }),
+            r => r.mode === 'diff',
+          );
+          await shot('diff-216-125');
+          await act('summary', request({ type: 'ensemble/mode', mode: 'summary' }), r => r.mode === 'summary');
+          await act(
+            'ordered',
+            request({ type: 'ensemble/options', options: { orderBy: 'cores' } }),
+            r => r.mode === 'summary',
+          );
+          await act(
+            'select CalcForce',
+            request({ type: 'ensemble/select', nodeId: 'CalcForce' }),
+            r => r.selected === 'CalcForce',
+          );
+          await act('icicle', panes(['icicle', 'boxes']), r => (r.counts['icicle'] ?? 0) > 0);
+          await shot('ordered-calcforce');
+          await act(
+            'reveal the CalcForce chain',
+            request({
+              type: 'ensemble/reveal',
+              nodeId: 'CalcForce',
+              function: 'CalcHourglassControlForElems',
+              via: ['CalcVolumeForceForElems'],
+            }),
+            r => (r.counts['sankeyNodes'] ?? 0) > 0,
+          );
+          await act(
+            'split MPI',
+            request({ type: 'ensemble/split', nodeId: 'MPI', mode: 'entry' }),
+            r => (r.counts['sankeyNodes'] ?? 0) > 0,
+          );
+          await shot('split-reveal');
+          const geometry = await geometryProblems(page);
+          if (geometry.length) failures.push(`${input.name} ${theme} split: ${geometry.slice(0, 5).join('; ')}`);
+        }
         if (log.length) failures.push(...log.map(l => `${input.name} ${theme}: ${l}`));
         await page.close();
       }

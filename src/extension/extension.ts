@@ -61,7 +61,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
   const env = { extensionUri: context.extensionUri, log, testMode };
   const callflow = new CallflowPanel(env, datasets, navigator, context.workspaceState);
   const timeline = new TimelinePanel(env, datasets, service, navigator, log);
-  const ensemble = new EnsemblePanel(env, datasets, service, navigator);
+  const ensemble = new EnsemblePanel(env, datasets, service, navigator, context.workspaceState);
   const dmv = new DmvPanel(env, datasets, service, navigator, log);
   const memory = new MemoryPanel(env, datasets, navigator, log);
   const traceAnalysis = new TraceAnalysisPanel(env, datasets, service, navigator, resolver, timeline, log);

@@ -120,6 +120,25 @@ test('split, reveal and unsplit by base id; a selection on a split part falls ba
   assert.equal(s.view.selected, 'MPI');
 });
 
+test('a reveal with its path reveals every function on it once (the component path chain)', () => {
+  let s = apply(initialEnsembleState(), {
+    type: 'ensemble/reveal',
+    nodeId: 'MPI',
+    function: 'MPI_Allreduce',
+    via: ['wrapper', 'inner', 'wrapper'],
+  });
+  assert.deepEqual(
+    s.reveal.map(r => r.function),
+    ['wrapper', 'inner', 'MPI_Allreduce'],
+  );
+  s = apply(s, { type: 'ensemble/reveal', nodeId: 'MPI', function: 'inner' });
+  assert.equal(s.reveal.length, 3);
+  assert.match(
+    errorOf({ type: 'ensemble/reveal', nodeId: 'MPI', function: 'x', via: [3] as unknown as string[] })!,
+    /path of x must be a list of function names/,
+  );
+});
+
 test('what each request invalidates', () => {
   assert.equal(changeScope({ type: 'ensemble/select', nodeId: 'app' }), 'detail');
   assert.equal(changeScope({ type: 'ensemble/options', options: { textGuides: true } }), 'state');

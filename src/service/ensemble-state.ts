@@ -168,8 +168,14 @@ export function applyEnsembleRequest(
     }
     case 'ensemble/reveal': {
       const base = baseOf(request.nodeId);
-      if (state.reveal.some(r => r.node === base && r.function === request.function)) return state;
-      return { ...state, reveal: [...state.reveal, { node: base, function: request.function }] };
+      const via = request.via ?? [];
+      if (!Array.isArray(via) || via.some(f => typeof f !== 'string'))
+        return { error: `the path of ${request.function} must be a list of function names` };
+      // The call site and the functions on its path: each a component node, so the chain shows.
+      const added = [...new Set([...via, request.function])]
+        .filter(f => !state.reveal.some(r => r.node === base && r.function === f))
+        .map(f => ({ node: base, function: f }));
+      return added.length ? { ...state, reveal: [...state.reveal, ...added] } : state;
     }
     case 'ensemble/filter':
       return applyFilterRequest(

@@ -479,9 +479,10 @@ export class LocalAnalysisService implements AnalysisService {
     const needGraph = !h.session || args.request === null;
     if (!h.session) {
       h.session = new EnsembleSession(ep, { title: args.title, metric: () => args.metric });
-      // A default out of range (edited settings.json) is refused like a request and the built-in one stays.
-      if (args.defaults && Object.keys(args.defaults).length)
-        h.session.apply({ type: 'ensemble/options', options: args.defaults });
+      // Each default alone: one out of range (edited settings.json, a remembered option this
+      // version no longer accepts) is refused like a request and its built-in value stays.
+      for (const [key, value] of Object.entries(args.defaults ?? {}))
+        h.session.apply({ type: 'ensemble/options', options: { [key]: value } });
     }
     const session = h.session;
     const filter = args.filter;

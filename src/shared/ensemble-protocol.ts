@@ -166,8 +166,11 @@ export interface EnsembleGraphData {
   borderDomain: { inclusive: [number, number]; exclusive: [number, number] };
   /** Mode `diff`: M = max |diff| over nodes (exclusive); the diverging scale is [−M, +M] (AT-9). */
   diffDomain?: number;
-  /** Ordered ensemble: the parameter, its levels in order, and the runs at each level. */
-  order?: { key: string; levels: (string | number)[]; runsAtLevel: number[][] };
+  /**
+   * Ordered ensemble: the parameter, its levels in order, and the runs at each level; `unordered`:
+   * the selected runs without the parameter (in no level, so in no sparkline), when there are any.
+   */
+  order?: { key: string; levels: (string | number)[]; runsAtLevel: number[][]; unordered?: number[] };
   /** Parameters the runs can be ordered by (keys with ≥ 2 distinct values). */
   orderKeys: string[];
   /** The filter applied (same rule and fields as `CallflowData.filter`; counts over the union call tree). */
@@ -324,8 +327,12 @@ export type EnsembleRequest =
   | { type: 'ensemble/options'; options: Partial<EnsembleOptions> }
   | { type: 'ensemble/split'; nodeId: string; mode: 'entry' | 'caller' }
   | { type: 'ensemble/unsplit'; nodeId: string }
-  /** Show one function of a supernode as its own node (icicle click). */
-  | { type: 'ensemble/reveal'; nodeId: string; function: string }
+  /**
+   * Show one function of a supernode as its own node (icicle click), with `via`, the functions on
+   * its calling path inside the supernode (outermost first), so the chain entry → … → call site
+   * appears as component nodes and edges (CallFlow's component path, paper §4.4.2).
+   */
+  | { type: 'ensemble/reveal'; nodeId: string; function: string; via?: string[] }
   /** The CallFlow filter (as `callflow/filter`: a share of the total by inclusive or exclusive value). */
   | { type: 'ensemble/filter'; threshold: number; by: 'inclusive' | 'exclusive' }
   /** Show a function folded into a node again (one of its `filteredCallees`), and hide it again. */

@@ -1,31 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
-import {
-  DEFAULT_ENSEMBLE_OPTIONS,
-  type EnsembleDetailData,
-  type EnsembleOptions,
-  type EnsembleViewState,
-} from '../../shared/ensemble-protocol';
+import type { EnsembleDetailData } from '../../shared/ensemble-protocol';
 import { superGraph } from '../graph/super-graph';
 import { ensembleDetail } from './ensemble-detail';
 import { EnsembleProfile } from './ensemble-profile';
 import { loadEnsemble } from './ensemble-runs';
 import { generateSyntheticEnsemble } from './testing/synthetic-ensemble';
-
-function stateOf(
-  s: Partial<Omit<EnsembleViewState, 'options'>> & { options?: Partial<EnsembleOptions> } = {},
-): EnsembleViewState {
-  return {
-    mode: 'summary',
-    target: null,
-    diff: null,
-    runs: null,
-    selected: null,
-    ...s,
-    options: { ...DEFAULT_ENSEMBLE_OPTIONS, ...s.options },
-  };
-}
+import { ensembleViewState } from './testing/view-state';
 
 const sum = (a: readonly number[] | null) => (a ?? []).reduce((x, y) => x + y, 0);
 
@@ -89,7 +71,7 @@ describe('ensemble detail (the linked views of the selected supernode)', () => {
 
   it('null for a node the graph does not have', () => {
     const graph = superGraph(ep.profile);
-    assert.equal(ensembleDetail(ep, graph, 'no such node', stateOf()), null);
+    assert.equal(ensembleDetail(ep, graph, 'no such node', ensembleViewState()), null);
   });
 
   it('assembles every view for each supernode, over a run subset, with the target overlays', () => {
@@ -102,7 +84,7 @@ describe('ensemble detail (the linked views of the selected supernode)', () => {
           ep,
           graph,
           node.id,
-          stateOf({ mode, target: 0, runs, options: { gradientSide: 'exclusive', bins: 'auto' } }),
+          ensembleViewState({ mode, target: 0, runs, options: { gradientSide: 'exclusive', bins: 'auto' } }),
         )!;
         assert.equal(d.nodeId, node.id);
         assert.equal(d.side, 'exclusive');
@@ -115,10 +97,10 @@ describe('ensemble detail (the linked views of the selected supernode)', () => {
   it('keeps the call sites sent in the requested order and counts the rest', () => {
     const graph = superGraph(ep.profile);
     const heaviest = graph.nodes.slice().sort((a, b) => b.members.length - a.members.length)[0]!;
-    const byName = ensembleDetail(ep, graph, heaviest.id, stateOf({ options: { callSiteSort: 'name' } }))!;
+    const byName = ensembleDetail(ep, graph, heaviest.id, ensembleViewState({ options: { callSiteSort: 'name' } }))!;
     const names = byName.callSites.map(b => b.name);
     assert.deepEqual(names, names.slice().sort());
-    const byMean = ensembleDetail(ep, graph, heaviest.id, stateOf())!;
+    const byMean = ensembleDetail(ep, graph, heaviest.id, ensembleViewState())!;
     byMean.callSites.forEach((b, i) => i === 0 || assert.ok(byMean.callSites[i - 1]!.ensemble.mean >= b.ensemble.mean));
     assert.equal(
       byMean.callSites.length + byMean.callSitesTruncated,
@@ -129,10 +111,19 @@ describe('ensemble detail (the linked views of the selected supernode)', () => {
   it('refuses run subsets and targets that are not in the ensemble', () => {
     const graph = superGraph(ep.profile);
     const id = graph.nodes[1]!.id;
-    assert.throws(() => ensembleDetail(ep, graph, id, stateOf({ runs: [0, 99] })), /run 99 is not in the ensemble/);
-    assert.throws(() => ensembleDetail(ep, graph, id, stateOf({ runs: [] })), /empty/);
-    assert.throws(() => ensembleDetail(ep, graph, id, stateOf({ mode: 'target', target: -1 })), /target run -1/);
-    assert.throws(() => ensembleDetail(ep, graph, id, stateOf({ options: { iqrFactor: Number.NaN } })), /IQR factor/);
+    assert.throws(
+      () => ensembleDetail(ep, graph, id, ensembleViewState({ runs: [0, 99] })),
+      /run 99 is not in the ensemble/,
+    );
+    assert.throws(() => ensembleDetail(ep, graph, id, ensembleViewState({ runs: [] })), /empty/);
+    assert.throws(
+      () => ensembleDetail(ep, graph, id, ensembleViewState({ mode: 'target', target: -1 })),
+      /target run -1/,
+    );
+    assert.throws(
+      () => ensembleDetail(ep, graph, id, ensembleViewState({ options: { iqrFactor: Number.NaN } })),
+      /IQR factor/,
+    );
   });
 
   const LULESH = 'data/caliper-cali/lulesh-mpi-scaling-5runs';
@@ -148,13 +139,13 @@ describe('ensemble detail (the linked views of the selected supernode)', () => {
       assert.ok(graph.nodes.length > 5);
       const slowest = lulesh.ensemble.runs.findIndex(r => r.name.startsWith('343'));
       for (const node of graph.nodes) {
-        const d = ensembleDetail(lulesh, graph, node.id, stateOf({ mode: 'target', target: slowest }))!;
+        const d = ensembleDetail(lulesh, graph, node.id, ensembleViewState({ mode: 'target', target: slowest }))!;
         checkDetail(lulesh, d, node.members, [0, 1, 2, 3, 4], slowest);
         assert.ok(d.hierarchy.nodes.length >= 1);
         assert.ok(d.callSites.every(b => b.target && b.target.count >= 1));
       }
       // main holds the time-step loop: a loop row in its hierarchy, revealed through main.
-      const main = ensembleDetail(lulesh, graph, 'main', stateOf())!;
+      const main = ensembleDetail(lulesh, graph, 'main', ensembleViewState())!;
       const loop = main.hierarchy.nodes.find(n => n.kind === 'loop');
       assert.ok(loop, main.hierarchy.nodes.map(n => `${n.name}:${n.kind}`).join(', '));
       assert.equal(loop.function, 'main');

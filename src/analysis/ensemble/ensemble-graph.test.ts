@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
-import {
-  DEFAULT_ENSEMBLE_OPTIONS,
-  type EnsembleGraphData,
-  type EnsembleOptions,
-  type EnsembleViewState,
-} from '../../shared/ensemble-protocol';
+import type { EnsembleGraphData, EnsembleViewState } from '../../shared/ensemble-protocol';
 import { binOf } from '../stats/histogram';
 import { ensembleGraph, supernodeRunValues, type EnsembleGraphRequest } from './ensemble-graph';
 import { EnsembleProfile } from './ensemble-profile';
@@ -14,20 +9,7 @@ import { loadEnsemble } from './ensemble-runs';
 import { aggregateDiff, DiffPresence, targetStatistics } from './run-comparison';
 import { generateSyntheticEnsemble } from './testing/synthetic-ensemble';
 import { runsFromOutlines } from './testing/outline-runs';
-
-function state(
-  over: Partial<Omit<EnsembleViewState, 'options'>> & { options?: Partial<EnsembleOptions> } = {},
-): EnsembleViewState {
-  return {
-    mode: 'summary',
-    target: null,
-    diff: null,
-    runs: null,
-    selected: null,
-    ...over,
-    options: { ...DEFAULT_ENSEMBLE_OPTIONS, ...over.options },
-  };
-}
+import { ensembleViewState } from './testing/view-state';
 
 function graphOf(ep: EnsembleProfile, s: EnsembleViewState, extra: Partial<EnsembleGraphRequest> = {}) {
   return ensembleGraph(ep, { title: 'test', state: s, ...extra });
@@ -64,7 +46,7 @@ describe('ensemble super graph', () => {
     const values: Record<string, Record<string, number>> = {};
     for (let i = 0; i < 18; i++)
       values[`run${i}`] = { AMTree: i < 9 ? 1 + i * 0.01 : 10 + i * 0.01, Octree: 5 + (i % 3) };
-    const { data } = graphOf(modulesEnsemble(values), state({ options: { bins: 20 } }));
+    const { data } = graphOf(modulesEnsemble(values), ensembleViewState({ options: { bins: 20 } }));
     for (const side of ['inclusive', 'exclusive'] as const) {
       const g = nodeOf(data, 'AMTree').gradient[side];
       assert.equal(g.counts.length, 20);
@@ -88,7 +70,7 @@ describe('ensemble super graph', () => {
     const values: Record<string, Record<string, number>> = {};
     for (const [cores, v] of Object.entries(mpi)) values[`${cores}_cores`] = { Calc: 1000 / Number(cores), MPI: v };
     const ep = modulesEnsemble(values);
-    const { data } = graphOf(ep, state({ options: { bins: 5, orderBy: 'cores' } }));
+    const { data } = graphOf(ep, ensembleViewState({ options: { bins: 5, orderBy: 'cores' } }));
     const node = nodeOf(data, 'MPI');
     const runName = (r: number) => data.runs[r]!.name;
     // The text guides list run names per bin from the run values: 343 cores sits a bin below 216 cores.
@@ -132,15 +114,29 @@ describe('ensemble super graph', () => {
       }),
       { path: '/runs' },
     );
-    const { data } = graphOf(ep, state({ options: { orderBy: 'ranks' } }));
+    const { data } = graphOf(ep, ensembleViewState({ options: { orderBy: 'ranks' } }));
     assert.deepEqual(data.order!.levels, [8, 16]);
     assert.deepEqual(nodeOf(data, 'IO').sparkline!.exclusive, [3, 9]);
     assert.deepEqual(nodeOf(data, 'Calc').sparkline!.exclusive, [null, 1]);
     // Restricted to the subset: the 16-rank level keeps only run 3.
-    const sub = graphOf(ep, state({ runs: [0, 3], options: { orderBy: 'ranks' } })).data;
+    const sub = graphOf(ep, ensembleViewState({ runs: [0, 3], options: { orderBy: 'ranks' } })).data;
     assert.deepEqual(sub.order!.runsAtLevel, [[0], [3]]);
     assert.deepEqual(nodeOf(sub, 'IO').sparkline!.exclusive, [2, 9]);
-    const unknown = graphOf(ep, state({ options: { orderBy: 'commit' } })).data;
+    assert.equal(data.order!.unordered, undefined, 'every run has ranks');
+    // A run whose ordering parameter is missing goes under "unordered", in no level and no sparkline.
+    const partial = new EnsembleProfile(
+      runsFromOutlines({
+        '8_ranks': 'main @app = 1\n  io @IO = 2',
+        '16_ranks': 'main @app = 1\n  io @IO = 4',
+        no_parameter: 'main @app = 1\n  io @IO = 40',
+      }),
+      { path: '/runs' },
+    );
+    const p = graphOf(partial, ensembleViewState({ options: { orderBy: 'ranks' } })).data;
+    assert.deepEqual(p.order!.runsAtLevel, [[0], [1]]);
+    assert.deepEqual(p.order!.unordered, [2]);
+    assert.deepEqual(nodeOf(p, 'IO').sparkline!.exclusive, [2, 4]);
+    const unknown = graphOf(ep, ensembleViewState({ options: { orderBy: 'commit' } })).data;
     assert.equal(unknown.order, undefined);
     assert.ok(
       unknown.warnings.some(w => w.includes('cannot order by "commit"')),
@@ -154,7 +150,7 @@ describe('ensemble super graph', () => {
       cmp: { Calc: 13, MPI: 4, Only: 2 },
       other: { Calc: 11, MPI: 5, IO: 1 },
     });
-    const { data } = graphOf(ep, state({ mode: 'diff', diff: { baseline: 0, compare: 1 } }));
+    const { data } = graphOf(ep, ensembleViewState({ mode: 'diff', diff: { baseline: 0, compare: 1 } }));
     assert.equal(nodeOf(data, 'Calc').diff!.exclusive, 3);
     assert.equal(nodeOf(data, 'MPI').diff!.exclusive, -2);
     // Present on one side only: the other side counts 0.
@@ -165,7 +161,7 @@ describe('ensemble super graph', () => {
     assert.equal(data.links.find(l => l.target === 'Calc')!.diff, 3);
     assert.equal(data.links.find(l => l.target === 'MPI')!.diff, -2);
     // Swapping the pair flips every sign and keeps the domain.
-    const swapped = graphOf(ep, state({ mode: 'diff', diff: { baseline: 1, compare: 0 } })).data;
+    const swapped = graphOf(ep, ensembleViewState({ mode: 'diff', diff: { baseline: 1, compare: 0 } })).data;
     for (const n of data.nodes) assert.equal(nodeOf(swapped, n.id).diff!.exclusive, 0 - n.diff!.exclusive!);
     assert.equal(swapped.diffDomain, 3);
   });
@@ -190,12 +186,12 @@ describe('ensemble super graph', () => {
         countScale: d.countScale,
         borderDomain: d.borderDomain,
       });
-    const summary = graphOf(ep, state()).data;
+    const summary = graphOf(ep, ensembleViewState()).data;
     const variants = [
-      graphOf(ep, state({ mode: 'diff', diff: { baseline: 0, compare: 5 } })).data,
-      graphOf(ep, state({ mode: 'diff', diff: { baseline: 7, compare: 2 } })).data,
-      graphOf(ep, state({ mode: 'target', target: 3 })).data,
-      graphOf(ep, state({ mode: 'target', target: 10 })).data,
+      graphOf(ep, ensembleViewState({ mode: 'diff', diff: { baseline: 0, compare: 5 } })).data,
+      graphOf(ep, ensembleViewState({ mode: 'diff', diff: { baseline: 7, compare: 2 } })).data,
+      graphOf(ep, ensembleViewState({ mode: 'target', target: 3 })).data,
+      graphOf(ep, ensembleViewState({ mode: 'target', target: 10 })).data,
     ];
     for (const v of variants) assert.equal(shape(v), shape(summary));
     // …while the colouring does change, so the comparison above is not vacuous.
@@ -220,7 +216,7 @@ describe('ensemble super graph', () => {
       }),
       { path: '/runs' },
     );
-    const { data } = graphOf(ep, state());
+    const { data } = graphOf(ep, ensembleViewState());
     const out = data.links.filter(l => l.source === 'LIB1');
     assert.deepEqual(out.map(l => [l.target, l.value]).sort(), [
       ['LIB2', 20],
@@ -242,7 +238,7 @@ describe('ensemble super graph', () => {
       }),
       { path: '/runs' },
     );
-    const { data, presence, graph } = graphOf(ep, state({ options: { bins: 4 } }));
+    const { data, presence, graph } = graphOf(ep, ensembleViewState({ options: { bins: 4 } }));
     const bar = nodeOf(data, 'B');
     assert.deepEqual(bar.runValues!.inclusive, [5, null, 7]);
     assert.equal(bar.present, 2);
@@ -266,7 +262,7 @@ describe('ensemble super graph', () => {
       [true, false, true],
     );
     // Target mode: a supernode missing in the target has null values and bin -1.
-    const t = graphOf(ep, state({ mode: 'target', target: 1, options: { bins: 4 } })).data;
+    const t = graphOf(ep, ensembleViewState({ mode: 'target', target: 1, options: { bins: 4 } })).data;
     assert.deepEqual(nodeOf(t, 'B').target, { inclusive: null, exclusive: null, binInclusive: -1, binExclusive: -1 });
     assert.equal(t.links.find(l => l.target === 'B')!.targetValue, 0);
     assert.equal(t.links.find(l => l.target === 'Q')!.targetValue, 5);
@@ -274,9 +270,9 @@ describe('ensemble super graph', () => {
 
   it('a run subset recomputes maxima, minima and histograms over the subset, with ensemble run indices', () => {
     const ep = modulesEnsemble({ r0: { Calc: 4 }, r1: { Calc: 9 }, r2: { Calc: 6 }, r3: { Calc: 2 } });
-    const all = nodeOf(graphOf(ep, state()).data, 'Calc');
+    const all = nodeOf(graphOf(ep, ensembleViewState()).data, 'Calc');
     assert.deepEqual([all.maxExclusive, all.maxExclusiveRun, all.minExclusive, all.present], [9, 1, 2, 4]);
-    const sub = graphOf(ep, state({ runs: [3, 2] }));
+    const sub = graphOf(ep, ensembleViewState({ runs: [3, 2] }));
     assert.deepEqual(sub.data.selectedRuns, [2, 3]);
     const calc = nodeOf(sub.data, 'Calc');
     assert.deepEqual([calc.maxExclusive, calc.maxExclusiveRun, calc.minExclusive, calc.present], [6, 2, 2, 2]);
@@ -291,7 +287,7 @@ describe('ensemble super graph', () => {
 
   it('a supernode missing in every selected run (kept by a zero filter) has empty statistics, never NaN', () => {
     const ep = modulesEnsemble({ r0: { Calc: 4, IO: 1 }, r1: { Calc: 9 }, r2: { Calc: 6 } });
-    const r = graphOf(ep, state({ runs: [1, 2], mode: 'target', target: 0 }), { filter: { threshold: 0 } });
+    const r = graphOf(ep, ensembleViewState({ runs: [1, 2], mode: 'target', target: 0 }), { filter: { threshold: 0 } });
     const io = nodeOf(r.data, 'IO');
     assert.deepEqual([io.present, io.maxInclusive, io.minInclusive, io.maxInclusiveRun], [0, 0, 0, -1]);
     assert.deepEqual(io.runValues!.inclusive, [null, null]);
@@ -304,7 +300,7 @@ describe('ensemble super graph', () => {
     assertFinite(r.data);
     // The default filter (0.1 % of the selected runs' total) removes it.
     assert.equal(
-      graphOf(ep, state({ runs: [1, 2] })).data.nodes.some(n => n.id === 'IO'),
+      graphOf(ep, ensembleViewState({ runs: [1, 2] })).data.nodes.some(n => n.id === 'IO'),
       false,
     );
   });
@@ -316,7 +312,7 @@ describe('ensemble super graph', () => {
     const ep = modulesEnsemble(values);
     for (const bins of [20, 6, 'auto'] as const) {
       for (const target of [0, 4, 9]) {
-        const r = graphOf(ep, state({ mode: 'target', target, options: { bins } }));
+        const r = graphOf(ep, ensembleViewState({ mode: 'target', target, options: { bins } }));
         for (const side of ['inclusive', 'exclusive'] as const) {
           const ts = targetStatistics(r.ensemble, target, side, bins);
           for (const id of ['A', 'B', 'C']) {
@@ -337,32 +333,41 @@ describe('ensemble super graph', () => {
 
   it('the default target is the slowest selected run; the default diff pair fastest → slowest', () => {
     const ep = modulesEnsemble({ a: { Calc: 5 }, b: { Calc: 9 }, c: { Calc: 1 }, d: { Calc: 7 } });
-    assert.equal(graphOf(ep, state({ mode: 'target' })).target, 1);
-    assert.equal(graphOf(ep, state({ mode: 'target', runs: [0, 2, 3] })).target, 3);
-    assert.deepEqual(graphOf(ep, state({ mode: 'diff' })).diff, { baseline: 2, compare: 1 });
-    assert.equal(graphOf(ep, state()).target, null);
+    assert.equal(graphOf(ep, ensembleViewState({ mode: 'target' })).target, 1);
+    assert.equal(graphOf(ep, ensembleViewState({ mode: 'target', runs: [0, 2, 3] })).target, 3);
+    assert.deepEqual(graphOf(ep, ensembleViewState({ mode: 'diff' })).diff, { baseline: 2, compare: 1 });
+    assert.equal(graphOf(ep, ensembleViewState()).target, null);
   });
 
   it('rejects bad run indices, an empty subset, an unknown metric and a bad bin count with the reason', () => {
     const ep = modulesEnsemble({ a: { Calc: 1 }, b: { Calc: 2 }, c: { Calc: 3 } });
-    assert.throws(() => graphOf(ep, state({ runs: [0, 9] })), {
+    assert.throws(() => graphOf(ep, ensembleViewState({ runs: [0, 9] })), {
       name: 'RangeError',
       message: /selected run 9 is not in the ensemble \(it has 3 runs, 0–2\)/,
     });
-    assert.throws(() => graphOf(ep, state({ runs: [1.5] })), /selected run 1.5 is not in the ensemble/);
-    assert.throws(() => graphOf(ep, state({ runs: [] })), /the run subset is empty/);
-    assert.throws(() => graphOf(ep, state({ runs: [1, 1] })), /run 1 is selected twice/);
-    assert.throws(() => graphOf(ep, state({ mode: 'target', target: 3 })), /target run 3 is not in the ensemble/);
+    assert.throws(() => graphOf(ep, ensembleViewState({ runs: [1.5] })), /selected run 1.5 is not in the ensemble/);
+    assert.throws(() => graphOf(ep, ensembleViewState({ runs: [] })), /the run subset is empty/);
+    assert.throws(() => graphOf(ep, ensembleViewState({ runs: [1, 1] })), /run 1 is selected twice/);
     assert.throws(
-      () => graphOf(ep, state({ mode: 'diff', diff: { baseline: -1, compare: 0 } })),
+      () => graphOf(ep, ensembleViewState({ mode: 'target', target: 3 })),
+      /target run 3 is not in the ensemble/,
+    );
+    assert.throws(
+      () => graphOf(ep, ensembleViewState({ mode: 'diff', diff: { baseline: -1, compare: 0 } })),
       /diff baseline run -1/,
     );
-    assert.throws(() => graphOf(ep, state({ mode: 'diff', diff: { baseline: 0, compare: 7 } })), /diff compare run 7/);
     assert.throws(
-      () => graphOf(ep, state(), { metric: 'cycles' }),
+      () => graphOf(ep, ensembleViewState({ mode: 'diff', diff: { baseline: 0, compare: 7 } })),
+      /diff compare run 7/,
+    );
+    assert.throws(
+      () => graphOf(ep, ensembleViewState(), { metric: 'cycles' }),
       /metric "cycles" is not in the ensemble \(it has time\)/,
     );
-    assert.throws(() => graphOf(ep, state({ options: { bins: 0 } })), /bin count must be a positive integer/);
+    assert.throws(
+      () => graphOf(ep, ensembleViewState({ options: { bins: 0 } })),
+      /bin count must be a positive integer/,
+    );
   });
 
   /** Run values, presence and diffs of a graph in diff mode against independent computations. */
@@ -408,7 +413,7 @@ describe('ensemble super graph', () => {
     const syn = generateSyntheticEnsemble({ runs: 10, nodes: 800, seed: 5 });
     const ep = new EnsembleProfile(syn.runs, { path: '/syn' });
     const reveal = syn.missing.map(m => ({ node: m.path[1]!, function: m.path[m.path.length - 1]! }));
-    const r = graphOf(ep, state({ mode: 'diff', diff: { baseline: 0, compare: 3 } }), {
+    const r = graphOf(ep, ensembleViewState({ mode: 'diff', diff: { baseline: 0, compare: 3 } }), {
       filter: { threshold: 0 },
       reveal,
     });
@@ -431,7 +436,7 @@ describe('ensemble super graph', () => {
       { baseline: 1, compare: 2 },
       { baseline: 3, compare: 6 },
     ]) {
-      const r = graphOf(ep, state({ mode: 'diff', diff: pair }));
+      const r = graphOf(ep, ensembleViewState({ mode: 'diff', diff: pair }));
       assert.deepEqual(
         new Map(r.data.nodes.map(n => [n.id, n.present])),
         new Map([
@@ -446,7 +451,10 @@ describe('ensemble super graph', () => {
       checkAgainstRunSums(r);
       assertFinite(r.data);
     }
-    const ordered = graphOf(ep, state({ mode: 'target', target: 3, options: { orderBy: 'ranks', bins: 'auto' } })).data;
+    const ordered = graphOf(
+      ep,
+      ensembleViewState({ mode: 'target', target: 3, options: { orderBy: 'ranks', bins: 'auto' } }),
+    ).data;
     assert.deepEqual(ordered.order!.levels, [8, 16, 32]);
     // Solver is missing in every 8-rank run (runs 0, 3, 6): null at that level.
     assert.equal(nodeOf(ordered, 'Solver').sparkline!.inclusive[0], null);
@@ -460,7 +468,7 @@ describe('ensemble super graph', () => {
     async () => {
       const loaded = await loadEnsemble(sharedPath(lulesh));
       const ep = new EnsembleProfile(loaded.runs, { path: sharedPath(lulesh), errors: loaded.errors });
-      const summary = graphOf(ep, state({ options: { orderBy: 'cores' } })).data;
+      const summary = graphOf(ep, ensembleViewState({ options: { orderBy: 'cores' } })).data;
       assert.equal(summary.runs.length, 5);
       assert.deepEqual(summary.runs.map(r => r.path).sort(), [
         '125_cores.cali',
@@ -491,7 +499,7 @@ describe('ensemble super graph', () => {
       }
       const total = summary.nodes.filter(n => n.callers.length === 0).reduce((s, n) => s + n.maxInclusive, 0);
       assert.ok(total > 0);
-      const diff = graphOf(ep, state({ mode: 'diff', diff: { baseline: 0, compare: 4 } })).data;
+      const diff = graphOf(ep, ensembleViewState({ mode: 'diff', diff: { baseline: 0, compare: 4 } })).data;
       assert.ok(diff.diffDomain! > 0);
       assert.equal(diff.diffDomain, Math.max(...diff.nodes.map(n => Math.abs(n.diff!.exclusive ?? 0))));
     },
@@ -503,7 +511,7 @@ describe('ensemble graph: the CallFlow filter, repopulation and the supernode gu
   const ep = new EnsembleProfile(syn.runs, { path: '/syn' });
 
   it('follows the single-run filter rule and reports its counts and folded callees', () => {
-    const { data, graph } = graphOf(ep, state(), { filter: { threshold: 0.01 } });
+    const { data, graph } = graphOf(ep, ensembleViewState(), { filter: { threshold: 0.01 } });
     assert.equal(data.filter.totalNodes, ep.profile.tree.size);
     assert.equal(data.filter.removedNodes, graph.filter.removedNodes);
     assert.equal(data.filter.keptFunctions! + data.filter.removedFunctions, data.filter.totalFunctions);
@@ -517,10 +525,10 @@ describe('ensemble graph: the CallFlow filter, repopulation and the supernode gu
   });
 
   it('repopulates a folded function under its node, and says which requests re-added nothing', () => {
-    const before = graphOf(ep, state(), { filter: { threshold: 0.01 } });
+    const before = graphOf(ep, ensembleViewState(), { filter: { threshold: 0.01 } });
     const host = before.data.nodes.find(n => n.filteredCallees)!;
     const fn = host.filteredCallees![0]!.name;
-    const after = graphOf(ep, state(), {
+    const after = graphOf(ep, ensembleViewState(), {
       filter: { threshold: 0.01 },
       repopulate: [
         { node: host.id, function: fn },
@@ -535,9 +543,9 @@ describe('ensemble graph: the CallFlow filter, repopulation and the supernode gu
   });
 
   it('sends the heaviest nodes with their paths when the graph exceeds maxSupernodes, colours unchanged', () => {
-    const all = graphOf(ep, state({ mode: 'target', target: 4 }), { filter: { threshold: 0 } }).data;
+    const all = graphOf(ep, ensembleViewState({ mode: 'target', target: 4 }), { filter: { threshold: 0 } }).data;
     const limit = 4; // of 7 module nodes, all called from main
-    const some = graphOf(ep, state({ mode: 'target', target: 4 }), {
+    const some = graphOf(ep, ensembleViewState({ mode: 'target', target: 4 }), {
       filter: { threshold: 0 },
       maxSupernodes: limit,
     }).data;

@@ -363,7 +363,9 @@ function orderedEnsemble(
     data.warnings.push(`cannot order by "${key}": none of the selected runs has it`);
     return;
   }
-  data.order = { key, levels, runsAtLevel };
+  // Runs without the parameter go under "unordered": named in the legend, never placed at a guessed level.
+  const unordered = order.unordered.filter(r => positionOf[r]! >= 0);
+  data.order = { key, levels, runsAtLevel, ...(unordered.length ? { unordered } : {}) };
   const K = selected.length;
   const series = (s: number, which: EnsembleSide) =>
     runsAtLevel.map(runs => {

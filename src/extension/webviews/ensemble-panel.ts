@@ -1,21 +1,29 @@
 import * as vscode from 'vscode';
 import type { AnalysisService } from '../../service/analysis-service';
 import type { EnsembleTimings, EnsembleViewResult } from '../../service/ensemble-session';
-import type {
-  EnsembleDetailData,
-  EnsembleGraphData,
-  EnsembleHostToView,
-  EnsembleProjectionData,
-  EnsembleRequest,
-  EnsembleSourceRef,
-  EnsembleViewState,
-  EnsembleViewToHost,
+import {
+  DEFAULT_ENSEMBLE_OPTIONS,
+  type EnsembleDetailData,
+  type EnsembleGraphData,
+  type EnsembleHostToView,
+  type EnsembleOptions,
+  type EnsembleProjectionData,
+  type EnsembleRequest,
+  type EnsembleSourceRef,
+  type EnsembleViewState,
+  type EnsembleViewToHost,
 } from '../../shared/ensemble-protocol';
 import { assertNever } from '../../shared/webview-protocol';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import { EnsembleDataset } from '../datasets/ensemble-dataset';
 import { callflowFilter, ensembleClusters, moduleMap } from '../settings';
 import type { SourceNavigator } from '../source-navigator';
+import {
+  ensembleOptionsKey,
+  rememberedEnsembleOptions,
+  rememberEnsembleOptions,
+  type OptionsMemento,
+} from './ensemble-options-memory';
 import { WebviewHost, type WebviewEnvironment } from './webview-host';
 
 /** Context key: some loaded dataset is an ensemble (enables Show Ensemble CallFlow). */
@@ -64,6 +72,8 @@ export class EnsemblePanel implements vscode.Disposable {
     private readonly datasets: DatasetManager,
     private readonly service: AnalysisService,
     private readonly navigator: SourceNavigator,
+    /** Where the options chosen per ensemble are remembered across sessions (workspaceState). */
+    private readonly memory?: OptionsMemento,
   ) {
     this.host = new WebviewHost(env, {
       viewType: 'hpcLens.ensemble',
@@ -170,6 +180,9 @@ export class EnsemblePanel implements vscode.Disposable {
     if (!this.host.isOpen) return;
     const focusFunction = this.focusFunction;
     this.focusFunction = undefined;
+    // The settings give the defaults; what the user chose for this ensemble before wins over them.
+    const startedWith: EnsembleOptions = { ...DEFAULT_ENSEMBLE_OPTIONS, clusters: ensembleClusters() };
+    const memoryKey = ensembleOptionsKey(ds.sourceUris.map(u => u.toString()));
     let r: EnsembleViewResult;
     try {
       r = await this.service.ensembleView({
@@ -179,7 +192,10 @@ export class EnsemblePanel implements vscode.Disposable {
         title: ds.name,
         moduleMap: moduleMap(),
         filter: { ...callflowFilter() },
-        defaults: { clusters: ensembleClusters() },
+        defaults: {
+          clusters: startedWith.clusters,
+          ...(this.memory ? rememberedEnsembleOptions(this.memory, memoryKey) : {}),
+        },
         ...(focusFunction !== undefined ? { focusFunction } : {}),
       });
     } catch (e) {
@@ -197,6 +213,7 @@ export class EnsemblePanel implements vscode.Disposable {
       return;
     }
     await ds.setComparison(r.comparison);
+    if (this.memory) void rememberEnsembleOptions(this.memory, memoryKey, r.state.options, startedWith);
     this.shown = ds;
     this.state = r.state;
     this.detail = r.detail;

@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
+import { luleshSource, writeLuleshWeakScaling } from '../../../src/analysis/ensemble/testing/lulesh-weak-scaling';
 import { writeSyntheticEnsemble } from '../../../src/analysis/ensemble/testing/synthetic-ensemble';
+import { LULESH_MODULE_MAP } from '../../../src/analysis/graph/test-fixtures/synthetic-runs';
 import type { HpcLensApi } from './itest-support';
 import type { LinkedViewName } from '../../../src/shared/ensemble-protocol';
 import type { EnsembleDrawn } from '../../../src/shared/test-facts';
@@ -41,6 +43,20 @@ export function registerEnsembleViewSuites(): void {
     async function showPanes(panes: [LinkedViewName, LinkedViewName]): Promise<EnsembleDrawn> {
       await pickPanes(panes);
       return rendered(`the ${panes.join(' and ')} views drawn`, r => panes.every(p => (r.counts[p] ?? 0) > 0));
+    }
+
+    /** Opens a folder as an ensemble, shows Ensemble CallFlow and waits until its Sankey of `runs` runs is drawn. */
+    async function showEnsembleOf(folder: string, runs: number): Promise<void> {
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)),
+        true,
+        `opened (last error: ${api.lastError})`,
+      );
+      await vscode.commands.executeCommand('hpcLens.showEnsemble');
+      await rendered(
+        `the ensemble-Sankey of ${folder}`,
+        r => (r.counts['sankeyNodes'] ?? 0) > 0 && api.ensemble.data?.runs.length === runs,
+      );
     }
 
     suiteSetup(async () => {
@@ -177,16 +193,7 @@ export function registerEnsembleViewSuites(): void {
         'lulesh-mpi-scaling-5runs',
       );
       if (!existsSync(folder)) this.skip();
-      assert.equal(
-        await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)),
-        true,
-        `opened (last error: ${api.lastError})`,
-      );
-      await vscode.commands.executeCommand('hpcLens.showEnsemble');
-      await rendered(
-        'the LULESH ensemble-Sankey',
-        r => (r.counts['sankeyNodes'] ?? 0) > 0 && api.ensemble.data?.runs.length === 5,
-      );
+      await showEnsembleOf(folder, 5);
       const key = api.ensemble.data!.orderKeys.find(k => /core|rank|size/i.test(k)) ?? api.ensemble.data!.orderKeys[0];
       assert.ok(key, `an ordering parameter among ${JSON.stringify(api.ensemble.data!.runs.map(r => r.parameters))}`);
       await api.ensemble.request({ type: 'ensemble/options', options: { orderBy: key, textGuides: true } });
@@ -199,6 +206,61 @@ export function registerEnsembleViewSuites(): void {
       await showPanes(['correlation', 'distribution']);
       await showPanes(['projection', 'boxes']);
       console.log('HPC_LENS_SCREENSHOT ensemble-lulesh');
+    });
+
+    test('the LULESH weak-scaling study (CallFlow §4.5.2): diff 64 − 27 in the panel, and the CodeLens on CalcForceForNodes', async () => {
+      const folder = join(dir, 'lulesh-weak-scaling');
+      writeLuleshWeakScaling(folder);
+      // The stand-in lulesh.cc the runs' source locations name, through VS Code's file system (its watchers see it).
+      const sourceDir = join(workspaceRoot().fsPath, '.itest-lulesh');
+      const source = luleshSource();
+      const sourceUri = vscode.Uri.file(join(sourceDir, 'lulesh.cc'));
+      await vscode.workspace.fs.writeFile(sourceUri, new TextEncoder().encode(source.text));
+      const settings = vscode.workspace.getConfiguration('hpcLens');
+      await settings.update('moduleMap', LULESH_MODULE_MAP, vscode.ConfigurationTarget.Global);
+      try {
+        await showEnsembleOf(folder, 8);
+        const run = (name: string) => api.ensemble.data!.runs.find(r => r.name === name)!.index;
+        await api.ensemble.request({ type: 'ensemble/diff', baseline: run('27_cores'), compare: run('64_cores') });
+        const data = api.ensemble.data!;
+        const diffOf = (id: string) => data.nodes.find(n => n.id === id)?.diff?.exclusive;
+        assert.ok(Math.abs(diffOf('CalcForce')! - 8e5) < 1, `CalcForce ${diffOf('CalcForce')}`);
+        assert.ok(diffOf('CalcLagrange')! > 0 && diffOf('MPI')! < 0);
+        await rendered('the diff drawn', r => r.mode === 'diff');
+        const doc = await vscode.workspace.openTextDocument(sourceUri);
+        await vscode.window.showTextDocument(doc);
+        const line = source.lines.get('CalcForceForNodes')! - 1;
+        // ↑ +8.0×10⁵ µs (+6.1 %) 64 vs 27: the function's inclusive time, mean over each run's ranks.
+        const lens = await until('the diff CodeLens on CalcForceForNodes', async () =>
+          (await lensTitles(doc.uri)).find(l => l.line === line && l.title.startsWith('$(arrow-up)')),
+        );
+        assert.match(
+          lens.title,
+          /^\$\(arrow-up\) \+800 ms \(\+6\.1%\) 64_cores vs 27_cores · 13\.[12] s → (13\.9|14) s$/,
+        );
+        const hover = await hoverText(doc.uri, line);
+        assert.match(hover, /\*\*Diff `64_cores` vs `27_cores`:\*\* \+800 ms \(\+6\.1%\) \(slower\)/);
+        console.log('HPC_LENS_SCREENSHOT ensemble-lulesh-diff');
+        await api.ensemble.request({ type: 'ensemble/mode', mode: 'summary' });
+        // Options are remembered per ensemble: 5 clusters here survive closing and reopening it.
+        await api.ensemble.request({ type: 'ensemble/options', options: { clusters: 5 } });
+        assert.equal(api.ensemble.state?.options.clusters, 5);
+        const index = api.datasets.entries().findIndex(e => e.active && e.kind === 'ensemble');
+        await api.datasets.close(index);
+        assert.equal(
+          await vscode.commands.executeCommand<boolean>('hpcLens.openEnsemble', vscode.Uri.file(folder)),
+          true,
+          `reopened (last error: ${api.lastError})`,
+        );
+        await vscode.commands.executeCommand('hpcLens.showEnsemble');
+        await until('the reopened ensemble with its 5 clusters', async () =>
+          api.ensemble.data?.runs.length === 8 && api.ensemble.state?.options.clusters === 5 ? true : undefined,
+        );
+      } finally {
+        await settings.update('moduleMap', undefined, vscode.ConfigurationTarget.Global);
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+        rmSync(sourceDir, { recursive: true, force: true });
+      }
     });
 
     test('a generated 1,000-run ensemble loads, draws and switches target within the interaction budget', async function () {

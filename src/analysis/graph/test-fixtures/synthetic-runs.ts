@@ -50,30 +50,53 @@ const fn = (
   extra: Partial<FixtureNode> = {},
 ): FixtureNode => ({ name, exclusive, children, ...extra });
 
-/** CallFlow's LULESH module map (seed §1.7), as ordered rules. */
-export const LULESH_MODULE_MAP: ModuleRule[] = [
-  ...['main', 'lulesh.cycle'].map(p => ({ match: 'name' as const, pattern: p, module: 'Lulesh' })),
-  { match: 'name', pattern: '/^(LagrangeNodal|LagrangeLeapFrog)$/', module: 'LeapFrog' },
-  {
-    match: 'name',
-    pattern:
-      '/^(CalcForceForNodes|CalcVolumeForceForElems|CalcHourglassControlForElems|CalcFBHourglassForceForElems)$/',
-    module: 'CalcForce',
-  },
-  {
-    match: 'name',
-    pattern:
-      '/^(LagrangeElements|CalcLagrangeElements|CalcKinematicsForElems|CalcQForElems|ApplyMaterialPropertiesForElems|EvalEOSForElems|CalcEnergyForElems)$/',
-    module: 'CalcLagrange',
-  },
-  { match: 'name', pattern: 'TimeIncrement', module: 'Timer' },
-  {
-    match: 'name',
-    pattern: '/^Calc\\w*ConstraintsForElems$|^Calc(Courant|Hydro)ConstraintForElems$/',
-    module: 'CalcConstraint',
-  },
-  { match: 'name', pattern: '/^MPI_/', module: 'MPI' },
-];
+/**
+ * CallFlow's LULESH module map, complete (seed §1.7, from the sample `callflow.config.json`): every
+ * call site by name, so a LULESH function the map names never falls back to a supernode of its own.
+ */
+export const LULESH_MODULES: Readonly<Record<string, readonly string[]>> = {
+  Lulesh: ['main', 'lulesh.cycle'],
+  LeapFrog: ['LagrangeNodal', 'LagrangeLeapFrog'],
+  CalcForce: [
+    'CalcForceForNodes',
+    'CalcVolumeForceForElems',
+    'CalcHourglassControlForElems',
+    'CalcFBHourglassForceForElems',
+  ],
+  CalcLagrange: [
+    'LagrangeElements',
+    'UpdateVolumesForElems',
+    'CalcLagrangeElements',
+    'CalcKinematicsForElems',
+    'CalcQForElems',
+    'CalcMonotonicQGradientsForElems',
+    'CalcMonotonicQRegionForElems',
+    'ApplyMaterialPropertiesForElems',
+    'EvalEOSForElems',
+    'CalcEnergyForElems',
+    'CalcPressureForElems',
+    'CalcSoundSpeedForElems',
+    'IntegrateStressForElems',
+  ],
+  Timer: ['TimeIncrement'],
+  CalcConstraint: ['CalcTimeConstraintsForElems', 'CalcCourantConstraintForElems', 'CalcHydroConstraintForElems'],
+  NA: ['Unknown'],
+  MPI: [
+    'MPI_Barrier',
+    'MPI_Reduce',
+    'MPI_Allreduce',
+    'MPI_Irecv',
+    'MPI_Isend',
+    'MPI_Wait',
+    'MPI_Waitall',
+    'MPI_Finalize',
+  ],
+};
+
+/** {@link LULESH_MODULES} as ordered rules: one exact-name rule per call site (CallFlow's `{module: [names]}` form). */
+export const LULESH_MODULE_MAP: ModuleRule[] = Object.entries(LULESH_MODULES).flatMap(([module, names]) =>
+  names.map(pattern => ({ match: 'name' as const, pattern, module })),
+);
 
 /**
  * LULESH-like, 16 ranks, names only (the module map gives the modules): CalcForce is 3× slower on

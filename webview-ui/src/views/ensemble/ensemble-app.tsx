@@ -26,6 +26,7 @@ import { StatusMessage } from '../../components/status-message';
 import { useElementSize } from '../../components/use-element-size';
 import { getViewState, postMessage, setViewState, useHostMessages } from '../../vscode-api';
 import { CallSiteBoxesView } from './call-site-boxes-view';
+import { DEFAULT_PALETTE, paletteFromTheme, setEnsemblePalette, type EnsemblePalette } from './ensemble-colours';
 import { EnsembleSankeyView } from './ensemble-sankey-view';
 import { EnsembleToolbar } from './ensemble-toolbar';
 import { MetricCorrelationView } from './metric-correlation-view';
@@ -58,7 +59,40 @@ interface Persisted {
 /** Sends a message of the ensemble view's protocol to the host. */
 const post = (m: EnsembleViewToHost) => postMessage(m);
 
+function themePalette(): EnsemblePalette {
+  return typeof document === 'undefined'
+    ? DEFAULT_PALETTE
+    : paletteFromTheme(getComputedStyle(document.documentElement));
+}
+
+const samePalette = (a: EnsemblePalette, b: EnsemblePalette): boolean =>
+  a.runtime.join() === b.runtime.join() && [0.25, 0.5, 1].every(t => a.distribution(t) === b.distribution(t));
+
+/**
+ * The runtime and distribution colour maps of the theme's tokens (hpcLens.ensembleRuntime*,
+ * hpcLens.ensembleDistribution*), re-read when VS Code changes the theme or its colour
+ * customisations; every view draws with them on the next render.
+ */
+function useEnsemblePalette(): void {
+  const [palette, setPalette] = useState(themePalette);
+  setEnsemblePalette(palette);
+  useEffect(() => {
+    if (typeof MutationObserver === 'undefined') return;
+    const observer = new MutationObserver(() =>
+      setPalette(prev => {
+        const next = themePalette();
+        return samePalette(prev, next) ? prev : next;
+      }),
+    );
+    observer.observe(document.body, { attributes: true, attributeFilter: ['class', 'data-vscode-theme-kind'] });
+    // The variables live in <html>'s style attribute; VS Code rewrites it on theme change too.
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
+    return () => observer.disconnect();
+  }, []);
+}
+
 export function EnsembleApp() {
+  useEnsemblePalette();
   const saved = getViewState<Persisted>('ensemble');
   const [data, setData] = useState<EnsembleGraphData | null>(saved?.data ?? null);
   const [state, setState] = useState<EnsembleViewState | null>(saved?.state ?? null);

@@ -1,8 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hsl } from 'd3';
+import { hsl, interpolateReds, schemeOrRd } from 'd3';
 import {
   borderClasses,
+  DEFAULT_PALETTE,
+  PALETTE_TOKENS,
+  paletteFromTheme,
+  setEnsemblePalette,
   borderColour,
   countColour,
   countPosition,
@@ -93,4 +97,53 @@ test('the target colour is the theme token hpcLens.ensembleTarget, CallFlow’s 
   const themed = { getPropertyValue: (n: string) => (n === '--vscode-hpcLens-ensembleTarget' ? ' #00ff00 ' : '') };
   assert.equal(resolvedTargetColour(themed), '#00ff00');
   assert.equal(resolvedTargetColour({ getPropertyValue: () => '' }), TARGET_COLOUR);
+});
+
+describe('runtime and distribution colour maps as theme tokens (CallFlow §4.9)', () => {
+  const style = (values: Record<string, string>) => ({ getPropertyValue: (name: string) => values[name] ?? '' });
+
+  test('at their defaults (or unset) the tokens give OrRd 9 and Reds themselves', () => {
+    for (const p of [
+      paletteFromTheme(style({})),
+      paletteFromTheme(
+        style({
+          [PALETTE_TOKENS.runtimeLow]: '#FFF7EC',
+          [PALETTE_TOKENS.runtimeHigh]: ' #7f0000 ',
+          [PALETTE_TOKENS.distributionLow]: '#fff5f0',
+          [PALETTE_TOKENS.distributionHigh]: '#67000D',
+        }),
+      ),
+    ]) {
+      assert.deepEqual(p.runtime, schemeOrRd[9]);
+      assert.equal(p.distribution(0.4), interpolateReds(0.4));
+    }
+  });
+
+  test('a theme that changes the ends changes every border class and the count scale, and nothing else', () => {
+    const p = paletteFromTheme(
+      style({
+        [PALETTE_TOKENS.runtimeLow]: '#ffffff',
+        [PALETTE_TOKENS.runtimeHigh]: '#000080',
+        [PALETTE_TOKENS.distributionLow]: '#ffffff',
+        [PALETTE_TOKENS.distributionHigh]: 'not a colour',
+      }),
+    );
+    assert.equal(p.runtime.length, 9);
+    assert.equal(hsl(p.runtime[0]!).l, 1);
+    assert.ok(Math.abs(hsl(p.runtime[8]!).h - 240) < 1, p.runtime[8]);
+    // An unreadable token keeps that end's default: white → Reds' dark end.
+    assert.equal(hsl(p.distribution(0)).l, 1);
+    try {
+      setEnsemblePalette(p);
+      assert.deepEqual(borderClasses(), p.runtime);
+      assert.equal(borderColour(10, [0, 10]), p.runtime[8]);
+      const dark = countColour(9, 9);
+      assert.ok(hsl(dark).h < 10 || hsl(dark).h > 340, dark);
+      assert.equal(countColour(0, 9), EMPTY_BIN_COLOUR);
+      assert.equal(diffColour(2, 2), diffColour(2, 2));
+    } finally {
+      setEnsemblePalette(DEFAULT_PALETTE);
+    }
+    assert.deepEqual(borderClasses(), schemeOrRd[9]);
+  });
 });

@@ -645,9 +645,20 @@ export function EnsembleLegend({ data, state }: { data: EnsembleGraphData; state
     );
   }
   if (data.order) {
+    const unordered = data.order.unordered ?? [];
+    const names = unordered.slice(0, 3).map(r => runName(data, r));
     items.push(
       <div key="order" className="ens-legend-item ens-legend-keys">
         <span>Sparklines by {data.order.key}</span>
+        {unordered.length > 0 ? (
+          <span
+            className="ens-legend-unordered"
+            title={`Runs without ${data.order.key}: ${unordered.map(r => runName(data, r)).join(', ')}`}
+          >
+            {unordered.length} unordered (no {data.order.key}): {names.join(', ')}
+            {unordered.length > names.length ? ', …' : ''}
+          </span>
+        ) : null}
         <span>
           <span className="ens-ooo-mark" aria-hidden="true">
             ↯

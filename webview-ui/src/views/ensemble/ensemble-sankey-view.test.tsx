@@ -8,7 +8,7 @@ import type { EnsembleGraphData, EnsembleRequest, EnsembleViewState } from '../.
 import { estimateText } from '../../text-measure';
 import { countColour, EMPTY_BIN_COLOUR } from './ensemble-colours';
 import { ENSEMBLE_NODE_WIDTH, layoutEnsemble, layoutKey, runsInBin, targetLineY } from './ensemble-sankey-layout';
-import { BinPopover, NodeTooltip, nodeMenuItems } from './ensemble-sankey-parts';
+import { BinPopover, EnsembleLegend, NodeTooltip, nodeMenuItems } from './ensemble-sankey-parts';
 import { EnsembleSankeyView, LEGEND_HEIGHT } from './ensemble-sankey-view';
 import { ensembleGraphFixture, taperedEdgeFixture } from './testing/graph-fixture';
 import { hostElements } from './testing/element-tree';
@@ -230,6 +230,15 @@ describe('EnsembleSankeyView: text guides and ordered ensembles', () => {
     const flagged = render({ ...f, state: { ...f.state, options: { ...f.state.options, textGuides: false } } });
     assert.equal(count(flagged, /class="ens-ooo-flag"/), f.data.nodes.filter(n => n.sparkline?.outOfOrder).length);
     assert.equal(count(flagged, /class="ens-bin"/), 0);
+  });
+
+  test('runs without the ordering parameter are listed as unordered in the legend, never at a level', () => {
+    const unordered = [f.data.runs[0]!.index, f.data.runs[1]!.index];
+    const data = { ...f.data, order: { ...f.data.order!, unordered } };
+    const legend = renderToStaticMarkup(<EnsembleLegend data={data} state={f.state} />);
+    const names = unordered.map(r => f.data.runs[r]!.name);
+    assert.match(legend, new RegExp(`2 unordered \\(no ${f.data.order!.key}\\): ${names.join(', ')}`));
+    assert.doesNotMatch(renderToStaticMarkup(<EnsembleLegend data={f.data} state={f.state} />), /unordered/);
   });
 });
 

@@ -5,6 +5,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { EnsembleRequest, HierarchyNodeData } from '../../../../src/shared/ensemble-protocol';
 import {
   activateCallSite,
+  revealPath,
   icicleClickAction,
   icicleKeyAction,
   icicleLayout,
@@ -148,32 +149,34 @@ describe('icicle interactions', () => {
 
     const requests: EnsembleRequest[] = [];
     const opened: unknown[][] = [];
-    const n = { ...node(-1, 3, 'smooth'), file: 'src/smooth.c', line: 12 };
-    activateCallSite(
-      'reveal',
-      n,
-      4,
-      'solver',
-      r => requests.push(r),
-      (...a) => opened.push(a),
-    );
-    activateCallSite(
-      'open',
-      n,
-      4,
-      'solver',
-      r => requests.push(r),
-      (...a) => opened.push(a),
-    );
-    activateCallSite(
-      'open',
-      { ...n, file: null },
-      5,
-      'solver',
-      r => requests.push(r),
-      (...a) => opened.push(a),
-    );
-    assert.deepEqual(requests, [{ type: 'ensemble/reveal', nodeId: 'solver', function: 'smooth' }]);
+    // solve → kernel → (a loop of kernel) → smooth, as the hierarchy sends it (parents first).
+    const nodes: HierarchyNodeData[] = [
+      node(-1, 9, 'solve'),
+      node(0, 8, 'kernel'),
+      { ...node(1, 7, 'Loop@kernel.c:10'), kind: 'loop', function: 'kernel' },
+      node(0, 1, 'other'),
+      { ...node(2, 3, 'smooth'), file: 'src/smooth.c', line: 12 },
+      { ...node(2, 2, 'bare'), file: null },
+    ];
+    const act = (how: 'reveal' | 'open', index: number) =>
+      activateCallSite(
+        how,
+        nodes,
+        index,
+        'solver',
+        r => requests.push(r),
+        (...a) => opened.push(a),
+      );
+    act('reveal', 4);
+    act('open', 4);
+    act('open', 5);
+    act('reveal', 1);
+    // The call site with the functions on its path below the entry (the supernode's own bar): the chain shows.
+    assert.deepEqual(requests, [
+      { type: 'ensemble/reveal', nodeId: 'solver', function: 'smooth', via: ['kernel'] },
+      { type: 'ensemble/reveal', nodeId: 'solver', function: 'kernel' },
+    ]);
+    assert.deepEqual(revealPath(nodes, 0), []);
     assert.deepEqual(opened, [[{ kind: 'hierarchy', index: 4 }]], 'no source to open without a file');
   });
 });

@@ -114,17 +114,35 @@ export function icicleKeyAction(e: { key: string; altKey: boolean; shiftKey: boo
   return e.altKey || e.shiftKey ? 'open' : 'reveal';
 }
 
-/** Carries out an action on a call site of supernode `nodeId` (opening needs a source file). */
+/**
+ * The functions between the supernode's entry (the top bar, which is the supernode itself) and the
+ * call site at `index`, outermost first, without the call site's own function: what a reveal pulls
+ * out with it so the whole chain shows in the Sankey (CallFlow's component path, paper §4.4.2).
+ */
+export function revealPath(nodes: readonly HierarchyNodeData[], index: number): string[] {
+  const own = nodes[index]!.function;
+  const path: string[] = [];
+  for (let i = nodes[index]!.parent; i >= 0 && nodes[i]!.parent >= 0; i = nodes[i]!.parent) {
+    const f = nodes[i]!.function;
+    if (f !== own && path[0] !== f) path.unshift(f);
+  }
+  return path;
+}
+
+/** Carries out an action on call site `index` of supernode `nodeId`'s hierarchy (opening needs a source file). */
 export function activateCallSite(
   how: IcicleAction | null,
-  n: HierarchyNodeData,
+  nodes: readonly HierarchyNodeData[],
   index: number,
   nodeId: string,
   onRequest: LinkedViewProps['onRequest'],
   onOpenSource: OpenSource,
 ): void {
-  if (how === 'reveal') onRequest({ type: 'ensemble/reveal', nodeId, function: n.function });
-  else if (how === 'open' && n.file) onOpenSource({ kind: 'hierarchy', index });
+  const n = nodes[index]!;
+  if (how === 'reveal') {
+    const via = revealPath(nodes, index);
+    onRequest({ type: 'ensemble/reveal', nodeId, function: n.function, ...(via.length ? { via } : {}) });
+  } else if (how === 'open' && n.file) onOpenSource({ kind: 'hierarchy', index });
 }
 
 const HEADER = VIEW_HEADER;
@@ -163,7 +181,14 @@ export function SupernodeIcicleView({
   const runs = data.selectedRuns.length;
 
   const act = (how: IcicleAction | null, n: HierarchyNodeData) =>
-    activateCallSite(how, n, detail.hierarchy.nodes.indexOf(n), detail.nodeId, onRequest, onOpenSource);
+    activateCallSite(
+      how,
+      detail.hierarchy.nodes,
+      detail.hierarchy.nodes.indexOf(n),
+      detail.nodeId,
+      onRequest,
+      onOpenSource,
+    );
   const onClick = (e: MouseEvent, n: HierarchyNodeData) => act(icicleClickAction(e), n);
   const onKey = (e: KeyboardEvent, n: HierarchyNodeData) => {
     const how = icicleKeyAction(e);
