@@ -426,22 +426,26 @@ export function orderLayers(
       if (!improved) break;
     }
   };
-  const keepIfBetter = (): void => {
+  const keepIfBetter = (): boolean => {
     const s = crossings();
-    if (s.weighted < bestScore.weighted - 1e-9 * Math.max(1, bestScore.weighted)) {
-      best.set(order);
-      bestScore = s;
-    }
+    if (!(s.weighted < bestScore.weighted - 1e-9 * Math.max(1, bestScore.weighted))) return false;
+    best.set(order);
+    bestScore = s;
+    return true;
   };
 
-  for (let it = 0; it < sweeps && bestScore.count > 0; it++) {
+  // Stop once a barycentre and a median sweep pair in a row found nothing better (Gansner et al.
+  // stop after a few iterations without improvement as well).
+  let idle = 0;
+  for (let it = 0; it < sweeps && bestScore.count > 0 && idle < 2; it++) {
     const median = it % 2 === 1;
     for (let l = 1; l < L; l++) reorder(l, true, median);
     transpose();
-    keepIfBetter();
+    let better = keepIfBetter();
     for (let l = L - 2; l >= 0; l--) reorder(l, false, median);
     transpose();
-    keepIfBetter();
+    if (keepIfBetter()) better = true;
+    idle = better ? 0 : idle + 1;
   }
   const layers: number[][] = [];
   for (let l = 0; l < L; l++) layers.push(Array.from(best.subarray(layerStart[l]!, layerStart[l + 1]!)));
