@@ -43,39 +43,65 @@ export function countCrossings(
   const pos = positions(layers, graph.layerOf.length);
   const w = weightOf ?? ((s: number) => graph.weight[s]!);
   const byLayer = segmentsByUpperLayer(graph, layers.length);
-  let count = 0;
-  let weighted = 0;
+  const tally = new CrossingTally(Math.max(0, ...layers.map(l => l.length)));
   for (let l = 0; l + 1 < layers.length; l++) {
     const segs = byLayer[l]!;
     if (segs.length < 2) continue;
     segs.sort((a, b) => pos[graph.upper[a]!]! - pos[graph.upper[b]!]! || pos[graph.lower[a]!]! - pos[graph.lower[b]!]!);
-    // Fenwick trees over the lower layer's positions: how many (and how much weight) already
-    // inserted segments end strictly below the current one's lower end.
-    const n = layers[l + 1]!.length;
-    const cnt = new Float64Array(n + 1);
-    const wt = new Float64Array(n + 1);
-    let insertedCount = 0;
-    let insertedWeight = 0;
-    for (const s of segs) {
-      const p = pos[graph.lower[s]!]!;
-      let c = 0;
-      let x = 0;
-      for (let i = p + 1; i > 0; i -= i & -i) {
-        c += cnt[i]!;
-        x += wt[i]!;
-      }
-      const ws = w(s);
-      count += insertedCount - c;
-      weighted += ws * (insertedWeight - x);
-      for (let i = p + 1; i <= n; i += i & -i) {
-        cnt[i]! += 1;
-        wt[i]! += ws;
-      }
-      insertedCount += 1;
-      insertedWeight += ws;
-    }
+    tally.layer(layers[l + 1]!.length);
+    for (const s of segs) tally.add(pos[graph.lower[s]!]!, w(s));
   }
-  return { count, weighted };
+  return { count: tally.count, weighted: tally.weighted };
+}
+
+/**
+ * Crossings of the segments between two layers, given in order of their upper end's position, then
+ * their lower end's: Fenwick trees over the lower layer's positions say how many (and how much
+ * weight) of the segments added so far end strictly below the new one's lower end (Barth, Jünger &
+ * Mutzel 2002). One tally serves every layer pair of a count.
+ */
+class CrossingTally {
+  count = 0;
+  weighted = 0;
+  #cnt: Float64Array;
+  #wt: Float64Array;
+  #n = 0;
+  #insertedCount = 0;
+  #insertedWeight = 0;
+
+  constructor(widestLayer: number) {
+    this.#cnt = new Float64Array(widestLayer + 1);
+    this.#wt = new Float64Array(widestLayer + 1);
+  }
+
+  /** Starts the next layer pair, whose lower layer holds n items. */
+  layer(n: number): void {
+    this.#cnt.fill(0, 0, n + 1);
+    this.#wt.fill(0, 0, n + 1);
+    this.#n = n;
+    this.#insertedCount = 0;
+    this.#insertedWeight = 0;
+  }
+
+  /** Adds a segment whose lower end is at position p, with weight w. */
+  add(p: number, w: number): void {
+    const cnt = this.#cnt,
+      wt = this.#wt;
+    let c = 0,
+      x = 0;
+    for (let i = p + 1; i > 0; i -= i & -i) {
+      c += cnt[i]!;
+      x += wt[i]!;
+    }
+    this.count += this.#insertedCount - c;
+    this.weighted += w * (this.#insertedWeight - x);
+    for (let i = p + 1; i <= this.#n; i += i & -i) {
+      cnt[i]! += 1;
+      wt[i]! += w;
+    }
+    this.#insertedCount += 1;
+    this.#insertedWeight += w;
+  }
 }
 
 /**
@@ -254,41 +280,18 @@ export function orderLayers(
 
   // ---- weighted crossings of the current order: walk each upper layer's items in order, their
   // down lists by lower position, Fenwick trees over the lower layer's positions.
-  const fenCount = new Float64Array(widest + 1);
-  const fenWeight = new Float64Array(widest + 1);
+  const tally = new CrossingTally(widest);
   const crossings = (): CrossingCount => {
-    let count = 0,
-      weighted = 0;
+    tally.count = tally.weighted = 0;
     for (let l = 0; l + 1 < L; l++) {
-      const n = layerStart[l + 2]! - layerStart[l + 1]!;
-      fenCount.fill(0, 0, n + 1);
-      fenWeight.fill(0, 0, n + 1);
-      let insertedCount = 0,
-        insertedWeight = 0;
+      tally.layer(layerStart[l + 2]! - layerStart[l + 1]!);
       for (let k = layerStart[l]!; k < layerStart[l + 1]!; k++) {
         const v = order[k]!;
         ensureDown(v);
-        for (let q = downStart[v]!; q < downStart[v + 1]!; q++) {
-          const p = downPos[q]!;
-          let c = 0,
-            x = 0;
-          for (let i = p + 1; i > 0; i -= i & -i) {
-            c += fenCount[i]!;
-            x += fenWeight[i]!;
-          }
-          const ws = downW[q]!;
-          count += insertedCount - c;
-          weighted += ws * (insertedWeight - x);
-          for (let i = p + 1; i <= n; i += i & -i) {
-            fenCount[i]! += 1;
-            fenWeight[i]! += ws;
-          }
-          insertedCount += 1;
-          insertedWeight += ws;
-        }
+        for (let q = downStart[v]!; q < downStart[v + 1]!; q++) tally.add(downPos[q]!, downW[q]!);
       }
     }
-    return { count, weighted };
+    return { count: tally.count, weighted: tally.weighted };
   };
 
   const best = order.slice();
@@ -308,8 +311,8 @@ export function orderLayers(
     if (adjacent < 0 || adjacent >= L || size < 2) return;
     const adjacentSize = layerStart[adjacent + 1]! - layerStart[adjacent]!;
     const starts = fromAbove ? upStart : downStart;
-    const segs = fromAbove ? upSeg : downSeg;
-    const end = fromAbove ? upperOf : lowerOf;
+    const at = fromAbove ? upPos : downPos;
+    const w = fromAbove ? upW : downW;
     for (let k = from; k < to; k++) {
       const v = order[k]!;
       if (fromAbove) ensureUp(v);
@@ -321,8 +324,8 @@ export function orderLayers(
         a === b
           ? ((pos[v]! + 0.5) / size) * adjacentSize - 0.5
           : median
-            ? weightedMedian(segs, a, b, end, weight, pos)
-            : barycentre(segs, a, b, end, weight, pos);
+            ? weightedMedian(at, w, a, b)
+            : barycentre(at, w, a, b);
     }
     const items = order.subarray(from, to);
     let pinned = 0;
@@ -453,48 +456,32 @@ export function orderLayers(
   return { layers, count: exact.count, weighted: exact.weighted };
 }
 
-/** Weighted mean position of the other ends of segs[from … to). */
-function barycentre(
-  segs: Int32Array,
-  from: number,
-  to: number,
-  end: Int32Array,
-  weight: Float64Array,
-  pos: Int32Array,
-): number {
+/** Weighted mean of the positions at[from … to) (weights w). */
+function barycentre(at: Int32Array, w: Float64Array, from: number, to: number): number {
   let sw = 0,
     sp = 0;
   for (let q = from; q < to; q++) {
-    const s = segs[q]!;
-    sw += weight[s]!;
-    sp += weight[s]! * pos[end[s]!]!;
+    sw += w[q]!;
+    sp += w[q]! * at[q]!;
   }
   return sp / sw;
 }
 
 /**
- * The position where half of the neighbours' weight is reached (midpoint when exactly at a
- * boundary), over segs[from … to) sorted by the other end's position.
+ * The position where half of the weight is reached (midpoint when exactly at a boundary), over the
+ * ascending positions at[from … to) with weights w.
  */
-function weightedMedian(
-  segs: Int32Array,
-  from: number,
-  to: number,
-  end: Int32Array,
-  weight: Float64Array,
-  pos: Int32Array,
-): number {
+function weightedMedian(at: Int32Array, w: Float64Array, from: number, to: number): number {
   let half = 0;
-  for (let q = from; q < to; q++) half += weight[segs[q]!]!;
+  for (let q = from; q < to; q++) half += w[q]!;
   half /= 2;
   let acc = 0;
   for (let q = from; q < to; q++) {
-    acc += weight[segs[q]!]!;
-    const p = pos[end[segs[q]!]!]!;
-    if (Math.abs(acc - half) <= 1e-12 * half && q + 1 < to) return (p + pos[end[segs[q + 1]!]!]!) / 2;
-    if (acc >= half) return p;
+    acc += w[q]!;
+    if (Math.abs(acc - half) <= 1e-12 * half && q + 1 < to) return (at[q]! + at[q + 1]!) / 2;
+    if (acc >= half) return at[q]!;
   }
-  return pos[end[segs[to - 1]!]!]!;
+  return at[to - 1]!;
 }
 
 function positions(layers: readonly (readonly number[])[], items: number): Int32Array {
