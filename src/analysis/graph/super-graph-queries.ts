@@ -63,7 +63,7 @@ export function supernodeMetrics(
   if (hit) return hit;
   const node = graph.nodes.find(x => x.id === nodeId);
   if (!node) return [];
-  const C = profile.contextCount;
+  const row = new Float64Array(profile.contextCount);
   const sel = graph.contexts;
   const K = sel.length;
   const count = Math.max(0, Math.min(profile.metrics.length, Math.floor(maxMetrics)));
@@ -76,16 +76,15 @@ export function supernodeMetrics(
       inclusive.set(node.inclusiveByContext);
       exclusive.set(node.exclusiveByContext);
     } else {
-      const incl = profile.inclusive(m);
-      const excl = profile.exclusive(m);
+      // Row by row through the Profile, which may keep its metrics sparse.
       for (const e of node.entries)
         for (const i of e.nodes) {
-          const row = i * C;
-          for (let k = 0; k < K; k++) inclusive[k]! += incl[row + sel[k]!]!;
+          profile.contextRow('inclusive', m, i, row);
+          for (let k = 0; k < K; k++) inclusive[k]! += row[sel[k]!]!;
         }
       for (const i of node.members) {
-        const row = i * C;
-        for (let k = 0; k < K; k++) exclusive[k]! += excl[row + sel[k]!]!;
+        profile.contextRow('exclusive', m, i, row);
+        for (let k = 0; k < K; k++) exclusive[k]! += row[sel[k]!]!;
       }
     }
     out.push({

@@ -654,6 +654,41 @@ describe('super graph: folding and repopulation (thesis §3.2.1, §3.5)', () => 
   ];
   const thresholds = [0, 0.0005, 0.001, 0.01, 0.05, 0.2];
 
+  it('per-context values, summed when first read, equal the sums over entry nodes, members and calls', () => {
+    const prof = mirandaLike(8);
+    const m = prof.primaryMetric;
+    const C = prof.contextCount;
+    const inc = prof.inclusive(m),
+      exc = prof.exclusive(m);
+    for (const contexts of [undefined, [5, 1, 6]]) {
+      const g = superGraph(prof, { filter: { threshold: 0.001 }, ...(contexts ? { contexts } : {}) });
+      const sel = Array.from(g.contexts);
+      const sumOver = (matrix: Float64Array, nodes: Iterable<number>) =>
+        sel.map(c => [...nodes].reduce((s, i) => s + matrix[i * C + c]!, 0));
+      const close = (a: ArrayLike<number>, b: readonly number[], what: string) => {
+        assert.equal(a.length, b.length, what);
+        b.forEach((v, k) => near(a[k]!, v, `${what}, context ${sel[k]}`));
+      };
+      assert.ok(g.nodes.length > 3 && g.edges.length > 3, 'a graph worth checking');
+      for (const n of g.nodes) {
+        const entryNodes = n.entries.flatMap(e => [...e.nodes]);
+        close(n.inclusiveByContext, sumOver(inc, entryNodes), `${n.id} inclusive`);
+        close(n.exclusiveByContext, sumOver(exc, n.members), `${n.id} exclusive`);
+        near(
+          n.inclusive,
+          sumOver(inc, entryNodes).reduce((s, v) => s + v, 0),
+          `${n.id} inclusive total`,
+        );
+      }
+      for (const e of g.edges) {
+        const calls = g.nodes[e.to]!.entries.flatMap(x => [...x.nodes]).filter(
+          i => g.superOf[prof.tree.parent(i)] === e.from,
+        );
+        close(e.valueByContext, sumOver(inc, calls), `${e.source}→${e.target}`);
+      }
+    }
+  });
+
   it('threshold 0 folds nothing', () => {
     for (const [name, make] of fixtures) {
       const g = superGraph(make(), { filter: { threshold: 0 } });

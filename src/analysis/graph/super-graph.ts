@@ -211,15 +211,19 @@ function selectedContexts(profile: Profile, contexts: SuperGraphOptions['context
   return sel;
 }
 
-/** Per-node values summed over the selected contexts (the cached totals when all are selected). */
-function nodeSums(matrix: Float64Array, all: Float64Array | null, n: number, C: number, sel: Int32Array): Float64Array {
-  if (all) return all;
+/**
+ * Per-node values of metric m summed over a context subset, read row by row through the Profile
+ * (which may store its metrics sparsely): the whole-profile case takes the Profile's cached totals.
+ */
+function subsetSums(profile: Profile, side: 'inclusive' | 'exclusive', m: number, sel: Int32Array): Float64Array {
+  const n = profile.tree.size;
   const out = new Float64Array(n);
+  const row = new Float64Array(profile.contextCount);
   const K = sel.length;
   for (let i = 0; i < n; i++) {
+    profile.contextRow(side, m, i, row);
     let s = 0;
-    const row = i * C;
-    for (let k = 0; k < K; k++) s += matrix[row + sel[k]!]!;
+    for (let k = 0; k < K; k++) s += row[sel[k]!]!;
     out[i] = s;
   }
   return out;
@@ -241,10 +245,10 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
   const sel = selectedContexts(profile, options.contexts);
   const K = sel.length;
   const allSelected = K === C && sel.every((c, k) => c === k);
-  const incl = profile.inclusive(m);
-  const excl = profile.exclusive(m);
-  const incS = nodeSums(incl, allSelected ? profile.inclusiveTotals(m) : null, n, C, sel);
-  const excS = nodeSums(excl, allSelected ? profile.exclusiveTotals(m) : null, n, C, sel);
+  // Per-node sums over the selected contexts: every value below is a sum of these (O(1) per node);
+  // per-context values are summed on first use, for the supernodes and edges a view reads.
+  const incS = allSelected ? profile.inclusiveTotals(m) : subsetSums(profile, 'inclusive', m, sel);
+  const excS = allSelected ? profile.exclusiveTotals(m) : subsetSums(profile, 'exclusive', m, sel);
   const fi = functionIndex(tree);
   const { owner, fnKey } = fi;
 
@@ -306,13 +310,14 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
   // of call-tree nodes by (supernode, supernode) or (supernode, function), found by counting sorts
   // (sequential passes; hashing 10⁵ pairs is dominated by cache misses).
   const S = nodes.length;
-  const store = new SupernodeValues(K);
+  const store = new SupernodeValues(profile, m, sel);
   nodes.forEach((nd, s) => {
     nd.attach(store, s);
     nd.filteredInclusive = 0;
   });
-  const incBy = (store.inclusive = new Float64Array(S * K));
-  const excBy = (store.exclusive = new Float64Array(S * K));
+  const nodeInclusive = new Float64Array(S);
+  const nodeExclusive = new Float64Array(S);
+  const filteredInclusive = new Float64Array(S);
   let entryTotal = 0,
     foldedTops = 0;
   for (let i = 0; i < n; i++) {
@@ -363,12 +368,8 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
   const entryOfNode = new Int32Array(n).fill(-1);
   for (let a = 0; a < entryTotal; a++) entryOfNode[entryNode[a]!] = entryGroups.groupOf[a]!;
   const E = calls.start.length - 1;
-  const edgeBy = new Float64Array(E * K);
-  for (let c = 0; c < edgeCount; c++) {
-    const row = callNode[c]! * C,
-      out = calls.groupOf[c]! * K;
-    for (let k = 0; k < K; k++) edgeBy[out + k]! += incl[row + sel[k]!]!;
-  }
+  const edgeValue = new Float64Array(E);
+  for (let c = 0; c < edgeCount; c++) edgeValue[calls.groupOf[c]!]! += incS[callNode[c]!]!;
 
   const EF = entryGroups.start.length - 1;
   const efInclusive = new Float64Array(EF);
@@ -382,18 +383,16 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
       removedNodes++;
       const p = parent[i]!;
       if (p < 0) removedRootInclusive += incS[i]!;
-      else if (superOf[p]! >= 0) nodes[superOf[p]!]!.filteredInclusive += incS[i]!;
+      else if (superOf[p]! >= 0) filteredInclusive[superOf[p]!]! += incS[i]!;
       continue;
     }
     memberCount[s + 1]!++;
-    const row = i * C,
-      out = s * K;
-    for (let k = 0; k < K; k++) excBy[out + k]! += excl[row + sel[k]!]!;
+    nodeExclusive[s]! += excS[i]!;
     // An entry function's own exclusive: its entry nodes and the loops and statements they own (an
     // owner precedes what it owns, so its entry function is known by now).
     const ef = entryOfNode[i]!;
     if (ef >= 0) {
-      for (let k = 0; k < K; k++) incBy[out + k]! += incl[row + sel[k]!]!;
+      nodeInclusive[s]! += incS[i]!;
       efInclusive[ef]! += incS[i]!;
       efExclusive[ef]! += excS[i]!;
     } else {
@@ -412,15 +411,19 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
   }
   for (let s = 0; s < S; s++) {
     const nd = nodes[s]!;
-    let inc = 0,
-      exc = 0;
-    for (let k = s * K; k < (s + 1) * K; k++) {
-      inc += incBy[k]!;
-      exc += excBy[k]!;
-    }
-    nd.inclusive = inc;
-    nd.exclusive = exc;
+    nd.inclusive = nodeInclusive[s]!;
+    nd.exclusive = nodeExclusive[s]!;
+    nd.filteredInclusive = filteredInclusive[s]!;
   }
+  // Entry nodes by supernode (the per-context inclusive values sum them): entries of one supernode
+  // are one run of the entry groups' order, which is by supernode first.
+  const entryStart = new Int32Array(S + 1);
+  for (let a = 0; a < entryTotal; a++) entryStart[entryOwner[a]! + 1]!++;
+  for (let s = 0; s < S; s++) entryStart[s + 1]! += entryStart[s]!;
+  const entryList = new Int32Array(entryTotal);
+  for (let k = 0; k < entryTotal; k++) entryList[k] = entryNode[entryGroups.order[k]!]!;
+  store.entries = entryList;
+  store.entryStart = entryStart;
 
   const byValue = <T extends { inclusive: number; name: string }>(a: T, b: T) =>
     b.inclusive - a.inclusive || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -451,14 +454,14 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
 
   // Edges by (caller, callee), the order of the groups.
   const allEdges: SuperEdge[] = new Array<SuperEdge>(E);
-  const edgeStore: EdgeValues = { all: edgeBy, contexts: K };
+  const edgeCalls = new Int32Array(edgeCount);
+  for (let k = 0; k < edgeCount; k++) edgeCalls[k] = callNode[calls.order[k]!]!;
+  const edgeStore = new EdgeValues(store, edgeCalls, calls.start);
   for (let e = 0; e < E; e++) {
     const first = calls.order[calls.start[e]!]!;
     const from = callFrom[first]!,
       to = callTo[first]!;
-    let value = 0;
-    for (let k = e * K; k < (e + 1) * K; k++) value += edgeBy[k]!;
-    allEdges[e] = new SuperEdgeRecord(nodes[from]!.id, nodes[to]!.id, from, to, value, edgeStore, e);
+    allEdges[e] = new SuperEdgeRecord(nodes[from]!.id, nodes[to]!.id, from, to, edgeValue[e]!, edgeStore, e);
   }
   const { kept: edges, dropped } = isAcyclicFlow(S, allEdges)
     ? { kept: allEdges, dropped: [] }
@@ -736,14 +739,46 @@ function assignSupernodes(profile: Profile, options: SuperGraphOptions, kept: Ui
   return { superOf, isEntry, nodes, usedRequests };
 }
 
-/** Per-context values and members of all supernodes of one graph, in supernode-major blocks. */
+/**
+ * Members and entry nodes of all supernodes of one graph, and the per-context sums over them, made
+ * on first use through the Profile's rows: a view reads the per-context values of the supernodes it
+ * shows (a guarded Sankey at most 2,000 of 10⁴–10⁵), so the graph itself sums only totals.
+ */
 class SupernodeValues {
-  inclusive = NO_VALUES;
-  exclusive = NO_VALUES;
   members = NO_NODES;
   /** Members of supernode s: members[memberStart[s]] … members[memberStart[s + 1] − 1]. */
   memberStart = NO_NODES;
-  constructor(readonly contexts: number) {}
+  /** Entry nodes of supernode s: entries[entryStart[s]] … entries[entryStart[s + 1] − 1]. */
+  entries = NO_NODES;
+  entryStart = NO_NODES;
+  readonly #row: Float64Array;
+  readonly #all: boolean;
+
+  constructor(
+    readonly profile: Profile,
+    readonly metric: number,
+    readonly selected: Int32Array,
+  ) {
+    this.#row = new Float64Array(profile.contextCount);
+    this.#all = selected.length === profile.contextCount && selected.every((c, k) => c === k);
+  }
+
+  get contexts(): number {
+    return this.selected.length;
+  }
+
+  /** Σ over list[from … to) of the nodes' values per selected context. */
+  sum(side: 'inclusive' | 'exclusive', list: Int32Array, from: number, to: number): Float64Array {
+    const K = this.selected.length;
+    const out = new Float64Array(K);
+    const row = this.#row;
+    for (let q = from; q < to; q++) {
+      this.profile.contextRow(side, this.metric, list[q]!, row);
+      if (this.#all) for (let k = 0; k < K; k++) out[k]! += row[k]!;
+      else for (let k = 0; k < K; k++) out[k]! += row[this.selected[k]!]!;
+    }
+    return out;
+  }
 }
 
 /**
@@ -780,13 +815,19 @@ class SupernodeRecord implements SuperNode {
   }
 
   get inclusiveByContext(): Float64Array {
-    return (this.#inc ??= this.#block(this.#store?.inclusive));
+    const st = this.#store;
+    return (this.#inc ??= st
+      ? st.sum('inclusive', st.entries, st.entryStart[this.#index]!, st.entryStart[this.#index + 1]!)
+      : NO_VALUES);
   }
   set inclusiveByContext(v: Float64Array) {
     this.#inc = v;
   }
   get exclusiveByContext(): Float64Array {
-    return (this.#exc ??= this.#block(this.#store?.exclusive));
+    const st = this.#store;
+    return (this.#exc ??= st
+      ? st.sum('exclusive', st.members, st.memberStart[this.#index]!, st.memberStart[this.#index + 1]!)
+      : NO_VALUES);
   }
   set exclusiveByContext(v: Float64Array) {
     this.#exc = v;
@@ -799,11 +840,6 @@ class SupernodeRecord implements SuperNode {
   }
   set members(v: Int32Array) {
     this.#members = v;
-  }
-
-  #block(all: Float64Array | undefined): Float64Array {
-    const K = this.#store?.contexts ?? 0;
-    return all ? all.subarray(this.#index * K, (this.#index + 1) * K) : NO_VALUES;
   }
 }
 
@@ -855,10 +891,13 @@ class CalleeRecord extends NodeSlice implements FilteredCallee {
   }
 }
 
-/** Per-context values of all superedges of one graph, edge-major. */
-interface EdgeValues {
-  all: Float64Array;
-  contexts: number;
+/** The call-tree nodes behind every superedge of one graph (edge e: calls[start[e] … start[e + 1])). */
+class EdgeValues {
+  constructor(
+    readonly values: SupernodeValues,
+    readonly calls: Int32Array,
+    readonly start: Int32Array,
+  ) {}
 }
 
 /** A superedge whose per-context values are a view made on first use (see SupernodeRecord). */
@@ -881,8 +920,8 @@ class SuperEdgeRecord implements SuperEdge {
   }
 
   get valueByContext(): Float64Array {
-    const K = this.#store.contexts;
-    return (this.#values ??= this.#store.all.subarray(this.#edge * K, (this.#edge + 1) * K));
+    const st = this.#store;
+    return (this.#values ??= st.values.sum('inclusive', st.calls, st.start[this.#edge]!, st.start[this.#edge + 1]!));
   }
   set valueByContext(v: Float64Array) {
     this.#values = v;

@@ -223,17 +223,28 @@ export function flowStructure(input: FlowGraphInput): FlowStructure {
   const value = nodeInput.map(x => clean(x.value));
   const removedEdges: RemovedEdge[] = [];
   const candidate: number[] = [];
+  // Ends and flows looked up once: the layout asks for them many times per edge.
+  const E = input.edges.length;
+  const srcOf = new Int32Array(E),
+    tgtOf = new Int32Array(E),
+    flowOf = new Float64Array(E);
   input.edges.forEach((e, i) => {
     const s = indexOf.get(e.source);
     const t = indexOf.get(e.target);
-    const base = { index: i, source: e.source, target: e.target, value: e.value };
-    if (s === undefined || t === undefined) removedEdges.push({ ...base, reason: 'unknown-node' });
-    else if (s === t) removedEdges.push({ ...base, reason: 'self-loop' });
+    if (s === undefined || t === undefined) {
+      removedEdges.push({ index: i, source: e.source, target: e.target, value: e.value, reason: 'unknown-node' });
+      return;
+    }
+    srcOf[i] = s;
+    tgtOf[i] = t;
+    flowOf[i] = clean(e.value);
+    if (s === t)
+      removedEdges.push({ index: i, source: e.source, target: e.target, value: e.value, reason: 'self-loop' });
     else candidate.push(i);
   });
-  const src = (e: number): number => indexOf.get(input.edges[e]!.source)!;
-  const tgt = (e: number): number => indexOf.get(input.edges[e]!.target)!;
-  const flow = (e: number): number => clean(input.edges[e]!.value);
+  const src = (e: number): number => srcOf[e]!;
+  const tgt = (e: number): number => tgtOf[e]!;
+  const flow = (e: number): number => flowOf[e]!;
   const back = backEdges(n, candidate, src, tgt, flow, value);
   const edges = candidate.filter(e => !back.has(e));
   for (const e of candidate)
@@ -494,21 +505,28 @@ export function layoutCallflow(input: FlowGraphInput, options: CallflowLayoutOpt
   const inOff = new Float64Array(upper.length);
   const centre = (v: number): number => y[v]! + h[v]! / 2;
   // Ribbon ends stacked from the top of each node, ordered by where the other end is (no local crossings).
+  // Sort keys in typed arrays, filled once per pass (comparators only read them).
+  const centreY = new Float64Array(items);
+  const fromY = new Float64Array(upper.length);
+  const byLowerEnd = (a: number, b: number): number =>
+    centreY[lower[a]!]! - centreY[lower[b]!]! || pos[lower[a]!]! - pos[lower[b]!]! || a - b;
+  const byUpperEnd = (a: number, b: number): number =>
+    fromY[a]! - fromY[b]! || pos[upper[a]!]! - pos[upper[b]!]! || a - b;
   const stackEnds = (): void => {
+    for (let v = 0; v < items; v++) centreY[v] = centre(v);
     for (let v = 0; v < items; v++) {
       const out = down[v]!;
-      if (out.length > 1)
-        out.sort((a, b) => centre(lower[a]!) - centre(lower[b]!) || pos[lower[a]!]! - pos[lower[b]!]! || a - b);
+      if (out.length > 1) out.sort(byLowerEnd);
       let at = 0;
       for (const s of out) {
         outOff[s] = at;
         at += upperPx(s);
       }
     }
+    for (let s = 0; s < upper.length; s++) fromY[s] = y[upper[s]!]! + outOff[s]! + upperPx(s) / 2;
     for (let v = 0; v < items; v++) {
       const inc = up[v]!;
-      const from = (s: number): number => y[upper[s]!]! + outOff[s]! + upperPx(s) / 2;
-      if (inc.length > 1) inc.sort((a, b) => from(a) - from(b) || pos[upper[a]!]! - pos[upper[b]!]! || a - b);
+      if (inc.length > 1) inc.sort(byUpperEnd);
       let at = 0;
       for (const s of inc) {
         inOff[s] = at;
