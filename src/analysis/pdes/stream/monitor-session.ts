@@ -12,7 +12,10 @@ import type { FromMonitor, MonitorQuery, MonitorSource, ToMonitor } from './moni
 import { PdesMonitor } from './pdes-monitor';
 import { RenderCursor } from './render-cursor';
 import type { PdesTickUpdate } from './stream-analyser';
-import { readStreamLayout } from './stream-layout';
+import { resolveHandlers } from '../handlers';
+import type { PdesRun } from '../model/pdes-run';
+import { changePointActivity, monitorRun } from './monitor-run';
+import { readStreamLayout, type StreamLayout } from './stream-layout';
 import type { PdesStreamSettings } from './stream-options';
 import {
   behaviourWindow,
@@ -46,6 +49,10 @@ export class MonitorSession {
   private server: ByteSocketServer | null = null;
   private running: Promise<void> | null = null;
   private settings: PdesStreamSettings | undefined;
+  /** What the followed file's run folder declares (null for a socket, or before a start). */
+  layout: StreamLayout | null = null;
+  private runView: { monitor: PdesMonitor; run: PdesRun } | null = null;
+  private sourceName = '';
 
   constructor(
     private readonly post: (message: FromMonitor) => void,
@@ -97,6 +104,8 @@ export class MonitorSession {
     this.abort = abort;
     if (source.kind === 'socket') {
       const name = source.name ?? 'tcp://127.0.0.1';
+      this.layout = null;
+      this.sourceName = name;
       this.monitor = this.newMonitor(source.mode, name, null, null, 0);
       let connection = 0;
       this.server = await ByteSocketServer.listen(
@@ -126,6 +135,8 @@ export class MonitorSession {
       return;
     }
     const layout = await readStreamLayout(source.path);
+    this.layout = layout;
+    this.sourceName = source.path;
     for (const w of layout.warnings) this.notice(w);
     const mode = source.mode ?? layout.mode ?? 'gvt';
     const tracePath = source.tracePath === undefined ? layout.tracePath : source.tracePath;
@@ -297,7 +308,17 @@ export class MonitorSession {
       }
       case 'show':
         return changePointEntities(m, query.changePoint);
+      case 'handler-activity':
+        return changePointActivity(m, this.run(), query.changePoint, resolveHandlers(query.handlers).handlers);
     }
+  }
+
+  /** The monitored run as a PdesRun (monitor-run.ts), made again when a restart replaced the monitor. */
+  run(): PdesRun {
+    const m = this.monitor;
+    if (!m) throw new Error('the monitor has not started');
+    if (this.runView?.monitor !== m) this.runView = { monitor: m, run: monitorRun(m, this.layout, this.sourceName) };
+    return this.runView.run;
   }
 }
 
