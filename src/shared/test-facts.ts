@@ -465,6 +465,8 @@ export interface PdesMonitorDrawn {
   matrixCells: number;
   /** Entities highlighted (lasso or Show). */
   selected: number;
+  /** The highlighted entities (indices of the monitor's level), the change point Show selected them for (null for a lasso), and what the editor shows for them. */
+  selection: { entities: number[]; changePoint: number | null; editor: string };
 }
 
 export async function pdesMonitorDrawn(query: QueryPage): Promise<PdesMonitorDrawn | undefined> {
@@ -489,5 +491,10 @@ export async function pdesMonitorDrawn(query: QueryPage): Promise<PdesMonitorDra
     causalityRows: Number(causality[0]?.data['rows'] ?? 0),
     matrixCells: Number(matrix[0]?.data['cells'] ?? 0),
     selected: Number(r['selected'] ?? 0),
+    selection: {
+      entities: r['selected-entities'] ? r['selected-entities'].split(',').map(Number) : [],
+      changePoint: r['selection-change-point'] ? Number(r['selection-change-point']) : null,
+      editor: r['selection-editor'] ?? '',
+    },
   };
 }

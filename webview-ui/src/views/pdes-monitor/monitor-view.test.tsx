@@ -123,6 +123,29 @@ describe('the live PDES monitor view on a replayed run', () => {
     assert.ok(html.includes('entities</span>'), 'the projection states how many entities it processed');
   });
 
+  test('a Show states its change point, its entities and the handler CodeLenses the editor shows', () => {
+    const cp = history.changePoints[0]!;
+    const selection = {
+      entities: cp.topEntities,
+      reason: `change point ${cp.number}`,
+      changePoint: cp.number,
+      editor: 'CodeLens on synthetic_event, synthetic_event_rc in synthetic-gvt.bin (live)',
+    };
+    const html = renderToStaticMarkup(<MonitorView {...props} selection={selection} />);
+    const fact = (name: string) => new RegExp(`class="pdes-monitor"[^>]*data-${name}="([^"]*)"`).exec(html)?.[1];
+    assert.equal(fact('selected-entities'), cp.topEntities.join(','));
+    assert.equal(fact('selection-change-point'), String(cp.number));
+    assert.equal(fact('selection-editor'), selection.editor);
+    assert.ok(
+      html.includes('monitor-selection-editor">CodeLens on synthetic_event'),
+      'the banner says where the CodeLenses are',
+    );
+    const lasso = renderToStaticMarkup(
+      <MonitorView {...props} selection={{ entities: [1, 2], reason: 'lasso', changePoint: null, editor: null }} />,
+    );
+    assert.ok(/data-selection-change-point=""/.test(lasso) && !lasso.includes('monitor-selection-editor'));
+  });
+
   test('behaviour lines stay in their box; change points are numbered inside it', () => {
     const m = behaviourMarks(top, SIZES.behaviour, new Set());
     for (const l of m.lines)

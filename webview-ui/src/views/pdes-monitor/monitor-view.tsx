@@ -34,7 +34,7 @@ export interface MonitorViewProps {
   bottom: BehaviourWindow | null;
   matrix: MatrixView | null;
   causality: readonly CausalityTableRow[];
-  selection: { entities: number[]; reason: string } | null;
+  selection: MonitorSelection | null;
   notices: readonly string[];
   failure: string | null;
   endReason: string | null;
@@ -59,6 +59,15 @@ const LABEL_WIDTH = 64;
 const BROWN = '#a0522d';
 const clusterColour = (c: number) => (c < 0 ? 'var(--hl-muted)' : schemeTableau10[c % 10]!);
 
+/** Entities the views highlight: a lasso's, or a change point's (**Show**, with what the editor shows for them). */
+export interface MonitorSelection {
+  entities: number[];
+  reason: string;
+  changePoint: number | null;
+  /** The handlers with CodeLenses for these entities, or why there are none (Show only). */
+  editor: string | null;
+}
+
 export function MonitorView(p: MonitorViewProps) {
   const selected = new Set(p.selection?.entities ?? []);
   const u = p.latest;
@@ -72,6 +81,9 @@ export function MonitorView(p: MonitorViewProps) {
       data-events-processed={u?.totals.eventsProcessed ?? 0}
       data-rollbacks={u?.totals.rollbacks ?? 0}
       data-selected={selected.size}
+      data-selected-entities={p.selection?.entities.join(',') ?? ''}
+      data-selection-change-point={p.selection?.changePoint ?? ''}
+      data-selection-editor={p.selection?.editor ?? ''}
     >
       <header className="monitor-header">
         <div className="monitor-source" title={p.info?.source}>
@@ -126,6 +138,7 @@ export function MonitorView(p: MonitorViewProps) {
           <button className="monitor-link" onClick={p.onClearSelection}>
             Clear
           </button>
+          {p.selection.editor && <div className="monitor-muted monitor-selection-editor">{p.selection.editor}</div>}
         </div>
       )}
       <div className="monitor-grid">
@@ -286,7 +299,12 @@ function Summary({
           </g>
         )}
         {m.changePoints.map(c => (
-          <g key={c.number} className="monitor-change-point" onClick={() => onShow(c.number)}>
+          <g
+            key={c.number}
+            className="monitor-change-point"
+            data-change-point={c.number}
+            onClick={() => onShow(c.number)}
+          >
             <title>{`Change point ${c.number} at tick ${c.tick}: click to show the entities behind it`}</title>
             <line x1={c.x} x2={c.x} y1={0} y2={box.height} stroke={TEAL} strokeWidth={1.5} />
             <text x={c.x + 3} y={11} fill={TEAL}>
