@@ -22,6 +22,9 @@ import type {
   PdesMonitorHostToView,
   PdesMonitorViewToHost,
 } from '../src/shared/pdes-monitor-protocol';
+import { english } from '../src/extension/l10n-text';
+import { showEditorNote } from '../src/extension/webviews/pdes-monitor-show';
+import type { PdesRunSummary } from '../src/analysis/pdes/panel-views';
 import { pdesMonitorDrawn, type PdesMonitorDrawn } from '../src/shared/test-facts';
 import { until } from '../test/support/until';
 import { buildWebviewBundle } from './webview-page';
@@ -60,6 +63,7 @@ function host(
   service: LocalAnalysisService,
   dataset: number,
   info: Extract<PdesMonitorHostToView, { type: 'monitor/started' }>['info'],
+  editor: Pick<PdesRunSummary, 'lpTypes'>,
   ended: { ticks: number; reason: string },
   send: (m: PdesMonitorHostToView) => Promise<void>,
   log: string[],
@@ -119,14 +123,12 @@ function host(
           const shown = await ask({ kind: 'show', changePoint: m.changePoint });
           const activity = await ask({ kind: 'handler-activity', changePoint: m.changePoint });
           if (!shown) return;
-          const rows = activity?.rows ?? [];
-          const handlers = rows.flatMap(r => (r.handler ? [r.handler.forward, r.handler.reverse ?? ''] : []));
           return send({
             type: 'monitor/selection',
             entities: shown.entities,
             reason: `change point ${m.changePoint}: ${shown.labels.slice(0, 8).join(', ')}`,
             changePoint: m.changePoint,
-            editor: `CodeLens on ${handlers.filter(Boolean).join(', ')} in ${basename(info.source)} (live)`,
+            editor: showEditorNote(activity ?? undefined, editor, `${basename(info.source)} (live)`, english),
           });
         }
         case 'monitor/lasso':
@@ -159,7 +161,8 @@ void runScreenshots(outDir, 'hpc-lens-monitor-shot-', async ({ browser, tmp, fai
     const events: PdesMonitorEvent[] = [];
     const opened = await service.openSystem({
       system: 'pdesMonitor',
-      args: { source: { kind: 'replay', path: file, speed: Infinity } },
+      // The built-in handlers (CODES dragonfly-dally's); their source is not among the shared data.
+      args: { source: { kind: 'replay', path: file, speed: Infinity }, editor: {} },
     });
     service.onSystemEvent(opened.dataset, e => events.push(e as PdesMonitorEvent));
     await until(() => events.some(e => e.type === 'ended' || e.type === 'error'), `${name}: the replay ends`, 600_000);
@@ -177,6 +180,7 @@ void runScreenshots(outDir, 'hpc-lens-monitor-shot-', async ({ browser, tmp, fai
         service,
         opened.dataset,
         info,
+        opened.opened.editor ?? { lpTypes: [] },
         { ticks, reason: end?.type === 'ended' ? end.reason : 'failed' },
         send,
         log,

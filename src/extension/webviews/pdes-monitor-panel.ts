@@ -14,6 +14,7 @@ import type {
 import { assertNever } from '../../shared/webview-protocol';
 import type { DatasetManager } from '../datasets/dataset-manager';
 import { PdesMonitorDataset } from '../datasets/pdes-monitor-dataset';
+import { showEditorNote } from './pdes-monitor-show';
 import { WebviewHost, type WebviewEnvironment } from './webview-host';
 
 /** Ticks are forwarded to the view at most this often; the ones in between reach it in the same batch. */
@@ -213,15 +214,7 @@ export class PdesMonitorPanel implements vscode.Disposable {
       return vscode.l10n.t('No handler CodeLenses: {0}', (e as Error).message);
     }
     if (opened !== this.opened) return '';
-    const rows = d!.shownActivity?.rows ?? [];
-    const handlers = rows.flatMap(r => (r.handler ? [r.handler.forward, r.handler.reverse].filter(Boolean) : []));
-    if (handlers.length) return vscode.l10n.t('CodeLens on {0} in {1}', handlers.join(', '), d!.name);
-    return rows.length
-      ? vscode.l10n.t(
-          'No handler CodeLenses: set the handlers of {0} in hpcLens.pdes.handlers.',
-          rows.map(r => r.lpType).join(', '),
-        )
-      : vscode.l10n.t('No handler CodeLenses: nothing says which LPs these entities hold.');
+    return showEditorNote(d!.shownActivity, d!.run, d!.name, vscode.l10n);
   }
 
   private scheduleFlush(): void {

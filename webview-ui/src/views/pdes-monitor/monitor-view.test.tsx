@@ -154,6 +154,9 @@ describe('the live PDES monitor view on a replayed run', () => {
         assert.ok(Number(y) >= -0.1 && Number(y) <= SIZES.behaviour.height + 0.1, `y ${y}`);
       }
     for (const c of m.changePoints) assert.ok(c.x >= 0 && c.x <= SIZES.behaviour.width);
+    // Axis labels sit inside the drawing: the top one would otherwise run into the caption above it.
+    assert.ok(m.yTicks.length > 1);
+    for (const t of m.yTicks) assert.ok(t.labelY >= 10 && t.labelY <= SIZES.behaviour.height, `label at ${t.labelY}`);
   });
 
   test('matrix cells do not overlap and are at least a pixel; scatter points stay inside the box', () => {

@@ -229,7 +229,7 @@ function Behaviour({
         {m.yTicks.map(t => (
           <g key={t.value}>
             <line x1={0} x2={box.width} y1={t.y} y2={t.y} className="monitor-grid-line" />
-            <text x={2} y={t.y - 2} className="monitor-axis">
+            <text x={2} y={t.labelY} className="monitor-axis">
               {formatSignificant(t.value, 3)}
             </text>
           </g>
