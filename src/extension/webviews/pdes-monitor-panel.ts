@@ -122,6 +122,9 @@ export class PdesMonitorPanel implements vscode.Disposable {
     this.points = [];
     this.send({ type: 'monitor/history', points });
     if (history.latest) this.send({ type: 'monitor/ticks', points: [], latest: history.latest });
+    // A replay can end (or fail) before the panel listens, while the monitor's editor profile is built.
+    if (history.failure && !this.ended) this.send({ type: 'monitor/failed', message: history.failure });
+    this.ended ??= history.ended ?? undefined;
     if (this.ended) this.send({ type: 'monitor/ended', ...this.ended });
   }
 

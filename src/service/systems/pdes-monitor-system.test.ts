@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { generateRossRun, type RossRunTruth } from '../../analysis/pdes/testing/ross-generator';
+import { generateRossRun, MONITOR_TEST_RUN, type RossRunTruth } from '../../analysis/pdes/testing/ross-generator';
 import { until } from '../../../test/support/until';
 import { LocalAnalysisService } from '../local-analysis-service';
 import type { PdesMonitorEvent, PdesMonitorShape } from './pdes-monitor-system';
@@ -66,14 +66,7 @@ describe('the live PDES monitor as a system of the analysis service', () => {
       'synthetic-ross': { file: '**/synthetic.c', forward: 'synthetic_event', reverse: 'synthetic_event_rc' },
     };
     const events: PdesMonitorEvent[] = [];
-    const surging = generateRossRun(join(dir, 'surge'), {
-      seed: 3,
-      pes: 4,
-      kpsPerPe: 8,
-      ticks: 50,
-      eventsPerKp: 8,
-      surge: [1, 2],
-    });
+    const surging = generateRossRun(join(dir, 'surge'), MONITOR_TEST_RUN);
     const opened = await s.openSystem({
       system: 'pdesMonitor',
       args: {

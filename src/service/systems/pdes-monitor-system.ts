@@ -47,7 +47,14 @@ export interface PdesMonitorShape extends SystemShape {
   opened: PdesMonitorOpened;
   request: MonitorQuery | { kind: 'pause' } | { kind: 'resume' } | { kind: 'stop' };
   results: {
-    history: { ticks: PdesTickSummary[]; changePoints: StreamChangePoint[]; latest: PdesTickUpdate | null };
+    /** Every tick so far, and how the source ended or why tailing stopped (events pushed before anyone listened are lost). */
+    history: {
+      ticks: PdesTickSummary[];
+      changePoints: StreamChangePoint[];
+      latest: PdesTickUpdate | null;
+      ended: { ticks: number; reason: string } | null;
+      failure: string | null;
+    };
     behaviour: BehaviourWindow;
     summary: SummarySeries;
     'live-matrix': MatrixView | null;

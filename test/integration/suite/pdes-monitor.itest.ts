@@ -3,7 +3,11 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { generateRossRun, type RossRunTruth } from '../../../src/analysis/pdes/testing/ross-generator';
+import {
+  generateRossRun,
+  MONITOR_TEST_RUN,
+  type RossRunTruth,
+} from '../../../src/analysis/pdes/testing/ross-generator';
 import { lensTitles } from './ensemble.itest';
 import { EXTENSION_ID, until, type HpcLensApi } from './itest-support';
 
@@ -49,14 +53,7 @@ export function registerPdesMonitorSuites(): void {
         { 'synthetic-ross': { file: '**/synthetic.c', forward: 'synthetic_event', reverse: 'synthetic_event_rc' } },
         vscode.ConfigurationTarget.Global,
       );
-      truth = generateRossRun(join(dir, 'run'), {
-        seed: 3,
-        pes: 4,
-        kpsPerPe: 8,
-        ticks: 50,
-        eventsPerKp: 8,
-        surge: [1, 2],
-      });
+      truth = generateRossRun(join(dir, 'run'), MONITOR_TEST_RUN);
     });
 
     suiteTeardown(async () => {

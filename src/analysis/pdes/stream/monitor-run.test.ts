@@ -7,7 +7,7 @@ import { readPdesRun } from '../../formats/ross/pdes-run-reader';
 import { pdesBehaviour } from '../behaviour';
 import { pdesEditorProfile } from '../editor-profile';
 import { handlerActivity, resolveHandlers } from '../handlers';
-import { generateRossRun, type RossRunTruth } from '../testing/ross-generator';
+import { generateRossRun, MONITOR_TEST_RUN, type RossRunTruth } from '../testing/ross-generator';
 import { changePointActivity, monitorRun } from './monitor-run';
 import { PdesMonitor } from './pdes-monitor';
 import { readStreamLayout, type StreamLayout } from './stream-layout';
@@ -23,14 +23,7 @@ describe('the monitored run as a PDES run: Show’s handler activity', () => {
   let monitor: PdesMonitor;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hpc-lens-monitor-run-'));
-    truth = generateRossRun(join(dir, 'run'), {
-      seed: 3,
-      pes: 4,
-      kpsPerPe: 8,
-      ticks: 50,
-      eventsPerKp: 8,
-      surge: [1, 2],
-    });
+    truth = generateRossRun(join(dir, 'run'), MONITOR_TEST_RUN);
     layout = await readStreamLayout(truth.files.gvt);
     monitor = new PdesMonitor({
       mode: 'gvt',

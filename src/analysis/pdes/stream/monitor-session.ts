@@ -54,10 +54,22 @@ export class MonitorSession {
   private runView: { monitor: PdesMonitor; run: PdesRun } | null = null;
   private sourceName = '';
 
+  /** How the current source ended, and why tailing stopped (kept for a host that listens late: `history` says them). */
+  private end: { ticks: number; reason: string } | null = null;
+  private failure: string | null = null;
+  private readonly post: (message: FromMonitor) => void;
+
   constructor(
-    private readonly post: (message: FromMonitor) => void,
+    post: (message: FromMonitor) => void,
     private readonly clock?: Clock,
-  ) {}
+  ) {
+    this.post = message => {
+      if (message.type === 'started') this.end = this.failure = null;
+      else if (message.type === 'ended') this.end = { ticks: message.ticks, reason: message.reason };
+      else if (message.type === 'error') this.failure = message.message;
+      post(message);
+    };
+  }
 
   /** Handles one message; resolves once it is dealt with (a start: once the source is open). */
   async handle(message: ToMonitor): Promise<void> {
@@ -289,7 +301,13 @@ export class MonitorSession {
     if (!m) throw new Error('the monitor has not started');
     switch (query.kind) {
       case 'history':
-        return { ticks: m.analyser.history, changePoints: m.analyser.changePoints, latest: this.latest };
+        return {
+          ticks: m.analyser.history,
+          changePoints: m.analyser.changePoints,
+          latest: this.latest,
+          ended: this.end,
+          failure: this.failure,
+        };
       case 'behaviour':
         return behaviourWindow(m, query.view, query.window);
       case 'summary':
