@@ -457,9 +457,10 @@ export interface PdesMonitorDrawn {
   changePoints: number;
   eventsProcessed: number;
   rollbacks: number;
-  /** Lines in each behaviour view (one per entity), points in the similarity scatter. */
+  /** Lines in each behaviour view (one per entity), points in the top similarity scatter (and in each). */
   behaviourLines: number[];
   scatterPoints: number;
+  scatters: number[];
   /** Rows of the causality table; cells of the live matrix. */
   causalityRows: number;
   matrixCells: number;
@@ -488,6 +489,7 @@ export async function pdesMonitorDrawn(query: QueryPage): Promise<PdesMonitorDra
     rollbacks: Number(r['rollbacks']),
     behaviourLines: behaviour.map(b => Number(b.data['lines'])),
     scatterPoints: Number(scatter[0]?.data['points'] ?? 0),
+    scatters: scatter.map(v => Number(v.data['points'])),
     causalityRows: Number(causality[0]?.data['rows'] ?? 0),
     matrixCells: Number(matrix[0]?.data['cells'] ?? 0),
     selected: Number(r['selected'] ?? 0),

@@ -160,14 +160,15 @@ export function PdesMonitorApp() {
         sizes={{
           behaviour: { width, height: 150 },
           summary: { width, height: 56 },
-          scatter: { width, height: Math.min(260, width) },
+          // Two similarity views side by side.
+          scatter: { width: Math.floor((width - 12) / 2), height: Math.min(240, Math.floor((width - 12) / 2)) },
           matrix: Math.min(width - 70, 320),
         }}
         onPause={() => post({ type: 'monitor/pause' })}
         onResume={() => post({ type: 'monitor/resume' })}
         onStop={() => post({ type: 'monitor/stop' })}
         onOptions={change => setOptions(o => ({ ...o, ...change }))}
-        onLasso={polygon => post({ type: 'monitor/lasso', view: 'top', polygon })}
+        onLasso={(view, polygon) => post({ type: 'monitor/lasso', view, polygon })}
         onShow={changePoint => post({ type: 'monitor/show', changePoint })}
         onClearSelection={() => setSelection(null)}
       />

@@ -120,6 +120,15 @@ describe('the live PDES monitor view on a replayed run', () => {
     assert.equal((html.match(/<path d="M/g) ?? []).length >= top.entities, true);
     assert.equal(Number(fact('cells', 'monitor-card monitor-matrix')), matrix!.size * matrix!.columns);
     assert.ok(Number(fact('points', 'monitor-card monitor-scatter')) > 0, 'the scatter has points');
+    // One similarity view per behaviour view, each with every projected entity.
+    const scatters = [...html.matchAll(/class="monitor-card monitor-scatter" data-points="(\d+)" data-view="(\w+)"/g)];
+    assert.deepEqual(
+      scatters.map(m => [m[2], Number(m[1])]),
+      [
+        ['top', history.latest!.projections.top!.coordinates.length / 2],
+        ['bottom', history.latest!.projections.bottom!.coordinates.length / 2],
+      ],
+    );
     assert.ok(html.includes('entities</span>'), 'the projection states how many entities it processed');
   });
 

@@ -48,7 +48,7 @@ export interface MonitorViewProps {
   onResume(): void;
   onStop(): void;
   onOptions(change: Partial<MonitorViewOptions>): void;
-  onLasso(polygon: [number, number][]): void;
+  onLasso(view: 'top' | 'bottom', polygon: [number, number][]): void;
   onShow(changePoint: number): void;
   onClearSelection(): void;
 }
@@ -163,7 +163,18 @@ export function MonitorView(p: MonitorViewProps) {
           />
         </section>
         <section className="monitor-column">
-          <Scatter latest={u} box={p.sizes.scatter} selected={selected} onLasso={p.onLasso} />
+          <div className="monitor-scatters">
+            {(['top', 'bottom'] as const).map(which => (
+              <Scatter
+                key={which}
+                which={which}
+                latest={u}
+                box={p.sizes.scatter}
+                selected={selected}
+                onLasso={polygon => p.onLasso(which, polygon)}
+              />
+            ))}
+          </div>
           <Causality rows={p.causality} options={p.options} onOptions={p.onOptions} />
           <Matrix matrix={p.matrix} side={p.sizes.matrix} options={p.options} onOptions={p.onOptions} />
           <DiffMatrices
@@ -317,12 +328,15 @@ function Summary({
   );
 }
 
+/** The similarity view of one behaviour view's metric (thesis §6.4: one per behaviour view), coloured by the clusters. */
 function Scatter({
+  which,
   latest,
   box,
   selected,
   onLasso,
 }: {
+  which: 'top' | 'bottom';
   latest: PdesTickUpdate | null;
   box: Box;
   selected: ReadonlySet<number>;
@@ -330,11 +344,11 @@ function Scatter({
 }) {
   const [lasso, setLasso] = useState<[number, number][] | null>(null);
   const svg = useRef<SVGSVGElement>(null);
-  const projection = latest?.projections.top ?? null;
+  const projection = latest?.projections[which] ?? null;
   const clustering = latest?.clustering ?? null;
   if (!projection)
     return (
-      <figure className="monitor-card monitor-scatter" data-points={0}>
+      <figure className="monitor-card monitor-scatter" data-points={0} data-view={which}>
         <figcaption>Similarity (PC1 × PC2)</figcaption>
         <div className="monitor-empty" style={{ height: box.height }}>
           {latest?.skipped.length ? latest.skipped.join('; ') : 'Waiting for the first projection…'}
@@ -347,13 +361,13 @@ function Scatter({
     return [e.clientX - r.left, e.clientY - r.top];
   };
   return (
-    <figure className="monitor-card monitor-scatter" data-points={m.points.length}>
+    <figure className="monitor-card monitor-scatter" data-points={m.points.length} data-view={which}>
       <figcaption>
         Similarity of <strong>{projection.metric}</strong> (PC1 × PC2){' '}
         <span className="monitor-badge" title="Entities the progressive projection processed within its budget">
           {projection.processed}/{projection.total} entities
         </span>
-        {clustering && (
+        {clustering && which === 'top' && (
           <span className="monitor-muted"> · {clustering.sizes.map((s, i) => `Cluster-${i} (${s})`).join(' · ')}</span>
         )}
       </figcaption>
