@@ -66,7 +66,7 @@ export function activate(context: vscode.ExtensionContext): HpcLensTestApi | und
   const memory = new MemoryPanel(env, datasets, navigator, log);
   const traceAnalysis = new TraceAnalysisPanel(env, datasets, service, navigator, resolver, timeline, log);
   const traceAnalysisView = registerTraceAnalysisView(datasets);
-  const pdesMonitor = new PdesMonitorPanel(env, service, log);
+  const pdesMonitor = new PdesMonitorPanel(env, service, log, datasets);
   const pdes = new PdesPanel(env, datasets, service, navigator, log, context.workspaceState);
   const status = new StatusBar(datasets);
   const sideBar = registerSideBarViews(datasets);

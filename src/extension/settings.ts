@@ -128,14 +128,18 @@ export function analysisPoolSettings(): { workers: number; readTimeoutMs: number
  * folders on disk and `hpcLens.sourceSearchRoots`).
  */
 export function analysisLimits(): ReadLimits {
+  return { systems: { pdes: pdesOpenSettings() } };
+}
+
+/** `hpcLens.pdes.handlers` and the folders the handlers' sources are searched in, for a PDES run or a live monitor's run. */
+export function pdesOpenSettings(): PdesOpenSettings {
   const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath);
   const first = folders[0];
   const roots = config()
     .get<string[]>(Setting.sourceSearchRoots, [])
     .filter(r => typeof r === 'string' && r.length > 0)
     .map(r => (path.isAbsolute(r) || !first ? r : path.join(first, r)));
-  const pdes: PdesOpenSettings = { handlers: pdesHandlers(), sourceRoots: [...folders, ...roots] };
-  return { systems: { pdes } };
+  return { handlers: pdesHandlers(), sourceRoots: [...folders, ...roots] };
 }
 
 /** `hpcLens.pdes.handlers` as set (checked by the PDES system, which names malformed entries). */

@@ -59,8 +59,11 @@ export type PdesMonitorHostToView =
     }
   /** Every tick so far (a reopened or reloaded view rebuilds its summary views from it). */
   | { type: 'monitor/history'; points: MonitorTickPoint[] }
-  /** Entities to highlight: a lasso's, or a change point's top PC1 loadings (**Show**). */
-  | { type: 'monitor/selection'; entities: number[]; reason: string }
+  /**
+   * Entities to highlight: a lasso's, or a change point's top PC1 loadings (**Show**, with the change
+   * point and what the editor shows for them: the handlers with CodeLenses, or why none).
+   */
+  | { type: 'monitor/selection'; entities: number[]; reason: string; changePoint?: number; editor?: string }
   | { type: 'monitor/paused'; paused: boolean }
   | { type: 'monitor/notice'; message: string }
   /** Tailing stopped on bad input; the message names the file and the byte offset. */

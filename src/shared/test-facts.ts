@@ -457,14 +457,17 @@ export interface PdesMonitorDrawn {
   changePoints: number;
   eventsProcessed: number;
   rollbacks: number;
-  /** Lines in each behaviour view (one per entity), points in the similarity scatter. */
+  /** Lines in each behaviour view (one per entity), points in the top similarity scatter (and in each). */
   behaviourLines: number[];
   scatterPoints: number;
+  scatters: number[];
   /** Rows of the causality table; cells of the live matrix. */
   causalityRows: number;
   matrixCells: number;
   /** Entities highlighted (lasso or Show). */
   selected: number;
+  /** The highlighted entities (indices of the monitor's level), the change point Show selected them for (null for a lasso), and what the editor shows for them. */
+  selection: { entities: number[]; changePoint: number | null; editor: string };
 }
 
 export async function pdesMonitorDrawn(query: QueryPage): Promise<PdesMonitorDrawn | undefined> {
@@ -486,8 +489,14 @@ export async function pdesMonitorDrawn(query: QueryPage): Promise<PdesMonitorDra
     rollbacks: Number(r['rollbacks']),
     behaviourLines: behaviour.map(b => Number(b.data['lines'])),
     scatterPoints: Number(scatter[0]?.data['points'] ?? 0),
+    scatters: scatter.map(v => Number(v.data['points'])),
     causalityRows: Number(causality[0]?.data['rows'] ?? 0),
     matrixCells: Number(matrix[0]?.data['cells'] ?? 0),
     selected: Number(r['selected'] ?? 0),
+    selection: {
+      entities: r['selected-entities'] ? r['selected-entities'].split(',').map(Number) : [],
+      changePoint: r['selection-change-point'] ? Number(r['selection-change-point']) : null,
+      editor: r['selection-editor'] ?? '',
+    },
   };
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { SamplingMode } from '../../analysis/pdes/model/sample-set';
 import type { MonitorSource } from '../../analysis/pdes/stream/monitor-protocol';
 import type { PdesStreamSettings } from '../../analysis/pdes/stream/stream-options';
+import { pdesOpenSettings } from '../settings';
 import type { PdesMonitorPanel } from '../webviews/pdes-monitor-panel';
 
 export const MONITOR_PDES_RUN = 'hpcLens.monitorPdesRun';
@@ -17,7 +18,7 @@ export function registerMonitorPdesRun(panel: PdesMonitorPanel): vscode.Disposab
   return vscode.commands.registerCommand(MONITOR_PDES_RUN, async (given?: MonitorSource) => {
     const source = given ?? (await pickSource());
     if (!source) return false;
-    return panel.start(source, streamSettings());
+    return panel.start(source, streamSettings(), pdesOpenSettings());
   });
 }
 

@@ -196,7 +196,7 @@ export function registerCommands({
     reg(Command.showPdesAnalysis, () => pdes.show()),
     // From a handler CodeLens: the LP type's other handler (forward ↔ reverse).
     reg(Command.openPdesHandler, (arg?: OpenHandlerArgs) =>
-      arg ? pdes.openHandler(arg.lpType, arg.which) : Promise.resolve(false),
+      arg ? pdes.openHandler(arg.lpType, arg.which, true) : Promise.resolve(false),
     ),
   ];
 }

@@ -44,6 +44,8 @@ export interface DatasetRecord {
   stamps: DiskStamp[];
   /** Path mappings or search roots changed while it was not active: map its sources again when activated. */
   stale: boolean;
+  /** A dataset a panel owns while it lives (the run a live monitor follows): never remembered or reloaded. */
+  readonly live?: boolean;
 }
 
 /** What a restore after a window reload did. */
@@ -308,6 +310,35 @@ export class DatasetManager implements vscode.Disposable {
     await this.announce();
   }
 
+  /**
+   * Lists a dataset a panel owns while it lives — the run a live PDES monitor follows — and makes it
+   * active (again, when already listed). It is derived here with its primary metric; a window reload
+   * does not bring it back, and it cannot be reloaded from disk. The panel removes it with closeLive.
+   */
+  async showLive(dataset: Dataset): Promise<void> {
+    const listed = this.list.find(r => r.opened === dataset);
+    if (listed) return this.activate(listed);
+    await dataset.derive(metricFor(dataset, undefined), this.resolver);
+    const record: DatasetRecord = {
+      source: { source: 'file', uri: dataset.uri.toString() },
+      key: `live:${dataset.handle}`,
+      opened: dataset,
+      shown: dataset,
+      stamps: [],
+      stale: false,
+      live: true,
+    };
+    this.userActivations++;
+    this.list.add(record);
+    await this.announce();
+  }
+
+  /** Removes a dataset showLive listed (its panel closed); the one used before it becomes active. */
+  async closeLive(dataset: Dataset): Promise<void> {
+    const r = this.list.find(d => d.live === true && d.opened === dataset);
+    if (r) await this.closeDataset(r);
+  }
+
   /** Maps recorded paths again (after path mappings or search roots changed): now for the active dataset, the others when activated. */
   async remap(): Promise<void> {
     for (const d of this.list.all) if (d !== this.list.active) d.stale = true;
@@ -338,7 +369,7 @@ export class DatasetManager implements vscode.Disposable {
 
   /** Reads a dataset from disk again, in place, keeping its metric when the new file still has it. */
   async reload(record: DatasetRecord): Promise<Dataset | undefined> {
-    if (this.list.indexOf(record) < 0) return undefined;
+    if (this.list.indexOf(record) < 0 || record.live) return undefined;
     const metric = record.shown.metricDescriptor.name;
     const name = record.opened.name;
     const fresh = await this.withNotification(
@@ -430,8 +461,9 @@ export class DatasetManager implements vscode.Disposable {
 
   /** The datasets as remembered across a window reload (each with its metric by name). */
   snapshot(): PersistedDatasets {
-    const datasets = this.list.all.map(d => ({ ...d.source, metric: d.shown.metricDescriptor.name }));
-    return { version: 1, datasets, active: this.list.active ? this.list.indexOf(this.list.active) : -1 };
+    const kept = this.list.all.filter(d => !d.live);
+    const datasets = kept.map(d => ({ ...d.source, metric: d.shown.metricDescriptor.name }));
+    return { version: 1, datasets, active: this.list.active ? kept.indexOf(this.list.active) : -1 };
   }
 
   private save(): void {

@@ -449,6 +449,11 @@ export abstract class Dataset {
   async close(): Promise<void> {
     this.analysisRemap?.dispose();
     this.overlaysChanged.dispose();
+    await this.release();
+  }
+
+  /** Frees what the dataset holds in the service (a dataset a panel owns — a live monitor's run — leaves that to the panel). */
+  protected async release(): Promise<void> {
     await this.service.close({ dataset: this.handle });
   }
 

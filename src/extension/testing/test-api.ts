@@ -26,6 +26,7 @@ import type {
 } from '../../shared/memory-protocol';
 import type { PdesPanel, PdesUpdate } from '../webviews/pdes-panel';
 import { PdesDataset } from '../datasets/pdes-dataset';
+import { PdesMonitorDataset } from '../datasets/pdes-monitor-dataset';
 import type { TimelineHostToView, TimelineWindowStatsMessage } from '../../shared/timeline-protocol';
 import { ignoredWorkspaceSettings, type WorkspaceTrustWatch } from '../workspace-trust';
 import type { DatasetManager, RestoreReport } from '../datasets/dataset-manager';
@@ -377,6 +378,11 @@ export function createTestApi(p: TestApiParts) {
       drawn: () => {
         const agent = agentOf(p.pdesMonitor, 'PDES monitor');
         return pdesMonitorDrawn(s => agent.query(s));
+      },
+      /** The handler activity the active dataset's CodeLenses show when it is a live monitor's run (Show). */
+      get handlerActivity() {
+        const d = p.datasets.active;
+        return d instanceof PdesMonitorDataset ? d.shownActivity : undefined;
       },
     },
     pdes: {

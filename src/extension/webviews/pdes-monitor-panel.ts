@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { MonitorSource } from '../../analysis/pdes/stream/monitor-protocol';
 import type { PdesTickUpdate } from '../../analysis/pdes/stream/stream-analyser';
 import type { PdesStreamSettings } from '../../analysis/pdes/stream/stream-options';
-import type { AnalysisService, DatasetHandle } from '../../service/analysis-service';
+import type { AnalysisService, DatasetHandle, OpenedSystem } from '../../service/analysis-service';
+import type { PdesOpenSettings } from '../../service/systems/pdes-system';
 import type { PdesMonitorEvent, PdesMonitorShape } from '../../service/systems/pdes-monitor-system';
 import type {
   MonitorSourceInfo,
@@ -11,6 +12,9 @@ import type {
   PdesMonitorViewToHost,
 } from '../../shared/pdes-monitor-protocol';
 import { assertNever } from '../../shared/webview-protocol';
+import type { DatasetManager } from '../datasets/dataset-manager';
+import { PdesMonitorDataset } from '../datasets/pdes-monitor-dataset';
+import { showEditorNote } from './pdes-monitor-show';
 import { WebviewHost, type WebviewEnvironment } from './webview-host';
 
 /** Ticks are forwarded to the view at most this often; the ones in between reach it in the same batch. */
@@ -26,6 +30,9 @@ const BATCH_MS = 100;
 export class PdesMonitorPanel implements vscode.Disposable {
   private readonly host: WebviewHost<PdesMonitorHostToView, PdesMonitorViewToHost>;
   private dataset: DatasetHandle | undefined;
+  private opened: OpenedSystem<'pdesMonitor'> | undefined;
+  /** The followed run as the editor shows it, listed from the first Show on (its handler CodeLenses). */
+  private editor: PdesMonitorDataset | undefined;
   private info: MonitorSourceInfo | undefined;
   private stopListening: (() => void) | undefined;
   private points: MonitorTickPoint[] = [];
@@ -42,6 +49,7 @@ export class PdesMonitorPanel implements vscode.Disposable {
     env: WebviewEnvironment,
     private readonly service: AnalysisService,
     private readonly log: vscode.LogOutputChannel,
+    private readonly datasets: DatasetManager,
   ) {
     this.host = new WebviewHost(env, {
       viewType: 'hpcLens.pdesMonitor',
@@ -58,14 +66,26 @@ export class PdesMonitorPanel implements vscode.Disposable {
     return this.host.testAgent;
   }
 
-  /** Starts following `source` (stopping what the panel followed before) and shows the panel. */
-  async start(source: MonitorSource, settings: PdesStreamSettings | undefined): Promise<boolean> {
+  /**
+   * Starts following `source` (stopping what the panel followed before) and shows the panel.
+   * `editor`: `hpcLens.pdes.handlers` and the source roots, for Show's handler CodeLenses.
+   */
+  async start(
+    source: MonitorSource,
+    settings: PdesStreamSettings | undefined,
+    editor?: PdesOpenSettings,
+  ): Promise<boolean> {
     await this.stopMonitor();
     this.host.show();
     try {
-      const opened = await this.service.openSystem({ system: 'pdesMonitor', args: { source, settings } });
+      const opened = await this.service.openSystem({
+        system: 'pdesMonitor',
+        args: { source, settings, ...(editor ? { editor } : {}) },
+      });
       this.dataset = opened.dataset;
-      this.info = { ...opened.opened, kind: source.kind };
+      this.opened = opened;
+      const { editor: _editor, ...info } = opened.opened;
+      this.info = { ...info, kind: source.kind };
       this.host.title = vscode.l10n.t('PDES Monitor: {0}', shortName(opened.opened.source));
       this.stopListening = this.service.onSystemEvent(opened.dataset, e => this.onEvent(e as PdesMonitorEvent));
       this.log.info(`PDES monitor: following ${opened.opened.source} (${opened.opened.mode})`);
@@ -102,6 +122,9 @@ export class PdesMonitorPanel implements vscode.Disposable {
     this.points = [];
     this.send({ type: 'monitor/history', points });
     if (history.latest) this.send({ type: 'monitor/ticks', points: [], latest: history.latest });
+    // A replay can end (or fail) before the panel listens, while the monitor's editor profile is built.
+    if (history.failure && !this.ended) this.send({ type: 'monitor/failed', message: history.failure });
+    this.ended ??= history.ended ?? undefined;
     if (this.ended) this.send({ type: 'monitor/ended', ...this.ended });
   }
 
@@ -155,15 +178,46 @@ export class PdesMonitorPanel implements vscode.Disposable {
       });
   }
 
+  /**
+   * **Show**: highlights the change point's top PC1-loading entities in the views, and puts the
+   * handler CodeLenses on the model's source for their LPs (the followed run becomes the active dataset).
+   */
   private async showChangePoint(changePoint: number): Promise<void> {
     const shown = await this.ask({ kind: 'show', changePoint });
     if (!shown) return;
+    const editor = await this.showHandlers(changePoint);
     this.host.show();
     this.send({
       type: 'monitor/selection',
       entities: shown.entities,
       reason: vscode.l10n.t('change point {0}: {1}', changePoint, shown.labels.slice(0, 8).join(', ')),
+      changePoint,
+      editor,
     });
+  }
+
+  /** Moves the handler CodeLenses to a change point's entities; says what the editor shows, or why nothing. */
+  private async showHandlers(changePoint: number): Promise<string> {
+    const opened = this.opened;
+    if (!opened) return '';
+    let d = this.editor;
+    const fresh = !d || d.closed;
+    if (fresh) {
+      d = this.editor = PdesMonitorDataset.of(this.service, opened);
+      if (!d)
+        return vscode.l10n.t(
+          'No handler CodeLenses: the run’s LPs are unknown (no ross.csv, command.txt or ross_all_lp_stats/ beside the stats file).',
+        );
+      d.follow(changePoint);
+    } else await d!.show(changePoint);
+    try {
+      await this.datasets.showLive(d!);
+    } catch (e) {
+      this.log.error(`PDES monitor: the handler CodeLenses: ${(e as Error).message}`);
+      return vscode.l10n.t('No handler CodeLenses: {0}', (e as Error).message);
+    }
+    if (opened !== this.opened) return '';
+    return showEditorNote(d!.shownActivity, d!.run, d!.name, vscode.l10n);
   }
 
   private scheduleFlush(): void {
@@ -271,6 +325,11 @@ export class PdesMonitorPanel implements vscode.Disposable {
     this.stopListening = undefined;
     const dataset = this.dataset;
     this.dataset = undefined;
+    this.opened = undefined;
+    // The handler CodeLenses go with the monitor.
+    const editor = this.editor;
+    this.editor = undefined;
+    if (editor) await this.datasets.closeLive(editor).catch(() => undefined);
     this.info = undefined;
     this.ended = undefined;
     this.points = [];

@@ -5,6 +5,7 @@ import { type PdesHostToView, type PdesPanelState, type PdesViewToHost } from '.
 import { assertNever } from '../../shared/webview-protocol';
 import type { DatasetManager, DatasetRecord } from '../datasets/dataset-manager';
 import { PdesDataset } from '../datasets/pdes-dataset';
+import { PdesHandlerDataset } from '../datasets/pdes-handler-dataset';
 import { pdesAnalysisSettings, pdesHandlers, Setting } from '../settings';
 import type { SourceNavigator } from '../source-navigator';
 import { nextState, readState } from './pdes-panel-state';
@@ -309,9 +310,16 @@ export class PdesPanel implements vscode.Disposable {
     }
   }
 
-  /** Opens an LP type's handler of the shown (or active) run. */
-  async openHandler(lpType: string, which: 'forward' | 'reverse'): Promise<boolean> {
-    const d = this.shown ?? (this.datasets.active instanceof PdesDataset ? this.datasets.active : undefined);
+  /**
+   * Opens an LP type's handler of the shown (or active) run; from a CodeLens, of the active run
+   * (which may be a live monitor's).
+   */
+  async openHandler(lpType: string, which: 'forward' | 'reverse', fromLens = false): Promise<boolean> {
+    const active = this.datasets.active;
+    const d =
+      (fromLens && active instanceof PdesHandlerDataset ? active : undefined) ??
+      this.shown ??
+      (active instanceof PdesDataset ? active : undefined);
     const at = d?.handlerLocation(lpType, which);
     if (!at) {
       void vscode.window.showInformationMessage(

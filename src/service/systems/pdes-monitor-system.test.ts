@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { generateRossRun, type RossRunTruth } from '../../analysis/pdes/testing/ross-generator';
+import { generateRossRun, MONITOR_TEST_RUN, type RossRunTruth } from '../../analysis/pdes/testing/ross-generator';
 import { until } from '../../../test/support/until';
 import { LocalAnalysisService } from '../local-analysis-service';
 import type { PdesMonitorEvent, PdesMonitorShape } from './pdes-monitor-system';
@@ -51,6 +51,45 @@ describe('the live PDES monitor as a system of the analysis service', () => {
     assert.equal(again2.labels.length, window.entities, 'the clustering labels the monitor keeps were not detached');
     const matrix = await ask(s, opened.dataset, { kind: 'live-matrix' });
     assert.ok(matrix && matrix.size > 0 && matrix.values.length === matrix.size * matrix.columns);
+    await s.close({ dataset: opened.dataset });
+  });
+
+  it('gives the editor the run’s handlers, and Show’s handler activity for a change point', async () => {
+    const s = new LocalAnalysisService();
+    const src = join(dir, 'src');
+    mkdirSync(src, { recursive: true });
+    writeFileSync(
+      join(src, 'synthetic.c'),
+      'static void synthetic_event(void) {}\nstatic void synthetic_event_rc(void) {}\n',
+    );
+    const handlers = {
+      'synthetic-ross': { file: '**/synthetic.c', forward: 'synthetic_event', reverse: 'synthetic_event_rc' },
+    };
+    const events: PdesMonitorEvent[] = [];
+    const surging = generateRossRun(join(dir, 'surge'), MONITOR_TEST_RUN);
+    const opened = await s.openSystem({
+      system: 'pdesMonitor',
+      args: {
+        source: { kind: 'replay', path: surging.files.gvt, speed: Infinity },
+        editor: { handlers, sourceRoots: [src] },
+      },
+    });
+    s.onSystemEvent(opened.dataset, e => events.push(e as PdesMonitorEvent));
+    const editor = opened.opened.editor!;
+    assert.deepEqual(
+      editor.lpTypes.map(t => [t.name, t.handler?.forward, t.found]),
+      [['synthetic-ross', 'synthetic_event', true]],
+    );
+
+    assert.ok(opened.profile, 'an editor profile');
+    await until(() => events.some(e => e.type === 'ended'), 'the replay ends');
+    const history = await ask(s, opened.dataset, { kind: 'history' });
+    assert.ok(history.changePoints.length > 0);
+    const activity = await ask(s, opened.dataset, { kind: 'handler-activity', changePoint: 1, handlers });
+    assert.equal(activity?.changePoint, 1);
+    assert.equal(activity?.rows[0]?.handler?.reverse, 'synthetic_event_rc');
+    assert.equal(activity?.rows[0]?.processedSource, 'event trace', 'the replayed trace counts the events');
+    assert.ok(activity!.rows[0]!.eventsProcessed > 0 && activity!.rows[0]!.eventsRolledBack! > 0);
     await s.close({ dataset: opened.dataset });
   });
 

@@ -6,6 +6,8 @@
  * same worker. The monitor lives in its own worker, so a busy stream never delays another dataset.
  */
 import type { SamplingMode } from '../../analysis/pdes/model/sample-set';
+import type { PdesRunSummary } from '../../analysis/pdes/panel-views';
+import type { ChangePointActivity } from '../../analysis/pdes/stream/monitor-run';
 import type { FromMonitor, MonitorQuery, MonitorSource } from '../../analysis/pdes/stream/monitor-protocol';
 import { MonitorSession } from '../../analysis/pdes/stream/monitor-session';
 import type { PdesStreamSettings } from '../../analysis/pdes/stream/stream-options';
@@ -18,7 +20,9 @@ import type {
   MatrixView,
   SummarySeries,
 } from '../../analysis/pdes/stream/stream-views';
+import type { Profile } from '../../analysis/model/profile';
 import type { AnalysisSystem, SystemShape } from './analysis-system';
+import { pdesEditor, type PdesOpenSettings } from './pdes-system';
 
 /** What the monitor pushes: everything its session says except answers (those come back as results). */
 export type PdesMonitorEvent = Exclude<FromMonitor, { type: 'answer' }>;
@@ -30,14 +34,27 @@ export interface PdesMonitorOpened {
   port?: number;
   tracePath: string | null;
   expectedPes: number;
+  /**
+   * The run the editor shows while the monitor runs (its handlers, as a PDES run's): null when the
+   * run's LPs are unknown — a socket, or a folder without `ross.csv`, `command.txt` or `ross_all_lp_stats/`.
+   */
+  editor: PdesRunSummary | null;
 }
 
 export interface PdesMonitorShape extends SystemShape {
-  open: { source: MonitorSource; settings?: PdesStreamSettings };
+  /** `editor`: `hpcLens.pdes.handlers` and the folders model sources are searched in, as for a PDES run. */
+  open: { source: MonitorSource; settings?: PdesStreamSettings; editor?: PdesOpenSettings };
   opened: PdesMonitorOpened;
   request: MonitorQuery | { kind: 'pause' } | { kind: 'resume' } | { kind: 'stop' };
   results: {
-    history: { ticks: PdesTickSummary[]; changePoints: StreamChangePoint[]; latest: PdesTickUpdate | null };
+    /** Every tick so far, and how the source ended or why tailing stopped (events pushed before anyone listened are lost). */
+    history: {
+      ticks: PdesTickSummary[];
+      changePoints: StreamChangePoint[];
+      latest: PdesTickUpdate | null;
+      ended: { ticks: number; reason: string } | null;
+      failure: string | null;
+    };
     behaviour: BehaviourWindow;
     summary: SummarySeries;
     'live-matrix': MatrixView | null;
@@ -46,6 +63,7 @@ export interface PdesMonitorShape extends SystemShape {
     causality: CausalityTableRow[];
     lasso: number[];
     show: ReturnType<typeof changePointEntities>;
+    'handler-activity': ChangePointActivity | null;
     pause: null;
     resume: null;
     stop: null;
@@ -55,7 +73,7 @@ export interface PdesMonitorShape extends SystemShape {
 
 export const pdesMonitorSystem: AnalysisSystem<PdesMonitorShape, MonitorSession> = {
   async open(args, ctx) {
-    let started: PdesMonitorOpened | undefined;
+    let started: Omit<PdesMonitorOpened, 'editor'> | undefined;
     // Events cross to the host by transfer: the session keeps the latest tick's arrays, so it sends copies.
     const session = new MonitorSession(message => {
       if (message.type === 'answer') return;
@@ -67,7 +85,8 @@ export const pdesMonitorSystem: AnalysisSystem<PdesMonitorShape, MonitorSession>
     });
     await session.handle({ type: 'start', source: args.source, settings: args.settings });
     if (!started) throw new Error(`the monitor of ${sourceName(args.source)} did not start`);
-    return { state: session, opened: started };
+    const editor = await editorOf(session, args.editor ?? {}, ctx.signal);
+    return { state: session, opened: { ...started, editor: editor?.summary ?? null }, profile: editor?.profile };
   },
 
   async answer(session, request) {
@@ -88,6 +107,20 @@ export const pdesMonitorSystem: AnalysisSystem<PdesMonitorShape, MonitorSession>
     void session.handle({ type: 'stop' });
   },
 };
+
+/**
+ * The monitored run's editor profile — the model's event handlers per PE, built by the PDES system's
+ * own function (editor-profile.ts) — so **Show** puts the handler CodeLenses of a PDES run on the
+ * model's source. Only when the run folder declares its LPs (which LPs a PE or KP holds).
+ */
+async function editorOf(
+  session: MonitorSession,
+  settings: PdesOpenSettings,
+  signal: AbortSignal | undefined,
+): Promise<{ profile: Profile; summary: PdesRunSummary } | null> {
+  if (!session.layout?.entities?.count('lp')) return null;
+  return pdesEditor(session.run(), settings, signal);
+}
 
 function sourceName(source: MonitorSource): string {
   return source.kind === 'socket' ? `tcp://127.0.0.1:${source.port}` : source.path;

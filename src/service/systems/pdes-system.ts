@@ -39,6 +39,7 @@ import {
 import { segmentCommunication, type SegmentCommunication } from '../../analysis/pdes/segments';
 import { selectEntities, type PdesSelection } from '../../analysis/pdes/selection';
 import { throwIfAborted } from '../../analysis/model/cancellation';
+import type { Profile } from '../../analysis/model/profile';
 import { runSliced } from '../../analysis/series/sliced';
 import type { AnalysisSystem, SystemContext } from './analysis-system';
 
@@ -103,12 +104,8 @@ export const pdesSystem: AnalysisSystem<PdesShape, PdesState> = {
   async openPath(path, limits, ctx) {
     const settings = (limits?.systems?.['pdes'] ?? {}) as PdesOpenSettings;
     const run = await readPdesRun(path, { signal: ctx.signal, onProgress: ctx.onProgress });
-    const { handlers, problems } = resolveHandlers(settings.handlers);
     ctx.onProgress?.(0.99, 'finding the model’s event handlers');
-    const roots = Array.isArray(settings.sourceRoots) ? settings.sourceRoots.filter(r => typeof r === 'string') : [];
-    const sources = await locateHandlerSources(handlers, roots, ctx.signal ? { signal: ctx.signal } : {});
-    const profile = pdesEditorProfile(run, handlers, sources, problems);
-    const summary = await pdesRunSummary(run, handlers, sources, problems);
+    const { profile, summary } = await pdesEditor(run, settings, ctx.signal);
     return {
       state: {
         run,
@@ -150,6 +147,24 @@ export const pdesSystem: AnalysisSystem<PdesShape, PdesState> = {
     }
   },
 };
+
+/**
+ * A run's editor profile (the model's event handlers per PE, found under the source roots) and
+ * what the editor is told about it: for a PDES run, and for the run a live monitor follows.
+ */
+export async function pdesEditor(
+  run: PdesRun,
+  settings: PdesOpenSettings,
+  signal?: AbortSignal,
+): Promise<{ profile: Profile; summary: PdesRunSummary }> {
+  const { handlers, problems } = resolveHandlers(settings.handlers);
+  const roots = Array.isArray(settings.sourceRoots) ? settings.sourceRoots.filter(r => typeof r === 'string') : [];
+  const sources = await locateHandlerSources(handlers, roots, signal ? { signal } : {});
+  return {
+    profile: pdesEditorProfile(run, handlers, sources, problems),
+    summary: await pdesRunSummary(run, handlers, sources, problems),
+  };
+}
 
 /** The key of what an analysis depends on: the resolved options without view-only ones and edited bounds. */
 function analysisKey(options: PdesAnalysisOptions): string {

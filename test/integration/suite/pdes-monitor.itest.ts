@@ -1,10 +1,30 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { generateRossRun, type RossRunTruth } from '../../../src/analysis/pdes/testing/ross-generator';
+import {
+  generateRossRun,
+  MONITOR_TEST_RUN,
+  type RossRunTruth,
+} from '../../../src/analysis/pdes/testing/ross-generator';
+import { lensTitles } from './ensemble.itest';
 import { EXTENSION_ID, until, type HpcLensApi } from './itest-support';
+
+/** The generated run's model source: its LP type is named after its program, `synthetic-ross`. */
+const MODEL_SOURCE = `/* synthetic-ross: a ROSS model's event handlers */
+#include <ross.h>
+
+void synthetic_event(void *state, tw_bf *bf, void *msg, tw_lp *lp)
+{
+}
+
+void synthetic_event_rc(void *state, tw_bf *bf, void *msg, tw_lp *lp)
+{
+}
+`;
+const FORWARD_LINE = 3;
+const REVERSE_LINE = 7;
 
 /**
  * The live PDES monitor (thesis ch. 6) in VS Code: Monitor PDES Run… on a generated ROSS run,
@@ -16,19 +36,29 @@ export function registerPdesMonitorSuites(): void {
     let api: HpcLensApi;
     let truth: RossRunTruth;
     let dir: string;
+    let source: vscode.Uri;
+    const config = () => vscode.workspace.getConfiguration('hpcLens');
 
     suiteSetup(async () => {
       api = await vscode.extensions.getExtension<HpcLensApi>(EXTENSION_ID)!.activate();
       await api.startup;
       dir = mkdtempSync(join(tmpdir(), 'hpc-lens-monitor-itest-'));
-      truth = generateRossRun(join(dir, 'run'), {
-        seed: 3,
-        pes: 4,
-        kpsPerPe: 8,
-        ticks: 50,
-        eventsPerKp: 8,
-        surge: [1, 2],
-      });
+      // hpcLens.pdes.handlers maps the run's LP type to the model source Show puts the CodeLenses on.
+      mkdirSync(join(dir, 'model'));
+      writeFileSync(join(dir, 'model', 'synthetic.c'), MODEL_SOURCE);
+      source = vscode.Uri.file(join(dir, 'model', 'synthetic.c'));
+      await config().update('sourceSearchRoots', [join(dir, 'model')], vscode.ConfigurationTarget.Global);
+      await config().update(
+        'pdes.handlers',
+        { 'synthetic-ross': { file: '**/synthetic.c', forward: 'synthetic_event', reverse: 'synthetic_event_rc' } },
+        vscode.ConfigurationTarget.Global,
+      );
+      truth = generateRossRun(join(dir, 'run'), MONITOR_TEST_RUN);
+    });
+
+    suiteTeardown(async () => {
+      await config().update('sourceSearchRoots', undefined, vscode.ConfigurationTarget.Global);
+      await config().update('pdes.handlers', undefined, vscode.ConfigurationTarget.Global);
     });
 
     test('a replay draws every tick, both behaviour views, the scatter and the live matrix, and ends at the file’s totals', async () => {
@@ -104,6 +134,57 @@ export function registerPdesMonitorSuites(): void {
         const m = await agent.query('.monitor-matrix[data-drill]');
         return m[0]?.data['drill'] && m[0].data['level'] === 'kp' ? m : undefined;
       });
+    });
+
+    test('Show on a change point puts its entities’ CodeLenses on the model’s handlers; a later Show moves them; they go with the monitor', async () => {
+      const agent = api.pdesMonitor.agent;
+      const marks = await agent.query('.monitor-summary .monitor-change-point[data-change-point]');
+      const numbers = [...new Set(marks.map(m => Number(m.data['change-point'])))].sort((a, b) => a - b);
+      assert.ok(numbers.length >= 2, `change points ${numbers.join(', ')}`);
+      const show = async (n: number) => {
+        const selection = api.pdesMonitor.nextMessage('monitor/selection');
+        await agent.click(`.monitor-summary .monitor-change-point[data-change-point="${n}"]`);
+        const m = await selection;
+        assert.equal(m.changePoint, n);
+        const a = api.pdesMonitor.handlerActivity!;
+        assert.equal(a?.changePoint, n, 'the active dataset is the monitored run, following this change point');
+        assert.deepEqual(a.entities, m.entities, 'the CodeLenses count the entities the views highlight');
+        await vscode.window.showTextDocument(source);
+        const lenses = await until(`the CodeLenses of change point ${n}`, async () => {
+          const l = await lensTitles(source);
+          return l.some(x => x.line === FORWARD_LINE && x.title.includes(`change point ${n},`)) ? l : undefined;
+        });
+        const [row] = a.rows;
+        assert.equal(row?.lpType, 'synthetic-ross');
+        const scope = `${row!.lps} synthetic-ross LPs · ${a.selected} of 32 KPs · change point ${n}, ticks ${a.from}–${a.to - 1}`;
+        const forward = lenses.find(l => l.line === FORWARD_LINE)!.title;
+        assert.match(forward, /events processed · ≈[\d.,k]+ rolled back \(/);
+        assert.ok(forward.endsWith(scope), forward);
+        const reverse = lenses.find(l => l.line === REVERSE_LINE)!.title;
+        assert.match(reverse, /rolled back · [\d.]+% of [\d.,k]+ processed/);
+        assert.ok(reverse.endsWith(scope), reverse);
+        const drawn = await until('the view states the selection', async () => {
+          const d = await api.pdesMonitor.drawn();
+          return d?.selection.changePoint === n ? d : undefined;
+        });
+        assert.deepEqual(drawn.selection.entities, m.entities);
+        assert.equal(drawn.selected, a.selected);
+        assert.match(
+          drawn.selection.editor,
+          /^CodeLens on synthetic_event, synthetic_event_rc in synthetic-gvt\.bin \(live\)$/,
+        );
+        return a;
+      };
+      const first = await show(numbers[0]!);
+      assert.equal(api.datasets.entries().find(e => e.active)?.label, 'synthetic-gvt.bin (live)');
+      console.log('HPC_LENS_SCREENSHOT pdes-monitor-show');
+      await new Promise(r => setTimeout(r, 1500));
+      const later = await show(numbers.at(-1)!);
+      assert.ok(later.from > first.from, 'a later change point counts a later segment');
+      // Closing the monitor takes its run, and the CodeLenses, away.
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await until('the CodeLenses go with the monitor', async () => (await lensTitles(source)).length === 0);
+      assert.ok(!api.datasets.entries().some(e => e.label.endsWith('(live)')));
     });
 
     test('tailing a growing file shows ticks as they are written, and ends when it stops growing', async () => {

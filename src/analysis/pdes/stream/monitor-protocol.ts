@@ -51,7 +51,9 @@ export type MonitorQuery =
   | { kind: 'diff-matrices'; baseTick: number; matrix?: MatrixQuery }
   | { kind: 'causality'; direction?: 'from' | 'to'; sortBy?: 'metric' | 'pValue' | 'impulse' | 'varianceShare' }
   | { kind: 'lasso'; view: 'top' | 'bottom'; polygon: [number, number][] }
-  | { kind: 'show'; changePoint: number };
+  | { kind: 'show'; changePoint: number }
+  /** Show's handler CodeLenses: the activity of the change point's entities, `handlers` as `hpcLens.pdes.handlers` holds it. */
+  | { kind: 'handler-activity'; changePoint: number; handlers?: unknown };
 
 export type ToMonitor =
   | { type: 'start'; source: MonitorSource; settings?: PdesStreamSettings }

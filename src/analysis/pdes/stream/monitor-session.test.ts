@@ -113,6 +113,8 @@ describe('monitor session (the worker side of the live panel)', () => {
     assert.equal(error.offset, 3 * ROUND);
     assert.match(error.message, new RegExp(`^${path}: unknown record: .* at byte offset ${3 * ROUND}$`));
     assert.equal(of('ended').at(-1)!.reason, 'bad input');
+    const history = s.query({ kind: 'history' }) as { failure: string | null };
+    assert.equal(history.failure, error.message);
   });
 
   it('pause stops rendering only; resume jumps to now with the history', async () => {
@@ -169,5 +171,8 @@ describe('monitor session (the worker side of the live panel)', () => {
     assert.equal(of('tick').length, 40);
     assert.equal(of('tick').at(-1)!.update.totals.rollbacks, truth.totals.rollbacks);
     assert.equal(of('ended').at(-1)!.reason, 'replayed');
+    // A host that listens only now (the service's open returned after the replay ended) learns the end from the history.
+    const history = s.query({ kind: 'history' }) as { ended: { ticks: number; reason: string } | null };
+    assert.deepEqual(history.ended, { ticks: 40, reason: 'replayed' });
   });
 });

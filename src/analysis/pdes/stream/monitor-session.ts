@@ -12,7 +12,10 @@ import type { FromMonitor, MonitorQuery, MonitorSource, ToMonitor } from './moni
 import { PdesMonitor } from './pdes-monitor';
 import { RenderCursor } from './render-cursor';
 import type { PdesTickUpdate } from './stream-analyser';
-import { readStreamLayout } from './stream-layout';
+import { resolveHandlers } from '../handlers';
+import type { PdesRun } from '../model/pdes-run';
+import { changePointActivity, monitorRun } from './monitor-run';
+import { readStreamLayout, type StreamLayout } from './stream-layout';
 import type { PdesStreamSettings } from './stream-options';
 import {
   behaviourWindow,
@@ -46,11 +49,27 @@ export class MonitorSession {
   private server: ByteSocketServer | null = null;
   private running: Promise<void> | null = null;
   private settings: PdesStreamSettings | undefined;
+  /** What the followed file's run folder declares (null for a socket, or before a start). */
+  layout: StreamLayout | null = null;
+  private runView: { monitor: PdesMonitor; run: PdesRun } | null = null;
+  private sourceName = '';
+
+  /** How the current source ended, and why tailing stopped (kept for a host that listens late: `history` says them). */
+  private end: { ticks: number; reason: string } | null = null;
+  private failure: string | null = null;
+  private readonly post: (message: FromMonitor) => void;
 
   constructor(
-    private readonly post: (message: FromMonitor) => void,
+    post: (message: FromMonitor) => void,
     private readonly clock?: Clock,
-  ) {}
+  ) {
+    this.post = message => {
+      if (message.type === 'started') this.end = this.failure = null;
+      else if (message.type === 'ended') this.end = { ticks: message.ticks, reason: message.reason };
+      else if (message.type === 'error') this.failure = message.message;
+      post(message);
+    };
+  }
 
   /** Handles one message; resolves once it is dealt with (a start: once the source is open). */
   async handle(message: ToMonitor): Promise<void> {
@@ -97,6 +116,8 @@ export class MonitorSession {
     this.abort = abort;
     if (source.kind === 'socket') {
       const name = source.name ?? 'tcp://127.0.0.1';
+      this.layout = null;
+      this.sourceName = name;
       this.monitor = this.newMonitor(source.mode, name, null, null, 0);
       let connection = 0;
       this.server = await ByteSocketServer.listen(
@@ -126,6 +147,8 @@ export class MonitorSession {
       return;
     }
     const layout = await readStreamLayout(source.path);
+    this.layout = layout;
+    this.sourceName = source.path;
     for (const w of layout.warnings) this.notice(w);
     const mode = source.mode ?? layout.mode ?? 'gvt';
     const tracePath = source.tracePath === undefined ? layout.tracePath : source.tracePath;
@@ -278,7 +301,13 @@ export class MonitorSession {
     if (!m) throw new Error('the monitor has not started');
     switch (query.kind) {
       case 'history':
-        return { ticks: m.analyser.history, changePoints: m.analyser.changePoints, latest: this.latest };
+        return {
+          ticks: m.analyser.history,
+          changePoints: m.analyser.changePoints,
+          latest: this.latest,
+          ended: this.end,
+          failure: this.failure,
+        };
       case 'behaviour':
         return behaviourWindow(m, query.view, query.window);
       case 'summary':
@@ -297,7 +326,17 @@ export class MonitorSession {
       }
       case 'show':
         return changePointEntities(m, query.changePoint);
+      case 'handler-activity':
+        return changePointActivity(m, this.run(), query.changePoint, resolveHandlers(query.handlers).handlers);
     }
+  }
+
+  /** The monitored run as a PdesRun (monitor-run.ts), made again when a restart replaced the monitor. */
+  run(): PdesRun {
+    const m = this.monitor;
+    if (!m) throw new Error('the monitor has not started');
+    if (this.runView?.monitor !== m) this.runView = { monitor: m, run: monitorRun(m, this.layout, this.sourceName) };
+    return this.runView.run;
   }
 }
 

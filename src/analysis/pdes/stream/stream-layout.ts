@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { discoverRunFiles, readRunLayout } from '../../formats/ross/pdes-run-reader';
 import type { PdesEntities } from '../model/entities';
-import type { PdesRunFiles } from '../model/pdes-run';
+import type { PdesRun, PdesRunFiles } from '../model/pdes-run';
 import { placeLps, type LpPlacement } from '../model/placement';
 import type { SamplingMode } from '../model/sample-set';
 
@@ -14,6 +14,8 @@ export interface StreamLayout {
   /** Declared PEs and KPs in natural order, LPs placed on them (for the communication views). */
   entities: PdesEntities | null;
   placement: LpPlacement;
+  /** What the run declares about itself (`ross.csv`, the command line, the CODES config and its LP types, `ross_all_lp_stats/`). */
+  declared: Pick<PdesRun, 'summary' | 'command' | 'codesConfig' | 'lpTypes' | 'lpStats'>;
   /** PEs a tick waits for: ross.csv's total_pe, else the launcher's rank count, else 0 (those seen). */
   expectedPes: number;
   /** The sampling mode the stats file's name says (`*-gvt.bin`, `*-rt.bin`, `*-analysis-lps.bin`). */
@@ -49,6 +51,7 @@ export async function readStreamLayout(statsFile: string): Promise<StreamLayout>
       files: { lpStats: [], packetLatency: [], routerTiming: [] },
       entities: null,
       placement: { pe: 'none', kp: 'none' },
+      declared: { summary: null, command: null, codesConfig: null, lpTypes: null, lpStats: null },
       expectedPes: 0,
       mode,
       tracePath,
@@ -72,6 +75,13 @@ export async function readStreamLayout(statsFile: string): Promise<StreamLayout>
     files,
     entities,
     placement,
+    declared: {
+      summary,
+      command,
+      codesConfig: layout.codesConfig,
+      lpTypes: layout.lpTypes,
+      lpStats: layout.lpStats,
+    },
     expectedPes: summary?.totalPe || command?.ranks || 0,
     mode,
     tracePath,

@@ -86,6 +86,19 @@ export interface RossRunTruth {
   files: { gvt: string; rt?: string; evtrace?: string; rossCsv: string; dragonflyConfig?: string };
 }
 
+/**
+ * A run small enough for the editor's tests whose rollback bursts the live monitor flags as change
+ * points (the PDES monitor suite, the monitor system's and Show's tests): 4 PEs × 8 KPs, 50 GVT rounds.
+ */
+export const MONITOR_TEST_RUN: RossRunParameters = {
+  seed: 3,
+  pes: 4,
+  kpsPerPe: 8,
+  ticks: 50,
+  eventsPerKp: 8,
+  surge: [1, 2],
+};
+
 const GVT_STEP = 100;
 
 /** Writes a synthetic run into `dir` (created when missing) and returns what was planted. */

@@ -19,7 +19,7 @@ import { assertNever } from '../../../../src/shared/webview-protocol';
 import { ErrorPanel } from '../../components/error-panel';
 import { useElementSize } from '../../components/use-element-size';
 import { postMessage, useHostMessages } from '../../vscode-api';
-import { MonitorView, type MonitorState } from './monitor-view';
+import { MonitorView, type MonitorSelection, type MonitorState } from './monitor-view';
 import './pdes-monitor.css';
 
 const post = (m: PdesMonitorViewToHost) => postMessage(m);
@@ -39,7 +39,7 @@ export function PdesMonitorApp() {
   const [points, setPoints] = useState<MonitorTickPoint[]>([]);
   const [latest, setLatest] = useState<PdesTickUpdate | null>(null);
   const [views, setViews] = useState<Views | null>(null);
-  const [selection, setSelection] = useState<{ entities: number[]; reason: string } | null>(null);
+  const [selection, setSelection] = useState<MonitorSelection | null>(null);
   const [notices, setNotices] = useState<string[]>([]);
   const [failure, setFailure] = useState<string | null>(null);
   const [endReason, setEndReason] = useState<string | null>(null);
@@ -99,7 +99,12 @@ export function PdesMonitorApp() {
         }
         return;
       case 'monitor/selection':
-        setSelection({ entities: m.entities, reason: m.reason });
+        setSelection({
+          entities: m.entities,
+          reason: m.reason,
+          changePoint: m.changePoint ?? null,
+          editor: m.editor ?? null,
+        });
         return;
       case 'monitor/paused':
         setState(m.paused ? 'paused' : 'live');
@@ -155,14 +160,15 @@ export function PdesMonitorApp() {
         sizes={{
           behaviour: { width, height: 150 },
           summary: { width, height: 56 },
-          scatter: { width, height: Math.min(260, width) },
+          // Two similarity views side by side.
+          scatter: { width: Math.floor((width - 12) / 2), height: Math.min(240, Math.floor((width - 12) / 2)) },
           matrix: Math.min(width - 70, 320),
         }}
         onPause={() => post({ type: 'monitor/pause' })}
         onResume={() => post({ type: 'monitor/resume' })}
         onStop={() => post({ type: 'monitor/stop' })}
         onOptions={change => setOptions(o => ({ ...o, ...change }))}
-        onLasso={polygon => post({ type: 'monitor/lasso', view: 'top', polygon })}
+        onLasso={(view, polygon) => post({ type: 'monitor/lasso', view, polygon })}
         onShow={changePoint => post({ type: 'monitor/show', changePoint })}
         onClearSelection={() => setSelection(null)}
       />

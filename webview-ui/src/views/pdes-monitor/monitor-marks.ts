@@ -23,8 +23,12 @@ export interface BehaviourMarks {
   changePoints: { x: number; number: number }[];
   drawn: number;
   entities: number;
-  yTicks: { y: number; value: number }[];
+  /** Grid lines, and where their labels' baselines go: just above the line, but below the top edge (the caption is above it). */
+  yTicks: { y: number; value: number; labelY: number }[];
 }
+
+/** Height of an axis label (10 px text): a baseline above it would draw over what is above the drawing. */
+const AXIS_LABEL_HEIGHT = 10;
 
 /** Entity indices to draw: all, or MAX_LINES sampled evenly with the selected ones always included. */
 export function drawnEntities(entities: number, selected: ReadonlySet<number>): number[] {
@@ -58,7 +62,7 @@ export function behaviourMarks(w: BehaviourWindow, box: Box, selected: ReadonlyS
     changePoints: w.changePoints.map(c => ({ x: x(c.tick), number: c.number })),
     drawn: lines.length,
     entities: w.entities,
-    yTicks: y.ticks(4).map(value => ({ y: y(value), value })),
+    yTicks: y.ticks(4).map(value => ({ y: y(value), value, labelY: Math.max(y(value) - 2, AXIS_LABEL_HEIGHT) })),
   };
 }
 

@@ -120,7 +120,39 @@ describe('the live PDES monitor view on a replayed run', () => {
     assert.equal((html.match(/<path d="M/g) ?? []).length >= top.entities, true);
     assert.equal(Number(fact('cells', 'monitor-card monitor-matrix')), matrix!.size * matrix!.columns);
     assert.ok(Number(fact('points', 'monitor-card monitor-scatter')) > 0, 'the scatter has points');
+    // One similarity view per behaviour view, each with every projected entity.
+    const scatters = [...html.matchAll(/class="monitor-card monitor-scatter" data-points="(\d+)" data-view="(\w+)"/g)];
+    assert.deepEqual(
+      scatters.map(m => [m[2], Number(m[1])]),
+      [
+        ['top', history.latest!.projections.top!.coordinates.length / 2],
+        ['bottom', history.latest!.projections.bottom!.coordinates.length / 2],
+      ],
+    );
     assert.ok(html.includes('entities</span>'), 'the projection states how many entities it processed');
+  });
+
+  test('a Show states its change point, its entities and the handler CodeLenses the editor shows', () => {
+    const cp = history.changePoints[0]!;
+    const selection = {
+      entities: cp.topEntities,
+      reason: `change point ${cp.number}`,
+      changePoint: cp.number,
+      editor: 'CodeLens on synthetic_event, synthetic_event_rc in synthetic-gvt.bin (live)',
+    };
+    const html = renderToStaticMarkup(<MonitorView {...props} selection={selection} />);
+    const fact = (name: string) => new RegExp(`class="pdes-monitor"[^>]*data-${name}="([^"]*)"`).exec(html)?.[1];
+    assert.equal(fact('selected-entities'), cp.topEntities.join(','));
+    assert.equal(fact('selection-change-point'), String(cp.number));
+    assert.equal(fact('selection-editor'), selection.editor);
+    assert.ok(
+      html.includes('monitor-selection-editor">CodeLens on synthetic_event'),
+      'the banner says where the CodeLenses are',
+    );
+    const lasso = renderToStaticMarkup(
+      <MonitorView {...props} selection={{ entities: [1, 2], reason: 'lasso', changePoint: null, editor: null }} />,
+    );
+    assert.ok(/data-selection-change-point=""/.test(lasso) && !lasso.includes('monitor-selection-editor'));
   });
 
   test('behaviour lines stay in their box; change points are numbered inside it', () => {
@@ -131,6 +163,9 @@ describe('the live PDES monitor view on a replayed run', () => {
         assert.ok(Number(y) >= -0.1 && Number(y) <= SIZES.behaviour.height + 0.1, `y ${y}`);
       }
     for (const c of m.changePoints) assert.ok(c.x >= 0 && c.x <= SIZES.behaviour.width);
+    // Axis labels sit inside the drawing: the top one would otherwise run into the caption above it.
+    assert.ok(m.yTicks.length > 1);
+    for (const t of m.yTicks) assert.ok(t.labelY >= 10 && t.labelY <= SIZES.behaviour.height, `label at ${t.labelY}`);
   });
 
   test('matrix cells do not overlap and are at least a pixel; scatter points stay inside the box', () => {

@@ -34,7 +34,7 @@ export interface MonitorViewProps {
   bottom: BehaviourWindow | null;
   matrix: MatrixView | null;
   causality: readonly CausalityTableRow[];
-  selection: { entities: number[]; reason: string } | null;
+  selection: MonitorSelection | null;
   notices: readonly string[];
   failure: string | null;
   endReason: string | null;
@@ -48,7 +48,7 @@ export interface MonitorViewProps {
   onResume(): void;
   onStop(): void;
   onOptions(change: Partial<MonitorViewOptions>): void;
-  onLasso(polygon: [number, number][]): void;
+  onLasso(view: 'top' | 'bottom', polygon: [number, number][]): void;
   onShow(changePoint: number): void;
   onClearSelection(): void;
 }
@@ -58,6 +58,15 @@ const TEAL = '#14b8a6';
 const LABEL_WIDTH = 64;
 const BROWN = '#a0522d';
 const clusterColour = (c: number) => (c < 0 ? 'var(--hl-muted)' : schemeTableau10[c % 10]!);
+
+/** Entities the views highlight: a lasso's, or a change point's (**Show**, with what the editor shows for them). */
+export interface MonitorSelection {
+  entities: number[];
+  reason: string;
+  changePoint: number | null;
+  /** The handlers with CodeLenses for these entities, or why there are none (Show only). */
+  editor: string | null;
+}
 
 export function MonitorView(p: MonitorViewProps) {
   const selected = new Set(p.selection?.entities ?? []);
@@ -72,6 +81,9 @@ export function MonitorView(p: MonitorViewProps) {
       data-events-processed={u?.totals.eventsProcessed ?? 0}
       data-rollbacks={u?.totals.rollbacks ?? 0}
       data-selected={selected.size}
+      data-selected-entities={p.selection?.entities.join(',') ?? ''}
+      data-selection-change-point={p.selection?.changePoint ?? ''}
+      data-selection-editor={p.selection?.editor ?? ''}
     >
       <header className="monitor-header">
         <div className="monitor-source" title={p.info?.source}>
@@ -126,6 +138,7 @@ export function MonitorView(p: MonitorViewProps) {
           <button className="monitor-link" onClick={p.onClearSelection}>
             Clear
           </button>
+          {p.selection.editor && <div className="monitor-muted monitor-selection-editor">{p.selection.editor}</div>}
         </div>
       )}
       <div className="monitor-grid">
@@ -150,7 +163,18 @@ export function MonitorView(p: MonitorViewProps) {
           />
         </section>
         <section className="monitor-column">
-          <Scatter latest={u} box={p.sizes.scatter} selected={selected} onLasso={p.onLasso} />
+          <div className="monitor-scatters">
+            {(['top', 'bottom'] as const).map(which => (
+              <Scatter
+                key={which}
+                which={which}
+                latest={u}
+                box={p.sizes.scatter}
+                selected={selected}
+                onLasso={polygon => p.onLasso(which, polygon)}
+              />
+            ))}
+          </div>
           <Causality rows={p.causality} options={p.options} onOptions={p.onOptions} />
           <Matrix matrix={p.matrix} side={p.sizes.matrix} options={p.options} onOptions={p.onOptions} />
           <DiffMatrices
@@ -216,7 +240,7 @@ function Behaviour({
         {m.yTicks.map(t => (
           <g key={t.value}>
             <line x1={0} x2={box.width} y1={t.y} y2={t.y} className="monitor-grid-line" />
-            <text x={2} y={t.y - 2} className="monitor-axis">
+            <text x={2} y={t.labelY} className="monitor-axis">
               {formatSignificant(t.value, 3)}
             </text>
           </g>
@@ -286,7 +310,12 @@ function Summary({
           </g>
         )}
         {m.changePoints.map(c => (
-          <g key={c.number} className="monitor-change-point" onClick={() => onShow(c.number)}>
+          <g
+            key={c.number}
+            className="monitor-change-point"
+            data-change-point={c.number}
+            onClick={() => onShow(c.number)}
+          >
             <title>{`Change point ${c.number} at tick ${c.tick}: click to show the entities behind it`}</title>
             <line x1={c.x} x2={c.x} y1={0} y2={box.height} stroke={TEAL} strokeWidth={1.5} />
             <text x={c.x + 3} y={11} fill={TEAL}>
@@ -299,12 +328,15 @@ function Summary({
   );
 }
 
+/** The similarity view of one behaviour view's metric (thesis §6.4: one per behaviour view), coloured by the clusters. */
 function Scatter({
+  which,
   latest,
   box,
   selected,
   onLasso,
 }: {
+  which: 'top' | 'bottom';
   latest: PdesTickUpdate | null;
   box: Box;
   selected: ReadonlySet<number>;
@@ -312,11 +344,11 @@ function Scatter({
 }) {
   const [lasso, setLasso] = useState<[number, number][] | null>(null);
   const svg = useRef<SVGSVGElement>(null);
-  const projection = latest?.projections.top ?? null;
+  const projection = latest?.projections[which] ?? null;
   const clustering = latest?.clustering ?? null;
   if (!projection)
     return (
-      <figure className="monitor-card monitor-scatter" data-points={0}>
+      <figure className="monitor-card monitor-scatter" data-points={0} data-view={which}>
         <figcaption>Similarity (PC1 × PC2)</figcaption>
         <div className="monitor-empty" style={{ height: box.height }}>
           {latest?.skipped.length ? latest.skipped.join('; ') : 'Waiting for the first projection…'}
@@ -329,13 +361,13 @@ function Scatter({
     return [e.clientX - r.left, e.clientY - r.top];
   };
   return (
-    <figure className="monitor-card monitor-scatter" data-points={m.points.length}>
+    <figure className="monitor-card monitor-scatter" data-points={m.points.length} data-view={which}>
       <figcaption>
         Similarity of <strong>{projection.metric}</strong> (PC1 × PC2){' '}
         <span className="monitor-badge" title="Entities the progressive projection processed within its budget">
           {projection.processed}/{projection.total} entities
         </span>
-        {clustering && (
+        {clustering && which === 'top' && (
           <span className="monitor-muted"> · {clustering.sizes.map((s, i) => `Cluster-${i} (${s})`).join(' · ')}</span>
         )}
       </figcaption>
