@@ -1,6 +1,7 @@
 // Read throughput of the streamed Chrome-trace reader vs JSON.parse on the same bytes, read times of
 // the shared Chrome traces, and (large) the wall time and peak memory of opening a generated 2 GB trace.
-// Run: `npm run bench -- chrome-trace` (HPC_LENS_BENCH_LARGE=1 adds the 2 GB case).
+// Run: `npm run bench -- chrome-trace` (HPC_LENS_BENCH_LARGE=1 adds the 2 GB case; HPC_LENS_BENCH_TRACE_MB=100,500
+// chooses the generated sizes, empty for none).
 //   (`npm run bench` calls benchChromeTrace(); HPC_LENS_BENCH_LARGE=1 adds the 2 GB case, which takes minutes.)
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';

@@ -144,6 +144,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   'chrome-trace': () =>
     benchChromeTrace({
       large: process.env.HPC_LENS_BENCH_LARGE === '1',
+      sizesMB: process.env.HPC_LENS_BENCH_TRACE_MB?.split(',').filter(Boolean).map(Number),
       shared: existsSync(SHARED) ? SHARED : undefined,
     }),
   'super-graph': benchSuperGraph,
