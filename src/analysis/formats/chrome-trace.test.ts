@@ -558,6 +558,27 @@ describe('Chrome trace reader: members it does not read', () => {
     for (let seed = 2; seed < 40; seed++)
       assert.equal(withoutOtherData(shape(readChunked(noisy, seed, 1 + (seed % 13)))), expected, `seed ${seed}`);
   });
+  it('numbers flows by category and id, and keeps their ids out of the string table', async () => {
+    const flow = (ph: string, id: unknown, ts: number, cat = 'ac2g') =>
+      ev({ ph, cat, id, ts, name: 'launch', ...(ph === 'f' ? { bp: 'e', tid: 2 } : {}) });
+    const p = await read(
+      `[${[
+        ev({ ph: 'X', name: 'a', ts: 0, dur: 100 }),
+        ev({ ph: 'X', name: 'b', ts: 0, dur: 100, tid: 2 }),
+        flow('s', 5, 1),
+        flow('f', '5', 2), // "5" and 5 are one flow
+        flow('s', 6, 3),
+        flow('s', 5, 4, 'other'), // another category: another flow
+        flow('f', 5, 5, 'other'),
+        flow('f', 6, 6),
+      ].join(',')}]`,
+    );
+    const f = p.trace!.flows;
+    assert.deepEqual(Array.from(f.fromTime), [1000, 3000, 4000]);
+    assert.equal(new Set(f.id).size, 3);
+    assert.deepEqual(Array.from(f.toTime), [2000, 6000, 5000]);
+    assert.ok(!p.data.strings.some(s => /^(ac2g|other):/.test(s)), p.data.strings.join(', '));
+  });
 });
 
 const KINETO = 'data/chrome-trace/pytorch-profiler-resnet50';

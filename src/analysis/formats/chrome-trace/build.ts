@@ -490,7 +490,7 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
 
   // Flow endpoints grouped by key (first-met order), each group in (time, phase, file) order.
   const nF = c.fKey.length;
-  const nKeys = c.flowNames.length;
+  const nKeys = c.flowCount;
   const keyStart = new Int32Array(nKeys + 1);
   for (let i = 0; i < nF; i++) keyStart[col.fKey[i] + 1]++;
   for (let k = 0; k < nKeys; k++) keyStart[k + 1] += keyStart[k]!;
@@ -754,7 +754,7 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
           const launch =
             strings.get(col.fCat[i]) === 'ac2g' ||
             (tb.tracks[from.track]!.kind !== 'gpu-stream' && tb.tracks[here.track]!.kind === 'gpu-stream');
-          tb.addFlow(launch ? FlowKind.Launch : FlowKind.Generic, c.flowNames[key]!, from, here);
+          tb.addFlow(launch ? FlowKind.Launch : FlowKind.Generic, key, from, here);
         }
         from = ph === 2 ? null : here;
       }
@@ -851,7 +851,12 @@ class PairTable {
 
   private slot(a: number, b: number): number {
     const mask = this.value.length - 1;
-    let h = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b)) & mask;
+    // Mixed so that the low bits (the slot) depend on every bit of both keys: ids that differ only in
+    // their high bits (sequential parents, names) otherwise share slots and probe in long runs.
+    let h = Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b);
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x2c1b3c6d);
+    h = (h ^ (h >>> 12)) & mask;
     while (this.value[h]! >= 0 && (this.keyA[h] !== a || this.keyB[h] !== b)) h = (h + 1) & mask;
     return h;
   }
