@@ -844,49 +844,59 @@ class CorrelationIndex {
  * a Map per parent (or a Map keyed by a double) would cost hundreds of thousands of small objects.
  */
 class PairTable {
-  private keyA = new Int32Array(1 << 12);
-  private keyB = new Int32Array(1 << 12);
-  private value = new Int32Array(1 << 12).fill(-1);
+  /** Slots of [a, b, value] side by side (one cache line per probe, not three arrays' worth); value -1 = empty. */
+  private slots = PairTable.empty(1 << 12);
+  private capacity = 1 << 12;
   private size = 0;
 
+  private static empty(capacity: number): Int32Array {
+    const slots = new Int32Array(capacity * 4);
+    for (let i = 2; i < slots.length; i += 4) slots[i] = -1;
+    return slots;
+  }
+
+  /** Index in {@link slots} of (a, b)'s slot, or of the empty slot where it would go. */
   private slot(a: number, b: number): number {
-    const mask = this.value.length - 1;
+    const mask = this.capacity - 1;
+    const slots = this.slots;
     // Mixed so that the low bits (the slot) depend on every bit of both keys: ids that differ only in
     // their high bits (sequential parents, names) otherwise share slots and probe in long runs.
     let h = Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b);
     h ^= h >>> 15;
     h = Math.imul(h, 0x2c1b3c6d);
     h = (h ^ (h >>> 12)) & mask;
-    while (this.value[h]! >= 0 && (this.keyA[h] !== a || this.keyB[h] !== b)) h = (h + 1) & mask;
-    return h;
+    for (;;) {
+      const k = h << 2;
+      if (slots[k + 2]! < 0 || (slots[k] === a && slots[k + 1] === b)) return k;
+      h = (h + 1) & mask;
+    }
   }
 
   /** The value of (a, b), or -1. */
   get(a: number, b: number): number {
-    return this.value[this.slot(a, b)]!;
+    return this.slots[this.slot(a, b) + 2]!;
   }
 
   /** Sets (a, b) → v (v ≥ 0). */
   set(a: number, b: number, v: number): void {
-    if (2 * (this.size + 1) > this.value.length) this.grow();
-    const h = this.slot(a, b);
-    if (this.value[h]! < 0) this.size++;
-    this.keyA[h] = a;
-    this.keyB[h] = b;
-    this.value[h] = v;
+    if (2 * (this.size + 1) > this.capacity) this.grow();
+    const k = this.slot(a, b);
+    if (this.slots[k + 2]! < 0) this.size++;
+    this.slots[k] = a;
+    this.slots[k + 1] = b;
+    this.slots[k + 2] = v;
   }
 
   private grow(): void {
-    const { keyA, keyB, value } = this;
-    this.keyA = new Int32Array(value.length * 2);
-    this.keyB = new Int32Array(value.length * 2);
-    this.value = new Int32Array(value.length * 2).fill(-1);
-    for (let i = 0; i < value.length; i++) {
-      if (value[i]! < 0) continue;
-      const h = this.slot(keyA[i]!, keyB[i]!);
-      this.keyA[h] = keyA[i]!;
-      this.keyB[h] = keyB[i]!;
-      this.value[h] = value[i]!;
+    const old = this.slots;
+    this.capacity *= 2;
+    this.slots = PairTable.empty(this.capacity);
+    for (let i = 0; i < old.length; i += 4) {
+      if (old[i + 2]! < 0) continue;
+      const k = this.slot(old[i]!, old[i + 1]!);
+      this.slots[k] = old[i]!;
+      this.slots[k + 1] = old[i + 1]!;
+      this.slots[k + 2] = old[i + 2]!;
     }
   }
 }
