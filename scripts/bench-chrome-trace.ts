@@ -1,22 +1,14 @@
 // Read throughput of the streamed Chrome-trace reader vs JSON.parse on the same bytes, read times of
 // the shared Chrome traces, and (large) the wall time and peak memory of opening a generated 2 GB trace.
-// Run: `npm run bench -- chrome-trace` (HPC_LENS_BENCH_LARGE=1 adds the 2 GB case).
+// Run: `npm run bench -- chrome-trace` (HPC_LENS_BENCH_LARGE=1 adds the 2 GB case; HPC_LENS_BENCH_TRACE_MB=100,500
+// chooses the generated sizes, empty for none).
 //   (`npm run bench` calls benchChromeTrace(); HPC_LENS_BENCH_LARGE=1 adds the 2 GB case, which takes minutes.)
 import { spawnSync } from 'node:child_process';
-import {
-  closeSync,
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { chromeTraceReader } from '../src/analysis/formats/chrome-trace';
+import { formatPaired, jsonParseFile, loadNote, paired } from './bench-paired';
 
 /**
  * A Kineto-like trace: nested CPU operators with Python call stacks, runtime launches, GPU kernels and
@@ -56,22 +48,6 @@ export function writeSyntheticTrace(
   return { events: n + 1, bytes };
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
-async function timed(f: () => unknown): Promise<number> {
-  const t = performance.now();
-  await f();
-  return performance.now() - t;
-}
-
-/** JSON.parse and the reader alternately, after one warm-up of each; medians. */
-async function throughput(path: string, repeats: number): Promise<void> {
-  await pairedThroughput(path, repeats);
-}
-
 export interface PairedThroughput {
   mb: number;
   /** Medians of JSON.parse and of the reader, wall and process CPU milliseconds. */
@@ -81,70 +57,33 @@ export interface PairedThroughput {
   readCpuMs: number;
 }
 
-/** JSON.parse of the same bytes and the Chrome reader, interleaved in this process after one warm-up of each; prints and returns the medians. */
-export async function pairedThroughput(path: string, repeats: number): Promise<PairedThroughput> {
+/** JSON.parse of the same bytes and the Chrome reader, paired in this process (`paired`); prints and returns the medians. */
+export async function pairedThroughput(
+  path: string,
+  repeats = 5,
+  label = 'chrome-trace reader',
+): Promise<PairedThroughput> {
   const mb = statSync(path).size / 1e6;
-  const parseCpu: number[] = [],
-    readCpu: number[] = [];
-  let events = 0,
-    slices = 0,
-    nodes = 0;
-  const parse: number[] = [],
-    read: number[] = [];
-  for (let k = 0; k <= repeats; k++) {
-    const c0 = process.cpuUsage();
-    const jp = await timed(() => {
-      events = (JSON.parse(readFileSync(path, 'utf8')) as { traceEvents: unknown[] }).traceEvents.length;
-    });
-    const c1 = process.cpuUsage();
-    const rd = await timed(async () => {
-      const p = await chromeTraceReader.read(path);
-      slices = p.trace!.events.track.length;
-      nodes = p.tree.size;
-    });
-    const c2 = process.cpuUsage();
-    if (k > 0) {
-      parse.push(jp);
-      read.push(rd);
-      parseCpu.push((c1.user + c1.system - c0.user - c0.system) / 1e3);
-      readCpu.push((c2.user + c2.system - c1.user - c1.system) / 1e3);
-    }
-  }
-  const jp = median(parse),
-    rd = median(read);
-  console.log(
-    `  JSON.parse:          ${events} events, ${mb.toFixed(0)} MB in ${jp.toFixed(0)} ms = ${((mb / jp) * 1000).toFixed(0)} MB/s`,
+  let events = 0;
+  const t = await paired(
+    () => jsonParseFile(path),
+    async () => {
+      events = (await chromeTraceReader.read(path)).trace!.events.track.length;
+    },
+    repeats,
   );
-  console.log(
-    `  chrome-trace reader: ${slices} timeline events, ${nodes} nodes in ${rd.toFixed(0)} ms = ${((mb / rd) * 1000).toFixed(0)} MB/s`,
-  );
-  console.log(
-    `  ratio ${(jp / rd).toFixed(2)}× JSON.parse (median of ${repeats} after a warm-up; CPU ${median(parseCpu).toFixed(0)} vs ${median(readCpu).toFixed(0)} ms)`,
-  );
-  return { mb, parseMs: jp, readMs: rd, parseCpuMs: median(parseCpu), readCpuMs: median(readCpu) };
+  console.log(formatPaired(`${label} (${events} timeline events)`, mb, t));
+  return { mb, parseMs: t.baseline.wall, readMs: t.ours.wall, parseCpuMs: t.baseline.cpu, readCpuMs: t.ours.cpu };
 }
 
-/** Read time of every shared Chrome trace (median of 5 after a warm-up). */
+/** Every shared Chrome trace against JSON.parse of its (gunzipped) bytes. */
 async function sharedTraces(shared: string): Promise<void> {
   const root = join(shared, 'data', 'chrome-trace');
   if (!existsSync(root)) return;
-  console.log('\nShared Chrome traces (median read time of 5 after a warm-up):');
-  for (const dir of readdirSync(root).sort()) {
-    for (const f of readdirSync(join(root, dir)).sort()) {
-      const path = join(root, dir, f);
-      const runs: number[] = [];
-      let events = 0;
-      for (let k = 0; k <= 5; k++) {
-        const ms = await timed(async () => {
-          events = (await chromeTraceReader.read(path)).trace!.events.track.length;
-        });
-        if (k > 0) runs.push(ms);
-      }
-      console.log(
-        `  ${`${dir}/${f}`.padEnd(72)} ${(statSync(path).size / 1e6).toFixed(2).padStart(7)} MB  ${String(events).padStart(7)} events  ${median(runs).toFixed(1).padStart(8)} ms`,
-      );
-    }
-  }
+  console.log('\nShared Chrome traces (ours vs JSON.parse of the same bytes, gunzipped; paired, median of 5):');
+  for (const dir of readdirSync(root).sort())
+    for (const f of readdirSync(join(root, dir)).sort())
+      await pairedThroughput(join(root, dir, f), 5, `${dir}/${f}`.slice(-44));
 }
 
 /** The CLI as this process was started: the bundle beside dist/bench.js, or the TypeScript source through tsx. */
@@ -203,18 +142,22 @@ export async function large(
   return { bytes, rssMb: rss ? Number(rss[1]) / 1024 : null, wallS: wall };
 }
 
-/** The benchmark `npm run bench` runs: 10^6 events always; the 2 GB case when `large`. */
+/**
+ * The benchmark `npm run bench -- chrome-trace` runs: generated ~100 MB and ~500 MB Kineto-like traces
+ * and the shared traces against JSON.parse of the same bytes; the 2 GB case when `large`.
+ */
 export async function benchChromeTrace(
-  options: { events?: number; large?: boolean; shared?: string } = {},
+  options: { sizesMB?: number[]; large?: boolean; shared?: string } = {},
 ): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-trace-'));
   try {
-    const path = join(dir, 'trace.json');
-    const events = options.events ?? 1e6;
-    writeSyntheticTrace(path, events);
-    console.log(`\nChrome trace reader vs JSON.parse on a generated ${events}-event Kineto-like trace (uncompressed):`);
-    await throughput(path, 3);
-    rmSync(path, { force: true });
+    console.log(`\nChrome trace reader vs JSON.parse of the same bytes, in this process (${loadNote()}):`);
+    for (const mb of options.sizesMB ?? [100, 500]) {
+      const path = join(dir, 'trace.json');
+      writeSyntheticTrace(path, Infinity, mb * 1e6);
+      await pairedThroughput(path, 5, `generated Kineto-like trace, ~${mb} MB`);
+      rmSync(path, { force: true });
+    }
     if (options.shared) await sharedTraces(options.shared);
     if (options.large) await large(dir, 2);
   } finally {

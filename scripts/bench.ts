@@ -8,17 +8,7 @@
  *   npm run bench -- --list                the sections
  *   npm run bench -- goals [--large]       issue 24's table of goals (--large: the 500 MB and 2 GB traces)
  */
-import {
-  closeSync,
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { readProfile } from '../src/analysis/formats';
@@ -45,6 +35,7 @@ import { benchDmv } from './bench-dmv';
 import { benchTopology } from './bench-topology';
 import { benchGoals } from './bench-goals';
 import { benchSparseModel, sparseModelOnce } from './bench-sparse-model';
+import { benchJsonSplit, writeSyntheticJsonSplit } from './bench-json-split';
 
 const ROOT = resolve(__dirname, '..');
 const SHARED = resolve(ROOT, '..', 'shared');
@@ -74,31 +65,6 @@ function jsonFiles(dir: string): string[] {
     else if (e.endsWith('.json')) out.push(p);
   }
   return out.sort();
-}
-
-/** Writes a synthetic json-split profile: `nodes` regions in a 4-ary tree, one row per node and rank. */
-function writeSyntheticJsonSplit(path: string, nodes: number, ranks: number): void {
-  const fd = openSync(path, 'w');
-  let buf: string[] = [];
-  const flush = () => {
-    writeSync(fd, buf.join(''));
-    buf = [];
-  };
-  buf.push('{"data":[');
-  for (let i = 0; i < nodes; i++) {
-    for (let r = 0; r < ranks; r++) {
-      const v = ((i * 7919 + r * 104729) % 100000) / 7.0;
-      buf.push(`${i || r ? ',' : ''}[${(v * 2).toFixed(6)},${r},${v.toFixed(6)},${i}]`);
-    }
-    if (buf.length > 100000) flush();
-  }
-  buf.push('],"columns":["inclusive#sum#time.duration","mpi.rank","sum#time.duration","path"],');
-  buf.push('"column_metadata":[{"is_value":true},{"is_value":true},{"is_value":true},{"is_value":false}],"nodes":[');
-  for (let i = 0; i < nodes; i++)
-    buf.push(`${i ? ',' : ''}{"label":"region_${i}","column":"path"${i ? `,"parent":${(i - 1) >> 2}` : ''}}`);
-  buf.push('],"mpi.world.size":"' + ranks + '"}');
-  flush();
-  closeSync(fd);
 }
 
 async function throughput(label: string, path: string, repeats: number): Promise<void> {
@@ -189,6 +155,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   'chrome-trace': () =>
     benchChromeTrace({
       large: LARGE,
+      sizesMB: process.env.HPC_LENS_BENCH_TRACE_MB?.split(',').filter(Boolean).map(Number),
       shared: existsSync(SHARED) ? SHARED : undefined,
     }),
   'super-graph': benchSuperGraph,
@@ -214,6 +181,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   // Issue 24's table; `--large` adds the 500 MB and 2 GB traces (minutes).
   goals: () => benchGoals({ shared: existsSync(SHARED) ? SHARED : undefined, distDir: __dirname, large: LARGE }),
   'sparse-model': () => benchSparseModel(__dirname),
+  'json-split': () => benchJsonSplit({ distDir: __dirname }),
 };
 
 /** `--large`: the sections' optional multi-minute cases (the 2 GB trace). */

@@ -170,6 +170,32 @@ describe('Caliper json-split reader', () => {
     await assert.rejects(readProfile(join(tmp, 'nope.json')), /no such file/);
   });
 
+  it('keeps every row across the column blocks (90,000 rows), with missing values, ragged rows refused after the first block', async () => {
+    const nodes = 300,
+      ranks = 300;
+    const value = (i: number, r: number) => ((i * 7919 + r * 104729) % 1000) / 8;
+    const rows: string[] = [];
+    for (let i = 0; i < nodes; i++)
+      for (let r = 0; r < ranks; r++) rows.push(`[${r},${(i + r) % 97 === 0 ? 'null' : value(i, r)},${i}]`);
+    const head = '{"data":[';
+    const tail =
+      '],"columns":["mpi.rank","sum#time.duration","path"],"column_metadata":[{"is_value":true},{"is_value":true},{"is_value":false}],' +
+      `"nodes":[${Array.from({ length: nodes }, (_, i) => `{"label":"r${i}","column":"path"${i ? `,"parent":${(i - 1) >> 1}` : ''}}`).join(',')}]}`;
+    const p = await readProfile(write('many-rows.json', head + rows.join(',') + tail));
+    assert.equal(p.contextCount, ranks);
+    const excl = p.exclusiveTotals(p.metricIndex('time'));
+    for (let i = 0; i < nodes; i++) {
+      let expected = 0;
+      for (let r = 0; r < ranks; r++) if ((i + r) % 97 !== 0) expected += value(i, r);
+      assert.equal(p.tree.name(i), `r${i}`);
+      close(excl[i]!, expected, `node ${i}`);
+    }
+    // A row of another width far into the data (past the first blocks) is still refused.
+    rows[70_000] = '[1,2]';
+    const ragged = write('ragged-late.json', head + rows.join(',') + tail);
+    await expectReadError(readProfile(ragged), ragged, /row 70001 of "data" has 2 values/, 'ragged late');
+  });
+
   it('can be cancelled', async () => {
     const path = write('cancel.json', JSON.stringify(tiny));
     const ac = new AbortController();

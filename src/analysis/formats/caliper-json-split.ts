@@ -1,6 +1,5 @@
 import { quoteContent } from '../errors/escape-control';
 import { NodeKind } from '../model/call-tree';
-import { GrowableFloat64 } from '../model/growable';
 import type { MetadataValue, Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
 import { CALLPATH, MODULE, PATH, RANK, SOURCELOC } from './caliper/attributes';
@@ -29,8 +28,45 @@ import {
  * `sourceloc#cali.sampler.pc`, a node sampled at several lines gets one statement child per line.
  */
 
+/**
+ * One column of `data` while it streams in: fixed-size blocks (growing by doubling up to 64 Ki
+ * values, then 64 Ki at a time), so that a growing column is never copied, flattened once at the end.
+ */
+class DataColumn {
+  private readonly full: Float64Array[] = [];
+  private block = new Float64Array(256);
+  private used = 0;
+  private filled = 0;
+
+  push(v: number): void {
+    if (this.used === this.block.length) {
+      this.full.push(this.block);
+      this.filled += this.used;
+      this.block = new Float64Array(Math.min(this.block.length * 2, 1 << 16));
+      this.used = 0;
+    }
+    this.block[this.used++] = v;
+  }
+
+  /** The values pushed, in one array (the blocks are released). */
+  finish(): Float64Array {
+    const out = new Float64Array(this.filled + this.used);
+    let at = 0;
+    for (const b of this.full) {
+      out.set(b, at);
+      at += b.length;
+    }
+    out.set(this.block.subarray(0, this.used), at);
+    this.full.length = 0;
+    this.block = new Float64Array(0);
+    this.used = this.filled = 0;
+    return out;
+  }
+}
+
 interface JsonSplitDocument {
-  rows: GrowableFloat64;
+  /** The cells of `data` by column (null → NaN), each `rowCount` long once the stream has ended. */
+  data: Float64Array[];
   rowWidth: number;
   rowCount: number;
   /** Strings met in value cells, by "row:column" (rare; kept for error messages). */
@@ -47,7 +83,7 @@ interface JsonSplitDocument {
  */
 class JsonSplitHandler implements JsonHandler {
   readonly doc: JsonSplitDocument = {
-    rows: new GrowableFloat64(1 << 16),
+    data: [],
     rowWidth: -1,
     rowCount: 0,
     stringCells: 0,
@@ -57,6 +93,7 @@ class JsonSplitHandler implements JsonHandler {
   private currentKey: string | null = null;
   private inData = false;
   private rowLength = 0;
+  private readonly columns: DataColumn[] = [];
   private assembling = false;
   private readonly assembler = new ValueAssembler();
 
@@ -146,8 +183,20 @@ class JsonSplitHandler implements JsonHandler {
   }
 
   private cell(v: number): void {
-    this.doc.rows.push(v);
-    this.rowLength++;
+    const k = this.rowLength++;
+    if (k < this.columns.length) this.columns[k]!.push(v);
+    else if (this.doc.rowWidth === -1) {
+      // The first row sets the columns; a longer row later is refused at its end.
+      const c = new DataColumn();
+      c.push(v);
+      this.columns.push(c);
+    }
+  }
+
+  /** The data columns, once the stream has ended. */
+  finish(): JsonSplitDocument {
+    this.doc.data = this.columns.map(c => c.finish());
+    return this.doc;
   }
 
   private beginValue(): void {
@@ -275,17 +324,25 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
     if (n.column === treeName) ensure(i);
   }
 
-  const { rows: cells, rowWidth: w, rowCount } = doc;
+  const { data, rowCount } = doc;
   const nodeIndexOf = (r: number, c: number): number => {
-    const v = cells.get(r * w + c);
+    const v = data[c]![r]!;
     if (!Number.isInteger(v) || v < 0 || v >= nodes.length)
       throw new ProfileReadError(path, `row ${r + 1}, column "${columns[c]!.name}": ${v} is not an index into "nodes"`);
     return v;
   };
   // Validated once here, so that the row functions below are plain lookups.
   const rowNode = new Int32Array(rowCount).fill(-1);
+  const treeCells = rowCount > 0 ? data[treeCol]! : new Float64Array(0);
   for (let r = 0; r < rowCount; r++) {
-    if (Number.isNaN(cells.get(r * w + treeCol))) continue;
+    const v = treeCells[r]!;
+    if (v !== v) continue; // NaN: a global record
+    // The common case, a valid index of a tree node, without a call.
+    const m = v >>> 0 === v && v < nodes.length ? modelOf[v]! : -1;
+    if (m >= 0) {
+      rowNode[r] = m;
+      continue;
+    }
     const i = nodeIndexOf(r, treeCol);
     if (modelOf[i] === -1)
       throw new ProfileReadError(
@@ -297,21 +354,26 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
   const labelAt =
     (c: number) =>
     (r: number): string | null =>
-      Number.isNaN(cells.get(r * w + c)) ? null : label(nodeIndexOf(r, c));
+      Number.isNaN(data[c]![r]!) ? null : label(nodeIndexOf(r, c));
   const structural = new Set([treeCol, rankCol, sourceCol, moduleCol]);
   const valueColumns = columns.filter(c => c.isValue && !structural.has(c.index));
   if (valueColumns.length === 0) throw new ProfileReadError(path, NO_METRICS);
   const valueIndices = Int32Array.from(valueColumns, c => c.index);
+  const rankCells = rankCol >= 0 && rowCount > 0 ? data[rankCol]! : null;
   const rows: CaliperRows = {
     count: rowCount,
     columns: valueColumns,
     node: r => rowNode[r]!,
-    rank: rankCol >= 0 ? r => cells.get(r * w + rankCol) : null,
+    rank: rankCells ? r => rankCells[r]! : null,
     location: sourceCol >= 0 ? labelAt(sourceCol) : null,
     module: moduleCol >= 0 ? labelAt(moduleCol) : null,
     forEachValue(r, add) {
-      const base = r * w;
-      for (let k = 0; k < valueIndices.length; k++) add(valueIndices[k]!, cells.get(base + valueIndices[k]!));
+      for (let k = 0; k < valueIndices.length; k++) add(valueIndices[k]!, data[valueIndices[k]!]![r]!);
+    },
+    columnar: {
+      node: rowNode,
+      rank: rankCells,
+      values: column => (rowCount > 0 ? data[column]! : new Float64Array(0)),
     },
   };
   if (doc.stringCells > 0) b.warnings.push(`${doc.stringCells} non-numeric value cells were read as missing`);
@@ -350,7 +412,7 @@ export const caliperJsonSplitReader: ProfileReader = {
       throw new ProfileReadError(path, (e as Error).message, { cause: e });
     }
     options.onProgress?.(0.9, 'Building the call tree');
-    const profile = buildCaliperProfile(handler.doc, path);
+    const profile = buildCaliperProfile(handler.finish(), path);
     options.onProgress?.(1);
     return profile;
   },

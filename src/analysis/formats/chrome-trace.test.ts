@@ -13,6 +13,12 @@ import { chromeTraceReader } from './chrome-trace';
 import { sampleFile } from './file-sample';
 import { readProfile } from './index';
 import { ProfileReadError } from './reader';
+import { ProfileBuilder } from '../model/profile-builder';
+import { seededRandom } from '../stats/seeded-random';
+import { buildChromeTrace } from './chrome-trace/build';
+import { ChromeTraceCollector } from './chrome-trace/collect';
+import { TraceEventStream } from './chrome-trace/stream';
+import { JsonTokenizer } from './json/json-tokenizer';
 
 const dir = mkdtempSync(join(tmpdir(), 'chrome-trace-'));
 let seq = 0;
@@ -432,6 +438,146 @@ describe('Chrome trace reader: phases', () => {
       counts[await readOrReject(write(bytes, 'mutant2.json'), chromeTraceReader, name)]++;
     }
     assert.ok(counts.rejected > 50 && counts.read > 50, JSON.stringify(counts));
+  });
+});
+
+/** Reads trace text fed to the tokenizer in random chunks of 1..`max` bytes (the reader's path, chunked finely). */
+function readChunked(text: string, seed: number, max: number): Profile {
+  const b = new ProfileBuilder('chrome-trace', 'chunked.json');
+  const collector = new ChromeTraceCollector(b.tree.strings);
+  const t = new JsonTokenizer(
+    new TraceEventStream(collector, reason => {
+      throw new Error(reason);
+    }),
+  );
+  const bytes = Buffer.from(text);
+  const r = seededRandom(seed);
+  for (let i = 0; i < bytes.length;) {
+    const n = 1 + Math.floor(r() * max);
+    t.write(bytes.subarray(i, i + n));
+    i += n;
+  }
+  t.end();
+  Object.assign(b.metadata, collector.metadata);
+  return buildChromeTrace(collector, b, b.warnings);
+}
+
+/** Everything a reader's result shows, as plain JSON (typed arrays as lists). */
+function shape(p: Profile): string {
+  const metrics = p.metrics.map((m, k) => ({
+    name: m.name,
+    inclusive: Array.from(p.inclusiveTotals(k)),
+    exclusive: Array.from(p.exclusiveTotals(k)),
+  }));
+  return JSON.stringify({ paths: paths(p), metrics, trace: p.trace, metadata: p.metadata }, (_, v) =>
+    ArrayBuffer.isView(v) ? Array.from(v as Float64Array) : v,
+  );
+}
+
+describe('Chrome trace reader: members it does not read', () => {
+  it('skips unread args and members (braces, quotes, escapes, nesting) in any chunking, reading what it uses', () => {
+    const noise = {
+      'External id': 7,
+      grid: [50, 1, 1],
+      note: '}{"]\\[',
+      nested: { a: ['}', { b: '\u0041 "x" {' }], c: null, d: true, e: -1.5e-7 },
+      'Sequence number': '😀 \ud83d',
+    };
+    const events = (extra: boolean) => {
+      const x = (o: Record<string, unknown>) =>
+        extra ? { ...o, tts: 3, cname: 'good', s: { deep: ['}'] }, args: { ...noise, ...(o['args'] as object) } } : o;
+      return [
+        x({
+          ph: 'X',
+          cat: 'Operator',
+          name: 'aten::mm',
+          pid: 1,
+          tid: 1,
+          ts: 1623142623460100,
+          dur: 50,
+          args: { 'Call stack': 'm.py(3): f;t.py(9): <module>' },
+        }),
+        x({
+          ph: 'X',
+          cat: 'Runtime',
+          name: 'cudaLaunchKernel',
+          pid: 1,
+          tid: 1,
+          ts: 1623142623460110,
+          dur: 10,
+          args: { correlation: 4 },
+        }),
+        x({
+          ph: 'X',
+          cat: 'Kernel',
+          name: 'gemm',
+          pid: 0,
+          tid: 'stream 7',
+          ts: 1623142623460130,
+          dur: 15,
+          args: { device: 0, stream: 7, correlation: 4 },
+        }),
+        x({
+          ph: 'X',
+          cat: 'Memcpy',
+          name: 'Memcpy HtoD (Pageable -> Device)',
+          pid: 0,
+          tid: 'stream 7',
+          ts: 1623142623460150,
+          dur: 5,
+          args: { device: 0, stream: 7, correlation: 5, bytes: 4096 },
+        }),
+        x({ ph: 's', cat: 'ac2g', id: 4, pid: 1, tid: 1, ts: 1623142623460110, name: 'launch' }),
+        x({ ph: 'f', cat: 'ac2g', id: 4, pid: 0, tid: 'stream 7', ts: 1623142623460130, bp: 'e', name: 'launch' }),
+        x({ ph: 'B', name: 'step', pid: 1, tid: 2, ts: 1623142623460100 }),
+        x({ ph: 'E', pid: 1, tid: 2, ts: 1623142623460190 }),
+        // Phases that read any args member: counters, metadata and allocator instants keep them all.
+        { ph: 'C', name: 'mem', pid: 1, ts: 1623142623460120, args: { used: 5, free: '7' } },
+        { ph: 'M', name: 'thread_name', pid: 1, tid: 1, args: { name: 'python' } },
+        {
+          ph: 'i',
+          name: '[memory]',
+          pid: 1,
+          tid: 1,
+          ts: 1623142623460140,
+          s: 't',
+          args: { 'Device Type': 1, 'Device Id': 0, Bytes: 512, 'Total Allocated': 512, 'Total Reserved': 2048 },
+        },
+      ];
+    };
+    const clean = JSON.stringify({ schemaVersion: 1, traceEvents: events(false) });
+    const noisy = JSON.stringify({ schemaVersion: 1, traceEvents: events(true), otherData: { a: '}' } });
+    const expected = shape(readChunked(clean, 1, 1 << 20));
+    const p = readChunked(noisy, 1, 1 << 20);
+    assert.equal(incl(p, '<module>/f/aten::mm/cudaLaunchKernel/gemm'), 15000);
+    assert.equal(p.trace!.counters.value.length, 2);
+    assert.equal(p.trace!.memory!.bytes[0], 512);
+    assert.equal(p.trace!.tracks.find(t => t.name === 'python')?.kind, 'thread');
+    const withoutOtherData = (s: string) => s.replace(',"otherData":{"a":"}"}', '');
+    assert.equal(withoutOtherData(shape(p)), expected);
+    for (let seed = 2; seed < 40; seed++)
+      assert.equal(withoutOtherData(shape(readChunked(noisy, seed, 1 + (seed % 13)))), expected, `seed ${seed}`);
+  });
+  it('numbers flows by category and id, and keeps their ids out of the string table', async () => {
+    const flow = (ph: string, id: unknown, ts: number, cat = 'ac2g') =>
+      ev({ ph, cat, id, ts, name: 'launch', ...(ph === 'f' ? { bp: 'e', tid: 2 } : {}) });
+    const p = await read(
+      `[${[
+        ev({ ph: 'X', name: 'a', ts: 0, dur: 100 }),
+        ev({ ph: 'X', name: 'b', ts: 0, dur: 100, tid: 2 }),
+        flow('s', 5, 1),
+        flow('f', '5', 2), // "5" and 5 are one flow
+        flow('s', 6, 3),
+        flow('s', 5, 4, 'other'), // another category: another flow
+        flow('f', 5, 5, 'other'),
+        flow('f', 6, 6),
+      ].join(',')}]`,
+    );
+    const f = p.trace!.flows;
+    assert.deepEqual(Array.from(f.fromTime), [1000, 3000, 4000]);
+    assert.equal(new Set(f.id).size, 3);
+    assert.deepEqual(Array.from(f.toTime), [2000, 6000, 5000]);
+    assert.ok(!p.data.strings.some(s => /^(ac2g|other):/.test(s)), p.data.strings.join(', '));
   });
 });
 

@@ -37,6 +37,8 @@ export class TraceBuilder {
 
   private readonly flKind = new GrowableUint8();
   private readonly flId = new GrowableInt32();
+  /** Flow numbers of the flow ids readers give as text (kept out of the shared string table). */
+  private readonly flowNumbers = new Map<string, number>();
   private readonly flFromTrack = new GrowableInt32();
   private readonly flFromTime = new GrowableFloat64();
   private readonly flFromEvent = new GrowableInt32();
@@ -133,15 +135,20 @@ export class TraceBuilder {
     this.ctValue.push(value);
   }
 
-  /** An arrow from (track, time) to (track, time); events are `addEvent` indices or -1. */
+  /**
+   * An arrow from (track, time) to (track, time); events are `addEvent` indices or -1. `id` names the
+   * flow: text (numbered here) or the reader's own flow number (≥ 0), one or the other per trace.
+   */
   addFlow(
     kind: FlowKind,
-    id: string,
+    id: string | number,
     from: { track: number; time: number; event: number },
     to: { track: number; time: number; event: number },
   ): void {
     this.flKind.push(kind);
-    this.flId.push(this.strings.intern(id));
+    let flow = typeof id === 'number' ? id : this.flowNumbers.get(id);
+    if (flow === undefined) this.flowNumbers.set(id as string, (flow = this.flowNumbers.size));
+    this.flId.push(flow);
     this.flFromTrack.push(from.track);
     this.flFromTime.push(from.time);
     this.flFromEvent.push(from.event);

@@ -103,7 +103,11 @@ export const FLOW_KIND_NAMES = ['generic', 'launch', 'message'] as const;
 /** Flow arrows between two points of two tracks (one row per arrow). */
 export interface TraceFlowColumns {
   kind: Uint8Array;
-  /** String id of the format's flow id (Chrome `cat` + `id`, MPI tag/communicator, …). */
+  /**
+   * The flow the arrow belongs to: arrows with the same number are one flow (Chrome `cat` + `id`, MPI
+   * tag/communicator, …), numbered per trace in the order first met. Not a string id: a trace has as
+   * many flows as launches, and their ids would crowd the profile's string table.
+   */
   id: Int32Array;
   fromTrack: Int32Array;
   fromTime: Float64Array;

@@ -24,6 +24,16 @@ export interface CaliperRows {
   readonly module: ((r: number) => string | null) | null;
   /** Calls `add` with the column index and value of every value of row r (NaN = missing). */
   forEachValue(r: number, add: (column: number, value: number) => void): void;
+  /**
+   * The same rows as typed columns, when the form stores them so (json-split): `node` and `rank` per
+   * row, and `values(column)` with one value per row (NaN = missing). Assembly then runs column by
+   * column over typed arrays instead of calling the functions above per row and value.
+   */
+  readonly columnar?: {
+    readonly node: Int32Array;
+    readonly rank: Float64Array | null;
+    values(column: number): Float64Array;
+  };
 }
 
 function basename(p: string): string {
@@ -51,12 +61,24 @@ export function assembleCaliperProfile(
   const rankContext: number[] = [];
   let unknownRankContext = -1;
   const rankOf = rows.rank;
+  const columnar = rows.columnar;
   if (rankOf) {
     const present = new Set<number>();
-    for (let r = 0; r < count; r++) {
-      if (rows.node(r) < 0) continue;
-      const rank = rankOf(r);
-      if (Number.isInteger(rank) && rank >= 0) present.add(rank);
+    if (columnar?.rank) {
+      const { node, rank: ranks } = columnar;
+      let last = -1;
+      for (let r = 0; r < count; r++) {
+        const rank = ranks[r]!;
+        // Rows come in runs of one rank or cycle through few: skip the Set for a repeat.
+        if (rank === last || node[r]! < 0) continue;
+        if (Number.isInteger(rank) && rank >= 0) present.add((last = rank));
+      }
+    } else {
+      for (let r = 0; r < count; r++) {
+        if (rows.node(r) < 0) continue;
+        const rank = rankOf(r);
+        if (Number.isInteger(rank) && rank >= 0) present.add(rank);
+      }
     }
     for (const k of [...present].sort((a, c) => a - c)) rankContext[k] = b.context({ rank: k });
   }
@@ -102,6 +124,8 @@ export function assembleCaliperProfile(
         for (const r of list) rowTarget[r] = child;
       }
     }
+  } else if (columnar) {
+    rowTarget.set(columnar.node);
   } else {
     for (let r = 0; r < count; r++) rowTarget[r] = rows.node(r);
   }
@@ -147,6 +171,24 @@ export function assembleCaliperProfile(
       inclusiveColumn[p.inclusiveColumn] = 1;
     }
   });
+  if (columnar) {
+    // Column by column: each metric's values still arrive in row order, so every sum is the same.
+    const rowContext = new Int32Array(count);
+    for (let r = 0; r < count; r++) if (rowTarget[r]! >= 0) rowContext[r] = contextOfRow(r);
+    for (const c of rows.columns) {
+      const m = metricOfColumn[c.index]!;
+      if (m < 0) continue;
+      const values = columnar.values(c.index);
+      const inclusive = inclusiveColumn[c.index] === 1;
+      for (let r = 0; r < count; r++) {
+        const node = rowTarget[r]!;
+        if (node < 0) continue;
+        if (inclusive) b.addInclusive(m, node, rowContext[r]!, values[r]!);
+        else b.addExclusive(m, node, rowContext[r]!, values[r]!);
+      }
+    }
+    return b.build(primaryMetricOf(plans.map(p => p.descriptor)));
+  }
   let node = -1;
   let ctx = -1;
   const add = (column: number, value: number): void => {

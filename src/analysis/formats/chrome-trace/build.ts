@@ -17,6 +17,43 @@ const TRACK_KIND_ORDER = { thread: 0, 'gpu-stream': 1, async: 2, counter: 3 } as
  * movement, and the profile (time, bytes and samples per node × track).
  */
 export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, warnings: string[]): Profile {
+  // The collected columns as typed arrays: one element type per name, so every access stays monomorphic.
+  const col = {
+    aCat: c.aCat.view(),
+    aName: c.aName.view(),
+    aPhase: c.aPhase.view(),
+    aTs: c.aTs.view(),
+    fCat: c.fCat.view(),
+    fEnclosing: c.fEnclosing.view(),
+    fKey: c.fKey.view(),
+    fPhase: c.fPhase.view(),
+    fTrack: c.fTrack.view(),
+    fTs: c.fTs.view(),
+    iCat: c.iCat.view(),
+    iName: c.iName.view(),
+    iTrack: c.iTrack.view(),
+    iTs: c.iTs.view(),
+    memAllocated: c.memAllocated.view(),
+    memBytes: c.memBytes.view(),
+    memDevice: c.memDevice.view(),
+    memReserved: c.memReserved.view(),
+    memTs: c.memTs.view(),
+    sBytes: c.sBytes.view(),
+    sCat: c.sCat.view(),
+    sCorr: c.sCorr.view(),
+    sCpu: c.sCpu.view(),
+    sDevice: c.sDevice.view(),
+    sDur: c.sDur.view(),
+    sGpu: c.sGpu.view(),
+    sName: c.sName.view(),
+    sPhase: c.sPhase.view(),
+    sStack: c.sStack.view(),
+    sTrack: c.sTrack.view(),
+    sTs: c.sTs.view(),
+    smTrack: c.smTrack.view(),
+    smTs: c.smTs.view(),
+    smWeight: c.smWeight.view(),
+  };
   const strings = b.tree.strings;
   const origin = Number.isFinite(c.minTs) ? Math.floor(c.minTs) : 0;
   const ns = (us: number) => Math.round((us - origin) * 1000);
@@ -26,12 +63,12 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
   const dur = new Float64Array(nS0);
   const beByTrack = new Map<number, number[]>();
   for (let i = 0; i < nS0; i++) {
-    if (c.sPhase.get(i) === Ph.X) {
-      dur[i] = c.sDur.get(i);
+    if (col.sPhase[i] === Ph.X) {
+      dur[i] = col.sDur[i];
       continue;
     }
     dur[i] = NaN;
-    const t = c.sTrack.get(i);
+    const t = col.sTrack[i];
     let list = beByTrack.get(t);
     if (!list) beByTrack.set(t, (list = []));
     list.push(i);
@@ -45,7 +82,7 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
   // surfaces (a scan down the stack for each mismatched end was quadratic: 40k nested ends, 6 s).
   const closed = new Uint8Array(nS0);
   for (const [t, list] of beByTrack) {
-    list.sort((x, y) => c.sTs.get(x) - c.sTs.get(y) || x - y);
+    list.sort((x, y) => col.sTs[x] - col.sTs[y] || x - y);
     const open: number[] = [];
     const openByName = new Map<number, number[]>();
     const innermost = (stack: number[] | undefined): number => {
@@ -53,9 +90,9 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
       return stack?.length ? stack[stack.length - 1]! : -1;
     };
     for (const i of list) {
-      if (c.sPhase.get(i) === Ph.B) {
+      if (col.sPhase[i] === Ph.B) {
         open.push(i);
-        const name = c.sName.get(i);
+        const name = col.sName[i];
         let byName = openByName.get(name);
         if (!byName) openByName.set(name, (byName = []));
         byName.push(i);
@@ -66,9 +103,9 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
         unmatchedEnds++;
         continue;
       }
-      const name = c.sName.get(i);
+      const name = col.sName[i];
       let bi = top;
-      if (name !== 0 && c.sName.get(top) !== name) {
+      if (name !== 0 && col.sName[top] !== name) {
         const sameName = innermost(openByName.get(name));
         if (sameName >= 0) {
           bi = sameName;
@@ -76,12 +113,12 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
         }
       }
       closed[bi] = 1;
-      dur[bi] = Math.max(0, c.sTs.get(i) - c.sTs.get(bi));
+      dur[bi] = Math.max(0, col.sTs[i] - col.sTs[bi]);
     }
     const last = c.trackList[t]!.last;
     for (const bi of open) {
       if (closed[bi]) continue;
-      dur[bi] = Math.max(0, last - c.sTs.get(bi));
+      dur[bi] = Math.max(0, last - col.sTs[bi]);
       unclosed++;
     }
   }
@@ -105,13 +142,13 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
     cCat = new GrowableInt32();
   for (let i = 0; i < nS0; i++) {
     if (!(dur[i]! >= 0)) continue;
-    const s = ns(c.sTs.get(i));
-    cTrack.push(c.sTrack.get(i));
+    const s = ns(col.sTs[i]);
+    cTrack.push(col.sTrack[i]);
     cStart.push(s);
-    cDur.push(Math.max(0, ns(c.sTs.get(i) + dur[i]!) - s));
+    cDur.push(Math.max(0, ns(col.sTs[i] + dur[i]!) - s));
     cRow.push(i);
-    cName.push(c.sName.get(i));
-    cCat.push(c.sCat.get(i));
+    cName.push(col.sName[i]);
+    cCat.push(col.sCat[i]);
   }
 
   // --- async slices: matched per (pid, cat, id), packed into lanes per (pid, name) -------------------
@@ -136,17 +173,17 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
     const slices: AsyncSlice[] = [];
     let unmatched = 0;
     for (const list of byKey.values()) {
-      list.sort((x, y) => c.aTs.get(x) - c.aTs.get(y) || x - y);
+      list.sort((x, y) => col.aTs[x] - col.aTs[y] || x - y);
       const open: AsyncSlice[] = [];
       for (const i of list) {
-        const ph = c.aPhase.get(i);
+        const ph = col.aPhase[i];
         if (ph === 0) {
           open.push({
             pid: c.aPid[i]!,
-            start: c.aTs.get(i),
+            start: col.aTs[i],
             end: NaN,
-            name: c.aName.get(i),
-            cat: c.aCat.get(i),
+            name: col.aName[i],
+            cat: col.aCat[i],
             root: open[0] ?? null,
             track: -1,
           });
@@ -156,7 +193,7 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
             unmatched++;
             continue;
           }
-          s.end = c.aTs.get(i);
+          s.end = col.aTs[i];
           slices.push(s);
         }
       }
@@ -237,10 +274,10 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
   const nCand = cTrack.length;
   const used = new Uint8Array(plans.length);
   for (let k = 0; k < nCand; k++) used[cTrack.get(k)] = 1;
-  for (let i = 0; i < c.iTrack.length; i++) used[c.iTrack.get(i)] = 1;
-  for (let i = 0; i < c.smTrack.length; i++) used[c.smTrack.get(i)] = 1;
+  for (let i = 0; i < c.iTrack.length; i++) used[col.iTrack[i]] = 1;
+  for (let i = 0; i < c.smTrack.length; i++) used[col.smTrack[i]] = 1;
   for (const t of counterTracks) used[t] = 1;
-  for (let i = 0; i < c.fTrack.length; i++) used[c.fTrack.get(i)] = 1;
+  for (let i = 0; i < c.fTrack.length; i++) used[col.fTrack[i]] = 1;
   const procGpu = new Set(plans.filter(p => p.kind === 'gpu-stream').map(p => p.pid));
   const procInfo = (pid: string) => c.processes.get(pid) ?? { name: null, labels: null, sortIndex: 0 };
   const processName = (pid: string) => {
@@ -392,7 +429,7 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
   const corrToCand = new CorrelationIndex();
   for (let k = 0; k < nCand; k++) {
     const row = cRow.get(k);
-    if (row >= 0 && c.sGpu.get(row) === Gpu.None) corrToCand.add(c.sCorr.get(row), k);
+    if (row >= 0 && col.sGpu[row] === Gpu.None) corrToCand.add(col.sCorr[row], k);
   }
   corrToCand.seal();
 
@@ -416,8 +453,8 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
     const fill = candStart.slice(0, tb.tracks.length);
     for (let k = 0; k < nCand; k++) candOrder[fill[trackOf[cTrack.get(k)]!]!++] = k;
   }
-  const instByTrack = byTrack(c.iTrack.length, i => c.iTrack.get(i));
-  const sampleByTrack = byTrack(c.smTrack.length, i => c.smTrack.get(i));
+  const instByTrack = byTrack(c.iTrack.length, i => col.iTrack[i]);
+  const sampleByTrack = byTrack(c.smTrack.length, i => col.smTrack[i]);
 
   // Sampled stacks: frame id → node, parents first.
   const frameNode = new Map<string, number>();
@@ -453,15 +490,15 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
 
   // Flow endpoints grouped by key (first-met order), each group in (time, phase, file) order.
   const nF = c.fKey.length;
-  const nKeys = c.flowNames.length;
+  const nKeys = c.flowCount;
   const keyStart = new Int32Array(nKeys + 1);
-  for (let i = 0; i < nF; i++) keyStart[c.fKey.get(i) + 1]++;
+  for (let i = 0; i < nF; i++) keyStart[col.fKey[i] + 1]++;
   for (let k = 0; k < nKeys; k++) keyStart[k + 1] += keyStart[k]!;
   const flowOrder = new Int32Array(nF);
   {
     const fill = keyStart.slice(0, nKeys);
-    for (let i = 0; i < nF; i++) flowOrder[fill[c.fKey.get(i)]!++] = i;
-    const before = (x: number, y: number) => c.fTs.get(x) - c.fTs.get(y) || c.fPhase.get(x) - c.fPhase.get(y) || x - y;
+    for (let i = 0; i < nF; i++) flowOrder[fill[col.fKey[i]]!++] = i;
+    const before = (x: number, y: number) => col.fTs[x] - col.fTs[y] || col.fPhase[x] - col.fPhase[y] || x - y;
     for (let k = 0; k < nKeys; k++) {
       const lo = keyStart[k]!,
         hi = keyStart[k + 1]!;
@@ -484,15 +521,15 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
     const ac2g = strings.find('ac2g');
     let uncorrelated = false;
     for (let i = 0; i < nS0 && !uncorrelated; i++)
-      uncorrelated = c.sGpu.get(i) !== Gpu.None && !Number.isFinite(c.sCorr.get(i));
+      uncorrelated = col.sGpu[i] !== Gpu.None && !Number.isFinite(col.sCorr[i]);
     if (ac2g >= 0 && uncorrelated) {
       for (let k = 0; k < nKeys; k++) {
         let from = -1;
         for (let a = keyStart[k]!; a < keyStart[k + 1]!; a++) {
           const i = flowOrder[a]!;
-          const ph = c.fPhase.get(i);
-          if (ph !== 0 && from >= 0 && c.fCat.get(i) === ac2g) {
-            const t = trackOf[c.fTrack.get(i)]!;
+          const ph = col.fPhase[i];
+          if (ph !== 0 && from >= 0 && col.fCat[i] === ac2g) {
+            const t = trackOf[col.fTrack[i]]!;
             let l = ac2gFrom.get(t);
             if (!l) ac2gFrom.set(t, (l = []));
             l.push(i, from);
@@ -524,8 +561,7 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
     while (k > 0 && s.starts[k - 1] === at) k--;
     return k < s.idx.length ? s.idx[k]! : -1;
   };
-  const bindFlow = (i: number): number =>
-    bindCand(trackOf[c.fTrack.get(i)]!, ns(c.fTs.get(i)), c.fEnclosing.get(i) === 1);
+  const bindFlow = (i: number): number => bindCand(trackOf[col.fTrack[i]]!, ns(col.fTs[i]), col.fEnclosing[i] === 1);
 
   // CPU tracks first so that GPU work finds the node of the call that launched it.
   const trackIds = [...new Set(order.map(i => trackOf[i]!))];
@@ -562,12 +598,12 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
       let py = p >= 0 ? candPy[p]! : 0;
       let placedBy = p >= 0 ? candStack[p]! : 0;
       if (row >= 0) {
-        if (p < 0 && c.sGpu.get(row) !== Gpu.None) {
-          const corr = c.sCorr.get(row);
+        if (p < 0 && col.sGpu[row] !== Gpu.None) {
+          const corr = col.sCorr[row];
           const l = Number.isFinite(corr) ? corrToCand.get(corr) : launchedBy.get(ci);
           if (l !== undefined && candNode[l]! >= 0) base = candNode[l]!;
         }
-        const stack = c.sStack.get(row);
+        const stack = col.sStack[row];
         if (stack && !py) {
           b.callStackLines = true;
           base = pyChain(base, stack);
@@ -581,7 +617,7 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
           placedBy = stack;
         }
         // Python function events nest the frames themselves: stacks inside them add nothing.
-        if (c.sCpu.get(row) === Cpu.Python) {
+        if (col.sCpu[row] === Cpu.Python) {
           b.callStackLines = true;
           py = 1;
           placedBy = 0;
@@ -605,7 +641,7 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
 
     // Instants and samples, then everything in (start, depth) order.
     const inst = (instByTrack.get(t) ?? []).map(i => {
-      const at = ns(c.iTs.get(i));
+      const at = ns(col.iTs[i]);
       const e = enclosing(at);
       return {
         at,
@@ -630,9 +666,9 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
           kind: 'exclusive',
           aggregation: 'sum',
         });
-      b.addExclusive(samplesMetric, node, ctx, c.smWeight.get(i));
+      b.addExclusive(samplesMetric, node, ctx, col.smWeight[i]);
       inst.push({
-        at: ns(c.smTs.get(i)),
+        at: ns(col.smTs[i]),
         depth: frameDepth.get(c.smFrame[i]!) ?? 0,
         node,
         i,
@@ -645,7 +681,7 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
       for (; j < inst.length && (inst[j]!.at < at || (inst[j]!.at === at && inst[j]!.depth < d)); j++) {
         const e = inst[j]!;
         if (e.kind === TraceEventKind.Instant)
-          tb.addEvent(e.kind, t, e.at, 0, e.node, e.depth, strings.get(c.iCat.get(e.i)), strings.get(c.iName.get(e.i)));
+          tb.addEvent(e.kind, t, e.at, 0, e.node, e.depth, strings.get(col.iCat[e.i]), strings.get(col.iName[e.i]));
         else tb.addEvent(e.kind, t, e.at, 0, e.node, e.depth, '', nodeName[e.node]!);
       }
     };
@@ -663,11 +699,11 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
       );
       if (ctx >= 0) b.addExclusive(time, candNode[ci]!, ctx, Math.max(0, excl[k]!));
       const row = cRow.get(ci);
-      const gpu = row >= 0 ? c.sGpu.get(row) : Gpu.None;
+      const gpu = row >= 0 ? col.sGpu[row] : Gpu.None;
       if (gpu === Gpu.Memcpy || gpu === Gpu.Memset) {
-        const bytes = c.sBytes.get(row);
+        const bytes = col.sBytes[row];
         const kind = gpu === Gpu.Memset ? DataMovementKind.Memset : copyKind(strings.get(cName.get(ci)));
-        const device = c.sDevice.get(row) >= 0 ? c.sDevice.get(row) : track.gpuDevice;
+        const device = col.sDevice[row] >= 0 ? col.sDevice[row] : track.gpuDevice;
         tb.addDataMovement({
           kind,
           bytes: Number.isFinite(bytes) ? bytes : 0,
@@ -706,19 +742,19 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
   {
     const bind = (i: number): { track: number; time: number; event: number } => {
       const ci = bindFlow(i);
-      return { track: trackOf[c.fTrack.get(i)]!, time: ns(c.fTs.get(i)), event: ci >= 0 ? candEvent[ci]! : -1 };
+      return { track: trackOf[col.fTrack[i]]!, time: ns(col.fTs[i]), event: ci >= 0 ? candEvent[ci]! : -1 };
     };
     for (let key = 0; key < nKeys; key++) {
       let from: ReturnType<typeof bind> | null = null;
       for (let a = keyStart[key]!; a < keyStart[key + 1]!; a++) {
         const i = flowOrder[a]!;
-        const ph = c.fPhase.get(i);
+        const ph = col.fPhase[i];
         const here = bind(i);
         if (ph !== 0 && from) {
           const launch =
-            strings.get(c.fCat.get(i)) === 'ac2g' ||
+            strings.get(col.fCat[i]) === 'ac2g' ||
             (tb.tracks[from.track]!.kind !== 'gpu-stream' && tb.tracks[here.track]!.kind === 'gpu-stream');
-          tb.addFlow(launch ? FlowKind.Launch : FlowKind.Generic, c.flowNames[key]!, from, here);
+          tb.addFlow(launch ? FlowKind.Launch : FlowKind.Generic, key, from, here);
         }
         from = ph === 2 ? null : here;
       }
@@ -733,13 +769,7 @@ export function buildChromeTrace(c: ChromeTraceCollector, b: ProfileBuilder, war
 
   // --- allocator events (PyTorch `[memory]`) ----------------------------------------------------------
   for (let i = 0; i < c.memTs.length; i++)
-    tb.addMemoryEvent(
-      ns(c.memTs.get(i)),
-      c.memDevice.get(i),
-      c.memBytes.get(i),
-      c.memAllocated.get(i),
-      c.memReserved.get(i),
-    );
+    tb.addMemoryEvent(ns(col.memTs[i]), col.memDevice[i], col.memBytes[i], col.memAllocated[i], col.memReserved[i]);
 
   b.trace = tb.finish();
   return b.build(time);
@@ -814,44 +844,59 @@ class CorrelationIndex {
  * a Map per parent (or a Map keyed by a double) would cost hundreds of thousands of small objects.
  */
 class PairTable {
-  private keyA = new Int32Array(1 << 12);
-  private keyB = new Int32Array(1 << 12);
-  private value = new Int32Array(1 << 12).fill(-1);
+  /** Slots of [a, b, value] side by side (one cache line per probe, not three arrays' worth); value -1 = empty. */
+  private slots = PairTable.empty(1 << 12);
+  private capacity = 1 << 12;
   private size = 0;
 
+  private static empty(capacity: number): Int32Array {
+    const slots = new Int32Array(capacity * 4);
+    for (let i = 2; i < slots.length; i += 4) slots[i] = -1;
+    return slots;
+  }
+
+  /** Index in {@link slots} of (a, b)'s slot, or of the empty slot where it would go. */
   private slot(a: number, b: number): number {
-    const mask = this.value.length - 1;
-    let h = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b)) & mask;
-    while (this.value[h]! >= 0 && (this.keyA[h] !== a || this.keyB[h] !== b)) h = (h + 1) & mask;
-    return h;
+    const mask = this.capacity - 1;
+    const slots = this.slots;
+    // Mixed so that the low bits (the slot) depend on every bit of both keys: ids that differ only in
+    // their high bits (sequential parents, names) otherwise share slots and probe in long runs.
+    let h = Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b);
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x2c1b3c6d);
+    h = (h ^ (h >>> 12)) & mask;
+    for (;;) {
+      const k = h << 2;
+      if (slots[k + 2]! < 0 || (slots[k] === a && slots[k + 1] === b)) return k;
+      h = (h + 1) & mask;
+    }
   }
 
   /** The value of (a, b), or -1. */
   get(a: number, b: number): number {
-    return this.value[this.slot(a, b)]!;
+    return this.slots[this.slot(a, b) + 2]!;
   }
 
   /** Sets (a, b) → v (v ≥ 0). */
   set(a: number, b: number, v: number): void {
-    if (2 * (this.size + 1) > this.value.length) this.grow();
-    const h = this.slot(a, b);
-    if (this.value[h]! < 0) this.size++;
-    this.keyA[h] = a;
-    this.keyB[h] = b;
-    this.value[h] = v;
+    if (2 * (this.size + 1) > this.capacity) this.grow();
+    const k = this.slot(a, b);
+    if (this.slots[k + 2]! < 0) this.size++;
+    this.slots[k] = a;
+    this.slots[k + 1] = b;
+    this.slots[k + 2] = v;
   }
 
   private grow(): void {
-    const { keyA, keyB, value } = this;
-    this.keyA = new Int32Array(value.length * 2);
-    this.keyB = new Int32Array(value.length * 2);
-    this.value = new Int32Array(value.length * 2).fill(-1);
-    for (let i = 0; i < value.length; i++) {
-      if (value[i]! < 0) continue;
-      const h = this.slot(keyA[i]!, keyB[i]!);
-      this.keyA[h] = keyA[i]!;
-      this.keyB[h] = keyB[i]!;
-      this.value[h] = value[i]!;
+    const old = this.slots;
+    this.capacity *= 2;
+    this.slots = PairTable.empty(this.capacity);
+    for (let i = 0; i < old.length; i += 4) {
+      if (old[i + 2]! < 0) continue;
+      const k = this.slot(old[i]!, old[i + 1]!);
+      this.slots[k] = old[i]!;
+      this.slots[k + 1] = old[i + 1]!;
+      this.slots[k + 2] = old[i + 2]!;
     }
   }
 }

@@ -92,15 +92,15 @@ export class ChromeTraceCollector implements TraceEventSink {
   readonly aName = new GrowableInt32();
   readonly aCat = new GrowableInt32();
 
-  /** Flow endpoints s/t/f; `fKey` indexes {@link flowNames} (one per category + id). */
+  /** Flow endpoints s/t/f; `fKey` numbers the flows (one per category + id) in first-met order. */
   readonly fKey = new GrowableInt32();
   readonly fPhase = new GrowableUint8();
   readonly fTrack = new GrowableInt32();
   readonly fTs = new GrowableFloat64();
   readonly fEnclosing = new GrowableUint8();
   readonly fCat = new GrowableInt32();
-  /** `cat:id` of each flow key. */
-  readonly flowNames: string[] = [];
+  /** Flows met so far (the next flow key). */
+  flowCount = 0;
   /** Flow keys by category id, then id (a number when the id is numeric: `5` and `"5"` are one flow). */
   private readonly flowKeys = new Map<number, Map<number | string, number>>();
 
@@ -131,7 +131,28 @@ export class ChromeTraceCollector implements TraceEventSink {
   private lastGpu: number = Gpu.None;
   private lastCpu: number = Cpu.Other;
 
+  /** Recently interned names by a slot of their length and a few characters (see {@link nameId}). */
+  private readonly nameSeen: string[] = new Array<string>(1024).fill('');
+  private readonly nameIds = new Int32Array(1024);
+
   constructor(private readonly strings: StringTable) {}
+
+  /**
+   * The string id of an event name or call stack. Names repeat, mostly as the very string object the
+   * tokenizer's cache hands out again: a slot by length and three characters answers by identity (or a
+   * compare) before any hashing.
+   */
+  private nameId(v: unknown): number {
+    const s = typeof v === 'string' ? v : str(v);
+    const n = s.length;
+    if (n === 0) return 0;
+    const slot = (n * 31 + s.charCodeAt(0) * 7 + s.charCodeAt(n >> 1) * 131 + s.charCodeAt(n - 1)) & 1023;
+    if (this.nameSeen[slot] === s) return this.nameIds[slot]!;
+    const id = this.strings.intern(s);
+    this.nameSeen[slot] = s;
+    this.nameIds[slot] = id;
+    return id;
+  }
 
   member(key: string, value: unknown): void {
     if (key === 'stackFrames') {
@@ -167,7 +188,7 @@ export class ChromeTraceCollector implements TraceEventSink {
         const t = this.track(e.pid, e.tid, ts);
         this.iTrack.push(t.id);
         this.iTs.push(ts);
-        this.iName.push(this.strings.intern(str(e.name)));
+        this.iName.push(this.nameId(e.name));
         this.iCat.push(this.catId(e.cat));
         if (e.name === '[memory]' && e.hasArgs) this.memory(e, ts);
         return;
@@ -278,7 +299,7 @@ export class ChromeTraceCollector implements TraceEventSink {
       const d = e.device;
       if (Number.isInteger(d)) device = d;
       const cs = e.callStack;
-      if (typeof cs === 'string' && cs) stack = this.strings.intern(cs);
+      if (typeof cs === 'string' && cs) stack = this.nameId(cs);
       if (gpu !== Gpu.None) {
         const s = e.stream;
         if (!t.gpu || t.stream < 0) {
@@ -292,7 +313,7 @@ export class ChromeTraceCollector implements TraceEventSink {
     this.sTs.push(ts);
     this.sDur.push(dur);
     this.sPhase.push(ph === 'X' ? Ph.X : ph === 'B' ? Ph.B : Ph.E);
-    this.sName.push(this.strings.intern(str(e.name)));
+    this.sName.push(this.nameId(e.name));
     this.sCat.push(catId);
     this.sGpu.push(gpu);
     this.sCpu.push(this.lastCpu);
@@ -311,7 +332,7 @@ export class ChromeTraceCollector implements TraceEventSink {
     this.aPid.push(pid);
     this.aPhase.push(ph === 'b' ? 0 : ph === 'e' ? 1 : 2);
     this.aTs.push(ts);
-    this.aName.push(this.strings.intern(str(e.name)));
+    this.aName.push(this.nameId(e.name));
     this.aCat.push(this.catId(e.cat));
     if (!this.processes.has(pid)) this.processes.set(pid, { name: null, labels: null, sortIndex: 0 });
     this.seen(ts);
@@ -327,11 +348,7 @@ export class ChromeTraceCollector implements TraceEventSink {
     let ids = this.flowKeys.get(cat);
     if (!ids) this.flowKeys.set(cat, (ids = new Map()));
     let key = ids.get(id);
-    if (key === undefined) {
-      key = this.flowNames.length;
-      ids.set(id, key);
-      this.flowNames.push(`${this.strings.get(cat)}:${String(id)}`);
-    }
+    if (key === undefined) ids.set(id, (key = this.flowCount++));
     this.fKey.push(key);
     this.fPhase.push(ph === 's' ? 0 : ph === 't' ? 1 : 2);
     this.fTrack.push(t.id);

@@ -170,6 +170,12 @@ const ARG = new Map<string, number>([
   ['Call stack', A_CALL_STACK],
 ]);
 
+/**
+ * Phases whose events read only the A_* members of `args` (slices, async slices, flows, samples):
+ * their other members are skipped undecoded. Instants (`[memory]`), counters and metadata read any.
+ */
+const ARGS_UNREAD_BEYOND_SLICE_FIELDS = new Set(['X', 'B', 'E', 'b', 'e', 'S', 'F', 's', 't', 'f', 'P']);
+
 // Where the handler is inside an event.
 /** Between members of the event object. */
 const E_MEMBERS = 0;
@@ -215,6 +221,8 @@ export class TraceEventStream implements JsonHandler {
   private argKey = '';
   /** `args` is an array: its elements are keyed by index, like Object.entries. */
   private argsArray = false;
+  /** The event's phase (written before `args`, as every tracer does) reads no `args` member beyond the A_* ones. */
+  private otherArgsUnread = false;
   private argIndex = 0;
   /** Open levels of the container being skipped; where to return when it closes. */
   private skipDepth = 0;
@@ -320,16 +328,17 @@ export class TraceEventStream implements JsonHandler {
     this.currentKey = null;
   }
 
-  key(name: string): void {
+  key(name: string): boolean | void {
     if (this.inEvent) {
       switch (this.where) {
         case E_MEMBERS:
           this.field = this.codeOf(name, FIELD, 0);
-          return;
+          // A member nobody reads is skipped by the tokenizer, undecoded.
+          return this.field === F_OTHER;
         case E_ARGS:
           this.argKey = name;
           this.argField = this.codeOf(name, ARG, 64);
-          return;
+          return this.argField === A_OTHER && this.otherArgsUnread;
         case E_ASSEMBLE:
           this.assembler.key(name);
           return;
@@ -491,6 +500,7 @@ export class TraceEventStream implements JsonHandler {
           this.fields.resetArgs();
           this.fields.hasArgs = true;
           this.argsArray = isArray;
+          this.otherArgsUnread = !isArray && ARGS_UNREAD_BEYOND_SLICE_FIELDS.has(this.fields.ph as string);
           this.argIndex = 0;
           this.argField = A_OTHER;
           this.where = E_ARGS;

@@ -1082,3 +1082,164 @@ describe('JsonTokenizer: value length limit', () => {
     assert.throws(() => t.write(Buffer.from('ghijkl"]')), JsonTokenTooLongError);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Fast paths: exact numbers past 15 digits, and values a handler skips
+// ---------------------------------------------------------------------------------------------
+
+/** A Recorder whose key() asks the tokenizer to skip the values of the given keys. */
+class Skipper extends Recorder {
+  constructor(private readonly skipped: ReadonlySet<string>) {
+    super();
+  }
+  override key(name: string): boolean {
+    super.key(name);
+    return this.skipped.has(name);
+  }
+}
+
+/** `events` without the values of the skipped keys (a key stays: key() saw it before answering). */
+function withoutSkipped(events: readonly Event[], skipped: ReadonlySet<string>): Event[] {
+  const out: Event[] = [];
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    out.push(e);
+    if (e[0] !== 'key' || !skipped.has(e[1] as string)) continue;
+    // Drop the value that follows: a scalar, or a balanced container.
+    let depth = 0;
+    do {
+      const k = events[++i]![0];
+      if (k === '{' || k === '[') depth++;
+      else if (k === '}' || k === ']') depth--;
+    } while (depth > 0);
+  }
+  return out;
+}
+
+function skipChunks(chunks: Uint8Array[], skipped: ReadonlySet<string>): Event[] {
+  const rec = new Skipper(skipped);
+  const t = new JsonTokenizer(rec);
+  for (const c of chunks) {
+    const copy = c.slice();
+    t.write(copy);
+    copy.fill(0x78);
+  }
+  t.end();
+  assert.equal(t.depth, 0);
+  return rec.events;
+}
+
+describe('JsonTokenizer: fast paths', () => {
+  it('computes integers and decimals past 15 digits exactly (epoch-µs timestamps), also cut at every byte', () => {
+    const texts = [
+      '1623142623460111',
+      '-1623142623460111',
+      '9007199254740991',
+      '9007199254740992',
+      '9007199254740993',
+      '9007199254740995',
+      '18014398509481985',
+      '99999999999999999999',
+      '1623142623460111.5',
+      '1623142623460.111',
+      '162314262346.0111',
+      '0.9007199254740991',
+      '0.09007199254740993',
+      '9007199254740991e-22',
+      '9007199254740991e22',
+      '9007199254740991e-23',
+      '9007199254740993E+1',
+      '4503599627370497.5',
+      '123456789012345678e-2',
+      '0.000000000000000000001',
+      '-0',
+      '-0.0e5',
+    ];
+    const r = seededRandom(11);
+    for (let i = 0; i < 3000; i++) {
+      // 16- and 17-digit mantissas with and without fractions and exponents: the old ≤ 15-digit path missed them.
+      let m = String(1 + Math.floor(r() * 9));
+      const digits = 15 + Math.floor(r() * 3);
+      for (let k = 1; k < digits; k++) m += Math.floor(r() * 10);
+      const dot = Math.floor(r() * (digits + 1));
+      const text = dot < digits && r() < 0.5 ? `${m.slice(0, dot || 1)}.${m.slice(dot || 1)}` : m;
+      texts.push(`${r() < 0.3 ? '-' : ''}${text}${r() < 0.3 ? `e${Math.floor(r() * 50) - 25}` : ''}`);
+    }
+    const doc = `[${texts.join(',')}]`;
+    const check = (events: Event[], how: string) => {
+      const numbers = events.slice(1, -1).map(e => e[1]);
+      for (let i = 0; i < texts.length; i++)
+        assert.ok(Object.is(numbers[i], Number(texts[i])), `${texts[i]} ${how}: got ${String(numbers[i])}`);
+    };
+    check(parseChunks([utf8(doc)]).events, 'whole');
+    for (let k = 0; k < 3; k++) check(parseChunks(randomChunks(utf8(doc), r, 7)).events, 'in 1..7-byte chunks');
+    for (const text of texts.slice(0, 22)) {
+      const bytes = utf8(` ${text} `);
+      for (let s = 0; s <= bytes.length; s++) {
+        const { value } = parseChunks(cut(bytes, [s]));
+        assert.ok(Object.is(value, Number(text)), `${text} cut at ${s}: got ${String(value)}`);
+      }
+      // A number at the very end of the input, cut anywhere: only end() can finish it.
+      const bare = utf8(text);
+      for (let s = 0; s <= bare.length; s++)
+        assert.ok(Object.is(parseChunks(cut(bare, [s])).value, Number(text)), `${text} (bare) cut at ${s}`);
+    }
+  });
+
+  it('skips the values of keys the handler refuses, containers and strings with braces, quotes and escapes included, at every split point', () => {
+    const doc =
+      '{"ph":"X","args":{"a":"}{\\"]","b":[{"c":"\\u0041\\ud83d\\ude00 ]}"},[],{}],"d":"\\"}","e":-1.5e3,"f":[true,null]},' +
+      '"name":"k😀","ts":1623142623460111,"x":{"args":1},"tail":"\\\\"}';
+    const skipped = new Set(['args', 'x']);
+    const expected = withoutSkipped(parseChunks([utf8(doc)]).events, skipped);
+    assert.deepStrictEqual(expected.slice(0, 5), [
+      ['{'],
+      ['key', 'ph'],
+      ['string', 'X'],
+      ['key', 'args'],
+      ['key', 'name'],
+    ]);
+    const bytes = utf8(doc);
+    for (let s = 0; s <= bytes.length; s++) {
+      assert.deepStrictEqual(skipChunks(cut(bytes, [s]), skipped), expected, `split at ${s}`);
+      for (let t = s + 1; t < Math.min(bytes.length, s + 9); t++)
+        assert.deepStrictEqual(skipChunks(cut(bytes, [s, t]), skipped), expected, `split at ${s},${t}`);
+    }
+    assert.deepStrictEqual(skipChunks(cut(bytes, [...bytes.keys()].slice(1)), skipped), expected, 'byte by byte');
+  });
+
+  it('skips keys of random documents in random chunks and gives the unskipped events otherwise', () => {
+    const r = seededRandom(99);
+    const gen = new Generator(r);
+    for (const skipped of [new Set(['args']), new Set(['name', 'ts', '']), new Set(['ph', 'dur', '__proto__'])]) {
+      for (let i = 0; i < 120; i++) {
+        const { text, events } = gen.documents(1 + Math.floor(r() * 8), 4);
+        const expected = withoutSkipped(events, skipped);
+        const bytes = utf8(text);
+        assert.deepStrictEqual(skipChunks([bytes], skipped), expected, text);
+        assert.deepStrictEqual(skipChunks(randomChunks(bytes, r, 1 + Math.floor(r() * 40)), skipped), expected, text);
+      }
+    }
+  });
+
+  it('checks skipped values as strictly as the others, at every split point', () => {
+    const skipped = new Set(['args']);
+    for (const doc of [
+      '{"args":{"a":"\\x"}}',
+      '{"args":"\\u12G4"}',
+      '{"args":{"a":"\u0001"}}',
+      '{"args":[1,}]}',
+      '{"args":{"a" 1}}',
+      '{"args":[01]}',
+      '{"args":tru}',
+      '{"args":{"a":1},}',
+      '{"args":{"a":[1,2}}',
+      '{"args":{"a":1}',
+    ]) {
+      assert.throws(() => JSON.parse(doc), SyntaxError, doc);
+      const bytes = utf8(doc);
+      for (let s = 0; s <= bytes.length; s++)
+        assert.throws(() => skipChunks(cut(bytes, [s]), skipped), JsonSyntaxError, `${doc} split at ${s}`);
+    }
+  });
+});

@@ -28,8 +28,11 @@ export interface JsonHandler {
   startArray(): void;
   /** `]` of the innermost open array. */
   endArray(): void;
-  /** An object key; the next event is its value. */
-  key(name: string): void;
+  /**
+   * An object key; the next event is its value. Return `true` to skip that value: no events for it
+   * (nor for anything inside it), its strings and keys not decoded, though still checked as strictly.
+   */
+  key(name: string): boolean | void;
   /** A string value (escapes decoded, invalid UTF-8 replaced by U+FFFD). */
   string(value: string): void;
   /** A number value, exactly equal to `Number(lexeme)`. */
@@ -91,6 +94,9 @@ const POW10 = [
   1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
   1e21, 1e22,
 ];
+
+/** 2^53 - 1: integers up to it are exact doubles, and so is every step of accumulating one digit by digit. */
+const MAX_EXACT = Number.MAX_SAFE_INTEGER;
 
 const LITERAL_BYTES = [
   [0x74, 0x72, 0x75, 0x65],
@@ -183,6 +189,10 @@ export class JsonTokenizer {
   private literalIndex = 0;
   private literalPos = 0;
 
+  /** Skipping the value of a key whose handler returned true: no events until the depth is back to {@link skipFrom}. */
+  private skipping = false;
+  private skipFrom = 0;
+
   // Results of the lexing helpers (avoids allocating result objects).
   private numValue = 0;
   private strFlags = 0;
@@ -258,7 +268,8 @@ export class JsonTokenizer {
         if (e !== this.carryLen) this.unexpected(this.carry[e], this.pendingStart + e);
         this.pending = P_NONE;
         this.carryLen = 0;
-        this.handler.number(this.numValue);
+        if (this.skipping) this.skipDone();
+        else this.handler.number(this.numValue);
         this.state = this.after;
       }
       if (this.state !== S_DONE || this.pending !== P_NONE) {
@@ -340,7 +351,8 @@ export class JsonTokenizer {
               this.state = state;
               return;
             }
-            h.string(this.decodeString(buf, i + 1, e - 1));
+            if (this.skipping) this.skipString(buf, i + 1, e - 1);
+            else h.string(this.decodeString(buf, i + 1, e - 1));
             i = e;
             state = this.after;
           } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
@@ -350,17 +362,18 @@ export class JsonTokenizer {
               this.state = state;
               return;
             }
-            h.number(this.numValue);
+            if (this.skipping) this.skipDone();
+            else h.number(this.numValue);
             i = e;
             state = this.after;
           } else if (c === 0x7b) {
             this.push(C_OBJECT);
-            h.startObject();
+            if (!this.skipping) h.startObject();
             i++;
             state = S_OBJECT_FIRST;
           } else if (c === 0x5b) {
             this.push(C_ARRAY);
-            h.startArray();
+            if (!this.skipping) h.startArray();
             i++;
             state = S_ARRAY_FIRST;
           } else if (c === 0x74 || c === 0x66 || c === 0x6e) {
@@ -372,12 +385,14 @@ export class JsonTokenizer {
               this.state = state;
               return;
             }
-            h.literal(LITERAL_VALUES[lit]);
+            if (this.skipping) this.skipDone();
+            else h.literal(LITERAL_VALUES[lit]);
             i = e;
             state = this.after;
           } else if (c === 0x5d && state === S_ARRAY_FIRST) {
             this.pop();
-            h.endArray();
+            if (this.skipping) this.skipDone();
+            else h.endArray();
             i++;
             state = this.after;
           } else {
@@ -390,7 +405,8 @@ export class JsonTokenizer {
             state = S_VALUE;
           } else if (c === 0x5d) {
             this.pop();
-            h.endArray();
+            if (this.skipping) this.skipDone();
+            else h.endArray();
             i++;
             state = this.after;
           } else {
@@ -403,7 +419,8 @@ export class JsonTokenizer {
             state = S_KEY;
           } else if (c === 0x7d) {
             this.pop();
-            h.endObject();
+            if (this.skipping) this.skipDone();
+            else h.endObject();
             i++;
             state = this.after;
           } else {
@@ -419,12 +436,14 @@ export class JsonTokenizer {
               this.state = state;
               return;
             }
-            h.key(this.decodeString(buf, i + 1, e - 1));
+            if (this.skipping) this.checkEscapes(buf, i + 1, e - 1);
+            else if (h.key(this.decodeString(buf, i + 1, e - 1)) === true) this.startSkip();
             i = e;
             state = S_COLON;
           } else if (c === 0x7d && state === S_OBJECT_FIRST) {
             this.pop();
-            h.endObject();
+            if (this.skipping) this.skipDone();
+            else h.endObject();
             i++;
             state = this.after;
           } else {
@@ -479,7 +498,8 @@ export class JsonTokenizer {
       const e = this.matchLiteral(buf, i, n, this.literalIndex, this.literalPos);
       if (e < 0) return -1;
       this.pending = P_NONE;
-      this.handler.literal(LITERAL_VALUES[this.literalIndex]);
+      if (this.skipping) this.skipDone();
+      else this.handler.literal(LITERAL_VALUES[this.literalIndex]);
       this.state = this.after;
       return e;
     }
@@ -498,7 +518,8 @@ export class JsonTokenizer {
       if (e !== this.carryLen - 1) this.unexpected(this.carry[e], this.pendingStart + e, EXPECTED[this.after]);
       this.pending = P_NONE;
       this.carryLen = 0;
-      this.handler.number(this.numValue);
+      if (this.skipping) this.skipDone();
+      else this.handler.number(this.numValue);
       this.state = this.after;
       return j;
     }
@@ -521,18 +542,43 @@ export class JsonTokenizer {
     this.base = this.pendingStart;
     const carry = this.carry;
     const e = this.scanString(carry, 1, this.carryLen);
-    const s = this.decodeString(carry, 1, e - 1);
+    const skipped = this.skipping;
+    const s = skipped ? '' : this.decodeString(carry, 1, e - 1);
+    if (skipped) this.checkEscapes(carry, 1, e - 1);
     this.pending = P_NONE;
     this.carryLen = 0;
     if (this.carry.length > 1 << 16) this.carry = Buffer.allocUnsafe(256) as FastBuffer;
     if (kind === P_KEY) {
-      this.handler.key(s);
+      if (!skipped && this.handler.key(s) === true) this.startSkip();
       this.state = S_COLON;
     } else {
-      this.handler.string(s);
+      if (skipped) this.skipDone();
+      else this.handler.string(s);
       this.state = this.after;
     }
     return j;
+  }
+
+  /** The handler asked to skip the value of the key just read (the object holding it is at depth {@link d}). */
+  private startSkip(): void {
+    this.skipping = true;
+    this.skipFrom = this.d;
+  }
+
+  /** A value (or a container's end) was met while skipping: the skipped value is complete when back at its depth. */
+  private skipDone(): void {
+    if (this.d === this.skipFrom) this.skipping = false;
+  }
+
+  /** A skipped string value: not decoded, but its escapes are checked as a decoded one's would be. */
+  private skipString(buf: FastBuffer, start: number, end: number): void {
+    this.checkEscapes(buf, start, end);
+    this.skipDone();
+  }
+
+  /** Checks the escapes of a string body scanned by {@link scanString} (the rare strings that have any). */
+  private checkEscapes(buf: FastBuffer, start: number, end: number): void {
+    if ((this.strFlags & 1) !== 0) this.decodeEscaped(buf, start, end);
   }
 
   /**
@@ -641,7 +687,7 @@ export class JsonTokenizer {
   /**
    * Scans a number starting at `i` (`-` or a digit) and sets {@link numValue}. Returns the index just
    * past it, or -1 if `buf` ends first and `final` is false (more digits may follow in the next chunk).
-   * The value is computed from the digits when exact (≤ 15 significant digits and a power of ten
+   * The value is computed from the digits when exact (a mantissa below 2^53 and a power of ten
    * ≤ 22: one correctly rounded multiply or divide), otherwise with `Number()` on the lexeme.
    */
   private scanNumber(buf: FastBuffer, i: number, n: number, final: boolean): number {
@@ -654,7 +700,6 @@ export class JsonTokenizer {
       c = buf[i];
     }
     let m = 0;
-    const intStart = i;
     if (c === 0x30) {
       i++;
       if (i < n) {
@@ -671,7 +716,6 @@ export class JsonTokenizer {
     } else {
       this.unexpected(c, this.base + i, 'expected a digit');
     }
-    let digits = i - intStart;
     let exp = 0;
     if (i < n && c === 0x2e) {
       i++;
@@ -685,7 +729,6 @@ export class JsonTokenizer {
         if (i >= n) return final ? this.failEnd() : -1;
         this.unexpected(c, this.base + i, 'expected a digit');
       }
-      digits += frac;
       exp = -frac;
     }
     if (i < n && (c === 0x65 || c === 0x45)) {
@@ -708,7 +751,9 @@ export class JsonTokenizer {
       exp += eneg ? -e : e;
     }
     if (i >= n && !final) return -1;
-    if (digits <= 15 && exp >= -22 && exp <= 22) {
+    // m was accumulated exactly while below 2^53 (once past it, it never comes back below), so then
+    // one correctly rounded multiply or divide by an exact power of ten gives Number()'s value.
+    if (m <= MAX_EXACT && exp >= -22 && exp <= 22) {
       const v = exp === 0 ? m : exp > 0 ? m * POW10[exp] : m / POW10[-exp];
       this.numValue = neg ? -v : v;
     } else {
