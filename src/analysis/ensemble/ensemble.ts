@@ -114,6 +114,7 @@ class RunShapes {
   /** The earlier run with this shape, or -1 (and `run` is recorded as having it). */
   match(parent: Int32Array, keys: Int32Array, run: number): number {
     const same = (a: Int32Array, b: Int32Array) => {
+      if (a === b) return true;
       if (a.length !== b.length) return false;
       for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
       return true;

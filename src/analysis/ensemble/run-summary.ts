@@ -356,7 +356,7 @@ export interface RunSummary {
  * 2,500 strings instead of 2.5 million (decoding, hashing them again in every run's lookups, and
  * collecting them cost a quarter of the open).
  */
-export class SummaryStringPool {
+class SummaryStringPool {
   private slots = new Int32Array(1 << 12).fill(-1);
   private hashes = new Int32Array(1 << 10);
   private starts = new Int32Array((1 << 10) + 1);
@@ -428,9 +428,82 @@ function grown(a: Int32Array, length: number): Int32Array<ArrayBuffer> {
   return b;
 }
 
+type Corrupt = (detail: string) => SummaryError;
+
+/** The string table section (see {@link encodeStrings}), its strings taken from the pool. */
+function decodeStrings(bytes: Uint8Array, pool: SummaryPool, corrupt: Corrupt): string[] {
+  if (bytes.length < 4) throw corrupt('no string table');
+  const count = view(bytes, 0, 1, Uint32Array)[0]!;
+  if (8 + 4 * count > bytes.length) throw corrupt(`string table of ${count} strings`);
+  const offsets = view(bytes, 4, count + 1, Uint32Array);
+  const blob = bytes.subarray(8 + 4 * count);
+  for (let k = 0; k < count; k++)
+    if (offsets[k]! > offsets[k + 1]! || offsets[k + 1]! > blob.length) throw corrupt(`string ${k} out of bounds`);
+  return pool.strings.table(blob, offsets, count);
+}
+
+/** The tree section (see {@link encodeTree}) as columns, with the largest string id they use. */
+function decodeTree(bytes: Uint8Array, n: number, corrupt: Corrupt): { columns: CallTreeColumns; maxStringId: number } {
+  let at = 8;
+  const int32Column = (width: number): Int32Array => {
+    const length = pad8(width * n);
+    if (at + length + n > bytes.length) throw corrupt('tree section too short');
+    const from = at;
+    at += length;
+    if (width === 0) return new Int32Array(n);
+    if (width === 4) return view(bytes, from, n, Int32Array);
+    const out = new Int32Array(n);
+    out.set(width === 1 ? bytes.subarray(from, from + n) : view(bytes, from, n, Uint16Array));
+    return out;
+  };
+  const [parentDelta, name, file, line, module, callLine] = [0, 1, 2, 3, 4, 5].map(c => {
+    const w = bytes[c];
+    if (w !== 0 && w !== 1 && w !== 2 && w !== 4) throw corrupt(`tree column ${c} has width ${w}`);
+    return int32Column(w);
+  }) as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
+  if (at + n !== bytes.length) throw corrupt('tree section of the wrong size');
+  const parent = new Int32Array(n);
+  let maxStringId = 0;
+  for (let i = 0; i < n; i++) {
+    const d = parentDelta[i]!;
+    if (d < 0 || d > i) throw corrupt(`node ${i} has its parent ${d} nodes before it`);
+    parent[i] = d === 0 ? -1 : i - d;
+    const least = Math.min(name[i]!, file[i]!, module[i]!);
+    if (least < 0) throw corrupt(`string id ${least} at node ${i}`);
+    maxStringId = Math.max(maxStringId, name[i]!, file[i]!, module[i]!);
+  }
+  const kind = view(bytes, at, n, Uint8Array);
+  return { columns: { parent, name, file, line, module, callLine, kind }, maxStringId };
+}
+
+/**
+ * What the summaries decoded together (one ensemble's runs) share: their strings, and the decoded
+ * string tables and trees of runs whose sections are byte for byte the same — the runs of one
+ * program mostly have the same tree, and those runs then skip inflating and checking it. The
+ * shared tables and columns are read-only, like every built call tree's.
+ */
+export class SummaryPool {
+  readonly strings = new SummaryStringPool();
+  private readonly sections = new Map<number, { kind: number; stored: Uint8Array; value: unknown }[]>();
+
+  /** The decoded value of a section whose stored bytes were decoded before, else `decode()`'s (kept). */
+  shared<T>(kind: number, entry: { crc: number; stored: Uint8Array }, decode: () => T): T {
+    let list = this.sections.get(entry.crc);
+    if (!list) this.sections.set(entry.crc, (list = []));
+    const stored = entry.stored;
+    const hit = list.find(
+      s => s.kind === kind && s.stored.length === stored.length && Buffer.compare(s.stored, stored) === 0,
+    );
+    if (hit) return hit.value as T;
+    const value = decode();
+    list.push({ kind, stored, value });
+    return value;
+  }
+}
+
 export interface DecodeOptions {
-  /** Strings shared with the other summaries decoded for the same ensemble (default: this summary's own). */
-  strings?: SummaryStringPool;
+  /** What this summary shares with the others decoded for the same ensemble (default: nothing). */
+  pool?: SummaryPool;
 }
 
 /**
@@ -450,7 +523,7 @@ export function decodeRunSummary(bytes: Uint8Array, file: string, options: Decod
   if (count < Section.Values || count > 1 << 16) throw corrupt(`${count} sections`);
   let at = pad8(table + 8 + SECTION_ENTRY * count);
   if (at > bytes.length) throw new SummaryError(file, 'truncated', 'section table past the end');
-  const entries: { raw: number; coding: Coding; stored: Uint8Array }[] = [];
+  const entries: { raw: number; coding: Coding; crc: number; stored: Uint8Array }[] = [];
   for (let k = 0; k < count; k++) {
     const e = table + 8 + SECTION_ENTRY * k;
     const raw = dv.getUint32(e, true),
@@ -459,10 +532,11 @@ export function decodeRunSummary(bytes: Uint8Array, file: string, options: Decod
     if (at + length > bytes.length)
       throw new SummaryError(file, 'truncated', `section ${k} ends ${at + length - bytes.length} bytes past the end`);
     const stored = bytes.subarray(at, at + length);
-    if (crc32(stored) !== dv.getUint32(e + 8, true)) throw corrupt(`section ${k} fails its checksum`);
+    const crc = dv.getUint32(e + 8, true);
+    if (crc32(stored) !== crc) throw corrupt(`section ${k} fails its checksum`);
     if (coding !== Coding.Raw && coding !== Coding.Deflated) throw corrupt(`section ${k} has coding ${coding}`);
     if (coding === Coding.Raw && raw !== length) throw corrupt(`section ${k}: ${length} bytes stored for ${raw}`);
-    entries.push({ raw, coding, stored });
+    entries.push({ raw, coding, crc, stored });
     at = k === count - 1 ? at + length : pad8(at + length);
   }
   if (at !== bytes.length) throw corrupt(`${bytes.length - at} bytes after the last section`);
@@ -496,53 +570,16 @@ export function decodeRunSummary(bytes: Uint8Array, file: string, options: Decod
     Section.Values + meta.metrics.reduce((s, d) => s + (storesInclusiveTotals(d) ? 2 : 1), 0) + 2 * M;
   if (count !== totalSections) throw corrupt(`${count} sections where the metadata needs ${totalSections}`);
 
-  const stringBytes = section(Section.Strings);
-  if (stringBytes.length < 4) throw corrupt('no string table');
-  const stringCount = view(stringBytes, 0, 1, Uint32Array)[0]!;
-  if (8 + 4 * stringCount > stringBytes.length) throw corrupt(`string table of ${stringCount} strings`);
-  const offsets = view(stringBytes, 4, stringCount + 1, Uint32Array);
-  const blob = stringBytes.subarray(8 + 4 * stringCount);
-  for (let k = 0; k < stringCount; k++)
-    if (offsets[k]! > offsets[k + 1]! || offsets[k + 1]! > blob.length) throw corrupt(`string ${k} out of bounds`);
-  const strings = (options.strings ?? new SummaryStringPool()).table(blob, offsets, stringCount);
-
-  const treeBytes = section(Section.Tree);
-  let tat = 8;
-  const int32Column = (width: number): Int32Array => {
-    const length = pad8(width * n);
-    if (tat + length + n > treeBytes.length) throw corrupt('tree section too short');
-    const from = tat;
-    tat += length;
-    if (width === 0) return new Int32Array(n);
-    if (width === 4) return view(treeBytes, from, n, Int32Array);
-    const out = new Int32Array(n);
-    out.set(width === 1 ? treeBytes.subarray(from, from + n) : view(treeBytes, from, n, Uint16Array));
-    return out;
-  };
-  const [parentDelta, name, fileIds, line, module, callLine] = [0, 1, 2, 3, 4, 5].map(c => {
-    const w = treeBytes[c];
-    if (w !== 0 && w !== 1 && w !== 2 && w !== 4) throw corrupt(`tree column ${c} has width ${w}`);
-    return int32Column(w);
-  }) as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
-  if (tat + n !== treeBytes.length) throw corrupt('tree section of the wrong size');
-  const parent = new Int32Array(n);
-  const S = strings.length;
-  for (let i = 0; i < n; i++) {
-    const d = parentDelta[i]!;
-    if (d < 0 || d > i) throw corrupt(`node ${i} has its parent ${d} nodes before it`);
-    parent[i] = d === 0 ? -1 : i - d;
-    if (name[i]! >= S || fileIds[i]! >= S || module[i]! >= S || name[i]! < 0 || fileIds[i]! < 0 || module[i]! < 0)
-      throw corrupt(`a string id at node ${i} is not in the table of ${S}`);
-  }
-  const tree: CallTreeColumns = {
-    parent,
-    name,
-    file: fileIds,
-    line,
-    module,
-    callLine,
-    kind: view(treeBytes, tat, n, Uint8Array),
-  };
+  const pool = options.pool ?? new SummaryPool();
+  const strings = pool.shared(Section.Strings, entries[Section.Strings]!, () =>
+    decodeStrings(section(Section.Strings), pool, corrupt),
+  );
+  const { columns: tree, maxStringId } = pool.shared(Section.Tree, entries[Section.Tree]!, () =>
+    decodeTree(section(Section.Tree), n, corrupt),
+  );
+  if (tree.parent.length !== n) throw corrupt(`a tree of ${tree.parent.length} nodes, not ${n}`);
+  if (maxStringId >= strings.length) throw corrupt(`string id ${maxStringId} is not in the table of ${strings.length}`);
+  const parent = tree.parent;
 
   const float64 = (k: number, values: number, what: string): Float64Array => {
     const b = section(k);

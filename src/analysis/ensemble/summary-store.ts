@@ -14,7 +14,7 @@ import {
   sameKey,
   SUMMARY_SUFFIX,
   summaryKeyOf,
-  SummaryStringPool,
+  SummaryPool,
   type SummaryKey,
 } from './run-summary';
 
@@ -374,8 +374,8 @@ export async function openRuns(args: readonly string[], options: OpenRunsOptions
   const names = runNames(relativePaths);
 
   const results: (RunProfile | null)[] = new Array(list.length).fill(null);
-  // The runs of one program share most strings: decoded once for all of them.
-  const strings = new SummaryStringPool();
+  // The runs of one program share most strings, and often their tree: decoded once for all of them.
+  const pool = new SummaryPool();
   const errors: RunLoadError[] = [...found.errors];
   let fromSummaries = 0,
     parsed = 0,
@@ -400,7 +400,7 @@ export async function openRuns(args: readonly string[], options: OpenRunsOptions
           log?.(`${file}: ${s.profile} changed since it was summarised; reading the profile`);
           continue;
         }
-        const summary = decodeRunSummary(bytes, file, { strings });
+        const summary = decodeRunSummary(bytes, file, { pool });
         fromSummaries++;
         return summary.profile;
       } catch (e) {
