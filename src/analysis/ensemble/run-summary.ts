@@ -25,12 +25,14 @@ import { Profile, type LazyContextValues, type MetadataValue } from '../model/pr
  *   u32      header length H, then H bytes of JSON: {@link SummaryHeader} (the key says which file
  *            this summarises and whether it is current without reading anything else), padded to 8
  *   u32      section count S, u32 0, then S entries of u32 raw length, u32 stored length, u32
- *            CRC-32 of the stored bytes, u32 coding (0 raw, 1 deflated); padded to 8
+ *            CRC-32 of the stored bytes, u32 coding (0 raw, 1 deflated, 2 doubles byte-shuffled then
+ *            deflated); padded to 8
  *   sections each starting at a multiple of 8, in this order: metadata JSON; string table (u32
  *            count, u32 offsets, UTF-8); tree columns at their narrowest width; detail node ids;
  *            per metric its totals (inclusive unless recorded exclusive, then exclusive) as doubles;
- *            per metric the detail nodes' per-rank rows (inclusive, exclusive). A section is deflated
- *            only when that saves a quarter of its bytes, so noisy doubles are read in place.
+ *            per metric the detail nodes' per-rank rows (inclusive, then exclusive). The totals an open
+ *            reads are raw while the summary stays within {@link SIZE_BUDGET} of its profile, so
+ *            they are read in place; per-rank rows, read only on demand, are always packed.
  */
 
 export const SUMMARY_MAGIC = 'HPCLSUM\n';
@@ -165,15 +167,22 @@ const enum Section {
 const enum Coding {
   Raw = 0,
   Deflated = 1,
+  /** Doubles byte-shuffled (byte k of every value together, so similar exponents sit side by side), then deflated. */
+  ShuffledDeflated = 2,
 }
 
 /**
- * A section is deflated only when that saves at least this share of its bytes. Measured on 1,000
- * runs × 10⁴ nodes: the string table and the tree shrink 5–50× and stay deflated, while noisy
- * timings (every mantissa bit random) shrink by 13 %: inflating them cost more at open (0.8 s of the
- * 3.4 s) than their bytes, which are then read in place as Float64Arrays.
+ * Metadata, strings and the tree are deflated when that saves at least this share of their bytes
+ * (they shrink 5–50×).
  */
 const DEFLATE_WHEN_SAVING = 0.25;
+/**
+ * What a summary may take of its profile's bytes (issue 17: ≤ 10 %). Within it, the per-node totals
+ * are stored raw: measured on 1,000 runs × 10⁴ nodes, noisy timings (every mantissa bit random)
+ * deflate by only 13 %, and inflating and unshuffling them was 1.6 s of a 3.4 s open, where raw
+ * doubles are read in place. Beyond it (small profiles in compact formats) they are deflated.
+ */
+const SIZE_BUDGET = 0.1;
 /** Bytes per entry of the section table: raw length, stored length, CRC-32 of the stored bytes, coding. */
 const SECTION_ENTRY = 16;
 
@@ -219,6 +228,47 @@ function bytesOf(a: Int32Array | Float64Array | Uint32Array): Uint8Array {
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 }
 
+function asBytes(b: Uint8Array): Uint8Array {
+  return new Uint8Array(b.buffer, b.byteOffset, b.length);
+}
+
+/** Stores byte k of every `width`-byte value together (plane k), which deflate compresses far better. */
+function shuffle(bytes: Uint8Array, width: number): Uint8Array {
+  const count = bytes.length / width;
+  const out = new Uint8Array(bytes.length);
+  for (let b = 0; b < width; b++) for (let i = 0, o = b * count; i < count; i++) out[o + i] = bytes[i * width + b]!;
+  return out;
+}
+
+/** Inverse of `shuffle(…, 8)`, the 8 planes gathered into two 32-bit little-endian words per value. */
+function unshuffle8(bytes: Uint8Array): Uint8Array {
+  const n = bytes.length >>> 3;
+  const words = new Uint32Array(2 * n);
+  for (let i = 0, o = 0; i < n; i++, o += 2) {
+    words[o] = bytes[i]! | (bytes[n + i]! << 8) | (bytes[2 * n + i]! << 16) | (bytes[3 * n + i]! << 24);
+    words[o + 1] = bytes[4 * n + i]! | (bytes[5 * n + i]! << 8) | (bytes[6 * n + i]! << 16) | (bytes[7 * n + i]! << 24);
+  }
+  return new Uint8Array(words.buffer);
+}
+
+/**
+ * A section as stored: deflated (doubles byte-shuffled first, when that deflates smaller) if that
+ * saves at least `minSaving` of its bytes, else raw.
+ */
+function pack(
+  raw: Uint8Array,
+  doubles: boolean,
+  minSaving: number,
+): { raw: Uint8Array; bytes: Uint8Array; coding: Coding } {
+  if (raw.length < 64) return { raw, bytes: raw, coding: Coding.Raw };
+  let best = { raw, bytes: asBytes(deflateSync(raw, { level: 6 })), coding: Coding.Deflated };
+  if (doubles) {
+    const shuffled = asBytes(deflateSync(shuffle(raw, 8), { level: 6 }));
+    if (shuffled.length < best.bytes.length) best = { raw, bytes: shuffled, coding: Coding.ShuffledDeflated };
+  }
+  return best.bytes.length <= raw.length * (1 - minSaving) ? best : { raw, bytes: raw, coding: Coding.Raw };
+}
+
 /** A string table as u32 count, u32 byte offsets (count + 1), then the UTF-8 bytes. */
 function encodeStrings(strings: readonly string[]): Uint8Array {
   const encoder = new TextEncoder();
@@ -253,29 +303,41 @@ export function encodeRunSummary(profile: Profile, key: SummaryKey): Uint8Array 
     nodes: n,
     detail: detail.length,
   };
-  const sections: Uint8Array[] = [
-    new TextEncoder().encode(JSON.stringify(meta)),
-    encodeStrings(profile.data.strings),
-    encodeTree([parentDelta, cols.name, cols.file, cols.line, cols.module, cols.callLine], cols.kind),
-    bytesOf(detail),
+  const stored = [
+    pack(new TextEncoder().encode(JSON.stringify(meta)), false, DEFLATE_WHEN_SAVING),
+    pack(encodeStrings(profile.data.strings), false, DEFLATE_WHEN_SAVING),
+    pack(
+      encodeTree([parentDelta, cols.name, cols.file, cols.line, cols.module, cols.callLine], cols.kind),
+      false,
+      DEFLATE_WHEN_SAVING,
+    ),
+    pack(bytesOf(detail), false, DEFLATE_WHEN_SAVING),
   ];
   profile.metrics.forEach((d, m) => {
-    if (storesInclusiveTotals(d)) sections.push(bytesOf(profile.inclusiveTotals(m)));
-    sections.push(bytesOf(profile.exclusiveTotals(m)));
+    if (storesInclusiveTotals(d)) stored.push(pack(bytesOf(profile.inclusiveTotals(m)), true, 0));
+    stored.push(pack(bytesOf(profile.exclusiveTotals(m)), true, 0));
   });
+  const totalsEnd = stored.length;
+  // Per-rank rows are read only when a view asks for a run's ranks, never at open: as small as they go.
+  // One section per metric, inclusive rows then exclusive ones: a leaf's are equal, which deflate finds.
+  const KC = detail.length * C;
   for (let m = 0; m < profile.metrics.length; m++) {
-    for (const matrix of [profile.inclusive(m), profile.exclusive(m)]) {
-      const rows = new Float64Array(detail.length * C);
-      for (let k = 0; k < detail.length; k++) rows.set(matrix.subarray(detail[k]! * C, (detail[k]! + 1) * C), k * C);
-      sections.push(bytesOf(rows));
-    }
+    const rows = new Float64Array(2 * KC);
+    [profile.inclusive(m), profile.exclusive(m)].forEach((matrix, side) => {
+      for (let k = 0; k < detail.length; k++)
+        rows.set(matrix.subarray(detail[k]! * C, (detail[k]! + 1) * C), side * KC + k * C);
+    });
+    stored.push(pack(bytesOf(rows), true, 0));
   }
-  const stored = sections.map(raw => {
-    const deflated = raw.length >= 64 ? deflateSync(raw, { level: 6 }) : null;
-    return deflated && deflated.length <= raw.length * (1 - DEFLATE_WHEN_SAVING)
-      ? { raw, bytes: new Uint8Array(deflated.buffer, deflated.byteOffset, deflated.length), coding: Coding.Deflated }
-      : { raw, bytes: raw, coding: Coding.Raw };
-  });
+  // The size budget is spent on open speed: the totals every open reads go raw (read in place, never
+  // inflated) while the summary stays within SIZE_BUDGET of the profile's bytes.
+  let size = stored.reduce((sum, x) => sum + pad8(x.bytes.length) + SECTION_ENTRY, 512);
+  for (let k = Section.Values; k < totalsEnd; k++) {
+    const x = stored[k]!;
+    if (x.coding === Coding.Raw || size + x.raw.length - x.bytes.length > SIZE_BUDGET * key.size) continue;
+    size += x.raw.length - x.bytes.length;
+    stored[k] = { raw: x.raw, bytes: x.raw, coding: Coding.Raw };
+  }
   const header: SummaryHeader = {
     key,
     format: profile.format,
@@ -534,7 +596,8 @@ export function decodeRunSummary(bytes: Uint8Array, file: string, options: Decod
     const stored = bytes.subarray(at, at + length);
     const crc = dv.getUint32(e + 8, true);
     if (crc32(stored) !== crc) throw corrupt(`section ${k} fails its checksum`);
-    if (coding !== Coding.Raw && coding !== Coding.Deflated) throw corrupt(`section ${k} has coding ${coding}`);
+    if (coding !== Coding.Raw && coding !== Coding.Deflated && coding !== Coding.ShuffledDeflated)
+      throw corrupt(`section ${k} has coding ${coding}`);
     if (coding === Coding.Raw && raw !== length) throw corrupt(`section ${k}: ${length} bytes stored for ${raw}`);
     entries.push({ raw, coding, crc, stored });
     at = k === count - 1 ? at + length : pad8(at + length);
@@ -552,6 +615,10 @@ export function decodeRunSummary(bytes: Uint8Array, file: string, options: Decod
       throw corrupt(e instanceof Error ? e.message : String(e));
     }
     if (out.length !== raw) throw corrupt(`section ${k} inflates to ${out.length} bytes, not ${raw}`);
+    if (coding === Coding.ShuffledDeflated) {
+      if (raw % 8 !== 0) throw corrupt(`section ${k} of ${raw} bytes is not doubles`);
+      return unshuffle8(out);
+    }
     return out;
   };
 
@@ -566,8 +633,7 @@ export function decodeRunSummary(bytes: Uint8Array, file: string, options: Decod
     C = meta.contexts.length,
     K = meta.detail,
     M = meta.metrics.length;
-  const totalSections =
-    Section.Values + meta.metrics.reduce((s, d) => s + (storesInclusiveTotals(d) ? 2 : 1), 0) + 2 * M;
+  const totalSections = Section.Values + meta.metrics.reduce((s, d) => s + (storesInclusiveTotals(d) ? 2 : 1), 0) + M;
   if (count !== totalSections) throw corrupt(`${count} sections where the metadata needs ${totalSections}`);
 
   const pool = options.pool ?? new SummaryPool();
@@ -598,16 +664,15 @@ export function decodeRunSummary(bytes: Uint8Array, file: string, options: Decod
   for (let k = 0; k < K; k++) if (detail[k]! < 0 || detail[k]! >= n) throw corrupt(`detail node ${detail[k]}`);
   const rowSections = next;
   for (let s = rowSections; s < count; s++)
-    if (entries[s]!.raw !== 8 * K * C) throw corrupt(`per-rank rows of ${entries[s]!.raw} bytes for ${K} × ${C}`);
+    if (entries[s]!.raw !== 16 * K * C) throw corrupt(`per-rank rows of ${entries[s]!.raw} bytes for 2 × ${K} × ${C}`);
 
   // Made on first read of a per-rank value: most runs of a large ensemble are never asked for one.
   let detailRow: Int32Array | null = null;
   const rowCache = new Map<number, Float64Array>();
   const rowsOf = (side: 'inclusive' | 'exclusive', m: number): Float64Array => {
-    const k = rowSections + 2 * m + (side === 'inclusive' ? 0 : 1);
-    let rows = rowCache.get(k);
-    if (!rows) rowCache.set(k, (rows = float64(k, K * C, 'per-rank rows')));
-    return rows;
+    let rows = rowCache.get(m);
+    if (!rows) rowCache.set(m, (rows = float64(rowSections + m, 2 * K * C, 'per-rank rows')));
+    return side === 'inclusive' ? rows.subarray(0, K * C) : rows.subarray(K * C);
   };
   const lazy: LazyContextValues = {
     matrix: (side, m) => {
