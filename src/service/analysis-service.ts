@@ -34,6 +34,15 @@ import type { PruneOptions } from '../analysis/ensemble/summary-store';
 
 /** How long and how large the summary cache may grow (`hpcLens.ensemble.summaryCache.*`). */
 export type SummaryCacheLimits = Pick<PruneOptions, 'maxAgeDays' | 'maxBytes'>;
+
+/** What {@link AnalysisService.openEnsemble} reads. */
+export interface OpenEnsembleArgs {
+  paths: string[];
+  metric?: string;
+  limits?: ReadLimits;
+  summaryCache?: string;
+  summaryCacheLimits?: SummaryCacheLimits;
+}
 import type {
   SystemName,
   SystemOpenArgs,
@@ -147,16 +156,7 @@ export interface AnalysisRpc {
    * read from it; a profile read in full has its summary written to `summaryCache` for next time.
    * With `summaryCacheLimits`, the cache is then pruned to them (at most hourly; see pruneSummaryCache).
    */
-  openEnsemble(
-    args: {
-      paths: string[];
-      metric?: string;
-      limits?: ReadLimits;
-      summaryCache?: string;
-      summaryCacheLimits?: SummaryCacheLimits;
-    },
-    ctx?: CallContext,
-  ): Promise<OpenedEnsemble>;
+  openEnsemble(args: OpenEnsembleArgs, ctx?: CallContext): Promise<OpenedEnsemble>;
   /** The profile of a trace dataset restricted to a time window (and lanes): a dataset of its own. */
   openWindow(
     args: { dataset: DatasetHandle; window: TimelineWindow; tracks: number[] | null },

@@ -34,6 +34,7 @@ import type {
   OpenedEnsemble,
   OpenedProfile,
   OpenedSystem,
+  OpenEnsembleArgs,
   ServiceArgs,
   SummaryCacheLimits,
   WarmReport,
@@ -243,17 +244,7 @@ export class LocalAnalysisService implements AnalysisService {
    * thread (the worker pool keeps an ensemble in the worker that read it): at 1,000 runs, handing
    * their models to another thread cost the receiver seconds of deserialising string tables.
    */
-  async openEnsembleAs(
-    args: {
-      paths: string[];
-      metric?: string;
-      limits?: ReadLimits;
-      summaryCache?: string;
-      summaryCacheLimits?: SummaryCacheLimits;
-      as: DatasetHandle;
-    },
-    ctx: CallContext = {},
-  ): Promise<OpenedEnsemble> {
+  async openEnsembleAs(args: OpenEnsembleArgs & { as: DatasetHandle }, ctx: CallContext = {}): Promise<OpenedEnsemble> {
     const read = await this.readRuns(args, ctx);
     if (args.summaryCache && args.summaryCacheLimits)
       pruneSummaryCacheHourly(args.summaryCache, args.summaryCacheLimits);
