@@ -34,6 +34,8 @@ export const Setting = {
   callflowFilterBy: 'callflow.filterBy',
   pdesHandlers: 'pdes.handlers',
   ensembleClusters: 'ensemble.clusters',
+  ensembleSummaryCacheMaxAgeDays: 'ensemble.summaryCache.maxAgeDays',
+  ensembleSummaryCacheMaxSizeMB: 'ensemble.summaryCache.maxSizeMB',
 } as const;
 
 const config = () => vscode.workspace.getConfiguration('hpcLens');
@@ -93,6 +95,16 @@ export function callflowFilter(onWarning?: (message: string) => void): CallflowF
 /** k-means clusters an ensemble's parameter projection opens with (2–8; the session refuses others). */
 export function ensembleClusters(): number {
   return config().get<number>(Setting.ensembleClusters, DEFAULT_ENSEMBLE_OPTIONS.clusters);
+}
+
+/** Limits of the run summaries cached in the extension's storage: days unused (0: no limit) and total bytes (0: no cap). */
+export function ensembleSummaryCacheLimits(): { maxAgeDays: number; maxBytes: number } {
+  const days = config().get<number>(Setting.ensembleSummaryCacheMaxAgeDays, 30);
+  const mb = config().get<number>(Setting.ensembleSummaryCacheMaxSizeMB, 2048);
+  return {
+    maxAgeDays: Number.isFinite(days) && days > 0 ? days : 0,
+    maxBytes: Number.isFinite(mb) && mb > 0 ? mb * 1024 * 1024 : 0,
+  };
 }
 
 /** After-line text on the lines that issue copies (`⇅ H→D 96 MB · 24× · …`). */

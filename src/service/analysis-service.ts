@@ -30,6 +30,19 @@ import type { DerivedData, DeriveOptions, SideBarLists } from './derived-data';
 import type { DiffListOptions, DiffSummary } from './diff-summary';
 import type { EnsembleViewResult } from './ensemble-session';
 import type { ReadLimits } from './read-limits';
+import type { PruneOptions } from '../analysis/ensemble/summary-store';
+
+/** How long and how large the summary cache may grow (`hpcLens.ensemble.summaryCache.*`). */
+export type SummaryCacheLimits = Pick<PruneOptions, 'maxAgeDays' | 'maxBytes'>;
+
+/** What {@link AnalysisService.openEnsemble} reads. */
+export interface OpenEnsembleArgs {
+  paths: string[];
+  metric?: string;
+  limits?: ReadLimits;
+  summaryCache?: string;
+  summaryCacheLimits?: SummaryCacheLimits;
+}
 import type {
   SystemName,
   SystemOpenArgs,
@@ -141,11 +154,9 @@ export interface AnalysisRpc {
    * Reads every run of the given folders and files as an ensemble and builds their union. A run
    * with a current summary (`.hlsum` in the folders, beside the profile, or in `summaryCache`) is
    * read from it; a profile read in full has its summary written to `summaryCache` for next time.
+   * With `summaryCacheLimits`, the cache is then pruned to them (at most hourly; see pruneSummaryCache).
    */
-  openEnsemble(
-    args: { paths: string[]; metric?: string; limits?: ReadLimits; summaryCache?: string },
-    ctx?: CallContext,
-  ): Promise<OpenedEnsemble>;
+  openEnsemble(args: OpenEnsembleArgs, ctx?: CallContext): Promise<OpenedEnsemble>;
   /** The profile of a trace dataset restricted to a time window (and lanes): a dataset of its own. */
   openWindow(
     args: { dataset: DatasetHandle; window: TimelineWindow; tracks: number[] | null },

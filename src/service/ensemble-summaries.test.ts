@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -83,5 +83,20 @@ describe('opening an ensemble from run summaries (issue 17)', () => {
     assert.equal(again.e.errors.length, 0);
     assert.deepEqual(again.e.sources, { summaries: 6, profiles: 2 });
     assert.deepEqual((await open()).e.sources, { summaries: 8, profiles: 0 });
+  });
+
+  it('prunes the summary cache to the limits it is given, after the open touched what it read', async () => {
+    const junk = join(cache, 'f'.repeat(40) + '.hlsum');
+    writeFileSync(junk, 'not a summary');
+    const s = new LocalAnalysisService();
+    const e = await s.openEnsemble({
+      paths: [runs],
+      summaryCache: cache,
+      summaryCacheLimits: { maxAgeDays: 1, maxBytes: 0 },
+    });
+    for (let k = 0; k < 100 && existsSync(junk); k++) await new Promise(r => setTimeout(r, 20));
+    assert.ok(!existsSync(junk), 'the unreadable summary is removed');
+    assert.equal(readdirSync(cache).filter(f => f.endsWith('.hlsum')).length, paths.length, 'the used ones are kept');
+    await s.close({ dataset: e.dataset });
   });
 });

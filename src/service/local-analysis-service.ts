@@ -10,7 +10,7 @@
  */
 import { EnsembleProfile } from '../analysis/ensemble/ensemble-profile';
 import type { RunLoadError, RunProfile } from '../analysis/ensemble/ensemble-runs';
-import { openRuns } from '../analysis/ensemble/summary-store';
+import { openRuns, pruneSummaryCache } from '../analysis/ensemble/summary-store';
 import { readProfile, sampleFile } from '../analysis/formats';
 import { fromFileSystemError } from '../analysis/formats/io/fs-errors';
 import { SuperGraphCache } from '../analysis/graph/super-graph-cache';
@@ -34,7 +34,9 @@ import type {
   OpenedEnsemble,
   OpenedProfile,
   OpenedSystem,
+  OpenEnsembleArgs,
   ServiceArgs,
+  SummaryCacheLimits,
   WarmReport,
 } from './analysis-service';
 import { deriveData, sideBarLists, type DeriveOptions } from './derived-data';
@@ -242,11 +244,10 @@ export class LocalAnalysisService implements AnalysisService {
    * thread (the worker pool keeps an ensemble in the worker that read it): at 1,000 runs, handing
    * their models to another thread cost the receiver seconds of deserialising string tables.
    */
-  async openEnsembleAs(
-    args: { paths: string[]; metric?: string; limits?: ReadLimits; summaryCache?: string; as: DatasetHandle },
-    ctx: CallContext = {},
-  ): Promise<OpenedEnsemble> {
+  async openEnsembleAs(args: OpenEnsembleArgs & { as: DatasetHandle }, ctx: CallContext = {}): Promise<OpenedEnsemble> {
     const read = await this.readRuns(args, ctx);
+    if (args.summaryCache && args.summaryCacheLimits)
+      pruneSummaryCacheHourly(args.summaryCache, args.summaryCacheLimits);
     ctx.onProgress?.(1, `building the union of ${read.runs.length} runs`);
     const ensemble = new EnsembleProfile(read.runs, {
       path: read.folder,
@@ -607,4 +608,26 @@ function withSharedTotals(p: Profile, m: number): Profile {
   if (!(inclusive.buffer instanceof SharedArrayBuffer) || !(exclusive.buffer instanceof SharedArrayBuffer))
     p.adoptTotals(m, { inclusive: shared(inclusive), exclusive: shared(exclusive) });
   return p;
+}
+
+/** When each summary cache was last pruned (per thread: each worker prunes what its opens cache). */
+const lastPruned = new Map<string, number>();
+
+/**
+ * Prunes a summary cache to its limits in the background, at most once an hour: after an open has
+ * read (and touched) the summaries it uses, so those count as just used.
+ */
+function pruneSummaryCacheHourly(dir: string, limits: SummaryCacheLimits): void {
+  const now = Date.now();
+  if (now - (lastPruned.get(dir) ?? -Infinity) < 3_600_000) return;
+  lastPruned.set(dir, now);
+  pruneSummaryCache(dir, { ...limits, now }).then(
+    report => {
+      if (report.removed.length > 0)
+        console.warn(
+          `HPC Lens ensemble: summary cache ${dir}: removed ${report.removed.length} (${report.removed.map(r => r.reason).join(', ')}), kept ${report.kept}`,
+        );
+    },
+    (e: unknown) => console.warn(`HPC Lens ensemble: summary cache ${dir} not pruned: ${String(e)}`),
+  );
 }

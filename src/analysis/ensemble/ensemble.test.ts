@@ -36,6 +36,25 @@ describe('ensemble union', () => {
     assert.deepEqual([...e.values(nodeAt(e, 'main'), 'inclusive')], [10, 16]);
   });
 
+  it('matches a run with the tree of an earlier run by its shape: one shared node map, its own values', () => {
+    const e = buildEnsemble(
+      runsFromOutlines({
+        a: 'main = 1\n  solve = 2\n    mpi = 3\n  io = 4',
+        b: 'main = 5\n  solve = 6\n    mpi = 7\n  io = 8',
+        c: 'main = 1\n  io = 4\n  solve = 2\n    mpi = 3',
+        d: 'main = 9\n  solve = 10\n    mpi = 11\n  io = 12',
+      }),
+    );
+    assert.equal(e.size, 4);
+    assert.equal(e.unionNodes(1), e.unionNodes(0));
+    assert.equal(e.unionNodes(3), e.unionNodes(0));
+    // c has the same nodes in another order: another shape, matched node by node into the same union nodes.
+    assert.notEqual(e.unionNodes(2), e.unionNodes(0));
+    assert.deepEqual([...e.values(nodeAt(e, 'main', 'solve', 'mpi'), 'exclusive')], [3, 7, 3, 11]);
+    assert.deepEqual([...e.values(nodeAt(e, 'main'), 'inclusive')], [10, 26, 10, 42]);
+    assert.deepEqual([...e.perRank(nodeAt(e, 'main', 'io'), 3, 'exclusive')!], [12]);
+  });
+
   it('AT-16: three runs whose bar/qux contexts differ keep every context, ∅ where missing, full vectors where present everywhere', () => {
     const e = buildEnsemble(
       runsFromOutlines({

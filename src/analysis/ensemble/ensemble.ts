@@ -98,6 +98,38 @@ class ChildTable {
 }
 
 /**
+ * Trees of the runs seen so far, by shape (parents and frame keys): the runs of one program mostly
+ * share their tree, and a run whose tree equals an earlier run's needs none of the 10⁴ child
+ * lookups of matching it into the union. Shapes are hashed, then compared in full.
+ */
+class RunShapes {
+  private readonly byHash = new Map<number, { parent: Int32Array; keys: Int32Array; run: number }[]>();
+
+  private static hash(parent: Int32Array, keys: Int32Array): number {
+    let h = parent.length | 0;
+    for (let i = 0; i < parent.length; i++) h = Math.imul(h ^ parent[i]!, 0x01000193) ^ Math.imul(keys[i]!, 0x9e3779b1);
+    return h;
+  }
+
+  /** The earlier run with this shape, or -1 (and `run` is recorded as having it). */
+  match(parent: Int32Array, keys: Int32Array, run: number): number {
+    const same = (a: Int32Array, b: Int32Array) => {
+      if (a === b) return true;
+      if (a.length !== b.length) return false;
+      for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+      return true;
+    };
+    const h = RunShapes.hash(parent, keys);
+    const list = this.byHash.get(h);
+    const earlier = list?.find(s => same(s.parent, parent) && same(s.keys, keys));
+    if (earlier) return earlier.run;
+    if (list) list.push({ parent, keys, run });
+    else this.byHash.set(h, [{ parent, keys, run }]);
+    return -1;
+  }
+}
+
+/**
  * An ensemble of runs of one program (CallFlow §1.8–1.9): the union of the runs' calling-context
  * trees and, per union node, a vector over runs of the run's value — the mean over that run's
  * contexts (ranks, threads) of the chosen metric, so an 8-rank and a 512-rank run compare.
@@ -207,20 +239,21 @@ export class Ensemble {
     return out;
   }
 
-  private readonly memberIndex = new Map<number, { start: Int32Array; list: Int32Array }>();
+  /** By node map: runs with the same tree share one map, and so one index. */
+  private readonly memberIndex = new Map<Int32Array, { start: Int32Array; list: Int32Array }>();
 
   /** CSR index union node → the run's call-tree nodes folded into it. */
   private runMembers(run: number): { start: Int32Array; list: Int32Array } {
-    let idx = this.memberIndex.get(run);
-    if (idx) return idx;
     const map = this.unionOfRunNode[run]!;
+    let idx = this.memberIndex.get(map);
+    if (idx) return idx;
     const start = new Int32Array(this.size + 1);
     for (let i = 0; i < map.length; i++) start[map[i]! + 1]!++;
     for (let u = 0; u < this.size; u++) start[u + 1]! += start[u]!;
     const fill = start.slice(0, this.size);
     const list = new Int32Array(map.length);
     for (let i = 0; i < map.length; i++) list[fill[map[i]!]!++] = i;
-    this.memberIndex.set(run, (idx = { start, list }));
+    this.memberIndex.set(map, (idx = { start, list }));
     return idx;
   }
 }
@@ -256,25 +289,37 @@ export function buildEnsemble(loaded: readonly RunProfile[], options: BuildEnsem
   const children = new ChildTable();
   const maps: Int32Array[] = [];
   const moduleConflicts: ModuleConflict[] = [];
+  const shapes = new RunShapes();
   for (const { rp } of kept) {
     const tree = rp.profile.tree;
     const keys = frameKeys.idsOf(tree);
     const { parent, module } = tree.columns;
-    const map = new Int32Array(tree.size);
+    // A run with the tree of an earlier run (same parents and frame keys) folds into the same union
+    // nodes: its map is that run's, and only its modules are compared.
+    const same = shapes.match(parent, keys, maps.length);
+    const map = same >= 0 ? maps[same]! : new Int32Array(tree.size);
     // The run's module string id → the union's (interned on first use): conflicts compare ids, not strings, per node.
     const unionModule = new Int32Array(tree.strings.size).fill(-1);
     for (let i = 0; i < tree.size; i++) {
-      const up = parent[i]! >= 0 ? map[parent[i]!]! : -1;
-      let u = children.find(up, keys[i]!);
-      if (u < 0) {
-        u = builder.add(up, tree.name(i), tree.kind(i), {
-          file: tree.file(i),
-          line: tree.line(i),
-          module: tree.module(i),
-          callLine: tree.callLine(i),
-        });
-        children.insert(up, keys[i]!, u);
-      } else if (module[i] !== 0) {
+      let u: number;
+      let added = false;
+      if (same >= 0) u = map[i]!;
+      else {
+        const up = parent[i]! >= 0 ? map[parent[i]!]! : -1;
+        u = children.find(up, keys[i]!);
+        if (u < 0) {
+          u = builder.add(up, tree.name(i), tree.kind(i), {
+            file: tree.file(i),
+            line: tree.line(i),
+            module: tree.module(i),
+            callLine: tree.callLine(i),
+          });
+          children.insert(up, keys[i]!, u);
+          added = true;
+        }
+        map[i] = u;
+      }
+      if (!added && module[i] !== 0) {
         const had = builder.moduleId(u);
         let mine = unionModule[module[i]!]!;
         if (mine < 0) unionModule[module[i]!] = mine = builder.strings.intern(tree.module(i)!);
@@ -290,7 +335,6 @@ export function buildEnsemble(loaded: readonly RunProfile[], options: BuildEnsem
           });
         }
       }
-      map[i] = u;
     }
     maps.push(map);
   }

@@ -13,6 +13,7 @@ import {
   READER_VERSION,
   SUMMARY_FORMAT_VERSION,
   SummaryError,
+  SummaryPool,
   summaryKeyOf,
   type SummaryKey,
 } from './run-summary';
@@ -121,6 +122,29 @@ describe('run summaries', () => {
           (a.inclusive[k] !== a.inclusive[k] && b.inclusive[k] !== b.inclusive[k]),
       );
     assert.deepEqual(b.presentCount, a.presentCount);
+  });
+
+  it('summaries decoded with one pool share the tree of runs whose tree section is the same', () => {
+    const { runs } = generateSyntheticEnsemble({ runs: 8, nodes: 400, maxContexts: 2, missingSubtrees: 1, seed: 2 });
+    const pool = new SummaryPool();
+    const decoded = runs.map(r => decodeRunSummary(encodeRunSummary(r.profile, KEY), 'a.hlsum', { pool }).profile);
+    decoded.forEach((q, k) => assertSameRun(runs[k]!.profile, q));
+    // Runs with equal columns decode to the very same arrays; others to their own.
+    for (let a = 0; a < runs.length; a++)
+      for (let b = a + 1; b < runs.length; b++) {
+        const equal = ['parent', 'name', 'module'].every(c => {
+          const x = runs[a]!.profile.tree.columns[c as 'parent'],
+            y = runs[b]!.profile.tree.columns[c as 'parent'];
+          return x.length === y.length && x.every((v, i) => v === y[i]);
+        });
+        if (equal && runs[a]!.profile.data.strings.join('\n') === runs[b]!.profile.data.strings.join('\n')) {
+          assert.equal(decoded[b]!.tree.columns.parent, decoded[a]!.tree.columns.parent, `runs ${a}, ${b}`);
+        } else assert.notEqual(decoded[b]!.tree.columns.parent, decoded[a]!.tree.columns.parent);
+      }
+    assert.ok(
+      decoded.some((q, k) => k > 0 && q.tree.columns.parent === decoded[0]!.tree.columns.parent),
+      'some run shares the first run’s tree',
+    );
   });
 
   it('refuses what is not a whole summary of this version, naming the file and the reason', () => {

@@ -1,4 +1,4 @@
-import { mkdir, open, readdir, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, stat, unlink, utimes, writeFile, type FileHandle } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { findProfiles, readProfile } from '../formats';
@@ -14,6 +14,7 @@ import {
   sameKey,
   SUMMARY_SUFFIX,
   summaryKeyOf,
+  SummaryPool,
   type SummaryKey,
 } from './run-summary';
 
@@ -373,6 +374,9 @@ export async function openRuns(args: readonly string[], options: OpenRunsOptions
   const names = runNames(relativePaths);
 
   const results: (RunProfile | null)[] = new Array(list.length).fill(null);
+  // The runs of one program share most strings, and often their tree: decoded once for all of them.
+  const pool = new SummaryPool();
+  const touches: Promise<void>[] = [];
   const errors: RunLoadError[] = [...found.errors];
   let fromSummaries = 0,
     parsed = 0,
@@ -397,8 +401,13 @@ export async function openRuns(args: readonly string[], options: OpenRunsOptions
           log?.(`${file}: ${s.profile} changed since it was summarised; reading the profile`);
           continue;
         }
-        const summary = decodeRunSummary(bytes, file);
+        const summary = decodeRunSummary(bytes, file, { pool });
         fromSummaries++;
+        // A cached summary's modification time is its last use, which pruneSummaryCache ages it by.
+        if (cacheDir && resolve(dirname(file)) === resolve(cacheDir)) {
+          const now = new Date();
+          touches.push(utimes(file, now, now).catch(() => undefined));
+        }
         return summary.profile;
       } catch (e) {
         log?.(`${e instanceof Error ? e.message : String(e)}; rebuilding it from the profile`);
@@ -432,9 +441,82 @@ export async function openRuns(args: readonly string[], options: OpenRunsOptions
     }
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency ?? 2), list.length) }, worker));
+  await Promise.all(touches);
   throwIfAborted(signal);
   const runs = results.filter((r): r is RunProfile => r !== null);
   if (runs.length === 0) throw noRunReadable(list.length, 'runs', errors);
   const folder = args.length === 1 ? resolve(args[0]!) : found.base;
   return { runs, errors, folder, fromSummaries, parsed };
+}
+
+export interface PruneOptions {
+  /** A cached summary not used for this many days is removed (0: never for its age). */
+  maxAgeDays: number;
+  /** Beyond this many bytes, the least recently used summaries are removed until under it (0: no cap). */
+  maxBytes: number;
+  /** The time to measure ages from (ms since the epoch; default now). */
+  now?: number;
+}
+
+export interface PruneReport {
+  kept: number;
+  keptBytes: number;
+  removed: { file: string; reason: 'source gone' | 'stale' | 'unreadable' | 'unused' | 'over the size cap' }[];
+}
+
+/** A summary write that never finished (its process died) is removed after this long. */
+const ABANDONED_WRITE_MS = 3_600_000;
+
+/**
+ * Prunes the extension's summary cache (a flat folder of `<sha1 of the profile path>.hlsum`, see
+ * {@link cachedSummaryName}): summaries whose profile is gone or changed (never read again: a cached
+ * summary is only looked up for a profile that is opened), unreadable ones, ones unused for
+ * `maxAgeDays` (opening an ensemble touches the cached summaries it reads), then the least recently
+ * used until the folder is under `maxBytes`. Summaries elsewhere (written by `hpc-lens summarize`)
+ * are the user's and never touched. A missing folder prunes to nothing.
+ */
+export async function pruneSummaryCache(dir: string, options: PruneOptions): Promise<PruneReport> {
+  const now = options.now ?? Date.now();
+  const report: PruneReport = { kept: 0, keptBytes: 0, removed: [] };
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const live: { file: string; bytes: number; used: number }[] = [];
+  const remove = async (file: string, reason: PruneReport['removed'][number]['reason']) => {
+    await unlink(file).then(
+      () => report.removed.push({ file, reason }),
+      () => undefined,
+    );
+  };
+  for (const e of entries) {
+    if (!e.isFile()) continue;
+    const file = join(dir, e.name);
+    const st = await stat(file).catch(() => null);
+    if (!st) continue;
+    if (/\.hlsum\.\d+\.\w+\.tmp$/.test(e.name)) {
+      if (now - st.mtimeMs > ABANDONED_WRITE_MS) await remove(file, 'unreadable');
+      continue;
+    }
+    if (!e.name.endsWith(SUMMARY_SUFFIX)) continue;
+    const key = await keyOfSummaryFile(file);
+    if (!key || cachedSummaryName(key.path) !== e.name) {
+      await remove(file, 'unreadable');
+      continue;
+    }
+    const source = await summaryKeyOf(key.path).catch(() => null);
+    if (!source) await remove(file, 'source gone');
+    else if (!sameKey(source, key)) await remove(file, 'stale');
+    else if (options.maxAgeDays > 0 && now - st.mtimeMs > options.maxAgeDays * 86_400_000) await remove(file, 'unused');
+    else live.push({ file, bytes: st.size, used: st.mtimeMs });
+  }
+  let bytes = live.reduce((s, f) => s + f.bytes, 0);
+  live.sort((a, b) => a.used - b.used || a.file.localeCompare(b.file));
+  for (const f of live) {
+    if (options.maxBytes > 0 && bytes > options.maxBytes) {
+      await remove(f.file, 'over the size cap');
+      bytes -= f.bytes;
+    } else {
+      report.kept++;
+      report.keptBytes += f.bytes;
+    }
+  }
+  return report;
 }

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { AnalysisService } from '../../service/analysis-service';
 import { CancelledError, WorkerLimitError } from '../../service/worker-pool';
 import type { TimelineWindow } from '../../shared/timeline-protocol';
-import { analysisLimits, Setting } from '../settings';
+import { analysisLimits, ensembleSummaryCacheLimits, Setting } from '../settings';
 import type { SourceResolver } from '../source-resolver';
 import type { Dataset, DatasetKind } from './dataset';
 import { DatasetList } from './dataset-list';
@@ -589,7 +589,9 @@ export class DatasetManager implements vscode.Disposable {
             paths,
             limits,
             ...(source.metric ? { metric: source.metric } : {}),
-            ...(this.summaryCache ? { summaryCache: this.summaryCache } : {}),
+            ...(this.summaryCache
+              ? { summaryCache: this.summaryCache, summaryCacheLimits: ensembleSummaryCacheLimits() }
+              : {}),
           },
           { signal: abort.signal, onProgress: report(slice.prefix, slice.span) },
         );
