@@ -95,4 +95,23 @@ describe('fuzz cases', () => {
     );
     assert.match(summaryTable(summary), /^\| format \| seeds \| inputs \|/);
   });
+
+  it('pooled children give the verdicts fresh processes give (the same cases both ways)', async () => {
+    const verdicts = async (fresh: boolean) => {
+      const seen: string[] = [];
+      await runFuzz({
+        seed: 7,
+        count: 3,
+        formats: ['folded-stacks', 'chrome-trace', 'nsight-sqlite', 'hpctoolkit-metadb'],
+        jobs: 1,
+        fresh,
+        workDir: join(tmp, fresh ? 'fresh' : 'pooled'),
+        sharedData: null,
+        onCase: (c, r) =>
+          seen.push(`${c.format} #${c.index} ${r.verdict} ${r.detail.replace(/\/(fresh|pooled)\//, '/')}`),
+      });
+      return seen;
+    };
+    assert.deepEqual(await verdicts(false), await verdicts(true));
+  });
 });

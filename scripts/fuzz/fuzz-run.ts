@@ -1,10 +1,13 @@
 /**
- * The fuzz campaign: for every format, `count` seeded cases written by `writeCase` and read by
- * `runInspect`, `jobs` at a time; failing inputs are kept with a note saying how to reproduce them.
+ * The fuzz campaign: for every format, `count` seeded cases written by `writeCase`, `jobs` at a time,
+ * each read by a pooled child (`PooledInspector`: the CLI's code path in a long-lived process) or,
+ * with `fresh`, by a fresh `hpc-lens inspect --json` process. An input that fails (or is suspect) in a
+ * pooled child is read again in a fresh process, and that verdict is the one counted. Failing inputs
+ * are kept with a note saying how to reproduce them.
  */
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { READERS } from '../../src/analysis/formats/registry';
 import { writeCase, type FuzzCase } from './mutate';
 import {
@@ -16,7 +19,8 @@ import {
   type RunLimits,
   type Verdict,
 } from './run-case';
-import { seedCorpus, type Seed } from './seed-corpus';
+import { PooledInspector, type PooledResult } from './pool';
+import { DEFAULT_MAX_SEED_BYTES, REPO_ROOT, seedCorpus, type Seed } from './seed-corpus';
 
 export interface FuzzOptions {
   seed: number;
@@ -33,8 +37,18 @@ export interface FuzzOptions {
   /** The shared data folder, or null for none (default: ../shared/data when present). */
   sharedData?: string | null;
   limits?: RunLimits;
+  /** Every input in a fresh process (slow: the way to check the pooled children). */
+  fresh?: boolean;
+  /** Shared-data seeds larger than this (files, or directories in total) are left out (default 8 MiB). */
+  maxSeedBytes?: number;
+  /** Rewritten after each finished format with the table of the formats finished so far. */
+  summaryFile?: string;
   /** Called after each case. */
   onCase?: (c: FuzzCase, r: CaseResult) => void;
+  /** Called when a pooled verdict was replaced by a fresh process's (a line saying both). */
+  onNote?: (note: string) => void;
+  /** Called when every case of a format has been read. */
+  onFormatDone?: (stats: FormatStats) => void;
 }
 
 export interface FormatStats {
@@ -53,6 +67,8 @@ export interface FuzzFailure {
   detail: string;
   /** Where the failing input was kept. */
   kept: string;
+  /** The real CLI's command line that reads the kept input. */
+  reproduce: string;
 }
 
 export interface FuzzSummary {
@@ -62,6 +78,10 @@ export interface FuzzSummary {
   seeds: Seed[];
   /** Cases the fuzzer itself could not write (a bug in a mutation, not in HPC Lens). */
   harnessErrors: string[];
+  /** Inputs read again in a fresh process, and what the pooled child and the fresh process said. */
+  confirmations: string[];
+  /** Pooled children started (one per job, plus restarts after growth, a crash or a timeout). */
+  childrenStarted: number;
 }
 
 const VERDICTS: Verdict[] = ['read', 'rejected', 'crash', 'timeout', 'memory', 'non-clean', 'non-finite'];
@@ -70,7 +90,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
   const { workDir } = options;
   const limits = options.limits ?? DEFAULT_LIMITS;
   const cli = await buildCli(join(workDir, 'bin'));
-  const seeds = await seedCorpus(join(workDir, 'seeds'), { sharedData: options.sharedData });
+  const seeds = await seedCorpus(join(workDir, 'seeds'), {
+    sharedData: options.sharedData,
+    maxSeedBytes: options.maxSeedBytes ?? DEFAULT_MAX_SEED_BYTES,
+  });
   const formats = options.formats ?? READERS.map(r => r.id);
   for (const f of formats) if (!READERS.some(r => r.id === f)) throw new Error(`unknown format ${f}`);
   const jobs = Math.max(1, options.jobs ?? Math.floor(cpus().length / 2));
@@ -83,46 +106,136 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
   }));
   const failures: FuzzFailure[] = [];
   const harnessErrors: string[] = [];
+  const confirmations: string[] = [];
+  const indices = options.cases ?? Array.from({ length: options.count }, (_, k) => k);
   const queue: [number, number][] = [];
-  for (let f = 0; f < formats.length; f++)
-    for (const i of options.cases ?? Array.from({ length: options.count }, (_, k) => k)) queue.push([f, i]);
+  for (let f = 0; f < formats.length; f++) for (const i of indices) queue.push([f, i]);
+  const remaining = formats.map(() => indices.length);
+  const finished: FormatStats[] = [];
+  const started = Date.now();
+  const inspectors = Array.from({ length: jobs }, () =>
+    options.fresh ? null : new PooledInspector(join(dirname(cli), 'fuzz-child.js'), { limits }),
+  );
+  const summaryOf = (rows: FormatStats[]): FuzzSummary => ({
+    seed: options.seed,
+    stats: rows,
+    failures,
+    seeds,
+    harnessErrors,
+    confirmations,
+    childrenStarted: inspectors.reduce((n, p) => n + (p?.started ?? 0), 0),
+  });
+
+  /** Reads an input: in the pooled child, then — when that fails or is in doubt — in a fresh process. */
+  const read = async (inspector: PooledInspector | null, c: FuzzCase): Promise<CaseResult> => {
+    if (!inspector) return runInspect(cli, c.path, limits);
+    const pooled: PooledResult = await inspector.inspect(c.path);
+    if (!FAILING.includes(pooled.verdict) && !pooled.suspect) return pooled;
+    const fresh = await runInspect(cli, c.path, limits);
+    const note = `${c.format} #${c.index}: pooled child ${pooled.verdict}${pooled.suspect ? ` (${pooled.suspect})` : ''}${pooled.detail ? `: ${pooled.detail}` : ''}; fresh process ${fresh.verdict}`;
+    confirmations.push(note);
+    options.onNote?.(note);
+    return fresh;
+  };
+
+  const record = (f: number, c: FuzzCase, caseDir: string, r: CaseResult, replacing?: CaseResult) => {
+    const s = stats[f]!;
+    if (replacing) s.counts[replacing.verdict]--;
+    else s.inputs++;
+    s.counts[r.verdict]++;
+    if (Number.isFinite(r.cpuSeconds)) s.maxCpuSeconds = Math.max(s.maxCpuSeconds, r.cpuSeconds);
+    s.maxRssBytes = Math.max(s.maxRssBytes, r.rssBytes);
+    if (FAILING.includes(r.verdict)) {
+      const kept = join(workDir, 'failures', `${c.format}-${c.index}`);
+      rmSync(kept, { recursive: true, force: true });
+      mkdirSync(kept, { recursive: true });
+      cpSync(caseDir, kept, { recursive: true, verbatimSymlinks: true });
+      const input = join(kept, basename(c.path));
+      writeFileSync(
+        join(kept, 'CASE.txt'),
+        `${c.description}\nverdict: ${r.verdict}\n${r.detail}\n` +
+          `reproduce: ${reproduceCommand(input)}\n` +
+          `or: npm run fuzz -- --seed ${options.seed} --format ${c.format} --case ${c.index}\n`,
+      );
+      failures.push({
+        format: c.format,
+        index: c.index,
+        description: c.description,
+        verdict: r.verdict,
+        detail: r.detail,
+        kept,
+        reproduce: reproduceCommand(input),
+      });
+    }
+  };
+
+  const formatDone = (f: number) => {
+    if (--remaining[f]! > 0) return;
+    finished.push(stats[f]!);
+    options.onFormatDone?.(stats[f]!);
+    if (options.summaryFile) {
+      const inProgress = stats
+        .filter((s, k) => remaining[k]! > 0 && s.inputs > 0)
+        .map(s => `${s.format} (${s.inputs} of ${indices.length})`);
+      writeFileSync(
+        options.summaryFile,
+        `fuzz: seed ${options.seed}, ${indices.length} per format, ${finished.length} of ${formats.length} formats finished, ` +
+          `${((Date.now() - started) / 1000).toFixed(0)} s${inProgress.length ? `; in progress: ${inProgress.join(', ')}` : ''}\n\n` +
+          summaryTable(summaryOf(finished)) +
+          '\n',
+      );
+    }
+  };
+
   let next = 0;
   const worker = async (slot: number) => {
-    const caseDir = join(workDir, 'cases', String(slot));
+    const inspector = inspectors[slot]!;
+    // Each case in its own directory, kept until the next case is done: a pooled child that dies
+    // after answering is caught one case later, and the input it read must still be there.
+    let previous: { f: number; c: FuzzCase; caseDir: string; r: CaseResult } | null = null;
+    const checkPrevious = async () => {
+      const died = inspector?.diedAfter;
+      if (!died || !previous || died.path !== previous.c.path) return;
+      inspector.diedAfter = null;
+      const fresh = await runInspect(cli, previous.c.path, limits);
+      const note = `${previous.c.format} #${previous.c.index}: pooled child died after answering ${previous.r.verdict} (${died.detail}); fresh process ${fresh.verdict}`;
+      confirmations.push(note);
+      options.onNote?.(note);
+      record(previous.f, previous.c, previous.caseDir, fresh, previous.r);
+    };
     while (next < queue.length) {
       const [f, index] = queue[next++]!;
       const format = formats[f]!;
+      const caseDir = join(workDir, 'cases', String(slot), String(index));
       let c: FuzzCase;
       try {
         c = writeCase(seeds, format, index, options.seed, caseDir);
       } catch (e) {
         harnessErrors.push(`${format} #${index}: ${(e as Error).stack ?? e}`);
+        formatDone(f);
         continue;
       }
-      const r = await runInspect(cli, c.path, limits);
-      const s = stats[f]!;
-      s.inputs++;
-      s.counts[r.verdict]++;
-      if (Number.isFinite(r.cpuSeconds)) s.maxCpuSeconds = Math.max(s.maxCpuSeconds, r.cpuSeconds);
-      s.maxRssBytes = Math.max(s.maxRssBytes, r.rssBytes);
-      if (FAILING.includes(r.verdict)) {
-        const kept = join(workDir, 'failures', `${format}-${index}`);
-        rmSync(kept, { recursive: true, force: true });
-        mkdirSync(kept, { recursive: true });
-        cpSync(caseDir, kept, { recursive: true, verbatimSymlinks: true });
-        writeFileSync(
-          join(kept, 'CASE.txt'),
-          `${c.description}\nverdict: ${r.verdict}\n${r.detail}\n` +
-            `reproduce: npm run fuzz -- --seed ${options.seed} --format ${format} --case ${index}\n`,
-        );
-        failures.push({ format, index, description: c.description, verdict: r.verdict, detail: r.detail, kept });
-      }
+      const r = await read(inspector, c);
+      record(f, c, caseDir, r);
       options.onCase?.(c, r);
+      await checkPrevious();
+      if (previous) rmSync(previous.caseDir, { recursive: true, force: true });
+      previous = { f, c, caseDir, r };
+      formatDone(f);
     }
-    rmSync(caseDir, { recursive: true, force: true });
+    await new Promise(r => setTimeout(r, 50));
+    await checkPrevious();
+    await inspector?.stop();
+    rmSync(join(workDir, 'cases', String(slot)), { recursive: true, force: true });
   };
   await Promise.all(Array.from({ length: jobs }, (_, k) => worker(k)));
-  return { seed: options.seed, stats, failures, seeds, harnessErrors };
+  return summaryOf(stats);
+}
+
+/** The command that reads a kept input with the real CLI, from the repository root. */
+export function reproduceCommand(input: string): string {
+  const path = relative(REPO_ROOT, input);
+  return `npx tsx src/cli/hpc-lens.ts inspect --json '${path.startsWith('..') ? input : path}'`;
 }
 
 /** The summary as a Markdown table: one row per format, then the totals. */

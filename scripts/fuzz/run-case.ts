@@ -4,10 +4,11 @@
  * line naming the file and the reason — anything else is a failure.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { MESSAGE_LIMIT } from '../../src/analysis/errors/escape-control';
+import { residentBytes } from './proc-usage';
 import { REPO_ROOT } from './seed-corpus';
 
 export interface RunLimits {
@@ -36,7 +37,7 @@ export interface CaseResult {
 /**
  * Bundles the CLI (as `npm run build` does) into `dir` with sql.js's WebAssembly beside it, and a
  * preload that reports the process's resource usage on fd 3 when it exits. A bundle starts in
- * ~0.1 s where `tsx` needs ~1 s: that is what makes thousands of runs affordable.
+ * ~0.1 s where `tsx` needs ~1 s. The pooled child (`fuzz-child.js`) is bundled beside it.
  */
 export async function buildCli(dir: string): Promise<string> {
   const esbuild = await import('esbuild');
@@ -45,6 +46,16 @@ export async function buildCli(dir: string): Promise<string> {
   await esbuild.build({
     entryPoints: [join(REPO_ROOT, 'src/cli/hpc-lens.ts')],
     outfile: cli,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  // The pooled child: the same CLI code, run in-process for many inputs (pool-child.ts).
+  await esbuild.build({
+    entryPoints: [join(REPO_ROOT, 'scripts/fuzz/pool-child.ts')],
+    outfile: join(dir, 'fuzz-child.js'),
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -121,17 +132,6 @@ export function runInspect(cli: string, path: string, limits: RunLimits = DEFAUL
       });
     });
   });
-}
-
-/** Resident memory of a process from /proc (0 when unavailable: other systems, or it has exited). */
-function residentBytes(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
 }
 
 export interface RunOutcome {

@@ -29,11 +29,19 @@ export interface Seed {
   isDirectory: boolean;
 }
 
-/** Seeds larger than this are skipped: every mutation copies the input. */
-const MAX_SEED_BYTES = 8 << 20;
+/**
+ * Shared-data seeds larger than this (a file, or a directory in total) are left out by default: every
+ * mutation copies, reads and rewrites its seed, so a 300 MB seed costs seconds per input before the
+ * reader even starts. Every format keeps its fixtures and generated seeds, so none goes unfuzzed.
+ */
+export const DEFAULT_MAX_SEED_BYTES = 8 << 20;
 
 /** Writes the generated seeds into `dir` and lists them with the fixtures, samples and shared data. */
-export async function seedCorpus(dir: string, options: { sharedData?: string | null } = {}): Promise<Seed[]> {
+export async function seedCorpus(
+  dir: string,
+  options: { sharedData?: string | null; maxSeedBytes?: number } = {},
+): Promise<Seed[]> {
+  const maxSeedBytes = options.maxSeedBytes ?? DEFAULT_MAX_SEED_BYTES;
   const seeds: Seed[] = [];
   const add = async (path: string, origin: string, required: boolean) => {
     const sample = await sampleFile(path);
@@ -52,8 +60,8 @@ export async function seedCorpus(dir: string, options: { sharedData?: string | n
   if (shared && existsSync(shared)) {
     const { profiles } = await findProfiles(shared, { maxDepth: 6 });
     for (const p of profiles) {
-      if (!p.isDirectory && statSync(p.path).size > MAX_SEED_BYTES) continue;
-      if (p.isDirectory && directoryBytes(p.path) > MAX_SEED_BYTES) continue;
+      if (!p.isDirectory && statSync(p.path).size > maxSeedBytes) continue;
+      if (p.isDirectory && directoryBytes(p.path) > maxSeedBytes) continue;
       seeds.push({ format: p.readerId, origin: `shared:${p.relativePath}`, path: p.path, isDirectory: p.isDirectory });
     }
   }

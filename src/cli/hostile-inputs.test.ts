@@ -147,4 +147,18 @@ describe('hostile inputs through hpc-lens inspect', () => {
     writeFileSync(path, Array.from({ length: 100_000 }, (_, i) => `f${i}`).join(';') + ' 1\n');
     await inspect(t, path, 'read');
   });
+
+  it('a 2 MiB function name over 100 callees (callgrind; fuzz seed 2 #603) prints a bounded report', async t => {
+    // Every callee's path repeats the caller's name: 200 MiB of paths once made printing the JSON fail.
+    const path = join(tmp, 'long-name.callgrind');
+    const caller = 'fn'.repeat(1 << 20);
+    const calls = Array.from({ length: 100 }, (_, k) => `cfn=callee${k}\ncalls=1 1\n1 ${k + 1}\n`).join('');
+    const callees = Array.from({ length: 100 }, (_, k) => `fn=callee${k}\n1 ${k + 1}\n`).join('');
+    writeFileSync(
+      path,
+      `# callgrind format\nversion: 1\ncreator: callgrind-3.22.0\npositions: line\nevents: Ir\nfn=${caller}\n1 1\n${calls}${callees}totals: 5051\n`,
+    );
+    const r = await inspect(t, path, 'read');
+    assert.ok(r.rssBytes < 1e9, `${Math.round(r.rssBytes / 1e6)} MB`);
+  });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inspectReport, MAX_PATH_ENTRIES } from './inspect-report';
+import { inspectReport, MAX_PATH_CHARS, MAX_PATH_ENTRIES } from './inspect-report';
 import { profileFromOutline } from '../model/test-profiles';
 
 describe('inspect report', () => {
@@ -59,5 +59,27 @@ main = 1
     assert.equal(r.nodes.length, 1413);
     assert.deepEqual(r.nodes[1412]!.path.slice(-2), ['f1411', 'f1412']);
     assert.equal(inspectReport(profileFromOutline(outline), { maxNodes: Infinity }).nodes.length, 3000);
+  });
+
+  it('bounds the characters in all listed paths when a name is megabytes long (fuzz: callgrind seed 2 #603)', () => {
+    // A 2 MiB function name over 100 callees: every callee's path repeats it, 200 MiB of JSON in all,
+    // which printing once failed on ("Invalid string length", 2.5 GB resident).
+    const name = 'fn'.repeat(1 << 20);
+    const outline = [name, ...Array.from({ length: 100 }, (_, k) => ` callee${k} = ${k + 1}`)].join('\n');
+    const r = inspectReport(profileFromOutline(outline));
+    assert.equal(r.nodeCount, 101);
+    assert.equal(r.nodesTruncated, true);
+    const chars = r.nodes.reduce((s, n) => s + n.path.reduce((t, x) => t + x.length, 0), 0);
+    assert.ok(chars <= MAX_PATH_CHARS, `${chars} characters`);
+    assert.ok(r.nodes.length >= 2, 'the root and its heaviest callees are listed');
+    assert.equal(r.nodes[0]!.name, name);
+    // The heaviest callees, each with its complete path.
+    const callees = r.nodes.slice(1).map(n => n.name);
+    assert.deepEqual(
+      callees,
+      Array.from({ length: callees.length }, (_, k) => `callee${100 - callees.length + k}`),
+    );
+    assert.deepEqual(r.nodes.at(-1)!.path, [name, 'callee99']);
+    assert.ok(JSON.stringify(r).length < 2 * MAX_PATH_CHARS);
   });
 });

@@ -48,14 +48,21 @@ export interface InspectOptions {
    * Above this many nodes, list only the `maxNodes` heaviest by inclusive value of the primary
    * metric, plus their ancestors so every listed path is complete (default 5000; Infinity for all).
    * A 450 000-node pprof profile would otherwise print hundreds of megabytes. With a finite
-   * `maxNodes` the listed paths also hold at most {@link MAX_PATH_ENTRIES} names in all: in a
-   * 100,000-deep recursion every node's path is 100,000 long.
+   * `maxNodes` the listed paths also hold at most {@link MAX_PATH_ENTRIES} names and
+   * {@link MAX_PATH_CHARS} characters in all: in a 100,000-deep recursion every node's path is
+   * 100,000 long, and a 2 MB function name is repeated in the path of every node below it.
    */
   maxNodes?: number;
 }
 
 /** Most path names `inspectReport` lists in all when `maxNodes` is finite (a few tens of MB of JSON). */
 export const MAX_PATH_ENTRIES = 1_000_000;
+
+/**
+ * Most characters of path names `inspectReport` lists in all when `maxNodes` is finite: the JSON must
+ * stay far below V8's longest string (2^29 characters), or printing it fails (found by the fuzz suite).
+ */
+export const MAX_PATH_CHARS = 64 << 20;
 
 export function inspectReport(profile: Profile, options: InspectOptions = {}): InspectReport {
   const tree = profile.tree;
@@ -120,28 +127,36 @@ function listedNodes(profile: Profile, maxNodes: number): number[] {
   const n = tree.size;
   const everything = () => Array.from({ length: n }, (_, i) => i);
   if (maxNodes === Infinity) return everything();
-  // Path length of each node (parents precede children), and of all paths together.
+  // Path length (names) and size (characters, with JSON's quotes and comma) of each node's path
+  // (parents precede children), and of all paths together.
   const pathLength = new Int32Array(n);
+  const pathChars = new Float64Array(n);
   let entries = 0;
+  let chars = 0;
   for (let i = 0; i < n; i++) {
     const p = tree.parent(i);
     entries += pathLength[i] = p < 0 ? 1 : pathLength[p]! + 1;
+    chars += pathChars[i] = (p < 0 ? 0 : pathChars[p]!) + tree.name(i).length + 3;
   }
-  if (n <= maxNodes && entries <= MAX_PATH_ENTRIES) return everything();
+  if (n <= maxNodes && entries <= MAX_PATH_ENTRIES && chars <= MAX_PATH_CHARS) return everything();
   if (profile.metrics.length === 0) return [];
   const keep = new Uint8Array(n);
   let listed = 0;
+  let listedChars = 0;
   const missing: number[] = [];
   for (const node of topIndices(profile.inclusiveTotals(profile.primaryMetric), Math.min(n, maxNodes))) {
     // The node with its ancestors not listed yet, if their paths fit in what is left.
     missing.length = 0;
     let cost = 0;
+    let costChars = 0;
     for (let i = node; i >= 0 && !keep[i]; i = tree.parent(i)) {
       missing.push(i);
       cost += pathLength[i]!;
+      costChars += pathChars[i]!;
     }
-    if (listed + cost > MAX_PATH_ENTRIES) break;
+    if (listed + cost > MAX_PATH_ENTRIES || listedChars + costChars > MAX_PATH_CHARS) break;
     listed += cost;
+    listedChars += costChars;
     for (const i of missing) keep[i] = 1;
   }
   const out: number[] = [];
