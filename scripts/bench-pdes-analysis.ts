@@ -10,6 +10,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { readPdesRun } from '../src/analysis/formats/ross/pdes-run-reader';
 import { intervalMatrices, intervalPairs, tickEdges } from '../src/analysis/pdes/model/communication';
@@ -167,11 +168,16 @@ async function intervalViews(): Promise<void> {
 class WorkerPool {
   private readonly workers: Worker[];
   constructor(size: number) {
+    // Resolved at run time from the repository (this file runs from scripts/ or bundled in dist/),
+    // never by the bundler: the workers load the TypeScript sources through tsx.
+    const root = resolve(__dirname, '..');
+    const fromRoot = createRequire(join(root, 'package.json'));
+    const source = (path: string) => JSON.stringify(join(root, path));
     const code = `
-      require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();
+      require(${JSON.stringify(fromRoot.resolve('tsx/cjs/api'))}).register();
       const { parentPort } = require('node:worker_threads');
-      const { distanceRowSteps, tsneLayoutSteps } = require(${JSON.stringify(require.resolve('../src/analysis/pdes/pdes-analysis'))});
-      const { runToEnd } = require(${JSON.stringify(require.resolve('../src/analysis/series/sliced'))});
+      const { distanceRowSteps, tsneLayoutSteps } = require(${source('src/analysis/pdes/pdes-analysis.ts')});
+      const { runToEnd } = require(${source('src/analysis/series/sliced.ts')});
       parentPort.on('message', m => {
         if (m.kind === 'distances') {
           runToEnd(distanceRowSteps(m.job, m.rows, m.shared));
