@@ -322,10 +322,11 @@ export function encodeRunSummary(profile: Profile, key: SummaryKey): Uint8Array 
   // One section per metric, inclusive rows then exclusive ones: a leaf's are equal, which deflate finds.
   const KC = detail.length * C;
   for (let m = 0; m < profile.metrics.length; m++) {
+    // Rows read one by one from the profile's sparse form: no node × rank matrix is made for them.
     const rows = new Float64Array(2 * KC);
-    [profile.inclusive(m), profile.exclusive(m)].forEach((matrix, side) => {
+    (['inclusive', 'exclusive'] as const).forEach((side, s) => {
       for (let k = 0; k < detail.length; k++)
-        rows.set(matrix.subarray(detail[k]! * C, (detail[k]! + 1) * C), side * KC + k * C);
+        profile.contextRow(side, m, detail[k]!, rows.subarray(s * KC + k * C, s * KC + (k + 1) * C));
     });
     stored.push(pack(bytesOf(rows), true, 0));
   }
