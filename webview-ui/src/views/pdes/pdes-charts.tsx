@@ -8,7 +8,7 @@
  * (a lasso picks the points it encloses). Each states what it drew in `data-*` facts.
  */
 import { ticks as niceTicks } from 'd3';
-import { useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
+import { useRef, useState, type DOMAttributes, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import type {
   ClusterLegendEntry,
   DetailViewData,
@@ -25,6 +25,44 @@ type Point = [number, number];
 function localPoint(e: ReactPointerEvent<Element>): Point {
   const r = e.currentTarget.getBoundingClientRect();
   return [e.clientX - r.left, e.clientY - r.top];
+}
+
+/**
+ * A freehand path drawn with the primary button (the detail views' stroke, the similarity views'
+ * lasso): the points so far while drawing, and the finished path to `onDone` when it has at least
+ * `minPoints` points. The handlers go on the plot's root element, so a path may start on a mark.
+ */
+function usePointerPath(
+  minPoints: number,
+  onDone: (points: Point[]) => void,
+): {
+  path: Point[] | null;
+  handlers: Pick<DOMAttributes<Element>, 'onPointerDown' | 'onPointerMove' | 'onPointerUp'>;
+} {
+  const [path, setPath] = useState<Point[] | null>(null);
+  const points = useRef<Point[]>([]);
+  return {
+    path,
+    handlers: {
+      onPointerDown: e => {
+        if (e.button !== 0) return;
+        e.currentTarget.setPointerCapture?.(e.pointerId);
+        points.current = [localPoint(e)];
+        setPath(points.current);
+      },
+      onPointerMove: e => {
+        if (!path) return;
+        points.current = [...points.current, localPoint(e)];
+        setPath(points.current);
+      },
+      onPointerUp: () => {
+        const done = points.current;
+        setPath(null);
+        points.current = [];
+        if (done.length >= minPoints) onDone(done);
+      },
+    },
+  };
 }
 
 /** Axes with a few ticks each, and their titles. */
@@ -247,8 +285,9 @@ export function DetailChart({ data, width, height, onStroke, onClusterMenu }: De
     [MARGIN.left, width - MARGIN.right],
   );
   const sy = linearScale(data.yDomain, [height - MARGIN.bottom, MARGIN.top]);
-  const [stroke, setStroke] = useState<Point[] | null>(null);
-  const hits = useRef<Point[]>([]);
+  const { path: stroke, handlers: strokeHandlers } = usePointerPath(2, pts =>
+    onStroke(pts.map(([x, y]) => [sx.invert(x), sy.invert(y)])),
+  );
   // Dimmed (unselected) lines first, so selected lines stay on top.
   const lines = [...data.lines].sort((a, b) => Number(a.selected) - Number(b.selected));
   const selected = data.lines.filter(l => l.selected).length;
@@ -264,23 +303,7 @@ export function DetailChart({ data, width, height, onStroke, onClusterMenu }: De
       data-decimated={data.decimated}
       data-range={`${data.range.from}-${data.range.to}`}
       // The stroke starts anywhere on the plot, on a line too (its events bubble here).
-      onPointerDown={e => {
-        if (e.button !== 0) return;
-        e.currentTarget.setPointerCapture?.(e.pointerId);
-        hits.current = [localPoint(e)];
-        setStroke(hits.current);
-      }}
-      onPointerMove={e => {
-        if (!stroke) return;
-        hits.current = [...hits.current, localPoint(e)];
-        setStroke(hits.current);
-      }}
-      onPointerUp={() => {
-        const pts = hits.current;
-        setStroke(null);
-        hits.current = [];
-        if (pts.length >= 2) onStroke(pts.map(([x, y]) => [sx.invert(x), sy.invert(y)]));
-      }}
+      {...strokeHandlers}
     >
       <Segments segments={data.segments} sx={sx} height={height} />
       <rect
@@ -344,8 +367,9 @@ export function SimilarityChart({ data, size, onLasso }: SimilarityProps) {
   const pad = 10;
   const sx = linearScale(data.xDomain, [pad, size - pad]);
   const sy = linearScale(data.yDomain, [size - pad, pad]);
-  const [lasso, setLasso] = useState<Point[] | null>(null);
-  const acc = useRef<Point[]>([]);
+  const { path: lasso, handlers: lassoHandlers } = usePointerPath(3, pts =>
+    onLasso(pts.map(([x, y]) => [sx.invert(x), sy.invert(y)])),
+  );
   const n = data.entities.length;
   const r = n > 2000 ? 1.5 : n > 300 ? 2.5 : 3.5;
   return (
@@ -357,23 +381,7 @@ export function SimilarityChart({ data, size, onLasso }: SimilarityProps) {
       data-metric={data.metric.id}
       data-method={data.method}
       data-points={n}
-      onPointerDown={e => {
-        if (e.button !== 0) return;
-        e.currentTarget.setPointerCapture?.(e.pointerId);
-        acc.current = [localPoint(e)];
-        setLasso(acc.current);
-      }}
-      onPointerMove={e => {
-        if (!lasso) return;
-        acc.current = [...acc.current, localPoint(e)];
-        setLasso(acc.current);
-      }}
-      onPointerUp={() => {
-        const pts = acc.current;
-        setLasso(null);
-        acc.current = [];
-        if (pts.length >= 3) onLasso(pts.map(([x, y]) => [sx.invert(x), sy.invert(y)]));
-      }}
+      {...lassoHandlers}
     >
       <rect className="pdes-frame" x={0.5} y={0.5} width={size - 1} height={size - 1} />
       {Array.from(data.entities, (e, k) => (
