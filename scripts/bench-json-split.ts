@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readProfile } from '../src/analysis/formats';
 import { WorkerPool } from '../src/service/worker-pool';
-import { formatPaired, jsonParseFile, loadNote, paired } from './bench-paired';
+import { cpuMs, formatPaired, jsonParseFile, loadNote, median, paired } from './bench-paired';
 
 /** Writes a synthetic json-split profile: `nodes` regions in a 4-ary tree, one row per node and rank. */
 export function writeSyntheticJsonSplit(path: string, nodes: number, ranks: number): void {
@@ -36,13 +36,6 @@ export function writeSyntheticJsonSplit(path: string, nodes: number, ranks: numb
   buf.push('],"mpi.world.size":"' + ranks + '"}');
   flush();
   closeSync(fd);
-}
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e3;
 }
 
 /** Open + derive through a warmed worker pool, as the extension does before its first CodeLens. */

@@ -19,9 +19,11 @@ export interface PairedTimings {
   repeats: number;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+/** The middle value (the upper middle for an even count). */
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
-function cpuMs(): number {
+/** This process's CPU time so far, all threads, in milliseconds. */
+export function cpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e3;
 }
