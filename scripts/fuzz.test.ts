@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { READERS } from '../src/analysis/formats/registry';
+import { FORMATS } from '../src/analysis/formats/registry';
 import { runFuzz, summaryTable } from './fuzz/fuzz-run';
 import { writeCase } from './fuzz/mutate';
 import { errorLineProblem, judge, nonFiniteField, type RunOutcome } from './fuzz/run-case';
@@ -87,7 +87,7 @@ describe('fuzz cases', () => {
       workDir: join(tmp, 'work'),
       sharedData: null,
     });
-    assert.equal(summary.stats.length, READERS.length);
+    assert.equal(summary.stats.length, FORMATS.length);
     for (const s of summary.stats) assert.equal(s.inputs, 2, s.format);
     assert.deepEqual(
       summary.failures.map(f => `${f.verdict} ${f.format} #${f.index}: ${f.description}: ${f.detail}`),

@@ -8,7 +8,7 @@
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
-import { READERS } from '../../src/analysis/formats/registry';
+import { FORMATS } from '../../src/analysis/formats/registry';
 import { writeCase, type FuzzCase } from './mutate';
 import {
   buildCli,
@@ -94,8 +94,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     sharedData: options.sharedData,
     maxSeedBytes: options.maxSeedBytes ?? DEFAULT_MAX_SEED_BYTES,
   });
-  const formats = options.formats ?? READERS.map(r => r.id);
-  for (const f of formats) if (!READERS.some(r => r.id === f)) throw new Error(`unknown format ${f}`);
+  const formats = options.formats ?? FORMATS.map(r => r.id);
+  for (const f of formats) if (!FORMATS.some(r => r.id === f)) throw new Error(`unknown format ${f}`);
   const jobs = Math.max(1, options.jobs ?? Math.floor(cpus().length / 2));
   const stats = formats.map((format): FormatStats => ({
     format,

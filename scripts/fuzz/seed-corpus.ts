@@ -10,7 +10,7 @@ import { join, relative, resolve } from 'node:path';
 import { Profile as PprofProfile, StringTable } from 'pprof-format';
 import { sampleFile } from '../../src/analysis/formats/file-sample';
 import { findProfiles } from '../../src/analysis/formats/profile-folder';
-import { chooseReader, READERS } from '../../src/analysis/formats/registry';
+import { chooseFormat, FORMATS } from '../../src/analysis/formats/registry';
 import { cube3Document, cubexArchive, type CubeSpec } from '../../src/analysis/formats/cube/test-cubex';
 import { writeDatabase } from '../../src/analysis/formats/hpctoolkit-metadb/test-db-writer';
 import { writeFixtureDatabase } from '../../src/analysis/formats/hpctoolkit-xml/test-database';
@@ -45,8 +45,8 @@ export async function seedCorpus(
   const seeds: Seed[] = [];
   const add = async (path: string, origin: string, required: boolean) => {
     const sample = await sampleFile(path);
-    const reader = chooseReader(sample);
-    if (reader) seeds.push({ format: reader.id, origin, path, isDirectory: sample.isDirectory });
+    const format = chooseFormat(sample);
+    if (format) seeds.push({ format: format.id, origin, path, isDirectory: sample.isDirectory });
     else if (required) throw new Error(`seed ${origin} is not recognised by any reader`);
   };
   // Fixture folders also hold the sources and scripts that made the fixtures: those are no seeds.
@@ -65,7 +65,7 @@ export async function seedCorpus(
       seeds.push({ format: p.readerId, origin: `shared:${p.relativePath}`, path: p.path, isDirectory: p.isDirectory });
     }
   }
-  const known = new Set(READERS.map(r => r.id));
+  const known = new Set(FORMATS.map(r => r.id));
   const missing = [...known].filter(id => !seeds.some(s => s.format === id));
   if (missing.length) throw new Error(`no seed for ${missing.join(', ')}`);
   return seeds;

@@ -9,15 +9,8 @@ import type { ValueColumn } from './caliper/metrics';
 import { assembleCaliperProfile } from './caliper/profile-assembly';
 import { RowStore } from './caliper/row-store';
 import { forEachLine } from './io/file-input';
-import {
-  contentHead,
-  type FileSample,
-  isAbortError,
-  type ProfileReader,
-  ProfileReadError,
-  type ReadOptions,
-  throwIfAborted,
-} from './reader';
+import { isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
+import { caliperCaliSniffer } from './sniffers/caliper-cali';
 
 /**
  * Caliper's native `.cali` stream, as Caliper's `caliper-reader` and Hatchet's `from_caliperreader`
@@ -328,15 +321,7 @@ class CaliStream {
 }
 
 export const caliperCaliReader: ProfileReader = {
-  id: 'caliper-cali',
-  name: 'Caliper .cali',
-
-  sniff(sample: FileSample): number {
-    if (sample.isDirectory) return 0;
-    const head = contentHead(sample);
-    if (/^__rec=(node|ctx|globals),/.test(head)) return 0.95;
-    return head.startsWith('__rec=') ? 0.8 : 0;
-  },
+  ...caliperCaliSniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const stream = new CaliStream(path);

@@ -2,15 +2,8 @@ import { quoteContent } from '../errors/escape-control';
 import type { Profile } from '../model/profile';
 import { RecordTable } from './caliper/record-table';
 import { forEachLine } from './io/file-input';
-import {
-  type FileSample,
-  isAbortError,
-  type ProfileReader,
-  ProfileReadError,
-  type ReadOptions,
-  throwIfAborted,
-  withoutBom,
-} from './reader';
+import { isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
+import { caliperExpandSniffer } from './sniffers/caliper-expand';
 
 /**
  * Caliper's `expand` output (`cali-query -e`, or `-q "… format expand"`): one record per line as
@@ -23,21 +16,7 @@ import {
  * it has no `=` (an entry cannot be split from it). It carries no run metadata.
  */
 export const caliperExpandReader: ProfileReader = {
-  id: 'caliper-expand',
-  name: 'Caliper expand (cali-query)',
-
-  sniff(sample: FileSample): number {
-    if (sample.isDirectory || sample.binary) return 0;
-    const lines = withoutBom(sample.head)
-      .split('\n')
-      .map(l => l.trim())
-      .filter(Boolean);
-    // The last sampled line may be cut short; judge the complete ones (or the only one).
-    const whole = lines.length > 1 ? lines.slice(0, -1).slice(0, 20) : lines;
-    if (whole.length === 0 || whole.some(l => !/^[^=,\s"{}[\]#_][^=,]*=/.test(l))) return 0;
-    const caliperKey = /(^|,)(path|function|region|annotation|loop|mpi\.function|mpi\.rank|[^=,]*#[^=,]*)=/;
-    return whole.some(l => caliperKey.test(l)) ? 0.7 : 0;
-  },
+  ...caliperExpandSniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const table = new RecordTable(path, 'caliper-expand');

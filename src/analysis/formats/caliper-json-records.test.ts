@@ -10,7 +10,7 @@ import { NodeKind } from '../model/call-tree';
 import type { Profile } from '../model/profile';
 import { caliperJsonRecordsReader } from './caliper-json-records';
 import { caliperJsonSplitReader } from './caliper-json-split';
-import { chooseReader, readProfile } from './index';
+import { chooseFormat, readProfile } from './index';
 import { expectReadError } from '../../../test/support/read-errors';
 
 // What `cali-query -q "select * format json"` (Caliper 2) writes: "[", then one flat object per
@@ -187,8 +187,8 @@ describe('Caliper json (records) reader', () => {
     assert.equal(caliperJsonRecordsReader.sniff(sample(RECORDS)), 0.85);
     assert.equal(caliperJsonRecordsReader.sniff(sample(OBJECT)), 0.9);
     assert.equal(caliperJsonRecordsReader.sniff(sample(jsonSplit)), 0);
-    assert.equal(chooseReader(sample(jsonSplit)), caliperJsonSplitReader);
-    assert.equal(chooseReader(sample(RECORDS)), caliperJsonRecordsReader);
+    assert.equal(chooseFormat(sample(jsonSplit))?.id, caliperJsonSplitReader.id);
+    assert.equal(chooseFormat(sample(RECORDS))?.id, caliperJsonRecordsReader.id);
     assert.equal(
       caliperJsonRecordsReader.sniff(
         sample('[{"frame": {"name": "main", "type": "function"}, "metrics": {"time": 1}, "children": []}]'),

@@ -1,15 +1,8 @@
 import type { MetadataValue, Profile } from '../model/profile';
 import { RecordTable, type RecordAttribute } from './caliper/record-table';
 import { JsonSyntaxError, tokenizeJsonFile, ValueAssembler, type JsonHandler } from './json/json-tokenizer';
-import {
-  contentHead,
-  type FileSample,
-  isAbortError,
-  type ProfileReader,
-  ProfileReadError,
-  type ReadOptions,
-  throwIfAborted,
-} from './reader';
+import { isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
+import { caliperJsonRecordsSniffer } from './sniffers/caliper-json-records';
 
 /**
  * Caliper's `json` output (`cali-query -q "… format json"`, Caliper 2): one flat object per
@@ -168,21 +161,9 @@ class JsonRecordsHandler implements JsonHandler {
 }
 
 /** Keys that only Caliper writes: `path`, `<op>#<attr>` aggregates, mpi.rank, region attributes. */
-const CALIPER_KEY = /"(path|mpi\.rank|function|region|annotation|loop|[^"{}[\]]*#[^"{}[\]]*)"\s*:/;
 
 export const caliperJsonRecordsReader: ProfileReader = {
-  id: 'caliper-json-records',
-  name: 'Caliper json (cali-query records)',
-
-  sniff(sample: FileSample): number {
-    if (sample.isDirectory) return 0;
-    const head = contentHead(sample);
-    if (/^\{\s*"records"\s*:\s*\[/.test(head)) return 0.9;
-    const first = /^\[\s*\{([^{}[\]]*)\}/.exec(head);
-    // A flat first record (no nested values: not a Hatchet literal or a trace event) with a Caliper key.
-    if (!first || !CALIPER_KEY.test(first[0]) || /"ph"\s*:/.test(first[1]!)) return 0;
-    return 0.85;
-  },
+  ...caliperJsonRecordsSniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const table = new RecordTable(path, 'caliper-json-records');

@@ -6,14 +6,8 @@ import { CALLPATH, MODULE, PATH, RANK, SOURCELOC } from './caliper/attributes';
 import type { ValueColumn } from './caliper/metrics';
 import { assembleCaliperProfile, type CaliperRows } from './caliper/profile-assembly';
 import { JsonSyntaxError, tokenizeJsonFile, ValueAssembler, type JsonHandler } from './json/json-tokenizer';
-import {
-  contentHead,
-  type FileSample,
-  isAbortError,
-  type ProfileReader,
-  ProfileReadError,
-  type ReadOptions,
-} from './reader';
+import { isAbortError, type ProfileReader, ProfileReadError, type ReadOptions } from './reader';
+import { caliperJsonSplitSniffer } from './sniffers/caliper-json-split';
 
 /**
  * Caliper's `json-split` output (`cali-query -q "… format json-split"`), as Hatchet's `from_caliper`
@@ -381,20 +375,7 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
 }
 
 export const caliperJsonSplitReader: ProfileReader = {
-  id: 'caliper-json-split',
-  name: 'Caliper json-split',
-
-  sniff(sample: FileSample): number {
-    if (sample.isDirectory) return 0;
-    const head = contentHead(sample);
-    if (!head.startsWith('{')) return 0;
-    const text = head + sample.tail;
-    const has = (k: string) => text.includes(`"${k}"`);
-    // json-split keeps the big "data" first and "columns"/"nodes" last: look at both ends.
-    if (has('columns') && has('nodes') && (has('column_metadata') || has('data'))) return 0.95;
-    if (/^\{\s*"data"\s*:\s*\[\s*\[/.test(head)) return 0.6;
-    return 0;
-  },
+  ...caliperJsonSplitSniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const handler = new JsonSplitHandler(path);

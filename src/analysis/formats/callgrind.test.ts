@@ -12,7 +12,7 @@ import { NodeKind } from '../model/call-tree';
 import type { Profile } from '../model/profile';
 import { callgrindReader } from './callgrind';
 import { sampleFile } from './file-sample';
-import { chooseReader, readProfile } from './index';
+import { chooseFormat, readProfile } from './index';
 import { expectReadError } from '../../../test/support/read-errors';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'call-graph');
@@ -310,7 +310,7 @@ describe('callgrind reader', () => {
   it('reads cachegrind-style files, empty profiles and non-ASCII names', async () => {
     const cachegrind = 'desc: I1 cache: 32768 B\ncmd: ./a.out\nevents: Ir\nfl=a.c\nfn=größe\n1 5\n2 3\nsummary: 8\n';
     const path = write('cachegrind.out.1', cachegrind);
-    assert.equal(chooseReader(await sampleFile(path)), callgrindReader);
+    assert.equal(chooseFormat(await sampleFile(path))?.id, callgrindReader.id);
     const p = await readProfile(path);
     assert.deepEqual(paths(p), ['größe', 'größe → a.c:1', 'größe → a.c:2']);
     closeTo(p.total(0), 8, 'total');
@@ -325,7 +325,7 @@ describe('callgrind reader', () => {
 
   it('reads gzip-compressed files', async () => {
     const path = write('small.out.gz', gzipSync(SMALL));
-    assert.equal(chooseReader(await sampleFile(path)), callgrindReader);
+    assert.equal(chooseFormat(await sampleFile(path))?.id, callgrindReader.id);
     assert.equal((await readProfile(path)).total(0), 500);
   });
 
@@ -336,11 +336,11 @@ describe('callgrind reader', () => {
       'callgrind.out.instr',
       'callgrind.out.whole-program.gz',
     ]) {
-      assert.equal(chooseReader(await sampleFile(fixture(name))), callgrindReader, name);
+      assert.equal(chooseFormat(await sampleFile(fixture(name)))?.id, callgrindReader.id, name);
     }
     assert.equal(
-      chooseReader(await sampleFile(write('no-magic.out', SMALL.replace('# callgrind format\n', '')))),
-      callgrindReader,
+      chooseFormat(await sampleFile(write('no-magic.out', SMALL.replace('# callgrind format\n', ''))))?.id,
+      callgrindReader.id,
     );
     for (const other of ['gprof.txt', 'gprof2dot-gprof.dot'])
       assert.equal(callgrindReader.sniff(await sampleFile(fixture(other))), 0, other);

@@ -5,14 +5,8 @@ import type { MetricDescriptor } from '../model/metric';
 import type { MetadataValue, Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
 import { forEachLine } from './io/file-input';
-import {
-  type FileSample,
-  type ProfileReader,
-  ProfileReadError,
-  type ReadOptions,
-  throwIfAborted,
-  withoutBom,
-} from './reader';
+import { type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
+import { callgrindSniffer } from './sniffers/callgrind';
 
 /**
  * Valgrind callgrind output (`callgrind.out.<pid>`, callgrind format version 1; cachegrind's older
@@ -411,22 +405,7 @@ function parseNumber(tok: string): number {
 }
 
 export const callgrindReader: ProfileReader = {
-  id: 'callgrind',
-  name: 'Valgrind callgrind',
-
-  sniff(sample: FileSample): number {
-    if (sample.isDirectory) return 0;
-    const head = withoutBom(sample.head);
-    if (head.startsWith('# callgrind format')) return 0.95;
-    const lines = head.split('\n', 40);
-    const has = (re: RegExp) => lines.some(l => re.test(l));
-    if (!has(/^events: \S/)) return 0;
-    if (has(/^version: 1\b/) && has(/^creator: callgrind/)) return 0.9;
-    if (has(/^creator: callgrind/) || has(/^(?:version: 1|positions: )/)) return 0.8;
-    // cachegrind.out: desc:/cmd:/events: and fl=/fn= cost lines, a subset callgrind's reader reads.
-    if (has(/^cmd: /) && /^fn=/m.test(head)) return 0.6;
-    return 0;
-  },
+  ...callgrindSniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const b = new ProfileBuilder('callgrind', path);

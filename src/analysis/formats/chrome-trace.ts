@@ -4,14 +4,8 @@ import { buildChromeTrace } from './chrome-trace/build';
 import { ChromeTraceCollector } from './chrome-trace/collect';
 import { TraceEventStream } from './chrome-trace/stream';
 import { JsonSyntaxError, tokenizeJsonFile } from './json/json-tokenizer';
-import {
-  contentHead,
-  type FileSample,
-  isAbortError,
-  type ProfileReader,
-  ProfileReadError,
-  type ReadOptions,
-} from './reader';
+import { isAbortError, type ProfileReader, ProfileReadError, type ReadOptions } from './reader';
+import { chromeTraceSniffer } from './sniffers/chrome-trace';
 
 /**
  * Chrome trace-event JSON (chrome://tracing, Perfetto's legacy JSON, PyTorch profiler / Kineto), in
@@ -26,25 +20,7 @@ import {
  * top-level `samples` with `stackFrames`).
  */
 export const chromeTraceReader: ProfileReader = {
-  id: 'chrome-trace',
-  name: 'Chrome trace-event JSON',
-
-  sniff(sample: FileSample): number {
-    if (sample.isDirectory) return 0;
-    const head = contentHead(sample);
-    if (head.startsWith('{')) {
-      if (/"traceEvents"\s*:/.test(head)) return 0.95;
-      return /"ph"\s*:\s*"/.test(head) &&
-        /^\{\s*"(schemaVersion|deviceProperties|displayTimeUnit|otherData|metadata)"/.test(head)
-        ? 0.6
-        : 0;
-    }
-    if (head.startsWith('[')) {
-      if (/^\[\s*\]?\s*$/.test(head)) return 0.3;
-      return /^\[\s*\{[^{}]*"ph"\s*:\s*"[A-Za-z]"/.test(head) ? 0.9 : 0;
-    }
-    return 0;
-  },
+  ...chromeTraceSniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const b = new ProfileBuilder('chrome-trace', path);

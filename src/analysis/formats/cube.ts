@@ -18,17 +18,10 @@ import {
 } from './cube/anchor-xml';
 import { CubeFormatError } from './cube/cube-format-error';
 import { cubeRowOrder, decodeCubeData, parseCubeIndex, scalarType } from './cube/metric-values';
-import { hasUstarMagic, headerString, readTarArchive } from './cube/tar-archive';
+import { readTarArchive } from './cube/tar-archive';
 import { isGzip, readBytes, readChunks } from './io/file-input';
-import {
-  contentHead,
-  type FileSample,
-  isAbortError,
-  type ProfileReader,
-  ProfileReadError,
-  type ReadOptions,
-  throwIfAborted,
-} from './reader';
+import { isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
+import { CUBE_FORMAT_ID, cubeSniffer } from './sniffers/cube';
 
 /**
  * CUBE profiles as Score-P and Scalasca write them (Hatchet's `from_scorep` reads the same files):
@@ -47,10 +40,6 @@ import {
  * the tree, so both sides carry the recorded value and `aggregation` says how contexts combine.
  */
 
-const FORMAT_ID = 'scorep-cube';
-
-/** Entry names that open a `.cubex` archive as Score-P and Cube's tools write it. */
-const CUBEX_FIRST_ENTRY = /^(\.\/)?(anchor\.xml|remapping\.spec|\d+\.(index|data))$/;
 /** Derived metrics hold CubePL formulas, not values. */
 const DERIVED_TYPES = new Set(['POSTDERIVED', 'PREDERIVED_INCLUSIVE', 'PREDERIVED_EXCLUSIVE']);
 /** `mod` values that name a source file rather than a module such as `MPI`. */
@@ -206,7 +195,7 @@ async function buildCubeProfile(
   if (tree.size === 0) throw new CubeFormatError('the call tree is empty (no <cnode> in <program>)');
   if (locations.length === 0)
     throw new CubeFormatError('the system tree has no locations (threads), so no value can be placed');
-  const b = new ProfileBuilder(FORMAT_ID, path);
+  const b = new ProfileBuilder(CUBE_FORMAT_ID, path);
 
   // Many cnodes call the same region: work out each region's node attributes once.
   const nodeOfRegion = new Map<
@@ -368,29 +357,8 @@ async function readCube(path: string, options: ReadOptions): Promise<Profile> {
   return buildCubeProfile(anchor, archiveRows(anchor, archive.files, warnings), path, warnings, options);
 }
 
-/** A sniffed head that is a tar archive whose first entry is a CUBE part, or that mentions CUBE parts. */
-function looksLikeCubex(head: string): boolean {
-  // The head is the file start decoded as UTF-8; a tar header is ASCII apart from the names, which re-encode exactly.
-  const bytes = Buffer.from(head.slice(0, 1024), 'utf8');
-  if (!hasUstarMagic(bytes)) return false;
-  if (CUBEX_FIRST_ENTRY.test(headerString(bytes, 0, 100))) return true;
-  return head.includes('CUBEX.INDEX') || head.includes('CUBEX.DATA') || /<cube\s+version=/.test(head);
-}
-
 export const cubeReader: ProfileReader = {
-  id: FORMAT_ID,
-  name: 'CUBE (Score-P, Scalasca)',
-
-  sniff(sample: FileSample): number {
-    if (sample.isDirectory) return 0;
-    if (looksLikeCubex(sample.head)) return 0.95;
-    const text = contentHead(sample);
-    if (!text.startsWith('<')) return 0;
-    const version = /<cube\s+version\s*=\s*["'](\d+)/.exec(text.slice(0, 8192))?.[1];
-    if (version === undefined) return 0;
-    // CUBE3 files are complete profiles; a lone CUBE4 anchor.xml is read only to say where its values are.
-    return version === '3' ? 0.95 : 0.5;
-  },
+  ...cubeSniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     try {

@@ -2,14 +2,13 @@ import { quoteContent } from '../errors/escape-control';
 import type { NodeAttributes } from '../model/call-tree';
 import type { Profile } from '../model/profile';
 import { forEachLine, readBytes, readChunks } from './io/file-input';
-import { ProfileReadError, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { ProfileReadError, type ProfileReader, type ReadOptions } from './reader';
 import { SampledProfile } from './sampled-stacks/sampled-profile';
+import { foldedStacksSniffer } from './sniffers/folded-stacks';
 
 /** FlameGraph's frame annotations (`func_[k]`): what they say about the frame, as a module hint. */
 const ANNOTATION_MODULES: Record<string, string> = { k: '[kernel]', j: '[jit]', i: '[inlined]', w: '[waker]' };
 const ANNOTATION = /_\[([kjiw])\]$/;
-/** `frame;frame;… count`; frames may hold spaces, the count is the last token (integer or decimal). */
-const FOLDED_LINE = /^\S.*?[ \t]+\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\s*$/;
 
 /**
  * Folded ("collapsed") stacks as written by FlameGraph's stackcollapse-* scripts, `perf script |
@@ -19,33 +18,7 @@ const FOLDED_LINE = /^\S.*?[ \t]+\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\s*$/;
  * UTF-16 (with a byte-order mark), CRLF or LF, gzip or not.
  */
 export const foldedStacksReader: ProfileReader = {
-  id: 'folded-stacks',
-  name: 'Folded (collapsed) stacks',
-
-  sniff(sample: FileSample): number {
-    if (sample.isDirectory) return 0;
-    let head = sample.head;
-    // UTF-16 decoded as UTF-8: a mangled BOM, then NUL between ASCII characters.
-    if (/^(\uFFFD\uFFFD|\uFEFF)/.test(head) || head.slice(0, 64).includes('\u0000'))
-      head = head
-        .replace(/^(\uFFFD\uFFFD|\uFEFF)/, '')
-        .split('\u0000')
-        .join('');
-    const lines = head.split(/\r?\n/);
-    const cut = sample.size > sample.head.length || sample.gzip;
-    if (cut && lines.length === 1) return longStackScore(lines[0]!, sample);
-    if (cut) lines.pop(); // may be cut short
-    let seen = 0,
-      withSemicolon = 0;
-    for (const line of lines) {
-      if (!line.trim()) continue;
-      if (!FOLDED_LINE.test(line)) return 0;
-      if (line.includes(';')) withSemicolon++;
-      if (++seen === 50) break;
-    }
-    if (seen === 0) return 0;
-    return withSemicolon > 0 ? 0.7 : 0.2;
-  },
+  ...foldedStacksSniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const sp = new SampledProfile('folded-stacks', path);
@@ -117,22 +90,6 @@ export const foldedStacksReader: ProfileReader = {
     return sp.finish();
   },
 };
-
-/** The start of a stack: a frame (not JSON, XML or a comment) and more frames after it. */
-const STACK_START = /^[^\s{[<#"][^;\n]*;[^\n]*;/;
-/** The end of a folded line: the last frame, whitespace, then the count (the frame may begin before the tail). */
-const STACK_END = /\S[ \t]+\d+(?:\.\d+)?(?:[eE][+-]?\d+)?[ \t\r]*\n?$/;
-
-/**
- * The score of a sample whose head is one unfinished line (a stack tens of thousands of frames
- * deep is longer than the sampled head): frames separated by `;` at the start and, when the tail
- * was sampled, `frame count` at the end of the file.
- */
-function longStackScore(line: string, sample: FileSample): number {
-  if (sample.binary || !STACK_START.test(line)) return 0;
-  if (sample.gzip) return 0.3; // no tail to check
-  return STACK_END.test(sample.tail) ? 0.6 : 0;
-}
 
 /** 'utf-16le' or 'utf-16be' when the (gunzipped) content starts with that byte-order mark. */
 async function utf16Encoding(path: string, signal: AbortSignal | undefined): Promise<'utf-16le' | 'utf-16be' | null> {

@@ -12,7 +12,7 @@ import { NodeKind } from '../model/call-tree';
 import type { Profile } from '../model/profile';
 import { sampleFile } from './file-sample';
 import { gprofTextReader, parseSymbol } from './gprof-text';
-import { chooseReader, readProfile } from './index';
+import { chooseFormat, readProfile } from './index';
 import { ProfileReadError } from './reader';
 import { exclusiveByFunction } from '../model/test-profiles';
 
@@ -135,7 +135,7 @@ describe('gprof text reader: fixtures written by gprof from test/fixtures/call-g
     const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-gprof-'));
     const path = join(dir, 'gprof.txt.gz');
     writeFileSync(path, gzipSync(readFileSync(fixture('gprof-brief.txt'))));
-    assert.equal(chooseReader(await sampleFile(path)), gprofTextReader);
+    assert.equal(chooseFormat(await sampleFile(path))?.id, gprofTextReader.id);
     const [p, q] = [await readProfile(path), await readProfile(fixture('gprof-brief.txt'))];
     assert.deepEqual([...p.exclusiveTotals(0)], [...q.exclusiveTotals(0)]);
   });
@@ -228,9 +228,9 @@ describe('gprof text reader', () => {
 
   it('sniffs gprof output by content', async () => {
     for (const name of ['gprof.txt', 'gprof-brief.txt', 'gprof-lines.txt'])
-      assert.equal(chooseReader(await sampleFile(fixture(name))), gprofTextReader, name);
+      assert.equal(chooseFormat(await sampleFile(fixture(name)))?.id, gprofTextReader.id, name);
     const callGraphOnly = write('q.txt', brief.slice(brief.indexOf('\t\t\tCall graph')));
-    assert.equal(chooseReader(await sampleFile(callGraphOnly)), gprofTextReader);
+    assert.equal(chooseFormat(await sampleFile(callGraphOnly))?.id, gprofTextReader.id);
     for (const other of ['gprof2dot-gprof.dot', 'callgrind.out.main'])
       assert.equal(gprofTextReader.sniff(await sampleFile(fixture(other))), 0, other);
   });

@@ -5,7 +5,8 @@ import { normaliseUnit } from '../model/metric';
 import type { Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
 import { forEachLine } from './io/file-input';
-import { ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { ProfileReadError, throwIfAborted, type ProfileReader, type ReadOptions } from './reader';
+import { gprofTextSniffer } from './sniffers/gprof-text';
 
 /**
  * GNU gprof's text output (`gprof prog gmon.out`, also `-b` brief and `-l` line by line):
@@ -324,21 +325,7 @@ class GprofParser {
 }
 
 export const gprofTextReader: ProfileReader = {
-  id: 'gprof-text',
-  name: 'gprof text output',
-
-  sniff(sample: FileSample): number {
-    if (sample.isDirectory || sample.binary) return 0;
-    const head = sample.head.slice(0, 16384);
-    if (/^\f?\s*Flat profile:\s*$/m.test(head) && /Each sample counts as|%\s+cumulative\s+self/.test(head)) return 0.95;
-    if (
-      /^\s*Call graph(?: \(explanation follows\))?\s*$/m.test(head) &&
-      /^granularity: each sample hit covers/m.test(head)
-    )
-      return 0.9;
-    if (/^\s*Flat profile:\s*$/m.test(head)) return 0.5;
-    return 0;
-  },
+  ...gprofTextSniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const b = new ProfileBuilder('gprof-text', path);

@@ -13,7 +13,7 @@ import type { Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
 import { sampleFile } from './file-sample';
 import { gprof2dotDotReader, parseEdgeLabel, parseNodeLabel } from './gprof2dot-dot';
-import { chooseReader, readProfile } from './index';
+import { chooseFormat, readProfile } from './index';
 import { expectReadError } from '../../../test/support/read-errors';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'call-graph');
@@ -220,7 +220,7 @@ describe('gprof2dot DOT reader', () => {
       '}',
     ].join('\n');
     const path = write('utf8.dot.gz', gzipSync(text));
-    assert.equal(chooseReader(await sampleFile(path)), gprof2dotDotReader);
+    assert.equal(chooseFormat(await sampleFile(path))?.id, gprof2dotDotReader.id);
     const p = await readProfile(path);
     assert.deepEqual(pathsOf(p), ['größe', 'größe → naïve']);
     assert.deepEqual([...p.inclusiveTotals(0)], [100, 60]);
@@ -233,7 +233,7 @@ describe('gprof2dot DOT reader', () => {
 
   it('sniffs gprof2dot graphs by content, not every DOT file', async () => {
     for (const name of ['gprof2dot-gprof.dot', 'gprof2dot-callgrind.dot'])
-      assert.equal(chooseReader(await sampleFile(fixture(name))), gprof2dotDotReader, name);
+      assert.equal(chooseFormat(await sampleFile(fixture(name)))?.id, gprof2dotDotReader.id, name);
     assert.equal(gprof2dotDotReader.sniff(await sampleFile(write('plain.dot', 'digraph { a -> b [label="x"] }'))), 0);
     assert.equal(gprof2dotDotReader.sniff(await sampleFile(fixture('gprof.txt'))), 0);
   });

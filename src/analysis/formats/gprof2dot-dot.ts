@@ -5,15 +5,8 @@ import type { Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
 import { DotParser, DotSyntaxError, type DotAttributes } from './gprof2dot-dot/dot-parser';
 import { forEachLine } from './io/file-input';
-import {
-  type FileSample,
-  isAbortError,
-  type ProfileReader,
-  ProfileReadError,
-  type ReadOptions,
-  throwIfAborted,
-  withoutBom,
-} from './reader';
+import { isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
+import { gprof2dotDotSniffer } from './sniffers/gprof2dot-dot';
 
 /**
  * The DOT call graphs gprof2dot draws from gprof, callgrind, perf, … profiles:
@@ -148,17 +141,7 @@ class Gprof2dotHandler {
 }
 
 export const gprof2dotDotReader: ProfileReader = {
-  id: 'gprof2dot-dot',
-  name: 'gprof2dot DOT call graph',
-
-  sniff(sample: FileSample): number {
-    if (sample.isDirectory) return 0;
-    const head = withoutBom(sample.head);
-    if (!/^\s*(?:(?:\/\/|#)[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*(?:strict\s+)?digraph\b/i.test(head)) return 0;
-    // gprof2dot's node labels: a percentage line followed by a parenthesised one and a call count.
-    if (/label="[^"]*\\n\d+(?:\.\d+)?%\\n\(\d+(?:\.\d+)?%\)(?:\\n\d+\s*×)?"/.test(head)) return 0.9;
-    return 0;
-  },
+  ...gprof2dotDotSniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const b = new ProfileBuilder('gprof2dot-dot', path);

@@ -6,15 +6,8 @@ import { ProfileBuilder } from '../model/profile-builder';
 import { PythonJsonFilter } from './hatchet-literal/python-json-filter';
 import { readChunks } from './io/file-input';
 import { JsonSyntaxError, JsonTokenizer, tokenizeJsonFile, type JsonHandler } from './json/json-tokenizer';
-import {
-  contentHead,
-  type FileSample,
-  isAbortError,
-  type ProfileReader,
-  ProfileReadError,
-  type ReadOptions,
-  throwIfAborted,
-} from './reader';
+import { isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
+import { hatchetLiteralSniffer } from './sniffers/hatchet-literal';
 
 /**
  * Hatchet's "literal" format: what `GraphFrame.to_literal()` returns and `GraphFrame.from_literal()`
@@ -691,18 +684,7 @@ async function tokenize(
 }
 
 export const hatchetLiteralReader: ProfileReader = {
-  id: 'hatchet-literal',
-  name: 'Hatchet literal (JSON)',
-
-  sniff(sample: FileSample): number {
-    if (sample.isDirectory) return 0;
-    const head = contentHead(sample);
-    // The first root opens with one of the keys to_literal writes (in its order or sorted).
-    if (!/^\[\s*\{\s*"(name|frame|metrics|attributes|children)"\s*:/.test(head)) return 0;
-    if (!head.includes('"metrics"')) return 0;
-    if (head.includes('"frame"')) return 0.9;
-    return head.includes('"name"') ? 0.6 : 0;
-  },
+  ...hatchetLiteralSniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const { signal } = options;

@@ -5,24 +5,16 @@ import { isTimeUnit, normaliseUnit, type MetricDescriptor } from '../model/metri
 import type { MetadataValue, Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
 import { addContextTree } from './hpctoolkit-metadb/context-tree';
-import { isMetaDbHead } from './hpctoolkit-metadb/db-file';
 import { addExecutionContexts } from './hpctoolkit-metadb/execution-contexts';
 import { ScopeType, parseMetaDb, type MetaDb, type MetricDescription } from './hpctoolkit-metadb/meta-db';
 import { parseMetricTaxonomy, type TaxonomyEntry } from './hpctoolkit-metadb/metric-taxonomy';
 import { forEachProfileValue, parseProfileDb, type ProfileDb } from './hpctoolkit-metadb/profile-db';
 import { parseTraceDb, type TraceDb } from './hpctoolkit-metadb/trace-db';
 import { addTraceTimeline } from './hpctoolkit-metadb/trace-timeline';
-import { readHeadBytes } from './file-sample';
 import { readBytes } from './io/file-input';
 import { fromFileSystemError } from './io/fs-errors';
-import {
-  isAbortError,
-  ProfileReadError,
-  throwIfAborted,
-  type FileSample,
-  type ProfileReader,
-  type ReadOptions,
-} from './reader';
+import { isAbortError, ProfileReadError, throwIfAborted, type ProfileReader, type ReadOptions } from './reader';
+import { hpctoolkitMetaDbSniffer } from './sniffers/hpctoolkit-metadb';
 
 /**
  * HPCToolkit's sparse database, format v4 (hpcprof ≥ 2022): a directory with `meta.db` (context
@@ -56,14 +48,7 @@ import {
 const RESIDUE = 1e-10;
 
 export const hpctoolkitMetaDbReader: ProfileReader = {
-  id: 'hpctoolkit-metadb',
-  name: 'HPCToolkit database v4 (meta.db)',
-
-  sniff(sample: FileSample): number {
-    if (!sample.isDirectory) return isMetaDbHead(sample.head) ? 0.95 : 0;
-    const meta = ['meta.db', 'meta.db.gz'].find(e => sample.entries.includes(e));
-    return meta && isMetaDbHead(fileHead(join(sample.path, meta))) ? 0.9 : 0;
-  },
+  ...hpctoolkitMetaDbSniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const { signal, onProgress, limits } = options;
@@ -393,9 +378,4 @@ function metadataOf(meta: MetaDb, taxonomy: TaxonomyEntry[], profiles: number): 
     }));
   }
   return out;
-}
-
-/** The first bytes of a file (gunzipped when compressed), decoded as text, for sniffing a directory. */
-function fileHead(path: string): string {
-  return readHeadBytes(path, 256).subarray(0, 64).toString('latin1');
 }

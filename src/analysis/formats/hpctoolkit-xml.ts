@@ -10,17 +10,10 @@ import { readExperimentXml, type Experiment } from './hpctoolkit-xml/experiment-
 import { addHpcTraceTimeline, isHpcTraceName, readHpcTraces } from './hpctoolkit-xml/hpctrace';
 import { FIRST_GPU_STREAM_THREAD, isMetricDbName, MetricDb, rankThreadOf } from './hpctoolkit-xml/metric-db';
 import { planMetrics, primaryMetricOf, type MetricEntry, type MetricPlan } from './hpctoolkit-xml/metric-plan';
-import { readHeadBytes } from './file-sample';
 import { readBytes } from './io/file-input';
 import { fromFileSystemError } from './io/fs-errors';
-import {
-  type FileSample,
-  type ProfileReader,
-  ProfileReadError,
-  type ReadOptions,
-  throwIfAborted,
-  withoutBom,
-} from './reader';
+import { type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
+import { EXPERIMENT_XML, hpctoolkitXmlSniffer } from './sniffers/hpctoolkit-xml';
 
 /**
  * HPCToolkit's classic database (hpcprof / hpcprof-mpi up to 2020), as Hatchet's `from_hpctoolkit`
@@ -36,8 +29,6 @@ import {
  * in hpcprof output is 0). Hatchet instead subtracts each statement from its direct parent only,
  * which double counts statements inside loops (oracle README caveat 6).
  */
-
-const EXPERIMENT_XML = ['experiment.xml', 'experiment.xml.gz'];
 
 interface Located {
   dir: string;
@@ -65,22 +56,6 @@ async function locate(path: string): Promise<Located> {
   const name = EXPERIMENT_XML.find(n => entries.includes(n));
   if (!name) throw new ProfileReadError(path, 'not an HPCToolkit database: the directory has no experiment.xml');
   return { dir, xml: join(dir, name), entries };
-}
-
-/** The first bytes of a file as text, gunzipped when compressed ('' when unreadable). */
-function readHead(path: string): string {
-  return readHeadBytes(path, 16 * 1024).toString('utf8');
-}
-
-/**
- * How sure a file head is experiment.xml: HPCToolkit's root element (or its DOCTYPE). Versions
- * after 2.x came with other value files, so they are left to a reader that knows them.
- */
-function experimentHeadScore(head: string): number {
-  const text = withoutBom(head).trimStart();
-  if (!text.startsWith('<') || !/<(!DOCTYPE\s+)?HPCToolkitExperiment[\s>]/.test(text)) return 0;
-  const version = /<HPCToolkitExperiment\s+version\s*=\s*["'](\d+)\./.exec(text);
-  return version && Number(version[1]) > 2 ? 0.5 : 0.95;
 }
 
 /**
@@ -274,16 +249,7 @@ function readInlineValues(b: ProfileBuilder, exp: Experiment, xmlPath: string): 
 }
 
 export const hpctoolkitXmlReader: ProfileReader = {
-  id: 'hpctoolkit-xml',
-  name: 'HPCToolkit database (experiment.xml)',
-
-  sniff(sample: FileSample): number {
-    if (sample.isDirectory) {
-      const name = EXPERIMENT_XML.find(n => sample.entries.includes(n));
-      return name ? experimentHeadScore(readHead(join(sample.path, name))) : 0;
-    }
-    return experimentHeadScore(sample.head);
-  },
+  ...hpctoolkitXmlSniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const { signal, onProgress } = options;

@@ -4,7 +4,7 @@ import { findProfiles } from './profile-folder';
 import { checkFiniteValues } from './finite-values';
 import { fromFileSystemError } from './io/fs-errors';
 import { ProfileReadError, type FileSample, type ReadOptions } from './reader';
-import { chooseReader, READERS } from './registry';
+import { chooseFormat, FORMATS } from './registry';
 
 /**
  * Detects the format of a file or directory and reads it into the profile model. Bad input ends in
@@ -22,8 +22,8 @@ export async function readProfile(path: string, options: ReadOptions = {}): Prom
 async function readDetected(path: string, options: ReadOptions): Promise<Profile> {
   const sample: FileSample = await sampleFile(path);
   if (!sample.isDirectory && sample.size === 0) throw new ProfileReadError(path, 'the file is empty');
-  const reader = chooseReader(sample);
-  if (!reader) {
+  const format = chooseFormat(sample);
+  if (!format) {
     if (sample.isDirectory) {
       // A folder of runs is no single profile; say what it holds so the caller can offer an ensemble.
       const { profiles } = await findProfiles(path, { signal: options.signal });
@@ -40,17 +40,19 @@ async function readDetected(path: string, options: ReadOptions): Promise<Profile
     }
     throw new ProfileReadError(
       path,
-      `not a recognised profile format (HPC Lens reads: ${READERS.map(r => r.name).join(', ')})`,
+      `not a recognised profile format (HPC Lens reads: ${FORMATS.map(r => r.name).join(', ')})`,
     );
   }
+  const reader = await format.load();
   const profile = await reader.read(path, options);
   checkFiniteValues(profile);
   return profile;
 }
 
 export { ProfileReadError } from './reader';
-export { bestReader, chooseReader, READERS } from './registry';
+export { bestFormat, chooseFormat, FORMATS } from './registry';
+export type { ProfileFormat } from './registry';
 export { sampleFile } from './file-sample';
 export { findProfiles, parametersFromPath } from './profile-folder';
 export type { FindProfilesOptions, FolderScan, FoundProfile } from './profile-folder';
-export type { ProfileReader, ReadOptions } from './reader';
+export type { FormatSniffer, ProfileReader, ReadOptions } from './reader';

@@ -3,7 +3,8 @@ import { ProfileBuilder } from '../model/profile-builder';
 import { readBytes } from './io/file-input';
 import { buildNsight, nsysDeviceProperties } from './nsight-sqlite/build';
 import { SQLITE_MAGIC, sqlEngine, SqliteFile } from './nsight-sqlite/sqlite';
-import { isAbortError, ProfileReadError, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { isAbortError, ProfileReadError, type ProfileReader, type ReadOptions } from './reader';
+import { nsightSqliteSniffer } from './sniffers/nsight-sqlite';
 
 /** Tables that carry Nsight Systems activity; an export has StringIds and at least one of them. */
 const ACTIVITY_TABLES = [
@@ -35,16 +36,7 @@ const META_KEYS: Record<string, string> = {
  * profile's `time` is exclusive slice time (ns), `bytes` the bytes moved, `samples` the CPU samples.
  */
 export const nsightSqliteReader: ProfileReader = {
-  id: 'nsight-sqlite',
-  name: 'Nsight Systems SQLite export',
-
-  sniff(sample: FileSample): number {
-    if (sample.isDirectory || !sample.head.startsWith(SQLITE_MAGIC)) return 0;
-    // The schema (CREATE TABLE …) sits in the first pages; an SQLite file without these names is someone else's.
-    return /\bStringIds\b/.test(sample.head) && /\b(CUPTI_ACTIVITY_KIND_|NVTX_EVENTS|TARGET_INFO_)/.test(sample.head)
-      ? 0.95
-      : 0.2;
-  },
+  ...nsightSqliteSniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const { signal, onProgress, limits } = options;

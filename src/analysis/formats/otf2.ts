@@ -5,12 +5,13 @@ import { ProfileBuilder } from '../model/profile-builder';
 import { TraceBuilder } from '../model/trace-builder';
 import { readBytes } from './io/file-input';
 import { fromFileSystemError, isFileSystemError } from './io/fs-errors';
-import { looksLikeAnchor, parseAnchor } from './otf2/anchor';
+import { parseAnchor } from './otf2/anchor';
 import { walkFile } from './otf2/chunks';
 import { Otf2FormatError } from './otf2/cursor';
 import { Otf2Definitions, Otf2LocalDefinitions } from './otf2/definitions';
 import { Otf2Timeline } from './otf2/timeline';
-import { ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { ProfileReadError, throwIfAborted, type ProfileReader, type ReadOptions } from './reader';
+import { findAnchors, otf2Sniffer } from './sniffers/otf2';
 
 /** OTF2_LocationType and OTF2_LocationGroupType values. */
 const LOCATION_GPU = 2,
@@ -27,13 +28,7 @@ const LOCATION_GPU = 2,
  * also by collectives), and Metric events become counter series. Other events are counted and skipped.
  */
 export const otf2Reader: ProfileReader = {
-  id: 'otf2',
-  name: 'OTF2 trace (Score-P)',
-
-  sniff(sample: FileSample): number {
-    if (sample.isDirectory) return findAnchors(sample.entries).length ? 0.95 : 0;
-    return looksLikeAnchor(sample.head) ? 0.95 : 0;
-  },
+  ...otf2Sniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     try {
@@ -194,14 +189,6 @@ async function readArchive(path: string, options: ReadOptions): Promise<Profile>
   const profile = b.build(metrics.time);
   options.onProgress?.(1);
   return profile;
-}
-
-/** Anchor files of a directory listing: `*.otf2` with a `.def` of the same name beside them. */
-function findAnchors(entries: string[]): string[] {
-  const names = new Set(entries);
-  return entries
-    .filter(e => e.endsWith('.otf2') && names.has(`${e.slice(0, -5)}.def`))
-    .sort((x, y) => (x === 'traces.otf2' ? -1 : y === 'traces.otf2' ? 1 : x.localeCompare(y)));
 }
 
 function resolveAnchor(path: string): string {

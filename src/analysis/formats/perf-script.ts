@@ -3,8 +3,9 @@ import { GrowableFloat64, GrowableInt32 } from '../model/growable';
 import type { Profile } from '../model/profile';
 import { forEachLine } from './io/file-input';
 import { parseFrameLine, parseSampleHeader, parseSrcLine, type SampleHeader } from './perf-script/lines';
-import { ProfileReadError, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { ProfileReadError, type ProfileReader, type ReadOptions } from './reader';
 import { SampledProfile } from './sampled-stacks/sampled-profile';
+import { perfScriptSniffer } from './sniffers/perf-script';
 
 /** A thread seen in the samples (a track and an execution context). */
 interface PerfThread {
@@ -31,21 +32,7 @@ const FRAME_WITH_ADDRESS = /^\s+[0-9a-fA-F]+\s+\S/;
  * itself is a statement node under the leaf function.
  */
 export const perfScriptReader: ProfileReader = {
-  id: 'perf-script',
-  name: 'Linux perf script',
-
-  sniff(sample: FileSample): number {
-    if (sample.isDirectory) return 0;
-    const lines = sample.head.split('\n', 200);
-    let k = 0;
-    while (k < lines.length && (lines[k]!.startsWith('#') || !lines[k]!.trim())) k++;
-    if (k > 0 && /^# perf version :/m.test(sample.head) && /^# =+\s*$/m.test(sample.head)) return 0.9;
-    const h = k < lines.length ? parseSampleHeader(lines[k]!.replace(/\r$/, '')) : null;
-    if (!h || !h.seconds) return 0;
-    const next = lines[k + 1];
-    if (next !== undefined && /^\s+[0-9a-fA-F]+ \S/.test(next)) return 0.9;
-    return h.event ? 0.5 : 0;
-  },
+  ...perfScriptSniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const sp = new SampledProfile('perf-script', path);

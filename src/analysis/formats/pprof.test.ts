@@ -19,7 +19,7 @@ import { inspectReport } from '../stats/inspect-report';
 import { NodeKind } from '../model/call-tree';
 import type { Profile } from '../model/profile';
 import { sampleFile } from './file-sample';
-import { chooseReader, readProfile } from './index';
+import { chooseFormat, readProfile } from './index';
 import { pprofReader } from './pprof';
 
 const dir = mkdtempSync(join(tmpdir(), 'pprof-'));
@@ -180,7 +180,7 @@ describe('pprof reader', () => {
     assert.equal(b.format, 'pprof');
     assert.deepEqual(paths(b), paths(a));
     assert.deepEqual(Array.from(b.exclusiveTotals(1)), Array.from(a.exclusiveTotals(1)));
-    assert.equal(chooseReader(await sampleFile(write(raw, 'x.json')))?.id, 'pprof');
+    assert.equal(chooseFormat(await sampleFile(write(raw, 'x.json')))?.id, 'pprof');
     for (const text of [
       '# callgrind format\n',
       'hello world\n',
@@ -374,7 +374,7 @@ describe('pprof reader on the shared datasets', { skip: skipUnlessShared('data',
   for (const rel of sharedFiles(join('data', 'pprof'), '')) {
     it(rel, async () => {
       const path = sharedPath('data', 'pprof', rel);
-      assert.equal(chooseReader(await sampleFile(path))?.id, 'pprof');
+      assert.equal(chooseFormat(await sampleFile(path))?.id, 'pprof');
       const p = await readProfile(path);
       const want = oracle(readFileSync(path));
       assert.deepEqual(

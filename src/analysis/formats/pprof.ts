@@ -3,12 +3,12 @@ import type { MetricDescriptor } from '../model/metric';
 import { normaliseUnit } from '../model/metric';
 import type { MetadataValue, Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
-import { readHeadBytes } from './file-sample';
 import { readBytes } from './io/file-input';
 import { SampleTreeBuilder } from './pprof/sample-tree';
 import { buildTables, num, PprofDataError, stringAt } from './pprof/tables';
 import { checkFraming, WireError } from './pprof/wire';
-import { ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { ProfileReadError, throwIfAborted, type ProfileReader, type ReadOptions } from './reader';
+import { pprofSniffer } from './sniffers/pprof';
 
 /**
  * pprof (`profile.proto`, as written by Go's runtime/pprof, pprof-rs, gperftools' converters,
@@ -20,19 +20,6 @@ import { ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, 
  * Samples' stacks become the call tree (pprof/sample-tree.ts), thread and process labels the
  * contexts. There are no per-sample timestamps, so a pprof profile has no timeline.
  */
-
-/** Bytes sniffed: enough for a few top-level fields, whatever their order. */
-const SNIFF_BYTES = 4096;
-
-/**
- * The first bytes of the file's (gunzipped) content. FileSample.head is UTF-8 text, which loses the
- * bytes ≥ 0x80 a protobuf is full of, so the file is read again (a few µs). Samples that name no
- * readable file fall back to the head's own encoding.
- */
-function headBytes(sample: FileSample): Uint8Array {
-  const bytes = readHeadBytes(sample.path, SNIFF_BYTES);
-  return bytes.length > 0 || sample.size === 0 ? bytes : Buffer.from(sample.head.slice(0, SNIFF_BYTES), 'utf8');
-}
 
 /** A name for each sample type, unique within the profile (`cpu`, or `cpu (nanoseconds)` on a clash). */
 function metricDescriptors(types: { type: string; unit: string }[]): MetricDescriptor[] {
@@ -78,25 +65,7 @@ function metadataOf(p: PprofProfile, strings: readonly string[]): Record<string,
 }
 
 export const pprofReader: ProfileReader = {
-  id: 'pprof',
-  name: 'pprof (profile.proto)',
-
-  sniff(sample: FileSample): number {
-    if (sample.isDirectory || sample.size === 0) return 0;
-    // Cheap gate: the first byte must be the tag of a Profile field (text files rarely pass it).
-    const c = sample.head.charCodeAt(0);
-    if (!(c >= 0x08 && c <= 0x7a && (c & 7) <= 2)) return 0;
-    const bytes = headBytes(sample);
-    const whole = !sample.gzip && bytes.length >= sample.size;
-    try {
-      const fields = checkFraming(bytes, 0, bytes.length, undefined, !whole);
-      if (fields < 2) return 0;
-      return fields >= 3 ? 0.7 : 0.4;
-    } catch (e) {
-      if (e instanceof WireError) return 0;
-      throw e;
-    }
-  },
+  ...pprofSniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const bytes = await readBytes(path, {

@@ -71,7 +71,7 @@ describe('findProfiles', () => {
   symlinkSync(join(root, 'nowhere'), join(root, 'study', 'broken.json'));
 
   it('finds every profile once, in a stable natural order, with run names and parameters', async () => {
-    const scan = await findProfiles(root, { readers });
+    const scan = await findProfiles(root, { formats: readers });
     assert.deepEqual(
       scan.profiles.map(p => [p.relativePath, p.readerId, p.isDirectory]),
       [
@@ -110,12 +110,12 @@ describe('findProfiles', () => {
   });
 
   it('names runs by what differs between them', async () => {
-    const study = await findProfiles(join(root, 'study'), { readers });
+    const study = await findProfiles(join(root, 'study'), { formats: readers });
     assert.deepEqual(
       study.profiles.map(p => p.runName),
       ['27_cores', '64_cores', '125_cores'],
     );
-    const raja = await findProfiles(join(root, 'rajaperf'), { readers });
+    const raja = await findProfiles(join(root, 'rajaperf'), { formats: readers });
     assert.deepEqual(
       raja.profiles.map(p => p.runName),
       ['gcc10_1048576/O3/1', 'gcc10_1048576/O3/2', 'gcc10_2097152/O3/1'],
@@ -131,7 +131,7 @@ describe('findProfiles', () => {
   });
 
   it('treats a claimed folder as one profile, also when it is the folder searched', async () => {
-    const scan = await findProfiles(join(root, 'db'), { readers });
+    const scan = await findProfiles(join(root, 'db'), { formats: readers });
     assert.deepEqual(
       scan.profiles.map(p => [p.relativePath, p.runName, p.readerId]),
       [['.', 'db', 'fake-directory']],
@@ -139,11 +139,11 @@ describe('findProfiles', () => {
   });
 
   it('stops at maxDepth and gives the same answer at any concurrency', async () => {
-    const shallow = await findProfiles(root, { readers, maxDepth: 1 });
+    const shallow = await findProfiles(root, { formats: readers, maxDepth: 1 });
     assert.ok(!shallow.profiles.some(p => p.relativePath.startsWith('deep/')));
     assert.ok(shallow.profiles.some(p => p.relativePath === 'study/27_cores.json'));
-    const one = await findProfiles(root, { readers, concurrency: 1 });
-    const many = await findProfiles(root, { readers, concurrency: 32 });
+    const one = await findProfiles(root, { formats: readers, concurrency: 1 });
+    const many = await findProfiles(root, { formats: readers, concurrency: 32 });
     assert.deepEqual(one, many);
   });
 
@@ -154,7 +154,7 @@ describe('findProfiles', () => {
       const locked = tree({ 'ok/1.json': CALIPER, 'locked/2.json': CALIPER });
       chmodSync(join(locked, 'locked'), 0o000);
       try {
-        const scan = await findProfiles(locked, { readers });
+        const scan = await findProfiles(locked, { formats: readers });
         assert.deepEqual(
           scan.profiles.map(p => p.relativePath),
           ['ok/1.json'],
@@ -171,7 +171,7 @@ describe('findProfiles', () => {
 
   it('reports progress in [0, 1] that ends at 1, and can be cancelled', async () => {
     const seen: number[] = [];
-    await findProfiles(root, { readers, onProgress: f => seen.push(f) });
+    await findProfiles(root, { formats: readers, onProgress: f => seen.push(f) });
     assert.ok(
       seen.every((f, i) => f >= 0 && f <= 1 && (i === 0 || f >= seen[i - 1]!)),
       `progress ${seen}`,
@@ -179,10 +179,13 @@ describe('findProfiles', () => {
     assert.equal(seen.at(-1), 1);
     const ac = new AbortController();
     ac.abort();
-    await assert.rejects(findProfiles(root, { readers, signal: ac.signal }), (e: Error) => e.name === 'AbortError');
+    await assert.rejects(
+      findProfiles(root, { formats: readers, signal: ac.signal }),
+      (e: Error) => e.name === 'AbortError',
+    );
     const later = new AbortController();
     await assert.rejects(
-      findProfiles(root, { readers, signal: later.signal, onProgress: () => later.abort() }),
+      findProfiles(root, { formats: readers, signal: later.signal, onProgress: () => later.abort() }),
       (e: Error) => e.name === 'AbortError',
     );
   });

@@ -2,13 +2,13 @@ import { stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { sampleFile } from './file-sample';
 // index.ts re-exports this module; both only use each other's functions at call time, so the cycle is harmless.
-import { chooseReader, READERS } from './registry';
-import { isAbortError, ProfileReadError, throwIfAborted, type ProfileReader } from './reader';
+import { chooseFormat, FORMATS } from './registry';
+import { isAbortError, ProfileReadError, throwIfAborted, type FormatSniffer } from './reader';
 import { fileSystemReason, fromFileSystemError, isFileSystemError } from './io/fs-errors';
 
 /**
  * Profile discovery in a folder tree: the base of "a folder of several profiles is an ensemble".
- * Every file and directory is judged by content through the readers' `sniff` (as `readProfile`
+ * Every file and directory is judged by content through the formats' `sniff` (as `readProfile`
  * does), never by extension.
  */
 
@@ -47,8 +47,8 @@ export interface FindProfilesOptions {
   onProgress?: (fraction: number, message?: string) => void;
   /** How many directory levels below the folder are searched (default 10; 0 = the folder's own entries). */
   maxDepth?: number;
-  /** The readers consulted (default: every reader HPC Lens has). */
-  readers?: readonly ProfileReader[];
+  /** The formats consulted (default: every format HPC Lens reads). */
+  formats?: readonly FormatSniffer[];
   /** How many entries are examined at once (default 8). */
   concurrency?: number;
   /** Entry names not to examine (e.g. run summaries, which no reader claims; sniffing them costs a read each). */
@@ -77,7 +77,7 @@ interface Task {
  */
 export async function findProfiles(folder: string, options: FindProfilesOptions = {}): Promise<FolderScan> {
   const { signal, onProgress } = options;
-  const readers = options.readers ?? READERS;
+  const formats = options.formats ?? FORMATS;
   const maxDepth = options.maxDepth ?? 10;
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 8));
   const root = resolve(folder);
@@ -114,12 +114,12 @@ export async function findProfiles(folder: string, options: FindProfilesOptions 
       return;
     }
     const sample = await sampleFile(task.path);
-    const reader = chooseReader(sample, readers);
-    if (reader) {
+    const format = chooseFormat(sample, formats);
+    if (format) {
       found.push({
         path: task.path,
         relativePath: task.relativePath || '.',
-        readerId: reader.id,
+        readerId: format.id,
         isDirectory: sample.isDirectory,
       });
       return;

@@ -64,13 +64,21 @@ export interface ReadOptions {
   limits?: InputLimits;
 }
 
-export interface ProfileReader {
+/**
+ * A format's cheap content test (sniffers/), kept apart from its reader so that sniffing a file never
+ * loads the readers of other formats (registry.ts loads the one that matched).
+ */
+export interface FormatSniffer {
   /** Stable id, also reported as `format` by `hpc-lens inspect`. */
   readonly id: string;
   /** Human name for messages. */
   readonly name: string;
   /** Confidence in [0, 1] that the sample is this reader's format; 0 means "not mine". */
   sniff(sample: FileSample): number;
+}
+
+/** A format's reader: its sniffer (spread in, so both answer the same) plus the reading. */
+export interface ProfileReader extends FormatSniffer {
   read(path: string, options?: ReadOptions): Promise<Profile>;
 }
 

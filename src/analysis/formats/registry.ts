@@ -1,61 +1,80 @@
-import type { FileSample, ProfileReader } from './reader';
-import { caliperCaliReader } from './caliper-cali';
-import { caliperExpandReader } from './caliper-expand';
-import { caliperJsonRecordsReader } from './caliper-json-records';
-import { caliperJsonSplitReader } from './caliper-json-split';
-import { callgrindReader } from './callgrind';
-import { chromeTraceReader } from './chrome-trace';
-import { cubeReader } from './cube';
-import { foldedStacksReader } from './folded-stacks';
-import { gprof2dotDotReader } from './gprof2dot-dot';
-import { gprofTextReader } from './gprof-text';
-import { hatchetLiteralReader } from './hatchet-literal';
-import { hpctoolkitMetaDbReader } from './hpctoolkit-metadb';
-import { hpctoolkitXmlReader } from './hpctoolkit-xml';
-import { nsightSqliteReader } from './nsight-sqlite';
-import { otf2Reader } from './otf2';
-import { perfScriptReader } from './perf-script';
-import { pprofReader } from './pprof';
-import { speedscopeReader } from './speedscope';
-import { tauProfileReader } from './tau-profile';
+import type { FileSample, FormatSniffer, ProfileReader } from './reader';
+import { caliperCaliSniffer } from './sniffers/caliper-cali';
+import { caliperExpandSniffer } from './sniffers/caliper-expand';
+import { caliperJsonRecordsSniffer } from './sniffers/caliper-json-records';
+import { caliperJsonSplitSniffer } from './sniffers/caliper-json-split';
+import { callgrindSniffer } from './sniffers/callgrind';
+import { chromeTraceSniffer } from './sniffers/chrome-trace';
+import { cubeSniffer } from './sniffers/cube';
+import { foldedStacksSniffer } from './sniffers/folded-stacks';
+import { gprofTextSniffer } from './sniffers/gprof-text';
+import { gprof2dotDotSniffer } from './sniffers/gprof2dot-dot';
+import { hatchetLiteralSniffer } from './sniffers/hatchet-literal';
+import { hpctoolkitMetaDbSniffer } from './sniffers/hpctoolkit-metadb';
+import { hpctoolkitXmlSniffer } from './sniffers/hpctoolkit-xml';
+import { nsightSqliteSniffer } from './sniffers/nsight-sqlite';
+import { otf2Sniffer } from './sniffers/otf2';
+import { perfScriptSniffer } from './sniffers/perf-script';
+import { pprofSniffer } from './sniffers/pprof';
+import { speedscopeSniffer } from './sniffers/speedscope';
+import { tauProfileSniffer } from './sniffers/tau-profile';
 
-/** Every reader HPC Lens has, consulted by content sniffing (never by file extension alone). */
-export const READERS: readonly ProfileReader[] = [
-  caliperJsonSplitReader,
-  caliperCaliReader,
-  caliperJsonRecordsReader,
-  caliperExpandReader,
-  hatchetLiteralReader,
-  hpctoolkitMetaDbReader,
-  hpctoolkitXmlReader,
-  cubeReader,
-  tauProfileReader,
-  gprofTextReader,
-  gprof2dotDotReader,
-  callgrindReader,
-  chromeTraceReader,
-  nsightSqliteReader,
-  pprofReader,
-  otf2Reader,
-  perfScriptReader,
-  foldedStacksReader,
-  speedscopeReader,
-];
-
-/** The reader most confident that the sample is its format, or null. */
-export function chooseReader(sample: FileSample, readers: readonly ProfileReader[] = READERS): ProfileReader | null {
-  return bestReader(sample, readers)?.reader ?? null;
+/**
+ * A profile format: its sniffer (a small module, always loaded) and how to load its reader. In the
+ * Node bundles each `import()` below is a chunk of its own (esbuild.mjs), so a process loads the
+ * sniffers plus the one reader that matched, not every reader.
+ */
+export interface ProfileFormat extends FormatSniffer {
+  /** The format's reader; the same object on every call (the module is loaded once). */
+  load(): Promise<ProfileReader>;
 }
 
-/** The reader most confident that the sample is its format, with its confidence; null when none claims it. */
-export function bestReader(
+function format(sniffer: FormatSniffer, load: () => Promise<ProfileReader>): ProfileFormat {
+  return { ...sniffer, load };
+}
+
+/**
+ * Every format HPC Lens reads, consulted by content sniffing (never by file extension alone). The
+ * order decides ties: the first of equally confident sniffers wins.
+ */
+export const FORMATS: readonly ProfileFormat[] = [
+  format(caliperJsonSplitSniffer, () => import('./caliper-json-split').then(m => m.caliperJsonSplitReader)),
+  format(caliperCaliSniffer, () => import('./caliper-cali').then(m => m.caliperCaliReader)),
+  format(caliperJsonRecordsSniffer, () => import('./caliper-json-records').then(m => m.caliperJsonRecordsReader)),
+  format(caliperExpandSniffer, () => import('./caliper-expand').then(m => m.caliperExpandReader)),
+  format(hatchetLiteralSniffer, () => import('./hatchet-literal').then(m => m.hatchetLiteralReader)),
+  format(hpctoolkitMetaDbSniffer, () => import('./hpctoolkit-metadb').then(m => m.hpctoolkitMetaDbReader)),
+  format(hpctoolkitXmlSniffer, () => import('./hpctoolkit-xml').then(m => m.hpctoolkitXmlReader)),
+  format(cubeSniffer, () => import('./cube').then(m => m.cubeReader)),
+  format(tauProfileSniffer, () => import('./tau-profile').then(m => m.tauProfileReader)),
+  format(gprofTextSniffer, () => import('./gprof-text').then(m => m.gprofTextReader)),
+  format(gprof2dotDotSniffer, () => import('./gprof2dot-dot').then(m => m.gprof2dotDotReader)),
+  format(callgrindSniffer, () => import('./callgrind').then(m => m.callgrindReader)),
+  format(chromeTraceSniffer, () => import('./chrome-trace').then(m => m.chromeTraceReader)),
+  format(nsightSqliteSniffer, () => import('./nsight-sqlite').then(m => m.nsightSqliteReader)),
+  format(pprofSniffer, () => import('./pprof').then(m => m.pprofReader)),
+  format(otf2Sniffer, () => import('./otf2').then(m => m.otf2Reader)),
+  format(perfScriptSniffer, () => import('./perf-script').then(m => m.perfScriptReader)),
+  format(foldedStacksSniffer, () => import('./folded-stacks').then(m => m.foldedStacksReader)),
+  format(speedscopeSniffer, () => import('./speedscope').then(m => m.speedscopeReader)),
+];
+
+/** The format most confident that the sample is its own, or null. */
+export function chooseFormat(sample: FileSample): ProfileFormat | null;
+export function chooseFormat<T extends FormatSniffer>(sample: FileSample, formats: readonly T[]): T | null;
+export function chooseFormat(sample: FileSample, formats: readonly FormatSniffer[] = FORMATS): FormatSniffer | null {
+  return bestFormat(sample, formats)?.format ?? null;
+}
+
+/** The format most confident that the sample is its own, with its confidence; null when none claims it. */
+export function bestFormat<T extends FormatSniffer = ProfileFormat>(
   sample: FileSample,
-  readers: readonly ProfileReader[] = READERS,
-): { reader: ProfileReader; score: number } | null {
-  let best: { reader: ProfileReader; score: number } | null = null;
-  for (const reader of readers) {
-    const score = reader.sniff(sample);
-    if (score > (best?.score ?? 0)) best = { reader, score };
+  formats: readonly T[] = FORMATS as readonly FormatSniffer[] as readonly T[],
+): { format: T; score: number } | null {
+  let best: { format: T; score: number } | null = null;
+  for (const format of formats) {
+    const score = format.sniff(sample);
+    if (score > (best?.score ?? 0)) best = { format, score };
   }
   return best;
 }

@@ -1,15 +1,9 @@
 import type { Profile } from '../model/profile';
 import { JsonSyntaxError, tokenizeJsonFile } from './json/json-tokenizer';
-import {
-  contentHead,
-  type FileSample,
-  isAbortError,
-  type ProfileReader,
-  ProfileReadError,
-  type ReadOptions,
-} from './reader';
+import { isAbortError, type ProfileReader, ProfileReadError, type ReadOptions } from './reader';
 import { SampledProfile, type WeightMetric } from './sampled-stacks/sampled-profile';
 import { SpeedscopeDocument, type SpeedscopeProfile } from './speedscope/document';
+import { speedscopeSniffer } from './sniffers/speedscope';
 
 /** Nanoseconds per unit of speedscope's time units. */
 const NS_PER_UNIT: Record<string, number> = { nanoseconds: 1, microseconds: 1e3, milliseconds: 1e6, seconds: 1e9 };
@@ -35,17 +29,7 @@ function weightFor(unit: string): WeightMetric {
  * out-of-order events are errors, as in speedscope itself.
  */
 export const speedscopeReader: ProfileReader = {
-  id: 'speedscope',
-  name: 'speedscope JSON',
-
-  sniff(sample: FileSample): number {
-    if (sample.isDirectory) return 0;
-    const head = contentHead(sample);
-    if (!head.startsWith('{')) return 0;
-    if (/speedscope\.app\/file-format-schema\.json/.test(head)) return 0.95;
-    if (/"exporter"\s*:\s*"speedscope@/.test(head)) return 0.9;
-    return /"shared"\s*:\s*\{\s*"frames"\s*:/.test(head) && /"profiles"\s*:/.test(head) ? 0.7 : 0;
-  },
+  ...speedscopeSniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const fail = (reason: string): never => {

@@ -10,7 +10,7 @@ import { skipUnlessShared } from '../../../test/support/shared-data';
 import { NodeKind } from '../model/call-tree';
 import type { Profile } from '../model/profile';
 import { sampleFile } from './file-sample';
-import { chooseReader, readProfile } from './index';
+import { chooseFormat, readProfile } from './index';
 import { tauProfileReader } from './tau-profile';
 import { expectReadError } from '../../../test/support/read-errors';
 
@@ -417,7 +417,7 @@ describe('TAU profile reader', () => {
       'profile.1.0.0': gzipSync(tauFile(callpathTimers(2))),
     });
     const sample = await sampleFile(join(dir, 'profile.1.0.0'));
-    assert.equal(chooseReader(sample), tauProfileReader);
+    assert.equal(chooseFormat(sample)?.id, tauProfileReader.id);
     const p = await readProfile(join(dir, 'profile.1.0.0'));
     assert.equal(p.contextCount, 2);
     assert.equal(p.total(0), 300);

@@ -6,12 +6,13 @@ import { makeContext } from '../model/context';
 import type { MetricDescriptor } from '../model/metric';
 import type { MetadataValue, Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
-import { ProfileReadError, throwIfAborted, type FileSample, type ProfileReader, type ReadOptions } from './reader';
+import { ProfileReadError, throwIfAborted, type ProfileReader, type ReadOptions } from './reader';
 import { fromFileSystemError } from './io/fs-errors';
 import { inferNesting } from './tau/flat-nesting';
 import { readTauProfileFile, TimerTable, type TauProfileFile, type TauUserEvent } from './tau/profile-file';
 import { MetadataMerger } from './tau/tau-metadata';
 import { callpathParts, describeTimer, isCallpath, timerKey } from './tau/timer-name';
+import { MULTI_DIR, PROFILE_FILE, tauProfileSniffer } from './sniffers/tau-profile';
 
 /**
  * TAU profiles: a directory of `profile.<node>.<context>.<thread>` files, one per thread of every
@@ -38,10 +39,6 @@ import { callpathParts, describeTimer, isCallpath, timerKey } from './tau/timer-
  *
  * Contexts: one per file, rank = node and thread = thread (threads only when a rank has several).
  */
-
-const PROFILE_FILE = /^profile\.(\d+)\.(\d+)\.(\d+)(?:\.gz)?$/;
-const MULTI_DIR = /^MULTI__(.+)$/;
-const HEADER = /^\s*\d+\s+templated_functions/;
 
 /** TAU metrics that measure wall-clock time (µs); the first one present becomes `time`. */
 const WALL_TIME_METRICS = ['TIME', 'P_WALL_CLOCK_TIME', 'LINUX_TIMERS'];
@@ -675,17 +672,7 @@ function layoutWarnings(layout: Layout): string[] {
 }
 
 export const tauProfileReader: ProfileReader = {
-  id: 'tau-profile',
-  name: 'TAU profile',
-
-  sniff(sample: FileSample): number {
-    if (sample.isDirectory) {
-      if (sample.entries.some(e => PROFILE_FILE.test(e))) return 0.9;
-      if (sample.entries.some(e => MULTI_DIR.test(e))) return 0.8;
-      return 0;
-    }
-    return HEADER.test(sample.head) && /^#\s*Name\s+Calls\s+Subrs/m.test(sample.head.slice(0, 4096)) ? 0.95 : 0;
-  },
+  ...tauProfileSniffer,
 
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     try {

@@ -2,7 +2,7 @@
  * The systems of the analysis service, by name. A new system adds one line to each of
  * {@link SystemTypes} and {@link SYSTEMS}; the service, the worker pool and the worker need nothing else.
  */
-import { bestReader } from '../../analysis/formats/registry';
+import { bestFormat } from '../../analysis/formats/registry';
 import type { FileSample } from '../../analysis/formats/reader';
 import type { AnalysisSystem, SystemShape } from './analysis-system';
 import { dataMovementSystem, type DataMovementShape } from './data-movement-system';
@@ -60,5 +60,5 @@ export function systemForSample(
 export function systemClaiming(sample: FileSample): SystemName | null {
   const system = systemForSample(sample);
   if (!system) return null;
-  return SYSTEMS[system].sniff!(sample) > (bestReader(sample)?.score ?? 0) ? system : null;
+  return SYSTEMS[system].sniff!(sample) > (bestFormat(sample)?.score ?? 0) ? system : null;
 }

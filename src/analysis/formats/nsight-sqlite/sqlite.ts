@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import initSqlJs, { type Database, type SqlJsStatic, type SqlValue } from 'sql.js';
 import { throwIfAborted } from '../reader';
 
-/** Every SQLite 3 database starts with these 16 bytes. */
-export const SQLITE_MAGIC = 'SQLite format 3\u0000';
+export { SQLITE_MAGIC } from '../sniffers/nsight-sqlite';
 
 let engine: Promise<SqlJsStatic> | null = null;
 
