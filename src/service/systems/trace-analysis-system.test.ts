@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
+import { writeTestWorker } from '../../../test/support/test-worker';
 import { readProfile } from '../../analysis/formats';
 import type { Profile } from '../../analysis/model/profile';
 import { analyzeTrace } from '../../analysis/timeseries/analyze-trace';
@@ -255,10 +256,7 @@ describe('the trace-analysis system in the worker pool', () => {
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'hpc-lens-trace-pool-'));
     workerScript = join(dir, 'worker.js');
-    writeFileSync(
-      workerScript,
-      `require(${JSON.stringify(require.resolve('tsx/cjs'))});\nrequire(${JSON.stringify(join(__dirname, '..', 'analysis-worker.ts'))});\n`,
-    );
+    writeTestWorker(workerScript, `require(${JSON.stringify(join(__dirname, '..', 'analysis-worker.ts'))});\n`);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { FileSample } from './reader';
+import { bestFormat, chooseFormat, FORMATS } from './registry';
+
+const sample = (head: string, over: Partial<FileSample> = {}): FileSample => ({
+  path: '/nonexistent/sample',
+  isDirectory: false,
+  size: head.length,
+  head,
+  tail: '',
+  entries: [],
+  gzip: false,
+  binary: false,
+  ...over,
+});
+
+/** Heads that one format claims outright, and one that several text sniffers look at. */
+const HEADS: [string, FileSample][] = [
+  ['caliper-cali', sample('__rec=node,id=1,attr=10,data=main\n')],
+  ['hatchet-literal', sample('[{"frame": {"name": "main"}, "metrics": {"time": 1}, "children": []}]')],
+  ['chrome-trace', sample('{"traceEvents": [{"ph": "X", "name": "k", "ts": 1, "dur": 2}]}')],
+  ['callgrind', sample('# callgrind format\nevents: Ir\nfn=main\n1 2\n')],
+  ['folded-stacks', sample('main;solve;kernel 10\nmain;io 3\n')],
+  ['tau-profile', sample('', { isDirectory: true, entries: ['profile.0.0.0', 'profile.1.0.0'] })],
+];
+
+describe('format registry (sniffers always loaded, readers loaded on demand)', () => {
+  it('every format has a sniffer and a loader, ids are unique, and every reader module is in the registry', () => {
+    assert.equal(new Set(FORMATS.map(f => f.id)).size, FORMATS.length);
+    for (const f of FORMATS) {
+      assert.equal(typeof f.sniff, 'function', f.id);
+      assert.equal(typeof f.load, 'function', f.id);
+      assert.ok(f.name.length > 0, f.id);
+    }
+    // One sniffer module per reader module, and the registry loads each of those readers.
+    const dir = __dirname;
+    const sniffers = readdirSync(join(dir, 'sniffers')).filter(n => n.endsWith('.ts') && !n.endsWith('.test.ts'));
+    const registry = readFileSync(join(dir, 'registry.ts'), 'utf8');
+    assert.equal(sniffers.length, FORMATS.length);
+    for (const name of sniffers) {
+      const reader = name.replace(/\.ts$/, '');
+      assert.ok(registry.includes(`import('./${reader}')`), `registry loads ./${reader} lazily`);
+      assert.ok(!registry.includes(`from './${reader}'`), `registry never imports ./${reader} eagerly`);
+    }
+  });
+
+  it('loading yields the reader of the same format, the same object every time, answering the same sniff', async () => {
+    for (const f of FORMATS) {
+      const reader = await f.load();
+      assert.equal(reader.id, f.id);
+      assert.equal(reader.name, f.name);
+      assert.equal(await f.load(), reader, `${f.id}: one module, one reader`);
+      for (const [, s] of HEADS) assert.equal(reader.sniff(s), f.sniff(s), `${f.id} sniffs as its reader`);
+    }
+  });
+
+  it('chooses the same format as the readers themselves did, in the same order of ties', async () => {
+    const readers = await Promise.all(FORMATS.map(f => f.load()));
+    for (const [id, s] of HEADS) {
+      assert.equal(chooseFormat(s)?.id, id);
+      assert.equal(chooseFormat(s, readers)?.id, id, 'the eager list of readers agrees');
+      assert.equal(bestFormat(s)?.score, bestFormat(s, readers)?.score);
+    }
+    assert.equal(chooseFormat(sample('plain text, no profile')), null);
+  });
+});
