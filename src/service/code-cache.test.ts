@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildSync } from 'esbuild';
+import { bundleNodeScript } from '../../test/support/node-bundle';
 import { tempFileWriter } from '../../test/support/temp-files';
 import { codeCacheFile, userCodeCacheDir } from './code-cache';
 
@@ -18,24 +18,16 @@ describe('code cache (launchers of the CLI and the analysis worker)', () => {
   let bundle = '';
 
   before(() => {
-    launcher = join(files.dir, 'launch.js');
-    buildSync({
-      stdin: {
-        contents: [
-          `import { runWithCodeCache } from ${JSON.stringify(resolve(__dirname, 'code-cache.ts'))};`,
-          `const hook = runWithCodeCache(process.argv[2], process.argv[3]);`,
-          `if (process.argv[4] === 'save') hook.save();`,
-          `console.log('state=' + hook.state);`,
-        ].join('\n'),
-        resolveDir: __dirname,
-        loader: 'ts',
-      },
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      outfile: launcher,
-      logLevel: 'silent',
-    });
+    launcher = bundleNodeScript(
+      [
+        `import { runWithCodeCache } from ${JSON.stringify(resolve(__dirname, 'code-cache.ts'))};`,
+        `const hook = runWithCodeCache(process.argv[2], process.argv[3]);`,
+        `if (process.argv[4] === 'save') hook.save();`,
+        `console.log('state=' + hook.state);`,
+      ],
+      join(files.dir, 'launch.js'),
+      __dirname,
+    );
     files.write('helper.js', 'module.exports = { twice: x => 2 * x };\n');
     // A shebang, a relative require and __dirname: what a bundle run under the launcher relies on.
     bundle = files.write(

@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { buildSync } from 'esbuild';
+import { bundleNodeScript } from '../../../../test/support/node-bundle';
 import { tempFileWriter } from '../../../../test/support/temp-files';
 
 /**
@@ -15,24 +15,16 @@ describe('modules a read loads', () => {
   const files = tempFileWriter('lazy-modules');
   let script = '';
   before(() => {
-    script = join(files.dir, 'read.js');
-    buildSync({
-      stdin: {
-        contents: [
-          `import { readProfile } from ${JSON.stringify(resolve(__dirname, '..', 'index.ts'))};`,
-          `const loaded = () => process.moduleLoadList.filter(m => m === 'NativeModule zlib' || m === 'NativeModule fs/promises');`,
-          `const atLoad = loaded();`,
-          `readProfile(process.argv[2]).then(p => console.log(JSON.stringify({ atLoad, afterRead: loaded(), nodes: p.tree.size })));`,
-        ].join('\n'),
-        resolveDir: __dirname,
-        loader: 'ts',
-      },
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      outfile: script,
-      logLevel: 'silent',
-    });
+    script = bundleNodeScript(
+      [
+        `import { readProfile } from ${JSON.stringify(resolve(__dirname, '..', 'index.ts'))};`,
+        `const loaded = () => process.moduleLoadList.filter(m => m === 'NativeModule zlib' || m === 'NativeModule fs/promises');`,
+        `const atLoad = loaded();`,
+        `readProfile(process.argv[2]).then(p => console.log(JSON.stringify({ atLoad, afterRead: loaded(), nodes: p.tree.size })));`,
+      ],
+      join(files.dir, 'read.js'),
+      __dirname,
+    );
   });
   after(() => rmSync(files.dir, { recursive: true, force: true }));
 
