@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildSync } from 'esbuild';
+import { bundleNodeScript } from '../../test/support/node-bundle';
 import { tempFileWriter } from '../../test/support/temp-files';
 import { codeCacheFile, userCodeCacheDir } from './code-cache';
 
@@ -18,24 +18,16 @@ describe('code cache (launchers of the CLI and the analysis worker)', () => {
   let bundle = '';
 
   before(() => {
-    launcher = join(files.dir, 'launch.js');
-    buildSync({
-      stdin: {
-        contents: [
-          `import { runWithCodeCache } from ${JSON.stringify(resolve(__dirname, 'code-cache.ts'))};`,
-          `const hook = runWithCodeCache(process.argv[2], process.argv[3]);`,
-          `if (process.argv[4] === 'save') hook.save();`,
-          `console.log('state=' + hook.state);`,
-        ].join('\n'),
-        resolveDir: __dirname,
-        loader: 'ts',
-      },
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      outfile: launcher,
-      logLevel: 'silent',
-    });
+    launcher = bundleNodeScript(
+      [
+        `import { runWithCodeCache } from ${JSON.stringify(resolve(__dirname, 'code-cache.ts'))};`,
+        `const hook = runWithCodeCache(process.argv[2], process.argv[3]);`,
+        `if (process.argv[4] === 'save') hook.save();`,
+        `console.log('state=' + hook.state);`,
+      ],
+      join(files.dir, 'launch.js'),
+      __dirname,
+    );
     files.write('helper.js', 'module.exports = { twice: x => 2 * x };\n');
     // A shebang, a relative require and __dirname: what a bundle run under the launcher relies on.
     bundle = files.write(
@@ -137,6 +129,41 @@ describe('code cache (launchers of the CLI and the analysis worker)', () => {
     const r = spawnSync(process.execPath, [launcher, bundle, join(blocked, 'cache'), 'save'], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /state=created/);
+  });
+
+  it('a cache saved after the bundle ran a function holds that lazily compiled function, and is accepted', () => {
+    // What warm-up.ts relies on: it saves after reading its tiny profiles, so the next process meets
+    // the readers compiled. V8 compiles a function on its first call; createCachedData() keeps it.
+    const lazy = files.write(
+      'lazy-main.js',
+      [
+        'const hook = globalThis.__hpcLensCodeCache;',
+        // A function body large enough that its bytecode shows in the cache's size.
+        `function reader(text) { let s = 0; ${Array.from({ length: 60 }, (_, k) => `if (text.length > ${k}) s += text.charCodeAt(${k}) * ${k + 1};`).join(' ')} return s; }`,
+        "if (process.env.SAVE_WHEN === 'before') hook.save();",
+        "console.log('read ' + reader('abcdef'));",
+        "if (process.env.SAVE_WHEN === 'after') hook.save();",
+        "console.log('state=' + hook.state);",
+      ].join('\n'),
+    );
+    const dir = join(files.dir, 'lazy-cache');
+    const runLazy = (when: string) => {
+      const r = spawnSync(process.execPath, [launcher, lazy, dir], {
+        encoding: 'utf8',
+        env: { ...process.env, SAVE_WHEN: when },
+      });
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /^read \d+$/m);
+      return /state=(\w+)/.exec(r.stdout)![1];
+    };
+    rmSync(dir, { recursive: true, force: true });
+    assert.equal(runLazy('before'), 'created');
+    const before = statSync(codeCacheFile(lazy, dir)).size;
+    rmSync(dir, { recursive: true, force: true });
+    assert.equal(runLazy('after'), 'created');
+    const after = statSync(codeCacheFile(lazy, dir)).size;
+    assert.ok(after > before + 200, `saved after the call: ${after} bytes, before it: ${before} bytes`);
+    assert.equal(runLazy('none'), 'accepted');
   });
 
   it('the CLI keeps its cache in HPC_LENS_CODE_CACHE, XDG_CACHE_HOME or ~/.cache, or nowhere when switched off', () => {

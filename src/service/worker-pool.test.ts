@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { writeScaledRuns } from '../../test/support/scaled-runs';
-import { writeTestWorker } from '../../test/support/test-worker';
+import { bundleNodeScript } from '../../test/support/node-bundle';
 import { CancelledError, WorkerLimitError, WorkerPool } from './worker-pool';
 
 /** An opened dataset of the test system (registered at run time, so not in the service's types). */
@@ -46,11 +46,15 @@ describe('WorkerPool (the analysis service in worker threads)', () => {
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'hpc-lens-pool-'));
     workerScript = join(dir, 'worker.js');
-    writeTestWorker(
+    // Bundled (the format registry's import() has no loader under tsx's CommonJS hook in a worker thread).
+    bundleNodeScript(
+      [
+        // The test system (systems/testing/outline-system.ts) is registered in every worker of these tests.
+        `require(${JSON.stringify(join(__dirname, 'systems/testing/outline-system.ts'))}).registerOutlineSystem();`,
+        `require(${JSON.stringify(join(__dirname, 'analysis-worker.ts'))});`,
+      ],
       workerScript,
-      // The test system (systems/testing/outline-system.ts) is registered in every worker of these tests.
-      `require(${JSON.stringify(join(__dirname, 'systems/testing/outline-system.ts'))}).registerOutlineSystem();\n` +
-        `require(${JSON.stringify(join(__dirname, 'analysis-worker.ts'))});\n`,
+      __dirname,
     );
     big = join(dir, 'big.folded');
     writeBigFolded(big, 600_000);

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { promises, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import type { CallTreeColumns } from '../model/call-tree';
 import type { ExecutionContext } from '../model/context';
 import { inclusiveFromExclusive } from '../model/derive';
 import type { MetricDescriptor } from '../model/metric';
 import { Profile, type LazyContextValues, type MetadataValue } from '../model/profile';
+import { zlib } from '../formats/io/zlib';
 
 /**
  * Run summaries (issue 17; CallFlow thesis ch. 4 §4.3 keeps per-run aggregates so the ensemble view
@@ -101,11 +100,11 @@ export async function summaryKeyOf(path: string): Promise<SummaryKey> {
   let size = 0,
     mtimeMs = st.mtimeMs;
   const walk = async (dir: string): Promise<void> => {
-    for (const e of await readdir(dir, { withFileTypes: true })) {
+    for (const e of await promises.readdir(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
       if (e.isDirectory()) await walk(p);
       else if (e.isFile()) {
-        const s = await stat(p);
+        const s = await promises.stat(p);
         size += s.size;
         mtimeMs = Math.max(mtimeMs, s.mtimeMs);
       }
@@ -261,9 +260,9 @@ function pack(
   minSaving: number,
 ): { raw: Uint8Array; bytes: Uint8Array; coding: Coding } {
   if (raw.length < 64) return { raw, bytes: raw, coding: Coding.Raw };
-  let best = { raw, bytes: asBytes(deflateSync(raw, { level: 6 })), coding: Coding.Deflated };
+  let best = { raw, bytes: asBytes(zlib().deflateSync(raw, { level: 6 })), coding: Coding.Deflated };
   if (doubles) {
-    const shuffled = asBytes(deflateSync(shuffle(raw, 8), { level: 6 }));
+    const shuffled = asBytes(zlib().deflateSync(shuffle(raw, 8), { level: 6 }));
     if (shuffled.length < best.bytes.length) best = { raw, bytes: shuffled, coding: Coding.ShuffledDeflated };
   }
   return best.bytes.length <= raw.length * (1 - minSaving) ? best : { raw, bytes: raw, coding: Coding.Raw };
@@ -365,7 +364,7 @@ export function encodeRunSummary(profile: Profile, key: SummaryKey): Uint8Array 
     const e = table + 8 + SECTION_ENTRY * k;
     dv.setUint32(e, s.raw.length, true);
     dv.setUint32(e + 4, s.bytes.length, true);
-    dv.setUint32(e + 8, crc32(s.bytes), true);
+    dv.setUint32(e + 8, zlib().crc32(s.bytes), true);
     dv.setUint32(e + 12, s.coding, true);
     out.set(s.bytes, offsets[k]!);
   });
@@ -596,7 +595,7 @@ export function decodeRunSummary(bytes: Uint8Array, file: string, options: Decod
       throw new SummaryError(file, 'truncated', `section ${k} ends ${at + length - bytes.length} bytes past the end`);
     const stored = bytes.subarray(at, at + length);
     const crc = dv.getUint32(e + 8, true);
-    if (crc32(stored) !== crc) throw corrupt(`section ${k} fails its checksum`);
+    if (zlib().crc32(stored) !== crc) throw corrupt(`section ${k} fails its checksum`);
     if (coding !== Coding.Raw && coding !== Coding.Deflated && coding !== Coding.ShuffledDeflated)
       throw corrupt(`section ${k} has coding ${coding}`);
     if (coding === Coding.Raw && raw !== length) throw corrupt(`section ${k}: ${length} bytes stored for ${raw}`);
@@ -611,7 +610,7 @@ export function decodeRunSummary(bytes: Uint8Array, file: string, options: Decod
     let out: Uint8Array;
     try {
       // One output chunk of the exact size: zlib's default 16 kB chunks are concatenated (copied) at the end.
-      out = inflateSync(stored, raw >= 64 ? { chunkSize: raw } : {});
+      out = zlib().inflateSync(stored, raw >= 64 ? { chunkSize: raw } : {});
     } catch (e) {
       throw corrupt(e instanceof Error ? e.message : String(e));
     }

@@ -1,4 +1,3 @@
-import { gunzipSync } from 'node:zlib';
 import { NodeKind } from '../model/call-tree';
 import {
   isTimeUnit,
@@ -17,6 +16,7 @@ import {
   type CubeRegion,
 } from './cube/anchor-xml';
 import { CubeFormatError } from './cube/cube-format-error';
+import { zlib } from './io/zlib';
 import { cubeRowOrder, decodeCubeData, parseCubeIndex, scalarType } from './cube/metric-values';
 import { readTarArchive } from './cube/tar-archive';
 import { isGzip, readBytes, readChunks } from './io/file-input';
@@ -107,7 +107,7 @@ function archiveEntry(files: Map<string, Uint8Array>, name: string): Uint8Array 
   const stored = files.get(name) ?? files.get(`${name}.gz`);
   if (!stored || !isGzip(stored)) return stored;
   try {
-    return gunzipSync(stored);
+    return zlib().gunzipSync(stored);
   } catch (e) {
     throw new CubeFormatError(`${name} is gzip-compressed but corrupt (${(e as Error).message})`);
   }

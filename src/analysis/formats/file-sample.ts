@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
-import { constants, gunzipSync } from 'node:zlib';
 import { isGzip } from './io/file-input';
+import { zlib } from './io/zlib';
 import type { FileSample } from './reader';
 
 const SAMPLE_BYTES = 64 * 1024;
@@ -89,8 +89,8 @@ function hasNul(text: string): boolean {
 function gunzipPrefix(prefix: Buffer): Buffer {
   for (const len of [prefix.length, 8192, 1024, 128]) {
     try {
-      const out = gunzipSync(prefix.subarray(0, len), {
-        finishFlush: constants.Z_SYNC_FLUSH,
+      const out = zlib().gunzipSync(prefix.subarray(0, len), {
+        finishFlush: zlib().constants.Z_SYNC_FLUSH,
         maxOutputLength: 4 * SAMPLE_BYTES,
       });
       return out.subarray(0, SAMPLE_BYTES);

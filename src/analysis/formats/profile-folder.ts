@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { promises } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { sampleFile } from './file-sample';
 // index.ts re-exports this module; both only use each other's functions at call time, so the cycle is harmless.
@@ -82,7 +82,7 @@ export async function findProfiles(folder: string, options: FindProfilesOptions 
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 8));
   const root = resolve(folder);
   throwIfAborted(signal);
-  const rootStat = await stat(root).catch((e: unknown) => {
+  const rootStat = await promises.stat(root).catch((e: unknown) => {
     throw fromFileSystemError(e, folder);
   });
   if (!rootStat.isDirectory()) throw new ProfileReadError(folder, 'not a folder');
@@ -103,7 +103,7 @@ export async function findProfiles(folder: string, options: FindProfilesOptions 
   };
 
   const examine = async (task: Task): Promise<void> => {
-    const st = await stat(task.path);
+    const st = await promises.stat(task.path);
     let ancestors = task.ancestors;
     if (st.isDirectory()) {
       // A link back to a directory above would loop; other links are walked like any folder.

@@ -5,13 +5,23 @@
  * path, ×4 per two more characters). RE2 has no look-around and no back-references; a pattern using
  * them is refused with that reason (user-regex-syntax.ts, which the extension host uses alone).
  */
-import { RE2JS } from 're2js';
+import type { RE2JS as RE2JSClass } from 're2js';
 import { regexForm, userRegexProblem } from './user-regex-syntax';
 
 export { regexForm, userRegexProblem } from './user-regex-syntax';
 
+let loaded: typeof RE2JSClass | undefined;
+/**
+ * re2js, loaded on first use: evaluating it costs every process that loads a bundle with the readers
+ * time and ~70 KB of young heap, and most processes never compile a user pattern.
+ */
+function re2(): typeof RE2JSClass {
+  return (loaded ??= (require('re2js') as { RE2JS: typeof RE2JSClass }).RE2JS);
+}
+
 /** RE2's flag bits for the flags that mean something (computed on use: importing this module runs nothing). */
 function flagBits(flags: string): number {
+  const RE2JS = re2();
   let bits = 0;
   for (const f of new Set(flags))
     bits |= f === 'i' ? RE2JS.CASE_INSENSITIVE : f === 's' ? RE2JS.DOTALL : f === 'm' ? RE2JS.MULTILINE : 0;
@@ -34,9 +44,9 @@ export interface UserRegex {
 export function compileUserRegex(pattern: string, flags = ''): UserRegex {
   const problem = userRegexProblem(pattern, flags);
   if (problem) throw new Error(problem);
-  let re: RE2JS;
+  let re: RE2JSClass;
   try {
-    re = RE2JS.compile(pattern, flagBits(flags));
+    re = re2().compile(pattern, flagBits(flags));
   } catch (e) {
     // RE2's syntax is narrower than JavaScript's in places (e.g. some escapes).
     throw new Error(`not a pattern RE2 accepts: ${(e as Error).message}`, { cause: e });

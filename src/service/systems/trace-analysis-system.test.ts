@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
-import { writeTestWorker } from '../../../test/support/test-worker';
+import { bundleNodeScript } from '../../../test/support/node-bundle';
 import { readProfile } from '../../analysis/formats';
 import type { Profile } from '../../analysis/model/profile';
 import { analyzeTrace } from '../../analysis/timeseries/analyze-trace';
@@ -256,7 +256,11 @@ describe('the trace-analysis system in the worker pool', () => {
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'hpc-lens-trace-pool-'));
     workerScript = join(dir, 'worker.js');
-    writeTestWorker(workerScript, `require(${JSON.stringify(join(__dirname, '..', 'analysis-worker.ts'))});\n`);
+    bundleNodeScript(
+      [`require(${JSON.stringify(join(__dirname, '..', 'analysis-worker.ts'))});`],
+      workerScript,
+      __dirname,
+    );
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

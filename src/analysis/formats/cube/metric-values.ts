@@ -1,4 +1,4 @@
-import { inflateSync } from 'node:zlib';
+import { zlib } from '../io/zlib';
 import { CubeFormatError } from './cube-format-error';
 
 /**
@@ -224,7 +224,7 @@ function decodeCompressedRows(
       );
     let raw: Buffer;
     try {
-      raw = inflateSync(bytes.subarray(start, start + size), { maxOutputLength: Math.max(1, rowBytes) });
+      raw = zlib().inflateSync(bytes.subarray(start, start + size), { maxOutputLength: Math.max(1, rowBytes) });
     } catch (e) {
       throw new CubeFormatError(`compressed row ${r + 1} is corrupt (${(e as Error).message})`);
     }

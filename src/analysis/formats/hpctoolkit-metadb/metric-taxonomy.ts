@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import type { parse as parseYaml } from 'yaml';
 import { parseSimpleYaml } from './taxonomy-yaml';
 
 /**
@@ -35,7 +35,8 @@ export function parseMetricTaxonomy(text: string): TaxonomyEntry[] {
   // hpcprof's own output stays in a small subset read directly (taxonomy-yaml.ts); the rest goes to `yaml`.
   const doc =
     parseSimpleYaml(text) ??
-    (parse(text, {
+    // `yaml` is loaded here, on first need: evaluating it costs every process that loads the bundle time and young heap.
+    ((require('yaml') as { parse: typeof parseYaml }).parse(text, {
       merge: true,
       maxAliasCount: 1_000_000,
       prettyErrors: false,

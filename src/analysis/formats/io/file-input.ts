@@ -1,8 +1,7 @@
-import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { createGunzip } from 'node:zlib';
+import { closeSync, createReadStream, fstatSync, openSync, promises, readSync } from 'node:fs';
 import { DECOMPRESSION_RATIO_FLOOR, DEFAULT_INPUT_LIMITS, ProfileReadError, type InputLimits } from '../reader';
 import { fromFileSystemError } from './fs-errors';
+import { zlib } from './zlib';
 
 /** Options shared by every way of reading an input file. */
 export interface InputOptions {
@@ -97,7 +96,7 @@ export async function* readChunks(path: string, options: InputOptions = {}): Asy
       onProgress?.(1);
       return;
     }
-    total = (await stat(path)).size;
+    total = (await promises.stat(path)).size;
     gzip = total >= 2 && isGzip(await firstBytes(path, 2));
   } catch (e) {
     throw fromFileSystemError(e, path);
@@ -107,7 +106,7 @@ export async function* readChunks(path: string, options: InputOptions = {}): Asy
   file.on('data', c => {
     consumed += (c as Buffer).length;
   });
-  const source = gzip ? file.pipe(createGunzip({ chunkSize: Math.max(64, chunkSize) })) : file;
+  const source = gzip ? file.pipe(zlib().createGunzip({ chunkSize: Math.max(64, chunkSize) })) : file;
   if (gzip) file.on('error', e => source.destroy(e));
   // A decompression bomb (a few MB expanding to terabytes) stops at the limit with a clear error.
   const maxOutput = gzip ? decompressedByteLimit(total, options.limits) : Infinity;

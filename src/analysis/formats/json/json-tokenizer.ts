@@ -13,7 +13,7 @@
  * {@link tokenizeJsonFile} streams a file through a handler with bounded memory.
  */
 import { Buffer } from 'node:buffer';
-import { open } from 'node:fs/promises';
+import { promises } from 'node:fs';
 import { asFastBuffer, cachedString, CACHE_MAX_LEN, HEX, latin1, utf8, type FastBuffer } from '../io/byte-strings';
 import { describeByteLimit, isGzip, readChunks, readSmallFile } from '../io/file-input';
 import { DEFAULT_INPUT_LIMITS, ProfileReadError, type InputLimits } from '../reader';
@@ -947,7 +947,7 @@ export async function tokenizeJsonFile(
     onProgress?.(small.length, small.length);
     return;
   }
-  const file = await open(path, 'r');
+  const file = await promises.open(path, 'r');
   let closed = false;
   let inflight: Promise<unknown> | null = null;
   try {
