@@ -189,6 +189,22 @@ function find(buf: FastBuffer, needle: Buffer, from: number, n: number): number 
 
 /** Returned by the construct lexers when the buffer ends before the construct does. */
 const INCOMPLETE = -1;
+/** Returned by {@link XmlTokenizer.plainStartTag} for a tag the byte-by-byte lexer must read. */
+const NOT_PLAIN = -2;
+
+/**
+ * A whole start tag of the common kind, matched on the chunk's Latin-1 view (string index = byte
+ * offset): ASCII names, and attribute values with no `&`, `<`, tab, line end, other control
+ * character or non-ASCII byte, so each value is its bytes as they stand. The regular expression runs
+ * as native code from its first uses, where the byte loops of {@link XmlTokenizer.lexStartTag} run in
+ * V8's interpreter until they are optimised: on a cold process (the CLI, a first read) that is most
+ * of the tokenizer's time. Anything else (a tag cut by the chunk's end, entities, line ends in
+ * values, UTF-8, syntax errors) goes the byte-by-byte way, which decodes it or reports the error.
+ * Whitespace is XML's four characters, not `\s`.
+ */
+const PLAIN_START_TAG =
+  // eslint-disable-next-line no-control-regex -- control characters are what sends a value to the byte lexer
+  /<[A-Za-z_:][-\w.:]*(?:[ \t\n\r]+[A-Za-z_:][-\w.:]*[ \t\n\r]*=[ \t\n\r]*(?:"[^"<&\x00-\x1f\x80-\xff]*"|'[^'<&\x00-\x1f\x80-\xff]*'))*[ \t\n\r]*\/?>/y;
 
 /**
  * Push-based streaming tokenizer. Feed bytes with {@link write}, finish with {@link end}; events go
@@ -220,6 +236,9 @@ export class XmlTokenizer {
   private carryBase = 0;
   /** Length of the carry when it was last lexed (and found to end inside a construct). */
   private carryTried = 0;
+  /** The chunk being written ({@link viewOf}) decoded as Latin-1, made on its first plain start tag. */
+  private view = '';
+  private viewOf: FastBuffer | null = null;
 
   /** Lines are counted lazily: newlines before stream offset `lineCounted` are counted in `lineNo`. */
   private lineCounted = 0;
@@ -294,6 +313,8 @@ export class XmlTokenizer {
     } finally {
       this.buf = this.carry;
       this.bufBase = this.carryBase;
+      this.view = '';
+      this.viewOf = null;
     }
   }
 
@@ -436,6 +457,11 @@ export class XmlTokenizer {
 
   /** `<name attr="value" …>` or `<name … />` at `i`. */
   private lexStartTag(buf: FastBuffer, i: number, n: number): number {
+    // The carry's bytes change under the same buffer: only written chunks have a view.
+    if (buf !== this.carry) {
+      const r = this.plainStartTag(buf, i);
+      if (r !== NOT_PLAIN) return r;
+    }
     const tagStart = i;
     let j = i + 1;
     while (j < n && NAME_CHAR[buf[j]!] === 1) j++;
@@ -527,19 +553,69 @@ export class XmlTokenizer {
       count++;
       j++;
     }
+    this.startTag(name, count, empty, tagStart);
+    return j;
+  }
+
+  /**
+   * A start tag at `i` that {@link PLAIN_START_TAG} matches, lexed from the chunk's Latin-1 view with
+   * native searches; returns the index past its `>`, or {@link NOT_PLAIN} (nothing delivered) when the
+   * byte-by-byte lexer must read it.
+   */
+  private plainStartTag(buf: FastBuffer, i: number): number {
+    let view = this.view;
+    if (this.viewOf !== buf) {
+      view = this.view = latin1(buf, 0, buf.length);
+      this.viewOf = buf;
+    }
+    PLAIN_START_TAG.lastIndex = i;
+    if (!PLAIN_START_TAG.test(view)) return NOT_PLAIN;
+    const end = PLAIN_START_TAG.lastIndex;
+    let j = i + 1;
+    while (NAME_CHAR[buf[j]!] === 1) j++;
+    const name = this.name(buf, i + 1, j);
+    const attrs = this.attributes;
+    const names = attrs.names;
+    const values = attrs.values;
+    let count = 0;
+    // The expression has checked the syntax: each attribute is `name ws* = ws* "value"` after whitespace.
+    for (;;) {
+      while (WS[buf[j]!] === 1) j++;
+      const c = buf[j]!;
+      if (c === GT || c === SLASH) break;
+      const nameStart = j;
+      const equals = view.indexOf('=', j);
+      let nameEnd = equals;
+      while (WS[buf[nameEnd - 1]!] === 1) nameEnd--;
+      let valueStart = equals + 1;
+      while (WS[buf[valueStart]!] === 1) valueStart++;
+      const valueEnd = view.indexOf(buf[valueStart] === DQUOTE ? '"' : "'", ++valueStart);
+      const attrName = this.name(buf, nameStart, nameEnd);
+      // A duplicate: the byte lexer reports it.
+      for (let k = 0; k < count; k++) if (names[k] === attrName) return NOT_PLAIN;
+      names[count] = attrName;
+      values[count] = latin1(buf, valueStart, valueEnd);
+      count++;
+      j = valueEnd + 1;
+    }
+    this.startTag(name, count, buf[end - 2] === SLASH, i);
+    return end;
+  }
+
+  /** Delivers a lexed start tag (and the end of an empty-element tag) whose `count` attributes are in place. */
+  private startTag(name: string, count: number, empty: boolean, tagStart: number): void {
     if (this.d === 0) {
       if (this.rootSeen) this.fail(`a second root element <${name}>: only one is allowed`, this.bufBase + tagStart);
       this.rootSeen = true;
     }
-    attrs.count = count;
+    this.attributes.count = count;
     this.stack[this.d++] = name;
     this.eventOffset = this.bufBase + tagStart;
-    this.handler.openTag(name, attrs);
+    this.handler.openTag(name, this.attributes);
     if (empty) {
       this.d--;
       this.handler.closeTag(name);
     }
-    return j;
   }
 
   /** `</name>` at `i`. */
