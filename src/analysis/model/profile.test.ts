@@ -166,7 +166,14 @@ main = 1
       const root = b.tree.add(-1, 'main', NodeKind.Function);
       const kid = b.tree.add(root, 'kid', NodeKind.Function);
       b.tree.add(kid, 'leaf', NodeKind.Function);
-      const m = b.addMetric({ name: 'time', label: 'time', unit: 's', kind: 'both', aggregation: 'sum' });
+      const m = b.addMetric({
+        name: 'time',
+        label: 'time',
+        sourceKeys: ['time'],
+        unit: 's',
+        kind: 'both',
+        aggregation: 'sum',
+      });
       const c0 = b.context({ rank: 0 });
       const c1 = b.context({ rank: 1 });
       // Repeated cells are summed in the order given; the column path must keep that order.
@@ -196,7 +203,14 @@ main = 1
     assert.deepEqual([...many.sparse('exclusive', 0).contexts], [1, 0, 1, 0, 1]);
     const e = new ProfileBuilder('test', 'test');
     e.tree.add(-1, 'main', NodeKind.Function);
-    const x = e.addMetric({ name: 'x', label: 'x', unit: '', kind: 'exclusive', aggregation: 'sum' });
+    const x = e.addMetric({
+      name: 'x',
+      label: 'x',
+      sourceKeys: ['x'],
+      unit: '',
+      kind: 'exclusive',
+      aggregation: 'sum',
+    });
     assert.throws(
       () => e.addInclusiveColumn(x, e.context({}), Int32Array.of(0), Float64Array.of(1), 1),
       /metric x has no inclusive values/,
