@@ -189,6 +189,8 @@ function find(buf: FastBuffer, needle: Buffer, from: number, n: number): number 
 
 /** Returned by the construct lexers when the buffer ends before the construct does. */
 const INCOMPLETE = -1;
+const NEWLINES = /\n/g;
+
 /** Returned by {@link XmlTokenizer.plainStartTag} for a tag the byte-by-byte lexer must read. */
 const NOT_PLAIN = -2;
 
@@ -378,6 +380,16 @@ export class XmlTokenizer {
     const base = this.bufBase;
     let p = Math.max(this.lineCounted - base, 0);
     const end = to - base;
+    if (this.viewOf === buf) {
+      // One native match over the chunk's view instead of a search call per line.
+      const newlines = this.view.substring(p, end).match(NEWLINES);
+      if (newlines !== null) {
+        this.lineNo += newlines.length;
+        this.lineStart = base + this.view.lastIndexOf('\n', end - 1) + 1;
+      }
+      this.lineCounted = to;
+      return;
+    }
     for (;;) {
       const k = buf.indexOf(LF, p);
       if (k < 0 || k >= end) break;
@@ -411,8 +423,11 @@ export class XmlTokenizer {
         r = INCOMPLETE;
       } else {
         const c = buf[i + 1]!;
-        if (NAME_START[c] === 1) r = this.lexStartTag(buf, i, n);
-        else if (c === SLASH) r = this.lexEndTag(buf, i, n);
+        if (NAME_START[c] === 1) {
+          // The carry's bytes change under the same buffer: only written chunks have a view.
+          r = buf !== this.carry ? this.plainStartTag(buf, i) : NOT_PLAIN;
+          if (r === NOT_PLAIN) r = this.lexStartTag(buf, i, n);
+        } else if (c === SLASH) r = this.lexEndTag(buf, i, n);
         else if (c === QUESTION) r = this.lexProcessingInstruction(buf, i, n);
         else if (c === BANG) r = this.lexBang(buf, i, n);
         else r = this.unexpected(c, this.bufBase + i + 1, "expected a name, '/', '?' or '!' after '<'");
@@ -457,11 +472,6 @@ export class XmlTokenizer {
 
   /** `<name attr="value" …>` or `<name … />` at `i`. */
   private lexStartTag(buf: FastBuffer, i: number, n: number): number {
-    // The carry's bytes change under the same buffer: only written chunks have a view.
-    if (buf !== this.carry) {
-      const r = this.plainStartTag(buf, i);
-      if (r !== NOT_PLAIN) return r;
-    }
     const tagStart = i;
     let j = i + 1;
     while (j < n && NAME_CHAR[buf[j]!] === 1) j++;
