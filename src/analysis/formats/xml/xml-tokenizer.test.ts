@@ -176,6 +176,8 @@ const TEXT_PIECES = [
   "'",
   '"',
   ']',
+  '\r\n',
+  '\r',
 ];
 
 function randomName(random: () => number): string {
@@ -327,6 +329,29 @@ describe('XmlTokenizer: valid documents', () => {
     const padded = new Uint8Array(bytes.length + 8);
     padded.set(bytes, 4);
     assert.deepEqual(tokenize(padded.subarray(4, 4 + bytes.length)), expected);
+  });
+
+  it('reads text runs and end tags from the chunk as byte by byte: entities, CR, UTF-8, names that only share a prefix', () => {
+    const xml =
+      '<cube>\n<name>MPI_Allreduce</name>\r\n<descr>a &lt; b\r\nand caf\u00e9</descr>' +
+      '<p>x\ry</p><ab> <a>t</a ></ab>\n<row>1 2\n3</row></cube>';
+    const bytes = encoder.encode(xml);
+    const expected = tokenize(
+      bytes,
+      Array.from({ length: bytes.length - 1 }, (_, k) => k + 1),
+      { whitespaceText: true },
+    );
+    assert.deepEqual(tokenize(bytes, [], { whitespaceText: true }), expected);
+    assert.deepEqual(
+      expected.filter(e => e[0] === 'text').map(e => e[1]),
+      ['\n', 'MPI_Allreduce', '\n', 'a < b\nand caf\u00e9', 'x\ny', ' ', 't', '\n', '1 2\n3'],
+    );
+    // An end tag naming an element that only shares a prefix with the open one is still an error.
+    for (const bad of ['<ab></a>', '<a></ab>', '<a></a', '<a>x</b >']) {
+      const whole = errorOf(encoder.encode(bad));
+      assert.ok(whole, bad);
+      assert.match(whole.message, /does not match|not complete|not closed/, bad);
+    }
   });
 
   it('gives the attributes as reused parallel arrays, with get()', () => {

@@ -190,6 +190,8 @@ function find(buf: FastBuffer, needle: Buffer, from: number, n: number): number 
 /** Returned by the construct lexers when the buffer ends before the construct does. */
 const INCOMPLETE = -1;
 const NEWLINES = /\n/g;
+/** Character data up to the next `<`, `&` or CR: past it, text needs no decoding but UTF-8's. */
+const PLAIN_TEXT = /[^<&\r]*/y;
 
 /** Returned by {@link XmlTokenizer.plainStartTag} for a tag the byte-by-byte lexer must read. */
 const NOT_PLAIN = -2;
@@ -427,8 +429,10 @@ export class XmlTokenizer {
           // The carry's bytes change under the same buffer: only written chunks have a view.
           r = buf !== this.carry ? this.plainStartTag(buf, i) : NOT_PLAIN;
           if (r === NOT_PLAIN) r = this.lexStartTag(buf, i, n);
-        } else if (c === SLASH) r = this.lexEndTag(buf, i, n);
-        else if (c === QUESTION) r = this.lexProcessingInstruction(buf, i, n);
+        } else if (c === SLASH) {
+          r = buf !== this.carry ? this.plainEndTag(buf, i) : NOT_PLAIN;
+          if (r === NOT_PLAIN) r = this.lexEndTag(buf, i, n);
+        } else if (c === QUESTION) r = this.lexProcessingInstruction(buf, i, n);
         else if (c === BANG) r = this.lexBang(buf, i, n);
         else r = this.unexpected(c, this.bufBase + i + 1, "expected a name, '/', '?' or '!' after '<'");
       }
@@ -446,9 +450,27 @@ export class XmlTokenizer {
     const start = i;
     while (i < n && WS[buf[i]!] === 1) i++;
     const blank = i === n || buf[i] === LT;
+    // Whether the text needs entity or line-end decoding: 0 no, 1 yes, -1 not known yet.
+    let decoding = -1;
     if (!blank) {
-      const k = buf.indexOf(LT, i);
-      i = k < 0 || k > n ? n : k;
+      if (buf !== this.carry) {
+        // One native scan over the chunk's view finds the end and whether anything needs decoding.
+        const view = this.viewFor(buf);
+        PLAIN_TEXT.lastIndex = start;
+        PLAIN_TEXT.test(view);
+        const k = PLAIN_TEXT.lastIndex;
+        if (k === n || buf[k] === LT) {
+          i = k;
+          decoding = 0;
+        } else {
+          const lt = view.indexOf('<', k);
+          i = lt < 0 ? n : lt;
+          decoding = 1;
+        }
+      } else {
+        const k = buf.indexOf(LT, i);
+        i = k < 0 || k > n ? n : k;
+      }
     }
     if (i === n) {
       if (!final) return INCOMPLETE;
@@ -463,7 +485,12 @@ export class XmlTokenizer {
       return i;
     }
     if (this.wantText && (!blank || this.whitespaceText)) {
-      const text = this.decodeText(buf, start, i);
+      const text =
+        decoding === 0
+          ? utf8(buf, start, i)
+          : decoding === 1
+            ? this.decode(buf, start, i, false)
+            : this.decodeText(buf, start, i);
       this.eventOffset = this.bufBase + start;
       this.handler.text!(text);
     }
@@ -573,11 +600,7 @@ export class XmlTokenizer {
    * byte-by-byte lexer must read it.
    */
   private plainStartTag(buf: FastBuffer, i: number): number {
-    let view = this.view;
-    if (this.viewOf !== buf) {
-      view = this.view = latin1(buf, 0, buf.length);
-      this.viewOf = buf;
-    }
+    const view = this.viewFor(buf);
     PLAIN_START_TAG.lastIndex = i;
     if (!PLAIN_START_TAG.test(view)) return NOT_PLAIN;
     const end = PLAIN_START_TAG.lastIndex;
@@ -610,6 +633,33 @@ export class XmlTokenizer {
     }
     this.startTag(name, count, buf[end - 2] === SLASH, i);
     return end;
+  }
+
+  /**
+   * `</name>` at `i` when it closes the innermost open element, checked on the chunk's view with
+   * native compares; {@link NOT_PLAIN} (nothing delivered) for anything else, which the byte lexer
+   * reads or reports.
+   */
+  private plainEndTag(buf: FastBuffer, i: number): number {
+    if (this.d === 0) return NOT_PLAIN;
+    const open = this.stack[this.d - 1]!;
+    if (!this.viewFor(buf).startsWith(open, i + 2)) return NOT_PLAIN;
+    let j = i + 2 + open.length;
+    while (WS[buf[j]!] === 1) j++;
+    if (buf[j] !== GT) return NOT_PLAIN;
+    this.d--;
+    this.eventOffset = this.bufBase + i;
+    this.handler.closeTag(open);
+    return j + 1;
+  }
+
+  /** The chunk `buf` decoded as Latin-1 (string index = byte offset), made once per written chunk. */
+  private viewFor(buf: FastBuffer): string {
+    if (this.viewOf !== buf) {
+      this.view = latin1(buf, 0, buf.length);
+      this.viewOf = buf;
+    }
+    return this.view;
   }
 
   /** Delivers a lexed start tag (and the end of an empty-element tag) whose `count` attributes are in place. */
