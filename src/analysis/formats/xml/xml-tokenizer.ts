@@ -190,6 +190,8 @@ function find(buf: FastBuffer, needle: Buffer, from: number, n: number): number 
 /** Returned by the construct lexers when the buffer ends before the construct does. */
 const INCOMPLETE = -1;
 const NEWLINES = /\n/g;
+/** A one-byte name decoded as UTF-8: itself below 0x80, else a lone byte that decodes to U+FFFD. */
+const ONE_BYTE_STRINGS = Array.from({ length: 256 }, (_, c) => (c < 0x80 ? String.fromCharCode(c) : '\uFFFD'));
 /** Character data up to the next `<`, `&` or CR: past it, text needs no decoding but UTF-8's. */
 const PLAIN_TEXT = /[^<&\r]*/y;
 
@@ -807,6 +809,8 @@ export class XmlTokenizer {
 
   /** An element or attribute name. */
   private name(buf: FastBuffer, start: number, end: number): string {
+    // One-letter names (HPCToolkit's i, n, f, l, M, S, …) skip the cache's hashing.
+    if (end - start === 1) return ONE_BYTE_STRINGS[buf[start]!]!;
     return end - start <= CACHE_MAX_LEN ? cachedString(buf, start, end) : utf8(buf, start, end);
   }
 
