@@ -190,6 +190,11 @@ function find(buf: FastBuffer, needle: Buffer, from: number, n: number): number 
 /** Returned by the construct lexers when the buffer ends before the construct does. */
 const INCOMPLETE = -1;
 const NEWLINES = /\n/g;
+/**
+ * Longest chunk given a Latin-1 view; a longer one (a caller writing a whole large file at once) is
+ * lexed byte by byte, well away from V8's limit on a string's length (2^29 characters).
+ */
+const MAX_VIEW_BYTES = 64 << 20;
 /** A one-byte name decoded as UTF-8: itself below 0x80, else a lone byte that decodes to U+FFFD. */
 const ONE_BYTE_STRINGS = Array.from({ length: 256 }, (_, c) => (c < 0x80 ? String.fromCharCode(c) : '\uFFFD'));
 /** Character data up to the next `<`, `&` or CR: past it, text needs no decoding but UTF-8's. */
@@ -245,6 +250,8 @@ export class XmlTokenizer {
   /** The chunk being written ({@link viewOf}) decoded as Latin-1, made on its first plain start tag. */
   private view = '';
   private viewOf: FastBuffer | null = null;
+  /** Whether the chunk being lexed may have a view (not the carry, and not too long for one string). */
+  private viewable = false;
 
   /** Lines are counted lazily: newlines before stream offset `lineCounted` are counted in `lineNo`. */
   private lineCounted = 0;
@@ -305,6 +312,7 @@ export class XmlTokenizer {
       if (i < n) {
         this.buf = buf;
         this.bufBase = base;
+        this.viewable = n <= MAX_VIEW_BYTES;
         const r = this.run(buf, i, n, false);
         this.countLines(base + r);
         if (r < n) {
@@ -321,6 +329,7 @@ export class XmlTokenizer {
       this.bufBase = this.carryBase;
       this.view = '';
       this.viewOf = null;
+      this.viewable = false;
     }
   }
 
@@ -429,10 +438,10 @@ export class XmlTokenizer {
         const c = buf[i + 1]!;
         if (NAME_START[c] === 1) {
           // The carry's bytes change under the same buffer: only written chunks have a view.
-          r = buf !== this.carry ? this.plainStartTag(buf, i) : NOT_PLAIN;
+          r = this.viewable && buf !== this.carry ? this.plainStartTag(buf, i) : NOT_PLAIN;
           if (r === NOT_PLAIN) r = this.lexStartTag(buf, i, n);
         } else if (c === SLASH) {
-          r = buf !== this.carry ? this.plainEndTag(buf, i) : NOT_PLAIN;
+          r = this.viewable && buf !== this.carry ? this.plainEndTag(buf, i) : NOT_PLAIN;
           if (r === NOT_PLAIN) r = this.lexEndTag(buf, i, n);
         } else if (c === QUESTION) r = this.lexProcessingInstruction(buf, i, n);
         else if (c === BANG) r = this.lexBang(buf, i, n);
@@ -455,7 +464,7 @@ export class XmlTokenizer {
     // Whether the text needs entity or line-end decoding: 0 no, 1 yes, -1 not known yet.
     let decoding = -1;
     if (!blank) {
-      if (buf !== this.carry) {
+      if (this.viewable && buf !== this.carry) {
         // One native scan over the chunk's view finds the end and whether anything needs decoding.
         const view = this.viewFor(buf);
         PLAIN_TEXT.lastIndex = start;
