@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { Profile } from '../analysis/model/profile';
 import { lineCosts } from '../analysis/model/aggregates';
 import { profileFromOutline } from '../analysis/model/test-profiles';
-import { deriveData, unpackLines } from './derived-data';
+import { deriveData, sideBarLists, unpackLines } from './derived-data';
 import { LocalAnalysisService } from './local-analysis-service';
 import { transferables } from './shared-memory';
 
@@ -32,11 +32,14 @@ describe('deriveData (what the worker answers per dataset and metric)', () => {
       ['main', 1],
       ['solve', 10],
     ]);
+    // The side-bar lists are asked for separately (after the lenses), from the same totals.
+    const lists = sideBarLists(p, 0, d.functions, { hotPathThreshold: 0.05, listLength: 10 });
     assert.deepEqual(
-      d.sideBar.topFunctions.map(e => e.name),
+      lists.topFunctions.map(e => e.name),
       ['kernel', 'solve', 'main'],
     );
-    assert.equal(d.sideBar.imbalance.entries[0]?.name, 'kernel');
+    assert.equal(lists.imbalance.entries[0]?.name, 'kernel');
+    assert.equal('sideBar' in d, false, 'derive leaves the side bar out');
   });
 
   it("answers calls and every metric's total (the CodeLens and the hover read them instead of walking the tree)", () => {

@@ -92,7 +92,6 @@ export interface DerivedData {
   hottestLine: number;
   lines: PackedLineCosts;
   fileFunctions: PackedFileFunctions;
-  sideBar: SideBarLists;
 }
 
 export interface DeriveOptions {
@@ -199,7 +198,12 @@ export function sideBarLists(
   };
 }
 
-export function deriveData(profile: Profile, metric: number, options: DeriveOptions): DerivedData {
+/**
+ * What the editor's overlays need for one metric: CodeLens, hovers and heat. The side-bar lists (hot
+ * paths, top lines and functions, imbalance: a second or so at 10⁶ nodes) are not among them; the
+ * side bar asks for them itself (`sideBar`) after the lenses are placed.
+ */
+export function deriveData(profile: Profile, metric: number, _options: DeriveOptions): DerivedData {
   const functions = functionTotals(profile, metric);
   const byFile = lineCosts(profile, metric);
   let hottestLine = 0;
@@ -226,6 +230,5 @@ export function deriveData(profile: Profile, metric: number, options: DeriveOpti
     hottestLine,
     lines: packLineCosts(byFile),
     fileFunctions: fileFunctions(profile, functions.functionOfNode),
-    sideBar: sideBarLists(profile, metric, functions, options, functionByContext),
   };
 }
