@@ -6,7 +6,8 @@ import { describe, it } from 'node:test';
 import { Profile } from '../analysis/model/profile';
 import { lineCosts } from '../analysis/model/aggregates';
 import { profileFromOutline } from '../analysis/model/test-profiles';
-import { deriveData, sideBarLists, unpackLines } from './derived-data';
+import { readProfile } from '../analysis/formats';
+import { deriveData, packedLineCosts, sideBarLists, unpackLines } from './derived-data';
 import { LocalAnalysisService } from './local-analysis-service';
 import { transferables } from './shared-memory';
 
@@ -51,6 +52,19 @@ describe('deriveData (what the worker answers per dataset and metric)', () => {
       [...d.calls].every(c => Number.isNaN(c)),
       'an outline records no calls',
     );
+  });
+
+  it('packs the same line costs as lineCosts on a sampled profile (statements at many lines, several files)', async () => {
+    const p = await readProfile(
+      join(__dirname, '../../samples/heat-stencil/profiles/heat-stencil-sampling-4ranks.json'),
+    );
+    p.metrics.forEach((_, m) => {
+      const packed = packedLineCosts(p, m);
+      const expected = lineCosts(p, m);
+      assert.ok(expected.size > 1);
+      assert.deepEqual(packed.files, [...expected.keys()]);
+      packed.files.forEach((f, k) => assert.deepEqual(unpackLines(packed, k), expected.get(f), f));
+    });
   });
 });
 
