@@ -19,6 +19,11 @@ class Growable<T extends TypedArray> {
     return this.length++;
   }
 
+  /** Makes room for `extra` more values at once (one copy instead of several doublings). */
+  reserve(extra: number): void {
+    if (this.length + extra > this.data.length) this.grow(this.length + extra);
+  }
+
   get(i: number): number {
     return this.data[i]!;
   }

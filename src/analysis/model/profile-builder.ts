@@ -98,6 +98,32 @@ export class ProfileBuilder {
     this.append(this.metrics[metric]!.inclusive, metric, 'inclusive', node, context, value);
   }
 
+  /**
+   * {@link addExclusive} / {@link addInclusive} for a whole column at once: row r adds `values[r]`
+   * to node `nodes[r]` in context `contexts[r]`, in row order; rows with a node below 0 are left out.
+   */
+  addColumn(
+    metric: number,
+    side: 'exclusive' | 'inclusive',
+    nodes: Int32Array,
+    contexts: Int32Array,
+    values: Float64Array,
+  ): void {
+    const col = this.metrics[metric]![side];
+    if (!col) throw new Error(`metric ${this.metrics[metric]!.descriptor.name} has no ${side} values`);
+    col.nodes.reserve(values.length);
+    col.contexts.reserve(values.length);
+    col.values.reserve(values.length);
+    for (let r = 0; r < values.length; r++) {
+      const v = values[r]!;
+      const node = nodes[r]!;
+      if (node < 0 || !Number.isFinite(v) || v === 0) continue;
+      col.nodes.push(node);
+      col.contexts.push(contexts[r]!);
+      col.values.push(v);
+    }
+  }
+
   /** Sorts the values into the sparse form and returns the finished profile. */
   build(primaryMetric: number): Profile {
     if (this.contexts.length === 0) this.context({});

@@ -261,14 +261,13 @@ export function assembleCaliperProfile(
     for (const c of rows.columns) {
       const m = metricOfColumn[c.index]!;
       if (m < 0) continue;
-      const values = columnar.values(c.index);
-      const inclusive = inclusiveColumn[c.index] === 1;
-      for (let r = 0; r < count; r++) {
-        const node = rowTarget[r]!;
-        if (node < 0) continue;
-        if (inclusive) b.addInclusive(m, node, rowContext[r]!, values[r]!);
-        else b.addExclusive(m, node, rowContext[r]!, values[r]!);
-      }
+      b.addColumn(
+        m,
+        inclusiveColumn[c.index] === 1 ? 'inclusive' : 'exclusive',
+        rowTarget,
+        rowContext,
+        columnar.values(c.index),
+      );
     }
     return b.build(primaryMetricOf(plans.map(p => p.descriptor)));
   }
