@@ -3,6 +3,7 @@ import { NodeKind } from '../model/call-tree';
 import { GrowableFloat64, GrowableInt32, GrowableUint8 } from '../model/growable';
 import type { MetadataValue, Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
+import { StringTable } from '../model/string-table';
 import { CALLPATH, MODULE, PATH, RANK, SOURCELOC } from './caliper/attributes';
 import type { ValueColumn } from './caliper/metrics';
 import { assembleCaliperProfile, type CaliperRows } from './caliper/profile-assembly';
@@ -75,7 +76,7 @@ const LABEL_OBJECT = -3;
  * kept (`label`, `column`, `parent`); other members are skipped undecoded.
  */
 export class NodeColumns {
-  /** Index into {@link labels}, or LABEL_LIST / LABEL_OBJECT. A missing or null label is ''. */
+  /** Id in {@link labels}, or LABEL_LIST / LABEL_OBJECT. A missing or null label is '' (id 0). */
   readonly label = new GrowableInt32();
   /** Index into {@link columnNames}; -1 when not a string. */
   readonly column = new GrowableInt32();
@@ -83,9 +84,9 @@ export class NodeColumns {
   readonly parent = new GrowableFloat64();
   /** 1 for an object entry (an array counts as an object without fields, as for JSON.parse values), 0 otherwise. */
   readonly isObject = new GrowableUint8();
-  readonly labels: string[] = [];
+  /** The distinct labels. */
+  readonly labels = new StringTable();
   readonly columnNames: string[] = [];
-  private readonly labelIds = new Map<string, number>();
   private readonly columnIds = new Map<string, number>();
 
   get count(): number {
@@ -93,13 +94,7 @@ export class NodeColumns {
   }
 
   labelId(text: string): number {
-    let id = this.labelIds.get(text);
-    if (id === undefined) {
-      id = this.labels.length;
-      this.labels.push(text);
-      this.labelIds.set(text, id);
-    }
-    return id;
+    return this.labels.intern(text);
   }
 
   columnId(name: string): number {
@@ -472,12 +467,12 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
         path,
         `node ${i} has ${id === LABEL_LIST ? 'a list' : 'an object'} as its label, not text`,
       );
-    return nodes.labels[id]!;
+    return nodes.labels.get(id);
   };
 
   // Tree nodes, parents first even if the file lists a child before its parent. A label's name is
   // interned once (in the order nodes are added, as one `add` per node would).
-  const nameOfLabel = new Int32Array(nodes.labels.length).fill(-1);
+  const nameOfLabel = new Int32Array(nodes.labels.size).fill(-1);
   const add = (i: number, parent: number): number => {
     const id = labelOf[i]!;
     let nameId = id >= 0 ? nameOfLabel[id]! : -1;
@@ -571,7 +566,7 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
         key[r] = id;
       }
     }
-    location = { key, text: k => nodes.labels[k]! };
+    location = { key, text: k => nodes.labels.get(k) };
   }
   const structural = new Set([treeCol, rankCol, sourceCol, moduleCol]);
   const valueColumns = columns.filter(c => c.isValue && !structural.has(c.index));
