@@ -36,6 +36,25 @@ class TripleValues {
     this.nodes.length = this.contexts.length = this.values.length = at;
   }
 
+  /** {@link appendColumn} with a context per row; rows whose node is below 0 are left out. */
+  appendRows(nodes: Int32Array, contexts: Int32Array, values: Float64Array): void {
+    const count = values.length;
+    const n = this.nodes.reserve(count);
+    const c = this.contexts.reserve(count);
+    const v = this.values.reserve(count);
+    let at = this.nodes.length;
+    for (let r = 0; r < count; r++) {
+      const x = values[r]!;
+      const node = nodes[r]!;
+      if (node < 0 || x === 0 || !Number.isFinite(x)) continue;
+      n[at] = node;
+      c[at] = contexts[r]!;
+      v[at] = x;
+      at++;
+    }
+    this.nodes.length = this.contexts.length = this.values.length = at;
+  }
+
   finish(nodeCount: number, contextCount: number): SparseMatrix {
     const s = sparseFromTriples(this.nodes.view(), this.contexts.view(), this.values.view(), nodeCount, contextCount);
     // The triples are done with: let them go before the next metric's sort.
@@ -127,6 +146,14 @@ export class ProfileBuilder {
   /** {@link addInclusive} for a column of values, as {@link addExclusiveColumn}. */
   addInclusiveColumn(metric: number, context: number, nodes: Int32Array, values: Float64Array, count: number): void {
     this.side(metric, 'inclusive').appendColumn(context, nodes, values, count);
+  }
+
+  /**
+   * {@link addExclusive} / {@link addInclusive} for many rows at once: row r adds `values[r]` to node
+   * `nodes[r]` in context `contexts[r]`, in row order; rows with a node below 0 are left out.
+   */
+  addRows(metric: number, side: MetricSide, nodes: Int32Array, contexts: Int32Array, values: Float64Array): void {
+    this.side(metric, side).appendRows(nodes, contexts, values);
   }
 
   /** Sorts the values into the sparse form and returns the finished profile. */
