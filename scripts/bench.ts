@@ -33,7 +33,7 @@ import { benchPdesStream } from './bench-pdes-stream';
 import { benchMemory } from './bench-memory';
 import { benchDmv } from './bench-dmv';
 import { benchTopology } from './bench-topology';
-import { benchGoals } from './bench-goals';
+import { benchFirstCodeLens, benchGoals } from './bench-goals';
 import { benchSparseModel, sparseModelOnce } from './bench-sparse-model';
 import { benchJsonSplit, writeSyntheticJsonSplit } from './bench-json-split';
 
@@ -182,6 +182,8 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   goals: () => benchGoals({ shared: existsSync(SHARED) ? SHARED : undefined, distDir: __dirname, large: LARGE }),
   'sparse-model': () => benchSparseModel(__dirname),
   'json-split': () => benchJsonSplit({ distDir: __dirname }),
+  // Issue 24's first-CodeLens row alone, with its steps.
+  'goals-first-codelens': () => benchFirstCodeLens(__dirname),
 };
 
 /** `--large`: the sections' optional multi-minute cases (the 2 GB trace). */

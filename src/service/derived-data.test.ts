@@ -6,7 +6,8 @@ import { describe, it } from 'node:test';
 import { Profile } from '../analysis/model/profile';
 import { lineCosts } from '../analysis/model/aggregates';
 import { profileFromOutline } from '../analysis/model/test-profiles';
-import { deriveData, unpackLines } from './derived-data';
+import { readProfile } from '../analysis/formats';
+import { deriveData, packedLineCosts, sideBarLists, unpackLines } from './derived-data';
 import { LocalAnalysisService } from './local-analysis-service';
 import { transferables } from './shared-memory';
 
@@ -32,11 +33,14 @@ describe('deriveData (what the worker answers per dataset and metric)', () => {
       ['main', 1],
       ['solve', 10],
     ]);
+    // The side-bar lists are asked for separately (after the lenses), from the same totals.
+    const lists = sideBarLists(p, 0, d.functions, { hotPathThreshold: 0.05, listLength: 10 });
     assert.deepEqual(
-      d.sideBar.topFunctions.map(e => e.name),
+      lists.topFunctions.map(e => e.name),
       ['kernel', 'solve', 'main'],
     );
-    assert.equal(d.sideBar.imbalance.entries[0]?.name, 'kernel');
+    assert.equal(lists.imbalance.entries[0]?.name, 'kernel');
+    assert.equal('sideBar' in d, false, 'derive leaves the side bar out');
   });
 
   it("answers calls and every metric's total (the CodeLens and the hover read them instead of walking the tree)", () => {
@@ -48,6 +52,19 @@ describe('deriveData (what the worker answers per dataset and metric)', () => {
       [...d.calls].every(c => Number.isNaN(c)),
       'an outline records no calls',
     );
+  });
+
+  it('packs the same line costs as lineCosts on a sampled profile (statements at many lines, several files)', async () => {
+    const p = await readProfile(
+      join(__dirname, '../../samples/heat-stencil/profiles/heat-stencil-sampling-4ranks.json'),
+    );
+    p.metrics.forEach((_, m) => {
+      const packed = packedLineCosts(p, m);
+      const expected = lineCosts(p, m);
+      assert.ok(expected.size > 1);
+      assert.deepEqual(packed.files, [...expected.keys()]);
+      packed.files.forEach((f, k) => assert.deepEqual(unpackLines(packed, k), expected.get(f), f));
+    });
   });
 });
 

@@ -8,11 +8,12 @@
 import {
   functionInclusiveByContext,
   functionTotals,
-  lineCosts,
+  lineOwners,
   type FunctionTotals,
   type LineCost,
 } from '../analysis/model/aggregates';
 import type { DiffLists } from '../analysis/graph/diff-lists';
+import { GrowableFloat64, GrowableInt32 } from '../analysis/model/growable';
 import type { Profile } from '../analysis/model/profile';
 import { functionCallCounts } from '../analysis/stats/call-counts';
 import { rootHotPaths, type HotPath } from '../analysis/stats/hot-path';
@@ -92,7 +93,6 @@ export interface DerivedData {
   hottestLine: number;
   lines: PackedLineCosts;
   fileFunctions: PackedFileFunctions;
-  sideBar: SideBarLists;
 }
 
 export interface DeriveOptions {
@@ -100,33 +100,76 @@ export interface DeriveOptions {
   listLength: number;
 }
 
-export function packLineCosts(byFile: Map<string, LineCost[]>): PackedLineCosts {
-  const files = [...byFile.keys()];
-  let lineCount = 0,
-    nodeCount = 0;
-  for (const ls of byFile.values()) {
-    lineCount += ls.length;
-    for (const l of ls) nodeCount += l.nodes.length;
+/**
+ * Exclusive cost per source line of metric m, packed (the values of aggregates.lineCosts, in its
+ * order: files as first met, lines ascending, each line's nodes ascending), made in typed arrays:
+ * one index per distinct line, no object or list per line.
+ */
+export function packedLineCosts(profile: Profile, m: number): PackedLineCosts {
+  const tree = profile.tree;
+  const n = tree.size;
+  const excl = profile.exclusiveTotals(m);
+  const { file, line } = tree.columns;
+  const owner = lineOwners(profile);
+  // Per file string id, its lines' indices by line number; files in the order first met.
+  const linesOfFile: (Map<number, number> | undefined)[] = [];
+  const fileOrder: number[] = [];
+  const lineNumber = new GrowableInt32();
+  const sum = new GrowableFloat64();
+  const nodeCount = new GrowableInt32();
+  const lineOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const o = owner[i]!;
+    if (o < 0) continue;
+    const f = file[o]!,
+      l = line[o]!;
+    let lines = linesOfFile[f];
+    if (!lines) {
+      linesOfFile[f] = lines = new Map();
+      fileOrder.push(f);
+    }
+    let k = lines.get(l);
+    if (k === undefined) {
+      k = lineNumber.push(l);
+      lines.set(l, k);
+      sum.push(0);
+      nodeCount.push(0);
+    }
+    sum.set(k, sum.get(k) + excl[i]!);
+    nodeCount.set(k, nodeCount.get(k) + 1);
+    lineOf[i] = k;
   }
-  const lineStart = new Int32Array(files.length + 1);
-  const line = new Int32Array(lineCount);
+  // Output position of each line: by file, then by line number.
+  const lineCount = lineNumber.length;
+  const at = new Int32Array(lineCount);
+  const lineStart = new Int32Array(fileOrder.length + 1);
+  const outLine = new Int32Array(lineCount);
   const exclusive = new Float64Array(lineCount);
   const nodeStart = new Int32Array(lineCount + 1);
-  const nodes = new Int32Array(nodeCount);
-  let j = 0,
-    n = 0;
-  files.forEach((f, k) => {
-    for (const l of byFile.get(f)!) {
-      line[j] = l.line;
-      exclusive[j] = l.exclusive;
-      nodeStart[j] = n;
-      for (const v of l.nodes) nodes[n++] = v;
+  let j = 0;
+  fileOrder.forEach((f, fi) => {
+    const ks = Int32Array.from(linesOfFile[f]!.values()).sort((a, b) => lineNumber.get(a) - lineNumber.get(b));
+    for (const k of ks) {
+      at[k] = j;
+      outLine[j] = lineNumber.get(k);
+      exclusive[j] = sum.get(k);
+      nodeStart[j + 1] = nodeCount.get(k);
       j++;
     }
-    lineStart[k + 1] = j;
+    lineStart[fi + 1] = j;
   });
-  nodeStart[lineCount] = n;
-  return { files, lineStart, line, exclusive, nodeStart, nodes };
+  for (let q = 0; q < lineCount; q++) nodeStart[q + 1]! += nodeStart[q]!;
+  const fill = nodeStart.slice(0, lineCount);
+  const nodes = new Int32Array(nodeStart[lineCount]!);
+  for (let i = 0; i < n; i++) if (owner[i]! >= 0) nodes[fill[at[lineOf[i]!]!]!++] = i;
+  return {
+    files: fileOrder.map(f => tree.strings.get(f)),
+    lineStart,
+    line: outLine,
+    exclusive,
+    nodeStart,
+    nodes,
+  };
 }
 
 /** The LineCost rows of packed file k (what FileOverlay.lines holds). */
@@ -199,11 +242,16 @@ export function sideBarLists(
   };
 }
 
-export function deriveData(profile: Profile, metric: number, options: DeriveOptions): DerivedData {
+/**
+ * What the editor's overlays need for one metric: CodeLens, hovers and heat. The side-bar lists (hot
+ * paths, top lines and functions, imbalance: a second or so at 10⁶ nodes) are not among them; the
+ * side bar asks for them itself (`sideBar`) after the lenses are placed.
+ */
+export function deriveData(profile: Profile, metric: number, _options: DeriveOptions): DerivedData {
   const functions = functionTotals(profile, metric);
-  const byFile = lineCosts(profile, metric);
+  const lines = packedLineCosts(profile, metric);
   let hottestLine = 0;
-  for (const ls of byFile.values()) for (const l of ls) if (l.exclusive > hottestLine) hottestLine = l.exclusive;
+  for (const v of lines.exclusive) if (v > hottestLine) hottestLine = v;
   const exclusiveByMetric: Float64Array[] = [],
     inclusiveByMetric: Float64Array[] = [];
   profile.metrics.forEach((_, k) => {
@@ -224,8 +272,7 @@ export function deriveData(profile: Profile, metric: number, options: DeriveOpti
     calls: functionCallCounts(profile, functions),
     nodeTotals: { inclusive: profile.inclusiveTotals(metric), exclusive: profile.exclusiveTotals(metric) },
     hottestLine,
-    lines: packLineCosts(byFile),
+    lines,
     fileFunctions: fileFunctions(profile, functions.functionOfNode),
-    sideBar: sideBarLists(profile, metric, functions, options, functionByContext),
   };
 }

@@ -170,6 +170,54 @@ describe('Caliper json-split reader', () => {
     await assert.rejects(readProfile(join(tmp, 'nope.json')), /no such file/);
   });
 
+  it('reads "nodes" entries as JSON.parse values would: members in any order, others skipped, numeric labels as text', async () => {
+    const doc = {
+      ...tiny,
+      nodes: [
+        { extra: { deep: [1, { label: 'not me' }] }, column: 'path', label: 'main', note: 'x' },
+        { parent: 0, label: 7, column: 'path', attributes: [{ label: 'no' }] },
+      ],
+    };
+    const p = await readProfile(write('members.json', JSON.stringify(doc)));
+    assert.deepEqual(
+      Array.from({ length: p.tree.size }, (_, i) => p.tree.name(i)),
+      ['main', '7'],
+    );
+    assert.equal(p.tree.parent(1), 0);
+    assert.deepEqual([...p.exclusive(0)], [4, 2, 3, 5]);
+  });
+
+  it('names the file and the node for bad "nodes" entries', async () => {
+    const cases: [string, unknown, RegExp][] = [
+      ['nodes-object.json', { a: 1 }, /"nodes" must be an array/],
+      ['node-number.json', [{ label: 'main', column: 'path' }, 3], /node 1 is not an object/],
+      ['label-list.json', [{ label: ['main'], column: 'path' }, tiny.nodes[1]], /node 0 has a list as its label/],
+      ['label-object.json', [{ label: { a: 1 }, column: 'path' }, tiny.nodes[1]], /node 0 has an object as its label/],
+      [
+        'parent-fraction.json',
+        [tiny.nodes[0], { label: 's', column: 'path', parent: 0.5 }],
+        /node 1 has parent 0.5, not an index/,
+      ],
+      [
+        'parent-outside.json',
+        [tiny.nodes[0], { label: 's', column: 'path', parent: 9 }],
+        /node 1 has parent 9, outside "nodes"/,
+      ],
+      [
+        'parent-cycle.json',
+        [
+          { label: 'a', column: 'path', parent: 1 },
+          { label: 'b', column: 'path', parent: 0 },
+        ],
+        /parent cycle/,
+      ],
+    ];
+    for (const [name, nodes, reason] of cases) {
+      const path = write(name, JSON.stringify({ ...tiny, nodes }));
+      await expectReadError(readProfile(path), path, reason, name);
+    }
+  });
+
   it('keeps every row across the column blocks (90,000 rows), with missing values, ragged rows refused after the first block', async () => {
     const nodes = 300,
       ranks = 300;

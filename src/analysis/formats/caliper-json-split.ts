@@ -1,7 +1,9 @@
 import { quoteContent } from '../errors/escape-control';
 import { NodeKind } from '../model/call-tree';
+import { GrowableFloat64, GrowableInt32, GrowableUint8 } from '../model/growable';
 import type { MetadataValue, Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
+import { StringTable } from '../model/string-table';
 import { CALLPATH, MODULE, PATH, RANK, SOURCELOC } from './caliper/attributes';
 import type { ValueColumn } from './caliper/metrics';
 import { assembleCaliperProfile, type CaliperRows } from './caliper/profile-assembly';
@@ -58,6 +60,65 @@ class DataColumn {
   }
 }
 
+/** A label that is a list or an object (refused when a row or the tree needs it, as text is expected). */
+const LABEL_LIST = -2;
+const LABEL_OBJECT = -3;
+
+/**
+ * The "nodes" list in columns as it streams in (10⁶ entries in large profiles): no object per node,
+ * each distinct label and column name decoded and kept once. Only the fields the reader uses are
+ * kept (`label`, `column`, `parent`); other members are skipped undecoded.
+ */
+export class NodeColumns {
+  /** Id in {@link labels}, or LABEL_LIST / LABEL_OBJECT. A missing or null label is '' (id 0). */
+  readonly label = new GrowableInt32();
+  /** Index into {@link columnNames}; -1 when not a string. */
+  readonly column = new GrowableInt32();
+  /** The parent index as written; NaN when missing or not a number. */
+  readonly parent = new GrowableFloat64();
+  /** 1 for an object entry (an array counts as an object without fields, as for JSON.parse values), 0 otherwise. */
+  readonly isObject = new GrowableUint8();
+  /** The distinct labels. */
+  readonly labels = new StringTable();
+  readonly columnNames: string[] = [];
+  private readonly columnIds = new Map<string, number>();
+
+  get count(): number {
+    return this.label.length;
+  }
+
+  labelId(text: string): number {
+    return this.labels.intern(text);
+  }
+
+  columnId(name: string): number {
+    let id = this.columnIds.get(name);
+    if (id === undefined) {
+      id = this.columnNames.length;
+      this.columnNames.push(name);
+      this.columnIds.set(name, id);
+    }
+    return id;
+  }
+
+  /** Id of a column name some node uses, or -1. */
+  findColumn(name: string): number {
+    return this.columnIds.get(name) ?? -1;
+  }
+}
+
+// What the handler is reading inside "nodes".
+const N_OFF = 0;
+/** Between entries of the list. */
+const N_LIST = 1;
+/** Inside an entry's object. */
+const N_ENTRY = 2;
+// The entry member whose value comes next.
+const F_OTHER = 0;
+const F_LABEL = 1;
+const F_COLUMN = 2;
+const F_PARENT = 3;
+
 interface JsonSplitDocument {
   /** The cells of `data` by column (null → NaN), each `rowCount` long once the stream has ended. */
   data: Float64Array[];
@@ -67,13 +128,14 @@ interface JsonSplitDocument {
   stringCells: number;
   columns?: unknown;
   columnMetadata?: unknown;
-  nodes?: unknown;
+  /** "nodes" when it was a list (streamed into columns); any other value as parsed (refused later). */
+  nodes?: NodeColumns | unknown;
   metadata: Record<string, MetadataValue>;
 }
 
 /**
  * Streams the document: rows of `data` go straight into one growable Float64 column (null → NaN),
- * everything else (small) is assembled as plain values.
+ * "nodes" into {@link NodeColumns}, everything else (small) is assembled as plain values.
  */
 class JsonSplitHandler implements JsonHandler {
   readonly doc: JsonSplitDocument = {
@@ -90,10 +152,23 @@ class JsonSplitHandler implements JsonHandler {
   private readonly columns: DataColumn[] = [];
   private assembling = false;
   private readonly assembler = new ValueAssembler();
+  /** Reading "nodes": N_LIST or N_ENTRY (N_OFF elsewhere). */
+  private nodeMode = N_OFF;
+  private nodes: NodeColumns | null = null;
+  /** The entry member whose value comes next (F_*). */
+  private field = F_OTHER;
+  /** Depth inside a nested value that is ignored (an entry's label that is a list, a list as an entry). */
+  private ignoring = 0;
+  // The entry being read.
+  private entryLabel = 0;
+  private entryColumn = -1;
+  private entryParent = NaN;
+  private emptyLabel = 0;
 
   constructor(private readonly path: string) {}
 
   startObject(): void {
+    if (this.nodeMode !== N_OFF) return this.nodeContainer(LABEL_OBJECT);
     if (this.assembling) return this.forward(a => a.startObject());
     if (this.depth === 0) {
       this.depth = 1;
@@ -105,11 +180,13 @@ class JsonSplitHandler implements JsonHandler {
   }
 
   endObject(): void {
+    if (this.nodeMode !== N_OFF) return this.nodeEnd();
     if (this.assembling) return this.forward(a => a.endObject());
     this.depth = 0;
   }
 
   startArray(): void {
+    if (this.nodeMode !== N_OFF) return this.nodeContainer(LABEL_LIST);
     if (this.assembling) return this.forward(a => a.startArray());
     if (this.depth === 0)
       this.fail('the top level is an array; a json-split profile is an object with "data", "columns" and "nodes"');
@@ -126,11 +203,18 @@ class JsonSplitHandler implements JsonHandler {
       this.depth = 2;
       return;
     }
+    if (this.currentKey === 'nodes' && this.depth === 1) {
+      const nodes = (this.nodes = new NodeColumns());
+      this.emptyLabel = nodes.labelId('');
+      this.nodeMode = N_LIST;
+      return;
+    }
     this.beginValue();
     this.forward(a => a.startArray());
   }
 
   endArray(): void {
+    if (this.nodeMode !== N_OFF) return this.nodeEnd();
     if (this.assembling) return this.forward(a => a.endArray());
     if (this.depth === 3) {
       const d = this.doc;
@@ -145,35 +229,116 @@ class JsonSplitHandler implements JsonHandler {
     this.depth = 1;
   }
 
-  key(name: string): void {
+  key(name: string): boolean | void {
+    if (this.nodeMode !== N_OFF) {
+      if (this.ignoring > 0) return;
+      const f = name === 'label' ? F_LABEL : name === 'column' ? F_COLUMN : name === 'parent' ? F_PARENT : F_OTHER;
+      this.field = f;
+      // Other members are skipped undecoded.
+      return f === F_OTHER;
+    }
     if (this.assembling) return this.forward(a => a.key(name));
     this.currentKey = name;
   }
 
   string(value: string): void {
-    if (this.assembling) return this.forward(a => a.string(value));
     if (this.depth === 3) {
       // Value cells are numbers; tolerate numeric strings, count the others as missing.
       const n = value.trim() === '' ? NaN : Number(value);
       if (Number.isNaN(n)) this.doc.stringCells++;
       return this.cell(n);
     }
+    if (this.nodeMode !== N_OFF) return this.nodeString(value);
+    if (this.assembling) return this.forward(a => a.string(value));
     this.beginValue();
     this.forward(a => a.string(value));
   }
 
   number(value: number): void {
-    if (this.assembling) return this.forward(a => a.number(value));
     if (this.depth === 3) return this.cell(value);
+    if (this.nodeMode !== N_OFF) return this.nodeOther(value);
+    if (this.assembling) return this.forward(a => a.number(value));
     this.beginValue();
     this.forward(a => a.number(value));
   }
 
   literal(value: boolean | null): void {
-    if (this.assembling) return this.forward(a => a.literal(value));
     if (this.depth === 3) return this.cell(value === null ? NaN : Number(value));
+    if (this.nodeMode !== N_OFF) return this.nodeOther(value);
+    if (this.assembling) return this.forward(a => a.literal(value));
     this.beginValue();
     this.forward(a => a.literal(value));
+  }
+
+  /** A string inside "nodes": a member value of an entry, or an entry that is not an object. */
+  private nodeString(value: string): void {
+    if (this.ignoring > 0) return;
+    if (this.nodeMode === N_LIST) return this.pushEntry(0);
+    if (this.field === F_LABEL) this.entryLabel = this.nodes!.labelId(value);
+    else if (this.field === F_COLUMN) this.entryColumn = this.nodes!.columnId(value);
+    else if (this.field === F_PARENT) this.entryParent = NaN;
+  }
+
+  /** A number or literal inside "nodes" (as a label, its text: `String(value)`, '' for null). */
+  private nodeOther(value: number | boolean | null): void {
+    if (this.ignoring > 0) return;
+    if (this.nodeMode === N_LIST) return this.pushEntry(0);
+    if (this.field === F_PARENT) this.entryParent = typeof value === 'number' ? value : NaN;
+    else if (this.field === F_LABEL) this.entryLabel = this.nodes!.labelId(value === null ? '' : String(value));
+    else if (this.field === F_COLUMN) this.entryColumn = -1;
+  }
+
+  /** `{` or `[` inside "nodes": an entry, or a member value that is a container (`kind` for a label). */
+  private nodeContainer(kind: number): void {
+    if (this.ignoring > 0) {
+      this.ignoring++;
+      return;
+    }
+    if (this.nodeMode === N_LIST) {
+      this.entryLabel = this.emptyLabel;
+      this.entryColumn = -1;
+      this.entryParent = NaN;
+      this.field = F_OTHER;
+      if (kind === LABEL_OBJECT) this.nodeMode = N_ENTRY;
+      // A list as an entry is an entry without members: its contents are ignored.
+      else this.ignoring = 1;
+      return;
+    }
+    if (this.field === F_LABEL) this.entryLabel = kind;
+    else if (this.field === F_COLUMN) this.entryColumn = -1;
+    else if (this.field === F_PARENT) this.entryParent = NaN;
+    this.ignoring = 1;
+  }
+
+  /** `}` or `]` inside "nodes". */
+  private nodeEnd(): void {
+    if (this.ignoring > 0) {
+      if (--this.ignoring === 0 && this.nodeMode === N_LIST) this.pushEntry(1);
+      return;
+    }
+    if (this.nodeMode === N_ENTRY) {
+      this.nodeMode = N_LIST;
+      return this.pushEntry(1);
+    }
+    // The end of "nodes".
+    this.nodeMode = N_OFF;
+    this.doc.nodes = this.nodes;
+    this.nodes = null;
+    this.currentKey = null;
+  }
+
+  private pushEntry(isObject: number): void {
+    const nodes = this.nodes!;
+    if (isObject) {
+      nodes.label.push(this.entryLabel);
+      nodes.column.push(this.entryColumn);
+      nodes.parent.push(this.entryParent);
+    } else {
+      nodes.label.push(this.emptyLabel);
+      nodes.column.push(-1);
+      nodes.parent.push(NaN);
+    }
+    nodes.isObject.push(isObject);
   }
 
   private cell(v: number): void {
@@ -230,19 +395,23 @@ function asArray(v: unknown, what: string, path: string): unknown[] {
   return v;
 }
 
+/** The streamed "nodes" list, or the reason there is none. */
+function nodesOf(v: unknown, path: string): NodeColumns {
+  if (v === undefined) throw new ProfileReadError(path, 'not a Caliper json-split profile: "nodes" is missing');
+  if (!(v instanceof NodeColumns)) throw new ProfileReadError(path, '"nodes" must be an array');
+  return v;
+}
+
 /** Builds the model from a parsed json-split document. */
 export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profile {
   const columnNames = asArray(doc.columns, 'columns', path);
-  const nodes = asArray(doc.nodes, 'nodes', path);
+  const nodes = nodesOf(doc.nodes, path);
   const meta = doc.columnMetadata === undefined ? [] : asArray(doc.columnMetadata, 'column_metadata', path);
   const columns: ColumnPlan[] = columnNames.map((name, index) => {
     if (typeof name !== 'string') throw new ProfileReadError(path, `column ${index} has a non-string name`);
     const m = (meta[index] ?? {}) as Record<string, unknown>;
     // Without metadata, a column is a tree column when some node is labelled with it.
-    const isValue =
-      typeof m['is_value'] === 'boolean'
-        ? (m['is_value'] as boolean)
-        : !nodes.some(n => (n as { column?: unknown })?.column === name);
+    const isValue = typeof m['is_value'] === 'boolean' ? (m['is_value'] as boolean) : nodes.findColumn(name) < 0;
     const unit = m['attribute.unit'] ?? m['time.unit'];
     return {
       index,
@@ -274,54 +443,79 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
   Object.assign(b.metadata, doc.metadata);
   const kind = treeName === CALLPATH ? NodeKind.Function : NodeKind.Region;
 
-  // Node labels are read lazily by index; validate the shape once.
+  const nodeCount = nodes.count;
+  const labelOf = nodes.label.view();
+  const parentOf = nodes.parent.view();
+  const isObject = nodes.isObject.view();
+  const columnOf = nodes.column.view();
+  for (let i = 0; i < nodeCount; i++)
+    if (isObject[i] === 0) throw new ProfileReadError(path, `node ${i} is not an object`);
+
+  // Node labels are read lazily by index; each distinct label is checked once.
   const label = (i: number): string => {
-    const n = nodes[i] as { label?: unknown } | undefined;
-    if (!n || typeof n !== 'object')
-      throw new ProfileReadError(path, `data refers to node ${i}, but "nodes" has ${nodes.length} entries`);
-    const v = n.label;
-    if (typeof v === 'string') return v;
-    if (v !== null && typeof v === 'object')
+    if (!(i >= 0 && i < nodeCount))
+      throw new ProfileReadError(path, `data refers to node ${i}, but "nodes" has ${nodeCount} entries`);
+    const id = labelOf[i]!;
+    if (id < 0)
       throw new ProfileReadError(
         path,
-        `node ${i} has ${Array.isArray(v) ? 'a list' : 'an object'} as its label, not text`,
+        `node ${i} has ${id === LABEL_LIST ? 'a list' : 'an object'} as its label, not text`,
       );
-    return String(v ?? '');
+    return nodes.labels.get(id);
   };
 
-  // Tree nodes, parents first even if the file lists a child before its parent.
-  const modelOf = new Int32Array(nodes.length).fill(-1);
-  const ensure = (start: number): number => {
+  // Tree nodes, parents first even if the file lists a child before its parent. A label's name is
+  // interned once (in the order nodes are added, as one `add` per node would).
+  const nameOfLabel = new Int32Array(nodes.labels.size).fill(-1);
+  const add = (i: number, parent: number): number => {
+    const id = labelOf[i]!;
+    let nameId = id >= 0 ? nameOfLabel[id]! : -1;
+    if (nameId < 0) {
+      nameId = b.tree.strings.intern(label(i) || '<unnamed>');
+      nameOfLabel[id] = nameId;
+    }
+    return b.tree.addNamed(parent, nameId, kind);
+  };
+  const modelOf = new Int32Array(nodeCount).fill(-1);
+  const checkParent = (i: number, p: number): void => {
+    if (!Number.isInteger(p)) throw new ProfileReadError(path, `node ${i} has parent ${p}, not an index into "nodes"`);
+    if (p < 0 || p >= nodeCount) throw new ProfileReadError(path, `node ${i} has parent ${p}, outside "nodes"`);
+  };
+  const ensure = (start: number): void => {
+    // The common case: a root, or a parent already in the tree.
+    const p0 = parentOf[start]!;
+    if (p0 !== p0) {
+      modelOf[start] = add(start, -1);
+      return;
+    }
+    if (p0 >>> 0 === p0 && p0 < nodeCount && modelOf[p0] !== -1) {
+      modelOf[start] = add(start, modelOf[p0]!);
+      return;
+    }
     const chain: number[] = [];
     for (let i = start; modelOf[i] === -1;) {
       chain.push(i);
-      if (chain.length > nodes.length) throw new ProfileReadError(path, `node ${start} is part of a parent cycle`);
-      const n = nodes[i] as { column?: unknown; parent?: unknown };
-      if (typeof n.parent !== 'number') break;
-      if (n.parent < 0 || n.parent >= nodes.length)
-        throw new ProfileReadError(path, `node ${i} has parent ${n.parent}, outside "nodes"`);
-      i = n.parent;
+      if (chain.length > nodeCount) throw new ProfileReadError(path, `node ${start} is part of a parent cycle`);
+      const p = parentOf[i]!;
+      if (p !== p) break;
+      checkParent(i, p);
+      i = p;
     }
     for (let k = chain.length - 1; k >= 0; k--) {
       const i = chain[k]!;
       if (modelOf[i] !== -1) continue;
-      const n = nodes[i] as { column?: unknown; parent?: unknown };
-      const p = typeof n.parent === 'number' ? modelOf[n.parent]! : -1;
-      const name = label(i) || '<unnamed>';
-      modelOf[i] = b.tree.add(p, name, kind);
+      const p = parentOf[i]!;
+      modelOf[i] = add(i, p === p ? modelOf[p]! : -1);
     }
-    return modelOf[start]!;
   };
-  for (let i = 0; i < nodes.length; i++) {
-    const n = nodes[i] as { column?: unknown } | null;
-    if (!n || typeof n !== 'object') throw new ProfileReadError(path, `node ${i} is not an object`);
-    if (n.column === treeName) ensure(i);
-  }
+  const treeColumn = nodes.findColumn(treeName);
+  if (treeColumn >= 0)
+    for (let i = 0; i < nodeCount; i++) if (columnOf[i] === treeColumn && modelOf[i] === -1) ensure(i);
 
   const { data, rowCount } = doc;
   const nodeIndexOf = (r: number, c: number): number => {
     const v = data[c]![r]!;
-    if (!Number.isInteger(v) || v < 0 || v >= nodes.length)
+    if (!Number.isInteger(v) || v < 0 || v >= nodeCount)
       throw new ProfileReadError(path, `row ${r + 1}, column "${columns[c]!.name}": ${v} is not an index into "nodes"`);
     return v;
   };
@@ -332,7 +526,7 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
     const v = treeCells[r]!;
     if (v !== v) continue; // NaN: a global record
     // The common case, a valid index of a tree node, without a call.
-    const m = v >>> 0 === v && v < nodes.length ? modelOf[v]! : -1;
+    const m = v >>> 0 === v && v < nodeCount ? modelOf[v]! : -1;
     if (m >= 0) {
       rowNode[r] = m;
       continue;
@@ -349,6 +543,25 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
     (c: number) =>
     (r: number): string | null =>
       Number.isNaN(data[c]![r]!) ? null : label(nodeIndexOf(r, c));
+  // The sampled location of each row of the tree, as the id of its label (no string per row).
+  let location: { key: Int32Array; text(key: number): string } | undefined;
+  if (sourceCol >= 0) {
+    const unknown = nodes.labelId('UNKNOWN:0');
+    const key = new Int32Array(rowCount).fill(-1);
+    const cells = rowCount > 0 ? data[sourceCol]! : new Float64Array(0);
+    for (let r = 0; r < rowCount; r++) {
+      if (rowNode[r]! < 0) continue;
+      const v = cells[r]!;
+      if (v !== v) key[r] = unknown;
+      else {
+        const i = v >>> 0 === v && v < nodeCount ? v : nodeIndexOf(r, sourceCol);
+        const id = labelOf[i]!;
+        if (id < 0 || isObject[i] === 0) label(i); // throws
+        key[r] = id;
+      }
+    }
+    location = { key, text: k => nodes.labels.get(k) };
+  }
   const structural = new Set([treeCol, rankCol, sourceCol, moduleCol]);
   const valueColumns = columns.filter(c => c.isValue && !structural.has(c.index));
   if (valueColumns.length === 0) throw new ProfileReadError(path, NO_METRICS);
@@ -368,6 +581,7 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
       node: rowNode,
       rank: rankCells,
       values: column => (rowCount > 0 ? data[column]! : new Float64Array(0)),
+      ...(location ? { location } : {}),
     },
   };
   if (doc.stringCells > 0) b.warnings.push(`${doc.stringCells} non-numeric value cells were read as missing`);

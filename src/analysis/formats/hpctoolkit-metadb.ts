@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { GrowableFloat64, GrowableInt32 } from '../model/growable';
 import { isTimeUnit, normaliseUnit, type MetricDescriptor } from '../model/metric';
 import type { MetadataValue, Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
@@ -8,7 +7,7 @@ import { addContextTree } from './hpctoolkit-metadb/context-tree';
 import { addExecutionContexts } from './hpctoolkit-metadb/execution-contexts';
 import { ScopeType, parseMetaDb, type MetaDb, type MetricDescription } from './hpctoolkit-metadb/meta-db';
 import { parseMetricTaxonomy, type TaxonomyEntry } from './hpctoolkit-metadb/metric-taxonomy';
-import { forEachProfileValue, parseProfileDb, type ProfileDb } from './hpctoolkit-metadb/profile-db';
+import { parseProfileDb, readProfileValues, type ProfileDb } from './hpctoolkit-metadb/profile-db';
 import { parseTraceDb, type TraceDb } from './hpctoolkit-metadb/trace-db';
 import { addTraceTimeline } from './hpctoolkit-metadb/trace-timeline';
 import { readBytes } from './io/file-input';
@@ -235,16 +234,23 @@ function buildProfile(
   applicationProfiles.forEach((p, i) => {
     throwIfAborted(options.signal);
     const ctx = contextOfProfile[p.index]!;
-    forEachProfileValue(db, p, (ctxId, metricId, value) => {
+    const { ctxIds, starts, metricIds, values } = readProfileValues(db, p);
+    loader.start(values.length);
+    for (let j = 0; j < ctxIds.length; j++) {
+      const ctxId = ctxIds[j]!;
       const row = t.rowOf(ctxId);
-      const slot = slotOfExecution[metricId]!;
-      if (slot >= 0) {
-        if (row >= 0) loader.add(slot, nodeOfRow[row]!, value);
-      } else if (slotOfPoint[metricId]! >= 0) {
-        if (row >= 0) b.addExclusive(slotOfPoint[metricId]!, nodeOfRow[row]!, ctx, value);
-        else if (ctxId !== 0) unlistedPointValues++;
-      } else if (!knownId[metricId]) unknownMetricValues++;
-    });
+      const node = row >= 0 ? nodeOfRow[row]! : -1;
+      for (let k = starts[j]!; k < starts[j + 1]!; k++) {
+        const metricId = metricIds[k]!;
+        const slot = slotOfExecution[metricId]!;
+        if (slot >= 0) {
+          if (node >= 0) loader.add(slot, node, values[k]!);
+        } else if (slotOfPoint[metricId]! >= 0) {
+          if (node >= 0) b.addExclusive(slotOfPoint[metricId]!, node, ctx, values[k]!);
+          else if (ctxId !== 0) unlistedPointValues++;
+        } else if (!knownId[metricId]) unknownMetricValues++;
+      }
+    }
     loader.flush(ctx);
     options.onProgress?.(0.8 + (valueShare * (i + 1)) / applicationProfiles.length, 'Reading values');
   });
@@ -288,76 +294,115 @@ function buildProfile(
 /**
  * Collects one profile's execution-scope values per metric and emits inclusive = the value and
  * exclusive = the value minus its children's values. Work is proportional to the values present
- * (parents of non-zero contexts are non-zero), not to the tree size.
+ * (parents of non-zero contexts are non-zero), not to the tree size. Entries go into flat typed
+ * arrays and each metric's results out as one column ({@link ProfileBuilder.addInclusiveColumn}):
+ * no call per value, which is what keeps a first read in a fresh process out of the interpreter.
  */
 class ValueLoader {
   negative = 0;
-  private readonly nodes: GrowableInt32[] = [];
-  private readonly values: GrowableFloat64[] = [];
+  /** The profile's entries (slot, node, value) in file order, `count` in use. */
+  private entrySlot = new Int32Array(0);
+  private entryNode = new Int32Array(0);
+  private entryValue = new Float64Array(0);
+  private count = 0;
+  /** Entries per slot, then (after a prefix sum) where each slot's entries start in `sorted*`. */
+  private readonly slotStart: Int32Array;
+  private sortedNode = new Int32Array(0);
+  private sortedValue = new Float64Array(0);
   private readonly inclusive: Float64Array;
   private readonly exclusive: Float64Array;
   private readonly touchedMark: Uint8Array;
-  private readonly touched = new GrowableInt32();
+  /** Nodes touched by the current slot in first-touch order, with their results. */
+  private readonly touched: Int32Array;
+  private readonly outInclusive: Float64Array;
+  private readonly outExclusive: Float64Array;
 
   constructor(
     private readonly b: ProfileBuilder,
     private readonly parent: Int32Array,
-    slots: number,
+    private readonly slots: number,
   ) {
-    for (let k = 0; k < slots; k++) {
-      this.nodes.push(new GrowableInt32());
-      this.values.push(new GrowableFloat64());
+    const n = parent.length;
+    this.slotStart = new Int32Array(slots + 1);
+    this.inclusive = new Float64Array(n);
+    this.exclusive = new Float64Array(n);
+    this.touchedMark = new Uint8Array(n);
+    this.touched = new Int32Array(n);
+    this.outInclusive = new Float64Array(n);
+    this.outExclusive = new Float64Array(n);
+  }
+
+  /** Makes room for a profile of up to `values` entries. */
+  start(values: number): void {
+    if (this.entrySlot.length < values) {
+      this.entrySlot = new Int32Array(values);
+      this.entryNode = new Int32Array(values);
+      this.entryValue = new Float64Array(values);
+      this.sortedNode = new Int32Array(values);
+      this.sortedValue = new Float64Array(values);
     }
-    this.inclusive = new Float64Array(parent.length);
-    this.exclusive = new Float64Array(parent.length);
-    this.touchedMark = new Uint8Array(parent.length);
+    this.count = 0;
   }
 
   add(slot: number, node: number, value: number): void {
-    this.nodes[slot]!.push(node);
-    this.values[slot]!.push(value);
+    const k = this.count++;
+    this.entrySlot[k] = slot;
+    this.entryNode[k] = node;
+    this.entryValue[k] = value;
   }
 
   flush(ctx: number): void {
-    const { inclusive, exclusive, parent, touched } = this;
-    for (let slot = 0; slot < this.nodes.length; slot++) {
-      const nodes = this.nodes[slot]!,
-        values = this.values[slot]!;
-      if (nodes.length === 0) continue;
-      for (let k = 0; k < nodes.length; k++) {
-        const n = nodes.get(k),
-          v = values.get(k),
+    const { inclusive, exclusive, parent, touched, touchedMark, outInclusive, outExclusive, slotStart } = this;
+    const { entrySlot, entryNode, entryValue, sortedNode, sortedValue, count } = this;
+    // A stable counting sort by slot: each metric's entries keep the file's order, so sums come out
+    // in the same order (and bit for bit the same) as when they were gathered metric by metric.
+    slotStart.fill(0);
+    for (let k = 0; k < count; k++) slotStart[entrySlot[k]! + 1]!++;
+    for (let s = 0; s < this.slots; s++) slotStart[s + 1]! += slotStart[s]!;
+    for (let k = 0; k < count; k++) {
+      const at = slotStart[entrySlot[k]!]!++;
+      sortedNode[at] = entryNode[k]!;
+      sortedValue[at] = entryValue[k]!;
+    }
+    // slotStart[s] now ends slot s; slot s starts where slot s - 1 ends.
+    for (let slot = 0; slot < this.slots; slot++) {
+      const end = slotStart[slot]!;
+      const begin = slot === 0 ? 0 : slotStart[slot - 1]!;
+      if (begin === end) continue;
+      let nTouched = 0;
+      for (let k = begin; k < end; k++) {
+        const n = sortedNode[k]!,
+          v = sortedValue[k]!,
           p = parent[n]!;
-        this.touch(n);
+        if (!touchedMark[n]) {
+          touchedMark[n] = 1;
+          touched[nTouched++] = n;
+        }
         inclusive[n]! += v;
         exclusive[n]! += v;
         if (p >= 0) {
-          this.touch(p);
+          if (!touchedMark[p]) {
+            touchedMark[p] = 1;
+            touched[nTouched++] = p;
+          }
           exclusive[p]! -= v;
         }
       }
-      for (let k = 0; k < touched.length; k++) {
-        const n = touched.get(k);
+      for (let k = 0; k < nTouched; k++) {
+        const n = touched[k]!;
         let x = exclusive[n]!;
         // The subtraction leaves rounding residue where the true self cost is zero.
         if (Math.abs(x) <= RESIDUE * Math.abs(inclusive[n]!)) x = 0;
         else if (x < 0) this.negative++;
-        this.b.addInclusive(slot, n, ctx, inclusive[n]!);
-        this.b.addExclusive(slot, n, ctx, x);
+        outInclusive[k] = inclusive[n]!;
+        outExclusive[k] = x;
         inclusive[n] = 0;
         exclusive[n] = 0;
-        this.touchedMark[n] = 0;
+        touchedMark[n] = 0;
       }
-      touched.length = 0;
-      nodes.length = 0;
-      values.length = 0;
+      this.b.addInclusiveColumn(slot, ctx, touched, outInclusive, nTouched);
+      this.b.addExclusiveColumn(slot, ctx, touched, outExclusive, nTouched);
     }
-  }
-
-  private touch(n: number): void {
-    if (this.touchedMark[n]) return;
-    this.touchedMark[n] = 1;
-    this.touched.push(n);
   }
 }
 

@@ -831,6 +831,23 @@ describe('HPCToolkit XML metric naming and metric-db files', () => {
     le.writeDoubleLE(-2, 40);
     const db = new MetricDb('x.metric-db', le);
     assert.deepEqual([db.nodeCount, db.metricCount, db.value(1, 0), db.value(2, 0)], [2, 1, 1.5, -2]);
+    // Big-endian (what hpcprof writes), 3 nodes × 2 metrics, at an odd offset in a larger buffer.
+    const be = Buffer.alloc(1 + 32 + 6 * 8 + 5).subarray(1);
+    be.write('HPCPROF-metricdb__00.10b', 0, 'latin1');
+    be.writeUInt32BE(3, 24);
+    be.writeUInt32BE(2, 28);
+    [1, 10, 2, 20, 3.25, -0].forEach((v, k) => be.writeDoubleBE(v, 32 + 8 * k));
+    const big = new MetricDb('y.metric-db', be);
+    assert.deepEqual([big.nodeCount, big.metricCount, big.value(3, 0), big.value(2, 1)], [3, 2, 3.25, 20]);
+    const out = new Float64Array(3);
+    big.gather(1, Int32Array.of(3, 1, 2), out);
+    assert.deepEqual([...out], [-0, 10, 20]);
+    assert.ok(Object.is(out[0], -0));
+    assert.throws(
+      () => new MetricDb('z.metric-db', be.subarray(0, 32 + 6 * 8 - 1)),
+      /z\.metric-db.*truncated metric-db: 3 nodes × 2 metrics need 80 bytes, the file has 79/,
+    );
+    assert.throws(() => new MetricDb('e.metric-db', Buffer.alloc(0)), /e\.metric-db.*the header needs 32 bytes/);
   });
 
   it('formats values like hpcprof', () => {

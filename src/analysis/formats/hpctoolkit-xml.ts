@@ -148,6 +148,11 @@ async function readMetricDbs(
   const owners = plans.some(p => !p.inclusive) ? costOwners(exp) : null;
   const { xmlId } = exp;
   const n = xmlId.length;
+  // Each metric-db column goes to the builder as one column of values (no call per value).
+  const everyNode = Int32Array.from({ length: n }, (_, i) => i);
+  const ownerNodes = owners ? everyNode.filter(i => owners[i] === 1) : everyNode;
+  const ownerIds = owners ? ownerNodes.map(i => xmlId[i]!) : xmlId;
+  const column = new Float64Array(n);
   for (let f = 0; f < files.length; f++) {
     throwIfAborted(signal);
     const file = files[f]!;
@@ -175,9 +180,11 @@ async function readMetricDbs(
       const entry = (plan.inclusive ?? plan.exclusive)!;
       const m = metricIds[k]!;
       if (plan.inclusive) {
-        for (let i = 0; i < n; i++) b.addInclusive(m, i, ctx, db.value(xmlId[i]!, entry.column));
+        db.gather(entry.column, xmlId, column);
+        b.addInclusiveColumn(m, ctx, everyNode, column, n);
       } else {
-        for (let i = 0; i < n; i++) if (owners![i]) b.addExclusive(m, i, ctx, db.value(xmlId[i]!, entry.column));
+        db.gather(entry.column, ownerIds, column);
+        b.addExclusiveColumn(m, ctx, ownerNodes, column, ownerNodes.length);
       }
     }
   }

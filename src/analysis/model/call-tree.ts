@@ -193,11 +193,29 @@ export class CallTreeBuilder {
     return this.kind.push(kind);
   }
 
+  /** {@link add} with the name already interned in {@link strings} and no attributes (readers that intern each distinct name once). */
+  addNamed(parent: number, nameId: number, kind: NodeKind): number {
+    if (parent < -1 || parent >= this.size) throw new RangeError(`parent ${parent} does not exist yet`);
+    if (!(nameId >= 0 && nameId < this.strings.size)) throw new RangeError(`string id ${nameId} out of range`);
+    this.parent.push(parent);
+    this.name.push(nameId);
+    this.file.push(0);
+    this.line.push(0);
+    this.module.push(0);
+    this.callLine.push(0);
+    return this.kind.push(kind);
+  }
+
   setModule(node: number, module: string): void {
     this.module.set(node, this.strings.intern(module));
   }
   setLocation(node: number, file: string, line: number | null): void {
     this.file.set(node, this.strings.intern(file));
+    this.line.set(node, line && line > 0 ? line : 0);
+  }
+  /** {@link setLocation} with the file already interned in {@link strings}. */
+  setLocationId(node: number, fileId: number, line: number | null): void {
+    this.file.set(node, fileId);
     this.line.set(node, line && line > 0 ? line : 0);
   }
   moduleId(node: number): number {

@@ -27,6 +27,15 @@ class Growable<T extends TypedArray> {
     this.data[i] = value;
   }
 
+  /**
+   * The backing array with room for `extra` more values past `length`: write them there, then raise
+   * `length` (a bulk append without a call per value). Valid until the next `push` or `reserve`.
+   */
+  reserve(extra: number): T {
+    if (this.length + extra > this.data.length) this.grow(this.length + extra);
+    return this.data;
+  }
+
   /** The first `length` values without copying; valid until the next `push`. */
   view(): T {
     return this.data.subarray(0, this.length) as T;

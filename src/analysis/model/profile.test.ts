@@ -5,6 +5,7 @@ import { functionTotals, lineCosts } from './aggregates';
 import { CallTree, CallTreeBuilder, NodeKind } from './call-tree';
 import { exclusiveFromInclusive, inclusiveFromExclusive } from './derive';
 import { Profile } from './profile';
+import { ProfileBuilder } from './profile-builder';
 import { StringTable } from './string-table';
 import { profileFromOutline } from './test-profiles';
 
@@ -156,6 +157,63 @@ main = 1
     assert.throws(
       () => other.adoptChildIndex({ start: index.start, list: new Int32Array(1) }),
       /ends at 3 but lists 1 children/,
+    );
+  });
+
+  it('takes a column of values in one call as the same values added one by one (zeros and non-finite left out)', () => {
+    const build = (columns: boolean) => {
+      const b = new ProfileBuilder('test', 'test');
+      const root = b.tree.add(-1, 'main', NodeKind.Function);
+      const kid = b.tree.add(root, 'kid', NodeKind.Function);
+      b.tree.add(kid, 'leaf', NodeKind.Function);
+      const m = b.addMetric({
+        name: 'time',
+        label: 'time',
+        sourceKeys: ['time'],
+        unit: 's',
+        kind: 'both',
+        aggregation: 'sum',
+      });
+      const c0 = b.context({ rank: 0 });
+      const c1 = b.context({ rank: 1 });
+      // Repeated cells are summed in the order given; the column path must keep that order.
+      const nodes = Int32Array.from([2, 0, 1, 2, 0, 1]);
+      const inclusive = Float64Array.from([0.1, 3, 0, 0.2, NaN, Infinity]);
+      const exclusive = Float64Array.from([1e-17, 1, 2, 0.3, -0, 5]);
+      for (const [ctx, from, to] of [
+        [c1, 0, 4],
+        [c0, 2, 6],
+      ] as const) {
+        if (columns) {
+          b.addInclusiveColumn(m, ctx, nodes.subarray(from), inclusive.subarray(from), to - from);
+          b.addExclusiveColumn(m, ctx, nodes.subarray(from), exclusive.subarray(from), to - from);
+        } else {
+          for (let k = from; k < to; k++) {
+            b.addInclusive(m, nodes[k]!, ctx, inclusive[k]!);
+            b.addExclusive(m, nodes[k]!, ctx, exclusive[k]!);
+          }
+        }
+      }
+      return b.build(m);
+    };
+    const one = build(false);
+    const many = build(true);
+    for (const side of ['inclusive', 'exclusive'] as const) assert.deepEqual(many.sparse(side, 0), one.sparse(side, 0));
+    assert.deepEqual([...many.sparse('inclusive', 0).values], [3, 0.2, 0.1 + 0.2]);
+    assert.deepEqual([...many.sparse('exclusive', 0).contexts], [1, 0, 1, 0, 1]);
+    const e = new ProfileBuilder('test', 'test');
+    e.tree.add(-1, 'main', NodeKind.Function);
+    const x = e.addMetric({
+      name: 'x',
+      label: 'x',
+      sourceKeys: ['x'],
+      unit: '',
+      kind: 'exclusive',
+      aggregation: 'sum',
+    });
+    assert.throws(
+      () => e.addInclusiveColumn(x, e.context({}), Int32Array.of(0), Float64Array.of(1), 1),
+      /metric x has no inclusive values/,
     );
   });
 });

@@ -233,6 +233,44 @@ class RowAccumulator {
     }
   }
 
+  /** Contexts touched by the row so far (an upper bound on the entries {@link emitAt} writes). */
+  get touchedCount(): number {
+    return this.count;
+  }
+
+  /**
+   * Writes the row's non-zero values in ascending context order at `contexts[at…]`, `values[at…]`
+   * (room for {@link touchedCount} entries) and returns the end. Sorts few contexts in place, so a
+   * row allocates nothing.
+   */
+  emitAt(contexts: Int32Array, values: Float64Array, at: number): number {
+    const { acc, stamp, row, count, touched } = this;
+    if (count * 8 > this.contextCount) {
+      for (let c = 0; c < this.contextCount; c++)
+        if (stamp[c] === row && acc[c] !== 0) {
+          contexts[at] = c;
+          values[at++] = acc[c]!;
+        }
+      return at;
+    }
+    if (count > 32) touched.subarray(0, count).sort();
+    else
+      for (let k = 1; k < count; k++) {
+        const c = touched[k]!;
+        let j = k - 1;
+        for (; j >= 0 && touched[j]! > c; j--) touched[j + 1] = touched[j]!;
+        touched[j + 1] = c;
+      }
+    for (let k = 0; k < count; k++) {
+      const c = touched[k]!;
+      if (acc[c] !== 0) {
+        contexts[at] = c;
+        values[at++] = acc[c]!;
+      }
+    }
+    return at;
+  }
+
   /** Appends the row's non-zero values in ascending context order. */
   emit(contexts: GrowableInt32, values: GrowableFloat64): void {
     const { acc, stamp, row, count } = this;
@@ -262,29 +300,36 @@ export function sparseInclusiveFromExclusive(
   contextCount: number,
 ): SparseMatrix {
   const nodes = sparseNodeCount(exclusive);
-  // Rows are made last node first; kept in that order, then copied into node order.
+  // Rows are made last node first into one pair of arrays (grown by doubling), then copied into node order.
   const rowStart = new Int32Array(nodes);
   const rowEnd = new Int32Array(nodes);
-  const ctx = new GrowableInt32(exclusive.contexts.length * 2);
-  const val = new GrowableFloat64(exclusive.values.length * 2);
+  let capacity = Math.max(16, exclusive.values.length * 2);
+  let ctx = new Int32Array(capacity);
+  let val = new Float64Array(capacity);
+  let length = 0;
   const acc = new RowAccumulator(contextCount);
   const { start, list } = children;
   for (let i = nodes - 1; i >= 0; i--) {
     acc.begin();
     acc.add(exclusive, i, 1);
-    if (start[i + 1]! > start[i]!) {
-      const madeContexts = ctx.view(),
-        madeValues = val.view();
-      for (let k = start[i + 1]! - 1; k >= start[i]!; k--) {
-        const child = list[k]!;
-        acc.addRange(madeContexts, madeValues, rowStart[child]!, rowEnd[child]!, 1);
-      }
+    for (let k = start[i + 1]! - 1; k >= start[i]!; k--) {
+      const child = list[k]!;
+      acc.addRange(ctx, val, rowStart[child]!, rowEnd[child]!, 1);
     }
-    rowStart[i] = ctx.length;
-    acc.emit(ctx, val);
-    rowEnd[i] = ctx.length;
+    if (length + acc.touchedCount > capacity) {
+      capacity = Math.max(capacity * 2, length + acc.touchedCount);
+      const c = new Int32Array(capacity),
+        v = new Float64Array(capacity);
+      c.set(ctx.subarray(0, length));
+      v.set(val.subarray(0, length));
+      ctx = c;
+      val = v;
+    }
+    rowStart[i] = length;
+    length = acc.emitAt(ctx, val, length);
+    rowEnd[i] = length;
   }
-  return inNodeOrder(rowStart, rowEnd, ctx.view(), val.view());
+  return inNodeOrder(rowStart, rowEnd, ctx, val);
 }
 
 /** exclusive[i] = inclusive[i] − Σ inclusive of i's children. */
@@ -316,9 +361,13 @@ function inNodeOrder(rowStart: Int32Array, rowEnd: Int32Array, ctx: Int32Array, 
   for (let i = 0; i < nodes; i++) offsets[i + 1] = offsets[i]! + rowEnd[i]! - rowStart[i]!;
   const contexts = new Int32Array(offsets[nodes]!);
   const values = new Float64Array(offsets[nodes]!);
+  // Element by element: rows are short, and a subarray per row would be two allocations per node.
   for (let i = 0; i < nodes; i++) {
-    contexts.set(ctx.subarray(rowStart[i]!, rowEnd[i]!), offsets[i]!);
-    values.set(val.subarray(rowStart[i]!, rowEnd[i]!), offsets[i]!);
+    let at = offsets[i]!;
+    for (let k = rowStart[i]!, end = rowEnd[i]!; k < end; k++, at++) {
+      contexts[at] = ctx[k]!;
+      values[at] = val[k]!;
+    }
   }
   return { offsets, contexts, values };
 }

@@ -204,7 +204,8 @@ export abstract class Dataset {
     this.calls = d.calls;
     this.metricTotals = d.metricTotals;
     this.total = d.total;
-    this.sideBar = d.sideBar;
+    // The side bar asks for its lists (sideBarLists) once it shows them, after the lenses.
+    this.sideBar = undefined;
     this.files = files;
     const { names, functionOfNode, outermost } = d.functions;
     d.exclusiveByMetric.forEach((exclusive, k) =>

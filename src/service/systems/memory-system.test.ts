@@ -78,13 +78,13 @@ describe('memory system: LULESH samples (issue 21)', { skip: skipLulesh }, () =>
     );
     assert.equal(p.total(p.metricIndex('cycles')), 1022618);
     assert.equal(p.total(p.metricIndex('samples')), 15676);
-    const d = await m.service.derive({
+    const d = await m.service.sideBar({
       dataset: m.opened.dataset,
       metric: p.primaryMetric,
       options: { hotPathThreshold: 0.05, listLength: 5 },
     });
     assert.deepEqual(
-      d.sideBar.topLines.slice(0, 3).map(l => [l.file, l.line, l.exclusive]),
+      d.topLines.slice(0, 3).map(l => [l.file, l.line, l.exclusive]),
       [
         ['LULESH_OMP.cc', 2035, 307110],
         ['LULESH_OMP.cc', 2056, 215196],
@@ -92,7 +92,7 @@ describe('memory system: LULESH samples (issue 21)', { skip: skipLulesh }, () =>
       ],
     );
     // Source `??` has no line to mark; its cycles stay in the totals, under "?? (unknown source)".
-    const unknown = d.sideBar.topFunctions.find(f => f.name === '?? (unknown source)');
+    const unknown = d.topFunctions.find(f => f.name === '?? (unknown source)');
     assert.equal(unknown?.exclusive, 3136);
     // Per-level metrics add up to the cycles, and the L3 and RAM sample counts are the issue's.
     const levels = ['unresolved', 'L1', 'L2', 'L3', 'RAM'];
@@ -106,7 +106,7 @@ describe('memory system: LULESH samples (issue 21)', { skip: skipLulesh }, () =>
       [5229, 2597, 3162, 4014, 674],
     );
     // Lines are spread over PUs: the hot line's imbalance is max/mean over the PUs.
-    assert.ok(d.sideBar.topLines[0]!.contexts.imbalance > 1);
+    assert.ok(d.topLines[0]!.contexts.imbalance > 1);
   });
 
   it('answers the panel: top variables and lines by cycles, levels per resource, imbalance per depth', async () => {

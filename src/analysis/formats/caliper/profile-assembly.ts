@@ -1,4 +1,5 @@
-import { NodeKind } from '../../model/call-tree';
+import { NodeKind, type CallTreeBuilder } from '../../model/call-tree';
+import { GrowableInt32 } from '../../model/growable';
 import type { Profile } from '../../model/profile';
 import type { ProfileBuilder } from '../../model/profile-builder';
 import { ProfileReadError } from '../reader';
@@ -33,12 +34,92 @@ export interface CaliperRows {
     readonly node: Int32Array;
     readonly rank: Float64Array | null;
     values(column: number): Float64Array;
+    /**
+     * The sampled source location of each row that has a tree node, as a key per row (one per
+     * distinct label, so rows are grouped without a string per row) and the label of a key; a row
+     * without a location has the key of `UNKNOWN:0`. Present when the form has locations.
+     */
+    readonly location?: { readonly key: Int32Array; text(key: number): string };
   };
 }
 
 function basename(p: string): string {
   const i = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'));
   return i >= 0 ? p.slice(i + 1) : p;
+}
+
+/**
+ * The columnar form of the location step below, with the same result: nodes are visited in the
+ * order of their first row, a node at one location takes it, a node at several gets one statement
+ * child per location (sorted by label). Each distinct label is parsed once, and only nodes at
+ * several locations keep lists of rows.
+ */
+function locateColumnar(
+  tree: CallTreeBuilder,
+  count: number,
+  node: Int32Array,
+  location: { readonly key: Int32Array; text(key: number): string },
+  rowTarget: Int32Array,
+  statementChildren: [child: number, parent: number][],
+): void {
+  const { key } = location;
+  const firstKey = new Int32Array(tree.size).fill(-1);
+  const several = new Uint8Array(tree.size);
+  const order = new GrowableInt32();
+  for (let r = 0; r < count; r++) {
+    const t = node[r]!;
+    if (t < 0) continue;
+    const k = key[r]!,
+      f = firstKey[t]!;
+    if (f === -1) {
+      firstKey[t] = k;
+      order.push(t);
+    } else if (f !== k) several[t] = 1;
+  }
+  const rowsAt = new Map<number, Map<number, number[]>>();
+  for (let r = 0; r < count; r++) {
+    const t = node[r]!;
+    if (t < 0) continue;
+    if (several[t] === 0) {
+      rowTarget[r] = t;
+      continue;
+    }
+    let locs = rowsAt.get(t);
+    if (!locs) rowsAt.set(t, (locs = new Map()));
+    let list = locs.get(key[r]!);
+    if (!list) locs.set(key[r]!, (list = []));
+    list.push(r);
+  }
+  // Per key: its parsed location (file string id once interned, in first-use order as setLocation
+  // would; -1 not parsed yet, 0 no file), and line.
+  let keys = 0;
+  for (let r = 0; r < count; r++) if (key[r]! >= keys) keys = key[r]! + 1;
+  const fileOf = new Int32Array(keys).fill(-1);
+  const lineOf = new Int32Array(keys);
+  const parse = (k: number): void => {
+    if (fileOf[k] !== -1) return;
+    const { file, line } = parseSourceLocation(location.text(k));
+    fileOf[k] = file ? tree.strings.intern(file) : 0;
+    lineOf[k] = line ?? 0;
+  };
+  const nodes = order.view();
+  for (let j = 0; j < nodes.length; j++) {
+    const t = nodes[j]!;
+    if (several[t] === 0) {
+      const k = firstKey[t]!;
+      parse(k);
+      if (fileOf[k]! > 0) tree.setLocationId(t, fileOf[k]!, lineOf[k]!);
+      continue;
+    }
+    const locs = [...rowsAt.get(t)!].map(([k, list]) => [location.text(k), list] as const);
+    for (const [text, list] of locs.sort((a, c) => a[0].localeCompare(c[0]))) {
+      const { file, line } = parseSourceLocation(text);
+      const name = file ? `${basename(file)}:${line ?? 0}` : text;
+      const child = tree.add(t, name, NodeKind.Statement, { file, line });
+      statementChildren.push([child, t]);
+      for (const r of list) rowTarget[r] = child;
+    }
+  }
 }
 
 /**
@@ -96,7 +177,9 @@ export function assembleCaliperProfile(
   const rowTarget = new Int32Array(count).fill(-1);
   const statementChildren: [child: number, parent: number][] = [];
   const locationOf = rows.location;
-  if (locationOf) {
+  if (columnar?.location) {
+    locateColumnar(b.tree, count, columnar.node, columnar.location, rowTarget, statementChildren);
+  } else if (locationOf) {
     const locationsOf = new Map<number, Map<string, number[]>>();
     for (let r = 0; r < count; r++) {
       const node = rows.node(r);
@@ -178,14 +261,13 @@ export function assembleCaliperProfile(
     for (const c of rows.columns) {
       const m = metricOfColumn[c.index]!;
       if (m < 0) continue;
-      const values = columnar.values(c.index);
-      const inclusive = inclusiveColumn[c.index] === 1;
-      for (let r = 0; r < count; r++) {
-        const node = rowTarget[r]!;
-        if (node < 0) continue;
-        if (inclusive) b.addInclusive(m, node, rowContext[r]!, values[r]!);
-        else b.addExclusive(m, node, rowContext[r]!, values[r]!);
-      }
+      b.addRows(
+        m,
+        inclusiveColumn[c.index] === 1 ? 'inclusive' : 'exclusive',
+        rowTarget,
+        rowContext,
+        columnar.values(c.index),
+      );
     }
     return b.build(primaryMetricOf(plans.map(p => p.descriptor)));
   }

@@ -290,6 +290,7 @@ function parseContextTree(db: DbFile, section: Section, ix: Indexers): ContextTa
     throw db.error(`the entry-point structures are ${szEntry} bytes, smaller than the 32 bytes of format 4.0`);
   db.checkRange(pEntries, nEntries, szEntry, 'the entry points', section);
 
+  const { view, bytes } = db;
   const capacity = Math.floor(section.size / CONTEXT_HEADER_SIZE) + nEntries;
   const ctxId = new Uint32Array(capacity);
   const parent = new Int32Array(capacity);
@@ -345,18 +346,20 @@ function parseContextTree(db: DbFile, section: Section, ix: Indexers): ContextTa
       }
       if (end - cursor < CONTEXT_HEADER_SIZE)
         throw db.error(`a child array ends in the middle of a context record at offset ${cursor}`);
-      const nFlex = db.u8(cursor + 0x17);
+      const nFlex = bytes[cursor + 0x17]!;
       const size = CONTEXT_HEADER_SIZE + 8 * nFlex;
       if (end - cursor < size)
         throw db.error(`the context record at offset ${cursor} (${size} bytes) runs past the end of its child array`);
       stack[top] = cursor + size;
-      const r = addRow(db.u32(cursor + 0x10), stack[top + 2]!);
-      const flags = db.u8(cursor + 0x14);
-      relation[r] = db.u8(cursor + 0x15);
-      lexicalType[r] = db.u8(cursor + 0x16);
-      propagation[r] = db.u16(cursor + 0x18);
+      // The record lies inside its child array, which lies inside the section (checked when it was
+      // pushed): its fields are read directly, without a bounds check per field.
+      const r = addRow(view.getUint32(cursor + 0x10, true), stack[top + 2]!);
+      const flags = bytes[cursor + 0x14]!;
+      relation[r] = bytes[cursor + 0x15]!;
+      lexicalType[r] = bytes[cursor + 0x16]!;
+      propagation[r] = view.getUint16(cursor + 0x18, true);
       readFlex(db, cursor, flags, nFlex, r, cols, ix, ctxId[r]!);
-      pushChildren(db.u64(cursor), db.u64(cursor + 8), r);
+      pushChildren(u64At(view, cursor), u64At(view, cursor + 8), r);
     }
   }
 
@@ -395,22 +398,29 @@ function readFlex(
   const words = (flags & 1) + (flags & 2) + (flags & 4) / 2;
   if (words > nFlex)
     throw db.error(`context ${id} has flags ${flags} that need ${words} flex words, but its record has ${nFlex}`);
+  // Inside the record (`words` ≤ nFlex): read directly, as the record's header is.
+  const view = db.view;
   let at = record + CONTEXT_HEADER_SIZE;
   if (flags & 1) {
-    cols.func[row] = ix.functionIndex(db.u64(at), `context ${id}`);
+    cols.func[row] = ix.functionIndex(u64At(view, at), `context ${id}`);
     at += 8;
   }
   if (flags & 2) {
-    const p = db.u64(at);
+    const p = u64At(view, at);
     if (p !== 0) cols.file[row] = ix.fileIndex(p, `context ${id}`);
-    cols.line[row] = db.u32(at + 8);
+    cols.line[row] = view.getUint32(at + 8, true);
     at += 16;
   }
   if (flags & 4) {
-    const p = db.u64(at);
+    const p = u64At(view, at);
     if (p !== 0) cols.module[row] = ix.moduleIndex(p, `context ${id}`);
-    cols.offset[row] = db.bigU64(at + 8);
+    cols.offset[row] = view.getBigUint64(at + 8, true);
   }
+}
+
+/** A little-endian u64 as a number (as DbFile.u64, for offsets already known to be in the file). */
+function u64At(view: DataView, at: number): number {
+  return view.getUint32(at, true) + view.getUint32(at + 4, true) * 2 ** 32;
 }
 
 /** ctxId → row, as a dense array when the ids are dense enough (they normally are), else a map. */

@@ -176,6 +176,8 @@ const TEXT_PIECES = [
   "'",
   '"',
   ']',
+  '\r\n',
+  '\r',
 ];
 
 function randomName(random: () => number): string {
@@ -287,6 +289,68 @@ describe('XmlTokenizer: valid documents', () => {
           assert.deepEqual(tokenize(bytes, [cut], { whitespaceText: true }), expected, `${xml} split at ${cut}`);
       }
       assert.deepEqual(tokenize(bytes, randomCuts(bytes.length, random, 16), { whitespaceText: true }), expected, xml);
+    }
+  });
+
+  it('reads start tags of the common kind (matched whole on the chunk) as the byte-by-byte lexer reads every kind', () => {
+    const long = 'n'.repeat(40);
+    const xml =
+      `<r a="plain" b='it"s' c="it's" d="x > y" e="" f = "spaced"\n g="2"${' '}>` +
+      `<s ${long}="long name" v="{[0x4011e0-0x4011e5) [0x4011f0-0x401200)}"/>` +
+      '<t e="&lt;unknown file&gt; [a.out]" w="tab\there" n="line\nend" u="caf\u00e9 \u4e2d" del="\u007f"/>' +
+      '<PF i="2" s="1906" l="0" lm="1904" f="1905" n="1906"><M n="2" v="2.61584e+07"/></PF></r>';
+    const expected: Event[] = [
+      ['open', 'r', { a: 'plain', b: 'it"s', c: "it's", d: 'x > y', e: '', f: 'spaced', g: '2' }],
+      ['open', 's', { [long]: 'long name', v: '{[0x4011e0-0x4011e5) [0x4011f0-0x401200)}' }],
+      ['close', 's'],
+      [
+        'open',
+        't',
+        { e: '<unknown file> [a.out]', w: 'tab here', n: 'line end', u: 'caf\u00e9 \u4e2d', del: '\u007f' },
+      ],
+      ['close', 't'],
+      ['open', 'PF', { i: '2', s: '1906', l: '0', lm: '1904', f: '1905', n: '1906' }],
+      ['open', 'M', { n: '2', v: '2.61584e+07' }],
+      ['close', 'M'],
+      ['close', 'PF'],
+      ['close', 'r'],
+    ];
+    const bytes = encoder.encode(xml);
+    assert.deepEqual(tokenize(bytes), expected);
+    // One byte per chunk: every tag is cut, so the byte-by-byte lexer reads it from the carry.
+    assert.deepEqual(
+      tokenize(
+        bytes,
+        Array.from({ length: bytes.length - 1 }, (_, k) => k + 1),
+      ),
+      expected,
+    );
+    // A chunk that is a view into a larger buffer: offsets stay the chunk's own.
+    const padded = new Uint8Array(bytes.length + 8);
+    padded.set(bytes, 4);
+    assert.deepEqual(tokenize(padded.subarray(4, 4 + bytes.length)), expected);
+  });
+
+  it('reads text runs and end tags from the chunk as byte by byte: entities, CR, UTF-8, names that only share a prefix', () => {
+    const xml =
+      '<cube>\n<name>MPI_Allreduce</name>\r\n<descr>a &lt; b\r\nand caf\u00e9</descr>' +
+      '<p>x\ry</p><ab> <a>t</a ></ab>\n<row>1 2\n3</row></cube>';
+    const bytes = encoder.encode(xml);
+    const expected = tokenize(
+      bytes,
+      Array.from({ length: bytes.length - 1 }, (_, k) => k + 1),
+      { whitespaceText: true },
+    );
+    assert.deepEqual(tokenize(bytes, [], { whitespaceText: true }), expected);
+    assert.deepEqual(
+      expected.filter(e => e[0] === 'text').map(e => e[1]),
+      ['\n', 'MPI_Allreduce', '\n', 'a < b\nand caf\u00e9', 'x\ny', ' ', 't', '\n', '1 2\n3'],
+    );
+    // An end tag naming an element that only shares a prefix with the open one is still an error.
+    for (const bad of ['<ab></a>', '<a></ab>', '<a></a', '<a>x</b >']) {
+      const whole = errorOf(encoder.encode(bad));
+      assert.ok(whole, bad);
+      assert.match(whole.message, /does not match|not complete|not closed/, bad);
     }
   });
 

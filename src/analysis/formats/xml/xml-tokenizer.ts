@@ -189,6 +189,33 @@ function find(buf: FastBuffer, needle: Buffer, from: number, n: number): number 
 
 /** Returned by the construct lexers when the buffer ends before the construct does. */
 const INCOMPLETE = -1;
+const NEWLINES = /\n/g;
+/**
+ * Longest chunk given a Latin-1 view; a longer one (a caller writing a whole large file at once) is
+ * lexed byte by byte, well away from V8's limit on a string's length (2^29 characters).
+ */
+const MAX_VIEW_BYTES = 64 << 20;
+/** A one-byte name decoded as UTF-8: itself below 0x80, else a lone byte that decodes to U+FFFD. */
+const ONE_BYTE_STRINGS = Array.from({ length: 256 }, (_, c) => (c < 0x80 ? String.fromCharCode(c) : '\uFFFD'));
+/** Character data up to the next `<`, `&` or CR: past it, text needs no decoding but UTF-8's. */
+const PLAIN_TEXT = /[^<&\r]*/y;
+
+/** Returned by {@link XmlTokenizer.plainStartTag} for a tag the byte-by-byte lexer must read. */
+const NOT_PLAIN = -2;
+
+/**
+ * A whole start tag of the common kind, matched on the chunk's Latin-1 view (string index = byte
+ * offset): ASCII names, and attribute values with no `&`, `<`, tab, line end, other control
+ * character or non-ASCII byte, so each value is its bytes as they stand. The regular expression runs
+ * as native code from its first uses, where the byte loops of {@link XmlTokenizer.lexStartTag} run in
+ * V8's interpreter until they are optimised: on a cold process (the CLI, a first read) that is most
+ * of the tokenizer's time. Anything else (a tag cut by the chunk's end, entities, line ends in
+ * values, UTF-8, syntax errors) goes the byte-by-byte way, which decodes it or reports the error.
+ * Whitespace is XML's four characters, not `\s`.
+ */
+const PLAIN_START_TAG =
+  // eslint-disable-next-line no-control-regex -- control characters are what sends a value to the byte lexer
+  /<[A-Za-z_:][-\w.:]*(?:[ \t\n\r]+[A-Za-z_:][-\w.:]*[ \t\n\r]*=[ \t\n\r]*(?:"[^"<&\x00-\x1f\x80-\xff]*"|'[^'<&\x00-\x1f\x80-\xff]*'))*[ \t\n\r]*\/?>/y;
 
 /**
  * Push-based streaming tokenizer. Feed bytes with {@link write}, finish with {@link end}; events go
@@ -220,6 +247,11 @@ export class XmlTokenizer {
   private carryBase = 0;
   /** Length of the carry when it was last lexed (and found to end inside a construct). */
   private carryTried = 0;
+  /** The chunk being written ({@link viewOf}) decoded as Latin-1, made on its first plain start tag. */
+  private view = '';
+  private viewOf: FastBuffer | null = null;
+  /** Whether the chunk being lexed may have a view (not the carry, and not too long for one string). */
+  private viewable = false;
 
   /** Lines are counted lazily: newlines before stream offset `lineCounted` are counted in `lineNo`. */
   private lineCounted = 0;
@@ -280,6 +312,7 @@ export class XmlTokenizer {
       if (i < n) {
         this.buf = buf;
         this.bufBase = base;
+        this.viewable = n <= MAX_VIEW_BYTES;
         const r = this.run(buf, i, n, false);
         this.countLines(base + r);
         if (r < n) {
@@ -294,6 +327,9 @@ export class XmlTokenizer {
     } finally {
       this.buf = this.carry;
       this.bufBase = this.carryBase;
+      this.view = '';
+      this.viewOf = null;
+      this.viewable = false;
     }
   }
 
@@ -357,6 +393,16 @@ export class XmlTokenizer {
     const base = this.bufBase;
     let p = Math.max(this.lineCounted - base, 0);
     const end = to - base;
+    if (this.viewOf === buf) {
+      // One native match over the chunk's view instead of a search call per line.
+      const newlines = this.view.substring(p, end).match(NEWLINES);
+      if (newlines !== null) {
+        this.lineNo += newlines.length;
+        this.lineStart = base + this.view.lastIndexOf('\n', end - 1) + 1;
+      }
+      this.lineCounted = to;
+      return;
+    }
     for (;;) {
       const k = buf.indexOf(LF, p);
       if (k < 0 || k >= end) break;
@@ -390,9 +436,14 @@ export class XmlTokenizer {
         r = INCOMPLETE;
       } else {
         const c = buf[i + 1]!;
-        if (NAME_START[c] === 1) r = this.lexStartTag(buf, i, n);
-        else if (c === SLASH) r = this.lexEndTag(buf, i, n);
-        else if (c === QUESTION) r = this.lexProcessingInstruction(buf, i, n);
+        if (NAME_START[c] === 1) {
+          // The carry's bytes change under the same buffer: only written chunks have a view.
+          r = this.viewable && buf !== this.carry ? this.plainStartTag(buf, i) : NOT_PLAIN;
+          if (r === NOT_PLAIN) r = this.lexStartTag(buf, i, n);
+        } else if (c === SLASH) {
+          r = this.viewable && buf !== this.carry ? this.plainEndTag(buf, i) : NOT_PLAIN;
+          if (r === NOT_PLAIN) r = this.lexEndTag(buf, i, n);
+        } else if (c === QUESTION) r = this.lexProcessingInstruction(buf, i, n);
         else if (c === BANG) r = this.lexBang(buf, i, n);
         else r = this.unexpected(c, this.bufBase + i + 1, "expected a name, '/', '?' or '!' after '<'");
       }
@@ -410,9 +461,27 @@ export class XmlTokenizer {
     const start = i;
     while (i < n && WS[buf[i]!] === 1) i++;
     const blank = i === n || buf[i] === LT;
+    // Whether the text needs entity or line-end decoding: 0 no, 1 yes, -1 not known yet.
+    let decoding = -1;
     if (!blank) {
-      const k = buf.indexOf(LT, i);
-      i = k < 0 || k > n ? n : k;
+      if (this.viewable && buf !== this.carry) {
+        // One native scan over the chunk's view finds the end and whether anything needs decoding.
+        const view = this.viewFor(buf);
+        PLAIN_TEXT.lastIndex = start;
+        PLAIN_TEXT.test(view);
+        const k = PLAIN_TEXT.lastIndex;
+        if (k === n || buf[k] === LT) {
+          i = k;
+          decoding = 0;
+        } else {
+          const lt = view.indexOf('<', k);
+          i = lt < 0 ? n : lt;
+          decoding = 1;
+        }
+      } else {
+        const k = buf.indexOf(LT, i);
+        i = k < 0 || k > n ? n : k;
+      }
     }
     if (i === n) {
       if (!final) return INCOMPLETE;
@@ -427,7 +496,12 @@ export class XmlTokenizer {
       return i;
     }
     if (this.wantText && (!blank || this.whitespaceText)) {
-      const text = this.decodeText(buf, start, i);
+      const text =
+        decoding === 0
+          ? utf8(buf, start, i)
+          : decoding === 1
+            ? this.decode(buf, start, i, false)
+            : this.decodeText(buf, start, i);
       this.eventOffset = this.bufBase + start;
       this.handler.text!(text);
     }
@@ -527,19 +601,92 @@ export class XmlTokenizer {
       count++;
       j++;
     }
+    this.startTag(name, count, empty, tagStart);
+    return j;
+  }
+
+  /**
+   * A start tag at `i` that {@link PLAIN_START_TAG} matches, lexed from the chunk's Latin-1 view with
+   * native searches; returns the index past its `>`, or {@link NOT_PLAIN} (nothing delivered) when the
+   * byte-by-byte lexer must read it.
+   */
+  private plainStartTag(buf: FastBuffer, i: number): number {
+    const view = this.viewFor(buf);
+    PLAIN_START_TAG.lastIndex = i;
+    if (!PLAIN_START_TAG.test(view)) return NOT_PLAIN;
+    const end = PLAIN_START_TAG.lastIndex;
+    let j = i + 1;
+    while (NAME_CHAR[buf[j]!] === 1) j++;
+    const name = this.name(buf, i + 1, j);
+    const attrs = this.attributes;
+    const names = attrs.names;
+    const values = attrs.values;
+    let count = 0;
+    // The expression has checked the syntax: each attribute is `name ws* = ws* "value"` after whitespace.
+    for (;;) {
+      while (WS[buf[j]!] === 1) j++;
+      const c = buf[j]!;
+      if (c === GT || c === SLASH) break;
+      const nameStart = j;
+      const equals = view.indexOf('=', j);
+      let nameEnd = equals;
+      while (WS[buf[nameEnd - 1]!] === 1) nameEnd--;
+      let valueStart = equals + 1;
+      while (WS[buf[valueStart]!] === 1) valueStart++;
+      const valueEnd = view.indexOf(buf[valueStart] === DQUOTE ? '"' : "'", ++valueStart);
+      const attrName = this.name(buf, nameStart, nameEnd);
+      // A duplicate: the byte lexer reports it.
+      for (let k = 0; k < count; k++) if (names[k] === attrName) return NOT_PLAIN;
+      names[count] = attrName;
+      values[count] = latin1(buf, valueStart, valueEnd);
+      count++;
+      j = valueEnd + 1;
+    }
+    this.startTag(name, count, buf[end - 2] === SLASH, i);
+    return end;
+  }
+
+  /**
+   * `</name>` at `i` when it closes the innermost open element, checked on the chunk's view with
+   * native compares; {@link NOT_PLAIN} (nothing delivered) for anything else, which the byte lexer
+   * reads or reports.
+   */
+  private plainEndTag(buf: FastBuffer, i: number): number {
+    if (this.d === 0) return NOT_PLAIN;
+    const open = this.stack[this.d - 1]!;
+    if (!this.viewFor(buf).startsWith(open, i + 2)) return NOT_PLAIN;
+    let j = i + 2 + open.length;
+    while (WS[buf[j]!] === 1) j++;
+    if (buf[j] !== GT) return NOT_PLAIN;
+    this.d--;
+    this.eventOffset = this.bufBase + i;
+    this.handler.closeTag(open);
+    return j + 1;
+  }
+
+  /** The chunk `buf` decoded as Latin-1 (string index = byte offset), made once per written chunk. */
+  private viewFor(buf: FastBuffer): string {
+    if (this.viewOf !== buf) {
+      this.view = latin1(buf, 0, buf.length);
+      this.viewOf = buf;
+    }
+    return this.view;
+  }
+
+  /** Delivers a lexed start tag (and the end of an empty-element tag) whose `count` attributes are in place. */
+  private startTag(name: string, count: number, empty: boolean, tagStart: number): void {
     if (this.d === 0) {
       if (this.rootSeen) this.fail(`a second root element <${name}>: only one is allowed`, this.bufBase + tagStart);
       this.rootSeen = true;
     }
-    attrs.count = count;
+    this.attributes.count = count;
     this.stack[this.d++] = name;
     this.eventOffset = this.bufBase + tagStart;
-    this.handler.openTag(name, attrs);
+    this.handler.openTag(name, this.attributes);
     if (empty) {
       this.d--;
       this.handler.closeTag(name);
     }
-    return j;
   }
 
   /** `</name>` at `i`. */
@@ -671,6 +818,8 @@ export class XmlTokenizer {
 
   /** An element or attribute name. */
   private name(buf: FastBuffer, start: number, end: number): string {
+    // One-letter names (HPCToolkit's i, n, f, l, M, S, …) skip the cache's hashing.
+    if (end - start === 1) return ONE_BYTE_STRINGS[buf[start]!]!;
     return end - start <= CACHE_MAX_LEN ? cachedString(buf, start, end) : utf8(buf, start, end);
   }
 
