@@ -33,8 +33,6 @@ async function main(): Promise<void> {
   );
   const cache = currentCodeCache();
   if (cache && cache.state !== 'accepted') await warmUp();
-  // The reader's chunk, met for the first time, stores its cache (as the CLI does).
-  cache?.saveNew();
 }
 main().catch(e => {
   console.error((e as Error).message);

@@ -19,6 +19,4 @@ runHpcLens(process.argv.slice(2), io).then(async code => {
   // readers and analyses and stores the cache with them compiled, as the analysis workers do.
   const cache = currentCodeCache();
   if (cache && cache.state !== 'accepted') await warmUp().catch(() => undefined);
-  // A chunk met for the first time (the reader of a format) stores its cache with what this run compiled.
-  cache?.saveNew();
 });

@@ -7,7 +7,6 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { LocalAnalysisService } from './local-analysis-service';
-import { currentCodeCache } from './code-cache';
 import { WORKER_METHODS, type WorkerRequest, type WorkerResponse, type WorkerStartData } from './service-protocol';
 import { transferables } from './shared-memory';
 
@@ -106,9 +105,6 @@ async function handle(req: WorkerRequest): Promise<void> {
     };
     const method = service[req.method] as (args: unknown, ctx: unknown) => unknown;
     const result = await method.call(service, req.args, ctx);
-    // A reader chunk this call loaded for the first time stores its code cache, with what the call
-    // compiled, before the answer: a job worker is ended as soon as it has answered.
-    currentCodeCache()?.saveNew();
     post({ id, type: 'done', result: result ?? null }, transferables(result));
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));

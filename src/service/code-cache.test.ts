@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bundleNodeScript } from '../../test/support/node-bundle';
@@ -83,45 +83,8 @@ describe('code cache (launchers of the CLI and the analysis worker)', () => {
     assert.equal(run(true), 'created');
     assert.deepEqual(
       readdirSync(cacheDir).sort(),
-      // The helper the bundle requires is a chunk: it has its own cache, untouched by the bundle's rebuild.
-      [rebuilt, otherBundle, codeCacheFile(join(files.dir, 'helper.js'), cacheDir)]
-        .map(p => p.slice(cacheDir.length + 1))
-        .sort(),
+      [rebuilt, otherBundle].map(p => p.slice(cacheDir.length + 1)).sort(),
     );
-  });
-
-  it('chunks a bundle requires load once each, through their own cache; saveNew stores only the new ones', () => {
-    const dir = join(files.dir, 'chunks');
-    const chunkCache = join(dir, 'cache');
-    mkdirSync(dir, { recursive: true });
-    files.write(
-      'chunks/part-shared.js',
-      'exports.made = (globalThis.__made ?? 0) + 1; globalThis.__made = exports.made; exports.Box = class {};\n',
-    );
-    files.write('chunks/part-reader.js', "const s = require('./part-shared.js'); exports.box = () => new s.Box();\n");
-    const main = files.write(
-      'chunks/main.js',
-      [
-        "const s = require('./part-shared.js');",
-        // As esbuild's import() converted to CommonJS: the chunk is required when first needed.
-        "Promise.resolve().then(() => require('./part-reader.js')).then(r => {",
-        "  console.log('same=' + (r.box() instanceof s.Box) + ' made=' + s.made);",
-        '  const hook = globalThis.__hpcLensCodeCache;',
-        "  if (process.argv[4] === 'new') hook.saveNew();",
-        '});',
-      ].join('\n'),
-    );
-    const go = (mode: string) => {
-      const r = spawnSync(process.execPath, [launcher, main, chunkCache, mode], { encoding: 'utf8' });
-      assert.equal(r.status, 0, r.stderr);
-      assert.match(r.stdout, /same=true made=1/, 'one instance of the shared chunk');
-      return readdirSync(chunkCache)
-        .map(n => n.replace(/-\d+-\d+-v[\d.]+\.bin$/, ''))
-        .sort();
-    };
-    rmSync(chunkCache, { recursive: true, force: true });
-    assert.deepEqual(go('save'), ['main', 'part-shared']);
-    assert.deepEqual(go('new'), ['main', 'part-reader', 'part-shared'], 'the chunk loaded later stores its cache');
   });
 
   it('a cache folder that cannot be written costs only the speed', () => {

@@ -24,10 +24,8 @@ export type CodeCacheState = 'accepted' | 'rejected' | 'created';
 export interface CodeCacheHook {
   readonly file: string;
   readonly state: CodeCacheState;
-  /** Stores the code compiled so far, of the bundle and its loaded chunks (never throws: a read-only cache directory only costs speed). */
+  /** Stores the code compiled so far (never throws: a read-only cache directory only costs speed). */
   save(): void;
-  /** Stores the caches of the chunks (or bundle) compiled from source and not saved yet; nothing when there are none. */
-  saveNew(): void;
 }
 
 /** The hook of the bundle this code runs in, when a launcher started it with a code cache. */
@@ -65,63 +63,33 @@ export function launchWithUserCodeCache(main: string): void {
   else createRequire(main)(main);
 }
 
-/**
- * Runs `script` as a CommonJS module with the code cache in `cacheDir`; returns (and publishes) its hook.
- * The bundle's chunks (a split bundle's `require('./part-….js')`, esbuild.mjs) load the same way, each
- * with its own cache file, once per process, so every module keeps one identity.
- */
+/** Runs `script` as a CommonJS module with the code cache in `cacheDir`; returns (and publishes) its hook. */
 export function runWithCodeCache(script: string, cacheDir: string): CodeCacheHook {
-  const loaded = new Map<string, { exports: unknown }>();
-  const compiled: { file: string; script: Script; saved: boolean }[] = [];
-  let state: CodeCacheState = 'created';
-  const load = (path: string): unknown => {
-    const known = loaded.get(path);
-    if (known) return known.exports;
-    const file = codeCacheFile(path, cacheDir);
-    const cachedData = readCache(file);
-    // A shebang line is no JavaScript inside the module wrapper.
-    const source = readFileSync(path, 'utf8').replace(/^#!.*/, '');
-    const code = new Script(wrap(source), {
-      filename: path,
-      cachedData,
-      // Lets the bundle's own import() work as it would under require (Node 21+; undefined before).
-      importModuleDynamically: (vmConstants as Partial<typeof vmConstants> | undefined)
-        ?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-    });
-    const accepted = cachedData !== undefined && !code.cachedDataRejected;
-    compiled.push({ file, script: code, saved: accepted });
-    if (compiled.length === 1) state = cachedData === undefined ? 'created' : accepted ? 'accepted' : 'rejected';
-    const module = { exports: {} };
-    loaded.set(path, module);
-    const plain = createRequire(path);
-    const require = Object.assign(
-      (id: string) => (id.startsWith('./') && id.endsWith('.js') ? load(join(dirname(path), id)) : plain(id)),
-      plain,
-    );
-    const run = code.runInThisContext() as (...args: unknown[]) => void;
-    run(module.exports, require, module, path, dirname(path));
-    return module.exports;
-  };
+  const file = codeCacheFile(script, cacheDir);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(file);
+  } catch {
+    /* no cache yet */
+  }
+  // A shebang line is no JavaScript inside the module wrapper.
+  const source = readFileSync(script, 'utf8').replace(/^#!.*/, '');
+  const compiled = new Script(wrap(source), {
+    filename: script,
+    cachedData,
+    // Lets the bundle's own import() work as it would under require (Node 21+; undefined before).
+    importModuleDynamically: (vmConstants as Partial<typeof vmConstants> | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
   const hook: CodeCacheHook = {
-    file: codeCacheFile(script, cacheDir),
-    /** The bundle's own (chunks may differ: see saveNew). */
-    get state() {
-      return state;
-    },
-    save: () => compiled.forEach(c => ((c.saved = true), saveCodeCache(c.file, c.script))),
-    saveNew: () => compiled.forEach(c => c.saved || ((c.saved = true), saveCodeCache(c.file, c.script))),
+    file,
+    state: cachedData === undefined ? 'created' : compiled.cachedDataRejected ? 'rejected' : 'accepted',
+    save: () => saveCodeCache(file, compiled),
   };
   (globalThis as { __hpcLensCodeCache?: CodeCacheHook }).__hpcLensCodeCache = hook;
-  load(script);
+  const module = { exports: {} };
+  const run = compiled.runInThisContext() as (...args: unknown[]) => void;
+  run(module.exports, createRequire(script), module, script, dirname(script));
   return hook;
-}
-
-function readCache(file: string): Buffer | undefined {
-  try {
-    return readFileSync(file);
-  } catch {
-    return undefined; // no cache yet
-  }
 }
 
 /**

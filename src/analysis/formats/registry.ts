@@ -21,8 +21,8 @@ import { tauProfileSniffer } from './sniffers/tau-profile';
 
 /**
  * A profile format: its sniffer (a small module, always loaded) and how to load its reader. In the
- * Node bundles each `import()` below is a chunk of its own (esbuild.mjs), so a process loads the
- * sniffers plus the one reader that matched, not every reader.
+ * Node bundles (esbuild.mjs) each `import()` below becomes a lazy module init inside the one bundle,
+ * so a process evaluates the sniffers plus the one reader that matched (lazy-readers.test.ts).
  */
 export interface ProfileFormat extends FormatSniffer {
   /** The format's reader; the same object on every call (the module is loaded once). */
