@@ -36,6 +36,7 @@ import { benchTopology } from './bench-topology';
 import { benchGoals } from './bench-goals';
 import { benchSparseModel, sparseModelOnce } from './bench-sparse-model';
 import { benchJsonSplit, writeSyntheticJsonSplit } from './bench-json-split';
+import { benchTransfer } from './bench-transfer';
 
 const ROOT = resolve(__dirname, '..');
 const SHARED = resolve(ROOT, '..', 'shared');
@@ -182,6 +183,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   goals: () => benchGoals({ shared: existsSync(SHARED) ? SHARED : undefined, distDir: __dirname, large: LARGE }),
   'sparse-model': () => benchSparseModel(__dirname),
   'json-split': () => benchJsonSplit({ distDir: __dirname }),
+  transfer: () => benchTransfer(),
 };
 
 /** `--large`: the sections' optional multi-minute cases (the 2 GB trace). */
