@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { serialize } from 'node:v8';
 import { LocalAnalysisService } from '../src/service/local-analysis-service';
 import { transferables } from '../src/service/shared-memory';
+import type { TimelineResults } from '../src/service/timeline-requests';
 import { writeLargeProfile } from './large-profile-generator';
 import { writeSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthetic-ensemble';
 import { EMPTY_PDES_PANEL_STATE } from '../src/shared/pdes-protocol';
@@ -157,7 +158,10 @@ async function inventory(nodes: number): Promise<TransferRow[]> {
       });
       rows.push(measureMessage(`Sankey nodeMetrics: ${label}`, metrics));
       if (path.endsWith('.gz') && o.data.trace) {
-        const init = await service.timeline({ dataset: o.dataset, request: { kind: 'init', minimapWidth: 1200 } });
+        const init = (await service.timeline({
+          dataset: o.dataset,
+          request: { kind: 'init', minimapWidth: 1200 },
+        })) as TimelineResults['init'];
         rows.push(measureMessage(`timeline init: ${label} (${init.trackCount} lanes)`, init));
         const tracks = Array.from({ length: init.trackCount }, (_, i) => i);
         const tiles = await service.timeline({
