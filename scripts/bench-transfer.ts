@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { serialize } from 'node:v8';
 import { LocalAnalysisService } from '../src/service/local-analysis-service';
 import { transferables } from '../src/service/shared-memory';
+import { packCallflowData, unpackCallflowData } from '../src/shared/callflow-packing';
 import type { TimelineResults } from '../src/service/timeline-requests';
 import { writeLargeProfile } from './large-profile-generator';
 import { writeSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthetic-ensemble';
@@ -78,6 +79,9 @@ export interface TransferRow {
   webviewBufferBytes: number;
   stringify: { wall: number; cpu: number };
   parse: { wall: number; cpu: number };
+  /** Packed payloads: the worker's packing and the page's unpacking into the views' objects. */
+  pack?: { wall: number; cpu: number };
+  unpack?: { wall: number; cpu: number };
 }
 
 /** Measures one message both ways (the message is cloned before each transfer, so it stays usable). */
@@ -116,12 +120,12 @@ const ms = (t: { wall: number; cpu: number }) => `${t.wall.toFixed(1)} (${t.cpu.
 
 export function transferTable(rows: readonly TransferRow[]): string {
   const out = [
-    '| message | clone KB (transferred) | worker→host clone ms wall (CPU) | webview JSON KB + buffers KB | host stringify ms | page JSON.parse ms |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| message | clone KB (transferred) | worker→host clone ms wall (CPU) | webview JSON KB + buffers KB | host stringify ms | page JSON.parse ms | worker pack / page unpack ms |',
+    '|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of rows)
     out.push(
-      `| ${r.label} | ${kb(r.cloneBytes)} (${kb(r.transferredBytes)}) | ${ms(r.clone)} | ${kb(r.webviewJsonBytes)} + ${kb(r.webviewBufferBytes)} | ${ms(r.stringify)} | ${ms(r.parse)} |`,
+      `| ${r.label} | ${kb(r.cloneBytes)} (${kb(r.transferredBytes)}) | ${ms(r.clone)} | ${kb(r.webviewJsonBytes)} + ${kb(r.webviewBufferBytes)} | ${ms(r.stringify)} | ${ms(r.parse)} | ${r.pack && r.unpack ? `${ms(r.pack)} / ${ms(r.unpack)}` : '–'} |`,
     );
   return out.join('\n');
 }
@@ -149,8 +153,15 @@ async function inventory(nodes: number): Promise<TransferRow[]> {
       const o = await service.open({ path });
       if (o.system) continue;
       const options = { metric: o.data.primaryMetric };
-      const data = await service.superGraph({ dataset: o.dataset, title: label, options });
-      rows.push(measureMessage(`Sankey graph: ${label} (${data.nodes.length} supernodes)`, data));
+      const packed = await service.superGraph({ dataset: o.dataset, title: label, options });
+      // Before (main until issue 24's transferable messages): the graph as per-node objects.
+      const data = unpackCallflowData(packed);
+      const name = `Sankey graph: ${label} (${data.nodes.length} supernodes)`;
+      rows.push(measureMessage(`${name}, as objects`, { type: 'graph', data }));
+      const row = measureMessage(`${name}, packed`, { type: 'graph', data: packed });
+      row.pack = timed(() => packCallflowData(data), 5);
+      row.unpack = timed(() => unpackCallflowData(packed), 5);
+      rows.push(row);
       const nodeId = [...data.nodes].sort((a, b) => b.inclusive - a.inclusive)[0]!.id;
       const metrics = await service.superGraphQuery<'nodeMetrics'>({
         dataset: o.dataset,

@@ -5,7 +5,13 @@
  * extension host forwards the payload untouched (looking up a node only when the user acts on
  * one), and the webview unpacks into the objects its views draw.
  */
-import type { CallflowData, CallflowLinkData, CallflowNodeData } from './callflow-protocol';
+import type {
+  CallflowData,
+  CallflowLinkData,
+  CallflowNodeData,
+  CallflowViewState,
+  CallflowWireState,
+} from './callflow-protocol';
 import { decodeColumns, encodePayload, StringTable, type PackedPayload } from './packed-payload';
 
 /** The packed columns of a Sankey graph (names as on the wire). */
@@ -389,4 +395,19 @@ export class CallflowGraphReader {
 /** The views' `CallflowData` of a packed graph. */
 export function unpackCallflowData(packed: PackedCallflowData): CallflowData {
   return new CallflowGraphReader(packed).unpack();
+}
+
+const readers = new WeakMap<PackedCallflowData, CallflowGraphReader>();
+
+/** The reader of a packed graph, made once per payload (the host asks it on each click). */
+export function callflowGraph(packed: PackedCallflowData): CallflowGraphReader {
+  let r = readers.get(packed);
+  if (!r) readers.set(packed, (r = new CallflowGraphReader(packed)));
+  return r;
+}
+
+/** The panel's state as the view reads it: the second graph (brush split, run B) unpacked. */
+export function unpackCallflowState(wire: CallflowWireState): CallflowViewState {
+  const { second, ...rest } = wire;
+  return second ? { ...rest, second: unpackCallflowData(second) } : rest;
 }
