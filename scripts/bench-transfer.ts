@@ -17,6 +17,9 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serialize } from 'node:v8';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import { LoopWatch } from './bench-service';
 import { LocalAnalysisService } from '../src/service/local-analysis-service';
 import { transferables } from '../src/service/shared-memory';
 import { packCallflowData, unpackCallflowData } from '../src/shared/callflow-packing';
@@ -115,6 +118,45 @@ export function measureMessage(label: string, message: unknown, repeats = 5): Tr
   };
 }
 
+/** A worker that posts back, on each request, a fresh copy of the message it started with (its buffers transferred). */
+const ECHO_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const buffers = v => {
+  const out = new Set(), stack = [v];
+  while (stack.length) {
+    const x = stack.pop();
+    if (x === null || typeof x !== 'object') continue;
+    if (x instanceof ArrayBuffer) out.add(x);
+    else if (ArrayBuffer.isView(x)) { if (x.buffer instanceof ArrayBuffer) out.add(x.buffer); }
+    else for (const e of Object.values(x)) stack.push(e);
+  }
+  return [...out];
+};
+parentPort.on('message', () => {
+  const m = structuredClone(workerData);
+  parentPort.postMessage(m, buffers(m));
+});`;
+
+/**
+ * The host thread's longest block while it receives `message` from a worker 5 times (as the CallFlow
+ * panel receives the service's answer): the structured clone's deserialization runs on the host.
+ */
+async function hostReceiveBlock(message: unknown): Promise<{ wall: number; cpu: number }> {
+  const w = new Worker(ECHO_WORKER, { eval: true, workerData: message });
+  try {
+    const watch = new LoopWatch();
+    for (let k = 0; k < 5; k++) {
+      const got = once(w, 'message');
+      w.postMessage(null);
+      await got;
+    }
+    const { wall, cpu } = watch.stop();
+    return { wall, cpu };
+  } finally {
+    await w.terminate();
+  }
+}
+
 const kb = (b: number) => (b / 1024).toFixed(b < 10240 ? 1 : 0);
 const ms = (t: { wall: number; cpu: number }) => `${t.wall.toFixed(1)} (${t.cpu.toFixed(1)})`;
 
@@ -129,6 +171,9 @@ export function transferTable(rows: readonly TransferRow[]): string {
     );
   return out.join('\n');
 }
+
+/** Lines printed under the table (the host's receive blocks). */
+const blocks: string[] = [];
 
 async function inventory(nodes: number): Promise<TransferRow[]> {
   const rows: TransferRow[] = [];
@@ -162,6 +207,13 @@ async function inventory(nodes: number): Promise<TransferRow[]> {
       row.pack = timed(() => packCallflowData(data), 5);
       row.unpack = timed(() => unpackCallflowData(packed), 5);
       rows.push(row);
+      if (label.startsWith('generated')) {
+        const before = await hostReceiveBlock({ type: 'done', result: data });
+        const after = await hostReceiveBlock({ type: 'done', result: packed });
+        blocks.push(
+          `host's longest block receiving the ${label} Sankey from a worker (5 receives): as objects ${ms(before)} ms, packed ${ms(after)} ms (wall (CPU))`,
+        );
+      }
       const nodeId = [...data.nodes].sort((a, b) => b.inclusive - a.inclusive)[0]!.id;
       const metrics = await service.superGraphQuery<'nodeMetrics'>({
         dataset: o.dataset,
@@ -283,4 +335,5 @@ export async function benchTransfer(): Promise<void> {
     `\nBulk messages across threads (median of 5; load average ${one!.toFixed(1)} at the start; ms wall (CPU)):\n`,
   );
   console.log(transferTable(await inventory(nodes)));
+  for (const b of blocks) console.log(`\n${b}`);
 }
