@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MessageChannel } from 'node:worker_threads';
 import { CallflowGraphReader, packCallflowData, unpackCallflowData } from '../../shared/callflow-packing';
-import { MAX_RAW_CONTEXT_VALUES, type CallflowData } from '../../shared/callflow-protocol';
+import type { CallflowData } from '../../shared/callflow-protocol';
 import { payloadTransferList } from '../../shared/packed-payload';
 import { superGraphData } from './super-graph-data';
 import { superGraphDiff } from './super-graph-diff';
-import { LULESH_MODULE_MAP, luleshLike, mirandaLike, profileFromFixture } from './test-fixtures/synthetic-runs';
+import { beyondRawLimit, LULESH_MODULE_MAP, luleshLike, mirandaLike } from './test-fixtures/synthetic-runs';
 
 /** What the view got before packing: the message as a structured clone (undefined fields dropped as JSON would keep them out). */
 const plain = (d: CallflowData) => structuredClone(d);
@@ -28,19 +28,7 @@ describe('packed Sankey graph', () => {
   });
 
   it('carries the histograms beyond the raw limit and a comparison’s per-node diff in the header', () => {
-    const ranks = MAX_RAW_CONTEXT_VALUES + 1;
-    const big = profileFromFixture(
-      [
-        {
-          name: 'main',
-          module: 'app',
-          exclusive: r => 1 + (r % 7),
-          children: [{ name: 'MPI_Wait', module: 'mpi', exclusive: r => r / ranks }],
-        },
-      ],
-      ranks,
-    );
-    const hist = superGraphData(big, 'big');
+    const hist = superGraphData(beyondRawLimit(), 'big');
     assert.deepEqual(unpackCallflowData(packCallflowData(hist)), plain(hist));
     const diff = superGraphDiff(superGraphData(mirandaLike(16), 'b'), superGraphData(mirandaLike(8), 'a'), {
       baseline: 8,
