@@ -14,6 +14,7 @@ import { superGraph } from '../src/analysis/graph/super-graph';
 import { layoutCallflow } from '../src/analysis/layout/callflow-layout';
 import { findFunctionDefinition } from '../src/analysis/source/function-definitions';
 import { WorkerPool } from '../src/service/worker-pool';
+import { callflowGraph } from '../src/shared/callflow-packing';
 import { large, pairedThroughput, writeSyntheticTrace } from './bench-chrome-trace';
 import { coldRead, hatchetRecords, oracleDatasets } from './bench-readers';
 import { hostProfile, LoopWatch } from './bench-service';
@@ -316,7 +317,7 @@ async function serviceRows(distDir: string): Promise<GoalRow[]> {
     const options = { metric: 1 };
     const watch = new LoopWatch();
     hostProfile(watch, opened);
-    const graph = await pool.superGraph({ dataset: opened.dataset, title: 'big', options });
+    const graph = callflowGraph(await pool.superGraph({ dataset: opened.dataset, title: 'big', options }));
     const block = watch.stop();
     // A different supernode per click: an answer already given for a node is remembered.
     let j = 0;
@@ -324,7 +325,7 @@ async function serviceRows(distDir: string): Promise<GoalRow[]> {
       () =>
         pool.superGraphQuery({
           dataset: opened.dataset,
-          query: { kind: 'nodeMetrics', options, nodeId: graph.nodes[++j % graph.nodes.length]!.id, maxMetrics: 8 },
+          query: { kind: 'nodeMetrics', options, nodeId: graph.id(++j % graph.nodeCount), maxMetrics: 8 },
         }),
       9,
     );

@@ -22,6 +22,7 @@ import { writeSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthet
 import { Profile } from '../src/analysis/model/profile';
 import type { OpenedProfile } from '../src/service/analysis-service';
 import { CancelledError, WorkerPool } from '../src/service/worker-pool';
+import { callflowGraph } from '../src/shared/callflow-packing';
 import { writeLargeProfile } from './large-profile-generator';
 
 /**
@@ -163,7 +164,8 @@ export async function benchService(options: { distDir: string }): Promise<void> 
       pool.superGraph({ dataset: pb.dataset, title: 'b', options }),
     );
     const clicks: number[] = [];
-    const ids = first.nodes.slice(0, 20).map(n => n.id);
+    const graph = callflowGraph(first);
+    const ids = Array.from({ length: Math.min(20, graph.nodeCount) }, (_, i) => graph.id(i));
     // A selection asks about the graph on screen (cached): the highlight's membership and the
     // correlation view's per-metric values of the node, summed over its own call-tree nodes.
     const firstClick = await phase('first selection (correlation values from the cached graph)', async () => {

@@ -36,6 +36,7 @@ import { benchTopology } from './bench-topology';
 import { benchFirstCodeLens, benchGoals } from './bench-goals';
 import { benchSparseModel, sparseModelOnce } from './bench-sparse-model';
 import { benchJsonSplit, writeSyntheticJsonSplit } from './bench-json-split';
+import { benchTransfer } from './bench-transfer';
 
 const ROOT = resolve(__dirname, '..');
 const SHARED = resolve(ROOT, '..', 'shared');
@@ -184,6 +185,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   'json-split': () => benchJsonSplit({ distDir: __dirname }),
   // Issue 24's first-CodeLens row alone, with its steps.
   'goals-first-codelens': () => benchFirstCodeLens(__dirname),
+  transfer: () => benchTransfer(),
 };
 
 /** `--large`: the sections' optional multi-minute cases (the 2 GB trace). */

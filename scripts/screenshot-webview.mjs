@@ -55,6 +55,30 @@ if (!arg('no-build', false)) {
     define: { 'process.env.NODE_ENV': JSON.stringify('development') },
   });
 }
+// The host packs graphs (src/shared/callflow-packing.ts); so does this fake host, and the packed
+// buffers cross page.evaluate as base64, made ArrayBuffers again in the page.
+const packing = await esbuild.build({
+  entryPoints: [join(root, 'src/shared/callflow-packing.ts')],
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  write: false,
+  logLevel: 'warning',
+});
+const { packCallflowData } = await import(
+  `data:text/javascript;base64,${Buffer.from(packing.outputFiles[0].text).toString('base64')}`
+);
+const ab = p => ({ ...p, buffer: { __ab: Buffer.from(p.buffer).toString('base64') } });
+/** A host → view message as the panel posts it: graphs packed, their buffers as base64 for the page. */
+function wire(m) {
+  if (m.type !== 'graph') return m;
+  const { second, ...callflow } = m.callflow ?? {};
+  return {
+    ...m,
+    data: ab(packCallflowData(m.data)),
+    ...(m.callflow ? { callflow: { ...callflow, ...(second ? { second: ab(packCallflowData(second)) } : {}) } } : {}),
+  };
+}
 for (const f of ['dist/webview.js', 'dist/webview.css']) {
   if (!existsSync(join(root, f))) throw new Error(`${f} is missing: build the webview first`);
 }
@@ -75,13 +99,14 @@ function pageHtml(theme, initial = { type: 'graph', data: fixture }) {
     window.__messages = [];
     window.__state = undefined;
     window.__acquired = 0;
-    window.__host = data => window.postMessage(data, '*');
+    const revive = v => v && typeof v === 'object' ? (typeof v.__ab === 'string' ? Uint8Array.from(atob(v.__ab), c => c.charCodeAt(0)).buffer : Array.isArray(v) ? v.map(revive) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revive(x)]))) : v;
+    window.__host = data => window.postMessage(revive(data), '*');
     window.acquireVsCodeApi = () => {
       if (++window.__acquired > 1) throw new Error('acquireVsCodeApi() called more than once');
       return {
         postMessage(m) {
           window.__messages.push(JSON.parse(JSON.stringify(m)));
-          if (m.type === 'ready') setTimeout(() => window.__host(${JSON.stringify(initial)}), 20);
+          if (m.type === 'ready') setTimeout(() => window.__host(${JSON.stringify(wire(initial))}), 20);
         },
         getState: () => window.__state,
         setState: s => (window.__state = s),
@@ -303,7 +328,7 @@ async function shoot(browser, theme, dir) {
         .filter(l => l.target !== 'heat/libminimpi.so/heat')
         .map(l => ({ ...l, value: l.value * 4.1e6 })),
     };
-    await page.evaluate(d => window.__host({ type: 'graph', data: d }), misses);
+    await page.evaluate(m => window.__host(m), wire({ type: 'graph', data: misses }));
     const again = await waitForDrawn(page, d => d.nodeCount === misses.nodes.length, 'drawn after new data');
     check(
       again?.nodeCount === misses.nodes.length && again.linkCount === misses.links.length,
@@ -337,7 +362,7 @@ async function shoot(browser, theme, dir) {
     }, THEMES.dark.vars);
 
     // Back to the fixture, then resize: responsive re-layout and a new rendered message.
-    await page.evaluate(d => window.__host({ type: 'graph', data: d }), fixture);
+    await page.evaluate(m => window.__host(m), wire({ type: 'graph', data: fixture }));
     const restored = await waitForDrawn(page, d => d.linkCount === linkCount, 'drawn after restoring data');
     await page.setViewportSize({ width: 720, height: 480 });
     const resized = await waitForDrawn(page, d => d.width !== restored?.width, 'drawn again after resize');
@@ -352,19 +377,25 @@ async function shoot(browser, theme, dir) {
 
     // Empty graph.
     await clearMessages(page);
-    await page.evaluate(d => window.__host({ type: 'graph', data: d }), {
-      ...fixture,
-      nodes: [],
-      links: [],
-      total: 0,
-    });
+    await page.evaluate(
+      m => window.__host(m),
+      wire({
+        type: 'graph',
+        data: {
+          ...fixture,
+          nodes: [],
+          links: [],
+          total: 0,
+        },
+      }),
+    );
     // (A render report of the resize above may still arrive first: wait for the empty one.)
     const none = await waitForDrawn(page, d => d.nodeCount === 0, 'drawn for an empty graph');
     check(none?.nodeCount === 0 && none.linkCount === 0, 'empty graph renders 0/0');
     await page.screenshot({ path: join(outDir, `sankey-${theme}-empty.png`) });
 
     // Error panel: a banner above the last graph, dismissible.
-    await page.evaluate(d => window.__host({ type: 'graph', data: d }), fixture);
+    await page.evaluate(m => window.__host(m), wire({ type: 'graph', data: fixture }));
     await waitForDrawn(page, d => d.nodeCount === nodeCount, 'drawn before the error');
     await page.evaluate(() =>
       window.__host({ type: 'error', message: 'Metric "PAPI_TOT_CYC" is not in this profile (heat2d-64.cali.json).' }),
@@ -425,11 +456,14 @@ async function callflowShots(browser, theme, dir) {
     );
     check((await page.locator('.callflow-bin').count()) > 0, `${name}: the histogram view shows the selected node`);
     // Metrics for the correlation view, as the host answers them.
-    await page.evaluate(m => window.__host(m), {
-      type: 'callflow/nodeMetrics',
-      nodeId: f.focus,
-      metrics: f.nodeMetrics,
-    });
+    await page.evaluate(
+      m => window.__host(m),
+      wire({
+        type: 'callflow/nodeMetrics',
+        nodeId: f.focus,
+        metrics: f.nodeMetrics,
+      }),
+    );
     const focusSel = `[data-node="${f.focus}"] .sankey-node-rect`;
     await page.hover(focusSel);
     await page.waitForTimeout(250);
@@ -497,11 +531,14 @@ async function callflowShots(browser, theme, dir) {
     await page.click('[data-tab="histogram"]');
 
     // Brush split: two graphs, coloured by difference.
-    await page.evaluate(m => window.__host(m), {
-      type: 'graph',
-      data: f.top,
-      callflow: state({ mode: 'brush', brushed: f.brushed, second: f.bottom, labels: f.labels }),
-    });
+    await page.evaluate(
+      m => window.__host(m),
+      wire({
+        type: 'graph',
+        data: f.top,
+        callflow: state({ mode: 'brush', brushed: f.brushed, second: f.bottom, labels: f.labels }),
+      }),
+    );
     await page.waitForTimeout(1000); // the three-phase transition is 700 ms
     check((await page.locator('.sankey-svg').count()) === 2, `${name}: the brush split draws two graphs`);
     check(
@@ -512,7 +549,7 @@ async function callflowShots(browser, theme, dir) {
     await page.screenshot({ path: join(outDir, `callflow-${name}-brush-split.png`) });
 
     // Split by entry function, with the three-phase transition (back to one graph first).
-    await page.evaluate(m => window.__host(m), { type: 'graph', data: f.data, callflow: state() });
+    await page.evaluate(m => window.__host(m), wire({ type: 'graph', data: f.data, callflow: state() }));
     await page.waitForTimeout(300);
     if (f.splitNode) {
       await clearMessages(page);
@@ -523,7 +560,7 @@ async function callflowShots(browser, theme, dir) {
         `${name}: double-click posts callflow/split`,
       );
       check(split?.nodeId === f.splitNode && split.mode === 'entry', `${name}: double-click splits by entry function`);
-      await page.evaluate(m => window.__host(m), { type: 'graph', data: f.split, callflow: state() });
+      await page.evaluate(m => window.__host(m), wire({ type: 'graph', data: f.split, callflow: state() }));
       await page.waitForTimeout(80);
       const midOpacity = await page.evaluate(() =>
         Number(getComputedStyle(document.querySelector('.sankey-links')).opacity),
@@ -547,11 +584,14 @@ async function callflowShots(browser, theme, dir) {
 
     if (f.sideBySide) {
       const sb = f.sideBySide;
-      await page.evaluate(m => window.__host(m), {
-        type: 'graph',
-        data: sb.a,
-        callflow: state({ mode: 'sideBySide', second: sb.b, labels: sb.labels }),
-      });
+      await page.evaluate(
+        m => window.__host(m),
+        wire({
+          type: 'graph',
+          data: sb.a,
+          callflow: state({ mode: 'sideBySide', second: sb.b, labels: sb.labels }),
+        }),
+      );
       await page.waitForTimeout(1000);
       const heights = await page.evaluate(() =>
         [...document.querySelectorAll('.sankey-svg')].map(svg => {
@@ -741,7 +781,7 @@ async function realShots(browser, themes, dir) {
           asked?.nodeId === folding.id && asked.function === folding.filteredCallees[0].name,
           `${name}: repopulate names the bar and the function`,
         );
-        await page.evaluate(m => window.__host(m), { type: 'graph', data: f.repopulated, callflow: state });
+        await page.evaluate(m => window.__host(m), wire({ type: 'graph', data: f.repopulated, callflow: state }));
         await page.waitForTimeout(1000);
         const again = await page
           .locator('.sankey-notes')

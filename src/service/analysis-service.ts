@@ -24,7 +24,7 @@ import type { SuperGraphQuery, SuperGraphQueryResults } from '../analysis/graph/
 import type { ProfileData } from '../analysis/model/profile';
 import type { DataMovementSites } from '../analysis/stats/data-movement-sites';
 import type { EnsembleOptions, EnsembleRequest } from '../shared/ensemble-protocol';
-import type { CallflowData } from '../shared/callflow-protocol';
+import type { PackedCallflowData } from '../shared/callflow-packing';
 import type { TimelineWindow } from '../shared/timeline-protocol';
 import type { DerivedData, DeriveOptions, SideBarLists } from './derived-data';
 import type { DiffListOptions, DiffSummary } from './diff-summary';
@@ -211,7 +211,8 @@ export interface AnalysisRpc {
 
   /**
    * The Sankey's level-of-detail data of the super graph built with `options` (cached per option
-   * set); with `baseline`, a comparison's graph: each node with its values in both runs (the
+   * set), packed: typed-array columns in one buffer the worker transfers, which the host forwards to
+   * the webview without making per-node objects (`CallflowGraphReader` reads one node when needed); with `baseline`, a comparison's graph: each node with its values in both runs (the
    * baseline's graph built with the same options and the metric of the same name).
    */
   superGraph(
@@ -222,7 +223,7 @@ export interface AnalysisRpc {
       baseline?: { dataset: DatasetHandle; title: string };
     },
     ctx?: CallContext,
-  ): Promise<CallflowData>;
+  ): Promise<PackedCallflowData>;
   /** A question about the super graph the Sankey shows (answered from the cached graph). */
   superGraphQuery<K extends SuperGraphQuery['kind']>(
     args: { dataset: DatasetHandle; query: Extract<SuperGraphQuery, { kind: K }> },

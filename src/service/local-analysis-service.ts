@@ -46,6 +46,7 @@ import type { ReadLimits } from './read-limits';
 import { shared, shareProfile, type SharedModel } from './shared-memory';
 import { timelineRequest, type WindowProfileColumns } from './timeline-requests';
 import { warmUp } from './warm-up';
+import { packCallflowData } from '../shared/callflow-packing';
 import type { AnalysisSystem, SystemContext, SystemOpening, SystemShape } from './systems/analysis-system';
 import {
   SYSTEMS,
@@ -451,14 +452,16 @@ export class LocalAnalysisService implements AnalysisService {
   async superGraph(args: ServiceArgs<'superGraph'>) {
     const h = this.profileHeld(args.dataset);
     const data = superGraphData(h.profile, args.title, args.options, h.graphs.graph(args.options));
-    if (!args.baseline) return data;
+    if (!args.baseline) return packCallflowData(data);
     const b = this.profileHeld(args.baseline.dataset);
     const name = h.profile.metrics[args.options.metric ?? h.profile.primaryMetric]!.name;
     const metric = b.profile.metricIndex(name);
     if (metric < 0) throw new Error(`the baseline ${b.profile.path} has no metric "${name}"`);
     const options = { ...args.options, metric };
     const base = superGraphData(b.profile, args.baseline.title, options, b.graphs.graph(options));
-    return superGraphDiff(data, base, { baseline: b.profile.contextCount, compare: h.profile.contextCount });
+    return packCallflowData(
+      superGraphDiff(data, base, { baseline: b.profile.contextCount, compare: h.profile.contextCount }),
+    );
   }
 
   async superGraphQuery<K extends SuperGraphQuery['kind']>(args: {

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { writeScaledRuns } from '../../test/support/scaled-runs';
 import { bundleNodeScript } from '../../test/support/node-bundle';
+import { callflowGraph, unpackCallflowData } from '../shared/callflow-packing';
 import { CancelledError, WorkerLimitError, WorkerPool } from './worker-pool';
 
 /** An opened dataset of the test system (registered at run time, so not in the service's types). */
@@ -78,7 +79,14 @@ describe('WorkerPool (the analysis service in worker threads)', () => {
       });
       assert.ok(d.total > 0 && lists.topLines.length > 0);
       const sankey = await p.superGraph({ dataset: a.dataset, title: 'a', options: { metric: 1 } });
-      assert.ok(sankey.nodes.length > 1);
+      // Packed: one ArrayBuffer moved from the worker (not shared memory, not a clone of per-node objects).
+      assert.ok(sankey.buffer instanceof ArrayBuffer && sankey.buffer.byteLength > 0);
+      assert.ok(callflowGraph(sankey).nodeCount > 1);
+      assert.deepEqual(
+        unpackCallflowData(await p.superGraph({ dataset: a.dataset, title: 'a', options: { metric: 1 } })),
+        unpackCallflowData(sankey),
+        'the worker packs each answer afresh: asking again (after the first buffer was transferred) gives the same graph',
+      );
       // A selection asks about the graph on screen: answered from the cached graph.
       const ids = await p.superGraphQuery({
         dataset: a.dataset,
@@ -168,8 +176,8 @@ describe('WorkerPool (the analysis service in worker threads)', () => {
       (p as unknown as { homes: { stop(e: Error): void }[] }).homes[0]!.stop(new Error('simulated crash'));
       const again = await p.superGraph({ dataset: a.dataset, title: 'a', options: { metric: 1 } });
       assert.deepEqual(
-        again.nodes.map(n => n.id),
-        before.nodes.map(n => n.id),
+        unpackCallflowData(again).nodes.map(n => n.id),
+        unpackCallflowData(before).nodes.map(n => n.id),
       );
     } finally {
       p.dispose();

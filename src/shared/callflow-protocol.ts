@@ -2,6 +2,7 @@
  * Messages between the extension host and the CallFlow (Sankey) webview, one union per direction,
  * and the level-of-detail data they carry. Types only: both sides import this file.
  */
+import type { PackedCallflowData } from './callflow-packing';
 import type { CommonViewToHost, ErrorMessage } from './webview-protocol';
 
 /** A node of the module-level Sankey: one module (or a re-entry of it further down the call paths). */
@@ -184,8 +185,12 @@ export interface CallflowData {
 
 /** Host → CallFlow panel. */
 export type CallflowHostToView =
-  /** The graph to draw; `callflow` carries the CallFlow panel's state (mode, second graph, brush, selection). */
-  | { type: 'graph'; data: CallflowData; callflow?: CallflowViewState }
+  /**
+   * The graph to draw, packed (callflow-packing.ts: its nodes and links as typed-array columns in
+   * one transferred buffer); `callflow` carries the panel's state (mode, second graph — packed too —,
+   * brush, selection). The view unpacks both into `CallflowData` and `CallflowViewState`.
+   */
+  | { type: 'graph'; data: PackedCallflowData; callflow?: CallflowWireState }
   /** Per-context values of every metric for one node (the correlation view's axes), on request. */
   | { type: 'callflow/nodeMetrics'; nodeId: string; metrics: NodeMetricValues[] }
   /** Mark these nodes (Reveal Current Line, a CodeLens click) and scroll the first into view; [] clears. */
@@ -218,6 +223,9 @@ export interface CallflowViewState {
   /** The active dataset compares two runs, so side by side is available. */
   canCompare: boolean;
 }
+
+/** `CallflowViewState` as the `graph` message carries it: the second graph packed. */
+export type CallflowWireState = Omit<CallflowViewState, 'second'> & { second?: PackedCallflowData };
 
 /** One metric's per-context values for a node, in the graph's context order. */
 export interface NodeMetricValues {

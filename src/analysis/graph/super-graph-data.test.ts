@@ -11,11 +11,11 @@ import { superGraph } from './super-graph';
 import { superGraphData } from './super-graph-data';
 import { assertInvariants } from './test-fixtures/graph-invariants';
 import {
+  beyondRawLimit,
   LIB5_ENTRIES,
   LULESH_MODULE_MAP,
   luleshLike,
   mirandaLike,
-  profileFromFixture,
   WRAPPED_CLOCK,
 } from './test-fixtures/synthetic-runs';
 
@@ -126,18 +126,7 @@ _start
 
   it('sends histograms only, not one value per context, beyond the raw limit', () => {
     const ranks = MAX_RAW_CONTEXT_VALUES + 1;
-    const big = profileFromFixture(
-      [
-        {
-          name: 'main',
-          module: 'app',
-          exclusive: r => 1 + (r % 7),
-          children: [{ name: 'MPI_Wait', module: 'mpi', exclusive: r => r / ranks }],
-        },
-      ],
-      ranks,
-    );
-    const s = superGraphData(big, 'big');
+    const s = superGraphData(beyondRawLimit(), 'big');
     const node = s.nodes.find(n => n.id === 'mpi')!;
     assert.equal(node.contextValues, undefined);
     assert.equal(node.histogram!.inclusive.binOf, undefined);

@@ -13,7 +13,7 @@ import { unpackLines, type DeriveOptions, type PackedLineCosts, type SideBarList
 import { CONTEXT_KINDS, contextKindNoun } from '../../analysis/stats/comparable-contexts';
 import type { FunctionImbalances } from '../../analysis/stats/imbalance';
 import type { DiffLine } from '../../analysis/graph/profile-diff';
-import type { CallflowData } from '../../shared/callflow-protocol';
+import type { PackedCallflowData } from '../../shared/callflow-packing';
 import type { TimelineWindow } from '../../shared/timeline-protocol';
 import { FLAG_LABELS, type DmvFocus } from '../../shared/dmv-protocol';
 import { heatAnnotation, nodeSetByContext, spreadOf } from '../../analysis/stats/line-details';
@@ -298,7 +298,7 @@ export abstract class Dataset {
   }
 
   /** The Sankey's data for the selected metric unless `options` names one. */
-  superGraph(options: SuperGraphDataOptions = {}, title = this.name): Promise<CallflowData> {
+  superGraph(options: SuperGraphDataOptions = {}, title = this.name): Promise<PackedCallflowData> {
     return this.service.superGraph({ dataset: this.handle, title, options: { metric: this.metric, ...options } });
   }
 

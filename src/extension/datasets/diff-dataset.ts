@@ -8,7 +8,7 @@ import { diffFunctionAt, diffLinesOf, type DiffSummary } from '../../service/dif
 import type { SourceResolver } from '../source-resolver';
 import type { SuperGraphDataOptions } from '../../analysis/graph/super-graph-data';
 import type { SideBarLists } from '../../service/derived-data';
-import type { CallflowData } from '../../shared/callflow-protocol';
+import type { PackedCallflowData } from '../../shared/callflow-packing';
 import { Dataset, deriveOptions, type LensContent, type LineMarks } from './dataset';
 import type { ProfileDataset } from './profile-dataset';
 
@@ -98,7 +98,7 @@ export class DiffDataset extends Dataset {
   }
 
   /** The compared run's graph with every node's values in both runs (coloured by the change). */
-  override superGraph(options: SuperGraphDataOptions = {}, title = this.name): Promise<CallflowData> {
+  override superGraph(options: SuperGraphDataOptions = {}, title = this.name): Promise<PackedCallflowData> {
     // A graph over some contexts only (a brush) is of the compared run alone.
     if (options.contexts) return super.superGraph(options, title);
     return this.service.superGraph({

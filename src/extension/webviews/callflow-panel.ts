@@ -7,7 +7,14 @@ import type {
   CallflowHostToView,
   CallflowNodeData,
   CallflowViewToHost,
+  CallflowWireState,
 } from '../../shared/callflow-protocol';
+import {
+  callflowGraph,
+  unpackCallflowData,
+  unpackCallflowState,
+  type PackedCallflowData,
+} from '../../shared/callflow-packing';
 import type { SuperGraphDataOptions } from '../../analysis/graph/super-graph-data';
 import type { Dataset } from '../datasets/dataset';
 import type { DatasetManager } from '../datasets/dataset-manager';
@@ -34,8 +41,8 @@ const ENTRY_FLASH_MS = 2500;
 
 /** What the panel last sent and what changed it (the extension's tests follow these events). */
 export interface CallflowUpdate {
-  data: CallflowData | undefined;
-  callflow: CallflowViewState | undefined;
+  data: PackedCallflowData | undefined;
+  callflow: CallflowWireState | undefined;
   /** Why the request was refused, when it was. */
   error?: string;
 }
@@ -50,8 +57,9 @@ export interface CallflowUpdate {
  */
 export class CallflowPanel implements vscode.Disposable {
   private readonly host: WebviewHost<CallflowHostToView, CallflowViewToHost>;
-  private data: CallflowData | undefined;
-  private callflow: CallflowViewState | undefined;
+  /** The graph on screen as the service packed it: forwarded to the page as is, read one node at a time. */
+  private data: PackedCallflowData | undefined;
+  private callflow: CallflowWireState | undefined;
   private readonly subs: vscode.Disposable[];
   /** Filter, repopulations, splits, brush, selection and mode, per dataset (by its key: a reload from disk keeps them). */
   private readonly states = new Map<string, CallflowState>();
@@ -125,13 +133,13 @@ export class CallflowPanel implements vscode.Disposable {
   get isOpen(): boolean {
     return this.host.isOpen;
   }
-  /** The graph on screen. */
+  /** The graph on screen, unpacked (for the extension's tests). */
   get currentData(): CallflowData | undefined {
-    return this.data;
+    return this.data && unpackCallflowData(this.data);
   }
-  /** The CallFlow state sent with the data (mode, second graph, brush, selection). */
+  /** The CallFlow state sent with the data (mode, second graph, brush, selection), the second graph unpacked. */
   get currentCallflow(): CallflowViewState | undefined {
-    return this.callflow;
+    return this.callflow && unpackCallflowState(this.callflow);
   }
   /** The page's test agent (test mode only). */
   get testAgent() {
@@ -179,9 +187,12 @@ export class CallflowPanel implements vscode.Disposable {
   }
 
   private markBases(bases: ReadonlySet<string>): string[] {
-    const ids = (this.data?.nodes ?? [])
-      .filter(n => bases.has(n.id) || (n.baseId !== undefined && bases.has(n.baseId)))
-      .map(n => n.id);
+    const ids: string[] = [];
+    const graph = this.data && callflowGraph(this.data);
+    for (let i = 0; graph && i < graph.nodeCount; i++) {
+      const id = graph.id(i);
+      if (bases.has(id) || bases.has(graph.baseId(i))) ids.push(id);
+    }
     this.host.post({ type: 'highlight', nodeIds: ids });
     return ids;
   }
@@ -217,8 +228,8 @@ export class CallflowPanel implements vscode.Disposable {
    * profile (it changed on reload) are reported and forgotten; those whose node or fold is gone
    * under the present filter stay (the view lists them) and apply again when it comes back.
    */
-  private reportMisses(ds: Dataset, data: CallflowData): void {
-    const gone = (data.unmatchedRepopulate ?? []).filter(u => u.reason === 'unknown-function');
+  private reportMisses(ds: Dataset, data: PackedCallflowData): void {
+    const gone = (data.header.graph.unmatchedRepopulate ?? []).filter(u => u.reason === 'unknown-function');
     if (!gone.length) return;
     const state = this.stateOf(ds);
     this.setState(ds, {
@@ -248,8 +259,8 @@ export class CallflowPanel implements vscode.Disposable {
     const canCompare = baseline !== undefined;
     const plan = graphPlan(state, this.baseOptions(), ds.profile.contextCount, canCompare, vscode.l10n);
     try {
-      let data: CallflowData;
-      let second: CallflowData | undefined;
+      let data: PackedCallflowData;
+      let second: PackedCallflowData | undefined;
       let labels = plan.labels;
       if (plan.secondIsBaseline && baseline) {
         // Side by side: run A (the baseline) above run B, the same metric by name in both.
@@ -301,7 +312,8 @@ export class CallflowPanel implements vscode.Disposable {
     }
     const before = this.stateOf(ds);
     const canCompare = ds.baseline !== undefined;
-    const next = applyCallflowRequest(before, m, this.data, ds.profile.contextCount, canCompare, vscode.l10n);
+    const graph = this.data && callflowGraph(this.data);
+    const next = applyCallflowRequest(before, m, graph, ds.profile.contextCount, canCompare, vscode.l10n);
     if ('error' in next) {
       void vscode.window.showWarningMessage(vscode.l10n.t('HPC Lens: {0}', next.error));
       // The webview undoes its optimistic UI state (e.g. a mode toggle) with the unchanged state.
@@ -328,7 +340,8 @@ export class CallflowPanel implements vscode.Disposable {
 
   /** The node with this id in the graphs on screen. */
   private nodeOf(nodeId: string): CallflowNodeData | undefined {
-    return this.data?.nodes.find(n => n.id === nodeId) ?? this.callflow?.second?.nodes.find(n => n.id === nodeId);
+    const first = this.data && callflowGraph(this.data).nodeById(nodeId);
+    return first ?? (this.callflow?.second && callflowGraph(this.callflow.second).nodeById(nodeId));
   }
 
   /** Opens the selected node's hottest entry function and flashes every entry line of that file. */

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { superGraphData } from '../../analysis/graph/super-graph-data';
 import { readProfile } from '../../analysis/formats';
 import { REPO_ROOT } from '../../../test/support/shared-data';
+import { callflowGraph, packCallflowData } from '../../shared/callflow-packing';
+import type { CallflowData } from '../../shared/callflow-protocol';
 import {
   applyCallflowRequest,
   graphPlan,
@@ -15,6 +17,9 @@ import {
 } from './callflow-state';
 
 const samplePath = join(REPO_ROOT, 'samples/heat-stencil/profiles/heat-stencil-sampling-4ranks.json');
+
+/** The graph on screen as the host holds it: packed, read through its reader. */
+const graph = (d: CallflowData) => callflowGraph(packCallflowData(d));
 
 function ok(r: CallflowState | { error: string }): CallflowState {
   if ('error' in r) assert.fail(r.error);
@@ -31,7 +36,7 @@ describe('CallFlow panel state', () => {
       applyCallflowRequest(
         initialCallflowState(),
         { type: 'callflow/split', nodeId: multi.id, mode: 'entry' },
-        data,
+        graph(data),
         4,
         false,
       ),
@@ -42,20 +47,25 @@ describe('CallFlow panel state', () => {
     assert.ok(parts.length >= 2);
     // The parts' heights add up to the original bar (AT-13).
     assert.ok(Math.abs(parts.reduce((a, n) => a + n.inclusive, 0) - multi.inclusive) <= 1e-9 * multi.inclusive);
-    s = ok(applyCallflowRequest(s, { type: 'callflow/split', nodeId: parts[0]!.id, mode: 'caller' }, split, 4, false));
+    s = ok(
+      applyCallflowRequest(s, { type: 'callflow/split', nodeId: parts[0]!.id, mode: 'caller' }, graph(split), 4, false),
+    );
     assert.deepEqual(s.splits, [{ node: multi.id, mode: 'caller' }], 'one split per supernode, the latest wins');
-    s = ok(applyCallflowRequest(s, { type: 'callflow/unsplit', nodeId: parts[1]!.id }, split, 4, false));
+    s = ok(applyCallflowRequest(s, { type: 'callflow/unsplit', nodeId: parts[1]!.id }, graph(split), 4, false));
     assert.deepEqual(s.splits, []);
     assert.match(
-      (applyCallflowRequest(s, { type: 'callflow/unsplit', nodeId: multi.id }, data, 4, false) as { error: string })
-        .error,
+      (
+        applyCallflowRequest(s, { type: 'callflow/unsplit', nodeId: multi.id }, graph(data), 4, false) as {
+          error: string;
+        }
+      ).error,
       /not split/,
     );
     s = ok(
       applyCallflowRequest(
         s,
         { type: 'callflow/reveal', nodeId: multi.id, function: multi.entries![0]!.name },
-        data,
+        graph(data),
         4,
         false,
       ),
@@ -69,28 +79,34 @@ describe('CallFlow panel state', () => {
     const s0 = initialCallflowState();
     assert.match(
       (
-        applyCallflowRequest(s0, { type: 'callflow/split', nodeId: 'nope', mode: 'entry' }, data, 4, false) as {
+        applyCallflowRequest(s0, { type: 'callflow/split', nodeId: 'nope', mode: 'entry' }, graph(data), 4, false) as {
           error: string;
         }
       ).error,
       /no node nope/,
     );
     assert.match(
-      (applyCallflowRequest(s0, { type: 'callflow/brush', contexts: [9] }, data, 4, false) as { error: string }).error,
+      (applyCallflowRequest(s0, { type: 'callflow/brush', contexts: [9] }, graph(data), 4, false) as { error: string })
+        .error,
       /not one of the profile's 4/,
     );
     assert.match(
-      (applyCallflowRequest(s0, { type: 'callflow/mode', mode: 'brush' }, data, 4, false) as { error: string }).error,
+      (applyCallflowRequest(s0, { type: 'callflow/mode', mode: 'brush' }, graph(data), 4, false) as { error: string })
+        .error,
       /Brush some bins/,
     );
-    const all = ok(applyCallflowRequest(s0, { type: 'callflow/brush', contexts: [0, 1, 2, 3] }, data, 4, false));
+    const all = ok(applyCallflowRequest(s0, { type: 'callflow/brush', contexts: [0, 1, 2, 3] }, graph(data), 4, false));
     assert.match(
-      (applyCallflowRequest(all, { type: 'callflow/mode', mode: 'brush' }, data, 4, false) as { error: string }).error,
+      (applyCallflowRequest(all, { type: 'callflow/mode', mode: 'brush' }, graph(data), 4, false) as { error: string })
+        .error,
       /every rank/,
     );
     assert.match(
-      (applyCallflowRequest(s0, { type: 'callflow/mode', mode: 'sideBySide' }, data, 4, false) as { error: string })
-        .error,
+      (
+        applyCallflowRequest(s0, { type: 'callflow/mode', mode: 'sideBySide' }, graph(data), 4, false) as {
+          error: string;
+        }
+      ).error,
       /two runs/,
     );
   });
@@ -110,9 +126,9 @@ describe('CallFlow panel state', () => {
       .map(x => whole.contexts!.indices[x[1]]!);
     const low = order.slice(0, Math.floor(K / 2));
     let s = ok(
-      applyCallflowRequest(initialCallflowState(), { type: 'callflow/brush', contexts: low }, whole, K, false),
+      applyCallflowRequest(initialCallflowState(), { type: 'callflow/brush', contexts: low }, graph(whole), K, false),
     );
-    s = ok(applyCallflowRequest(s, { type: 'callflow/mode', mode: 'brush' }, whole, K, false));
+    s = ok(applyCallflowRequest(s, { type: 'callflow/mode', mode: 'brush' }, graph(whole), K, false));
     const plan = graphPlan(s, {}, K, false);
     const top = superGraphData(profile, 't', plan.first);
     const bottom = superGraphData(profile, 't', plan.second!);
@@ -168,11 +184,23 @@ describe('CallFlow panel state', () => {
       'what "Show filtered callees" lists under the root',
     );
     s = ok(
-      applyCallflowRequest(s, { type: 'callflow/repopulate', nodeId: 'heat', function: 'MPI_Barrier' }, data, 4, false),
+      applyCallflowRequest(
+        s,
+        { type: 'callflow/repopulate', nodeId: 'heat', function: 'MPI_Barrier' },
+        graph(data),
+        4,
+        false,
+      ),
     );
     assert.deepEqual(s.repopulate, [{ node: 'heat', function: 'MPI_Barrier' }]);
     assert.equal(
-      applyCallflowRequest(s, { type: 'callflow/repopulate', nodeId: 'heat', function: 'MPI_Barrier' }, data, 4, false),
+      applyCallflowRequest(
+        s,
+        { type: 'callflow/repopulate', nodeId: 'heat', function: 'MPI_Barrier' },
+        graph(data),
+        4,
+        false,
+      ),
       s,
       'asking twice changes nothing',
     );
@@ -190,14 +218,15 @@ describe('CallFlow panel state', () => {
       applyCallflowRequest(
         s,
         { type: 'callflow/unrepopulate', nodeId: 'heat', function: 'MPI_Barrier' },
-        again,
+        graph(again),
         4,
         false,
       ),
     );
     assert.deepEqual(hidden.repopulate, []);
     assert.match(
-      (applyCallflowRequest(hidden, { type: 'callflow/unrepopulate' }, again, 4, false) as { error: string }).error,
+      (applyCallflowRequest(hidden, { type: 'callflow/unrepopulate' }, graph(again), 4, false) as { error: string })
+        .error,
       /nothing is shown again/,
     );
     assert.deepEqual(
@@ -213,11 +242,15 @@ describe('CallFlow panel state', () => {
     const s0 = initialCallflowState();
     const err = (r: CallflowState | { error: string }) => (r as { error: string }).error;
     assert.match(
-      err(applyCallflowRequest(s0, { type: 'callflow/filter', threshold: 1.5, by: 'inclusive' }, data, 4, false)),
+      err(
+        applyCallflowRequest(s0, { type: 'callflow/filter', threshold: 1.5, by: 'inclusive' }, graph(data), 4, false),
+      ),
       /between 0 and 100 %, not 150 %/,
     );
     assert.match(
-      err(applyCallflowRequest(s0, { type: 'callflow/filter', threshold: NaN, by: 'inclusive' }, data, 4, false)),
+      err(
+        applyCallflowRequest(s0, { type: 'callflow/filter', threshold: NaN, by: 'inclusive' }, graph(data), 4, false),
+      ),
       /between 0 and 100/,
     );
     assert.match(
@@ -225,7 +258,7 @@ describe('CallFlow panel state', () => {
         applyCallflowRequest(
           s0,
           { type: 'callflow/filter', threshold: 0.1, by: 'self' as 'inclusive' },
-          data,
+          graph(data),
           4,
           false,
         ),
@@ -233,7 +266,9 @@ describe('CallFlow panel state', () => {
       /"inclusive" or "exclusive" value, not "self"/,
     );
     assert.match(
-      err(applyCallflowRequest(s0, { type: 'callflow/repopulate', nodeId: 'nope', function: 'f' }, data, 4, false)),
+      err(
+        applyCallflowRequest(s0, { type: 'callflow/repopulate', nodeId: 'nope', function: 'f' }, graph(data), 4, false),
+      ),
       /no node nope/,
     );
     assert.match(
@@ -241,7 +276,7 @@ describe('CallFlow panel state', () => {
         applyCallflowRequest(
           s0,
           { type: 'callflow/repopulate', nodeId: 'heat', function: 'jacobi_sweep' },
-          data,
+          graph(data),
           4,
           false,
         ),
@@ -250,7 +285,15 @@ describe('CallFlow panel state', () => {
     );
     const leaf = data.nodes.find(n => !n.filteredCalleeCount)!;
     assert.match(
-      err(applyCallflowRequest(s0, { type: 'callflow/repopulate', nodeId: leaf.id, function: 'f' }, data, 4, false)),
+      err(
+        applyCallflowRequest(
+          s0,
+          { type: 'callflow/repopulate', nodeId: leaf.id, function: 'f' },
+          graph(data),
+          4,
+          false,
+        ),
+      ),
       /folded no function into/,
     );
   });

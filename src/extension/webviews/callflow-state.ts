@@ -18,7 +18,8 @@ import {
   type SplitRequest,
 } from '../../analysis/graph/super-graph';
 import type { SuperGraphDataOptions } from '../../analysis/graph/super-graph-data';
-import type { CallflowMode, CallflowRequest, CallflowViewState, CallflowData } from '../../shared/callflow-protocol';
+import type { CallflowGraphReader, PackedCallflowData } from '../../shared/callflow-packing';
+import type { CallflowMode, CallflowRequest, CallflowWireState } from '../../shared/callflow-protocol';
 
 export interface CallflowState extends FilterState {
   splits: SplitRequest[];
@@ -80,36 +81,44 @@ export function persistedFilterOf(state: CallflowState): FilterState | undefined
 }
 
 /** The supernode a drawn node belongs to (a split part's base). */
-function baseOf(data: CallflowData | undefined, nodeId: string): string {
-  return data?.nodes.find(n => n.id === nodeId)?.baseId ?? nodeId;
+function baseOf(graph: CallflowGraphReader | undefined, nodeId: string): string {
+  const i = graph?.indexOf(nodeId) ?? -1;
+  return i < 0 ? nodeId : graph!.baseId(i);
+}
+
+/** The node a request names, as the list the filter rules search (made from the packed graph alone). */
+function namedNode(graph: CallflowGraphReader | undefined, nodeId: string) {
+  if (!graph) return undefined;
+  const node = graph.nodeById(nodeId);
+  return node ? [node] : [];
 }
 
 /**
  * The state after a request, or an error message saying why it cannot apply (the state is then
- * unchanged). `data` is the graph on screen, `contextCount` the profile's contexts and
+ * unchanged). `graph` reads the graph on screen, `contextCount` the profile's contexts and
  * `canCompare` whether the dataset compares two runs.
  */
 export function applyCallflowRequest(
   state: CallflowState,
   request: Exclude<CallflowRequest, { type: 'callflow/requestNodeMetrics' }>,
-  data: CallflowData | undefined,
+  graph: CallflowGraphReader | undefined,
   contextCount: number,
   canCompare: boolean,
   l10n: L10n = english,
 ): CallflowState | { error: string } {
   switch (request.type) {
     case 'callflow/filter':
-      return applyFilterRequest(state, { type: 'filter', threshold: request.threshold, by: request.by }, data?.nodes);
+      return applyFilterRequest(state, { type: 'filter', threshold: request.threshold, by: request.by }, undefined);
     case 'callflow/repopulate':
       return applyFilterRequest(
         state,
         { type: 'repopulate', nodeId: request.nodeId, function: request.function },
-        data?.nodes,
+        namedNode(graph, request.nodeId),
       );
     case 'callflow/unrepopulate':
-      return applyFilterRequest(state, { ...request, type: 'unrepopulate' }, data?.nodes);
+      return applyFilterRequest(state, { ...request, type: 'unrepopulate' }, undefined);
     case 'callflow/split': {
-      const node = data?.nodes.find(n => n.id === request.nodeId);
+      const node = graph?.nodeById(request.nodeId);
       if (!node) return { error: l10n.t('no node {0} in the graph to split', request.nodeId) };
       const base = node.baseId ?? node.id;
       if (request.mode === 'entry' && (node.entryCount ?? node.entries?.length ?? 0) < 2 && node.kind === 'module') {
@@ -131,7 +140,7 @@ export function applyCallflowRequest(
       return { ...state, splits: [...state.splits.filter(s => s.node !== base), { node: base, mode: request.mode }] };
     }
     case 'callflow/unsplit': {
-      const base = baseOf(data, request.nodeId);
+      const base = baseOf(graph, request.nodeId);
       const splits = state.splits.filter(s => s.node !== base);
       const reveal = state.reveal.filter(r => r.node !== base);
       if (splits.length === state.splits.length && reveal.length === state.reveal.length)
@@ -140,11 +149,11 @@ export function applyCallflowRequest(
         ...state,
         splits,
         reveal,
-        selected: state.selected && baseOf(data, state.selected) === base ? base : state.selected,
+        selected: state.selected && baseOf(graph, state.selected) === base ? base : state.selected,
       };
     }
     case 'callflow/reveal': {
-      const base = baseOf(data, request.nodeId);
+      const base = baseOf(graph, request.nodeId);
       if (state.reveal.some(r => r.node === base && r.function === request.function)) return state;
       return { ...state, reveal: [...state.reveal, { node: base, function: request.function }] };
     }
@@ -229,9 +238,9 @@ export function graphPlan(
 export function viewState(
   state: CallflowState,
   canCompare: boolean,
-  second?: CallflowData,
+  second?: PackedCallflowData,
   labels?: [string, string],
-): CallflowViewState {
+): CallflowWireState {
   return {
     mode: second ? state.mode : 'single',
     brushed: state.brushed,

@@ -7,6 +7,7 @@ import type { Profile } from '../../model/profile';
 import { ProfileBuilder } from '../../model/profile-builder';
 import { seededRandom } from '../../stats/seeded-random';
 import type { ModuleRule } from '../module-map';
+import { MAX_RAW_CONTEXT_VALUES } from '../../../shared/callflow-protocol';
 
 /** A call-tree node of a fixture: exclusive value per rank, and children. */
 export interface FixtureNode {
@@ -306,4 +307,20 @@ export function randomCallTree(seed: number, size = 400, ranks = 2, functions = 
     top.node.children!.push(node);
   }
   return profileFromFixture([root], ranks, 'random-cct');
+}
+
+/** main (app) → MPI_Wait (mpi) over one rank more than a Sankey message carries raw per-context values for. */
+export function beyondRawLimit(): Profile {
+  const ranks = MAX_RAW_CONTEXT_VALUES + 1;
+  return profileFromFixture(
+    [
+      {
+        name: 'main',
+        module: 'app',
+        exclusive: r => 1 + (r % 7),
+        children: [{ name: 'MPI_Wait', module: 'mpi', exclusive: r => r / ranks }],
+      },
+    ],
+    ranks,
+  );
 }

@@ -27,6 +27,7 @@ import { formatValue } from '../../format';
 import { heatScale, useThemeColors } from '../../theme';
 import { getViewState, postMessage, setViewState, useHostMessages } from '../../vscode-api';
 import { assertNever } from '../../../../src/shared/webview-protocol';
+import { unpackCallflowData, unpackCallflowState } from '../../../../src/shared/callflow-packing';
 import {
   changeColour,
   divergingColour,
@@ -126,10 +127,12 @@ export function CallflowApp() {
   useHostMessages<CallflowHostToView>(CALLFLOW_HOST_TO_VIEW_TYPES, message => {
     switch (message.type) {
       case 'graph': {
-        setData(message.data);
-        const cf = message.callflow ?? null;
+        // Packed on the wire (one transferred buffer); the views draw objects.
+        const graph = unpackCallflowData(message.data);
+        setData(graph);
+        const cf = message.callflow ? unpackCallflowState(message.callflow) : null;
         setCallflow(cf);
-        if (!cf || cf.mode === 'single') setFull(message.data);
+        if (!cf || cf.mode === 'single') setFull(graph);
         if (cf) {
           setBrushed(new Set(cf.brushed ?? []));
           setSelected(cf.selected);

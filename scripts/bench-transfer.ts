@@ -1,0 +1,339 @@
+/**
+ * What the bulk messages cost to cross threads (issue 24, transferable messages): each answer the
+ * worker sends the host and the host sends a webview, on the largest shared files and the generated
+ * 10⁶-node × 16-rank profile. Per message:
+ *
+ *   - **worker → host**: bytes of its structured clone (`v8.serialize`), and the clone's cost as
+ *     Node's `postMessage` pays it (`structuredClone` with the message's transfer list, the same
+ *     serializer: buffers in the list move, everything else is copied element by element);
+ *   - **host → webview**: VS Code's serialization of `webview.postMessage` (JSON.stringify with
+ *     ArrayBuffers and typed arrays replaced by references and sent beside it, as the extension host
+ *     of engines ≥ 1.57 does), its JSON bytes, the host's stringify and the page's `JSON.parse`.
+ *
+ * `node dist/bench.js transfer` runs it (HPC_LENS_BENCH_TRANSFER_NODES sets the generated profile's
+ * node count, 10⁶ by default).
+ */
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { serialize } from 'node:v8';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import { LoopWatch } from './bench-service';
+import { LocalAnalysisService } from '../src/service/local-analysis-service';
+import { transferables } from '../src/service/shared-memory';
+import { packCallflowData, unpackCallflowData } from '../src/shared/callflow-packing';
+import type { TimelineResults } from '../src/service/timeline-requests';
+import { writeLargeProfile } from './large-profile-generator';
+import { writeSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthetic-ensemble';
+import { EMPTY_PDES_PANEL_STATE } from '../src/shared/pdes-protocol';
+
+const SHARED_DATA = resolve(__dirname, '..', '..', 'shared', 'data');
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+/** Wall and CPU ms of `f`, median over `repeats` (the machine is shared: CPU is what load changes least). */
+function timed(f: () => void, repeats: number): { wall: number; cpu: number } {
+  const wall: number[] = [],
+    cpu: number[] = [];
+  for (let k = 0; k < repeats; k++) {
+    const c = process.cpuUsage(),
+      t = performance.now();
+    f();
+    wall.push(performance.now() - t);
+    const u = process.cpuUsage(c);
+    cpu.push((u.user + u.system) / 1e3);
+  }
+  return { wall: median(wall), cpu: median(cpu) };
+}
+
+/** VS Code's `serializeWebviewMessage` (extHostWebview.ts) for extensions on engines ≥ 1.57. */
+export function webviewSerialize(message: unknown): { json: string; buffers: ArrayBufferLike[] } {
+  const buffers: ArrayBufferLike[] = [];
+  const add = (b: ArrayBufferLike) => {
+    let i = buffers.indexOf(b);
+    if (i < 0) i = buffers.push(b) - 1;
+    return i;
+  };
+  const json = JSON.stringify(message, (_k, v: unknown) => {
+    if (v instanceof ArrayBuffer) return { $$vscode_array_buffer_reference$$: true, index: add(v) };
+    if (ArrayBuffer.isView(v)) {
+      return {
+        $$vscode_array_buffer_reference$$: true,
+        index: add(v.buffer),
+        view: { type: v.constructor.name, byteLength: v.byteLength, byteOffset: v.byteOffset },
+      };
+    }
+    return v;
+  });
+  return { json, buffers };
+}
+
+export interface TransferRow {
+  label: string;
+  /** Structured-clone bytes (buffers included) and those in transferred buffers. */
+  cloneBytes: number;
+  transferredBytes: number;
+  clone: { wall: number; cpu: number };
+  webviewJsonBytes: number;
+  webviewBufferBytes: number;
+  stringify: { wall: number; cpu: number };
+  parse: { wall: number; cpu: number };
+  /** Packed payloads: the worker's packing and the page's unpacking into the views' objects. */
+  pack?: { wall: number; cpu: number };
+  unpack?: { wall: number; cpu: number };
+}
+
+/** Measures one message both ways (the message is cloned before each transfer, so it stays usable). */
+export function measureMessage(label: string, message: unknown, repeats = 5): TransferRow {
+  const cloneBytes = serialize(message).length;
+  const list = transferables(message);
+  const transferredBytes = list.reduce((s, b) => s + b.byteLength, 0);
+  const clone = list.length
+    ? (() => {
+        // A transfer detaches: time the clone of a fresh copy each round.
+        const copies = Array.from({ length: repeats }, () => structuredClone(message));
+        let k = 0;
+        return timed(() => {
+          const c = copies[k++];
+          structuredClone(c, { transfer: transferables(c) });
+        }, repeats);
+      })()
+    : timed(() => structuredClone(message), repeats);
+  let out = webviewSerialize(message);
+  const stringify = timed(() => (out = webviewSerialize(message)), repeats);
+  const parse = timed(() => JSON.parse(out.json), repeats);
+  return {
+    label,
+    cloneBytes,
+    transferredBytes,
+    clone,
+    webviewJsonBytes: out.json.length,
+    webviewBufferBytes: out.buffers.reduce((s, b) => s + b.byteLength, 0),
+    stringify,
+    parse,
+  };
+}
+
+/** A worker that posts back, on each request, a fresh copy of the message it started with (its buffers transferred). */
+const ECHO_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const buffers = v => {
+  const out = new Set(), stack = [v];
+  while (stack.length) {
+    const x = stack.pop();
+    if (x === null || typeof x !== 'object') continue;
+    if (x instanceof ArrayBuffer) out.add(x);
+    else if (ArrayBuffer.isView(x)) { if (x.buffer instanceof ArrayBuffer) out.add(x.buffer); }
+    else for (const e of Object.values(x)) stack.push(e);
+  }
+  return [...out];
+};
+parentPort.on('message', () => {
+  const m = structuredClone(workerData);
+  parentPort.postMessage(m, buffers(m));
+});`;
+
+/**
+ * The host thread's longest block while it receives `message` from a worker 5 times (as the CallFlow
+ * panel receives the service's answer): the structured clone's deserialization runs on the host.
+ */
+async function hostReceiveBlock(message: unknown): Promise<{ wall: number; cpu: number }> {
+  const w = new Worker(ECHO_WORKER, { eval: true, workerData: message });
+  try {
+    const watch = new LoopWatch();
+    for (let k = 0; k < 5; k++) {
+      const got = once(w, 'message');
+      w.postMessage(null);
+      await got;
+    }
+    const { wall, cpu } = watch.stop();
+    return { wall, cpu };
+  } finally {
+    await w.terminate();
+  }
+}
+
+const kb = (b: number) => (b / 1024).toFixed(b < 10240 ? 1 : 0);
+const ms = (t: { wall: number; cpu: number }) => `${t.wall.toFixed(1)} (${t.cpu.toFixed(1)})`;
+
+export function transferTable(rows: readonly TransferRow[]): string {
+  const out = [
+    '| message | clone KB (transferred) | worker→host clone ms wall (CPU) | webview JSON KB + buffers KB | host stringify ms | page JSON.parse ms | worker pack / page unpack ms |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of rows)
+    out.push(
+      `| ${r.label} | ${kb(r.cloneBytes)} (${kb(r.transferredBytes)}) | ${ms(r.clone)} | ${kb(r.webviewJsonBytes)} + ${kb(r.webviewBufferBytes)} | ${ms(r.stringify)} | ${ms(r.parse)} | ${r.pack && r.unpack ? `${ms(r.pack)} / ${ms(r.unpack)}` : '–'} |`,
+    );
+  return out.join('\n');
+}
+
+/** Lines printed under the table (the host's receive blocks). */
+const blocks: string[] = [];
+
+async function inventory(nodes: number): Promise<TransferRow[]> {
+  const rows: TransferRow[] = [];
+  const service = new LocalAnalysisService();
+  const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-transfer-'));
+  const shared = (p: string) => join(SHARED_DATA, p);
+  try {
+    // The Sankey (and the correlation view's per-metric values) of the generated profile and the largest real ones.
+    const big = join(tmp, 'big.json');
+    writeLargeProfile(big, { nodes, ranks: 16, files: 400, sourceDir: join(tmp, 'src') });
+    const sankeys: [string, string][] = [
+      [`generated ${nodes.toLocaleString('en')} nodes × 16 ranks`, big],
+      ['hpctoolkit-metadb/lammps-openmp', shared('hpctoolkit-metadb/lammps-openmp')],
+      ['pprof/go-large-cpu', shared('pprof/go-large-cpu/large.cpu.pb.gz')],
+      [
+        'chrome-trace resnet50',
+        shared('chrome-trace/pytorch-profiler-resnet50/worker0.1623143089861.pt.trace.json.gz'),
+      ],
+    ];
+    for (const [label, path] of sankeys) {
+      if (!existsSync(path)) continue;
+      const o = await service.open({ path });
+      if (o.system) continue;
+      const options = { metric: o.data.primaryMetric };
+      const packed = await service.superGraph({ dataset: o.dataset, title: label, options });
+      // Before (main until issue 24's transferable messages): the graph as per-node objects.
+      const data = unpackCallflowData(packed);
+      const name = `Sankey graph: ${label} (${data.nodes.length} supernodes)`;
+      rows.push(measureMessage(`${name}, as objects`, { type: 'graph', data }));
+      const row = measureMessage(`${name}, packed`, { type: 'graph', data: packed });
+      row.pack = timed(() => packCallflowData(data), 5);
+      row.unpack = timed(() => unpackCallflowData(packed), 5);
+      rows.push(row);
+      if (label.startsWith('generated')) {
+        const before = await hostReceiveBlock({ type: 'done', result: data });
+        const after = await hostReceiveBlock({ type: 'done', result: packed });
+        blocks.push(
+          `host's longest block receiving the ${label} Sankey from a worker (5 receives): as objects ${ms(before)} ms, packed ${ms(after)} ms (wall (CPU))`,
+        );
+      }
+      const nodeId = [...data.nodes].sort((a, b) => b.inclusive - a.inclusive)[0]!.id;
+      const metrics = await service.superGraphQuery<'nodeMetrics'>({
+        dataset: o.dataset,
+        query: { kind: 'nodeMetrics', options, nodeId, maxMetrics: 8 },
+      });
+      rows.push(measureMessage(`Sankey nodeMetrics: ${label}`, metrics));
+      if (path.endsWith('.gz') && o.data.trace) {
+        const init = (await service.timeline({
+          dataset: o.dataset,
+          request: { kind: 'init', minimapWidth: 1200 },
+        })) as TimelineResults['init'];
+        rows.push(measureMessage(`timeline init: ${label} (${init.trackCount} lanes)`, init));
+        const tracks = Array.from({ length: init.trackCount }, (_, i) => i);
+        const tiles = await service.timeline({
+          dataset: o.dataset,
+          request: {
+            kind: 'tiles',
+            window: { start: init.timeRange[0], end: init.timeRange[1] },
+            tracks,
+            width: 1600,
+            depth: 32,
+            colourBy: 'function',
+            depthViews: [],
+          },
+        });
+        rows.push(measureMessage(`timeline tiles: ${label} (${tracks.length} lanes × 1600 px)`, tiles));
+      }
+      await service.close({ dataset: o.dataset });
+    }
+    // Ensemble CallFlow: 100 runs × 10⁴ nodes.
+    const runs = join(tmp, 'runs');
+    writeSyntheticEnsemble(runs, { runs: 100, nodes: 10_000 });
+    const e = await service.openEnsemble({ paths: [runs] });
+    const metric = e.data.metrics[e.data.primaryMetric]!.name;
+    const view = await service.ensembleView({ dataset: e.dataset, request: null, metric, title: 'e', moduleMap: [] });
+    rows.push(measureMessage('Ensemble view: 100 runs × 10⁴ nodes (first)', view));
+    const heavy = view.graph!.data.nodes.reduce((a, b) => (b.memberCount > a.memberCount ? b : a));
+    const sel = await service.ensembleView({
+      dataset: e.dataset,
+      request: { type: 'ensemble/select', nodeId: heavy.id },
+      metric,
+      title: 'e',
+      moduleMap: [],
+    });
+    rows.push(measureMessage('Ensemble view: select the heaviest supernode', sel));
+    // PDES views of the largest ROSS/CODES runs.
+    for (const name of [
+      'codes-dragonfly-dally-72-nearest-neighbor',
+      'codes-dragonfly-dally-72-uniform-random-8pe-fulltrace',
+    ]) {
+      const path = shared(`pdes-ross-codes/${name}`);
+      if (!existsSync(path)) continue;
+      const o = await service.open({ path });
+      if (o.system !== 'pdes') continue;
+      const state = EMPTY_PDES_PANEL_STATE;
+      const views = await service.systemRequest<'pdes', 'views'>({
+        dataset: o.dataset,
+        system: 'pdes',
+        request: {
+          kind: 'views',
+          options: state.options,
+          state: {
+            selection: state.selection,
+            keepUnselected: state.keepUnselected,
+            width: 900,
+            networkSegment: state.networkSegment,
+            networkDrill: state.networkDrill,
+          },
+        },
+      });
+      rows.push(measureMessage(`PDES views: ${name}`, views));
+      await service.close({ dataset: o.dataset });
+    }
+    // Memory samples (MemAxes) and the DMV overview.
+    const lulesh = shared('pebs-memaxes/lulesh/data/lulesh_inorder.out');
+    if (existsSync(lulesh)) {
+      const o = await service.open({ path: lulesh });
+      if (o.system === 'memory') {
+        const data = await service.systemRequest({
+          dataset: o.dataset,
+          system: 'memory',
+          request: { kind: 'view' } as never,
+        });
+        rows.push(measureMessage('Memory view: lulesh_inorder', data));
+      }
+      await service.close({ dataset: o.dataset });
+    }
+    for (const [label, path] of [
+      ['resnet50', shared('chrome-trace/pytorch-profiler-resnet50/worker0.1623143089861.pt.trace.json.gz')],
+      [
+        'saxpy-mpi-cuda',
+        shared('nsight-systems-sqlite/saxpy-mpi-cuda-perlmutter/saxpy-mpi-cuda_nsys_perlmutter0.sqlite'),
+      ],
+    ] as const) {
+      if (!existsSync(path)) continue;
+      try {
+        const o = await service.open({ path });
+        const data = await service.systemRequest({
+          dataset: o.dataset,
+          system: 'dataMovement',
+          request: { kind: 'overview' } as never,
+        });
+        rows.push(measureMessage(`DMV overview: ${label}`, data));
+        await service.close({ dataset: o.dataset });
+      } catch (err) {
+        console.log(`  (DMV ${label}: ${(err as Error).message})`);
+      }
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+export async function benchTransfer(): Promise<void> {
+  const nodes = Number(process.env.HPC_LENS_BENCH_TRANSFER_NODES ?? 1_000_000);
+  const [one] = loadavg();
+  console.log(
+    `\nBulk messages across threads (median of 5; load average ${one!.toFixed(1)} at the start; ms wall (CPU)):\n`,
+  );
+  console.log(transferTable(await inventory(nodes)));
+  for (const b of blocks) console.log(`\n${b}`);
+}
