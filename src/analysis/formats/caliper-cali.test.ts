@@ -14,6 +14,7 @@ import { caliperCaliReader } from './caliper-cali';
 import { caliperJsonSplitReader } from './caliper-json-split';
 import { readProfile } from './index';
 import { expectReadError } from '../../../test/support/read-errors';
+import { textSample } from '../../../test/support/file-samples';
 
 describe('Caliper .cali reader against Hatchet', { skip: skipUnlessShared('oracle', 'caliper-cali') }, () => {
   // Hatchet's from_caliperreader lists `…inclusive…` columns as inclusive metrics (caveat 17), as we
@@ -351,19 +352,9 @@ describe('Caliper .cali reader', () => {
   });
 
   it('sniffs by content', () => {
-    const sample = (head: string) => ({
-      path: 'x',
-      isDirectory: false,
-      size: head.length,
-      head,
-      tail: '',
-      entries: [],
-      gzip: false,
-      binary: false,
-    });
-    assert.equal(caliperCaliReader.sniff(sample(ANNOTATION)), 0.95);
-    assert.equal(caliperCaliReader.sniff(sample('{"data": [[1]], "columns": [], "nodes": []}')), 0);
-    assert.equal(caliperCaliReader.sniff(sample('path=main,sum#time.duration=1')), 0);
-    assert.equal(caliperJsonSplitReader.sniff(sample(ANNOTATION)), 0);
+    assert.equal(caliperCaliReader.sniff(textSample(ANNOTATION)), 0.95);
+    assert.equal(caliperCaliReader.sniff(textSample('{"data": [[1]], "columns": [], "nodes": []}')), 0);
+    assert.equal(caliperCaliReader.sniff(textSample('path=main,sum#time.duration=1')), 0);
+    assert.equal(caliperJsonSplitReader.sniff(textSample(ANNOTATION)), 0);
   });
 });

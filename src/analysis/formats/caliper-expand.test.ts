@@ -12,6 +12,7 @@ import { caliperExpandReader } from './caliper-expand';
 import { caliperJsonRecordsReader } from './caliper-json-records';
 import { readProfile } from './index';
 import { expectReadError } from '../../../test/support/read-errors';
+import { textSample } from '../../../test/support/file-samples';
 
 // What `cali-query -e` (format expand) writes: one record per line, `name=value` entries joined by
 // ",", each attribute of the record's context nodes on its own (ordered by decreasing attribute id),
@@ -114,22 +115,16 @@ describe('Caliper expand reader', () => {
   });
 
   it('sniffs by content', () => {
-    const sample = (head: string) => ({
-      path: 'x',
-      isDirectory: false,
-      size: head.length,
-      head,
-      tail: '',
-      entries: [],
-      gzip: false,
-      binary: false,
-    });
-    assert.equal(caliperExpandReader.sniff(sample(EXPAND)), 0.7);
-    assert.equal(caliperExpandReader.sniff(sample('__rec=node,id=12,attr=10,data=64,parent=3\n')), 0, '.cali');
-    assert.equal(caliperCaliReader.sniff(sample(EXPAND)), 0);
-    assert.equal(caliperJsonRecordsReader.sniff(sample(EXPAND)), 0);
-    assert.equal(caliperExpandReader.sniff(sample('# callgrind format\nversion: 1\nfn=(1) main\n')), 0, 'callgrind');
-    assert.equal(caliperExpandReader.sniff(sample('main;solve;kernel 12\nmain;io 3\n')), 0, 'folded stacks');
-    assert.equal(caliperExpandReader.sniff(sample('a=1,b=2\n')), 0, 'key=value lines without a Caliper attribute');
+    assert.equal(caliperExpandReader.sniff(textSample(EXPAND)), 0.7);
+    assert.equal(caliperExpandReader.sniff(textSample('__rec=node,id=12,attr=10,data=64,parent=3\n')), 0, '.cali');
+    assert.equal(caliperCaliReader.sniff(textSample(EXPAND)), 0);
+    assert.equal(caliperJsonRecordsReader.sniff(textSample(EXPAND)), 0);
+    assert.equal(
+      caliperExpandReader.sniff(textSample('# callgrind format\nversion: 1\nfn=(1) main\n')),
+      0,
+      'callgrind',
+    );
+    assert.equal(caliperExpandReader.sniff(textSample('main;solve;kernel 12\nmain;io 3\n')), 0, 'folded stacks');
+    assert.equal(caliperExpandReader.sniff(textSample('a=1,b=2\n')), 0, 'key=value lines without a Caliper attribute');
   });
 });

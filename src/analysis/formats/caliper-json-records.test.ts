@@ -12,6 +12,7 @@ import { caliperJsonRecordsReader } from './caliper-json-records';
 import { caliperJsonSplitReader } from './caliper-json-split';
 import { chooseFormat, readProfile } from './index';
 import { expectReadError } from '../../../test/support/read-errors';
+import { textSample } from '../../../test/support/file-samples';
 
 // What `cali-query -q "select * format json"` (Caliper 2) writes: "[", then one flat object per
 // record on its own line separated by ",\n", then "\n]". Keys are sorted, quoted (string) values
@@ -168,40 +169,30 @@ describe('Caliper json (records) reader', () => {
   });
 
   it('sniffs by content, leaving json-split, Hatchet literals and trace events to their readers', () => {
-    const sample = (head: string) => ({
-      path: 'x',
-      isDirectory: false,
-      size: head.length,
-      head,
-      tail: '',
-      entries: [],
-      gzip: false,
-      binary: false,
-    });
     const jsonSplit = JSON.stringify({
       data: [[1, 0]],
       columns: ['sum#time.duration', 'path'],
       column_metadata: [{ is_value: true }, { is_value: false }],
       nodes: [{ label: 'main', column: 'path' }],
     });
-    assert.equal(caliperJsonRecordsReader.sniff(sample(RECORDS)), 0.85);
-    assert.equal(caliperJsonRecordsReader.sniff(sample(OBJECT)), 0.9);
-    assert.equal(caliperJsonRecordsReader.sniff(sample(jsonSplit)), 0);
-    assert.equal(chooseFormat(sample(jsonSplit))?.id, caliperJsonSplitReader.id);
-    assert.equal(chooseFormat(sample(RECORDS))?.id, caliperJsonRecordsReader.id);
+    assert.equal(caliperJsonRecordsReader.sniff(textSample(RECORDS)), 0.85);
+    assert.equal(caliperJsonRecordsReader.sniff(textSample(OBJECT)), 0.9);
+    assert.equal(caliperJsonRecordsReader.sniff(textSample(jsonSplit)), 0);
+    assert.equal(chooseFormat(textSample(jsonSplit))?.id, caliperJsonSplitReader.id);
+    assert.equal(chooseFormat(textSample(RECORDS))?.id, caliperJsonRecordsReader.id);
     assert.equal(
       caliperJsonRecordsReader.sniff(
-        sample('[{"frame": {"name": "main", "type": "function"}, "metrics": {"time": 1}, "children": []}]'),
+        textSample('[{"frame": {"name": "main", "type": "function"}, "metrics": {"time": 1}, "children": []}]'),
       ),
       0,
     );
     assert.equal(
-      caliperJsonRecordsReader.sniff(sample('[{"name": "a#b", "ph": "X", "ts": 1, "dur": 2, "pid": 1, "tid": 1}]')),
+      caliperJsonRecordsReader.sniff(textSample('[{"name": "a#b", "ph": "X", "ts": 1, "dur": 2, "pid": 1, "tid": 1}]')),
       0,
     );
-    assert.equal(caliperJsonRecordsReader.sniff(sample('[1, 2]')), 0);
+    assert.equal(caliperJsonRecordsReader.sniff(textSample('[1, 2]')), 0);
     assert.equal(
-      caliperJsonRecordsReader.sniff(sample('[{"path": "main", "children": [{"path": "x"}]}]')),
+      caliperJsonRecordsReader.sniff(textSample('[{"path": "main", "children": [{"path": "x"}]}]')),
       0,
       'records are flat',
     );

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { checkAgainstOracle, oracleCases, oraclePath, type Oracle } from '../../../test/support/hatchet-oracle';
+import { textSample } from '../../../test/support/file-samples';
 import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
 import { NodeKind } from '../model/call-tree';
 import { inclusiveFromExclusive } from '../model/derive';
@@ -12,7 +13,7 @@ import type { Profile } from '../model/profile';
 import { caliperJsonSplitReader } from './caliper-json-split';
 import { hatchetLiteralReader, RECORDED_EXCLUSIVE_SUFFIX } from './hatchet-literal';
 import { readProfile } from './index';
-import { ProfileReadError, type FileSample } from './reader';
+import { ProfileReadError } from './reader';
 
 const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-literal-'));
 let fileCount = 0;
@@ -69,18 +70,6 @@ const EXAMPLE: LiteralNode[] = [
     ],
   },
 ];
-
-const sample = (head: string, extra: Partial<FileSample> = {}): FileSample => ({
-  path: 'x',
-  isDirectory: false,
-  size: head.length,
-  head,
-  tail: '',
-  entries: [],
-  gzip: false,
-  binary: false,
-  ...extra,
-});
 
 const names = (p: Profile) => Array.from({ length: p.tree.size }, (_, i) => p.tree.path(i).join('/'));
 const column = (p: Profile, metric: string, side: 'exclusive' | 'inclusive') => {
@@ -174,7 +163,7 @@ describe('Hatchet literal reader', () => {
         children: [{ name: 'work', metrics: { time: 2, 'time (inc)': 2 } }],
       },
     ];
-    assert.ok(hatchetLiteralReader.sniff(sample(JSON.stringify(literal))) > 0);
+    assert.ok(hatchetLiteralReader.sniff(textSample(JSON.stringify(literal))) > 0);
     const p = await readProfile(write(JSON.stringify(literal)));
     assert.deepEqual(names(p), ['main', 'main/work']);
     assert.deepEqual(column(p, 'time', 'inclusive'), [3, 2]);
@@ -391,22 +380,22 @@ describe('Hatchet literal reader', () => {
   });
 
   it('sniffs literals by content only', () => {
-    assert.equal(hatchetLiteralReader.sniff(sample(JSON.stringify(EXAMPLE))), 0.9);
-    assert.equal(hatchetLiteralReader.sniff(sample(`\uFEFF\n  ${sortedJson(EXAMPLE)}`)), 0.9);
+    assert.equal(hatchetLiteralReader.sniff(textSample(JSON.stringify(EXAMPLE))), 0.9);
+    assert.equal(hatchetLiteralReader.sniff(textSample(`\uFEFF\n  ${sortedJson(EXAMPLE)}`)), 0.9);
     assert.equal(
-      hatchetLiteralReader.sniff(sample(JSON.stringify(EXAMPLE).slice(0, 60))),
+      hatchetLiteralReader.sniff(textSample(JSON.stringify(EXAMPLE).slice(0, 60))),
       0.9,
       'a head cut early still shows frame and metrics',
     );
     assert.equal(
-      hatchetLiteralReader.sniff(sample('[{"name": "x", "ph": "X", "ts": 1, "dur": 2}]')),
+      hatchetLiteralReader.sniff(textSample('[{"name": "x", "ph": "X", "ts": 1, "dur": 2}]')),
       0,
       'Chrome trace events are not literals',
     );
-    assert.equal(hatchetLiteralReader.sniff(sample('{"data": [], "columns": [], "nodes": []}')), 0);
-    assert.equal(hatchetLiteralReader.sniff(sample('', { isDirectory: true, entries: ['a.json'] })), 0);
+    assert.equal(hatchetLiteralReader.sniff(textSample('{"data": [], "columns": [], "nodes": []}')), 0);
+    assert.equal(hatchetLiteralReader.sniff(textSample('', { isDirectory: true, entries: ['a.json'] })), 0);
     assert.equal(
-      caliperJsonSplitReader.sniff(sample(JSON.stringify(EXAMPLE))),
+      caliperJsonSplitReader.sniff(textSample(JSON.stringify(EXAMPLE))),
       0,
       'the Caliper reader leaves literals alone',
     );

@@ -2,29 +2,18 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { textSample } from '../../../test/support/file-samples';
 import type { FileSample } from './reader';
 import { bestFormat, chooseFormat, FORMATS } from './registry';
 
-const sample = (head: string, over: Partial<FileSample> = {}): FileSample => ({
-  path: '/nonexistent/sample',
-  isDirectory: false,
-  size: head.length,
-  head,
-  tail: '',
-  entries: [],
-  gzip: false,
-  binary: false,
-  ...over,
-});
-
 /** Heads that one format claims outright, and one that several text sniffers look at. */
 const HEADS: [string, FileSample][] = [
-  ['caliper-cali', sample('__rec=node,id=1,attr=10,data=main\n')],
-  ['hatchet-literal', sample('[{"frame": {"name": "main"}, "metrics": {"time": 1}, "children": []}]')],
-  ['chrome-trace', sample('{"traceEvents": [{"ph": "X", "name": "k", "ts": 1, "dur": 2}]}')],
-  ['callgrind', sample('# callgrind format\nevents: Ir\nfn=main\n1 2\n')],
-  ['folded-stacks', sample('main;solve;kernel 10\nmain;io 3\n')],
-  ['tau-profile', sample('', { isDirectory: true, entries: ['profile.0.0.0', 'profile.1.0.0'] })],
+  ['caliper-cali', textSample('__rec=node,id=1,attr=10,data=main\n')],
+  ['hatchet-literal', textSample('[{"frame": {"name": "main"}, "metrics": {"time": 1}, "children": []}]')],
+  ['chrome-trace', textSample('{"traceEvents": [{"ph": "X", "name": "k", "ts": 1, "dur": 2}]}')],
+  ['callgrind', textSample('# callgrind format\nevents: Ir\nfn=main\n1 2\n')],
+  ['folded-stacks', textSample('main;solve;kernel 10\nmain;io 3\n')],
+  ['tau-profile', textSample('', { isDirectory: true, entries: ['profile.0.0.0', 'profile.1.0.0'] })],
 ];
 
 describe('format registry (sniffers always loaded, readers loaded on demand)', () => {
@@ -64,6 +53,6 @@ describe('format registry (sniffers always loaded, readers loaded on demand)', (
       assert.equal(chooseFormat(s, readers)?.id, id, 'the eager list of readers agrees');
       assert.equal(bestFormat(s)?.score, bestFormat(s, readers)?.score);
     }
-    assert.equal(chooseFormat(sample('plain text, no profile')), null);
+    assert.equal(chooseFormat(textSample('plain text, no profile')), null);
   });
 });
