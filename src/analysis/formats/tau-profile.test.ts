@@ -13,6 +13,7 @@ import { sampleFile } from './file-sample';
 import { chooseFormat, readProfile } from './index';
 import { tauProfileReader } from './tau-profile';
 import { expectReadError } from '../../../test/support/read-errors';
+import { textSample } from '../../../test/support/file-samples';
 
 /** One timer line: name, Calls, Subrs, Excl, Incl. */
 type Timer = [name: string, calls: number, subrs: number, excl: number, incl: number];
@@ -604,26 +605,8 @@ describe('TAU profile reader', () => {
   });
 
   it('sniffs by content and by directory entries', () => {
-    const file = (head: string) => ({
-      path: 'x',
-      isDirectory: false,
-      size: head.length,
-      head,
-      tail: '',
-      entries: [],
-      gzip: false,
-      binary: false,
-    });
-    const dir = (entries: string[]) => ({
-      path: 'd',
-      isDirectory: true,
-      size: 0,
-      head: '',
-      tail: '',
-      entries,
-      gzip: false,
-      binary: false,
-    });
+    const file = (head: string) => textSample(head);
+    const dir = (entries: string[]) => textSample('', { path: 'd', isDirectory: true, entries });
     assert.equal(tauProfileReader.sniff(file(tauFile(callpathTimers(1)))), 0.95);
     assert.equal(
       tauProfileReader.sniff(file('12 templated_functions\n# Name Calls Subrs Excl Incl ProfileCalls\n')),
