@@ -298,11 +298,11 @@ export async function large(
 }
 
 /**
- * The benchmark `npm run bench -- chrome-trace` runs: generated ~100 MB and ~500 MB Kineto-like traces
- * and the shared traces against JSON.parse of the same bytes; the 2 GB case when `large`.
+ * The benchmark `npm run bench -- chrome-trace` runs: generated ~100 MB and ~500 MB Kineto-like traces,
+ * a generated ~100 MB DevTools-style one (args before ph) and the shared traces against JSON.parse of the same bytes; the 2 GB case when `large`.
  */
 export async function benchChromeTrace(
-  options: { sizesMB?: number[]; large?: boolean; shared?: string } = {},
+  options: { sizesMB?: number[]; devToolsMB?: number[]; large?: boolean; shared?: string } = {},
 ): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-trace-'));
   try {
@@ -311,6 +311,13 @@ export async function benchChromeTrace(
       const path = join(dir, 'trace.json');
       writeSyntheticTrace(path, Infinity, mb * 1e6);
       await pairedThroughput(path, 5, `generated Kineto-like trace, ~${mb} MB`);
+      rmSync(path, { force: true });
+    }
+    // Chrome DevTools key order (args before ph); HPC_LENS_BENCH_DEVTOOLS_MB chooses the sizes.
+    for (const mb of options.devToolsMB ?? [100]) {
+      const path = join(dir, 'devtools.json');
+      writeSyntheticDevToolsTrace(path, mb * 1e6);
+      await pairedThroughput(path, 5, `generated DevTools-style trace, ~${mb} MB`);
       rmSync(path, { force: true });
     }
     if (options.shared) await sharedTraces(options.shared);
