@@ -48,6 +48,161 @@ export function writeSyntheticTrace(
   return { events: n + 1, bytes };
 }
 
+/**
+ * A DevTools-style trace (Chrome's Performance panel, Perfetto's JSON export): every event's members
+ * in key order, so `args` comes before `ph`. Main-thread tasks with nested script, layout and paint
+ * slices whose `args` hold `data` / `beginData` objects or a few scalars, async `b`/`e` pairs keyed by
+ * `id2`, instant counters (`UpdateCounters`), flows, `C` counters and `M` thread names. `argsFirst`
+ * false writes the same events with `ph` first (what the Kineto-like generator does), for comparison.
+ */
+export function writeSyntheticDevToolsTrace(
+  path: string,
+  maxBytes: number,
+  argsFirst = true,
+): { events: number; bytes: number } {
+  const fd = openSync(path, 'w');
+  const ev = (o: Record<string, unknown>): string => {
+    const keys = Object.keys(o).sort();
+    if (!argsFirst) keys.sort((a, b) => (a === 'ph' ? -1 : b === 'ph' ? 1 : 0));
+    return `{${keys.map(k => `${JSON.stringify(k)}:${JSON.stringify(o[k])}`).join(',')}},\n`;
+  };
+  const TL = 'disabled-by-default-devtools.timeline';
+  const frame = '848931758504E718AC99037086687B2E';
+  let buf = '{"traceEvents":[\n';
+  const threads: [number, number, string][] = [
+    [6488, 259, 'CrBrowserMain'],
+    [6543, 259, 'CrRendererMain'],
+    [6543, 17667, 'Compositor'],
+    [6512, 259, 'CrGpuMain'],
+  ];
+  for (const [pid, tid, name] of threads)
+    buf += ev({ args: { name }, cat: '__metadata', name: 'thread_name', ph: 'M', pid, tid, ts: 0 });
+  let ts = 9632390457;
+  let n = threads.length;
+  let bytes = 0;
+  for (let i = 0; bytes + buf.length < maxBytes; i++) {
+    const [pid, tid] = threads[i % threads.length]!;
+    const tts = 15636384 + i * 40;
+    buf += ev({ args: {}, cat: TL, dur: 300, name: 'RunTask', ph: 'X', pid, tdur: 290, tid, ts, tts });
+    buf += ev({
+      args: {
+        data: {
+          columnNumber: 4 + (i % 80),
+          frame,
+          functionName: `tick${i % 23}`,
+          lineNumber: 10 + (i % 400),
+          scriptId: String(12 + (i % 9)),
+          url: `https://example.com/static/app.${i % 5}.js`,
+        },
+      },
+      cat: 'devtools.timeline',
+      dur: 120,
+      name: 'FunctionCall',
+      ph: 'X',
+      pid,
+      tdur: 118,
+      tid,
+      ts: ts + 10,
+      tts: tts + 5,
+    });
+    buf += ev({
+      args: {
+        beginData: { dirtyObjects: i % 40, frame, partialLayout: i % 3 === 0, totalObjects: 340 },
+        endData: { layoutRoots: [{ depth: 1, nodeId: 5, quads: [[0, 0, 800, 0, 800, 600, 0, 600]] }] },
+      },
+      cat: 'devtools.timeline',
+      dur: 60,
+      name: 'Layout',
+      ph: 'X',
+      pid,
+      tdur: 58,
+      tid,
+      ts: ts + 140,
+      tts: tts + 130,
+    });
+    buf += ev({
+      args: { layerId: 3 + (i % 17), layerTreeId: 1 },
+      cat: TL,
+      dur: 30,
+      name: 'Paint',
+      ph: 'X',
+      pid,
+      tid,
+      ts: ts + 210,
+    });
+    const id2 = { local: `0x${(i % 4096).toString(16)}` };
+    buf += ev({ args: {}, cat: 'blink.user_timing', id2, name: `measure${i % 7}`, ph: 'b', pid, tid, ts: ts + 5 });
+    buf += ev({ args: {}, cat: 'blink.user_timing', id2, name: `measure${i % 7}`, ph: 'e', pid, tid, ts: ts + 250 });
+    buf += ev({
+      args: { data: { documents: 3, jsEventListeners: i % 11, jsHeapSizeUsed: 1734940 + i * 8, nodes: 14 + (i % 90) } },
+      cat: TL,
+      name: 'UpdateCounters',
+      ph: 'I',
+      pid,
+      s: 't',
+      tid,
+      ts: ts + 280,
+    });
+    buf += ev({ args: { frame }, cat: 'blink,devtools.timeline', name: 'MarkLoad', ph: 'R', pid, tid, ts: ts + 285 });
+    n += 8;
+    if (i % 8 === 0) {
+      buf += ev({
+        args: {},
+        bind_id: `0x${i.toString(16)}`,
+        cat: 'toplevel.flow',
+        id: i,
+        name: 'Task',
+        ph: 's',
+        pid,
+        tid,
+        ts: ts + 1,
+      });
+      buf += ev({
+        args: {},
+        bind_id: `0x${i.toString(16)}`,
+        cat: 'toplevel.flow',
+        id: i,
+        name: 'Task',
+        ph: 'f',
+        bp: 'e',
+        pid,
+        tid,
+        ts: ts + 2,
+      });
+      buf += ev({
+        args: { jsHeapSizeUsed: 1734940 + i * 8, nodes: 14 + (i % 90) },
+        cat: TL,
+        name: 'Counters',
+        ph: 'C',
+        pid,
+        tid,
+        ts: ts + 3,
+      });
+      n += 3;
+    }
+    ts += 300;
+    if (buf.length > 1 << 20) {
+      writeSync(fd, buf);
+      bytes += buf.length;
+      buf = '';
+    }
+  }
+  buf += ev({
+    args: { name: 'Renderer' },
+    cat: '__metadata',
+    name: 'process_name',
+    ph: 'M',
+    pid: 6543,
+    tid: 0,
+    ts: 0,
+  }).slice(0, -2);
+  buf += '\n],"metadata":{"source":"DevTools","hardwareConcurrency":16}}\n';
+  writeSync(fd, buf);
+  bytes += buf.length;
+  closeSync(fd);
+  return { events: n + 1, bytes };
+}
+
 export interface PairedThroughput {
   mb: number;
   /** Medians of JSON.parse and of the reader, wall and process CPU milliseconds. */
@@ -143,11 +298,11 @@ export async function large(
 }
 
 /**
- * The benchmark `npm run bench -- chrome-trace` runs: generated ~100 MB and ~500 MB Kineto-like traces
- * and the shared traces against JSON.parse of the same bytes; the 2 GB case when `large`.
+ * The benchmark `npm run bench -- chrome-trace` runs: generated ~100 MB and ~500 MB Kineto-like traces,
+ * a generated ~100 MB DevTools-style one (args before ph) and the shared traces against JSON.parse of the same bytes; the 2 GB case when `large`.
  */
 export async function benchChromeTrace(
-  options: { sizesMB?: number[]; large?: boolean; shared?: string } = {},
+  options: { sizesMB?: number[]; devToolsMB?: number[]; large?: boolean; shared?: string } = {},
 ): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-trace-'));
   try {
@@ -156,6 +311,13 @@ export async function benchChromeTrace(
       const path = join(dir, 'trace.json');
       writeSyntheticTrace(path, Infinity, mb * 1e6);
       await pairedThroughput(path, 5, `generated Kineto-like trace, ~${mb} MB`);
+      rmSync(path, { force: true });
+    }
+    // Chrome DevTools key order (args before ph); HPC_LENS_BENCH_DEVTOOLS_MB chooses the sizes.
+    for (const mb of options.devToolsMB ?? [100]) {
+      const path = join(dir, 'devtools.json');
+      writeSyntheticDevToolsTrace(path, mb * 1e6);
+      await pairedThroughput(path, 5, `generated DevTools-style trace, ~${mb} MB`);
       rmSync(path, { force: true });
     }
     if (options.shared) await sharedTraces(options.shared);

@@ -163,7 +163,7 @@ function cliRows(shared: string, distDir: string): GoalRow[] {
 }
 
 /** The Chrome reader against JSON.parse of the same bytes, interleaved in this process. */
-async function chromeRows(shared: string, withLarge: boolean): Promise<GoalRow[]> {
+async function chromeRows(shared: string, withLarge: boolean, want: (group: string) => boolean): Promise<GoalRow[]> {
   const rows: GoalRow[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-goals-'));
   const row = (label: string, p: Awaited<ReturnType<typeof pairedThroughput>>): GoalRow => ({
@@ -174,7 +174,8 @@ async function chromeRows(shared: string, withLarge: boolean): Promise<GoalRow[]
     met: p.parseMs / p.readMs >= 0.5,
   });
   try {
-    for (const mb of withLarge ? [100, 500] : [100]) {
+    const sizes = process.env.HPC_LENS_BENCH_TRACE_MB?.split(',').filter(Boolean).map(Number);
+    for (const mb of want('chrome') ? (sizes ?? (withLarge ? [100, 500] : [100])) : []) {
       const path = join(dir, `trace-${mb}.json`);
       writeSyntheticTrace(path, Infinity, mb * MB);
       rows.push(row('generated', await pairedThroughput(path, 3)));
@@ -182,12 +183,12 @@ async function chromeRows(shared: string, withLarge: boolean): Promise<GoalRow[]
     }
     // resnet50 is gzip-compressed; both sides read the decompressed bytes.
     const resnet = join(shared, 'data/chrome-trace/pytorch-profiler-resnet50/worker0.1623143089861.pt.trace.json.gz');
-    if (existsSync(resnet)) {
+    if (want('resnet') && existsSync(resnet)) {
       const path = join(dir, 'resnet50.json');
       spawnSync('sh', ['-c', `gzip -dc '${resnet}' > '${path}'`]);
       rows.push(row('shared resnet50', await pairedThroughput(path, 5)));
     }
-    if (withLarge) {
+    if (withLarge && want('2gb')) {
       const r = await large(dir, 2);
       rows.push({
         goal: 'generated 2 GB trace through the CLI: peak RSS < 2× the file',
@@ -352,13 +353,20 @@ async function serviceRows(distDir: string): Promise<GoalRow[]> {
   }
 }
 
-/** The rows in the issue's order; a row group that cannot run here (no shared data, no dist/) is left out. */
+/**
+ * The rows in the issue's order; a row group that cannot run here (no shared data, no dist/) is left out.
+ * `HPC_LENS_BENCH_GOALS=chrome,resnet` runs only the groups named (readers, cli, chrome, resnet, 2gb,
+ * super-graph, service); `HPC_LENS_BENCH_TRACE_MB=500` the generated Chrome sizes (e.g. only the 500 MB row).
+ */
 export async function goalRows(options: { shared?: string; distDir: string; large: boolean }): Promise<GoalRow[]> {
+  const only = process.env.HPC_LENS_BENCH_GOALS?.split(',').filter(Boolean);
+  const want = (group: string) => !only || only.includes(group);
   const rows: GoalRow[] = [];
-  if (options.shared) rows.push(...readerRows(options.shared), ...cliRows(options.shared, options.distDir));
-  rows.push(...(await chromeRows(options.shared ?? '', options.large)));
-  rows.push(...(await superGraphRows()));
-  rows.push(...(await serviceRows(options.distDir)));
+  if (options.shared && want('readers')) rows.push(...readerRows(options.shared));
+  if (options.shared && want('cli')) rows.push(...cliRows(options.shared, options.distDir));
+  rows.push(...(await chromeRows(options.shared ?? '', options.large, want)));
+  if (want('super-graph')) rows.push(...(await superGraphRows()));
+  if (want('service')) rows.push(...(await serviceRows(options.distDir)));
   return rows;
 }
 

@@ -157,6 +157,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
     benchChromeTrace({
       large: LARGE,
       sizesMB: process.env.HPC_LENS_BENCH_TRACE_MB?.split(',').filter(Boolean).map(Number),
+      devToolsMB: process.env.HPC_LENS_BENCH_DEVTOOLS_MB?.split(',').filter(Boolean).map(Number),
       shared: existsSync(SHARED) ? SHARED : undefined,
     }),
   'super-graph': benchSuperGraph,

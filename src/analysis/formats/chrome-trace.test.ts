@@ -558,6 +558,117 @@ describe('Chrome trace reader: members it does not read', () => {
     for (let seed = 2; seed < 40; seed++)
       assert.equal(withoutOtherData(shape(readChunked(noisy, seed, 1 + (seed % 13)))), expected, `seed ${seed}`);
   });
+  it('reads args written before ph (DevTools key order) as it reads them after, in any chunking', () => {
+    const events: Record<string, unknown>[] = [
+      { ph: 'M', name: 'process_name', pid: 1, args: { name: 'python' } },
+      { ph: 'M', name: 'thread_name', pid: 1, tid: 1, args: { name: 'main' } },
+      { ph: 'M', name: 'thread_sort_index', pid: 1, tid: 2, args: { sort_index: -3 } },
+      { ph: 'X', cat: 'Operator', name: 'aten::mm', pid: 1, tid: 1, ts: 100, dur: 50 },
+      {
+        ph: 'X',
+        cat: 'Operator',
+        name: 'aten::add',
+        pid: 1,
+        tid: 1,
+        ts: 160,
+        dur: 20,
+        args: { 'External id': 3, 'Call stack': 'm.py(3): f;t.py(9): <module>', data: { url: 'x' } },
+      },
+      { ph: 'X', cat: 'Runtime', name: 'cudaLaunchKernel', pid: 1, tid: 1, ts: 110, dur: 10, args: { correlation: 4 } },
+      {
+        ph: 'X',
+        cat: 'Kernel',
+        name: 'gemm',
+        pid: 0,
+        tid: 'stream 7',
+        ts: 130,
+        dur: 15,
+        args: { queued: 0, device: 0, stream: 7, correlation: 4, grid: [50, 1, 1] },
+      },
+      { ph: 'X', cat: 'Kernel', name: 'k2', pid: 0, tid: 9, ts: 150, dur: 5, args: {} },
+      { ph: 'X', cat: 'Memset', name: 'Memset', pid: 0, tid: 8, ts: 150, dur: 5, args: { data: { bytes: 1 } } },
+      {
+        ph: 'X',
+        cat: 'Memcpy',
+        name: 'Memcpy HtoD',
+        pid: 0,
+        tid: 'stream 7',
+        ts: 160,
+        dur: 5,
+        args: { device: 0, stream: 7, correlation: 5, bytes: 4096 },
+      },
+      { ph: 'X', cat: 'devtools.timeline', name: 'Layout', pid: 2, tid: 3, ts: 100, dur: 9, args: 7 },
+      { ph: 'B', name: 'step', pid: 1, tid: 2, ts: 100, args: ['correlation'] },
+      { ph: 'E', pid: 1, tid: 2, ts: 190, args: { bytes: 5 } },
+      { ph: 'b', cat: 'blink', id2: { local: '0x1' }, name: 'measure', pid: 2, tid: 3, ts: 101, args: { a: 1 } },
+      { ph: 'e', cat: 'blink', id2: { local: '0x1' }, name: 'measure', pid: 2, tid: 3, ts: 108, args: {} },
+      { ph: 's', cat: 'ac2g', id: 4, pid: 1, tid: 1, ts: 110, name: 'launch', args: { x: [1] } },
+      { ph: 'f', cat: 'ac2g', id: 4, pid: 0, tid: 'stream 7', ts: 130, bp: 'e', name: 'launch', args: {} },
+      { ph: 'C', name: 'mem', pid: 1, ts: 120, args: { used: 5, free: '7', nested: { a: 1 } } },
+      { ph: 'C', name: 'arr', pid: 1, ts: 121, args: [3, 4] },
+      { ph: 'C', name: 'none', pid: 1, ts: 122, args: {} },
+      {
+        ph: 'i',
+        name: '[memory]',
+        pid: 1,
+        tid: 1,
+        ts: 140,
+        s: 't',
+        args: { 'Device Type': 1, 'Device Id': 0, Bytes: 512, 'Total Allocated': 512, 'Total Reserved': 2048 },
+      },
+      { ph: 'I', name: 'UpdateCounters', pid: 2, tid: 3, ts: 104, s: 't', args: { data: { nodes: 14 } } },
+      {
+        ph: 'P',
+        name: 'ProfileChunk',
+        pid: 2,
+        tid: 3,
+        ts: 105,
+        id: '0x2',
+        args: { data: { cpuProfile: { samples: [3] } } },
+      },
+      { ph: 'Q', name: 'unknown phase', pid: 2, tid: 3, ts: 105, args: { a: 1 } },
+      { name: 'no phase', pid: 2, tid: 3, ts: 105, args: { a: 1 } },
+      { ph: 'X', name: 'on4', pid: 1, tid: 4, ts: 100, dur: 1 },
+      { ph: 'X', name: 'on5', pid: 1, tid: 5, ts: 100, dur: 1 },
+    ];
+    const phFirst = (o: Record<string, unknown>) => JSON.stringify(o);
+    const sorted = (o: Record<string, unknown>) =>
+      JSON.stringify(
+        Object.fromEntries(
+          Object.keys(o)
+            .sort()
+            .map(k => [k, o[k]]),
+        ),
+      );
+    const text = (f: (o: Record<string, unknown>) => string, extra: string[] = []) =>
+      `{"traceEvents":[\n${[...events.map(f), ...extra].join(',\n  ')}]}`;
+    // A duplicated args keeps its last value, wherever ph is.
+    const duplicates = (argsFirst: boolean) => [
+      argsFirst
+        ? '{"args":{"name":"old"},"name":"thread_name","ph":"M","pid":1,"tid":4,"args":{"name":"new"}}'
+        : '{"ph":"M","args":{"name":"old"},"name":"thread_name","pid":1,"tid":4,"args":{"name":"new"}}',
+      argsFirst
+        ? '{"args":{"correlation":9},"args" : {} ,"cat":"Runtime","dur":1,"name":"cudaMalloc","ph":"X","pid":1,"tid":1,"ts":170}'
+        : '{"ph":"X","args":{"correlation":9},"args" : {} ,"cat":"Runtime","dur":1,"name":"cudaMalloc","pid":1,"tid":1,"ts":170}',
+      argsFirst
+        ? '{"args":{"name":"gone"},"name":"thread_name","ph":"M","pid":1,"tid":5,"args":null}'
+        : '{"ph":"M","args":{"name":"gone"},"name":"thread_name","pid":1,"tid":5,"args":null}',
+    ];
+    const before = text(sorted, duplicates(true));
+    assert.ok(before.includes('{"args":{"correlation":4},"cat":"Runtime"'), before);
+    const expected = shape(readChunked(text(phFirst, duplicates(false)), 1, 1 << 20));
+    const p = readChunked(before, 1, 1 << 20);
+    assert.equal(shape(p), expected);
+    assert.equal(incl(p, '<module>/f/aten::add'), 20000);
+    assert.ok(paths(p).includes('aten::mm/cudaLaunchKernel/gemm'), paths(p).join(', '));
+    assert.equal(p.trace!.counters.value.length, 4);
+    assert.equal(p.trace!.memory!.bytes[0], 512);
+    assert.equal(p.trace!.tracks.find(t => t.name === 'main')?.kind, 'thread');
+    assert.ok(p.trace!.tracks.some(t => t.name === 'new'));
+    assert.ok(!p.trace!.tracks.some(t => t.name === 'old' || t.name === 'gone'));
+    for (let seed = 2; seed < 60; seed++)
+      assert.equal(shape(readChunked(before, seed, 1 + (seed % 17))), expected, `seed ${seed}`);
+  });
   it('numbers flows by category and id, and keeps their ids out of the string table', async () => {
     const flow = (ph: string, id: unknown, ts: number, cat = 'ac2g') =>
       ev({ ph, cat, id, ts, name: 'launch', ...(ph === 'f' ? { bp: 'e', tid: 2 } : {}) });

@@ -4,6 +4,9 @@ import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data'
 import { MAX_RAW_CONTEXT_VALUES } from '../../shared/callflow-protocol';
 import { readProfile } from '../formats';
 import { profileFromOutline } from '../model/test-profiles';
+import { NodeKind } from '../model/call-tree';
+import { Profile } from '../model/profile';
+import { ProfileBuilder } from '../model/profile-builder';
 import { seededRandom } from '../stats/seeded-random';
 import { binsAreContiguousInRank, nodeRankHistogram, rankHistogram } from './rank-histogram';
 import { callflowData } from './sankey-data';
@@ -400,6 +403,96 @@ describe('super graph on real profiles', () => {
         [g.filter.removedNodes, g.filter.totalNodes, g.filter.keptFunctions, g.filter.totalFunctions, g.nodes.length],
         [699, 5372, 117, 192, 132],
       );
+    },
+  );
+});
+
+/** The per-node sums over a context subset as the dense computation made them: whole rows, added in subset order. */
+function denseSubsetSums(p: Profile, side: 'inclusive' | 'exclusive', m: number, subset: Int32Array): Float64Array {
+  const out = new Float64Array(p.tree.size);
+  const row = new Float64Array(p.contextCount);
+  for (let i = 0; i < p.tree.size; i++) {
+    p.contextRow(side, m, i, row);
+    let s = 0;
+    for (const c of subset) s += row[c]!;
+    out[i] = s;
+  }
+  return out;
+}
+
+function assertSameBits(a: Float64Array, b: Float64Array, what: string): void {
+  assert.equal(a.length, b.length, what);
+  for (let i = 0; i < a.length; i++) assert.ok(Object.is(a[i], b[i]), `${what}: node ${i} ${a[i]} vs ${b[i]}`);
+}
+
+/** Subsets of C contexts: ascending, shuffled, one context, every context out of order. */
+function subsetsOf(C: number, random: () => number): Int32Array[] {
+  const all = Array.from({ length: C }, (_, c) => c);
+  const shuffled = [...all].sort(() => random() - 0.5);
+  return [
+    Int32Array.from(all.filter(c => c % 3 !== 1)),
+    Int32Array.from(shuffled.slice(0, Math.max(1, C >> 1))),
+    Int32Array.of(C - 1),
+    Int32Array.from(shuffled),
+  ];
+}
+
+describe('super graph: per-context subset sums on the sparse form', () => {
+  it('match the dense computation bit for bit on a generated profile of mostly zeros, and give the same graph', () => {
+    const random = seededRandom(24);
+    const C = 16;
+    const b = new ProfileBuilder('test', 'sparse');
+    const n = 4000;
+    for (let i = 0; i < n; i++) b.tree.add(i === 0 ? -1 : Math.floor(random() * i), `f${i % 300}`, NodeKind.Function);
+    const ctx = Array.from({ length: C }, (_, c) => b.context({ rank: c }));
+    const m = b.addMetric({
+      name: 'time',
+      label: 'time',
+      sourceKeys: [],
+      unit: 's',
+      kind: 'exclusive',
+      aggregation: 'sum',
+    });
+    // About one cell in eight non-zero, values over six decades and some negative, so order shows in the bits.
+    for (let i = 0; i < n; i++)
+      for (let c = 0; c < C; c++)
+        if (random() < 0.12) b.addExclusive(m, i, ctx[c]!, (random() - 0.1) * 10 ** Math.floor(random() * 6));
+    const p = b.build(m);
+    let compared = 0;
+    for (const subset of subsetsOf(C, random))
+      for (const side of ['exclusive', 'inclusive'] as const) {
+        const sparse = p.contextSubsetSums(side, m, subset);
+        assertSameBits(sparse, denseSubsetSums(p, side, m, subset), `${side} over [${subset.join(',')}]`);
+        compared += sparse.filter(v => v !== 0).length;
+      }
+    assert.ok(compared > 1000, `${compared} non-zero sums compared`);
+    // The same profile held as dense matrices (the path that sums rows) gives the same super graph.
+    const dense = new Profile({ ...p.data, exclusive: [p.exclusive(m)], inclusive: [p.inclusive(m)] });
+    const contexts = [...subsetsOf(C, random)[1]!];
+    const a = superGraph(p, { contexts, filter: { threshold: 0 } });
+    const d = superGraph(dense, { contexts, filter: { threshold: 0 } });
+    assert.deepEqual(
+      a.nodes.map(x => [x.id, x.inclusive, x.exclusive]),
+      d.nodes.map(x => [x.id, x.inclusive, x.exclusive]),
+    );
+  });
+
+  const lammps = 'data/hpctoolkit-metadb/lammps-openmp';
+  it(
+    'match the dense computation bit for bit on HPCToolkit lammps-openmp, every metric and side',
+    { skip: skipUnlessShared(lammps) },
+    async () => {
+      const p = await readProfile(sharedPath(lammps));
+      const random = seededRandom(5);
+      assert.ok(p.contextCount > 1);
+      for (let m = 0; m < p.metrics.length; m++)
+        for (const subset of subsetsOf(p.contextCount, random))
+          for (const side of ['exclusive', 'inclusive'] as const)
+            assertSameBits(
+              p.contextSubsetSums(side, m, subset),
+              denseSubsetSums(p, side, m, subset),
+              `${p.metrics[m]!.name} ${side} over [${subset.join(',')}]`,
+            );
     },
   );
 });

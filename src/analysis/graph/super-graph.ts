@@ -211,24 +211,6 @@ function selectedContexts(profile: Profile, contexts: SuperGraphOptions['context
   return sel;
 }
 
-/**
- * Per-node values of metric m summed over a context subset, read row by row through the Profile
- * (which may store its metrics sparsely): the whole-profile case takes the Profile's cached totals.
- */
-function subsetSums(profile: Profile, side: 'inclusive' | 'exclusive', m: number, sel: Int32Array): Float64Array {
-  const n = profile.tree.size;
-  const out = new Float64Array(n);
-  const row = new Float64Array(profile.contextCount);
-  const K = sel.length;
-  for (let i = 0; i < n; i++) {
-    profile.contextRow(side, m, i, row);
-    let s = 0;
-    for (let k = 0; k < K; k++) s += row[sel[k]!]!;
-    out[i] = s;
-  }
-  return out;
-}
-
 export function superGraph(profile: Profile, options: SuperGraphOptions = {}): SuperGraph {
   const m = options.metric ?? profile.primaryMetric;
   if (!(Number.isInteger(m) && m >= 0 && m < profile.metrics.length))
@@ -247,8 +229,8 @@ export function superGraph(profile: Profile, options: SuperGraphOptions = {}): S
   const allSelected = K === C && sel.every((c, k) => c === k);
   // Per-node sums over the selected contexts: every value below is a sum of these (O(1) per node);
   // per-context values are summed on first use, for the supernodes and edges a view reads.
-  const incS = allSelected ? profile.inclusiveTotals(m) : subsetSums(profile, 'inclusive', m, sel);
-  const excS = allSelected ? profile.exclusiveTotals(m) : subsetSums(profile, 'exclusive', m, sel);
+  const incS = allSelected ? profile.inclusiveTotals(m) : profile.contextSubsetSums('inclusive', m, sel);
+  const excS = allSelected ? profile.exclusiveTotals(m) : profile.contextSubsetSums('exclusive', m, sel);
   const fi = functionIndex(tree);
   const { owner, fnKey } = fi;
 

@@ -13,6 +13,7 @@ import {
   sparseInclusiveFromExclusive,
   sparseRow,
   sparseRowSums,
+  sparseSubsetSums,
   type MetricValues,
   type SparseMatrix,
 } from './sparse-matrix';
@@ -226,6 +227,33 @@ export class Profile {
     }
     if (!this.sparseForm[side][m] && this.isLazy(m)) return this.lazy!.row(side, m, i, out);
     sparseRow(this.sparse(side, m), i, out, C);
+  }
+
+  /**
+   * Per-node values of one side of metric m summed over a subset of contexts (distinct indices, added
+   * in the subset's order): from the sparse form in O(non-zeros), from a dense matrix the profile
+   * already holds in O(nodes × subset), a lazy profile's rows one by one.
+   */
+  contextSubsetSums(side: MetricSide, m: number, subset: Int32Array): Float64Array {
+    const C = this.contextCount;
+    const dense = this.denseForm[side][m];
+    if (!this.sparseForm[side][m] && (dense || this.isLazy(m))) {
+      const n = this.tree.size;
+      const out = new Float64Array(n);
+      const row = new Float64Array(dense ? 0 : C);
+      const K = subset.length;
+      for (let i = 0; i < n; i++) {
+        let s = 0;
+        if (dense) for (let k = 0; k < K; k++) s += dense[i * C + subset[k]!]!;
+        else {
+          this.lazy!.row(side, m, i, row);
+          for (let k = 0; k < K; k++) s += row[subset[k]!]!;
+        }
+        out[i] = s;
+      }
+      return out;
+    }
+    return sparseSubsetSums(this.sparse(side, m), subset, C);
   }
 
   /** Per-node values summed over contexts. */

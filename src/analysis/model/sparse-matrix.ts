@@ -187,6 +187,55 @@ export function sparseRowSums(s: SparseMatrix): Float64Array {
   return out;
 }
 
+/**
+ * Per-node sum over a subset of contexts (`subset`: distinct context indices, in any order), walking
+ * only the stored values: O(non-zeros) instead of O(nodes × contexts). Bit-identical to adding a
+ * dense row's values in `subset` order: zeros add nothing (the sum starts at +0 and never becomes
+ * −0 in round-to-nearest), and a row's values in the subset are added in subset order — the row's
+ * own (ascending) order when the subset ascends, else sorted by their place in the subset.
+ */
+export function sparseSubsetSums(s: SparseMatrix, subset: Int32Array, contextCount: number): Float64Array {
+  const nodes = sparseNodeCount(s);
+  const out = new Float64Array(nodes);
+  // place[c]: where context c stands in the subset, -1 outside it.
+  const place = new Int32Array(contextCount).fill(-1);
+  let ascending = true;
+  for (let k = 0; k < subset.length; k++) {
+    place[subset[k]!] = k;
+    if (k > 0 && subset[k]! < subset[k - 1]!) ascending = false;
+  }
+  const { offsets, contexts, values } = s;
+  if (ascending) {
+    for (let i = 0; i < nodes; i++) {
+      let sum = 0;
+      for (let k = offsets[i]!, end = offsets[i + 1]!; k < end; k++) if (place[contexts[k]!]! >= 0) sum += values[k]!;
+      out[i] = sum;
+    }
+    return out;
+  }
+  // Insertion sort of each row's selected values by place (rows hold at most the subset's size).
+  const rowPlace = new Int32Array(subset.length);
+  const rowValue = new Float64Array(subset.length);
+  for (let i = 0; i < nodes; i++) {
+    let m = 0;
+    for (let k = offsets[i]!, end = offsets[i + 1]!; k < end; k++) {
+      const p = place[contexts[k]!]!;
+      if (p < 0) continue;
+      let j = m++;
+      for (; j > 0 && rowPlace[j - 1]! > p; j--) {
+        rowPlace[j] = rowPlace[j - 1]!;
+        rowValue[j] = rowValue[j - 1]!;
+      }
+      rowPlace[j] = p;
+      rowValue[j] = values[k]!;
+    }
+    let sum = 0;
+    for (let j = 0; j < m; j++) sum += rowValue[j]!;
+    out[i] = sum;
+  }
+  return out;
+}
+
 /** The call tree's child lists (CallTree.childIndex): node i's children are list[start[i] … start[i + 1]). */
 export interface ChildIndex {
   start: Int32Array;

@@ -1,4 +1,5 @@
-import { ValueAssembler, type JsonHandler } from '../json/json-tokenizer';
+import { Buffer } from 'node:buffer';
+import { JsonTokenizer, SKIP_RAW, ValueAssembler, type JsonHandler } from '../json/json-tokenizer';
 
 /**
  * The members of one trace event (or one element of the top-level `samples` array) that the
@@ -73,6 +74,22 @@ export class EventFields {
     this.argKind[i] = kind;
     this.argNum[i] = n;
     this.argStr[i] = s;
+  }
+
+  /** Sets `args` member i to a scalar JSON value, as {@link addArg} would have (for a member other than the A_* ones). */
+  setArgValue(i: number, v: unknown): void {
+    this.argNum[i] = typeof v === 'number' ? v : NaN;
+    this.argStr[i] = typeof v === 'string' ? v : '';
+    this.argKind[i] =
+      typeof v === 'number'
+        ? ARG_NUMBER
+        : typeof v === 'string'
+          ? ARG_STRING
+          : v === true
+            ? ARG_TRUE
+            : v === false
+              ? ARG_FALSE
+              : ARG_NULL;
   }
 
   /** The JSON value of `args` member i (a container stands as `{}`: only scalars are kept). */
@@ -176,6 +193,11 @@ const ARG = new Map<string, number>([
  */
 const ARGS_UNREAD_BEYOND_SLICE_FIELDS = new Set(['X', 'B', 'E', 'b', 'e', 'S', 'F', 's', 't', 'f', 'P']);
 
+// What an `args` member skipped raw (its phase not yet known) turned out to be, from its first byte.
+const RAW_UNSEEN = 0,
+  RAW_CONTAINER = 1,
+  RAW_SCALAR = 2;
+
 // Where the handler is inside an event.
 /** Between members of the event object. */
 const E_MEMBERS = 0;
@@ -228,6 +250,23 @@ export class TraceEventStream implements JsonHandler {
   private skipDepth = 0;
   private skipReturn = E_MEMBERS;
   private readonly fields = new EventFields();
+  /**
+   * `args` written before `ph` (Chrome DevTools and Perfetto write keys in alphabetical order): the
+   * members other than the A_* ones are skipped by the tokenizer undecoded, a scalar's bytes kept in
+   * {@link rawArgs}, and decoded at the event's end only if its phase reads them.
+   */
+  private phaseUnknownInArgs = false;
+  private rawArgs: Buffer = Buffer.allocUnsafe(256);
+  private rawArgsLength = 0;
+  /** Per kept scalar: its `args` member index, and where its bytes start and end in {@link rawArgs}. */
+  private rawSpans = new Int32Array(48);
+  private rawSpanCount = 0;
+  /** The member being skipped raw: its index and what it is so far (RAW_*). */
+  private rawMember = 0;
+  private rawKind = RAW_UNSEEN;
+  private rawFrom = 0;
+  private readonly rawValue = new ValueAssembler();
+  private readonly rawTokenizer = new JsonTokenizer(this.rawValue);
   /** Recent keys and their codes, by slot (event members in 0–63, `args` members in 64–127). */
   private readonly keySeen: string[] = new Array<string>(128).fill('');
   private readonly keyCode = new Int32Array(128);
@@ -257,6 +296,7 @@ export class TraceEventStream implements JsonHandler {
       this.field = F_OTHER;
       this.betweenEvents = false;
       this.fields.reset();
+      this.rawSpanCount = 0;
       return;
     }
     this.begin();
@@ -328,7 +368,7 @@ export class TraceEventStream implements JsonHandler {
     this.currentKey = null;
   }
 
-  key(name: string): boolean | void {
+  key(name: string): boolean | typeof SKIP_RAW | void {
     if (this.inEvent) {
       switch (this.where) {
         case E_MEMBERS:
@@ -338,7 +378,16 @@ export class TraceEventStream implements JsonHandler {
         case E_ARGS:
           this.argKey = name;
           this.argField = this.codeOf(name, ARG, 64);
-          return this.argField === A_OTHER && this.otherArgsUnread;
+          if (this.argField !== A_OTHER) return false;
+          if (this.phaseUnknownInArgs) {
+            // Kept undecoded; the member keeps its place among the args (counters read them in order).
+            this.rawMember = this.fields.argCount;
+            this.fields.addArg(name, ARG_CONTAINER, NaN, '');
+            this.rawKind = RAW_UNSEEN;
+            this.rawFrom = this.rawArgsLength;
+            return SKIP_RAW;
+          }
+          return this.otherArgsUnread;
         case E_ASSEMBLE:
           this.assembler.key(name);
           return;
@@ -351,6 +400,38 @@ export class TraceEventStream implements JsonHandler {
       return;
     }
     this.currentKey = name;
+  }
+
+  skippedBytes(bytes: Uint8Array, start: number, end: number, done: boolean): void {
+    let s = start;
+    if (this.rawKind === RAW_UNSEEN) {
+      while (s < end && bytes[s]! <= 0x20) s++; // whitespace (anything else below 0x21 the tokenizer refuses)
+      if (s === end) return;
+      const c = bytes[s];
+      this.rawKind = c === 0x7b || c === 0x5b ? RAW_CONTAINER : RAW_SCALAR;
+    }
+    if (this.rawKind === RAW_CONTAINER) return; // ARG_CONTAINER already: nobody reads inside
+    const at = this.rawArgsLength;
+    const len = end - s;
+    if (at + len > this.rawArgs.length) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * this.rawArgs.length, at + len));
+      this.rawArgs.copy(grown, 0, 0, at);
+      this.rawArgs = grown;
+    }
+    const raw = this.rawArgs;
+    if (len <= 64) for (let k = 0; k < len; k++) raw[at + k] = bytes[s + k]!;
+    else raw.set(bytes.subarray(s, end), at);
+    this.rawArgsLength = at + len;
+    if (!done) return;
+    const k = 3 * this.rawSpanCount++;
+    if (k + 3 > this.rawSpans.length) {
+      const grown = new Int32Array(this.rawSpans.length * 2);
+      grown.set(this.rawSpans);
+      this.rawSpans = grown;
+    }
+    this.rawSpans[k] = this.rawMember;
+    this.rawSpans[k + 1] = this.rawFrom;
+    this.rawSpans[k + 2] = this.rawArgsLength;
   }
 
   string(value: string): void {
@@ -387,8 +468,7 @@ export class TraceEventStream implements JsonHandler {
   literal(value: boolean | null): void {
     if (this.inEvent) {
       if (this.where === E_MEMBERS) {
-        if (this.field === F_ARGS) this.fields.resetArgs();
-        else this.setField(value, NaN);
+        this.setField(value, NaN);
       } else if (this.where === E_ARGS) {
         this.setArg(value === true ? ARG_TRUE : value === false ? ARG_FALSE : ARG_NULL, NaN, '');
       } else if (this.where === E_ASSEMBLE) {
@@ -460,6 +540,7 @@ export class TraceEventStream implements JsonHandler {
         break;
       case F_ARGS:
         f.resetArgs();
+        this.rawSpanCount = 0;
         break;
       default:
         break;
@@ -501,6 +582,8 @@ export class TraceEventStream implements JsonHandler {
           this.fields.hasArgs = true;
           this.argsArray = isArray;
           this.otherArgsUnread = !isArray && ARGS_UNREAD_BEYOND_SLICE_FIELDS.has(this.fields.ph as string);
+          this.phaseUnknownInArgs = !isArray && this.fields.ph === undefined;
+          this.rawArgsLength = this.rawSpanCount = 0;
           this.argIndex = 0;
           this.argField = A_OTHER;
           this.where = E_ARGS;
@@ -535,6 +618,7 @@ export class TraceEventStream implements JsonHandler {
     switch (this.where) {
       case E_ARGS:
         this.where = E_MEMBERS;
+        this.phaseUnknownInArgs = false;
         return;
       case E_SKIP:
         if (--this.skipDepth === 0) this.where = this.skipReturn;
@@ -597,7 +681,29 @@ export class TraceEventStream implements JsonHandler {
     }
   }
 
+  /**
+   * Decodes the `args` scalars kept as bytes when `args` came before `ph`, if the phase reads them
+   * (the rule of {@link ARGS_UNREAD_BEYOND_SLICE_FIELDS}, as when `ph` comes first).
+   */
+  private decodeRawArgs(): void {
+    const n = this.rawSpanCount;
+    this.rawSpanCount = 0;
+    const ph = this.fields.ph;
+    if (typeof ph === 'string' && ARGS_UNREAD_BEYOND_SLICE_FIELDS.has(ph)) return;
+    const spans = this.rawSpans;
+    const assembler = this.rawValue;
+    const t = this.rawTokenizer;
+    for (let k = 0; k < 3 * n; k += 3) {
+      assembler.begin();
+      t.reset();
+      t.write(this.rawArgs.subarray(spans[k + 1]!, spans[k + 2]!));
+      t.end();
+      this.fields.setArgValue(spans[k]!, assembler.value);
+    }
+  }
+
   private finishEvent(): void {
+    if (this.rawSpanCount > 0) this.decodeRawArgs();
     this.inEvent = false;
     if (this.streamKey === 'samples') {
       this.sink.sample(this.fields);

@@ -7,6 +7,7 @@ import {
   JsonSyntaxError,
   JsonTokenizer,
   JsonTokenTooLongError,
+  SKIP_RAW,
   ValueAssembler,
   tokenizeJsonFile,
   type JsonHandler,
@@ -1116,8 +1117,53 @@ function withoutSkipped(events: readonly Event[], skipped: ReadonlySet<string>):
   return out;
 }
 
-function skipChunks(chunks: Uint8Array[], skipped: ReadonlySet<string>): Event[] {
-  const rec = new Skipper(skipped);
+/** A Recorder that asks for the skipped keys' values raw (SKIP_RAW) and records each, parsed, as a 'raw' event. */
+class RawSkipper extends Recorder {
+  private pieces: Buffer[] = [];
+  constructor(private readonly skipped: ReadonlySet<string>) {
+    super();
+  }
+  override key(name: string): boolean | typeof SKIP_RAW {
+    super.key(name);
+    return this.skipped.has(name) ? SKIP_RAW : false;
+  }
+  skippedBytes(bytes: Uint8Array, start: number, end: number, done: boolean): void {
+    assert.ok(end > start || done, 'a piece before the last is never empty');
+    this.pieces.push(Buffer.from(bytes.subarray(start, end)));
+    if (!done) return;
+    const text = Buffer.concat(this.pieces).toString('utf8');
+    this.pieces = [];
+    this.events.push(['raw', JSON.parse(text) as unknown]);
+  }
+}
+
+/** `events` with the values of the skipped keys replaced by one 'raw' event holding the value. */
+function withRawSkipped(events: readonly Event[], skipped: ReadonlySet<string>): Event[] {
+  const out: Event[] = [];
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    out.push(e);
+    if (e[0] !== 'key' || !skipped.has(e[1] as string)) continue;
+    const a = new ValueAssembler();
+    a.begin();
+    do {
+      const [k, v] = events[++i]!;
+      if (k === '{') a.startObject();
+      else if (k === '}') a.endObject();
+      else if (k === '[') a.startArray();
+      else if (k === ']') a.endArray();
+      else if (k === 'key') a.key(v as string);
+      else if (k === 'string') a.string(v as string);
+      else if (k === 'number') a.number(v as number);
+      else a.literal(v as boolean | null);
+    } while (!a.done);
+    out.push(['raw', a.value]);
+  }
+  return out;
+}
+
+function skipChunks(chunks: Uint8Array[], skipped: ReadonlySet<string>, raw = false): Event[] {
+  const rec = raw ? new RawSkipper(skipped) : new Skipper(skipped);
   const t = new JsonTokenizer(rec);
   for (const c of chunks) {
     const copy = c.slice();
@@ -1220,6 +1266,53 @@ describe('JsonTokenizer: fast paths', () => {
         assert.deepStrictEqual(skipChunks(randomChunks(bytes, r, 1 + Math.floor(r() * 40)), skipped), expected, text);
       }
     }
+  });
+
+  it('hands the bytes of values skipped raw (SKIP_RAW) to the handler, whole across any chunking', () => {
+    const doc =
+      '{"args" :  {"a":"}{\\"]","b":[{"c":"\\u0041\\ud83d\\ude00 ]}"},[],{}],"d":"\\"}","e":-1.5e3,"f":[true,null]},' +
+      '"name":"k😀","ts":1623142623460111,"x":-12.5e1,"y":"\\"","z":null,"tail":"\\\\"}';
+    const skipped = new Set(['args', 'x', 'y', 'z']);
+    const expected = withRawSkipped(parseChunks([utf8(doc)]).events, skipped);
+    assert.deepStrictEqual(expected.slice(1, 3), [
+      ['key', 'args'],
+      ['raw', { a: '}{"]', b: [{ c: 'A😀 ]}' }, [], {}], d: '"}', e: -1500, f: [true, null] }],
+    ]);
+    const bytes = utf8(doc);
+    for (let s = 0; s <= bytes.length; s++) {
+      assert.deepStrictEqual(skipChunks(cut(bytes, [s]), skipped, true), expected, `split at ${s}`);
+      for (let t = s + 1; t < Math.min(bytes.length, s + 9); t++)
+        assert.deepStrictEqual(skipChunks(cut(bytes, [s, t]), skipped, true), expected, `split at ${s},${t}`);
+    }
+    assert.deepStrictEqual(skipChunks(cut(bytes, [...bytes.keys()].slice(1)), skipped, true), expected, 'byte by byte');
+    const r = seededRandom(7);
+    const gen = new Generator(r);
+    for (const keys of [new Set(['args']), new Set(['name', 'ts', '']), new Set(['ph', 'dur', '__proto__'])])
+      for (let i = 0; i < 120; i++) {
+        const { text, events } = gen.documents(1 + Math.floor(r() * 8), 4);
+        const want = withRawSkipped(events, keys);
+        const b = utf8(text);
+        assert.deepStrictEqual(skipChunks([b], keys, true), want, text);
+        assert.deepStrictEqual(skipChunks(randomChunks(b, r, 1 + Math.floor(r() * 40)), keys, true), want, text);
+      }
+  });
+
+  it('reads a new document after reset(), also after an error or mid-document', () => {
+    const rec = new Recorder();
+    const t = new JsonTokenizer(rec);
+    t.write(utf8('{"a":[1,'));
+    t.reset();
+    t.write(utf8('"x'));
+    t.write(utf8('y"'));
+    t.end();
+    assert.throws(() => t.write(utf8('1')), /after end/);
+    t.reset();
+    assert.throws(() => t.write(utf8('{"a" 1}')), JsonSyntaxError);
+    t.reset();
+    rec.events.length = 0;
+    t.write(utf8('\ufeff [true, {"k": -2.5}]'));
+    t.end();
+    assert.deepStrictEqual(rec.events, [['['], ['literal', true], ['{'], ['key', 'k'], ['number', -2.5], ['}'], [']']]);
   });
 
   it('checks skipped values as strictly as the others, at every split point', () => {

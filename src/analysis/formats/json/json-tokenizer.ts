@@ -31,15 +31,28 @@ export interface JsonHandler {
   /**
    * An object key; the next event is its value. Return `true` to skip that value: no events for it
    * (nor for anything inside it), its strings and keys not decoded, though still checked as strictly.
+   * Return {@link SKIP_RAW} to skip it the same way and receive its bytes through {@link skippedBytes}.
    */
-  key(name: string): boolean | void;
+  key(name: string): boolean | typeof SKIP_RAW | void;
   /** A string value (escapes decoded, invalid UTF-8 replaced by U+FFFD). */
   string(value: string): void;
   /** A number value, exactly equal to `Number(lexeme)`. */
   number(value: number): void;
   /** true, false or null. */
   literal(value: boolean | null): void;
+  /**
+   * The bytes of a value skipped by returning {@link SKIP_RAW} from {@link key} (leading whitespace
+   * included), `bytes[start, end)`, in stream order: one piece per chunk it spans, `done` on the last.
+   * `bytes` is the tokenizer's input, valid only during the call: copy what you keep.
+   */
+  skippedBytes?(bytes: Uint8Array, start: number, end: number, done: boolean): void;
 }
+
+/**
+ * What {@link JsonHandler.key} returns to skip a value and still receive its raw bytes (a reader that
+ * learns only later whether it needs the value, e.g. a trace event's `args` written before its `ph`).
+ */
+export const SKIP_RAW = 2;
 
 /**
  * Thrown for malformed or truncated input; `offset` is the byte offset in the whole stream (0-based),
@@ -152,6 +165,7 @@ const P_NUMBER = 3;
 const P_LITERAL = 4;
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
+const NO_BYTES = Buffer.alloc(0) as FastBuffer;
 
 /**
  * Push-based streaming tokenizer. Feed bytes with {@link write}, finish with {@link end}; events go
@@ -192,6 +206,12 @@ export class JsonTokenizer {
   /** Skipping the value of a key whose handler returned true: no events until the depth is back to {@link skipFrom}. */
   private skipping = false;
   private skipFrom = 0;
+  /** The skipped value's bytes go to the handler (SKIP_RAW): from the `:` on (1), then while skipping (2). */
+  private raw = 0;
+  /** Where the raw bytes of the skipped value start in {@link chunk}. */
+  private rawFrom = 0;
+  /** The buffer being lexed (for {@link skippedBytes}); empty outside {@link write}. */
+  private chunk: FastBuffer = NO_BYTES;
 
   // Results of the lexing helpers (avoids allocating result objects).
   private numValue = 0;
@@ -208,6 +228,24 @@ export class JsonTokenizer {
   constructor(handler: JsonHandler, options: { maxTokenBytes?: number } = {}) {
     this.handler = handler;
     this.maxTokenBytes = options.maxTokenBytes ?? DEFAULT_INPUT_LIMITS.maxLineLength;
+  }
+
+  /** Makes the tokenizer ready for a new document, as if just constructed (after end(), or dropping a document). */
+  reset(): void {
+    this.state = S_VALUE;
+    this.d = 0;
+    this.after = S_DONE;
+    this.base = this.consumed = 0;
+    this.line = 1;
+    this.lineStart = 0;
+    this.bomMatched = 0;
+    this.ended = false;
+    this.error = null;
+    this.pending = P_NONE;
+    this.carryLen = 0;
+    this.pendingEscape = false;
+    this.skipping = false;
+    this.raw = 0;
   }
 
   /** Bytes consumed so far (for progress reporting): the total length of the chunks written. */
@@ -240,16 +278,19 @@ export class JsonTokenizer {
         }
       }
       this.base = this.consumed;
+      this.chunk = buf;
       if (this.pending !== P_NONE) {
         i = this.resume(buf, i, n);
         this.base = this.consumed;
         if (i < 0) {
           this.consumed += n;
+          if (this.raw === 2) this.rawPiece(n);
           return;
         }
       }
       this.run(buf, i, n);
       this.consumed += n;
+      if (this.raw === 2) this.rawPiece(n);
     } catch (e) {
       this.error = e;
       throw e;
@@ -261,6 +302,7 @@ export class JsonTokenizer {
     if (this.error !== null) throw this.error;
     if (this.ended) return;
     this.ended = true;
+    this.chunk = NO_BYTES;
     try {
       if (this.pending === P_NUMBER) {
         this.base = this.pendingStart;
@@ -268,7 +310,7 @@ export class JsonTokenizer {
         if (e !== this.carryLen) this.unexpected(this.carry[e], this.pendingStart + e);
         this.pending = P_NONE;
         this.carryLen = 0;
-        if (this.skipping) this.skipDone();
+        if (this.skipping) this.skipDone(0);
         else this.handler.number(this.numValue);
         this.state = this.after;
       }
@@ -351,7 +393,7 @@ export class JsonTokenizer {
               this.state = state;
               return;
             }
-            if (this.skipping) this.skipString(buf, i + 1, e - 1);
+            if (this.skipping) this.skipString(buf, i + 1, e - 1, e);
             else h.string(this.decodeString(buf, i + 1, e - 1));
             i = e;
             state = this.after;
@@ -362,7 +404,7 @@ export class JsonTokenizer {
               this.state = state;
               return;
             }
-            if (this.skipping) this.skipDone();
+            if (this.skipping) this.skipDone(e);
             else h.number(this.numValue);
             i = e;
             state = this.after;
@@ -385,13 +427,13 @@ export class JsonTokenizer {
               this.state = state;
               return;
             }
-            if (this.skipping) this.skipDone();
+            if (this.skipping) this.skipDone(e);
             else h.literal(LITERAL_VALUES[lit]);
             i = e;
             state = this.after;
           } else if (c === 0x5d && state === S_ARRAY_FIRST) {
             this.pop();
-            if (this.skipping) this.skipDone();
+            if (this.skipping) this.skipDone(i + 1);
             else h.endArray();
             i++;
             state = this.after;
@@ -405,7 +447,7 @@ export class JsonTokenizer {
             state = S_VALUE;
           } else if (c === 0x5d) {
             this.pop();
-            if (this.skipping) this.skipDone();
+            if (this.skipping) this.skipDone(i + 1);
             else h.endArray();
             i++;
             state = this.after;
@@ -419,7 +461,7 @@ export class JsonTokenizer {
             state = S_KEY;
           } else if (c === 0x7d) {
             this.pop();
-            if (this.skipping) this.skipDone();
+            if (this.skipping) this.skipDone(i + 1);
             else h.endObject();
             i++;
             state = this.after;
@@ -437,12 +479,15 @@ export class JsonTokenizer {
               return;
             }
             if (this.skipping) this.checkEscapes(buf, i + 1, e - 1);
-            else if (h.key(this.decodeString(buf, i + 1, e - 1)) === true) this.startSkip();
+            else {
+              const skip = h.key(this.decodeString(buf, i + 1, e - 1));
+              if (skip === true || skip === SKIP_RAW) this.startSkip(skip);
+            }
             i = e;
             state = S_COLON;
           } else if (c === 0x7d && state === S_OBJECT_FIRST) {
             this.pop();
-            if (this.skipping) this.skipDone();
+            if (this.skipping) this.skipDone(i + 1);
             else h.endObject();
             i++;
             state = this.after;
@@ -454,6 +499,10 @@ export class JsonTokenizer {
           if (c === 0x3a) {
             i++;
             state = S_VALUE;
+            if (this.raw === 1) {
+              this.raw = 2;
+              this.rawFrom = i;
+            }
           } else {
             this.unexpected(c, this.base + i, EXPECTED[state]);
           }
@@ -498,7 +547,7 @@ export class JsonTokenizer {
       const e = this.matchLiteral(buf, i, n, this.literalIndex, this.literalPos);
       if (e < 0) return -1;
       this.pending = P_NONE;
-      if (this.skipping) this.skipDone();
+      if (this.skipping) this.skipDone(e);
       else this.handler.literal(LITERAL_VALUES[this.literalIndex]);
       this.state = this.after;
       return e;
@@ -518,7 +567,7 @@ export class JsonTokenizer {
       if (e !== this.carryLen - 1) this.unexpected(this.carry[e], this.pendingStart + e, EXPECTED[this.after]);
       this.pending = P_NONE;
       this.carryLen = 0;
-      if (this.skipping) this.skipDone();
+      if (this.skipping) this.skipDone(j);
       else this.handler.number(this.numValue);
       this.state = this.after;
       return j;
@@ -549,31 +598,49 @@ export class JsonTokenizer {
     this.carryLen = 0;
     if (this.carry.length > 1 << 16) this.carry = Buffer.allocUnsafe(256) as FastBuffer;
     if (kind === P_KEY) {
-      if (!skipped && this.handler.key(s) === true) this.startSkip();
+      if (!skipped) {
+        const skip = this.handler.key(s);
+        if (skip === true || skip === SKIP_RAW) this.startSkip(skip);
+      }
       this.state = S_COLON;
     } else {
-      if (skipped) this.skipDone();
+      if (skipped) this.skipDone(j);
       else this.handler.string(s);
       this.state = this.after;
     }
     return j;
   }
 
-  /** The handler asked to skip the value of the key just read (the object holding it is at depth {@link d}). */
-  private startSkip(): void {
+  /** The handler asked to skip the value of the key just read (the object holding it is at depth {@link d}), maybe raw. */
+  private startSkip(how: true | typeof SKIP_RAW): void {
     this.skipping = true;
     this.skipFrom = this.d;
+    if (how === SKIP_RAW) this.raw = 1;
   }
 
-  /** A value (or a container's end) was met while skipping: the skipped value is complete when back at its depth. */
-  private skipDone(): void {
-    if (this.d === this.skipFrom) this.skipping = false;
+  /**
+   * A value (or a container's end) was met while skipping: the skipped value is complete when back at
+   * its depth. `end` is the index in {@link chunk} just past what was met.
+   */
+  private skipDone(end: number): void {
+    if (this.d !== this.skipFrom) return;
+    this.skipping = false;
+    if (this.raw === 2) {
+      this.raw = 0;
+      this.handler.skippedBytes!(this.chunk, this.rawFrom, end, true);
+    }
+  }
+
+  /** The raw bytes of the skipped value in this chunk, up to `end`; the rest follows from the next chunk's start. */
+  private rawPiece(end: number): void {
+    if (end > this.rawFrom) this.handler.skippedBytes!(this.chunk, this.rawFrom, end, false);
+    this.rawFrom = 0;
   }
 
   /** A skipped string value: not decoded, but its escapes are checked as a decoded one's would be. */
-  private skipString(buf: FastBuffer, start: number, end: number): void {
+  private skipString(buf: FastBuffer, start: number, end: number, next: number): void {
     this.checkEscapes(buf, start, end);
-    this.skipDone();
+    this.skipDone(next);
   }
 
   /** Checks the escapes of a string body scanned by {@link scanString} (the rare strings that have any). */
