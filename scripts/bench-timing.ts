@@ -177,6 +177,12 @@ export function formatTiming(t: Timing, options: { digits?: number; width?: numb
   return `${formatMs(t.wallMs, options)} (CPU ${formatMs(t.cpuMs, { ...options, width: 0 })})`;
 }
 
+/** Wall and CPU time as two aligned columns: `    85 ms wall     62 ms CPU`. */
+export function formatWallCpu(t: Timing, options: { digits?: number; width?: number } = {}): string {
+  const { digits = 0, width = 6 } = options;
+  return `${t.wallMs.toFixed(digits).padStart(width)} ms wall ${t.cpuMs.toFixed(digits).padStart(width)} ms CPU`;
+}
+
 /** A ratio: `3.4×` (`digits`: 1 below 10 and none from 10 up, unless given). */
 export function formatRatio(x: number, digits?: number): string {
   return `${x.toFixed(digitsFor(x, digits))}×`;
