@@ -46,7 +46,7 @@ describe('goals table', () => {
 });
 
 describe('reader table', () => {
-  it('shows the CPU time of a first read beside its wall time, one cell per column', () => {
+  it('shows the CPU time of warm and first reads beside their wall times, one cell per column', () => {
     const [header, rule, row] = readerTable([
       {
         dataset: 'tau/x',
@@ -54,6 +54,7 @@ describe('reader table', () => {
         bytes: 6000,
         nodes: 12,
         medianMs: 0.3,
+        medianCpuMs: 0.25,
         coldMs: 7.1,
         coldCpuMs: 5.2,
         plainParseMs: null,
@@ -65,5 +66,7 @@ describe('reader table', () => {
     assert.equal(cells(rule!), cells(header!));
     assert.match(header!, /\| cold \(ms\) \| cold CPU \(ms\) \| Hatchet \(ms\) \|/);
     assert.match(row!, /\| 7\.1 \| 5\.2 \| 6\.1 \|/);
+    assert.match(header!, /\| warm \(ms\) \| warm CPU \(ms\) \| MB\/s warm \|/);
+    assert.match(row!, /\| 0\.30 \| 0\.25 \| 20\.0 \|/);
   });
 });
