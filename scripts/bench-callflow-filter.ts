@@ -7,7 +7,7 @@
  * - the Sankey message (JSON of superGraphData) under 5 MB for every shared profile, at the default
  *   filter and at threshold 0 (where the 2,000-supernode guard does the work).
  * Times are the minimum of several runs in this process after a warm-up (the machine is shared).
- * Run alone with `npx tsx scripts/bench-callflow-filter.ts`.
+ * Run: `npm run bench -- callflow-filter`.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';

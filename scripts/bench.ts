@@ -37,6 +37,8 @@ import { benchGoals } from './bench-goals';
 import { benchSparseModel, sparseModelOnce } from './bench-sparse-model';
 import { benchJsonSplit, writeSyntheticJsonSplit } from './bench-json-split';
 import { formatMBs, formatMs, formatTiming, paired, timeRepeated } from './bench-timing';
+import { benchJsonTokenizer } from './bench-json-tokenizer';
+import { benchXmlTokenizer } from './bench-xml-tokenizer';
 
 const ROOT = resolve(__dirname, '..');
 const SHARED = resolve(ROOT, '..', 'shared');
@@ -161,6 +163,8 @@ export const SECTIONS: Record<string, () => Promise<void> | void> = {
   goals: () => benchGoals({ shared: existsSync(SHARED) ? SHARED : undefined, distDir: __dirname, large: LARGE }),
   'sparse-model': () => benchSparseModel(__dirname),
   'json-split': () => benchJsonSplit({ distDir: __dirname }),
+  'json-tokenizer': () => benchJsonTokenizer(),
+  'xml-tokenizer': () => benchXmlTokenizer(),
 };
 
 /** `--large`: the sections' optional multi-minute cases (the 2 GB trace). */
