@@ -19,7 +19,7 @@ export async function benchLayout(sizes: readonly number[] = [100, 500, 2000, 50
     });
     console.log(
       `  ${String(nodes).padStart(5)} nodes, ${String(graph.edges.length).padStart(5)} edges, ${String(last.levels).padStart(3)} levels, ` +
-        `${String(last.dummyCount).padStart(6)} dummies: ${formatTiming(t, { digits: 1, width: 8 })}  (${last.crossings} crossings left)`,
+        `${String(last.dummyCount).padStart(6)} dummies: ${formatTiming(t, { digits: 1, width: 11 })}  (${last.crossings} crossings left)`,
     );
   }
 }
