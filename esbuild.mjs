@@ -39,7 +39,7 @@ const builds = [
   { ...node, entryPoints: { 'cli-main': 'src/cli/hpc-lens.ts' }, outdir: 'dist' },
   {
     ...node,
-    entryPoints: { bench: 'scripts/bench.ts', 'read-once-main': 'scripts/read-once.ts' },
+    entryPoints: { bench: 'scripts/bench-launch.ts', 'read-once-main': 'scripts/read-once.ts' },
     outdir: 'dist',
   },
   { ...node, entryPoints: { 'read-once': 'scripts/read-once-launch.ts' }, outdir: 'dist', sourcemap: false },

@@ -7,7 +7,7 @@
  * - the Sankey message (JSON of superGraphData) under 5 MB for every shared profile, at the default
  *   filter and at threshold 0 (where the 2,000-supernode guard does the work).
  * Times are the minimum of several runs in this process after a warm-up (the machine is shared).
- * Run alone with `npx tsx scripts/bench-callflow-filter.ts`.
+ * Run: `npm run bench -- callflow-filter`.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -15,6 +15,7 @@ import { findProfiles, readProfile } from '../src/analysis/formats';
 import { superGraph, type SuperGraphOptions } from '../src/analysis/graph/super-graph';
 import { superGraphData } from '../src/analysis/graph/super-graph-data';
 import type { Profile } from '../src/analysis/model/profile';
+import { formatTiming, timeRepeated, type Timing } from './bench-timing';
 
 const SHARED = resolve(__dirname, '..', '..', 'shared');
 const FILTER_BUDGET_MS = 1000;
@@ -31,20 +32,8 @@ const TABLE = [
 ];
 
 /** Minimum wall and CPU time (this process, GC threads included) of `f` over `runs` runs after a warm-up. */
-function minTime(f: () => unknown, runs: number): { wall: number; cpu: number } {
-  f(); // warm-up
-  let wall = Infinity,
-    cpu = Infinity;
-  for (let k = 0; k < runs; k++) {
-    const c = process.cpuUsage();
-    const t = performance.now();
-    f();
-    wall = Math.min(wall, performance.now() - t);
-    const used = process.cpuUsage(c);
-    cpu = Math.min(cpu, (used.user + used.system) / 1000);
-  }
-  return { wall, cpu };
-}
+const minTime = async (f: () => unknown, runs: number): Promise<Timing> =>
+  (await timeRepeated(f, { repeats: runs })).min;
 
 const pct = (a: number, b: number) => (b > 0 ? `${((100 * a) / b).toFixed(1)} %` : '–');
 const n = (v: number) => v.toLocaleString('en');
@@ -87,11 +76,11 @@ export async function benchCallflowFilter(shared = SHARED): Promise<void> {
     for (const by of ['inclusive', 'exclusive'] as const)
       for (const threshold of [0, 0.0001, 0.001, 0.01, 0.05]) {
         let nodes = 0;
-        const t = minTime(() => (nodes = superGraph(p, { filter: { threshold, by } }).nodes.length), 3);
+        const t = await minTime(() => (nodes = superGraph(p, { filter: { threshold, by } }).nodes.length), 3);
         console.log(
-          `  ${by.padEnd(9)} ${`${threshold * 100} %`.padStart(7)}: ${t.wall.toFixed(0).padStart(5)} ms wall ` +
-            `${t.cpu.toFixed(0).padStart(5)} ms CPU  ${n(nodes).padStart(8)} supernodes  ` +
-            `${Math.min(t.wall, t.cpu) <= FILTER_BUDGET_MS ? 'ok' : 'OVER BUDGET'}`,
+          `  ${by.padEnd(9)} ${`${threshold * 100} %`.padStart(7)}: ${t.wallMs.toFixed(0).padStart(5)} ms wall ` +
+            `${t.cpuMs.toFixed(0).padStart(5)} ms CPU  ${n(nodes).padStart(8)} supernodes  ` +
+            `${Math.min(t.wallMs, t.cpuMs) <= FILTER_BUDGET_MS ? 'ok' : 'OVER BUDGET'}`,
         );
       }
   }
@@ -104,14 +93,15 @@ export async function benchCallflowFilter(shared = SHARED): Promise<void> {
     const host = [...g.nodes].sort((a, b) => b.filteredInclusive - a.filteredInclusive)[0]!;
     const one = [{ node: host.id, function: host.filteredCallees[0]!.name }];
     const all = g.nodes.flatMap(nd => nd.filteredCallees.map(c => ({ node: nd.id, function: c.name })));
-    const ms1 = minTime(() => superGraph(p, { ...base, repopulate: one }), 5).wall;
-    const msAll = minTime(() => superGraph(p, { ...base, repopulate: all }), 5).wall;
-    const msHide = minTime(() => superGraph(p, base), 5).wall;
-    const worst = Math.max(ms1, msAll, msHide);
+    const t1 = await minTime(() => superGraph(p, { ...base, repopulate: one }), 5);
+    const tAll = await minTime(() => superGraph(p, { ...base, repopulate: all }), 5);
+    const tHide = await minTime(() => superGraph(p, base), 5);
+    const worst = Math.max(t1.wallMs, tAll.wallMs, tHide.wallMs);
+    const f = (t: Timing) => formatTiming(t, { digits: 1 });
     console.log(
       `\nRepopulate on LAMMPS (${n(p.tree.size)} nodes), min of 5 runs, budget ${REPOPULATE_BUDGET_MS} ms: ` +
-        `one function ${ms1.toFixed(1)} ms, all ${all.length} folded functions of every node ${msAll.toFixed(1)} ms, ` +
-        `hide again ${msHide.toFixed(1)} ms  ${worst <= REPOPULATE_BUDGET_MS ? 'ok' : 'OVER BUDGET'}`,
+        `one function ${f(t1)}, all ${all.length} folded functions of every node ${f(tAll)}, ` +
+        `hide again ${f(tHide)}  ${worst <= REPOPULATE_BUDGET_MS ? 'ok' : 'OVER BUDGET'}`,
     );
   }
 

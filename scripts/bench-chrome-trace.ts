@@ -8,7 +8,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, stat
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { chromeTraceReader } from '../src/analysis/formats/chrome-trace';
-import { formatPaired, jsonParseFile, loadNote, paired } from './bench-paired';
+import { formatPaired, formatTiming, jsonParseFile, loadNote, paired, timeOnce, timeSync } from './bench-timing';
 
 /**
  * A Kineto-like trace: nested CPU operators with Python call stacks, runtime launches, GPU kernels and
@@ -221,14 +221,22 @@ export async function pairedThroughput(
   const mb = statSync(path).size / 1e6;
   let events = 0;
   const t = await paired(
-    () => jsonParseFile(path),
-    async () => {
-      events = (await chromeTraceReader.read(path)).trace!.events.track.length;
+    {
+      ours: async () => {
+        events = (await chromeTraceReader.read(path)).trace!.events.track.length;
+      },
+      baseline: () => jsonParseFile(path),
     },
-    repeats,
+    { repeats },
   );
   console.log(formatPaired(`${label} (${events} timeline events)`, mb, t));
-  return { mb, parseMs: t.baseline.wall, readMs: t.ours.wall, parseCpuMs: t.baseline.cpu, readCpuMs: t.ours.cpu };
+  return {
+    mb,
+    parseMs: t.baseline.wallMs,
+    readMs: t.ours.wallMs,
+    parseCpuMs: t.baseline.cpuMs,
+    readCpuMs: t.ours.cpuMs,
+  };
 }
 
 /** Every shared Chrome trace against JSON.parse of its (gunzipped) bytes. */
@@ -257,18 +265,18 @@ export async function large(
   gigabytes: number,
 ): Promise<{ bytes: number; rssMb: number | null; wallS: number } | null> {
   const path = join(dir, 'large-trace.json');
-  let t = performance.now();
-  const { events, bytes } = writeSyntheticTrace(path, Infinity, gigabytes * 1e9);
+  const written = timeSync(() => writeSyntheticTrace(path, Infinity, gigabytes * 1e9));
+  const { events, bytes } = written.value;
   console.log(
-    `\nGenerated ${(bytes / 1e9).toFixed(2)} GB (${events} events) in ${((performance.now() - t) / 1e3).toFixed(0)} s`,
+    `\nGenerated ${(bytes / 1e9).toFixed(2)} GB (${events} events) in ${formatTiming(written, { seconds: 0 })}`,
   );
   const [node, ...args] = cliCommand();
   const hasTime = existsSync('/usr/bin/time');
   const cmd = hasTime ? '/usr/bin/time' : node!;
   const argv = [...(hasTime ? ['-v', node!] : []), '--trace-gc', ...args, 'inspect', '--json', path];
-  t = performance.now();
-  const r = spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 1 << 30 });
-  const wall = (performance.now() - t) / 1e3;
+  const child = await timeOnce(() => spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 1 << 30 }));
+  const r = child.value;
+  const wall = child.wallMs / 1e3;
   if (r.status !== 0) {
     console.log(`  the child failed (status ${r.status}): ${r.stderr.slice(-2000)}`);
     return null;

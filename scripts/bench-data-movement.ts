@@ -5,6 +5,7 @@ import { CallTreeBuilder, NodeKind, type CallTree } from '../src/analysis/model/
 import { dataMovementTotals, type DataMovementColumns } from '../src/analysis/model/trace';
 import { dataMovementSites } from '../src/analysis/stats/data-movement-sites';
 import { seededRandom } from '../src/analysis/stats/seeded-random';
+import { formatTiming, timeRepeated } from './bench-timing';
 
 /**
  * A Kineto-like tree: `lines` source frames (file:line) under a few callers, each with a
@@ -56,25 +57,12 @@ function synthetic(copies: number, lines: number): { tree: CallTree; dm: DataMov
   return { tree, dm };
 }
 
-function medianMs(runs: number, f: () => void): number {
-  const t: number[] = [];
-  for (let k = 0; k < runs; k++) {
-    const s = performance.now();
-    f();
-    t.push(performance.now() - s);
-  }
-  return t.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
-}
-
-export function benchDataMovement(copies = 1_000_000, lines = 2000): void {
+export async function benchDataMovement(copies = 1_000_000, lines = 2000): Promise<void> {
   const { tree, dm } = synthetic(copies, lines);
-  dataMovementSites(dm, tree); // warm-up
-  const sites = medianMs(5, () => dataMovementSites(dm, tree));
-  const plain = medianMs(5, () => dataMovementTotals(dm));
+  const sites = await timeRepeated(() => dataMovementSites(dm, tree));
+  const plain = await timeRepeated(() => dataMovementTotals(dm));
   console.log(
-    `\nData movement by issuing site: ${copies.toLocaleString('en')} copies from ${lines} lines: median ${sites.toFixed(1)} ms ` +
-      `(${((sites * 1e6) / copies).toFixed(0)} ns a copy; ${(sites / plain).toFixed(2)}× a plain totals pass, ${plain.toFixed(1)} ms)`,
+    `\nData movement by issuing site: ${copies.toLocaleString('en')} copies from ${lines} lines: median ${formatTiming(sites, { digits: 1 })} ` +
+      `(${((sites.wallMs * 1e6) / copies).toFixed(0)} ns a copy; ${(sites.wallMs / plain.wallMs).toFixed(2)}× a plain totals pass, ${formatTiming(plain, { digits: 1 })})`,
   );
 }
-
-if (process.argv[1]?.endsWith('bench-data-movement.ts')) benchDataMovement();

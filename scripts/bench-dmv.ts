@@ -1,7 +1,7 @@
 // DMV (src/analysis/dmv) at scale: the index, the 12-sector clock, the communication matrix and a
 // window update on a 10^6-event trace, then a 1,000-run grid of clocks (Sort and Compare).
 // Targets (issue 22): clock and matrix < 200 ms, a window update < 100 ms at 10^6 events.
-// Usage: node --import tsx scripts/bench-dmv.ts [events=1000000] [runs=1000]   (`npm run bench` calls benchDmv()).
+// Run: `npm run bench -- dmv` (HPC_LENS_BENCH_DMV_EVENTS and HPC_LENS_BENCH_DMV_RUNS choose the sizes).
 import { applicationView } from '../src/analysis/dmv/application-view';
 import { compileCategoryRules } from '../src/analysis/dmv/categories';
 import { dmvClock, summariseWindow } from '../src/analysis/dmv/clock';
@@ -15,6 +15,7 @@ import { hardwareDrawing } from '../src/analysis/dmv/panel-data';
 import { clockGrid, digestRun } from '../src/analysis/dmv/trace-ensemble';
 import { randomTraceProfile } from '../src/analysis/timeline/testing/random-trace';
 import { syntheticTraceProfile } from '../src/analysis/timeline/testing/synthetic-trace';
+import { formatTiming, timeRepeated, timeSync, type Timing } from './bench-timing';
 
 // The synthetic MPI + OpenMP + CUDA trace names its classes `cpu`, `mpi`, `Kernel`, `Memcpy`: rules map them.
 const RULES = compileCategoryRules([
@@ -23,31 +24,17 @@ const RULES = compileCategoryRules([
   { cat: 'mpi', category: 'cpuCompute' },
 ]);
 
-/** Median wall time over `runs` calls, and the CPU time of that call (the machine may be shared: CPU time is the steadier figure). */
-function medianMs(runs: number, f: () => void): { wall: number; cpu: number } {
-  const t: { wall: number; cpu: number }[] = [];
-  for (let k = 0; k < runs; k++) {
-    const c = process.cpuUsage();
-    const s = performance.now();
-    f();
-    const wall = performance.now() - s;
-    const u = process.cpuUsage(c);
-    t.push({ wall, cpu: (u.user + u.system) / 1000 });
-  }
-  return t.sort((a, b) => a.wall - b.wall)[Math.floor(runs / 2)]!;
-}
-
-const fmt = (m: { wall: number; cpu: number } | number, target?: number) => {
-  const { wall, cpu } = typeof m === 'number' ? { wall: m, cpu: NaN } : m;
+/** Wall time with CPU beside, and the target when there is one: met on wall time, or on CPU time when only load missed it. */
+const fmt = (t: Timing, target?: number) => {
   const mark =
     target === undefined
       ? ''
-      : wall < target
+      : t.wallMs < target
         ? ` < ${target} ms ✓`
-        : cpu < target
+        : t.cpuMs < target
           ? ` CPU < ${target} ms ✓`
           : ` target ${target} ms ✗`;
-  return `${wall.toFixed(1)} ms${Number.isNaN(cpu) ? '' : ` (CPU ${cpu.toFixed(1)} ms)`}${mark}`;
+  return `${formatTiming(t, { digits: 1 })}${mark}`;
 };
 
 export async function benchDmv(
@@ -64,12 +51,11 @@ export async function benchDmv(
   const trace = profile.trace!;
   const n = trace.events.kind.length;
   let built: DmvIndex | undefined;
-  const build = medianMs(1, () => (built = new DmvIndex(profile, { rules: RULES })));
+  const build = timeSync(() => (built = new DmvIndex(profile, { rules: RULES })));
   const ix = built!;
-  const timeline = medianMs(1, () => void ix.timeline);
-  dmvClock(ix, ix.range); // warm-up
-  const clock = medianMs(5, () => dmvClock(ix, ix.range));
-  const matrix = medianMs(5, () => communicationMatrix(ix));
+  const timeline = timeSync(() => void ix.timeline);
+  const clock = await timeRepeated(() => dmvClock(ix, ix.range));
+  const matrix = await timeRepeated(() => communicationMatrix(ix), { warmup: 0 });
   const tracks = traceMetricTracks(ix);
   const base = traceHostGpuTopology(ix);
   const span = ix.runtime;
@@ -81,16 +67,19 @@ export async function benchDmv(
   const next = () => windows[w++ % windows.length]!;
   // A window update re-summarises the views that follow the window: the clock's arc summary, the
   // matrix, the hardware view and its drawing (the shared topology component's data), and the metric order.
-  const update = medianMs(9, () => {
-    const win = next();
-    summariseWindow(ix, win);
-    communicationMatrix(ix, { window: win });
-    hardwareDrawing(hardwareView(ix, win, null, base));
-    orderByVariance(tracks, win);
-  });
-  const grouping = medianMs(5, () => visibleEvents(ix, next()));
-  const app = medianMs(5, () => applicationView(ix, next()));
-  const flags = medianMs(3, () => dataMovementFlags(ix));
+  const update = await timeRepeated(
+    () => {
+      const win = next();
+      summariseWindow(ix, win);
+      communicationMatrix(ix, { window: win });
+      hardwareDrawing(hardwareView(ix, win, null, base));
+      orderByVariance(tracks, win);
+    },
+    { repeats: 9, warmup: 0 },
+  );
+  const grouping = await timeRepeated(() => visibleEvents(ix, next()), { warmup: 0 });
+  const app = await timeRepeated(() => applicationView(ix, next()), { warmup: 0 });
+  const flags = await timeRepeated(() => dataMovementFlags(ix), { repeats: 3, warmup: 0 });
   const visible = visibleEvents(ix, windows[4]!);
   console.log(
     `\nDMV on ${n.toLocaleString('en')} events (${trace.tracks.length} tracks, ${trace.dataMovement.kind.length.toLocaleString('en')} copies):\n` +
@@ -101,18 +90,19 @@ export async function benchDmv(
   );
 
   // A grid of `runs` clocks: small random traces (4 lanes of nested slices, copies, samples) of varying length.
-  const t = performance.now();
-  const digests = Array.from({ length: runs }, (_, k) =>
-    digestRun(new DmvIndex(randomTraceProfile(k + 1, 4, 250), { rules: RULES }), `run ${k}`),
+  const made = timeSync(() =>
+    Array.from({ length: runs }, (_, k) =>
+      digestRun(new DmvIndex(randomTraceProfile(k + 1, 4, 250), { rules: RULES }), `run ${k}`),
+    ),
   );
-  const made = performance.now() - t;
-  const sorted = medianMs(3, () => clockGrid(digests, { sort: true }));
-  const compare = medianMs(3, () => clockGrid(digests, { mode: 'compare', sort: true }));
+  const digests = made.value;
+  const sorted = await timeRepeated(() => clockGrid(digests, { sort: true }), { repeats: 3, warmup: 0 });
+  const compare = await timeRepeated(() => clockGrid(digests, { mode: 'compare', sort: true }), {
+    repeats: 3,
+    warmup: 0,
+  });
   console.log(
     `  grid of ${runs.toLocaleString('en')} runs (${digests.reduce((s, d) => s + d.trace.dataMovement.kind.length, 0).toLocaleString('en')} copies; traces and digests made in ${fmt(made)}): ` +
       `Sort ${fmt(sorted)}, Compare ${fmt(compare)}`,
   );
 }
-
-if (process.argv[1]?.endsWith('bench-dmv.ts'))
-  void benchDmv(Number(process.argv[2] ?? 1e6), Number(process.argv[3] ?? 1000));

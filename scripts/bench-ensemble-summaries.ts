@@ -14,13 +14,11 @@ import { writeSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthet
 import { LocalAnalysisService } from '../src/service/local-analysis-service';
 import type { EnsembleRequest } from '../src/shared/ensemble-protocol';
 import { filesUnder } from '../src/analysis/ensemble/testing/files-under';
+import { collectGarbage, formatMs, formatTiming, timeOnce, type Timing } from './bench-timing';
 
-function ms(t0: number): number {
-  return performance.now() - t0;
-}
-function fmt(v: number): string {
-  return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v.toFixed(1)} ms`;
-}
+/** Milliseconds, in seconds from 1 s up; with CPU beside for a timing. */
+const fmt = (v: number | Timing) =>
+  typeof v === 'number' ? formatMs(v, { digits: 1, seconds: 1000 }) : formatTiming(v, { digits: 1, seconds: 1000 });
 
 const files = filesUnder;
 
@@ -29,15 +27,12 @@ function bytesUnder(dir: string): number {
 }
 
 let failed = false;
-/** Prints a figure against its budget; more than 2× the budget fails the section. */
-function budget(label: string, value: number, limit: number): void {
+/** Prints a figure (wall time, CPU beside) against its budget; more than 2× the budget fails the section. */
+function budget(label: string, t: Timing, limit: number): void {
+  const value = t.wallMs;
   const verdict = value <= limit ? 'met' : value <= 2 * limit ? 'over budget (within 2×)' : 'FAILED (> 2×)';
   if (value > 2 * limit) failed = true;
-  console.log(`  ${label.padEnd(64)} ${fmt(value).padStart(9)}  (budget ${fmt(limit)}: ${verdict})`);
-}
-
-function gc(): void {
-  (globalThis as { gc?: () => void }).gc?.();
+  console.log(`  ${label.padEnd(64)} ${fmt(t).padStart(22)}  (budget ${fmt(limit)}: ${verdict})`);
 }
 
 /** Runs `hpc-lens summarize` (the built CLI beside this script) as a child process. */
@@ -54,24 +49,21 @@ async function openAndInteract(
   label: string,
   paths: string[],
   budgets: { detail: number; target: number; diff: number; split: number } | null,
-): Promise<{ wall: number; cpu: number }> {
+): Promise<Timing> {
   const s = new LocalAnalysisService();
-  const t0 = performance.now();
-  const cpu0 = process.cpuUsage();
-  const e = await s.openEnsemble({ paths });
-  const open = ms(t0);
-  const cpu = process.cpuUsage(cpu0);
-  const cpuMs = (cpu.user + cpu.system) / 1000;
+  const open = await timeOnce(() => s.openEnsemble({ paths }));
+  const e = open.value;
   // CPU time of this process as well as wall time: on a shared machine the wall clock measures the neighbours too.
   console.log(
-    `  ${label}: open ${fmt(open)} wall, ${fmt(cpuMs)} CPU (${e.sources.summaries} runs from summaries, ${e.sources.profiles} profiles parsed, ${e.data.tree.parent.length} union nodes)`,
+    `  ${label}: open ${fmt(open.wallMs)} wall, ${fmt(open.cpuMs)} CPU (${e.sources.summaries} runs from summaries, ${e.sources.profiles} profiles parsed, ${e.data.tree.parent.length} union nodes)`,
   );
   if (budgets) {
     const metric = e.data.metrics[e.data.primaryMetric]!.name;
     const ask = async (request: EnsembleRequest | null) => {
-      const t = performance.now();
-      const r = await s.ensembleView({ dataset: e.dataset, request, metric, title: label, moduleMap: [] });
-      return { r, t: ms(t) };
+      const t = await timeOnce(() =>
+        s.ensembleView({ dataset: e.dataset, request, metric, title: label, moduleMap: [] }),
+      );
+      return { r: t.value, t };
     };
     const first = await ask(null);
     const nodes = first.r.graph!.data.nodes;
@@ -92,8 +84,8 @@ async function openAndInteract(
     budget(`${label}: split ${splittable.label} by entry`, split.t, budgets.split);
   }
   await s.close({ dataset: e.dataset });
-  gc();
-  return { wall: open, cpu: cpuMs };
+  collectGarbage();
+  return { wallMs: open.wallMs, cpuMs: open.cpuMs };
 }
 
 export async function benchEnsembleSummaries(): Promise<void> {
@@ -106,34 +98,33 @@ export async function benchEnsembleSummaries(): Promise<void> {
     const profiles = join(dir, 'runs'),
       sums = join(dir, 'summaries'),
       sharded = join(dir, 'sharded');
-    let t0 = performance.now();
-    writeSyntheticEnsemble(profiles, { runs, nodes, maxContexts: contexts });
-    console.log(`  generate ${runs} profiles: ${fmt(ms(t0))}, ${(bytesUnder(profiles) / 1e6).toFixed(0)} MB`);
+    const generated = await timeOnce(() => writeSyntheticEnsemble(profiles, { runs, nodes, maxContexts: contexts }));
+    console.log(`  generate ${runs} profiles: ${fmt(generated)}, ${(bytesUnder(profiles) / 1e6).toFixed(0)} MB`);
 
-    t0 = performance.now();
-    const report = await summarizeRuns([profiles], { out: sums });
-    const summarize = ms(t0);
+    const summarized = await timeOnce(() => summarizeRuns([profiles], { out: sums }));
+    const report = summarized.value;
+    const summarize = summarized.wallMs;
     const profileBytes = bytesUnder(profiles),
       summaryBytes = bytesUnder(sums);
     const share = summaryBytes / profileBytes;
     console.log(
-      `  summarize (one process): ${fmt(summarize)} = ${fmt(summarize / runs)} per run; ${report.runs.filter(r => r.outcome === 'written').length} written`,
+      `  summarize (one process): ${fmt(summarized)} = ${fmt(summarize / runs)} per run; ${report.runs.filter(r => r.outcome === 'written').length} written`,
     );
     console.log(
       `  summaries ${(summaryBytes / 1e6).toFixed(1)} MB = ${(100 * share).toFixed(1)} % of the profiles' ${(profileBytes / 1e6).toFixed(0)} MB (budget ≤ 10 %: ${share <= 0.1 ? 'met' : 'NOT met'})`,
     );
     if (share > 0.2) failed = true;
-    t0 = performance.now();
-    const again = await summarizeRuns([profiles], { out: sums });
+    const again = await timeOnce(() => summarizeRuns([profiles], { out: sums }));
     console.log(
-      `  rerun: ${again.runs.filter(r => r.outcome === 'current').length} of ${runs} current, skipped in ${fmt(ms(t0))}`,
+      `  rerun: ${again.value.runs.filter(r => r.outcome === 'current').length} of ${runs} current, skipped in ${fmt(again)}`,
     );
 
-    t0 = performance.now();
-    const codes = await Promise.all(
-      [0, 1].map(i => summarizeProcess(['--shard', `${i}/2`, '--out', sharded, profiles])),
+    // Child processes: their CPU time is not this process's, so wall time only.
+    const shards = await timeOnce(() =>
+      Promise.all([0, 1].map(i => summarizeProcess(['--shard', `${i}/2`, '--out', sharded, profiles]))),
     );
-    const shardTime = ms(t0);
+    const codes = shards.value;
+    const shardTime = shards.wallMs;
     const same =
       files(sharded).join('\n') === files(sums).join('\n') &&
       files(sums).every(f => readFileSync(join(sums, f)).equals(readFileSync(join(sharded, f))));
@@ -142,7 +133,7 @@ export async function benchEnsembleSummaries(): Promise<void> {
     );
     if (!same || codes.some(c => c !== 0)) failed = true;
 
-    gc();
+    collectGarbage();
     const fromSummaries = await openAndInteract(`${runs} runs from summaries`, [sums], {
       detail: 1000,
       target: 3000,
@@ -150,9 +141,9 @@ export async function benchEnsembleSummaries(): Promise<void> {
       split: 3000,
     });
     const fromProfiles = await openAndInteract(`${runs} runs from profiles`, [profiles], null);
-    const speedup = fromProfiles.wall / fromSummaries.wall,
-      cpuSpeedup = fromProfiles.cpu / fromSummaries.cpu;
-    budget(`open ${runs} runs from summaries (wall)`, fromSummaries.wall, 3000);
+    const speedup = fromProfiles.wallMs / fromSummaries.wallMs,
+      cpuSpeedup = fromProfiles.cpuMs / fromSummaries.cpuMs;
+    budget(`open ${runs} runs from summaries (wall)`, fromSummaries, 3000);
     console.log(
       `  open from summaries is ${speedup.toFixed(1)}× faster than from profiles in wall time, ${cpuSpeedup.toFixed(1)}× in CPU time (budget ≥ 10×: ${Math.max(speedup, cpuSpeedup) >= 10 ? 'met' : 'NOT met'})`,
     );

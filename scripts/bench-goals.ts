@@ -8,7 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { superGraph } from '../src/analysis/graph/super-graph';
 import { layoutCallflow } from '../src/analysis/layout/callflow-layout';
@@ -19,6 +19,16 @@ import { large, pairedThroughput, writeSyntheticTrace } from './bench-chrome-tra
 import { coldRead, hatchetRecords, oracleDatasets } from './bench-readers';
 import { hostProfile, LoopWatch } from './bench-service';
 import { syntheticCct } from './bench-super-graph';
+import {
+  formatRatio,
+  formatTiming,
+  loadAverage,
+  summarise,
+  timeOnce,
+  timeRepeated,
+  timeSync,
+  type Timing,
+} from './bench-timing';
 import { generatedFileName, writeLargeProfile, writeLargeProfileSources } from './large-profile-generator';
 
 /** One row of the table. `ratio` is baseline ÷ ours for speed-ups (higher is better), ours ÷ limit for budgets. */
@@ -30,31 +40,12 @@ export interface GoalRow {
   met: boolean | null;
 }
 
-interface Timing {
-  wallMs: number;
-  cpuMs: number;
-}
-
 const MB = 1e6;
-const fmtMs = (t: Timing) =>
-  `${t.wallMs.toFixed(t.wallMs < 10 ? 1 : 0)} ms (CPU ${t.cpuMs.toFixed(t.cpuMs < 10 ? 1 : 0)})`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const fmtMs = (t: Timing) => formatTiming(t);
 
 /** Median wall and process-CPU time of `repeats` calls (after one warm-up when `warm`). */
-export async function measure(f: () => unknown, repeats = 5, warm = true): Promise<Timing> {
-  if (warm) await f();
-  const wall: number[] = [],
-    cpu: number[] = [];
-  for (let k = 0; k < repeats; k++) {
-    const c = process.cpuUsage(),
-      t = performance.now();
-    await f();
-    wall.push(performance.now() - t);
-    const u = process.cpuUsage(c);
-    cpu.push((u.user + u.system) / 1e3);
-  }
-  return { wallMs: median(wall), cpuMs: median(cpu) };
-}
+export const measure = (f: () => unknown, repeats = 5, warm = true) =>
+  timeRepeated(f, { repeats, warmup: warm ? 1 : 0 });
 
 /** Speed-up over a baseline, met when at least `target`×. */
 function speedRow(goal: string, ours: Timing, baselineMs: number, baselineLabel: string, target: number): GoalRow {
@@ -63,7 +54,7 @@ function speedRow(goal: string, ours: Timing, baselineMs: number, baselineLabel:
     goal,
     ours: fmtMs(ours),
     baseline: `${baselineLabel} ${baselineMs.toFixed(baselineMs < 10 ? 1 : 0)} ms`,
-    ratio: `${ratio.toFixed(ratio < 10 ? 1 : 0)}× (CPU ${(baselineMs / ours.cpuMs).toFixed(1)}×)`,
+    ratio: `${formatRatio(ratio)} (CPU ${formatRatio(baselineMs / ours.cpuMs, 1)})`,
     met: ratio >= target,
   };
 }
@@ -135,24 +126,20 @@ function cliRows(shared: string, distDir: string): GoalRow[] {
   if (!existsSync(cli) || !existsSync('/usr/bin/time')) return [];
   const rows: GoalRow[] = [];
   for (const d of hatchetDatasets(shared).filter(x => x.bytes >= 0.5 * MB)) {
-    const wall: number[] = [],
-      cpu: number[] = [];
+    const runs: Timing[] = [];
     // One run first writes the CLI's code cache if there is none (what any first run after an install does).
     for (let k = 0; k < 6; k++) {
       const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S', process.execPath, cli, 'inspect', d.path], {
         encoding: 'utf8',
       });
       const [e, u, s] = (r.stderr.trim().split('\n').pop() ?? '').split(' ').map(Number);
-      if (k > 0 && r.status === 0) {
-        wall.push(e! * 1e3);
-        cpu.push((u! + s!) * 1e3);
-      }
+      if (k > 0 && r.status === 0) runs.push({ wallMs: e! * 1e3, cpuMs: (u! + s!) * 1e3 });
     }
-    if (!wall.length) continue;
+    if (!runs.length) continue;
     rows.push(
       speedRow(
         `CLI whole process ≥ 10× Hatchet: ${d.key}`,
-        { wallMs: median(wall), cpuMs: median(cpu) },
+        summarise(runs),
         d.procMs,
         'Hatchet process (recorded)',
         10,
@@ -243,37 +230,37 @@ function writeServiceProfile(dir: string) {
  * whole (the workers are threads of this process) and the wall time of each step.
  */
 async function openToFirstLens(pool: WorkerPool, path: string, sourceDir: string) {
-  const c0 = process.cpuUsage(),
-    t0 = performance.now();
-  const opened = await pool.open({ path });
-  const t1 = performance.now(),
-    c1 = process.cpuUsage(c0);
-  const derived = await pool.derive({
-    dataset: opened.dataset,
-    metric: opened.data.primaryMetric,
-    options: { hotPathThreshold: 0.05, listLength: 50 },
-  });
-  const t2 = performance.now(),
-    c2 = process.cpuUsage(c0);
+  const open = await timeOnce(() => pool.open({ path }));
+  const opened = open.value;
+  const derive = await timeOnce(() =>
+    pool.derive({
+      dataset: opened.dataset,
+      metric: opened.data.primaryMetric,
+      options: { hotPathThreshold: 0.05, listLength: 50 },
+    }),
+  );
   const file = generatedFileName(0);
-  const text = readFileSync(join(sourceDir, file), 'utf8');
-  const ff = derived.fileFunctions;
-  const k = ff.files.findIndex(f => f.endsWith(`/${file}`));
-  let placed = 0;
-  for (let j = ff.start[k]!; k >= 0 && j < ff.start[k + 1]!; j++) {
-    const near = ff.near[j]! > 0 ? ff.near[j]! - 1 : undefined;
-    if (findFunctionDefinition(text, derived.functions.names[ff.fn[j]!]!, near) >= 0) placed++;
-  }
-  if (placed === 0) throw new Error(`no CodeLens placed in ${file}`);
-  const c3 = process.cpuUsage(c0);
-  const t3 = performance.now();
-  const cpu = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e3;
-  const lens = { wallMs: t3 - t0, cpuMs: cpu(c3) };
-  const step = (what: string, wall: number, c: number) => `${what} ${wall.toFixed(0)} ms (CPU ${c.toFixed(0)})`;
+  const place = timeSync(() => {
+    const text = readFileSync(join(sourceDir, file), 'utf8');
+    const ff = derive.value.fileFunctions;
+    const k = ff.files.findIndex(f => f.endsWith(`/${file}`));
+    let placed = 0;
+    for (let j = ff.start[k]!; k >= 0 && j < ff.start[k + 1]!; j++) {
+      const near = ff.near[j]! > 0 ? ff.near[j]! - 1 : undefined;
+      if (findFunctionDefinition(text, derive.value.functions.names[ff.fn[j]!]!, near) >= 0) placed++;
+    }
+    return placed;
+  });
+  if (place.value === 0) throw new Error(`no CodeLens placed in ${file}`);
+  const parts = [open, derive, place];
+  const lens: Timing = {
+    wallMs: parts.reduce((a, p) => a + p.wallMs, 0),
+    cpuMs: parts.reduce((a, p) => a + p.cpuMs, 0),
+  };
   const steps = [
-    step('open (read + adopt)', t1 - t0, cpu(c1)),
-    step('derive', t2 - t1, cpu(c2) - cpu(c1)),
-    step(`${placed} lenses placed`, t3 - t2, cpu(c3) - cpu(c2)),
+    `open (read + adopt) ${formatTiming(open)}`,
+    `derive ${formatTiming(derive)}`,
+    `${place.value} lenses placed ${formatTiming(place)}`,
   ].join(', ');
   return { opened, lens, steps };
 }
@@ -285,9 +272,9 @@ export async function benchFirstCodeLens(distDir: string): Promise<void> {
   try {
     const { path, sourceDir, bytes } = writeServiceProfile(dir);
     await pool.warm({});
-    const [one] = loadavg();
+    const { one } = loadAverage();
     const { lens, steps } = await openToFirstLens(pool, path, sourceDir);
-    console.log(`\nFirst CodeLens (load average ${one!.toFixed(1)} at the start; ${steps}):\n`);
+    console.log(`\nFirst CodeLens (load average ${one.toFixed(1)} at the start; ${steps}):\n`);
     console.log(
       goalTable([
         budgetRow(
@@ -380,9 +367,8 @@ export function goalTable(rows: readonly GoalRow[]): string {
 }
 
 export async function benchGoals(options: { shared?: string; distDir: string; large: boolean }): Promise<void> {
-  const [one] = loadavg();
   console.log(
-    `\nIssue 24's goals (${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, load average ${one!.toFixed(1)} at the start; ratios on wall time, CPU beside):\n`,
+    `\nIssue 24's goals (${new Date().toISOString().slice(0, 16)}Z, Node ${process.version}, load average ${loadAverage().one.toFixed(1)} at the start; ratios on wall time, CPU beside):\n`,
   );
   console.log(goalTable(await goalRows(options)));
 }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readProfile } from '../src/analysis/formats';
 import { WorkerPool } from '../src/service/worker-pool';
-import { cpuMs, formatPaired, jsonParseFile, loadNote, median, paired } from './bench-paired';
+import { formatPaired, formatTiming, jsonParseFile, loadNote, paired, timeRepeated } from './bench-timing';
 
 /** Writes a synthetic json-split profile: `nodes` regions in a 4-ary tree, one row per node and rank. */
 export function writeSyntheticJsonSplit(path: string, nodes: number, ranks: number): void {
@@ -43,25 +43,23 @@ async function firstCodeLens(path: string, workerScript: string, repeats = 3): P
   const pool = new WorkerPool({ workerScript });
   try {
     await pool.warm({});
-    const wall: number[] = [],
-      cpu: number[] = [];
-    for (let k = 0; k < repeats; k++) {
-      const c = cpuMs();
-      const t = performance.now();
-      const opened = await pool.open({ path });
-      const d = await pool.derive({
-        dataset: opened.dataset,
-        metric: opened.data.primaryMetric,
-        options: { hotPathThreshold: 0.05, listLength: 50 },
-      });
-      if (d.functions.names.length === 0) throw new Error('derive gave no functions');
-      wall.push(performance.now() - t);
-      cpu.push(cpuMs() - c); // the workers are threads of this process: their CPU counts
-      await pool.close({ dataset: opened.dataset });
-    }
+    // The workers are threads of this process: their CPU time counts.
+    const t = await timeRepeated(
+      async () => {
+        const opened = await pool.open({ path });
+        const d = await pool.derive({
+          dataset: opened.dataset,
+          metric: opened.data.primaryMetric,
+          options: { hotPathThreshold: 0.05, listLength: 50 },
+        });
+        if (d.functions.names.length === 0) throw new Error('derive gave no functions');
+        await pool.close({ dataset: opened.dataset });
+      },
+      { repeats, warmup: 0 },
+    );
     console.log(
       `  first CodeLens of ${(statSync(path).size / 1e6).toFixed(0)} MB json-split (open in a job worker + derive, warmed pool): ` +
-        `median ${median(wall).toFixed(0)} ms wall (cpu ${median(cpu).toFixed(0)} ms, all threads), first run ${wall[0]!.toFixed(0)} ms; ${repeats} runs`,
+        `median ${formatTiming(t, { digits: 0 })}, first run ${formatTiming(t.runs[0]!, { digits: 0 })}; ${repeats} runs, CPU of all threads`,
     );
   } finally {
     pool.dispose();
@@ -75,12 +73,12 @@ export async function benchJsonSplit(options: { distDir: string }): Promise<void
     const big = join(dir, 'big.json');
     writeSyntheticJsonSplit(big, 34000, 128);
     let nodes = 0;
-    const t = await paired(
-      () => jsonParseFile(big),
-      async () => {
+    const t = await paired({
+      ours: async () => {
         nodes = (await readProfile(big)).tree.size;
       },
-    );
+      baseline: () => jsonParseFile(big),
+    });
     console.log(
       formatPaired(`synthetic json-split, 34000 regions × 128 ranks (${nodes} nodes)`, statSync(big).size / 1e6, t),
     );

@@ -5,25 +5,17 @@
  * a no-op handler, and also feeding a ValueAssembler that builds the whole document (the
  * like-for-like comparison with JSON.parse, which must build it).
  *
- *   npx tsx scripts/bench-json-tokenizer.ts [--mb 50] [--runs 3]
+ *   npm run bench -- json-tokenizer     (HPC_LENS_BENCH_TOKENIZER_MB=50, HPC_LENS_BENCH_TOKENIZER_RUNS=3)
  *
- * The documents are written to os.tmpdir() and deleted at the end.
+ * The documents are written to os.tmpdir() and deleted at the end. Best of the runs, CPU beside wall.
  */
 import { createReadStream, openSync, readFileSync, rmSync, statSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import parser from 'stream-json/parser.js';
 import { tokenizeJsonFile, ValueAssembler, type JsonHandler } from '../src/analysis/formats/json/json-tokenizer';
 import { seededRandom } from '../src/analysis/stats/seeded-random';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-const targetBytes = arg('mb', 50) * 1e6;
-const runs = arg('runs', 3);
+import { formatMBs, formatMs, timeRepeated, type Timing } from './bench-timing';
 
 /** Writes a document produced piecewise by `next()` (returns null when done) to `path`. */
 function writeDoc(path: string, head: string, next: (first: boolean) => string | null, tail: string): void {
@@ -51,7 +43,7 @@ function writeDoc(path: string, head: string, next: (first: boolean) => string |
  * Caliper json-split: rows of [node id, rank, time, count, null]; times mostly with 6 significant
  * digits (what Caliper prints), one in ten at full double precision (17 digits).
  */
-function writeCaliper(path: string): void {
+function writeCaliper(path: string, targetBytes: number): void {
   const r = seededRandom(1);
   let bytes = 0;
   writeDoc(
@@ -73,7 +65,7 @@ function writeCaliper(path: string): void {
 }
 
 /** Chrome trace: complete events with repeated names and categories, unique-ish args strings. */
-function writeChromeTrace(path: string): void {
+function writeChromeTrace(path: string, targetBytes: number): void {
   const r = seededRandom(2);
   const kernels = Array.from(
     { length: 300 },
@@ -132,22 +124,14 @@ async function viaStreamJson(path: string): Promise<number> {
   });
 }
 
-/** Best wall time of `n` runs, in ms. */
-async function best(n: number, fn: () => unknown): Promise<number> {
-  let min = Infinity;
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn();
-    min = Math.min(min, performance.now() - t0);
-  }
-  return min;
-}
+/** The best of `n` runs (wall and CPU each at their minimum): the tokenizers' own speed, least disturbed by load. */
+const best = async (n: number, fn: () => unknown): Promise<Timing> =>
+  (await timeRepeated(fn, { repeats: n, warmup: 0 })).min;
 
-async function bench(label: string, path: string): Promise<void> {
+async function bench(label: string, path: string, runs: number): Promise<void> {
   const size = statSync(path).size;
-  const mb = size / 1e6;
-  console.log(`\n${label}: ${path} (${mb.toFixed(1)} MB)`);
-  const rows: [string, number][] = [];
+  console.log(`\n${label}: ${path} (${(size / 1e6).toFixed(1)} MB)`);
+  const rows: [string, Timing][] = [];
   rows.push(['JSON.parse(readFileSync(f, "utf8"))', await best(runs, () => JSON.parse(readFileSync(path, 'utf8')))]);
   const handler = new NoopHandler();
   rows.push(['tokenizeJsonFile + no-op handler', await best(runs, () => tokenizeJsonFile(path, handler))]);
@@ -161,32 +145,31 @@ async function bench(label: string, path: string): Promise<void> {
     }),
   ]);
   rows.push(['stream-json parser (packValues)', await best(1, () => viaStreamJson(path))]);
-  const base = rows[0][1];
-  for (const [name, ms] of rows) {
+  const base = rows[0]![1];
+  for (const [name, t] of rows) {
     console.log(
-      `  ${name.padEnd(38)} ${(mb / (ms / 1000)).toFixed(1).padStart(7)} MB/s  ${ms.toFixed(0).padStart(6)} ms  ${(base / ms).toFixed(2)}x JSON.parse`,
+      `  ${name.padEnd(38)} ${formatMBs(size, t.wallMs).padStart(12)}  ${formatMs(t.wallMs, { digits: 0, width: 9 })} (CPU ${formatMs(t.cpuMs, { digits: 0 })})  ${(base.wallMs / t.wallMs).toFixed(2)}x JSON.parse`,
     );
   }
 }
 
-async function main(): Promise<void> {
+/** The section: two generated documents of about `mb` MB, best of `runs` runs each. */
+export async function benchJsonTokenizer(
+  mb = Number(process.env.HPC_LENS_BENCH_TOKENIZER_MB ?? 50),
+  runs = Number(process.env.HPC_LENS_BENCH_TOKENIZER_RUNS ?? 3),
+): Promise<void> {
   const stamp = `${process.pid}-${Date.now()}`;
   const caliper = join(tmpdir(), `bench-json-tokenizer-caliper-${stamp}.json`);
   const chrome = join(tmpdir(), `bench-json-tokenizer-trace-${stamp}.json`);
   try {
-    console.log(`generating ~${targetBytes / 1e6} MB documents in ${tmpdir()} …`);
-    writeCaliper(caliper);
-    writeChromeTrace(chrome);
+    console.log(`\nJSON tokenizer: generating ~${mb} MB documents in ${tmpdir()} …`);
+    writeCaliper(caliper, mb * 1e6);
+    writeChromeTrace(chrome, mb * 1e6);
     console.log(`node ${process.version}, best of ${runs} runs (stream-json: 1 run)`);
-    await bench('numeric-heavy (Caliper json-split)', caliper);
-    await bench('string-heavy (Chrome trace)', chrome);
+    await bench('numeric-heavy (Caliper json-split)', caliper, runs);
+    await bench('string-heavy (Chrome trace)', chrome, runs);
   } finally {
     rmSync(caliper, { force: true });
     rmSync(chrome, { force: true });
   }
 }
-
-main().catch(e => {
-  console.error(e);
-  process.exitCode = 1;
-});

@@ -3,12 +3,11 @@
  * 250,000 samples × 18 attributes (LULESH's scale is 235,447 × 18) with its hardware.xml, then
  * time what one selection change recomputes for the panel and the editor (target < 100 ms), the
  * metric strips and clustering, and the same at 1,000,000 samples.
- * Usage: node --import tsx scripts/bench-memory.ts [samples=250000] [large=1000000]
+ * Run: `npm run bench -- memory` (HPC_LENS_BENCH_MEMORY_SAMPLES and HPC_LENS_BENCH_MEMORY_LARGE choose the sizes).
  */
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadavg } from 'node:os';
 import { indicesWhere, select, type SampleScope } from '../src/analysis/memory/index-set';
 import { prepareMemoryAnalysis } from '../src/analysis/memory/memory-analysis';
 import { findAttribute } from '../src/analysis/memory/model/memory-samples';
@@ -18,6 +17,7 @@ import { metricStrip } from '../src/analysis/memory/metric-strip';
 import { readMemoryDataset } from '../src/analysis/formats/memory/memory-dataset';
 import { seededRandom } from '../src/analysis/stats/seeded-random';
 import { LocalAnalysisService } from '../src/service/local-analysis-service';
+import { collectGarbage, formatTiming, loadAverage, summarise, timeOnce, timeSync, type Timing } from './bench-timing';
 
 const VARIABLES = [
   'm_x',
@@ -80,28 +80,8 @@ function writeSamples(path: string, count: number, seed = 7): number {
   return bytes;
 }
 
-function timed<T>(f: () => T): [T, number] {
-  const t = performance.now();
-  const v = f();
-  return [v, performance.now() - t];
-}
-
-/** Wall time and the process's CPU time (all threads, GC included) of `f`, in ms. */
-async function timedAsync<T>(f: () => Promise<T>): Promise<[T, number, number]> {
-  const c = process.cpuUsage();
-  const t = performance.now();
-  const v = await f();
-  const used = process.cpuUsage(c);
-  return [v, performance.now() - t, (used.user + used.system) / 1e3];
-}
-
 /** The last load's CPU per sample, to state whether loading scales linearly. */
 const loadCpuPerSample: { count: number; ns: number; openNs: number }[] = [];
-
-/** Collects what the previous size left, so one size's garbage is not billed to the next (run with --expose-gc). */
-function collect(): void {
-  (globalThis as { gc?: () => void }).gc?.();
-}
 
 /** Writes a MemAxes run folder (data/samples.out + hardware.xml) of `count` samples; returns the CSV's size in bytes. */
 export function writeMemaxesRun(run: string, count: number): number {
@@ -113,23 +93,27 @@ export function writeMemaxesRun(run: string, count: number): number {
 async function benchOne(dir: string, count: number): Promise<void> {
   const run = join(dir, `run-${count}`);
   const bytes = writeMemaxesRun(run, count);
-  collect();
-  const [[dataset, a], loadMs, loadCpuMs] = await timedAsync(async () => {
+  // Collects what the previous size left, so one size's garbage is not billed to the next (--expose-gc).
+  collectGarbage();
+  const loaded = await timeOnce(async () => {
     const d = await readMemoryDataset(run);
     return [d, prepareMemoryAnalysis(d.samples, d.machine)] as const;
   });
+  const [dataset, a] = loaded.value;
+  const { wallMs: loadMs, cpuMs: loadCpuMs } = loaded;
   const s = dataset.samples;
   console.log(
-    `\nmemory: ${count.toLocaleString('en')} samples × ${s.attributes.length} attributes (${(bytes / 2 ** 20).toFixed(1)} MiB CSV; load average ${loadavg()[0]!.toFixed(1)})`,
+    `\nmemory: ${count.toLocaleString('en')} samples × ${s.attributes.length} attributes (${(bytes / 2 ** 20).toFixed(1)} MiB CSV; load average ${loadAverage().one.toFixed(1)})`,
   );
   // Wall time on a shared machine mostly measures the other processes; CPU time is this load's cost.
   console.log(
     `  load (read + join to the machine)  ${loadMs.toFixed(0)} ms wall, ${loadCpuMs.toFixed(0)} ms CPU (${((loadCpuMs * 1e6) / count).toFixed(0)} ns/sample)`,
   );
   // What Open Profile… costs: the memory system reads, joins, and builds the editor profile and summary.
-  collect();
+  collectGarbage();
   const service = new LocalAnalysisService();
-  const [opened, openMs, openCpuMs] = await timedAsync(() => service.open({ path: run }));
+  const open = await timeOnce(() => service.open({ path: run }));
+  const { value: opened, wallMs: openMs, cpuMs: openCpuMs } = open;
   await service.close({ dataset: opened.dataset });
   console.log(
     `  open through the memory system (+ editor profile, summary)  ${openMs.toFixed(0)} ms wall, ${openCpuMs.toFixed(0)} ms CPU (${((openCpuMs * 1e6) / count).toFixed(0)} ns/sample)`,
@@ -171,36 +155,37 @@ async function benchOne(dir: string, count: number): Promise<void> {
   // The panel's view model: topology loads, depth scores, top offenders, histograms, line and variable costs.
   const view = new MemoryView(a);
   let scope: SampleScope = { visible: null, selected: null };
-  const [, firstMs] = timed(() => view.update(scope));
-  console.log(`  first view (all samples, 18 histograms)  ${firstMs.toFixed(0)} ms`);
+  const first = timeSync(() => view.update(scope));
+  console.log(`  first view (all samples, 18 histograms)  ${formatTiming(first, { digits: 0 })}`);
   // The session repeated five times; the median per step (the first round also pays for JIT compilation).
-  const rounds = steps.map(() => [] as number[]);
+  const rounds = steps.map(() => [] as Timing[]);
   const sizes = steps.map(() => 0);
   for (let round = 0; round < 5; round++)
     steps.forEach(([, step], k) => {
-      const [, ms] = timed(() => {
-        scope = step(scope);
-        view.update(scope);
-      });
-      rounds[k]!.push(ms);
+      rounds[k]!.push(
+        timeSync(() => {
+          scope = step(scope);
+          view.update(scope);
+        }),
+      );
       sizes[k] = scope.selected?.length ?? s.count;
     });
   steps.forEach(([name], k) => {
-    const sorted = [...rounds[k]!].sort((x, y) => x - y);
+    const t = summarise(rounds[k]!);
     console.log(
-      `  selection update: ${name.padEnd(20)} ${sorted[2]!.toFixed(1)} ms median, first ${rounds[k]![0]!.toFixed(1)} ms (${sizes[k]} samples)`,
+      `  selection update: ${name.padEnd(20)} ${formatTiming(t, { digits: 1 })} median, first ${formatTiming(t.runs[0]!, { digits: 1 })} (${sizes[k]} samples)`,
     );
   });
   const time = findAttribute(s, 'time')!;
   const zidx = findAttribute(s, 'zidx')!;
-  const [, stripMs] = timed(() => metricStrip(a, time, { score: 'imbalance', depth: 'numa' }, 50));
-  console.log(`  metric strip (50 windows along time, NUMA imbalance)  ${stripMs.toFixed(0)} ms`);
-  const [tree, clusterMs] = timed(() => clusterAlongAttribute(a, time, { score: 'imbalance', depth: 'pu' }));
+  const strip = timeSync(() => metricStrip(a, time, { score: 'imbalance', depth: 'numa' }, 50));
+  console.log(`  metric strip (50 windows along time, NUMA imbalance)  ${formatTiming(strip, { digits: 0 })}`);
+  const cluster = timeSync(() => clusterAlongAttribute(a, time, { score: 'imbalance', depth: 'pu' }));
   console.log(
-    `  clustering along time (w = 1000, Δ = 600, PU imbalance)  ${clusterMs.toFixed(0)} ms (${tree.leaves} leaves)`,
+    `  clustering along time (w = 1000, Δ = 600, PU imbalance)  ${formatTiming(cluster, { digits: 0 })} (${cluster.value.leaves} leaves)`,
   );
-  const [, zMs] = timed(() => clusterAlongAttribute(a, zidx, { score: 'latency', depth: 'l3' }));
-  console.log(`  clustering along zidx (L3 latency)  ${zMs.toFixed(0)} ms`);
+  const z = timeSync(() => clusterAlongAttribute(a, zidx, { score: 'latency', depth: 'l3' }));
+  console.log(`  clustering along zidx (L3 latency)  ${formatTiming(z, { digits: 0 })}`);
 }
 
 export async function benchMemory(

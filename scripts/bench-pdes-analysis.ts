@@ -4,8 +4,8 @@
  * and t-SNE layouts split over two worker threads as the lead's analysis service would run them, and
  * 128 × 128 per-interval communication matrices with the per-segment circular views from the 8-PE
  * run's 249,907-event trace (budget 1 s). Wall and CPU time (CPU includes the workers' threads; the
- * machine is shared, so CPU time is the steadier figure). Run alone with
- * `node --import tsx scripts/bench-pdes-analysis.ts`, or through `npm run bench` once wired.
+ * machine is shared, so CPU time is the steadier figure). Run: `npm run bench -- pdes-analysis` (the
+ * two-worker figures only when the sections run from the TypeScript sources, as bench.test.ts does).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,25 +33,12 @@ import { clusterSeries } from '../src/analysis/series/series-analysis';
 import { pairwiseDistances } from '../src/analysis/series/distances';
 import { scaleMinMax } from '../src/analysis/series/preprocess';
 import { runToEnd } from '../src/analysis/series/sliced';
+import { formatWallCpu, timeOnce, type Timing } from './bench-timing';
 
 const SHARED = process.env.HPC_LENS_SHARED_DIR ?? resolve(__dirname, '..', '..', 'shared');
 const FULL_TRACE = join(SHARED, 'data', 'pdes-ross-codes', 'codes-dragonfly-dally-72-uniform-random-8pe-fulltrace');
 
-interface Timing {
-  wall: number;
-  cpu: number;
-}
-
-async function timed<T>(f: () => T | Promise<T>): Promise<{ value: T; time: Timing }> {
-  const cpu0 = process.cpuUsage(),
-    wall0 = performance.now();
-  const value = await f();
-  const wall = performance.now() - wall0;
-  const cpu = process.cpuUsage(cpu0);
-  return { value, time: { wall, cpu: (cpu.user + cpu.system) / 1000 } };
-}
-
-const fmt = (t: Timing) => `${t.wall.toFixed(0).padStart(6)} ms wall ${t.cpu.toFixed(0).padStart(6)} ms CPU`;
+const fmt = (t: Timing) => formatWallCpu(t);
 const line = (name: string, t: Timing, note = '') => console.log(`  ${name.padEnd(62)} ${fmt(t)}${note}`);
 
 export async function benchPdesAnalysis(): Promise<void> {
@@ -74,15 +61,15 @@ async function caseStudySize(run: PdesRun): Promise<void> {
   const session = new PdesAnalysisSession(run);
   const b = session.behaviour;
   console.log(`  ${b.count} KPs × ${b.ticks} GVT rounds (generated, 3 groups, 2 bursts):`);
-  const whole = await timed(() => session.analysis());
+  const whole = await timeOnce(() => session.analysis());
   line(
     'session analysis: k-means + 2 MDS + E-Divisive (budget 2 s)',
-    whole.time,
+    whole,
     ` → ${whole.value.changePoints.starts.length} change points`,
   );
   for (const clustering of ['pam', 'complete-linkage'] as const) {
-    const t = await timed(() => new PdesAnalysisSession(run, { clustering }).analysis());
-    line(`session analysis with ${clustering}`, t.time);
+    const t = await timeOnce(() => new PdesAnalysisSession(run, { clustering }).analysis());
+    line(`session analysis with ${clustering}`, t);
   }
   // The parts of the default pipeline.
   const top = session.features([b.metrics.find(m => m.id === 'secondary_rollbacks')!.id]);
@@ -93,7 +80,7 @@ async function caseStudySize(run: PdesRun): Promise<void> {
     ['  classical MDS (one view)', () => classicalMds(pairwiseDistances(top), b.count)],
     ['  E-Divisive (199 permutations)', () => eDivisive([scaleMinMax(b.series('secondary_rollbacks'))])],
   ];
-  for (const [name, f] of parts) line(name, (await timed(f)).time);
+  for (const [name, f] of parts) line(name, await timeOnce(f));
 
   // DTW (band 10 % = 50 samples) and t-SNE (perplexity 30, 1,000 iterations): the heavy jobs.
   const heavy = new PdesAnalysisSession(run, { distance: 'dtw', projection: 'tsne', clustering: 'pam' });
@@ -104,14 +91,14 @@ async function caseStudySize(run: PdesRun): Promise<void> {
   const out = new Float64Array(condensedLength(job.features.entities));
   const halves = distanceJobParts(job, 2);
   const halfTimes: Timing[] = [];
-  for (const rows of halves) halfTimes.push((await timed(() => runToEnd(distanceRowSteps(job, rows, out)))).time);
+  for (const rows of halves) halfTimes.push(await timeOnce(() => runToEnd(distanceRowSteps(job, rows, out))));
   line('DTW matrix, one thread, rows split in 2 (each half)', halfTimes[0]!, ` | ${fmt(halfTimes[1]!)}`);
-  const tsne = await timed(() => runToEnd(tsneLayoutSteps(tsneJobs[0]!, out)));
-  line('t-SNE layout, one thread (one similarity view)', tsne.time);
+  const tsne = await timeOnce(() => runToEnd(tsneLayoutSteps(tsneJobs[0]!, out)));
+  line('t-SNE layout, one thread (one similarity view)', tsne);
   if (__filename.endsWith('.ts')) {
     const pool = new WorkerPool(2);
     try {
-      const all = await timed(async () => {
+      const all = await timeOnce(async () => {
         for (const j of distanceJobs) {
           const shared = new Float64Array(new SharedArrayBuffer(8 * condensedLength(j.features.entities)));
           await Promise.all(
@@ -124,9 +111,9 @@ async function caseStudySize(run: PdesRun): Promise<void> {
         );
         tsneJobs.forEach((j, w) => heavy.provide(j, layouts[w] as Float64Array));
       });
-      line(`2 workers: ${distanceJobs.length} DTW matrices by halves, then 2 t-SNE layouts`, all.time);
-      const rest = await timed(() => heavy.analysis());
-      line('  then the session analysis (PAM, E-Divisive) on the main thread', rest.time);
+      line(`2 workers: ${distanceJobs.length} DTW matrices by halves, then 2 t-SNE layouts`, all);
+      const rest = await timeOnce(() => heavy.analysis());
+      line('  then the session analysis (PAM, E-Divisive) on the main thread', rest);
     } finally {
       await pool.close();
     }
@@ -146,18 +133,15 @@ async function intervalViews(): Promise<void> {
   intervalMatrices(trace, run.entities, 'kp', edges); // warm-up
   line(
     '128 × 128 KP interval matrices, dense (budget 1 s)',
-    (await timed(() => intervalMatrices(trace, run.entities, 'kp', edges))).time,
+    await timeOnce(() => intervalMatrices(trace, run.entities, 'kp', edges)),
   );
-  line(
-    '128 × 128 KP interval pairs, sparse',
-    (await timed(() => intervalPairs(trace, run.entities, 'kp', edges))).time,
-  );
+  line('128 × 128 KP interval pairs, sparse', await timeOnce(() => intervalPairs(trace, run.entities, 'kp', edges)));
   const analysis = new PdesAnalysisSession(run).analysis();
   const all = Int32Array.from({ length: analysis.behaviour.count }, (_, i) => i);
-  const views = await timed(() =>
+  const views = await timeOnce(() =>
     circularViewData(run, analysis, all, segmentCommunication(run, analysis.behaviour, analysis.segments)),
   );
-  line(`circular views of ${analysis.segments.length} segments (pairs, PE ribbons, rings)`, views.time);
+  line(`circular views of ${analysis.segments.length} segments (pairs, PE ribbons, rings)`, views);
 }
 
 /**

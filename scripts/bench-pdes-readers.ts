@@ -2,8 +2,7 @@
  * PDES readers: wall time to read each shared ROSS/CODES run (median of repeats), the Theta-like
  * case (16 PEs × 16 KPs = 256 KPs, 7,776 LPs with LP samples and a full event trace, generated),
  * and KP-level (128 × 128) interval communication matrices from the 8-PE run's 249,907-event trace
- * (the issue's budget: under 1 s). Run alone with `node --import tsx scripts/bench-pdes-readers.ts`,
- * or through `npm run bench` once the lead wires it.
+ * (the issue's budget: under 1 s); wall time with CPU beside. Run: `npm run bench -- pdes-readers`.
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { readdirSync } from 'node:fs';
@@ -14,6 +13,7 @@ import { intervalMatrices, tickEdges } from '../src/analysis/pdes/model/communic
 import type { PdesRun } from '../src/analysis/pdes/model/pdes-run';
 import { generateRossRun } from '../src/analysis/pdes/testing/ross-generator';
 import { THETA_LIKE } from '../src/analysis/topology/dragonfly';
+import { formatTiming, timeRepeated, timeSync } from './bench-timing';
 
 const SHARED = process.env.HPC_LENS_SHARED_DIR ?? resolve(__dirname, '..', '..', 'shared');
 const RUNS = [
@@ -22,17 +22,6 @@ const RUNS = [
   'codes-dragonfly-dally-72-nearest-neighbor',
   'codes-dragonfly-dally-72-uniform-random-8pe-fulltrace',
 ];
-
-async function median(repeats: number, f: () => Promise<unknown> | unknown): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < repeats; i++) {
-    const t = performance.now();
-    await f();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-}
 
 function folderBytes(dir: string): number {
   let n = 0;
@@ -51,35 +40,38 @@ export async function benchPdesReaders(): Promise<void> {
   const base = join(SHARED, 'data', 'pdes-ross-codes');
   if (existsSync(base)) {
     await readPdesRun(join(base, RUNS[0]!)); // warm-up
-    let all = 0;
+    let all = 0,
+      allCpu = 0;
     for (const name of RUNS) {
       const dir = join(base, name);
       let run: PdesRun | null = null;
-      const ms = await median(5, async () => (run = await readPdesRun(dir)));
-      all += ms;
+      const t = await timeRepeated(async () => (run = await readPdesRun(dir)), { warmup: 0 });
+      all += t.wallMs;
+      allCpu += t.cpuMs;
       if (name.endsWith('fulltrace')) full = run;
       const r = run!;
       console.log(
-        `  ${name.padEnd(52)} ${mb(folderBytes(dir)).padStart(8)}: ${ms.toFixed(0).padStart(5)} ms  ` +
+        `  ${name.padEnd(52)} ${mb(folderBytes(dir)).padStart(8)}: ${formatTiming(t, { digits: 0, width: 8 })}  ` +
           `(${r.entities.count('kp')} KPs, ${r.eventTrace?.count ?? 0} events, ${r.packets?.count ?? 0} packets, ` +
           `${r.routerHops?.count ?? 0} router hops)`,
       );
     }
-    console.log(`  all four runs: ${all.toFixed(0)} ms`);
+    console.log(`  all four runs: ${formatTiming({ wallMs: all, cpuMs: allCpu }, { digits: 0 })}`);
   } else console.log(`  (shared runs not present at ${base}; skipped)`);
 
   const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-pdes-'));
   try {
-    const t0 = performance.now();
-    const truth = generateRossRun(dir, { seed: 1, ticks: 50, eventsPerKp: 12, lpData: true, dragonfly: THETA_LIKE });
-    const gen = performance.now() - t0;
+    const gen = timeSync(() =>
+      generateRossRun(dir, { seed: 1, ticks: 50, eventsPerKp: 12, lpData: true, dragonfly: THETA_LIKE }),
+    );
+    const truth = gen.value;
     let run: PdesRun | null = null;
-    const ms = await median(3, async () => (run = await readPdesRun(dir)));
+    const read = await timeRepeated(async () => (run = await readPdesRun(dir)), { repeats: 3, warmup: 0 });
     const r = run!;
     console.log(
       `  Theta-like (${r.entities.count('kp')} KPs, ${r.entities.count('lp')} LPs, ${truth.parameters.ticks} GVT rounds, ` +
         `${r.samples.gvt!.records.lp} LP + ${r.samples.gvt!.records.kp} KP samples, ${r.eventTrace!.count} events, ` +
-        `${mb(folderBytes(dir))}): read ${ms.toFixed(0)} ms (generated in ${gen.toFixed(0)} ms)`,
+        `${mb(folderBytes(dir))}): read ${formatTiming(read, { digits: 0 })} (generated in ${formatTiming(gen, { digits: 0 })})`,
     );
     if (!full) {
       generateRossRun(dir, { seed: 2, pes: 8, kpsPerPe: 16, ticks: 15, eventsPerKp: 130 });
@@ -93,10 +85,13 @@ export async function benchPdesReaders(): Promise<void> {
   const trace = full!.eventTrace!;
   const edges = tickEdges(full!.samples.gvt!.ticks.virtualTime);
   let count = 0;
-  const ms = await median(7, () => (count = intervalMatrices(trace, full!.entities, 'kp', edges).length));
-  const pe = await median(7, () => intervalMatrices(trace, full!.entities, 'pe', edges));
+  const kp = await timeRepeated(() => (count = intervalMatrices(trace, full!.entities, 'kp', edges).length), {
+    repeats: 7,
+    warmup: 0,
+  });
+  const pe = await timeRepeated(() => intervalMatrices(trace, full!.entities, 'pe', edges), { repeats: 7, warmup: 0 });
   console.log(
     `  ${count} interval matrices of ${full!.entities.count('kp')} × ${full!.entities.count('kp')} KPs from ` +
-      `${trace.count} events: ${ms.toFixed(1)} ms (PE level ${pe.toFixed(1)} ms; budget 1 s)`,
+      `${trace.count} events: ${formatTiming(kp, { digits: 1 })} (PE level ${formatTiming(pe, { digits: 1 })}; budget 1 s)`,
   );
 }

@@ -3,7 +3,7 @@
 // within 1 s; then the live monitor's per-tick latency at n = 256 KPs, t ≤ 1,000 (budget 100 ms in
 // total, each method within its budget + 20 %). Wall-clock and CPU time are both printed: on a
 // loaded machine CPU time is the steadier figure.
-// Usage: node --import tsx scripts/bench-pdes-stream.ts   (`npm run bench` can call benchPdesStream()).
+// Run: `npm run bench -- pdes-stream`.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { progressiveCausality } from '../src/analysis/series/progressive-causali
 import { progressiveKMeans } from '../src/analysis/series/progressive-k-means';
 import { progressivePca } from '../src/analysis/series/progressive-projection';
 import { gaussianFrom, seededRandom } from '../src/analysis/stats/seeded-random';
-import { timed } from './bench-series';
+import { cpuMs, median, timeSync } from './bench-timing';
 
 const n0 = (x: number) => x.toLocaleString('en-US');
 const pad = (s: string, w: number) => s.padStart(w);
@@ -47,11 +47,11 @@ function benchCpd(): void {
     };
     for (let i = 0; i < (n >= 100_000 ? 20 : 300); i++) step(i); // warm-up (compilation)
     const points = n >= 100_000 ? 100 : 1000;
-    const r = timed(() => {
+    const r = timeSync(() => {
       for (let i = 0; i < points; i++) step(i);
     });
     console.log(
-      `    ${pad(n0(n), 10)}    ${pad(seed.toFixed(2), 8)} ms    ${pad((r.time.wall / points).toFixed(3), 10)} ms    ${pad((r.time.cpu / points).toFixed(3), 10)} ms`,
+      `    ${pad(n0(n), 10)}    ${pad(seed.toFixed(2), 8)} ms    ${pad((r.wallMs / points).toFixed(3), 10)} ms    ${pad((r.cpuMs / points).toFixed(3), 10)} ms`,
     );
   }
 }
@@ -75,13 +75,13 @@ function benchProgressive(): void {
   for (const t of [100, 1000, 10_000, 100_000]) {
     const rows = windowRows(n, t, t);
     const previous = Int32Array.from({ length: n }, (_, i) => Math.floor((3 * i) / n));
-    const k = timed(() => progressiveKMeans(rows, previous, { budgetMs: 1000, reserveAssignment: false }));
-    const p = timed(() => progressivePca(rows, { budgetMs: 1000, labels: previous, reserveProjection: false }));
+    const k = timeSync(() => progressiveKMeans(rows, previous, { budgetMs: 1000, reserveAssignment: false }));
+    const p = timeSync(() => progressivePca(rows, { budgetMs: 1000, labels: previous, reserveProjection: false }));
     const [sk, sp] = seeds[t]!;
     console.log(
       `    ${pad(n0(t), 7)}    ${pad(n0(sk), 8)} ${pad(n0(k.value.processed), 7)}    ${pad(k.value.assignMs.toFixed(0), 6)} ms` +
         `       ${pad(n0(sp), 8)} ${pad(n0(p.value.processed), 7)}    ${pad(p.value.projectMs.toFixed(0), 6)} ms` +
-        `   (CPU ${k.time.cpu.toFixed(0)} + ${p.time.cpu.toFixed(0)} ms)`,
+        `   (CPU ${k.cpuMs.toFixed(0)} + ${p.cpuMs.toFixed(0)} ms)`,
     );
   }
 }
@@ -101,22 +101,16 @@ function benchVar(): void {
     for (let r = 1; r < t; r++)
       for (let j = 0; j < d; j++)
         data[r * d + j] = 0.5 * data[(r - 1) * d + j]! + (j ? 0.3 * data[(r - 1) * d + j - 1]! : 0) + normal();
-    const r = timed(() => progressiveCausality(data, t, d, 0, null, { budgetMs: 1000 }));
+    const r = timeSync(() => progressiveCausality(data, t, d, 0, null, { budgetMs: 1000 }));
     const res = r.value;
     const points = 'skipped' in res ? 'none' : n0(res.points);
     const lag = 'skipped' in res ? '-' : String(res.lag);
     console.log(
-      `    ${pad(n0(d), 9)}     ${pad(n0(seed), 9)}    ${pad(points, 6)}   ${pad(lag, 3)}   ${pad(r.time.wall.toFixed(0), 6)} ms   ${pad(r.time.cpu.toFixed(0), 6)} ms` +
+      `    ${pad(n0(d), 9)}     ${pad(n0(seed), 9)}    ${pad(points, 6)}   ${pad(lag, 3)}   ${pad(r.wallMs.toFixed(0), 6)} ms   ${pad(r.cpuMs.toFixed(0), 6)} ms` +
         ('skipped' in res ? `   (${res.skipped})` : ''),
     );
   }
 }
-
-/** Milliseconds of CPU time of this process: budgets on it behave as on an idle core, whatever the load. */
-const cpuClock = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 
 function benchLatency(clock: 'wall' | 'cpu'): void {
   const ticks = 1000;
@@ -136,12 +130,12 @@ function benchLatency(clock: 'wall' | 'cpu'): void {
       path: truth.files.gvt,
       expectedPes: 16,
       settings: { skipStaleTicks: false },
-      clock: clock === 'cpu' ? cpuClock : undefined,
+      clock: clock === 'cpu' ? cpuMs : undefined, // CPU time: budgets behave as on an idle core, whatever the load
     });
     const o = monitor.options;
     const rows: { t: number; total: number; cpd: number; clustering: number; projection: number; causality: number }[] =
       [];
-    const run = timed(() => {
+    const run = timeSync(() => {
       for (let t = 0; t < ticks; t++)
         for (const u of monitor.pushStats(bytes.subarray(t * round, (t + 1) * round)))
           rows.push({
@@ -160,7 +154,7 @@ function benchLatency(clock: 'wall' | 'cpu'): void {
         .map(r => r[key])
         .sort((a, b) => a - b);
       return {
-        median: v[Math.floor(v.length / 2)]!,
+        median: median(v),
         p95: v[Math.floor(0.95 * (v.length - 1))]!,
         max: v[v.length - 1]!,
       };
@@ -173,7 +167,7 @@ function benchLatency(clock: 'wall' | 'cpu'): void {
       causality: o.causality.budgetMs,
     };
     console.log(
-      `    ${rows.length} ticks analysed in ${run.time.wall.toFixed(0)} ms wall, ${run.time.cpu.toFixed(0)} ms CPU`,
+      `    ${rows.length} ticks analysed in ${run.wallMs.toFixed(0)} ms wall, ${run.cpuMs.toFixed(0)} ms CPU`,
     );
     console.log('    per tick (ms)          median     p95      max    budget (+20 %)   ticks over');
     for (const key of ['total', 'cpd', 'clustering', 'projection', 'causality'] as const) {
@@ -205,6 +199,3 @@ export async function benchPdesStream(): Promise<void> {
   benchLatency('wall');
   benchLatency('cpu');
 }
-
-// Run directly (not when bundled into dist/bench.js).
-if (/bench-pdes-stream\.ts$/.test(process.argv[1] ?? '')) void benchPdesStream();

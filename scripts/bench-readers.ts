@@ -1,6 +1,6 @@
 /**
  * The per-reader table of `npm run bench`: for every dataset that has a Hatchet oracle, our read
- * time (median, in this process after a warm-up), throughput, the ratio to a plain parse of the
+ * time (median, in this process after a warm-up, CPU beside), throughput, the ratio to a plain parse of the
  * same bytes for JSON and XML inputs, and the speed-up over Hatchet's reader as timed on this
  * machine class (shared/oracle/README.md). Datasets are only read, never copied.
  */
@@ -10,6 +10,7 @@ import { join, relative } from 'node:path';
 import { SaxesParser } from 'saxes';
 import { readProfile } from '../src/analysis/formats';
 import { sampleFile } from '../src/analysis/formats/file-sample';
+import { formatMBs, median, summarise, timeRepeated, type Timing } from './bench-timing';
 
 export interface ReaderBenchRow {
   dataset: string;
@@ -17,6 +18,8 @@ export interface ReaderBenchRow {
   bytes: number;
   nodes: number;
   medianMs: number;
+  /** CPU milliseconds of the warm reads (median). */
+  medianCpuMs: number;
   /** First read in a fresh process after the module is loaded (Hatchet's own timing method), or null when dist/read-once.js is missing. */
   coldMs: number | null;
   /** CPU milliseconds of that first read (median), steadier than wall time on a loaded machine. */
@@ -25,45 +28,25 @@ export interface ReaderBenchRow {
   hatchetMs: number | null;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
-/** Times `f` repeatedly (after one warm-up) until `budgetMs` is spent or `max` runs are done. */
-async function timeRepeatedly(f: () => unknown, budgetMs = 400, max = 25): Promise<number> {
-  // Enough warm-up for V8 to optimise the reader's hot functions.
-  for (let k = 0; k < 10; k++) await f();
-  const runs: number[] = [];
-  const start = performance.now();
-  while (runs.length < max && (runs.length < 3 || performance.now() - start < budgetMs)) {
-    const t = performance.now();
-    await f();
-    runs.push(performance.now() - t);
-  }
-  return median(runs);
-}
-
 /**
  * Medians of `runs` first reads in fresh Node processes: wall and CPU milliseconds of the read alone.
  * `codeCache`: the folder of the V8 code cache the processes use, as the CLI's do (a first run, not
  * counted, writes it when it is missing); 'off' (the default): none, every process compiles afresh.
  */
-export function coldRead(path: string, runs = 5, codeCache = 'off'): { wallMs: number; cpuMs: number } | null {
+export function coldRead(path: string, runs = 5, codeCache = 'off'): Timing | null {
   const script = join(__dirname, 'read-once.js');
   if (!existsSync(script)) return null;
-  const wall: number[] = [],
-    cpu: number[] = [];
+  const times: Timing[] = [];
   const env = { ...process.env, HPC_LENS_CODE_CACHE: codeCache };
   if (codeCache !== 'off') spawnSync(process.execPath, [script, path], { env });
   for (let k = 0; k < runs; k++) {
     const r = spawnSync(process.execPath, [script, path, '--cpu'], { encoding: 'utf8', env });
     if (r.status !== 0) return null;
     const [w, c] = r.stdout.trim().split(' / ');
-    wall.push(Number(w));
-    cpu.push(Number(c));
+    times.push({ wallMs: Number(w), cpuMs: Number(c) });
   }
-  return { wallMs: median(wall), cpuMs: median(cpu) };
+  const { wallMs, cpuMs } = summarise(times);
+  return { wallMs, cpuMs };
 }
 
 function sizeOf(path: string): number {
@@ -135,6 +118,9 @@ export function oracleDatasets(shared: string): { key: string; dataPath: string 
   return out;
 }
 
+/** Warm reads: 10 warm-ups (enough for V8 to optimise a reader's hot functions), then until 400 ms are spent (3 to 25 reads). */
+const WARM_READS = { warmup: 10, repeats: 25, minRepeats: 3, budgetMs: 400 };
+
 export async function benchReaders(shared: string): Promise<ReaderBenchRow[]> {
   const timings = hatchetTimings(shared);
   const rows: ReaderBenchRow[] = [];
@@ -149,16 +135,18 @@ export async function benchReaders(shared: string): Promise<ReaderBenchRow[]> {
       console.log(`${key.padEnd(60)} cannot be read: ${(e as Error).message}`);
       continue;
     }
-    const medianMs = await timeRepeatedly(() => readProfile(dataPath));
+    const warm = await timeRepeated(() => readProfile(dataPath), WARM_READS);
     const plain = plainParse(dataPath);
-    const plainParseMs = plain && !(await sampleFile(dataPath)).gzip ? await timeRepeatedly(plain) : null;
+    const plainParseMs =
+      plain && !(await sampleFile(dataPath)).gzip ? (await timeRepeated(plain, WARM_READS)).wallMs : null;
     const cold = coldRead(dataPath);
     rows.push({
       dataset: key,
       format,
       bytes: sizeOf(dataPath),
       nodes,
-      medianMs,
+      medianMs: warm.wallMs,
+      medianCpuMs: warm.cpuMs,
       coldMs: cold?.wallMs ?? null,
       coldCpuMs: cold?.cpuMs ?? null,
       plainParseMs,
@@ -171,15 +159,15 @@ export async function benchReaders(shared: string): Promise<ReaderBenchRow[]> {
 /** The table as Markdown (the README's performance section is pasted from this output). */
 export function readerTable(rows: ReaderBenchRow[]): string {
   const out = [
-    '| dataset | reader | size (KB) | nodes | warm (ms) | MB/s warm | plain parse ÷ ours | cold (ms) | cold CPU (ms) | Hatchet (ms) | vs Hatchet, warm | vs Hatchet, cold |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| dataset | reader | size (KB) | nodes | warm (ms) | warm CPU (ms) | MB/s warm | plain parse ÷ ours | cold (ms) | cold CPU (ms) | Hatchet (ms) | vs Hatchet, warm | vs Hatchet, cold |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const x = (h: number | null, ours: number | null) =>
     h === null || ours === null ? '–' : `${(h / ours).toFixed(h / ours < 10 ? 1 : 0)}×`;
   for (const r of rows) {
-    const mbs = r.bytes / 1e6 / (r.medianMs / 1e3);
+    const mbs = formatMBs(r.bytes, r.medianMs).replace(' MB/s', '');
     out.push(
-      `| ${r.dataset} | ${r.format} | ${(r.bytes / 1024).toFixed(1)} | ${r.nodes} | ${r.medianMs.toFixed(2)} | ${mbs.toFixed(1)} | ${r.plainParseMs === null ? '–' : (r.plainParseMs / r.medianMs).toFixed(2)} | ${r.coldMs === null ? '–' : r.coldMs.toFixed(1)} | ${r.coldCpuMs === null ? '–' : r.coldCpuMs.toFixed(1)} | ${r.hatchetMs ?? '–'} | ${x(r.hatchetMs, r.medianMs)} | ${x(r.hatchetMs, r.coldMs)} |`,
+      `| ${r.dataset} | ${r.format} | ${(r.bytes / 1024).toFixed(1)} | ${r.nodes} | ${r.medianMs.toFixed(2)} | ${r.medianCpuMs.toFixed(2)} | ${mbs} | ${r.plainParseMs === null ? '–' : (r.plainParseMs / r.medianMs).toFixed(2)} | ${r.coldMs === null ? '–' : r.coldMs.toFixed(1)} | ${r.coldCpuMs === null ? '–' : r.coldCpuMs.toFixed(1)} | ${r.hatchetMs ?? '–'} | ${x(r.hatchetMs, r.medianMs)} | ${x(r.hatchetMs, r.coldMs)} |`,
     );
   }
   const summary = (label: string, pick: (r: ReaderBenchRow) => number | null) => {

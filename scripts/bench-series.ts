@@ -1,7 +1,7 @@
 // Series algorithms (src/analysis/series) at the PDES case-study size: 256 entities (16 PEs × 16 KPs)
 // × 500 time points. Target (issue 19): clustering + MDS + E-Divisive under 2 s in total; DTW, TWED
 // and t-SNE run in workers and are reported for information.
-// Usage: node --import tsx scripts/bench-series.ts   (`npm run bench` can call benchSeries()).
+// Run: `npm run bench -- series`.
 import {
   classicalMds,
   clusterSeries,
@@ -12,23 +12,9 @@ import {
   type SeriesMatrix,
 } from '../src/analysis/series';
 import { plantedClusters, plantedShifts } from '../src/analysis/series/testing/synthetic-series';
+import { formatWallCpu, timeSync, type Timing } from './bench-timing';
 
-export interface Timing {
-  wall: number;
-  cpu: number;
-}
-
-/** Wall-clock and CPU (user + system) milliseconds of one call; CPU time is steadier on a shared machine. */
-export function timed<T>(f: () => T): { value: T; time: Timing } {
-  const cpu0 = process.cpuUsage(),
-    wall0 = performance.now();
-  const value = f();
-  const wall = performance.now() - wall0;
-  const cpu = process.cpuUsage(cpu0);
-  return { value, time: { wall, cpu: (cpu.user + cpu.system) / 1000 } };
-}
-
-const fmt = (t: Timing) => `${t.wall.toFixed(0).padStart(6)} ms wall ${t.cpu.toFixed(0).padStart(6)} ms CPU`;
+const fmt = (t: Timing) => formatWallCpu(t);
 
 /** Planted mean shifts, each well clear of the groups' burst edges (at t/3 · (g + ¼) and t/3 · (g + ¾)). */
 const SHIFTS = (t: number) => [Math.round(t * 0.33), Math.round(t * 0.666)];
@@ -49,34 +35,37 @@ export function benchSeries(entities = 256, timePoints = 500): void {
   clusterSeries(featureSeries(small), { algorithm: 'k-means' });
   eDivisive(small, { permutations: 19 });
 
-  const prep = timed(() => featureSeries(metric));
+  const prep = timeSync(() => featureSeries(metric));
   const features = prep.value;
-  const euclid = timed(() => pairwiseDistances(features));
-  const kmeans = timed(() => clusterSeries(features, { algorithm: 'k-means' }));
-  const pam = timed(() => clusterSeries(features, { algorithm: 'pam', distances: euclid.value }));
-  const linkage = timed(() => clusterSeries(features, { algorithm: 'complete-linkage', distances: euclid.value }));
-  const mds = timed(() => classicalMds(euclid.value, entities));
-  const changes = timed(() => eDivisive(features));
+  const euclid = timeSync(() => pairwiseDistances(features));
+  const kmeans = timeSync(() => clusterSeries(features, { algorithm: 'k-means' }));
+  const pam = timeSync(() => clusterSeries(features, { algorithm: 'pam', distances: euclid.value }));
+  const linkage = timeSync(() => clusterSeries(features, { algorithm: 'complete-linkage', distances: euclid.value }));
+  const mds = timeSync(() => classicalMds(euclid.value, entities));
+  const changes = timeSync(() => eDivisive(features));
   const rows: [string, Timing][] = [
-    ['min–max scaling', prep.time],
-    ['Euclidean distances', euclid.time],
-    ['k-means (10 restarts)', kmeans.time],
-    ['PAM', pam.time],
-    ['complete linkage', linkage.time],
-    ['classical MDS', mds.time],
-    [`E-Divisive (199 permutations, ${changes.value.changePoints.length} change points)`, changes.time],
+    ['min–max scaling', prep],
+    ['Euclidean distances', euclid],
+    ['k-means (10 restarts)', kmeans],
+    ['PAM', pam],
+    ['complete linkage', linkage],
+    ['classical MDS', mds],
+    [`E-Divisive (199 permutations, ${changes.value.changePoints.length} change points)`, changes],
   ];
   for (const [name, t] of rows) console.log(`  ${name.padEnd(58)} ${fmt(t)}`);
-  const sum = (ts: Timing[]) => ({ wall: ts.reduce((s, t) => s + t.wall, 0), cpu: ts.reduce((s, t) => s + t.cpu, 0) });
-  const common = [prep.time, mds.time, changes.time];
+  const sum = (ts: Timing[]) => ({
+    wallMs: ts.reduce((s, t) => s + t.wallMs, 0),
+    cpuMs: ts.reduce((s, t) => s + t.cpuMs, 0),
+  });
+  const common = [prep, mds, changes];
   console.log(
-    `  ${'total with k-means (scaling + k-means + MDS† + E-Divisive)'.padEnd(58)} ${fmt(sum([...common, euclid.time, kmeans.time]))}`,
+    `  ${'total with k-means (scaling + k-means + MDS† + E-Divisive)'.padEnd(58)} ${fmt(sum([...common, euclid, kmeans]))}`,
   );
   console.log(
-    `  ${'total with PAM (scaling + distances + PAM + MDS + E-Divisive)'.padEnd(58)} ${fmt(sum([...common, euclid.time, pam.time]))}`,
+    `  ${'total with PAM (scaling + distances + PAM + MDS + E-Divisive)'.padEnd(58)} ${fmt(sum([...common, euclid, pam]))}`,
   );
   console.log(
-    `  ${'total with all three clusterings'.padEnd(58)} ${fmt(sum([...common, euclid.time, kmeans.time, pam.time, linkage.time]))}`,
+    `  ${'total with all three clusterings'.padEnd(58)} ${fmt(sum([...common, euclid, kmeans, pam, linkage]))}`,
   );
   console.log('  († MDS always needs the distance matrix; target: < 2,000 ms)');
   const edges = [0, 1, 2].flatMap(g => [
@@ -89,24 +78,22 @@ export function benchSeries(entities = 256, timePoints = 500): void {
   );
 
   console.log('  worker-bound steps:');
-  const dtw = timed(() => pairwiseDistances(features, { measure: 'dtw' }));
-  console.log(`  ${'DTW distances (band 10% = 50 samples)'.padEnd(58)} ${fmt(dtw.time)}`);
-  const twedBand = timed(() => pairwiseDistances(features, { measure: 'twed', window: 50 }));
-  console.log(`  ${'TWED distances (band 50 samples)'.padEnd(58)} ${fmt(twedBand.time)}`);
+  const dtw = timeSync(() => pairwiseDistances(features, { measure: 'dtw' }));
+  console.log(`  ${'DTW distances (band 10% = 50 samples)'.padEnd(58)} ${fmt(dtw)}`);
+  const twedBand = timeSync(() => pairwiseDistances(features, { measure: 'twed', window: 50 }));
+  console.log(`  ${'TWED distances (band 50 samples)'.padEnd(58)} ${fmt(twedBand)}`);
   // Exact TWED is O(t²) a pair: timed on 64 entities and scaled by the pair count.
   const sub = { values: features.values.subarray(0, 64 * timePoints), entities: 64, timePoints };
-  const twed = timed(() => pairwiseDistances(sub, { measure: 'twed' }));
+  const twed = timeSync(() => pairwiseDistances(sub, { measure: 'twed' }));
   const scale = (entities * (entities - 1)) / (64 * 63);
   console.log(
-    `  ${'TWED distances (exact, no band; from 64 entities × pairs)'.padEnd(58)} ${fmt({ wall: twed.time.wall * scale, cpu: twed.time.cpu * scale })}`,
+    `  ${'TWED distances (exact, no band; from 64 entities × pairs)'.padEnd(58)} ${fmt({ wallMs: twed.wallMs * scale, cpuMs: twed.cpuMs * scale })}`,
   );
-  const bh = timed(() => tsne(euclid.value, entities));
-  console.log(`  ${'Barnes–Hut t-SNE (perplexity 30, θ 0.5, 1,000 iterations)'.padEnd(58)} ${fmt(bh.time)}`);
+  const bh = timeSync(() => tsne(euclid.value, entities));
+  console.log(`  ${'Barnes–Hut t-SNE (perplexity 30, θ 0.5, 1,000 iterations)'.padEnd(58)} ${fmt(bh)}`);
   const bigN = 2048;
   const big = featureSeries(plantedClusters({ entities: bigN, timePoints: 64, clusters: 8, seed: 3 }).series);
   const bigD = pairwiseDistances(big);
-  const bigTsne = timed(() => tsne(bigD, bigN));
-  console.log(`  ${`Barnes–Hut t-SNE at ${bigN.toLocaleString('en')} points`.padEnd(58)} ${fmt(bigTsne.time)}`);
+  const bigTsne = timeSync(() => tsne(bigD, bigN));
+  console.log(`  ${`Barnes–Hut t-SNE at ${bigN.toLocaleString('en')} points`.padEnd(58)} ${fmt(bigTsne)}`);
 }
-
-if (process.argv[1]?.endsWith('bench-series.ts')) benchSeries();

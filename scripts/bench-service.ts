@@ -23,6 +23,7 @@ import { Profile } from '../src/analysis/model/profile';
 import type { OpenedProfile } from '../src/service/analysis-service';
 import { CancelledError, WorkerPool } from '../src/service/worker-pool';
 import { callflowGraph } from '../src/shared/callflow-packing';
+import { formatMs, formatTiming, timeOnce, timeRepeated, timeSync, type Repeated } from './bench-timing';
 import { writeLargeProfile } from './large-profile-generator';
 
 /**
@@ -83,15 +84,13 @@ export function hostProfile(watch: LoopWatch, o: OpenedProfile): Profile {
 
 async function phase<T>(label: string, f: (w: LoopWatch) => Promise<T>): Promise<T> {
   const watch = new LoopWatch();
-  const t = performance.now();
-  const v = await f(watch);
-  const ms = performance.now() - t;
+  const { value: v, wallMs: ms, cpuMs: processCpu } = await timeOnce(() => f(watch));
   const { wall, cpu, p99 } = watch.stop();
   // The verdict is on the thread's own CPU time where Linux reports it (see threadCpuNs).
   const block = Number.isNaN(cpu) ? wall : cpu;
   const verdict = block < 50 ? 'ok' : 'OVER 50 ms';
   console.log(
-    `  ${label.padEnd(58)} ${(ms / 1000).toFixed(2).padStart(7)} s   longest host block ${block.toFixed(1).padStart(6)} ms on CPU (${verdict}; longest gap ${wall.toFixed(1)} ms wall) · p99 ${p99.toFixed(1)} ms`,
+    `  ${label.padEnd(58)} ${(ms / 1000).toFixed(2).padStart(7)} s (CPU ${(processCpu / 1000).toFixed(2)} s, all threads)   longest host block ${block.toFixed(1).padStart(6)} ms on CPU (${verdict}; longest gap ${wall.toFixed(1)} ms wall) · p99 ${p99.toFixed(1)} ms`,
   );
   return v;
 }
@@ -113,8 +112,6 @@ function writeBigFolded(path: string, bytes: number): void {
   closeSync(fd);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-
 export async function benchService(options: { distDir: string }): Promise<void> {
   const small = process.env.HPC_LENS_BENCH_SERVICE_SMALL === '1';
   const scale = small ? 10 : 1;
@@ -127,16 +124,17 @@ export async function benchService(options: { distDir: string }): Promise<void> 
   const pool = new WorkerPool({ workerScript: join(options.distDir, 'analysis-worker.js') });
   try {
     console.log(`\nThe analysis service from the extension host (${small ? 'a tenth of the sizes' : 'full size'}):`);
-    let t = performance.now();
     const a = join(dir, 'a.json'),
-      b = join(dir, 'b.json');
-    writeLargeProfile(a, { nodes, ranks, files: 400, sourceDir: join(dir, 'src') });
-    writeLargeProfile(b, { nodes, ranks, files: 400, sourceDir: join(dir, 'src-b') });
-    writeSyntheticEnsemble(join(dir, 'runs'), { runs, nodes: runNodes, seed: 11 });
-    const big = join(dir, 'big.folded');
-    writeBigFolded(big, bigBytes);
+      b = join(dir, 'b.json'),
+      big = join(dir, 'big.folded');
+    const written = timeSync(() => {
+      writeLargeProfile(a, { nodes, ranks, files: 400, sourceDir: join(dir, 'src') });
+      writeLargeProfile(b, { nodes, ranks, files: 400, sourceDir: join(dir, 'src-b') });
+      writeSyntheticEnsemble(join(dir, 'runs'), { runs, nodes: runNodes, seed: 11 });
+      writeBigFolded(big, bigBytes);
+    });
     console.log(
-      `  inputs written in ${((performance.now() - t) / 1000).toFixed(1)} s: two ${nodes.toLocaleString('en-US')}-node × ${ranks}-rank profiles (${(statSync(a).size / 1e6).toFixed(0)} MB each), ${runs} runs × ${runNodes.toLocaleString('en-US')} nodes, a ${(statSync(big).size / 2 ** 30).toFixed(2)} GiB folded file`,
+      `  inputs written in ${formatTiming(written, { seconds: 0 })}: two ${nodes.toLocaleString('en-US')}-node × ${ranks}-rank profiles (${(statSync(a).size / 1e6).toFixed(0)} MB each), ${runs} runs × ${runNodes.toLocaleString('en-US')} nodes, a ${(statSync(big).size / 2 ** 30).toFixed(2)} GiB folded file`,
     );
     await pool.warm({});
 
@@ -163,46 +161,45 @@ export async function benchService(options: { distDir: string }): Promise<void> 
     const first = await phase('Sankey of a 10⁶-node profile (first build)', async () =>
       pool.superGraph({ dataset: pb.dataset, title: 'b', options }),
     );
-    const clicks: number[] = [];
+    let clicks: Repeated | undefined;
     const graph = callflowGraph(first);
     const ids = Array.from({ length: Math.min(20, graph.nodeCount) }, (_, i) => graph.id(i));
     // A selection asks about the graph on screen (cached): the highlight's membership and the
     // correlation view's per-metric values of the node, summed over its own call-tree nodes.
-    const firstClick = await phase('first selection (correlation values from the cached graph)', async () => {
-      const t0 = performance.now();
-      await pool.superGraphQuery({
-        dataset: pb.dataset,
-        query: { kind: 'nodeMetrics', options, nodeId: ids[0]!, maxMetrics: 12 },
-      });
-      return performance.now() - t0;
-    });
+    const firstClick = await phase('first selection (correlation values from the cached graph)', () =>
+      timeOnce(() =>
+        pool.superGraphQuery({
+          dataset: pb.dataset,
+          query: { kind: 'nodeMetrics', options, nodeId: ids[0]!, maxMetrics: 12 },
+        }),
+      ),
+    );
     await phase('20 Sankey node clicks (highlight + correlation queries)', async () => {
-      for (let k = 0; k < 20; k++) {
-        const t0 = performance.now();
-        await Promise.all([
-          pool.superGraphQuery({ dataset: pb.dataset, query: { kind: 'nodeIds', options, nodes: [k * 997] } }),
-          pool.superGraphQuery({
-            dataset: pb.dataset,
-            query: { kind: 'nodeMetrics', options, nodeId: ids[k % ids.length]!, maxMetrics: 12 },
-          }),
-        ]);
-        clicks.push(performance.now() - t0);
-      }
+      let k = 0;
+      clicks = await timeRepeated(
+        () => {
+          const at = k++;
+          return Promise.all([
+            pool.superGraphQuery({ dataset: pb.dataset, query: { kind: 'nodeIds', options, nodes: [at * 997] } }),
+            pool.superGraphQuery({
+              dataset: pb.dataset,
+              query: { kind: 'nodeMetrics', options, nodeId: ids[at % ids.length]!, maxMetrics: 12 },
+            }),
+          ]);
+        },
+        { repeats: 20, warmup: 0 },
+      );
     });
     console.log(
-      `  a selection after the first build (cache hit): first ${firstClick.toFixed(1)} ms, then median ${median(clicks).toFixed(1)} ms, max ${Math.max(...clicks).toFixed(1)} ms over ${clicks.length} nodes (goal < 100 ms)`,
+      `  a selection after the first build (cache hit): first ${formatTiming(firstClick, { digits: 1 })}, then median ${formatTiming(clicks!, { digits: 1 })}, max ${formatMs(clicks!.max.wallMs, { digits: 1 })} over ${clicks!.runs.length} nodes (goal < 100 ms)`,
     );
 
     // Reads do not hold each other up: a small read alone, then beside the big one.
-    t = performance.now();
-    await pool.open({ path: b });
-    const alone = performance.now() - t;
+    const alone = (await timeOnce(() => pool.open({ path: b }))).wallMs;
     const abort = new AbortController();
     const bigRead = pool.open({ path: big }, { signal: abort.signal });
     await new Promise(r => setTimeout(r, 2000));
-    t = performance.now();
-    await pool.open({ path: b });
-    const beside = performance.now() - t;
+    const beside = (await timeOnce(() => pool.open({ path: b }))).wallMs;
     console.log(
       `  a ${nodes.toLocaleString('en-US')}-node read alone ${(alone / 1000).toFixed(2)} s, beside the ${(bigBytes / 2 ** 30).toFixed(2)} GiB read ${(beside / 1000).toFixed(2)} s (its own worker: 2 cores shared)`,
     );

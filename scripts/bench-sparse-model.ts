@@ -8,7 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readProfile } from '../src/analysis/formats';
 import {
@@ -18,6 +18,7 @@ import {
 } from '../src/analysis/formats/hpctoolkit-metadb/test-db-writer';
 import { seededRandom } from '../src/analysis/stats/seeded-random';
 import { large as largeTraceThroughCli } from './bench-chrome-trace';
+import { loadAverage, summarise, timeOnce } from './bench-timing';
 
 const PROFILES = 64;
 const METRICS = 44;
@@ -70,11 +71,8 @@ export function writeSparseModelDatabase(dir: string, contexts = 11000): void {
 
 /** The child: one first read of `dir`, printed as JSON (time, CPU, model bytes, what dense matrices would take). */
 export async function sparseModelOnce(dir: string): Promise<void> {
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  const p = await readProfile(dir);
-  const wall = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
+  const read = await timeOnce(() => readProfile(dir));
+  const p = read.value;
   let modelBytes = 0;
   let stored = 0;
   for (const side of [p.data.exclusive, p.data.inclusive])
@@ -88,8 +86,8 @@ export async function sparseModelOnce(dir: string): Promise<void> {
   const cells = p.tree.size * p.contextCount;
   console.log(
     JSON.stringify({
-      wallMs: wall,
-      cpuMs: (cpu.user + cpu.system) / 1e3,
+      wallMs: read.wallMs,
+      cpuMs: read.cpuMs,
       nodes: p.tree.size,
       contexts: p.contextCount,
       metrics: p.metrics.length,
@@ -102,14 +100,14 @@ export async function sparseModelOnce(dir: string): Promise<void> {
 }
 
 export async function benchSparseModel(distDir: string): Promise<void> {
-  const load = () => loadavg()[0]!.toFixed(1);
+  const load = () => loadAverage().one.toFixed(1);
   const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-sparse-'));
   try {
     const db = join(dir, 'db');
     writeSparseModelDatabase(db);
     const bytes = readdirSync(db).reduce((s, f) => s + (f.endsWith('.db') ? statSync(join(db, f)).size : 0), 0);
     console.log(
-      `\nSparse model: a generated HPCToolkit v4 database, ${PROFILES} profiles × ${METRICS} metrics, ${(bytes / 1e6).toFixed(1)} MB (load ${load()} on ${cpus().length} CPUs)`,
+      `\nSparse model: a generated HPCToolkit v4 database, ${PROFILES} profiles × ${METRICS} metrics, ${(bytes / 1e6).toFixed(1)} MB (load ${load()} on ${loadAverage().cores} CPUs)`,
     );
     const runs: { wallMs: number; cpuMs: number; modelBytes: number; denseBytes: number; maxRssMB: number }[] = [];
     for (let k = 0; k < 3; k++) {
@@ -117,11 +115,11 @@ export async function benchSparseModel(distDir: string): Promise<void> {
       if (r.status !== 0) throw new Error(`the child failed: ${r.stderr.slice(-2000)}`);
       runs.push(JSON.parse(r.stdout.trim().split('\n').pop()!));
     }
-    runs.sort((a, b) => a.wallMs - b.wallMs);
-    const med = runs[1]!;
+    const time = summarise(runs);
+    const med = runs.sort((a, b) => a.wallMs - b.wallMs)[1]!;
     const first = JSON.parse(JSON.stringify(med)) as typeof med & { nodes: number; contexts: number };
     console.log(
-      `  first read in a fresh process (median of 3): ${med.wallMs.toFixed(0)} ms wall, ${med.cpuMs.toFixed(0)} ms CPU (target < 300 ms); ${first.nodes} nodes × ${first.contexts} contexts`,
+      `  first read in a fresh process (median of 3): ${time.wallMs.toFixed(0)} ms wall, ${time.cpuMs.toFixed(0)} ms CPU (target < 300 ms); ${first.nodes} nodes × ${first.contexts} contexts`,
     );
     console.log(
       `  metric values held: ${(med.modelBytes / 1e6).toFixed(1)} MB in the model; the dense matrices made before: ${(med.denseBytes / 1e6).toFixed(0)} MB; peak RSS ${med.maxRssMB.toFixed(0)} MB`,

@@ -8,7 +8,7 @@
  * Run: `npm run bench -- super-graph`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readProfile } from '../src/analysis/formats';
 import { writeLargeProfile } from './large-profile-generator';
@@ -20,6 +20,7 @@ import { seededRandom } from '../src/analysis/stats/seeded-random';
 import { SuperGraphCache } from '../src/analysis/graph/super-graph-cache';
 import { answerSuperGraphQuery } from '../src/analysis/graph/super-graph-queries';
 import { layoutCallflow } from '../src/analysis/layout/callflow-layout';
+import { formatTiming, loadNote, timeRepeated, timeSync, type Repeated } from './bench-timing';
 
 const BUDGET_MS = 500;
 /** Issue 24: the Sankey layout of that graph < 0.2 s, a selection on it < 50 ms. */
@@ -86,33 +87,20 @@ export function syntheticCct(nodes: number, ranks: number, seed = 1): Profile {
   });
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
+/** Medians of wall-clock and CPU milliseconds over `repeats` runs (CPU time is what to compare on a shared, loaded machine). */
+const timeIt = (f: () => void, repeats: number) => timeRepeated(f, { repeats, warmup: 0 });
 
-/** Wall-clock and CPU milliseconds per run (CPU time is what to compare on a shared, loaded machine). */
-function timeIt(f: () => void, repeats: number): { wall: number[]; cpu: number[] } {
-  const wall: number[] = [],
-    cpu: number[] = [];
-  for (let k = 0; k < repeats; k++) {
-    const c = process.cpuUsage();
-    const t = performance.now();
-    f();
-    wall.push(performance.now() - t);
-    const d = process.cpuUsage(c);
-    cpu.push((d.user + d.system) / 1000);
-  }
-  return { wall, cpu };
-}
-
-type Row = [string, { wall: number[]; cpu: number[] }];
+type Row = [string, Repeated];
 
 /**
  * The Sankey layout of the graph's message (what the view lays out: every supernode up to the guard's
  * 2,000, the heaviest with their paths beyond), and selections answered from the service's cache.
  */
-function viewRows(profile: Profile, options: SuperGraphOptions, graph: SuperGraph): { rows: Row[]; crossings: number } {
+async function viewRows(
+  profile: Profile,
+  options: SuperGraphOptions,
+  graph: SuperGraph,
+): Promise<{ rows: Row[]; crossings: number }> {
   const data = superGraphData(profile, 'bench', options, graph);
   const flow = {
     nodes: data.nodes.map(nd => ({ id: nd.id, value: nd.inclusive })),
@@ -123,7 +111,7 @@ function viewRows(profile: Profile, options: SuperGraphOptions, graph: SuperGrap
   const rows: Row[] = [
     [
       `Sankey layout (${flow.nodes.length} supernodes, ${flow.edges.length} edges)`,
-      timeIt(() => {
+      await timeIt(() => {
         crossings = layoutCallflow(flow, layoutOptions).crossings;
       }, 5),
     ],
@@ -136,7 +124,7 @@ function viewRows(profile: Profile, options: SuperGraphOptions, graph: SuperGrap
   let click = 0;
   rows.push([
     'selection (highlight + 12-metric values, cached)',
-    timeIt(() => {
+    await timeIt(() => {
       const k = click++;
       const graphOf = (o: SuperGraphOptions) => cache.graph(o);
       answerSuperGraphQuery(profile, { kind: 'nodeIds', options, nodes: [(k * 99_991) % n] }, graphOf);
@@ -159,11 +147,11 @@ function printRows(rows: readonly Row[]): void {
         : label.startsWith('Sankey message')
           ? Infinity
           : BUDGET_MS;
-  for (const [label, { wall, cpu }] of rows) {
-    const m = median(wall);
+  for (const [label, t] of rows) {
+    const m = t.wallMs;
     const budget = budgetOf(label);
     console.log(
-      `  ${label.padEnd(50)} median ${m.toFixed(1).padStart(7)} ms wall, ${median(cpu).toFixed(1).padStart(7)} ms CPU (min ${Math.min(...wall).toFixed(1)} ms)` +
+      `  ${label.padEnd(50)} median ${m.toFixed(1).padStart(7)} ms wall, ${t.cpuMs.toFixed(1).padStart(7)} ms CPU (min ${t.min.wallMs.toFixed(1)} ms)` +
         (Number.isFinite(budget)
           ? `  ${m <= budget ? 'within' : 'OVER'} the ${budget} ms budget (${(m / budget).toFixed(2)}× budget)`
           : ''),
@@ -171,19 +159,17 @@ function printRows(rows: readonly Row[]): void {
   }
 }
 
-const load = () =>
-  loadavg()
-    .map(x => x.toFixed(2))
-    .join(' ');
-
 export async function benchSuperGraph(nodes = 1_000_000, ranks = 16): Promise<void> {
-  const t0 = performance.now();
-  const profile = syntheticCct(nodes, ranks);
-  profile.inclusive(0);
-  profile.inclusiveTotals(0);
-  profile.exclusiveTotals(0); // derived once per profile, cached
+  const made = timeSync(() => {
+    const p = syntheticCct(nodes, ranks);
+    p.inclusive(0);
+    p.inclusiveTotals(0);
+    p.exclusiveTotals(0); // derived once per profile, cached
+    return p;
+  });
+  const profile = made.value;
   console.log(
-    `\nSuper graph on a generated CCT: ${profile.tree.size.toLocaleString('en')} nodes × ${ranks} ranks (generated in ${(performance.now() - t0).toFixed(0)} ms; load average ${load()})`,
+    `\nSuper graph on a generated CCT: ${profile.tree.size.toLocaleString('en')} nodes × ${ranks} ranks (generated in ${formatTiming(made, { digits: 0 })}; ${loadNote()})`,
   );
   const plain = superGraph(profile);
   const callers = new Map<string, number>();
@@ -205,18 +191,18 @@ export async function benchSuperGraph(nodes = 1_000_000, ranks = 16): Promise<vo
   // A view's selection of a few ranks: their sums walk the sparse form (O(non-zeros), not nodes × ranks).
   const four = [0, 5, 10, 15].filter(r => r < ranks);
   const rows: Row[] = [
-    ['filter + aggregate (default options)', timeIt(() => superGraph(profile), 5)],
-    ['filter + module map + aggregate + 2 splits', timeIt(() => superGraph(profile, options), 5)],
+    ['filter + aggregate (default options)', await timeIt(() => superGraph(profile), 5)],
+    ['filter + module map + aggregate + 2 splits', await timeIt(() => superGraph(profile, options), 5)],
     [
       'filter + aggregate, over half of the ranks',
-      timeIt(() => superGraph(profile, { ...options, contexts: half }), 5),
+      await timeIt(() => superGraph(profile, { ...options, contexts: half }), 5),
     ],
-    ['filter + aggregate, over 4 of the ranks', timeIt(() => superGraph(profile, { contexts: four }), 5)],
-    ['Sankey message from a computed graph', timeIt(() => superGraphData(profile, 'bench', options, split), 5)],
+    ['filter + aggregate, over 4 of the ranks', await timeIt(() => superGraph(profile, { contexts: four }), 5)],
+    ['Sankey message from a computed graph', await timeIt(() => superGraphData(profile, 'bench', options, split), 5)],
   ];
-  const view = viewRows(profile, {}, plain);
+  const view = await viewRows(profile, {}, plain);
   printRows([...rows, ...view.rows]);
-  console.log(`  layout crossings left: ${view.crossings.toLocaleString('en')}; load average ${load()}`);
+  console.log(`  layout crossings left: ${view.crossings.toLocaleString('en')}; ${loadNote()}`);
 
   // The service bench's profile (a Caliper json-split written and read as a user's would be): its
   // graph is wider (about 10³ supernodes, 10⁴ edges), which is what the layout budget is about.
@@ -230,17 +216,23 @@ export async function benchSuperGraph(nodes = 1_000_000, ranks = 16): Promise<vo
     large.exclusiveTotals(1);
     const graph = superGraph(large, metric);
     console.log(
-      `\nSuper graph of the service bench's profile: ${large.tree.size.toLocaleString('en')} nodes × ${large.contextCount} ranks, metric ${large.metrics[1]!.name}: ${graph.nodes.length} supernodes, ${graph.edges.length} edges (load average ${load()})`,
+      `\nSuper graph of the service bench's profile: ${large.tree.size.toLocaleString('en')} nodes × ${large.contextCount} ranks, metric ${large.metrics[1]!.name}: ${graph.nodes.length} supernodes, ${graph.edges.length} edges (${loadNote()})`,
     );
     const largeRows: Row[] = [
-      ['filter + aggregate (default options)', timeIt(() => superGraph(large, metric), 5)],
-      ['filter + aggregate, over half of the ranks', timeIt(() => superGraph(large, { ...metric, contexts: half }), 5)],
-      ['filter + aggregate, over 4 of the ranks', timeIt(() => superGraph(large, { ...metric, contexts: four }), 5)],
-      ['Sankey message from a computed graph', timeIt(() => superGraphData(large, 'bench', metric, graph), 5)],
+      ['filter + aggregate (default options)', await timeIt(() => superGraph(large, metric), 5)],
+      [
+        'filter + aggregate, over half of the ranks',
+        await timeIt(() => superGraph(large, { ...metric, contexts: half }), 5),
+      ],
+      [
+        'filter + aggregate, over 4 of the ranks',
+        await timeIt(() => superGraph(large, { ...metric, contexts: four }), 5),
+      ],
+      ['Sankey message from a computed graph', await timeIt(() => superGraphData(large, 'bench', metric, graph), 5)],
     ];
-    const largeView = viewRows(large, metric, graph);
+    const largeView = await viewRows(large, metric, graph);
     printRows([...largeRows, ...largeView.rows]);
-    console.log(`  layout crossings left: ${largeView.crossings.toLocaleString('en')}; load average ${load()}`);
+    console.log(`  layout crossings left: ${largeView.crossings.toLocaleString('en')}; ${loadNote()}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -15,72 +15,67 @@ import type { TimelineWorkerRequest } from '../src/service/timeline-requests';
 import { syntheticTraceProfile } from '../src/analysis/timeline/testing/synthetic-trace';
 import { TimelineIndex } from '../src/analysis/timeline/timeline-index';
 import { profileForWindow, windowStatistics } from '../src/analysis/timeline/window-stats';
+import { formatMs, formatTiming, timeOnce, timeRepeated, timeSync, type Timing } from './bench-timing';
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
+const fmt = (t: Timing, digits = 0) => formatTiming(t, { digits });
 
-function timed<T>(f: () => T): [T, number] {
-  const t = performance.now();
-  const v = f();
-  return [v, performance.now() - t];
-}
-
-export function benchTimeline(events = Number(process.env.HPC_LENS_BENCH_TIMELINE_EVENTS ?? 1e7)): void {
-  const [profile, genMs] = timed(() =>
+export async function benchTimeline(events = Number(process.env.HPC_LENS_BENCH_TIMELINE_EVENTS ?? 1e7)): Promise<void> {
+  const generated = timeSync(() =>
     syntheticTraceProfile({ ranks: 128, threadsPerRank: 6, streamsPerRank: 2, targetEvents: events }),
   );
+  const profile = generated.value;
   const trace = profile.trace!;
   const n = trace.events.track.length;
-  const [index, indexMs] = timed(() => new TimelineIndex(profile));
+  const built = timeSync(() => new TimelineIndex(profile));
+  const index = built.value,
+    indexMs = built.wallMs;
   const tableBytes = Object.values(trace.events).reduce((s, c) => s + (c as ArrayBufferView).byteLength, 0);
   console.log(
-    `\ntimeline: ${(n / 1e6).toFixed(2)} M events, ${trace.tracks.length} lanes (generated in ${genMs.toFixed(0)} ms)`,
+    `\ntimeline: ${(n / 1e6).toFixed(2)} M events, ${trace.tracks.length} lanes (generated in ${fmt(generated)})`,
   );
   console.log(
-    `  index build        ${indexMs.toFixed(0)} ms (${(n / indexMs / 1e3).toFixed(1)} M events/s); index ${(index.memoryBytes / 2 ** 20).toFixed(1)} MiB = ${(index.memoryBytes / n).toFixed(1)} B/event (the event table itself: ${(tableBytes / 2 ** 20).toFixed(0)} MiB)`,
+    `  index build        ${fmt(built)} (${(n / indexMs / 1e3).toFixed(1)} M events/s); index ${(index.memoryBytes / 2 ** 20).toFixed(1)} MiB = ${(index.memoryBytes / n).toFixed(1)} B/event (the event table itself: ${(tableBytes / 2 ** 20).toFixed(0)} MiB)`,
   );
-  const [, miniMs] = timed(() => computeMinimap(index, 1024));
-  console.log(`  mini-map (1,024 px, all lanes, once)  ${miniMs.toFixed(0)} ms`);
+  const mini = timeSync(() => computeMinimap(index, 1024));
+  console.log(`  mini-map (1,024 px, all lanes, once)  ${fmt(mini)}`);
   const [lo, hi] = trace.timeRange;
   const tracks = Array.from({ length: index.trackCount }, (_, t) => t);
   const width = 1600;
-  const [, summaryMs] = timed(() => computeTiles(index, { window: { start: lo, end: hi }, tracks, width, depth: 3 }));
-  console.log(`  first whole-run frame at depth 3 (builds that depth's lane summaries)  ${summaryMs.toFixed(0)} ms`);
+  const summary = timeSync(() => computeTiles(index, { window: { start: lo, end: hi }, tracks, width, depth: 3 }));
+  console.log(`  first whole-run frame at depth 3 (builds that depth's lane summaries)  ${fmt(summary)}`);
   console.log('  tiles, 1,024 lanes × 1,600 px (median of 5 pans):');
   for (const zoom of [1, 10, 100, 1e3, 1e4, 1e5]) {
     for (const depth of [0, 3]) {
       const span = (hi - lo) / zoom;
-      const times: number[] = [];
-      let detail = 0;
-      for (let k = 0; k < 5; k++) {
-        const start = lo + (hi - lo - span) * (0.2 + 0.15 * k);
-        const [r, ms] = timed(() =>
-          computeTiles(index, { window: { start, end: start + span }, tracks, width, depth }),
-        );
-        times.push(ms);
-        detail = r.detail.reduce((s, x) => s + x, 0);
-      }
+      let detail = 0,
+        k = 0;
+      const t = await timeRepeated(
+        () => {
+          const start = lo + (hi - lo - span) * (0.2 + 0.15 * k++);
+          const r = computeTiles(index, { window: { start, end: start + span }, tracks, width, depth });
+          detail = r.detail.reduce((s, x) => s + x, 0);
+        },
+        { repeats: 5, warmup: 0 },
+      );
       console.log(
-        `    zoom ${String(zoom).padStart(6)}× depth ${depth}: ${median(times).toFixed(1).padStart(7)} ms/frame  (${detail} lanes in full detail)`,
+        `    zoom ${String(zoom).padStart(6)}× depth ${depth}: ${formatMs(t.wallMs, { digits: 1, width: 10 })}/frame (CPU ${formatMs(t.cpuMs, { digits: 1 })})  (${detail} lanes in full detail)`,
       );
     }
   }
-  const [, exactMs] = timed(() =>
+  const exact = timeSync(() =>
     computeTiles(index, { window: { start: lo, end: hi }, tracks, width, depth: 3, exact: true }),
   );
-  console.log(`    zoom      1× depth 3 from the events (exact: true, no summary): ${exactMs.toFixed(0)} ms/frame`);
+  console.log(`    zoom      1× depth 3 from the events (exact: true, no summary): ${fmt(exact)} a frame`);
   console.log(
     `  lane summaries (depths 0 and 3, every lane): ${(index.tileSummary.memoryBytes / 2 ** 20).toFixed(1)} MiB = ${(index.tileSummary.memoryBytes / n).toFixed(1)} B/event`,
   );
   for (const zoom of [1, 100]) {
     const span = (hi - lo) / zoom,
       start = lo + (hi - lo - span) / 2;
-    const [, statsMs] = timed(() => windowStatistics(index, { start, end: start + span }));
-    const [, profMs] = timed(() => profileForWindow(index, { start, end: start + span }));
+    const stats = timeSync(() => windowStatistics(index, { start, end: start + span }));
+    const windowed = timeSync(() => profileForWindow(index, { start, end: start + span }));
     console.log(
-      `  window ${zoom === 1 ? 'whole run' : `1/${zoom} of the run`}: statistics ${statsMs.toFixed(0)} ms, windowed profile ${profMs.toFixed(0)} ms`,
+      `  window ${zoom === 1 ? 'whole run' : `1/${zoom} of the run`}: statistics ${fmt(stats)}, windowed profile ${fmt(windowed)}`,
     );
   }
 }
@@ -120,24 +115,25 @@ export async function benchTimelineWorker(
     const visible = Array.from({ length: 44 }, (_, t) => t);
     const all = Array.from({ length: profile.trace!.tracks.length }, (_, t) => t);
     lag.enable();
-    const t0 = performance.now();
-    const init = await ask({ kind: 'init', minimapWidth: 1024 });
-    const t1 = performance.now();
-    await ask({
-      kind: 'tiles',
-      window: { start: lo, end: hi },
-      tracks: visible,
-      width,
-      depth: 0,
-      colourBy: 'function',
-      depthViews: [],
-    });
-    const t2 = performance.now();
+    const initTime = await timeOnce(() => ask({ kind: 'init', minimapWidth: 1024 }));
+    const init = initTime.value;
+    const firstTiles = await timeOnce(() =>
+      ask({
+        kind: 'tiles',
+        window: { start: lo, end: hi },
+        tracks: visible,
+        width,
+        depth: 0,
+        colourBy: 'function',
+        depthViews: [],
+      }),
+    );
     lag.disable();
+    const firstPaint = { wallMs: initTime.wallMs + firstTiles.wallMs, cpuMs: initTime.cpuMs + firstTiles.cpuMs };
     console.log(`
 timeline through the analysis worker (${(profile.trace!.events.track.length / 1e6).toFixed(2)} M events, ${init.trackCount} lanes):`);
     console.log(
-      `  first paint data: ${(t2 - t0).toFixed(0)} ms = init (adopt, index, lane rows, 1,024-px mini-map) ${(t1 - t0).toFixed(0)} ms + first tiles (44 lanes × ${width} px) ${(t2 - t1).toFixed(0)} ms; host event loop blocked at most ${(lag.max / 1e6).toFixed(1)} ms`,
+      `  first paint data: ${fmt(firstPaint)} = init (adopt, index, lane rows, 1,024-px mini-map) ${fmt(initTime)} + first tiles (44 lanes × ${width} px) ${fmt(firstTiles)}; CPU of both threads; host event loop blocked at most ${(lag.max / 1e6).toFixed(1)} ms`,
     );
     for (const [label, tracks] of [
       ['44 visible lanes', visible],
@@ -145,48 +141,43 @@ timeline through the analysis worker (${(profile.trace!.events.track.length / 1e
     ] as const) {
       for (const zoom of [1, 10, 1e3, 1e5]) {
         const span = (hi - lo) / zoom;
-        const times: number[] = [];
         lag.reset();
         lag.enable();
-        for (let k = 0; k < 7; k++) {
-          const start = lo + (hi - lo - span) * (0.1 + 0.12 * k);
-          const t = performance.now();
-          await ask({
-            kind: 'tiles',
-            window: { start, end: start + span },
-            tracks: [...tracks],
-            width,
-            depth: 3,
-            colourBy: 'function',
-            depthViews: [],
-          });
-          times.push(performance.now() - t);
-        }
+        let k = 0;
+        const t = await timeRepeated(
+          () => {
+            const start = lo + (hi - lo - span) * (0.1 + 0.12 * k++);
+            return ask({
+              kind: 'tiles',
+              window: { start, end: start + span },
+              tracks: [...tracks],
+              width,
+              depth: 3,
+              colourBy: 'function',
+              depthViews: [],
+            });
+          },
+          { repeats: 7, warmup: 0 },
+        );
         lag.disable();
         console.log(
-          `  pan at zoom ${String(zoom).padStart(6)}×, ${label.padEnd(16)}: median ${median(times).toFixed(1).padStart(7)} ms/frame (max ${Math.max(...times).toFixed(1)} ms), host blocked ≤ ${(lag.max / 1e6).toFixed(1)} ms`,
+          `  pan at zoom ${String(zoom).padStart(6)}×, ${label.padEnd(16)}: median ${formatMs(t.wallMs, { digits: 1, width: 10 })}/frame (CPU ${formatMs(t.cpuMs, { digits: 1 })}; max ${formatMs(t.max.wallMs, { digits: 1 })}), host blocked ≤ ${(lag.max / 1e6).toFixed(1)} ms`,
         );
       }
     }
     const mid = (lo + hi) / 2,
       span = (hi - lo) / 100;
-    const [, statsMs] = await timedAsync(() =>
+    const stats = await timeOnce(() =>
       ask({ kind: 'windowStats', window: { start: mid, end: mid + span }, tracks: null }),
     );
-    const [, profMs] = await timedAsync(() =>
+    const windowed = await timeOnce(() =>
       ask({ kind: 'profileForWindow', window: { start: mid, end: mid + span }, tracks: null }),
     );
-    const [, hoverMs] = await timedAsync(() => ask({ kind: 'hover', track: 0, time: mid }));
+    const hover = await timeOnce(() => ask({ kind: 'hover', track: 0, time: mid }));
     console.log(
-      `  1/100 of the run: window statistics ${statsMs.toFixed(0)} ms, windowed profile ${profMs.toFixed(0)} ms (round trips); hover lookup ${hoverMs.toFixed(1)} ms`,
+      `  1/100 of the run: window statistics ${fmt(stats)}, windowed profile ${fmt(windowed)} (round trips); hover lookup ${fmt(hover, 1)}`,
     );
   } finally {
     worker.dispose();
   }
-}
-
-async function timedAsync<T>(f: () => Promise<T>): Promise<[T, number]> {
-  const t = performance.now();
-  const v = await f();
-  return [v, performance.now() - t];
 }

@@ -17,6 +17,7 @@ import { dragonflyLayout } from '../webview-ui/src/components/topology/dragonfly
 import { graphLayout } from '../webview-ui/src/components/topology/graph-layout';
 import type { LayoutFunction } from '../webview-ui/src/components/topology/topology-layout';
 import { icicleLayout, sunburstLayout } from '../webview-ui/src/components/topology/tree-layout';
+import { formatTiming, timeRepeated } from './bench-timing';
 
 const LAYOUTS: Record<TopologyLayout, LayoutFunction> = {
   sunburst: sunburstLayout,
@@ -24,18 +25,6 @@ const LAYOUTS: Record<TopologyLayout, LayoutFunction> = {
   dragonfly: dragonflyLayout,
   graph: graphLayout,
 };
-
-function median(f: () => unknown, repeats: number): number {
-  f(); // warm-up
-  const times: number[] = [];
-  for (let k = 0; k < repeats; k++) {
-    const t = performance.now();
-    f();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-}
 
 /** A topology with its values and the options a panel passes: what `topologyViewData` is timed on. */
 interface Case {
@@ -83,16 +72,16 @@ function cases(): Case[] {
   ];
 }
 
-export function benchTopology(): void {
+export async function benchTopology(): Promise<void> {
   console.log('\nTopology views: host view data and view layout with labels (median, 900 × 620 px drawing):');
   for (const c of cases()) {
     const data = topologyViewData(c.topology, c.options);
-    const host = median(() => topologyViewData(c.topology, c.options), 9);
-    const view = median(() => LAYOUTS[c.layout](data, 900, 620, estimateText), 9);
+    const host = await timeRepeated(() => topologyViewData(c.topology, c.options), { repeats: 9 });
+    const view = await timeRepeated(() => LAYOUTS[c.layout](data, 900, 620, estimateText), { repeats: 9 });
     const r = LAYOUTS[c.layout](data, 900, 620, estimateText);
     console.log(
       `  ${c.name.padEnd(38)} ${String(data.nodes.length).padStart(5)} marks ${String(data.links.length).padStart(5)} links ` +
-        `${String(r.labels.length).padStart(4)} labels: view data ${host.toFixed(1).padStart(6)} ms, layout ${view.toFixed(1).padStart(6)} ms`,
+        `${String(r.labels.length).padStart(4)} labels: view data ${formatTiming(host, { digits: 1, width: 9 })}, layout ${formatTiming(view, { digits: 1, width: 9 })}`,
     );
   }
 }

@@ -19,6 +19,7 @@ import {
   planTraceAnalysis,
 } from '../src/analysis/timeseries/analyze-trace';
 import type { LaneEvents, LaneInfo, TraceSource } from '../src/analysis/timeseries/trace-source';
+import { cpuMs, timeSync } from './bench-timing';
 
 const V = 1e6; // 1 ms in ns
 
@@ -106,23 +107,19 @@ export function benchTraceSource(ranks: number, samples: number, iterations: num
   };
 }
 
-/** CPU time of this process in ms: on a machine shared with other jobs, wall time says more about them than about us. */
-const cpu = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e3;
-};
-
+/** The analysis of `ranks` generated lanes, timed on CPU (on a shared machine wall time says more about the other jobs) and wall. */
 function run(ranks: number, samples: number, iterations: number) {
   const source = benchTraceSource(ranks, samples, iterations);
-  const w0 = performance.now();
-  const t0 = cpu();
-  const plan = planTraceAnalysis(source);
   const timings = newTimings();
-  const partial = analyseLanes(plan, allLaneRanges(plan), { timings, clock: cpu });
-  const t1 = cpu();
-  const analysis = finishTraceAnalysis(plan, partial);
-  const t2 = cpu();
-  return { analysis, timings, total: t2 - t0, finish: t2 - t1, wall: performance.now() - w0 };
+  let finish = 0;
+  const t = timeSync(() => {
+    const plan = planTraceAnalysis(source);
+    const partial = analyseLanes(plan, allLaneRanges(plan), { timings, clock: cpuMs });
+    const finished = timeSync(() => finishTraceAnalysis(plan, partial));
+    finish = finished.cpuMs;
+    return finished.value;
+  });
+  return { analysis: t.value, timings, total: t.cpuMs, finish, wall: t.wallMs };
 }
 
 export async function benchTraceAnalysis(

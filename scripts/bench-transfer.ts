@@ -14,12 +14,13 @@
  * node count, 10⁶ by default).
  */
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serialize } from 'node:v8';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { LoopWatch } from './bench-service';
+import { loadNote, summarise, timeSync } from './bench-timing';
 import { LocalAnalysisService } from '../src/service/local-analysis-service';
 import { transferables } from '../src/service/shared-memory';
 import { packCallflowData, unpackCallflowData } from '../src/shared/callflow-packing';
@@ -30,24 +31,10 @@ import { EMPTY_PDES_PANEL_STATE } from '../src/shared/pdes-protocol';
 
 const SHARED_DATA = resolve(__dirname, '..', '..', 'shared', 'data');
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
 /** Wall and CPU ms of `f`, median over `repeats` (the machine is shared: CPU is what load changes least). */
 function timed(f: () => void, repeats: number): { wall: number; cpu: number } {
-  const wall: number[] = [],
-    cpu: number[] = [];
-  for (let k = 0; k < repeats; k++) {
-    const c = process.cpuUsage(),
-      t = performance.now();
-    f();
-    wall.push(performance.now() - t);
-    const u = process.cpuUsage(c);
-    cpu.push((u.user + u.system) / 1e3);
-  }
-  return { wall: median(wall), cpu: median(cpu) };
+  const r = summarise(Array.from({ length: repeats }, () => timeSync(f)));
+  return { wall: r.wallMs, cpu: r.cpuMs };
 }
 
 /** VS Code's `serializeWebviewMessage` (extHostWebview.ts) for extensions on engines ≥ 1.57. */
@@ -330,10 +317,7 @@ async function inventory(nodes: number): Promise<TransferRow[]> {
 
 export async function benchTransfer(): Promise<void> {
   const nodes = Number(process.env.HPC_LENS_BENCH_TRANSFER_NODES ?? 1_000_000);
-  const [one] = loadavg();
-  console.log(
-    `\nBulk messages across threads (median of 5; load average ${one!.toFixed(1)} at the start; ms wall (CPU)):\n`,
-  );
+  console.log(`\nBulk messages across threads (median of 5; ${loadNote()} at the start; ms wall (CPU)):\n`);
   console.log(transferTable(await inventory(nodes)));
   for (const b of blocks) console.log(`\n${b}`);
 }

@@ -5,34 +5,22 @@
  * experiment.xml-like document; then the median read time of that database through our reader.
  * Both parsers feed a handler that looks at every attribute, in 1 MiB chunks already in memory.
  *
- *   npx tsx scripts/bench-xml-tokenizer.ts [--mb 50] [--runs 5] [--reads 200]
+ *   npm run bench -- xml-tokenizer     (HPC_LENS_BENCH_TOKENIZER_MB=50, HPC_LENS_BENCH_XML_RUNS=5,
+ *                                       HPC_LENS_BENCH_XML_READS=200)
  *
- * The generated document is written to os.tmpdir() and deleted at the end.
+ * The generated document is written to os.tmpdir() and deleted at the end. Medians, CPU beside wall.
  */
 import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { join, resolve } from 'node:path';
 import { SaxesParser } from 'saxes';
 import { readProfile } from '../src/analysis/formats';
 import { XmlTokenizer, type XmlAttributes, type XmlHandler } from '../src/analysis/formats/xml/xml-tokenizer';
 import { seededRandom } from '../src/analysis/stats/seeded-random';
+import { formatMBs, formatTiming, timeRepeated } from './bench-timing';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-const targetBytes = arg('mb', 50) * 1e6;
-const runs = arg('runs', 5);
-const reads = arg('reads', 200);
-const OSU = '/work/shared/data/hpctoolkit-xml/osu-allgather-10ranks-2threads';
+const OSU = join(resolve(__dirname, '..', '..', 'shared'), 'data/hpctoolkit-xml/osu-allgather-10ranks-2threads');
 const CHUNK = 1 << 20;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
 
 /** Touches every name and value, so neither parser can skip the work. */
 class CountingHandler implements XmlHandler {
@@ -75,31 +63,20 @@ function runSaxes(chunks: Buffer[]): number {
   return chars;
 }
 
-/** Median ms of `f` over `n` runs after `warm` warm-up runs. */
-function time(f: () => unknown, n: number, warm: number): number {
-  for (let k = 0; k < warm; k++) f();
-  const xs: number[] = [];
-  for (let k = 0; k < n; k++) {
-    const t = performance.now();
-    f();
-    xs.push(performance.now() - t);
-  }
-  return median(xs);
-}
-
-function compare(label: string, bytes: Buffer, n: number, warm: number): void {
+async function compare(label: string, bytes: Buffer, n: number, warm: number): Promise<void> {
   const chunks = chunksOf(bytes);
   if (runOurs(chunks) !== runSaxes(chunks)) throw new Error(`${label}: the parsers disagree`);
-  const ours = time(() => runOurs(chunks), n, warm);
-  const saxes = time(() => runSaxes(chunks), n, warm);
-  const mbs = (ms: number) => (bytes.length / 1e6 / (ms / 1000)).toFixed(0);
+  const ours = await timeRepeated(() => runOurs(chunks), { repeats: n, warmup: warm });
+  const saxes = await timeRepeated(() => runSaxes(chunks), { repeats: n, warmup: warm });
+  const mbs = (ms: number) => formatMBs(bytes.length, ms, 0);
   console.log(
-    `${label} (${(bytes.length / 1e6).toFixed(2)} MB): ours ${ours.toFixed(2)} ms = ${mbs(ours)} MB/s, saxes ${saxes.toFixed(2)} ms = ${mbs(saxes)} MB/s, ${(saxes / ours).toFixed(1)}× faster`,
+    `${label} (${(bytes.length / 1e6).toFixed(2)} MB): ours ${formatTiming(ours, { digits: 2 })} = ${mbs(ours.wallMs)}, ` +
+      `saxes ${formatTiming(saxes, { digits: 2 })} = ${mbs(saxes.wallMs)}, ${(saxes.wallMs / ours.wallMs).toFixed(1)}× faster`,
   );
 }
 
 /** An experiment.xml-like document: header tables, then nested PF/C/L/S scopes with <M> values. */
-function writeExperiment(path: string): void {
+function writeExperiment(path: string, targetBytes: number): void {
   const r = seededRandom(1);
   const fd = openSync(path, 'w');
   let pending =
@@ -131,29 +108,31 @@ function writeExperiment(path: string): void {
   closeSync(fd);
 }
 
-async function main(): Promise<void> {
+/** The section: the shared osu experiment.xml (when present) and a generated one of about `mb` MB. */
+export async function benchXmlTokenizer(
+  options: { mb?: number; runs?: number; reads?: number; osuRuns?: number } = {},
+): Promise<void> {
+  const {
+    mb = Number(process.env.HPC_LENS_BENCH_TOKENIZER_MB ?? 50),
+    runs = Number(process.env.HPC_LENS_BENCH_XML_RUNS ?? 5),
+    reads = Number(process.env.HPC_LENS_BENCH_XML_READS ?? 200),
+    osuRuns = 200,
+  } = options;
+  console.log('\nXML tokenizer against saxes (median of runs):');
   if (existsSync(OSU)) {
-    compare('osu experiment.xml', readFileSync(join(OSU, 'experiment.xml')), 200, 50);
-    for (let k = 0; k < 20; k++) await readProfile(OSU);
-    const xs: number[] = [];
-    for (let k = 0; k < reads; k++) {
-      const t = performance.now();
-      await readProfile(OSU);
-      xs.push(performance.now() - t);
-    }
+    await compare('osu experiment.xml', readFileSync(join(OSU, 'experiment.xml')), osuRuns, Math.ceil(osuRuns / 4));
+    const read = await timeRepeated(() => readProfile(OSU), { repeats: reads, warmup: Math.min(20, reads) });
     console.log(
-      `hpctoolkit-xml osu-allgather-10ranks-2threads read: median ${median(xs).toFixed(2)} ms of ${reads} reads`,
+      `hpctoolkit-xml osu-allgather-10ranks-2threads read: median ${formatTiming(read, { digits: 2 })} of ${reads} reads`,
     );
   } else {
     console.log(`${OSU} is absent: skipping the osu dataset`);
   }
   const path = join(tmpdir(), `hpc-lens-bench-${process.pid}.xml`);
   try {
-    writeExperiment(path);
-    compare('generated experiment.xml', readFileSync(path), runs, 1);
+    writeExperiment(path, mb * 1e6);
+    await compare('generated experiment.xml', readFileSync(path), runs, 1);
   } finally {
     rmSync(path, { force: true });
   }
 }
-
-void main();

@@ -37,25 +37,13 @@ import { benchFirstCodeLens, benchGoals } from './bench-goals';
 import { benchSparseModel, sparseModelOnce } from './bench-sparse-model';
 import { benchJsonSplit, writeSyntheticJsonSplit } from './bench-json-split';
 import { benchTransfer } from './bench-transfer';
+import { formatMBs, formatMs, formatTiming, paired, timeRepeated } from './bench-timing';
+import { benchJsonTokenizer } from './bench-json-tokenizer';
+import { benchXmlTokenizer } from './bench-xml-tokenizer';
 
 const ROOT = resolve(__dirname, '..');
 const SHARED = resolve(ROOT, '..', 'shared');
 const SAMPLE = join(ROOT, 'samples/heat-stencil/profiles/heat-stencil-sampling-4ranks.json');
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
-/** Wall and process-CPU milliseconds of one call (CPU is what a loaded machine changes least). */
-async function time<T>(f: () => Promise<T> | T): Promise<{ wall: number; cpu: number }> {
-  const c = process.cpuUsage(),
-    t = performance.now();
-  await f();
-  const wall = performance.now() - t;
-  const u = process.cpuUsage(c);
-  return { wall, cpu: (u.user + u.system) / 1e3 };
-}
 
 function jsonFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -70,20 +58,14 @@ function jsonFiles(dir: string): string[] {
 
 async function throughput(label: string, path: string, repeats: number): Promise<void> {
   const bytes = statSync(path).size;
-  const parse: { wall: number; cpu: number }[] = [],
-    read: { wall: number; cpu: number }[] = [];
-  // Interleaved: each JSON.parse beside a read of the same bytes, so both see the same load.
-  for (let k = 0; k < repeats; k++) {
-    parse.push(await time(() => JSON.parse(readFileSync(path, 'utf8'))));
-    read.push(await time(() => readProfile(path)));
-  }
-  const mb = bytes / 1e6;
-  const jp = median(parse.map(t => t.wall)),
-    rd = median(read.map(t => t.wall));
-  const jc = median(parse.map(t => t.cpu)),
-    rc = median(read.map(t => t.cpu));
+  // Paired: each JSON.parse beside a read of the same bytes, so both see the same load.
+  const t = await paired(
+    { ours: () => readProfile(path), baseline: () => JSON.parse(readFileSync(path, 'utf8')) },
+    { repeats },
+  );
+  const rate = (ms: number) => formatMBs(bytes, ms).padStart(12);
   console.log(
-    `${label.padEnd(72)} ${mb.toFixed(3).padStart(8)} MB  JSON.parse ${(mb / (jp / 1e3)).toFixed(1).padStart(7)} MB/s  reader ${(mb / (rd / 1e3)).toFixed(1).padStart(7)} MB/s  ratio ${(jp / rd).toFixed(2)} (CPU ${(jc / rc).toFixed(2)})`,
+    `${label.padEnd(72)} ${(bytes / 1e6).toFixed(3).padStart(8)} MB  JSON.parse ${rate(t.baseline.wallMs)}  reader ${rate(t.ours.wallMs)}  ratio ${(t.baseline.wallMs / t.ours.wallMs).toFixed(2)} (CPU ${(t.baseline.cpuMs / t.ours.cpuMs).toFixed(2)})`,
   );
 }
 
@@ -94,24 +76,21 @@ async function firstCodeLens(): Promise<void> {
   try {
     await pool.warm({});
     const text = readFileSync(join(ROOT, 'samples/heat-stencil/src/stencil.c'), 'utf8');
-    const runs: { wall: number; cpu: number }[] = [];
-    for (let k = 0; k < 7; k++) {
-      runs.push(
-        await time(async () => {
-          const opened = await pool.open({ path: SAMPLE });
-          const d = await pool.derive({
-            dataset: opened.dataset,
-            metric: opened.data.primaryMetric,
-            options: { hotPathThreshold: 0.05, listLength: 50 },
-          });
-          for (const name of d.functions.names) findFunctionDefinition(text, name);
-          await pool.close({ dataset: opened.dataset });
-        }),
-      );
-    }
-    const wall = runs.map(r => r.wall);
+    const t = await timeRepeated(
+      async () => {
+        const opened = await pool.open({ path: SAMPLE });
+        const d = await pool.derive({
+          dataset: opened.dataset,
+          metric: opened.data.primaryMetric,
+          options: { hotPathThreshold: 0.05, listLength: 50 },
+        });
+        for (const name of d.functions.names) findFunctionDefinition(text, name);
+        await pool.close({ dataset: opened.dataset });
+      },
+      { repeats: 7, warmup: 0 },
+    );
     console.log(
-      `\nTime to first CodeLens for the sample (read in a job worker + derive in its home + lens placement): median ${median(wall).toFixed(1)} ms, host CPU ${median(runs.map(r => r.cpu)).toFixed(1)} ms (min ${Math.min(...wall).toFixed(1)} ms, first run ${wall[0]!.toFixed(1)} ms)`,
+      `\nTime to first CodeLens for the sample (read in a job worker + derive in its home + lens placement): median ${formatTiming(t, { digits: 1 })} (CPU: host and workers; min ${formatMs(t.min.wallMs, { digits: 1 })}, first run ${formatTiming(t.runs[0]!, { digits: 1 })})`,
     );
   } finally {
     pool.dispose();
@@ -127,7 +106,9 @@ async function readers(): Promise<void> {
 }
 
 async function throughputs(): Promise<void> {
-  console.log('\nReader throughput (median of repeats; ratio = JSON.parse time / reader time, higher is better)');
+  console.log(
+    '\nReader throughput (paired in this process, median of repeats; ratio = JSON.parse time / reader time, higher is better)',
+  );
   const files = [
     ...jsonFiles(join(ROOT, 'samples', 'heat-stencil', 'profiles')).map(p => [relative(ROOT, p), p] as const),
     ...jsonFiles(join(SHARED, 'data', 'caliper-json')).map(p => [relative(join(SHARED, '..'), p), p] as const),
@@ -149,7 +130,7 @@ async function throughputs(): Promise<void> {
 }
 
 /** Every section, in the order a full run takes them (the first while the heap is small). */
-const SECTIONS: Record<string, () => Promise<void> | void> = {
+export const SECTIONS: Record<string, () => Promise<void> | void> = {
   readers,
   throughput: throughputs,
   'first-codelens': firstCodeLens,
@@ -187,12 +168,15 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   // Issue 24's first-CodeLens row alone, with its steps.
   'goals-first-codelens': () => benchFirstCodeLens(__dirname),
   transfer: () => benchTransfer(),
+  'json-tokenizer': () => benchJsonTokenizer(),
+  'xml-tokenizer': () => benchXmlTokenizer(),
 };
 
 /** `--large`: the sections' optional multi-minute cases (the 2 GB trace). */
 const LARGE = process.argv.includes('--large') || process.env.HPC_LENS_BENCH_LARGE === '1';
 
-async function main(): Promise<void> {
+/** Runs the sections named on the command line (all without names); bench-launch.ts calls it. */
+export async function main(): Promise<void> {
   const args = process.argv.slice(2).filter(a => a !== '--large');
   // One fresh-process run of the first-open section.
   if (args[0] === 'first-open' && args.length === 4)
@@ -206,8 +190,3 @@ async function main(): Promise<void> {
   if (unknown.length) throw new Error(`unknown bench section(s) ${unknown.join(', ')}; --list names them`);
   for (const name of args.length ? args : Object.keys(SECTIONS)) await SECTIONS[name]!();
 }
-
-main().catch(e => {
-  console.error(e);
-  process.exit(1);
-});
