@@ -135,7 +135,7 @@ export async function benchEnsembleSummaries(): Promise<void> {
 
     collectGarbage();
     const fromSummaries = await openAndInteract(`${runs} runs from summaries`, [sums], {
-      detail: 1000,
+      detail: 100,
       target: 3000,
       diff: 3000,
       split: 3000,

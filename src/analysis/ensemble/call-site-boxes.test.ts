@@ -1,12 +1,23 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
 import { quantile, sampleKurtosis, sampleSkewness, sampleVariance } from 'simple-statistics';
 import type { CallSiteSort } from '../../shared/ensemble-protocol';
 import { superGraph } from '../graph/super-graph';
 import { callSiteBoxes, rankValues } from './call-site-boxes';
 import { EnsembleProfile } from './ensemble-profile';
 import { valueBox } from './node-statistics';
-import { callSiteRunValues, supernodeCallSites, supernodeScope } from './supernode-scope';
+import { summarizeRuns, openRuns } from './summary-store';
+import {
+  callSiteRunValues,
+  supernodeCallSites,
+  supernodeScope,
+  type CallSites,
+  type SupernodeScope,
+} from './supernode-scope';
+import { writeSyntheticEnsemble } from './testing/synthetic-ensemble';
 import { runsFromOutlines } from './testing/outline-runs';
 import type { Side } from './ensemble';
 
@@ -198,4 +209,93 @@ describe('valueBox', () => {
     assert.throws(() => valueBox(Float64Array.of(1, NaN)), /NaN/);
     assert.throws(() => valueBox(Float64Array.of(1), -1), /IQR factor/);
   });
+});
+
+/**
+ * The per-rank values as first written (row by row through `contextRow`, every supernode node of
+ * every run read): what `rankValues` must still give now that it reads only the rows that add to a
+ * sum, in one `contextRows` call per run, with a plan per shared node map.
+ */
+function rankValuesRowByRow(scope: SupernodeScope, sites: CallSites, runs: Int32Array) {
+  const { ensemble, inSupernode, isEntry, side, entries } = scope;
+  const S = sites.names.length;
+  const siteOf = side === 'inclusive' ? sites.inclusiveOf : sites.exclusiveOf;
+  const values = Array.from({ length: S }, () => [] as number[]);
+  const blockRuns = Array.from({ length: S }, () => [] as number[]);
+  const blockStarts = Array.from({ length: S }, () => [] as number[]);
+  const supernode: (Float64Array | null)[] = [];
+  for (const run of runs) {
+    if (!Array.from(entries).some(u => ensemble.isPresent(u, run))) {
+      supernode.push(null);
+      continue;
+    }
+    const p = ensemble.profile(run);
+    const m = p.metricIndex(ensemble.metric.name);
+    const C = p.contextCount;
+    const row = new Float64Array(C),
+      own = new Float64Array(C),
+      acc = new Float64Array(S * C);
+    const touched: number[] = [];
+    const map = ensemble.unionNodes(run);
+    for (let i = 0; i < map.length; i++) {
+      const u = map[i]!;
+      if (!inSupernode[u]) continue;
+      p.contextRow(side, m, i, row);
+      if (side === 'exclusive' || isEntry[u]) for (let c = 0; c < C; c++) own[c]! += row[c]!;
+      const pr = sites.presenceOf[u]!;
+      if (pr >= 0 && !touched.includes(pr)) touched.push(pr);
+      const cs = siteOf[u]!;
+      if (cs >= 0) for (let c = 0; c < C; c++) acc[cs * C + c]! += row[c]!;
+    }
+    supernode.push(own);
+    for (const cs of touched) {
+      blockRuns[cs]!.push(run);
+      blockStarts[cs]!.push(values[cs]!.length);
+      values[cs]!.push(...acc.subarray(cs * C, (cs + 1) * C));
+    }
+  }
+  return {
+    callSites: values.map((v, cs) => ({
+      values: Float64Array.from(v),
+      runs: Int32Array.from(blockRuns[cs]!),
+      starts: Int32Array.from([...blockStarts[cs]!, v.length]),
+    })),
+    supernode,
+  };
+}
+
+describe('per-rank values of a generated ensemble (issue 24: the detail reads only the rows it sums)', () => {
+  let dir = '';
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'hpc-lens-rank-values-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  // From summaries (per-rank rows of the heavy nodes only, decoded on demand) and from the parsed profiles.
+  for (const source of ['summaries', 'profiles'] as const)
+    it(`equal the row-by-row values for every supernode, both sides, all runs and a subset (runs from ${source})`, async () => {
+      const runsDir = join(dir, source, 'runs');
+      writeSyntheticEnsemble(runsDir, { runs: 8, nodes: 1500, maxContexts: 4, seed: 11 });
+      let from = runsDir;
+      if (source === 'summaries') {
+        from = join(dir, source, 'summaries');
+        await summarizeRuns([runsDir], { out: from });
+        rmSync(runsDir, { recursive: true });
+      }
+      const opened = await openRuns([from]);
+      assert.equal(source === 'summaries' ? opened.fromSummaries : opened.parsed, 8);
+      const ep = new EnsembleProfile(opened.runs, { path: from });
+      const graph = superGraph(ep.profile, { filter: { threshold: 0 } });
+      assert.ok(graph.nodes.length > 5);
+      let compared = 0;
+      for (let s = 0; s < graph.nodes.length; s++)
+        for (const side of ['inclusive', 'exclusive'] as const)
+          for (const runs of [null, [1, 4, 6]]) {
+            const scope = supernodeScope(ep.ensemble, graph, s, runs, null, side);
+            const sites = supernodeCallSites(scope);
+            assert.deepEqual(rankValues(scope, sites, scope.runs), rankValuesRowByRow(scope, sites, scope.runs));
+            compared += sites.names.length;
+          }
+      assert.ok(compared > 20, `${compared} call sites compared`);
+    });
 });

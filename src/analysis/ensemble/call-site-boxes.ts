@@ -27,11 +27,12 @@ export interface RankValues {
  * Per-rank values of every call site and of the supernode itself in the given runs, on the scope's
  * side: exclusive = Σ over the nodes a call site owns (the supernode: over all members), inclusive
  * = Σ over the outermost function nodes of a call site (the supernode: over its entry nodes). One
- * pass over each run's call-tree nodes (the run's node → union node map), never one lookup per
- * union node per run: O(Σ run sizes + member values × ranks).
+ * pass over each distinct node → union node map (runs of one program share theirs), never one
+ * lookup per union node per run, then per run one `contextRows` call for the rows that add to a sum:
+ * O(Σ distinct map sizes + read rows × ranks).
  */
 export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32Array): RankValues {
-  const { ensemble, inSupernode, isEntry, side, entries } = scope;
+  const { ensemble, isEntry, side, entries } = scope;
   const S = sites.names.length;
   const siteOf = side === 'inclusive' ? sites.inclusiveOf : sites.exclusiveOf;
   const values = Array.from({ length: S }, () => new GrowableFloat64());
@@ -39,12 +40,21 @@ export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32A
   const blockStarts = Array.from({ length: S }, () => [] as number[]);
   const supernode: (Float64Array | null)[] = [];
   let acc = new Float64Array(0);
-  const stamp = new Int32Array(S).fill(-1);
-  const touched: number[] = [];
   const presenceOf = sites.presenceOf,
     ownAll = side === 'exclusive';
-  let hits = new Int32Array(0),
-    row = new Float64Array(0);
+  let rows = new Float64Array(0),
+    scratch = new Int32Array(0);
+  // Runs of one program mostly share their tree and with it their node → union node map (the
+  // ensemble keeps one map per distinct tree): what a run's nodes contribute is worked out once per map.
+  const plans = new Map<Int32Array, RunPlan>();
+  const planOf = (map: Int32Array): RunPlan => {
+    let plan = plans.get(map);
+    if (!plan) {
+      if (scratch.length < map.length) scratch = new Int32Array(map.length);
+      plans.set(map, (plan = runPlan(map, scope, siteOf, presenceOf, ownAll, scratch)));
+    }
+    return plan;
+  };
   for (let k = 0; k < runs.length; k++) {
     const run = runs[k]!;
     let present = false;
@@ -62,29 +72,15 @@ export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32A
     if (m < 0) throw new Error(`a run's profile lacks the ensemble's metric ${ensemble.metric.name}`);
     const C = p.contextCount;
     // Row by row: a run read from its summary never builds its node × rank matrix for a selection.
-    if (row.length < C) row = new Float64Array(C);
     if (acc.length < S * C) acc = new Float64Array(S * C);
     const own = new Float64Array(C);
     const map = ensemble.unionNodes(run);
-    // The scan touches every node of the run once; the sums then read only the supernode's rows.
-    if (hits.length < map.length) hits = new Int32Array(map.length);
-    const h = collectMembers(map, inSupernode, hits);
-    touched.length = 0;
-    for (let j = 0; j < h; j++) {
-      const i = hits[j]!,
-        u = map[i]!;
-      p.contextRow(side, m, i, row);
-      if (ownAll || isEntry[u]) for (let c = 0; c < C; c++) own[c]! += row[c]!;
-      const pr = presenceOf[u]!;
-      if (pr >= 0 && stamp[pr] !== k) {
-        stamp[pr] = k;
-        touched.push(pr);
-      }
-      const cs = siteOf[u]!;
-      if (cs < 0) continue;
-      const base = cs * C;
-      for (let c = 0; c < C; c++) acc[base + c]! += row[c]!;
-    }
+    const { reads, touched } = planOf(map);
+    // Only the rows that add to a sum are read, all at once, and added in the run's node order (the
+    // order they always added in).
+    if (rows.length < reads.length * C) rows = new Float64Array(reads.length * C);
+    p.contextRows(side, m, reads, rows);
+    addRows(rows, reads, map, C, ownAll ? null : isEntry, siteOf, own, acc);
     supernode.push(own);
     // Every row written belongs to a touched call site: an owned loop or statement exists in a run
     // only below its owner, so clearing the touched rows leaves the accumulator zero.
@@ -106,6 +102,71 @@ export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32A
     })),
     supernode,
   };
+}
+
+/**
+ * Adds the j-th row of `rows` (run node `reads[j]`, union node u) to the supernode's `own` (every row,
+ * or only entry nodes' when `entry` is given) and to its call site's row of `acc`. A small function of
+ * its own: called once per run, V8 optimises it after a few runs, where one loop inlined in
+ * `rankValues` ran interpreted through a first selection.
+ */
+function addRows(
+  rows: Float64Array,
+  reads: Int32Array,
+  map: Int32Array,
+  C: number,
+  entry: Uint8Array | null,
+  siteOf: Int32Array,
+  own: Float64Array,
+  acc: Float64Array,
+): void {
+  for (let j = 0; j < reads.length; j++) {
+    const u = map[reads[j]!]!,
+      at = j * C;
+    if (!entry || entry[u]) for (let c = 0; c < C; c++) own[c]! += rows[at + c]!;
+    const cs = siteOf[u]!;
+    if (cs < 0) continue;
+    const base = cs * C;
+    for (let c = 0; c < C; c++) acc[base + c]! += rows[at + c]!;
+  }
+}
+
+/** What the nodes of runs sharing one node → union node map contribute to {@link rankValues}' sums. */
+interface RunPlan {
+  /** Positions (ascending) of the run's nodes whose rows add to the supernode's or a call site's values. */
+  reads: Int32Array;
+  /** Call sites (in order of first node) that exist in such a run: each gets a block of values. */
+  touched: Int32Array;
+}
+
+/**
+ * One scan of the map: of the supernode's nodes, those whose rows are summed (every member on the
+ * exclusive side; on the inclusive side only entry nodes and outermost function nodes, not the
+ * loops, statements and nested calls below them), and the call sites present.
+ */
+function runPlan(
+  map: Int32Array,
+  scope: SupernodeScope,
+  siteOf: Int32Array,
+  presenceOf: Int32Array,
+  ownAll: boolean,
+  hits: Int32Array,
+): RunPlan {
+  const h = collectMembers(map, scope.inSupernode, hits);
+  const reads: number[] = [],
+    touched: number[] = [];
+  const stamp = new Set<number>();
+  for (let j = 0; j < h; j++) {
+    const i = hits[j]!,
+      u = map[i]!;
+    if (ownAll || scope.isEntry[u] || siteOf[u]! >= 0) reads.push(i);
+    const pr = presenceOf[u]!;
+    if (pr >= 0 && !stamp.has(pr)) {
+      stamp.add(pr);
+      touched.push(pr);
+    }
+  }
+  return { reads: Int32Array.from(reads), touched: Int32Array.from(touched) };
 }
 
 /** Writes the positions i with `flag[map[i]]` set into `out` and returns how many (a tight loop V8 optimises on its own). */

@@ -667,12 +667,45 @@ export function decodeRunSummary(bytes: Uint8Array, file: string, options: Decod
     if (entries[s]!.raw !== 16 * K * C) throw corrupt(`per-rank rows of ${entries[s]!.raw} bytes for 2 × ${K} × ${C}`);
 
   // Made on first read of a per-rank value: most runs of a large ensemble are never asked for one.
-  let detailRow: Int32Array | null = null;
-  const rowCache = new Map<number, Float64Array>();
+  const rowCache = new Map<number, { inclusive: Float64Array; exclusive: Float64Array }>();
   const rowsOf = (side: 'inclusive' | 'exclusive', m: number): Float64Array => {
     let rows = rowCache.get(m);
-    if (!rows) rowCache.set(m, (rows = float64(rowSections + m, 2 * K * C, 'per-rank rows')));
-    return side === 'inclusive' ? rows.subarray(0, K * C) : rows.subarray(K * C);
+    if (!rows) {
+      const both = float64(rowSections + m, 2 * K * C, 'per-rank rows');
+      rowCache.set(m, (rows = { inclusive: both.subarray(0, K * C), exclusive: both.subarray(K * C) }));
+    }
+    return rows[side];
+  };
+  // The detail position of node i, -1 when it has no per-rank row. The writer lists detail nodes in
+  // ascending order, so a binary search finds them without a node-sized index per run (a selection
+  // reads a few rows in each of a thousand runs: the index cost more than the reads).
+  let ascending: boolean | undefined;
+  const detailAscending = (): boolean => {
+    if (ascending === undefined) {
+      ascending = true;
+      for (let k = 1; k < K && ascending; k++) ascending = detail[k - 1]! < detail[k]!;
+    }
+    return ascending;
+  };
+  let detailRow: Int32Array | null = null;
+  const detailOf = (i: number): number => {
+    if (detailAscending()) {
+      let lo = 0,
+        hi = K - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1,
+          d = detail[mid]!;
+        if (d === i) return mid;
+        if (d < i) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      return -1;
+    }
+    if (!detailRow) {
+      detailRow = new Int32Array(n).fill(-1);
+      for (let k = 0; k < K; k++) detailRow[detail[k]!] = k;
+    }
+    return detailRow[i]!;
   };
   const lazy: LazyContextValues = {
     matrix: (side, m) => {
@@ -685,13 +718,30 @@ export function decodeRunSummary(bytes: Uint8Array, file: string, options: Decod
       return matrix;
     },
     row: (side, m, i, out) => {
-      if (!detailRow) {
-        detailRow = new Int32Array(n).fill(-1);
-        for (let k = 0; k < K; k++) detailRow[detail[k]!] = k;
-      }
-      const k = detailRow[i]!;
+      const k = detailOf(i);
       if (k >= 0) out.set(rowsOf(side, m).subarray(k * C, (k + 1) * C));
       else out.fill(totals[m]![side][i]! / C, 0, C);
+    },
+    rows: (side, m, nodes, out) => {
+      // Both lists ascending: one merge walk, no per-node search (an unordered detail list falls back).
+      if (!detailAscending()) {
+        for (let j = 0; j < nodes.length; j++) lazy.row(side, m, nodes[j]!, out.subarray(j * C, (j + 1) * C));
+        return;
+      }
+      const total = totals[m]![side];
+      let kept: Float64Array | null = null;
+      for (let j = 0, k = 0; j < nodes.length; j++) {
+        const i = nodes[j]!,
+          at = j * C;
+        while (k < K && detail[k]! < i) k++;
+        if (k < K && detail[k] === i) {
+          kept ??= rowsOf(side, m);
+          for (let c = 0, from = k * C; c < C; c++) out[at + c] = kept[from + c]!;
+        } else {
+          const v = total[i]! / C;
+          for (let c = 0; c < C; c++) out[at + c] = v;
+        }
+      }
     },
   };
   let profile: Profile;
