@@ -22,13 +22,14 @@ describe('Caliper json-split reader against Hatchet', { skip: skipUnlessShared('
   }
 });
 
+const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-cali-'));
+const write = (name: string, content: string | Buffer) => {
+  const p = join(tmp, name);
+  writeFileSync(p, content);
+  return p;
+};
+
 describe('Caliper json-split reader', () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-cali-'));
-  const write = (name: string, text: string) => {
-    const p = join(tmp, name);
-    writeFileSync(p, text);
-    return p;
-  };
   const tiny = {
     data: [
       [10, 0, 4, 0],
@@ -257,12 +258,6 @@ describe('Caliper json-split reader', () => {
 });
 
 describe('Caliper json-split: JSON.parse of a small file and the stream give the same profile', () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-cali-native-'));
-  const write = (name: string, content: string | Buffer) => {
-    const p = join(tmp, name);
-    writeFileSync(p, content);
-    return p;
-  };
   const same = async (path: string) => {
     const stream = await readCaliperJsonSplit(path, {}, false);
     const native = await readCaliperJsonSplit(path, {}, true);
@@ -335,7 +330,7 @@ describe('Caliper json-split: JSON.parse of a small file and the stream give the
       ['top-array.json', '[1,2]'],
       ['row-object.json', `{${head}"data":[[1,0,0],{}],${nodes}}`],
       ['ragged.json', `{${head}"data":[[1,0,0],[1,0]],${nodes}}`],
-      ['truncated.json', `{${head}"data":[[1,0,0]],${nodes}`],
+      ['cut-short.json', `{${head}"data":[[1,0,0]],${nodes}`],
       ['deep.json', `{${head}"data":[[1,0,0]],${nodes},"deep":${'['.repeat(20000)}${']'.repeat(20000)}}`],
     ] as const) {
       const path = write(name, text);
