@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { checkAgainstOracle, closeTo, oracleCases } from '../../../test/support/hatchet-oracle';
 import { caliperColumnValues } from '../../../test/support/caliper-columns';
-import { skipUnlessShared } from '../../../test/support/shared-data';
-import { caliperJsonSplitReader } from './caliper-json-split';
+import { sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
+import { writeLargeProfile } from '../../../scripts/large-profile-generator';
+import { caliperJsonSplitReader, readCaliperJsonSplit } from './caliper-json-split';
 import { readProfile } from './index';
 import { expectReadError } from '../../../test/support/read-errors';
 
@@ -21,13 +22,14 @@ describe('Caliper json-split reader against Hatchet', { skip: skipUnlessShared('
   }
 });
 
+const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-cali-'));
+const write = (name: string, content: string | Buffer) => {
+  const p = join(tmp, name);
+  writeFileSync(p, content);
+  return p;
+};
+
 describe('Caliper json-split reader', () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-cali-'));
-  const write = (name: string, text: string) => {
-    const p = join(tmp, name);
-    writeFileSync(p, text);
-    return p;
-  };
   const tiny = {
     data: [
       [10, 0, 4, 0],
@@ -252,5 +254,95 @@ describe('Caliper json-split reader', () => {
       caliperJsonSplitReader.read(path, { signal: ac.signal }),
       (e: Error) => e.name === 'AbortError',
     );
+  });
+});
+
+describe('Caliper json-split: JSON.parse of a small file and the stream give the same profile', () => {
+  const same = async (path: string) => {
+    const stream = await readCaliperJsonSplit(path, {}, false);
+    const native = await readCaliperJsonSplit(path, {}, true);
+    assert.deepStrictEqual(native, stream, path);
+    return native;
+  };
+  const head =
+    '"columns":["sum#time.duration","mpi.rank","path"],' +
+    '"column_metadata":[{"is_value":true},{"is_value":true},{"is_value":false}],';
+  const nodes = '"nodes":[{"label":"main","column":"path"},{"label":"solve","column":"path","parent":0}]';
+
+  it('on the samples and a generated sampling profile', async () => {
+    const samples = join(__dirname, '../../../samples/heat-stencil/profiles');
+    await same(join(samples, 'heat-stencil-regions-4ranks.json'));
+    await same(join(samples, 'heat-stencil-sampling-4ranks.json'));
+    const generated = join(tmp, 'generated.json');
+    writeLargeProfile(generated, { nodes: 3000, ranks: 4, files: 20, sourceDir: tmp });
+    await same(generated);
+  });
+
+  it('on the shared json-split files', { skip: skipUnlessShared('data', 'caliper-json') }, async () => {
+    const files = sharedFiles('data/caliper-json', '.json');
+    assert.ok(files.length > 0);
+    for (const f of files) await same(sharedPath('data', 'caliper-json', f));
+  });
+
+  it('with duplicate keys, integer-like keys, big integers, escapes and invalid UTF-8', async () => {
+    // A second "data" list is appended by the stream; JSON.parse would keep only the last.
+    const twice = await same(write('data-twice.json', `{${head}"data":[[1,0,0]],${nodes},"data":[[2,1,1]]}`));
+    assert.equal(twice.contexts.length, 2);
+    await same(write('data-escaped.json', `{${head}"data":[[1,0,0]],${nodes},"\\u0064ata":[[2,1,1]]}`));
+    // Duplicate members of a node entry and of the metadata: the last wins in both.
+    await same(
+      write(
+        'dup-members.json',
+        `{${head}"data":[[1,0,0],[2,0,1]],"nodes":[{"label":"x","label":"main","column":"path"},` +
+          `{"label":"solve","column":"none","column":"path","parent":5,"parent":0}],"user":"a","user":"b"}`,
+      ),
+    );
+    // Integer-like keys (JSON.parse lists them first) in the metadata and in node entries.
+    await same(
+      write(
+        'integer-keys.json',
+        `{"10":"ten",${head}"2":"two","data":[[1,0,0]],"nodes":[{"7":1,"label":"main","column":"path","0":[]}],"1":{"b":1,"0":2}}`,
+      ),
+    );
+    // Numbers past 2^53 and with long mantissas round as Number() does.
+    const big = await same(
+      write(
+        'big.json',
+        `{${head}"data":[[12345678901234567890,0,0],[9007199254740993,1,0],[0.1000000000000000055511151231257827,1,1]],` +
+          `${nodes},"seed":123456789012345678901234567890}`,
+      ),
+    );
+    assert.equal(big.metadata['seed'], Number('123456789012345678901234567890'));
+    await same(write('surrogate.json', `{${head}"data":[[1,0,0]],"nodes":[{"label":"a\\ud800b","column":"path"}]}`));
+    const invalid = Buffer.concat([
+      Buffer.from(`{${head}"data":[[1,0,0]],"nodes":[{"label":"a`),
+      Buffer.from([0xc3, 0x28, 0xe2, 0x82, 0xff, 0xf0, 0x9f]),
+      Buffer.from('b","column":"path"}]}'),
+    ]);
+    await same(write('invalid-utf8.json', invalid));
+    await same(write('bom.json', `\ufeff{${head}"data":[[1,0,0]],${nodes}}`)).catch((e: Error) =>
+      assert.match(e.message, /bom\.json/),
+    );
+  });
+
+  it('fails alike on bad input', async () => {
+    for (const [name, text] of [
+      ['top-array.json', '[1,2]'],
+      ['row-object.json', `{${head}"data":[[1,0,0],{}],${nodes}}`],
+      ['ragged.json', `{${head}"data":[[1,0,0],[1,0]],${nodes}}`],
+      ['cut-short.json', `{${head}"data":[[1,0,0]],${nodes}`],
+      ['deep.json', `{${head}"data":[[1,0,0]],${nodes},"deep":${'['.repeat(20000)}${']'.repeat(20000)}}`],
+    ] as const) {
+      const path = write(name, text);
+      const stream = await readCaliperJsonSplit(path, {}, false).then(
+        () => 'read',
+        (e: Error) => e.message,
+      );
+      const native = await readCaliperJsonSplit(path, {}, true).then(
+        () => 'read',
+        (e: Error) => e.message,
+      );
+      assert.equal(native, stream, name);
+    }
   });
 });

@@ -8,7 +8,9 @@ import { CALLPATH, MODULE, PATH, RANK, SOURCELOC } from './caliper/attributes';
 import type { ValueColumn } from './caliper/metrics';
 import { assembleCaliperProfile, type CaliperRows } from './caliper/profile-assembly';
 import { JsonSyntaxError, tokenizeJsonFile, ValueAssembler, type JsonHandler } from './json/json-tokenizer';
-import { isAbortError, type ProfileReader, ProfileReadError, type ReadOptions } from './reader';
+import { isGzip, readSmallFile } from './io/file-input';
+import { replayJsonValue } from './json/json-value-events';
+import { isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
 import { caliperJsonSplitSniffer } from './sniffers/caliper-json-split';
 
 /**
@@ -588,12 +590,56 @@ export function buildCaliperProfile(doc: JsonSplitDocument, path: string): Profi
   return assembleCaliperProfile(b, rows, NO_METRICS);
 }
 
-export const caliperJsonSplitReader: ProfileReader = {
-  ...caliperJsonSplitSniffer,
+/** Files up to this size are parsed with JSON.parse (see {@link parseSmallJsonSplit}). */
+const NATIVE_PARSE_BYTES = 8 << 20;
 
-  async read(path: string, options: ReadOptions = {}): Promise<Profile> {
-    const handler = new JsonSplitHandler(path);
+/**
+ * A small file's document through native `JSON.parse`, replayed into the same handler the stream
+ * feeds, or null to stream it (too large, gzip, not valid JSON — the stream then reports where —, or a
+ * file where JSON.parse could read differently). JSON.parse keeps the last of duplicate keys, where
+ * the handler appends a second "data" list to the first, so a second `"data"` in the text streams;
+ * other duplicate keys end the same (the last value wins in both). A `\u` escape could spell "data",
+ * and invalid UTF-8 (U+FFFD after decoding) may be replaced differently: both stream. An object's
+ * integer-like keys come first from JSON.parse; only metadata can have such keys, and it is a plain
+ * object in both cases. No token can be longer than the file, so a file within
+ * `limits.maxLineLength` needs no token bound.
+ */
+function parseSmallJsonSplit(path: string, options: ReadOptions): JsonSplitHandler | null {
+  const limit = Math.min(NATIVE_PARSE_BYTES, options.limits?.maxLineLength ?? Infinity);
+  let bytes: Buffer | null;
+  try {
+    bytes = readSmallFile(path, limit);
+  } catch {
+    return null;
+  }
+  if (!bytes || isGzip(bytes)) return null;
+  const text = bytes.toString('utf8');
+  const firstData = text.indexOf('"data"');
+  if (text.indexOf('"data"', firstData + 1) >= 0 || text.includes('\\u') || text.includes('\uFFFD')) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const handler = new JsonSplitHandler(path);
+  try {
+    replayJsonValue(value, handler);
+  } catch (e) {
+    if (e instanceof ProfileReadError) throw e;
+    // Nesting deeper than the call stack allows: the stream reads it.
+    return null;
+  }
+  return handler;
+}
+
+/** Reads a json-split file; `nativeParse: false` streams it whatever its size (tests compare the two). */
+export async function readCaliperJsonSplit(path: string, options: ReadOptions, nativeParse: boolean): Promise<Profile> {
+  throwIfAborted(options.signal);
+  let handler = nativeParse ? parseSmallJsonSplit(path, options) : null;
+  if (!handler)
     try {
+      handler = new JsonSplitHandler(path);
       await tokenizeJsonFile(path, handler, {
         signal: options.signal,
         limits: options.limits,
@@ -606,9 +652,13 @@ export const caliperJsonSplitReader: ProfileReader = {
         throw new ProfileReadError(path, `not valid JSON (${e.message.replace(`${path}: `, '')})`, { cause: e });
       throw new ProfileReadError(path, (e as Error).message, { cause: e });
     }
-    options.onProgress?.(0.9, 'Building the call tree');
-    const profile = buildCaliperProfile(handler.finish(), path);
-    options.onProgress?.(1);
-    return profile;
-  },
+  options.onProgress?.(0.9, 'Building the call tree');
+  const profile = buildCaliperProfile(handler.finish(), path);
+  options.onProgress?.(1);
+  return profile;
+}
+
+export const caliperJsonSplitReader: ProfileReader = {
+  ...caliperJsonSplitSniffer,
+  read: (path: string, options: ReadOptions = {}) => readCaliperJsonSplit(path, options, true),
 };

@@ -32,13 +32,19 @@ export const foldedStacksSniffer: FormatSniffer = {
         .replace(/^(\uFFFD\uFFFD|\uFEFF)/, '')
         .split('\u0000')
         .join('');
-    const lines = head.split(/\r?\n/);
     const cut = sample.size > sample.head.length || sample.gzip;
-    if (cut && lines.length === 1) return longStackScore(lines[0]!, sample);
-    if (cut) lines.pop(); // may be cut short
+    if (cut && !head.includes('\n')) return longStackScore(head, sample);
     let seen = 0,
       withSemicolon = 0;
-    for (const line of lines) {
+    // Line by line (as split on /\r?\n/), stopping at the first line that is not folded stacks.
+    for (let start = 0; start <= head.length;) {
+      let end = head.indexOf('\n', start);
+      if (end < 0) {
+        if (cut) break; // the last line may be cut short
+        end = head.length;
+      }
+      const line = head.slice(start, end < head.length && head.charCodeAt(end - 1) === 13 ? end - 1 : end);
+      start = end + 1;
       if (!line.trim()) continue;
       if (!FOLDED_LINE.test(line)) return 0;
       if (line.includes(';')) withSemicolon++;
