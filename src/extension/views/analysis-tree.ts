@@ -69,8 +69,12 @@ export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEnt
     const ds = this.profiles.active;
     const generation = ++this.generation;
     const rows = ds ? this.compute(ds) : [];
+    const shownFor = this.shownFor;
+    this.shownFor = ds;
     if (!(rows instanceof Promise)) this.show(rows);
-    else
+    else {
+      // Another dataset's rows must not stand under this one's name while its rows are computed.
+      if (ds !== shownFor) this.show({ rows: [], message: vscode.l10n.t('Computing…') });
       rows.then(
         r => {
           if (generation === this.generation) this.show(r);
@@ -80,9 +84,12 @@ export class AnalysisTreeProvider implements vscode.TreeDataProvider<AnalysisEnt
           console.error(`HPC Lens: a side-bar view could not be computed: ${e.message}`);
         },
       );
+    }
   }
 
   private generation = 0;
+  /** The dataset whose rows (or computation) the view shows. */
+  private shownFor: Dataset | undefined;
   private readonly refreshed = new vscode.EventEmitter<void>();
   /** Fires after the rows changed (tests and views that follow another's rows). */
   readonly onDidRefresh = this.refreshed.event;

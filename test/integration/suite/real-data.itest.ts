@@ -8,7 +8,7 @@ import { writeFixtureDatabase, type FixtureDatabase } from '../../../src/analysi
 import { diffProfiles, formatDelta } from '../../../src/analysis/graph/profile-diff';
 import { formatValue } from '../../../src/analysis/stats/format';
 import { summarizeProfile, summaryToJson } from '../../../src/analysis/stats/summary-export';
-import { SideBarView } from '../../../src/extension/views/side-bar-views';
+import { SideBarView, type SideBarViewId } from '../../../src/extension/views/side-bar-views';
 import { markdownText } from '../../../src/extension/views/markdown-text';
 import { EXTENSION_ID, sampleProfile, until, workspaceRoot, type HpcLensApi } from './itest-support';
 
@@ -54,6 +54,11 @@ export function registerRealDataSuites(): void {
       dir = mkdtempSync(join(tmpdir(), 'hpc-lens-real-data-'));
     });
 
+    /** A view's message once its rows are computed (not the "Computing…" it shows meanwhile). */
+    const settledMessage = (view: SideBarViewId) => {
+      const message = api.viewMessage(view);
+      return message === 'Computing…' ? undefined : message;
+    };
     const open = async (uri: vscode.Uri) =>
       assert.equal(
         await vscode.commands.executeCommand<boolean>('hpcLens.openProfile', uri),
@@ -192,7 +197,7 @@ export function registerRealDataSuites(): void {
       );
       await until(
         'imbalance computed',
-        () => api.viewEntries(SideBarView.imbalance).length > 0 || api.viewMessage(SideBarView.imbalance) !== undefined,
+        () => api.viewEntries(SideBarView.imbalance).length > 0 || settledMessage(SideBarView.imbalance) !== undefined,
         60000,
       );
       for (const r of api.viewEntries(SideBarView.imbalance))
@@ -207,7 +212,7 @@ export function registerRealDataSuites(): void {
         true,
         `opened the ensemble (last error: ${api.lastError})`,
       );
-      const message = await until('the Top Lines message', () => api.viewMessage(SideBarView.topLines), 60000);
+      const message = await until('the Top Lines message', () => settledMessage(SideBarView.topLines), 60000);
       assert.match(message, /records no source lines/);
       assert.equal(api.viewEntries(SideBarView.topLines).length, 0);
     });
