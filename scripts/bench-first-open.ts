@@ -13,8 +13,6 @@ import { join } from 'node:path';
 import { WorkerPool } from '../src/service/worker-pool';
 import { formatRatio, formatTiming, summarise, timeOnce, type Repeated, type Timing } from './bench-timing';
 
-const OPTIONS = { hotPathThreshold: 0.05, listLength: 50 };
-
 /** One first open in this process; prints its wall and CPU milliseconds (CPU of every thread: the workers'). */
 export async function firstOpenOnce(
   path: string,
@@ -27,7 +25,7 @@ export async function firstOpenOnce(
     if (warm) await pool.warm({});
     const t = await timeOnce(async () => {
       const opened = await pool.open({ path });
-      await pool.derive({ dataset: opened.dataset, metric: opened.data.primaryMetric, options: OPTIONS });
+      await pool.derive({ dataset: opened.dataset, metric: opened.data.primaryMetric });
     });
     console.log(`${t.wallMs.toFixed(3)} ${t.cpuMs.toFixed(3)}`);
   } finally {

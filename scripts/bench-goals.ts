@@ -236,7 +236,6 @@ async function openToFirstLens(pool: WorkerPool, path: string, sourceDir: string
     pool.derive({
       dataset: opened.dataset,
       metric: opened.data.primaryMetric,
-      options: { hotPathThreshold: 0.05, listLength: 50 },
     }),
   );
   const file = generatedFileName(0);

@@ -50,7 +50,6 @@ async function firstCodeLens(path: string, workerScript: string, repeats = 3): P
         const d = await pool.derive({
           dataset: opened.dataset,
           metric: opened.data.primaryMetric,
-          options: { hotPathThreshold: 0.05, listLength: 50 },
         });
         if (d.functions.names.length === 0) throw new Error('derive gave no functions');
         await pool.close({ dataset: opened.dataset });

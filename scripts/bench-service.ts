@@ -144,7 +144,6 @@ export async function benchService(options: { distDir: string }): Promise<void> 
       await pool.derive({
         dataset: e.dataset,
         metric: e.data.primaryMetric,
-        options: { hotPathThreshold: 0.05, listLength: 50 },
       });
       return e;
     });
@@ -152,7 +151,7 @@ export async function benchService(options: { distDir: string }): Promise<void> 
       const [oa, ob] = await Promise.all([pool.open({ path: a }), pool.open({ path: b })]);
       hostProfile(w, oa);
       hostProfile(w, ob);
-      await pool.derive({ dataset: ob.dataset, metric: 1, options: { hotPathThreshold: 0.05, listLength: 50 } });
+      await pool.derive({ dataset: ob.dataset, metric: 1 });
       const d = await pool.diff({ baseline: oa.dataset, comparison: ob.dataset, metric: ob.data.metrics[1]!.name });
       if (!(d.functions.names.length > 0)) throw new Error('the comparison found no functions');
       return [oa, ob] as const;

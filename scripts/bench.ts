@@ -82,7 +82,6 @@ async function firstCodeLens(): Promise<void> {
         const d = await pool.derive({
           dataset: opened.dataset,
           metric: opened.data.primaryMetric,
-          options: { hotPathThreshold: 0.05, listLength: 50 },
         });
         for (const name of d.functions.names) findFunctionDefinition(text, name);
         await pool.close({ dataset: opened.dataset });

@@ -173,11 +173,11 @@ export interface AnalysisRpc {
   /** Frees a dataset at once (its model, caches and derived data). */
   close(args: { dataset: DatasetHandle }, ctx?: CallContext): Promise<void>;
 
-  /** Everything the editor overlays and side-bar views need for one metric. */
-  derive(
-    args: { dataset: DatasetHandle; metric: number; options: DeriveOptions },
-    ctx?: CallContext,
-  ): Promise<DerivedData>;
+  /**
+   * What the editor overlays need for one metric (lenses, hovers, heat, function totals); the side
+   * bar's lists, which depend on its settings, come from {@link sideBar} after the lenses are placed.
+   */
+  derive(args: { dataset: DatasetHandle; metric: number }, ctx?: CallContext): Promise<DerivedData>;
   sideBar(
     args: { dataset: DatasetHandle; metric: number; options: DeriveOptions },
     ctx?: CallContext,

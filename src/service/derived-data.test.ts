@@ -17,7 +17,7 @@ describe('deriveData (what the worker answers per dataset and metric)', () => {
       'main a.c:1 = 1 1\n  solve a.c:10 = 5 1\n    kernel b.c:20 = 3 9\n  solve a.c:12 = 2 2\n',
       2,
     );
-    const d = deriveData(p, 0, { hotPathThreshold: 0.05, listLength: 10 });
+    const d = deriveData(p, 0);
     assert.equal(d.total, 24);
     assert.deepEqual(d.functions.names, ['main', 'solve', 'kernel']);
     const expected = lineCosts(p, 0);
@@ -45,7 +45,7 @@ describe('deriveData (what the worker answers per dataset and metric)', () => {
 
   it("answers calls and every metric's total (the CodeLens and the hover read them instead of walking the tree)", () => {
     const p = profileFromOutline('main a.c:1 = 1 1\n  solve a.c:10 = 5 1\n', 2);
-    const d = deriveData(p, 0, { hotPathThreshold: 0.05, listLength: 10 });
+    const d = deriveData(p, 0);
     assert.deepEqual(d.metricTotals, [p.total(0)]);
     assert.equal(d.calls.length, d.functions.names.length);
     assert.ok(
@@ -79,7 +79,6 @@ describe("the service's derive (what a worker answers and transfers)", () => {
       const d = await service.derive({
         dataset: opened.dataset,
         metric: 0,
-        options: { hotPathThreshold: 0.05, listLength: 10 },
       });
       assert.ok(d.nodeTotals.inclusive.buffer instanceof SharedArrayBuffer, 'shared with the host');
       const buffers = transferables(d);

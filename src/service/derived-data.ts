@@ -247,7 +247,7 @@ export function sideBarLists(
  * paths, top lines and functions, imbalance: a second or so at 10⁶ nodes) are not among them; the
  * side bar asks for them itself (`sideBar`) after the lenses are placed.
  */
-export function deriveData(profile: Profile, metric: number, _options: DeriveOptions): DerivedData {
+export function deriveData(profile: Profile, metric: number): DerivedData {
   const functions = functionTotals(profile, metric);
   const lines = packedLineCosts(profile, metric);
   let hottestLine = 0;

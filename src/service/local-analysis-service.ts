@@ -409,7 +409,7 @@ export class LocalAnalysisService implements AnalysisService {
   async derive(args: ServiceArgs<'derive'>) {
     const p = this.profileHeld(args.dataset).profile;
     metricIn(p, args.metric);
-    return deriveData(withSharedTotals(p, args.metric), args.metric, checked(args.options));
+    return deriveData(withSharedTotals(p, args.metric), args.metric);
   }
 
   async sideBar(args: ServiceArgs<'sideBar'>) {

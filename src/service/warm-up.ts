@@ -25,7 +25,7 @@ export async function warmUp(): Promise<WarmReport> {
       const p = await readProfile(path).catch(() => undefined);
       if (!p) continue;
       const copy = new Profile(shared(p.toTransferable().data));
-      deriveData(copy, copy.primaryMetric, { hotPathThreshold: 0.05, listLength: 50 });
+      deriveData(copy, copy.primaryMetric);
       superGraphData(copy, name);
     }
   } finally {

@@ -71,7 +71,7 @@ describe('WorkerPool (the analysis service in worker threads)', () => {
       assert.ok(a.data.tree.parent.buffer instanceof SharedArrayBuffer, 'the model is shared, not copied');
       assert.ok(progress.length > 0);
       assert.notEqual(p.homeOf(a.dataset), p.homeOf(b.dataset), 'two datasets get two homes');
-      const d = await p.derive({ dataset: a.dataset, metric: 1, options: { hotPathThreshold: 0.05, listLength: 10 } });
+      const d = await p.derive({ dataset: a.dataset, metric: 1 });
       const lists = await p.sideBar({
         dataset: a.dataset,
         metric: 1,
@@ -94,10 +94,7 @@ describe('WorkerPool (the analysis service in worker threads)', () => {
       });
       assert.ok(Array.isArray(ids));
       await p.close({ dataset: a.dataset });
-      await assert.rejects(
-        p.derive({ dataset: a.dataset, metric: 1, options: { hotPathThreshold: 0.05, listLength: 10 } }),
-        /not loaded/,
-      );
+      await assert.rejects(p.derive({ dataset: a.dataset, metric: 1 }), /not loaded/);
       assert.ok(
         (await p.sideBar({ dataset: b.dataset, metric: 0, options: { hotPathThreshold: 0.05, listLength: 5 } }))
           .topFunctions.length > 0,
@@ -132,15 +129,12 @@ describe('WorkerPool (the analysis service in worker threads)', () => {
       assert.ok(fast.data.tree.parent.length > 0, 'the small read did not wait for the big one');
       assert.equal(p.activeReads, 1, 'the big read is still running');
       // A query on another dataset meanwhile.
-      const q = p.derive({ dataset: held.dataset, metric: 1, options: { hotPathThreshold: 0.05, listLength: 5 } });
+      const q = p.derive({ dataset: held.dataset, metric: 1 });
       abort.abort();
       await assert.rejects(slow, (e: Error) => e instanceof CancelledError);
       assert.ok((await q).total > 0, 'the query was not failed by the cancel');
       assert.equal(p.activeReads, 0, 'the cancelled read’s worker is gone');
-      assert.ok(
-        (await p.derive({ dataset: fast.dataset, metric: 0, options: { hotPathThreshold: 0.05, listLength: 5 } }))
-          .total > 0,
-      );
+      assert.ok((await p.derive({ dataset: fast.dataset, metric: 0 })).total > 0);
     } finally {
       p.dispose();
     }
@@ -234,7 +228,6 @@ describe('WorkerPool (the analysis service in worker threads)', () => {
       const d = await p.derive({
         dataset: opened.dataset,
         metric: 0,
-        options: { hotPathThreshold: 0.05, listLength: 5 },
       });
       assert.equal(d.total, 5, 'its editor profile is answered by its own worker');
       const events: unknown[] = [];

@@ -169,7 +169,7 @@ export abstract class Dataset {
   async derive(metric: number, resolver: SourceResolver): Promise<void> {
     const p = this.profile;
     const ticket = ++this.deriving;
-    const d = await this.service.derive({ dataset: this.handle, metric, options: deriveOptions() });
+    const d = await this.service.derive({ dataset: this.handle, metric });
     const files = new Map<string, FileOverlay & { packed: number[] }>();
     const recorded = new Map<string, { lines?: number; functions?: number }>();
     d.lines.files.forEach((f, k) => recorded.set(f, { lines: k }));

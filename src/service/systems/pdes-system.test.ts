@@ -153,7 +153,6 @@ describe('PDES system: the dataset the editor gets', { skip: skipUnlessShared(RU
     const d = await s.derive({
       dataset: o.dataset,
       metric: p.primaryMetric,
-      options: { hotPathThreshold: 0.05, listLength: 10 },
     });
     assert.deepEqual(d.fileFunctions.files, ['src/networks/model-net/dragonfly-dally.C']);
     const lists = await s.sideBar({
@@ -211,7 +210,6 @@ describe('PDES system: handler sources and settings', () => {
     const d = await s.derive({
       dataset: o.dataset,
       metric: p.primaryMetric,
-      options: { hotPathThreshold: 0.05, listLength: 10 },
     });
     const k = d.lines.files.indexOf(file);
     assert.ok(k >= 0);

@@ -77,7 +77,6 @@ describe('systems of the analysis service', () => {
     const d = await s.derive({
       dataset: opened.dataset,
       metric: 0,
-      options: { hotPathThreshold: 0.05, listLength: 5 },
     });
     assert.equal(d.total, 7, 'the editor profile derives like any profile');
     assert.deepEqual(await ask(s, opened.dataset, { kind: 'lines' }), [
