@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import type { CallflowData, CallflowNodeData } from '../../../../src/shared/callflow-protocol';
 import { estimateText } from '../../text-measure';
 import { layoutSankey } from './sankey-layout';
-import { labelLines, placeLabels } from './sankey-labels';
+import { labelLines, placeLabels, withLabelOnDemand } from './sankey-labels';
 import type { NodeLabel } from './sankey-labels';
 import heatStencil from './fixtures/heat-stencil.json';
+import { kernelColumns } from './fixtures/kernel-columns';
 
 const fixture: CallflowData = heatStencil;
 
@@ -147,6 +148,50 @@ describe('placeLabels', () => {
     assert.ok(labels.length < nodes.length, 'some labels give way');
     assert.ok(labels.some(l => l.lines.length === 1) || labels.length < 20);
     assertNoOverlap(labels);
+  });
+
+  test('a hovered bar of the last column with a very long name never runs over the previous column or its labels', () => {
+    // The PyTorch resnet50 trace's shape: a runtime column (cudaLaunchKernel, aten::empty), then a
+    // column of CUDA kernels with names of 150+ characters, too crowded for every bar to keep a label.
+    const data = kernelColumns(3, 40);
+    for (const [w, h] of [
+      [1240, 460],
+      [800, 360],
+    ] as const) {
+      const layout = layoutSankey(data, { width: w, height: h });
+      const options = { unit: 's', measure: estimateText };
+      const placed = placeLabels(layout, options);
+      assertNoOverlap(placed);
+      const runtimeLayer = layout.nodes.find(n => n.id === 'rt0')!.layer;
+      assert.ok(
+        placed.some(l => layout.nodes.find(n => n.id === l.nodeId)!.layer === runtimeLayer),
+        'the runtime column is labelled',
+      );
+      const bare = layout.nodes.filter(n => !n.more && n.id.startsWith('k') && !placed.some(l => l.nodeId === n.id));
+      assert.ok(bare.length > 0, `some kernels have no label at ${w}×${h}`);
+      let shown = 0;
+      for (const node of bare) {
+        const { labels, onDemand } = withLabelOnDemand(layout, placed, node, options);
+        if (!onDemand) continue;
+        shown++;
+        assert.ok(onDemand.lines[0]!.text.endsWith('…'), 'the long name is truncated');
+        assert.ok(onDemand.lines[0]!.full.length > 150);
+        // Never over the runtime column's bars…
+        const left = onDemand.anchor === 'start' ? onDemand.x : onDemand.x - onDemand.width;
+        const runtimeRight = Math.max(...layout.nodes.filter(n => n.layer === runtimeLayer).map(n => n.x1));
+        assert.ok(
+          left >= runtimeRight,
+          `${node.id}'s label starts at ${left}, over the bars ending at ${runtimeRight}`,
+        );
+        // …nor over any label still drawn.
+        assertNoOverlap([...labels, onDemand]);
+        assert.ok(
+          labels.some(l => layout.nodes.find(n => n.id === l.nodeId)!.layer === runtimeLayer),
+          'the runtime labels stay',
+        );
+      }
+      assert.ok(shown > 0, `hovered kernels show their label at ${w}×${h}`);
+    }
   });
 
   test('labelLines formats the value with the unit and the share', () => {

@@ -6,6 +6,8 @@
  * aria-label still tell everything). Labels are truncated with an ellipsis to the free width of
  * their column gap, which two labels level with each other from both sides of the gap share; a label
  * that would be truncated there goes to the other side of its node when that gap holds it whole.
+ * A label shown on demand (hovered bar) is truncated the same way, to its gap and the labels of the
+ * neighbouring column level with it, so no label ever runs over another column's.
  */
 import { formatShare, formatValue } from '../../format';
 import { truncateText } from '../../text-measure';
@@ -177,18 +179,58 @@ export function placeLabels(layout: SankeyLayout, options: LabelOptions): NodeLa
   return labels;
 }
 
+/** The horizontal extent of a label's text, left to right. */
+function labelSpan(l: NodeLabel): [number, number] {
+  return l.anchor === 'start' ? [l.x, l.x + l.width] : [l.x - l.width, l.x];
+}
+
+/** Whether two labels' blocks overlap, their backing chips (4 px each side) included. */
+function labelsOverlap(a: NodeLabel, b: NodeLabel): boolean {
+  const [a0, a1] = labelSpan(a);
+  const [b0, b1] = labelSpan(b);
+  return a0 - 4 < b1 + 4 && b0 - 4 < a1 + 4 && a.top < b.bottom && b.top < a.bottom;
+}
+
 /**
  * The label of one node drawn on demand (the node is hovered or focused and `placeLabels` had no
  * room for it): both lines, beside the node on the side labels of its column take — or the other
- * side when that holds more of the text — truncated only at the drawing's edge, never outside it.
+ * side when that holds more of the text — truncated to the free space up to the neighbouring
+ * column: its bars, and the `placed` labels of other columns level with it, so it never runs over
+ * another column's label (the tooltip has the full name). Labels of its own column it covers give
+ * way while it shows (`withLabelOnDemand`).
  */
-export function labelOnDemand(layout: SankeyLayout, node: PositionedNode, options: LabelOptions): NodeLabel | null {
+export function labelOnDemand(
+  layout: SankeyLayout,
+  node: PositionedNode,
+  options: LabelOptions,
+  placed: readonly NodeLabel[] = [],
+): NodeLabel | null {
   const gap = options.gap ?? 8;
   const lh = options.lineHeight ?? LINE_HEIGHT;
   const lines = labelLines(node, options.unit);
   const need = Math.max(...lines.map(l => options.measure(l.text, l.style)));
-  const roomRight = layout.width - node.x1 - gap;
-  const roomLeft = node.x0 - gap;
+  const fullHeight = lines.reduce((h, l) => h + lh[l.style], 0);
+  const centre = (node.y0 + node.y1) / 2;
+  const blockTop = Math.max(0, Math.min(layout.height - fullHeight, centre - fullHeight / 2));
+  const level = (top: number, bottom: number) => top < blockTop + fullHeight + 2 && bottom > blockTop - 2;
+  // The nearest bar of another column level with the label, and the nearest other-column label, on each side.
+  let rightLimit = layout.width + gap;
+  let leftLimit = -gap;
+  for (const n of layout.nodes) {
+    if (n.layer === node.layer) continue;
+    if (n.x0 >= node.x1) rightLimit = Math.min(rightLimit, n.x0 - gap);
+    else if (n.x1 <= node.x0) leftLimit = Math.max(leftLimit, n.x1 + gap);
+  }
+  const layerOf = new Map(layout.nodes.map(n => [n.id, n.layer]));
+  for (const l of placed) {
+    if (layerOf.get(l.nodeId) === node.layer || !level(l.top, l.bottom)) continue;
+    const [l0, l1] = labelSpan(l);
+    // Room for both backing chips (4 px each) and a hair between them.
+    if (l0 >= node.x1) rightLimit = Math.min(rightLimit, l0 - gap - 2);
+    else if (l1 <= node.x0) leftLimit = Math.max(leftLimit, l1 + gap + 2);
+  }
+  const roomRight = rightLimit - gap - node.x1;
+  const roomLeft = node.x0 - gap - leftLimit;
   const preferRight = (node.x0 + node.x1) / 2 < layout.width / 2;
   const side: 'left' | 'right' = (
     preferRight ? roomRight >= need || roomRight >= roomLeft : !(roomLeft >= need || roomLeft >= roomRight)
@@ -196,12 +238,12 @@ export function labelOnDemand(layout: SankeyLayout, node: PositionedNode, option
     ? 'right'
     : 'left';
   const room = side === 'right' ? roomRight : roomLeft;
+  if (!fits(lines[0]!, room, options.measure)) return null;
   const fitted = lines
     .map(l => ({ ...l, full: l.text, text: truncateText(l.text, room, l.style, options.measure) }))
     .filter(l => l.text !== '');
   if (!fitted.length || fitted[0]!.style !== 'title') return null;
   const blockHeight = fitted.reduce((h, l) => h + lh[l.style], 0);
-  const centre = (node.y0 + node.y1) / 2;
   const top = Math.max(0, Math.min(layout.height - blockHeight, centre - blockHeight / 2));
   const x = side === 'right' ? node.x1 + gap : node.x0 - gap;
   return {
@@ -215,4 +257,18 @@ export function labelOnDemand(layout: SankeyLayout, node: PositionedNode, option
     bottom: top + blockHeight,
     width: Math.max(...fitted.map(l => options.measure(l.text, l.style))),
   };
+}
+
+/**
+ * The labels to draw while `node` shows its label on demand: `placed` without those the on-demand
+ * label would cover (labels of its own column that crowded it out), then the on-demand label.
+ */
+export function withLabelOnDemand(
+  layout: SankeyLayout,
+  placed: readonly NodeLabel[],
+  node: PositionedNode,
+  options: LabelOptions,
+): { labels: NodeLabel[]; onDemand: NodeLabel | null } {
+  const onDemand = labelOnDemand(layout, node, options, placed);
+  return { labels: onDemand ? placed.filter(l => !labelsOverlap(l, onDemand)) : [...placed], onDemand };
 }

@@ -10,6 +10,7 @@ import { estimateText } from '../../text-measure';
 import { fallbackThemeColors } from '../../theme';
 import { SankeyView } from './sankey-view';
 import heatStencil from './fixtures/heat-stencil.json';
+import { kernelColumns } from './fixtures/kernel-columns';
 
 const fixture: CallflowData = heatStencil;
 
@@ -298,6 +299,26 @@ describe('SankeyView at 60+ nodes per column (issue 15)', () => {
       d.labels.some(l => l.id === 'r3k0'),
       'the heaviest callee is labelled',
     );
+  });
+
+  test('a last column of very long CUDA kernel names beside a labelled runtime column: labels apart, names truncated', () => {
+    const data = kernelColumns(3, 40);
+    for (const size of [
+      { width: 1240, height: 460 },
+      { width: 800, height: 360 },
+    ]) {
+      const html = render(data, size);
+      const d = assertReadable(data, html);
+      assert.ok(
+        d.labels.some(l => l.id === 'rt0'),
+        'cudaLaunchKernel is labelled',
+      );
+      assert.ok(
+        d.labels.some(l => l.id === 'k0'),
+        'the heaviest kernel is labelled',
+      );
+      assert.match(html, /implicit_convolve_sgemm&lt;float, float, 128,[^<]*…</, 'its name is truncated');
+    }
   });
 
   const raja = 'data/caliper-json/rajaperf-quartz-seq-ensemble/gcc10.3.1_2097152/O3/1/Base_Seq-default.json';

@@ -34,7 +34,7 @@ import { StatusMessage } from '../../components/status-message';
 import { useElementSize } from '../../components/use-element-size';
 import { columnCount, layoutSankey } from './sankey-layout';
 import type { PositionedLink, PositionedNode, SankeyLayout } from './sankey-layout';
-import { labelOnDemand, placeLabels } from './sankey-labels';
+import { placeLabels, withLabelOnDemand } from './sankey-labels';
 import { FilterNotes, keepElement, MoreNode, MoreTooltip, NodeBox, SankeyLabel, ZoomedLabels } from './sankey-parts';
 import { sequentialPosition, valueOf, type ColourBy } from '../callflow/callflow-colours';
 import { planTransition, type PlacedItem } from '../callflow/split-transition';
@@ -474,7 +474,11 @@ export function SankeyView(props: SankeyViewProps) {
   // A node whose label had no room shows it while hovered or focused (never over the drawing's edge).
   const hoverNode =
     current?.kind === 'node' && !labelled.has(current.id) ? layout?.nodes.find(n => n.id === current.id) : undefined;
-  const hoverLabel = layout && hoverNode ? labelOnDemand(layout, hoverNode, { unit: data.metric.unit, measure }) : null;
+  // Labels of its own column that it covers give way while it shows.
+  const { labels: shownLabels, onDemand: hoverLabel } =
+    layout && hoverNode
+      ? withLabelOnDemand(layout, labels, hoverNode, { unit: data.metric.unit, measure })
+      : { labels, onDemand: null };
   // A mini histogram needs the room above its bar (a full column's gaps are narrower than it).
   const histogramRoom = useMemo(() => {
     const room = new Map<string, number>();
@@ -682,7 +686,7 @@ export function SankeyView(props: SankeyViewProps) {
                 </g>
                 <g className="sankey-labels" aria-hidden="true" ref={labelsRef}>
                   <ZoomedLabels
-                    labels={labels}
+                    labels={shownLabels}
                     nodes={layout.nodes}
                     zoom={zoomT.k}
                     dimmed={id => highlight !== null && !highlight.nodes.has(id)}
