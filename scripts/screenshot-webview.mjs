@@ -11,8 +11,9 @@
 // `--real` it draws the largest real profiles of ../shared/data instead (scripts/callflow-real-fixtures.ts)
 // in dark and light, and checks the readable layout on them: no two bars of a column overlap, every
 // bar at least 4 px, no two labels overlap or leave the drawing, the filter and guard notes, "k more"
-// bars that expand (the chart then scrolls), labels shown on hover, "Show filtered callees" and a
-// repopulated graph: callflow-real-<case>-<theme>[-<state>].png. Exits 1 when a check fails.
+// bars that expand (the chart then scrolls; -expanded-pointer.png with the pointer still on the bar
+// then under it), labels shown on hover, "Show filtered callees" and a repopulated graph:
+// callflow-real-<case>-<theme>[-<state>].png. Exits 1 when a check fails.
 // CHROMIUM_PATH overrides /usr/bin/chromium; KEEP_TMP=1 keeps the generated pages.
 // Functions passed to page.evaluate() run in the page:
 /* global window, document, getComputedStyle */
@@ -749,6 +750,8 @@ async function realShots(browser, themes, dir) {
           `${name} expanded: labels apart${labels2.length ? ': ' + labels2.slice(0, 5).join('; ') : ''}`,
         );
         console.log(`  expanded: drawing ${fx.drawingHeight} px high, scrolls ${fx.scrolls}`);
+        // The pointer still rests where the "more" bar was: the bar now under it may show its label on demand.
+        await page.screenshot({ path: join(outDir, `callflow-real-${name}-${theme}-expanded-pointer.png`) });
         await page.mouse.move(2, 2);
         await page.screenshot({ path: join(outDir, `callflow-real-${name}-${theme}-expanded.png`) });
         if (fx.scrolls === 'true') {
