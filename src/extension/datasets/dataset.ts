@@ -277,8 +277,26 @@ export abstract class Dataset {
   /** What a kind derives beyond the profile's overlays (a comparison's changes, an ensemble's spreads). */
   protected async afterDerive(_resolver: SourceResolver): Promise<void> {}
 
-  /** The side-bar lists for the selected metric with the current settings (recomputed when a setting changed). */
-  async sideBarLists(): Promise<SideBarLists> {
+  /**
+   * The side-bar lists for the selected metric with the current settings. The four side-bar views
+   * ask at once when a dataset becomes active: they share one computation while it runs.
+   */
+  sideBarLists(): Promise<SideBarLists> {
+    const o = deriveOptions();
+    const key = `${this.metric} ${o.hotPathThreshold} ${o.listLength}`;
+    if (this.sideBarPending?.key === key) return this.sideBarPending.lists;
+    const pending = { key, lists: this.computeSideBarLists() };
+    this.sideBarPending = pending;
+    const settled = () => {
+      if (this.sideBarPending === pending) this.sideBarPending = undefined;
+    };
+    pending.lists.then(settled, settled);
+    return pending.lists;
+  }
+  private sideBarPending: { key: string; lists: Promise<SideBarLists> } | undefined;
+
+  /** Computes {@link sideBarLists} (kept until the metric or a setting changes). */
+  protected async computeSideBarLists(): Promise<SideBarLists> {
     const options = deriveOptions();
     if (
       this.sideBar &&

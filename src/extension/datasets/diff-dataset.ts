@@ -85,8 +85,8 @@ export class DiffDataset extends Dataset {
   }
 
   /** The side bar shows the comparison: both runs' values and the change, largest change first. */
-  override async sideBarLists(): Promise<SideBarLists> {
-    const lists = await super.sideBarLists();
+  protected override async computeSideBarLists(): Promise<SideBarLists> {
+    const lists = await super.computeSideBarLists();
     const o = deriveOptions();
     let diff = this.diff;
     if (!diff || diff.lists.threshold !== o.hotPathThreshold || diff.lists.limit !== o.listLength) {

@@ -235,6 +235,7 @@ export function registerRealDataSuites(): void {
       assert.ok(Math.abs(diff.comparisonTotal - diff.baselineTotal - 5.39) < 0.01, 'Δ = 52.64 − 47.25 s');
       const hot = await api.nextViewEntries(SideBarView.hotPaths, r => r.length > 0);
       assert.ok(hot[0]!.description?.includes(' → '), 'the hot path shows both runs');
+      await api.nextViewEntries(SideBarView.topFunctions, r => r.length > 0);
       const headline = `Total ${formatDelta(diff.baselineTotal, diff.comparisonTotal, fmt)} · ${fmt(diff.baselineTotal)} → ${fmt(diff.comparisonTotal)}`;
       assert.match(headline, /^Total \+5\.39 s \(\+11%\) · 47\.3 s → 52\.6 s$/);
       for (const view of [SideBarView.hotPaths, SideBarView.topFunctions])
