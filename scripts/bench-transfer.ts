@@ -27,7 +27,7 @@ import { packCallflowData, unpackCallflowData } from '../src/shared/callflow-pac
 import type { TimelineResults } from '../src/service/timeline-requests';
 import { writeLargeProfile } from './large-profile-generator';
 import { writeSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthetic-ensemble';
-import { EMPTY_PDES_PANEL_STATE } from '../src/shared/pdes-protocol';
+import { EMPTY_PDES_PANEL_STATE, pdesViewState } from '../src/shared/pdes-protocol';
 
 const SHARED_DATA = resolve(__dirname, '..', '..', 'shared', 'data');
 
@@ -262,13 +262,7 @@ async function inventory(nodes: number): Promise<TransferRow[]> {
         request: {
           kind: 'views',
           options: state.options,
-          state: {
-            selection: state.selection,
-            keepUnselected: state.keepUnselected,
-            width: 900,
-            networkSegment: state.networkSegment,
-            networkDrill: state.networkDrill,
-          },
+          state: pdesViewState(state, { width: 900 }),
         },
       });
       rows.push(measureMessage(`PDES views: ${name}`, views));

@@ -19,7 +19,12 @@ import { pathToFileURL } from 'node:url';
 import type { PdesPick } from '../src/analysis/pdes/panel-views';
 import { nextState } from '../src/extension/webviews/pdes-panel-state';
 import { LocalAnalysisService } from '../src/service/local-analysis-service';
-import { EMPTY_PDES_PANEL_STATE, type PdesHostToView, type PdesViewToHost } from '../src/shared/pdes-protocol';
+import {
+  EMPTY_PDES_PANEL_STATE,
+  pdesViewState,
+  type PdesHostToView,
+  type PdesViewToHost,
+} from '../src/shared/pdes-protocol';
 import { pdesDrawn, type PdesDrawn } from '../src/shared/test-facts';
 import { buildWebviewBundle, encode, launchChromium, pageQuery, webviewPage } from './webview-page';
 
@@ -84,15 +89,7 @@ async function main(): Promise<void> {
             request: {
               kind: 'views',
               options: state.options,
-              state: {
-                selection: state.selection,
-                keepUnselected: state.keepUnselected,
-                width,
-                ...(pick ? { pick } : {}),
-                ...(state.matrixSegment !== null ? { matrixSegment: state.matrixSegment } : {}),
-                networkSegment: state.networkSegment,
-                networkDrill: state.networkDrill,
-              },
+              state: pdesViewState(state, { width, pick }),
             },
           });
           state = { ...state, selection: views.selection };

@@ -8,7 +8,7 @@
  * index at the analysed level (`PdesViews.entities`); clusters by their canonical number.
  */
 import type { PdesAnalysisOptions } from '../analysis/pdes/analysis-options';
-import type { PdesPick, PdesRunSummary, PdesViews } from '../analysis/pdes/panel-views';
+import type { PdesPick, PdesRunSummary, PdesViewState, PdesViews } from '../analysis/pdes/panel-views';
 import type { PdesSelection } from '../analysis/pdes/selection';
 import { NO_DRILL_DOWN, type TopologyDrillDown, type TopologyViewEvent } from './topology-protocol';
 import type { CommonViewToHost, ErrorMessage } from './webview-protocol';
@@ -67,6 +67,26 @@ export const EMPTY_PDES_PANEL_STATE: PdesPanelState = Object.freeze({
   networkSegment: null,
   networkDrill: NO_DRILL_DOWN,
 }) as PdesPanelState;
+
+/**
+ * The views request's `state` for a panel state: the panel, the screenshot script and the benches
+ * ask the service the same way (a stroke or lasso in `pick` first becomes the selection).
+ */
+export function pdesViewState(
+  state: PdesPanelState,
+  view: { width: number; pick?: PdesPick; handlers?: unknown },
+): Omit<PdesViewState, 'handlers'> & { handlers?: unknown } {
+  return {
+    selection: state.selection,
+    keepUnselected: state.keepUnselected,
+    width: view.width,
+    ...(view.handlers !== undefined ? { handlers: view.handlers } : {}),
+    ...(view.pick ? { pick: view.pick } : {}),
+    ...(state.matrixSegment !== null ? { matrixSegment: state.matrixSegment } : {}),
+    networkSegment: state.networkSegment,
+    networkDrill: state.networkDrill,
+  };
+}
 
 /** Options whose change makes entity indices or cluster numbers of a selection mean something else. */
 export const SELECTION_RESETTING_OPTIONS: readonly (keyof PdesAnalysisOptions)[] = ['level', 'timeAxis'];

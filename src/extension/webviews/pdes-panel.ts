@@ -1,7 +1,12 @@
 import * as vscode from 'vscode';
 import type { PdesPick, PdesViews } from '../../analysis/pdes/panel-views';
 import type { AnalysisService } from '../../service/analysis-service';
-import { type PdesHostToView, type PdesPanelState, type PdesViewToHost } from '../../shared/pdes-protocol';
+import {
+  pdesViewState,
+  type PdesHostToView,
+  type PdesPanelState,
+  type PdesViewToHost,
+} from '../../shared/pdes-protocol';
 import { assertNever } from '../../shared/webview-protocol';
 import type { DatasetManager, DatasetRecord } from '../datasets/dataset-manager';
 import { PdesDataset } from '../datasets/pdes-dataset';
@@ -222,16 +227,7 @@ export class PdesPanel implements vscode.Disposable {
           request: {
             kind: 'views',
             options: { ...settings, ...state.options },
-            state: {
-              selection: state.selection,
-              keepUnselected: state.keepUnselected,
-              width: this.width,
-              handlers: pdesHandlers(),
-              ...(pick ? { pick } : {}),
-              ...(state.matrixSegment !== null ? { matrixSegment: state.matrixSegment } : {}),
-              networkSegment: state.networkSegment,
-              networkDrill: state.networkDrill,
-            },
+            state: pdesViewState(state, { width: this.width, pick, handlers: pdesHandlers() }),
           },
         },
         {
