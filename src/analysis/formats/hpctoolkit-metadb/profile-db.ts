@@ -121,8 +121,11 @@ export function readProfileContexts(db: ProfileDb, profile: ProfileInfo): Profil
   const starts = new Int32Array(nCtxs + 1);
   let previous = 0;
   for (let j = 0; j < nCtxs; j++) {
+    // Inside the index checked above: read directly, not through a checked call per field.
     const entry = pCtxIndices + j * CTX_INDEX_SIZE;
-    const start = file.u64(entry + 4);
+    const high = view.getUint32(entry + 8, true);
+    const low = view.getUint32(entry + 4, true);
+    const start = high === 0 ? low : low + high * 2 ** 32;
     if (start < previous || start > nValues) {
       throw file.error(
         `profile ${index}: the context index entry ${j} starts at value ${start}, outside ${previous}–${nValues}`,
