@@ -6,4 +6,4 @@
 import { join } from 'node:path';
 import { launchWithUserCodeCache } from '../src/service/code-cache';
 
-launchWithUserCodeCache(join(__dirname, 'read-once-main.js'));
+launchWithUserCodeCache(join(__dirname, 'read-once-main.js'), process.argv.slice(2, 3));

@@ -16,6 +16,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
 import { threadId } from 'node:worker_threads';
+import { tierShortRun } from './short-run-tiering';
 
 /** 'accepted': V8 used the stored cache; 'rejected': it refused it (corrupt or stale); 'created': there was none. */
 export type CodeCacheState = 'accepted' | 'rejected' | 'created';
@@ -33,8 +34,11 @@ export function currentCodeCache(): CodeCacheHook | undefined {
   return (globalThis as { __hpcLensCodeCache?: CodeCacheHook }).__hpcLensCodeCache;
 }
 
-/** The cache file for `script` in `dir`: named by the bundle's size and time and Node's version, so a rebuild never reads a stale file. */
-export function codeCacheFile(script: string, dir: string): string {
+/**
+ * The cache file for `script` in `dir`: named by the bundle's size and time and Node's version, so a
+ * rebuild never reads a stale file, and by the tag of the V8 flags it is made under (short-run-tiering.ts).
+ */
+export function codeCacheFile(script: string, dir: string, tag = ''): string {
   let stamp = 'unknown';
   try {
     const s = statSync(script);
@@ -42,7 +46,7 @@ export function codeCacheFile(script: string, dir: string): string {
   } catch {
     /* loading the script reports a missing bundle */
   }
-  return join(dir, `${basename(script, '.js')}-${stamp}-${process.version}.bin`);
+  return join(dir, `${basename(script, '.js')}${tag ? `.${tag}` : ''}-${stamp}-${process.version}.bin`);
 }
 
 /**
@@ -56,16 +60,24 @@ export function userCodeCacheDir(env: NodeJS.ProcessEnv = process.env): string |
   return join(env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'hpc-lens');
 }
 
-/** What a launcher does: runs `main` with the code cache in {@link userCodeCacheDir}, or plainly when that is off. */
-export function launchWithUserCodeCache(main: string): void {
+/**
+ * What a short-lived process's launcher does (the CLI, dist/read-once.js): chooses V8's tiering by the
+ * size of the input paths among `args` (short-run-tiering.ts), then runs `main` with the code cache
+ * in {@link userCodeCacheDir} made under that choice, or plainly when the cache is off.
+ */
+export function launchWithUserCodeCache(main: string, args: readonly string[]): void {
+  const { tag } = tierShortRun(args);
   const cacheDir = userCodeCacheDir();
-  if (cacheDir) runWithCodeCache(main, cacheDir);
+  if (cacheDir) runWithCodeCache(main, cacheDir, tag);
   else createRequire(main)(main);
 }
 
-/** Runs `script` as a CommonJS module with the code cache in `cacheDir`; returns (and publishes) its hook. */
-export function runWithCodeCache(script: string, cacheDir: string): CodeCacheHook {
-  const file = codeCacheFile(script, cacheDir);
+/**
+ * Runs `script` as a CommonJS module with the code cache in `cacheDir`; returns (and publishes) its
+ * hook. `tag` names the V8 flags set beyond the defaults (V8 rejects a cache made under other flags).
+ */
+export function runWithCodeCache(script: string, cacheDir: string, tag = ''): CodeCacheHook {
+  const file = codeCacheFile(script, cacheDir, tag);
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(file);

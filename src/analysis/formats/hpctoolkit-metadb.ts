@@ -7,7 +7,13 @@ import { addContextTree } from './hpctoolkit-metadb/context-tree';
 import { addExecutionContexts } from './hpctoolkit-metadb/execution-contexts';
 import { ScopeType, parseMetaDb, type MetaDb, type MetricDescription } from './hpctoolkit-metadb/meta-db';
 import { parseMetricTaxonomy, type TaxonomyEntry } from './hpctoolkit-metadb/metric-taxonomy';
-import { parseProfileDb, readProfileValues, type ProfileDb } from './hpctoolkit-metadb/profile-db';
+import {
+  parseProfileDb,
+  readProfileContexts,
+  VALUE_OFFSET,
+  VALUE_RECORD_BYTES,
+  type ProfileDb,
+} from './hpctoolkit-metadb/profile-db';
 import { parseTraceDb, type TraceDb } from './hpctoolkit-metadb/trace-db';
 import { addTraceTimeline } from './hpctoolkit-metadb/trace-timeline';
 import { readBytes } from './io/file-input';
@@ -234,19 +240,21 @@ function buildProfile(
   applicationProfiles.forEach((p, i) => {
     throwIfAborted(options.signal);
     const ctx = contextOfProfile[p.index]!;
-    const { ctxIds, starts, metricIds, values } = readProfileValues(db, p);
-    loader.start(values.length);
+    // Each record is decoded where it is used: no arrays of metric ids and values in between.
+    const { ctxIds, starts, view, pValues } = readProfileContexts(db, p);
+    loader.start(p.nValues);
     for (let j = 0; j < ctxIds.length; j++) {
       const ctxId = ctxIds[j]!;
       const row = t.rowOf(ctxId);
       const node = row >= 0 ? nodeOfRow[row]! : -1;
-      for (let k = starts[j]!; k < starts[j + 1]!; k++) {
-        const metricId = metricIds[k]!;
+      const end = starts[j + 1]!;
+      for (let k = starts[j]!, at = pValues + k * VALUE_RECORD_BYTES; k < end; k++, at += VALUE_RECORD_BYTES) {
+        const metricId = view.getUint16(at, true);
         const slot = slotOfExecution[metricId]!;
         if (slot >= 0) {
-          if (node >= 0) loader.add(slot, node, values[k]!);
+          if (node >= 0) loader.add(slot, node, view.getFloat64(at + VALUE_OFFSET, true));
         } else if (slotOfPoint[metricId]! >= 0) {
-          if (node >= 0) b.addExclusive(slotOfPoint[metricId]!, node, ctx, values[k]!);
+          if (node >= 0) b.addExclusive(slotOfPoint[metricId]!, node, ctx, view.getFloat64(at + VALUE_OFFSET, true));
           else if (ctxId !== 0) unlistedPointValues++;
         } else if (!knownId[metricId]) unknownMetricValues++;
       }

@@ -420,7 +420,9 @@ function readFlex(
 
 /** A little-endian u64 as a number (as DbFile.u64, for offsets already known to be in the file). */
 function u64At(view: DataView, at: number): number {
-  return view.getUint32(at, true) + view.getUint32(at + 4, true) * 2 ** 32;
+  const high = view.getUint32(at + 4, true);
+  const low = view.getUint32(at, true);
+  return high === 0 ? low : low + high * 2 ** 32;
 }
 
 /** ctxId → row, as a dense array when the ids are dense enough (they normally are), else a map. */

@@ -92,31 +92,40 @@ export interface ProfileValues {
   values: Float64Array;
 }
 
+/** Where a profile's values lie, checked: value `k` is the 10-byte record at `pValues + 10 k`. */
+export interface ProfileContexts {
+  ctxIds: Uint32Array;
+  /** Int32Array(contexts + 1): the values of context `ctxIds[j]` are `starts[j] … starts[j + 1]`. */
+  starts: Int32Array;
+  /** The file's view and the offset of value 0. */
+  view: DataView;
+  pValues: number;
+}
+
+/** Bytes of a value record (u16 metric id, f64 value) and where its value lies in it. */
+export const VALUE_RECORD_BYTES = VALUE_SIZE;
+export const VALUE_OFFSET = 2;
+
 /**
- * Decodes a profile's values into typed arrays in two tight loops (the 10-byte records are not
- * aligned for a Float64Array view). The whole block is validated first. A loop with no call per
- * value is what a cold process runs fast: V8 replaces it with optimised code early (on-stack
- * replacement), where a callback per value stays in the interpreter until the callback is optimised.
+ * A profile's context index, validated with its whole block of values, for readers that decode the
+ * values where they use them (see {@link readProfileValues}).
  */
-export function readProfileValues(db: ProfileDb, profile: ProfileInfo): ProfileValues {
+export function readProfileContexts(db: ProfileDb, profile: ProfileInfo): ProfileContexts {
   const { file } = db;
   const { nValues, pValues, nCtxs, pCtxIndices, index } = profile;
-  if (nCtxs === 0 && nValues === 0)
-    return {
-      ctxIds: new Uint32Array(0),
-      starts: new Int32Array(1),
-      metricIds: new Uint16Array(0),
-      values: new Float64Array(0),
-    };
+  const view = file.view;
+  if (nCtxs === 0 && nValues === 0) return { ctxIds: new Uint32Array(0), starts: new Int32Array(1), view, pValues };
   file.checkRange(pValues, nValues, VALUE_SIZE, `the values of profile ${index}`);
   file.checkRange(pCtxIndices, nCtxs, CTX_INDEX_SIZE, `the context index of profile ${index}`);
-  const view = file.view;
   const ctxIds = new Uint32Array(nCtxs);
   const starts = new Int32Array(nCtxs + 1);
   let previous = 0;
   for (let j = 0; j < nCtxs; j++) {
+    // Inside the index checked above: read directly, not through a checked call per field.
     const entry = pCtxIndices + j * CTX_INDEX_SIZE;
-    const start = file.u64(entry + 4);
+    const high = view.getUint32(entry + 8, true);
+    const low = view.getUint32(entry + 4, true);
+    const start = high === 0 ? low : low + high * 2 ** 32;
     if (start < previous || start > nValues) {
       throw file.error(
         `profile ${index}: the context index entry ${j} starts at value ${start}, outside ${previous}–${nValues}`,
@@ -126,13 +135,25 @@ export function readProfileValues(db: ProfileDb, profile: ProfileInfo): ProfileV
     starts[j] = previous = start;
   }
   starts[nCtxs] = nValues;
-  const first = nCtxs > 0 ? starts[0]! : nValues;
+  return { ctxIds, starts, view, pValues };
+}
+
+/**
+ * Decodes a profile's values into typed arrays in two tight loops (the 10-byte records are not
+ * aligned for a Float64Array view). The whole block is validated first. A loop with no call per
+ * value is what a cold process runs fast: V8 replaces it with optimised code early (on-stack
+ * replacement), where a callback per value stays in the interpreter until the callback is optimised.
+ */
+export function readProfileValues(db: ProfileDb, profile: ProfileInfo): ProfileValues {
+  const { ctxIds, starts, view, pValues } = readProfileContexts(db, profile);
+  const { nValues } = profile;
+  const first = ctxIds.length > 0 ? starts[0]! : nValues;
   const metricIds = new Uint16Array(nValues);
   const values = new Float64Array(nValues);
   // Values before the first context's start belong to no context (the loop over contexts never visited them).
   for (let k = first, v = pValues + first * VALUE_SIZE; k < nValues; k++, v += VALUE_SIZE) {
     metricIds[k] = view.getUint16(v, true);
-    values[k] = view.getFloat64(v + 2, true);
+    values[k] = view.getFloat64(v + VALUE_OFFSET, true);
   }
   return { ctxIds, starts, metricIds, values };
 }

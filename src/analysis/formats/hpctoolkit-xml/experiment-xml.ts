@@ -53,6 +53,7 @@ export interface Experiment {
 /** The tree elements of SecCallPathProfileData. */
 const TREE_ELEMENTS = new Set(['PF', 'Pr', 'L', 'S', 'C']);
 const UNKNOWN_FILE = '<unknown file>';
+const INLINE_VALUE_ELEMENTS: ReadonlySet<string> = new Set(['M']);
 /** Ids must index typed arrays: keep them well inside Int32 range. */
 const MAX_ID = 0x3fffffff;
 
@@ -68,6 +69,8 @@ const MAX_ID = 0x3fffffff;
  */
 class ExperimentHandler implements XmlHandler {
   readonly result: Experiment;
+  /** Inline `<M>` values are read only without metric-db files. */
+  readonly unreadAttributes: ReadonlySet<string> | undefined;
   private rootSeen = false;
   private sections = 0;
   private inSection = false;
@@ -103,6 +106,7 @@ class ExperimentHandler implements XmlHandler {
     private readonly options: ExperimentOptions,
     private readonly where: () => number,
   ) {
+    this.unreadAttributes = options.inlineValues ? undefined : INLINE_VALUE_ELEMENTS;
     this.result = {
       version: '',
       metadata: {},

@@ -210,6 +210,19 @@ export async function readBytes(path: string, options: InputOptions & { maxBytes
           : 'the most HPC Lens reads into memory at once (the limit maxWholeFileBytes)'
       }`,
     );
+  if (options.signal?.aborted) throw abortError(path, options.signal);
+  // A small plain file (most files of a database): one synchronous read into a buffer of its size.
+  let small: Buffer | null;
+  try {
+    small = readSmallFile(path, Math.floor(options.chunkSize ?? 1 << 20));
+  } catch (e) {
+    throw fromFileSystemError(e, path);
+  }
+  if (small && !isGzip(small)) {
+    if (small.length > maxBytes) throw tooLarge();
+    options.onProgress?.(1);
+    return small;
+  }
   // A plain file's size is known: refuse it before reading, and read it into one buffer of that
   // size (collecting chunks and concatenating them would need twice the memory at the end).
   const plainSize = plainFileSize(path);

@@ -33,8 +33,12 @@ class Recorder implements XmlHandler {
 const encoder = new TextEncoder();
 
 /** Tokenizes `bytes` cut at the given offsets (ascending). */
-function tokenize(bytes: Uint8Array, cuts: number[] = [], options: XmlTokenizerOptions = {}): Event[] {
-  const recorder = new Recorder();
+function tokenize(
+  bytes: Uint8Array,
+  cuts: number[] = [],
+  options: XmlTokenizerOptions = {},
+  recorder = new Recorder(),
+): Event[] {
   const t = new XmlTokenizer(recorder, options);
   let at = 0;
   for (const cut of [...cuts, bytes.length]) {
@@ -610,5 +614,41 @@ describe('XmlTokenizer: construct length limit', () => {
     const ok = new XmlTokenizer(new Recorder(), { maxConstructBytes: 6000 });
     for (let i = 0; i < doc.length; i += 7) ok.write(doc.subarray(i, i + 7));
     ok.end();
+  });
+});
+
+describe('XmlTokenizer: unreadAttributes', () => {
+  class Skipping extends Recorder {
+    readonly unreadAttributes = new Set(['M']);
+  }
+  const run = (doc: string, cuts: number[] = []) => tokenize(encoder.encode(doc), cuts, {}, new Skipping());
+
+  it('delivers the named elements without attributes, plain, entity-decoded or cut by a chunk, and every other element whole', () => {
+    const doc = '<r><M n="2" v="1.5e+07"/><S i="5" l="3"><M n="3" v="&lt;7"/></S><M\nn="4"\tv="x"></M></r>';
+    const expected: Event[] = [
+      ['open', 'r', {}],
+      ['open', 'M', {}],
+      ['close', 'M'],
+      ['open', 'S', { i: '5', l: '3' }],
+      ['open', 'M', {}],
+      ['close', 'M'],
+      ['close', 'S'],
+      ['open', 'M', {}],
+      ['close', 'M'],
+      ['close', 'r'],
+    ];
+    assert.deepEqual(run(doc), expected);
+    for (let cut = 1; cut < doc.length; cut++) assert.deepEqual(run(doc, [cut]), expected, `cut at ${cut}`);
+  });
+
+  it('still reports malformed start tags of those elements', () => {
+    for (const bad of [
+      '<r><M n="2" v=3/></r>',
+      '<r><M n="2"v="3"/></r>',
+      '<r><M n="<"/></r>',
+      '<r><M n="1" n="2" v="&amp;"/></r>',
+    ]) {
+      assert.throws(() => run(bad), XmlSyntaxError, bad);
+    }
   });
 });

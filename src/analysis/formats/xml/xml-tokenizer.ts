@@ -62,6 +62,12 @@ export interface XmlHandler {
    * skip text altogether (then it is not even decoded).
    */
   text?(content: string): void;
+  /**
+   * Elements whose attributes the handler never reads: `openTag` gets them with no attributes. A start
+   * tag of the common kind (see PLAIN_START_TAG) is then matched by its syntax alone, its values not
+   * decoded and its attribute names not compared for duplicates; any other is lexed and checked whole.
+   */
+  readonly unreadAttributes?: ReadonlySet<string>;
 }
 
 /** Options of {@link XmlTokenizer}. */
@@ -262,6 +268,7 @@ export class XmlTokenizer {
   private eventOffset = 0;
 
   private readonly maxConstructBytes: number;
+  private readonly unreadAttributes: ReadonlySet<string> | null;
 
   /** @param handler receives the events, synchronously from {@link write} and {@link end}. */
   constructor(handler: XmlHandler, options: XmlTokenizerOptions = {}) {
@@ -269,6 +276,7 @@ export class XmlTokenizer {
     this.wantText = typeof handler.text === 'function';
     this.whitespaceText = options.whitespaceText ?? false;
     this.maxConstructBytes = options.maxConstructBytes ?? DEFAULT_INPUT_LIMITS.maxLineLength;
+    this.unreadAttributes = handler.unreadAttributes ?? null;
   }
 
   /** Bytes consumed so far: the total length of the chunks written. */
@@ -618,6 +626,12 @@ export class XmlTokenizer {
     let j = i + 1;
     while (NAME_CHAR[buf[j]!] === 1) j++;
     const name = this.name(buf, i + 1, j);
+    if (this.unreadAttributes !== null && this.unreadAttributes.has(name)) {
+      // Its values are not needed: the expression has checked the tag's syntax (HPCToolkit's `<M>`,
+      // half the start tags of an experiment.xml read with its metric-db files).
+      this.startTag(name, 0, buf[end - 2] === SLASH, i);
+      return end;
+    }
     const attrs = this.attributes;
     const names = attrs.names;
     const values = attrs.values;
@@ -679,7 +693,7 @@ export class XmlTokenizer {
       if (this.rootSeen) this.fail(`a second root element <${name}>: only one is allowed`, this.bufBase + tagStart);
       this.rootSeen = true;
     }
-    this.attributes.count = count;
+    this.attributes.count = count > 0 && this.unreadAttributes !== null && this.unreadAttributes.has(name) ? 0 : count;
     this.stack[this.d++] = name;
     this.eventOffset = this.bufBase + tagStart;
     this.handler.openTag(name, this.attributes);
