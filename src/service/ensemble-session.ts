@@ -21,6 +21,7 @@ import type {
   EnsembleRequest,
   EnsembleViewState,
 } from '../shared/ensemble-protocol';
+import { packEnsembleGraph, type PackedEnsembleGraph } from '../shared/ensemble-packing';
 import type { EnsembleComparison } from './analysis-service';
 import {
   applyEnsembleRequest,
@@ -51,6 +52,20 @@ export interface EnsembleViewResult {
   /** Why the request was refused; the state is then unchanged. */
   error?: string;
   timings: EnsembleTimings;
+}
+
+/**
+ * What the analysis service answers: the result with its graph packed (a fresh buffer the worker
+ * transfers and the extension host forwards to the page untouched).
+ */
+export type EnsembleViewAnswer = Omit<EnsembleViewResult, 'graph'> & {
+  graph?: { data: PackedEnsembleGraph; projection: EnsembleProjectionData };
+};
+
+/** Packs a session's answer for the wire. */
+export function packEnsembleView(r: EnsembleViewResult): EnsembleViewAnswer {
+  const { graph, ...rest } = r;
+  return graph ? { ...rest, graph: { data: packEnsembleGraph(graph.data), projection: graph.projection } } : rest;
 }
 
 /** Milliseconds each step of the last computation took. */

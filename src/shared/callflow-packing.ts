@@ -12,7 +12,17 @@ import type {
   CallflowViewState,
   CallflowWireState,
 } from './callflow-protocol';
-import { decodeColumns, encodePayload, StringTable, type PackedPayload } from './packed-payload';
+import {
+  allocateColumns,
+  decodeColumns,
+  encodePayload,
+  packLine,
+  StringTable,
+  unpackedFields,
+  unpackLine,
+  type ColumnsOf,
+  type PackedPayload,
+} from './packed-payload';
 
 /** The packed columns of a Sankey graph (names as on the wire). */
 const CALLFLOW_COLUMNS = {
@@ -60,8 +70,7 @@ const CALLFLOW_COLUMNS = {
   linkValue: Float64Array,
 } as const;
 
-type CallflowColumns = { [K in keyof typeof CALLFLOW_COLUMNS]: InstanceType<(typeof CALLFLOW_COLUMNS)[K]> };
-type ColumnConstructor = new (length: number) => CallflowColumns[CallflowColumnName];
+type CallflowColumns = ColumnsOf<typeof CALLFLOW_COLUMNS>;
 export type CallflowColumnName = keyof CallflowColumns;
 
 /** What the packed graph's JSON header holds. */
@@ -94,8 +103,6 @@ const enum Has {
   FilteredCallees = 1 << 10,
 }
 
-/** A null source line. */
-const NO_LINE = -2147483648;
 const KINDS = [undefined, 'module', 'entry', 'caller', 'function'] as const;
 
 /** The node fields the columns carry; any other field crosses in the header's `rest`. */
@@ -128,7 +135,7 @@ export function packCallflowData(data: CallflowData): PackedCallflowData {
   const { nodes, links, ...graph } = data;
   const N = nodes.length;
   const strings = new StringTable();
-  const line = (l: number | null) => (l === null ? NO_LINE : l);
+  const line = packLine;
   let contextCount = 0,
     entryCount = 0,
     callerCount = 0,
@@ -139,7 +146,6 @@ export function packCallflowData(data: CallflowData): PackedCallflowData {
     callerCount += n.callers?.length ?? 0;
     calleeCount += n.filteredCallees?.length ?? 0;
   }
-  const c = {} as CallflowColumns;
   const sizes: Partial<Record<CallflowColumnName, number>> = {
     contextOffsets: N + 1,
     contextInclusive: contextCount,
@@ -151,8 +157,9 @@ export function packCallflowData(data: CallflowData): PackedCallflowData {
     linkTarget: links.length,
     linkValue: links.length,
   };
-  for (const [name, Ctor] of Object.entries(CALLFLOW_COLUMNS) as [CallflowColumnName, ColumnConstructor][]) {
-    const size =
+  const c = allocateColumns(
+    CALLFLOW_COLUMNS,
+    name =>
       sizes[name] ??
       (name.startsWith('entries')
         ? entryCount
@@ -160,9 +167,8 @@ export function packCallflowData(data: CallflowData): PackedCallflowData {
           ? callerCount
           : name.startsWith('callees')
             ? calleeCount
-            : N);
-    (c as Record<string, unknown>)[name] = new Ctor(size);
-  }
+            : N),
+  );
   const rest: CallflowPackHeader['rest'] = new Array<null>(N).fill(null);
   let ctx = 0,
     en = 0,
@@ -238,10 +244,7 @@ export function packCallflowData(data: CallflowData): PackedCallflowData {
       }
     }
     c.nodeFlags[i] = flags;
-    let extra: Partial<CallflowNodeData> | null = null;
-    for (const key of Object.keys(n) as (keyof CallflowNodeData)[])
-      if (!PACKED_NODE_FIELDS.has(key) && n[key] !== undefined) (extra ??= {})[key] = n[key] as never;
-    rest[i] = extra;
+    rest[i] = unpackedFields(n, PACKED_NODE_FIELDS);
   });
   c.contextOffsets[N] = ctx;
   c.entriesOffsets[N] = en;
@@ -310,7 +313,7 @@ export class CallflowGraphReader {
   /** Node `i` as the views' object. */
   node(i: number): CallflowNodeData {
     const c = this.c;
-    const line = (l: number) => (l === NO_LINE ? null : l);
+    const line = unpackLine;
     const flags = c.nodeFlags[i]!;
     const n: CallflowNodeData = {
       id: this.id(i),

@@ -143,3 +143,34 @@ export class StringTable {
     return i;
   }
 }
+
+/** A typed-array constructor of a column spec (`{ name: Float64Array, … }`). */
+export type ColumnConstructor = new (length: number) => PackedColumn;
+/** The columns a spec describes, each as an instance of its constructor. */
+export type ColumnsOf<S extends Record<string, ColumnConstructor>> = { [K in keyof S]: InstanceType<S[K]> };
+
+/** Allocates every column of `spec`, `sizeOf(name)` elements each (zero-filled). */
+export function allocateColumns<S extends Record<string, ColumnConstructor>>(
+  spec: S,
+  sizeOf: (name: Extract<keyof S, string>) => number,
+): ColumnsOf<S> {
+  const out = {} as Record<string, PackedColumn>;
+  for (const [name, Ctor] of Object.entries(spec)) out[name] = new Ctor(sizeOf(name as Extract<keyof S, string>));
+  return out as ColumnsOf<S>;
+}
+
+/** A null source line in an Int32 line column. */
+export const NO_LINE = -2147483648;
+export const packLine = (l: number | null): number => (l === null ? NO_LINE : l);
+export const unpackLine = (l: number): number | null => (l === NO_LINE ? null : l);
+
+/**
+ * A record's fields that have no column (sent in the header beside it), or null when it has none:
+ * a field added to a protocol later still crosses, in JSON, until it gets a column.
+ */
+export function unpackedFields<T extends object>(record: T, packed: ReadonlySet<string>): Partial<T> | null {
+  let extra: Partial<T> | null = null;
+  for (const key of Object.keys(record) as (keyof T & string)[])
+    if (!packed.has(key) && record[key] !== undefined) (extra ??= {} as Partial<T>)[key] = record[key];
+  return extra;
+}

@@ -288,7 +288,7 @@ export function createTestApi(p: TestApiParts) {
         return p.ensemble.isOpen;
       },
       get data() {
-        return p.ensemble.current.data;
+        return p.ensemble.currentData;
       },
       get detail() {
         return p.ensemble.current.detail;

@@ -20,6 +20,7 @@ import {
   type EnsembleViewToHost,
   type LinkedViewName,
 } from '../../../../src/shared/ensemble-protocol';
+import { unpackEnsembleGraph } from '../../../../src/shared/ensemble-packing';
 import { assertNever } from '../../../../src/shared/webview-protocol';
 import { ErrorPanel } from '../../components/error-panel';
 import { StatusMessage } from '../../components/status-message';
@@ -123,7 +124,7 @@ export function EnsembleApp() {
   useHostMessages<EnsembleHostToView>(ENSEMBLE_HOST_TO_VIEW_TYPES, message => {
     switch (message.type) {
       case 'ensemble/graph':
-        setData(message.data);
+        setData(unpackEnsembleGraph(message.data));
         setState(message.state);
         setProjection(message.projection);
         setError(null);
