@@ -237,7 +237,7 @@ async function inventory(nodes: number): Promise<TransferRow[]> {
     // Ensemble CallFlow: 100 and 1,000 runs × 10⁴ nodes, as objects (before) and packed.
     for (const runs of [100, 1000]) {
       const f = await ensembleTransfer(runs);
-      rows.push(f.objects, f.packed, f.detailMessage);
+      rows.push(f.objects, f.packed, f.detailObjects, f.detailPacked);
       blocks.push(...ensembleTransferLines(f));
     }
     // PDES views of the largest ROSS/CODES runs.
@@ -350,8 +350,12 @@ export interface EnsembleTransferFigures {
   links: number;
   objects: TransferRow;
   packed: TransferRow;
-  /** The linked views' message on selecting the heaviest supernode (plain, unchanged). */
-  detailMessage: TransferRow;
+  /** The linked views' message on selecting the heaviest supernode, as objects and with its correlation points packed. */
+  detailObjects: TransferRow;
+  detailPacked: TransferRow;
+  /** Host's longest block receiving and forwarding that selection's answer (as the graph's). */
+  detailBlockObjects: { median: { wall: number; cpu: number }; max: { wall: number; cpu: number } };
+  detailBlockPacked: { median: { wall: number; cpu: number }; max: { wall: number; cpu: number } };
   /** Host's longest block per receive + forward (5 each, interleaved): median and max, wall and CPU. */
   blockObjects: { median: { wall: number; cpu: number }; max: { wall: number; cpu: number } };
   blockPacked: { median: { wall: number; cpu: number }; max: { wall: number; cpu: number } };
@@ -416,12 +420,23 @@ export async function ensembleTransfer(runs: number, nodes = 10_000): Promise<En
     () => packEnsembleView(session.respond({ type: 'ensemble/select', nodeId: k++ % 2 ? second.id : heavy.id }, false)),
     { repeats: 6, warmup: 1 },
   );
-  const selected = packEnsembleView(session.respond({ type: 'ensemble/select', nodeId: heavy.id }, false));
-  const detailMessage = measureMessage(`Ensemble detail: ${runs.toLocaleString('en')} runs, ${heavy.id}`, {
-    type: 'ensemble/detail',
-    detail: selected.detail,
-    state: selected.state,
-  });
+  const raw = session.respond({ type: 'ensemble/select', nodeId: heavy.id }, false);
+  const selected = packEnsembleView(raw);
+  const detailLabel = `Ensemble detail: ${runs.toLocaleString('en')} runs, ${heavy.id}`;
+  const toDetail = (detail: unknown, r: typeof raw | typeof selected) =>
+    ({ type: 'ensemble/detail', detail, state: r.state }) as EnsembleHostToView;
+  const detailObjects = measureMessage(`${detailLabel}, as objects`, toDetail(raw.detail, raw));
+  const detailPacked = measureMessage(`${detailLabel}, correlation packed`, toDetail(selected.detail, selected));
+  const [detailBefore, detailAfter] = await hostReceiveForwardBlocks([
+    {
+      message: { id: 1, type: 'done', result: raw },
+      forward: m => webviewSerialize(toDetail((m as { result: typeof raw }).result.detail, raw)),
+    },
+    {
+      message: { id: 1, type: 'done', result: selected },
+      forward: m => webviewSerialize(toDetail((m as { result: typeof selected }).result.detail, selected)),
+    },
+  ]);
   return {
     runs,
     nodes,
@@ -429,7 +444,10 @@ export async function ensembleTransfer(runs: number, nodes = 10_000): Promise<En
     links: graph.data.links.length,
     objects,
     packed: packedRow,
-    detailMessage,
+    detailObjects,
+    detailPacked,
+    detailBlockObjects: medianMax(detailBefore!),
+    detailBlockPacked: medianMax(detailAfter!),
     blockObjects: medianMax(before!),
     blockPacked: medianMax(after!),
     lookup,
@@ -445,7 +463,8 @@ export function ensembleTransferLines(f: EnsembleTransferFigures): string[] {
     `Ensemble ${f.runs.toLocaleString('en')} runs × ${f.nodes.toLocaleString('en')} nodes (${f.supernodes} supernodes, ${f.links} links): host's longest block receiving the graph from a worker and forwarding it to the webview (5 each, interleaved), ms wall (CPU): as objects ${b(f.blockObjects)}; packed ${b(f.blockPacked)}`,
     `  bytes worker→host: as objects ${kb(f.objects.cloneBytes)} KB, packed ${kb(f.packed.cloneBytes)} KB (${kb(f.packed.transferredBytes)} KB transferred); host→webview: as objects ${kb(f.objects.webviewJsonBytes)} KB JSON, packed ${kb(f.packed.webviewJsonBytes)} KB JSON + ${kb(f.packed.webviewBufferBytes)} KB buffer`,
     `  host's one-node lookup (fresh reader: id index + entries) ${ms(f.lookup)}; worker pack ${ms(f.packed.pack!)}, page unpack ${ms(f.packed.unpack!)}`,
-    `  linked-view detail (select ${f.heaviest.id}, ${f.heaviest.members} call-tree nodes, answered by the session): median ${f.detail.wallMs.toFixed(1)} (${f.detail.cpuMs.toFixed(1)}) ms, max ${Math.max(...f.detail.runs.map(r => r.wallMs)).toFixed(1)} ms; its message ${kb(f.detailMessage.webviewJsonBytes)} KB JSON`,
+    `  linked-view detail (select ${f.heaviest.id}, ${f.heaviest.members} call-tree nodes, answered by the session): median ${f.detail.wallMs.toFixed(1)} (${f.detail.cpuMs.toFixed(1)}) ms, max ${Math.max(...f.detail.runs.map(r => r.wallMs)).toFixed(1)} ms; its message as objects ${kb(f.detailObjects.webviewJsonBytes)} KB JSON, correlation packed ${kb(f.detailPacked.webviewJsonBytes)} KB JSON + ${kb(f.detailPacked.webviewBufferBytes)} KB buffer`,
+    `  host's longest block receiving and forwarding that selection: as objects ${b(f.detailBlockObjects)}; correlation packed ${b(f.detailBlockPacked)}`,
   ];
 }
 
@@ -457,7 +476,7 @@ export async function benchEnsembleTransfer(): Promise<void> {
   const lines: string[] = [];
   for (const runs of sizes) {
     const f = await ensembleTransfer(runs);
-    rows.push(f.objects, f.packed, f.detailMessage);
+    rows.push(f.objects, f.packed, f.detailObjects, f.detailPacked);
     lines.push(...ensembleTransferLines(f));
   }
   console.log(transferTable(rows));

@@ -6,14 +6,17 @@
  * once in a table; a missing run value (null) as NaN (the graph's numbers are otherwise finite).
  * The analysis service packs, the extension host forwards the payload untouched (reading one node
  * when the user opens its source, through an {@link EnsembleGraphReader}), and the webview unpacks
- * it into the objects its views draw.
+ * it into the objects its views draw. A selection's linked-view data crosses the same way with its
+ * metric-correlation points packed ({@link packEnsembleDetail}).
  */
 import type {
+  EnsembleDetailData,
   EnsembleGraphData,
   EnsembleHistogram,
   EnsembleLinkData,
   EnsembleNodeData,
   EnsembleRunInfo,
+  MetricCorrelationData,
 } from './ensemble-protocol';
 import {
   allocateColumns,
@@ -623,4 +626,59 @@ export function ensembleGraph(packed: PackedEnsembleGraph): EnsembleGraphReader 
   let r = readers.get(packed);
   if (!r) readers.set(packed, (r = new EnsembleGraphReader(packed)));
   return r;
+}
+
+/**
+ * The metric-correlation view's points (one per call site × selected run: most of a selection's
+ * message, 20,000 points at 1,000 runs) as columns; the rest of the linked views' data stays JSON.
+ */
+const CORRELATION_COLUMNS = {
+  callSite: Int32Array,
+  run: Int32Array,
+  inclusive: Float64Array,
+  exclusive: Float64Array,
+} as const;
+type CorrelationColumns = ColumnsOf<typeof CORRELATION_COLUMNS>;
+
+/** Metric correlation on the wire: `MetricCorrelationData` with its point columns packed. */
+export type PackedCorrelation = PackedPayload<
+  Omit<MetricCorrelationData, keyof CorrelationColumns>,
+  keyof CorrelationColumns
+>;
+
+/** The linked views' data on the wire: the correlation points packed. */
+export type EnsembleDetailWire = Omit<EnsembleDetailData, 'correlation'> & { correlation: PackedCorrelation };
+
+export function packEnsembleDetail(d: EnsembleDetailData): EnsembleDetailWire {
+  const { correlation, ...rest } = d;
+  const { callSite, run, inclusive, exclusive, ...header } = correlation;
+  if (run.length !== callSite.length || inclusive.length !== callSite.length || exclusive.length !== callSite.length)
+    throw new RangeError(
+      `metric correlation: ${callSite.length} call sites, ${run.length} runs, ${inclusive.length} and ${exclusive.length} values`,
+    );
+  return {
+    ...rest,
+    correlation: encodePayload<typeof header, CorrelationColumns>(header, {
+      callSite: CORRELATION_COLUMNS.callSite.from(callSite),
+      run: CORRELATION_COLUMNS.run.from(run),
+      inclusive: CORRELATION_COLUMNS.inclusive.from(inclusive),
+      exclusive: CORRELATION_COLUMNS.exclusive.from(exclusive),
+    }),
+  };
+}
+
+/** The views' `EnsembleDetailData` of the wire form. */
+export function unpackEnsembleDetail(w: EnsembleDetailWire): EnsembleDetailData {
+  const { correlation, ...rest } = w;
+  const c = decodeColumns<CorrelationColumns>(correlation);
+  return {
+    ...rest,
+    correlation: {
+      ...correlation.header,
+      callSite: Array.from(c.callSite),
+      run: Array.from(c.run),
+      inclusive: Array.from(c.inclusive),
+      exclusive: Array.from(c.exclusive),
+    },
+  };
 }

@@ -4,12 +4,15 @@ import { MessageChannel } from 'node:worker_threads';
 import {
   ensembleGraph as graphReader,
   EnsembleGraphReader,
+  packEnsembleDetail,
   packEnsembleGraph,
+  unpackEnsembleDetail,
   unpackEnsembleGraph,
   type PackedEnsembleGraph,
 } from '../../shared/ensemble-packing';
 import type { EnsembleGraphData, EnsembleViewState } from '../../shared/ensemble-protocol';
 import { decodeColumns, payloadTransferList, type PackedColumn } from '../../shared/packed-payload';
+import { ensembleDetail } from './ensemble-detail';
 import { ensembleGraph, type EnsembleGraphRequest } from './ensemble-graph';
 import { EnsembleProfile } from './ensemble-profile';
 import { generateSyntheticEnsemble } from './testing/synthetic-ensemble';
@@ -156,6 +159,30 @@ describe('packed ensemble graph', () => {
     assert.throws(
       () => new EnsembleGraphReader({ ...packed, header: { ...packed.header, runCount: packed.header.runCount + 1 } }),
       /header says .* runs/,
+    );
+  });
+});
+
+describe('packed ensemble detail', () => {
+  it('carries the correlation points as columns and unpacks to the detail the page got as JSON', () => {
+    const g = ensembleGraph(ep, { title: 'packing', state: ensembleViewState() });
+    const heaviest = g.graph.nodes.reduce((a, b) => (b.members.length > a.members.length ? b : a));
+    for (const state of [ensembleViewState(), ensembleViewState({ mode: 'target', target: 2, runs: [1, 2, 7] })]) {
+      const detail = ensembleDetail(ep, g.graph, heaviest.id, state)!;
+      assert.ok(detail.correlation.run.length > 100, 'points to pack');
+      const wire = packEnsembleDetail(detail);
+      assert.equal(JSON.stringify(wire.correlation.header).length < 2000, true, 'the points are not in the JSON');
+      assert.equal(wire.correlation.columns.inclusive.length, detail.correlation.run.length);
+      assert.deepEqual(unpackEnsembleDetail(wire), JSON.parse(JSON.stringify(detail)));
+    }
+  });
+
+  it('refuses correlation columns of different lengths', () => {
+    const g = ensembleGraph(ep, { title: 'packing', state: ensembleViewState() });
+    const detail = ensembleDetail(ep, g.graph, g.graph.nodes[1]!.id, ensembleViewState())!;
+    assert.throws(
+      () => packEnsembleDetail({ ...detail, correlation: { ...detail.correlation, run: [0] } }),
+      /metric correlation: \d+ call sites, 1 runs/,
     );
   });
 });

@@ -291,7 +291,7 @@ export function createTestApi(p: TestApiParts) {
         return p.ensemble.currentData;
       },
       get detail() {
-        return p.ensemble.current.detail;
+        return p.ensemble.currentDetail;
       },
       get projection() {
         return p.ensemble.current.projection;

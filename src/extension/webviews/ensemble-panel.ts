@@ -1,7 +1,13 @@
 import * as vscode from 'vscode';
 import type { AnalysisService } from '../../service/analysis-service';
 import type { EnsembleTimings, EnsembleViewAnswer } from '../../service/ensemble-session';
-import { ensembleGraph, unpackEnsembleGraph, type PackedEnsembleGraph } from '../../shared/ensemble-packing';
+import {
+  ensembleGraph,
+  unpackEnsembleDetail,
+  unpackEnsembleGraph,
+  type EnsembleDetailWire,
+  type PackedEnsembleGraph,
+} from '../../shared/ensemble-packing';
 import {
   DEFAULT_ENSEMBLE_OPTIONS,
   type EnsembleDetailData,
@@ -34,7 +40,8 @@ const HAS_ENSEMBLE = 'hpcLens.hasEnsemble';
 export interface EnsembleUpdate {
   /** The graph as sent: packed (`currentData` unpacks it for the tests). */
   data: PackedEnsembleGraph | undefined;
-  detail: EnsembleDetailData | null;
+  /** As sent: the correlation points packed (`currentDetail` unpacks them for the tests). */
+  detail: EnsembleDetailWire | null;
   projection: EnsembleProjectionData | undefined;
   state: EnsembleViewState | undefined;
   timings: EnsembleTimings;
@@ -59,7 +66,8 @@ export class EnsemblePanel implements vscode.Disposable {
   private data: PackedEnsembleGraph | undefined;
   private unpacked: { from: PackedEnsembleGraph; data: EnsembleGraphData } | undefined;
   private projection: EnsembleProjectionData | undefined;
-  private detail: EnsembleDetailData | null = null;
+  private detail: EnsembleDetailWire | null = null;
+  private unpackedDetail: { from: EnsembleDetailWire; detail: EnsembleDetailData } | undefined;
   private state: EnsembleViewState | undefined;
   private timings: EnsembleTimings = {};
   /** A function whose supernode the next graph selects (a CodeLens click). */
@@ -127,6 +135,13 @@ export class EnsemblePanel implements vscode.Disposable {
     if (!this.data) return undefined;
     if (this.unpacked?.from !== this.data) this.unpacked = { from: this.data, data: unpackEnsembleGraph(this.data) };
     return this.unpacked.data;
+  }
+  /** The linked views' data on screen, unpacked once per answer (for the extension's tests). */
+  get currentDetail(): EnsembleDetailData | null {
+    if (!this.detail) return null;
+    if (this.unpackedDetail?.from !== this.detail)
+      this.unpackedDetail = { from: this.detail, detail: unpackEnsembleDetail(this.detail) };
+    return this.unpackedDetail.detail;
   }
   /** The page's test agent (test mode only). */
   get testAgent() {

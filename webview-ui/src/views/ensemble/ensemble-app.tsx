@@ -20,7 +20,7 @@ import {
   type EnsembleViewToHost,
   type LinkedViewName,
 } from '../../../../src/shared/ensemble-protocol';
-import { unpackEnsembleGraph } from '../../../../src/shared/ensemble-packing';
+import { unpackEnsembleDetail, unpackEnsembleGraph } from '../../../../src/shared/ensemble-packing';
 import { assertNever } from '../../../../src/shared/webview-protocol';
 import { ErrorPanel } from '../../components/error-panel';
 import { StatusMessage } from '../../components/status-message';
@@ -130,7 +130,7 @@ export function EnsembleApp() {
         setError(null);
         break;
       case 'ensemble/detail':
-        setDetail(message.detail);
+        setDetail(message.detail && unpackEnsembleDetail(message.detail));
         setState(message.state);
         break;
       case 'error':
