@@ -26,7 +26,8 @@ import { transferables } from '../src/service/shared-memory';
 import { packCallflowData, unpackCallflowData } from '../src/shared/callflow-packing';
 import type { TimelineResults } from '../src/service/timeline-requests';
 import { writeLargeProfile } from './large-profile-generator';
-import { generateSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthetic-ensemble';
+import { generateSyntheticEnsemble, writeSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthetic-ensemble';
+import { loadEnsemble } from '../src/analysis/ensemble/ensemble-runs';
 import { EnsembleProfile } from '../src/analysis/ensemble/ensemble-profile';
 import { EnsembleSession, packEnsembleView } from '../src/service/ensemble-session';
 import { EnsembleGraphReader, packEnsembleGraph, unpackEnsembleGraph } from '../src/shared/ensemble-packing';
@@ -235,8 +236,13 @@ async function inventory(nodes: number): Promise<TransferRow[]> {
       await service.close({ dataset: o.dataset });
     }
     // Ensemble CallFlow: 100 and 1,000 runs × 10⁴ nodes, as objects (before) and packed.
-    for (const runs of [100, 1000]) {
-      const f = await ensembleTransfer(runs);
+    for (const [runs, source] of [
+      [100, 'memory'],
+      [1000, 'memory'],
+      [100, 'disk'],
+      [1000, 'disk'],
+    ] as const) {
+      const f = await ensembleTransfer(runs, 10_000, source);
       rows.push(f.objects, f.packed, f.detailObjects, f.detailPacked);
       blocks.push(...ensembleTransferLines(f));
     }
@@ -346,6 +352,7 @@ async function hostReceiveForwardBlocks(
 export interface EnsembleTransferFigures {
   runs: number;
   nodes: number;
+  source: 'memory' | 'disk';
   supernodes: number;
   links: number;
   objects: TransferRow;
@@ -379,10 +386,12 @@ const medianMax = (xs: { wall: number; cpu: number }[]) => {
  * CallFlow answer from the panel's own session, and that answer as the worker used to send it (the
  * graph as objects) and as it sends it now (`packEnsembleView`, what LocalAnalysisService returns).
  */
-export async function ensembleTransfer(runs: number, nodes = 10_000): Promise<EnsembleTransferFigures> {
-  const ep = new EnsembleProfile(generateSyntheticEnsemble({ runs, nodes, maxContexts: 2 }).runs, {
-    path: 'synthetic',
-  });
+export async function ensembleTransfer(
+  runs: number,
+  nodes = 10_000,
+  source: 'memory' | 'disk' = 'memory',
+): Promise<EnsembleTransferFigures> {
+  const ep = source === 'memory' ? syntheticInMemory(runs, nodes) : await syntheticFromDisk(runs, nodes);
   const metric = ep.profile.metrics[ep.profile.primaryMetric]!.name;
   const session = new EnsembleSession(ep, { title: 'bench', metric: () => metric });
   const result = session.respond(null, true);
@@ -391,7 +400,7 @@ export async function ensembleTransfer(runs: number, nodes = 10_000): Promise<En
   const packed = answer.graph!.data;
   const toView = (data: unknown, r: typeof result | typeof answer) =>
     ({ type: 'ensemble/graph', data, state: r.state, projection: r.graph!.projection }) as EnsembleHostToView;
-  const label = `Ensemble graph: ${runs.toLocaleString('en')} runs × ${nodes.toLocaleString('en')} nodes (${graph.data.nodes.length} supernodes)`;
+  const label = `Ensemble graph: ${runs.toLocaleString('en')} runs × ${nodes.toLocaleString('en')} nodes ${source === 'disk' ? 'read from json-split files' : 'in memory'} (${graph.data.nodes.length} supernodes)`;
   const objects = measureMessage(`${label}, as objects`, toView(graph.data, result));
   const packedRow = measureMessage(`${label}, packed`, toView(packed, answer));
   packedRow.pack = timed(() => packEnsembleGraph(graph.data), 5);
@@ -440,6 +449,7 @@ export async function ensembleTransfer(runs: number, nodes = 10_000): Promise<En
   return {
     runs,
     nodes,
+    source,
     supernodes: graph.data.nodes.length,
     links: graph.data.links.length,
     objects,
@@ -456,11 +466,32 @@ export async function ensembleTransfer(runs: number, nodes = 10_000): Promise<En
   };
 }
 
+/** The generated runs as built in memory: each node carries its module (a few module supernodes). */
+function syntheticInMemory(runs: number, nodes: number): EnsembleProfile {
+  return new EnsembleProfile(generateSyntheticEnsemble({ runs, nodes, maxContexts: 2 }).runs, { path: 'synthetic' });
+}
+
+/**
+ * The generated runs written as Caliper json-split files and read back as the editor reads a folder
+ * (modules from the function names: more supernodes, as the real files give).
+ */
+async function syntheticFromDisk(runs: number, nodes: number): Promise<EnsembleProfile> {
+  const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-ensemble-transfer-'));
+  try {
+    writeSyntheticEnsemble(dir, { runs, nodes, maxContexts: 2 });
+    const loaded = await loadEnsemble(dir, { concurrency: 2 });
+    if (loaded.errors.length) throw new Error(`ensemble bench: ${loaded.errors.length} runs could not be read`);
+    return new EnsembleProfile(loaded.runs, { path: dir });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The figures' lines under the table. */
 export function ensembleTransferLines(f: EnsembleTransferFigures): string[] {
   const b = (x: EnsembleTransferFigures['blockObjects']) => `median ${ms(x.median)}, max ${ms(x.max)}`;
   return [
-    `Ensemble ${f.runs.toLocaleString('en')} runs × ${f.nodes.toLocaleString('en')} nodes (${f.supernodes} supernodes, ${f.links} links): host's longest block receiving the graph from a worker and forwarding it to the webview (5 each, interleaved), ms wall (CPU): as objects ${b(f.blockObjects)}; packed ${b(f.blockPacked)}`,
+    `Ensemble ${f.runs.toLocaleString('en')} runs × ${f.nodes.toLocaleString('en')} nodes ${f.source === 'disk' ? 'from json-split files' : 'in memory'} (${f.supernodes} supernodes, ${f.links} links): host's longest block receiving the graph from a worker and forwarding it to the webview (5 each, interleaved), ms wall (CPU): as objects ${b(f.blockObjects)}; packed ${b(f.blockPacked)}`,
     `  bytes worker→host: as objects ${kb(f.objects.cloneBytes)} KB, packed ${kb(f.packed.cloneBytes)} KB (${kb(f.packed.transferredBytes)} KB transferred); host→webview: as objects ${kb(f.objects.webviewJsonBytes)} KB JSON, packed ${kb(f.packed.webviewJsonBytes)} KB JSON + ${kb(f.packed.webviewBufferBytes)} KB buffer`,
     `  host's one-node lookup (fresh reader: id index + entries) ${ms(f.lookup)}; worker pack ${ms(f.packed.pack!)}, page unpack ${ms(f.packed.unpack!)}`,
     `  linked-view detail (select ${f.heaviest.id}, ${f.heaviest.members} call-tree nodes, answered by the session): median ${f.detail.wallMs.toFixed(1)} (${f.detail.cpuMs.toFixed(1)}) ms, max ${Math.max(...f.detail.runs.map(r => r.wallMs)).toFixed(1)} ms; its message as objects ${kb(f.detailObjects.webviewJsonBytes)} KB JSON, correlation packed ${kb(f.detailPacked.webviewJsonBytes)} KB JSON + ${kb(f.detailPacked.webviewBufferBytes)} KB buffer`,
@@ -470,12 +501,13 @@ export function ensembleTransferLines(f: EnsembleTransferFigures): string[] {
 
 /** `node dist/bench.js transfer-ensemble`: the Ensemble CallFlow rows of the transfer bench alone. */
 export async function benchEnsembleTransfer(): Promise<void> {
-  const sizes = (process.env.HPC_LENS_BENCH_ENSEMBLE_RUNS ?? '100,1000').split(',').map(Number);
+  // `100d`: read from json-split files on disk (written first), else generated in memory.
+  const sizes = (process.env.HPC_LENS_BENCH_ENSEMBLE_RUNS ?? '100,1000,100d,1000d').split(',');
   console.log(`\nEnsemble CallFlow messages (median of 5; ${loadNote()} at the start; ms wall (CPU)):\n`);
   const rows: TransferRow[] = [];
   const lines: string[] = [];
-  for (const runs of sizes) {
-    const f = await ensembleTransfer(runs);
+  for (const size of sizes) {
+    const f = await ensembleTransfer(parseInt(size, 10), 10_000, size.endsWith('d') ? 'disk' : 'memory');
     rows.push(f.objects, f.packed, f.detailObjects, f.detailPacked);
     lines.push(...ensembleTransferLines(f));
   }
