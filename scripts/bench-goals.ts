@@ -341,14 +341,17 @@ async function serviceRows(distDir: string): Promise<GoalRow[]> {
 }
 
 /**
- * Ensemble CallFlow at 1,000 runs × 10⁴ nodes (generated, in memory, the panel's own session): the
+ * Ensemble CallFlow at 1,000 runs × 10⁴ nodes (generated, through the panel's own session): the
  * host's longest block receiving an answer from a worker and forwarding it to the webview (the first
  * graph, and a selection's detail: packed; the same answers as objects, as sent before, measured
  * beside them), and the linked views' detail of the heaviest supernode (a selection, median of 6
  * after a warm-up).
  */
 async function ensembleRows(): Promise<GoalRow[]> {
-  const f = await ensembleTransfer(1000);
+  // Read from json-split files (a supernode per function: 335 of them, 5.6 MB packed) for the host's
+  // blocks; generated in memory (a module per supernode, the heaviest with 872 call-tree nodes) for the detail.
+  const f = await ensembleTransfer(1000, 10_000, 'disk');
+  const heavy = await ensembleTransfer(1000, 10_000, 'memory');
   // The graph's answer, and a selection's (the detail follows every graph: a CodeLens click opens both).
   const longest = (a: { wall: number; cpu: number }, b: { wall: number; cpu: number }) => (b.cpu > a.cpu ? b : a);
   const max = longest(f.blockPacked.max, f.detailBlockPacked.max);
@@ -363,8 +366,8 @@ async function ensembleRows(): Promise<GoalRow[]> {
       met: max.cpu < 100,
     },
     budgetRow(
-      `ensemble detail < 100 ms: 1,000 runs × 10⁴ nodes, heaviest supernode (${f.heaviest.members} call-tree nodes)`,
-      f.detail,
+      `ensemble detail < 100 ms: 1,000 runs × 10⁴ nodes, heaviest supernode (${heavy.heaviest.members} call-tree nodes)`,
+      heavy.detail,
       100,
     ),
   ];

@@ -22,6 +22,7 @@ import {
   unpackLine,
   type ColumnsOf,
   type PackedPayload,
+  PackedNodesReader,
 } from './packed-payload';
 
 /** The packed columns of a Sankey graph (names as on the wire). */
@@ -262,52 +263,24 @@ export function packCallflowData(data: CallflowData): PackedCallflowData {
 }
 
 /** Reads a packed graph: its columns as views, nodes made one at a time on request. */
-export class CallflowGraphReader {
+export class CallflowGraphReader extends PackedNodesReader<CallflowNodeData> {
   private readonly c: CallflowColumns;
-  private readonly s: string[];
-  private ids: Map<string, number> | undefined;
 
   constructor(readonly packed: PackedCallflowData) {
-    this.c = decodeColumns<CallflowColumns>(packed);
-    this.s = packed.header.strings;
+    const c = decodeColumns<CallflowColumns>(packed);
+    super('packed Sankey graph', packed.header.strings, c.nodeId);
+    this.c = c;
     const { nodeCount, linkCount } = packed.header;
-    if (this.c.nodeId.length !== nodeCount || this.c.linkValue.length !== linkCount)
+    if (c.nodeId.length !== nodeCount || c.linkValue.length !== linkCount)
       throw new RangeError(
-        `packed Sankey graph: header says ${nodeCount} nodes and ${linkCount} links, the columns hold ${this.c.nodeId.length} and ${this.c.linkValue.length}`,
+        `packed Sankey graph: header says ${nodeCount} nodes and ${linkCount} links, the columns hold ${c.nodeId.length} and ${c.linkValue.length}`,
       );
-  }
-
-  get nodeCount(): number {
-    return this.packed.header.nodeCount;
-  }
-
-  private str(i: number): string {
-    const v = this.s[i];
-    if (v === undefined) throw new RangeError(`packed Sankey graph: no string ${i}`);
-    return v;
-  }
-  private strOrNull(i: number): string | null {
-    return i < 0 ? null : this.str(i);
-  }
-
-  /** The id of node `i`, without making the node. */
-  id(i: number): string {
-    return this.str(this.c.nodeId[i]!);
   }
 
   /** The base id of node `i` (its id when it has none). */
   baseId(i: number): string {
     const b = this.c.nodeBase[i]!;
     return b < 0 ? this.id(i) : this.str(b);
-  }
-
-  /** Index of the node with this id, or -1. */
-  indexOf(id: string): number {
-    if (!this.ids) {
-      this.ids = new Map();
-      for (let i = 0; i < this.nodeCount; i++) this.ids.set(this.id(i), i);
-    }
-    return this.ids.get(id) ?? -1;
   }
 
   /** Node `i` as the views' object. */
@@ -371,12 +344,6 @@ export class CallflowGraphReader {
     if (flags & Has.OmittedInclusive) n.omittedInclusive = c.nodeOmittedInclusive[i]!;
     const extra = this.packed.header.rest[i];
     return extra ? { ...n, ...extra } : n;
-  }
-
-  /** The node with this id, or undefined. */
-  nodeById(id: string): CallflowNodeData | undefined {
-    const i = this.indexOf(id);
-    return i < 0 ? undefined : this.node(i);
   }
 
   links(): CallflowLinkData[] {

@@ -28,6 +28,7 @@ import {
   unpackLine,
   type ColumnsOf,
   type PackedPayload,
+  PackedNodesReader,
 } from './packed-payload';
 
 /** The packed columns of an ensemble graph (names as on the wire; a prefix names the list a column belongs to). */
@@ -179,6 +180,12 @@ const PACKED_NODE_FIELDS = new Set<string>([
 ]);
 
 const packNullable = (v: number | null): number => (v === null ? NaN : v);
+/** Writes an optional field's value at `at` when it is present; returns its presence bit, or 0. */
+const optional = (v: number | undefined, bit: number, column: Float64Array, at: number): number => {
+  if (v === undefined) return 0;
+  column[at] = v;
+  return bit;
+};
 const unpackNullable = (v: number): number | null => (v === v ? v : null);
 
 /** Which nested list a column belongs to (its name's prefix), for sizing. */
@@ -202,18 +209,8 @@ export function packEnsembleGraph(data: EnsembleGraphData): PackedEnsembleGraph 
   const N = nodes.length;
   const strings = new StringTable();
   const parameterKeys = [...new Set(runs.flatMap(r => Object.keys(r.parameters)))];
-  const total: Record<ListName, number> = {
-    gradInclusive: 0,
-    gradExclusive: 0,
-    run: 0,
-    spark: 0,
-    entries: 0,
-    callers: 0,
-    callees: 0,
-    link: links.length,
-    info: runs.length,
-    param: runs.length * parameterKeys.length,
-  };
+  const zeros = () => Object.fromEntries(LISTS.map(l => [l, 0])) as Record<ListName, number>;
+  const total = { ...zeros(), link: links.length, info: runs.length, param: runs.length * parameterKeys.length };
   for (const n of nodes) {
     total.gradInclusive += n.gradient.inclusive.counts.length;
     total.gradExclusive += n.gradient.exclusive.counts.length;
@@ -229,18 +226,8 @@ export function packEnsembleGraph(data: EnsembleGraphData): PackedEnsembleGraph 
     return name.endsWith('Offsets') ? N + 1 : total[list as ListName];
   });
   const rest: EnsemblePackHeader['rest'] = new Array<null>(N).fill(null);
-  const at: Record<ListName, number> = {
-    gradInclusive: 0,
-    gradExclusive: 0,
-    run: 0,
-    spark: 0,
-    entries: 0,
-    callers: 0,
-    callees: 0,
-    link: 0,
-    info: 0,
-    param: 0,
-  };
+  /** Where each list's next element goes. */
+  const at = zeros();
   /** Appends paired value lists (inclusive, exclusive: one length) at list `list`'s cursor. */
   const pairs = (
     list: 'run' | 'spark',
@@ -337,14 +324,8 @@ export function packEnsembleGraph(data: EnsembleGraphData): PackedEnsembleGraph 
         c.calleesLine[at.callees++] = packLine(k.line);
       }
     }
-    if (n.filteredCalleeCount !== undefined) {
-      flags |= Has.FilteredCalleeCount;
-      c.nodeFilteredCalleeCount[i] = n.filteredCalleeCount;
-    }
-    if (n.omittedInclusive !== undefined) {
-      flags |= Has.OmittedInclusive;
-      c.nodeOmittedInclusive[i] = n.omittedInclusive;
-    }
+    flags |= optional(n.filteredCalleeCount, Has.FilteredCalleeCount, c.nodeFilteredCalleeCount, i);
+    flags |= optional(n.omittedInclusive, Has.OmittedInclusive, c.nodeOmittedInclusive, i);
     c.nodeFlags[i] = flags;
     rest[i] = unpackedFields(n, PACKED_NODE_FIELDS);
   });
@@ -354,16 +335,9 @@ export function packEnsembleGraph(data: EnsembleGraphData): PackedEnsembleGraph 
     c.linkSource[i] = strings.add(l.source);
     c.linkTarget[i] = strings.add(l.target);
     c.linkValue[i] = l.value;
-    let flags = 0;
-    if (l.targetValue !== undefined) {
-      flags |= LinkHas.TargetValue;
-      c.linkTargetValue[i] = l.targetValue;
-    }
-    if (l.diff !== undefined) {
-      flags |= LinkHas.Diff;
-      c.linkDiff[i] = l.diff;
-    }
-    c.linkFlags[i] = flags;
+    c.linkFlags[i] =
+      optional(l.targetValue, LinkHas.TargetValue, c.linkTargetValue, i) |
+      optional(l.diff, LinkHas.Diff, c.linkDiff, i);
   });
   runs.forEach((r, i) => {
     c.infoIndex[i] = r.index;
@@ -394,29 +368,23 @@ export function packEnsembleGraph(data: EnsembleGraphData): PackedEnsembleGraph 
 }
 
 /** Reads a packed ensemble graph: its columns as views, nodes made one at a time on request. */
-export class EnsembleGraphReader {
+export class EnsembleGraphReader extends PackedNodesReader<EnsembleNodeData> {
   private readonly c: EnsembleColumns;
-  private readonly s: string[];
-  private ids: Map<string, number> | undefined;
 
   constructor(readonly packed: PackedEnsembleGraph) {
-    this.c = decodeColumns<EnsembleColumns>(packed);
-    this.s = packed.header.strings;
-    const { nodeCount, linkCount } = packed.header;
-    const { runCount, parameterKeys } = packed.header;
+    const c = decodeColumns<EnsembleColumns>(packed);
+    super('packed ensemble graph', packed.header.strings, c.nodeId);
+    this.c = c;
+    const { nodeCount, linkCount, runCount, parameterKeys } = packed.header;
     if (
-      this.c.nodeId.length !== nodeCount ||
-      this.c.linkValue.length !== linkCount ||
-      this.c.infoName.length !== runCount ||
-      this.c.paramString.length !== runCount * parameterKeys.length
+      c.nodeId.length !== nodeCount ||
+      c.linkValue.length !== linkCount ||
+      c.infoName.length !== runCount ||
+      c.paramString.length !== runCount * parameterKeys.length
     )
       throw new RangeError(
-        `packed ensemble graph: header says ${nodeCount} nodes, ${linkCount} links and ${runCount} runs, the columns hold ${this.c.nodeId.length}, ${this.c.linkValue.length} and ${this.c.infoName.length}`,
+        `packed ensemble graph: header says ${nodeCount} nodes, ${linkCount} links and ${runCount} runs, the columns hold ${c.nodeId.length}, ${c.linkValue.length} and ${c.infoName.length}`,
       );
-  }
-
-  get nodeCount(): number {
-    return this.packed.header.nodeCount;
   }
 
   /** The graph's fields other than nodes, links and runs (selected runs, order, filter…). */
@@ -448,29 +416,6 @@ export class EnsembleGraphReader {
       };
     }
     return out;
-  }
-
-  private str(i: number): string {
-    const v = this.s[i];
-    if (v === undefined) throw new RangeError(`packed ensemble graph: no string ${i}`);
-    return v;
-  }
-  private strOrNull(i: number): string | null {
-    return i < 0 ? null : this.str(i);
-  }
-
-  /** The id of node `i`, without making the node. */
-  id(i: number): string {
-    return this.str(this.c.nodeId[i]!);
-  }
-
-  /** Index of the node with this id, or -1. */
-  indexOf(id: string): number {
-    if (!this.ids) {
-      this.ids = new Map();
-      for (let i = 0; i < this.nodeCount; i++) this.ids.set(this.id(i), i);
-    }
-    return this.ids.get(id) ?? -1;
   }
 
   /** Node `i` as the views' object. */
@@ -582,12 +527,6 @@ export class EnsembleGraphReader {
         line: unpackLine(c.calleesLine[k]!),
       });
     return out;
-  }
-
-  /** The node with this id, or undefined. */
-  nodeById(id: string): EnsembleNodeData | undefined {
-    const i = this.indexOf(id);
-    return i < 0 ? undefined : this.node(i);
   }
 
   links(): EnsembleLinkData[] {

@@ -174,3 +174,55 @@ export function unpackedFields<T extends object>(record: T, packed: ReadonlySet<
     if (!packed.has(key) && record[key] !== undefined) (extra ??= {} as Partial<T>)[key] = record[key];
   return extra;
 }
+
+/**
+ * What every packed graph's reader shares: its string table and its nodes' ids (an Int32 column of
+ * string indices), looked up by id through an index made on the first lookup. A subclass makes node
+ * `i` as the views' object.
+ */
+export abstract class PackedNodesReader<N> {
+  private ids: Map<string, number> | undefined;
+
+  protected constructor(
+    /** Names the payload in errors ("packed Sankey graph"). */
+    private readonly what: string,
+    private readonly strings: readonly string[],
+    private readonly nodeIds: Int32Array,
+  ) {}
+
+  get nodeCount(): number {
+    return this.nodeIds.length;
+  }
+
+  protected str(i: number): string {
+    const v = this.strings[i];
+    if (v === undefined) throw new RangeError(`${this.what}: no string ${i}`);
+    return v;
+  }
+  protected strOrNull(i: number): string | null {
+    return i < 0 ? null : this.str(i);
+  }
+
+  /** The id of node `i`, without making the node. */
+  id(i: number): string {
+    return this.str(this.nodeIds[i]!);
+  }
+
+  /** Index of the node with this id, or -1. */
+  indexOf(id: string): number {
+    if (!this.ids) {
+      this.ids = new Map();
+      for (let i = 0; i < this.nodeCount; i++) this.ids.set(this.id(i), i);
+    }
+    return this.ids.get(id) ?? -1;
+  }
+
+  /** Node `i` as the views' object. */
+  abstract node(i: number): N;
+
+  /** The node with this id, or undefined. */
+  nodeById(id: string): N | undefined {
+    const i = this.indexOf(id);
+    return i < 0 ? undefined : this.node(i);
+  }
+}
