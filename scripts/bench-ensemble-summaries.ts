@@ -13,6 +13,7 @@ import { summarizeRuns } from '../src/analysis/ensemble/summary-store';
 import { writeSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthetic-ensemble';
 import { LocalAnalysisService } from '../src/service/local-analysis-service';
 import type { EnsembleRequest } from '../src/shared/ensemble-protocol';
+import { unpackEnsembleGraph } from '../src/shared/ensemble-packing';
 import { filesUnder } from '../src/analysis/ensemble/testing/files-under';
 import { collectGarbage, formatMs, formatTiming, timeOnce, type Timing } from './bench-timing';
 
@@ -66,7 +67,7 @@ async function openAndInteract(
       return { r: t.value, t };
     };
     const first = await ask(null);
-    const nodes = first.r.graph!.data.nodes;
+    const nodes = unpackEnsembleGraph(first.r.graph!.data).nodes;
     // The supernode with the most call-tree nodes: the costliest detail to compute.
     const heavy = nodes.reduce((a, b) => (b.memberCount > a.memberCount ? b : a));
     const select = await ask({ type: 'ensemble/select', nodeId: heavy.id });

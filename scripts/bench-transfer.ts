@@ -20,13 +20,18 @@ import { serialize } from 'node:v8';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { LoopWatch } from './bench-service';
-import { loadNote, summarise, timeSync } from './bench-timing';
+import { collectGarbage, loadNote, summarise, timeRepeated, timeSync, type Repeated } from './bench-timing';
 import { LocalAnalysisService } from '../src/service/local-analysis-service';
 import { transferables } from '../src/service/shared-memory';
 import { packCallflowData, unpackCallflowData } from '../src/shared/callflow-packing';
 import type { TimelineResults } from '../src/service/timeline-requests';
 import { writeLargeProfile } from './large-profile-generator';
-import { writeSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthetic-ensemble';
+import { generateSyntheticEnsemble, writeSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthetic-ensemble';
+import { loadEnsemble } from '../src/analysis/ensemble/ensemble-runs';
+import { EnsembleProfile } from '../src/analysis/ensemble/ensemble-profile';
+import { EnsembleSession, packEnsembleView } from '../src/service/ensemble-session';
+import { EnsembleGraphReader, packEnsembleGraph, unpackEnsembleGraph } from '../src/shared/ensemble-packing';
+import type { EnsembleHostToView } from '../src/shared/ensemble-protocol';
 import { EMPTY_PDES_PANEL_STATE, pdesViewState } from '../src/shared/pdes-protocol';
 
 const SHARED_DATA = resolve(__dirname, '..', '..', 'shared', 'data');
@@ -230,22 +235,17 @@ async function inventory(nodes: number): Promise<TransferRow[]> {
       }
       await service.close({ dataset: o.dataset });
     }
-    // Ensemble CallFlow: 100 runs × 10⁴ nodes.
-    const runs = join(tmp, 'runs');
-    writeSyntheticEnsemble(runs, { runs: 100, nodes: 10_000 });
-    const e = await service.openEnsemble({ paths: [runs] });
-    const metric = e.data.metrics[e.data.primaryMetric]!.name;
-    const view = await service.ensembleView({ dataset: e.dataset, request: null, metric, title: 'e', moduleMap: [] });
-    rows.push(measureMessage('Ensemble view: 100 runs × 10⁴ nodes (first)', view));
-    const heavy = view.graph!.data.nodes.reduce((a, b) => (b.memberCount > a.memberCount ? b : a));
-    const sel = await service.ensembleView({
-      dataset: e.dataset,
-      request: { type: 'ensemble/select', nodeId: heavy.id },
-      metric,
-      title: 'e',
-      moduleMap: [],
-    });
-    rows.push(measureMessage('Ensemble view: select the heaviest supernode', sel));
+    // Ensemble CallFlow: 100 and 1,000 runs × 10⁴ nodes, as objects (before) and packed.
+    for (const [runs, source] of [
+      [100, 'memory'],
+      [1000, 'memory'],
+      [100, 'disk'],
+      [1000, 'disk'],
+    ] as const) {
+      const f = await ensembleTransfer(runs, 10_000, source);
+      rows.push(f.objects, f.packed, f.detailObjects, f.detailPacked);
+      blocks.push(...ensembleTransferLines(f));
+    }
     // PDES views of the largest ROSS/CODES runs.
     for (const name of [
       'codes-dragonfly-dally-72-nearest-neighbor',
@@ -314,4 +314,204 @@ export async function benchTransfer(): Promise<void> {
   console.log(`\nBulk messages across threads (median of 5; ${loadNote()} at the start; ms wall (CPU)):\n`);
   console.log(transferTable(await inventory(nodes)));
   for (const b of blocks) console.log(`\n${b}`);
+}
+
+/**
+ * The host thread's longest block in each of `rounds` receives of `message` from a worker, each
+ * followed in the same task by what the panel does with it: `forward` (VS Code's serialization of
+ * the webview message it posts). One LoopWatch per receive, so two messages can be interleaved.
+ */
+async function hostReceiveForwardBlocks(
+  messages: readonly { message: unknown; forward: (received: unknown) => void }[],
+  rounds = 5,
+): Promise<{ wall: number; cpu: number }[][]> {
+  const workers = messages.map(m => new Worker(ECHO_WORKER, { eval: true, workerData: m.message }));
+  const out = messages.map(() => [] as { wall: number; cpu: number }[]);
+  try {
+    for (let k = 0; k < rounds; k++)
+      for (let i = 0; i < workers.length; i++) {
+        // Which side goes first changes each round.
+        const j = k % 2 ? workers.length - 1 - i : i;
+        collectGarbage();
+        const watch = new LoopWatch();
+        const got = once(workers[j]!, 'message');
+        workers[j]!.postMessage(null);
+        const [received] = (await got) as [unknown];
+        messages[j]!.forward(received);
+        await new Promise(r => setTimeout(r, 5));
+        const { wall, cpu } = watch.stop();
+        out[j]!.push({ wall, cpu });
+      }
+  } finally {
+    await Promise.all(workers.map(w => w.terminate()));
+  }
+  return out;
+}
+
+/** What crossing threads costs for one Ensemble CallFlow graph, before (as objects) and after (packed). */
+export interface EnsembleTransferFigures {
+  runs: number;
+  nodes: number;
+  source: 'memory' | 'disk';
+  supernodes: number;
+  links: number;
+  objects: TransferRow;
+  packed: TransferRow;
+  /** The linked views' message on selecting the heaviest supernode, as objects and with its correlation points packed. */
+  detailObjects: TransferRow;
+  detailPacked: TransferRow;
+  /** Host's longest block receiving and forwarding that selection's answer (as the graph's). */
+  detailBlockObjects: { median: { wall: number; cpu: number }; max: { wall: number; cpu: number } };
+  detailBlockPacked: { median: { wall: number; cpu: number }; max: { wall: number; cpu: number } };
+  /** Host's longest block per receive + forward (5 each, interleaved): median and max, wall and CPU. */
+  blockObjects: { median: { wall: number; cpu: number }; max: { wall: number; cpu: number } };
+  blockPacked: { median: { wall: number; cpu: number }; max: { wall: number; cpu: number } };
+  /** The host's one-node lookup (a click opening an entry's source) on a fresh reader: id index + entries. */
+  lookup: { wall: number; cpu: number };
+  /** The worker's answer to selecting the heaviest supernode (linked-view detail, as the panel asks it). */
+  detail: Repeated;
+  heaviest: { id: string; members: number };
+}
+
+const medianMax = (xs: { wall: number; cpu: number }[]) => {
+  const med = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
+  return {
+    median: { wall: med(xs.map(x => x.wall)), cpu: med(xs.map(x => x.cpu)) },
+    max: { wall: Math.max(...xs.map(x => x.wall)), cpu: Math.max(...xs.map(x => x.cpu)) },
+  };
+};
+
+/**
+ * A generated ensemble of `runs` runs × `nodes` call-tree nodes (in memory), its first Ensemble
+ * CallFlow answer from the panel's own session, and that answer as the worker used to send it (the
+ * graph as objects) and as it sends it now (`packEnsembleView`, what LocalAnalysisService returns).
+ */
+export async function ensembleTransfer(
+  runs: number,
+  nodes = 10_000,
+  source: 'memory' | 'disk' = 'memory',
+): Promise<EnsembleTransferFigures> {
+  const ep = source === 'memory' ? syntheticInMemory(runs, nodes) : await syntheticFromDisk(runs, nodes);
+  const metric = ep.profile.metrics[ep.profile.primaryMetric]!.name;
+  const session = new EnsembleSession(ep, { title: 'bench', metric: () => metric });
+  const result = session.respond(null, true);
+  const graph = result.graph!;
+  const answer = packEnsembleView(result);
+  const packed = answer.graph!.data;
+  const toView = (data: unknown, r: typeof result | typeof answer) =>
+    ({ type: 'ensemble/graph', data, state: r.state, projection: r.graph!.projection }) as EnsembleHostToView;
+  const label = `Ensemble graph: ${runs.toLocaleString('en')} runs × ${nodes.toLocaleString('en')} nodes ${source === 'disk' ? 'read from json-split files' : 'in memory'} (${graph.data.nodes.length} supernodes)`;
+  const objects = measureMessage(`${label}, as objects`, toView(graph.data, result));
+  const packedRow = measureMessage(`${label}, packed`, toView(packed, answer));
+  packedRow.pack = timed(() => packEnsembleGraph(graph.data), 5);
+  packedRow.unpack = timed(() => unpackEnsembleGraph(packed), 5);
+  const [before, after] = await hostReceiveForwardBlocks([
+    {
+      message: { id: 1, type: 'done', result },
+      forward: m => webviewSerialize(toView((m as { result: typeof result }).result.graph!.data, result)),
+    },
+    {
+      message: { id: 1, type: 'done', result: answer },
+      forward: m => webviewSerialize(toView((m as { result: typeof answer }).result.graph!.data, answer)),
+    },
+  ]);
+  const heavy = graph.data.nodes.reduce((a, b) => (b.memberCount > a.memberCount ? b : a));
+  const lookup = timed(() => {
+    const reader = new EnsembleGraphReader(packed);
+    reader.entries(reader.indexOf(heavy.id));
+  }, 5);
+  // Two heavy nodes alternately: each click computes its detail afresh.
+  const second = graph.data.nodes
+    .filter(n => n.id !== heavy.id)
+    .reduce((a, b) => (b.memberCount > a.memberCount ? b : a), graph.data.nodes[0]!);
+  let k = 0;
+  const detail = await timeRepeated(
+    () => packEnsembleView(session.respond({ type: 'ensemble/select', nodeId: k++ % 2 ? second.id : heavy.id }, false)),
+    { repeats: 6, warmup: 1 },
+  );
+  const raw = session.respond({ type: 'ensemble/select', nodeId: heavy.id }, false);
+  const selected = packEnsembleView(raw);
+  const detailLabel = `Ensemble detail: ${runs.toLocaleString('en')} runs, ${heavy.id}`;
+  const toDetail = (detail: unknown, r: typeof raw | typeof selected) =>
+    ({ type: 'ensemble/detail', detail, state: r.state }) as EnsembleHostToView;
+  const detailObjects = measureMessage(`${detailLabel}, as objects`, toDetail(raw.detail, raw));
+  const detailPacked = measureMessage(`${detailLabel}, correlation packed`, toDetail(selected.detail, selected));
+  const [detailBefore, detailAfter] = await hostReceiveForwardBlocks([
+    {
+      message: { id: 1, type: 'done', result: raw },
+      forward: m => webviewSerialize(toDetail((m as { result: typeof raw }).result.detail, raw)),
+    },
+    {
+      message: { id: 1, type: 'done', result: selected },
+      forward: m => webviewSerialize(toDetail((m as { result: typeof selected }).result.detail, selected)),
+    },
+  ]);
+  return {
+    runs,
+    nodes,
+    source,
+    supernodes: graph.data.nodes.length,
+    links: graph.data.links.length,
+    objects,
+    packed: packedRow,
+    detailObjects,
+    detailPacked,
+    detailBlockObjects: medianMax(detailBefore!),
+    detailBlockPacked: medianMax(detailAfter!),
+    blockObjects: medianMax(before!),
+    blockPacked: medianMax(after!),
+    lookup,
+    detail,
+    heaviest: { id: heavy.id, members: heavy.memberCount },
+  };
+}
+
+/** The generated runs as built in memory: each node carries its module (a few module supernodes). */
+function syntheticInMemory(runs: number, nodes: number): EnsembleProfile {
+  return new EnsembleProfile(generateSyntheticEnsemble({ runs, nodes, maxContexts: 2 }).runs, { path: 'synthetic' });
+}
+
+/**
+ * The generated runs written as Caliper json-split files and read back as the editor reads a folder
+ * (modules from the function names: more supernodes, as the real files give).
+ */
+async function syntheticFromDisk(runs: number, nodes: number): Promise<EnsembleProfile> {
+  const dir = mkdtempSync(join(tmpdir(), 'hpc-lens-bench-ensemble-transfer-'));
+  try {
+    writeSyntheticEnsemble(dir, { runs, nodes, maxContexts: 2 });
+    const loaded = await loadEnsemble(dir, { concurrency: 2 });
+    if (loaded.errors.length) throw new Error(`ensemble bench: ${loaded.errors.length} runs could not be read`);
+    return new EnsembleProfile(loaded.runs, { path: dir });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The figures' lines under the table. */
+export function ensembleTransferLines(f: EnsembleTransferFigures): string[] {
+  const b = (x: EnsembleTransferFigures['blockObjects']) => `median ${ms(x.median)}, max ${ms(x.max)}`;
+  return [
+    `Ensemble ${f.runs.toLocaleString('en')} runs × ${f.nodes.toLocaleString('en')} nodes ${f.source === 'disk' ? 'from json-split files' : 'in memory'} (${f.supernodes} supernodes, ${f.links} links): host's longest block receiving the graph from a worker and forwarding it to the webview (5 each, interleaved), ms wall (CPU): as objects ${b(f.blockObjects)}; packed ${b(f.blockPacked)}`,
+    `  bytes worker→host: as objects ${kb(f.objects.cloneBytes)} KB, packed ${kb(f.packed.cloneBytes)} KB (${kb(f.packed.transferredBytes)} KB transferred); host→webview: as objects ${kb(f.objects.webviewJsonBytes)} KB JSON, packed ${kb(f.packed.webviewJsonBytes)} KB JSON + ${kb(f.packed.webviewBufferBytes)} KB buffer`,
+    `  host's one-node lookup (fresh reader: id index + entries) ${ms(f.lookup)}; worker pack ${ms(f.packed.pack!)}, page unpack ${ms(f.packed.unpack!)}`,
+    `  linked-view detail (select ${f.heaviest.id}, ${f.heaviest.members} call-tree nodes, answered by the session): median ${f.detail.wallMs.toFixed(1)} (${f.detail.cpuMs.toFixed(1)}) ms, max ${Math.max(...f.detail.runs.map(r => r.wallMs)).toFixed(1)} ms; its message as objects ${kb(f.detailObjects.webviewJsonBytes)} KB JSON, correlation packed ${kb(f.detailPacked.webviewJsonBytes)} KB JSON + ${kb(f.detailPacked.webviewBufferBytes)} KB buffer`,
+    `  host's longest block receiving and forwarding that selection: as objects ${b(f.detailBlockObjects)}; correlation packed ${b(f.detailBlockPacked)}`,
+  ];
+}
+
+/** `node dist/bench.js transfer-ensemble`: the Ensemble CallFlow rows of the transfer bench alone. */
+export async function benchEnsembleTransfer(): Promise<void> {
+  // `100d`: read from json-split files on disk (written first), else generated in memory.
+  const sizes = (process.env.HPC_LENS_BENCH_ENSEMBLE_RUNS ?? '100,1000,100d,1000d').split(',');
+  console.log(`\nEnsemble CallFlow messages (median of 5; ${loadNote()} at the start; ms wall (CPU)):\n`);
+  const rows: TransferRow[] = [];
+  const lines: string[] = [];
+  for (const size of sizes) {
+    const f = await ensembleTransfer(parseInt(size, 10), 10_000, size.endsWith('d') ? 'disk' : 'memory');
+    rows.push(f.objects, f.packed, f.detailObjects, f.detailPacked);
+    lines.push(...ensembleTransferLines(f));
+  }
+  console.log(transferTable(rows));
+  for (const l of lines) console.log(`\n${l}`);
+  console.log(`\n(${loadNote()} at the end)`);
 }

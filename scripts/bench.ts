@@ -36,7 +36,7 @@ import { benchTopology } from './bench-topology';
 import { benchFirstCodeLens, benchGoals } from './bench-goals';
 import { benchSparseModel, sparseModelOnce } from './bench-sparse-model';
 import { benchJsonSplit, writeSyntheticJsonSplit } from './bench-json-split';
-import { benchTransfer } from './bench-transfer';
+import { benchEnsembleTransfer, benchTransfer } from './bench-transfer';
 import { formatMBs, formatMs, formatTiming, paired, timeRepeated } from './bench-timing';
 import { benchJsonTokenizer } from './bench-json-tokenizer';
 import { benchXmlTokenizer } from './bench-xml-tokenizer';
@@ -169,6 +169,8 @@ export const SECTIONS: Record<string, () => Promise<void> | void> = {
   transfer: () => benchTransfer(),
   'json-tokenizer': () => benchJsonTokenizer(),
   'xml-tokenizer': () => benchXmlTokenizer(),
+  // The Ensemble CallFlow rows of `transfer` alone (HPC_LENS_BENCH_ENSEMBLE_RUNS=100,1000).
+  'transfer-ensemble': () => benchEnsembleTransfer(),
 };
 
 /** `--large`: the sections' optional multi-minute cases (the 2 GB trace). */

@@ -19,7 +19,7 @@ import { writeLuleshWeakScaling } from '../src/analysis/ensemble/testing/lulesh-
 import { writeSyntheticEnsemble } from '../src/analysis/ensemble/testing/synthetic-ensemble';
 import { LULESH_MODULE_MAP } from '../src/analysis/graph/test-fixtures/synthetic-runs';
 import type { ModuleRule } from '../src/analysis/graph/module-map';
-import { EnsembleSession } from '../src/service/ensemble-session';
+import { EnsembleSession, packEnsembleView } from '../src/service/ensemble-session';
 import type {
   EnsembleHostToView,
   EnsembleRequest,
@@ -49,7 +49,8 @@ const shared = sharedData;
 /** The panel's message handling over a session (EnsemblePanel without VS Code, the service in this process). */
 function host(session: EnsembleSession, send: (m: EnsembleHostToView) => Promise<void>, log: string[]) {
   const answer = async (request: EnsembleRequest | null) => {
-    const r = session.respond(request, request === null);
+    // Packed as the analysis service sends it; the page unpacks it as in VS Code.
+    const r = packEnsembleView(session.respond(request, request === null));
     if (r.error) {
       log.push(`request refused: ${r.error}`);
       return;

@@ -29,7 +29,7 @@ export function webviewPage(root: string, theme: string, view: ViewName, bundle?
     .replaceAll('"', '&quot;');
   const fake = `
     window.__messages = [];
-    const revive = v => v && typeof v === 'object' ? (v.__ta ? new globalThis[v.__ta](v.v) : Array.isArray(v) ? v.map(revive) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revive(x)]))) : v;
+    const revive = v => v && typeof v === 'object' ? (v.__ta ? new globalThis[v.__ta](v.v) : v.__ab ? new Uint8Array(v.__ab).buffer : Array.isArray(v) ? v.map(revive) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revive(x)]))) : v;
     window.__fromHost = m => window.postMessage(revive(m), '*');
     window.acquireVsCodeApi = () => ({ postMessage(m) { window.__messages.push(m); window.__toHost(JSON.stringify(m)); }, getState: () => undefined, setState: s => s });`;
   const csp = `default-src 'none'; img-src file: data:; style-src file: 'unsafe-inline'; font-src file:; script-src 'nonce-${nonce}';`;
@@ -38,9 +38,10 @@ export function webviewPage(root: string, theme: string, view: ViewName, bundle?
 <body class="${t.bodyClass}" data-vscode-theme-kind="${t.bodyClass}"><div id="root" data-view="${view}" data-test-agent="on"></div><script nonce="${nonce}" src="${bundle ? pathToFileURL(bundle.js).href : url('dist/webview.js')}"></script></body></html>`;
 }
 
-/** Typed arrays as tagged plain arrays (page.evaluate's argument is JSON-like), revived in the page. */
+/** Typed arrays and ArrayBuffers as tagged plain arrays (page.evaluate's argument is JSON-like), revived in the page. */
 export function encode(v: unknown): unknown {
   if (ArrayBuffer.isView(v)) return { __ta: v.constructor.name, v: Array.from(v as unknown as ArrayLike<number>) };
+  if (v instanceof ArrayBuffer) return { __ab: Array.from(new Uint8Array(v)) };
   if (Array.isArray(v)) return v.map(encode);
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, encode(x)]));
   return v;

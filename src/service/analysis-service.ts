@@ -28,7 +28,7 @@ import type { PackedCallflowData } from '../shared/callflow-packing';
 import type { TimelineWindow } from '../shared/timeline-protocol';
 import type { DerivedData, DeriveOptions, SideBarLists } from './derived-data';
 import type { DiffListOptions, DiffSummary } from './diff-summary';
-import type { EnsembleViewResult } from './ensemble-session';
+import type { EnsembleViewAnswer } from './ensemble-session';
 import type { ReadLimits } from './read-limits';
 import type { PruneOptions } from '../analysis/ensemble/summary-store';
 
@@ -255,7 +255,7 @@ export interface AnalysisRpc {
       defaults?: Partial<EnsembleOptions>;
     },
     ctx?: CallContext,
-  ): Promise<EnsembleViewResult>;
+  ): Promise<EnsembleViewAnswer>;
   /** Run-to-run spread of every function (CodeLens of an ensemble). */
   ensembleSpreads(args: { dataset: DatasetHandle; metric: string }, ctx?: CallContext): Promise<FunctionSpread[]>;
   /** Per-run inclusive values (NaN = missing) of one function or of a set of union nodes (a line's hover). */

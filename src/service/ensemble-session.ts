@@ -21,6 +21,12 @@ import type {
   EnsembleRequest,
   EnsembleViewState,
 } from '../shared/ensemble-protocol';
+import {
+  packEnsembleDetail,
+  packEnsembleGraph,
+  type EnsembleDetailWire,
+  type PackedEnsembleGraph,
+} from '../shared/ensemble-packing';
 import type { EnsembleComparison } from './analysis-service';
 import {
   applyEnsembleRequest,
@@ -51,6 +57,22 @@ export interface EnsembleViewResult {
   /** Why the request was refused; the state is then unchanged. */
   error?: string;
   timings: EnsembleTimings;
+}
+
+/**
+ * What the analysis service answers: the result with its graph and the correlation points of its
+ * detail packed (fresh buffers the worker transfers and the extension host forwards untouched).
+ */
+export type EnsembleViewAnswer = Omit<EnsembleViewResult, 'graph' | 'detail'> & {
+  graph?: { data: PackedEnsembleGraph; projection: EnsembleProjectionData };
+  detail: EnsembleDetailWire | null;
+};
+
+/** Packs a session's answer for the wire. */
+export function packEnsembleView(r: EnsembleViewResult): EnsembleViewAnswer {
+  const { graph, detail, ...rest } = r;
+  const wire = { ...rest, detail: detail && packEnsembleDetail(detail) };
+  return graph ? { ...wire, graph: { data: packEnsembleGraph(graph.data), projection: graph.projection } } : wire;
 }
 
 /** Milliseconds each step of the last computation took. */

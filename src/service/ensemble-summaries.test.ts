@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { cachedSummaryName } from '../analysis/ensemble/run-summary';
 import { writeSyntheticEnsemble } from '../analysis/ensemble/testing/synthetic-ensemble';
 import { LocalAnalysisService } from './local-analysis-service';
+import { unpackEnsembleGraph } from '../shared/ensemble-packing';
 import { Profile } from '../analysis/model/profile';
 
 describe('opening an ensemble from run summaries (issue 17)', () => {
@@ -51,8 +52,8 @@ describe('opening an ensemble from run summaries (issue 17)', () => {
       y = new Profile(b).inclusive(0);
     for (let k = 0; k < x.length; k++) assert.ok(Math.abs(x[k]! - y[k]!) <= 1e-12 * Math.abs(x[k]!), `cell ${k}`);
     assert.deepEqual(
-      second.view.graph!.data.nodes.map(n => n.id),
-      first.view.graph!.data.nodes.map(n => n.id),
+      unpackEnsembleGraph(second.view.graph!.data).nodes.map(n => n.id),
+      unpackEnsembleGraph(first.view.graph!.data).nodes.map(n => n.id),
       'the Ensemble CallFlow graph is the same',
     );
   });

@@ -41,7 +41,7 @@ import type {
 } from './analysis-service';
 import { deriveData, sideBarLists, type DeriveOptions } from './derived-data';
 import { diffSummary } from './diff-summary';
-import { EnsembleSession } from './ensemble-session';
+import { EnsembleSession, packEnsembleView } from './ensemble-session';
 import type { ReadLimits } from './read-limits';
 import { shared, shareProfile, type SharedModel } from './shared-memory';
 import { timelineRequest, type WindowProfileColumns } from './timeline-requests';
@@ -497,7 +497,7 @@ export class LocalAnalysisService implements AnalysisService {
       ...(filter ? { filter: () => filter } : {}),
     };
     if (args.focusFunction !== undefined) session.focusFunction = args.focusFunction;
-    return session.respond(args.request, needGraph || args.focusFunction !== undefined);
+    return packEnsembleView(session.respond(args.request, needGraph || args.focusFunction !== undefined));
   }
 
   async ensembleSpreads(args: ServiceArgs<'ensembleSpreads'>) {

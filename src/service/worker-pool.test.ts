@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { writeScaledRuns } from '../../test/support/scaled-runs';
 import { bundleNodeScript } from '../../test/support/node-bundle';
 import { callflowGraph, unpackCallflowData } from '../shared/callflow-packing';
+import { ensembleGraph } from '../shared/ensemble-packing';
 import { CancelledError, WorkerLimitError, WorkerPool } from './worker-pool';
 
 /** An opened dataset of the test system (registered at run time, so not in the service's types). */
@@ -192,7 +193,7 @@ describe('WorkerPool (the analysis service in worker threads)', () => {
       assert.equal(p.homeOf(e.dataset), -1, 'an ensemble stays in the worker that read its runs');
       const metric = e.data.metrics[e.data.primaryMetric]!.name;
       const view = await p.ensembleView({ dataset: e.dataset, request: null, metric, title: 'runs', moduleMap: [] });
-      assert.ok(view.graph && view.graph.data.nodes.length > 0);
+      assert.ok(view.graph && ensembleGraph(view.graph.data).nodeCount > 0, 'the graph crosses packed');
       const target = await p.ensembleView({
         dataset: e.dataset,
         request: { type: 'ensemble/mode', mode: 'target' },

@@ -12,7 +12,18 @@ import type {
   CallflowViewState,
   CallflowWireState,
 } from './callflow-protocol';
-import { decodeColumns, encodePayload, StringTable, type PackedPayload } from './packed-payload';
+import {
+  allocateColumns,
+  decodeColumns,
+  encodePayload,
+  packLine,
+  StringTable,
+  unpackedFields,
+  unpackLine,
+  type ColumnsOf,
+  type PackedPayload,
+  PackedNodesReader,
+} from './packed-payload';
 
 /** The packed columns of a Sankey graph (names as on the wire). */
 const CALLFLOW_COLUMNS = {
@@ -60,8 +71,7 @@ const CALLFLOW_COLUMNS = {
   linkValue: Float64Array,
 } as const;
 
-type CallflowColumns = { [K in keyof typeof CALLFLOW_COLUMNS]: InstanceType<(typeof CALLFLOW_COLUMNS)[K]> };
-type ColumnConstructor = new (length: number) => CallflowColumns[CallflowColumnName];
+type CallflowColumns = ColumnsOf<typeof CALLFLOW_COLUMNS>;
 export type CallflowColumnName = keyof CallflowColumns;
 
 /** What the packed graph's JSON header holds. */
@@ -94,8 +104,6 @@ const enum Has {
   FilteredCallees = 1 << 10,
 }
 
-/** A null source line. */
-const NO_LINE = -2147483648;
 const KINDS = [undefined, 'module', 'entry', 'caller', 'function'] as const;
 
 /** The node fields the columns carry; any other field crosses in the header's `rest`. */
@@ -128,7 +136,7 @@ export function packCallflowData(data: CallflowData): PackedCallflowData {
   const { nodes, links, ...graph } = data;
   const N = nodes.length;
   const strings = new StringTable();
-  const line = (l: number | null) => (l === null ? NO_LINE : l);
+  const line = packLine;
   let contextCount = 0,
     entryCount = 0,
     callerCount = 0,
@@ -139,7 +147,6 @@ export function packCallflowData(data: CallflowData): PackedCallflowData {
     callerCount += n.callers?.length ?? 0;
     calleeCount += n.filteredCallees?.length ?? 0;
   }
-  const c = {} as CallflowColumns;
   const sizes: Partial<Record<CallflowColumnName, number>> = {
     contextOffsets: N + 1,
     contextInclusive: contextCount,
@@ -151,8 +158,9 @@ export function packCallflowData(data: CallflowData): PackedCallflowData {
     linkTarget: links.length,
     linkValue: links.length,
   };
-  for (const [name, Ctor] of Object.entries(CALLFLOW_COLUMNS) as [CallflowColumnName, ColumnConstructor][]) {
-    const size =
+  const c = allocateColumns(
+    CALLFLOW_COLUMNS,
+    name =>
       sizes[name] ??
       (name.startsWith('entries')
         ? entryCount
@@ -160,9 +168,8 @@ export function packCallflowData(data: CallflowData): PackedCallflowData {
           ? callerCount
           : name.startsWith('callees')
             ? calleeCount
-            : N);
-    (c as Record<string, unknown>)[name] = new Ctor(size);
-  }
+            : N),
+  );
   const rest: CallflowPackHeader['rest'] = new Array<null>(N).fill(null);
   let ctx = 0,
     en = 0,
@@ -238,10 +245,7 @@ export function packCallflowData(data: CallflowData): PackedCallflowData {
       }
     }
     c.nodeFlags[i] = flags;
-    let extra: Partial<CallflowNodeData> | null = null;
-    for (const key of Object.keys(n) as (keyof CallflowNodeData)[])
-      if (!PACKED_NODE_FIELDS.has(key) && n[key] !== undefined) (extra ??= {})[key] = n[key] as never;
-    rest[i] = extra;
+    rest[i] = unpackedFields(n, PACKED_NODE_FIELDS);
   });
   c.contextOffsets[N] = ctx;
   c.entriesOffsets[N] = en;
@@ -259,37 +263,18 @@ export function packCallflowData(data: CallflowData): PackedCallflowData {
 }
 
 /** Reads a packed graph: its columns as views, nodes made one at a time on request. */
-export class CallflowGraphReader {
+export class CallflowGraphReader extends PackedNodesReader<CallflowNodeData> {
   private readonly c: CallflowColumns;
-  private readonly s: string[];
-  private ids: Map<string, number> | undefined;
 
   constructor(readonly packed: PackedCallflowData) {
-    this.c = decodeColumns<CallflowColumns>(packed);
-    this.s = packed.header.strings;
+    const c = decodeColumns<CallflowColumns>(packed);
+    super('packed Sankey graph', packed.header.strings, c.nodeId);
+    this.c = c;
     const { nodeCount, linkCount } = packed.header;
-    if (this.c.nodeId.length !== nodeCount || this.c.linkValue.length !== linkCount)
+    if (c.nodeId.length !== nodeCount || c.linkValue.length !== linkCount)
       throw new RangeError(
-        `packed Sankey graph: header says ${nodeCount} nodes and ${linkCount} links, the columns hold ${this.c.nodeId.length} and ${this.c.linkValue.length}`,
+        `packed Sankey graph: header says ${nodeCount} nodes and ${linkCount} links, the columns hold ${c.nodeId.length} and ${c.linkValue.length}`,
       );
-  }
-
-  get nodeCount(): number {
-    return this.packed.header.nodeCount;
-  }
-
-  private str(i: number): string {
-    const v = this.s[i];
-    if (v === undefined) throw new RangeError(`packed Sankey graph: no string ${i}`);
-    return v;
-  }
-  private strOrNull(i: number): string | null {
-    return i < 0 ? null : this.str(i);
-  }
-
-  /** The id of node `i`, without making the node. */
-  id(i: number): string {
-    return this.str(this.c.nodeId[i]!);
   }
 
   /** The base id of node `i` (its id when it has none). */
@@ -298,19 +283,10 @@ export class CallflowGraphReader {
     return b < 0 ? this.id(i) : this.str(b);
   }
 
-  /** Index of the node with this id, or -1. */
-  indexOf(id: string): number {
-    if (!this.ids) {
-      this.ids = new Map();
-      for (let i = 0; i < this.nodeCount; i++) this.ids.set(this.id(i), i);
-    }
-    return this.ids.get(id) ?? -1;
-  }
-
   /** Node `i` as the views' object. */
   node(i: number): CallflowNodeData {
     const c = this.c;
-    const line = (l: number) => (l === NO_LINE ? null : l);
+    const line = unpackLine;
     const flags = c.nodeFlags[i]!;
     const n: CallflowNodeData = {
       id: this.id(i),
@@ -368,12 +344,6 @@ export class CallflowGraphReader {
     if (flags & Has.OmittedInclusive) n.omittedInclusive = c.nodeOmittedInclusive[i]!;
     const extra = this.packed.header.rest[i];
     return extra ? { ...n, ...extra } : n;
-  }
-
-  /** The node with this id, or undefined. */
-  nodeById(id: string): CallflowNodeData | undefined {
-    const i = this.indexOf(id);
-    return i < 0 ? undefined : this.node(i);
   }
 
   links(): CallflowLinkData[] {

@@ -11,6 +11,7 @@
 import type { CommonViewToHost, ErrorMessage } from './webview-protocol';
 
 import type { CallflowFilterData, RepopulateMissData, SupernodeGuardData } from './callflow-protocol';
+import type { EnsembleDetailWire, PackedEnsembleGraph } from './ensemble-packing';
 
 /** CallFlow §4.8: the ensemble's distributions; one target run over them; the difference of two runs. */
 export type EnsembleMode = 'summary' | 'target' | 'diff';
@@ -311,9 +312,10 @@ export type LinkedViewName = 'icicle' | 'boxes' | 'correlation' | 'distribution'
 
 /** Host → view. */
 export type EnsembleHostToView =
-  | { type: 'ensemble/graph'; data: EnsembleGraphData; state: EnsembleViewState; projection: EnsembleProjectionData }
-  /** The selected node's linked-view data (sent after the graph, and on selection). */
-  | { type: 'ensemble/detail'; detail: EnsembleDetailData | null; state: EnsembleViewState }
+  /** The graph packed (`ensemble-packing.ts`): its buffer crosses beside the JSON, the page unpacks it. */
+  | { type: 'ensemble/graph'; data: PackedEnsembleGraph; state: EnsembleViewState; projection: EnsembleProjectionData }
+  /** The selected node's linked-view data (sent after the graph, and on selection), its correlation points packed. */
+  | { type: 'ensemble/detail'; detail: EnsembleDetailWire | null; state: EnsembleViewState }
   | ErrorMessage;
 
 /** View → host requests; the host updates its state and answers with new data. */

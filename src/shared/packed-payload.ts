@@ -143,3 +143,86 @@ export class StringTable {
     return i;
   }
 }
+
+/** A typed-array constructor of a column spec (`{ name: Float64Array, … }`). */
+export type ColumnConstructor = new (length: number) => PackedColumn;
+/** The columns a spec describes, each as an instance of its constructor. */
+export type ColumnsOf<S extends Record<string, ColumnConstructor>> = { [K in keyof S]: InstanceType<S[K]> };
+
+/** Allocates every column of `spec`, `sizeOf(name)` elements each (zero-filled). */
+export function allocateColumns<S extends Record<string, ColumnConstructor>>(
+  spec: S,
+  sizeOf: (name: Extract<keyof S, string>) => number,
+): ColumnsOf<S> {
+  const out = {} as Record<string, PackedColumn>;
+  for (const [name, Ctor] of Object.entries(spec)) out[name] = new Ctor(sizeOf(name as Extract<keyof S, string>));
+  return out as ColumnsOf<S>;
+}
+
+/** A null source line in an Int32 line column. */
+export const NO_LINE = -2147483648;
+export const packLine = (l: number | null): number => (l === null ? NO_LINE : l);
+export const unpackLine = (l: number): number | null => (l === NO_LINE ? null : l);
+
+/**
+ * A record's fields that have no column (sent in the header beside it), or null when it has none:
+ * a field added to a protocol later still crosses, in JSON, until it gets a column.
+ */
+export function unpackedFields<T extends object>(record: T, packed: ReadonlySet<string>): Partial<T> | null {
+  let extra: Partial<T> | null = null;
+  for (const key of Object.keys(record) as (keyof T & string)[])
+    if (!packed.has(key) && record[key] !== undefined) (extra ??= {} as Partial<T>)[key] = record[key];
+  return extra;
+}
+
+/**
+ * What every packed graph's reader shares: its string table and its nodes' ids (an Int32 column of
+ * string indices), looked up by id through an index made on the first lookup. A subclass makes node
+ * `i` as the views' object.
+ */
+export abstract class PackedNodesReader<N> {
+  private ids: Map<string, number> | undefined;
+
+  protected constructor(
+    /** Names the payload in errors ("packed Sankey graph"). */
+    private readonly what: string,
+    private readonly strings: readonly string[],
+    private readonly nodeIds: Int32Array,
+  ) {}
+
+  get nodeCount(): number {
+    return this.nodeIds.length;
+  }
+
+  protected str(i: number): string {
+    const v = this.strings[i];
+    if (v === undefined) throw new RangeError(`${this.what}: no string ${i}`);
+    return v;
+  }
+  protected strOrNull(i: number): string | null {
+    return i < 0 ? null : this.str(i);
+  }
+
+  /** The id of node `i`, without making the node. */
+  id(i: number): string {
+    return this.str(this.nodeIds[i]!);
+  }
+
+  /** Index of the node with this id, or -1. */
+  indexOf(id: string): number {
+    if (!this.ids) {
+      this.ids = new Map();
+      for (let i = 0; i < this.nodeCount; i++) this.ids.set(this.id(i), i);
+    }
+    return this.ids.get(id) ?? -1;
+  }
+
+  /** Node `i` as the views' object. */
+  abstract node(i: number): N;
+
+  /** The node with this id, or undefined. */
+  nodeById(id: string): N | undefined {
+    const i = this.indexOf(id);
+    return i < 0 ? undefined : this.node(i);
+  }
+}

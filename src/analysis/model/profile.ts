@@ -12,6 +12,7 @@ import {
   sparseFromDense,
   sparseInclusiveFromExclusive,
   sparseRow,
+  sparseRows,
   sparseRowSums,
   sparseSubsetSums,
   type MetricValues,
@@ -264,9 +265,14 @@ export class Profile {
    */
   contextRows(side: MetricSide, m: number, nodes: Int32Array, out: Float64Array): void {
     const C = this.contextCount;
-    if (!this.denseForm[side][m] && !this.sparseForm[side][m] && this.isLazy(m))
-      return this.lazy!.rows(side, m, nodes, out);
-    for (let j = 0; j < nodes.length; j++) this.contextRow(side, m, nodes[j]!, out.subarray(j * C, (j + 1) * C));
+    const dense = this.denseForm[side][m];
+    if (!dense && !this.sparseForm[side][m] && this.isLazy(m)) return this.lazy!.rows(side, m, nodes, out);
+    if (!dense) return sparseRows(this.sparse(side, m), nodes, out, C);
+    for (let j = 0; j < nodes.length; j++) {
+      const from = nodes[j]! * C,
+        to = j * C;
+      for (let c = 0; c < C; c++) out[to + c] = dense[from + c]!;
+    }
   }
 
   /** Per-node values summed over contexts. */

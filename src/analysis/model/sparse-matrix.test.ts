@@ -12,6 +12,7 @@ import {
   sparseFromDense,
   sparseFromTriples,
   sparseInclusiveFromExclusive,
+  sparseRows,
   sparseRowSums,
   sparseValue,
   type SparseMatrix,
@@ -64,6 +65,25 @@ describe('sparse metric storage', () => {
     assert.deepEqual([...s.contexts], [0, 1, 2, 0, 1]);
     assert.deepEqual([...s.values], [2, 1, 4, 3, 5.5]);
     assertWellFormed(s);
+  });
+
+  it('reads a list of rows into one buffer as the dense matrix holds them (zeros between, stale values cleared)', () => {
+    for (let seed = 1; seed <= 60; seed++) {
+      const { nodes, contexts, matrix } = randomCase(seed);
+      const sparse = sparseFromDense(matrix, contexts);
+      const random = seededRandom(seed + 1000);
+      const list = Int32Array.from({ length: 1 + Math.floor(random() * nodes) }, () => Math.floor(random() * nodes));
+      const out = new Float64Array(list.length * contexts + 3).fill(NaN);
+      sparseRows(sparse, list, out, contexts);
+      list.forEach((i, j) =>
+        assert.deepEqual(
+          [...out.subarray(j * contexts, (j + 1) * contexts)],
+          [...matrix.subarray(i * contexts, (i + 1) * contexts)],
+          `seed ${seed}: row ${j} (node ${i})`,
+        ),
+      );
+      assert.ok(Number.isNaN(out[list.length * contexts]!), 'nothing written past the rows');
+    }
   });
 
   it('derives inclusive from exclusive and back exactly as the dense derivation did, on random trees', () => {
@@ -124,6 +144,19 @@ describe('sparse metric storage', () => {
       assert.deepEqual(row, expected, `node ${i}`);
       for (let c = 0; c < contexts; c++)
         assert.equal(sparseValue(p.sparse('exclusive', m), i, c), matrix[i * contexts + c]);
+    }
+    // Many rows at once, from the sparse form and from a dense matrix, as row by row.
+    const list = Int32Array.from({ length: nodes }, (_, j) => (j * 7) % nodes);
+    for (const side of ['inclusive', 'exclusive'] as const) {
+      const rows = new Float64Array(list.length * contexts),
+        denseRows = new Float64Array(list.length * contexts);
+      p.contextRows(side, m, list, rows);
+      dense.contextRows(side, 0, list, denseRows);
+      assert.deepEqual(rows, denseRows, side);
+      list.forEach((i, j) => {
+        dense.contextRow(side, 0, i, expected);
+        assert.deepEqual(rows.subarray(j * contexts, (j + 1) * contexts), expected, `${side} row ${j}`);
+      });
     }
     assert.deepEqual(p.inclusive(m), dense.inclusive(0));
     assert.deepEqual(p.exclusive(m), matrix);

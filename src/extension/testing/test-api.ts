@@ -288,10 +288,10 @@ export function createTestApi(p: TestApiParts) {
         return p.ensemble.isOpen;
       },
       get data() {
-        return p.ensemble.current.data;
+        return p.ensemble.currentData;
       },
       get detail() {
-        return p.ensemble.current.detail;
+        return p.ensemble.currentDetail;
       },
       get projection() {
         return p.ensemble.current.projection;

@@ -1,6 +1,13 @@
 import * as vscode from 'vscode';
 import type { AnalysisService } from '../../service/analysis-service';
-import type { EnsembleTimings, EnsembleViewResult } from '../../service/ensemble-session';
+import type { EnsembleTimings, EnsembleViewAnswer } from '../../service/ensemble-session';
+import {
+  ensembleGraph,
+  unpackEnsembleDetail,
+  unpackEnsembleGraph,
+  type EnsembleDetailWire,
+  type PackedEnsembleGraph,
+} from '../../shared/ensemble-packing';
 import {
   DEFAULT_ENSEMBLE_OPTIONS,
   type EnsembleDetailData,
@@ -31,8 +38,10 @@ const HAS_ENSEMBLE = 'hpcLens.hasEnsemble';
 
 /** What the panel shows now (the extension's tests follow these events). */
 export interface EnsembleUpdate {
-  data: EnsembleGraphData | undefined;
-  detail: EnsembleDetailData | null;
+  /** The graph as sent: packed (`currentData` unpacks it for the tests). */
+  data: PackedEnsembleGraph | undefined;
+  /** As sent: the correlation points packed (`currentDetail` unpacks them for the tests). */
+  detail: EnsembleDetailWire | null;
   projection: EnsembleProjectionData | undefined;
   state: EnsembleViewState | undefined;
   timings: EnsembleTimings;
@@ -53,9 +62,12 @@ export class EnsemblePanel implements vscode.Disposable {
   private readonly host: WebviewHost<EnsembleHostToView, EnsembleViewToHost>;
   /** The ensemble whose data is on screen, and that data. */
   private shown: EnsembleDataset | undefined;
-  private data: EnsembleGraphData | undefined;
+  /** Forwarded to the page as the service packed it; single nodes are read through its reader. */
+  private data: PackedEnsembleGraph | undefined;
+  private unpacked: { from: PackedEnsembleGraph; data: EnsembleGraphData } | undefined;
   private projection: EnsembleProjectionData | undefined;
-  private detail: EnsembleDetailData | null = null;
+  private detail: EnsembleDetailWire | null = null;
+  private unpackedDetail: { from: EnsembleDetailWire; detail: EnsembleDetailData } | undefined;
   private state: EnsembleViewState | undefined;
   private timings: EnsembleTimings = {};
   /** A function whose supernode the next graph selects (a CodeLens click). */
@@ -117,6 +129,19 @@ export class EnsemblePanel implements vscode.Disposable {
       state: this.state,
       timings: this.timings,
     };
+  }
+  /** The graph on screen, unpacked once per graph (for the extension's tests; the panel itself never unpacks). */
+  get currentData(): EnsembleGraphData | undefined {
+    if (!this.data) return undefined;
+    if (this.unpacked?.from !== this.data) this.unpacked = { from: this.data, data: unpackEnsembleGraph(this.data) };
+    return this.unpacked.data;
+  }
+  /** The linked views' data on screen, unpacked once per answer (for the extension's tests). */
+  get currentDetail(): EnsembleDetailData | null {
+    if (!this.detail) return null;
+    if (this.unpackedDetail?.from !== this.detail)
+      this.unpackedDetail = { from: this.detail, detail: unpackEnsembleDetail(this.detail) };
+    return this.unpackedDetail.detail;
   }
   /** The page's test agent (test mode only). */
   get testAgent() {
@@ -183,7 +208,7 @@ export class EnsemblePanel implements vscode.Disposable {
     // The settings give the defaults; what the user chose for this ensemble before wins over them.
     const startedWith: EnsembleOptions = { ...DEFAULT_ENSEMBLE_OPTIONS, clusters: ensembleClusters() };
     const memoryKey = ensembleOptionsKey(ds.sourceUris.map(u => u.toString()));
-    let r: EnsembleViewResult;
+    let r: EnsembleViewAnswer;
     try {
       r = await this.service.ensembleView({
         dataset: ds.handle,
@@ -235,9 +260,11 @@ export class EnsemblePanel implements vscode.Disposable {
   /** Opens a location the page was shown, looked up by reference in the data sent. */
   private openSource(ref: EnsembleSourceRef): void {
     let target: { file: string | null; line: number | null; name: string } | undefined;
+    const graph = this.data && ensembleGraph(this.data);
+    const node = ref.kind === 'entry' || ref.kind === 'filteredCallee' ? (graph?.indexOf(ref.nodeId) ?? -1) : -1;
     if (ref.kind === 'entry') {
-      const node = this.data?.nodes.find(n => n.id === ref.nodeId);
-      target = ref.entry < 0 ? node?.entries.find(e => e.file) : node?.entries[ref.entry];
+      const entries = node >= 0 ? graph!.entries(node) : [];
+      target = ref.entry < 0 ? entries.find(e => e.file) : entries[ref.entry];
     } else if (ref.kind === 'hierarchy') {
       const h = this.detail?.hierarchy.nodes[ref.index];
       target = h && { file: h.file, line: h.line, name: h.name };
@@ -245,7 +272,7 @@ export class EnsemblePanel implements vscode.Disposable {
       const c = this.detail?.callSites[ref.index];
       target = c && { file: c.file, line: c.line, name: c.name };
     } else {
-      const c = this.data?.nodes.find(n => n.id === ref.nodeId)?.filteredCallees?.[ref.index];
+      const c = node >= 0 ? graph!.filteredCallees(node)?.[ref.index] : undefined;
       target = c && { file: c.file, line: c.line, name: c.name };
     }
     if (target?.file) void this.navigator.open(target.file, target.line, target.name);

@@ -20,6 +20,7 @@ import {
   type EnsembleViewToHost,
   type LinkedViewName,
 } from '../../../../src/shared/ensemble-protocol';
+import { unpackEnsembleDetail, unpackEnsembleGraph } from '../../../../src/shared/ensemble-packing';
 import { assertNever } from '../../../../src/shared/webview-protocol';
 import { ErrorPanel } from '../../components/error-panel';
 import { StatusMessage } from '../../components/status-message';
@@ -123,13 +124,13 @@ export function EnsembleApp() {
   useHostMessages<EnsembleHostToView>(ENSEMBLE_HOST_TO_VIEW_TYPES, message => {
     switch (message.type) {
       case 'ensemble/graph':
-        setData(message.data);
+        setData(unpackEnsembleGraph(message.data));
         setState(message.state);
         setProjection(message.projection);
         setError(null);
         break;
       case 'ensemble/detail':
-        setDetail(message.detail);
+        setDetail(message.detail && unpackEnsembleDetail(message.detail));
         setState(message.state);
         break;
       case 'error':
