@@ -15,7 +15,6 @@ import { createRequire, wrap } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
-import { threadId } from 'node:worker_threads';
 import { tierShortRun } from './short-run-tiering';
 
 /** 'accepted': V8 used the stored cache; 'rejected': it refused it (corrupt or stale); 'created': there was none. */
@@ -105,14 +104,15 @@ export function runWithCodeCache(script: string, cacheDir: string, tag = ''): Co
 }
 
 /**
- * Writes the cache through a temporary file per process and thread and a rename, so concurrent saves
- * never interleave; then removes the caches of earlier builds of the same bundle.
+ * Writes the cache through a temporary file per process and thread (a random name: importing
+ * node:worker_threads for the thread's id would cost every CLI start 4 ms) and a rename, so
+ * concurrent saves never interleave; then removes the caches of earlier builds of the same bundle.
  */
 function saveCodeCache(file: string, compiled: Script): void {
   try {
     const dir = dirname(file);
     mkdirSync(dir, { recursive: true });
-    const tmp = `${file}.${process.pid}-${threadId}.tmp`;
+    const tmp = `${file}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`;
     writeFileSync(tmp, compiled.createCachedData());
     renameSync(tmp, file);
     for (const name of readdirSync(dir))
