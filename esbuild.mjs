@@ -1,7 +1,7 @@
 // Builds every bundle HPC Lens ships: the extension host, the analysis worker, the CLI, the benchmark
 // and the single webview bundle. `--production` minifies; `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -70,10 +70,26 @@ const builds = [
 mkdirSync('dist', { recursive: true });
 copyFileSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
 
+/**
+ * Escapes the non-ASCII characters esbuild leaves in comments and regular expression literals (it
+ * escapes strings and templates itself) as `\uXXXX`, the same characters in either place, so the
+ * launchers read an all-ASCII bundle as Latin-1 (src/service/code-cache.ts `readSource`).
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, 'utf8');
+  // `\×` (an identity escape) would become a backslash and `u00d7`: none is written today.
+  if (/\\[\u0080-\uffff]/.test(text)) throw new Error(`${file}: a backslash before a non-ASCII character`);
+  const escaped = text.replace(/[\u0080-\uffff]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (escaped !== text) writeFileSync(file, escaped);
+}
+/** The bundles the launchers run through the code cache. */
+const CACHED_BUNDLES = ['dist/cli-main.js', 'dist/analysis-worker-main.js', 'dist/read-once-main.js'];
+
 if (watch) {
   const contexts = await Promise.all(builds.map(b => esbuild.context(b)));
   await Promise.all(contexts.map(c => c.watch()));
   console.log('[esbuild] watching');
 } else {
   await Promise.all(builds.map(b => esbuild.build(b)));
+  for (const bundle of CACHED_BUNDLES) asciiOnly(bundle);
 }

@@ -27,11 +27,12 @@ export async function runHpcLens(argv: string[], io: VerbIO): Promise<number> {
     io.out(`hpc-lens ${cliVersion()}\n`);
     return 0;
   }
-  const verb = VERBS.find(v => v.name === name);
-  if (!verb) {
+  const entry = VERBS.find(v => v.name === name);
+  if (!entry) {
     io.err(`hpc-lens: unknown verb ${quoteContent(name)}\n${USAGE}\n`);
     return 2;
   }
+  const verb = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.out(verb.usage + '\n');
     return 0;
@@ -40,7 +41,7 @@ export async function runHpcLens(argv: string[], io: VerbIO): Promise<number> {
     return await verb.run(rest, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`hpc-lens ${verb.name}: ${e.message}\n${verb.usage}\n`);
+      io.err(`hpc-lens ${entry.name}: ${e.message}\n${verb.usage}\n`);
       return 2;
     }
     // One clean line; HPC_LENS_DEBUG=1 adds the stack trace of an internal error for bug reports.

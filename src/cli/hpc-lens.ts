@@ -3,7 +3,6 @@
  * verb (verbs/) prints JSON from the same analysis code as the editor's view of that capability.
  */
 import { currentCodeCache } from '../service/code-cache';
-import { warmUp } from '../service/warm-up';
 import { runHpcLens } from './cli-main';
 import type { VerbIO } from './verb';
 
@@ -18,5 +17,6 @@ runHpcLens(process.argv.slice(2), io).then(async code => {
   // A run that found no usable code cache (the first after an install or update) warms the hot
   // readers and analyses and stores the cache with them compiled, as the analysis workers do.
   const cache = currentCodeCache();
-  if (cache && cache.state !== 'accepted') await warmUp().catch(() => undefined);
+  if (cache && cache.state !== 'accepted')
+    await import('../service/warm-up').then(m => m.warmUp()).catch(() => undefined);
 });

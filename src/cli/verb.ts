@@ -1,11 +1,16 @@
 /**
- * One `hpc-lens` verb: its name, its usage text and what it does. Each verb lives in its own file
- * under `verbs/` and is listed once in `verbs/index.ts`; `hpc-lens.ts` only dispatches.
+ * One `hpc-lens` verb as `verbs/index.ts` lists it: its name, its synopsis and how to load its
+ * module (loaded only when the verb runs or prints its help); `cli-main.ts` only dispatches.
  */
-export interface Verb {
+export interface VerbEntry {
   name: string;
   /** One line for the verb list: `inspect [--json] [--top N] PATH`. */
   synopsis: string;
+  load(): Promise<Verb>;
+}
+
+/** What a verb's module (its own file under `verbs/`) gives: its usage text and what it does. */
+export interface Verb {
   /** The verb's full help (options and what it prints). */
   usage: string;
   /** Runs the verb; resolves to the process exit code (0 ok, 1 failed on the input, 2 bad usage). */

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bundleNodeScript } from '../../test/support/node-bundle';
 import { tempFileWriter } from '../../test/support/temp-files';
-import { codeCacheFile, userCodeCacheDir } from './code-cache';
+import { codeCacheFile, readSource, userCodeCacheDir } from './code-cache';
 
 /**
  * Each run is a fresh Node process, as in use: V8 only consults cachedData when it compiles the
@@ -136,4 +136,27 @@ describe('code cache (launchers of the CLI and the analysis worker)', () => {
     assert.equal(userCodeCacheDir({ XDG_CACHE_HOME: '/x' }), join('/x', 'hpc-lens'));
     assert.match(userCodeCacheDir({})!, /[/\\]\.cache[/\\]hpc-lens$/);
   });
+
+  it('reads an ASCII bundle as Latin-1 and any other as UTF-8, the same text either way', () => {
+    const ascii = files.write('ascii.js', 'const r = /a\\u00d7b/; // \\u2192\n');
+    const utf8 = files.write('utf8.js', 'const r = /a\u00d7b/; // \u2192 \u{1F600}\n');
+    assert.equal(readSource(ascii), readFileSync(ascii, 'utf8'));
+    assert.equal(readSource(utf8), readFileSync(utf8, 'utf8'));
+    assert.equal(readSource(utf8), 'const r = /a×b/; // → 😀\n');
+  });
+
+  it(
+    'the built bundles are ASCII (esbuild.mjs escapes the rest), so the launchers read them as Latin-1',
+    { skip: !existsSync(join(__dirname, '../../dist/cli-main.js')) },
+    () => {
+      for (const name of ['cli-main.js', 'analysis-worker-main.js']) {
+        const bytes = readFileSync(join(__dirname, '../../dist', name));
+        assert.equal(
+          bytes.findIndex(b => b > 0x7f),
+          -1,
+          `${name}: a non-ASCII byte`,
+        );
+      }
+    },
+  );
 });

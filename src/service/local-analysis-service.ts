@@ -47,9 +47,9 @@ import { shared, shareProfile, type SharedModel } from './shared-memory';
 import { timelineRequest, type WindowProfileColumns } from './timeline-requests';
 import { warmUp } from './warm-up';
 import { packCallflowData } from '../shared/callflow-packing';
-import type { AnalysisSystem, SystemContext, SystemOpening, SystemShape } from './systems/analysis-system';
+import type { SystemContext, SystemOpening, SystemShape } from './systems/analysis-system';
 import {
-  SYSTEMS,
+  loadSystem,
   systemClaiming,
   type SystemName,
   type SystemOpenArgs,
@@ -147,7 +147,7 @@ export class LocalAnalysisService implements AnalysisService {
     args: { path: string; limits?: ReadLimits; as: DatasetHandle },
     ctx: CallContext,
   ): Promise<ReadResult> {
-    const system = SYSTEMS[name] as AnalysisSystem<SystemShape, unknown>;
+    const system = await loadSystem(name);
     if (!system.openPath) throw new Error(`the ${name} system opens nothing by path`);
     const opening = await system.openPath(args.path, args.limits, this.systemContext(args.as, ctx));
     if (!opening.profile) throw new Error(`the ${name} system opened ${args.path} without an editor profile`);
@@ -313,7 +313,7 @@ export class LocalAnalysisService implements AnalysisService {
     args: { system: S; args: SystemOpenArgs<S>; as: DatasetHandle },
     ctx: CallContext = {},
   ): Promise<OpenedSystem<S>> {
-    const system = SYSTEMS[args.system] as AnalysisSystem<SystemShape, unknown>;
+    const system = await loadSystem(args.system);
     if (!system.open) throw new Error(`the ${args.system} system is not opened from arguments`);
     const opening = await system.open(args.args, this.systemContext(args.as, ctx));
     if (ctx.signal?.aborted) {
@@ -334,7 +334,7 @@ export class LocalAnalysisService implements AnalysisService {
     ctx: CallContext = {},
   ): Promise<SystemResult<S, K>> {
     const h = this.get(args.dataset);
-    const system = SYSTEMS[args.system] as AnalysisSystem<SystemShape, unknown>;
+    const system = await loadSystem(args.system);
     let state: unknown;
     if (h.system?.name === args.system) state = h.system.state;
     else {
@@ -400,10 +400,10 @@ export class LocalAnalysisService implements AnalysisService {
     this.listeners.delete(args.dataset);
     if (!h) return;
     h.graphs?.clear();
-    const close = (name: SystemName, state: unknown) =>
-      (SYSTEMS[name] as AnalysisSystem<SystemShape, unknown>).close?.(state);
-    if (h.system) close(h.system.name, h.system.state);
-    for (const [name, state] of h.attached ?? []) close(name, state);
+    // The systems holding state were loaded when they made it.
+    const close = async (name: SystemName, state: unknown) => (await loadSystem(name)).close?.(state);
+    if (h.system) await close(h.system.name, h.system.state);
+    for (const [name, state] of h.attached ?? []) await close(name, state);
   }
 
   async derive(args: ServiceArgs<'derive'>) {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { instrumentLazyInits } from '../../../test/support/lazy-inits';
 import { bundleNodeScript } from '../../../test/support/node-bundle';
 
 /** The reader modules: one per sniffer module (registry.test.ts checks that pairing). */
@@ -32,15 +33,10 @@ describe('readers in a Node bundle (evaluated only when their format matched)', 
       join(dir, 'read.js'),
       __dirname,
     );
-    let text = readFileSync(script, 'utf8');
-    for (const reader of READERS) {
-      // esbuild's lazy init of a module: `var init_<name> = __esm({ "<path>/<name>.ts"() { … } })`.
-      const init = new RegExp(`("[^"]*/formats/${reader}\\.ts"\\(\\) \\{)`, 'g');
-      const found = text.match(init)?.length ?? 0;
-      assert.equal(found, 1, `${reader}: one lazy module init in the bundle (a static import would leave none)`);
-      text = text.replace(init, `$1 (globalThis.__evaluated ??= []).push(${JSON.stringify(reader)});`);
-    }
-    writeFileSync(script, text);
+    instrumentLazyInits(
+      script,
+      READERS.map(r => `formats/${r}`),
+    );
     writeFileSync(join(dir, 'small.folded'), 'main;solve;kernel 10\nmain;io 3\n');
     writeFileSync(
       join(dir, 'callgrind.out.1'),
@@ -58,12 +54,12 @@ describe('readers in a Node bundle (evaluated only when their format matched)', 
   it('reading a folded-stacks file runs the folded-stacks reader module and no other', () => {
     const r = read('small.folded');
     assert.ok(r.nodes >= 3, `a tree of ${r.nodes} nodes`);
-    assert.deepEqual(r.evaluated, ['folded-stacks']);
+    assert.deepEqual(r.evaluated, ['formats/folded-stacks']);
   });
 
   it('reading a callgrind file runs the callgrind reader module and no other', () => {
     const r = read('callgrind.out.1');
     assert.ok(r.nodes >= 2, `a tree of ${r.nodes} nodes`);
-    assert.deepEqual(r.evaluated, ['callgrind']);
+    assert.deepEqual(r.evaluated, ['formats/callgrind']);
   });
 });

@@ -9,8 +9,6 @@ import { analyzeTraceReport, analyzeTraceText } from '../../analysis/timeseries/
 import { parseArgs, UsageError, type Verb } from '../verb';
 
 export const analyzeTraceVerb: Verb = {
-  name: 'analyze-trace',
-  synopsis: 'analyze-trace [--json] [--cfg FILE] [--set NAME=VALUE,…] PATH',
   usage: `usage: hpc-lens analyze-trace [--json] [--cfg FILE] [--set NAME=VALUE,…] PATH
 
 Analyses a trace (HPCToolkit trace.db, OTF2, Chrome/Kineto, Nsight Systems): iterations of loops,

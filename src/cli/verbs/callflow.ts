@@ -5,8 +5,6 @@ import { superGraphData } from '../../analysis/graph/super-graph-data';
 import { parseArgs, UsageError, type Verb } from '../verb';
 
 export const callflowVerb: Verb = {
-  name: 'callflow',
-  synopsis: 'callflow --json [--threshold F] [--by inclusive|exclusive] PATH',
   usage: `usage: hpc-lens callflow --json [--threshold F] [--by inclusive|exclusive] PATH
 
 Prints the CallFlow super graph the Sankey panel would draw for a profile, as one JSON object:

@@ -8,8 +8,6 @@ import { formatBytes, formatSeconds } from '../../analysis/stats/format';
 import { parseArgs, UsageError, type Verb } from '../verb';
 
 export const dataMovementVerb: Verb = {
-  name: 'data-movement',
-  synopsis: 'data-movement [--json] [--rules FILE] PATH',
   usage: `usage: hpc-lens data-movement [--json] [--rules FILE] PATH
 
 Reads a trace with GPU activity (Kineto/PyTorch profiler JSON, Nsight Systems SQLite) and prints

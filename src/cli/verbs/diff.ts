@@ -14,8 +14,6 @@ export interface DiffJson {
 }
 
 export const diffVerb: Verb = {
-  name: 'diff',
-  synopsis: 'diff [--json] [--metric NAME] BASE COMPARE',
   usage: `usage: hpc-lens diff [--json] [--metric NAME] BASE COMPARE
 
 Compares two runs as HPC Lens: Compare Two Profiles… does (calling contexts matched; values are

@@ -6,8 +6,6 @@ import { openRuns } from '../../analysis/ensemble/summary-store';
 import { parseArgs, UsageError, type Verb } from '../verb';
 
 export const ensembleVerb: Verb = {
-  name: 'ensemble',
-  synopsis: 'ensemble --json [--metric NAME] [--by inclusive|exclusive] [--clusters K] PATH...',
   usage: `usage: hpc-lens ensemble --json [--metric NAME] [--by inclusive|exclusive] [--clusters K] PATH...
 
 Reads the runs of an ensemble (profiles, folders, globs, or run summaries from

@@ -1,7 +1,6 @@
 import { escapeControl } from '../../analysis/errors/escape-control';
 import { readProfile, sampleFile } from '../../analysis/formats';
 import { fromFileSystemError } from '../../analysis/formats/io/fs-errors';
-import { LocalAnalysisService } from '../../service/local-analysis-service';
 import { systemClaiming } from '../../service/systems';
 import { inspectReport } from '../../analysis/stats/inspect-report';
 import { Profile } from '../../analysis/model/profile';
@@ -12,8 +11,6 @@ import { topIndices } from '../../analysis/stats/top-k';
 import { parseArgs, UsageError, type Verb } from '../verb';
 
 export const inspectVerb: Verb = {
-  name: 'inspect',
-  synopsis: 'inspect [--json] [--top N] [--all-nodes] PATH',
   usage: `usage: hpc-lens inspect [--json] [--top N] [--all-nodes] PATH
 
 Reads a profile (format detected from its content) and prints what was read. Files an analysis
@@ -51,6 +48,7 @@ async function readForInspection(path: string): Promise<Profile> {
     throw fromFileSystemError(e, path);
   }
   if (!systemClaiming(sample)) return readProfile(path);
+  const { LocalAnalysisService } = await import('../../service/local-analysis-service');
   const opened = await new LocalAnalysisService().open({ path });
   const profile = new Profile(opened.data);
   if (opened.childIndex) profile.tree.adoptChildIndex(opened.childIndex);

@@ -6,8 +6,6 @@ import { formatShare } from '../../analysis/stats/format';
 import { parseArgs, UsageError, type Verb } from '../verb';
 
 export const memoryVerb: Verb = {
-  name: 'memory',
-  synopsis: 'memory [--json] [--topology FILE] PATH',
   usage: `usage: hpc-lens memory [--json] [--topology FILE] PATH
 
 Reads memory-access samples (a MemAxes or Mitos CSV file, perf script memory samples, or a MemAxes

@@ -39,8 +39,6 @@ export function monitorJsonLine(u: PdesTickUpdate): MonitorJsonLine {
 const MODES: Record<string, SamplingMode> = { gvt: 'gvt', rt: 'rt', vt: 'vt' };
 
 export const monitorVerb: Verb = {
-  name: 'monitor',
-  synopsis: 'monitor [--json] [--idle-exit SECONDS] [--replay --speed X] FILE',
   usage: `usage: hpc-lens monitor [--json] [--idle-exit SECONDS] FILE
        hpc-lens monitor --replay [--speed X] [--json] FILE
 

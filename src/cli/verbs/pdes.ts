@@ -6,8 +6,6 @@ import type { PdesRun } from '../../analysis/pdes/model/pdes-run';
 import { parseArgs, UsageError, type Verb } from '../verb';
 
 export const pdesVerb: Verb = {
-  name: 'pdes',
-  synopsis: 'pdes [--json] [--level L] [--axis A] [--metrics M,…] [--clustering C] [--k N] [--distance D] DIR',
   usage: `usage: hpc-lens pdes [--json] [options] DIR
 
 Reads a ROSS / CODES output folder (ross.csv, *-gvt.bin, *-rt.bin, *-analysis-lps.bin,

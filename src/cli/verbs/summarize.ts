@@ -2,8 +2,6 @@ import { parseShard, summarizeRuns, type Shard } from '../../analysis/ensemble/s
 import { parseArgs, UsageError, type Verb } from '../verb';
 
 export const summarizeVerb: Verb = {
-  name: 'summarize',
-  synopsis: 'summarize [--out DIR] [--shard I/N] PATH...',
   usage: `usage: hpc-lens summarize [--out DIR] [--shard I/N] PATH...
 
 Writes a run summary (.hlsum: the run's calling-context tree, per-node totals of every metric,

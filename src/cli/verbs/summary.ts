@@ -15,8 +15,6 @@ export function metricNamed(profile: Profile, name: string | true | undefined): 
 }
 
 export const summaryVerb: Verb = {
-  name: 'summary',
-  synopsis: 'summary [--json] [--metric NAME] PATH',
   usage: `usage: hpc-lens summary [--json] [--metric NAME] PATH
 
 Prints what HPC Lens: Export Summary… writes for a profile or trace: the hot path, top lines, top

@@ -10,7 +10,6 @@
  * no class instances, no functions.
  */
 import type { RunProfile } from '../../analysis/ensemble/ensemble-runs';
-import type { FileSample } from '../../analysis/formats/reader';
 import type { Profile } from '../../analysis/model/profile';
 import type { CallContext } from '../analysis-service';
 import type { ReadLimits } from '../read-limits';
@@ -59,12 +58,7 @@ export interface SystemOpening<T extends SystemShape, State> {
 }
 
 export interface AnalysisSystem<T extends SystemShape, State = unknown> {
-  /**
-   * How sure the system is (0–1) that a file or folder is a dataset of its kind, for Open Profile…
-   * and the CLI's detection by content; 0 = not its kind. Without it the system opens nothing by path.
-   */
-  sniff?(sample: FileSample): number;
-  /** Opens the dataset at `path` (after sniff claimed it); must return its editor profile. */
+  /** Opens the dataset at `path` (after its registry entry's sniff claimed it); must return its editor profile. */
   openPath?(
     path: string,
     limits: ReadLimits | undefined,

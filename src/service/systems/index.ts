@@ -4,12 +4,14 @@
  */
 import { bestFormat } from '../../analysis/formats/registry';
 import type { FileSample } from '../../analysis/formats/reader';
+import { sniffMemorySamples } from '../../analysis/formats/memory/memory-dataset';
+import { sniffPdesRun } from '../../analysis/formats/ross/pdes-run-sniffer';
 import type { AnalysisSystem, SystemShape } from './analysis-system';
-import { dataMovementSystem, type DataMovementShape } from './data-movement-system';
-import { memorySystem, type MemoryShape } from './memory-system';
-import { traceAnalysisSystem, type TraceAnalysisShape } from './trace-analysis-system';
-import { pdesMonitorSystem, type PdesMonitorShape } from './pdes-monitor-system';
-import { pdesSystem, type PdesShape } from './pdes-system';
+import type { DataMovementShape } from './data-movement-system';
+import type { MemoryShape } from './memory-system';
+import type { TraceAnalysisShape } from './trace-analysis-system';
+import type { PdesMonitorShape } from './pdes-monitor-system';
+import type { PdesShape } from './pdes-system';
 
 export interface SystemTypes {
   dataMovement: DataMovementShape;
@@ -21,13 +23,40 @@ export interface SystemTypes {
 
 export type SystemName = keyof SystemTypes;
 
-export const SYSTEMS: { readonly [S in SystemName]: AnalysisSystem<SystemTypes[S], never> } = {
-  dataMovement: dataMovementSystem as AnalysisSystem<DataMovementShape, never>,
-  memory: memorySystem as AnalysisSystem<MemoryShape, never>,
-  traceAnalysis: traceAnalysisSystem as AnalysisSystem<TraceAnalysisShape, never>,
-  pdesMonitor: pdesMonitorSystem as AnalysisSystem<PdesMonitorShape, never>,
-  pdes: pdesSystem as AnalysisSystem<PdesShape, never>,
+/**
+ * A system as the registry lists it: its sniff (cheap, always loaded) and how to load its module. As
+ * with the format registry, each `import()` is a lazy module init in the Node bundles (esbuild.mjs),
+ * so a process initialises only the systems it uses (test/unit/lazy-modules.test.ts).
+ */
+export interface SystemEntry<T extends SystemShape> {
+  /**
+   * How sure the system is (0–1) that a file or folder is a dataset of its kind, for Open Profile…
+   * and the CLI's detection by content; 0 = not its kind. Without it the system opens nothing by path.
+   */
+  sniff?(sample: FileSample): number;
+  /** The system; the same object on every call (its module is loaded once). */
+  load(): Promise<AnalysisSystem<T, never>>;
+}
+
+function system<T extends SystemShape>(
+  load: () => Promise<AnalysisSystem<T, never>>,
+  sniff?: (sample: FileSample) => number,
+): SystemEntry<T> {
+  return sniff ? { sniff, load } : { load };
+}
+
+export const SYSTEMS: { readonly [S in SystemName]: SystemEntry<SystemTypes[S]> } = {
+  dataMovement: system(() => import('./data-movement-system').then(m => m.dataMovementSystem as never)),
+  memory: system(() => import('./memory-system').then(m => m.memorySystem as never), sniffMemorySamples),
+  traceAnalysis: system(() => import('./trace-analysis-system').then(m => m.traceAnalysisSystem as never)),
+  pdesMonitor: system(() => import('./pdes-monitor-system').then(m => m.pdesMonitorSystem as never)),
+  pdes: system(() => import('./pdes-system').then(m => m.pdesSystem as never), sniffPdesRun),
 };
+
+/** The system `name`, its module loaded on first use. */
+export function loadSystem(name: SystemName): Promise<AnalysisSystem<SystemShape, unknown>> {
+  return (SYSTEMS[name] as SystemEntry<SystemShape>).load() as Promise<AnalysisSystem<SystemShape, unknown>>;
+}
 
 export type SystemRequest<S extends SystemName> = SystemTypes[S]['request'];
 export type SystemRequestKind<S extends SystemName> = SystemRequest<S>['kind'];
@@ -38,9 +67,7 @@ export type SystemOpened<S extends SystemName> = SystemTypes[S]['opened'];
 export type SystemEvent<S extends SystemName> = SystemTypes[S]['event'];
 
 /** The system whose sniff is most confident that `sample` is its dataset, or null. */
-export function systemForSample(
-  sample: Parameters<NonNullable<AnalysisSystem<SystemShape>['sniff']>>[0],
-): SystemName | null {
+export function systemForSample(sample: FileSample): SystemName | null {
   let best: SystemName | null = null;
   let bestScore = 0;
   for (const name of Object.keys(SYSTEMS) as SystemName[]) {

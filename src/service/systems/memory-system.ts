@@ -8,7 +8,7 @@
  * own editor profile re-weights the overlays (`selectionProfile`).
  */
 import { basename } from 'node:path';
-import { readMemoryDataset, sniffMemorySamples } from '../../analysis/formats/memory/memory-dataset';
+import { readMemoryDataset } from '../../analysis/formats/memory/memory-dataset';
 import { samplesInRanges, type AttributeRange } from '../../analysis/memory/attribute-histograms';
 import type { DepthScores } from '../../analysis/memory/depth-scores';
 import { editorProfileOf, editorProfileShape, type EditorProfileShape } from '../../analysis/memory/editor-profile';
@@ -370,8 +370,6 @@ function applyScope(state: MemoryState, action: MemoryScopeAction): SampleScope 
 }
 
 export const memorySystem: AnalysisSystem<MemoryShape, MemoryState> = {
-  sniff: sample => sniffMemorySamples(sample),
-
   async openPath(path, _limits, ctx) {
     const dataset = await readMemoryDataset(path, {
       ...(ctx.signal ? { signal: ctx.signal } : {}),

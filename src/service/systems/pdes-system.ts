@@ -12,7 +12,7 @@
  * applied to a cached analysis without running it again — and share their distance matrices and
  * t-SNE layouts, so switching a detail metric back, or brushing back to a range, costs nothing.
  */
-import { readPdesRun, sniffPdesRun } from '../../analysis/formats/ross/pdes-run-reader';
+import { readPdesRun } from '../../analysis/formats/ross/pdes-run-reader';
 import type { PdesAnalysisOptions } from '../../analysis/pdes/analysis-options';
 import { resolvePdesAnalysisOptions } from '../../analysis/pdes/analysis-options';
 import { pdesEditorProfile } from '../../analysis/pdes/editor-profile';
@@ -99,8 +99,6 @@ const MAX_PICK_POINTS = 10_000;
 const VIEW_OPTIONS = ['overviewStatistic', 'communicationWeight', 'ringEncoding', 'ribbonThreshold'] as const;
 
 export const pdesSystem: AnalysisSystem<PdesShape, PdesState> = {
-  sniff: sample => sniffPdesRun(sample),
-
   async openPath(path, limits, ctx) {
     const settings = (limits?.systems?.['pdes'] ?? {}) as PdesOpenSettings;
     const run = await readPdesRun(path, { signal: ctx.signal, onProgress: ctx.onProgress });

@@ -8,7 +8,6 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { sampleFile } from '../file-sample';
 import { ProfileReadError, type FileSample, type ReadOptions } from '../reader';
-import { readMachineTopology } from '../machine/machine-file';
 import type { MachineTopology } from '../../topology/machine';
 import type { MemorySampleFormat, MemorySamples } from '../../memory/model/memory-samples';
 import { readMemaxesCsv, sniffMemaxesCsv } from './memaxes-csv';
@@ -119,6 +118,9 @@ export async function readMemoryDataset(path: string, options: MemoryReadOptions
   const samplesPath = top.isDirectory ? await samplesFileOfFolder(path) : path;
   const samples = await readMemorySamplesFile(samplesPath, options);
   const topologyPath = options.topology ?? topologyBeside(samplesPath);
-  const machine = topologyPath ? await readMachineTopology(topologyPath, options) : null;
+  // Loaded here, not at import: sniffing memory samples (every `hpc-lens inspect`) needs no XML reader.
+  const machine = topologyPath
+    ? await import('../machine/machine-file').then(m => m.readMachineTopology(topologyPath, options))
+    : null;
   return { samples, machine, topologyPath };
 }

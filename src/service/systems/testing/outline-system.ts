@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { profileFromOutline } from '../../../analysis/model/test-profiles';
 import type { AnalysisSystem, SystemShape } from '../analysis-system';
-import { SYSTEMS } from '..';
+import { SYSTEMS, type SystemEntry } from '..';
 
 export interface OutlineShape extends SystemShape {
   open: { text: string };
@@ -28,7 +28,6 @@ const opening = (text: string) => ({
 });
 
 export const outlineSystem: AnalysisSystem<OutlineShape, OutlineState> = {
-  sniff: sample => (!sample.isDirectory && sample.path.endsWith('.outline') ? 1 : 0),
   openPath: async path => opening(await readFile(path, 'utf8')),
   open: async args => opening(args.text),
   answer(state, request, ctx) {
@@ -53,5 +52,9 @@ export const outlineSystem: AnalysisSystem<OutlineShape, OutlineState> = {
 
 /** Adds the outline system to the registry of this thread (tests only). */
 export function registerOutlineSystem(): void {
-  (SYSTEMS as unknown as Record<string, unknown>).outline = outlineSystem;
+  const entry: SystemEntry<OutlineShape> = {
+    sniff: sample => (!sample.isDirectory && sample.path.endsWith('.outline') ? 1 : 0),
+    load: async () => outlineSystem as AnalysisSystem<OutlineShape, never>,
+  };
+  (SYSTEMS as unknown as Record<string, unknown>).outline = entry;
 }
