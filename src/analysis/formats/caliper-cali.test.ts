@@ -10,7 +10,7 @@ import { mutationsOf, readOrReject } from '../../../test/support/mutations';
 import { sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
 import { NodeKind } from '../model/call-tree';
 import type { Profile } from '../model/profile';
-import { caliperCaliReader } from './caliper-cali';
+import { caliperCaliReader, readCaliperCali } from './caliper-cali';
 import { caliperJsonSplitReader } from './caliper-json-split';
 import { readProfile } from './index';
 import { expectReadError } from '../../../test/support/read-errors';
@@ -341,6 +341,45 @@ describe('Caliper .cali reader', () => {
       assert.ok(ok > 0 && rejected > 0, `${ok} read, ${rejected} rejected`);
     },
   );
+
+  it('reads a small file whole (node records by one regular expression) as line by line', async () => {
+    // The same profile, or the same message, both ways.
+    const alike = async (path: string) => {
+      const outcome = (whole: boolean) =>
+        readCaliperCali(path, {}, whole).then(
+          p => p,
+          (e: Error) => e.message,
+        );
+      assert.deepStrictEqual(await outcome(true), await outcome(false), path);
+    };
+    for (const f of sharedFiles('data/caliper-cali', '.cali')) await alike(sharedPath('data', 'caliper-cali', f));
+    const lines = ANNOTATION.split('\n');
+    await alike(write('crlf.cali', lines.join('\r\n')));
+    await alike(write('bom.cali', `\ufeff${ANNOTATION}`));
+    await alike(write('two-boms.cali', `\ufeff\ufeff${ANNOTATION}`));
+    await alike(write('no-final-newline.cali', ANNOTATION.trimEnd()));
+    await alike(write('blank-lines.cali', lines.join('\n\n')));
+    // Node records in other orders, with empty or '='-holding data, long ids, or defined twice.
+    const node = lines.findIndex(l => /^__rec=node,id=\d+,attr=\d+,data=[^,]*,parent=\d+$/.test(l));
+    assert.ok(node >= 0);
+    const [, id, attr, data, parent] = /id=(\d+),attr=(\d+),data=([^,]*),parent=(\d+)/.exec(lines[node]!)!;
+    for (const [name, line] of [
+      ['reordered', `__rec=node,attr=${attr},id=${id},parent=${parent},data=${data}`],
+      ['empty-data', `__rec=node,id=${id},attr=${attr},data=,parent=${parent}`],
+      ['equals-in-data', `__rec=node,id=${id},attr=${attr},data=a=b,parent=${parent}`],
+      ['long-id', `__rec=node,id=1234567890123456789012,attr=${attr},data=${data}`],
+      ['twice-differently', `${lines[node]}\n__rec=node,id=${id},attr=${attr},data=other,parent=${parent}`],
+      ['undefined-parent', `__rec=node,id=${id},attr=${attr},data=${data},parent=99999`],
+    ] as const)
+      await alike(write(`${name}.cali`, [...lines.slice(0, node), line, ...lines.slice(node + 1)].join('\n')));
+    await alike(write('invalid-utf8.cali', Buffer.concat([Buffer.from(ANNOTATION), Buffer.from([0xc3, 0x28, 0xff])])));
+    let mutants = 0;
+    for (const [name, bytes] of mutationsOf(Buffer.from(ANNOTATION), { seed: 11 })) {
+      await alike(write(`mutant-${name.replace(/\W+/g, '-')}.cali`, bytes));
+      mutants++;
+    }
+    assert.ok(mutants > 10);
+  });
 
   it('can be cancelled', async () => {
     const ac = new AbortController();
