@@ -372,6 +372,24 @@ describe('Caliper .cali reader', () => {
       ['undefined-parent', `__rec=node,id=${id},attr=${attr},data=${data},parent=99999`],
     ] as const)
       await alike(write(`${name}.cali`, [...lines.slice(0, node), line, ...lines.slice(node + 1)].join('\n')));
+    // Snapshot records: unpaired values, nan and inf, empty and non-numeric values, unknown references.
+    const ctx = lines.findIndex(l => /^__rec=ctx,ref=[\d=]+,attr=\d+(=\d+)*,data=[^,]*$/.test(l));
+    assert.ok(ctx >= 0);
+    const [, refs, attrs, values] = /ref=([\d=]+),attr=([\d=]+),data=([^,]*)/.exec(lines[ctx]!)!;
+    const n = attrs!.split('=').length;
+    for (const [name, line] of [
+      ['unpaired', `__rec=ctx,ref=${refs},attr=${attrs},data=${values}=1`],
+      [
+        'nan-inf',
+        `__rec=ctx,ref=${refs},attr=${attrs},data=${['nan', '-inf', 'Infinity', '1e3'].slice(0, n).join('=')}`,
+      ],
+      ['empty-value', `__rec=ctx,ref=${refs},attr=${attrs},data=${Array(n).fill('').join('=')}`],
+      ['text-value', `__rec=ctx,ref=${refs},attr=${attrs},data=${Array(n).fill('x').join('=')}`],
+      ['no-values', `__rec=ctx,ref=${refs}`],
+      ['unknown-ref', `__rec=ctx,ref=99999,attr=${attrs},data=${values}`],
+      ['ref-not-attribute', `__rec=ctx,ref=${refs},attr=${refs},data=${values}`],
+    ] as const)
+      await alike(write(`ctx-${name}.cali`, [...lines.slice(0, ctx), line, ...lines.slice(ctx + 1)].join('\n')));
     await alike(write('invalid-utf8.cali', Buffer.concat([Buffer.from(ANNOTATION), Buffer.from([0xc3, 0x28, 0xff])])));
     let mutants = 0;
     for (const [name, bytes] of mutationsOf(Buffer.from(ANNOTATION), { seed: 11 })) {
