@@ -8,7 +8,7 @@ import { AttributeProperty, CaliMetadata, isNumericType } from './caliper/cali-m
 import type { ValueColumn } from './caliper/metrics';
 import { assembleCaliperProfile } from './caliper/profile-assembly';
 import { RowStore } from './caliper/row-store';
-import { forEachLine, isGzip, readSmallFile } from './io/file-input';
+import { forEachLine, readSmallText } from './io/file-input';
 import { isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
 import { caliperCaliSniffer } from './sniffers/caliper-cali';
 
@@ -366,15 +366,14 @@ class CaliStream {
  */
 function smallFileLines(path: string, options: ReadOptions): string[] | null {
   if (options.signal?.aborted) return null;
-  let bytes: Buffer | null;
+  let text: string | null;
   try {
-    bytes = readSmallFile(path, Math.min(WHOLE_FILE_BYTES, options.limits?.maxLineLength ?? Infinity));
+    text = readSmallText(path, Math.min(WHOLE_FILE_BYTES, options.limits?.maxLineLength ?? Infinity));
   } catch {
     return null;
   }
-  if (!bytes || isGzip(bytes)) return null;
-  let text = bytes.toString('utf8');
-  if (text.includes('\uFFFD')) return null;
+  // Gzip (U+001F U+FFFD) and invalid UTF-8 alike.
+  if (text === null || text.includes('\uFFFD')) return null;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();

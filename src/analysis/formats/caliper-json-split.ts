@@ -8,7 +8,7 @@ import { CALLPATH, MODULE, PATH, RANK, SOURCELOC } from './caliper/attributes';
 import type { ValueColumn } from './caliper/metrics';
 import { assembleCaliperProfile, type CaliperRows } from './caliper/profile-assembly';
 import { JsonSyntaxError, tokenizeJsonFile, ValueAssembler, type JsonHandler } from './json/json-tokenizer';
-import { isGzip, readSmallFile } from './io/file-input';
+import { readSmallText, startsLikeGzip } from './io/file-input';
 import { replayJsonValue } from './json/json-value-events';
 import { isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
 import { caliperJsonSplitSniffer } from './sniffers/caliper-json-split';
@@ -606,14 +606,13 @@ const NATIVE_PARSE_BYTES = 8 << 20;
  */
 function parseSmallJsonSplit(path: string, options: ReadOptions): JsonSplitDocument | null {
   const limit = Math.min(NATIVE_PARSE_BYTES, options.limits?.maxLineLength ?? Infinity);
-  let bytes: Buffer | null;
+  let text: string | null;
   try {
-    bytes = readSmallFile(path, limit);
+    text = readSmallText(path, limit);
   } catch {
     return null;
   }
-  if (!bytes || isGzip(bytes)) return null;
-  const text = bytes.toString('utf8');
+  if (text === null || startsLikeGzip(text)) return null;
   const firstData = text.indexOf('"data"');
   if (text.indexOf('"data"', firstData + 1) >= 0 || text.includes('\\u') || text.includes('\uFFFD')) return null;
   let value: unknown;

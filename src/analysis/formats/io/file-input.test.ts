@@ -6,7 +6,15 @@ import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { readHeadBytes, sampleFile } from '../file-sample';
 import { DEFAULT_INPUT_LIMITS, ProfileReadError } from '../reader';
-import { decompressedByteLimit, describeByteLimit, forEachLine, readBytes, readChunks } from './file-input';
+import {
+  decompressedByteLimit,
+  describeByteLimit,
+  forEachLine,
+  readBytes,
+  readChunks,
+  readSmallText,
+  startsLikeGzip,
+} from './file-input';
 
 describe('file input', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-input-'));
@@ -80,6 +88,30 @@ describe('file input', () => {
     assert.equal(s.head, '{"traceEvents": []}');
     const bomb = await sampleFile(write('zeros.gz', gzipSync(Buffer.alloc(50_000_000))));
     assert.ok(bomb.head.length > 0 && bomb.head.length <= 64 * 1024);
+  });
+
+  it('reads small files whole as text, as Buffer.toString decodes them, and samples them so', async () => {
+    const random = Uint8Array.from({ length: 4000 }, (_, i) => (i * 131 + (i >> 3) * 17) & 0xff);
+    for (const [name, bytes] of [
+      ['text.txt', Buffer.from(`\ufeff${text}`)],
+      ['random.bin', Buffer.from(random)],
+      ['cut.txt', Buffer.from([0x61, 0xe2, 0x82])],
+      ['empty.txt', Buffer.alloc(0)],
+    ] as const) {
+      const path = write(name, bytes);
+      assert.equal(readSmallText(path, bytes.length), bytes.toString('utf8'), name);
+      const s = await sampleFile(path);
+      assert.deepEqual(
+        [s.head, s.size, s.tail, s.gzip, s.binary],
+        [bytes.toString('utf8'), bytes.length, '', false, bytes.toString('utf8').slice(0, 8192).includes('\0')],
+        name,
+      );
+    }
+    assert.equal(readSmallText(write('big.txt', 'x'.repeat(100)), 99), null);
+    const gz = write('small.gz', gzipSync('hello'));
+    assert.ok(startsLikeGzip(readSmallText(gz, 1000)!));
+    assert.equal((await sampleFile(gz)).head, 'hello', 'a small gzip file is still gunzipped');
+    assert.ok(!startsLikeGzip(text));
   });
 
   it('reads the first bytes of a file, gunzipped, for byte-level sniffers', () => {
