@@ -8,7 +8,7 @@ import { AttributeProperty, CaliMetadata, isNumericType } from './caliper/cali-m
 import type { ValueColumn } from './caliper/metrics';
 import { assembleCaliperProfile } from './caliper/profile-assembly';
 import { RowStore } from './caliper/row-store';
-import { forEachLine, readSmallText } from './io/file-input';
+import { forEachLine, readSmallFileLines } from './io/file-input';
 import { isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
 import { caliperCaliSniffer } from './sniffers/caliper-cali';
 
@@ -38,9 +38,6 @@ const NODE_RECORD = /^__rec=node,id=(\d{1,15}),attr=(\d{1,15}),data=([^,=\\]*)(?
 const CTX_RECORD = /^__rec=ctx,ref=(\d{1,15}(?:=\d{1,15})*)(?:,attr=(\d{1,15}(?:=\d{1,15})*),data=([^,\\]*))?$/;
 
 const NONE: readonly string[] = [];
-
-/** Files up to this size are read whole and split into lines at once (one chunk of the line reader). */
-const WHOLE_FILE_BYTES = 1 << 20;
 
 /** What the immediate values of an attribute are for, when they are not (yet) a value column. */
 const Role = { Ignored: -1, Rank: -2, Location: -3, Module: -4, Metric: -5 } as const;
@@ -122,8 +119,7 @@ class CaliStream {
    */
   onLines(lines: readonly string[]): void {
     for (let k = 0; k < lines.length; k++) {
-      let text = lines[k]!;
-      if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+      const text = lines[k]!;
       const m = NODE_RECORD.exec(text);
       if (m !== null) {
         this.lineNumber = k + 1;
@@ -358,33 +354,12 @@ class CaliStream {
   }
 }
 
-/**
- * The lines of a small plain file as {@link forEachLine} gives them (split on '\n', a leading
- * byte-order mark dropped as its decoder does, no empty last line after a final newline), or null
- * when the line reader must read it: a larger or gzip file, one it cannot open (it reports why), a
- * cancelled read, or bytes that are not valid UTF-8 (two decoders may replace them differently).
- */
-function smallFileLines(path: string, options: ReadOptions): string[] | null {
-  if (options.signal?.aborted) return null;
-  let text: string | null;
-  try {
-    text = readSmallText(path, Math.min(WHOLE_FILE_BYTES, options.limits?.maxLineLength ?? Infinity));
-  } catch {
-    return null;
-  }
-  // Gzip (U+001F U+FFFD) and invalid UTF-8 alike.
-  if (text === null || text.includes('\uFFFD')) return null;
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines;
-}
-
 /** Reads a .cali file; `wholeFile: false` reads it line by line whatever its size (tests compare the two). */
 export async function readCaliperCali(path: string, options: ReadOptions, wholeFile: boolean): Promise<Profile> {
   const stream = new CaliStream(path);
   try {
-    const lines = wholeFile ? smallFileLines(path, options) : null;
+    // Progress is reported below, in the reader's own terms.
+    const lines = wholeFile ? readSmallFileLines(path, { signal: options.signal, limits: options.limits }) : null;
     if (lines) {
       stream.onLines(lines);
       options.onProgress?.(0.9, 'Reading Caliper .cali');

@@ -12,6 +12,7 @@ import {
   forEachLine,
   readBytes,
   readChunks,
+  readSmallFileLines,
   readSmallText,
   startsLikeGzip,
 } from './file-input';
@@ -112,6 +113,42 @@ describe('file input', () => {
     assert.ok(startsLikeGzip(readSmallText(gz, 1000)!));
     assert.equal((await sampleFile(gz)).head, 'hello', 'a small gzip file is still gunzipped');
     assert.ok(!startsLikeGzip(text));
+  });
+
+  it("gives a small file's lines at once exactly as the line reader does, or leaves the file to it", async () => {
+    const viaReader = async (path: string) => {
+      const out: [string, number][] = [];
+      await forEachLine(path, (line, n) => out.push([line, n]));
+      return out;
+    };
+    for (const [name, content] of [
+      ['plain.txt', text],
+      ['final-newline.txt', `${text}\n`],
+      ['crlf.txt', 'a\r\nb\r\n\r\nc\r\n'],
+      ['cr-cr.txt', 'a\r\r\nb\rc\n\r'],
+      ['bom.txt', `\ufeff${text}`],
+      ['two-boms.txt', `\ufeff\ufeff${text}`],
+      ['blank.txt', '\n\n\n'],
+      ['empty.txt', ''],
+    ] as const) {
+      const path = write(name, content);
+      let progress = 0;
+      const lines = readSmallFileLines(path, { onProgress: f => (progress = f) });
+      assert.ok(lines, name);
+      assert.deepEqual(
+        lines.map((l, k) => [l, k + 1]),
+        await viaReader(path),
+        name,
+      );
+      assert.equal(progress, 1);
+    }
+    assert.equal(readSmallFileLines(write('invalid.txt', Buffer.from([0x61, 0x0a, 0xff, 0x0a]))), null);
+    assert.equal(readSmallFileLines(write('lines.gz', gzipSync(text))), null);
+    assert.equal(readSmallFileLines(write('long.txt', text), { limits: { maxLineLength: 10 } }), null);
+    assert.equal(readSmallFileLines(join(tmp, 'missing.txt')), null);
+    const ac = new AbortController();
+    ac.abort();
+    assert.equal(readSmallFileLines(write('cancelled.txt', text), { signal: ac.signal }), null);
   });
 
   it('reads the first bytes of a file, gunzipped, for byte-level sniffers', () => {

@@ -160,6 +160,39 @@ function decompressionError(path: string, compressed: number, limit: number, lim
   return new ProfileReadError(path, `the gzip data decompresses to more than ${describeByteLimit(limit)}, ${which}`);
 }
 
+/** Files up to this size are read whole by {@link readSmallFileLines} (one chunk of {@link forEachLine}). */
+const WHOLE_FILE_LINES_BYTES = 1 << 20;
+
+/**
+ * The lines of a small plain file exactly as {@link forEachLine} gives them (split on '\n' with a
+ * '\r' before it dropped, a leading byte-order mark dropped as its decoder does, no empty last line
+ * after a final newline), read at once by {@link readSmallText}: in a fresh process this spares the
+ * line reader's first TextDecoder and its asynchronous chunks. Null when {@link forEachLine} must
+ * read the file: larger than 1 MiB or than `limits.maxLineLength`, gzip, not openable (it reports
+ * why), a cancelled read, or bytes that are not valid UTF-8 (the two decoders may replace them
+ * differently). Calls `onProgress(1)` as the line reader does for a file in one chunk.
+ */
+export function readSmallFileLines(path: string, options: InputOptions = {}): string[] | null {
+  if (options.signal?.aborted) return null;
+  let text: string | null;
+  try {
+    text = readSmallText(path, Math.min(WHOLE_FILE_LINES_BYTES, options.limits?.maxLineLength ?? Infinity));
+  } catch {
+    return null;
+  }
+  // Gzip (U+001F U+FFFD) and invalid UTF-8 alike.
+  if (text === null || text.includes('\uFFFD')) return null;
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[k]!;
+    if (line.charCodeAt(line.length - 1) === 13) lines[k] = line.slice(0, -1);
+  }
+  options.onProgress?.(1);
+  return lines;
+}
+
 /**
  * Calls `onLine` for every line of a text file (gzip or not), without the line terminator (`\n` or
  * `\r\n`); line numbers are 1-based. UTF-8 is decoded across chunk boundaries. Linear in the input:
