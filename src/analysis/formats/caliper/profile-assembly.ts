@@ -194,8 +194,10 @@ export function assembleCaliperProfile(
     }
     for (const k of [...present].sort((a, c) => a - c)) rankContext[k] = b.context({ rank: k });
   }
+  // Without ranks every row is in the one context, made on first use as b.context({}) would make it.
+  let single = -1;
   const contextOfRow = (r: number): number => {
-    if (!rankOf) return b.context({});
+    if (!rankOf) return single >= 0 ? single : (single = b.context({}));
     const rank = rankOf(r);
     if (Number.isInteger(rank) && rank >= 0) return rankContext[rank]!;
     if (unknownRankContext < 0) {
