@@ -24,7 +24,7 @@ export async function sampleFile(path: string): Promise<FileSample> {
       binary: false,
     };
   }
-  if (st.size <= SAMPLE_BYTES) {
+  if (st.isFile() && st.size <= SAMPLE_BYTES) {
     // A small file whole, read and decoded natively (see readSmallText); gzip takes the byte path below.
     const text = readFileSync(path, 'utf8');
     if (text.length <= SAMPLE_BYTES && !startsLikeGzip(text))

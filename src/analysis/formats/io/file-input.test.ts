@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -109,6 +109,12 @@ describe('file input', () => {
       );
     }
     assert.equal(readSmallText(write('big.txt', 'x'.repeat(100)), 99), null);
+    // Devices and pipes are left to the byte path (/dev/zero has size 0 and no end).
+    if (existsSync('/dev/zero')) {
+      assert.equal(readSmallText('/dev/zero', 1000), null);
+      const zero = await sampleFile('/dev/zero');
+      assert.equal(zero.size, 0);
+    }
     const gz = write('small.gz', gzipSync('hello'));
     assert.ok(startsLikeGzip(readSmallText(gz, 1000)!));
     assert.equal((await sampleFile(gz)).head, 'hello', 'a small gzip file is still gunzipped');

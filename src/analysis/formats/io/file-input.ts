@@ -85,9 +85,12 @@ export function readSmallFile(path: string, limit: number): Buffer | null {
  * of the cost of open, fstat, read, close and `Buffer.toString`, whose first calls each run cold.
  * The text is what `Buffer.toString('utf8')` gives for the same bytes (a byte-order mark is kept;
  * invalid bytes become U+FFFD). A gzip file starts with U+001F U+FFFD ({@link startsLikeGzip}).
+ * Null for anything but a regular file.
  */
 export function readSmallText(path: string, limit: number): string | null {
-  if (statSync(path).size > limit) return null;
+  const st = statSync(path);
+  // A device or pipe has no size to trust (/dev/zero would be read without end).
+  if (!st.isFile() || st.size > limit) return null;
   const text = readFileSync(path, 'utf8');
   // The file may have grown since the stat; at least one byte per character.
   return text.length > limit ? null : text;
