@@ -13,7 +13,7 @@ import type { Profile } from '../model/profile';
 import { caliperCaliReader, readCaliperCali } from './caliper-cali';
 import { caliperJsonSplitReader } from './caliper-json-split';
 import { readProfile } from './index';
-import { expectReadError } from '../../../test/support/read-errors';
+import { assertReadAlike, expectReadError } from '../../../test/support/read-errors';
 import { textSample } from '../../../test/support/file-samples';
 
 describe('Caliper .cali reader against Hatchet', { skip: skipUnlessShared('oracle', 'caliper-cali') }, () => {
@@ -343,15 +343,7 @@ describe('Caliper .cali reader', () => {
   );
 
   it('reads a small file whole (node records by one regular expression) as line by line', async () => {
-    // The same profile, or the same message, both ways.
-    const alike = async (path: string) => {
-      const outcome = (whole: boolean) =>
-        readCaliperCali(path, {}, whole).then(
-          p => p,
-          (e: Error) => e.message,
-        );
-      assert.deepStrictEqual(await outcome(true), await outcome(false), path);
-    };
+    const alike = (path: string) => assertReadAlike(path, (p, whole) => readCaliperCali(p, {}, whole));
     for (const f of sharedFiles('data/caliper-cali', '.cali')) await alike(sharedPath('data', 'caliper-cali', f));
     const lines = ANNOTATION.split('\n');
     await alike(write('crlf.cali', lines.join('\r\n')));

@@ -9,7 +9,7 @@ import { sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support
 import { writeLargeProfile } from '../../../scripts/large-profile-generator';
 import { caliperJsonSplitReader, readCaliperJsonSplit } from './caliper-json-split';
 import { readProfile } from './index';
-import { expectReadError } from '../../../test/support/read-errors';
+import { assertReadAlike, expectReadError } from '../../../test/support/read-errors';
 
 const close = (a: number, b: number, what: string) => closeTo(a, b, what);
 
@@ -332,14 +332,7 @@ describe('Caliper json-split: JSON.parse of a small file and the stream give the
       '{"label":["x"],"column":"loop","parent":0},{"label":{"a":1},"column":7,"parent":[0]},"text",3,null,[],[1,{"label":"y"}],' +
       '{"column":"path","parent":0,"other":{"label":"z"}}]';
     // Both ways give the same profile or fail with the same message.
-    const alike = async (path: string) => {
-      const outcome = (native: boolean) =>
-        readCaliperJsonSplit(path, {}, native).then(
-          p => p,
-          (e: Error) => e.message,
-        );
-      assert.deepStrictEqual(await outcome(true), await outcome(false), path);
-    };
+    const alike = (path: string) => assertReadAlike(path, (p, native) => readCaliperJsonSplit(p, {}, native));
     await alike(write('odd-nodes.json', `{${head}"data":[[1,0,0],[2,1,1],[null,1,3],[true,false,5]],${odd},"n":null}`));
     const objects = odd.replace(/"text",3,null,/, '');
     await alike(write('odd-labels.json', `{${head}"data":[[1,0,0],[2,1,1],[null,1,3],[true,false,3]],${objects}}`));
