@@ -3,7 +3,7 @@
  * model build behind it) before the code cache is saved: a process started with that cache then meets
  * every hot reader already compiled, whichever file the run that wrote the cache happened to read.
  * Hand-made in the shapes the real tools write (Caliper json-split and .cali, Hatchet's literal JSON,
- * callgrind, folded stacks, TAU profile.* files with call paths, gprof2dot DOT, HPCToolkit's
+ * callgrind, folded stacks, TAU profile.* files with call paths, gprof2dot DOT, CUBE3, HPCToolkit's
  * experiment.xml); each is a few hundred bytes.
  */
 
@@ -90,6 +90,52 @@ export const WARM_PROFILES: Readonly<Record<string, WarmProfile>> = {
     '\t1 -> 2 [arrowsize="1.00", color="#ff0000", fontcolor="#ff0000", fontsize="10.00", label="80.00%\\n3×", penwidth="4.00"];',
     '\t2 [color="#0d0d73", fontcolor="#ffffff", fontsize="10.00", label="a.out\\nsolve(int)\\n80.00%\\n(80.00%)\\n3×"];',
     '}',
+    '',
+  ].join('\n'),
+  // CUBE3 (Score-P's and Scalasca's XML with inline values): the CUBE reader's anchor handler and
+  // its build; .cubex archives share both.
+  'warm.cube': [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<cube version="3.0">',
+    '<metrics>',
+    '<metric id="0"><disp_name>Time</disp_name><uniq_name>time</uniq_name><dtype>FLOAT</dtype><uom>sec</uom><url></url><descr>time</descr></metric>',
+    '<metric id="1"><disp_name>Visits</disp_name><uniq_name>visits</uniq_name><dtype>INTEGER</dtype><uom>occ</uom><url></url><descr>visits</descr></metric>',
+    '</metrics>',
+    '<program>',
+    '<region id="0" mod="/src/a.c" begin="1" end="30"><name>main</name><mangled_name>main</mangled_name><paradigm>user</paradigm><role>function</role><url></url><descr></descr></region>',
+    '<region id="1" mod="MPI" begin="-1" end="-1"><name>MPI_Send</name><mangled_name>MPI_Send</mangled_name><paradigm>mpi</paradigm><role>function</role><url></url><descr></descr></region>',
+    '<cnode id="0" line="1" calleeId="0">',
+    '<cnode id="1" line="12" calleeId="1">',
+    '</cnode>',
+    '</cnode>',
+    '</program>',
+    '<system>',
+    '<machine Id="0"><name>warm</name><node Id="0"><name>node0</name>',
+    '<process Id="0"><name>Process 0</name><rank>0</rank>',
+    '<thread Id="0"><name>Thread 0</name><rank>0</rank></thread>',
+    '<thread Id="1"><name>Thread 1</name><rank>1</rank></thread>',
+    '</process>',
+    '</node></machine>',
+    '</system>',
+    '<severity>',
+    '<matrix metricId="0">',
+    '<row cnodeId="0">',
+    '0.5',
+    '0.25',
+    '</row>',
+    '<row cnodeId="1">',
+    '1.5',
+    '2',
+    '</row>',
+    '</matrix>',
+    '<matrix metricId="1">',
+    '<row cnodeId="1">',
+    '3',
+    '3',
+    '</row>',
+    '</matrix>',
+    '</severity>',
+    '</cube>',
     '',
   ].join('\n'),
   'warm-hpctoolkit': {

@@ -18,6 +18,7 @@ const EXPECTED_READER: Record<string, string> = {
   'warm-tau': 'TAU profile',
   'warm.dot': 'gprof2dot DOT call graph',
   'warm-hpctoolkit': 'HPCToolkit database (experiment.xml)',
+  'warm.cube': 'CUBE (Score-P, Scalasca)',
 };
 
 describe('warm-up profiles', () => {

@@ -2,6 +2,22 @@ import assert from 'node:assert/strict';
 import { ProfileReadError } from '../../src/analysis/formats/reader';
 
 /**
+ * Asserts that two ways of reading one file (a reader's fast path and its general one) give the same
+ * profile, or fail with the same message.
+ */
+export async function assertReadAlike(
+  path: string,
+  read: (path: string, fast: boolean) => Promise<unknown>,
+): Promise<void> {
+  const outcome = (fast: boolean) =>
+    read(path, fast).then(
+      p => p,
+      (e: Error) => e.message,
+    );
+  assert.deepStrictEqual(await outcome(true), await outcome(false), path);
+}
+
+/**
  * Asserts that reading failed the way users must see it: a ProfileReadError whose message starts
  * with the file's path and states the expected reason.
  */

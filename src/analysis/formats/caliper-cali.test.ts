@@ -10,10 +10,10 @@ import { mutationsOf, readOrReject } from '../../../test/support/mutations';
 import { sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
 import { NodeKind } from '../model/call-tree';
 import type { Profile } from '../model/profile';
-import { caliperCaliReader } from './caliper-cali';
+import { caliperCaliReader, readCaliperCali } from './caliper-cali';
 import { caliperJsonSplitReader } from './caliper-json-split';
 import { readProfile } from './index';
-import { expectReadError } from '../../../test/support/read-errors';
+import { assertReadAlike, expectReadError } from '../../../test/support/read-errors';
 import { textSample } from '../../../test/support/file-samples';
 
 describe('Caliper .cali reader against Hatchet', { skip: skipUnlessShared('oracle', 'caliper-cali') }, () => {
@@ -341,6 +341,55 @@ describe('Caliper .cali reader', () => {
       assert.ok(ok > 0 && rejected > 0, `${ok} read, ${rejected} rejected`);
     },
   );
+
+  it('reads a small file whole (node records by one regular expression) as line by line', async () => {
+    const alike = (path: string) => assertReadAlike(path, (p, whole) => readCaliperCali(p, {}, whole));
+    for (const f of sharedFiles('data/caliper-cali', '.cali')) await alike(sharedPath('data', 'caliper-cali', f));
+    const lines = ANNOTATION.split('\n');
+    await alike(write('crlf.cali', lines.join('\r\n')));
+    await alike(write('bom.cali', `\ufeff${ANNOTATION}`));
+    await alike(write('two-boms.cali', `\ufeff\ufeff${ANNOTATION}`));
+    await alike(write('no-final-newline.cali', ANNOTATION.trimEnd()));
+    await alike(write('blank-lines.cali', lines.join('\n\n')));
+    // Node records in other orders, with empty or '='-holding data, long ids, or defined twice.
+    const node = lines.findIndex(l => /^__rec=node,id=\d+,attr=\d+,data=[^,]*,parent=\d+$/.test(l));
+    assert.ok(node >= 0);
+    const [, id, attr, data, parent] = /id=(\d+),attr=(\d+),data=([^,]*),parent=(\d+)/.exec(lines[node]!)!;
+    for (const [name, line] of [
+      ['reordered', `__rec=node,attr=${attr},id=${id},parent=${parent},data=${data}`],
+      ['empty-data', `__rec=node,id=${id},attr=${attr},data=,parent=${parent}`],
+      ['equals-in-data', `__rec=node,id=${id},attr=${attr},data=a=b,parent=${parent}`],
+      ['long-id', `__rec=node,id=1234567890123456789012,attr=${attr},data=${data}`],
+      ['twice-differently', `${lines[node]}\n__rec=node,id=${id},attr=${attr},data=other,parent=${parent}`],
+      ['undefined-parent', `__rec=node,id=${id},attr=${attr},data=${data},parent=99999`],
+    ] as const)
+      await alike(write(`${name}.cali`, [...lines.slice(0, node), line, ...lines.slice(node + 1)].join('\n')));
+    // Snapshot records: unpaired values, nan and inf, empty and non-numeric values, unknown references.
+    const ctx = lines.findIndex(l => /^__rec=ctx,ref=[\d=]+,attr=\d+(=\d+)*,data=[^,]*$/.test(l));
+    assert.ok(ctx >= 0);
+    const [, refs, attrs, values] = /ref=([\d=]+),attr=([\d=]+),data=([^,]*)/.exec(lines[ctx]!)!;
+    const n = attrs!.split('=').length;
+    for (const [name, line] of [
+      ['unpaired', `__rec=ctx,ref=${refs},attr=${attrs},data=${values}=1`],
+      [
+        'nan-inf',
+        `__rec=ctx,ref=${refs},attr=${attrs},data=${['nan', '-inf', 'Infinity', '1e3'].slice(0, n).join('=')}`,
+      ],
+      ['empty-value', `__rec=ctx,ref=${refs},attr=${attrs},data=${Array(n).fill('').join('=')}`],
+      ['text-value', `__rec=ctx,ref=${refs},attr=${attrs},data=${Array(n).fill('x').join('=')}`],
+      ['no-values', `__rec=ctx,ref=${refs}`],
+      ['unknown-ref', `__rec=ctx,ref=99999,attr=${attrs},data=${values}`],
+      ['ref-not-attribute', `__rec=ctx,ref=${refs},attr=${refs},data=${values}`],
+    ] as const)
+      await alike(write(`ctx-${name}.cali`, [...lines.slice(0, ctx), line, ...lines.slice(ctx + 1)].join('\n')));
+    await alike(write('invalid-utf8.cali', Buffer.concat([Buffer.from(ANNOTATION), Buffer.from([0xc3, 0x28, 0xff])])));
+    let mutants = 0;
+    for (const [name, bytes] of mutationsOf(Buffer.from(ANNOTATION), { seed: 11 })) {
+      await alike(write(`mutant-${name.replace(/\W+/g, '-')}.cali`, bytes));
+      mutants++;
+    }
+    assert.ok(mutants > 10);
+  });
 
   it('can be cancelled', async () => {
     const ac = new AbortController();

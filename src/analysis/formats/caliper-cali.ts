@@ -3,12 +3,12 @@ import { NodeKind } from '../model/call-tree';
 import type { MetadataValue, Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
 import { CALLPATH, isBookkeepingAttribute, metadataValue, MODULE, RANK, SOURCELOC } from './caliper/attributes';
-import { CaliLine } from './caliper/cali-line';
+import { CaliLine, parseId } from './caliper/cali-line';
 import { AttributeProperty, CaliMetadata, isNumericType } from './caliper/cali-metadata';
 import type { ValueColumn } from './caliper/metrics';
 import { assembleCaliperProfile } from './caliper/profile-assembly';
 import { RowStore } from './caliper/row-store';
-import { forEachLine } from './io/file-input';
+import { forEachLine, readSmallFileLines } from './io/file-input';
 import { isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
 import { caliperCaliSniffer } from './sniffers/caliper-cali';
 
@@ -26,6 +26,18 @@ import { caliperCaliSniffer } from './sniffers/caliper-cali';
  * Snapshots without a path are the global record and are dropped, as Hatchet does; several
  * snapshots of one path and rank add up (Spot's `lulesh.cycle` time series, caveat 16).
  */
+
+/**
+ * A node record in the form Caliper writes it (id, attr, data, parent in that order; a plain data
+ * value without escapes, commas or '='), matched whole by one regular expression: native code even
+ * in a cold process, where the general line parser runs interpreted. Any other line takes that parser.
+ */
+const NODE_RECORD = /^__rec=node,id=(\d{1,15}),attr=(\d{1,15}),data=([^,=\\]*)(?:,parent=(\d{1,15}))?$/;
+
+/** A snapshot record in Caliper's usual form (ref, then attr and data; no escapes), likewise. */
+const CTX_RECORD = /^__rec=ctx,ref=(\d{1,15}(?:=\d{1,15})*)(?:,attr=(\d{1,15}(?:=\d{1,15})*),data=([^,\\]*))?$/;
+
+const NONE: readonly string[] = [];
 
 /** What the immediate values of an attribute are for, when they are not (yet) a value column. */
 const Role = { Ignored: -1, Rank: -2, Location: -3, Module: -4, Metric: -5 } as const;
@@ -55,8 +67,6 @@ class CaliStream {
   private readonly unknownKinds = new Map<string, number>();
   private valuesInContextNodes = 0;
   // Immediate values of the snapshot being read (validated before the row is known to be kept).
-  private attrEntry = -1;
-  private dataEntry = -1;
   private readonly pendingSlot: number[] = [];
   private readonly pendingValue: number[] = [];
   private readonly pendingColumn: number[] = [];
@@ -72,13 +82,22 @@ class CaliStream {
     if (line.keyCount === 0 || !line.keyIs(0, '__rec') || line.count(0) !== 1) {
       this.fail(`not a .cali record (a record starts with "__rec="): ${quoteContent(text)}`);
     }
-    if (line.valueIs(0, 0, 'ctx')) this.snapshot();
+    if (line.valueIs(0, 0, 'ctx')) this.snapshot(this.values('ref'), this.values('attr'), this.values('data'));
     else if (line.valueIs(0, 0, 'node')) this.node();
     else if (line.valueIs(0, 0, 'globals')) this.globals();
     else {
       const kind = line.value(0, 0);
       this.unknownKinds.set(kind, (this.unknownKinds.get(kind) ?? 0) + 1);
     }
+  }
+
+  /** The values of the line's entry with this key (none when it is absent). */
+  private values(key: string): string[] {
+    const line = this.line;
+    const k = line.find(key);
+    const out: string[] = [];
+    for (let j = 0, n = k < 0 ? 0 : line.count(k); j < n; j++) out.push(line.value(k, j));
+    return out;
   }
 
   private fail(reason: string): never {
@@ -94,47 +113,72 @@ class CaliStream {
     return id;
   }
 
+  /**
+   * The lines of a whole file as {@link onLine} takes them one by one (the same numbers), node
+   * records in the usual form through {@link NODE_RECORD}.
+   */
+  onLines(lines: readonly string[]): void {
+    for (let k = 0; k < lines.length; k++) {
+      const text = lines[k]!;
+      const m = NODE_RECORD.exec(text);
+      if (m !== null) {
+        this.lineNumber = k + 1;
+        this.define(Number(m[1]), Number(m[2]), m[3]!, m[4] === undefined ? null : Number(m[4]));
+        continue;
+      }
+      const c = CTX_RECORD.exec(text);
+      if (c === null) this.onLine(text, k + 1);
+      else {
+        this.lineNumber = k + 1;
+        this.snapshot(
+          c[1]!.split('='),
+          c[2] === undefined ? NONE : c[2].split('='),
+          c[3] === undefined ? NONE : c[3].split('='),
+        );
+      }
+    }
+  }
+
   private node(): void {
     const line = this.line;
     const id = this.id(line.find('id'), 'the node id');
     const attr = this.id(line.find('attr'), `the attribute of node ${id}`);
     const p = line.find('parent');
     const parent = p < 0 ? null : this.id(p, `the parent of node ${id}`);
-    const slot = this.meta.define(id, attr, line.single('data') ?? '', parent);
+    this.define(id, attr, line.single('data') ?? '', parent);
+  }
+
+  private define(id: number, attr: number, data: string, parent: number | null): void {
+    const slot = this.meta.define(id, attr, data, parent);
     if (typeof slot === 'string') this.fail(slot);
   }
 
-  /** The slot of node j of entry k, which must be defined. */
-  private refSlot(k: number, j: number): number {
-    const id = this.id(k, 'a node reference', j);
+  /** The slot of the node a record refers to by `text`, which must be a defined node's id. */
+  private refSlot(text: string): number {
+    const id = parseId(text, 0, text.length);
+    if (id < 0) this.fail(`a node reference ${quoteContent(text)} is not a node id`);
     const slot = this.meta.slot(id);
     if (slot < 0) this.fail(`refers to node ${id}, which is not defined before it`);
     return slot;
   }
 
-  /** The slot of attribute j of entry k (the record's `attr`). */
-  private attributeSlot(k: number, j: number): number {
-    const slot = this.refSlot(k, j);
+  /** The slot of an attribute a record names by `text` (an entry of its `attr`). */
+  private attributeSlot(text: string): number {
+    const slot = this.refSlot(text);
     if (!this.meta.isAttribute(slot)) this.fail(`node ${this.meta.idOf(slot)} is used as an attribute but is not one`);
     return slot;
   }
 
-  /** Finds the record's `attr` and `data` entries (equally long lists) and returns their length. */
-  private immediates(): number {
-    const line = this.line;
-    const a = (this.attrEntry = line.find('attr'));
-    const d = (this.dataEntry = line.find('data'));
-    const na = a < 0 ? 0 : line.count(a);
-    const nd = d < 0 ? 0 : line.count(d);
-    if (na !== nd) this.fail(`${na} attributes but ${nd} values ("attr" and "data" must pair up)`);
-    return na;
+  /** Fails unless the record's `attr` and `data` lists pair up. */
+  private immediates(attrs: readonly string[], data: readonly string[]): void {
+    if (attrs.length !== data.length)
+      this.fail(`${attrs.length} attributes but ${data.length} values ("attr" and "data" must pair up)`);
   }
 
-  /** Value j of the record's `data` entry as a number; `nan` and `inf` are missing values. */
-  private number(d: number, j: number, attribute: string): number {
-    const v = this.line.number(d, j);
+  /** A value of the record's `data` as a number (`Number`, '' is missing); `nan` and `inf` are missing values. */
+  private number(text: string, attribute: string): number {
+    const v = text.length === 0 ? NaN : Number(text);
     if (!Number.isNaN(v)) return v;
-    const text = this.line.value(d, j);
     if (/^[-+]?(nan|inf|infinity)$/i.test(text)) return NaN;
     this.fail(`${quoteContent(text)} is not a number (value of ${attribute})`);
   }
@@ -186,12 +230,6 @@ class CaliStream {
     }
   }
 
-  /** Value j of entry k as an MPI rank. */
-  private rankAt(k: number, j: number): number {
-    const rank = this.line.number(k, j);
-    return Number.isInteger(rank) ? rank : this.rankValue(this.line.value(k, j));
-  }
-
   private rankValue(text: string): number {
     const rank = Number(text);
     if (text.length === 0 || !Number.isInteger(rank)) this.fail(`mpi.rank ${quoteContent(text)} is not an integer`);
@@ -213,18 +251,16 @@ class CaliStream {
     return role;
   }
 
-  private snapshot(): void {
-    const line = this.line;
+  /** A snapshot record: the ids of its context nodes, and its immediate attributes and values. */
+  private snapshot(refs: readonly string[], attrs: readonly string[], data: readonly string[]): void {
     const { store, memoDone } = this;
     let path = -1;
     let call = -1;
     let rank = NaN;
     let location = -1;
     let module = -1;
-    const refs = line.find('ref');
-    const refCount = refs < 0 ? 0 : line.count(refs);
-    for (let j = 0; j < refCount; j++) {
-      const s = this.refSlot(refs, j);
+    for (let j = 0; j < refs.length; j++) {
+      const s = this.refSlot(refs[j]!);
       if (memoDone[s] !== 1) this.summarize(s);
       const p = this.memoPath[s]!;
       if (p >= 0) path = path < 0 ? p : store.paths.graft(path, p);
@@ -235,25 +271,25 @@ class CaliStream {
       if (this.memoModule[s]! >= 0) module = this.memoModule[s]!;
     }
 
-    const n = this.immediates();
-    const { attrEntry: a, dataEntry: d, pendingSlot, pendingValue } = this;
+    this.immediates(attrs, data);
+    const { pendingSlot, pendingValue } = this;
     let pending = 0;
-    for (let j = 0; j < n; j++) {
-      const slot = this.attributeSlot(a, j);
+    for (let j = 0; j < attrs.length; j++) {
+      const slot = this.attributeSlot(attrs[j]!);
       const role = this.role(slot);
       if (role === Role.Ignored) continue;
       if (role === Role.Rank) {
-        rank = this.rankAt(d, j);
+        rank = this.rankValue(data[j]!);
         store.hasRank = true;
       } else if (role === Role.Location) {
-        location = store.labels.intern(line.value(d, j));
+        location = store.labels.intern(data[j]!);
         store.hasLocation = true;
       } else if (role === Role.Module) {
-        module = store.labels.intern(line.value(d, j));
+        module = store.labels.intern(data[j]!);
         store.hasModule = true;
       } else {
         pendingSlot[pending] = slot;
-        pendingValue[pending++] = this.number(d, j, this.meta.value(slot));
+        pendingValue[pending++] = this.number(data[j]!, this.meta.value(slot));
       }
     }
     if (path < 0 && call < 0) return;
@@ -275,13 +311,11 @@ class CaliStream {
 
   private globals(): void {
     this.sawGlobals = true;
-    const line = this.line;
-    const refs = line.find('ref');
-    const refCount = refs < 0 ? 0 : line.count(refs);
-    for (let j = 0; j < refCount; j++) {
+    const refs = this.values('ref');
+    for (let j = 0; j < refs.length; j++) {
       // Walking to the root meets the deepest value first; Caliper lists repeated attributes root first.
       const values = new Map<string, MetadataValue[]>();
-      for (let s = this.refSlot(refs, j); s >= 0; s = this.meta.parent(s)) {
+      for (let s = this.refSlot(refs[j]!); s >= 0; s = this.meta.parent(s)) {
         const attr = this.meta.attribute(this.meta.attributeOf(s));
         if (attr.props & AttributeProperty.Hidden) continue;
         const list = values.get(attr.name);
@@ -291,12 +325,12 @@ class CaliStream {
       }
       for (const [k, list] of values) this.metadata[k] = list.length === 1 ? list[0]! : list;
     }
-    const n = this.immediates();
-    const d = this.dataEntry;
-    for (let j = 0; j < n; j++) {
-      const attr = this.meta.attribute(this.attributeSlot(this.attrEntry, j));
-      if (!(attr.props & AttributeProperty.Hidden))
-        this.metadata[attr.name] = metadataValue(line.value(d, j), attr.type);
+    const attrs = this.values('attr');
+    const data = this.values('data');
+    this.immediates(attrs, data);
+    for (let j = 0; j < attrs.length; j++) {
+      const attr = this.meta.attribute(this.attributeSlot(attrs[j]!));
+      if (!(attr.props & AttributeProperty.Hidden)) this.metadata[attr.name] = metadataValue(data[j]!, attr.type);
     }
   }
 
@@ -320,25 +354,33 @@ class CaliStream {
   }
 }
 
-export const caliperCaliReader: ProfileReader = {
-  ...caliperCaliSniffer,
-
-  async read(path: string, options: ReadOptions = {}): Promise<Profile> {
-    const stream = new CaliStream(path);
-    try {
+/** Reads a .cali file; `wholeFile: false` reads it line by line whatever its size (tests compare the two). */
+export async function readCaliperCali(path: string, options: ReadOptions, wholeFile: boolean): Promise<Profile> {
+  const stream = new CaliStream(path);
+  try {
+    // Progress is reported below, in the reader's own terms.
+    const lines = wholeFile ? readSmallFileLines(path, { signal: options.signal, limits: options.limits }) : null;
+    if (lines) {
+      stream.onLines(lines);
+      options.onProgress?.(0.9, 'Reading Caliper .cali');
+    } else
       await forEachLine(path, (text, n) => stream.onLine(text, n), {
         signal: options.signal,
         limits: options.limits,
         onProgress: f => options.onProgress?.(0.9 * f, 'Reading Caliper .cali'),
       });
-    } catch (e) {
-      if (isAbortError(e) || e instanceof ProfileReadError) throw e;
-      throw new ProfileReadError(path, (e as Error).message, { cause: e });
-    }
-    throwIfAborted(options.signal);
-    options.onProgress?.(0.9, 'Building the call tree');
-    const profile = stream.build();
-    options.onProgress?.(1);
-    return profile;
-  },
+  } catch (e) {
+    if (isAbortError(e) || e instanceof ProfileReadError) throw e;
+    throw new ProfileReadError(path, (e as Error).message, { cause: e });
+  }
+  throwIfAborted(options.signal);
+  options.onProgress?.(0.9, 'Building the call tree');
+  const profile = stream.build();
+  options.onProgress?.(1);
+  return profile;
+}
+
+export const caliperCaliReader: ProfileReader = {
+  ...caliperCaliSniffer,
+  read: (path: string, options: ReadOptions = {}) => readCaliperCali(path, options, true),
 };

@@ -9,7 +9,7 @@ import { sharedFiles, sharedPath, skipUnlessShared } from '../../../test/support
 import { writeLargeProfile } from '../../../scripts/large-profile-generator';
 import { caliperJsonSplitReader, readCaliperJsonSplit } from './caliper-json-split';
 import { readProfile } from './index';
-import { expectReadError } from '../../../test/support/read-errors';
+import { assertReadAlike, expectReadError } from '../../../test/support/read-errors';
 
 const close = (a: number, b: number, what: string) => closeTo(a, b, what);
 
@@ -325,11 +325,32 @@ describe('Caliper json-split: JSON.parse of a small file and the stream give the
     );
   });
 
+  it('with odd node entries and cells (read from the parsed value directly, or replayed)', async () => {
+    const odd =
+      '"nodes":[{"label":"main","column":"path"},{"label":7,"column":"path","parent":0},' +
+      '{"label":true,"column":"path","parent":"0"},{"label":null,"column":"path","parent":0},' +
+      '{"label":["x"],"column":"loop","parent":0},{"label":{"a":1},"column":7,"parent":[0]},"text",3,null,[],[1,{"label":"y"}],' +
+      '{"column":"path","parent":0,"other":{"label":"z"}}]';
+    // Both ways give the same profile or fail with the same message.
+    const alike = (path: string) => assertReadAlike(path, (p, native) => readCaliperJsonSplit(p, {}, native));
+    await alike(write('odd-nodes.json', `{${head}"data":[[1,0,0],[2,1,1],[null,1,3],[true,false,5]],${odd},"n":null}`));
+    const objects = odd.replace(/"text",3,null,/, '');
+    await alike(write('odd-labels.json', `{${head}"data":[[1,0,0],[2,1,1],[null,1,3],[true,false,3]],${objects}}`));
+    // String cells are counted as missing (the replay's path), numeric strings read as numbers.
+    await same(write('string-cells.json', `{${head}"data":[[1,0,0],["2",1,1],["x",1,1]],${nodes}}`));
+    await alike(write('no-rows.json', `{${head}"data":[],${nodes}}`));
+    await alike(write('empty-rows.json', `{${head}"data":[[],[]],${nodes}}`));
+  });
+
   it('fails alike on bad input', async () => {
     for (const [name, text] of [
       ['top-array.json', '[1,2]'],
       ['row-object.json', `{${head}"data":[[1,0,0],{}],${nodes}}`],
       ['ragged.json', `{${head}"data":[[1,0,0],[1,0]],${nodes}}`],
+      ['row-number.json', `{${head}"data":[[1,0,0],3],${nodes}}`],
+      ['data-object.json', `{${head}"data":{"a":1},${nodes}}`],
+      ['nodes-object.json', `{${head}"data":[[1,0,0]],"nodes":{"a":1}}`],
+      ['top-number.json', '3'],
       ['cut-short.json', `{${head}"data":[[1,0,0]],${nodes}`],
       ['deep.json', `{${head}"data":[[1,0,0]],${nodes},"deep":${'['.repeat(20000)}${']'.repeat(20000)}}`],
     ] as const) {

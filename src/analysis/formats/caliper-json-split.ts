@@ -8,7 +8,7 @@ import { CALLPATH, MODULE, PATH, RANK, SOURCELOC } from './caliper/attributes';
 import type { ValueColumn } from './caliper/metrics';
 import { assembleCaliperProfile, type CaliperRows } from './caliper/profile-assembly';
 import { JsonSyntaxError, tokenizeJsonFile, ValueAssembler, type JsonHandler } from './json/json-tokenizer';
-import { isGzip, readSmallFile } from './io/file-input';
+import { readSmallText, startsLikeGzip } from './io/file-input';
 import { replayJsonValue } from './json/json-value-events';
 import { isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
 import { caliperJsonSplitSniffer } from './sniffers/caliper-json-split';
@@ -604,16 +604,15 @@ const NATIVE_PARSE_BYTES = 8 << 20;
  * object in both cases. No token can be longer than the file, so a file within
  * `limits.maxLineLength` needs no token bound.
  */
-function parseSmallJsonSplit(path: string, options: ReadOptions): JsonSplitHandler | null {
+function parseSmallJsonSplit(path: string, options: ReadOptions): JsonSplitDocument | null {
   const limit = Math.min(NATIVE_PARSE_BYTES, options.limits?.maxLineLength ?? Infinity);
-  let bytes: Buffer | null;
+  let text: string | null;
   try {
-    bytes = readSmallFile(path, limit);
+    text = readSmallText(path, limit);
   } catch {
     return null;
   }
-  if (!bytes || isGzip(bytes)) return null;
-  const text = bytes.toString('utf8');
+  if (text === null || startsLikeGzip(text)) return null;
   const firstData = text.indexOf('"data"');
   if (text.indexOf('"data"', firstData + 1) >= 0 || text.includes('\\u') || text.includes('\uFFFD')) return null;
   let value: unknown;
@@ -622,6 +621,8 @@ function parseSmallJsonSplit(path: string, options: ReadOptions): JsonSplitHandl
   } catch {
     return null;
   }
+  const direct = documentOf(value);
+  if (direct) return direct;
   const handler = new JsonSplitHandler(path);
   try {
     replayJsonValue(value, handler);
@@ -630,22 +631,103 @@ function parseSmallJsonSplit(path: string, options: ReadOptions): JsonSplitHandl
     // Nesting deeper than the call stack allows: the stream reads it.
     return null;
   }
-  return handler;
+  return handler.finish();
+}
+
+/**
+ * The document {@link JsonSplitHandler} makes of a `JSON.parse` value, taken from the value directly
+ * when it has the usual shape: an object whose "data" is a list of equally long rows of numbers,
+ * nulls and booleans and whose "nodes" is a list. Replaying such a value event by event costs a cold
+ * process more than the rest of the read. Null for any other shape: the replay then reads it, with
+ * its messages.
+ */
+function documentOf(value: unknown): JsonSplitDocument | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const doc: JsonSplitDocument = { data: [], rowWidth: -1, rowCount: 0, stringCells: 0, metadata: {} };
+  const object = value as Record<string, unknown>;
+  for (const key of Object.keys(object)) {
+    const v = object[key];
+    if (key === 'data') {
+      if (!Array.isArray(v) || !dataInto(v, doc)) return null;
+    } else if (key === 'nodes') {
+      if (!Array.isArray(v)) return null;
+      doc.nodes = nodeColumnsOf(v);
+    } else if (key === 'columns') doc.columns = v;
+    else if (key === 'column_metadata') doc.columnMetadata = v;
+    else doc.metadata[key] = v as MetadataValue;
+  }
+  return doc;
+}
+
+/** The rows of "data" as columns into `doc` (as {@link JsonSplitHandler} fills them); false for rows it would refuse or count. */
+function dataInto(rows: unknown[], doc: JsonSplitDocument): boolean {
+  const count = rows.length;
+  if (count === 0) return true;
+  const first = rows[0];
+  if (!Array.isArray(first)) return false;
+  const width = first.length;
+  const data = Array.from({ length: width }, () => new Float64Array(count));
+  for (let r = 0; r < count; r++) {
+    const row = rows[r];
+    if (!Array.isArray(row) || row.length !== width) return false;
+    for (let c = 0; c < width; c++) {
+      const v = row[c];
+      if (typeof v === 'number') data[c]![r] = v;
+      else if (v === null) data[c]![r] = NaN;
+      else if (typeof v === 'boolean') data[c]![r] = Number(v);
+      else return false;
+    }
+  }
+  doc.data = data;
+  doc.rowWidth = width;
+  doc.rowCount = count;
+  return true;
+}
+
+/** The "nodes" list in columns, entry by entry as {@link JsonSplitHandler} reads its events. */
+function nodeColumnsOf(entries: unknown[]): NodeColumns {
+  const nodes = new NodeColumns();
+  const empty = nodes.labelId('');
+  for (const entry of entries) {
+    let label = empty;
+    let column = -1;
+    let parent = NaN;
+    const isObject = typeof entry === 'object' && entry !== null;
+    if (isObject && !Array.isArray(entry)) {
+      const fields = entry as Record<string, unknown>;
+      for (const key of Object.keys(fields)) {
+        const v = fields[key];
+        if (key === 'label') {
+          if (typeof v === 'string') label = nodes.labelId(v);
+          else if (v === null) label = nodes.labelId('');
+          else if (typeof v === 'object') label = Array.isArray(v) ? LABEL_LIST : LABEL_OBJECT;
+          else label = nodes.labelId(String(v));
+        } else if (key === 'column') column = typeof v === 'string' ? nodes.columnId(v) : -1;
+        else if (key === 'parent') parent = typeof v === 'number' ? v : NaN;
+      }
+    }
+    nodes.label.push(label);
+    nodes.column.push(column);
+    nodes.parent.push(parent);
+    nodes.isObject.push(isObject ? 1 : 0);
+  }
+  return nodes;
 }
 
 /** Reads a json-split file; `nativeParse: false` streams it whatever its size (tests compare the two). */
 export async function readCaliperJsonSplit(path: string, options: ReadOptions, nativeParse: boolean): Promise<Profile> {
   throwIfAborted(options.signal);
-  let handler = nativeParse ? parseSmallJsonSplit(path, options) : null;
-  if (!handler)
+  let doc = nativeParse ? parseSmallJsonSplit(path, options) : null;
+  if (!doc)
     try {
-      handler = new JsonSplitHandler(path);
+      const handler = new JsonSplitHandler(path);
       await tokenizeJsonFile(path, handler, {
         signal: options.signal,
         limits: options.limits,
         onProgress: (read, total) =>
           options.onProgress?.(total > 0 ? 0.9 * (read / total) : 0, 'Reading Caliper json-split'),
       });
+      doc = handler.finish();
     } catch (e) {
       if (isAbortError(e) || e instanceof ProfileReadError) throw e;
       if (e instanceof JsonSyntaxError)
@@ -653,7 +735,7 @@ export async function readCaliperJsonSplit(path: string, options: ReadOptions, n
       throw new ProfileReadError(path, (e as Error).message, { cause: e });
     }
   options.onProgress?.(0.9, 'Building the call tree');
-  const profile = buildCaliperProfile(handler.finish(), path);
+  const profile = buildCaliperProfile(doc, path);
   options.onProgress?.(1);
   return profile;
 }

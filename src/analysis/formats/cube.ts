@@ -19,6 +19,7 @@ import { CubeFormatError } from './cube/cube-format-error';
 import { zlib } from './io/zlib';
 import { cubeRowOrder, decodeCubeData, parseCubeIndex, scalarType } from './cube/metric-values';
 import { readTarArchive } from './cube/tar-archive';
+import { readHeadBytes } from './file-sample';
 import { isGzip, readBytes, readChunks } from './io/file-input';
 import { isAbortError, type ProfileReader, ProfileReadError, type ReadOptions, throwIfAborted } from './reader';
 import { CUBE_FORMAT_ID, cubeSniffer } from './sniffers/cube';
@@ -303,12 +304,6 @@ async function buildCubeProfile(
   return profile;
 }
 
-/** The first bytes of the (gunzipped) file, to tell a tar archive from an XML document. */
-async function firstBytes(path: string, signal: AbortSignal | undefined): Promise<Uint8Array> {
-  for await (const chunk of readChunks(path, { signal, chunkSize: 4096 })) return chunk;
-  return new Uint8Array(0);
-}
-
 function startsWithXml(bytes: Uint8Array): boolean {
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
@@ -324,7 +319,9 @@ async function readCube(path: string, options: ReadOptions): Promise<Profile> {
   const { signal, onProgress, limits } = options;
   throwIfAborted(signal);
   const warnings: string[] = [];
-  if (startsWithXml(await firstBytes(path, signal))) {
+  // The first bytes (gunzipped) tell a tar archive from an XML document: read synchronously, where a
+  // stream would load Node's stream machinery and take several event-loop turns in a fresh process.
+  if (startsWithXml(readHeadBytes(path, 4096))) {
     const anchor = await parseCubeAnchor(
       readChunks(path, { signal, limits, onProgress: f => onProgress?.(0.7 * f, 'Reading CUBE XML') }),
       { signal },

@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
-import { isGzip } from './io/file-input';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { isGzip, startsLikeGzip } from './io/file-input';
 import { zlib } from './io/zlib';
 import type { FileSample } from './reader';
 
@@ -23,6 +23,21 @@ export async function sampleFile(path: string): Promise<FileSample> {
       gzip: false,
       binary: false,
     };
+  }
+  if (st.isFile() && st.size <= SAMPLE_BYTES) {
+    // A small file whole, read and decoded natively (see readSmallText); gzip takes the byte path below.
+    const text = readFileSync(path, 'utf8');
+    if (text.length <= SAMPLE_BYTES && !startsLikeGzip(text))
+      return {
+        path,
+        isDirectory: false,
+        size: st.size,
+        head: text,
+        tail: '',
+        entries: [],
+        gzip: false,
+        binary: hasNul(text),
+      };
   }
   // Synchronous reads of at most 128 KiB: microseconds, where async calls cost a thread-pool hop each.
   const fd = openSync(path, 'r');

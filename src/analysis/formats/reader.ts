@@ -73,7 +73,10 @@ export interface FormatSniffer {
   readonly id: string;
   /** Human name for messages. */
   readonly name: string;
-  /** Confidence in [0, 1] that the sample is this reader's format; 0 means "not mine". */
+  /**
+   * Confidence in [0, 0.95] that the sample is this reader's format; 0 means "not mine". 0.95 is
+   * certainty (`CERTAIN` in registry.ts): sniffing stops at the first format that is certain.
+   */
   sniff(sample: FileSample): number;
 }
 

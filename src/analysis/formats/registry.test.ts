@@ -3,8 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { textSample } from '../../../test/support/file-samples';
+import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
+import { sampleFile } from './file-sample';
 import type { FileSample } from './reader';
-import { bestFormat, chooseFormat, FORMATS } from './registry';
+import { bestFormat, CERTAIN, chooseFormat, FORMATS } from './registry';
 
 /** Heads that one format claims outright, and one that several text sniffers look at. */
 const HEADS: [string, FileSample][] = [
@@ -54,5 +56,31 @@ describe('format registry (sniffers always loaded, readers loaded on demand)', (
       assert.equal(bestFormat(s)?.score, bestFormat(s, readers)?.score);
     }
     assert.equal(chooseFormat(textSample('plain text, no profile')), null);
+  });
+
+  it('no sniffer is more than certain, so stopping at the first certain format picks what a full scan picks', async t => {
+    const skip = skipUnlessShared('data');
+    const samples: FileSample[] = HEADS.map(([, s]) => s);
+    if (skip) t.diagnostic(skip);
+    else {
+      // Every file and folder two levels under each format's folder of the shared data.
+      const data = sharedPath('data');
+      for (const format of readdirSync(data, { withFileTypes: true }).filter(e => e.isDirectory()))
+        for (const entry of readdirSync(join(data, format.name), { withFileTypes: true })) {
+          const path = join(data, format.name, entry.name);
+          samples.push(await sampleFile(path));
+          if (entry.isDirectory())
+            for (const inner of readdirSync(path)) samples.push(await sampleFile(join(path, inner)));
+        }
+    }
+    for (const s of samples) {
+      let full: { id: string; score: number } | null = null;
+      for (const f of FORMATS) {
+        const score = f.sniff(s);
+        assert.ok(score >= 0 && score <= CERTAIN, `${f.id} gives ${score} for ${s.path}`);
+        if (score > (full?.score ?? 0)) full = { id: f.id, score };
+      }
+      assert.deepEqual(bestFormat(s) && { id: bestFormat(s)!.format.id, score: bestFormat(s)!.score }, full, s.path);
+    }
   });
 });

@@ -59,6 +59,9 @@ export const FORMATS: readonly ProfileFormat[] = [
   format(speedscopeSniffer, () => import('./speedscope').then(m => m.speedscopeReader)),
 ];
 
+/** The highest confidence a sniffer gives (`FormatSniffer.sniff` never returns more). */
+export const CERTAIN = 0.95;
+
 /** The format most confident that the sample is its own, or null. */
 export function chooseFormat(sample: FileSample): ProfileFormat | null;
 export function chooseFormat<T extends FormatSniffer>(sample: FileSample, formats: readonly T[]): T | null;
@@ -75,6 +78,9 @@ export function bestFormat<T extends FormatSniffer = ProfileFormat>(
   for (const format of formats) {
     const score = format.sniff(sample);
     if (score > (best?.score ?? 0)) best = { format, score };
+    // No later sniffer can beat the highest confidence (ties go to the first), so the rest are not
+    // run: in a fresh process each runs cold, and a small file's whole read is a few milliseconds.
+    if (score >= CERTAIN) break;
   }
   return best;
 }

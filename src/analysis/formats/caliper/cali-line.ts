@@ -1,7 +1,5 @@
-/** 10^k for k ≤ 22: exactly representable, so `m / 10^k` with m < 2^53 rounds once (Clinger's fast path). */
-const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
-
-function parseId(s: string, begin: number, end: number): number {
+/** The decimal node id in `s[begin, end)`, or -1 when that is not 1 to 20 digits. */
+export function parseId(s: string, begin: number, end: number): number {
   if (end === begin || end - begin > 20) return -1;
   let v = 0;
   for (let p = begin; p < end; p++) {
@@ -97,41 +95,6 @@ export class CaliLine {
     const i = this.valueStart[k]! + j;
     if (this.escaped) return parseId(this.unescaped[i]!, 0, this.unescaped[i]!.length);
     return parseId(this.text, this.begin[i]!, this.end[i]!);
-  }
-
-  /** Value j of entry k as a number (exactly `Number(text)`), or NaN when the text is not a number. */
-  number(k: number, j: number): number {
-    const i = this.valueStart[k]! + j;
-    if (!this.escaped) {
-      // Plain decimals of up to 15 digits: computed from the digits, exact.
-      const s = this.text;
-      const b = this.begin[i]!;
-      const e = this.end[i]!;
-      let p = b;
-      const negative = p < e && s.charCodeAt(p) === 45;
-      if (negative) p++;
-      let m = 0;
-      let digits = 0;
-      let fraction = -1;
-      for (; p < e; p++) {
-        const c = s.charCodeAt(p);
-        if (c === 46 && fraction < 0) {
-          fraction = 0;
-          continue;
-        }
-        const d = c - 48;
-        if (d < 0 || d > 9) break;
-        m = m * 10 + d;
-        digits++;
-        if (fraction >= 0) fraction++;
-      }
-      if (p === e && digits > 0 && digits <= 15) {
-        const v = fraction > 0 ? m / POW10[fraction]! : m;
-        return negative ? -v : v;
-      }
-    }
-    const text = this.value(k, j);
-    return text.length === 0 ? NaN : Number(text);
   }
 
   private parsePlain(line: string): void {

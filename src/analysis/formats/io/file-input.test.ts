@@ -1,12 +1,21 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { readHeadBytes, sampleFile } from '../file-sample';
 import { DEFAULT_INPUT_LIMITS, ProfileReadError } from '../reader';
-import { decompressedByteLimit, describeByteLimit, forEachLine, readBytes, readChunks } from './file-input';
+import {
+  decompressedByteLimit,
+  describeByteLimit,
+  forEachLine,
+  readBytes,
+  readChunks,
+  readSmallFileLines,
+  readSmallText,
+  startsLikeGzip,
+} from './file-input';
 
 describe('file input', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'hpc-lens-input-'));
@@ -80,6 +89,72 @@ describe('file input', () => {
     assert.equal(s.head, '{"traceEvents": []}');
     const bomb = await sampleFile(write('zeros.gz', gzipSync(Buffer.alloc(50_000_000))));
     assert.ok(bomb.head.length > 0 && bomb.head.length <= 64 * 1024);
+  });
+
+  it('reads small files whole as text, as Buffer.toString decodes them, and samples them so', async () => {
+    const random = Uint8Array.from({ length: 4000 }, (_, i) => (i * 131 + (i >> 3) * 17) & 0xff);
+    for (const [name, bytes] of [
+      ['text.txt', Buffer.from(`\ufeff${text}`)],
+      ['random.bin', Buffer.from(random)],
+      ['cut.txt', Buffer.from([0x61, 0xe2, 0x82])],
+      ['empty.txt', Buffer.alloc(0)],
+    ] as const) {
+      const path = write(name, bytes);
+      assert.equal(readSmallText(path, bytes.length), bytes.toString('utf8'), name);
+      const s = await sampleFile(path);
+      assert.deepEqual(
+        [s.head, s.size, s.tail, s.gzip, s.binary],
+        [bytes.toString('utf8'), bytes.length, '', false, bytes.toString('utf8').slice(0, 8192).includes('\0')],
+        name,
+      );
+    }
+    assert.equal(readSmallText(write('big.txt', 'x'.repeat(100)), 99), null);
+    // Devices and pipes are left to the byte path (/dev/zero has size 0 and no end).
+    if (existsSync('/dev/zero')) {
+      assert.equal(readSmallText('/dev/zero', 1000), null);
+      const zero = await sampleFile('/dev/zero');
+      assert.equal(zero.size, 0);
+    }
+    const gz = write('small.gz', gzipSync('hello'));
+    assert.ok(startsLikeGzip(readSmallText(gz, 1000)!));
+    assert.equal((await sampleFile(gz)).head, 'hello', 'a small gzip file is still gunzipped');
+    assert.ok(!startsLikeGzip(text));
+  });
+
+  it("gives a small file's lines at once exactly as the line reader does, or leaves the file to it", async () => {
+    const viaReader = async (path: string) => {
+      const out: [string, number][] = [];
+      await forEachLine(path, (line, n) => out.push([line, n]));
+      return out;
+    };
+    for (const [name, content] of [
+      ['plain.txt', text],
+      ['final-newline.txt', `${text}\n`],
+      ['crlf.txt', 'a\r\nb\r\n\r\nc\r\n'],
+      ['cr-cr.txt', 'a\r\r\nb\rc\n\r'],
+      ['bom.txt', `\ufeff${text}`],
+      ['two-boms.txt', `\ufeff\ufeff${text}`],
+      ['blank.txt', '\n\n\n'],
+      ['empty.txt', ''],
+    ] as const) {
+      const path = write(name, content);
+      let progress = 0;
+      const lines = readSmallFileLines(path, { onProgress: f => (progress = f) });
+      assert.ok(lines, name);
+      assert.deepEqual(
+        lines.map((l, k) => [l, k + 1]),
+        await viaReader(path),
+        name,
+      );
+      assert.equal(progress, 1);
+    }
+    assert.equal(readSmallFileLines(write('invalid.txt', Buffer.from([0x61, 0x0a, 0xff, 0x0a]))), null);
+    assert.equal(readSmallFileLines(write('lines.gz', gzipSync(text))), null);
+    assert.equal(readSmallFileLines(write('long.txt', text), { limits: { maxLineLength: 10 } }), null);
+    assert.equal(readSmallFileLines(join(tmp, 'missing.txt')), null);
+    const ac = new AbortController();
+    ac.abort();
+    assert.equal(readSmallFileLines(write('cancelled.txt', text), { signal: ac.signal }), null);
   });
 
   it('reads the first bytes of a file, gunzipped, for byte-level sniffers', () => {

@@ -1,6 +1,6 @@
 import { quoteContent } from '../../errors/escape-control';
 import { GrowableFloat64, GrowableInt32 } from '../../model/growable';
-import { forEachLine, type InputOptions } from '../io/file-input';
+import { forEachLine, readSmallFileLines, type InputOptions } from '../io/file-input';
 import { ProfileReadError } from '../reader';
 import { parseTauMetadata } from './tau-metadata';
 
@@ -275,7 +275,9 @@ export async function readTauProfileFile(
     }
   };
 
-  await forEachLine(path, onLine, options);
+  const lines = readSmallFileLines(path, options);
+  if (lines) for (let k = 0; k < lines.length; k++) onLine(lines[k]!, k + 1);
+  else await forEachLine(path, onLine, options);
 
   switch (section) {
     case Section.Header:
