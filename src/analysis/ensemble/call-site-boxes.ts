@@ -1,7 +1,6 @@
 import { MAX_OUTLIERS, type BoxStatistics, type CallSiteBox, type CallSiteSort } from '../../shared/ensemble-protocol';
 import { sourceOf } from '../model/node-source';
 import type { Profile } from '../model/profile';
-import { GrowableFloat64 } from '../model/growable';
 import { valueBox } from './node-statistics';
 import type { CallSiteRunValues, CallSites, SupernodeScope } from './supernode-scope';
 
@@ -33,17 +32,12 @@ export interface RankValues {
  */
 export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32Array): RankValues {
   const { ensemble, isEntry, side, entries } = scope;
-  const S = sites.names.length;
+  const S = sites.names.length,
+    K = runs.length;
   const siteOf = side === 'inclusive' ? sites.inclusiveOf : sites.exclusiveOf;
-  const values = Array.from({ length: S }, () => new GrowableFloat64());
-  const blockRuns = Array.from({ length: S }, () => [] as number[]);
-  const blockStarts = Array.from({ length: S }, () => [] as number[]);
-  const supernode: (Float64Array | null)[] = [];
-  let acc = new Float64Array(0);
   const presenceOf = sites.presenceOf,
     ownAll = side === 'exclusive';
-  let rows = new Float64Array(0),
-    scratch = new Int32Array(0);
+  let scratch = new Int32Array(0);
   // Runs of one program mostly share their tree and with it their node → union node map (the
   // ensemble keeps one map per distinct tree): what a run's nodes contribute is worked out once per map.
   const plans = new Map<Int32Array, RunPlan>();
@@ -55,7 +49,15 @@ export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32A
     }
     return plan;
   };
-  for (let k = 0; k < runs.length; k++) {
+  // First pass: which runs hold the supernode and how many values each call site gets, so every
+  // output is one typed array written in place (no growing, no per-run accumulator to copy and clear).
+  const runPlans: (RunPlan | null)[] = new Array<RunPlan | null>(K).fill(null);
+  const contextsOf = new Int32Array(K);
+  const valueCount = new Int32Array(S),
+    blockCount = new Int32Array(S);
+  let ownCount = 0,
+    maxReads = 0;
+  for (let k = 0; k < K; k++) {
     const run = runs[k]!;
     let present = false;
     for (const u of entries)
@@ -63,52 +65,72 @@ export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32A
         present = true;
         break;
       }
-    if (!present) {
-      supernode.push(null);
-      continue;
+    if (!present) continue;
+    const plan = planOf(ensemble.unionNodes(run));
+    const C = ensemble.profile(run).contextCount;
+    runPlans[k] = plan;
+    contextsOf[k] = C;
+    ownCount += C;
+    if (plan.reads.length * C > maxReads) maxReads = plan.reads.length * C;
+    for (const cs of plan.touched) {
+      valueCount[cs]! += C;
+      blockCount[cs]!++;
     }
+  }
+  const valueStart = new Int32Array(S + 1);
+  for (let cs = 0; cs < S; cs++) valueStart[cs + 1] = valueStart[cs]! + valueCount[cs]!;
+  const all = new Float64Array(valueStart[S]!);
+  const ownAllRuns = new Float64Array(ownCount);
+  const blockRuns = Array.from({ length: S }, (_, cs) => new Int32Array(blockCount[cs]!));
+  const blockStarts = Array.from({ length: S }, (_, cs) => new Int32Array(blockCount[cs]! + 1));
+  const written = new Int32Array(S),
+    blocks = new Int32Array(S);
+  // Where this run's values of each touched call site go in `all` (-1: not touched in this run).
+  const destOf = new Int32Array(S).fill(-1);
+  const rows = new Float64Array(maxReads);
+  const supernode: (Float64Array | null)[] = new Array<Float64Array | null>(K).fill(null);
+  let ownAt = 0;
+  for (let k = 0; k < K; k++) {
+    const plan = runPlans[k];
+    if (!plan) continue;
+    const run = runs[k]!,
+      C = contextsOf[k]!;
     const p = ensemble.profile(run);
     const m = p.metricIndex(ensemble.metric.name);
     if (m < 0) throw new Error(`a run's profile lacks the ensemble's metric ${ensemble.metric.name}`);
-    const C = p.contextCount;
-    // Row by row: a run read from its summary never builds its node × rank matrix for a selection.
-    if (acc.length < S * C) acc = new Float64Array(S * C);
-    const own = new Float64Array(C);
-    const map = ensemble.unionNodes(run);
-    const { reads, touched } = planOf(map);
-    // Only the rows that add to a sum are read, all at once, and added in the run's node order (the
-    // order they always added in).
-    if (rows.length < reads.length * C) rows = new Float64Array(reads.length * C);
-    p.contextRows(side, m, reads, rows);
-    addRows(rows, reads, map, C, ownAll ? null : isEntry, siteOf, own, acc);
-    supernode.push(own);
-    // Every row written belongs to a touched call site: an owned loop or statement exists in a run
-    // only below its owner, so clearing the touched rows leaves the accumulator zero.
+    const own = ownAllRuns.subarray(ownAt, ownAt + C);
+    ownAt += C;
+    const { reads, touched } = plan;
     for (const cs of touched) {
-      blockRuns[cs]!.push(run);
-      blockStarts[cs]!.push(values[cs]!.length);
-      const base = cs * C;
-      for (let c = 0; c < C; c++) {
-        values[cs]!.push(acc[base + c]!);
-        acc[base + c] = 0;
-      }
+      blockRuns[cs]![blocks[cs]!] = run;
+      blockStarts[cs]![blocks[cs]!++] = written[cs]!;
+      destOf[cs] = valueStart[cs]! + written[cs]!;
+      written[cs]! += C;
     }
+    // Row by row: a run read from its summary never builds its node × rank matrix for a selection.
+    // Only the rows that add to a sum are read, all at once, and added in the run's node order (the
+    // order they always added in) straight into the call sites' values, which start at zero.
+    p.contextRows(side, m, reads, rows);
+    addRows(rows, reads, ensemble.unionNodes(run), C, ownAll ? null : isEntry, siteOf, own, all, destOf);
+    supernode[k] = own;
+    // Every row added belongs to a touched call site: an owned loop or statement exists in a run
+    // only below its owner.
+    for (const cs of touched) destOf[cs] = -1;
   }
   return {
-    callSites: values.map((v, cs) => ({
-      values: v.finish(),
-      runs: Int32Array.from(blockRuns[cs]!),
-      starts: Int32Array.from([...blockStarts[cs]!, v.length]),
-    })),
+    callSites: blockRuns.map((r, cs) => {
+      blockStarts[cs]![r.length] = valueCount[cs]!;
+      return { values: all.subarray(valueStart[cs]!, valueStart[cs + 1]!), runs: r, starts: blockStarts[cs]! };
+    }),
     supernode,
   };
 }
 
 /**
  * Adds the j-th row of `rows` (run node `reads[j]`, union node u) to the supernode's `own` (every row,
- * or only entry nodes' when `entry` is given) and to its call site's row of `acc`. A small function of
- * its own: called once per run, V8 optimises it after a few runs, where one loop inlined in
- * `rankValues` ran interpreted through a first selection.
+ * or only entry nodes' when `entry` is given) and to its call site's values in `out` (from
+ * `destOf[call site]`). A small function of its own: called once per run, V8 optimises it after a
+ * few runs, where one loop inlined in `rankValues` ran interpreted through a first selection.
  */
 function addRows(
   rows: Float64Array,
@@ -118,7 +140,8 @@ function addRows(
   entry: Uint8Array | null,
   siteOf: Int32Array,
   own: Float64Array,
-  acc: Float64Array,
+  out: Float64Array,
+  destOf: Int32Array,
 ): void {
   for (let j = 0; j < reads.length; j++) {
     const u = map[reads[j]!]!,
@@ -126,8 +149,9 @@ function addRows(
     if (!entry || entry[u]) for (let c = 0; c < C; c++) own[c]! += rows[at + c]!;
     const cs = siteOf[u]!;
     if (cs < 0) continue;
-    const base = cs * C;
-    for (let c = 0; c < C; c++) acc[base + c]! += rows[at + c]!;
+    const base = destOf[cs]!;
+    if (base < 0) throw new Error(`call site ${cs} adds values in a run where it does not exist`);
+    for (let c = 0; c < C; c++) out[base + c]! += rows[at + c]!;
   }
 }
 

@@ -2,6 +2,7 @@ import { NodeKind } from '../model/call-tree';
 import type { SuperGraph } from '../graph/super-graph';
 import type { Ensemble, Side } from './ensemble';
 import { selectRuns } from './ensemble-graph';
+import { histogramCountsInto } from './node-statistics';
 
 /**
  * What every linked view of the selected supernode (CallFlow §4.3–4.6) starts from: the supernode's
@@ -180,25 +181,95 @@ export function callSiteRunValues(
   sites: CallSites,
   runs: Int32Array = scope.runs,
 ): CallSiteRunValues {
+  return memberRunPass(scope, sites, runs, 0).values;
+}
+
+/**
+ * Every member's histogram of its values on the scope's side over the selected runs (the
+ * hierarchy's gradients, as {@link runHistogramCounts} bins one node's run vector), by position in
+ * `scope.members`.
+ */
+export interface MemberGradients {
+  bins: number;
+  /** Per union node: its position in `scope.members`, -1 outside the supernode. */
+  position: Int32Array;
+  /** Per member: [min, max] of its present values (NaN when missing in every selected run). */
+  min: Float64Array;
+  max: Float64Array;
+  /** `[position · bins + bin]`. */
+  counts: Int32Array;
+}
+
+/**
+ * {@link callSiteRunValues} over the selected runs and the members' gradients with `bins` bins, in
+ * one pass over members × runs: each member's run vector is gathered once and binned while it is
+ * in cache, with nothing allocated per member.
+ */
+export function callSiteRunValuesWithGradients(
+  scope: SupernodeScope,
+  sites: CallSites,
+  bins: number,
+): { values: CallSiteRunValues; gradients: MemberGradients } {
+  if (!(Number.isInteger(bins) && bins >= 1)) throw new RangeError(`bin count must be a positive integer, got ${bins}`);
+  const pass = memberRunPass(scope, sites, scope.runs, bins);
+  return { values: pass.values, gradients: pass.gradients! };
+}
+
+function memberRunPass(
+  scope: SupernodeScope,
+  sites: CallSites,
+  runs: Int32Array,
+  bins: number,
+): { values: CallSiteRunValues; gradients: MemberGradients | null } {
   const { ensemble, members } = scope;
   const R = ensemble.runCount,
     K = runs.length,
-    S = sites.names.length;
+    S = sites.names.length,
+    M = members.length;
   const inclusive = new Float64Array(S * K),
     exclusive = new Float64Array(S * K);
   const seen = new Uint8Array(S * K);
   const inc = ensemble.inclusive,
     exc = ensemble.exclusive;
-  for (const u of members) {
+  const gradients: MemberGradients | null = bins
+    ? {
+        bins,
+        position: new Int32Array(ensemble.size).fill(-1),
+        min: new Float64Array(M),
+        max: new Float64Array(M),
+        counts: new Int32Array(M * bins),
+      }
+    : null;
+  const sideMatrix = scope.side === 'inclusive' ? inc : exc;
+  const row = new Float64Array(gradients ? K : 0);
+  for (let at = 0; at < M; at++) {
+    const u = members[at]!;
+    const base = u * R;
+    if (gradients) {
+      let n = 0,
+        lo = Infinity,
+        hi = -Infinity;
+      for (let k = 0; k < K; k++) {
+        const v = sideMatrix[base + runs[k]!]!;
+        row[k] = v;
+        if (v !== v) continue;
+        n++;
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+      histogramCountsInto(row, K, lo, hi, gradients.counts, at * bins, bins);
+      gradients.position[u] = at;
+      gradients.min[at] = n ? lo : NaN;
+      gradients.max[at] = n ? hi : NaN;
+    }
     const i = sites.inclusiveOf[u]!,
       x = sites.exclusiveOf[u]!,
       pr = sites.presenceOf[u]!;
-    const row = u * R;
     for (let k = 0; k < K; k++) {
-      const vi = inc[row + runs[k]!]!;
+      const vi = inc[base + runs[k]!]!;
       if (vi !== vi) continue;
       if (i >= 0) inclusive[i * K + k]! += vi;
-      if (x >= 0) exclusive[x * K + k]! += exc[row + runs[k]!]!;
+      if (x >= 0) exclusive[x * K + k]! += exc[base + runs[k]!]!;
       if (pr >= 0) seen[pr * K + k] = 1;
     }
   }
@@ -209,7 +280,7 @@ export function callSiteRunValues(
       else inclusive[cs * K + k] = exclusive[cs * K + k] = NaN;
     }
   }
-  return { inclusive, exclusive, present };
+  return { values: { inclusive, exclusive, present }, gradients };
 }
 
 /** The supernode's value in each given run (exclusive = Σ members, inclusive = Σ entry nodes), NaN where it is missing. */
