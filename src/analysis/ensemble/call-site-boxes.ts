@@ -31,32 +31,82 @@ export interface RankValues {
  * O(Σ distinct map sizes + read rows × ranks).
  */
 export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32Array): RankValues {
-  const { ensemble, isEntry, side, entries } = scope;
+  const S = sites.names.length;
+  const siteOf = scope.side === 'inclusive' ? sites.inclusiveOf : sites.exclusiveOf;
+  // First pass: which runs hold the supernode and how many values each call site gets, so every
+  // output is one typed array written in place (no growing, no per-run accumulator to copy and clear).
+  const layout = layOutRuns(scope, sites, runs, siteOf);
+  const { valueCount, blockCount } = layout;
+  const valueStart = new Int32Array(S + 1);
+  for (let cs = 0; cs < S; cs++) valueStart[cs + 1] = valueStart[cs]! + valueCount[cs]!;
+  const out: RankOutput = {
+    values: new Float64Array(valueStart[S]!),
+    valueStart,
+    own: new Float64Array(layout.ownCount),
+    blockRuns: Array.from({ length: S }, (_, cs) => new Int32Array(blockCount[cs]!)),
+    blockStarts: Array.from({ length: S }, (_, cs) => new Int32Array(blockCount[cs]! + 1)),
+    supernode: new Array<Float64Array | null>(runs.length).fill(null),
+  };
+  fillRuns(scope, runs, siteOf, layout, out);
+  return {
+    callSites: out.blockRuns.map((r, cs) => {
+      out.blockStarts[cs]![r.length] = valueCount[cs]!;
+      return {
+        values: out.values.subarray(valueStart[cs]!, valueStart[cs + 1]!),
+        runs: r,
+        starts: out.blockStarts[cs]!,
+      };
+    }),
+    supernode: out.supernode,
+  };
+}
+
+/** Which of the walked runs hold the supernode (their plan, null elsewhere) and the sizes of {@link rankValues}' outputs. */
+interface RunLayout {
+  plans: (RunPlan | null)[];
+  /** Contexts of each walked run. */
+  contexts: Int32Array;
+  /** Per call site: values and blocks (runs) it gets. */
+  valueCount: Int32Array;
+  blockCount: Int32Array;
+  /** Values of the supernode itself over all walked runs. */
+  ownCount: number;
+  /** The most row values one run reads. */
+  maxReads: number;
+}
+
+/** Where {@link rankValues} writes: every call site's values in one array (from `valueStart[cs]`), the supernode's in another. */
+interface RankOutput {
+  values: Float64Array;
+  valueStart: Int32Array;
+  own: Float64Array;
+  blockRuns: Int32Array[];
+  blockStarts: Int32Array[];
+  supernode: (Float64Array | null)[];
+}
+
+/*
+ * The two passes over runs are functions of their own, each small: V8 compiles them quickly with
+ * complete feedback (one large function was compiled on stack replacement, 20–150 ms of compiler
+ * time, and thrown away again at the first path not yet taken, selection after selection).
+ */
+
+function layOutRuns(scope: SupernodeScope, sites: CallSites, runs: Int32Array, siteOf: Int32Array): RunLayout {
+  const { ensemble, entries } = scope;
   const S = sites.names.length,
     K = runs.length;
-  const siteOf = side === 'inclusive' ? sites.inclusiveOf : sites.exclusiveOf;
-  const presenceOf = sites.presenceOf,
-    ownAll = side === 'exclusive';
   let scratch = new Int32Array(0);
   // Runs of one program mostly share their tree and with it their node → union node map (the
   // ensemble keeps one map per distinct tree): what a run's nodes contribute is worked out once per map.
-  const plans = new Map<Int32Array, RunPlan>();
-  const planOf = (map: Int32Array): RunPlan => {
-    let plan = plans.get(map);
-    if (!plan) {
-      if (scratch.length < map.length) scratch = new Int32Array(map.length);
-      plans.set(map, (plan = runPlan(map, scope, siteOf, presenceOf, ownAll, scratch)));
-    }
-    return plan;
+  const byMap = new Map<Int32Array, RunPlan>();
+  const layout: RunLayout = {
+    plans: new Array<RunPlan | null>(K).fill(null),
+    contexts: new Int32Array(K),
+    valueCount: new Int32Array(S),
+    blockCount: new Int32Array(S),
+    ownCount: 0,
+    maxReads: 0,
   };
-  // First pass: which runs hold the supernode and how many values each call site gets, so every
-  // output is one typed array written in place (no growing, no per-run accumulator to copy and clear).
-  const runPlans: (RunPlan | null)[] = new Array<RunPlan | null>(K).fill(null);
-  const contextsOf = new Int32Array(K);
-  const valueCount = new Int32Array(S),
-    blockCount = new Int32Array(S);
-  let ownCount = 0,
-    maxReads = 0;
   for (let k = 0; k < K; k++) {
     const run = runs[k]!;
     let present = false;
@@ -66,64 +116,97 @@ export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32A
         break;
       }
     if (!present) continue;
-    const plan = planOf(ensemble.unionNodes(run));
-    const C = ensemble.profile(run).contextCount;
-    runPlans[k] = plan;
-    contextsOf[k] = C;
-    ownCount += C;
-    if (plan.reads.length * C > maxReads) maxReads = plan.reads.length * C;
-    for (const cs of plan.touched) {
-      valueCount[cs]! += C;
-      blockCount[cs]!++;
+    const map = ensemble.unionNodes(run);
+    let plan = byMap.get(map);
+    if (!plan) {
+      if (scratch.length < map.length) scratch = new Int32Array(map.length);
+      byMap.set(map, (plan = runPlan(map, scope, siteOf, sites.presenceOf, scope.side === 'exclusive', scratch)));
     }
+    const C = ensemble.profile(run).contextCount;
+    layout.plans[k] = plan;
+    layout.contexts[k] = C;
+    layout.ownCount += C;
+    if (plan.reads.length * C > layout.maxReads) layout.maxReads = plan.reads.length * C;
+    countBlocks(plan.touched, C, layout.valueCount, layout.blockCount);
   }
-  const valueStart = new Int32Array(S + 1);
-  for (let cs = 0; cs < S; cs++) valueStart[cs + 1] = valueStart[cs]! + valueCount[cs]!;
-  const all = new Float64Array(valueStart[S]!);
-  const ownAllRuns = new Float64Array(ownCount);
-  const blockRuns = Array.from({ length: S }, (_, cs) => new Int32Array(blockCount[cs]!));
-  const blockStarts = Array.from({ length: S }, (_, cs) => new Int32Array(blockCount[cs]! + 1));
+  return layout;
+}
+
+/**
+ * Second pass: per run holding the supernode, one `contextRows` call for the rows that add to a sum
+ * (row by row: a run read from its summary never builds its node × rank matrix for a selection),
+ * added in the run's node order (the order they always added in) straight into the call sites'
+ * values, which start at zero.
+ */
+function fillRuns(
+  scope: SupernodeScope,
+  runs: Int32Array,
+  siteOf: Int32Array,
+  layout: RunLayout,
+  out: RankOutput,
+): void {
+  const { ensemble } = scope;
+  const S = out.blockRuns.length;
+  const entry = scope.side === 'exclusive' ? null : scope.isEntry;
   const written = new Int32Array(S),
     blocks = new Int32Array(S);
-  // Where this run's values of each touched call site go in `all` (-1: not touched in this run).
+  // Where this run's values of each touched call site go in `out.values` (-1: not touched in this run).
   const destOf = new Int32Array(S).fill(-1);
-  const rows = new Float64Array(maxReads);
-  const supernode: (Float64Array | null)[] = new Array<Float64Array | null>(K).fill(null);
+  const rows = new Float64Array(layout.maxReads);
   let ownAt = 0;
-  for (let k = 0; k < K; k++) {
-    const plan = runPlans[k];
+  for (let k = 0; k < runs.length; k++) {
+    const plan = layout.plans[k];
     if (!plan) continue;
     const run = runs[k]!,
-      C = contextsOf[k]!;
+      C = layout.contexts[k]!;
     const p = ensemble.profile(run);
     const m = p.metricIndex(ensemble.metric.name);
     if (m < 0) throw new Error(`a run's profile lacks the ensemble's metric ${ensemble.metric.name}`);
-    const own = ownAllRuns.subarray(ownAt, ownAt + C);
+    const own = out.own.subarray(ownAt, ownAt + C);
     ownAt += C;
-    const { reads, touched } = plan;
-    for (const cs of touched) {
-      blockRuns[cs]![blocks[cs]!] = run;
-      blockStarts[cs]![blocks[cs]!++] = written[cs]!;
-      destOf[cs] = valueStart[cs]! + written[cs]!;
-      written[cs]! += C;
-    }
-    // Row by row: a run read from its summary never builds its node × rank matrix for a selection.
-    // Only the rows that add to a sum are read, all at once, and added in the run's node order (the
-    // order they always added in) straight into the call sites' values, which start at zero.
-    p.contextRows(side, m, reads, rows);
-    addRows(rows, reads, ensemble.unionNodes(run), C, ownAll ? null : isEntry, siteOf, own, all, destOf);
-    supernode[k] = own;
+    openBlocks(plan.touched, run, C, out.blockRuns, out.blockStarts, blocks, written, out.valueStart, destOf);
+    p.contextRows(scope.side, m, plan.reads, rows);
+    addRows(rows, plan.reads, ensemble.unionNodes(run), C, entry, siteOf, own, out.values, destOf);
+    out.supernode[k] = own;
     // Every row added belongs to a touched call site: an owned loop or statement exists in a run
     // only below its owner.
-    for (const cs of touched) destOf[cs] = -1;
+    closeBlocks(plan.touched, destOf);
   }
-  return {
-    callSites: blockRuns.map((r, cs) => {
-      blockStarts[cs]![r.length] = valueCount[cs]!;
-      return { values: all.subarray(valueStart[cs]!, valueStart[cs + 1]!), runs: r, starts: blockStarts[cs]! };
-    }),
-    supernode,
-  };
+}
+
+function closeBlocks(touched: Int32Array, destOf: Int32Array): void {
+  for (let j = 0; j < touched.length; j++) destOf[touched[j]!] = -1;
+}
+
+/** Per run: the loops over call sites, small functions V8 optimises early in a first selection. */
+function countBlocks(touched: Int32Array, C: number, valueCount: Int32Array, blockCount: Int32Array): void {
+  for (let j = 0; j < touched.length; j++) {
+    const cs = touched[j]!;
+    valueCount[cs]! += C;
+    blockCount[cs]!++;
+  }
+}
+
+/** Starts this run's block of values of each touched call site and says where it goes (`destOf`). */
+function openBlocks(
+  touched: Int32Array,
+  run: number,
+  C: number,
+  blockRuns: Int32Array[],
+  blockStarts: Int32Array[],
+  blocks: Int32Array,
+  written: Int32Array,
+  valueStart: Int32Array,
+  destOf: Int32Array,
+): void {
+  for (let j = 0; j < touched.length; j++) {
+    const cs = touched[j]!,
+      b = blocks[cs]!++;
+    blockRuns[cs]![b] = run;
+    blockStarts[cs]![b] = written[cs]!;
+    destOf[cs] = valueStart[cs]! + written[cs]!;
+    written[cs]! += C;
+  }
 }
 
 /**
