@@ -65,6 +65,7 @@ export function supernodeScope(
     }
   }
   const selected = selectRuns(runs, ensemble.runCount);
+  const maxima = maximaOverRuns(ensemble.inclusive, ensemble.exclusive, ensemble.runCount, members, selected, N);
   return {
     ensemble,
     supernode,
@@ -75,24 +76,39 @@ export function supernodeScope(
     runs: selected,
     target: target ?? -1,
     side,
-    maxInclusive: maxOverRuns(ensemble.inclusive, ensemble.runCount, members, selected, N),
-    maxExclusive: maxOverRuns(ensemble.exclusive, ensemble.runCount, members, selected, N),
+    maxInclusive: maxima.inclusive,
+    maxExclusive: maxima.exclusive,
   };
 }
 
-function maxOverRuns(matrix: Float64Array, R: number, nodes: Int32Array, runs: Int32Array, N: number): Float64Array {
-  const out = new Float64Array(N).fill(NaN);
+/** Per member: max over the runs of each matrix (NaN when missing in all), both in one pass over members × runs. */
+function maximaOverRuns(
+  inc: Float64Array,
+  exc: Float64Array,
+  R: number,
+  nodes: Int32Array,
+  runs: Int32Array,
+  N: number,
+): { inclusive: Float64Array; exclusive: Float64Array } {
+  const inclusive = new Float64Array(N).fill(NaN),
+    exclusive = new Float64Array(N).fill(NaN);
   const K = runs.length;
-  for (const u of nodes) {
-    const row = u * R;
-    let m = -Infinity;
+  for (let j = 0; j < nodes.length; j++) {
+    const u = nodes[j]!,
+      row = u * R;
+    let mi = -Infinity,
+      me = -Infinity;
     for (let k = 0; k < K; k++) {
-      const v = matrix[row + runs[k]!]!;
-      if (v > m) m = v;
+      const at = row + runs[k]!;
+      const vi = inc[at]!,
+        ve = exc[at]!;
+      if (vi > mi) mi = vi;
+      if (ve > me) me = ve;
     }
-    if (m > -Infinity) out[u] = m;
+    if (mi > -Infinity) inclusive[u] = mi;
+    if (me > -Infinity) exclusive[u] = me;
   }
-  return out;
+  return { inclusive, exclusive };
 }
 
 /**
