@@ -1,7 +1,7 @@
 import { MAX_OUTLIERS, type BoxStatistics, type CallSiteBox, type CallSiteSort } from '../../shared/ensemble-protocol';
 import { sourceOf } from '../model/node-source';
 import type { Profile } from '../model/profile';
-import { valueBox } from './node-statistics';
+import { valueBox, type ValueBox } from './node-statistics';
 import type { CallSiteRunValues, CallSites, SupernodeScope } from './supernode-scope';
 
 /** Box plots sent at most (the first by the chosen sort). */
@@ -298,8 +298,7 @@ function runAndRank(scope: SupernodeScope, ranks: CallSiteRanks, position: numbe
   return { run, rank: ctx && ctx.rank >= 0 ? ctx.rank : c };
 }
 
-function boxOf(scope: SupernodeScope, ranks: CallSiteRanks, iqrFactor: number): BoxStatistics {
-  const b = valueBox(ranks.values, iqrFactor, MAX_OUTLIERS);
+function boxOf(scope: SupernodeScope, ranks: CallSiteRanks, b: ValueBox): BoxStatistics {
   return {
     count: b.count,
     min: b.min,
@@ -355,11 +354,25 @@ export function callSiteBoxes(
   options: CallSiteBoxOptions,
 ): { boxes: CallSiteBox[]; truncated: number } {
   const maxBoxes = options.maxBoxes ?? MAX_CALL_SITE_BOXES;
-  const rows: { box: CallSiteBox; sortValue: number }[] = [];
+  // Every call site's statistics decide the order; outliers, source and path only for the boxes sent.
+  const rows: { cs: number; name: string; stats: ValueBox; sortValue: number }[] = [];
   for (let cs = 0; cs < sites.names.length; cs++) {
     const r = ranks.callSites[cs]!;
     if (r.values.length === 0) continue;
-    const ensembleBox = boxOf(scope, r, options.iqrFactor);
+    const stats = valueBox(r.values, options.iqrFactor, MAX_OUTLIERS);
+    const sortValue =
+      options.sort === 'max'
+        ? stats.max
+        : options.sort === 'imbalance'
+          ? stats.imbalance
+          : options.sort === 'variance'
+            ? stats.variance
+            : stats.mean;
+    rows.push({ cs, name: sites.names[cs]!, stats, sortValue });
+  }
+  const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  rows.sort(options.sort === 'name' ? byName : (a, b) => b.sortValue - a.sortValue || byName(a, b));
+  const boxes = rows.slice(0, maxBoxes).map(({ cs, name, stats }): CallSiteBox => {
     // The heaviest function node gives the source location and the path (max over selected runs).
     const heaviness = scope.maxInclusive;
     let hottest = -1;
@@ -369,32 +382,18 @@ export function callSiteBoxes(
     const { file, line } = sourceOf(options.profile, hottest);
     const contexts = sites.nodes[cs]!.length;
     const box: CallSiteBox = {
-      name: sites.names[cs]!,
+      name,
       file,
       line,
-      ensemble: ensembleBox,
+      ensemble: boxOf(scope, ranks.callSites[cs]!, stats),
       present: runValues.present[cs]!,
       path: componentPath(scope, options.module, hottest) + (contexts > 1 ? ` (${contexts} calling contexts)` : ''),
     };
     if (targetRanks) {
       const t = targetRanks.callSites[cs]!;
-      box.target = t.values.length ? boxOf(scope, t, options.iqrFactor) : null;
+      box.target = t.values.length ? boxOf(scope, t, valueBox(t.values, options.iqrFactor, MAX_OUTLIERS)) : null;
     }
-    const sortValue =
-      options.sort === 'max'
-        ? ensembleBox.max
-        : options.sort === 'imbalance'
-          ? ensembleBox.imbalance
-          : options.sort === 'variance'
-            ? ensembleBox.variance
-            : ensembleBox.mean;
-    rows.push({ box, sortValue });
-  }
-  const byName = (a: CallSiteBox, b: CallSiteBox) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  rows.sort(
-    options.sort === 'name'
-      ? (a, b) => byName(a.box, b.box)
-      : (a, b) => b.sortValue - a.sortValue || byName(a.box, b.box),
-  );
-  return { boxes: rows.slice(0, maxBoxes).map(r => r.box), truncated: Math.max(0, rows.length - maxBoxes) };
+    return box;
+  });
+  return { boxes, truncated: Math.max(0, rows.length - maxBoxes) };
 }

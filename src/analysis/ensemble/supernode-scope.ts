@@ -282,6 +282,17 @@ function memberRunPass(
       seen,
     );
   }
+  return { values: { inclusive, exclusive, present: countPresent(seen, S, K, inclusive, exclusive) }, gradients };
+}
+
+/** Runs in which each call site exists; its values are NaN in the others. */
+function countPresent(
+  seen: Uint8Array,
+  S: number,
+  K: number,
+  inclusive: Float64Array,
+  exclusive: Float64Array,
+): Int32Array {
   const present = new Int32Array(S);
   for (let cs = 0; cs < S; cs++) {
     for (let k = 0; k < K; k++) {
@@ -289,7 +300,7 @@ function memberRunPass(
       else inclusive[cs * K + k] = exclusive[cs * K + k] = NaN;
     }
   }
-  return { values: { inclusive, exclusive, present }, gradients };
+  return present;
 }
 
 /*
