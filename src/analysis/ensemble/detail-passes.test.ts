@@ -149,6 +149,9 @@ describe('fused passes of the ensemble detail', () => {
     const sites = supernodeCallSites(scope);
     const g = callSiteRunValuesWithGradients(scope, sites, 5).gradients;
     assert.deepEqual(supernodeHierarchy(scope, { bins: 9, gradients: g }), supernodeHierarchy(scope, { bins: 9 }));
-    assert.throws(() => callSiteRunValuesWithGradients(scope, sites, 0), /positive integer/);
+    assert.throws(
+      () => callSiteRunValuesWithGradients(scope, sites, 0),
+      /bin count must be a positive integer or "auto", got 0/,
+    );
   });
 });

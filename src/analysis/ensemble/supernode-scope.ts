@@ -2,7 +2,7 @@ import { NodeKind } from '../model/call-tree';
 import type { SuperGraph } from '../graph/super-graph';
 import type { Ensemble, Side } from './ensemble';
 import { selectRuns } from './ensemble-graph';
-import { histogramCountsInto } from './node-statistics';
+import { binCount, histogramCountsInto } from './node-statistics';
 
 /**
  * What every linked view of the selected supernode (CallFlow §4.3–4.6) starts from: the supernode's
@@ -226,8 +226,8 @@ export function callSiteRunValuesWithGradients(
   sites: CallSites,
   bins: number,
 ): { values: CallSiteRunValues; gradients: MemberGradients } {
-  if (!(Number.isInteger(bins) && bins >= 1)) throw new RangeError(`bin count must be a positive integer, got ${bins}`);
-  const pass = memberRunPass(scope, sites, scope.runs, bins);
+  // The bin rule's own check and message.
+  const pass = memberRunPass(scope, sites, scope.runs, binCount(bins, []));
   return { values: pass.values, gradients: pass.gradients! };
 }
 
