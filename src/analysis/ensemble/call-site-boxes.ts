@@ -1,8 +1,7 @@
 import { MAX_OUTLIERS, type BoxStatistics, type CallSiteBox, type CallSiteSort } from '../../shared/ensemble-protocol';
 import { sourceOf } from '../model/node-source';
 import type { Profile } from '../model/profile';
-import { GrowableFloat64 } from '../model/growable';
-import { valueBox } from './node-statistics';
+import { valueBox, type ValueBox } from './node-statistics';
 import type { CallSiteRunValues, CallSites, SupernodeScope } from './supernode-scope';
 
 /** Box plots sent at most (the first by the chosen sort). */
@@ -32,30 +31,83 @@ export interface RankValues {
  * O(Σ distinct map sizes + read rows × ranks).
  */
 export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32Array): RankValues {
-  const { ensemble, isEntry, side, entries } = scope;
   const S = sites.names.length;
-  const siteOf = side === 'inclusive' ? sites.inclusiveOf : sites.exclusiveOf;
-  const values = Array.from({ length: S }, () => new GrowableFloat64());
-  const blockRuns = Array.from({ length: S }, () => [] as number[]);
-  const blockStarts = Array.from({ length: S }, () => [] as number[]);
-  const supernode: (Float64Array | null)[] = [];
-  let acc = new Float64Array(0);
-  const presenceOf = sites.presenceOf,
-    ownAll = side === 'exclusive';
-  let rows = new Float64Array(0),
-    scratch = new Int32Array(0);
+  const siteOf = scope.side === 'inclusive' ? sites.inclusiveOf : sites.exclusiveOf;
+  // First pass: which runs hold the supernode and how many values each call site gets, so every
+  // output is one typed array written in place (no growing, no per-run accumulator to copy and clear).
+  const layout = layOutRuns(scope, sites, runs, siteOf);
+  const { valueCount, blockCount } = layout;
+  const valueStart = new Int32Array(S + 1);
+  for (let cs = 0; cs < S; cs++) valueStart[cs + 1] = valueStart[cs]! + valueCount[cs]!;
+  const out: RankOutput = {
+    values: new Float64Array(valueStart[S]!),
+    valueStart,
+    own: new Float64Array(layout.ownCount),
+    blockRuns: Array.from({ length: S }, (_, cs) => new Int32Array(blockCount[cs]!)),
+    blockStarts: Array.from({ length: S }, (_, cs) => new Int32Array(blockCount[cs]! + 1)),
+    supernode: new Array<Float64Array | null>(runs.length).fill(null),
+  };
+  fillRuns(scope, runs, siteOf, layout, out);
+  return {
+    callSites: out.blockRuns.map((r, cs) => {
+      out.blockStarts[cs]![r.length] = valueCount[cs]!;
+      return {
+        values: out.values.subarray(valueStart[cs]!, valueStart[cs + 1]!),
+        runs: r,
+        starts: out.blockStarts[cs]!,
+      };
+    }),
+    supernode: out.supernode,
+  };
+}
+
+/** Which of the walked runs hold the supernode (their plan, null elsewhere) and the sizes of {@link rankValues}' outputs. */
+interface RunLayout {
+  plans: (RunPlan | null)[];
+  /** Contexts of each walked run. */
+  contexts: Int32Array;
+  /** Per call site: values and blocks (runs) it gets. */
+  valueCount: Int32Array;
+  blockCount: Int32Array;
+  /** Values of the supernode itself over all walked runs. */
+  ownCount: number;
+  /** The most row values one run reads. */
+  maxReads: number;
+}
+
+/** Where {@link rankValues} writes: every call site's values in one array (from `valueStart[cs]`), the supernode's in another. */
+interface RankOutput {
+  values: Float64Array;
+  valueStart: Int32Array;
+  own: Float64Array;
+  blockRuns: Int32Array[];
+  blockStarts: Int32Array[];
+  supernode: (Float64Array | null)[];
+}
+
+/*
+ * The two passes over runs are functions of their own, each small: V8 compiles them quickly with
+ * complete feedback (one large function was compiled on stack replacement, 20–150 ms of compiler
+ * time, and thrown away again at the first path not yet taken, selection after selection).
+ */
+
+function layOutRuns(scope: SupernodeScope, sites: CallSites, runs: Int32Array, siteOf: Int32Array): RunLayout {
+  const { ensemble, entries } = scope;
+  const S = sites.names.length,
+    K = runs.length;
+  let scratch = new Int32Array(0);
   // Runs of one program mostly share their tree and with it their node → union node map (the
   // ensemble keeps one map per distinct tree): what a run's nodes contribute is worked out once per map.
-  const plans = new Map<Int32Array, RunPlan>();
-  const planOf = (map: Int32Array): RunPlan => {
-    let plan = plans.get(map);
-    if (!plan) {
-      if (scratch.length < map.length) scratch = new Int32Array(map.length);
-      plans.set(map, (plan = runPlan(map, scope, siteOf, presenceOf, ownAll, scratch)));
-    }
-    return plan;
+  const byMap = new Map<Int32Array, RunPlan>();
+  const layout: RunLayout = {
+    plans: new Array<RunPlan | null>(K).fill(null),
+    contexts: new Int32Array(K),
+    valueCount: new Int32Array(S),
+    blockCount: new Int32Array(S),
+    ownCount: 0,
+    maxReads: 0,
   };
-  for (let k = 0; k < runs.length; k++) {
+  for (let k = 0; k < K; k++) {
     const run = runs[k]!;
     let present = false;
     for (const u of entries)
@@ -63,52 +115,105 @@ export function rankValues(scope: SupernodeScope, sites: CallSites, runs: Int32A
         present = true;
         break;
       }
-    if (!present) {
-      supernode.push(null);
-      continue;
+    if (!present) continue;
+    const map = ensemble.unionNodes(run);
+    let plan = byMap.get(map);
+    if (!plan) {
+      if (scratch.length < map.length) scratch = new Int32Array(map.length);
+      byMap.set(map, (plan = runPlan(map, scope, siteOf, sites.presenceOf, scope.side === 'exclusive', scratch)));
     }
+    const C = ensemble.profile(run).contextCount;
+    layout.plans[k] = plan;
+    layout.contexts[k] = C;
+    layout.ownCount += C;
+    if (plan.reads.length * C > layout.maxReads) layout.maxReads = plan.reads.length * C;
+    countBlocks(plan.touched, C, layout.valueCount, layout.blockCount);
+  }
+  return layout;
+}
+
+/**
+ * Second pass: per run holding the supernode, one `contextRows` call for the rows that add to a sum
+ * (row by row: a run read from its summary never builds its node × rank matrix for a selection),
+ * added in the run's node order (the order they always added in) straight into the call sites'
+ * values, which start at zero.
+ */
+function fillRuns(
+  scope: SupernodeScope,
+  runs: Int32Array,
+  siteOf: Int32Array,
+  layout: RunLayout,
+  out: RankOutput,
+): void {
+  const { ensemble } = scope;
+  const S = out.blockRuns.length;
+  const entry = scope.side === 'exclusive' ? null : scope.isEntry;
+  const written = new Int32Array(S),
+    blocks = new Int32Array(S);
+  // Where this run's values of each touched call site go in `out.values` (-1: not touched in this run).
+  const destOf = new Int32Array(S).fill(-1);
+  const rows = new Float64Array(layout.maxReads);
+  let ownAt = 0;
+  for (let k = 0; k < runs.length; k++) {
+    const plan = layout.plans[k];
+    if (!plan) continue;
+    const run = runs[k]!,
+      C = layout.contexts[k]!;
     const p = ensemble.profile(run);
     const m = p.metricIndex(ensemble.metric.name);
     if (m < 0) throw new Error(`a run's profile lacks the ensemble's metric ${ensemble.metric.name}`);
-    const C = p.contextCount;
-    // Row by row: a run read from its summary never builds its node × rank matrix for a selection.
-    if (acc.length < S * C) acc = new Float64Array(S * C);
-    const own = new Float64Array(C);
-    const map = ensemble.unionNodes(run);
-    const { reads, touched } = planOf(map);
-    // Only the rows that add to a sum are read, all at once, and added in the run's node order (the
-    // order they always added in).
-    if (rows.length < reads.length * C) rows = new Float64Array(reads.length * C);
-    p.contextRows(side, m, reads, rows);
-    addRows(rows, reads, map, C, ownAll ? null : isEntry, siteOf, own, acc);
-    supernode.push(own);
-    // Every row written belongs to a touched call site: an owned loop or statement exists in a run
-    // only below its owner, so clearing the touched rows leaves the accumulator zero.
-    for (const cs of touched) {
-      blockRuns[cs]!.push(run);
-      blockStarts[cs]!.push(values[cs]!.length);
-      const base = cs * C;
-      for (let c = 0; c < C; c++) {
-        values[cs]!.push(acc[base + c]!);
-        acc[base + c] = 0;
-      }
-    }
+    const own = out.own.subarray(ownAt, ownAt + C);
+    ownAt += C;
+    openBlocks(plan.touched, run, C, out.blockRuns, out.blockStarts, blocks, written, out.valueStart, destOf);
+    p.contextRows(scope.side, m, plan.reads, rows);
+    addRows(rows, plan.reads, ensemble.unionNodes(run), C, entry, siteOf, own, out.values, destOf);
+    out.supernode[k] = own;
+    // Every row added belongs to a touched call site: an owned loop or statement exists in a run
+    // only below its owner.
+    closeBlocks(plan.touched, destOf);
   }
-  return {
-    callSites: values.map((v, cs) => ({
-      values: v.finish(),
-      runs: Int32Array.from(blockRuns[cs]!),
-      starts: Int32Array.from([...blockStarts[cs]!, v.length]),
-    })),
-    supernode,
-  };
+}
+
+function closeBlocks(touched: Int32Array, destOf: Int32Array): void {
+  for (let j = 0; j < touched.length; j++) destOf[touched[j]!] = -1;
+}
+
+/** Per run: the loops over call sites, small functions V8 optimises early in a first selection. */
+function countBlocks(touched: Int32Array, C: number, valueCount: Int32Array, blockCount: Int32Array): void {
+  for (let j = 0; j < touched.length; j++) {
+    const cs = touched[j]!;
+    valueCount[cs]! += C;
+    blockCount[cs]!++;
+  }
+}
+
+/** Starts this run's block of values of each touched call site and says where it goes (`destOf`). */
+function openBlocks(
+  touched: Int32Array,
+  run: number,
+  C: number,
+  blockRuns: Int32Array[],
+  blockStarts: Int32Array[],
+  blocks: Int32Array,
+  written: Int32Array,
+  valueStart: Int32Array,
+  destOf: Int32Array,
+): void {
+  for (let j = 0; j < touched.length; j++) {
+    const cs = touched[j]!,
+      b = blocks[cs]!++;
+    blockRuns[cs]![b] = run;
+    blockStarts[cs]![b] = written[cs]!;
+    destOf[cs] = valueStart[cs]! + written[cs]!;
+    written[cs]! += C;
+  }
 }
 
 /**
  * Adds the j-th row of `rows` (run node `reads[j]`, union node u) to the supernode's `own` (every row,
- * or only entry nodes' when `entry` is given) and to its call site's row of `acc`. A small function of
- * its own: called once per run, V8 optimises it after a few runs, where one loop inlined in
- * `rankValues` ran interpreted through a first selection.
+ * or only entry nodes' when `entry` is given) and to its call site's values in `out` (from
+ * `destOf[call site]`). A small function of its own: called once per run, V8 optimises it after a
+ * few runs, where one loop inlined in `rankValues` ran interpreted through a first selection.
  */
 function addRows(
   rows: Float64Array,
@@ -118,7 +223,8 @@ function addRows(
   entry: Uint8Array | null,
   siteOf: Int32Array,
   own: Float64Array,
-  acc: Float64Array,
+  out: Float64Array,
+  destOf: Int32Array,
 ): void {
   for (let j = 0; j < reads.length; j++) {
     const u = map[reads[j]!]!,
@@ -126,8 +232,9 @@ function addRows(
     if (!entry || entry[u]) for (let c = 0; c < C; c++) own[c]! += rows[at + c]!;
     const cs = siteOf[u]!;
     if (cs < 0) continue;
-    const base = cs * C;
-    for (let c = 0; c < C; c++) acc[base + c]! += rows[at + c]!;
+    const base = destOf[cs]!;
+    if (base < 0) throw new Error(`call site ${cs} adds values in a run where it does not exist`);
+    for (let c = 0; c < C; c++) out[base + c]! += rows[at + c]!;
   }
 }
 
@@ -191,8 +298,7 @@ function runAndRank(scope: SupernodeScope, ranks: CallSiteRanks, position: numbe
   return { run, rank: ctx && ctx.rank >= 0 ? ctx.rank : c };
 }
 
-function boxOf(scope: SupernodeScope, ranks: CallSiteRanks, iqrFactor: number): BoxStatistics {
-  const b = valueBox(ranks.values, iqrFactor, MAX_OUTLIERS);
+function boxOf(scope: SupernodeScope, ranks: CallSiteRanks, b: ValueBox): BoxStatistics {
   return {
     count: b.count,
     min: b.min,
@@ -248,11 +354,25 @@ export function callSiteBoxes(
   options: CallSiteBoxOptions,
 ): { boxes: CallSiteBox[]; truncated: number } {
   const maxBoxes = options.maxBoxes ?? MAX_CALL_SITE_BOXES;
-  const rows: { box: CallSiteBox; sortValue: number }[] = [];
+  // Every call site's statistics decide the order; outliers, source and path only for the boxes sent.
+  const rows: { cs: number; name: string; stats: ValueBox; sortValue: number }[] = [];
   for (let cs = 0; cs < sites.names.length; cs++) {
     const r = ranks.callSites[cs]!;
     if (r.values.length === 0) continue;
-    const ensembleBox = boxOf(scope, r, options.iqrFactor);
+    const stats = valueBox(r.values, options.iqrFactor, MAX_OUTLIERS);
+    const sortValue =
+      options.sort === 'max'
+        ? stats.max
+        : options.sort === 'imbalance'
+          ? stats.imbalance
+          : options.sort === 'variance'
+            ? stats.variance
+            : stats.mean;
+    rows.push({ cs, name: sites.names[cs]!, stats, sortValue });
+  }
+  const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  rows.sort(options.sort === 'name' ? byName : (a, b) => b.sortValue - a.sortValue || byName(a, b));
+  const boxes = rows.slice(0, maxBoxes).map(({ cs, name, stats }): CallSiteBox => {
     // The heaviest function node gives the source location and the path (max over selected runs).
     const heaviness = scope.maxInclusive;
     let hottest = -1;
@@ -262,32 +382,18 @@ export function callSiteBoxes(
     const { file, line } = sourceOf(options.profile, hottest);
     const contexts = sites.nodes[cs]!.length;
     const box: CallSiteBox = {
-      name: sites.names[cs]!,
+      name,
       file,
       line,
-      ensemble: ensembleBox,
+      ensemble: boxOf(scope, ranks.callSites[cs]!, stats),
       present: runValues.present[cs]!,
       path: componentPath(scope, options.module, hottest) + (contexts > 1 ? ` (${contexts} calling contexts)` : ''),
     };
     if (targetRanks) {
       const t = targetRanks.callSites[cs]!;
-      box.target = t.values.length ? boxOf(scope, t, options.iqrFactor) : null;
+      box.target = t.values.length ? boxOf(scope, t, valueBox(t.values, options.iqrFactor, MAX_OUTLIERS)) : null;
     }
-    const sortValue =
-      options.sort === 'max'
-        ? ensembleBox.max
-        : options.sort === 'imbalance'
-          ? ensembleBox.imbalance
-          : options.sort === 'variance'
-            ? ensembleBox.variance
-            : ensembleBox.mean;
-    rows.push({ box, sortValue });
-  }
-  const byName = (a: CallSiteBox, b: CallSiteBox) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  rows.sort(
-    options.sort === 'name'
-      ? (a, b) => byName(a.box, b.box)
-      : (a, b) => b.sortValue - a.sortValue || byName(a.box, b.box),
-  );
-  return { boxes: rows.slice(0, maxBoxes).map(r => r.box), truncated: Math.max(0, rows.length - maxBoxes) };
+    return box;
+  });
+  return { boxes, truncated: Math.max(0, rows.length - maxBoxes) };
 }

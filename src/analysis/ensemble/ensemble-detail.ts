@@ -5,7 +5,12 @@ import type { EnsembleProfile } from './ensemble-profile';
 import { metricCorrelation } from './metric-correlation';
 import { runtimeDistribution } from './runtime-distribution';
 import { supernodeHierarchy } from './supernode-hierarchy';
-import { callSiteRunValues, supernodeCallSites, supernodeScope } from './supernode-scope';
+import {
+  callSiteRunValues,
+  callSiteRunValuesWithGradients,
+  supernodeCallSites,
+  supernodeScope,
+} from './supernode-scope';
 
 /** `/usr/lib/libmpi.so.40` → `libmpi.so.40`; `lib1#2` → `lib1 (2)`; split parts keep their suffix. */
 function supernodeLabel(node: SuperNode): string {
@@ -37,7 +42,10 @@ export function ensembleDetail(
   const target = state.mode === 'target' ? state.target : null;
   const scope = supernodeScope(ensemble, graph, s, state.runs, target, options.gradientSide);
   const sites = supernodeCallSites(scope);
-  const runValues = callSiteRunValues(scope, sites);
+  // One pass over members × runs gives the call sites' run values and, with a fixed bin count, the
+  // hierarchy's gradients.
+  const pass = typeof options.bins === 'number' ? callSiteRunValuesWithGradients(scope, sites, options.bins) : null;
+  const runValues = pass ? pass.values : callSiteRunValues(scope, sites);
   const targetRun = scope.target >= 0 ? Int32Array.of(scope.target) : null;
   const targetRunValues = targetRun ? callSiteRunValues(scope, sites, targetRun) : null;
   const ranks = rankValues(scope, sites, scope.runs);
@@ -52,7 +60,7 @@ export function ensembleDetail(
     nodeId,
     label: supernodeLabel(node),
     side: scope.side,
-    hierarchy: supernodeHierarchy(scope, { bins: options.bins }),
+    hierarchy: supernodeHierarchy(scope, { bins: options.bins, ...(pass ? { gradients: pass.gradients } : {}) }),
     callSites: boxes.boxes,
     callSitesTruncated: boxes.truncated,
     correlation: metricCorrelation(scope, sites, runValues),

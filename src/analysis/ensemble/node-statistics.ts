@@ -470,11 +470,27 @@ export function runHistogramCounts(
     if (v > max) max = v;
   }
   if (rule === 'auto') return runHistogram(values, rule);
-  const bins = binCount(rule, []);
-  const counts = new Int32Array(bins);
-  for (let r = 0; r < values.length; r++) {
-    const b = binOf(values[r]!, min, max, bins);
-    if (b >= 0) counts[b]!++;
-  }
+  const counts = new Int32Array(binCount(rule, []));
+  histogramCountsInto(values, values.length, min, max, counts, 0, counts.length);
   return n === 0 ? { min: NaN, max: NaN, counts } : { min, max, counts };
+}
+
+/**
+ * Adds the first `n` of `values` (NaN skipped) to `bins` equal-width bins over [min, max] at
+ * `counts[at …]`: {@link runHistogramCounts}' binning on caller-owned arrays, for builders that
+ * histogram many rows without allocating per row.
+ */
+export function histogramCountsInto(
+  values: ArrayLike<number>,
+  n: number,
+  min: number,
+  max: number,
+  counts: Int32Array,
+  at: number,
+  bins: number,
+): void {
+  for (let r = 0; r < n; r++) {
+    const b = binOf(values[r]!, min, max, bins);
+    if (b >= 0) counts[at + b]!++;
+  }
 }

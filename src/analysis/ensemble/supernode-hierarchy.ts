@@ -2,7 +2,7 @@ import type { HierarchyNodeData, SupernodeHierarchyData } from '../../shared/ens
 import { NodeKind } from '../model/call-tree';
 import type { BinRule } from './node-statistics';
 import { runHistogramCounts } from './node-statistics';
-import { isFunctionLike, nodeRunValues, type SupernodeScope } from './supernode-scope';
+import { isFunctionLike, nodeRunValues, type MemberGradients, type SupernodeScope } from './supernode-scope';
 
 /** Icicle bars sent at most: the heaviest by max inclusive, with all their ancestors. */
 export const MAX_HIERARCHY_NODES = 2000;
@@ -11,6 +11,8 @@ export interface HierarchyOptions {
   bins: BinRule;
   /** Default {@link MAX_HIERARCHY_NODES}. */
   maxNodes?: number;
+  /** The members' gradients already binned (with `bins` bins) by `callSiteRunValuesWithGradients`. */
+  gradients?: MemberGradients;
 }
 
 function kindName(kind: number): HierarchyNodeData['kind'] {
@@ -35,6 +37,7 @@ export function supernodeHierarchy(scope: SupernodeScope, options: HierarchyOpti
   if (!(Number.isInteger(maxNodes) && maxNodes >= 1))
     throw new RangeError(`the hierarchy needs room for at least one node, got ${maxNodes}`);
 
+  const given = options.gradients && options.gradients.bins === options.bins ? options.gradients : undefined;
   const heaviness = scope.maxInclusive;
   const exists = (u: number) => heaviness[u] === heaviness[u];
   const byMaxInclusive = (a: number, b: number) => heaviness[b]! - heaviness[a]! || a - b;
@@ -75,8 +78,15 @@ export function supernodeHierarchy(scope: SupernodeScope, options: HierarchyOpti
   order.forEach((u, i) => {
     if (keep && !keep[i]) return;
     newIndex[i] = nodes.length;
-    const values = nodeRunValues(ensemble, u, side, runs);
-    const h = runHistogramCounts(values, options.bins);
+    const at = given ? given.position[u]! : -1;
+    const h =
+      at >= 0
+        ? {
+            min: given!.min[at]!,
+            max: given!.max[at]!,
+            counts: given!.counts.subarray(at * given!.bins, (at + 1) * given!.bins),
+          }
+        : runHistogramCounts(nodeRunValues(ensemble, u, side, runs), options.bins);
     let present = 0;
     for (const c of h.counts) {
       present += c;

@@ -2,6 +2,7 @@ import { NodeKind } from '../model/call-tree';
 import type { SuperGraph } from '../graph/super-graph';
 import type { Ensemble, Side } from './ensemble';
 import { selectRuns } from './ensemble-graph';
+import { binCount, histogramCountsInto } from './node-statistics';
 
 /**
  * What every linked view of the selected supernode (CallFlow §4.3–4.6) starts from: the supernode's
@@ -64,6 +65,7 @@ export function supernodeScope(
     }
   }
   const selected = selectRuns(runs, ensemble.runCount);
+  const maxima = maximaOverRuns(ensemble.inclusive, ensemble.exclusive, ensemble.runCount, members, selected, N);
   return {
     ensemble,
     supernode,
@@ -74,24 +76,39 @@ export function supernodeScope(
     runs: selected,
     target: target ?? -1,
     side,
-    maxInclusive: maxOverRuns(ensemble.inclusive, ensemble.runCount, members, selected, N),
-    maxExclusive: maxOverRuns(ensemble.exclusive, ensemble.runCount, members, selected, N),
+    maxInclusive: maxima.inclusive,
+    maxExclusive: maxima.exclusive,
   };
 }
 
-function maxOverRuns(matrix: Float64Array, R: number, nodes: Int32Array, runs: Int32Array, N: number): Float64Array {
-  const out = new Float64Array(N).fill(NaN);
+/** Per member: max over the runs of each matrix (NaN when missing in all), both in one pass over members × runs. */
+function maximaOverRuns(
+  inc: Float64Array,
+  exc: Float64Array,
+  R: number,
+  nodes: Int32Array,
+  runs: Int32Array,
+  N: number,
+): { inclusive: Float64Array; exclusive: Float64Array } {
+  const inclusive = new Float64Array(N).fill(NaN),
+    exclusive = new Float64Array(N).fill(NaN);
   const K = runs.length;
-  for (const u of nodes) {
-    const row = u * R;
-    let m = -Infinity;
+  for (let j = 0; j < nodes.length; j++) {
+    const u = nodes[j]!,
+      row = u * R;
+    let mi = -Infinity,
+      me = -Infinity;
     for (let k = 0; k < K; k++) {
-      const v = matrix[row + runs[k]!]!;
-      if (v > m) m = v;
+      const at = row + runs[k]!;
+      const vi = inc[at]!,
+        ve = exc[at]!;
+      if (vi > mi) mi = vi;
+      if (ve > me) me = ve;
     }
-    if (m > -Infinity) out[u] = m;
+    if (mi > -Infinity) inclusive[u] = mi;
+    if (me > -Infinity) exclusive[u] = me;
   }
-  return out;
+  return { inclusive, exclusive };
 }
 
 /**
@@ -180,28 +197,102 @@ export function callSiteRunValues(
   sites: CallSites,
   runs: Int32Array = scope.runs,
 ): CallSiteRunValues {
+  return memberRunPass(scope, sites, runs, 0).values;
+}
+
+/**
+ * Every member's histogram of its values on the scope's side over the selected runs (the
+ * hierarchy's gradients, as {@link runHistogramCounts} bins one node's run vector), by position in
+ * `scope.members`.
+ */
+export interface MemberGradients {
+  bins: number;
+  /** Per union node: its position in `scope.members`, -1 outside the supernode. */
+  position: Int32Array;
+  /** Per member: [min, max] of its present values (NaN when missing in every selected run). */
+  min: Float64Array;
+  max: Float64Array;
+  /** `[position · bins + bin]`. */
+  counts: Int32Array;
+}
+
+/**
+ * {@link callSiteRunValues} over the selected runs and the members' gradients with `bins` bins, in
+ * one pass over members × runs: each member's run vector is gathered once and binned while it is
+ * in cache, with nothing allocated per member.
+ */
+export function callSiteRunValuesWithGradients(
+  scope: SupernodeScope,
+  sites: CallSites,
+  bins: number,
+): { values: CallSiteRunValues; gradients: MemberGradients } {
+  // The bin rule's own check and message.
+  const pass = memberRunPass(scope, sites, scope.runs, binCount(bins, []));
+  return { values: pass.values, gradients: pass.gradients! };
+}
+
+function memberRunPass(
+  scope: SupernodeScope,
+  sites: CallSites,
+  runs: Int32Array,
+  bins: number,
+): { values: CallSiteRunValues; gradients: MemberGradients | null } {
   const { ensemble, members } = scope;
   const R = ensemble.runCount,
     K = runs.length,
-    S = sites.names.length;
+    S = sites.names.length,
+    M = members.length;
   const inclusive = new Float64Array(S * K),
     exclusive = new Float64Array(S * K);
   const seen = new Uint8Array(S * K);
   const inc = ensemble.inclusive,
     exc = ensemble.exclusive;
-  for (const u of members) {
-    const i = sites.inclusiveOf[u]!,
-      x = sites.exclusiveOf[u]!,
-      pr = sites.presenceOf[u]!;
-    const row = u * R;
-    for (let k = 0; k < K; k++) {
-      const vi = inc[row + runs[k]!]!;
-      if (vi !== vi) continue;
-      if (i >= 0) inclusive[i * K + k]! += vi;
-      if (x >= 0) exclusive[x * K + k]! += exc[row + runs[k]!]!;
-      if (pr >= 0) seen[pr * K + k] = 1;
+  const gradients: MemberGradients | null = bins
+    ? {
+        bins,
+        position: new Int32Array(ensemble.size).fill(-1),
+        min: new Float64Array(M),
+        max: new Float64Array(M),
+        counts: new Int32Array(M * bins),
+      }
+    : null;
+  const sideMatrix = scope.side === 'inclusive' ? inc : exc;
+  const row = new Float64Array(gradients ? K : 0);
+  const range = new Float64Array(2);
+  for (let at = 0; at < M; at++) {
+    const u = members[at]!;
+    const base = u * R;
+    if (gradients) {
+      const n = gatherRow(sideMatrix, base, runs, row, range);
+      histogramCountsInto(row, K, range[0]!, range[1]!, gradients.counts, at * bins, bins);
+      gradients.position[u] = at;
+      gradients.min[at] = n ? range[0]! : NaN;
+      gradients.max[at] = n ? range[1]! : NaN;
     }
+    addCallSiteRow(
+      inc,
+      exc,
+      base,
+      runs,
+      sites.inclusiveOf[u]!,
+      sites.exclusiveOf[u]!,
+      sites.presenceOf[u]!,
+      inclusive,
+      exclusive,
+      seen,
+    );
   }
+  return { values: { inclusive, exclusive, present: countPresent(seen, S, K, inclusive, exclusive) }, gradients };
+}
+
+/** Runs in which each call site exists; its values are NaN in the others. */
+function countPresent(
+  seen: Uint8Array,
+  S: number,
+  K: number,
+  inclusive: Float64Array,
+  exclusive: Float64Array,
+): Int32Array {
   const present = new Int32Array(S);
   for (let cs = 0; cs < S; cs++) {
     for (let k = 0; k < K; k++) {
@@ -209,7 +300,59 @@ export function callSiteRunValues(
       else inclusive[cs * K + k] = exclusive[cs * K + k] = NaN;
     }
   }
-  return { inclusive, exclusive, present };
+  return present;
+}
+
+/*
+ * The loops over runs are small functions of their own: called once per member, V8 optimises them
+ * with complete feedback early in a first selection.
+ */
+
+/** Gathers a node's row over `runs` into `row`; [min, max] of its present values into `range`; returns how many are present. */
+function gatherRow(
+  matrix: Float64Array,
+  base: number,
+  runs: Int32Array,
+  row: Float64Array,
+  range: Float64Array,
+): number {
+  let n = 0,
+    lo = Infinity,
+    hi = -Infinity;
+  for (let k = 0; k < runs.length; k++) {
+    const v = matrix[base + runs[k]!]!;
+    row[k] = v;
+    if (v !== v) continue;
+    n++;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  range[0] = lo;
+  range[1] = hi;
+  return n;
+}
+
+/** Adds a member's values over `runs` to its call sites (inclusive `i`, exclusive `x`, presence `pr`; -1: none). */
+function addCallSiteRow(
+  inc: Float64Array,
+  exc: Float64Array,
+  base: number,
+  runs: Int32Array,
+  i: number,
+  x: number,
+  pr: number,
+  inclusive: Float64Array,
+  exclusive: Float64Array,
+  seen: Uint8Array,
+): void {
+  const K = runs.length;
+  for (let k = 0; k < K; k++) {
+    const vi = inc[base + runs[k]!]!;
+    if (vi !== vi) continue;
+    if (i >= 0) inclusive[i * K + k]! += vi;
+    if (x >= 0) exclusive[x * K + k]! += exc[base + runs[k]!]!;
+    if (pr >= 0) seen[pr * K + k] = 1;
+  }
 }
 
 /** The supernode's value in each given run (exclusive = Σ members, inclusive = Σ entry nodes), NaN where it is missing. */
