@@ -108,6 +108,12 @@ function readerRows(shared: string): GoalRow[] {
     rmSync(cacheDir, { recursive: true, force: true });
   }
   if (small.length) {
+    // Which files miss, and by how much: the one row below cannot say it.
+    const misses = small.filter(s => s.ratio < 5).sort((a, b) => a.ratio - b.ratio);
+    if (misses.length)
+      console.log(
+        `  KB-size first reads under 5× Hatchet: ${misses.map(s => `${s.key} ${s.ratio.toFixed(1)}×`).join(', ')}`,
+      );
     const low = small.reduce((a, b) => (b.ratio < a.ratio ? b : a));
     const geo = (xs: number[]) => Math.exp(xs.reduce((s, r) => s + Math.log(r), 0) / xs.length);
     rows.push({
@@ -344,8 +350,8 @@ async function serviceRows(distDir: string): Promise<GoalRow[]> {
  * Ensemble CallFlow at 1,000 runs × 10⁴ nodes (generated, through the panel's own session): the
  * host's longest block receiving an answer from a worker and forwarding it to the webview (the first
  * graph, and a selection's detail: packed; the same answers as objects, as sent before, measured
- * beside them), and the linked views' detail of the heaviest supernode (a selection, median of 6
- * after a warm-up).
+ * beside them), and the linked views' detail of the heaviest supernode (a selection: median of 6
+ * after the first, and the first).
  */
 async function ensembleRows(): Promise<GoalRow[]> {
   // Read from json-split files (a supernode per function: 335 of them, 5.6 MB packed) for the host's
@@ -365,11 +371,15 @@ async function ensembleRows(): Promise<GoalRow[]> {
       ratio: `${(max.cpu / 100).toFixed(2)}× budget`,
       met: max.cpu < 100,
     },
-    budgetRow(
-      `ensemble detail < 100 ms: 1,000 runs × 10⁴ nodes, heaviest supernode (${heavy.heaviest.members} call-tree nodes)`,
-      heavy.detail,
-      100,
-    ),
+    {
+      ...budgetRow(
+        `ensemble detail < 100 ms: 1,000 runs × 10⁴ nodes, heaviest supernode (${heavy.heaviest.members} call-tree nodes), median of 6 selections after the first`,
+        heavy.detail,
+        100,
+      ),
+      // The first selection of an ensemble runs the detail's code cold in a fresh worker: shown, not hidden.
+      baseline: `budget 100 ms; the first selection ${fmtMs(heavy.firstDetail)}`,
+    },
   ];
 }
 
