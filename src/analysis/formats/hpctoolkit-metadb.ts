@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isTimeUnit, normaliseUnit, type MetricDescriptor } from '../model/metric';
 import type { MetadataValue, Profile } from '../model/profile';
@@ -58,9 +58,10 @@ export const hpctoolkitMetaDbReader: ProfileReader = {
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const { signal, onProgress, limits } = options;
     const files = databaseFiles(path);
-    const metaSize = statSync(files.meta).size;
-    const profileSize = statSync(files.profile).size;
-    const traceSize = files.trace ? statSync(files.trace).size : 0;
+    // The files' sizes only weigh the progress of reading them: not looked up when nobody listens.
+    const metaSize = onProgress ? statSync(files.meta).size : 1;
+    const profileSize = onProgress ? statSync(files.profile).size : 1;
+    const traceSize = onProgress && files.trace ? statSync(files.trace).size : 0;
     const readShare = (0.8 * metaSize) / Math.max(1, metaSize + profileSize + traceSize);
     const profileEnd = (0.8 * (metaSize + profileSize)) / Math.max(1, metaSize + profileSize + traceSize);
     onProgress?.(0, 'Reading meta.db');
@@ -111,7 +112,15 @@ function databaseFiles(path: string): DatabaseFiles {
     throw fromFileSystemError(e, path);
   }
   const dir = isDir ? path : dirname(path);
-  const find = (name: string) => [name, `${name}.gz`].map(n => join(dir, n)).find(p => existsSync(p)) ?? null;
+  // One directory listing rather than a file-system call per candidate name.
+  let names: Set<string>;
+  try {
+    names = new Set(readdirSync(dir));
+  } catch (e) {
+    throw fromFileSystemError(e, dir);
+  }
+  const find = (name: string) =>
+    names.has(name) ? join(dir, name) : names.has(`${name}.gz`) ? join(dir, `${name}.gz`) : null;
   const meta = isDir ? find('meta.db') : path;
   if (!meta) throw new ProfileReadError(path, 'the directory has no meta.db, so it is not an HPCToolkit v4 database');
   const profile = find('profile.db');
@@ -120,7 +129,11 @@ function databaseFiles(path: string): DatabaseFiles {
       path,
       `profile.db is missing from ${dir}: the measurements of an HPCToolkit v4 database are in profile.db`,
     );
-  return { dir, meta, profile, trace: find('trace.db'), taxonomy: find(join('metrics', 'default.yaml')) };
+  const metrics = join(dir, 'metrics');
+  const taxonomy = !names.has('metrics')
+    ? null
+    : ([join(metrics, 'default.yaml'), join(metrics, 'default.yaml.gz')].find(p => existsSync(p)) ?? null);
+  return { dir, meta, profile, trace: find('trace.db'), taxonomy };
 }
 
 /**
