@@ -236,9 +236,12 @@ function buildProfile(
       files.meta,
       `no usable metric: meta.db lists ${meta.metrics.length === 0 ? 'no metrics' : 'only metrics without execution or point scope'}`,
     );
-  const slotOfExecution = new Int32Array(1 << 16).fill(-1);
-  const slotOfPoint = new Int32Array(1 << 16).fill(-1);
-  const knownId = new Uint8Array(1 << 16);
+  // Tables by propMetricId (u16), as long as the largest id meta.db lists (not 64 Ki entries each).
+  let ids = 0;
+  for (const m of meta.metrics) for (const s of m.scopes) ids = Math.max(ids, s.propMetricId + 1);
+  const slotOfExecution = new Int32Array(ids).fill(-1);
+  const slotOfPoint = new Int32Array(ids).fill(-1);
+  const knownId = new Uint8Array(ids);
   for (const m of meta.metrics) for (const s of m.scopes) knownId[s.propMetricId] = 1;
   plans.forEach((plan, k) => {
     b.addMetric(plan.descriptor);
@@ -263,6 +266,10 @@ function buildProfile(
       const end = starts[j + 1]!;
       for (let k = starts[j]!, at = pValues + k * VALUE_RECORD_BYTES; k < end; k++, at += VALUE_RECORD_BYTES) {
         const metricId = view.getUint16(at, true);
+        if (metricId >= ids) {
+          unknownMetricValues++;
+          continue;
+        }
         const slot = slotOfExecution[metricId]!;
         if (slot >= 0) {
           if (node >= 0) loader.add(slot, node, view.getFloat64(at + VALUE_OFFSET, true));
