@@ -507,12 +507,16 @@ export class XmlTokenizer {
       return i;
     }
     if (this.wantText && (!blank || this.whitespaceText)) {
+      // A lone line end between tags (most whitespace text of a pretty-printed document) is the same
+      // string every time: no decoding pass and no slice.
       const text =
-        decoding === 0
-          ? utf8(buf, start, i)
-          : decoding === 1
-            ? this.decode(buf, start, i, false)
-            : this.decodeText(buf, start, i);
+        blank && i - start === 1 && buf[start] === LF
+          ? '\n'
+          : decoding === 0
+            ? utf8(buf, start, i)
+            : decoding === 1
+              ? this.decode(buf, start, i, false)
+              : this.decodeText(buf, start, i);
       this.eventOffset = this.bufBase + start;
       this.handler.text!(text);
     }
