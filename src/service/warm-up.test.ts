@@ -19,6 +19,8 @@ const EXPECTED_READER: Record<string, string> = {
   'warm.dot': 'gprof2dot DOT call graph',
   'warm-hpctoolkit': 'HPCToolkit database (experiment.xml)',
   'warm.cube': 'CUBE (Score-P, Scalasca)',
+  'warm.cubex': 'CUBE (Score-P, Scalasca)',
+  'warm-hpctoolkit-v4': 'HPCToolkit database v4 (meta.db)',
 };
 
 describe('warm-up profiles', () => {

@@ -13,7 +13,7 @@ import type { WarmReport } from './analysis-service';
 import { currentCodeCache } from './code-cache';
 import { deriveData } from './derived-data';
 import { shared } from './shared-memory';
-import { WARM_PROFILES, type WarmProfile } from './warm-profiles';
+import { WARM_PROFILES, WarmBytes, type WarmFile, type WarmProfile } from './warm-profiles';
 
 export async function warmUp(): Promise<WarmReport> {
   const started = performance.now();
@@ -40,10 +40,11 @@ export async function warmUp(): Promise<WarmReport> {
 /** Writes a warm-up profile (a file, or a folder of files) into `dir`; returns its path. */
 export function writeWarmProfile(dir: string, name: string, profile: WarmProfile): string {
   const path = join(dir, name);
-  if (typeof profile === 'string') writeFileSync(path, profile);
+  const contents = (file: WarmFile) => (typeof file === 'string' ? file : Buffer.from(file.base64, 'base64'));
+  if (typeof profile === 'string' || profile instanceof WarmBytes) writeFileSync(path, contents(profile));
   else {
     mkdirSync(path);
-    for (const [rel, text] of Object.entries(profile)) writeFileSync(join(path, rel), text);
+    for (const [rel, file] of Object.entries(profile)) writeFileSync(join(path, rel), contents(file));
   }
   return path;
 }

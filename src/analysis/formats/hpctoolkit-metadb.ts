@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isTimeUnit, normaliseUnit, type MetricDescriptor } from '../model/metric';
 import type { MetadataValue, Profile } from '../model/profile';
@@ -58,9 +58,10 @@ export const hpctoolkitMetaDbReader: ProfileReader = {
   async read(path: string, options: ReadOptions = {}): Promise<Profile> {
     const { signal, onProgress, limits } = options;
     const files = databaseFiles(path);
-    const metaSize = statSync(files.meta).size;
-    const profileSize = statSync(files.profile).size;
-    const traceSize = files.trace ? statSync(files.trace).size : 0;
+    // The files' sizes only weigh the progress of reading them: not looked up when nobody listens.
+    const metaSize = onProgress ? statSync(files.meta).size : 1;
+    const profileSize = onProgress ? statSync(files.profile).size : 1;
+    const traceSize = onProgress && files.trace ? statSync(files.trace).size : 0;
     const readShare = (0.8 * metaSize) / Math.max(1, metaSize + profileSize + traceSize);
     const profileEnd = (0.8 * (metaSize + profileSize)) / Math.max(1, metaSize + profileSize + traceSize);
     onProgress?.(0, 'Reading meta.db');
@@ -111,7 +112,15 @@ function databaseFiles(path: string): DatabaseFiles {
     throw fromFileSystemError(e, path);
   }
   const dir = isDir ? path : dirname(path);
-  const find = (name: string) => [name, `${name}.gz`].map(n => join(dir, n)).find(p => existsSync(p)) ?? null;
+  // One directory listing rather than a file-system call per candidate name.
+  let names: Set<string>;
+  try {
+    names = new Set(readdirSync(dir));
+  } catch (e) {
+    throw fromFileSystemError(e, dir);
+  }
+  const find = (name: string) =>
+    names.has(name) ? join(dir, name) : names.has(`${name}.gz`) ? join(dir, `${name}.gz`) : null;
   const meta = isDir ? find('meta.db') : path;
   if (!meta) throw new ProfileReadError(path, 'the directory has no meta.db, so it is not an HPCToolkit v4 database');
   const profile = find('profile.db');
@@ -120,7 +129,11 @@ function databaseFiles(path: string): DatabaseFiles {
       path,
       `profile.db is missing from ${dir}: the measurements of an HPCToolkit v4 database are in profile.db`,
     );
-  return { dir, meta, profile, trace: find('trace.db'), taxonomy: find(join('metrics', 'default.yaml')) };
+  const metrics = join(dir, 'metrics');
+  const taxonomy = !names.has('metrics')
+    ? null
+    : ([join(metrics, 'default.yaml'), join(metrics, 'default.yaml.gz')].find(p => existsSync(p)) ?? null);
+  return { dir, meta, profile, trace: find('trace.db'), taxonomy };
 }
 
 /**
@@ -223,9 +236,12 @@ function buildProfile(
       files.meta,
       `no usable metric: meta.db lists ${meta.metrics.length === 0 ? 'no metrics' : 'only metrics without execution or point scope'}`,
     );
-  const slotOfExecution = new Int32Array(1 << 16).fill(-1);
-  const slotOfPoint = new Int32Array(1 << 16).fill(-1);
-  const knownId = new Uint8Array(1 << 16);
+  // Tables by propMetricId (u16), as long as the largest id meta.db lists (not 64 Ki entries each).
+  let ids = 0;
+  for (const m of meta.metrics) for (const s of m.scopes) ids = Math.max(ids, s.propMetricId + 1);
+  const slotOfExecution = new Int32Array(ids).fill(-1);
+  const slotOfPoint = new Int32Array(ids).fill(-1);
+  const knownId = new Uint8Array(ids);
   for (const m of meta.metrics) for (const s of m.scopes) knownId[s.propMetricId] = 1;
   plans.forEach((plan, k) => {
     b.addMetric(plan.descriptor);
@@ -250,6 +266,10 @@ function buildProfile(
       const end = starts[j + 1]!;
       for (let k = starts[j]!, at = pValues + k * VALUE_RECORD_BYTES; k < end; k++, at += VALUE_RECORD_BYTES) {
         const metricId = view.getUint16(at, true);
+        if (metricId >= ids) {
+          unknownMetricValues++;
+          continue;
+        }
         const slot = slotOfExecution[metricId]!;
         if (slot >= 0) {
           if (node >= 0) loader.add(slot, node, view.getFloat64(at + VALUE_OFFSET, true));

@@ -1,3 +1,4 @@
+import { asFastBuffer, utf8, type FastBuffer } from '../io/byte-strings';
 import { ProfileReadError } from '../reader';
 
 /**
@@ -28,13 +29,14 @@ export interface Section {
 }
 
 const TWO_32 = 2 ** 32;
-const utf8 = new TextDecoder('utf-8');
 
 export class DbFile {
   readonly view: DataView;
   readonly size: number;
   readonly minorVersion: number;
   readonly sections: readonly Section[];
+  /** `bytes` as a Buffer, made on the first string read. */
+  private fast: FastBuffer | null = null;
 
   /** Validates the common header and footer; `sectionNames` are the sections this reader needs, in header order. */
   constructor(
@@ -159,7 +161,11 @@ export class DbFile {
     const end = this.bytes.indexOf(0, offset);
     if (end < 0)
       throw this.error(`${what}: the string at offset ${offset} has no terminating NUL before the end of the file`);
-    return utf8.decode(this.bytes.subarray(offset, end));
+    // TextDecoder's reading (one leading byte order mark is not text; bad sequences become U+FFFD),
+    // through Buffer's native slice: no view object and no decoder call per string.
+    const b = this.bytes;
+    const start = b[offset] === 0xef && b[offset + 1] === 0xbb && b[offset + 2] === 0xbf ? offset + 3 : offset;
+    return utf8((this.fast ??= asFastBuffer(b)), Math.min(start, end), end);
   }
 
   private ascii(offset: number, length: number): string {

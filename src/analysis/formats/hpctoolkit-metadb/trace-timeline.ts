@@ -71,6 +71,7 @@ export function addTraceTimeline(
   const tb = new TraceBuilder(b.tree.strings);
   tb.originNs = min.toString();
   const timeline = new LineTimeline(depthOfNode, parentNode, maxDepth);
+  const nameOfNode = new Int32Array(parentNode.length).fill(-1);
   const lines = db.lines
     .filter(l => l.count > 0)
     .sort((x, y) => contextOfProfile[x.profIndex]! - contextOfProfile[y.profIndex]! || x.index - y.index);
@@ -118,7 +119,7 @@ export function addTraceTimeline(
       }
     }
     timeline.gap(span);
-    timeline.emit(tb, track, nodeName);
+    timeline.emit(tb, track, nodeName, nameOfNode);
     options.onProgress?.((k + 1) / lines.length);
   });
   if (unsorted)
@@ -202,6 +203,8 @@ export class LineTimeline {
   private readonly duration = new GrowableFloat64(1024);
   private readonly node = new GrowableInt32(1024);
   private readonly depth = new GrowableInt32(1024);
+  /** Room for the rows' name ids, filled by {@link emit}. */
+  private readonly name = new GrowableInt32(1024);
   private readonly openNode: Int32Array;
   private readonly openRow: Int32Array;
   private open = 0;
@@ -239,20 +242,28 @@ export class LineTimeline {
     this.closeTo(0, t);
   }
 
-  emit(tb: TraceBuilder, track: number, nodeName: readonly string[]): void {
-    for (let r = 0; r < this.kind.length; r++) {
-      const node = this.node.get(r);
-      tb.addEvent(
-        this.kind.get(r) as TraceEventKind,
-        track,
-        this.start.get(r),
-        this.duration.get(r),
-        node,
-        this.depth.get(r),
-        '',
-        nodeName[node]!,
-      );
+  /**
+   * Appends the track's rows to `tb` as columns. `nameOfNode` holds each node's string id once
+   * interned (-1 before): names are interned in row order, as one event at a time would.
+   */
+  emit(tb: TraceBuilder, track: number, nodeName: readonly string[], nameOfNode: Int32Array): void {
+    const count = this.kind.length;
+    const node = this.node.view();
+    const name = this.name.reserve(count);
+    for (let r = 0; r < count; r++) {
+      const n = node[r]!;
+      let id = nameOfNode[n]!;
+      if (id < 0) id = nameOfNode[n] = tb.strings.intern(nodeName[n]!);
+      name[r] = id;
     }
+    tb.addEvents(track, count, {
+      kind: this.kind.view(),
+      start: this.start.view(),
+      duration: this.duration.view(),
+      node,
+      depth: this.depth.view(),
+      name,
+    });
   }
 
   private closeTo(depth: number, t: number): void {

@@ -129,6 +129,7 @@ export function addHpcTraceTimeline(
   const tb = new TraceBuilder(b.tree.strings);
   tb.originNs = (BigInt(minHi) * BigInt(TWO_32) + BigInt(minLo)).toString();
   const timeline = new LineTimeline(depthOfNode, parent, maxDepth);
+  const nameOfNode = new Int32Array(parent.length).fill(-1);
   let unknown = 0,
     unsorted = 0,
     samples = 0;
@@ -169,7 +170,7 @@ export function addHpcTraceTimeline(
       }
     }
     timeline.gap(span);
-    timeline.emit(tb, track, names);
+    timeline.emit(tb, track, names, nameOfNode);
   }
   if (unsorted)
     b.warnings.push(`${unsorted} .hpctrace file${unsorted === 1 ? ' is' : 's are'} not sorted by time; sorted`);

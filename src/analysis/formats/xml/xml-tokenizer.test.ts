@@ -335,6 +335,26 @@ describe('XmlTokenizer: valid documents', () => {
     assert.deepEqual(tokenize(padded.subarray(4, 4 + bytes.length)), expected);
   });
 
+  it('reads repeated names of plain start tags (remembered per first byte) as the byte-by-byte lexer reads them', () => {
+    // Names and attribute names that share a first byte or a prefix, alternating, so the memo of the
+    // name seen last with a first byte is right, a prefix, longer, or another name in turn.
+    const xml =
+      '<cube><region id="0" idx="1"/><regions id="2"/><region  id="3" i="4"/><role r="5" rr="6"/>' +
+      '<r r="7"/><region_x idle="8" id="9"/><name n="a" node="b"/><node n="c" nodes="d" no="e"/>' +
+      '<region id="10"/><n n="f"/><na nam="g" name="h"/><name name="i" nam="j"/></cube>';
+    const bytes = encoder.encode(xml);
+    const expected = tokenize(
+      bytes,
+      Array.from({ length: bytes.length - 1 }, (_, k) => k + 1),
+    );
+    assert.deepEqual(tokenize(bytes), expected);
+    assert.deepEqual(tokenize(bytes), saxesEvents(xml));
+    assert.deepEqual(
+      expected.filter(e => e[0] === 'open').map(e => e[1]),
+      ['cube', 'region', 'regions', 'region', 'role', 'r', 'region_x', 'name', 'node', 'region', 'n', 'na', 'name'],
+    );
+  });
+
   it('reads text runs and end tags from the chunk as byte by byte: entities, CR, UTF-8, names that only share a prefix', () => {
     const xml =
       '<cube>\n<name>MPI_Allreduce</name>\r\n<descr>a &lt; b\r\nand caf\u00e9</descr>' +

@@ -256,6 +256,9 @@ export class XmlTokenizer {
   /** The chunk being written ({@link viewOf}) decoded as Latin-1, made on its first plain start tag. */
   private view = '';
   private viewOf: FastBuffer | null = null;
+  /** Per first byte, the element (attribute) name a plain start tag had last; see {@link plainStartTag}. */
+  private readonly recentName: (string | undefined)[] = new Array<string | undefined>(256);
+  private readonly recentAttribute: (string | undefined)[] = new Array<string | undefined>(256);
   /** Whether the chunk being lexed may have a view (not the carry, and not too long for one string). */
   private viewable = false;
 
@@ -504,12 +507,16 @@ export class XmlTokenizer {
       return i;
     }
     if (this.wantText && (!blank || this.whitespaceText)) {
+      // A lone line end between tags (most whitespace text of a pretty-printed document) is the same
+      // string every time: no decoding pass and no slice.
       const text =
-        decoding === 0
-          ? utf8(buf, start, i)
-          : decoding === 1
-            ? this.decode(buf, start, i, false)
-            : this.decodeText(buf, start, i);
+        blank && i - start === 1 && buf[start] === LF
+          ? '\n'
+          : decoding === 0
+            ? utf8(buf, start, i)
+            : decoding === 1
+              ? this.decode(buf, start, i, false)
+              : this.decodeText(buf, start, i);
       this.eventOffset = this.bufBase + start;
       this.handler.text!(text);
     }
@@ -624,8 +631,15 @@ export class XmlTokenizer {
     if (!PLAIN_START_TAG.test(view)) return NOT_PLAIN;
     const end = PLAIN_START_TAG.lastIndex;
     let j = i + 1;
-    while (NAME_CHAR[buf[j]!] === 1) j++;
-    const name = this.name(buf, i + 1, j);
+    // The name seen last with this first byte, compared natively on the view: a repeated name (most
+    // tags) costs no JavaScript loop over its bytes, which matters while the lexer still runs cold.
+    const first = buf[j]!;
+    let name = this.recentName[first];
+    if (name !== undefined && view.startsWith(name, j) && NAME_CHAR[buf[j + name.length]!] !== 1) j += name.length;
+    else {
+      while (NAME_CHAR[buf[j]!] === 1) j++;
+      name = this.memoName(this.recentName, buf, i + 1, j);
+    }
     if (this.unreadAttributes !== null && this.unreadAttributes.has(name)) {
       // Its values are not needed: the expression has checked the tag's syntax (HPCToolkit's `<M>`,
       // half the start tags of an experiment.xml read with its metric-db files).
@@ -648,7 +662,9 @@ export class XmlTokenizer {
       let valueStart = equals + 1;
       while (WS[buf[valueStart]!] === 1) valueStart++;
       const valueEnd = view.indexOf(buf[valueStart] === DQUOTE ? '"' : "'", ++valueStart);
-      const attrName = this.name(buf, nameStart, nameEnd);
+      let attrName = this.recentAttribute[buf[nameStart]!];
+      if (attrName === undefined || attrName.length !== nameEnd - nameStart || !view.startsWith(attrName, nameStart))
+        attrName = this.memoName(this.recentAttribute, buf, nameStart, nameEnd);
       // A duplicate: the byte lexer reports it.
       for (let k = 0; k < count; k++) if (names[k] === attrName) return NOT_PLAIN;
       names[count] = attrName;
@@ -828,6 +844,16 @@ export class XmlTokenizer {
       }
     }
     return INCOMPLETE;
+  }
+
+  /**
+   * {@link name}, remembered in `memo` under its first byte when it is ASCII (only then is it the
+   * Latin-1 view's text, which the memo's native compare reads).
+   */
+  private memoName(memo: (string | undefined)[], buf: FastBuffer, start: number, end: number): string {
+    const name = this.name(buf, start, end);
+    if (name.length === end - start) memo[buf[start]!] = name;
+    return name;
   }
 
   /** An element or attribute name. */
