@@ -118,6 +118,7 @@ class CaliStream {
    * records in the usual form through {@link NODE_RECORD}.
    */
   onLines(lines: readonly string[]): void {
+    this.store.reserveRows(lines.length); // at most one kept snapshot per line
     for (let k = 0; k < lines.length; k++) {
       const text = lines[k]!;
       const m = NODE_RECORD.exec(text);
