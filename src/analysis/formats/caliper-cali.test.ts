@@ -316,6 +316,11 @@ describe('Caliper .cali reader', () => {
       ],
       ['bad-rank', edit(18, '__rec=ctx,ref=40,attr=24=33,data=x=1'), /line 19: mpi.rank "x" is not an integer/],
       [
+        'undefined-attribute',
+        edit(18, '__rec=ctx,ref=40,attr=24=99,data=0=1'),
+        /line 19: refers to node 99, which is not defined/,
+      ],
+      [
         'value-of-non-attribute',
         edit(18, '__rec=ctx,ref=40,attr=40,data=1'),
         /line 19: node 40 is used as an attribute but is not one/,

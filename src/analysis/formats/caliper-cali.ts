@@ -70,6 +70,8 @@ class CaliStream {
   private readonly pendingSlot: number[] = [];
   private readonly pendingValue: number[] = [];
   private readonly pendingColumn: number[] = [];
+  /** {@link attributeList}'s memo, by the list's text. */
+  private readonly attributeLists = new Map<string, { names: string[]; slots: number[] | null }>();
 
   constructor(private readonly path: string) {}
 
@@ -131,13 +133,37 @@ class CaliStream {
       if (c === null) this.onLine(text, k + 1);
       else {
         this.lineNumber = k + 1;
+        const attrs = c[2] === undefined ? null : this.attributeList(c[2]);
         this.snapshot(
           c[1]!.split('='),
-          c[2] === undefined ? NONE : c[2].split('='),
+          attrs === null ? NONE : attrs.names,
           c[3] === undefined ? NONE : c[3].split('='),
+          attrs === null ? null : attrs.slots,
         );
       }
     }
+  }
+
+  /**
+   * A snapshot's `attr` list as names and, when every name is a defined attribute, their slots: one
+   * lookup per record, as records of one kind repeat the same list (a metadata node once defined
+   * stays what it is). Slots are null when one is not an attribute; the snapshot then fails on it
+   * in its own order.
+   */
+  private attributeList(text: string): { names: string[]; slots: number[] | null } {
+    let list = this.attributeLists.get(text);
+    if (list !== undefined) return list;
+    const names = text.split('=');
+    let slots: number[] | null = [];
+    for (let j = 0; j < names.length && slots !== null; j++) {
+      const id = parseId(names[j]!, 0, names[j]!.length);
+      const slot = id < 0 ? -1 : this.meta.slot(id);
+      if (slot >= 0 && this.meta.isAttribute(slot)) slots.push(slot);
+      else slots = null;
+    }
+    list = { names, slots };
+    if (slots !== null) this.attributeLists.set(text, list);
+    return list;
   }
 
   private node(): void {
@@ -252,8 +278,13 @@ class CaliStream {
     return role;
   }
 
-  /** A snapshot record: the ids of its context nodes, and its immediate attributes and values. */
-  private snapshot(refs: readonly string[], attrs: readonly string[], data: readonly string[]): void {
+  /** A snapshot record: the ids of its context nodes, its immediate attributes (with their slots when known) and values. */
+  private snapshot(
+    refs: readonly string[],
+    attrs: readonly string[],
+    data: readonly string[],
+    attributeSlots: readonly number[] | null = null,
+  ): void {
     const { store, memoDone } = this;
     let path = -1;
     let call = -1;
@@ -276,7 +307,7 @@ class CaliStream {
     const { pendingSlot, pendingValue } = this;
     let pending = 0;
     for (let j = 0; j < attrs.length; j++) {
-      const slot = this.attributeSlot(attrs[j]!);
+      const slot = attributeSlots !== null ? attributeSlots[j]! : this.attributeSlot(attrs[j]!);
       const role = this.role(slot);
       if (role === Role.Ignored) continue;
       if (role === Role.Rank) {
