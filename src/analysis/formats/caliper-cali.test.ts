@@ -356,7 +356,7 @@ describe('Caliper .cali reader', () => {
     await alike(write('two-boms.cali', `\ufeff\ufeff${ANNOTATION}`));
     await alike(write('no-final-newline.cali', ANNOTATION.trimEnd()));
     await alike(write('blank-lines.cali', lines.join('\n\n')));
-    // Node records in other orders, with empty or '='-holding data, long ids, or defined twice.
+    // Node records in other orders, with empty, '='-holding or escaped data, long ids, or defined twice.
     const node = lines.findIndex(l => /^__rec=node,id=\d+,attr=\d+,data=[^,]*,parent=\d+$/.test(l));
     assert.ok(node >= 0);
     const [, id, attr, data, parent] = /id=(\d+),attr=(\d+),data=([^,]*),parent=(\d+)/.exec(lines[node]!)!;
@@ -369,6 +369,15 @@ describe('Caliper .cali reader', () => {
       ['undefined-parent', `__rec=node,id=${id},attr=${attr},data=${data},parent=99999`],
     ] as const)
       await alike(write(`${name}.cali`, [...lines.slice(0, node), line, ...lines.slice(node + 1)].join('\n')));
+    // A region's name with escapes (it shows in the profile): \, \= \\ \n \x, and escapes the pattern leaves to the parser.
+    const region = lines.indexOf('__rec=node,id=41,attr=21,data=fib,parent=40');
+    assert.ok(region >= 0);
+    for (const [name, line] of [
+      ['escapes', '__rec=node,id=41,attr=21,data=a\\,b\\=c\\\\d\\ne\\x,parent=40'],
+      ['escaped-comma-before-parent', '__rec=node,id=41,attr=21,data=fib\\,parent=40'],
+      ['trailing-backslash', '__rec=node,id=41,attr=21,data=fib\\'],
+    ] as const)
+      await alike(write(`${name}.cali`, [...lines.slice(0, region), line, ...lines.slice(region + 1)].join('\n')));
     // Snapshot records: unpaired values, nan and inf, empty and non-numeric values, unknown references.
     const ctx = lines.findIndex(l => /^__rec=ctx,ref=[\d=]+,attr=\d+(=\d+)*,data=[^,]*$/.test(l));
     assert.ok(ctx >= 0);

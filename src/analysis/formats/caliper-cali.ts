@@ -28,16 +28,22 @@ import { caliperCaliSniffer } from './sniffers/caliper-cali';
  */
 
 /**
- * A node record in the form Caliper writes it (id, attr, data, parent in that order; a plain data
- * value without escapes, commas or '='), matched whole by one regular expression: native code even
- * in a cold process, where the general line parser runs interpreted. Any other line takes that parser.
+ * A node record in the form Caliper writes it (id, attr, data, parent in that order; a data value
+ * without unescaped commas or '=', its escapes `\x` undone by {@link unescapeCali}), matched whole by
+ * one regular expression: native code even in a cold process, where the general line parser runs
+ * interpreted. Any other line takes that parser.
  */
-const NODE_RECORD = /^__rec=node,id=(\d{1,15}),attr=(\d{1,15}),data=([^,=\\]*)(?:,parent=(\d{1,15}))?$/;
+const NODE_RECORD = /^__rec=node,id=(\d{1,15}),attr=(\d{1,15}),data=((?:[^,=\\]|\\[^])*)(?:,parent=(\d{1,15}))?$/;
 
 /** A snapshot record in Caliper's usual form (ref, then attr and data; no escapes), likewise. */
 const CTX_RECORD = /^__rec=ctx,ref=(\d{1,15}(?:=\d{1,15})*)(?:,attr=(\d{1,15}(?:=\d{1,15})*),data=([^,\\]*))?$/;
 
 const NONE: readonly string[] = [];
+
+/** A .cali value with its escapes undone as {@link CaliLine} undoes them (`\n` is a newline, `\x` is x). */
+function unescapeCali(text: string): string {
+  return text.indexOf('\\') < 0 ? text : text.replace(/\\([^])/g, (_, c: string) => (c === 'n' ? '\n' : c));
+}
 
 /** What the immediate values of an attribute are for, when they are not (yet) a value column. */
 const Role = { Ignored: -1, Rank: -2, Location: -3, Module: -4, Metric: -5 } as const;
@@ -126,7 +132,7 @@ class CaliStream {
       const m = NODE_RECORD.exec(text);
       if (m !== null) {
         this.lineNumber = k + 1;
-        this.define(Number(m[1]), Number(m[2]), m[3]!, m[4] === undefined ? null : Number(m[4]));
+        this.define(Number(m[1]), Number(m[2]), unescapeCali(m[3]!), m[4] === undefined ? null : Number(m[4]));
         continue;
       }
       const c = CTX_RECORD.exec(text);
