@@ -42,7 +42,10 @@ const NONE: readonly string[] = [];
 
 /** A .cali value with its escapes undone as {@link CaliLine} undoes them (`\n` is a newline, `\x` is x). */
 function unescapeCali(text: string): string {
-  return text.indexOf('\\') < 0 ? text : text.replace(/\\([^])/g, (_, c: string) => (c === 'n' ? '\n' : c));
+  if (text.indexOf('\\') < 0) return text;
+  // Without `\n` a replacement string does it (no call per escape).
+  if (text.indexOf('\\n') < 0) return text.replace(/\\([^])/g, '$1');
+  return text.replace(/\\([^])/g, (_, c: string) => (c === 'n' ? '\n' : c));
 }
 
 /** What the immediate values of an attribute are for, when they are not (yet) a value column. */
