@@ -1,5 +1,3 @@
-import { GrowableInt32 } from '../../model/growable';
-
 /** Attribute property bits (Caliper's `cali_attr_properties`). */
 export const AttributeProperty = {
   AsValue: 1,
@@ -63,8 +61,10 @@ export class CaliMetadata {
   // Slots by id: a flat table for the small ids Caliper hands out, a map for any others.
   private dense = new Int32Array(1024).fill(-1);
   private readonly sparse = new Map<number, number>();
-  private readonly attrSlot = new GrowableInt32();
-  private readonly parentSlot = new GrowableInt32();
+  // Per slot, its attribute's slot and its parent's (-1 for none), indexed directly (no call per
+  // read or write in a cold process); the first `size` entries are in use.
+  private attrSlot = new Int32Array(256);
+  private parentSlot = new Int32Array(256);
   private readonly data: string[] = [];
   private readonly ids: number[] = [];
   private readonly attributes: (CaliAttribute | undefined)[] = [];
@@ -72,9 +72,9 @@ export class CaliMetadata {
   constructor() {
     for (const [id, attr, data, parent] of BOOTSTRAP) {
       this.setSlot(id, this.data.length);
+      this.attrSlot[this.data.length] = attr;
+      this.parentSlot[this.data.length] = parent;
       this.ids.push(id);
-      this.attrSlot.push(attr);
-      this.parentSlot.push(parent);
       this.data.push(data);
     }
   }
@@ -105,14 +105,14 @@ export class CaliMetadata {
     return this.ids[slot]!;
   }
   parent(slot: number): number {
-    return this.parentSlot.get(slot);
+    return this.parentSlot[slot]!;
   }
   value(slot: number): string {
     return this.data[slot]!;
   }
   /** Slot of the attribute node of the node in `slot`. */
   attributeOf(slot: number): number {
-    return this.attrSlot.get(slot);
+    return this.attrSlot[slot]!;
   }
 
   /**
@@ -122,27 +122,35 @@ export class CaliMetadata {
   define(id: number, attrId: number, data: string, parentId: number | null): number | string {
     const a = this.slot(attrId);
     if (a < 0) return `node ${id} has attribute ${attrId}, which is not defined before it`;
-    if (this.attrSlot.get(a) !== ATTRIBUTE_NAME) return `node ${id} has attribute ${attrId}, which is not an attribute`;
+    if (this.attrSlot[a]! !== ATTRIBUTE_NAME) return `node ${id} has attribute ${attrId}, which is not an attribute`;
     const p = parentId === null ? -1 : this.slot(parentId);
     if (parentId !== null && p < 0) return `node ${id} has parent ${parentId}, which is not defined before it`;
     const existing = this.slot(id);
     if (existing >= 0) {
-      if (this.attrSlot.get(existing) === a && this.parentSlot.get(existing) === p && this.data[existing] === data)
+      if (this.attrSlot[existing]! === a && this.parentSlot[existing]! === p && this.data[existing] === data)
         return existing;
       return `node ${id} is defined twice, differently`;
     }
     const slot = this.data.length;
+    if (slot === this.attrSlot.length) {
+      const attrSlot = new Int32Array(2 * slot);
+      const parentSlot = new Int32Array(2 * slot);
+      attrSlot.set(this.attrSlot);
+      parentSlot.set(this.parentSlot);
+      this.attrSlot = attrSlot;
+      this.parentSlot = parentSlot;
+    }
     this.setSlot(id, slot);
+    this.attrSlot[slot] = a;
+    this.parentSlot[slot] = p;
     this.ids.push(id);
-    this.attrSlot.push(a);
-    this.parentSlot.push(p);
     this.data.push(data);
     return slot;
   }
 
   /** True when the node in `slot` is an attribute (its own attribute is `cali.attribute.name`). */
   isAttribute(slot: number): boolean {
-    return this.attrSlot.get(slot) === ATTRIBUTE_NAME;
+    return this.attrSlot[slot]! === ATTRIBUTE_NAME;
   }
 
   /** The attribute whose node is in `slot` (which must be an attribute node). */
@@ -152,8 +160,8 @@ export class CaliMetadata {
     info = { name: this.data[slot]!, type: '', props: 0 };
     let typeSeen = false;
     let propsSeen = false;
-    for (let s = this.parentSlot.get(slot); s >= 0; s = this.parentSlot.get(s)) {
-      const a = this.attrSlot.get(s);
+    for (let s = this.parentSlot[slot]!; s >= 0; s = this.parentSlot[s]!) {
+      const a = this.attrSlot[s]!;
       if (a === ATTRIBUTE_TYPE) {
         if (!typeSeen) {
           info.type = this.data[s]!;
