@@ -178,6 +178,17 @@ describe('Caliper .cali reader', () => {
     assert.deepEqual(p.warnings, []);
   });
 
+  it('adds every value of an attribute a snapshot lists twice (rows then take the per-value path)', async () => {
+    const text = ANNOTATION.replace(
+      '__rec=ctx,ref=41,attr=24=33=35,data=0=2=6',
+      '__rec=ctx,ref=41,attr=24=33=33=35,data=0=2=5=6',
+    );
+    assert.notEqual(text, ANNOTATION);
+    const p = await readProfile(write('repeated-attribute.cali', text));
+    assert.deepEqual(at(p, 0, 'exclusive', ['main', 'fib']), [7, 0]);
+    assert.deepEqual(at(p, 0, 'inclusive', ['main', 'fib']), [6, 0]);
+  });
+
   it('reads gzip-compressed files', async () => {
     const p = await readProfile(write('annotation.cali.gz', gzipSync(ANNOTATION)));
     assert.equal(p.format, 'caliper-cali');
