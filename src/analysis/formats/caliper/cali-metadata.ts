@@ -33,21 +33,25 @@ const ATTRIBUTE_PROP = 10;
 
 /**
  * Caliper's built-in nodes, present in every stream without being written: the types (attribute
- * `cali.attribute.type`) and the three attributes that describe attributes.
+ * `cali.attribute.type`) and the three attributes that describe attributes. Node k has id k (its
+ * slot), attribute BOOTSTRAP_ATTRS[k], parent BOOTSTRAP_PARENTS[k] (-1: none), value BOOTSTRAP_DATA[k].
  */
-const BOOTSTRAP: [id: number, attr: number, data: string, parent: number][] = [
-  [0, 9, 'usr', -1],
-  [1, 9, 'int', -1],
-  [2, 9, 'uint', -1],
-  [3, 9, 'string', -1],
-  [4, 9, 'addr', -1],
-  [5, 9, 'double', -1],
-  [6, 9, 'bool', -1],
-  [7, 9, 'type', -1],
-  [8, 8, 'cali.attribute.name', 3],
-  [9, 8, 'cali.attribute.type', 7],
-  [10, 8, 'cali.attribute.prop', 1],
-  [11, 9, 'ptr', -1],
+const BOOTSTRAP_IDS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+const BOOTSTRAP_ATTRS = [9, 9, 9, 9, 9, 9, 9, 9, 8, 8, 8, 9];
+const BOOTSTRAP_PARENTS = [-1, -1, -1, -1, -1, -1, -1, -1, 3, 7, 1, -1];
+const BOOTSTRAP_DATA = [
+  'usr',
+  'int',
+  'uint',
+  'string',
+  'addr',
+  'double',
+  'bool',
+  'type',
+  'cali.attribute.name',
+  'cali.attribute.type',
+  'cali.attribute.prop',
+  'ptr',
 ];
 
 /**
@@ -70,13 +74,13 @@ export class CaliMetadata {
   private readonly attributes: (CaliAttribute | undefined)[] = [];
 
   constructor() {
-    for (const [id, attr, data, parent] of BOOTSTRAP) {
-      this.setSlot(id, this.data.length);
-      this.attrSlot[this.data.length] = attr;
-      this.parentSlot[this.data.length] = parent;
-      this.ids.push(id);
-      this.data.push(data);
-    }
+    // Bulk copies: a loop here would meet every property and element access for the first time in a
+    // cold process, where each first meeting costs a trip to the runtime.
+    this.dense.set(BOOTSTRAP_IDS);
+    this.attrSlot.set(BOOTSTRAP_ATTRS);
+    this.parentSlot.set(BOOTSTRAP_PARENTS);
+    this.ids.push(...BOOTSTRAP_IDS);
+    this.data.push(...BOOTSTRAP_DATA);
   }
 
   get size(): number {
