@@ -60,12 +60,13 @@ class CaliStream {
   private readonly store = new RowStore();
 
   // Per metadata slot, the path, call path, rank, location and module of the node's chain.
-  private readonly memoDone: number[] = [];
-  private readonly memoPath: number[] = [];
-  private readonly memoCall: number[] = [];
-  private readonly memoRank: number[] = [];
-  private readonly memoLocation: number[] = [];
-  private readonly memoModule: number[] = [];
+  // Typed arrays, grown in bulk to the metadata's size (a push per slot and column is costly cold).
+  private memoDone = new Uint8Array(0);
+  private memoPath = new Int32Array(0);
+  private memoCall = new Int32Array(0);
+  private memoRank = new Float64Array(0);
+  private memoLocation = new Int32Array(0);
+  private memoModule = new Int32Array(0);
   private readonly chain: number[] = [];
 
   /** Per attribute slot: its value column (≥ 0) once a kept snapshot has a value of it, else a Role. */
@@ -221,15 +222,9 @@ class CaliStream {
 
   /** Fills the memo of `slot` and of its ancestors that lack one. */
   private summarize(slot: number): void {
-    const { meta, chain, memoDone } = this;
-    while (memoDone.length < meta.size) {
-      memoDone.push(0);
-      this.memoPath.push(-1);
-      this.memoCall.push(-1);
-      this.memoRank.push(NaN);
-      this.memoLocation.push(-1);
-      this.memoModule.push(-1);
-    }
+    const { meta, chain } = this;
+    if (this.memoDone.length < meta.size) this.growMemo(Math.max(meta.size, 2 * this.memoDone.length));
+    const { memoDone } = this;
     chain.length = 0;
     for (let s = slot; s >= 0 && !memoDone[s]; s = meta.parent(s)) chain.push(s);
     for (let k = chain.length - 1; k >= 0; k--) {
@@ -266,6 +261,26 @@ class CaliStream {
     }
   }
 
+  /** Room for `size` slots in the memo; new slots are not yet summarised (no path, rank or label). */
+  private growMemo(size: number): void {
+    const n = this.memoDone.length;
+    const done = new Uint8Array(size);
+    done.set(this.memoDone);
+    this.memoDone = done;
+    const ints = (old: Int32Array) => {
+      const next = new Int32Array(size).fill(-1);
+      next.set(old);
+      return next;
+    };
+    this.memoPath = ints(this.memoPath);
+    this.memoCall = ints(this.memoCall);
+    this.memoLocation = ints(this.memoLocation);
+    this.memoModule = ints(this.memoModule);
+    const rank = new Float64Array(size).fill(NaN);
+    rank.set(this.memoRank.subarray(0, n));
+    this.memoRank = rank;
+  }
+
   private rankValue(text: string): number {
     const rank = Number(text);
     if (text.length === 0 || !Number.isInteger(rank)) this.fail(`mpi.rank ${quoteContent(text)} is not an integer`);
@@ -294,7 +309,7 @@ class CaliStream {
     data: readonly string[],
     attributeSlots: readonly number[] | null = null,
   ): void {
-    const { store, memoDone } = this;
+    const { store } = this;
     let path = -1;
     let call = -1;
     let rank = NaN;
@@ -302,7 +317,7 @@ class CaliStream {
     let module = -1;
     for (let j = 0; j < refs.length; j++) {
       const s = this.refSlot(refs[j]!);
-      if (memoDone[s] !== 1) this.summarize(s);
+      if (this.memoDone[s] !== 1) this.summarize(s); // (summarize may grow the memo)
       const p = this.memoPath[s]!;
       if (p >= 0) path = path < 0 ? p : store.paths.graft(path, p);
       const c = this.memoCall[s]!;
