@@ -38,6 +38,9 @@ const NODE_RECORD = /^__rec=node,id=(\d{1,15}),attr=(\d{1,15}),data=((?:[^,=\\]|
 /** A snapshot record in Caliper's usual form (ref, then attr and data; no escapes), likewise. */
 const CTX_RECORD = /^__rec=ctx,ref=(\d{1,15}(?:=\d{1,15})*)(?:,attr=(\d{1,15}(?:=\d{1,15})*),data=([^,\\]*))?$/;
 
+/** A globals record of references only (Caliper's usual form), likewise. */
+const GLOBALS_RECORD = /^__rec=globals,ref=(\d{1,15}(?:=\d{1,15})*)$/;
+
 const NONE: readonly string[] = [];
 
 /** A .cali value with its escapes undone as {@link CaliLine} undoes them (`\n` is a newline, `\x` is x). */
@@ -96,7 +99,7 @@ class CaliStream {
     }
     if (line.valueIs(0, 0, 'ctx')) this.snapshot(this.values('ref'), this.values('attr'), this.values('data'));
     else if (line.valueIs(0, 0, 'node')) this.node();
-    else if (line.valueIs(0, 0, 'globals')) this.globals();
+    else if (line.valueIs(0, 0, 'globals')) this.globals(this.values('ref'), this.values('attr'), this.values('data'));
     else {
       const kind = line.value(0, 0);
       this.unknownKinds.set(kind, (this.unknownKinds.get(kind) ?? 0) + 1);
@@ -126,8 +129,8 @@ class CaliStream {
   }
 
   /**
-   * The lines of a whole file as {@link onLine} takes them one by one (the same numbers), node
-   * records in the usual form through {@link NODE_RECORD}.
+   * The lines of a whole file as {@link onLine} takes them one by one (the same numbers), records in
+   * the usual forms through {@link NODE_RECORD}, {@link CTX_RECORD} and {@link GLOBALS_RECORD}.
    */
   onLines(lines: readonly string[]): void {
     this.store.reserveRows(lines.length); // at most one kept snapshot per line
@@ -140,8 +143,14 @@ class CaliStream {
         continue;
       }
       const c = CTX_RECORD.exec(text);
-      if (c === null) this.onLine(text, k + 1);
-      else {
+      if (c === null) {
+        const g = GLOBALS_RECORD.exec(text);
+        if (g === null) this.onLine(text, k + 1);
+        else {
+          this.lineNumber = k + 1;
+          this.globals(g[1]!.split('='), NONE, NONE);
+        }
+      } else {
         this.lineNumber = k + 1;
         const attrs = c[2] === undefined ? null : this.attributeList(c[2]);
         this.snapshot(
@@ -365,9 +374,9 @@ class CaliStream {
     return index;
   }
 
-  private globals(): void {
+  /** A globals record: its context nodes and immediate attributes and values (run metadata). */
+  private globals(refs: readonly string[], attrs: readonly string[], data: readonly string[]): void {
     this.sawGlobals = true;
-    const refs = this.values('ref');
     for (let j = 0; j < refs.length; j++) {
       // Walking to the root meets the deepest value first; Caliper lists repeated attributes root first.
       const values = new Map<string, MetadataValue[]>();
@@ -381,8 +390,6 @@ class CaliStream {
       }
       for (const [k, list] of values) this.metadata[k] = list.length === 1 ? list[0]! : list;
     }
-    const attrs = this.values('attr');
-    const data = this.values('data');
     this.immediates(attrs, data);
     for (let j = 0; j < attrs.length; j++) {
       const attr = this.meta.attribute(this.attributeSlot(attrs[j]!));
