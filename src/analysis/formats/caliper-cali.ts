@@ -60,7 +60,7 @@ class CaliStream {
   private readonly line = new CaliLine();
   private lineNumber = 0;
 
-  private readonly store = new RowStore();
+  private readonly store = new RowStore(0); // sized once the line count is known (onLines), else grown
 
   // Per metadata slot, the path, call path, rank, location and module of the node's chain.
   // Typed arrays, grown in bulk to the metadata's size (a push per slot and column is costly cold).
