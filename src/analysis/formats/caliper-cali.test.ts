@@ -178,6 +178,17 @@ describe('Caliper .cali reader', () => {
     assert.deepEqual(p.warnings, []);
   });
 
+  it('adds every value of an attribute a snapshot lists twice (rows then take the per-value path)', async () => {
+    const text = ANNOTATION.replace(
+      '__rec=ctx,ref=41,attr=24=33=35,data=0=2=6',
+      '__rec=ctx,ref=41,attr=24=33=33=35,data=0=2=5=6',
+    );
+    assert.notEqual(text, ANNOTATION);
+    const p = await readProfile(write('repeated-attribute.cali', text));
+    assert.deepEqual(at(p, 0, 'exclusive', ['main', 'fib']), [7, 0]);
+    assert.deepEqual(at(p, 0, 'inclusive', ['main', 'fib']), [6, 0]);
+  });
+
   it('reads gzip-compressed files', async () => {
     const p = await readProfile(write('annotation.cali.gz', gzipSync(ANNOTATION)));
     assert.equal(p.format, 'caliper-cali');
@@ -316,6 +327,11 @@ describe('Caliper .cali reader', () => {
       ],
       ['bad-rank', edit(18, '__rec=ctx,ref=40,attr=24=33,data=x=1'), /line 19: mpi.rank "x" is not an integer/],
       [
+        'undefined-attribute',
+        edit(18, '__rec=ctx,ref=40,attr=24=99,data=0=1'),
+        /line 19: refers to node 99, which is not defined/,
+      ],
+      [
         'value-of-non-attribute',
         edit(18, '__rec=ctx,ref=40,attr=40,data=1'),
         /line 19: node 40 is used as an attribute but is not one/,
@@ -351,7 +367,7 @@ describe('Caliper .cali reader', () => {
     await alike(write('two-boms.cali', `\ufeff\ufeff${ANNOTATION}`));
     await alike(write('no-final-newline.cali', ANNOTATION.trimEnd()));
     await alike(write('blank-lines.cali', lines.join('\n\n')));
-    // Node records in other orders, with empty or '='-holding data, long ids, or defined twice.
+    // Node records in other orders, with empty, '='-holding or escaped data, long ids, or defined twice.
     const node = lines.findIndex(l => /^__rec=node,id=\d+,attr=\d+,data=[^,]*,parent=\d+$/.test(l));
     assert.ok(node >= 0);
     const [, id, attr, data, parent] = /id=(\d+),attr=(\d+),data=([^,]*),parent=(\d+)/.exec(lines[node]!)!;
@@ -364,6 +380,15 @@ describe('Caliper .cali reader', () => {
       ['undefined-parent', `__rec=node,id=${id},attr=${attr},data=${data},parent=99999`],
     ] as const)
       await alike(write(`${name}.cali`, [...lines.slice(0, node), line, ...lines.slice(node + 1)].join('\n')));
+    // A region's name with escapes (it shows in the profile): \, \= \\ \n \x, and escapes the pattern leaves to the parser.
+    const region = lines.indexOf('__rec=node,id=41,attr=21,data=fib,parent=40');
+    assert.ok(region >= 0);
+    for (const [name, line] of [
+      ['escapes', '__rec=node,id=41,attr=21,data=a\\,b\\=c\\\\d\\ne\\x,parent=40'],
+      ['escaped-comma-before-parent', '__rec=node,id=41,attr=21,data=fib\\,parent=40'],
+      ['trailing-backslash', '__rec=node,id=41,attr=21,data=fib\\'],
+    ] as const)
+      await alike(write(`${name}.cali`, [...lines.slice(0, region), line, ...lines.slice(region + 1)].join('\n')));
     // Snapshot records: unpaired values, nan and inf, empty and non-numeric values, unknown references.
     const ctx = lines.findIndex(l => /^__rec=ctx,ref=[\d=]+,attr=\d+(=\d+)*,data=[^,]*$/.test(l));
     assert.ok(ctx >= 0);

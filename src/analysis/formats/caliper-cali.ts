@@ -28,16 +28,28 @@ import { caliperCaliSniffer } from './sniffers/caliper-cali';
  */
 
 /**
- * A node record in the form Caliper writes it (id, attr, data, parent in that order; a plain data
- * value without escapes, commas or '='), matched whole by one regular expression: native code even
- * in a cold process, where the general line parser runs interpreted. Any other line takes that parser.
+ * A node record in the form Caliper writes it (id, attr, data, parent in that order; a data value
+ * without unescaped commas or '=', its escapes `\x` undone by {@link unescapeCali}), matched whole by
+ * one regular expression: native code even in a cold process, where the general line parser runs
+ * interpreted. Any other line takes that parser.
  */
-const NODE_RECORD = /^__rec=node,id=(\d{1,15}),attr=(\d{1,15}),data=([^,=\\]*)(?:,parent=(\d{1,15}))?$/;
+const NODE_RECORD = /^__rec=node,id=(\d{1,15}),attr=(\d{1,15}),data=((?:[^,=\\]|\\[^])*)(?:,parent=(\d{1,15}))?$/;
 
 /** A snapshot record in Caliper's usual form (ref, then attr and data; no escapes), likewise. */
 const CTX_RECORD = /^__rec=ctx,ref=(\d{1,15}(?:=\d{1,15})*)(?:,attr=(\d{1,15}(?:=\d{1,15})*),data=([^,\\]*))?$/;
 
+/** A globals record of references only (Caliper's usual form), likewise. */
+const GLOBALS_RECORD = /^__rec=globals,ref=(\d{1,15}(?:=\d{1,15})*)$/;
+
 const NONE: readonly string[] = [];
+
+/** A .cali value with its escapes undone as {@link CaliLine} undoes them (`\n` is a newline, `\x` is x). */
+function unescapeCali(text: string): string {
+  if (text.indexOf('\\') < 0) return text;
+  // Without `\n` a replacement string does it (no call per escape).
+  if (text.indexOf('\\n') < 0) return text.replace(/\\([^])/g, '$1');
+  return text.replace(/\\([^])/g, (_, c: string) => (c === 'n' ? '\n' : c));
+}
 
 /** What the immediate values of an attribute are for, when they are not (yet) a value column. */
 const Role = { Ignored: -1, Rank: -2, Location: -3, Module: -4, Metric: -5 } as const;
@@ -48,15 +60,16 @@ class CaliStream {
   private readonly line = new CaliLine();
   private lineNumber = 0;
 
-  private readonly store = new RowStore();
+  private readonly store = new RowStore(0); // sized once the line count is known (onLines), else grown
 
   // Per metadata slot, the path, call path, rank, location and module of the node's chain.
-  private readonly memoDone: number[] = [];
-  private readonly memoPath: number[] = [];
-  private readonly memoCall: number[] = [];
-  private readonly memoRank: number[] = [];
-  private readonly memoLocation: number[] = [];
-  private readonly memoModule: number[] = [];
+  // Typed arrays, grown in bulk to the metadata's size (a push per slot and column is costly cold).
+  private memoDone = new Uint8Array(0);
+  private memoPath = new Int32Array(0);
+  private memoCall = new Int32Array(0);
+  private memoRank = new Float64Array(0);
+  private memoLocation = new Int32Array(0);
+  private memoModule = new Int32Array(0);
   private readonly chain: number[] = [];
 
   /** Per attribute slot: its value column (≥ 0) once a kept snapshot has a value of it, else a Role. */
@@ -70,6 +83,8 @@ class CaliStream {
   private readonly pendingSlot: number[] = [];
   private readonly pendingValue: number[] = [];
   private readonly pendingColumn: number[] = [];
+  /** {@link attributeList}'s memo, by the list's text. */
+  private readonly attributeLists = new Map<string, { names: string[]; slots: number[] | null }>();
 
   constructor(private readonly path: string) {}
 
@@ -84,7 +99,7 @@ class CaliStream {
     }
     if (line.valueIs(0, 0, 'ctx')) this.snapshot(this.values('ref'), this.values('attr'), this.values('data'));
     else if (line.valueIs(0, 0, 'node')) this.node();
-    else if (line.valueIs(0, 0, 'globals')) this.globals();
+    else if (line.valueIs(0, 0, 'globals')) this.globals(this.values('ref'), this.values('attr'), this.values('data'));
     else {
       const kind = line.value(0, 0);
       this.unknownKinds.set(kind, (this.unknownKinds.get(kind) ?? 0) + 1);
@@ -114,29 +129,60 @@ class CaliStream {
   }
 
   /**
-   * The lines of a whole file as {@link onLine} takes them one by one (the same numbers), node
-   * records in the usual form through {@link NODE_RECORD}.
+   * The lines of a whole file as {@link onLine} takes them one by one (the same numbers), records in
+   * the usual forms through {@link NODE_RECORD}, {@link CTX_RECORD} and {@link GLOBALS_RECORD}.
    */
   onLines(lines: readonly string[]): void {
+    this.store.reserveRows(lines.length); // at most one kept snapshot per line
     for (let k = 0; k < lines.length; k++) {
       const text = lines[k]!;
       const m = NODE_RECORD.exec(text);
       if (m !== null) {
         this.lineNumber = k + 1;
-        this.define(Number(m[1]), Number(m[2]), m[3]!, m[4] === undefined ? null : Number(m[4]));
+        this.define(Number(m[1]), Number(m[2]), unescapeCali(m[3]!), m[4] === undefined ? null : Number(m[4]));
         continue;
       }
       const c = CTX_RECORD.exec(text);
-      if (c === null) this.onLine(text, k + 1);
-      else {
+      if (c === null) {
+        const g = GLOBALS_RECORD.exec(text);
+        if (g === null) this.onLine(text, k + 1);
+        else {
+          this.lineNumber = k + 1;
+          this.globals(g[1]!.split('='), NONE, NONE);
+        }
+      } else {
         this.lineNumber = k + 1;
+        const attrs = c[2] === undefined ? null : this.attributeList(c[2]);
         this.snapshot(
           c[1]!.split('='),
-          c[2] === undefined ? NONE : c[2].split('='),
+          attrs === null ? NONE : attrs.names,
           c[3] === undefined ? NONE : c[3].split('='),
+          attrs === null ? null : attrs.slots,
         );
       }
     }
+  }
+
+  /**
+   * A snapshot's `attr` list as names and, when every name is a defined attribute, their slots: one
+   * lookup per record, as records of one kind repeat the same list (a metadata node once defined
+   * stays what it is). Slots are null when one is not an attribute; the snapshot then fails on it
+   * in its own order.
+   */
+  private attributeList(text: string): { names: string[]; slots: number[] | null } {
+    let list = this.attributeLists.get(text);
+    if (list !== undefined) return list;
+    const names = text.split('=');
+    let slots: number[] | null = [];
+    for (let j = 0; j < names.length && slots !== null; j++) {
+      const id = parseId(names[j]!, 0, names[j]!.length);
+      const slot = id < 0 ? -1 : this.meta.slot(id);
+      if (slot >= 0 && this.meta.isAttribute(slot)) slots.push(slot);
+      else slots = null;
+    }
+    list = { names, slots };
+    if (slots !== null) this.attributeLists.set(text, list);
+    return list;
   }
 
   private node(): void {
@@ -185,15 +231,9 @@ class CaliStream {
 
   /** Fills the memo of `slot` and of its ancestors that lack one. */
   private summarize(slot: number): void {
-    const { meta, chain, memoDone } = this;
-    while (memoDone.length < meta.size) {
-      memoDone.push(0);
-      this.memoPath.push(-1);
-      this.memoCall.push(-1);
-      this.memoRank.push(NaN);
-      this.memoLocation.push(-1);
-      this.memoModule.push(-1);
-    }
+    const { meta, chain } = this;
+    if (this.memoDone.length < meta.size) this.growMemo(Math.max(meta.size, 2 * this.memoDone.length));
+    const { memoDone } = this;
     chain.length = 0;
     for (let s = slot; s >= 0 && !memoDone[s]; s = meta.parent(s)) chain.push(s);
     for (let k = chain.length - 1; k >= 0; k--) {
@@ -230,6 +270,26 @@ class CaliStream {
     }
   }
 
+  /** Room for `size` slots in the memo; new slots are not yet summarised (no path, rank or label). */
+  private growMemo(size: number): void {
+    const n = this.memoDone.length;
+    const done = new Uint8Array(size);
+    done.set(this.memoDone);
+    this.memoDone = done;
+    const ints = (old: Int32Array) => {
+      const next = new Int32Array(size).fill(-1);
+      next.set(old);
+      return next;
+    };
+    this.memoPath = ints(this.memoPath);
+    this.memoCall = ints(this.memoCall);
+    this.memoLocation = ints(this.memoLocation);
+    this.memoModule = ints(this.memoModule);
+    const rank = new Float64Array(size).fill(NaN);
+    rank.set(this.memoRank.subarray(0, n));
+    this.memoRank = rank;
+  }
+
   private rankValue(text: string): number {
     const rank = Number(text);
     if (text.length === 0 || !Number.isInteger(rank)) this.fail(`mpi.rank ${quoteContent(text)} is not an integer`);
@@ -251,9 +311,14 @@ class CaliStream {
     return role;
   }
 
-  /** A snapshot record: the ids of its context nodes, and its immediate attributes and values. */
-  private snapshot(refs: readonly string[], attrs: readonly string[], data: readonly string[]): void {
-    const { store, memoDone } = this;
+  /** A snapshot record: the ids of its context nodes, its immediate attributes (with their slots when known) and values. */
+  private snapshot(
+    refs: readonly string[],
+    attrs: readonly string[],
+    data: readonly string[],
+    attributeSlots: readonly number[] | null = null,
+  ): void {
+    const { store } = this;
     let path = -1;
     let call = -1;
     let rank = NaN;
@@ -261,7 +326,7 @@ class CaliStream {
     let module = -1;
     for (let j = 0; j < refs.length; j++) {
       const s = this.refSlot(refs[j]!);
-      if (memoDone[s] !== 1) this.summarize(s);
+      if (this.memoDone[s] !== 1) this.summarize(s); // (summarize may grow the memo)
       const p = this.memoPath[s]!;
       if (p >= 0) path = path < 0 ? p : store.paths.graft(path, p);
       const c = this.memoCall[s]!;
@@ -275,7 +340,7 @@ class CaliStream {
     const { pendingSlot, pendingValue } = this;
     let pending = 0;
     for (let j = 0; j < attrs.length; j++) {
-      const slot = this.attributeSlot(attrs[j]!);
+      const slot = attributeSlots !== null ? attributeSlots[j]! : this.attributeSlot(attrs[j]!);
       const role = this.role(slot);
       if (role === Role.Ignored) continue;
       if (role === Role.Rank) {
@@ -309,9 +374,9 @@ class CaliStream {
     return index;
   }
 
-  private globals(): void {
+  /** A globals record: its context nodes and immediate attributes and values (run metadata). */
+  private globals(refs: readonly string[], attrs: readonly string[], data: readonly string[]): void {
     this.sawGlobals = true;
-    const refs = this.values('ref');
     for (let j = 0; j < refs.length; j++) {
       // Walking to the root meets the deepest value first; Caliper lists repeated attributes root first.
       const values = new Map<string, MetadataValue[]>();
@@ -325,8 +390,6 @@ class CaliStream {
       }
       for (const [k, list] of values) this.metadata[k] = list.length === 1 ? list[0]! : list;
     }
-    const attrs = this.values('attr');
-    const data = this.values('data');
     this.immediates(attrs, data);
     for (let j = 0; j < attrs.length; j++) {
       const attr = this.meta.attribute(this.attributeSlot(attrs[j]!));

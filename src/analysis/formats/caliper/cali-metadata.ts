@@ -1,5 +1,3 @@
-import { GrowableInt32 } from '../../model/growable';
-
 /** Attribute property bits (Caliper's `cali_attr_properties`). */
 export const AttributeProperty = {
   AsValue: 1,
@@ -35,21 +33,25 @@ const ATTRIBUTE_PROP = 10;
 
 /**
  * Caliper's built-in nodes, present in every stream without being written: the types (attribute
- * `cali.attribute.type`) and the three attributes that describe attributes.
+ * `cali.attribute.type`) and the three attributes that describe attributes. Node k has id k (its
+ * slot), attribute BOOTSTRAP_ATTRS[k], parent BOOTSTRAP_PARENTS[k] (-1: none), value BOOTSTRAP_DATA[k].
  */
-const BOOTSTRAP: [id: number, attr: number, data: string, parent: number][] = [
-  [0, 9, 'usr', -1],
-  [1, 9, 'int', -1],
-  [2, 9, 'uint', -1],
-  [3, 9, 'string', -1],
-  [4, 9, 'addr', -1],
-  [5, 9, 'double', -1],
-  [6, 9, 'bool', -1],
-  [7, 9, 'type', -1],
-  [8, 8, 'cali.attribute.name', 3],
-  [9, 8, 'cali.attribute.type', 7],
-  [10, 8, 'cali.attribute.prop', 1],
-  [11, 9, 'ptr', -1],
+const BOOTSTRAP_IDS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+const BOOTSTRAP_ATTRS = [9, 9, 9, 9, 9, 9, 9, 9, 8, 8, 8, 9];
+const BOOTSTRAP_PARENTS = [-1, -1, -1, -1, -1, -1, -1, -1, 3, 7, 1, -1];
+const BOOTSTRAP_DATA = [
+  'usr',
+  'int',
+  'uint',
+  'string',
+  'addr',
+  'double',
+  'bool',
+  'type',
+  'cali.attribute.name',
+  'cali.attribute.type',
+  'cali.attribute.prop',
+  'ptr',
 ];
 
 /**
@@ -63,20 +65,22 @@ export class CaliMetadata {
   // Slots by id: a flat table for the small ids Caliper hands out, a map for any others.
   private dense = new Int32Array(1024).fill(-1);
   private readonly sparse = new Map<number, number>();
-  private readonly attrSlot = new GrowableInt32();
-  private readonly parentSlot = new GrowableInt32();
+  // Per slot, its attribute's slot and its parent's (-1 for none), indexed directly (no call per
+  // read or write in a cold process); the first `size` entries are in use.
+  private attrSlot = new Int32Array(256);
+  private parentSlot = new Int32Array(256);
   private readonly data: string[] = [];
   private readonly ids: number[] = [];
   private readonly attributes: (CaliAttribute | undefined)[] = [];
 
   constructor() {
-    for (const [id, attr, data, parent] of BOOTSTRAP) {
-      this.setSlot(id, this.data.length);
-      this.ids.push(id);
-      this.attrSlot.push(attr);
-      this.parentSlot.push(parent);
-      this.data.push(data);
-    }
+    // Bulk copies: a loop here would meet every property and element access for the first time in a
+    // cold process, where each first meeting costs a trip to the runtime.
+    this.dense.set(BOOTSTRAP_IDS);
+    this.attrSlot.set(BOOTSTRAP_ATTRS);
+    this.parentSlot.set(BOOTSTRAP_PARENTS);
+    this.ids.push(...BOOTSTRAP_IDS);
+    this.data.push(...BOOTSTRAP_DATA);
   }
 
   get size(): number {
@@ -105,14 +109,14 @@ export class CaliMetadata {
     return this.ids[slot]!;
   }
   parent(slot: number): number {
-    return this.parentSlot.get(slot);
+    return this.parentSlot[slot]!;
   }
   value(slot: number): string {
     return this.data[slot]!;
   }
   /** Slot of the attribute node of the node in `slot`. */
   attributeOf(slot: number): number {
-    return this.attrSlot.get(slot);
+    return this.attrSlot[slot]!;
   }
 
   /**
@@ -122,27 +126,35 @@ export class CaliMetadata {
   define(id: number, attrId: number, data: string, parentId: number | null): number | string {
     const a = this.slot(attrId);
     if (a < 0) return `node ${id} has attribute ${attrId}, which is not defined before it`;
-    if (this.attrSlot.get(a) !== ATTRIBUTE_NAME) return `node ${id} has attribute ${attrId}, which is not an attribute`;
+    if (this.attrSlot[a]! !== ATTRIBUTE_NAME) return `node ${id} has attribute ${attrId}, which is not an attribute`;
     const p = parentId === null ? -1 : this.slot(parentId);
     if (parentId !== null && p < 0) return `node ${id} has parent ${parentId}, which is not defined before it`;
     const existing = this.slot(id);
     if (existing >= 0) {
-      if (this.attrSlot.get(existing) === a && this.parentSlot.get(existing) === p && this.data[existing] === data)
+      if (this.attrSlot[existing]! === a && this.parentSlot[existing]! === p && this.data[existing] === data)
         return existing;
       return `node ${id} is defined twice, differently`;
     }
     const slot = this.data.length;
+    if (slot === this.attrSlot.length) {
+      const attrSlot = new Int32Array(2 * slot);
+      const parentSlot = new Int32Array(2 * slot);
+      attrSlot.set(this.attrSlot);
+      parentSlot.set(this.parentSlot);
+      this.attrSlot = attrSlot;
+      this.parentSlot = parentSlot;
+    }
     this.setSlot(id, slot);
+    this.attrSlot[slot] = a;
+    this.parentSlot[slot] = p;
     this.ids.push(id);
-    this.attrSlot.push(a);
-    this.parentSlot.push(p);
     this.data.push(data);
     return slot;
   }
 
   /** True when the node in `slot` is an attribute (its own attribute is `cali.attribute.name`). */
   isAttribute(slot: number): boolean {
-    return this.attrSlot.get(slot) === ATTRIBUTE_NAME;
+    return this.attrSlot[slot]! === ATTRIBUTE_NAME;
   }
 
   /** The attribute whose node is in `slot` (which must be an attribute node). */
@@ -152,8 +164,8 @@ export class CaliMetadata {
     info = { name: this.data[slot]!, type: '', props: 0 };
     let typeSeen = false;
     let propsSeen = false;
-    for (let s = this.parentSlot.get(slot); s >= 0; s = this.parentSlot.get(s)) {
-      const a = this.attrSlot.get(s);
+    for (let s = this.parentSlot[slot]!; s >= 0; s = this.parentSlot[s]!) {
+      const a = this.attrSlot[s]!;
       if (a === ATTRIBUTE_TYPE) {
         if (!typeSeen) {
           info.type = this.data[s]!;

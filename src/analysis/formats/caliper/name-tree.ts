@@ -1,5 +1,4 @@
 import type { CallTreeBuilder, NodeKind } from '../../model/call-tree';
-import { GrowableInt32, GrowableUint8 } from '../../model/growable';
 
 /**
  * Paths of names (region paths, call paths) collected while records stream in, before they become
@@ -8,8 +7,9 @@ import { GrowableInt32, GrowableUint8 } from '../../model/growable';
  * Nodes are created parents first, so the tree can be copied into a CallTreeBuilder in one pass.
  */
 export class NameTree {
-  private readonly parents = new GrowableInt32();
-  private readonly kinds = new GrowableUint8();
+  // Plain arrays: the builtin push and element reads cost no call of ours in a cold process.
+  private readonly parents: number[] = [];
+  private readonly kinds: NodeKind[] = [];
   private readonly names: string[] = [];
   private readonly index = new Map<string, number>();
 
@@ -39,16 +39,15 @@ export class NameTree {
   }
 
   parent(node: number): number {
-    return this.parents.get(node);
+    return this.parents[node]!;
   }
 
   /** The copy of `node`'s path (root first) under `base`: for records whose path spans several context nodes. */
   graft(base: number, node: number): number {
     const chain: number[] = [];
-    for (let n = node; n >= 0; n = this.parents.get(n)) chain.push(n);
+    for (let n = node; n >= 0; n = this.parents[n]!) chain.push(n);
     let at = base;
-    for (let k = chain.length - 1; k >= 0; k--)
-      at = this.child(at, this.names[chain[k]!]!, this.kinds.get(chain[k]!) as NodeKind);
+    for (let k = chain.length - 1; k >= 0; k--) at = this.child(at, this.names[chain[k]!]!, this.kinds[chain[k]!]!);
     return at;
   }
 
@@ -62,14 +61,14 @@ export class NameTree {
     if (used) {
       keep = new Uint8Array(n);
       for (let k = 0; k < used.length; k++) {
-        for (let v = used[k]!; v >= 0 && !keep[v]; v = this.parents.get(v)) keep[v] = 1;
+        for (let v = used[k]!; v >= 0 && !keep[v]; v = this.parents[v]!) keep[v] = 1;
       }
     }
     const model = new Int32Array(n).fill(-1);
     for (let i = 0; i < n; i++) {
       if (keep && !keep[i]) continue;
-      const p = this.parents.get(i);
-      model[i] = tree.add(p < 0 ? -1 : model[p]!, this.names[i] || '<unnamed>', this.kinds.get(i) as NodeKind);
+      const p = this.parents[i]!;
+      model[i] = tree.add(p < 0 ? -1 : model[p]!, this.names[i] || '<unnamed>', this.kinds[i]!);
     }
     return model;
   }
