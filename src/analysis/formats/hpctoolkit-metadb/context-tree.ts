@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { NodeKind, type CallTreeBuilder, type NodeAttributes } from '../../model/call-tree';
 import { LexicalType, Relation, type MetaDb } from './meta-db';
 
@@ -27,7 +27,7 @@ export function addContextTree(
     const pseudo = /^\[.*\]$/.test(f.path);
     return {
       display: basename(f.path),
-      path: pseudo ? null : resolve(databaseDir, f.path),
+      path: pseudo ? null : resolveFile(databaseDir, f.path),
     };
   });
   const nodeOfRow = new Int32Array(t.count);
@@ -99,6 +99,23 @@ export function addContextTree(
 
 function address(module: string | null, offset: bigint): string {
   return `${module ? basename(module) : '<unknown module>'}:0x${offset.toString(16)}`;
+}
+
+/** A `/`, `.` or `..` segment, an empty segment or a trailing slash: what path.resolve would change. */
+const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|\/$/;
+
+/**
+ * path.resolve(dir, path), without path.resolve's character-by-character normalisation when the
+ * answer is already normal: on POSIX an absolute path, or a relative one under an absolute `dir`,
+ * with no empty, `.` or `..` segment and no trailing slash resolves to itself. A cold process pays
+ * for that normalisation in the interpreter, for each of a database's source files.
+ */
+function resolveFile(dir: string, path: string): string {
+  if (sep === '/') {
+    const full = path.startsWith('/') ? path : dir.startsWith('/') && path !== '' ? `${dir}/${path}` : null;
+    if (full !== null && !NOT_NORMAL.test(full)) return full;
+  }
+  return resolve(dir, path);
 }
 
 function basename(path: string): string {
