@@ -384,24 +384,34 @@ class ValueLoader {
       this.entrySlot = new Int32Array(values);
       this.entryNode = new Int32Array(values);
       this.entryValue = new Float64Array(values);
-      this.sortedNode = new Int32Array(values);
-      this.sortedValue = new Float64Array(values);
+      if (this.slots > 1) {
+        this.sortedNode = new Int32Array(values);
+        this.sortedValue = new Float64Array(values);
+      }
     }
     this.count = 0;
   }
 
   flush(ctx: number): void {
     const { inclusive, exclusive, parent, touched, touchedMark, outInclusive, outExclusive, slotStart } = this;
-    const { entrySlot, entryNode, entryValue, sortedNode, sortedValue, count } = this;
-    // A stable counting sort by slot: each metric's entries keep the file's order, so sums come out
-    // in the same order (and bit for bit the same) as when they were gathered metric by metric.
-    slotStart.fill(0);
-    for (let k = 0; k < count; k++) slotStart[entrySlot[k]! + 1]!++;
-    for (let s = 0; s < this.slots; s++) slotStart[s + 1]! += slotStart[s]!;
-    for (let k = 0; k < count; k++) {
-      const at = slotStart[entrySlot[k]!]!++;
-      sortedNode[at] = entryNode[k]!;
-      sortedValue[at] = entryValue[k]!;
+    const { entrySlot, entryNode, entryValue, count } = this;
+    let { sortedNode, sortedValue } = this;
+    if (this.slots === 1) {
+      // One metric: the entries are already in slot order (a sort would copy them unchanged).
+      sortedNode = entryNode;
+      sortedValue = entryValue;
+      slotStart[0] = count;
+    } else {
+      // A stable counting sort by slot: each metric's entries keep the file's order, so sums come out
+      // in the same order (and bit for bit the same) as when they were gathered metric by metric.
+      slotStart.fill(0);
+      for (let k = 0; k < count; k++) slotStart[entrySlot[k]! + 1]!++;
+      for (let s = 0; s < this.slots; s++) slotStart[s + 1]! += slotStart[s]!;
+      for (let k = 0; k < count; k++) {
+        const at = slotStart[entrySlot[k]!]!++;
+        sortedNode[at] = entryNode[k]!;
+        sortedValue[at] = entryValue[k]!;
+      }
     }
     // slotStart[s] now ends slot s; slot s starts where slot s - 1 ends.
     for (let slot = 0; slot < this.slots; slot++) {
