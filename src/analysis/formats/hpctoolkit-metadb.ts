@@ -440,10 +440,12 @@ class ValueLoader {
       for (let k = 0; k < nTouched; k++) {
         const n = touched[k]!;
         let x = exclusive[n]!;
-        // The subtraction leaves rounding residue where the true self cost is zero.
-        if (Math.abs(x) <= RESIDUE * Math.abs(inclusive[n]!)) x = 0;
+        const inc = inclusive[n]!;
+        // The subtraction leaves rounding residue where the true self cost is zero (|x| ≤ RESIDUE·|inc|,
+        // written without Math.abs calls, which a cold process makes one by one).
+        if ((x < 0 ? -x : x) <= RESIDUE * (inc < 0 ? -inc : inc)) x = 0;
         else if (x < 0) this.negative++;
-        outInclusive[k] = inclusive[n]!;
+        outInclusive[k] = inc;
         outExclusive[k] = x;
         inclusive[n] = 0;
         exclusive[n] = 0;
