@@ -52,6 +52,27 @@ import { hpctoolkitMetaDbSniffer } from './sniffers/hpctoolkit-metadb';
 /** Whether this machine stores numbers little-endian, as the database files do. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
+/** {@link buildProfile}'s record actions besides a slot: a scope the model does not use, a metric id meta.db does not list. */
+const UNUSED_METRIC = -1;
+const UNKNOWN_METRIC = -2;
+/** 16-bit words per profile.db value record. */
+const RECORD_WORDS = VALUE_RECORD_BYTES / 2;
+
+/**
+ * The block of `count` value records at `at` as 16-bit words, record k's metric id at word 5k: a view of
+ * the file where the block is 2-byte aligned on a little-endian machine (always, in practice), else a
+ * decoded copy. An element load per record rather than a DataView call, which is what a cold process
+ * pays for the 50 000 records (most of them scopes the model does not use) of lammps-openmp.
+ */
+function metricIdWords(view: DataView, at: number, count: number): Uint16Array {
+  if (count === 0) return new Uint16Array(0);
+  if (LITTLE_ENDIAN && (view.byteOffset + at) % 2 === 0)
+    return new Uint16Array(view.buffer, view.byteOffset + at, count * RECORD_WORDS);
+  const words = new Uint16Array(count * RECORD_WORDS);
+  for (let k = 0; k < count; k++) words[k * RECORD_WORDS] = view.getUint16(at + k * VALUE_RECORD_BYTES, true);
+  return words;
+}
+
 /** Self costs smaller than this fraction of the inclusive value are rounding residue of the subtraction. */
 const RESIDUE = 1e-10;
 
@@ -252,6 +273,20 @@ function buildProfile(
     if (plan.pointId >= 0) slotOfPoint[plan.pointId] = k;
   });
 
+  // One table for the record loop: an execution slot (≥ 0), a point slot s as -3 - s, a scope meta.db
+  // lists but the model does not use, or an id meta.db does not describe.
+  const actionOf = new Int32Array(ids);
+  for (let id = 0; id < ids; id++) {
+    actionOf[id] =
+      slotOfExecution[id]! >= 0
+        ? slotOfExecution[id]!
+        : slotOfPoint[id]! >= 0
+          ? -3 - slotOfPoint[id]!
+          : knownId[id]
+            ? UNUSED_METRIC
+            : UNKNOWN_METRIC;
+  }
+
   const loader = new ValueLoader(b, parentNode, plans.length);
   const valueShare = trace ? 0.09 : 0.18;
   let unknownMetricValues = 0;
@@ -262,13 +297,7 @@ function buildProfile(
     // Each record is decoded where it is used: no arrays of metric ids and values in between.
     const { ctxIds, starts, view, pValues } = readProfileContexts(db, p);
     loader.start(p.nValues);
-    // Metric ids are read through a Uint16Array over the file where the records are 2-byte aligned on
-    // a little-endian machine (always, in practice): an element load per record rather than a
-    // DataView call, which is what a cold process pays for 50 000 records of scopes it skips.
-    const ids16 =
-      LITTLE_ENDIAN && (view.byteOffset + pValues) % 2 === 0
-        ? new Uint16Array(view.buffer, view.byteOffset + pValues, (p.nValues * VALUE_RECORD_BYTES) >> 1)
-        : null;
+    const ids16 = metricIdWords(view, pValues, p.nValues);
     const { entrySlot, entryNode, entryValue } = loader;
     let count = 0;
     for (let j = 0; j < ctxIds.length; j++) {
@@ -276,24 +305,24 @@ function buildProfile(
       const row = t.rowOf(ctxId);
       const node = row >= 0 ? nodeOfRow[row]! : -1;
       const end = starts[j + 1]!;
-      for (let k = starts[j]!, at = pValues + k * VALUE_RECORD_BYTES; k < end; k++, at += VALUE_RECORD_BYTES) {
-        const metricId = ids16 ? ids16[(k * VALUE_RECORD_BYTES) >> 1]! : view.getUint16(at, true);
-        if (metricId >= ids) {
-          unknownMetricValues++;
-          continue;
-        }
-        const slot = slotOfExecution[metricId]!;
-        if (slot >= 0) {
+      for (
+        let k = starts[j]!, at = pValues + k * VALUE_RECORD_BYTES, w = k * RECORD_WORDS;
+        k < end;
+        k++, at += VALUE_RECORD_BYTES, w += RECORD_WORDS
+      ) {
+        const metricId = ids16[w]!;
+        const action = metricId < ids ? actionOf[metricId]! : UNKNOWN_METRIC;
+        if (action >= 0) {
           if (node >= 0) {
             // ValueLoader.add, written out: no call per value.
-            entrySlot[count] = slot;
+            entrySlot[count] = action;
             entryNode[count] = node;
             entryValue[count++] = view.getFloat64(at + VALUE_OFFSET, true);
           }
-        } else if (slotOfPoint[metricId]! >= 0) {
-          if (node >= 0) b.addExclusive(slotOfPoint[metricId]!, node, ctx, view.getFloat64(at + VALUE_OFFSET, true));
-          else if (ctxId !== 0) unlistedPointValues++;
-        } else if (!knownId[metricId]) unknownMetricValues++;
+        } else if (action === UNUSED_METRIC) continue;
+        else if (action === UNKNOWN_METRIC) unknownMetricValues++;
+        else if (node >= 0) b.addExclusive(-3 - action, node, ctx, view.getFloat64(at + VALUE_OFFSET, true));
+        else if (ctxId !== 0) unlistedPointValues++;
       }
     }
     loader.count = count;
