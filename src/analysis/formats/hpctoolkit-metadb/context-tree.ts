@@ -72,13 +72,14 @@ export function addContextTree(
     }
     return tree.addInterned(parent, nameId, kind, fileId, line, moduleId, callLine);
   };
+  /** `<file basename>:<line>`, made only for the loops and lines whose names it is. */
+  const where = (f: number, line: number) => `${f >= 0 ? files[f]!.display : '<unknown file>'}:${line}`;
   for (let r = 0; r < t.count; r++) {
     const parentRow = t.parent[r]!;
     const parent = parentRow < 0 ? -1 : nodeOfRow[parentRow]!;
     const f = t.file[r]!,
       m = t.module[r]!,
       line = t.line[r]!;
-    const where = `${f >= 0 ? files[f]!.display : '<unknown file>'}:${line}`;
     // Callee cost can be shown on the calling line when a callee hangs directly below a line.
     const callLine =
       parentRow >= 0 && t.lexicalType[parentRow] === LexicalType.Line && t.line[parentRow]! > 0
@@ -101,10 +102,10 @@ export function addContextTree(
         break;
       }
       case LexicalType.Loop:
-        nodeOfRow[r] = addAt(parent, `Loop@${where}`, NodeKind.Loop, f, line, -1, 0);
+        nodeOfRow[r] = addAt(parent, `Loop@${where(f, line)}`, NodeKind.Loop, f, line, -1, 0);
         break;
       case LexicalType.Line:
-        nodeOfRow[r] = addAt(parent, where, NodeKind.Statement, f, line, m, 0);
+        nodeOfRow[r] = addAt(parent, where(f, line), NodeKind.Statement, f, line, m, 0);
         break;
       case LexicalType.Instruction: {
         const called = t.relation[r] !== Relation.Lexical;
