@@ -287,6 +287,17 @@ function buildProfile(
             : UNKNOWN_METRIC;
   }
 
+  // Node by context id, as a table where the ids are dense enough (hpcprof numbers them densely): a
+  // load per context of each profile rather than a call. Ids past it are looked up in meta.db's index.
+  let maxId = -1;
+  for (let r = 0; r < t.count; r++) if (t.ctxId[r]! > maxId) maxId = t.ctxId[r]!;
+  const nodeOfId = new Int32Array(maxId >= 0 && maxId <= 8 * t.count + 4096 ? maxId + 1 : 0).fill(-1);
+  if (nodeOfId.length > 0) for (let r = 0; r < t.count; r++) nodeOfId[t.ctxId[r]!] = nodeOfRow[r]!;
+  const nodeOfCtx = (ctxId: number) => {
+    const row = t.rowOf(ctxId);
+    return row >= 0 ? nodeOfRow[row]! : -1;
+  };
+
   const loader = new ValueLoader(b, parentNode, plans.length);
   const valueShare = trace ? 0.09 : 0.18;
   let unknownMetricValues = 0;
@@ -302,8 +313,7 @@ function buildProfile(
     let count = 0;
     for (let j = 0; j < ctxIds.length; j++) {
       const ctxId = ctxIds[j]!;
-      const row = t.rowOf(ctxId);
-      const node = row >= 0 ? nodeOfRow[row]! : -1;
+      const node = ctxId < nodeOfId.length ? nodeOfId[ctxId]! : nodeOfCtx(ctxId);
       const end = starts[j + 1]!;
       for (
         let k = starts[j]!, at = pValues + k * VALUE_RECORD_BYTES, w = k * RECORD_WORDS;
