@@ -21,7 +21,11 @@ export function checkFiniteValues(profile: Profile): void {
       if (!given) continue;
       const values = isSparse(given) ? given.values : given;
       let sum = 0;
-      for (let i = 0; i < values.length; i++) sum += Math.abs(values[i]!);
+      // |v| without a Math.abs call per value, which a cold process makes one by one.
+      for (let i = 0; i < values.length; i++) {
+        const v = values[i]!;
+        sum += v < 0 ? -v : v;
+      }
       if (Number.isFinite(sum * headroom)) continue;
       const bad = values.findIndex(v => !Number.isFinite(v));
       const at = bad >= 0 ? bad : values.findIndex(v => Math.abs(v) > 1e300);

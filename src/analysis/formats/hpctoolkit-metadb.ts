@@ -49,6 +49,30 @@ import { hpctoolkitMetaDbSniffer } from './sniffers/hpctoolkit-metadb';
  * them in its per-reader table.
  */
 
+/** Whether this machine stores numbers little-endian, as the database files do. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** {@link buildProfile}'s record actions besides a slot: a scope the model does not use, a metric id meta.db does not list. */
+const UNUSED_METRIC = -1;
+const UNKNOWN_METRIC = -2;
+/** 16-bit words per profile.db value record. */
+const RECORD_WORDS = VALUE_RECORD_BYTES / 2;
+
+/**
+ * The block of `count` value records at `at` as 16-bit words, record k's metric id at word 5k: a view of
+ * the file where the block is 2-byte aligned on a little-endian machine (always, in practice), else a
+ * decoded copy. An element load per record rather than a DataView call, which is what a cold process
+ * pays for the 50 000 records (most of them scopes the model does not use) of lammps-openmp.
+ */
+function metricIdWords(view: DataView, at: number, count: number): Uint16Array {
+  if (count === 0) return new Uint16Array(0);
+  if (LITTLE_ENDIAN && (view.byteOffset + at) % 2 === 0)
+    return new Uint16Array(view.buffer, view.byteOffset + at, count * RECORD_WORDS);
+  const words = new Uint16Array(count * RECORD_WORDS);
+  for (let k = 0; k < count; k++) words[k * RECORD_WORDS] = view.getUint16(at + k * VALUE_RECORD_BYTES, true);
+  return words;
+}
+
 /** Self costs smaller than this fraction of the inclusive value are rounding residue of the subtraction. */
 const RESIDUE = 1e-10;
 
@@ -249,6 +273,31 @@ function buildProfile(
     if (plan.pointId >= 0) slotOfPoint[plan.pointId] = k;
   });
 
+  // One table for the record loop: an execution slot (≥ 0), a point slot s as -3 - s, a scope meta.db
+  // lists but the model does not use, or an id meta.db does not describe.
+  const actionOf = new Int32Array(ids);
+  for (let id = 0; id < ids; id++) {
+    actionOf[id] =
+      slotOfExecution[id]! >= 0
+        ? slotOfExecution[id]!
+        : slotOfPoint[id]! >= 0
+          ? -3 - slotOfPoint[id]!
+          : knownId[id]
+            ? UNUSED_METRIC
+            : UNKNOWN_METRIC;
+  }
+
+  // Node by context id, as a table where the ids are dense enough (hpcprof numbers them densely): a
+  // load per context of each profile rather than a call. Ids past it are looked up in meta.db's index.
+  let maxId = -1;
+  for (let r = 0; r < t.count; r++) if (t.ctxId[r]! > maxId) maxId = t.ctxId[r]!;
+  const nodeOfId = new Int32Array(maxId >= 0 && maxId <= 8 * t.count + 4096 ? maxId + 1 : 0).fill(-1);
+  if (nodeOfId.length > 0) for (let r = 0; r < t.count; r++) nodeOfId[t.ctxId[r]!] = nodeOfRow[r]!;
+  const nodeOfCtx = (ctxId: number) => {
+    const row = t.rowOf(ctxId);
+    return row >= 0 ? nodeOfRow[row]! : -1;
+  };
+
   const loader = new ValueLoader(b, parentNode, plans.length);
   const valueShare = trace ? 0.09 : 0.18;
   let unknownMetricValues = 0;
@@ -259,26 +308,34 @@ function buildProfile(
     // Each record is decoded where it is used: no arrays of metric ids and values in between.
     const { ctxIds, starts, view, pValues } = readProfileContexts(db, p);
     loader.start(p.nValues);
+    const ids16 = metricIdWords(view, pValues, p.nValues);
+    const { entrySlot, entryNode, entryValue } = loader;
+    let count = 0;
     for (let j = 0; j < ctxIds.length; j++) {
       const ctxId = ctxIds[j]!;
-      const row = t.rowOf(ctxId);
-      const node = row >= 0 ? nodeOfRow[row]! : -1;
+      const node = ctxId < nodeOfId.length ? nodeOfId[ctxId]! : nodeOfCtx(ctxId);
       const end = starts[j + 1]!;
-      for (let k = starts[j]!, at = pValues + k * VALUE_RECORD_BYTES; k < end; k++, at += VALUE_RECORD_BYTES) {
-        const metricId = view.getUint16(at, true);
-        if (metricId >= ids) {
-          unknownMetricValues++;
-          continue;
-        }
-        const slot = slotOfExecution[metricId]!;
-        if (slot >= 0) {
-          if (node >= 0) loader.add(slot, node, view.getFloat64(at + VALUE_OFFSET, true));
-        } else if (slotOfPoint[metricId]! >= 0) {
-          if (node >= 0) b.addExclusive(slotOfPoint[metricId]!, node, ctx, view.getFloat64(at + VALUE_OFFSET, true));
-          else if (ctxId !== 0) unlistedPointValues++;
-        } else if (!knownId[metricId]) unknownMetricValues++;
+      for (
+        let k = starts[j]!, at = pValues + k * VALUE_RECORD_BYTES, w = k * RECORD_WORDS;
+        k < end;
+        k++, at += VALUE_RECORD_BYTES, w += RECORD_WORDS
+      ) {
+        const metricId = ids16[w]!;
+        const action = metricId < ids ? actionOf[metricId]! : UNKNOWN_METRIC;
+        if (action >= 0) {
+          if (node >= 0) {
+            // ValueLoader.add, written out: no call per value.
+            entrySlot[count] = action;
+            entryNode[count] = node;
+            entryValue[count++] = view.getFloat64(at + VALUE_OFFSET, true);
+          }
+        } else if (action === UNUSED_METRIC) continue;
+        else if (action === UNKNOWN_METRIC) unknownMetricValues++;
+        else if (node >= 0) b.addExclusive(-3 - action, node, ctx, view.getFloat64(at + VALUE_OFFSET, true));
+        else if (ctxId !== 0) unlistedPointValues++;
       }
     }
+    loader.count = count;
     loader.flush(ctx);
     options.onProgress?.(0.8 + (valueShare * (i + 1)) / applicationProfiles.length, 'Reading values');
   });
@@ -328,11 +385,11 @@ function buildProfile(
  */
 class ValueLoader {
   negative = 0;
-  /** The profile's entries (slot, node, value) in file order, `count` in use. */
-  private entrySlot = new Int32Array(0);
-  private entryNode = new Int32Array(0);
-  private entryValue = new Float64Array(0);
-  private count = 0;
+  /** The profile's entries (slot, node, value) in file order, `count` in use; the caller fills them after {@link start}. */
+  entrySlot = new Int32Array(0);
+  entryNode = new Int32Array(0);
+  entryValue = new Float64Array(0);
+  count = 0;
   /** Entries per slot, then (after a prefix sum) where each slot's entries start in `sorted*`. */
   private readonly slotStart: Int32Array;
   private sortedNode = new Int32Array(0);
@@ -366,31 +423,34 @@ class ValueLoader {
       this.entrySlot = new Int32Array(values);
       this.entryNode = new Int32Array(values);
       this.entryValue = new Float64Array(values);
-      this.sortedNode = new Int32Array(values);
-      this.sortedValue = new Float64Array(values);
+      if (this.slots > 1) {
+        this.sortedNode = new Int32Array(values);
+        this.sortedValue = new Float64Array(values);
+      }
     }
     this.count = 0;
   }
 
-  add(slot: number, node: number, value: number): void {
-    const k = this.count++;
-    this.entrySlot[k] = slot;
-    this.entryNode[k] = node;
-    this.entryValue[k] = value;
-  }
-
   flush(ctx: number): void {
     const { inclusive, exclusive, parent, touched, touchedMark, outInclusive, outExclusive, slotStart } = this;
-    const { entrySlot, entryNode, entryValue, sortedNode, sortedValue, count } = this;
-    // A stable counting sort by slot: each metric's entries keep the file's order, so sums come out
-    // in the same order (and bit for bit the same) as when they were gathered metric by metric.
-    slotStart.fill(0);
-    for (let k = 0; k < count; k++) slotStart[entrySlot[k]! + 1]!++;
-    for (let s = 0; s < this.slots; s++) slotStart[s + 1]! += slotStart[s]!;
-    for (let k = 0; k < count; k++) {
-      const at = slotStart[entrySlot[k]!]!++;
-      sortedNode[at] = entryNode[k]!;
-      sortedValue[at] = entryValue[k]!;
+    const { entrySlot, entryNode, entryValue, count } = this;
+    let { sortedNode, sortedValue } = this;
+    if (this.slots === 1) {
+      // One metric: the entries are already in slot order (a sort would copy them unchanged).
+      sortedNode = entryNode;
+      sortedValue = entryValue;
+      slotStart[0] = count;
+    } else {
+      // A stable counting sort by slot: each metric's entries keep the file's order, so sums come out
+      // in the same order (and bit for bit the same) as when they were gathered metric by metric.
+      slotStart.fill(0);
+      for (let k = 0; k < count; k++) slotStart[entrySlot[k]! + 1]!++;
+      for (let s = 0; s < this.slots; s++) slotStart[s + 1]! += slotStart[s]!;
+      for (let k = 0; k < count; k++) {
+        const at = slotStart[entrySlot[k]!]!++;
+        sortedNode[at] = entryNode[k]!;
+        sortedValue[at] = entryValue[k]!;
+      }
     }
     // slotStart[s] now ends slot s; slot s starts where slot s - 1 ends.
     for (let slot = 0; slot < this.slots; slot++) {
@@ -419,10 +479,12 @@ class ValueLoader {
       for (let k = 0; k < nTouched; k++) {
         const n = touched[k]!;
         let x = exclusive[n]!;
-        // The subtraction leaves rounding residue where the true self cost is zero.
-        if (Math.abs(x) <= RESIDUE * Math.abs(inclusive[n]!)) x = 0;
+        const inc = inclusive[n]!;
+        // The subtraction leaves rounding residue where the true self cost is zero (|x| ≤ RESIDUE·|inc|,
+        // written without Math.abs calls, which a cold process makes one by one).
+        if ((x < 0 ? -x : x) <= RESIDUE * (inc < 0 ? -inc : inc)) x = 0;
         else if (x < 0) this.negative++;
-        outInclusive[k] = inclusive[n]!;
+        outInclusive[k] = inc;
         outExclusive[k] = x;
         inclusive[n] = 0;
         exclusive[n] = 0;

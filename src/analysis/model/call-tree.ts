@@ -206,6 +206,33 @@ export class CallTreeBuilder {
     return this.kind.push(kind);
   }
 
+  /**
+   * {@link add} with the name, file and module already interned in {@link strings} (0: none) and the
+   * lines given as numbers (0 or less: none): for readers that intern each distinct string once, in
+   * the order {@link add} would have (name, file, module), so the string table comes out the same.
+   */
+  addInterned(
+    parent: number,
+    nameId: number,
+    kind: NodeKind,
+    fileId: number,
+    line: number,
+    moduleId: number,
+    callLine: number,
+  ): number {
+    if (parent < -1 || parent >= this.size) throw new RangeError(`parent ${parent} does not exist yet`);
+    const strings = this.strings.size;
+    if (!(nameId >= 0 && nameId < strings && fileId >= 0 && fileId < strings && moduleId >= 0 && moduleId < strings))
+      throw new RangeError(`string ids ${nameId}, ${fileId}, ${moduleId}: out of range`);
+    this.parent.push(parent);
+    this.name.push(nameId);
+    this.file.push(fileId);
+    this.line.push(line > 0 ? line : 0);
+    this.module.push(moduleId);
+    this.callLine.push(callLine > 0 ? callLine : 0);
+    return this.kind.push(kind);
+  }
+
   setModule(node: number, module: string): void {
     this.module.set(node, this.strings.intern(module));
   }

@@ -27,7 +27,8 @@ class TripleValues {
     let at = this.nodes.length;
     for (let k = 0; k < count; k++) {
       const x = values[k]!;
-      if (x === 0 || !Number.isFinite(x)) continue;
+      // x - x is NaN exactly for NaN and ±Infinity: Number.isFinite without a call per value in a cold process.
+      if (x === 0 || x - x !== 0) continue;
       n[at] = nodes[k]!;
       c[at] = context;
       v[at] = x;
@@ -46,7 +47,7 @@ class TripleValues {
     for (let r = 0; r < count; r++) {
       const x = values[r]!;
       const node = nodes[r]!;
-      if (node < 0 || x === 0 || !Number.isFinite(x)) continue;
+      if (node < 0 || x === 0 || x - x !== 0) continue;
       n[at] = node;
       c[at] = contexts[r]!;
       v[at] = x;

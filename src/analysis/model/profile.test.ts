@@ -217,3 +217,23 @@ main = 1
     );
   });
 });
+
+describe('CallTreeBuilder.addInterned', () => {
+  it('makes the same tree and string table as add when strings are interned in the order add interns them', () => {
+    const a = new CallTreeBuilder();
+    const root = a.add(-1, 'main', NodeKind.Function, { file: 'a.c', line: 3, module: 'exe' });
+    a.add(root, 'a.c:7', NodeKind.Statement, { file: 'a.c', line: 7, module: 'exe', callLine: 0 });
+    a.add(root, 'f', NodeKind.Function, { line: -1, callLine: 5 });
+    const b = new CallTreeBuilder();
+    const s = b.strings;
+    const r = b.addInterned(-1, s.intern('main'), NodeKind.Function, s.intern('a.c'), 3, s.intern('exe'), 0);
+    b.addInterned(r, s.intern('a.c:7'), NodeKind.Statement, s.intern('a.c'), 7, s.intern('exe'), 0);
+    b.addInterned(r, s.intern('f'), NodeKind.Function, 0, -1, 0, 5);
+    const ta = a.finish();
+    const tb = b.finish();
+    assert.deepEqual(tb.columns, ta.columns);
+    assert.deepEqual(tb.strings.toArray(), ta.strings.toArray());
+    assert.throws(() => b.addInterned(0, 99, NodeKind.Function, 0, 0, 0, 0), /out of range/);
+    assert.throws(() => b.addInterned(7, 0, NodeKind.Function, 0, 0, 0, 0), /does not exist/);
+  });
+});

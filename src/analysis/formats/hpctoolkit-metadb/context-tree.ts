@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { NodeKind, type CallTreeBuilder, type NodeAttributes } from '../../model/call-tree';
 import { LexicalType, Relation, type MetaDb } from './meta-db';
 
@@ -27,30 +27,64 @@ export function addContextTree(
     const pseudo = /^\[.*\]$/.test(f.path);
     return {
       display: basename(f.path),
-      path: pseudo ? null : resolve(databaseDir, f.path),
+      path: pseudo ? null : resolveFile(databaseDir, f.path),
     };
   });
   const nodeOfRow = new Int32Array(t.count);
   // Node names by node id, for trace events (the tree builder keeps only string ids).
   const nodeName: string[] = [];
+  // Each file's and module's string id, interned on first use: in the order tree.add would intern
+  // them (name, file, module), so the string table is the same, without a hash lookup per node.
+  const strings = tree.strings;
+  const fileIds = new Int32Array(files.length).fill(-1);
+  const moduleIds = new Int32Array(modules.length).fill(-1);
   const add = (parent: number, name: string, kind: NodeKind, attrs?: NodeAttributes) => {
     nodeName.push(name);
     return tree.add(parent, name, kind, attrs);
   };
+  /** {@link add} for a node whose file and module are meta.db's file `fi` and module `mi` (-1: none). */
+  const addAt = (
+    parent: number,
+    name: string,
+    kind: NodeKind,
+    fi: number,
+    line: number,
+    mi: number,
+    callLine: number,
+  ) => {
+    nodeName.push(name);
+    const nameId = strings.intern(name);
+    let fileId = 0;
+    if (fi >= 0) {
+      fileId = fileIds[fi]!;
+      if (fileId < 0) {
+        const path = files[fi]!.path;
+        fileId = fileIds[fi] = path ? strings.intern(path) : 0;
+      }
+    }
+    let moduleId = 0;
+    if (mi >= 0) {
+      moduleId = moduleIds[mi]!;
+      if (moduleId < 0) {
+        const module = modules[mi]!;
+        moduleId = moduleIds[mi] = module ? strings.intern(module) : 0;
+      }
+    }
+    return tree.addInterned(parent, nameId, kind, fileId, line, moduleId, callLine);
+  };
+  /** `<file basename>:<line>`, made only for the loops and lines whose names it is. */
+  const where = (f: number, line: number) => `${f >= 0 ? files[f]!.display : '<unknown file>'}:${line}`;
   for (let r = 0; r < t.count; r++) {
     const parentRow = t.parent[r]!;
     const parent = parentRow < 0 ? -1 : nodeOfRow[parentRow]!;
     const f = t.file[r]!,
       m = t.module[r]!,
       line = t.line[r]!;
-    const file = f >= 0 ? files[f]!.path : null;
-    const where = `${f >= 0 ? files[f]!.display : '<unknown file>'}:${line}`;
-    const module = m >= 0 ? modules[m]! : null;
     // Callee cost can be shown on the calling line when a callee hangs directly below a line.
     const callLine =
       parentRow >= 0 && t.lexicalType[parentRow] === LexicalType.Line && t.line[parentRow]! > 0
         ? t.line[parentRow]!
-        : null;
+        : 0;
     if (parentRow < 0) {
       nodeOfRow[r] = add(-1, t.entryPoints.get(r)?.name ?? `<entry point ${t.ctxId[r]}>`, NodeKind.Region);
       continue;
@@ -58,40 +92,40 @@ export function addContextTree(
     switch (t.lexicalType[r]) {
       case LexicalType.Function: {
         const fn = t.func[r]! >= 0 ? functions[t.func[r]!]! : null;
-        const fnFile = fn && fn.file >= 0 ? files[fn.file]!.path : file;
-        const fnModule = fn && fn.module >= 0 ? modules[fn.module]! : module;
-        const name = fn?.name ?? (fnModule ? address(fnModule, fn ? fn.offset : t.offset[r]!) : '<unknown function>');
-        nodeOfRow[r] = add(parent, name, NodeKind.Function, {
-          file: fnFile,
-          line: fn && fn.file >= 0 ? fn.line : line,
-          module: fnModule,
-          callLine,
-        });
+        const fnFile = fn && fn.file >= 0 ? fn.file : f;
+        const fnModule = fn && fn.module >= 0 ? fn.module : m;
+        const moduleName = fnModule >= 0 ? modules[fnModule]! : null;
+        const name =
+          fn?.name ?? (moduleName ? address(moduleName, fn ? fn.offset : t.offset[r]!) : '<unknown function>');
+        const fnLine = fn && fn.file >= 0 ? fn.line : line;
+        nodeOfRow[r] = addAt(parent, name, NodeKind.Function, fnFile, fnLine, fnModule, callLine);
         break;
       }
       case LexicalType.Loop:
-        nodeOfRow[r] = add(parent, `Loop@${where}`, NodeKind.Loop, { file, line });
+        nodeOfRow[r] = addAt(parent, `Loop@${where(f, line)}`, NodeKind.Loop, f, line, -1, 0);
         break;
       case LexicalType.Line:
-        nodeOfRow[r] = add(parent, where, NodeKind.Statement, { file, line, module });
+        nodeOfRow[r] = addAt(parent, where(f, line), NodeKind.Statement, f, line, m, 0);
         break;
       case LexicalType.Instruction: {
         const called = t.relation[r] !== Relation.Lexical;
-        nodeOfRow[r] = add(parent, address(module, t.offset[r]!), called ? NodeKind.Function : NodeKind.Statement, {
-          file,
+        const kind = called ? NodeKind.Function : NodeKind.Statement;
+        nodeOfRow[r] = addAt(
+          parent,
+          address(m >= 0 ? modules[m]! : null, t.offset[r]!),
+          kind,
+          f,
           line,
-          module,
-          callLine: called ? callLine : null,
-        });
+          m,
+          called ? callLine : 0,
+        );
         break;
       }
-      default:
+      default: {
         // A lexical type newer than format 4.0: keep the context (its values count) under a neutral name.
-        nodeOfRow[r] = add(parent, `<context ${t.ctxId[r]} of type ${t.lexicalType[r]}>`, NodeKind.Statement, {
-          file,
-          line,
-          module,
-        });
+        const name = `<context ${t.ctxId[r]} of type ${t.lexicalType[r]}>`;
+        nodeOfRow[r] = addAt(parent, name, NodeKind.Statement, f, line, m, 0);
+      }
     }
   }
   return { nodeOfRow, nodeName };
@@ -99,6 +133,23 @@ export function addContextTree(
 
 function address(module: string | null, offset: bigint): string {
   return `${module ? basename(module) : '<unknown module>'}:0x${offset.toString(16)}`;
+}
+
+/** A `/`, `.` or `..` segment, an empty segment or a trailing slash: what path.resolve would change. */
+const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|\/$/;
+
+/**
+ * path.resolve(dir, path), without path.resolve's character-by-character normalisation when the
+ * answer is already normal: on POSIX an absolute path, or a relative one under an absolute `dir`,
+ * with no empty, `.` or `..` segment and no trailing slash resolves to itself. A cold process pays
+ * for that normalisation in the interpreter, for each of a database's source files.
+ */
+function resolveFile(dir: string, path: string): string {
+  if (sep === '/') {
+    const full = path.startsWith('/') ? path : dir.startsWith('/') && path !== '' ? `${dir}/${path}` : null;
+    if (full !== null && !NOT_NORMAL.test(full)) return full;
+  }
+  return resolve(dir, path);
 }
 
 function basename(path: string): string {

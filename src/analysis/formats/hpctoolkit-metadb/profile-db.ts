@@ -34,6 +34,8 @@ export interface ProfileDb {
 const SECTIONS = ['Profile Info', 'Identifier Tuples'] as const;
 const VALUE_SIZE = 10;
 const CTX_INDEX_SIZE = 12;
+/** Whether this machine stores numbers little-endian, as the database files do. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const ID_SIZE = 16;
 
 export function parseProfileDb(path: string, bytes: Uint8Array): ProfileDb {
@@ -120,18 +122,24 @@ export function readProfileContexts(db: ProfileDb, profile: ProfileInfo): Profil
   const ctxIds = new Uint32Array(nCtxs);
   const starts = new Int32Array(nCtxs + 1);
   let previous = 0;
+  // The index as 32-bit words (3 an entry) where it is 4-byte aligned on a little-endian machine: an
+  // element load per field rather than a DataView call, which a cold process makes one by one.
+  const words =
+    nCtxs > 0 && LITTLE_ENDIAN && (view.byteOffset + pCtxIndices) % 4 === 0
+      ? new Uint32Array(view.buffer, view.byteOffset + pCtxIndices, nCtxs * 3)
+      : null;
   for (let j = 0; j < nCtxs; j++) {
     // Inside the index checked above: read directly, not through a checked call per field.
     const entry = pCtxIndices + j * CTX_INDEX_SIZE;
-    const high = view.getUint32(entry + 8, true);
-    const low = view.getUint32(entry + 4, true);
+    const high = words ? words[j * 3 + 2]! : view.getUint32(entry + 8, true);
+    const low = words ? words[j * 3 + 1]! : view.getUint32(entry + 4, true);
     const start = high === 0 ? low : low + high * 2 ** 32;
     if (start < previous || start > nValues) {
       throw file.error(
         `profile ${index}: the context index entry ${j} starts at value ${start}, outside ${previous}–${nValues}`,
       );
     }
-    ctxIds[j] = view.getUint32(entry, true);
+    ctxIds[j] = words ? words[j * 3]! : view.getUint32(entry, true);
     starts[j] = previous = start;
   }
   starts[nCtxs] = nValues;
