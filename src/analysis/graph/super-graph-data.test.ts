@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { sharedPath, skipUnlessShared } from '../../../test/support/shared-data';
 import { MAX_RAW_CONTEXT_VALUES } from '../../shared/callflow-protocol';
 import { readProfile } from '../formats';
-import { profileFromOutline } from '../model/test-profiles';
+import { exclusiveTime, profileFromOutline } from '../model/test-profiles';
 import { NodeKind } from '../model/call-tree';
 import { Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
@@ -445,14 +445,7 @@ describe('super graph: per-context subset sums on the sparse form', () => {
     const n = 4000;
     for (let i = 0; i < n; i++) b.tree.add(i === 0 ? -1 : Math.floor(random() * i), `f${i % 300}`, NodeKind.Function);
     const ctx = Array.from({ length: C }, (_, c) => b.context({ rank: c }));
-    const m = b.addMetric({
-      name: 'time',
-      label: 'time',
-      sourceKeys: [],
-      unit: 's',
-      kind: 'exclusive',
-      aggregation: 'sum',
-    });
+    const m = b.addMetric(exclusiveTime());
     // About one cell in eight non-zero, values over six decades and some negative, so order shows in the bits.
     for (let i = 0; i < n; i++)
       for (let c = 0; c < C; c++)

@@ -11,7 +11,7 @@ import {
   unfoldCallGraph,
   type UnfoldOptions,
 } from './unfold-call-graph';
-import { exclusiveByFunction } from '../model/test-profiles';
+import { exclusiveByFunction, exclusiveTime } from '../model/test-profiles';
 
 /** A small call graph: `self` per function, arcs as [caller, callee, calls, cost]. */
 interface GraphSpec {
@@ -22,14 +22,7 @@ interface GraphSpec {
 
 function build(spec: GraphSpec, options: Partial<UnfoldOptions> = {}): { profile: Profile; graph: CallGraphData } {
   const b = new ProfileBuilder('test', '<memory>');
-  const metric = b.addMetric({
-    name: 'time',
-    label: 'time',
-    sourceKeys: [],
-    unit: 's',
-    kind: 'exclusive',
-    aggregation: 'sum',
-  });
+  const metric = b.addMetric(exclusiveTime());
   const g = new CallGraphBuilder(b.tree.strings, 1);
   const fn = (name: string) => g.function(name, { name, file: `${name}.c`, line: 1 });
   for (const [name, self] of Object.entries(spec.self)) g.addSelf(fn(name), 0, self);
@@ -211,14 +204,7 @@ describe('unfolding a call graph into a calling-context tree', () => {
 
   it('merges several unfoldings into one tree, one context each', () => {
     const b = new ProfileBuilder('test', '<memory>');
-    const metric = b.addMetric({
-      name: 'time',
-      label: 'time',
-      sourceKeys: [],
-      unit: 's',
-      kind: 'exclusive',
-      aggregation: 'sum',
-    });
+    const metric = b.addMetric(exclusiveTime());
     const unfolder = new CallGraphUnfolder(b, { shareNodes: true });
     for (const [thread, cost] of [
       [1, 2],

@@ -4,6 +4,7 @@ import { CallGraphBuilder } from './call-graph';
 import { Profile } from './profile';
 import { ProfileBuilder } from './profile-builder';
 import { StringTable } from './string-table';
+import { exclusiveTime } from './test-profiles';
 
 describe('call graph', () => {
   it('finds functions by key, sums repeated arcs and line costs, keeps "not stated" apart from 0', () => {
@@ -49,14 +50,7 @@ describe('call graph', () => {
 
   it('travels with the profile, its buffers transferred', () => {
     const b = new ProfileBuilder('test', '<memory>');
-    const m = b.addMetric({
-      name: 'time',
-      label: 'time',
-      sourceKeys: [],
-      unit: 's',
-      kind: 'exclusive',
-      aggregation: 'sum',
-    });
+    const m = b.addMetric(exclusiveTime());
     b.tree.add(-1, 'main', 0);
     b.addExclusive(m, 0, b.context({}), 1);
     const g = new CallGraphBuilder(b.tree.strings, 1);

@@ -17,6 +17,7 @@ import {
   sparseValue,
   type SparseMatrix,
 } from './sparse-matrix';
+import { exclusiveTime } from './test-profiles';
 
 /** A random tree (parents first) and a random matrix over it with about `density` of its cells non-zero. */
 function randomCase(seed: number) {
@@ -116,14 +117,7 @@ describe('sparse metric storage', () => {
     const b = new ProfileBuilder('test', 'random');
     for (let i = 0; i < nodes; i++) b.tree.add(parent[i]!, `f${i}`, NodeKind.Function);
     const ctx = Array.from({ length: contexts }, (_, c) => b.context({ rank: c }));
-    const m = b.addMetric({
-      name: 'time',
-      label: 'time',
-      sourceKeys: [],
-      unit: 's',
-      kind: 'exclusive',
-      aggregation: 'sum',
-    });
+    const m = b.addMetric(exclusiveTime());
     // Every value in two halves, context by context: duplicates are summed.
     for (let c = contexts - 1; c >= 0; c--)
       for (let i = 0; i < nodes; i++) {
@@ -195,14 +189,7 @@ describe('sparse metric storage', () => {
   it('handles a tree without values and a profile without nodes', () => {
     const b = new ProfileBuilder('test', 'empty');
     b.tree.add(-1, 'main', NodeKind.Function);
-    const m = b.addMetric({
-      name: 'time',
-      label: 'time',
-      sourceKeys: [],
-      unit: 's',
-      kind: 'exclusive',
-      aggregation: 'sum',
-    });
+    const m = b.addMetric(exclusiveTime());
     const p = b.build(m);
     assert.equal(p.contextCount, 1, 'a context is made when the file names none');
     assert.deepEqual([...p.inclusiveTotals(m)], [0]);
@@ -224,14 +211,7 @@ describe('sparse metric storage', () => {
     const b = new ProfileBuilder('test', 'random');
     for (let i = 0; i < nodes; i++) b.tree.add(parent[i]!, `f${i}`, NodeKind.Function);
     for (let c = 0; c < contexts; c++) b.context({ rank: c });
-    const m = b.addMetric({
-      name: 'time',
-      label: 'time',
-      sourceKeys: [],
-      unit: 's',
-      kind: 'exclusive',
-      aggregation: 'sum',
-    });
+    const m = b.addMetric(exclusiveTime());
     const p = b.build(m);
     const wrong = sparseFromDense(matrix.subarray(contexts), contexts);
     assert.throws(() => new Profile({ ...p.data, exclusive: [wrong] }), /offsets for \d+ nodes/);

@@ -1,6 +1,12 @@
 import { NodeKind } from './call-tree';
+import type { MetricDescriptor } from './metric';
 import type { Profile } from './profile';
 import { ProfileBuilder } from './profile-builder';
+
+/** The plain exclusive time metric (seconds, summed) most test profiles are built with; a fresh object each call, since the builder keeps it. */
+export function exclusiveTime(): MetricDescriptor {
+  return { name: 'time', label: 'time', sourceKeys: [], unit: 's', kind: 'exclusive', aggregation: 'sum' };
+}
 
 /**
  * Builds a small profile from an indented text outline, for tests:

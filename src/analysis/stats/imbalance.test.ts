@@ -4,7 +4,7 @@ import { readProfile } from '../formats';
 import { functionInclusiveByContext, functionTotals } from '../model/aggregates';
 import { NodeKind } from '../model/call-tree';
 import { ProfileBuilder } from '../model/profile-builder';
-import { profileFromOutline } from '../model/test-profiles';
+import { exclusiveTime, profileFromOutline } from '../model/test-profiles';
 import { comparableContexts } from './comparable-contexts';
 import { functionImbalance, functionImbalances, nodeImbalance } from './imbalance';
 import { callLineProfile, twoRankProfile } from './test-fixtures';
@@ -21,14 +21,7 @@ function cpuGpuProfile(values: { host: number[]; kernel: number[] }) {
     b.context({ rank: 1, thread: 0 }),
     b.context({ rank: 1, gpuDevice: 1, gpuStream: 7 }),
   ];
-  const m = b.addMetric({
-    name: 'time',
-    label: 'time',
-    sourceKeys: [],
-    unit: 's',
-    kind: 'exclusive',
-    aggregation: 'sum',
-  });
+  const m = b.addMetric(exclusiveTime());
   const main = b.tree.add(-1, 'main', NodeKind.Function, {});
   const host = b.tree.add(main, 'host', NodeKind.Function, {});
   const launch = b.tree.add(main, 'launch', NodeKind.Function, {});
@@ -159,14 +152,7 @@ thread = 0 1 1
   it('threads of one process are the units of a profile without ranks', () => {
     const b = new ProfileBuilder('t', '<t>');
     const ctx = [0, 1, 2, 3].map(t => b.context({ thread: t }));
-    const m = b.addMetric({
-      name: 'time',
-      label: 'time',
-      sourceKeys: [],
-      unit: 's',
-      kind: 'exclusive',
-      aggregation: 'sum',
-    });
+    const m = b.addMetric(exclusiveTime());
     const loop = b.tree.add(-1, 'omp_loop', NodeKind.Function, {});
     [4, 2, 2, 0].forEach((v, k) => b.addExclusive(m, loop, ctx[k]!, v));
     const r = functionImbalance(b.build(m), 0);
