@@ -39,10 +39,13 @@ const SEARCH_ROOTS = `hpcLens.${Setting.sourceSearchRoots}`;
  * Files are checked through `vscode.workspace.fs`, with the workspace's scheme and authority, so
  * this works where the extension runs next to the data (Remote SSH, containers, WSL). Results are
  * cached per recorded path until the settings, the workspace folders or a remembered answer change,
- * or a file of the same name appears (a missing answer) or the answer's file is deleted.
+ * or a file of the same name appears or is opened (a missing answer) or the answer's file is deleted.
  */
 /** How long file creations and deletions are gathered before stale answers are dropped. */
 const FILE_EVENT_DELAY_MS = 300;
+
+/** What happened to a file that may change how recorded paths resolve. */
+type FileEvent = 'created' | 'opened' | 'deleted';
 
 export class SourceResolver implements vscode.Disposable {
   private readonly cache = new Map<string, Promise<Resolution>>();
@@ -72,14 +75,20 @@ export class SourceResolver implements vscode.Disposable {
       watcher,
       watcher.onDidCreate(uri => this.filesChanged(uri, 'created')),
       watcher.onDidDelete(uri => this.filesChanged(uri, 'deleted')),
+      // No watcher sees a search root outside the workspace, and watching fails on many clusters (NFS,
+      // inotify limits on login nodes): a file the user opens is a fresh look at a missing one's name.
+      vscode.workspace.onDidOpenTextDocument(doc => {
+        if (doc.uri.scheme === (vscode.workspace.workspaceFolders?.[0]?.uri.scheme ?? 'file'))
+          this.filesChanged(doc.uri, 'opened');
+      }),
     );
   }
 
-  /** Files created or deleted since the last drop of stale answers (gathered: a checkout creates many). */
-  private pendingFiles: { uri: vscode.Uri; how: 'created' | 'deleted' }[] = [];
+  /** Files created, opened or deleted since the last drop of stale answers (gathered: a checkout creates many). */
+  private pendingFiles: { uri: vscode.Uri; how: FileEvent }[] = [];
   private pendingTimer: NodeJS.Timeout | undefined;
 
-  private filesChanged(uri: vscode.Uri, how: 'created' | 'deleted'): void {
+  private filesChanged(uri: vscode.Uri, how: FileEvent): void {
     this.pendingFiles.push({ uri, how });
     this.pendingTimer ??= setTimeout(() => void this.dropStaleAnswers(), FILE_EVENT_DELAY_MS);
   }
@@ -89,13 +98,19 @@ export class SourceResolver implements vscode.Disposable {
     this.pendingTimer = undefined;
     const files = this.pendingFiles;
     this.pendingFiles = [];
-    const created = new Set(files.filter(f => f.how === 'created').map(f => basenameOf(f.uri.path)));
+    const names = (how: FileEvent) => new Set(files.filter(f => f.how === how).map(f => basenameOf(f.uri.path)));
+    const created = names('created');
+    // An opened file is looked for again only where nothing was found: opening one of an ambiguous
+    // name's known candidates would otherwise search again each time.
+    const opened = names('opened');
     const deleted = new Set(files.filter(f => f.how === 'deleted').map(f => f.uri.toString()));
     let dropped = false;
     for (const [recorded, answer] of [...this.cache]) {
       const r = await answer;
+      const name = basenameOf(recorded);
       const stale =
-        ((r.kind === 'missing' || r.kind === 'ambiguous') && created.has(basenameOf(recorded))) ||
+        ((r.kind === 'missing' || r.kind === 'ambiguous') && created.has(name)) ||
+        (r.kind === 'missing' && opened.has(name)) ||
         ('uri' in r && deleted.has(r.uri.toString()));
       if (stale && this.cache.get(recorded) === answer) {
         this.cache.delete(recorded);

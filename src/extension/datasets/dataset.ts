@@ -433,9 +433,10 @@ export abstract class Dataset {
       this.overlaysChanged.fire();
       return;
     }
-    // Sources found later (a mapping set, the file created) get their lenses then.
+    // Sources found later (a mapping set, the file created) get their lenses then — also when the
+    // change lands while this analysis's own paths are still resolving, before it is kept.
     const remap = resolver.onDidChange(() => {
-      if (this.analysis?.view === view) void this.setTraceAnalysis(view, resolver);
+      if (this.analysisRemap === remap) void this.setTraceAnalysis(view, resolver);
     });
     this.analysisRemap = remap;
     const lenses = new Map<string, LineLens[]>();

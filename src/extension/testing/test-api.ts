@@ -183,6 +183,8 @@ export function createTestApi(p: TestApiParts) {
     /** The Restricted Mode status-bar item's text while it shows. */
     restrictedModeText: () => p.trust.restrictedModeItem?.text,
     sources: {
+      /** Drops every cached answer, as a settings change would. */
+      reset: () => p.resolver.reset(),
       resolution: async (recorded: string) => {
         const r = await p.resolver.resolution(recorded);
         return {

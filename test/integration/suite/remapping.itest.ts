@@ -148,6 +148,28 @@ export function registerRemappingSuites(): void {
       );
     });
 
+    test('a source written where no watcher looks (a search root outside the workspace) resolves once it is opened', async () => {
+      assert.equal((await api.sources.resolution(VANISHED)).kind, 'missing');
+      const file = join(otherRoot, 'src', 'vanished_kernel.c');
+      writeFileSync(file, 'void fused_kernel(void) {}\n');
+      try {
+        // The workspace's watcher does not see the search root: the cached answer stands until the file is opened.
+        await new Promise(r => setTimeout(r, 1000));
+        assert.equal((await api.sources.resolution(VANISHED)).kind, 'missing');
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(file)));
+        const found = await until('the opened file is found', async () => {
+          const r = await api.sources.resolution(VANISHED);
+          return r.kind === 'suffix' ? r : undefined;
+        });
+        assert.equal(found.uri, vscode.Uri.file(file).toString());
+      } finally {
+        await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+        rmSync(file, { force: true });
+        api.sources.reset();
+      }
+      assert.equal((await api.sources.resolution(VANISHED)).kind, 'missing');
+    });
+
     test('a configured prefix mapping with ${workspaceFolder} places a file suffix matching cannot', async () => {
       assert.equal((await api.sources.resolution(HALO)).kind, 'ambiguous');
       await cfg().update(
