@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readProfile } from '../analysis/formats';
+import { zlib } from '../analysis/formats/io/zlib';
 import { superGraphData } from '../analysis/graph/super-graph-data';
 import { Profile } from '../analysis/model/profile';
 import type { WarmReport } from './analysis-service';
@@ -40,7 +41,8 @@ export async function warmUp(): Promise<WarmReport> {
 /** Writes a warm-up profile (a file, or a folder of files) into `dir`; returns its path. */
 export function writeWarmProfile(dir: string, name: string, profile: WarmProfile): string {
   const path = join(dir, name);
-  const contents = (file: WarmFile) => (typeof file === 'string' ? file : Buffer.from(file.base64, 'base64'));
+  const contents = (file: WarmFile) =>
+    typeof file === 'string' ? file : zlib().gunzipSync(Buffer.from(file.gzipBase64, 'base64'));
   if (typeof profile === 'string' || profile instanceof WarmBytes) writeFileSync(path, contents(profile));
   else {
     mkdirSync(path);
