@@ -10,6 +10,38 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { chromeTraceReader } from '../src/analysis/formats/chrome-trace';
 import { formatPaired, formatTiming, jsonParseFile, loadNote, paired, timeOnce, timeSync } from './bench-timing';
 
+/** A file written in 1 MB chunks, counting the bytes written and pending (the generators stop at a size). */
+class ChunkedWriter {
+  private readonly fd: number;
+  private pending = '';
+  private written = 0;
+
+  constructor(path: string) {
+    this.fd = openSync(path, 'w');
+  }
+
+  get bytes(): number {
+    return this.written + this.pending.length;
+  }
+
+  write(text: string): void {
+    this.pending += text;
+    if (this.pending.length > 1 << 20) this.flush();
+  }
+
+  close(): number {
+    this.flush();
+    closeSync(this.fd);
+    return this.written;
+  }
+
+  private flush(): void {
+    writeSync(this.fd, this.pending);
+    this.written += this.pending.length;
+    this.pending = '';
+  }
+}
+
 /**
  * A Kineto-like trace: nested CPU operators with Python call stacks, runtime launches, GPU kernels and
  * copies, five events per step. Stops after `events` events or once about `maxBytes` are written.
@@ -19,33 +51,25 @@ export function writeSyntheticTrace(
   events: number,
   maxBytes = Infinity,
 ): { events: number; bytes: number } {
-  const fd = openSync(path, 'w');
-  let buf = '{"schemaVersion":1,"traceEvents":[\n';
+  const out = new ChunkedWriter(path);
+  out.write('{"schemaVersion":1,"traceEvents":[\n');
   let ts = 1623142623460111;
   let n = 0;
-  let bytes = 0;
-  for (let i = 0; n < events && bytes + buf.length < maxBytes; i++) {
+  for (let i = 0; n < events && out.bytes < maxBytes; i++) {
     const cs = `model.py(${10 + (i % 50)}): forward;train.py(${40 + (i % 7)}): <module>`;
-    buf += `{"ph":"X","cat":"Operator","name":"aten::op${i % 97}","pid":1,"tid":"1","ts":${ts},"dur":40,"args":{"External id":${i},"Call stack":"${cs}"}},\n`;
+    let buf = `{"ph":"X","cat":"Operator","name":"aten::op${i % 97}","pid":1,"tid":"1","ts":${ts},"dur":40,"args":{"External id":${i},"Call stack":"${cs}"}},\n`;
     buf += `{"ph":"X","cat":"Runtime","name":"cudaLaunchKernel","pid":1,"tid":"1","ts":${ts + 5},"dur":10,"args":{"correlation":${i},"external id":${i}}},\n`;
     const copy = i % 10 === 0;
     buf += copy
       ? `{"ph":"X","cat":"Memcpy","name":"Memcpy HtoD (Pageable -> Device)","pid":0,"tid":"stream 7","ts":${ts + 20},"dur":15,"args":{"device":0,"stream":7,"correlation":${i},"bytes":${4096 + i},"memory bandwidth (GB/s)":3.5}},\n`
       : `{"ph":"X","cat":"Kernel","name":"kernel_${i % 31}","pid":0,"tid":"stream 7","ts":${ts + 20},"dur":15,"args":{"queued":0,"device":0,"stream":7,"correlation":${i},"grid":[50,1,1],"block":[256,1,1]}},\n`;
     buf += `{"ph":"s","id":${i},"pid":1,"tid":1,"ts":${ts + 5},"cat":"ac2g","name":"launch"},\n{"ph":"f","id":${i},"pid":0,"tid":"stream 7","ts":${ts + 20},"cat":"ac2g","name":"launch","bp":"e"},\n`;
+    out.write(buf);
     n += 5;
     ts += 50;
-    if (buf.length > 1 << 20) {
-      writeSync(fd, buf);
-      bytes += buf.length;
-      buf = '';
-    }
   }
-  buf += `{"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"python"}}\n]}\n`;
-  writeSync(fd, buf);
-  bytes += buf.length;
-  closeSync(fd);
-  return { events: n + 1, bytes };
+  out.write(`{"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"python"}}\n]}\n`);
+  return { events: n + 1, bytes: out.close() };
 }
 
 /**
@@ -60,7 +84,6 @@ export function writeSyntheticDevToolsTrace(
   maxBytes: number,
   argsFirst = true,
 ): { events: number; bytes: number } {
-  const fd = openSync(path, 'w');
   const ev = (o: Record<string, unknown>): string => {
     const keys = Object.keys(o).sort();
     if (!argsFirst) keys.sort((a, b) => (a === 'ph' ? -1 : b === 'ph' ? 1 : 0));
@@ -68,6 +91,7 @@ export function writeSyntheticDevToolsTrace(
   };
   const TL = 'disabled-by-default-devtools.timeline';
   const frame = '848931758504E718AC99037086687B2E';
+  const out = new ChunkedWriter(path);
   let buf = '{"traceEvents":[\n';
   const threads: [number, number, string][] = [
     [6488, 259, 'CrBrowserMain'],
@@ -79,8 +103,9 @@ export function writeSyntheticDevToolsTrace(
     buf += ev({ args: { name }, cat: '__metadata', name: 'thread_name', ph: 'M', pid, tid, ts: 0 });
   let ts = 9632390457;
   let n = threads.length;
-  let bytes = 0;
-  for (let i = 0; bytes + buf.length < maxBytes; i++) {
+  out.write(buf);
+  for (let i = 0; out.bytes < maxBytes; i++) {
+    buf = '';
     const [pid, tid] = threads[i % threads.length]!;
     const tts = 15636384 + i * 40;
     buf += ev({ args: {}, cat: TL, dur: 300, name: 'RunTask', ph: 'X', pid, tdur: 290, tid, ts, tts });
@@ -181,13 +206,9 @@ export function writeSyntheticDevToolsTrace(
       n += 3;
     }
     ts += 300;
-    if (buf.length > 1 << 20) {
-      writeSync(fd, buf);
-      bytes += buf.length;
-      buf = '';
-    }
+    out.write(buf);
   }
-  buf += ev({
+  buf = ev({
     args: { name: 'Renderer' },
     cat: '__metadata',
     name: 'process_name',
@@ -197,10 +218,8 @@ export function writeSyntheticDevToolsTrace(
     ts: 0,
   }).slice(0, -2);
   buf += '\n],"metadata":{"source":"DevTools","hardwareConcurrency":16}}\n';
-  writeSync(fd, buf);
-  bytes += buf.length;
-  closeSync(fd);
-  return { events: n + 1, bytes };
+  out.write(buf);
+  return { events: n + 1, bytes: out.close() };
 }
 
 export interface PairedThroughput {
