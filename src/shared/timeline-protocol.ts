@@ -5,6 +5,7 @@
  * tiles.ts (computeTiles, computeMinimap), window-stats.ts (windowStatistics, profileForWindow),
  * lookup.ts (eventAt, eventDetails, eventsOfNode), lanes.ts, flows-and-copies.ts, colors.ts.
  */
+import type { EventDetails } from '../analysis/timeline/lookup';
 import type { ColourBy, TileResult } from '../analysis/timeline/tiles';
 import type { CommonViewToHost, ErrorMessage } from './webview-protocol';
 
@@ -167,29 +168,8 @@ export interface TimelineHoverMessage {
 export interface TimelineEventDetailsMessage {
   type: 'timeline/eventDetails';
   requestId: number;
-  /** lookup.ts EventDetails, or null when nothing is there. */
-  details: {
-    row: number;
-    kind: 'slice' | 'instant' | 'sample';
-    name: string;
-    category: string;
-    start: number;
-    duration: number;
-    depth: number;
-    track: number;
-    trackName: string;
-    process: string;
-    node: number;
-    callPath: string[];
-    source: { node: number; file: string; line: number | null } | null;
-    copy: {
-      direction: string;
-      bytes: number;
-      bytesPerSecond: number | null;
-      srcDevice: number;
-      dstDevice: number;
-    } | null;
-  } | null;
+  /** The event under the pointer, or null when nothing is there. */
+  details: EventDetails | null;
 }
 
 /** View → host: click (open source of the event's nearest located node). */
