@@ -3,11 +3,14 @@
  * model build behind it) before the code cache is saved: a process started with that cache then meets
  * every hot reader already compiled, whichever file the run that wrote the cache happened to read.
  * Hand-made in the shapes the real tools write (Caliper json-split and .cali, Hatchet's literal JSON,
- * callgrind, folded stacks, TAU profile.* files with call paths, gprof2dot DOT, CUBE3, HPCToolkit's
- * experiment.xml); each is a few hundred bytes. The binary ones (a Score-P .cubex, an HPCToolkit v4
- * database with a trace) were written by the test writers (cube/test-cubex.ts,
- * hpctoolkit-metadb/test-db-writer.ts) and are kept gzipped, as base64 (the .cubex is mostly tar
- * padding: 11 KB of base64 before, 0.9 KB gzipped).
+ * callgrind, folded stacks, TAU profile.* files with and without call paths, gprof2dot DOT, CUBE3,
+ * HPCToolkit's experiment.xml with inline values and with metric-db files, a v4 database with its
+ * metric taxonomy); each is a few hundred bytes. A path that real files take and no profile here
+ * reaches is compiled afresh in every process that takes it (TAU's nesting inference, hpcprof's
+ * taxonomy YAML: 0.5-0.6 ms of a 3-6 ms first read). The binary ones (a Score-P .cubex, an HPCToolkit
+ * v4 database with a trace, metric-db files) were written by the test writers (cube/test-cubex.ts,
+ * hpctoolkit-metadb/test-db-writer.ts, hpctoolkit-xml/test-database.ts) and are kept gzipped, as
+ * base64 (the .cubex is mostly tar padding: 11 KB of base64 before, 0.9 KB gzipped).
  */
 
 /** A binary file's bytes, kept in the bundle gzipped as base64 text and decoded only when written. */
@@ -21,19 +24,25 @@ export type WarmFile = string | WarmBytes;
 /** A file, or a folder: relative path → file. */
 export type WarmProfile = WarmFile | Readonly<Record<string, WarmFile>>;
 
-/** One TAU profile file of rank `rank`, as TAU 2.2x writes it with TAU_CALLPATH. */
-function tauFile(rank: number): string {
+/**
+ * One TAU profile file of rank `rank`, as TAU 2.2x writes it with TAU_CALLPATH, or without it
+ * (`callpaths` false: flat timers only, whose nesting the reader infers, tau/flat-nesting.ts).
+ */
+function tauFile(rank: number, callpaths = true): string {
   const t = (name: string, calls: number, subrs: number, excl: number, incl: number, group: string) =>
     `"${name}" ${calls} ${subrs} ${excl + rank} ${incl + rank} 0 GROUP="${group}" `;
-  return [
-    '5 templated_functions_MULTI_TIME',
-    '# Name Calls Subrs Excl Incl ProfileCalls # <metadata><attribute><name>Metric Name</name><value>TIME</value>' +
-      `</attribute><attribute><name>Node Name</name><value>n${rank}</value></attribute></metadata>`,
-    t('.TAU application', 1, 1, 40, 100, 'TAU_DEFAULT'),
+  const timers = [
+    t('.TAU application', 1, 6, 40, 100, 'TAU_DEFAULT'),
     t('solve [{/src/a.c} {10,1}-{20,1}]', 2, 0, 59, 59, 'TAU_USER'),
     t('.TAU application => solve [{/src/a.c} {10,1}-{20,1}]', 2, 0, 59, 59, 'TAU_CALLPATH|TAU_USER'),
     t('MPI_Send()', 4, 0, 1, 1, 'MPI'),
     t('.TAU application => MPI_Send()', 4, 0, 1, 1, 'TAU_CALLPATH|MPI'),
+  ].filter(line => callpaths || !line.includes(' => '));
+  return [
+    `${timers.length} templated_functions_MULTI_TIME`,
+    '# Name Calls Subrs Excl Incl ProfileCalls # <metadata><attribute><name>Metric Name</name><value>TIME</value>' +
+      `</attribute><attribute><name>Node Name</name><value>n${rank}</value></attribute></metadata>`,
+    ...timers,
     '0 aggregates',
     '1 userevents',
     '# eventname numevents max min mean sumsqr',
@@ -93,6 +102,7 @@ export const WARM_PROFILES: Readonly<Record<string, WarmProfile>> = {
     '',
   ].join('\n'),
   'warm-tau': { 'profile.0.0.0': tauFile(0), 'profile.1.0.0': tauFile(1) },
+  'warm-tau-flat': { 'profile.0.0.0': tauFile(0, false) },
   'warm.dot': [
     'digraph {',
     '\tgraph [fontname=Arial, nodesep=0.125, ranksep=0.25];',
@@ -164,8 +174,35 @@ export const WARM_PROFILES: Readonly<Record<string, WarmProfile>> = {
       'mp74Qskk2pJxPp2Y36m4M3FVQlFx52GCsmiQzBSRkgy0JqiwSFlyq1q8VED9Z2rlSVUpVNZaH2dSd0p3Hkt3Nl/nvEC683rS' +
       '0eah/Y3JvkjJLXhG84eoQYMGDf4T/AFmugNhAB4AAA==',
   ),
-  // An HPCToolkit v4 database (hpcprof ≥ 2022): meta.db, profile.db and a trace.db of two threads.
+  // An HPCToolkit v4 database (hpcprof ≥ 2022): meta.db, profile.db, a trace.db of two threads and
+  // the metric taxonomy hpcprof writes beside them (its YAML reader, which real databases reach).
   'warm-hpctoolkit-v4': {
+    'metrics/default.yaml': [
+      'version: 0',
+      'inputs:',
+      '  - &CPUTIME-execution',
+      '    metric: CPUTIME (sec)',
+      '    scope: execution',
+      '    formula: $$',
+      '    combine: sum',
+      '  - &CPUTIME-function',
+      '    metric: CPUTIME (sec)',
+      '    scope: function',
+      '    formula: $$',
+      '    combine: sum',
+      'roots:',
+      '  - name: CPUTIME (sec)',
+      '    description: Time on the CPU',
+      '    variants:',
+      '      Sum:',
+      '        render: [number, percent]',
+      '        formula:',
+      '          inclusive:',
+      '            standard: *CPUTIME-execution',
+      '          exclusive:',
+      '            standard: *CPUTIME-function',
+      '',
+    ].join('\n'),
     'meta.db': new WarmBytes(
       'H4sIAAAAAAACA4WUv2vbQBTHn84aSsngIUPGGzKoHeIshdBNyKI2ji2jyKEZSnKWr1gQy0G61Ol/ECgtDWTIGAqFju1W6D/Q' +
         'uVMhS6eSsWO3Fp2+J/8gpYfN577v3X3f0+nsVt+LgmC3044mUgmbmlSOt+Br8Dv4zCo5Bj8iflUr+RD6KyvJoX+v6A2sP4Le' +
@@ -232,5 +269,68 @@ export const WARM_PROFILES: Readonly<Record<string, WarmProfile>> = {
       '</HPCToolkitExperiment>',
       '',
     ].join('\n'),
+  },
+  // HPCToolkit's classic database as hpcprof-mpi writes it: values in one metric-db file per rank and
+  // thread (hpctoolkit-xml/metric-db.ts), and entities in names (`&lt;program root&gt;`); written by
+  // hpctoolkit-xml/test-database.ts. warm-hpctoolkit above has its values inline.
+  'warm-hpctoolkit-metric-db': {
+    'experiment.xml': [
+      '<?xml version="1.0"?>',
+      '<!DOCTYPE HPCToolkitExperiment [',
+      '<!ELEMENT HPCToolkitExperiment (Header, (SecCallPathProfile|SecFlatProfile)*)>',
+      '<!ATTLIST HPCToolkitExperiment version CDATA #REQUIRED>',
+      ']>',
+      '<HPCToolkitExperiment version="2.1">',
+      '<Header n="warm">',
+      '  <Info><NV n="launch" v="srun -n 2"/></Info>',
+      '</Header>',
+      '<SecCallPathProfile i="0" n="warm">',
+      '<SecHeader>',
+      '  <MetricTable>',
+      '    <Metric i="2" n="CPUTIME (usec):Sum (I)" v="derived-incr" t="inclusive" partner="3" show="1" show-percent="1"><Info><NV n="units" v="events"/></Info></Metric>',
+      '    <Metric i="3" n="CPUTIME (usec):Sum (E)" v="derived-incr" t="exclusive" partner="2" show="1" show-percent="1"/>',
+      '  </MetricTable>',
+      '  <MetricDBTable>',
+      '    <MetricDB i="0" n="CPUTIME (usec) (I)" t="inclusive" partner="1" db-glob="*.metric-db" db-id="0" db-num-metrics="2" db-header-sz="24"/>',
+      '    <MetricDB i="1" n="CPUTIME (usec) (E)" t="exclusive" partner="0" db-glob="*.metric-db" db-id="1" db-num-metrics="2" db-header-sz="24"/>',
+      '  </MetricDBTable>',
+      '  <LoadModuleTable>',
+      '    <LoadModule i="102" n="/bin/warm"/>',
+      '  </LoadModuleTable>',
+      '  <FileTable>',
+      '    <File i="101" n="&lt;unknown file&gt;"/>',
+      '    <File i="104" n="/src/a.c"/>',
+      '    <File i="106" n="/src/b.c"/>',
+      '  </FileTable>',
+      '  <ProcedureTable>',
+      '    <Procedure i="100" n="&lt;program root&gt;"/>',
+      '    <Procedure i="103" n="main"/>',
+      '    <Procedure i="105" n="solve"/>',
+      '  </ProcedureTable>',
+      '</SecHeader>',
+      '<SecCallPathProfileData>',
+      '<PF i="2" s="1002" l="0" lm="102" f="101" n="100">',
+      '<PF i="3" s="1003" l="10" lm="102" f="104" n="103">',
+      '<S i="4" s="1004" l="11"/>',
+      '<L i="5" s="1005" l="12" f="104">',
+      '<C i="6" s="1006" l="13">',
+      '<PF i="7" s="1007" l="3" lm="102" f="106" n="105">',
+      '<S i="8" s="1008" l="4"/>',
+      '</PF>',
+      '</C>',
+      '</L>',
+      '</PF>',
+      '</PF>',
+      '</SecCallPathProfileData>',
+      '</SecCallPathProfile>',
+      '</HPCToolkitExperiment>',
+      '',
+    ].join('\n'),
+    '1.warm-000000-000-a8c00471-152577-0.metric-db': new WarmBytes(
+      'H4sIAAAAAAACA/MIcA4I8nfTzU0tKcpMTkmKjzcw0DM0SGJgYOBgYGBgctBhQAG4+A4cOGg1NPU4+LhoAD4hU7KgAAAA',
+    ),
+    '1.warm-000001-000-a8c00471-152578-0.metric-db': new WarmBytes(
+      'H4sIAAAAAAACA/MIcA4I8nfTzU0tKcpMTkmKjzcw0DM0SGJgYOBgYGBgclBjQAG4+A4MOGglNPU4+LhoAPJ531OgAAAA',
+    ),
   },
 };

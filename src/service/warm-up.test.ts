@@ -16,8 +16,10 @@ const EXPECTED_READER: Record<string, string> = {
   'warm.folded': 'Folded (collapsed) stacks',
   'warm.cali': 'Caliper .cali',
   'warm-tau': 'TAU profile',
+  'warm-tau-flat': 'TAU profile',
   'warm.dot': 'gprof2dot DOT call graph',
   'warm-hpctoolkit': 'HPCToolkit database (experiment.xml)',
+  'warm-hpctoolkit-metric-db': 'HPCToolkit database (experiment.xml)',
   'warm.cube': 'CUBE (Score-P, Scalasca)',
   'warm.cubex': 'CUBE (Score-P, Scalasca)',
   'warm-hpctoolkit-v4': 'HPCToolkit database v4 (meta.db)',
@@ -36,6 +38,27 @@ describe('warm-up profiles', () => {
       assert.ok(p.tree.size >= 2, `${name}: a call tree of ${p.tree.size} nodes`);
       assert.ok(p.total(p.primaryMetric) > 0, `${name}: a non-zero total`);
     }
+  });
+
+  it('reaches the paths of real files beyond the plain read: nesting inference, the metric taxonomy, metric-db files', async () => {
+    const read = (name: string) => readProfile(writeWarmProfile(dir, name, WARM_PROFILES[name]!));
+    const flat = await read('warm-tau-flat');
+    assert.ok(
+      flat.warnings.some(w => /inferred from the timers' inclusive times/.test(w)),
+      flat.warnings.join('; '),
+    );
+    const v4 = await read('warm-hpctoolkit-v4');
+    assert.deepEqual(
+      (v4.metadata['hpctoolkit.metricTaxonomy'] as { description: string }[]).map(t => t.description),
+      ['Time on the CPU'],
+    );
+    const metricDb = await read('warm-hpctoolkit-metric-db');
+    assert.deepEqual(
+      metricDb.contexts.map(c => c.rank),
+      [0, 1],
+    );
+    const names = Array.from({ length: metricDb.tree.size }, (_, i) => metricDb.tree.name(i));
+    assert.ok(names.includes('<program root>'), `an entity decoded in a name: ${names.join(', ')}`);
   });
 
   it('runs every profile through the reader, the derivations and the super graph', async () => {

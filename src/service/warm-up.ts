@@ -5,7 +5,7 @@
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { readProfile } from '../analysis/formats';
 import { zlib } from '../analysis/formats/io/zlib';
 import { superGraphData } from '../analysis/graph/super-graph-data';
@@ -45,8 +45,10 @@ export function writeWarmProfile(dir: string, name: string, profile: WarmProfile
     typeof file === 'string' ? file : zlib().gunzipSync(Buffer.from(file.gzipBase64, 'base64'));
   if (typeof profile === 'string' || profile instanceof WarmBytes) writeFileSync(path, contents(profile));
   else {
-    mkdirSync(path);
-    for (const [rel, file] of Object.entries(profile)) writeFileSync(join(path, rel), contents(file));
+    for (const [rel, file] of Object.entries(profile)) {
+      mkdirSync(dirname(join(path, rel)), { recursive: true });
+      writeFileSync(join(path, rel), contents(file));
+    }
   }
   return path;
 }
