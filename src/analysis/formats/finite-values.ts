@@ -13,11 +13,14 @@ import { ProfileReadError } from './reader';
  */
 export function checkFiniteValues(profile: Profile): void {
   const { data } = profile;
-  data.metrics.forEach((metric, m) => {
-    for (const [side, given, headroom] of [
-      ['exclusive', data.exclusive[m], 1],
-      ['inclusive', data.inclusive[m], 2],
-    ] as const) {
+  // Index loops, not forEach and destructured [side, values] pairs: in a fresh process every read
+  // runs this once, and the iterator protocol in the interpreter cost ~0.1 ms of a 2-3 ms first read.
+  for (let m = 0; m < data.metrics.length; m++) {
+    const metric = data.metrics[m]!;
+    for (let s = 0; s < 2; s++) {
+      const side = s === 0 ? 'exclusive' : 'inclusive';
+      const given = data[side][m];
+      const headroom = s === 0 ? 1 : 2;
       if (!given) continue;
       const values = isSparse(given) ? given.values : given;
       let sum = 0;
@@ -38,7 +41,7 @@ export function checkFiniteValues(profile: Profile): void {
           : `the ${side} values of metric "${metric.name}" add up beyond 1.8e308, the largest number HPC Lens can hold${where}: the file is corrupt`,
       );
     }
-  });
+  }
   const trace = data.trace;
   if (trace) {
     const [first, last] = trace.timeRange;

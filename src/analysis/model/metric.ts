@@ -67,6 +67,15 @@ export function normaliseUnit(unit: string | undefined | null): string {
  * so no view writes `REALTIME (sec) (s)`. Other parentheses stay (`CPUTIME (usec):Mean`).
  */
 export function withoutUnitSuffix(label: string, unit: string): string {
-  const m = /^(.*\S)\s*\(([^()]+)\)$/.exec(label);
-  return m && unit !== '' && normaliseUnit(m[2]) === unit ? m[1]! : label;
+  // `^(.*\S)\s*\(([^()]+)\)$` by hand: a regular expression is compiled on its first use in every
+  // process (and again when V8 tiers it up), and every read of a fresh process labels its metrics.
+  if (unit === '' || !label.endsWith(')')) return label;
+  const open = label.lastIndexOf('(');
+  if (open < 0) return label;
+  const inner = label.slice(open + 1, -1);
+  if (inner === '' || inner.includes(')')) return label;
+  // `.` stops at line breaks and `\s` is what trimEnd removes.
+  const name = label.slice(0, open).trimEnd();
+  const oneLine = !(name.includes('\n') || name.includes('\r') || name.includes('\u2028') || name.includes('\u2029'));
+  return name !== '' && oneLine && normaliseUnit(inner) === unit ? name : label;
 }
