@@ -74,8 +74,12 @@ export function withoutUnitSuffix(label: string, unit: string): string {
   if (open < 0) return label;
   const inner = label.slice(open + 1, -1);
   if (inner === '' || inner.includes(')')) return label;
-  // `.` stops at line breaks and `\s` is what trimEnd removes.
+  // `\s` is what trimEnd removes.
   const name = label.slice(0, open).trimEnd();
-  const oneLine = !(name.includes('\n') || name.includes('\r') || name.includes('\u2028') || name.includes('\u2029'));
-  return name !== '' && oneLine && normaliseUnit(inner) === unit ? name : label;
+  return name !== '' && !hasLineBreak(name) && normaliseUnit(inner) === unit ? name : label;
+}
+
+/** The text holds a character a regular expression's `.` does not match (for hand-written matchers). */
+export function hasLineBreak(text: string): boolean {
+  return text.includes('\n') || text.includes('\r') || text.includes('\u2028') || text.includes('\u2029');
 }

@@ -65,6 +65,9 @@ export function metadataValue(text: string, type: string | null): MetadataValue 
 /** Major version of the Caliper that wrote a profile, from its run metadata, or null. */
 export function caliperMajorVersion(metadata: Record<string, MetadataValue>): number | null {
   const v = metadata[CALIPER_VERSION];
-  const m = typeof v === 'string' ? /^(\d+)\./.exec(v) : null;
-  return m ? Number(m[1]) : null;
+  if (typeof v !== 'string') return null;
+  // `^(\d+)\.` by hand: every Caliper read asks, and a regular expression is compiled on first use.
+  let digits = 0;
+  while (digits < v.length && v.charCodeAt(digits) >= 48 && v.charCodeAt(digits) <= 57) digits++;
+  return digits > 0 && v.charCodeAt(digits) === 46 ? Number(v.slice(0, digits)) : null;
 }

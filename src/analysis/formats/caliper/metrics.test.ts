@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { seededRandom } from '../../stats/seeded-random';
+import { caliperMajorVersion } from './attributes';
 import { caliperMetricLabel, planMetrics, primaryMetricOf, unitOf } from './metrics';
 
 describe('Caliper metric columns', () => {
@@ -75,5 +77,29 @@ describe('Caliper metric columns', () => {
         ['sum#scale#cupti.activity.duration', 'GPU time', 's', 'exclusive'],
       ],
     );
+  });
+
+  it('labels, units and the Caliper version come out as the regular expressions they stand for give them', () => {
+    const random = seededRandom(24);
+    const pieces = ['cupti', 'rocm', '.', '_', '..', 'duration', 'host', 'a', 'x', '1', '\n', '\u2028'];
+    // Attributes with a label of their own (ATTRIBUTE_LABELS) that the pieces can make.
+    const named = ['cupti.host.duration', 'rocm.host.duration'];
+    const text = () => {
+      let t = '';
+      for (let n = Math.floor(random() * 7); n > 0; n--) t += pieces[Math.floor(random() * pieces.length)];
+      return t;
+    };
+    for (let k = 0; k < 20_000; k++) {
+      const attr = text();
+      const name = (random() < 0.5 ? 'scale#' : '') + attr;
+      const label = attr.replace(/[._]+/g, ' ').replace(/^\w/, c => c.toUpperCase()) || name;
+      if (!named.includes(attr)) assert.equal(caliperMetricLabel(name), label, JSON.stringify(name));
+      const unit = /^(cupti|rocm)\..*duration$/.test(attr) ? (name.startsWith('scale#') ? 's' : 'ns') : null;
+      if (unit) assert.equal(unitOf({ index: 0, name }, 2), unit, JSON.stringify(name));
+      else assert.notEqual(unitOf({ index: 0, name }, 2), 'ns', JSON.stringify(name));
+      const version = text().replace(/[a-z]/g, c => String(c.charCodeAt(0) % 10));
+      const major = /^(\d+)\./.exec(version);
+      assert.equal(caliperMajorVersion({ 'cali.caliper.version': version }), major ? Number(major[1]) : null, version);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import {
+  hasLineBreak,
   isTimeUnit,
   normaliseUnit,
   type MetricAggregation,
@@ -65,7 +66,9 @@ export function unitOf(column: ValueColumn, caliperMajor: number | null): string
   if (attr === 'time.duration' || column.name === 'time')
     return caliperMajor !== null && caliperMajor >= 2 ? 's' : 'µs';
   if (attr === 'time.duration.ns' || attr === 'time.inclusive.duration.ns') return 'ns';
-  if (/^(cupti|rocm)\..*duration$/.test(attr)) return column.name.split('#').includes('scale') ? 's' : 'ns';
+  // `^(cupti|rocm)\..*duration$` by hand (a regular expression is compiled on first use in every process).
+  if ((attr.startsWith('cupti.') || attr.startsWith('rocm.')) && attr.endsWith('duration') && !hasLineBreak(attr))
+    return column.name.split('#').includes('scale') ? 's' : 'ns';
   if (attr === 'count') return 'count';
   return '';
 }
@@ -93,7 +96,7 @@ const ATTRIBUTE_LABELS: Record<string, string> = {
 export function caliperMetricLabel(key: string, both = false): string {
   const ops = key.split('#');
   const attr = ops.pop()!;
-  const base = ATTRIBUTE_LABELS[attr] ?? (attr.replace(/[._]+/g, ' ').replace(/^\w/, c => c.toUpperCase()) || key);
+  const base = ATTRIBUTE_LABELS[attr] ?? (readableAttribute(attr) || key);
   const notes: string[] = [];
   if (!both && (ops.includes('inclusive') || attr.split('.').includes('inclusive'))) notes.push('inclusive');
   const across = ops[0];
@@ -157,4 +160,19 @@ export function primaryMetricOf(metrics: readonly MetricDescriptor[]): number {
   }
   const t = metrics.findIndex(m => isTimeUnit(m.unit));
   return t >= 0 ? t : 0;
+}
+
+/**
+ * `loop.iterations` → `Loop iterations`: runs of `.` and `_` become a space, a first letter a capital.
+ * By hand rather than `replace(/[._]+/g, ' ').replace(/^\w/, …)`: regular expressions are compiled on
+ * first use in every process, and every Caliper read labels its columns.
+ */
+function readableAttribute(attr: string): string {
+  let out = '';
+  for (let i = 0; i < attr.length; i++) {
+    const c = attr[i]!;
+    if (c !== '.' && c !== '_') out += c;
+    else if (i === 0 || (attr[i - 1] !== '.' && attr[i - 1] !== '_')) out += ' ';
+  }
+  return out !== '' && out[0]! >= 'a' && out[0]! <= 'z' ? out[0]!.toUpperCase() + out.slice(1) : out;
 }
