@@ -157,7 +157,7 @@ function describeMetrics(names: string[]): MetricDescriptor[] {
     name: n === timeName ? 'time' : n,
     label: n === 'TIME' ? 'Time' : n,
     sourceKeys: [n],
-    unit: /TIME/.test(n) ? 'µs' : /^PAPI_/.test(n) ? 'count' : '',
+    unit: n.includes('TIME') ? 'µs' : n.startsWith('PAPI_') ? 'count' : '',
     kind: 'exclusive',
     aggregation: 'sum',
   }));

@@ -47,11 +47,15 @@ export function timerKey(name: string): string {
   return isCallpath(name) ? callpathParts(name).join(' => ') : name.trim();
 }
 
-/** Splits one timer name (not a call path) into what the call tree shows and its source location. */
+/**
+ * Splits one timer name (not a call path) into what the call tree shows and its source location. Each
+ * regular expression runs only on names holding what it must match (`[`, `[{`, a final `C`): one is
+ * compiled on first use, and again on tier-up, in every process, and most timers have no tag or ` C`.
+ */
 export function describeTimer(timer: string): TimerDescription {
   let rest = timer.trim();
   let tag: string | null = null;
-  const t = TAG.exec(rest);
+  const t = rest.startsWith('[') ? TAG.exec(rest) : null;
   if (t) {
     tag = t[1]!;
     rest = rest.slice(t[0].length);
@@ -61,7 +65,7 @@ export function describeTimer(timer: string): TimerDescription {
     line: number | null = null,
     endLine: number | null = null,
     module: string | null = null;
-  const loc = LOCATION.exec(rest);
+  const loc = rest.includes('[{') ? LOCATION.exec(rest) : null;
   if (loc) {
     file = loc[1]!.trim() || null;
     line = loc[2] ? Number(loc[2]) || null : null;
@@ -78,13 +82,14 @@ export function describeTimer(timer: string): TimerDescription {
       module = words[1]!;
     }
   }
-  rest = rest.trim().replace(/\s+C$/, '');
+  rest = rest.trim();
+  if (rest.endsWith('C')) rest = rest.replace(/\s+C$/, '');
   if (!rest) rest = timer.trim() || '<unnamed>';
 
   let kind: NodeKind = NodeKind.Function;
   if (tag === 'SAMPLE') kind = NodeKind.Statement;
   else if (tag === 'CONTEXT') kind = NodeKind.Region;
-  else if (/^Loop:/.test(rest)) kind = NodeKind.Loop;
+  else if (rest.startsWith('Loop:')) kind = NodeKind.Loop;
   return {
     name: tag ? `[${tag}] ${rest}` : rest,
     kind,
