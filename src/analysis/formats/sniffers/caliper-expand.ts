@@ -18,7 +18,8 @@ export const caliperExpandSniffer: FormatSniffer = {
     }
     // The last sampled line may be cut short; judge the complete ones (or the only one), at most 20.
     const whole = lines.length === 21 ? lines.slice(0, 20) : lines.length > 1 ? lines.slice(0, -1) : lines;
-    if (whole.length === 0 || whole.some(l => !/^[^=,\s"{}[\]#_][^=,]*=/.test(l))) return 0;
+    // A line without `=` fails before the expression, which is compiled on first use in every process.
+    if (whole.length === 0 || whole.some(l => !l.includes('=') || !/^[^=,\s"{}[\]#_][^=,]*=/.test(l))) return 0;
     const caliperKey = /(^|,)(path|function|region|annotation|loop|mpi\.function|mpi\.rank|[^=,]*#[^=,]*)=/;
     return whole.some(l => caliperKey.test(l)) ? 0.7 : 0;
   },

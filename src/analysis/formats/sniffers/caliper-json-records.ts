@@ -9,8 +9,9 @@ export const caliperJsonRecordsSniffer: FormatSniffer = {
   sniff(sample: FileSample): number {
     if (sample.isDirectory) return 0;
     const head = contentHead(sample);
-    if (/^\{\s*"records"\s*:\s*\[/.test(head)) return 0.9;
-    const first = /^\[\s*\{([^{}[\]]*)\}/.exec(head);
+    // Each expression only where its first character is: they are compiled on first use in every process.
+    if (head.startsWith('{')) return /^\{\s*"records"\s*:\s*\[/.test(head) ? 0.9 : 0;
+    const first = head.startsWith('[') ? /^\[\s*\{([^{}[\]]*)\}/.exec(head) : null;
     // A flat first record (no nested values: not a Hatchet literal or a trace event) with a Caliper key.
     if (!first || !CALIPER_KEY.test(first[0]) || /"ph"\s*:/.test(first[1]!)) return 0;
     return 0.85;
