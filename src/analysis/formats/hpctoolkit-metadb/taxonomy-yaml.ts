@@ -158,7 +158,9 @@ function isItem(text: string): boolean {
 function keyOf(text: string): string | null {
   const c = text[0];
   if (c === '"' || c === "'" || c === '?' || c === '[' || c === '{' || c === '*' || c === '&') return null;
-  const colon = text.search(/:( |$)/);
+  // The first `: ` or final `:` (`/:( |$)/` by hand: a regular expression is compiled on first use).
+  let colon = text.indexOf(':');
+  while (colon >= 0 && colon + 1 < text.length && text[colon + 1] !== ' ') colon = text.indexOf(':', colon + 1);
   return colon <= 0 ? null : text.slice(0, colon).trimEnd();
 }
 
@@ -170,11 +172,16 @@ function stripComment(text: string): string {
   return text.slice(0, hash).trimEnd();
 }
 
-/** A plain scalar as YAML 1.2's core schema reads it. */
+/**
+ * A plain scalar as YAML 1.2's core schema reads it. Numbers, infinities and NaN start with a sign, a
+ * dot or a digit; anything else is a string without trying the expressions, each compiled on first use
+ * in every process (a taxonomy's scalars are mostly names, scopes and formulas).
+ */
 function plain(text: string): unknown {
   if (text === '' || text === '~' || text === 'null' || text === 'Null' || text === 'NULL') return null;
-  if (/^(true|True|TRUE)$/.test(text)) return true;
-  if (/^(false|False|FALSE)$/.test(text)) return false;
+  if (text === 'true' || text === 'True' || text === 'TRUE') return true;
+  if (text === 'false' || text === 'False' || text === 'FALSE') return false;
+  if (!'+-.0123456789'.includes(text[0]!)) return text;
   if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) return Number(text);
   if (/^0x[0-9a-fA-F]+$/.test(text)) return parseInt(text, 16);
   if (/^0o[0-7]+$/.test(text)) return parseInt(text.slice(2), 8);

@@ -12,11 +12,15 @@ export const tauProfileSniffer: FormatSniffer = {
   id: 'tau-profile',
   name: 'TAU profile',
   sniff(sample: FileSample): number {
+    // A cheap test before each expression: they are compiled on first use in every process, and most
+    // files and folders sniffed here are of other formats.
     if (sample.isDirectory) {
-      if (sample.entries.some(e => PROFILE_FILE.test(e))) return 0.9;
-      if (sample.entries.some(e => MULTI_DIR.test(e))) return 0.8;
+      if (sample.entries.some(e => e.startsWith('profile.') && PROFILE_FILE.test(e))) return 0.9;
+      if (sample.entries.some(e => e.startsWith('MULTI__') && MULTI_DIR.test(e))) return 0.8;
       return 0;
     }
+    const first = sample.head.trimStart().charCodeAt(0);
+    if (!(first >= 48 && first <= 57)) return 0;
     return HEADER.test(sample.head) && /^#\s*Name\s+Calls\s+Subrs/m.test(sample.head.slice(0, 4096)) ? 0.95 : 0;
   },
 };
