@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readTarArchive } from './tar-archive';
+import { seededRandom } from '../../stats/seeded-random';
+import { checksums, checksumsByByte, readTarArchive, TAR_BLOCK } from './tar-archive';
 import { tarArchive } from './test-cubex';
 
 const text = (bytes: Uint8Array | undefined) => Buffer.from(bytes ?? []).toString();
@@ -87,5 +88,26 @@ describe('tar archive reader', () => {
     );
     assert.equal(text(files.get('b')), '2');
     assert.match(warnings[0]!, /Cube 4\.8/);
+  });
+
+  it('sums a header four bytes a step exactly as byte by byte, on aligned and unaligned headers', () => {
+    const random = seededRandom(24);
+    const bytes = new Uint8Array(3 * TAR_BLOCK);
+    for (let k = 0; k < 2000; k++) {
+      // Headers of high bytes only, of low bytes only and of a mix: every lane at its largest.
+      const mode = k % 3;
+      for (let i = 0; i < bytes.length; i++)
+        bytes[i] =
+          mode === 0
+            ? 128 + Math.floor(random() * 128)
+            : mode === 1
+              ? Math.floor(random() * 128)
+              : Math.floor(random() * 256);
+      if (k === 0) bytes.fill(255);
+      for (const offset of [0, TAR_BLOCK, 1, 3]) {
+        const header = bytes.subarray(offset, offset + TAR_BLOCK);
+        assert.deepEqual(checksums(header), checksumsByByte(header));
+      }
+    }
   });
 });

@@ -65,8 +65,36 @@ function numberField(header: Uint8Array, start: number, length: number): number 
   return digits > 0 ? n : -1;
 }
 
-/** Sums of the header bytes with the checksum field read as spaces, unsigned and signed (old tars). */
-function checksums(header: Uint8Array): [number, number] {
+/**
+ * Sums of the header bytes with the checksum field read as spaces, unsigned and signed (old tars).
+ * Four bytes a step where the header is 4-byte aligned (it is in a file read whole): a fresh process
+ * runs this in the interpreter, where a loop over 512 bytes cost ~30 µs a header, 3× the word loop.
+ * The byte pairs add up in two 16-bit lanes (at most 2 × 255 × 128 each) and the high bits in four
+ * 8-bit lanes (at most 128 each), so no lane overflows.
+ */
+export function checksums(header: Uint8Array): [number, number] {
+  if (header.byteOffset % 4 !== 0) return checksumsByByte(header);
+  const words = new Uint32Array(header.buffer, header.byteOffset, TAR_BLOCK / 4);
+  let pairs = 0;
+  let high = 0;
+  for (let k = 0; k < TAR_BLOCK / 4; k++) {
+    if (k === CHECKSUM_WORD) {
+      k++; // the checksum field, bytes 148-155, is words 37 and 38
+      continue;
+    }
+    const w = words[k]!;
+    pairs += (w & 0x00ff00ff) + ((w >>> 8) & 0x00ff00ff);
+    high += (w >>> 7) & 0x01010101;
+  }
+  const unsigned = (pairs & 0xffff) + (pairs >>> 16) + 8 * 0x20;
+  const highBytes = (high & 0xff) + ((high >>> 8) & 0xff) + ((high >>> 16) & 0xff) + (high >>> 24);
+  return [unsigned, unsigned - 256 * highBytes];
+}
+
+const CHECKSUM_WORD = 148 / 4;
+
+/** {@link checksums} a byte at a time, for a header that is not 4-byte aligned. */
+export function checksumsByByte(header: Uint8Array): [number, number] {
   let unsigned = 0;
   let signed = 0;
   for (let i = 0; i < TAR_BLOCK; i++) {
