@@ -51,6 +51,26 @@ function tauFile(rank: number, callpaths = true): string {
   ].join('\n');
 }
 
+/** The start of the two warm experiment.xml files, up to the metric table, and their end (as hpcprof writes them). */
+const HPCTOOLKIT_XML_START = [
+  '<?xml version="1.0"?>',
+  '<!DOCTYPE HPCToolkitExperiment [',
+  '<!ELEMENT HPCToolkitExperiment (Header, (SecCallPathProfile|SecFlatProfile)*)>',
+  '<!ATTLIST HPCToolkitExperiment version CDATA #REQUIRED>',
+  ']>',
+  '<HPCToolkitExperiment version="2.1">',
+  '<Header n="warm">',
+  '  <Info><NV n="launch" v="srun -n 2"/></Info>',
+  '</Header>',
+  '<SecCallPathProfile i="0" n="warm">',
+  '<SecHeader>',
+  '  <MetricTable>',
+  '    <Metric i="2" n="CPUTIME (usec):Sum (I)" v="derived-incr" t="inclusive" partner="3" show="1" show-percent="1"><Info><NV n="units" v="events"/></Info></Metric>',
+  '    <Metric i="3" n="CPUTIME (usec):Sum (E)" v="derived-incr" t="exclusive" partner="2" show="1" show-percent="1"/>',
+  '  </MetricTable>',
+];
+const HPCTOOLKIT_XML_END = ['</SecCallPathProfileData>', '</SecCallPathProfile>', '</HPCToolkitExperiment>', ''];
+
 export const WARM_PROFILES: Readonly<Record<string, WarmProfile>> = {
   'warm.json': JSON.stringify({
     data: [
@@ -224,21 +244,7 @@ export const WARM_PROFILES: Readonly<Record<string, WarmProfile>> = {
   },
   'warm-hpctoolkit': {
     'experiment.xml': [
-      '<?xml version="1.0"?>',
-      '<!DOCTYPE HPCToolkitExperiment [',
-      '<!ELEMENT HPCToolkitExperiment (Header, (SecCallPathProfile|SecFlatProfile)*)>',
-      '<!ATTLIST HPCToolkitExperiment version CDATA #REQUIRED>',
-      ']>',
-      '<HPCToolkitExperiment version="2.1">',
-      '<Header n="warm">',
-      '  <Info><NV n="launch" v="srun -n 2"/></Info>',
-      '</Header>',
-      '<SecCallPathProfile i="0" n="warm">',
-      '<SecHeader>',
-      '  <MetricTable>',
-      '    <Metric i="2" n="CPUTIME (usec):Sum (I)" v="derived-incr" t="inclusive" partner="3" show="1" show-percent="1"><Info><NV n="units" v="events"/></Info></Metric>',
-      '    <Metric i="3" n="CPUTIME (usec):Sum (E)" v="derived-incr" t="exclusive" partner="2" show="1" show-percent="1"/>',
-      '  </MetricTable>',
+      ...HPCTOOLKIT_XML_START,
       '  <LoadModuleTable>',
       '    <LoadModule i="102" n="/bin/warm"/>',
       '  </LoadModuleTable>',
@@ -264,10 +270,7 @@ export const WARM_PROFILES: Readonly<Record<string, WarmProfile>> = {
       '</C>',
       '</L>',
       '</PF>',
-      '</SecCallPathProfileData>',
-      '</SecCallPathProfile>',
-      '</HPCToolkitExperiment>',
-      '',
+      ...HPCTOOLKIT_XML_END,
     ].join('\n'),
   },
   // HPCToolkit's classic database as hpcprof-mpi writes it: values in one metric-db file per rank and
@@ -275,21 +278,7 @@ export const WARM_PROFILES: Readonly<Record<string, WarmProfile>> = {
   // hpctoolkit-xml/test-database.ts. warm-hpctoolkit above has its values inline.
   'warm-hpctoolkit-metric-db': {
     'experiment.xml': [
-      '<?xml version="1.0"?>',
-      '<!DOCTYPE HPCToolkitExperiment [',
-      '<!ELEMENT HPCToolkitExperiment (Header, (SecCallPathProfile|SecFlatProfile)*)>',
-      '<!ATTLIST HPCToolkitExperiment version CDATA #REQUIRED>',
-      ']>',
-      '<HPCToolkitExperiment version="2.1">',
-      '<Header n="warm">',
-      '  <Info><NV n="launch" v="srun -n 2"/></Info>',
-      '</Header>',
-      '<SecCallPathProfile i="0" n="warm">',
-      '<SecHeader>',
-      '  <MetricTable>',
-      '    <Metric i="2" n="CPUTIME (usec):Sum (I)" v="derived-incr" t="inclusive" partner="3" show="1" show-percent="1"><Info><NV n="units" v="events"/></Info></Metric>',
-      '    <Metric i="3" n="CPUTIME (usec):Sum (E)" v="derived-incr" t="exclusive" partner="2" show="1" show-percent="1"/>',
-      '  </MetricTable>',
+      ...HPCTOOLKIT_XML_START,
       '  <MetricDBTable>',
       '    <MetricDB i="0" n="CPUTIME (usec) (I)" t="inclusive" partner="1" db-glob="*.metric-db" db-id="0" db-num-metrics="2" db-header-sz="24"/>',
       '    <MetricDB i="1" n="CPUTIME (usec) (E)" t="exclusive" partner="0" db-glob="*.metric-db" db-id="1" db-num-metrics="2" db-header-sz="24"/>',
@@ -321,10 +310,7 @@ export const WARM_PROFILES: Readonly<Record<string, WarmProfile>> = {
       '</L>',
       '</PF>',
       '</PF>',
-      '</SecCallPathProfileData>',
-      '</SecCallPathProfile>',
-      '</HPCToolkitExperiment>',
-      '',
+      ...HPCTOOLKIT_XML_END,
     ].join('\n'),
     '1.warm-000000-000-a8c00471-152577-0.metric-db': new WarmBytes(
       'H4sIAAAAAAACA/MIcA4I8nfTzU0tKcpMTkmKjzcw0DM0SGJgYOBgYGBgctBhQAG4+A4cOGg1NPU4+LhoAD4hU7KgAAAA',
