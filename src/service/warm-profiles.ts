@@ -194,8 +194,8 @@ export const WARM_PROFILES: Readonly<Record<string, WarmProfile>> = {
       'mp74Qskk2pJxPp2Y36m4M3FVQlFx52GCsmiQzBSRkgy0JqiwSFlyq1q8VED9Z2rlSVUpVNZaH2dSd0p3Hkt3Nl/nvEC683rS' +
       '0eah/Y3JvkjJLXhG84eoQYMGDf4T/AFmugNhAB4AAA==',
   ),
-  // An HPCToolkit v4 database (hpcprof ≥ 2022): meta.db, profile.db, a trace.db of two threads and
-  // the metric taxonomy hpcprof writes beside them (its YAML reader, which real databases reach).
+  // An HPCToolkit v4 database (hpcprof ≥ 2022): meta.db, profile.db, cct.db, a trace.db of two threads
+  // and the metric taxonomy hpcprof writes beside them (its YAML reader, which real databases reach).
   'warm-hpctoolkit-v4': {
     'metrics/default.yaml': [
       'version: 0',
@@ -236,6 +236,12 @@ export const WARM_PROFILES: Readonly<Record<string, WarmProfile>> = {
       'H4sIAAAAAAACA/MIcA7x9/fx9gwpKMpPY2FYwAABBlA6AEpfgNIOUJoZqoYbyldghNCsUP4EKB8GYFyY+gto6h2YUO1hQFPf' +
         'wISq/gOU/wNNPRMazYDkXlzqGJHcx4xDn4oDggWT43BghLOY4CxMHTJwHTJwHTJwHTJY1CHCjBHJnUxIbmKDslkYGBjYsbhX' +
         'wAHBgsl9sGeEs5jgLEwdHET6kIOK7pVwQLDgknDb4cmDgcEBUwfChwJwHQJwHdhCgjz3xoOyiF5KEgD80jZMNAMAAA==',
+    ),
+    // The same values node by node, as hpcprof writes them beside profile.db (the reader's usual source).
+    'cct.db': new WarmBytes(
+      'H4sIAAAAAAACA/MIcA7x9/fx9gxJLqkoYWHYwAABClDaAEqzQsWYoPwLUJoRSr+A0jD5H2jyAlAGB8x8KJ8Fym9gRNW/ghFV' +
+        '/wE0/RfQ9BswoapnYBBwYIKzJRyYGVAB6eo+2CPUMTiQL45qH7JNTPAwhPmKmYENwx0cSPoF8LgXVR21xIl1b3x8ckmFXkoS' +
+        'AIr2clVgAgAA',
     ),
     'trace.db': new WarmBytes(
       'H4sIAAAAAAACA/MIcA7x9/fx9gwpKUpOZWEIYIAABSjtAKWZGBgYJBgYGF4wQ/hreCE0I1S+AEpPQVIPAjOg9B4oDdMPkr/A' +

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -643,6 +643,41 @@ describe('HPCToolkit v4 database reader', () => {
       ['rank 0 · thread 0', 'rank 0 · GPU 1 · stream 7'],
     );
     assert.ok(p.warnings.some(w => /same rank\/thread\/GPU coordinates/.test(w)));
+  });
+
+  it('reads the same model from cct.db as from profile.db alone, bit for bit', async () => {
+    // A random tree with contexts meta.db leaves out, metrics with and without execution scope, and
+    // profiles out of rank order, two of them sharing coordinates.
+    const random = seededRandom(7);
+    let nextId = 2;
+    const make = (depth: number): FixtureContext => {
+      const self: Record<number, number[]> = {};
+      for (let p = 0; p < 6; p++)
+        if (random() < 0.6) self[p] = [0, 1, 2].map(() => (random() < 0.2 ? 0 : random() * 10 ** (random() * 6 - 3)));
+      const children: FixtureContext[] = [];
+      while (depth < 5 && nextId < 80 && random() < 0.6) children.push(make(depth + 1));
+      return { id: nextId++, type: 'line', file: 0, line: nextId, self, hidden: random() < 0.05, children };
+    };
+    const randomDb: FixtureDatabase = {
+      metrics: [
+        { name: 'CPUTIME (sec)' },
+        { name: 'cycles', scopes: ['point', 'execution'] },
+        { name: 'PAPI_L1_DCM', scopes: ['point'] },
+      ],
+      files: ['/src/a.c'],
+      entries: [{ id: 1, kind: 1, children: [make(0), make(0)] }],
+      profiles: [3, 0, 5, 1, 1, 2].map(rank => [
+        ['RANK', rank],
+        ['THREAD', 0],
+      ]),
+    };
+    for (const db of [FIXTURE, randomDb]) {
+      const dir = database(db);
+      const fromCct = await readProfile(dir);
+      rmSync(join(dir, 'cct.db'));
+      const fromProfiles = await readProfile(dir);
+      assert.deepStrictEqual(fromCct.data, fromProfiles.data);
+    }
   });
 
   it('reads gzip-compressed databases and the meta.db path itself', async () => {

@@ -3,6 +3,8 @@ import { dirname, join } from 'node:path';
 import { isTimeUnit, normaliseUnit, type MetricDescriptor } from '../model/metric';
 import type { MetadataValue, Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
+import { parseCctDb, type CctDb } from './hpctoolkit-metadb/cct-db';
+import { gatherProfileRecords, UNKNOWN_METRIC, UNUSED_METRIC } from './hpctoolkit-metadb/cct-records';
 import { addContextTree } from './hpctoolkit-metadb/context-tree';
 import { addExecutionContexts } from './hpctoolkit-metadb/execution-contexts';
 import { ScopeType, parseMetaDb, type MetaDb, type MetricDescription } from './hpctoolkit-metadb/meta-db';
@@ -13,6 +15,7 @@ import {
   VALUE_OFFSET,
   VALUE_RECORD_BYTES,
   type ProfileDb,
+  type ProfileInfo,
 } from './hpctoolkit-metadb/profile-db';
 import { parseTraceDb, type TraceDb } from './hpctoolkit-metadb/trace-db';
 import { addTraceTimeline } from './hpctoolkit-metadb/trace-timeline';
@@ -27,7 +30,9 @@ import { hpctoolkitMetaDbSniffer } from './sniffers/hpctoolkit-metadb';
  * values per context), `trace.db` and `metrics/default.yaml`. The binary layout is specified in the
  * `FORMATS.md` every database carries; helpers per file live in `hpctoolkit-metadb/`.
  *
- * Values come from profile.db, which also holds the identifier tuples that make the execution
+ * Values come from cct.db when there is one: it holds them metric by metric, so the scopes the model
+ * does not use are never read (hpctoolkit-metadb/cct-records.ts gathers the rest into profile.db's
+ * order); else from profile.db, which also holds the identifier tuples that make the execution
  * contexts (the summary profile is not one). Metrics: hpcprof stores each metric in several
  * propagation scopes. Our inclusive value is the "execution" scope (everything below the context);
  * our exclusive value is the true self cost, inclusive minus the children's inclusive, so that
@@ -52,9 +57,8 @@ import { hpctoolkitMetaDbSniffer } from './sniffers/hpctoolkit-metadb';
 /** Whether this machine stores numbers little-endian, as the database files do. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** {@link buildProfile}'s record actions besides a slot: a scope the model does not use, a metric id meta.db does not list. */
-const UNUSED_METRIC = -1;
-const UNKNOWN_METRIC = -2;
+/** Self costs smaller than this fraction of the inclusive value are rounding residue of the subtraction. */
+const RESIDUE = 1e-10;
 /** 16-bit words per profile.db value record. */
 const RECORD_WORDS = VALUE_RECORD_BYTES / 2;
 
@@ -73,9 +77,6 @@ function metricIdWords(view: DataView, at: number, count: number): Uint16Array {
   return words;
 }
 
-/** Self costs smaller than this fraction of the inclusive value are rounding residue of the subtraction. */
-const RESIDUE = 1e-10;
-
 export const hpctoolkitMetaDbReader: ProfileReader = {
   ...hpctoolkitMetaDbSniffer,
 
@@ -85,9 +86,12 @@ export const hpctoolkitMetaDbReader: ProfileReader = {
     // The files' sizes only weigh the progress of reading them: not looked up when nobody listens.
     const metaSize = onProgress ? statSync(files.meta).size : 1;
     const profileSize = onProgress ? statSync(files.profile).size : 1;
+    const cctSize = onProgress && files.cct ? statSync(files.cct).size : 0;
     const traceSize = onProgress && files.trace ? statSync(files.trace).size : 0;
-    const readShare = (0.8 * metaSize) / Math.max(1, metaSize + profileSize + traceSize);
-    const profileEnd = (0.8 * (metaSize + profileSize)) / Math.max(1, metaSize + profileSize + traceSize);
+    const total = Math.max(1, metaSize + profileSize + cctSize + traceSize);
+    const readShare = (0.8 * metaSize) / total;
+    const profileEnd = (0.8 * (metaSize + profileSize)) / total;
+    const cctEnd = (0.8 * (metaSize + profileSize + cctSize)) / total;
     onProgress?.(0, 'Reading meta.db');
     const meta = parseMetaDb(
       files.meta,
@@ -102,18 +106,28 @@ export const hpctoolkitMetaDbReader: ProfileReader = {
       onProgress: f => onProgress?.(readShare + (profileEnd - readShare) * f, 'Reading profile.db'),
     });
     const profiles = parseProfileDb(files.profile, profileBytes);
+    const cct = files.cct
+      ? parseCctDb(
+          files.cct,
+          await readBytes(files.cct, {
+            signal,
+            limits,
+            onProgress: f => onProgress?.(profileEnd + (cctEnd - profileEnd) * f, 'Reading cct.db'),
+          }),
+        )
+      : null;
     const trace = files.trace
       ? parseTraceDb(
           files.trace,
           await readBytes(files.trace, {
             signal,
             limits,
-            onProgress: f => onProgress?.(profileEnd + (0.8 - profileEnd) * f, 'Reading trace.db'),
+            onProgress: f => onProgress?.(cctEnd + (0.8 - cctEnd) * f, 'Reading trace.db'),
           }),
         )
       : null;
     onProgress?.(0.8, 'Building the call tree');
-    const profile = buildProfile(path, files, meta, profiles, trace, taxonomy, warnings, options);
+    const profile = buildProfile(path, files, meta, profiles, cct, trace, taxonomy, warnings, options);
     onProgress?.(1);
     return profile;
   },
@@ -123,6 +137,7 @@ interface DatabaseFiles {
   dir: string;
   meta: string;
   profile: string;
+  cct: string | null;
   trace: string | null;
   taxonomy: string | null;
 }
@@ -157,7 +172,7 @@ function databaseFiles(path: string): DatabaseFiles {
   const taxonomy = !names.has('metrics')
     ? null
     : ([join(metrics, 'default.yaml'), join(metrics, 'default.yaml.gz')].find(p => existsSync(p)) ?? null);
-  return { dir, meta, profile, trace: find('trace.db'), taxonomy };
+  return { dir, meta, profile, cct: find('cct.db'), trace: find('trace.db'), taxonomy };
 }
 
 /**
@@ -240,6 +255,7 @@ function buildProfile(
   files: DatabaseFiles,
   meta: MetaDb,
   db: ProfileDb,
+  cct: CctDb | null,
   trace: TraceDb | null,
   taxonomy: TaxonomyEntry[],
   warnings: string[],
@@ -298,12 +314,124 @@ function buildProfile(
     return row >= 0 ? nodeOfRow[row]! : -1;
   };
 
-  const loader = new ValueLoader(b, parentNode, plans.length);
   const valueShare = trace ? 0.09 : 0.18;
+  const onValues = (f: number) => options.onProgress?.(0.8 + valueShare * f, 'Reading values');
+  const tables: ValueTables = { actionOf, nodeOfId, nodeOfCtx, parentNode, slots: plans.length };
+  const { unknownMetricValues, unlistedPointValues, negative } =
+    (cct
+      ? readContextMajorValues(b, cct, db, applicationProfiles, contextOfProfile, tables, options.signal, onValues)
+      : null) ?? readProfileMajorValues(b, db, applicationProfiles, contextOfProfile, tables, options.signal, onValues);
+  if (unknownMetricValues)
+    b.warnings.push(`${unknownMetricValues} values have metric ids that meta.db does not describe; they are ignored`);
+  if (unlistedPointValues)
+    b.warnings.push(
+      `${unlistedPointValues} point-scope values belong to contexts meta.db does not list; without an execution scope they cannot be placed and are left out`,
+    );
+  if (negative)
+    b.warnings.push(
+      `${negative} exclusive values came out negative: some contexts' children add up to more than the context itself in profile.db`,
+    );
+
+  Object.assign(b.metadata, metadataOf(meta, taxonomy, applicationProfiles.length));
+  if (trace) {
+    b.metadata['hpctoolkit.traceSamples'] = addTraceTimeline(
+      b,
+      trace,
+      meta,
+      { nodeOfRow, parentNode, nodeName },
+      db.profiles,
+      contextOfProfile,
+      {
+        signal: options.signal,
+        onProgress: f => options.onProgress?.(0.89 + 0.09 * f, 'Building the timeline'),
+      },
+    );
+  }
+  const primary = plans.findIndex(p => p.descriptor.name === 'time');
+  return b.build(
+    primary >= 0
+      ? primary
+      : Math.max(
+          0,
+          plans.findIndex(p => isTimeUnit(p.descriptor.unit)),
+        ),
+  );
+}
+
+/** What both ways of reading values look up: see buildProfile. */
+interface ValueTables {
+  /** By metric id: an execution slot (≥ 0), a point slot s as -3 - s, UNUSED_METRIC or UNKNOWN_METRIC. */
+  actionOf: Int32Array;
+  /** Node by context id where the ids are dense (else empty); nodeOfCtx for any id (-1: not listed). */
+  nodeOfId: Int32Array;
+  nodeOfCtx: (ctxId: number) => number;
+  parentNode: Int32Array;
+  slots: number;
+}
+
+/** What {@link readProfileMajorValues} and {@link readContextMajorValues} report besides the values. */
+interface ValueCounts {
+  unknownMetricValues: number;
+  unlistedPointValues: number;
+  negative: number;
+}
+
+/**
+ * The values from cct.db's records (cct-records.ts), profile by profile into the same
+ * {@link ValueLoader} as profile.db's; null when cct.db cannot be read that way.
+ */
+function readContextMajorValues(
+  b: ProfileBuilder,
+  cct: CctDb,
+  db: ProfileDb,
+  applicationProfiles: readonly ProfileInfo[],
+  contextOfProfile: Int32Array,
+  tables: ValueTables,
+  signal: AbortSignal | undefined,
+  onProgress: (fraction: number) => void,
+): ValueCounts | null {
+  const records = gatherProfileRecords({
+    cct,
+    actionOf: tables.actionOf,
+    nodeOfId: tables.nodeOfId,
+    nodeOfCtx: tables.nodeOfCtx,
+    profiles: db.profiles.length,
+    point: (slot, node, profile, value) => {
+      const ctx = contextOfProfile[profile]!;
+      if (ctx >= 0) b.addExclusive(slot, node, ctx, value);
+    },
+  });
+  if (!records) return null;
+  const loader = new ValueLoader(b, tables.parentNode, tables.slots);
+  const { start } = records;
+  applicationProfiles.forEach((p, i) => {
+    throwIfAborted(signal);
+    const from = start[p.index]!,
+      to = start[p.index + 1]!;
+    loader.adopt(records.slot.subarray(from, to), records.node.subarray(from, to), records.value.subarray(from, to));
+    loader.flush(contextOfProfile[p.index]!);
+    onProgress((i + 1) / applicationProfiles.length);
+  });
+  return { ...records, negative: loader.negative };
+}
+
+/** The values from profile.db, profile by profile, into the builder's triples (see {@link ValueLoader}). */
+function readProfileMajorValues(
+  b: ProfileBuilder,
+  db: ProfileDb,
+  applicationProfiles: readonly ProfileInfo[],
+  contextOfProfile: Int32Array,
+  tables: ValueTables,
+  signal: AbortSignal | undefined,
+  onProgress: (fraction: number) => void,
+): ValueCounts {
+  const { actionOf, nodeOfId, nodeOfCtx, parentNode, slots } = tables;
+  const ids = actionOf.length;
+  const loader = new ValueLoader(b, parentNode, slots);
   let unknownMetricValues = 0;
   let unlistedPointValues = 0;
   applicationProfiles.forEach((p, i) => {
-    throwIfAborted(options.signal);
+    throwIfAborted(signal);
     const ctx = contextOfProfile[p.index]!;
     // Each record is decoded where it is used: no arrays of metric ids and values in between.
     const { ctxIds, starts, view, pValues } = readProfileContexts(db, p);
@@ -337,43 +465,9 @@ function buildProfile(
     }
     loader.count = count;
     loader.flush(ctx);
-    options.onProgress?.(0.8 + (valueShare * (i + 1)) / applicationProfiles.length, 'Reading values');
+    onProgress((i + 1) / applicationProfiles.length);
   });
-  if (unknownMetricValues)
-    b.warnings.push(`${unknownMetricValues} values have metric ids that meta.db does not describe; they are ignored`);
-  if (unlistedPointValues)
-    b.warnings.push(
-      `${unlistedPointValues} point-scope values belong to contexts meta.db does not list; without an execution scope they cannot be placed and are left out`,
-    );
-  if (loader.negative)
-    b.warnings.push(
-      `${loader.negative} exclusive values came out negative: some contexts' children add up to more than the context itself in profile.db`,
-    );
-
-  Object.assign(b.metadata, metadataOf(meta, taxonomy, applicationProfiles.length));
-  if (trace) {
-    b.metadata['hpctoolkit.traceSamples'] = addTraceTimeline(
-      b,
-      trace,
-      meta,
-      { nodeOfRow, parentNode, nodeName },
-      db.profiles,
-      contextOfProfile,
-      {
-        signal: options.signal,
-        onProgress: f => options.onProgress?.(0.89 + 0.09 * f, 'Building the timeline'),
-      },
-    );
-  }
-  const primary = plans.findIndex(p => p.descriptor.name === 'time');
-  return b.build(
-    primary >= 0
-      ? primary
-      : Math.max(
-          0,
-          plans.findIndex(p => isTimeUnit(p.descriptor.unit)),
-        ),
-  );
+  return { unknownMetricValues, unlistedPointValues, negative: loader.negative };
 }
 
 /**
@@ -386,14 +480,14 @@ function buildProfile(
 class ValueLoader {
   negative = 0;
   /** The profile's entries (slot, node, value) in file order, `count` in use; the caller fills them after {@link start}. */
-  entrySlot = new Int32Array(0);
-  entryNode = new Int32Array(0);
-  entryValue = new Float64Array(0);
+  entrySlot: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  entryNode: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  entryValue: Float64Array<ArrayBufferLike> = new Float64Array(0);
   count = 0;
   /** Entries per slot, then (after a prefix sum) where each slot's entries start in `sorted*`. */
   private readonly slotStart: Int32Array;
-  private sortedNode = new Int32Array(0);
-  private sortedValue = new Float64Array(0);
+  private sortedNode: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  private sortedValue: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private readonly inclusive: Float64Array;
   private readonly exclusive: Float64Array;
   private readonly touchedMark: Uint8Array;
@@ -429,6 +523,18 @@ class ValueLoader {
       }
     }
     this.count = 0;
+  }
+
+  /** Takes a profile's entries gathered elsewhere (as views, not copied), in place of {@link start} and filling. */
+  adopt(slot: Int32Array, node: Int32Array, value: Float64Array): void {
+    this.entrySlot = slot;
+    this.entryNode = node;
+    this.entryValue = value;
+    this.count = value.length;
+    if (this.slots > 1 && this.sortedNode.length < value.length) {
+      this.sortedNode = new Int32Array(value.length);
+      this.sortedValue = new Float64Array(value.length);
+    }
   }
 
   flush(ctx: number): void {

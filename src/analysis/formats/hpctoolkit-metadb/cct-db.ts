@@ -4,7 +4,7 @@ import { DbFile, type Section } from './db-file';
  * `cct.db` (FORMATS.md, "cct.db version 4.0"): the values of profile.db again, context-major:
  * `(*pCtxs)[ctxId]` holds, per metric, the `(profile index, value)` pairs of that context
  * (summary profiles excluded). Handy for "one context across all threads" without reading every
- * profile; the profile reader uses profile.db, which also carries the identifier tuples.
+ * profile, and for the values of some metrics and scopes without the others (cct-records.ts).
  */
 
 export interface CctDb {

@@ -1,0 +1,145 @@
+import type { CctDb } from './cct-db';
+
+/**
+ * The value records the model uses, gathered from cct.db into profile.db's order. cct.db holds the
+ * values of each context metric by metric (FORMATS.md, "Context-Major Sparse Value Block"), so only
+ * the scopes the model uses are touched: profile.db interleaves every scope of every metric (on
+ * lammps-openmp 13,462 of its 25,733 application records are scopes the model leaves alone), and
+ * reading it meant walking all of them. Walking contexts in ctxId order and metrics in id order, then bucketing by
+ * profile, gives each profile's records in the order profile.db lists them (contexts ascending,
+ * metrics ascending within a context), so sums over them come out bit for bit the same.
+ */
+
+/** Actions of a metric id besides a slot (hpctoolkit-metadb.ts): a scope the model does not use, an id meta.db does not list. */
+export const UNUSED_METRIC = -1;
+export const UNKNOWN_METRIC = -2;
+
+const VALUE_BYTES = 12;
+const METRIC_INDEX_BYTES = 10;
+/** Whether this machine stores numbers little-endian, as the database files do. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+export interface GatherInput {
+  cct: CctDb;
+  /** By metric id: an execution-scope slot s (≥ 0), a point-scope slot s as -3 - s, or one of the two actions above. */
+  actionOf: Int32Array;
+  /** Node by context id where the ids are dense (else shorter); `nodeOfCtx` for any id (-1: meta.db does not list it). */
+  nodeOfId: Int32Array;
+  nodeOfCtx: (ctxId: number) => number;
+  /** profile.db's profile count: profile indices at or past it have no values to give. */
+  profiles: number;
+  /**
+   * Takes each point-scope value (metrics without an execution scope), in ctxId order: a profile's
+   * values per node and context are summed in profile order either way.
+   */
+  point: (slot: number, node: number, profile: number, value: number) => void;
+}
+
+/**
+ * The execution-scope records of each profile (by profile index) at contexts meta.db lists: `slot`,
+ * `node` and `value` of records `start[p] … start[p + 1]`.
+ */
+export interface GatheredRecords {
+  start: Int32Array;
+  slot: Int32Array;
+  node: Int32Array;
+  value: Float64Array;
+  /** Values of metric ids meta.db does not describe; point-scope values of contexts it does not list. */
+  unknownMetricValues: number;
+  unlistedPointValues: number;
+}
+
+/**
+ * Gathers the records, or returns null when cct.db cannot be read this way (a big-endian machine,
+ * blocks off the format's alignment): the caller then reads profile.db. Every block is checked
+ * against the file as forEachContextValue checks it.
+ */
+export function gatherProfileRecords(input: GatherInput): GatheredRecords | null {
+  const { cct, actionOf, nodeOfId, nodeOfCtx, profiles } = input;
+  const { file } = cct;
+  const bytes = file.bytes;
+  if (!LITTLE_ENDIAN || cct.pCtxs % 8 !== 0 || cct.szCtx % 8 !== 0) return null;
+  // Word views: fields are element loads, and values move as two int32 words, never as doubles (a
+  // cold process boxes every double its interpreter handles).
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  const words = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 2);
+  const halves = new Uint16Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 1);
+  const size = bytes.byteLength;
+  // The used ranges, in ctxId then metric order: action, node, first value's word, value count.
+  const ranges: number[] = [];
+  const perProfile = new Int32Array(profiles + 1);
+  let unknownMetricValues = 0;
+  let unlistedPointValues = 0;
+  for (let ctxId = 0; ctxId < cct.count; ctxId++) {
+    const h = (cct.pCtxs + ctxId * cct.szCtx) / 4;
+    const nValues = u64(words, h);
+    const nMetrics = halves[2 * h + 8]!;
+    if (nValues === 0 && nMetrics === 0) continue;
+    const pValues = u64(words, h + 2);
+    const pIndices = u64(words, h + 6);
+    if (!(pValues + nValues * VALUE_BYTES <= size))
+      file.checkRange(pValues, nValues, VALUE_BYTES, `the values of context ${ctxId}`);
+    if (!(pIndices + nMetrics * METRIC_INDEX_BYTES <= size))
+      file.checkRange(pIndices, nMetrics, METRIC_INDEX_BYTES, `the metric index of context ${ctxId}`);
+    if (pValues % 4 !== 0 || pIndices % 2 !== 0) return null;
+    const node = ctxId < nodeOfId.length ? nodeOfId[ctxId]! : nodeOfCtx(ctxId);
+    const first = pValues / 4;
+    for (let j = 0, at = pIndices / 2; j < nMetrics; j++, at += 5) {
+      const start = u64Of(halves, at + 1);
+      const end = j + 1 < nMetrics ? u64Of(halves, at + 6) : nValues;
+      if (!(start <= end && end <= nValues))
+        throw file.error(
+          `context ${ctxId}: the metric index entry ${j} spans values ${start}–${end}, outside 0–${nValues} or backwards`,
+        );
+      const metricId = halves[at]!;
+      const action = metricId < actionOf.length ? actionOf[metricId]! : UNKNOWN_METRIC;
+      if (action === UNUSED_METRIC || start === end) continue;
+      if (action === UNKNOWN_METRIC) unknownMetricValues += end - start;
+      else if (node >= 0 && action < 0) {
+        for (let w = first + 3 * start, last = first + 3 * end; w < last; w += 3)
+          input.point(-3 - action, node, words[w]!, file.view.getFloat64(4 * w + 4, true));
+      } else if (node >= 0) {
+        ranges.push(action, node, first + 3 * start, end - start);
+        for (let w = first + 3 * start, last = first + 3 * end; w < last; w += 3) {
+          const profile = words[w]!;
+          if (profile < profiles) perProfile[profile + 1]!++;
+        }
+      } else if (action < 0 && ctxId !== 0) unlistedPointValues += end - start;
+    }
+  }
+  for (let p = 0; p < profiles; p++) perProfile[p + 1]! += perProfile[p]!;
+  const total = perProfile[profiles]!;
+  const slot = new Int32Array(total);
+  const nodeOf = new Int32Array(total);
+  const value = new Float64Array(total);
+  const valueWords = new Int32Array(value.buffer);
+  const signedWords = new Int32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 2);
+  const next = perProfile.slice(0, profiles);
+  for (let r = 0; r < ranges.length; r += 4) {
+    const a = ranges[r]!,
+      n = ranges[r + 1]!;
+    for (let w = ranges[r + 2]!, last = w + 3 * ranges[r + 3]!; w < last; w += 3) {
+      const profile = words[w]!;
+      if (profile >= profiles) continue;
+      const at = next[profile]!++;
+      slot[at] = a;
+      nodeOf[at] = n;
+      valueWords[2 * at] = signedWords[w + 1]!;
+      valueWords[2 * at + 1] = signedWords[w + 2]!;
+    }
+  }
+  return { start: perProfile, slot, node: nodeOf, value, unknownMetricValues, unlistedPointValues };
+}
+
+/** A little-endian u64 at word `w` (as DbFile.u64: beyond 2^53 inexact, and then out of the file). */
+function u64(words: Uint32Array, w: number): number {
+  const high = words[w + 1]!;
+  return high === 0 ? words[w]! : words[w]! + high * 2 ** 32;
+}
+
+/** A little-endian u64 in four 16-bit words from `h` (the metric index is only 2-byte aligned). */
+function u64Of(halves: Uint16Array, h: number): number {
+  const low = halves[h]! + halves[h + 1]! * 0x10000;
+  const high = halves[h + 2]! + halves[h + 3]! * 0x10000;
+  return high === 0 ? low : low + high * 2 ** 32;
+}
