@@ -36,6 +36,12 @@ class Growable<T extends TypedArray> {
     return this.data;
   }
 
+  /** Appends all of `values` (one copy, no call per value). */
+  append(values: T): void {
+    this.reserve(values.length).set(values as never, this.length);
+    this.length += values.length;
+  }
+
   /** The first `length` values without copying; valid until the next `push`. */
   view(): T {
     return this.data.subarray(0, this.length) as T;

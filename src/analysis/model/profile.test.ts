@@ -237,3 +237,39 @@ describe('CallTreeBuilder.addInterned', () => {
     assert.throws(() => b.addInterned(7, 0, NodeKind.Function, 0, 0, 0, 0), /does not exist/);
   });
 });
+
+describe('CallTreeBuilder.addColumns', () => {
+  it('appends the nodes addInterned would, after those already added, and checks them the same way', () => {
+    const a = new CallTreeBuilder();
+    const s = a.strings;
+    a.addInterned(-1, s.intern('main'), NodeKind.Function, s.intern('a.c'), 3, 0, 0);
+    a.addInterned(0, s.intern('loop'), NodeKind.Loop, s.intern('a.c'), 5, 0, 0);
+    a.addInterned(1, s.intern('f'), NodeKind.Function, 0, 0, s.intern('exe'), 6);
+    const b = new CallTreeBuilder();
+    b.addInterned(-1, b.strings.intern('main'), NodeKind.Function, b.strings.intern('a.c'), 3, 0, 0);
+    b.strings.intern('loop');
+    b.strings.intern('f');
+    b.strings.intern('exe');
+    const columns = {
+      parent: Int32Array.of(0, 1),
+      name: Int32Array.of(3, 4),
+      file: Int32Array.of(2, 0),
+      line: Int32Array.of(5, 0),
+      module: Int32Array.of(0, 5),
+      kind: Uint8Array.of(NodeKind.Loop, NodeKind.Function),
+      callLine: Int32Array.of(0, 6),
+    };
+    b.addColumns(columns);
+    assert.deepEqual(b.finish().columns, a.finish().columns);
+    const c = new CallTreeBuilder(new StringTable(['', 'main', 'a.c', 'loop', 'f', 'exe']));
+    assert.throws(
+      () => c.addColumns({ ...columns, parent: Int32Array.of(-1, 1) }),
+      /parent 1 of node 1 does not exist/,
+    );
+    assert.throws(
+      () => c.addColumns({ ...columns, parent: Int32Array.of(-1, 0), name: Int32Array.of(3, 99) }),
+      /string ids 99, 0, 5: out of range/,
+    );
+    assert.throws(() => c.addColumns({ ...columns, kind: Uint8Array.of(0) }), /different lengths/);
+  });
+});

@@ -1,5 +1,5 @@
 import { resolve, sep } from 'node:path';
-import { NodeKind, type CallTreeBuilder, type NodeAttributes } from '../../model/call-tree';
+import { NodeKind, type CallTreeBuilder, type CallTreeColumns } from '../../model/call-tree';
 import { LexicalType, Relation, type MetaDb } from './meta-db';
 
 /**
@@ -38,12 +38,21 @@ export function addContextTree(
   const strings = tree.strings;
   const fileIds = new Int32Array(files.length).fill(-1);
   const moduleIds = new Int32Array(modules.length).fill(-1);
-  const add = (parent: number, name: string, kind: NodeKind, attrs?: NodeAttributes) => {
-    nodeName.push(name);
-    return tree.add(parent, name, kind, attrs);
+  // One node per row, written into columns sized from meta.db and handed to the tree at once.
+  const n = t.count;
+  const first = tree.size;
+  const cols: CallTreeColumns = {
+    parent: new Int32Array(n),
+    name: new Int32Array(n),
+    file: new Int32Array(n),
+    line: new Int32Array(n),
+    module: new Int32Array(n),
+    kind: new Uint8Array(n),
+    callLine: new Int32Array(n),
   };
-  /** {@link add} for a node whose file and module are meta.db's file `fi` and module `mi` (-1: none). */
+  /** Row `r` becomes a node under `parent` whose file and module are meta.db's file `fi` and module `mi` (-1: none). */
   const addAt = (
+    r: number,
     parent: number,
     name: string,
     kind: NodeKind,
@@ -53,7 +62,7 @@ export function addContextTree(
     callLine: number,
   ) => {
     nodeName.push(name);
-    const nameId = strings.intern(name);
+    cols.name[r] = strings.intern(name);
     let fileId = 0;
     if (fi >= 0) {
       fileId = fileIds[fi]!;
@@ -70,7 +79,13 @@ export function addContextTree(
         moduleId = moduleIds[mi] = module ? strings.intern(module) : 0;
       }
     }
-    return tree.addInterned(parent, nameId, kind, fileId, line, moduleId, callLine);
+    cols.parent[r] = parent;
+    cols.kind[r] = kind;
+    cols.file[r] = fileId;
+    cols.line[r] = line;
+    cols.module[r] = moduleId;
+    cols.callLine[r] = callLine;
+    nodeOfRow[r] = first + r;
   };
   /** `<file basename>:<line>`, made only for the loops and lines whose names it is. */
   const where = (f: number, line: number) => `${f >= 0 ? files[f]!.display : '<unknown file>'}:${line}`;
@@ -86,7 +101,7 @@ export function addContextTree(
         ? t.line[parentRow]!
         : 0;
     if (parentRow < 0) {
-      nodeOfRow[r] = add(-1, t.entryPoints.get(r)?.name ?? `<entry point ${t.ctxId[r]}>`, NodeKind.Region);
+      addAt(r, -1, t.entryPoints.get(r)?.name ?? `<entry point ${t.ctxId[r]}>`, NodeKind.Region, -1, 0, -1, 0);
       continue;
     }
     switch (t.lexicalType[r]) {
@@ -98,36 +113,29 @@ export function addContextTree(
         const name =
           fn?.name ?? (moduleName ? address(moduleName, fn ? fn.offset : t.offset[r]!) : '<unknown function>');
         const fnLine = fn && fn.file >= 0 ? fn.line : line;
-        nodeOfRow[r] = addAt(parent, name, NodeKind.Function, fnFile, fnLine, fnModule, callLine);
+        addAt(r, parent, name, NodeKind.Function, fnFile, fnLine, fnModule, callLine);
         break;
       }
       case LexicalType.Loop:
-        nodeOfRow[r] = addAt(parent, `Loop@${where(f, line)}`, NodeKind.Loop, f, line, -1, 0);
+        addAt(r, parent, `Loop@${where(f, line)}`, NodeKind.Loop, f, line, -1, 0);
         break;
       case LexicalType.Line:
-        nodeOfRow[r] = addAt(parent, where(f, line), NodeKind.Statement, f, line, m, 0);
+        addAt(r, parent, where(f, line), NodeKind.Statement, f, line, m, 0);
         break;
       case LexicalType.Instruction: {
         const called = t.relation[r] !== Relation.Lexical;
         const kind = called ? NodeKind.Function : NodeKind.Statement;
-        nodeOfRow[r] = addAt(
-          parent,
-          address(m >= 0 ? modules[m]! : null, t.offset[r]!),
-          kind,
-          f,
-          line,
-          m,
-          called ? callLine : 0,
-        );
+        addAt(r, parent, address(m >= 0 ? modules[m]! : null, t.offset[r]!), kind, f, line, m, called ? callLine : 0);
         break;
       }
       default: {
         // A lexical type newer than format 4.0: keep the context (its values count) under a neutral name.
         const name = `<context ${t.ctxId[r]} of type ${t.lexicalType[r]}>`;
-        nodeOfRow[r] = addAt(parent, name, NodeKind.Statement, f, line, m, 0);
+        addAt(r, parent, name, NodeKind.Statement, f, line, m, 0);
       }
     }
   }
+  tree.addColumns(cols);
   return { nodeOfRow, nodeName };
 }
 

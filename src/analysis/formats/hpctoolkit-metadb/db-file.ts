@@ -154,13 +154,19 @@ export class DbFile {
     return this.view.getBigUint64(offset, true);
   }
 
-  /** The NUL-terminated UTF-8 string at `offset`. */
-  cString(offset: number, what: string): string {
+  /**
+   * The NUL-terminated UTF-8 string at `offset`. `what` names it in errors, followed by `index` when
+   * given: the name of the thousandth function is only spelled out when it is wrong, not for every
+   * function a cold process reads.
+   */
+  cString(offset: number, what: string, index?: number): string {
     if (!(offset > 0 && offset < this.size))
-      throw this.error(`${what}: string pointer ${offset} lies outside the file (${this.size} bytes)`);
+      throw this.error(`${named(what, index)}: string pointer ${offset} lies outside the file (${this.size} bytes)`);
     const end = this.bytes.indexOf(0, offset);
     if (end < 0)
-      throw this.error(`${what}: the string at offset ${offset} has no terminating NUL before the end of the file`);
+      throw this.error(
+        `${named(what, index)}: the string at offset ${offset} has no terminating NUL before the end of the file`,
+      );
     // TextDecoder's reading (one leading byte order mark is not text; bad sequences become U+FFFD),
     // through Buffer's native slice: no view object and no decoder call per string.
     const b = this.bytes;
@@ -179,6 +185,11 @@ export class DbFile {
       );
     }
   }
+}
+
+/** `what`, or `what index` (see DbFile.cString). */
+export function named(what: string, index?: number): string {
+  return index === undefined ? what : `${what} ${index}`;
 }
 
 function printable(s: string): string {

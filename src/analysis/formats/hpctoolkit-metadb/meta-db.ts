@@ -1,4 +1,4 @@
-import { DbFile, type Section } from './db-file';
+import { DbFile, named, type Section } from './db-file';
 
 /**
  * `meta.db` (FORMATS.md, "meta.db version 4.0"): run properties, identifier names, metric
@@ -118,10 +118,10 @@ export function parseMetaDb(path: string, bytes: Uint8Array): MetaDb {
 
   const { scopes, metrics } = parseMetrics(db, metricsSection!);
   const modules = parseArray(db, modulesSection!, 'load module', 0x10, (at, i) =>
-    db.cString(db.u64(at + 8), `the path of load module ${i}`),
+    db.cString(db.u64(at + 8), 'the path of load module', i),
   );
   const files = parseArray(db, filesSection!, 'source file', 0x10, (at, i) => ({
-    path: db.cString(db.u64(at + 8), `the path of source file ${i}`),
+    path: db.cString(db.u64(at + 8), 'the path of source file', i),
     copied: (db.u32(at) & 1) === 1,
   }));
   const moduleIndex = arrayIndexer(db, modulesSection!, 'load module');
@@ -131,10 +131,10 @@ export function parseMetaDb(path: string, bytes: Uint8Array): MetaDb {
     const pModule = db.u64(at + 0x08);
     const pFile = db.u64(at + 0x18);
     return {
-      name: pName === 0 ? null : db.cString(pName, `the name of function ${i}`),
-      module: pModule === 0 ? -1 : moduleIndex(pModule, `function ${i}`),
+      name: pName === 0 ? null : db.cString(pName, 'the name of function', i),
+      module: pModule === 0 ? -1 : moduleIndex(pModule, 'function', i),
       offset: db.bigU64(at + 0x10),
-      file: pFile === 0 ? -1 : fileIndex(pFile, `function ${i}`),
+      file: pFile === 0 ? -1 : fileIndex(pFile, 'function', i),
       line: db.u32(at + 0x20),
     };
   });
@@ -255,23 +255,23 @@ function arrayHeader(
   return { base, count, stride };
 }
 
-/** Maps a pointer to an element of a section's array to the element's index, or fails naming `who`. */
-function arrayIndexer(db: DbFile, section: Section, what: string): (ptr: number, who: string) => number {
+/** Maps a pointer to an element of a section's array to the element's index, or fails naming `who` and its `index`. */
+function arrayIndexer(db: DbFile, section: Section, what: string): (ptr: number, who: string, index: number) => number {
   const { base, count, stride } = arrayHeader(db, section, what, 1);
-  return (ptr, who) => {
+  return (ptr, who, index) => {
     const i = (ptr - base) / stride;
     if (!Number.isInteger(i) || i < 0 || i >= count)
       throw db.error(
-        `${who} refers to offset ${ptr}, which is not one of the ${count} entries of the ${section.name} section`,
+        `${named(who, index)} refers to offset ${ptr}, which is not one of the ${count} entries of the ${section.name} section`,
       );
     return i;
   };
 }
 
 interface Indexers {
-  functionIndex: (ptr: number, who: string) => number;
-  fileIndex: (ptr: number, who: string) => number;
-  moduleIndex: (ptr: number, who: string) => number;
+  functionIndex: (ptr: number, who: string, index: number) => number;
+  fileIndex: (ptr: number, who: string, index: number) => number;
+  moduleIndex: (ptr: number, who: string, index: number) => number;
 }
 
 /**
@@ -310,7 +310,9 @@ function parseContextTree(db: DbFile, section: Section, ix: Indexers): ContextTa
   const stack: number[] = [];
   const pushChildren = (size: number, ptr: number, row: number) => {
     if (size === 0) return;
-    db.checkRange(ptr, 1, size, `the children of context ${ctxId[row]}`, section);
+    // The message only when the range is wrong: a template string per context is a cost in a cold process.
+    if (!(ptr >= section.offset && ptr + size <= section.offset + section.size))
+      db.checkRange(ptr, 1, size, `the children of context ${ctxId[row]}`, section);
     stack.push(ptr, ptr + size, row);
   };
   const addRow = (id: number, parentRow: number): number => {
@@ -402,18 +404,18 @@ function readFlex(
   const view = db.view;
   let at = record + CONTEXT_HEADER_SIZE;
   if (flags & 1) {
-    cols.func[row] = ix.functionIndex(u64At(view, at), `context ${id}`);
+    cols.func[row] = ix.functionIndex(u64At(view, at), 'context', id);
     at += 8;
   }
   if (flags & 2) {
     const p = u64At(view, at);
-    if (p !== 0) cols.file[row] = ix.fileIndex(p, `context ${id}`);
+    if (p !== 0) cols.file[row] = ix.fileIndex(p, 'context', id);
     cols.line[row] = view.getUint32(at + 8, true);
     at += 16;
   }
   if (flags & 4) {
     const p = u64At(view, at);
-    if (p !== 0) cols.module[row] = ix.moduleIndex(p, `context ${id}`);
+    if (p !== 0) cols.module[row] = ix.moduleIndex(p, 'context', id);
     cols.offset[row] = view.getBigUint64(at + 8, true);
   }
 }
