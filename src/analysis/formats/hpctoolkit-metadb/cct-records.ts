@@ -59,8 +59,7 @@ export function gatherProfileRecords(input: GatherInput): GatheredRecords | null
   const { file } = cct;
   const bytes = file.bytes;
   if (!LITTLE_ENDIAN || cct.pCtxs % 8 !== 0 || cct.szCtx % 8 !== 0) return null;
-  // Word views: fields are element loads, and values move as two int32 words, never as doubles (a
-  // cold process boxes every double its interpreter handles).
+  // Word views: header and index fields are element loads, not a DataView call each.
   const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   const words = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 2);
   const halves = new Uint16Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 1);
@@ -70,13 +69,14 @@ export function gatherProfileRecords(input: GatherInput): GatheredRecords | null
   const perProfile = new Int32Array(profiles + 1);
   let unknownMetricValues = 0;
   let unlistedPointValues = 0;
-  for (let ctxId = 0; ctxId < cct.count; ctxId++) {
-    const h = (cct.pCtxs + ctxId * cct.szCtx) / 4;
-    const nValues = u64(words, h);
+  // u64 fields are read through a call only when their high word is set (files past 4 GiB): a call per
+  // field is what a cold process pays most for.
+  for (let ctxId = 0, h = cct.pCtxs / 4, stride = cct.szCtx / 4; ctxId < cct.count; ctxId++, h += stride) {
+    const nValues = words[h + 1] === 0 ? words[h]! : u64(words, h);
     const nMetrics = halves[2 * h + 8]!;
     if (nValues === 0 && nMetrics === 0) continue;
-    const pValues = u64(words, h + 2);
-    const pIndices = u64(words, h + 6);
+    const pValues = words[h + 3] === 0 ? words[h + 2]! : u64(words, h + 2);
+    const pIndices = words[h + 7] === 0 ? words[h + 6]! : u64(words, h + 6);
     if (!(pValues + nValues * VALUE_BYTES <= size))
       file.checkRange(pValues, nValues, VALUE_BYTES, `the values of context ${ctxId}`);
     if (!(pIndices + nMetrics * METRIC_INDEX_BYTES <= size))
@@ -84,16 +84,27 @@ export function gatherProfileRecords(input: GatherInput): GatheredRecords | null
     if (pValues % 4 !== 0 || pIndices % 2 !== 0) return null;
     const node = ctxId < nodeOfId.length ? nodeOfId[ctxId]! : nodeOfCtx(ctxId);
     const first = pValues / 4;
-    for (let j = 0, at = pIndices / 2; j < nMetrics; j++, at += 5) {
-      const start = u64Of(halves, at + 1);
-      const end = j + 1 < nMetrics ? u64Of(halves, at + 6) : nValues;
+    let at = pIndices / 2;
+    let start =
+      (halves[at + 3]! | halves[at + 4]!) === 0 ? halves[at + 1]! + halves[at + 2]! * 0x10000 : u64Of(halves, at + 1);
+    for (let j = 0; j < nMetrics; j++, at += 5) {
+      // Entry j's values end where entry j + 1's start (the last entry's at nValues).
+      const end =
+        j + 1 === nMetrics
+          ? nValues
+          : (halves[at + 8]! | halves[at + 9]!) === 0
+            ? halves[at + 6]! + halves[at + 7]! * 0x10000
+            : u64Of(halves, at + 6);
       if (!(start <= end && end <= nValues))
         throw file.error(
           `context ${ctxId}: the metric index entry ${j} spans values ${start}–${end}, outside 0–${nValues} or backwards`,
         );
       const metricId = halves[at]!;
       const action = metricId < actionOf.length ? actionOf[metricId]! : UNKNOWN_METRIC;
-      if (action === UNUSED_METRIC || start === end) continue;
+      if (action === UNUSED_METRIC || start === end) {
+        start = end;
+        continue;
+      }
       if (action === UNKNOWN_METRIC) unknownMetricValues += end - start;
       else if (node >= 0 && action < 0) {
         for (let w = first + 3 * start, last = first + 3 * end; w < last; w += 3)
@@ -105,6 +116,7 @@ export function gatherProfileRecords(input: GatherInput): GatheredRecords | null
           if (profile < profiles) perProfile[profile + 1]!++;
         }
       } else if (action < 0 && ctxId !== 0) unlistedPointValues += end - start;
+      start = end;
     }
   }
   for (let p = 0; p < profiles; p++) perProfile[p + 1]! += perProfile[p]!;
@@ -112,9 +124,8 @@ export function gatherProfileRecords(input: GatherInput): GatheredRecords | null
   const slot = new Int32Array(total);
   const nodeOf = new Int32Array(total);
   const value = new Float64Array(total);
-  const valueWords = new Int32Array(value.buffer);
-  const signedWords = new Int32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 2);
   const next = perProfile.slice(0, profiles);
+  const view = file.view;
   for (let r = 0; r < ranges.length; r += 4) {
     const a = ranges[r]!,
       n = ranges[r + 1]!;
@@ -124,8 +135,7 @@ export function gatherProfileRecords(input: GatherInput): GatheredRecords | null
       const at = next[profile]!++;
       slot[at] = a;
       nodeOf[at] = n;
-      valueWords[2 * at] = signedWords[w + 1]!;
-      valueWords[2 * at + 1] = signedWords[w + 2]!;
+      value[at] = view.getFloat64(4 * w + 4, true);
     }
   }
   return { start: perProfile, slot, node: nodeOf, value, unknownMetricValues, unlistedPointValues };
