@@ -57,7 +57,15 @@ class TripleValues {
   }
 
   finish(nodeCount: number, contextCount: number): SparseMatrix {
-    const s = sparseFromTriples(this.nodes.view(), this.contexts.view(), this.values.view(), nodeCount, contextCount);
+    // Every append leaves zeros out, so rows already in context order need no pass of their own.
+    const s = sparseFromTriples(
+      this.nodes.view(),
+      this.contexts.view(),
+      this.values.view(),
+      nodeCount,
+      contextCount,
+      true,
+    );
     // The triples are done with: let them go before the next metric's sort.
     this.nodes = new GrowableInt32();
     this.contexts = new GrowableInt32();

@@ -66,6 +66,19 @@ describe('sparse metric storage', () => {
     assert.deepEqual([...s.contexts], [0, 1, 2, 0, 1]);
     assert.deepEqual([...s.values], [2, 1, 4, 3, 5.5]);
     assertWellFormed(s);
+    // Promised zero-free input: rows in order move whole, also behind a row the sums shortened.
+    const t = sparseFromTriples(
+      Int32Array.from([0, 0, 0, 1, 2, 2, 3]),
+      Int32Array.from([0, 1, 0, 0, 0, 2, 1]),
+      Float64Array.from([1, 2, -1, 4, 5, 6, 7]),
+      4,
+      3,
+      true,
+    );
+    assert.deepEqual([...t.offsets], [0, 1, 2, 4, 5]);
+    assert.deepEqual([...t.contexts], [1, 0, 0, 2, 1]);
+    assert.deepEqual([...t.values], [2, 4, 5, 6, 7]);
+    assertWellFormed(t);
   });
 
   it('reads a list of rows into one buffer as the dense matrix holds them (zeros between, stale values cleared)', () => {

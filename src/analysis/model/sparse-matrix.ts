@@ -59,6 +59,8 @@ export function sparseFromTriples(
   values: Float64Array,
   nodeCount: number,
   contextCount: number,
+  /** The caller never passes a zero (ProfileBuilder's triples): rows already in order are then moved whole, not value by value. */
+  nonZero = false,
 ): SparseMatrix {
   const count = values.length;
   const offsets = new Int32Array(nodeCount + 1);
@@ -82,7 +84,13 @@ export function sparseFromTriples(
     offsets[i] = write;
     let ascending = true;
     for (let k = start + 1; k < end && ascending; k++) ascending = ctx[k]! > ctx[k - 1]!;
-    if (ascending) {
+    if (ascending && nonZero) {
+      if (write !== start) {
+        ctx.copyWithin(write, start, end);
+        val.copyWithin(write, start, end);
+      }
+      write += end - start;
+    } else if (ascending) {
       for (let k = start; k < end; k++)
         if (val[k] !== 0) {
           ctx[write] = ctx[k]!;
