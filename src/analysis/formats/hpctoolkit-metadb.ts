@@ -474,7 +474,7 @@ function readProfileMajorValues(
  * Collects one profile's execution-scope values per metric and emits inclusive = the value and
  * exclusive = the value minus its children's values. Work is proportional to the values present
  * (parents of non-zero contexts are non-zero), not to the tree size. Entries go into flat typed
- * arrays and each metric's results out as one column ({@link ProfileBuilder.addInclusiveColumn}):
+ * arrays and each metric's results out as one column ({@link ProfileBuilder.addCheckedColumn}):
  * no call per value, which is what keeps a first read in a fresh process out of the interpreter.
  */
 class ValueLoader {
@@ -491,9 +491,12 @@ class ValueLoader {
   private readonly inclusive: Float64Array;
   private readonly exclusive: Float64Array;
   private readonly touchedMark: Uint8Array;
-  /** Nodes touched by the current slot in first-touch order, with their results. */
+  /** Nodes touched by the current slot, in first-touch order. */
   private readonly touched: Int32Array;
+  /** A slot's results where non-zero and finite: nodes and values, per side. */
+  private readonly inclusiveNodes: Int32Array;
   private readonly outInclusive: Float64Array;
+  private readonly exclusiveNodes: Int32Array;
   private readonly outExclusive: Float64Array;
 
   constructor(
@@ -507,7 +510,9 @@ class ValueLoader {
     this.exclusive = new Float64Array(n);
     this.touchedMark = new Uint8Array(n);
     this.touched = new Int32Array(n);
+    this.inclusiveNodes = new Int32Array(n);
     this.outInclusive = new Float64Array(n);
+    this.exclusiveNodes = new Int32Array(n);
     this.outExclusive = new Float64Array(n);
   }
 
@@ -538,7 +543,8 @@ class ValueLoader {
   }
 
   flush(ctx: number): void {
-    const { inclusive, exclusive, parent, touched, touchedMark, outInclusive, outExclusive, slotStart } = this;
+    const { inclusive, exclusive, parent, touched, touchedMark, slotStart } = this;
+    const { inclusiveNodes, outInclusive, exclusiveNodes, outExclusive } = this;
     const { entrySlot, entryNode, entryValue, count } = this;
     let { sortedNode, sortedValue } = this;
     if (this.slots === 1) {
@@ -582,6 +588,10 @@ class ValueLoader {
           exclusive[p]! -= v;
         }
       }
+      // The results are kept only where non-zero and finite (x - x is NaN exactly for NaN and
+      // ±Infinity), so the builder copies them whole.
+      let nInclusive = 0;
+      let nExclusive = 0;
       for (let k = 0; k < nTouched; k++) {
         const n = touched[k]!;
         let x = exclusive[n]!;
@@ -590,14 +600,20 @@ class ValueLoader {
         // written without Math.abs calls, which a cold process makes one by one).
         if ((x < 0 ? -x : x) <= RESIDUE * (inc < 0 ? -inc : inc)) x = 0;
         else if (x < 0) this.negative++;
-        outInclusive[k] = inc;
-        outExclusive[k] = x;
+        if (inc !== 0 && inc - inc === 0) {
+          inclusiveNodes[nInclusive] = n;
+          outInclusive[nInclusive++] = inc;
+        }
+        if (x !== 0 && x - x === 0) {
+          exclusiveNodes[nExclusive] = n;
+          outExclusive[nExclusive++] = x;
+        }
         inclusive[n] = 0;
         exclusive[n] = 0;
         touchedMark[n] = 0;
       }
-      this.b.addInclusiveColumn(slot, ctx, touched, outInclusive, nTouched);
-      this.b.addExclusiveColumn(slot, ctx, touched, outExclusive, nTouched);
+      this.b.addCheckedColumn(slot, 'inclusive', ctx, inclusiveNodes, outInclusive, nInclusive);
+      this.b.addCheckedColumn(slot, 'exclusive', ctx, exclusiveNodes, outExclusive, nExclusive);
     }
   }
 }

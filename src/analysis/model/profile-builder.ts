@@ -37,6 +37,15 @@ class TripleValues {
     this.nodes.length = this.contexts.length = this.values.length = at;
   }
 
+  /** {@link appendColumn} for values already non-zero and finite: copied whole, no pass per value. */
+  appendCheckedColumn(context: number, nodes: Int32Array, values: Float64Array, count: number): void {
+    const at = this.nodes.length;
+    this.nodes.reserve(count).set(nodes.subarray(0, count), at);
+    this.contexts.reserve(count).fill(context, at, at + count);
+    this.values.reserve(count).set(values.subarray(0, count), at);
+    this.nodes.length = this.contexts.length = this.values.length = at + count;
+  }
+
   /** {@link appendColumn} with a context per row; rows whose node is below 0 are left out. */
   appendRows(nodes: Int32Array, contexts: Int32Array, values: Float64Array): void {
     const count = values.length;
@@ -155,6 +164,21 @@ export class ProfileBuilder {
   /** {@link addInclusive} for a column of values, as {@link addExclusiveColumn}. */
   addInclusiveColumn(metric: number, context: number, nodes: Int32Array, values: Float64Array, count: number): void {
     this.side(metric, 'inclusive').appendColumn(context, nodes, values, count);
+  }
+
+  /**
+   * {@link addExclusiveColumn} / {@link addInclusiveColumn} for values the caller has already made
+   * non-zero and finite (it looked at each anyway): copied whole, without a second pass per value.
+   */
+  addCheckedColumn(
+    metric: number,
+    side: MetricSide,
+    context: number,
+    nodes: Int32Array,
+    values: Float64Array,
+    count: number,
+  ): void {
+    this.side(metric, side).appendCheckedColumn(context, nodes, values, count);
   }
 
   /**

@@ -273,3 +273,27 @@ describe('CallTreeBuilder.addColumns', () => {
     assert.throws(() => c.addColumns({ ...columns, kind: Uint8Array.of(0) }), /different lengths/);
   });
 });
+
+describe('ProfileBuilder.addCheckedColumn', () => {
+  it('holds the same values as a column added value by value, when they are non-zero and finite', () => {
+    const build = (checked: boolean) => {
+      const b = new ProfileBuilder('test', 'test');
+      const root = b.tree.add(-1, 'main', NodeKind.Function);
+      b.tree.add(root, 'kid', NodeKind.Function);
+      const m = b.addMetric({ name: 't', label: 't', sourceKeys: ['t'], unit: 's', kind: 'both', aggregation: 'sum' });
+      const contexts = [b.context({ rank: 0 }), b.context({ rank: 1 })];
+      // Node 1 twice in context 1: summed in the order given.
+      const columns = [
+        [Int32Array.of(1, 0), Float64Array.of(2.5, -1e-300)],
+        [Int32Array.of(0, 1, 1), Float64Array.of(4, 0.1, 0.2)],
+      ] as const;
+      columns.forEach(([nodes, values], c) => {
+        if (checked) b.addCheckedColumn(m, 'inclusive', contexts[c]!, nodes, values, nodes.length);
+        else b.addInclusiveColumn(m, contexts[c]!, nodes, values, nodes.length);
+      });
+      return b.build(m);
+    };
+    assert.deepEqual(build(true).sparse('inclusive', 0), build(false).sparse('inclusive', 0));
+    assert.deepEqual([...build(true).sparse('inclusive', 0).values], [-1e-300, 4, 2.5, 0.1 + 0.2]);
+  });
+});
