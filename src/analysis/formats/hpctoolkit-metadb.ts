@@ -490,6 +490,7 @@ class ValueLoader {
   private sortedValue: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private readonly inclusive: Float64Array;
   private readonly exclusive: Float64Array;
+  /** Per node: 0 untouched by the current slot, 1 touched as a parent only, 2 holding a value of its own. */
   private readonly touchedMark: Uint8Array;
   /** Nodes touched by the current slot, in first-touch order. */
   private readonly touched: Int32Array;
@@ -574,18 +575,27 @@ class ValueLoader {
         const n = sortedNode[k]!,
           v = sortedValue[k]!,
           p = parent[n]!;
+        // A node's first term is stored, not added to 0: the same number (0 + v and v differ only for
+        // v = -0, a zero either way), one double fewer for a cold process's interpreter to box.
         if (!touchedMark[n]) {
-          touchedMark[n] = 1;
+          touchedMark[n] = 2;
           touched[nTouched++] = n;
+          inclusive[n] = v;
+          exclusive[n] = v;
+        } else {
+          if (touchedMark[n] === 2) inclusive[n]! += v;
+          else {
+            touchedMark[n] = 2;
+            inclusive[n] = v;
+          }
+          exclusive[n]! += v;
         }
-        inclusive[n]! += v;
-        exclusive[n]! += v;
         if (p >= 0) {
           if (!touchedMark[p]) {
             touchedMark[p] = 1;
             touched[nTouched++] = p;
-          }
-          exclusive[p]! -= v;
+            exclusive[p] = -v;
+          } else exclusive[p]! -= v;
         }
       }
       // The results are kept only where non-zero and finite (x - x is NaN exactly for NaN and
