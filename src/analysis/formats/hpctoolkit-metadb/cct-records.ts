@@ -51,8 +51,8 @@ export interface GatheredRecords {
 
 /**
  * Gathers the records, or returns null when cct.db cannot be read this way (a big-endian machine,
- * blocks off the format's alignment): the caller then reads profile.db. Every block is checked
- * against the file as forEachContextValue checks it.
+ * blocks off the format's alignment): the caller then reads profile.db. Every block, and every
+ * metric-index entry that is used, is checked against the file as forEachContextValue checks it.
  */
 export function gatherProfileRecords(input: GatherInput): GatheredRecords | null {
   const { cct, actionOf, nodeOfId, nodeOfCtx, profiles } = input;
@@ -84,11 +84,15 @@ export function gatherProfileRecords(input: GatherInput): GatheredRecords | null
     if (pValues % 4 !== 0 || pIndices % 2 !== 0) return null;
     const node = ctxId < nodeOfId.length ? nodeOfId[ctxId]! : nodeOfCtx(ctxId);
     const first = pValues / 4;
-    let at = pIndices / 2;
-    let start =
-      (halves[at + 3]! | halves[at + 4]!) === 0 ? halves[at + 1]! + halves[at + 2]! * 0x10000 : u64Of(halves, at + 1);
-    for (let j = 0; j < nMetrics; j++, at += 5) {
-      // Entry j's values end where entry j + 1's start (the last entry's at nValues).
+    for (let j = 0, at = pIndices / 2; j < nMetrics; j++, at += 5) {
+      const metricId = halves[at]!;
+      const action = metricId < actionOf.length ? actionOf[metricId]! : UNKNOWN_METRIC;
+      // Scopes the model does not use (most entries) are passed over unread.
+      if (action === UNUSED_METRIC) continue;
+      if (node < 0 && action >= 0) continue;
+      // Entry j's values run from its start to entry j + 1's (the last entry's to nValues).
+      const start =
+        (halves[at + 3]! | halves[at + 4]!) === 0 ? halves[at + 1]! + halves[at + 2]! * 0x10000 : u64Of(halves, at + 1);
       const end =
         j + 1 === nMetrics
           ? nValues
@@ -99,24 +103,19 @@ export function gatherProfileRecords(input: GatherInput): GatheredRecords | null
         throw file.error(
           `context ${ctxId}: the metric index entry ${j} spans values ${start}–${end}, outside 0–${nValues} or backwards`,
         );
-      const metricId = halves[at]!;
-      const action = metricId < actionOf.length ? actionOf[metricId]! : UNKNOWN_METRIC;
-      if (action === UNUSED_METRIC || start === end) {
-        start = end;
-        continue;
-      }
       if (action === UNKNOWN_METRIC) unknownMetricValues += end - start;
-      else if (node >= 0 && action < 0) {
+      else if (node < 0) {
+        if (ctxId !== 0) unlistedPointValues += end - start;
+      } else if (action < 0) {
         for (let w = first + 3 * start, last = first + 3 * end; w < last; w += 3)
           input.point(-3 - action, node, words[w]!, file.view.getFloat64(4 * w + 4, true));
-      } else if (node >= 0) {
+      } else if (start < end) {
         ranges.push(action, node, first + 3 * start, end - start);
         for (let w = first + 3 * start, last = first + 3 * end; w < last; w += 3) {
           const profile = words[w]!;
           if (profile < profiles) perProfile[profile + 1]!++;
         }
-      } else if (action < 0 && ctxId !== 0) unlistedPointValues += end - start;
-      start = end;
+      }
     }
   }
   for (let p = 0; p < profiles; p++) perProfile[p + 1]! += perProfile[p]!;
