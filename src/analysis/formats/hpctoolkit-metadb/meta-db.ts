@@ -260,7 +260,8 @@ function arrayIndexer(db: DbFile, section: Section, what: string): (ptr: number,
   const { base, count, stride } = arrayHeader(db, section, what, 1);
   return (ptr, who, index) => {
     const i = (ptr - base) / stride;
-    if (!Number.isInteger(i) || i < 0 || i >= count)
+    // A whole number from 0 (i >>> 0 is i exactly then), without a Number.isInteger call per context.
+    if (i >>> 0 !== i || i >= count)
       throw db.error(
         `${named(who, index)} refers to offset ${ptr}, which is not one of the ${count} entries of the ${section.name} section`,
       );
@@ -290,7 +291,11 @@ function parseContextTree(db: DbFile, section: Section, ix: Indexers): ContextTa
     throw db.error(`the entry-point structures are ${szEntry} bytes, smaller than the 32 bytes of format 4.0`);
   db.checkRange(pEntries, nEntries, szEntry, 'the entry points', section);
 
-  const { view, bytes } = db;
+  const { bytes } = db;
+  // The records as 32-bit words ({Ctx} is 8-byte aligned, checked per child array): a field is an
+  // element load, where a DataView call per field is what a cold process pays for.
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  const words = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 2);
   const capacity = Math.floor(section.size / CONTEXT_HEADER_SIZE) + nEntries;
   const ctxId = new Uint32Array(capacity);
   const parent = new Int32Array(capacity);
@@ -313,6 +318,10 @@ function parseContextTree(db: DbFile, section: Section, ix: Indexers): ContextTa
     // The message only when the range is wrong: a template string per context is a cost in a cold process.
     if (!(ptr >= section.offset && ptr + size <= section.offset + section.size))
       db.checkRange(ptr, 1, size, `the children of context ${ctxId[row]}`, section);
+    if (ptr % 8 !== 0)
+      throw db.error(
+        `the children of context ${ctxId[row]} start at offset ${ptr}, not 8-byte aligned as FORMATS.md requires`,
+      );
     stack.push(ptr, ptr + size, row);
   };
   const addRow = (id: number, parentRow: number): number => {
@@ -355,13 +364,14 @@ function parseContextTree(db: DbFile, section: Section, ix: Indexers): ContextTa
       stack[top] = cursor + size;
       // The record lies inside its child array, which lies inside the section (checked when it was
       // pushed): its fields are read directly, without a bounds check per field.
-      const r = addRow(view.getUint32(cursor + 0x10, true), stack[top + 2]!);
+      const w = cursor / 4;
+      const r = addRow(words[w + 4]!, stack[top + 2]!);
       const flags = bytes[cursor + 0x14]!;
       relation[r] = bytes[cursor + 0x15]!;
       lexicalType[r] = bytes[cursor + 0x16]!;
-      propagation[r] = view.getUint16(cursor + 0x18, true);
-      readFlex(db, cursor, flags, nFlex, r, cols, ix, ctxId[r]!);
-      pushChildren(u64At(view, cursor), u64At(view, cursor + 8), r);
+      propagation[r] = bytes[cursor + 0x18]! | (bytes[cursor + 0x19]! << 8);
+      readFlex(db, words, w, flags, nFlex, r, cols, ix);
+      pushChildren(u64Word(words, w), u64Word(words, w + 2), r);
     }
   }
 
@@ -389,42 +399,41 @@ function parseContextTree(db: DbFile, section: Section, ix: Indexers): ContextTa
  */
 function readFlex(
   db: DbFile,
+  words: Uint32Array,
   record: number,
   flags: number,
   nFlex: number,
   row: number,
   cols: { func: Int32Array; file: Int32Array; line: Uint32Array; module: Int32Array; offset: BigUint64Array },
   ix: Indexers,
-  id: number,
 ): void {
-  const words = (flags & 1) + (flags & 2) + (flags & 4) / 2;
-  if (words > nFlex)
-    throw db.error(`context ${id} has flags ${flags} that need ${words} flex words, but its record has ${nFlex}`);
-  // Inside the record (`words` ≤ nFlex): read directly, as the record's header is.
-  const view = db.view;
-  let at = record + CONTEXT_HEADER_SIZE;
+  const id = words[record + 4]!;
+  const needed = (flags & 1) + (flags & 2) + (flags & 4) / 2;
+  if (needed > nFlex)
+    throw db.error(`context ${id} has flags ${flags} that need ${needed} flex words, but its record has ${nFlex}`);
+  // Inside the record (`needed` ≤ nFlex): read directly, as the record's header is. `at` counts 32-bit words.
+  let at = record + CONTEXT_HEADER_SIZE / 4;
   if (flags & 1) {
-    cols.func[row] = ix.functionIndex(u64At(view, at), 'context', id);
-    at += 8;
+    cols.func[row] = ix.functionIndex(u64Word(words, at), 'context', id);
+    at += 2;
   }
   if (flags & 2) {
-    const p = u64At(view, at);
+    const p = u64Word(words, at);
     if (p !== 0) cols.file[row] = ix.fileIndex(p, 'context', id);
-    cols.line[row] = view.getUint32(at + 8, true);
-    at += 16;
+    cols.line[row] = words[at + 2]!;
+    at += 4;
   }
   if (flags & 4) {
-    const p = u64At(view, at);
+    const p = u64Word(words, at);
     if (p !== 0) cols.module[row] = ix.moduleIndex(p, 'context', id);
-    cols.offset[row] = view.getBigUint64(at + 8, true);
+    cols.offset[row] = db.view.getBigUint64(4 * at + 8, true);
   }
 }
 
-/** A little-endian u64 as a number (as DbFile.u64, for offsets already known to be in the file). */
-function u64At(view: DataView, at: number): number {
-  const high = view.getUint32(at + 4, true);
-  const low = view.getUint32(at, true);
-  return high === 0 ? low : low + high * 2 ** 32;
+/** The little-endian u64 at 32-bit word `w` as a number (as DbFile.u64, for offsets already known to be in the file). */
+function u64Word(words: Uint32Array, w: number): number {
+  const high = words[w + 1]!;
+  return high === 0 ? words[w]! : words[w]! + high * 2 ** 32;
 }
 
 /** ctxId → row, as a dense array when the ids are dense enough (they normally are), else a map. */
