@@ -751,6 +751,12 @@ describe('HPCToolkit v4 database reader', () => {
         /children of context 2 .* lies outside the Context Tree section/,
       ],
       [
+        'children pointer off the 8-byte alignment',
+        d => d.meta.writeBigUInt64LE(d.meta.readBigUInt64LE(entryRecord(d.meta) + 8) + 4n, entryRecord(d.meta) + 8),
+        'meta.db',
+        /children of context 1 start at offset \d+, not 8-byte aligned/,
+      ],
+      [
         'function pointer off an entry',
         d => d.meta.writeBigUInt64LE(d.meta.readBigUInt64LE(firstChild(d.meta) + 0x20) + 4n, firstChild(d.meta) + 0x20),
         'meta.db',
@@ -842,8 +848,8 @@ describe('HPCToolkit v4 database reader', () => {
   it('survives truncation and corruption: every mutation ends in a ProfileReadError or a complete profile', async () => {
     const good = encodeDatabase(FIXTURE);
     const random = seededRandom(20240229);
-    const mutants: { meta: Buffer; profile: Buffer; what: string }[] = [];
-    for (const file of ['meta', 'profile'] as const) {
+    const mutants: { meta: Buffer; profile: Buffer; cct: Buffer; what: string }[] = [];
+    for (const file of ['meta', 'profile', 'cct'] as const) {
       const bytes = good[file];
       const footer = bytes.subarray(bytes.length - 8);
       for (let k = 0; k < 40; k++) {
@@ -872,6 +878,7 @@ describe('HPCToolkit v4 database reader', () => {
     for (const m of mutants) {
       writeFileSync(join(dir, 'meta.db'), m.meta);
       writeFileSync(join(dir, 'profile.db'), m.profile);
+      writeFileSync(join(dir, 'cct.db'), m.cct);
       const t = performance.now();
       try {
         const p = await hpctoolkitMetaDbReader.read(dir);
