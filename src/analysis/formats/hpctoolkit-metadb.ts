@@ -92,39 +92,21 @@ export const hpctoolkitMetaDbReader: ProfileReader = {
     const readShare = (0.8 * metaSize) / total;
     const profileEnd = (0.8 * (metaSize + profileSize)) / total;
     const cctEnd = (0.8 * (metaSize + profileSize + cctSize)) / total;
+    /** The bytes of one of the files, its reading reported as the progress from `from` to `to`. */
+    const read = (file: string, from: number, to: number, what: string) =>
+      readBytes(file, { signal, limits, onProgress: f => onProgress?.(from + (to - from) * f, what) });
     onProgress?.(0, 'Reading meta.db');
-    const meta = parseMetaDb(
-      files.meta,
-      await readBytes(files.meta, { signal, limits, onProgress: f => onProgress?.(readShare * f, 'Reading meta.db') }),
-    );
+    const meta = parseMetaDb(files.meta, await read(files.meta, 0, readShare, 'Reading meta.db'));
     const warnings: string[] = [];
     const taxonomy = files.taxonomy ? await readTaxonomy(files.taxonomy, options, warnings) : [];
     throwIfAborted(signal);
-    const profileBytes = await readBytes(files.profile, {
-      signal,
-      limits,
-      onProgress: f => onProgress?.(readShare + (profileEnd - readShare) * f, 'Reading profile.db'),
-    });
-    const profiles = parseProfileDb(files.profile, profileBytes);
-    const cct = files.cct
-      ? parseCctDb(
-          files.cct,
-          await readBytes(files.cct, {
-            signal,
-            limits,
-            onProgress: f => onProgress?.(profileEnd + (cctEnd - profileEnd) * f, 'Reading cct.db'),
-          }),
-        )
-      : null;
+    const profiles = parseProfileDb(
+      files.profile,
+      await read(files.profile, readShare, profileEnd, 'Reading profile.db'),
+    );
+    const cct = files.cct ? parseCctDb(files.cct, await read(files.cct, profileEnd, cctEnd, 'Reading cct.db')) : null;
     const trace = files.trace
-      ? parseTraceDb(
-          files.trace,
-          await readBytes(files.trace, {
-            signal,
-            limits,
-            onProgress: f => onProgress?.(cctEnd + (0.8 - cctEnd) * f, 'Reading trace.db'),
-          }),
-        )
+      ? parseTraceDb(files.trace, await read(files.trace, cctEnd, 0.8, 'Reading trace.db'))
       : null;
     onProgress?.(0.8, 'Building the call tree');
     const profile = buildProfile(path, files, meta, profiles, cct, trace, taxonomy, warnings, options);
