@@ -298,11 +298,19 @@ function buildProfile(
 
   const valueShare = trace ? 0.09 : 0.18;
   const onValues = (f: number) => options.onProgress?.(0.8 + valueShare * f, 'Reading values');
-  const tables: ValueTables = { actionOf, nodeOfId, nodeOfCtx, parentNode, slots: plans.length };
+  const reading: ValueReading = {
+    actionOf,
+    nodeOfId,
+    nodeOfCtx,
+    parentNode,
+    slots: plans.length,
+    applicationProfiles,
+    contextOfProfile,
+    signal: options.signal,
+    onProgress: onValues,
+  };
   const { unknownMetricValues, unlistedPointValues, negative } =
-    (cct
-      ? readContextMajorValues(b, cct, db, applicationProfiles, contextOfProfile, tables, options.signal, onValues)
-      : null) ?? readProfileMajorValues(b, db, applicationProfiles, contextOfProfile, tables, options.signal, onValues);
+    (cct ? readContextMajorValues(b, cct, db, reading) : null) ?? readProfileMajorValues(b, db, reading);
   if (unknownMetricValues)
     b.warnings.push(`${unknownMetricValues} values have metric ids that meta.db does not describe; they are ignored`);
   if (unlistedPointValues)
@@ -340,8 +348,8 @@ function buildProfile(
   );
 }
 
-/** What both ways of reading values look up: see buildProfile. */
-interface ValueTables {
+/** What both ways of reading values look up and report to: see buildProfile. */
+interface ValueReading {
   /** By metric id: an execution slot (≥ 0), a point slot s as -3 - s, UNUSED_METRIC or UNKNOWN_METRIC. */
   actionOf: Int32Array;
   /** Node by context id where the ids are dense (else empty); nodeOfCtx for any id (-1: not listed). */
@@ -349,6 +357,11 @@ interface ValueTables {
   nodeOfCtx: (ctxId: number) => number;
   parentNode: Int32Array;
   slots: number;
+  /** In context order, with the context of each profile index (-1: a summary). */
+  applicationProfiles: readonly ProfileInfo[];
+  contextOfProfile: Int32Array;
+  signal: AbortSignal | undefined;
+  onProgress: (fraction: number) => void;
 }
 
 /** What {@link readProfileMajorValues} and {@link readContextMajorValues} report besides the values. */
@@ -366,17 +379,14 @@ function readContextMajorValues(
   b: ProfileBuilder,
   cct: CctDb,
   db: ProfileDb,
-  applicationProfiles: readonly ProfileInfo[],
-  contextOfProfile: Int32Array,
-  tables: ValueTables,
-  signal: AbortSignal | undefined,
-  onProgress: (fraction: number) => void,
+  reading: ValueReading,
 ): ValueCounts | null {
+  const { applicationProfiles, contextOfProfile, signal, onProgress } = reading;
   const records = gatherProfileRecords({
     cct,
-    actionOf: tables.actionOf,
-    nodeOfId: tables.nodeOfId,
-    nodeOfCtx: tables.nodeOfCtx,
+    actionOf: reading.actionOf,
+    nodeOfId: reading.nodeOfId,
+    nodeOfCtx: reading.nodeOfCtx,
     profiles: db.profiles.length,
     point: (slot, node, profile, value) => {
       const ctx = contextOfProfile[profile]!;
@@ -384,7 +394,7 @@ function readContextMajorValues(
     },
   });
   if (!records) return null;
-  const loader = new ValueLoader(b, tables.parentNode, tables.slots);
+  const loader = new ValueLoader(b, reading.parentNode, reading.slots);
   const { start } = records;
   applicationProfiles.forEach((p, i) => {
     throwIfAborted(signal);
@@ -398,16 +408,9 @@ function readContextMajorValues(
 }
 
 /** The values from profile.db, profile by profile, into the builder's triples (see {@link ValueLoader}). */
-function readProfileMajorValues(
-  b: ProfileBuilder,
-  db: ProfileDb,
-  applicationProfiles: readonly ProfileInfo[],
-  contextOfProfile: Int32Array,
-  tables: ValueTables,
-  signal: AbortSignal | undefined,
-  onProgress: (fraction: number) => void,
-): ValueCounts {
-  const { actionOf, nodeOfId, nodeOfCtx, parentNode, slots } = tables;
+function readProfileMajorValues(b: ProfileBuilder, db: ProfileDb, reading: ValueReading): ValueCounts {
+  const { actionOf, nodeOfId, nodeOfCtx, parentNode, slots } = reading;
+  const { applicationProfiles, contextOfProfile, signal, onProgress } = reading;
   const ids = actionOf.length;
   const loader = new ValueLoader(b, parentNode, slots);
   let unknownMetricValues = 0;
