@@ -387,7 +387,8 @@ function readContextMajorValues(
     actionOf: reading.actionOf,
     nodeOfId: reading.nodeOfId,
     nodeOfCtx: reading.nodeOfCtx,
-    profiles: db.profiles.length,
+    // Room for each application profile's records; a summary profile's (none in cct.db) would not fit.
+    capacity: db.profiles.map(p => (p.isSummary ? 0 : p.nValues)),
     point: (slot, node, profile, value) => {
       const ctx = contextOfProfile[profile]!;
       if (ctx >= 0) b.addExclusive(slot, node, ctx, value);
@@ -395,11 +396,11 @@ function readContextMajorValues(
   });
   if (!records) return null;
   const loader = new ValueLoader(b, reading.parentNode, reading.slots);
-  const { start } = records;
+  const { start, end } = records;
   applicationProfiles.forEach((p, i) => {
     throwIfAborted(signal);
     const from = start[p.index]!,
-      to = start[p.index + 1]!;
+      to = end[p.index]!;
     loader.adopt(records.slot.subarray(from, to), records.node.subarray(from, to), records.value.subarray(from, to));
     loader.flush(contextOfProfile[p.index]!);
     onProgress((i + 1) / applicationProfiles.length);

@@ -48,7 +48,7 @@ describe('cct.db records gathered into profile.db order', () => {
         actionOf,
         nodeOfId,
         nodeOfCtx: () => -1,
-        profiles: 5,
+        capacity: [0, 1000, 1000, 1000, 1000],
         point: (slot, node, profile, value) => point.push([slot, node, profile, value]),
       })!;
       // The same walk by forEachContextValue, one value at a time.
@@ -69,7 +69,7 @@ describe('cct.db records gathered into profile.db order', () => {
         });
       for (let p = 0; p < 5; p++) {
         const got: [number, number, number][] = [];
-        for (let k = records.start[p]!; k < records.start[p + 1]!; k++)
+        for (let k = records.start[p]!; k < records.end[p]!; k++)
           got.push([records.slot[k]!, records.node[k]!, records.value[k]!]);
         assert.deepEqual(got, expected[p], `seed ${seed}, profile ${p}`);
       }
@@ -77,6 +77,25 @@ describe('cct.db records gathered into profile.db order', () => {
       assert.equal(records.unknownMetricValues, unknown, `seed ${seed}: unknown metric ids`);
       assert.equal(records.unlistedPointValues, unlisted, `seed ${seed}: point values of unlisted contexts`);
     }
+  });
+
+  it('gives up, leaving nothing half done, when a profile has more records than profile.db holds', () => {
+    const cct = parseCctDb('cct.db', randomCct(5));
+    let points = 0;
+    const gather = (capacity: number[]) =>
+      gatherProfileRecords({
+        cct,
+        // Metric 0 (point scope of the first metric) as a point slot, metric 2 (its execution scope) as slot 0.
+        actionOf: Int32Array.of(-3, UNUSED_METRIC, 0, UNUSED_METRIC, UNUSED_METRIC, UNUSED_METRIC),
+        nodeOfId: new Int32Array(cct.count),
+        nodeOfCtx: () => -1,
+        capacity,
+        point: () => points++,
+      });
+    assert.equal(gather([0, 1, 100, 100, 100]), null);
+    assert.equal(points, 0);
+    const records = gather([0, 100, 100, 100, 100])!;
+    assert.ok(points > 0 && records.end[1]! > records.start[1]! + 1);
   });
 
   it('names the context of a metric index entry that runs backwards or past its values', () => {
@@ -96,7 +115,7 @@ describe('cct.db records gathered into profile.db order', () => {
           actionOf,
           nodeOfId: new Int32Array(cct.count),
           nodeOfCtx: () => -1,
-          profiles: 5,
+          capacity: [0, 1000, 1000, 1000, 1000],
           point: () => {},
         }),
       (e: unknown) =>

@@ -26,8 +26,12 @@ export interface GatherInput {
   /** Node by context id where the ids are dense (else shorter); `nodeOfCtx` for any id (-1: meta.db does not list it). */
   nodeOfId: Int32Array;
   nodeOfCtx: (ctxId: number) => number;
-  /** profile.db's profile count: profile indices at or past it have no values to give. */
-  profiles: number;
+  /**
+   * Per profile.db profile, how many value records it holds (its `nValues`): room enough for its
+   * records here, so they go straight to their place in one pass. Profile indices past it have no
+   * values to give.
+   */
+  capacity: ArrayLike<number>;
   /**
    * Takes each point-scope value (metrics without an execution scope), in ctxId order: a profile's
    * values per node and context are summed in profile order either way.
@@ -37,10 +41,11 @@ export interface GatherInput {
 
 /**
  * The execution-scope records of each profile (by profile index) at contexts meta.db lists: `slot`,
- * `node` and `value` of records `start[p] … start[p + 1]`.
+ * `node` and `value` of records `start[p] … end[p]`.
  */
 export interface GatheredRecords {
   start: Int32Array;
+  end: Int32Array;
   slot: Int32Array;
   node: Int32Array;
   value: Float64Array;
@@ -51,11 +56,13 @@ export interface GatheredRecords {
 
 /**
  * Gathers the records, or returns null when cct.db cannot be read this way (a big-endian machine,
- * blocks off the format's alignment): the caller then reads profile.db. Every block, and every
+ * blocks off the format's alignment, more records for a profile than profile.db holds): the caller
+ * then reads profile.db. Every block, and every
  * metric-index entry that is used, is checked against the file as forEachContextValue checks it.
  */
 export function gatherProfileRecords(input: GatherInput): GatheredRecords | null {
-  const { cct, actionOf, nodeOfId, nodeOfCtx, profiles } = input;
+  const { cct, actionOf, nodeOfId, nodeOfCtx, capacity } = input;
+  const profiles = capacity.length;
   const { file } = cct;
   const bytes = file.bytes;
   if (!LITTLE_ENDIAN || cct.pCtxs % 8 !== 0 || cct.szCtx % 8 !== 0) return null;
@@ -64,9 +71,16 @@ export function gatherProfileRecords(input: GatherInput): GatheredRecords | null
   const words = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 2);
   const halves = new Uint16Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 1);
   const size = bytes.byteLength;
-  // The used ranges, in ctxId then metric order: action, node, first value's word, value count.
-  const ranges: number[] = [];
-  const perProfile = new Int32Array(profiles + 1);
+  // Each profile's records from start[p]; next[p] is where its next one goes.
+  const start = new Int32Array(profiles + 1);
+  for (let p = 0; p < profiles; p++) start[p + 1] = start[p]! + capacity[p]!;
+  const next = start.slice(0, profiles);
+  const slot = new Int32Array(start[profiles]!);
+  const nodeOf = new Int32Array(start[profiles]!);
+  const value = new Float64Array(start[profiles]!);
+  const view = file.view;
+  // Point-scope values (slot, node, profile, value), rare: metrics without an execution scope.
+  const points: number[] = [];
   let unknownMetricValues = 0;
   let unlistedPointValues = 0;
   // u64 fields are read through a call only when their high word is set (files past 4 GiB): a call per
@@ -91,7 +105,7 @@ export function gatherProfileRecords(input: GatherInput): GatheredRecords | null
       if (action === UNUSED_METRIC) continue;
       if (node < 0 && action >= 0) continue;
       // Entry j's values run from its start to entry j + 1's (the last entry's to nValues).
-      const start =
+      const from =
         (halves[at + 3]! | halves[at + 4]!) === 0 ? halves[at + 1]! + halves[at + 2]! * 0x10000 : u64Of(halves, at + 1);
       const end =
         j + 1 === nMetrics
@@ -99,45 +113,33 @@ export function gatherProfileRecords(input: GatherInput): GatheredRecords | null
           : (halves[at + 8]! | halves[at + 9]!) === 0
             ? halves[at + 6]! + halves[at + 7]! * 0x10000
             : u64Of(halves, at + 6);
-      if (!(start <= end && end <= nValues))
+      if (!(from <= end && end <= nValues))
         throw file.error(
-          `context ${ctxId}: the metric index entry ${j} spans values ${start}–${end}, outside 0–${nValues} or backwards`,
+          `context ${ctxId}: the metric index entry ${j} spans values ${from}–${end}, outside 0–${nValues} or backwards`,
         );
-      if (action === UNKNOWN_METRIC) unknownMetricValues += end - start;
+      if (action === UNKNOWN_METRIC) unknownMetricValues += end - from;
       else if (node < 0) {
-        if (ctxId !== 0) unlistedPointValues += end - start;
+        if (ctxId !== 0) unlistedPointValues += end - from;
       } else if (action < 0) {
-        for (let w = first + 3 * start, last = first + 3 * end; w < last; w += 3)
-          input.point(-3 - action, node, words[w]!, file.view.getFloat64(4 * w + 4, true));
-      } else if (start < end) {
-        ranges.push(action, node, first + 3 * start, end - start);
-        for (let w = first + 3 * start, last = first + 3 * end; w < last; w += 3) {
+        for (let w = first + 3 * from, last = first + 3 * end; w < last; w += 3)
+          points.push(-3 - action, node, words[w]!, view.getFloat64(4 * w + 4, true));
+      } else {
+        for (let w = first + 3 * from, last = first + 3 * end; w < last; w += 3) {
           const profile = words[w]!;
-          if (profile < profiles) perProfile[profile + 1]!++;
+          if (profile >= profiles) continue;
+          const k = next[profile]!++;
+          // More records than profile.db holds for this profile: the two files disagree.
+          if (k >= start[profile + 1]!) return null;
+          slot[k] = action;
+          nodeOf[k] = node;
+          value[k] = view.getFloat64(4 * w + 4, true);
         }
       }
     }
   }
-  for (let p = 0; p < profiles; p++) perProfile[p + 1]! += perProfile[p]!;
-  const total = perProfile[profiles]!;
-  const slot = new Int32Array(total);
-  const nodeOf = new Int32Array(total);
-  const value = new Float64Array(total);
-  const next = perProfile.slice(0, profiles);
-  const view = file.view;
-  for (let r = 0; r < ranges.length; r += 4) {
-    const a = ranges[r]!,
-      n = ranges[r + 1]!;
-    for (let w = ranges[r + 2]!, last = w + 3 * ranges[r + 3]!; w < last; w += 3) {
-      const profile = words[w]!;
-      if (profile >= profiles) continue;
-      const at = next[profile]!++;
-      slot[at] = a;
-      nodeOf[at] = n;
-      value[at] = view.getFloat64(4 * w + 4, true);
-    }
-  }
-  return { start: perProfile, slot, node: nodeOf, value, unknownMetricValues, unlistedPointValues };
+  // Handed over only now: a null return above must leave the caller nothing to undo.
+  for (let k = 0; k < points.length; k += 4) input.point(points[k]!, points[k + 1]!, points[k + 2]!, points[k + 3]!);
+  return { start, end: next, slot, node: nodeOf, value, unknownMetricValues, unlistedPointValues };
 }
 
 /** A little-endian u64 at word `w` (as DbFile.u64: beyond 2^53 inexact, and then out of the file). */
