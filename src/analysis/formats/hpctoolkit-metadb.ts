@@ -319,7 +319,7 @@ function buildProfile(
     );
   if (negative)
     b.warnings.push(
-      `${negative} exclusive values came out negative: some contexts' children add up to more than the context itself in profile.db`,
+      `${negative} exclusive values came out negative: some contexts' children add up to more than the context itself in the database`,
     );
 
   Object.assign(b.metadata, metadataOf(meta, taxonomy, applicationProfiles.length));
