@@ -181,6 +181,6 @@ export function readerTable(rows: ReaderBenchRow[]): string {
   };
   out.push('');
   summary('warm (in-process median after a warm-up)', r => r.medianMs);
-  summary('cold (first read in a fresh process, as Hatchet was timed)', r => r.coldMs);
+  summary('cold (first read in a fresh process, as Hatchet was timed, without a code cache)', r => r.coldMs);
   return out.join('\n');
 }
