@@ -1,5 +1,5 @@
-// `npm test`: type checks, lint, unit tests, the build, and the extension-host tests in a real
-// VS Code. Every stage runs even if an earlier one failed, so one run shows everything; the exit
+// `npm test`: type checks, lint, unit tests, the build, the extension-host tests in a real VS Code,
+// and the VSIX. Every stage runs even if an earlier one failed, so one run shows everything; the exit
 // code is non-zero if any failed, and the last line totals the tests.
 import { spawn } from 'node:child_process';
 
@@ -14,6 +14,8 @@ const stages = [
     process.execPath,
     ['test/integration/harness/run-in-vscode.mjs', ...process.argv.slice(2)],
   ],
+  // Last: it builds the production bundles into dist/ and then puts the development build back.
+  ['package (VSIX)', process.execPath, ['scripts/check-package.mjs']],
 ];
 
 function run(label, cmd, args) {
