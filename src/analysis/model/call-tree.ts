@@ -207,37 +207,12 @@ export class CallTreeBuilder {
   }
 
   /**
-   * {@link add} with the name, file and module already interned in {@link strings} (0: none) and the
-   * lines given as numbers (0 or less: none): for readers that intern each distinct string once, in
-   * the order {@link add} would have (name, file, module), so the string table comes out the same.
-   */
-  addInterned(
-    parent: number,
-    nameId: number,
-    kind: NodeKind,
-    fileId: number,
-    line: number,
-    moduleId: number,
-    callLine: number,
-  ): number {
-    if (parent < -1 || parent >= this.size) throw new RangeError(`parent ${parent} does not exist yet`);
-    const strings = this.strings.size;
-    if (!(nameId >= 0 && nameId < strings && fileId >= 0 && fileId < strings && moduleId >= 0 && moduleId < strings))
-      throw new RangeError(`string ids ${nameId}, ${fileId}, ${moduleId}: out of range`);
-    this.parent.push(parent);
-    this.name.push(nameId);
-    this.file.push(fileId);
-    this.line.push(line > 0 ? line : 0);
-    this.module.push(moduleId);
-    this.callLine.push(callLine > 0 ? callLine : 0);
-    return this.kind.push(kind);
-  }
-
-  /**
-   * Appends `columns.parent.length` nodes at once, node k of the columns becoming node `size + k`:
-   * {@link addInterned} for each in order (lines 0 for none), checked the same way (parents before
-   * children, string ids of {@link strings}), without seven calls per node. For readers that know their
-   * nodes up front (HPCToolkit's meta.db lists its whole context tree).
+   * Appends `columns.parent.length` nodes at once, node k of the columns becoming node `size + k`, with
+   * the name, file and module as ids already interned in {@link strings} (0: none) and lines of 0 for
+   * none; checked as {@link add} checks (parents before children, string ids of {@link strings}),
+   * without seven calls per node. Interned in the order add would (name, file, module), the string
+   * table comes out the same. For readers that know their nodes up front (HPCToolkit's meta.db lists
+   * its whole context tree).
    */
   addColumns(columns: CallTreeColumns): void {
     const { parent, name, file, line, module, kind, callLine } = columns;

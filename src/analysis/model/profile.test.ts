@@ -218,7 +218,7 @@ main = 1
   });
 });
 
-describe('CallTreeBuilder.addInterned', () => {
+describe('CallTreeBuilder.addColumns', () => {
   it('makes the same tree and string table as add when strings are interned in the order add interns them', () => {
     const a = new CallTreeBuilder();
     const root = a.add(-1, 'main', NodeKind.Function, { file: 'a.c', line: 3, module: 'exe' });
@@ -226,27 +226,29 @@ describe('CallTreeBuilder.addInterned', () => {
     a.add(root, 'f', NodeKind.Function, { line: -1, callLine: 5 });
     const b = new CallTreeBuilder();
     const s = b.strings;
-    const r = b.addInterned(-1, s.intern('main'), NodeKind.Function, s.intern('a.c'), 3, s.intern('exe'), 0);
-    b.addInterned(r, s.intern('a.c:7'), NodeKind.Statement, s.intern('a.c'), 7, s.intern('exe'), 0);
-    b.addInterned(r, s.intern('f'), NodeKind.Function, 0, -1, 0, 5);
+    const [main, file, exe, stmt, f] = ['main', 'a.c', 'exe', 'a.c:7', 'f'].map(t => s.intern(t));
+    b.addColumns({
+      parent: Int32Array.of(-1, 0, 0),
+      name: Int32Array.of(main!, stmt!, f!),
+      file: Int32Array.of(file!, file!, 0),
+      line: Int32Array.of(3, 7, 0),
+      module: Int32Array.of(exe!, exe!, 0),
+      kind: Uint8Array.of(NodeKind.Function, NodeKind.Statement, NodeKind.Function),
+      callLine: Int32Array.of(0, 0, 5),
+    });
     const ta = a.finish();
     const tb = b.finish();
     assert.deepEqual(tb.columns, ta.columns);
     assert.deepEqual(tb.strings.toArray(), ta.strings.toArray());
-    assert.throws(() => b.addInterned(0, 99, NodeKind.Function, 0, 0, 0, 0), /out of range/);
-    assert.throws(() => b.addInterned(7, 0, NodeKind.Function, 0, 0, 0, 0), /does not exist/);
   });
-});
 
-describe('CallTreeBuilder.addColumns', () => {
-  it('appends the nodes addInterned would, after those already added, and checks them the same way', () => {
+  it('appends after the nodes already added, and checks them: parents first, string ids of the table, columns of one length', () => {
     const a = new CallTreeBuilder();
-    const s = a.strings;
-    a.addInterned(-1, s.intern('main'), NodeKind.Function, s.intern('a.c'), 3, 0, 0);
-    a.addInterned(0, s.intern('loop'), NodeKind.Loop, s.intern('a.c'), 5, 0, 0);
-    a.addInterned(1, s.intern('f'), NodeKind.Function, 0, 0, s.intern('exe'), 6);
+    const root = a.add(-1, 'main', NodeKind.Function, { file: 'a.c', line: 3 });
+    const loop = a.add(root, 'loop', NodeKind.Loop, { file: 'a.c', line: 5 });
+    a.add(loop, 'f', NodeKind.Function, { module: 'exe', callLine: 6 });
     const b = new CallTreeBuilder();
-    b.addInterned(-1, b.strings.intern('main'), NodeKind.Function, b.strings.intern('a.c'), 3, 0, 0);
+    b.add(-1, 'main', NodeKind.Function, { file: 'a.c', line: 3 });
     b.strings.intern('loop');
     b.strings.intern('f');
     b.strings.intern('exe');

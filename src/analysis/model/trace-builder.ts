@@ -157,9 +157,9 @@ export class TraceBuilder {
       this.evDuration,
       this.evNode,
       this.evDepth,
+      this.evName,
     ])
       g.length = at + count;
-    this.evName.length = at + count;
   }
 
   /** Id of a new counter series on a track. */
