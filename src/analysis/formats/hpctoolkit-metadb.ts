@@ -5,6 +5,7 @@ import type { MetadataValue, Profile } from '../model/profile';
 import { ProfileBuilder } from '../model/profile-builder';
 import { parseCctDb, type CctDb } from './hpctoolkit-metadb/cct-db';
 import { gatherProfileRecords, UNKNOWN_METRIC, UNUSED_METRIC } from './hpctoolkit-metadb/cct-records';
+import { HOST_LITTLE_ENDIAN } from './hpctoolkit-metadb/db-file';
 import { addContextTree } from './hpctoolkit-metadb/context-tree';
 import { addExecutionContexts } from './hpctoolkit-metadb/execution-contexts';
 import { ScopeType, parseMetaDb, type MetaDb, type MetricDescription } from './hpctoolkit-metadb/meta-db';
@@ -54,9 +55,6 @@ import { hpctoolkitMetaDbSniffer } from './sniffers/hpctoolkit-metadb';
  * them in its per-reader table.
  */
 
-/** Whether this machine stores numbers little-endian, as the database files do. */
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
 /** Self costs smaller than this fraction of the inclusive value are rounding residue of the subtraction. */
 const RESIDUE = 1e-10;
 /** 16-bit words per profile.db value record. */
@@ -70,7 +68,7 @@ const RECORD_WORDS = VALUE_RECORD_BYTES / 2;
  */
 function metricIdWords(view: DataView, at: number, count: number): Uint16Array {
   if (count === 0) return new Uint16Array(0);
-  if (LITTLE_ENDIAN && (view.byteOffset + at) % 2 === 0)
+  if (HOST_LITTLE_ENDIAN && (view.byteOffset + at) % 2 === 0)
     return new Uint16Array(view.buffer, view.byteOffset + at, count * RECORD_WORDS);
   const words = new Uint16Array(count * RECORD_WORDS);
   for (let k = 0; k < count; k++) words[k * RECORD_WORDS] = view.getUint16(at + k * VALUE_RECORD_BYTES, true);

@@ -1,4 +1,5 @@
 import type { CctDb } from './cct-db';
+import { u64Word } from './db-file';
 
 /**
  * The value records the model uses, gathered from cct.db into profile.db's order. cct.db holds the
@@ -16,8 +17,6 @@ export const UNKNOWN_METRIC = -2;
 
 const VALUE_BYTES = 12;
 const METRIC_INDEX_BYTES = 10;
-/** Whether this machine stores numbers little-endian, as the database files do. */
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 export interface GatherInput {
   cct: CctDb;
@@ -55,22 +54,19 @@ export interface GatheredRecords {
 }
 
 /**
- * Gathers the records, or returns null when cct.db cannot be read this way (a big-endian machine,
- * blocks off the format's alignment, more records for a profile than profile.db holds): the caller
- * then reads profile.db. Every block, and every
- * metric-index entry that is used, is checked against the file as forEachContextValue checks it.
+ * Gathers the records, or returns null when cct.db cannot be read this way (blocks off the format's
+ * alignment, more records for a profile than profile.db holds): the caller then reads profile.db.
+ * Every block, and every metric-index entry that is used, is checked against the file as
+ * forEachContextValue checks it.
  */
 export function gatherProfileRecords(input: GatherInput): GatheredRecords | null {
   const { cct, actionOf, nodeOfId, nodeOfCtx, capacity } = input;
   const profiles = capacity.length;
   const { file } = cct;
-  const bytes = file.bytes;
-  if (!LITTLE_ENDIAN || cct.pCtxs % 8 !== 0 || cct.szCtx % 8 !== 0) return null;
-  // Word views: header and index fields are element loads, not a DataView call each.
-  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
-  const words = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 2);
-  const halves = new Uint16Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 1);
-  const size = bytes.byteLength;
+  if (cct.pCtxs % 8 !== 0 || cct.szCtx % 8 !== 0) return null;
+  // Header and index fields as element loads of the file's words, not a DataView call each.
+  const { words, halves } = file;
+  const size = file.size;
   // Each profile's records from start[p]; next[p] is where its next one goes.
   const start = new Int32Array(profiles + 1);
   for (let p = 0; p < profiles; p++) start[p + 1] = start[p]! + capacity[p]!;
@@ -86,11 +82,11 @@ export function gatherProfileRecords(input: GatherInput): GatheredRecords | null
   // u64 fields are read through a call only when their high word is set (files past 4 GiB): a call per
   // field is what a cold process pays most for.
   for (let ctxId = 0, h = cct.pCtxs / 4, stride = cct.szCtx / 4; ctxId < cct.count; ctxId++, h += stride) {
-    const nValues = words[h + 1] === 0 ? words[h]! : u64(words, h);
+    const nValues = words[h + 1] === 0 ? words[h]! : u64Word(words, h);
     const nMetrics = halves[2 * h + 8]!;
     if (nValues === 0 && nMetrics === 0) continue;
-    const pValues = words[h + 3] === 0 ? words[h + 2]! : u64(words, h + 2);
-    const pIndices = words[h + 7] === 0 ? words[h + 6]! : u64(words, h + 6);
+    const pValues = words[h + 3] === 0 ? words[h + 2]! : u64Word(words, h + 2);
+    const pIndices = words[h + 7] === 0 ? words[h + 6]! : u64Word(words, h + 6);
     if (!(pValues + nValues * VALUE_BYTES <= size))
       file.checkRange(pValues, nValues, VALUE_BYTES, `the values of context ${ctxId}`);
     if (!(pIndices + nMetrics * METRIC_INDEX_BYTES <= size))
@@ -140,12 +136,6 @@ export function gatherProfileRecords(input: GatherInput): GatheredRecords | null
   // Handed over only now: a null return above must leave the caller nothing to undo.
   for (let k = 0; k < points.length; k += 4) input.point(points[k]!, points[k + 1]!, points[k + 2]!, points[k + 3]!);
   return { start, end: next, slot, node: nodeOf, value, unknownMetricValues, unlistedPointValues };
-}
-
-/** A little-endian u64 at word `w` (as DbFile.u64: beyond 2^53 inexact, and then out of the file). */
-function u64(words: Uint32Array, w: number): number {
-  const high = words[w + 1]!;
-  return high === 0 ? words[w]! : words[w]! + high * 2 ** 32;
 }
 
 /** A little-endian u64 in four 16-bit words from `h` (the metric index is only 2-byte aligned). */

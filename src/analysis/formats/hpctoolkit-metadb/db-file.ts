@@ -30,6 +30,9 @@ export interface Section {
 
 const TWO_32 = 2 ** 32;
 
+/** Whether this machine stores numbers little-endian, as the database files do. */
+export const HOST_LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
 export class DbFile {
   readonly view: DataView;
   readonly size: number;
@@ -37,6 +40,8 @@ export class DbFile {
   readonly sections: readonly Section[];
   /** `bytes` as a Buffer, made on the first string read. */
   private fast: FastBuffer | null = null;
+  private wordView: Uint32Array | null = null;
+  private halfView: Uint16Array | null = null;
 
   /** Validates the common header and footer; `sectionNames` are the sections this reader needs, in header order. */
   constructor(
@@ -148,6 +153,21 @@ export class DbFile {
     return high === 0 ? low : low + high * TWO_32;
   }
 
+  /**
+   * The file as little-endian 32-bit words (word k is bytes 4k…4k+3), made on first use, so a record's
+   * fields are element loads rather than a DataView call each (what a cold process pays most for).
+   * A view of the bytes where the host is little-endian and they are 4-byte aligned; else a copy read
+   * word by word (a big-endian host reads the same numbers).
+   */
+  get words(): Uint32Array {
+    return (this.wordView ??= leWords(this.bytes, this.view, 4) as Uint32Array);
+  }
+
+  /** The file as little-endian 16-bit words (see {@link words}). */
+  get halves(): Uint16Array {
+    return (this.halfView ??= leWords(this.bytes, this.view, 2) as Uint16Array);
+  }
+
   /** A u64 that must be exact (e.g. an instruction offset). */
   bigU64(offset: number): bigint {
     this.check(offset, 8);
@@ -185,6 +205,23 @@ export class DbFile {
       );
     }
   }
+}
+
+/** The little-endian u64 at 32-bit word `w` of {@link DbFile.words} as a number (as DbFile.u64, for offsets already checked). */
+export function u64Word(words: Uint32Array, w: number): number {
+  const high = words[w + 1]!;
+  return high === 0 ? words[w]! : words[w]! + high * TWO_32;
+}
+
+function leWords(bytes: Uint8Array, view: DataView, width: 2 | 4): Uint16Array | Uint32Array {
+  const count = Math.floor(bytes.byteLength / width);
+  if (HOST_LITTLE_ENDIAN && bytes.byteOffset % width === 0)
+    return width === 4
+      ? new Uint32Array(bytes.buffer, bytes.byteOffset, count)
+      : new Uint16Array(bytes.buffer, bytes.byteOffset, count);
+  const out = width === 4 ? new Uint32Array(count) : new Uint16Array(count);
+  for (let k = 0; k < count; k++) out[k] = width === 4 ? view.getUint32(4 * k, true) : view.getUint16(2 * k, true);
+  return out;
 }
 
 /** `what`, or `what index` (see DbFile.cString). */

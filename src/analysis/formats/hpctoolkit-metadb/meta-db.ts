@@ -1,4 +1,4 @@
-import { DbFile, named, type Section } from './db-file';
+import { DbFile, named, u64Word, type Section } from './db-file';
 
 /**
  * `meta.db` (FORMATS.md, "meta.db version 4.0"): run properties, identifier names, metric
@@ -292,10 +292,8 @@ function parseContextTree(db: DbFile, section: Section, ix: Indexers): ContextTa
   db.checkRange(pEntries, nEntries, szEntry, 'the entry points', section);
 
   const { bytes } = db;
-  // The records as 32-bit words ({Ctx} is 8-byte aligned, checked per child array): a field is an
-  // element load, where a DataView call per field is what a cold process pays for.
-  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
-  const words = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 2);
+  // The records as 32-bit words ({Ctx} is 8-byte aligned, checked per child array).
+  const words = db.words;
   const capacity = Math.floor(section.size / CONTEXT_HEADER_SIZE) + nEntries;
   const ctxId = new Uint32Array(capacity);
   const parent = new Int32Array(capacity);
@@ -428,12 +426,6 @@ function readFlex(
     if (p !== 0) cols.module[row] = ix.moduleIndex(p, 'context', id);
     cols.offset[row] = db.view.getBigUint64(4 * at + 8, true);
   }
-}
-
-/** The little-endian u64 at 32-bit word `w` as a number (as DbFile.u64, for offsets already known to be in the file). */
-function u64Word(words: Uint32Array, w: number): number {
-  const high = words[w + 1]!;
-  return high === 0 ? words[w]! : words[w]! + high * 2 ** 32;
 }
 
 /** ctxId → row, as a dense array when the ids are dense enough (they normally are), else a map. */

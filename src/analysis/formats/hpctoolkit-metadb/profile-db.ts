@@ -1,4 +1,4 @@
-import { DbFile, type Section } from './db-file';
+import { DbFile, HOST_LITTLE_ENDIAN, type Section } from './db-file';
 
 /**
  * `profile.db` (FORMATS.md, "profile.db version 4.0"): one profile per measured application
@@ -34,8 +34,6 @@ export interface ProfileDb {
 const SECTIONS = ['Profile Info', 'Identifier Tuples'] as const;
 const VALUE_SIZE = 10;
 const CTX_INDEX_SIZE = 12;
-/** Whether this machine stores numbers little-endian, as the database files do. */
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const ID_SIZE = 16;
 
 export function parseProfileDb(path: string, bytes: Uint8Array): ProfileDb {
@@ -125,7 +123,7 @@ export function readProfileContexts(db: ProfileDb, profile: ProfileInfo): Profil
   // The index as 32-bit words (3 an entry) where it is 4-byte aligned on a little-endian machine: an
   // element load per field rather than a DataView call, which a cold process makes one by one.
   const words =
-    nCtxs > 0 && LITTLE_ENDIAN && (view.byteOffset + pCtxIndices) % 4 === 0
+    nCtxs > 0 && HOST_LITTLE_ENDIAN && (view.byteOffset + pCtxIndices) % 4 === 0
       ? new Uint32Array(view.buffer, view.byteOffset + pCtxIndices, nCtxs * 3)
       : null;
   for (let j = 0; j < nCtxs; j++) {
